@@ -1,0 +1,33 @@
+"""Facts about the PyPTO Pro (`pl`) hardware API, shared by the transpiler and the emulator.
+
+Only data lives here: which tile argument of each block op is read or written, which pipe
+an op issues on, memory spaces. Both `pto_transpile` (to place cross-core sync) and
+`sim_runtime` (to model pipes and detect races) read these tables, so the two cannot drift.
+"""
+
+from pto_api.ops import (
+    BLOCK_OP_ROLES,
+    DESCRIPTOR_ONLY_OPS,
+    OP_PIPE,
+    PIPES,
+    VF_OP_ROLES,
+    move_pipe,
+    op_pipe,
+    op_roles,
+    store_pipe,
+)
+from pto_api.memory import MEMORY_SPACES, CROSS_CORE_SPACES
+
+__all__ = [
+    "BLOCK_OP_ROLES",
+    "CROSS_CORE_SPACES",
+    "DESCRIPTOR_ONLY_OPS",
+    "MEMORY_SPACES",
+    "OP_PIPE",
+    "PIPES",
+    "VF_OP_ROLES",
+    "move_pipe",
+    "op_pipe",
+    "op_roles",
+    "store_pipe",
+]

@@ -1,0 +1,163 @@
+"""Block-op facts: tile-argument roles and the pipe each op issues on.
+
+Roles are positional, one entry per positional argument: "W" written, "R" read, "RW" both,
+None not a tile. Positions past the end are not tiles; keyword arguments are never tiles.
+Source: transform.md 2.12 (the V2 `_BLOCK_OP_TILE_ROLES`) and pto_api.md 11.2/11.3.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+Role = Optional[str]
+
+#: Pipe names as `pl.PipeType` members spell them.
+PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
+
+_W, _R, _RW = "W", "R", "RW"
+
+
+def _same(roles: tuple[Role, ...], *names: str) -> dict[str, tuple[Role, ...]]:
+    return {n: roles for n in names}
+
+
+BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
+    # data movement
+    **_same((_W,), "load", "load_tile"),
+    **_same((_W, _R), "store", "store_tile"),  # arg 0 is a GM tensor; W on it is harmless
+    "move": (_W, _R, _R, _R),
+    "insert": (_W, _R, None, None, _R),
+    "getval": (_R, None),
+    "setval": (_W, None, None),
+    # matmul family
+    "matmul": (_W, _R, _R),
+    "matmul_acc": (_W, _RW, _R, _R),
+    "matmul_bias": (_W, _R, _R, _R),
+    "matmul_mx": (_W, _R, _R, _R, _R),
+    "matmul_mx_acc": (_W, _RW, _R, _R, _R, _R),
+    "gemv": (_W, _R, _R),
+    "gemv_acc": (_W, _RW, _R, _R),
+    "gemv_bias": (_W, _R, _R, _R),
+    # element-wise binary
+    **_same(
+        (_W, _R, _R),
+        "add", "sub", "mul", "div", "rem", "maximum", "minimum", "and_", "or_", "shl", "shr",
+        "partadd", "partmax", "partmin", "partmul", "lrelu",
+    ),
+    **_same((_W, _R, _R, None), "xor", "prelu"),
+    # tile-scalar
+    **_same((_W, _R, None), "adds", "subs", "muls", "divs", "rems", "ands", "ors", "shls", "shrs", "maxs", "mins"),
+    "xors": (_W, _R, None, None),
+    # unary and conversion
+    **_same((_W, _R), "neg", "exp", "log", "sqrt", "rsqrt", "recip", "abs", "relu", "not_", "cast"),
+    # compare / select
+    "select": (_W, _R, _R, _R, None),
+    **_same((_W, _R, _R), "eq", "ne", "lt", "le", "gt", "ge"),
+    # reductions and expands
+    **_same((_W, _R, None), "sum", "argmax", "argmin", "row_prod", "col_prod"),
+    **_same((_W, _R), "row_expand", "col_expand"),
+    **_same(
+        (_W, _R, _R),
+        "row_expand_add", "expand_sub", "expand_mul", "expand_div", "expand_max", "expand_min",
+        "row_expand_binop", "col_expand_binop",
+    ),
+    "expands": (_W, None),
+    # layout
+    "reshape": (_W, _R, None),
+    **_same((_W, _R), "transpose", "ub_copy"),
+    # fill
+    "full": (_W, None),
+    **_same((_W, _R), "fillpad", "fillpad_expand"),
+    "fillpad_inplace": (_RW, _R),
+}
+
+#: Ops that only change a tile descriptor: no data access, no mutex, no sync.
+DESCRIPTOR_ONLY_OPS = frozenset({"set_validshape", "set_stride"})
+
+#: `vf.*` register ops inside `@pl.vector_function` bodies (pipe is always V).
+VF_OP_ROLES: dict[str, tuple[Role, ...]] = {
+    "load_align": (_R,),
+    "store_align": (_W, None),
+    "load": (_R,),
+    "store": (_W, None, None),
+    "load_unalign_pre": (None, _R),
+    "load_unalign": (None, _R, None),
+    "store_unalign": (_W, None, None, None),
+    "store_unalign_post": (_W, None, None),
+    "squeeze_store_unalign": (_W, None, None),
+    "squeeze_store_unalign_post": (_W, None),
+    "gather": (_R, None, None),
+    "scatter": (_W, None, None, None),
+}
+
+#: Backend registry name of an op, where it differs from the `pl.<op>` spelling.
+_REGISTRY_ALIAS = {
+    "and_": "and",
+    "or_": "or",
+    "not_": "not",
+    **{c: "cmp" for c in ("eq", "ne", "lt", "le", "gt", "ge")},
+    "select": "sel",
+    "load_tile": "load",
+    "sum": "row_sum",
+    "argmax": "row_argmax",
+    "argmin": "row_argmin",
+    **{f"expand_{k}": f"row_expand_{k}" for k in ("max", "min", "mul", "sub", "div")},
+}
+
+#: Pipe per backend registry op (snapshot of the public registry, transform.md 2.12).
+#: Anything vector-side not listed runs on V; see `op_pipe`.
+OP_PIPE: dict[str, str] = {
+    "load": "MTE2",
+    "insert": "MTE3",
+    "store": "MTE3",
+    "store_tile": "MTE3",
+    "move": "MTE1",
+    "move_fp": "FIX",
+    "store_fp": "FIX",
+    **{k: "M" for k in ("matmul", "matmul_acc", "matmul_bias", "matmul_mx", "matmul_mx_acc", "gemv", "gemv_acc", "gemv_bias")},
+    **{k: "S" for k in ("getval", "setval", "set_validshape", "set_stride")},
+}
+
+#: Registry ops that are vector work (pipe V). Every op in BLOCK_OP_ROLES not placed above.
+_VECTOR_OPS = frozenset(
+    _REGISTRY_ALIAS.get(op, op) for op in BLOCK_OP_ROLES if _REGISTRY_ALIAS.get(op, op) not in OP_PIPE
+) | frozenset({"row_max", "row_min", "row_sum", "col_max", "col_min", "col_sum", "row_expand_sub", "row_expand_div", "row_expand_mul"})
+
+
+def op_roles(op: str, mode: str | None = None) -> tuple[Role, ...] | None:
+    """Roles of `pl.<op>`; a `mode=<Enum>.<M>` keyword selects `<op>_<m>` when that entry exists."""
+    if mode is not None:
+        specific = BLOCK_OP_ROLES.get(f"{op}_{mode.lower()}")
+        if specific is not None:
+            return specific
+    return BLOCK_OP_ROLES.get(op)
+
+
+def op_pipe(op: str) -> str | None:
+    """Pipe of an op that is not `move`/`insert`/`store` (those depend on memory spaces)."""
+    name = _REGISTRY_ALIAS.get(op, op)
+    if name in OP_PIPE:
+        return OP_PIPE[name]
+    if name in _VECTOR_OPS:
+        return "V"
+    return None
+
+
+def move_pipe(src_mem: str, dst_mem: str) -> str:
+    """Pipe of `pl.move`/`pl.insert` from a tile in `src_mem` to one in `dst_mem`."""
+    if src_mem == "Acc" and dst_mem in ("Vec", "Mat"):
+        return "FIX"
+    if src_mem == "Mat":
+        if dst_mem in ("Left", "Right", "Bias", "ScaleLeft", "ScaleRight"):
+            return "MTE1"
+        if dst_mem == "Vec":
+            return "V"
+        return "FIX"
+    if src_mem == "Vec" and dst_mem == "Mat":
+        return "MTE3"
+    return "V"
+
+
+def store_pipe(src_mem: str) -> str:
+    """Pipe of `pl.store`/`store_tile` of a tile in `src_mem` to GM."""
+    return "FIX" if src_mem == "Acc" else "MTE3"
