@@ -1,0 +1,255 @@
+"""`transpile()`: the straight pipeline read -> model -> rules -> schedule -> sync graph -> plan -> emit.
+
+Every step is a plain function of the model; diagnostics are collected from all of them so
+that one run reports every problem. Nothing is emitted when any error was found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence, Union
+
+import libcst as cst
+
+from pto_transpile import fmt
+from pto_transpile.ctxring import CtxPlan, plan_ctx
+from pto_transpile.diagnostics import Diagnostic, InternalError, Related, Severity
+from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
+from pto_transpile.model import Access, Kernel, PipelineLoop
+from pto_transpile.plan import Plan, make_plan
+from pto_transpile.reader import FileModel, read
+from pto_transpile.rules import registry, rules_for
+from pto_transpile.rules.base import Rule
+from pto_transpile.scan import Finding, StageScanner
+from pto_transpile.schedule import Schedule, schedule_for
+from pto_transpile.source import SourceFile
+from pto_transpile.syncgraph import SyncGraph, build_graph
+
+PreloadArg = Union[None, int, Sequence[int]]
+
+
+@dataclass
+class LoopResult:
+    """Everything computed for one pipeline loop (for tests, provenance and the emulator)."""
+
+    kernel: str
+    index: int
+    line: int
+    schedule: Optional[Schedule] = None
+    accesses: list[list[Access]] = field(default_factory=list)
+    graph: Optional[SyncGraph] = None
+    plan: Optional[Plan] = None
+    ctx: Optional[CtxPlan] = None
+
+
+@dataclass
+class TranspileResult:
+    path: str
+    code: Optional[str]  #: the generated file, None when errors were found
+    diagnostics: list[Diagnostic]
+    loops: list[LoopResult] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+
+class Reporter:
+    """Turns (rule, node, fields) into positioned diagnostics, honouring select/ignore."""
+
+    def __init__(self, source: SourceFile, select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None):
+        self.source = source
+        self.rules = registry()
+        self.select = _prefixes(select)
+        self.ignore = _prefixes(ignore)
+        self.diagnostics: list[Diagnostic] = []
+        self._seen: set[tuple] = set()
+
+    def enabled(self, code: str) -> bool:
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        return not any(code.startswith(p) for p in self.ignore)
+
+    def report(self, rule: Union[Rule, str], node: cst.CSTNode, fields: Optional[dict] = None,
+               related: Sequence[tuple[str, cst.CSTNode]] = ()) -> None:
+        rule = self.rules[rule] if isinstance(rule, str) else rule
+        if not self.enabled(rule.code):
+            return
+        fields = dict(fields or {})
+        related = list(related) + list(fields.pop("_related", ()))
+        message, hint = rule.format(fields)
+        span = self.source.span(node)
+        key = (rule.code, span.start.line, span.start.column, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        rel = tuple(Related(msg, self.source.span(n).start.line, self.source.span(n).start.column + 1) for msg, n in related)
+        self.diagnostics.append(Diagnostic(
+            rule.code, rule.name, rule.severity, self.source.path,
+            span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
+            message, hint, rel,
+        ))
+
+    def finding(self, f: Finding) -> None:
+        self.report(f.code, f.node, f.fields)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+def _prefixes(codes: Optional[Iterable[str]]) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for c in codes or () if c.strip())
+
+
+@dataclass
+class KernelContext:
+    file: FileModel
+    kernel: Kernel
+    preloads: tuple  #: the preload values in force (CLI or decorator), unvalidated
+
+    @property
+    def source(self) -> SourceFile:
+        return self.file.source
+
+
+@dataclass
+class LoopContext(KernelContext):
+    loop: PipelineLoop = None
+    accesses: list[list[Access]] = field(default_factory=list)
+    schedule: Optional[Schedule] = None
+
+
+@dataclass
+class GraphContext(LoopContext):
+    graph: Optional[SyncGraph] = None
+
+
+def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = None,
+              select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> TranspileResult:
+    """Transpile one kernel file's text. Never raises for bad input: problems are diagnostics."""
+    path = path or "<string>"
+    try:
+        src = SourceFile.parse(source, path)
+    except cst.ParserSyntaxError as exc:
+        return TranspileResult(path, None, [_syntax_error(path, exc)])
+    reporter = Reporter(src, select, ignore)
+    file = read(src)
+    for rule in rules_for("file"):
+        for node, fields in rule.check(file):
+            reporter.report(rule, node, fields)
+    results: list[LoopResult] = []
+    replacements: dict[int, object] = {}
+    overlap_counter = [0]
+    for kernel in file.kernels:
+        if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
+            continue  # a plain kernel: nothing to transform, nothing to judge
+        preloads = _preloads(kernel, preload)
+        kctx = KernelContext(file, kernel, preloads)
+        errors_before = _error_count(reporter)
+        _run(reporter, "kernel", kctx)
+        kernel_ok = _error_count(reporter) == errors_before
+        emitters = []
+        for loop in kernel.loops:
+            loop_result = LoopResult(kernel.name, loop.index, src.line_of(loop.node))
+            results.append(loop_result)
+            p = _preload_of(preloads, loop.index)
+            scanner = StageScanner(file, kernel)
+            scans = [scanner.scan_stage(s) for s in loop.stages]
+            loop_result.accesses = [s.accesses for s in scans]
+            for s in scans:
+                for f in s.findings:
+                    reporter.finding(f)
+            if not kernel_ok or p is None:
+                continue
+            sched = schedule_for([s.section for s in loop.stages], p)
+            loop_result.schedule = sched
+            lctx = LoopContext(file, kernel, preloads, loop, loop_result.accesses, sched)
+            before = _error_count(reporter)
+            _run(reporter, "loop", lctx)
+            if _error_count(reporter) != before:
+                continue
+            graph = build_graph(kernel, loop, loop_result.accesses, sched.delays)
+            loop_result.graph = graph
+            for f in graph.findings:
+                reporter.finding(f)
+            _run(reporter, "graph", GraphContext(file, kernel, preloads, loop, loop_result.accesses, sched, graph))
+            if _error_count(reporter) != before:
+                continue
+            plan = make_plan(kernel, loop, graph, overlap_counter)
+            loop_result.plan = plan
+            for f in plan.findings:
+                reporter.finding(f)
+            ctx = None
+            if not sched.serial:
+                ctx = plan_ctx(file, kernel, loop)
+                loop_result.ctx = ctx
+                for f in ctx.findings:
+                    reporter.finding(f)
+            emitters.append((loop, sched, plan, ctx))
+        if reporter.has_errors:
+            continue
+        style = fmt.Style.of(src.module, src.text)
+        pl_ref = file.pl.module_ref or "pl"
+        for loop, sched, plan, ctx in emitters:
+            replacements.update(LoopEmitter(file, kernel, loop, sched, plan, ctx, style, pl_ref).emission().replacements)
+        replacements.update(strip_pipeline_keyword(kernel))
+    diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
+    if any(d.is_error for d in diagnostics):
+        return TranspileResult(path, None, diagnostics, results)
+    module = src.module.visit(KernelRewriter(replacements)) if replacements else src.module
+    if file.pl.module_ref is None and replacements:
+        module = _add_pl_import(module)
+    return TranspileResult(path, module.code, diagnostics, results)
+
+
+def _run(reporter: Reporter, phase: str, ctx) -> None:
+    for rule in rules_for(phase):
+        if not reporter.enabled(rule.code):
+            continue
+        try:
+            for node, fields in rule.check(ctx):
+                reporter.report(rule, node, fields)
+        except Exception as exc:  # a bug in a rule is ours, not the user's
+            raise InternalError(f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}") from exc
+
+
+def _error_count(reporter: Reporter) -> int:
+    return sum(1 for d in reporter.diagnostics if d.is_error)
+
+
+def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:
+    if override is None:
+        return kernel.preload.values or ()
+    if isinstance(override, int):
+        return (override,)
+    return tuple(override)
+
+
+def _preload_of(preloads: tuple, index: int) -> Optional[int]:
+    if len(preloads) == 1:
+        value = preloads[0]
+    elif index < len(preloads):
+        value = preloads[index]
+    else:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
+
+
+def _syntax_error(path: str, exc: cst.ParserSyntaxError) -> Diagnostic:
+    rule = registry()["PTO001"]
+    message, hint = rule.format({"detail": exc.message})
+    line, col = exc.raw_line, exc.raw_column + 1
+    return Diagnostic(rule.code, rule.name, rule.severity, path, line, col, line, col + 1, message, hint)
+
+
+def _add_pl_import(module: cst.Module) -> cst.Module:
+    """The output needs `pl.system...`; a file that only imports names from pl gets the module too."""
+    stmt = cst.parse_statement("import pypto_pro.language as pl\n")
+    body = list(module.body)
+    last_import = max((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
+                       and any(isinstance(x, (cst.Import, cst.ImportFrom)) for x in s.body)), default=-1)
+    body.insert(last_import + 1, stmt)
+    return module.with_changes(body=body)

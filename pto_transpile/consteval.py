@@ -1,0 +1,231 @@
+"""A safe evaluator for compile-time constants (never `eval`, never imports).
+
+Folds literals, arithmetic, comparisons, boolean ops, tuples/lists, subscripts of constant
+sequences, names bound to module-level constants (also through other constants), attribute
+constants of `pl` (dtypes, memory spaces, layouts: kept as symbols) and a short whitelist of
+pure builtins. Anything else raises NotConstant naming the offending node.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import libcst as cst
+
+
+class NotConstant(Exception):
+    def __init__(self, node: cst.CSTNode, reason: str):
+        super().__init__(reason)
+        self.node = node
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PlSymbol:
+    """An attribute constant of `pl`, such as `pl.DT_FP32` or `pl.MemorySpace.Vec`."""
+
+    path: tuple[str, ...]
+
+    @property
+    def leaf(self) -> str:
+        return self.path[-1]
+
+    def __repr__(self) -> str:
+        return "pl." + ".".join(self.path)
+
+
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    cst.Add: operator.add,
+    cst.Subtract: operator.sub,
+    cst.Multiply: operator.mul,
+    cst.Divide: operator.truediv,
+    cst.FloorDivide: operator.floordiv,
+    cst.Modulo: operator.mod,
+    cst.Power: operator.pow,
+    cst.LeftShift: operator.lshift,
+    cst.RightShift: operator.rshift,
+    cst.BitAnd: operator.and_,
+    cst.BitOr: operator.or_,
+    cst.BitXor: operator.xor,
+}
+_UNOPS: dict[type, Callable[[Any], Any]] = {
+    cst.Minus: operator.neg,
+    cst.Plus: operator.pos,
+    cst.BitInvert: operator.invert,
+    cst.Not: operator.not_,
+}
+_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
+    cst.Equal: operator.eq,
+    cst.NotEqual: operator.ne,
+    cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le,
+    cst.GreaterThan: operator.gt,
+    cst.GreaterThanEqual: operator.ge,
+    cst.In: lambda a, b: a in b,
+    cst.NotIn: lambda a, b: a not in b,
+    cst.Is: operator.is_,
+    cst.IsNot: operator.is_not,
+}
+_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int}
+_NAMED = {"True": True, "False": False, "None": None}
+_MAX_POWER = 4096
+
+
+class ConstEvaluator:
+    """Evaluates expressions against module constants.
+
+    `module_constants` maps a name to the expression it is bound to at module level (one
+    binding only; names bound twice are not constants). `pl_path` turns an expression that
+    names something of `pl` into its attribute path, or returns None.
+    """
+
+    def __init__(
+        self,
+        module_constants: Mapping[str, cst.BaseExpression],
+        pl_path: Callable[[cst.BaseExpression], tuple[str, ...] | None],
+    ):
+        self._exprs = module_constants
+        self._pl_path = pl_path
+        self._cache: dict[str, Any] = {}
+        self._active: set[str] = set()
+
+    def is_constant_name(self, name: str) -> bool:
+        try:
+            self._name(cst.Name(name))
+            return True
+        except NotConstant:
+            return False
+
+    def try_eval(self, node: cst.BaseExpression, default: Any = None) -> Any:
+        try:
+            return self.eval(node)
+        except NotConstant:
+            return default
+
+    def eval(self, node: cst.CSTNode) -> Any:
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            raise NotConstant(node, f"`{type(node).__name__}` is not a compile-time constant")
+        return method(node)
+
+    # literals -------------------------------------------------------------------------
+    def _Integer(self, node: cst.Integer) -> int:
+        return int(node.value.replace("_", ""), 0)
+
+    def _Float(self, node: cst.Float) -> float:
+        return float(node.value.replace("_", ""))
+
+    def _SimpleString(self, node: cst.SimpleString) -> Any:
+        return ast.literal_eval(node.value)
+
+    def _ConcatenatedString(self, node: cst.ConcatenatedString) -> Any:
+        return self.eval(node.left) + self.eval(node.right)
+
+    def _Tuple(self, node: cst.Tuple) -> tuple:
+        return tuple(self._elements(node))
+
+    def _List(self, node: cst.List) -> list:
+        return list(self._elements(node))
+
+    def _elements(self, node: cst.Tuple | cst.List) -> list:
+        out = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                raise NotConstant(el, "starred elements are not compile-time constants")
+            out.append(self.eval(el.value))
+        return out
+
+    # names and attributes --------------------------------------------------------------
+    def _Name(self, node: cst.Name) -> Any:
+        if node.value in _NAMED:
+            return _NAMED[node.value]
+        return self._name(node)
+
+    def _name(self, node: cst.Name) -> Any:
+        name = node.value
+        if name in self._cache:
+            return self._cache[name]
+        expr = self._exprs.get(name)
+        if expr is None or name in self._active:
+            raise NotConstant(node, f"`{name}` is not bound to a compile-time constant at module level")
+        self._active.add(name)
+        try:
+            value = self.eval(expr)
+        except NotConstant as exc:
+            raise NotConstant(node, f"`{name}` is not a compile-time constant ({exc.reason})") from None
+        finally:
+            self._active.discard(name)
+        self._cache[name] = value
+        return value
+
+    def _Attribute(self, node: cst.Attribute) -> Any:
+        path = self._pl_path(node)
+        if path is not None:
+            return PlSymbol(path)
+        raise NotConstant(node, "attribute access is not a compile-time constant")
+
+    # operators ------------------------------------------------------------------------
+    def _BinaryOperation(self, node: cst.BinaryOperation) -> Any:
+        fn = _BINOPS.get(type(node.operator))
+        if fn is None:
+            raise NotConstant(node, "unsupported operator")
+        left, right = self.eval(node.left), self.eval(node.right)
+        if isinstance(node.operator, cst.Power) and isinstance(right, int) and abs(right) > _MAX_POWER:
+            raise NotConstant(node, "exponent too large to fold")
+        try:
+            return fn(left, right)
+        except Exception as exc:  # e.g. division by zero, mixing a symbol with an int
+            raise NotConstant(node, f"cannot fold: {exc}") from None
+
+    def _UnaryOperation(self, node: cst.UnaryOperation) -> Any:
+        value = self.eval(node.expression)
+        try:
+            return _UNOPS[type(node.operator)](value)
+        except Exception as exc:
+            raise NotConstant(node, f"cannot fold: {exc}") from None
+
+    def _BooleanOperation(self, node: cst.BooleanOperation) -> Any:
+        left = self.eval(node.left)
+        if isinstance(node.operator, cst.And):
+            return self.eval(node.right) if left else left
+        return left if left else self.eval(node.right)
+
+    def _Comparison(self, node: cst.Comparison) -> bool:
+        left = self.eval(node.left)
+        for target in node.comparisons:
+            right = self.eval(target.comparator)
+            try:
+                ok = _CMPOPS[type(target.operator)](left, right)
+            except Exception as exc:
+                raise NotConstant(node, f"cannot fold: {exc}") from None
+            if not ok:
+                return False
+            left = right
+        return True
+
+    def _IfExp(self, node: cst.IfExp) -> Any:
+        return self.eval(node.body) if self.eval(node.test) else self.eval(node.orelse)
+
+    def _Subscript(self, node: cst.Subscript) -> Any:
+        value = self.eval(node.value)
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            raise NotConstant(node, "only single-index subscripts are folded")
+        index = self.eval(node.slice[0].slice.value)
+        try:
+            return value[index]
+        except Exception as exc:
+            raise NotConstant(node, f"cannot fold: {exc}") from None
+
+    def _Call(self, node: cst.Call) -> Any:
+        if isinstance(node.func, cst.Name) and node.func.value in _BUILTINS and node.func.value not in self._exprs:
+            if any(a.keyword is not None or a.star for a in node.args):
+                raise NotConstant(node, "keyword or starred arguments are not folded")
+            args = [self.eval(a.value) for a in node.args]
+            try:
+                return _BUILTINS[node.func.value](*args)
+            except Exception as exc:
+                raise NotConstant(node, f"cannot fold: {exc}") from None
+        raise NotConstant(node, "function calls are not compile-time constants")

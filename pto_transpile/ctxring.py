@@ -1,0 +1,134 @@
+"""What travels in the ctx ring (spec 2.10): fields, their fills, and each stage argument's form.
+
+A delayed stage must see the values of ITS task, not the newest ones, so every live value a
+stage receives (scalars, struct fields, expressions over them, slots picked in the outer
+loop) is snapshotted into the ring each beat. Handles (tensors, groups, tiles) and
+compile-time constants pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from pto_transpile.kinds import names_in
+from pto_transpile.model import HANDLE_KINDS, STRUCT, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.scan import Finding
+
+
+@dataclass(frozen=True)
+class Fill:
+    field: str
+    source: str  #: expression text evaluated at the snapshot
+    sections: Optional[tuple[str, ...]]  #: None: plain fill (every core); else the sections it runs in
+
+
+@dataclass(frozen=True)
+class ArgForm:
+    """How a stage's positional argument is passed: "keep", "ctx", "field" or "slot"."""
+
+    form: str
+    field: str = ""
+    group: str = ""
+
+
+@dataclass
+class CtxPlan:
+    fields: list[str]  #: ordered, with _pl_is_valid first and _pl_task_id last
+    fills: list[Fill]
+    args: dict[int, list[ArgForm]]  #: stage index -> one form per positional argument
+    slot_fields: dict[str, str]  #: outer-pick target -> ctx field
+    findings: list[Finding] = field(default_factory=list)
+
+
+def sections_of(kernel: Kernel, name: str) -> Optional[tuple[str, ...]]:
+    if name in kernel.bound_plain or name not in kernel.var_sections:
+        return None
+    return tuple(sorted(kernel.var_sections[name]))
+
+
+def slot_field_names(loop: PipelineLoop) -> dict[str, str]:
+    """One ctx field per picked slot variable: `_pl_idx_<group>`, or `_pl_idx_<group>_<var>` when
+    the group has several picked variables or the pick does not simply follow the cursor."""
+    by_group: dict[str, list[OuterPick]] = {}
+    for p in loop.outer_picks:
+        by_group.setdefault(p.group, []).append(p)
+    names = {}
+    for group, picks in by_group.items():
+        for p in picks:
+            simple = len(picks) == 1 and p.accessor in ("next", "current")
+            names[p.target] = f"_pl_idx_{group}" if simple else f"_pl_idx_{group}_{p.target}"
+    return names
+
+
+def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
+    code = file.source.code
+    fills: dict[tuple[str, Optional[tuple]], Fill] = {}
+    args: dict[int, list[ArgForm]] = {}
+    findings: list[Finding] = []
+    slot_fields = slot_field_names(loop)
+    picks = {p.target: p for p in loop.outer_picks}
+    aliases = loop.pick_aliases
+    struct_fields: set[str] = set()
+    for s in loop.stages:
+        for a in s.positional:
+            if isinstance(a.value, cst.Name) and a.value.value in kernel.structs:
+                struct_fields.update(kernel.structs[a.value.value][0].fields)
+
+    def add(fill: Fill) -> None:
+        fills.setdefault((fill.field, fill.sections), fill)
+
+    for s in loop.stages:
+        forms: list[ArgForm] = []
+        for pos, arg in enumerate(s.positional):
+            value = arg.value
+            name = value.value if isinstance(value, cst.Name) else None
+            if name is not None and name in kernel.structs and not kernel.structs[name][0].is_array:
+                for f in kernel.structs[name][0].fields:
+                    add(Fill(f, f"{name}.{f}", sections_of(kernel, name)))
+                forms.append(ArgForm("ctx"))
+                continue
+            if name is not None and aliases.get(name) in picks:
+                pick = picks[aliases[name]]
+                fname = slot_fields[pick.target]
+                add(Fill(fname, fname, sections_of(kernel, pick.target)))
+                forms.append(ArgForm("slot", fname, pick.group))
+                continue
+            travels, unknown = _travels(kernel, value)
+            if unknown and not travels:
+                findings.append(Finding("PTO054", value, {"stage": s.func, "names": ", ".join(unknown)}))
+            if not travels:
+                forms.append(ArgForm("keep"))
+            elif name is not None:
+                fname = f"_pl_{name}" if name in struct_fields else name
+                add(Fill(fname, name, sections_of(kernel, name)))
+                forms.append(ArgForm("field", fname))
+            else:
+                fname = f"_pl_arg_{s.func}_{pos}"
+                section = (s.section,) if s.section in ("cube", "vector") else None
+                add(Fill(fname, code(value), section))
+                forms.append(ArgForm("field", fname))
+        args[s.index] = forms
+    names = sorted({f.field for f in fills.values()})
+    return CtxPlan(["_pl_is_valid"] + names + ["_pl_task_id"], list(fills.values()), args, slot_fields, findings)
+
+
+def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]:
+    """(travels, undecidable names): travels iff no name is a handle and at least one is live."""
+    handle = live = False
+    unknown = []
+    for n in names_in(expr):
+        kind = kernel.kinds.get(n)
+        if kind is None or kind in ("const", "type"):
+            continue
+        if kind in HANDLE_KINDS:
+            handle = True
+        elif kind == UNKNOWN:
+            unknown.append(n)
+        else:
+            live = True
+    if handle:
+        return False, []
+    return live, unknown

@@ -1,0 +1,312 @@
+"""Emission (spec 5): the rewritten kernel, as libcst nodes spliced around the user's own.
+
+User statements are kept as the very nodes the file was parsed into, so their text,
+comments and formatting survive; only inserted statements are new. Full mode (preload > 0)
+rebuilds the pipeline loop around a ctx ring; serial mode (preload 0) keeps the loop and
+only inserts the sync.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
+
+import libcst as cst
+
+from pto_transpile import fmt
+from pto_transpile.ctxring import CtxPlan
+from pto_transpile.model import Kernel, PipelineLoop, StageCall
+from pto_transpile.plan import Plan, SyncOp
+from pto_transpile.schedule import Schedule
+
+Replacement = Union[cst.CSTNode, cst.FlattenSentinel, Callable[[cst.CSTNode], object]]
+
+
+@dataclass
+class LoopEmission:
+    """What one pipeline loop changes in the kernel, as identity-keyed replacements."""
+
+    replacements: dict[int, Replacement]
+
+
+class LoopEmitter:
+    def __init__(self, file, kernel: Kernel, loop: PipelineLoop, schedule: Schedule, plan: Plan,
+                 ctx: Optional[CtxPlan], style: fmt.Style, pl: str):
+        self.file = file
+        self.kernel = kernel
+        self.loop = loop
+        self.sched = schedule
+        self.plan = plan
+        self.ctx = ctx
+        self.style = style
+        self.pl = pl
+        sfx = loop.suffix
+        self.arr = f"_pl_ctx_arr{sfx}"
+        self.task = f"_pl_task_id{sfx}"
+        self.ctx0 = f"_pl_ctx_0{sfx}"
+        self.drain_var = f"_pl_drain{sfx}"
+        self.sync_id = f"_pl_sync_id{sfx}"
+        self.type_name = f"PipeCtx{sfx}"
+        unit = len(style.indent)
+        outer_depth = loop.ancestors.index(loop.outer) if loop.nested else len(loop.ancestors)
+        self.outer_col = unit * (1 + outer_depth)
+        self.body_col = unit * (2 + len(loop.ancestors))
+        self.unit = unit
+
+    # small text builders ------------------------------------------------------------------
+    def ctx_var(self, delay: int) -> str:
+        return self.ctx0 if delay == 0 else f"_pl_ctx_neg{delay}{self.loop.suffix}"
+
+    def sync_text(self, op: SyncOp, index: str, column: int) -> str:
+        func = f"{self.pl}.system.{op.kind}_cross_core"
+        args = [f"pipe={self.pl}.PipeType.{op.pipe}", f"event_id={op.ids.name}[{index}]"]
+        return fmt.call(func, args, column, self.style)
+
+    def task_index(self, op: SyncOp, counter: str) -> str:
+        return f"{counter} % {op.ids.count}"
+
+    def section_block(self, kind: str, lines: list[str], column: int) -> cst.BaseStatement:
+        inner = self.style.indent
+        body = "".join(f"{inner}{line.replace(chr(10), chr(10) + inner)}\n" for line in lines)
+        return cst.parse_statement(f"with {self.pl}.section_{kind}():\n{body}")
+
+    # declarations before the outermost loop ---------------------------------------------
+    def declarations(self) -> list[cst.BaseStatement]:
+        col = self.outer_col
+        out: list[str] = []
+        if not self.sched.serial:
+            fields = [f"{f}=0" for f in self.ctx.fields]
+            out.append(fmt.call(f"{self.pl}.struct_array", [str(self.sched.depth), self.style.string(self.type_name)] + fields,
+                                col, self.style, prefix=f"{self.arr} = "))
+            out.append(f"{self.task} = 0")
+        for name, node in self.plan.lifted:
+            out.append(f"{name} = {self.file.source.code(node)}")
+        for name, ids in self.plan.overlap:
+            out.append(f"{name} = {ids!r}")
+        if self.sched.serial:
+            out.append(f"{self.sync_id} = 0")
+        else:
+            counters = sorted({(p.group, p.slot_count) for p in self.loop.outer_picks if p.accessor in ("next", "current", "previous")})
+            for group, slots in counters:
+                out.append(f"_pl_idx_{group} = {slots - 1}")
+        stmts = [fmt.statement(t) for t in out]
+        for kind, ops in self.plan.blocks(self.plan.prefire):
+            lines = [self.sync_text(op, str(op.index), col + self.unit) for op in ops]
+            stmts.append(self.section_block(kind, lines, col))
+        return stmts
+
+    def after_outer(self) -> list[cst.BaseStatement]:
+        col = self.outer_col
+        stmts: list[cst.BaseStatement] = []
+        if not self.sched.serial and self.sched.drain_beats > 0:
+            stmts.append(self.drain_loop())
+        for kind, ops in self.plan.blocks(self.plan.drain):
+            lines = [self.sync_text(op, str(op.index), col + self.unit) for op in ops]
+            stmts.append(self.section_block(kind, lines, col))
+        return stmts
+
+    # stage blocks -------------------------------------------------------------------------
+    def stage_call_line(self, stage: StageCall, ctxvar: Optional[str]) -> cst.SimpleStatementLine:
+        """The user's call line with positional arguments replaced by their ctx forms."""
+        if ctxvar is None:
+            return stage.line
+        forms = self.ctx.args[stage.index]
+        new_args, pos = [], 0
+        for arg in stage.call.args:
+            if arg.keyword is None and not arg.star:
+                form = forms[pos]
+                pos += 1
+                text = {
+                    "keep": None,
+                    "ctx": ctxvar,
+                    "field": f"{ctxvar}.{form.field}",
+                    "slot": f"{form.group}[{ctxvar}.{form.field}]",
+                }[form.form]
+                if text is not None:
+                    arg = arg.with_changes(value=cst.parse_expression(text))
+            new_args.append(arg)
+        new_call = stage.call.with_changes(args=new_args)
+        return stage.line.with_changes(body=[_replace_call(s, stage.call, new_call) for s in stage.line.body])
+
+    def guarded_stage(self, stage: StageCall, column: int, keep_leading: bool = True) -> list[cst.BaseStatement]:
+        """[ctx lookup], `with section: if ctx._pl_is_valid: waits; call; sets` (spec 5.4)."""
+        d = self.sched.delays[stage.index]
+        ctxvar = self.ctx_var(d)
+        out: list[cst.BaseStatement] = []
+        if d > 0:
+            D = self.sched.depth
+            out.append(fmt.statement(f"{ctxvar} = {self.arr}[({self.task} + {D - d}) % {D}]"))
+        inner_col = column + 2 * self.unit
+        waits = [fmt.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
+                 for op in self.plan.pre.get(stage.index, [])]
+        sets = [fmt.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
+                for op in self.plan.post.get(stage.index, [])]
+        guard = cst.parse_statement(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
+        guard = guard.with_changes(body=guard.body.with_changes(body=waits + [self.stage_call_line(stage, ctxvar)] + sets))
+        holder = stage.holder
+        if not keep_leading:
+            holder = holder.with_changes(leading_lines=[])
+        out.append(holder.with_changes(body=holder.body.with_changes(body=[guard])))
+        return out
+
+    def serial_stage(self, stage: StageCall) -> cst.BaseStatement:
+        col = self.body_col + self.unit
+        waits = [fmt.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.pre.get(stage.index, [])]
+        sets = [fmt.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.post.get(stage.index, [])]
+        holder = stage.holder
+        return holder.with_changes(body=holder.body.with_changes(body=waits + [stage.line] + sets))
+
+    # the loops ------------------------------------------------------------------------------
+    def pipelined_loop(self) -> cst.For:
+        loop, col = self.loop, self.body_col
+        D = self.sched.depth
+        head = [
+            f"{self.ctx0} = {self.arr}[{self.task} % {D}]",
+        ]
+        end = self.file.source.code(loop.end) if loop.end is not None else "True"
+        guard = cst.parse_statement(
+            f"if {loop.var} < {end}:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
+            f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n"
+        )
+        body: list[cst.BaseStatement] = [fmt.statement(t) for t in head] + [guard] + list(loop.prologue)
+        body += self.fills()
+        for stage in loop.stages:
+            body += self.guarded_stage(stage, col)
+        body += list(loop.epilogue)
+        body.append(fmt.statement(f"{self.task} = {self.task} + 1"))
+        return loop.node.with_changes(body=loop.node.body.with_changes(body=body))
+
+    def fills(self) -> list[cst.BaseStatement]:
+        order = {f: i for i, f in enumerate(self.ctx.fields)}
+        plain = sorted((f for f in self.ctx.fills if f.sections is None), key=lambda f: order[f.field])
+        out = [fmt.statement(f"{self.ctx0}.{f.field} = {f.source}") for f in plain]
+        out.append(fmt.statement(f"{self.ctx0}._pl_task_id = {self.task}"))
+        by_section: dict[str, list] = {}
+        for f in self.ctx.fills:
+            for s in f.sections or ():
+                by_section.setdefault(s, []).append(f)
+        for kind in sorted(by_section):
+            fills = sorted(by_section[kind], key=lambda f: order[f.field])
+            out.append(self.section_block(kind, [f"{self.ctx0}.{f.field} = {f.source}" for f in fills], self.body_col))
+        return out
+
+    def drain_loop(self) -> cst.For:
+        D = self.sched.depth
+        ind = self.style.indent
+        lines = [
+            f"{self.ctx0} = {self.arr}[{self.task} % {D}]",
+            f"{self.ctx0}._pl_is_valid = 0",
+            f"{self.ctx0}._pl_task_id = {self.task}",
+        ]
+        head = cst.parse_statement(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n")
+        body = [fmt.statement(t) for t in lines]
+        for stage in self.loop.stages:
+            if self.sched.delays[stage.index] > 0:
+                body += self.guarded_stage(stage, self.outer_col + self.unit, keep_leading=False)
+        body.append(fmt.statement(f"{self.task} = {self.task} + 1"))
+        return head.with_changes(body=head.body.with_changes(body=body))
+
+    def serial_loop(self) -> cst.For:
+        loop = self.loop
+        stage_of = {id(s.holder): s for s in loop.stages}
+        body = [self.serial_stage(stage_of[id(s)]) if id(s) in stage_of else s for s in loop.body]
+        body.append(fmt.statement(f"{self.sync_id} = {self.sync_id} + 1"))
+        return loop.node.with_changes(body=loop.node.body.with_changes(body=body))
+
+    # outer-loop slot picks ------------------------------------------------------------------
+    def pick_rewrites(self) -> dict[int, Replacement]:
+        if self.sched.serial:
+            return {}
+        out: dict[int, Replacement] = {}
+        fields = self.ctx.slot_fields
+        by_line: dict[int, list] = {}
+        for p in self.loop.outer_picks:
+            by_line.setdefault(id(p.statement), []).append(p)
+        for p in self.loop.outer_picks:
+            field = fields[p.target]
+            counter = f"_pl_idx_{p.group}"
+            S = p.slot_count
+            if p.accessor == "next":
+                pre = [f"{counter} = ({counter} + 1) % {S}"]
+                index = counter
+            elif p.accessor == "current":
+                pre, index = [], counter
+            elif p.accessor == "previous":
+                pre, index = [], f"({counter} + {S - 1}) % {S}"
+            else:
+                pre, index = [], self.file.source.code(p.value.slice[0].slice.value)
+            if field != counter:
+                pre.append(f"{field} = {index}")
+                index = field
+            stmts = [fmt.statement(t) for t in pre]
+            line = p.statement
+            new_small = [s.with_changes(value=cst.parse_expression(f"{p.group}[{index}]"))
+                         if isinstance(s, cst.Assign) and s.value is p.value else s for s in line.body]
+            first_leading = line.leading_lines
+            rebuilt = line.with_changes(body=new_small)
+            if stmts:
+                stmts[0] = stmts[0].with_changes(leading_lines=first_leading)
+                rebuilt = rebuilt.with_changes(leading_lines=[])
+            out[id(line)] = cst.FlattenSentinel(stmts + [rebuilt])
+        return out
+
+    # all together ---------------------------------------------------------------------------
+    def emission(self) -> LoopEmission:
+        before, after = self.declarations(), self.after_outer()
+        new_loop = self.serial_loop() if self.sched.serial else self.pipelined_loop()
+        repl: dict[int, Replacement] = dict(self.pick_rewrites())
+        outer = self.loop.outer
+        if outer is self.loop.node:
+            repl[id(outer)] = cst.FlattenSentinel(_carry_leading(before, new_loop) + after)
+        else:
+            repl[id(self.loop.node)] = new_loop
+            repl[id(outer)] = lambda updated: cst.FlattenSentinel(_carry_leading(before, updated) + after)
+        return LoopEmission(repl)
+
+
+def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseStatement) -> list[cst.BaseStatement]:
+    """Put declarations above the loop and above the comment that describes the loop.
+
+    The comment right above a loop belongs to the loop, so it stays attached to it; the
+    first declaration takes over the blank lines that separated the loop from what precedes.
+    """
+    if not before:
+        return [loop]
+    lines = list(loop.leading_lines)
+    spacing = []
+    while lines and lines[0].comment is None:
+        spacing.append(lines.pop(0))
+    first = before[0].with_changes(leading_lines=spacing)
+    return [first] + before[1:] + [loop.with_changes(leading_lines=lines)]
+
+
+def _replace_call(small: cst.BaseSmallStatement, old: cst.Call, new: cst.Call) -> cst.BaseSmallStatement:
+    if isinstance(small, cst.Expr) and small.value is old:
+        return small.with_changes(value=new)
+    return small
+
+
+class KernelRewriter(cst.CSTTransformer):
+    """Applies identity-keyed replacements in one pass over the kernel."""
+
+    def __init__(self, replacements: dict[int, Replacement]):
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        repl = self.replacements.get(id(original_node))
+        if repl is None:
+            return updated_node
+        if callable(repl) and not isinstance(repl, (cst.CSTNode, cst.FlattenSentinel)):
+            return repl(updated_node)
+        return repl
+
+
+def strip_pipeline_keyword(kernel: Kernel) -> dict[int, Replacement]:
+    """`@pl.jit(auto_mutex=True, pipeline=...)` -> `@pl.jit(auto_mutex=True)`: the output is final."""
+    if kernel.pipeline_keyword is None:
+        return {}
+    call = kernel.jit_decorator.decorator
+    args = [a for a in call.args if a is not kernel.pipeline_keyword]
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return {id(call): call.with_changes(args=args)}

@@ -1,0 +1,549 @@
+"""Read a kernel file into the model, without importing or executing it.
+
+Tolerant by design: it records what the file contains, including shapes the rules will
+reject (a stage outside a section, two stages in one section, ...), so that every problem
+can be reported in one run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from pto_api.memory import DTYPE_BITS, TILE_SPACES, element_bytes
+from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.kinds import annotation_kind, infer, slot_access
+from pto_transpile.model import (
+    CUBE, GROUP, SCALAR, STRUCT, TUPLE, VECTOR, Buffer, IdList, Kernel, OuterPick, PipelineLoop,
+    PreloadSpec, StageCall, StageFunc, StructDecl,
+)
+from pto_transpile.plnames import PlNames
+from pto_transpile.source import SourceFile
+
+
+@dataclass
+class FileModel:
+    source: SourceFile
+    pl: PlNames
+    constants: dict[str, cst.BaseExpression]
+    evaluator: ConstEvaluator
+    stages: dict[str, StageFunc] = field(default_factory=dict)
+    helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)  #: plain module functions
+    vector_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    kernels: list[Kernel] = field(default_factory=list)
+    all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
+
+
+def read(source: SourceFile) -> FileModel:
+    module = source.module
+    pl = PlNames.from_module(module)
+    constants = _module_constants(module)
+    model = FileModel(source, pl, constants, ConstEvaluator(constants, pl.path))
+    for stmt in module.body:
+        if not isinstance(stmt, cst.FunctionDef):
+            continue
+        decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in stmt.decorators]
+        if ("pipeline", "stage") in decorators:
+            model.stages[stmt.name.value] = StageFunc(stmt.name.value, stmt, [p.name.value for p in stmt.params.params])
+        elif ("vector_function",) in decorators:
+            model.vector_functions[stmt.name.value] = stmt
+        elif ("jit",) in decorators:
+            model.all_jit_kernels.append(stmt)
+        else:
+            model.helpers[stmt.name.value] = stmt
+    for fn in model.all_jit_kernels:
+        model.kernels.append(KernelReader(model, fn).read())
+    return model
+
+
+def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Names bound exactly once at module level by a plain assignment, with their expressions."""
+    exprs: dict[str, cst.BaseExpression] = {}
+    seen: dict[str, int] = {}
+    for stmt in module.body:
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            seen[stmt.name.value] = seen.get(stmt.name.value, 0) + 1
+            continue
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    if isinstance(target.target, cst.Name):
+                        name = target.target.value
+                        seen[name] = seen.get(name, 0) + 1
+                        exprs[name] = small.value
+            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                name = small.target.value
+                seen[name] = seen.get(name, 0) + 1
+                exprs[name] = small.value
+            elif isinstance(small, (cst.Import, cst.ImportFrom, cst.AugAssign)):
+                pass
+    return {n: e for n, e in exprs.items() if seen.get(n) == 1}
+
+
+def _bound_names(fn: cst.FunctionDef) -> set[str]:
+    """Every name the kernel binds anywhere (parameters, targets, loop variables)."""
+    names = {p.name.value for p in fn.params.params}
+
+    class _Visitor(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            self._targets(node.target)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._targets(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            self._targets(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            self._targets(node.target)
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            self._targets(node.name)
+
+        def _targets(self, node: cst.CSTNode) -> None:
+            if isinstance(node, cst.Name):
+                names.add(node.value)
+            elif isinstance(node, (cst.Tuple, cst.List)):
+                for el in node.elements:
+                    self._targets(el.value)
+
+    fn.body.visit(_Visitor())
+    return names
+
+
+def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
+    """"cube"/"vector" for `with pl.section_cube():` / `with pl.section_vector():`, else None."""
+    if not with_node.items:
+        return None
+    item = with_node.items[0].item
+    if isinstance(item, cst.Call):
+        path = pl.path(item.func)
+        if path == ("section_cube",):
+            return CUBE
+        if path == ("section_vector",):
+            return VECTOR
+    return None
+
+
+def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> Optional[cst.Call]:
+    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+        func = stmt.value.func
+        if isinstance(func, cst.Name) and func.value in stages:
+            return stmt.value
+    return None
+
+
+def contains_stage_call(node: cst.CSTNode, stages) -> bool:
+    found = False
+
+    class _Visitor(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> Optional[bool]:
+            nonlocal found
+            if isinstance(call.func, cst.Name) and call.func.value in stages:
+                found = True
+            return not found
+
+    node.visit(_Visitor())
+    return found
+
+
+class KernelReader:
+    """Walks one kernel body once, recording bindings, buffers, structs and pipeline loops."""
+
+    def __init__(self, file: FileModel, fn: cst.FunctionDef):
+        self.file = file
+        self.pl = file.pl
+        self.fn = fn
+        bound = _bound_names(fn)
+        # A name the kernel binds is never a module constant inside it.
+        self.evaluator = ConstEvaluator({n: e for n, e in file.constants.items() if n not in bound}, file.pl.path)
+        self.kernel_bound = bound
+        self.tile_types: dict[str, cst.Call] = {}
+
+    # entry ------------------------------------------------------------------------------
+    def read(self) -> Kernel:
+        decorator, pipeline_kw = self._jit_decorator()
+        kernel = Kernel(
+            name=self.fn.name.value,
+            node=self.fn,
+            jit_decorator=decorator,
+            pipeline_keyword=pipeline_kw,
+            preload=self._preload(pipeline_kw),
+        )
+        for param in self.fn.params.params:
+            kind = annotation_kind(param.annotation, self.pl.path)
+            kernel.params[param.name.value] = kind
+            kernel.kinds[param.name.value] = kind
+            kernel.bound_plain.add(param.name.value)
+        self.kernel = kernel
+        kernel.statements = self.pruned(list(self.fn.body.body))
+        self._walk(kernel.statements, section=None, ancestors=[])
+        for loop in kernel.loops:
+            self._classify(loop)
+            self._loop_bounds(loop)
+            loop.outer_picks = self._outer_picks(loop)
+        return kernel
+
+    def _jit_decorator(self) -> tuple[cst.Decorator, Optional[cst.Arg]]:
+        for dec in self.fn.decorators:
+            node = dec.decorator
+            if self.pl.path(node.func if isinstance(node, cst.Call) else node) == ("jit",):
+                if isinstance(node, cst.Call):
+                    for arg in node.args:
+                        if arg.keyword is not None and arg.keyword.value == "pipeline":
+                            return dec, arg
+                return dec, None
+        raise AssertionError("kernel without @pl.jit")
+
+    def _preload(self, pipeline_kw: Optional[cst.Arg]) -> PreloadSpec:
+        if pipeline_kw is None:
+            return PreloadSpec(node=None, values=(2,))
+        value = pipeline_kw.value
+        if isinstance(value, cst.Call) and self.pl.path(value.func) == ("pipeline", "PipelineConfig"):
+            for arg in value.args:
+                if arg.keyword is not None and arg.keyword.value == "preload" or (arg.keyword is None and arg is value.args[0]):
+                    return self._fold_preload(arg.value)
+            return PreloadSpec(node=None, values=(2,))
+        return PreloadSpec(node=value, problem="`pipeline=` is not a `pl.pipeline.PipelineConfig(...)` call")
+
+    def _fold_preload(self, node: cst.BaseExpression) -> PreloadSpec:
+        try:
+            value = self.evaluator.eval(node)
+        except NotConstant as exc:
+            return PreloadSpec(node=node, problem=f"preload is not a compile-time constant ({exc.reason})")
+        if isinstance(value, (list, tuple)):
+            return PreloadSpec(node=node, values=tuple(value), is_sequence=True)
+        return PreloadSpec(node=node, values=(value,))
+
+    # constant-branch pruning -----------------------------------------------------------
+    def pruned(self, stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Replace each compile-time-constant `if` that holds a stage call by its taken branch."""
+        out: list[cst.BaseStatement] = []
+        for stmt in stmts:
+            if isinstance(stmt, cst.If) and contains_stage_call(stmt, self.file.stages):
+                taken = self._constant_branch(stmt)
+                if taken is not None:
+                    out.extend(self.pruned(taken))
+                    continue
+            out.append(stmt)
+        return out
+
+    def _constant_branch(self, node: cst.If) -> Optional[list[cst.BaseStatement]]:
+        """The statements of the taken branch, or None when the test is not constant."""
+        try:
+            value = self.evaluator.eval(node.test)
+        except NotConstant:
+            return None
+        if isinstance(value, PlSymbol):
+            return None
+        if value:
+            return list(node.body.body)
+        if node.orelse is None:
+            return []
+        if isinstance(node.orelse, cst.If):
+            return [node.orelse]
+        return list(node.orelse.body.body)
+
+    # the walk ---------------------------------------------------------------------------
+    def _walk(self, stmts, section: Optional[str], ancestors: list, in_loop: Optional[PipelineLoop] = None) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._simple(small, stmt, section)
+                    call = stage_call_of(small, self.file.stages)
+                    if call is not None and in_loop is None:
+                        self.kernel.stray_stage_calls.append((call.func.value, call))
+            elif isinstance(stmt, cst.For):
+                self._bind_target(stmt.target, section, SCALAR)
+                body = self.pruned(list(stmt.body.body))
+                loop = None
+                if self._holds_stages(body):
+                    outer = next((a for a in ancestors if isinstance(a, cst.For)), stmt)
+                    loop = PipelineLoop(len(self.kernel.loops), stmt, outer, list(ancestors), body)
+                    self.kernel.loops.append(loop)
+                self._walk(body, section, ancestors + [stmt], loop)
+            elif isinstance(stmt, cst.With):
+                kind = section_of(stmt, self.pl) or section
+                for item in stmt.items:
+                    if item.asname is not None:
+                        self._bind_target(item.asname.name, section, "unknown")
+                self._walk(self.pruned(list(stmt.body.body)), kind, ancestors + [stmt], in_loop)
+            elif isinstance(stmt, cst.If):
+                if contains_stage_call(stmt, self.file.stages) and self._constant_branch(stmt) is None:
+                    self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
+                self._walk(self.pruned(list(stmt.body.body)), section, ancestors + [stmt], in_loop)
+                orelse = stmt.orelse
+                while orelse is not None:
+                    if isinstance(orelse, cst.If):
+                        self._walk(self.pruned(list(orelse.body.body)), section, ancestors + [stmt], in_loop)
+                        orelse = orelse.orelse
+                    else:
+                        self._walk(self.pruned(list(orelse.body.body)), section, ancestors + [stmt], in_loop)
+                        orelse = None
+            elif isinstance(stmt, (cst.While, cst.Try)):
+                self._walk(list(stmt.body.body), section, ancestors + [stmt], in_loop)
+
+    def _holds_stages(self, body) -> bool:
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine) and any(stage_call_of(s, self.file.stages) for s in stmt.body):
+                return True
+            if isinstance(stmt, cst.With):
+                for inner in stmt.body.body:
+                    if isinstance(inner, cst.SimpleStatementLine) and any(stage_call_of(s, self.file.stages) for s in inner.body):
+                        return True
+        return False
+
+    # bindings ---------------------------------------------------------------------------
+    def _bind(self, name: str, section: Optional[str], kind: str) -> None:
+        k = self.kernel
+        prev = k.kinds.get(name)
+        if prev is None or (prev == "const" and kind != "const"):
+            k.kinds[name] = kind  # first binding wins, but a rebinding makes a constant live
+        if section is None:
+            k.bound_plain.add(name)
+        else:
+            k.var_sections.setdefault(name, set()).add(section)
+
+    def _bind_target(self, target: cst.BaseExpression, section: Optional[str], kind: str) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(target.value, section, kind)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind_target(el.value, section, "unknown")
+
+    def _simple(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, section: Optional[str]) -> None:
+        if isinstance(small, cst.Assign):
+            value = small.value
+            kind = infer(value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+            for target in small.targets:
+                self._bind_target(target.target, section, kind)
+            names = [t.target.value for t in small.targets if isinstance(t.target, cst.Name)]
+            if not names:
+                return
+            if isinstance(value, cst.Call):
+                self._declaration(names, value, line, section)
+            picked = slot_access(value, self.kernel.buffers)
+            if picked is not None:
+                for n in names:
+                    self.kernel.slot_vars.setdefault(n, picked[0])
+            elif isinstance(value, cst.Name) and value.value in self.kernel.slot_vars:
+                for n in names:
+                    self.kernel.slot_vars.setdefault(n, self.kernel.slot_vars[value.value])
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            kind = infer(small.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+            self._bind_target(small.target, section, kind)
+        elif isinstance(small, cst.AugAssign):
+            self._bind_target(small.target, section, SCALAR)
+
+    def _declaration(self, names: list[str], call: cst.Call, line, section) -> None:
+        path = self.pl.path(call.func)
+        leaf = path[-1] if path else (call.func.attr.value if isinstance(call.func, cst.Attribute) else
+                                      call.func.value if isinstance(call.func, cst.Name) else None)
+        if leaf == "make_tile_group":
+            buf = self._buffer(names[0], call, line, section)
+            for n in names:
+                self.kernel.buffers.setdefault(n, buf)
+        elif leaf in ("struct", "struct_array") and isinstance(call.func, cst.Attribute):
+            fields = [a.keyword.value for a in call.args if a.keyword is not None]
+            for n in names:
+                self.kernel.structs.setdefault(n, []).append(StructDecl(n, line, call, fields, leaf == "struct_array"))
+        elif path == ("make_tuple",):
+            fields = {a.keyword.value: a.value.value for a in call.args
+                      if a.keyword is not None and isinstance(a.value, cst.Name)}
+            for n in names:
+                self.kernel.tuples[n] = fields
+                self.kernel.kinds[n] = TUPLE
+        elif path == ("TileType",):
+            for n in names:
+                self.tile_types[n] = call
+
+    # tile groups ------------------------------------------------------------------------
+    def _buffer(self, name: str, call: cst.Call, line, section) -> Buffer:
+        kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        buf = Buffer(name=name, statement=line, call=call, section=section)
+        ttype = kw.get("type")
+        if isinstance(ttype, cst.Name) and ttype.value in self.tile_types:
+            ttype = self.tile_types[ttype.value]
+        shape = dtype = None
+        if isinstance(ttype, cst.Call):
+            tkw = {a.keyword.value: a.value for a in ttype.args if a.keyword is not None}
+            positional = [a.value for a in ttype.args if a.keyword is None]
+            mem = tkw.get("target_memory", positional[2] if len(positional) > 2 else None)
+            if isinstance(mem, cst.Attribute) and mem.attr.value in TILE_SPACES:
+                buf.memory = mem.attr.value
+            buf.memory_node = mem if mem is not None else ttype
+            shape = self.evaluator.try_eval(tkw.get("shape", positional[0] if positional else None) or cst.Name("None"))
+            dtype = self.evaluator.try_eval(tkw.get("dtype", positional[1] if len(positional) > 1 else None) or cst.Name("None"))
+        else:
+            buf.memory_node = ttype if ttype is not None else call
+        if isinstance(shape, (list, tuple)) and all(isinstance(d, int) for d in shape) and isinstance(dtype, PlSymbol) \
+                and dtype.leaf in DTYPE_BITS:
+            size = element_bytes(dtype.leaf)
+            for d in shape:
+                size *= d
+            buf.slot_bytes = size
+        if "mutex_ids" in kw:
+            buf.mutex_node = kw["mutex_ids"]
+            mutex = self.evaluator.try_eval(kw["mutex_ids"])
+            if isinstance(mutex, (list, tuple)):
+                buf.mutex_ids = tuple(tuple(m) if isinstance(m, list) else m for m in mutex)
+        depth = self.evaluator.try_eval(kw["depth"]) if "depth" in kw else None
+        buf.depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else None
+        slots = buf.depth or (len(buf.mutex_ids) if buf.mutex_ids else None)
+        addrs = self.evaluator.try_eval(kw["addrs"]) if "addrs" in kw else None
+        if slots and buf.slot_bytes is not None:
+            if isinstance(addrs, int) and not isinstance(addrs, bool):
+                buf.ranges = [(addrs + i * buf.slot_bytes, addrs + (i + 1) * buf.slot_bytes) for i in range(slots)]
+            elif isinstance(addrs, (list, tuple)) and len(addrs) == slots and all(isinstance(a, int) for a in addrs):
+                buf.ranges = [(a, a + buf.slot_bytes) for a in addrs]
+        for keyword in ("fwd_ids", "bwd_ids"):
+            if keyword in kw:
+                ids = self._id_list(keyword, kw[keyword])
+                if keyword == "fwd_ids":
+                    buf.fwd = ids
+                else:
+                    buf.bwd = ids
+        return buf
+
+    def _id_list(self, keyword: str, node: cst.BaseExpression) -> IdList:
+        ids = IdList(keyword, node)
+        if isinstance(node, (cst.List, cst.Tuple)):
+            values = []
+            for el in node.elements:
+                v = el.value
+                if isinstance(v, cst.Integer):
+                    values.append(int(v.value.replace("_", ""), 0))
+                elif isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus) and isinstance(v.expression, cst.Integer):
+                    values.append(-int(v.expression.value.replace("_", ""), 0))
+                else:
+                    ids.problem, ids.problem_node = f"contains `{self.file.source.code(v)}`, which is not a compile-time integer", v
+                    return ids
+            if not values:
+                ids.problem, ids.problem_node = "is empty", node
+                return ids
+            ids.values = tuple(values)
+        elif isinstance(node, cst.Name):
+            ids.name = node.value
+            if node.value in self.kernel_bound or node.value not in self.file.constants:
+                ids.problem = f"is `{node.value}`, which is not bound to a list or tuple of integers outside the kernel"
+                ids.problem_node = node
+                return ids
+            value = self.file.evaluator.try_eval(self.file.constants[node.value])
+            if not isinstance(value, (list, tuple)):
+                ids.problem = f"is `{node.value}`, which is not bound to a list or tuple of integers outside the kernel"
+                ids.problem_node = node
+            elif not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                ids.problem, ids.problem_node = f"is `{node.value}`, which holds non-integer element(s)", node
+            elif not value:
+                ids.problem, ids.problem_node = "is empty", node
+            else:
+                ids.values = tuple(value)
+        else:
+            ids.problem = f"is `{self.file.source.code(node)}`, which is not a supported spelling"
+            ids.problem_node = node
+        return ids
+
+    # pipeline loops ---------------------------------------------------------------------
+    def _classify(self, loop: PipelineLoop) -> None:
+        """Split the loop body into prologue, stage chain, statements between, epilogue."""
+        holders: list[int] = []
+        for pos, stmt in enumerate(loop.body):
+            calls = self._stage_calls_in(stmt)
+            for section, line, call, siblings in calls:
+                loop.stages.append(StageCall(call.func.value, section, stmt, line, call, len(loop.stages), siblings))
+            if calls:
+                holders.append(pos)
+        if not holders:
+            return
+        first, last = holders[0], holders[-1]
+        loop.prologue = loop.body[:first]
+        loop.epilogue = loop.body[last + 1:]
+        loop.between = [s for i, s in enumerate(loop.body[first:last + 1], first) if i not in holders]
+
+    def _stage_calls_in(self, stmt) -> list:
+        stages = self.file.stages
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return [("", stmt, c, []) for c in (stage_call_of(s, stages) for s in stmt.body) if c is not None]
+        if isinstance(stmt, cst.With):
+            section = section_of(stmt, self.pl) or "with"
+            body = self.pruned(list(stmt.body.body))
+            found = []
+            for inner in body:
+                if isinstance(inner, cst.SimpleStatementLine):
+                    for small in inner.body:
+                        c = stage_call_of(small, stages)
+                        if c is not None:
+                            found.append((inner, c))
+            siblings = [s for s in body if all(s is not f[0] for f in found)]
+            return [(section, line, c, siblings) for line, c in found]
+        return []
+
+    def _loop_bounds(self, loop: PipelineLoop) -> None:
+        node = loop.node
+        if isinstance(node.target, cst.Name):
+            loop.var = node.target.value
+        it = node.iter
+        if isinstance(it, cst.Call):
+            pos = [a.value for a in it.args if a.keyword is None and not a.star]
+            if pos:
+                loop.start = pos[0] if len(pos) >= 2 else None
+                loop.end = pos[1] if len(pos) >= 2 else pos[0]
+                loop.step = pos[2] if len(pos) >= 3 else None
+
+    def _outer_picks(self, loop: PipelineLoop) -> list[OuterPick]:
+        """Slot picks in the outer loop (outside the pipeline loop) whose slot a stage receives."""
+        if not loop.nested:
+            return []
+        picks: dict[str, OuterPick] = {}
+        aliases: dict[str, str] = {}
+        inner = loop.node
+
+        def visit(stmts) -> None:
+            for stmt in stmts:
+                if stmt is inner:
+                    continue
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                            target = small.targets[0].target.value
+                            picked = slot_access(small.value, self.kernel.buffers)
+                            if picked is not None and target not in picks:
+                                group, accessor = picked
+                                picks[target] = OuterPick(target, group, accessor, stmt, small.value,
+                                                          self.kernel.buffers[group].slot_count)
+                            elif isinstance(small.value, cst.Name):
+                                aliases[target] = small.value.value
+                else:
+                    for block in _blocks(stmt):
+                        visit(block)
+
+        visit(list(loop.outer.body.body))
+        passed = {a.value.value for s in loop.stages for a in s.positional if isinstance(a.value, cst.Name)}
+        keep: dict[str, OuterPick] = {}
+        for passed_name in passed:
+            name, seen = passed_name, set()
+            while name in aliases and name not in picks and name not in seen:
+                seen.add(name)
+                name = aliases[name]
+            if name in picks:
+                keep[name] = picks[name]
+                loop.pick_aliases[passed_name] = name
+        return list(keep.values())
+
+
+def _blocks(stmt) -> list[list]:
+    """The statement lists directly inside a compound statement."""
+    if isinstance(stmt, (cst.For, cst.While, cst.With)):
+        return [list(stmt.body.body)]
+    if isinstance(stmt, cst.If):
+        out = [list(stmt.body.body)]
+        if stmt.orelse is not None:
+            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else list(stmt.orelse.body.body))
+        return out
+    if isinstance(stmt, cst.Try):
+        return [list(stmt.body.body)] + [list(h.body.body) for h in stmt.handlers]
+    return []

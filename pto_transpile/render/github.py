@@ -1,0 +1,22 @@
+"""`--format github`: GitHub Actions workflow commands, shown as annotations on the PR diff."""
+
+from __future__ import annotations
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(diagnostics, sources=None) -> str:
+    lines = []
+    for d in diagnostics:
+        level = "error" if d.is_error else "warning"
+        props = (f"file={_escape_property(d.path)},line={d.line},col={d.column},"
+                 f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code + ' ' + d.name)}")
+        text = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        lines.append(f"::{level} {props}::{_escape_data(d.code + ' ' + text)}")
+    return "".join(line + "\n" for line in lines)

@@ -1,0 +1,61 @@
+"""`--format sarif`: SARIF 2.1.0, the format GitHub code scanning uploads."""
+
+from __future__ import annotations
+
+import json
+
+from pto_transpile.rules import registry
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def render_sarif(diagnostics, sources=None) -> str:
+    rules = registry()
+    used = sorted({d.code for d in diagnostics})
+    index = {code: i for i, code in enumerate(used)}
+    driver_rules = []
+    for code in used:
+        r = rules.get(code)
+        driver_rules.append({
+            "id": code,
+            "name": r.name if r else code,
+            "shortDescription": {"text": r.title if r else code},
+            "fullDescription": {"text": (r.doc or r.title) if r else code},
+            "help": {"text": r.hint if r else ""},
+            "defaultConfiguration": {"level": "error" if (r is None or r.severity.value == "error") else "warning"},
+        })
+    results = []
+    for d in diagnostics:
+        result = {
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": "error" if d.is_error else "warning",
+            "message": {"text": d.message + (f"\nhint: {d.hint}" if d.hint else "")},
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": {"uri": d.path.replace("\\", "/")},
+                    "region": {"startLine": d.line, "startColumn": d.column,
+                               "endLine": d.end_line, "endColumn": d.end_column},
+                }
+            }],
+        }
+        if d.related:
+            result["relatedLocations"] = [{
+                "id": i,
+                "message": {"text": r.message},
+                "physicalLocation": {
+                    "artifactLocation": {"uri": (r.path or d.path).replace("\\", "/")},
+                    "region": {"startLine": r.line, "startColumn": r.column},
+                },
+            } for i, r in enumerate(d.related)]
+        results.append(result)
+    doc = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "pto-transpile", "informationUri": "https://example.invalid/pto-transpile",
+                                "rules": driver_rules}},
+            "results": results,
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,50 @@
+"""Slot picks outside the pipeline loops (for the pick rules)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_transpile.kinds import slot_access
+
+
+def picks_outside_loops(kernel):
+    """Yield (statement, small, pick-expression, is_standalone, target) for picks outside pipeline loops."""
+    loop_ids = {id(l.node) for l in kernel.loops}
+    groups = kernel.buffers
+
+    def walk(stmts):
+        for stmt in stmts:
+            if id(stmt) in loop_ids:
+                continue
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    yield from _small(stmt, small)
+            elif isinstance(stmt, (cst.For, cst.While, cst.With)):
+                yield from walk(stmt.body.body)
+            elif isinstance(stmt, cst.If):
+                yield from walk(stmt.body.body)
+                if stmt.orelse is not None:
+                    yield from walk([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
+
+    def _small(stmt, small):
+        standalone = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                and slot_access(small.value, groups):
+            standalone = small.value
+            yield stmt, small, small.value, True, small.targets[0].target.value
+        found = []
+
+        class _V(cst.CSTVisitor):
+            def visit_Call(self, n):
+                if n is not standalone and slot_access(n, groups):
+                    found.append(n)
+
+            def visit_Subscript(self, n):
+                if n is not standalone and slot_access(n, groups):
+                    found.append(n)
+
+        small.visit(_V())
+        for n in found:
+            yield stmt, small, n, False, None
+
+    yield from walk(kernel.node.body.body)

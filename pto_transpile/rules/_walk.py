@@ -1,0 +1,86 @@
+"""Small tree walks the rules share."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(_V())
+    return found
+
+
+def names_stored(node: cst.CSTNode) -> list[cst.Name]:
+    """Names bound by assignments, loop targets and `as` clauses under `node`."""
+    found: list[cst.Name] = []
+
+    class _V(cst.CSTVisitor):
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+            _collect(n.target)
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            _collect(n.target)
+
+        def visit_AugAssign(self, n: cst.AugAssign) -> None:
+            _collect(n.target)
+
+        def visit_For(self, n: cst.For) -> None:
+            _collect(n.target)
+
+        def visit_AsName(self, n: cst.AsName) -> None:
+            _collect(n.name)
+
+    def _collect(t) -> None:
+        if isinstance(t, cst.Name):
+            found.append(t)
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            for el in t.elements:
+                _collect(el.value)
+
+    node.visit(_V())
+    return found
+
+
+def all_names(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    node.visit(_V())
+    return found
+
+
+def statements(stmts) -> Iterator[cst.BaseStatement]:
+    """Every statement at any depth (compound statements and their bodies)."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (cst.For, cst.While, cst.With, cst.FunctionDef)):
+            yield from statements(s.body.body)
+        elif isinstance(s, cst.If):
+            yield from statements(s.body.body)
+            if s.orelse is not None:
+                yield from statements([s.orelse] if isinstance(s.orelse, cst.If) else s.orelse.body.body)
+        elif isinstance(s, cst.Try):
+            yield from statements(s.body.body)
+            for h in s.handlers:
+                yield from statements(h.body.body)
+
+
+def stage_users(ctx) -> dict[str, list[int]]:
+    """Cross-core buffer -> indices of the stages of `ctx.loop` that access it."""
+    users: dict[str, list[int]] = {}
+    for i, accesses in enumerate(ctx.accesses):
+        for a in accesses:
+            if ctx.kernel.buffers[a.buffer].cross_core and i not in users.setdefault(a.buffer, []):
+                users[a.buffer].append(i)
+    return users

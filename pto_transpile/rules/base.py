@@ -1,0 +1,33 @@
+"""The Rule record and the contexts rules are judged in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional
+
+from pto_transpile.diagnostics import Severity
+
+#: When a rule's `check` runs: on the file, on each kernel's model, on each pipeline loop
+#: once its stages are scanned and scheduled, on each loop's sync graph; "analysis" rules
+#: have no check (the analysis step reports them).
+PHASES = ("file", "kernel", "loop", "graph", "analysis")
+
+
+@dataclass
+class Rule:
+    code: str
+    name: str
+    title: str
+    message: str  #: str.format template over the fields a check yields
+    hint: str  #: imperative fix, also a template
+    phase: str = "kernel"
+    severity: Severity = Severity.ERROR
+    doc: str = ""  #: markdown: What it checks / Why it matters for pipelining / Example / Use instead
+    invalid: tuple[str, ...] = ()  #: failing kernels; `# E: PTOxxx` marks each expected line
+    valid: tuple[str, ...] = ()  #: passing kernels
+    check: Optional[Callable[[Any], Iterable[tuple[Any, dict]]]] = None
+    seed: str = ""  #: the 使用约束 bullet (or spec check) this rule enforces
+    module: str = field(default="", repr=False)
+
+    def format(self, fields: dict) -> tuple[str, str]:
+        return self.message.format(**fields), self.hint.format(**fields)

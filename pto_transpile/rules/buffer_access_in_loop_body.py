@@ -1,0 +1,51 @@
+import libcst as cst
+
+from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.rules._walk import calls_in
+from pto_transpile.rules.base import Rule
+from pto_transpile.scan import tracked_buffers
+
+
+def _touches(call, kernel, tracked, file):
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in SLOT_ACCESSORS and isinstance(func.value, cst.Name):
+        g = kernel.buffers.get(func.value.value)
+        if g is not None and g.name in tracked:
+            return g.name, f"{func.value.value}.{func.attr.value}()"
+    if isinstance(func, cst.Name) and func.value in file.stages:
+        return None
+    for arg in call.args:
+        v = arg.value
+        if isinstance(v, cst.Name):
+            g = kernel.buffers.get(v.value) or kernel.buffers.get(kernel.slot_vars.get(v.value, ""))
+            if g is not None and g.name in tracked:
+                return g.name, file.source.code(call.func) + "(...)"
+        if isinstance(v, cst.Subscript) and isinstance(v.value, cst.Name):
+            g = kernel.buffers.get(v.value.value)
+            if g is not None and g.name in tracked:
+                return g.name, file.source.code(v)
+    return None
+
+
+def check(ctx):
+    kernel = ctx.kernel
+    tracked = tracked_buffers(kernel)
+    for loop in kernel.loops:
+        outside = list(loop.prologue) + list(loop.epilogue) + list(loop.between)
+        outside += [s for st in loop.stages for s in st.siblings]
+        for stmt in outside:
+            for call in calls_in(stmt):
+                hit = _touches(call, kernel, tracked, ctx.file)
+                if hit:
+                    yield call, {"buffer": hit[0], "use": hit[1]}
+
+
+RULE = Rule(
+    code="PTO022",
+    name="buffer-access-in-loop-body",
+    title="The pipeline loop body touches a cross-core buffer outside the stages",
+    message="`{use}` touches buffer `{buffer}` in the pipeline loop body outside any stage; cross-core sync cannot order it",
+    hint="Move this use of `{buffer}` into the stage that produces or consumes it",
+    check=check,
+    seed="流水循环体内不允许获取或操作跨核 Buffer 以及与跨核 Buffer 地址复用的核内 Buffer",
+)

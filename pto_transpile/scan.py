@@ -1,0 +1,367 @@
+"""Per-op buffer accesses of each stage: (buffer, role, pipe), in execution order (spec 2.12).
+
+Only tracked buffers are recorded: cross-core buffers and buffers whose addresses overlap
+one. Plain helpers called from a stage are scanned as part of it (bindings follow argument
+positions); `@pl.vector_function` helpers contribute V-pipe accesses from their `vf.*`
+ops. Problems found on the way (an op whose pipe cannot be determined, a helper that
+declares a tile group or returns a tile, ...) are reported as findings with rule codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.model import Access, Kernel, StageCall
+
+
+@dataclass
+class Finding:
+    """A problem seen while scanning; the rule with `code` turns it into a diagnostic."""
+
+    code: str
+    node: cst.CSTNode
+    fields: dict
+
+
+@dataclass
+class Binding:
+    buffer: str
+    is_group: bool  #: True: the name is the group itself; False: a slot (tile) of it
+
+
+@dataclass
+class ScanResult:
+    accesses: list[Access] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def overlap_pairs(kernel: Kernel) -> list[tuple[str, str]]:
+    """Pairs of buffers (one at least cross-core) whose byte ranges intersect in one memory."""
+    names = sorted({b.name for b in kernel.buffers.values()})
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            ba, bb = kernel.buffers[a], kernel.buffers[b]
+            if not (ba.cross_core or bb.cross_core) or ba.memory != bb.memory or not ba.ranges or not bb.ranges:
+                continue
+            if any(s1 < e2 and s2 < e1 for s1, e1 in ba.ranges for s2, e2 in bb.ranges):
+                pairs.append((a, b))
+    return pairs
+
+
+def tracked_buffers(kernel: Kernel) -> set[str]:
+    tracked = {n for n, b in kernel.buffers.items() if b.cross_core and n == b.name}
+    for a, b in overlap_pairs(kernel):
+        tracked.update((a, b))
+    return tracked
+
+
+class StageScanner:
+    """Scans stage bodies (and the helpers they call) for accesses to tracked buffers."""
+
+    def __init__(self, file, kernel: Kernel):
+        self.file = file
+        self.pl = file.pl
+        self.kernel = kernel
+        self.tracked = tracked_buffers(kernel)
+
+    def scan_stage(self, stage_call: StageCall) -> ScanResult:
+        result = ScanResult()
+        func = self.file.stages.get(stage_call.func)
+        if func is None:
+            return result
+        bindings: dict[str, Binding] = {}
+        aggregates: dict[str, dict[str, str]] = {}
+        for param, arg in zip(func.params, stage_call.positional):
+            v = arg.value
+            if isinstance(v, cst.Name):
+                if v.value in self.kernel.buffers:
+                    bindings[param] = Binding(self.kernel.buffers[v.value].name, True)
+                elif v.value in self.kernel.slot_vars:
+                    bindings[param] = Binding(self.kernel.buffers[self.kernel.slot_vars[v.value]].name, False)
+                elif v.value in self.kernel.tuples:
+                    aggregates[param] = self.kernel.tuples[v.value]
+        self._scan_function(func.node, bindings, aggregates, stage_call.index, result, stack=(func.name,))
+        return result
+
+    # one function body ------------------------------------------------------------------
+    def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack) -> None:
+        bindings = dict(bindings)
+        self._bind_locals(fn, bindings, aggregates, result)
+        walker = _OpWalker(self, fn, bindings, stage_index, result, stack)
+        fn.body.visit(walker)
+
+    def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
+        """Fixed point over `y = agg.f`, `y = g.next()`, `y = g[i]`, `y = t[a:b]`, `y = x`."""
+        assigns = []
+
+        class _Collect(cst.CSTVisitor):
+            def visit_Assign(self, node: cst.Assign) -> None:
+                if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                    assigns.append((node.targets[0].target.value, node.value))
+
+            def visit_FunctionDef(self, node) -> bool:
+                return node is fn
+
+        fn.visit(_Collect())
+        changed = True
+        while changed:
+            changed = False
+            for target, value in assigns:
+                if target in bindings:
+                    continue
+                found: Optional[Binding] = None
+                if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value in aggregates:
+                    var = aggregates[value.value.value].get(value.attr.value)
+                    if var in self.kernel.buffers:
+                        found = Binding(self.kernel.buffers[var].name, True)
+                elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                        and value.func.attr.value in SLOT_ACCESSORS and isinstance(value.func.value, cst.Name):
+                    owner = bindings.get(value.func.value.value)
+                    if owner is not None and owner.is_group:
+                        found = Binding(owner.buffer, False)
+                elif isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):
+                    owner = bindings.get(value.value.value)
+                    if owner is not None:
+                        found = Binding(owner.buffer, False)
+                elif isinstance(value, cst.Name) and value.value in bindings:
+                    found = bindings[value.value]
+                if found is not None:
+                    bindings[target] = found
+                    changed = True
+        # L10: a slot accessor on a bound group must be the whole right-hand side of `y = ...`.
+        allowed = {id(v) for _, v in assigns}
+
+        class _Accessors(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
+                        and isinstance(node.func.value, cst.Name):
+                    owner = bindings.get(node.func.value.value)
+                    if owner is not None and owner.is_group and id(node) not in allowed:
+                        result.findings.append(Finding("PTO051", node, {
+                            "group": node.func.value.value, "accessor": node.func.attr.value}))
+
+        fn.body.visit(_Accessors())
+
+    def memory_of(self, name_node: cst.BaseExpression, bindings) -> Optional[str]:
+        if isinstance(name_node, cst.Name):
+            b = bindings.get(name_node.value)
+            if b is not None:
+                return self.kernel.buffers[b.buffer].memory
+        return None
+
+
+class _OpWalker(cst.CSTVisitor):
+    """Visits calls and subscripts of one function body in execution order."""
+
+    def __init__(self, scanner: StageScanner, fn, bindings, stage_index, result: ScanResult, stack):
+        self.s = scanner
+        self.fn = fn
+        self.bindings = bindings
+        self.stage_index = stage_index
+        self.result = result
+        self.stack = stack
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False  # nested functions are not part of this body's execution
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        node.value.visit(self)  # the value runs before the targets are stored
+        for t in node.targets:
+            self._store(t.target, "W")
+        return False
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
+        node.value.visit(self)
+        self._store(node.target, "RW")
+        return False
+
+    def visit_Return(self, node: cst.Return) -> Optional[bool]:
+        if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
+            self.s_finding("PTO021", node, helper=self.fn.name.value, value=self.s.file.source.code(node.value))
+        return True
+
+    def visit_Subscript(self, node: cst.Subscript) -> Optional[bool]:
+        # a load of one element `t[i, j]` of a tracked tile: getval on pipe S
+        if self._element_access(node):
+            self._record(node.value, "R", "S", node, "getval")
+        return True
+
+    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+        path = self.s.pl.path(node.func)
+        if path is not None:
+            self._block_op(path[-1], node)
+            return True
+        if isinstance(node.func, cst.Name):
+            name = node.func.value
+            if name in self.s.file.vector_functions:
+                self._vf_call(name, node)
+            elif name in self.s.file.helpers and name not in self.stack:
+                self._helper_call(name, node)
+        return True
+
+    # ------------------------------------------------------------------------------------
+    def s_finding(self, code: str, node, **fields) -> None:
+        self.result.findings.append(Finding(code, node, fields))
+
+    def _names_buffer(self, expr) -> bool:
+        if isinstance(expr, cst.Call) and self.s.pl.path(expr.func) in (("make_tile",), ("make_tile_group",)):
+            return True
+        if isinstance(expr, cst.Name):
+            return expr.value in self.bindings
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SLOT_ACCESSORS:
+            return isinstance(expr.func.value, cst.Name) and expr.func.value.value in self.bindings
+        if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+            return expr.value.value in self.bindings
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return any(self._names_buffer(e.value) for e in expr.elements)
+        return False
+
+    def _element_access(self, node: cst.Subscript) -> bool:
+        if not isinstance(node.value, cst.Name):
+            return False
+        b = self.bindings.get(node.value.value)
+        if b is None or b.is_group or b.buffer not in self.s.tracked:
+            return False
+        return len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice)
+
+    def _store(self, target, role: str) -> None:
+        if isinstance(target, cst.Subscript) and self._element_access(target):
+            self._record(target.value, role, "S", target, "setval")
+
+    def _record(self, name_node, role, pipe, node, op) -> None:
+        b = self.bindings.get(name_node.value)
+        if b is None or b.buffer not in self.s.tracked:
+            return
+        self.result.accesses.append(Access(self.stage_index, b.buffer, role, pipe, node, op))
+
+    def _block_op(self, op: str, node: cst.Call) -> None:
+        if op in DESCRIPTOR_ONLY_OPS:
+            return
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        touched = [p for p in positional if isinstance(p, cst.Name) and p.value in self.bindings
+                   and self.bindings[p.value].buffer in self.s.tracked]
+        if not touched:
+            return
+        mode = None
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value == "mode" and isinstance(a.value, cst.Attribute):
+                mode = a.value.attr.value
+        roles = op_roles(op, mode)
+        if roles is None:
+            self.s_finding("PTO053", node, op=op, buffers=", ".join(sorted({self.bindings[t.value].buffer for t in touched})))
+            return
+        pipe = self._pipe(op, positional, node)
+        if pipe is None:
+            return
+        merged: dict[str, str] = {}
+        for i, value in enumerate(positional):
+            role = roles[i] if i < len(roles) else None
+            if role is None or not isinstance(value, cst.Name):
+                continue
+            b = self.bindings.get(value.value)
+            if b is None or b.buffer not in self.s.tracked:
+                continue
+            prev = merged.get(b.buffer)
+            merged[b.buffer] = role if prev is None or prev == role else "RW"
+        for buffer, role in merged.items():
+            self.result.accesses.append(Access(self.stage_index, buffer, role, pipe, node, op))
+
+    def _pipe(self, op: str, positional, node) -> Optional[str]:
+        if op in ("move", "insert"):
+            dst = self.s.memory_of(positional[0], self.bindings) if positional else None
+            src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
+            if dst is None or src is None:
+                side = "destination" if dst is None else "source"
+                self.s_finding("PTO052", node, op=op, side=side)
+                return None
+            return move_pipe(src, dst)
+        if op in ("store", "store_tile"):
+            src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
+            if src is None:
+                self.s_finding("PTO052", node, op=op, side="source")
+                return None
+            return store_pipe(src)
+        pipe = op_pipe(op)
+        if pipe is None:
+            self.s_finding("PTO052", node, op=op, side="registry")
+        return pipe
+
+    def _helper_call(self, name: str, node: cst.Call) -> None:
+        helper = self.s.file.helpers[name]
+        params = [p.name.value for p in helper.params.params]
+        bound = {}
+        for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star]):
+            if isinstance(a.value, cst.Name) and a.value.value in self.bindings:
+                bound[p] = self.bindings[a.value.value]
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value in params and isinstance(a.value, cst.Name) \
+                    and a.value.value in self.bindings:
+                bound[a.keyword.value] = self.bindings[a.value.value]
+        self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,))
+
+    def _vf_call(self, name: str, node: cst.Call) -> None:
+        roles = vf_param_roles(self.s.file, name, self, set())
+        for i, a in enumerate([a for a in node.args if a.keyword is None and not a.star]):
+            role = roles.get(i)
+            if role and isinstance(a.value, cst.Name):
+                self._record(a.value, role, "V", node, name)
+
+
+def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int, str]:
+    """Role per positional parameter of a vector function, from the `vf.*` ops in its body."""
+    fn = file.vector_functions[name]
+    params = [p.name.value for p in fn.params.params]
+    aliases = {p: p for p in params}
+    roles: dict[str, str] = {}
+
+    def root(expr) -> Optional[str]:
+        while True:
+            if isinstance(expr, cst.Name):
+                return aliases.get(expr.value)
+            if isinstance(expr, cst.BinaryOperation):
+                expr = expr.left
+            elif isinstance(expr, (cst.Subscript, cst.Attribute)):
+                expr = expr.value
+            else:
+                return None
+
+    def add(param: Optional[str], role: str) -> None:
+        if param is None:
+            return
+        prev = roles.get(param)
+        roles[param] = role if prev in (None, role) else "RW"
+
+    class _V(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                r = root(node.value)
+                if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
+                    aliases[node.targets[0].target.value] = r
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            pos = [a.value for a in node.args if a.keyword is None and not a.star]
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
+                op = func.attr.value
+                table = VF_OP_ROLES.get(op)
+                if table is None:
+                    if any(root(p) for p in pos):
+                        walker.s_finding("PTO053", node, op=f"vf.{op}", buffers=name)
+                    return
+                for i, p in enumerate(pos):
+                    if i < len(table) and table[i] is not None:
+                        add(root(p), table[i])
+            elif isinstance(func, cst.Name) and func.value in file.vector_functions and func.value not in active:
+                inner = vf_param_roles(file, func.value, walker, active | {name})
+                for i, p in enumerate(pos):
+                    if i in inner:
+                        add(root(p), inner[i])
+
+    fn.body.visit(_V())
+    return {i: roles[p] for i, p in enumerate(params) if p in roles}

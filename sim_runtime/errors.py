@@ -1,0 +1,58 @@
+"""Errors raised by the emulator.
+
+Every error is a `SimulationError` so callers (tests, `verify`) can catch one type; each
+carries the kernel file:line of the offending call when one is known, because a report that
+does not point at the user's source is useless to a kernel author.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    """A point in the user's kernel file (1-based line)."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+class SimulationError(Exception):
+    """Base class: the simulated kernel did something the hardware would not survive."""
+
+    def __init__(self, message: str, location: Location | None = None):
+        self.message = message
+        self.location = location
+        super().__init__(f"{message} (at {location})" if location else message)
+
+
+class KernelError(SimulationError):
+    """Bad shapes, out-of-bounds GM access, wrong memory spaces, kernel exceptions."""
+
+
+class SectionMismatchError(KernelError):
+    """Sequential mode: cores met different sequences of sections."""
+
+
+class UnsupportedOpError(SimulationError):
+    """The kernel calls a `pl` op the emulator does not implement (never silently skipped)."""
+
+
+class DeadlockError(SimulationError):
+    """Every unfinished core is blocked in a wait or barrier that can never complete."""
+
+
+class RaceError(SimulationError):
+    """Two unordered accesses to the same bytes, at least one a write."""
+
+
+class EventOverflowError(SimulationError):
+    """More than 15 outstanding sets on one cross-core event counter."""
+
+
+class SyncBalanceError(SimulationError):
+    """Cross-core flags left over (or owed) when the kernel ends."""

@@ -1,0 +1,125 @@
+"""Lower the `@pl.jit` kernel function so each core can skip the other core type's sections.
+
+A context manager cannot skip its `with` body, so the kernel function (only it) is re-parsed
+and every `with pl.section_cube():` / `with pl.section_vector():` becomes
+`if __pl_sim_section__('cube', <line>):`. Nodes keep their original positions and the code
+is compiled under the kernel's file name, so tracebacks and reports point at the user's
+file:line. The same pass records, for each sync call site, the stage call it guards (for
+deadlock reports) and which section kinds exist (mix / vector-only / cube-only kernel).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+from typing import Callable
+
+from sim_runtime.errors import KernelError, Location
+
+SECTION_FN = "__pl_sim_section__"
+_SECTIONS = {"section_cube": "cube", "section_vector": "vector"}
+_SYNC_CALLS = {"set_cross_core": True, "wait_cross_core": False}  # name -> site is after its stage
+
+
+@dataclass
+class LoweredKernel:
+    fn: Callable
+    kind: str  # "mix" | "vector" | "cube"
+    sync_owner: dict = field(default_factory=dict)  # line -> (stage fn name, site after the stage?)
+    stage_numbers: dict = field(default_factory=dict)
+
+
+def _callee_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Attribute):
+            return f.attr
+        if isinstance(f, ast.Name):
+            return f.id
+    return None
+
+
+class _Sections(ast.NodeTransformer):
+    def __init__(self):
+        self.kinds: set[str] = set()
+
+    def visit_With(self, node: ast.With):
+        self.generic_visit(node)
+        kinds = [_SECTIONS.get(_callee_name(it.context_expr)) for it in node.items]
+        if not any(kinds):
+            return node
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
+            raise KernelError("a section `with` takes exactly one pl.section_*() and no `as`",
+                              Location("<kernel>", node.lineno))
+        kind = kinds[0]
+        self.kinds.add(kind)
+        test = ast.Call(func=ast.Name(SECTION_FN, ast.Load()),
+                        args=[ast.Constant(kind), ast.Constant(node.lineno)], keywords=[])
+        new = ast.If(test=test, body=node.body, orelse=[])
+        ast.copy_location(new, node)
+        ast.copy_location(test, node)
+        return ast.fix_missing_locations(new)
+
+
+def _stage_names(g: dict) -> dict[str, int]:
+    return {name: obj.sim_stage_number for name, obj in g.items()
+            if getattr(obj, "pipeline_stage", False) and hasattr(obj, "sim_stage_number")}
+
+
+def _sync_owners(fdef: ast.FunctionDef, stages: dict) -> dict:
+    """For each sync call statement, the stage call in the same block it waits for / signals."""
+    owners = {}
+    for node in ast.walk(fdef):
+        for body in (getattr(node, "body", None), getattr(node, "orelse", None)):
+            if not isinstance(body, list):
+                continue
+            calls = [(i, _callee_name(s.value)) for i, s in enumerate(body) if isinstance(s, ast.Expr)]
+            stage_at = [(i, n) for i, n in calls if n in stages]
+            for i, n in calls:
+                if n not in _SYNC_CALLS:
+                    continue
+                after = _SYNC_CALLS[n]
+                cands = [s for s in stage_at if (s[0] < i if after else s[0] > i)]
+                if cands:
+                    owners[body[i].lineno] = (cands[-1][1] if after else cands[0][1], after)
+    return owners
+
+
+def _find_def(tree: ast.Module, fn) -> ast.FunctionDef:
+    first = fn.__code__.co_firstlineno
+    cands = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+    for n in cands:
+        if first in [n.lineno] + [d.lineno for d in n.decorator_list]:
+            return n
+    if cands:
+        return cands[-1]
+    raise KernelError(f"cannot find the source of kernel {fn.__name__} (it must be a module-level function)")
+
+
+def lower(fn) -> LoweredKernel:
+    g = fn.__globals__
+    filename = fn.__code__.co_filename
+    source = g.get("__pl_sim_source__")
+    if source is None:
+        import inspect
+
+        source = inspect.getsource(inspect.getmodule(fn))
+    fdef = copy.deepcopy(_find_def(ast.parse(source, filename), fn))
+    fdef.decorator_list = []
+    sections = _Sections()
+    fdef = sections.visit(fdef)
+    stages = _stage_names(g)
+    module = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
+    ns: dict = {}
+    exec(compile(module, filename, "exec"), g, ns)
+    g[SECTION_FN] = _section_fn()
+    kinds = sections.kinds
+    kind = "vector" if kinds == {"vector"} else "cube" if kinds == {"cube"} else "mix"
+    return LoweredKernel(ns[fn.__name__], kind, _sync_owners(fdef, stages), stages)
+
+
+def _section_fn():
+    from sim_runtime.pl import _section_entry
+
+    return _section_entry

@@ -1,0 +1,363 @@
+"""The emulated launch: cores, memories, flags, race detector, timeline, and the op pipeline.
+
+Every `pl` op funnels through `Machine.execute`: scheduling point first (so ops run in
+simulated-time order across cores), then the op's numpy effect, then its accesses are
+checked for races and its span is recorded. Sync calls and section entries are the other
+scheduling points; they may block.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from pto_api import PIPES
+from pto_api.memory import MEMORY_SPACES
+from sim_runtime import costs
+from sim_runtime.errors import (DeadlockError, KernelError, Location, SectionMismatchError,
+                                SimulationError, SyncBalanceError)
+from sim_runtime.events import MODE_NAMES, Counters, SetRecord
+from sim_runtime.memory import Memory, space_capacity
+from sim_runtime.races import Access, RaceDetector
+from sim_runtime.scheduler import Scheduler
+from sim_runtime.timeline import Span, Timeline
+
+
+class Core:
+    """One AIC or AIV: its clock, stage stack and scheduling state (variables live in its thread)."""
+
+    def __init__(self, index: int, kind: str, block: int, sub: int, name: str):
+        self.index, self.kind, self.block, self.sub, self.name = index, kind, block, sub, name
+        self.clock = 0
+        self.busy = 0
+        self.blocker = None
+        self.finished = False
+        self.error: BaseException | None = None
+        self.go = threading.Semaphore(0)
+        self.stage_stack: list[tuple] = []
+        self.stage_counts: dict[str, int] = defaultdict(int)
+        self.sections: list[tuple[str, int]] = []
+        self.barriers = 0
+        self.machine: "Machine" = None  # set by Machine
+
+    def stage_label(self) -> str:
+        if not self.stage_stack:
+            return ""
+        name, number, task, _ = self.stage_stack[-1]
+        return f"{name} (s{number}·i{task})"
+
+
+@dataclass
+class OpPlan:
+    """What an op will do, decided before it runs: pipe, accesses, cost, and the effect."""
+
+    pipe: str
+    cost: int
+    run: Callable[[], None]
+    accesses: list = field(default_factory=list)  # (Memory-like, Footprint, "R"/"W")
+    mutex: tuple = ()
+
+
+@dataclass
+class CoreStats:
+    busy: int
+    idle: int
+    utilisation: float
+
+
+class _Barrier:
+    """A barrier instance (sequential section k, or the n-th sync_all of a core type)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.arrivals: list[tuple] = []
+        self.released = False
+
+    def ready(self) -> bool:
+        return len(self.arrivals) >= self.size
+
+    def time(self) -> int:
+        return max((a[1] for a in self.arrivals), default=0)
+
+
+class _BarrierWait:
+    def __init__(self, barrier: _Barrier, text: str):
+        self.barrier, self.text = barrier, text
+
+    def ready(self) -> bool:
+        return self.barrier.ready()
+
+    def time(self) -> int:
+        return self.barrier.time()
+
+    def describe(self) -> str:
+        return self.text
+
+
+class _FlagWait:
+    def __init__(self, counters: Counters, keys, need_all, text: str):
+        self.counters, self.keys, self.need_all, self.text = counters, keys, need_all, text
+
+    def ready(self) -> bool:
+        return self.counters.ready(self.keys, self.need_all)
+
+    def time(self) -> int:
+        return self.counters.ready_time(self.keys, self.need_all)
+
+    def describe(self) -> str:
+        return self.text
+
+
+def _pipe_name(pipe) -> str:
+    name = getattr(pipe, "name", pipe)
+    if name not in PIPES:
+        raise KernelError(f"not a pl.PipeType usable here: {pipe!r}")
+    return name
+
+
+class Machine:
+    def __init__(self, *, block_dim: int = 1, kind: str = "mix", mode: str = "concurrent",
+                 schedule: str = "fixed", seed: int = 0, auto_mutex: bool = True,
+                 sync_owner: dict | None = None, stage_numbers: dict | None = None):
+        if not isinstance(block_dim, int) or isinstance(block_dim, bool) or block_dim <= 0:
+            raise KernelError(f"block_dim must be a positive int, got {block_dim!r}")
+        if mode not in ("concurrent", "sequential"):
+            raise ValueError(f"mode must be 'concurrent' or 'sequential', got {mode!r}")
+        if schedule not in ("fixed", "random"):
+            raise ValueError(f"schedule must be 'fixed' or 'random', got {schedule!r}")
+        self.block_dim, self.kind, self.mode = block_dim, kind, mode
+        self.auto_mutex = auto_mutex
+        self.rng = random.Random(seed) if schedule == "random" else None
+        self.sync_owner = sync_owner or {}
+        self.stage_numbers = stage_numbers or {}
+        self.cores: list[Core] = []
+        for b in range(block_dim):
+            if kind in ("mix", "cube"):
+                self._add_core("aic", b, 0, f"b{b}.AIC")
+            if kind == "mix":
+                for s in (0, 1):
+                    self._add_core("aiv", b, s, f"b{b}.AIV{s}")
+            elif kind == "vector":
+                self._add_core("aiv", b, 0, f"b{b}.AIV")
+        self.memories: dict[tuple, Memory] = {}
+        self.counters = Counters(self)
+        self.warnings: list[str] = []
+        self.races = RaceDetector(self.cores, self.warnings)
+        self.timeline = Timeline()
+        self.scheduler = Scheduler(self.cores, self.rng)
+        self.section_barriers: list[_Barrier] = []
+        self.sync_barriers: dict[tuple, _Barrier] = {}
+
+    def _add_core(self, kind, block, sub, name):
+        c = Core(len(self.cores), kind, block, sub, name)
+        c.machine = self
+        self.cores.append(c)
+
+    # -- topology ---------------------------------------------------------------------------
+    def aic_of(self, core) -> Core:
+        for c in self.cores:
+            if c.kind == "aic" and c.block == core.block:
+                return c
+        raise KernelError(f"{core.name}: this kernel has no cube core (no section_cube)")
+
+    def aivs_of(self, block: int) -> list[Core]:
+        out = [c for c in self.cores if c.kind == "aiv" and c.block == block]
+        if not out:
+            raise KernelError("this kernel has no vector cores (no section_vector)")
+        return out
+
+    def other_aiv(self, core) -> Core:
+        if core.kind != "aiv" or self.kind != "mix":
+            raise KernelError(f"{core.name}: INTER_SUBBLOCK sync needs the two AIVs of a mix kernel")
+        return [c for c in self.aivs_of(core.block) if c is not core][0]
+
+    def memory(self, space: str, core: Core) -> Memory:
+        """`space` of `core` itself (UB of an AIV, L1/L0* of an AIC)."""
+        key = (MEMORY_SPACES[space].hardware, core.name)
+        mem = self.memories.get(key)
+        if mem is None:
+            mem = self.memories[key] = Memory(key, space, space_capacity(space))
+        return mem
+
+    def owner_memory(self, space: str, core: Core, sub: int | None = None) -> Memory:
+        """The memory a tile of `space` named by `core` refers to (cross-core for Vec/Mat)."""
+        owner = MEMORY_SPACES[space].owner
+        if owner == core.kind:
+            return self.memory(space, core)
+        if owner == "aic":
+            return self.memory(space, self.aic_of(core))
+        aivs = self.aivs_of(core.block)
+        return self.memory(space, aivs[sub or 0])
+
+    def cost(self, cycles: int) -> int:
+        if self.rng is not None:
+            cycles = int(cycles * self.rng.uniform(0.5, 1.5))
+        return max(int(cycles), 1)
+
+    # -- ops --------------------------------------------------------------------------------
+    def execute(self, core: Core, op: str, plan: OpPlan, where: Location):
+        self.scheduler.point(core)
+        start = core.clock
+        cost = self.cost(plan.cost)
+        core.clock += cost
+        core.busy += cost
+        result = plan.run()
+        mutex = plan.mutex if self.auto_mutex else ()
+        vc, comp, epoch = self.races.op_clock(core, plan.pipe, mutex)
+        stage = core.stage_label()
+        for mem, fp, kind in sorted(plan.accesses, key=lambda a: a[2] != "R"):
+            data = None
+            if kind == "W" and core.kind == "aiv":
+                data = _snapshot(mem.buf, fp)
+            acc = Access(fp, kind, core, plan.pipe, comp, epoch, op, where, stage, data, mem.label())
+            self.races.check(acc, vc)
+        self.timeline.add(Span("op", core.block, core.name, op, start, core.clock, pipe=plan.pipe, where=str(where)))
+        return result
+
+    # -- stages ------------------------------------------------------------------------------
+    def stage_enter(self, core: Core, fn_name: str) -> None:
+        task = core.stage_counts[fn_name]
+        core.stage_counts[fn_name] += 1
+        core.stage_stack.append((fn_name, self.stage_numbers.get(fn_name, 0), task, core.clock))
+
+    def stage_exit(self, core: Core) -> None:
+        name, number, task, start = core.stage_stack.pop()
+        self.timeline.add(Span("stage", core.block, core.name, name, start, core.clock, stage=number, task=task))
+
+    def _sync_context(self, core: Core, where: Location) -> str:
+        """Stage a sync call belongs to: the enclosing stage, or the stage its site guards."""
+        if core.stage_stack:
+            return core.stage_label()
+        owner = self.sync_owner.get(where.line) if where else None
+        if owner is None:
+            return "outside any stage"
+        fn, after = owner
+        task = core.stage_counts[fn] - (1 if after else 0)
+        return f"{fn} (s{self.stage_numbers.get(fn, 0)}·i{task})"
+
+    # -- cross-core flags --------------------------------------------------------------------
+    def set_cross_core(self, core: Core, pipe, event_id, mode: int, where: Location) -> None:
+        pipe = _pipe_name(pipe)
+        eid = _event_id(event_id, where)
+        self.scheduler.point(core)
+        start = core.clock
+        core.clock += self.cost(costs.COSTS.sync)
+        rec = SetRecord(core.clock, self.races.release_clock(core, pipe), where, pipe)
+        self.counters.set(core, eid, mode, rec)
+        self.timeline.add(Span("sync", core.block, core.name, "set_cross_core", start, core.clock, pipe=pipe,
+                               where=str(where)))
+
+    def wait_cross_core(self, core: Core, pipe, event_id, mode: int, where: Location) -> None:
+        pipe = _pipe_name(pipe)
+        eid = _event_id(event_id, where)
+        keys, need_all = self.counters.wait_keys(core, eid, mode)
+        if self.mode == "sequential":  # counted and checked, never blocks
+            self.scheduler.point(core)
+            recs = self.counters.consume(keys, need_all, allow_debt=True)
+        else:
+            text = (f"wait_cross_core(pipe={pipe}, event_id={eid}, sync_mode={MODE_NAMES.get(mode, mode)}) "
+                    f"at {where}, stage {self._sync_context(core, where)}")
+            self.scheduler.point(core, _FlagWait(self.counters, keys, need_all, text))
+            recs = self.counters.consume(keys, need_all, allow_debt=False)
+        start = core.clock
+        core.clock = max([core.clock] + [r.time for r in recs]) + self.cost(costs.COSTS.sync)
+        self.races.acquire(core, pipe, [r.clock for r in recs])
+        self.timeline.add(Span("wait", core.block, core.name, "wait_cross_core", start, core.clock, pipe=pipe,
+                               where=str(where)))
+
+    def sync_all(self, core: Core, core_type: str, where: Location) -> None:
+        members = [c for c in self.cores if core_type == "MIX" or c.kind == core_type[:3].lower()]
+        if core not in members:
+            raise KernelError(f"{core.name} calls sync_all(core_type={core_type}) but is not of that type", where)
+        n = core.barriers
+        core.barriers += 1
+        if self.mode == "sequential":
+            self.scheduler.point(core)
+            return
+        bar = self.sync_barriers.setdefault((core_type, n), _Barrier(len(members)))
+        bar.arrivals.append((core, core.clock))
+        self.scheduler.point(core, _BarrierWait(bar, f"sync_all(core_type={core_type}) #{n} at {where}"))
+        self._pass_barrier(core, bar, members)
+
+    def _pass_barrier(self, core: Core, bar: _Barrier, members) -> None:
+        if not bar.released:
+            bar.released = True
+            self.races.join_all(members)
+        core.clock = bar.time() + self.cost(costs.COSTS.sync)
+
+    # -- sections (sequential mode is lock-step over sections) -------------------------------
+    def enter_section(self, core: Core, kind: str, line: int) -> bool:
+        runs = (kind == "cube") == (core.kind == "aic")
+        if self.mode != "sequential":
+            return runs
+        k = len(core.sections)
+        core.sections.append((kind, line))
+        while len(self.section_barriers) <= k:
+            self.section_barriers.append(_Barrier(len(self.cores)))
+        bar = self.section_barriers[k]
+        bar.arrivals.append((core, core.clock, kind, line))
+        self.scheduler.point(core, _BarrierWait(bar, f"section #{k + 1} (section_{kind} at line {line})"))
+        if not bar.released:
+            seen = {(a[2], a[3]) for a in bar.arrivals}
+            if len(seen) > 1:
+                detail = "; ".join(f"{a[0].name} is at section_{a[2]} (line {a[3]})" for a in bar.arrivals)
+                raise SectionMismatchError(
+                    f"cores disagree on section #{k + 1}: {detail} (control flow depends on the core)")
+        self._pass_barrier(core, bar, self.cores)
+        return runs
+
+    # -- end of run --------------------------------------------------------------------------
+    def stuck_error(self, live: list[Core]) -> SimulationError:
+        if self.mode == "sequential":
+            lines = [f"{c.name}: met {len(c.sections)} section(s)" +
+                     (", finished" if c.finished else f", waiting at {c.blocker.describe()}") for c in self.cores]
+            return SectionMismatchError("cores disagree on the sequence of sections:\n  " + "\n  ".join(lines))
+        lines = []
+        for c in self.cores:
+            if c.finished:
+                lines.append(f"{c.name}: finished at cycle {c.clock}")
+            else:
+                lines.append(f"{c.name}: blocked in {c.blocker.describe()} (cycle {c.clock})")
+        counters = self.counters.describe() or ["all counters are zero"]
+        return DeadlockError("deadlock: every unfinished core is blocked\n  " + "\n  ".join(lines)
+                             + "\n counters:\n  " + "\n  ".join(counters))
+
+    def check_balance(self, strict: bool) -> None:
+        if self.counters.unbalanced():
+            msg = "cross-core flags unbalanced at kernel end:\n  " + "\n  ".join(self.counters.describe())
+            if strict:
+                raise SyncBalanceError(msg)
+            self.warnings.append(msg)
+        if self.mode == "concurrent":
+            for bar in self.sync_barriers.values():
+                if not bar.released:
+                    self.warnings.append("a sync_all barrier was not reached by every core")
+
+    def makespan(self) -> int:
+        return max((c.clock for c in self.cores), default=0)
+
+    def stats(self) -> dict[str, CoreStats]:
+        span = self.makespan()
+        return {c.name: CoreStats(c.busy, span - c.busy, (c.busy / span) if span else 0.0) for c in self.cores}
+
+
+def _event_id(event_id, where) -> int:
+    try:
+        eid = int(event_id)
+    except (TypeError, ValueError):
+        raise KernelError(f"event_id must be an int, got {event_id!r}", where) from None
+    if not 0 <= eid < 16:
+        raise KernelError(f"event_id {eid} outside 0..15", where)
+    return eid
+
+
+def _snapshot(buf: np.ndarray, fp) -> bytes:
+    if fp.rows == 1:
+        return buf[fp.base:fp.base + fp.width].tobytes()
+    return b"".join(buf[fp.base + r * fp.stride: fp.base + r * fp.stride + fp.width].tobytes()
+                    for r in range(fp.rows))

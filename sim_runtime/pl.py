@@ -1,0 +1,397 @@
+"""sim_runtime's `pypto_pro.language` (`pl`): the surface a kernel file sees when simulated.
+
+Descriptor-level API (dtypes, TileType, groups, structs, launch syntax) is plain Python;
+every data op and sync call is routed to the calling core's `Machine`, found through the
+thread the core runs in. A `pl.<name>` the emulator does not implement resolves to a
+function that raises `UnsupportedOpError` with the kernel's file:line when called, so
+loading a file never fails on an unknown op but running it never silently skips one.
+"""
+
+from __future__ import annotations
+
+import builtins
+import enum
+import functools
+import sys
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from sim_runtime import ops as _ops
+from sim_runtime import tiles as _tiles
+from sim_runtime.dtypes import DTYPES
+from sim_runtime.errors import KernelError, Location, SimulationError, UnsupportedOpError
+from sim_runtime.scheduler import current_core
+
+# -- data types, memory spaces, layouts ---------------------------------------------------------
+globals().update(DTYPES)  # DT_FP32, DT_FP16, ...
+
+MemorySpace = _tiles.MemorySpace
+TileType = _tiles.TileType
+TileLayout = _tiles.TileLayout
+ND, DN, NZ, ZN, NN, ZZ = (TileLayout[n] for n in ("ND", "DN", "NZ", "ZN", "NN", "ZZ"))
+Tensor = _tiles.TensorAnnotation
+DYNAMIC = _tiles.DYNAMIC
+STATIC = _tiles.STATIC
+
+
+class _Annotation:
+    """`pl.Tile[...]`, `pl.Ptr[...]`: annotations only."""
+
+    def __class_getitem__(cls, item):
+        return cls
+
+
+class Tile(_Annotation):
+    pass
+
+
+class Ptr(_Annotation):
+    pass
+
+
+class PipeType(enum.Enum):
+    S = "S"
+    V = "V"
+    M = "M"
+    MTE1 = "MTE1"
+    MTE2 = "MTE2"
+    MTE3 = "MTE3"
+    FIX = "FIX"
+    ALL = "ALL"
+
+
+class CrossCoreSyncMode(enum.IntEnum):
+    INTER_BLOCK = 0
+    INTER_SUBBLOCK = 1
+    INTRA_BLOCK = 2
+    UNICAST_BLOCK = 3
+
+
+def _enum(name: str, *members: str) -> type:
+    return enum.Enum(name, {m: m for m in members})
+
+
+SyncCoreType = _enum("SyncCoreType", "MIX", "AIV_ONLY", "AIC_ONLY")
+SyncAllMode = _enum("SyncAllMode", "HARD", "SOFT")
+AccToVecMode = _enum("AccToVecMode", *_ops.ACC_TO_VEC_MODES)
+AtomicType = _enum("AtomicType", "AtomicNone", "AtomicAdd")
+ReluPreMode = _enum("ReluPreMode", "NormalRelu")
+RoundMode = _enum("RoundMode", "CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL",
+                  "CAST_TRUNC", "CAST_ODD")
+AccPhase = _enum("AccPhase", "Partial", "Final")
+STPhase = _enum("STPhase", "Unspecified", "Partial", "Final")
+FillPadMode = _enum("FillPadMode", "NORMAL", "EXPAND", "INPLACE")
+TilePad = enum.IntEnum("TilePad", {"null": 0, "zero": 1, "max": 2, "min": 3})
+
+
+# -- plumbing -----------------------------------------------------------------------------------
+
+def _where(depth: int = 2) -> Location:
+    f = sys._getframe(depth)
+    return Location(f.f_code.co_filename, f.f_lineno)
+
+
+def _core(name: str, where: Location):
+    core = current_core()
+    if core is None:
+        raise KernelError(f"pl.{name} called outside a simulated kernel run", where)
+    return core
+
+
+def _located(exc: SimulationError, where: Location) -> SimulationError:
+    return exc if exc.location is not None else type(exc)(exc.message, where)
+
+
+def _make_op(name: str):
+    def op(*args, **kwargs):
+        where = _where()
+        core = _core(name, where)
+        try:
+            plan = _ops.HANDLERS[name](_ops.OpCall(core.machine, core, name, args, kwargs, where))
+        except SimulationError as exc:
+            raise _located(exc, where) from None
+        return core.machine.execute(core, name, plan, where)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+for _name in _ops.HANDLERS:
+    globals()[_name] = _make_op(_name)
+
+
+def _unsupported(name: str):
+    def op(*args, **kwargs):
+        raise UnsupportedOpError(f"pl.{name} is not implemented by sim_runtime", _where())
+
+    op.__name__ = name
+    return op
+
+
+class _UnsupportedNamespace:
+    """`pl.Vf` / `vf.*`: register-level VF code is not emulated yet."""
+
+    def __init__(self, prefix: str):
+        self._prefix = prefix
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _unsupported(f"{self._prefix}.{name}")
+
+
+Vf = _UnsupportedNamespace("Vf")
+
+
+def __getattr__(name: str):  # PEP 562: any other pl.<name>
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return _unsupported(name)
+
+
+# -- kernels, stages, control flow --------------------------------------------------------------
+
+_JIT_KEYWORDS = {"arch", "auto_mutex", "name", "pipeline", "tiling_key", "datatype", "compile_timeout"}
+
+
+class JitKernel:
+    """What `@pl.jit` returns: launchable as `k(...)`, `k[block_dim](...)`, `k[stream, block_dim](...)`."""
+
+    def __init__(self, fn, options: dict):
+        self.fn = fn
+        self.options = options
+        self.auto_mutex = options.get("auto_mutex", True)
+        self.lowered = None  # filled by sim_runtime.lowering on first run
+        functools.update_wrapper(self, fn)
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        block_dim = key[0] if len(key) == 1 else key[1]
+        return functools.partial(self._launch, block_dim)
+
+    def __call__(self, *args, **kwargs):
+        return self._launch(1, *args, **kwargs)
+
+    def _launch(self, block_dim, *args, **kwargs):
+        from sim_runtime.api import launch
+
+        return launch(self, block_dim, args, kwargs)
+
+
+def jit(target=None, **options):
+    unknown = set(options) - _JIT_KEYWORDS
+    if unknown:
+        raise TypeError(f"pl.jit got unexpected keyword(s): {', '.join(sorted(unknown))}")
+    if callable(target):
+        return JitKernel(target, options)
+    return lambda fn: JitKernel(fn, options)
+
+
+def _stage(fn):
+    """`@pl.pipeline.stage`: numbered in declaration order; each call is a timeline span."""
+    g = fn.__globals__
+    number = g.get("__pl_sim_stage_count__", 0) + 1
+    g["__pl_sim_stage_count__"] = number
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        core = current_core()
+        if core is None:
+            return fn(*args, **kwargs)
+        core.machine.stage_enter(core, fn.__name__)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            core.machine.stage_exit(core)
+
+    wrapper.pipeline_stage = True
+    wrapper.sim_stage_number = number
+    return wrapper
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Accepted and ignored: the emulator runs the code as written."""
+
+    preload: object = 2
+    sync_only: bool = False
+
+
+pipeline = SimpleNamespace(stage=_stage, PipelineConfig=PipelineConfig,
+                           is_pipeline_stage=lambda f: getattr(f, "pipeline_stage", False))
+
+
+def vector_function(fn):
+    fn.pl_vector_function = True
+    return fn
+
+
+def range(*args):  # noqa: A001 - the DSL's name
+    if not 1 <= len(args) <= 3:
+        raise KernelError("pl.range takes 1 to 3 positional arguments", _where())
+    if len(args) == 3 and args[2] == 0:
+        raise KernelError("pl.range step must not be 0", _where())
+    return builtins.range(*(int(a) for a in args))
+
+
+def constexpr(value):
+    return value
+
+
+class _Section:
+    """Only reached when a section is not lowered (e.g. inside a helper function)."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def __enter__(self):
+        raise KernelError(f"pl.section_{self.kind}() is only supported directly in the @pl.jit kernel body",
+                          _where())
+
+    def __exit__(self, *exc):
+        return False
+
+
+def section_cube():
+    return _Section("cube")
+
+
+def section_vector():
+    return _Section("vector")
+
+
+def _section_entry(kind: str, line: int) -> bool:
+    """Lowered form of `with pl.section_<kind>():` -- does this core run the body?"""
+    core = _core(f"section_{kind}", _where())
+    return core.machine.enter_section(core, kind, line)
+
+
+# -- tiles, groups, structs ---------------------------------------------------------------------
+
+def make_tile(tile_type, *, addr, size=None):
+    where = _where()
+    return _tiles.make_tile(_core("make_tile", where), where, tile_type, addr=addr, size=size)
+
+
+def make_tile_group(**kwargs):
+    where = _where()
+    return _tiles.make_tile_group(_core("make_tile_group", where), where, **kwargs)
+
+
+def struct(*args, **fields):
+    return _tiles.Struct(args[0] if args else "struct", fields)
+
+
+def struct_array(n, typename, **fields):
+    return _tiles.StructArray(n, typename, fields)
+
+
+make_tuple = _tiles.make_tuple
+
+
+def set_validshape(target, shape):
+    _ops.set_validshape(target, shape, _where())
+
+
+def get_block_idx() -> int:
+    core = _core("get_block_idx", _where())
+    if core.kind == "aiv" and core.machine.kind == "mix":
+        return 2 * core.block + core.sub
+    return core.block
+
+
+def get_block_num() -> int:
+    return _core("get_block_num", _where()).machine.block_dim
+
+
+def get_subblock_idx() -> int:
+    core = _core("get_subblock_idx", _where())
+    return core.sub if core.kind == "aiv" else 0
+
+
+def get_subblock_num() -> int:
+    core = _core("get_subblock_num", _where())
+    return 2 if core.kind == "aiv" and core.machine.kind == "mix" else 1
+
+
+# -- pl.system ----------------------------------------------------------------------------------
+
+def _mode(sync_mode) -> int:
+    return int(getattr(sync_mode, "value", sync_mode))
+
+
+def _set_cross_core(*, pipe, event_id, sync_mode=CrossCoreSyncMode.INTRA_BLOCK):
+    where = _where()
+    core = _core("system.set_cross_core", where)
+    core.machine.set_cross_core(core, pipe, event_id, _mode(sync_mode), where)
+
+
+def _wait_cross_core(*, pipe, event_id, sync_mode=CrossCoreSyncMode.INTRA_BLOCK):
+    where = _where()
+    core = _core("system.wait_cross_core", where)
+    core.machine.wait_cross_core(core, pipe, event_id, _mode(sync_mode), where)
+
+
+def _sync_all(workspaces=None, *, core_type=None, mode=None):
+    where = _where()
+    core = _core("system.sync_all", where)
+    core.machine.sync_all(core, getattr(core_type, "name", "MIX") if core_type is not None else "MIX", where)
+
+
+def _pipe(p) -> str:
+    return getattr(p, "name", p)
+
+
+def _sync_src(*, set_pipe, wait_pipe, event_id):
+    core = _core("system.sync_src", _where())
+    core.machine.races.sync_src(core, _pipe(set_pipe), _pipe(wait_pipe), int(event_id))
+
+
+def _sync_dst(*, set_pipe, wait_pipe, event_id):
+    where = _where()
+    core = _core("system.sync_dst", where)
+    if not core.machine.races.sync_dst(core, _pipe(set_pipe), _pipe(wait_pipe), int(event_id)):
+        from sim_runtime.errors import DeadlockError
+
+        raise DeadlockError(f"{core.name}: sync_dst({_pipe(set_pipe)}->{_pipe(wait_pipe)}, id {event_id}) "
+                            "has no matching sync_src: the pipe would hang", where)
+
+
+def _mutex(lock: bool):
+    def fn(*, pipe, mutex_id=None, mode=0, max_mutex_id=2, mutex_ids=None):
+        core = _core("system.mutex_lock" if lock else "system.mutex_unlock", _where())
+        ids = list(mutex_ids) if mutex_ids is not None else [mutex_id]
+        for mid in ids:
+            (core.machine.races.mutex_lock if lock else core.machine.races.mutex_unlock)(core, _pipe(pipe), int(mid))
+    return fn
+
+
+def _bar(all_pipes: bool):
+    def fn():
+        core = _core("system.bar", _where())
+        if all_pipes:
+            core.machine.races.join_core(core)
+    return fn
+
+
+def _noop(*args, **kwargs):
+    return None
+
+
+system = SimpleNamespace(
+    set_cross_core=_set_cross_core,
+    wait_cross_core=_wait_cross_core,
+    sync_all=_sync_all,
+    sync_src=_sync_src,
+    sync_dst=_sync_dst,
+    mutex_lock=_mutex(True),
+    mutex_unlock=_mutex(False),
+    bar_m=_bar(False), bar_mte1=_bar(False), bar_mte2=_bar(False), bar_mte3=_bar(False), bar_fix=_bar(False),
+    bar_v=_bar(False), bar_all=_bar(True),
+    dcci=_noop,
+    set_mm_layout_transform=_noop,
+)
+
+# scalar helpers (pto_api.md 7.8): builtin min/max map to them
+min = builtins.min  # noqa: A001
+max = builtins.max  # noqa: A001

@@ -1,0 +1,161 @@
+"""Pipe-aware happens-before race detection (emulator.md section 7).
+
+On hardware a core issues ops in program order into per-pipe queues that run
+asynchronously, so program order is not completion order. Each (core, pipe) therefore gets
+its own vector-clock component. An op on (c, P) happens after the previous op on (c, P), the
+waits executed on (c, P), and every earlier op of c that touched one of its auto_mutex ids.
+A set on (c, P) carries (c, P)'s clock; the wait consuming it joins that clock into the
+waiting pipe. Accesses are checked FastTrack-style: each record keeps only its own epoch,
+and records made redundant by a later ordered write (or a covering read of the same pipe)
+are pruned, so the history stays small.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from pto_api import PIPES
+from sim_runtime.errors import Location, RaceError
+from sim_runtime.memory import Footprint
+
+PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
+
+
+@dataclass
+class Access:
+    """One memory access of one op, as the race report prints it."""
+
+    fp: Footprint
+    kind: str  # "R" or "W"
+    core: object = None
+    pipe: str = ""
+    comp: int = 0
+    epoch: int = 0
+    op: str = ""
+    where: Location | None = None
+    stage: str = ""
+    data: bytes | None = None
+    mem_label: str = ""
+
+    def line(self) -> str:
+        what = "write" if self.kind == "W" else "read "
+        stage = f" in {self.stage}" if self.stage else " outside any stage"
+        return f"{what} by {self.core.name} on pipe {self.pipe}: pl.{self.op}{stage} at {self.where}"
+
+
+class RaceDetector:
+    def __init__(self, cores, notes: list[str]):
+        self.cores = cores
+        self.notes = notes
+        self.width = len(cores) * len(PIPES)
+        self.pipe_clock = [[np.zeros(self.width, np.int64) for _ in PIPES] for _ in cores]
+        self.mutex_clock: list[dict[int, np.ndarray]] = [{} for _ in cores]
+        self.local_flags: dict[tuple, list[np.ndarray]] = defaultdict(list)
+        self.history: dict[tuple, list[Access]] = defaultdict(list)
+
+    def comp(self, core, pipe: str) -> int:
+        return core.index * len(PIPES) + PIPE_INDEX[pipe]
+
+    # -- clocks ----------------------------------------------------------------------------
+    def op_clock(self, core, pipe: str, mutex_ids) -> tuple[np.ndarray, int, int]:
+        """Advance (core, pipe) for a new op; return its clock, component and epoch."""
+        p = PIPE_INDEX[pipe]
+        vc = self.pipe_clock[core.index][p].copy()
+        mclock = self.mutex_clock[core.index]
+        for m in mutex_ids:
+            if m in mclock:
+                np.maximum(vc, mclock[m], out=vc)
+        c = self.comp(core, pipe)
+        vc[c] += 1
+        self.pipe_clock[core.index][p] = vc
+        for m in mutex_ids:
+            mclock[m] = vc
+        return vc, c, int(vc[c])
+
+    def release_clock(self, core, pipe: str) -> np.ndarray:
+        """What a set raised on (core, pipe) carries: everything issued on that pipe so far."""
+        return self.pipe_clock[core.index][PIPE_INDEX[pipe]].copy()
+
+    def acquire(self, core, pipe: str, clocks) -> None:
+        """A wait on (core, pipe) consumed sets carrying `clocks`."""
+        cur = self.pipe_clock[core.index][PIPE_INDEX[pipe]]
+        for vc in clocks:
+            cur = np.maximum(cur, vc)
+        self.pipe_clock[core.index][PIPE_INDEX[pipe]] = cur
+
+    def join_all(self, cores) -> None:
+        """Barrier (sync_all, sequential section boundary): everyone after everything."""
+        joined = np.zeros(self.width, np.int64)
+        for c in cores:
+            for vc in self.pipe_clock[c.index]:
+                np.maximum(joined, vc, out=joined)
+        for c in cores:
+            self.pipe_clock[c.index] = [joined.copy() for _ in PIPES]
+
+    def join_core(self, core) -> None:
+        """bar_all: every pipe of the core after all of its pipes."""
+        joined = np.zeros(self.width, np.int64)
+        for vc in self.pipe_clock[core.index]:
+            np.maximum(joined, vc, out=joined)
+        self.pipe_clock[core.index] = [joined.copy() for _ in PIPES]
+
+    def mutex_lock(self, core, pipe: str, mid: int) -> None:
+        if mid in self.mutex_clock[core.index]:
+            self.acquire(core, pipe, [self.mutex_clock[core.index][mid]])
+
+    def mutex_unlock(self, core, pipe: str, mid: int) -> None:
+        prev = self.mutex_clock[core.index].get(mid)
+        vc = self.release_clock(core, pipe)
+        self.mutex_clock[core.index][mid] = vc if prev is None else np.maximum(prev, vc)
+
+    def sync_src(self, core, set_pipe: str, wait_pipe: str, eid: int) -> None:
+        self.local_flags[(core.index, set_pipe, wait_pipe, eid)].append(self.release_clock(core, set_pipe))
+
+    def sync_dst(self, core, set_pipe: str, wait_pipe: str, eid: int) -> bool:
+        q = self.local_flags[(core.index, set_pipe, wait_pipe, eid)]
+        if not q:
+            return False
+        self.acquire(core, wait_pipe, [q.pop(0)])
+        return True
+
+    # -- accesses --------------------------------------------------------------------------
+    def check(self, new: Access, vc: np.ndarray) -> None:
+        hist = self.history[new.fp.key]
+        keep: list[Access] = []
+        for old in hist:
+            if not old.fp.overlaps(new.fp):
+                keep.append(old)
+                continue
+            ordered = vc[old.comp] >= old.epoch
+            if not ordered and "W" in (old.kind, new.kind):
+                if self._benign(old, new):
+                    self.notes.append(
+                        f"benign: {old.core.name} and {new.core.name} both wrote identical bytes "
+                        f"({new.mem_label} {new.fp.describe()}) at {old.where} and {new.where}")
+                    keep.append(old)
+                    continue
+                raise RaceError(self._message(old, new), new.where)
+            if ordered and (new.kind == "W" or (old.kind == "R" and old.comp == new.comp)) and old.fp.within(new.fp):
+                continue  # anything ordered after `new` is ordered after `old`
+            keep.append(old)
+        keep.append(new)
+        self.history[new.fp.key] = keep
+
+    @staticmethod
+    def _benign(old: Access, new: Access) -> bool:
+        return (old.kind == new.kind == "W" and old.core is not new.core
+                and old.core.kind == new.core.kind == "aiv" and old.core.block == new.core.block
+                and old.fp == new.fp and old.data is not None and old.data == new.data)
+
+    @staticmethod
+    def _message(old: Access, new: Access) -> str:
+        return (
+            f"data race on {new.mem_label} ({new.fp.describe()}):\n"
+            f"  earlier: {old.line()}\n"
+            f"  later:   {new.line()}\n"
+            "  neither happens before the other: no set_cross_core/wait_cross_core pair on these "
+            "pipes, mutex or barrier orders them"
+        )

@@ -1,0 +1,366 @@
+"""Tile descriptors, tile groups (with the exact cursor rules), GM tensors and structs.
+
+Every core executes the kernel body itself, so every object here is created per core: a
+group declared outside the sections exists once on the AIC and once on each AIV, each with
+its own cursor and valid shapes (pto_api.md 2, 4.3). Tile data is never held here: a tile
+is a window onto a byte-addressed `Memory`, resolved at each access.
+"""
+
+from __future__ import annotations
+
+import enum
+import linecache
+import re
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from pto_api.memory import MEMORY_SPACES, TILE_SPACES
+from sim_runtime.dtypes import DType
+from sim_runtime.errors import KernelError, Location
+from sim_runtime.memory import Footprint, Memory, space_capacity
+
+
+class MemorySpace(enum.Enum):
+    DDR = "DDR"
+    Vec = "Vec"
+    Mat = "Mat"
+    Left = "Left"
+    Right = "Right"
+    Acc = "Acc"
+    Bias = "Bias"
+    Scaling = "Scaling"
+    ScaleLeft = "ScaleLeft"
+    ScaleRight = "ScaleRight"
+
+
+class TileLayout(enum.Enum):
+    ND = "ND"
+    DN = "DN"
+    NZ = "NZ"
+    ZN = "ZN"
+    NN = "NN"
+    ZZ = "ZZ"
+
+
+#: Default layout per space on A5 (pto_api.md 3.3).
+DEFAULT_LAYOUT = {
+    "Vec": TileLayout.ND,
+    "Mat": TileLayout.NZ,
+    "Left": TileLayout.NZ,
+    "Right": TileLayout.ZN,
+    "Acc": TileLayout.NZ,
+    "Scaling": TileLayout.ND,
+    "ScaleLeft": TileLayout.ZZ,
+    "ScaleRight": TileLayout.NN,
+    "Bias": TileLayout.ND,
+}
+
+
+def _space_name(mem: Any) -> str:
+    if isinstance(mem, MemorySpace):
+        return mem.value
+    if isinstance(mem, str) and mem in MEMORY_SPACES:
+        return mem
+    raise KernelError(f"not a pl.MemorySpace: {mem!r}")
+
+
+@dataclass
+class TileType:
+    """`pl.TileType(shape, dtype, target_memory, valid_shape, layout, fractal, pad, compact)`."""
+
+    shape: Any
+    dtype: DType
+    target_memory: Any = MemorySpace.Vec
+    valid_shape: Any = None
+    layout: Any = None
+    fractal: Any = None
+    pad: Any = None
+    compact: Any = None
+
+    def __post_init__(self):
+        shape = list(self.shape)
+        if len(shape) != 2 or not all(isinstance(d, int) and d > 0 for d in shape):
+            raise KernelError(f"TileType shape must be 2 positive ints, got {self.shape!r}")
+        self.shape = shape
+        if not isinstance(self.dtype, DType):
+            raise KernelError(f"TileType dtype must be a pl.DT_* constant, got {self.dtype!r}")
+        space = _space_name(self.target_memory)
+        if space not in TILE_SPACES:
+            raise KernelError(f"tiles cannot live in MemorySpace.{space}")
+        self.space = space
+        if self.layout is None:
+            self.layout = DEFAULT_LAYOUT.get(space, TileLayout.ND)
+
+    @property
+    def nbytes(self) -> int:
+        return self.shape[0] * self.shape[1] * self.dtype.itemsize
+
+    def initial_valid(self) -> list[int]:
+        vs = self.valid_shape
+        if vs is None:
+            return list(self.shape)
+        return [s if (v is None or v < 0) else int(v) for v, s in zip(vs, self.shape)]
+
+
+class Tile:
+    """A tile descriptor of one core: a window of a memory space at a byte address."""
+
+    def __init__(self, ttype: TileType, addr: int, owner, *, mutex: tuple = (), name: str | None = None,
+                 base: tuple[int, int] = (0, 0), shape: tuple[int, int] | None = None,
+                 valid: list[int] | None = None):
+        self.type = ttype
+        self.addr = addr
+        self.owner = owner  # the Core whose program declared this descriptor
+        self.mutex = mutex
+        self.name = name or f"{ttype.space}@{addr:#x}"
+        self.base = base
+        self.shape = tuple(shape or ttype.shape)
+        self.valid = list(valid if valid is not None else ttype.initial_valid())
+
+    # -- descriptor facts -------------------------------------------------------------------
+    @property
+    def space(self) -> str:
+        return self.type.space
+
+    @property
+    def dtype(self) -> DType:
+        return self.type.dtype
+
+    @property
+    def layout(self) -> TileLayout:
+        return self.type.layout
+
+    def __repr__(self) -> str:
+        return f"<tile {self.name} {list(self.shape)} {self.dtype.name} {self.space}>"
+
+    def __getitem__(self, key):
+        """`tile[r0:r1, c0:c1]`: a sub-view sharing the buffer and row stride (pto_api.md 5.8)."""
+        if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, slice) for k in key)):
+            raise KernelError(f"tile subview needs two slices, got {key!r}")
+        (r0, r1), (c0, c1) = ((k.start or 0, self.shape[i] if k.stop is None else k.stop) for i, k in enumerate(key))
+        if not (0 <= r0 < r1 <= self.shape[0] and 0 <= c0 < c1 <= self.shape[1]):
+            raise KernelError(f"subview [{r0}:{r1}, {c0}:{c1}] outside tile {self.name} {list(self.shape)}")
+        valid = [max(0, min(r1, self.valid[0]) - r0), max(0, min(c1, self.valid[1]) - c0)]
+        return Tile(self.type, self.addr, self.owner, mutex=self.mutex, name=f"{self.name}[{r0}:{r1},{c0}:{c1}]",
+                    base=(self.base[0] + r0, self.base[1] + c0), shape=(r1 - r0, c1 - c0), valid=valid)
+
+    # -- data access ------------------------------------------------------------------------
+    def array(self, mem: Memory) -> np.ndarray:
+        """Storage-dtype numpy view of this tile (logical row-major, Level 1) in `mem`."""
+        pr, pc = self.type.shape
+        nbytes = pr * pc * self.dtype.itemsize
+        full = mem.buf[self.addr:self.addr + nbytes].view(self.dtype.storage).reshape(pr, pc)
+        br, bc = self.base
+        return full[br:br + self.shape[0], bc:bc + self.shape[1]]
+
+    def footprint(self, mem: Memory, r0: int, c0: int, nr: int, nc: int) -> Footprint:
+        isz = self.dtype.itemsize
+        pc = self.type.shape[1]
+        start = self.addr + ((self.base[0] + r0) * pc + self.base[1] + c0) * isz
+        return Footprint.make(mem.key, start, pc * isz, nr, nc * isz)
+
+    def valid_footprint(self, mem: Memory) -> Footprint:
+        return self.footprint(mem, 0, 0, self.valid[0], self.valid[1])
+
+
+def check_placement(ttype: TileType, addr: int, size: int, where: Location | None) -> None:
+    """Out-of-capacity or misaligned tiles are errors at declaration (pto_api.md 3.3, 4.1)."""
+    spec = MEMORY_SPACES[ttype.space]
+    cap = space_capacity(ttype.space)
+    if not isinstance(addr, int) or addr < 0:
+        raise KernelError(f"tile address must be a non-negative int, got {addr!r}", where)
+    if spec.alignment > 1 and addr % spec.alignment:
+        raise KernelError(
+            f"tile address {addr:#x} in {ttype.space} is not {spec.alignment}-byte aligned", where)
+    if size < ttype.nbytes:
+        raise KernelError(f"tile size {size} is smaller than its shape needs ({ttype.nbytes} bytes)", where)
+    if addr + size > cap:
+        raise KernelError(
+            f"tile [{addr:#x}, {addr + size:#x}) exceeds {ttype.space} capacity {cap} bytes ({cap // 1024} KB)", where)
+
+
+class TileGroup:
+    """`pl.make_tile_group` handle: `depth` slots and a per-core cursor (pto_api.md 4.3)."""
+
+    def __init__(self, tiles: list[Tile], name: str, fwd_ids=None, bwd_ids=None):
+        self.tiles = tiles
+        self.name = name
+        self.depth = len(tiles)
+        self.cursor = self.depth - 1
+        self.fwd_ids = fwd_ids
+        self.bwd_ids = bwd_ids
+
+    def __repr__(self) -> str:
+        return f"<tile group {self.name} depth {self.depth} cursor {self.cursor}>"
+
+    def next(self) -> Tile:
+        if self.depth == 1:
+            return self.tiles[0]
+        self.cursor += 1
+        return self.tiles[self.cursor % self.depth]
+
+    def current(self) -> Tile:
+        return self.tiles[self.cursor % self.depth] if self.depth > 1 else self.tiles[0]
+
+    def previous(self) -> Tile:
+        return self.tiles[(self.cursor + self.depth - 1) % self.depth] if self.depth > 1 else self.tiles[0]
+
+    def __getitem__(self, i) -> Tile:
+        i = int(i)
+        if not 0 <= i < self.depth:
+            raise KernelError(f"tile group {self.name}[{i}] out of range (depth {self.depth})")
+        return self.tiles[i]
+
+
+def _normalise_mutex(mutex_ids) -> list[tuple[int, ...]] | None:
+    if not mutex_ids:
+        return None
+    out = []
+    for entry in mutex_ids:
+        ids = (entry,) if isinstance(entry, int) else tuple(entry)
+        if not ids or any(not isinstance(i, int) or not 0 <= i <= 31 for i in ids) or len(set(ids)) != len(ids):
+            raise KernelError(f"bad mutex_ids entry {entry!r} (ints 0..31, no duplicates in a slot)")
+        out.append(ids)
+    if len({len(e) for e in out}) != 1:
+        raise KernelError("every slot must have the same number of mutex ids")
+    return out
+
+
+_ASSIGN_RE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=")
+
+
+def assigned_name(where: Location | None) -> str | None:
+    """Variable name on the declaring line (`x = pl.make_tile_group(...)`), for messages."""
+    if where is None:
+        return None
+    m = _ASSIGN_RE.match(linecache.getline(where.file, where.line))
+    return m.group(1) if m else None
+
+
+def make_tile_group(owner, where: Location | None, *, type, addrs, mutex_ids=None, depth=None,
+                    fwd_ids=None, bwd_ids=None) -> TileGroup:
+    if not isinstance(type, TileType):
+        raise KernelError("make_tile_group(type=...) must be a pl.TileType", where)
+    mutex = _normalise_mutex(mutex_ids)
+    if mutex is None and depth is None:
+        raise KernelError("make_tile_group needs depth= when mutex_ids is empty", where)
+    if mutex is not None and depth is not None and depth != len(mutex):
+        raise KernelError(f"depth={depth} but {len(mutex)} mutex_ids entries", where)
+    depth = len(mutex) if mutex is not None else int(depth)
+    if depth <= 0:
+        raise KernelError("tile group depth must be positive", where)
+    if isinstance(addrs, int):
+        addr_list = [addrs + i * type.nbytes for i in range(depth)]
+    else:
+        addr_list = list(addrs)
+        if len(addr_list) != depth:
+            raise KernelError(f"{len(addr_list)} addrs for a group of depth {depth}", where)
+    for ids in (fwd_ids, bwd_ids):
+        if ids is not None and any(not 0 <= int(i) <= 15 for i in ids):
+            raise KernelError(f"cross-core event ids must be 0..15, got {list(ids)}", where)
+    name = assigned_name(where) or f"group@{type.space}:{addr_list[0]:#x}"
+    tiles = []
+    for i, a in enumerate(addr_list):
+        check_placement(type, a, type.nbytes, where)
+        tiles.append(Tile(type, a, owner, mutex=mutex[i] if mutex else (), name=f"{name}[{i}]"))
+    return TileGroup(tiles, name, fwd_ids, bwd_ids)
+
+
+def make_tile(owner, where: Location | None, tile_type, *, addr, size=None) -> Tile:
+    if not isinstance(tile_type, TileType):
+        raise KernelError("make_tile's argument must be a pl.TileType", where)
+    size = tile_type.nbytes if size is None else int(size)
+    check_placement(tile_type, addr, size, where)
+    name = assigned_name(where) or f"tile@{tile_type.space}:{addr:#x}"
+    return Tile(tile_type, addr, owner, name=name)
+
+
+# -- GM tensors --------------------------------------------------------------------------------
+
+DYNAMIC = -1
+STATIC = -2
+
+
+@dataclass
+class TensorSpec:
+    """What `pl.Tensor[[d0, d1], dtype, layout]` evaluates to: an annotation, not data."""
+
+    shape: tuple
+    dtype: DType
+    layout: Any = None
+
+
+class TensorAnnotation:
+    """`pl.Tensor`: subscriptable annotation factory."""
+
+    def __class_getitem__(cls, item) -> TensorSpec:
+        if not isinstance(item, tuple) or len(item) < 2:
+            raise KernelError("pl.Tensor[[shape], dtype(, layout)] expected")
+        shape, dtype = item[0], item[1]
+        dims = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
+        return TensorSpec(dims, dtype, item[2] if len(item) > 2 else None)
+
+
+class GMTensor:
+    """A kernel argument in GM: the numpy array the caller passed (a private copy)."""
+
+    def __init__(self, name: str, array: np.ndarray, dtype: DType):
+        self.name = name
+        self.array = array
+        self.dtype = dtype
+        self.memkey = ("GM", name)
+
+    @property
+    def shape(self) -> tuple:
+        return self.array.shape
+
+    @property
+    def buf(self) -> np.ndarray:
+        """The tensor's bytes (for race snapshots), like `Memory.buf`."""
+        return self.array.reshape(-1).view(np.uint8)
+
+    def label(self) -> str:
+        return f"GM tensor '{self.name}'"
+
+    def __repr__(self) -> str:
+        return f"<GM tensor {self.name} {list(self.shape)} {self.dtype.name}>"
+
+
+# -- structs -----------------------------------------------------------------------------------
+
+class Struct:
+    """`pl.struct("T", f=v, ...)`: a per-core mutable record; list fields are copied."""
+
+    def __init__(self, typename: str, fields: dict):
+        object.__setattr__(self, "_typename", typename)
+        for k, v in fields.items():
+            object.__setattr__(self, k, list(v) if isinstance(v, (list, tuple)) else v)
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if k != "_typename")
+        return f"{self._typename}({items})"
+
+
+class StructArray:
+    """`pl.struct_array(n, "T", ...)`: n independent structs, indexable only (pto_api.md 9.3)."""
+
+    def __init__(self, n: int, typename: str, fields: dict):
+        if not isinstance(n, int) or n <= 0:
+            raise KernelError(f"struct_array size must be a positive int, got {n!r}")
+        self._items = [Struct(typename, fields) for _ in range(n)]
+        self.typename = typename
+
+    def __getitem__(self, i) -> Struct:
+        if isinstance(i, slice):
+            raise KernelError("struct_array does not support slicing")
+        i = int(i)
+        if not 0 <= i < len(self._items):
+            raise KernelError(f"struct_array {self.typename}[{i}] out of range (size {len(self._items)})")
+        return self._items[i]
+
+
+def make_tuple(**fields) -> SimpleNamespace:
+    return SimpleNamespace(**fields)
