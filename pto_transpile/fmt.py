@@ -25,7 +25,7 @@ class Style:
         singles = len(re.findall(r"(?<![\w'\"])'[^'\n]", text))
         longest = max((len(line) for line in text.splitlines()), default=0)
         indent = module.default_indent if module.default_indent.strip() == "" else "    "
-        return cls(indent=indent, quote='"' if doubles > singles else "'", max_line=max(100, longest))
+        return cls(indent=indent, quote="'" if singles > doubles else '"', max_line=max(100, longest))
 
     def string(self, value: str) -> str:
         return f"{self.quote}{value}{self.quote}"

@@ -3,8 +3,9 @@
 The module runs in a fresh namespace whose `__builtins__` carries its own `__import__`: the
 override is scoped to that namespace (also seen by functions defined in it), so nothing
 leaks into `sys.modules` or other threads. `pypto_pro.language` under any import spelling
-resolves to `sim_runtime.pl`; other imports that are not installed (torch, torch_npu,
-pypto, ...) become inert stubs, so decorators like `@pypto.options(...)` do nothing.
+resolves to `sim_runtime.pl`; the host harness modules (pytest, torch, torch_npu, pypto)
+and any other import that is not installed become inert stubs, so decorators like
+`@pytest.mark.soc(950)` or `@pypto.options(...)` do nothing.
 The module is named `__sim_kernel__`: `if __name__ == "__main__"` blocks and test
 functions are not run.
 """
@@ -19,6 +20,9 @@ from pathlib import Path
 from sim_runtime import pl as sim_pl
 
 _PACKAGE = "pypto_pro"
+#: Host-side harness modules: stubbed even when installed. A kernel file uses them only in
+#: its device test functions (never run here); real pytest marks would only add warnings.
+ALWAYS_STUB = frozenset({"pytest", "torch", "torch_npu", "pypto"})
 _LANGUAGE = "pypto_pro.language"
 
 
@@ -73,6 +77,8 @@ def make_import(real=builtins.__import__):
                 for part in name[len(_LANGUAGE) + 1:].split("."):
                     target = getattr(target, part)
                 return target if fromlist else pkg
+            return Stub(name)
+        if level == 0 and name.split(".")[0] in ALWAYS_STUB:
             return Stub(name)
         try:
             return real(name, globals, locals, fromlist, level)
