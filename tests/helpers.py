@@ -1,0 +1,12 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "examples" / "seed_demo.py"
+
+
+def demo_text() -> str:
+    return DEMO.read_text(encoding="utf-8")

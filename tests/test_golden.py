@@ -1,0 +1,55 @@
+"""Golden files: every generated kernel is reviewed output, compared byte for byte."""
+
+from __future__ import annotations
+
+import difflib
+import os
+
+import pytest
+
+from golden_cases import PRELOADS, cases, generate
+
+UPDATE = os.environ.get("PTO_UPDATE_GOLDEN") == "1"
+PARAMS = [pytest.param(c, p, id=f"{c.name}-p{p}") for c in cases() for p in PRELOADS]
+
+
+@pytest.mark.parametrize("case, preload", PARAMS)
+def test_golden(case, preload):
+    suffix, actual = generate(case, preload)
+    target = case / f"expected_p{preload}{suffix}"
+    stale = case / f"expected_p{preload}{'.diag' if suffix == '.py' else '.py'}"
+    if UPDATE:
+        target.write_text(actual, encoding="utf-8")
+        if stale.exists():
+            stale.unlink()
+        return
+    assert not stale.exists(), f"{stale.name} exists but the run produced {target.name}; regenerate the goldens"
+    assert target.exists(), f"missing {target}; run: PTO_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py"
+    expected = target.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            fromfile=str(target), tofile="generated"))
+        pytest.fail(f"{target.name} differs from the generated output:\n{diff}\n"
+                    "If the change is intended: PTO_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py")
+
+
+@pytest.mark.parametrize("case, preload", PARAMS)
+def test_golden_output_parses_and_keeps_comments(case, preload):
+    import io
+    import tokenize
+
+    import libcst as cst
+
+    suffix, actual = generate(case, preload)
+    if suffix != ".py":
+        pytest.skip("this preload is rejected (see the .diag golden)")
+    cst.parse_module(actual)
+    compile(actual, str(case / "out.py"), "exec")
+
+    def comments(text):
+        return [t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
+
+    source = (case / "input.py").read_text(encoding="utf-8")
+    out_comments = comments(actual)
+    for c in comments(source):
+        assert c in out_comments, f"comment lost: {c}"

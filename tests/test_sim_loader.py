@@ -1,0 +1,116 @@
+"""Loading kernel files: import spellings, stubs, no leaks, lowering keeps line numbers."""
+
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from sim_runtime import KernelError, load_kernel_module, run_kernel
+from sim_runtime import pl as sim_pl
+
+BODY = """
+@pl.jit
+def k(x: pl.Tensor[[16, 32], pl.DT_FP32], out: pl.Tensor[[16, 32], pl.DT_FP32]):
+    with pl.section_vector():
+        t = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                               addrs=0, mutex_ids=[0])
+        pl.load(t[0], x, [0, 0])
+        pl.muls(t[0], t[0], 3.0)
+        pl.store(out, t[0], [0, 0])
+"""
+
+
+@pytest.mark.parametrize("imports", [
+    "import pypto_pro.language as pl",
+    "from pypto_pro import language as pl",
+    "import pypto_pro.language\npl = pypto_pro.language",
+    "from pypto_pro.language import jit, pipeline\nimport pypto_pro.language as pl",
+])
+def test_import_spellings_resolve_to_sim_pl(imports):
+    mod = load_kernel_module(imports + "\n" + BODY, path="k.py")
+    assert mod.pl is sim_pl
+    x = np.ones((16, 32), np.float32)
+    out = run_kernel("k.py", "k", {"x": x}, source=imports + "\n" + BODY).outputs["out"]
+    assert np.array_equal(out, 3 * x)
+
+
+HARNESS = """
+import os
+import pypto_pro.language as pl
+import pytest
+import torch
+import torch_npu  # noqa
+import pypto
+import not_a_real_module_xyz as nope
+from torch import nn
+
+DEVICE = int(os.environ.get("NO_SUCH_VAR", 0))
+""" + BODY + """
+
+@pytest.mark.soc(950)
+@pypto.options(pass_options={"enable_slice": False})
+def test_k():
+    raise SystemExit("test functions must not run")
+
+if __name__ == "__main__":
+    raise SystemExit("__main__ blocks must not run")
+"""
+
+
+def test_harness_imports_become_inert_stubs():
+    before = set(sys.modules)
+    mod = load_kernel_module(HARNESS, path="h.py")
+    assert callable(mod.test_k) and mod.test_k.__name__ == "test_k"  # decorators did nothing
+    leaked = {m for m in set(sys.modules) - before if m.split(".")[0] in ("torch", "torch_npu", "pypto",
+                                                                          "pypto_pro", "not_a_real_module_xyz")}
+    assert not leaked
+    assert "__sim_kernel__" not in sys.modules
+    res = run_kernel("h.py", "k", {"x": np.ones((16, 32), np.float32)}, source=HARNESS)
+    assert res.outputs["out"][0, 0] == 3
+
+
+def test_launch_syntax_inside_a_module_writes_outputs_back():
+    mod = load_kernel_module("import pypto_pro.language as pl\n" + BODY, path="l.py")
+    x = np.full((16, 32), 2, np.float32)
+    out = np.zeros((16, 32), np.float32)
+    mod.k[None, 1](x, out)
+    assert np.array_equal(out, 3 * x)
+    out2 = np.zeros((16, 32), np.float32)
+    mod.k(x, out2)
+    assert np.array_equal(out2, 3 * x)
+
+
+def test_jit_rejects_unknown_keywords():
+    with pytest.raises(TypeError):
+        load_kernel_module("import pypto_pro.language as pl\n@pl.jit(bogus=1)\ndef k():\n    pass\n", path="j.py")
+
+
+def test_errors_inside_sections_keep_original_line_numbers():
+    src = "import pypto_pro.language as pl\n" + textwrap.dedent("""
+    @pl.jit
+    def k(x: pl.Tensor[[16, 32], pl.DT_FP32]):
+        a = 1
+        with pl.section_cube():
+            b = 2
+        with pl.section_vector():
+            c = 3
+            pl.relu(x, x)
+    """)
+    line = src.splitlines().index("        pl.relu(x, x)") + 1
+    with pytest.raises(KernelError, match=rf"must be a tile.*k\.py:{line}"):
+        run_kernel("k.py", "k", {}, source=src)
+
+
+def test_sections_outside_the_kernel_body_are_rejected():
+    src = "import pypto_pro.language as pl\n" + textwrap.dedent("""
+    def helper():
+        with pl.section_cube():
+            pass
+
+    @pl.jit
+    def k(x: pl.Tensor[[16, 32], pl.DT_FP32]):
+        helper()
+    """)
+    with pytest.raises(KernelError, match="only supported directly"):
+        run_kernel("k.py", "k", {}, source=src)

@@ -1,0 +1,116 @@
+"""The sync graph on the worked examples of spec 4.12."""
+
+import textwrap
+
+import pytest
+
+from helpers import demo_text
+from pto_transpile.api import transpile
+
+
+def edges(result, loop=0):
+    g = result.loops[loop].graph
+    return [(e.kind, e.src.stage, e.src.buffer, e.src.pipe, e.dst.stage, e.dst.pipe, e.dist, e.task_off) for e in g.edges]
+
+
+DEMO_P2 = [
+    ("WAR", "stage2", "mm1_vec_db", "V", "stage1", "FIX", 1, 2),
+    ("RAW", "stage1", "mm1_vec_db", "FIX", "stage2", "V", 1, 0),
+    ("WAR", "stage3", "p_mat_db", "MTE1", "stage2", "MTE3", 1, 2),
+    ("RAW", "stage2", "p_mat_db", "MTE3", "stage3", "MTE1", 1, 0),
+    ("WAR", "stage4", "out_vec_db", "MTE3", "stage3", "FIX", 1, 2),
+    ("RAW", "stage3", "out_vec_db", "FIX", "stage4", "MTE3", 1, 0),
+]
+
+
+def test_demo_edge_table_preload_2():
+    assert edges(transpile(demo_text(), preload=2)) == DEMO_P2
+
+
+def test_demo_edge_table_preload_1_and_serial():
+    p1 = edges(transpile(demo_text(), preload=1))
+    dists = {(k, s, b): d for k, s, b, _, _, _, d, _ in p1}
+    assert dists[("RAW", "stage2", "p_mat_db")] == 0 and dists[("WAR", "stage3", "p_mat_db")] == 2
+    assert dists[("RAW", "stage1", "mm1_vec_db")] == 1 and dists[("WAR", "stage2", "mm1_vec_db")] == 1
+    serial = edges(transpile(demo_text(), preload=0))
+    assert [(k, d, o) for k, *_, d, o in serial] == [("WAR", 2, 2), ("RAW", 0, 0)] * 3
+
+
+def test_demo_accesses_match_spec_table():
+    r = transpile(demo_text(), preload=2)
+    got = [(i, a.buffer, a.role, a.pipe) for i, acc in enumerate(r.loops[0].accesses) for a in acc]
+    assert got == [
+        (0, "mm1_vec_db", "W", "FIX"), (1, "mm1_vec_db", "R", "V"), (1, "p_mat_db", "W", "MTE3"),
+        (2, "p_mat_db", "R", "MTE1"), (2, "out_vec_db", "W", "FIX"), (3, "out_vec_db", "R", "MTE3"),
+    ]
+
+
+TWO_STAGE = textwrap.dedent('''
+    import pypto_pro.language as pl
+    N = 8
+
+    @pl.pipeline.stage
+    def c1(i, acc_db, vbuf):
+        acc = acc_db.next()
+        v = vbuf.next()
+        pl.move(v, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+    @pl.pipeline.stage
+    def v1(i, out, vbuf):
+        v = vbuf.next()
+        pl.store(out, v, [i * 16, 0])
+
+    @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
+    def k(out: pl.Tensor[[128, 32], pl.DT_FP32]):
+        vbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                                  addrs=0, mutex_ids=MUTEX, IDS)
+        with pl.section_cube():
+            acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                                        addrs=0, mutex_ids=[4, 5])
+        for i in pl.range(0, N):
+            with pl.section_cube():
+                c1(i, acc_db, vbuf)
+            with pl.section_vector():
+                v1(i, out, vbuf)
+''')
+
+
+def two_stage(ids: str, mutex: str = "[0, 1]") -> str:
+    return TWO_STAGE.replace("MUTEX", mutex).replace("IDS", ids)
+
+
+@pytest.mark.parametrize("preload, raw, war", [(0, (0, 0), (2, 2)), (1, (1, 0), (1, 2))])
+def test_e1_two_stage_two_tiles(preload, raw, war):
+    r = transpile(two_stage("fwd_ids=[0, 1], bwd_ids=[2, 3]"), preload=preload)
+    assert r.ok, r.diagnostics
+    got = {k: (d, o) for k, *_, d, o in edges(r)}
+    assert got == {"RAW": raw, "WAR": war}
+    plan = r.loops[0].plan
+    assert [(op.section, op.pipe, op.index) for op in plan.prefire] == [("vector", "MTE3", 0), ("vector", "MTE3", 1)]
+    assert [(op.section, op.pipe, op.index) for op in plan.drain] == [("cube", "FIX", 0), ("cube", "FIX", 1)]
+
+
+def test_e1_single_id_indexes_modulo_one():
+    r = transpile(two_stage("fwd_ids=[0, 1], bwd_ids=[8]"), preload=1)
+    assert r.ok, r.diagnostics
+    assert "_pl_bwd_ids_vbuf[0])" in r.code and "_pl_bwd_ids_vbuf[1]" not in r.code
+    assert "_pl_bwd_ids_vbuf[_pl_ctx_0._pl_task_id % 1]" in r.code
+
+
+def test_e2_forward_only_emits_no_release_sync():
+    r = transpile(two_stage("fwd_ids=[0, 1]"), preload=1)
+    assert r.ok, r.diagnostics
+    plan = r.loops[0].plan
+    assert plan.prefire == [] and plan.drain == []
+    assert "WAR" in {e.kind for e in r.loops[0].graph.edges}  # the edge stays in the graph
+    # c1 (delay 0) sets once in the loop; v1 waits in the loop and in its drain copy
+    assert r.code.count("set_cross_core") == 1 and r.code.count("wait_cross_core") == 2
+
+
+def test_e3_one_tile_rejected_when_pipelined_but_fine_serially():
+    r = transpile(two_stage("fwd_ids=[0], bwd_ids=[1]", mutex="[0]"), preload=1)
+    assert [d.code for d in r.diagnostics] == ["PTO043"]
+    assert "1 tile(s)" in r.diagnostics[0].message and "2 tiles are live" in r.diagnostics[0].message
+    serial = transpile(two_stage("fwd_ids=[0], bwd_ids=[1]", mutex="[0]"), preload=0)
+    assert serial.ok
+    assert len(serial.loops[0].plan.prefire) == 1 and len(serial.loops[0].plan.drain) == 1
