@@ -7,7 +7,7 @@ waits executed on (c, P), and every earlier op of c that touched one of its auto
 A set on (c, P) carries (c, P)'s clock; the wait consuming it joins that clock into the
 waiting pipe. Accesses are checked FastTrack-style: each record keeps only its own epoch,
 and records made redundant by a later ordered write (or a covering read of the same pipe)
-are pruned, so the history stays small.
+are pruned, so the history stays small; what remains is bucketed by 4 KB address page.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from sim_runtime.errors import Location, RaceError
 from sim_runtime.memory import Footprint
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
+#: History is bucketed by address page so a check only visits nearby records.
+PAGE = 4096
 
 
 @dataclass
@@ -54,7 +56,7 @@ class RaceDetector:
         self.pipe_clock = [[np.zeros(self.width, np.int64) for _ in PIPES] for _ in cores]
         self.mutex_clock: list[dict[int, np.ndarray]] = [{} for _ in cores]
         self.local_flags: dict[tuple, list[np.ndarray]] = defaultdict(list)
-        self.history: dict[tuple, list[Access]] = defaultdict(list)
+        self.history: dict[tuple, dict[int, list[Access]]] = defaultdict(dict)
 
     def comp(self, core, pipe: str) -> int:
         return core.index * len(PIPES) + PIPE_INDEX[pipe]
@@ -122,12 +124,19 @@ class RaceDetector:
         return True
 
     # -- accesses --------------------------------------------------------------------------
+    def _pages(self, fp: Footprint) -> range:
+        return range(fp.base // PAGE, (fp.end - 1) // PAGE + 1) if fp.width else range(0)
+
     def check(self, new: Access, vc: np.ndarray) -> None:
-        hist = self.history[new.fp.key]
-        keep: list[Access] = []
-        for old in hist:
+        """Race-check `new` against earlier overlapping accesses, then record it."""
+        pages = self.history[new.fp.key]  # page number -> records touching that page
+        seen: dict[int, Access] = {}
+        for p in self._pages(new.fp):
+            for old in pages.get(p, ()):
+                seen[id(old)] = old
+        dropped = []
+        for old in seen.values():
             if not old.fp.overlaps(new.fp):
-                keep.append(old)
                 continue
             ordered = vc[old.comp] >= old.epoch
             if not ordered and "W" in (old.kind, new.kind):
@@ -135,14 +144,18 @@ class RaceDetector:
                     self.notes.append(
                         f"benign: {old.core.name} and {new.core.name} both wrote identical bytes "
                         f"({new.mem_label} {new.fp.describe()}) at {old.where} and {new.where}")
-                    keep.append(old)
                     continue
                 raise RaceError(self._message(old, new), new.where)
             if ordered and (new.kind == "W" or (old.kind == "R" and old.comp == new.comp)) and old.fp.within(new.fp):
-                continue  # anything ordered after `new` is ordered after `old`
-            keep.append(old)
-        keep.append(new)
-        self.history[new.fp.key] = keep
+                dropped.append(old)  # anything ordered after `new` is ordered after `old`
+        for old in dropped:
+            for p in self._pages(old.fp):
+                pages[p] = [r for r in pages[p] if r is not old]
+        for p in self._pages(new.fp):
+            pages.setdefault(p, []).append(new)
+
+    def live_records(self, key: tuple) -> int:
+        return len({id(r) for recs in self.history[key].values() for r in recs})
 
     @staticmethod
     def _benign(old: Access, new: Access) -> bool:

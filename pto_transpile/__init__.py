@@ -1,0 +1,13 @@
+"""pto-transpile: serial cube/vector PyPTO kernels in, pipelined kernels with every cross-core sync out.
+
+    from pto_transpile import transpile
+    result = transpile(source_text, preload=2, path="kernel.py")
+    result.code          # the generated file (None when there are errors)
+    result.diagnostics   # every problem found, with positions, messages and hints
+"""
+
+from pto_transpile.api import TranspileResult, transpile
+from pto_transpile.diagnostics import Diagnostic, Severity
+
+__all__ = ["Diagnostic", "Severity", "TranspileResult", "transpile"]
+__version__ = "0.1.0"
