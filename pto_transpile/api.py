@@ -34,7 +34,7 @@ class LoopResult:
 
     kernel: str
     index: int
-    line: int
+    node: cst.For  #: the pipeline loop (positions are computed only when asked)
     schedule: Optional[Schedule] = None
     accesses: list[list[Access]] = field(default_factory=list)
     graph: Optional[SyncGraph] = None
@@ -151,7 +151,7 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
         kernel_ok = _error_count(reporter) == errors_before
         emitters = []
         for loop in kernel.loops:
-            loop_result = LoopResult(kernel.name, loop.index, src.line_of(loop.node))
+            loop_result = LoopResult(kernel.name, loop.index, loop.node)
             results.append(loop_result)
             p = _preload_of(preloads, loop.index)
             scanner = StageScanner(file, kernel)

@@ -144,14 +144,17 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
                 used.update(ids.values)
     free = [i for i in EVENT_IDS if i not in used]
     sizes = dict(wanted)
+    downgraded = []
     for key in sorted(sizes, key=lambda k: sizes[k]):
         if sum(sizes.values()) <= len(free):
             break
         if sizes[key] > 1:
             sizes[key] = 1
             edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) == key)
-            plan.findings.append(Finding("PTO046", edge.dst.access.node, {"edge": edge, "wanted": wanted[key]}))
-    if sum(sizes.values()) > len(free):
+            downgraded.append(Finding("PTO046", edge.dst.access.node, {"edge": edge, "wanted": wanted[key]}))
+    if sum(sizes.values()) <= len(free):
+        plan.findings.extend(downgraded)
+    else:
         edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) in sizes)
         plan.findings.append(Finding("PTO045", edge.dst.access.node, {
             "need": sum(sizes.values()), "free": len(free), "used": sorted(used)}))

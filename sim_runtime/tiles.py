@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import linecache
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 

@@ -114,3 +114,28 @@ def test_sections_outside_the_kernel_body_are_rejected():
     """)
     with pytest.raises(KernelError, match="only supported directly"):
         run_kernel("k.py", "k", {}, source=src)
+
+
+def test_structs_are_per_core_and_struct_arrays_are_bounds_checked():
+    src = "import pypto_pro.language as pl\n" + textwrap.dedent("""
+    @pl.jit
+    def k(ids: pl.Tensor[[4, 8], pl.DT_INT32]):
+        st = pl.struct("S", n=0, arr=[0, 0])
+        ring = pl.struct_array(2, "R", v=0)
+        with pl.section_vector():
+            st.n = st.n + 10 + pl.get_subblock_idx()
+            st.arr[1] = 7
+            ring[1].v = 5
+        with pl.section_cube():
+            st.n = st.n + 1
+        row = pl.get_block_idx() if pl.get_subblock_num() == 2 else 3
+        pl.setval(ids, row * 8, st.n)
+        pl.setval(ids, row * 8 + 1, st.arr[1])
+        pl.setval(ids, row * 8 + 2, ring[1].v)
+        x = ring[INDEX].v
+    """)
+    with pytest.raises(KernelError, match=r"R\[2\] out of range"):  # the ring has 2 entries
+        run_kernel("s.py", "k", {}, source=src.replace("INDEX", "2"))
+    ids = run_kernel("s.py", "k", {}, source=src.replace("INDEX", "1")).outputs["ids"]
+    assert ids[0, :3].tolist() == [10, 7, 5] and ids[1, :3].tolist() == [11, 7, 5]
+    assert ids[3, :3].tolist() == [1, 0, 0]  # the cube's own copies

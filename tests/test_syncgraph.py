@@ -114,3 +114,109 @@ def test_e3_one_tile_rejected_when_pipelined_but_fine_serially():
     serial = transpile(two_stage("fwd_ids=[0], bwd_ids=[1]", mutex="[0]"), preload=0)
     assert serial.ok
     assert len(serial.loops[0].plan.prefire) == 1 and len(serial.loops[0].plan.drain) == 1
+
+
+REUSE = textwrap.dedent('''
+    import pypto_pro.language as pl
+
+    @pl.pipeline.stage
+    def c1(i, acc_db, xbuf):
+        acc = acc_db.next()
+        x = xbuf.next()
+        pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+    @pl.pipeline.stage
+    def v1(i, out, xbuf):
+        x = xbuf.next()
+        pl.store(out, x, [i * 16, 0])
+
+    @pl.pipeline.stage
+    def c2(i, acc_db, ybuf):
+        acc = acc_db.next()
+        y = ybuf.next()
+        pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+    @pl.pipeline.stage
+    def v2(i, out, ybuf):
+        y = ybuf.next()
+        pl.store(out, y, [i * 16, 0])
+
+    @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
+    def k(out: pl.Tensor[[128, 32], pl.DT_FP32]):
+        xbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                                  addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+        ybuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                                  addrs=0, mutex_ids=[0, 1], fwd_ids=[4, 5], bwd_ids=[6, 7])
+        with pl.section_cube():
+            acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                                        addrs=0, mutex_ids=[4, 5])
+        for i in pl.range(0, 8):
+            with pl.section_cube():
+                c1(i, acc_db, xbuf)
+            with pl.section_vector():
+                v1(i, out, xbuf)
+            with pl.section_cube():
+                c2(i, acc_db, ybuf)
+            with pl.section_vector():
+                v2(i, out, ybuf)
+''')
+
+
+def test_e5_address_reuse_allocates_free_ids():
+    r = transpile(REUSE, preload=1)
+    assert r.ok, r.diagnostics
+    assert edges(r) == [
+        ("WAR", "v2", "ybuf", "MTE3", "c1", "FIX", 0, 2),
+        ("WAR", "v1", "xbuf", "MTE3", "c1", "FIX", 1, 2),
+        ("RAW", "c1", "xbuf", "FIX", "v1", "MTE3", 1, 0),
+        ("WAR", "v1", "xbuf", "MTE3", "c2", "FIX", 0, 0),
+        ("WAR", "v2", "ybuf", "MTE3", "c2", "FIX", 1, 2),
+        ("RAW", "c2", "ybuf", "FIX", "v2", "MTE3", 1, 0),
+    ]
+    plan = r.loops[0].plan
+    assert plan.overlap == [("_pl_overlap_ids_0", [8, 9])]
+    assert "_pl_overlap_ids_0 = [8, 9]" in r.code
+    assert [o.ids.name for o in plan.pre[0]].count("_pl_overlap_ids_0") == 1
+    assert [o.ids.name for o in plan.post[3]].count("_pl_overlap_ids_0") == 1
+    assert sum(o.ids.name == "_pl_overlap_ids_0" for o in plan.prefire) == 2
+    assert sum(o.ids.name == "_pl_overlap_ids_0" for o in plan.drain) == 2
+
+
+def _reuse_graph(preload=1):
+    from pto_transpile.reader import read
+    from pto_transpile.scan import StageScanner
+    from pto_transpile.schedule import schedule_for
+    from pto_transpile.source import SourceFile
+    from pto_transpile.syncgraph import build_graph
+
+    file = read(SourceFile.parse(REUSE, "reuse.py"))
+    kernel = file.kernels[0]
+    loop = kernel.loops[0]
+    scanner = StageScanner(file, kernel)
+    accesses = [scanner.scan_stage(s).accesses for s in loop.stages]
+    return kernel, loop, build_graph(kernel, loop, accesses, schedule_for([s.section for s in loop.stages], preload).delays)
+
+
+@pytest.mark.parametrize("used, overlap, codes", [
+    (range(0, 14), [("_pl_overlap_ids_0", [14, 15])], []),
+    (range(0, 15), [("_pl_overlap_ids_0", [15])], ["PTO046"]),
+    (range(0, 16), [], ["PTO045"]),
+])
+def test_e5_overlap_pool_downgrade_and_exhaustion(used, overlap, codes):
+    from pto_transpile.plan import make_plan
+
+    kernel, loop, graph = _reuse_graph()
+    kernel.buffers["xbuf"].fwd.values = tuple(used)  # pretend the loop's own lists take these ids
+    plan = make_plan(kernel, loop, graph, [0])
+    assert plan.overlap == overlap
+    assert [f.code for f in plan.findings] == codes
+    if overlap:
+        ids = next(o.ids for o in plan.prefire if o.ids.name == "_pl_overlap_ids_0")
+        assert ids.count == len(overlap[0][1])  # a downgraded group is indexed by its own length
+        assert sorted({o.index for o in plan.prefire if o.ids.name == "_pl_overlap_ids_0"}) == list(range(ids.count))
+
+
+def test_e5_inverse_time_at_preload_2():
+    r = transpile(REUSE, preload=2)
+    assert "PTO048" in [d.code for d in r.diagnostics]
+    assert r.code is None
