@@ -69,6 +69,13 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "full": (_W, None),
     **_same((_W, _R), "fillpad", "fillpad_expand"),
     "fillpad_inplace": (_RW, _R),
+    # Vector ops the V2 snapshot does not list (its scanner could not see them); the
+    # emulator runs them, and the transpiler now syncs them instead of missing them.
+    **_same((_W, _R, None), "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "cmps"),
+    **{f"{a}_expand_{o}": (_W, _R, _R) for a in ("row", "col") for o in ("add", "sub", "mul", "div", "max", "min")},
+    **_same((_W, _R, _R), "add_relu", "sub_relu"),
+    "axpy": (_RW, _R, None),
+    "fill": (_W, None),
 }
 
 #: Ops that only change a tile descriptor: no data access, no mutex, no sync.
@@ -121,7 +128,7 @@ OP_PIPE: dict[str, str] = {
 #: Registry ops that are vector work (pipe V). Every op in BLOCK_OP_ROLES not placed above.
 _VECTOR_OPS = frozenset(
     _REGISTRY_ALIAS.get(op, op) for op in BLOCK_OP_ROLES if _REGISTRY_ALIAS.get(op, op) not in OP_PIPE
-) | frozenset({"row_max", "row_min", "row_sum", "col_max", "col_min", "col_sum", "row_expand_sub", "row_expand_div", "row_expand_mul"})
+)
 
 
 def op_roles(op: str, mode: str | None = None) -> tuple[Role, ...] | None:

@@ -107,6 +107,7 @@ class KernelContext:
     file: FileModel
     kernel: Kernel
     preloads: tuple  #: the preload values in force (CLI or decorator), unvalidated
+    scans: dict = field(default_factory=dict)  #: loop index -> accesses per stage
 
     @property
     def source(self) -> SourceFile:
@@ -145,7 +146,14 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
             continue  # a plain kernel: nothing to transform, nothing to judge
         preloads = _preloads(kernel, preload)
+        scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads)
+        for loop in kernel.loops:
+            scans = [scanner.scan_stage(s) for s in loop.stages]
+            kctx.scans[loop.index] = [s.accesses for s in scans]
+            for s in scans:
+                for f in s.findings:
+                    reporter.finding(f)
         errors_before = _error_count(reporter)
         _run(reporter, "kernel", kctx)
         kernel_ok = _error_count(reporter) == errors_before
@@ -154,17 +162,12 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
             loop_result = LoopResult(kernel.name, loop.index, loop.node)
             results.append(loop_result)
             p = _preload_of(preloads, loop.index)
-            scanner = StageScanner(file, kernel)
-            scans = [scanner.scan_stage(s) for s in loop.stages]
-            loop_result.accesses = [s.accesses for s in scans]
-            for s in scans:
-                for f in s.findings:
-                    reporter.finding(f)
+            loop_result.accesses = kctx.scans[loop.index]
             if not kernel_ok or p is None:
                 continue
             sched = schedule_for([s.section for s in loop.stages], p)
             loop_result.schedule = sched
-            lctx = LoopContext(file, kernel, preloads, loop, loop_result.accesses, sched)
+            lctx = LoopContext(file, kernel, preloads, kctx.scans, loop, loop_result.accesses, sched)
             before = _error_count(reporter)
             _run(reporter, "loop", lctx)
             if _error_count(reporter) != before:
@@ -173,7 +176,7 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
             loop_result.graph = graph
             for f in graph.findings:
                 reporter.finding(f)
-            _run(reporter, "graph", GraphContext(file, kernel, preloads, loop, loop_result.accesses, sched, graph))
+            _run(reporter, "graph", GraphContext(file, kernel, preloads, kctx.scans, loop, loop_result.accesses, sched, graph))
             if _error_count(reporter) != before:
                 continue
             plan = make_plan(kernel, loop, graph, overlap_counter)
@@ -197,10 +200,20 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results)
-    module = src.module.visit(KernelRewriter(replacements)) if replacements else src.module
+    module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
     return TranspileResult(path, module.code, diagnostics, results)
+
+
+def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) -> cst.Module:
+    """Apply the replacements to the kernels only; the rest of the module is never revisited."""
+    if not replacements:
+        return module
+    rewriter = KernelRewriter(replacements)
+    kernels = {id(k.node) for k in file.kernels}
+    body = [stmt.visit(rewriter) if id(stmt) in kernels else stmt for stmt in module.body]
+    return module.with_changes(body=body)
 
 
 def _run(reporter: Reporter, phase: str, ctx) -> None:

@@ -110,19 +110,15 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
 
 def names_in(expr: cst.CSTNode) -> list[str]:
     """Variable names an expression reads (attribute names and call keywords excluded)."""
+    from pto_transpile.walk import iter_nodes
+
+    skip = set()
     found: list[str] = []
-
-    class _Visitor(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            found.append(node.value)
-
-    expr.visit(_Visitor())
+    for n in iter_nodes(expr):
+        if isinstance(n, cst.Attribute):
+            skip.add(id(n.attr))
+        elif isinstance(n, cst.Arg) and n.keyword is not None:
+            skip.add(id(n.keyword))
+        elif isinstance(n, cst.Name) and id(n) not in skip:
+            found.append(n.value)
     return found

@@ -20,6 +20,7 @@ from pto_transpile.model import (
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames
+from pto_transpile.walk import find
 from pto_transpile.source import SourceFile
 
 
@@ -86,33 +87,9 @@ def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
 
 def _bound_names(fn: cst.FunctionDef) -> set[str]:
     """Every name the kernel binds anywhere (parameters, targets, loop variables)."""
-    names = {p.name.value for p in fn.params.params}
+    from pto_transpile.rules._walk import names_stored
 
-    class _Visitor(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            self._targets(node.target)
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            self._targets(node.target)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            self._targets(node.target)
-
-        def visit_For(self, node: cst.For) -> None:
-            self._targets(node.target)
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            self._targets(node.name)
-
-        def _targets(self, node: cst.CSTNode) -> None:
-            if isinstance(node, cst.Name):
-                names.add(node.value)
-            elif isinstance(node, (cst.Tuple, cst.List)):
-                for el in node.elements:
-                    self._targets(el.value)
-
-    fn.body.visit(_Visitor())
-    return names
+    return {p.name.value for p in fn.params.params} | {n.value for n in names_stored(fn.body)}
 
 
 def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
@@ -138,17 +115,7 @@ def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> Optional[cst.Call]:
 
 
 def contains_stage_call(node: cst.CSTNode, stages) -> bool:
-    found = False
-
-    class _Visitor(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> Optional[bool]:
-            nonlocal found
-            if isinstance(call.func, cst.Name) and call.func.value in stages:
-                found = True
-            return not found
-
-    node.visit(_Visitor())
-    return found
+    return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in find(node, cst.Call))
 
 
 class KernelReader:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import builtins
 import linecache
+import traceback
 import types
 from pathlib import Path
 
 from sim_runtime import pl as sim_pl
+from sim_runtime.errors import KernelError, Location, SimulationError
 
 _PACKAGE = "pypto_pro"
 #: Host-side harness modules: stubbed even when installed. A kernel file uses them only in
@@ -111,5 +113,14 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     ns["__pl_sim_source__"] = source
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), ns)
+    try:
+        exec(compile(source, filename, "exec"), ns)
+    except SyntaxError as exc:
+        raise KernelError(f"syntax error: {exc.msg}", Location(filename, exc.lineno or 0)) from None
+    except SimulationError:
+        raise
+    except Exception as exc:  # the module itself failed to run: report it at its line
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+        where = Location(filename, frames[-1].lineno) if frames else None
+        raise KernelError(f"loading the kernel file raised {type(exc).__name__}: {exc}", where) from exc
     return module

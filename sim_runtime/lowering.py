@@ -10,6 +10,7 @@ deadlock reports) and which section kinds exist (mix / vector-only / cube-only k
 
 from __future__ import annotations
 
+import __future__
 import ast
 import copy
 from dataclasses import dataclass, field
@@ -41,7 +42,8 @@ def _callee_name(node: ast.AST) -> str | None:
 
 
 class _Sections(ast.NodeTransformer):
-    def __init__(self):
+    def __init__(self, filename: str):
+        self.filename = filename
         self.kinds: set[str] = set()
 
     def visit_With(self, node: ast.With):
@@ -51,7 +53,7 @@ class _Sections(ast.NodeTransformer):
             return node
         if len(node.items) != 1 or node.items[0].optional_vars is not None:
             raise KernelError("a section `with` takes exactly one pl.section_*() and no `as`",
-                              Location("<kernel>", node.lineno))
+                              Location(self.filename, node.lineno))
         kind = kinds[0]
         self.kinds.add(kind)
         test = ast.Call(func=ast.Name(SECTION_FN, ast.Load()),
@@ -107,12 +109,14 @@ def lower(fn) -> LoweredKernel:
         source = inspect.getsource(inspect.getmodule(fn))
     fdef = copy.deepcopy(_find_def(ast.parse(source, filename), fn))
     fdef.decorator_list = []
-    sections = _Sections()
+    sections = _Sections(filename)
     fdef = sections.visit(fdef)
     stages = _stage_names(g)
     module = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
     ns: dict = {}
-    exec(compile(module, filename, "exec"), g, ns)
+    future = g.get("annotations")
+    flags = future.compiler_flag if isinstance(future, __future__._Feature) else 0
+    exec(compile(module, filename, "exec", flags=flags, dont_inherit=True), g, ns)
     g[SECTION_FN] = _section_fn()
     kinds = sections.kinds
     kind = "vector" if kinds == {"vector"} else "cube" if kinds == {"cube"} else "mix"

@@ -1,8 +1,7 @@
 """Block ops: numpy semantics, accesses, pipe and cost of every `pl.<op>` the emulator runs.
 
 Roles (which positional tile is read or written) and pipes come from the shared op table in
-`pto_api` so the emulator and the transpiler cannot disagree; `SIM_ROLES`/`SIM_PIPES` hold
-only the facts that table lacks (reported upstream). Level 1 memory: every tile holds its
+`pto_api` so the emulator and the transpiler cannot disagree. Level 1 memory: every tile holds its
 values in logical row-major order, ops act on the destination's valid window.
 """
 
@@ -21,21 +20,6 @@ from sim_runtime.memory import Footprint
 from sim_runtime.tiles import GMTensor, Tile, TileGroup, TileLayout
 
 _W, _R, _RW = "W", "R", "RW"
-
-#: Roles of ops that pto_api.BLOCK_OP_ROLES does not list (the real scanner cannot see
-#: them either; the emulator still must track their accesses).
-SIM_ROLES: dict[str, tuple] = {
-    **{n: (_W, _R, None) for n in ("row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min")},
-    **{f"{a}_expand_{o}": (_W, _R, _R) for a in ("row", "col") for o in ("add", "sub", "mul", "div", "max", "min")},
-    "add_relu": (_W, _R, _R),
-    "sub_relu": (_W, _R, _R),
-    "axpy": (_RW, _R, None),
-    "fill": (_W, None),
-    "cmps": (_W, _R, None),
-}
-#: Pipes of ops that pto_api.op_pipe does not know (all vector work: pipe V per the docs).
-SIM_PIPES: dict[str, str] = {name: "V" for name in SIM_ROLES}
-
 
 class OpCall:
     """One `pl.<name>(*args, **kwargs)` call on one core."""
@@ -100,14 +84,14 @@ def fits(call: OpCall, tile: Tile, nr: int, nc: int, r0: int = 0, c0: int = 0) -
 
 
 def roles_of(name: str) -> tuple:
-    r = op_roles(name) or SIM_ROLES.get(name)
+    r = op_roles(name)
     if r is None:
         raise UnsupportedOpError(f"no role table entry for pl.{name}")
     return r
 
 
 def pipe_of(name: str, where: Location | None = None) -> str:
-    p = op_pipe(name) or SIM_PIPES.get(name)
+    p = op_pipe(name)
     if p is None:
         raise UnsupportedOpError(f"no pipe known for pl.{name}", where)
     return p
@@ -335,7 +319,8 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
 for _op in EXPAND:
     HANDLERS[f"row_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, True, _o)
     HANDLERS[f"col_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, False, _o)
-    HANDLERS[f"expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, call.kwargs.get("dim", 0) == 0, _o)
+    if _op != "add":  # there is no pl.expand_add (pto_api.md 7.6)
+        HANDLERS[f"expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, call.kwargs.get("dim", 0) == 0, _o)
 
 
 # -- GM <-> tile -----------------------------------------------------------------------------

@@ -120,33 +120,32 @@ for _name in _ops.HANDLERS:
     globals()[_name] = _make_op(_name)
 
 
-def _unsupported(name: str):
-    def op(*args, **kwargs):
-        raise UnsupportedOpError(f"pl.{name} is not implemented by sim_runtime", _where())
+class _Unsupported:
+    """A `pl.<name>` the emulator lacks: attribute access works (enums, namespaces such as
+    `pl.Vf`), calling raises `UnsupportedOpError` at the kernel's line."""
 
-    op.__name__ = name
-    return op
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return _Unsupported(f"{self._name}.{attr}")
+
+    def __call__(self, *args, **kwargs):
+        raise UnsupportedOpError(f"pl.{self._name} is not implemented by sim_runtime", _where())
+
+    def __repr__(self) -> str:
+        return f"<unsupported pl.{self._name}>"
 
 
-class _UnsupportedNamespace:
-    """`pl.Vf` / `vf.*`: register-level VF code is not emulated yet."""
-
-    def __init__(self, prefix: str):
-        self._prefix = prefix
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _unsupported(f"{self._prefix}.{name}")
-
-
-Vf = _UnsupportedNamespace("Vf")
+Vf = _Unsupported("Vf")  # register-level VF code is not emulated yet
 
 
 def __getattr__(name: str):  # PEP 562: any other pl.<name>
     if name.startswith("__"):
         raise AttributeError(name)
-    return _unsupported(name)
+    return _Unsupported(name)
 
 
 # -- kernels, stages, control flow --------------------------------------------------------------
@@ -282,7 +281,7 @@ def struct(*args, **fields):
     return _tiles.Struct(args[0] if args else "struct", fields)
 
 
-def struct_array(n, typename, **fields):
+def struct_array(n, typename, /, **fields):  # positional-only: fields may be called `n`
     return _tiles.StructArray(n, typename, fields)
 
 

@@ -56,11 +56,17 @@ class VerifyReport:
         console.print(table)
 
 
-def _verdict(exc: SimulationError) -> str:
+def _verdict(exc: Exception) -> str:
     for cls, name in _VERDICTS:
         if isinstance(exc, cls):
             return name
     return "error"
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, SimulationError):
+        return str(exc)
+    return f"internal error in sim_runtime: {type(exc).__name__}: {exc}"
 
 
 def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, shapes: dict | None) -> dict:
@@ -88,15 +94,15 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     try:
         inputs = make_inputs(serial_source, kernel_name, path=path, seed=seed, shapes=shapes)
         serial = run_kernel(path, kernel_name, inputs, source=serial_source, block_dim=block_dim, mode="sequential")
-    except SimulationError as exc:
-        rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=str(exc)))
+    except Exception as exc:  # never a traceback: the verdict carries the message
+        rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc)))
         return VerifyReport(kernel_name, rows)
     rows.append(VerifyRow("serial", serial.cycles, 1.0))
     for label, src in generated.items():
         try:
             res = run_kernel(path, kernel_name, inputs, source=src, block_dim=block_dim, mode="concurrent")
-        except SimulationError as exc:
-            rows.append(VerifyRow(label, None, None, verdict=_verdict(exc), message=str(exc)))
+        except Exception as exc:
+            rows.append(VerifyRow(label, None, None, verdict=_verdict(exc), message=_describe(exc)))
             continue
         diffs = {}
         same = True

@@ -82,7 +82,7 @@ def test_launch_syntax_inside_a_module_writes_outputs_back():
 
 
 def test_jit_rejects_unknown_keywords():
-    with pytest.raises(TypeError):
+    with pytest.raises(KernelError, match=r"TypeError: pl.jit got unexpected keyword\(s\): bogus.*j\.py:2"):
         load_kernel_module("import pypto_pro.language as pl\n@pl.jit(bogus=1)\ndef k():\n    pass\n", path="j.py")
 
 

@@ -53,3 +53,11 @@ def test_verify_detects_mismatch():
     wrong = P2.replace("pl.relu(relu_vec, mm1_vec)", "pl.muls(relu_vec, mm1_vec, 2.0)")
     report = verify(SERIAL, wrong, NAME)
     assert report.rows[1].verdict == "mismatch" and report.rows[1].max_diff["out"] > 0
+
+
+def test_verify_reports_broken_sources_without_traceback():
+    report = verify(SERIAL, "def broken(:\n    pass\n", NAME, path="gen.py")
+    assert report.rows[1].verdict == "error" and "syntax error" in report.rows[1].message
+    report = verify("import pypto_pro.language as pl\nx = 1 / 0\n", P2, NAME, path="ser.py")
+    assert report.rows[0].verdict == "error" and "ZeroDivisionError" in report.rows[0].message
+    assert "ser.py:2" in report.rows[0].message

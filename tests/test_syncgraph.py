@@ -220,3 +220,48 @@ def test_e5_inverse_time_at_preload_2():
     r = transpile(REUSE, preload=2)
     assert "PTO048" in [d.code for d in r.diagnostics]
     assert r.code is None
+
+
+SHARED = textwrap.dedent('''
+    import pypto_pro.language as pl
+
+    @pl.pipeline.stage
+    def c1(i, acc_db, mbuf):
+        acc = acc_db.next()
+        m = mbuf.next()
+        pl.move(m, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+    @pl.pipeline.stage
+    def v1(i, out, mbuf, tbuf):
+        m = mbuf.next()
+        t = tbuf.next()
+        pl.cast(t, m)
+        pl.store(out, t, [i * 16, 0])
+
+    @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
+    def k(out: pl.Tensor[[128, 32], pl.DT_FP16]):
+        mbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                                  addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+        with pl.section_vector():
+            tbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec),
+                                      addrs=0, mutex_ids=[0, 1])
+        with pl.section_cube():
+            acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                                        addrs=0, mutex_ids=[4, 5])
+        for i in pl.range(0, 8):
+            with pl.section_cube():
+                c1(i, acc_db, mbuf)
+            with pl.section_vector():
+                v1(i, out, mbuf, tbuf)
+''')
+
+
+def test_e6_shared_intermediate_ids_use_the_owner_bwd_ids():
+    r = transpile(SHARED, preload=1)
+    assert r.ok, r.diagnostics
+    plan = r.loops[0].plan
+    assert plan.overlap == []
+    assert [(o.pipe, o.ids.name) for o in plan.pre[0]] == [("FIX", "_pl_bwd_ids_mbuf")] * 2
+    assert sorted((o.pipe, o.ids.name) for o in plan.post[1]) == [("MTE3", "_pl_bwd_ids_mbuf"), ("V", "_pl_bwd_ids_mbuf")]
+    assert len(plan.prefire) == 4 and len(plan.drain) == 4
+    assert "tbuf" in {n.buffer for n in r.loops[0].graph.nodes}  # the local buffer sharing addresses is tracked

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_transpile.kinds import slot_access
+from pto_transpile.walk import iter_nodes
 
 
 def picks_outside_loops(kernel):
@@ -32,18 +33,8 @@ def picks_outside_loops(kernel):
                 and slot_access(small.value, groups):
             standalone = small.value
             yield stmt, small, small.value, True, small.targets[0].target.value
-        found = []
-
-        class _V(cst.CSTVisitor):
-            def visit_Call(self, n):
-                if n is not standalone and slot_access(n, groups):
-                    found.append(n)
-
-            def visit_Subscript(self, n):
-                if n is not standalone and slot_access(n, groups):
-                    found.append(n)
-
-        small.visit(_V())
+        found = [n for n in iter_nodes(small)
+                 if isinstance(n, (cst.Call, cst.Subscript)) and n is not standalone and slot_access(n, groups)]
         for n in found:
             yield stmt, small, n, False, None
 

@@ -6,37 +6,16 @@ from typing import Iterator
 
 import libcst as cst
 
+from pto_transpile.walk import find, iter_nodes
+
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class _V(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    node.visit(_V())
-    return found
+    return find(node, cst.Call)
 
 
 def names_stored(node: cst.CSTNode) -> list[cst.Name]:
     """Names bound by assignments, loop targets and `as` clauses under `node`."""
     found: list[cst.Name] = []
-
-    class _V(cst.CSTVisitor):
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
-            _collect(n.target)
-
-        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
-            _collect(n.target)
-
-        def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            _collect(n.target)
-
-        def visit_For(self, n: cst.For) -> None:
-            _collect(n.target)
-
-        def visit_AsName(self, n: cst.AsName) -> None:
-            _collect(n.name)
 
     def _collect(t) -> None:
         if isinstance(t, cst.Name):
@@ -45,19 +24,16 @@ def names_stored(node: cst.CSTNode) -> list[cst.Name]:
             for el in t.elements:
                 _collect(el.value)
 
-    node.visit(_V())
+    for n in iter_nodes(node):
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
+            _collect(n.target)
+        elif isinstance(n, cst.AsName):
+            _collect(n.name)
     return found
 
 
 def all_names(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class _V(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            found.append(n)
-
-    node.visit(_V())
-    return found
+    return find(node, cst.Name)
 
 
 def statements(stmts) -> Iterator[cst.BaseStatement]:

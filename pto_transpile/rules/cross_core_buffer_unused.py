@@ -1,14 +1,12 @@
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
-from pto_transpile.scan import StageScanner
 
 
 def check(ctx):
     k = ctx.kernel
     if not k.loops:
         return
-    scanner = StageScanner(ctx.file, k)
-    used = {a.buffer for loop in k.loops for s in loop.stages for a in scanner.scan_stage(s).accesses}
+    used = {a.buffer for accesses in ctx.scans.values() for stage in accesses for a in stage}
     for buf in cross_core_buffers(k):
         if buf.name not in used:
             yield buf.call, {"buffer": buf.name}

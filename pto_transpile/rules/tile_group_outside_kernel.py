@@ -2,17 +2,89 @@ import libcst as cst
 
 from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.base import Rule
+from pto_transpile.rules import _examples as ex
+
+
+def _reachable(file):
+    """Stages and the module functions that kernels and stages call (transitively)."""
+    functions = {**file.helpers, **file.vector_functions, **{n: s.node for n, s in file.stages.items()}}
+    todo = list(file.all_jit_kernels) + [s.node for s in file.stages.values()]
+    seen = {s for s in file.stages}
+    while todo:
+        fn = todo.pop()
+        for call in calls_in(fn):
+            if isinstance(call.func, cst.Name) and call.func.value in functions and call.func.value not in seen:
+                seen.add(call.func.value)
+                todo.append(functions[call.func.value])
+    return [functions[n] for n in sorted(seen)]
 
 
 def check(file):
-    kernels = {id(k) for k in file.all_jit_kernels}
-    for stmt in file.source.module.body:
-        if not isinstance(stmt, cst.FunctionDef) or id(stmt) in kernels:
-            continue
+    for stmt in _reachable(file):
         for call in calls_in(stmt):
             if file.pl.path(call.func) == ("make_tile_group",):
                 kind = "stage" if stmt.name.value in file.stages else "function"
                 yield call, {"function": stmt.name.value, "kind": kind}
+
+
+DOC = """\
+## What it checks
+`pl.make_tile_group(...)` is called outside the `@pl.jit` kernel body: in a stage function
+or in a plain helper function.
+
+## Why it matters for pipelining
+The transform learns every buffer's memory space, addresses, tile count, mutex ids and
+cross-core event ids from the declarations in the kernel body, once, before the loop. A
+group declared in a stage would be re-created every (delayed) iteration with no slot
+rotation across iterations, and its address overlaps, sync ids and tile count would be
+invisible to the sync analysis.
+
+## Example
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    y_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13])
+    ...
+```
+
+## Use instead
+```python
+    with pl.section_vector():
+        y_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13])
+    ...
+            st(ki, sub_id, out, x_db, y_db)
+```
+"""
+
+_DECL = '''\
+y_db = pl.make_tile_group(
+    type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+    addrs=0x4000,
+    mutex_ids=[12, 13],
+)'''
+
+_BODY = '''\
+    x = x_db.next()
+    y = y_db.next()
+    pl.relu(y, x)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+_HELPER = "def half_buffer():\n" + ex.textwrap.indent(_DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
+
+INVALID = (
+    ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
+              + ex.textwrap.indent(_DECL.replace("(\n", "(  # E: PTO020\n", 1), "    ") + "\n" + _BODY),
+    ex.kernel(helpers=_HELPER, st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db, y_db):\n" + _BODY,
+              vec_decls=ex.VEC_DECLS + "\n    y_db = half_buffer()",
+              # the helper's result has no known kind either, so PTO054 follows
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)  # E: PTO054"))),
+)
+
+VALID = (
+    ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db, y_db):\n" + _BODY,
+              vec_decls=ex.VEC_DECLS + "\n" + ex.textwrap.indent(_DECL, "    "),
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))),
+)
 
 
 RULE = Rule(
@@ -24,4 +96,7 @@ RULE = Rule(
     phase="file",
     check=check,
     seed="跨核 Buffer 和核内 Buffer 的 make_tile_group 声明必须写在 kernel 函数体内",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,0 +1,63 @@
+"""How much does a transpile cost compared to what libcst alone must spend?
+
+Baseline: libcst parse + code generation of the same file (the floor for any libcst tool).
+Prints the ratio ours/baseline for the demo and for a ~700-line kernel file (the demo plus
+many unrelated helper functions, as real kernel files carry). Run:
+
+    python benchmarks/bench_transpile.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import libcst as cst
+
+from pto_transpile import transpile
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
+
+HELPER = '''
+
+def helper_{i}(x, y):
+    """An unrelated helper the kernel file carries."""
+    total = 0
+    for k in range(x):
+        if k % 3 == 0:
+            total += k * y  # comment {i}
+        else:
+            total -= {i}
+    return total
+'''
+
+
+def big_file(lines: int = 700) -> str:
+    text, i = DEMO, 0
+    while text.count("\n") < lines:
+        text += HELPER.format(i=i)
+        i += 1
+    return text
+
+
+def best(fn, repeat: int = 7) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), statistics.median(times)
+
+
+def main() -> None:
+    for name, text in (("seed demo", DEMO), ("~700-line file", big_file())):
+        base_min, base_med = best(lambda: cst.parse_module(text).code)
+        ours_min, ours_med = best(lambda: transpile(text, preload=2))
+        print(f"{name:15s} {text.count(chr(10)):4d} lines  baseline {base_min * 1e3:6.1f} ms  "
+              f"transpile {ours_min * 1e3:6.1f} ms  ratio {ours_min / base_min:4.2f}x (median {ours_med / base_med:4.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""A fast pre-order walk over libcst nodes.
+
+libcst's visitor machinery rebuilds every node it passes (visit-and-replace), which costs
+several times a parse on a big kernel. Analysis only needs to read, so this walk follows
+the dataclass fields directly (field lists cached per node type), in source order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterator, TypeVar
+
+import libcst as cst
+
+N = TypeVar("N", bound=cst.CSTNode)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+#: Types whose dataclass field order differs from source order.
+_SOURCE_ORDER = {
+    cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
+    cst.Arg: ("keyword", "value"),
+}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None and cls in _SOURCE_ORDER:
+        names = _FIELDS[cls] = _SOURCE_ORDER[cls]
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if not f.name.startswith("whitespace")
+                      and f.name not in ("leading_lines", "lines_after_decorators", "header", "footer",
+                                         "semicolon", "comma", "lpar", "rpar", "newline"))
+        _FIELDS[cls] = names
+    return names
+
+
+def iter_nodes(node: cst.CSTNode, skip_functions: bool = False) -> Iterator[cst.CSTNode]:
+    """Every node under `node` (itself included), parents before children, in source order.
+
+    With `skip_functions`, nested `def`s and lambdas below `node` are not entered.
+    """
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if skip_functions and n is not node and isinstance(n, (cst.FunctionDef, cst.Lambda)):
+            continue
+        children = []
+        for name in _fields(type(n)):
+            value = getattr(n, name)
+            if isinstance(value, cst.CSTNode):
+                children.append(value)
+            elif isinstance(value, (list, tuple)):
+                children.extend(v for v in value if isinstance(v, cst.CSTNode))
+        stack.extend(reversed(children))
+
+
+def find(node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list[N]:
+    return [n for n in iter_nodes(node, skip_functions) if isinstance(n, kind)]
