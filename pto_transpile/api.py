@@ -13,7 +13,7 @@ import libcst as cst
 
 from pto_transpile import fmt
 from pto_transpile.ctxring import CtxPlan, plan_ctx
-from pto_transpile.diagnostics import Diagnostic, InternalError, Related, Severity
+from pto_transpile.diagnostics import Diagnostic, Related
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
@@ -48,6 +48,7 @@ class TranspileResult:
     code: Optional[str]  #: the generated file, None when errors were found
     diagnostics: list[Diagnostic]
     loops: list[LoopResult] = field(default_factory=list)
+    source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
 
     @property
     def ok(self) -> bool:
@@ -128,8 +129,18 @@ class GraphContext(LoopContext):
 
 def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = None,
               select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> TranspileResult:
-    """Transpile one kernel file's text. Never raises for bad input: problems are diagnostics."""
+    """Transpile one kernel file's text. Never raises: problems are diagnostics, and a bug of
+    pto-transpile itself is the PTO099 internal-error diagnostic."""
     path = path or "<string>"
+    try:
+        return _transpile(source, preload, path, select, ignore)
+    except Exception as exc:
+        rule = registry()["PTO099"]
+        message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
+        return TranspileResult(path, None, [Diagnostic(rule.code, rule.name, rule.severity, path, 1, 1, 1, 1, message, hint)])
+
+
+def _transpile(source, preload, path, select, ignore) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
@@ -199,11 +210,11 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
         replacements.update(strip_pipeline_keyword(kernel))
     diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
-        return TranspileResult(path, None, diagnostics, results)
+        return TranspileResult(path, None, diagnostics, results, src)
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
-    return TranspileResult(path, module.code, diagnostics, results)
+    return TranspileResult(path, module.code, diagnostics, results, src)
 
 
 def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) -> cst.Module:
@@ -223,8 +234,10 @@ def _run(reporter: Reporter, phase: str, ctx) -> None:
         try:
             for node, fields in rule.check(ctx):
                 reporter.report(rule, node, fields)
-        except Exception as exc:  # a bug in a rule is ours, not the user's
-            raise InternalError(f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}") from exc
+        except Exception as exc:  # a bug in a rule is ours, not the user's: say which rule
+            kernel = getattr(ctx, "kernel", None)
+            anchor = kernel.node.name if kernel is not None else ctx.source.module
+            reporter.report("PTO099", anchor, {"detail": f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"})
 
 
 def _error_count(reporter: Reporter) -> int:

@@ -21,6 +21,7 @@ from pto_transpile.rules import registry
 from pto_transpile.write import RefusedWrite, default_output, write_atomic
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+INTERNAL_ERROR = "PTO099"
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
 
 
@@ -75,17 +76,18 @@ def _read(path: Path) -> tuple[str | None, Diagnostic | None]:
 @click.option("--select", multiple=True, help="Only report these codes (comma-separated; prefixes allowed).")
 @click.option("--ignore", multiple=True, help="Do not report these codes (comma-separated; prefixes allowed).")
 @click.option("--explain", "explain", metavar="CODE", default=None, help="Print the documentation of a rule and exit.")
+@click.option("--provenance", is_flag=True, help="Print why each inserted sync is there (edge, producer and consumer lines).")
 @click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare.")
 @click.option("--seed", default=0, show_default=True, help="Input seed for --simulate.")
 @click.option("--block-dim", default=1, show_default=True, help="Blocks for --simulate.")
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the generated kernel (--simulate).")
 @click.pass_context
-def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, simulate, seed, block_dim, shapes, timeline):
+def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, timeline):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
         code = _main(files, preload, output, check, show_diff, fmt, select, ignore, explain,
-                     simulate, seed, block_dim, shapes, timeline)
+                     simulate, seed, block_dim, shapes, timeline, provenance)
     except click.UsageError:
         raise
     except InternalError as exc:
@@ -97,7 +99,8 @@ def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, exp
     ctx.exit(code)
 
 
-def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain, simulate, seed, block_dim, shapes, timeline) -> int:
+def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain, simulate, seed, block_dim, shapes, timeline,
+          provenance=False) -> int:
     if explain:
         return _explain(explain)
     if not files:
@@ -128,9 +131,16 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
         sources[str(path)] = text
         result = transpile(text, preload=preload, path=str(path), select=select, ignore=ignore)
         diagnostics += result.diagnostics
+        if any(d.code == INTERNAL_ERROR for d in result.diagnostics):
+            status = EXIT_USAGE
+            continue
         if not result.ok:
             status = max(status, EXIT_ERRORS)
             continue
+        if provenance:
+            from pto_transpile.provenance import explain_syncs, render_provenance
+
+            click.echo(render_provenance(explain_syncs(result)), nl=False, err=to_stdout)
         if simulate:
             status = max(status, _simulate(path, text, result.code, seed, block_dim, shapes, timeline))
         if show_diff:

@@ -141,8 +141,12 @@ class KernelReader:
             pipeline_keyword=pipeline_kw,
             preload=self._preload(pipeline_kw),
         )
+        classes = {c.name.value for c in self.file.source.module.body if isinstance(c, cst.ClassDef)}
         for param in self.fn.params.params:
             kind = annotation_kind(param.annotation, self.pl.path)
+            ann = param.annotation.annotation if param.annotation is not None else None
+            if isinstance(ann, cst.Name) and ann.value in classes:
+                kind = "const"  # the tiling-data dataclass: read-only for the whole launch
             kernel.params[param.name.value] = kind
             kernel.kinds[param.name.value] = kind
             kernel.bound_plain.add(param.name.value)

@@ -197,3 +197,30 @@ def test_internal_error_exit_2_with_hint(monkeypatch):
 def test_console_script_runs():
     proc = subprocess.run([sys.executable, "-m", "pto_transpile.cli", "--explain", "PTO001"], capture_output=True, text=True)
     assert proc.returncode == 0 and "syntax-error" in proc.stdout
+
+
+def test_crashing_rule_is_an_internal_error_diagnostic_naming_it(monkeypatch):
+    from pto_transpile.rules import registry
+
+    rule = registry()["PTO014"]
+
+    def crash(ctx):
+        raise ValueError("boom")
+        yield
+
+    monkeypatch.setattr(rule, "check", crash)
+    r = run(DEMO, "--format", "json", "--check")
+    data = json.loads(r.output)
+    assert r.exit_code == 2
+    assert [d["code"] for d in data] == ["PTO099"]
+    assert "PTO014" in data[0]["message"] and "stage-called-twice" in data[0]["message"]
+
+
+def test_provenance_names_both_lines_of_each_edge():
+    r = run(DEMO, "--provenance", "--check", "--preload", "2")
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert lines[0] == "pipeline loop at line 178 of kernel `pipeline_demo_kernel`:"
+    assert sum("prefire" in l for l in lines) == 6 and sum(l.strip().startswith("drain") for l in lines) == 6
+    assert any("before stage3" in l and "wait_cross_core(MTE1, _pl_fwd_ids_p_mat_db[task % 2])" in l for l in lines)
+    assert "stage2 `pl.insert` (W on MTE3, line 59)  ->  stage3 `pl.move` (R on MTE1, line 70)" in r.output
