@@ -6,6 +6,7 @@ that one run reports every problem. Nothing is emitted when any error was found.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
@@ -144,7 +145,7 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
-        return TranspileResult(path, None, [_syntax_error(path, exc)])
+        return TranspileResult(path, None, [_syntax_error(path, source, exc)])
     reporter = Reporter(src, select, ignore)
     file = read(src)
     for rule in rules_for("file"):
@@ -264,10 +265,17 @@ def _preload_of(preloads: tuple, index: int) -> Optional[int]:
     return value
 
 
-def _syntax_error(path: str, exc: cst.ParserSyntaxError) -> Diagnostic:
+def _syntax_error(path: str, source: str, exc: cst.ParserSyntaxError) -> Diagnostic:
+    """Python's own parser (parse only, never run) places most errors better than libcst,
+    which reports the first token it could not use; fall back to libcst's position."""
     rule = registry()["PTO001"]
-    message, hint = rule.format({"detail": exc.message})
-    line, col = exc.raw_line, exc.raw_column + 1
+    detail, line, col = exc.message, exc.raw_line, exc.raw_column + 1
+    try:
+        ast.parse(source, filename=path)
+    except SyntaxError as err:
+        if err.lineno:
+            detail, line, col = err.msg, err.lineno, max(1, err.offset or 1)
+    message, hint = rule.format({"detail": detail})
     return Diagnostic(rule.code, rule.name, rule.severity, path, line, col, line, col + 1, message, hint)
 
 

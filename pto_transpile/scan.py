@@ -90,10 +90,10 @@ class StageScanner:
         return result
 
     # one function body ------------------------------------------------------------------
-    def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack) -> None:
+    def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack, call_site=None) -> None:
         bindings = dict(bindings)
         self._bind_locals(fn, bindings, aggregates, result)
-        walker = _OpWalker(self, fn, bindings, stage_index, result, stack)
+        walker = _OpWalker(self, fn, bindings, stage_index, result, stack, call_site)
         fn.body.visit(walker)
 
     def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
@@ -159,8 +159,9 @@ class StageScanner:
 class _OpWalker(cst.CSTVisitor):
     """Visits calls and subscripts of one function body in execution order."""
 
-    def __init__(self, scanner: StageScanner, fn, bindings, stage_index, result: ScanResult, stack):
+    def __init__(self, scanner: StageScanner, fn, bindings, stage_index, result: ScanResult, stack, call_site=None):
         self.s = scanner
+        self.call_site = call_site
         self.fn = fn
         self.bindings = bindings
         self.stage_index = stage_index
@@ -183,7 +184,9 @@ class _OpWalker(cst.CSTVisitor):
 
     def visit_Return(self, node: cst.Return) -> Optional[bool]:
         if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
-            self.s_finding("PTO021", node, helper=self.fn.name.value, value=self.s.file.source.code(node.value))
+            related = [(f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site)]
+            self.s_finding("PTO021", node, helper=self.fn.name.value, value=self.s.file.source.code(node.value),
+                           _related=related if self.call_site is not None else [])
         return True
 
     def visit_Subscript(self, node: cst.Subscript) -> Optional[bool]:
@@ -303,7 +306,7 @@ class _OpWalker(cst.CSTVisitor):
             if a.keyword is not None and a.keyword.value in params and isinstance(a.value, cst.Name) \
                     and a.value.value in self.bindings:
                 bound[a.keyword.value] = self.bindings[a.value.value]
-        self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,))
+        self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node)
 
     def _vf_call(self, name: str, node: cst.Call) -> None:
         roles = vf_param_roles(self.s.file, name, self, set())
