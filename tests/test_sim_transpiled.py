@@ -1,23 +1,28 @@
-"""The transpiler's own output for the seed demo, run on the emulator (skipped without it)."""
+"""The transpiler's own output for the seed demo, run on the emulator.
+
+Issue 4's acceptance, on what users actually get: every generated version is bit-identical
+to the serial kernel; deleting any one inserted set or wait is caught (deadlock or
+imbalance); deleting every set and wait of one forward edge (flags still balance) is a race
+naming the producer's write and the consumer's read.
+"""
 
 import ast
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sim_runtime import SimulationError, run_kernel, verify
-
-pto_transpile = pytest.importorskip("pto_transpile")
+from pto_transpile import transpile
+from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel, verify
 
 SEED = (Path(__file__).parent / "sim_kernels" / "demo_serial.py").read_text()
 NAME = "pipeline_demo_kernel"
 
 
 def _generated(preload):
-    result = pto_transpile.transpile(SEED, preload=preload, path="seed_demo.py")
-    if result.code is None:
-        pytest.skip(f"transpile refused preload={preload}: {result.diagnostics}")
+    result = transpile(SEED, preload=preload, path="seed_demo.py")
+    assert result.ok, result.diagnostics
     return result.code
 
 
@@ -32,18 +37,46 @@ def _sync_statements(code):
     for node in ast.walk(ast.parse(code)):
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
                 and getattr(node.value.func, "attr", "") in ("set_cross_core", "wait_cross_core")):
-            yield node.lineno, node.end_lineno
+            yield node.lineno, node.end_lineno, ast.unparse(node)
 
 
 def test_transpiled_demo_loses_any_sync_and_the_emulator_notices():
     code = _generated(2)
     lines = code.splitlines(keepends=True)
     sites = list(_sync_statements(code))
-    assert sites
-    for first, last in sites:
+    assert len(sites) == 6 + 2 * 6 + 10 + 6  # prefire, in-loop waits+sets, drain-beat copies, sync drain
+    for first, last, _ in sites:
         mutant = lines[:first - 1] + lines[last:]
-        with pytest.raises(SimulationError):
+        # a lost set hangs a waiter (deadlock); a lost wait lets a write overtake a read
+        # (race) or leaves a set unconsumed (imbalance): each is a SimulationError
+        with pytest.raises((DeadlockError, SyncBalanceError, RaceError)):
             run_kernel("gen.py", NAME, {}, source="".join(mutant))
+
+
+FORWARD = {
+    "mm1_vec_db": ("pl.move(mm1_vec, acc", "pl.relu(relu_vec, mm1_vec)"),
+    "p_mat_db": ("pl.insert(p_mat, relu_nz", "pl.move(left, p_mat)"),
+    "out_vec_db": ("pl.move(out_vec, acc", "pl.store(out, out_vec"),
+}
+
+
+@pytest.mark.parametrize("buf", sorted(FORWARD))
+def test_dropping_a_forward_edge_is_a_race_naming_both_accesses(buf):
+    code = _generated(2)
+    lines = code.splitlines(keepends=True)
+    drop = {i for first, last, text in _sync_statements(code) if f"_pl_fwd_ids_{buf}[" in text
+            for i in range(first - 1, last)}
+    assert drop
+    mutant = "".join(l for i, l in enumerate(lines) if i not in drop)
+    with pytest.raises(RaceError) as err:
+        run_kernel("gen.py", NAME, {}, source=mutant)
+    msg = str(err.value)
+    producer, consumer = FORWARD[buf]
+    for op in (producer, consumer):
+        line = next(i for i, l in enumerate(mutant.splitlines(), 1) if op in l)
+        assert f"gen.py:{line}" in msg
+    assert re.search(r"write by b0\.\w+ on pipe \w+: pl\.(move|insert)", msg)
+    assert re.search(r"read\s+by b0\.\w+ on pipe \w+: pl\.(relu|move|store)", msg)
 
 
 def test_transpiled_preload2_beats_serial_cycles():
@@ -51,3 +84,8 @@ def test_transpiled_preload2_beats_serial_cycles():
     gen = run_kernel("g.py", NAME, {}, source=_generated(2))
     assert gen.cycles < serial.cycles
     assert np.array_equal(gen.outputs["out"], serial.outputs["out"])
+
+
+def test_serial_kernel_run_concurrently_is_racy():
+    with pytest.raises(RaceError):
+        run_kernel("s.py", NAME, {}, source=SEED, mode="concurrent")
