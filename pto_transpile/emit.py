@@ -146,6 +146,9 @@ class LoopEmitter:
         holder = stage.holder
         if not keep_leading:
             holder = holder.with_changes(leading_lines=[])
+        elif out:  # a comment above the section describes the whole block: keep it above the lookup
+            out[0] = out[0].with_changes(leading_lines=holder.leading_lines)
+            holder = holder.with_changes(leading_lines=[])
         out.append(holder.with_changes(body=holder.body.with_changes(body=[guard])))
         return out
 
