@@ -9,6 +9,7 @@ import pytest
 from sim_runtime import RaceError, run_kernel
 
 KERNELS = Path(__file__).parent / "sim_kernels"
+SERIAL_PATH = Path(__file__).parent.parent / "examples" / "seed_demo.py"  # the serial demo as users get it
 NAME = "pipeline_demo_kernel"
 
 
@@ -23,7 +24,7 @@ def demo_inputs(seed=0):
 
 @pytest.fixture(scope="module")
 def serial():
-    return run_kernel(KERNELS / "demo_serial.py", NAME, demo_inputs(), mode="sequential")
+    return run_kernel(SERIAL_PATH, NAME, demo_inputs(), mode="sequential")
 
 
 def test_serial_sequential_matches_numpy(serial):
@@ -37,7 +38,7 @@ def test_serial_sequential_matches_numpy(serial):
 def test_inputs_are_copied_not_modified():
     x = demo_inputs()
     before = {k: v.copy() for k, v in x.items()}
-    run_kernel(KERNELS / "demo_serial.py", NAME, x, mode="sequential")
+    run_kernel(SERIAL_PATH, NAME, x, mode="sequential")
     for k in x:
         assert np.array_equal(x[k], before[k])
 
@@ -76,13 +77,13 @@ def test_preload2_is_faster_than_preload0():
 
 def test_serial_kernel_in_concurrent_mode_races():
     with pytest.raises(RaceError) as err:
-        run_kernel(KERNELS / "demo_serial.py", NAME, demo_inputs(), mode="concurrent")
+        run_kernel(SERIAL_PATH, NAME, demo_inputs(), mode="concurrent")
     msg = str(err.value)
-    assert "demo_serial.py:" in msg and "b0.AIC" in msg and "b0.AIV" in msg
+    assert "seed_demo.py:" in msg and "b0.AIC" in msg and "b0.AIV" in msg
 
 
 def test_source_text_is_accepted_as_path_or_keyword(serial):
-    text = (KERNELS / "demo_serial.py").read_text()
+    text = (SERIAL_PATH).read_text()
     a = run_kernel(text, NAME, demo_inputs(), mode="sequential")
     b = run_kernel("my_demo.py", NAME, demo_inputs(), mode="sequential", source=text)
     assert np.array_equal(a.outputs["out"], serial.outputs["out"])

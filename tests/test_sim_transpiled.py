@@ -16,7 +16,7 @@ import pytest
 from pto_transpile import transpile
 from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel, verify
 
-SEED = (Path(__file__).parent / "sim_kernels" / "demo_serial.py").read_text()
+SEED = (Path(__file__).parent.parent / "examples" / "seed_demo.py").read_text()
 NAME = "pipeline_demo_kernel"
 
 

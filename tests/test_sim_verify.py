@@ -8,8 +8,9 @@ from rich.console import Console
 from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "sim_kernels"
+SERIAL_PATH = Path(__file__).parent.parent / "examples" / "seed_demo.py"  # the serial demo as users get it
 NAME = "pipeline_demo_kernel"
-SERIAL = (KERNELS / "demo_serial.py").read_text()
+SERIAL = (SERIAL_PATH).read_text()
 P0 = (KERNELS / "demo_p0.py").read_text()
 P2 = (KERNELS / "demo_p2.py").read_text()
 
