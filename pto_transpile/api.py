@@ -160,13 +160,15 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads)
+        errors_before = _error_count(reporter)
         for loop in kernel.loops:
             scans = [scanner.scan_stage(s) for s in loop.stages]
             kctx.scans[loop.index] = [s.accesses for s in scans]
             for s in scans:
                 for f in s.findings:
                     reporter.finding(f)
-        errors_before = _error_count(reporter)
+        # an access the scan could not resolve is missing from the accesses: judging
+        # users, tiles or the graph on them would only add misleading follow-on errors
         _run(reporter, "kernel", kctx)
         kernel_ok = _error_count(reporter) == errors_before
         emitters = []

@@ -171,6 +171,7 @@ class Kernel:
     slot_vars: dict[str, str] = field(default_factory=dict)  #: slot variable -> group
     loops: list[PipelineLoop] = field(default_factory=list)
     stray_stage_calls: list[tuple[str, cst.Call]] = field(default_factory=list)  #: outside any loop
+    loop_stage_calls: list[tuple[cst.Call, "PipelineLoop"]] = field(default_factory=list)  #: every stage call inside a loop
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
 

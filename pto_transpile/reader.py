@@ -228,6 +228,8 @@ class KernelReader:
                     call = stage_call_of(small, self.file.stages)
                     if call is not None and in_loop is None:
                         self.kernel.stray_stage_calls.append((call.func.value, call))
+                    elif call is not None:
+                        self.kernel.loop_stage_calls.append((call, in_loop))
             elif isinstance(stmt, cst.For):
                 self._bind_target(stmt.target, section, SCALAR)
                 body = self.pruned(list(stmt.body.body))
@@ -390,8 +392,13 @@ class KernelReader:
                     values.append(int(v.value.replace("_", ""), 0))
                 elif isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus) and isinstance(v.expression, cst.Integer):
                     values.append(-int(v.expression.value.replace("_", ""), 0))
+                elif isinstance(v, cst.Name) and isinstance(self.evaluator.try_eval(v), int) \
+                        and not isinstance(self.evaluator.try_eval(v), bool):
+                    values.append(self.evaluator.try_eval(v))  # a module-level integer constant
                 else:
-                    ids.problem, ids.problem_node = f"contains `{self.file.source.code(v)}`, which is not a compile-time integer", v
+                    ids.problem = (f"contains `{self.file.source.code(v)}`, which is neither an integer literal "
+                                   "nor the name of a module-level integer constant")
+                    ids.problem_node = v
                     return ids
             if not values:
                 ids.problem, ids.problem_node = "is empty", node

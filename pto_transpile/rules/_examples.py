@@ -130,3 +130,111 @@ def cube(call: str = MM_CALL, mark: str = "") -> str:
 
 def vector(call: str = ST_CALL, mark: str = "") -> str:
     return f"with pl.section_vector():{mark}\n    {call}"
+
+
+#: the four stages of the feature description's demo, relu(A @ B) @ B:
+#:   mm1 (cube) -> x_db (Vec) -> act (vector) -> p_db (Mat) -> mm2 (cube) -> y_db (Vec) -> st (vector)
+MM1 = '''\
+@pl.pipeline.stage
+def mm1(ki, a, b_slot, a_l1, left_db, right_db, acc_db, x_db):
+    cur_a = a_l1.next()
+    pl.load(cur_a, a, [ki * TILE, 0])
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, cur_a)
+    pl.move(right, b_slot)
+    pl.matmul(acc, left, right)
+    x = x_db.next()
+    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)'''
+
+ACT = '''\
+@pl.pipeline.stage
+def act(sub_id, x_db, r_db, nz_db, p_db):
+    x = x_db.next()
+    r = r_db.next()
+    pl.relu(r, x)
+    nz = nz_db.next()
+    pl.move(nz, r)
+    p = p_db.next()
+    pl.insert(p, nz, [sub_id * HALF, 0])'''
+
+MM2 = '''\
+@pl.pipeline.stage
+def mm2(b_slot, p_db, left_db, right_db, acc_db, y_db):
+    p = p_db.next()
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, p)
+    pl.move(right, b_slot)
+    pl.matmul(acc, left, right)
+    y = y_db.next()
+    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)'''
+
+ST4 = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, y_db):
+    y = y_db.next()
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+PARAMS4 = """\
+a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],
+b: pl.Tensor[[TILE, TILE], pl.DT_FP32],
+out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],"""
+
+CROSS4 = "\n".join([
+    group("x_db", "Vec", "0x0", "[0, 1]", "[0, 1]", "[2, 3]"),
+    group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]"),
+    group("y_db", "Vec", "0x2000", "[16, 17]", "[8, 9]", "[10, 11]"),
+])
+
+CUBE4 = "\n".join([
+    CUBE_DECLS,
+    textwrap.indent(group("b_l1", "Mat", "0x8000", "[3]", None, None, "[TILE, TILE]"), "    "),
+    "    b_slot = b_l1.current()",
+    "    pl.load(b_slot, b, [0, 0])",
+])
+
+VEC4 = "\n".join([
+    VEC_DECLS,
+    textwrap.indent(group("r_db", "Vec", "0x4000", "[18, 19]", None, None), "    "),
+    textwrap.indent(group("nz_db", "Vec", "0x6000", "[20, 21]", None, None, extra="").replace(
+        "target_memory=pl.MemorySpace.Vec)", "target_memory=pl.MemorySpace.Vec, layout=pl.NZ)"), "    "),
+])
+
+MM1_CALL = "mm1(ki, a, b_slot, a_l1, left_db, right_db, acc_db, x_db)"
+ACT_CALL = "act(sub_id, x_db, r_db, nz_db, p_db)"
+MM2_CALL = "mm2(b_slot, p_db, left_db, right_db, acc_db, y_db)"
+ST4_CALL = "st(ki, sub_id, out, y_db)"
+
+
+def kernel4(*, mm1: str = MM1, act: str = ACT, mm2: str = MM2, st: str = ST4, calls=None,
+            cross: str = CROSS4, **kw) -> str:
+    """The four-stage demo; `calls` replaces the four stage calls (cube, vector, cube, vector)."""
+    c = calls or (MM1_CALL, ACT_CALL, MM2_CALL, ST4_CALL)
+    kw.setdefault("loop", loop(cube(c[0]), vector(c[1]), cube(c[2]), vector(c[3])))
+    kw.setdefault("params", PARAMS4)
+    kw.setdefault("cube_decls", CUBE4)
+    kw.setdefault("vec_decls", VEC4)
+    return kernel(stages="\n\n\n".join([mm1, act, mm2, st]), x_db=cross, **kw)
+
+
+#: a vector stage that computes relu(x) into a local tile `y` before storing it; used by
+#: the address-reuse examples, where `y_db` shares UB addresses with the cross-core `x_db`
+ST_RELU = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, y_db):
+    x = x_db.next()
+    y = y_db.next()
+    pl.relu(y, x)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+ST_RELU_CALL = "st(ki, sub_id, out, x_db, y_db)"
+
+
+def reuse_kernel(*locals_: str, **kw) -> str:
+    """The two-stage kernel with ST_RELU; `locals_` are vector-side group declarations."""
+    vec = "\n".join([VEC_DECLS] + [textwrap.indent(d, "    ") for d in locals_])
+    kw.setdefault("loop", loop(cube(), vector(ST_RELU_CALL)))
+    return kernel(st=ST_RELU, vec_decls=vec, **kw)

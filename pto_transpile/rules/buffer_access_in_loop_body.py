@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import tracked_buffers
@@ -40,6 +41,44 @@ def check(ctx):
                     yield call, {"buffer": hit[0], "use": hit[1]}
 
 
+DOC = """\
+## What it checks
+A statement of the pipeline loop body outside every stage (before the first stage, after
+the last one, or next to a stage in its section) takes a slot of, or passes to an op, a
+cross-core buffer or a local buffer that shares addresses with one.
+
+## Why it matters for pipelining
+Cross-core `wait`/`set` wrap stage calls only, and each stage runs its own delayed
+iteration. Loop-body statements run once per beat for the newest iteration, unsynchronised:
+a slot picked there is handed to a stage `delay` iterations later, while the other core
+may still be using it.
+
+## Example
+```python
+for ki in pl.range(0, N):
+    x = x_db.next()  # then st(ki, sub_id, out, x) in the vector section
+```
+
+## Use instead
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    x = x_db.next()  # inside the stage
+```
+"""
+
+_ST_TILE = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x):
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
+
+INVALID = (
+    ex.kernel(st=_ST_TILE, loop=ex.loop("x = x_db.next()  # E: PTO022", ex.cube(), ex.vector("st(ki, sub_id, out, x)"))),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO022",
     name="buffer-access-in-loop-body",
@@ -48,4 +87,7 @@ RULE = Rule(
     hint="Move this use of `{buffer}` into the stage that produces or consumes it",
     check=check,
     seed="流水循环体内不允许获取或操作跨核 Buffer 以及与跨核 Buffer 地址复用的核内 Buffer",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

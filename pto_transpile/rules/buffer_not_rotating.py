@@ -1,12 +1,15 @@
 import libcst as cst
 
 from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
-def _uses(fn, param):
-    """Slot accessors applied to `param` in the stage body: list of (node, accessor)."""
+def _uses(file, fn, param, seen=frozenset()):
+    """Slot accessors applied to `param` in `fn`'s body, following plain helpers that
+    receive it as a positional argument: list of (node, accessor)."""
     found = []
+    helper_calls = []
 
     class _V(cst.CSTVisitor):
         def visit_Call(self, n):
@@ -14,12 +17,20 @@ def _uses(fn, param):
             if isinstance(f, cst.Attribute) and f.attr.value in SLOT_ACCESSORS \
                     and isinstance(f.value, cst.Name) and f.value.value == param:
                 found.append((n, f.attr.value))
+            elif isinstance(f, cst.Name) and f.value in file.helpers and f.value not in seen:
+                helper_calls.append(n)
 
         def visit_Subscript(self, n):
             if isinstance(n.value, cst.Name) and n.value.value == param:
                 found.append((n, "index"))
 
     fn.body.visit(_V())
+    for call in helper_calls:
+        helper = file.helpers[call.func.value]
+        params = [p.name.value for p in helper.params.params]
+        for arg, name in zip(call.args, params):
+            if arg.keyword is None and arg.star == "" and isinstance(arg.value, cst.Name) and arg.value.value == param:
+                found += _uses(file, helper, name, seen | {call.func.value})
     return found
 
 
@@ -40,7 +51,7 @@ def check(ctx):
             buf = k.buffers.get(v.value)
             if buf is None or not buf.cross_core:
                 continue
-            uses = _uses(func.node, param)
+            uses = _uses(ctx.file, func.node, param)
             nexts = [u for u in uses if u[1] == "next"]
             others = [u for u in uses if u[1] != "next"]
             if others:
@@ -53,6 +64,64 @@ def check(ctx):
                 pass  # the buffer is passed on untouched: nothing rotates here, nothing is accessed
 
 
+DOC = """\
+## What it checks
+Inside a stage, a cross-core buffer does not advance by exactly one tile per iteration:
+the stage takes its tile with `.current()`, `.previous()` or `g[i]` instead of `.next()`,
+calls `.next()` more than once (also through helpers it passes the group to), or receives
+a tile picked once outside the loop.
+
+## Why it matters for pipelining
+Iteration `i` of each user must touch tile `i % tiles`, signalled with event id
+`ids[i % len(ids)]`. One `.next()` per stage call keeps producer and consumer in step
+across their delay; with a fixed tile, iteration `i + 1` overwrites what the consumer of
+iteration `i` still reads.
+
+## Example
+```python
+def st(ki, sub_id, out, x_db):
+    x = x_db.current()
+```
+
+## Use instead
+```python
+def st(ki, sub_id, out, x_db):
+    x = x_db.next()
+```
+"""
+
+_ST_TILE = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x):
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
+
+#: a helper that stores one tile of the group; calling it twice advances the group twice
+_STORE_HALF = '''\
+def store_half(row, out, x_db):
+    x = x_db.next()  # E: PTO037
+    pl.store(out, x, [row, 0])'''
+
+_ST_TWICE = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    store_half(ki * TILE + sub_id * HALF, out, x_db)
+    store_half(ki * TILE + sub_id * HALF, out, x_db)'''
+
+INVALID = (
+    ex.kernel(st=ex.ST.replace("x = x_db.next()", "x = x_db.current()  # E: PTO037")),
+    ex.kernel(st=ex.ST.replace("x = x_db.next()", "x = x_db[0]  # E: PTO037")),
+    ex.kernel(st=ex.ST.replace("    x = x_db.next()\n", "    x = x_db.next()\n    x = x_db.next()  # E: PTO037\n")),
+    ex.kernel(st=_ST_TILE, decls="with pl.section_vector():\n    x = x_db.next()",
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x)  # E: PTO037"))),
+    ex.kernel(helpers=_STORE_HALF, st=_ST_TWICE),
+)
+
+VALID = (
+    ex.kernel(),
+    ex.kernel(helpers=_STORE_HALF.replace("  # E: PTO037", ""), st=_ST_TWICE.rsplit("\n", 1)[0]),
+)
+
+
 RULE = Rule(
     code="PTO037",
     name="buffer-not-rotating",
@@ -62,4 +131,7 @@ RULE = Rule(
     phase="loop",
     check=check,
     seed="跨核 Buffer 的 Tiles 必须随迭代顺序轮转",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,5 @@
 from pto_transpile.kinds import slot_access
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.base import Rule
 
@@ -10,6 +11,52 @@ def check(ctx):
             yield pick, {"group": group, "pick": ctx.source.code(pick), "statement": ctx.source.code(small)}
 
 
+DOC = """\
+## What it checks
+Outside the pipeline loop, a slot is taken from a tile group (`g.next()`, `g.current()`,
+`g.previous()`, `g[i]`) inside a larger expression instead of being assigned on its own:
+`slot = g.current()`.
+
+## Why it matters for pipelining
+Slots picked outside the loop and handed to stages are tracked per variable: the
+transform records which slot index each variable holds (`_pl_idx_<group>`) and carries it
+to the delayed stages through the ctx ring. A pick buried in an expression advances the
+group's cursor without any variable holding it, so the tracked index no longer matches the
+slot the stage really gets.
+
+## Example
+```python
+with pl.section_cube():
+    pl.load(b_l1.current(), b, [0, 0])
+    b_slot = b_l1.current()
+```
+
+## Use instead
+```python
+with pl.section_cube():
+    b_slot = b_l1.current()
+    pl.load(b_slot, b, [0, 0])
+```
+"""
+
+_MM = ex.MM.replace("def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):",
+                    "def mm(ki, a, a_l1, b_slot, left_db, right_db, acc_db, x_db):") \
+    .replace("pl.move(right, cur_a)", "pl.move(right, b_slot)")
+_PARAMS = ex.PARAMS + "\nb: pl.Tensor[[TILE, TILE], pl.DT_FP32],"
+_B_L1 = ex.textwrap.indent(ex.group("b_l1", "Mat", "0x8000", "[3]", None, None, "[TILE, TILE]"), "    ")
+_LOOP = ex.loop(ex.cube("mm(ki, a, a_l1, b_slot, left_db, right_db, acc_db, x_db)"), ex.vector())
+
+INVALID = (
+    ex.kernel(mm=_MM, params=_PARAMS, loop=_LOOP, cube_decls=ex.CUBE_DECLS + "\n" + _B_L1
+              + "\n    pl.load(b_l1.current(), b, [0, 0])  # E: PTO023\n    b_slot = b_l1.current()"),
+)
+
+VALID = (
+    ex.kernel(mm=_MM, params=_PARAMS, loop=_LOOP, cube_decls=ex.CUBE_DECLS + "\n" + _B_L1
+              + "\n    b_slot = b_l1.current()\n    pl.load(b_slot, b, [0, 0])"),
+)
+
+
 RULE = Rule(
     code="PTO023",
     name="buried-slot-pick",
@@ -18,4 +65,7 @@ RULE = Rule(
     hint="Assign the slot on its own line first: `slot = {pick}`, then use `slot`",
     check=check,
     seed="在流水循环之外取 Tile 时必须单独写成一条赋值语句 slot = group.next() 不能嵌在更大的表达式里",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

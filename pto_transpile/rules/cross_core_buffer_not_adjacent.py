@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
 
@@ -12,6 +13,63 @@ def check(ctx):
         yield b.call, {"buffer": buf, "a": a.func, "b": b.func, "n": users[1] - users[0] - 1}
 
 
+DOC = """\
+## What it checks
+The producer and the consumer of a cross-core buffer are not neighbouring stages of the
+pipeline loop (other stages run between them), e.g. a skip connection from the first cube
+stage to the last vector stage.
+
+## Why it matters for pipelining
+Delays grow along the chain of stages, so data handed over several stages stays in
+flight for more iterations (here x_db would need three tiles: PTO043), and its set/wait
+interleave with the syncs of the stages in between. Handing data on stage by stage keeps
+every buffer a one-step channel.
+
+## Example
+```python
+        mm1(ki, a, b_slot, a_l1, left_db, right_db, acc_db, x_db)  # cube: writes x
+        act(ki, sub_id, a, r_db, nz_db, p_db)                      # vector
+        mm2(b_slot, p_db, left_db, right_db, acc_db, y_db)         # cube
+        st(ki, sub_id, out, x_db, y_db)  # vector: reads x, two stages later
+```
+
+## Use instead
+```python
+# let act consume x_db and pass what st needs on through p_db / y_db
+```
+"""
+
+#: act loads its own input, so x_db goes from mm1 straight to st
+_ACT = '''\
+@pl.pipeline.stage
+def act(ki, sub_id, a, r_db, nz_db, p_db):
+    r = r_db.next()
+    pl.load(r, a, [ki * TILE + sub_id * HALF, 0])
+    pl.relu(r, r)
+    nz = nz_db.next()
+    pl.move(nz, r)
+    p = p_db.next()
+    pl.insert(p, nz, [sub_id * HALF, 0])'''
+
+_ST = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, y_db):
+    x = x_db.next()
+    y = y_db.next()
+    pl.add(y, y, x)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+#: two stages in between also put mm1 two iterations ahead of st: x_db's two tiles are too few
+_CROSS = ex.CROSS4.replace('x_db = pl.make_tile_group(', 'x_db = pl.make_tile_group(  # E: PTO043', 1)
+
+INVALID = (
+    ex.kernel4(act=_ACT, st=_ST, cross=_CROSS, calls=(ex.MM1_CALL, "act(ki, sub_id, a, r_db, nz_db, p_db)", ex.MM2_CALL,
+                                        "st(ki, sub_id, out, x_db, y_db)  # E: PTO035")),
+)
+
+VALID = (ex.kernel4(),)
+
+
 RULE = Rule(
     code="PTO035",
     name="cross-core-buffer-not-adjacent",
@@ -21,4 +79,7 @@ RULE = Rule(
     phase="loop",
     check=check,
     seed="K49: producer and consumer must be consecutive stages",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
 
@@ -11,6 +12,50 @@ def check(ctx):
             yield b.call, {"buffer": buf, "a": a.func, "b": b.func, "core": a.section}
 
 
+DOC = """\
+## What it checks
+The two stages using a cross-core buffer run on the same core (both in
+`section_cube()` blocks, or both in `section_vector()` blocks).
+
+## Why it matters for pipelining
+`fwd_ids`/`bwd_ids` become cross-core `set`/`wait` pairs between the cube and the vector
+core. Between two stages of one core there is nothing to hand over: the core runs them
+in order, and `auto_mutex` already orders their accesses to a tile. Such ids would emit
+flags that the other core never waits for (or waits for in vain).
+
+## Example
+```python
+    r_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[18, 19], fwd_ids=[12, 13])
+    ...
+        act(sub_id, x_db, r_db, nz_db, p_db)  # vector, writes r
+        ...
+        st(ki, sub_id, out, y_db, r_db)  # vector, reads r
+```
+
+## Use instead
+```python
+    r_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[18, 19])  # no ids
+```
+"""
+
+_ST_R = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, y_db, r_db):
+    y = y_db.next()
+    r = r_db.next()
+    pl.add(y, y, r)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+_CALLS = (ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, y_db, r_db)")
+
+INVALID = (
+    ex.kernel4(st=_ST_R, vec_decls=ex.VEC4.replace("mutex_ids=[18, 19],", "mutex_ids=[18, 19],\n        fwd_ids=[12, 13],"),
+               calls=_CALLS[:3] + (_CALLS[3] + "  # E: PTO034",)),
+)
+
+VALID = (ex.kernel4(st=_ST_R, calls=_CALLS),)
+
+
 RULE = Rule(
     code="PTO034",
     name="cross-core-buffer-same-core",
@@ -20,4 +65,7 @@ RULE = Rule(
     phase="loop",
     check=check,
     seed="这两个 stage 分别在 cube 和 vector 上构成一对一的生产者/消费者关系",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
 
@@ -12,6 +13,37 @@ def check(ctx):
             yield buf.call, {"buffer": buf.name}
 
 
+DOC = """\
+## What it checks
+A buffer declared with `fwd_ids`/`bwd_ids` (so marked cross-core) is not touched by any
+stage of any pipeline loop of the kernel.
+
+## Why it matters for pipelining
+The ids declare a producer/consumer channel between the cube and the vector core; the
+transform places a `set` after the producer stage and a `wait` before the consumer stage.
+A channel nobody uses is usually a buffer that was renamed or left behind, and its ids are
+withheld from the pool the transform allocates address-reuse syncs from.
+
+## Example
+```python
+z_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13], fwd_ids=[4, 5], bwd_ids=[6, 7])
+# ... no stage receives z_db
+```
+
+## Use instead
+```python
+# drop the unused declaration (or its fwd_ids/bwd_ids), or pass z_db to its two stages
+```
+"""
+
+INVALID = (
+    ex.kernel(x_db=ex.X_DB + "\n" + ex.group("z_db", addrs="0x4000", mutex="[12, 13]", fwd="[4, 5]", bwd="[6, 7]",
+                                              mark="  # E: PTO032")),
+)
+
+VALID = (ex.kernel(x_db=ex.X_DB + "\n" + ex.group("z_db", addrs="0x4000", mutex="[12, 13]", fwd=None, bwd=None)),)
+
+
 RULE = Rule(
     code="PTO032",
     name="cross-core-buffer-unused",
@@ -20,4 +52,7 @@ RULE = Rule(
     hint="Pass `{buffer}` to the producer and the consumer stage, or drop its fwd_ids/bwd_ids",
     check=check,
     seed="一个跨核 Buffer 需要恰好被两个 stage 使用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
 
@@ -12,6 +13,53 @@ def check(ctx):
             yield stages[2].call, {"buffer": buf, "detail": f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"}
 
 
+DOC = """\
+## What it checks
+A cross-core buffer (declared with `fwd_ids`/`bwd_ids`) is used by exactly one stage of a
+pipeline loop, or by more than two. It must be used by exactly two stages: one producer,
+one consumer.
+
+## Why it matters for pipelining
+Ids belong to the buffer, and one buffer carries one producer/consumer pair: the `set`
+after the producer and the `wait` before the consumer use `ids[task % len(ids)]`. With
+one user there is no handover to synchronise (the ids are wrong, or the other user is in
+another loop, which the per-loop analysis cannot see). With three users, the third would
+consume the same `set` events as the second, and one of them would wait forever.
+
+## Example
+```python
+x_db = pl.make_tile_group(...)  # mm1 -> act, and also read by st
+    with pl.section_vector():
+        st(ki, sub_id, out, x_db, y_db)
+```
+
+## Use instead
+```python
+# one tile group per producer/consumer pair; st reads only y_db
+    with pl.section_vector():
+        st(ki, sub_id, out, y_db)
+```
+"""
+
+#: the last vector stage also reads mm1's result (a residual): a third user of x_db
+_ST_RES = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, y_db):
+    x = x_db.next()
+    y = y_db.next()
+    pl.add(y, y, x)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+INVALID = (
+    # a Mat staging buffer declared with ids although only the cube stage uses it
+    ex.kernel(cube_decls=ex.CUBE_DECLS.replace("mutex_ids=[4, 5],", "mutex_ids=[4, 5],\n        fwd_ids=[4, 5],", 1),
+              loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO033"), ex.vector())),
+    ex.kernel4(st=_ST_RES, calls=(ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, x_db, y_db)  # E: PTO033")),
+)
+
+VALID = (ex.kernel(), ex.kernel4())
+
+
 RULE = Rule(
     code="PTO033",
     name="cross-core-buffer-user-count",
@@ -21,4 +69,7 @@ RULE = Rule(
     phase="loop",
     check=check,
     seed="一个跨核 Buffer 需要恰好被两个 stage 使用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,5 @@
 from pto_api.memory import CROSS_CORE_SPACES
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
 
@@ -11,6 +12,44 @@ def check(ctx):
             yield buf.memory_node or buf.call, {"buffer": buf.name, "space": f"`{buf.memory}`"}
 
 
+DOC = """\
+## What it checks
+A cross-core buffer (one with `fwd_ids`/`bwd_ids`) is declared in a memory space other
+than UB (`pl.MemorySpace.Vec`) or L1 (`pl.MemorySpace.Mat`), e.g. in `Acc`, `Left` or
+`Right`, or its `target_memory` cannot be resolved.
+
+## Why it matters for pipelining
+A cross-core buffer is written on one core and read on the other. Only UB and L1 can be
+handed between the cube and vector cores; `Acc`, `Left` and `Right` are private to the
+cube, so the vector stage could never read the tile the `set`/`wait` hand over.
+
+## Example
+```python
+x_db = pl.make_tile_group(
+    type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+    addrs=0x4000, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3],
+)
+```
+
+## Use instead
+```python
+    type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+# and in the cube stage: pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+```
+"""
+
+_MM_ACC = ex.MM.replace("    acc = acc_db.next()\n", "").replace(
+    "    pl.matmul(acc, left, right)\n    x = x_db.next()\n    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
+    "    x = x_db.next()\n    pl.matmul(x, left, right)")
+
+INVALID = (
+    ex.kernel(mm=_MM_ACC, x_db=ex.group("x_db", memory="Acc", shape="[TILE, TILE]", addrs="0x4000")
+              .replace("),\n", "),  # E: PTO028\n", 1)),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO028",
     name="cross-core-buffer-memory",
@@ -19,4 +58,7 @@ RULE = Rule(
     hint="Declare it with `target_memory=pl.MemorySpace.Vec` or `pl.MemorySpace.Mat` (move Acc results to Vec first)",
     check=check,
     seed="跨核 Buffer 仅支持 UB 和 L1 Buffer",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

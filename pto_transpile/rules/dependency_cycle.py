@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.syncgraph import find_cycles
 
@@ -11,6 +12,38 @@ def check(ctx):
         yield cycle[0].dst.access.node, {"route": route, "total": total, "_related": related}
 
 
+DOC = """\
+## What it checks
+The dependencies between the stages' accesses (read after write, write after read, also
+across buffers that share addresses) form a cycle whose distances, in beats, sum to zero
+or less: every access on it would wait for another one on it.
+
+## Why it matters for pipelining
+Each edge of the sync graph becomes a `wait` before one stage for a `set` after another,
+possibly some tasks earlier. Around a cycle with a non-positive total the first `wait`
+can only be satisfied by a `set` that itself waits: both cores hang. The delays of the
+schedule cancel out around a cycle, so its total is the number of tasks of slack, which
+only runs out when a buffer has fewer tiles than the producer keeps in flight. Normally
+caught earlier by PTO043 (too-few-tiles); no kernel is known to reach this check.
+
+## Example
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+...
+    x_db = pl.make_tile_group(type=..., mutex_ids=[0], fwd_ids=[0], bwd_ids=[2])  # PTO043
+```
+
+## Use instead
+```python
+    x_db = pl.make_tile_group(type=..., mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+```
+"""
+
+INVALID = ()  # unreachable: a cycle with total <= 0 needs too few tiles, reported as PTO043 first
+
+VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
+
+
 RULE = Rule(
     code="PTO044",
     name="dependency-cycle",
@@ -20,4 +53,7 @@ RULE = Rule(
     phase="graph",
     check=check,
     seed="K55: deadlock cycles are rejected",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

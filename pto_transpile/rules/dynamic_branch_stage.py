@@ -1,9 +1,48 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
     for node, _section in ctx.kernel.dynamic_stage_ifs:
         yield node.test, {"cond": ctx.source.code(node.test)}
+
+
+DOC = """\
+## What it checks
+An `if` around a stage call must have a condition that folds to a compile-time constant
+(literals, module-level constants and arithmetic on them); constant branches are folded
+away first. Runtime conditions (the loop variable, `pl.get_subblock_idx()`) are rejected.
+
+## Why it matters for pipelining
+The pipelined loop runs stage `s` of iteration `i - delay(s)` in beat `i`, and every
+cross-core handover is a fixed set/wait pair per iteration. If a runtime condition may
+skip the producer, the consumer's `wait` has no matching `set` (a hang), or an extra
+`set` is left over after the drain.
+
+## Example
+```python
+    if ki > 0:  # runtime: depends on the loop variable
+        with pl.section_cube():
+            mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+```
+
+## Use instead
+```python
+    if STORE:  # STORE = True at module level: folded at compile time
+        with pl.section_vector():
+            st(ki, sub_id, out, x_db)
+```
+(or move the runtime `if` inside the stage body, around the ops it guards).
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop("if ki > 0:  # E: PTO007\n" + ex.textwrap.indent(ex.cube(), "    "), ex.vector())),
+)
+
+VALID = (
+    ex.kernel(constants=ex.CONSTANTS + "\nSTORE = True",
+              loop=ex.loop(ex.cube(), "if STORE:\n" + ex.textwrap.indent(ex.vector(), "    "))),
+)
 
 
 RULE = Rule(
@@ -14,4 +53,7 @@ RULE = Rule(
     hint="Make the condition a module-level constant, or move the `if` inside the stage body",
     check=check,
     seed="允许通过 if 语句判断 stage 执行场景但分支条件必须为编译期常量",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
 
@@ -13,6 +14,45 @@ def check(ctx):
                 yield ids.node, {"buffer": buf.name, "keyword": ids.keyword, "n": n, "slots": slots}
 
 
+DOC = """\
+## What it checks
+A cross-core buffer's `fwd_ids` or `bwd_ids` list has neither exactly one entry nor one
+entry per tile (the tile count comes from `mutex_ids`).
+
+## Why it matters for pipelining
+Iteration `i` uses tile `i % tiles` and event id `ids[i % len(ids)]`. With one id per tile
+each tile hands over on its own flag; with a single id all handovers share one flag and
+are serialised (correct, slower). Any other length makes tiles and ids drift apart, so a
+`wait` for tile 0 could be satisfied by the `set` of tile 2 and read it too early.
+
+## Example
+```python
+x_db = pl.make_tile_group(
+    type=..., addrs=0x0, mutex_ids=[0, 1, 14],  # grown to 3 tiles
+    fwd_ids=[0, 1],
+    bwd_ids=[2, 3],
+)
+```
+
+## Use instead
+```python
+    mutex_ids=[0, 1, 14],
+    fwd_ids=[0, 1, 4],
+    bwd_ids=[2, 3, 5],
+```
+"""
+
+INVALID = (
+    ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1],  # E: PTO027", bwd="[2, 3],  # E: PTO027")
+              .replace(",  # E: PTO027,", ",  # E: PTO027")),
+)
+
+VALID = (
+    ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bwd="[2, 3, 5]")),
+    ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0]", bwd="[2]")),
+)
+
+
 RULE = Rule(
     code="PTO027",
     name="event-id-count",
@@ -21,4 +61,7 @@ RULE = Rule(
     hint="Give {slots} ids (one per tile), or a single id shared by all tiles (handovers then serialise)",
     check=check,
     seed="fwd_ids/bwd_ids 的长度只能等于该 Buffer 的 Tile 数 或者等于 1",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

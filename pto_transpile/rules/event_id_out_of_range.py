@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
 
@@ -12,6 +13,40 @@ def check(ctx):
                 yield ids.node, {"buffer": buf.name, "keyword": ids.keyword, "bad": bad}
 
 
+DOC = """\
+## What it checks
+A literal or resolved `fwd_ids` / `bwd_ids` entry of a cross-core buffer is outside
+0..15.
+
+## Why it matters for pipelining
+The transform turns each id into a cross-core `set`/`wait` on a hardware event flag, and
+the hardware has 16 of them (0..15) per direction. Ids that are not taken by the user are
+also the pool the transform allocates address-reuse syncs from, so an id outside the
+range is never valid.
+
+## Example
+```python
+x_db = pl.make_tile_group(
+    type=..., addrs=0x0, mutex_ids=[0, 1],
+    fwd_ids=[16, 17],
+    bwd_ids=[2, 3],
+)
+```
+
+## Use instead
+```python
+    fwd_ids=[0, 1],
+    bwd_ids=[2, 3],
+```
+"""
+
+INVALID = (
+    ex.kernel(x_db=ex.group("x_db", fwd="[16, 17],  # E: PTO025").replace("],  # E: PTO025,", "],  # E: PTO025")),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO025",
     name="event-id-out-of-range",
@@ -20,4 +55,7 @@ RULE = Rule(
     hint="Pick ids from 0 to 15 that no other cross-core buffer of the loop uses",
     check=check,
     seed="fwd_ids/bwd_ids 取值范围为 0~15",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
 
@@ -9,6 +10,50 @@ def check(ctx):
                 yield ids.problem_node or ids.node, {"buffer": buf.name, "keyword": ids.keyword, "detail": ids.problem}
 
 
+DOC = """\
+## What it checks
+`fwd_ids` / `bwd_ids` of a cross-core buffer must be written either as a literal list (or
+tuple) of integer literals, `fwd_ids=[0, 1]`, or as a name bound to such a list at module
+level, `fwd_ids=X_FWD`. Elements computed from kernel variables, names that are not bound
+outside the kernel, and expressions (calls, slices, concatenation) are rejected.
+
+## Why it matters for pipelining
+The transform must know every id at transform time: it picks `ids[task % len(ids)]` for
+each iteration's `set`/`wait`, checks the ids against 0..15 and against the slot count,
+and allocates the remaining free ids to address-reuse syncs. An id that is only known at
+run time cannot be checked or kept apart from the ids the transform allocates.
+
+## Example
+```python
+    first_id = 0
+    x_db = pl.make_tile_group(..., fwd_ids=[first_id, first_id + 1], bwd_ids=[2, 3])
+```
+
+## Use instead
+```python
+X_FWD = [0, 1]  # module level
+
+    x_db = pl.make_tile_group(..., fwd_ids=X_FWD, bwd_ids=[2, 3])
+```
+"""
+
+
+def _ids(fwd: str, **kw) -> str:
+    return ex.kernel(x_db=ex.group("x_db", fwd=fwd).replace(f"fwd_ids={fwd},", f"fwd_ids={fwd},  # E: PTO026"), **kw)
+
+
+INVALID = (
+    _ids("[first_id, first_id + 1]", decls="").replace("    x_db = pl.make_tile_group(", "    first_id = 0\n    x_db = pl.make_tile_group(", 1),
+    _ids("X_FWD"),
+    _ids("list(range(2))"),
+)
+
+VALID = (
+    ex.kernel(constants=ex.CONSTANTS + "\nX_FWD = [0, 1]", x_db=ex.group("x_db", fwd="X_FWD")),
+    ex.kernel(x_db=ex.group("x_db", fwd="(0, 1)")),
+)
+
+
 RULE = Rule(
     code="PTO026",
     name="event-id-spelling",
@@ -17,4 +62,7 @@ RULE = Rule(
     hint="Write the ids as a literal list such as `{keyword}=[0, 1]`, or as a name bound to such a list at module level",
     check=check,
     seed="fwd_ids/bwd_ids 只支持两种写法 直接写整数列表 或写一个在 kernel 外绑定到整数列表的变量名",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,62 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+A plain function called from a stage returns a tile or a tile group (found while scanning
+the stage's accesses through its helpers).
+
+## Why it matters for pipelining
+The sync analysis follows buffers by name from the stage's parameters into the ops that
+read or write them (`pl.relu`, `pl.store`, ...) and into helpers through their arguments.
+A tile coming back as a return value loses its group, so the op that later touches it
+cannot be attributed to a buffer and its cross-core or address-reuse sync could be
+missing.
+
+## Example
+```python
+def relu_tile(y_db, x):
+    y = y_db.next()
+    pl.relu(y, x)
+    return y
+```
+
+## Use instead
+```python
+def relu_tile(y, x):  # the stage picks `y = y_db.next()` and passes it in
+    pl.relu(y, x)
+```
+"""
+
+_Y_DB = ex.VEC_DECLS + "\n" + ex.textwrap.indent(ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None), "    ")
+
+_BAD_HELPER = '''\
+def relu_tile(y_db, x):
+    y = y_db.next()
+    pl.relu(y, x)
+    return y  # E: PTO021'''
+
+_GOOD_HELPER = '''\
+def relu_tile(y, x):
+    pl.relu(y, x)'''
+
+_ST = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, y_db):
+    x = x_db.next()
+    %s
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+_LOOP = ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))
+
+INVALID = (
+    ex.kernel(helpers=_BAD_HELPER, st=_ST % "y = relu_tile(y_db, x)", vec_decls=_Y_DB, loop=_LOOP),
+)
+
+VALID = (
+    ex.kernel(helpers=_GOOD_HELPER, st=_ST % "y = y_db.next()\n    relu_tile(y, x)", vec_decls=_Y_DB, loop=_LOOP),
+)
+
 
 RULE = Rule(
     code="PTO021",
@@ -8,4 +66,7 @@ RULE = Rule(
     hint="Pass the buffer into `{helper}` as an argument and let it act on it instead of returning it",
     phase="analysis",
     seed="stage 调用的普通函数不能返回 tile 或 tile group",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,32 @@
 from pto_transpile.rules.base import Rule
 
+DOC = """\
+## What it checks
+pto-transpile itself failed on this input (an exception inside an analysis step or a
+rule). Reported by the CLI/driver instead of a traceback; never caused by a mistake in
+the kernel alone.
+
+## Why it matters for pipelining
+An internal error means the analysis is incomplete: some syncs or checks may be missing,
+so no pipelined file is written for this kernel. Please report it with the input file;
+meanwhile `preload=0` (serial loop, syncs only) or the serial kernel still works.
+
+## Example
+```python
+# any kernel on which pto-transpile crashes
+```
+
+## Use instead
+```python
+# report the file; run the serial kernel meanwhile
+```
+"""
+
+INVALID = ()  # produced by the CLI/driver when the tool crashes: see tests/test_rules.py NO_EXAMPLES
+
+VALID = ()
+
+
 RULE = Rule(
     code="PTO099",
     name="internal-error",
@@ -8,4 +35,7 @@ RULE = Rule(
     hint="Please report this with the input file at the project's issue tracker",
     phase="analysis",
     seed="(tool) bugs are ours",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,11 +1,62 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+An address-reuse sync would make a stage wait for a task that, at this preload, runs
+later than itself: the writer of the reusing buffer is scheduled before the reader of
+the buffer it overwrites has run the earlier task. Found while planning the syncs.
+
+## Why it matters for pipelining
+Delays shift each stage by whole iterations. With reuse between `x_db` (read by `act`,
+delay 1) and `y_db` (written by `mm2`, delay `preload`), the write of iteration `i` must
+wait for the read of the same tile from iteration `i - tiles + ...`; when the delays put
+that read in the future, no prefire can provide the permit and the cores deadlock (or,
+without the sync, data is overwritten before it is read).
+
+## Example
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=2))
+...
+    x_db = pl.make_tile_group(..., addrs=0x0, mutex_ids=[16, 17], ...)
+    y_db = pl.make_tile_group(..., addrs=0x0, mutex_ids=[16, 17], ...)  # reuses x_db
+```
+
+## Use instead
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+```
+(or give `y_db` its own addresses).
+"""
+
+_CROSS = "\n".join([
+    ex.group("x_db", "Vec", "0x0", "[16, 17]", "[0, 1]", "[2, 3]"),
+    ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]"),
+    ex.group("y_db", "Vec", "0x0", "[16, 17]", "[8, 9]", "[10, 11]"),
+])
+
+_MARKED_MM2 = ex.MM2.replace("    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
+                             "    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO048")
+
+INVALID = (
+    ex.kernel4(config="preload=2", mm2=_MARKED_MM2, cross=_CROSS),
+)
+
+VALID = (
+    ex.kernel4(config="preload=1", cross=_CROSS),
+    ex.kernel4(config="preload=2"),
+)
+
 
 RULE = Rule(
     code="PTO048",
     name="inverse-time-sync",
     title="A sync would wait on a task that runs later",
-    message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload: the consumer waits on a task {skew} step(s) ahead",
+    message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload (task offset {skew}): the consumer would wait on a task that runs later",
     hint="Lower the preload, or stop sharing addresses between these buffers",
     phase="analysis",
     seed="K58",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -9,6 +10,36 @@ def check(ctx):
             yield loop.node.iter, {"iter": ctx.source.code(loop.node.iter)}
 
 
+DOC = """\
+## What it checks
+The pipeline loop does not iterate over a call `pl.range(start, end[, step])` (or
+`range(...)`): for example over a list, a tensor or a variable.
+
+## Why it matters for pipelining
+After the loop the transform appends drain beats that let the delayed stages finish the
+last iterations, and it needs the start, end and step to compute which beats hold a
+valid task. An arbitrary iterable has no known bounds.
+
+## Example
+```python
+for ki in [0, 1, 2, 3]:
+    ...
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    ...
+```
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), head="for ki in [0, 1, 2, 3]:  # E: PTO016")),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO016",
     name="loop-not-range",
@@ -17,4 +48,7 @@ RULE = Rule(
     hint="Write the loop as `for i in pl.range(start, end, step):`",
     check=check,
     seed="K11 (L6)",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile.kinds import names_in
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -18,6 +19,44 @@ def check(ctx):
             yield step, {"step": text, "detail": f"has step {value}"}
 
 
+DOC = """\
+## What it checks
+The step of the pipeline loop's `pl.range(start, end, step)` is negative (written as
+`-x`, or a constant folding to a negative value) or zero.
+
+## Why it matters for pipelining
+The pipelined loop runs downstream stages `delay` iterations behind upstream ones and
+appends drain beats after the end bound; the task counter and the validity guards assume
+iterations move forward. A reversed loop would hand tiles to iterations that have already
+run, and a zero step never ends.
+
+## Example
+```python
+for ki in pl.range(N - 1, -1, -1):
+    ...
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    ...  # and index with N - 1 - ki inside the stages
+```
+"""
+
+_L = lambda head: ex.loop(ex.cube(), ex.vector(), head=head)
+
+INVALID = (
+    ex.kernel(loop=_L("for ki in pl.range(N - 1, -1, -1):  # E: PTO017")),
+    ex.kernel(loop=_L("for ki in pl.range(0, N, 0):  # E: PTO017")),
+    ex.kernel(constants=ex.CONSTANTS + "\nSTEP = -1", loop=_L("for ki in pl.range(N - 1, -1, STEP):  # E: PTO017")),
+)
+
+VALID = (
+    ex.kernel(loop=_L("for ki in pl.range(0, N, 1):")),
+    ex.kernel(constants=ex.CONSTANTS + "\nSTEP = 1", loop=_L("for ki in pl.range(0, N, STEP):")),
+)
+
+
 RULE = Rule(
     code="PTO017",
     name="loop-step-not-positive",
@@ -26,4 +65,7 @@ RULE = Rule(
     hint="Iterate forwards with a positive step and compute the reversed index inside the stages, e.g. `n - 1 - i`",
     check=check,
     seed="流水循环的步长必须为正 不支持倒序迭代",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -7,6 +8,36 @@ def check(ctx):
     for loop in ctx.kernel.loops:
         if not isinstance(loop.node.target, cst.Name):
             yield loop.node.target, {"target": ctx.source.code(loop.node.target)}
+
+
+DOC = """\
+## What it checks
+The target of the pipeline loop (`for <target> in pl.range(...)`) is not a single name,
+e.g. `for ki, kj in ...`.
+
+## Why it matters for pipelining
+The transform rewrites the loop around its variable: it counts tasks, keeps each
+iteration's loop variable in the ctx ring for the delayed stages and guards the prologue
+and drain beats with it (`is_valid`). Tuple unpacking has no single value to carry.
+
+## Example
+```python
+for ki, kj in pl.range(0, N):
+    ...
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    ...  # derive other indices from ki, inside the stages
+```
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), head="for ki, kj in pl.range(0, N):  # E: PTO015")),
+)
+
+VALID = (ex.kernel(),)
 
 
 RULE = Rule(
@@ -17,4 +48,7 @@ RULE = Rule(
     hint="Iterate with one name, `for ki in pl.range(...)`, and unpack inside the stages",
     check=check,
     seed="K10 (L7)",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -10,6 +11,47 @@ def check(ctx):
                 break
 
 
+DOC = """\
+## What it checks
+Two pipeline loops of a kernel have the same outermost enclosing loop, e.g. two
+`for ... in pl.range()` pipelines written one after the other inside an outer block loop
+(or one pipeline loop nested in another).
+
+## Why it matters for pipelining
+A pipeline's ctx ring and task counter keep running across outer iterations, and its
+prefire and drain beats sit around its outermost loop. Two pipelines in one outer loop
+would interleave drains and ring state on every outer iteration.
+
+## Example
+```python
+    for h in pl.range(0, H):
+        for ki in pl.range(0, N):  # first pipeline
+            ...
+        for kj in pl.range(0, N):  # second pipeline
+            ...
+```
+
+## Use instead
+```python
+    for ki in pl.range(0, N):  # first pipeline, at top level
+        ...
+    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)
+```
+"""
+
+_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")), head="for kj in pl.range(0, N):")
+
+INVALID = (
+    ex.kernel(constants=ex.CONSTANTS + "\nH = 2",
+              loop="for h in pl.range(0, H):\n" + ex.textwrap.indent(
+                  ex.LOOP + "\n" + _SECOND.replace(":\n", ":  # E: PTO041\n", 1), "    ")),
+)
+
+VALID = (
+    ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
+)
+
+
 RULE = Rule(
     code="PTO041",
     name="loops-share-outer-loop",
@@ -18,4 +60,7 @@ RULE = Rule(
     hint="Put the two pipelines in separate top-level loops, with `pl.system.sync_all()` between them",
     check=check,
     seed="两条流水循环不能嵌在同一个外层循环里",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,5 @@
 from pto_transpile.diagnostics import Severity
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in, statements
 from pto_transpile.rules.base import Rule
 
@@ -21,6 +22,46 @@ def check(ctx):
             yield loop.outer, {"line": ctx.source.line_of(prev.node)}
 
 
+DOC = """\
+## What it checks
+(Warning.) A kernel has several pipeline loops, and there is no
+`pl.system.sync_all(...)` call between the end of one loop (its outermost loop) and the
+start of the next.
+
+## Why it matters for pipelining
+A pipelined loop ends with drain beats (the delayed stages finish the last iterations)
+and sync drains (absorbing left-over `set`s). The cores leave the drain at different
+times: without a barrier the fast core starts the next pipeline, overwriting buffers or
+consuming event flags the slow core still needs.
+
+## Example
+```python
+    for ki in pl.range(0, N):
+        ...
+    for kj in pl.range(0, N):
+        ...
+```
+
+## Use instead
+```python
+    ...
+    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)
+    for kj in pl.range(0, N):
+```
+"""
+
+_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")), head="for kj in pl.range(0, N):")
+
+INVALID = (
+    ex.kernel(loop=ex.LOOP + "\n" + _SECOND.replace(":\n", ":  # E: PTO042\n", 1)),
+)
+
+VALID = (
+    ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
+    ex.kernel(config="preload=[1, 2]", loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
+)
+
+
 RULE = Rule(
     code="PTO042",
     name="missing-sync-all",
@@ -30,4 +71,7 @@ RULE = Rule(
     severity=Severity.WARNING,
     check=check,
     seed="循环之间需要用户手动插入全核同步",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

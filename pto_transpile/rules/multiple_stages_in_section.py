@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -12,6 +13,41 @@ def check(ctx):
                 yield extra.call, {"first": group[0].func, "stage": extra.func}
 
 
+DOC = """\
+## What it checks
+One `with pl.section_cube()` / `with pl.section_vector()` block of the pipeline loop holds
+more than one stage call.
+
+## Why it matters for pipelining
+Each stage gets its own delay and its own ctx slot: in the pipelined loop the two calls
+would run on different iterations, with cross-core `wait`/`set` between them. A section is
+the unit the transform moves, so it must hold exactly one stage.
+
+## Example
+```python
+for ki in pl.range(0, N):
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+        st(ki, sub_id, out, x_db)
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+    with pl.section_vector():
+        st(ki, sub_id, out, x_db)
+```
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    " + ex.ST_CALL + "  # E: PTO010")),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO010",
     name="multiple-stages-in-section",
@@ -20,4 +56,7 @@ RULE = Rule(
     hint="Give `{stage}` its own `with pl.section_*():` block (and keep cube/vector alternating)",
     check=check,
     seed="每个 with 块里只放单个 stage 调用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,45 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+An op that is not in the table of known ops (which arguments it writes, which it reads)
+receives a tile of a synchronised buffer: a cross-core buffer or one sharing addresses
+with it. `vf.*` ops in vector functions are checked against their own table.
+
+## Why it matters for pipelining
+Syncs follow data: a read of a cross-core tile must wait for the producer's `set`, and a
+write must wait until the other core released the tile. Without knowing whether the op
+reads or writes its arguments, the transform cannot tell which edges (read-after-write,
+write-after-read) it creates, so it refuses rather than miss a sync.
+
+## Example
+```python
+    x = x_db.next()
+    y = y_db.next()
+    pl.sigmoid(y, x)
+```
+
+## Use instead
+```python
+    x = x_db.next()
+    y = y_db.next()
+    pl.ub_copy(y, x)  # a known op reads the cross-core tile
+    pl.sigmoid(y, y)  # the unknown op works on the local tile only
+```
+"""
+
+_Y = ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None)
+
+INVALID = (
+    ex.reuse_kernel(_Y, loop=ex.loop(ex.cube(ex.MM_CALL), ex.vector(ex.ST_RELU_CALL)))
+    .replace("    pl.relu(y, x)\n", "    pl.sigmoid(y, x)  # E: PTO053\n"),
+)
+
+VALID = (
+    ex.reuse_kernel(_Y).replace("    pl.relu(y, x)\n", "    pl.ub_copy(y, x)\n    pl.sigmoid(y, y)\n"),
+)
+
 
 RULE = Rule(
     code="PTO053",
@@ -8,4 +49,7 @@ RULE = Rule(
     hint="Use an op from the supported set on cross-core buffers, or copy through a local tile first",
     phase="analysis",
     seed="K37/K38",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

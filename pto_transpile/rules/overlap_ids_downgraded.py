@@ -1,5 +1,49 @@
 from pto_transpile.diagnostics import Severity
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+(Warning.) The transform needed one free event id per tile for the reverse syncs of an
+address reuse (the ids of 0..15 not used by any `fwd_ids`/`bwd_ids` of the loop), found
+too few, and gave that sync a single id shared by all tiles.
+
+## Why it matters for pipelining
+With one id per tile, tile `i` of the reused region is released to the writer as soon as
+its own reader is done; with a single shared id, the releases must be consumed in order,
+so the writer of iteration `i + 1` may wait for the reader of iteration `i`. The result is
+still correct, but some overlap between the cores is lost.
+
+## Example
+```python
+    x_db = pl.make_tile_group(..., addrs=0x0, mutex_ids=[16, 17, 18], fwd_ids=[0, 1, 2], bwd_ids=[3, 4, 5])
+    p_db = pl.make_tile_group(..., fwd_ids=[6, 7, 8], bwd_ids=[9, 10, 11])
+    y_db = pl.make_tile_group(..., addrs=0x0, fwd_ids=[12], bwd_ids=[13])  # 2 ids left, 3 needed
+```
+
+## Use instead
+```python
+    p_db = pl.make_tile_group(..., fwd_ids=[6, 7, 8], bwd_ids=[9])  # frees 10 and 11
+```
+"""
+
+_CROSS = "\n".join([
+    ex.group("x_db", "Vec", "0x0", "[16, 17, 18]", "[0, 1, 2]", "[3, 4, 5]"),
+    ex.group("p_db", "Mat", "0x10000", "[14, 15, 13]", "[6, 7, 8]", "[9, 10, 11]", "[TILE, TILE]"),
+    ex.group("y_db", "Vec", "0x0", "[16, 17, 18]", "[12]", "[13]"),
+])
+
+_MARKED_MM1 = ex.MM1.replace("    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
+                             "    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO046")
+
+INVALID = (
+    ex.kernel4(config="preload=0", mm1=_MARKED_MM1, cross=_CROSS),
+)
+
+VALID = (
+    ex.kernel4(config="preload=0", cross=_CROSS.replace("[9, 10, 11]", "[9]")),
+)
+
 
 RULE = Rule(
     code="PTO046",
@@ -10,4 +54,7 @@ RULE = Rule(
     phase="analysis",
     severity=Severity.WARNING,
     seed="地址复用的跨 Buffer WAR 依赖 池不够会把部分边降级为单 id 共用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

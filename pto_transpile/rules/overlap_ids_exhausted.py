@@ -1,4 +1,52 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+Address reuse between a cross-core buffer and another buffer needs reverse
+(write-after-read) syncs that the user never declared ids for. The transform allocates
+them from the event ids 0..15 not used by any `fwd_ids`/`bwd_ids` of the loop; this
+reports that not even one id is left, after downgrading groups to a single shared id.
+
+## Why it matters for pipelining
+When `y_db` reuses the bytes of `x_db`, the writer of `y` must wait until the reader of
+`x` on the other core is done with the same tile, one iteration or more later in the
+pipelined schedule. That wait needs its own cross-core event flag; without a free flag
+the reuse cannot be made safe.
+
+## Example
+```python
+    x_db = pl.make_tile_group(..., addrs=0x0, fwd_ids=[0, 1, 2], bwd_ids=[3, 4, 5])
+    p_db = pl.make_tile_group(..., fwd_ids=[6, 7, 8], bwd_ids=[9, 10, 11])
+    y_db = pl.make_tile_group(..., addrs=0x0, fwd_ids=[12, 14, 15], bwd_ids=[13])  # all 16 used
+```
+
+## Use instead
+```python
+    y_db = pl.make_tile_group(..., addrs=0x0, fwd_ids=[12], bwd_ids=[13])  # 14, 15 stay free
+```
+"""
+
+#: x_db and y_db share UB addresses (three tiles each); p_db carries the L1 handover
+_CROSS = "\n".join([
+    ex.group("x_db", "Vec", "0x0", "[16, 17, 18]", "[0, 1, 2]", "[3, 4, 5]"),
+    ex.group("p_db", "Mat", "0x10000", "[14, 15, 13]", "[6, 7, 8]", "[9, 10, 11]", "[TILE, TILE]"),
+    ex.group("y_db", "Vec", "0x0", "[16, 17, 18]", "[12]", "[13]"),
+])
+
+_MARKED_MM1 = ex.MM1.replace("    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
+                             "    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO045")
+
+INVALID = (
+    ex.kernel4(config="preload=0", mm1=_MARKED_MM1, cross=_CROSS.replace("fwd_ids=[12],", "fwd_ids=[12, 14, 15],")),
+)
+
+VALID = (
+    ex.kernel4(config="preload=0", cross=_CROSS.replace("[16, 17, 18]", "[16, 17]").replace("[14, 15, 13]", "[14, 15]")
+               .replace("[0, 1, 2]", "[0, 1]").replace("[3, 4, 5]", "[2, 3]")
+               .replace("[6, 7, 8]", "[4, 5]").replace("[9, 10, 11]", "[6, 7]")),
+)
+
 
 RULE = Rule(
     code="PTO045",
@@ -8,4 +56,7 @@ RULE = Rule(
     hint="Free some ids: share one id per buffer (`bwd_ids=[k]`), or stop reusing addresses between these buffers",
     phase="analysis",
     seed="K56: the overlap-id pool is exhausted",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

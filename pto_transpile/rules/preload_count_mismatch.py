@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -5,10 +6,42 @@ def check(ctx):
     spec = ctx.kernel.preload
     values = ctx.preloads
     n = len(ctx.kernel.loops)
+    if not values:
+        return  # an empty list is PTO005 (preload-invalid); its length says nothing about loops
     if len(values) > 1 or (spec.is_sequence and values is spec.values):
         if len(values) != n and n:
             node = spec.node if spec.node is not None else ctx.kernel.jit_decorator
             yield node, {"count": len(values), "values": list(values), "loops": n}
+
+
+DOC = """\
+## What it checks
+When `preload` is a list (or tuple), it must hold exactly one value per pipeline loop of
+the kernel, in source order. A single `int` is shared by all loops.
+
+## Why it matters for pipelining
+Each pipeline loop gets its own schedule: its stage delays, ctx ring depth and drain beats
+come from its own preload value. With more or fewer values than loops it is ambiguous
+which loop a value was meant for (often a loop was removed or added and the list was not
+updated), so the transform refuses to guess.
+
+## Example
+```python
+# the kernel has one pipeline loop
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=[1, 2]))
+```
+
+## Use instead
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=[1]))  # or preload=1
+```
+"""
+
+INVALID = (
+    ex.kernel(config="preload=[1, 2]").replace("(preload=[1, 2]))\n", "(preload=[1, 2]))  # E: PTO006\n"),
+)
+
+VALID = (ex.kernel(config="preload=[1]"),)
 
 
 RULE = Rule(
@@ -19,4 +52,7 @@ RULE = Rule(
     hint="Give exactly one preload value per pipeline loop, in source order, or a single int shared by all",
     check=check,
     seed="传入列表时列表长度必须与 kernel 内流水循环的个数相同",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

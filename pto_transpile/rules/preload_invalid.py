@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -16,6 +17,43 @@ def check(ctx):
             yield node, {"detail": f"preload must be >= 0, got {v}"}
 
 
+DOC = """\
+## What it checks
+The `preload` of `pl.pipeline.PipelineConfig(preload=...)` must be an `int` >= 0 (not a
+`bool`), or a non-empty list/tuple of such ints, one per pipeline loop. It must fold to a
+compile-time constant.
+
+## Why it matters for pipelining
+`preload` is the delay, in iterations, between neighbouring stages on one core; the delays
+size the ring of per-iteration ctx slots (`depth = max_delay + 1`) and the number of drain
+beats after the loop. A negative delay would run a consumer before its producer; `True`
+would silently mean 1; an empty list configures no loop at all. `preload=0` is the way to
+keep the serial loop (only cross-core set/wait are inserted).
+
+## Example
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=-1))
+def kernel(a, out):
+    ...
+```
+
+## Use instead
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+def kernel(a, out):
+    ...
+```
+"""
+
+INVALID = (
+    ex.kernel(config="preload=-1").replace("(preload=-1))\n", "(preload=-1))  # E: PTO005\n"),
+    ex.kernel(config="preload=True").replace("(preload=True))\n", "(preload=True))  # E: PTO005\n"),
+    ex.kernel(config="preload=[]").replace("(preload=[]))\n", "(preload=[]))  # E: PTO005\n"),
+)
+
+VALID = (ex.kernel(config="preload=1"), ex.kernel(config="preload=0"))
+
+
 RULE = Rule(
     code="PTO005",
     name="preload-invalid",
@@ -24,4 +62,7 @@ RULE = Rule(
     hint="Use `PipelineConfig(preload=N)` with N >= 0 (0 keeps the serial loop), or one such value per pipeline loop",
     check=check,
     seed="preload 取值必须大于等于 0",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import all_names
 from pto_transpile.rules.base import Rule
 
@@ -16,6 +17,39 @@ def check(ctx):
             yield n, {"name": n.value}
 
 
+DOC = """\
+## What it checks
+A name in the kernel (a variable, a parameter, a struct field) starts with `_pl_`.
+
+## Why it matters for pipelining
+The transform adds its own variables to the kernel: the ctx ring `_pl_ctx_arr`, the task
+counter `_pl_task_id`, the per-delay ctx slots `_pl_ctx_0` / `_pl_ctx_negN`, lifted id
+lists `_pl_fwd_ids_<buffer>`, overlap ids `_pl_overlap_ids_N`, outer-slot indices
+`_pl_idx_<group>`, drain loop variables... All of them share the kernel's scope, so a user
+name with that prefix could be silently overwritten by the generated code (typically after
+copying code back from `pipeline_generated.py`).
+
+## Example
+```python
+    with pl.section_vector():
+        _pl_sub_id = pl.get_subblock_idx()
+```
+
+## Use instead
+```python
+    with pl.section_vector():
+        sub_id = pl.get_subblock_idx()
+```
+"""
+
+INVALID = (
+    ex.kernel(vec_decls="with pl.section_vector():\n    _pl_sub_id = pl.get_subblock_idx()  # E: PTO040",
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, _pl_sub_id, out, x_db)"))),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO040",
     name="reserved-name",
@@ -24,4 +58,7 @@ RULE = Rule(
     hint="Rename `{name}` to something without the `_pl_` prefix",
     check=check,
     seed="以 _pl_ 开头的变量名为框架保留 kernel 内不要使用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
 
@@ -10,6 +11,38 @@ def check(ctx):
             yield k.buffers[b].mutex_node or k.buffers[b].call, {"a": a, "b": b, "ma": list(ma), "mb": list(mb)}
 
 
+DOC = """\
+## What it checks
+Two buffers whose address ranges overlap (at least one of them cross-core, same memory)
+declare different `mutex_ids`.
+
+## Why it matters for pipelining
+`auto_mutex` orders the accesses of one core to a tile through its mutex id, and the
+transform relies on it for same-core ordering (it only inserts cross-core syncs). A mutex
+locks an address: two buffers on the same bytes with different ids take different locks,
+so a write to one can overtake a read of the other while the pipeline keeps several
+iterations in flight.
+
+## Example
+```python
+x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+with pl.section_vector():
+    y_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[12, 13])  # reuses x_db's UB
+```
+
+## Use instead
+```python
+    y_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1])
+```
+"""
+
+INVALID = (
+    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[12, 13]", None, None).replace("mutex_ids=[12, 13],", "mutex_ids=[12, 13],  # E: PTO029")),
+)
+
+VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
+
+
 RULE = Rule(
     code="PTO029",
     name="reuse-mutex-mismatch",
@@ -18,4 +51,7 @@ RULE = Rule(
     hint="Give `{b}` the same `mutex_ids={ma}` as `{a}`",
     check=check,
     seed="地址复用的 Buffer 之间必须声明相同的 mutex_ids",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
 
@@ -10,6 +11,39 @@ def check(ctx):
             yield k.buffers[b].call, {"a": a, "b": b, "na": na, "nb": nb}
 
 
+DOC = """\
+## What it checks
+Two buffers whose address ranges overlap (at least one of them cross-core, same memory)
+have different tile counts. (Their `mutex_ids` then differ as well, so PTO029 is
+reported with it.)
+
+## Why it matters for pipelining
+The sync analysis assumes tile `i` of one buffer overlaps exactly tile `i` of the other
+and that both rotate with the iteration (`tile = task % tiles`). With different counts
+the overlapping pairs change from iteration to iteration, so the address-reuse syncs the
+transform inserts would protect the wrong tiles.
+
+## Example
+```python
+x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+with pl.section_vector():
+    y_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1, 14])
+```
+
+## Use instead
+```python
+    y_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1])
+```
+"""
+
+INVALID = (
+    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1, 14]", None, None, mark="  # E: PTO030")
+                    .replace("mutex_ids=[0, 1, 14],", "mutex_ids=[0, 1, 14],  # E: PTO029")),
+)
+
+VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
+
+
 RULE = Rule(
     code="PTO030",
     name="reuse-slot-count",
@@ -18,4 +52,7 @@ RULE = Rule(
     hint="Give both buffers the same number of tiles",
     check=check,
     seed="复用双方的 Tile 数需要一致",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
 
@@ -13,6 +14,44 @@ def check(ctx):
             yield k.buffers[name].call, {"buffer": name, "others": ", ".join(sorted(others))}
 
 
+DOC = """\
+## What it checks
+A cross-core buffer's address range overlaps more than one other buffer (of the same
+memory). Only pairwise reuse is supported.
+
+## Why it matters for pipelining
+For address reuse the transform adds reverse (write-after-read) syncs between the two
+buffers sharing a region, assuming tile `i` of one overlaps tile `i` of the other. With
+three buffers on one region the pairing and the order of the three users are no longer
+determined by one pair of syncs, so a write could land on bytes still being read.
+
+## Example
+```python
+x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+with pl.section_vector():
+    y_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1])
+    z_db = pl.make_tile_group(type=..., addrs=0x800, mutex_ids=[0, 1])  # also inside x_db
+```
+
+## Use instead
+```python
+    y_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1])
+    z_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13])
+```
+"""
+
+INVALID = (
+    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None),
+                    ex.group("z_db", "Vec", "0x800", "[0, 1]", None, None),
+                    x_db=ex.group("x_db", mark="  # E: PTO031")),
+)
+
+VALID = (
+    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None),
+                    ex.group("z_db", "Vec", "0x4000", "[12, 13]", None, None)),
+)
+
+
 RULE = Rule(
     code="PTO031",
     name="reuse-too-many",
@@ -21,4 +60,7 @@ RULE = Rule(
     hint="Move all but one of {others} to addresses that do not overlap `{buffer}`",
     check=check,
     seed="最多允许两块 Buffer 复用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

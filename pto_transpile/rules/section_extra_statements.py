@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -12,6 +13,39 @@ def check(ctx):
                 yield other, {"stage": s.func, "statement": ctx.source.code(other).strip().splitlines()[0]}
 
 
+DOC = """\
+## What it checks
+A section block that holds a stage call also holds another statement (an op, an
+assignment, a barrier...).
+
+## Why it matters for pipelining
+In the pipelined loop the stage call runs `delay` iterations late, with its arguments read
+from the ctx ring, and its cross-core `wait`/`set` wrap the call. A statement next to it
+would either run on the wrong iteration or outside the synchronised region, racing the
+other core.
+
+## Example
+```python
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+        pl.system.sync_all()
+```
+
+## Use instead
+```python
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+```
+(put the extra work inside the stage function).
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    pl.system.sync_all()  # E: PTO011", ex.vector())),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO011",
     name="section-extra-statement",
@@ -20,4 +54,7 @@ RULE = Rule(
     hint="Move the statement into the stage function, or before the first / after the last stage of the loop",
     check=check,
     seed="每个 with 块里只放单个 stage 调用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

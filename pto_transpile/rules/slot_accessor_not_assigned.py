@@ -1,4 +1,39 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+Inside a stage (or a helper it calls), a tile is taken from a tile group with
+`g.next()` / `g.current()` / `g.previous()` inside a larger expression (an op argument,
+a conditional expression, a chained call), instead of `slot = g.next()`.
+
+## Why it matters for pipelining
+The access scan follows tiles by variable: after `x = x_db.next()` every op on `x` is an
+access of `x_db` on that op's pipe, where the cross-core `wait`/`set` go. An inline pick
+has no name, so the access is lost: the pipeline is not built until it is fixed.
+
+## Example
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    pl.store(out, x_db.next(), [ki * TILE + sub_id * HALF, 0])
+```
+
+## Use instead
+```python
+    x = x_db.next()
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])
+```
+"""
+
+INVALID = (
+    ex.kernel(st=ex.ST.replace("    x = x_db.next()\n    pl.store(out, x,", "    pl.store(out, x_db.next(),")
+              .replace("HALF, 0])", "HALF, 0])  # E: PTO051"),
+              loop=ex.loop(ex.cube(ex.MM_CALL), ex.vector())),
+)
+
+VALID = (ex.kernel(),)
+
 
 RULE = Rule(
     code="PTO051",
@@ -8,4 +43,7 @@ RULE = Rule(
     hint="Write `slot = {group}.{accessor}()` on its own line and use `slot`",
     phase="analysis",
     seed="K33 (L10)",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,40 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+A buffer the sync graph needs (a cross-core buffer, or one sharing its addresses) has no
+statically known tile count: its `mutex_ids` is not a literal list or a module-level
+constant list, and it has no constant `depth=`.
+
+## Why it matters for pipelining
+Every sync the transform derives depends on the tile count: iteration `i` uses tile
+`i % tiles`, a write waits for the reader of the same tile `tiles` iterations earlier, and
+the ring of in-flight tiles must be at least as deep as the delay between producer and
+consumer. Without the count none of this can be computed.
+
+## Example
+```python
+    x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=x_mutex, fwd_ids=[0, 1], bwd_ids=[2, 3])
+```
+
+## Use instead
+```python
+X_MUTEX = [0, 1]  # module level, or write the list in place
+
+    x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=X_MUTEX, fwd_ids=[0, 1], bwd_ids=[2, 3])
+```
+"""
+
+INVALID = (
+    ex.kernel(params=ex.PARAMS + "\nx_mutex: pl.Tensor[[2], pl.DT_INT32],",
+              x_db=ex.group("x_db", mutex="x_mutex", mark="  # E: PTO050")),
+)
+
+VALID = (
+    ex.kernel(constants=ex.CONSTANTS + "\nX_MUTEX = [0, 1]", x_db=ex.group("x_db", mutex="X_MUTEX")),
+)
+
 
 RULE = Rule(
     code="PTO050",
@@ -8,4 +44,7 @@ RULE = Rule(
     hint="Give `{buffer}` a literal `mutex_ids=[...]` (one entry per tile) or a constant `depth=`",
     phase="analysis",
     seed="K52/K30",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,9 +1,44 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
     for name, call in ctx.kernel.stray_stage_calls:
         yield call, {"stage": name}
+
+
+DOC = """\
+## What it checks
+A `@pl.pipeline.stage` function is called outside every pipeline loop: before or after the
+loop (e.g. a last "flush" call), or in a loop the transform does not pipeline (`while`).
+
+## Why it matters for pipelining
+The transform only synchronises stage calls of pipeline loops: each gets a delay, a ctx
+slot and cross-core `wait`/`set` around it, and the drain after the loop finishes the
+iterations the delayed stages still owe. A stray call runs with none of these; it would
+advance the cross-core buffer's tile cursor once more and read a tile no producer `set`
+was issued for, desynchronising every later handover.
+
+## Example
+```python
+    for ki in pl.range(0, N):
+        ...
+    with pl.section_vector():
+        st(N, sub_id, out, x_db)  # one more store after the loop
+```
+
+## Use instead
+```python
+    for ki in pl.range(0, N + 1):  # let the loop (and its drain) do every iteration
+        ...
+```
+"""
+
+INVALID = (
+    ex.kernel(after="with pl.section_vector():\n    st(N, sub_id, out, x_db)  # E: PTO055"),
+)
+
+VALID = (ex.kernel(),)
 
 
 RULE = Rule(
@@ -14,4 +49,7 @@ RULE = Rule(
     hint="Call stages only from the pipeline `for` loop, each in its own section block",
     check=check,
     seed="同一条流水的 stage 调用需要放在同一个 for 循环内",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -11,6 +12,57 @@ def check(ctx):
                 seen[s.func] = s
 
 
+DOC = """\
+## What it checks
+The same stage function is called more than once in one pipeline loop (for example to run
+the same computation on a second tensor).
+
+## Why it matters for pipelining
+A stage is identified by its function: its delay, its ctx fields (`<stage>_<param>`) and
+its sync sites are all keyed by it. Two calls of one function would need two delays and
+two sets of ctx fields under one name, so the transform requires one function per stage.
+
+## Example
+```python
+    with pl.section_vector():
+        st(ki, sub_id, out, x_db)
+    with pl.section_cube():
+        mm(ki, b, a_l1, left_db, right_db, acc_db, y_db)  # mm again
+```
+
+## Use instead
+```python
+    with pl.section_cube():
+        mm_b(ki, b, a_l1, left_db, right_db, acc_db, y_db)  # a second stage function
+```
+"""
+
+_PARAMS = ex.PARAMS + """
+b: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],
+out_b: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],"""
+_Y_DB = ex.group("y_db", addrs="0x4000", mutex="[12, 13]", fwd="[4, 5]", bwd="[6, 7]")
+
+
+def _two_pass(second_mm: str, second_st: str, stages: str = "") -> str:
+    return ex.kernel(
+        stages=ex.MM + "\n\n\n" + ex.ST + stages, params=_PARAMS, x_db=ex.X_DB + "\n" + _Y_DB,
+        loop=ex.loop(ex.cube(), ex.vector(),
+                     ex.cube(second_mm + "(ki, b, a_l1, left_db, right_db, acc_db, y_db)"),
+                     ex.vector(second_st + "(ki, sub_id, out_b, y_db)")))
+
+
+INVALID = (
+    _two_pass("mm", "st").replace("(ki, b, a_l1, left_db, right_db, acc_db, y_db)\n",
+                                  "(ki, b, a_l1, left_db, right_db, acc_db, y_db)  # E: PTO014\n")
+    .replace("(ki, sub_id, out_b, y_db)", "(ki, sub_id, out_b, y_db)  # E: PTO014"),
+)
+
+VALID = (
+    _two_pass("mm_b", "st_b", "\n\n\n" + ex.MM.replace("def mm(", "def mm_b(") + "\n\n\n"
+              + ex.ST.replace("def st(", "def st_b(")),
+)
+
+
 RULE = Rule(
     code="PTO014",
     name="stage-called-twice",
@@ -19,4 +71,7 @@ RULE = Rule(
     hint="Define a second stage function (a stage may run once per iteration) or merge the work",
     check=check,
     seed="同一个 stage 函数在一条流水循环内只能调用一次",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

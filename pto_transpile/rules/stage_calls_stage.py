@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.base import Rule
 
@@ -23,6 +24,54 @@ def check(file):
                          "via": f" via {' -> '.join(via)}" if via else ""}
 
 
+DOC = """\
+## What it checks
+A `@pl.pipeline.stage` function calls another stage function, directly or through plain
+helper functions.
+
+## Why it matters for pipelining
+Each stage is scheduled on its own: it gets a core, a delay, a ctx slot, and cross-core
+`wait`s before and `set`s after its call in the loop. A stage nested inside another one
+would run on the outer stage's core and iteration, with none of its own syncs, so its
+handovers to the other core would be unsynchronised.
+
+## Example
+```python
+@pl.pipeline.stage
+def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
+    load_a(ki, a, a_l1)  # load_a is a @pl.pipeline.stage too
+```
+
+## Use instead
+```python
+def load_a(ki, a, a_l1):  # a plain helper, not a stage
+    ...
+```
+"""
+
+_LOAD = '''\
+@pl.pipeline.stage
+def load_a(ki, a, a_l1):
+    cur_a = a_l1.next()
+    pl.load(cur_a, a, [ki * TILE, 0])'''
+
+_MM = ex.MM.replace("    cur_a = a_l1.next()\n    pl.load(cur_a, a, [ki * TILE, 0])\n",
+                    "    load_a(ki, a, a_l1)  # E: PTO018\n    cur_a = a_l1.current()\n")
+
+_PREP = '''\
+def prep(ki, a, a_l1):
+    load_a(ki, a, a_l1)  # E: PTO018'''
+
+INVALID = (
+    ex.kernel(mm=_LOAD + "\n\n\n" + _MM),
+    ex.kernel(helpers=_PREP, mm=_LOAD + "\n\n\n" + _MM.replace("load_a(ki, a, a_l1)  # E: PTO018", "prep(ki, a, a_l1)")),
+)
+
+VALID = (
+    ex.kernel(mm=_LOAD.replace("@pl.pipeline.stage\n", "") + "\n\n\n" + _MM.replace("  # E: PTO018", "")),
+)
+
+
 RULE = Rule(
     code="PTO018",
     name="stage-calls-stage",
@@ -32,4 +81,7 @@ RULE = Rule(
     phase="file",
     check=check,
     seed="不支持 stage 嵌套 stage",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,19 +1,69 @@
+import libcst as cst
+
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import find
 
 
 def check(ctx):
-    for loop in ctx.kernel.loops:
+    k = ctx.kernel
+    for loop in k.loops:
         for s in loop.stages:
             if s.section == "with":
                 yield s.call, {"stage": s.func}
+    # a stage call buried deeper (a `with` inside the section, ...) is no stage of its loop
+    # at all; calls under a runtime `if` are PTO007's
+    known = {id(s.call) for loop in k.loops for s in loop.stages}
+    guarded = {id(c) for node, _ in k.dynamic_stage_ifs for c in find(node, cst.Call)}
+    for call, _loop in k.loop_stage_calls:
+        if id(call) not in known and id(call) not in guarded:
+            yield call, {"stage": call.func.value}
+
+
+DOC = """\
+## What it checks
+A stage call of the pipeline loop is the body of a `with` block that is not
+`pl.section_cube()` / `pl.section_vector()` (for example a custom context manager).
+
+## Why it matters for pipelining
+Only the two section blocks tell the transform which core runs a stage. The rewritten loop
+replaces each section by a guarded, delayed stage block with the cross-core `wait`s before
+and `set`s after the call; an unknown `with` cannot be rebuilt around the delayed call and
+gives no core.
+
+## Example
+```python
+for ki in pl.range(0, N):
+    with pl.no_sync():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+```
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop("with pl.no_sync():\n    " + ex.MM_CALL + "  # E: PTO009", ex.vector())),
+    ex.kernel(loop=ex.loop("with pl.section_cube():\n    with pl.no_sync():\n        " + ex.MM_CALL + "  # E: PTO009",
+                           ex.vector())),
+)
+
+VALID = (ex.kernel(),)
 
 
 RULE = Rule(
     code="PTO009",
     name="stage-in-plain-with",
     title="A stage call is inside a `with` block that is not a section",
-    message="stage call `{stage}` is inside a `with` block that is not `pl.section_cube()`/`pl.section_vector()`",
+    message="stage call `{stage}` is not directly inside a `pl.section_cube()`/`pl.section_vector()` block",
     hint="Put the stage call directly in a `with pl.section_cube():` or `with pl.section_vector():` block",
     check=check,
     seed="K7 (C1): stage calls must be wrapped in a section",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -8,6 +9,37 @@ def check(ctx):
                 yield s.call, {"stage": s.func}
 
 
+DOC = """\
+## What it checks
+A stage call of the pipeline loop sits directly in the loop body instead of being the only
+statement of a `with pl.section_cube():` or `with pl.section_vector():` block.
+
+## Why it matters for pipelining
+The section says which core runs the stage. The transform needs it to alternate
+cube/vector stages, to compute delays (relative to the upstream stage of the other core)
+and to place each cross-core `set`/`wait` on the right core.
+
+## Example
+```python
+for ki in pl.range(0, N):
+    mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+```
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop(ex.MM_CALL + "  # E: PTO008", ex.vector())),
+)
+
+VALID = (ex.kernel(),)
+
+
 RULE = Rule(
     code="PTO008",
     name="stage-outside-section",
@@ -16,4 +48,7 @@ RULE = Rule(
     hint="Wrap the call in the section of the core that runs it: `with pl.section_cube():` or `with pl.section_vector():`",
     check=check,
     seed="每个 with section_cube()/section_vector() 块里只放单个 stage 调用",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -27,6 +28,41 @@ def check(file):
             yield ret, {"stage": stage.name}
 
 
+DOC = """\
+## What it checks
+A `@pl.pipeline.stage` function contains `return <value>`.
+
+## Why it matters for pipelining
+In the pipelined loop a stage runs `delay` iterations after the code that called it in
+the serial loop, from arguments snapshotted in the ctx ring; there is no caller waiting
+for a result in the same iteration. Results must travel through tile groups, whose
+handovers the transform synchronises.
+
+## Example
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])
+    return x
+```
+
+## Use instead
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])
+```
+"""
+
+INVALID = (
+    ex.kernel(st=ex.ST + "\n    return x  # E: PTO019"),
+)
+
+VALID = (ex.kernel(st=ex.ST + "\n    return"),)
+
+
 RULE = Rule(
     code="PTO019",
     name="stage-returns-value",
@@ -36,4 +72,7 @@ RULE = Rule(
     phase="file",
     check=check,
     seed="stage 函数不支持有返回值",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -9,6 +10,69 @@ def check(ctx):
                 yield cur.call, {"prev": prev.func, "stage": cur.func, "core": cur.section}
 
 
+DOC = """\
+## What it checks
+Two consecutive stages of the pipeline loop are in sections of the same core (two
+`section_vector()` blocks in a row, or two `section_cube()` blocks). Stages must strictly
+alternate cube/vector: C->V->C->V... (or V->C->V...).
+
+## Why it matters for pipelining
+Delays are computed along the chain: the first stage of a core is delayed one iteration
+behind the upstream stage of the other core, and each further stage on the same core
+`preload` iterations behind the previous one. Two neighbouring stages on one core would
+just be one stage split in two, with nothing to overlap between them but an extra ctx
+slot and delay.
+
+## Example
+```python
+    with pl.section_vector():
+        act(ki, x_db, y_db)
+    with pl.section_vector():
+        st(ki, sub_id, out, y_db)
+```
+
+## Use instead
+```python
+    with pl.section_vector():
+        st(ki, sub_id, out, x_db, y_db)  # one vector stage: relu, then store
+```
+"""
+
+_ACT = '''\
+@pl.pipeline.stage
+def act(ki, x_db, y_db):
+    x = x_db.next()
+    y = y_db.next()
+    pl.relu(y, x)
+
+
+@pl.pipeline.stage
+def st(ki, sub_id, out, y_db):
+    y = y_db.next()
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+_MERGED = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, y_db):
+    x = x_db.next()
+    y = y_db.next()
+    pl.relu(y, x)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
+
+_Y_DB = ex.textwrap.indent(ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None), "    ")
+
+INVALID = (
+    ex.kernel(st=_ACT, vec_decls=ex.VEC_DECLS + "\n" + _Y_DB,
+              loop=ex.loop(ex.cube(), ex.vector("act(ki, x_db, y_db)"),
+                           ex.vector("st(ki, sub_id, out, y_db)  # E: PTO012"))),
+)
+
+VALID = (
+    ex.kernel(st=_MERGED, vec_decls=ex.VEC_DECLS + "\n" + _Y_DB,
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))),
+)
+
+
 RULE = Rule(
     code="PTO012",
     name="stages-not-alternating",
@@ -17,4 +81,7 @@ RULE = Rule(
     hint="Merge `{prev}` and `{stage}` into one stage, or put a stage of the other core between them",
     check=check,
     seed="stage 调用需要严格按 cube/vector 交替排列 不允许连续两个 stage 落在同一个核上",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -5,6 +6,50 @@ def check(ctx):
     for loop in ctx.kernel.loops:
         for stmt in loop.between:
             yield stmt, {"statement": ctx.source.code(stmt).strip().splitlines()[0]}
+
+
+DOC = """\
+## What it checks
+A statement of the pipeline loop body (outside any section) sits between the first and
+the last stage call.
+
+## Why it matters for pipelining
+Each beat of the pipelined loop runs every stage on its own, older iteration, while
+loop-body statements run once per beat for the newest one. A statement between two stages
+belongs to no single iteration; before the first stage its values reach the stages
+through the ctx ring.
+
+## Example
+```python
+    with pl.section_cube():
+        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)
+    row = ki * TILE + sub_id * HALF  # then st(row, out, x_db) in the vector section
+```
+
+## Use instead
+```python
+for ki in pl.range(0, N):
+    row = ki * TILE + sub_id * HALF  # before the first stage: travels in the ctx ring
+    with pl.section_cube():
+        ...
+```
+"""
+
+_ST_ROW = '''\
+@pl.pipeline.stage
+def st(row, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [row, 0])'''
+
+INVALID = (
+    ex.kernel(st=_ST_ROW, loop=ex.loop(ex.cube(), "row = ki * TILE + sub_id * HALF  # E: PTO013",
+                                       ex.vector("st(row, out, x_db)"))),
+)
+
+VALID = (
+    ex.kernel(st=_ST_ROW, loop=ex.loop("row = ki * TILE + sub_id * HALF", ex.cube(),
+                                       ex.vector("st(row, out, x_db)"))),
+)
 
 
 RULE = Rule(
@@ -15,4 +60,7 @@ RULE = Rule(
     hint="Move it into a stage, or before the first stage (runs once per beat) or after the last one",
     check=check,
     seed="流水循环体内第一个 stage 与最后一个 stage 之间不允许插入其他语句",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -14,6 +15,49 @@ def check(ctx):
                     yield v, {"name": base.value, "stage": s.func}
 
 
+DOC = """\
+## What it checks
+A stage receives a value created by `pl.struct_array(...)` (the array itself or one of
+its elements, `arr[i]`).
+
+## Why it matters for pipelining
+Stage arguments are snapshotted every beat into the ctx ring (itself a `pl.struct_array`)
+so a stage running `delay` iterations late sees its own iteration's values. Fields of a
+`pl.struct()` become ctx fields; a struct array cannot, so the delayed stage would read
+the newest values.
+
+## Example
+```python
+    pos = pl.struct_array(2, row=0)
+    for ki in pl.range(0, N):
+        pos[0].row = ki * TILE + sub_id * HALF  # ... st(pos[0], out, x_db)
+```
+
+## Use instead
+```python
+    pos = pl.struct(row=0)
+    for ki in pl.range(0, N):
+        pos.row = ki * TILE + sub_id * HALF  # ... st(pos, out, x_db)
+```
+"""
+
+_ST = '''\
+@pl.pipeline.stage
+def st(pos, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [pos.row, 0])'''
+
+INVALID = (
+    ex.kernel(st=_ST, decls="pos = pl.struct_array(2, row=0)",
+              loop=ex.loop("pos[0].row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos[0], out, x_db)  # E: PTO038"))),
+)
+
+VALID = (
+    ex.kernel(st=_ST, decls="pos = pl.struct(row=0)",
+              loop=ex.loop("pos.row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos, out, x_db)"))),
+)
+
+
 RULE = Rule(
     code="PTO038",
     name="struct-array-argument",
@@ -22,4 +66,7 @@ RULE = Rule(
     hint="Declare the stage's struct argument with `pl.struct(...)`; struct arrays cannot travel in the pipeline ctx",
     check=check,
     seed="stage 函数如果有结构体参数 请使用 pl.struct() 声明 不支持 pl.struct_array()",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import names_stored
 from pto_transpile.rules.base import Rule
 
@@ -15,6 +16,48 @@ def check(ctx):
                     yield name, {"name": name.value}
 
 
+DOC = """\
+## What it checks
+A `pl.struct(...)` passed to a stage is assigned again inside the pipeline loop
+(`pos = pl.struct(row=...)` in the loop body), instead of being declared once before the
+loop and updated field by field.
+
+## Why it matters for pipelining
+A struct argument reaches its delayed stage as ctx fields, one per field, filled every
+beat. The fields come from the one declaration before the loop; a struct re-created in
+the loop is a new object the ctx snapshot does not follow.
+
+## Example
+```python
+    for ki in pl.range(0, N):
+        pos = pl.struct(row=ki * TILE + sub_id * HALF)  # ... st(pos, out, x_db)
+```
+
+## Use instead
+```python
+    pos = pl.struct(row=0)
+    for ki in pl.range(0, N):
+        pos.row = ki * TILE + sub_id * HALF  # ... st(pos, out, x_db)
+```
+"""
+
+_ST = '''\
+@pl.pipeline.stage
+def st(pos, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [pos.row, 0])'''
+
+INVALID = (
+    ex.kernel(st=_ST, decls="pos = pl.struct(row=0)",
+              loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(), ex.vector("st(pos, out, x_db)"))),
+)
+
+VALID = (
+    ex.kernel(st=_ST, decls="pos = pl.struct(row=0)",
+              loop=ex.loop("pos.row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos, out, x_db)"))),
+)
+
+
 RULE = Rule(
     code="PTO039",
     name="struct-rebound-in-loop",
@@ -23,4 +66,7 @@ RULE = Rule(
     hint="Declare `{name} = pl.struct(...)` before the loop and update its fields inside (`{name}.field = ...`)",
     check=check,
     seed="K13: a pl.struct stage argument must not be rebound in the loop",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

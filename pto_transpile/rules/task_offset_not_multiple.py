@@ -1,4 +1,33 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+A synchronised dependency spans a number of tasks that is not a multiple of the number
+of event ids serving it (its `fwd_ids`/`bwd_ids` length or its allocated overlap ids).
+
+## Why it matters for pipelining
+Task `i` signals on `ids[i % n]`. A `wait` that must match the `set` of task `i - k` looks
+at `ids[i % n]` as well, so `k` must be a multiple of `n`; otherwise it waits on another
+tile's flag and may pass before its own data is ready. Every tile of a lane belongs to
+tasks `tiles` apart and id lists have one entry or one per tile (PTO027), so a kernel
+that passes PTO027 always gives multiples; no kernel is known to reach this check.
+
+## Example
+```python
+    x_db = pl.make_tile_group(type=..., mutex_ids=[0, 1, 14], fwd_ids=[0, 1], bwd_ids=[2, 3])  # PTO027
+```
+
+## Use instead
+```python
+    x_db = pl.make_tile_group(type=..., mutex_ids=[0, 1, 14], fwd_ids=[0, 1, 4], bwd_ids=[2, 3, 5])
+```
+"""
+
+INVALID = ()  # unreachable: PTO027 rejects id counts other than 1 or the tile count first
+
+VALID = (ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bwd="[2, 3, 5]")),)
+
 
 RULE = Rule(
     code="PTO049",
@@ -8,4 +37,7 @@ RULE = Rule(
     hint="Give the buffer one event id per tile, or a single id",
     phase="analysis",
     seed="K59",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,8 +1,8 @@
 import libcst as cst
 
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.base import Rule
-from pto_transpile.rules import _examples as ex
 
 
 def _reachable(file):
@@ -34,10 +34,9 @@ or in a plain helper function.
 
 ## Why it matters for pipelining
 The transform learns every buffer's memory space, addresses, tile count, mutex ids and
-cross-core event ids from the declarations in the kernel body, once, before the loop. A
-group declared in a stage would be re-created every (delayed) iteration with no slot
-rotation across iterations, and its address overlaps, sync ids and tile count would be
-invisible to the sync analysis.
+event ids from the kernel body's declarations, once, before the loop. A group declared in
+a stage is re-created every (delayed) iteration, does not rotate, and is invisible to the
+sync analysis.
 
 ## Example
 ```python
@@ -49,10 +48,8 @@ def st(ki, sub_id, out, x_db):
 
 ## Use instead
 ```python
-    with pl.section_vector():
+    with pl.section_vector():  # in the kernel; passed on as st(ki, sub_id, out, x_db, y_db)
         y_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13])
-    ...
-            st(ki, sub_id, out, x_db, y_db)
 ```
 """
 

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
 
@@ -20,6 +21,48 @@ def check(ctx):
             }
 
 
+DOC = """\
+## What it checks
+A cross-core buffer has fewer tiles than the schedule keeps in flight: at the configured
+`preload`, its producer runs `d` iterations ahead of its consumer, so `d + 1` tiles are
+live at once. (Delays: a core's first stage runs 1 behind the upstream stage of the other
+core, each further stage on that core `preload` behind the previous one.)
+
+## Why it matters for pipelining
+Iteration `i` writes tile `i % tiles`. If the producer is `d` iterations ahead and there
+are at most `d` tiles, it must overwrite a tile the consumer has not read yet, so with
+`bwd_ids` the two cores would wait on each other for ever, and without them data is lost.
+A typical cause is raising `preload` without growing the buffers.
+
+## Example
+```python
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=3))
+...
+    p_db = pl.make_tile_group(type=..., mutex_ids=[14, 15], fwd_ids=[4, 5], bwd_ids=[6, 7])
+```
+
+## Use instead
+```python
+    p_db = pl.make_tile_group(type=..., mutex_ids=[14, 15, 12], fwd_ids=[4, 5, 12], bwd_ids=[6, 7, 13])
+```
+(or keep two tiles and use `preload=2`).
+"""
+
+_P3 = ex.group("p_db", "Mat", "0x10000", "[14, 15, 12]", "[4, 5, 12]", "[6, 7, 13]", "[TILE, TILE]")
+_P2 = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")
+
+INVALID = (
+    ex.kernel4(config="preload=3", cross=ex.CROSS4.replace(_P2, _P2.replace("(", "(  # E: PTO043", 1))),
+    ex.kernel(x_db=ex.group("x_db", mutex="[0]", fwd="[0]", bwd="[2]", mark="  # E: PTO043")),
+)
+
+VALID = (
+    ex.kernel4(config="preload=3", cross=ex.CROSS4.replace(_P2, _P3)),
+    ex.kernel4(config="preload=2"),
+    ex.kernel(config="preload=0", x_db=ex.group("x_db", mutex="[0]", fwd="[0]", bwd="[2]")),
+)
+
+
 RULE = Rule(
     code="PTO043",
     name="too-few-tiles",
@@ -29,4 +72,7 @@ RULE = Rule(
     phase="loop",
     check=check,
     seed="spec 3 / K53: tiles >= consumer delay - producer delay + 1",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,4 +1,43 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+An op in a stage moves data into or out of a synchronised buffer (`pl.move`, `pl.insert`,
+`pl.store`), but one of its tiles does not resolve to a declared tile group, so the
+hardware pipe that executes it cannot be determined. Typical causes: tiles taken through
+a tuple (`bufs.acc.next()`) or made by a call the scan does not know.
+
+## Why it matters for pipelining
+Cross-core `wait`/`set` are issued on the pipe of the op touching the buffer, which for a
+move depends on both memory spaces (Acc to UB runs on FIX, L1 to L0 on MTE1). A guess could
+let the other core see half-written data, so the access is dropped and reported and the
+pipeline is not built until it is fixed.
+
+## Example
+```python
+def mm(ki, a, a_l1, left_db, right_db, bufs, x_db):
+    acc = bufs.acc.next()  # later: pl.move(x, acc, acc_to_vec_mode=...)
+```
+
+## Use instead
+```python
+def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
+    acc = acc_db.next()
+```
+"""
+
+_MM = ex.MM.replace("def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):", "def mm(ki, a, a_l1, left_db, right_db, bufs, x_db):") \
+    .replace("acc = acc_db.next()", "acc = bufs.acc.next()") \
+    .replace("DualModeSplitM)", "DualModeSplitM)  # E: PTO052")
+
+INVALID = (
+    ex.kernel(mm=_MM, cube_decls=ex.CUBE_DECLS + "\n    bufs = pl.make_tuple(acc=acc_db)",
+              loop=ex.loop(ex.cube("mm(ki, a, a_l1, left_db, right_db, bufs, x_db)"), ex.vector(ex.ST_CALL))),
+)
+
+VALID = (ex.kernel(),)
+
 
 RULE = Rule(
     code="PTO052",
@@ -8,4 +47,7 @@ RULE = Rule(
     hint="Take the tiles of this op from tile groups passed to the stage (`t = g.next()`), so their memory spaces are known",
     phase="analysis",
     seed="K34/K35/K36",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,5 +1,32 @@
 from pto_transpile.rules.base import Rule
 
+DOC = """\
+## What it checks
+The command line tool cannot read a kernel file given to it: the path does not exist,
+is not readable, or the bytes are not UTF-8 text. Reported by the CLI, before any
+analysis (`transpile()` itself receives text, so it never reports this).
+
+## Why it matters for pipelining
+Nothing can be analysed or pipelined without the source; the file is skipped and the
+exit code reports the failure, so a batch run over many kernels does not silently leave
+one of them serial.
+
+## Example
+```python
+# kernel.py saved as GBK: "# 流水 kernel" is not valid UTF-8
+```
+
+## Use instead
+```python
+# kernel.py saved as UTF-8
+```
+"""
+
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+
+VALID = ()
+
+
 RULE = Rule(
     code="PTO002",
     name="unreadable-file",
@@ -8,4 +35,7 @@ RULE = Rule(
     hint="Check the path, and save the file as UTF-8",
     phase="analysis",
     seed="(tool) a kernel file must be readable UTF-8",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )

@@ -1,3 +1,4 @@
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
@@ -5,6 +6,35 @@ def check(ctx):
     for e in ctx.graph.edges:
         if e.unstable:
             yield e.dst.access.node, {"src": e.src.label(), "dst": e.dst.label()}
+
+
+DOC = """\
+## What it checks
+In the sync graph, a dependency between two accesses (a read after a write, or a write
+after a read, of one tile region) has a different distance in beats from one task to the
+next, so no fixed set/wait placement can serve it.
+
+## Why it matters for pipelining
+Each sync is a fixed `set` after one stage and `wait` before another, `k` tasks apart;
+that needs every task's dependency to have the same shape. Normally caught earlier by
+PTO037 (buffer-not-rotating): the graph models one tile per stage per task, so a kernel
+that passes PTO037 gives stable distances; no kernel is known to reach this check.
+
+## Example
+```python
+    x = x_db.next()
+    x = x_db.next()  # two tiles per iteration (reported as PTO037)
+```
+
+## Use instead
+```python
+    x = x_db.next()  # once per stage call
+```
+"""
+
+INVALID = ()  # unreachable: PTO037 rejects every non-rotating use first (see the doc)
+
+VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
 
 
 RULE = Rule(
@@ -16,4 +46,7 @@ RULE = Rule(
     phase="graph",
     check=check,
     seed="K54: tiles must rotate with the iteration order",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
 )
