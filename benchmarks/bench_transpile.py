@@ -1,8 +1,9 @@
 """How much does a transpile cost compared to what libcst alone must spend?
 
 Baseline: libcst parse + code generation of the same file (the floor for any libcst tool).
-Prints the ratio ours/baseline for the demo and for a ~700-line kernel file (the demo plus
-many unrelated helper functions, as real kernel files carry). Run:
+Prints the ratio ours/baseline for the demo, for a ~700-line kernel file (the demo plus
+many unrelated helper functions, as real kernel files carry) and for that file with one
+error (positions are resolved only for the statement a diagnostic points into). Run:
 
     python benchmarks/bench_transpile.py
 """
@@ -52,10 +53,12 @@ def best(fn, repeat: int = 7) -> float:
 
 
 def main() -> None:
-    for name, text in (("seed demo", DEMO), ("~700-line file", big_file())):
+    big = big_file()
+    with_error = big.replace("fwd_ids=[0, 1],", "fwd_ids=[0, 16],")  # one diagnostic: positions get resolved
+    for name, text in (("seed demo", DEMO), ("~700-line file", big), ("same, 1 error", with_error)):
         base_min, base_med = best(lambda: cst.parse_module(text).code)
         ours_min, ours_med = best(lambda: transpile(text, preload=2))
-        print(f"{name:15s} {text.count(chr(10)):4d} lines  baseline {base_min * 1e3:6.1f} ms  "
+        print(f"{name:16s} {text.count(chr(10)):4d} lines  baseline {base_min * 1e3:6.1f} ms  "
               f"transpile {ours_min * 1e3:6.1f} ms  ratio {ours_min / base_min:4.2f}x (median {ours_med / base_med:4.2f}x)")
 
 

@@ -1,9 +1,10 @@
-"""The input file: its text, its libcst tree, and positions computed only when asked.
+"""The input file: its text, its libcst tree, and positions computed only where reported.
 
 Resolving libcst's PositionProvider over a whole module costs about four times the parse,
-so positions are resolved lazily, the first time a diagnostic needs one. The wrapper is
-built with `unsafe_skip_copy=True` so that the nodes the analysis holds are the very nodes
-the positions are keyed by.
+so positions are never resolved up front. When a diagnostic needs the position of a node,
+only the top-level statement holding it is measured (a one-statement module wrapped with
+`unsafe_skip_copy=True`, so that the analysis's nodes are the keys), and the result is
+shifted by the number of lines before that statement.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
+from pto_transpile.walk import iter_nodes
 
 
 @dataclass
@@ -19,7 +22,9 @@ class SourceFile:
     path: str
     text: str
     module: cst.Module
-    _positions: dict | None = field(default=None, repr=False)
+    _owner: dict = field(default_factory=dict, repr=False)  #: id(node) -> top-level statement index
+    _positions: dict = field(default_factory=dict, repr=False)  #: statement index -> positions
+    _first_lines: list | None = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> "SourceFile":
@@ -27,10 +32,38 @@ class SourceFile:
         return cls(path=path, text=text, module=cst.parse_module(text))
 
     def span(self, node: cst.CSTNode) -> CodeRange:
-        if self._positions is None:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
-        return self._positions[node]
+        if node is self.module:
+            return CodeRange(CodePosition(1, 0), CodePosition(1, 0))
+        index = self._statement_of(node)
+        positions = self._positions.get(index)
+        if positions is None:
+            stmt = self.module.body[index]
+            alone = self.module.with_changes(header=[], body=[stmt], footer=[])
+            positions = self._positions[index] = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+        r = positions[node]
+        shift = self._first_line(index) - 1
+        return CodeRange(CodePosition(r.start.line + shift, r.start.column), CodePosition(r.end.line + shift, r.end.column))
+
+    def _statement_of(self, node: cst.CSTNode) -> int:
+        if id(node) not in self._owner:
+            for i, stmt in enumerate(self.module.body):
+                if any(n is node for n in iter_nodes(stmt)):
+                    self._owner[id(node)] = i
+                    break
+            else:
+                raise KeyError(f"node not in module: {node!r:.80}")
+        return self._owner[id(node)]
+
+    def _first_line(self, index: int) -> int:
+        """1-based line on which top-level statement `index` (with its leading lines) starts."""
+        if self._first_lines is None:
+            header = "".join(self.module.code_for_node(line) for line in self.module.header)
+            lines, line = [], 1 + header.count("\n")
+            for stmt in self.module.body:
+                lines.append(line)
+                line += self.module.code_for_node(stmt).count("\n")
+            self._first_lines = lines
+        return self._first_lines[index]
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.span(node).start.line
