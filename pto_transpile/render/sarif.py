@@ -6,6 +6,8 @@ import json
 
 from pto_transpile.rules import registry
 
+__version__ = "0.1.0"
+
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -53,8 +55,7 @@ def render_sarif(diagnostics, sources=None) -> str:
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "pto-transpile", "informationUri": "https://example.invalid/pto-transpile",
-                                "rules": driver_rules}},
+            "tool": {"driver": {"name": "pto-transpile", "version": __version__, "rules": driver_rules}},
             "results": results,
         }],
     }
