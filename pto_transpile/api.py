@@ -209,7 +209,7 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
         style = fmt.Style.of(src.module, src.text)
         pl_ref = file.pl.module_ref or "pl"
         for loop, sched, plan, ctx in emitters:
-            replacements.update(LoopEmitter(file, kernel, loop, sched, plan, ctx, style, pl_ref).emission().replacements)
+            replacements.update(LoopEmitter(file, kernel, loop, sched, plan, ctx, style, pl_ref).replacements())
         replacements.update(strip_pipeline_keyword(kernel))
     diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):

@@ -92,13 +92,6 @@ class ConstEvaluator:
         self._cache: dict[str, Any] = {}
         self._active: set[str] = set()
 
-    def is_constant_name(self, name: str) -> bool:
-        try:
-            self._name(cst.Name(name))
-            return True
-        except NotConstant:
-            return False
-
     def try_eval(self, node: cst.BaseExpression, default: Any = None) -> Any:
         try:
             return self.eval(node)

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from pto_transpile.kinds import names_in
-from pto_transpile.model import HANDLE_KINDS, STRUCT, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.scan import Finding
 
 

@@ -8,7 +8,6 @@ only inserts the sync.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
 import libcst as cst
@@ -20,13 +19,6 @@ from pto_transpile.plan import Plan, SyncOp
 from pto_transpile.schedule import Schedule
 
 Replacement = Union[cst.CSTNode, cst.FlattenSentinel, Callable[[cst.CSTNode], object]]
-
-
-@dataclass
-class LoopEmission:
-    """What one pipeline loop changes in the kernel, as identity-keyed replacements."""
-
-    replacements: dict[int, Replacement]
 
 
 class LoopEmitter:
@@ -254,7 +246,8 @@ class LoopEmitter:
         return out
 
     # all together ---------------------------------------------------------------------------
-    def emission(self) -> LoopEmission:
+    def replacements(self) -> dict[int, Replacement]:
+        """What this loop changes in the kernel, keyed by the identity of the replaced node."""
         before, after = self.declarations(), self.after_outer()
         new_loop = self.serial_loop() if self.sched.serial else self.pipelined_loop()
         repl: dict[int, Replacement] = dict(self.pick_rewrites())
@@ -264,7 +257,7 @@ class LoopEmitter:
         else:
             repl[id(self.loop.node)] = new_loop
             repl[id(outer)] = lambda updated: cst.FlattenSentinel(_carry_leading(before, updated) + after)
-        return LoopEmission(repl)
+        return repl
 
 
 def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseStatement) -> list[cst.BaseStatement]:

@@ -62,8 +62,8 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
     plan = Plan()
     touched = {n.buffer for n in graph.nodes}
     refs: dict[tuple[str, str], IdRef] = {}
-    for buf in kernel.buffers.values():
-        if buf.name not in touched or not buf.cross_core or buf.name != _first_name(kernel, buf):
+    for buf in {id(b): b for b in kernel.buffers.values()}.values():  # a declaration may bind several names
+        if buf.name not in touched or not buf.cross_core:
             continue
         for kind in ("fwd", "bwd"):
             ids = buf.ids(kind)
@@ -99,10 +99,6 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
             plan.prefire.append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section, i % ids.count))
             plan.drain.append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section, i % ids.count))
     return plan
-
-
-def _first_name(kernel: Kernel, buf) -> str:
-    return buf.name
 
 
 def _shared_owner(kernel: Kernel, edges: list[Edge]) -> dict[int, str]:

@@ -16,7 +16,7 @@ from pto_api.memory import DTYPE_BITS, TILE_SPACES, element_bytes
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.kinds import annotation_kind, infer, slot_access
 from pto_transpile.model import (
-    CUBE, GROUP, SCALAR, STRUCT, TUPLE, VECTOR, Buffer, IdList, Kernel, OuterPick, PipelineLoop,
+    CUBE, SCALAR, TUPLE, VECTOR, Buffer, IdList, Kernel, OuterPick, PipelineLoop,
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames

@@ -71,7 +71,3 @@ class SourceFile:
     def code(self, node: cst.CSTNode) -> str:
         """The source text of `node` exactly as written (hex stays hex)."""
         return self.module.code_for_node(node)
-
-    def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""

@@ -312,7 +312,7 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
         v = values(vec, mv, vr, 1) if row else values(vec, mv, 1, vc)
         put(out, mo, np.asarray(fn(values(src, ms, vr, vc), v)).astype(out.dtype.compute))
 
-    table = call.name if (op_roles(call.name) or call.name in SIM_ROLES) else f"{'row' if row else 'col'}_expand_{op}"
+    table = call.name if op_roles(call.name) else f"{'row' if row else 'col'}_expand_{op}"
     return vector_plan(call, table, run)
 
 

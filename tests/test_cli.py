@@ -5,12 +5,11 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from helpers import DEMO, ROOT
+from helpers import DEMO
 from pto_transpile.cli import main
 
 

@@ -1,5 +1,3 @@
-import libcst as cst
-
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import all_names
 from pto_transpile.rules.base import Rule
