@@ -16,6 +16,7 @@ from pto_transpile import fmt
 from pto_transpile.ctxring import CtxPlan, plan_ctx
 from pto_transpile.diagnostics import Diagnostic, Related
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
+from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
 from pto_transpile.reader import FileModel, read
@@ -195,7 +196,8 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
                 continue
             plan = make_plan(kernel, loop, graph, overlap_counter)
             loop_result.plan = plan
-            for f in plan.findings:
+            for f in plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched) \
+                    + outer_slot_overwrites(kernel, loop, sched):
                 reporter.finding(f)
             ctx = None
             if not sched.serial:

@@ -174,6 +174,7 @@ class Kernel:
     loop_stage_calls: list[tuple[cst.Call, "PipelineLoop"]] = field(default_factory=list)  #: every stage call inside a loop
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
+    constants: object = None  #: ConstEvaluator over module constants the kernel does not rebind
 
     @property
     def cross_core(self) -> dict[str, Buffer]:

@@ -140,6 +140,7 @@ class KernelReader:
             jit_decorator=decorator,
             pipeline_keyword=pipeline_kw,
             preload=self._preload(pipeline_kw),
+            constants=self.evaluator,
         )
         classes = {c.name.value for c in self.file.source.module.body if isinstance(c, cst.ClassDef)}
         for param in self.fn.params.params:

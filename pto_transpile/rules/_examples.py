@@ -238,3 +238,27 @@ def reuse_kernel(*locals_: str, **kw) -> str:
     vec = "\n".join([VEC_DECLS] + [textwrap.indent(d, "    ") for d in locals_])
     kw.setdefault("loop", loop(cube(), vector(ST_RELU_CALL)))
     return kernel(st=ST_RELU, vec_decls=vec, **kw)
+
+
+#: a vector stage that adds a block picked in the OUTER loop (`q`, one slot per outer
+#: iteration) to the cross-core tile before storing the sum
+ST_Q = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, q):
+    x = x_db.next()
+    pl.add(q, q, x)
+    pl.store(out, q, [ki * TILE + sub_id * HALF, 0])'''
+
+
+def outer_pick_kernel(q_tiles: int, inner: str = "pl.range(0, 1)", mark: str = "", **kw) -> str:
+    """Two blocks of an outer loop; each picks `q` from a vector-local group of `q_tiles`
+    tiles and runs the 2-stage pipeline over `inner`, handing `q` to the delayed `st`."""
+    mutex = "[" + ", ".join(str(20 + i) for i in range(q_tiles)) + "]"
+    vec = "\n".join([VEC_DECLS, textwrap.indent(group("q_db", "Vec", "0x4000", mutex, None, None), "    ")])
+    body = loop(
+        "with pl.section_vector():\n    q = q_db.next()\n    pl.load(q, a, [b * HALF, 0])",
+        loop(cube(), vector(f"st(ki, sub_id, out, x_db, q){mark}"), head=f"for ki in {inner}:"),
+        head="for b in pl.range(0, 4):",
+    )
+    kw.setdefault("loop", body)
+    return kernel(st=ST_Q, vec_decls=vec, **kw)

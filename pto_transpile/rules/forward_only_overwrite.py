@@ -1,0 +1,60 @@
+from pto_transpile.diagnostics import Severity
+from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+A forward-only cross-core buffer (`fwd_ids` without `bwd_ids`) has too few tiles for the
+schedule: nothing the transform inserts keeps its producer from overwriting a tile before
+the consumer on the other core has read it. The check unrolls the pipelined schedule (each
+core runs its stages in beat order, each inserted `set`/`wait` links two stage executions)
+and asks whether the consumer's read of task `t` is ordered before the producer's write of
+task `t + tiles`.
+
+## Why it matters for pipelining
+Without `bwd_ids` no release sync is emitted: the feature description guarantees only that
+the consumer reads finished data, not that the producer waits before overwriting. Raising
+`preload` lets the producer run further ahead; when the other syncs no longer hold it back,
+the consumer reads the next iteration's data (`--simulate` reports the race).
+
+## Example
+```python
+y_db = pl.make_tile_group(..., mutex_ids=[4, 5], fwd_ids=[4, 5])   # preload=2
+```
+
+## Use instead
+```python
+y_db = pl.make_tile_group(..., mutex_ids=[4, 5], fwd_ids=[4, 5], bwd_ids=[6, 7])
+```
+(or as many tiles as the message says).
+"""
+
+from pto_transpile.rules import _examples as ex  # noqa: E402
+
+_P_FWD = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", None, "[TILE, TILE]")
+_P2 = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")
+_P3_FWD = ex.group("p_db", "Mat", "0x10000", "[14, 15, 12]", "[4, 5, 12]", None, "[TILE, TILE]")
+
+INVALID = (
+    # at preload 2 `mm2` reads tile t in the beat where `mm1` has already released `act` on
+    # task t + 2, so with 2 tiles `act` may overwrite it first
+    ex.kernel4(config="preload=2", cross=ex.CROSS4.replace(_P2, _P_FWD.replace("(", "(  # E: PTO057", 1))),
+)
+
+VALID = (
+    ex.kernel4(config="preload=2", cross=ex.CROSS4.replace(_P2, _P3_FWD)),  # 3 tiles are ordered
+    ex.kernel4(config="preload=1", cross=ex.CROSS4.replace(_P2, _P_FWD)),
+)
+
+RULE = Rule(
+    code="PTO057",
+    name="forward-only-overwrite",
+    title="A forward-only buffer's producer can overwrite a tile before it is read",
+    message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
+    hint="Add `bwd_ids` to `{buffer}` so the transform syncs the release, or give it {need}",
+    phase="analysis",
+    severity=Severity.WARNING,
+    seed="只配置 fwd_ids 时 不保证生产者下一轮覆写时消费者已经读完 (beyond the original: checked, not assumed)",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

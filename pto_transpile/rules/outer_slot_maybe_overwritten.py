@@ -1,0 +1,70 @@
+from pto_transpile.diagnostics import Severity
+from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+Like PTO056, a slot picked in the outer loop reaches a stage that runs `d` iterations
+late, but the pipeline loop's trip count is not a compile-time constant, so whether the
+group's tiles suffice depends on it: with `S` tiles the slot is safe when the pipeline loop
+runs at least `ceil(d / (S - 1))` iterations per outer iteration.
+
+## Why it matters for pipelining
+If the inner loop is short, a later outer iteration picks the same tile again and loads new
+data into it before the delayed stage of the earlier outer iteration has read it; both
+accesses are on one core, so nothing on the hardware reports it.
+
+## Example
+```python
+for b in pl.range(0, nb):
+    with pl.section_vector():
+        q = q_db.next()              # q_db has 2 tiles; st runs 2 iterations late
+    for ki in pl.range(0, k_len):    # k_len only known at run time
+        ...
+```
+
+## Use instead
+```python
+q_db = pl.make_tile_group(..., mutex_ids=[20, 21, 22])   # 1 + d tiles: safe for any trip count
+```
+"""
+
+from pto_transpile.rules import _examples as ex  # noqa: E402
+
+_RUNTIME = dict(inner="pl.range(0, n_inner)", params=ex.PARAMS + "\nn_inner: pl.DT_INT32,")
+
+INVALID = (
+    # the 4-stage demo at preload 2: `st` runs 3 iterations late, and with 2 tiles `q` is
+    # safe only if the run-time trip count `n_inner` is at least 3
+    ex.kernel4(
+        config="preload=2",
+        st=ex.ST4.replace("def st(ki, sub_id, out, y_db):", "def st(ki, sub_id, out, y_db, q):")
+                 .replace("pl.store(out, y,", "pl.add(q, q, y)\n    pl.store(out, q,"),
+        vec_decls=ex.VEC4 + "\n" + "    " + ex.group("q_db", "Vec", "0x8000", "[22, 23]", None, None)
+                  .replace("\n", "\n    "),
+        params=ex.PARAMS4 + "\nn_inner: pl.DT_INT32,",
+        loop=ex.loop(
+            "with pl.section_vector():\n    q = q_db.next()\n    pl.load(q, a, [b * HALF, 0])",
+            ex.loop(ex.cube(ex.MM1_CALL), ex.vector(ex.ACT_CALL), ex.cube(ex.MM2_CALL),
+                    ex.vector("st(ki, sub_id, out, y_db, q)  # E: PTO058"), head="for ki in pl.range(0, n_inner):"),
+            head="for b in pl.range(0, 4):",
+        ),
+    ),
+)
+
+VALID = (
+    ex.outer_pick_kernel(2, **_RUNTIME),  # delay 1: two tiles suffice for any trip count
+)
+
+RULE = Rule(
+    code="PTO058",
+    name="outer-slot-maybe-overwritten",
+    title="A slot picked in the outer loop may be re-picked before its delayed stage reads it",
+    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",
+    hint="Give `{group}` {need} tiles to be safe for any trip count",
+    phase="analysis",
+    severity=Severity.WARNING,
+    seed="beyond the original (transform.md 7.15 leaves local groups to the user)",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
