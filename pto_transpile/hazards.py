@@ -17,6 +17,8 @@ from __future__ import annotations
 from math import ceil
 from typing import Optional
 
+import libcst as cst
+
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.plan import Plan
 from pto_transpile.scan import Finding
@@ -68,10 +70,13 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
     ]
     findings = []
     seen = set()
+    total = _total_tasks(kernel, loop)
     for e in unsynced:
         if e.src.buffer in seen:
             continue
         tiles = kernel.buffers[e.src.buffer].slot_count or 1
+        if total is not None and total <= e.task_off:
+            continue  # the loop never comes back to a tile: nothing is overwritten
         span = max(schedule.delays) + 2 * tiles + 8
         tasks = 3 * span
         succ = _ordered(loop, schedule, plan, tasks)
@@ -132,6 +137,18 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
                                          "per outer iteration" if least else "no trip count makes one tile safe"),
                     "need": 1 + d}))
     return findings
+
+
+def _total_tasks(kernel: Kernel, loop: PipelineLoop) -> Optional[int]:
+    """Tasks over the whole run (pipeline loop trips times the outer loops'), if constant."""
+    total = _trip_count(kernel, loop.start, loop.end, loop.step)
+    for node in loop.ancestors:
+        if total is None:
+            break
+        if isinstance(node, cst.For):
+            trips = _trip_count(kernel, *_bounds(node))
+            total = None if trips is None else total * trips
+    return total
 
 
 def _bounds(node) -> tuple:
