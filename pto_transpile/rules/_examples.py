@@ -262,3 +262,11 @@ def outer_pick_kernel(q_tiles: int, inner: str = "pl.range(0, 1)", mark: str = "
     )
     kw.setdefault("loop", body)
     return kernel(st=ST_Q, vec_decls=vec, **kw)
+
+
+#: a vector stage that takes its output row from a struct field (`pos.row`)
+ST_POS = '''\
+@pl.pipeline.stage
+def st(pos, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [pos.row, 0])'''

@@ -41,19 +41,13 @@ the loop is a new object the ctx snapshot does not follow.
 ```
 """
 
-_ST = '''\
-@pl.pipeline.stage
-def st(pos, out, x_db):
-    x = x_db.next()
-    pl.store(out, x, [pos.row, 0])'''
-
 INVALID = (
-    ex.kernel(st=_ST, decls="pos = pl.struct(row=0)",
+    ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
               loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(), ex.vector("st(pos, out, x_db)"))),
 )
 
 VALID = (
-    ex.kernel(st=_ST, decls="pos = pl.struct(row=0)",
+    ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
               loop=ex.loop("pos.row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos, out, x_db)"))),
 )
 
