@@ -11,6 +11,7 @@ bit what the serial kernel computes, on the emulator.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ import pypto_pro.language as pl
 TILE = 32
 HALF = TILE // 2
 N = {n}
+NB = {nb}
 '''
 
 
@@ -67,8 +69,15 @@ def generate(seed: int) -> Chain:
     cores = [first if i % 2 == 0 else ("vector" if first == "cube" else "cube") for i in range(n_stages)]
     preload = rng.randint(0, 3)
     n = rng.randint(2, 6)
+    # nested: an outer block loop, row offsets from a struct field set in zone 1, and a
+    # block `q` picked once per outer iteration and added by the last vector stage
+    nested = rng.random() < 0.5
+    nb = rng.randint(2, 3) if nested else 1
+    q_tiles = rng.randint(1, 3)
+    key, row = ("pos", "pos.row") if nested else ("ki", "ki")
+    q_stage = max(i for i, c in enumerate(cores) if c == "vector") if nested else -1
     alloc = _Alloc()
-    mutex_next = iter(range(0, 32))
+    mutex_next = itertools.cycle(range(0, 32))  # ids may repeat across groups (pto_api 4.2); rarely needed
     ids = list(range(16))
 
     lists_left = 2 * (n_stages - 1)
@@ -98,27 +107,28 @@ def generate(seed: int) -> Chain:
         dst = buffers[i][0] if i < n_stages - 1 else None
         name = f"s{i}"
         if core == "cube":
-            params = ["ki", "a", "out", "a_l1", "d_slot", "left_db", "right_db", "acc_db"] + [b for b in (src, dst) if b]
+            params = [key, "a", "out", "a_l1", "d_slot", "left_db", "right_db", "acc_db"] + [b for b in (src, dst) if b]
             body = []
             if src is None:
-                body += ["at = a_l1.next()", "pl.load(at, a, [ki * TILE, 0])", "left = left_db.next()", "pl.move(left, at)"]
+                body += ["at = a_l1.next()", f"pl.load(at, a, [{row} * TILE, 0])", "left = left_db.next()", "pl.move(left, at)"]
             else:
                 body += [f"m = {src}.next()", "left = left_db.next()", "pl.move(left, m)"]
             body += ["right = right_db.next()", "pl.move(right, d_slot)", "acc = acc_db.next()", "pl.matmul(acc, left, right)"]
             if dst is None:
-                body += ["pl.store(out, acc, [ki * TILE, 0])"]
+                body += [f"pl.store(out, acc, [{row} * TILE, 0])"]
             else:
                 body += [f"x = {dst}.next()", "pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)"]
         else:
-            params = ["ki", "sc", "sub_id", "a", "out", "v_db", "nz_db"] + [b for b in (src, dst) if b]
+            params = [key, "sc", "sub_id", "a", "out", "v_db", "nz_db"] + [b for b in (src, dst) if b] \
+                + (["q"] if i == q_stage else [])
             body = ["v = v_db.next()"]
             if src is None:
-                body += ["pl.load(v, a, [ki * TILE + sub_id * HALF, 0])"]
+                body += [f"pl.load(v, a, [{row} * TILE + sub_id * HALF, 0])"]
             else:
                 body += [f"x = {src}.next()", "pl.relu(v, x)"]
-            body += ["pl.muls(v, v, sc)"]
+            body += ["pl.muls(v, v, sc)"] + (["pl.add(v, v, q)"] if i == q_stage else [])
             if dst is None:
-                body += ["pl.store(out, v, [ki * TILE + sub_id * HALF, 0])"]
+                body += [f"pl.store(out, v, [{row} * TILE + sub_id * HALF, 0])"]
             else:
                 body += ["nz = nz_db.next()", "pl.move(nz, v)", f"p = {dst}.next()", "pl.insert(p, nz, [sub_id * HALF, 0])"]
         stages.append("@pl.pipeline.stage\ndef {}({}):\n{}".format(name, ", ".join(params), "\n".join("    " + b for b in body)))
@@ -138,19 +148,32 @@ def generate(seed: int) -> Chain:
     vec_decls = ["    with pl.section_vector():", "        sub_id = pl.get_subblock_idx()"]
     for nm, lay in (("v_db", None), ("nz_db", "NZ")):
         vec_decls.append(_group(nm, "Vec", (16, 32), 2, alloc, [next(mutex_next) for _ in range(2)], layout=lay, indent="        "))
-    loop = ["    for ki in pl.range(0, N):", "        sc = ki * 0.5 + 1.0  # zone 1: a per-iteration scalar"]
+    if nested:
+        vec_decls.append(_group("q_db", "Vec", (16, 32), q_tiles, alloc, [next(mutex_next) for _ in range(q_tiles)],
+                                indent="        "))
+        vec_decls.append("    pos = pl.struct(row=0)")
+    inner = ["for ki in pl.range(0, N):", "    sc = ki * 0.5 + 1.0  # zone 1: a per-iteration scalar"]
+    if nested:
+        inner.append("    pos.row = b * N + ki")
     for core, call in calls:
-        loop += [f"        with pl.section_{core}():", f"            {call}"]
+        inner += [f"    with pl.section_{core}():", f"        {call}"]
+    if nested:
+        outer = ["for b in pl.range(0, NB):", "    with pl.section_vector():", "        q = q_db.next()",
+                 "        pl.load(q, a, [b * TILE, 0])"]
+        loop = ["    " + l for l in outer] + ["        " + l for l in inner]
+    else:
+        loop = ["    " + l for l in inner]
     desc = " -> ".join(f"{c}" for c in cores) + f"; tiles {[b[2] for b in buffers]}; " \
-        + f"bwd {[b[4] is not None for b in buffers]}; preload {preload}; N={n}"
+        + f"bwd {[b[4] is not None for b in buffers]}; preload {preload}; N={n}" \
+        + (f"; nested NB={nb}, q tiles {q_tiles}" if nested else "")
     kernel = "\n".join([
         f"@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload={preload}))",
         "def chain(",
-        "    a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],",
+        "    a: pl.Tensor[[NB * N * TILE, TILE], pl.DT_FP32],",
         "    d: pl.Tensor[[TILE, TILE], pl.DT_FP32],",
-        "    out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],",
+        "    out: pl.Tensor[[NB * N * TILE, TILE], pl.DT_FP32],",
         "):",
         *decls, *cube_decls, *vec_decls, *loop,
     ])
-    text = HEADER.format(desc=desc, n=n) + "\n\n" + "\n\n\n".join(stages) + "\n\n\n" + kernel + "\n"
+    text = HEADER.format(desc=desc, n=n, nb=nb) + "\n\n" + "\n\n\n".join(stages) + "\n\n\n" + kernel + "\n"
     return Chain(text, "chain", preload, desc)

@@ -2,7 +2,8 @@
 
 Whatever random kernel the transpiler accepts without warnings must run, pipelined and
 concurrent, bit-identical to its serial run; every forward-only overwrite warning (PTO057)
-must be a real race. `python scripts/fuzz_chains.py 0 1000` runs the same check wider.
+must be a real race, and every kernel rejected only for an outer slot re-picked too early
+(PTO056) must really compute wrong results when transpiled anyway. `python scripts/fuzz_chains.py 0 1000` runs the same check wider.
 """
 
 import pytest
@@ -18,8 +19,15 @@ SEEDS = range(60)
 def test_random_chain(seed):
     chain = generate(seed)
     result = transpile(chain.text, path=f"chain_{seed}.py")
+    codes = {d.code for d in result.diagnostics}
+    if codes == {"PTO056"}:
+        forced = transpile(chain.text, path=f"chain_{seed}.py", ignore=["PTO056"])
+        report = verify(chain.text, forced.code, chain.kernel, path=f"chain_{seed}.py", seed=seed)
+        assert report.rows[-1].verdict == "mismatch", chain.desc
+        return
     if not result.ok:
-        assert {d.code for d in result.diagnostics} <= {"PTO043"}, result.diagnostics  # too few tiles only
+        # too few tiles for the preload: in a cross-core buffer, or in the outer-picked q_db
+        assert codes <= {"PTO043", "PTO056"}, result.diagnostics
         return
     report = verify(chain.text, result.code, chain.kernel, path=f"chain_{seed}.py", seed=seed)
     assert report.rows[0].verdict == "ok", report.rows[0].message
