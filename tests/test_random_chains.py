@@ -27,7 +27,7 @@ def test_random_chain(seed):
         return
     if not result.ok:
         # too few tiles for the preload: in a cross-core buffer, or in the outer-picked q_db
-        assert codes <= {"PTO043", "PTO056"}, result.diagnostics
+        assert codes - {"PTO057"} <= {"PTO043", "PTO056"}, result.diagnostics
         return
     report = verify(chain.text, result.code, chain.kernel, path=f"chain_{seed}.py", seed=seed)
     assert report.rows[0].verdict == "ok", report.rows[0].message
