@@ -56,11 +56,16 @@ def test_tab_indentation_is_kept():
     assert "\n    " not in body.split("):\n", 1)[1]  # no space indentation slipped in
 
 
-def test_file_without_pipeline_kernel_is_reproduced_byte_for_byte():
-    # a plain kernel (no pipeline=, no stage calls) is not transformed: refusing is silent
-    # only because there is nothing to pipeline, and the text must not change at all
+def test_plain_kernel_beside_a_pipeline_kernel_is_kept_byte_for_byte():
+    # a plain kernel (no pipeline=, no stage calls) is not transformed, not even reformatted
+    plain = "@pl.jit\ndef plain(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n    y = 0x10  # hex stays hex\n"
+    r = transpile(demo_text() + "\n\n" + plain, preload=2)
+    assert r.ok and r.code.endswith("\n\n" + plain)
+
+
+def test_file_with_only_plain_kernels_is_a_diagnostic():
     text = demo_text().split("@pl.pipeline.stage")[0] + (
-        "@pl.jit\ndef plain(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n    y = 0x10  # hex stays hex\n"
+        "@pl.jit\ndef plain(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n    y = 0x10\n"
     )
     r = transpile(text)
-    assert r.ok and r.code == text
+    assert [d.code for d in r.diagnostics] == ["PTO003"] and r.code is None

@@ -4,14 +4,20 @@ from pto_transpile.rules.base import Rule
 
 def check(file):
     if not file.kernels:
-        yield file.source.module, {}
+        yield file.source.module, {"detail": "no `@pl.jit` kernel in this file"}
+        return
+    if any(k.loops or k.pipeline_keyword is not None or k.stray_stage_calls for k in file.kernels):
+        return  # plain kernels beside a pipeline kernel are fine: they are left as they are
+    for k in file.kernels:
+        yield k.node.name, {"detail": f"kernel `{k.name}` has no `pipeline=` and calls no stage"}
 
 
 DOC = """\
 ## What it checks
 The file contains no function decorated with `@pl.jit(...)`, where `pl` is resolved from
 the imports (`import pypto_pro.language as pl`, `from pypto_pro import language as pl`),
-so a misspelt import hides the kernel too. Reported on the first line of the file.
+so a misspelt import hides the kernel too (reported on the first line of the file); or
+its kernels neither set `pipeline=` nor call a stage (reported on each kernel).
 
 ## Why it matters for pipelining
 The transform rewrites the pipeline loops of `@pl.jit` kernels that set
@@ -31,6 +37,7 @@ import pypto_pro.language as pl
 
 INVALID = (
     ex.kernel(imports="import pypto.language as pl  # E: PTO003"),
+    "import pypto_pro.language as pl\n\n\n@pl.jit\ndef copy(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO003\n    pass\n",
 )
 
 VALID = (ex.kernel(),)
@@ -39,8 +46,8 @@ VALID = (ex.kernel(),)
 RULE = Rule(
     code="PTO003",
     name="no-kernel",
-    title="The file defines no `@pl.jit` kernel",
-    message="no `@pl.jit` kernel in this file, so there is nothing to pipeline",
+    title="The file holds no kernel to pipeline",
+    message="{detail}, so there is nothing to pipeline",
     hint="Decorate the kernel function with `@pl.jit(...)` and import `pypto_pro.language`",
     phase="file",
     check=check,
