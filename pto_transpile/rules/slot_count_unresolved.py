@@ -1,11 +1,21 @@
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
+
+def check(ctx):
+    """Slots picked in the outer loop travel as an index modulo the tile count (K30); the
+    graph reports the same for synchronised buffers itself (K52)."""
+    for loop in ctx.kernel.loops:
+        for pick in loop.outer_picks:
+            if pick.slot_count is None:
+                yield ctx.kernel.buffers[pick.group].call, {"buffer": pick.group}
+
 DOC = """\
 ## What it checks
-A buffer the sync graph needs (a cross-core buffer, or one sharing its addresses) has no
-statically known tile count: its `mutex_ids` is not a literal list or a module-level
-constant list, and it has no constant `depth=`.
+A buffer the sync graph needs (a cross-core buffer, or one sharing its addresses), or a
+group a slot is picked from in the outer loop and handed to a stage, has no statically
+known tile count: its `mutex_ids` is not a literal list or a module-level constant list,
+and it has no constant `depth=`.
 
 ## Why it matters for pipelining
 Every sync the transform derives depends on the tile count: iteration `i` uses tile
@@ -31,6 +41,11 @@ INVALID = (
               x_db=ex.group("x_db", mutex="x_mutex", mark="  # E: PTO050")),
 )
 
+_Q_UNKNOWN = ex.outer_pick_kernel(2, params=ex.PARAMS + "\nq_mutex: pl.Tensor[[2], pl.DT_INT32],")
+_Q_UNKNOWN = _Q_UNKNOWN.replace("q_db = pl.make_tile_group(", "q_db = pl.make_tile_group(  # E: PTO050") \
+    .replace("mutex_ids=[20, 21],", "mutex_ids=q_mutex,")
+INVALID = INVALID + (_Q_UNKNOWN,)
+
 VALID = (
     ex.kernel(constants=ex.CONSTANTS + "\nX_MUTEX = [0, 1]", x_db=ex.group("x_db", mutex="X_MUTEX")),
 )
@@ -42,7 +57,8 @@ RULE = Rule(
     title="A synchronised buffer's tile count is not a compile-time constant",
     message="cannot determine how many tiles buffer `{buffer}` has",
     hint="Give `{buffer}` a literal `mutex_ids=[...]` (one entry per tile) or a constant `depth=`",
-    phase="analysis",
+    phase="kernel",
+    check=check,
     seed="K52/K30",
     doc=DOC,
     invalid=INVALID,
