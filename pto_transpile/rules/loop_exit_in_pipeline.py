@@ -1,0 +1,89 @@
+import libcst as cst
+
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+
+_EXITS = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
+
+
+def _exits(stmts, exits):
+    """Exit statements that leave the given statement list's loop (not inner loops' own)."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if type(small) in exits:
+                    yield small
+        elif isinstance(stmt, (cst.For, cst.While)):
+            # a break/continue there belongs to that loop; a return still leaves everything
+            yield from _exits(stmt.body.body, {cst.Return})
+        elif isinstance(stmt, (cst.If, cst.With, cst.Try)):
+            blocks = [stmt.body.body]
+            if isinstance(stmt, cst.If) and stmt.orelse is not None:
+                blocks.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
+            for block in blocks:
+                yield from _exits(block, exits)
+
+
+def check(ctx):
+    for loop in ctx.kernel.loops:
+        for node in _exits(loop.body, set(_EXITS)):
+            yield node, {"what": _EXITS[type(node)], "where": "the pipeline loop body"}
+        if loop.nested:
+            outer_only = [s for s in loop.outer.body.body if s is not loop.node]
+            for node in _exits(outer_only, {cst.Return}):
+                if not any(node is n for n in _exits(loop.body, set(_EXITS))):
+                    yield node, {"what": "return", "where": "a loop around the pipeline loop"}
+
+
+DOC = """\
+## What it checks
+A `break`, `continue` or `return` in the pipeline loop body (outside the stages), or a
+`return` in a loop around it.
+
+## Why it matters for pipelining
+After the transform, one iteration of the loop is one beat: it runs the newest task's
+first stage and the delayed stages of earlier tasks, then advances the task counter. A
+`continue` or `break` would skip the delayed stages of other tasks and the counter, and a
+`return` would skip the drain beats and the final waits, leaving tasks unfinished and
+cross-core flags unbalanced. (`continue`/`break` in an outer loop are fine: the ring and the
+counter run across outer iterations and the drain follows the outermost loop.)
+
+## Example
+```python
+for ki in pl.range(0, N):
+    if ki >= n_valid:
+        break
+    with pl.section_cube():
+        mm(...)
+```
+
+## Use instead
+```python
+for ki in pl.range(0, n_valid):
+    with pl.section_cube():
+        mm(...)
+```
+"""
+
+INVALID = (
+    ex.kernel(loop=ex.loop("if ki > N:\n    break  # E: PTO059", ex.cube(), ex.vector())),
+    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), "if ki == 2:\n    continue  # E: PTO059")),
+)
+
+VALID = (
+    ex.kernel(loop=ex.loop("for j in pl.range(0, 2):\n    if j == 1:\n        break", ex.cube(), ex.vector())),
+)
+
+
+RULE = Rule(
+    code="PTO059",
+    name="loop-exit-in-pipeline",
+    title="`break`, `continue` or `return` would cut the pipelined loop short",
+    message="`{what}` in {where}: after pipelining it would skip other tasks' delayed stages, the task counter or the drain",
+    hint="Express the condition in the loop bounds, or move it into the stage that depends on it",
+    check=check,
+    seed="(beyond the original) each beat must run to its end",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
