@@ -167,6 +167,12 @@ def find_cycles(graph: SyncGraph) -> list[tuple[int, list[Edge]]]:
     """Dependency cycles with their total distance (deadlock iff total <= 0), smallest first per node set."""
     out_edges: dict[int, list[Edge]] = {}
     for e in graph.edges:
+        if e.src.stage_index == e.dst.stage_index and e.task_off == 0 and e.src.seq > e.dst.seq:
+            # A stage that reads a received tile and later overwrites part of it gets a WAR
+            # edge from its own later read to its earlier write (gating readers come from
+            # the whole lane, spec 4.4). Nothing waits on it -- one stage's accesses are
+            # ordered by program order and auto_mutex -- so it cannot be part of a deadlock.
+            continue
         out_edges.setdefault(e.src.seq, []).append(e)
     limit = len(graph.nodes) + 1
     best: dict[frozenset, tuple[int, list[Edge]]] = {}

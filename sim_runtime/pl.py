@@ -102,18 +102,32 @@ def _located(exc: SimulationError, where: Location) -> SimulationError:
     return exc if exc.location is not None else type(exc)(exc.message, where)
 
 
+def _run_op(name: str, args: tuple, kwargs: dict, where: Location):
+    core = _core(name, where)
+    try:
+        plan = _ops.HANDLERS[name](_ops.OpCall(core.machine, core, name, args, kwargs, where))
+    except SimulationError as exc:
+        raise _located(exc, where) from None
+    return core.machine.execute(core, name, plan, where)
+
+
 def _make_op(name: str):
     def op(*args, **kwargs):
-        where = _where()
-        core = _core(name, where)
-        try:
-            plan = _ops.HANDLERS[name](_ops.OpCall(core.machine, core, name, args, kwargs, where))
-        except SimulationError as exc:
-            raise _located(exc, where) from None
-        return core.machine.execute(core, name, plan, where)
+        return _run_op(name, args, kwargs, _where())
 
     op.__name__ = op.__qualname__ = name
     return op
+
+
+def element_access(tile, key, value=None, *, store: bool = False):
+    """`v = t[i, j]` / `t[i, j] = v`: getval/setval at linear offset i * shape[1] + j
+    (pto_api.md 5.8), attributed to the kernel line that wrote the subscript."""
+    where = _where(3)
+    i, j = (int(k) for k in key)
+    offset = i * tile.shape[1] + j
+    if store:
+        return _run_op("setval", (tile, offset, value), {}, where)
+    return _run_op("getval", (tile, offset), {}, where)
 
 
 for _name in _ops.HANDLERS:

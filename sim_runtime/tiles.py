@@ -137,7 +137,12 @@ class Tile:
         return f"<tile {self.name} {list(self.shape)} {self.dtype.name} {self.space}>"
 
     def __getitem__(self, key):
-        """`tile[r0:r1, c0:c1]`: a sub-view sharing the buffer and row stride (pto_api.md 5.8)."""
+        """`tile[r0:r1, c0:c1]`: a sub-view sharing the buffer and row stride; `tile[i, j]`:
+        one element, read on pipe S (pto_api.md 5.8)."""
+        if isinstance(key, tuple) and len(key) == 2 and not any(isinstance(k, slice) for k in key):
+            from sim_runtime.pl import element_access
+
+            return element_access(self, key)
         if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, slice) for k in key)):
             raise KernelError(f"tile subview needs two slices, got {key!r}")
         (r0, r1), (c0, c1) = ((k.start or 0, self.shape[i] if k.stop is None else k.stop) for i, k in enumerate(key))
@@ -146,6 +151,14 @@ class Tile:
         valid = [max(0, min(r1, self.valid[0]) - r0), max(0, min(c1, self.valid[1]) - c0)]
         return Tile(self.type, self.addr, self.owner, mutex=self.mutex, name=f"{self.name}[{r0}:{r1},{c0}:{c1}]",
                     base=(self.base[0] + r0, self.base[1] + c0), shape=(r1 - r0, c1 - c0), valid=valid)
+
+    def __setitem__(self, key, value) -> None:
+        """`tile[i, j] = v`: one element, written on pipe S (pto_api.md 5.8)."""
+        if not (isinstance(key, tuple) and len(key) == 2 and not any(isinstance(k, slice) for k in key)):
+            raise KernelError(f"tile element store needs two indices, got {key!r}")
+        from sim_runtime.pl import element_access
+
+        element_access(self, key, value, store=True)
 
     # -- data access ------------------------------------------------------------------------
     def array(self, mem: Memory) -> np.ndarray:
