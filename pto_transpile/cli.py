@@ -81,13 +81,14 @@ def _read(path: Path) -> tuple[str | None, Diagnostic | None]:
 @click.option("--seed", default=0, show_default=True, help="Input seed for --simulate.")
 @click.option("--block-dim", default=1, show_default=True, help="Blocks for --simulate.")
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
+@click.option("--arg", "scalars", multiple=True, metavar="NAME=VALUE", help="Value of a scalar kernel parameter for --simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the generated kernel (--simulate).")
 @click.pass_context
-def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, timeline):
+def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
         code = _main(files, preload, output, check, show_diff, fmt, select, ignore, explain,
-                     simulate, seed, block_dim, shapes, timeline, provenance)
+                     simulate, seed, block_dim, shapes, timeline, provenance, scalars)
     except click.UsageError:
         raise
     except InternalError as exc:
@@ -100,7 +101,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, exp
 
 
 def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain, simulate, seed, block_dim, shapes, timeline,
-          provenance=False) -> int:
+          provenance=False, scalars=()) -> int:
     if explain:
         return _explain(explain)
     if not files:
@@ -142,7 +143,7 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
 
             click.echo(render_provenance(explain_syncs(result)), nl=False, err=to_stdout)
         if simulate:
-            status = max(status, _simulate(path, text, result.code, seed, block_dim, shapes, timeline))
+            status = max(status, _simulate(path, text, result.code, seed, block_dim, shapes, timeline, scalars))
         if show_diff:
             click.echo("".join(difflib.unified_diff(
                 text.splitlines(keepends=True), result.code.splitlines(keepends=True),
@@ -201,10 +202,11 @@ def _explain(code: str) -> int:
     return EXIT_OK
 
 
-def _simulate(path, serial, generated, seed, block_dim, shapes, timeline) -> int:
+def _simulate(path, serial, generated, seed, block_dim, shapes, timeline, scalars) -> int:
     from pto_transpile.simulate import simulate_and_report
 
-    return simulate_and_report(path, serial, generated, seed=seed, block_dim=block_dim, shapes=shapes, timeline=timeline)
+    return simulate_and_report(path, serial, generated, seed=seed, block_dim=block_dim, shapes=shapes,
+                               timeline=timeline, scalars=scalars)
 
 
 if __name__ == "__main__":  # pragma: no cover

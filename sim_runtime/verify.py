@@ -69,8 +69,10 @@ def _describe(exc: Exception) -> str:
     return f"internal error in sim_runtime: {type(exc).__name__}: {exc}"
 
 
-def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, shapes: dict | None) -> dict:
-    """Seeded random inputs for every `pl.Tensor` parameter (normal for floats, small ints otherwise)."""
+def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, shapes: dict | None,
+                scalars: dict | None = None) -> dict:
+    """Seeded random inputs for every `pl.Tensor` parameter (normal for floats, small ints
+    otherwise), plus the given values of scalar parameters."""
     module = load_kernel_module(serial_source, path=path)
     kernel = getattr(module, kernel_name)
     rng = np.random.default_rng(seed)
@@ -83,16 +85,17 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
             inputs[name] = rng.standard_normal(shape).astype(np.float32)
         else:
             inputs[name] = rng.integers(-8, 8, size=shape)
+    inputs.update(scalars or {})
     return inputs
 
 
 def verify(serial_source: str, generated_source, kernel_name: str, *, path: str = "kernel.py", seed: int = 0,
-           block_dim: int = 1, shapes: dict | None = None, timeline_path=None) -> VerifyReport:
+           block_dim: int = 1, shapes: dict | None = None, timeline_path=None, scalars: dict | None = None) -> VerifyReport:
     """`generated_source` is one source text or a dict {version label: source text}."""
     generated = generated_source if isinstance(generated_source, dict) else {"generated": generated_source}
     rows: list[VerifyRow] = []
     try:
-        inputs = make_inputs(serial_source, kernel_name, path=path, seed=seed, shapes=shapes)
+        inputs = make_inputs(serial_source, kernel_name, path=path, seed=seed, shapes=shapes, scalars=scalars)
         serial = run_kernel(path, kernel_name, inputs, source=serial_source, block_dim=block_dim, mode="sequential")
     except Exception as exc:  # never a traceback: the verdict carries the message
         rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc)))
