@@ -30,15 +30,21 @@ NO_EXAMPLES = {
 #: Rules no known kernel reaches, because an earlier check always fires first (each doc
 #: says which). They keep valid examples; the lead decides whether to keep the code.
 UNREACHABLE = {
+    # both rules are unit-tested on hand-built graphs in tests/test_syncgraph.py
     "PTO036": "the graph models one tile per stage per task, and PTO037 rejects anything else first",
-    "PTO044": "a cycle with total <= 0 needs too few tiles, which PTO043 reports first",
     "PTO047": "the serial order runs a tile's earlier user first; no kernel passing the other checks gives it",
-    "PTO049": "task offsets are multiples of the tile count, id counts are 1 or the tile count (PTO027)",
 }
 
 HEADINGS = ("## What it checks", "## Why it matters for pipelining", "## Example", "## Use instead")
 
 _MARK = re.compile(r"#\s*E:\s*(PTO\d{3}(?:\s*,\s*PTO\d{3})*)\s*$")
+#: `# pto-transpile: ignore=PTO043` in an example: run it with those codes ignored, for
+#: rules that guard what an ignored earlier check would otherwise have stopped
+_IGNORE = re.compile(r"#\s*pto-transpile:\s*ignore=([A-Z0-9, ]+)")
+
+
+def ignored(text: str) -> list[str]:
+    return [c.strip() for m in _IGNORE.finditer(text) for c in m.group(1).split(",") if c.strip()]
 
 
 def expected_marks(text: str) -> set[tuple[int, str]]:
@@ -64,7 +70,7 @@ def _show(diagnostics) -> str:
 def test_invalid_example(code: str, text: str) -> None:
     marks = expected_marks(text)
     assert any(c == code for _, c in marks), f"the example marks no `# E: {code}` line"
-    result = transpile(text, path="example.py")
+    result = transpile(text, path="example.py", ignore=ignored(text))
     got = {(d.line, d.code) for d in result.diagnostics if d.code == code}
     want = {m for m in marks if m[1] == code}
     assert got == want, f"{code} lines differ: want {sorted(want)}, got {sorted(got)}\n{_show(result.diagnostics)}"

@@ -265,3 +265,30 @@ def test_e6_shared_intermediate_ids_use_the_owner_bwd_ids():
     assert sorted((o.pipe, o.ids.name) for o in plan.post[1]) == [("MTE3", "_pl_bwd_ids_mbuf"), ("V", "_pl_bwd_ids_mbuf")]
     assert len(plan.prefire) == 4 and len(plan.drain) == 4
     assert "tbuf" in {n.buffer for n in r.loops[0].graph.nodes}  # the local buffer sharing addresses is tracked
+
+
+def test_unstable_edges_are_reported_pto036():
+    """No kernel reaches it (the graph gives each stage one tile per task), so check the
+    rule itself on a graph with an edge marked unstable."""
+    from types import SimpleNamespace
+
+    from pto_transpile.rules import registry
+
+    kernel, loop, graph = _reuse_graph()
+    graph.edges[1].unstable = True
+    found = list(registry()["PTO036"].check(SimpleNamespace(graph=graph)))
+    assert [fields["src"] for _, fields in found] == [graph.edges[1].src.label()]
+
+
+def test_reversed_same_task_reuse_is_reported_pto047():
+    """A same-task release from a later stage's read to an earlier stage's write of a
+    co-located buffer cannot be ordered; build that edge by hand (no kernel gives it)."""
+    from pto_transpile.plan import make_plan
+    from pto_transpile.syncgraph import Edge
+
+    kernel, loop, graph = _reuse_graph()
+    v2_read_y = next(n for n in graph.nodes if n.stage == "v2")
+    c1_write_x = next(n for n in graph.nodes if n.stage == "c1")
+    graph.edges.append(Edge("WAR", v2_read_y, c1_write_x, dist=-3, task_off=0))
+    plan = make_plan(kernel, loop, graph, [0])
+    assert "PTO047" in [f.code for f in plan.findings]

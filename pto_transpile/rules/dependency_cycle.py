@@ -23,8 +23,9 @@ Each edge of the sync graph becomes a `wait` before one stage for a `set` after 
 possibly some tasks earlier. Around a cycle with a non-positive total the first `wait`
 can only be satisfied by a `set` that itself waits: both cores hang. The delays of the
 schedule cancel out around a cycle, so its total is the number of tasks of slack, which
-only runs out when a buffer has fewer tiles than the producer keeps in flight. Normally
-caught earlier by PTO043 (too-few-tiles); no kernel is known to reach this check.
+only runs out when a buffer has fewer tiles than the producer keeps in flight. So it is
+normally caught earlier as PTO043 (too-few-tiles); this check is what still stops the
+deadlock when PTO043 is ignored.
 
 ## Example
 ```python
@@ -39,7 +40,11 @@ caught earlier by PTO043 (too-few-tiles); no kernel is known to reach this check
 ```
 """
 
-INVALID = ()  # unreachable: a cycle with total <= 0 needs too few tiles, reported as PTO043 first
+INVALID = (
+    # the demo at preload 3 with 2-tile p_db, PTO043 silenced: mm2 reads p_db on a cycle of total 0
+    "# pto-transpile: ignore=PTO043\n" + ex.kernel4(config="preload=3").replace(
+        "    pl.move(left, p)\n", "    pl.move(left, p)  # E: PTO044\n"),
+)
 
 VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
 

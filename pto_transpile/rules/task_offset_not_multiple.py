@@ -11,7 +11,8 @@ Task `i` signals on `ids[i % n]`. A `wait` that must match the `set` of task `i 
 at `ids[i % n]` as well, so `k` must be a multiple of `n`; otherwise it waits on another
 tile's flag and may pass before its own data is ready. Every tile of a lane belongs to
 tasks `tiles` apart and id lists have one entry or one per tile (PTO027), so a kernel
-that passes PTO027 always gives multiples; no kernel is known to reach this check.
+that passes PTO027 always gives multiples: this check is what still stops the mismatch
+when PTO027 is ignored.
 
 ## Example
 ```python
@@ -24,7 +25,11 @@ that passes PTO027 always gives multiples; no kernel is known to reach this chec
 ```
 """
 
-INVALID = ()  # unreachable: PTO027 rejects id counts other than 1 or the tile count first
+INVALID = (
+    # 3 release ids for 2 tiles, PTO027 silenced: the release of task t - 2 lands on another id
+    "# pto-transpile: ignore=PTO027\n" + ex.kernel(x_db=ex.group("x_db", mutex="[0, 1]", fwd="[0, 1]", bwd="[2, 3, 4]")).replace(
+        "DualModeSplitM)\n", "DualModeSplitM)  # E: PTO049\n", 1),
+)
 
 VALID = (ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bwd="[2, 3, 5]")),)
 
