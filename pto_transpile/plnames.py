@@ -44,12 +44,10 @@ class PlNames:
     def _add_import(self, node: cst.Import) -> None:
         for alias in node.names:
             dotted = _dotted(alias.name) or ()
-            if dotted[: len(PL_MODULE)] != PL_MODULE[: len(dotted)] and dotted[:2] != PL_MODULE:
-                continue
             if alias.asname is not None:
-                if dotted[:2] == PL_MODULE:
+                if dotted[:2] == PL_MODULE:  # import pypto_pro.language[.sub] as name
                     self.aliases[alias.asname.name.value] = dotted[2:]
-            elif dotted and dotted[0] == PL_MODULE[0]:
+            elif dotted[:1] == PL_MODULE[:1]:  # import pypto_pro[.language]: used as pypto_pro.language.x
                 self.roots.add(dotted[0])
 
     def _add_import_from(self, node: cst.ImportFrom) -> None:
