@@ -17,6 +17,7 @@ import libcst as cst
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.model import Access, Kernel, StageCall
+from pto_transpile.walk import find
 
 
 @dataclass
@@ -216,7 +217,7 @@ class _OpWalker(cst.CSTVisitor):
         if isinstance(expr, cst.Call) and self.s.pl.path(expr.func) in (("make_tile",), ("make_tile_group",)):
             return True
         if isinstance(expr, cst.Name):
-            return expr.value in self.bindings
+            return expr.value in self.bindings or expr.value in self._made_tiles()
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SLOT_ACCESSORS:
             return isinstance(expr.func.value, cst.Name) and expr.func.value.value in self.bindings
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
@@ -224,6 +225,14 @@ class _OpWalker(cst.CSTVisitor):
         if isinstance(expr, (cst.Tuple, cst.List)):
             return any(self._names_buffer(e.value) for e in expr.elements)
         return False
+
+    def _made_tiles(self) -> set[str]:
+        """Names this function binds to a tile or group it makes itself (`t = pl.make_tile(...)`)."""
+        made = set()
+        for node in find(self.fn.body, cst.Assign):
+            if isinstance(node.value, cst.Call) and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",)):
+                made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+        return made
 
     def _element_access(self, node: cst.Subscript) -> bool:
         if not isinstance(node.value, cst.Name):

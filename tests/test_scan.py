@@ -126,3 +126,19 @@ def test_consumer_writing_its_received_tile_pipelines_correctly():
         assert r.ok, r.diagnostics
         report = verify(src, r.code, "k", seed=preload)
         assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_helper_returning_a_tile_it_makes_is_reported():
+    r = transpile(HEAD + textwrap.dedent('''
+    def scratch():
+        t = pl.make_tile(pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x6000)
+        return t
+
+    @pl.pipeline.stage
+    def v1(i, out, x_db, t_db):
+        x = x_db.next()
+        s = scratch()
+        pl.relu(s, x)
+        pl.store(out, s, [i * 16, 0])
+    ''') + KERNEL, path="scan.py")
+    assert [(d.code, d.line) for d in r.diagnostics] == [("PTO021", 22)]
