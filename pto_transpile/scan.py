@@ -99,17 +99,9 @@ class StageScanner:
 
     def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
         """Fixed point over `y = agg.f`, `y = g.next()`, `y = g[i]`, `y = t[a:b]`, `y = x`."""
-        assigns = []
-
-        class _Collect(cst.CSTVisitor):
-            def visit_Assign(self, node: cst.Assign) -> None:
-                if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                    assigns.append((node.targets[0].target.value, node.value))
-
-            def visit_FunctionDef(self, node) -> bool:
-                return node is fn
-
-        fn.visit(_Collect())
+        assigns = [(node.targets[0].target.value, node.value)
+                   for node in find(fn.body, cst.Assign, skip_functions=True)
+                   if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)]
         changed = True
         while changed:
             changed = False
@@ -137,17 +129,13 @@ class StageScanner:
                     changed = True
         # L10: a slot accessor on a bound group must be the whole right-hand side of `y = ...`.
         allowed = {id(v) for _, v in assigns}
-
-        class _Accessors(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
-                        and isinstance(node.func.value, cst.Name):
-                    owner = bindings.get(node.func.value.value)
-                    if owner is not None and owner.is_group and id(node) not in allowed:
-                        result.findings.append(Finding("PTO051", node, {
-                            "group": node.func.value.value, "accessor": node.func.attr.value}))
-
-        fn.body.visit(_Accessors())
+        for node in find(fn.body, cst.Call):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
+                    and isinstance(node.func.value, cst.Name):
+                owner = bindings.get(node.func.value.value)
+                if owner is not None and owner.is_group and id(node) not in allowed:
+                    result.findings.append(Finding("PTO051", node, {
+                        "group": node.func.value.value, "accessor": node.func.attr.value}))
 
     def memory_of(self, name_node: cst.BaseExpression, bindings) -> Optional[str]:
         if isinstance(name_node, cst.Name):
