@@ -226,9 +226,8 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     """Apply the replacements to the kernels only; the rest of the module is never revisited."""
     if not replacements:
         return module
-    rewriter = KernelRewriter(replacements)
     kernels = {id(k.node) for k in file.kernels}
-    body = [stmt.visit(rewriter) if id(stmt) in kernels else stmt for stmt in module.body]
+    body = [stmt.visit(KernelRewriter(stmt, replacements)) if id(stmt) in kernels else stmt for stmt in module.body]
     return module.with_changes(body=body)
 
 

@@ -17,6 +17,7 @@ from pto_transpile.ctxring import CtxPlan
 from pto_transpile.model import Kernel, PipelineLoop, StageCall
 from pto_transpile.plan import Plan, SyncOp
 from pto_transpile.schedule import Schedule
+from pto_transpile.walk import children
 
 Replacement = Union[cst.CSTNode, cst.FlattenSentinel, Callable[[cst.CSTNode], object]]
 
@@ -283,10 +284,18 @@ def _replace_call(small: cst.BaseSmallStatement, old: cst.Call, new: cst.Call) -
 
 
 class KernelRewriter(cst.CSTTransformer):
-    """Applies identity-keyed replacements in one pass over the kernel."""
+    """Applies identity-keyed replacements in one pass over the kernel.
 
-    def __init__(self, replacements: dict[int, Replacement]):
+    Only the paths from the kernel down to replaced nodes are visited: libcst rebuilds every
+    node a transformer passes, and most of a kernel (declarations, stage arguments) is kept.
+    """
+
+    def __init__(self, root: cst.CSTNode, replacements: dict[int, Replacement]):
         self.replacements = replacements
+        self.on_path = _paths_to(root, replacements.keys())
+
+    def on_visit(self, node) -> bool:
+        return id(node) in self.on_path
 
     def on_leave(self, original_node, updated_node):
         repl = self.replacements.get(id(original_node))
@@ -295,6 +304,22 @@ class KernelRewriter(cst.CSTTransformer):
         if callable(repl) and not isinstance(repl, (cst.CSTNode, cst.FlattenSentinel)):
             return repl(updated_node)
         return repl
+
+
+def _paths_to(root: cst.CSTNode, targets) -> set[int]:
+    """ids of the targets and of every node above one of them, below `root`."""
+    targets = set(targets)
+    on_path: set[int] = set()
+    stack: list[tuple[cst.CSTNode, int]] = [(root, 0)]
+    path: list[cst.CSTNode] = []
+    while stack:
+        node, depth = stack.pop()
+        del path[depth:]
+        path.append(node)
+        if id(node) in targets:
+            on_path.update(id(n) for n in path)
+        stack.extend((child, depth + 1) for child in reversed(children(node)))
+    return on_path
 
 
 def strip_pipeline_keyword(kernel: Kernel) -> dict[int, Replacement]:

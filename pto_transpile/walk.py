@@ -45,15 +45,20 @@ def iter_nodes(node: cst.CSTNode, skip_functions: bool = False) -> Iterator[cst.
         yield n
         if skip_functions and n is not node and isinstance(n, (cst.FunctionDef, cst.Lambda)):
             continue
-        children = []
-        for name in _fields(type(n)):
-            value = getattr(n, name)
-            if isinstance(value, cst.CSTNode):
-                children.append(value)
-            elif isinstance(value, (list, tuple)):
-                children.extend(v for v in value if isinstance(v, cst.CSTNode))
-        stack.extend(reversed(children))
+        stack.extend(reversed(children(n)))
 
 
 def find(node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list[N]:
     return [n for n in iter_nodes(node, skip_functions) if isinstance(n, kind)]
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes the walk follows, in source order (cheaper than `node.children`)."""
+    out: list[cst.CSTNode] = []
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+    return out

@@ -3,6 +3,7 @@ import libcst as cst
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import iter_nodes
 
 
 def _uses(file, fn, param, seen=frozenset()):
@@ -10,21 +11,16 @@ def _uses(file, fn, param, seen=frozenset()):
     receive it as a positional argument: list of (node, accessor)."""
     found = []
     helper_calls = []
-
-    class _V(cst.CSTVisitor):
-        def visit_Call(self, n):
+    for n in iter_nodes(fn.body):
+        if isinstance(n, cst.Call):
             f = n.func
             if isinstance(f, cst.Attribute) and f.attr.value in SLOT_ACCESSORS \
                     and isinstance(f.value, cst.Name) and f.value.value == param:
                 found.append((n, f.attr.value))
             elif isinstance(f, cst.Name) and f.value in file.helpers and f.value not in seen:
                 helper_calls.append(n)
-
-        def visit_Subscript(self, n):
-            if isinstance(n.value, cst.Name) and n.value.value == param:
-                found.append((n, "index"))
-
-    fn.body.visit(_V())
+        elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and n.value.value == param:
+            found.append((n, "index"))
     for call in helper_calls:
         helper = file.helpers[call.func.value]
         params = [p.name.value for p in helper.params.params]

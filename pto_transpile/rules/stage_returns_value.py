@@ -2,24 +2,12 @@ import libcst as cst
 
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import find
 
 
 def _returns(node):
-    found = []
-
-    class _V(cst.CSTVisitor):
-        def visit_FunctionDef(self, n):
-            return n is node
-
-        def visit_Lambda(self, n):
-            return False
-
-        def visit_Return(self, n):
-            if n.value is not None:
-                found.append(n)
-
-    node.visit(_V())
-    return found
+    """`return <value>` statements of the function itself (not of nested defs or lambdas)."""
+    return [n for n in find(node.body, cst.Return, skip_functions=True) if n.value is not None]
 
 
 def check(file):
