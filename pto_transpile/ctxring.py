@@ -27,7 +27,8 @@ class Fill:
 
 @dataclass(frozen=True)
 class ArgForm:
-    """How a stage's positional argument is passed: "keep", "ctx", "field" or "slot"."""
+    """How a stage argument is passed: "keep", "ctx", "field" or "slot" (a keyword argument
+    holding a live value travels just like a positional one)."""
 
     form: str
     field: str = ""
@@ -38,7 +39,7 @@ class ArgForm:
 class CtxPlan:
     fields: list[str]  #: ordered, with _pl_is_valid first and _pl_task_id last
     fills: list[Fill]
-    args: dict[int, list[ArgForm]]  #: stage index -> one form per positional argument
+    args: dict[int, list[ArgForm]]  #: stage index -> one form per (non-starred) argument, in call order
     slot_fields: dict[str, str]  #: outer-pick target -> ctx field
     findings: list[Finding] = field(default_factory=list)
 
@@ -73,7 +74,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
     aliases = loop.pick_aliases
     struct_fields: set[str] = set()
     for s in loop.stages:
-        for a in s.positional:
+        for a in s.passed:
             if isinstance(a.value, cst.Name) and a.value.value in kernel.structs:
                 struct_fields.update(kernel.structs[a.value.value][0].fields)
 
@@ -82,7 +83,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
 
     for s in loop.stages:
         forms: list[ArgForm] = []
-        for pos, arg in enumerate(s.positional):
+        for pos, arg in enumerate(s.passed):
             value = arg.value
             name = value.value if isinstance(value, cst.Name) else None
             if name is not None and name in kernel.structs and not kernel.structs[name][0].is_array:
@@ -106,7 +107,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 add(Fill(fname, name, sections_of(kernel, name)))
                 forms.append(ArgForm("field", fname))
             else:
-                fname = f"_pl_arg_{s.func}_{pos}"
+                fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}"
                 section = (s.section,) if s.section in ("cube", "vector") else None
                 add(Fill(fname, code(value), section))
                 forms.append(ArgForm("field", fname))

@@ -106,7 +106,7 @@ class LoopEmitter:
         forms = self.ctx.args[stage.index]
         new_args, pos = [], 0
         for arg in stage.call.args:
-            if arg.keyword is None and not arg.star:
+            if not arg.star:
                 form = forms[pos]
                 pos += 1
                 text = {

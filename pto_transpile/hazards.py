@@ -110,7 +110,7 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
         d = schedule.delays[stage.index]
         if d == 0:
             continue
-        for arg in stage.positional:
+        for arg in stage.passed:
             name = getattr(arg.value, "value", None)
             target = loop.pick_aliases.get(name) if isinstance(name, str) else None
             pick = next((p for p in loop.outer_picks if p.target == target), None)

@@ -94,6 +94,17 @@ class StageCall:
     def positional(self) -> list[cst.Arg]:
         return [a for a in self.call.args if a.keyword is None and not a.star]
 
+    @property
+    def passed(self) -> list[cst.Arg]:
+        """Every argument the call passes (positional, then keyword), starred ones excepted."""
+        return [a for a in self.call.args if not a.star]
+
+    def bind(self, params: list[str]) -> list[tuple[str, cst.Arg]]:
+        """(parameter, argument) pairs: positional arguments by position, keywords by name."""
+        pairs = list(zip(params, self.positional))
+        pairs += [(a.keyword.value, a) for a in self.call.args if a.keyword is not None and a.keyword.value in params]
+        return pairs
+
 
 @dataclass
 class OuterPick:

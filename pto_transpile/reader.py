@@ -411,7 +411,7 @@ class KernelReader:
                         visit(block)
 
         visit(list(loop.outer.body.body))
-        passed = {a.value.value for s in loop.stages for a in s.positional if isinstance(a.value, cst.Name)}
+        passed = {a.value.value for s in loop.stages for a in s.passed if isinstance(a.value, cst.Name)}
         keep: dict[str, OuterPick] = {}
         for passed_name in passed:
             name, seen = passed_name, set()

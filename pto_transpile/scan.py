@@ -78,7 +78,7 @@ class StageScanner:
             return result
         bindings: dict[str, Binding] = {}
         aggregates: dict[str, dict[str, str]] = {}
-        for param, arg in zip(func.params, stage_call.positional):
+        for param, arg in stage_call.bind(func.params):
             v = arg.value
             if isinstance(v, cst.Name):
                 if v.value in self.kernel.buffers:

@@ -36,7 +36,7 @@ def check(ctx):
         func = ctx.file.stages.get(s.func)
         if func is None:
             continue
-        for param, arg in zip(func.params, s.positional):
+        for param, arg in s.bind(func.params):
             v = arg.value
             if not isinstance(v, cst.Name):
                 continue

@@ -8,7 +8,7 @@ def check(ctx):
     k = ctx.kernel
     for loop in k.loops:
         for s in loop.stages:
-            for arg in s.positional:
+            for arg in s.passed:
                 v = arg.value
                 base = v.value if isinstance(v, cst.Subscript) else v
                 if isinstance(base, cst.Name) and any(d.is_array for d in k.structs.get(base.value, ())):

@@ -8,7 +8,7 @@ from pto_transpile.rules.base import Rule
 def check(ctx):
     k = ctx.kernel
     for loop in k.loops:
-        passed = {a.value.value for s in loop.stages for a in s.positional
+        passed = {a.value.value for s in loop.stages for a in s.passed
                   if isinstance(a.value, cst.Name) and a.value.value in k.structs}
         for stmt in loop.body:
             for name in names_stored(stmt):

@@ -1,0 +1,48 @@
+"""What travels in the ctx ring (spec 2.10) and how stage arguments read it."""
+
+from golden_cases import GOLDEN
+from pto_transpile import transpile
+from sim_runtime import verify
+
+VEC_CUBE = (GOLDEN / "vec_cube_zone1" / "input.py").read_text()
+
+
+def test_demo_fields_and_fills():
+    r = transpile((GOLDEN / "seed_demo" / "input.py").read_text(), preload=2)
+    ctx = r.loops[0].ctx
+    assert ctx.fields == ["_pl_is_valid", "ki", "sub_id", "_pl_task_id"]
+    fills = {(f.field, f.source, f.sections) for f in ctx.fills}
+    assert fills == {("ki", "ki", None), ("sub_id", "sub_id", ("vector",))}  # sub_id is bound in the vector section
+
+
+def test_nested_struct_fields():
+    r = transpile((GOLDEN / "nested_struct" / "input.py").read_text(), preload=1)
+    ctx = r.loops[0].ctx
+    # struct fields under their own names, an expression argument, the outer slot index, a scalar
+    assert ctx.fields == ["_pl_is_valid", "_pl_arg_c2_0", "_pl_idx_q_db", "base", "n", "sub_id", "_pl_task_id"]
+    assert "c2(_pl_ctx_neg1._pl_arg_c2_0, q_db[_pl_ctx_neg1._pl_idx_q_db], out" in r.code
+    assert "c1(_pl_ctx_0, w, bm" in r.code  # the struct argument is the ctx slot itself
+
+
+def test_live_keyword_arguments_travel_and_stay_keywords():
+    text = VEC_CUBE.replace("            v1(i, scale, sub_id, a, a_db, nz_db, mbuf)", "            v1(i, sub_id=sub_id, a=a, a_db=a_db, nz_db=nz_db, mbuf=mbuf, scale=scale * 1)")
+    r = transpile(text, preload=2)
+    assert r.ok, r.diagnostics
+    assert "_pl_arg_v1_scale" in r.loops[0].ctx.fields and "sub_id" in r.loops[0].ctx.fields
+    assert "sub_id=_pl_ctx_0.sub_id, a=a, a_db=a_db" in r.code and "scale=_pl_ctx_0._pl_arg_v1_scale)" in r.code
+    # and the delayed stage computes with its own task's values
+    text2 = VEC_CUBE.replace("            v1(i, scale, sub_id, a, a_db, nz_db, mbuf)", "            v1(i, sub_id=sub_id, a=a, a_db=a_db, nz_db=nz_db, mbuf=mbuf, scale=scale)") \
+                    .replace("            c1(i, dm, out, mbuf, left_db, right_db, acc_db)", "            c1(dm=dm, out=out, mbuf=mbuf, left_db=left_db, right_db=right_db, acc_db=acc_db, i=i)")
+    r2 = transpile(text2, preload=2)
+    assert r2.ok, r2.diagnostics
+    assert "i=_pl_ctx_neg1.i)" in r2.code
+    report = verify(text2, r2.code, "vec_cube_kernel", seed=3)
+    assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_scalar_named_like_a_struct_field_gets_a_prefixed_field():
+    text = (GOLDEN / "nested_struct" / "input.py").read_text().replace(
+        "    st = pl.struct(base=0, n=0)\n", "    st = pl.struct(base=0, n=0, sub_id=0)\n")
+    r = transpile(text, preload=1)
+    assert r.ok, r.diagnostics
+    assert "_pl_sub_id" in r.loops[0].ctx.fields and "v1(_pl_ctx_neg1, _pl_ctx_neg1._pl_sub_id," in r.code
