@@ -132,7 +132,9 @@ def generate(seed: int) -> Chain:
             else:
                 body += ["nz = nz_db.next()", "pl.move(nz, v)", f"p = {dst}.next()", "pl.insert(p, nz, [sub_id * HALF, 0])"]
         stages.append("@pl.pipeline.stage\ndef {}({}):\n{}".format(name, ", ".join(params), "\n".join("    " + b for b in body)))
-        calls.append((core, f"{name}({', '.join(params)})"))
+        split = rng.randint(0, len(params)) if rng.random() < 0.3 else len(params)  # some keyword arguments
+        args = params[:split] + [f"{q}={q}" for q in params[split:]]
+        calls.append((core, f"{name}({', '.join(args)})"))
 
     decls = []
     for name, space, tiles, fwd, bwd in buffers:
