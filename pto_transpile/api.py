@@ -21,6 +21,7 @@ from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
+from pto_transpile.rules.already_pipelined import is_generated
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import Finding, StageScanner
 from pto_transpile.schedule import Schedule, schedule_for
@@ -158,6 +159,8 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
     for kernel in file.kernels:
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
             continue  # a plain kernel: nothing to transform, nothing to judge
+        if is_generated(kernel):
+            continue  # PTO060 (file phase) says it once; every other rule would misfire
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads)
