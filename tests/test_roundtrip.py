@@ -69,3 +69,12 @@ def test_file_with_only_plain_kernels_is_a_diagnostic():
     )
     r = transpile(text)
     assert [d.code for d in r.diagnostics] == ["PTO003"] and r.code is None
+
+
+def test_already_pipelined_example_is_current_output():
+    """PTO060's example is a literal copy of generated code; it must stay what we generate."""
+    from pto_transpile.rules import _examples as ex
+    from pto_transpile.rules.already_pipelined import _GENERATED
+
+    code = transpile(ex.kernel(config="preload=1")).code
+    assert _GENERATED == code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1)
