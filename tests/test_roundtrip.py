@@ -78,3 +78,13 @@ def test_already_pipelined_example_is_current_output():
 
     code = transpile(ex.kernel(config="preload=1")).code
     assert _GENERATED == code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1)
+
+
+def test_every_kernel_of_a_file_is_pipelined_with_its_own_preload():
+    text = demo_text()
+    kernel = text[text.index("@pl.jit(auto_mutex=True"):text.index("@pytest.mark.soc(950)")]
+    second = kernel.replace("def pipeline_demo_kernel(", "def second_kernel(").replace("preload=2", "preload=1")
+    r = transpile(text.replace("@pytest.mark.soc(950)", second + "@pytest.mark.soc(950)"))
+    assert r.ok, r.diagnostics
+    assert [(x.kernel, x.schedule.depth) for x in r.loops] == [("pipeline_demo_kernel", 4), ("second_kernel", 3)]
+    assert r.code.count("pipeline=") == 0
