@@ -119,6 +119,13 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
     output = output or defaults.get("output")
     if output and len(files) > 1:
         raise click.UsageError("-o/--output takes one input file; run once per file")
+    if not (output or check or show_diff):
+        by_target: dict[Path, Path] = {}
+        for path in files:
+            other = by_target.setdefault(default_output(path), path)
+            if other != path:
+                raise click.UsageError(f"{other} and {path} would both be written to {default_output(path)}; "
+                                       "run them separately with -o")
     diagnostics: list[Diagnostic] = []
     sources: dict[str, str] = {}
     status = EXIT_OK

@@ -251,3 +251,13 @@ def test_simulate_takes_scalar_arguments(tmp_path):
     assert run(src, "--simulate", "-o", tmp_path / "o.py").exit_code == 1  # no value: the verdict says so
     r = run(src, "--simulate", "--arg", "n_inner=3", "-o", tmp_path / "o.py")
     assert r.exit_code == 0, r.output
+
+
+def test_two_inputs_with_one_default_output_are_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        shutil.copy(DEMO, tmp_path / d / "kernel.py")
+    r = run("a/kernel.py", "b/kernel.py")
+    assert r.exit_code == 2 and "both be written" in r.output
+    assert not (tmp_path / "build").exists()
