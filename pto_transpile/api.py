@@ -164,6 +164,8 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads)
+        # errors of the scan count against the kernel too: an access it could not resolve is
+        # missing, and judging users, tiles or the graph without it adds misleading errors
         errors_before = _error_count(reporter)
         for loop in kernel.loops:
             scans = [scanner.scan_stage(s) for s in loop.stages]
@@ -171,44 +173,17 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
             for s in scans:
                 for f in s.findings:
                     reporter.finding(f)
-        # an access the scan could not resolve is missing from the accesses: judging
-        # users, tiles or the graph on them would only add misleading follow-on errors
         _run(reporter, "kernel", kctx)
         kernel_ok = _error_count(reporter) == errors_before
         emitters = []
         for loop in kernel.loops:
-            loop_result = LoopResult(kernel.name, loop.index, loop.node)
+            loop_result = LoopResult(kernel.name, loop.index, loop.node, accesses=kctx.scans[loop.index])
             results.append(loop_result)
             p = _preload_of(preloads, loop.index)
-            loop_result.accesses = kctx.scans[loop.index]
-            if not kernel_ok or p is None:
-                continue
-            sched = schedule_for([s.section for s in loop.stages], p)
-            loop_result.schedule = sched
-            lctx = LoopContext(file, kernel, preloads, kctx.scans, loop, loop_result.accesses, sched)
-            before = _error_count(reporter)
-            _run(reporter, "loop", lctx)
-            if _error_count(reporter) != before:
-                continue
-            graph = build_graph(kernel, loop, loop_result.accesses, sched.delays)
-            loop_result.graph = graph
-            for f in graph.findings:
-                reporter.finding(f)
-            _run(reporter, "graph", GraphContext(file, kernel, preloads, kctx.scans, loop, loop_result.accesses, sched, graph))
-            if _error_count(reporter) != before:
-                continue
-            plan = make_plan(kernel, loop, graph, overlap_counter)
-            loop_result.plan = plan
-            for f in plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched) \
-                    + outer_slot_overwrites(kernel, loop, sched):
-                reporter.finding(f)
-            ctx = None
-            if not sched.serial:
-                ctx = plan_ctx(file, kernel, loop)
-                loop_result.ctx = ctx
-                for f in ctx.findings:
-                    reporter.finding(f)
-            emitters.append((loop, sched, plan, ctx))
+            if kernel_ok and p is not None:
+                emitter = _analyse_loop(reporter, kctx, loop, loop_result, p, overlap_counter)
+                if emitter is not None:
+                    emitters.append(emitter)
         if reporter.has_errors:
             continue
         style = fmt.Style.of(src.module, src.text)
@@ -223,6 +198,35 @@ def _transpile(source, preload, path, select, ignore) -> TranspileResult:
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
     return TranspileResult(path, module.code, diagnostics, results, src)
+
+
+def _analyse_loop(reporter: Reporter, kctx: KernelContext, loop: PipelineLoop, result: LoopResult,
+                  preload: int, overlap_counter: list[int]):
+    """Schedule, sync graph, plan and ctx ring of one loop, each judged by its rules;
+    returns what emission needs, or None when an error stops the loop."""
+    file, kernel = kctx.file, kctx.kernel
+    sched = result.schedule = schedule_for([s.section for s in loop.stages], preload)
+    before = _error_count(reporter)
+    lctx = LoopContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched)
+    _run(reporter, "loop", lctx)
+    if _error_count(reporter) != before:
+        return None
+    graph = result.graph = build_graph(kernel, loop, result.accesses, sched.delays)
+    for f in graph.findings:
+        reporter.finding(f)
+    _run(reporter, "graph", GraphContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched, graph))
+    if _error_count(reporter) != before:
+        return None
+    plan = result.plan = make_plan(kernel, loop, graph, overlap_counter)
+    for f in plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched) \
+            + outer_slot_overwrites(kernel, loop, sched):
+        reporter.finding(f)
+    ctx = None
+    if not sched.serial:
+        ctx = result.ctx = plan_ctx(file, kernel, loop)
+        for f in ctx.findings:
+            reporter.finding(f)
+    return loop, sched, plan, ctx
 
 
 def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) -> cst.Module:
