@@ -20,7 +20,7 @@ from pto_transpile.model import (
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import find
+from pto_transpile.walk import blocks, find
 from pto_transpile.source import SourceFile
 
 
@@ -407,7 +407,7 @@ class KernelReader:
                             elif isinstance(small.value, cst.Name):
                                 aliases[target] = small.value.value
                 else:
-                    for block in _blocks(stmt):
+                    for block in blocks(stmt):
                         visit(block)
 
         visit(list(loop.outer.body.body))
@@ -422,17 +422,3 @@ class KernelReader:
                 keep[name] = picks[name]
                 loop.pick_aliases[passed_name] = name
         return list(keep.values())
-
-
-def _blocks(stmt) -> list[list]:
-    """The statement lists directly inside a compound statement."""
-    if isinstance(stmt, (cst.For, cst.While, cst.With)):
-        return [list(stmt.body.body)]
-    if isinstance(stmt, cst.If):
-        out = [list(stmt.body.body)]
-        if stmt.orelse is not None:
-            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else list(stmt.orelse.body.body))
-        return out
-    if isinstance(stmt, cst.Try):
-        return [list(stmt.body.body)] + [list(h.body.body) for h in stmt.handlers]
-    return []

@@ -62,3 +62,18 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
         elif isinstance(value, (list, tuple)):
             out.extend(v for v in value if isinstance(v, cst.CSTNode))
     return out
+
+
+def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStatement]]:
+    """The statement lists directly inside a compound statement (an `elif` is a nested
+    `if`, listed as a one-statement block); nested `def` bodies only with `functions`."""
+    if isinstance(stmt, (cst.For, cst.While, cst.With)) or (functions and isinstance(stmt, cst.FunctionDef)):
+        return [list(stmt.body.body)]
+    if isinstance(stmt, cst.If):
+        out = [list(stmt.body.body)]
+        if stmt.orelse is not None:
+            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else list(stmt.orelse.body.body))
+        return out
+    if isinstance(stmt, cst.Try):
+        return [list(stmt.body.body)] + [list(h.body.body) for h in stmt.handlers]
+    return []

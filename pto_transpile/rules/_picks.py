@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_transpile.kinds import slot_access
-from pto_transpile.walk import iter_nodes
+from pto_transpile.walk import blocks, iter_nodes
 
 
 def picks_outside_loops(kernel):
@@ -20,12 +20,8 @@ def picks_outside_loops(kernel):
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     yield from _small(stmt, small)
-            elif isinstance(stmt, (cst.For, cst.While, cst.With)):
-                yield from walk(stmt.body.body)
-            elif isinstance(stmt, cst.If):
-                yield from walk(stmt.body.body)
-                if stmt.orelse is not None:
-                    yield from walk([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
+            for block in blocks(stmt):
+                yield from walk(block)
 
     def _small(stmt, small):
         standalone = None

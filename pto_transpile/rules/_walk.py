@@ -6,7 +6,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from pto_transpile.walk import find, iter_nodes
+from pto_transpile.walk import blocks, find, iter_nodes
 
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
@@ -40,16 +40,8 @@ def statements(stmts) -> Iterator[cst.BaseStatement]:
     """Every statement at any depth (compound statements and their bodies)."""
     for s in stmts:
         yield s
-        if isinstance(s, (cst.For, cst.While, cst.With, cst.FunctionDef)):
-            yield from statements(s.body.body)
-        elif isinstance(s, cst.If):
-            yield from statements(s.body.body)
-            if s.orelse is not None:
-                yield from statements([s.orelse] if isinstance(s.orelse, cst.If) else s.orelse.body.body)
-        elif isinstance(s, cst.Try):
-            yield from statements(s.body.body)
-            for h in s.handlers:
-                yield from statements(h.body.body)
+        for block in blocks(s, functions=True):
+            yield from statements(block)
 
 
 def stage_users(ctx) -> dict[str, list[int]]:

@@ -2,6 +2,7 @@ import libcst as cst
 
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import blocks
 
 _EXITS = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
 
@@ -13,15 +14,11 @@ def _exits(stmts, exits):
             for small in stmt.body:
                 if type(small) in exits:
                     yield small
-        elif isinstance(stmt, (cst.For, cst.While)):
-            # a break/continue there belongs to that loop; a return still leaves everything
-            yield from _exits(stmt.body.body, {cst.Return})
-        elif isinstance(stmt, (cst.If, cst.With, cst.Try)):
-            blocks = [stmt.body.body]
-            if isinstance(stmt, cst.If) and stmt.orelse is not None:
-                blocks.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
-            for block in blocks:
-                yield from _exits(block, exits)
+        else:
+            # a break/continue in an inner loop belongs to it; a return still leaves everything
+            inner = {cst.Return} if isinstance(stmt, (cst.For, cst.While)) else exits
+            for block in blocks(stmt):
+                yield from _exits(block, inner)
 
 
 def check(ctx):
