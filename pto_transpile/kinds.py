@@ -93,6 +93,13 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         if isinstance(base, cst.Name) and kinds.get(base.value) in (STRUCT, SCALAR):
             return SCALAR
         return UNKNOWN
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        # A display of handles (`(gmax_0, gmax_1, gmax_2)` of pl.make_tile results) is a
+        # handle itself: it passes through unchanged, only the counter indexing it travels.
+        sub = [infer(e.value, kinds, groups, pl_path) for e in expr.elements if not isinstance(e, cst.StarredElement)]
+        if sub and len(sub) == len(expr.elements) and all(k in HANDLE_KINDS for k in sub):
+            return TUPLE
+        return UNKNOWN
     if isinstance(expr, cst.Subscript):
         base = expr.value
         inner = infer(base, kinds, groups, pl_path)

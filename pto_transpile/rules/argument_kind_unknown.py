@@ -35,13 +35,36 @@ _HELPER = '''\
 def offset(ki, sub_id):
     return ki * TILE + sub_id * HALF'''
 
+#: a vector stage that picks one of three per-AIV tiles by a counter
+_RING_ST = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, ring):
+    x = x_db.next()
+    pl.add(ring[ki % 3], ring[ki % 3], x)
+    pl.store(out, ring[ki % 3], [ki * TILE + sub_id * HALF, 0])'''
+
+_RING_DECLS = """\
+with pl.section_vector():
+    r0 = pl.make_tile(pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x4000)
+    r1 = pl.make_tile(pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x6000)
+    r2 = pl.make_tile(pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x8000)
+    ring = {ring}"""
+
 INVALID = (
     ex.kernel(helpers=_HELPER, st=_ST,
               loop=ex.loop("row = offset(ki, sub_id)", ex.cube(), ex.vector("st(row, out, x_db)  # E: PTO054"))),
+    # a display mixing tiles and a scalar is neither a handle nor a scalar
+    ex.kernel(st=_RING_ST, decls=_RING_DECLS.format(ring="(r0, r1, sub_id)"),
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, ring)  # E: PTO054"))),
 )
 
 VALID = (
     ex.kernel(st=_ST, loop=ex.loop("row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(row, out, x_db)"))),
+    # a tuple of tiles is a handle: it passes through; the counter indexing it travels
+    ex.kernel(st=_RING_ST, decls=_RING_DECLS.format(ring="(r0, r1, r2)"),
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, ring)"))),
+    ex.kernel(st=_RING_ST, decls=_RING_DECLS.format(ring="[r0, r1, r2]"),
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, ring)"))),
 )
 
 
