@@ -49,35 +49,38 @@ class LoopResult:
 class TranspileResult:
     path: str
     code: Optional[str]  #: the generated file, None when errors were found
-    diagnostics: list[Diagnostic]
+    diagnostics: list[Diagnostic]  #: what `select`/`ignore` let through
     loops: list[LoopResult] = field(default_factory=list)
     source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
+    hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
 
     @property
     def ok(self) -> bool:
-        return not any(d.is_error for d in self.diagnostics)
+        """No error at all, shown or hidden: filters never make an erroneous kernel acceptable."""
+        return not any(d.is_error for d in self.diagnostics + self.hidden)
+
+    @property
+    def hidden_errors(self) -> int:
+        return sum(1 for d in self.hidden if d.is_error)
 
 
 class Reporter:
-    """Turns (rule, node, fields) into positioned diagnostics, honouring select/ignore."""
+    """Turns (rule, node, fields) into positioned diagnostics.
 
-    def __init__(self, source: SourceFile, select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None):
+    Every rule always runs and every diagnostic is kept: `--select`/`--ignore` only decide
+    which of them are shown (`Selection`), never whether a kernel is written."""
+
+    def __init__(self, source: SourceFile, skip: Iterable[str] = ()):
         self.source = source
         self.rules = registry()
-        self.select = _prefixes(select)
-        self.ignore = _prefixes(ignore)
+        self.skip = frozenset(skip)
         self.diagnostics: list[Diagnostic] = []
         self._seen: set[tuple] = set()
-
-    def enabled(self, code: str) -> bool:
-        if self.select and not any(code.startswith(p) for p in self.select):
-            return False
-        return not any(code.startswith(p) for p in self.ignore)
 
     def report(self, rule: Union[Rule, str], node: cst.CSTNode, fields: Optional[dict] = None,
                related: Sequence[tuple[str, cst.CSTNode]] = ()) -> None:
         rule = self.rules[rule] if isinstance(rule, str) else rule
-        if not self.enabled(rule.code):
+        if rule.code in self.skip:
             return
         fields = dict(fields or {})
         related = list(related) + list(fields.pop("_related", ()))
@@ -102,8 +105,50 @@ class Reporter:
         return any(d.is_error for d in self.diagnostics)
 
 
-def _prefixes(codes: Optional[Iterable[str]]) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for c in codes or () if c.strip())
+@dataclass(frozen=True)
+class Selection:
+    """Which diagnostics are shown: `--select` / `--ignore` as code prefixes.
+
+    Items are codes, code prefixes (`PTO04`) or rule names (`too-few-tiles`); anything
+    that names no rule is a usage error, so a typo never silently shows nothing."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> "Selection":
+        return cls(_selectors(select, "select"), _selectors(ignore, "ignore"))
+
+    def shows(self, d: Diagnostic) -> bool:
+        if d.code == INTERNAL_ERROR:
+            return True  # a bug of ours is never filtered away
+        if self.select and not d.code.startswith(self.select):
+            return False
+        return not d.code.startswith(self.ignore) if self.ignore else True
+
+
+INTERNAL_ERROR = "PTO099"
+
+
+def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
+    if isinstance(values, str):
+        values = [values]
+    rules = registry()
+    by_name = {r.name: code for code, r in rules.items()}
+    out = []
+    for raw in values or ():
+        for item in str(raw).split(","):
+            item = item.strip()
+            if not item:
+                continue
+            if item.lower() in by_name:
+                out.append(by_name[item.lower()])
+            elif any(code.startswith(item.upper()) for code in rules):
+                out.append(item.upper())
+            else:
+                raise ValueError(f"--{option}: {item!r} names no rule (codes run from PTO001 to {max(rules)}, "
+                                 "or give a rule name such as too-few-tiles)")
+    return tuple(out)
 
 
 @dataclass
@@ -131,24 +176,35 @@ class GraphContext(LoopContext):
 
 
 def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = None,
-              select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> TranspileResult:
-    """Transpile one kernel file's text. Never raises: problems are diagnostics, and a bug of
-    pto-transpile itself is the PTO099 internal-error diagnostic."""
+              select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
+              _skip_rules: Iterable[str] = ()) -> TranspileResult:
+    """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
+    pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `select`/
+    `ignore` (a usage error) raises ValueError.
+
+    `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
+    `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
+    checks behind them can be exercised."""
     path = path or "<string>"
+    selection = Selection.parse(select, ignore)
     try:
-        return _transpile(source, preload, path, select, ignore)
+        result = _transpile(source, preload, path, frozenset(_skip_rules))
     except Exception as exc:
         rule = registry()["PTO099"]
         message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
-        return TranspileResult(path, None, [Diagnostic(rule.code, rule.name, rule.severity, path, 1, 1, 1, 1, message, hint)])
+        result = TranspileResult(path, None, [Diagnostic(rule.code, rule.name, rule.severity, path, 1, 1, 1, 1, message, hint)])
+    shown = [d for d in result.diagnostics if selection.shows(d)]
+    result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
+    result.diagnostics = shown
+    return result
 
 
-def _transpile(source, preload, path, select, ignore) -> TranspileResult:
+def _transpile(source, preload, path, skip) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
         return TranspileResult(path, None, [_syntax_error(path, source, exc)])
-    reporter = Reporter(src, select, ignore)
+    reporter = Reporter(src, skip)
     file = read(src)
     for rule in rules_for("file"):
         for node, fields in rule.check(file):
@@ -240,7 +296,7 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
 
 def _run(reporter: Reporter, phase: str, ctx) -> None:
     for rule in rules_for(phase):
-        if not reporter.enabled(rule.code):
+        if rule.code in reporter.skip:
             continue
         try:
             for node, fields in rule.check(ctx):

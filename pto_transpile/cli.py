@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from pto_transpile.api import transpile
+from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
 from pto_transpile.diagnostics import Diagnostic, InternalError, Severity
 from pto_transpile.render import RENDERERS
@@ -43,9 +43,11 @@ def _parse_preload(value):
 
 
 def _codes(values) -> list[str]:
+    if isinstance(values, str):
+        values = [values]
     out = []
     for v in values or ():
-        out += [c.strip().upper() for c in str(v).split(",") if c.strip()]
+        out += [c.strip() for c in str(v).split(",") if c.strip()]
     return out
 
 
@@ -116,6 +118,10 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
         raise click.UsageError(f"unknown format {fmt!r} in pyproject.toml")
     select = _codes(select) or _codes(defaults.get("select", []))
     ignore = _codes(ignore) or _codes(defaults.get("ignore", []))
+    try:
+        Selection.parse(select, ignore)
+    except ValueError as exc:
+        raise click.UsageError(str(exc))
     output = output or defaults.get("output")
     if output and len(files) > 1:
         raise click.UsageError("-o/--output takes one input file; run once per file")
@@ -144,6 +150,9 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
             continue
         if not result.ok:
             status = max(status, EXIT_ERRORS)
+            if result.hidden_errors:
+                click.echo(f"pto-transpile: {path}: {result.hidden_errors} error(s) not shown (filtered by "
+                           "--select/--ignore); nothing was written", err=True)
             continue
         if provenance:
             from pto_transpile.provenance import explain_syncs, render_provenance

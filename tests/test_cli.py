@@ -113,10 +113,31 @@ def test_sarif_format(bad):
 
 
 def test_select_and_ignore(bad):
-    only = json.loads(run(bad, "--format", "json", "--select", "PTO019").output)
+    only = json.loads(run(bad, "--format", "json", "--select", "PTO019").stdout)
     assert {d["code"] for d in only} == {"PTO019"}
-    rest = json.loads(run(bad, "--format", "json", "--ignore", "PTO019,PTO005").output)
+    rest = json.loads(run(bad, "--format", "json", "--ignore", "PTO019,PTO005").stdout)
     assert "PTO019" not in {d["code"] for d in rest} and "PTO005" not in {d["code"] for d in rest}
+
+
+def test_filters_never_let_an_error_through(tmp_path):
+    """`--select`/`--ignore` choose what is shown; an erroneous kernel is never written."""
+    out = tmp_path / "o.py"
+    r = run(DEMO, "--preload", "3", "--ignore", "PTO043,PTO044", "-o", out)
+    assert r.exit_code == 1 and not out.exists()
+    assert "not shown" in r.output and "error[" not in r.output
+    r = run(DEMO, "--preload", "3", "--select", "PTO042", "-o", out)
+    assert r.exit_code == 1 and not out.exists()
+
+
+@pytest.mark.parametrize("option,value", [("--select", "PTO999"), ("--ignore", "PTO9"), ("--ignore", "no-such-rule")])
+def test_unknown_filter_codes_are_usage_errors(option, value):
+    r = run(DEMO, option, value, "--check")
+    assert r.exit_code == 2 and "names no rule" in r.output
+
+
+def test_filters_take_rule_names(bad):
+    only = json.loads(run(bad, "--format", "json", "--select", "event-id-out-of-range").stdout)
+    assert only and {d["code"] for d in only} == {"PTO025"}
 
 
 def test_explain():

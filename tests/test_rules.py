@@ -38,13 +38,13 @@ UNREACHABLE = {
 HEADINGS = ("## What it checks", "## Why it matters for pipelining", "## Example", "## Use instead")
 
 _MARK = re.compile(r"#\s*E:\s*(PTO\d{3}(?:\s*,\s*PTO\d{3})*)\s*$")
-#: `# pto-transpile: ignore=PTO043` in an example: run it with those codes ignored, for
-#: rules that guard what an ignored earlier check would otherwise have stopped
-_IGNORE = re.compile(r"#\s*pto-transpile:\s*ignore=([A-Z0-9, ]+)")
+#: `# test: skip-rules=PTO043` in an example: run it with those rules switched off, for
+#: backstop rules that only fire when an earlier check has missed something
+_SKIP = re.compile(r"#\s*test:\s*skip-rules=([A-Z0-9, ]+)")
 
 
-def ignored(text: str) -> list[str]:
-    return [c.strip() for m in _IGNORE.finditer(text) for c in m.group(1).split(",") if c.strip()]
+def skipped(text: str) -> list[str]:
+    return [c.strip() for m in _SKIP.finditer(text) for c in m.group(1).split(",") if c.strip()]
 
 
 def expected_marks(text: str) -> set[tuple[int, str]]:
@@ -70,7 +70,7 @@ def _show(diagnostics) -> str:
 def test_invalid_example(code: str, text: str) -> None:
     marks = expected_marks(text)
     assert any(c == code for _, c in marks), f"the example marks no `# E: {code}` line"
-    result = transpile(text, path="example.py", ignore=ignored(text))
+    result = transpile(text, path="example.py", _skip_rules=skipped(text))
     got = {(d.line, d.code) for d in result.diagnostics if d.code == code}
     want = {m for m in marks if m[1] == code}
     assert got == want, f"{code} lines differ: want {sorted(want)}, got {sorted(got)}\n{_show(result.diagnostics)}"

@@ -16,7 +16,7 @@ from sim_runtime import verify
 
 
 def _verdict(text):
-    result = transpile(text, ignore=["PTO056"])
+    result = transpile(text, _skip_rules=["PTO056"])
     assert result.ok, result.diagnostics
     name = next(k.name for k in read(SourceFile.parse(text)).kernels if k.loops)
     report = verify(text, result.code, name, path="example.py")

@@ -25,7 +25,7 @@ can only be satisfied by a `set` that itself waits: both cores hang. The delays 
 schedule cancel out around a cycle, so its total is the number of tasks of slack, which
 only runs out when a buffer has fewer tiles than the producer keeps in flight. So it is
 normally caught earlier as PTO043 (too-few-tiles); this check is what still stops the
-deadlock when PTO043 is ignored.
+deadlock if PTO043 were ever missed.
 
 ## Example
 ```python
@@ -42,7 +42,7 @@ deadlock when PTO043 is ignored.
 
 INVALID = (
     # the demo at preload 3 with 2-tile p_db, PTO043 silenced: mm2 reads p_db on a cycle of total 0
-    "# pto-transpile: ignore=PTO043\n" + ex.kernel4(config="preload=3").replace(
+    "# test: skip-rules=PTO043\n" + ex.kernel4(config="preload=3").replace(
         "    pl.move(left, p)\n", "    pl.move(left, p)  # E: PTO044\n"),
 )
 

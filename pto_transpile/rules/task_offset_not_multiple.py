@@ -12,7 +12,7 @@ at `ids[i % n]` as well, so `k` must be a multiple of `n`; otherwise it waits on
 tile's flag and may pass before its own data is ready. Every tile of a lane belongs to
 tasks `tiles` apart and id lists have one entry or one per tile (PTO027), so a kernel
 that passes PTO027 always gives multiples: this check is what still stops the mismatch
-when PTO027 is ignored.
+if PTO027 were ever missed.
 
 ## Example
 ```python
@@ -27,7 +27,7 @@ when PTO027 is ignored.
 
 INVALID = (
     # 3 release ids for 2 tiles, PTO027 silenced: the release of task t - 2 lands on another id
-    "# pto-transpile: ignore=PTO027\n" + ex.kernel(x_db=ex.group("x_db", mutex="[0, 1]", fwd="[0, 1]", bwd="[2, 3, 4]")).replace(
+    "# test: skip-rules=PTO027\n" + ex.kernel(x_db=ex.group("x_db", mutex="[0, 1]", fwd="[0, 1]", bwd="[2, 3, 4]")).replace(
         "DualModeSplitM)\n", "DualModeSplitM)  # E: PTO049\n", 1),
 )
 
