@@ -19,12 +19,15 @@ from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keywo
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
+from pto_transpile.plnames import PlNames
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
 from pto_transpile.rules.already_pipelined import is_generated
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import Finding, StageScanner
+from pto_transpile.rules.pipeline_not_proven import HINTS
 from pto_transpile.schedule import Schedule, schedule_for
+from pto_transpile.soundness.check import check_kernel
 from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import SyncGraph, build_graph
 
@@ -211,6 +214,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
             reporter.report(rule, node, fields)
     results: list[LoopResult] = []
     replacements: dict[int, object] = {}
+    transformed: list[Kernel] = []
     overlap_counter = [0]
     for kernel in file.kernels:
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
@@ -247,13 +251,29 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
         for loop, sched, plan, ctx in emitters:
             replacements.update(LoopEmitter(file, kernel, loop, sched, plan, ctx, style, pl_ref).replacements())
         replacements.update(strip_pipeline_keyword(kernel))
-    diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
-    if any(d.is_error for d in diagnostics):
-        return TranspileResult(path, None, diagnostics, results, src)
+        if emitters:
+            transformed.append(kernel)
+    if reporter.has_errors:
+        return TranspileResult(path, None, sorted(reporter.diagnostics, key=Diagnostic.sort_key), results, src)
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
+    if "PTO061" not in skip:
+        _prove(reporter, file, module, transformed)
+    diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
+    if any(d.is_error for d in diagnostics):
+        return TranspileResult(path, None, diagnostics, results, src)
     return TranspileResult(path, module.code, diagnostics, results, src)
+
+
+def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: list[Kernel]) -> None:
+    """The independent check: each generated kernel against its serial original (PTO061)."""
+    pl = file.pl if file.pl.module_ref is not None else PlNames.from_module(module)
+    generated = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+    for kernel in kernels:
+        for problem in check_kernel(file, kernel, generated[kernel.name], pl):
+            reporter.report("PTO061", problem.node, {"detail": problem.detail, "hint": HINTS[problem.kind],
+                                                      "_related": problem.related})
 
 
 def _analyse_loop(reporter: Reporter, kctx: KernelContext, loop: PipelineLoop, result: LoopResult,

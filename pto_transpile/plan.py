@@ -118,15 +118,35 @@ def _shared_owner(kernel: Kernel, edges: list[Edge]) -> dict[int, str]:
     return owner_of
 
 
-def _redundant(edge: Edge) -> bool:
-    return edge.task_off == 0 and (edge.src.section == edge.dst.section or edge.src.stage_index < edge.dst.stage_index)
+def _redundant(edge: Edge, handovers: set[int]) -> bool:
+    """A same-task write-after-read across buffers that needs no sync of its own: on one core,
+    or from an earlier stage to a later one when every stage in between hands data to the
+    next one (`handovers`: stage indices k with a forward sync from k to k + 1), so the chain
+    of forward syncs already orders the two. (The original assumes the chain without looking.)"""
+    if edge.task_off != 0:
+        return False
+    if edge.src.section == edge.dst.section:
+        return True
+    return edge.src.stage_index < edge.dst.stage_index and all(
+        k in handovers for k in range(edge.src.stage_index, edge.dst.stage_index))
+
+
+def _handovers(kernel: Kernel, edges: list[Edge]) -> set[int]:
+    """Stage indices k whose stage hands a buffer with `fwd_ids` to stage k + 1 in the same task."""
+    out = set()
+    for e in edges:
+        fwd = kernel.buffers[e.src.buffer].fwd if e.kind == "RAW" else None
+        if fwd is not None and e.task_off == 0 and e.dst.stage_index == e.src.stage_index + 1:
+            out.add(e.src.stage_index)
+    return out
 
 
 def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter: list[int]) -> dict[tuple[int, int], IdRef]:
     """Spec 4.8: free event ids for WAR edges created purely by address reuse."""
     wanted: dict[tuple[int, int], int] = {}
+    handovers = _handovers(kernel, graph.edges)
     for e in graph.edges:
-        if e.kind != "WAR" or e.src.buffer == e.dst.buffer or id(e) in owner_of or _redundant(e) \
+        if e.kind != "WAR" or e.src.buffer == e.dst.buffer or id(e) in owner_of or _redundant(e, handovers) \
                 or e.src.section == e.dst.section:
             continue
         wanted.setdefault((e.src.seq, e.dst.seq), graph.region_slots[e.dst.region])

@@ -255,13 +255,14 @@ def test_simulate_prints_the_table_and_exits_0_when_the_pipeline_is_right(tmp_pa
     assert any(e.get("name") == "s4·i3" for e in events)  # stage 4 on task 3, as in the seed's figure
 
 
-def test_simulate_exits_1_when_the_pipelined_kernel_races(tmp_path):
+def test_a_kernel_that_would_race_is_never_written(tmp_path):
     from pto_transpile.rules import registry
 
     src = tmp_path / "fwd_only.py"
-    src.write_text(registry()["PTO057"].invalid[0])  # a forward-only buffer with too few tiles: a warning
-    r = run(src, "--simulate", "-o", tmp_path / "o.py")
-    assert r.exit_code == 1 and "race" in r.output and "PTO057" in r.output
+    src.write_text(registry()["PTO057"].invalid[0])  # a forward-only buffer with too few tiles
+    out = tmp_path / "o.py"
+    r = run(src, "--simulate", "-o", out)
+    assert r.exit_code == 1 and "PTO057" in r.output and not out.exists()
 
 
 def test_simulate_takes_scalar_arguments(tmp_path):

@@ -40,8 +40,8 @@ _RING_ST = '''\
 @pl.pipeline.stage
 def st(ki, sub_id, out, x_db, ring):
     x = x_db.next()
-    pl.add(ring[ki % 3], ring[ki % 3], x)
-    pl.store(out, ring[ki % 3], [ki * TILE + sub_id * HALF, 0])'''
+    pl.add(ring[ki % 3], ring[ki % 3], x)  # a running sum per ring entry, on the V pipe only
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
 
 _RING_DECLS = """\
 with pl.section_vector():

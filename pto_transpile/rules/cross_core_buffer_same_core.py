@@ -33,8 +33,12 @@ flags that the other core never waits for (or waits for in vain).
 ```
 
 ## Use instead
+Keep `r` inside `act` (a local group used by one stage), or hand it to a stage of the
+other core through a cross-core buffer. (Handing a local tile from one stage to a later
+stage of the same core is refused too: when stages run ahead, the later stage would see
+another iteration's tile.)
 ```python
-    r_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[18, 19])  # no ids
+    r_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[18, 19])  # no ids, used by `act` only
 ```
 """
 
@@ -53,7 +57,7 @@ INVALID = (
                calls=_CALLS[:3] + (_CALLS[3] + "  # E: PTO034",)),
 )
 
-VALID = (ex.kernel4(st=_ST_R, calls=_CALLS),)
+VALID = (ex.kernel4(),)
 
 
 RULE = Rule(

@@ -1,4 +1,3 @@
-from pto_transpile.diagnostics import Severity
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -52,8 +51,7 @@ RULE = Rule(
     message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
     hint="Add `bwd_ids` to `{buffer}` so the transform syncs the release, or give it {need}",
     phase="analysis",
-    severity=Severity.WARNING,
-    seed="只配置 fwd_ids 时 不保证生产者下一轮覆写时消费者已经读完 (beyond the original: checked, not assumed)",
+    seed="只配置 fwd_ids 时 不保证生产者下一轮覆写时消费者已经读完 (beyond the original: checked, not assumed; a kernel that may race is never written)",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -1,4 +1,3 @@
-from pto_transpile.diagnostics import Severity
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -9,7 +8,8 @@ group's tiles suffice depends on it: with `S` tiles the slot is safe when the pi
 runs at least `ceil(d / (S - 1))` iterations per outer iteration.
 
 ## Why it matters for pipelining
-If the inner loop is short, a later outer iteration picks the same tile again and loads new
+The kernel is refused because its pipelined form is right only for some trip counts. If
+the inner loop is short, a later outer iteration picks the same tile again and loads new
 data into it before the delayed stage of the earlier outer iteration has read it; both
 accesses are on one core, so nothing on the hardware reports it.
 
@@ -62,7 +62,6 @@ RULE = Rule(
     message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",
     hint="Give `{group}` {need} tiles to be safe for any trip count",
     phase="analysis",
-    severity=Severity.WARNING,
     seed="beyond the original (transform.md 7.15 leaves local groups to the user)",
     doc=DOC,
     invalid=INVALID,

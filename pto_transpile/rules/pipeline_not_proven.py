@@ -1,0 +1,87 @@
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+After the kernel is pipelined, pto-transpile proves the result computes what the serial
+kernel computes, without trusting its own emitter: it reads the generated kernel back and
+runs both kernels on an abstract model of the NPU (no data; the AIC and both AIVs, each
+pipe, every tile and GM region an op touches, every inserted `set`/`wait`, mutex and
+barrier). The pipelined kernel is written only when
+
+- it cannot deadlock, every `set` is consumed by a `wait` and no event counter overflows;
+- no two accesses to the same bytes race (at least one writes, and no sync, mutex, barrier or
+  pipe order puts one before the other);
+- every read sees exactly the writes it sees in the serial kernel, every stage invocation
+  receives the same scalar arguments, and GM ends with the same writes.
+
+Anything it cannot prove is this error, naming the two accesses (stage, task, op, pipe,
+core) it cannot order or the read whose value differs.
+
+## Why it matters for pipelining
+Pipelining reorders a user's code across iterations and cores. A reordering that a rule
+does not foresee (a GM tensor handed between stages, state kept in a tile across
+iterations, two buffers on the same event id) gives a kernel that races or computes other
+numbers with no error on the device. The tool refuses whenever it cannot show the result is
+the same program.
+
+## Example
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, a, x_db):
+    x = x_db.next()
+    # writes the rows of `a` that the cube stage loads in the next iteration: GM is never synchronised
+    pl.store(a, x, [((ki + 1) % N) * TILE + sub_id * HALF, 0])
+```
+
+## Use instead
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    x = x_db.next()
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])
+```
+"""
+
+_GM_HANDOVER = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, a, x_db):
+    x = x_db.next()
+    pl.store(a, x, [((ki + 1) % N) * TILE + sub_id * HALF, 0])  # E: PTO061'''
+
+INVALID = (
+    ex.kernel(st=_GM_HANDOVER, loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, a, x_db)"))),
+    ex.kernel(st=_GM_HANDOVER, config="preload=0", loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, a, x_db)"))),
+)
+
+VALID = (ex.kernel(), ex.kernel(config="preload=0"), ex.kernel4(config="preload=2"))
+
+RULE = Rule(
+    code="PTO061",
+    name="pipeline-not-proven",
+    title="The pipelined kernel is not proven to compute what the serial kernel computes",
+    message="the pipelined kernel is not proven equivalent to the serial one: {detail}",
+    hint="{hint}",
+    phase="analysis",
+    seed="a tool that reorders a user's code writes it only when it can show the result is the same program",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
+
+#: The hint per kind of problem the check found.
+HINTS = {
+    "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
+            "never synchronised), or keep both accesses in one stage",
+    "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
+             "in a tile across iterations changes when stages run ahead",
+    "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
+                "their iteration); do not change them inside stages",
+    "output": "Let each GM region be written by one stage per iteration",
+    "deadlock": "Give the buffers on this cycle more tiles, or lower `preload`",
+    "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
+                  "other rule, please report this",
+    "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
+    "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
+                  "syncs or stages) so the check can follow it",
+}

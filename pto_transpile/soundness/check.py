@@ -1,0 +1,271 @@
+"""Prove the generated kernel computes what the serial kernel computes, or say why not.
+
+Both kernels are run by the abstract interpreter on the same configuration: the serial one
+with sequential meaning, the generated one with hardware meaning (cores ordered only by the
+emitted syncs, pipes by mutexes and pipe order). The generated kernel is accepted when
+
+* it cannot deadlock, every set is consumed by a wait and no event counter overflows;
+* no two conflicting accesses race (neither is ordered before the other);
+* every read sees exactly the writes it sees in the serial kernel (reads are matched by the
+  stage, the stage's invocation number on its core and the op's position in it, so a tile
+  that a local cursor places elsewhere is still the same read);
+* every stage invocation receives the same scalar arguments, and GM ends with the same writes.
+
+Nothing here trusts the emitter: the generated kernel is read back as code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from pto_transpile.soundness.events import CORES, Event, Foot, Trace
+from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
+from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
+from pto_transpile.soundness.values import UNKNOWN, StructV, TensorV
+
+#: Problems reported per kernel: the first few explain the bug, the rest repeat it.
+MAX_PROBLEMS = 4
+#: Values tried for scalar kernel parameters the check cannot know (trip counts among them:
+#: shorter than the ring, about as long, and longer than every rotation).
+SCALAR_TRIALS = (2, 5, 11)
+
+
+@dataclass
+class Problem:
+    kind: str  #: race, value, argument, output, deadlock, unbalanced, overflow, unmodelled
+    detail: str
+    node: Optional[cst.CSTNode]
+    related: list = field(default_factory=list)  #: (message, node)
+
+
+def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
+    """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
+    auto_mutex = _auto_mutex(file, kernel)
+    for config in _configs(file, kernel):
+        problems = _check_one(file, kernel, generated, generated_pl, config, auto_mutex)
+        if problems:
+            return problems
+    return []
+
+
+def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool) -> list[Problem]:
+    try:
+        serial = Interpreter(file, kernel.node, config, auto_mutex).run()
+    except CannotModel as exc:
+        return [Problem("unmodelled", exc.reason, _input_node(file, exc.node, kernel))]
+    interp = Interpreter(file, generated, config, auto_mutex)
+    if generated_pl is not None:
+        interp.pl = generated_pl
+    try:
+        piped = interp.run()
+    except CannotModel as exc:
+        return [Problem("unmodelled", f"{exc.reason} (in the generated kernel)", kernel.node.name)]
+    s, p = run_sequential(serial), run_concurrent(piped)
+    return _Report(file, kernel, serial, piped, s, p, config).problems()
+
+
+class _Report:
+    def __init__(self, file, kernel, serial: Trace, piped: Trace, s: Outcome, p: Outcome, config: Config):
+        self.file, self.kernel = file, kernel
+        self.serial, self.piped = serial, piped
+        self.s, self.p = s, p
+        self.config = config
+        self.by_ident = {(ev.core, ev.ident): ev for core in serial.events for ev in core}
+        self.out: list[Problem] = []
+        self._seen: set = set()
+
+    def problems(self) -> list[Problem]:
+        self._deadlock()
+        self._balance()
+        self._races()
+        self._arguments()
+        if not self.out:  # a race or a wrong argument already explains any value that differs
+            self._values()
+        if not self.out:
+            self._outputs()
+        return self.out[:MAX_PROBLEMS]
+
+    def add(self, kind: str, detail: str, node, related=(), key=None) -> None:
+        key = key if key is not None else (kind, id(node))
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        suffix = self._config_note()
+        self.out.append(Problem(kind, detail + suffix, node if node is not None else self.kernel.node.name,
+                                [(m, n) for m, n in related if n is not None]))
+
+    def _config_note(self) -> str:
+        if not self.config.scalars:
+            return ""
+        values = ", ".join(f"{k}={v}" for k, v in sorted(self.config.scalars.items()))
+        return f" (shown with {values})"
+
+    # --- description helpers ----------------------------------------------------------------
+    def node_of(self, ev: Event) -> Optional[cst.CSTNode]:
+        """The input file's node for an event of either run (generated code maps back by identity)."""
+        twin = self.by_ident.get((ev.core, ev.ident))
+        return _input_node(self.file, (twin or ev).node, None)
+
+    @staticmethod
+    def who(ev: Event) -> str:
+        where = f"stage `{ev.stage}` (task {ev.task})" if ev.stage else "the kernel body"
+        return f"{where}, `{_op_name(ev)}` on {ev.pipe} of {CORES[ev.core]}"
+
+    def writers(self, ids: frozenset, outcome: Outcome) -> str:
+        if not ids:
+            return "no write (the initial contents)"
+        parts = []
+        for wid in sorted(ids, key=lambda w: (outcome.writers[w].seq if w in outcome.writers else 0)):
+            ev = outcome.writers.get(wid)
+            parts.append(self.who(ev) if ev is not None else str(wid))
+        return "; ".join(parts)
+
+    # --- the checks ---------------------------------------------------------------------------
+    def _deadlock(self) -> None:
+        if not self.p.deadlock:
+            return
+        parts = []
+        for ev in self.p.deadlock:
+            nxt = _next_op(self.piped, ev)
+            before = f" before stage `{nxt.stage}` (task {nxt.task})" if nxt is not None and nxt.stage else ""
+            parts.append(f"{CORES[ev.core]} waits on event id {ev.event_id} ({ev.pipe}){before}")
+        self.add("deadlock", "the pipelined kernel deadlocks: " + "; ".join(parts), self.kernel.node.name)
+
+    def _balance(self) -> None:
+        for text in self.p.unbalanced[:2]:
+            self.add("unbalanced", f"the pipelined kernel leaves event counters unbalanced: {text}",
+                     self.kernel.node.name, key=("unbalanced", text))
+        for ev in self.p.overflow[:1]:
+            self.add("overflow", f"more than 15 sets of event id {ev.event_id} from {CORES[ev.core]} can be pending "
+                                 "at once, which overflows the hardware counter", self.kernel.node.name)
+
+    def _races(self) -> None:
+        for race in self.p.races:
+            a, b = race.earlier, race.later
+            na, nb = self.node_of(a), self.node_of(b)
+            verb_b = "writes" if race.later_foot in b.writes else "reads"
+            verb_a = "writes" if race.earlier_foot in a.writes else "reads"
+            detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
+                      f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
+                      "barrier between these pipes)")
+            self.add("race", detail, nb, [(f"the other access: {self.who(a)}", na)],
+                     key=("race", frozenset((id(na), id(nb)))))
+            if len(self.out) >= MAX_PROBLEMS:
+                return
+
+    def _arguments(self) -> None:
+        piped = {(i.core, i.stage, i.number): i for i in self.piped.invocations}
+        for inv in self.serial.invocations:
+            twin = piped.get((inv.core, inv.stage, inv.number))
+            if twin is None:
+                self.add("argument", f"stage `{inv.stage}` runs {inv.number + 1} time(s) on {CORES[inv.core]} in the "
+                                     "serial kernel but fewer in the pipelined one", inv.node, key=("count", inv.stage))
+                continue
+            diff = _argument_difference(inv.args, twin.args)
+            if diff is not None:
+                self.add("argument", f"stage `{inv.stage}` (task {inv.number}) on {CORES[inv.core]} receives {diff}",
+                         inv.node, key=("argument", inv.stage))
+        counts = {(i.core, i.stage) for i in self.serial.invocations}
+        for inv in self.piped.invocations:
+            if (inv.core, inv.stage) not in counts or (inv.core, inv.stage, inv.number) not in \
+                    {(i.core, i.stage, i.number) for i in self.serial.invocations}:
+                self.add("argument", f"stage `{inv.stage}` runs more often on {CORES[inv.core]} in the pipelined kernel "
+                                     "than in the serial one", self.kernel.node.name, key=("count+", inv.stage))
+                break
+
+    def _values(self) -> None:
+        for rid, seen in self.s.reaching.items():
+            got = self.p.reaching.get(rid)
+            ev, foot = self.s.read_events[rid]
+            if got is None:
+                self.add("value", f"{self.who(ev)} reads `{foot.label}` in the serial kernel, but the pipelined kernel "
+                                  "never makes this read", self.node_of(ev), key=("missing", id(ev.node)))
+            elif got != seen:
+                pev, pfoot = self.p.read_events[rid]
+                detail = (f"{self.who(ev)} reads `{pfoot.label}`: in the serial kernel it sees "
+                          f"{self.writers(seen, self.s)}, in the pipelined kernel {self.writers(got, self.p)}")
+                related = [(f"a write it sees when pipelined: {self.who(self.p.writers[w])}", self.node_of(self.p.writers[w]))
+                           for w in sorted(got - seen, key=str)[:2] if w in self.p.writers]
+                self.add("value", detail, self.node_of(ev), related, key=("value", id(ev.node)))
+            if len(self.out) >= MAX_PROBLEMS:
+                return
+
+    def _outputs(self) -> None:
+        for region, seen in self.s.final.items():
+            got = self.p.final.get(region, frozenset())
+            if got != seen:
+                label = region[0][1]
+                self.add("output", f"`{label}` ends with different contents: the serial kernel leaves "
+                                   f"{self.writers(seen, self.s)} there, the pipelined kernel {self.writers(got, self.p)}",
+                         self.kernel.node.name, key=("output", region))
+                return
+
+
+def _op_name(ev: Event) -> str:
+    return ev.op if ev.op in ("getval", "setval") or not ev.op.isidentifier() else (
+        f"pl.{ev.op}" if ev.kind == "op" and not ev.op[0].isupper() else ev.op)
+
+
+def _next_op(trace: Trace, ev: Event) -> Optional[Event]:
+    events = trace.events[ev.core]
+    start = events.index(ev)
+    return next((e for e in events[start:] if e.kind == "op"), None)
+
+
+def _argument_difference(serial: tuple, piped: tuple) -> Optional[str]:
+    """The first parameter whose value differs, described; None when all agree."""
+    others = dict(piped)
+    for param, a in serial:
+        b = others.get(param, UNKNOWN)
+        name = f"`{param}`"
+        if isinstance(a, StructV):
+            if not isinstance(b, StructV):
+                return f"a struct as {name} in the serial kernel but not in the pipelined one"
+            for f, v in a.fields.items():
+                w = b.fields.get(f, UNKNOWN)
+                if _scalar(v) and v != w:
+                    return f"field `{f}` of {name} = {v!r} in the serial kernel but {w!r} in the pipelined one"
+        elif _scalar(a) and (a != b or not _scalar(b)):
+            return f"{name} = {a!r} in the serial kernel but {b!r} in the pipelined one"
+        elif isinstance(a, TensorV) and a != b:
+            return f"tensor `{a.name}` as {name} in the serial kernel but something else in the pipelined one"
+    return None
+
+
+def _scalar(v) -> bool:
+    return isinstance(v, (int, float, bool)) and v is not UNKNOWN
+
+
+def _input_node(file, node, kernel) -> Optional[cst.CSTNode]:
+    """`node` if the input file holds it (positions exist only there), else a fallback."""
+    if node is not None:
+        try:
+            file.source.span(node)
+            return node
+        except KeyError:
+            pass
+    return kernel.node.name if kernel is not None else None
+
+
+def _auto_mutex(file, kernel) -> bool:
+    call = kernel.jit_decorator.decorator
+    if isinstance(call, cst.Call):
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == "auto_mutex":
+                return file.evaluator.try_eval(a.value, True) is not False
+    return True
+
+
+def _configs(file, kernel) -> list[Config]:
+    unknown = []
+    for p in kernel.node.params.params:
+        ann = p.annotation.annotation if p.annotation is not None else None
+        is_tensor = isinstance(ann, cst.Subscript) and file.pl.path(ann.value) in (("Tensor",), ("Ptr",))
+        if not is_tensor and p.default is None:
+            unknown.append(p.name.value)
+    if not unknown:
+        return [Config()]
+    return [Config({name: value for name in unknown}) for value in SCALAR_TRIALS]

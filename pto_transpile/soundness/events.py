@@ -1,0 +1,84 @@
+"""What one run of a kernel does, as the soundness check sees it: per-core streams of events.
+
+An op event carries the memory it reads and writes as footprints; a sync event names its
+channel. Footprints are rectangles `[r0, r1) x [c0, c1)` in one memory: tiles use byte
+intervals (`c0, c1 = 0, 1`), GM tensors element coordinates, so both overlap the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+CORES = ("AIC", "AIV0", "AIV1")
+AIC, AIV0, AIV1 = 0, 1, 2
+VECTOR_CORES = (AIV0, AIV1)
+#: Counters a cross-core set raises: an AIC set reaches both AIVs of its block, an AIV set the AIC.
+SET_RECEIVERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
+#: Senders whose sets one wait consumes: the AIC waits for a set from each AIV.
+WAIT_SENDERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
+INF = 1 << 62
+
+
+@dataclass(frozen=True)
+class Foot:
+    """Part of one memory an op touches; `may` when the op may not touch it (a runtime branch,
+    an unknown index choosing among tiles)."""
+
+    key: tuple  #: ("Vec", core) for on-chip memory, ("GM", tensor) for a tensor
+    r0: int
+    r1: int
+    c0: int
+    c1: int
+    label: str  #: what the user calls it: `x_db[1]`, `out[64:96, 0:64]`
+    may: bool = False
+
+    def overlaps(self, other: "Foot") -> bool:
+        return (self.key == other.key and self.r0 < other.r1 and other.r0 < self.r1
+                and self.c0 < other.c1 and other.c0 < self.c1)
+
+    def covers(self, other: "Foot") -> bool:
+        return (self.key == other.key and self.r0 <= other.r0 and other.r1 <= self.r1
+                and self.c0 <= other.c0 and other.c1 <= self.c1)
+
+    @property
+    def region(self) -> tuple:
+        return (self.key, self.r0, self.r1, self.c0, self.c1)
+
+
+@dataclass
+class Event:
+    core: int
+    kind: str  #: "op", "set", "wait", "barrier", "bar", "sync_src", "sync_dst"
+    pipe: str = ""
+    seq: int = 0  #: position in the run's sequential order
+    reads: tuple[Foot, ...] = ()
+    writes: tuple[Foot, ...] = ()
+    mutex: tuple[int, ...] = ()
+    event_id: int = 0
+    wait_pipe: str = ""  #: the waiting pipe of an intra-core `sync_src`/`sync_dst` pair
+    node: Optional[cst.CSTNode] = None
+    op: str = ""
+    ident: tuple = ()  #: stable across the serial and pipelined runs: (scope..., ordinal)
+    stage: str = ""
+    task: int = -1  #: the stage invocation's number on this core (its task), -1 outside stages
+
+
+@dataclass
+class Invocation:
+    """One execution of a stage on one core, with the scalar values it received."""
+
+    core: int
+    stage: str
+    number: int
+    args: tuple
+    node: Optional[cst.CSTNode] = None
+
+
+@dataclass
+class Trace:
+    events: list[list[Event]] = field(default_factory=lambda: [[], [], []])
+    invocations: list[Invocation] = field(default_factory=list)
+    problems: list[tuple[str, Optional[cst.CSTNode]]] = field(default_factory=list)  #: why the run is not modelled

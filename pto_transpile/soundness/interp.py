@@ -1,0 +1,1024 @@
+"""An abstract interpreter of one kernel: what each core does, without data.
+
+It walks the kernel's syntax tree (never Python's `exec`): scalars are computed where they are
+static, tile groups keep a cursor per core, and every block op, vector-function call and sync
+becomes an event on the core that runs it, with the exact memory it touches. The AIC and both
+AIVs run the kernel body in lockstep (plain statements on every core, a section on its cores),
+so the event numbers (`Event.seq`) give the serial kernel's sequential order.
+
+What cannot be decided statically is explicit: an unknown branch condition runs both branches
+as "may" (its accesses may or may not happen), an unknown index picks "any of these tiles",
+and anything the model cannot follow (a sync under a runtime condition, a loop of unknown trip
+count around stages) stops the run with a reason, so the check refuses instead of guessing.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import libcst as cst
+
+from pto_api.memory import DTYPE_BITS
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile.consteval import PlSymbol
+from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.values import (
+    UNKNOWN, AnyTileV, Builtin, FunctionV, GroupV, StructV, Symbol, TensorV, TileTypeV, TileV, known,
+)
+
+#: Statements one check may execute before it gives up (hostile or huge loops).
+STEP_BUDGET = 400_000
+#: Longest list the interpreter builds (`[0, 1] * 10**8` is refused, not allocated).
+MAX_SEQUENCE = 4096
+AIC_SPACES = frozenset({"Mat", "Left", "Right", "Acc", "Bias", "Scaling", "ScaleLeft", "ScaleRight"})
+GM_READ_OPS = frozenset({"load", "load_tile"})
+GM_WRITE_OPS = frozenset({"store", "store_tile"})
+SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
+PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
+                 "bar_fix": "FIX", "bar_v": "V"}
+
+
+class CannotModel(Exception):
+    """The run cannot be followed statically; `node` is where, `reason` says why."""
+
+    def __init__(self, reason: str, node: Optional[cst.CSTNode] = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+
+
+class _Return(Exception):
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+@dataclass
+class Ctx:
+    """One core executing one function frame."""
+
+    core: int
+    env: dict
+    scope: Optional[tuple] = None  #: ("stage", name, number) inside a stage invocation
+    counter: list = field(default_factory=lambda: [0])
+    may: int = 0
+
+    def child(self, env: dict, scope=None, counter=None) -> "Ctx":
+        return Ctx(self.core, env, scope if scope is not None else self.scope,
+                   counter if counter is not None else self.counter, self.may)
+
+
+@dataclass
+class Config:
+    scalars: dict = field(default_factory=dict)  #: scalar kernel parameter -> value
+    block_num: int = 1
+
+
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
+    cst.Power: operator.pow, cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
+    cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
+}
+_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
+    cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
+    cst.In: lambda a, b: a in b, cst.NotIn: lambda a, b: a not in b,
+    cst.Is: operator.is_, cst.IsNot: operator.is_not,
+}
+_BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance")
+
+
+def _elem_bytes(dtype: Any) -> int:
+    if isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS:
+        return max(1, (DTYPE_BITS[dtype.leaf] + 7) // 8)
+    return 4
+
+
+class Interpreter:
+    def __init__(self, file, fn: cst.FunctionDef, config: Config, auto_mutex: bool = True):
+        self.file = file
+        self.pl = file.pl
+        self.fn = fn
+        self.config = config
+        self.auto_mutex = auto_mutex
+        self.trace = Trace()
+        self.seq = 0
+        self.steps = 0
+        self.cursors: list[dict[int, Any]] = [{}, {}, {}]
+        self.stage_counts = [Counter(), Counter(), Counter()]
+        self.code_counts = [Counter(), Counter(), Counter()]
+        self._code: dict[int, str] = {}
+        self._vf_roles: dict[str, dict[int, str]] = {}
+        self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
+                           **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
+                           **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
+
+    # entry ---------------------------------------------------------------------------------
+    def run(self) -> Trace:
+        ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
+        try:
+            self.exec_block(self.fn.body.body, ctxs)
+        except _Return:
+            pass
+        except (_Break, _Continue):
+            raise CannotModel("`break`/`continue` outside a loop", self.fn)
+        except RecursionError:
+            raise CannotModel("the kernel nests too deeply to follow", self.fn) from None
+        return self.trace
+
+    def _params(self, core: int) -> dict:
+        env: dict = {}
+        for p in self.fn.params.params:
+            name = p.name.value
+            ann = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
+                env[name] = self._tensor(name, ann)
+            elif name in self.config.scalars:
+                env[name] = self.config.scalars[name]
+            elif p.default is not None:
+                env[name] = self.file.evaluator.try_eval(p.default, UNKNOWN)
+            else:
+                env[name] = UNKNOWN
+        return env
+
+    def _tensor(self, name: str, ann: cst.Subscript) -> TensorV:
+        items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+        shape: tuple = ()
+        elem = 4
+        if items:
+            dims = self.file.evaluator.try_eval(items[0], None)
+            if isinstance(dims, (list, tuple)):
+                shape = tuple(d if isinstance(d, int) and not isinstance(d, bool) else UNKNOWN for d in dims)
+        if len(items) > 1:
+            elem = _elem_bytes(self._const(items[1]))
+        return TensorV(name, shape, elem)
+
+    def _const(self, node: cst.BaseExpression) -> Any:
+        value = self.file.evaluator.try_eval(node, UNKNOWN)
+        return _import_const(value)
+
+    # statements ----------------------------------------------------------------------------
+    def exec_block(self, stmts, ctxs: list[Ctx]) -> None:
+        for stmt in stmts:
+            if ctxs:
+                self.exec_stmt(stmt, ctxs)
+
+    def exec_stmt(self, stmt: cst.CSTNode, ctxs: list[Ctx]) -> None:
+        self.steps += 1
+        if self.steps > STEP_BUDGET:
+            raise CannotModel("the kernel runs too many statements to follow statically", stmt)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                for ctx in ctxs:
+                    self.exec_small(small, ctx)
+        elif isinstance(stmt, cst.If):
+            self.exec_if(stmt, ctxs)
+        elif isinstance(stmt, cst.For):
+            self.exec_for(stmt, ctxs)
+        elif isinstance(stmt, cst.While):
+            self.exec_while(stmt, ctxs)
+        elif isinstance(stmt, cst.With):
+            self.exec_with(stmt, ctxs)
+        elif isinstance(stmt, cst.FunctionDef):
+            for ctx in ctxs:
+                ctx.env[stmt.name.value] = FunctionV("helper", stmt)
+        elif isinstance(stmt, cst.Try):
+            self.exec_block(stmt.body.body, ctxs)
+        elif isinstance(stmt, cst.IndentedBlock):
+            self.exec_block(stmt.body, ctxs)
+        elif isinstance(stmt, (cst.ClassDef,)):
+            pass
+        else:
+            raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
+
+    def exec_small(self, small: cst.BaseSmallStatement, ctx: Ctx) -> None:
+        if isinstance(small, cst.Expr):
+            self.eval(small.value, ctx)
+        elif isinstance(small, cst.Assign):
+            value = self.eval(small.value, ctx)
+            for target in small.targets:
+                self.assign(target.target, value, ctx)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.assign(small.target, self.eval(small.value, ctx), ctx)
+        elif isinstance(small, cst.AugAssign):
+            self.aug_assign(small, ctx)
+        elif isinstance(small, cst.Return):
+            raise _Return(self.eval(small.value, ctx) if small.value is not None else None)
+        elif isinstance(small, cst.Break):
+            raise _Break()
+        elif isinstance(small, cst.Continue):
+            raise _Continue()
+        # pass, assert, import, global, nonlocal, del: nothing the check needs
+
+    def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
+        taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
+        for ctx in ctxs:
+            taken[self.truth(self.eval(node.test, ctx))].append(ctx)
+        if taken[True]:
+            self.exec_block(node.body.body, taken[True])
+        if taken[False] and node.orelse is not None:
+            self._exec_orelse(node.orelse, taken[False])
+        if taken[None]:
+            for ctx in taken[None]:
+                self._exec_may(ctx, lambda c: self.exec_block(node.body.body, [c]))
+                if node.orelse is not None:
+                    self._exec_may(ctx, lambda c: self._exec_orelse(node.orelse, [c]))
+
+    def _exec_orelse(self, orelse, ctxs: list[Ctx]) -> None:
+        if isinstance(orelse, cst.If):
+            self.exec_if(orelse, ctxs)
+        else:
+            self.exec_block(orelse.body.body, ctxs)
+
+    def _exec_may(self, ctx: Ctx, run: Callable[[Ctx], None]) -> None:
+        """Run a branch that may or may not be taken: its accesses are marked `may`, and every
+        name it binds is unknown afterwards unless the branch left it as it was."""
+        before = dict(ctx.env)
+        ctx.may += 1
+        try:
+            run(ctx)
+        except (_Break, _Continue, _Return):
+            raise CannotModel("`break`/`continue`/`return` under a condition the check cannot decide")
+        finally:
+            ctx.may -= 1
+        for name, value in list(ctx.env.items()):
+            if name not in before or before[name] is not value and before[name] != value:
+                ctx.env[name] = UNKNOWN
+
+    def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
+        iters = [self.eval(node.iter, ctx) for ctx in ctxs]
+        seqs = []
+        for ctx, it in zip(ctxs, iters):
+            if isinstance(it, (range, list, tuple)):
+                seqs.append(list(it))
+            else:
+                if ctx.scope is None or len(ctxs) > 1:
+                    raise CannotModel("the trip count of this loop is not static", node.iter)
+                seqs.append(None)
+        if any(s is None for s in seqs):
+            ctx = ctxs[0]
+            self.assign(node.target, UNKNOWN, ctx)
+            self._exec_may(ctx, lambda c: self._loop_body(node, [c]))
+            return
+        if len({len(s) for s in seqs}) > 1:
+            raise CannotModel("the cores run this loop a different number of times", node.iter)
+        broke = False
+        for i in range(len(seqs[0]) if seqs else 0):
+            for ctx, s in zip(ctxs, seqs):
+                self.assign(node.target, s[i], ctx)
+            if self._loop_body(node, ctxs):
+                broke = True
+                break
+        if not broke and node.orelse is not None:
+            self.exec_block(node.orelse.body.body, ctxs)
+
+    def _loop_body(self, node, ctxs) -> bool:
+        """Run one iteration; True when it broke out of the loop."""
+        try:
+            self.exec_block(node.body.body, ctxs)
+        except _Break:
+            return True
+        except _Continue:
+            pass
+        return False
+
+    def exec_while(self, node: cst.While, ctxs: list[Ctx]) -> None:
+        while True:
+            tests = {self.truth(self.eval(node.test, ctx)) for ctx in ctxs}
+            if tests != {True} and tests != {False}:
+                raise CannotModel("the condition of this `while` loop is not static", node.test)
+            if tests == {False} or self._loop_body(node, ctxs):
+                break
+
+    def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
+        item = node.items[0].item if node.items else None
+        path = self.pl.path(item.func) if isinstance(item, cst.Call) else None
+        if path == ("section_cube",):
+            ctxs = [c for c in ctxs if c.core == AIC]
+        elif path == ("section_vector",):
+            ctxs = [c for c in ctxs if c.core != AIC]
+        self.exec_block(node.body.body, ctxs)
+
+    # assignment ----------------------------------------------------------------------------
+    def assign(self, target: cst.BaseExpression, value: Any, ctx: Ctx) -> None:
+        if isinstance(target, cst.Name):
+            if isinstance(value, GroupV) and not value.name:
+                _name_group(value, target.value)
+            ctx.env[target.value] = value
+        elif isinstance(target, cst.Attribute):
+            obj = self.eval(target.value, ctx)
+            if isinstance(obj, StructV):
+                obj.fields[target.attr.value] = value
+        elif isinstance(target, cst.Subscript):
+            obj = self.eval(target.value, ctx)
+            if isinstance(obj, (TileV, AnyTileV)):
+                self._element_access(obj, target, "W", ctx)
+            elif isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+                index = self.eval(target.slice[0].slice.value, ctx)
+                if isinstance(index, int) and -len(obj) <= index < len(obj):
+                    obj[index] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            names = [e.value for e in target.elements]
+            if isinstance(value, (tuple, list)) and len(value) == len(names):
+                for t, v in zip(names, value):
+                    self.assign(t, v, ctx)
+            else:
+                for t in names:
+                    self.assign(t, UNKNOWN, ctx)
+
+    def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
+        target = node.target
+        if isinstance(target, cst.Subscript):
+            obj = self.eval(target.value, ctx)
+            if isinstance(obj, (TileV, AnyTileV)):
+                self.eval(node.value, ctx)
+                self._element_access(obj, target, "RW", ctx)
+                return
+        old = self.eval(target, ctx)
+        value = self.eval(node.value, ctx)
+        self.assign(target, self._binop(_BINOPS.get(_AUG_TO_BIN.get(type(node.operator))), old, value, node), ctx)
+
+    # expressions ---------------------------------------------------------------------------
+    def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
+        method = _EVAL.get(type(node))
+        if method is None:
+            return UNKNOWN
+        return method(self, node, ctx)
+
+    def truth(self, value: Any) -> Optional[bool]:
+        if value is UNKNOWN:
+            return None
+        if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
+            return bool(value)
+        return True
+
+    def _name(self, node: cst.Name, ctx: Ctx) -> Any:
+        name = node.value
+        if name in ctx.env:
+            return ctx.env[name]
+        if name in self._functions:
+            return self._functions[name]
+        if name in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[name]
+        if name in self.file.constants:
+            return self._const(node)
+        if name in _BUILTINS:
+            return Builtin(name)
+        return UNKNOWN
+
+    def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
+        path = self.pl.path(node)
+        if path is not None:
+            return Symbol(path)
+        obj = self.eval(node.value, ctx)
+        attr = node.attr.value
+        if isinstance(obj, StructV):
+            return obj.fields.get(attr, UNKNOWN)
+        if isinstance(obj, TensorV) and attr == "shape":
+            return obj.shape
+        if isinstance(obj, TileV) and attr == "shape":
+            return obj.shape
+        return UNKNOWN
+
+    def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
+        return self._binop(_BINOPS.get(type(node.operator)), self.eval(node.left, ctx), self.eval(node.right, ctx), node)
+
+    def _binop(self, fn, left: Any, right: Any, node) -> Any:
+        if fn is None or not known(left, right):
+            return UNKNOWN
+        if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
+            if fn is operator.mul:
+                count = right if isinstance(right, int) else left
+                seq = left if isinstance(right, int) else right
+                if not isinstance(count, int) or count * len(seq) > MAX_SEQUENCE:
+                    raise CannotModel("this sequence is too long to follow", node)
+            if fn not in (operator.add, operator.mul):
+                return UNKNOWN
+        if fn is operator.pow and isinstance(right, int) and abs(right) > 64:
+            raise CannotModel("this power is too large to follow", node)
+        if fn in (operator.lshift,) and isinstance(right, int) and right > 64:
+            raise CannotModel("this shift is too large to follow", node)
+        try:
+            return fn(left, right)
+        except Exception:
+            return UNKNOWN
+
+    def _unary(self, node: cst.UnaryOperation, ctx: Ctx) -> Any:
+        value = self.eval(node.expression, ctx)
+        if value is UNKNOWN:
+            return UNKNOWN
+        try:
+            if isinstance(node.operator, cst.Not):
+                t = self.truth(value)
+                return UNKNOWN if t is None else not t
+            return {cst.Minus: operator.neg, cst.Plus: operator.pos, cst.BitInvert: operator.invert}[type(node.operator)](value)
+        except Exception:
+            return UNKNOWN
+
+    def _boolean(self, node: cst.BooleanOperation, ctx: Ctx) -> Any:
+        left = self.eval(node.left, ctx)
+        t = self.truth(left)
+        if t is None:
+            self.eval(node.right, ctx)
+            return UNKNOWN
+        is_and = isinstance(node.operator, cst.And)
+        if t != is_and:
+            return left
+        return self.eval(node.right, ctx)
+
+    def _compare(self, node: cst.Comparison, ctx: Ctx) -> Any:
+        left = self.eval(node.left, ctx)
+        result: Any = True
+        for target in node.comparisons:
+            right = self.eval(target.comparator, ctx)
+            if not known(left, right):
+                result = UNKNOWN
+            elif result is not UNKNOWN:
+                try:
+                    if not _CMPOPS[type(target.operator)](left, right):
+                        result = False
+                except Exception:
+                    result = UNKNOWN
+            left = right
+        return result
+
+    def _ifexp(self, node: cst.IfExp, ctx: Ctx) -> Any:
+        t = self.truth(self.eval(node.test, ctx))
+        if t is None:
+            return UNKNOWN
+        return self.eval(node.body if t else node.orelse, ctx)
+
+    def _sequence(self, node, ctx: Ctx) -> Any:
+        out = []
+        for el in node.elements:
+            value = self.eval(el.value, ctx)
+            if isinstance(el, cst.StarredElement):
+                if not isinstance(value, (list, tuple)):
+                    return UNKNOWN
+                out.extend(value)
+            else:
+                out.append(value)
+        return tuple(out) if isinstance(node, cst.Tuple) else out
+
+    def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
+        obj = self.eval(node.value, ctx)
+        if isinstance(obj, (TileV, AnyTileV)):
+            if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
+                self._element_access(obj, node, "R", ctx)
+                return UNKNOWN
+            for e in node.slice:
+                if isinstance(e.slice, cst.Slice):
+                    for part in (e.slice.lower, e.slice.upper, e.slice.step):
+                        if part is not None:
+                            self.eval(part, ctx)
+            return obj  # a view: the same tile (its whole extent, conservatively)
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return UNKNOWN
+        index = self.eval(node.slice[0].slice.value, ctx)
+        if isinstance(obj, GroupV):
+            if isinstance(index, int) and 0 <= index < obj.depth:
+                return obj.tiles[index]
+            return AnyTileV(obj.tiles, f"{obj.name}[?]")
+        if isinstance(obj, (list, tuple)):
+            if isinstance(index, int) and not isinstance(index, bool):
+                try:
+                    return obj[index]
+                except IndexError:
+                    return UNKNOWN
+            tiles = [t for t in obj if isinstance(t, TileV)]
+            if tiles and len(tiles) == len(obj):
+                return AnyTileV(tuple(tiles), "one of " + ", ".join(t.label for t in tiles))
+        return UNKNOWN
+
+    # calls ---------------------------------------------------------------------------------
+    def _call(self, node: cst.Call, ctx: Ctx) -> Any:
+        path = self.pl.path(node.func)
+        if path is not None:
+            return self.pl_call(path, node, ctx)
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            obj = self.eval(func.value, ctx)
+            if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
+                return self.pick(obj, func.attr.value, ctx)
+            self._args(node, ctx)
+            return UNKNOWN
+        callee = self.eval(func, ctx)
+        if isinstance(callee, FunctionV):
+            return self.call_function(callee, node, ctx)
+        if isinstance(callee, Builtin):
+            return self._builtin(callee.name, node, ctx)
+        self._args(node, ctx)
+        return UNKNOWN
+
+    def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
+        pos: list = []
+        kw: dict = {}
+        for a in node.args:
+            value = self.eval(a.value, ctx)
+            if a.keyword is not None:
+                kw[a.keyword.value] = value
+            elif a.star == "*":
+                if not isinstance(value, (list, tuple)):
+                    raise CannotModel("a starred argument of unknown length", a)
+                pos.extend(value)
+            elif a.star == "**":
+                if not isinstance(value, StructV):
+                    raise CannotModel("a `**` argument the check cannot expand", a)
+                kw.update(value.fields)
+            else:
+                pos.append(value)
+        return pos, kw
+
+    def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
+        pos, _ = self._args(node, ctx)
+        if not known(*pos):
+            return UNKNOWN
+        try:
+            if name == "range":
+                r = range(*pos)
+                if len(r) > MAX_SEQUENCE * 16:
+                    raise CannotModel("this range is too long to follow", node)
+                return r
+            if name in ("print", "isinstance"):
+                return UNKNOWN
+            return {"len": len, "min": min, "max": max, "abs": abs, "int": int, "float": float, "bool": bool}[name](*pos)
+        except CannotModel:
+            raise
+        except Exception:
+            return UNKNOWN
+
+    def call_function(self, fn: FunctionV, node: cst.Call, ctx: Ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        if fn.kind == "vf":
+            self._vf_call(fn, pos, node, ctx)
+            return UNKNOWN
+        env = self._bind(fn.node, pos, kw, ctx)
+        if fn.kind == "stage":
+            if ctx.may:
+                raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
+            number = self.stage_counts[ctx.core][fn.name]
+            self.stage_counts[ctx.core][fn.name] += 1
+            # struct fields change later: keep the values this invocation saw
+            seen = tuple((k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v) for k, v in env.items())
+            self.trace.invocations.append(Invocation(ctx.core, fn.name, number, seen, node))
+            inner = ctx.child(env, ("stage", fn.name, number), [0])
+        else:
+            inner = ctx.child(env)
+        try:
+            self.exec_block(fn.node.body.body, [inner])
+        except _Return as ret:
+            return ret.value
+        except (_Break, _Continue):
+            raise CannotModel("`break`/`continue` outside a loop", fn.node)
+        return None
+
+    def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx) -> dict:
+        env: dict = {}
+        params = list(fn.params.posonly_params) + list(fn.params.params)
+        for i, p in enumerate(params):
+            name = p.name.value
+            if i < len(pos):
+                env[name] = pos[i]
+            elif name in kw:
+                env[name] = kw[name]
+            elif p.default is not None:
+                env[name] = self.eval(p.default, ctx)
+            else:
+                env[name] = UNKNOWN
+        for p in fn.params.kwonly_params:
+            env[p.name.value] = kw.get(p.name.value, self.eval(p.default, ctx) if p.default is not None else UNKNOWN)
+        return env
+
+    # pl calls ------------------------------------------------------------------------------
+    def pl_call(self, path: tuple, node: cst.Call, ctx: Ctx) -> Any:
+        head = path[0] if path else ""
+        if path == ("system",) or not path:
+            return UNKNOWN
+        if head == "system" and len(path) == 2:
+            return self._system(path[1], node, ctx)
+        if len(path) != 1:
+            self._args(node, ctx)
+            return UNKNOWN
+        handler = _PL_CALLS.get(head)
+        if handler is not None:
+            return handler(self, node, ctx)
+        if head in DESCRIPTOR_ONLY_OPS:
+            self._args(node, ctx)
+            return None
+        return self.block_op(head, node, ctx)
+
+    def _range(self, node, ctx) -> Any:
+        pos, _ = self._args(node, ctx)
+        if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
+            return UNKNOWN
+        if len(pos) == 3 and pos[2] == 0:
+            raise CannotModel("`pl.range` with step 0", node)
+        r = range(*pos)
+        if len(r) > MAX_SEQUENCE * 16:
+            raise CannotModel("this loop runs too many iterations to follow", node)
+        return r
+
+    def _tile_type(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        shape = kw.get("shape", pos[0] if pos else UNKNOWN)
+        dtype = kw.get("dtype", pos[1] if len(pos) > 1 else UNKNOWN)
+        memory = kw.get("target_memory", pos[2] if len(pos) > 2 else Symbol(("MemorySpace", "Vec")))
+        if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
+            return UNKNOWN
+        mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
+        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype))
+
+    def _make_tile(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        ttype = pos[0] if pos else kw.get("tile_type", UNKNOWN)
+        addr = kw.get("addr", UNKNOWN)
+        if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
+            raise CannotModel("the type or address of this tile is not static", node)
+        size = kw.get("size")
+        size = size if isinstance(size, int) else ttype.nbytes
+        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape)
+
+    def _make_tile_group(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        ttype = kw.get("type", UNKNOWN)
+        addrs = kw.get("addrs", UNKNOWN)
+        mutex = kw.get("mutex_ids")
+        depth = kw.get("depth")
+        if not isinstance(ttype, TileTypeV):
+            raise CannotModel("the tile type of this group is not static", node)
+        mutex_slots: list[tuple] = []
+        if isinstance(mutex, (list, tuple)) and mutex:
+            for m in mutex:
+                if isinstance(m, int):
+                    mutex_slots.append((m,))
+                elif isinstance(m, (list, tuple)) and all(isinstance(x, int) for x in m):
+                    mutex_slots.append(tuple(m))
+                else:
+                    raise CannotModel("the mutex ids of this group are not static", node)
+        n = len(mutex_slots) or (depth if isinstance(depth, int) else None)
+        if isinstance(addrs, int):
+            if n is None:
+                n = 1
+            starts = [addrs + i * ttype.nbytes for i in range(n)]
+        elif isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs):
+            starts = list(addrs)
+            n = n or len(starts)
+        else:
+            raise CannotModel("the addresses of this group are not static", node)
+        if not 0 < n <= 64 or len(starts) < n:
+            raise CannotModel("the slot count of this group is not static", node)
+        tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
+                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape)
+                      for i in range(n))
+        return GroupV("", tiles, node)
+
+    def _struct(self, node, ctx) -> Any:
+        _, kw = self._args(node, ctx)
+        return StructV(dict(kw), "struct")
+
+    def _struct_array(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        n = pos[0] if pos else UNKNOWN
+        if not isinstance(n, int) or not 0 < n <= MAX_SEQUENCE:
+            raise CannotModel("the length of this struct array is not static", node)
+        return [StructV(dict(kw), "ctx") for _ in range(n)]
+
+    def _core_query(self, node, ctx) -> Any:
+        """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
+        `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
+        name = self.pl.path(node.func)[-1]
+        core, sub = ctx.core, ctx.core - AIV0
+        return {
+            "get_block_idx": 0 if core == AIC else sub,
+            "get_block_num": self.config.block_num,
+            "get_subblock_idx": 0 if core == AIC else sub,
+            "get_subblock_num": 1 if core == AIC else 2,
+        }[name]
+
+    def _section(self, node, ctx) -> Any:
+        return None
+
+    def _system(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        if name in SYNC_OPS:
+            pipe, eid = kw.get("pipe"), kw.get("event_id")
+            mode = kw.get("sync_mode")
+            if mode is not None and not (isinstance(mode, Symbol) and mode.leaf == "INTRA_BLOCK"):
+                raise CannotModel("only the default INTRA_BLOCK cross-core sync mode is modelled", node)
+            if not isinstance(pipe, Symbol) or not isinstance(eid, int):
+                raise CannotModel("the pipe or event id of this sync is not static", node)
+            self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
+        elif name == "sync_all":
+            self._sync_event("barrier", "ALL", 0, node, ctx)
+        elif name in ("sync_src", "sync_dst"):
+            sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
+            if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
+                raise CannotModel("the pipes or event id of this sync are not static", node)
+            ev = self._sync_event(name, sp.leaf, eid, node, ctx)
+            ev.wait_pipe = wp.leaf
+        elif name in PIPE_BARRIERS:
+            self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
+        return None
+
+    def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
+        if ctx.may:
+            raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
+        ev = Event(ctx.core, kind, pipe, self._next_seq(), event_id=eid, node=node, op=kind,
+                   ident=self._ident(node, ctx))
+        self.trace.events[ctx.core].append(ev)
+        return ev
+
+    # tiles ---------------------------------------------------------------------------------
+    def pick(self, group: GroupV, accessor: str, ctx: Ctx) -> Any:
+        if group.depth == 1:
+            return group.tiles[0]
+        cursors = self.cursors[ctx.core]
+        cur = cursors.get(id(group), group.depth - 1)
+        if cur is UNKNOWN:
+            return AnyTileV(group.tiles, f"{group.name}[?]")
+        if accessor == "next":
+            cur += 1
+            cursors[id(group)] = UNKNOWN if ctx.may else cur
+            return group.tiles[cur % group.depth]
+        if accessor == "current":
+            return group.tiles[cur % group.depth]
+        return group.tiles[(cur + group.depth - 1) % group.depth]
+
+    def _element_access(self, tile, node, role: str, ctx: Ctx) -> None:
+        op = "getval" if role == "R" else "setval"
+        feet = self._tile_feet(tile, ctx.core, None)
+        self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
+                       self._mutex([tile]), node, ctx)
+
+    def _tile_feet(self, tile, core: int, acc_mode: Optional[str]) -> list[Foot]:
+        tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
+        out = []
+        for t in tiles:
+            for key in self._tile_keys(t.memory, core, acc_mode):
+                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may))
+        return out
+
+    @staticmethod
+    def _tile_keys(memory: str, core: int, acc_mode: Optional[str]) -> list[tuple]:
+        if memory == "Vec":
+            if core != AIC:
+                return [("Vec", core)]
+            if acc_mode == "SingleModeVec0":
+                return [("Vec", AIV0)]
+            if acc_mode == "SingleModeVec1":
+                return [("Vec", AIV1)]
+            return [("Vec", AIV0), ("Vec", AIV1)]
+        return [(memory, AIC)]
+
+    def _mutex(self, tiles) -> tuple[int, ...]:
+        if not self.auto_mutex:
+            return ()
+        ids: set[int] = set()
+        for t in tiles:
+            if isinstance(t, TileV):
+                ids.update(t.mutex)
+            elif isinstance(t, AnyTileV):
+                # which slot is locked is unknown: only ids every choice holds order anything
+                common = set.intersection(*(set(c.mutex) for c in t.choices)) if t.choices else set()
+                ids.update(common)
+        return tuple(sorted(ids))
+
+    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool) -> Foot:
+        rows = cols = None
+        shape = tile.shape if isinstance(tile, TileV) else (
+            tile.choices[0].shape if isinstance(tile, AnyTileV) and tile.choices else ())
+        if len(shape) == 2:
+            rows, cols = (shape[1], shape[0]) if transpose else (shape[0], shape[1])
+        if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
+                and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
+            r, c = offsets
+            return Foot(("GM", tensor.name), r, r + rows, c, c + cols, f"{tensor.name}[{r}:{r + rows}, {c}:{c + cols}]", may)
+        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
+
+    def block_op(self, op: str, node: cst.Call, ctx: Ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        mode = kw.get("mode")
+        roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
+        tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]
+        if roles is None:
+            if tiles or any(isinstance(v, TensorV) for v in pos):
+                raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
+            return UNKNOWN
+        pipe = self._pipe(op, pos, node)
+        acc = kw.get("acc_to_vec_mode")
+        acc_mode = acc.leaf if isinstance(acc, Symbol) else None
+        order = kw.get("order")
+        transpose = kw.get("is_transpose") is True or (isinstance(order, (list, tuple)) and list(order) == [1, 0])
+        reads: list[Foot] = []
+        writes: list[Foot] = []
+        tile_arg = next(iter(tiles), None)
+        for i, value in enumerate(pos):
+            role = roles[i] if i < len(roles) else None
+            if isinstance(value, TensorV):
+                offsets = pos[2] if len(pos) > 2 else UNKNOWN
+                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may))
+                (writes if op in GM_WRITE_OPS else reads).append(foot)
+            elif role is not None and isinstance(value, (TileV, AnyTileV)):
+                feet = self._tile_feet(value, ctx.core, acc_mode)
+                if "R" in role:
+                    reads.extend(feet)
+                if "W" in role:
+                    writes.extend(feet)
+        self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        return None
+
+    def _pipe(self, op: str, pos: list, node) -> str:
+        if op in ("move", "insert"):
+            dst, src = (pos + [None, None])[:2]
+            if isinstance(dst, (TileV, AnyTileV)) and isinstance(src, (TileV, AnyTileV)):
+                return move_pipe(_memory(src), _memory(dst))
+            raise CannotModel(f"the tiles of this `pl.{op}` are not known", node)
+        if op in GM_WRITE_OPS:
+            src = pos[1] if len(pos) > 1 else None
+            if isinstance(src, (TileV, AnyTileV)):
+                return store_pipe(_memory(src))
+            raise CannotModel(f"the source tile of this `pl.{op}` is not known", node)
+        pipe = op_pipe(op)
+        if pipe is None:
+            raise CannotModel(f"no pipe is known for `pl.{op}`", node)
+        return pipe
+
+    def _vf_call(self, fn: FunctionV, pos: list, node, ctx: Ctx) -> None:
+        roles = self._vf_param_roles(fn.name)
+        reads: list[Foot] = []
+        writes: list[Foot] = []
+        tiles = []
+        for i, value in enumerate(pos):
+            if not isinstance(value, (TileV, AnyTileV)):
+                continue
+            role = roles.get(i)
+            if role is None:
+                continue
+            tiles.append(value)
+            feet = self._tile_feet(value, ctx.core, None)
+            if "R" in role:
+                reads.extend(feet)
+            if "W" in role:
+                writes.extend(feet)
+        self._op_event(fn.name, "V", reads, writes, self._mutex(tiles), node, ctx)
+
+    def _vf_param_roles(self, name: str) -> dict[int, str]:
+        if name not in self._vf_roles:
+            self._vf_roles[name] = vector_function_roles(self.file, name)
+        return self._vf_roles[name]
+
+    def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> None:
+        if ctx.may:
+            reads = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True) for f in reads]
+            writes = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True) for f in writes]
+        scope = ctx.scope
+        ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
+                   node=node, op=op, ident=self._ident(node, ctx),
+                   stage=scope[1] if scope else "", task=scope[2] if scope else -1)
+        self.trace.events[ctx.core].append(ev)
+
+    def _next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def _ident(self, node, ctx: Ctx) -> tuple:
+        if ctx.scope is not None:
+            ordinal = ctx.counter[0]
+            ctx.counter[0] += 1
+            return ctx.scope + (ordinal,)
+        text = self._code_of(node)
+        n = self.code_counts[ctx.core][text]
+        self.code_counts[ctx.core][text] += 1
+        return ("code", text, n)
+
+    def _code_of(self, node) -> str:
+        key = id(node)
+        if key not in self._code:
+            self._code[key] = cst.Module([]).code_for_node(node)
+        return self._code[key]
+
+
+def _memory(tile) -> str:
+    return tile.memory if isinstance(tile, TileV) else tile.choices[0].memory
+
+
+def _name_group(group: GroupV, name: str) -> None:
+    group.name = name
+    group.tiles = tuple(TileV(t.memory, t.lo, t.hi, t.mutex, f"{name}[{i}]", t.shape) for i, t in enumerate(group.tiles))
+
+
+def _import_const(value: Any) -> Any:
+    """A module constant as the interpreter's value (`pl` symbols, lists copied)."""
+    if isinstance(value, PlSymbol):
+        return Symbol(value.path)
+    if isinstance(value, list):
+        return [_import_const(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_import_const(v) for v in value)
+    if value is None:
+        return UNKNOWN
+    return value
+
+
+def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> dict[int, str]:
+    """Role per positional parameter of a `@pl.vector_function`, from the `vf.*` ops in its body
+    (also through nested vector functions and `p = param + offset` pointer aliases)."""
+    fn = file.vector_functions[name]
+    params = [p.name.value for p in fn.params.params]
+    aliases = {p: p for p in params}
+    roles: dict[str, str] = {}
+
+    def root(expr) -> Optional[str]:
+        while True:
+            if isinstance(expr, cst.Name):
+                return aliases.get(expr.value)
+            if isinstance(expr, cst.BinaryOperation):
+                expr = expr.left
+            elif isinstance(expr, (cst.Subscript, cst.Attribute)):
+                expr = expr.value
+            else:
+                return None
+
+    def add(param: Optional[str], role: str) -> None:
+        if param is not None:
+            prev = roles.get(param)
+            roles[param] = role if prev in (None, role) else "RW"
+
+    class _Visitor(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                r = root(node.value)
+                if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
+                    aliases[node.targets[0].target.value] = r
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            pos = [a.value for a in node.args if a.keyword is None and not a.star]
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
+                table = VF_OP_ROLES.get(func.attr.value)
+                if table is None:
+                    # an op the table does not know: whatever tile it gets, assume it is read and written
+                    for p in pos:
+                        add(root(p), "RW")
+                    return
+                for i, p in enumerate(pos):
+                    if i < len(table) and table[i] is not None:
+                        add(root(p), table[i])
+            elif isinstance(func, cst.Name) and func.value in file.vector_functions and func.value not in active:
+                inner = vector_function_roles(file, func.value, active | {name})
+                for i, p in enumerate(pos):
+                    if i in inner:
+                        add(root(p), inner[i])
+
+    fn.body.visit(_Visitor())
+    return {i: roles[p] for i, p in enumerate(params) if p in roles}
+
+
+_AUG_TO_BIN = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+}
+
+_EVAL: dict[type, Callable] = {
+    cst.Integer: lambda self, n, ctx: int(n.value.replace("_", ""), 0),
+    cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
+    cst.SimpleString: lambda self, n, ctx: n.evaluated_value,
+    cst.Name: Interpreter._name,
+    cst.Attribute: Interpreter._attribute,
+    cst.BinaryOperation: Interpreter._binary,
+    cst.UnaryOperation: Interpreter._unary,
+    cst.BooleanOperation: Interpreter._boolean,
+    cst.Comparison: Interpreter._compare,
+    cst.IfExp: Interpreter._ifexp,
+    cst.Tuple: Interpreter._sequence,
+    cst.List: Interpreter._sequence,
+    cst.Subscript: Interpreter._subscript,
+    cst.Call: Interpreter._call,
+}
+
+_PL_CALLS: dict[str, Callable] = {
+    "range": Interpreter._range,
+    "TileType": Interpreter._tile_type,
+    "make_tile": Interpreter._make_tile,
+    "make_tile_group": Interpreter._make_tile_group,
+    "struct": Interpreter._struct,
+    "struct_array": Interpreter._struct_array,
+    "make_tuple": Interpreter._struct,
+    "section_cube": Interpreter._section,
+    "section_vector": Interpreter._section,
+    **{n: Interpreter._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
+}

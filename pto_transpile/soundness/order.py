@@ -1,0 +1,353 @@
+"""Order the events of one run and read off what every read sees.
+
+Sequential runs (the serial kernel's meaning) take the events in program order. Concurrent
+runs (the pipelined kernel's meaning on hardware) follow the same rules as the emulator's race
+detector: each core issues ops in order into per-pipe queues, so an op on (core, pipe) is
+ordered after earlier ops on that pipe, after the waits that pipe executed, and after earlier
+ops of the core holding one of its auto_mutex ids; a set carries what its pipe has issued, the
+wait that consumes it passes that on; `sync_all` orders everything.
+
+Both runs keep, per memory, the accesses not yet overwritten and answer, for every read, which
+writes it may see ("reaching writes"). A concurrent run also reports races (two conflicting
+accesses neither of which is ordered before the other), deadlock, sets that no wait consumes
+and counters that overflow.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pto_api.ops import PIPES
+from pto_transpile.soundness.events import AIC, CORES, SET_RECEIVERS, WAIT_SENDERS, Event, Foot, Trace
+
+PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
+NPIPES = len(PIPES)
+WIDTH = 3 * NPIPES
+ZERO = (0,) * WIDTH
+#: A cross-core event counter holds at most this many sets no wait has consumed.
+MAX_PENDING = 15
+
+WriterId = tuple  #: (core, ident)
+ReadId = tuple  #: (core, ident, index of the footprint among the op's reads)
+
+
+def join(a: tuple, b: tuple) -> tuple:
+    return tuple(x if x >= y else y for x, y in zip(a, b))
+
+
+def meet(a: tuple, b: tuple) -> tuple:
+    return tuple(x if x <= y else y for x, y in zip(a, b))
+
+
+@dataclass
+class _Record:
+    foot: Foot
+    write: bool
+    comp: int
+    epoch: int
+    event: Event
+
+    @property
+    def writer(self) -> WriterId:
+        return (self.event.core, self.event.ident)
+
+
+@dataclass
+class Race:
+    earlier: Event
+    later: Event
+    earlier_foot: Foot
+    later_foot: Foot
+
+
+@dataclass
+class Outcome:
+    """What one run computed: reaching writes per read, final writers of GM, and problems."""
+
+    reaching: dict[ReadId, frozenset] = field(default_factory=dict)
+    read_events: dict[ReadId, tuple[Event, Foot]] = field(default_factory=dict)
+    writers: dict[WriterId, Event] = field(default_factory=dict)
+    final: dict[tuple, frozenset] = field(default_factory=dict)  #: GM region -> writers left there
+    races: list[Race] = field(default_factory=list)
+    deadlock: list[Event] = field(default_factory=list)  #: the blocked event of each stuck core
+    unbalanced: list[str] = field(default_factory=list)
+    overflow: list[Event] = field(default_factory=list)
+
+
+class _Memory:
+    """Accesses per memory that later ones must be checked against, pruned as writes cover them."""
+
+    def __init__(self, outcome: Outcome, concurrent: bool):
+        self.by_key: dict[tuple, list[_Record]] = defaultdict(list)
+        self.outcome = outcome
+        self.concurrent = concurrent
+
+    def access(self, ev: Event, vc: tuple, comp: int) -> None:
+        epoch = vc[comp]
+        for i, foot in enumerate(ev.reads):
+            self._read(ev, i, foot, vc)
+        for foot in ev.writes:
+            self._write(ev, foot, vc, comp, epoch)
+        for foot in ev.reads:
+            self.by_key[foot.key].append(_Record(foot, False, comp, epoch, ev))
+        if ev.writes:
+            self.outcome.writers[(ev.core, ev.ident)] = ev
+
+    def _ordered(self, rec: _Record, ev: Event, vc: tuple) -> bool:
+        if _twins(rec.event, ev):
+            return False
+        return not self.concurrent or vc[rec.comp] >= rec.epoch
+
+    def _conflicts(self, rec: _Record, ev: Event, foot: Foot, vc: tuple) -> None:
+        if self.concurrent and not _twins(rec.event, ev) and vc[rec.comp] < rec.epoch:
+            self.outcome.races.append(Race(rec.event, ev, rec.foot, foot))
+
+    def _read(self, ev: Event, index: int, foot: Foot, vc: tuple) -> None:
+        recs = self.by_key[foot.key]
+        writes = [r for r in recs if r.write and r.foot.overlaps(foot)]
+        for r in writes:
+            self._conflicts(r, ev, foot, vc)
+        seen = []
+        for pos, r in enumerate(writes):
+            part = _intersect(r.foot, foot)
+            if any(not w.foot.may and w.foot.covers(part) for w in writes[pos + 1:]):
+                continue  # overwritten before this read
+            seen.append(r.writer)
+        rid = (ev.core, ev.ident, index)
+        self.outcome.reaching[rid] = frozenset(seen)
+        self.outcome.read_events[rid] = (ev, foot)
+
+    def _write(self, ev: Event, foot: Foot, vc: tuple, comp: int, epoch: int) -> None:
+        recs = self.by_key[foot.key]
+        keep = []
+        for r in recs:
+            if r.foot.overlaps(foot):
+                self._conflicts(r, ev, foot, vc)
+                if self._ordered(r, ev, vc) and not foot.may and foot.covers(r.foot):
+                    continue  # fully overwritten: nothing later can see it or race with it unseen
+            keep.append(r)
+        keep.append(_Record(foot, True, comp, epoch, ev))
+        self.by_key[foot.key] = keep
+
+    def finish(self) -> None:
+        for key, recs in self.by_key.items():
+            if key[0] != "GM":
+                continue
+            for r in recs:
+                if r.write:
+                    region = r.foot.region
+                    self.outcome.final[region] = self.outcome.final.get(region, frozenset()) | {r.writer}
+
+
+def _twins(a: Event, b: Event) -> bool:
+    """The same op on both AIVs: each works on its own half (or writes the same bytes). They
+    run at the same time in the serial kernel too, so they are neither a race nor ordered."""
+    return a.ident == b.ident and a.core != b.core and a.core != AIC and b.core != AIC
+
+
+def _intersect(a: Foot, b: Foot) -> Foot:
+    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label)
+
+
+def run_sequential(trace: Trace) -> Outcome:
+    """The serial kernel's meaning: every event in program order, nothing concurrent."""
+    outcome = Outcome()
+    memory = _Memory(outcome, concurrent=False)
+    events = sorted((ev for core in trace.events for ev in core), key=lambda e: e.seq)
+    for ev in events:
+        if ev.kind == "op":
+            memory.access(ev, ZERO, 0)
+    memory.finish()
+    return outcome
+
+
+class _Concurrent:
+    def __init__(self, trace: Trace):
+        self.trace = trace
+        self.outcome = Outcome()
+        self.memory = _Memory(self.outcome, concurrent=True)
+        self.clock = [[ZERO] * NPIPES for _ in range(3)]
+        self.mutex: list[dict[int, tuple]] = [{}, {}, {}]
+        self.sets: dict[tuple, list[tuple[str, tuple]]] = defaultdict(list)  #: (sender, receiver, id) -> sets
+        self.consumed: dict[tuple, int] = defaultdict(int)
+        self.flags: dict[tuple, list[tuple]] = defaultdict(list)
+        self.pipes_of: dict[tuple, set[str]] = defaultdict(set)
+        for core, events in enumerate(trace.events):
+            for ev in events:
+                if ev.kind == "set":
+                    for r in SET_RECEIVERS[core]:
+                        self.pipes_of[(core, r, ev.event_id)].add(ev.pipe)
+
+    def run(self) -> Outcome:
+        """Advance every core as far as it can; a wait on a counter fed from several pipes is
+        taken last, when nothing else can move (see `_acquired`)."""
+        pos = [0, 0, 0]
+        events = self.trace.events
+        while True:
+            progress = False
+            for core in range(3):
+                while pos[core] < len(events[core]):
+                    ev = events[core][pos[core]]
+                    if ev.kind == "barrier" or self._mixed(core, ev) or not self.step(core, ev):
+                        break
+                    pos[core] += 1
+                    progress = True
+            if progress:
+                continue
+            ready = [c for c in range(3) if pos[c] < len(events[c]) and self._mixed(c, events[c][pos[c]])
+                     and self._satisfiable(c, events[c][pos[c]])]
+            if ready:
+                core = ready[0]
+                self.step(core, events[core][pos[core]], exact=len(ready) == 1)
+                pos[core] += 1
+                continue
+            if all(pos[c] < len(events[c]) and events[c][pos[c]].kind == "barrier" for c in range(3)):
+                joined = ZERO
+                for c in range(3):
+                    for vc in self.clock[c]:
+                        joined = join(joined, vc)
+                for c in range(3):
+                    self.clock[c] = [joined] * NPIPES
+                    pos[c] += 1
+                continue
+            break
+        stuck = [events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])]
+        if stuck:
+            self.outcome.deadlock = stuck
+        else:
+            self._balance()
+        self.memory.finish()
+        return self.outcome
+
+    def _wait_keys(self, core: int, ev: Event) -> list[tuple]:
+        return [(s, core, ev.event_id) for s in WAIT_SENDERS[core]]
+
+    def _mixed(self, core: int, ev: Event) -> bool:
+        """A wait on a counter that sets from more than one pipe feed."""
+        return ev.kind == "wait" and any(len(self.pipes_of[k]) > 1 for k in self._wait_keys(core, ev))
+
+    def _satisfiable(self, core: int, ev: Event) -> bool:
+        return all(len(self.sets[k]) > self.consumed[k] for k in self._wait_keys(core, ev))
+
+    def step(self, core: int, ev: Event, exact: bool = True) -> bool:
+        kind = ev.kind
+        if kind == "op":
+            p = PIPE_INDEX[ev.pipe]
+            vc = self.clock[core][p]
+            held = self.mutex[core]
+            for m in ev.mutex:
+                if m in held:
+                    vc = join(vc, held[m])
+            comp = core * NPIPES + p
+            vc = vc[:comp] + (vc[comp] + 1,) + vc[comp + 1:]
+            self.clock[core][p] = vc
+            for m in ev.mutex:
+                held[m] = vc
+            self.memory.access(ev, vc, comp)
+            return True
+        if kind == "set":
+            carried = self.clock[core][PIPE_INDEX[ev.pipe]]
+            for r in SET_RECEIVERS[core]:
+                key = (core, r, ev.event_id)
+                self.sets[key].append((ev.pipe, carried))
+                if len(self.sets[key]) - self.consumed[key] > MAX_PENDING:
+                    self.outcome.overflow.append(ev)
+            return True
+        if kind == "wait":
+            keys = self._wait_keys(core, ev)
+            if not self._satisfiable(core, ev):
+                return False
+            p = PIPE_INDEX[ev.pipe]
+            vc = self.clock[core][p]
+            for k in keys:
+                self.consumed[k] += 1
+                vc = join(vc, self._acquired(k, exact))
+            self.clock[core][p] = vc
+            return True
+        if kind == "sync_src":
+            self.flags[(core, ev.pipe, ev.wait_pipe, ev.event_id)].append(self.clock[core][PIPE_INDEX[ev.pipe]])
+            return True
+        if kind == "sync_dst":
+            queue = self.flags[(core, ev.pipe, ev.wait_pipe, ev.event_id)]
+            if not queue:
+                return False
+            p = PIPE_INDEX[ev.wait_pipe]
+            self.clock[core][p] = join(self.clock[core][p], queue.pop(0))
+            return True
+        if kind == "bar":
+            if ev.pipe == "ALL":
+                joined = ZERO
+                for vc in self.clock[core]:
+                    joined = join(joined, vc)
+            else:
+                joined = self.clock[core][PIPE_INDEX[ev.pipe]]
+            self.clock[core] = [join(vc, joined) for vc in self.clock[core]]
+            return True
+        return True
+
+    def _acquired(self, key: tuple, exact: bool) -> tuple:
+        """What the k-th wait on a counter may rely on. With sets from one pipe the k-th set is
+        the one consumed (a pipe completes in order). With sets from several pipes only "k sets
+        have completed" is known: take what every way of splitting k over the pipes implies.
+
+        Such waits are taken when no other core can move (`run`), so the sets issued by then are
+        all that can complete before this wait does (anything later depends on this core going
+        on): `exact` splits only over them. When another core is stuck at such a wait too, that
+        is not known, and sets still to come count with the least clock they can carry."""
+        k = self.consumed[key]
+        issued = self.sets[key]
+        pipes = sorted(self.pipes_of[key])
+        if len(pipes) == 1:
+            return issued[k - 1][1]
+        sender = key[0]
+        per_pipe = {p: [vc for q, vc in issued if q == p] for p in pipes}
+        totals = {p: sum(1 for ev in self.trace.events[sender] if ev.kind == "set" and ev.pipe == p
+                         and ev.event_id == key[2]) for p in pipes}
+
+        if exact:
+            totals = {p: len(per_pipe[p]) for p in pipes}
+
+        def clock_of(p: str, a: int) -> tuple:
+            if a == 0:
+                return ZERO
+            if a <= len(per_pipe[p]):
+                return per_pipe[p][a - 1]
+            return self.clock[sender][PIPE_INDEX[p]]  # not issued yet: it will carry at least this
+
+        result: Optional[tuple] = None
+
+        def splits(i: int, left: int, acc: tuple) -> None:
+            nonlocal result
+            if i == len(pipes) - 1:
+                if left <= totals[pipes[i]]:
+                    vc = join(acc, clock_of(pipes[i], left))
+                    result = vc if result is None else meet(result, vc)
+                return
+            for a in range(0, min(left, totals[pipes[i]]) + 1):
+                splits(i + 1, left - a, join(acc, clock_of(pipes[i], a)))
+
+        splits(0, k, ZERO)
+        return result if result is not None else ZERO
+
+    def _balance(self) -> None:
+        for key, issued in self.sets.items():
+            left = len(issued) - self.consumed[key]
+            if left:
+                sender, receiver, eid = key
+                self.outcome.unbalanced.append(f"{left} set(s) of event id {eid} from {_core(sender)} to "
+                                               f"{_core(receiver)} are never waited for")
+        for (core, sp, wp, eid), queue in self.flags.items():
+            if queue:
+                self.outcome.unbalanced.append(f"{len(queue)} sync_src({sp} -> {wp}, id {eid}) on {_core(core)} "
+                                               "are never consumed by a sync_dst")
+
+
+def _core(index: int) -> str:
+    return CORES[index]
+
+
+def run_concurrent(trace: Trace) -> Outcome:
+    """The pipelined kernel's meaning on hardware: cores ordered only by syncs and mutexes."""
+    return _Concurrent(trace).run()
