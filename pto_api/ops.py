@@ -168,3 +168,25 @@ def move_pipe(src_mem: str, dst_mem: str) -> str:
 def store_pipe(src_mem: str) -> str:
     """Pipe of `pl.store`/`store_tile` of a tile in `src_mem` to GM."""
     return "FIX" if src_mem == "Acc" else "MTE3"
+
+
+#: Which cores may issue work on each pipe: the cube core (AIC) runs the matrix unit, the
+#: L1 -> L0 moves and the fixpipe out of L0C; the vector cores (AIV) run the vector unit and
+#: write out of UB; both load from GM and have a scalar unit.
+PIPE_CORES: dict[str, frozenset[str]] = {
+    "M": frozenset({"cube"}),
+    "MTE1": frozenset({"cube"}),
+    "FIX": frozenset({"cube"}),
+    "V": frozenset({"vector"}),
+    "MTE3": frozenset({"vector"}),
+    "MTE2": frozenset({"cube", "vector"}),
+    "S": frozenset({"cube", "vector"}),
+}
+
+#: The core whose private memory a tile space is. Only two ops reach into the other core's
+#: memory: the fixpipe move Acc -> Vec (cube writes UB) and `insert` Vec -> Mat (vector writes L1).
+SPACE_CORE: dict[str, str] = {
+    "Vec": "vector",
+    **{s: "cube" for s in ("Mat", "Left", "Right", "Acc", "Bias", "Scaling", "ScaleLeft", "ScaleRight")},
+}
+CROSS_CORE_WRITES: frozenset[tuple[str, str]] = frozenset({("FIX", "Vec"), ("MTE3", "Mat")})

@@ -111,20 +111,20 @@ def test_consumer_writing_its_received_tile_pipelines_correctly():
     inside one stage is no deadlock, and the pipelined kernel matches the serial one."""
     from sim_runtime import verify
 
-    src = HEAD + textwrap.dedent('''
+    from pto_transpile.rules import _examples as ex
+
+    src = ex.kernel(st=textwrap.dedent('''\
     @pl.pipeline.stage
-    def v1(i, out, x_db, t_db):
+    def st(ki, sub_id, out, x_db):
         x = x_db.next()
         v = x[0, 1]
         x[0, 0] = v
         pl.add(x, x, x)
-        pl.store(out, x, [i * 16, 0])
-    ''') + KERNEL
-    src = src.replace("acc = acc_db.next()", "acc = acc_db.next()\n    pl.expands(acc, i * 1.0)")
+        pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''))
     for preload in (0, 1, 2):
         r = transpile(src, preload=preload)
         assert r.ok, r.diagnostics
-        report = verify(src, r.code, "k", seed=preload)
+        report = verify(src, r.code, "kernel", seed=preload)
         assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows[-1].message
 
 

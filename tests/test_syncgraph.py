@@ -131,8 +131,8 @@ REUSE = textwrap.dedent('''
         pl.store(out, x, [i * 16, 0])
 
     @pl.pipeline.stage
-    def c2(i, acc_db, ybuf):
-        acc = acc_db.next()
+    def c2(i, acc2_db, ybuf):
+        acc = acc2_db.next()
         y = ybuf.next()
         pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
 
@@ -148,15 +148,18 @@ REUSE = textwrap.dedent('''
         ybuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0, mutex_ids=[0, 1], fwd_ids=[4, 5], bwd_ids=[6, 7])
         with pl.section_cube():
+            # one Acc group per stage: the stages only move whatever it holds (no matmul here)
             acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
                                         addrs=0, mutex_ids=[4, 5])
+            acc2_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                                         addrs=0x2000, mutex_ids=[8, 9])
         for i in pl.range(0, 8):
             with pl.section_cube():
                 c1(i, acc_db, xbuf)
             with pl.section_vector():
                 v1(i, out, xbuf)
             with pl.section_cube():
-                c2(i, acc_db, ybuf)
+                c2(i, acc2_db, ybuf)
             with pl.section_vector():
                 v2(i, out, ybuf)
 ''')

@@ -1,3 +1,5 @@
+import textwrap
+
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -50,10 +52,13 @@ def st(ki, sub_id, out, y_db, r_db):
     pl.add(y, y, r)
     pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
 
+_R = ex.group("r_db", "Vec", "0x4000", "[18, 19]", None, None)
+_R_IDS = ex.group("r_db", "Vec", "0x4000", "[18, 19]", "[12, 13]", None)
 _CALLS = (ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, y_db, r_db)")
 
 INVALID = (
-    ex.kernel4(st=_ST_R, vec_decls=ex.VEC4.replace("mutex_ids=[18, 19],", "mutex_ids=[18, 19],\n        fwd_ids=[12, 13],"),
+    ex.kernel4(st=_ST_R, cross=ex.CROSS4 + "\n" + _R_IDS,
+               vec_decls=ex.VEC4.replace(textwrap.indent(_R, "    ") + "\n", ""),
                calls=_CALLS[:3] + (_CALLS[3] + "  # E: PTO034",)),
 )
 

@@ -1,3 +1,5 @@
+import textwrap
+
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -52,7 +54,9 @@ def st(ki, sub_id, out, x_db, y_db):
 
 INVALID = (
     # a Mat staging buffer declared with ids although only the cube stage uses it
-    ex.kernel(cube_decls=ex.CUBE_DECLS.replace("mutex_ids=[4, 5],", "mutex_ids=[4, 5],\n        fwd_ids=[4, 5],", 1),
+    ex.kernel(x_db=ex.X_DB + "\n" + ex.group("a_l1", "Mat", "0x0", "[4, 5]", "[4, 5]", None, "[TILE, TILE]"),
+              cube_decls=ex.CUBE_DECLS.replace(
+                  textwrap.indent(ex.group("a_l1", "Mat", "0x0", "[4, 5]", None, None, "[TILE, TILE]"), "    ") + "\n", ""),
               loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO033"), ex.vector())),
     ex.kernel4(st=_ST_RES, calls=(ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, x_db, y_db)  # E: PTO033")),
 )

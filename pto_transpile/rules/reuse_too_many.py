@@ -42,7 +42,7 @@ with pl.section_vector():
 
 INVALID = (
     ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None),
-                    ex.group("z_db", "Vec", "0x800", "[0, 1]", None, None),
+                    ex.group("z_db", "Vec", "0x0", "[0, 1]", None, None),
                     x_db=ex.group("x_db", mark="  # E: PTO031")),
 )
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.values import (
@@ -880,6 +880,9 @@ class Interpreter:
         return self._vf_roles[name]
 
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> None:
+        kind = "cube" if ctx.core == AIC else "vector"
+        if kind not in PIPE_CORES.get(pipe, (kind,)):
+            raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
         if ctx.may:
             reads = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True) for f in reads]
             writes = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True) for f in writes]

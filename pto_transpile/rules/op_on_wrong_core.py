@@ -1,0 +1,95 @@
+from pto_api.ops import CROSS_CORE_WRITES, PIPE_CORES, SPACE_CORE
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules._accesses import all_accesses
+from pto_transpile.rules.base import Rule
+
+
+def check(ctx):
+    seen = set()
+    for stage, accesses in zip(ctx.loop.stages, all_accesses(ctx)):
+        core = stage.section
+        if core not in ("cube", "vector"):
+            continue
+        for a in accesses:
+            if id(a.node) in seen:
+                continue
+            memory = ctx.kernel.buffers[a.buffer].memory
+            problem = None
+            if core not in PIPE_CORES.get(a.pipe, (core,)):
+                problem = f"it runs on the {a.pipe} pipe, which only the {_other(core)} core has"
+            elif memory in SPACE_CORE and SPACE_CORE[memory] != core \
+                    and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES):
+                problem = f"`{a.buffer}` lives in `{memory}`, the {_other(core)} core's memory"
+            if problem:
+                seen.add(id(a.node))
+                yield a.node, {"op": a.op, "stage": stage.func, "core": core, "problem": problem}
+
+
+def _other(core: str) -> str:
+    return "vector" if core == "cube" else "cube"
+
+
+DOC = """\
+## What it checks
+An op inside a stage belongs to the other core: a `pl.matmul`, an L1 -> L0 move or a
+Left/Right/Acc tile in a stage called in `section_vector()`, or a vector op (`pl.relu`,
+`pl.add`, a vector function...) or a store from UB in a stage called in `section_cube()`.
+A stage may reach into the other core's memory only the two documented ways: the cube's
+fixpipe move from Acc into a UB tile, and the vector core's `pl.insert` into an L1 tile.
+
+## Why it matters for pipelining
+Each section runs on one core, with that core's pipes and memories. An op of the other
+core cannot run there at all; the transform would place its syncs on a pipe that core does
+not have, and nothing about the kernel can be proven.
+
+## Example
+```python
+@pl.pipeline.stage
+def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):   # called in section_cube()
+    ...
+    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+    pl.relu(x, x)   # a vector op on the cube core
+```
+
+## Use instead
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):                          # called in section_vector()
+    x = x_db.next()
+    pl.relu(x, x)
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])
+```
+"""
+
+_MM_RELU = ex.MM + "\n    pl.relu(x, x)  # E: PTO066"
+_ST_RELU = ex.ST.replace("    x = x_db.next()\n", "    x = x_db.next()\n    pl.relu(x, x)\n")
+_ST_MATMUL = '''\
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db, left_db, right_db, acc_db):
+    x = x_db.next()
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.matmul(acc, left, right)  # E: PTO066
+    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
+
+INVALID = (
+    ex.kernel(mm=_MM_RELU),
+    ex.kernel(st=_ST_MATMUL, loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, left_db, right_db, acc_db)"))),
+)
+
+VALID = (ex.kernel(st=_ST_RELU),)
+
+RULE = Rule(
+    code="PTO066",
+    name="op-on-wrong-core",
+    title="A stage uses an op or a memory of the other core",
+    message="`pl.{op}` in stage `{stage}` cannot run on the {core} core: {problem}",
+    hint="Move this op into a stage of the other core and hand the data over through a cross-core buffer",
+    phase="loop",
+    check=check,
+    seed="stage 调用需要严格按 cube/vector 交替排列 (each section runs on its own core)",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

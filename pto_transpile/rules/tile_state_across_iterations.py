@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
+from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+from pto_transpile.walk import find
+
+
+def check(ctx):
+    """Stages reading a tile of a shared local group before writing it in the same call."""
+    kernel, loop = ctx.kernel, ctx.loop
+    users: dict[tuple[str, str], list] = {}  # (group, core) -> [(stage call, parameter)]
+    for stage in loop.stages:
+        func = ctx.file.stages.get(stage.func)
+        if func is None:
+            continue
+        for param, arg in stage.bind(func.params):
+            name = getattr(arg.value, "value", None)
+            buf = kernel.buffers.get(name) if isinstance(name, str) else None
+            if buf is not None and not buf.cross_core:
+                users.setdefault((buf.name, stage.section), []).append((stage, param))
+    body_names = {n.value for stmt in loop.prologue + loop.epilogue + loop.between for n in find(stmt, cst.Name)}
+    for (group, core), uses in users.items():
+        in_body = group in body_names
+        if len(uses) < 2 and not in_body:
+            continue  # one stage alone keeps its own order of iterations when pipelined
+        for stage, param in uses:
+            for node, var in _reads_before_write(ctx, ctx.file.stages[stage.func].node, param):
+                others = [s.func for s, _ in uses if s is not stage] or ["the loop body"]
+                yield node, {"stage": stage.func, "var": var, "group": group, "other": f"`{others[0]}`"
+                             if others[0] != "the loop body" else "the loop body", "core": core}
+
+
+def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
+    """(op call, tile variable) for each read of a tile picked from `param` before an
+    unconditional write of it in this call of the stage."""
+    picked: set[str] = set()
+    written: set[str] = set()
+    found = []
+    pl = ctx.file.pl
+
+    def visit(stmts, depth: int) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                            and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
+                        picked.add(small.targets[0].target.value)
+                    for call in find(small, cst.Call):
+                        path = pl.path(call.func)
+                        if path is None or len(path) != 1 or path[0] in DESCRIPTOR_ONLY_OPS:
+                            continue
+                        roles = op_roles(path[0]) or ()
+                        args = [a.value for a in call.args if a.keyword is None and not a.star]
+                        for i, arg in enumerate(args):
+                            role = roles[i] if i < len(roles) else None
+                            var = arg.value if isinstance(arg, cst.Name) else None
+                            if role is None or var not in picked:
+                                continue
+                            if "R" in role and var not in written:
+                                found.append((call, var))
+                                written.add(var)  # once per tile is enough
+                        for i, arg in enumerate(args):
+                            role = roles[i] if i < len(roles) else None
+                            if role and "W" in role and isinstance(arg, cst.Name) and depth == 0:
+                                written.add(arg.value)
+            elif isinstance(stmt, cst.If):
+                visit(stmt.body.body, depth + 1)
+                orelse = stmt.orelse
+                while orelse is not None:
+                    visit(orelse.body.body, depth + 1)
+                    orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+            elif isinstance(stmt, (cst.For, cst.While)):
+                visit(stmt.body.body, depth + 1)
+            elif isinstance(stmt, cst.With):
+                visit(stmt.body.body, depth)
+
+    visit(fn.body.body, 0)
+    return found
+
+
+def _picks(value: cst.BaseExpression, param: str) -> bool:
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        owner = value.func.value
+        return isinstance(owner, cst.Name) and owner.value == param and value.func.attr.value in SLOT_ACCESSORS
+    return isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and value.value.value == param
+
+
+DOC = """\
+## What it checks
+A stage reads a tile of a local tile group (one without `fwd_ids`/`bwd_ids`) before it
+writes that tile in the same call, or writes it only under a condition (`if ki > 0:`),
+while another stage on the same core, or the loop body, uses the same group.
+
+## Why it matters for pipelining
+Such a read sees what an earlier iteration left in the tile: state carried across
+iterations. Serially, the previous user of that tile is fixed by the loop order. Pipelined,
+stages of different iterations interleave on the core and the group's cursor hands the
+tiles out in another order, so the stage reads another iteration's (or another stage's)
+data, and the results change. A group used by one stage alone keeps its order and is fine.
+
+## Example
+```python
+@pl.pipeline.stage
+def mm2(b_slot, p_db, left_db, right_db, acc_db, y_db):
+    p = p_db.next()
+    left = left_db.next()          # left_db is also used by mm1
+    ...
+    pl.matmul(acc, left, right)    # reads `left` before this call writes it
+    pl.move(left, p)
+```
+
+## Use instead
+```python
+    pl.move(left, p)
+    pl.matmul(acc, left, right)
+```
+"""
+
+_MM2_LATE = ex.MM2.replace("    pl.move(left, p)\n    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)\n",
+                           "    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)  # E: PTO065\n    pl.move(left, p)\n")
+_MM2_IF = '''\
+@pl.pipeline.stage
+def mm2(ki, b_slot, p_db, left_db, right_db, acc_db, y_db):
+    p = p_db.next()
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    if ki % 2 == 0:
+        pl.move(left, p)
+    pl.move(right, b_slot)
+    pl.matmul(acc, left, right)  # E: PTO065
+    y = y_db.next()
+    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)'''
+
+INVALID = (
+    ex.kernel4(mm2=_MM2_LATE),
+    ex.kernel4(mm2=_MM2_IF, calls=(ex.MM1_CALL, ex.ACT_CALL, "mm2(ki, b_slot, p_db, left_db, right_db, acc_db, y_db)",
+                                   ex.ST4_CALL)),
+)
+
+VALID = (ex.kernel4(),)
+
+RULE = Rule(
+    code="PTO065",
+    name="tile-state-across-iterations",
+    title="A stage reads a shared local tile it has not written in the same iteration",
+    message="`{stage}` reads `{var}` (a tile of `{group}`) before writing it in this iteration, and {other} also uses `{group}` on the {core} core: pipelined, it would see another iteration's data",
+    hint="Write `{var}` unconditionally before reading it in `{stage}`, or give `{stage}` a tile group of its own",
+    phase="loop",
+    check=check,
+    seed="beyond the original: the pipelined kernel must compute what the serial kernel computes",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
