@@ -19,6 +19,7 @@ from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keywo
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
+from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
 from pto_transpile.rules.already_pipelined import is_generated
@@ -189,6 +190,8 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     selection = Selection.parse(select, ignore)
     try:
         result = _transpile(source, preload, path, frozenset(_skip_rules))
+    except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
+        result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
         rule = registry()["PTO099"]
         message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
