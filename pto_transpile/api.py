@@ -19,6 +19,7 @@ from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keywo
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
+from pto_transpile.preload import PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
@@ -28,9 +29,6 @@ from pto_transpile.scan import Finding, StageScanner
 from pto_transpile.schedule import Schedule, schedule_for
 from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import SyncGraph, build_graph
-
-PreloadArg = Union[None, int, Sequence[int]]
-
 
 @dataclass
 class LoopResult:
@@ -180,13 +178,14 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
               select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
               _skip_rules: Iterable[str] = ()) -> TranspileResult:
     """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
-    pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `select`/
-    `ignore` (a usage error) raises ValueError.
+    pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `preload`,
+    `select` or `ignore` (a usage error) raises ValueError.
 
     `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
     `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
+    preload = check_preload(preload)
     selection = Selection.parse(select, ignore)
     try:
         result = _transpile(source, preload, path, frozenset(_skip_rules))
