@@ -28,6 +28,7 @@ from pto_transpile.rules.base import Rule
 from pto_transpile.scan import Finding, StageScanner
 from pto_transpile.schedule import Schedule, schedule_for
 from pto_transpile.source import SourceFile
+from pto_transpile.suppression import Suppressions
 from pto_transpile.syncgraph import SyncGraph, build_graph
 
 @dataclass
@@ -67,7 +68,9 @@ class Reporter:
     """Turns (rule, node, fields) into positioned diagnostics.
 
     Every rule always runs and every diagnostic is kept: `--select`/`--ignore` only decide
-    which of them are shown (`Selection`), never whether a kernel is written."""
+    which of them are shown (`Selection`), never whether a kernel is written. A warning on
+    a line carrying `# pto-transpile: ignore[CODE]` is dropped here; `finish` reports the
+    directives that silenced nothing (PTO096)."""
 
     def __init__(self, source: SourceFile, skip: Iterable[str] = ()):
         self.source = source
@@ -75,6 +78,7 @@ class Reporter:
         self.skip = frozenset(skip)
         self.diagnostics: list[Diagnostic] = []
         self._seen: set[tuple] = set()
+        self.suppressions = Suppressions(source.text, self.rules)
 
     def report(self, rule: Union[Rule, str], node: cst.CSTNode, fields: Optional[dict] = None,
                related: Sequence[tuple[str, cst.CSTNode]] = ()) -> None:
@@ -90,11 +94,24 @@ class Reporter:
             return
         self._seen.add(key)
         rel = tuple(Related(msg, self.source.span(n).start.line, self.source.span(n).start.column + 1) for msg, n in related)
-        self.diagnostics.append(Diagnostic(
+        diagnostic = Diagnostic(
             rule.code, rule.name, rule.severity, self.source.path,
             span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
             message, hint, rel,
-        ))
+        )
+        if not self.suppressions.silences(diagnostic):
+            self.diagnostics.append(diagnostic)
+
+    def finish(self) -> list[Diagnostic]:
+        """Every diagnostic, with one PTO096 per suppression comment that silenced nothing."""
+        rule = self.rules["PTO096"]
+        errors = self.has_errors
+        for sup in self.suppressions.all:
+            for detail in sup.unused(errors):
+                message, hint = rule.format({"directive": sup.text, "detail": detail})
+                self.diagnostics.append(Diagnostic(rule.code, rule.name, rule.severity, self.source.path, sup.line,
+                                                   sup.column, sup.line, sup.end_column, message, hint))
+        return self.diagnostics
 
     def finding(self, f: Finding) -> None:
         self.report(f.code, f.node, f.fields)
@@ -249,7 +266,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
         for loop, sched, plan, ctx in emitters:
             replacements.update(LoopEmitter(file, kernel, loop, sched, plan, ctx, style, pl_ref).replacements())
         replacements.update(strip_pipeline_keyword(kernel))
-    diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
+    diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
     module = _rewrite_kernels(src.module, file, replacements)
