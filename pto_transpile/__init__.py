@@ -9,5 +9,6 @@
 from pto_transpile.api import TranspileResult, transpile
 from pto_transpile.diagnostics import Diagnostic, Severity
 
-__all__ = ["Diagnostic", "Severity", "TranspileResult", "transpile"]
-__version__ = "0.1.0"
+__version__ = "0.1.0"  #: the one place the version is written (pyproject.toml reads it from here)
+
+__all__ = ["Diagnostic", "Severity", "TranspileResult", "__version__", "transpile"]

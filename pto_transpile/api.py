@@ -20,6 +20,8 @@ from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
 from pto_transpile.plnames import PlNames
+from pto_transpile.preload import PreloadArg, check_preload
+from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
 from pto_transpile.rules.already_pipelined import is_generated
@@ -29,10 +31,8 @@ from pto_transpile.rules.pipeline_not_proven import HINTS
 from pto_transpile.schedule import Schedule, schedule_for
 from pto_transpile.soundness.check import check_kernel
 from pto_transpile.source import SourceFile
+from pto_transpile.suppression import Suppressions
 from pto_transpile.syncgraph import SyncGraph, build_graph
-
-PreloadArg = Union[None, int, Sequence[int]]
-
 
 @dataclass
 class LoopResult:
@@ -71,7 +71,9 @@ class Reporter:
     """Turns (rule, node, fields) into positioned diagnostics.
 
     Every rule always runs and every diagnostic is kept: `--select`/`--ignore` only decide
-    which of them are shown (`Selection`), never whether a kernel is written."""
+    which of them are shown (`Selection`), never whether a kernel is written. A warning on
+    a line carrying `# pto-transpile: ignore[CODE]` is dropped here; `finish` reports the
+    directives that silenced nothing (PTO096)."""
 
     def __init__(self, source: SourceFile, skip: Iterable[str] = ()):
         self.source = source
@@ -79,6 +81,7 @@ class Reporter:
         self.skip = frozenset(skip)
         self.diagnostics: list[Diagnostic] = []
         self._seen: set[tuple] = set()
+        self.suppressions = Suppressions(source.text, self.rules)
 
     def report(self, rule: Union[Rule, str], node: cst.CSTNode, fields: Optional[dict] = None,
                related: Sequence[tuple[str, cst.CSTNode]] = ()) -> None:
@@ -94,11 +97,24 @@ class Reporter:
             return
         self._seen.add(key)
         rel = tuple(Related(msg, self.source.span(n).start.line, self.source.span(n).start.column + 1) for msg, n in related)
-        self.diagnostics.append(Diagnostic(
+        diagnostic = Diagnostic(
             rule.code, rule.name, rule.severity, self.source.path,
             span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
             message, hint, rel,
-        ))
+        )
+        if not self.suppressions.silences(diagnostic):
+            self.diagnostics.append(diagnostic)
+
+    def finish(self) -> list[Diagnostic]:
+        """Every diagnostic, with one PTO096 per suppression comment that silenced nothing."""
+        rule = self.rules["PTO096"]
+        errors = self.has_errors
+        for sup in self.suppressions.all:
+            for detail in sup.unused(errors):
+                message, hint = rule.format({"directive": sup.text, "detail": detail})
+                self.diagnostics.append(Diagnostic(rule.code, rule.name, rule.severity, self.source.path, sup.line,
+                                                   sup.column, sup.line, sup.end_column, message, hint))
+        return self.diagnostics
 
     def finding(self, f: Finding) -> None:
         self.report(f.code, f.node, f.fields)
@@ -182,16 +198,19 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
               select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
               _skip_rules: Iterable[str] = ()) -> TranspileResult:
     """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
-    pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `select`/
-    `ignore` (a usage error) raises ValueError.
+    pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `preload`,
+    `select` or `ignore` (a usage error) raises ValueError.
 
     `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
     `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
+    preload = check_preload(preload)
     selection = Selection.parse(select, ignore)
     try:
         result = _transpile(source, preload, path, frozenset(_skip_rules))
+    except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
+        result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
         rule = registry()["PTO099"]
         message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
@@ -254,13 +273,13 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
         if emitters:
             transformed.append(kernel)
     if reporter.has_errors:
-        return TranspileResult(path, None, sorted(reporter.diagnostics, key=Diagnostic.sort_key), results, src)
+        return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), results, src)
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
     if "PTO061" not in skip:
         _prove(reporter, file, module, transformed)
-    diagnostics = sorted(reporter.diagnostics, key=Diagnostic.sort_key)
+    diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
     return TranspileResult(path, module.code, diagnostics, results, src)

@@ -1,45 +1,73 @@
 """`pto-transpile`: the command line. Thin: parse flags, call `transpile`, render, write, exit.
 
-Exit status: 0 clean (warnings allowed); 1 errors found, or `--check` found that an
-existing `-o` file differs from what would be generated; 2 usage error, unreadable file,
-or an internal error.
+Exit status: 0 clean (warnings allowed); 1 errors found, `--simulate` found the pipelined
+kernel wrong, or `--check` found that the `-o` file is missing or differs from what would be
+generated; 2 usage error, unreadable input, unwritable output, or an internal error. A
+closed stdout (`| head -1`) ends the run quietly with 141, as SIGPIPE ends Unix tools.
+
+Whenever stdout carries data (the code with `-o -`, or json/sarif/github diagnostics),
+everything else (tables, notes, "wrote" lines) goes to stderr.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import click
+from click.core import ParameterSource
 
+from pto_transpile import __version__
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
 from pto_transpile.diagnostics import Diagnostic, InternalError, Severity
+from pto_transpile.inputs import UnreadableInput, read_input
+from pto_transpile.preload import check_preload, parse_preload
 from pto_transpile.render import RENDERERS
 from pto_transpile.rules import registry
-from pto_transpile.write import RefusedWrite, default_output, write_atomic
+from pto_transpile.write import RefusedWrite, check_target, default_output, write_output
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
 INTERNAL_ERROR = "PTO099"
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
+#: Options that only mean something with --simulate (click parameter name -> flag).
+SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shape", "scalars": "--arg",
+                 "timeline": "--timeline"}
 
 
-def _parse_preload(value):
-    if value is None or isinstance(value, int):
-        return value
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    parts = [p.strip() for p in str(value).split(",") if p.strip()]
-    try:
-        ints = [int(p) for p in parts]
-    except ValueError:
-        raise click.BadParameter(f"expected N or N,M,... (integers), got {value!r}", param_hint="--preload")
-    if not ints:
-        raise click.BadParameter("empty preload", param_hint="--preload")
-    if any(i < 0 for i in ints):
-        raise click.BadParameter(f"preload values must be >= 0, got {value!r}", param_hint="--preload")
-    return ints[0] if len(ints) == 1 and "," not in str(value) else ints
+@dataclass(frozen=True)
+class Run:
+    """One invocation's settings, after defaults from pyproject.toml are applied."""
+
+    files: tuple[Path, ...]
+    preload: object
+    output: Optional[str]
+    check: bool
+    show_diff: bool
+    fmt: str
+    select: list[str]
+    ignore: list[str]
+    provenance: bool
+    simulate: bool
+    seed: int
+    block_dim: int
+    shapes: tuple[str, ...]
+    scalars: tuple[str, ...]
+    timeline: Optional[Path]
+
+    @property
+    def to_stdout(self) -> bool:
+        return self.output == "-"
+
+    @property
+    def notes_stream(self):
+        """Where tables and notes go: stderr whenever stdout carries data."""
+        return sys.stderr if self.to_stdout or self.fmt != "text" else sys.stdout
 
 
 def _codes(values) -> list[str]:
@@ -51,35 +79,26 @@ def _codes(values) -> list[str]:
     return out
 
 
-def _read(path: Path) -> tuple[str | None, Diagnostic | None]:
-    rule = registry()["PTO002"]
-    try:
-        data = path.read_bytes()
-        return data.decode("utf-8"), None
-    except FileNotFoundError:
-        detail = "no such file"
-    except IsADirectoryError:
-        detail = "it is a directory"
-    except UnicodeDecodeError as exc:
-        detail = f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
-    except OSError as exc:
-        detail = exc.strerror or str(exc)
+def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
+    """PTO002/PTO098: a problem of a file as a whole (position 1:1), not of its contents."""
+    rule = registry()[code]
     message, hint = rule.format({"path": str(path), "detail": detail})
-    return None, Diagnostic(rule.code, rule.name, Severity.ERROR, str(path), 1, 1, 1, 1, message, hint)
+    return Diagnostic(rule.code, rule.name, Severity.ERROR, str(path), 1, 1, 1, 1, message, hint)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="pto-transpile", message="%(prog)s %(version)s")
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--preload", "preload", default=None, help="N (all loops) or N,M,... (one per pipeline loop); overrides the kernel's PipelineConfig.")
 @click.option("-o", "--output", "output", default=None, help="Output file, or '-' for stdout. Default: build/<stem>/pipeline_generated.py.")
-@click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is out of date).")
-@click.option("--diff", "show_diff", is_flag=True, help="Print the unified diff between input and generated kernel instead of writing it.")
+@click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is missing or out of date).")
+@click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against the -o file, else against the input).")
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default=None, help="Diagnostic format (default: text).")
 @click.option("--select", multiple=True, help="Only report these codes (comma-separated; prefixes allowed).")
 @click.option("--ignore", multiple=True, help="Do not report these codes (comma-separated; prefixes allowed).")
 @click.option("--explain", "explain", metavar="CODE", default=None, help="Print the documentation of a rule and exit.")
 @click.option("--provenance", is_flag=True, help="Print why each inserted sync is there (edge, producer and consumer lines).")
-@click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare.")
+@click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare; nothing is written when they differ.")
 @click.option("--seed", default=0, show_default=True, help="Input seed for --simulate.")
 @click.option("--block-dim", default=1, show_default=True, help="Blocks for --simulate.")
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
@@ -89,10 +108,19 @@ def _read(path: Path) -> tuple[str | None, Diagnostic | None]:
 def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
-        code = _main(files, preload, output, check, show_diff, fmt, select, ignore, explain,
-                     simulate, seed, block_dim, shapes, timeline, provenance, scalars)
+        if explain:
+            code = _explain(explain)
+        else:
+            for name, flag in SIMULATE_ONLY.items():
+                if not simulate and ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+                    raise click.UsageError(f"{flag} only applies with --simulate")
+            run = _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate,
+                            seed, block_dim, shapes, scalars, timeline)
+            code = _main(run)
     except click.UsageError:
         raise
+    except BrokenPipeError:
+        code = _stdout_closed()
     except InternalError as exc:
         click.echo(f"pto-transpile: internal error: {exc}\nhint: {REPORT_HINT}", err=True)
         code = EXIT_USAGE
@@ -102,17 +130,29 @@ def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, exp
     ctx.exit(code)
 
 
-def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain, simulate, seed, block_dim, shapes, timeline,
-          provenance=False, scalars=()) -> int:
-    if explain:
-        return _explain(explain)
+def _stdout_closed() -> int:
+    """The reader of stdout went away: stop quietly, and keep Python's exit-time flush of
+    the dead pipe from printing an error of its own."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a file descriptor (a test runner's buffer): nothing to flush
+    return EXIT_STDOUT_CLOSED
+
+
+def _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
+              block_dim, shapes, scalars, timeline) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     try:
         defaults, _ = load_defaults(files[0].parent if files[0].parent.exists() else Path.cwd())
     except ValueError as exc:
         raise click.UsageError(str(exc))
-    preload = _parse_preload(preload if preload is not None else defaults.get("preload"))
+    try:
+        preload = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--preload")
     fmt = fmt or defaults.get("format", "text")
     if fmt not in RENDERERS:
         raise click.UsageError(f"unknown format {fmt!r} in pyproject.toml")
@@ -125,6 +165,15 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
     output = output or defaults.get("output")
     if output and len(files) > 1:
         raise click.UsageError("-o/--output takes one input file; run once per file")
+    if output == "-" and show_diff:
+        raise click.UsageError("--diff prints a diff, -o - prints the code: choose one")
+    if output and output != "-":
+        try:
+            check_target(Path(output), input_path=files[0])
+        except RefusedWrite as exc:
+            raise click.UsageError(str(exc))
+    if timeline is not None and timeline.is_dir():
+        raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
     if not (output or check or show_diff):
         by_target: dict[Path, Path] = {}
         for path in files:
@@ -132,18 +181,33 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
             if other != path:
                 raise click.UsageError(f"{other} and {path} would both be written to {default_output(path)}; "
                                        "run them separately with -o")
+    return Run(tuple(files), preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
+               block_dim, tuple(shapes), tuple(scalars), timeline)
+
+
+def _default_preload(value):
+    """`preload` from pyproject.toml: an int, a list, or the command line's "N,M" text."""
+    return parse_preload(value) if isinstance(value, str) else check_preload(value)
+
+
+def _main(run: Run) -> int:
     diagnostics: list[Diagnostic] = []
     sources: dict[str, str] = {}
     status = EXIT_OK
-    to_stdout = output == "-"
-    for path in files:
-        text, problem = _read(path)
-        if problem is not None:
-            diagnostics.append(problem)
+    notes = run.notes_stream
+    if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
+        diagnostics.append(_tool_diagnostic("PTO098", run.timeline, f"directory {run.timeline.parent} does not exist"))
+        _emit_diagnostics(diagnostics, sources, run)
+        return EXIT_USAGE
+    for path in run.files:
+        try:
+            text = read_input(path)
+        except UnreadableInput as exc:
+            diagnostics.append(_tool_diagnostic("PTO002", path, str(exc)))
             status = EXIT_USAGE
             continue
         sources[str(path)] = text
-        result = transpile(text, preload=preload, path=str(path), select=select, ignore=ignore)
+        result = transpile(text, preload=run.preload, path=str(path), select=run.select, ignore=run.ignore)
         diagnostics += result.diagnostics
         if any(d.code == INTERNAL_ERROR for d in result.diagnostics):
             status = EXIT_USAGE
@@ -152,45 +216,90 @@ def _main(files, preload, output, check, show_diff, fmt, select, ignore, explain
             status = max(status, EXIT_ERRORS)
             if result.hidden_errors:
                 click.echo(f"pto-transpile: {path}: {result.hidden_errors} error(s) not shown (filtered by "
-                           "--select/--ignore); nothing was written", err=True)
+                           "--select/--ignore); nothing was written", file=notes)
             continue
-        if provenance:
+        if run.provenance:
             from pto_transpile.provenance import explain_syncs, render_provenance
 
-            click.echo(render_provenance(explain_syncs(result)), nl=False, err=to_stdout)
-        if simulate:
-            status = max(status, _simulate(path, text, result.code, seed, block_dim, shapes, timeline, scalars))
-        if show_diff:
-            click.echo("".join(difflib.unified_diff(
-                text.splitlines(keepends=True), result.code.splitlines(keepends=True),
-                fromfile=str(path), tofile=f"{path} (pipelined)")), nl=False)
-            continue
-        target = Path(output) if output and not to_stdout else default_output(path)
-        if check:
-            if output and not to_stdout and target.exists() and target.read_text(encoding="utf-8") != result.code:
-                click.echo(f"{target} is out of date (pto-transpile would change it)", err=True)
+            click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
+        target = None if run.to_stdout else (Path(run.output) if run.output else default_output(path))
+        if run.simulate:
+            problem, failed = _simulate(run, path, text, result, target)
+            if problem is not None:
+                diagnostics.append(problem)
+                status = max(status, EXIT_USAGE)
+                continue
+            if failed:
                 status = max(status, EXIT_ERRORS)
+                if not (run.check or run.show_diff):
+                    click.echo(f"pto-transpile: {path}: the simulation failed; "
+                               f"{target if target is not None else 'the code'} was not written (run without "
+                               "--simulate to write it and read the lines the report names)", file=notes)
+                continue
+        if run.show_diff:
+            status = max(status, _diff(run, path, text, result.code, target))
             continue
-        if to_stdout:
+        if run.check:
+            if run.output and target is not None:
+                stale = _staleness(target, result.code)
+                if stale:
+                    click.echo(f"{target} {stale} (pto-transpile would change it)", err=True)
+                    status = max(status, EXIT_ERRORS)
+            continue
+        if target is None:
             click.echo(result.code, nl=False)
             continue
         try:
-            write_atomic(target, result.code, input_path=path)
+            write_output(target, result.code, input_path=path)
         except RefusedWrite as exc:
-            click.echo(f"pto-transpile: {exc}", err=True)
-            return EXIT_USAGE
-        click.echo(f"wrote {target}", err=fmt != "text")
-    _emit_diagnostics(diagnostics, sources, fmt, to_stdout)
+            raise click.UsageError(str(exc))
+        except OSError as exc:
+            diagnostics.append(_tool_diagnostic("PTO098", target, exc.strerror or str(exc)))
+            status = max(status, EXIT_USAGE)
+            continue
+        click.echo(f"wrote {target}", file=notes)
+    _emit_diagnostics(diagnostics, sources, run)
     return status
 
 
-def _emit_diagnostics(diagnostics, sources, fmt, to_stdout) -> None:
-    if fmt == "text":
-        if not diagnostics:
-            return
+def _current(target: Path) -> Optional[str]:
+    """The text now in `target`, or None when there is none (or it cannot be read as text)."""
+    try:
+        return target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _staleness(target: Path, code: str) -> str:
+    """Why `target` is out of date ("" when it is current)."""
+    if not target.exists():
+        return "does not exist"
+    current = _current(target)
+    if current is None:
+        return "cannot be read"
+    return "" if current == code else "is out of date"
+
+
+def _diff(run: Run, path: Path, text: str, code: str, target: Optional[Path]) -> int:
+    """Print the change writing would make; with --check, 1 when the -o file would change."""
+    if run.output and target is not None:
+        before, name = _current(target) or "", str(target)
+    else:
+        before, name = text, str(path)
+    click.echo("".join(difflib.unified_diff(before.splitlines(keepends=True), code.splitlines(keepends=True),
+                                            fromfile=name, tofile=f"{name} (pipelined)")), nl=False)
+    if run.check and run.output and target is not None and (before != code or not target.exists()):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def _emit_diagnostics(diagnostics, sources, run: Run) -> None:
+    if not diagnostics:
+        return
+    stream = sys.stderr if run.to_stdout else sys.stdout
+    if run.fmt == "text":
         from rich.console import Console
 
-        stream = sys.stderr if to_stdout else sys.stdout
         color = stream.isatty()
         rendered = RENDERERS["text"](diagnostics, sources, color=color)
         if color:
@@ -198,8 +307,7 @@ def _emit_diagnostics(diagnostics, sources, fmt, to_stdout) -> None:
         else:
             stream.write(rendered)
         return
-    rendered = RENDERERS[fmt](diagnostics, sources)
-    (sys.stderr if to_stdout else sys.stdout).write(rendered)
+    stream.write(RENDERERS[run.fmt](diagnostics, sources))
 
 
 def _explain(code: str) -> int:
@@ -218,11 +326,20 @@ def _explain(code: str) -> int:
     return EXIT_OK
 
 
-def _simulate(path, serial, generated, seed, block_dim, shapes, timeline, scalars) -> int:
+def _simulate(run: Run, path: Path, serial: str, result, target: Optional[Path]) -> tuple[Optional[Diagnostic], bool]:
+    """(an unwritable --timeline, whether the simulation failed)."""
     from pto_transpile.simulate import simulate_and_report
 
-    return simulate_and_report(path, serial, generated, seed=seed, block_dim=block_dim, shapes=shapes,
-                               timeline=timeline, scalars=scalars)
+    generated_name = str(target) if target is not None else "<stdout>"
+    try:
+        failed = simulate_and_report(path, serial, result, generated_path=generated_name, seed=run.seed,
+                                     block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
+                                     scalars=run.scalars, stream=run.notes_stream)
+    except OSError as exc:
+        if run.timeline is None:
+            raise
+        return _tool_diagnostic("PTO098", run.timeline, exc.strerror or str(exc)), True
+    return None, failed
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,6 +4,10 @@ Folds literals, arithmetic, comparisons, boolean ops, tuples/lists, subscripts o
 sequences, names bound to module-level constants (also through other constants), attribute
 constants of `pl` (dtypes, memory spaces, layouts: kept as symbols) and a short whitelist of
 pure builtins. Anything else raises NotConstant naming the offending node.
+
+The work is bounded, because the text is anyone's: results larger than any hardware
+constant (`[12, 13] * 10**8`, `((10**4096)**4096)**4096`) are refused before they are
+computed, and so are chains of constants or nesting deeper than Python's stack allows.
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ import libcst as cst
 
 
 class NotConstant(Exception):
-    def __init__(self, node: cst.CSTNode, reason: str):
+    def __init__(self, node: cst.CSTNode, reason: str, cause: str = ""):
         super().__init__(reason)
         self.node = node
         self.reason = reason
+        self.cause = cause or reason  #: the innermost reason, when constants are defined through others
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,12 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 _BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int}
 _NAMED = {"True": True, "False": False, "None": None}
 _MAX_POWER = 4096
+#: Largest folded integer, in bits (10**4096 has 13,607), and longest folded sequence or string.
+MAX_INT_BITS = 1 << 16
+MAX_ITEMS = 1 << 16
+#: Deepest evaluation (nested operators plus names resolved through other names); deeper
+#: would exhaust Python's recursion limit, and no compile-time constant needs it.
+MAX_EVAL_DEPTH = 150
 
 
 class ConstEvaluator:
@@ -91,6 +102,7 @@ class ConstEvaluator:
         self._pl_path = pl_path
         self._cache: dict[str, Any] = {}
         self._active: set[str] = set()
+        self._depth = 0
 
     def try_eval(self, node: cst.BaseExpression, default: Any = None) -> Any:
         try:
@@ -102,7 +114,14 @@ class ConstEvaluator:
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             raise NotConstant(node, f"`{type(node).__name__}` is not a compile-time constant")
-        return method(node)
+        if self._depth >= MAX_EVAL_DEPTH:
+            raise NotConstant(node, f"nested more than {MAX_EVAL_DEPTH} deep (operators and names defined "
+                                    "through other names) to fold")
+        self._depth += 1
+        try:
+            return method(node)
+        finally:
+            self._depth -= 1
 
     # literals -------------------------------------------------------------------------
     def _Integer(self, node: cst.Integer) -> int:
@@ -148,7 +167,7 @@ class ConstEvaluator:
         try:
             value = self.eval(expr)
         except NotConstant as exc:
-            raise NotConstant(node, f"`{name}` is not a compile-time constant ({exc.reason})") from None
+            raise NotConstant(node, f"`{name}` is not a compile-time constant ({exc.cause})", exc.cause) from None
         finally:
             self._active.discard(name)
         self._cache[name] = value
@@ -168,6 +187,9 @@ class ConstEvaluator:
         left, right = self.eval(node.left), self.eval(node.right)
         if isinstance(node.operator, cst.Power) and isinstance(right, int) and abs(right) > _MAX_POWER:
             raise NotConstant(node, "exponent too large to fold")
+        too_big = _too_big(type(node.operator), left, right)
+        if too_big:
+            raise NotConstant(node, f"the result would be {too_big}; not folded")
         try:
             return fn(left, right)
         except Exception as exc:  # e.g. division by zero, mixing a symbol with an int
@@ -222,3 +244,39 @@ class ConstEvaluator:
             except Exception as exc:
                 raise NotConstant(node, f"cannot fold: {exc}") from None
         raise NotConstant(node, "function calls are not compile-time constants")
+
+
+def _size(value: Any) -> int:
+    """Bits of an int, items of a sequence or characters of a string; 0 for anything else."""
+    if isinstance(value, bool):
+        return 1
+    if isinstance(value, int):
+        return value.bit_length()
+    if isinstance(value, (str, bytes, list, tuple)):
+        return len(value)
+    return 0
+
+
+def _too_big(op: type, left: Any, right: Any) -> str:
+    """What is wrong with the result of `left op right` when it would be huge ("" when not),
+    judged from the operands' sizes before anything is computed."""
+    ints = isinstance(left, int) and isinstance(right, int)
+    if ints:
+        if op is cst.Multiply:
+            bits = _size(left) + _size(right)
+        elif op is cst.Power:
+            bits = _size(left) * max(right, 0)
+        elif op is cst.LeftShift:
+            bits = _size(left) + max(right, 0)
+        else:
+            return ""
+        return f"an integer of about {bits} bits (at most {MAX_INT_BITS})" if bits > MAX_INT_BITS else ""
+    if op is cst.Multiply:
+        seq, count = (left, right) if isinstance(right, int) else (right, left)
+        if isinstance(count, int) and isinstance(seq, (str, bytes, list, tuple)):
+            items = _size(seq) * max(count, 0)
+            return f"a sequence of {items} items (at most {MAX_ITEMS})" if items > MAX_ITEMS else ""
+    if op is cst.Add and isinstance(left, (str, bytes, list, tuple)) and isinstance(right, (str, bytes, list, tuple)):
+        items = _size(left) + _size(right)
+        return f"a sequence of {items} items (at most {MAX_ITEMS})" if items > MAX_ITEMS else ""
+    return ""

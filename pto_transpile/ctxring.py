@@ -21,8 +21,12 @@ from pto_transpile.scan import Finding
 @dataclass(frozen=True)
 class Fill:
     field: str
-    source: str  #: expression text evaluated at the snapshot
+    value: cst.BaseExpression  #: evaluated at the snapshot (the user's own node, or a generated name)
     sections: Optional[tuple[str, ...]]  #: None: plain fill (every core); else the sections it runs in
+
+    @property
+    def source(self) -> str:
+        return cst.Module([]).code_for_node(self.value)
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,6 @@ def slot_field_names(loop: PipelineLoop) -> dict[str, str]:
 
 
 def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
-    code = file.source.code
     fills: dict[tuple[str, Optional[tuple]], Fill] = {}
     args: dict[int, list[ArgForm]] = {}
     findings: list[Finding] = []
@@ -88,13 +91,13 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
             name = value.value if isinstance(value, cst.Name) else None
             if name is not None and name in kernel.structs and not kernel.structs[name][0].is_array:
                 for f in kernel.structs[name][0].fields:
-                    add(Fill(f, f"{name}.{f}", sections_of(kernel, name)))
+                    add(Fill(f, cst.Attribute(cst.Name(name), cst.Name(f)), sections_of(kernel, name)))
                 forms.append(ArgForm("ctx"))
                 continue
             if name is not None and aliases.get(name) in picks:
                 pick = picks[aliases[name]]
                 fname = slot_fields[pick.target]
-                add(Fill(fname, fname, sections_of(kernel, pick.target)))
+                add(Fill(fname, cst.Name(fname), sections_of(kernel, pick.target)))
                 forms.append(ArgForm("slot", fname, pick.group))
                 continue
             travels, unknown = _travels(kernel, value)
@@ -104,12 +107,12 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 forms.append(ArgForm("keep"))
             elif name is not None:
                 fname = f"_pl_{name}" if name in struct_fields else name
-                add(Fill(fname, name, sections_of(kernel, name)))
+                add(Fill(fname, cst.Name(name), sections_of(kernel, name)))
                 forms.append(ArgForm("field", fname))
             else:
                 fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}"
                 section = (s.section,) if s.section in ("cube", "vector") else None
-                add(Fill(fname, code(value), section))
+                add(Fill(fname, value, section))
                 forms.append(ArgForm("field", fname))
         args[s.index] = forms
     names = sorted({f.field for f in fills.values()})

@@ -1,9 +1,11 @@
 """Emission (spec 5): the rewritten kernel, as libcst nodes spliced around the user's own.
 
 User statements are kept as the very nodes the file was parsed into, so their text,
-comments and formatting survive; only inserted statements are new. Full mode (preload > 0)
-rebuilds the pipeline loop around a ctx ring; serial mode (preload 0) keeps the loop and
-only inserts the sync.
+comments and formatting survive; only inserted statements are new. The user's expressions
+that generated statements use (the loop bound, an index, a stage argument snapshotted into
+the ctx ring) are spliced in as nodes, parenthesised where the new position needs it, never
+pasted as text. Full mode (preload > 0) rebuilds the pipeline loop around a ctx ring;
+serial mode (preload 0) keeps the loop and only inserts the sync.
 """
 
 from __future__ import annotations
@@ -58,34 +60,33 @@ class LoopEmitter:
     def task_index(self, op: SyncOp, counter: str) -> str:
         return f"{counter} % {op.ids.count}"
 
-    def section_block(self, kind: str, lines: list[str], column: int) -> cst.BaseStatement:
-        inner = self.style.indent
-        body = "".join(f"{inner}{line.replace(chr(10), chr(10) + inner)}\n" for line in lines)
-        return cst.parse_statement(f"with {self.pl}.section_{kind}():\n{body}")
+    def section_block(self, kind: str, body: list[cst.BaseStatement]) -> cst.BaseStatement:
+        block = cst.parse_statement(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n")
+        return block.with_changes(body=block.body.with_changes(body=body))
+
+    def sync_block(self, kind: str, ops: list[SyncOp], column: int) -> cst.BaseStatement:
+        """A section holding the prefire or drain syncs of one core (fixed event indices)."""
+        return self.section_block(kind, [fmt.statement(self.sync_text(op, str(op.index), column + self.unit))
+                                         for op in ops])
 
     # declarations before the outermost loop ---------------------------------------------
     def declarations(self) -> list[cst.BaseStatement]:
         col = self.outer_col
-        out: list[str] = []
+        stmts: list[cst.BaseStatement] = []
         if not self.sched.serial:
             fields = [f"{f}=0" for f in self.ctx.fields]
-            out.append(fmt.call(f"{self.pl}.struct_array", [str(self.sched.depth), self.style.string(self.type_name)] + fields,
-                                col, self.style, prefix=f"{self.arr} = "))
-            out.append(f"{self.task} = 0")
-        for name, node in self.plan.lifted:
-            out.append(f"{name} = {self.file.source.code(node)}")
-        for name, ids in self.plan.overlap:
-            out.append(f"{name} = {ids!r}")
+            stmts.append(fmt.statement(fmt.call(f"{self.pl}.struct_array",
+                                                [str(self.sched.depth), self.style.string(self.type_name)] + fields,
+                                                col, self.style, prefix=f"{self.arr} = ")))
+            stmts.append(fmt.statement(f"{self.task} = 0"))
+        stmts += [fmt.assign(name, node) for name, node in self.plan.lifted]
+        stmts += [fmt.statement(f"{name} = {ids!r}") for name, ids in self.plan.overlap]
         if self.sched.serial:
-            out.append(f"{self.sync_id} = 0")
+            stmts.append(fmt.statement(f"{self.sync_id} = 0"))
         else:
             counters = sorted({(p.group, p.slot_count) for p in self.loop.outer_picks if p.accessor in ("next", "current", "previous")})
-            for group, slots in counters:
-                out.append(f"_pl_idx_{group} = {slots - 1}")
-        stmts = [fmt.statement(t) for t in out]
-        for kind, ops in self.plan.blocks(self.plan.prefire):
-            lines = [self.sync_text(op, str(op.index), col + self.unit) for op in ops]
-            stmts.append(self.section_block(kind, lines, col))
+            stmts += [fmt.statement(f"_pl_idx_{group} = {slots - 1}") for group, slots in counters]
+        stmts += [self.sync_block(kind, ops, col) for kind, ops in self.plan.blocks(self.plan.prefire)]
         return stmts
 
     def after_outer(self) -> list[cst.BaseStatement]:
@@ -93,9 +94,7 @@ class LoopEmitter:
         stmts: list[cst.BaseStatement] = []
         if not self.sched.serial and self.sched.drain_beats > 0:
             stmts.append(self.drain_loop())
-        for kind, ops in self.plan.blocks(self.plan.drain):
-            lines = [self.sync_text(op, str(op.index), col + self.unit) for op in ops]
-            stmts.append(self.section_block(kind, lines, col))
+        stmts += [self.sync_block(kind, ops, col) for kind, ops in self.plan.blocks(self.plan.drain)]
         return stmts
 
     # stage blocks -------------------------------------------------------------------------
@@ -159,11 +158,13 @@ class LoopEmitter:
         head = [
             f"{self.ctx0} = {self.arr}[{self.task} % {D}]",
         ]
-        end = self.file.source.code(loop.end) if loop.end is not None else "True"
         guard = cst.parse_statement(
-            f"if {loop.var} < {end}:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
+            f"if {loop.var} < _pl_end:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
             f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n"
         )
+        end = fmt.operand(loop.end, fmt.COMPARISON_OPERAND) if loop.end is not None else cst.Name("True")
+        bound = guard.test.comparisons[0].with_changes(comparator=end)
+        guard = guard.with_changes(test=guard.test.with_changes(comparisons=[bound]))
         body: list[cst.BaseStatement] = [fmt.statement(t) for t in head] + [guard] + list(loop.prologue)
         body += self.fills()
         for stage in loop.stages:
@@ -175,7 +176,7 @@ class LoopEmitter:
     def fills(self) -> list[cst.BaseStatement]:
         order = {f: i for i, f in enumerate(self.ctx.fields)}
         plain = sorted((f for f in self.ctx.fills if f.sections is None), key=lambda f: order[f.field])
-        out = [fmt.statement(f"{self.ctx0}.{f.field} = {f.source}") for f in plain]
+        out = [fmt.assign(f"{self.ctx0}.{f.field}", f.value) for f in plain]
         out.append(fmt.statement(f"{self.ctx0}._pl_task_id = {self.task}"))
         by_section: dict[str, list] = {}
         for f in self.ctx.fills:
@@ -183,7 +184,7 @@ class LoopEmitter:
                 by_section.setdefault(s, []).append(f)
         for kind in sorted(by_section):
             fills = sorted(by_section[kind], key=lambda f: order[f.field])
-            out.append(self.section_block(kind, [f"{self.ctx0}.{f.field} = {f.source}" for f in fills], self.body_col))
+            out.append(self.section_block(kind, [fmt.assign(f"{self.ctx0}.{f.field}", f.value) for f in fills]))
         return out
 
     def drain_loop(self) -> cst.For:
@@ -222,21 +223,21 @@ class LoopEmitter:
             field = fields[p.target]
             counter = f"_pl_idx_{p.group}"
             S = p.slot_count
+            stmts: list[cst.BaseStatement] = []
             if p.accessor == "next":
-                pre = [f"{counter} = ({counter} + 1) % {S}"]
-                index = counter
+                stmts.append(fmt.statement(f"{counter} = ({counter} + 1) % {S}"))
+                index: cst.BaseExpression = cst.Name(counter)
             elif p.accessor == "current":
-                pre, index = [], counter
+                index = cst.Name(counter)
             elif p.accessor == "previous":
-                pre, index = [], f"({counter} + {S - 1}) % {S}"
+                index = cst.parse_expression(f"({counter} + {S - 1}) % {S}")
             else:
-                pre, index = [], self.file.source.code(p.value.slice[0].slice.value)
+                index = p.value.slice[0].slice.value  # the user's own index expression
             if field != counter:
-                pre.append(f"{field} = {index}")
-                index = field
-            stmts = [fmt.statement(t) for t in pre]
+                stmts.append(fmt.assign(field, index))
+                index = cst.Name(field)
             line = p.statement
-            new_small = [s.with_changes(value=cst.parse_expression(f"{p.group}[{index}]"))
+            new_small = [s.with_changes(value=_subscript(p.group, index))
                          if isinstance(s, cst.Assign) and s.value is p.value else s for s in line.body]
             first_leading = line.leading_lines
             rebuilt = line.with_changes(body=new_small)
@@ -259,6 +260,11 @@ class LoopEmitter:
             repl[id(self.loop.node)] = new_loop
             repl[id(outer)] = lambda updated: cst.FlattenSentinel(_carry_leading(before, updated) + after)
         return repl
+
+
+def _subscript(group: str, index: cst.BaseExpression) -> cst.Subscript:
+    """`group[index]` around the given index node."""
+    return cst.Subscript(cst.Name(group), [cst.SubscriptElement(cst.Index(fmt.operand(index, fmt.VALUE)))])
 
 
 def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseStatement) -> list[cst.BaseStatement]:

@@ -46,3 +46,52 @@ def call(func: str, args: list[str], column: int, style: Style, prefix: str = ""
 
 def statement(code: str) -> cst.BaseStatement:
     return cst.parse_statement(code + "\n")
+
+
+# -- splicing the user's expressions into generated statements ----------------------------
+
+#: How tightly an expression binds (higher binds tighter); names, literals, calls,
+#: subscripts and attributes (not listed) bind tightest. Python's precedence table.
+_BINDING: dict[type, int] = {
+    cst.Tuple: 0, cst.GeneratorExp: 0, cst.Yield: 0, cst.NamedExpr: 0, cst.Lambda: 1, cst.IfExp: 2,
+    cst.Comparison: 6, cst.Await: 16,
+}
+_BOOLEAN = {cst.Or: 3, cst.And: 4}
+_BINARY = {
+    cst.BitOr: 7, cst.BitXor: 8, cst.BitAnd: 9, cst.LeftShift: 10, cst.RightShift: 10, cst.Add: 11,
+    cst.Subtract: 11, cst.Multiply: 12, cst.MatrixMultiply: 12, cst.Divide: 12, cst.FloorDivide: 12,
+    cst.Modulo: 12, cst.Power: 15,
+}
+_ATOM = 99
+#: What a position in generated code needs: an operand of `<` binds at least as tightly as
+#: `|`; a value (assigned, or a subscript index) may be anything but a bare tuple, walrus,
+#: `yield` or unparenthesised generator.
+COMPARISON_OPERAND = 7
+VALUE = 1
+
+
+def binding(expr: cst.BaseExpression) -> int:
+    if isinstance(expr, cst.BooleanOperation):
+        return _BOOLEAN[type(expr.operator)]
+    if isinstance(expr, cst.BinaryOperation):
+        return _BINARY[type(expr.operator)]
+    if isinstance(expr, cst.UnaryOperation):
+        return 5 if isinstance(expr.operator, cst.Not) else 14
+    return _BINDING.get(type(expr), _ATOM)
+
+
+def operand(expr: cst.BaseExpression, needs: int) -> cst.BaseExpression:
+    """The user's own `expr` node, parenthesised when the position it is spliced into
+    would otherwise parse differently (`n_iter or N` as an operand of `<`), or when it spans
+    lines (valid only inside brackets)."""
+    if expr.lpar:
+        return expr
+    if binding(expr) >= needs and "\n" not in cst.Module([]).code_for_node(expr):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def assign(target: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    """`target = value`, with the user's `value` node spliced in as it is."""
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.parse_expression(target))],
+                                               operand(value, VALUE))])

@@ -1,9 +1,17 @@
-"""Why each sync is there: the dependency edge behind every inserted set/wait, with the two
-source lines it connects. Shown by `pto-transpile --provenance`."""
+"""Where each line of the generated file comes from.
+
+`explain_syncs`: the dependency edge behind every inserted set/wait, with the two source
+lines it connects (shown by `pto-transpile --provenance`). `LineOrigins`: for a line of the
+generated file, the input line it was kept from, or the edge an inserted sync serves (the
+emulator's reports on the generated file name both).
+"""
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
+from typing import Optional
 
 from pto_transpile.api import TranspileResult
 
@@ -18,6 +26,7 @@ class SyncWhy:
     buffer: str
     producer: str  #: the edge's source access: stage, op, role, pipe and line
     consumer: str
+    lines: tuple[int, int] = (0, 0)  #: input lines of the producer and the consumer access
 
 
 def explain_syncs(result: TranspileResult) -> list[SyncWhy]:
@@ -44,6 +53,7 @@ def explain_syncs(result: TranspileResult) -> list[SyncWhy]:
                 e.kind, e.dst.buffer if e.kind == "WAR" else e.src.buffer,
                 f"{e.src.stage} `pl.{e.src.access.op}` ({e.src.role} on {e.src.pipe}, line {where(e.src)})",
                 f"{e.dst.stage} `pl.{e.dst.access.op}` ({e.dst.role} on {e.dst.pipe}, line {where(e.dst)})",
+                (where(e.src), where(e.dst)),
             ))
 
         for op in plan.prefire:
@@ -69,3 +79,42 @@ def render_provenance(rows: list[SyncWhy]) -> str:
         out.append(f"  {r.place:<16} {r.call}")
         out.append(f"  {'':<16}   {r.kind} on `{r.buffer}` ({reason}): {r.producer}  ->  {r.consumer}")
     return "\n".join(out) + ("\n" if out else "")
+
+
+#: An inserted sync as the emitter writes it: `pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=IDS[...]`
+_SYNC_LINE = re.compile(r"\.(set|wait)_cross_core\(\s*pipe=[\w.]*PipeType\.(\w+),\s*event_id=(\w+)\[")
+_SYNC_CALL = re.compile(r"^(set|wait)_cross_core\((\w+), (\w+)\[")
+
+
+class LineOrigins:
+    """Generated line -> what it is in terms of the input, for reports on the generated file.
+
+    Lines kept from the input are found by diffing the two texts (the output keeps the
+    user's text byte for byte); an inserted sync is recognised by its call and named by the
+    edges it serves."""
+
+    def __init__(self, result):
+        self._input_line: dict[int, int] = {}
+        self._generated = (result.code or "").splitlines()
+        source_lines = result.source.text.splitlines() if result.source is not None else []
+        matcher = difflib.SequenceMatcher(None, source_lines, self._generated, autojunk=False)
+        for tag, i1, i2, j1, _ in matcher.get_opcodes():
+            if tag == "equal":
+                self._input_line.update({j1 + k + 1: i1 + k + 1 for k in range(i2 - i1)})
+        self._edges: dict[tuple[str, str, str], list[SyncWhy]] = {}
+        for why in explain_syncs(result):
+            m = _SYNC_CALL.match(why.call)
+            if m:
+                self._edges.setdefault(m.groups(), []).append(why)
+
+    def note(self, line: int) -> Optional[str]:
+        """"input line N", "inserted sync: RAW on `buf`, input lines A -> B", or None."""
+        if line in self._input_line:
+            return f"input line {self._input_line[line]}"
+        text = " ".join(self._generated[line - 1:line + 3]) if line > 0 else ""  # a call may be wrapped
+        m = _SYNC_LINE.search(text)
+        whys = self._edges.get(m.groups(), []) if m else []
+        if not whys:
+            return None
+        served = sorted({f"{w.kind} on `{w.buffer}`, input lines {w.lines[0]} -> {w.lines[1]}" for w in whys})
+        return "inserted sync: " + "; ".join(served)

@@ -1,7 +1,10 @@
 """`--simulate`: run the serial kernel and the generated one on the emulated NPU and compare.
 
 The transpiler itself never executes the user's file; this option does (through
-sim_runtime), which is why it is opt-in.
+sim_runtime), which is why it is opt-in. Reports on the generated kernel name the generated
+file and its own line numbers, each followed by the input line it came from when that is
+known. On a terminal the result is a table; elsewhere (CI logs, pipes) one plain line per
+version, which no column width can wrap.
 """
 
 from __future__ import annotations
@@ -10,8 +13,11 @@ from pathlib import Path
 
 import click
 
+from pto_transpile.model import TENSOR
+from pto_transpile.provenance import LineOrigins
 from pto_transpile.reader import read
-from pto_transpile.source import SourceFile
+
+PIPELINED = "pipelined"
 
 
 def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
@@ -40,25 +46,83 @@ def parse_scalars(items) -> dict[str, int | float]:
     return out
 
 
-def simulate_and_report(path: Path, serial: str, generated: str, *, seed: int, block_dim: int, shapes, timeline,
-                        scalars=()) -> int:
-    """Print one verification table per pipelined kernel; 1 on any mismatch, deadlock, race or imbalance."""
+def _check_names(kernels, shapes: dict, scalars: dict) -> None:
+    """A --shape or --arg that names no parameter of a simulated kernel would do nothing."""
+    tensors = {p for k in kernels for p, kind in k.params.items() if kind == TENSOR}
+    others = {p for k in kernels for p, kind in k.params.items() if kind != TENSOR}
+    names = ", ".join(sorted(k.name for k in kernels))
+    for name in shapes:
+        if name not in tensors:
+            raise click.BadParameter(f"{name!r} is not a tensor parameter of {names} "
+                                     f"(tensors: {', '.join(sorted(tensors)) or 'none'})", param_hint="--shape")
+    for name in scalars:
+        if name not in others:
+            raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} "
+                                     f"(scalars: {', '.join(sorted(others)) or 'none'})", param_hint="--arg")
+
+
+def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
+                        shapes=(), timeline=None, scalars=(), stream=None) -> bool:
+    """Print one verification per pipelined kernel of `result`; True when any of them failed
+    (a mismatch, deadlock, race or imbalance). OSError when the --timeline cannot be written."""
     from rich.console import Console
 
     from sim_runtime import verify
+    from sim_runtime.errors import annotate_locations
 
     shape_map = parse_shapes(shapes)
     scalar_map = parse_scalars(scalars)
-    file = read(SourceFile.parse(serial, str(path)))
-    kernels = [k.name for k in file.kernels if k.loops]
-    console = Console(highlight=False)
-    status = 0
-    for name in kernels:
-        report = verify(serial, {"pipelined": generated}, name, path=str(path), seed=seed,
-                        block_dim=block_dim, shapes=shape_map, timeline_path=timeline, scalars=scalar_map)
-        report.render(console)
+    kernels = [k for k in read(result.source).kernels if k.loops]
+    _check_names(kernels, shape_map, scalar_map)
+    console = Console(file=stream, highlight=False)
+    plain = not console.is_terminal
+    origins = None
+    failed = False
+    for kernel in kernels:
+        report = verify(serial, {PIPELINED: result.code}, kernel.name, path=str(path), seed=seed,
+                        block_dim=block_dim, shapes=shape_map, timeline_path=timeline, scalars=scalar_map,
+                        generated_paths={PIPELINED: generated_path})
+        for row in report.rows:
+            if row.version == PIPELINED and row.message:
+                origins = origins or LineOrigins(result)
+                row.message = annotate_locations(row.message, generated_path, origins.note)
+        (_render_plain if plain else _render_table)(report, console)
         if timeline is not None and report.ok:
-            console.print(f"trace written to {timeline} (open it in https://ui.perfetto.dev)")
-        if not report.ok:
-            status = 1
-    return status
+            console.print(f"trace written to {timeline} (open it in https://ui.perfetto.dev)", markup=False)
+        failed |= not report.ok
+    return failed
+
+
+def _cells(row) -> tuple[str, str, str, str]:
+    cycles = "-" if row.cycles is None else str(row.cycles)
+    speedup = "-" if row.speedup is None else f"{row.speedup:.2f}x"
+    diffs = ", ".join(f"{k}={v:.3g}" for k, v in row.max_diff.items()) or "-"
+    return row.version, cycles, speedup, diffs
+
+
+def _render_plain(report, console) -> None:
+    """One line per version (version, cycles, speedup, diffs, verdict); details indented below."""
+    out = [f"simulated verification of {report.kernel}:"]
+    width = max(len(r.version) for r in report.rows)
+    for row in report.rows:
+        version, cycles, speedup, diffs = _cells(row)
+        first, *rest = row.verdict_text.splitlines() or [row.verdict]
+        out.append(f"  {version:<{width}}  cycles {cycles}  speedup {speedup}  max |diff| {diffs}  {first}")
+        out += [f"  {'':<{width}}  {line}" for line in rest]
+    console.print("\n".join(out), markup=False, highlight=False, soft_wrap=True)
+
+
+def _render_table(report, console) -> None:
+    """A table of the numbers and verdicts; a failure's details follow it, unwrapped."""
+    from rich.table import Table
+
+    table = Table(title=f"simulated verification of {report.kernel}")
+    for col in ("version", "cycles", "speedup", "max |diff|", "verdict"):
+        table.add_column(col, justify="right" if col in ("cycles", "speedup") else "left")
+    for row in report.rows:
+        style = "green" if row.verdict == "ok" else "red"
+        table.add_row(*_cells(row), f"[{style}]{row.verdict}[/{style}]")
+    console.print(table)
+    for row in report.rows:
+        if row.message:
+            console.print(f"{row.version}: {row.verdict_text}", markup=False, highlight=False, soft_wrap=True)

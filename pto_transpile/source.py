@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from pto_transpile.prescan import check_limits
 from pto_transpile.walk import iter_nodes
 
 
@@ -28,7 +29,9 @@ class SourceFile:
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> "SourceFile":
-        """Parse `text`; raises libcst.ParserSyntaxError on a syntax error."""
+        """Parse `text`; raises libcst.ParserSyntaxError on a syntax error, and
+        prescan.TooComplex (before parsing) on text too large or too deep to parse safely."""
+        check_limits(text)
         return cls(path=path, text=text, module=cst.parse_module(text))
 
     def span(self, node: cst.CSTNode) -> CodeRange:

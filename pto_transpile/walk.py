@@ -14,22 +14,33 @@ import libcst as cst
 
 N = TypeVar("N", bound=cst.CSTNode)
 _FIELDS: dict[type, tuple[str, ...]] = {}
-#: Types whose dataclass field order differs from source order.
+#: Fields that hold only layout: whitespace, comments, punctuation, brackets, `async`.
+#: Analysis never needs them, and skipping them keeps the walk cheap.
+_LAYOUT_FIELDS = frozenset({
+    "leading_lines", "lines_after_decorators", "header", "footer", "trailing_whitespace", "newline",
+    "semicolon", "comma", "lpar", "rpar", "lbracket", "rbracket", "lbrace", "rbrace", "dot", "relative",
+    "equal", "colon", "first_colon", "second_colon", "asynchronous",
+})
+#: Types whose dataclass field order differs from source order (layout fields left out).
+#: tests/test_walk.py compares the walk with libcst's own traversal on every node type.
 _SOURCE_ORDER = {
-    cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
-    cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.TypeAlias: ("name", "type_parameters", "value"),
     cst.Arg: ("keyword", "value"),
+    cst.Parameters: ("posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.MatchCase: ("pattern", "guard", "body"),
 }
 
 
 def _fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
-    if names is None and cls in _SOURCE_ORDER:
-        names = _FIELDS[cls] = _SOURCE_ORDER[cls]
     if names is None:
-        names = tuple(f.name for f in dataclasses.fields(cls) if not f.name.startswith("whitespace")
-                      and f.name not in ("leading_lines", "lines_after_decorators", "header", "footer",
-                                         "semicolon", "comma", "lpar", "rpar", "newline"))
+        names = _SOURCE_ORDER.get(cls) or tuple(
+            f.name for f in dataclasses.fields(cls) if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
         _FIELDS[cls] = names
     return names
 

@@ -1,31 +1,64 @@
-"""Writing outputs: atomically, and never over the input file."""
+"""Writing outputs: never over the input, never replacing what is not a regular file.
+
+A regular file (or a new one) is written through a temporary file and a rename, so a
+reader never sees half a kernel; it gets the mode a plain write would give (the umask
+applies), or keeps the mode of the file it replaces. A symlink is written through: the
+file it points to is replaced, the link stays. Anything else that already exists there
+(/dev/null, /dev/stdout, a FIFO) is opened and written into; renaming over it would
+replace a device node with a regular file.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 
 class RefusedWrite(Exception):
-    pass
+    """The target is one pto-transpile will not write: the input file, or a directory."""
 
 
 def default_output(input_path: Path) -> Path:
     return Path("build") / input_path.stem / "pipeline_generated.py"
 
 
-def write_atomic(target: Path, text: str, *, input_path: Path | None = None) -> None:
-    """Write `text` to `target` through a temporary file and a rename; refuse the input file."""
-    if input_path is not None and target.exists() and target.resolve() == input_path.resolve():
+def check_target(target: Path, *, input_path: Path | None = None) -> None:
+    """RefusedWrite when `target` is a directory or the input file itself."""
+    if target.is_dir():
+        raise RefusedWrite(f"{target} is a directory; give a file name")
+    if input_path is not None and target.exists() and os.path.samefile(target, input_path):
         raise RefusedWrite(f"refusing to overwrite the input file {input_path}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+
+def write_output(target: Path, text: str, *, input_path: Path | None = None) -> None:
+    """Write `text` to `target` (see the module doc); OSError when the environment refuses."""
+    check_target(target, input_path=input_path)
     try:
+        existing = os.stat(target)  # follows a symlink to what it points to
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        return
+    real = Path(os.path.realpath(target))
+    mode = stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask()
+    real.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
-        os.replace(tmp, target)
+        os.replace(tmp, real)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only portable way to read it is to set it
+    os.umask(mask)
+    return mask

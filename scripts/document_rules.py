@@ -46,7 +46,8 @@ def render() -> str:
                 f"- Severity: {rule.severity.value}",
                 f"- Constraint: {rule.seed}",
                 f"- Message: {rule.message}",
-                f"- Hint: {rule.hint}", "",
+                f"- Hint: {rule.hint}",
+                *[f"- Hint ({key}): {text}" for key, text in rule.hints.items()], "",
                 _demote(rule.doc), ""]
         if rule.invalid:
             out += _example("Invalid example (complete kernel)", rule.invalid[0])
@@ -62,6 +63,7 @@ def main(argv: list[str]) -> int:
         if current != text:
             print(f"{OUTPUT.relative_to(ROOT)} is stale; run: .venv/bin/python scripts/document_rules.py")
             return 1
+        print(f"{OUTPUT.relative_to(ROOT)} is up to date ({len(registry())} rules)")
         return 0
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     OUTPUT.write_text(text, encoding="utf-8")

@@ -7,7 +7,9 @@ does not point at the user's source is useless to a kernel author.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,16 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
+
+
+def annotate_locations(text: str, file: str, note: Callable[[int], Optional[str]]) -> str:
+    """Append ` (note)` to every `file:line` of `text` (as `Location` writes them) that
+    `note(line)` has something to say about."""
+    def add(match: re.Match) -> str:
+        said = note(int(match.group(1)))
+        return match.group(0) + (f" ({said})" if said else "")
+
+    return re.sub(re.escape(file) + r":(\d+)\b", add, text)
 
 
 class SimulationError(Exception):

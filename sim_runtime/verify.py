@@ -28,6 +28,13 @@ class VerifyRow:
     verdict: str = "ok"  # ok | mismatch | deadlock | race | imbalance | overflow | error
     message: str = ""
 
+    @property
+    def verdict_text(self) -> str:
+        """The verdict with its message, the verdict said once ("deadlock: every ...")."""
+        if not self.message or self.message.startswith(f"{self.verdict}:"):
+            return self.message or self.verdict
+        return f"{self.verdict}: {self.message}"
+
 
 @dataclass
 class VerifyReport:
@@ -40,6 +47,7 @@ class VerifyReport:
 
     def render(self, console=None) -> None:
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
         console = console or Console()
@@ -49,7 +57,7 @@ class VerifyReport:
         for r in self.rows:
             diff = ", ".join(f"{k}={v:.3g}" for k, v in r.max_diff.items()) or "-"
             style = "green" if r.verdict == "ok" else "red"
-            verdict = r.verdict if not r.message else f"{r.verdict}: {r.message}"
+            verdict = escape(r.verdict_text)
             table.add_row(r.version, "-" if r.cycles is None else str(r.cycles),
                           "-" if r.speedup is None else f"{r.speedup:.2f}x", diff,
                           f"[{style}]{verdict}[/{style}]")
@@ -90,8 +98,12 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
 
 
 def verify(serial_source: str, generated_source, kernel_name: str, *, path: str = "kernel.py", seed: int = 0,
-           block_dim: int = 1, shapes: dict | None = None, timeline_path=None, scalars: dict | None = None) -> VerifyReport:
-    """`generated_source` is one source text or a dict {version label: source text}."""
+           block_dim: int = 1, shapes: dict | None = None, timeline_path=None, scalars: dict | None = None,
+           generated_paths: dict | None = None) -> VerifyReport:
+    """`generated_source` is one source text or a dict {version label: source text}.
+
+    Reports name the serial kernel `path`; a generated version is named by
+    `generated_paths[label]` when given, so its line numbers point into its own file."""
     generated = generated_source if isinstance(generated_source, dict) else {"generated": generated_source}
     rows: list[VerifyRow] = []
     try:
@@ -103,7 +115,8 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     rows.append(VerifyRow("serial", serial.cycles, 1.0))
     for label, src in generated.items():
         try:
-            res = run_kernel(path, kernel_name, inputs, source=src, block_dim=block_dim, mode="concurrent")
+            res = run_kernel((generated_paths or {}).get(label, path), kernel_name, inputs, source=src,
+                             block_dim=block_dim, mode="concurrent")
         except Exception as exc:
             rows.append(VerifyRow(label, None, None, verdict=_verdict(exc), message=_describe(exc)))
             continue

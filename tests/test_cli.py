@@ -149,7 +149,8 @@ def test_explain():
 def test_check_writes_nothing_and_detects_stale_output(tmp_path):
     out = tmp_path / "o.py"
     r = run(DEMO, "--check", "-o", out)
-    assert r.exit_code == 0 and not out.exists()
+    assert r.exit_code == 1 and not out.exists()  # a missing output is out of date
+    assert "does not exist" in r.stderr
     assert run(DEMO, "-o", out).exit_code == 0
     assert run(DEMO, "--check", "-o", out).exit_code == 0
     out.write_text("stale\n")

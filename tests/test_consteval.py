@@ -50,3 +50,32 @@ def test_folds(expr, value):
 def test_refuses(expr):
     with pytest.raises(NotConstant):
         EV.eval(cst.parse_expression(expr))
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("[12, 13] * 10**8", "sequence of 200000000 items"),
+    ("10**8 * 'ab'", "sequence of 200000000 items"),
+    ("((10**4096)**4096)**4096", "integer of about"),
+    ("(2**4000) ** 20", "integer of about 80020 bits"),
+    (" * ".join(["10**4000"] * 5), r"integer of about 664\d\d bits"),
+    ("1 << 10**9", "integer of about"),
+    ("-" * 200 + "1", "nested more than 150 deep"),
+])
+def test_refuses_huge_or_deep_work_before_doing_it(expr, words):
+    with pytest.raises(NotConstant, match=words):
+        EV.eval(cst.parse_expression(expr))
+
+
+def test_long_chains_of_constants_are_refused_not_a_recursion_error():
+    chain = "".join(f"C{i} = C{i - 1} + 1\n" if i else "C0 = 0\n" for i in range(400))
+    module = cst.parse_module(chain)
+    ev = ConstEvaluator(_module_constants(module), PlNames.from_module(module).path)
+    assert ev.eval(cst.parse_expression("C60")) == 60
+    with pytest.raises(NotConstant, match="nested more than") as err:
+        ev.eval(cst.parse_expression("C399"))
+    assert err.value.reason.count("compile-time constant") == 1  # the cause, not the whole chain
+
+
+def test_folds_large_but_sane_results():
+    assert EV.eval(cst.parse_expression("[0, 1] * 1000")) == [0, 1] * 1000
+    assert EV.eval(cst.parse_expression("(10**4096) * 10")) == 10**4097

@@ -24,6 +24,7 @@ RULES = registry()
 #: Rules that cannot have examples run through `transpile()`; keep this short.
 NO_EXAMPLES = {
     "PTO002": "unreadable file: reported by the CLI before any text reaches transpile()",
+    "PTO098": "unwritable output: reported by the CLI when the environment refuses a write",
     "PTO099": "internal error: reported by the CLI/driver when pto-transpile itself crashes",
 }
 

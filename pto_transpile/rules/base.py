@@ -20,6 +20,8 @@ class Rule:
     title: str
     message: str  #: str.format template over the fields a check yields
     hint: str  #: imperative fix, also a template
+    #: other hints a check picks by yielding `_hint=<key>` (when the usual fix would be wrong)
+    hints: dict[str, str] = field(default_factory=dict)
     phase: str = "kernel"
     severity: Severity = Severity.ERROR
     doc: str = ""  #: markdown: What it checks / Why it matters for pipelining / Example / Use instead
@@ -30,4 +32,5 @@ class Rule:
     module: str = field(default="", repr=False)
 
     def format(self, fields: dict) -> tuple[str, str]:
-        return self.message.format(**fields), self.hint.format(**fields)
+        hint = self.hints[fields["_hint"]] if "_hint" in fields else self.hint
+        return self.message.format(**fields), hint.format(**fields)

@@ -1,5 +1,12 @@
+import libcst as cst
+
+from pto_api.ops import op_pipe
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import find
+
+#: The core whose unit executes an op's pipe: matmuls need the cube unit, V work the vector unit.
+CORE_OF_PIPE = {"M": "cube", "V": "vector"}
 
 
 def check(ctx):
@@ -7,7 +14,27 @@ def check(ctx):
         staged = [s for s in loop.stages if s.section in ("cube", "vector")]
         for prev, cur in zip(staged, staged[1:]):
             if prev.section == cur.section and prev.holder is not cur.holder:
-                yield cur.call, {"prev": prev.func, "stage": cur.func, "core": cur.section}
+                fields = {"prev": prev.func, "stage": cur.func, "core": cur.section}
+                misplaced = next(((s, op) for s in (cur, prev) for op in [_foreign_op(ctx.file, s)] if op), None)
+                if misplaced is not None:
+                    stage, op = misplaced
+                    other = "vector" if stage.section == "cube" else "cube"
+                    fields.update(_hint="misplaced", misplaced=stage.func, op=op, other=other)
+                yield cur.call, fields
+
+
+def _foreign_op(file, stage) -> str:
+    """A `pl` op of the stage's function that only the other core can run ("" if none)."""
+    func = file.stages.get(stage.func)
+    if func is None:
+        return ""
+    for call in find(func.node.body, cst.Call):
+        path = file.pl.path(call.func)
+        if path and len(path) == 1:
+            core = CORE_OF_PIPE.get(op_pipe(path[0]) or "")
+            if core is not None and core != stage.section:
+                return path[0]
+    return ""
 
 
 DOC = """\
@@ -79,6 +106,8 @@ RULE = Rule(
     title="Two consecutive stages run on the same core",
     message="stages `{prev}` and `{stage}` are both on the {core} core; stages must alternate cube/vector (C->V->C->V...)",
     hint="Merge `{prev}` and `{stage}` into one stage, or put a stage of the other core between them",
+    hints={"misplaced": "`{misplaced}` calls `pl.{op}`, which runs on the {other} core: call it in a "
+                        "`pl.section_{other}()` block"},
     check=check,
     seed="stage 调用需要严格按 cube/vector 交替排列 不允许连续两个 stage 落在同一个核上",
     doc=DOC,

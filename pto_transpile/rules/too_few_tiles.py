@@ -16,9 +16,29 @@ def check(ctx):
             yield ctx.kernel.buffers[buf].call, {
                 "buffer": buf, "tiles": tiles, "need": need, "a": a.func, "b": b.func,
                 "ahead": delays[j] - delays[i], "preload": ctx.schedule.preload,
+                "growth": growth(ctx.kernel, ctx.kernel.buffers[buf], need),
                 "_related": [(f"producer `{a.func}` (delay {delays[i]})", a.call),
                              (f"consumer `{b.func}` (delay {delays[j]})", b.call)],
             }
+
+
+def growth(kernel, buf, need: int) -> str:
+    """What adding tiles does to the group's address range: it grows past its last tile,
+    possibly into the next buffer of the same memory."""
+    if not buf.ranges or buf.slot_bytes is None:
+        return "; the group's address range then grows, so check it does not overlap the next buffer"
+    start, end = min(r[0] for r in buf.ranges), max(r[1] for r in buf.ranges)
+    new_end = end + (need - len(buf.ranges)) * buf.slot_bytes
+    later = sorted((min(r[0] for r in other.ranges), name) for name, other in kernel.buffers.items()
+                   if other is not buf and other.memory == buf.memory and other.ranges
+                   and min(r[0] for r in other.ranges) >= end)
+    if not later:
+        return f"; its address range then grows to [{start:#x}, {new_end:#x}) (no later {buf.memory} buffer)"
+    at, name = later[0]
+    if at < new_end:
+        return (f"; its address range then grows to [{start:#x}, {new_end:#x}) and overlaps `{name}` at {at:#x}, "
+                f"the next {buf.memory} buffer: move `{name}` up too")
+    return f"; its address range then grows to [{start:#x}, {new_end:#x}), still below `{name}` at {at:#x}"
 
 
 DOC = """\
@@ -68,7 +88,7 @@ RULE = Rule(
     name="too-few-tiles",
     title="A cross-core buffer has fewer tiles than the preload keeps live",
     message="cross-core buffer `{buffer}` has {tiles} tile(s), but at preload {preload} its producer `{a}` runs {ahead} iteration(s) ahead of its consumer `{b}`, so {need} tiles are live at once",
-    hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}), or lower the preload",
+    hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}), or lower the preload{growth}",
     phase="loop",
     check=check,
     seed="spec 3 / K53: tiles >= consumer delay - producer delay + 1",

@@ -1,0 +1,48 @@
+"""The `preload` override, checked once for the command line, pyproject.toml and `transpile()`.
+
+An override is None (use each kernel's `PipelineConfig`), one int for every pipeline loop,
+or a non-empty list of ints, one per loop in source order; every value is >= 0. Anything
+else (`True`, `2.0`, `"1,2"`, `[]`, -1) is refused with a message, never guessed at.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, Union
+
+PreloadArg = Union[None, int, Sequence[int]]
+
+
+def check_preload(value: object) -> PreloadArg:
+    """`value` as a valid override (a list becomes a tuple); ValueError says what is wrong."""
+    if value is None:
+        return None
+    if _is_int(value):
+        if value < 0:
+            raise ValueError(f"preload must be >= 0, got {value}")
+        return value
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise ValueError("preload is an empty list: give one value per pipeline loop")
+        for item in value:
+            if not _is_int(item):
+                raise ValueError(f"preload values must be ints, got {type(item).__name__} {item!r} in {value!r}")
+            if item < 0:
+                raise ValueError(f"preload values must be >= 0, got {item} in {value!r}")
+        return tuple(value)
+    raise ValueError(f"preload must be an int >= 0 or a list of them, got {type(value).__name__} {value!r}")
+
+
+def parse_preload(text: str) -> PreloadArg:
+    """`--preload N` (every loop) or `--preload N,M,...` (one per loop, even `N,`)."""
+    parts = [p.strip() for p in text.split(",")]
+    if "," in text and parts[-1] == "":
+        parts.pop()  # `2,` is a list of one value
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"expected N or N,M,... (integers >= 0), got {text!r}") from None
+    return check_preload(values if "," in text else values[0])
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,42 @@
+from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+The command line tool cannot write an output it was asked for: the generated kernel
+(`-o`, or the default `build/<stem>/pipeline_generated.py`) or the `--timeline` trace.
+The directory is read-only, does not exist (for `--timeline`, which creates no
+directories), or the disk refuses the write. Reported by the CLI with exit status 2.
+
+## Why it matters for pipelining
+The analysis succeeded, but nothing was written: a build step that goes on would use a
+stale or missing pipelined kernel. The problem is the environment, not the kernel or
+pto-transpile, so it is reported as such rather than as an internal error.
+
+## Example
+```python
+# pto-transpile kernel.py -o /read-only/dir/kernel_pipelined.py
+```
+
+## Use instead
+```python
+# pto-transpile kernel.py -o build/kernel_pipelined.py
+```
+"""
+
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+
+VALID = ()
+
+
+RULE = Rule(
+    code="PTO098",
+    name="unwritable-output",
+    title="An output file cannot be written",
+    message="cannot write `{path}`: {detail}",
+    hint="Check that the directory exists and is writable, or choose another path",
+    phase="analysis",
+    seed="(tool) every requested output is written, or the run says why not",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

@@ -1,0 +1,81 @@
+from pto_transpile.diagnostics import Severity
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+
+DOC = """\
+## What it checks
+(Warning.) A `# pto-transpile: ignore[...]` comment that silences nothing: no warning it
+names is reported on its line, it names an error (errors cannot be suppressed), it names
+no rule, or the directive is not understood. A bare `# pto-transpile: ignore` silences
+every warning on its line, and is reported when there is none. Whether a warning would be
+reported is only judged when the file has no error (an error stops parts of the analysis).
+
+Suppression works on warnings only, on the line the warning points at (its first line):
+
+```python
+    for kj in pl.range(0, N):  # pto-transpile: ignore[PTO042]
+```
+
+Codes and rule names both work (`ignore[missing-sync-all]`), several separated by commas.
+
+## Why it matters for pipelining
+A warning points at a hazard the tool cannot rule out; silencing it records that someone
+checked. A comment that silences nothing is stale (the code changed, or the warning went
+away) or mistyped, and would silence a new, different warning on that line later. An
+error is never silenced: a kernel with an error is never written.
+
+## Example
+```python
+    for ki in pl.range(0, N):  # pto-transpile: ignore[PTO042]
+```
+
+## Use instead
+```python
+    for ki in pl.range(0, N):
+```
+"""
+
+_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),
+                  head="for kj in pl.range(0, N):")
+_SYNCED = ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND
+
+
+def _on_loop(loop: str, comment: str) -> str:
+    """`loop` with `comment` on its header line."""
+    return loop.replace(":\n", f":  {comment}\n", 1)
+
+
+INVALID = (
+    # nothing to silence: the loops are separated by sync_all
+    ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+              + _on_loop(_SECOND, "# pto-transpile: ignore[PTO042]  # E: PTO096")),
+    # a bare ignore on a line without warnings
+    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore  # E: PTO096")),
+    # an error code, an unknown code and a directive that is not understood
+    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore[PTO043]  # E: PTO096")),
+    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore[PTO999]  # E: PTO096")),
+    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore=PTO042  # E: PTO096")),
+)
+
+VALID = (
+    # the PTO042 warning of two loops without sync_all, silenced on the line it points at
+    ex.kernel(loop=ex.LOOP + "\n" + _on_loop(_SECOND, "# pto-transpile: ignore[PTO042]")),
+    ex.kernel(loop=ex.LOOP + "\n" + _on_loop(_SECOND, "# pto-transpile: ignore[missing-sync-all]")),
+    ex.kernel(loop=ex.LOOP + "\n" + _on_loop(_SECOND, "# pto-transpile: ignore")),
+    ex.kernel(loop=_SYNCED),
+)
+
+
+RULE = Rule(
+    code="PTO096",
+    name="useless-suppression",
+    title="A suppression comment silences nothing",
+    message="`{directive}` silences nothing: {detail}",
+    hint="Remove the comment, or the code that no longer applies from it",
+    phase="analysis",
+    severity=Severity.WARNING,
+    seed="(tool) warnings can be silenced line by line; errors cannot",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

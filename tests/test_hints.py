@@ -1,0 +1,35 @@
+"""Hints that would send the user the wrong way are replaced by ones that fit the case."""
+
+from __future__ import annotations
+
+from helpers import demo_text
+from pto_transpile import transpile
+from pto_transpile.rules import _examples as ex
+
+
+def test_too_few_tiles_says_the_range_grows_into_the_next_buffer():
+    # at preload 3 the demo's p_mat_db (L1 at 0x8000) needs a third tile, which reaches b_l1 at 0x10000
+    [d] = [d for d in transpile(demo_text(), preload=3).diagnostics if d.code == "PTO043"]
+    assert "grows to [0x8000, 0x14000) and overlaps `b_l1` at 0x10000" in d.hint
+
+
+def test_too_few_tiles_names_the_next_buffer_it_stays_below():
+    y_db = ex.group("y_db", "Vec", "0x8000", "[12, 13]", None, None)
+    text = ex.kernel(x_db=ex.group("x_db", mutex="[0]", fwd="[0]", bwd="[2]"),
+                     vec_decls=ex.VEC_DECLS + "\n" + ex.textwrap.indent(y_db, "    "))
+    [d] = [d for d in transpile(text).diagnostics if d.code == "PTO043"]
+    assert "still below `y_db` at 0x8000" in d.hint
+
+
+def test_a_cube_stage_in_a_vector_section_is_moved_not_merged():
+    loop = ex.loop(ex.vector(ex.MM_CALL), ex.vector())
+    [d] = [d for d in transpile(ex.kernel(loop=loop)).diagnostics if d.code == "PTO012"]
+    assert d.hint == "`mm` calls `pl.matmul`, which runs on the cube core: call it in a `pl.section_cube()` block"
+    assert "Merge" not in d.hint
+
+
+def test_two_vector_stages_are_still_told_to_merge():
+    from pto_transpile.rules import registry
+
+    [d] = [d for d in transpile(registry()["PTO012"].invalid[0]).diagnostics if d.code == "PTO012"]
+    assert d.hint.startswith("Merge `act` and `st`")

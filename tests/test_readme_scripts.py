@@ -1,0 +1,34 @@
+"""Every script the README names runs (smoke: small sizes), so none of them rots unseen."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+
+#: script -> arguments that keep the run short
+SMOKE = {
+    "scripts/document_rules.py": ["--check"],
+    "scripts/fuzz_chains.py": ["0", "2"],
+    "benchmarks/sim_speedup.py": ["1"],
+    "benchmarks/bench_transpile.py": ["1"],
+}
+
+
+def test_every_script_the_readme_names_has_a_smoke_run():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:scripts|benchmarks)/\w+\.py)\b", readme))
+    named |= {f"benchmarks/{p.name}" for p in (ROOT / "benchmarks").glob("*.py")} if "benchmarks/" in readme else set()
+    assert named and named <= set(SMOKE), f"add a smoke run for {sorted(named - set(SMOKE))}"
+
+
+@pytest.mark.parametrize("script", sorted(SMOKE))
+def test_script_runs(script):
+    proc = subprocess.run([sys.executable, script, *SMOKE[script]], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stdout.strip()
