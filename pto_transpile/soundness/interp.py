@@ -735,8 +735,9 @@ class Interpreter:
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
         if ctx.may:
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
+        # syncs are matched by counting, never by identity: no need to name them after the code
         ev = Event(ctx.core, kind, pipe, self._next_seq(), event_id=eid, node=node, op=kind,
-                   ident=self._ident(node, ctx))
+                   ident=("sync", self._next_seq()))
         self.trace.events[ctx.core].append(ev)
         return ev
 
