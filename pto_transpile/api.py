@@ -24,7 +24,7 @@ from pto_transpile.preload import PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
-from pto_transpile.rules.already_pipelined import is_generated
+from pto_transpile.rules.already_pipelined import pipelined_as
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import Finding, StageScanner
 from pto_transpile.rules.pipeline_not_proven import HINTS
@@ -238,8 +238,8 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     for kernel in file.kernels:
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
             continue  # a plain kernel: nothing to transform, nothing to judge
-        if is_generated(kernel):
-            continue  # PTO060 (file phase) says it once; every other rule would misfire
+        if pipelined_as(kernel, file.pl) is not None:
+            continue  # left as written; PTO060 (file phase) says so once
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads)

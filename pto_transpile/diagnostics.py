@@ -12,8 +12,9 @@ from enum import Enum
 
 
 class Severity(str, Enum):
-    ERROR = "error"
-    WARNING = "warning"
+    ERROR = "error"  #: blocks the output, exit status 1
+    WARNING = "warning"  #: shown, the output is written
+    NOTE = "note"  #: information only (a file with nothing to pipeline, a kernel left as written)
 
 
 @dataclass(frozen=True)

@@ -72,17 +72,30 @@ def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
         for small in stmt.body:
             if isinstance(small, cst.Assign):
                 for target in small.targets:
-                    if isinstance(target.target, cst.Name):
-                        name = target.target.value
+                    for name, value in _unpacked(target.target, small.value):
                         seen[name] = seen.get(name, 0) + 1
-                        exprs[name] = small.value
+                        exprs[name] = value
             elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
                 name = small.target.value
                 seen[name] = seen.get(name, 0) + 1
                 exprs[name] = small.value
             elif isinstance(small, (cst.Import, cst.ImportFrom, cst.AugAssign)):
                 pass
-    return {n: e for n, e in exprs.items() if seen.get(n) == 1}
+    return {n: e for n, e in exprs.items() if seen.get(n) == 1 and e is not None}
+
+
+def _unpacked(target: cst.BaseExpression, value: cst.BaseExpression):
+    """(name, expression) pairs bound by `target = value`, including `A, B = 1, 2`; a name
+    bound from something that cannot be split gets no expression (it is not a constant)."""
+    if isinstance(target, cst.Name):
+        return [(target.value, value)]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        parts = value.elements if isinstance(value, (cst.Tuple, cst.List)) else None
+        if parts is not None and len(parts) == len(target.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in list(parts) + list(target.elements)):
+            return [pair for t, v in zip(target.elements, parts) for pair in _unpacked(t.value, v.value)]
+        return [(n.value, None) for n in find(target, cst.Name)]
+    return []
 
 
 def _bound_names(fn: cst.FunctionDef) -> set[str]:

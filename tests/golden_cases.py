@@ -16,7 +16,12 @@ from pto_transpile.api import transpile
 from pto_transpile.render import render_text
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-PRELOADS = (0, 1, 2, 3)
+#: preloads every case is generated at; None is the kernel's own `PipelineConfig` (file `expected_default`)
+PRELOADS = (0, 1, 2, 3, None)
+
+
+def label(preload) -> str:
+    return "default" if preload is None else f"p{preload}"
 
 
 def cases() -> list[Path]:

@@ -7,17 +7,17 @@ import os
 
 import pytest
 
-from golden_cases import PRELOADS, cases, generate
+from golden_cases import GOLDEN, PRELOADS, cases, generate, label
 
 UPDATE = os.environ.get("PTO_UPDATE_GOLDEN") == "1"
-PARAMS = [pytest.param(c, p, id=f"{c.name}-p{p}") for c in cases() for p in PRELOADS]
+PARAMS = [pytest.param(c, p, id=f"{c.name}-{label(p)}") for c in cases() for p in PRELOADS]
 
 
 @pytest.mark.parametrize("case, preload", PARAMS)
 def test_golden(case, preload):
     suffix, actual = generate(case, preload)
-    target = case / f"expected_p{preload}{suffix}"
-    stale = case / f"expected_p{preload}{'.diag' if suffix == '.py' else '.py'}"
+    target = case / f"expected_{label(preload)}{suffix}"
+    stale = case / f"expected_{label(preload)}{'.diag' if suffix == '.py' else '.py'}"
     if UPDATE:
         target.write_text(actual, encoding="utf-8")
         if stale.exists():
@@ -53,3 +53,12 @@ def test_golden_output_parses_and_keeps_comments(case, preload):
     out_comments = comments(actual)
     for c in comments(source):
         assert c in out_comments, f"comment lost: {c}"
+
+
+def test_every_example_is_a_golden_case():
+    """The bundled examples are reviewed like the goldens: each is some case's input."""
+    inputs = {(c / "input.py").read_text(encoding="utf-8") for c in cases()}
+    examples = sorted((GOLDEN.parent / "examples").glob("*.py"))
+    assert examples
+    for example in examples:
+        assert example.read_text(encoding="utf-8") in inputs, f"{example.name} is not golden/<case>/input.py of any case"

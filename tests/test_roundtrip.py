@@ -63,12 +63,13 @@ def test_plain_kernel_beside_a_pipeline_kernel_is_kept_byte_for_byte():
     assert r.ok and r.code.endswith("\n\n" + plain)
 
 
-def test_file_with_only_plain_kernels_is_a_diagnostic():
+def test_file_with_only_plain_kernels_is_left_as_it_is_with_a_note():
     text = demo_text().split("@pl.pipeline.stage")[0] + (
         "@pl.jit\ndef plain(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n    y = 0x10\n"
     )
     r = transpile(text)
-    assert [d.code for d in r.diagnostics] == ["PTO003"] and r.code is None
+    assert [(d.code, d.severity.value) for d in r.diagnostics] == [("PTO003", "note")]
+    assert r.ok and r.code == text
 
 
 def test_already_pipelined_example_is_current_output():
@@ -78,6 +79,8 @@ def test_already_pipelined_example_is_current_output():
 
     code = transpile(ex.kernel(config="preload=1")).code
     assert _GENERATED == code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1)
+    again = transpile(code)  # the generated file itself: left byte for byte, with a note
+    assert again.ok and again.code == code and [d.code for d in again.diagnostics] == ["PTO060"]
 
 
 def test_every_kernel_of_a_file_is_pipelined_with_its_own_preload():

@@ -14,7 +14,7 @@ def _escape_property(s: str) -> str:
 def render_github(diagnostics, sources=None) -> str:
     lines = []
     for d in diagnostics:
-        level = "error" if d.is_error else "warning"
+        level = {"error": "error", "warning": "warning", "note": "notice"}[d.severity.value]
         props = (f"file={_escape_property(d.path)},line={d.line},col={d.column},"
                  f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code + ' ' + d.name)}")
         text = d.message + (f" (hint: {d.hint})" if d.hint else "")

@@ -24,14 +24,14 @@ def render_sarif(diagnostics, sources=None) -> str:
             "shortDescription": {"text": r.title if r else code},
             "fullDescription": {"text": (r.doc or r.title) if r else code},
             "help": {"text": r.hint if r else ""},
-            "defaultConfiguration": {"level": "error" if (r is None or r.severity.value == "error") else "warning"},
+            "defaultConfiguration": {"level": "error" if r is None else r.severity.value},
         })
     results = []
     for d in diagnostics:
         result = {
             "ruleId": d.code,
             "ruleIndex": index[d.code],
-            "level": "error" if d.is_error else "warning",
+            "level": d.severity.value,
             "message": {"text": d.message + (f"\nhint: {d.hint}" if d.hint else "")},
             "locations": [{
                 "physicalLocation": {

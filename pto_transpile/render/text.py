@@ -13,8 +13,11 @@ from __future__ import annotations
 from rich.markup import escape
 
 
+_STYLE = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
+
+
 def _block(d, source_lines, color: bool) -> str:
-    level = "error" if d.is_error else "warning"
+    level = d.severity.value
     line_text = source_lines[d.line - 1] if source_lines and 0 < d.line <= len(source_lines) else ""
     expanded = line_text.expandtabs(8)
     prefix_len = len(line_text[: d.column - 1].expandtabs(8))
@@ -24,7 +27,7 @@ def _block(d, source_lines, color: bool) -> str:
         width = max(1, len(expanded.rstrip()) - prefix_len)
     gutter = " " * len(str(d.line))
     if color:
-        style = "bold red" if d.is_error else "bold yellow"
+        style = _STYLE[level]
         out = [f"[{style}]{level}[{d.code}][/]: [bold]{escape(d.message)}[/]",
                f"{gutter}[blue]-->[/] {escape(d.path)}:{d.line}:{d.column}"]
         if line_text:
@@ -53,8 +56,9 @@ def render_text(diagnostics, sources=None, color: bool = False) -> str:
         text = sources.get(d.path)
         blocks.append(_block(d, text.splitlines() if text else None, color))
     errors = sum(1 for d in diagnostics if d.is_error)
-    warnings = len(diagnostics) - errors
+    notes = sum(1 for d in diagnostics if d.severity.value == "note")
+    warnings = len(diagnostics) - errors - notes
     if diagnostics:
-        summary = f"found {errors} error(s) and {warnings} warning(s)"
+        summary = f"found {errors} error(s) and {warnings} warning(s)" + (f", {notes} note(s)" if notes else "")
         blocks.append(f"[bold]{summary}[/]" if color else summary)
     return "\n\n".join(blocks) + ("\n" if blocks else "")

@@ -1,32 +1,51 @@
+from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
+from pto_transpile.rules._walk import calls_in, names_stored
 from pto_transpile.rules.base import Rule
-from pto_transpile.rules._walk import names_stored
 
 #: Counters only pto-transpile's output binds (full mode / serial mode).
 MARKERS = ("_pl_task_id", "_pl_sync_id")
+SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"))
 
 
-def is_generated(kernel) -> bool:
-    return any(n.value.startswith(MARKERS) for n in names_stored(kernel.node.body))
+def pipelined_as(kernel, pl) -> str | None:
+    """How a kernel without `pipeline=` is already pipelined, or None if it is not.
+
+    pto-transpile's output binds its task counter; a kernel pipelined by hand raises and
+    waits for cross-core events itself. Neither is transformed (again): it is left as written.
+    A kernel that sets `pipeline=` is always the user's serial kernel, whatever names it binds."""
+    if kernel.pipeline_keyword is not None:
+        return None
+    if any(n.value.startswith(MARKERS) for n in names_stored(kernel.node.body)):
+        return "already the output of pto-transpile"
+    if any(pl.path(c.func) in SYNCS for c in calls_in(kernel.node.body)):
+        return "pipelined by hand (it calls `set_cross_core`/`wait_cross_core` itself)"
+    return None
 
 
 def check(file):
     for kernel in file.kernels:
-        if is_generated(kernel):
-            yield kernel.node.name, {"kernel": kernel.name}
+        how = pipelined_as(kernel, file.pl)
+        if how is not None:
+            yield kernel.node.name, {"kernel": kernel.name, "how": how,
+                                     "_hint": "generated" if how.startswith("already") else "hand"}
 
 
 DOC = """\
 ## What it checks
-The kernel is already the output of pto-transpile (it binds the task or sync counter the
-transform generates, `_pl_task_id` / `_pl_sync_id`).
+(A note.) A kernel without `pipeline=` is already pipelined: it is pto-transpile's output
+(it binds the generated task counter `_pl_task_id` / `_pl_sync_id`), or its author
+pipelined it by hand (it calls `pl.system.set_cross_core`/`wait_cross_core` itself, as
+production kernels do). Such a kernel is left exactly as written: the output file holds it
+byte for byte, and the exit status is 0, so `--check` in a pre-commit hook accepts committed
+generated files and hand-written pipelines alike.
 
 ## Why it matters for pipelining
-A pipelined kernel holds the ctx ring, the validity guards and every cross-core sync; its
-stage calls sit under runtime `if`s and it uses reserved `_pl_` names, so transforming it
-again would be rejected on every line, and a second set of syncs would be wrong anyway.
-Transform the serial source instead. (This check stands in for all the others on such a
-kernel, so the report is one line instead of dozens.)
+A pipelined kernel holds its own ring of contexts, validity guards and cross-core syncs;
+pipelining it again would add a second set of syncs on the same event ids. The serial
+source is what the transform takes. To check the syncs of a hand-written pipeline, run it
+with `--simulate`: the emulator runs it with hardware semantics and reports races,
+deadlocks and unbalanced events.
 
 ## Example
 ```python
@@ -167,7 +186,24 @@ def kernel(  # E: PTO060
         pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=_pl_bwd_ids_x_db[1])
 '''
 
-INVALID = (_GENERATED,)
+#: a hand-pipelined kernel: the author placed the syncs, primed the release ids and drains them
+_HAND = ex.kernel(
+    decorator="@pl.jit(auto_mutex=True)",
+    decls="with pl.section_vector():\n"
+          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2)\n"
+          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=3)",
+    loop=ex.loop(
+        ex.cube("pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2 + ki % 2)\n    " + ex.MM_CALL
+                + "\n    pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=ki % 2)"),
+        ex.vector("pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n    " + ex.ST_CALL
+                  + "\n    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2 + ki % 2)"),
+    ),
+    after="with pl.section_cube():\n"
+          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2)\n"
+          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=3)",
+).replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060\n", 1)
+
+INVALID = (_GENERATED, _HAND)
 
 VALID = (ex.kernel(config="preload=1"),)
 
@@ -175,10 +211,13 @@ VALID = (ex.kernel(config="preload=1"),)
 RULE = Rule(
     code="PTO060",
     name="already-pipelined",
-    title="The kernel is already pipelined",
-    message="kernel `{kernel}` is already the output of pto-transpile",
+    title="The kernel is already pipelined, so it is left as written",
+    message="kernel `{kernel}` is {how}; it is left as written",
     hint="Run pto-transpile on the serial kernel the generated file came from",
+    hints={"generated": "Run pto-transpile on the serial kernel the generated file came from",
+           "hand": "Run with `--simulate` to check its syncs on the emulated NPU"},
     phase="file",
+    severity=Severity.NOTE,
     check=check,
     seed="(tool) transform serial kernels only",
     doc=DOC,

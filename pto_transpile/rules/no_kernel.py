@@ -1,28 +1,33 @@
+from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.already_pipelined import pipelined_as
 from pto_transpile.rules.base import Rule
 
 
 def check(file):
     if not file.kernels:
-        yield file.source.module, {"detail": "no `@pl.jit` kernel in this file"}
+        yield file.source.module, {"detail": "no `@pl.jit` kernel in this file", "_hint": "no-kernel"}
         return
     if any(k.loops or k.pipeline_keyword is not None or k.stray_stage_calls for k in file.kernels):
         return  # plain kernels beside a pipeline kernel are fine: they are left as they are
     for k in file.kernels:
-        yield k.node.name, {"detail": f"kernel `{k.name}` has no `pipeline=` and calls no stage"}
+        if pipelined_as(k, file.pl) is None:  # PTO060 speaks for kernels pipelined already
+            yield k.node.name, {"detail": f"kernel `{k.name}` has no `pipeline=` and calls no stage"}
 
 
 DOC = """\
 ## What it checks
-The file contains no function decorated with `@pl.jit(...)`, where `pl` is resolved from
-the imports (`import pypto_pro.language as pl`, `from pypto_pro import language as pl`),
-so a misspelt import hides the kernel too (reported on the first line of the file); or
-its kernels neither set `pipeline=` nor call a stage (reported on each kernel).
+(A note.) The file contains no function decorated with `@pl.jit(...)`, where `pl` is
+resolved from the imports (`import pypto_pro.language as pl`, `from pypto_pro import
+language as pl`), so a misspelt import hides the kernel too (reported on the first line of
+the file); or its kernels neither set `pipeline=` nor call a stage (reported on each kernel).
+The file is left as it is and the exit status is 0: a pre-commit hook may run the tool on
+every Python file.
 
 ## Why it matters for pipelining
 The transform rewrites the pipeline loops of `@pl.jit` kernels that set
-`pipeline=pl.pipeline.PipelineConfig(...)`. Without a kernel there is nothing to pipeline,
-and running the tool on such a file is almost always a wrong path or a wrong import.
+`pipeline=pl.pipeline.PipelineConfig(...)`. Without a kernel there is nothing to pipeline;
+if you expected one, the path or the import is wrong.
 
 ## Example
 ```python
@@ -48,8 +53,11 @@ RULE = Rule(
     name="no-kernel",
     title="The file holds no kernel to pipeline",
     message="{detail}, so there is nothing to pipeline",
-    hint="Decorate the kernel function with `@pl.jit(...)` and import `pypto_pro.language`",
+    hint="To pipeline it, set `pipeline=pl.pipeline.PipelineConfig(...)` and call `@pl.pipeline.stage` functions in a loop",
+    hints={"no-kernel": "If this file should hold a kernel, decorate it with `@pl.jit(...)` and import "
+                        "`pypto_pro.language` (not `pypto.language`)"},
     phase="file",
+    severity=Severity.NOTE,
     check=check,
     seed="(tool) the input must hold a kernel",
     doc=DOC,

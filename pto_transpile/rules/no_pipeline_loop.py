@@ -1,15 +1,40 @@
+import libcst as cst
+
+from pto_transpile.reader import section_of
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import find
 
 
 def check(ctx):
     k = ctx.kernel
     if k.loops:
         return
-    if not ctx.file.stages:
+    forgotten = _plain_calls_in_sections(ctx)
+    if forgotten:
+        names = ", ".join(f"`{n}`" for n in forgotten)
+        yield k.node.name, {"detail": f"a loop calls {names} in section blocks, but they are not stages",
+                            "names": names, "_hint": "forgotten"}
+    elif not ctx.file.stages:
         yield k.node.name, {"detail": "the file has no `@pl.pipeline.stage` functions"}
     else:
         yield k.node.name, {"detail": "no `for` loop calls a stage inside `with pl.section_cube()/section_vector()` blocks"}
+
+
+def _plain_calls_in_sections(ctx) -> list[str]:
+    """Module functions a `for` loop of the kernel calls as the only statement of a section:
+    where a stage call belongs, so most likely a stage whose decorator was forgotten."""
+    found: list[str] = []
+    for loop in find(ctx.kernel.node.body, cst.For):
+        for stmt in loop.body.body:
+            if isinstance(stmt, cst.With) and section_of(stmt, ctx.file.pl) and len(stmt.body.body) == 1:
+                line = stmt.body.body[0]
+                call = line.body[0].value if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+                    and isinstance(line.body[0], cst.Expr) else None
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) \
+                        and call.func.value in ctx.file.helpers and call.func.value not in found:
+                    found.append(call.func.value)
+    return found
 
 
 DOC = """\
@@ -64,6 +89,7 @@ RULE = Rule(
     title="A pipeline kernel has no pipeline loop",
     message="kernel has `pipeline=` but nothing to pipeline: {detail}",
     hint="Call each `@pl.pipeline.stage` function from a `for ... in pl.range(...)` loop, one per `with pl.section_*()` block",
+    hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`"},
     check=check,
     seed="K5/K6: no stage functions, or stages never called in a loop",
     doc=DOC,

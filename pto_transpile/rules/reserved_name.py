@@ -43,6 +43,9 @@ copying code back from `pipeline_generated.py`).
 INVALID = (
     ex.kernel(vec_decls="with pl.section_vector():\n    _pl_sub_id = pl.get_subblock_idx()  # E: PTO040",
               loop=ex.loop(ex.cube(), ex.vector("st(ki, _pl_sub_id, out, x_db)"))),
+    # the name of the generated task counter, in the user's own loop: the user's kernel (it
+    # sets `pipeline=`), not generated output, so the reserved name is reported where it is bound
+    ex.kernel(loop=ex.loop("_pl_task_id = ki  # E: PTO040", ex.cube(), ex.vector())),
 )
 
 VALID = (ex.kernel(),)

@@ -51,6 +51,21 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
     return []
 
 
+def check_hand_written(file, kernel) -> list[Problem]:
+    """Races, deadlock and unbalanced events in a kernel the author pipelined by hand: its
+    own syncs, judged with hardware semantics (there is no serial kernel to compare with)."""
+    auto_mutex = _auto_mutex(file, kernel)
+    for config in _configs(file, kernel):
+        try:
+            trace = Interpreter(file, kernel.node, config, auto_mutex).run()
+        except CannotModel:
+            return []  # what the model cannot follow is left to `--simulate`
+        problems = _Report(file, kernel, None, trace, None, run_concurrent(trace), config).problems()
+        if problems:
+            return problems
+    return []
+
+
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool) -> list[Problem]:
     try:
         serial = Interpreter(file, kernel.node, config, auto_mutex).run()
@@ -73,7 +88,7 @@ class _Report:
         self.serial, self.piped = serial, piped
         self.s, self.p = s, p
         self.config = config
-        self.by_ident = {(ev.core, ev.ident): ev for core in serial.events for ev in core}
+        self.by_ident = {(ev.core, ev.ident): ev for core in serial.events for ev in core} if serial else {}
         self.out: list[Problem] = []
         self._seen: set = set()
 
@@ -81,6 +96,8 @@ class _Report:
         self._deadlock()
         self._balance()
         self._races()
+        if self.serial is None:  # a kernel judged on its own: nothing to compare with
+            return self.out[:MAX_PROBLEMS]
         self._arguments()
         if not self.out:  # a race or a wrong argument already explains any value that differs
             self._values()

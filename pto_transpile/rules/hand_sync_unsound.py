@@ -1,0 +1,71 @@
+from pto_transpile.diagnostics import Severity
+from pto_transpile.rules.already_pipelined import _HAND, pipelined_as
+from pto_transpile.rules.base import Rule
+from pto_transpile.rules.pipeline_not_proven import HINTS
+
+
+def check(file):
+    from pto_transpile.soundness.check import check_hand_written
+
+    for kernel in file.kernels:
+        if pipelined_as(kernel, file.pl) is None or not pipelined_as(kernel, file.pl).startswith("pipelined by hand"):
+            continue
+        for problem in check_hand_written(file, kernel):
+            yield problem.node, {"kernel": kernel.name, "detail": problem.detail, "hint": HINTS[problem.kind],
+                                 "_related": problem.related}
+
+
+DOC = """\\
+## What it checks
+(A warning.) A kernel pipelined by hand (no `pipeline=`; it calls `set_cross_core` and
+`wait_cross_core` itself) is left as written, but its own syncs are judged: the kernel is
+run on the same abstract model of the NPU the soundness check uses (the AIC and both AIVs,
+each pipe, mutexes, every set and wait) and any deadlock, unbalanced event counter,
+counter overflow or race between two accesses is reported.
+
+## Why it matters for pipelining
+A missing or misplaced wait in a hand-written pipeline computes wrong numbers only
+sometimes on the device; nothing else reports it. The emulator (`--simulate`) shows it on
+one run; this check reports it without running the kernel.
+
+## Example
+```python
+        with pl.section_vector():
+            if t >= 1:
+                # the wait for the cube's data is missing
+                consume(before.row, sub_id, out, x_db, r_db)
+```
+
+## Use instead
+```python
+        with pl.section_vector():
+            if t >= 1:
+                pl.system.wait_cross_core(pipe=pl.PipeType.V, event_id=EV_FULL[(t - 1) % 2])
+                consume(before.row, sub_id, out, x_db, r_db)
+```
+"""
+
+# the vector core's wait for the cube's data is missing: `st` reads the tile while `mm`
+# writes it, and the cube's sets pile up unconsumed
+_BROKEN = _HAND.replace("# E: PTO060", "# E: PTO060, PTO068").replace(
+    "            pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n", "").replace(
+    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n", "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO068\n", 1)
+
+INVALID = (_BROKEN,)
+
+VALID = (_HAND.replace("  # E: PTO060", ""),)  # notes of other rules (PTO060) are allowed in valid examples
+
+RULE = Rule(
+    code="PTO068",
+    name="hand-sync-unsound",
+    title="The syncs of a hand-pipelined kernel are wrong",
+    message="the hand-written syncs of `{kernel}` are not sound: {detail}",
+    hint="{hint}",
+    phase="file",
+    severity=Severity.WARNING,
+    check=check,
+    seed="beyond the original: a checker for hand-written pipelines",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

@@ -1,0 +1,53 @@
+"""A kernel pipelined by hand is left as written, and its own syncs are checked.
+
+`examples/hand_pipelined.py` places every `set_cross_core`/`wait_cross_core` itself. The
+transpiler must leave it byte for byte (a note, exit 0, also under `--check`), the static
+check (PTO068) and the emulator (`--simulate`) must both report a copy with any one of its
+waits deleted.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pto_transpile import transpile
+from pto_transpile.cli import main
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "hand_pipelined.py"
+TEXT = EXAMPLE.read_text(encoding="utf-8")
+WAITS = [i for i, line in enumerate(TEXT.splitlines(keepends=True)) if "wait_cross_core(" in line]
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_left_byte_for_byte_with_a_note(tmp_path):
+    r = run(EXAMPLE, "--check")
+    assert r.exit_code == 0 and "note[PTO060]" in r.output and "pipelined by hand" in r.output
+    out = tmp_path / "o.py"
+    assert run(EXAMPLE, "-o", out).exit_code == 0
+    assert out.read_bytes() == EXAMPLE.read_bytes()
+    result = transpile(TEXT, path="hand.py")
+    assert result.ok and result.code == TEXT and [d.code for d in result.diagnostics] == ["PTO060"]
+
+
+def test_its_syncs_pass_the_emulator(tmp_path):
+    r = run(EXAMPLE, "--simulate", "-o", tmp_path / "o.py")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"as written .* ok", r.output)
+
+
+@pytest.mark.parametrize("index", WAITS, ids=lambda i: f"line{i + 1}")
+def test_deleting_any_wait_is_reported(tmp_path, index):
+    lines = TEXT.splitlines(keepends=True)
+    broken = tmp_path / "broken.py"
+    broken.write_text("".join(lines[:index] + lines[index + 1:]), encoding="utf-8")
+    static = transpile(broken.read_text(), path=str(broken))
+    assert "PTO068" in {d.code for d in static.diagnostics}, static.diagnostics
+    r = run(broken, "--simulate", "-o", tmp_path / "o.py")
+    assert r.exit_code == 1 and re.search(r"race|deadlock|imbalance", r.output), r.output
