@@ -2,7 +2,9 @@
 
 Roles are positional, one entry per positional argument: "W" written, "R" read, "RW" both,
 None not a tile. Positions past the end are not tiles; keyword arguments are never tiles.
-Source: transform.md 2.12 (the V2 `_BLOCK_OP_TILE_ROLES`) and pto_api.md 11.2/11.3.
+The table follows the roles and pipes PyPTO's own pipeline transform records per op
+(its block-op role table and the backend's op-to-pipe registry), extended with the
+vector ops that table leaves out.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ _REGISTRY_ALIAS = {
     **{f"expand_{k}": f"row_expand_{k}" for k in ("max", "min", "mul", "sub", "div")},
 }
 
-#: Pipe per backend registry op (snapshot of the public registry, transform.md 2.12).
+#: Pipe per backend registry op (a snapshot of PyPTO's public op registry).
 #: Anything vector-side not listed runs on V; see `op_pipe`.
 OP_PIPE: dict[str, str] = {
     "load": "MTE2",

@@ -1,4 +1,4 @@
-"""What travels in the ctx ring (spec 2.10): fields, their fills, and each stage argument's form.
+"""What travels in the ctx ring: fields, their fills, and each stage argument's form.
 
 A delayed stage must see the values of ITS task, not the newest ones, so every live value a
 stage receives (scalars, struct fields, expressions over them, slots picked in the outer

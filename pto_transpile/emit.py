@@ -1,4 +1,4 @@
-"""Emission (spec 5): the rewritten kernel, as libcst nodes spliced around the user's own.
+"""Emission: the rewritten kernel, as libcst nodes spliced around the user's own.
 
 User statements are kept as the very nodes the file was parsed into, so their text,
 comments and formatting survive; only inserted statements are new. The user's expressions
@@ -121,7 +121,7 @@ class LoopEmitter:
         return stage.line.with_changes(body=[_replace_call(s, stage.call, new_call) for s in stage.line.body])
 
     def guarded_stage(self, stage: StageCall, column: int, keep_leading: bool = True) -> list[cst.BaseStatement]:
-        """[ctx lookup], `with section: if ctx._pl_is_valid: waits; call; sets` (spec 5.4)."""
+        """[ctx lookup], `with section: if ctx._pl_is_valid: waits; call; sets`."""
         d = self.sched.delays[stage.index]
         ctxvar = self.ctx_var(d)
         out: list[cst.BaseStatement] = []

@@ -1,6 +1,7 @@
 """Overwrites the inserted sync does not prevent, which the user's declarations leave open.
 
-Two cases the original leaves entirely to the user (transform.md 7.5 and 7.15), checked
+Two cases the original transform leaves entirely to the user (forward-only buffers, and
+local groups picked outside the pipeline loop), checked
 here because a kernel author cannot see them without running the pipelined kernel:
 
 * a forward-only cross-core buffer (`fwd_ids` without `bwd_ids`): its producer may overwrite

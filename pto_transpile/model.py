@@ -14,7 +14,8 @@ import libcst as cst
 CUBE, VECTOR = "cube", "vector"
 SECTIONS = (CUBE, VECTOR)
 
-# Variable kinds (transform.md 2.10). Handles never travel in the ctx ring.
+# Variable kinds. Handles (tensors, groups, tiles, tuples of them) never travel in the ctx
+# ring; scalars and structs do.
 TENSOR, GROUP, TILE, TUPLE, STRUCT, STRUCT_ARRAY, SCALAR, UNKNOWN = (
     "tensor", "group", "tile", "tuple", "struct", "struct_array", "scalar", "unknown",
 )
@@ -194,7 +195,7 @@ class Kernel:
 
 @dataclass(frozen=True)
 class Access:
-    """One op-level access of a stage to a tracked buffer (transform.md 2.12)."""
+    """One op-level access of a stage to a tracked buffer: which buffer, read or written, on which pipe."""
 
     stage_index: int
     buffer: str

@@ -1,4 +1,4 @@
-"""From sync graph to sync statements: event ids, in-loop sites, prefire and drain (spec 4.5-4.10).
+"""From sync graph to sync statements: event ids, in-loop sites, prefire and drain.
 
 Every emitted edge gives one wait before its consumer stage and one set after its producer
 stage, indexed by task. An edge whose consumer runs `skew` tasks after its producer
@@ -102,7 +102,7 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
 
 
 def _shared_owner(kernel: Kernel, edges: list[Edge]) -> dict[int, str]:
-    """Spec 4.5: WAR edges into one write at one task offset share the single cross-core owner's ids."""
+    """WAR edges into one write at one task offset share the single cross-core owner's ids."""
     groups: dict[tuple[int, int], list[Edge]] = {}
     for e in edges:
         if e.kind == "WAR":
@@ -142,7 +142,7 @@ def _handovers(kernel: Kernel, edges: list[Edge]) -> set[int]:
 
 
 def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter: list[int]) -> dict[tuple[int, int], IdRef]:
-    """Spec 4.8: free event ids for WAR edges created purely by address reuse."""
+    """Free event ids for WAR edges created purely by address reuse."""
     wanted: dict[tuple[int, int], int] = {}
     handovers = _handovers(kernel, graph.edges)
     for e in graph.edges:
@@ -186,7 +186,7 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
 
 
 def _resolve(kernel: Kernel, edge: Edge, owner_of, refs, alloc) -> Optional[IdRef]:
-    """Spec 4.7: which ids an edge uses, or None when it emits nothing."""
+    """Which ids an edge uses, or None when it emits nothing."""
     if edge.src.section == edge.dst.section:
         return None
     if edge.kind == "RAW":

@@ -1,4 +1,4 @@
-"""Per-op buffer accesses of each stage: (buffer, role, pipe), in execution order (spec 2.12).
+"""Per-op buffer accesses of each stage: (buffer, role, pipe), in execution order.
 
 Only tracked buffers are recorded: cross-core buffers and buffers whose addresses overlap
 one. Plain helpers called from a stage are scanned as part of it (bindings follow argument

@@ -1,4 +1,4 @@
-"""Stage delays and ctx ring depth (spec 3).
+"""Stage delays and ctx ring depth.
 
 The first stage runs at delay 0; the first stage on the other core one beat later; every
 later stage on a core `preload` beats after that core's previous stage. For a strictly

@@ -1,4 +1,4 @@
-"""The sync dependency graph of one pipeline loop (spec 4.1-4.4, 4.11).
+"""The sync dependency graph of one pipeline loop.
 
 Nodes are op-level accesses. Buffers whose addresses overlap share a region; a lane is one
 (region, slot). Unrolling the schedule over enough tasks puts every access of every task
@@ -170,7 +170,7 @@ def find_cycles(graph: SyncGraph) -> list[tuple[int, list[Edge]]]:
         if e.src.stage_index == e.dst.stage_index and e.task_off == 0 and e.src.seq > e.dst.seq:
             # A stage that reads a received tile and later overwrites part of it gets a WAR
             # edge from its own later read to its earlier write (gating readers come from
-            # the whole lane, spec 4.4). Nothing waits on it -- one stage's accesses are
+            # the whole lane). Nothing waits on it -- one stage's accesses are
             # ordered by program order and auto_mutex -- so it cannot be part of a deadlock.
             continue
         out_edges.setdefault(e.src.seq, []).append(e)

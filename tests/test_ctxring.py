@@ -1,4 +1,4 @@
-"""What travels in the ctx ring (spec 2.10) and how stage arguments read it."""
+"""What travels in the ctx ring and how stage arguments read it."""
 
 from golden_cases import GOLDEN
 from pto_transpile import transpile

@@ -1,4 +1,4 @@
-"""The per-op access scan (spec 2.12): roles, pipes, helpers, vector functions, aggregates."""
+"""The per-op access scan: roles, pipes, helpers, vector functions, aggregates."""
 
 import textwrap
 

@@ -1,4 +1,4 @@
-"""The delay rule and the ring depth (spec 3)."""
+"""The delay rule and the ring depth."""
 
 import pytest
 

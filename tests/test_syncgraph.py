@@ -1,4 +1,4 @@
-"""The sync graph on the worked examples of spec 4.12."""
+"""The sync graph on worked examples: two stages (E1-E3), address reuse (E5), shared release ids (E6)."""
 
 import textwrap
 

@@ -28,7 +28,7 @@ class Rule:
     invalid: tuple[str, ...] = ()  #: failing kernels; `# E: PTOxxx` marks each expected line
     valid: tuple[str, ...] = ()  #: passing kernels
     check: Optional[Callable[[Any], Iterable[tuple[Any, dict]]]] = None
-    seed: str = ""  #: the 使用约束 bullet (or spec check) this rule enforces
+    seed: str = ""  #: the constraint this rule enforces, in one English sentence
     module: str = field(default="", repr=False)
 
     def format(self, fields: dict) -> tuple[str, str]:

@@ -126,7 +126,7 @@ RULE = Rule(
     hint="Take exactly one tile per iteration inside the stage with `slot = {buffer}.next()`",
     phase="loop",
     check=check,
-    seed="跨核 Buffer 的 Tiles 必须随迭代顺序轮转",
+    seed="the tiles of a cross-core buffer must rotate with the iteration order",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

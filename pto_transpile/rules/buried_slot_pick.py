@@ -64,7 +64,7 @@ RULE = Rule(
     message="`{pick}` takes a slot of `{group}` inside a larger expression (`{statement}`)",
     hint="Assign the slot on its own line first: `slot = {pick}`, then use `slot`",
     check=check,
-    seed="在流水循环之外取 Tile 时必须单独写成一条赋值语句 slot = group.next() 不能嵌在更大的表达式里",
+    seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, never inside a larger expression",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -57,7 +57,7 @@ RULE = Rule(
     message="cross-core buffer `{buffer}` lives in {space}; cross-core buffers must be in UB (`pl.MemorySpace.Vec`) or L1 (`pl.MemorySpace.Mat`)",
     hint="Declare it with `target_memory=pl.MemorySpace.Vec` or `pl.MemorySpace.Mat` (move Acc results to Vec first)",
     check=check,
-    seed="跨核 Buffer 仅支持 UB 和 L1 Buffer",
+    seed="cross-core buffers live only in UB (Vec) or L1 (Mat)",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -61,7 +61,7 @@ RULE = Rule(
     message="cross-core buffer `{buffer}`: {keyword} {detail}",
     hint="Write the ids as a literal list such as `{keyword}=[0, 1]`, or as a name bound to such a list at module level",
     check=check,
-    seed="fwd_ids/bwd_ids 只支持两种写法 直接写整数列表 或写一个在 kernel 外绑定到整数列表的变量名",
+    seed="fwd_ids/bwd_ids are written as a list of integers, or as a name bound to such a list outside the kernel",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

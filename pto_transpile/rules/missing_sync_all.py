@@ -70,7 +70,7 @@ RULE = Rule(
     hint="Insert `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the two loops",
     severity=Severity.WARNING,
     check=check,
-    seed="循环之间需要用户手动插入全核同步",
+    seed="the user inserts an all-core sync (`sync_all`) between two pipeline loops",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

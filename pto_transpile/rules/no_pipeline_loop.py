@@ -91,7 +91,7 @@ RULE = Rule(
     hint="Call each `@pl.pipeline.stage` function from a `for ... in pl.range(...)` loop, one per `with pl.section_*()` block",
     hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`"},
     check=check,
-    seed="K5/K6: no stage functions, or stages never called in a loop",
+    seed="a kernel with `pipeline=` calls its stages from a `for` loop, one per section block",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -55,7 +55,7 @@ RULE = Rule(
     message="not enough free event ids (0-15) for address-reuse reverse syncs: need {need}, have {free} free (used: {used})",
     hint="Free some ids: share one id per buffer (`bwd_ids=[k]`), or stop reusing addresses between these buffers",
     phase="analysis",
-    seed="K56: the overlap-id pool is exhausted",
+    seed="syncs for address reuse need free event ids (0-15)",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

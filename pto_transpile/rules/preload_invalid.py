@@ -61,7 +61,7 @@ RULE = Rule(
     message="{detail}",
     hint="Use `PipelineConfig(preload=N)` with N >= 0 (0 keeps the serial loop), or one such value per pipeline loop",
     check=check,
-    seed="preload 取值必须大于等于 0",
+    seed="preload values are integers >= 0",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -50,7 +50,7 @@ RULE = Rule(
     message="`{a}` and `{b}` share addresses but declare different mutex_ids ({ma} vs {mb}); a mutex locks an address",
     hint="Give `{b}` the same `mutex_ids={ma}` as `{a}`",
     check=check,
-    seed="地址复用的 Buffer 之间必须声明相同的 mutex_ids",
+    seed="buffers sharing addresses declare the same mutex_ids",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

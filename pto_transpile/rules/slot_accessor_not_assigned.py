@@ -42,7 +42,7 @@ RULE = Rule(
     message="`{group}.{accessor}()` must be assigned to a simple variable (`slot = {group}.{accessor}()`), not used inline",
     hint="Write `slot = {group}.{accessor}()` on its own line and use `slot`",
     phase="analysis",
-    seed="K33 (L10)",
+    seed="inside a stage, a tile is picked by `slot = group.next()` (or `group[i]`) on a statement of its own",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -3,8 +3,8 @@ from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
-    """Slots picked in the outer loop travel as an index modulo the tile count (K30); the
-    graph reports the same for synchronised buffers itself (K52)."""
+    """Slots picked in the outer loop travel as an index modulo the tile count; the
+    graph reports the same for synchronised buffers itself."""
     for loop in ctx.kernel.loops:
         for pick in loop.outer_picks:
             if pick.slot_count is None:
@@ -59,7 +59,7 @@ RULE = Rule(
     hint="Give `{buffer}` a literal `mutex_ids=[...]` (one entry per tile) or a constant `depth=`",
     phase="kernel",
     check=check,
-    seed="K52/K30",
+    seed="the tile count of a synchronised or outer-picked group is a compile-time constant",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -109,7 +109,7 @@ RULE = Rule(
     hints={"misplaced": "`{misplaced}` calls `pl.{op}`, which runs on the {other} core: call it in a "
                         "`pl.section_{other}()` block"},
     check=check,
-    seed="stage 调用需要严格按 cube/vector 交替排列 不允许连续两个 stage 落在同一个核上",
+    seed="stage calls strictly alternate cube/vector (C, V, C, V...): no two consecutive stages on one core",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

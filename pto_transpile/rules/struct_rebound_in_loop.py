@@ -59,7 +59,7 @@ RULE = Rule(
     message="struct `{name}` is assigned inside the pipeline loop; stages see its fields through the ctx snapshot",
     hint="Declare `{name} = pl.struct(...)` before the loop and update its fields inside (`{name}.field = ...`)",
     check=check,
-    seed="K13: a pl.struct stage argument must not be rebound in the loop",
+    seed="a `pl.struct` stage argument is declared outside the loop and only its fields are updated inside",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

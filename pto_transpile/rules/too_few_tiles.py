@@ -91,7 +91,7 @@ RULE = Rule(
     hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}), or lower the preload{growth}",
     phase="loop",
     check=check,
-    seed="spec 3 / K53: tiles >= consumer delay - producer delay + 1",
+    seed="a cross-core buffer has at least (consumer delay - producer delay + 1) tiles at the configured preload",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -46,7 +46,7 @@ RULE = Rule(
     message="cannot determine the pipe of `pl.{op}` ({side}): its tiles do not resolve to declared tile groups",
     hint="Take the tiles of this op from tile groups passed to the stage (`t = g.next()`), so their memory spaces are known",
     phase="analysis",
-    seed="K34/K35/K36",
+    seed="every op touching a synchronised buffer has a known pipe",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -1,4 +1,4 @@
-"""[generated, preload=2 (transform.md 5.9)] Demo kernel from the feature description: relu(A @ B) @ D as a 4-stage CV pipeline.
+"""[generated, preload=2 ] Demo kernel from the feature description: relu(A @ B) @ D as a 4-stage CV pipeline.
 
 One 1:2 CV execution group (block_dim=1): the cube core computes the two matmuls, the two
 vector cores (AIV 0 and 1) each handle one half of every tile along M.
