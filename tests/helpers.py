@@ -9,4 +9,6 @@ DEMO = ROOT / "examples" / "seed_demo.py"
 
 
 def demo_text() -> str:
-    return DEMO.read_text(encoding="utf-8")
+    from pto_transpile.rules._examples import Text
+
+    return Text(DEMO.read_text(encoding="utf-8"))

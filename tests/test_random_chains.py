@@ -7,6 +7,8 @@ must really race or compute wrong results on the emulator when transpiled anyway
 `python scripts/fuzz_chains.py 0 1000` runs the same check wider.
 """
 
+from functools import lru_cache
+
 import pytest
 
 from chaingen import generate
@@ -14,13 +16,19 @@ from pto_transpile import transpile
 from sim_runtime import verify
 
 SEEDS = range(60)
+
+
+@lru_cache(maxsize=None)
+def transpiled(seed: int):
+    """Each chain is transpiled once for both tests."""
+    chain = generate(seed)
+    return chain, transpile(chain.text, path=f"chain_{seed}.py")
 HAZARDS = {"PTO056", "PTO057", "PTO061"}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_chain(seed):
-    chain = generate(seed)
-    result = transpile(chain.text, path=f"chain_{seed}.py")
+    chain, result = transpiled(seed)
     codes = {d.code for d in result.diagnostics}
     if codes and codes <= HAZARDS:
         forced = transpile(chain.text, path=f"chain_{seed}.py", _skip_rules=HAZARDS)
@@ -39,7 +47,7 @@ def test_random_chain(seed):
 def test_the_seeds_cover_accepted_and_refused_kernels():
     kinds = set()
     for seed in SEEDS:
-        r = transpile(generate(seed).text)
+        _, r = transpiled(seed)
         codes = {d.code for d in r.diagnostics}
         kinds.add("accepted" if r.ok else "hazard" if codes <= HAZARDS else "rejected")
     assert kinds == {"accepted", "rejected", "hazard"}

@@ -15,6 +15,23 @@ from __future__ import annotations
 
 import textwrap
 
+
+class Text(str):
+    """Example source whose `.replace` must match: an edit that silently missed would leave
+    the unedited kernel, and its test would check the wrong thing. Concatenations and
+    further edits stay checked."""
+
+    def replace(self, old, new, count=-1):  # type: ignore[override]
+        if old not in self:
+            raise ValueError(f"example edit did not match: {old[:80]!r}")
+        return Text(str.replace(self, old, new, count))
+
+    def __add__(self, other):
+        return Text(str.__add__(self, other))
+
+    def __radd__(self, other):
+        return Text(str.__add__(other, self))
+
 IMPORTS = "import pypto_pro.language as pl"
 
 CONSTANTS = """\
@@ -70,7 +87,7 @@ def group(name: str, memory: str = "Vec", addrs: str = "0x0", mutex: str = "[0, 
     if extra:
         lines.append(f"    {extra}")
     lines.append(")")
-    return "\n".join(lines)
+    return Text("\n".join(lines))
 
 
 #: the cross-core buffer (one tile per in-flight iteration, preload=1 needs 2)
@@ -116,20 +133,20 @@ def kernel(*, imports: str = IMPORTS, constants: str = CONSTANTS, helpers: str =
     parts.append(stages if stages is not None else f"{mm}\n\n\n{st}")
     body = "\n".join(p for p in (x_db, cube_decls, vec_decls, decls, loop, after) if p)
     parts.append(f"{decorator}\ndef {name}(\n{textwrap.indent(params, '    ')}\n):\n{textwrap.indent(body, '    ')}")
-    return "\n\n\n".join(parts) + "\n"
+    return Text("\n\n\n".join(parts) + "\n")
 
 
 def loop(*body: str, head: str = "for ki in pl.range(0, N):") -> str:
     """A loop with the given body statements (each may be several lines)."""
-    return head + "\n" + "\n".join(textwrap.indent(b, "    ") for b in body)
+    return Text(head + "\n" + "\n".join(textwrap.indent(b, "    ") for b in body))
 
 
 def cube(call: str = MM_CALL, mark: str = "") -> str:
-    return f"with pl.section_cube():{mark}\n    {call}"
+    return Text(f"with pl.section_cube():{mark}\n    {call}")
 
 
 def vector(call: str = ST_CALL, mark: str = "") -> str:
-    return f"with pl.section_vector():{mark}\n    {call}"
+    return Text(f"with pl.section_vector():{mark}\n    {call}")
 
 
 #: the four stages of the feature description's demo, relu(A @ B) @ B:
@@ -270,3 +287,9 @@ ST_POS = '''\
 def st(pos, out, x_db):
     x = x_db.next()
     pl.store(out, x, [pos.row, 0])'''
+
+
+# every module-level example text is checked on edit too
+for _name, _value in list(globals().items()):
+    if _name.isupper() and isinstance(_value, str) and not isinstance(_value, Text):
+        globals()[_name] = Text(_value)
