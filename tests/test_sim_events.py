@@ -10,6 +10,8 @@ import pytest
 from sim_runtime import (DeadlockError, EventOverflowError, KernelError, RaceError, SectionMismatchError,
                          SyncBalanceError, run_kernel)
 
+pytestmark = pytest.mark.emulator
+
 HEAD = "import pypto_pro.language as pl\n"
 KERNELS = Path(__file__).parent / "sim_kernels"
 

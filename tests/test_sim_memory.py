@@ -8,6 +8,8 @@ import pytest
 from sim_runtime import KernelError, RaceError, UnsupportedOpError, run_kernel
 from sim_runtime.tiles import TileGroup
 
+pytestmark = pytest.mark.emulator
+
 HEAD = "import pypto_pro.language as pl\n"
 
 
