@@ -14,7 +14,9 @@ Role = Optional[str]
 #: Pipe names as `pl.PipeType` members spell them.
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
 
-_W, _R, _RW = "W", "R", "RW"
+#: Access roles of a tile argument: read, written, or both.
+READ, WRITE, READ_WRITE = "R", "W", "RW"
+_W, _R, _RW = WRITE, READ, READ_WRITE
 
 
 def _same(roles: tuple[Role, ...], *names: str) -> dict[str, tuple[Role, ...]]:

@@ -11,18 +11,18 @@ from __future__ import annotations
 import random
 import threading
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from pto_api import PIPES
+from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
-from sim_runtime import costs
+from sim_runtime import costs, ops
 from sim_runtime.errors import (DeadlockError, KernelError, Location, SectionMismatchError,
-                                SimulationError, SyncBalanceError)
+                                SimulationError, SyncBalanceError, located)
 from sim_runtime.events import MODE_NAMES, Counters, SetRecord
 from sim_runtime.memory import Memory, space_capacity
+from sim_runtime.opplan import OpPlan
 from sim_runtime.races import Access, RaceDetector
 from sim_runtime.scheduler import Scheduler
 from sim_runtime.timeline import Span, Timeline
@@ -50,17 +50,6 @@ class Core:
             return ""
         name, number, task, _ = self.stage_stack[-1]
         return f"{name} (s{number}·i{task})"
-
-
-@dataclass
-class OpPlan:
-    """What an op will do, decided before it runs: pipe, accesses, cost, and the effect."""
-
-    pipe: str
-    cost: int
-    run: Callable[[], None]
-    accesses: list = field(default_factory=list)  # (Memory-like, Footprint, "R"/"W")
-    mutex: tuple = ()
 
 
 @dataclass
@@ -200,21 +189,33 @@ class Machine:
         return max(int(cycles), 1)
 
     # -- ops --------------------------------------------------------------------------------
+    def run_op(self, core: Core, name: str, args: tuple, kwargs: dict, where: Location):
+        """`pl.<name>(*args, **kwargs)` called by `core` at `where`."""
+        try:
+            plan = ops.HANDLERS[name](ops.OpCall(self, core, name, args, kwargs, where))
+        except SimulationError as exc:
+            raise located(exc, where) from None
+        return self.execute(core, name, plan, where)
+
     def execute(self, core: Core, op: str, plan: OpPlan, where: Location):
         self.scheduler.point(core)
         start = core.clock
+        try:
+            result = plan.run()
+        except SimulationError as exc:
+            raise located(exc, where) from None
         cost = self.cost(plan.cost)
         core.clock += cost
         core.busy += cost
-        result = plan.run()
         mutex = plan.mutex if self.auto_mutex else ()
         vc, comp, epoch = self.races.op_clock(core, plan.pipe, mutex)
         stage = core.stage_label()
         for mem, fp, kind in sorted(plan.accesses, key=lambda a: a[2] != "R"):
             data = None
             if kind == "W" and core.kind == "aiv":
-                data = _snapshot(mem.buf, fp)
-            acc = Access(fp, kind, core, plan.pipe, comp, epoch, op, where, stage, data, mem.label())
+                data = fp.snapshot(mem.buf)
+            acc = Access(fp, kind, core, plan.pipe, comp, epoch, plan.label or f"pl.{op}", where, stage, data,
+                         mem.label())
             self.races.check(acc, vc)
         self.timeline.add(Span("op", core.block, core.name, op, start, core.clock, pipe=plan.pipe, where=str(where)))
         return result
@@ -351,13 +352,6 @@ def _event_id(event_id, where) -> int:
         eid = int(event_id)
     except (TypeError, ValueError):
         raise KernelError(f"event_id must be an int, got {event_id!r}", where) from None
-    if not 0 <= eid < 16:
-        raise KernelError(f"event_id {eid} outside 0..15", where)
+    if eid not in EVENT_IDS:
+        raise KernelError(f"event_id {eid} outside {EVENT_IDS.start}..{EVENT_IDS.stop - 1}", where)
     return eid
-
-
-def _snapshot(buf: np.ndarray, fp) -> bytes:
-    if fp.rows == 1:
-        return buf[fp.base:fp.base + fp.width].tobytes()
-    return b"".join(buf[fp.base + r * fp.stride: fp.base + r * fp.stride + fp.width].tobytes()
-                    for r in range(fp.rows))

@@ -45,7 +45,7 @@ class Access:
     def line(self) -> str:
         what = "write" if self.kind == "W" else "read "
         stage = f" in {self.stage}" if self.stage else " outside any stage"
-        return f"{what} by {self.core.name} on pipe {self.pipe}: pl.{self.op}{stage} at {self.where}"
+        return f"{what} by {self.core.name} on pipe {self.pipe}: {self.op}{stage} at {self.where}"
 
 
 class RaceDetector:
@@ -125,7 +125,7 @@ class RaceDetector:
 
     # -- accesses --------------------------------------------------------------------------
     def _pages(self, fp: Footprint) -> range:
-        return range(fp.base // PAGE, (fp.end - 1) // PAGE + 1) if fp.width else range(0)
+        return range(fp.base // PAGE, (fp.end - 1) // PAGE + 1) if fp.nbytes else range(0)
 
     def check(self, new: Access, vc: np.ndarray) -> None:
         """Race-check `new` against earlier overlapping accesses, then record it."""
