@@ -271,8 +271,34 @@ class Machine:
         self.timeline.add(Span("wait", core.block, core.name, "wait_cross_core", start, core.clock, pipe=pipe,
                                where=str(where)))
 
+    # -- intra-core flags (sync_src / sync_dst) -----------------------------------------------
+    def sync_src(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:
+        """Flag (set_pipe -> wait_pipe, id) raised after everything issued on set_pipe so far."""
+        key = (_pipe_name(set_pipe), _pipe_name(wait_pipe), _event_id(event_id, where))
+        self.races.sync_src(core, *key, where)
+
+    def sync_dst(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:
+        """Later work on wait_pipe waits for the oldest unconsumed matching sync_src of this core.
+
+        Only this core can raise the flag and it runs in program order, so a sync_dst with no
+        earlier sync_src can never be satisfied: the pipe hangs."""
+        key = (_pipe_name(set_pipe), _pipe_name(wait_pipe), _event_id(event_id, where))
+        if not self.races.sync_dst(core, *key):
+            raise DeadlockError(f"{core.name}: sync_dst(set_pipe={key[0]}, wait_pipe={key[1]}, event_id={key[2]}) "
+                                "has no earlier matching sync_src on this core: the pipe would hang", where)
+
     def sync_all(self, core: Core, core_type: str, where: Location) -> None:
-        members = [c for c in self.cores if core_type == "MIX" or c.kind == core_type[:3].lower()]
+        """Barrier over every core of `core_type` (MIX: all of them); syncing a core type the
+        launch does not have is a device error."""
+        kinds = {"MIX": ("aic", "aiv"), "AIV_ONLY": ("aiv",), "AIC_ONLY": ("aic",)}.get(core_type)
+        if kinds is None:
+            raise KernelError(f"unknown sync_all core_type {core_type}", where)
+        missing = [k for k in kinds if not any(c.kind == k for c in self.cores)]
+        if missing:
+            raise KernelError(f"sync_all(core_type={core_type}) in a kernel without {missing[0].upper()} cores "
+                              f"(a {self.kind}-only kernel syncs with core_type="
+                              f"{'AIV_ONLY' if self.kind == 'vector' else 'AIC_ONLY'})", where)
+        members = [c for c in self.cores if c.kind in kinds]
         if core not in members:
             raise KernelError(f"{core.name} calls sync_all(core_type={core_type}) but is not of that type", where)
         n = core.barriers
@@ -329,8 +355,14 @@ class Machine:
                              + "\n counters:\n  " + "\n  ".join(counters))
 
     def check_balance(self, strict: bool) -> None:
+        problems = []
         if self.counters.unbalanced():
-            msg = "cross-core flags unbalanced at kernel end:\n  " + "\n  ".join(self.counters.describe())
+            problems.append("cross-core flags unbalanced at kernel end:\n  " + "\n  ".join(self.counters.describe()))
+        pending = self.races.pending_flags()
+        if pending:
+            problems.append("intra-core flags raised by sync_src and never consumed by a sync_dst:\n  "
+                            + "\n  ".join(pending))
+        for msg in problems:
             if strict:
                 raise SyncBalanceError(msg)
             self.warnings.append(msg)

@@ -20,7 +20,7 @@ from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
 from sim_runtime.dtypes import DTYPES
-from sim_runtime.errors import DeadlockError, KernelError, Location, UnsupportedOpError, caller
+from sim_runtime.errors import KernelError, Location, UnsupportedOpError, caller
 from sim_runtime.launch import launch
 from sim_runtime.scheduler import current_core
 
@@ -338,16 +338,15 @@ def _pipe(p) -> str:
 
 
 def _sync_src(*, set_pipe, wait_pipe, event_id):
-    core = _core("system.sync_src", _where())
-    core.machine.races.sync_src(core, _pipe(set_pipe), _pipe(wait_pipe), int(event_id))
+    where = _where()
+    core = _core("system.sync_src", where)
+    core.machine.sync_src(core, set_pipe, wait_pipe, event_id, where)
 
 
 def _sync_dst(*, set_pipe, wait_pipe, event_id):
     where = _where()
     core = _core("system.sync_dst", where)
-    if not core.machine.races.sync_dst(core, _pipe(set_pipe), _pipe(wait_pipe), int(event_id)):
-        raise DeadlockError(f"{core.name}: sync_dst({_pipe(set_pipe)}->{_pipe(wait_pipe)}, id {event_id}) "
-                            "has no matching sync_src: the pipe would hang", where)
+    core.machine.sync_dst(core, set_pipe, wait_pipe, event_id, where)
 
 
 def _mutex(lock: bool):

@@ -113,15 +113,22 @@ class RaceDetector:
         vc = self.release_clock(core, pipe)
         self.mutex_clock[core.index][mid] = vc if prev is None else np.maximum(prev, vc)
 
-    def sync_src(self, core, set_pipe: str, wait_pipe: str, eid: int) -> None:
-        self.local_flags[(core.index, set_pipe, wait_pipe, eid)].append(self.release_clock(core, set_pipe))
+    def sync_src(self, core, set_pipe: str, wait_pipe: str, eid: int, where=None) -> None:
+        self.local_flags[(core.index, set_pipe, wait_pipe, eid)].append((self.release_clock(core, set_pipe), where))
 
     def sync_dst(self, core, set_pipe: str, wait_pipe: str, eid: int) -> bool:
+        """Consume the oldest matching flag (`assumed.INTRA_CORE_FLAGS_COUNT`); False if none."""
         q = self.local_flags[(core.index, set_pipe, wait_pipe, eid)]
         if not q:
             return False
-        self.acquire(core, wait_pipe, [q.pop(0)])
+        self.acquire(core, wait_pipe, [q.pop(0)[0]])
         return True
+
+    def pending_flags(self) -> list[str]:
+        names = {c.index: c.name for c in self.cores}
+        return [f"{names[c]}: sync_src(set_pipe={s}, wait_pipe={w}, event_id={e}) x{len(q)} (raised at "
+                f"{', '.join(sorted({str(where) for _, where in q}))})"
+                for (c, s, w, e), q in sorted(self.local_flags.items()) if q]
 
     # -- accesses --------------------------------------------------------------------------
     def _pages(self, fp: Footprint) -> range:
