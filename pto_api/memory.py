@@ -1,4 +1,4 @@
-"""Memory spaces of the Ascend 950 (A5) core, as `pl.MemorySpace` names them (pto_api.md 3.3)."""
+"""Memory spaces of the Ascend 950 (A5) core, as `pl.MemorySpace` names them."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ CROSS_CORE_SPACES = frozenset({"Vec", "Mat"})
 #: Spaces a tile group may be declared in (what `target_memory=pl.MemorySpace.X` may name).
 TILE_SPACES = frozenset({"Vec", "Mat", "Left", "Right", "Acc", "ScaleLeft", "ScaleRight", "Bias", "Scaling"})
 
-#: Bits per element of each `pl.DT_*` dtype (pto_api.md 3.1).
+#: Bits per element of each `pl.DT_*` dtype.
 DTYPE_BITS: dict[str, int] = {
     "DT_BOOL": 8,
     "DT_INT4": 4,

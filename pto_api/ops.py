@@ -2,7 +2,7 @@
 
 Roles are positional, one entry per positional argument: "W" written, "R" read, "RW" both,
 None not a tile. Positions past the end are not tiles; keyword arguments are never tiles.
-Source: transform.md 2.12 (the V2 `_BLOCK_OP_TILE_ROLES`) and pto_api.md 11.2/11.3.
+The table follows the front end's own role table of block ops, plus the vector ops it lacks.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "full": (_W, None),
     **_same((_W, _R), "fillpad", "fillpad_expand"),
     "fillpad_inplace": (_RW, _R),
-    # Vector ops the V2 snapshot does not list (its scanner could not see them); the
+    # Vector ops the front end's table does not list (its scanner could not see them); the
     # emulator runs them, and the transpiler now syncs them instead of missing them.
     **_same((_W, _R, None), "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "cmps"),
     **{f"{a}_expand_{o}": (_W, _R, _R) for a in ("row", "col") for o in ("add", "sub", "mul", "div", "max", "min")},
@@ -113,7 +113,7 @@ _REGISTRY_ALIAS = {
     **{f"expand_{k}": f"row_expand_{k}" for k in ("max", "min", "mul", "sub", "div")},
 }
 
-#: Pipe per backend registry op (snapshot of the public registry, transform.md 2.12).
+#: Pipe per backend registry op (a snapshot of the public backend registry).
 #: Anything vector-side not listed runs on V; see `op_pipe`.
 OP_PIPE: dict[str, str] = {
     "load": "MTE2",
@@ -150,6 +150,17 @@ def op_pipe(op: str) -> str | None:
     if name in _VECTOR_OPS:
         return "V"
     return None
+
+
+#: (src space, dst space) pairs the front end accepts for `pl.move`.
+MOVE_PAIRS = frozenset({
+    ("Mat", "Left"), ("Mat", "Right"), ("Mat", "Bias"), ("Mat", "ScaleLeft"), ("Mat", "ScaleRight"),
+    ("Mat", "Scaling"), ("Acc", "Vec"), ("Vec", "Vec"), ("Vec", "Mat"),
+})
+
+#: `pl.AccToVecMode` members: where an Acc -> Vec move puts the data (AIV 0, AIV 1, or
+#: split in halves between them along M or N).
+ACC_TO_VEC_MODES = ("SingleModeVec0", "SingleModeVec1", "DualModeSplitM", "DualModeSplitN")
 
 
 def move_pipe(src_mem: str, dst_mem: str) -> str:

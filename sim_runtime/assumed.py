@@ -2,7 +2,25 @@
 
 Every entry is the most plausible reading of the sources, kept here (and only here) so it
 can be changed in one place once the hardware answers. Code that depends on one of them
-names it in its docstring.
+names it in its docstring. Readings that have no alternative implementation are listed
+here rather than given a switch:
+
+* A vector function's body runs in program order. Without `vf.mem_bar` the hardware may
+  reorder a load after an earlier store to the same address; real kernels put a barrier
+  there, and the emulator does not model the reordering.
+* `pl.load` writes only the valid window; the rest of the tile keeps its bytes (the CPU
+  simulator pads, the tutorial says the padding is "not necessarily 0").
+* A dual-mode Acc -> Vec move writes each AIV's half from (0, 0) through the UB tile's own
+  layout and leaves its valid shape unchanged (only ND destinations are documented).
+* `sync_src`/`sync_dst` flags count: each `sync_dst` consumes the oldest unconsumed
+  `sync_src` with the same (set pipe, wait pipe, id); whether the hardware flag is a
+  counter or a single bit is not stated.
+* Inactive lanes of a register-op result are 0 (MergeMode.ZEROING). Code generation passes
+  MODE_ZEROING by default (the ISA notes' "left unchanged" describes the mode-less form);
+  `vf.exp_sub`, emitted without a mode operand, is read the same way. MERGING is reported
+  as not emulated.
+* The padding row of a `[65, 64]` NZ tile is never written and never read; its content is
+  undefined and nothing depends on it.
 """
 
 from __future__ import annotations
@@ -11,14 +29,9 @@ import numpy as np
 
 # -- vector functions (`@pl.vector_function`, `vf.*`) --------------------------------------
 
-#: Inactive lanes of a register-op result are 0. Code generation passes MODE_ZEROING by
-#: default (the ISA notes' "left unchanged" describes the mode-less instruction form), and
-#: `vf.exp_sub`, emitted without a mode operand, is read the same way.
-INACTIVE_LANES_ZERO = True
-
-#: A mask holds one bit per register byte; lane l of a register with e-byte lanes is active
-#: when bit l*e is set (a b32 mask sets 4 bits per lane, a b16 mask 2).
 def lane_bits(itemsize: int) -> slice:
+    """A mask holds one bit per register byte; lane l of a register with `itemsize`-byte lanes
+    is active when bit l * itemsize is set (a b32 mask sets 4 bits per lane, a b16 mask 2)."""
     return slice(0, None, itemsize)
 
 
@@ -46,15 +59,10 @@ BROADCAST_ALIGNMENT = {"BRC_B8": 1, "BRC_B16": 2, "BRC_B32": 4}
 #: Plain (NORM) register loads and stores, and block-strided stores, need 32-byte alignment.
 REGISTER_ACCESS_ALIGNMENT = 32
 
-#: exp, exp_sub and div are float32 numpy results (the NPU's accuracy is not documented);
-#: add and mul round to nearest even in binary32.
 def exp32(x: np.ndarray) -> np.ndarray:
+    """exp as the vector unit computes it: the NPU's accuracy is not documented, so float32
+    numpy exp (likewise `vf.div` is IEEE float32 division, add and mul round to nearest even)."""
     return np.exp(x.astype(np.float32))
-
-
-#: A vector function's body runs in program order: without `vf.mem_bar` the hardware may
-#: reorder a load after an earlier store to the same address, which real kernels avoid.
-VF_PROGRAM_ORDER = True
 
 # -- block ops ----------------------------------------------------------------------------
 
@@ -67,17 +75,9 @@ def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("ij,jk->ik", a.astype(wide), b.astype(wide), optimize=False).astype(a.dtype)
 
 
-#: `pl.load` writes only the valid window; the rest of the tile keeps its bytes (the CPU
-#: simulator pads, the tutorial says the padding is "not necessarily 0").
-LOAD_WRITES_VALID_WINDOW_ONLY = True
-
 #: An Acc -> Vec `pl.move` without `acc_to_vec_mode` goes to AIV 0 (no default is documented;
 #: the emulator warns).
 ACC_TO_VEC_DEFAULT_MODE = "SingleModeVec0"
-
-#: A dual-mode Acc -> Vec move into a UB tile writes each AIV's half from (0, 0) through that
-#: tile's own layout and leaves its valid shape unchanged (only ND destinations are documented).
-DUAL_MODE_WRITES_FROM_ORIGIN = True
 
 # -- cores and flags ------------------------------------------------------------------------
 
@@ -85,9 +85,3 @@ def aiv_block_idx(block: int, sub: int) -> int:
     """`pl.get_block_idx()` of AIV `sub` of block `block` in a mix kernel: only the range
     [0, 2 * block_num) is documented; `2*block + sub` fits `idx // get_subblock_num()`."""
     return 2 * block + sub
-
-
-#: `sync_src`/`sync_dst` flags count: each `sync_dst` consumes the oldest unconsumed
-#: `sync_src` with the same (set pipe, wait pipe, id), in program order (whether the
-#: hardware flag is a counter or a single bit is not stated).
-INTRA_CORE_FLAGS_COUNT = True

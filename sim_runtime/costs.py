@@ -2,7 +2,7 @@
 
 These numbers are a MODEL, NOT A MEASUREMENT. They are round figures chosen to have the
 right orders of magnitude for an Ascend 950-class AI Core (public marketing material and
-the pto_api.md fact sheet: a 16x16x16 FP16 cube step per cycle, 256-byte vector repeats,
+the documented unit widths: a 16x16x16 FP16 cube step per cycle, 256-byte vector repeats,
 GM bandwidth shared by many cores). They exist to compare schedules of the same kernel
 (serial vs pipelined), not to predict hardware time. Change them here, nowhere else.
 """

@@ -1,4 +1,4 @@
-"""Cross-core event counters and barriers (pto_api.md 8.1, 8.2).
+"""Cross-core event counters and barriers.
 
 The set side only increments the receiver's per-sender counter; the wait's mode decides
 whether it needs one set from every sender (INTRA_BLOCK on the AIC: both AIVs) or from any

@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from pto_api import move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, op_pipe, op_roles, store_pipe
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import assumed, costs, layouts, rounding
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
@@ -139,7 +139,7 @@ BINARY = {
     "and_": np.bitwise_and, "or_": np.bitwise_or, "xor": np.bitwise_xor,
     "shl": np.left_shift, "shr": np.right_shift,
 }
-#: Scalar rhs of a binary op selects the tile-scalar IR op (pto_api.md 7).
+#: Scalar rhs of a binary op selects the tile-scalar IR op.
 SCALAR_IR = {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs", "maximum": "maxs",
              "minimum": "mins", "and_": "ands", "or_": "ors", "rem": "rems"}
 TILE_SCALAR = {"adds": np.add, "subs": np.subtract, "muls": np.multiply, "divs": np.divide,
@@ -305,7 +305,7 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
 for _op in EXPAND:
     HANDLERS[f"row_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, True, _o)
     HANDLERS[f"col_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, False, _o)
-    if _op != "add":  # there is no pl.expand_add (pto_api.md 7.6)
+    if _op != "add":  # there is no pl.expand_add
         HANDLERS[f"expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, call.kwargs.get("dim", 0) == 0, _o)
 
 
@@ -409,12 +409,6 @@ def store(call: OpCall) -> OpPlan:
 
 # -- tile <-> tile -----------------------------------------------------------------------------
 
-#: (src space, dst space) pairs the front end accepts for `pl.move` (pto_api.md 5.5).
-MOVE_PAIRS = {("Mat", "Left"), ("Mat", "Right"), ("Mat", "Bias"), ("Mat", "ScaleLeft"), ("Mat", "ScaleRight"),
-              ("Mat", "Scaling"), ("Acc", "Vec"), ("Vec", "Vec"), ("Vec", "Mat")}
-
-ACC_TO_VEC_MODES = ("SingleModeVec0", "SingleModeVec1", "DualModeSplitM", "DualModeSplitN")
-
 
 def _round_up(x: int, m: int) -> int:
     return (x + m - 1) // m * m
@@ -464,7 +458,7 @@ def move(call: OpCall) -> OpPlan:
 
 
 def _acc_to_vec(call: OpCall, dst: Tile, src: Tile) -> OpPlan:
-    """AIC fixpipe move: the data lands in the UB of the AIV(s) of this block (pto_api.md 5.6)."""
+    """AIC fixpipe move: the data lands in the UB of the AIV(s) of this block, per `acc_to_vec_mode`."""
     ms = local(call, src)
     mode = getattr(call.kwargs.get("acc_to_vec_mode"), "name", call.kwargs.get("acc_to_vec_mode"))
     if mode is None:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from pto_api import CROSS_CORE_SYNC_MODES, PIPES
+from pto_api.ops import ACC_TO_VEC_MODES
+from sim_runtime import assumed as _assumed
 from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
@@ -63,7 +65,7 @@ def _enum(name: str, *members: str) -> type:
 
 SyncCoreType = _enum("SyncCoreType", "MIX", "AIV_ONLY", "AIC_ONLY")
 SyncAllMode = _enum("SyncAllMode", "HARD", "SOFT")
-AccToVecMode = _enum("AccToVecMode", *_ops.ACC_TO_VEC_MODES)
+AccToVecMode = _enum("AccToVecMode", *ACC_TO_VEC_MODES)
 AtomicType = _enum("AtomicType", "AtomicNone", "AtomicAdd")
 ReluPreMode = _enum("ReluPreMode", "NormalRelu")
 RoundMode = _enum("RoundMode", "CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL",
@@ -291,7 +293,7 @@ def set_validshape(target, shape):
 def get_block_idx() -> int:
     core = _core("get_block_idx", _where())
     if core.kind == "aiv" and core.machine.kind == "mix":
-        return 2 * core.block + core.sub
+        return _assumed.aiv_block_idx(core.block, core.sub)
     return core.block
 
 
@@ -384,6 +386,6 @@ system = SimpleNamespace(
     set_mm_layout_transform=_noop,
 )
 
-# scalar helpers (pto_api.md 7.8): builtin min/max map to them
+# scalar helpers: builtin min/max map to pl.min/pl.max
 min = builtins.min  # noqa: A001
 max = builtins.max  # noqa: A001

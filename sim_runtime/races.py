@@ -1,4 +1,4 @@
-"""Pipe-aware happens-before race detection (emulator.md section 7).
+"""Pipe-aware happens-before race detection.
 
 On hardware a core issues ops in program order into per-pipe queues that run
 asynchronously, so program order is not completion order. Each (core, pipe) therefore gets
@@ -117,7 +117,7 @@ class RaceDetector:
         self.local_flags[(core.index, set_pipe, wait_pipe, eid)].append((self.release_clock(core, set_pipe), where))
 
     def sync_dst(self, core, set_pipe: str, wait_pipe: str, eid: int) -> bool:
-        """Consume the oldest matching flag (`assumed.INTRA_CORE_FLAGS_COUNT`); False if none."""
+        """Consume the oldest matching flag (flags count, see `assumed`); False if none."""
         q = self.local_flags[(core.index, set_pipe, wait_pipe, eid)]
         if not q:
             return False

@@ -2,7 +2,7 @@
 
 Every core executes the kernel body itself, so every object here is created per core: a
 group declared outside the sections exists once on the AIC and once on each AIV, each with
-its own cursor and valid shapes (pto_api.md 2, 4.3). Tile data is never held here: a tile
+its own cursor and valid shapes. Tile data is never held here: a tile
 is a window onto a byte-addressed `Memory`, and every read or write goes through the
 tile's physical layout (`layouts`), so tiles of different shapes or layouts that share
 bytes really see each other's data.
@@ -40,7 +40,7 @@ class TileLayout(enum.Enum):
     ZZ = "ZZ"
 
 
-#: Default layout per space on A5 (pto_api.md 3.3).
+#: Default layout per space on A5.
 DEFAULT_LAYOUT = {
     "Vec": TileLayout.ND,
     "Mat": TileLayout.NZ,
@@ -136,7 +136,7 @@ class Tile:
 
     def __getitem__(self, key):
         """`tile[r0:r1, c0:c1]`: a sub-view sharing the buffer and the declared shape (row
-        stride); `tile[i, j]`: one element, read on pipe S (pto_api.md 5.8)."""
+        stride); `tile[i, j]`: one element, read on pipe S."""
         if isinstance(key, tuple) and len(key) == 2 and not any(isinstance(k, slice) for k in key):
             return element_access(self, key)
         if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, slice) for k in key)):
@@ -149,7 +149,7 @@ class Tile:
                     base=(self.base[0] + r0, self.base[1] + c0), shape=(r1 - r0, c1 - c0), valid=valid)
 
     def __setitem__(self, key, value) -> None:
-        """`tile[i, j] = v`: one element, written on pipe S (pto_api.md 5.8)."""
+        """`tile[i, j] = v`: one element, written on pipe S."""
         if not (isinstance(key, tuple) and len(key) == 2 and not any(isinstance(k, slice) for k in key)):
             raise KernelError(f"tile element store needs two indices, got {key!r}")
         element_access(self, key, value, store=True)
@@ -197,7 +197,7 @@ class Tile:
 
 def element_access(tile: Tile, key, value=None, *, store: bool = False):
     """`v = t[i, j]` / `t[i, j] = v`: getval/setval at linear offset i * shape[1] + j of the
-    declared shape from the tile's data pointer (pto_api.md 5.8), attributed to the kernel
+    declared shape from the tile's data pointer (whatever the layout), attributed to the kernel
     line that wrote the subscript."""
     where = caller(3)
     core = current_core()
@@ -211,7 +211,7 @@ def element_access(tile: Tile, key, value=None, *, store: bool = False):
 
 
 def check_placement(ttype: TileType, addr: int, size: int, where: Location | None) -> None:
-    """Out-of-capacity or misaligned tiles are errors at declaration (pto_api.md 3.3, 4.1)."""
+    """Out-of-capacity or misaligned tiles are errors at declaration."""
     spec = MEMORY_SPACES[ttype.space]
     cap = space_capacity(ttype.space)
     if not isinstance(addr, int) or addr < 0:
@@ -227,7 +227,7 @@ def check_placement(ttype: TileType, addr: int, size: int, where: Location | Non
 
 
 class TileGroup:
-    """`pl.make_tile_group` handle: `depth` slots and a per-core cursor (pto_api.md 4.3)."""
+    """`pl.make_tile_group` handle: `depth` slots and a per-core cursor (first next() gives slot 0)."""
 
     def __init__(self, tiles: list[Tile], name: str, fwd_ids=None, bwd_ids=None):
         self.tiles = tiles
@@ -391,7 +391,7 @@ class Struct:
 
 
 class StructArray:
-    """`pl.struct_array(n, "T", ...)`: n independent structs, indexable only (pto_api.md 9.3)."""
+    """`pl.struct_array(n, "T", ...)`: n independent structs, indexable only."""
 
     def __init__(self, n: int, typename: str, fields: dict):
         if not isinstance(n, int) or n <= 0:

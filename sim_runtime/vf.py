@@ -11,7 +11,7 @@ Inside the body a tile argument is a `Ptr`: a typed pointer to the tile's elemen
 offsets count tile elements too (a `[row, col]` offset means `row * shape[1] + col` of the
 declared shape). Registers are 256 bytes: 64 lanes of fp32, 128 of fp16. A mask holds one
 bit per register byte (`assumed.lane_bits`). Results of lane-wise ops are zero in inactive
-lanes (`assumed.INACTIVE_LANES_ZERO`); stores leave memory of inactive lanes unchanged.
+lanes (zeroing, see `assumed`); stores leave memory of inactive lanes unchanged.
 
 Post-update cursors: code generation keeps one pointer variable per distinct target
 expression of a `post_update=True` access, initialised once per call to the expression's
@@ -195,7 +195,7 @@ def _zeroing(op: str, mode) -> None:
 
 def _result(dtype: DType, values: np.ndarray, mask: Mask | None) -> Reg:
     out = dtype.to_storage(np.asarray(values, dtype.compute))
-    if mask is not None and not mask.full and assumed.INACTIVE_LANES_ZERO:
+    if mask is not None and not mask.full:
         out = out.copy()
         out[~mask.lanes(dtype)] = 0
     return Reg(dtype, out)
