@@ -349,11 +349,18 @@ def _tile_offsets(call: OpCall, tile: Tile, tile_offsets, order, nd: int) -> lis
 
 @handles("load", "load_tile")
 def load(call: OpCall) -> OpPlan:
+    """GM -> tile over dst's valid window, written through dst's layout. `order=[1, 0]` (or
+    `is_transpose=True`) swaps the GM strides: dst(i, j) = tensor[o0 + j, o1 + i], which into
+    a ZN L1 tile gives the bytes of a plain load of the block into NZ."""
     dst, tensor = call.tile(0), call.arg(1)
     if dst.space not in ("Vec", "Mat"):
         raise call.fail(f"destination must be in Vec or Mat, not {dst.space}")
     mem = local(call, dst)
     order = call.kwargs.get("order")
+    if call.kwargs.get("is_transpose"):
+        if order is not None or not isinstance(tensor, GMTensor) or tensor.array.ndim != 2:
+            raise call.fail("is_transpose=True needs a 2-D tensor and no order=")
+        order = [1, 0]
     offsets = call.arg(2, "offsets")
     if call.name == "load_tile":
         offsets = _tile_offsets(call, dst, offsets, order, len(offsets))

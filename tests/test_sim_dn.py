@@ -158,3 +158,25 @@ def test_insert_of_nz_halves_with_a_padding_row_turns_p_t_into_p():
     et = RNG.random((32, 32)).astype(np.float16)  # E^T [kv, s]
     out = run(src, et=et, eye=np.eye(32, dtype=np.float16))
     assert np.array_equal(out["o"], et.T.astype(np.float32))
+
+
+def test_is_transpose_is_order_1_0():
+    src = f"""
+    @pl.jit
+    def k(q: pl.Tensor[[32, 32], pl.DT_FP16], eye: pl.Tensor[[32, 32], pl.DT_FP16], o: pl.Tensor[[32, 32], pl.DT_FP32]):
+        with pl.section_cube():
+            q_zn = {tile("Mat", [32, 32], 0, layout="ZN")}
+            e_l1 = {tile("Mat", [32, 32], 0x1000, layout="NZ")}
+            {CUBE}
+            pl.load(q_zn, q, [0, 0], is_transpose=True)
+            pl.load(e_l1, eye, [0, 0])
+            pl.system.bar_all()
+            pl.move(lt, e_l1)
+            pl.move(rt, q_zn)
+            pl.system.bar_all()
+            pl.matmul(acc, lt, rt)
+            pl.system.bar_all()
+            pl.store(o, acc, [0, 0])
+    """
+    q = RNG.random((32, 32)).astype(np.float16)
+    assert np.array_equal(run(src, q=q, eye=np.eye(32, dtype=np.float16))["o"], q.T.astype(np.float32))

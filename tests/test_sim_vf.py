@@ -346,3 +346,53 @@ def test_register_ops_outside_a_vector_function_are_errors():
     line = src.splitlines().index(next(l for l in src.splitlines() if "vf.create_mask" in l)) + 1
     with pytest.raises(KernelError, match=f"only allowed inside a @pl.vector_function.*vfk.py:{line}"):
         run(src, x=rows())
+
+
+def test_post_update_loads_read_at_the_cursor_then_step_it():
+    vfs = """
+    @pl.vector_function
+    def walk(src, dst):
+        p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+        for i in pl.range(0, 2):
+            r = vf.load_align(src, 128, post_update=True)  # rows 0, 2: the step is two rows
+            vf.store_align(dst, r, p, 64 * i)
+        s = vf.load_align(src + 64, 0, post_update=True)  # another expression: its own cursor
+        vf.store_align(dst, s, p, 128)
+    """
+    x = rows(4)
+    out = run(vec_kernel(vfs, "walk(a[0], b[0])", [4, 64], out_shape=[3, 64]), x=x).outputs["out"]
+    assert np.array_equal(out, x[[0, 2, 1]])
+
+
+def test_exp_sub_widens_fp16_lanes_by_layout():
+    vfs = """
+    @pl.vector_function
+    def ex(src, dst):
+        p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+        x = vf.load_align(src)
+        m = vf.load_align(src, 128)
+        e = vf.exp_sub(x, m, p, pl.CastLayout.ONE)
+        vf.store_align(dst, e, p)
+        f = vf.exp(e, p)
+        vf.store_align(dst + 64, f, p)
+    """
+    x = rows(2, 128, np.float16)
+    out = run(vec_kernel(vfs, "ex(a[0], b[0])", [2, 128], "DT_FP16", out_shape=[2, 64], out_dtype="DT_FP32"),
+              x=x).outputs["out"]
+    want = np.exp(x[0, 1::2].astype(np.float32) - x[1, 1::2].astype(np.float32))
+    assert np.array_equal(out[0], want) and np.array_equal(out[1], np.exp(want))
+
+
+def test_load_with_a_register_dtype_reinterprets_the_bytes():
+    vfs = """
+    @pl.vector_function
+    def bits(src, dst):
+        p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_INT32)
+        r = vf.load_align(src, 64, dtype=pl.DT_INT32)  # offset in tile elements: row 1
+        vf.mem_bar(mode=pl.MemBarMode.VST_VLD)
+        vf.store_align(dst, r, p)
+    """
+    x = rows(2)
+    out = run(vec_kernel(vfs, "bits(a[0], b[0])", [2, 64], out_shape=[1, 64], out_dtype="DT_INT32"),
+              x=x).outputs["out"]
+    assert np.array_equal(out[0], x[1].view(np.int32))
