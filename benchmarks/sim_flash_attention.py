@@ -50,7 +50,8 @@ def main() -> None:
     print(f"  serial      {serial_s:6.2f} s  ({serial.cycles} simulated cycles)")
     print(f"  pipelined   {piped_s:6.2f} s  ({piped.cycles} simulated cycles, preload 2)")
     print(f"  total       {total:6.2f} s  (budget {BUDGET_S:.0f} s: {'ok' if total <= BUDGET_S else 'OVER'})")
-    print(f"  baseline: seed demo serial {demo_s:5.2f} s; FlashAttention serial + pipelined = {total / demo_s:5.1f}x it")
+    print(f"  baseline: seed demo serial {demo_s:5.2f} s; "
+          f"FlashAttention serial + pipelined = {total / demo_s:5.1f}x it")
 
 
 if __name__ == "__main__":

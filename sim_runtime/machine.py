@@ -13,8 +13,6 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 
-import numpy as np
-
 from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops

@@ -125,9 +125,9 @@ class Footprint:
         n = self.starts.size
         if n == 1:
             return f"bytes [{self.base:#x}, {self.end:#x})"
-        widths = self.ends - self.starts
-        if n > 1 and np.all(widths == widths[0]) and np.all(np.diff(self.starts) == self.starts[1] - self.starts[0]):
-            return f"{n} rows of {int(widths[0])} bytes from {self.base:#x} (stride {int(self.starts[1] - self.starts[0])})"
+        widths, steps = self.ends - self.starts, np.diff(self.starts)
+        if n > 1 and np.all(widths == widths[0]) and np.all(steps == steps[0]):
+            return f"{n} rows of {int(widths[0])} bytes from {self.base:#x} (stride {int(steps[0])})"
         return f"{n} byte ranges in [{self.base:#x}, {self.end:#x}), {self.nbytes} bytes"
 
     def snapshot(self, buf: np.ndarray) -> bytes:

@@ -589,7 +589,8 @@ def matmul(call: OpCall) -> OpPlan:
     acc_t = np.int32 if integer else np.float32
 
     def run():
-        out = assumed.matmul(values(lhs, mems[id(lhs)], m, k).astype(acc_t), values(rhs, mems[id(rhs)], k, n).astype(acc_t))
+        a = values(lhs, mems[id(lhs)], m, k).astype(acc_t)
+        out = assumed.matmul(a, values(rhs, mems[id(rhs)], k, n).astype(acc_t))
         if acc is not None:
             out = values(acc, mems[id(acc)], m, n).astype(acc_t) + out
         if bias is not None:

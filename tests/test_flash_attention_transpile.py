@@ -56,7 +56,8 @@ def test_the_overlap_variant_differs_only_in_the_reused_buffer():
         ("VA_PV = VA_QK  # the P V tiles reuse the S^T tiles' bytes\nVA_P0 = VA_QK + 2 * QK_BYTES",
          "VA_PV = VA_QK + 2 * QK_BYTES\nVA_P0 = VA_PV + 2 * PV_BYTES"),
         ("mutex_ids=[14, 15],  # the same bytes as qk_vec_db: the same mutex ids", "mutex_ids=[19, 20],"),
-        ("PipelineConfig(preload=1))\ndef flash_attention_dn_overlap(", "PipelineConfig(preload=2))\ndef flash_attention_dn("),
+        ("PipelineConfig(preload=1))\ndef flash_attention_dn_overlap(",
+         "PipelineConfig(preload=2))\ndef flash_attention_dn("),
         ("flash_attention_dn_overlap[None, 1]", "flash_attention_dn[None, 1]"),
         ("def test_flash_attention_dn_overlap():", "def test_flash_attention_dn():"),
     ]

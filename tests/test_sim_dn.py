@@ -124,7 +124,8 @@ def test_insert_of_nz_halves_with_a_padding_row_turns_p_t_into_p():
     # [32 s, 32 kv] L1 tile. The cube then computes P @ I = P.
     src = f"""
     @pl.jit
-    def k(et: pl.Tensor[[32, 32], pl.DT_FP16], eye: pl.Tensor[[32, 32], pl.DT_FP16], o: pl.Tensor[[32, 32], pl.DT_FP32]):
+    def k(et: pl.Tensor[[32, 32], pl.DT_FP16], eye: pl.Tensor[[32, 32], pl.DT_FP16],
+          o: pl.Tensor[[32, 32], pl.DT_FP32]):
         p_zn = {tile("Mat", [32, 32], 0, layout="ZN")}
         with pl.section_vector():
             s = pl.get_subblock_idx()

@@ -343,7 +343,7 @@ def test_vector_function_errors_name_the_line(body, msg):
 
 def test_register_ops_outside_a_vector_function_are_errors():
     src = vec_kernel("", "vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)", [4, 64])
-    line = src.splitlines().index(next(l for l in src.splitlines() if "vf.create_mask" in l)) + 1
+    line = next(i for i, text in enumerate(src.splitlines(), 1) if "vf.create_mask" in text)
     with pytest.raises(KernelError, match=f"only allowed inside a @pl.vector_function.*vfk.py:{line}"):
         run(src, x=rows())
 
