@@ -13,7 +13,7 @@ import pytest
 
 from pto_transpile import transpile
 from pto_transpile.cli import main
-from sim_runtime import RaceError, run_kernel
+from sim_runtime import RaceError, load_kernel_module, run_kernel
 
 pytestmark = pytest.mark.emulator
 
@@ -48,10 +48,12 @@ def pipelined(path, preload):
     return run_kernel(f"{path.stem}_p{preload}.py", path.stem, inputs(), source=result.code)
 
 
-def test_serial_kernel_matches_numpy_attention():
+def test_serial_kernel_matches_the_numpy_reference_of_its_file():
+    file_reference = load_kernel_module(FA).reference
+    np.testing.assert_allclose(file_reference(**inputs()), reference(**inputs()), rtol=1e-12)
     out = serial(FA).outputs["o"]
     assert out.dtype == np.float16
-    np.testing.assert_allclose(out.astype(np.float64), reference(**inputs()), atol=TOL, rtol=TOL)
+    np.testing.assert_allclose(out.astype(np.float64), file_reference(**inputs()), atol=TOL, rtol=TOL)
     assert serial(FA).warnings == []
 
 
