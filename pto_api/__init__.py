@@ -10,17 +10,28 @@ from pto_api.ops import (
     DESCRIPTOR_ONLY_OPS,
     OP_PIPE,
     PIPES,
+    READ,
+    READ_WRITE,
     VF_OP_ROLES,
+    WRITE,
     move_pipe,
     op_pipe,
     op_roles,
     store_pipe,
 )
 from pto_api.memory import MEMORY_SPACES, CROSS_CORE_SPACES
+from pto_api.sync import CROSS_CORE_SYNC_MODES, EVENT_IDS, MAX_OUTSTANDING_SETS, MUTEX_IDS
 
 __all__ = [
     "BLOCK_OP_ROLES",
     "CROSS_CORE_SPACES",
+    "CROSS_CORE_SYNC_MODES",
+    "EVENT_IDS",
+    "MAX_OUTSTANDING_SETS",
+    "MUTEX_IDS",
+    "READ",
+    "READ_WRITE",
+    "WRITE",
     "DESCRIPTOR_ONLY_OPS",
     "MEMORY_SPACES",
     "OP_PIPE",

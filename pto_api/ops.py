@@ -16,7 +16,9 @@ Role = Optional[str]
 #: Pipe names as `pl.PipeType` members spell them.
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
 
-_W, _R, _RW = "W", "R", "RW"
+#: Access roles of a tile argument: read, written, or both.
+READ, WRITE, READ_WRITE = "R", "W", "RW"
+_W, _R, _RW = WRITE, READ, READ_WRITE
 
 
 def _same(roles: tuple[Role, ...], *names: str) -> dict[str, tuple[Role, ...]]:
@@ -71,7 +73,7 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "full": (_W, None),
     **_same((_W, _R), "fillpad", "fillpad_expand"),
     "fillpad_inplace": (_RW, _R),
-    # Vector ops the V2 snapshot does not list (its scanner could not see them); the
+    # Vector ops the front end's table does not list (its scanner could not see them); the
     # emulator runs them, and the transpiler now syncs them instead of missing them.
     **_same((_W, _R, None), "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "cmps"),
     **{f"{a}_expand_{o}": (_W, _R, _R) for a in ("row", "col") for o in ("add", "sub", "mul", "div", "max", "min")},
@@ -150,6 +152,17 @@ def op_pipe(op: str) -> str | None:
     if name in _VECTOR_OPS:
         return "V"
     return None
+
+
+#: (src space, dst space) pairs the front end accepts for `pl.move`.
+MOVE_PAIRS = frozenset({
+    ("Mat", "Left"), ("Mat", "Right"), ("Mat", "Bias"), ("Mat", "ScaleLeft"), ("Mat", "ScaleRight"),
+    ("Mat", "Scaling"), ("Acc", "Vec"), ("Vec", "Vec"), ("Vec", "Mat"),
+})
+
+#: `pl.AccToVecMode` members: where an Acc -> Vec move puts the data (AIV 0, AIV 1, or
+#: split in halves between them along M or N).
+ACC_TO_VEC_MODES = ("SingleModeVec0", "SingleModeVec1", "DualModeSplitM", "DualModeSplitN")
 
 
 def move_pipe(src_mem: str, dst_mem: str) -> str:

@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pto_api import EVENT_IDS
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.scan import Finding
 from pto_transpile.syncgraph import Edge, SyncGraph
-
-EVENT_IDS = range(16)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 These numbers are a MODEL, NOT A MEASUREMENT. They are round figures chosen to have the
 right orders of magnitude for an Ascend 950-class AI Core (public marketing material and
-the pto_api.md fact sheet: a 16x16x16 FP16 cube step per cycle, 256-byte vector repeats,
+the documented unit widths: a 16x16x16 FP16 cube step per cycle, 256-byte vector repeats,
 GM bandwidth shared by many cores). They exist to compare schedules of the same kernel
 (serial vs pipelined), not to predict hardware time. Change them here, nowhere else.
 """
@@ -43,6 +43,9 @@ class CostTable:
     cube_latency: int = 30
     #: Vector unit: 128 bytes of the widest operand per cycle after a fixed start-up.
     vector: LinearCost = LinearCost(20, 128.0)
+    #: A vector function: one start-up, then each register op (one 256-byte register at
+    #: 128 bytes per cycle) costs 2 cycles.
+    vf: LinearCost = LinearCost(20, 0.5)
     #: Scalar pipe ops (getval/setval) and cross-core set/wait issue cost.
     scalar: int = 2
     sync: int = 10
@@ -61,3 +64,7 @@ def matmul_cost(m: int, n: int, k: int, dtype: str, table: CostTable = COSTS) ->
 
 def vector_cost(nbytes: int, table: CostTable = COSTS) -> int:
     return table.vector(nbytes)
+
+
+def vf_cost(register_ops: int, table: CostTable = COSTS) -> int:
+    return table.vf(register_ops)

@@ -38,7 +38,7 @@ class DType:
     def __repr__(self) -> str:
         return f"pl.{self.name}"
 
-    # API of the real dtype objects (pto_api.md 3.1)
+    # the API of the real dtype objects
     def get_bit(self) -> int:
         return self.bits
 

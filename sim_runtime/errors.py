@@ -8,6 +8,7 @@ does not point at the user's source is useless to a kernel author.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -31,6 +32,12 @@ def annotate_locations(text: str, file: str, note: Callable[[int], Optional[str]
         return match.group(0) + (f" ({said})" if said else "")
 
     return re.sub(re.escape(file) + r":(\d+)\b", add, text)
+
+
+def caller(depth: int = 2) -> Location:
+    """Where the code `depth` frames up the stack is (1 = the function calling `caller`)."""
+    f = sys._getframe(depth)
+    return Location(f.f_code.co_filename, f.f_lineno)
 
 
 class SimulationError(Exception):
@@ -68,3 +75,8 @@ class EventOverflowError(SimulationError):
 
 class SyncBalanceError(SimulationError):
     """Cross-core flags left over (or owed) when the kernel ends."""
+
+
+def located(exc: SimulationError, where: Location | None) -> SimulationError:
+    """`exc`, given `where` as its location if it has none yet."""
+    return exc if exc.location is not None or where is None else type(exc)(exc.message, where)

@@ -1,4 +1,4 @@
-"""Cross-core event counters and barriers (pto_api.md 8.1, 8.2).
+"""Cross-core event counters and barriers.
 
 The set side only increments the receiver's per-sender counter; the wait's mode decides
 whether it needs one set from every sender (INTRA_BLOCK on the AIC: both AIVs) or from any
@@ -13,13 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pto_api import CROSS_CORE_SYNC_MODES, MAX_OUTSTANDING_SETS as MAX_OUTSTANDING
 from sim_runtime.errors import EventOverflowError, KernelError, Location
 
-MAX_OUTSTANDING = 15
-
-#: pl.CrossCoreSyncMode values.
-INTER_BLOCK, INTER_SUBBLOCK, INTRA_BLOCK, UNICAST_BLOCK = 0, 1, 2, 3
-MODE_NAMES = {0: "INTER_BLOCK", 1: "INTER_SUBBLOCK", 2: "INTRA_BLOCK", 3: "UNICAST_BLOCK"}
+INTER_BLOCK, INTER_SUBBLOCK, INTRA_BLOCK, UNICAST_BLOCK = (
+    CROSS_CORE_SYNC_MODES[m] for m in ("INTER_BLOCK", "INTER_SUBBLOCK", "INTRA_BLOCK", "UNICAST_BLOCK"))
+MODE_NAMES = {v: k for k, v in CROSS_CORE_SYNC_MODES.items()}
 
 
 @dataclass

@@ -13,10 +13,12 @@ from __future__ import annotations
 import __future__
 import ast
 import copy
+import inspect
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sim_runtime.errors import KernelError, Location
+from sim_runtime.errors import KernelError, Location, caller
+from sim_runtime.scheduler import current_core
 
 SECTION_FN = "__pl_sim_section__"
 _SECTIONS = {"section_cube": "cube", "section_vector": "vector"}
@@ -104,8 +106,6 @@ def lower(fn) -> LoweredKernel:
     filename = fn.__code__.co_filename
     source = g.get("__pl_sim_source__")
     if source is None:
-        import inspect
-
         source = inspect.getsource(inspect.getmodule(fn))
     fdef = copy.deepcopy(_find_def(ast.parse(source, filename), fn))
     fdef.decorator_list = []
@@ -117,13 +117,15 @@ def lower(fn) -> LoweredKernel:
     future = g.get("annotations")
     flags = future.compiler_flag if isinstance(future, __future__._Feature) else 0
     exec(compile(module, filename, "exec", flags=flags, dont_inherit=True), g, ns)
-    g[SECTION_FN] = _section_fn()
+    g[SECTION_FN] = section_entry
     kinds = sections.kinds
     kind = "vector" if kinds == {"vector"} else "cube" if kinds == {"cube"} else "mix"
     return LoweredKernel(ns[fn.__name__], kind, _sync_owners(fdef, stages), stages)
 
 
-def _section_fn():
-    from sim_runtime.pl import _section_entry
-
-    return _section_entry
+def section_entry(kind: str, line: int) -> bool:
+    """Lowered form of `with pl.section_<kind>():` -- does the calling core run the body?"""
+    core = current_core()
+    if core is None:
+        raise KernelError(f"pl.section_{kind}() outside a simulated kernel run", caller())
+    return core.machine.enter_section(core, kind, line)

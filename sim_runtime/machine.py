@@ -11,18 +11,16 @@ from __future__ import annotations
 import random
 import threading
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
-import numpy as np
-
-from pto_api import PIPES
+from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
-from sim_runtime import costs
+from sim_runtime import costs, ops
 from sim_runtime.errors import (DeadlockError, KernelError, Location, SectionMismatchError,
-                                SimulationError, SyncBalanceError)
+                                SimulationError, SyncBalanceError, located)
 from sim_runtime.events import MODE_NAMES, Counters, SetRecord
 from sim_runtime.memory import Memory, space_capacity
+from sim_runtime.opplan import OpPlan
 from sim_runtime.races import Access, RaceDetector
 from sim_runtime.scheduler import Scheduler
 from sim_runtime.timeline import Span, Timeline
@@ -50,17 +48,6 @@ class Core:
             return ""
         name, number, task, _ = self.stage_stack[-1]
         return f"{name} (s{number}·i{task})"
-
-
-@dataclass
-class OpPlan:
-    """What an op will do, decided before it runs: pipe, accesses, cost, and the effect."""
-
-    pipe: str
-    cost: int
-    run: Callable[[], None]
-    accesses: list = field(default_factory=list)  # (Memory-like, Footprint, "R"/"W")
-    mutex: tuple = ()
 
 
 @dataclass
@@ -200,21 +187,33 @@ class Machine:
         return max(int(cycles), 1)
 
     # -- ops --------------------------------------------------------------------------------
+    def run_op(self, core: Core, name: str, args: tuple, kwargs: dict, where: Location):
+        """`pl.<name>(*args, **kwargs)` called by `core` at `where`."""
+        try:
+            plan = ops.HANDLERS[name](ops.OpCall(self, core, name, args, kwargs, where))
+        except SimulationError as exc:
+            raise located(exc, where) from None
+        return self.execute(core, name, plan, where)
+
     def execute(self, core: Core, op: str, plan: OpPlan, where: Location):
         self.scheduler.point(core)
         start = core.clock
+        try:
+            result = plan.run()
+        except SimulationError as exc:
+            raise located(exc, where) from None
         cost = self.cost(plan.cost)
         core.clock += cost
         core.busy += cost
-        result = plan.run()
         mutex = plan.mutex if self.auto_mutex else ()
         vc, comp, epoch = self.races.op_clock(core, plan.pipe, mutex)
         stage = core.stage_label()
         for mem, fp, kind in sorted(plan.accesses, key=lambda a: a[2] != "R"):
             data = None
             if kind == "W" and core.kind == "aiv":
-                data = _snapshot(mem.buf, fp)
-            acc = Access(fp, kind, core, plan.pipe, comp, epoch, op, where, stage, data, mem.label())
+                data = fp.snapshot(mem.buf)
+            acc = Access(fp, kind, core, plan.pipe, comp, epoch, plan.label or f"pl.{op}", where, stage, data,
+                         mem.label())
             self.races.check(acc, vc)
         self.timeline.add(Span("op", core.block, core.name, op, start, core.clock, pipe=plan.pipe, where=str(where)))
         return result
@@ -270,8 +269,34 @@ class Machine:
         self.timeline.add(Span("wait", core.block, core.name, "wait_cross_core", start, core.clock, pipe=pipe,
                                where=str(where)))
 
+    # -- intra-core flags (sync_src / sync_dst) -----------------------------------------------
+    def sync_src(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:
+        """Flag (set_pipe -> wait_pipe, id) raised after everything issued on set_pipe so far."""
+        key = (_pipe_name(set_pipe), _pipe_name(wait_pipe), _event_id(event_id, where))
+        self.races.sync_src(core, *key, where)
+
+    def sync_dst(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:
+        """Later work on wait_pipe waits for the oldest unconsumed matching sync_src of this core.
+
+        Only this core can raise the flag and it runs in program order, so a sync_dst with no
+        earlier sync_src can never be satisfied: the pipe hangs."""
+        key = (_pipe_name(set_pipe), _pipe_name(wait_pipe), _event_id(event_id, where))
+        if not self.races.sync_dst(core, *key):
+            raise DeadlockError(f"{core.name}: sync_dst(set_pipe={key[0]}, wait_pipe={key[1]}, event_id={key[2]}) "
+                                "has no earlier matching sync_src on this core: the pipe would hang", where)
+
     def sync_all(self, core: Core, core_type: str, where: Location) -> None:
-        members = [c for c in self.cores if core_type == "MIX" or c.kind == core_type[:3].lower()]
+        """Barrier over every core of `core_type` (MIX: all of them); syncing a core type the
+        launch does not have is a device error."""
+        kinds = {"MIX": ("aic", "aiv"), "AIV_ONLY": ("aiv",), "AIC_ONLY": ("aic",)}.get(core_type)
+        if kinds is None:
+            raise KernelError(f"unknown sync_all core_type {core_type}", where)
+        missing = [k for k in kinds if not any(c.kind == k for c in self.cores)]
+        if missing:
+            raise KernelError(f"sync_all(core_type={core_type}) in a kernel without {missing[0].upper()} cores "
+                              f"(a {self.kind}-only kernel syncs with core_type="
+                              f"{'AIV_ONLY' if self.kind == 'vector' else 'AIC_ONLY'})", where)
+        members = [c for c in self.cores if c.kind in kinds]
         if core not in members:
             raise KernelError(f"{core.name} calls sync_all(core_type={core_type}) but is not of that type", where)
         n = core.barriers
@@ -328,8 +353,14 @@ class Machine:
                              + "\n counters:\n  " + "\n  ".join(counters))
 
     def check_balance(self, strict: bool) -> None:
+        problems = []
         if self.counters.unbalanced():
-            msg = "cross-core flags unbalanced at kernel end:\n  " + "\n  ".join(self.counters.describe())
+            problems.append("cross-core flags unbalanced at kernel end:\n  " + "\n  ".join(self.counters.describe()))
+        pending = self.races.pending_flags()
+        if pending:
+            problems.append("intra-core flags raised by sync_src and never consumed by a sync_dst:\n  "
+                            + "\n  ".join(pending))
+        for msg in problems:
             if strict:
                 raise SyncBalanceError(msg)
             self.warnings.append(msg)
@@ -351,13 +382,6 @@ def _event_id(event_id, where) -> int:
         eid = int(event_id)
     except (TypeError, ValueError):
         raise KernelError(f"event_id must be an int, got {event_id!r}", where) from None
-    if not 0 <= eid < 16:
-        raise KernelError(f"event_id {eid} outside 0..15", where)
+    if eid not in EVENT_IDS:
+        raise KernelError(f"event_id {eid} outside {EVENT_IDS.start}..{EVENT_IDS.stop - 1}", where)
     return eid
-
-
-def _snapshot(buf: np.ndarray, fp) -> bytes:
-    if fp.rows == 1:
-        return buf[fp.base:fp.base + fp.width].tobytes()
-    return b"".join(buf[fp.base + r * fp.stride: fp.base + r * fp.stride + fp.width].tobytes()
-                    for r in range(fp.rows))

@@ -2,14 +2,13 @@
 
 Each memory space of each core is one numpy uint8 buffer of the documented capacity
 (`pto_api.memory.MEMORY_SPACES`), so tiles at overlapping addresses really alias. An access
-covers a strided set of byte rows (a 2-D window of a row-major tile or GM tensor); the race
-detector compares these footprints exactly, so two AIVs writing different column halves of
-one GM row block do not look like a race.
+covers a set of byte intervals: a row block of an ND tile, the column blocks of an NZ tile,
+the 32-byte blocks a vector function stored. The race detector compares these sets exactly,
+so two AIVs writing different column halves of one GM row block, or the padding row an NZ
+tile skips, never look like a race.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,61 +39,99 @@ def space_capacity(space: str) -> int:
     return cap if cap is not None else 4 * 1024
 
 
-@dataclass(frozen=True)
-class Footprint:
-    """Bytes `[base + r*stride, base + r*stride + width)` for r in range(rows) of one memory."""
+def _merge(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sort intervals and merge those that overlap or touch."""
+    order = np.argsort(starts, kind="stable")
+    starts, ends = starts[order], ends[order]
+    reach = np.maximum.accumulate(ends)
+    new = np.concatenate(([True], starts[1:] > reach[:-1]))
+    idx = np.flatnonzero(new)
+    return starts[idx], np.maximum.reduceat(ends, idx)
 
-    key: tuple
-    base: int
-    stride: int
-    rows: int
-    width: int
+
+class Footprint:
+    """The bytes one access touches in one memory: sorted, disjoint, non-touching intervals."""
+
+    __slots__ = ("key", "starts", "ends")
+
+    def __init__(self, key: tuple, starts: np.ndarray, ends: np.ndarray):
+        self.key, self.starts, self.ends = key, starts, ends
 
     @staticmethod
     def make(key: tuple, base: int, stride: int, rows: int, width: int) -> "Footprint":
-        if rows <= 1 or width >= stride:
-            # contiguous (adjacent rows): one interval
+        """Bytes `[base + r*stride, base + r*stride + width)` for r in range(rows)."""
+        if rows <= 1 or width >= stride:  # one interval
             total = width + (rows - 1) * stride if rows > 1 else width
-            return Footprint(key, base, max(total, 1), 1, total)
-        return Footprint(key, base, stride, rows, width)
+            return Footprint(key, np.array([base], np.int64), np.array([base + total], np.int64))
+        starts = base + stride * np.arange(rows, dtype=np.int64)
+        return Footprint(key, starts, starts + width)
+
+    @staticmethod
+    def of(key: tuple, starts, ends, *, merged: bool = False) -> "Footprint":
+        """From any intervals; `merged=True` promises they are already sorted and disjoint."""
+        starts = np.asarray(starts, np.int64)
+        ends = np.asarray(ends, np.int64)
+        if not merged and starts.size > 1:
+            starts, ends = _merge(starts, ends)
+        return Footprint(key, starts, ends)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Footprint) and self.key == other.key
+                and np.array_equal(self.starts, other.starts) and np.array_equal(self.ends, other.ends))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Footprint({self.key}, {self.describe()})"
+
+    @property
+    def base(self) -> int:
+        return int(self.starts[0]) if self.starts.size else 0
 
     @property
     def end(self) -> int:
-        return self.base + (self.rows - 1) * self.stride + self.width
+        return int(self.ends[-1]) if self.ends.size else 0
 
-    def _row_hits(self, start: int, stop: int) -> bool:
-        """Does any of my rows intersect [start, stop)?"""
-        lo = (start - self.width - self.base) // self.stride + 1
-        hi = -((-(stop - self.base)) // self.stride) - 1
-        return max(lo, 0) <= min(hi, self.rows - 1)
+    @property
+    def nbytes(self) -> int:
+        return int((self.ends - self.starts).sum())
+
+    def intervals(self):
+        return zip(self.starts.tolist(), self.ends.tolist())
 
     def overlaps(self, other: "Footprint") -> bool:
-        if self.key != other.key or self.width == 0 or other.width == 0:
+        if self.key != other.key or not self.starts.size or not other.starts.size:
             return False
         if self.end <= other.base or other.end <= self.base:
             return False
-        small, big = (self, other) if self.rows <= other.rows else (other, self)
-        for r in range(small.rows):
-            s = small.base + r * small.stride
-            if big._row_hits(s, s + small.width):
-                return True
-        return False
+        a, b = (self, other) if self.starts.size <= other.starts.size else (other, self)
+        # for each interval of a: the first interval of b ending after its start
+        j = np.searchsorted(b.ends, a.starts, side="right")
+        ok = j < b.starts.size
+        return bool(np.any(b.starts[j[ok]] < a.ends[ok]))
 
     def within(self, other: "Footprint") -> bool:
         """Is every byte of self inside other?"""
         if self.key != other.key:
             return False
-        for r in range(self.rows):
-            s = self.base + r * self.stride
-            k = (s - other.base) // other.stride
-            if not 0 <= k < other.rows:
-                return False
-            row = other.base + k * other.stride
-            if s + self.width > row + other.width:
-                return False
-        return True
+        if not self.starts.size:
+            return True
+        j = np.searchsorted(other.starts, self.starts, side="right") - 1
+        if np.any(j < 0):
+            return False
+        return bool(np.all(other.ends[j] >= self.ends))
 
     def describe(self) -> str:
-        if self.rows == 1:
+        n = self.starts.size
+        if n == 1:
             return f"bytes [{self.base:#x}, {self.end:#x})"
-        return f"{self.rows} rows of {self.width} bytes from {self.base:#x} (stride {self.stride})"
+        widths, steps = self.ends - self.starts, np.diff(self.starts)
+        if n > 1 and np.all(widths == widths[0]) and np.all(steps == steps[0]):
+            return f"{n} rows of {int(widths[0])} bytes from {self.base:#x} (stride {int(steps[0])})"
+        return f"{n} byte ranges in [{self.base:#x}, {self.end:#x}), {self.nbytes} bytes"
+
+    def snapshot(self, buf: np.ndarray) -> bytes:
+        """The bytes of `buf` this footprint covers (for the benign-duplicate-write check)."""
+        if self.starts.size == 1:
+            return buf[self.base:self.end].tobytes()
+        return b"".join(buf[s:e].tobytes() for s, e in self.intervals())

@@ -11,15 +11,14 @@ from typing import Callable
 
 import numpy as np
 
-from pto_api import move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, op_pipe, op_roles, store_pipe
 from pto_api.memory import MEMORY_SPACES
-from sim_runtime import costs
+from sim_runtime import assumed, costs, layouts, rounding
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
-from sim_runtime.machine import OpPlan
+from sim_runtime.opplan import OpPlan
 from sim_runtime.memory import Footprint
 from sim_runtime.tiles import GMTensor, Tile, TileGroup, TileLayout
 
-_W, _R, _RW = "W", "R", "RW"
 
 class OpCall:
     """One `pl.<name>(*args, **kwargs)` call on one core."""
@@ -70,12 +69,11 @@ def local(call: OpCall, tile: Tile):
 
 
 def values(tile: Tile, mem, nr: int, nc: int, r0: int = 0, c0: int = 0) -> np.ndarray:
-    return np.array(tile.dtype.to_compute(tile.array(mem)[r0:r0 + nr, c0:c0 + nc]))
+    return tile.read(mem, r0, c0, nr, nc)
 
 
 def put(tile: Tile, mem, vals: np.ndarray, r0: int = 0, c0: int = 0) -> None:
-    nr, nc = vals.shape
-    tile.array(mem)[r0:r0 + nr, c0:c0 + nc] = tile.dtype.to_storage(vals)
+    tile.write(mem, vals, r0, c0)
 
 
 def fits(call: OpCall, tile: Tile, nr: int, nc: int, r0: int = 0, c0: int = 0) -> None:
@@ -141,7 +139,7 @@ BINARY = {
     "and_": np.bitwise_and, "or_": np.bitwise_or, "xor": np.bitwise_xor,
     "shl": np.left_shift, "shr": np.right_shift,
 }
-#: Scalar rhs of a binary op selects the tile-scalar IR op (pto_api.md 7).
+#: Scalar rhs of a binary op selects the tile-scalar IR op.
 SCALAR_IR = {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs", "maximum": "maxs",
              "minimum": "mins", "and_": "ands", "or_": "ors", "rem": "rems"}
 TILE_SCALAR = {"adds": np.add, "subs": np.subtract, "muls": np.multiply, "divs": np.divide,
@@ -212,24 +210,12 @@ def axpy(call: OpCall) -> OpPlan:
     return _elementwise(call, "axpy", lambda s, o: call.arg(2) * s + o, [call.tile(1), out])
 
 
-_ROUNDERS = {
-    "CAST_RINT": np.rint, "CAST_NONE": np.rint, "CAST_ODD": np.rint,
-    "CAST_ROUND": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
-    "CAST_FLOOR": np.floor, "CAST_CEIL": np.ceil, "CAST_TRUNC": np.trunc,
-}
-
-
 @handles("cast")
 def cast(call: OpCall) -> OpPlan:
+    """out = src converted to out's dtype; default rounding CAST_ROUND (ties away from zero)."""
     out, src = call.tile(0), call.tile(1)
     mode = getattr(call.kwargs.get("mode"), "name", "CAST_ROUND")
-    to_int = not out.dtype.is_float()
-
-    def fn(x):
-        # float targets round to nearest even (numpy astype); CAST_ODD etc. are approximated
-        return _ROUNDERS.get(mode, np.rint)(x) if to_int and src.dtype.is_float() else x
-
-    return _elementwise(call, "cast", fn, [src])
+    return _elementwise(call, "cast", lambda x: rounding.convert(x, src.dtype, out.dtype, mode), [src])
 
 
 @handles(*COMPARE)
@@ -319,7 +305,7 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
 for _op in EXPAND:
     HANDLERS[f"row_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, True, _o)
     HANDLERS[f"col_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, False, _o)
-    if _op != "add":  # there is no pl.expand_add (pto_api.md 7.6)
+    if _op != "add":  # there is no pl.expand_add
         HANDLERS[f"expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, call.kwargs.get("dim", 0) == 0, _o)
 
 
@@ -363,11 +349,18 @@ def _tile_offsets(call: OpCall, tile: Tile, tile_offsets, order, nd: int) -> lis
 
 @handles("load", "load_tile")
 def load(call: OpCall) -> OpPlan:
+    """GM -> tile over dst's valid window, written through dst's layout. `order=[1, 0]` (or
+    `is_transpose=True`) swaps the GM strides: dst(i, j) = tensor[o0 + j, o1 + i], which into
+    a ZN L1 tile gives the bytes of a plain load of the block into NZ."""
     dst, tensor = call.tile(0), call.arg(1)
     if dst.space not in ("Vec", "Mat"):
         raise call.fail(f"destination must be in Vec or Mat, not {dst.space}")
     mem = local(call, dst)
     order = call.kwargs.get("order")
+    if call.kwargs.get("is_transpose"):
+        if order is not None or not isinstance(tensor, GMTensor) or tensor.array.ndim != 2:
+            raise call.fail("is_transpose=True needs a 2-D tensor and no order=")
+        order = [1, 0]
     offsets = call.arg(2, "offsets")
     if call.name == "load_tile":
         offsets = _tile_offsets(call, dst, offsets, order, len(offsets))
@@ -423,12 +416,6 @@ def store(call: OpCall) -> OpPlan:
 
 # -- tile <-> tile -----------------------------------------------------------------------------
 
-#: (src space, dst space) pairs the front end accepts for `pl.move` (pto_api.md 5.5).
-MOVE_PAIRS = {("Mat", "Left"), ("Mat", "Right"), ("Mat", "Bias"), ("Mat", "ScaleLeft"), ("Mat", "ScaleRight"),
-              ("Mat", "Scaling"), ("Acc", "Vec"), ("Vec", "Vec"), ("Vec", "Mat")}
-
-ACC_TO_VEC_MODES = ("SingleModeVec0", "SingleModeVec1", "DualModeSplitM", "DualModeSplitN")
-
 
 def _round_up(x: int, m: int) -> int:
     return (x + m - 1) // m * m
@@ -436,6 +423,9 @@ def _round_up(x: int, m: int) -> int:
 
 @handles("move")
 def move(call: OpCall) -> OpPlan:
+    """Tile to tile: Mat -> L0 and Vec -> Mat are logical copies between equal (or swapped,
+    a transpose) declared shapes; Vec -> Vec copies the window both valid shapes cover;
+    with `offset`, a smaller destination extracts and a bigger one inserts."""
     dst, src = call.tile(0), call.tile(1)
     pair = (src.space, dst.space)
     if pair not in MOVE_PAIRS:
@@ -451,6 +441,10 @@ def move(call: OpCall) -> OpPlan:
         r, c = int(offset[0]), int(offset[1])
         nr, nc = dst.valid
         fits(call, src, nr, nc, r, c)
+        flip = False
+    elif pair == ("Vec", "Vec"):  # row by row over both valid windows, each side in its own layout
+        r = c = 0
+        nr, nc = min(src.valid[0], dst.valid[0]), min(src.valid[1], dst.valid[1])
         flip = False
     else:
         r = c = 0
@@ -471,12 +465,12 @@ def move(call: OpCall) -> OpPlan:
 
 
 def _acc_to_vec(call: OpCall, dst: Tile, src: Tile) -> OpPlan:
-    """AIC fixpipe move: the data lands in the UB of the AIV(s) of this block (pto_api.md 5.6)."""
+    """AIC fixpipe move: the data lands in the UB of the AIV(s) of this block, per `acc_to_vec_mode`."""
     ms = local(call, src)
     mode = getattr(call.kwargs.get("acc_to_vec_mode"), "name", call.kwargs.get("acc_to_vec_mode"))
     if mode is None:
-        mode = "SingleModeVec0"
-        call.m.warnings.append(f"{call.where}: Acc->Vec move without acc_to_vec_mode; assumed SingleModeVec0")
+        mode = assumed.ACC_TO_VEC_DEFAULT_MODE
+        call.m.warnings.append(f"{call.where}: Acc->Vec move without acc_to_vec_mode; assumed {mode}")
     if mode not in ACC_TO_VEC_MODES:
         raise call.fail(f"unknown acc_to_vec_mode {mode!r}")
     mv, nv = src.valid
@@ -522,28 +516,49 @@ def _acc_to_vec(call: OpCall, dst: Tile, src: Tile) -> OpPlan:
 
 @handles("insert")
 def insert(call: OpCall, explicit: tuple | None = None) -> OpPlan:
-    """AIV UB (NZ) -> AIC L1 at [row, col]; into a ZN tile the copy is a logical transpose."""
+    """AIV UB (NZ) -> AIC L1, a physical copy of 32-byte blocks (TINSERT).
+
+    The destination is seen as an NZ matrix of `dst_rows` rows: its declared rows when it is
+    NZ, its declared columns when it is ZN (a ZN `[R, C]` tile is the NZ `[C, R]` tile of the
+    transpose), and `[row, col]` are coordinates in that view. Source column block j (the
+    valid rows of it, so a padding row is skipped) lands at view element
+    `(col // C0 + j) * dst_rows * C0 + row * C0 + col % C0`. Into ZN this is a transpose:
+    `dst[col + j, row + i] = src[i, j]`.
+    """
     dst, src, offset = explicit if explicit else (call.tile(0), call.tile(1), call.arg(2, "offset"))
     if dst.space != "Mat" or src.space != "Vec":
         raise call.fail(f"insert copies Vec -> Mat, got {src.space} -> {dst.space}")
     if src.layout is not TileLayout.NZ:
         raise call.fail(f"insert needs an NZ source tile; {src.name} is {src.layout.name} (move it to NZ first)")
+    if dst.layout not in (TileLayout.NZ, TileLayout.ZN):
+        raise call.fail(f"insert needs an NZ or ZN destination; {dst.name} is {dst.layout.name}")
+    if dst.dtype is not src.dtype:
+        raise call.fail(f"insert copies bytes: {src.name} is {src.dtype.name} but {dst.name} is {dst.dtype.name}")
     ms = local(call, src)
     md = call.m.owner_memory("Mat", call.core)
     row, col = int(offset[0]), int(offset[1])
     sr, sc = src.valid
-    flip = dst.layout is TileLayout.ZN
-    r0, c0, nr, nc = (col, row, sc, sr) if flip else (row, col, sr, sc)
-    fits(call, dst, nr, nc, r0, c0)
+    e = src.dtype.itemsize
+    c0 = layouts.block_elems(e)
+    view_rows, view_cols = dst.type.shape if dst.layout is TileLayout.NZ else dst.type.shape[::-1]
+    if row < 0 or col < 0 or row + sr > view_rows or col + sc > view_cols:
+        raise call.fail(f"[{sr}, {sc}] source at [{row}, {col}] does not fit {dst.name} {list(dst.type.shape)} "
+                        f"(as NZ [{view_rows}, {view_cols}])")
+    blocks = -(-sc // c0)
+    run = sr * layouts.BLOCK_BYTES
+    src_starts = src.addr + np.arange(blocks) * src.type.shape[0] * layouts.BLOCK_BYTES
+    dst_starts = dst.addr + ((col // c0 + np.arange(blocks)) * view_rows * c0 + row * c0 + col % c0) * e
+    if dst_starts[-1] + run > dst.addr + dst.type.nbytes:
+        raise call.fail(f"the last block would end past {dst.name}")
 
-    def run():
-        v = values(src, ms, sr, sc)
-        put(dst, md, (v.T if flip else v).astype(dst.dtype.compute), r0, c0)
+    def run_copy():
+        for s0, d0 in zip(src_starts.tolist(), dst_starts.tolist()):
+            md.buf[d0:d0 + run] = ms.buf[s0:s0 + run]
 
     pipe = move_pipe("Vec", "Mat")
-    return OpPlan(pipe, costs.dma_cost(pipe, sr * sc * src.dtype.itemsize), run,
-                  [(ms, src.footprint(ms, 0, 0, sr, sc), "R"), (md, dst.footprint(md, r0, c0, nr, nc), "W")],
-                  mutex_of(call))
+    return OpPlan(pipe, costs.dma_cost(pipe, blocks * run), run_copy,
+                  [(ms, Footprint.of(ms.key, src_starts, src_starts + run), "R"),
+                   (md, Footprint.of(md.key, dst_starts, dst_starts + run), "W")], mutex_of(call))
 
 
 # -- cube ---------------------------------------------------------------------------------------
@@ -574,9 +589,8 @@ def matmul(call: OpCall) -> OpPlan:
     acc_t = np.int32 if integer else np.float32
 
     def run():
-        a = np.ascontiguousarray(values(lhs, mems[id(lhs)], m, k), dtype=acc_t)
-        b = np.ascontiguousarray(values(rhs, mems[id(rhs)], k, n), dtype=acc_t)
-        out = np.matmul(a, b)
+        a = values(lhs, mems[id(lhs)], m, k).astype(acc_t)
+        out = assumed.matmul(a, values(rhs, mems[id(rhs)], k, n).astype(acc_t))
         if acc is not None:
             out = values(acc, mems[id(acc)], m, n).astype(acc_t) + out
         if bias is not None:
@@ -596,7 +610,8 @@ def matmul(call: OpCall) -> OpPlan:
 # -- scalar access ------------------------------------------------------------------------------
 
 def _element(call: OpCall, container, offset):
-    """(memory, byte footprint, getter, setter) of one element addressed by a linear offset."""
+    """(memory, byte footprint, getter, setter) of one element addressed by a linear offset
+    from the container's data pointer (for a tile: raw, whatever its layout)."""
     off = int(offset)
     if isinstance(container, GMTensor):
         flat = container.array.reshape(-1)
@@ -606,13 +621,14 @@ def _element(call: OpCall, container, offset):
         return container, fp, lambda: flat[off].item(), lambda v: flat.__setitem__(off, v)
     if isinstance(container, Tile):
         mem = local(call, container)
-        r, c = divmod(off, container.shape[1])
-        fits(call, container, 1, 1, r, c)
-        arr = container.array(mem)
+        flat = container.elements(mem)
         dt = container.dtype
-        return (mem, container.footprint(mem, r, c, 1, 1),
-                lambda: dt.to_compute(arr[r:r + 1, c:c + 1])[0, 0].item(),
-                lambda v: arr.__setitem__((r, c), dt.to_storage(np.asarray([[v]], dtype=dt.compute))[0, 0]))
+        idx = (container.pointer - container.addr) // dt.itemsize + off
+        if not 0 <= idx < flat.size:
+            raise call.fail(f"element offset {off} outside tile {container.name} {list(container.type.shape)}")
+        fp = Footprint.make(mem.key, container.addr + idx * dt.itemsize, dt.itemsize, 1, dt.itemsize)
+        return (mem, fp, lambda: dt.to_compute(flat[idx:idx + 1])[0].item(),
+                lambda v: flat.__setitem__(slice(idx, idx + 1), dt.to_storage(np.asarray([v], dtype=dt.compute))))
     raise call.fail(f"expected a tile or GM tensor, got {container!r}")
 
 

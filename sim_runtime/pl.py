@@ -12,14 +12,18 @@ from __future__ import annotations
 import builtins
 import enum
 import functools
-import sys
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+from pto_api import CROSS_CORE_SYNC_MODES, PIPES
+from pto_api.ops import ACC_TO_VEC_MODES
+from sim_runtime import assumed as _assumed
 from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
+from sim_runtime import vf as _vf
 from sim_runtime.dtypes import DTYPES
-from sim_runtime.errors import KernelError, Location, SimulationError, UnsupportedOpError
+from sim_runtime.errors import KernelError, Location, UnsupportedOpError, caller
+from sim_runtime.launch import launch
 from sim_runtime.scheduler import current_core
 
 # -- data types, memory spaces, layouts ---------------------------------------------------------
@@ -49,22 +53,10 @@ class Ptr(_Annotation):
     pass
 
 
-class PipeType(enum.Enum):
-    S = "S"
-    V = "V"
-    M = "M"
-    MTE1 = "MTE1"
-    MTE2 = "MTE2"
-    MTE3 = "MTE3"
-    FIX = "FIX"
-    ALL = "ALL"
+PipeType = enum.Enum("PipeType", {p: p for p in (*PIPES, "ALL")})
 
 
-class CrossCoreSyncMode(enum.IntEnum):
-    INTER_BLOCK = 0
-    INTER_SUBBLOCK = 1
-    INTRA_BLOCK = 2
-    UNICAST_BLOCK = 3
+CrossCoreSyncMode = enum.IntEnum("CrossCoreSyncMode", CROSS_CORE_SYNC_MODES)
 
 
 def _enum(name: str, *members: str) -> type:
@@ -73,7 +65,7 @@ def _enum(name: str, *members: str) -> type:
 
 SyncCoreType = _enum("SyncCoreType", "MIX", "AIV_ONLY", "AIC_ONLY")
 SyncAllMode = _enum("SyncAllMode", "HARD", "SOFT")
-AccToVecMode = _enum("AccToVecMode", *_ops.ACC_TO_VEC_MODES)
+AccToVecMode = _enum("AccToVecMode", *ACC_TO_VEC_MODES)
 AtomicType = _enum("AtomicType", "AtomicNone", "AtomicAdd")
 ReluPreMode = _enum("ReluPreMode", "NormalRelu")
 RoundMode = _enum("RoundMode", "CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL",
@@ -82,33 +74,33 @@ AccPhase = _enum("AccPhase", "Partial", "Final")
 STPhase = _enum("STPhase", "Unspecified", "Partial", "Final")
 FillPadMode = _enum("FillPadMode", "NORMAL", "EXPAND", "INPLACE")
 TilePad = enum.IntEnum("TilePad", {"null": 0, "zero": 1, "max": 2, "min": 3})
+MaskPattern = _enum("MaskPattern", *_vf.MASK_PATTERNS)
+LoadDist = _enum("LoadDist", *_vf.LOAD_DISTS)
+DataCopyMode = _enum("DataCopyMode", *_vf.DATA_COPY_MODES)
+CastLayout = _enum("CastLayout", *_vf.CAST_LAYOUTS)
+MergeMode = _enum("MergeMode", *_vf.MERGE_MODES)
+MemBarMode = _enum("MemBarMode", *_vf.MEM_BAR_MODES)
 
 
 # -- plumbing -----------------------------------------------------------------------------------
 
-def _where(depth: int = 2) -> Location:
-    f = sys._getframe(depth)
-    return Location(f.f_code.co_filename, f.f_lineno)
+def _where(depth: int = 3) -> Location:
+    return caller(depth)
 
 
 def _core(name: str, where: Location):
     core = current_core()
     if core is None:
         raise KernelError(f"pl.{name} called outside a simulated kernel run", where)
+    if _vf.active():
+        raise KernelError(f"pl.{name} inside a @pl.vector_function (only vf.* register ops are allowed there)",
+                          where)
     return core
-
-
-def _located(exc: SimulationError, where: Location) -> SimulationError:
-    return exc if exc.location is not None else type(exc)(exc.message, where)
 
 
 def _run_op(name: str, args: tuple, kwargs: dict, where: Location):
     core = _core(name, where)
-    try:
-        plan = _ops.HANDLERS[name](_ops.OpCall(core.machine, core, name, args, kwargs, where))
-    except SimulationError as exc:
-        raise _located(exc, where) from None
-    return core.machine.execute(core, name, plan, where)
+    return core.machine.run_op(core, name, args, kwargs, where)
 
 
 def _make_op(name: str):
@@ -117,17 +109,6 @@ def _make_op(name: str):
 
     op.__name__ = op.__qualname__ = name
     return op
-
-
-def element_access(tile, key, value=None, *, store: bool = False):
-    """`v = t[i, j]` / `t[i, j] = v`: getval/setval at linear offset i * shape[1] + j
-    (pto_api.md 5.8), attributed to the kernel line that wrote the subscript."""
-    where = _where(3)
-    i, j = (int(k) for k in key)
-    offset = i * tile.shape[1] + j
-    if store:
-        return _run_op("setval", (tile, offset, value), {}, where)
-    return _run_op("getval", (tile, offset), {}, where)
 
 
 for _name in _ops.HANDLERS:
@@ -153,7 +134,20 @@ class _Unsupported:
         return f"<unsupported pl.{self._name}>"
 
 
-Vf = _Unsupported("Vf")  # register-level VF code is not emulated yet
+class _VfNamespace:
+    """`pl.Vf` (imported as `vf`): the register ops; any other `vf.<name>` raises
+    `UnsupportedOpError` when called."""
+
+    def __init__(self):
+        self.__dict__.update(_vf.OPS)
+
+    def __getattr__(self, name: str):  # only reached for names that are not register ops
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Unsupported(f"Vf.{name}")
+
+
+Vf = _VfNamespace()
 
 
 def __getattr__(name: str):  # PEP 562: any other pl.<name>
@@ -186,8 +180,6 @@ class JitKernel:
         return self._launch(1, *args, **kwargs)
 
     def _launch(self, block_dim, *args, **kwargs):
-        from sim_runtime.api import launch
-
         return launch(self, block_dim, args, kwargs)
 
 
@@ -234,9 +226,7 @@ pipeline = SimpleNamespace(stage=_stage, PipelineConfig=PipelineConfig,
                            is_pipeline_stage=lambda f: getattr(f, "pipeline_stage", False))
 
 
-def vector_function(fn):
-    fn.pl_vector_function = True
-    return fn
+vector_function = _vf.vector_function
 
 
 def range(*args):  # noqa: A001 - the DSL's name
@@ -273,12 +263,6 @@ def section_vector():
     return _Section("vector")
 
 
-def _section_entry(kind: str, line: int) -> bool:
-    """Lowered form of `with pl.section_<kind>():` -- does this core run the body?"""
-    core = _core(f"section_{kind}", _where())
-    return core.machine.enter_section(core, kind, line)
-
-
 # -- tiles, groups, structs ---------------------------------------------------------------------
 
 def make_tile(tile_type, *, addr, size=None):
@@ -309,7 +293,7 @@ def set_validshape(target, shape):
 def get_block_idx() -> int:
     core = _core("get_block_idx", _where())
     if core.kind == "aiv" and core.machine.kind == "mix":
-        return 2 * core.block + core.sub
+        return _assumed.aiv_block_idx(core.block, core.sub)
     return core.block
 
 
@@ -356,18 +340,15 @@ def _pipe(p) -> str:
 
 
 def _sync_src(*, set_pipe, wait_pipe, event_id):
-    core = _core("system.sync_src", _where())
-    core.machine.races.sync_src(core, _pipe(set_pipe), _pipe(wait_pipe), int(event_id))
+    where = _where()
+    core = _core("system.sync_src", where)
+    core.machine.sync_src(core, set_pipe, wait_pipe, event_id, where)
 
 
 def _sync_dst(*, set_pipe, wait_pipe, event_id):
     where = _where()
     core = _core("system.sync_dst", where)
-    if not core.machine.races.sync_dst(core, _pipe(set_pipe), _pipe(wait_pipe), int(event_id)):
-        from sim_runtime.errors import DeadlockError
-
-        raise DeadlockError(f"{core.name}: sync_dst({_pipe(set_pipe)}->{_pipe(wait_pipe)}, id {event_id}) "
-                            "has no matching sync_src: the pipe would hang", where)
+    core.machine.sync_dst(core, set_pipe, wait_pipe, event_id, where)
 
 
 def _mutex(lock: bool):
@@ -405,6 +386,6 @@ system = SimpleNamespace(
     set_mm_layout_transform=_noop,
 )
 
-# scalar helpers (pto_api.md 7.8): builtin min/max map to them
+# scalar helpers: builtin min/max map to pl.min/pl.max
 min = builtins.min  # noqa: A001
 max = builtins.max  # noqa: A001

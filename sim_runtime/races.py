@@ -1,4 +1,4 @@
-"""Pipe-aware happens-before race detection (emulator.md section 7).
+"""Pipe-aware happens-before race detection.
 
 On hardware a core issues ops in program order into per-pipe queues that run
 asynchronously, so program order is not completion order. Each (core, pipe) therefore gets
@@ -45,7 +45,7 @@ class Access:
     def line(self) -> str:
         what = "write" if self.kind == "W" else "read "
         stage = f" in {self.stage}" if self.stage else " outside any stage"
-        return f"{what} by {self.core.name} on pipe {self.pipe}: pl.{self.op}{stage} at {self.where}"
+        return f"{what} by {self.core.name} on pipe {self.pipe}: {self.op}{stage} at {self.where}"
 
 
 class RaceDetector:
@@ -113,19 +113,26 @@ class RaceDetector:
         vc = self.release_clock(core, pipe)
         self.mutex_clock[core.index][mid] = vc if prev is None else np.maximum(prev, vc)
 
-    def sync_src(self, core, set_pipe: str, wait_pipe: str, eid: int) -> None:
-        self.local_flags[(core.index, set_pipe, wait_pipe, eid)].append(self.release_clock(core, set_pipe))
+    def sync_src(self, core, set_pipe: str, wait_pipe: str, eid: int, where=None) -> None:
+        self.local_flags[(core.index, set_pipe, wait_pipe, eid)].append((self.release_clock(core, set_pipe), where))
 
     def sync_dst(self, core, set_pipe: str, wait_pipe: str, eid: int) -> bool:
+        """Consume the oldest matching flag (flags count, see `assumed`); False if none."""
         q = self.local_flags[(core.index, set_pipe, wait_pipe, eid)]
         if not q:
             return False
-        self.acquire(core, wait_pipe, [q.pop(0)])
+        self.acquire(core, wait_pipe, [q.pop(0)[0]])
         return True
+
+    def pending_flags(self) -> list[str]:
+        names = {c.index: c.name for c in self.cores}
+        return [f"{names[c]}: sync_src(set_pipe={s}, wait_pipe={w}, event_id={e}) x{len(q)} (raised at "
+                f"{', '.join(sorted({str(where) for _, where in q}))})"
+                for (c, s, w, e), q in sorted(self.local_flags.items()) if q]
 
     # -- accesses --------------------------------------------------------------------------
     def _pages(self, fp: Footprint) -> range:
-        return range(fp.base // PAGE, (fp.end - 1) // PAGE + 1) if fp.width else range(0)
+        return range(fp.base // PAGE, (fp.end - 1) // PAGE + 1) if fp.nbytes else range(0)
 
     def check(self, new: Access, vc: np.ndarray) -> None:
         """Race-check `new` against earlier overlapping accesses, then record it."""

@@ -2,8 +2,10 @@
 
 Every core executes the kernel body itself, so every object here is created per core: a
 group declared outside the sections exists once on the AIC and once on each AIV, each with
-its own cursor and valid shapes (pto_api.md 2, 4.3). Tile data is never held here: a tile
-is a window onto a byte-addressed `Memory`, resolved at each access.
+its own cursor and valid shapes. Tile data is never held here: a tile
+is a window onto a byte-addressed `Memory`, and every read or write goes through the
+tile's physical layout (`layouts`), so tiles of different shapes or layouts that share
+bytes really see each other's data.
 """
 
 from __future__ import annotations
@@ -17,23 +19,16 @@ from typing import Any
 
 import numpy as np
 
+from pto_api import EVENT_IDS, MUTEX_IDS
 from pto_api.memory import MEMORY_SPACES, TILE_SPACES
+from sim_runtime import layouts
 from sim_runtime.dtypes import DType
-from sim_runtime.errors import KernelError, Location
+from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.memory import Footprint, Memory, space_capacity
+from sim_runtime.scheduler import current_core
 
 
-class MemorySpace(enum.Enum):
-    DDR = "DDR"
-    Vec = "Vec"
-    Mat = "Mat"
-    Left = "Left"
-    Right = "Right"
-    Acc = "Acc"
-    Bias = "Bias"
-    Scaling = "Scaling"
-    ScaleLeft = "ScaleLeft"
-    ScaleRight = "ScaleRight"
+MemorySpace = enum.Enum("MemorySpace", {name: name for name in MEMORY_SPACES})
 
 
 class TileLayout(enum.Enum):
@@ -45,7 +40,7 @@ class TileLayout(enum.Enum):
     ZZ = "ZZ"
 
 
-#: Default layout per space on A5 (pto_api.md 3.3).
+#: Default layout per space on A5.
 DEFAULT_LAYOUT = {
     "Vec": TileLayout.ND,
     "Mat": TileLayout.NZ,
@@ -93,6 +88,9 @@ class TileType:
         self.space = space
         if self.layout is None:
             self.layout = DEFAULT_LAYOUT.get(space, TileLayout.ND)
+        if not isinstance(self.layout, TileLayout):
+            raise KernelError(f"TileType layout must be a pl layout (pl.ND, pl.NZ, ...), got {self.layout!r}")
+        layouts.check_shape(self.layout.value, shape, self.dtype.itemsize, space)
 
     @property
     def nbytes(self) -> int:
@@ -137,11 +135,9 @@ class Tile:
         return f"<tile {self.name} {list(self.shape)} {self.dtype.name} {self.space}>"
 
     def __getitem__(self, key):
-        """`tile[r0:r1, c0:c1]`: a sub-view sharing the buffer and row stride; `tile[i, j]`:
-        one element, read on pipe S (pto_api.md 5.8)."""
+        """`tile[r0:r1, c0:c1]`: a sub-view sharing the buffer and the declared shape (row
+        stride); `tile[i, j]`: one element, read on pipe S."""
         if isinstance(key, tuple) and len(key) == 2 and not any(isinstance(k, slice) for k in key):
-            from sim_runtime.pl import element_access
-
             return element_access(self, key)
         if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, slice) for k in key)):
             raise KernelError(f"tile subview needs two slices, got {key!r}")
@@ -153,34 +149,69 @@ class Tile:
                     base=(self.base[0] + r0, self.base[1] + c0), shape=(r1 - r0, c1 - c0), valid=valid)
 
     def __setitem__(self, key, value) -> None:
-        """`tile[i, j] = v`: one element, written on pipe S (pto_api.md 5.8)."""
+        """`tile[i, j] = v`: one element, written on pipe S."""
         if not (isinstance(key, tuple) and len(key) == 2 and not any(isinstance(k, slice) for k in key)):
             raise KernelError(f"tile element store needs two indices, got {key!r}")
-        from sim_runtime.pl import element_access
-
         element_access(self, key, value, store=True)
 
-    # -- data access ------------------------------------------------------------------------
-    def array(self, mem: Memory) -> np.ndarray:
-        """Storage-dtype numpy view of this tile (logical row-major, Level 1) in `mem`."""
-        pr, pc = self.type.shape
-        nbytes = pr * pc * self.dtype.itemsize
-        full = mem.buf[self.addr:self.addr + nbytes].view(self.dtype.storage).reshape(pr, pc)
+    # -- physical placement -----------------------------------------------------------------
+    def _map(self) -> np.ndarray:
+        (rows, cols), t = self.type.shape, self.type
+        return layouts.offset_map(t.layout.value, rows, cols, t.dtype.itemsize, t.space == "Acc")
+
+    def offsets(self, r0: int, c0: int, nr: int, nc: int) -> np.ndarray:
+        """Element offsets (from the tile address) of window [r0:r0+nr, c0:c0+nc] of this view."""
         br, bc = self.base
-        return full[br:br + self.shape[0], bc:bc + self.shape[1]]
+        return self._map()[br + r0:br + r0 + nr, bc + c0:bc + c0 + nc]
+
+    @property
+    def pointer(self) -> int:
+        """Byte address of this view's element (0, 0): what the tile means inside a vector function."""
+        return self.addr + int(self._map()[self.base]) * self.dtype.itemsize
+
+    def elements(self, mem: Memory) -> np.ndarray:
+        """The declared tile's bytes as a flat storage-dtype array (physical order)."""
+        rows, cols = self.type.shape
+        return mem.buf[self.addr:self.addr + rows * cols * self.dtype.itemsize].view(self.dtype.storage)
+
+    def read(self, mem: Memory, r0: int, c0: int, nr: int, nc: int) -> np.ndarray:
+        """Logical values of a window (a copy, in the compute dtype)."""
+        return self.dtype.to_compute(self.elements(mem)[self.offsets(r0, c0, nr, nc)])
+
+    def write(self, mem: Memory, vals: np.ndarray, r0: int = 0, c0: int = 0) -> None:
+        """Store logical values at window [r0:, c0:] of this view, through the layout."""
+        nr, nc = vals.shape
+        self.elements(mem)[self.offsets(r0, c0, nr, nc)] = self.dtype.to_storage(vals)
 
     def footprint(self, mem: Memory, r0: int, c0: int, nr: int, nc: int) -> Footprint:
-        isz = self.dtype.itemsize
-        pc = self.type.shape[1]
-        start = self.addr + ((self.base[0] + r0) * pc + self.base[1] + c0) * isz
-        return Footprint.make(mem.key, start, pc * isz, nr, nc * isz)
+        """The exact bytes of window [r0:r0+nr, c0:c0+nc] of this view."""
+        (rows, cols), t = self.type.shape, self.type
+        br, bc = self.base
+        starts, ends = layouts.window_intervals(t.layout.value, rows, cols, t.dtype.itemsize, t.space == "Acc",
+                                                br + r0, bc + c0, nr, nc)
+        return Footprint(mem.key, starts + self.addr, ends + self.addr)
 
     def valid_footprint(self, mem: Memory) -> Footprint:
         return self.footprint(mem, 0, 0, self.valid[0], self.valid[1])
 
 
+def element_access(tile: Tile, key, value=None, *, store: bool = False):
+    """`v = t[i, j]` / `t[i, j] = v`: getval/setval at linear offset i * shape[1] + j of the
+    declared shape from the tile's data pointer (whatever the layout), attributed to the kernel
+    line that wrote the subscript."""
+    where = caller(3)
+    core = current_core()
+    if core is None:
+        raise KernelError("tile element access outside a simulated kernel run", where)
+    i, j = (int(k) for k in key)
+    offset = i * tile.type.shape[1] + j
+    if store:
+        return core.machine.run_op(core, "setval", (tile, offset, value), {}, where)
+    return core.machine.run_op(core, "getval", (tile, offset), {}, where)
+
+
 def check_placement(ttype: TileType, addr: int, size: int, where: Location | None) -> None:
-    """Out-of-capacity or misaligned tiles are errors at declaration (pto_api.md 3.3, 4.1)."""
+    """Out-of-capacity or misaligned tiles are errors at declaration."""
     spec = MEMORY_SPACES[ttype.space]
     cap = space_capacity(ttype.space)
     if not isinstance(addr, int) or addr < 0:
@@ -196,7 +227,7 @@ def check_placement(ttype: TileType, addr: int, size: int, where: Location | Non
 
 
 class TileGroup:
-    """`pl.make_tile_group` handle: `depth` slots and a per-core cursor (pto_api.md 4.3)."""
+    """`pl.make_tile_group` handle: `depth` slots and a per-core cursor (first next() gives slot 0)."""
 
     def __init__(self, tiles: list[Tile], name: str, fwd_ids=None, bwd_ids=None):
         self.tiles = tiles
@@ -234,8 +265,9 @@ def _normalise_mutex(mutex_ids) -> list[tuple[int, ...]] | None:
     out = []
     for entry in mutex_ids:
         ids = (entry,) if isinstance(entry, int) else tuple(entry)
-        if not ids or any(not isinstance(i, int) or not 0 <= i <= 31 for i in ids) or len(set(ids)) != len(ids):
-            raise KernelError(f"bad mutex_ids entry {entry!r} (ints 0..31, no duplicates in a slot)")
+        if not ids or any(not isinstance(i, int) or i not in MUTEX_IDS for i in ids) or len(set(ids)) != len(ids):
+            raise KernelError(f"bad mutex_ids entry {entry!r} (ints {MUTEX_IDS.start}..{MUTEX_IDS.stop - 1}, "
+                              "no duplicates in a slot)")
         out.append(ids)
     if len({len(e) for e in out}) != 1:
         raise KernelError("every slot must have the same number of mutex ids")
@@ -272,8 +304,9 @@ def make_tile_group(owner, where: Location | None, *, type, addrs, mutex_ids=Non
         if len(addr_list) != depth:
             raise KernelError(f"{len(addr_list)} addrs for a group of depth {depth}", where)
     for ids in (fwd_ids, bwd_ids):
-        if ids is not None and any(not 0 <= int(i) <= 15 for i in ids):
-            raise KernelError(f"cross-core event ids must be 0..15, got {list(ids)}", where)
+        if ids is not None and any(int(i) not in EVENT_IDS for i in ids):
+            raise KernelError(f"cross-core event ids must be {EVENT_IDS.start}..{EVENT_IDS.stop - 1}, got {list(ids)}",
+                              where)
     name = assigned_name(where) or f"group@{type.space}:{addr_list[0]:#x}"
     tiles = []
     for i, a in enumerate(addr_list):
@@ -358,7 +391,7 @@ class Struct:
 
 
 class StructArray:
-    """`pl.struct_array(n, "T", ...)`: n independent structs, indexable only (pto_api.md 9.3)."""
+    """`pl.struct_array(n, "T", ...)`: n independent structs, indexable only."""
 
     def __init__(self, n: int, typename: str, fields: dict):
         if not isinstance(n, int) or n <= 0:

@@ -10,6 +10,8 @@ import pytest
 from sim_runtime import (DeadlockError, EventOverflowError, KernelError, RaceError, SectionMismatchError,
                          SyncBalanceError, run_kernel)
 
+pytestmark = pytest.mark.emulator
+
 HEAD = "import pypto_pro.language as pl\n"
 KERNELS = Path(__file__).parent / "sim_kernels"
 
@@ -191,3 +193,68 @@ def test_block_and_subblock_indices():
         for s in range(2):
             assert list(ids[2 * b + s, :3]) == [2, s, 2]
         assert ids[4 + b, 0] == 100 + b
+
+
+# -- intra-core flags and barriers ---------------------------------------------------------
+
+LOCAL = """
+@pl.jit
+def k(x: pl.Tensor[[16, 32], pl.DT_FP32], out: pl.Tensor[[16, 32], pl.DT_FP32]):
+    with pl.section_vector():
+        t = pl.make_tile(pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0)
+        u = pl.make_tile(pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x800)
+        if pl.get_subblock_idx() == 0:
+            pl.load(t, x, [0, 0])
+            pl.system.bar_all()
+            pl.muls(u, t, 2.0)
+            SYNC
+            pl.store(out, u, [0, 0])
+"""
+V_TO_MTE3 = ("pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=3)\n"
+             "            pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=3)")
+
+
+@pytest.mark.parametrize("sync", [V_TO_MTE3, "pl.system.bar_all()"])
+def test_intra_core_sync_orders_two_pipes(sync):
+    x = np.ones((16, 32), np.float32)
+    assert (run(LOCAL.replace("SYNC", sync), {"x": x}).outputs["out"] == 2).all()
+
+
+@pytest.mark.parametrize("sync", [
+    "pass",
+    V_TO_MTE3.replace("set_pipe=pl.PipeType.V", "set_pipe=pl.PipeType.MTE2"),  # raised on the wrong pipe
+    V_TO_MTE3.replace("wait_pipe=pl.PipeType.MTE3", "wait_pipe=pl.PipeType.MTE2"),  # holds back the wrong pipe
+    "pl.system.bar_mte3()",  # a one-pipe barrier does not order V before MTE3
+])
+def test_missing_or_misdirected_intra_core_sync_is_a_race(sync):
+    with pytest.raises(RaceError, match=r"write by b0\.AIV on pipe V: pl\.muls.*\n.*read\s+by b0\.AIV on pipe MTE3"):
+        run(LOCAL.replace("SYNC", sync), {"x": np.ones((16, 32), np.float32)})
+
+
+def test_sync_dst_without_a_sync_src_hangs_at_its_line():
+    src = LOCAL.replace("SYNC", V_TO_MTE3.split("\n")[1].strip())
+    line = (HEAD + textwrap.dedent(src)).splitlines().index(next(
+        l for l in (HEAD + textwrap.dedent(src)).splitlines() if "sync_dst" in l)) + 1
+    with pytest.raises(DeadlockError, match=rf"no earlier matching sync_src.*kernel.py:{line}"):
+        run(src, {"x": np.ones((16, 32), np.float32)})
+
+
+def test_an_unconsumed_sync_src_is_an_imbalance():
+    src = LOCAL.replace("SYNC", V_TO_MTE3.split("\n")[0] + "\n            pl.system.bar_all()")
+    with pytest.raises(SyncBalanceError, match=r"(?s)intra-core flags.*b0\.AIV: sync_src\(set_pipe=V, wait_pipe=MTE3, "
+                                               r"event_id=3\) x1"):
+        run(src, {"x": np.ones((16, 32), np.float32)})
+    res = run(src, {"x": np.ones((16, 32), np.float32)}, strict_balance=False)
+    assert any("intra-core flags" in w for w in res.warnings)
+
+
+def test_intra_core_event_ids_are_checked():
+    with pytest.raises(KernelError, match="event_id 16 outside 0..15"):
+        run(LOCAL.replace("SYNC", V_TO_MTE3.replace("event_id=3", "event_id=16")), {"x": np.ones((16, 32), np.float32)})
+
+
+def test_sync_all_of_a_core_type_the_kernel_lacks_is_an_error():
+    src = LOCAL.replace("SYNC", "pl.system.bar_all()\n            pl.system.sync_all(core_type=CT)")
+    run(src.replace("CT", "pl.SyncCoreType.AIV_ONLY"), {"x": np.ones((16, 32), np.float32)})
+    with pytest.raises(KernelError, match=r"sync_all\(core_type=MIX\) in a kernel without AIC cores.*AIV_ONLY"):
+        run(src.replace("CT", "pl.SyncCoreType.MIX"), {"x": np.ones((16, 32), np.float32)})

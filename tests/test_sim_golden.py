@@ -17,6 +17,8 @@ from pto_transpile import transpile
 from sim_runtime import run_kernel
 from sim_runtime.verify import make_inputs
 
+pytestmark = pytest.mark.emulator
+
 
 def relu(x):
     return np.maximum(x, 0)

@@ -14,6 +14,8 @@ from pto_transpile.rules import registry
 from pto_transpile.source import SourceFile
 from sim_runtime import verify
 
+pytestmark = pytest.mark.emulator
+
 
 def _verdict(text):
     result = transpile(text, _skip_rules=["PTO056", "PTO057", "PTO061"])

@@ -9,6 +9,8 @@ import pytest
 from sim_runtime import KernelError, load_kernel_module, run_kernel
 from sim_runtime import pl as sim_pl
 
+pytestmark = pytest.mark.emulator
+
 BODY = """
 @pl.jit
 def k(x: pl.Tensor[[16, 32], pl.DT_FP32], out: pl.Tensor[[16, 32], pl.DT_FP32]):

@@ -8,6 +8,8 @@ import pytest
 from sim_runtime import KernelError, RaceError, UnsupportedOpError, run_kernel
 from sim_runtime.tiles import TileGroup
 
+pytestmark = pytest.mark.emulator
+
 HEAD = "import pypto_pro.language as pl\n"
 
 
@@ -251,3 +253,26 @@ def test_fp16_cast_rounds_like_numpy():
         pl.cast(u[0], h)"""
     out = run(vec(body), {"x": x}).outputs["out"]
     assert np.array_equal(out, x.astype(np.float16).astype(np.float32))
+
+
+def test_tuple_of_tiles_indexed_by_a_counter():
+    # FlashAttention keeps per-query state in rings of three make_tile tiles, picked by `n % 3`
+    src = """
+    @pl.jit
+    def k(x: pl.Tensor[[8, 32], pl.DT_FP32], out: pl.Tensor[[24, 32], pl.DT_FP32]):
+        with pl.section_vector():
+            t = pl.TileType(shape=[8, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)
+            ring = (pl.make_tile(t, addr=0), pl.make_tile(t, addr=0x400), pl.make_tile(t, addr=0x800))
+            if pl.get_subblock_idx() == 0:
+                for n in pl.range(3):
+                    pl.load(ring[n % 3], x, [0, 0])
+                pl.system.bar_all()
+                for n in pl.range(1, 5):
+                    pl.adds(ring[n % 3], ring[n % 3], 1.0)
+                pl.system.bar_all()
+                for n in pl.range(3):
+                    pl.store(out, ring[n], [8 * n, 0])
+    """
+    x = np.zeros((8, 32), np.float32)
+    out = run(src, {"x": x}).outputs["out"]
+    assert [float(out[8 * n, 0]) for n in range(3)] == [1.0, 2.0, 1.0]  # n = 1, 2, 3, 4 -> slots 1, 2, 0, 1

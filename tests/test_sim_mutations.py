@@ -8,6 +8,8 @@ import pytest
 
 from sim_runtime import DeadlockError, RaceError, SimulationError, SyncBalanceError, run_kernel
 
+pytestmark = pytest.mark.emulator
+
 KERNELS = Path(__file__).parent / "sim_kernels"
 NAME = "pipeline_demo_kernel"
 P2 = (KERNELS / "demo_p2.py").read_text().splitlines(keepends=True)

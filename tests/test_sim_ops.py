@@ -7,6 +7,8 @@ import pytest
 
 from sim_runtime import run_kernel
 
+pytestmark = pytest.mark.emulator
+
 HEAD = "import pypto_pro.language as pl\n"
 
 

@@ -16,6 +16,8 @@ import pytest
 from pto_transpile import transpile
 from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel, verify
 
+pytestmark = pytest.mark.emulator
+
 SEED = (Path(__file__).parent.parent / "examples" / "seed_demo.py").read_text()
 NAME = "pipeline_demo_kernel"
 

@@ -3,9 +3,12 @@
 import json
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from sim_runtime import verify
+
+pytestmark = pytest.mark.emulator
 
 KERNELS = Path(__file__).parent / "sim_kernels"
 SERIAL_PATH = Path(__file__).parent.parent / "examples" / "seed_demo.py"  # the serial demo as users get it

@@ -1,3 +1,4 @@
+from pto_api import EVENT_IDS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -8,7 +9,7 @@ def check(ctx):
         for ids in (buf.fwd, buf.bwd):
             if ids is None or ids.values is None:
                 continue
-            bad = [v for v in ids.values if not 0 <= v <= 15]
+            bad = [v for v in ids.values if v not in EVENT_IDS]
             if bad:
                 yield ids.node, {"buffer": buf.name, "keyword": ids.keyword, "bad": bad}
 

@@ -638,7 +638,9 @@ class Interpreter:
         if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
             return UNKNOWN
         mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
-        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype))
+        valid = kw.get("valid_shape")
+        valid = tuple(valid) if isinstance(valid, (list, tuple)) and all(isinstance(d, int) for d in valid) else ()
+        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype), valid)
 
     def _make_tile(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -648,7 +650,7 @@ class Interpreter:
             raise CannotModel("the type or address of this tile is not static", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
-        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape)
+        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid)
 
     def _make_tile_group(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -680,7 +682,7 @@ class Interpreter:
         if not 0 < n <= 64 or len(starts) < n:
             raise CannotModel("the slot count of this group is not static", node)
         tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
-                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape)
+                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid)
                       for i in range(n))
         return GroupV("", tiles, node)
 
@@ -833,6 +835,8 @@ class Interpreter:
                 (writes if op in GM_WRITE_OPS else reads).append(foot)
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = self._tile_feet(value, ctx.core, acc_mode)
+                if op == "insert" and i == 0:
+                    feet = _inserted_part(feet, pos)
                 if "R" in role:
                     reads.extend(feet)
                 if "W" in role:
@@ -885,8 +889,8 @@ class Interpreter:
         if kind not in PIPE_CORES.get(pipe, (kind,)):
             raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
         if ctx.may:
-            reads = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True) for f in reads]
-            writes = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True) for f in writes]
+            reads = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True, f.part) for f in reads]
+            writes = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True, f.part) for f in writes]
         scope = ctx.scope
         ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
                    node=node, op=op, ident=self._ident(node, ctx),
@@ -914,13 +918,29 @@ class Interpreter:
         return self._code[key]
 
 
+def _inserted_part(feet: list[Foot], pos: list) -> list[Foot]:
+    """`pl.insert(dst, src, [r, c])` writes the rectangle of `src`'s valid extent at (r, c) of
+    `dst` only; both AIVs insert their halves into one L1 tile at different offsets."""
+    src = pos[1] if len(pos) > 1 else None
+    offsets = pos[2] if len(pos) > 2 else None
+    extent = (src.valid or src.shape) if isinstance(src, TileV) else ()
+    if len(extent) != 2 or not (isinstance(offsets, (list, tuple)) and len(offsets) == 2
+                                and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
+        return feet
+    r, c = offsets
+    part = (r, r + extent[0], c, c + extent[1])
+    return [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f"{f.label}[{r}:{r + extent[0]}, {c}:{c + extent[1]}]", f.may, part)
+            for f in feet]
+
+
 def _memory(tile) -> str:
     return tile.memory if isinstance(tile, TileV) else tile.choices[0].memory
 
 
 def _name_group(group: GroupV, name: str) -> None:
     group.name = name
-    group.tiles = tuple(TileV(t.memory, t.lo, t.hi, t.mutex, f"{name}[{i}]", t.shape) for i, t in enumerate(group.tiles))
+    group.tiles = tuple(TileV(t.memory, t.lo, t.hi, t.mutex, f"{name}[{i}]", t.shape, t.valid)
+                        for i, t in enumerate(group.tiles))
 
 
 def _import_const(value: Any) -> Any:

@@ -148,7 +148,14 @@ def _twins(a: Event, b: Event) -> bool:
 
 
 def _intersect(a: Foot, b: Foot) -> Foot:
-    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label)
+    part: tuple = ()
+    if (a.r0, a.r1) == (b.r0, b.r1) and (a.part or b.part):  # parts of one tile
+        if a.part and b.part:
+            part = (max(a.part[0], b.part[0]), min(a.part[1], b.part[1]),
+                    max(a.part[2], b.part[2]), min(a.part[3], b.part[3]))
+        else:
+            part = a.part or b.part
+    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label, part=part)
 
 
 def run_sequential(trace: Trace) -> Outcome:

@@ -62,6 +62,7 @@ class TileTypeV:
     shape: tuple
     memory: str
     elem: int
+    valid: tuple = ()  #: `valid_shape`, when static and given
 
     @property
     def nbytes(self) -> int:
@@ -81,6 +82,7 @@ class TileV:
     mutex: tuple[int, ...]
     label: str  #: `x_db[1]` or the `pl.make_tile` variable, for messages
     shape: tuple = ()
+    valid: tuple = ()  #: the valid shape when it differs from `shape` (padding rows)
 
 
 @dataclass(frozen=True)

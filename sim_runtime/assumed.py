@@ -1,0 +1,87 @@
+"""Facts the hardware documentation leaves open, and the reading sim_runtime takes for each.
+
+Every entry is the most plausible reading of the sources, kept here (and only here) so it
+can be changed in one place once the hardware answers. Code that depends on one of them
+names it in its docstring. Readings that have no alternative implementation are listed
+here rather than given a switch:
+
+* A vector function's body runs in program order. Without `vf.mem_bar` the hardware may
+  reorder a load after an earlier store to the same address; real kernels put a barrier
+  there, and the emulator does not model the reordering.
+* `pl.load` writes only the valid window; the rest of the tile keeps its bytes (the CPU
+  simulator pads, the tutorial says the padding is "not necessarily 0").
+* A dual-mode Acc -> Vec move writes each AIV's half from (0, 0) through the UB tile's own
+  layout and leaves its valid shape unchanged (only ND destinations are documented).
+* `sync_src`/`sync_dst` flags count: each `sync_dst` consumes the oldest unconsumed
+  `sync_src` with the same (set pipe, wait pipe, id); whether the hardware flag is a
+  counter or a single bit is not stated.
+* Inactive lanes of a register-op result are 0 (MergeMode.ZEROING). Code generation passes
+  MODE_ZEROING by default (the ISA notes' "left unchanged" describes the mode-less form);
+  `vf.exp_sub`, emitted without a mode operand, is read the same way. MERGING is reported
+  as not emulated.
+* The padding row of a `[65, 64]` NZ tile is never written and never read; its content is
+  undefined and nothing depends on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# -- vector functions (`@pl.vector_function`, `vf.*`) --------------------------------------
+
+def lane_bits(itemsize: int) -> slice:
+    """A mask holds one bit per register byte; lane l of a register with `itemsize`-byte lanes
+    is active when bit l * itemsize is set (a b32 mask sets 4 bits per lane, a b16 mask 2)."""
+    return slice(0, None, itemsize)
+
+
+#: A widening `vf.astype` (fp16 -> fp32) reads its mask at the wider, destination lanes,
+#: as a narrowing one reads it at its (wider) source lanes.
+CAST_MASK_AT_WIDE_LANES = True
+
+#: A Python float reaching a `vf` op is a compile-time literal: code generation prints it
+#: with `std::to_string` (6 decimals) before the compiler makes it fp32, so 1/sqrt(128)
+#: arrives as 0.088388.
+SCALAR_LITERAL_DECIMALS = 6
+
+
+def scalar_literal(value):
+    """The value a scalar operand has on the vector unit."""
+    if isinstance(value, float):
+        return float(f"{value:.{SCALAR_LITERAL_DECIMALS}f}")
+    return value
+
+
+#: `LoadDist.BRC_B32` reads one 4-byte element from a 4-byte aligned address (the pypto doc
+#: says 4 bytes, the ISA note 32; real kernels broadcast from 4-byte steps).
+BROADCAST_ALIGNMENT = {"BRC_B8": 1, "BRC_B16": 2, "BRC_B32": 4}
+
+#: Plain (NORM) register loads and stores, and block-strided stores, need 32-byte alignment.
+REGISTER_ACCESS_ALIGNMENT = 32
+
+def exp32(x: np.ndarray) -> np.ndarray:
+    """exp as the vector unit computes it: the NPU's accuracy is not documented, so float32
+    numpy exp (likewise `vf.div` is IEEE float32 division, add and mul round to nearest even)."""
+    return np.exp(x.astype(np.float32))
+
+# -- block ops ----------------------------------------------------------------------------
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` in the accumulator type of `a` (fp32 for float inputs, int32 for int8). The
+    order in which the hardware sums the K products is not documented; the emulator sums in
+    double precision (exact for fp16 products up to large K) and rounds once, with numpy's
+    einsum loop, which does not depend on BLAS threading: every run gives the same bits."""
+    wide = np.float64 if a.dtype.kind == "f" else np.int64
+    return np.einsum("ij,jk->ik", a.astype(wide), b.astype(wide), optimize=False).astype(a.dtype)
+
+
+#: An Acc -> Vec `pl.move` without `acc_to_vec_mode` goes to AIV 0 (no default is documented;
+#: the emulator warns).
+ACC_TO_VEC_DEFAULT_MODE = "SingleModeVec0"
+
+# -- cores and flags ------------------------------------------------------------------------
+
+def aiv_block_idx(block: int, sub: int) -> int:
+    """`pl.get_block_idx()` of AIV `sub` of block `block` in a mix kernel: only the range
+    [0, 2 * block_num) is documented; `2*block + sub` fits `idx // get_subblock_num()`."""
+    return 2 * block + sub

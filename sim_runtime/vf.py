@@ -1,0 +1,527 @@
+"""`@pl.vector_function` calls and the `vf.*` register ops (the `pl.Vf` namespace).
+
+A vector function is inlined at its call site on the hardware and runs as one piece of
+V-pipe work, so here a call is ONE op of the calling AIV: the body runs to completion inside
+it (no scheduling point), its register ops are counted for the cost model, and the bytes
+its loads and stores touched become that op's accesses (merged into byte ranges per memory
+and direction) for the race detector.
+
+Inside the body a tile argument is a `Ptr`: a typed pointer to the tile's element (0, 0);
+`ptr + k` moves it by k elements of the tile's dtype whatever the layout, and load/store
+offsets count tile elements too (a `[row, col]` offset means `row * shape[1] + col` of the
+declared shape). Registers are 256 bytes: 64 lanes of fp32, 128 of fp16. A mask holds one
+bit per register byte (`assumed.lane_bits`). Results of lane-wise ops are zero in inactive
+lanes (zeroing, see `assumed`); stores leave memory of inactive lanes unchanged.
+
+Post-update cursors: code generation keeps one pointer variable per distinct target
+expression of a `post_update=True` access, initialised once per call to the expression's
+address and advanced in place. The emulator identifies that variable by the address the
+expression evaluates to (the expression itself does not move), so `x + 512` and `x` get
+separate cursors and every later use of the same expression continues where the last one
+stopped.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+
+import numpy as np
+
+from sim_runtime import assumed, costs, rounding
+from sim_runtime.dtypes import DTYPES, DType
+from sim_runtime.errors import KernelError, Location, UnsupportedOpError
+from sim_runtime.memory import Footprint, Memory
+from sim_runtime.opplan import OpPlan
+from sim_runtime.scheduler import current_core
+from sim_runtime.tiles import Tile
+
+REG_BYTES = 256  #: one vector register
+BLOCK_BYTES = 32  #: one DataBlock of a block-strided store
+BLOCKS_PER_REG = REG_BYTES // BLOCK_BYTES
+
+#: `pl.MaskPattern` members.
+MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",
+                 "M3", "M4", "H", "Q")
+#: `pl.LoadDist` members (only NORM and the broadcasts are emulated).
+LOAD_DISTS = ("NORM", "BRC", "BRC_B8", "BRC_B16", "BRC_B32", "US", "DS", "UNPK", "BLK", "E2B",
+              "DINTLV_B8", "DINTLV_B16", "DINTLV_B32")
+DATA_COPY_MODES = ("NORMAL", "DATA_BLOCK_COPY")
+CAST_LAYOUTS = ("ZERO", "ONE")
+MERGE_MODES = ("ZEROING", "MERGING")
+MEM_BAR_MODES = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VLD_VLD")
+
+_state = threading.local()
+
+
+def _where() -> Location:
+    """The innermost kernel-file line on the stack (the first frame outside this module)."""
+    f = sys._getframe(1)
+    while f.f_back is not None and f.f_code.co_filename == __file__:
+        f = f.f_back
+    return Location(f.f_code.co_filename, f.f_lineno)
+
+
+def active() -> bool:
+    """Is the calling thread inside a vector function body?"""
+    return getattr(_state, "run", None) is not None
+
+
+def _name(value, default: str) -> str:
+    return default if value is None else getattr(value, "name", value)
+
+
+# -- registers, masks, pointers -------------------------------------------------------------
+
+class Reg:
+    """A 256-byte vector register: `lanes` in the storage dtype of `dtype`."""
+
+    __slots__ = ("dtype", "lanes")
+
+    def __init__(self, dtype: DType, lanes: np.ndarray):
+        self.dtype, self.lanes = dtype, lanes
+
+    @staticmethod
+    def of(dtype: DType, values) -> "Reg":
+        n = REG_BYTES // dtype.itemsize
+        return Reg(dtype, dtype.to_storage(np.broadcast_to(np.asarray(values, dtype.compute), (n,))).copy())
+
+    def values(self) -> np.ndarray:
+        return self.dtype.to_compute(self.lanes)
+
+    def __repr__(self) -> str:
+        return f"<register {self.dtype.name} x{self.lanes.size}>"
+
+
+class Mask:
+    """A 256-bit predicate: one bit per register byte."""
+
+    __slots__ = ("bits", "full")
+
+    def __init__(self, bits: np.ndarray):
+        self.bits = bits
+        self.full = bool(bits.all())
+
+    def lanes(self, dtype: DType) -> np.ndarray:
+        return self.bits[assumed.lane_bits(dtype.itemsize)]
+
+    def __repr__(self) -> str:
+        return f"<mask {int(self.bits.sum())}/256 bits>"
+
+
+class Ptr:
+    """A tile argument inside a vector function: a typed UB pointer (tile, memory, byte address)."""
+
+    __slots__ = ("tile", "mem", "addr")
+
+    def __init__(self, tile: Tile, mem: Memory, addr: int):
+        self.tile, self.mem, self.addr = tile, mem, addr
+
+    @property
+    def dtype(self) -> DType:
+        return self.tile.dtype
+
+    def __add__(self, k):
+        if not isinstance(k, (int, np.integer)):
+            raise KernelError(f"a tile pointer moves by a whole number of elements, got {k!r}", _where())
+        return Ptr(self.tile, self.mem, self.addr + int(k) * self.dtype.itemsize)
+
+    __radd__ = __add__
+
+    def __repr__(self) -> str:
+        return f"<pointer into {self.tile.name} at {self.mem.space}+{self.addr:#x}>"
+
+
+class VfRun:
+    """One vector-function invocation: register-op count, cursors, bytes touched."""
+
+    def __init__(self, core, name: str, where: Location):
+        self.core, self.name, self.where = core, name, where
+        self.ops = 0
+        self.cursors: dict[tuple, int] = {}
+        self.touched: dict[tuple, tuple[Memory, list, list]] = {}
+
+    def touch(self, ptr: Ptr, start: int, end: int, kind: str) -> None:
+        mem = ptr.mem
+        if start < 0 or end > mem.capacity:
+            raise KernelError(f"vector function {self.name}: access [{start:#x}, {end:#x}) outside "
+                              f"{mem.space} (capacity {mem.capacity} bytes)", _where())
+        lo, hi = ptr.tile.addr, ptr.tile.addr + ptr.tile.type.nbytes
+        if start < lo or end > hi:
+            note = (f"{_where()}: vector function {self.name} accesses bytes [{start:#x}, {end:#x}) "
+                    f"outside its argument {ptr.tile.name} [{lo:#x}, {hi:#x})")
+            if note not in self.core.machine.warnings:
+                self.core.machine.warnings.append(note)
+        entry = self.touched.setdefault((mem.key, kind), (mem, [], []))
+        entry[1].append(start)
+        entry[2].append(end)
+
+    def accesses(self) -> list:
+        return [(mem, Footprint.of(key, starts, ends), kind)
+                for (key, kind), (mem, starts, ends) in self.touched.items()]
+
+    def cursor(self, ptr: Ptr) -> int:
+        return self.cursors.setdefault((ptr.mem.key, ptr.addr), ptr.addr)
+
+    def advance(self, ptr: Ptr, to: int) -> None:
+        self.cursors[(ptr.mem.key, ptr.addr)] = to
+
+
+def _run(op: str) -> VfRun:
+    run = getattr(_state, "run", None)
+    if run is None:
+        raise KernelError(f"vf.{op} is only allowed inside a @pl.vector_function", _where())
+    run.ops += 1
+    return run
+
+
+def _reg(op: str, value, what: str = "operand") -> Reg:
+    if not isinstance(value, Reg):
+        raise KernelError(f"vf.{op}: the {what} must be a register, got {value!r}", _where())
+    return value
+
+
+def _mask(op: str, value) -> Mask:
+    if not isinstance(value, Mask):
+        raise KernelError(f"vf.{op}: expected a mask (vf.create_mask / vf.update_mask), got {value!r}", _where())
+    return value
+
+
+def _zeroing(op: str, mode) -> None:
+    if _name(mode, "ZEROING") != "ZEROING":
+        raise UnsupportedOpError(f"vf.{op} with MergeMode.{_name(mode, '')} is not emulated", _where())
+
+
+def _result(dtype: DType, values: np.ndarray, mask: Mask | None) -> Reg:
+    out = dtype.to_storage(np.asarray(values, dtype.compute))
+    if mask is not None and not mask.full:
+        out = out.copy()
+        out[~mask.lanes(dtype)] = 0
+    return Reg(dtype, out)
+
+
+def _lanewise(op: str, fn, regs: list, mask, mode=None) -> Reg:
+    _run(op)
+    regs = [_reg(op, r) for r in regs]
+    mask = _mask(op, mask)
+    _zeroing(op, mode)
+    dtype = regs[0].dtype
+    if any(r.dtype is not dtype for r in regs):
+        raise KernelError(f"vf.{op}: operands of different dtypes ({', '.join(r.dtype.name for r in regs)})",
+                          _where())
+    return _result(dtype, fn(*(r.values() for r in regs)), mask)
+
+
+def _scalar(reg: Reg, value):
+    return np.asarray(assumed.scalar_literal(value)).astype(reg.dtype.compute)
+
+
+# -- masks ----------------------------------------------------------------------------------
+
+def _lanes_mask(dtype: DType, active: np.ndarray) -> Mask:
+    return Mask(np.repeat(active, dtype.itemsize))
+
+
+def create_mask(pattern=None, dtype=None) -> Mask:
+    """`pset`: a mask of `pattern` at `dtype` granularity (default ALL, fp32)."""
+    _run("create_mask")
+    dtype = dtype or DTYPES["DT_FP32"]
+    lanes = REG_BYTES // dtype.itemsize
+    p = _name(pattern, "ALL")
+    idx = np.arange(lanes)
+    if p == "ALL":
+        active = idx >= 0
+    elif p == "ALLF":
+        active = idx < 0
+    elif p.startswith("VL") and p in MASK_PATTERNS:
+        active = idx < int(p[2:])
+    elif p in ("M3", "M4"):
+        active = idx % int(p[1]) == 0
+    elif p == "H":
+        active = idx < lanes // 2
+    elif p == "Q":
+        active = idx < lanes // 4
+    else:
+        raise KernelError(f"vf.create_mask: unknown pattern {p!r}", _where())
+    return _lanes_mask(dtype, active)
+
+
+def update_mask(n, dtype=None) -> Mask:
+    """`plt`: lanes [0, min(n, lanes)) active (the scalar itself is not changed)."""
+    _run("update_mask")
+    dtype = dtype or DTYPES["DT_FP32"]
+    lanes = REG_BYTES // dtype.itemsize
+    return _lanes_mask(dtype, np.arange(lanes) < max(0, min(int(n), lanes)))
+
+
+# -- broadcasts and arithmetic -------------------------------------------------------------
+
+def full(value, mask=None, *, dtype=None, mode=None) -> Reg:
+    """Every lane = `value` (a float literal gives fp32); with a mask, inactive lanes are 0."""
+    _run("full")
+    if isinstance(value, Reg):
+        raise UnsupportedOpError("vf.full of a register (lane broadcast) is not emulated", _where())
+    _zeroing("full", mode)
+    if dtype is None:
+        dtype = DTYPES["DT_FP32"] if isinstance(value, float) else DTYPES["DT_INT64"]
+    m = None if mask is None else _mask("full", mask)
+    reg = Reg.of(dtype, assumed.scalar_literal(value))
+    return _result(dtype, reg.values(), m)
+
+
+def add(a, b, mask, *, mode=None) -> Reg:
+    return _lanewise("add", np.add, [a, b], mask, mode)
+
+
+def sub(a, b, mask, *, mode=None) -> Reg:
+    return _lanewise("sub", np.subtract, [a, b], mask, mode)
+
+
+def mul(a, b, mask, *, mode=None) -> Reg:
+    return _lanewise("mul", np.multiply, [a, b], mask, mode)
+
+
+def div(a, b, mask, *, mode=None) -> Reg:
+    return _lanewise("div", np.divide, [a, b], mask, mode)
+
+
+def max_(a, b, mask, *, mode=None) -> Reg:
+    """`vf.max`: NaN if either lane is NaN."""
+    return _lanewise("max", np.maximum, [a, b], mask, mode)
+
+
+def min_(a, b, mask, *, mode=None) -> Reg:
+    """`vf.min`."""
+    return _lanewise("min", np.minimum, [a, b], mask, mode)
+
+
+def adds(a, scalar, mask, *, mode=None) -> Reg:
+    a = _reg("adds", a)
+    return _lanewise("adds", lambda x: x + _scalar(a, scalar), [a], mask, mode)
+
+
+def muls(a, scalar, mask, *, mode=None) -> Reg:
+    a = _reg("muls", a)
+    return _lanewise("muls", lambda x: x * _scalar(a, scalar), [a], mask, mode)
+
+
+def exp(a, mask, *, mode=None) -> Reg:
+    return _lanewise("exp", assumed.exp32, [a], mask, mode)
+
+
+def _widen(reg: Reg, layout) -> np.ndarray:
+    """Even (ZERO) or odd (ONE) lanes of a 16-bit register as fp32 values."""
+    part = 0 if _name(layout, "ZERO") == "ZERO" else 1
+    return reg.values()[part::2].astype(np.float32)
+
+
+def exp_sub(x, m, mask, layout=None) -> Reg:
+    """exp(x - m) lane by lane, fp32 result; 16-bit sources are widened from the even (ZERO)
+    or odd (ONE) lanes. `m` is an ordinary register: there is no implicit broadcast."""
+    _run("exp_sub")
+    x, m, mask = _reg("exp_sub", x), _reg("exp_sub", m), _mask("exp_sub", mask)
+    fp32 = DTYPES["DT_FP32"]
+    if x.dtype.bits == 16:
+        xv, mv = _widen(x, layout), _widen(m, layout)
+    elif x.dtype is fp32 and m.dtype is fp32:
+        xv, mv = x.values(), m.values()
+    else:
+        raise UnsupportedOpError(f"vf.exp_sub on {x.dtype.name}/{m.dtype.name} registers is not emulated", _where())
+    return _result(fp32, assumed.exp32(xv - mv), mask)
+
+
+def astype(src, mask, *, dtype, layout=None, round_mode=None, mode=None) -> Reg:
+    """Convert lanes to `dtype`. Narrowing 32 -> 16 bits puts source lane i in lane 2i (ZERO)
+    or 2i+1 (ONE) with the other lanes 0; widening 16 -> 32 reads the even (ZERO) or odd
+    (ONE) lanes. Default rounding CAST_RINT (nearest, ties to even)."""
+    _run("astype")
+    src, mask = _reg("astype", src), _mask("astype", mask)
+    _zeroing("astype", mode)
+    rmode = _name(round_mode, "CAST_RINT")
+    part = 0 if _name(layout, "ZERO") == "ZERO" else 1
+    sb, db = src.dtype.bits, dtype.bits
+    if sb == db:
+        return _result(dtype, rounding.convert(src.values(), src.dtype, dtype, rmode), mask)
+    if sb == 2 * db:  # narrowing: the mask is read at the (wide) source lanes
+        vals = np.where(mask.lanes(src.dtype), rounding.convert(src.values(), src.dtype, dtype, rmode), 0)
+        out = np.zeros(REG_BYTES // dtype.itemsize, dtype.compute)
+        out[part::2] = vals
+        return Reg(dtype, dtype.to_storage(out).copy())
+    if db == 2 * sb:  # widening
+        vals = rounding.convert(src.values()[part::2], src.dtype, dtype, rmode)
+        wide_mask = mask.lanes(dtype) if assumed.CAST_MASK_AT_WIDE_LANES else mask.lanes(src.dtype)[part::2]
+        return Reg(dtype, dtype.to_storage(np.where(wide_mask, vals, 0).astype(dtype.compute)).copy())
+    raise UnsupportedOpError(f"vf.astype {src.dtype.name} -> {dtype.name} is not emulated", _where())
+
+
+def de_interleave(s0, s1) -> tuple[Reg, Reg]:
+    """Over the sequence s0 ++ s1: (even elements, odd elements), each one register."""
+    _run("de_interleave")
+    s0, s1 = _reg("de_interleave", s0), _reg("de_interleave", s1)
+    if s0.dtype.bits != s1.dtype.bits:
+        raise KernelError("vf.de_interleave: registers of different widths", _where())
+    seq = np.concatenate((s0.lanes, s1.lanes.view(s0.lanes.dtype)))
+    return Reg(s0.dtype, seq[0::2].copy()), Reg(s0.dtype, seq[1::2].copy())
+
+
+def mem_bar(mode=None) -> None:
+    """Orders loads and stores inside a vector function; the emulator runs them in program order."""
+    _run("mem_bar")
+
+
+# -- loads and stores ------------------------------------------------------------------------
+
+def _ptr(op: str, value) -> Ptr:
+    if not isinstance(value, Ptr):
+        raise KernelError(f"vf.{op}: the first argument must be a tile (or tile + offset), got {value!r}", _where())
+    return value
+
+
+def _elements(ptr: Ptr, offset) -> int:
+    if offset is None:
+        return 0
+    if isinstance(offset, (list, tuple)):
+        row, col = offset
+        return int(row) * ptr.tile.type.shape[1] + int(col)
+    return int(offset)
+
+
+def _aligned(op: str, addr: int, alignment: int) -> None:
+    if addr % alignment:
+        raise KernelError(f"vf.{op}: address {addr:#x} is not {alignment}-byte aligned", _where())
+
+
+def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False) -> Reg:
+    """NORM: 256 bytes at `ptr + offset` (tile elements) as one register of the tile's dtype
+    (or `dtype`); BRC_B8/16/32 (or BRC, by register width): one element broadcast to every
+    lane. With `post_update`, the load reads at the cursor and moves it on by `offset`."""
+    run = _run("load_align")
+    ptr = _ptr("load_align", ptr)
+    rdt = dtype or ptr.dtype
+    step = _elements(ptr, offset) * ptr.dtype.itemsize
+    if post_update:
+        addr = run.cursor(ptr)
+        run.advance(ptr, addr + step)
+    else:
+        addr = ptr.addr + step
+    d = _name(dist, "NORM")
+    if d == "BRC":
+        d = f"BRC_B{rdt.bits}"
+    if d == "NORM":
+        _aligned("load_align", addr, assumed.REGISTER_ACCESS_ALIGNMENT)
+        run.touch(ptr, addr, addr + REG_BYTES, "R")
+        return Reg(rdt, ptr.mem.buf[addr:addr + REG_BYTES].view(rdt.storage).copy())
+    if d in assumed.BROADCAST_ALIGNMENT:
+        width = assumed.BROADCAST_ALIGNMENT[d]
+        if width != rdt.itemsize:
+            raise KernelError(f"vf.load_align: {d} on a {rdt.name} register", _where())
+        _aligned("load_align", addr, width)
+        run.touch(ptr, addr, addr + width, "R")
+        one = ptr.mem.buf[addr:addr + width].view(rdt.storage)
+        return Reg(rdt, np.repeat(one, REG_BYTES // width))
+    raise UnsupportedOpError(f"vf.load_align with dist={d} is not emulated", _where())
+
+
+def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride=None, data_copy_mode=None,
+                post_update=False, dist=None) -> None:
+    """NORM: the active lanes of `reg` go to `ptr + offset` (with `post_update` the trailing
+    int is the cursor step in elements instead). DATA_BLOCK_COPY: the register's 8 blocks of
+    32 bytes go to `cursor + b * block_stride * 32`, a block only if one of its mask bits is
+    set; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
+    run = _run("store_align")
+    ptr, reg, mask = _ptr("store_align", ptr), _reg("store_align", reg), _mask("store_align", mask)
+    if _name(dist, "NORM") not in ("NORM", f"NORM_B{reg.dtype.bits}"):
+        raise UnsupportedOpError(f"vf.store_align with dist={_name(dist, '')} is not emulated", _where())
+    data = reg.lanes.view(np.uint8)
+    buf = ptr.mem.buf
+    if _name(data_copy_mode, "NORMAL") == "DATA_BLOCK_COPY":
+        if post_update and offset is not None:
+            raise UnsupportedOpError("vf.store_align DATA_BLOCK_COPY with both an offset and post_update", _where())
+        start = run.cursor(ptr) if post_update else ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
+        _aligned("store_align", start, assumed.REGISTER_ACCESS_ALIGNMENT)
+        stride = int(block_stride if block_stride is not None else 1) * BLOCK_BYTES
+        for b in range(BLOCKS_PER_REG):
+            if mask.bits[b * BLOCK_BYTES:(b + 1) * BLOCK_BYTES].any():
+                a = start + b * stride
+                run.touch(ptr, a, a + BLOCK_BYTES, "W")
+                buf[a:a + BLOCK_BYTES] = data[b * BLOCK_BYTES:(b + 1) * BLOCK_BYTES]
+        if post_update:
+            run.advance(ptr, start + int(repeat_stride if repeat_stride is not None else 1) * BLOCK_BYTES)
+        return
+    if post_update:
+        start = run.cursor(ptr)
+        run.advance(ptr, start + _elements(ptr, offset) * ptr.dtype.itemsize)
+    else:
+        start = ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
+    _aligned("store_align", start, assumed.REGISTER_ACCESS_ALIGNMENT)
+    on = np.repeat(mask.lanes(reg.dtype), reg.dtype.itemsize)
+    if on.all():
+        run.touch(ptr, start, start + REG_BYTES, "W")
+        buf[start:start + REG_BYTES] = data
+        return
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
+    for lo, hi in zip(edges[0::2].tolist(), edges[1::2].tolist()):
+        run.touch(ptr, start + lo, start + hi, "W")
+        buf[start + lo:start + hi] = data[lo:hi]
+
+
+#: `vf.<name>` -> implementation.
+OPS = {f.__name__.rstrip("_"): f for f in (create_mask, update_mask, full, add, sub, mul, div, max_, min_, adds, muls,
+                                           exp, exp_sub, astype, de_interleave, mem_bar, load_align, store_align)}
+
+
+# -- calls --------------------------------------------------------------------------------------
+
+def vector_function(fn):
+    """`@pl.vector_function`: calling it from a vector section is one V-pipe op of that AIV."""
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if active():  # a vector function calling another is inlined into the same piece of work
+            return fn(*args, **kwargs)
+        where = _where()
+        core = current_core()
+        if core is None:
+            raise KernelError(f"vector function {fn.__name__} called outside a simulated kernel run", where)
+        return _invoke(core, fn, args, kwargs, where)
+
+    call.pl_vector_function = True
+    return call
+
+
+def _invoke(core, fn, args: tuple, kwargs: dict, where: Location):
+    if core.kind != "aiv":
+        raise KernelError(f"vector function {fn.__name__} called on {core.name}: it runs on vector cores", where)
+    run = VfRun(core, fn.__name__, where)
+    mutex: list[int] = []
+
+    def bind(value):
+        if not isinstance(value, Tile):
+            return value
+        if value.space != "Vec":
+            raise KernelError(f"vector function {fn.__name__}: {value.name} is in {value.space}, not UB", where)
+        if not value.dtype.computable:
+            raise UnsupportedOpError(f"vector function on {value.dtype.name} tiles is not emulated", where)
+        mutex.extend(value.mutex)
+        return Ptr(value, core.machine.memory("Vec", core), value.pointer)
+
+    pargs = [bind(a) for a in args]
+    pkwargs = {k: bind(v) for k, v in kwargs.items()}
+    plan = OpPlan("V", 0, lambda: None, [], tuple(dict.fromkeys(mutex)), label=f"vector function {fn.__name__}")
+
+    def execute():
+        _state.run = run
+        try:
+            with np.errstate(all="ignore"):
+                result = fn(*pargs, **pkwargs)
+        finally:
+            _state.run = None
+        if result is not None:
+            raise KernelError(f"vector function {fn.__name__} returned a value (vector functions return nothing)",
+                              where)
+        plan.cost = costs.vf_cost(run.ops)
+        plan.accesses.extend(run.accesses())
+
+    plan.run = execute
+    return core.machine.execute(core, fn.__name__, plan, where)
