@@ -75,10 +75,15 @@ def main(argv=None) -> int:
             print(f"[fuzz] {done}/{total} judged, {failing} failing, {time.monotonic() - started:.0f} s",
                   file=sys.stderr, flush=True)
 
+    def shrinking(done: int, count: int) -> None:
+        if not args.quiet:
+            print(f"[fuzz] shrunk {done}/{count} distinct failures, {time.monotonic() - started:.0f} s",
+                  file=sys.stderr, flush=True)
+
     total = sum(m.parses for m in mutants)
     try:
         results = campaign.judge_all(mutants, settings, progress)
-        campaign.save_failures(results, settings)
+        campaign.save_failures(results, settings, shrinking)
     except campaign.FuzzerBug as exc:
         print(f"fuzz.py: internal error of the fuzzer (please report it):\n{exc}", file=sys.stderr)
         return 2

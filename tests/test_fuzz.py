@@ -150,6 +150,12 @@ def test_shrinker_keeps_only_what_the_failure_needs():
     assert tests == len(set(calls))  # memoised: no text tested twice
 
 
+def test_shrinker_never_deletes_a_protected_line():
+    small, _ = shrink(NOISY, lambda t: "KEEP_A" in t, keep=lambda line: line == "w = 2")
+    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    assert "w = 2" in kept and "z = KEEP_A" in kept and "KEEP_B" not in small
+
+
 def test_shrinker_respects_its_budget():
     small, tests = shrink(NOISY, lambda t: "KEEP_A" in t, max_tests=3)
     assert tests == 3 and "KEEP_A" in small

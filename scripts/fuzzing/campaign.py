@@ -94,6 +94,10 @@ def make_mutants(seed: int, count: int, files: list[tuple[str, str]]) -> list[Mu
     return out
 
 
+def _base_text(mutant: Mutant) -> str:
+    return (ROOT / mutant.base).read_text(encoding="utf-8")
+
+
 def _judge_task(task) -> Judgement:
     text, preloads, path = task
     return judge(text, preloads, path)
@@ -104,14 +108,24 @@ def _reproduce_task(task) -> bool:
     return reproduces(text, failure, path)
 
 
+#: lines a reproducer keeps: decorators (a stage stays a stage) and event-id lists (a buffer
+#: keeps its direction), besides the lines the mutation itself wrote
+_STRUCTURAL = ("@", "fwd_ids=", "bwd_ids=")
+
+
 def _shrink_task(task) -> tuple[str, int]:
-    text, failure, path, settings = task
+    text, failure, path, settings, base = task
+    written = set(text.splitlines()) - set(base.splitlines())
+    written = {line.strip() for line in written if line.strip()}
+
+    def keep(line: str) -> bool:
+        return line.startswith(_STRUCTURAL) or line in written
 
     def fails(candidate: str) -> bool:
         outcome = pool.call(_reproduce_task, (candidate, failure, path), settings.timeout)
         return isinstance(outcome, pool.Done) and outcome.value
 
-    return shrink(text, fails, max_tests=settings.shrink_tests, max_seconds=settings.shrink_seconds)
+    return shrink(text, fails, max_tests=settings.shrink_tests, max_seconds=settings.shrink_seconds, keep=keep)
 
 
 class FuzzerBug(Exception):
@@ -152,7 +166,8 @@ def _class_key(result: Result) -> tuple:
     return first_failure(result).fingerprint, result.mutant.base, result.mutant.mutator
 
 
-def save_failures(results: list[Result], settings: Settings) -> None:
+def save_failures(results: list[Result], settings: Settings,
+                  progress: Callable[[int, int], None] = lambda done, total: None) -> None:
     """Shrink the first failure of every failing mutant (in worker processes) and write it out.
 
     Unless `shrink_all`, a failure with the same fingerprint (kind, preload, verdict, racing
@@ -166,7 +181,7 @@ def save_failures(results: list[Result], settings: Settings) -> None:
         if key in first_of and not settings.shrink_all:
             same_as[i] = first_of[key]
         first_of.setdefault(key, r)
-    tasks = [(r.mutant.text, first_failure(r), r.mutant.path, settings) for r in failing]
+    tasks = [(r.mutant.text, first_failure(r), r.mutant.path, settings, _base_text(r.mutant)) for r in failing]
     shrinkable = [i for i, t in enumerate(tasks)
                   if t[1].preload is not None and settings.shrink_tests > 0 and i not in same_as]
     shrunk: dict[int, tuple[str, int] | None] = {}
@@ -175,6 +190,7 @@ def save_failures(results: list[Result], settings: Settings) -> None:
         if isinstance(outcome, pool.Raised):
             raise FuzzerBug(f"shrinking {tasks[shrinkable[k]][2]}: {outcome.traceback}")
         shrunk[shrinkable[k]] = outcome.value if isinstance(outcome, pool.Done) else None
+        progress(len(shrunk), len(shrinkable))
     for i, result in enumerate(failing):
         if i in same_as:
             note = f"not shrunk: the same failure, kernel file and mutator as mutant {same_as[i].mutant.index} ({same_as[i].saved})"
@@ -197,8 +213,7 @@ def write_reproducer(result: Result, failure: Failure, shrunk: Optional[tuple[st
     folder = settings.out / f"seed{settings.seed}-{m.index:05d}-{_slug(failure)}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "original.py").write_text(m.text, encoding="utf-8")
-    base = (ROOT / m.base).read_text(encoding="utf-8")
-    diff = difflib.unified_diff(base.splitlines(keepends=True), m.text.splitlines(keepends=True),
+    diff = difflib.unified_diff(_base_text(m).splitlines(keepends=True), m.text.splitlines(keepends=True),
                                 f"a/{m.base}", f"b/{m.base}")
     (folder / "mutation.diff").write_text("".join(diff), encoding="utf-8")
     lines = [
@@ -206,6 +221,9 @@ def write_reproducer(result: Result, failure: Failure, shrunk: Optional[tuple[st
         f"failure: {failure.kind} ({failure.verdict})" + (f" at preload {failure.preload}" if failure.preload is not None else ""),
     ]
     lines += [f"also: {f.kind} ({f.verdict}) at preload {f.preload}" for f in result.failures if f is not failure]
+    if result.judgement is not None and result.judgement.warned:
+        lines.append("accepted with warnings: " + "; ".join(f"p{p} {', '.join(codes)}"
+                                                         for p, codes in sorted(result.judgement.warned.items())))
     if shrunk is not None:
         text, tests = shrunk
         (folder / "shrunk.py").write_text(text, encoding="utf-8")

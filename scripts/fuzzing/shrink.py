@@ -6,12 +6,14 @@ harness code go in a few tries; then it tries each remaining line alone (argumen
 multi-line call, docstring lines). Only candidates that still parse are tested; results are
 memoised by text. The number of tests and the time are capped: the best text so far is
 returned when either runs out, so a shrink is deterministic unless the time cap hits.
+Protected lines (`keep`) stay, so the shrunk text keeps the shape of the bug it shows.
 """
 
 from __future__ import annotations
 
 import ast
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,6 +23,7 @@ class Shrinker:
     fails: Callable[[str], bool]
     max_tests: int = 300
     max_seconds: float = 120.0
+    keep: Counter = field(default_factory=Counter)  #: lines every candidate must still have
     tests: int = 0
     started: float = field(default_factory=time.monotonic)
     _memo: dict[str, bool] = field(default_factory=dict)
@@ -32,6 +35,8 @@ class Shrinker:
     def check(self, text: str) -> bool:
         if text in self._memo:
             return self._memo[text]
+        if self.keep and self.keep - Counter(line.strip() for line in text.splitlines()):
+            return False
         try:
             ast.parse(text)
         except SyntaxError:
@@ -132,10 +137,14 @@ def _without_noise(text: str) -> str:
     return "".join(line for i, line in enumerate(lines) if i not in drop)
 
 
-def shrink(text: str, fails: Callable[[str], bool], *, max_tests: int = 300,
-           max_seconds: float = 120.0) -> tuple[str, int]:
-    """A smaller text on which `fails` still holds (and the number of tests it took)."""
-    s = Shrinker(fails, max_tests, max_seconds)
+def shrink(text: str, fails: Callable[[str], bool], *, max_tests: int = 300, max_seconds: float = 120.0,
+           keep: Callable[[str], bool] = lambda line: False) -> tuple[str, int]:
+    """A smaller text on which `fails` still holds (and the number of tests it took).
+
+    Lines for which `keep(stripped line)` holds are never deleted: without them a failure
+    of the same kind often reappears for another reason (a buffer losing its last id
+    list, a stage losing its decorator), and the reproducer no longer shows the bug."""
+    s = Shrinker(fails, max_tests, max_seconds, Counter(l.strip() for l in text.splitlines() if keep(l.strip())))
     s._memo[text] = True
     quiet = _without_noise(text)
     if quiet != text and s.check(quiet):
