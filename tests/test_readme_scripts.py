@@ -18,6 +18,8 @@ SMOKE = {
     "benchmarks/bench_transpile.py": ["1"],
     # run (with its time budget checked) by tests/test_sim_flash_attention.py
     "benchmarks/sim_flash_attention.py": None,
+    # run end to end on a handful of mutants by tests/test_fuzz.py
+    "scripts/fuzz.py": None,
 }
 
 

@@ -1,0 +1,239 @@
+"""A fuzzing campaign: make the mutants, judge them in worker processes, shrink and save failures.
+
+Mutant i is made from `random.Random(f"{seed}:{i}")` alone, in the parent, before any work is
+handed out; results are collected by index. So the mutants, their verdicts and the summary
+depend on the seed and the kernel files only, never on the number of jobs.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from fuzzing import mutators, pool
+from fuzzing.anatomy import Anatomy
+from fuzzing.oracle import CRASH, HANG, KINDS, Failure, Judgement, judge, reproduces
+from fuzzing.shrink import shrink
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_ATTEMPTS = 50  #: tries per mutant to find an applicable mutator that yields a new text
+
+
+@dataclass(frozen=True)
+class Mutant:
+    index: int
+    base: str  #: the kernel file it comes from, relative to the repository
+    mutator: str
+    description: str
+    text: str
+    parses: bool
+
+    @property
+    def path(self) -> str:
+        return f"mutant_{self.index:05d}.py"
+
+
+@dataclass
+class Result:
+    mutant: Mutant
+    judgement: Optional[Judgement] = None  #: None when unparsable, hung or died
+    failures: list[Failure] = field(default_factory=list)
+    saved: Optional[Path] = None  #: the reproducer directory of the first failure
+
+
+@dataclass(frozen=True)
+class Settings:
+    preloads: tuple[int, ...] = (1, 2)
+    jobs: int = 1
+    timeout: float = 60.0
+    out: Path = ROOT / "fuzz_failures"
+    shrink_tests: int = 150
+    shrink_seconds: float = 60.0
+    shrink_all: bool = False
+    seed: int = 0
+
+
+def kernel_files(root: Path = ROOT) -> list[tuple[str, str]]:
+    """(relative path, text) of examples/*.py and golden/*/input.py; identical texts once."""
+    paths = sorted(root.glob("examples/*.py")) + sorted(root.glob("golden/*/input.py"))
+    seen, out = set(), []
+    for p in paths:
+        text = p.read_text(encoding="utf-8")
+        if text not in seen:
+            seen.add(text)
+            out.append((str(p.relative_to(root)), text))
+    return out
+
+
+def make_mutants(seed: int, count: int, files: list[tuple[str, str]]) -> list[Mutant]:
+    anatomies = {path: Anatomy(text, path) for path, text in files}
+    seen = {text for _, text in files}
+    out = []
+    for i in range(count):
+        rng = random.Random(f"{seed}:{i}")
+        for _ in range(MAX_ATTEMPTS):
+            base = rng.choice(sorted(anatomies))
+            name = mutators.pick(rng)
+            made = mutators.apply(name, anatomies[base], rng)
+            if made is not None and made[0] not in seen:
+                break
+        else:
+            raise RuntimeError(f"no new mutant after {MAX_ATTEMPTS} tries (mutant {i})")
+        text, description = made
+        seen.add(text)
+        try:
+            ast.parse(text)
+            parses = True
+        except SyntaxError:
+            parses = False
+        out.append(Mutant(i, base, name, description, text, parses))
+    return out
+
+
+def _base_text(mutant: Mutant) -> str:
+    return (ROOT / mutant.base).read_text(encoding="utf-8")
+
+
+def _judge_task(task) -> Judgement:
+    text, preloads, path = task
+    return judge(text, preloads, path)
+
+
+def _reproduce_task(task) -> bool:
+    text, failure, path = task
+    return reproduces(text, failure, path)
+
+
+#: lines a reproducer keeps: decorators (a stage stays a stage) and event-id lists (a buffer
+#: keeps its direction), besides the lines the mutation itself wrote
+_STRUCTURAL = ("@", "fwd_ids=", "bwd_ids=")
+
+
+def _shrink_task(task) -> tuple[str, int]:
+    text, failure, path, settings, base = task
+    written = set(text.splitlines()) - set(base.splitlines())
+    written = {line.strip() for line in written if line.strip()}
+
+    def keep(line: str) -> bool:
+        return line.startswith(_STRUCTURAL) or line in written
+
+    def fails(candidate: str) -> bool:
+        outcome = pool.call(_reproduce_task, (candidate, failure, path), settings.timeout)
+        return isinstance(outcome, pool.Done) and outcome.value
+
+    return shrink(text, fails, max_tests=settings.shrink_tests, max_seconds=settings.shrink_seconds, keep=keep)
+
+
+class FuzzerBug(Exception):
+    """The fuzzer itself failed (not the transpiler or the emulator)."""
+
+
+def judge_all(mutants: list[Mutant], settings: Settings, progress: Callable[[int, int], None] = lambda d, f: None
+              ) -> list[Result]:
+    results = {m.index: Result(m) for m in mutants}
+    todo = [m for m in mutants if m.parses]
+    tasks = [(m.text, settings.preloads, m.path) for m in todo]
+    failing = done = 0
+    for i, outcome in pool.run(_judge_task, tasks, jobs=settings.jobs, timeout=settings.timeout):
+        result = results[todo[i].index]
+        if isinstance(outcome, pool.Done):
+            result.judgement = outcome.value
+            result.failures = list(outcome.value.failures)
+        elif isinstance(outcome, pool.Hung):
+            result.failures = [Failure(HANG, None, "hang", f"no answer within {settings.timeout:g} s")]
+        elif isinstance(outcome, pool.Died):
+            result.failures = [Failure(CRASH, None, "worker died",
+                                       f"the worker process died with exit code {outcome.exitcode}")]
+        else:
+            raise FuzzerBug(f"{todo[i].path}: {outcome.traceback}")
+        done += 1
+        failing += bool(result.failures)
+        progress(done, failing)
+    return [results[m.index] for m in mutants]
+
+
+def first_failure(result: Result) -> Failure:
+    """The failure a reproducer is shrunk for: the lowest preload, most serious kind first."""
+    return min(result.failures, key=lambda f: (KINDS.index(f.kind), f.preload if f.preload is not None else -1))
+
+
+def _class_key(result: Result) -> tuple:
+    """Failures with the same key are taken to be one bug: only the first is shrunk by default."""
+    return first_failure(result).fingerprint, result.mutant.base, result.mutant.mutator
+
+
+def save_failures(results: list[Result], settings: Settings,
+                  progress: Callable[[int, int], None] = lambda done, total: None) -> None:
+    """Shrink the first failure of every failing mutant (in worker processes) and write it out.
+
+    Unless `shrink_all`, a failure with the same fingerprint (kind, preload, verdict, racing
+    ops or differing outputs), kernel file and mutator as an earlier one is saved unshrunk
+    and points at that one: a 3,000-mutant run then shrinks each bug once, not 200 times."""
+    failing = [r for r in results if r.failures]
+    first_of: dict[tuple, Result] = {}
+    same_as: dict[int, Result] = {}
+    for i, r in enumerate(failing):
+        key = _class_key(r)
+        if key in first_of and not settings.shrink_all:
+            same_as[i] = first_of[key]
+        first_of.setdefault(key, r)
+    tasks = [(r.mutant.text, first_failure(r), r.mutant.path, settings, _base_text(r.mutant)) for r in failing]
+    shrinkable = [i for i, t in enumerate(tasks)
+                  if t[1].preload is not None and settings.shrink_tests > 0 and i not in same_as]
+    shrunk: dict[int, tuple[str, int] | None] = {}
+    limit = settings.shrink_seconds + 2 * settings.timeout + 30
+    for k, outcome in pool.run(_shrink_task, [tasks[i] for i in shrinkable], jobs=settings.jobs, timeout=limit):
+        if isinstance(outcome, pool.Raised):
+            raise FuzzerBug(f"shrinking {tasks[shrinkable[k]][2]}: {outcome.traceback}")
+        shrunk[shrinkable[k]] = outcome.value if isinstance(outcome, pool.Done) else None
+        progress(len(shrunk), len(shrinkable))
+    for i, result in enumerate(failing):
+        if i in same_as:
+            note = f"not shrunk: the same failure, kernel file and mutator as mutant {same_as[i].mutant.index} ({same_as[i].saved})"
+        elif settings.shrink_tests <= 0:
+            note = "not shrunk (--shrink-tests 0)"
+        elif first_failure(result).preload is None:
+            note = "not shrunk: hangs and dead workers are saved as they are"
+        else:
+            note = "not shrunk: the shrinker ran out of time"
+        result.saved = write_reproducer(result, first_failure(result), shrunk.get(i), settings, note)
+
+
+def _slug(failure: Failure) -> str:
+    return failure.kind.lower().replace(" ", "-") + (f"-p{failure.preload}" if failure.preload is not None else "")
+
+
+def write_reproducer(result: Result, failure: Failure, shrunk: Optional[tuple[str, int]], settings: Settings,
+                     note: str = "") -> Path:
+    m = result.mutant
+    folder = settings.out / f"seed{settings.seed}-{m.index:05d}-{_slug(failure)}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "original.py").write_text(m.text, encoding="utf-8")
+    diff = difflib.unified_diff(_base_text(m).splitlines(keepends=True), m.text.splitlines(keepends=True),
+                                f"a/{m.base}", f"b/{m.base}")
+    (folder / "mutation.diff").write_text("".join(diff), encoding="utf-8")
+    lines = [
+        f"mutant {m.index} of seed {settings.seed}: {m.base}, {m.mutator}: {m.description}",
+        f"failure: {failure.kind} ({failure.verdict})" + (f" at preload {failure.preload}" if failure.preload is not None else ""),
+    ]
+    lines += [f"also: {f.kind} ({f.verdict}) at preload {f.preload}" for f in result.failures if f is not failure]
+    if result.judgement is not None and result.judgement.warned:
+        lines.append("accepted with warnings: " + "; ".join(f"p{p} {', '.join(codes)}"
+                                                         for p, codes in sorted(result.judgement.warned.items())))
+    if shrunk is not None:
+        text, tests = shrunk
+        (folder / "shrunk.py").write_text(text, encoding="utf-8")
+        lines.append(f"shrunk: {len(m.text.splitlines())} -> {len(text.splitlines())} lines in {tests} tests")
+        target = "shrunk.py"
+    else:
+        lines.append(note)
+        target = "original.py"
+    if failure.preload is not None:
+        lines.append(f"reproduce: pto-transpile {folder / target} --preload {failure.preload} --simulate")
+    lines += ["", failure.message.rstrip(), ""]
+    (folder / "verdict.txt").write_text("\n".join(lines), encoding="utf-8")
+    return folder

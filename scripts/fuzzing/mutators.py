@@ -1,0 +1,325 @@
+"""Mutation operators: each makes one plausible one-place edit of a kernel file.
+
+A mutator takes the file's `Anatomy` and a `random.Random` and returns `(new text,
+description)`, or None when it has nothing to edit in this file. Everything it picks comes
+from the rng, so a mutant is a pure function of (file, mutator, rng seed). The weights bias
+the mix toward edits a kernel author could plausibly make (ids, addresses, moved or
+conditional ops), which the transpiler often accepts, over raw line damage, which it
+mostly rejects.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from typing import Callable, Optional
+
+from fuzzing.anatomy import ID_KEYWORDS, SECTIONS, Anatomy, blocks, first_line, is_docstring, is_pl_call
+
+Mutation = Optional[tuple[str, str]]
+Mutator = Callable[[Anatomy, random.Random], Mutation]
+
+COMPOUND = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+class NothingToMutate(Exception):
+    """The file has nothing this mutator edits."""
+
+
+def _choose(rng: random.Random, items):
+    items = list(items)
+    if not items:
+        raise NothingToMutate
+    return rng.choice(items)
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _int_list(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _reindent(text: str, extra: str = "    ") -> str:
+    return "".join(extra + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def _statements(a: Anatomy, simple_only: bool = True) -> list[tuple[list[ast.stmt], ast.stmt]]:
+    """(block, statement) for every statement of the stages and kernels, docstrings excepted."""
+    out = []
+    for fn in a.functions:
+        for block in blocks(fn):
+            for stmt in block:
+                if is_docstring(stmt) or (simple_only and isinstance(stmt, COMPOUND)):
+                    continue
+                out.append((block, stmt))
+    return out
+
+
+def _args_in_order(call: ast.Call) -> list[ast.AST]:
+    return sorted(list(call.args) + list(call.keywords), key=lambda n: (n.lineno, n.col_offset))
+
+
+def _drop_arg_edit(a: Anatomy, call: ast.Call, arg: ast.AST) -> tuple[int, int, str]:
+    """Delete one argument with its comma, keeping the layout of multi-line calls."""
+    args = _args_in_order(call)
+    i = args.index(arg)
+    start, end = a.node_span(arg)
+    if i + 1 < len(args):
+        end = a.node_span(args[i + 1])[0]
+    elif i > 0:
+        start = a.node_span(args[i - 1])[1]
+    return start, end, ""
+
+
+# --- lines and statements -------------------------------------------------------------------
+
+
+def delete_line(a: Anatomy, rng: random.Random) -> Mutation:
+    first, last = a.region
+    lines = [n for n in range(first, last + 1) if a.lines[n - 1].strip()]
+    n = _choose(rng, lines)
+    return a.edit((*a.lines_span(n, n), "")), f"deleted line {n} `{_short(a.lines[n - 1])}`"
+
+
+def duplicate_line(a: Anatomy, rng: random.Random) -> Mutation:
+    first, last = a.region
+    lines = [n for n in range(first, last + 1) if a.lines[n - 1].strip()]
+    n = _choose(rng, lines)
+    start, end = a.lines_span(n, n)
+    return a.edit((end, end, a.segment(start, end))), f"duplicated line {n} `{_short(a.lines[n - 1])}`"
+
+
+def swap_lines(a: Anatomy, rng: random.Random) -> Mutation:
+    first, last = a.region
+    lines = [n for n in range(first, last) if a.lines[n - 1].strip() and a.lines[n].strip()]
+    n = _choose(rng, lines)
+    s1, e1 = a.lines_span(n, n)
+    s2, e2 = a.lines_span(n + 1, n + 1)
+    return a.edit((s1, e2, a.segment(s2, e2) + a.segment(s1, e1))), f"swapped lines {n} and {n + 1}"
+
+
+def delete_statement(a: Anatomy, rng: random.Random) -> Mutation:
+    block, stmt = _choose(rng, _statements(a))
+    start, end = a.stmt_span(stmt)
+    new = a.indent_of(stmt) + "pass\n" if len(block) == 1 else ""
+    return a.edit((start, end, new)), f"deleted line {stmt.lineno} `{_short(a.segment(start, end))}`"
+
+
+def duplicate_statement(a: Anatomy, rng: random.Random) -> Mutation:
+    _, stmt = _choose(rng, _statements(a))
+    start, end = a.stmt_span(stmt)
+    return a.edit((end, end, a.segment(start, end))), f"duplicated line {stmt.lineno} `{_short(a.segment(start, end))}`"
+
+
+def swap_statements(a: Anatomy, rng: random.Random) -> Mutation:
+    pairs = [(block[i], block[i + 1]) for fn in a.functions for block in blocks(fn)
+             for i in range(len(block) - 1) if not is_docstring(block[i])]
+    s1, s2 = _choose(rng, pairs)
+    (b1, e1), (b2, e2) = a.stmt_span(s1), a.stmt_span(s2)
+    return (a.edit((b1, e2, a.segment(b2, e2) + a.segment(e1, b2) + a.segment(b1, e1))),
+            f"swapped line {s1.lineno} `{_short(a.segment(b1, e1), 30)}` with line {s2.lineno} `{_short(a.segment(b2, e2), 30)}`")
+
+
+def _assigned(stmts: list[ast.stmt]) -> set[str]:
+    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def move_op(a: Anatomy, rng: random.Random) -> Mutation:
+    """Move an op of a stage before another statement of its block (not only the next one), to a
+    place where every name it uses is still bound: the kernel stays runnable, the order changes."""
+    moves = [(block, i) for stage in a.stages for block in blocks(stage)
+             for i, stmt in enumerate(block) if is_pl_call(stmt)]
+    block, i = _choose(rng, moves)
+    uses = {n.id for n in ast.walk(block[i]) if isinstance(n, ast.Name)} & _assigned(block)
+    targets = [j for j in range(len(block) + 1)
+               if j not in (i, i + 1) and not (j < len(block) and is_docstring(block[j]))
+               and uses <= _assigned(block[:j])]
+    j = _choose(rng, targets)
+    stmt = block[i]
+    start, end = a.stmt_span(stmt)
+    text = a.segment(start, end)
+    at = a.stmt_span(block[j])[0] if j < len(block) else a.stmt_span(block[-1])[1]
+    where = f"before line {block[j].lineno}" if j < len(block) else "to the end of its block"
+    return a.edit((start, end, ""), (at, at, text)), f"moved line {stmt.lineno} `{_short(text)}` {where}"
+
+
+def conditional_op(a: Anatomy, rng: random.Random) -> Mutation:
+    """Wrap an op of a stage in `if k % 2 == 0:` or `if k > 0:` (k: the loop index it gets)."""
+    ops = [(stage, stmt) for stage in a.stages for block in blocks(stage) for stmt in block if is_pl_call(stmt)]
+    stage, stmt = _choose(rng, ops)
+    var = a.stage_param_for_loop_var(stage)
+    cond = _choose(rng, [f"{var} % 2 == 0", f"{var} > 0"])
+    start, end = a.stmt_span(stmt)
+    text = a.segment(start, end)
+    new = f"{a.indent_of(stmt)}if {cond}:\n{_reindent(text)}"
+    return a.edit((start, end, new)), f"wrapped line {stmt.lineno} `{_short(text)}` in `if {cond}:`"
+
+
+# --- expressions --------------------------------------------------------------------------
+
+
+def change_literal(a: Anatomy, rng: random.Random) -> Mutation:
+    first, last = a.region
+    scopes = list(a.functions) + [s for s in a.tree.body if isinstance(s, ast.Assign) and s.lineno < first]
+    nodes = [n for scope in scopes for n in ast.walk(scope)
+             if isinstance(n, ast.Constant) and type(n.value) is int and hasattr(n, "end_col_offset")]
+    node = _choose(rng, nodes)
+    v = node.value
+    options = sorted({v + 1, v - 1, v * 2, v // 2, 0, 1} - {v})
+    new = _choose(rng, [o for o in options if 0 <= o <= 1 << 20])
+    old_text = a.source_of(node)
+    new_text = hex(new) if old_text.lower().startswith("0x") else str(new)
+    return a.edit((*a.node_span(node), new_text)), f"line {node.lineno}: literal {old_text} -> {new_text}"
+
+
+def change_identifier(a: Anatomy, rng: random.Random) -> Mutation:
+    fn = _choose(rng, a.functions)
+    local = {arg.arg for arg in fn.args.args}
+    local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in local]
+    if not uses or len(local) < 2:
+        return None
+    node = _choose(rng, uses)
+    # prefer a name of the same family (`*_db` for `*_db`, a tile for a tile)
+    family = [n for n in sorted(local - {node.id}) if n.endswith("_db") == node.id.endswith("_db")]
+    new = _choose(rng, family or sorted(local - {node.id}))
+    return a.edit((*a.node_span(node), new)), f"line {node.lineno}: `{node.id}` -> `{new}`"
+
+
+def drop_argument(a: Anatomy, rng: random.Random) -> Mutation:
+    calls = [n for fn in a.functions for stmt in fn.body for n in ast.walk(stmt)
+             if isinstance(n, ast.Call) and (n.args or n.keywords)]
+    call = _choose(rng, calls)
+    arg = _choose(rng, _args_in_order(call))
+    what = a.source_of(arg)
+    return (a.edit(_drop_arg_edit(a, call, arg)),
+            f"line {arg.lineno}: dropped argument `{_short(what, 40)}` of `{_short(ast.unparse(call.func), 30)}`")
+
+
+def swap_section(a: Anatomy, rng: random.Random) -> Mutation:
+    attrs = [n for k in a.kernels for n in ast.walk(k) if isinstance(n, ast.Attribute) and n.attr in SECTIONS]
+    node = _choose(rng, attrs)
+    new = SECTIONS[1 - SECTIONS.index(node.attr)]
+    end = a.node_span(node)[1]
+    return a.edit((end - len(node.attr), end, new)), f"line {node.lineno}: {node.attr} -> {new}"
+
+
+# --- tile groups ----------------------------------------------------------------------------
+
+
+def edit_ids(a: Anatomy, rng: random.Random) -> Mutation:
+    """fwd_ids / bwd_ids / mutex_ids: drop one, change one, share another group's, or remove."""
+    choices = [(g, kw) for g in a.groups for kw in ID_KEYWORDS if kw in g.keywords]
+    group, kw = _choose(rng, choices)
+    node = group.keywords[kw]
+    values = a.int_list(node.value)
+    others = [(g, k, a.int_list(g.keywords[k].value)) for g in a.groups if g is not group
+              for k in ID_KEYWORDS if k in g.keywords and (k == "mutex_ids") == (kw == "mutex_ids")]
+    others = [(g, k, v) for g, k, v in others if v]
+    ops = ["remove"] + (["change", "change"] if values else []) + (["drop"] if values and len(values) > 1 else []) \
+        + (["share", "share"] if others else [])
+    op = _choose(rng, ops)
+    where = f"line {node.lineno}: {group.name}.{kw}"
+    if op == "remove":
+        return a.edit(_drop_arg_edit(a, group.call, node)), f"{where} removed"
+    if op == "drop":
+        i = rng.randrange(len(values))
+        new = values[:i] + values[i + 1:]
+    elif op == "change":
+        i = rng.randrange(len(values))
+        used = sorted({v for _, _, vals in others for v in vals} - {values[i]})
+        pool = used if used and rng.random() < 0.5 else [v for v in range(16) if v != values[i]]
+        new = values[:i] + [_choose(rng, pool)] + values[i + 1:]
+    else:
+        g, k, new = _choose(rng, others)
+        where += f" shared with {g.name}.{k}"
+    return a.edit((*a.node_span(node.value), _int_list(new))), f"{where}: {_short(a.source_of(node.value))} -> {_int_list(new)}"
+
+
+def edit_address(a: Anatomy, rng: random.Random) -> Mutation:
+    """Move a group's `addrs=` into, onto or across another group's range of the same memory."""
+    movable = [g for g in a.groups if "addrs" in g.keywords and g.ranges and g.memory]
+    pairs = [(g, h) for g in movable for h in movable if h is not g and h.memory == g.memory]
+    if not pairs:
+        return None
+    g, h = _choose(rng, pairs)
+    half = max(32, g.slot_bytes // 2 // 32 * 32)
+    candidates = {
+        "into": h.start + (h.end - h.start) // 2 // 32 * 32,
+        "onto": h.start,
+        "across the end of": h.end - half,
+        "across the start of": h.start - half,
+    }
+    options = [(how, addr) for how, addr in candidates.items() if addr >= 0 and addr != g.start]
+    if not options:
+        return None
+    how, addr = _choose(rng, options)
+    node = g.keywords["addrs"].value
+    return a.edit((*a.node_span(node), hex(addr))), \
+        f"line {node.lineno}: {g.name}.addrs {a.source_of(node)} -> {hex(addr)} ({how} {h.name})"
+
+
+# --- stage calls ----------------------------------------------------------------------------
+
+
+def move_stage_call(a: Anatomy, rng: random.Random) -> Mutation:
+    """Move one statement of a pipeline loop body (a section block with its stage) elsewhere in it."""
+    loop = _choose(rng, a.loops)
+    body = loop.node.body
+    if len(body) < 2:
+        return None
+    holders = [i for i, stmt in enumerate(body) if any(s is stmt or s in ast.walk(stmt) for s, _ in loop.calls)]
+    i = _choose(rng, holders)
+    j = _choose(rng, [j for j in range(len(body) + 1) if j not in (i, i + 1)])
+    start, end = a.stmt_span(body[i])
+    text = a.segment(start, end)
+    at = a.stmt_span(body[j])[0] if j < len(body) else a.stmt_span(body[-1])[1]
+    where = f"before line {first_line(body[j])}" if j < len(body) else "to the end of the loop body"
+    return a.edit((start, end, ""), (at, at, text)), f"moved the block at line {first_line(body[i])} {where}"
+
+
+def wrap_stage_call(a: Anatomy, rng: random.Random) -> Mutation:
+    """Wrap a stage call in `if k % 2 == 0:` or `if k > 0:` (k: the loop variable)."""
+    loop = _choose(rng, a.loops)
+    stmt, call = _choose(rng, loop.calls)
+    cond = _choose(rng, [f"{loop.var} % 2 == 0", f"{loop.var} > 0"])
+    start, end = a.stmt_span(stmt)
+    new = f"{a.indent_of(stmt)}if {cond}:\n{_reindent(a.segment(start, end))}"
+    return a.edit((start, end, new)), f"wrapped the call of {call.func.id} (line {stmt.lineno}) in `if {cond}:`"
+
+
+#: name -> (weight, mutator). Plausible one-place edits weigh most.
+MUTATORS: dict[str, tuple[int, Mutator]] = {
+    "edit_ids": (12, edit_ids),
+    "edit_address": (9, edit_address),
+    "conditional_op": (9, conditional_op),
+    "move_op": (9, move_op),
+    "delete_statement": (7, delete_statement),
+    "duplicate_statement": (4, duplicate_statement),
+    "swap_statements": (6, swap_statements),
+    "change_literal": (8, change_literal),
+    "change_identifier": (5, change_identifier),
+    "drop_argument": (5, drop_argument),
+    "swap_section": (5, swap_section),
+    "move_stage_call": (4, move_stage_call),
+    "wrap_stage_call": (2, wrap_stage_call),
+    "delete_line": (3, delete_line),
+    "duplicate_line": (1, duplicate_line),
+    "swap_lines": (2, swap_lines),
+}
+
+
+def apply(name: str, a: Anatomy, rng: random.Random) -> Mutation:
+    """Run one mutator; None when the file offers it nothing to edit."""
+    try:
+        return MUTATORS[name][1](a, rng)
+    except NothingToMutate:
+        return None
+
+
+def pick(rng: random.Random) -> str:
+    names = list(MUTATORS)
+    return rng.choices(names, weights=[MUTATORS[n][0] for n in names])[0]

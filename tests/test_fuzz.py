@@ -1,0 +1,265 @@
+"""scripts/fuzz.py: mutators, shrinker, failure classification and an end-to-end run."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import functools
+import os
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import fuzz  # noqa: E402
+from fuzzing import campaign, mutators, oracle  # noqa: E402
+from fuzzing.anatomy import Anatomy  # noqa: E402
+from fuzzing.shrink import shrink  # noqa: E402
+
+DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
+ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
+
+
+@functools.lru_cache(maxsize=None)
+def _anatomy(text: str) -> Anatomy:
+    return Anatomy(text, "k.py")
+
+
+def _mutate(name: str, text: str = DEMO, seed: int = 3):
+    return mutators.apply(name, _anatomy(text), random.Random(seed))
+
+
+@pytest.mark.parametrize("name", sorted(mutators.MUTATORS))
+def test_each_mutator_makes_a_new_deterministic_text(name):
+    made = _mutate(name)
+    assert made is not None
+    text, description = made
+    assert text != DEMO and description
+    assert _mutate(name) == made  # a function of the rng seed alone
+    assert {_mutate(name, seed=s)[0] for s in range(6)} != {text}  # and the seed matters
+
+
+def _changed(before: str, after: str) -> tuple[list[str], list[str]]:
+    """(removed lines, added lines) of the smallest diff."""
+    diff = list(difflib.ndiff(before.splitlines(), after.splitlines()))
+    return [l[2:] for l in diff if l.startswith("- ")], [l[2:] for l in diff if l.startswith("+ ")]
+
+
+def test_swap_section_turns_one_section_into_the_other():
+    text, _ = _mutate("swap_section")
+    assert text.count("section_cube") + text.count("section_vector") == DEMO.count("section_cube") + DEMO.count("section_vector")
+    assert text.count("section_cube") != DEMO.count("section_cube")
+
+
+def test_edit_ids_changes_one_id_keyword():
+    for seed in range(8):
+        text, description = _mutate("edit_ids", seed=seed)
+        removed, added = _changed(DEMO, text)
+        assert len(removed) == 1 and "_ids=" in removed[0], description
+        assert all("_ids=" in line for line in added), description
+
+
+def _overlapping_pairs(text: str) -> int:
+    groups = [g for g in _anatomy(text).groups if g.ranges and g.memory]
+    return sum(1 for i, g in enumerate(groups) for h in groups[i + 1:]
+               if g.memory == h.memory and g.start < h.end and h.start < g.end)
+
+
+def test_edit_address_moves_a_group_onto_another_of_the_same_memory():
+    before = _overlapping_pairs(DEMO)
+    for seed in range(6):
+        text, description = _mutate("edit_address", seed=seed)
+        removed, added = _changed(DEMO, text)
+        assert len(removed) == 1 and "addrs=" in removed[0] and "addrs=" in added[0]
+        assert _overlapping_pairs(text) > before, description
+
+
+def test_conditional_op_wraps_one_op_under_the_loop_index():
+    text, description = _mutate("conditional_op")
+    removed, added = _changed(DEMO, text)
+    assert re.fullmatch(r"\s*if ki (% 2 == 0|> 0):", added[0]), added
+    assert added[1].strip() == removed[0].strip() and added[1].startswith(removed[0][:len(removed[0]) - len(removed[0].lstrip())] + "    ")
+
+
+def test_move_op_keeps_the_lines_and_every_name_bound_before_use():
+    moved = [m for m in (_mutate("move_op", seed=seed) for seed in range(10)) if m is not None]
+    assert len(moved) >= 5
+    for text, description in moved:
+        assert sorted(text.splitlines()) == sorted(DEMO.splitlines()) and text != DEMO
+        # every tile the moved op names is still assigned above it in its stage
+        stage = next(f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef)
+                     and any(isinstance(s, ast.Expr) and ast.unparse(s).strip() in description for s in f.body))
+        bound = {a.arg for a in stage.args.args}
+        for stmt in stage.body:
+            names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            assert names - bound <= {"pl", "TILE", "TILE_HALF"}, (description, ast.unparse(stmt))
+            bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def test_mutants_are_deterministic_from_the_seed_and_all_different():
+    files = campaign.kernel_files()
+    paths = [p for p, _ in files]
+    assert "examples/seed_demo.py" in paths and paths == sorted(paths, key=lambda p: not p.startswith("examples/"))
+    assert not any(p == "golden/seed_demo/input.py" for p, _ in files)  # same text as the example: once
+    first = campaign.make_mutants(5, 25, files)
+    assert first == campaign.make_mutants(5, 25, files)
+    assert len({m.text for m in first}) == 25
+    assert [m.text for m in campaign.make_mutants(6, 25, files)] != [m.text for m in first]
+
+
+NOISY = '''"""module docstring"""
+import os
+A = 1
+
+
+def f(x):
+    """doc"""
+    y = x + 1  # comment
+    if y:
+        z = KEEP_A
+        w = 2
+    # note
+    return y
+
+
+def g():
+    q = KEEP_B
+    r = 3
+    return q
+'''
+
+
+def test_shrinker_keeps_only_what_the_failure_needs():
+    calls = []
+
+    def fails(text):
+        calls.append(text)
+        return "KEEP_A" in text and "KEEP_B" in text
+
+    small, tests = shrink(NOISY, fails)
+    assert "KEEP_A" in small and "KEEP_B" in small
+    ast.parse(small)
+    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    assert len(kept) <= 5 and not {"import os", "w = 2", "r = 3", "return q", "# note"} & set(kept)
+    assert not any("doc" in line or "comment" in line for line in kept)
+    assert tests == len(set(calls))  # memoised: no text tested twice
+
+
+def test_shrinker_never_deletes_a_protected_line():
+    small, _ = shrink(NOISY, lambda t: "KEEP_A" in t, keep=lambda line: line == "w = 2")
+    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    assert "w = 2" in kept and "z = KEEP_A" in kept and "KEEP_B" not in small
+
+
+def test_shrinker_respects_its_budget():
+    small, tests = shrink(NOISY, lambda t: "KEEP_A" in t, max_tests=3)
+    assert tests == 3 and "KEEP_A" in small
+
+
+def _base_mutants(*names):
+    files = dict(campaign.kernel_files())
+    return [campaign.Mutant(i, name, "none", "the kernel itself", files[name], True) for i, name in enumerate(names)]
+
+
+def _without_waits(real):
+    def broken(text, **kw):
+        result = real(text, **kw)
+        if result.code:
+            result.code = result.code.replace("pl.system.wait_cross_core(", "dict(")  # every wait is gone
+        return result
+    return broken
+
+
+def test_a_transpiler_that_drops_waits_is_a_soundness_failure_saved_with_a_reproducer(monkeypatch, tmp_path):
+    monkeypatch.setattr(oracle, "transpile", _without_waits(oracle.transpile))
+    settings = campaign.Settings(preloads=(1,), jobs=2, timeout=60, out=tmp_path, shrink_tests=2)
+    results = campaign.judge_all(_base_mutants("golden/vec_cube_zone1/input.py"), settings)
+    (failure,) = results[0].failures
+    assert failure.kind == oracle.SOUNDNESS and failure.preload == 1
+    assert failure.verdict in ("race", "deadlock", "imbalance", "mismatch")
+    campaign.save_failures(results, settings)
+    folder = results[0].saved
+    assert {p.name for p in folder.iterdir()} == {"original.py", "shrunk.py", "verdict.txt", "mutation.diff"}
+    verdict = (folder / "verdict.txt").read_text()
+    assert "failure: soundness" in verdict and "--preload 1 --simulate" in verdict and failure.message.strip() in verdict
+
+
+def _raises(*_, **__):
+    raise RuntimeError("boom")
+
+
+def _sleeps(*_, **__):
+    time.sleep(30)
+
+
+def _dies(*_, **__):
+    os._exit(3)
+
+
+@pytest.mark.parametrize("fake,kind,verdict", [
+    (_raises, oracle.CRASH, "RuntimeError"),
+    (_sleeps, oracle.HANG, "hang"),
+    (_dies, oracle.CRASH, "worker died"),
+])
+def test_crashes_hangs_and_dead_workers_are_recorded(monkeypatch, tmp_path, fake, kind, verdict):
+    monkeypatch.setattr(oracle, "transpile", fake)
+    settings = campaign.Settings(preloads=(1,), jobs=1, timeout=1.5, out=tmp_path)
+    (result,) = campaign.judge_all(_base_mutants("golden/vec_cube_zone1/input.py"), settings)
+    assert [(f.kind, f.verdict) for f in result.failures] == [(kind, verdict)]
+
+
+def test_an_internal_error_of_the_transpiler_is_recorded_as_pto099(monkeypatch):
+    import pto_transpile.api as api
+    monkeypatch.setattr(api, "_transpile", _raises)
+    judgement = oracle.judge(ZONE1, (1,), "k.py")
+    assert [(f.kind, f.preload) for f in judgement.failures] == [(oracle.INTERNAL, 1)]
+
+
+def _summary_numbers(out: str) -> dict[str, list[int]]:
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"  (\S.*?)\s{2,}(\d+(?:\s+\d+)*)(\s{3}|$)", line)
+        if m:
+            rows[m.group(1)] = [int(v) for v in m.group(2).split()]
+    return rows
+
+
+def test_end_to_end_summary_and_exit_status(tmp_path, capsys):
+    status = fuzz.main(["--mutants", "4", "--seed", "11", "--preloads", "1", "--jobs", "2", "--quiet",
+                        "--out", str(tmp_path), "--shrink-tests", "3"])
+    out = capsys.readouterr().out
+    rows = _summary_numbers(out)
+    assert rows["mutants"] == [4]
+    assert rows["unparsable (skipped)"][0] + rows["rejected"][0] + rows["accepted"][0] \
+        + rows["crashes"][0] + rows["PTO099 internal errors"][0] + rows["hangs"][0] >= 4
+    failed = sum(rows[k][0] for k in ("soundness failures", "crashes", "PTO099 internal errors",
+                                      "emulator crashes", "hangs"))
+    assert status == (1 if failed else 0)
+    assert "wall time" in out and "by mutator" in out
+
+
+def test_end_to_end_exit_status_is_1_on_a_soundness_failure(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(oracle, "transpile", _without_waits(oracle.transpile))
+    monkeypatch.setattr(campaign, "make_mutants", lambda seed, count, files: _base_mutants(
+        "golden/vec_cube_zone1/input.py", "golden/two_loops/input.py"))
+    status = fuzz.main(["--mutants", "2", "--seed", "0", "--preloads", "1", "--jobs", "2", "--quiet",
+                        "--out", str(tmp_path), "--shrink-tests", "0"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert _summary_numbers(out)["soundness failures"][0] >= 1
+    assert list(tmp_path.glob("seed0-*/verdict.txt"))
+
+
+def test_output_does_not_depend_on_the_number_of_jobs(tmp_path, capsys):
+    outputs = []
+    for jobs in ("1", "2"):
+        fuzz.main(["--mutants", "3", "--seed", "4", "--preloads", "1", "--jobs", jobs, "--quiet",
+                   "--out", str(tmp_path), "--shrink-tests", "0"])
+        outputs.append([l for l in capsys.readouterr().out.splitlines() if "wall time" not in l])
+    assert outputs[0] == outputs[1]
