@@ -25,6 +25,7 @@ from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
+from pto_transpile.walk import iter_nodes
 from pto_transpile.soundness.values import (
     UNKNOWN, AnyTileV, Builtin, FunctionV, GroupV, StructV, Symbol, TensorV, TileTypeV, TileV, known,
 )
@@ -119,7 +120,8 @@ class Interpreter:
         self.stage_counts = [Counter(), Counter(), Counter()]
         self.code_counts = [Counter(), Counter(), Counter()]
         self._code: dict[int, str] = {}
-        self._vf_roles: dict[str, dict[int, str]] = {}
+        #: per file: the serial and the generated kernel, and every configuration, share them
+        self._vf_roles: dict[str, dict[int, str]] = file.__dict__.setdefault("_soundness_vf_roles", {})
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
@@ -960,14 +962,13 @@ def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> d
             prev = roles.get(param)
             roles[param] = role if prev in (None, role) else "RW"
 
-    class _Visitor(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
+    for node in iter_nodes(fn.body):  # pre-order: an alias is known before the calls below it
+        if isinstance(node, cst.Assign):
             if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
                 r = root(node.value)
                 if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
                     aliases[node.targets[0].target.value] = r
-
-        def visit_Call(self, node: cst.Call) -> None:
+        elif isinstance(node, cst.Call):
             func = node.func
             pos = [a.value for a in node.args if a.keyword is None and not a.star]
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
@@ -976,7 +977,7 @@ def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> d
                     # an op the table does not know: whatever tile it gets, assume it is read and written
                     for p in pos:
                         add(root(p), "RW")
-                    return
+                    continue
                 for i, p in enumerate(pos):
                     if i < len(table) and table[i] is not None:
                         add(root(p), table[i])
@@ -986,7 +987,6 @@ def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> d
                     if i in inner:
                         add(root(p), inner[i])
 
-    fn.body.visit(_Visitor())
     return {i: roles[p] for i, p in enumerate(params) if p in roles}
 
 
