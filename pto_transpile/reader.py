@@ -15,6 +15,7 @@ import libcst as cst
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
+from pto_transpile.partial import Verbatim
 from pto_transpile.model import (
     CUBE, SCALAR, TUPLE, VECTOR, Kernel, OuterPick, PipelineLoop,
     PreloadSpec, StageCall, StageFunc, StructDecl,
@@ -66,6 +67,9 @@ def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     for stmt in module.body:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             seen[stmt.name.value] = seen.get(stmt.name.value, 0) + 1
+            continue
+        if isinstance(stmt, Verbatim):  # a definition nothing analysed mentions
+            seen[stmt.name] = seen.get(stmt.name, 0) + 1
             continue
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue

@@ -1,5 +1,6 @@
 """The input file: its text, its libcst tree, and positions computed only where reported.
 
+Only the statements the analysis reads are parsed (`partial.py`); the others stay text.
 Resolving libcst's PositionProvider over a whole module costs about four times the parse,
 so positions are never resolved up front. When a diagnostic needs the position of a node,
 only the top-level statement holding it is measured (a one-statement module wrapped with
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from pto_transpile import partial
 from pto_transpile.prescan import check_limits
 from pto_transpile.walk import iter_nodes
 
@@ -26,12 +28,16 @@ class SourceFile:
     _owner: dict = field(default_factory=dict, repr=False)  #: id(node) -> top-level statement index
     _positions: dict = field(default_factory=dict, repr=False)  #: statement index -> positions
     _first_lines: list | None = field(default=None, repr=False)
+    _walked: int = field(default=0, repr=False)  #: statements whose nodes are in `_owner`
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> "SourceFile":
         """Parse `text`; raises libcst.ParserSyntaxError on a syntax error, and
         prescan.TooComplex (before parsing) on text too large or too deep to parse safely."""
-        check_limits(text)
+        layout = check_limits(text)
+        skimmed = partial.parse(text, layout)
+        if skimmed is not None:
+            return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines)
         return cls(path=path, text=text, module=cst.parse_module(text))
 
     def span(self, node: cst.CSTNode) -> CodeRange:
@@ -48,14 +54,17 @@ class SourceFile:
         return CodeRange(CodePosition(r.start.line + shift, r.start.column), CodePosition(r.end.line + shift, r.end.column))
 
     def _statement_of(self, node: cst.CSTNode) -> int:
-        if id(node) not in self._owner:
-            for i, stmt in enumerate(self.module.body):
-                if any(n is node for n in iter_nodes(stmt)):
-                    self._owner[id(node)] = i
-                    break
-            else:
-                raise KeyError(f"node not in module: {node!r:.80}")
-        return self._owner[id(node)]
+        """Index of the top-level statement holding `node`; statements are walked once, in
+        order, and every node seen on the way is remembered."""
+        owner = self._owner
+        while id(node) not in owner and self._walked < len(self.module.body):
+            index = self._walked
+            for n in iter_nodes(self.module.body[index]):
+                owner[id(n)] = index
+            self._walked += 1
+        if id(node) not in owner:
+            raise KeyError(f"node not in module: {node!r:.80}")
+        return owner[id(node)]
 
     def _first_line(self, index: int) -> int:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""
