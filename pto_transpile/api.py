@@ -7,6 +7,8 @@ that one run reports every problem. Nothing is emitted when any error was found.
 from __future__ import annotations
 
 import ast
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
@@ -208,7 +210,8 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     preload = check_preload(preload)
     selection = Selection.parse(select, ignore)
     try:
-        result = _transpile(source, preload, path, frozenset(_skip_rules))
+        with _cycle_collector_paused():
+            result = _transpile(source, preload, path, frozenset(_skip_rules))
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
@@ -219,6 +222,19 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
     result.diagnostics = shown
     return result
+
+
+@contextmanager
+def _cycle_collector_paused():
+    """Syntax trees and the model hold no reference cycles, so reference counting frees them;
+    the cycle collector's passes over a tree while it grows would cost a quarter of a parse."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _transpile(source, preload, path, skip) -> TranspileResult:
