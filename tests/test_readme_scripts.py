@@ -15,7 +15,7 @@ SMOKE = {
     "scripts/document_rules.py": ["--check"],
     "scripts/fuzz_chains.py": ["0", "2"],
     "benchmarks/sim_speedup.py": ["1"],
-    "benchmarks/bench_transpile.py": ["1"],
+    "benchmarks/bench_transpile.py": ["--quick"],
 }
 
 
