@@ -14,7 +14,7 @@ from typing import Callable, Optional, Union
 
 import libcst as cst
 
-from pto_transpile import fmt
+from pto_transpile import build, fmt
 from pto_transpile.ctxring import CtxPlan
 from pto_transpile.model import Kernel, PipelineLoop, StageCall
 from pto_transpile.plan import Plan, SyncOp
@@ -61,7 +61,7 @@ class LoopEmitter:
         return f"{counter} % {op.ids.count}"
 
     def section_block(self, kind: str, body: list[cst.BaseStatement]) -> cst.BaseStatement:
-        block = cst.parse_statement(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n")
+        block = build.statement(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n")
         return block.with_changes(body=block.body.with_changes(body=body))
 
     def sync_block(self, kind: str, ops: list[SyncOp], column: int) -> cst.BaseStatement:
@@ -115,7 +115,7 @@ class LoopEmitter:
                     "slot": f"{form.group}[{ctxvar}.{form.field}]",
                 }[form.form]
                 if text is not None:
-                    arg = arg.with_changes(value=cst.parse_expression(text))
+                    arg = arg.with_changes(value=build.expression(text))
             new_args.append(arg)
         new_call = stage.call.with_changes(args=new_args)
         return stage.line.with_changes(body=[_replace_call(s, stage.call, new_call) for s in stage.line.body])
@@ -133,7 +133,7 @@ class LoopEmitter:
                  for op in self.plan.pre.get(stage.index, [])]
         sets = [fmt.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
                 for op in self.plan.post.get(stage.index, [])]
-        guard = cst.parse_statement(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
+        guard = build.statement(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
         guard = guard.with_changes(body=guard.body.with_changes(body=waits + [self.stage_call_line(stage, ctxvar)] + sets))
         holder = stage.holder
         if not keep_leading:
@@ -158,7 +158,7 @@ class LoopEmitter:
         head = [
             f"{self.ctx0} = {self.arr}[{self.task} % {D}]",
         ]
-        guard = cst.parse_statement(
+        guard = build.statement(
             f"if {loop.var} < _pl_end:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
             f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n"
         )
@@ -195,7 +195,7 @@ class LoopEmitter:
             f"{self.ctx0}._pl_is_valid = 0",
             f"{self.ctx0}._pl_task_id = {self.task}",
         ]
-        head = cst.parse_statement(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n")
+        head = build.statement(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n")
         body = [fmt.statement(t) for t in lines]
         for stage in self.loop.stages:
             if self.sched.delays[stage.index] > 0:
@@ -230,7 +230,7 @@ class LoopEmitter:
             elif p.accessor == "current":
                 index = cst.Name(counter)
             elif p.accessor == "previous":
-                index = cst.parse_expression(f"({counter} + {S - 1}) % {S}")
+                index = build.expression(f"({counter} + {S - 1}) % {S}")
             else:
                 index = p.value.slice[0].slice.value  # the user's own index expression
             if field != counter:
