@@ -298,7 +298,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
-    return TranspileResult(path, module.code, diagnostics, results, src)
+    return TranspileResult(path, src.render(module), diagnostics, results, src)
 
 
 def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: list[Kernel]) -> None:

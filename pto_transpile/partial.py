@@ -61,6 +61,8 @@ class Verbatim(cst.BaseStatement):
 class Partial:
     module: cst.Module
     first_lines: list[int]  #: 1-based line on which each statement of `module.body` starts
+    texts: dict[int, str]  #: id of each statement -> the text it was read from
+    tail: str  #: the text after the last statement (`module.footer`)
 
 
 def parse(text: str, layout: Layout) -> Optional[Partial]:
@@ -96,7 +98,8 @@ def parse(text: str, layout: Layout) -> Optional[Partial]:
     module = cst.Module(body=body, header=(), footer=sub.footer, encoding=sub.encoding,
                         default_indent=sub.default_indent, default_newline=sub.default_newline,
                         has_trailing_newline=True)
-    return Partial(module, list(layout.lines[:n]))
+    return Partial(module, list(layout.lines[:n]), {id(stmt): chunk for stmt, chunk in zip(body, chunks)},
+                   text[layout.bounds[n]:])
 
 
 def _definition(text: str, layout: Layout, i: int) -> Optional[str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
-from pto_transpile import partial
+from pto_transpile import codegen, partial
 from pto_transpile.prescan import check_limits
 from pto_transpile.walk import iter_nodes
 
@@ -29,6 +29,8 @@ class SourceFile:
     _positions: dict = field(default_factory=dict, repr=False)  #: statement index -> positions
     _first_lines: list | None = field(default=None, repr=False)
     _walked: int = field(default=0, repr=False)  #: statements whose nodes are in `_owner`
+    _texts: dict | None = field(default=None, repr=False)  #: id of a statement -> its text, when parsed in part
+    _tail: str = field(default="", repr=False)
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> "SourceFile":
@@ -37,8 +39,17 @@ class SourceFile:
         layout = check_limits(text)
         skimmed = partial.parse(text, layout)
         if skimmed is not None:
-            return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines)
+            return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines,
+                       _texts=skimmed.texts, _tail=skimmed.tail)
         return cls(path=path, text=text, module=cst.parse_module(text))
+
+    def render(self, module: cst.Module) -> str:
+        """The code of `module`, this file's module with some statements replaced: the ones
+        kept print as the text they were read from, only new ones are generated."""
+        if self._texts is None or module.footer is not self.module.footer:
+            return codegen.code(module)
+        texts = self._texts
+        return "".join(texts.get(id(s)) or codegen.code_for_node(module, s) for s in module.body) + self._tail
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         if node is self.module:
@@ -69,11 +80,11 @@ class SourceFile:
     def _first_line(self, index: int) -> int:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""
         if self._first_lines is None:
-            header = "".join(self.module.code_for_node(line) for line in self.module.header)
+            header = "".join(codegen.code_for_node(self.module, line) for line in self.module.header)
             lines, line = [], 1 + header.count("\n")
             for stmt in self.module.body:
                 lines.append(line)
-                line += self.module.code_for_node(stmt).count("\n")
+                line += codegen.code_for_node(self.module, stmt).count("\n")
             self._first_lines = lines
         return self._first_lines[index]
 
@@ -82,4 +93,4 @@ class SourceFile:
 
     def code(self, node: cst.CSTNode) -> str:
         """The source text of `node` exactly as written (hex stays hex)."""
-        return self.module.code_for_node(node)
+        return codegen.code_for_node(self.module, node)
