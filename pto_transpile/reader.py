@@ -21,7 +21,7 @@ from pto_transpile.model import (
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import blocks, find
+from pto_transpile.walk import N, blocks, find, iter_nodes
 from pto_transpile.source import SourceFile
 
 
@@ -36,6 +36,23 @@ class FileModel:
     vector_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
+    _found: dict = field(default_factory=dict, repr=False)  #: (id(node), skip_functions) -> (node, nodes by type)
+
+    def find(self, node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list[N]:
+        """`walk.find`, one walk per node for every kind asked: the reader, the scan and the
+        rules look into the same functions and statements many times."""
+        key = (id(node), skip_functions)
+        hit = self._found.get(key)
+        if hit is None or hit[0] is not node:  # the node is kept in the entry: its id stays its own
+            by_type: dict[type, list] = {}
+            for n in iter_nodes(node, skip_functions):
+                by_type.setdefault(type(n), []).append(n)
+            hit = self._found[key] = (node, by_type)
+        by_type = hit[1]
+        matching = [t for t in by_type if issubclass(t, kind)]
+        if len(matching) > 1:  # several node types: keep the walk's order
+            return find(node, kind, skip_functions)
+        return list(by_type[matching[0]]) if matching else []
 
 
 def read(source: SourceFile) -> FileModel:
@@ -89,11 +106,11 @@ def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     return {n: e for n, e in exprs.items() if seen.get(n) == 1}
 
 
-def _bound_names(fn: cst.FunctionDef) -> set[str]:
-    """Every name the kernel binds anywhere (parameters, targets, loop variables)."""
+def _stored_names(fn: cst.FunctionDef) -> frozenset[str]:
+    """Every name the kernel body binds (targets, loop variables, `as` names)."""
     from pto_transpile.rules._walk import names_stored
 
-    return {p.name.value for p in fn.params.params} | {n.value for n in names_stored(fn.body)}
+    return frozenset(n.value for n in names_stored(fn.body))
 
 
 def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
@@ -118,10 +135,6 @@ def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> Optional[cst.Call]:
     return None
 
 
-def contains_stage_call(node: cst.CSTNode, stages) -> bool:
-    return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in find(node, cst.Call))
-
-
 class KernelReader:
     """Walks one kernel body once, recording bindings, buffers, structs and pipeline loops."""
 
@@ -129,7 +142,8 @@ class KernelReader:
         self.file = file
         self.pl = file.pl
         self.fn = fn
-        bound = _bound_names(fn)
+        self.stored = _stored_names(fn)
+        bound = {p.name.value for p in fn.params.params} | self.stored
         # A name the kernel binds is never a module constant inside it.
         self.evaluator = ConstEvaluator({n: e for n, e in file.constants.items() if n not in bound}, file.pl.path)
         self.kernel_bound = bound
@@ -145,6 +159,7 @@ class KernelReader:
             pipeline_keyword=pipeline_kw,
             preload=self._preload(pipeline_kw),
             constants=self.evaluator,
+            stored=self.stored,
         )
         classes = {c.name.value for c in self.file.source.module.body if isinstance(c, cst.ClassDef)}
         for param in self.fn.params.params:
@@ -195,12 +210,16 @@ class KernelReader:
             return PreloadSpec(node=node, values=tuple(value), is_sequence=True)
         return PreloadSpec(node=node, values=(value,))
 
+    def _has_stage_call(self, node: cst.CSTNode) -> bool:
+        stages = self.file.stages
+        return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in self.file.find(node, cst.Call))
+
     # constant-branch pruning -----------------------------------------------------------
     def pruned(self, stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """Replace each compile-time-constant `if` that holds a stage call by its taken branch."""
         out: list[cst.BaseStatement] = []
         for stmt in stmts:
-            if isinstance(stmt, cst.If) and contains_stage_call(stmt, self.file.stages):
+            if isinstance(stmt, cst.If) and self._has_stage_call(stmt):
                 taken = self._constant_branch(stmt)
                 if taken is not None:
                     out.extend(self.pruned(taken))
@@ -251,7 +270,7 @@ class KernelReader:
                         self._bind_target(item.asname.name, section, "unknown")
                 self._walk(self.pruned(list(stmt.body.body)), kind, ancestors + [stmt], in_loop)
             elif isinstance(stmt, cst.If):
-                if contains_stage_call(stmt, self.file.stages) and self._constant_branch(stmt) is None:
+                if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
                     self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
                 self._walk(self.pruned(list(stmt.body.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse

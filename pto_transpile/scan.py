@@ -17,7 +17,7 @@ import libcst as cst
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.model import Access, Kernel, StageCall
-from pto_transpile.walk import children, find, iter_nodes
+from pto_transpile.walk import children, iter_nodes
 
 
 @dataclass
@@ -99,7 +99,7 @@ class StageScanner:
     def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
         """Fixed point over `y = agg.f`, `y = g.next()`, `y = g[i]`, `y = t[a:b]`, `y = x`."""
         assigns = [(node.targets[0].target.value, node.value)
-                   for node in find(fn.body, cst.Assign, skip_functions=True)
+                   for node in self.file.find(fn.body, cst.Assign, skip_functions=True)
                    if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)]
         changed = True
         while changed:
@@ -128,7 +128,7 @@ class StageScanner:
                     changed = True
         # L10: a slot accessor on a bound group must be the whole right-hand side of `y = ...`.
         allowed = {id(v) for _, v in assigns}
-        for node in find(fn.body, cst.Call):
+        for node in self.file.find(fn.body, cst.Call):
             if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
                     and isinstance(node.func.value, cst.Name):
                 owner = bindings.get(node.func.value.value)
@@ -228,7 +228,7 @@ class _OpWalker:
         """Names this function binds to a tile or group it makes itself (`t = pl.make_tile(...)`)."""
         if self._made is None:
             self._made = set()
-            for node in find(self.fn.body, cst.Assign):
+            for node in self.s.file.find(self.fn.body, cst.Assign):
                 if isinstance(node.value, cst.Call) and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",)):
                     self._made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
         return self._made

@@ -1,13 +1,12 @@
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.rules._walk import names_stored
 
 #: Counters only pto-transpile's output binds (full mode / serial mode).
 MARKERS = ("_pl_task_id", "_pl_sync_id")
 
 
 def is_generated(kernel) -> bool:
-    return any(n.value.startswith(MARKERS) for n in names_stored(kernel.node.body))
+    return any(n.startswith(MARKERS) for n in kernel.stored)
 
 
 def check(file):
