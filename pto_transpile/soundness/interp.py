@@ -25,6 +25,7 @@ from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
+from pto_transpile.codegen import expression_code
 from pto_transpile.walk import iter_nodes
 from pto_transpile.soundness.values import (
     UNKNOWN, AnyTileV, Builtin, FunctionV, GroupV, StructV, Symbol, TensorV, TileTypeV, TileV, known,
@@ -119,9 +120,12 @@ class Interpreter:
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
         self.stage_counts = [Counter(), Counter(), Counter()]
         self.code_counts = [Counter(), Counter(), Counter()]
-        self._code: dict[int, str] = {}
-        #: per file: the serial and the generated kernel, and every configuration, share them
-        self._vf_roles: dict[str, dict[int, str]] = file.__dict__.setdefault("_soundness_vf_roles", {})
+        # per file: the serial and the generated kernel (stage bodies are the same nodes) and
+        # every configuration share them; entries keep their node, so an id stays its own
+        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}})
+        self._code: dict[int, tuple] = shared["code"]
+        self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
+        self._paths: dict[int, tuple] = shared["paths"]
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
@@ -306,7 +310,7 @@ class Interpreter:
 
     def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
         item = node.items[0].item if node.items else None
-        path = self.pl.path(item.func) if isinstance(item, cst.Call) else None
+        path = self.path(item.func) if isinstance(item, cst.Call) else None
         if path == ("section_cube",):
             ctxs = [c for c in ctxs if c.core == AIC]
         elif path == ("section_vector",):
@@ -381,7 +385,7 @@ class Interpreter:
         return UNKNOWN
 
     def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
-        path = self.pl.path(node)
+        path = self.path(node)
         if path is not None:
             return Symbol(path)
         obj = self.eval(node.value, ctx)
@@ -506,7 +510,7 @@ class Interpreter:
 
     # calls ---------------------------------------------------------------------------------
     def _call(self, node: cst.Call, ctx: Ctx) -> Any:
-        path = self.pl.path(node.func)
+        path = self.path(node.func)
         if path is not None:
             return self.pl_call(path, node, ctx)
         func = node.func
@@ -700,7 +704,7 @@ class Interpreter:
     def _core_query(self, node, ctx) -> Any:
         """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
         `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
-        name = self.pl.path(node.func)[-1]
+        name = self.path(node.func)[-1]
         core, sub = ctx.core, ctx.core - AIV0
         return {
             "get_block_idx": 0 if core == AIC else sub,
@@ -910,10 +914,18 @@ class Interpreter:
         return ("code", text, n)
 
     def _code_of(self, node) -> str:
-        key = id(node)
-        if key not in self._code:
-            self._code[key] = cst.Module([]).code_for_node(node)
-        return self._code[key]
+        hit = self._code.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._code[id(node)] = (node, expression_code(node))
+        return hit[1]
+
+    def path(self, node: cst.BaseExpression) -> Optional[tuple]:
+        """`self.pl.path(node)`, remembered per node (and per `pl` reading: the generated
+        kernel may import `pl` where the input did not)."""
+        hit = self._paths.get(id(node))
+        if hit is None or hit[0] is not node or hit[1] is not self.pl:
+            hit = self._paths[id(node)] = (node, self.pl, self.pl.path(node))
+        return hit[2]
 
 
 def _memory(tile) -> str:
