@@ -16,7 +16,7 @@ P3  scaling: cost per stage for kernels of 4 to 64 stages, and cost and peak mem
 
 Run from the repository root:
 
-    python benchmarks/bench_transpile.py [--repeat N] [--files N] [--quick]
+    python benchmarks/bench_transpile.py [--repeat N] [--files N] [--only p1|p2|p3] [--quick]
 
 `--quick` runs every section on small sizes (a smoke test, not a measurement).
 """
@@ -345,11 +345,16 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=7, help="runs of each measurement; the best counts")
     parser.add_argument("--files", type=int, default=200, help="kernel files checked in one command (P2)")
     parser.add_argument("--quick", action="store_true", help="small sizes, one run: a smoke test")
+    parser.add_argument("--only", choices=("p1", "p2", "p3"), action="append", help="run only these sections")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else args.repeat
-    p1(repeat)
-    p2(repeat, 6 if args.quick else args.files)
-    p3(repeat, args.quick)
+    sections = args.only or ("p1", "p2", "p3")
+    if "p1" in sections:
+        p1(repeat)
+    if "p2" in sections:
+        p2(repeat, 6 if args.quick else args.files)
+    if "p3" in sections:
+        p3(repeat, args.quick)
     return 0
 
 

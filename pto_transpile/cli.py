@@ -25,7 +25,7 @@ from pto_transpile import __version__
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
 from pto_transpile.diagnostics import Diagnostic, InternalError, Severity
-from pto_transpile.inputs import UnreadableInput, read_input
+from pto_transpile.files import cpu_count, transpile_files
 from pto_transpile.preload import check_preload, parse_preload
 from pto_transpile.render import RENDERERS
 from pto_transpile.rules import registry
@@ -59,6 +59,7 @@ class Run:
     shapes: tuple[str, ...]
     scalars: tuple[str, ...]
     timeline: Optional[Path]
+    jobs: int = 1
 
     @property
     def to_stdout(self) -> bool:
@@ -104,8 +105,9 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
 @click.option("--arg", "scalars", multiple=True, metavar="NAME=VALUE", help="Value of a scalar kernel parameter for --simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the generated kernel (--simulate).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the number of CPUs); output stays in file order.")
 @click.pass_context
-def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline):
+def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline, jobs):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
         if explain:
@@ -115,7 +117,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, exp
                 if not simulate and ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
                     raise click.UsageError(f"{flag} only applies with --simulate")
             run = _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate,
-                            seed, block_dim, shapes, scalars, timeline)
+                            seed, block_dim, shapes, scalars, timeline, jobs)
             code = _main(run)
     except click.UsageError:
         raise
@@ -142,7 +144,7 @@ def _stdout_closed() -> int:
 
 
 def _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
-              block_dim, shapes, scalars, timeline) -> Run:
+              block_dim, shapes, scalars, timeline, jobs=None) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     try:
@@ -182,7 +184,7 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
                 raise click.UsageError(f"{other} and {path} would both be written to {default_output(path)}; "
                                        "run them separately with -o")
     return Run(tuple(files), preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
-               block_dim, tuple(shapes), tuple(scalars), timeline)
+               block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
 
 
 def _default_preload(value):
@@ -199,15 +201,16 @@ def _main(run: Run) -> int:
         diagnostics.append(_tool_diagnostic("PTO098", run.timeline, f"directory {run.timeline.parent} does not exist"))
         _emit_diagnostics(diagnostics, sources, run)
         return EXIT_USAGE
-    for path in run.files:
-        try:
-            text = read_input(path)
-        except UnreadableInput as exc:
-            diagnostics.append(_tool_diagnostic("PTO002", path, str(exc)))
+    # --provenance and --simulate read the whole result (syntax trees): those runs stay in
+    # this process; any other run may spread its files over several
+    jobs = 1 if run.provenance or run.simulate else run.jobs
+    options = (run.preload, tuple(run.select), tuple(run.ignore))
+    for path, (text, unreadable, result) in zip(run.files, transpile_files(run.files, options, jobs, transpile)):
+        if unreadable is not None:
+            diagnostics.append(_tool_diagnostic("PTO002", path, unreadable))
             status = EXIT_USAGE
             continue
         sources[str(path)] = text
-        result = transpile(text, preload=run.preload, path=str(path), select=run.select, ignore=run.ignore)
         diagnostics += result.diagnostics
         if any(d.code == INTERNAL_ERROR for d in result.diagnostics):
             status = EXIT_USAGE
