@@ -22,7 +22,7 @@ from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
 from pto_transpile.plnames import PlNames
-from pto_transpile.preload import PreloadArg, check_preload
+from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
@@ -58,6 +58,7 @@ class TranspileResult:
     loops: list[LoopResult] = field(default_factory=list)
     source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
     hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
+    preload_choice: Optional[object] = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
 
     @property
     def ok(self) -> bool:
@@ -204,11 +205,19 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     `select` or `ignore` (a usage error) raises ValueError.
 
     `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
-    `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
+    `preload="auto"` (or `Auto(...)` with simulation settings) picks each loop's preload
+    on the emulator, which runs the file's Python (`autopreload.py`); the candidates are in
+    `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
     preload = check_preload(preload)
     selection = Selection.parse(select, ignore)
+    choice = None
+    if isinstance(preload, Auto):
+        from pto_transpile.autopreload import choose_preload
+
+        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=preload)
+        preload = choice.preload
     try:
         with _cycle_collector_paused():
             result = _transpile(source, preload, path, frozenset(_skip_rules))
@@ -221,6 +230,7 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     shown = [d for d in result.diagnostics if selection.shows(d)]
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
     result.diagnostics = shown
+    result.preload_choice = choice
     return result
 
 
