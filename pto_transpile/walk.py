@@ -63,15 +63,28 @@ def find(node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list
     return [n for n in iter_nodes(node, skip_functions) if isinstance(n, kind)]
 
 
+def _is_node(cls: type) -> bool:
+    """Whether instances of `cls` are nodes: remembered per type, since `isinstance` against
+    libcst's abstract base classes goes through the slow ABC machinery every time."""
+    known = _NODE_TYPES.get(cls)
+    if known is None:
+        known = _NODE_TYPES[cls] = issubclass(cls, cst.CSTNode)
+    return known
+
+
+_NODE_TYPES: dict[type, bool] = {list: False, tuple: False, str: False, type(None): False}
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes the walk follows, in source order (cheaper than `node.children`)."""
     out: list[cst.CSTNode] = []
     for name in _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        cls = type(value)
+        if cls is list or cls is tuple:
+            out.extend(v for v in value if _is_node(type(v)))
+        elif _is_node(cls):
             out.append(value)
-        elif isinstance(value, (list, tuple)):
-            out.extend(v for v in value if isinstance(v, cst.CSTNode))
     return out
 
 

@@ -8,8 +8,16 @@ from pto_transpile.kinds import slot_access
 from pto_transpile.walk import blocks, iter_nodes
 
 
-def picks_outside_loops(kernel):
-    """Yield (statement, small, pick-expression, is_standalone, target) for picks outside pipeline loops."""
+def picks_outside_loops(kernel) -> list[tuple]:
+    """(statement, small, pick-expression, is_standalone, target) for picks outside pipeline
+    loops; found once per kernel (two rules read them)."""
+    cached = kernel.__dict__.get("_picks_outside_loops")
+    if cached is None:
+        cached = kernel.__dict__["_picks_outside_loops"] = list(_picks(kernel))
+    return cached
+
+
+def _picks(kernel):
     loop_ids = {id(l.node) for l in kernel.loops}
     groups = kernel.buffers
 

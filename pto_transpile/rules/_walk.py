@@ -32,10 +32,6 @@ def names_stored(node: cst.CSTNode) -> list[cst.Name]:
     return found
 
 
-def all_names(node: cst.CSTNode) -> list[cst.Name]:
-    return find(node, cst.Name)
-
-
 def statements(stmts) -> Iterator[cst.BaseStatement]:
     """Every statement at any depth (compound statements and their bodies)."""
     for s in stmts:
