@@ -355,7 +355,8 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     if not replacements:
         return module
     kernels = {id(k.node) for k in file.kernels}
-    body = [stmt.visit(KernelRewriter(stmt, replacements)) if id(stmt) in kernels else stmt for stmt in module.body]
+    body = [stmt.visit(KernelRewriter(stmt, replacements, file.index)) if id(stmt) in kernels else stmt
+            for stmt in module.body]
     return module.with_changes(body=body)
 
 

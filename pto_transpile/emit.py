@@ -296,9 +296,10 @@ class KernelRewriter(cst.CSTTransformer):
     node a transformer passes, and most of a kernel (declarations, stage arguments) is kept.
     """
 
-    def __init__(self, root: cst.CSTNode, replacements: dict[int, Replacement]):
+    def __init__(self, root: cst.CSTNode, replacements: dict[int, Replacement], index=None):
         self.replacements = replacements
-        self.on_path = _paths_to(root, replacements.keys())
+        on_path = index.paths_to(root, replacements.keys()) if index is not None else None
+        self.on_path = on_path if on_path is not None else _paths_to(root, replacements.keys())
 
     def on_visit(self, node) -> bool:
         return id(node) in self.on_path

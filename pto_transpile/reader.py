@@ -21,7 +21,7 @@ from pto_transpile.model import (
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import N, blocks, find, iter_nodes
+from pto_transpile.walk import NodeIndex, blocks
 from pto_transpile.source import SourceFile
 
 
@@ -36,23 +36,19 @@ class FileModel:
     vector_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
-    _found: dict = field(default_factory=dict, repr=False)  #: (id(node), skip_functions) -> (node, nodes by type)
+    _index: Optional[NodeIndex] = field(default=None, repr=False)
 
-    def find(self, node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list[N]:
-        """`walk.find`, one walk per node for every kind asked: the reader, the scan and the
-        rules look into the same functions and statements many times."""
-        key = (id(node), skip_functions)
-        hit = self._found.get(key)
-        if hit is None or hit[0] is not node:  # the node is kept in the entry: its id stays its own
-            by_type: dict[type, list] = {}
-            for n in iter_nodes(node, skip_functions):
-                by_type.setdefault(type(n), []).append(n)
-            hit = self._found[key] = (node, by_type)
-        by_type = hit[1]
-        matching = [t for t in by_type if issubclass(t, kind)]
-        if len(matching) > 1:  # several node types: keep the walk's order
-            return find(node, kind, skip_functions)
-        return list(by_type[matching[0]]) if matching else []
+    @property
+    def index(self) -> NodeIndex:
+        """One walk of each top-level statement, shared by everything that looks for nodes."""
+        if self._index is None:
+            self._index = NodeIndex(self.source.module.body)
+        return self._index
+
+    def find(self, node: cst.CSTNode, kind, skip_functions: bool = False) -> list:
+        """`walk.find` (`kind` may be a tuple of types): the reader, the scan, the rules and
+        the soundness check look into the same functions many times."""
+        return self.index.find(node, kind, skip_functions)
 
 
 def read(source: SourceFile) -> FileModel:
@@ -106,11 +102,11 @@ def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     return {n: e for n, e in exprs.items() if seen.get(n) == 1}
 
 
-def _stored_names(fn: cst.FunctionDef) -> frozenset[str]:
+def _stored_names(file: FileModel, fn: cst.FunctionDef) -> frozenset[str]:
     """Every name the kernel body binds (targets, loop variables, `as` names)."""
-    from pto_transpile.rules._walk import names_stored
+    from pto_transpile.rules._walk import BINDERS, names_stored
 
-    return frozenset(n.value for n in names_stored(fn.body))
+    return frozenset(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
 
 
 def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
@@ -142,7 +138,7 @@ class KernelReader:
         self.file = file
         self.pl = file.pl
         self.fn = fn
-        self.stored = _stored_names(fn)
+        self.stored = _stored_names(file, fn)
         bound = {p.name.value for p in fn.params.params} | self.stored
         # A name the kernel binds is never a module constant inside it.
         self.evaluator = ConstEvaluator({n: e for n, e in file.constants.items() if n not in bound}, file.pl.path)

@@ -17,7 +17,7 @@ import libcst as cst
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.model import Access, Kernel, StageCall
-from pto_transpile.walk import children, iter_nodes
+from pto_transpile.walk import children
 
 
 @dataclass
@@ -372,7 +372,7 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
         prev = roles.get(param)
         roles[param] = role if prev in (None, role) else "RW"
 
-    for node in iter_nodes(fn.body):  # pre-order: an alias is known before the calls below it
+    for node in file.find(fn.body, (cst.Assign, cst.Call)):  # in order: an alias is known before the calls below it
         if isinstance(node, cst.Assign):
             if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
                 r = root(node.value)

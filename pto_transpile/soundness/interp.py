@@ -26,7 +26,6 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe,
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
 from pto_transpile.codegen import expression_code
-from pto_transpile.walk import iter_nodes
 from pto_transpile.soundness.values import (
     UNKNOWN, AnyTileV, Builtin, FunctionV, GroupV, StructV, Symbol, TensorV, TileTypeV, TileV, known,
 )
@@ -974,7 +973,7 @@ def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> d
             prev = roles.get(param)
             roles[param] = role if prev in (None, role) else "RW"
 
-    for node in iter_nodes(fn.body):  # pre-order: an alias is known before the calls below it
+    for node in file.find(fn.body, (cst.Assign, cst.Call)):  # in order: an alias is known before the calls below it
         if isinstance(node, cst.Assign):
             if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
                 r = root(node.value)
