@@ -289,18 +289,26 @@ def p2(repeat: int, count: int) -> None:
 
 #: Run in a fresh process, after a first transpile of the demo (imports, caches): the growth
 #: of its peak resident size during one transpile. Native allocations (libcst's parser)
-#: count too, which tracemalloc would miss.
+#: count too, which tracemalloc would miss. The peak is the process's own high-water mark
+#: (VmHWM): ru_maxrss starts at the parent's size, since Linux keeps it across fork and exec.
 _MEMORY_PROBE = """
-import os, resource, sys
+import resource, sys
 from pto_transpile import transpile
+
+
+def resident(field):  # this process's VmRSS or VmHWM (Linux; kept across fork and exec: not ru_maxrss)
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) * 1024 for line in status if line.startswith(field))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 text = open(sys.argv[1], encoding="utf-8").read()
 transpile(open(sys.argv[2], encoding="utf-8").read())  # imports and caches: not what is measured
-try:  # the resident size now (Linux); the peak so far elsewhere
-    before = int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-except OSError:
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+before = resident("VmRSS:")
 transpile(text)
-print(max(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before))
+print(max(0, resident("VmHWM:") - before))
 """
 
 
@@ -319,14 +327,16 @@ def peak_memory(text: str) -> int:
 
 def p3(repeat: int, quick: bool) -> None:
     print("\nP3  scaling, best of", repeat)
-    print(f"  {'stages':>6s} {'lines':>6s} {'transpile':>10s} {'per stage':>10s}")
+    print(f"  {'stages':>6s} {'lines':>6s} {'transpile':>10s} {'per stage':>10s} {'peak MiB':>9s} {'/ source':>9s}")
     points = []
     for n in ((4, 8) if quick else (4, 8, 16, 32, 64)):
         text = stage_chain(n)
         check_clean(f"{n} stages", text)
         (t,) = interleaved([lambda: ours(text)], repeat)
         points.append((n, t))
-        print(f"  {n:6d} {text.count(chr(10)):6d} {t * 1e3:8.1f}ms {t / n * 1e3:8.2f}ms")
+        peak, size = peak_memory(text), len(text.encode("utf-8"))
+        print(f"  {n:6d} {text.count(chr(10)):6d} {t * 1e3:8.1f}ms {t / n * 1e3:8.2f}ms {peak / 2**20:9.1f} "
+              f"{peak / size:8.1f}x")
     (n0, t0), (n1, t1) = points[0], points[-1]
     print(f"  cost ~ stages^{math.log(t1 / t0) / math.log(n1 / n0):.2f} from {n0} to {n1} stages")
     print(f"\n  {'lines':>6s} {'KiB':>6s} {'libcst':>9s} {'transpile':>10s} {'ratio':>6s} {'peak MiB':>9s} "
