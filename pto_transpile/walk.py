@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
-from typing import Iterator, TypeVar
+from operator import attrgetter
+from typing import Callable, Iterator, TypeVar
 
 import libcst as cst
 
@@ -76,16 +77,44 @@ def _is_node(cls: type) -> bool:
 _NODE_TYPES: dict[type, bool] = {list: False, tuple: False, str: False, type(None): False}
 
 
+def _getter(cls: type) -> Callable[[cst.CSTNode], tuple]:
+    """The values of the walked fields of a `cls` node, as one tuple (one C call)."""
+    getter = _GETTERS.get(cls)
+    if getter is None:
+        names = _fields(cls)
+        if not names:
+            getter = _no_fields
+        elif len(names) == 1:
+            name = names[0]
+            getter = lambda node: (getattr(node, name),)  # noqa: E731
+        else:
+            getter = attrgetter(*names)
+        _GETTERS[cls] = getter
+    return getter
+
+
+def _no_fields(node: cst.CSTNode) -> tuple:
+    return ()
+
+
+_GETTERS: dict[type, Callable[[cst.CSTNode], tuple]] = {}
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes the walk follows, in source order (cheaper than `node.children`)."""
     out: list[cst.CSTNode] = []
-    for name in _fields(type(node)):
-        value = getattr(node, name)
+    known = _NODE_TYPES
+    for value in (_GETTERS.get(type(node)) or _getter(type(node)))(node):
         cls = type(value)
         if cls is list or cls is tuple:
-            out.extend(v for v in value if _is_node(type(v)))
-        elif _is_node(cls):
-            out.append(value)
+            for v in value:
+                is_node = known.get(type(v))
+                if is_node or (is_node is None and _is_node(type(v))):
+                    out.append(v)
+        else:
+            is_node = known.get(cls)
+            if is_node or (is_node is None and _is_node(cls)):
+                out.append(value)
     return out
 
 
