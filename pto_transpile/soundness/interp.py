@@ -121,8 +121,9 @@ class Interpreter:
         self.code_counts = [Counter(), Counter(), Counter()]
         # per file: the serial and the generated kernel (stage bodies are the same nodes) and
         # every configuration share them; entries keep their node, so an id stays its own
-        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}})
+        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {}})
         self._code: dict[int, tuple] = shared["code"]
+        self._strings: dict[int, tuple] = shared["strings"]
         self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
         self._paths: dict[int, tuple] = shared["paths"]
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
@@ -918,6 +919,13 @@ class Interpreter:
             hit = self._code[id(node)] = (node, expression_code(node))
         return hit[1]
 
+    def _string(self, node: cst.SimpleString) -> Any:
+        """The value of a string literal (libcst computes it with Python's parser: remembered)."""
+        hit = self._strings.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._strings[id(node)] = (node, node.evaluated_value)
+        return hit[1]
+
     def path(self, node: cst.BaseExpression) -> Optional[tuple]:
         """`self.pl.path(node)`, remembered per node (and per `pl` reading: the generated
         kernel may import `pl` where the input did not)."""
@@ -1011,7 +1019,7 @@ _AUG_TO_BIN = {
 _EVAL: dict[type, Callable] = {
     cst.Integer: lambda self, n, ctx: int(n.value.replace("_", ""), 0),
     cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
-    cst.SimpleString: lambda self, n, ctx: n.evaluated_value,
+    cst.SimpleString: lambda self, n, ctx: self._string(n),
     cst.Name: Interpreter._name,
     cst.Attribute: Interpreter._attribute,
     cst.BinaryOperation: Interpreter._binary,

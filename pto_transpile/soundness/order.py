@@ -34,11 +34,11 @@ ReadId = tuple  #: (core, ident, index of the footprint among the op's reads)
 
 
 def join(a: tuple, b: tuple) -> tuple:
-    return tuple(x if x >= y else y for x, y in zip(a, b))
+    return tuple(map(max, a, b))
 
 
 def meet(a: tuple, b: tuple) -> tuple:
-    return tuple(x if x <= y else y for x, y in zip(a, b))
+    return tuple(map(min, a, b))
 
 
 @dataclass
