@@ -18,6 +18,7 @@ line up, the caller parses the whole file instead.
 
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from dataclasses import dataclass
@@ -25,7 +26,10 @@ from typing import Optional
 
 import libcst as cst
 
+from pto_api.ops import VF_OP_ROLES
+from pto_transpile import vfbody
 from pto_transpile.prescan import Layout
+from pto_transpile.vfbody import VfBody
 
 #: Decorator names that make a function a root of the analysis (`@pl.jit`, `@pl.pipeline.stage`,
 #: `@pl.vector_function`, however `pl` is spelled).
@@ -37,13 +41,20 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _AMBIGUOUS = re.compile(r"[\f\v\x00]")
 
 
+class ReadWhole(Exception):
+    """Raised by the reader when text kept here turns out to be needed as a tree."""
+
+
 @dataclass(frozen=True)
 class Verbatim(cst.BaseStatement):
-    """A top-level `def` or `class` no analysis reads, kept as its exact text (leading lines
-    included); it prints as it was read and has no children."""
+    """A top-level `def` or `class` kept as its exact text (leading lines included): one no
+    analysis reads, or a vector function read with Python's parser (`vf`). It prints as it
+    was read and has no children."""
 
     text: str
     name: str
+    vf: Optional[VfBody] = None  #: for a vector function: what the role analyses read
+    decorators: tuple = ()  #: for a vector function: each decorator's dotted name (None if not one)
 
     def _visit_and_replace_children(self, visitor) -> "Verbatim":
         return self
@@ -73,10 +84,11 @@ def parse(text: str, layout: Layout) -> Optional[Partial]:
         return None
     chunks = [text[layout.bounds[i]:layout.bounds[i + 1]] for i in range(n)]
     names = [_definition(text, layout, i) for i in range(n)]
-    keep = _needed(text, layout, names)
+    as_text = _vector_functions(text, layout, names, chunks)
+    keep = _needed(text, layout, names, set(as_text))
     if keep is None or len(keep) == n:
         return None
-    if not _compiles([chunks[i] for i in range(n) if i not in keep]):
+    if not _compiles([chunks[i] for i in range(n) if i not in keep and i not in as_text]):
         return None
     newline = _NEWLINE.search(text).group()
     barrier = "pass" + newline
@@ -94,7 +106,8 @@ def parse(text: str, layout: Layout) -> Optional[Partial]:
     if len(parsed) != 2 + 2 * len(keep) or not all(_is_barrier(s) for s in parsed[1::2]):
         return None
     statements = iter(parsed[2::2])
-    body = [next(statements) if i in keep else Verbatim(chunks[i], names[i]) for i in range(n)]
+    body = [next(statements) if i in keep else Verbatim(chunks[i], names[i], *as_text.get(i, (None, ())))
+            for i in range(n)]
     module = cst.Module(body=body, header=(), footer=sub.footer, encoding=sub.encoding,
                         default_indent=sub.default_indent, default_newline=sub.default_newline,
                         has_trailing_newline=True)
@@ -108,10 +121,11 @@ def _definition(text: str, layout: Layout, i: int) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def _needed(text: str, layout: Layout, names: list[Optional[str]]) -> Optional[set[int]]:
+def _needed(text: str, layout: Layout, names: list[Optional[str]], as_text: set[int]) -> Optional[set[int]]:
     """Statements to parse: every statement that is not a definition, every definition
-    decorated as a root, and (transitively) every definition a parsed one mentions. None
-    when there is no root: a file without kernels is read whole."""
+    decorated as a root, and (transitively) every definition a parsed one mentions, but
+    the vector functions read as text. None when there is no root: a file without kernels
+    is read whole."""
     keep = {i for i, name in enumerate(names) if name is None}
     by_name: dict[str, list[int]] = {}
     todo = []
@@ -126,12 +140,58 @@ def _needed(text: str, layout: Layout, names: list[Optional[str]]) -> Optional[s
         return None
     while todo:
         i = todo.pop()
-        if i in keep:
+        if i in keep or i in as_text:
             continue
         keep.add(i)
         for word in layout.names[i]:
             todo += [j for j in by_name.get(word, ()) if j not in keep]
     return keep
+
+
+def _vector_functions(text: str, layout: Layout, names: list[Optional[str]], chunks: list[str]) -> dict[int, tuple]:
+    """Vector functions to read with Python's parser: index -> (VfBody, decorators). Only
+    those nothing will report into (a `vf.*` op the role table does not know on a
+    parameter, a tile group declared in them) and that name no other definition but such
+    vector functions (what they call is checked through them)."""
+    candidates = [i for i, name in enumerate(names) if name is not None
+                  and "vector_function" in _WORD.findall(text[layout.bounds[i]:layout.heads[i]])]
+    others = {name for i, name in enumerate(names) if name is not None and i not in candidates}
+    out = {}
+    for i in candidates:
+        if "make_tile_group" in chunks[i] or layout.names[i] & others:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(chunks[i])
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        if len(tree.body) != 1 or type(tree.body[0]) is not ast.FunctionDef:
+            continue
+        fn = tree.body[0]
+        body = vfbody.from_ast(fn)
+        if any(call.op is not None and call.op not in VF_OP_ROLES and any(vfbody.root(a, aliases) for a in call.args)
+               for call, aliases in vfbody.calls(body)):
+            continue
+        out[i] = (body, tuple(_dotted(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list))
+    changed = True
+    while changed:  # a vector function naming one that must be parsed is parsed too
+        parsed = {names[i] for i in candidates if i not in out}
+        changed = False
+        for i in list(out):
+            if layout.names[i] & parsed:
+                del out[i]
+                changed = True
+    return out
+
+
+def _dotted(node: ast.expr) -> Optional[tuple[str, ...]]:
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else base + (node.attr,)
+    return None
 
 
 def _compiles(chunks: list[str]) -> bool:

@@ -15,7 +15,9 @@ import libcst as cst
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
+from pto_transpile import partial
 from pto_transpile.partial import Verbatim
+from pto_transpile.vfbody import VfBody, from_cst
 from pto_transpile.model import (
     CUBE, SCALAR, TUPLE, VECTOR, Kernel, OuterPick, PipelineLoop,
     PreloadSpec, StageCall, StageFunc, StructDecl,
@@ -50,13 +52,32 @@ class FileModel:
         the soundness check look into the same functions many times."""
         return self.index.find(node, kind, skip_functions)
 
+    def vf_body(self, name: str) -> VfBody:
+        """What the role analyses read of vector function `name` (from its text or its tree)."""
+        cache = self.__dict__.setdefault("_vf_bodies", {})
+        if name not in cache:
+            fn = self.vector_functions[name]
+            cache[name] = fn.vf if isinstance(fn, Verbatim) else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call)))
+        return cache[name]
+
 
 def read(source: SourceFile) -> FileModel:
+    try:
+        return _read(source)
+    except partial.ReadWhole:
+        source.read_whole()
+        return _read(source)
+
+
+def _read(source: SourceFile) -> FileModel:
     module = source.module
     pl = PlNames.from_module(module)
     constants = _module_constants(module)
     model = FileModel(source, pl, constants, ConstEvaluator(constants, pl.path))
     for stmt in module.body:
+        if isinstance(stmt, Verbatim) and stmt.vf is not None:
+            _vector_function_text(model, stmt)
+            continue
         if not isinstance(stmt, cst.FunctionDef):
             continue
         decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in stmt.decorators]
@@ -71,6 +92,15 @@ def read(source: SourceFile) -> FileModel:
     for fn in model.all_jit_kernels:
         model.kernels.append(KernelReader(model, fn).read())
     return model
+
+
+def _vector_function_text(model: FileModel, stmt: Verbatim) -> None:
+    """A vector function kept as text (read with Python's parser): only when its decorators
+    make it one the way a parsed one would be classified; otherwise the file is read whole."""
+    decorators = [model.pl.resolve(d) for d in stmt.decorators]
+    if ("vector_function",) not in decorators or ("pipeline", "stage") in decorators:
+        raise partial.ReadWhole(f"`{stmt.name}` is not a vector function of pl")
+    model.vector_functions[stmt.name] = stmt
 
 
 def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:

@@ -16,6 +16,7 @@ import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile import vfbody
 from pto_transpile.model import Access, Kernel, StageCall
 from pto_transpile.walk import children
 
@@ -350,21 +351,8 @@ def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int,
 
 
 def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> dict[int, str]:
-    fn = file.vector_functions[name]
-    params = [p.name.value for p in fn.params.params]
-    aliases = {p: p for p in params}
+    body = file.vf_body(name)
     roles: dict[str, str] = {}
-
-    def root(expr) -> Optional[str]:
-        while True:
-            if isinstance(expr, cst.Name):
-                return aliases.get(expr.value)
-            if isinstance(expr, cst.BinaryOperation):
-                expr = expr.left
-            elif isinstance(expr, (cst.Subscript, cst.Attribute)):
-                expr = expr.value
-            else:
-                return None
 
     def add(param: Optional[str], role: str) -> None:
         if param is None:
@@ -372,29 +360,20 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
         prev = roles.get(param)
         roles[param] = role if prev in (None, role) else "RW"
 
-    for node in file.find(fn.body, (cst.Assign, cst.Call)):  # in order: an alias is known before the calls below it
-        if isinstance(node, cst.Assign):
-            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                r = root(node.value)
-                if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
-                    aliases[node.targets[0].target.value] = r
-        elif isinstance(node, cst.Call):
-            func = node.func
-            pos = [a.value for a in node.args if a.keyword is None and not a.star]
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
-                op = func.attr.value
-                table = VF_OP_ROLES.get(op)
-                if table is None:
-                    if any(root(p) for p in pos):
-                        findings.append(Finding("PTO053", node, {"op": f"vf.{op}", "buffers": name}))
-                    continue
-                for i, p in enumerate(pos):
-                    if i < len(table) and table[i] is not None:
-                        add(root(p), table[i])
-            elif isinstance(func, cst.Name) and func.value in file.vector_functions and func.value not in active:
-                inner = _vf_param_roles(file, func.value, findings, active | {name})
-                for i, p in enumerate(pos):
-                    if i in inner:
-                        add(root(p), inner[i])
+    for call, aliases in vfbody.calls(body):
+        if call.op is not None:
+            table = VF_OP_ROLES.get(call.op)
+            if table is None:
+                if any(vfbody.root(a, aliases) for a in call.args):
+                    findings.append(Finding("PTO053", call.node, {"op": f"vf.{call.op}", "buffers": name}))
+                continue
+            for i, a in enumerate(call.args):
+                if i < len(table) and table[i] is not None:
+                    add(vfbody.root(a, aliases), table[i])
+        elif call.function in file.vector_functions and call.function not in active:
+            inner = _vf_param_roles(file, call.function, findings, active | {name})
+            for i, a in enumerate(call.args):
+                if i in inner:
+                    add(vfbody.root(a, aliases), inner[i])
 
-    return {i: roles[p] for i, p in enumerate(params) if p in roles}
+    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}

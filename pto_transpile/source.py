@@ -43,6 +43,14 @@ class SourceFile:
                        _texts=skimmed.texts, _tail=skimmed.tail)
         return cls(path=path, text=text, module=cst.parse_module(text))
 
+    def read_whole(self) -> None:
+        """Parse the whole text after all: what was kept as text turned out to be needed."""
+        self.module = cst.parse_module(self.text)
+        self._texts, self._tail, self._first_lines = None, "", None
+        self._owner.clear()
+        self._positions.clear()
+        self._walked = 0
+
     def render(self, module: cst.Module) -> str:
         """The code of `module`, this file's module with some statements replaced: the ones
         kept print as the text they were read from, only new ones are generated."""

@@ -23,6 +23,7 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile import vfbody
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
 from pto_transpile.codegen import expression_code
@@ -960,53 +961,31 @@ def _import_const(value: Any) -> Any:
 def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> dict[int, str]:
     """Role per positional parameter of a `@pl.vector_function`, from the `vf.*` ops in its body
     (also through nested vector functions and `p = param + offset` pointer aliases)."""
-    fn = file.vector_functions[name]
-    params = [p.name.value for p in fn.params.params]
-    aliases = {p: p for p in params}
+    body = file.vf_body(name)
     roles: dict[str, str] = {}
-
-    def root(expr) -> Optional[str]:
-        while True:
-            if isinstance(expr, cst.Name):
-                return aliases.get(expr.value)
-            if isinstance(expr, cst.BinaryOperation):
-                expr = expr.left
-            elif isinstance(expr, (cst.Subscript, cst.Attribute)):
-                expr = expr.value
-            else:
-                return None
 
     def add(param: Optional[str], role: str) -> None:
         if param is not None:
             prev = roles.get(param)
             roles[param] = role if prev in (None, role) else "RW"
 
-    for node in file.find(fn.body, (cst.Assign, cst.Call)):  # in order: an alias is known before the calls below it
-        if isinstance(node, cst.Assign):
-            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                r = root(node.value)
-                if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
-                    aliases[node.targets[0].target.value] = r
-        elif isinstance(node, cst.Call):
-            func = node.func
-            pos = [a.value for a in node.args if a.keyword is None and not a.star]
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
-                table = VF_OP_ROLES.get(func.attr.value)
-                if table is None:
-                    # an op the table does not know: whatever tile it gets, assume it is read and written
-                    for p in pos:
-                        add(root(p), "RW")
-                    continue
-                for i, p in enumerate(pos):
-                    if i < len(table) and table[i] is not None:
-                        add(root(p), table[i])
-            elif isinstance(func, cst.Name) and func.value in file.vector_functions and func.value not in active:
-                inner = vector_function_roles(file, func.value, active | {name})
-                for i, p in enumerate(pos):
-                    if i in inner:
-                        add(root(p), inner[i])
-
-    return {i: roles[p] for i, p in enumerate(params) if p in roles}
+    for call, aliases in vfbody.calls(body):
+        if call.op is not None:
+            table = VF_OP_ROLES.get(call.op)
+            if table is None:
+                # an op the table does not know: whatever tile it gets, assume it is read and written
+                for a in call.args:
+                    add(vfbody.root(a, aliases), "RW")
+                continue
+            for i, a in enumerate(call.args):
+                if i < len(table) and table[i] is not None:
+                    add(vfbody.root(a, aliases), table[i])
+        elif call.function in file.vector_functions and call.function not in active:
+            inner = vector_function_roles(file, call.function, active | {name})
+            for i, a in enumerate(call.args):
+                if i in inner:
+                    add(vfbody.root(a, aliases), inner[i])
+    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}
 
 
 _AUG_TO_BIN = {
