@@ -260,7 +260,7 @@ def p1(repeat: int) -> None:
 def p2(repeat: int, count: int) -> None:
     jobs = os.cpu_count() or 1
     print(f"\nP2  {count} files: pto-transpile --check (one command, {jobs} cores) / libcst round trips "
-          "in one process, best of", max(1, repeat // 3))
+          "in one process, best of", max(1, repeat // 5))
     folder = Path(tempfile.mkdtemp(prefix="pto-bench-"))
     try:
         paths = []
@@ -283,7 +283,7 @@ def p2(repeat: int, count: int) -> None:
             for text in texts:
                 cst.parse_module(text).code
 
-        base, mine = interleaved([round_trips, run_cli], max(1, repeat // 3), clock=time.perf_counter)
+        base, mine = interleaved([round_trips, run_cli], max(1, repeat // 5), clock=time.perf_counter)
         ratio = mine / base
         print(f"  libcst round trips {base:6.2f}s   pto-transpile --check {mine:6.2f}s   ratio {ratio:4.2f}x  "
               f"<= {GOAL_MANY_FILES:.1f}x {'met' if ratio <= GOAL_MANY_FILES else 'NOT MET'}")
@@ -356,7 +356,7 @@ def p3(repeat: int, quick: bool) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7, help="runs of each measurement; the best counts")
+    parser.add_argument("--repeat", type=int, default=15, help="runs of each measurement; the best counts")
     parser.add_argument("--files", type=int, default=200, help="kernel files checked in one command (P2)")
     parser.add_argument("--quick", action="store_true", help="small sizes, one run: a smoke test")
     parser.add_argument("--only", choices=("p1", "p2", "p3"), action="append", help="run only these sections")
