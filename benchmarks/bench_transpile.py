@@ -341,8 +341,10 @@ def p3(repeat: int, quick: bool) -> None:
         peak, size = peak_memory(text), len(text.encode("utf-8"))
         print(f"  {n:6d} {text.count(chr(10)):6d} {t * 1e3:8.1f}ms {t / n * 1e3:8.2f}ms {peak / 2**20:9.1f} "
               f"{peak / size:8.1f}x")
-    (n0, t0), (n1, t1) = points[0], points[-1]
-    print(f"  cost ~ stages^{math.log(t1 / t0) / math.log(n1 / n0):.2f} from {n0} to {n1} stages")
+    xs, ys = [math.log(n) for n, _ in points], [math.log(t) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    print(f"  cost ~ stages^{slope:.2f} from {points[0][0]} to {points[-1][0]} stages (least squares on all points)")
     print(f"\n  {'lines':>6s} {'KiB':>6s} {'libcst':>9s} {'transpile':>10s} {'ratio':>6s} {'peak MiB':>9s} "
           f"{'/ source':>9s}")
     for lines in ((700, 2000) if quick else (700, 3000, 10000, 30000)):
