@@ -100,7 +100,6 @@ class _Scanner:
         self.indents = [0]  #: indentation widths of the open blocks
         self.brackets: list[int] = []  #: operators chained in the current element of each open bracket
         self.statement_ops = 0  #: operators chained outside brackets in the current statement
-        self.after_string = False
         self.layout = Layout()
         self.names: set = set()  #: names of the current top-level statement (before the first: dropped)
         self.decorator = False  #: the last top-level line was a decorator: the `def` below continues it
@@ -110,55 +109,73 @@ class _Scanner:
         return len(self.indents) - 1 + self.statement_ops + sum(2 + ops for ops in self.brackets)
 
     def run(self) -> None:
+        """One pass over the tokens. The depth is kept up to date as it changes (`open`: the
+        brackets' share, 2 plus the operators chained in each one's current element), so a
+        check costs nothing; this loop sees every token of the file."""
         if self.text[:1] not in ("", " ", "\t", "\f", "\n", "\r", "#", "\\"):
             self.top_level(0)
         names = self.names
+        brackets = self.brackets
+        keywords = _KEYWORD_OPERATORS
+        open_ = 0  # sum(2 + ops for ops in brackets)
+        after_string = False
         for m in _TOKENS.finditer(self.text):
             kind = m.lastgroup
-            if kind == "string":
-                self.chain(m, bool(self.after_string))
+            if kind == "name":
+                after_string = False
+                word = m.group()
+                names.add(word)
+                if word not in keywords:
+                    continue
+                kind = "operator"  # `and`, `if`, `lambda`, ...: nests like an operator
+            elif kind == "string":
+                if after_string:  # implicit concatenation chains like an operator
+                    if brackets:
+                        brackets[-1] += 1
+                        open_ += 1
+                    else:
+                        self.statement_ops += 1
+                    self._check(m, open_)
                 if any(c in "fFtT" for c in m.group("prefix")):
                     self.f_string(m)
                     names.update(_NAME.findall(m.group()))  # the replacement fields are code
                 self.newlines(m)
-                self.after_string = True
+                after_string = True
                 continue
-            self.after_string = False
-            if kind == "name":
-                word = m.group()
-                names.add(word)
-                if word in _KEYWORD_OPERATORS:
-                    self.chain(m, True)
-            elif kind == "operator":
-                self.chain(m, True)
+            after_string = False
+            if kind == "operator":
+                if brackets:
+                    brackets[-1] += 1
+                    open_ += 1
+                else:
+                    self.statement_ops += 1
+                self._check(m, open_)
             elif kind == "open":
-                self.brackets.append(0)
-                self.check(m)
+                brackets.append(0)
+                open_ += 2
+                self._check(m, open_)
             elif kind == "close":
-                if self.brackets:
-                    self.brackets.pop()
+                if brackets:
+                    open_ -= 2 + brackets.pop()
             elif kind == "separator":
-                if self.brackets:
-                    self.brackets[-1] = 0
+                if brackets:
+                    open_ -= brackets[-1]
+                    brackets[-1] = 0
                 else:
                     self.statement_ops = 0
             elif kind == "continuation":
                 self.newlines(m)
             elif kind == "newline":
                 self.newlines(m)
-                if not self.brackets:
+                if not brackets:
                     self.statement_ops = 0
                     self.indent(m.end())
                     names = self.names
 
-    def chain(self, m: re.Match, nests: bool) -> None:
-        if not nests:
-            return
-        if self.brackets:
-            self.brackets[-1] += 1
-        else:
-            self.statement_ops += 1
-        self.check(m)
+    def _check(self, m: re.Match, open_: int) -> None:
+        depth = len(self.indents) - 1 + self.statement_ops + open_
+        if depth > MAX_DEPTH:
+            self.fail(m, depth)
 
     def f_string(self, m: re.Match) -> None:
         """Brackets in an f-string's replacement fields nest like code; literal closers never
@@ -223,11 +240,6 @@ class _Scanner:
         if count:
             self.line += count
             self.line_start = max(m.group().rfind("\n"), m.group().rfind("\r")) + m.start() + 1
-
-    def check(self, m: re.Match) -> None:
-        depth = self.depth()
-        if depth > MAX_DEPTH:
-            self.fail(m, depth)
 
     def fail(self, m: re.Match, depth: int) -> None:
         raise TooComplex(f"expression nested more than {MAX_DEPTH} deep (brackets and chained operators)",
