@@ -5,9 +5,10 @@ libcst's parse builds several Python objects per token, so parsing them costs ti
 memory for nothing. From the layout the prescan found (`prescan.Layout`), a function or
 class is parsed only when the analysis can reach it: it is decorated as a kernel, stage or
 vector function, or its name is mentioned by something parsed that way. Every other
-statement (imports, constants, guards) is parsed too. What is left becomes a `Verbatim`
-node holding its exact text, so the module still prints byte for byte as it was read, and
-positions (per statement, `source.py`) stay exact.
+statement (imports, constants, guards) is parsed too. Vector functions nothing can report
+into are read with Python's parser instead (`vfbody.py`). What is left becomes a
+`Verbatim` node holding its exact text, so the module still prints byte for byte as it
+was read, and positions (per statement, `source.py`) stay exact.
 
 The parsed statements are parsed together, in one libcst call, each behind a `pass` line so
 that no statement can take over comment lines of another; a first `if` block sets the
