@@ -8,7 +8,8 @@
 
 from pto_transpile.api import TranspileResult, transpile
 from pto_transpile.diagnostics import Diagnostic, Severity
+from pto_transpile.preload import Auto
 
 __version__ = "0.1.0"  #: the one place the version is written (pyproject.toml reads it from here)
 
-__all__ = ["Diagnostic", "Severity", "TranspileResult", "__version__", "transpile"]
+__all__ = ["Auto", "Diagnostic", "Severity", "TranspileResult", "__version__", "transpile"]

@@ -7,6 +7,8 @@ that one run reports every problem. Nothing is emitted when any error was found.
 from __future__ import annotations
 
 import ast
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
@@ -20,7 +22,7 @@ from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.plan import Plan, make_plan
 from pto_transpile.plnames import PlNames
-from pto_transpile.preload import PreloadArg, check_preload
+from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
@@ -56,6 +58,7 @@ class TranspileResult:
     loops: list[LoopResult] = field(default_factory=list)
     source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
     hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
+    preload_choice: Optional[object] = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
 
     @property
     def ok(self) -> bool:
@@ -202,13 +205,22 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     `select` or `ignore` (a usage error) raises ValueError.
 
     `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
-    `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
+    `preload="auto"` (or `Auto(...)` with simulation settings) picks each loop's preload
+    on the emulator, which runs the file's Python (`autopreload.py`); the candidates are in
+    `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
     preload = check_preload(preload)
     selection = Selection.parse(select, ignore)
+    choice = None
+    if isinstance(preload, Auto):
+        from pto_transpile.autopreload import choose_preload
+
+        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=preload)
+        preload = choice.preload
     try:
-        result = _transpile(source, preload, path, frozenset(_skip_rules))
+        with _cycle_collector_paused():
+            result = _transpile(source, preload, path, frozenset(_skip_rules))
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
@@ -218,7 +230,21 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     shown = [d for d in result.diagnostics if selection.shows(d)]
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
     result.diagnostics = shown
+    result.preload_choice = choice
     return result
+
+
+@contextmanager
+def _cycle_collector_paused():
+    """Syntax trees and the model hold no reference cycles, so reference counting frees them;
+    the cycle collector's passes over a tree while it grows would cost a quarter of a parse."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _transpile(source, preload, path, skip) -> TranspileResult:
@@ -238,7 +264,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     for kernel in file.kernels:
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
             continue  # a plain kernel: nothing to transform, nothing to judge
-        if pipelined_as(kernel, file.pl) is not None:
+        if pipelined_as(kernel, file) is not None:
             continue  # left as written; PTO060 (file phase) says so once
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
@@ -282,7 +308,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
-    return TranspileResult(path, module.code, diagnostics, results, src)
+    return TranspileResult(path, src.render(module), diagnostics, results, src)
 
 
 def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: list[Kernel]) -> None:
@@ -329,7 +355,8 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     if not replacements:
         return module
     kernels = {id(k.node) for k in file.kernels}
-    body = [stmt.visit(KernelRewriter(stmt, replacements)) if id(stmt) in kernels else stmt for stmt in module.body]
+    body = [stmt.visit(KernelRewriter(stmt, replacements, file.index)) if id(stmt) in kernels else stmt
+            for stmt in module.body]
     return module.with_changes(body=body)
 
 

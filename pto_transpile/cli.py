@@ -25,8 +25,8 @@ from pto_transpile import __version__
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
 from pto_transpile.diagnostics import Diagnostic, InternalError, Severity
-from pto_transpile.inputs import UnreadableInput, read_input
-from pto_transpile.preload import check_preload, parse_preload
+from pto_transpile.files import cpu_count, transpile_files
+from pto_transpile.preload import Auto, check_preload, parse_preload
 from pto_transpile.render import RENDERERS
 from pto_transpile.rules import registry
 from pto_transpile.write import RefusedWrite, check_target, default_output, write_output
@@ -59,6 +59,7 @@ class Run:
     shapes: tuple[str, ...]
     scalars: tuple[str, ...]
     timeline: Optional[Path]
+    jobs: int = 1
 
     @property
     def to_stdout(self) -> bool:
@@ -89,7 +90,7 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="pto-transpile", message="%(prog)s %(version)s")
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--preload", "preload", default=None, help="N (all loops) or N,M,... (one per pipeline loop); overrides the kernel's PipelineConfig.")
+@click.option("--preload", "preload", default=None, help="N (all loops), N,M,... (one per pipeline loop) or auto (fewest simulated cycles); overrides the kernel's PipelineConfig.")
 @click.option("-o", "--output", "output", default=None, help="Output file, or '-' for stdout. Default: build/<stem>/pipeline_generated.py.")
 @click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is missing or out of date).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against the -o file, else against the input).")
@@ -104,18 +105,22 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
 @click.option("--arg", "scalars", multiple=True, metavar="NAME=VALUE", help="Value of a scalar kernel parameter for --simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the generated kernel (--simulate).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the number of CPUs); output stays in file order.")
 @click.pass_context
-def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline):
+def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline, jobs):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
         if explain:
             code = _explain(explain)
         else:
-            for name, flag in SIMULATE_ONLY.items():
-                if not simulate and ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
-                    raise click.UsageError(f"{flag} only applies with --simulate")
             run = _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate,
-                            seed, block_dim, shapes, scalars, timeline)
+                            seed, block_dim, shapes, scalars, timeline, jobs)
+            auto = isinstance(run.preload, Auto)
+            for name, flag in SIMULATE_ONLY.items():
+                allowed = simulate or (auto and name != "timeline")
+                if not allowed and ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+                    raise click.UsageError(f"{flag} only applies with --simulate" + ("" if name == "timeline" else
+                                                                                     " or --preload auto"))
             code = _main(run)
     except click.UsageError:
         raise
@@ -142,7 +147,7 @@ def _stdout_closed() -> int:
 
 
 def _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
-              block_dim, shapes, scalars, timeline) -> Run:
+              block_dim, shapes, scalars, timeline, jobs=None) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     try:
@@ -153,6 +158,10 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
         preload = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--preload")
+    if isinstance(preload, Auto):  # the simulated runs that choose take --simulate's settings
+        from pto_transpile.simulate import parse_scalars, parse_shapes
+
+        preload = Auto(seed, block_dim, parse_shapes(shapes), parse_scalars(scalars))
     fmt = fmt or defaults.get("format", "text")
     if fmt not in RENDERERS:
         raise click.UsageError(f"unknown format {fmt!r} in pyproject.toml")
@@ -182,7 +191,7 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
                 raise click.UsageError(f"{other} and {path} would both be written to {default_output(path)}; "
                                        "run them separately with -o")
     return Run(tuple(files), preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
-               block_dim, tuple(shapes), tuple(scalars), timeline)
+               block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
 
 
 def _default_preload(value):
@@ -199,15 +208,18 @@ def _main(run: Run) -> int:
         diagnostics.append(_tool_diagnostic("PTO098", run.timeline, f"directory {run.timeline.parent} does not exist"))
         _emit_diagnostics(diagnostics, sources, run)
         return EXIT_USAGE
-    for path in run.files:
-        try:
-            text = read_input(path)
-        except UnreadableInput as exc:
-            diagnostics.append(_tool_diagnostic("PTO002", path, str(exc)))
+    # --provenance and --simulate read the whole result (syntax trees) and --preload auto
+    # prints as it goes: those runs stay in this process; any other may spread its files
+    jobs = 1 if run.provenance or run.simulate or isinstance(run.preload, Auto) else run.jobs
+    options = (run.preload, tuple(run.select), tuple(run.ignore))
+    for path, (text, unreadable, result) in zip(run.files, transpile_files(run.files, options, jobs, transpile)):
+        if unreadable is not None:
+            diagnostics.append(_tool_diagnostic("PTO002", path, unreadable))
             status = EXIT_USAGE
             continue
         sources[str(path)] = text
-        result = transpile(text, preload=run.preload, path=str(path), select=run.select, ignore=run.ignore)
+        if result.preload_choice is not None:
+            click.echo(f"{path}:\n{result.preload_choice.render()}", nl=False, file=notes)
         diagnostics += result.diagnostics
         if any(d.code == INTERNAL_ERROR for d in result.diagnostics):
             status = EXIT_USAGE

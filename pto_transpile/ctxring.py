@@ -13,6 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
+from pto_transpile.codegen import expression_code
 from pto_transpile.kinds import names_in
 from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.scan import Finding
@@ -26,7 +27,7 @@ class Fill:
 
     @property
     def source(self) -> str:
-        return cst.Module([]).code_for_node(self.value)
+        return expression_code(self.value)
 
 
 @dataclass(frozen=True)

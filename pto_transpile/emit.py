@@ -14,7 +14,7 @@ from typing import Callable, Optional, Union
 
 import libcst as cst
 
-from pto_transpile import fmt
+from pto_transpile import build, fmt
 from pto_transpile.ctxring import CtxPlan
 from pto_transpile.model import Kernel, PipelineLoop, StageCall
 from pto_transpile.plan import Plan, SyncOp
@@ -47,6 +47,19 @@ class LoopEmitter:
         self.outer_col = unit * (1 + outer_depth)
         self.body_col = unit * (2 + len(loop.ancestors))
         self.unit = unit
+        self._read: dict[str, cst.BaseStatement] = {}
+
+    # generated statements -----------------------------------------------------------------
+    def template(self, code: str) -> cst.BaseStatement:
+        """`code` (ending with a newline) as a node; the drain loop repeats the delayed
+        stages' statements, so each text is read once (nodes are immutable: sharing is safe)."""
+        node = self._read.get(code)
+        if node is None:
+            node = self._read[code] = build.statement(code)
+        return node
+
+    def statement(self, code: str) -> cst.BaseStatement:
+        return self.template(code + "\n")
 
     # small text builders ------------------------------------------------------------------
     def ctx_var(self, delay: int) -> str:
@@ -61,12 +74,12 @@ class LoopEmitter:
         return f"{counter} % {op.ids.count}"
 
     def section_block(self, kind: str, body: list[cst.BaseStatement]) -> cst.BaseStatement:
-        block = cst.parse_statement(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n")
+        block = self.template(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n")
         return block.with_changes(body=block.body.with_changes(body=body))
 
     def sync_block(self, kind: str, ops: list[SyncOp], column: int) -> cst.BaseStatement:
         """A section holding the prefire or drain syncs of one core (fixed event indices)."""
-        return self.section_block(kind, [fmt.statement(self.sync_text(op, str(op.index), column + self.unit))
+        return self.section_block(kind, [self.statement(self.sync_text(op, str(op.index), column + self.unit))
                                          for op in ops])
 
     # declarations before the outermost loop ---------------------------------------------
@@ -75,17 +88,17 @@ class LoopEmitter:
         stmts: list[cst.BaseStatement] = []
         if not self.sched.serial:
             fields = [f"{f}=0" for f in self.ctx.fields]
-            stmts.append(fmt.statement(fmt.call(f"{self.pl}.struct_array",
+            stmts.append(self.statement(fmt.call(f"{self.pl}.struct_array",
                                                 [str(self.sched.depth), self.style.string(self.type_name)] + fields,
                                                 col, self.style, prefix=f"{self.arr} = ")))
-            stmts.append(fmt.statement(f"{self.task} = 0"))
+            stmts.append(self.statement(f"{self.task} = 0"))
         stmts += [fmt.assign(name, node) for name, node in self.plan.lifted]
-        stmts += [fmt.statement(f"{name} = {ids!r}") for name, ids in self.plan.overlap]
+        stmts += [self.statement(f"{name} = {ids!r}") for name, ids in self.plan.overlap]
         if self.sched.serial:
-            stmts.append(fmt.statement(f"{self.sync_id} = 0"))
+            stmts.append(self.statement(f"{self.sync_id} = 0"))
         else:
             counters = sorted({(p.group, p.slot_count) for p in self.loop.outer_picks if p.accessor in ("next", "current", "previous")})
-            stmts += [fmt.statement(f"_pl_idx_{group} = {slots - 1}") for group, slots in counters]
+            stmts += [self.statement(f"_pl_idx_{group} = {slots - 1}") for group, slots in counters]
         stmts += [self.sync_block(kind, ops, col) for kind, ops in self.plan.blocks(self.plan.prefire)]
         return stmts
 
@@ -115,7 +128,7 @@ class LoopEmitter:
                     "slot": f"{form.group}[{ctxvar}.{form.field}]",
                 }[form.form]
                 if text is not None:
-                    arg = arg.with_changes(value=cst.parse_expression(text))
+                    arg = arg.with_changes(value=build.expression(text))
             new_args.append(arg)
         new_call = stage.call.with_changes(args=new_args)
         return stage.line.with_changes(body=[_replace_call(s, stage.call, new_call) for s in stage.line.body])
@@ -127,13 +140,13 @@ class LoopEmitter:
         out: list[cst.BaseStatement] = []
         if d > 0:
             D = self.sched.depth
-            out.append(fmt.statement(f"{ctxvar} = {self.arr}[({self.task} + {D - d}) % {D}]"))
+            out.append(self.statement(f"{ctxvar} = {self.arr}[({self.task} + {D - d}) % {D}]"))
         inner_col = column + 2 * self.unit
-        waits = [fmt.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
+        waits = [self.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
                  for op in self.plan.pre.get(stage.index, [])]
-        sets = [fmt.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
+        sets = [self.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
                 for op in self.plan.post.get(stage.index, [])]
-        guard = cst.parse_statement(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
+        guard = self.template(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
         guard = guard.with_changes(body=guard.body.with_changes(body=waits + [self.stage_call_line(stage, ctxvar)] + sets))
         holder = stage.holder
         if not keep_leading:
@@ -146,8 +159,8 @@ class LoopEmitter:
 
     def serial_stage(self, stage: StageCall) -> cst.BaseStatement:
         col = self.body_col + self.unit
-        waits = [fmt.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.pre.get(stage.index, [])]
-        sets = [fmt.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.post.get(stage.index, [])]
+        waits = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.pre.get(stage.index, [])]
+        sets = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.post.get(stage.index, [])]
         holder = stage.holder
         return holder.with_changes(body=holder.body.with_changes(body=waits + [stage.line] + sets))
 
@@ -158,26 +171,26 @@ class LoopEmitter:
         head = [
             f"{self.ctx0} = {self.arr}[{self.task} % {D}]",
         ]
-        guard = cst.parse_statement(
+        guard = self.template(
             f"if {loop.var} < _pl_end:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
             f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n"
         )
         end = fmt.operand(loop.end, fmt.COMPARISON_OPERAND) if loop.end is not None else cst.Name("True")
         bound = guard.test.comparisons[0].with_changes(comparator=end)
         guard = guard.with_changes(test=guard.test.with_changes(comparisons=[bound]))
-        body: list[cst.BaseStatement] = [fmt.statement(t) for t in head] + [guard] + list(loop.prologue)
+        body: list[cst.BaseStatement] = [self.statement(t) for t in head] + [guard] + list(loop.prologue)
         body += self.fills()
         for stage in loop.stages:
             body += self.guarded_stage(stage, col)
         body += list(loop.epilogue)
-        body.append(fmt.statement(f"{self.task} = {self.task} + 1"))
+        body.append(self.statement(f"{self.task} = {self.task} + 1"))
         return loop.node.with_changes(body=loop.node.body.with_changes(body=body))
 
     def fills(self) -> list[cst.BaseStatement]:
         order = {f: i for i, f in enumerate(self.ctx.fields)}
         plain = sorted((f for f in self.ctx.fills if f.sections is None), key=lambda f: order[f.field])
         out = [fmt.assign(f"{self.ctx0}.{f.field}", f.value) for f in plain]
-        out.append(fmt.statement(f"{self.ctx0}._pl_task_id = {self.task}"))
+        out.append(self.statement(f"{self.ctx0}._pl_task_id = {self.task}"))
         by_section: dict[str, list] = {}
         for f in self.ctx.fills:
             for s in f.sections or ():
@@ -195,19 +208,19 @@ class LoopEmitter:
             f"{self.ctx0}._pl_is_valid = 0",
             f"{self.ctx0}._pl_task_id = {self.task}",
         ]
-        head = cst.parse_statement(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n")
-        body = [fmt.statement(t) for t in lines]
+        head = self.template(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n")
+        body = [self.statement(t) for t in lines]
         for stage in self.loop.stages:
             if self.sched.delays[stage.index] > 0:
                 body += self.guarded_stage(stage, self.outer_col + self.unit, keep_leading=False)
-        body.append(fmt.statement(f"{self.task} = {self.task} + 1"))
+        body.append(self.statement(f"{self.task} = {self.task} + 1"))
         return head.with_changes(body=head.body.with_changes(body=body))
 
     def serial_loop(self) -> cst.For:
         loop = self.loop
         stage_of = {id(s.holder): s for s in loop.stages}
         body = [self.serial_stage(stage_of[id(s)]) if id(s) in stage_of else s for s in loop.body]
-        body.append(fmt.statement(f"{self.sync_id} = {self.sync_id} + 1"))
+        body.append(self.statement(f"{self.sync_id} = {self.sync_id} + 1"))
         return loop.node.with_changes(body=loop.node.body.with_changes(body=body))
 
     # outer-loop slot picks ------------------------------------------------------------------
@@ -225,12 +238,12 @@ class LoopEmitter:
             S = p.slot_count
             stmts: list[cst.BaseStatement] = []
             if p.accessor == "next":
-                stmts.append(fmt.statement(f"{counter} = ({counter} + 1) % {S}"))
+                stmts.append(self.statement(f"{counter} = ({counter} + 1) % {S}"))
                 index: cst.BaseExpression = cst.Name(counter)
             elif p.accessor == "current":
                 index = cst.Name(counter)
             elif p.accessor == "previous":
-                index = cst.parse_expression(f"({counter} + {S - 1}) % {S}")
+                index = build.expression(f"({counter} + {S - 1}) % {S}")
             else:
                 index = p.value.slice[0].slice.value  # the user's own index expression
             if field != counter:
@@ -296,9 +309,10 @@ class KernelRewriter(cst.CSTTransformer):
     node a transformer passes, and most of a kernel (declarations, stage arguments) is kept.
     """
 
-    def __init__(self, root: cst.CSTNode, replacements: dict[int, Replacement]):
+    def __init__(self, root: cst.CSTNode, replacements: dict[int, Replacement], index=None):
         self.replacements = replacements
-        self.on_path = _paths_to(root, replacements.keys())
+        on_path = index.paths_to(root, replacements.keys()) if index is not None else None
+        self.on_path = on_path if on_path is not None else _paths_to(root, replacements.keys())
 
     def on_visit(self, node) -> bool:
         return id(node) in self.on_path

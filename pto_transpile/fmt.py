@@ -1,8 +1,9 @@
 """Formatting of generated statements: like the file around them.
 
-Generated code is built as text and parsed by libcst, so it must already carry the final
-indentation of continuation lines. Long calls are wrapped one argument per line, the way
-black would, when they would pass the file's own line-length limit.
+Generated code is written as text and read into libcst nodes (`build.py`), so it must
+already carry the final indentation of continuation lines. Long calls are wrapped one
+argument per line, the way black would, when they would pass the file's own line-length
+limit.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import re
 from dataclasses import dataclass
 
 import libcst as cst
+
+from pto_transpile import build, codegen
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ def call(func: str, args: list[str], column: int, style: Style, prefix: str = ""
 
 
 def statement(code: str) -> cst.BaseStatement:
-    return cst.parse_statement(code + "\n")
+    return build.statement(code + "\n")
 
 
 # -- splicing the user's expressions into generated statements ----------------------------
@@ -86,12 +89,12 @@ def operand(expr: cst.BaseExpression, needs: int) -> cst.BaseExpression:
     lines (valid only inside brackets)."""
     if expr.lpar:
         return expr
-    if binding(expr) >= needs and "\n" not in cst.Module([]).code_for_node(expr):
+    if binding(expr) >= needs and "\n" not in codegen.expression_code(expr):
         return expr
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def assign(target: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
     """`target = value`, with the user's `value` node spliced in as it is."""
-    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.parse_expression(target))],
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(build.expression(target))],
                                                operand(value, VALUE))])

@@ -187,6 +187,7 @@ class Kernel:
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
     constants: object = None  #: ConstEvaluator over module constants the kernel does not rebind
+    stored: frozenset = frozenset()  #: every name the kernel body binds (targets, loop variables, `as` names)
 
     @property
     def cross_core(self) -> dict[str, Buffer]:

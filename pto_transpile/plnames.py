@@ -63,7 +63,10 @@ class PlNames:
 
     def path(self, node: cst.BaseExpression) -> tuple[str, ...] | None:
         """`pl.pipeline.stage` -> ("pipeline", "stage"); None if not inside `pl`."""
-        dotted = _dotted(node)
+        return self.resolve(_dotted(node))
+
+    def resolve(self, dotted: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """The path inside `pl` of a dotted name as written (`("pl", "jit")` -> `("jit",)`)."""
         if not dotted:
             return None
         head, rest = dotted[0], dotted[1:]

@@ -1,21 +1,37 @@
 """The `preload` override, checked once for the command line, pyproject.toml and `transpile()`.
 
 An override is None (use each kernel's `PipelineConfig`), one int for every pipeline loop,
-or a non-empty list of ints, one per loop in source order; every value is >= 0. Anything
-else (`True`, `2.0`, `"1,2"`, `[]`, -1) is refused with a message, never guessed at.
+a non-empty list of ints, one per loop in source order (every value is >= 0), or "auto"
+(`Auto`: choose per loop by simulation, `autopreload.py`). Anything else (`True`, `2.0`,
+`"1,2"`, `[]`, -1) is refused with a message, never guessed at.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Sequence, Union
 
-PreloadArg = Union[None, int, Sequence[int]]
+
+@dataclass(frozen=True)
+class Auto:
+    """`preload="auto"`: per pipeline loop, the preload with the fewest simulated cycles.
+    The fields set up the simulated run, as `--simulate` takes them."""
+
+    seed: int = 0
+    block_dim: int = 1
+    shapes: dict = field(default_factory=dict)  #: tensor parameter -> shape, instead of the declared one
+    scalars: dict = field(default_factory=dict)  #: scalar parameter -> value
+
+
+PreloadArg = Union[None, int, Sequence[int], Auto]
 
 
 def check_preload(value: object) -> PreloadArg:
     """`value` as a valid override (a list becomes a tuple); ValueError says what is wrong."""
-    if value is None:
-        return None
+    if value is None or isinstance(value, Auto):
+        return value
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return Auto()
     if _is_int(value):
         if value < 0:
             raise ValueError(f"preload must be >= 0, got {value}")
@@ -29,18 +45,20 @@ def check_preload(value: object) -> PreloadArg:
             if item < 0:
                 raise ValueError(f"preload values must be >= 0, got {item} in {value!r}")
         return tuple(value)
-    raise ValueError(f"preload must be an int >= 0 or a list of them, got {type(value).__name__} {value!r}")
+    raise ValueError(f"preload must be an int >= 0, a list of them or \"auto\", got {type(value).__name__} {value!r}")
 
 
 def parse_preload(text: str) -> PreloadArg:
-    """`--preload N` (every loop) or `--preload N,M,...` (one per loop, even `N,`)."""
+    """`--preload N` (every loop), `--preload N,M,...` (one per loop, even `N,`) or `--preload auto`."""
+    if text.strip().lower() == "auto":
+        return Auto()
     parts = [p.strip() for p in text.split(",")]
     if "," in text and parts[-1] == "":
         parts.pop()  # `2,` is a list of one value
     try:
         values = [int(p) for p in parts]
     except ValueError:
-        raise ValueError(f"expected N or N,M,... (integers >= 0), got {text!r}") from None
+        raise ValueError(f"expected N, N,M,... (integers >= 0) or auto, got {text!r}") from None
     return check_preload(values if "," in text else values[0])
 
 

@@ -15,12 +15,15 @@ import libcst as cst
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
+from pto_transpile import partial
+from pto_transpile.partial import Verbatim
+from pto_transpile.vfbody import VfBody, from_cst
 from pto_transpile.model import (
     CUBE, SCALAR, TUPLE, VECTOR, Kernel, OuterPick, PipelineLoop,
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import blocks, find
+from pto_transpile.walk import NodeIndex, blocks
 from pto_transpile.source import SourceFile
 
 
@@ -35,14 +38,46 @@ class FileModel:
     vector_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
+    _index: Optional[NodeIndex] = field(default=None, repr=False)
+
+    @property
+    def index(self) -> NodeIndex:
+        """One walk of each top-level statement, shared by everything that looks for nodes."""
+        if self._index is None:
+            self._index = NodeIndex(self.source.module.body)
+        return self._index
+
+    def find(self, node: cst.CSTNode, kind, skip_functions: bool = False) -> list:
+        """`walk.find` (`kind` may be a tuple of types): the reader, the scan, the rules and
+        the soundness check look into the same functions many times."""
+        return self.index.find(node, kind, skip_functions)
+
+    def vf_body(self, name: str) -> VfBody:
+        """What the role analyses read of vector function `name` (from its text or its tree)."""
+        cache = self.__dict__.setdefault("_vf_bodies", {})
+        if name not in cache:
+            fn = self.vector_functions[name]
+            cache[name] = fn.vf if isinstance(fn, Verbatim) else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call)))
+        return cache[name]
 
 
 def read(source: SourceFile) -> FileModel:
+    try:
+        return _read(source)
+    except partial.ReadWhole:
+        source.read_whole()
+        return _read(source)
+
+
+def _read(source: SourceFile) -> FileModel:
     module = source.module
     pl = PlNames.from_module(module)
     constants = _module_constants(module)
     model = FileModel(source, pl, constants, ConstEvaluator(constants, pl.path))
     for stmt in module.body:
+        if isinstance(stmt, Verbatim) and stmt.vf is not None:
+            _vector_function_text(model, stmt)
+            continue
         if not isinstance(stmt, cst.FunctionDef):
             continue
         decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in stmt.decorators]
@@ -59,6 +94,15 @@ def read(source: SourceFile) -> FileModel:
     return model
 
 
+def _vector_function_text(model: FileModel, stmt: Verbatim) -> None:
+    """A vector function kept as text (read with Python's parser): only when its decorators
+    make it one the way a parsed one would be classified; otherwise the file is read whole."""
+    decorators = [model.pl.resolve(d) for d in stmt.decorators]
+    if ("vector_function",) not in decorators or ("pipeline", "stage") in decorators:
+        raise partial.ReadWhole(f"`{stmt.name}` is not a vector function of pl")
+    model.vector_functions[stmt.name] = stmt
+
+
 def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """Names bound exactly once at module level by a plain assignment, with their expressions."""
     exprs: dict[str, cst.BaseExpression] = {}
@@ -66,6 +110,9 @@ def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     for stmt in module.body:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             seen[stmt.name.value] = seen.get(stmt.name.value, 0) + 1
+            continue
+        if isinstance(stmt, Verbatim):  # a definition nothing analysed mentions
+            seen[stmt.name] = seen.get(stmt.name, 0) + 1
             continue
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
@@ -98,11 +145,11 @@ def _unpacked(target: cst.BaseExpression, value: cst.BaseExpression):
     return []
 
 
-def _bound_names(fn: cst.FunctionDef) -> set[str]:
-    """Every name the kernel binds anywhere (parameters, targets, loop variables)."""
-    from pto_transpile.rules._walk import names_stored
+def _stored_names(file: FileModel, fn: cst.FunctionDef) -> frozenset[str]:
+    """Every name the kernel body binds (targets, loop variables, `as` names)."""
+    from pto_transpile.rules._walk import BINDERS, names_stored
 
-    return {p.name.value for p in fn.params.params} | {n.value for n in names_stored(fn.body)}
+    return frozenset(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
 
 
 def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
@@ -127,10 +174,6 @@ def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> Optional[cst.Call]:
     return None
 
 
-def contains_stage_call(node: cst.CSTNode, stages) -> bool:
-    return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in find(node, cst.Call))
-
-
 class KernelReader:
     """Walks one kernel body once, recording bindings, buffers, structs and pipeline loops."""
 
@@ -138,7 +181,8 @@ class KernelReader:
         self.file = file
         self.pl = file.pl
         self.fn = fn
-        bound = _bound_names(fn)
+        self.stored = _stored_names(file, fn)
+        bound = {p.name.value for p in fn.params.params} | self.stored
         # A name the kernel binds is never a module constant inside it.
         self.evaluator = ConstEvaluator({n: e for n, e in file.constants.items() if n not in bound}, file.pl.path)
         self.kernel_bound = bound
@@ -154,6 +198,7 @@ class KernelReader:
             pipeline_keyword=pipeline_kw,
             preload=self._preload(pipeline_kw),
             constants=self.evaluator,
+            stored=self.stored,
         )
         classes = {c.name.value for c in self.file.source.module.body if isinstance(c, cst.ClassDef)}
         for param in self.fn.params.params:
@@ -204,12 +249,16 @@ class KernelReader:
             return PreloadSpec(node=node, values=tuple(value), is_sequence=True)
         return PreloadSpec(node=node, values=(value,))
 
+    def _has_stage_call(self, node: cst.CSTNode) -> bool:
+        stages = self.file.stages
+        return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in self.file.find(node, cst.Call))
+
     # constant-branch pruning -----------------------------------------------------------
     def pruned(self, stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """Replace each compile-time-constant `if` that holds a stage call by its taken branch."""
         out: list[cst.BaseStatement] = []
         for stmt in stmts:
-            if isinstance(stmt, cst.If) and contains_stage_call(stmt, self.file.stages):
+            if isinstance(stmt, cst.If) and self._has_stage_call(stmt):
                 taken = self._constant_branch(stmt)
                 if taken is not None:
                     out.extend(self.pruned(taken))
@@ -260,7 +309,7 @@ class KernelReader:
                         self._bind_target(item.asname.name, section, "unknown")
                 self._walk(self.pruned(list(stmt.body.body)), kind, ancestors + [stmt], in_loop)
             elif isinstance(stmt, cst.If):
-                if contains_stage_call(stmt, self.file.stages) and self._constant_branch(stmt) is None:
+                if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
                     self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
                 self._walk(self.pruned(list(stmt.body.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse

@@ -16,8 +16,9 @@ import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile import vfbody
 from pto_transpile.model import Access, Kernel, StageCall
-from pto_transpile.walk import find
+from pto_transpile.walk import children
 
 
 @dataclass
@@ -94,13 +95,12 @@ class StageScanner:
     def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack, call_site=None) -> None:
         bindings = dict(bindings)
         self._bind_locals(fn, bindings, aggregates, result)
-        walker = _OpWalker(self, fn, bindings, stage_index, result, stack, call_site)
-        fn.body.visit(walker)
+        _OpWalker(self, fn, bindings, stage_index, result, stack, call_site).walk(fn.body)
 
     def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
         """Fixed point over `y = agg.f`, `y = g.next()`, `y = g[i]`, `y = t[a:b]`, `y = x`."""
         assigns = [(node.targets[0].target.value, node.value)
-                   for node in find(fn.body, cst.Assign, skip_functions=True)
+                   for node in self.file.find(fn.body, cst.Assign, skip_functions=True)
                    if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)]
         changed = True
         while changed:
@@ -129,7 +129,7 @@ class StageScanner:
                     changed = True
         # L10: a slot accessor on a bound group must be the whole right-hand side of `y = ...`.
         allowed = {id(v) for _, v in assigns}
-        for node in find(fn.body, cst.Call):
+        for node in self.file.find(fn.body, cst.Call):
             if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
                     and isinstance(node.func.value, cst.Name):
                 owner = bindings.get(node.func.value.value)
@@ -145,8 +145,11 @@ class StageScanner:
         return None
 
 
-class _OpWalker(cst.CSTVisitor):
-    """Visits calls and subscripts of one function body in execution order."""
+class _OpWalker:
+    """Visits calls and subscripts of one function body in execution order.
+
+    A plain pre-order walk (parents before children, in source order) with a few node types
+    handled specially; libcst's visitor machinery would cost several times more."""
 
     def __init__(self, scanner: StageScanner, fn, bindings, stage_index, result: ScanResult, stack, call_site=None):
         self.s = scanner
@@ -156,35 +159,43 @@ class _OpWalker(cst.CSTVisitor):
         self.stage_index = stage_index
         self.result = result
         self.stack = stack
+        self._made: Optional[set[str]] = None
+
+    def walk(self, node: cst.CSTNode) -> None:
+        handler = _HANDLERS.get(type(node))
+        if handler is not None and not handler(self, node):
+            return
+        for child in children(node):
+            self.walk(child)
 
     def visit_FunctionDef(self, node) -> bool:
         return False  # nested functions are not part of this body's execution
 
     def visit_Assign(self, node: cst.Assign) -> bool:
-        node.value.visit(self)  # the value runs before the targets are stored
+        self.walk(node.value)  # the value runs before the targets are stored
         for t in node.targets:
             self._store(t.target, "W")
         return False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> bool:
-        node.value.visit(self)
+        self.walk(node.value)
         self._store(node.target, "RW")
         return False
 
-    def visit_Return(self, node: cst.Return) -> Optional[bool]:
+    def visit_Return(self, node: cst.Return) -> bool:
         if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
             related = [(f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site)]
             self.s_finding("PTO021", node, helper=self.fn.name.value, value=self.s.file.source.code(node.value),
                            _related=related if self.call_site is not None else [])
         return True
 
-    def visit_Subscript(self, node: cst.Subscript) -> Optional[bool]:
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
         # a load of one element `t[i, j]` of a tracked tile: getval on pipe S
         if self._element_access(node):
             self._record(node.value, "R", "S", node, "getval")
         return True
 
-    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+    def visit_Call(self, node: cst.Call) -> bool:
         path = self.s.pl.path(node.func)
         if path is not None:
             self._block_op(path[-1], node)
@@ -216,11 +227,12 @@ class _OpWalker(cst.CSTVisitor):
 
     def _made_tiles(self) -> set[str]:
         """Names this function binds to a tile or group it makes itself (`t = pl.make_tile(...)`)."""
-        made = set()
-        for node in find(self.fn.body, cst.Assign):
-            if isinstance(node.value, cst.Call) and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",)):
-                made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
-        return made
+        if self._made is None:
+            self._made = set()
+            for node in self.s.file.find(self.fn.body, cst.Assign):
+                if isinstance(node.value, cst.Call) and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",)):
+                    self._made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+        return self._made
 
     def _element_access(self, node: cst.Subscript) -> bool:
         if not isinstance(node.value, cst.Name):
@@ -313,23 +325,34 @@ class _OpWalker(cst.CSTVisitor):
                 self._record(a.value, role, "V", node, name)
 
 
-def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int, str]:
-    """Role per positional parameter of a vector function, from the `vf.*` ops in its body."""
-    fn = file.vector_functions[name]
-    params = [p.name.value for p in fn.params.params]
-    aliases = {p: p for p in params}
-    roles: dict[str, str] = {}
+_HANDLERS = {
+    cst.FunctionDef: _OpWalker.visit_FunctionDef,
+    cst.Assign: _OpWalker.visit_Assign,
+    cst.AugAssign: _OpWalker.visit_AugAssign,
+    cst.Return: _OpWalker.visit_Return,
+    cst.Subscript: _OpWalker.visit_Subscript,
+    cst.Call: _OpWalker.visit_Call,
+}
 
-    def root(expr) -> Optional[str]:
-        while True:
-            if isinstance(expr, cst.Name):
-                return aliases.get(expr.value)
-            if isinstance(expr, cst.BinaryOperation):
-                expr = expr.left
-            elif isinstance(expr, (cst.Subscript, cst.Attribute)):
-                expr = expr.value
-            else:
-                return None
+
+def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int, str]:
+    """Role per positional parameter of a vector function, from the `vf.*` ops in its body.
+
+    Computed once per file and function; the problems found on the way (an op the table does
+    not know) are reported again at every call, where the reporter folds repeats."""
+    cache = file.__dict__.setdefault("_vf_param_roles", {})
+    key = (name, frozenset(active))
+    if key not in cache:
+        findings: list[Finding] = []
+        cache[key] = (_vf_param_roles(file, name, findings, active), findings)
+    roles, findings = cache[key]
+    walker.result.findings.extend(findings)
+    return roles
+
+
+def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> dict[int, str]:
+    body = file.vf_body(name)
+    roles: dict[str, str] = {}
 
     def add(param: Optional[str], role: str) -> None:
         if param is None:
@@ -337,31 +360,20 @@ def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int,
         prev = roles.get(param)
         roles[param] = role if prev in (None, role) else "RW"
 
-    class _V(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                r = root(node.value)
-                if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
-                    aliases[node.targets[0].target.value] = r
+    for call, aliases in vfbody.calls(body):
+        if call.op is not None:
+            table = VF_OP_ROLES.get(call.op)
+            if table is None:
+                if any(vfbody.root(a, aliases) for a in call.args):
+                    findings.append(Finding("PTO053", call.node, {"op": f"vf.{call.op}", "buffers": name}))
+                continue
+            for i, a in enumerate(call.args):
+                if i < len(table) and table[i] is not None:
+                    add(vfbody.root(a, aliases), table[i])
+        elif call.function in file.vector_functions and call.function not in active:
+            inner = _vf_param_roles(file, call.function, findings, active | {name})
+            for i, a in enumerate(call.args):
+                if i in inner:
+                    add(vfbody.root(a, aliases), inner[i])
 
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            pos = [a.value for a in node.args if a.keyword is None and not a.star]
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
-                op = func.attr.value
-                table = VF_OP_ROLES.get(op)
-                if table is None:
-                    if any(root(p) for p in pos):
-                        walker.s_finding("PTO053", node, op=f"vf.{op}", buffers=name)
-                    return
-                for i, p in enumerate(pos):
-                    if i < len(table) and table[i] is not None:
-                        add(root(p), table[i])
-            elif isinstance(func, cst.Name) and func.value in file.vector_functions and func.value not in active:
-                inner = vf_param_roles(file, func.value, walker, active | {name})
-                for i, p in enumerate(pos):
-                    if i in inner:
-                        add(root(p), inner[i])
-
-    fn.body.visit(_V())
-    return {i: roles[p] for i, p in enumerate(params) if p in roles}
+    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}

@@ -78,7 +78,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     file = read(result.source)
     # kernels pipelined by hand are run as written: sequentially (their meaning) and with
     # hardware semantics, which checks the author's own syncs
-    hand = [k for k in file.kernels if pipelined_as(k, file.pl) is not None]
+    hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
     kernels = [k for k in file.kernels if k.loops and k not in hand] + hand
     _check_names(kernels, shape_map, scalar_map)
     console = Console(file=stream, highlight=False)

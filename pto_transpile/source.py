@@ -1,5 +1,6 @@
 """The input file: its text, its libcst tree, and positions computed only where reported.
 
+Only the statements the analysis reads are parsed (`partial.py`); the others stay text.
 Resolving libcst's PositionProvider over a whole module costs about four times the parse,
 so positions are never resolved up front. When a diagnostic needs the position of a node,
 only the top-level statement holding it is measured (a one-statement module wrapped with
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from pto_transpile import codegen, partial
 from pto_transpile.prescan import check_limits
 from pto_transpile.walk import iter_nodes
 
@@ -26,13 +28,36 @@ class SourceFile:
     _owner: dict = field(default_factory=dict, repr=False)  #: id(node) -> top-level statement index
     _positions: dict = field(default_factory=dict, repr=False)  #: statement index -> positions
     _first_lines: list | None = field(default=None, repr=False)
+    _walked: int = field(default=0, repr=False)  #: statements whose nodes are in `_owner`
+    _texts: dict | None = field(default=None, repr=False)  #: id of a statement -> its text, when parsed in part
+    _tail: str = field(default="", repr=False)
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> "SourceFile":
         """Parse `text`; raises libcst.ParserSyntaxError on a syntax error, and
         prescan.TooComplex (before parsing) on text too large or too deep to parse safely."""
-        check_limits(text)
+        layout = check_limits(text)
+        skimmed = partial.parse(text, layout)
+        if skimmed is not None:
+            return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines,
+                       _texts=skimmed.texts, _tail=skimmed.tail)
         return cls(path=path, text=text, module=cst.parse_module(text))
+
+    def read_whole(self) -> None:
+        """Parse the whole text after all: what was kept as text turned out to be needed."""
+        self.module = cst.parse_module(self.text)
+        self._texts, self._tail, self._first_lines = None, "", None
+        self._owner.clear()
+        self._positions.clear()
+        self._walked = 0
+
+    def render(self, module: cst.Module) -> str:
+        """The code of `module`, this file's module with some statements replaced: the ones
+        kept print as the text they were read from, only new ones are generated."""
+        if self._texts is None or module.footer is not self.module.footer:
+            return codegen.code(module)
+        texts = self._texts
+        return "".join(texts.get(id(s)) or codegen.code_for_node(module, s) for s in module.body) + self._tail
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         if node is self.module:
@@ -48,23 +73,26 @@ class SourceFile:
         return CodeRange(CodePosition(r.start.line + shift, r.start.column), CodePosition(r.end.line + shift, r.end.column))
 
     def _statement_of(self, node: cst.CSTNode) -> int:
-        if id(node) not in self._owner:
-            for i, stmt in enumerate(self.module.body):
-                if any(n is node for n in iter_nodes(stmt)):
-                    self._owner[id(node)] = i
-                    break
-            else:
-                raise KeyError(f"node not in module: {node!r:.80}")
-        return self._owner[id(node)]
+        """Index of the top-level statement holding `node`; statements are walked once, in
+        order, and every node seen on the way is remembered."""
+        owner = self._owner
+        while id(node) not in owner and self._walked < len(self.module.body):
+            index = self._walked
+            for n in iter_nodes(self.module.body[index]):
+                owner[id(n)] = index
+            self._walked += 1
+        if id(node) not in owner:
+            raise KeyError(f"node not in module: {node!r:.80}")
+        return owner[id(node)]
 
     def _first_line(self, index: int) -> int:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""
         if self._first_lines is None:
-            header = "".join(self.module.code_for_node(line) for line in self.module.header)
+            header = "".join(codegen.code_for_node(self.module, line) for line in self.module.header)
             lines, line = [], 1 + header.count("\n")
             for stmt in self.module.body:
                 lines.append(line)
-                line += self.module.code_for_node(stmt).count("\n")
+                line += codegen.code_for_node(self.module, stmt).count("\n")
             self._first_lines = lines
         return self._first_lines[index]
 
@@ -73,4 +101,4 @@ class SourceFile:
 
     def code(self, node: cst.CSTNode) -> str:
         """The source text of `node` exactly as written (hex stays hex)."""
-        return self.module.code_for_node(node)
+        return codegen.code_for_node(self.module, node)

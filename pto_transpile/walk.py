@@ -8,7 +8,9 @@ the dataclass fields directly (field lists cached per node type), in source orde
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator, TypeVar
+from bisect import bisect_left
+from operator import attrgetter
+from typing import Callable, Iterator, TypeVar
 
 import libcst as cst
 
@@ -63,15 +65,56 @@ def find(node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list
     return [n for n in iter_nodes(node, skip_functions) if isinstance(n, kind)]
 
 
+def _is_node(cls: type) -> bool:
+    """Whether instances of `cls` are nodes: remembered per type, since `isinstance` against
+    libcst's abstract base classes goes through the slow ABC machinery every time."""
+    known = _NODE_TYPES.get(cls)
+    if known is None:
+        known = _NODE_TYPES[cls] = issubclass(cls, cst.CSTNode)
+    return known
+
+
+_NODE_TYPES: dict[type, bool] = {list: False, tuple: False, str: False, type(None): False}
+
+
+def _getter(cls: type) -> Callable[[cst.CSTNode], tuple]:
+    """The values of the walked fields of a `cls` node, as one tuple (one C call)."""
+    getter = _GETTERS.get(cls)
+    if getter is None:
+        names = _fields(cls)
+        if not names:
+            getter = _no_fields
+        elif len(names) == 1:
+            name = names[0]
+            getter = lambda node: (getattr(node, name),)  # noqa: E731
+        else:
+            getter = attrgetter(*names)
+        _GETTERS[cls] = getter
+    return getter
+
+
+def _no_fields(node: cst.CSTNode) -> tuple:
+    return ()
+
+
+_GETTERS: dict[type, Callable[[cst.CSTNode], tuple]] = {}
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes the walk follows, in source order (cheaper than `node.children`)."""
     out: list[cst.CSTNode] = []
-    for name in _fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            out.append(value)
-        elif isinstance(value, (list, tuple)):
-            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+    known = _NODE_TYPES
+    for value in (_GETTERS.get(type(node)) or _getter(type(node)))(node):
+        cls = type(value)
+        if cls is list or cls is tuple:
+            for v in value:
+                is_node = known.get(type(v))
+                if is_node or (is_node is None and _is_node(type(v))):
+                    out.append(v)
+        else:
+            is_node = known.get(cls)
+            if is_node or (is_node is None and _is_node(cls)):
+                out.append(value)
     return out
 
 
@@ -88,3 +131,86 @@ def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStat
     if isinstance(stmt, cst.Try):
         return [list(stmt.body.body)] + [list(h.body.body) for h in stmt.handlers]
     return []
+
+
+class NodeIndex:
+    """`find` for every node below some roots, from one walk of each root.
+
+    Each root is walked once, when a node below it is first asked about (roots in order):
+    every node gets its pre-order number and the end of its subtree, and the nodes of each
+    type are listed by number. Finding the nodes of a type below a node is then a binary
+    search in that list; nested functions, for `skip_functions`, are number ranges left
+    out. Nodes below no root are walked as `find` does.
+    """
+
+    def __init__(self, roots) -> None:
+        self._roots = list(roots)
+        self._indexed = 0
+        self._where: dict[int, list] = {}  #: id(node) -> [node, table, number, end of its subtree]
+        self._kinds: dict[tuple, list[type]] = {}  #: (table id, kinds) -> node types that are of those kinds
+
+    def find(self, node: cst.CSTNode, kind, skip_functions: bool = False) -> list:
+        entry = self._where.get(id(node))
+        while (entry is None or entry[0] is not node) and self._indexed < len(self._roots):
+            self._index(self._roots[self._indexed])
+            self._indexed += 1
+            entry = self._where.get(id(node))
+        if entry is None or entry[0] is not node:
+            return find(node, kind, skip_functions)
+        _, table, first, end = entry
+        found: list[tuple[int, cst.CSTNode]] = []
+        types = self._types(table, kind)
+        for cls in types:
+            numbers, nodes = table[cls]
+            lo, hi = bisect_left(numbers, first), bisect_left(numbers, end)
+            found.extend(zip(numbers[lo:hi], nodes[lo:hi]))
+        if len(types) > 1:
+            found.sort(key=lambda pair: pair[0])
+        if skip_functions:
+            nested = [(self._where[id(f)][2], self._where[id(f)][3]) for f in
+                      self.find(node, (cst.FunctionDef, cst.Lambda)) if f is not node]
+            found = [(n, x) for n, x in found if not any(a < n < b for a, b in nested)]
+        return [x for _, x in found]
+
+    def _types(self, table: dict, kind) -> list[type]:
+        key = (id(table), kind)
+        types = self._kinds.get(key)
+        if types is None:
+            types = self._kinds[key] = [cls for cls in table if issubclass(cls, kind)]
+        return types
+
+    def _index(self, root: cst.CSTNode) -> None:
+        table: dict[type, tuple[list[int], list]] = {}
+        where = self._where
+        number = 0
+        stack: list = [root]
+        while stack:
+            item = stack.pop()
+            if type(item) is list:  # the end marker of a subtree
+                item[3] = number
+                continue
+            entry = [item, table, number, 0]
+            where[id(item)] = entry
+            numbers, nodes = table.get(type(item)) or table.setdefault(type(item), ([], []))
+            numbers.append(number)
+            nodes.append(item)
+            number += 1
+            stack.append(entry)
+            stack.extend(reversed(children(item)))
+
+    def paths_to(self, root: cst.CSTNode, targets) -> set[int] | None:
+        """ids of the nodes with id in `targets` below `root` and of every node between them
+        and `root`; None when `root` is below no root of the index."""
+        if self.find(root, type(root)) != [root] or id(root) not in self._where:
+            return None
+        table = self._where[id(root)][1]
+        numbers = [entry[2] for entry in (self._where.get(t) for t in targets) if entry is not None and entry[1] is table]
+        on_path: set[int] = set()
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            _, _, first, end = self._where[id(node)]
+            if any(first <= n < end for n in numbers):
+                on_path.add(id(node))
+                stack.extend(children(node))
+        return on_path

@@ -246,3 +246,25 @@ def test_the_output_is_not_written_when_the_simulation_fails(tmp_path, monkeypat
 def test_generated_code_on_stdout_parses():
     r = run(DEMO, "-o", "-")
     ast.parse(r.stdout)
+
+
+# -- many files --------------------------------------------------------------------------------
+def test_many_files_on_several_cores_report_in_file_order(tmp_path, monkeypatch):
+    demo = DEMO.read_text()
+    names = []
+    for i, text in enumerate([demo, demo.replace("fwd_ids=[0, 1],", "fwd_ids=[0, 16],"), "x = (\n", demo, demo]):
+        (tmp_path / f"k{i}.py").write_text(text)
+        names.append(f"k{i}.py")
+    names.insert(3, "missing.py")
+    monkeypatch.chdir(tmp_path)
+    one = run("--check", "-j", "1", *names)
+    assert one.exit_code == 2  # the missing file
+    for jobs in ("2", "3"):
+        many = run("--check", "-j", jobs, *names)
+        assert (many.exit_code, many.output) == (one.exit_code, one.output)
+    reported = [line.split("-->")[1].split(":")[0].strip() for line in one.output.splitlines() if "-->" in line]
+    assert reported == ["k1.py", "k2.py", "missing.py"]
+    written = run("-j", "2", "k0.py", "k3.py", "k4.py")
+    assert written.exit_code == 0
+    assert written.output.splitlines() == [f"wrote build/k{i}/pipeline_generated.py" for i in (0, 3, 4)]
+    assert (tmp_path / "build" / "k4" / "pipeline_generated.py").read_text() == transpile(demo, path="k4.py").code

@@ -15,7 +15,7 @@ SMOKE = {
     "scripts/document_rules.py": ["--check"],
     "scripts/fuzz_chains.py": ["0", "2"],
     "benchmarks/sim_speedup.py": ["1"],
-    "benchmarks/bench_transpile.py": ["1"],
+    "benchmarks/bench_transpile.py": ["--quick"],
     # run (with its time budget checked) by tests/test_sim_flash_attention.py
     "benchmarks/sim_flash_attention.py": None,
     # run end to end on a handful of mutants by tests/test_fuzz.py

@@ -104,3 +104,38 @@ def test_every_form_covers_type_parameters():
     module = cst.parse_module(EVERY_FORM, config=cst.PartialParserConfig(python_version="3.12"))
     kinds = {type(n) for n in iter_nodes(module)}
     assert {cst.TypeParameters, cst.TypeVar, cst.TypeVarTuple, cst.ParamSpec, cst.TypeAlias} <= kinds
+
+
+def test_node_index_finds_what_find_finds():
+    """One walk per root answers `find` for any node below it, nested functions skipped alike."""
+    import itertools
+
+    from golden_cases import cases
+    from pto_transpile.walk import NodeIndex, find
+
+    text = "\n".join((c / "input.py").read_text(encoding="utf-8") for c in cases()) + (
+        "\ndef outer(a):\n    def inner(b):\n        return f(b)\n    g = lambda c: h(c)\n    return k(a)\n")
+    module = cst.parse_module(text)
+    index = NodeIndex(module.body)
+    kinds = [cst.Call, cst.Name, cst.Assign, cst.Return, (cst.Call, cst.Subscript), cst.BaseExpression,
+             (cst.AssignTarget, cst.AugAssign, cst.For, cst.AsName)]
+    nodes = list(iter_nodes(module))
+    for node, kind, skip in itertools.product(nodes[1::37], kinds, (False, True)):
+        assert index.find(node, kind, skip) == find(node, kind, skip)
+    outer = module.body[-1]
+    assert [c.func.value for c in index.find(outer, cst.Call, skip_functions=True)] == ["k"]
+    elsewhere = cst.Name("elsewhere")  # below no root: walked
+    assert index.find(elsewhere, cst.Name) == [elsewhere]
+
+
+def test_node_index_paths_match_a_walk():
+    from golden_cases import cases
+    from pto_transpile.emit import _paths_to
+    from pto_transpile.walk import NodeIndex
+
+    module = cst.parse_module((cases()[0] / "input.py").read_text(encoding="utf-8"))
+    index = NodeIndex(module.body)
+    kernel = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.decorators)
+    targets = [id(n) for n in list(iter_nodes(kernel))[5::53]] + [id(module.body[0])]  # one in another statement
+    assert index.paths_to(kernel, targets) == _paths_to(kernel, targets)
+    assert index.paths_to(cst.Name("x"), targets) is None

@@ -5,11 +5,20 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_transpile.kinds import slot_access
-from pto_transpile.walk import blocks, iter_nodes
+from pto_transpile.walk import blocks
 
 
-def picks_outside_loops(kernel):
-    """Yield (statement, small, pick-expression, is_standalone, target) for picks outside pipeline loops."""
+def picks_outside_loops(ctx) -> list[tuple]:
+    """(statement, small, pick-expression, is_standalone, target) for picks outside the
+    pipeline loops of `ctx.kernel`; found once per kernel (two rules read them)."""
+    kernel = ctx.kernel
+    cached = kernel.__dict__.get("_picks_outside_loops")
+    if cached is None:
+        cached = kernel.__dict__["_picks_outside_loops"] = list(_picks(ctx.file, kernel))
+    return cached
+
+
+def _picks(file, kernel):
     loop_ids = {id(l.node) for l in kernel.loops}
     groups = kernel.buffers
 
@@ -29,8 +38,8 @@ def picks_outside_loops(kernel):
                 and slot_access(small.value, groups):
             standalone = small.value
             yield stmt, small, small.value, True, small.targets[0].target.value
-        found = [n for n in iter_nodes(small)
-                 if isinstance(n, (cst.Call, cst.Subscript)) and n is not standalone and slot_access(n, groups)]
+        found = [n for n in file.find(small, (cst.Call, cst.Subscript))
+                 if n is not standalone and slot_access(n, groups)]
         for n in found:
             yield stmt, small, n, False, None
 

@@ -13,8 +13,13 @@ def calls_in(node: cst.CSTNode) -> list[cst.Call]:
     return find(node, cst.Call)
 
 
-def names_stored(node: cst.CSTNode) -> list[cst.Name]:
-    """Names bound by assignments, loop targets and `as` clauses under `node`."""
+#: The nodes that bind names (`names_stored` reads their targets).
+BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+
+
+def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
+    """Names bound by assignments, loop targets and `as` clauses under `node`; `binders`,
+    when given, are the BINDERS under it, already found."""
     found: list[cst.Name] = []
 
     def _collect(t) -> None:
@@ -24,16 +29,12 @@ def names_stored(node: cst.CSTNode) -> list[cst.Name]:
             for el in t.elements:
                 _collect(el.value)
 
-    for n in iter_nodes(node):
+    for n in iter_nodes(node) if binders is None else binders:
         if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
             _collect(n.target)
         elif isinstance(n, cst.AsName):
             _collect(n.name)
     return found
-
-
-def all_names(node: cst.CSTNode) -> list[cst.Name]:
-    return find(node, cst.Name)
 
 
 def statements(stmts) -> Iterator[cst.BaseStatement]:

@@ -1,6 +1,7 @@
+import libcst as cst
+
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules._walk import calls_in, names_stored
 from pto_transpile.rules.base import Rule
 
 #: Counters only pto-transpile's output binds (full mode / serial mode).
@@ -8,7 +9,7 @@ MARKERS = ("_pl_task_id", "_pl_sync_id")
 SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"))
 
 
-def pipelined_as(kernel, pl) -> str | None:
+def pipelined_as(kernel, file) -> str | None:
     """How a kernel without `pipeline=` is already pipelined, or None if it is not.
 
     pto-transpile's output binds its task counter; a kernel pipelined by hand raises and
@@ -16,16 +17,16 @@ def pipelined_as(kernel, pl) -> str | None:
     A kernel that sets `pipeline=` is always the user's serial kernel, whatever names it binds."""
     if kernel.pipeline_keyword is not None:
         return None
-    if any(n.value.startswith(MARKERS) for n in names_stored(kernel.node.body)):
+    if any(n.startswith(MARKERS) for n in kernel.stored):
         return "already the output of pto-transpile"
-    if any(pl.path(c.func) in SYNCS for c in calls_in(kernel.node.body)):
+    if any(file.pl.path(c.func) in SYNCS for c in file.find(kernel.node.body, cst.Call)):
         return "pipelined by hand (it calls `set_cross_core`/`wait_cross_core` itself)"
     return None
 
 
 def check(file):
     for kernel in file.kernels:
-        how = pipelined_as(kernel, file.pl)
+        how = pipelined_as(kernel, file)
         if how is not None:
             yield kernel.node.name, {"kernel": kernel.name, "how": how,
                                      "_hint": "generated" if how.startswith("already") else "hand"}

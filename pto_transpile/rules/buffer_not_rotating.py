@@ -3,7 +3,6 @@ import libcst as cst
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.walk import iter_nodes
 
 
 def _uses(file, fn, param, seen=frozenset()):
@@ -11,7 +10,7 @@ def _uses(file, fn, param, seen=frozenset()):
     receive it as a positional argument: list of (node, accessor)."""
     found = []
     helper_calls = []
-    for n in iter_nodes(fn.body):
+    for n in file.find(fn.body, (cst.Call, cst.Subscript)):
         if isinstance(n, cst.Call):
             f = n.func
             if isinstance(f, cst.Attribute) and f.attr.value in SLOT_ACCESSORS \

@@ -5,7 +5,7 @@ from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
-    for _stmt, small, pick, standalone, _target in picks_outside_loops(ctx.kernel):
+    for _stmt, small, pick, standalone, _target in picks_outside_loops(ctx):
         if not standalone:
             group, accessor = slot_access(pick, ctx.kernel.buffers)
             yield pick, {"group": group, "pick": ctx.source.code(pick), "statement": ctx.source.code(small)}

@@ -8,7 +8,7 @@ def check(file):
     from pto_transpile.soundness.check import check_hand_written
 
     for kernel in file.kernels:
-        if pipelined_as(kernel, file.pl) is None or not pipelined_as(kernel, file.pl).startswith("pipelined by hand"):
+        if pipelined_as(kernel, file) is None or not pipelined_as(kernel, file).startswith("pipelined by hand"):
             continue
         for problem in check_hand_written(file, kernel):
             yield problem.node, {"kernel": kernel.name, "detail": problem.detail, "hint": HINTS[problem.kind],

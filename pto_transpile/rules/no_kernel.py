@@ -11,7 +11,7 @@ def check(file):
     if any(k.loops or k.pipeline_keyword is not None or k.stray_stage_calls for k in file.kernels):
         return  # plain kernels beside a pipeline kernel are fine: they are left as they are
     for k in file.kernels:
-        if pipelined_as(k, file.pl) is None:  # PTO060 speaks for kernels pipelined already
+        if pipelined_as(k, file) is None:  # PTO060 speaks for kernels pipelined already
             yield k.node.name, {"detail": f"kernel `{k.name}` has no `pipeline=` and calls no stage"}
 
 

@@ -1,12 +1,13 @@
+import libcst as cst
+
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules._walk import all_names
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
     k = ctx.kernel.node
     seen = set()
-    nodes = [p.name for p in k.params.params] + all_names(k.body)
+    nodes = [p.name for p in k.params.params] + ctx.file.find(k.body, cst.Name)
     for decl in (d for ds in ctx.kernel.structs.values() for d in ds):
         nodes += [a.keyword for a in decl.call.args if a.keyword is not None]
     for n in nodes:

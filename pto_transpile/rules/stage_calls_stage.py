@@ -1,13 +1,12 @@
 import libcst as cst
 
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.base import Rule
 
 
 def _reach(file, fn, path, seen):
     """Yield (call, via) for every stage call reachable from `fn` through plain helpers."""
-    for call in calls_in(fn.body):
+    for call in file.find(fn.body, cst.Call):
         if not isinstance(call.func, cst.Name):
             continue
         name = call.func.value

@@ -2,17 +2,16 @@ import libcst as cst
 
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.walk import find
 
 
-def _returns(node):
+def _returns(file, node):
     """`return <value>` statements of the function itself (not of nested defs or lambdas)."""
-    return [n for n in find(node.body, cst.Return, skip_functions=True) if n.value is not None]
+    return [n for n in file.find(node.body, cst.Return, skip_functions=True) if n.value is not None]
 
 
 def check(file):
     for stage in file.stages.values():
-        for ret in _returns(stage.node):
+        for ret in _returns(file, stage.node):
             yield ret, {"stage": stage.name}
 
 

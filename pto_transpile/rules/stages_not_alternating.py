@@ -3,7 +3,6 @@ import libcst as cst
 from pto_api.ops import op_pipe
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.walk import find
 
 #: The core whose unit executes an op's pipe: matmuls need the cube unit, V work the vector unit.
 CORE_OF_PIPE = {"M": "cube", "V": "vector"}
@@ -28,7 +27,7 @@ def _foreign_op(file, stage) -> str:
     func = file.stages.get(stage.func)
     if func is None:
         return ""
-    for call in find(func.node.body, cst.Call):
+    for call in file.find(func.node.body, cst.Call):
         path = file.pl.path(call.func)
         if path and len(path) == 1:
             core = CORE_OF_PIPE.get(op_pipe(path[0]) or "")

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.base import Rule
 
 
@@ -12,7 +11,7 @@ def _reachable(file):
     seen = {s for s in file.stages}
     while todo:
         fn = todo.pop()
-        for call in calls_in(fn):
+        for call in file.find(fn, cst.Call):
             if isinstance(call.func, cst.Name) and call.func.value in functions and call.func.value not in seen:
                 seen.add(call.func.value)
                 todo.append(functions[call.func.value])
@@ -21,7 +20,7 @@ def _reachable(file):
 
 def check(file):
     for stmt in _reachable(file):
-        for call in calls_in(stmt):
+        for call in file.find(stmt, cst.Call):
             if file.pl.path(call.func) == ("make_tile_group",):
                 kind = "stage" if stmt.name.value in file.stages else "function"
                 yield call, {"function": stmt.name.value, "kind": kind}

@@ -6,7 +6,6 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.walk import find
 
 
 def check(ctx):
@@ -22,7 +21,7 @@ def check(ctx):
             buf = kernel.buffers.get(name) if isinstance(name, str) else None
             if buf is not None and not buf.cross_core:
                 users.setdefault((buf.name, stage.section), []).append((stage, param))
-    body_names = {n.value for stmt in loop.prologue + loop.epilogue + loop.between for n in find(stmt, cst.Name)}
+    body_names = {n.value for stmt in loop.prologue + loop.epilogue + loop.between for n in ctx.file.find(stmt, cst.Name)}
     for (group, core), uses in users.items():
         in_body = group in body_names
         if len(uses) < 2 and not in_body:
@@ -49,7 +48,7 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
                     if isinstance(small, cst.Assign) and len(small.targets) == 1 \
                             and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
                         picked.add(small.targets[0].target.value)
-                    for call in find(small, cst.Call):
+                    for call in ctx.file.find(small, cst.Call):
                         path = pl.path(call.func)
                         if path is None or len(path) != 1 or path[0] in DESCRIPTOR_ONLY_OPS:
                             continue

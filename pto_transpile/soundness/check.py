@@ -186,9 +186,9 @@ class _Report:
                 self.add("argument", f"stage `{inv.stage}` (task {inv.number}) on {CORES[inv.core]} receives {diff}",
                          inv.node, key=("argument", inv.stage))
         counts = {(i.core, i.stage) for i in self.serial.invocations}
+        serial = {(i.core, i.stage, i.number) for i in self.serial.invocations}
         for inv in self.piped.invocations:
-            if (inv.core, inv.stage) not in counts or (inv.core, inv.stage, inv.number) not in \
-                    {(i.core, i.stage, i.number) for i in self.serial.invocations}:
+            if (inv.core, inv.stage) not in counts or (inv.core, inv.stage, inv.number) not in serial:
                 self.add("argument", f"stage `{inv.stage}` runs more often on {CORES[inv.core]} in the pipelined kernel "
                                      "than in the serial one", self.kernel.node.name, key=("count+", inv.stage))
                 break

@@ -23,8 +23,10 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile import vfbody
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
+from pto_transpile.codegen import expression_code
 from pto_transpile.soundness.values import (
     UNKNOWN, AnyTileV, Builtin, FunctionV, GroupV, StructV, Symbol, TensorV, TileTypeV, TileV, known,
 )
@@ -118,8 +120,13 @@ class Interpreter:
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
         self.stage_counts = [Counter(), Counter(), Counter()]
         self.code_counts = [Counter(), Counter(), Counter()]
-        self._code: dict[int, str] = {}
-        self._vf_roles: dict[str, dict[int, str]] = {}
+        # per file: the serial and the generated kernel (stage bodies are the same nodes) and
+        # every configuration share them; entries keep their node, so an id stays its own
+        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {}})
+        self._code: dict[int, tuple] = shared["code"]
+        self._strings: dict[int, tuple] = shared["strings"]
+        self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
+        self._paths: dict[int, tuple] = shared["paths"]
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
@@ -304,7 +311,7 @@ class Interpreter:
 
     def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
         item = node.items[0].item if node.items else None
-        path = self.pl.path(item.func) if isinstance(item, cst.Call) else None
+        path = self.path(item.func) if isinstance(item, cst.Call) else None
         if path == ("section_cube",):
             ctxs = [c for c in ctxs if c.core == AIC]
         elif path == ("section_vector",):
@@ -379,7 +386,7 @@ class Interpreter:
         return UNKNOWN
 
     def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
-        path = self.pl.path(node)
+        path = self.path(node)
         if path is not None:
             return Symbol(path)
         obj = self.eval(node.value, ctx)
@@ -504,7 +511,7 @@ class Interpreter:
 
     # calls ---------------------------------------------------------------------------------
     def _call(self, node: cst.Call, ctx: Ctx) -> Any:
-        path = self.pl.path(node.func)
+        path = self.path(node.func)
         if path is not None:
             return self.pl_call(path, node, ctx)
         func = node.func
@@ -700,7 +707,7 @@ class Interpreter:
     def _core_query(self, node, ctx) -> Any:
         """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
         `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
-        name = self.pl.path(node.func)[-1]
+        name = self.path(node.func)[-1]
         core, sub = ctx.core, ctx.core - AIV0
         return {
             "get_block_idx": 0 if core == AIC else sub,
@@ -912,10 +919,25 @@ class Interpreter:
         return ("code", text, n)
 
     def _code_of(self, node) -> str:
-        key = id(node)
-        if key not in self._code:
-            self._code[key] = cst.Module([]).code_for_node(node)
-        return self._code[key]
+        hit = self._code.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._code[id(node)] = (node, expression_code(node))
+        return hit[1]
+
+    def _string(self, node: cst.SimpleString) -> Any:
+        """The value of a string literal (libcst computes it with Python's parser: remembered)."""
+        hit = self._strings.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._strings[id(node)] = (node, node.evaluated_value)
+        return hit[1]
+
+    def path(self, node: cst.BaseExpression) -> Optional[tuple]:
+        """`self.pl.path(node)`, remembered per node (and per `pl` reading: the generated
+        kernel may import `pl` where the input did not)."""
+        hit = self._paths.get(id(node))
+        if hit is None or hit[0] is not node or hit[1] is not self.pl:
+            hit = self._paths[id(node)] = (node, self.pl, self.pl.path(node))
+        return hit[2]
 
 
 def _inserted_part(feet: list[Foot], pos: list) -> list[Foot]:
@@ -959,55 +981,31 @@ def _import_const(value: Any) -> Any:
 def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> dict[int, str]:
     """Role per positional parameter of a `@pl.vector_function`, from the `vf.*` ops in its body
     (also through nested vector functions and `p = param + offset` pointer aliases)."""
-    fn = file.vector_functions[name]
-    params = [p.name.value for p in fn.params.params]
-    aliases = {p: p for p in params}
+    body = file.vf_body(name)
     roles: dict[str, str] = {}
-
-    def root(expr) -> Optional[str]:
-        while True:
-            if isinstance(expr, cst.Name):
-                return aliases.get(expr.value)
-            if isinstance(expr, cst.BinaryOperation):
-                expr = expr.left
-            elif isinstance(expr, (cst.Subscript, cst.Attribute)):
-                expr = expr.value
-            else:
-                return None
 
     def add(param: Optional[str], role: str) -> None:
         if param is not None:
             prev = roles.get(param)
             roles[param] = role if prev in (None, role) else "RW"
 
-    class _Visitor(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                r = root(node.value)
-                if r is not None and isinstance(node.value, (cst.Name, cst.BinaryOperation)):
-                    aliases[node.targets[0].target.value] = r
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            pos = [a.value for a in node.args if a.keyword is None and not a.star]
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
-                table = VF_OP_ROLES.get(func.attr.value)
-                if table is None:
-                    # an op the table does not know: whatever tile it gets, assume it is read and written
-                    for p in pos:
-                        add(root(p), "RW")
-                    return
-                for i, p in enumerate(pos):
-                    if i < len(table) and table[i] is not None:
-                        add(root(p), table[i])
-            elif isinstance(func, cst.Name) and func.value in file.vector_functions and func.value not in active:
-                inner = vector_function_roles(file, func.value, active | {name})
-                for i, p in enumerate(pos):
-                    if i in inner:
-                        add(root(p), inner[i])
-
-    fn.body.visit(_Visitor())
-    return {i: roles[p] for i, p in enumerate(params) if p in roles}
+    for call, aliases in vfbody.calls(body):
+        if call.op is not None:
+            table = VF_OP_ROLES.get(call.op)
+            if table is None:
+                # an op the table does not know: whatever tile it gets, assume it is read and written
+                for a in call.args:
+                    add(vfbody.root(a, aliases), "RW")
+                continue
+            for i, a in enumerate(call.args):
+                if i < len(table) and table[i] is not None:
+                    add(vfbody.root(a, aliases), table[i])
+        elif call.function in file.vector_functions and call.function not in active:
+            inner = vector_function_roles(file, call.function, active | {name})
+            for i, a in enumerate(call.args):
+                if i in inner:
+                    add(vfbody.root(a, aliases), inner[i])
+    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}
 
 
 _AUG_TO_BIN = {
@@ -1020,7 +1018,7 @@ _AUG_TO_BIN = {
 _EVAL: dict[type, Callable] = {
     cst.Integer: lambda self, n, ctx: int(n.value.replace("_", ""), 0),
     cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
-    cst.SimpleString: lambda self, n, ctx: n.evaluated_value,
+    cst.SimpleString: lambda self, n, ctx: self._string(n),
     cst.Name: Interpreter._name,
     cst.Attribute: Interpreter._attribute,
     cst.BinaryOperation: Interpreter._binary,

@@ -34,11 +34,11 @@ ReadId = tuple  #: (core, ident, index of the footprint among the op's reads)
 
 
 def join(a: tuple, b: tuple) -> tuple:
-    return tuple(x if x >= y else y for x, y in zip(a, b))
+    return tuple(map(max, a, b))
 
 
 def meet(a: tuple, b: tuple) -> tuple:
-    return tuple(x if x <= y else y for x, y in zip(a, b))
+    return tuple(map(min, a, b))
 
 
 @dataclass
@@ -106,7 +106,9 @@ class _Memory:
 
     def _read(self, ev: Event, index: int, foot: Foot, vc: tuple) -> None:
         recs = self.by_key[foot.key]
-        writes = [r for r in recs if r.write and r.foot.overlaps(foot)]
+        r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
+        writes = [r for r in recs if r.write and r.foot.r0 < r1 and r0 < r.foot.r1 and r.foot.c0 < c1 and c0 < r.foot.c1
+                  and (not (r.foot.part or foot.part) or r.foot.overlaps(foot))]
         for r in writes:
             self._conflicts(r, ev, foot, vc)
         seen = []
@@ -122,10 +124,14 @@ class _Memory:
     def _write(self, ev: Event, foot: Foot, vc: tuple, comp: int, epoch: int) -> None:
         recs = self.by_key[foot.key]
         keep = []
+        r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
         for r in recs:
-            if r.foot.overlaps(foot):
+            f = r.foot
+            if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1 and (not (f.part or foot.part) or f.overlaps(foot)):
                 self._conflicts(r, ev, foot, vc)
-                if self._ordered(r, ev, vc) and not foot.may and foot.covers(r.foot):
+                covered = (r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1) if not (f.part or foot.part) \
+                    else foot.covers(f)
+                if not foot.may and covered and self._ordered(r, ev, vc):
                     continue  # fully overwritten: nothing later can see it or race with it unseen
             keep.append(r)
         keep.append(_Record(foot, True, comp, epoch, ev))

@@ -121,7 +121,8 @@ class FunctionV:
 
     @property
     def name(self) -> str:
-        return self.node.name.value
+        name = self.node.name  # a vector function kept as text has a plain name
+        return name if isinstance(name, str) else name.value
 
 
 @dataclass(frozen=True)

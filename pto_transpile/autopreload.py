@@ -1,0 +1,165 @@
+"""`--preload auto`: per pipeline loop, the preload with the fewest simulated cycles.
+
+For each pipeline loop in source order (the loops before it at their chosen preload, the
+ones after at the kernel's own), every preload from 0 to `MAX_PRELOAD` that the rules
+accept is transpiled and run on the emulator with the serial kernel, on the same inputs
+(the declared tensor shapes, or the ones given); the one with the fewest cycles wins, the
+smaller preload on a tie. A candidate the emulator finds wrong (a difference, a race, a
+deadlock) is never chosen. When the emulator cannot run the kernel (an op it does not
+implement, a dynamic shape), the choice falls back to the kernel's own preload and says
+why. This runs the kernel file's Python on the emulator, as `--simulate` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pto_transpile.preload import Auto, PreloadArg
+
+#: The largest preload tried: deeper rings only add fill and drain on real kernels.
+MAX_PRELOAD = 4
+#: What the reader assumes when `PipelineConfig` names no usable preload.
+DEFAULT_PRELOAD = 2
+
+
+@dataclass
+class Candidate:
+    loop: int  #: pipeline loop position, in source order
+    preload: int
+    cycles: Optional[int]  #: simulated cycles of the pipelined kernel(s), None when not simulated
+    verdict: str  #: "ok", "rejected" (the rules refuse it) or the emulator's verdict
+    detail: str = ""
+    chosen: bool = False
+
+
+@dataclass
+class PreloadChoice:
+    preload: PreloadArg  #: the override to transpile with; None keeps each kernel's own preload
+    candidates: list[Candidate] = field(default_factory=list)
+    serial_cycles: Optional[int] = None
+    note: str = ""  #: why the kernel's own preload is kept, when it is
+
+    def render(self) -> str:
+        """The table of candidates, one line each, and the decision."""
+        out = []
+        for loop in sorted({c.loop for c in self.candidates}):
+            out.append(f"preload auto, pipeline loop {loop}"
+                       + (f" (serial: {self.serial_cycles} cycles)" if self.serial_cycles is not None else "") + ":")
+            for c in (c for c in self.candidates if c.loop == loop):
+                cycles = "-" if c.cycles is None else str(c.cycles)
+                mark = "  <- chosen" if c.chosen else ""
+                verdict = c.verdict + (f": {c.detail}" if c.detail else "")
+                out.append(f"  preload {c.preload}  cycles {cycles:>8}  {verdict}{mark}")
+        if self.note:
+            out.append(f"preload auto: {self.note}")
+        return "\n".join(out) + "\n"
+
+
+def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=None,
+                   settings: Optional[Auto] = None) -> PreloadChoice:
+    """The preload override `--preload auto` transpiles `source` with (see the module doc)."""
+    from pto_transpile.api import transpile
+    from pto_transpile.reader import read
+    from pto_transpile.rules.already_pipelined import pipelined_as
+    from pto_transpile.source import SourceFile
+
+    settings = settings or Auto()
+    try:
+        file = read(SourceFile.parse(source, path))
+        kernels = [k for k in file.kernels if k.loops and pipelined_as(k, file) is None]
+    except Exception:  # a file that does not read is reported by the transpile itself
+        return PreloadChoice(None, note="the file does not read: nothing to simulate")
+    if not kernels:
+        return PreloadChoice(None, note="no pipeline loop to choose a preload for")
+    unknown = _unknown_names(kernels, settings)
+    if unknown:
+        return PreloadChoice(None, note=f"{unknown}; keeping the kernel's own preload")
+    current = _own_preloads(kernels)
+    choice = PreloadChoice(None)
+    for loop in range(len(current)):
+        codes: dict[str, str] = {}
+        by_label: dict[str, Candidate] = {}
+        for preload in range(MAX_PRELOAD + 1):
+            trial = _override(current[:loop] + [preload] + current[loop + 1:])
+            result = transpile(source, preload=trial, path=path, select=select, ignore=ignore)
+            candidate = Candidate(loop, preload, None, "ok")
+            choice.candidates.append(candidate)
+            if not result.ok:
+                error = next(d for d in result.diagnostics + result.hidden if d.is_error)
+                candidate.verdict, candidate.detail = "rejected", f"{error.code} {error.message}"
+                continue
+            label = f"preload={preload}"
+            codes[label], by_label[label] = result.code, candidate
+        if not codes:
+            choice.note = f"the rules accept no preload from 0 to {MAX_PRELOAD} for pipeline loop {loop}"
+            return PreloadChoice(None, choice.candidates, note=choice.note + "; keeping the kernel's own")
+        problem = _simulate(source, path, kernels, codes, by_label, settings, choice)
+        if problem:
+            return PreloadChoice(None, choice.candidates, choice.serial_cycles,
+                                 f"{problem}; keeping the kernel's own preload")
+        good = [c for c in by_label.values() if c.verdict == "ok"]
+        if not good:
+            return PreloadChoice(None, choice.candidates, choice.serial_cycles,
+                                 f"no candidate for pipeline loop {loop} simulates correctly; keeping the kernel's own preload")
+        best = min(good, key=lambda c: (c.cycles, c.preload))
+        best.chosen = True
+        current[loop] = best.preload
+    choice.preload = _override(current)
+    return choice
+
+
+def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: PreloadChoice) -> str:
+    """Cycles and verdicts of every candidate, summed over the pipelined kernels; a message
+    when the emulator cannot run the serial kernel."""
+    from sim_runtime import verify
+
+    for c in by_label.values():
+        c.cycles = 0
+    serial_total = 0
+    for kernel in kernels:
+        report = verify(source, codes, kernel.name, path=path, seed=settings.seed, block_dim=settings.block_dim,
+                        shapes=dict(settings.shapes), scalars=dict(settings.scalars))
+        serial, rows = report.rows[0], {r.version: r for r in report.rows[1:]}
+        if serial.verdict != "ok":
+            for c in by_label.values():
+                c.cycles, c.verdict = None, "not simulated"
+            return f"the emulator cannot run kernel `{kernel.name}` ({serial.verdict_text})"
+        serial_total += serial.cycles
+        for label, c in by_label.items():
+            row = rows[label]
+            if row.verdict != "ok" and c.verdict == "ok":
+                c.verdict, c.detail, c.cycles = row.verdict, row.message, None
+            elif c.cycles is not None:
+                c.cycles += row.cycles
+    choice.serial_cycles = serial_total
+    return ""
+
+
+def _unknown_names(kernels, settings: Auto) -> str:
+    """A shape or value given for no parameter of the kernels would silently do nothing."""
+    from pto_transpile.model import TENSOR
+
+    tensors = {p for k in kernels for p, kind in k.params.items() if kind == TENSOR}
+    others = {p for k in kernels for p, kind in k.params.items() if kind != TENSOR}
+    for names, known, what in ((settings.shapes, tensors, "tensor"), (settings.scalars, others, "scalar")):
+        for name in names:
+            if name not in known:
+                return f"`{name}` is not a {what} parameter of the pipelined kernels ({', '.join(sorted(known)) or 'none'})"
+    return ""
+
+
+def _own_preloads(kernels) -> list[int]:
+    """Each loop position's preload from the first kernel that has the loop."""
+    out = []
+    for loop in range(max(len(k.loops) for k in kernels)):
+        kernel = next(k for k in kernels if len(k.loops) > loop)
+        values = kernel.preload.values or ()
+        value = values[0] if len(values) == 1 else values[loop] if loop < len(values) else DEFAULT_PRELOAD
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        out.append(value if ok else DEFAULT_PRELOAD)
+    return out
+
+
+def _override(values: list[int]) -> PreloadArg:
+    return values[0] if len(values) == 1 else tuple(values)

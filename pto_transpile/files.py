@@ -1,0 +1,59 @@
+"""Many kernel files in one command: read and transpiled on every core, reported in order.
+
+Each file is read and transpiled on its own, so files are spread over worker processes
+(forked where the platform allows it: they start with everything imported). Results come
+back in the order of the files whatever the number of workers, so the report, the files
+written and the exit status do not depend on it. A worker returns what the report needs:
+the text, the diagnostics and the generated code, not the syntax trees.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+from pto_transpile.api import TranspileResult, transpile
+from pto_transpile.inputs import UnreadableInput, read_input
+
+#: (preload, select, ignore), as `transpile` takes them.
+Options = tuple
+
+Outcome = tuple[Optional[str], Optional[str], Optional[TranspileResult]]  #: (text, why unreadable, result)
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def transpile_files(paths: tuple[Path, ...], options: Options, jobs: int,
+                    transpile: Callable[..., TranspileResult] = transpile) -> Iterator[Outcome]:
+    """One outcome per path, in the order of `paths`; `jobs` > 1 uses that many processes."""
+    jobs = min(jobs, len(paths))
+    if jobs <= 1:
+        for path in paths:
+            yield _one(path, options, transpile, slim=False)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    chunk = max(1, len(paths) // (4 * jobs))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        n = len(paths)
+        yield from pool.map(_one, paths, [options] * n, [transpile] * n, [True] * n, chunksize=chunk)
+
+
+def _one(path: Path, options: Options, transpile: Callable[..., TranspileResult], slim: bool) -> Outcome:
+    preload, select, ignore = options
+    try:
+        text = read_input(path)
+    except UnreadableInput as exc:
+        return None, str(exc), None
+    result = transpile(text, preload=preload, path=str(path), select=select, ignore=ignore)
+    if slim:  # what crosses back to the parent: no syntax trees
+        result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden)
+    return text, None, result

@@ -1,0 +1,170 @@
+"""What the role analyses read of a `@pl.vector_function`, from libcst or from Python's ast.
+
+A vector function's body is register code: the access scan and the soundness check only
+need which parameter each `vf.*` op (or nested vector function) reaches through its
+positional arguments, following `p = param + offset` aliases. `VfBody` is exactly that, in
+source order: the assignments and the calls, each expression reduced to the chain a root
+is found along (a name, the left operand of a binary operation, the value of a subscript
+or attribute). Vector functions are often a third of a kernel file, so when nothing in one
+needs a syntax-tree node for a report, it is read with Python's parser (`from_ast`), much
+cheaper than libcst's, and kept as text (`partial.py`); otherwise from its libcst tree.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, Union
+
+import libcst as cst
+
+
+@dataclass(frozen=True)
+class Shape:
+    """An expression as far as finding its root parameter goes."""
+
+    kind: str  #: "name", "binop" (follow the left operand), "part" (subscript, attribute: follow the value), "other"
+    name: str = ""
+    inner: Optional["Shape"] = None
+
+
+OTHER = Shape("other")
+
+
+@dataclass(frozen=True)
+class Alias:
+    """`target = value` with one plain name as its target."""
+
+    target: str
+    value: Shape
+
+
+@dataclass(frozen=True)
+class OpCall:
+    """A call: `vf.<op>(...)` (`op`), or of a plain name (`function`, maybe a vector function)."""
+
+    op: Optional[str]
+    function: Optional[str]
+    args: tuple[Shape, ...]  #: positional, non-starred arguments
+    node: Optional[cst.Call] = None  #: the libcst node, when read from libcst (findings point at it)
+
+
+Item = Union[Alias, OpCall]
+
+
+@dataclass(frozen=True)
+class VfBody:
+    name: str
+    params: tuple[str, ...]  #: positional parameters
+    items: tuple[Item, ...]  #: aliases and calls in source order (an assignment before the calls in it)
+
+
+def calls(body: VfBody) -> Iterator[tuple[OpCall, dict[str, str]]]:
+    """The calls of `body` in order, each with the aliases (name -> parameter) in force: an
+    assignment `q = p` or `q = p + offset` from a parameter-based `p` makes `q` an alias."""
+    aliases = {p: p for p in body.params}
+    for item in body.items:
+        if isinstance(item, Alias):
+            based = root(item.value, aliases)
+            if based is not None and item.value.kind in ("name", "binop"):
+                aliases[item.target] = based
+        else:
+            yield item, aliases
+
+
+def root(shape: Shape, aliases: dict[str, str]) -> Optional[str]:
+    """The parameter `shape` is based on, through `aliases` (name -> parameter)."""
+    while True:
+        if shape.kind == "name":
+            return aliases.get(shape.name)
+        if shape.kind in ("binop", "part"):
+            shape = shape.inner
+        else:
+            return None
+
+
+# -- from libcst --------------------------------------------------------------------------
+
+def from_cst(fn: cst.FunctionDef, nodes) -> VfBody:
+    """`nodes`: the Assign and Call nodes of `fn.body` in pre-order (`FileModel.find`)."""
+    items: list[Item] = []
+    for node in nodes:
+        if isinstance(node, cst.Assign):
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                items.append(Alias(node.targets[0].target.value, _cst_shape(node.value)))
+        else:
+            func = node.func
+            args = tuple(_cst_shape(a.value) for a in node.args if a.keyword is None and not a.star)
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
+                items.append(OpCall(func.attr.value, None, args, node))
+            elif isinstance(func, cst.Name):
+                items.append(OpCall(None, func.value, args, node))
+    return VfBody(fn.name.value, tuple(p.name.value for p in fn.params.params), tuple(items))
+
+
+def _cst_shape(expr: cst.BaseExpression) -> Shape:
+    if isinstance(expr, cst.Name):
+        return Shape("name", expr.value)
+    if isinstance(expr, cst.BinaryOperation):
+        return Shape("binop", inner=_cst_shape(expr.left))
+    if isinstance(expr, (cst.Subscript, cst.Attribute)):
+        return Shape("part", inner=_cst_shape(expr.value))
+    return OTHER
+
+
+# -- from Python's ast ---------------------------------------------------------------------
+
+def from_ast(fn: ast.FunctionDef) -> VfBody:
+    """The same reading from Python's ast: items in the order libcst's pre-order walk meets
+    them (an assignment before what its value holds, nested functions included)."""
+    items: list[Item] = []
+    for node in _preorder(fn.body):
+        if isinstance(node, ast.Assign):
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                items.append(Alias(node.targets[0].id, _ast_shape(node.value)))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            args = tuple(_ast_shape(a) for a in node.args if not isinstance(a, ast.Starred))
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "vf":
+                items.append(OpCall(func.attr, None, args))
+            elif isinstance(func, ast.Name):
+                items.append(OpCall(None, func.id, args))
+    return VfBody(fn.name, tuple(a.arg for a in fn.args.args), tuple(items))
+
+
+def _preorder(nodes: list) -> Iterator[Any]:
+    stack = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(list(_children(node))))
+
+
+#: Fields in the order libcst walks them, where ast lists them otherwise. Only the order of
+#: assignment statements relative to calls matters (an alias must be known before the calls
+#: after it); calls within one statement may come in any order, roles merge either way.
+_SOURCE_ORDER = {
+    ast.FunctionDef: ("decorator_list", "args", "returns", "body"),
+    ast.AsyncFunctionDef: ("decorator_list", "args", "returns", "body"),
+    ast.ClassDef: ("decorator_list", "bases", "keywords", "body"),
+}
+
+
+def _children(node: ast.AST) -> Iterator[ast.AST]:
+    names = _SOURCE_ORDER.get(type(node)) or node._fields
+    for name in names:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, ast.AST))
+
+
+def _ast_shape(expr: ast.expr) -> Shape:
+    if isinstance(expr, ast.Name):
+        return Shape("name", expr.id)
+    if isinstance(expr, ast.BinOp):
+        return Shape("binop", inner=_ast_shape(expr.left))
+    if isinstance(expr, (ast.Subscript, ast.Attribute)):
+        return Shape("part", inner=_ast_shape(expr.value))
+    return OTHER
