@@ -6,61 +6,91 @@ import libcst as cst
 
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.walk import iter_nodes
 
 _BUILTINS = frozenset(dir(builtins))
 
 
+#: Nodes that bind names (read through the file's shared node index, one query per function).
+_BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName,
+            cst.ImportAlias, cst.Global, cst.Nonlocal, cst.ExceptHandler, cst.Param, cst.FunctionDef, cst.ClassDef)
+#: Nodes whose own names are not reads.
+_NOT_READS = (cst.Attribute, cst.Arg, cst.FunctionDef, cst.ClassDef, cst.Param, cst.Import, cst.ImportFrom,
+              cst.Global, cst.Nonlocal)
+
+
 def check(file):
-    module_names = _module_bound(file.source.module)
+    module_names = _module_bound(file)
     if module_names is None:
         return  # a star import binds names nobody can list
-    functions = list(file.stages.values())
     seen: set[int] = set()
     vfs = {id(f) for f in file.vector_functions.values()}
-    for fn in [s.node for s in functions] + list(file.vector_functions.values()) + list(file.helpers.values()) \
-            + [k.node for k in file.kernels]:
+    for fn in [s.node for s in file.stages.values()] + list(file.vector_functions.values()) \
+            + list(file.helpers.values()) + [k.node for k in file.kernels]:
         if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
             continue  # a function kept as text (no rule reads it) is not judged
         seen.add(id(fn))
         # `vf` (the register API, `pl.Vf`) is reserved inside vector functions: it needs no import there
-        bound = module_names | _bound_in(fn) | ({"vf"} if id(fn) in vfs else set())
+        bound = module_names | _bound(file, fn) | ({"vf"} if id(fn) in vfs else set())
         reported = set()
-        for name in _reads(fn):
+        for name in _reads(file, fn):
             if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
                 reported.add(name.value)
                 yield name, {"name": name.value, "function": fn.name.value}
 
 
-def _module_bound(module: cst.Module) -> set[str] | None:
+def _module_bound(file) -> set[str] | None:
     names: set[str] = set()
-    for stmt in module.body:
+    for stmt in file.source.module.body:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             names.add(stmt.name.value)
-        elif not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            names.add(getattr(stmt, "name", ""))  # a definition kept as its text
-            continue
-        for node in iter_nodes(stmt) if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) else ():
-            if isinstance(node, cst.ImportStar):
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                    return None
+                names |= _bound_by(small)
+        elif isinstance(stmt, cst.BaseCompoundStatement):
+            if file.find(stmt, cst.ImportStar):
                 return None
-        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            names |= _stored(stmt)
+            names |= _bound(file, stmt)
+        else:
+            names.add(getattr(stmt, "name", ""))  # a definition kept as its text
     return names
 
 
-def _bound_in(fn: cst.FunctionDef) -> set[str]:
-    """Names a function (or a function or lambda nested in it) binds: parameters, targets,
+def _bound_by(small: cst.BaseSmallStatement) -> set[str]:
+    """Names one module-level simple statement binds (no tree search needed)."""
+    if isinstance(small, cst.Assign):
+        return {n for t in small.targets for n in _target_names(t.target)}
+    if isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+        return _target_names(small.target)
+    if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+        out = set()
+        for alias in small.names:
+            if alias.asname is not None:
+                out |= _target_names(alias.asname.name)
+            else:
+                head = alias.name
+                while isinstance(head, cst.Attribute):
+                    head = head.value
+                if isinstance(head, cst.Name):
+                    out.add(head.value)
+        return out
+    return set()
+
+
+def _target_names(t) -> set[str]:
+    if isinstance(t, cst.Name):
+        return {t.value}
+    if isinstance(t, (cst.Tuple, cst.List)):
+        return {n for el in t.elements for n in _target_names(el.value)}
+    if isinstance(t, cst.StarredElement):
+        return _target_names(t.value)
+    return set()
+
+
+def _bound(file, node: cst.CSTNode) -> set[str]:
+    """Names bound under `node`: targets, parameters (of nested functions and lambdas too),
     imports, nested definitions, comprehension targets, `global`/`nonlocal` names."""
-    names = _stored(fn.body)
-    for node in iter_nodes(fn):
-        if isinstance(node, cst.Param):
-            names.add(node.name.value)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node is not fn:
-            names.add(node.name.value)
-    return names
-
-
-def _stored(node: cst.CSTNode) -> set[str]:
     names: set[str] = set()
 
     def targets(t) -> None:
@@ -72,42 +102,43 @@ def _stored(node: cst.CSTNode) -> set[str]:
         elif isinstance(t, cst.StarredElement):
             targets(t.value)
 
-    for n in iter_nodes(node):
+    for n in file.find(node, _BINDERS):
         if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
             targets(n.target)
         elif isinstance(n, cst.AsName):
             targets(n.name)
-        elif isinstance(n, cst.ImportAlias) and n.asname is None:
-            head = n.name
-            while isinstance(head, cst.Attribute):
-                head = head.value
-            if isinstance(head, cst.Name):
-                names.add(head.value)
+        elif isinstance(n, cst.ImportAlias):
+            if n.asname is None:
+                head = n.name
+                while isinstance(head, cst.Attribute):
+                    head = head.value
+                if isinstance(head, cst.Name):
+                    names.add(head.value)
         elif isinstance(n, (cst.Global, cst.Nonlocal)):
             names.update(item.name.value for item in n.names)
-        elif isinstance(n, cst.ExceptHandler) and n.name is not None:
-            targets(n.name.name)
+        elif isinstance(n, cst.ExceptHandler):
+            if n.name is not None:
+                targets(n.name.name)
+        elif isinstance(n, (cst.Param, cst.FunctionDef, cst.ClassDef)) and n is not node:
+            names.add(n.name.value)
     return names
 
 
-def _reads(fn: cst.FunctionDef):
+def _reads(file, fn: cst.FunctionDef):
     """Names read in the function, in source order (decorators, defaults and annotations
     included); attribute names, keywords and the names a statement binds are not reads."""
     skip: set[int] = set()
-    for n in iter_nodes(fn):
+    for n in file.find(fn, _NOT_READS):
         if isinstance(n, cst.Attribute):
             skip.add(id(n.attr))
-        elif isinstance(n, cst.Arg) and n.keyword is not None:
-            skip.add(id(n.keyword))
-        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+        elif isinstance(n, cst.Arg):
+            if n.keyword is not None:
+                skip.add(id(n.keyword))
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Param)):
             skip.add(id(n.name))
-        elif isinstance(n, cst.Param):
-            skip.add(id(n.name))
-        elif isinstance(n, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)):
-            skip.update(id(x) for x in iter_nodes(n) if isinstance(x, cst.Name))
-    for n in iter_nodes(fn):
-        if isinstance(n, cst.Name) and id(n) not in skip:
-            yield n
+        else:  # imports, global, nonlocal
+            skip.update(id(x) for x in file.find(n, cst.Name))
+    return [n for n in file.find(fn, cst.Name) if id(n) not in skip]
 
 
 DOC = """\\
