@@ -20,9 +20,14 @@ from pto_api.ops import (
     store_pipe,
 )
 from pto_api.memory import MEMORY_SPACES, CROSS_CORE_SPACES
+from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
 from pto_api.sync import CROSS_CORE_SYNC_MODES, EVENT_IDS, MAX_OUTSTANDING_SETS, MUTEX_IDS
 
 __all__ = [
+    "BLOCK_BYTES",
+    "BLOCKS_PER_REG",
+    "BROADCAST_BYTES",
+    "REG_BYTES",
     "BLOCK_OP_ROLES",
     "CROSS_CORE_SPACES",
     "CROSS_CORE_SYNC_MODES",

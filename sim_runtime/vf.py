@@ -29,6 +29,7 @@ import threading
 
 import numpy as np
 
+from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, REG_BYTES
 from sim_runtime import assumed, costs, rounding
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
@@ -37,9 +38,6 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.scheduler import current_core
 from sim_runtime.tiles import Tile
 
-REG_BYTES = 256  #: one vector register
-BLOCK_BYTES = 32  #: one DataBlock of a block-strided store
-BLOCKS_PER_REG = REG_BYTES // BLOCK_BYTES
 
 #: `pl.MaskPattern` members.
 MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",

@@ -1,0 +1,14 @@
+"""Vector-register facts of the A5 vector core, for `@pl.vector_function` code.
+
+A register is 256 bytes (64 fp32 lanes, 128 fp16 lanes, ...); a block-strided store
+(`data_copy_mode=DATA_BLOCK_COPY`) cuts it into 8 blocks of 32 bytes; a broadcast load
+(`dist=BRC_B8/B16/B32`) reads one element of 1, 2 or 4 bytes. Element offsets inside a
+vector function (`tile + k`, the `offset` of `load_align`/`store_align`) count elements of
+the tile's dtype.
+"""
+
+REG_BYTES = 256
+BLOCK_BYTES = 32
+BLOCKS_PER_REG = REG_BYTES // BLOCK_BYTES
+#: bytes a broadcast load reads, per `pl.LoadDist` member
+BROADCAST_BYTES = {"BRC_B8": 1, "BRC_B16": 2, "BRC_B32": 4}
