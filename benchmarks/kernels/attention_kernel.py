@@ -78,6 +78,7 @@ assert MA_END <= L1_BYTES, f"L1 plan needs {MA_END} bytes, L1 has {L1_BYTES}"
 def row_max_vf(s_tile, out):
     """out[r] = SCALE * max over the row r of s_tile."""
     mask = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    one = vf.create_mask(pattern=pl.MaskPattern.VL1, dtype=pl.DT_FP32)  # a single fp32 result per row
     for r in pl.range(0, TS_HALF):
         best = vf.full(NEG_BIG)
         for j in pl.range(0, ROW_REGS):
@@ -85,13 +86,14 @@ def row_max_vf(s_tile, out):
             best = vf.max(best, x, mask)
         best = vf.reduce_max(best, mask)
         best = vf.muls(best, SCALE, mask)
-        vf.store_align(out + r, best, mask)
+        vf.store_align(out + r, best, one)
 
 
 @pl.vector_function
 def exp_rows_vf(s_tile, p_tile, max_tile, sum_out):
     """P[r, c] = exp(SCALE * S[r, c] - m[r]); sum_out[r] = sum over the row of P."""
     mask = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    one = vf.create_mask(pattern=pl.MaskPattern.VL1, dtype=pl.DT_FP32)  # a single fp32 result per row
     for r in pl.range(0, TS_HALF):
         m = vf.load_align(max_tile, r, dist=pl.LoadDist.BRC_B32)
         total = vf.full(0.0, mask)
@@ -102,7 +104,7 @@ def exp_rows_vf(s_tile, p_tile, max_tile, sum_out):
             total = vf.add(total, e, mask)
             vf.store_align(p_tile, e, mask, r * TKV + j * FP32_LANES)
         total = vf.reduce_sum(total, mask)
-        vf.store_align(sum_out + r, total, mask)
+        vf.store_align(sum_out + r, total, one)
 
 
 @pl.vector_function
@@ -117,6 +119,7 @@ def softmax_first_vf(s_tile, p_tile, max_tile, sum_tile):
 def softmax_next_vf(s_tile, p_tile, max_tile, sum_tile, corr, scratch):
     """Later tiles: m' = max(m, tile max), c = exp(m - m'), l' = c * l + tile sum."""
     mask = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    one = vf.create_mask(pattern=pl.MaskPattern.VL1, dtype=pl.DT_FP32)  # a single fp32 result per row
     row_max_vf(s_tile, scratch)
     vf.mem_bar(mode=pl.MemBarMode.VST_VLD)
     for r in pl.range(0, TS_HALF):
@@ -124,8 +127,8 @@ def softmax_next_vf(s_tile, p_tile, max_tile, sum_tile, corr, scratch):
         m_old = vf.load_align(max_tile, r, dist=pl.LoadDist.BRC_B32)
         m_new = vf.max(m_old, m_tile, mask)
         c = vf.exp_sub(m_old, m_new, mask)
-        vf.store_align(max_tile + r, m_new, mask)
-        vf.store_align(corr + r, c, mask)
+        vf.store_align(max_tile + r, m_new, one)
+        vf.store_align(corr + r, c, one)
     vf.mem_bar(mode=pl.MemBarMode.VST_VLD)
     exp_rows_vf(s_tile, p_tile, max_tile, scratch)
     vf.mem_bar(mode=pl.MemBarMode.VST_VLD)
@@ -135,7 +138,7 @@ def softmax_next_vf(s_tile, p_tile, max_tile, sum_tile, corr, scratch):
         l_tile = vf.load_align(scratch, r, dist=pl.LoadDist.BRC_B32)
         l_new = vf.mul(c, l_old, mask)
         l_new = vf.add(l_new, l_tile, mask)
-        vf.store_align(sum_tile + r, l_new, mask)
+        vf.store_align(sum_tile + r, l_new, one)
 
 
 @pl.vector_function

@@ -25,6 +25,8 @@ from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile import vfbody
 from pto_transpile.consteval import PlSymbol
+from pto_transpile.partial import Verbatim
+from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
 from pto_transpile.codegen import expression_code
 from pto_transpile.soundness.values import (
@@ -123,6 +125,9 @@ class Interpreter:
         # per file: the serial and the generated kernel (stage bodies are the same nodes) and
         # every configuration share them; entries keep their node, so an id stays its own
         shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {}})
+        if "extents" not in shared:
+            shared["extents"] = vfextent.VectorFunctions(lambda name: _vf_source(file, name), self._vf_constant)
+        self._extents: vfextent.VectorFunctions = shared["extents"]
         self._code: dict[int, tuple] = shared["code"]
         self._strings: dict[int, tuple] = shared["strings"]
         self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
@@ -569,7 +574,7 @@ class Interpreter:
     def call_function(self, fn: FunctionV, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
         if fn.kind == "vf":
-            self._vf_call(fn, pos, node, ctx)
+            self._vf_call(fn, pos, kw, node, ctx)
             return UNKNOWN
         env = self._bind(fn.node, pos, kw, ctx)
         if fn.kind == "stage":
@@ -867,24 +872,59 @@ class Interpreter:
             raise CannotModel(f"no pipe is known for `pl.{op}`", node)
         return pipe
 
-    def _vf_call(self, fn: FunctionV, pos: list, node, ctx: Ctx) -> None:
+    def _vf_call(self, fn: FunctionV, pos: list, kw: dict, node, ctx: Ctx) -> None:
+        """One V-pipe op. Its footprint is each tile argument its roles read or write, plus any
+        bytes its register code reaches outside those tiles (raw offsets past a tile's end)."""
         roles = self._vf_param_roles(fn.name)
         reads: list[Foot] = []
         writes: list[Foot] = []
         tiles = []
+        extents = self._vf_extents(fn.name, pos, kw, node)
         for i, value in enumerate(pos):
             if not isinstance(value, (TileV, AnyTileV)):
                 continue
             role = roles.get(i)
-            if role is None:
+            extent = extents.get(i)
+            if role is None and (extent is None or not (extent.reads or extent.writes)):
                 continue
             tiles.append(value)
             feet = self._tile_feet(value, ctx.core, None)
-            if "R" in role:
+            if role and "R" in role:
                 reads.extend(feet)
-            if "W" in role:
+            if role and "W" in role:
                 writes.extend(feet)
-        self._op_event(fn.name, "V", reads, writes, self._mutex(tiles), node, ctx)
+            if extent is not None:
+                reads.extend(self._beyond(value, extent.reads, "R" in (role or ""), ctx.core))
+                writes.extend(self._beyond(value, extent.writes, "W" in (role or ""), ctx.core))
+        self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
+
+    def _vf_extents(self, name: str, pos: list, kw: dict, node) -> dict:
+        try:
+            args = tuple(_vf_argument(v) for v in pos)
+            kwargs = tuple(sorted((k, _vf_argument(v)) for k, v in kw.items()))
+            return self._extents.extents(name, args, kwargs)
+        except vfextent.Unmodelled as exc:
+            raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
+
+    def _beyond(self, tile, spans, whole: bool, core: int) -> list[Foot]:
+        """Feet for the spans (bytes from the tile's first byte) not inside the tile, or all of
+        them when the roles did not already count the whole tile."""
+        out = []
+        for t in (tile.choices if isinstance(tile, AnyTileV) else (tile,)):
+            size = t.hi - t.lo
+            for a, b in spans:
+                if whole and 0 <= a and b <= size:
+                    continue
+                label = f"{t.label} (bytes {a}..{b} from its start)"
+                for key in self._tile_keys(t.memory, core, None):
+                    out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV)))
+        return out
+
+    def _vf_constant(self, name: str) -> Any:
+        if name not in self.file.constants:
+            return None
+        value = self._const(cst.Name(name))
+        return value.leaf if isinstance(value, Symbol) else value
 
     def _vf_param_roles(self, name: str) -> dict[int, str]:
         if name not in self._vf_roles:
@@ -963,6 +1003,33 @@ def _name_group(group: GroupV, name: str) -> None:
     group.name = name
     group.tiles = tuple(TileV(t.memory, t.lo, t.hi, t.mutex, f"{name}[{i}]", t.shape, t.valid)
                         for i, t in enumerate(group.tiles))
+
+
+def _vf_argument(value: Any) -> Any:
+    """A call argument as the vector-function evaluator takes it (hashable: results are cached)."""
+    if isinstance(value, (TileV, AnyTileV)):
+        shapes = {(t.hi - t.lo, tuple(t.shape)) for t in (value.choices if isinstance(value, AnyTileV) else (value,))}
+        if len(shapes) != 1:
+            raise vfextent.Unmodelled("an argument that is one of several tiles of different types")
+        ((size, shape),) = shapes
+        count = 1
+        for d in shape:
+            count *= d if isinstance(d, int) else 0
+        if not count or size % count:
+            raise vfextent.Unmodelled("a tile argument whose shape is not static")
+        return vfextent.TileArg(size // count, shape)
+    if isinstance(value, Symbol):
+        return value.leaf
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return vfextent.UNKNOWN
+
+
+def _vf_source(file, name: str) -> Optional[str]:
+    fn = file.vector_functions.get(name)
+    if fn is None:
+        return None
+    return fn.text if isinstance(fn, Verbatim) else cst.Module(body=[]).code_for_node(fn)
 
 
 def _import_const(value: Any) -> Any:

@@ -1,0 +1,521 @@
+"""The bytes a `@pl.vector_function` call reads and writes, from its body, without running it.
+
+Register code addresses a tile by raw element offsets from the tile's first element, so a
+vector function may reach bytes outside the tile it is given: the next slot of the group,
+another buffer. Knowing only *which* parameters are read or written (the access roles) would
+then hide a conflict. This module evaluates the body with Python's `ast` on abstract values:
+a tile argument is a pointer (its argument, a byte offset, the element size and the declared
+shape), scalars are numbers, registers are opaque and masks are the number of leading
+register bytes they enable (registers keep their lane width where it is known). Loops over `pl.range`/`range` with static bounds run; branches
+whose condition is not static run both ways. The result is, per tile argument, the byte
+intervals read and written relative to the argument's first byte.
+
+Addressing is the hardware's: a pointer moves by elements of its tile's dtype; an offset is
+elements too, a `[row, col]` offset `row * shape[1] + col` of the declared shape. A NORM load
+reads one 256-byte register; a broadcast load (`BRC_B8/16/32`, or `BRC` by register width)
+reads one element. A NORM store writes the enabled lanes of the register (a lane is on when
+the mask bit of its first byte is, so the bytes are rounded up to whole lanes; a register of
+unknown lane width counts 8-byte lanes). A
+`DATA_BLOCK_COPY` store writes each 32-byte block that has an enabled byte at
+`start + b * block_stride * 32`. `post_update=True` reads or writes at a cursor, one per target
+address per call (shared with nested vector functions), that starts at the target and moves
+by the offset (NORM) or by `repeat_stride * 32` bytes (`DATA_BLOCK_COPY`).
+
+Anything else that touches memory (a `vf.*` memory op other than `load_align`/`store_align`,
+an offset or trip count that is not static, a statement the evaluator does not know) raises
+`Unmodelled`: the check then refuses instead of guessing.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from pto_api.ops import VF_OP_ROLES
+from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
+
+#: Register ops one call may run before the evaluator gives up.
+OP_BUDGET = 200_000
+#: Intervals kept per argument and direction; more are merged into their hull.
+MAX_INTERVALS = 16
+
+
+class Unmodelled(Exception):
+    """The body cannot be followed statically; the message says why."""
+
+
+@dataclass(frozen=True)
+class TileArg:
+    """What the evaluator needs of a tile argument: element size and declared shape."""
+
+    elem: int
+    shape: tuple
+
+
+@dataclass(frozen=True)
+class Extent:
+    """Bytes one argument's tile pointer reaches, relative to its first byte: `[lo, hi)` intervals."""
+
+    reads: tuple[tuple[int, int], ...]
+    writes: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class _Ptr:
+    arg: int  #: index of the tile argument of the outermost call
+    offset: int  #: bytes from that argument's first byte
+    tile: TileArg
+
+
+@dataclass(frozen=True)
+class _Mask:
+    nbytes: int  #: leading register bytes enabled
+
+
+class _Opaque:
+    """A value the evaluator does not follow."""
+
+
+@dataclass(frozen=True)
+class _Reg(_Opaque):
+    lane: Optional[int] = None  #: bytes per lane, when known
+
+
+_UNKNOWN = _Opaque()
+#: pass this for a scalar argument whose value is not known
+UNKNOWN = _UNKNOWN
+
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod, ast.Div: operator.truediv, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
+}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne,
+}
+_BUILTINS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs, "int": int, "len": len}
+#: bytes per element of a `pl.DT_*` dtype name, for masks and register dtypes
+_DTYPE_BYTES = {"FP32": 4, "INT32": 4, "UINT32": 4, "FP16": 2, "BF16": 2, "INT16": 2, "UINT16": 2,
+                "INT8": 1, "UINT8": 1, "FP8": 1, "HF8": 1, "INT64": 8, "UINT64": 8}
+
+
+class VectorFunctions:
+    """Evaluates the vector functions of one file; results are cached per argument signature."""
+
+    def __init__(self, source_of: Callable[[str], Optional[str]], constant: Callable[[str], Any]):
+        """`source_of(name)`: the text of vector function `name` (None: not a vector function);
+        `constant(name)`: the value of a module-level name (anything not a number: unknown)."""
+        self._source_of = source_of
+        self._constant = constant
+        self._trees: dict[str, ast.FunctionDef] = {}
+        self._cache: dict[tuple, dict[int, Extent]] = {}
+
+    def extents(self, name: str, args: tuple, kwargs: tuple = ()) -> dict[int, Extent]:
+        """Per tile argument (by position among `args`), the bytes the call reaches. `args`
+        holds `TileArg` for tiles and plain values (numbers, strings, None) for scalars;
+        `kwargs` is a tuple of (name, value) pairs. Raises `Unmodelled`."""
+        key = (name, args, kwargs)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = _Run(self).top(name, args, dict(kwargs))
+        return hit
+
+    def tree(self, name: str) -> Optional[ast.FunctionDef]:
+        if name not in self._trees:
+            text = self._source_of(name)
+            if text is None:
+                return None
+            try:
+                module = ast.parse(textwrap.dedent(text))
+            except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+                raise Unmodelled(f"vector function `{name}` could not be read ({type(exc).__name__})") from None
+            fns = [s for s in module.body if isinstance(s, ast.FunctionDef) and s.name == name]
+            if not fns:
+                raise Unmodelled(f"vector function `{name}` could not be read")
+            self._trees[name] = fns[0]
+        return self._trees[name]
+
+
+class _Run:
+    """One top-level call: cursors and touched bytes are shared with the nested calls it makes."""
+
+    def __init__(self, owner: VectorFunctions):
+        self.owner = owner
+        self.ops = 0
+        self.cursors: dict[tuple[int, int], int] = {}
+        self.touched: dict[tuple[int, str], list[tuple[int, int]]] = {}
+        self.active: list[str] = []
+
+    def top(self, name: str, args: tuple, kwargs: dict) -> dict[int, Extent]:
+        bound = [_Ptr(i, 0, a) if isinstance(a, TileArg) else a for i, a in enumerate(args)]
+        self.call(name, bound, {k: v for k, v in kwargs.items() if not isinstance(v, TileArg)})
+        out = {}
+        for i, a in enumerate(args):
+            if isinstance(a, TileArg):
+                out[i] = Extent(_merge(self.touched.get((i, "R"), [])), _merge(self.touched.get((i, "W"), [])))
+        return out
+
+    # functions and statements ----------------------------------------------------------------
+    def call(self, name: str, args: list, kwargs: dict) -> None:
+        fn = self.owner.tree(name)
+        if fn is None:
+            raise Unmodelled(f"`{name}` is not a vector function of this file")
+        if name in self.active:
+            raise Unmodelled(f"vector function `{name}` calls itself")
+        env = self._bind(fn, args, kwargs)
+        self.active.append(name)
+        try:
+            self.block(fn.body, env)
+        except _Returned:
+            pass
+        finally:
+            self.active.pop()
+
+    def _bind(self, fn: ast.FunctionDef, args: list, kwargs: dict) -> dict:
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        if len(args) > len(params) or fn.args.vararg or fn.args.kwarg:
+            raise Unmodelled(f"the call of `{fn.name}` does not match its parameters")
+        env = dict(zip(params, args))
+        defaults = fn.args.defaults
+        for p, d in zip(params[len(params) - len(defaults):], defaults):
+            env.setdefault(p, self.expr(d, {}))
+        for k, v in kwargs.items():
+            if k not in params:
+                raise Unmodelled(f"`{fn.name}` has no parameter `{k}`")
+            env[k] = v
+        missing = [p for p in params if p not in env]
+        if missing:
+            raise Unmodelled(f"the call of `{fn.name}` leaves `{missing[0]}` unbound")
+        return env
+
+    def block(self, stmts: list, env: dict) -> None:
+        for stmt in stmts:
+            self.stmt(stmt, env)
+
+    def stmt(self, stmt: ast.stmt, env: dict) -> None:
+        if isinstance(stmt, ast.Expr):
+            self.expr(stmt.value, env)
+        elif isinstance(stmt, ast.Assign):
+            value = self.expr(stmt.value, env)
+            for target in stmt.targets:
+                self._assign(target, value, env)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                self._assign(stmt.target, self.expr(stmt.value, env), env)
+        elif isinstance(stmt, ast.AugAssign):
+            current = self.expr(stmt.target, env) if isinstance(stmt.target, ast.Name) else _UNKNOWN
+            self._assign(stmt.target, self._binary(type(stmt.op), current, self.expr(stmt.value, env)), env)
+        elif isinstance(stmt, ast.For):
+            self._for(stmt, env)
+        elif isinstance(stmt, ast.If):
+            test = self.expr(stmt.test, env)
+            if isinstance(test, _Opaque):
+                # not static: both ways (the union of what either reaches)
+                self.block(stmt.body, env)
+                self.block(stmt.orelse, env)
+            else:
+                self.block(stmt.body if test else stmt.orelse, env)
+        elif isinstance(stmt, ast.Return):
+            if stmt.value is not None:
+                self.expr(stmt.value, env)
+            raise _Returned()
+        elif not isinstance(stmt, (ast.Pass, ast.Assert)):
+            raise Unmodelled(f"`{type(stmt).__name__}` statements in a vector function are not modelled "
+                             f"(line {stmt.lineno} of `{self.active[-1]}`)")
+
+    def _assign(self, target: ast.expr, value: Any, env: dict) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = value if isinstance(value, tuple) and len(value) == len(target.elts) else None
+            for i, t in enumerate(target.elts):
+                self._assign(t, values[i] if values is not None else _UNKNOWN, env)
+        else:
+            raise Unmodelled(f"assignment to `{type(target).__name__}` in a vector function is not modelled")
+
+    def _for(self, stmt: ast.For, env: dict) -> None:
+        it = stmt.iter
+        if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
+            raise Unmodelled(f"the loop at line {stmt.lineno} of `{self.active[-1]}` is not over `pl.range`/`range`")
+        bounds = [self.expr(a, env) for a in it.args]
+        if not bounds or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+            raise Unmodelled(f"the trip count of the loop at line {stmt.lineno} of `{self.active[-1]}` is not static")
+        if stmt.orelse:
+            raise Unmodelled("`for ... else` in a vector function is not modelled")
+        for value in range(*bounds):
+            self._assign(stmt.target, value, env)
+            self.block(stmt.body, env)
+
+    # expressions -----------------------------------------------------------------------------
+    def expr(self, node: ast.expr, env: dict) -> Any:
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in env:
+                return env[node.id]
+            value = self.owner._constant(node.id)
+            return value if isinstance(value, (int, float, str)) else _UNKNOWN
+        if isinstance(node, ast.Attribute):
+            path = _callee(node)
+            if not path or path.split(".", 1)[0] in env:
+                return _UNKNOWN
+            return path.rsplit(".", 1)[-1]  # `pl.MaskPattern.ALL` -> "ALL", `pl.DT_FP16` -> "DT_FP16"
+        if isinstance(node, ast.BinOp):
+            return self._binary(type(node.op), self.expr(node.left, env), self.expr(node.right, env))
+        if isinstance(node, ast.UnaryOp):
+            v = self.expr(node.operand, env)
+            if isinstance(node.op, ast.USub) and _number(v):
+                return -v
+            if isinstance(node.op, ast.Not) and not isinstance(v, _Opaque):
+                return not v
+            return _UNKNOWN
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+            a, b = self.expr(node.left, env), self.expr(node.comparators[0], env)
+            return _COMPARE[type(node.ops[0])](a, b) if _number(a) and _number(b) else _UNKNOWN
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return tuple(self.expr(e, env) for e in node.elts)
+        if isinstance(node, ast.Call):
+            return self._call(node, env)
+        return _UNKNOWN
+
+    def _binary(self, op: type, a: Any, b: Any) -> Any:
+        if isinstance(a, _Ptr) or isinstance(b, _Ptr):
+            ptr, k = (a, b) if isinstance(a, _Ptr) else (b, a)
+            if op is ast.Add or (op is ast.Sub and ptr is a):
+                if not _integer(k):
+                    raise Unmodelled("a tile pointer moves by an offset that is not static")
+                return _Ptr(ptr.arg, ptr.offset + (k if op is ast.Add else -k) * ptr.tile.elem, ptr.tile)
+            raise Unmodelled("arithmetic on a tile pointer other than `+`/`-` an offset")
+        if _number(a) and _number(b) and op in _BINARY:
+            if op is ast.Pow and abs(b) > 64:
+                raise Unmodelled("a power too large to follow in a vector function")
+            try:
+                return _BINARY[op](a, b)
+            except (ArithmeticError, ValueError):
+                return _UNKNOWN
+        return _UNKNOWN
+
+    def _call(self, node: ast.Call, env: dict) -> Any:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise Unmodelled("a starred argument in a vector function is not modelled")
+        args = [self.expr(a, env) for a in node.args]
+        kwargs = {k.arg: self.expr(k.value, env) for k in node.keywords}
+        path = _callee(node.func)
+        if path and path.startswith(("vf.", "pl.Vf.")):
+            return self._vf_op(path.rsplit(".", 1)[-1], args, kwargs)
+        if isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name not in env and self.owner.tree(name) is not None:
+                self.call(name, args, kwargs)
+                return None
+            if name in _BUILTINS and all(_number(a) for a in args) and not kwargs:
+                try:
+                    return _BUILTINS[name](*args)
+                except (TypeError, ValueError):
+                    return _UNKNOWN
+        if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
+            raise Unmodelled(f"a tile pointer is passed to `{path or 'a call'}`, which the check cannot follow")
+        return _UNKNOWN
+
+    # vf ops ------------------------------------------------------------------------------------
+    def _vf_op(self, op: str, args: list, kwargs: dict) -> Any:
+        self.ops += 1
+        if self.ops > OP_BUDGET:
+            raise Unmodelled("the vector function runs too many register ops to follow")
+        if op == "load_align":
+            return self._load(*_params(args, kwargs, ("ptr", "offset", "dist"), ("dtype", "post_update")))
+        if op == "store_align":
+            return self._store(*_params(args, kwargs, ("ptr", "reg", "mask", "offset"),
+                                        ("block_stride", "repeat_stride", "data_copy_mode", "post_update", "dist")))
+        if op in VF_OP_ROLES:
+            raise Unmodelled(f"the bytes `vf.{op}` reaches are not modelled")
+        if op == "create_mask":
+            return _mask_of(kwargs.get("pattern", args[0] if args else "ALL"), kwargs.get("dtype"))
+        if op == "update_mask":
+            return _count_mask(args[0] if args else kwargs.get("count"), kwargs.get("dtype"))
+        if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
+            raise Unmodelled(f"`vf.{op}` is given a tile pointer; only loads and stores are modelled")
+        lane = _dtype_bytes(kwargs.get("dtype"))
+        if lane is None and op == "full" and args:
+            lane = 4 if isinstance(args[0], float) else 8 if _integer(args[0]) else None
+        if lane is None:
+            lane = next((a.lane for a in args if isinstance(a, _Reg)), None)
+        if op == "de_interleave":
+            return (_Reg(lane), _Reg(lane))
+        return _Reg(lane)
+
+    def _load(self, ptr, offset, dist, dtype, post_update) -> Any:
+        ptr = _pointer("load_align", ptr)
+        step = _elements(ptr, offset)
+        start = self._at(ptr, step, post_update)
+        d = dist if isinstance(dist, str) else "NORM"
+        if dist is not None and not isinstance(dist, str):
+            raise Unmodelled("the `dist` of this `vf.load_align` is not static")
+        if d == "NORM":
+            width = REG_BYTES
+        elif d == "BRC":
+            width = _dtype_bytes(dtype) or ptr.tile.elem
+        elif d in BROADCAST_BYTES:
+            width = BROADCAST_BYTES[d]
+        else:
+            raise Unmodelled(f"`vf.load_align` with dist={d} is not modelled")
+        self._touch(ptr, start, start + width, "R")
+        return _Reg(_dtype_bytes(dtype) or ptr.tile.elem)
+
+    def _store(self, ptr, reg, mask, offset, block_stride, repeat_stride, mode, post_update, dist) -> None:
+        ptr = _pointer("store_align", ptr)
+        if dist is not None and dist not in ("NORM", "NORM_B8", "NORM_B16", "NORM_B32"):
+            raise Unmodelled(f"`vf.store_align` with dist={dist} is not modelled")
+        enabled = _enabled(mask, reg)
+        if mode == "DATA_BLOCK_COPY":
+            if post_update is True:
+                if offset is not None:
+                    raise Unmodelled("`vf.store_align` DATA_BLOCK_COPY with both an offset and post_update")
+                start = self.cursors.setdefault((ptr.arg, ptr.offset), ptr.offset)
+            else:
+                start = ptr.offset + _elements(ptr, offset)
+            stride = _static(block_stride, 1, "block_stride") * BLOCK_BYTES
+            blocks = min(BLOCKS_PER_REG, -(-enabled // BLOCK_BYTES))
+            for b in range(blocks):
+                self._touch(ptr, start + b * stride, start + b * stride + BLOCK_BYTES, "W")
+            if post_update is True:
+                self.cursors[(ptr.arg, ptr.offset)] = start + _static(repeat_stride, 1, "repeat_stride") * BLOCK_BYTES
+            elif post_update is not None and post_update is not False:
+                raise Unmodelled("`post_update` of this `vf.store_align` is not static")
+            return None
+        if mode is not None and mode != "NORMAL":
+            raise Unmodelled(f"`vf.store_align` with data_copy_mode={mode} is not modelled")
+        start = self._at(ptr, _elements(ptr, offset), post_update)
+        if enabled:
+            self._touch(ptr, start, start + enabled, "W")
+        return None
+
+    def _at(self, ptr: _Ptr, step: int, post_update: Any) -> int:
+        if post_update is None or post_update is False:
+            return ptr.offset + step
+        if post_update is not True:
+            raise Unmodelled("`post_update` of this access is not static")
+        key = (ptr.arg, ptr.offset)
+        start = self.cursors.setdefault(key, ptr.offset)
+        self.cursors[key] = start + step
+        return start
+
+    def _touch(self, ptr: _Ptr, lo: int, hi: int, kind: str) -> None:
+        spans = self.touched.setdefault((ptr.arg, kind), [])
+        if spans and spans[-1][1] == lo:
+            spans[-1] = (spans[-1][0], hi)  # the common case: consecutive registers
+        else:
+            spans.append((lo, hi))
+        if len(spans) > 4 * MAX_INTERVALS:
+            spans[:] = list(_merge(spans))
+
+
+class _Returned(Exception):
+    pass
+
+
+def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
+    if len(args) > len(positional):
+        raise Unmodelled("a `vf` memory op with more positional arguments than it takes")
+    values = dict(zip(positional, args))
+    for k, v in kwargs.items():
+        if k not in positional + keyword or k in values:
+            raise Unmodelled(f"a `vf` memory op with an unexpected argument `{k}`")
+        values[k] = v
+    return [values.get(p) for p in positional + keyword]
+
+
+def _pointer(op: str, value: Any) -> _Ptr:
+    if not isinstance(value, _Ptr):
+        raise Unmodelled(f"the tile `vf.{op}` addresses is not a tile argument (plus a static offset)")
+    return value
+
+
+def _elements(ptr: _Ptr, offset: Any) -> int:
+    """Bytes of an element offset (`k` or `[row, col]` of the declared shape)."""
+    if offset is None:
+        return 0
+    if isinstance(offset, tuple) and len(offset) == 2 and all(_integer(o) for o in offset):
+        if len(ptr.tile.shape) < 2 or not _integer(ptr.tile.shape[1]):
+            raise Unmodelled("a `[row, col]` offset into a tile whose shape is not static")
+        return (offset[0] * ptr.tile.shape[1] + offset[1]) * ptr.tile.elem
+    if _integer(offset):
+        return offset * ptr.tile.elem
+    raise Unmodelled("a `vf` load or store offset that is not static")
+
+
+def _static(value: Any, default: int, what: str) -> int:
+    if value is None:
+        return default
+    if not _integer(value):
+        raise Unmodelled(f"the `{what}` of this `vf.store_align` is not static")
+    return value
+
+
+def _dtype_bytes(dtype: Any) -> Optional[int]:
+    return _DTYPE_BYTES.get(dtype[3:]) if isinstance(dtype, str) and dtype.startswith("DT_") else None
+
+
+def _mask_of(pattern: Any, dtype: Any) -> Any:
+    """`create_mask(pattern, dtype)`: enabled leading bytes (a pattern not known here: all)."""
+    size = _dtype_bytes(dtype) or 4
+    lanes = REG_BYTES // size
+    if pattern == "ALLF":
+        return _Mask(0)
+    if isinstance(pattern, str) and pattern.startswith("VL") and pattern[2:].isdigit():
+        return _Mask(min(lanes, int(pattern[2:])) * size)
+    fraction = {"H": 2, "Q": 4}.get(pattern) if isinstance(pattern, str) else None
+    return _Mask(lanes // fraction * size) if fraction else _Mask(REG_BYTES)
+
+
+def _count_mask(count: Any, dtype: Any) -> Any:
+    """`update_mask(n, dtype)`: the first n lanes."""
+    size = _dtype_bytes(dtype) or 4
+    if _integer(count):
+        return _Mask(max(0, min(REG_BYTES // size, count)) * size)
+    return _Mask(REG_BYTES)
+
+
+def _enabled(mask: Any, reg: Any) -> int:
+    """Bytes of the register a store writes: a lane is on when the mask bit of its first byte is,
+    so a register whose lanes are wider than the mask's writes up to one lane more."""
+    if not isinstance(mask, _Mask):
+        return REG_BYTES
+    lane = reg.lane if isinstance(reg, _Reg) and reg.lane else max(_DTYPE_BYTES.values())
+    return min(REG_BYTES, -(-mask.nbytes // lane) * lane)
+
+
+def _merge(spans: list) -> tuple[tuple[int, int], ...]:
+    out: list[list[int]] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    if len(out) > MAX_INTERVALS:
+        return ((out[0][0], max(h for _, h in out)),)
+    return tuple((lo, hi) for lo, hi in out)
+
+
+def _callee(node: ast.expr) -> str:
+    """`a.b.c` as a dotted string ("" for anything else)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _integer(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
