@@ -6,16 +6,16 @@ another buffer. Knowing only *which* parameters are read or written (the access 
 then hide a conflict. This module evaluates the body with Python's `ast` on abstract values:
 a tile argument is a pointer (its argument, a byte offset, the element size and the declared
 shape), scalars are numbers, registers are opaque and masks are the number of leading
-register bytes they enable (registers keep their lane width where it is known). Loops over `pl.range`/`range` with static bounds run; branches
+register bytes they enable. Loops over `pl.range`/`range` with static bounds run; branches
 whose condition is not static run both ways. The result is, per tile argument, the byte
 intervals read and written relative to the argument's first byte.
 
 Addressing is the hardware's: a pointer moves by elements of its tile's dtype; an offset is
 elements too, a `[row, col]` offset `row * shape[1] + col` of the declared shape. A NORM load
 reads one 256-byte register; a broadcast load (`BRC_B8/16/32`, or `BRC` by register width)
-reads one element. A NORM store writes the enabled lanes of the register (a lane is on when
-the mask bit of its first byte is, so the bytes are rounded up to whole lanes; a register of
-unknown lane width counts 8-byte lanes). A
+reads one element. A NORM store writes the enabled lanes of the register, whose lanes have the
+element type of the tile it is stored to (a lane is on when the mask bit of its first byte is,
+so the enabled bytes are rounded up to whole lanes). A
 `DATA_BLOCK_COPY` store writes each 32-byte block that has an enabled byte at
 `start + b * block_stride * 32`. `post_update=True` reads or writes at a cursor, one per target
 address per call (shared with nested vector functions), that starts at the target and moves
@@ -79,10 +79,7 @@ class _Opaque:
     """A value the evaluator does not follow."""
 
 
-@dataclass(frozen=True)
-class _Reg(_Opaque):
-    lane: Optional[int] = None  #: bytes per lane, when known
-
+_REG = _Opaque()
 
 _UNKNOWN = _Opaque()
 #: pass this for a scalar argument whose value is not known
@@ -110,7 +107,8 @@ class VectorFunctions:
         """`source_of(name)`: the text of vector function `name` (None: not a vector function);
         `constant(name)`: the value of a module-level name (anything not a number: unknown)."""
         self._source_of = source_of
-        self._constant = constant
+        self._constant_of = constant
+        self._constants: dict[str, Any] = {}
         self._trees: dict[str, ast.FunctionDef] = {}
         self._cache: dict[tuple, dict[int, Extent]] = {}
 
@@ -124,6 +122,12 @@ class VectorFunctions:
             hit = self._cache[key] = _Run(self).top(name, args, dict(kwargs))
         return hit
 
+    def constant(self, name: str) -> Any:
+        if name not in self._constants:
+            value = self._constant_of(name)
+            self._constants[name] = value if isinstance(value, (int, float, str)) else _UNKNOWN
+        return self._constants[name]
+
     def tree(self, name: str) -> Optional[ast.FunctionDef]:
         if name not in self._trees:
             text = self._source_of(name)
@@ -136,6 +140,7 @@ class VectorFunctions:
             fns = [s for s in module.body if isinstance(s, ast.FunctionDef) and s.name == name]
             if not fns:
                 raise Unmodelled(f"vector function `{name}` could not be read")
+            fns[0].body = _prune(fns[0].body)
             self._trees[name] = fns[0]
         return self._trees[name]
 
@@ -257,8 +262,7 @@ class _Run:
         if isinstance(node, ast.Name):
             if node.id in env:
                 return env[node.id]
-            value = self.owner._constant(node.id)
-            return value if isinstance(value, (int, float, str)) else _UNKNOWN
+            return self.owner.constant(node.id)
         if isinstance(node, ast.Attribute):
             path = _callee(node)
             if not path or path.split(".", 1)[0] in env:
@@ -339,14 +343,9 @@ class _Run:
             return _count_mask(args[0] if args else kwargs.get("count"), kwargs.get("dtype"))
         if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
             raise Unmodelled(f"`vf.{op}` is given a tile pointer; only loads and stores are modelled")
-        lane = _dtype_bytes(kwargs.get("dtype"))
-        if lane is None and op == "full" and args:
-            lane = 4 if isinstance(args[0], float) else 8 if _integer(args[0]) else None
-        if lane is None:
-            lane = next((a.lane for a in args if isinstance(a, _Reg)), None)
         if op == "de_interleave":
-            return (_Reg(lane), _Reg(lane))
-        return _Reg(lane)
+            return (_REG, _REG)
+        return _REG
 
     def _load(self, ptr, offset, dist, dtype, post_update) -> Any:
         ptr = _pointer("load_align", ptr)
@@ -364,13 +363,13 @@ class _Run:
         else:
             raise Unmodelled(f"`vf.load_align` with dist={d} is not modelled")
         self._touch(ptr, start, start + width, "R")
-        return _Reg(_dtype_bytes(dtype) or ptr.tile.elem)
+        return _REG
 
     def _store(self, ptr, reg, mask, offset, block_stride, repeat_stride, mode, post_update, dist) -> None:
         ptr = _pointer("store_align", ptr)
         if dist is not None and dist not in ("NORM", "NORM_B8", "NORM_B16", "NORM_B32"):
             raise Unmodelled(f"`vf.store_align` with dist={dist} is not modelled")
-        enabled = _enabled(mask, reg)
+        enabled = _enabled(mask, ptr.tile.elem)
         if mode == "DATA_BLOCK_COPY":
             if post_update is True:
                 if offset is not None:
@@ -416,6 +415,112 @@ class _Run:
 
 class _Returned(Exception):
     pass
+
+
+# -- pruning: only what decides which bytes are touched runs --------------------------------------
+
+_MEMORY_OPS = frozenset({"load_align", "store_align"}) | frozenset(VF_OP_ROLES)
+_BINDING_EXPRESSIONS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _prune(body: list) -> list:
+    """`body` without the statements that cannot change which bytes are touched: register
+    arithmetic whose result reaches no address, mask or trip count (most of a vector function).
+    A memory op's operands, a nested call's arguments, loop bounds and branch conditions are
+    needed, and so is every assignment to a name something needed reads, to a fixpoint."""
+    needed: set[str] = set()
+    while True:
+        before = len(needed)
+        _needs(body, needed)
+        if len(needed) == before:
+            return _kept(body, needed)
+
+
+def _needs(stmts: list, needed: set) -> bool:
+    """Adds what the kept statements of `stmts` read to `needed`; whether any is kept."""
+    any_kept = False
+    for stmt in stmts:
+        if isinstance(stmt, (ast.For, ast.If)):
+            inner = _needs(stmt.body, needed) | _needs(stmt.orelse, needed)
+            target = stmt.target if isinstance(stmt, ast.For) else None
+            if inner or (target is not None and _names(target) & needed):
+                needed |= _names(stmt.iter if isinstance(stmt, ast.For) else stmt.test)
+                any_kept = True
+        elif isinstance(stmt, (ast.Pass, ast.Assert)):
+            continue
+        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            reads = _effect_reads(stmt)
+            targets = _targets(stmt)
+            if reads is not None or targets & needed:
+                needed |= reads or set()
+                if targets & needed or isinstance(stmt, ast.AugAssign) and targets & needed:
+                    needed |= _names(stmt.value) if stmt.value is not None else set()
+                if isinstance(stmt, ast.AugAssign):
+                    needed |= targets & needed
+                any_kept = True
+        else:
+            any_kept = True  # returns and statements the evaluator refuses: kept
+    return any_kept
+
+
+def _kept(stmts: list, needed: set) -> list:
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, (ast.For, ast.If)):
+            body, orelse = _kept(stmt.body, needed), _kept(stmt.orelse, needed)
+            target = stmt.target if isinstance(stmt, ast.For) else None
+            if body or orelse or (target is not None and _names(target) & needed):
+                copy = type(stmt)(**{f: getattr(stmt, f) for f in stmt._fields})
+                copy.body, copy.orelse = body or [ast.Pass()], orelse
+                copy.lineno = stmt.lineno
+                out.append(copy)
+        elif isinstance(stmt, (ast.Pass, ast.Assert)):
+            continue
+        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            if _effect_reads(stmt) is not None or _targets(stmt) & needed:
+                out.append(stmt)
+        else:
+            out.append(stmt)
+    return out
+
+
+def _targets(stmt: ast.stmt) -> set:
+    if isinstance(stmt, ast.Assign):
+        return set().union(*(_names(t) for t in stmt.targets))
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        return _names(stmt.target)
+    return set()
+
+
+def _effect_reads(stmt: ast.stmt) -> Optional[set]:
+    """The names the memory effects of `stmt` read (None: it has none). A call that is not a
+    `vf` register op (a memory op, a nested vector function, anything unknown) is an effect;
+    so is an expression that binds names (kept whole)."""
+    reads: Optional[set] = None
+    for node in ast.walk(stmt):
+        if isinstance(node, _BINDING_EXPRESSIONS):
+            return _names(stmt)
+        if not isinstance(node, ast.Call):
+            continue
+        path = _callee(node.func)
+        if path.startswith(("vf.", "pl.Vf.")) and path.rsplit(".", 1)[-1] not in _MEMORY_OPS:
+            continue
+        if path in _BUILTINS or path in ("range", "pl.range"):
+            continue
+        args = list(node.args)
+        keywords = list(node.keywords)
+        if path.rsplit(".", 1)[-1] == "store_align" and path.startswith(("vf.", "pl.Vf.")):
+            args = args[:1] + args[2:]  # the stored register's value does not move any byte
+            keywords = [k for k in keywords if k.arg != "reg"]
+        reads = (reads or set()).union(*(_names(a) for a in args), *(_names(k.value) for k in keywords))
+        reads |= _names(node.func) if isinstance(node.func, ast.Name) else set()
+    return reads
+
+
+def _names(node: Optional[ast.AST]) -> set:
+    if node is None:
+        return set()
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
@@ -480,12 +585,11 @@ def _count_mask(count: Any, dtype: Any) -> Any:
     return _Mask(REG_BYTES)
 
 
-def _enabled(mask: Any, reg: Any) -> int:
-    """Bytes of the register a store writes: a lane is on when the mask bit of its first byte is,
-    so a register whose lanes are wider than the mask's writes up to one lane more."""
+def _enabled(mask: Any, lane: int) -> int:
+    """Bytes of a register of `lane`-byte lanes a store writes under `mask`: a lane is on when
+    the mask bit of its first byte is, so lanes wider than the mask's count whole."""
     if not isinstance(mask, _Mask):
         return REG_BYTES
-    lane = reg.lane if isinstance(reg, _Reg) and reg.lane else max(_DTYPE_BYTES.values())
     return min(REG_BYTES, -(-mask.nbytes // lane) * lane)
 
 
