@@ -60,7 +60,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
             trace = Interpreter(file, kernel.node, config, auto_mutex).run()
         except CannotModel:
             return []  # what the model cannot follow is left to `--simulate`
-        problems = _Report(file, kernel, None, trace, None, run_concurrent(trace), config).problems()
+        problems = _Report(file, kernel, Trace(), trace, Outcome(), run_concurrent(trace), config, alone=True).problems()
         if problems:
             return problems
     return []
@@ -83,12 +83,14 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
 
 
 class _Report:
-    def __init__(self, file, kernel, serial: Trace, piped: Trace, s: Outcome, p: Outcome, config: Config):
+    def __init__(self, file, kernel, serial: Trace, piped: Trace, s: Outcome, p: Outcome, config: Config,
+                 alone: bool = False):
         self.file, self.kernel = file, kernel
         self.serial, self.piped = serial, piped
         self.s, self.p = s, p
         self.config = config
-        self.by_ident = {(ev.core, ev.ident): ev for core in serial.events for ev in core} if serial else {}
+        self.alone = alone  #: a kernel judged on its own: nothing to compare with
+        self.by_ident = {(ev.core, ev.ident): ev for core in serial.events for ev in core}
         self.out: list[Problem] = []
         self._seen: set = set()
 
@@ -96,7 +98,7 @@ class _Report:
         self._deadlock()
         self._balance()
         self._races()
-        if self.serial is None:  # a kernel judged on its own: nothing to compare with
+        if self.alone:
             return self.out[:MAX_PROBLEMS]
         self._arguments()
         if not self.out:  # a race or a wrong argument already explains any value that differs

@@ -101,6 +101,8 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Is: operator.is_, cst.IsNot: operator.is_not,
 }
 _BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance")
+_PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
+                                                   "float": float, "bool": bool}
 
 
 def _elem_bytes(dtype: Any) -> int:
@@ -120,8 +122,8 @@ class Interpreter:
         self.seq = 0
         self.steps = 0
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
-        self.stage_counts = [Counter(), Counter(), Counter()]
-        self.code_counts = [Counter(), Counter(), Counter()]
+        self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
+        self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         # per file: the serial and the generated kernel (stage bodies are the same nodes) and
         # every configuration share them; entries keep their node, so an id stays its own
         shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {}})
@@ -254,7 +256,7 @@ class Interpreter:
         else:
             self.exec_block(orelse.body.body, ctxs)
 
-    def _exec_may(self, ctx: Ctx, run: Callable[[Ctx], None]) -> None:
+    def _exec_may(self, ctx: Ctx, run: Callable[[Ctx], object]) -> None:
         """Run a branch that may or may not be taken: its accesses are marked `may`, and every
         name it binds is unknown afterwards unless the branch left it as it was."""
         before = dict(ctx.env)
@@ -271,7 +273,7 @@ class Interpreter:
 
     def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
         iters = [self.eval(node.iter, ctx) for ctx in ctxs]
-        seqs = []
+        seqs: list[Optional[list]] = []
         for ctx, it in zip(ctxs, iters):
             if isinstance(it, (range, list, tuple)):
                 seqs.append(list(it))
@@ -279,16 +281,17 @@ class Interpreter:
                 if ctx.scope is None or len(ctxs) > 1:
                     raise CannotModel("the trip count of this loop is not static", node.iter)
                 seqs.append(None)
-        if any(s is None for s in seqs):
+        known_seqs = [s for s in seqs if s is not None]
+        if len(known_seqs) < len(seqs):
             ctx = ctxs[0]
             self.assign(node.target, UNKNOWN, ctx)
             self._exec_may(ctx, lambda c: self._loop_body(node, [c]))
             return
-        if len({len(s) for s in seqs}) > 1:
+        if len({len(s) for s in known_seqs}) > 1:
             raise CannotModel("the cores run this loop a different number of times", node.iter)
         broke = False
-        for i in range(len(seqs[0]) if seqs else 0):
-            for ctx, s in zip(ctxs, seqs):
+        for i in range(len(known_seqs[0]) if known_seqs else 0):
+            for ctx, s in zip(ctxs, known_seqs):
                 self.assign(node.target, s[i], ctx)
             if self._loop_body(node, ctxs):
                 broke = True
@@ -360,7 +363,8 @@ class Interpreter:
                 return
         old = self.eval(target, ctx)
         value = self.eval(node.value, ctx)
-        self.assign(target, self._binop(_BINOPS.get(_AUG_TO_BIN.get(type(node.operator))), old, value, node), ctx)
+        binary = _AUG_TO_BIN.get(type(node.operator))
+        self.assign(target, self._binop(_BINOPS.get(binary) if binary else None, old, value, node), ctx)
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
@@ -435,7 +439,9 @@ class Interpreter:
             if isinstance(node.operator, cst.Not):
                 t = self.truth(value)
                 return UNKNOWN if t is None else not t
-            return {cst.Minus: operator.neg, cst.Plus: operator.pos, cst.BitInvert: operator.invert}[type(node.operator)](value)
+            unary: dict[type, Callable[[Any], Any]] = {cst.Minus: operator.neg, cst.Plus: operator.pos,
+                                                       cst.BitInvert: operator.invert}
+            return unary[type(node.operator)](value)
         except Exception:
             return UNKNOWN
 
@@ -473,7 +479,7 @@ class Interpreter:
         return self.eval(node.body if t else node.orelse, ctx)
 
     def _sequence(self, node, ctx: Ctx) -> Any:
-        out = []
+        out: list = []
         for el in node.elements:
             value = self.eval(el.value, ctx)
             if isinstance(el, cst.StarredElement):
@@ -565,7 +571,7 @@ class Interpreter:
                 return r
             if name in ("print", "isinstance"):
                 return UNKNOWN
-            return {"len": len, "min": min, "max": max, "abs": abs, "int": int, "float": float, "bool": bool}[name](*pos)
+            return _PYTHON_BUILTINS[name](*pos)
         except CannotModel:
             raise
         except Exception:
@@ -712,7 +718,7 @@ class Interpreter:
     def _core_query(self, node, ctx) -> Any:
         """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
         `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
-        name = self.path(node.func)[-1]
+        name = (self.path(node.func) or ("",))[-1]
         core, sub = ctx.core, ctx.core - AIV0
         return {
             "get_block_idx": 0 if core == AIC else sub,
@@ -1065,9 +1071,10 @@ def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> d
                     add(vfbody.root(a, aliases), "RW")
                 continue
             for i, a in enumerate(call.args):
-                if i < len(table) and table[i] is not None:
-                    add(vfbody.root(a, aliases), table[i])
-        elif call.function in file.vector_functions and call.function not in active:
+                role = table[i] if i < len(table) else None
+                if role is not None:
+                    add(vfbody.root(a, aliases), role)
+        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
             inner = vector_function_roles(file, call.function, active | {name})
             for i, a in enumerate(call.args):
                 if i in inner:

@@ -464,7 +464,7 @@ def _needs(stmts: list, needed: set) -> bool:
 
 
 def _kept(stmts: list, needed: set) -> list:
-    out = []
+    out: list[ast.stmt] = []
     for stmt in stmts:
         if isinstance(stmt, (ast.For, ast.If)):
             body, orelse = _kept(stmt.body, needed), _kept(stmt.orelse, needed)
