@@ -9,9 +9,7 @@ vector ops that table leaves out.
 
 from __future__ import annotations
 
-from typing import Optional
-
-Role = Optional[str]
+Role = str | None
 
 #: Pipe names as `pl.PipeType` members spell them.
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")

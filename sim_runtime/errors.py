@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Location:
         return f"{self.file}:{self.line}"
 
 
-def annotate_locations(text: str, file: str, note: Callable[[int], Optional[str]]) -> str:
+def annotate_locations(text: str, file: str, note: Callable[[int], str | None]) -> str:
     """Append ` (note)` to every `file:line` of `text` (as `Location` writes them) that
     `note(line)` has something to say about."""
     def add(match: re.Match) -> str:

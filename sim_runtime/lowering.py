@@ -9,13 +9,13 @@ deadlock reports) and which section kinds exist (mix / vector-only / cube-only k
 """
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import copy
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.scheduler import current_core

@@ -16,8 +16,15 @@ from dataclasses import dataclass
 from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops
-from sim_runtime.errors import (DeadlockError, KernelError, Location, SectionMismatchError,
-                                SimulationError, SyncBalanceError, located)
+from sim_runtime.errors import (
+    DeadlockError,
+    KernelError,
+    Location,
+    SectionMismatchError,
+    SimulationError,
+    SyncBalanceError,
+    located,
+)
 from sim_runtime.events import MODE_NAMES, Counters, SetRecord
 from sim_runtime.memory import Memory, space_capacity
 from sim_runtime.opplan import OpPlan
@@ -41,7 +48,7 @@ class Core:
         self.stage_counts: dict[str, int] = defaultdict(int)
         self.sections: list[tuple[str, int]] = []
         self.barriers = 0
-        self.machine: "Machine" = None  # set by Machine
+        self.machine: Machine = None  # set by Machine
 
     def stage_label(self) -> str:
         if not self.stage_stack:

@@ -7,16 +7,16 @@ values in logical row-major order, ops act on the destination's valid window.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, op_pipe, op_roles, store_pipe
 from pto_api.memory import MEMORY_SPACES
+from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, op_pipe, op_roles, store_pipe
 from sim_runtime import assumed, costs, layouts, rounding
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
-from sim_runtime.opplan import OpPlan
 from sim_runtime.memory import Footprint
+from sim_runtime.opplan import OpPlan
 from sim_runtime.tiles import GMTensor, Tile, TileGroup, TileLayout
 
 

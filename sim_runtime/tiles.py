@@ -27,7 +27,6 @@ from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.memory import Footprint, Memory, space_capacity
 from sim_runtime.scheduler import current_core
 
-
 MemorySpace = enum.Enum("MemorySpace", {name: name for name in MEMORY_SPACES})
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim_runtime.api import run_kernel, tensor_specs
-from sim_runtime.errors import (DeadlockError, EventOverflowError, RaceError, SimulationError, SyncBalanceError)
+from sim_runtime.errors import DeadlockError, EventOverflowError, RaceError, SimulationError, SyncBalanceError
 from sim_runtime.loader import load_kernel_module
 
 _VERDICTS = [(DeadlockError, "deadlock"), (RaceError, "race"), (SyncBalanceError, "imbalance"),

@@ -38,7 +38,6 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.scheduler import current_core
 from sim_runtime.tiles import Tile
 
-
 #: `pl.MaskPattern` members.
 MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",
                  "M3", "M4", "H", "Q")
@@ -81,7 +80,7 @@ class Reg:
         self.dtype, self.lanes = dtype, lanes
 
     @staticmethod
-    def of(dtype: DType, values) -> "Reg":
+    def of(dtype: DType, values) -> Reg:
         n = REG_BYTES // dtype.itemsize
         return Reg(dtype, dtype.to_storage(np.broadcast_to(np.asarray(values, dtype.compute), (n,))).copy())
 

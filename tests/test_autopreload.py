@@ -3,7 +3,6 @@ the emulator cannot run the kernel."""
 
 from __future__ import annotations
 
-import pytest
 from click.testing import CliRunner
 
 import sim_runtime

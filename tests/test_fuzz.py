@@ -26,7 +26,7 @@ DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
 ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _anatomy(text: str) -> Anatomy:
     return Anatomy(text, "k.py")
 

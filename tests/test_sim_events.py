@@ -7,8 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim_runtime import (DeadlockError, EventOverflowError, KernelError, RaceError, SectionMismatchError,
-                         SyncBalanceError, run_kernel)
+from sim_runtime import (
+    DeadlockError,
+    EventOverflowError,
+    KernelError,
+    RaceError,
+    SectionMismatchError,
+    SyncBalanceError,
+    run_kernel,
+)
 
 pytestmark = pytest.mark.emulator
 

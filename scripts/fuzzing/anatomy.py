@@ -9,9 +9,9 @@ pto-transpile's declaration reader, so sizes are folded exactly as the tool fold
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Optional
 
 from pto_transpile.reader import read
 from pto_transpile.source import SourceFile
@@ -27,16 +27,16 @@ class Group:
     name: str
     call: ast.Call
     keywords: dict[str, ast.keyword]
-    memory: Optional[str] = None  #: memory space, from the transpiler's reader
-    slot_bytes: Optional[int] = None
-    ranges: Optional[list[tuple[int, int]]] = None
+    memory: str | None = None  #: memory space, from the transpiler's reader
+    slot_bytes: int | None = None
+    ranges: list[tuple[int, int]] | None = None
 
     @property
-    def start(self) -> Optional[int]:
+    def start(self) -> int | None:
         return self.ranges[0][0] if self.ranges else None
 
     @property
-    def end(self) -> Optional[int]:
+    def end(self) -> int | None:
         return self.ranges[-1][1] if self.ranges else None
 
 
@@ -191,7 +191,7 @@ class Anatomy:
                                      getattr(buf, "slot_bytes", None), getattr(buf, "ranges", None)))
         return out
 
-    def int_list(self, node: ast.expr) -> Optional[list[int]]:
+    def int_list(self, node: ast.expr) -> list[int] | None:
         """The integers of a list display, or of a module-level name bound to one."""
         if isinstance(node, ast.Name):
             for stmt in self.tree.body:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import ast
 import difflib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 from fuzzing import mutators, pool
 from fuzzing.anatomy import Anatomy
@@ -40,9 +40,9 @@ class Mutant:
 @dataclass
 class Result:
     mutant: Mutant
-    judgement: Optional[Judgement] = None  #: None when unparsable, hung or died
+    judgement: Judgement | None = None  #: None when unparsable, hung or died
     failures: list[Failure] = field(default_factory=list)
-    saved: Optional[Path] = None  #: the reproducer directory of the first failure
+    saved: Path | None = None  #: the reproducer directory of the first failure
 
 
 @dataclass(frozen=True)
@@ -207,7 +207,7 @@ def _slug(failure: Failure) -> str:
     return failure.kind.lower().replace(" ", "-") + (f"-p{failure.preload}" if failure.preload is not None else "")
 
 
-def write_reproducer(result: Result, failure: Failure, shrunk: Optional[tuple[str, int]], settings: Settings,
+def write_reproducer(result: Result, failure: Failure, shrunk: tuple[str, int] | None, settings: Settings,
                      note: str = "") -> Path:
     m = result.mutant
     folder = settings.out / f"seed{settings.seed}-{m.index:05d}-{_slug(failure)}"

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import ast
 import random
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from fuzzing.anatomy import ID_KEYWORDS, SECTIONS, Anatomy, blocks, first_line, is_docstring, is_pl_call
 
-Mutation = Optional[tuple[str, str]]
+Mutation = tuple[str, str] | None
 Mutator = Callable[[Anatomy, random.Random], Mutation]
 
 COMPOUND = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

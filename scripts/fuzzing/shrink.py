@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass
