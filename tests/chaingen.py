@@ -59,7 +59,7 @@ def _group(name, space, shape, tiles, alloc, mutex, fwd=None, bwd=None, layout=N
     if bwd is not None:
         lines.append(f"    bwd_ids={bwd},")
     lines.append(")")
-    return "\n".join(indent + l for l in lines)
+    return "\n".join(indent + line for line in lines)
 
 
 def generate(seed: int) -> Chain:
@@ -162,9 +162,9 @@ def generate(seed: int) -> Chain:
     if nested:
         outer = ["for b in pl.range(0, NB):", "    with pl.section_vector():", "        q = q_db.next()",
                  "        pl.load(q, a, [b * TILE, 0])"]
-        loop = ["    " + l for l in outer] + ["        " + l for l in inner]
+        loop = ["    " + line for line in outer] + ["        " + line for line in inner]
     else:
-        loop = ["    " + l for l in inner]
+        loop = ["    " + line for line in inner]
     desc = " -> ".join(f"{c}" for c in cores) + f"; tiles {[b[2] for b in buffers]}; " \
         + f"bwd {[b[4] is not None for b in buffers]}; preload {preload}; N={n}" \
         + (f"; nested NB={nb}, q tiles {q_tiles}" if nested else "")

@@ -48,7 +48,7 @@ def test_each_mutator_makes_a_new_deterministic_text(name):
 def _changed(before: str, after: str) -> tuple[list[str], list[str]]:
     """(removed lines, added lines) of the smallest diff."""
     diff = list(difflib.ndiff(before.splitlines(), after.splitlines()))
-    return [l[2:] for l in diff if l.startswith("- ")], [l[2:] for l in diff if l.startswith("+ ")]
+    return [line[2:] for line in diff if line.startswith("- ")], [line[2:] for line in diff if line.startswith("+ ")]
 
 
 def test_swap_section_turns_one_section_into_the_other():
@@ -145,7 +145,7 @@ def test_shrinker_keeps_only_what_the_failure_needs():
     small, tests = shrink(NOISY, fails)
     assert "KEEP_A" in small and "KEEP_B" in small
     ast.parse(small)
-    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    kept = [line.strip() for line in small.splitlines() if line.strip()]
     assert len(kept) <= 5 and not {"import os", "w = 2", "r = 3", "return q", "# note"} & set(kept)
     assert not any("doc" in line or "comment" in line for line in kept)
     assert tests == len(set(calls))  # memoised: no text tested twice
@@ -153,7 +153,7 @@ def test_shrinker_keeps_only_what_the_failure_needs():
 
 def test_shrinker_never_deletes_a_protected_line():
     small, _ = shrink(NOISY, lambda t: "KEEP_A" in t, keep=lambda line: line == "w = 2")
-    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    kept = [line.strip() for line in small.splitlines() if line.strip()]
     assert "w = 2" in kept and "z = KEEP_A" in kept and "KEEP_B" not in small
 
 
@@ -261,5 +261,5 @@ def test_output_does_not_depend_on_the_number_of_jobs(tmp_path, capsys):
     for jobs in ("1", "2"):
         fuzz.main(["--mutants", "3", "--seed", "4", "--preloads", "1", "--jobs", jobs, "--quiet",
                    "--out", str(tmp_path), "--shrink-tests", "0"])
-        outputs.append([l for l in capsys.readouterr().out.splitlines() if "wall time" not in l])
+        outputs.append([line for line in capsys.readouterr().out.splitlines() if "wall time" not in line])
     assert outputs[0] == outputs[1]

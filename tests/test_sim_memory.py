@@ -19,7 +19,7 @@ def run(src, inputs=None, name="k", **kw):
 
 def line_of(src, text):
     return (HEAD + textwrap.dedent(src)).splitlines().index(
-        next(l for l in (HEAD + textwrap.dedent(src)).splitlines() if text in l)) + 1
+        next(line for line in (HEAD + textwrap.dedent(src)).splitlines() if text in line)) + 1
 
 
 ALIAS = """

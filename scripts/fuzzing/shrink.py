@@ -144,7 +144,7 @@ def shrink(text: str, fails: Callable[[str], bool], *, max_tests: int = 300, max
     Lines for which `keep(stripped line)` holds are never deleted: without them a failure
     of the same kind often reappears for another reason (a buffer losing its last id
     list, a stage losing its decorator), and the reproducer no longer shows the bug."""
-    s = Shrinker(fails, max_tests, max_seconds, Counter(l.strip() for l in text.splitlines() if keep(l.strip())))
+    s = Shrinker(fails, max_tests, max_seconds, Counter(line.strip() for line in text.splitlines() if keep(line.strip())))
     s._memo[text] = True
     quiet = _without_noise(text)
     if quiet != text and s.check(quiet):
