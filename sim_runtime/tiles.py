@@ -79,6 +79,9 @@ class TileType:
         if len(shape) != 2 or not all(isinstance(d, int) and d > 0 for d in shape):
             raise KernelError(f"TileType shape must be 2 positive ints, got {self.shape!r}")
         self.shape = shape
+        if self.valid_shape is not None and (not isinstance(self.valid_shape, (list, tuple))
+                                             or len(self.valid_shape) != 2):
+            raise KernelError(f"TileType valid_shape must be 2 entries, got {self.valid_shape!r}")
         if not isinstance(self.dtype, DType):
             raise KernelError(f"TileType dtype must be a pl.DT_* constant, got {self.dtype!r}")
         space = _space_name(self.target_memory)
@@ -99,7 +102,7 @@ class TileType:
         vs = self.valid_shape
         if vs is None:
             return list(self.shape)
-        return [s if (v is None or v < 0) else int(v) for v, s in zip(vs, self.shape)]
+        return [s if (v is None or v < 0) else int(v) for v, s in zip(vs, self.shape, strict=True)]
 
 
 class Tile:

@@ -207,6 +207,13 @@ def test_valid_shape_limits_the_window():
     assert not out[4:].any() and not out[:, 8:].any()
 
 
+@pytest.mark.parametrize("valid_shape", ["[16]", "[16, 32, 1]"])
+def test_valid_shape_of_other_than_two_entries_is_an_error_at_declaration(valid_shape):
+    src = vec().replace("MemorySpace.Vec)", f"MemorySpace.Vec, valid_shape={valid_shape})", 1)
+    with pytest.raises(KernelError, match="valid_shape must be 2 entries"):
+        run(src, {"x": np.ones((16, 32), np.float32)})
+
+
 def test_misaligned_tile_is_an_error_at_declaration():
     src = vec(addr="0x10")
     with pytest.raises(KernelError, match="not 32-byte aligned") as err:
