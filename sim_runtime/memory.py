@@ -97,7 +97,7 @@ class Footprint:
         return int((self.ends - self.starts).sum())
 
     def intervals(self):
-        return zip(self.starts.tolist(), self.ends.tolist())
+        return zip(self.starts.tolist(), self.ends.tolist(), strict=True)
 
     def overlaps(self, other: Footprint) -> bool:
         if self.key != other.key or not self.starts.size or not other.starts.size:

@@ -169,7 +169,7 @@ def _elementwise(call: OpCall, table_name: str, fn, inputs: list) -> OpPlan:
             fits(call, t, vr, vc)
 
     def run():
-        args = [values(t, m, vr, vc) if m is not None else scalar_like(out, t) for t, m in zip(inputs, mems)]
+        args = [values(t, m, vr, vc) if m is not None else scalar_like(out, t) for t, m in zip(inputs, mems, strict=True)]
         put(out, mo, np.asarray(fn(*args)).astype(out.dtype.compute))
 
     return vector_plan(call, table_name, run)
@@ -552,7 +552,7 @@ def insert(call: OpCall, explicit: tuple | None = None) -> OpPlan:
         raise call.fail(f"the last block would end past {dst.name}")
 
     def run_copy():
-        for s0, d0 in zip(src_starts.tolist(), dst_starts.tolist()):
+        for s0, d0 in zip(src_starts.tolist(), dst_starts.tolist(), strict=True):
             md.buf[d0:d0 + run] = ms.buf[s0:s0 + run]
 
     pipe = move_pipe("Vec", "Mat")

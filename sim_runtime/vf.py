@@ -458,7 +458,7 @@ def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride
         buf[start:start + REG_BYTES] = data
         return
     edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
-    for lo, hi in zip(edges[0::2].tolist(), edges[1::2].tolist()):
+    for lo, hi in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
         run.touch(ptr, start + lo, start + hi, "W")
         buf[start + lo:start + hi] = data[lo:hi]
 

@@ -97,7 +97,7 @@ def test_parsed_statements_are_the_whole_files_statements(name, text):
     assert any(isinstance(s, Verbatim) for s in module.body)
     # each statement is exactly its stretch of the text, and starts on the line recorded for it
     offset = 0
-    for stmt, line in zip(module.body, skimmed.first_lines):
+    for stmt, line in zip(module.body, skimmed.first_lines, strict=True):
         code = module.code_for_node(stmt)
         assert text[offset:offset + len(code)] == code
         assert text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1 == line
@@ -273,6 +273,10 @@ def test_python_and_libcst_readings_of_a_vector_function_agree():
 
     from pto_transpile import vfbody
 
+    def strip(body):
+        """The items without the libcst node, which only the libcst reading keeps."""
+        return [i.__class__(i.op, i.function, i.args) if isinstance(i, vfbody.OpCall) else i for i in body.items]
+
     texts = [VF_KERNEL.replace("VF_EXTRA", extra) for extra, _ in VF_EXTRAS.values()]
     texts.append((ROOT / "benchmarks" / "kernels" / "attention_kernel.py").read_text(encoding="utf-8"))
     checked = 0
@@ -283,8 +287,6 @@ def test_python_and_libcst_readings_of_a_vector_function_agree():
                                                        for d in fn.decorators):
                 ours = vfbody.from_ast(ast.parse(cst.Module([]).code_for_node(fn)).body[0])
                 theirs = vfbody.from_cst(fn, find(fn.body, (cst.Assign, cst.Call)))
-                strip = lambda b: [i.__class__(i.op, i.function, i.args) if isinstance(i, vfbody.OpCall) else i
-                                   for i in b.items]  # noqa: E731
                 assert (ours.name, ours.params, strip(ours)) == (theirs.name, theirs.params, strip(theirs))
                 checked += 1
     assert checked >= 10

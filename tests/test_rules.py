@@ -98,7 +98,7 @@ def test_rule_is_documented(code: str) -> None:
     rule = RULES[code]
     assert rule.message.strip() and rule.hint.strip() and rule.title.strip() and rule.seed.strip()
     positions = [rule.doc.find(h + "\n") for h in HEADINGS]
-    assert -1 not in positions, f"{code}: doc lacks {[h for h, p in zip(HEADINGS, positions) if p < 0]}"
+    assert -1 not in positions, f"{code}: doc lacks {[h for h, p in zip(HEADINGS, positions, strict=True) if p < 0]}"
     assert positions == sorted(positions), f"{code}: doc headings out of order"
     assert rule.doc.count("```python") >= 2, f"{code}: Example and Use instead need a ```python block each"
     if code in NO_EXAMPLES:

@@ -212,7 +212,8 @@ class Anatomy:
             for _, call in loop.calls:
                 if call.func.id != stage.name:
                     continue
-                for param, arg in zip(params, call.args):
+                # a call may pass fewer positional arguments than the stage has parameters
+                for param, arg in zip(params, call.args, strict=False):
                     if isinstance(arg, ast.Name) and arg.id == loop.var:
                         return param
                 for kw in call.keywords:
