@@ -153,9 +153,11 @@ def vr_{s + 3}(ki, sub_id, a, out, v_db):
         bwd_ids=[{lane}],
     )''')
         calls += [
-            f"        with pl.section_cube():\n            mm_{s}(ki, a, a_l1_db, d_slot, left_db, right_db, acc_db, h{lane}_db)",
+            f"        with pl.section_cube():\n"
+            f"            mm_{s}(ki, a, a_l1_db, d_slot, left_db, right_db, acc_db, h{lane}_db)",
             f"        with pl.section_vector():\n            st_{s + 1}(ki, sub_id, out, h{lane}_db, v_db)",
-            f"        with pl.section_cube():\n            mm_{s + 2}(ki, a, out, a_l1_db, d_slot, left_db, right_db, acc_db)",
+            f"        with pl.section_cube():\n"
+            f"            mm_{s + 2}(ki, a, out, a_l1_db, d_slot, left_db, right_db, acc_db)",
             f"        with pl.section_vector():\n            vr_{s + 3}(ki, sub_id, a, out, v_db)",
         ]
     kernel = f'''

@@ -169,7 +169,8 @@ def _elementwise(call: OpCall, table_name: str, fn, inputs: list) -> OpPlan:
             fits(call, t, vr, vc)
 
     def run():
-        args = [values(t, m, vr, vc) if m is not None else scalar_like(out, t) for t, m in zip(inputs, mems, strict=True)]
+        args = [values(t, m, vr, vc) if m is not None else scalar_like(out, t)
+                for t, m in zip(inputs, mems, strict=True)]
         put(out, mo, np.asarray(fn(*args)).astype(out.dtype.compute))
 
     return vector_plan(call, table_name, run)

@@ -216,7 +216,8 @@ def test_internal_error_exit_2_with_hint(monkeypatch):
 
 
 def test_console_script_runs():
-    proc = subprocess.run([sys.executable, "-m", "pto_transpile.cli", "--explain", "PTO001"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pto_transpile.cli", "--explain", "PTO001"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0 and "syntax-error" in proc.stdout
 
 
@@ -242,8 +243,10 @@ def test_provenance_names_both_lines_of_each_edge():
     assert r.exit_code == 0
     lines = r.output.splitlines()
     assert lines[0] == "pipeline loop at line 178 of kernel `pipeline_demo_kernel`:"
-    assert sum("prefire" in line for line in lines) == 6 and sum(line.strip().startswith("drain") for line in lines) == 6
-    assert any("before stage3" in line and "wait_cross_core(MTE1, _pl_fwd_ids_p_mat_db[task % 2])" in line for line in lines)
+    assert sum("prefire" in line for line in lines) == 6
+    assert sum(line.strip().startswith("drain") for line in lines) == 6
+    assert any("before stage3" in line and "wait_cross_core(MTE1, _pl_fwd_ids_p_mat_db[task % 2])" in line
+               for line in lines)
     assert "stage2 `pl.insert` (W on MTE3, line 59)  ->  stage3 `pl.move` (R on MTE1, line 70)" in r.output
 
 

@@ -53,7 +53,8 @@ def _changed(before: str, after: str) -> tuple[list[str], list[str]]:
 
 def test_swap_section_turns_one_section_into_the_other():
     text, _ = _mutate("swap_section")
-    assert text.count("section_cube") + text.count("section_vector") == DEMO.count("section_cube") + DEMO.count("section_vector")
+    sections = text.count("section_cube") + text.count("section_vector")
+    assert sections == DEMO.count("section_cube") + DEMO.count("section_vector")
     assert text.count("section_cube") != DEMO.count("section_cube")
 
 
@@ -84,7 +85,8 @@ def test_conditional_op_wraps_one_op_under_the_loop_index():
     text, description = _mutate("conditional_op")
     removed, added = _changed(DEMO, text)
     assert re.fullmatch(r"\s*if ki (% 2 == 0|> 0):", added[0]), added
-    assert added[1].strip() == removed[0].strip() and added[1].startswith(removed[0][:len(removed[0]) - len(removed[0].lstrip())] + "    ")
+    indent = removed[0][:len(removed[0]) - len(removed[0].lstrip())]
+    assert added[1].strip() == removed[0].strip() and added[1].startswith(indent + "    ")
 
 
 def test_move_op_keeps_the_lines_and_every_name_bound_before_use():
@@ -187,7 +189,8 @@ def test_a_transpiler_that_drops_waits_is_a_soundness_failure_saved_with_a_repro
     folder = results[0].saved
     assert {p.name for p in folder.iterdir()} == {"original.py", "shrunk.py", "verdict.txt", "mutation.diff"}
     verdict = (folder / "verdict.txt").read_text()
-    assert "failure: soundness" in verdict and "--preload 1 --simulate" in verdict and failure.message.strip() in verdict
+    assert "failure: soundness" in verdict and "--preload 1 --simulate" in verdict
+    assert failure.message.strip() in verdict
 
 
 def _raises(*_, **__):

@@ -218,8 +218,9 @@ def k(a: pl.Tensor[[128, 32], pl.DT_FP32], out: pl.Tensor[[128, 32], pl.DT_FP32]
     x_db = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                               addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
     with pl.section_cube():
-        acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                    addrs=0, mutex_ids=[4, 5])
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+            addrs=0, mutex_ids=[4, 5])
     with pl.section_vector():
         t_db = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0x4000, mutex_ids=[6, 7])
@@ -255,7 +256,8 @@ def test_vector_functions_stay_text_unless_something_reports_into_them(monkeypat
 
 
 def test_a_decorator_not_of_pl_reads_the_file_whole(monkeypatch):
-    text = VF_KERNEL.replace("VF_EXTRA", "pass").replace("@pl.vector_function\ndef outer_vf", "@vector_function\ndef outer_vf")
+    text = VF_KERNEL.replace("VF_EXTRA", "pass").replace("@pl.vector_function\ndef outer_vf",
+                                                         "@vector_function\ndef outer_vf")
     text = "from elsewhere import vector_function\n" + text
     src = SourceFile.parse(text)
     assert any(isinstance(s, Verbatim) and s.name == "outer_vf" for s in src.module.body)

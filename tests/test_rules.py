@@ -133,4 +133,5 @@ def test_rules_doc_is_fresh() -> None:
     if have != want:
         diff = "".join(difflib.unified_diff(have.splitlines(True), want.splitlines(True),
                                             "docs/rules.md (on disk)", "docs/rules.md (generated)", n=2))
-        pytest.fail(f"docs/rules.md is stale; regenerate it with\n\n    .venv/bin/python scripts/document_rules.py\n\n{diff[:6000]}")
+        pytest.fail("docs/rules.md is stale; regenerate it with\n\n"
+                    f"    .venv/bin/python scripts/document_rules.py\n\n{diff[:6000]}")

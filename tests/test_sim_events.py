@@ -64,7 +64,8 @@ def test_fifteen_outstanding_sets_are_fine():
 def test_sixteen_outstanding_sets_overflow():
     with pytest.raises(EventOverflowError, match=r"event 1: 16 outstanding sets from b0.AIC") as err:
         run(FLAGS.replace("NSETS", "16").replace("NWAITS", "16"))
-    set_line = (HEAD + FLAGS).splitlines().index("            pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=1)") + 1
+    set_line = (HEAD + FLAGS).splitlines().index(
+        "            pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=1)") + 1
     assert f"kernel.py:{set_line}" in str(err.value)
 
 

@@ -98,7 +98,8 @@ class Anatomy:
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line.encode()))
         functions = [n for n in self.tree.body if isinstance(n, ast.FunctionDef)]
-        self.stages = [f for f in functions if any(decorator_text(d).endswith("pipeline.stage") for d in f.decorator_list)]
+        self.stages = [f for f in functions
+                       if any(decorator_text(d).endswith("pipeline.stage") for d in f.decorator_list)]
         self.kernels = [f for f in functions if any(decorator_text(d).endswith("jit") for d in f.decorator_list)]
 
     # --- text editing -------------------------------------------------------------------
@@ -183,7 +184,8 @@ class Anatomy:
         for kernel in self.kernels:
             for node in ast.walk(kernel):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                        and isinstance(node.value, ast.Call) and ast.unparse(node.value.func).endswith("make_tile_group"):
+                        and isinstance(node.value, ast.Call) \
+                        and ast.unparse(node.value.func).endswith("make_tile_group"):
                     name = node.targets[0].id
                     kws = {k.arg: k for k in node.value.keywords if k.arg}
                     buf = facts.get(name)
@@ -195,7 +197,8 @@ class Anatomy:
         """The integers of a list display, or of a module-level name bound to one."""
         if isinstance(node, ast.Name):
             for stmt in self.tree.body:
-                if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in stmt.targets):
+                if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id
+                                                        for t in stmt.targets):
                     node = stmt.value
         try:
             value = ast.literal_eval(node)

@@ -193,7 +193,8 @@ def save_failures(results: list[Result], settings: Settings,
         progress(len(shrunk), len(shrinkable))
     for i, result in enumerate(failing):
         if i in same_as:
-            note = f"not shrunk: the same failure, kernel file and mutator as mutant {same_as[i].mutant.index} ({same_as[i].saved})"
+            note = (f"not shrunk: the same failure, kernel file and mutator as mutant {same_as[i].mutant.index} "
+                    f"({same_as[i].saved})")
         elif settings.shrink_tests <= 0:
             note = "not shrunk (--shrink-tests 0)"
         elif first_failure(result).preload is None:
@@ -218,7 +219,8 @@ def write_reproducer(result: Result, failure: Failure, shrunk: tuple[str, int] |
     (folder / "mutation.diff").write_text("".join(diff), encoding="utf-8")
     lines = [
         f"mutant {m.index} of seed {settings.seed}: {m.base}, {m.mutator}: {m.description}",
-        f"failure: {failure.kind} ({failure.verdict})" + (f" at preload {failure.preload}" if failure.preload is not None else ""),
+        f"failure: {failure.kind} ({failure.verdict})"
+        + (f" at preload {failure.preload}" if failure.preload is not None else ""),
     ]
     lines += [f"also: {f.kind} ({f.verdict}) at preload {f.preload}" for f in result.failures if f is not failure]
     if result.judgement is not None and result.judgement.warned:
