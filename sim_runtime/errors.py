@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -38,6 +39,12 @@ def caller(depth: int = 2) -> Location:
     """Where the code `depth` frames up the stack is (1 = the function calling `caller`)."""
     f = sys._getframe(depth)
     return Location(f.f_code.co_filename, f.f_lineno)
+
+
+def raised_at(exc: BaseException, file: str) -> Location | None:
+    """The innermost line of `file` on `exc`'s traceback (None when `file` is not on it)."""
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == file]
+    return Location(file, lines[-1] or 0) if lines else None
 
 
 class SimulationError(Exception):

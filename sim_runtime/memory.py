@@ -79,8 +79,6 @@ class Footprint:
         return (isinstance(other, Footprint) and self.key == other.key
                 and np.array_equal(self.starts, other.starts) and np.array_equal(self.ends, other.ends))
 
-    __hash__ = None
-
     def __repr__(self) -> str:
         return f"Footprint({self.key}, {self.describe()})"
 

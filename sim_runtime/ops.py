@@ -152,8 +152,9 @@ UNARY = {
 }
 COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
            "gt": np.greater, "ge": np.greater_equal}
-REDUCE = {"row_sum": (np.sum, 1), "row_max": (np.max, 1), "row_min": (np.min, 1),
-          "col_sum": (np.sum, 0), "col_max": (np.max, 0), "col_min": (np.min, 0)}
+REDUCE: dict[str, tuple[Callable[..., np.ndarray], int]] = {
+    "row_sum": (np.sum, 1), "row_max": (np.max, 1), "row_min": (np.min, 1),
+    "col_sum": (np.sum, 0), "col_max": (np.max, 0), "col_min": (np.min, 0)}
 EXPAND = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
           "max": np.maximum, "min": np.minimum}
 
@@ -303,11 +304,18 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
     return vector_plan(call, table, run)
 
 
+def _expand_handler(op: str, row: bool | None) -> Callable[[OpCall], OpPlan]:
+    """The handler of `<row|col>_expand_<op>`; row=None reads the direction from `dim=`."""
+    def handler(call: OpCall) -> OpPlan:
+        return _expand_binop(call, call.kwargs.get("dim", 0) == 0 if row is None else row, op)
+    return handler
+
+
 for _op in EXPAND:
-    HANDLERS[f"row_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, True, _o)
-    HANDLERS[f"col_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, False, _o)
+    HANDLERS[f"row_expand_{_op}"] = _expand_handler(_op, True)
+    HANDLERS[f"col_expand_{_op}"] = _expand_handler(_op, False)
     if _op != "add":  # there is no pl.expand_add
-        HANDLERS[f"expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, call.kwargs.get("dim", 0) == 0, _o)
+        HANDLERS[f"expand_{_op}"] = _expand_handler(_op, None)
 
 
 # -- GM <-> tile -----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import linecache
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -27,7 +28,16 @@ from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.memory import Footprint, Memory, space_capacity
 from sim_runtime.scheduler import current_core
 
-MemorySpace = enum.Enum("MemorySpace", {name: name for name in MEMORY_SPACES})
+
+def table_enum(name: str, members: Mapping[str, object], base: type[enum.Enum] = enum.Enum) -> type[enum.Enum]:
+    """An enum class whose members come from a table, so pl's vocabulary stays in pto_api.
+
+    `EnumMeta.__call__` is what `base(name, members)` runs; spelt out, a type checker sees
+    that it returns a class. It cannot see the members: code reads them as `X["NAME"]`."""
+    return enum.EnumMeta.__call__(base, name, members)
+
+
+MemorySpace = table_enum("MemorySpace", {name: name for name in MEMORY_SPACES})
 
 
 class TileLayout(enum.Enum):
@@ -67,7 +77,7 @@ class TileType:
 
     shape: Any
     dtype: DType
-    target_memory: Any = MemorySpace.Vec
+    target_memory: Any = MemorySpace["Vec"]
     valid_shape: Any = None
     layout: Any = None
     fractal: Any = None
@@ -381,6 +391,8 @@ class GMTensor:
 
 class Struct:
     """`pl.struct("T", f=v, ...)`: a per-core mutable record; list fields are copied."""
+
+    _typename: str
 
     def __init__(self, typename: str, fields: dict):
         object.__setattr__(self, "_typename", typename)

@@ -84,7 +84,7 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
     module = load_kernel_module(serial_source, path=path)
     kernel = getattr(module, kernel_name)
     rng = np.random.default_rng(seed)
-    inputs = {}
+    inputs: dict = {}
     for name, spec in tensor_specs(kernel).items():
         shape = tuple((shapes or {}).get(name, spec.shape))
         if not all(isinstance(d, int) and d > 0 for d in shape):

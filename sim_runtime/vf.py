@@ -483,7 +483,7 @@ def vector_function(fn):
             raise KernelError(f"vector function {fn.__name__} called outside a simulated kernel run", where)
         return _invoke(core, fn, args, kwargs, where)
 
-    call.pl_vector_function = True
+    vars(call).update(pl_vector_function=True)
     return call
 
 
