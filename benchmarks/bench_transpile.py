@@ -153,9 +153,11 @@ def vr_{s + 3}(ki, sub_id, a, out, v_db):
         bwd_ids=[{lane}],
     )''')
         calls += [
-            f"        with pl.section_cube():\n            mm_{s}(ki, a, a_l1_db, d_slot, left_db, right_db, acc_db, h{lane}_db)",
+            f"        with pl.section_cube():\n"
+            f"            mm_{s}(ki, a, a_l1_db, d_slot, left_db, right_db, acc_db, h{lane}_db)",
             f"        with pl.section_vector():\n            st_{s + 1}(ki, sub_id, out, h{lane}_db, v_db)",
-            f"        with pl.section_cube():\n            mm_{s + 2}(ki, a, out, a_l1_db, d_slot, left_db, right_db, acc_db)",
+            f"        with pl.section_cube():\n"
+            f"            mm_{s + 2}(ki, a, out, a_l1_db, d_slot, left_db, right_db, acc_db)",
             f"        with pl.section_vector():\n            vr_{s + 3}(ki, sub_id, a, out, v_db)",
         ]
     kernel = f'''
@@ -210,8 +212,8 @@ def chain_kernel(
 
 # -- measuring ---------------------------------------------------------------------------------
 
-def baseline(text: str) -> None:
-    cst.parse_module(text).code
+def baseline(text: str) -> str:
+    return cst.parse_module(text).code
 
 
 def ours(text: str, path: str = "<bench>") -> None:
@@ -258,7 +260,7 @@ def p1(repeat: int, smoke: bool = False) -> None:
     for name, text, errors, goal in cases:
         if errors is not None:
             check_clean(name, text, errors)
-        base, mine = interleaved([lambda: baseline(text), lambda: ours(text)], repeat)
+        base, mine = interleaved([lambda text=text: baseline(text), lambda text=text: ours(text)], repeat)
         ratio = mine / base
         judged = "" if goal is None else verdict(ratio, goal, smoke)
         print(f"  {name:32s} {text.count(chr(10)):5d} {base * 1e3:7.1f}ms {mine * 1e3:8.1f}ms {ratio:5.2f}x  {judged}")
@@ -288,7 +290,7 @@ def p2(repeat: int, count: int, smoke: bool = False) -> None:
 
         def round_trips() -> None:
             for text in texts:
-                cst.parse_module(text).code
+                baseline(text)
 
         base, mine = interleaved([round_trips, run_cli], max(1, repeat // 5), clock=time.perf_counter)
         ratio = mine / base
@@ -343,19 +345,20 @@ def p3(repeat: int, quick: bool) -> None:
     for n in ((4, 8) if quick else (4, 8, 16, 32, 64)):
         text = stage_chain(n)
         check_clean(f"{n} stages", text)
-        (t,) = interleaved([lambda: ours(text)], repeat)
+        (t,) = interleaved([lambda text=text: ours(text)], repeat)
         points.append((n, t))
         memory = "" if quick else _memory_columns(text)  # a fresh process each: not for a smoke run
         print(f"  {n:6d} {text.count(chr(10)):6d} {t * 1e3:8.1f}ms {t / n * 1e3:8.2f}ms {memory}")
     xs, ys = [math.log(n) for n, _ in points], [math.log(t) for _, t in points]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
     print(f"  cost ~ stages^{slope:.2f} from {points[0][0]} to {points[-1][0]} stages (least squares on all points)")
     print(f"\n  {'lines':>6s} {'KiB':>6s} {'libcst':>9s} {'transpile':>10s} {'ratio':>6s} {'peak MiB':>9s} "
           f"{'/ source':>9s}")
     for lines in ((2000,) if quick else (700, 3000, 10000, 30000)):
         text = big_file(lines)
-        base, mine = interleaved([lambda: baseline(text), lambda: ours(text)], max(1, repeat // 2))
+        base, mine = interleaved([lambda text=text: baseline(text), lambda text=text: ours(text)],
+                                 max(1, repeat // 2))
         print(f"  {text.count(chr(10)):6d} {len(text.encode('utf-8')) / 1024:6.0f} {base * 1e3:7.1f}ms "
               f"{mine * 1e3:8.1f}ms {mine / base:5.2f}x {_memory_columns(text)}")
 

@@ -5,6 +5,7 @@ an op issues on, memory spaces. Both `pto_transpile` (to place cross-core sync) 
 `sim_runtime` (to model pipes and detect races) read these tables, so the two cannot drift.
 """
 
+from pto_api.memory import CROSS_CORE_SPACES, MEMORY_SPACES
 from pto_api.ops import (
     BLOCK_OP_ROLES,
     DESCRIPTOR_ONLY_OPS,
@@ -19,7 +20,6 @@ from pto_api.ops import (
     op_roles,
     store_pipe,
 )
-from pto_api.memory import MEMORY_SPACES, CROSS_CORE_SPACES
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
 from pto_api.sync import CROSS_CORE_SYNC_MODES, EVENT_IDS, MAX_OUTSTANDING_SETS, MUTEX_IDS
 

@@ -9,9 +9,7 @@ vector ops that table leaves out.
 
 from __future__ import annotations
 
-from typing import Optional
-
-Role = Optional[str]
+Role = str | None
 
 #: Pipe names as `pl.PipeType` members spell them.
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
@@ -125,7 +123,8 @@ OP_PIPE: dict[str, str] = {
     "move": "MTE1",
     "move_fp": "FIX",
     "store_fp": "FIX",
-    **{k: "M" for k in ("matmul", "matmul_acc", "matmul_bias", "matmul_mx", "matmul_mx_acc", "gemv", "gemv_acc", "gemv_bias")},
+    **{k: "M" for k in ("matmul", "matmul_acc", "matmul_bias", "matmul_mx", "matmul_mx_acc",
+                        "gemv", "gemv_acc", "gemv_bias")},
     **{k: "S" for k in ("getval", "setval", "set_validshape", "set_stride")},
 }
 

@@ -49,8 +49,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="mutants are a function of the seed (default 0)")
     p.add_argument("--preloads", type=_preloads, default=(1, 2), help="preloads to transpile at (default 1,2)")
     p.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
-    p.add_argument("--out", type=Path, default=Path("fuzz_failures"), help="reproducers go here (default fuzz_failures/)")
-    p.add_argument("--timeout", type=_positive(float), default=60.0, help="seconds per mutant before it counts as a hang")
+    p.add_argument("--out", type=Path, default=Path("fuzz_failures"),
+                   help="reproducers go here (default fuzz_failures/)")
+    p.add_argument("--timeout", type=_positive(float), default=60.0,
+                   help="seconds per mutant before it counts as a hang")
     p.add_argument("--shrink-tests", type=int, default=150, help="most candidate runs when shrinking one failure "
                    "(0: do not shrink)")
     p.add_argument("--shrink-time", type=float, default=60.0, help="most seconds spent shrinking one failure")

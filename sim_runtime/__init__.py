@@ -7,8 +7,16 @@ kernel file's Python (transpiling and checking never do).
 """
 
 from sim_runtime.api import SimResult, run_kernel
-from sim_runtime.errors import (DeadlockError, EventOverflowError, KernelError, RaceError, SectionMismatchError,
-                                SimulationError, SyncBalanceError, UnsupportedOpError)
+from sim_runtime.errors import (
+    DeadlockError,
+    EventOverflowError,
+    KernelError,
+    RaceError,
+    SectionMismatchError,
+    SimulationError,
+    SyncBalanceError,
+    UnsupportedOpError,
+)
 from sim_runtime.loader import load_kernel_module
 from sim_runtime.verify import VerifyReport, verify
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import sys
+import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Location:
         return f"{self.file}:{self.line}"
 
 
-def annotate_locations(text: str, file: str, note: Callable[[int], Optional[str]]) -> str:
+def annotate_locations(text: str, file: str, note: Callable[[int], str | None]) -> str:
     """Append ` (note)` to every `file:line` of `text` (as `Location` writes them) that
     `note(line)` has something to say about."""
     def add(match: re.Match) -> str:
@@ -38,6 +39,12 @@ def caller(depth: int = 2) -> Location:
     """Where the code `depth` frames up the stack is (1 = the function calling `caller`)."""
     f = sys._getframe(depth)
     return Location(f.f_code.co_filename, f.f_lineno)
+
+
+def raised_at(exc: BaseException, file: str) -> Location | None:
+    """The innermost line of `file` on `exc`'s traceback (None when `file` is not on it)."""
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == file]
+    return Location(file, lines[-1] or 0) if lines else None
 
 
 class SimulationError(Exception):

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pto_api import CROSS_CORE_SYNC_MODES, MAX_OUTSTANDING_SETS as MAX_OUTSTANDING
+from pto_api import CROSS_CORE_SYNC_MODES
+from pto_api import MAX_OUTSTANDING_SETS as MAX_OUTSTANDING
 from sim_runtime.errors import EventOverflowError, KernelError, Location
 
 INTER_BLOCK, INTER_SUBBLOCK, INTRA_BLOCK, UNICAST_BLOCK = (

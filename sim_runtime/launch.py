@@ -8,12 +8,11 @@ attributes (`fn`, `auto_mutex`, `lowered`).
 from __future__ import annotations
 
 import inspect
-import traceback
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim_runtime.errors import KernelError, Location, SimulationError
+from sim_runtime.errors import KernelError, SimulationError, raised_at
 from sim_runtime.lowering import lower
 from sim_runtime.machine import CoreStats, Machine
 from sim_runtime.tiles import GMTensor, TensorSpec
@@ -54,6 +53,7 @@ def tensor_specs(kernel) -> dict[str, TensorSpec]:
 
 def _tensor(name: str, spec: TensorSpec, value) -> GMTensor:
     dims = [d for d in spec.shape if d is not Ellipsis]
+    arr: np.ndarray
     if value is None:
         if not all(isinstance(d, int) and d > 0 for d in dims):
             raise KernelError(f"tensor parameter {name!r} has a dynamic shape; pass it in inputs")
@@ -67,11 +67,6 @@ def _tensor(name: str, spec: TensorSpec, value) -> GMTensor:
         if arr.ndim < len(dims) or any(arr.shape[i] != d for i, d in fixed):
             raise KernelError(f"tensor {name!r}: got shape {list(arr.shape)}, the kernel declares {list(spec.shape)}")
     return GMTensor(name, arr, spec.dtype)
-
-
-def _user_location(exc: BaseException, filename: str) -> Location | None:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
-    return Location(filename, frames[-1].lineno) if frames else None
 
 
 def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurrent",
@@ -105,7 +100,7 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
             raise
         except Exception as exc:
             raise KernelError(f"{core.name}: kernel raised {type(exc).__name__}: {exc}",
-                              _user_location(exc, filename)) from exc
+                              raised_at(exc, filename)) from exc
 
     machine.scheduler.run(body, machine.stuck_error)
     machine.check_balance(strict_balance)

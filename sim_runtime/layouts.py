@@ -19,7 +19,7 @@ intervals (what the race detector compares) are cached too.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -52,7 +52,7 @@ def check_shape(layout: str, shape, itemsize: int, space: str) -> None:
             raise KernelError(f"a ZN tile in {space} needs columns in multiples of {FRACTAL_SIDE}, got {cols}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def offset_map(layout: str, rows: int, cols: int, itemsize: int, acc: bool = False) -> np.ndarray:
     """Element offset of every (r, c) of a `[rows, cols]` tile (read-only int64 array)."""
     r = np.arange(rows, dtype=np.int64)[:, None]

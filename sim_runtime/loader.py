@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import builtins
 import linecache
-import traceback
 import types
 from pathlib import Path
 
 from sim_runtime import pl as sim_pl
-from sim_runtime.errors import KernelError, Location, SimulationError
+from sim_runtime.errors import KernelError, Location, SimulationError, raised_at
 
 _PACKAGE = "pypto_pro"
 #: Host-side harness modules: stubbed even when installed. A kernel file uses them only in
@@ -61,7 +60,7 @@ class Stub:
 def _package() -> types.ModuleType:
     pkg = types.ModuleType(_PACKAGE)
     pkg.__path__ = []
-    pkg.language = sim_pl
+    vars(pkg).update(language=sim_pl)
     return pkg
 
 
@@ -120,7 +119,6 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     except SimulationError:
         raise
     except Exception as exc:  # the module itself failed to run: report it at its line
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
-        where = Location(filename, frames[-1].lineno) if frames else None
-        raise KernelError(f"loading the kernel file raised {type(exc).__name__}: {exc}", where) from exc
+        raise KernelError(f"loading the kernel file raised {type(exc).__name__}: {exc}",
+                          raised_at(exc, filename)) from exc
     return module

@@ -9,13 +9,13 @@ deadlock reports) and which section kinds exist (mix / vector-only / cube-only k
 """
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import copy
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.scheduler import current_core
@@ -23,6 +23,7 @@ from sim_runtime.scheduler import current_core
 SECTION_FN = "__pl_sim_section__"
 _SECTIONS = {"section_cube": "cube", "section_vector": "vector"}
 _SYNC_CALLS = {"set_cross_core": True, "wait_cross_core": False}  # name -> site is after its stage
+_FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass
@@ -50,13 +51,13 @@ class _Sections(ast.NodeTransformer):
 
     def visit_With(self, node: ast.With):
         self.generic_visit(node)
-        kinds = [_SECTIONS.get(_callee_name(it.context_expr)) for it in node.items]
+        kinds = [_SECTIONS.get(_callee_name(it.context_expr) or "") for it in node.items]
         if not any(kinds):
             return node
         if len(node.items) != 1 or node.items[0].optional_vars is not None:
             raise KernelError("a section `with` takes exactly one pl.section_*() and no `as`",
                               Location(self.filename, node.lineno))
-        kind = kinds[0]
+        kind = next(k for k in kinds if k)
         self.kinds.add(kind)
         test = ast.Call(func=ast.Name(SECTION_FN, ast.Load()),
                         args=[ast.Constant(kind), ast.Constant(node.lineno)], keywords=[])
@@ -71,7 +72,7 @@ def _stage_names(g: dict) -> dict[str, int]:
             if getattr(obj, "pipeline_stage", False) and hasattr(obj, "sim_stage_number")}
 
 
-def _sync_owners(fdef: ast.FunctionDef, stages: dict) -> dict:
+def _sync_owners(fdef: _FunctionDef, stages: dict) -> dict:
     """For each sync call statement, the stage call in the same block it waits for / signals."""
     owners = {}
     for node in ast.walk(fdef):
@@ -90,7 +91,7 @@ def _sync_owners(fdef: ast.FunctionDef, stages: dict) -> dict:
     return owners
 
 
-def _find_def(tree: ast.Module, fn) -> ast.FunctionDef:
+def _find_def(tree: ast.Module, fn) -> _FunctionDef:
     first = fn.__code__.co_firstlineno
     cands = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
     for n in cands:
@@ -98,7 +99,11 @@ def _find_def(tree: ast.Module, fn) -> ast.FunctionDef:
             return n
     if cands:
         return cands[-1]
-    raise KernelError(f"cannot find the source of kernel {fn.__name__} (it must be a module-level function)")
+    raise _no_source(fn)
+
+
+def _no_source(fn) -> KernelError:
+    return KernelError(f"cannot find the source of kernel {fn.__name__} (it must be a module-level function)")
 
 
 def lower(fn) -> LoweredKernel:
@@ -106,7 +111,10 @@ def lower(fn) -> LoweredKernel:
     filename = fn.__code__.co_filename
     source = g.get("__pl_sim_source__")
     if source is None:
-        source = inspect.getsource(inspect.getmodule(fn))
+        home = inspect.getmodule(fn)
+        if home is None:
+            raise _no_source(fn)
+        source = inspect.getsource(home)
     fdef = copy.deepcopy(_find_def(ast.parse(source, filename), fn))
     fdef.decorator_list = []
     sections = _Sections(filename)

@@ -16,24 +16,32 @@ from dataclasses import dataclass
 from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops
-from sim_runtime.errors import (DeadlockError, KernelError, Location, SectionMismatchError,
-                                SimulationError, SyncBalanceError, located)
+from sim_runtime.errors import (
+    DeadlockError,
+    KernelError,
+    Location,
+    SectionMismatchError,
+    SimulationError,
+    SyncBalanceError,
+    located,
+)
 from sim_runtime.events import MODE_NAMES, Counters, SetRecord
 from sim_runtime.memory import Memory, space_capacity
 from sim_runtime.opplan import OpPlan
 from sim_runtime.races import Access, RaceDetector
-from sim_runtime.scheduler import Scheduler
+from sim_runtime.scheduler import Blocker, Scheduler
 from sim_runtime.timeline import Span, Timeline
 
 
 class Core:
     """One AIC or AIV: its clock, stage stack and scheduling state (variables live in its thread)."""
 
-    def __init__(self, index: int, kind: str, block: int, sub: int, name: str):
+    def __init__(self, machine: Machine, index: int, kind: str, block: int, sub: int, name: str):
+        self.machine = machine
         self.index, self.kind, self.block, self.sub, self.name = index, kind, block, sub, name
         self.clock = 0
         self.busy = 0
-        self.blocker = None
+        self.blocker: Blocker | None = None
         self.finished = False
         self.error: BaseException | None = None
         self.go = threading.Semaphore(0)
@@ -41,7 +49,11 @@ class Core:
         self.stage_counts: dict[str, int] = defaultdict(int)
         self.sections: list[tuple[str, int]] = []
         self.barriers = 0
-        self.machine: "Machine" = None  # set by Machine
+
+    def blocked_in(self) -> str:
+        """The wait or barrier the core is blocked in (an unfinished core is only ever stuck on one)."""
+        assert self.blocker is not None, f"{self.name} is stuck without a blocker"
+        return self.blocker.describe()
 
     def stage_label(self) -> str:
         if not self.stage_stack:
@@ -141,8 +153,7 @@ class Machine:
         self.sync_barriers: dict[tuple, _Barrier] = {}
 
     def _add_core(self, kind, block, sub, name):
-        c = Core(len(self.cores), kind, block, sub, name)
-        c.machine = self
+        c = Core(self, len(self.cores), kind, block, sub, name)
         self.cores.append(c)
 
     # -- topology ---------------------------------------------------------------------------
@@ -340,14 +351,14 @@ class Machine:
     def stuck_error(self, live: list[Core]) -> SimulationError:
         if self.mode == "sequential":
             lines = [f"{c.name}: met {len(c.sections)} section(s)" +
-                     (", finished" if c.finished else f", waiting at {c.blocker.describe()}") for c in self.cores]
+                     (", finished" if c.finished else f", waiting at {c.blocked_in()}") for c in self.cores]
             return SectionMismatchError("cores disagree on the sequence of sections:\n  " + "\n  ".join(lines))
         lines = []
         for c in self.cores:
             if c.finished:
                 lines.append(f"{c.name}: finished at cycle {c.clock}")
             else:
-                lines.append(f"{c.name}: blocked in {c.blocker.describe()} (cycle {c.clock})")
+                lines.append(f"{c.name}: blocked in {c.blocked_in()} (cycle {c.clock})")
         counters = self.counters.describe() or ["all counters are zero"]
         return DeadlockError("deadlock: every unfinished core is blocked\n  " + "\n  ".join(lines)
                              + "\n counters:\n  " + "\n  ".join(counters))

@@ -58,7 +58,7 @@ class Footprint:
         self.key, self.starts, self.ends = key, starts, ends
 
     @staticmethod
-    def make(key: tuple, base: int, stride: int, rows: int, width: int) -> "Footprint":
+    def make(key: tuple, base: int, stride: int, rows: int, width: int) -> Footprint:
         """Bytes `[base + r*stride, base + r*stride + width)` for r in range(rows)."""
         if rows <= 1 or width >= stride:  # one interval
             total = width + (rows - 1) * stride if rows > 1 else width
@@ -67,7 +67,7 @@ class Footprint:
         return Footprint(key, starts, starts + width)
 
     @staticmethod
-    def of(key: tuple, starts, ends, *, merged: bool = False) -> "Footprint":
+    def of(key: tuple, starts, ends, *, merged: bool = False) -> Footprint:
         """From any intervals; `merged=True` promises they are already sorted and disjoint."""
         starts = np.asarray(starts, np.int64)
         ends = np.asarray(ends, np.int64)
@@ -78,8 +78,6 @@ class Footprint:
     def __eq__(self, other) -> bool:
         return (isinstance(other, Footprint) and self.key == other.key
                 and np.array_equal(self.starts, other.starts) and np.array_equal(self.ends, other.ends))
-
-    __hash__ = None
 
     def __repr__(self) -> str:
         return f"Footprint({self.key}, {self.describe()})"
@@ -97,9 +95,9 @@ class Footprint:
         return int((self.ends - self.starts).sum())
 
     def intervals(self):
-        return zip(self.starts.tolist(), self.ends.tolist())
+        return zip(self.starts.tolist(), self.ends.tolist(), strict=True)
 
-    def overlaps(self, other: "Footprint") -> bool:
+    def overlaps(self, other: Footprint) -> bool:
         if self.key != other.key or not self.starts.size or not other.starts.size:
             return False
         if self.end <= other.base or other.end <= self.base:
@@ -110,7 +108,7 @@ class Footprint:
         ok = j < b.starts.size
         return bool(np.any(b.starts[j[ok]] < a.ends[ok]))
 
-    def within(self, other: "Footprint") -> bool:
+    def within(self, other: Footprint) -> bool:
         """Is every byte of self inside other?"""
         if self.key != other.key:
             return False

@@ -7,16 +7,16 @@ values in logical row-major order, ops act on the destination's valid window.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, op_pipe, op_roles, store_pipe
 from pto_api.memory import MEMORY_SPACES
+from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, op_pipe, op_roles, store_pipe
 from sim_runtime import assumed, costs, layouts, rounding
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
-from sim_runtime.opplan import OpPlan
 from sim_runtime.memory import Footprint
+from sim_runtime.opplan import OpPlan
 from sim_runtime.tiles import GMTensor, Tile, TileGroup, TileLayout
 
 
@@ -152,8 +152,9 @@ UNARY = {
 }
 COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
            "gt": np.greater, "ge": np.greater_equal}
-REDUCE = {"row_sum": (np.sum, 1), "row_max": (np.max, 1), "row_min": (np.min, 1),
-          "col_sum": (np.sum, 0), "col_max": (np.max, 0), "col_min": (np.min, 0)}
+REDUCE: dict[str, tuple[Callable[..., np.ndarray], int]] = {
+    "row_sum": (np.sum, 1), "row_max": (np.max, 1), "row_min": (np.min, 1),
+    "col_sum": (np.sum, 0), "col_max": (np.max, 0), "col_min": (np.min, 0)}
 EXPAND = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
           "max": np.maximum, "min": np.minimum}
 
@@ -169,7 +170,8 @@ def _elementwise(call: OpCall, table_name: str, fn, inputs: list) -> OpPlan:
             fits(call, t, vr, vc)
 
     def run():
-        args = [values(t, m, vr, vc) if m is not None else scalar_like(out, t) for t, m in zip(inputs, mems)]
+        args = [values(t, m, vr, vc) if m is not None else scalar_like(out, t)
+                for t, m in zip(inputs, mems, strict=True)]
         put(out, mo, np.asarray(fn(*args)).astype(out.dtype.compute))
 
     return vector_plan(call, table_name, run)
@@ -302,11 +304,18 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
     return vector_plan(call, table, run)
 
 
+def _expand_handler(op: str, row: bool | None) -> Callable[[OpCall], OpPlan]:
+    """The handler of `<row|col>_expand_<op>`; row=None reads the direction from `dim=`."""
+    def handler(call: OpCall) -> OpPlan:
+        return _expand_binop(call, call.kwargs.get("dim", 0) == 0 if row is None else row, op)
+    return handler
+
+
 for _op in EXPAND:
-    HANDLERS[f"row_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, True, _o)
-    HANDLERS[f"col_expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, False, _o)
+    HANDLERS[f"row_expand_{_op}"] = _expand_handler(_op, True)
+    HANDLERS[f"col_expand_{_op}"] = _expand_handler(_op, False)
     if _op != "add":  # there is no pl.expand_add
-        HANDLERS[f"expand_{_op}"] = lambda call, _o=_op: _expand_binop(call, call.kwargs.get("dim", 0) == 0, _o)
+        HANDLERS[f"expand_{_op}"] = _expand_handler(_op, None)
 
 
 # -- GM <-> tile -----------------------------------------------------------------------------
@@ -552,7 +561,7 @@ def insert(call: OpCall, explicit: tuple | None = None) -> OpPlan:
         raise call.fail(f"the last block would end past {dst.name}")
 
     def run_copy():
-        for s0, d0 in zip(src_starts.tolist(), dst_starts.tolist()):
+        for s0, d0 in zip(src_starts.tolist(), dst_starts.tolist(), strict=True):
             md.buf[d0:d0 + run] = ms.buf[s0:s0 + run]
 
     pipe = move_pipe("Vec", "Mat")

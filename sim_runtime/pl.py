@@ -32,7 +32,7 @@ globals().update(DTYPES)  # DT_FP32, DT_FP16, ...
 MemorySpace = _tiles.MemorySpace
 TileType = _tiles.TileType
 TileLayout = _tiles.TileLayout
-ND, DN, NZ, ZN, NN, ZZ = (TileLayout[n] for n in ("ND", "DN", "NZ", "ZN", "NN", "ZZ"))
+ND, DN, NZ, ZN, NN, ZZ = TileLayout.ND, TileLayout.DN, TileLayout.NZ, TileLayout.ZN, TileLayout.NN, TileLayout.ZZ
 Tensor = _tiles.TensorAnnotation
 DYNAMIC = _tiles.DYNAMIC
 STATIC = _tiles.STATIC
@@ -53,14 +53,14 @@ class Ptr(_Annotation):
     pass
 
 
-PipeType = enum.Enum("PipeType", {p: p for p in (*PIPES, "ALL")})
+PipeType = _tiles.table_enum("PipeType", {p: p for p in (*PIPES, "ALL")})
 
 
-CrossCoreSyncMode = enum.IntEnum("CrossCoreSyncMode", CROSS_CORE_SYNC_MODES)
+CrossCoreSyncMode = _tiles.table_enum("CrossCoreSyncMode", CROSS_CORE_SYNC_MODES, enum.IntEnum)
 
 
-def _enum(name: str, *members: str) -> type:
-    return enum.Enum(name, {m: m for m in members})
+def _enum(name: str, *members: str) -> type[enum.Enum]:
+    return _tiles.table_enum(name, {m: m for m in members})
 
 
 SyncCoreType = _enum("SyncCoreType", "MIX", "AIV_ONLY", "AIC_ONLY")
@@ -209,8 +209,7 @@ def _stage(fn):
         finally:
             core.machine.stage_exit(core)
 
-    wrapper.pipeline_stage = True
-    wrapper.sim_stage_number = number
+    vars(wrapper).update(pipeline_stage=True, sim_stage_number=number)
     return wrapper
 
 
@@ -317,13 +316,13 @@ def _mode(sync_mode) -> int:
     return int(getattr(sync_mode, "value", sync_mode))
 
 
-def _set_cross_core(*, pipe, event_id, sync_mode=CrossCoreSyncMode.INTRA_BLOCK):
+def _set_cross_core(*, pipe, event_id, sync_mode=CrossCoreSyncMode["INTRA_BLOCK"]):
     where = _where()
     core = _core("system.set_cross_core", where)
     core.machine.set_cross_core(core, pipe, event_id, _mode(sync_mode), where)
 
 
-def _wait_cross_core(*, pipe, event_id, sync_mode=CrossCoreSyncMode.INTRA_BLOCK):
+def _wait_cross_core(*, pipe, event_id, sync_mode=CrossCoreSyncMode["INTRA_BLOCK"]):
     where = _where()
     core = _core("system.wait_cross_core", where)
     core.machine.wait_cross_core(core, pipe, event_id, _mode(sync_mode), where)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -26,13 +27,22 @@ PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
 PAGE = 4096
 
 
+class CoreLike(Protocol):
+    """What race checks and reports read of a core (`machine.Core`, a layer above, is one)."""
+
+    index: int
+    name: str
+    kind: str
+    block: int
+
+
 @dataclass
 class Access:
     """One memory access of one op, as the race report prints it."""
 
     fp: Footprint
     kind: str  # "R" or "W"
-    core: object = None
+    core: CoreLike
     pipe: str = ""
     comp: int = 0
     epoch: int = 0
@@ -55,7 +65,7 @@ class RaceDetector:
         self.width = len(cores) * len(PIPES)
         self.pipe_clock = [[np.zeros(self.width, np.int64) for _ in PIPES] for _ in cores]
         self.mutex_clock: list[dict[int, np.ndarray]] = [{} for _ in cores]
-        self.local_flags: dict[tuple, list[np.ndarray]] = defaultdict(list)
+        self.local_flags: dict[tuple, list[tuple[np.ndarray, Location | None]]] = defaultdict(list)
         self.history: dict[tuple, dict[int, list[Access]]] = defaultdict(dict)
 
     def comp(self, core, pipe: str) -> int:

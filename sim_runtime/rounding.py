@@ -10,6 +10,8 @@ towards the other candidate where the mode asks for it, so every mode is exact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from sim_runtime.dtypes import DType
@@ -18,7 +20,7 @@ from sim_runtime.errors import UnsupportedOpError
 NEAREST_EVEN = ("CAST_RINT", "CAST_NONE")
 MODES = ("CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC", "CAST_ODD")
 
-_TO_INT = {
+_TO_INT: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "CAST_RINT": np.rint, "CAST_NONE": np.rint, "CAST_ODD": np.rint,
     "CAST_ROUND": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
     "CAST_FLOOR": np.floor, "CAST_CEIL": np.ceil, "CAST_TRUNC": np.trunc,
@@ -27,7 +29,7 @@ _TO_INT = {
 
 def _narrow_float(x: np.ndarray, target: type, mode: str) -> np.ndarray:
     """Round float values `x` to the numpy float type `target` (narrower) under `mode`."""
-    near = x.astype(target)  # nearest, ties to even
+    near: np.ndarray = x.astype(target)  # nearest, ties to even
     if mode in NEAREST_EVEN:
         return near
     wide = x.astype(np.float64)

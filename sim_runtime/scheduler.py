@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 _tls = threading.local()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import linecache
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -28,7 +29,15 @@ from sim_runtime.memory import Footprint, Memory, space_capacity
 from sim_runtime.scheduler import current_core
 
 
-MemorySpace = enum.Enum("MemorySpace", {name: name for name in MEMORY_SPACES})
+def table_enum(name: str, members: Mapping[str, object], base: type[enum.Enum] = enum.Enum) -> type[enum.Enum]:
+    """An enum class whose members come from a table, so pl's vocabulary stays in pto_api.
+
+    `EnumMeta.__call__` is what `base(name, members)` runs; spelt out, a type checker sees
+    that it returns a class. It cannot see the members: code reads them as `X["NAME"]`."""
+    return enum.EnumMeta.__call__(base, name, members)
+
+
+MemorySpace = table_enum("MemorySpace", {name: name for name in MEMORY_SPACES})
 
 
 class TileLayout(enum.Enum):
@@ -68,7 +77,7 @@ class TileType:
 
     shape: Any
     dtype: DType
-    target_memory: Any = MemorySpace.Vec
+    target_memory: Any = MemorySpace["Vec"]
     valid_shape: Any = None
     layout: Any = None
     fractal: Any = None
@@ -80,6 +89,9 @@ class TileType:
         if len(shape) != 2 or not all(isinstance(d, int) and d > 0 for d in shape):
             raise KernelError(f"TileType shape must be 2 positive ints, got {self.shape!r}")
         self.shape = shape
+        if self.valid_shape is not None and (not isinstance(self.valid_shape, (list, tuple))
+                                             or len(self.valid_shape) != 2):
+            raise KernelError(f"TileType valid_shape must be 2 entries, got {self.valid_shape!r}")
         if not isinstance(self.dtype, DType):
             raise KernelError(f"TileType dtype must be a pl.DT_* constant, got {self.dtype!r}")
         space = _space_name(self.target_memory)
@@ -100,7 +112,7 @@ class TileType:
         vs = self.valid_shape
         if vs is None:
             return list(self.shape)
-        return [s if (v is None or v < 0) else int(v) for v, s in zip(vs, self.shape)]
+        return [s if (v is None or v < 0) else int(v) for v, s in zip(vs, self.shape, strict=True)]
 
 
 class Tile:
@@ -379,6 +391,8 @@ class GMTensor:
 
 class Struct:
     """`pl.struct("T", f=v, ...)`: a per-core mutable record; list fields are copied."""
+
+    _typename: str
 
     def __init__(self, typename: str, fields: dict):
         object.__setattr__(self, "_typename", typename)

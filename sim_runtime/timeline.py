@@ -84,6 +84,7 @@ class Timeline:
             for s in self.stages:
                 if s.core != c:
                     continue
+                assert s.stage is not None, "every stage span carries its stage number"
                 a, b = int(s.start / scale), max(int(s.end / scale), int(s.start / scale) + 1)
                 for x in range(a, min(b, width)):
                     cells[x] = str(s.stage % 10)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim_runtime.api import run_kernel, tensor_specs
-from sim_runtime.errors import (DeadlockError, EventOverflowError, RaceError, SimulationError, SyncBalanceError)
+from sim_runtime.errors import DeadlockError, EventOverflowError, RaceError, SimulationError, SyncBalanceError
 from sim_runtime.loader import load_kernel_module
 
 _VERDICTS = [(DeadlockError, "deadlock"), (RaceError, "race"), (SyncBalanceError, "imbalance"),
@@ -84,7 +84,7 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
     module = load_kernel_module(serial_source, path=path)
     kernel = getattr(module, kernel_name)
     rng = np.random.default_rng(seed)
-    inputs = {}
+    inputs: dict = {}
     for name, spec in tensor_specs(kernel).items():
         shape = tuple((shapes or {}).get(name, spec.shape))
         if not all(isinstance(d, int) and d > 0 for d in shape):

@@ -38,7 +38,6 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.scheduler import current_core
 from sim_runtime.tiles import Tile
 
-
 #: `pl.MaskPattern` members.
 MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",
                  "M3", "M4", "H", "Q")
@@ -81,7 +80,7 @@ class Reg:
         self.dtype, self.lanes = dtype, lanes
 
     @staticmethod
-    def of(dtype: DType, values) -> "Reg":
+    def of(dtype: DType, values) -> Reg:
         n = REG_BYTES // dtype.itemsize
         return Reg(dtype, dtype.to_storage(np.broadcast_to(np.asarray(values, dtype.compute), (n,))).copy())
 
@@ -459,7 +458,7 @@ def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride
         buf[start:start + REG_BYTES] = data
         return
     edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
-    for lo, hi in zip(edges[0::2].tolist(), edges[1::2].tolist()):
+    for lo, hi in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
         run.touch(ptr, start + lo, start + hi, "W")
         buf[start + lo:start + hi] = data[lo:hi]
 
@@ -484,7 +483,7 @@ def vector_function(fn):
             raise KernelError(f"vector function {fn.__name__} called outside a simulated kernel run", where)
         return _invoke(core, fn, args, kwargs, where)
 
-    call.pl_vector_function = True
+    vars(call).update(pl_vector_function=True)
     return call
 
 

@@ -51,7 +51,8 @@ def _group(name, space, shape, tiles, alloc, mutex, fwd=None, bwd=None, layout=N
     addr = alloc.take(space, size * tiles)
     lay = f", layout=pl.{layout}" if layout else ""
     lines = [f"{name} = pl.make_tile_group(",
-             f"    type=pl.TileType(shape=[{shape[0]}, {shape[1]}], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.{space}{lay}),",
+             f"    type=pl.TileType(shape=[{shape[0]}, {shape[1]}], dtype=pl.DT_FP32, "
+             f"target_memory=pl.MemorySpace.{space}{lay}),",
              f"    addrs={hex(addr)},",
              f"    mutex_ids={mutex},"]
     if fwd is not None:
@@ -59,7 +60,7 @@ def _group(name, space, shape, tiles, alloc, mutex, fwd=None, bwd=None, layout=N
     if bwd is not None:
         lines.append(f"    bwd_ids={bwd},")
     lines.append(")")
-    return "\n".join(indent + l for l in lines)
+    return "\n".join(indent + line for line in lines)
 
 
 def generate(seed: int) -> Chain:
@@ -110,10 +111,12 @@ def generate(seed: int) -> Chain:
             params = [key, "a", "out", "a_l1", "d_slot", "left_db", "right_db", "acc_db"] + [b for b in (src, dst) if b]
             body = []
             if src is None:
-                body += ["at = a_l1.next()", f"pl.load(at, a, [{row} * TILE, 0])", "left = left_db.next()", "pl.move(left, at)"]
+                body += ["at = a_l1.next()", f"pl.load(at, a, [{row} * TILE, 0])",
+                         "left = left_db.next()", "pl.move(left, at)"]
             else:
                 body += [f"m = {src}.next()", "left = left_db.next()", "pl.move(left, m)"]
-            body += ["right = right_db.next()", "pl.move(right, d_slot)", "acc = acc_db.next()", "pl.matmul(acc, left, right)"]
+            body += ["right = right_db.next()", "pl.move(right, d_slot)",
+                     "acc = acc_db.next()", "pl.matmul(acc, left, right)"]
             if dst is None:
                 body += [f"pl.store(out, acc, [{row} * TILE, 0])"]
             else:
@@ -130,8 +133,10 @@ def generate(seed: int) -> Chain:
             if dst is None:
                 body += [f"pl.store(out, v, [{row} * TILE + sub_id * HALF, 0])"]
             else:
-                body += ["nz = nz_db.next()", "pl.move(nz, v)", f"p = {dst}.next()", "pl.insert(p, nz, [sub_id * HALF, 0])"]
-        stages.append("@pl.pipeline.stage\ndef {}({}):\n{}".format(name, ", ".join(params), "\n".join("    " + b for b in body)))
+                body += ["nz = nz_db.next()", "pl.move(nz, v)",
+                         f"p = {dst}.next()", "pl.insert(p, nz, [sub_id * HALF, 0])"]
+        body_text = "\n".join("    " + b for b in body)
+        stages.append(f"@pl.pipeline.stage\ndef {name}({', '.join(params)}):\n{body_text}")
         split = rng.randint(0, len(params)) if rng.random() < 0.3 else len(params)  # some keyword arguments
         args = params[:split] + [f"{q}={q}" for q in params[split:]]
         calls.append((core, f"{name}({', '.join(args)})"))
@@ -145,11 +150,13 @@ def generate(seed: int) -> Chain:
     for nm, sp, sh, t, lay in (("a_l1", "Mat", (32, 32), 2, "NZ"), ("d_l1", "Mat", (32, 32), 1, "NZ"),
                                ("left_db", "Left", (32, 32), 2, "NZ"), ("right_db", "Right", (32, 32), 2, "ZN"),
                                ("acc_db", "Acc", (32, 32), 2, "NZ")):
-        cube_decls.append(_group(nm, sp, sh, t, alloc, [next(mutex_next) for _ in range(t)], layout=lay, indent="        "))
+        mutex = [next(mutex_next) for _ in range(t)]
+        cube_decls.append(_group(nm, sp, sh, t, alloc, mutex, layout=lay, indent="        "))
     cube_decls += ["        d_slot = d_l1.current()", "        pl.load(d_slot, d, [0, 0])"]
     vec_decls = ["    with pl.section_vector():", "        sub_id = pl.get_subblock_idx()"]
     for nm, lay in (("v_db", None), ("nz_db", "NZ")):
-        vec_decls.append(_group(nm, "Vec", (16, 32), 2, alloc, [next(mutex_next) for _ in range(2)], layout=lay, indent="        "))
+        mutex = [next(mutex_next) for _ in range(2)]
+        vec_decls.append(_group(nm, "Vec", (16, 32), 2, alloc, mutex, layout=lay, indent="        "))
     if nested:
         vec_decls.append(_group("q_db", "Vec", (16, 32), q_tiles, alloc, [next(mutex_next) for _ in range(q_tiles)],
                                 indent="        "))
@@ -162,9 +169,9 @@ def generate(seed: int) -> Chain:
     if nested:
         outer = ["for b in pl.range(0, NB):", "    with pl.section_vector():", "        q = q_db.next()",
                  "        pl.load(q, a, [b * TILE, 0])"]
-        loop = ["    " + l for l in outer] + ["        " + l for l in inner]
+        loop = ["    " + line for line in outer] + ["        " + line for line in inner]
     else:
-        loop = ["    " + l for l in inner]
+        loop = ["    " + line for line in inner]
     desc = " -> ".join(f"{c}" for c in cores) + f"; tiles {[b[2] for b in buffers]}; " \
         + f"bwd {[b[4] is not None for b in buffers]}; preload {preload}; N={n}" \
         + (f"; nested NB={nb}, q tiles {q_tiles}" if nested else "")

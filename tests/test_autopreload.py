@@ -3,7 +3,6 @@ the emulator cannot run the kernel."""
 
 from __future__ import annotations
 
-import pytest
 from click.testing import CliRunner
 
 import sim_runtime
@@ -45,7 +44,9 @@ def test_without_the_emulators_ops_the_kernels_own_preload_is_kept():
     assert result.code == transpile(text, path="attention.py").code
 
 
-def _fake_verify(cycles: dict[int, int], verdicts: dict[int, str] = {}):
+def _fake_verify(cycles: dict[int, int], verdicts: dict[int, str] | None = None):
+    verdicts = verdicts or {}
+
     def verify(serial, codes, kernel, **kwargs):
         rows = [VerifyRow("serial", 1000, 1.0)]
         for label in codes:

@@ -21,7 +21,8 @@ SHAPES = [
     "_pl_ctx_0._pl_task_id = _pl_task_id\n",
     "pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=_pl_fwd_ids_p[_pl_ctx_neg2._pl_task_id % 2])\n",
     "pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=_pl_bwd_ids_x[0])\n",
-    "pl.system.wait_cross_core(\n    pipe=pl.PipeType.MTE3,\n    event_id=_pl_fwd_ids_x[_pl_ctx_neg1._pl_task_id % 2],\n)\n",
+    "pl.system.wait_cross_core(\n    pipe=pl.PipeType.MTE3,\n"
+    "    event_id=_pl_fwd_ids_x[_pl_ctx_neg1._pl_task_id % 2],\n)\n",
     "_pl_ctx_arr = pl.struct_array(4, \"PipeCtx\", _pl_is_valid=0, ki=0, _pl_task_id=0)\n",
     "_pl_ctx_arr = pl.struct_array(4, 'PipeCtx', _pl_is_valid=0)\n",
     "_pl_ctx_arr = pl.struct_array(\n    4,\n    \"PipeCtx\",\n    _pl_is_valid=0,\n    ki=0,\n)\n",
@@ -45,7 +46,8 @@ def test_statement_equals_libcst(code):
     assert build.statement(code).deep_equals(cst.parse_statement(code))
 
 
-@pytest.mark.parametrize("code", ["_pl_ctx_0.ki", "a_db[_pl_ctx_0._pl_idx_a]", "(c + 1) % 2", "x", "-x", "a if b else c"])
+@pytest.mark.parametrize("code", ["_pl_ctx_0.ki", "a_db[_pl_ctx_0._pl_idx_a]", "(c + 1) % 2", "x", "-x",
+                                  "a if b else c"])
 def test_expression_equals_libcst(code):
     assert build.expression(code).deep_equals(cst.parse_expression(code))
 

@@ -98,9 +98,9 @@ def test_text_format_has_caret_and_help(bad):
 
 def test_github_format(bad):
     r = run(bad, "--format", "github")
-    lines = [l for l in r.output.splitlines() if l.startswith("::")]
-    assert lines and all(l.startswith("::error file=") or l.startswith("::warning file=") for l in lines)
-    assert any(",line=7,col=" in l for l in lines)
+    lines = [line for line in r.output.splitlines() if line.startswith("::")]
+    assert lines and all(line.startswith("::error file=") or line.startswith("::warning file=") for line in lines)
+    assert any(",line=7,col=" in line for line in lines)
 
 
 def test_sarif_format(bad):
@@ -216,7 +216,8 @@ def test_internal_error_exit_2_with_hint(monkeypatch):
 
 
 def test_console_script_runs():
-    proc = subprocess.run([sys.executable, "-m", "pto_transpile.cli", "--explain", "PTO001"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pto_transpile.cli", "--explain", "PTO001"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0 and "syntax-error" in proc.stdout
 
 
@@ -242,8 +243,10 @@ def test_provenance_names_both_lines_of_each_edge():
     assert r.exit_code == 0
     lines = r.output.splitlines()
     assert lines[0] == "pipeline loop at line 178 of kernel `pipeline_demo_kernel`:"
-    assert sum("prefire" in l for l in lines) == 6 and sum(l.strip().startswith("drain") for l in lines) == 6
-    assert any("before stage3" in l and "wait_cross_core(MTE1, _pl_fwd_ids_p_mat_db[task % 2])" in l for l in lines)
+    assert sum("prefire" in line for line in lines) == 6
+    assert sum(line.strip().startswith("drain") for line in lines) == 6
+    assert any("before stage3" in line and "wait_cross_core(MTE1, _pl_fwd_ids_p_mat_db[task % 2])" in line
+               for line in lines)
     assert "stage2 `pl.insert` (W on MTE3, line 59)  ->  stage3 `pl.move` (R on MTE1, line 70)" in r.output
 
 

@@ -120,7 +120,8 @@ def test_check_diff_on_an_out_of_date_file_prints_the_diff_and_exits_1(tmp_path)
     out = tmp_path / "o.py"
     out.write_text(expected_code(preload=1))
     r = run(DEMO, "--check", "--diff", "-o", out)
-    assert r.exit_code == 1 and r.stdout.startswith(f"--- {out}") and "+    _pl_ctx_arr = pl.struct_array(4," in r.stdout
+    assert r.exit_code == 1 and r.stdout.startswith(f"--- {out}")
+    assert "+    _pl_ctx_arr = pl.struct_array(4," in r.stdout
     assert out.read_text() == expected_code(preload=1)  # --check writes nothing
     out.write_text(expected_code())
     r = run(DEMO, "--check", "--diff", "-o", out)

@@ -25,14 +25,20 @@ def test_nested_struct_fields():
 
 
 def test_live_keyword_arguments_travel_and_stay_keywords():
-    text = VEC_CUBE.replace("            v1(i, scale, sub_id, a, a_db, nz_db, mbuf)", "            v1(i, sub_id=sub_id, a=a, a_db=a_db, nz_db=nz_db, mbuf=mbuf, scale=scale * 1)")
+    text = VEC_CUBE.replace("            v1(i, scale, sub_id, a, a_db, nz_db, mbuf)",
+                            "            v1(i, sub_id=sub_id, a=a, a_db=a_db, nz_db=nz_db, mbuf=mbuf, scale=scale * 1)")
     r = transpile(text, preload=2)
     assert r.ok, r.diagnostics
     assert "_pl_arg_v1_scale" in r.loops[0].ctx.fields and "sub_id" in r.loops[0].ctx.fields
     assert "sub_id=_pl_ctx_0.sub_id, a=a, a_db=a_db" in r.code and "scale=_pl_ctx_0._pl_arg_v1_scale)" in r.code
     # and the delayed stage computes with its own task's values
-    text2 = VEC_CUBE.replace("            v1(i, scale, sub_id, a, a_db, nz_db, mbuf)", "            v1(i, sub_id=sub_id, a=a, a_db=a_db, nz_db=nz_db, mbuf=mbuf, scale=scale)") \
-                    .replace("            c1(i, dm, out, mbuf, left_db, right_db, acc_db)", "            c1(dm=dm, out=out, mbuf=mbuf, left_db=left_db, right_db=right_db, acc_db=acc_db, i=i)")
+    text2 = VEC_CUBE.replace(
+        "            v1(i, scale, sub_id, a, a_db, nz_db, mbuf)",
+        "            v1(i, sub_id=sub_id, a=a, a_db=a_db, nz_db=nz_db, mbuf=mbuf, scale=scale)",
+    ).replace(
+        "            c1(i, dm, out, mbuf, left_db, right_db, acc_db)",
+        "            c1(dm=dm, out=out, mbuf=mbuf, left_db=left_db, right_db=right_db, acc_db=acc_db, i=i)",
+    )
     r2 = transpile(text2, preload=2)
     assert r2.ok, r2.diagnostics
     assert "i=_pl_ctx_neg1.i)" in r2.code

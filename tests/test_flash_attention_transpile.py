@@ -6,7 +6,7 @@ emulator by test_sim_flash_attention.py). The address-reuse variant: clean at pr
 PTO048 at preload 2 (the edge from the shared address would run inverse-time).
 """
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ FA = ROOT / "examples" / "flash_attention_dn.py"
 OVERLAP = ROOT / "examples" / "flash_attention_dn_overlap.py"
 
 
-@lru_cache(maxsize=None)
+@cache
 def result(path, preload):
     return transpile(path.read_text(), preload=preload, path=path.name)
 

@@ -26,7 +26,7 @@ DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
 ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _anatomy(text: str) -> Anatomy:
     return Anatomy(text, "k.py")
 
@@ -48,12 +48,13 @@ def test_each_mutator_makes_a_new_deterministic_text(name):
 def _changed(before: str, after: str) -> tuple[list[str], list[str]]:
     """(removed lines, added lines) of the smallest diff."""
     diff = list(difflib.ndiff(before.splitlines(), after.splitlines()))
-    return [l[2:] for l in diff if l.startswith("- ")], [l[2:] for l in diff if l.startswith("+ ")]
+    return [line[2:] for line in diff if line.startswith("- ")], [line[2:] for line in diff if line.startswith("+ ")]
 
 
 def test_swap_section_turns_one_section_into_the_other():
     text, _ = _mutate("swap_section")
-    assert text.count("section_cube") + text.count("section_vector") == DEMO.count("section_cube") + DEMO.count("section_vector")
+    sections = text.count("section_cube") + text.count("section_vector")
+    assert sections == DEMO.count("section_cube") + DEMO.count("section_vector")
     assert text.count("section_cube") != DEMO.count("section_cube")
 
 
@@ -84,7 +85,8 @@ def test_conditional_op_wraps_one_op_under_the_loop_index():
     text, description = _mutate("conditional_op")
     removed, added = _changed(DEMO, text)
     assert re.fullmatch(r"\s*if ki (% 2 == 0|> 0):", added[0]), added
-    assert added[1].strip() == removed[0].strip() and added[1].startswith(removed[0][:len(removed[0]) - len(removed[0].lstrip())] + "    ")
+    indent = removed[0][:len(removed[0]) - len(removed[0].lstrip())]
+    assert added[1].strip() == removed[0].strip() and added[1].startswith(indent + "    ")
 
 
 def test_move_op_keeps_the_lines_and_every_name_bound_before_use():
@@ -145,7 +147,7 @@ def test_shrinker_keeps_only_what_the_failure_needs():
     small, tests = shrink(NOISY, fails)
     assert "KEEP_A" in small and "KEEP_B" in small
     ast.parse(small)
-    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    kept = [line.strip() for line in small.splitlines() if line.strip()]
     assert len(kept) <= 5 and not {"import os", "w = 2", "r = 3", "return q", "# note"} & set(kept)
     assert not any("doc" in line or "comment" in line for line in kept)
     assert tests == len(set(calls))  # memoised: no text tested twice
@@ -153,7 +155,7 @@ def test_shrinker_keeps_only_what_the_failure_needs():
 
 def test_shrinker_never_deletes_a_protected_line():
     small, _ = shrink(NOISY, lambda t: "KEEP_A" in t, keep=lambda line: line == "w = 2")
-    kept = [l.strip() for l in small.splitlines() if l.strip()]
+    kept = [line.strip() for line in small.splitlines() if line.strip()]
     assert "w = 2" in kept and "z = KEEP_A" in kept and "KEEP_B" not in small
 
 
@@ -187,7 +189,8 @@ def test_a_transpiler_that_drops_waits_is_a_soundness_failure_saved_with_a_repro
     folder = results[0].saved
     assert {p.name for p in folder.iterdir()} == {"original.py", "shrunk.py", "verdict.txt", "mutation.diff"}
     verdict = (folder / "verdict.txt").read_text()
-    assert "failure: soundness" in verdict and "--preload 1 --simulate" in verdict and failure.message.strip() in verdict
+    assert "failure: soundness" in verdict and "--preload 1 --simulate" in verdict
+    assert failure.message.strip() in verdict
 
 
 def _raises(*_, **__):
@@ -261,5 +264,5 @@ def test_output_does_not_depend_on_the_number_of_jobs(tmp_path, capsys):
     for jobs in ("1", "2"):
         fuzz.main(["--mutants", "3", "--seed", "4", "--preloads", "1", "--jobs", jobs, "--quiet",
                    "--out", str(tmp_path), "--shrink-tests", "0"])
-        outputs.append([l for l in capsys.readouterr().out.splitlines() if "wall time" not in l])
+        outputs.append([line for line in capsys.readouterr().out.splitlines() if "wall time" not in line])
     assert outputs[0] == outputs[1]

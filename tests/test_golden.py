@@ -61,4 +61,5 @@ def test_every_example_is_a_golden_case():
     examples = sorted((GOLDEN.parent / "examples").glob("*.py"))
     assert examples
     for example in examples:
-        assert example.read_text(encoding="utf-8") in inputs, f"{example.name} is not golden/<case>/input.py of any case"
+        assert example.read_text(encoding="utf-8") in inputs, \
+            f"{example.name} is not golden/<case>/input.py of any case"

@@ -23,30 +23,84 @@ M = {
  "reversed": sub("for ki in pl.range(0, N_ITER):", "for ki in pl.range(N_ITER - 1, -1, -1):"),
  "neg_preload": sub("PipelineConfig(preload=2)", "PipelineConfig(preload=-1)"),
  "len_preload": sub("PipelineConfig(preload=2)", "PipelineConfig(preload=[1, 2])"),
- "stage_calls_stage": sub("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])", "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n    stage1(ki, None, None, None, None, None, None, None)"),
- "stage_returns": sub("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])", "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n    return out_vec"),
- "group_in_helper": sub("@pl.jit(auto_mutex=True", "def make_buf():\n    return pl.make_tile_group(type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addrs=0x20000, mutex_ids=[22, 23])\n\n\n@pl.jit(auto_mutex=True").replace("        relu_nz_db = pl.make_tile_group(", "        extra = make_buf()\n        relu_nz_db = pl.make_tile_group("),
- "helper_returns_tile": sub("    out_vec = out_vec_db.next()\n    pl.store", "    out_vec = take(out_vec_db)\n    pl.store").replace("@pl.pipeline.stage\ndef stage1", "def take(g):\n    t = g.next()\n    return t\n\n\n@pl.pipeline.stage\ndef stage1"),
- "two_stages_one_section": sub("            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)\n        with pl.section_cube():\n            stage3", "            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)\n            stage3"),
- "two_vector_in_row": sub("        with pl.section_cube():\n            stage3", "        with pl.section_vector():\n            stage3"),
- "stmt_between": sub("        with pl.section_cube():\n            stage3", "        x = ki + 1\n        with pl.section_cube():\n            stage3"),
- "stage_outside_section": sub("        with pl.section_vector():\n            stage4(ki, sub_id, out, out_vec_db)", "        stage4(ki, sub_id, out, out_vec_db)"),
- "touch_xbuf_in_loop": sub("    for ki in pl.range(0, N_ITER):\n", "    for ki in pl.range(0, N_ITER):\n        t = mm1_vec_db.next()\n"),
- "nested_pick": sub("        b_slot = b_l1.current()\n", "        b_slot = b_l1.current()\n        pl.load(d_l1.current(), d, [0, 0])\n"),
- "repeated_pick": sub("        d_slot = d_l1.current()\n", "        d_slot = d_l1.current()\n        d_slot = d_l1.next()\n"),
- "stage_twice": sub("            stage4(ki, sub_id, out, out_vec_db)", "            stage4(ki, sub_id, out, out_vec_db)\n        with pl.section_cube():\n            stage3(ki, d_l1, p_mat_db, left_db, right_db, acc_db, out_vec_db)\n        with pl.section_vector():\n            stage4(ki, sub_id, out, out_vec_db)"),
- "runtime_if": sub("        with pl.section_vector():\n            stage4(ki, sub_id, out, out_vec_db)", "        if ki > 0:\n            with pl.section_vector():\n                stage4(ki, sub_id, out, out_vec_db)"),
+ "stage_calls_stage": sub("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])",
+                          "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n"
+                          "    stage1(ki, None, None, None, None, None, None, None)"),
+ "stage_returns": sub("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])",
+                      "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n    return out_vec"),
+ "group_in_helper": sub("@pl.jit(auto_mutex=True",
+                        "def make_buf():\n"
+                        "    return pl.make_tile_group(type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, "
+                        "target_memory=pl.MemorySpace.Vec), addrs=0x20000, mutex_ids=[22, 23])\n\n\n"
+                        "@pl.jit(auto_mutex=True")
+                    .replace("        relu_nz_db = pl.make_tile_group(",
+                             "        extra = make_buf()\n        relu_nz_db = pl.make_tile_group("),
+ "helper_returns_tile": sub("    out_vec = out_vec_db.next()\n    pl.store",
+                            "    out_vec = take(out_vec_db)\n    pl.store")
+                        .replace("@pl.pipeline.stage\ndef stage1",
+                                 "def take(g):\n    t = g.next()\n    return t\n\n\n@pl.pipeline.stage\ndef stage1"),
+ "two_stages_one_section": sub("            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)\n"
+                               "        with pl.section_cube():\n            stage3",
+                               "            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)\n"
+                               "            stage3"),
+ "two_vector_in_row": sub("        with pl.section_cube():\n            stage3",
+                          "        with pl.section_vector():\n            stage3"),
+ "stmt_between": sub("        with pl.section_cube():\n            stage3",
+                     "        x = ki + 1\n        with pl.section_cube():\n            stage3"),
+ "stage_outside_section": sub("        with pl.section_vector():\n            stage4(ki, sub_id, out, out_vec_db)",
+                              "        stage4(ki, sub_id, out, out_vec_db)"),
+ "touch_xbuf_in_loop": sub("    for ki in pl.range(0, N_ITER):\n",
+                           "    for ki in pl.range(0, N_ITER):\n        t = mm1_vec_db.next()\n"),
+ "nested_pick": sub("        b_slot = b_l1.current()\n",
+                    "        b_slot = b_l1.current()\n        pl.load(d_l1.current(), d, [0, 0])\n"),
+ "repeated_pick": sub("        d_slot = d_l1.current()\n",
+                      "        d_slot = d_l1.current()\n        d_slot = d_l1.next()\n"),
+ "stage_twice": sub("            stage4(ki, sub_id, out, out_vec_db)",
+                    "            stage4(ki, sub_id, out, out_vec_db)\n"
+                    "        with pl.section_cube():\n"
+                    "            stage3(ki, d_l1, p_mat_db, left_db, right_db, acc_db, out_vec_db)\n"
+                    "        with pl.section_vector():\n"
+                    "            stage4(ki, sub_id, out, out_vec_db)"),
+ "runtime_if": sub("        with pl.section_vector():\n            stage4(ki, sub_id, out, out_vec_db)",
+                   "        if ki > 0:\n            with pl.section_vector():\n"
+                   "                stage4(ki, sub_id, out, out_vec_db)"),
  "ids_range": sub("fwd_ids=[0, 1],", "fwd_ids=[0, 16],"),
  "ids_expr": sub("fwd_ids=[0, 1],", "fwd_ids=[i for i in range(2)],"),
  "ids_expr2": sub("fwd_ids=[4, 5],", "fwd_ids=[4, 4 + 1],"),
  "ids_len": sub("fwd_ids=[0, 1],", "fwd_ids=[0, 1, 2],"),
- "acc_xbuf": demo.replace("type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n        addrs=0x0000,", "type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),\n        addrs=0x0000,", 1),
- "pl_name": sub("        sub_id = pl.get_subblock_idx()", "        _pl_sub = pl.get_subblock_idx()\n        sub_id = _pl_sub"),
- "one_user": sub("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])", "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])").replace("            stage4(ki, sub_id, out, out_vec_db)", "            stage4(ki, sub_id, out, relu_vec_db)"),
+ "acc_xbuf": demo.replace("type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, "
+                          "target_memory=pl.MemorySpace.Vec),"
+                          "\n        addrs=0x0000,",
+                          "type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, "
+                          "target_memory=pl.MemorySpace.Acc),"
+                          "\n        addrs=0x0000,", 1),
+ "pl_name": sub("        sub_id = pl.get_subblock_idx()",
+                "        _pl_sub = pl.get_subblock_idx()\n        sub_id = _pl_sub"),
+ "one_user": sub("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])",
+                 "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])")
+             .replace("            stage4(ki, sub_id, out, out_vec_db)",
+                      "            stage4(ki, sub_id, out, relu_vec_db)"),
  "no_rotate": sub("    mm1_vec = mm1_vec_db.next()\n    relu_vec", "    mm1_vec = mm1_vec_db[0]\n    relu_vec"),
- "struct_array": sub("        sub_id = pl.get_subblock_idx()", "        sub_id = pl.get_subblock_idx()\n        sa = pl.struct_array(2, 'S', a=0)").replace("stage4(ki, sub_id, out, out_vec_db)", "stage4(ki, sa, out, out_vec_db)"),
- "mutex_mismatch": sub("        relu_vec_db = pl.make_tile_group(\n            type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n            addrs=0x8000,", "        relu_vec_db = pl.make_tile_group(\n            type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n            addrs=0x0000,"),
- "two_loops_one_outer": sub("    for ki in pl.range(0, N_ITER):\n", "    for bi in pl.range(0, 2):\n      for ki in pl.range(0, N_ITER):\n").replace("            stage4(ki, sub_id, out, out_vec_db)\n", "            stage4(ki, sub_id, out, out_vec_db)\n      for kj in pl.range(0, N_ITER):\n        with pl.section_cube():\n            stage1(kj, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db)\n        with pl.section_vector():\n            stage2(kj, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)\n"),
+ "struct_array": sub("        sub_id = pl.get_subblock_idx()",
+                     "        sub_id = pl.get_subblock_idx()\n        sa = pl.struct_array(2, 'S', a=0)")
+                 .replace("stage4(ki, sub_id, out, out_vec_db)", "stage4(ki, sa, out, out_vec_db)"),
+ "mutex_mismatch": sub("        relu_vec_db = pl.make_tile_group(\n"
+                       "            type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, "
+                       "target_memory=pl.MemorySpace.Vec),\n"
+                       "            addrs=0x8000,",
+                       "        relu_vec_db = pl.make_tile_group(\n"
+                       "            type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, "
+                       "target_memory=pl.MemorySpace.Vec),\n"
+                       "            addrs=0x0000,"),
+ "two_loops_one_outer": sub("    for ki in pl.range(0, N_ITER):\n",
+                            "    for bi in pl.range(0, 2):\n      for ki in pl.range(0, N_ITER):\n")
+                        .replace("            stage4(ki, sub_id, out, out_vec_db)\n",
+                                 "            stage4(ki, sub_id, out, out_vec_db)\n"
+                                 "      for kj in pl.range(0, N_ITER):\n"
+                                 "        with pl.section_cube():\n"
+                                 "            stage1(kj, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db)\n"
+                                 "        with pl.section_vector():\n"
+                                 "            stage2(kj, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)\n"),
  "syntax": sub("    for ki in pl.range(0, N_ITER):", "    for ki in pl.range(0, N_ITER)"),
 }
 
@@ -65,7 +119,8 @@ EXPECT = {
     'touch_xbuf_in_loop': ('PTO022', '        t = mm1_vec_db.next()'),
     'nested_pick': ('PTO023', '        pl.load(d_l1.current()'),
     'repeated_pick': ('PTO024', '        d_slot = d_l1.next()'),
-    'stage_twice': ('PTO014', '            stage3(ki, d_l1, p_mat_db, left_db, right_db, acc_db, out_vec_db)\n        with pl.section_vector():\n            stage4'),
+    'stage_twice': ('PTO014', '            stage3(ki, d_l1, p_mat_db, left_db, right_db, acc_db, out_vec_db)\n'
+                              '        with pl.section_vector():\n            stage4'),
     'runtime_if': ('PTO007', '        if ki > 0:'),
     'ids_range': ('PTO025', 'fwd_ids=[0, 16],'),
     'ids_expr': ('PTO026', 'fwd_ids=[i for i in range(2)],'),

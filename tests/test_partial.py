@@ -97,7 +97,7 @@ def test_parsed_statements_are_the_whole_files_statements(name, text):
     assert any(isinstance(s, Verbatim) for s in module.body)
     # each statement is exactly its stretch of the text, and starts on the line recorded for it
     offset = 0
-    for stmt, line in zip(module.body, skimmed.first_lines):
+    for stmt, line in zip(module.body, skimmed.first_lines, strict=True):
         code = module.code_for_node(stmt)
         assert text[offset:offset + len(code)] == code
         assert text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1 == line
@@ -218,8 +218,9 @@ def k(a: pl.Tensor[[128, 32], pl.DT_FP32], out: pl.Tensor[[128, 32], pl.DT_FP32]
     x_db = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                               addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
     with pl.section_cube():
-        acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                    addrs=0, mutex_ids=[4, 5])
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+            addrs=0, mutex_ids=[4, 5])
     with pl.section_vector():
         t_db = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0x4000, mutex_ids=[6, 7])
@@ -255,7 +256,8 @@ def test_vector_functions_stay_text_unless_something_reports_into_them(monkeypat
 
 
 def test_a_decorator_not_of_pl_reads_the_file_whole(monkeypatch):
-    text = VF_KERNEL.replace("VF_EXTRA", "pass").replace("@pl.vector_function\ndef outer_vf", "@vector_function\ndef outer_vf")
+    text = VF_KERNEL.replace("VF_EXTRA", "pass").replace("@pl.vector_function\ndef outer_vf",
+                                                         "@vector_function\ndef outer_vf")
     text = "from elsewhere import vector_function\n" + text
     src = SourceFile.parse(text)
     assert any(isinstance(s, Verbatim) and s.name == "outer_vf" for s in src.module.body)
@@ -273,6 +275,10 @@ def test_python_and_libcst_readings_of_a_vector_function_agree():
 
     from pto_transpile import vfbody
 
+    def strip(body):
+        """The items without the libcst node, which only the libcst reading keeps."""
+        return [i.__class__(i.op, i.function, i.args) if isinstance(i, vfbody.OpCall) else i for i in body.items]
+
     texts = [VF_KERNEL.replace("VF_EXTRA", extra) for extra, _ in VF_EXTRAS.values()]
     texts.append((ROOT / "benchmarks" / "kernels" / "attention_kernel.py").read_text(encoding="utf-8"))
     checked = 0
@@ -283,8 +289,6 @@ def test_python_and_libcst_readings_of_a_vector_function_agree():
                                                        for d in fn.decorators):
                 ours = vfbody.from_ast(ast.parse(cst.Module([]).code_for_node(fn)).body[0])
                 theirs = vfbody.from_cst(fn, find(fn.body, (cst.Assign, cst.Call)))
-                strip = lambda b: [i.__class__(i.op, i.function, i.args) if isinstance(i, vfbody.OpCall) else i
-                                   for i in b.items]  # noqa: E731
                 assert (ours.name, ours.params, strip(ours)) == (theirs.name, theirs.params, strip(theirs))
                 checked += 1
     assert checked >= 10

@@ -7,7 +7,7 @@ must really race or compute wrong results on the emulator when transpiled anyway
 `python scripts/fuzz_chains.py 0 1000` runs the same check wider.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -18,7 +18,7 @@ from sim_runtime import verify
 SEEDS = range(60)
 
 
-@lru_cache(maxsize=None)
+@cache
 def transpiled(seed: int):
     """Each chain is transpiled once for both tests."""
     chain = generate(seed)

@@ -98,7 +98,7 @@ def test_rule_is_documented(code: str) -> None:
     rule = RULES[code]
     assert rule.message.strip() and rule.hint.strip() and rule.title.strip() and rule.seed.strip()
     positions = [rule.doc.find(h + "\n") for h in HEADINGS]
-    assert -1 not in positions, f"{code}: doc lacks {[h for h, p in zip(HEADINGS, positions) if p < 0]}"
+    assert -1 not in positions, f"{code}: doc lacks {[h for h, p in zip(HEADINGS, positions, strict=True) if p < 0]}"
     assert positions == sorted(positions), f"{code}: doc headings out of order"
     assert rule.doc.count("```python") >= 2, f"{code}: Example and Use instead need a ```python block each"
     if code in NO_EXAMPLES:
@@ -133,4 +133,5 @@ def test_rules_doc_is_fresh() -> None:
     if have != want:
         diff = "".join(difflib.unified_diff(have.splitlines(True), want.splitlines(True),
                                             "docs/rules.md (on disk)", "docs/rules.md (generated)", n=2))
-        pytest.fail(f"docs/rules.md is stale; regenerate it with\n\n    .venv/bin/python scripts/document_rules.py\n\n{diff[:6000]}")
+        pytest.fail("docs/rules.md is stale; regenerate it with\n\n"
+                    f"    .venv/bin/python scripts/document_rules.py\n\n{diff[:6000]}")

@@ -31,8 +31,9 @@ def k(out: pl.Tensor[[128, 32], pl.DT_FP32]):
                               addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
     bufs = pl.make_tuple(x=x_db)
     with pl.section_cube():
-        acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                    addrs=0, mutex_ids=[4, 5])
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+            addrs=0, mutex_ids=[4, 5])
     with pl.section_vector():
         t_db = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0x4000, mutex_ids=[6, 7])
@@ -109,9 +110,8 @@ def test_unknown_op_on_a_tracked_buffer_is_reported():
 def test_consumer_writing_its_received_tile_pipelines_correctly():
     """Element reads/writes and an in-place op on a received tile: the read-then-overwrite
     inside one stage is no deadlock, and the pipelined kernel matches the serial one."""
-    from sim_runtime import verify
-
     from pto_transpile.rules import _examples as ex
+    from sim_runtime import verify
 
     src = ex.kernel(st=textwrap.dedent('''\
     @pl.pipeline.stage

@@ -7,8 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim_runtime import (DeadlockError, EventOverflowError, KernelError, RaceError, SectionMismatchError,
-                         SyncBalanceError, run_kernel)
+from sim_runtime import (
+    DeadlockError,
+    EventOverflowError,
+    KernelError,
+    RaceError,
+    SectionMismatchError,
+    SyncBalanceError,
+    run_kernel,
+)
 
 pytestmark = pytest.mark.emulator
 
@@ -22,13 +29,13 @@ def run(src, inputs=None, name="k", **kw):
 
 def test_deadlock_report_names_blocked_calls_stages_tasks_and_counters():
     lines = (KERNELS / "demo_p2.py").read_text().splitlines(keepends=True)
-    first_set = next(i for i, l in enumerate(lines) if "set_cross_core" in l)  # prefire of bwd mm1[0]
+    first_set = next(i for i, line in enumerate(lines) if "set_cross_core" in line)  # prefire of bwd mm1[0]
     mutant = lines[:first_set] + lines[first_set + 1:]
     with pytest.raises(DeadlockError) as err:
         run_kernel("p2.py", "pipeline_demo_kernel", {}, source="".join(mutant))
     msg = str(err.value)
-    wait_line = next(i + 1 for i, l in enumerate(mutant) if "wait_cross_core(pipe=pl.PipeType.FIX, event_id="
-                     "_pl_bwd_ids_mm1_vec_db[_pl_ctx_0" in l)
+    wait_line = next(i + 1 for i, line in enumerate(mutant) if "wait_cross_core(pipe=pl.PipeType.FIX, event_id="
+                     "_pl_bwd_ids_mm1_vec_db[_pl_ctx_0" in line)
     assert f"b0.AIC: blocked in wait_cross_core(pipe=FIX, event_id=2, sync_mode=INTRA_BLOCK) at p2.py:{wait_line}" \
         in msg
     assert "stage stage1 (s1·i0)" in msg
@@ -57,7 +64,8 @@ def test_fifteen_outstanding_sets_are_fine():
 def test_sixteen_outstanding_sets_overflow():
     with pytest.raises(EventOverflowError, match=r"event 1: 16 outstanding sets from b0.AIC") as err:
         run(FLAGS.replace("NSETS", "16").replace("NWAITS", "16"))
-    set_line = (HEAD + FLAGS).splitlines().index("            pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=1)") + 1
+    set_line = (HEAD + FLAGS).splitlines().index(
+        "            pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=1)") + 1
     assert f"kernel.py:{set_line}" in str(err.value)
 
 
@@ -234,7 +242,7 @@ def test_missing_or_misdirected_intra_core_sync_is_a_race(sync):
 def test_sync_dst_without_a_sync_src_hangs_at_its_line():
     src = LOCAL.replace("SYNC", V_TO_MTE3.split("\n")[1].strip())
     line = (HEAD + textwrap.dedent(src)).splitlines().index(next(
-        l for l in (HEAD + textwrap.dedent(src)).splitlines() if "sync_dst" in l)) + 1
+        src_line for src_line in (HEAD + textwrap.dedent(src)).splitlines() if "sync_dst" in src_line)) + 1
     with pytest.raises(DeadlockError, match=rf"no earlier matching sync_src.*kernel.py:{line}"):
         run(src, {"x": np.ones((16, 32), np.float32)})
 

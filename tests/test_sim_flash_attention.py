@@ -5,7 +5,7 @@ Inputs as on the device: q [256, 128], k and v [512, 128], fp16 uniform in [0, 1
 """
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +37,7 @@ def reference(q, k, v):
     return (p / p.sum(axis=1, keepdims=True)) @ v.astype(np.float64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def serial(path):
     return run_kernel(path, path.stem, inputs(), mode="sequential")
 

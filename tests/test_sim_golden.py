@@ -7,7 +7,7 @@ run in sequential mode on the same inputs.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -71,7 +71,7 @@ CASES = {
 REJECTED = {("seed_demo", 3), ("two_loops_vector_first", 3)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def serial_run(case):
     kernel, _ = CASES[case]
     text = (GOLDEN / case / "input.py").read_text()

@@ -19,7 +19,7 @@ def run(src, inputs=None, name="k", **kw):
 
 def line_of(src, text):
     return (HEAD + textwrap.dedent(src)).splitlines().index(
-        next(l for l in (HEAD + textwrap.dedent(src)).splitlines() if text in l)) + 1
+        next(line for line in (HEAD + textwrap.dedent(src)).splitlines() if text in line)) + 1
 
 
 ALIAS = """
@@ -205,6 +205,13 @@ def test_valid_shape_limits_the_window():
     out = run(vec("pl.set_validshape(u, [4, 8])\n        pl.muls(u[0], t[0], 2.0)"), {"x": x}).outputs["out"]
     assert np.array_equal(out[:4, :8], np.full((4, 8), 2, np.float32))
     assert not out[4:].any() and not out[:, 8:].any()
+
+
+@pytest.mark.parametrize("valid_shape", ["[16]", "[16, 32, 1]"])
+def test_valid_shape_of_other_than_two_entries_is_an_error_at_declaration(valid_shape):
+    src = vec().replace("MemorySpace.Vec)", f"MemorySpace.Vec, valid_shape={valid_shape})", 1)
+    with pytest.raises(KernelError, match="valid_shape must be 2 entries"):
+        run(src, {"x": np.ones((16, 32), np.float32)})
 
 
 def test_misaligned_tile_is_an_error_at_declaration():

@@ -25,7 +25,8 @@ def test_kept_lines_map_to_their_input_lines_and_syncs_to_their_edges():
     assert origins.note(move) == f"input line {source.index(lines[move - 1]) + 1}"
     calls = {i: " ".join(part.strip() for part in lines[i - 1:i + 3]) for i in range(1, len(lines) + 1)}
     wait = next(i for i, text in calls.items()
-                if text.startswith("pl.system.wait_cross_core( pipe=pl.PipeType.MTE1, event_id=_pl_fwd_ids_p_mat_db[_pl_ctx"))
+                if text.startswith("pl.system.wait_cross_core( pipe=pl.PipeType.MTE1, "
+                                   "event_id=_pl_fwd_ids_p_mat_db[_pl_ctx"))
     assert origins.note(wait) == "inserted sync: RAW on `p_mat_db`, input lines 59 -> 70"
 
 

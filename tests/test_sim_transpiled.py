@@ -69,13 +69,13 @@ def test_dropping_a_forward_edge_is_a_race_naming_both_accesses(buf):
     drop = {i for first, last, text in _sync_statements(code) if f"_pl_fwd_ids_{buf}[" in text
             for i in range(first - 1, last)}
     assert drop
-    mutant = "".join(l for i, l in enumerate(lines) if i not in drop)
+    mutant = "".join(line for i, line in enumerate(lines) if i not in drop)
     with pytest.raises(RaceError) as err:
         run_kernel("gen.py", NAME, {}, source=mutant)
     msg = str(err.value)
     producer, consumer = FORWARD[buf]
     for op in (producer, consumer):
-        line = next(i for i, l in enumerate(mutant.splitlines(), 1) if op in l)
+        line = next(i for i, src_line in enumerate(mutant.splitlines(), 1) if op in src_line)
         assert f"gen.py:{line}" in msg
     assert re.search(r"write by b0\.\w+ on pipe \w+: pl\.(move|insert)", msg)
     assert re.search(r"read\s+by b0\.\w+ on pipe \w+: pl\.(relu|move|store)", msg)

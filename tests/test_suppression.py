@@ -32,7 +32,8 @@ def test_a_warning_is_silenced_on_its_line_by_code_name_or_bare_comment():
 
 
 def test_a_comment_on_another_line_silences_nothing():
-    text = two_loops().replace("for kj in pl.range(0, N):", "# pto-transpile: ignore[PTO042]\nfor kj in pl.range(0, N):")
+    text = two_loops().replace("for kj in pl.range(0, N):",
+                               "# pto-transpile: ignore[PTO042]\nfor kj in pl.range(0, N):")
     text = text.replace("# pto-transpile: ignore[PTO042]\nfor kj", "    # pto-transpile: ignore[PTO042]\n    for kj")
     assert codes(text) == ["PTO042", "PTO096"]
 

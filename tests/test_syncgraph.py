@@ -10,7 +10,8 @@ from pto_transpile.api import transpile
 
 def edges(result, loop=0):
     g = result.loops[loop].graph
-    return [(e.kind, e.src.stage, e.src.buffer, e.src.pipe, e.dst.stage, e.dst.pipe, e.dist, e.task_off) for e in g.edges]
+    return [(e.kind, e.src.stage, e.src.buffer, e.src.pipe, e.dst.stage, e.dst.pipe, e.dist, e.task_off)
+            for e in g.edges]
 
 
 DEMO_P2 = [
@@ -65,8 +66,9 @@ TWO_STAGE = textwrap.dedent('''
         vbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0, mutex_ids=MUTEX, IDS)
         with pl.section_cube():
-            acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                        addrs=0, mutex_ids=[4, 5])
+            acc_db = pl.make_tile_group(
+                type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                addrs=0, mutex_ids=[4, 5])
         for i in pl.range(0, N):
             with pl.section_cube():
                 c1(i, acc_db, vbuf)
@@ -149,10 +151,12 @@ REUSE = textwrap.dedent('''
                                   addrs=0, mutex_ids=[0, 1], fwd_ids=[4, 5], bwd_ids=[6, 7])
         with pl.section_cube():
             # one Acc group per stage: the stages only move whatever it holds (no matmul here)
-            acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                        addrs=0, mutex_ids=[4, 5])
-            acc2_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                         addrs=0x2000, mutex_ids=[8, 9])
+            acc_db = pl.make_tile_group(
+                type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                addrs=0, mutex_ids=[4, 5])
+            acc2_db = pl.make_tile_group(
+                type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                addrs=0x2000, mutex_ids=[8, 9])
         for i in pl.range(0, 8):
             with pl.section_cube():
                 c1(i, acc_db, xbuf)
@@ -199,7 +203,8 @@ def _reuse_graph(preload=1):
     loop = kernel.loops[0]
     scanner = StageScanner(file, kernel)
     accesses = [scanner.scan_stage(s).accesses for s in loop.stages]
-    return kernel, loop, build_graph(kernel, loop, accesses, schedule_for([s.section for s in loop.stages], preload).delays)
+    delays = schedule_for([s.section for s in loop.stages], preload).delays
+    return kernel, loop, build_graph(kernel, loop, accesses, delays)
 
 
 @pytest.mark.parametrize("used, overlap, codes", [
@@ -248,11 +253,13 @@ SHARED = textwrap.dedent('''
         mbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
         with pl.section_vector():
-            tbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec),
-                                      addrs=[0, 2048], mutex_ids=[0, 1])
+            tbuf = pl.make_tile_group(
+                type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec),
+                addrs=[0, 2048], mutex_ids=[0, 1])
         with pl.section_cube():
-            acc_db = pl.make_tile_group(type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
-                                        addrs=0, mutex_ids=[4, 5])
+            acc_db = pl.make_tile_group(
+                type=pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+                addrs=0, mutex_ids=[4, 5])
         for i in pl.range(0, 8):
             with pl.section_cube():
                 c1(i, acc_db, mbuf)
@@ -267,7 +274,8 @@ def test_e6_shared_intermediate_ids_use_the_owner_bwd_ids():
     plan = r.loops[0].plan
     assert plan.overlap == []
     assert [(o.pipe, o.ids.name) for o in plan.pre[0]] == [("FIX", "_pl_bwd_ids_mbuf")] * 2
-    assert sorted((o.pipe, o.ids.name) for o in plan.post[1]) == [("MTE3", "_pl_bwd_ids_mbuf"), ("V", "_pl_bwd_ids_mbuf")]
+    assert sorted((o.pipe, o.ids.name) for o in plan.post[1]) == [("MTE3", "_pl_bwd_ids_mbuf"),
+                                                                   ("V", "_pl_bwd_ids_mbuf")]
     assert len(plan.prefire) == 4 and len(plan.drain) == 4
     assert "tbuf" in {n.buffer for n in r.loops[0].graph.nodes}  # the local buffer sharing addresses is tracked
 

@@ -95,7 +95,8 @@ def test_walk_matches_libcst_traversal(module):
     module.visit(collector)
     ours = list(iter_nodes(module))
     theirs = collector.seen
-    for i, (a, b) in enumerate(zip(ours, theirs)):
+    # the common prefix first, so a missing or extra node is reported where it happens
+    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
         assert a is b, f"node {i}: walk gives {type(a).__name__}, libcst {type(b).__name__}"
     assert len(ours) == len(theirs)
 

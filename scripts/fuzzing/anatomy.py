@@ -9,9 +9,9 @@ pto-transpile's declaration reader, so sizes are folded exactly as the tool fold
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Optional
 
 from pto_transpile.reader import read
 from pto_transpile.source import SourceFile
@@ -27,16 +27,16 @@ class Group:
     name: str
     call: ast.Call
     keywords: dict[str, ast.keyword]
-    memory: Optional[str] = None  #: memory space, from the transpiler's reader
-    slot_bytes: Optional[int] = None
-    ranges: Optional[list[tuple[int, int]]] = None
+    memory: str | None = None  #: memory space, from the transpiler's reader
+    slot_bytes: int | None = None
+    ranges: list[tuple[int, int]] | None = None
 
     @property
-    def start(self) -> Optional[int]:
+    def start(self) -> int | None:
         return self.ranges[0][0] if self.ranges else None
 
     @property
-    def end(self) -> Optional[int]:
+    def end(self) -> int | None:
         return self.ranges[-1][1] if self.ranges else None
 
 
@@ -98,7 +98,8 @@ class Anatomy:
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line.encode()))
         functions = [n for n in self.tree.body if isinstance(n, ast.FunctionDef)]
-        self.stages = [f for f in functions if any(decorator_text(d).endswith("pipeline.stage") for d in f.decorator_list)]
+        self.stages = [f for f in functions
+                       if any(decorator_text(d).endswith("pipeline.stage") for d in f.decorator_list)]
         self.kernels = [f for f in functions if any(decorator_text(d).endswith("jit") for d in f.decorator_list)]
 
     # --- text editing -------------------------------------------------------------------
@@ -183,7 +184,8 @@ class Anatomy:
         for kernel in self.kernels:
             for node in ast.walk(kernel):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                        and isinstance(node.value, ast.Call) and ast.unparse(node.value.func).endswith("make_tile_group"):
+                        and isinstance(node.value, ast.Call) \
+                        and ast.unparse(node.value.func).endswith("make_tile_group"):
                     name = node.targets[0].id
                     kws = {k.arg: k for k in node.value.keywords if k.arg}
                     buf = facts.get(name)
@@ -191,11 +193,12 @@ class Anatomy:
                                      getattr(buf, "slot_bytes", None), getattr(buf, "ranges", None)))
         return out
 
-    def int_list(self, node: ast.expr) -> Optional[list[int]]:
+    def int_list(self, node: ast.expr) -> list[int] | None:
         """The integers of a list display, or of a module-level name bound to one."""
         if isinstance(node, ast.Name):
             for stmt in self.tree.body:
-                if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in stmt.targets):
+                if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id
+                                                        for t in stmt.targets):
                     node = stmt.value
         try:
             value = ast.literal_eval(node)
@@ -212,7 +215,8 @@ class Anatomy:
             for _, call in loop.calls:
                 if call.func.id != stage.name:
                     continue
-                for param, arg in zip(params, call.args):
+                # a call may pass fewer positional arguments than the stage has parameters
+                for param, arg in zip(params, call.args, strict=False):
                     if isinstance(arg, ast.Name) and arg.id == loop.var:
                         return param
                 for kw in call.keywords:

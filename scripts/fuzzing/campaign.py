@@ -10,9 +10,9 @@ from __future__ import annotations
 import ast
 import difflib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 from fuzzing import mutators, pool
 from fuzzing.anatomy import Anatomy
@@ -40,9 +40,9 @@ class Mutant:
 @dataclass
 class Result:
     mutant: Mutant
-    judgement: Optional[Judgement] = None  #: None when unparsable, hung or died
+    judgement: Judgement | None = None  #: None when unparsable, hung or died
     failures: list[Failure] = field(default_factory=list)
-    saved: Optional[Path] = None  #: the reproducer directory of the first failure
+    saved: Path | None = None  #: the reproducer directory of the first failure
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,8 @@ def save_failures(results: list[Result], settings: Settings,
         progress(len(shrunk), len(shrinkable))
     for i, result in enumerate(failing):
         if i in same_as:
-            note = f"not shrunk: the same failure, kernel file and mutator as mutant {same_as[i].mutant.index} ({same_as[i].saved})"
+            note = (f"not shrunk: the same failure, kernel file and mutator as mutant {same_as[i].mutant.index} "
+                    f"({same_as[i].saved})")
         elif settings.shrink_tests <= 0:
             note = "not shrunk (--shrink-tests 0)"
         elif first_failure(result).preload is None:
@@ -207,7 +208,7 @@ def _slug(failure: Failure) -> str:
     return failure.kind.lower().replace(" ", "-") + (f"-p{failure.preload}" if failure.preload is not None else "")
 
 
-def write_reproducer(result: Result, failure: Failure, shrunk: Optional[tuple[str, int]], settings: Settings,
+def write_reproducer(result: Result, failure: Failure, shrunk: tuple[str, int] | None, settings: Settings,
                      note: str = "") -> Path:
     m = result.mutant
     folder = settings.out / f"seed{settings.seed}-{m.index:05d}-{_slug(failure)}"
@@ -218,7 +219,8 @@ def write_reproducer(result: Result, failure: Failure, shrunk: Optional[tuple[st
     (folder / "mutation.diff").write_text("".join(diff), encoding="utf-8")
     lines = [
         f"mutant {m.index} of seed {settings.seed}: {m.base}, {m.mutator}: {m.description}",
-        f"failure: {failure.kind} ({failure.verdict})" + (f" at preload {failure.preload}" if failure.preload is not None else ""),
+        f"failure: {failure.kind} ({failure.verdict})"
+        + (f" at preload {failure.preload}" if failure.preload is not None else ""),
     ]
     lines += [f"also: {f.kind} ({f.verdict}) at preload {f.preload}" for f in result.failures if f is not failure]
     if result.judgement is not None and result.judgement.warned:

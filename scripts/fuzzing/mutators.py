@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import ast
 import random
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from fuzzing.anatomy import ID_KEYWORDS, SECTIONS, Anatomy, blocks, first_line, is_docstring, is_pl_call
 
-Mutation = Optional[tuple[str, str]]
+Mutation = tuple[str, str] | None
 Mutator = Callable[[Anatomy, random.Random], Mutation]
 
 COMPOUND = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -120,7 +120,8 @@ def swap_statements(a: Anatomy, rng: random.Random) -> Mutation:
     s1, s2 = _choose(rng, pairs)
     (b1, e1), (b2, e2) = a.stmt_span(s1), a.stmt_span(s2)
     return (a.edit((b1, e2, a.segment(b2, e2) + a.segment(e1, b2) + a.segment(b1, e1))),
-            f"swapped line {s1.lineno} `{_short(a.segment(b1, e1), 30)}` with line {s2.lineno} `{_short(a.segment(b2, e2), 30)}`")
+            f"swapped line {s1.lineno} `{_short(a.segment(b1, e1), 30)}` "
+            f"with line {s2.lineno} `{_short(a.segment(b2, e2), 30)}`")
 
 
 def _assigned(stmts: list[ast.stmt]) -> set[str]:
@@ -236,7 +237,8 @@ def edit_ids(a: Anatomy, rng: random.Random) -> Mutation:
     else:
         g, k, new = _choose(rng, others)
         where += f" shared with {g.name}.{k}"
-    return a.edit((*a.node_span(node.value), _int_list(new))), f"{where}: {_short(a.source_of(node.value))} -> {_int_list(new)}"
+    return (a.edit((*a.node_span(node.value), _int_list(new))),
+            f"{where}: {_short(a.source_of(node.value))} -> {_int_list(new)}")
 
 
 def edit_address(a: Anatomy, rng: random.Random) -> Mutation:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import traceback
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pto_transpile import transpile
 from sim_runtime import verify
@@ -33,7 +32,7 @@ _ACCESS = re.compile(r"\b(write|read)\s+by b\d+\.(\w+) on pipe (\w+): (pl\.\w+)"
 @dataclass(frozen=True)
 class Failure:
     kind: str
-    preload: Optional[int]  #: None when it concerns the mutant as a whole (a hang)
+    preload: int | None  #: None when it concerns the mutant as a whole (a hang)
     verdict: str  #: race, mismatch, deadlock, imbalance, overflow, error; or the exception type
     message: str
     detail: tuple = ()  #: what must stay the same while shrinking (the racing ops, the differing outputs)
@@ -57,7 +56,7 @@ def _race_detail(message: str) -> tuple:
     return tuple(sorted(set(_ACCESS.findall(message))))
 
 
-def _row_failure(preload: Optional[int], row) -> Failure:
+def _row_failure(preload: int | None, row) -> Failure:
     if row.message.startswith(_EMULATOR_BUG):
         return Failure(EMULATOR, preload, row.verdict, row.message)
     if row.verdict == "race":

@@ -12,9 +12,10 @@ import multiprocessing
 import sys
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 _FORK = multiprocessing.get_context("fork")
 

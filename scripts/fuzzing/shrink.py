@@ -1,12 +1,13 @@
 """Delta debugging over Python source: delete statements, then lines, while a failure persists.
 
-`shrink(text, fails)` first drops docstrings and comments in one try, then runs ddmin on each block of sibling statements (the module body,
-then function bodies, then nested blocks), so whole stage functions, imports and test
-harness code go in a few tries; then it tries each remaining line alone (arguments of a
-multi-line call, docstring lines). Only candidates that still parse are tested; results are
-memoised by text. The number of tests and the time are capped: the best text so far is
-returned when either runs out, so a shrink is deterministic unless the time cap hits.
-Protected lines (`keep`) stay, so the shrunk text keeps the shape of the bug it shows.
+`shrink(text, fails)` first drops docstrings and comments in one try, then runs ddmin on
+each block of sibling statements (the module body, then function bodies, then nested
+blocks), so whole stage functions, imports and test harness code go in a few tries; then
+it tries each remaining line alone (arguments of a multi-line call, docstring lines). Only
+candidates that still parse are tested; results are memoised by text. The number of tests
+and the time are capped: the best text so far is returned when either runs out, so a
+shrink is deterministic unless the time cap hits. Protected lines (`keep`) stay, so the
+shrunk text keeps the shape of the bug it shows.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass
@@ -144,7 +145,8 @@ def shrink(text: str, fails: Callable[[str], bool], *, max_tests: int = 300, max
     Lines for which `keep(stripped line)` holds are never deleted: without them a failure
     of the same kind often reappears for another reason (a buffer losing its last id
     list, a stage losing its decorator), and the reproducer no longer shows the bug."""
-    s = Shrinker(fails, max_tests, max_seconds, Counter(l.strip() for l in text.splitlines() if keep(l.strip())))
+    protected = Counter(line.strip() for line in text.splitlines() if keep(line.strip()))
+    s = Shrinker(fails, max_tests, max_seconds, protected)
     s._memo[text] = True
     quiet = _without_noise(text)
     if quiet != text and s.check(quiet):

@@ -122,7 +122,8 @@ def render(t: Tally, results, wall: float, header: str) -> str:
         out += [f"  {n:>6}  {why}" for why, n in t.unverifiable_why.most_common(8)]
     out += ["", f"  {'by mutator':<22}{'made':>7}{'unparsable':>11}{'accepted':>9}{'verified':>9}{'failing':>8}"]
     for name, c in sorted(t.by_mutator.items()):
-        out.append(f"  {name:<22}{c['generated']:>7}{c['unparsable']:>11}{c['accepted']:>9}{c['verified']:>9}{c['failing']:>8}")
+        out.append(f"  {name:<22}{c['generated']:>7}{c['unparsable']:>11}{c['accepted']:>9}{c['verified']:>9}"
+                   f"{c['failing']:>8}")
     failing = [r for r in results if r.failures]
     if failing:
         out += ["", "failures (one reproducer per mutant):"]
@@ -130,5 +131,6 @@ def render(t: Tally, results, wall: float, header: str) -> str:
             kinds = ", ".join(sorted({f"{f.kind} {f.verdict}" + (f" p{f.preload}" if f.preload is not None else "")
                                       for f in r.failures}))
             where = f" -> {r.saved}" if r.saved else ""
-            out.append(f"  {r.mutant.index:05d} {kinds}: {r.mutant.base}, {r.mutant.mutator}: {r.mutant.description}{where}")
+            out.append(f"  {r.mutant.index:05d} {kinds}: {r.mutant.base}, {r.mutant.mutator}: "
+                       f"{r.mutant.description}{where}")
     return "\n".join(out)
