@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import fuzz  # noqa: E402
-from fuzzing import campaign, mutators, oracle  # noqa: E402
+from fuzzing import campaign, mutators, oracle, summary  # noqa: E402
 from fuzzing.anatomy import Anatomy  # noqa: E402
 from fuzzing.shrink import shrink  # noqa: E402
 
@@ -113,6 +113,15 @@ def test_mutants_are_deterministic_from_the_seed_and_all_different():
     assert first == campaign.make_mutants(5, 25, files)
     assert len({m.text for m in first}) == 25
     assert [m.text for m in campaign.make_mutants(6, 25, files)] != [m.text for m in first]
+
+
+def test_a_draw_that_does_not_parse_is_drawn_again_and_counted():
+    files = campaign.kernel_files()
+    mutants = campaign.make_mutants(8, 300, files)
+    assert all(m.parses for m in mutants)
+    redrawn = sum(m.redrawn for m in mutants)
+    assert redrawn > 0  # line edits often break the syntax: each was replaced by a parsable mutant
+    assert summary.tally([campaign.Result(m) for m in mutants], (1,)).redrawn == redrawn
 
 
 NOISY = '''"""module docstring"""

@@ -31,6 +31,7 @@ class Mutant:
     description: str
     text: str
     parses: bool
+    redrawn: int = 0  #: unparsable draws discarded before this mutant
 
     @property
     def path(self) -> str:
@@ -70,28 +71,43 @@ def kernel_files(root: Path = ROOT) -> list[tuple[str, str]]:
 
 
 def make_mutants(seed: int, count: int, files: list[tuple[str, str]]) -> list[Mutant]:
+    """`count` new mutants. A draw that does not parse is drawn again (it would test only the
+    syntax-error report) and counted in `Mutant.redrawn`; only when every attempt fails to
+    parse is an unparsable mutant kept (it is then skipped, and counted as such)."""
     anatomies = {path: Anatomy(text, path) for path, text in files}
     seen = {text for _, text in files}
     out = []
     for i in range(count):
         rng = random.Random(f"{seed}:{i}")
+        redrawn = 0
+        unparsable: tuple[str, str, tuple[str, str]] | None = None
+        chosen: tuple[str, str, tuple[str, str]] | None = None
         for _ in range(MAX_ATTEMPTS):
             base = rng.choice(sorted(anatomies))
             name = mutators.pick(rng)
             made = mutators.apply(name, anatomies[base], rng)
-            if made is not None and made[0] not in seen:
+            if made is None or made[0] in seen:
+                continue
+            if _parses(made[0]):
+                chosen = (base, name, made)
                 break
-        else:
+            redrawn += 1
+            unparsable = unparsable or (base, name, made)
+        picked = chosen or unparsable
+        if picked is None:
             raise RuntimeError(f"no new mutant after {MAX_ATTEMPTS} tries (mutant {i})")
-        text, description = made
+        base, name, (text, description) = picked
         seen.add(text)
-        try:
-            ast.parse(text)
-            parses = True
-        except SyntaxError:
-            parses = False
-        out.append(Mutant(i, base, name, description, text, parses))
+        out.append(Mutant(i, base, name, description, text, chosen is not None, redrawn))
     return out
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _base_text(mutant: Mutant) -> str:

@@ -17,12 +17,15 @@ class Tally:
     preloads: tuple[int, ...]
     mutants: int = 0
     unparsable: int = 0
+    redrawn: int = 0  #: unparsable draws discarded and drawn again
     rejected: Counter = field(default_factory=Counter)  #: preload -> count
     rejected_by_code: dict[int, Counter] = field(default_factory=dict)
     accepted: Counter = field(default_factory=Counter)
     warned: Counter = field(default_factory=Counter)
     warned_by_code: dict[int, Counter] = field(default_factory=dict)
     verified: Counter = field(default_factory=Counter)
+    verified_any: int = 0  #: mutants verified at one preload at least
+    verified_all: int = 0  #: mutants verified at every preload of the campaign
     unverifiable: int = 0
     unverifiable_why: Counter = field(default_factory=Counter)
     failing: dict[str, Counter] = field(default_factory=dict)  #: kind -> preload (or None) -> count
@@ -53,6 +56,8 @@ def tally(results, preloads: tuple[int, ...]) -> Tally:
         t.mutants += 1
         row = t.by_mutator.setdefault(m.mutator, Counter())
         row["generated"] += 1
+        t.redrawn += m.redrawn
+        row["redrawn"] += m.redrawn
         if not m.parses:
             t.unparsable += 1
             row["unparsable"] += 1
@@ -66,6 +71,8 @@ def tally(results, preloads: tuple[int, ...]) -> Tally:
             for p, codes in j.warned.items():
                 t.warned_by_code[p].update(codes)
             t.verified.update(j.verified)
+            t.verified_any += bool(j.verified)
+            t.verified_all += set(preloads) <= set(j.verified)
             row["accepted"] += bool(j.accepted)
             row["verified"] += bool(j.verified)
             if j.unverifiable:
@@ -94,12 +101,13 @@ def render(t: Tally, results, wall: float, header: str) -> str:
 
     out = [header, "", f"  {'':<30}{cols}"]
     out.append(row("mutants", [t.mutants]))
-    out.append(row("unparsable (skipped)", [t.unparsable]))
+    out.append(row("unparsable (skipped)", [t.unparsable], f"{t.redrawn} unparsable draws drawn again"))
     out.append(row("rejected", [t.rejected[p] for p in ps]))
     out.append(row("accepted", [t.accepted[p] for p in ps]))
     warned = sorted({c for p in ps for c in t.warned_by_code[p]})
     out.append(row("  of which with warnings", [t.warned[p] for p in ps], ", ".join(warned)))
-    out.append(row("verified on the emulator", [t.verified[p] for p in ps]))
+    out.append(row("verified on the emulator", [t.verified[p] for p in ps],
+                   f"{t.verified_any} mutants at one preload at least, {t.verified_all} at every one"))
     out.append(row("unverifiable (serial fails)", [t.unverifiable], "mutants"))
     for kind in KINDS:
         per = t.failing[kind]
@@ -120,10 +128,11 @@ def render(t: Tally, results, wall: float, header: str) -> str:
     if t.unverifiable_why:
         out += ["", "unverifiable, by reason:"]
         out += [f"  {n:>6}  {why}" for why, n in t.unverifiable_why.most_common(8)]
-    out += ["", f"  {'by mutator':<22}{'made':>7}{'unparsable':>11}{'accepted':>9}{'verified':>9}{'failing':>8}"]
+    out += ["", f"  {'by mutator':<22}{'made':>7}{'redrawn':>9}{'unparsable':>11}{'accepted':>9}{'verified':>9}"
+                f"{'failing':>8}"]
     for name, c in sorted(t.by_mutator.items()):
-        out.append(f"  {name:<22}{c['generated']:>7}{c['unparsable']:>11}{c['accepted']:>9}{c['verified']:>9}"
-                   f"{c['failing']:>8}")
+        out.append(f"  {name:<22}{c['generated']:>7}{c['redrawn']:>9}{c['unparsable']:>11}{c['accepted']:>9}"
+                   f"{c['verified']:>9}{c['failing']:>8}")
     failing = [r for r in results if r.failures]
     if failing:
         out += ["", "failures (one reproducer per mutant):"]
