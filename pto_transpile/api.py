@@ -14,6 +14,7 @@ from typing import Iterable, Optional, Sequence, Union
 
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile import fmt
 from pto_transpile.ctxring import CtxPlan, plan_ctx
 from pto_transpile.diagnostics import Diagnostic, Related
@@ -110,7 +111,7 @@ class Reporter:
 
     def finish(self) -> list[Diagnostic]:
         """Every diagnostic, with one PTO096 per suppression comment that silenced nothing."""
-        rule = self.rules["PTO096"]
+        rule = self.rules[codes.USELESS_SUPPRESSION]
         errors = self.has_errors
         for sup in self.suppressions.all:
             for detail in sup.unused(errors):
@@ -142,14 +143,11 @@ class Selection:
         return cls(_selectors(select, "select"), _selectors(ignore, "ignore"))
 
     def shows(self, d: Diagnostic) -> bool:
-        if d.code == INTERNAL_ERROR:
+        if d.code == codes.INTERNAL_ERROR:
             return True  # a bug of ours is never filtered away
         if self.select and not d.code.startswith(self.select):
             return False
         return not d.code.startswith(self.ignore) if self.ignore else True
-
-
-INTERNAL_ERROR = "PTO099"
 
 
 def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
@@ -168,7 +166,7 @@ def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
             elif any(code.startswith(item.upper()) for code in rules):
                 out.append(item.upper())
             else:
-                raise ValueError(f"--{option}: {item!r} names no rule (codes run from PTO001 to {max(rules)}, "
+                raise ValueError(f"--{option}: {item!r} names no rule (codes run from {min(rules)} to {max(rules)}, "
                                  "or give a rule name such as too-few-tiles)")
     return tuple(out)
 
@@ -224,7 +222,7 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
-        rule = registry()["PTO099"]
+        rule = registry()[codes.INTERNAL_ERROR]
         message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
         result = TranspileResult(path, None, [Diagnostic(rule.code, rule.name, rule.severity, path, 1, 1, 1, 1, message, hint)])
     shown = [d for d in result.diagnostics if selection.shows(d)]
@@ -303,7 +301,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
-    if "PTO061" not in skip:
+    if codes.PIPELINE_NOT_PROVEN not in skip:
         _prove(reporter, file, module, transformed)
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
@@ -317,7 +315,7 @@ def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: lis
     generated = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     for kernel in kernels:
         for problem in check_kernel(file, kernel, generated[kernel.name], pl):
-            reporter.report("PTO061", problem.node, {"detail": problem.detail, "hint": HINTS[problem.kind],
+            reporter.report(codes.PIPELINE_NOT_PROVEN, problem.node, {"detail": problem.detail, "hint": HINTS[problem.kind],
                                                       "_related": problem.related})
 
 
@@ -370,7 +368,7 @@ def _run(reporter: Reporter, phase: str, ctx) -> None:
         except Exception as exc:  # a bug in a rule is ours, not the user's: say which rule
             kernel = getattr(ctx, "kernel", None)
             anchor = kernel.node.name if kernel is not None else ctx.source.module
-            reporter.report("PTO099", anchor, {"detail": f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"})
+            reporter.report(codes.INTERNAL_ERROR, anchor, {"detail": f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"})
 
 
 def _error_count(reporter: Reporter) -> int:
@@ -400,7 +398,7 @@ def _preload_of(preloads: tuple, index: int) -> Optional[int]:
 def _syntax_error(path: str, source: str, exc: cst.ParserSyntaxError) -> Diagnostic:
     """Python's own parser (parse only, never run) places most errors better than libcst,
     which reports the first token it could not use; fall back to libcst's position."""
-    rule = registry()["PTO001"]
+    rule = registry()[codes.SYNTAX_ERROR]
     detail, line, col = exc.message, exc.raw_line, exc.raw_column + 1
     try:
         ast.parse(source, filename=path)

@@ -21,6 +21,7 @@ from typing import Optional
 import click
 from click.core import ParameterSource
 
+from pto_transpile import codes
 from pto_transpile import __version__
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
@@ -33,7 +34,6 @@ from pto_transpile.write import RefusedWrite, check_target, default_output, writ
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
-INTERNAL_ERROR = "PTO099"
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
 #: Options that only mean something with --simulate (click parameter name -> flag).
 SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shape", "scalars": "--arg",
@@ -205,7 +205,7 @@ def _main(run: Run) -> int:
     status = EXIT_OK
     notes = run.notes_stream
     if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
-        diagnostics.append(_tool_diagnostic("PTO098", run.timeline, f"directory {run.timeline.parent} does not exist"))
+        diagnostics.append(_tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, f"directory {run.timeline.parent} does not exist"))
         _emit_diagnostics(diagnostics, sources, run)
         return EXIT_USAGE
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
@@ -214,14 +214,14 @@ def _main(run: Run) -> int:
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     for path, (text, unreadable, result) in zip(run.files, transpile_files(run.files, options, jobs, transpile)):
         if unreadable is not None:
-            diagnostics.append(_tool_diagnostic("PTO002", path, unreadable))
+            diagnostics.append(_tool_diagnostic(codes.UNREADABLE_FILE, path, unreadable))
             status = EXIT_USAGE
             continue
         sources[str(path)] = text
         if result.preload_choice is not None:
             click.echo(f"{path}:\n{result.preload_choice.render()}", nl=False, file=notes)
         diagnostics += result.diagnostics
-        if any(d.code == INTERNAL_ERROR for d in result.diagnostics):
+        if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
             status = EXIT_USAGE
             continue
         if not result.ok:
@@ -266,7 +266,7 @@ def _main(run: Run) -> int:
         except RefusedWrite as exc:
             raise click.UsageError(str(exc))
         except OSError as exc:
-            diagnostics.append(_tool_diagnostic("PTO098", target, exc.strerror or str(exc)))
+            diagnostics.append(_tool_diagnostic(codes.UNWRITABLE_OUTPUT, target, exc.strerror or str(exc)))
             status = max(status, EXIT_USAGE)
             continue
         click.echo(f"wrote {target}", file=notes)
@@ -327,7 +327,7 @@ def _explain(code: str) -> int:
     wanted = code.strip().upper()
     rule = rules.get(wanted) or next((r for r in rules.values() if r.name == code.strip().lower()), None)
     if rule is None:
-        raise click.UsageError(f"unknown rule {code!r}; codes run from PTO001 to {max(rules)}")
+        raise click.UsageError(f"unknown rule {code!r}; codes run from {min(rules)} to {max(rules)}")
     click.echo(f"{rule.code} {rule.name}: {rule.title}\n")
     click.echo(f"severity: {rule.severity.value}")
     if rule.seed:
@@ -350,7 +350,7 @@ def _simulate(run: Run, path: Path, serial: str, result, target: Optional[Path])
     except OSError as exc:
         if run.timeline is None:
             raise
-        return _tool_diagnostic("PTO098", run.timeline, exc.strerror or str(exc)), True
+        return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, exc.strerror or str(exc)), True
     return None, failed
 
 

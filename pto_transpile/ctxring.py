@@ -13,6 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.codegen import expression_code
 from pto_transpile.kinds import names_in
 from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
@@ -103,7 +104,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 continue
             travels, unknown = _travels(kernel, value)
             if unknown and not travels:
-                findings.append(Finding("PTO054", value, {"stage": s.func, "names": ", ".join(unknown)}))
+                findings.append(Finding(codes.ARGUMENT_KIND_UNKNOWN, value, {"stage": s.func, "names": ", ".join(unknown)}))
             if not travels:
                 forms.append(ArgForm("keep"))
             elif name is not None:

@@ -20,6 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.plan import Plan
 from pto_transpile.scan import Finding
@@ -91,7 +92,7 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
         need: Optional[int] = next((s for s in range(e.task_off + 1, span) if safe(s)), None)
         seen.add(e.src.buffer)
         consumer, producer = loop.stages[e.src.stage_index], loop.stages[e.dst.stage_index]
-        findings.append(Finding("PTO057", kernel.buffers[e.src.buffer].call, {
+        findings.append(Finding(codes.FORWARD_ONLY_OVERWRITE, kernel.buffers[e.src.buffer].call, {
             "buffer": e.src.buffer, "tiles": tiles, "producer": producer.func, "consumer": consumer.func,
             "preload": schedule.preload,
             "need": f"at least {need} tiles" if need is not None else "more tiles",
@@ -125,15 +126,15 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
             if trips is not None:
                 need = 1 + ceil(d / trips)
                 if tiles < need:
-                    findings.append(Finding("PTO056", arg.value, {
+                    findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
                         **fields, "detail": f"the pipeline loop runs {trips} iteration(s) per outer iteration, "
                                             f"so `{pick.group}` needs {need} tiles"}))
             elif tiles == 1:
-                findings.append(Finding("PTO056", arg.value, {
+                findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
                     **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites it"}))
             elif tiles < 1 + d:
                 least = ceil(d / (tiles - 1)) if tiles > 1 else None
-                findings.append(Finding("PTO058", arg.value, {
+                findings.append(Finding(codes.OUTER_SLOT_MAYBE_OVERWRITTEN, arg.value, {
                     **fields, "detail": (f"this is safe only if the pipeline loop runs at least {least} iterations "
                                          "per outer iteration" if least else "no trip count makes one tile safe"),
                     "need": 1 + d}))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pto_api import EVENT_IDS
+from pto_transpile import codes
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.scan import Finding
 from pto_transpile.syncgraph import Edge, SyncGraph
@@ -84,13 +85,13 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
         skew = edge.task_off if edge.kind == "WAR" else 0
         if edge.kind == "WAR" and edge.task_off == 0 and edge.src.buffer != edge.dst.buffer \
                 and edge.src.stage_index > edge.dst.stage_index:
-            plan.findings.append(Finding("PTO047", edge.dst.access.node, {"edge": edge}))
+            plan.findings.append(Finding(codes.REUSE_ORDER_REVERSED, edge.dst.access.node, {"edge": edge}))
             continue
         if skew < 0:
-            plan.findings.append(Finding("PTO048", edge.dst.access.node, {"edge": edge, "skew": skew}))
+            plan.findings.append(Finding(codes.INVERSE_TIME_SYNC, edge.dst.access.node, {"edge": edge, "skew": skew}))
             continue
         if skew % ids.count:
-            plan.findings.append(Finding("PTO049", edge.dst.access.node, {"edge": edge, "skew": skew, "count": ids.count}))
+            plan.findings.append(Finding(codes.TASK_OFFSET_NOT_MULTIPLE, edge.dst.access.node, {"edge": edge, "skew": skew, "count": ids.count}))
             continue
         plan.pre.setdefault(edge.dst.stage_index, []).append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section))
         plan.post.setdefault(edge.src.stage_index, []).append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section))
@@ -166,12 +167,12 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
         if sizes[key] > 1:
             sizes[key] = 1
             edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) == key)
-            downgraded.append(Finding("PTO046", edge.dst.access.node, {"edge": edge, "wanted": wanted[key]}))
+            downgraded.append(Finding(codes.OVERLAP_IDS_DOWNGRADED, edge.dst.access.node, {"edge": edge, "wanted": wanted[key]}))
     if sum(sizes.values()) <= len(free):
         plan.findings.extend(downgraded)
     else:
         edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) in sizes)
-        plan.findings.append(Finding("PTO045", edge.dst.access.node, {
+        plan.findings.append(Finding(codes.OVERLAP_IDS_EXHAUSTED, edge.dst.access.node, {
             "need": sum(sizes.values()), "free": len(free), "used": sorted(used)}))
         return {}
     refs = {}

@@ -248,10 +248,11 @@ class _Scanner:
 
 def too_complex_diagnostic(path: str, exc: BaseException):
     """The PTO097 diagnostic for a TooComplex (or a RecursionError that got past the limits)."""
+    from pto_transpile import codes
     from pto_transpile.diagnostics import Diagnostic
     from pto_transpile.rules import registry
 
-    rule = registry()["PTO097"]
+    rule = registry()[codes.INPUT_TOO_COMPLEX]
     if isinstance(exc, TooComplex):
         detail, line, column = exc.message, exc.line, exc.column
     else:

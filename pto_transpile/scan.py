@@ -15,6 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile import vfbody
 from pto_transpile.model import Access, Kernel, StageCall
@@ -134,7 +135,7 @@ class StageScanner:
                     and isinstance(node.func.value, cst.Name):
                 owner = bindings.get(node.func.value.value)
                 if owner is not None and owner.is_group and id(node) not in allowed:
-                    result.findings.append(Finding("PTO051", node, {
+                    result.findings.append(Finding(codes.SLOT_ACCESSOR_NOT_ASSIGNED, node, {
                         "group": node.func.value.value, "accessor": node.func.attr.value}))
 
     def memory_of(self, name_node: cst.BaseExpression, bindings) -> Optional[str]:
@@ -185,7 +186,7 @@ class _OpWalker:
     def visit_Return(self, node: cst.Return) -> bool:
         if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
             related = [(f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site)]
-            self.s_finding("PTO021", node, helper=self.fn.name.value, value=self.s.file.source.code(node.value),
+            self.s_finding(codes.HELPER_RETURNS_BUFFER, node, helper=self.fn.name.value, value=self.s.file.source.code(node.value),
                            _related=related if self.call_site is not None else [])
         return True
 
@@ -266,7 +267,7 @@ class _OpWalker:
                 mode = a.value.attr.value
         roles = op_roles(op, mode)
         if roles is None:
-            self.s_finding("PTO053", node, op=op, buffers=", ".join(sorted({self.bindings[t.value].buffer for t in touched})))
+            self.s_finding(codes.OP_ROLES_UNKNOWN, node, op=op, buffers=", ".join(sorted({self.bindings[t.value].buffer for t in touched})))
             return
         pipe = self._pipe(op, positional, node)
         if pipe is None:
@@ -290,18 +291,18 @@ class _OpWalker:
             src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
             if dst is None or src is None:
                 side = "destination" if dst is None else "source"
-                self.s_finding("PTO052", node, op=op, side=side)
+                self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side=side)
                 return None
             return move_pipe(src, dst)
         if op in ("store", "store_tile"):
             src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
             if src is None:
-                self.s_finding("PTO052", node, op=op, side="source")
+                self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="source")
                 return None
             return store_pipe(src)
         pipe = op_pipe(op)
         if pipe is None:
-            self.s_finding("PTO052", node, op=op, side="registry")
+            self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="registry")
         return pipe
 
     def _helper_call(self, name: str, node: cst.Call) -> None:
@@ -365,7 +366,7 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
             table = VF_OP_ROLES.get(call.op)
             if table is None:
                 if any(vfbody.root(a, aliases) for a in call.args):
-                    findings.append(Finding("PTO053", call.node, {"op": f"vf.{call.op}", "buffers": name}))
+                    findings.append(Finding(codes.OP_ROLES_UNKNOWN, call.node, {"op": f"vf.{call.op}", "buffers": name}))
                 continue
             for i, a in enumerate(call.args):
                 if i < len(table) and table[i] is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pto_transpile import codes
 from pto_transpile.model import Access, Kernel, PipelineLoop
 from pto_transpile.scan import Finding, overlap_pairs
 
@@ -109,7 +110,7 @@ def _regions(kernel: Kernel, touched: list[str], findings: list[Finding], nodes)
         slots[r] = count
         if count is None:
             node = next(n.access.node for n in nodes if n.buffer == ms[-1])
-            findings.append(Finding("PTO050", kernel.buffers[ms[-1]].call, {"buffer": ms[-1], "use": node}))
+            findings.append(Finding(codes.SLOT_COUNT_UNRESOLVED, kernel.buffers[ms[-1]].call, {"buffer": ms[-1], "use": node}))
     return members, slots
 
 

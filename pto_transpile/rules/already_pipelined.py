@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -210,7 +211,7 @@ VALID = (ex.kernel(config="preload=1"),)
 
 
 RULE = Rule(
-    code="PTO060",
+    code=codes.ALREADY_PIPELINED,
     name="already-pipelined",
     title="The kernel is already pipelined, so it is left as written",
     message="kernel `{kernel}` is {how}; it is left as written",

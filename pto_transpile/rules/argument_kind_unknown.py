@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -69,7 +70,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO054",
+    code=codes.ARGUMENT_KIND_UNKNOWN,
     name="argument-kind-unknown",
     title="Whether a stage argument must travel with its task cannot be decided",
     message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether it must travel in the ctx ring",

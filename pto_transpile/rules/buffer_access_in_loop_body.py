@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
@@ -80,7 +81,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO022",
+    code=codes.BUFFER_ACCESS_IN_LOOP_BODY,
     name="buffer-access-in-loop-body",
     title="The pipeline loop body touches a cross-core buffer outside the stages",
     message="`{use}` touches buffer `{buffer}` in the pipeline loop body outside any stage; cross-core sync cannot order it",

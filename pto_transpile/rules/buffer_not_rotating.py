@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -118,7 +119,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO037",
+    code=codes.BUFFER_NOT_ROTATING,
     name="buffer-not-rotating",
     title="A cross-core buffer's tiles do not rotate with the iterations",
     message="cross-core buffer `{buffer}` in stage `{stage}` {detail}; its tiles must rotate with the iteration order",

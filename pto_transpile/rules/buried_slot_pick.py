@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.kinds import slot_access
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
@@ -58,7 +59,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO023",
+    code=codes.BURIED_SLOT_PICK,
     name="buried-slot-pick",
     title="A slot pick outside the pipeline loop is part of a larger expression",
     message="`{pick}` takes a slot of `{group}` inside a larger expression (`{statement}`)",

@@ -1,5 +1,6 @@
 import textwrap
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -66,7 +67,7 @@ VALID = (ex.kernel4(),)
 
 
 RULE = Rule(
-    code="PTO034",
+    code=codes.CROSS_CORE_BUFFER_SAME_CORE,
     name="cross-core-buffer-same-core",
     title="Both users of a cross-core buffer run on the same core",
     message="cross-core buffer `{buffer}` is used by `{a}` and `{b}`, both on the {core} core; it must hand data between cube and vector",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -45,7 +46,7 @@ VALID = (ex.kernel(x_db=ex.X_DB + "\n" + ex.group("z_db", addrs="0x4000", mutex=
 
 
 RULE = Rule(
-    code="PTO032",
+    code=codes.CROSS_CORE_BUFFER_UNUSED,
     name="cross-core-buffer-unused",
     title="A cross-core buffer is touched by no stage",
     message="cross-core buffer `{buffer}` declares fwd_ids/bwd_ids but no stage of any pipeline loop touches it",

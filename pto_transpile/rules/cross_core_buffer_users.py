@@ -1,5 +1,6 @@
 import textwrap
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -65,7 +66,7 @@ VALID = (ex.kernel(), ex.kernel4())
 
 
 RULE = Rule(
-    code="PTO033",
+    code=codes.CROSS_CORE_BUFFER_USER_COUNT,
     name="cross-core-buffer-user-count",
     title="A cross-core buffer is not used by exactly two stages",
     message="cross-core buffer `{buffer}` {detail}",

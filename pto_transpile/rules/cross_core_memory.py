@@ -1,4 +1,5 @@
 from pto_api.memory import CROSS_CORE_SPACES
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -51,7 +52,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO028",
+    code=codes.CROSS_CORE_BUFFER_MEMORY,
     name="cross-core-buffer-memory",
     title="A cross-core buffer is not in UB (Vec) or L1 (Mat)",
     message="cross-core buffer `{buffer}` lives in {space}; cross-core buffers must be in UB (`pl.MemorySpace.Vec`) or L1 (`pl.MemorySpace.Mat`)",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.syncgraph import find_cycles
@@ -50,7 +51,7 @@ VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
 
 
 RULE = Rule(
-    code="PTO044",
+    code=codes.DEPENDENCY_CYCLE,
     name="dependency-cycle",
     title="The stage/buffer dependencies form a cycle no sync can satisfy",
     message="the dependencies form a cycle whose distances sum to {total} (<= 0), so it would deadlock: {route}",

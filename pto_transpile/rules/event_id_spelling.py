@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -55,7 +56,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO026",
+    code=codes.EVENT_ID_SPELLING,
     name="event-id-spelling",
     title="Event ids are not a literal integer list or a module-level name bound to one",
     message="cross-core buffer `{buffer}`: {keyword} {detail}",

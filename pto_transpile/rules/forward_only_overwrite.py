@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -45,7 +46,7 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO057",
+    code=codes.FORWARD_ONLY_OVERWRITE,
     name="forward-only-overwrite",
     title="A forward-only buffer's producer can overwrite a tile before it is read",
     message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",

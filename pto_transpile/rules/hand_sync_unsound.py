@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules.already_pipelined import _HAND, pipelined_as
 from pto_transpile.rules.base import Rule
@@ -56,7 +57,7 @@ INVALID = (_BROKEN,)
 VALID = (_HAND.replace("  # E: PTO060", ""),)  # notes of other rules (PTO060) are allowed in valid examples
 
 RULE = Rule(
-    code="PTO068",
+    code=codes.HAND_SYNC_UNSOUND,
     name="hand-sync-unsound",
     title="The syncs of a hand-pipelined kernel are wrong",
     message="the hand-written syncs of `{kernel}` are not sound: {detail}",

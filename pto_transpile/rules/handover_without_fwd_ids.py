@@ -1,4 +1,5 @@
 from pto_api.ops import CROSS_CORE_WRITES
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
 from pto_transpile.rules.base import Rule
@@ -63,7 +64,7 @@ INVALID = (
 VALID = (ex.kernel(),)
 
 RULE = Rule(
-    code="PTO062",
+    code=codes.HANDOVER_WITHOUT_FWD_IDS,
     name="handover-without-fwd-ids",
     title="A tile group hands data between cores without `fwd_ids`",
     message="`{buffer}` is written by `{producer}` ({pcore}) and read by `{consumer}` ({ccore}) but {has}, so nothing makes `{consumer}` wait for the data",

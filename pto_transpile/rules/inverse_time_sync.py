@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -49,7 +50,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO048",
+    code=codes.INVERSE_TIME_SYNC,
     name="inverse-time-sync",
     title="A sync would wait on a task that runs later",
     message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload (task offset {skew}): the consumer would wait on a task that runs later",

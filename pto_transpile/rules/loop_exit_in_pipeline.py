@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.walk import blocks
@@ -73,7 +74,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO059",
+    code=codes.LOOP_EXIT_IN_PIPELINE,
     name="loop-exit-in-pipeline",
     title="`break`, `continue` or `return` would cut the pipelined loop short",
     message="`{what}` in {where}: after pipelining it would skip other tasks' delayed stages, the task counter or the drain",

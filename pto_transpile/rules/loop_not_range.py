@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -41,7 +42,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO016",
+    code=codes.LOOP_NOT_RANGE,
     name="loop-not-range",
     title="The pipeline loop does not iterate over `pl.range(...)`",
     message="the pipeline loop iterates over `{iter}`; it must be `pl.range(start, end[, step])` so the end bound is known",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.kinds import names_in
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -58,7 +59,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO017",
+    code=codes.LOOP_STEP_NOT_POSITIVE,
     name="loop-step-not-positive",
     title="The pipeline loop runs backwards or does not advance",
     message="the pipeline loop {detail} (`{step}`); only forward iteration with a positive step is supported",

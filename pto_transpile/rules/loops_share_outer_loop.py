@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -53,7 +54,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO041",
+    code=codes.LOOPS_SHARE_OUTER_LOOP,
     name="loops-share-outer-loop",
     title="Two pipeline loops sit in the same outer loop",
     message="this pipeline loop and the one at line {a} are both inside the loop at line {outer}; each pipeline needs its own outermost loop",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in, statements
@@ -63,7 +64,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO042",
+    code=codes.MISSING_SYNC_ALL,
     name="missing-sync-all",
     title="No whole-core barrier between two pipeline loops",
     message="no `pl.system.sync_all()` between the pipeline loop at line {line} and this one; its drain may still be running",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -49,7 +50,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO010",
+    code=codes.MULTIPLE_STAGES_IN_SECTION,
     name="multiple-stages-in-section",
     title="One section block holds more than one stage call",
     message="section block holds stage `{first}` and also stage `{stage}`; a section holds exactly one stage",

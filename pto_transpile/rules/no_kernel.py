@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.already_pipelined import pipelined_as
@@ -49,7 +50,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO003",
+    code=codes.NO_KERNEL,
     name="no-kernel",
     title="The file holds no kernel to pipeline",
     message="{detail}, so there is nothing to pipeline",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.reader import section_of
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -84,7 +85,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO004",
+    code=codes.NO_PIPELINE_LOOP,
     name="no-pipeline-loop",
     title="A pipeline kernel has no pipeline loop",
     message="kernel has `pipeline=` but nothing to pipeline: {detail}",

@@ -1,4 +1,5 @@
 from pto_api.ops import CROSS_CORE_WRITES, PIPE_CORES, SPACE_CORE
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
 from pto_transpile.rules.base import Rule
@@ -81,7 +82,7 @@ INVALID = (
 VALID = (ex.kernel(st=_ST_RELU),)
 
 RULE = Rule(
-    code="PTO066",
+    code=codes.OP_ON_WRONG_CORE,
     name="op-on-wrong-core",
     title="A stage uses an op or a memory of the other core",
     message="`pl.{op}` in stage `{stage}` cannot run on the {core} core: {problem}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -56,7 +57,7 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO058",
+    code=codes.OUTER_SLOT_MAYBE_OVERWRITTEN,
     name="outer-slot-maybe-overwritten",
     title="A slot picked in the outer loop may be re-picked before its delayed stage reads it",
     message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -47,7 +48,7 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO056",
+    code=codes.OUTER_SLOT_OVERWRITTEN,
     name="outer-slot-overwritten",
     title="A slot picked in the outer loop is re-picked before its delayed stage reads it",
     message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -57,7 +58,7 @@ INVALID = (
 VALID = (ex.kernel(), ex.kernel(config="preload=0"), ex.kernel4(config="preload=2"))
 
 RULE = Rule(
-    code="PTO061",
+    code=codes.PIPELINE_NOT_PROVEN,
     name="pipeline-not-proven",
     title="The pipelined kernel is not proven to compute what the serial kernel computes",
     message="the pipelined kernel is not proven equivalent to the serial one: {detail}",

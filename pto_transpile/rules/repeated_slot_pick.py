@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.base import Rule
@@ -83,7 +84,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO024",
+    code=codes.REPEATED_SLOT_PICK,
     name="repeated-slot-pick",
     title="One variable takes a slot twice outside the pipeline loop",
     message="`{target}` already took a slot at line {line}; a variable may take a slot only once",

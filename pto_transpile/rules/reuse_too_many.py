@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
@@ -53,7 +54,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO031",
+    code=codes.REUSE_TOO_MANY,
     name="reuse-too-many",
     title="More than two buffers share one address range",
     message="buffer `{buffer}` shares addresses with several buffers ({others}); at most two buffers may share a region",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -52,7 +53,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO050",
+    code=codes.SLOT_COUNT_UNRESOLVED,
     name="slot-count-unresolved",
     title="A synchronised buffer's tile count is not a compile-time constant",
     message="cannot determine how many tiles buffer `{buffer}` has",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -64,7 +65,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO014",
+    code=codes.STAGE_CALLED_TWICE,
     name="stage-called-twice",
     title="The same stage function is called twice in one pipeline loop",
     message="stage `{stage}` is already called at line {line} in this pipeline loop",

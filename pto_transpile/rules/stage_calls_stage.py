@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -72,7 +73,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO018",
+    code=codes.STAGE_CALLS_STAGE,
     name="stage-calls-stage",
     title="A stage calls another stage",
     message="stage `{stage}` calls stage `{target}`{via}; a stage may not contain another stage",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -41,7 +42,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO008",
+    code=codes.STAGE_OUTSIDE_SECTION,
     name="stage-outside-section",
     title="A stage call sits directly in the pipeline loop body",
     message="stage call `{stage}` is not inside a `with pl.section_cube()` or `with pl.section_vector()` block",

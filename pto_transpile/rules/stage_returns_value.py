@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -51,7 +52,7 @@ VALID = (ex.kernel(st=ex.ST + "\n    return"),)
 
 
 RULE = Rule(
-    code="PTO019",
+    code=codes.STAGE_RETURNS_VALUE,
     name="stage-returns-value",
     title="A stage function returns a value",
     message="stage `{stage}` returns a value; stages act on buffers and must not return anything",

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_api.ops import op_pipe
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -100,7 +101,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO012",
+    code=codes.STAGES_NOT_ALTERNATING,
     name="stages-not-alternating",
     title="Two consecutive stages run on the same core",
     message="stages `{prev}` and `{stage}` are both on the {core} core; stages must alternate cube/vector (C->V->C->V...)",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -53,7 +54,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO038",
+    code=codes.STRUCT_ARRAY_ARGUMENT,
     name="struct-array-argument",
     title="A `pl.struct_array()` value is passed to a stage",
     message="`{name}` comes from `pl.struct_array()` and is passed to stage `{stage}`",

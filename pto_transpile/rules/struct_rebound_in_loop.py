@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import names_stored
 from pto_transpile.rules.base import Rule
@@ -53,7 +54,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO039",
+    code=codes.STRUCT_REBOUND_IN_LOOP,
     name="struct-rebound-in-loop",
     title="A struct passed to a stage is re-bound inside the pipeline loop",
     message="struct `{name}` is assigned inside the pipeline loop; stages see its fields through the ctx snapshot",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -35,7 +36,7 @@ VALID = (ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bw
 
 
 RULE = Rule(
-    code="PTO049",
+    code=codes.TASK_OFFSET_NOT_MULTIPLE,
     name="task-offset-not-multiple",
     title="A sync's task offset is not a multiple of its id count",
     message="sync edge {edge.src.stage} -> {edge.dst.stage} has task offset {skew}, which is not a multiple of its {count} event id(s)",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -84,7 +85,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO020",
+    code=codes.TILE_GROUP_OUTSIDE_KERNEL,
     name="tile-group-outside-kernel",
     title="A tile group is declared outside the kernel body",
     message="{kind} `{function}` declares a tile group with `pl.make_tile_group()`; declarations belong in the kernel body",

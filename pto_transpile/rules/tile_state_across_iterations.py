@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -144,7 +145,7 @@ INVALID = (
 VALID = (ex.kernel4(),)
 
 RULE = Rule(
-    code="PTO065",
+    code=codes.TILE_STATE_ACROSS_ITERATIONS,
     name="tile-state-across-iterations",
     title="A stage reads a shared local tile it has not written in the same iteration",
     message="`{stage}` reads `{var}` (a tile of `{group}`) before writing it in this iteration, and {other} also uses `{group}` on the {core} core: pipelined, it would see another iteration's data",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -88,7 +89,7 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO064",
+    code=codes.TILES_OVERLAP_UNORDERED,
     name="tiles-overlap-unordered",
     title="Overlapping tiles that nothing orders",
     message="{where} overlaps tile {i} of `{a}` in `{memory}`, but {why}",

@@ -4,6 +4,7 @@ import builtins
 
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -174,7 +175,7 @@ INVALID = (
 VALID = (ex.kernel(),)
 
 RULE = Rule(
-    code="PTO069",
+    code=codes.UNDEFINED_NAME,
     name="undefined-name",
     title="A name is read that nothing binds",
     message="`{name}` is not defined in `{function}` (no parameter, assignment, module-level name or builtin binds it)",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -40,7 +41,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO052",
+    code=codes.UNKNOWN_PIPE,
     name="unknown-pipe",
     title="The pipe of an op on a synchronised buffer cannot be determined",
     message="cannot determine the pipe of `pl.{op}` ({side}): its tiles do not resolve to declared tile groups",
