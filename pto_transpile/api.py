@@ -10,14 +10,14 @@ import ast
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Optional
 
 import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile import fmt
 from pto_transpile.ctxring import CtxPlan, plan_ctx
-from pto_transpile.diagnostics import Diagnostic, Related
+from pto_transpile.diagnostics import Diagnostic, Finding
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Access, Kernel, PipelineLoop
@@ -25,16 +25,15 @@ from pto_transpile.plan import Plan, make_plan
 from pto_transpile.plnames import PlNames
 from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
+from pto_transpile.reporter import Reporter
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
 from pto_transpile.rules.already_pipelined import pipelined_as
-from pto_transpile.rules.base import Rule
-from pto_transpile.scan import Finding, StageScanner
+from pto_transpile.scan import StageScanner
 from pto_transpile.rules.pipeline_not_proven import HINTS
 from pto_transpile.schedule import Schedule, schedule_for
 from pto_transpile.soundness.check import check_kernel
 from pto_transpile.source import SourceFile
-from pto_transpile.suppression import Suppressions
 from pto_transpile.syncgraph import SyncGraph, build_graph
 
 @dataclass
@@ -69,63 +68,6 @@ class TranspileResult:
     @property
     def hidden_errors(self) -> int:
         return sum(1 for d in self.hidden if d.is_error)
-
-
-class Reporter:
-    """Turns (rule, node, fields) into positioned diagnostics.
-
-    Every rule always runs and every diagnostic is kept: `--select`/`--ignore` only decide
-    which of them are shown (`Selection`), never whether a kernel is written. A warning on
-    a line carrying `# pto-transpile: ignore[CODE]` is dropped here; `finish` reports the
-    directives that silenced nothing (PTO096)."""
-
-    def __init__(self, source: SourceFile, skip: Iterable[str] = ()):
-        self.source = source
-        self.rules = registry()
-        self.skip = frozenset(skip)
-        self.diagnostics: list[Diagnostic] = []
-        self._seen: set[tuple] = set()
-        self.suppressions = Suppressions(source.text, self.rules)
-
-    def report(self, rule: Union[Rule, str], node: cst.CSTNode, fields: Optional[dict] = None,
-               related: Sequence[tuple[str, cst.CSTNode]] = ()) -> None:
-        rule = self.rules[rule] if isinstance(rule, str) else rule
-        if rule.code in self.skip:
-            return
-        fields = dict(fields or {})
-        related = list(related) + list(fields.pop("_related", ()))
-        message, hint = rule.format(fields)
-        span = self.source.span(node)
-        key = (rule.code, span.start.line, span.start.column, message)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        rel = tuple(Related(msg, self.source.span(n).start.line, self.source.span(n).start.column + 1) for msg, n in related)
-        diagnostic = Diagnostic(
-            rule.code, rule.name, rule.severity, self.source.path,
-            span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
-            message, hint, rel,
-        )
-        if not self.suppressions.silences(diagnostic):
-            self.diagnostics.append(diagnostic)
-
-    def finish(self) -> list[Diagnostic]:
-        """Every diagnostic, with one PTO096 per suppression comment that silenced nothing."""
-        rule = self.rules[codes.USELESS_SUPPRESSION]
-        errors = self.has_errors
-        for sup in self.suppressions.all:
-            for detail in sup.unused(errors):
-                message, hint = rule.format({"directive": sup.text, "detail": detail})
-                self.diagnostics.append(Diagnostic(rule.code, rule.name, rule.severity, self.source.path, sup.line,
-                                                   sup.column, sup.line, sup.end_column, message, hint))
-        return self.diagnostics
-
-    def finding(self, f: Finding) -> None:
-        self.report(f.code, f.node, f.fields)
-
-    @property
-    def has_errors(self) -> bool:
-        return any(d.is_error for d in self.diagnostics)
 
 
 @dataclass(frozen=True)
@@ -222,9 +164,8 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
-        rule = registry()[codes.INTERNAL_ERROR]
-        message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
-        result = TranspileResult(path, None, [Diagnostic(rule.code, rule.name, rule.severity, path, 1, 1, 1, 1, message, hint)])
+        crash = registry()[codes.INTERNAL_ERROR].diagnostic({"detail": f"{type(exc).__name__}: {exc}"}, path, 1, 1, 1, 1)
+        result = TranspileResult(path, None, [crash])
     shown = [d for d in result.diagnostics if selection.shows(d)]
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
     result.diagnostics = shown
@@ -254,7 +195,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     file = read(src)
     for rule in rules_for("file"):
         for node, fields in rule.check(file):
-            reporter.report(rule, node, fields)
+            reporter.report(Finding.of_check(rule.code, node, fields))
     results: list[LoopResult] = []
     replacements: dict[int, object] = {}
     transformed: list[Kernel] = []
@@ -269,15 +210,14 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
         kctx = KernelContext(file, kernel, preloads)
         # errors of the scan count against the kernel too: an access it could not resolve is
         # missing, and judging users, tiles or the graph without it adds misleading errors
-        errors_before = _error_count(reporter)
+        errors_before = reporter.error_count
         for loop in kernel.loops:
             scans = [scanner.scan_stage(s) for s in loop.stages]
             kctx.scans[loop.index] = [s.accesses for s in scans]
             for s in scans:
-                for f in s.findings:
-                    reporter.finding(f)
+                reporter.report_all(s.findings)
         _run(reporter, "kernel", kctx)
-        kernel_ok = _error_count(reporter) == errors_before
+        kernel_ok = reporter.error_count == errors_before
         emitters = []
         for loop in kernel.loops:
             loop_result = LoopResult(kernel.name, loop.index, loop.node, accesses=kctx.scans[loop.index])
@@ -315,8 +255,8 @@ def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: lis
     generated = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     for kernel in kernels:
         for problem in check_kernel(file, kernel, generated[kernel.name], pl):
-            reporter.report(codes.PIPELINE_NOT_PROVEN, problem.node, {"detail": problem.detail, "hint": HINTS[problem.kind],
-                                                      "_related": problem.related})
+            reporter.report(Finding(codes.PIPELINE_NOT_PROVEN, problem.node,
+                                    {"detail": problem.detail, "hint": HINTS[problem.kind]}, tuple(problem.related)))
 
 
 def _analyse_loop(reporter: Reporter, kctx: KernelContext, loop: PipelineLoop, result: LoopResult,
@@ -325,26 +265,23 @@ def _analyse_loop(reporter: Reporter, kctx: KernelContext, loop: PipelineLoop, r
     returns what emission needs, or None when an error stops the loop."""
     file, kernel = kctx.file, kctx.kernel
     sched = result.schedule = schedule_for([s.section for s in loop.stages], preload)
-    before = _error_count(reporter)
+    before = reporter.error_count
     lctx = LoopContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched)
     _run(reporter, "loop", lctx)
-    if _error_count(reporter) != before:
+    if reporter.error_count != before:
         return None
     graph = result.graph = build_graph(kernel, loop, result.accesses, sched.delays)
-    for f in graph.findings:
-        reporter.finding(f)
+    reporter.report_all(graph.findings)
     _run(reporter, "graph", GraphContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched, graph))
-    if _error_count(reporter) != before:
+    if reporter.error_count != before:
         return None
     plan = result.plan = make_plan(kernel, loop, graph, overlap_counter)
-    for f in plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched) \
-            + outer_slot_overwrites(kernel, loop, sched):
-        reporter.finding(f)
+    reporter.report_all(plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched)
+                        + outer_slot_overwrites(kernel, loop, sched))
     ctx = None
     if not sched.serial:
         ctx = result.ctx = plan_ctx(file, kernel, loop)
-        for f in ctx.findings:
-            reporter.finding(f)
+        reporter.report_all(ctx.findings)
     return loop, sched, plan, ctx
 
 
@@ -364,15 +301,12 @@ def _run(reporter: Reporter, phase: str, ctx) -> None:
             continue
         try:
             for node, fields in rule.check(ctx):
-                reporter.report(rule, node, fields)
+                reporter.report(Finding.of_check(rule.code, node, fields))
         except Exception as exc:  # a bug in a rule is ours, not the user's: say which rule
             kernel = getattr(ctx, "kernel", None)
             anchor = kernel.node.name if kernel is not None else ctx.source.module
-            reporter.report(codes.INTERNAL_ERROR, anchor, {"detail": f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"})
-
-
-def _error_count(reporter: Reporter) -> int:
-    return sum(1 for d in reporter.diagnostics if d.is_error)
+            detail = f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"
+            reporter.report(Finding(codes.INTERNAL_ERROR, anchor, {"detail": detail}))
 
 
 def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:
@@ -405,8 +339,7 @@ def _syntax_error(path: str, source: str, exc: cst.ParserSyntaxError) -> Diagnos
     except SyntaxError as err:
         if err.lineno:
             detail, line, col = err.msg, err.lineno, max(1, err.offset or 1)
-    message, hint = rule.format({"detail": detail})
-    return Diagnostic(rule.code, rule.name, rule.severity, path, line, col, line, col + 1, message, hint)
+    return rule.diagnostic({"detail": detail}, path, line, col)
 
 
 def _add_pl_import(module: cst.Module) -> cst.Module:

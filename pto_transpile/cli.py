@@ -25,7 +25,7 @@ from pto_transpile import codes
 from pto_transpile import __version__
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
-from pto_transpile.diagnostics import Diagnostic, InternalError, Severity
+from pto_transpile.diagnostics import Diagnostic, InternalError
 from pto_transpile.files import cpu_count, transpile_files
 from pto_transpile.preload import Auto, check_preload, parse_preload
 from pto_transpile.render import RENDERERS
@@ -82,9 +82,7 @@ def _codes(values) -> list[str]:
 
 def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
     """PTO002/PTO098: a problem of a file as a whole (position 1:1), not of its contents."""
-    rule = registry()[code]
-    message, hint = rule.format({"path": str(path), "detail": detail})
-    return Diagnostic(rule.code, rule.name, Severity.ERROR, str(path), 1, 1, 1, 1, message, hint)
+    return registry()[code].diagnostic({"path": str(path), "detail": detail}, str(path), 1, 1, 1, 1)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

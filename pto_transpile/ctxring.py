@@ -14,10 +14,10 @@ from typing import Optional
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.codegen import expression_code
 from pto_transpile.kinds import names_in
 from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
-from pto_transpile.scan import Finding
 
 
 @dataclass(frozen=True)

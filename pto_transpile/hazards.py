@@ -21,9 +21,9 @@ from typing import Optional
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.plan import Plan
-from pto_transpile.scan import Finding
 from pto_transpile.schedule import Schedule
 from pto_transpile.syncgraph import Edge, SyncGraph
 
@@ -96,9 +96,8 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
             "buffer": e.src.buffer, "tiles": tiles, "producer": producer.func, "consumer": consumer.func,
             "preload": schedule.preload,
             "need": f"at least {need} tiles" if need is not None else "more tiles",
-            "_related": [(f"producer `{producer.func}` overwrites here", e.dst.access.node),
-                         (f"consumer `{consumer.func}` reads here", e.src.access.node)],
-        }))
+        }, ((f"producer `{producer.func}` overwrites here", e.dst.access.node),
+            (f"consumer `{consumer.func}` reads here", e.src.access.node))))
     return findings
 
 
@@ -121,23 +120,23 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
             tiles = pick.slot_count
             if outer_trips is not None and outer_trips <= tiles:
                 continue  # no outer iteration comes back to a slot in use
-            fields = {"group": pick.group, "tiles": tiles, "stage": stage.func, "delay": d, "var": pick.target,
-                      "_related": [(f"`{pick.target}` is picked here, once per outer iteration", pick.value)]}
+            fields = {"group": pick.group, "tiles": tiles, "stage": stage.func, "delay": d, "var": pick.target}
+            related = ((f"`{pick.target}` is picked here, once per outer iteration", pick.value),)
             if trips is not None:
                 need = 1 + ceil(d / trips)
                 if tiles < need:
                     findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
                         **fields, "detail": f"the pipeline loop runs {trips} iteration(s) per outer iteration, "
-                                            f"so `{pick.group}` needs {need} tiles"}))
+                                            f"so `{pick.group}` needs {need} tiles"}, related))
             elif tiles == 1:
                 findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
-                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites it"}))
+                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites it"}, related))
             elif tiles < 1 + d:
                 least = ceil(d / (tiles - 1)) if tiles > 1 else None
                 findings.append(Finding(codes.OUTER_SLOT_MAYBE_OVERWRITTEN, arg.value, {
                     **fields, "detail": (f"this is safe only if the pipeline loop runs at least {least} iterations "
                                          "per outer iteration" if least else "no trip count makes one tile safe"),
-                    "need": 1 + d}))
+                    "need": 1 + d}, related))
     return findings
 
 

@@ -13,8 +13,8 @@ from typing import Optional
 
 from pto_api import EVENT_IDS
 from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Kernel, PipelineLoop
-from pto_transpile.scan import Finding
 from pto_transpile.syncgraph import Edge, SyncGraph
 
 

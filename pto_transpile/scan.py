@@ -16,19 +16,11 @@ import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile import vfbody
 from pto_transpile.model import Access, Kernel, StageCall
 from pto_transpile.walk import children
-
-
-@dataclass
-class Finding:
-    """A problem seen while scanning; the rule with `code` turns it into a diagnostic."""
-
-    code: str
-    node: cst.CSTNode
-    fields: dict
 
 
 @dataclass
@@ -185,9 +177,9 @@ class _OpWalker:
 
     def visit_Return(self, node: cst.Return) -> bool:
         if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
-            related = [(f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site)]
-            self.s_finding(codes.HELPER_RETURNS_BUFFER, node, helper=self.fn.name.value, value=self.s.file.source.code(node.value),
-                           _related=related if self.call_site is not None else [])
+            related = ((f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site),)
+            self.s_finding(codes.HELPER_RETURNS_BUFFER, node, related if self.call_site is not None else (),
+                           helper=self.fn.name.value, value=self.s.file.source.code(node.value))
         return True
 
     def visit_Subscript(self, node: cst.Subscript) -> bool:
@@ -210,8 +202,8 @@ class _OpWalker:
         return True
 
     # ------------------------------------------------------------------------------------
-    def s_finding(self, code: str, node, **fields) -> None:
-        self.result.findings.append(Finding(code, node, fields))
+    def s_finding(self, code: str, node, related=(), **fields) -> None:
+        self.result.findings.append(Finding(code, node, fields, related))
 
     def _names_buffer(self, expr) -> bool:
         if isinstance(expr, cst.Call) and self.s.pl.path(expr.func) in (("make_tile",), ("make_tile_group",)):

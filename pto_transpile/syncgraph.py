@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Access, Kernel, PipelineLoop
-from pto_transpile.scan import Finding, overlap_pairs
+from pto_transpile.scan import overlap_pairs
 
 
 @dataclass(frozen=True)

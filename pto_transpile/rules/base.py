@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional
 
-from pto_transpile.diagnostics import Severity
+from pto_transpile.diagnostics import Diagnostic, Related, Severity
 
 #: When a rule's `check` runs: on the file, on each kernel's model, on each pipeline loop
 #: once its stages are scanned and scheduled, on each loop's sync graph; "analysis" rules
@@ -34,3 +34,13 @@ class Rule:
     def format(self, fields: dict) -> tuple[str, str]:
         hint = self.hints[fields["_hint"]] if "_hint" in fields else self.hint
         return self.message.format(**fields), hint.format(**fields)
+
+    def diagnostic(self, fields: dict, path: str, line: int, column: int, end_line: Optional[int] = None,
+                   end_column: Optional[int] = None, related: tuple[Related, ...] = ()) -> Diagnostic:
+        """This rule's diagnostic from 1-based `line`/`column` (to one character further, unless
+        an end is given), its message and hint filled in from `fields`."""
+        message, hint = self.format(fields)
+        end_line = line if end_line is None else end_line
+        end_column = column + 1 if end_column is None else end_column
+        return Diagnostic(self.code, self.name, self.severity, path, line, column, end_line, end_column,
+                          message, hint, related)
