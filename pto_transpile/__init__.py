@@ -6,7 +6,8 @@
     result.diagnostics   # every problem found, with positions, messages and hints
 """
 
-from pto_transpile.api import TranspileResult, transpile
+from pto_transpile.api import transpile
+from pto_transpile.results import TranspileResult
 from pto_transpile.diagnostics import Diagnostic, Severity
 from pto_transpile.preload import Auto
 

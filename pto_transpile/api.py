@@ -9,66 +9,34 @@ from __future__ import annotations
 import ast
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Optional
 
 import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile import fmt
-from pto_transpile.ctxring import CtxPlan, plan_ctx
+from pto_transpile.ctxring import plan_ctx
 from pto_transpile.diagnostics import Diagnostic, Finding
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
-from pto_transpile.model import Access, Kernel, PipelineLoop
-from pto_transpile.plan import Plan, make_plan
+from pto_transpile.model import Kernel
+from pto_transpile.plan import make_plan
 from pto_transpile.plnames import PlNames
 from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reporter import Reporter
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry, rules_for
+from pto_transpile.results import LoopResult, TranspileResult
 from pto_transpile.rules.already_pipelined import pipelined_as
+from pto_transpile.rules.context import KernelContext, LoopContext
 from pto_transpile.scan import StageScanner
 from pto_transpile.rules.pipeline_not_proven import HINTS
-from pto_transpile.schedule import Schedule, schedule_for
+from pto_transpile.schedule import schedule_for
 from pto_transpile.soundness.check import check_kernel
 from pto_transpile.source import SourceFile
-from pto_transpile.syncgraph import SyncGraph, build_graph
-
-@dataclass
-class LoopResult:
-    """Everything computed for one pipeline loop (for tests, provenance and the emulator)."""
-
-    kernel: str
-    index: int
-    node: cst.For  #: the pipeline loop (positions are computed only when asked)
-    schedule: Optional[Schedule] = None
-    accesses: list[list[Access]] = field(default_factory=list)
-    graph: Optional[SyncGraph] = None
-    plan: Optional[Plan] = None
-    ctx: Optional[CtxPlan] = None
-
-
-@dataclass
-class TranspileResult:
-    path: str
-    code: Optional[str]  #: the generated file, None when errors were found
-    diagnostics: list[Diagnostic]  #: what `select`/`ignore` let through
-    loops: list[LoopResult] = field(default_factory=list)
-    source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
-    hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
-    preload_choice: Optional[object] = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
-
-    @property
-    def ok(self) -> bool:
-        """No error at all, shown or hidden: filters never make an erroneous kernel acceptable."""
-        return not any(d.is_error for d in self.diagnostics + self.hidden)
-
-    @property
-    def hidden_errors(self) -> int:
-        return sum(1 for d in self.hidden if d.is_error)
-
+from pto_transpile.syncgraph import build_graph
 
 @dataclass(frozen=True)
 class Selection:
@@ -111,30 +79,6 @@ def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
                 raise ValueError(f"--{option}: {item!r} names no rule (codes run from {min(rules)} to {max(rules)}, "
                                  "or give a rule name such as too-few-tiles)")
     return tuple(out)
-
-
-@dataclass
-class KernelContext:
-    file: FileModel
-    kernel: Kernel
-    preloads: tuple  #: the preload values in force (CLI or decorator), unvalidated
-    scans: dict = field(default_factory=dict)  #: loop index -> accesses per stage
-
-    @property
-    def source(self) -> SourceFile:
-        return self.file.source
-
-
-@dataclass
-class LoopContext(KernelContext):
-    loop: PipelineLoop = None
-    accesses: list[list[Access]] = field(default_factory=list)
-    schedule: Optional[Schedule] = None
-
-
-@dataclass
-class GraphContext(LoopContext):
-    graph: Optional[SyncGraph] = None
 
 
 def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = None,
@@ -207,24 +151,23 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
             continue  # left as written; PTO060 (file phase) says so once
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
-        kctx = KernelContext(file, kernel, preloads)
+        kctx = KernelContext(file, kernel, preloads, [])
         # errors of the scan count against the kernel too: an access it could not resolve is
         # missing, and judging users, tiles or the graph without it adds misleading errors
         errors_before = reporter.error_count
         for loop in kernel.loops:
             scans = [scanner.scan_stage(s) for s in loop.stages]
-            kctx.scans[loop.index] = [s.accesses for s in scans]
+            kctx.loop_results.append(LoopResult(kernel.name, loop.index, loop.node, accesses=[s.accesses for s in scans]))
             for s in scans:
                 reporter.report_all(s.findings)
+        results += kctx.loop_results
         _run(reporter, "kernel", kctx)
         kernel_ok = reporter.error_count == errors_before
         emitters = []
-        for loop in kernel.loops:
-            loop_result = LoopResult(kernel.name, loop.index, loop.node, accesses=kctx.scans[loop.index])
-            results.append(loop_result)
+        for loop, loop_result in zip(kernel.loops, kctx.loop_results):
             p = _preload_of(preloads, loop.index)
             if kernel_ok and p is not None:
-                emitter = _analyse_loop(reporter, kctx, loop, loop_result, p, overlap_counter)
+                emitter = _analyse_loop(reporter, LoopContext.of(kctx, loop, loop_result), p, overlap_counter)
                 if emitter is not None:
                     emitters.append(emitter)
         if reporter.has_errors:
@@ -259,20 +202,18 @@ def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: lis
                                     {"detail": problem.detail, "hint": HINTS[problem.kind]}, tuple(problem.related)))
 
 
-def _analyse_loop(reporter: Reporter, kctx: KernelContext, loop: PipelineLoop, result: LoopResult,
-                  preload: int, overlap_counter: list[int]):
+def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_counter: list[int]):
     """Schedule, sync graph, plan and ctx ring of one loop, each judged by its rules;
     returns what emission needs, or None when an error stops the loop."""
-    file, kernel = kctx.file, kctx.kernel
+    file, kernel, loop, result = lctx.file, lctx.kernel, lctx.loop, lctx.result
     sched = result.schedule = schedule_for([s.section for s in loop.stages], preload)
     before = reporter.error_count
-    lctx = LoopContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched)
     _run(reporter, "loop", lctx)
     if reporter.error_count != before:
         return None
     graph = result.graph = build_graph(kernel, loop, result.accesses, sched.delays)
     reporter.report_all(graph.findings)
-    _run(reporter, "graph", GraphContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched, graph))
+    _run(reporter, "graph", lctx)
     if reporter.error_count != before:
         return None
     plan = result.plan = make_plan(kernel, loop, graph, overlap_counter)

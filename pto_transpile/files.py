@@ -15,7 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
-from pto_transpile.api import TranspileResult, transpile
+from pto_transpile.api import transpile
+from pto_transpile.results import TranspileResult
 from pto_transpile.inputs import UnreadableInput, read_input
 
 #: (preload, select, ignore), as `transpile` takes them.

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from pto_transpile.api import TranspileResult
+from pto_transpile.results import TranspileResult
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ def check(ctx):
     k = ctx.kernel
     if not k.loops:
         return
-    used = {a.buffer for accesses in ctx.scans.values() for stage in accesses for a in stage}
+    used = {a.buffer for loop in ctx.loop_results for stage in loop.accesses for a in stage}
     for buf in cross_core_buffers(k):
         if buf.name not in used:
             yield buf.call, {"buffer": buf.name}
