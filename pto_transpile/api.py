@@ -27,10 +27,10 @@ from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.reporter import Reporter
 from pto_transpile.reader import FileModel, read
-from pto_transpile.rules import registry, rules_for
+from pto_transpile.rules import registry
 from pto_transpile.results import LoopResult, TranspileResult
 from pto_transpile.rules.already_pipelined import pipelined_as
-from pto_transpile.rules.context import KernelContext, LoopContext
+from pto_transpile.rules.context import FileContext, KernelContext, LoopContext
 from pto_transpile.scan import StageScanner
 from pto_transpile.rules.pipeline_not_proven import HINTS
 from pto_transpile.schedule import schedule_for
@@ -137,9 +137,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
         return TranspileResult(path, None, [_syntax_error(path, source, exc)])
     reporter = Reporter(src, skip)
     file = read(src)
-    for rule in rules_for("file"):
-        for node, fields in rule.check(file):
-            reporter.report(Finding.of_check(rule.code, node, fields))
+    reporter.run("file", FileContext(file))
     results: list[LoopResult] = []
     replacements: dict[int, object] = {}
     transformed: list[Kernel] = []
@@ -161,7 +159,7 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
             for s in scans:
                 reporter.report_all(s.findings)
         results += kctx.loop_results
-        _run(reporter, "kernel", kctx)
+        reporter.run("kernel", kctx)
         kernel_ok = reporter.error_count == errors_before
         emitters = []
         for loop, loop_result in zip(kernel.loops, kctx.loop_results):
@@ -208,12 +206,12 @@ def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_c
     file, kernel, loop, result = lctx.file, lctx.kernel, lctx.loop, lctx.result
     sched = result.schedule = schedule_for([s.section for s in loop.stages], preload)
     before = reporter.error_count
-    _run(reporter, "loop", lctx)
+    reporter.run("loop", lctx)
     if reporter.error_count != before:
         return None
     graph = result.graph = build_graph(kernel, loop, result.accesses, sched.delays)
     reporter.report_all(graph.findings)
-    _run(reporter, "graph", lctx)
+    reporter.run("graph", lctx)
     if reporter.error_count != before:
         return None
     plan = result.plan = make_plan(kernel, loop, graph, overlap_counter)
@@ -234,20 +232,6 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     body = [stmt.visit(KernelRewriter(stmt, replacements, file.index)) if id(stmt) in kernels else stmt
             for stmt in module.body]
     return module.with_changes(body=body)
-
-
-def _run(reporter: Reporter, phase: str, ctx) -> None:
-    for rule in rules_for(phase):
-        if rule.code in reporter.skip:
-            continue
-        try:
-            for node, fields in rule.check(ctx):
-                reporter.report(Finding.of_check(rule.code, node, fields))
-        except Exception as exc:  # a bug in a rule is ours, not the user's: say which rule
-            kernel = getattr(ctx, "kernel", None)
-            anchor = kernel.node.name if kernel is not None else ctx.source.module
-            detail = f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"
-            reporter.report(Finding(codes.INTERNAL_ERROR, anchor, {"detail": detail}))
 
 
 def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:

@@ -1,4 +1,5 @@
-"""The Reporter: every Finding of one file becomes a positioned Diagnostic, once."""
+"""The Reporter: runs the rules of each phase on one file and turns every Finding into a
+positioned Diagnostic, once."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ from typing import Iterable
 
 from pto_transpile import codes
 from pto_transpile.diagnostics import Diagnostic, Finding, Related
-from pto_transpile.rules import registry
+from pto_transpile.prescan import TooComplex
+from pto_transpile.rules import registry, rules_for
+from pto_transpile.rules.context import FileContext
 from pto_transpile.source import SourceFile
 from pto_transpile.suppression import Suppressions
 
 
 class Reporter:
-    """Turns findings into positioned diagnostics.
+    """Runs the rules of each phase and turns findings into positioned diagnostics.
 
     Every rule always runs and every diagnostic is kept: `--select`/`--ignore` only decide
     which of them are shown (`Selection`), never whether a kernel is written. A warning on
@@ -46,6 +49,22 @@ class Reporter:
     def report_all(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
             self.report(finding)
+
+    def run(self, phase: str, ctx: FileContext) -> None:
+        """Judge `ctx` by every rule of `phase`. A rule that crashes is a bug of ours, not of the
+        input: it is reported as an internal error naming the rule, and the other rules still run.
+        Input too large or deep to analyse is the input's problem (PTO097), raised to the driver."""
+        for rule in rules_for(phase):
+            if rule.code in self.skip:
+                continue
+            try:
+                for node, fields in rule.check(ctx):
+                    self.report(Finding.of_check(rule.code, node, fields))
+            except (TooComplex, RecursionError):
+                raise
+            except Exception as exc:
+                detail = f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"
+                self.report(Finding(codes.INTERNAL_ERROR, ctx.anchor, {"detail": detail}))
 
     def finish(self) -> list[Diagnostic]:
         """Every diagnostic, with one PTO096 per suppression comment that silenced nothing."""

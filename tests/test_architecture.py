@@ -37,7 +37,7 @@ def test_loop_rules_read_the_loop_state_transpile_returns(monkeypatch) -> None:
     assert [c.graph for c in graph_phase] == [loop.graph for loop in result.loops]
 
 
-@pytest.mark.parametrize("code,phase", [("PTO014", "kernel"), ("PTO043", "loop"),
+@pytest.mark.parametrize("code,phase", [("PTO003", "file"), ("PTO014", "kernel"), ("PTO043", "loop"),
                                         ("PTO044", "graph")])
 def test_a_crashing_rule_is_an_internal_error_naming_it_in_every_phase(monkeypatch, code: str, phase: str) -> None:
     rule = registry()[code]

@@ -25,7 +25,8 @@ def pipelined_as(kernel, file) -> str | None:
     return None
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for kernel in file.kernels:
         how = pipelined_as(kernel, file)
         if how is not None:

@@ -1,4 +1,4 @@
-"""The Rule record and the contexts rules are judged in."""
+"""The Rule record: a rule's code, texts, examples and check (its contexts are in context.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any, Callable, Iterable, Optional
 from pto_transpile.diagnostics import Diagnostic, Related, Severity
 
 #: When a rule's `check` runs: on the file, on each kernel's model, on each pipeline loop
-#: once its stages are scanned and scheduled, on each loop's sync graph; "analysis" rules
-#: have no check (the analysis step reports them).
+#: once its stages are scanned and scheduled, on each loop's sync graph (given a FileContext,
+#: KernelContext or LoopContext); "analysis" rules have no check (the analysis step reports them).
 PHASES = ("file", "kernel", "loop", "graph", "analysis")
 
 

@@ -5,9 +5,10 @@ from pto_transpile.rules.base import Rule
 from pto_transpile.rules.pipeline_not_proven import HINTS
 
 
-def check(file):
+def check(ctx):
     from pto_transpile.soundness.check import check_hand_written
 
+    file = ctx.file
     for kernel in file.kernels:
         if pipelined_as(kernel, file) is None or not pipelined_as(kernel, file).startswith("pipelined by hand"):
             continue

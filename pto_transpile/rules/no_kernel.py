@@ -5,7 +5,8 @@ from pto_transpile.rules.already_pipelined import pipelined_as
 from pto_transpile.rules.base import Rule
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     if not file.kernels:
         yield file.source.module, {"detail": "no `@pl.jit` kernel in this file", "_hint": "no-kernel"}
         return

@@ -17,7 +17,8 @@ def _reach(file, fn, path, seen):
             yield from _reach(file, file.helpers[name], path + [name], seen | {name})
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for stage in file.stages.values():
         for call, target, via in _reach(file, stage.node, [], {stage.name}):
             yield call, {"stage": stage.name, "target": target,

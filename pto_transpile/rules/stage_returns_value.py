@@ -10,7 +10,8 @@ def _returns(file, node):
     return [n for n in file.find(node.body, cst.Return, skip_functions=True) if n.value is not None]
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for stage in file.stages.values():
         for ret in _returns(file, stage.node):
             yield ret, {"stage": stage.name}

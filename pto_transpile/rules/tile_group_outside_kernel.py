@@ -19,7 +19,8 @@ def _reachable(file):
     return [functions[n] for n in sorted(seen)]
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for stmt in _reachable(file):
         for call in file.find(stmt, cst.Call):
             if file.pl.path(call.func) == ("make_tile_group",):

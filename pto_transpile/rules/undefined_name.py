@@ -19,7 +19,8 @@ _NOT_READS = (cst.Attribute, cst.Arg, cst.FunctionDef, cst.ClassDef, cst.Param, 
               cst.Global, cst.Nonlocal)
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     module_names = _module_bound(file)
     if module_names is None:
         return  # a star import binds names nobody can list
