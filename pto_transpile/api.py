@@ -17,24 +17,22 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile import fmt
 from pto_transpile.ctxring import plan_ctx
-from pto_transpile.diagnostics import Diagnostic, Finding
+from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Kernel
 from pto_transpile.plan import make_plan
-from pto_transpile.plnames import PlNames
+from pto_transpile.pipelined import pipelined_as
 from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
+from pto_transpile.proof import prove
 from pto_transpile.reporter import Reporter
 from pto_transpile.reader import FileModel, read
 from pto_transpile.rules import registry
 from pto_transpile.results import LoopResult, TranspileResult
-from pto_transpile.rules.already_pipelined import pipelined_as
 from pto_transpile.rules.context import FileContext, KernelContext, LoopContext
 from pto_transpile.scan import StageScanner
-from pto_transpile.rules.pipeline_not_proven import HINTS
 from pto_transpile.schedule import schedule_for
-from pto_transpile.soundness.check import check_kernel
 from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import build_graph
 
@@ -183,21 +181,11 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
     if codes.PIPELINE_NOT_PROVEN not in skip:
-        _prove(reporter, file, module, transformed)
+        reporter.report_all(prove(file, module, transformed))
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
     return TranspileResult(path, src.render(module), diagnostics, results, src)
-
-
-def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: list[Kernel]) -> None:
-    """The independent check: each generated kernel against its serial original (PTO061)."""
-    pl = file.pl if file.pl.module_ref is not None else PlNames.from_module(module)
-    generated = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
-    for kernel in kernels:
-        for problem in check_kernel(file, kernel, generated[kernel.name], pl):
-            reporter.report(Finding(codes.PIPELINE_NOT_PROVEN, problem.node,
-                                    {"detail": problem.detail, "hint": HINTS[problem.kind]}, tuple(problem.related)))
 
 
 def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_counter: list[int]):

@@ -61,7 +61,7 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
     """The preload override `--preload auto` transpiles `source` with (see the module doc)."""
     from pto_transpile.api import transpile
     from pto_transpile.reader import read
-    from pto_transpile.rules.already_pipelined import pipelined_as
+    from pto_transpile.pipelined import pipelined_as
     from pto_transpile.source import SourceFile
 
     settings = settings or Auto()

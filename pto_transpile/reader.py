@@ -23,7 +23,7 @@ from pto_transpile.model import (
     PreloadSpec, StageCall, StageFunc, StructDecl,
 )
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import NodeIndex, blocks
+from pto_transpile.walk import BINDERS, NodeIndex, blocks, names_stored
 from pto_transpile.source import SourceFile
 
 
@@ -147,8 +147,6 @@ def _unpacked(target: cst.BaseExpression, value: cst.BaseExpression):
 
 def _stored_names(file: FileModel, fn: cst.FunctionDef) -> frozenset[str]:
     """Every name the kernel body binds (targets, loop variables, `as` names)."""
-    from pto_transpile.rules._walk import BINDERS, names_stored
-
     return frozenset(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
 
 

@@ -133,6 +133,30 @@ def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStat
     return []
 
 
+#: The nodes that bind names (`names_stored` reads their targets).
+BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+
+
+def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
+    """Names bound by assignments, loop targets and `as` clauses under `node`; `binders`,
+    when given, are the BINDERS under it, already found."""
+    found: list[cst.Name] = []
+
+    def _collect(t) -> None:
+        if isinstance(t, cst.Name):
+            found.append(t)
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            for el in t.elements:
+                _collect(el.value)
+
+    for n in iter_nodes(node) if binders is None else binders:
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
+            _collect(n.target)
+        elif isinstance(n, cst.AsName):
+            _collect(n.name)
+    return found
+
+
 class NodeIndex:
     """`find` for every node below some roots, from one walk of each root.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ from pto_transpile.api import transpile
 from pto_transpile.rules import registry
 from pto_transpile.rules.context import LoopContext
 
-DEMO = (Path(__file__).resolve().parent.parent / "examples" / "seed_demo.py").read_text(encoding="utf-8")
+PACKAGE = Path(__file__).resolve().parent.parent  #: the repository root
+DEMO = (PACKAGE / "examples" / "seed_demo.py").read_text(encoding="utf-8")
 
 
 def _capture(monkeypatch, code: str) -> list:
@@ -51,3 +53,39 @@ def test_a_crashing_rule_is_an_internal_error_naming_it_in_every_phase(monkeypat
     crashes = [d for d in result.diagnostics if d.code == "PTO099"]
     assert len(crashes) == 1 and f"rule {code} ({rule.name}) crashed: ValueError: boom" in crashes[0].message
     assert result.code is None
+
+
+#: What code outside rules/ may take from the rules package: the registry, the Rule record
+#: and the contexts. Anything else is one rule's internals.
+RULES_INTERFACE = {"pto_transpile.rules": {"registry", "rules_for", "PHASES", "Rule"},
+                   "pto_transpile.rules.base": None, "pto_transpile.rules.context": None}
+
+
+def _rule_imports(text: str) -> list[str]:
+    """`line: module.name` for each import of `text` from the rules package beyond its interface."""
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pto_transpile.rules"):
+            allowed = RULES_INTERFACE.get(node.module, set())
+            out += [f"{node.lineno}: {node.module}.{a.name}" for a in node.names
+                    if allowed is not None and a.name not in allowed]
+        elif isinstance(node, ast.Import):
+            out += [f"{node.lineno}: {a.name}" for a in node.names
+                    if a.name.startswith("pto_transpile.rules") and a.name not in RULES_INTERFACE]
+    return out
+
+
+def test_nothing_outside_the_rules_reaches_into_a_rule_module() -> None:
+    package = PACKAGE / "pto_transpile"
+    found = {str(p.relative_to(PACKAGE)): _rule_imports(p.read_text(encoding="utf-8")) for p in sorted(package.rglob("*.py"))
+             if package / "rules" not in p.parents}
+    assert {path: lines for path, lines in found.items() if lines} == {}
+
+
+def test_the_rule_import_search_sees_a_reach() -> None:
+    text = ("from pto_transpile.rules import registry, _examples\n"
+            "from pto_transpile.rules.context import LoopContext\n"
+            "from pto_transpile.rules.already_pipelined import _GENERATED\n"
+            "import pto_transpile.rules.no_kernel\n")
+    assert _rule_imports(text) == ["1: pto_transpile.rules._examples", "3: pto_transpile.rules.already_pipelined._GENERATED",
+                                   "4: pto_transpile.rules.no_kernel"]

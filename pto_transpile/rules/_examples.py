@@ -289,6 +289,24 @@ def st(pos, out, x_db):
     pl.store(out, x, [pos.row, 0])'''
 
 
+#: a kernel pipelined by hand: the author placed the syncs, primed the release ids and drains them
+HAND_PIPELINED = kernel(
+    decorator="@pl.jit(auto_mutex=True)",
+    decls="with pl.section_vector():\n"
+          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2)\n"
+          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=3)",
+    loop=loop(
+        cube("pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2 + ki % 2)\n    " + MM_CALL
+             + "\n    pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=ki % 2)"),
+        vector("pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n    " + ST_CALL
+               + "\n    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2 + ki % 2)"),
+    ),
+    after="with pl.section_cube():\n"
+          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2)\n"
+          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=3)",
+)
+
+
 # every module-level example text is checked on edit too
 for _name, _value in list(globals().items()):
     if _name.isupper() and isinstance(_value, str) and not isinstance(_value, Text):

@@ -69,20 +69,3 @@ RULE = Rule(
     invalid=INVALID,
     valid=VALID,
 )
-
-#: The hint per kind of problem the check found.
-HINTS = {
-    "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
-            "never synchronised), or keep both accesses in one stage",
-    "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
-             "in a tile across iterations changes when stages run ahead",
-    "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
-                "their iteration); do not change them inside stages",
-    "output": "Let each GM region be written by one stage per iteration",
-    "deadlock": "Give the buffers on this cycle more tiles, or lower `preload`",
-    "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
-                  "other rule, please report this",
-    "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
-    "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
-                  "syncs or stages) so the check can follow it",
-}
