@@ -8,33 +8,33 @@ from __future__ import annotations
 
 import ast
 import gc
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
 import libcst as cst
 
-from pto_transpile import codes
-from pto_transpile import fmt
+from pto_transpile import codes, fmt
 from pto_transpile.ctxring import plan_ctx
 from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Kernel
-from pto_transpile.plan import make_plan
 from pto_transpile.pipelined import pipelined_as
+from pto_transpile.plan import make_plan
 from pto_transpile.preload import Auto, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.proof import prove
-from pto_transpile.reporter import Reporter
 from pto_transpile.reader import FileModel, read
-from pto_transpile.rules import registry
+from pto_transpile.reporter import Reporter
 from pto_transpile.results import LoopResult, TranspileResult
+from pto_transpile.rules import registry
 from pto_transpile.rules.context import FileContext, KernelContext, LoopContext
 from pto_transpile.scan import StageScanner
 from pto_transpile.schedule import schedule_for
 from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import build_graph
+
 
 @dataclass(frozen=True)
 class Selection:
@@ -47,7 +47,7 @@ class Selection:
     ignore: tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> "Selection":
+    def parse(cls, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> Selection:
         return cls(_selectors(select, "select"), _selectors(ignore, "ignore"))
 
     def shows(self, d: Diagnostic) -> bool:
@@ -58,7 +58,7 @@ class Selection:
         return not d.code.startswith(self.ignore) if self.ignore else True
 
 
-def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
+def _selectors(values: Iterable[str] | None, option: str) -> tuple[str, ...]:
     if isinstance(values, str):
         values = [values]
     rules = registry()
@@ -79,8 +79,8 @@ def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = None,
-              select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
+def transpile(source: str, *, preload: PreloadArg = None, path: str | None = None,
+              select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
               _skip_rules: Iterable[str] = ()) -> TranspileResult:
     """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
     pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `preload`,
@@ -106,7 +106,8 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
-        crash = registry()[codes.INTERNAL_ERROR].diagnostic({"detail": f"{type(exc).__name__}: {exc}"}, path, 1, 1, 1, 1)
+        crash = registry()[codes.INTERNAL_ERROR].diagnostic({"detail": f"{type(exc).__name__}: "
+                                                                       f"{exc}"}, path, 1, 1, 1, 1)
         result = TranspileResult(path, None, [crash])
     shown = [d for d in result.diagnostics if selection.shows(d)]
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
@@ -153,14 +154,15 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
         errors_before = reporter.error_count
         for loop in kernel.loops:
             scans = [scanner.scan_stage(s) for s in loop.stages]
-            kctx.loop_results.append(LoopResult(kernel.name, loop.index, loop.node, accesses=[s.accesses for s in scans]))
+            accesses = [s.accesses for s in scans]
+            kctx.loop_results.append(LoopResult(kernel.name, loop.index, loop.node, accesses=accesses))
             for s in scans:
                 reporter.report_all(s.findings)
         results += kctx.loop_results
         reporter.run("kernel", kctx)
         kernel_ok = reporter.error_count == errors_before
         emitters = []
-        for loop, loop_result in zip(kernel.loops, kctx.loop_results):
+        for loop, loop_result in zip(kernel.loops, kctx.loop_results, strict=True):
             p = _preload_of(preloads, loop.index)
             if kernel_ok and p is not None:
                 emitter = _analyse_loop(reporter, LoopContext.of(kctx, loop, loop_result), p, overlap_counter)
@@ -230,7 +232,7 @@ def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:
     return tuple(override)
 
 
-def _preload_of(preloads: tuple, index: int) -> Optional[int]:
+def _preload_of(preloads: tuple, index: int) -> int | None:
     if len(preloads) == 1:
         value = preloads[0]
     elif index < len(preloads):

@@ -13,7 +13,6 @@ why. This runs the kernel file's Python on the emulator, as `--simulate` does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pto_transpile.preload import Auto, PreloadArg
 
@@ -27,7 +26,7 @@ DEFAULT_PRELOAD = 2
 class Candidate:
     loop: int  #: pipeline loop position, in source order
     preload: int
-    cycles: Optional[int]  #: simulated cycles of the pipelined kernel(s), None when not simulated
+    cycles: int | None  #: simulated cycles of the pipelined kernel(s), None when not simulated
     verdict: str  #: "ok", "rejected" (the rules refuse it) or the emulator's verdict
     detail: str = ""
     chosen: bool = False
@@ -37,7 +36,7 @@ class Candidate:
 class PreloadChoice:
     preload: PreloadArg  #: the override to transpile with; None keeps each kernel's own preload
     candidates: list[Candidate] = field(default_factory=list)
-    serial_cycles: Optional[int] = None
+    serial_cycles: int | None = None
     note: str = ""  #: why the kernel's own preload is kept, when it is
 
     def render(self) -> str:
@@ -57,11 +56,11 @@ class PreloadChoice:
 
 
 def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=None,
-                   settings: Optional[Auto] = None) -> PreloadChoice:
+                   settings: Auto | None = None) -> PreloadChoice:
     """The preload override `--preload auto` transpiles `source` with (see the module doc)."""
     from pto_transpile.api import transpile
-    from pto_transpile.reader import read
     from pto_transpile.pipelined import pipelined_as
+    from pto_transpile.reader import read
     from pto_transpile.source import SourceFile
 
     settings = settings or Auto()
@@ -101,7 +100,8 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
         good = [c for c in by_label.values() if c.verdict == "ok"]
         if not good:
             return PreloadChoice(None, choice.candidates, choice.serial_cycles,
-                                 f"no candidate for pipeline loop {loop} simulates correctly; keeping the kernel's own preload")
+                                 f"no candidate for pipeline loop {loop} simulates correctly; keeping the kernel's own "
+                                 "preload")
         best = min(good, key=lambda c: (c.cycles, c.preload))
         best.chosen = True
         current[loop] = best.preload
@@ -145,7 +145,8 @@ def _unknown_names(kernels, settings: Auto) -> str:
     for names, known, what in ((settings.shapes, tensors, "tensor"), (settings.scalars, others, "scalar")):
         for name in names:
             if name not in known:
-                return f"`{name}` is not a {what} parameter of the pipelined kernels ({', '.join(sorted(known)) or 'none'})"
+                names = ", ".join(sorted(known)) or "none"
+                return f"`{name}` is not a {what} parameter of the pipelined kernels ({names})"
     return ""
 
 

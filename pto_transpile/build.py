@@ -11,7 +11,7 @@ shape). Text outside that grammar or style goes to libcst's parser unchanged.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -71,7 +71,7 @@ class _Reader:
         i = self.i + offset
         return self.tokens[i] if i < len(self.tokens) else ("end", "", "")
 
-    def take(self, text: Optional[str] = None, kind: Optional[str] = None, space: str = "") -> str:
+    def take(self, text: str | None = None, kind: str | None = None, space: str = "") -> str:
         k, t, s = self.peek()
         if (text is not None and t != text) or (kind is not None and k != kind) or s != space:
             raise _Unsupported(t)

@@ -75,7 +75,7 @@ class Diagnostic:
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
 
-    def with_path(self, path: str) -> "Diagnostic":
+    def with_path(self, path: str) -> Diagnostic:
         return replace(self, path=path)
 
     def to_dict(self) -> dict:

@@ -10,7 +10,7 @@ serial mode (preload 0) keeps the loop and only inserts the sync.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -21,12 +21,12 @@ from pto_transpile.plan import Plan, SyncOp
 from pto_transpile.schedule import Schedule
 from pto_transpile.walk import children
 
-Replacement = Union[cst.CSTNode, cst.FlattenSentinel, Callable[[cst.CSTNode], object]]
+Replacement = cst.CSTNode | cst.FlattenSentinel | Callable[[cst.CSTNode], object]
 
 
 class LoopEmitter:
     def __init__(self, file, kernel: Kernel, loop: PipelineLoop, schedule: Schedule, plan: Plan,
-                 ctx: Optional[CtxPlan], style: fmt.Style, pl: str):
+                 ctx: CtxPlan | None, style: fmt.Style, pl: str):
         self.file = file
         self.kernel = kernel
         self.loop = loop
@@ -97,7 +97,8 @@ class LoopEmitter:
         if self.sched.serial:
             stmts.append(self.statement(f"{self.sync_id} = 0"))
         else:
-            counters = sorted({(p.group, p.slot_count) for p in self.loop.outer_picks if p.accessor in ("next", "current", "previous")})
+            counters = sorted({(p.group, p.slot_count) for p in self.loop.outer_picks
+                               if p.accessor in ("next", "current", "previous")})
             stmts += [self.statement(f"_pl_idx_{group} = {slots - 1}") for group, slots in counters]
         stmts += [self.sync_block(kind, ops, col) for kind, ops in self.plan.blocks(self.plan.prefire)]
         return stmts
@@ -111,7 +112,7 @@ class LoopEmitter:
         return stmts
 
     # stage blocks -------------------------------------------------------------------------
-    def stage_call_line(self, stage: StageCall, ctxvar: Optional[str]) -> cst.SimpleStatementLine:
+    def stage_call_line(self, stage: StageCall, ctxvar: str | None) -> cst.SimpleStatementLine:
         """The user's call line with positional arguments replaced by their ctx forms."""
         if ctxvar is None:
             return stage.line
@@ -147,7 +148,8 @@ class LoopEmitter:
         sets = [self.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
                 for op in self.plan.post.get(stage.index, [])]
         guard = self.template(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
-        guard = guard.with_changes(body=guard.body.with_changes(body=waits + [self.stage_call_line(stage, ctxvar)] + sets))
+        body = waits + [self.stage_call_line(stage, ctxvar)] + sets
+        guard = guard.with_changes(body=guard.body.with_changes(body=body))
         holder = stage.holder
         if not keep_leading:
             holder = holder.with_changes(leading_lines=[])
@@ -159,8 +161,10 @@ class LoopEmitter:
 
     def serial_stage(self, stage: StageCall) -> cst.BaseStatement:
         col = self.body_col + self.unit
-        waits = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.pre.get(stage.index, [])]
-        sets = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.post.get(stage.index, [])]
+        waits = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col))
+                 for op in self.plan.pre.get(stage.index, [])]
+        sets = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col))
+                for op in self.plan.post.get(stage.index, [])]
         holder = stage.holder
         return holder.with_changes(body=holder.body.with_changes(body=waits + [stage.line] + sets))
 

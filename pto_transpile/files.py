@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterator, Optional
 
 from pto_transpile.api import transpile
-from pto_transpile.results import TranspileResult
 from pto_transpile.inputs import UnreadableInput, read_input
+from pto_transpile.results import TranspileResult
 
 #: (preload, select, ignore), as `transpile` takes them.
 Options = tuple
 
-Outcome = tuple[Optional[str], Optional[str], Optional[TranspileResult]]  #: (text, why unreadable, result)
+Outcome = tuple[str | None, str | None, TranspileResult | None]  #: (text, why unreadable, result)
 
 
 def cpu_count() -> int:

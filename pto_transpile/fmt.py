@@ -23,7 +23,7 @@ class Style:
     max_line: int  #: wrap generated lines longer than this
 
     @classmethod
-    def of(cls, module: cst.Module, text: str) -> "Style":
+    def of(cls, module: cst.Module, text: str) -> Style:
         doubles = len(re.findall(r'(?<![\w\'"])"[^"\n]', text))
         singles = len(re.findall(r"(?<![\w'\"])'[^'\n]", text))
         longest = max((len(line) for line in text.splitlines()), default=0)

@@ -15,8 +15,8 @@ here because a kernel author cannot see them without running the pipelined kerne
 
 from __future__ import annotations
 
+from itertools import pairwise
 from math import ceil
-from typing import Optional
 
 import libcst as cst
 
@@ -37,7 +37,7 @@ def _ordered(loop: PipelineLoop, schedule: Schedule, plan: Plan, tasks: int):
             by_core.setdefault(stage.section, []).append((t + schedule.delays[i], i, t))
     for events in by_core.values():
         events.sort()
-        for (_, i, t), (_, j, u) in zip(events, events[1:]):
+        for (_, i, t), (_, j, u) in pairwise(events):
             succ.setdefault((i, t), []).append((j, u))
     for ops in plan.pre.values():
         for op in ops:
@@ -82,14 +82,11 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
         span = max(schedule.delays) + 2 * tiles + 8
         tasks = 3 * span
         succ = _ordered(loop, schedule, plan, tasks)
-        t = span  # a task in steady state
-
-        def safe(offset: int) -> bool:
-            return _reaches(succ, (e.src.stage_index, t), (e.dst.stage_index, t + offset))
-
-        if safe(e.task_off):
+        read = (e.src.stage_index, span)  # the consumer's read, in a task in steady state
+        if _reaches(succ, read, (e.dst.stage_index, span + e.task_off)):
             continue
-        need: Optional[int] = next((s for s in range(e.task_off + 1, span) if safe(s)), None)
+        need: int | None = next((s for s in range(e.task_off + 1, span)
+                                 if _reaches(succ, read, (e.dst.stage_index, span + s))), None)
         seen.add(e.src.buffer)
         consumer, producer = loop.stages[e.src.stage_index], loop.stages[e.dst.stage_index]
         findings.append(Finding(codes.FORWARD_ONLY_OVERWRITE, kernel.buffers[e.src.buffer].call, {
@@ -130,7 +127,8 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
                                             f"so `{pick.group}` needs {need} tiles"}, related))
             elif tiles == 1:
                 findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
-                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites it"}, related))
+                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites "
+                                        "it"}, related))
             elif tiles < 1 + d:
                 least = ceil(d / (tiles - 1)) if tiles > 1 else None
                 findings.append(Finding(codes.OUTER_SLOT_MAYBE_OVERWRITTEN, arg.value, {
@@ -140,7 +138,7 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
     return findings
 
 
-def _total_tasks(kernel: Kernel, loop: PipelineLoop) -> Optional[int]:
+def _total_tasks(kernel: Kernel, loop: PipelineLoop) -> int | None:
     """Tasks over the whole run (pipeline loop trips times the outer loops'), if constant."""
     total = _trip_count(kernel, loop.start, loop.end, loop.step)
     for node in loop.ancestors:
@@ -157,10 +155,13 @@ def _bounds(node) -> tuple:
     pos = [a.value for a in getattr(node.iter, "args", ()) if a.keyword is None and not a.star]
     if not pos:
         return None, None, None
-    return (pos[0] if len(pos) >= 2 else None), (pos[1] if len(pos) >= 2 else pos[0]), (pos[2] if len(pos) >= 3 else None)
+    start = pos[0] if len(pos) >= 2 else None
+    end = pos[1] if len(pos) >= 2 else pos[0]
+    step = pos[2] if len(pos) >= 3 else None
+    return start, end, step
 
 
-def _trip_count(kernel: Kernel, start, end, step) -> Optional[int]:
+def _trip_count(kernel: Kernel, start, end, step) -> int | None:
     """Iterations of a `pl.range(start, end, step)` loop when all three are constants."""
     ev = kernel.constants
     end = ev.try_eval(end) if end is not None else None

@@ -6,8 +6,6 @@ and the rules say so (PTO060) and check the syncs of the hand-written ones (PTO0
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from pto_transpile.model import Kernel
@@ -20,7 +18,7 @@ SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"))
 BY_HAND = "pipelined by hand"
 
 
-def pipelined_as(kernel: Kernel, file: FileModel) -> Optional[str]:
+def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
     """How a kernel without `pipeline=` is already pipelined, or None if it is not.
 
     pto-transpile's output binds its task counter; a kernel pipelined by hand raises and

@@ -9,7 +9,6 @@ it, so that hardware set and wait counts match exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pto_api import EVENT_IDS
 from pto_transpile import codes
@@ -33,7 +32,7 @@ class SyncOp:
     ids: IdRef
     edge: Edge
     section: str
-    index: Optional[int] = None  #: literal index for prefire/drain; None = indexed by task
+    index: int | None = None  #: literal index for prefire/drain; None = indexed by task
 
 
 @dataclass
@@ -91,7 +90,8 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
             plan.findings.append(Finding(codes.INVERSE_TIME_SYNC, edge.dst.access.node, {"edge": edge, "skew": skew}))
             continue
         if skew % ids.count:
-            plan.findings.append(Finding(codes.TASK_OFFSET_NOT_MULTIPLE, edge.dst.access.node, {"edge": edge, "skew": skew, "count": ids.count}))
+            plan.findings.append(Finding(codes.TASK_OFFSET_NOT_MULTIPLE, edge.dst.access.node,
+                                         {"edge": edge, "skew": skew, "count": ids.count}))
             continue
         plan.pre.setdefault(edge.dst.stage_index, []).append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section))
         plan.post.setdefault(edge.src.stage_index, []).append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section))
@@ -141,7 +141,8 @@ def _handovers(kernel: Kernel, edges: list[Edge]) -> set[int]:
     return out
 
 
-def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter: list[int]) -> dict[tuple[int, int], IdRef]:
+def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan,
+                          counter: list[int]) -> dict[tuple[int, int], IdRef]:
     """Free event ids for WAR edges created purely by address reuse."""
     wanted: dict[tuple[int, int], int] = {}
     handovers = _handovers(kernel, graph.edges)
@@ -167,7 +168,8 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
         if sizes[key] > 1:
             sizes[key] = 1
             edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) == key)
-            downgraded.append(Finding(codes.OVERLAP_IDS_DOWNGRADED, edge.dst.access.node, {"edge": edge, "wanted": wanted[key]}))
+            downgraded.append(Finding(codes.OVERLAP_IDS_DOWNGRADED, edge.dst.access.node,
+                                      {"edge": edge, "wanted": wanted[key]}))
     if sum(sizes.values()) <= len(free):
         plan.findings.extend(downgraded)
     else:
@@ -185,7 +187,7 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
     return refs
 
 
-def _resolve(kernel: Kernel, edge: Edge, owner_of, refs, alloc) -> Optional[IdRef]:
+def _resolve(kernel: Kernel, edge: Edge, owner_of, refs, alloc) -> IdRef | None:
     """Which ids an edge uses, or None when it emits nothing."""
     if edge.src.section == edge.dst.section:
         return None

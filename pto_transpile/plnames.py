@@ -31,7 +31,7 @@ class PlNames:
     roots: set[str] = field(default_factory=set)
 
     @classmethod
-    def from_module(cls, module: cst.Module) -> "PlNames":
+    def from_module(cls, module: cst.Module) -> PlNames:
         names = cls()
         for stmt in _module_level_statements(module.body):
             for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():

@@ -8,8 +8,8 @@ a non-empty list of ints, one per loop in source order (every value is >= 0), or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence, Union
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Auto:
     scalars: dict = field(default_factory=dict)  #: scalar parameter -> value
 
 
-PreloadArg = Union[None, int, Sequence[int], Auto]
+PreloadArg = None | int | Sequence[int] | Auto
 
 
 def check_preload(value: object) -> PreloadArg:

@@ -3,7 +3,7 @@ positioned Diagnostic, once."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from pto_transpile import codes
 from pto_transpile.diagnostics import Diagnostic, Finding, Related

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
@@ -26,22 +25,22 @@ class LoopResult:
     kernel: str  #: the name of the kernel holding the loop
     index: int
     node: cst.For  #: the pipeline loop (positions are computed only when asked)
-    schedule: Optional[Schedule] = None
+    schedule: Schedule | None = None
     accesses: list[list[Access]] = field(default_factory=list)
-    graph: Optional[SyncGraph] = None
-    plan: Optional[Plan] = None
-    ctx: Optional[CtxPlan] = None
+    graph: SyncGraph | None = None
+    plan: Plan | None = None
+    ctx: CtxPlan | None = None
 
 
 @dataclass
 class TranspileResult:
     path: str
-    code: Optional[str]  #: the generated file, None when errors were found
+    code: str | None  #: the generated file, None when errors were found
     diagnostics: list[Diagnostic]  #: what `select`/`ignore` let through
     loops: list[LoopResult] = field(default_factory=list)
-    source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
+    source: SourceFile | None = None  #: the parsed input (for positions of what the loops hold)
     hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
-    preload_choice: Optional[object] = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
+    preload_choice: object | None = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
 
     @property
     def ok(self) -> bool:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from operator import attrgetter
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 import libcst as cst
 
@@ -42,7 +43,8 @@ def _fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
         names = _SOURCE_ORDER.get(cls) or tuple(
-            f.name for f in dataclasses.fields(cls) if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
+            f.name for f in dataclasses.fields(cls)
+            if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
         _FIELDS[cls] = names
     return names
 
@@ -187,7 +189,7 @@ class NodeIndex:
         for cls in types:
             numbers, nodes = table[cls]
             lo, hi = bisect_left(numbers, first), bisect_left(numbers, end)
-            found.extend(zip(numbers[lo:hi], nodes[lo:hi]))
+            found.extend(zip(numbers[lo:hi], nodes[lo:hi], strict=True))
         if len(types) > 1:
             found.sort(key=lambda pair: pair[0])
         if skip_functions:
@@ -228,7 +230,8 @@ class NodeIndex:
         if self.find(root, type(root)) != [root] or id(root) not in self._where:
             return None
         table = self._where[id(root)][1]
-        numbers = [entry[2] for entry in (self._where.get(t) for t in targets) if entry is not None and entry[1] is table]
+        numbers = [entry[2] for entry in (self._where.get(t) for t in targets)
+                   if entry is not None and entry[1] is table]
         on_path: set[int] = set()
         stack = [root]
         while stack:

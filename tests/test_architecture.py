@@ -33,7 +33,7 @@ def test_loop_rules_read_the_loop_state_transpile_returns(monkeypatch) -> None:
     result = transpile(DEMO, path="seed_demo.py")
     assert result.ok and result.loops
     assert [type(c) for c in loop_phase] == [LoopContext] * len(result.loops)
-    for ctx, loop in zip(loop_phase, result.loops):
+    for ctx, loop in zip(loop_phase, result.loops, strict=True):
         assert ctx.result is loop and ctx.accesses is loop.accesses and ctx.schedule is loop.schedule
         assert ctx.loop_results == [r for r in result.loops if r.kernel == ctx.kernel.name]
     assert [c.graph for c in graph_phase] == [loop.graph for loop in result.loops]
@@ -77,8 +77,8 @@ def _rule_imports(text: str) -> list[str]:
 
 def test_nothing_outside_the_rules_reaches_into_a_rule_module() -> None:
     package = PACKAGE / "pto_transpile"
-    found = {str(p.relative_to(PACKAGE)): _rule_imports(p.read_text(encoding="utf-8")) for p in sorted(package.rglob("*.py"))
-             if package / "rules" not in p.parents}
+    found = {str(p.relative_to(PACKAGE)): _rule_imports(p.read_text(encoding="utf-8"))
+             for p in sorted(package.rglob("*.py")) if package / "rules" not in p.parents}
     assert {path: lines for path, lines in found.items() if lines} == {}
 
 
@@ -87,5 +87,6 @@ def test_the_rule_import_search_sees_a_reach() -> None:
             "from pto_transpile.rules.context import LoopContext\n"
             "from pto_transpile.rules.already_pipelined import _GENERATED\n"
             "import pto_transpile.rules.no_kernel\n")
-    assert _rule_imports(text) == ["1: pto_transpile.rules._examples", "3: pto_transpile.rules.already_pipelined._GENERATED",
+    assert _rule_imports(text) == ["1: pto_transpile.rules._examples",
+                                   "3: pto_transpile.rules.already_pipelined._GENERATED",
                                    "4: pto_transpile.rules.no_kernel"]

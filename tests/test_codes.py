@@ -36,7 +36,8 @@ def _code_literals(path: Path) -> list[str]:
 
 
 def test_no_code_literal_outside_the_table() -> None:
-    found = {str(p.relative_to(PACKAGE)): _code_literals(p) for p in sorted(PACKAGE.rglob("*.py")) if p.name != "codes.py"}
+    found = {str(p.relative_to(PACKAGE)): _code_literals(p)
+             for p in sorted(PACKAGE.rglob("*.py")) if p.name != "codes.py"}
     assert {path: lines for path, lines in found.items() if lines} == {}
 
 

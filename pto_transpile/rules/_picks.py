@@ -19,7 +19,7 @@ def picks_outside_loops(ctx) -> list[tuple]:
 
 
 def _picks(file, kernel):
-    loop_ids = {id(l.node) for l in kernel.loops}
+    loop_ids = {id(loop.node) for loop in kernel.loops}
     groups = kernel.buffers
 
     def walk(stmts):

@@ -73,7 +73,8 @@ RULE = Rule(
     code=codes.ARGUMENT_KIND_UNKNOWN,
     name="argument-kind-unknown",
     title="Whether a stage argument must travel with its task cannot be decided",
-    message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether it must travel in the ctx ring",
+    message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
+            "it must travel in the ctx ring",
     hint="Bind `{names}` from a `pl` call, a literal or an annotated parameter so its kind is known",
     phase="analysis",
     seed="where a value's kind (scalar or handle) cannot be decided statically, say so rather than guess",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional
+from typing import Any
 
 from pto_transpile.diagnostics import Diagnostic, Related, Severity
 
@@ -27,7 +28,7 @@ class Rule:
     doc: str = ""  #: markdown: What it checks / Why it matters for pipelining / Example / Use instead
     invalid: tuple[str, ...] = ()  #: failing kernels; `# E: PTOxxx` marks each expected line
     valid: tuple[str, ...] = ()  #: passing kernels
-    check: Optional[Callable[[Any], Iterable[tuple[Any, dict]]]] = None
+    check: Callable[[Any], Iterable[tuple[Any, dict]]] | None = None
     seed: str = ""  #: the constraint this rule enforces, in one English sentence
     module: str = field(default="", repr=False)
 
@@ -35,8 +36,8 @@ class Rule:
         hint = self.hints[fields["_hint"]] if "_hint" in fields else self.hint
         return self.message.format(**fields), hint.format(**fields)
 
-    def diagnostic(self, fields: dict, path: str, line: int, column: int, end_line: Optional[int] = None,
-                   end_column: Optional[int] = None, related: tuple[Related, ...] = ()) -> Diagnostic:
+    def diagnostic(self, fields: dict, path: str, line: int, column: int, end_line: int | None = None,
+                   end_column: int | None = None, related: tuple[Related, ...] = ()) -> Diagnostic:
         """This rule's diagnostic from 1-based `line`/`column` (to one character further, unless
         an end is given), its message and hint filled in from `fields`."""
         message, hint = self.format(fields)

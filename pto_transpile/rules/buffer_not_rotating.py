@@ -24,7 +24,7 @@ def _uses(file, fn, param, seen=frozenset()):
     for call in helper_calls:
         helper = file.helpers[call.func.value]
         params = [p.name.value for p in helper.params.params]
-        for arg, name in zip(call.args, params):
+        for arg, name in zip(call.args, params, strict=False):
             if arg.keyword is None and arg.star == "" and isinstance(arg.value, cst.Name) and arg.value.value == param:
                 found += _uses(file, helper, name, seen | {call.func.value})
     return found
@@ -42,7 +42,8 @@ def check(ctx):
                 continue
             if v.value in k.slot_vars and k.buffers[k.slot_vars[v.value]].cross_core:
                 yield v, {"buffer": k.slot_vars[v.value], "stage": s.func,
-                          "detail": f"receives slot `{v.value}` picked outside the loop, so the same tile is used every iteration"}
+                          "detail": f"receives slot `{v.value}` picked outside the loop, so the "
+                                    "same tile is used every iteration"}
                 continue
             buf = k.buffers.get(v.value)
             if buf is None or not buf.cross_core:
@@ -53,9 +54,11 @@ def check(ctx):
             if others:
                 node, how = others[0]
                 spelled = "`[...]`" if how == "index" else f"`.{how}()`"
-                yield node, {"buffer": buf.name, "stage": s.func, "detail": f"takes a slot with {spelled} instead of `.next()`"}
+                detail = f"takes a slot with {spelled} instead of `.next()`"
+                yield node, {"buffer": buf.name, "stage": s.func, "detail": detail}
             elif len(nexts) > 1:
-                yield nexts[1][0], {"buffer": buf.name, "stage": s.func, "detail": f"calls `.next()` {len(nexts)} times per iteration"}
+                detail = f"calls `.next()` {len(nexts)} times per iteration"
+                yield nexts[1][0], {"buffer": buf.name, "stage": s.func, "detail": detail}
             elif not nexts and uses == []:
                 pass  # the buffer is passed on untouched: nothing rotates here, nothing is accessed
 

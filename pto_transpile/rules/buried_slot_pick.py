@@ -65,7 +65,8 @@ RULE = Rule(
     message="`{pick}` takes a slot of `{group}` inside a larger expression (`{statement}`)",
     hint="Assign the slot on its own line first: `slot = {pick}`, then use `slot`",
     check=check,
-    seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, never inside a larger expression",
+    seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, "
+         "never inside a larger expression",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

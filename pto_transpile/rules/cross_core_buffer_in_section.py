@@ -46,7 +46,8 @@ RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_IN_SECTION,
     name="cross-core-buffer-in-section",
     title="A cross-core buffer is declared inside a section",
-    message="cross-core buffer `{buffer}` is declared inside a `section_{section}` block, so only the {section} core has it",
+    message="cross-core buffer `{buffer}` is declared inside a `section_{section}` block, so "
+            "only the {section} core has it",
     hint="Declare `{buffer}` in the kernel body, outside any `with pl.section_*()` block",
     phase="kernel",
     check=check,

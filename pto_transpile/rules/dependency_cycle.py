@@ -9,7 +9,8 @@ def check(ctx):
         if total > 0:
             break
         route = " -> ".join(e.src.label() for e in cycle) + f" -> {cycle[0].src.label()}"
-        related = [(f"{e.kind} {e.src.label()} -> {e.dst.label()} (distance {e.dist})", e.dst.access.node) for e in cycle]
+        related = [(f"{e.kind} {e.src.label()} -> {e.dst.label()} (distance {e.dist})", e.dst.access.node)
+                   for e in cycle]
         yield cycle[0].dst.access.node, {"route": route, "total": total, "_related": related}
 
 

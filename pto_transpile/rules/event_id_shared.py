@@ -71,7 +71,8 @@ RULE = Rule(
     code=codes.EVENT_ID_SHARED,
     name="event-id-shared",
     title="Two cross-core buffers use one event id in the same direction",
-    message="event id {id} ({sender} to {receiver}) is used by both `{a}` and `{b}`: a wait for one buffer can pass on the other's set",
+    message="event id {id} ({sender} to {receiver}) is used by both `{a}` and `{b}`: a wait for one "
+            "buffer can pass on the other's set",
     hint="Give every cross-core buffer event ids of its own (0-15) in each direction",
     phase="loop",
     check=check,

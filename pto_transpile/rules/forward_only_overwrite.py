@@ -49,10 +49,12 @@ RULE = Rule(
     code=codes.FORWARD_ONLY_OVERWRITE,
     name="forward-only-overwrite",
     title="A forward-only buffer's producer can overwrite a tile before it is read",
-    message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
+    message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from "
+            "overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
     hint="Add `bwd_ids` to `{buffer}` so the transform syncs the release, or give it {need}",
     phase="analysis",
-    seed="with fwd_ids only, nothing stops the producer overwriting a tile the consumer has not read; a kernel that may do so is never written",
+    seed="with fwd_ids only, nothing stops the producer overwriting a tile the consumer has not read; a kernel "
+         "that may do so is never written",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

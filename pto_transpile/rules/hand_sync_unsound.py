@@ -51,7 +51,8 @@ one run; this check reports it without running the kernel.
 # writes it, and the cube's sets pile up unconsumed
 _BROKEN = ex.HAND_PIPELINED.replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060, PTO068\n", 1).replace(
     "            pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n", "").replace(
-    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n", "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO068\n", 1)
+    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n",
+    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO068\n", 1)
 
 INVALID = (_BROKEN,)
 

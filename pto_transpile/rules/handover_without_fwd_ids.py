@@ -21,7 +21,8 @@ def check(ctx):
         if buf.fwd is not None or id(buf) in seen:
             continue
         for producer, w in ws:
-            consumer, r = next(((s, a) for s, a in readers.get(name, ()) if s.section != producer.section), (None, None))
+            consumer, r = next(((s, a) for s, a in readers.get(name, ()) if s.section != producer.section),
+                               (None, None))
             if consumer is None:
                 continue
             seen.add(id(buf))
@@ -29,7 +30,8 @@ def check(ctx):
             yield buf.call, {
                 "buffer": buf.name, "producer": producer.func, "pcore": producer.section,
                 "consumer": consumer.func, "ccore": consumer.section, "has": has,
-                "_related": [(f"`{producer.func}` writes it here", w.node), (f"`{consumer.func}` reads it here", r.node)],
+                "_related": [(f"`{producer.func}` writes it here", w.node),
+                             (f"`{consumer.func}` reads it here", r.node)],
             }
             break
 
@@ -67,7 +69,8 @@ RULE = Rule(
     code=codes.HANDOVER_WITHOUT_FWD_IDS,
     name="handover-without-fwd-ids",
     title="A tile group hands data between cores without `fwd_ids`",
-    message="`{buffer}` is written by `{producer}` ({pcore}) and read by `{consumer}` ({ccore}) but {has}, so nothing makes `{consumer}` wait for the data",
+    message="`{buffer}` is written by `{producer}` ({pcore}) and read by `{consumer}` ({ccore}) but {has}, so nothing "
+            "makes `{consumer}` wait for the data",
     hint="Give `{buffer}` `fwd_ids` (one event id per tile, or one id) and `bwd_ids` for the release",
     phase="loop",
     check=check,

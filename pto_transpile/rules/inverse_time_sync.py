@@ -53,7 +53,8 @@ RULE = Rule(
     code=codes.INVERSE_TIME_SYNC,
     name="inverse-time-sync",
     title="A sync would wait on a task that runs later",
-    message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload (task offset {skew}): the consumer would wait on a task that runs later",
+    message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload "
+            "(task offset {skew}): the consumer would wait on a task that runs later",
     hint="Lower the preload, or stop sharing addresses between these buffers",
     phase="analysis",
     seed="no sync may wait for a task that runs later than the waiting one",

@@ -77,7 +77,8 @@ RULE = Rule(
     code=codes.LOOP_EXIT_IN_PIPELINE,
     name="loop-exit-in-pipeline",
     title="`break`, `continue` or `return` would cut the pipelined loop short",
-    message="`{what}` in {where}: after pipelining it would skip other tasks' delayed stages, the task counter or the drain",
+    message="`{what}` in {where}: after pipelining it would skip other tasks' delayed "
+            "stages, the task counter or the drain",
     hint="Express the condition in the loop bounds, or move it into the stage that depends on it",
     check=check,
     seed="each beat of the pipelined loop runs to its end; break, continue and return would cut it short",

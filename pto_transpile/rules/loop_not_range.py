@@ -7,7 +7,8 @@ def check(ctx):
     for loop in ctx.kernel.loops:
         if loop.end is None:
             yield loop.node.iter, {"iter": ctx.source.code(loop.node.iter)}
-        elif ctx.file.pl.path(loop.node.iter.func) not in (("range",),) and ctx.source.code(loop.node.iter.func) != "range":
+        elif (ctx.file.pl.path(loop.node.iter.func) not in (("range",),)
+              and ctx.source.code(loop.node.iter.func) != "range"):
             yield loop.node.iter, {"iter": ctx.source.code(loop.node.iter)}
 
 
@@ -45,7 +46,8 @@ RULE = Rule(
     code=codes.LOOP_NOT_RANGE,
     name="loop-not-range",
     title="The pipeline loop does not iterate over `pl.range(...)`",
-    message="the pipeline loop iterates over `{iter}`; it must be `pl.range(start, end[, step])` so the end bound is known",
+    message="the pipeline loop iterates over `{iter}`; it must be `pl.range(start, end[, "
+            "step])` so the end bound is known",
     hint="Write the loop as `for i in pl.range(start, end, step):`",
     check=check,
     seed="the pipeline loop iterates over `pl.range(start, end[, step])`",

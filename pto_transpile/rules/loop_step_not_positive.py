@@ -44,7 +44,10 @@ for ki in pl.range(0, N):
 ```
 """
 
-_L = lambda head: ex.loop(ex.cube(), ex.vector(), head=head)
+
+def _L(head: str) -> str:
+    return ex.loop(ex.cube(), ex.vector(), head=head)
+
 
 INVALID = (
     ex.kernel(loop=_L("for ki in pl.range(N - 1, -1, -1):  # E: PTO017")),

@@ -44,7 +44,8 @@ import pypto_pro.language as pl
 
 INVALID = (
     ex.kernel(imports="import pypto.language as pl  # E: PTO003"),
-    "import pypto_pro.language as pl\n\n\n@pl.jit\ndef copy(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO003\n    pass\n",
+    "import pypto_pro.language as pl\n\n\n@pl.jit\ndef copy(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO003\n"
+    "    pass\n",
 )
 
 VALID = (ex.kernel(),)
@@ -55,7 +56,8 @@ RULE = Rule(
     name="no-kernel",
     title="The file holds no kernel to pipeline",
     message="{detail}, so there is nothing to pipeline",
-    hint="To pipeline it, set `pipeline=pl.pipeline.PipelineConfig(...)` and call `@pl.pipeline.stage` functions in a loop",
+    hint="To pipeline it, set `pipeline=pl.pipeline.PipelineConfig(...)` and call "
+         "`@pl.pipeline.stage` functions in a loop",
     hints={"no-kernel": "If this file should hold a kernel, decorate it with `@pl.jit(...)` and import "
                         "`pypto_pro.language` (not `pypto.language`)"},
     phase="file",

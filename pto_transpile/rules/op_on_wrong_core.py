@@ -7,7 +7,7 @@ from pto_transpile.rules.base import Rule
 
 def check(ctx):
     seen = set()
-    for stage, accesses in zip(ctx.loop.stages, all_accesses(ctx)):
+    for stage, accesses in zip(ctx.loop.stages, all_accesses(ctx), strict=True):
         core = stage.section
         if core not in ("cube", "vector"):
             continue
@@ -76,7 +76,8 @@ def st(ki, sub_id, out, x_db, left_db, right_db, acc_db):
 
 INVALID = (
     ex.kernel(mm=_MM_RELU),
-    ex.kernel(st=_ST_MATMUL, loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, left_db, right_db, acc_db)"))),
+    ex.kernel(st=_ST_MATMUL,
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, left_db, right_db, acc_db)"))),
 )
 
 VALID = (ex.kernel(st=_ST_RELU),)

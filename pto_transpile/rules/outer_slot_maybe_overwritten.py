@@ -60,7 +60,8 @@ RULE = Rule(
     code=codes.OUTER_SLOT_MAYBE_OVERWRITTEN,
     name="outer-slot-maybe-overwritten",
     title="A slot picked in the outer loop may be re-picked before its delayed stage reads it",
-    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",
+    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs "
+            "{delay} iteration(s) late; {detail}",
     hint="Give `{group}` {need} tiles to be safe for any trip count",
     phase="analysis",
     seed="a tile picked outside the pipeline loop must survive until the delayed stages read it, for every trip count",

@@ -50,11 +50,13 @@ RULE = Rule(
     code=codes.OVERLAP_IDS_DOWNGRADED,
     name="overlap-ids-downgraded",
     title="An address-reuse sync shares one event id across tiles",
-    message="too few free event ids: the address-reuse sync into {edge.dst.stage} uses 1 id instead of {wanted}; its tiles will hand over one at a time",
+    message="too few free event ids: the address-reuse sync into {edge.dst.stage} uses 1 id instead of {wanted}; its "
+            "tiles will hand over one at a time",
     hint="Free event ids (0-15) to let each tile hand over independently",
     phase="analysis",
     severity=Severity.WARNING,
-    seed="syncs for address reuse get free event ids; when too few are free, some share one id (serialised, still correct)",
+    seed="syncs for address reuse get free event ids; when too few are free, some share one "
+         "id (serialised, still correct)",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

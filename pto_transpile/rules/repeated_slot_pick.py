@@ -6,7 +6,7 @@ from pto_transpile.rules.base import Rule
 
 def check(ctx):
     first = {}
-    for stmt, small, pick, standalone, target in picks_outside_loops(ctx):
+    for stmt, small, _pick, standalone, target in picks_outside_loops(ctx):
         if not standalone:
             continue
         if target in first and first[target] is not stmt:

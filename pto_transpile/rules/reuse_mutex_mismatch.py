@@ -38,7 +38,8 @@ with pl.section_vector():
 """
 
 INVALID = (
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[12, 13]", None, None).replace("mutex_ids=[12, 13],", "mutex_ids=[12, 13],  # E: PTO029")),
+    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[12, 13]", None, None)
+                    .replace("mutex_ids=[12, 13],", "mutex_ids=[12, 13],  # E: PTO029")),
 )
 
 VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)

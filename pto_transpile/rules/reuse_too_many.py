@@ -57,7 +57,8 @@ RULE = Rule(
     code=codes.REUSE_TOO_MANY,
     name="reuse-too-many",
     title="More than two buffers share one address range",
-    message="buffer `{buffer}` shares addresses with several buffers ({others}); at most two buffers may share a region",
+    message="buffer `{buffer}` shares addresses with several buffers ({others}); at most "
+            "two buffers may share a region",
     hint="Move all but one of {others} to addresses that do not overlap `{buffer}`",
     check=check,
     seed="at most two buffers share addresses",

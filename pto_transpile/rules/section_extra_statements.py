@@ -41,7 +41,8 @@ other core.
 """
 
 INVALID = (
-    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    pl.system.sync_all()  # E: PTO011", ex.vector())),
+    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    pl.system.sync_all()  # E: PTO011",
+                           ex.vector())),
 )
 
 VALID = (ex.kernel(),)

@@ -40,7 +40,8 @@ RULE = Rule(
     code=codes.SLOT_ACCESSOR_NOT_ASSIGNED,
     name="slot-accessor-not-assigned",
     title="Inside a stage, a slot is taken inside a larger expression",
-    message="`{group}.{accessor}()` must be assigned to a simple variable (`slot = {group}.{accessor}()`), not used inline",
+    message="`{group}.{accessor}()` must be assigned to a simple variable (`slot = "
+            "{group}.{accessor}()`), not used inline",
     hint="Write `slot = {group}.{accessor}()` on its own line and use `slot`",
     phase="analysis",
     seed="inside a stage, a tile is picked by `slot = group.next()` (or `group[i]`) on a statement of its own",

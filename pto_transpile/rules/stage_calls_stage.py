@@ -65,7 +65,8 @@ def prep(ki, a, a_l1):
 
 INVALID = (
     ex.kernel(mm=_LOAD + "\n\n\n" + _MM),
-    ex.kernel(helpers=_PREP, mm=_LOAD + "\n\n\n" + _MM.replace("load_a(ki, a, a_l1)  # E: PTO018", "prep(ki, a, a_l1)")),
+    ex.kernel(helpers=_PREP,
+              mm=_LOAD + "\n\n\n" + _MM.replace("load_a(ki, a, a_l1)  # E: PTO018", "prep(ki, a, a_l1)")),
 )
 
 VALID = (

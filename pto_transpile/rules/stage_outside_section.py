@@ -46,7 +46,8 @@ RULE = Rule(
     name="stage-outside-section",
     title="A stage call sits directly in the pipeline loop body",
     message="stage call `{stage}` is not inside a `with pl.section_cube()` or `with pl.section_vector()` block",
-    hint="Wrap the call in the section of the core that runs it: `with pl.section_cube():` or `with pl.section_vector():`",
+    hint="Wrap the call in the section of the core that runs it: `with pl.section_cube():` "
+         "or `with pl.section_vector():`",
     check=check,
     seed="each stage call sits in its own section block",
     doc=DOC,

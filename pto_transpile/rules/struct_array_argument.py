@@ -44,7 +44,8 @@ the newest values.
 
 INVALID = (
     ex.kernel(st=ex.ST_POS, decls="pos = pl.struct_array(2, row=0)",
-              loop=ex.loop("pos[0].row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos[0], out, x_db)  # E: PTO038"))),
+              loop=ex.loop("pos[0].row = ki * TILE + sub_id * HALF", ex.cube(),
+                           ex.vector("st(pos[0], out, x_db)  # E: PTO038"))),
 )
 
 VALID = (

@@ -44,7 +44,8 @@ the loop is a new object the ctx snapshot does not follow.
 
 INVALID = (
     ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
-              loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(), ex.vector("st(pos, out, x_db)"))),
+              loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(),
+                           ex.vector("st(pos, out, x_db)"))),
 )
 
 VALID = (

@@ -67,7 +67,8 @@ _BODY = '''\
     pl.relu(y, x)
     pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
 
-_HELPER = "def half_buffer():\n" + ex.textwrap.indent(_DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
+_HELPER = "def half_buffer():\n" + ex.textwrap.indent(
+    _DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
 
 INVALID = (
     ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
@@ -89,7 +90,8 @@ RULE = Rule(
     code=codes.TILE_GROUP_OUTSIDE_KERNEL,
     name="tile-group-outside-kernel",
     title="A tile group is declared outside the kernel body",
-    message="{kind} `{function}` declares a tile group with `pl.make_tile_group()`; declarations belong in the kernel body",
+    message="{kind} `{function}` declares a tile group with `pl.make_tile_group()`; "
+            "declarations belong in the kernel body",
     hint="Declare the tile group in the kernel body and pass it to `{function}` as an argument",
     phase="file",
     check=check,

@@ -88,7 +88,8 @@ RULE = Rule(
     code=codes.TOO_FEW_TILES,
     name="too-few-tiles",
     title="A cross-core buffer has fewer tiles than the preload keeps live",
-    message="cross-core buffer `{buffer}` has {tiles} tile(s), but at preload {preload} its producer `{a}` runs {ahead} iteration(s) ahead of its consumer `{b}`, so {need} tiles are live at once",
+    message="cross-core buffer `{buffer}` has {tiles} tile(s), but at preload {preload} its producer `{a}` runs "
+            "{ahead} iteration(s) ahead of its consumer `{b}`, so {need} tiles are live at once",
     hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}), or lower the preload{growth}",
     phase="loop",
     check=check,
