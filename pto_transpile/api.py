@@ -22,7 +22,7 @@ from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
 from pto_transpile.model import Kernel
 from pto_transpile.pipelined import pipelined_as
 from pto_transpile.plan import make_plan
-from pto_transpile.preload import Auto, PreloadArg, check_preload
+from pto_transpile.preload import Auto, Override, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.proof import prove
 from pto_transpile.reader import FileModel, read
@@ -92,17 +92,19 @@ def transpile(source: str, *, preload: PreloadArg = None, path: str | None = Non
     `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
-    preload = check_preload(preload)
+    checked = check_preload(preload)
     selection = Selection.parse(select, ignore)
     choice = None
-    if isinstance(preload, Auto):
+    if isinstance(checked, Auto):
         from pto_transpile.autopreload import choose_preload
 
-        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=preload)
-        preload = choice.preload
+        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=checked)
+        override = choice.preload
+    else:
+        override = checked
     try:
         with _cycle_collector_paused():
-            result = _transpile(source, preload, path, frozenset(_skip_rules))
+            result = _transpile(source, override, path, frozenset(_skip_rules))
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
@@ -129,7 +131,7 @@ def _cycle_collector_paused():
             gc.enable()
 
 
-def _transpile(source, preload, path, skip) -> TranspileResult:
+def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
@@ -224,7 +226,7 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     return module.with_changes(body=body)
 
 
-def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:
+def _preloads(kernel: Kernel, override: Override) -> tuple:
     if override is None:
         return kernel.preload.values or ()
     if isinstance(override, int):

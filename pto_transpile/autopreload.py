@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pto_transpile.preload import Auto, PreloadArg
+from pto_transpile.preload import Auto, Override
 
 #: The largest preload tried: deeper rings only add fill and drain on real kernels.
 MAX_PRELOAD = 4
@@ -34,7 +34,7 @@ class Candidate:
 
 @dataclass
 class PreloadChoice:
-    preload: PreloadArg  #: the override to transpile with; None keeps each kernel's own preload
+    preload: Override  #: the override to transpile with; None keeps each kernel's own preload
     candidates: list[Candidate] = field(default_factory=list)
     serial_cycles: int | None = None
     note: str = ""  #: why the kernel's own preload is kept, when it is
@@ -88,6 +88,7 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
                 error = next(d for d in result.diagnostics + result.hidden if d.is_error)
                 candidate.verdict, candidate.detail = "rejected", f"{error.code} {error.message}"
                 continue
+            assert result.code is not None  # an accepted kernel is always written
             label = f"preload={preload}"
             codes[label], by_label[label] = result.code, candidate
         if not codes:
@@ -121,16 +122,17 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
         report = verify(source, codes, kernel.name, path=path, seed=settings.seed, block_dim=settings.block_dim,
                         shapes=dict(settings.shapes), scalars=dict(settings.scalars))
         serial, rows = report.rows[0], {r.version: r for r in report.rows[1:]}
-        if serial.verdict != "ok":
+        if serial.verdict != "ok" or serial.cycles is None:
             for c in by_label.values():
                 c.cycles, c.verdict = None, "not simulated"
             return f"the emulator cannot run kernel `{kernel.name}` ({serial.verdict_text})"
         serial_total += serial.cycles
         for label, c in by_label.items():
             row = rows[label]
-            if row.verdict != "ok" and c.verdict == "ok":
-                c.verdict, c.detail, c.cycles = row.verdict, row.message, None
-            elif c.cycles is not None:
+            if row.verdict != "ok":
+                if c.verdict == "ok":
+                    c.verdict, c.detail, c.cycles = row.verdict, row.message, None
+            elif c.cycles is not None and row.cycles is not None:  # a run that ends "ok" has its cycles
                 c.cycles += row.cycles
     choice.serial_cycles = serial_total
     return ""
@@ -145,8 +147,8 @@ def _unknown_names(kernels, settings: Auto) -> str:
     for names, known, what in ((settings.shapes, tensors, "tensor"), (settings.scalars, others, "scalar")):
         for name in names:
             if name not in known:
-                names = ", ".join(sorted(known)) or "none"
-                return f"`{name}` is not a {what} parameter of the pipelined kernels ({names})"
+                listed = ", ".join(sorted(known)) or "none"
+                return f"`{name}` is not a {what} parameter of the pipelined kernels ({listed})"
     return ""
 
 
@@ -155,12 +157,12 @@ def _own_preloads(kernels) -> list[int]:
     out = []
     for loop in range(max(len(k.loops) for k in kernels)):
         kernel = next(k for k in kernels if len(k.loops) > loop)
-        values = kernel.preload.values or ()
+        values: tuple = kernel.preload.values or ()
         value = values[0] if len(values) == 1 else values[loop] if loop < len(values) else DEFAULT_PRELOAD
         ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
         out.append(value if ok else DEFAULT_PRELOAD)
     return out
 
 
-def _override(values: list[int]) -> PreloadArg:
+def _override(values: list[int]) -> Override:
     return values[0] if len(values) == 1 else tuple(values)

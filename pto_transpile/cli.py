@@ -24,7 +24,7 @@ from pto_transpile import __version__, codes
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
 from pto_transpile.diagnostics import Diagnostic, InternalError
-from pto_transpile.files import cpu_count, transpile_files
+from pto_transpile.files import Unreadable, cpu_count, transpile_files
 from pto_transpile.preload import Auto, check_preload, parse_preload
 from pto_transpile.render import RENDERERS
 from pto_transpile.rules import registry
@@ -223,11 +223,12 @@ def _main(run: Run) -> int:
     jobs = 1 if run.provenance or run.simulate or isinstance(run.preload, Auto) else run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     outcomes = transpile_files(run.files, options, jobs, transpile)
-    for path, (text, unreadable, result) in zip(run.files, outcomes, strict=True):
-        if unreadable is not None:
-            diagnostics.append(_tool_diagnostic(codes.UNREADABLE_FILE, path, unreadable))
+    for path, outcome in zip(run.files, outcomes, strict=True):
+        if isinstance(outcome, Unreadable):
+            diagnostics.append(_tool_diagnostic(codes.UNREADABLE_FILE, path, outcome.reason))
             status = EXIT_USAGE
             continue
+        text, result = outcome
         sources[str(path)] = text
         if result.preload_choice is not None:
             click.echo(f"{path}:\n{result.preload_choice.render()}", nl=False, file=notes)
@@ -241,6 +242,8 @@ def _main(run: Run) -> int:
                 click.echo(f"pto-transpile: {path}: {result.hidden_errors} error(s) not shown (filtered by "
                            "--select/--ignore); nothing was written", file=notes)
             continue
+        code = result.code
+        assert code is not None  # no error: the kernel was written
         if run.provenance:
             from pto_transpile.provenance import explain_syncs, render_provenance
 
@@ -260,20 +263,20 @@ def _main(run: Run) -> int:
                                "--simulate to write it and read the lines the report names)", file=notes)
                 continue
         if run.show_diff:
-            status = max(status, _diff(run, path, text, result.code, target))
+            status = max(status, _diff(run, path, text, code, target))
             continue
         if run.check:
             if run.output and target is not None:
-                stale = _staleness(target, result.code)
+                stale = _staleness(target, code)
                 if stale:
                     click.echo(f"{target} {stale} (pto-transpile would change it)", err=True)
                     status = max(status, EXIT_ERRORS)
             continue
         if target is None:
-            click.echo(result.code, nl=False)
+            click.echo(code, nl=False)
             continue
         try:
-            write_output(target, result.code, input_path=path)
+            write_output(target, code, input_path=path)
         except RefusedWrite as exc:
             raise click.UsageError(str(exc)) from None
         except OSError as exc:

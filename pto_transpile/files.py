@@ -13,6 +13,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from pto_transpile.api import transpile
@@ -22,7 +23,16 @@ from pto_transpile.results import TranspileResult
 #: (preload, select, ignore), as `transpile` takes them.
 Options = tuple
 
-Outcome = tuple[str | None, str | None, TranspileResult | None]  #: (text, why unreadable, result)
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A file that could not be read, and why."""
+
+    reason: str
+
+
+Outcome = Unreadable | tuple[str, TranspileResult]  #: the file's text and its result, or why it was not read
 
 
 def cpu_count() -> int:
@@ -53,8 +63,8 @@ def _one(path: Path, options: Options, transpile: Callable[..., TranspileResult]
     try:
         text = read_input(path)
     except UnreadableInput as exc:
-        return None, str(exc), None
+        return Unreadable(str(exc))
     result = transpile(text, preload=preload, path=str(path), select=select, ignore=ignore)
     if slim:  # what crosses back to the parent: no syntax trees
         result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden)
-    return text, None, result
+    return text, result

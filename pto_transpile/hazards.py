@@ -164,6 +164,8 @@ def _bounds(node) -> tuple:
 def _trip_count(kernel: Kernel, start, end, step) -> int | None:
     """Iterations of a `pl.range(start, end, step)` loop when all three are constants."""
     ev = kernel.constants
+    if ev is None:
+        return None
     end = ev.try_eval(end) if end is not None else None
     start = ev.try_eval(start) if start is not None else 0
     step = ev.try_eval(step) if step is not None else 1

@@ -7,8 +7,12 @@ it; schedule, sync graph, plan and emit only run on a model the rules accepted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
+
+if TYPE_CHECKING:
+    from pto_transpile.consteval import ConstEvaluator
 
 CUBE, VECTOR = "cube", "vector"
 SECTIONS = (CUBE, VECTOR)
@@ -186,7 +190,7 @@ class Kernel:
     loop_stage_calls: list[tuple[cst.Call, PipelineLoop]] = field(default_factory=list)
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
-    constants: object = None  #: ConstEvaluator over module constants the kernel does not rebind
+    constants: ConstEvaluator | None = None  #: over the module constants the kernel does not rebind
     stored: frozenset = frozenset()  #: every name the kernel body binds (targets, loop variables, `as` names)
 
     @property

@@ -90,7 +90,7 @@ def parse(text: str, layout: Layout) -> Partial | None:
         return None
     if not _compiles([chunks[i] for i in range(n) if i not in keep and i not in as_text]):
         return None
-    newline = _NEWLINE.search(text).group()
+    newline = _NEWLINE.search(text).group()  # type: ignore[union-attr]  # the text ends with one
     barrier = "pass" + newline
     head = f"if 1:{newline}{layout.first_indent}pass{newline}{barrier}"
     parts = [head]
@@ -106,9 +106,15 @@ def parse(text: str, layout: Layout) -> Partial | None:
     if len(parsed) != 2 + 2 * len(keep) or not all(_is_barrier(s) for s in parsed[1::2]):
         return None
     statements = iter(parsed[2::2])
-    body = [next(statements) if i in keep else Verbatim(chunks[i], names[i], *as_text.get(i, (None, ())))
-            for i in range(n)]
-    module = cst.Module(body=body, header=(), footer=sub.footer, encoding=sub.encoding,
+    body: list[cst.BaseStatement] = []
+    for i, name in enumerate(names):
+        if i in keep:
+            body.append(next(statements))
+        else:
+            assert name is not None  # only definitions are left unparsed
+            body.append(Verbatim(chunks[i], name, *as_text.get(i, (None, ()))))
+    module = cst.Module(body=body,  # type: ignore[arg-type]  # a Verbatim stands where its def or class was
+                        header=(), footer=sub.footer, encoding=sub.encoding,
                         default_indent=sub.default_indent, default_newline=sub.default_newline,
                         has_trailing_newline=True)
     return Partial(module, list(layout.lines[:n]), {id(stmt): chunk for stmt, chunk in zip(body, chunks, strict=True)},

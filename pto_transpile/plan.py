@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import libcst as cst
+
 from pto_api import EVENT_IDS
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
@@ -41,7 +43,7 @@ class Plan:
     post: dict[int, list[SyncOp]] = field(default_factory=dict)  #: stage index -> sets
     prefire: list[SyncOp] = field(default_factory=list)
     drain: list[SyncOp] = field(default_factory=list)
-    lifted: list[tuple[str, object]] = field(default_factory=list)  #: (name, literal node)
+    lifted: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)  #: (name, literal node)
     overlap: list[tuple[str, list[int]]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
@@ -78,8 +80,8 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
     owner_of = _shared_owner(kernel, graph.edges)
     alloc = _allocate_overlap_ids(kernel, graph, owner_of, touched, plan, overlap_counter)
     for edge in graph.edges:
-        ids = _resolve(kernel, edge, owner_of, refs, alloc)
-        if ids is None:
+        ref = _resolve(kernel, edge, owner_of, refs, alloc)
+        if ref is None:
             continue
         skew = edge.task_off if edge.kind == "WAR" else 0
         if edge.kind == "WAR" and edge.task_off == 0 and edge.src.buffer != edge.dst.buffer \
@@ -89,15 +91,15 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
         if skew < 0:
             plan.findings.append(Finding(codes.INVERSE_TIME_SYNC, edge.dst.access.node, {"edge": edge, "skew": skew}))
             continue
-        if skew % ids.count:
+        if skew % ref.count:
             plan.findings.append(Finding(codes.TASK_OFFSET_NOT_MULTIPLE, edge.dst.access.node,
-                                         {"edge": edge, "skew": skew, "count": ids.count}))
+                                         {"edge": edge, "skew": skew, "count": ref.count}))
             continue
-        plan.pre.setdefault(edge.dst.stage_index, []).append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section))
-        plan.post.setdefault(edge.src.stage_index, []).append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section))
+        plan.pre.setdefault(edge.dst.stage_index, []).append(SyncOp("wait", edge.dst.pipe, ref, edge, edge.dst.section))
+        plan.post.setdefault(edge.src.stage_index, []).append(SyncOp("set", edge.src.pipe, ref, edge, edge.src.section))
         for i in range(skew):
-            plan.prefire.append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section, i % ids.count))
-            plan.drain.append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section, i % ids.count))
+            plan.prefire.append(SyncOp("set", edge.src.pipe, ref, edge, edge.src.section, i % ref.count))
+            plan.drain.append(SyncOp("wait", edge.dst.pipe, ref, edge, edge.dst.section, i % ref.count))
     return plan
 
 

@@ -191,7 +191,7 @@ class _Scanner:
             self.fail(m, base + 2 * peak)
 
     def indent(self, pos: int) -> None:
-        white = _INDENT.match(self.text, pos).group()
+        white = _INDENT.match(self.text, pos).group()  # type: ignore[union-attr]  # it matches "" too
         after = self.text[pos + len(white):pos + len(white) + 1]
         if after in ("", "\n", "\r", "#", "\\"):
             return  # blank or comment-only lines do not indent

@@ -95,7 +95,7 @@ class LineOrigins:
         for tag, i1, i2, j1, _ in matcher.get_opcodes():
             if tag == "equal":
                 self._input_line.update({j1 + k + 1: i1 + k + 1 for k in range(i2 - i1)})
-        self._edges: dict[tuple[str, str, str], list[SyncWhy]] = {}
+        self._edges: dict[tuple[str, ...], list[SyncWhy]] = {}  #: (kind, pipe, ids) of a sync call -> why
         for why in explain_syncs(result):
             m = _SYNC_CALL.match(why.call)
             if m:

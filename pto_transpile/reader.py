@@ -32,7 +32,7 @@ from pto_transpile.partial import Verbatim
 from pto_transpile.plnames import PlNames
 from pto_transpile.source import SourceFile
 from pto_transpile.vfbody import VfBody, from_cst
-from pto_transpile.walk import BINDERS, NodeIndex, blocks, find, names_stored
+from pto_transpile.walk import BINDERS, NodeIndex, blocks, find, names_stored, statements_of
 
 
 @dataclass
@@ -43,7 +43,7 @@ class FileModel:
     evaluator: ConstEvaluator
     stages: dict[str, StageFunc] = field(default_factory=dict)
     helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)  #: plain module functions
-    vector_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    vector_functions: dict[str, cst.FunctionDef | Verbatim] = field(default_factory=dict)
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
     _index: NodeIndex | None = field(default=None, repr=False)
@@ -218,7 +218,7 @@ class KernelReader:
             kernel.kinds[param.name.value] = kind
             kernel.bound_plain.add(param.name.value)
         self.kernel = kernel
-        kernel.statements = self.pruned(list(self.fn.body.body))
+        kernel.statements = self.pruned(statements_of(self.fn.body))
         self._walk(kernel.statements, section=None, ancestors=[])
         for loop in kernel.loops:
             self._classify(loop)
@@ -284,12 +284,12 @@ class KernelReader:
         if isinstance(value, PlSymbol):
             return None
         if value:
-            return list(node.body.body)
+            return statements_of(node.body)
         if node.orelse is None:
             return []
         if isinstance(node.orelse, cst.If):
             return [node.orelse]
-        return list(node.orelse.body.body)
+        return statements_of(node.orelse.body)
 
     # the walk ---------------------------------------------------------------------------
     def _walk(self, stmts, section: str | None, ancestors: list, in_loop: PipelineLoop | None = None) -> None:
@@ -298,13 +298,15 @@ class KernelReader:
                 for small in stmt.body:
                     self._simple(small, stmt, section)
                     call = stage_call_of(small, self.file.stages)
-                    if call is not None and in_loop is None:
-                        self.kernel.stray_stage_calls.append((call.func.value, call))
-                    elif call is not None:
+                    if call is None:
+                        continue
+                    if in_loop is None:
+                        self.kernel.stray_stage_calls.append((cst.ensure_type(call.func, cst.Name).value, call))
+                    else:
                         self.kernel.loop_stage_calls.append((call, in_loop))
             elif isinstance(stmt, cst.For):
                 self._bind_target(stmt.target, section, SCALAR)
-                body = self.pruned(list(stmt.body.body))
+                body = self.pruned(statements_of(stmt.body))
                 loop = None
                 if self._holds_stages(body):
                     outer = next((a for a in ancestors if isinstance(a, cst.For)), stmt)
@@ -316,21 +318,21 @@ class KernelReader:
                 for item in stmt.items:
                     if item.asname is not None:
                         self._bind_target(item.asname.name, section, "unknown")
-                self._walk(self.pruned(list(stmt.body.body)), kind, ancestors + [stmt], in_loop)
+                self._walk(self.pruned(statements_of(stmt.body)), kind, ancestors + [stmt], in_loop)
             elif isinstance(stmt, cst.If):
                 if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
                     self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
-                self._walk(self.pruned(list(stmt.body.body)), section, ancestors + [stmt], in_loop)
+                self._walk(self.pruned(statements_of(stmt.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse
                 while orelse is not None:
                     if isinstance(orelse, cst.If):
-                        self._walk(self.pruned(list(orelse.body.body)), section, ancestors + [stmt], in_loop)
+                        self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
                         orelse = orelse.orelse
                     else:
-                        self._walk(self.pruned(list(orelse.body.body)), section, ancestors + [stmt], in_loop)
+                        self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
                         orelse = None
             elif isinstance(stmt, (cst.While, cst.Try)):
-                self._walk(list(stmt.body.body), section, ancestors + [stmt], in_loop)
+                self._walk(statements_of(stmt.body), section, ancestors + [stmt], in_loop)
 
     def _holds_stages(self, body) -> bool:
         for stmt in body:
@@ -399,10 +401,10 @@ class KernelReader:
             for n in names:
                 self.kernel.structs.setdefault(n, []).append(StructDecl(n, line, call, fields, leaf == "struct_array"))
         elif path == ("make_tuple",):
-            fields = {a.keyword.value: a.value.value for a in call.args
-                      if a.keyword is not None and isinstance(a.value, cst.Name)}
+            members = {a.keyword.value: a.value.value for a in call.args
+                       if a.keyword is not None and isinstance(a.value, cst.Name)}
             for n in names:
-                self.kernel.tuples[n] = fields
+                self.kernel.tuples[n] = members
                 self.kernel.kinds[n] = TUPLE
         elif path == ("TileType",):
             for n in names:
@@ -431,7 +433,7 @@ class KernelReader:
             return [("", stmt, c, []) for c in (stage_call_of(s, stages) for s in stmt.body) if c is not None]
         if isinstance(stmt, cst.With):
             section = section_of(stmt, self.pl) or "with"
-            body = self.pruned(list(stmt.body.body))
+            body = self.pruned(statements_of(stmt.body))
             found = []
             for inner in body:
                 if isinstance(inner, cst.SimpleStatementLine):
@@ -483,7 +485,7 @@ class KernelReader:
                     for block in blocks(stmt):
                         visit(block)
 
-        visit(list(loop.outer.body.body))
+        visit(statements_of(loop.outer.body))
         passed = {a.value.value for s in loop.stages for a in s.passed if isinstance(a.value, cst.Name)}
         keep: dict[str, OuterPick] = {}
         for passed_name in passed:

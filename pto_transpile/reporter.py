@@ -55,7 +55,7 @@ class Reporter:
         input: it is reported as an internal error naming the rule, and the other rules still run.
         Input too large or deep to analyse is the input's problem (PTO097), raised to the driver."""
         for rule in rules_for(phase):
-            if rule.code in self.skip:
+            if rule.code in self.skip or rule.check is None:
                 continue
             try:
                 for node, fields in rule.check(ctx):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from pto_transpile.autopreload import PreloadChoice
 from pto_transpile.ctxring import CtxPlan
 from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.model import Access
@@ -40,7 +41,7 @@ class TranspileResult:
     loops: list[LoopResult] = field(default_factory=list)
     source: SourceFile | None = None  #: the parsed input (for positions of what the loops hold)
     hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
-    preload_choice: object | None = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
+    preload_choice: PreloadChoice | None = None  #: with `preload="auto"`: the candidates and the choice
 
     @property
     def ok(self) -> bool:

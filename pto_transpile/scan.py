@@ -361,13 +361,15 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
             table = VF_OP_ROLES.get(call.op)
             if table is None:
                 if any(vfbody.root(a, aliases) for a in call.args):
+                    assert call.node is not None, "a vector function a finding points into is read by libcst"
                     findings.append(Finding(codes.OP_ROLES_UNKNOWN, call.node,
                                             {"op": f"vf.{call.op}", "buffers": name}))
                 continue
             for i, a in enumerate(call.args):
-                if i < len(table) and table[i] is not None:
-                    add(vfbody.root(a, aliases), table[i])
-        elif call.function in file.vector_functions and call.function not in active:
+                role = table[i] if i < len(table) else None
+                if role is not None:
+                    add(vfbody.root(a, aliases), role)
+        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
             inner = _vf_param_roles(file, call.function, findings, active | {name})
             for i, a in enumerate(call.args):
                 if i in inner:

@@ -78,7 +78,7 @@ def root(shape: Shape, aliases: dict[str, str]) -> str | None:
     while True:
         if shape.kind == "name":
             return aliases.get(shape.name)
-        if shape.kind in ("binop", "part"):
+        if shape.kind in ("binop", "part") and shape.inner is not None:
             shape = shape.inner
         else:
             return None

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -26,7 +26,7 @@ _LAYOUT_FIELDS = frozenset({
 })
 #: Types whose dataclass field order differs from source order (layout fields left out).
 #: tests/test_walk.py compares the walk with libcst's own traversal on every node type.
-_SOURCE_ORDER = {
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
     cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
     cst.TypeAlias: ("name", "type_parameters", "value"),
@@ -87,11 +87,19 @@ def _getter(cls: type) -> Callable[[cst.CSTNode], tuple]:
         if not names:
             getter = _no_fields
         elif len(names) == 1:
-            name = names[0]
-            getter = lambda node: (getattr(node, name),)  # noqa: E731
+            getter = _one_field(names[0])
         else:
             getter = attrgetter(*names)
         _GETTERS[cls] = getter
+    return getter
+
+
+def _one_field(name: str) -> Callable[[cst.CSTNode], tuple]:
+    get = attrgetter(name)
+
+    def getter(node: cst.CSTNode) -> tuple:
+        return (get(node),)
+
     return getter
 
 
@@ -120,18 +128,24 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
+def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
+    """The statements of a block. A one-line block (`if x: a = 1`) holds simple statements
+    instead: they are listed where statements go, and every walk tells nodes apart by type."""
+    return list(cast(Sequence[cst.BaseStatement], suite.body))
+
+
 def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStatement]]:
     """The statement lists directly inside a compound statement (an `elif` is a nested
     `if`, listed as a one-statement block); nested `def` bodies only with `functions`."""
     if isinstance(stmt, (cst.For, cst.While, cst.With)) or (functions and isinstance(stmt, cst.FunctionDef)):
-        return [list(stmt.body.body)]
+        return [statements_of(stmt.body)]
     if isinstance(stmt, cst.If):
-        out = [list(stmt.body.body)]
+        out = [statements_of(stmt.body)]
         if stmt.orelse is not None:
-            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else list(stmt.orelse.body.body))
+            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else statements_of(stmt.orelse.body))
         return out
     if isinstance(stmt, cst.Try):
-        return [list(stmt.body.body)] + [list(h.body.body) for h in stmt.handlers]
+        return [statements_of(stmt.body)] + [statements_of(h.body) for h in stmt.handlers]
     return []
 
 

@@ -21,7 +21,7 @@ class Text(str):
     the unedited kernel, and its test would check the wrong thing. Concatenations and
     further edits stay checked."""
 
-    def replace(self, old, new, count=-1):  # type: ignore[override]
+    def replace(self, old, new, count=-1):
         if old not in self:
             raise ValueError(f"example edit did not match: {old[:80]!r}")
         return Text(str.replace(self, old, new, count))

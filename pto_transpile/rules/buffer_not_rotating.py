@@ -9,8 +9,8 @@ from pto_transpile.rules.base import Rule
 def _uses(file, fn, param, seen=frozenset()):
     """Slot accessors applied to `param` in `fn`'s body, following plain helpers that
     receive it as a positional argument: list of (node, accessor)."""
-    found = []
-    helper_calls = []
+    found: list[tuple[cst.CSTNode, str]] = []
+    helper_calls: list[tuple[cst.Call, str]] = []  #: (call, helper name)
     for n in file.find(fn.body, (cst.Call, cst.Subscript)):
         if isinstance(n, cst.Call):
             f = n.func
@@ -18,15 +18,15 @@ def _uses(file, fn, param, seen=frozenset()):
                     and isinstance(f.value, cst.Name) and f.value.value == param:
                 found.append((n, f.attr.value))
             elif isinstance(f, cst.Name) and f.value in file.helpers and f.value not in seen:
-                helper_calls.append(n)
+                helper_calls.append((n, f.value))
         elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and n.value.value == param:
             found.append((n, "index"))
-    for call in helper_calls:
-        helper = file.helpers[call.func.value]
+    for call, helper_name in helper_calls:
+        helper = file.helpers[helper_name]
         params = [p.name.value for p in helper.params.params]
         for arg, name in zip(call.args, params, strict=False):
             if arg.keyword is None and arg.star == "" and isinstance(arg.value, cst.Name) and arg.value.value == param:
-                found += _uses(file, helper, name, seen | {call.func.value})
+                found += _uses(file, helper, name, seen | {helper_name})
     return found
 
 

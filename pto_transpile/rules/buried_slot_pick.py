@@ -1,15 +1,14 @@
 from pto_transpile import codes
-from pto_transpile.kinds import slot_access
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
-    for _stmt, small, pick, standalone, _target in picks_outside_loops(ctx):
-        if not standalone:
-            group, accessor = slot_access(pick, ctx.kernel.buffers)
-            yield pick, {"group": group, "pick": ctx.source.code(pick), "statement": ctx.source.code(small)}
+    for pick in picks_outside_loops(ctx):
+        if not pick.standalone:
+            yield pick.expr, {"group": pick.group, "pick": ctx.source.code(pick.expr),
+                              "statement": ctx.source.code(pick.small)}
 
 
 DOC = """\

@@ -42,6 +42,8 @@ class KernelContext(FileContext):
     kernel: Kernel
     preloads: tuple  #: the preload values in force (CLI or decorator), unvalidated
     loop_results: list[LoopResult]  #: one per pipeline loop of the kernel, in order
+    #: what rule helpers compute once per context (once per kernel, and once per loop)
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def anchor(self) -> cst.CSTNode:
@@ -55,7 +57,6 @@ class LoopContext(KernelContext):
 
     loop: PipelineLoop
     result: LoopResult
-    memo: dict[str, Any] = field(default_factory=dict)  #: what rule helpers compute once per loop
 
     @classmethod
     def of(cls, kernel: KernelContext, loop: PipelineLoop, result: LoopResult) -> LoopContext:

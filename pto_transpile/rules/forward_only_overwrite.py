@@ -1,4 +1,5 @@
 from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -28,7 +29,6 @@ y_db = pl.make_tile_group(..., mutex_ids=[4, 5], fwd_ids=[4, 5], bwd_ids=[6, 7])
 (or as many tiles as the message says).
 """
 
-from pto_transpile.rules import _examples as ex  # noqa: E402
 
 _P_FWD = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", None, "[TILE, TILE]")
 _P2 = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")

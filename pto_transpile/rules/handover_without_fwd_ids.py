@@ -21,10 +21,10 @@ def check(ctx):
         if buf.fwd is not None or id(buf) in seen:
             continue
         for producer, w in ws:
-            consumer, r = next(((s, a) for s, a in readers.get(name, ()) if s.section != producer.section),
-                               (None, None))
-            if consumer is None:
+            other_core = next(((s, a) for s, a in readers.get(name, ()) if s.section != producer.section), None)
+            if other_core is None:
                 continue
+            consumer, r = other_core
             seen.add(id(buf))
             has = "declares only `bwd_ids`" if buf.bwd is not None else "declares no `fwd_ids`/`bwd_ids`"
             yield buf.call, {

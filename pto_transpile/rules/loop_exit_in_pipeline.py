@@ -5,7 +5,7 @@ from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.walk import blocks
 
-_EXITS = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
+_EXITS: dict[type, str] = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
 
 
 def _exits(stmts, exits):

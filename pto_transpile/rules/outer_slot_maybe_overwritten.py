@@ -1,4 +1,5 @@
 from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -29,7 +30,6 @@ q_db = pl.make_tile_group(..., mutex_ids=[20, 21, 22])   # 1 + d tiles: safe for
 ```
 """
 
-from pto_transpile.rules import _examples as ex  # noqa: E402
 
 _RUNTIME = dict(inner="pl.range(0, n_inner)", params=ex.PARAMS + "\nn_inner: pl.DT_INT32,")
 

@@ -1,4 +1,5 @@
 from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -32,7 +33,6 @@ q_db = pl.make_tile_group(..., mutex_ids=[20, 21])   # 1 + ceil(1 / 1) = 2 tiles
 ```
 """
 
-from pto_transpile.rules import _examples as ex  # noqa: E402
 
 INVALID = (
     # st runs 1 iteration late and the pipeline loop has 1 iteration: q_db needs 2 tiles

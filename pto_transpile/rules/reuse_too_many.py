@@ -6,7 +6,7 @@ from pto_transpile.scan import overlap_pairs
 
 def check(ctx):
     k = ctx.kernel
-    partners = {}
+    partners: dict[str, list[str]] = {}
     for a, b in overlap_pairs(k):
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)

@@ -71,7 +71,7 @@ def _bound_by(small: cst.BaseSmallStatement) -> set[str]:
             if alias.asname is not None:
                 out |= _target_names(alias.asname.name)
             else:
-                head = alias.name
+                head: cst.BaseExpression = alias.name
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name):
@@ -111,7 +111,7 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
             targets(n.name)
         elif isinstance(n, cst.ImportAlias):
             if n.asname is None:
-                head = n.name
+                head: cst.BaseExpression = n.name
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name):
