@@ -6,9 +6,10 @@
     result.diagnostics   # every problem found, with positions, messages and hints
 """
 
-from pto_transpile.api import TranspileResult, transpile
+from pto_transpile.api import transpile
 from pto_transpile.diagnostics import Diagnostic, Severity
 from pto_transpile.preload import Auto
+from pto_transpile.results import TranspileResult
 
 __version__ = "0.1.0"  #: the one place the version is written (pyproject.toml reads it from here)
 

@@ -8,123 +8,32 @@ from __future__ import annotations
 
 import ast
 import gc
+from collections.abc import Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from dataclasses import dataclass
 
 import libcst as cst
 
-from pto_transpile import fmt
-from pto_transpile.ctxring import CtxPlan, plan_ctx
-from pto_transpile.diagnostics import Diagnostic, Related
+from pto_transpile import codes, fmt
+from pto_transpile.ctxring import plan_ctx
+from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
-from pto_transpile.model import Access, Kernel, PipelineLoop
-from pto_transpile.plan import Plan, make_plan
-from pto_transpile.plnames import PlNames
-from pto_transpile.preload import Auto, PreloadArg, check_preload
+from pto_transpile.model import Kernel
+from pto_transpile.pipelined import pipelined_as
+from pto_transpile.plan import make_plan
+from pto_transpile.preload import Auto, Override, PreloadArg, check_preload
 from pto_transpile.prescan import TooComplex, too_complex_diagnostic
+from pto_transpile.proof import prove
 from pto_transpile.reader import FileModel, read
-from pto_transpile.rules import registry, rules_for
-from pto_transpile.rules.already_pipelined import pipelined_as
-from pto_transpile.rules.base import Rule
-from pto_transpile.scan import Finding, StageScanner
-from pto_transpile.rules.pipeline_not_proven import HINTS
-from pto_transpile.schedule import Schedule, schedule_for
-from pto_transpile.soundness.check import check_kernel
+from pto_transpile.reporter import Reporter
+from pto_transpile.results import LoopResult, TranspileResult
+from pto_transpile.rules import registry
+from pto_transpile.rules.context import FileContext, KernelContext, LoopContext
+from pto_transpile.scan import StageScanner
+from pto_transpile.schedule import schedule_for
 from pto_transpile.source import SourceFile
-from pto_transpile.suppression import Suppressions
-from pto_transpile.syncgraph import SyncGraph, build_graph
-
-@dataclass
-class LoopResult:
-    """Everything computed for one pipeline loop (for tests, provenance and the emulator)."""
-
-    kernel: str
-    index: int
-    node: cst.For  #: the pipeline loop (positions are computed only when asked)
-    schedule: Optional[Schedule] = None
-    accesses: list[list[Access]] = field(default_factory=list)
-    graph: Optional[SyncGraph] = None
-    plan: Optional[Plan] = None
-    ctx: Optional[CtxPlan] = None
-
-
-@dataclass
-class TranspileResult:
-    path: str
-    code: Optional[str]  #: the generated file, None when errors were found
-    diagnostics: list[Diagnostic]  #: what `select`/`ignore` let through
-    loops: list[LoopResult] = field(default_factory=list)
-    source: Optional[SourceFile] = None  #: the parsed input (for positions of what the loops hold)
-    hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
-    preload_choice: Optional[object] = None  #: with `preload="auto"`: the candidates and the choice (PreloadChoice)
-
-    @property
-    def ok(self) -> bool:
-        """No error at all, shown or hidden: filters never make an erroneous kernel acceptable."""
-        return not any(d.is_error for d in self.diagnostics + self.hidden)
-
-    @property
-    def hidden_errors(self) -> int:
-        return sum(1 for d in self.hidden if d.is_error)
-
-
-class Reporter:
-    """Turns (rule, node, fields) into positioned diagnostics.
-
-    Every rule always runs and every diagnostic is kept: `--select`/`--ignore` only decide
-    which of them are shown (`Selection`), never whether a kernel is written. A warning on
-    a line carrying `# pto-transpile: ignore[CODE]` is dropped here; `finish` reports the
-    directives that silenced nothing (PTO096)."""
-
-    def __init__(self, source: SourceFile, skip: Iterable[str] = ()):
-        self.source = source
-        self.rules = registry()
-        self.skip = frozenset(skip)
-        self.diagnostics: list[Diagnostic] = []
-        self._seen: set[tuple] = set()
-        self.suppressions = Suppressions(source.text, self.rules)
-
-    def report(self, rule: Union[Rule, str], node: cst.CSTNode, fields: Optional[dict] = None,
-               related: Sequence[tuple[str, cst.CSTNode]] = ()) -> None:
-        rule = self.rules[rule] if isinstance(rule, str) else rule
-        if rule.code in self.skip:
-            return
-        fields = dict(fields or {})
-        related = list(related) + list(fields.pop("_related", ()))
-        message, hint = rule.format(fields)
-        span = self.source.span(node)
-        key = (rule.code, span.start.line, span.start.column, message)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        rel = tuple(Related(msg, self.source.span(n).start.line, self.source.span(n).start.column + 1) for msg, n in related)
-        diagnostic = Diagnostic(
-            rule.code, rule.name, rule.severity, self.source.path,
-            span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
-            message, hint, rel,
-        )
-        if not self.suppressions.silences(diagnostic):
-            self.diagnostics.append(diagnostic)
-
-    def finish(self) -> list[Diagnostic]:
-        """Every diagnostic, with one PTO096 per suppression comment that silenced nothing."""
-        rule = self.rules["PTO096"]
-        errors = self.has_errors
-        for sup in self.suppressions.all:
-            for detail in sup.unused(errors):
-                message, hint = rule.format({"directive": sup.text, "detail": detail})
-                self.diagnostics.append(Diagnostic(rule.code, rule.name, rule.severity, self.source.path, sup.line,
-                                                   sup.column, sup.line, sup.end_column, message, hint))
-        return self.diagnostics
-
-    def finding(self, f: Finding) -> None:
-        self.report(f.code, f.node, f.fields)
-
-    @property
-    def has_errors(self) -> bool:
-        return any(d.is_error for d in self.diagnostics)
+from pto_transpile.syncgraph import build_graph
 
 
 @dataclass(frozen=True)
@@ -138,21 +47,18 @@ class Selection:
     ignore: tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> "Selection":
+    def parse(cls, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> Selection:
         return cls(_selectors(select, "select"), _selectors(ignore, "ignore"))
 
     def shows(self, d: Diagnostic) -> bool:
-        if d.code == INTERNAL_ERROR:
+        if d.code == codes.INTERNAL_ERROR:
             return True  # a bug of ours is never filtered away
         if self.select and not d.code.startswith(self.select):
             return False
         return not d.code.startswith(self.ignore) if self.ignore else True
 
 
-INTERNAL_ERROR = "PTO099"
-
-
-def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
+def _selectors(values: Iterable[str] | None, option: str) -> tuple[str, ...]:
     if isinstance(values, str):
         values = [values]
     rules = registry()
@@ -168,37 +74,13 @@ def _selectors(values: Optional[Iterable[str]], option: str) -> tuple[str, ...]:
             elif any(code.startswith(item.upper()) for code in rules):
                 out.append(item.upper())
             else:
-                raise ValueError(f"--{option}: {item!r} names no rule (codes run from PTO001 to {max(rules)}, "
+                raise ValueError(f"--{option}: {item!r} names no rule (codes run from {min(rules)} to {max(rules)}, "
                                  "or give a rule name such as too-few-tiles)")
     return tuple(out)
 
 
-@dataclass
-class KernelContext:
-    file: FileModel
-    kernel: Kernel
-    preloads: tuple  #: the preload values in force (CLI or decorator), unvalidated
-    scans: dict = field(default_factory=dict)  #: loop index -> accesses per stage
-
-    @property
-    def source(self) -> SourceFile:
-        return self.file.source
-
-
-@dataclass
-class LoopContext(KernelContext):
-    loop: PipelineLoop = None
-    accesses: list[list[Access]] = field(default_factory=list)
-    schedule: Optional[Schedule] = None
-
-
-@dataclass
-class GraphContext(LoopContext):
-    graph: Optional[SyncGraph] = None
-
-
-def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = None,
-              select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
+def transpile(source: str, *, preload: PreloadArg = None, path: str | None = None,
+              select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
               _skip_rules: Iterable[str] = ()) -> TranspileResult:
     """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
     pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `preload`,
@@ -210,23 +92,25 @@ def transpile(source: str, *, preload: PreloadArg = None, path: Optional[str] = 
     `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
-    preload = check_preload(preload)
+    checked = check_preload(preload)
     selection = Selection.parse(select, ignore)
     choice = None
-    if isinstance(preload, Auto):
+    if isinstance(checked, Auto):
         from pto_transpile.autopreload import choose_preload
 
-        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=preload)
-        preload = choice.preload
+        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=checked)
+        override = choice.preload
+    else:
+        override = checked
     try:
         with _cycle_collector_paused():
-            result = _transpile(source, preload, path, frozenset(_skip_rules))
+            result = _transpile(source, override, path, frozenset(_skip_rules))
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
-        rule = registry()["PTO099"]
-        message, hint = rule.format({"detail": f"{type(exc).__name__}: {exc}"})
-        result = TranspileResult(path, None, [Diagnostic(rule.code, rule.name, rule.severity, path, 1, 1, 1, 1, message, hint)])
+        crash = registry()[codes.INTERNAL_ERROR].diagnostic({"detail": f"{type(exc).__name__}: "
+                                                                       f"{exc}"}, path, 1, 1, 1, 1)
+        result = TranspileResult(path, None, [crash])
     shown = [d for d in result.diagnostics if selection.shows(d)]
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
     result.diagnostics = shown
@@ -247,16 +131,14 @@ def _cycle_collector_paused():
             gc.enable()
 
 
-def _transpile(source, preload, path, skip) -> TranspileResult:
+def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
         return TranspileResult(path, None, [_syntax_error(path, source, exc)])
     reporter = Reporter(src, skip)
     file = read(src)
-    for rule in rules_for("file"):
-        for node, fields in rule.check(file):
-            reporter.report(rule, node, fields)
+    reporter.run("file", FileContext(file))
     results: list[LoopResult] = []
     replacements: dict[int, object] = {}
     transformed: list[Kernel] = []
@@ -268,25 +150,24 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
             continue  # left as written; PTO060 (file phase) says so once
         preloads = _preloads(kernel, preload)
         scanner = StageScanner(file, kernel)
-        kctx = KernelContext(file, kernel, preloads)
+        kctx = KernelContext(file, kernel, preloads, [])
         # errors of the scan count against the kernel too: an access it could not resolve is
         # missing, and judging users, tiles or the graph without it adds misleading errors
-        errors_before = _error_count(reporter)
+        errors_before = reporter.error_count
         for loop in kernel.loops:
             scans = [scanner.scan_stage(s) for s in loop.stages]
-            kctx.scans[loop.index] = [s.accesses for s in scans]
+            accesses = [s.accesses for s in scans]
+            kctx.loop_results.append(LoopResult(kernel.name, loop.index, loop.node, accesses=accesses))
             for s in scans:
-                for f in s.findings:
-                    reporter.finding(f)
-        _run(reporter, "kernel", kctx)
-        kernel_ok = _error_count(reporter) == errors_before
+                reporter.report_all(s.findings)
+        results += kctx.loop_results
+        reporter.run("kernel", kctx)
+        kernel_ok = reporter.error_count == errors_before
         emitters = []
-        for loop in kernel.loops:
-            loop_result = LoopResult(kernel.name, loop.index, loop.node, accesses=kctx.scans[loop.index])
-            results.append(loop_result)
+        for loop, loop_result in zip(kernel.loops, kctx.loop_results, strict=True):
             p = _preload_of(preloads, loop.index)
             if kernel_ok and p is not None:
-                emitter = _analyse_loop(reporter, kctx, loop, loop_result, p, overlap_counter)
+                emitter = _analyse_loop(reporter, LoopContext.of(kctx, loop, loop_result), p, overlap_counter)
                 if emitter is not None:
                     emitters.append(emitter)
         if reporter.has_errors:
@@ -303,50 +184,35 @@ def _transpile(source, preload, path, skip) -> TranspileResult:
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
-    if "PTO061" not in skip:
-        _prove(reporter, file, module, transformed)
+    if codes.PIPELINE_NOT_PROVEN not in skip:
+        reporter.report_all(prove(file, module, transformed))
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
     return TranspileResult(path, src.render(module), diagnostics, results, src)
 
 
-def _prove(reporter: Reporter, file: FileModel, module: cst.Module, kernels: list[Kernel]) -> None:
-    """The independent check: each generated kernel against its serial original (PTO061)."""
-    pl = file.pl if file.pl.module_ref is not None else PlNames.from_module(module)
-    generated = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
-    for kernel in kernels:
-        for problem in check_kernel(file, kernel, generated[kernel.name], pl):
-            reporter.report("PTO061", problem.node, {"detail": problem.detail, "hint": HINTS[problem.kind],
-                                                      "_related": problem.related})
-
-
-def _analyse_loop(reporter: Reporter, kctx: KernelContext, loop: PipelineLoop, result: LoopResult,
-                  preload: int, overlap_counter: list[int]):
+def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_counter: list[int]):
     """Schedule, sync graph, plan and ctx ring of one loop, each judged by its rules;
     returns what emission needs, or None when an error stops the loop."""
-    file, kernel = kctx.file, kctx.kernel
+    file, kernel, loop, result = lctx.file, lctx.kernel, lctx.loop, lctx.result
     sched = result.schedule = schedule_for([s.section for s in loop.stages], preload)
-    before = _error_count(reporter)
-    lctx = LoopContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched)
-    _run(reporter, "loop", lctx)
-    if _error_count(reporter) != before:
+    before = reporter.error_count
+    reporter.run("loop", lctx)
+    if reporter.error_count != before:
         return None
     graph = result.graph = build_graph(kernel, loop, result.accesses, sched.delays)
-    for f in graph.findings:
-        reporter.finding(f)
-    _run(reporter, "graph", GraphContext(file, kernel, kctx.preloads, kctx.scans, loop, result.accesses, sched, graph))
-    if _error_count(reporter) != before:
+    reporter.report_all(graph.findings)
+    reporter.run("graph", lctx)
+    if reporter.error_count != before:
         return None
     plan = result.plan = make_plan(kernel, loop, graph, overlap_counter)
-    for f in plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched) \
-            + outer_slot_overwrites(kernel, loop, sched):
-        reporter.finding(f)
+    reporter.report_all(plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched)
+                        + outer_slot_overwrites(kernel, loop, sched))
     ctx = None
     if not sched.serial:
         ctx = result.ctx = plan_ctx(file, kernel, loop)
-        for f in ctx.findings:
-            reporter.finding(f)
+        reporter.report_all(ctx.findings)
     return loop, sched, plan, ctx
 
 
@@ -360,24 +226,7 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     return module.with_changes(body=body)
 
 
-def _run(reporter: Reporter, phase: str, ctx) -> None:
-    for rule in rules_for(phase):
-        if rule.code in reporter.skip:
-            continue
-        try:
-            for node, fields in rule.check(ctx):
-                reporter.report(rule, node, fields)
-        except Exception as exc:  # a bug in a rule is ours, not the user's: say which rule
-            kernel = getattr(ctx, "kernel", None)
-            anchor = kernel.node.name if kernel is not None else ctx.source.module
-            reporter.report("PTO099", anchor, {"detail": f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"})
-
-
-def _error_count(reporter: Reporter) -> int:
-    return sum(1 for d in reporter.diagnostics if d.is_error)
-
-
-def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:
+def _preloads(kernel: Kernel, override: Override) -> tuple:
     if override is None:
         return kernel.preload.values or ()
     if isinstance(override, int):
@@ -385,7 +234,7 @@ def _preloads(kernel: Kernel, override: PreloadArg) -> tuple:
     return tuple(override)
 
 
-def _preload_of(preloads: tuple, index: int) -> Optional[int]:
+def _preload_of(preloads: tuple, index: int) -> int | None:
     if len(preloads) == 1:
         value = preloads[0]
     elif index < len(preloads):
@@ -400,15 +249,14 @@ def _preload_of(preloads: tuple, index: int) -> Optional[int]:
 def _syntax_error(path: str, source: str, exc: cst.ParserSyntaxError) -> Diagnostic:
     """Python's own parser (parse only, never run) places most errors better than libcst,
     which reports the first token it could not use; fall back to libcst's position."""
-    rule = registry()["PTO001"]
+    rule = registry()[codes.SYNTAX_ERROR]
     detail, line, col = exc.message, exc.raw_line, exc.raw_column + 1
     try:
         ast.parse(source, filename=path)
     except SyntaxError as err:
         if err.lineno:
             detail, line, col = err.msg, err.lineno, max(1, err.offset or 1)
-    message, hint = rule.format({"detail": detail})
-    return Diagnostic(rule.code, rule.name, rule.severity, path, line, col, line, col + 1, message, hint)
+    return rule.diagnostic({"detail": detail}, path, line, col)
 
 
 def _add_pl_import(module: cst.Module) -> cst.Module:

@@ -13,9 +13,8 @@ why. This runs the kernel file's Python on the emulator, as `--simulate` does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
-from pto_transpile.preload import Auto, PreloadArg
+from pto_transpile.preload import Auto, Override
 
 #: The largest preload tried: deeper rings only add fill and drain on real kernels.
 MAX_PRELOAD = 4
@@ -27,7 +26,7 @@ DEFAULT_PRELOAD = 2
 class Candidate:
     loop: int  #: pipeline loop position, in source order
     preload: int
-    cycles: Optional[int]  #: simulated cycles of the pipelined kernel(s), None when not simulated
+    cycles: int | None  #: simulated cycles of the pipelined kernel(s), None when not simulated
     verdict: str  #: "ok", "rejected" (the rules refuse it) or the emulator's verdict
     detail: str = ""
     chosen: bool = False
@@ -35,9 +34,9 @@ class Candidate:
 
 @dataclass
 class PreloadChoice:
-    preload: PreloadArg  #: the override to transpile with; None keeps each kernel's own preload
+    preload: Override  #: the override to transpile with; None keeps each kernel's own preload
     candidates: list[Candidate] = field(default_factory=list)
-    serial_cycles: Optional[int] = None
+    serial_cycles: int | None = None
     note: str = ""  #: why the kernel's own preload is kept, when it is
 
     def render(self) -> str:
@@ -57,11 +56,11 @@ class PreloadChoice:
 
 
 def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=None,
-                   settings: Optional[Auto] = None) -> PreloadChoice:
+                   settings: Auto | None = None) -> PreloadChoice:
     """The preload override `--preload auto` transpiles `source` with (see the module doc)."""
     from pto_transpile.api import transpile
+    from pto_transpile.pipelined import pipelined_as
     from pto_transpile.reader import read
-    from pto_transpile.rules.already_pipelined import pipelined_as
     from pto_transpile.source import SourceFile
 
     settings = settings or Auto()
@@ -89,6 +88,7 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
                 error = next(d for d in result.diagnostics + result.hidden if d.is_error)
                 candidate.verdict, candidate.detail = "rejected", f"{error.code} {error.message}"
                 continue
+            assert result.code is not None  # an accepted kernel is always written
             label = f"preload={preload}"
             codes[label], by_label[label] = result.code, candidate
         if not codes:
@@ -101,7 +101,8 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
         good = [c for c in by_label.values() if c.verdict == "ok"]
         if not good:
             return PreloadChoice(None, choice.candidates, choice.serial_cycles,
-                                 f"no candidate for pipeline loop {loop} simulates correctly; keeping the kernel's own preload")
+                                 f"no candidate for pipeline loop {loop} simulates correctly; keeping the kernel's own "
+                                 "preload")
         best = min(good, key=lambda c: (c.cycles, c.preload))
         best.chosen = True
         current[loop] = best.preload
@@ -121,16 +122,17 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
         report = verify(source, codes, kernel.name, path=path, seed=settings.seed, block_dim=settings.block_dim,
                         shapes=dict(settings.shapes), scalars=dict(settings.scalars))
         serial, rows = report.rows[0], {r.version: r for r in report.rows[1:]}
-        if serial.verdict != "ok":
+        if serial.verdict != "ok" or serial.cycles is None:
             for c in by_label.values():
                 c.cycles, c.verdict = None, "not simulated"
             return f"the emulator cannot run kernel `{kernel.name}` ({serial.verdict_text})"
         serial_total += serial.cycles
         for label, c in by_label.items():
             row = rows[label]
-            if row.verdict != "ok" and c.verdict == "ok":
-                c.verdict, c.detail, c.cycles = row.verdict, row.message, None
-            elif c.cycles is not None:
+            if row.verdict != "ok":
+                if c.verdict == "ok":
+                    c.verdict, c.detail, c.cycles = row.verdict, row.message, None
+            elif c.cycles is not None and row.cycles is not None:  # a run that ends "ok" has its cycles
                 c.cycles += row.cycles
     choice.serial_cycles = serial_total
     return ""
@@ -145,7 +147,8 @@ def _unknown_names(kernels, settings: Auto) -> str:
     for names, known, what in ((settings.shapes, tensors, "tensor"), (settings.scalars, others, "scalar")):
         for name in names:
             if name not in known:
-                return f"`{name}` is not a {what} parameter of the pipelined kernels ({', '.join(sorted(known)) or 'none'})"
+                listed = ", ".join(sorted(known)) or "none"
+                return f"`{name}` is not a {what} parameter of the pipelined kernels ({listed})"
     return ""
 
 
@@ -154,12 +157,12 @@ def _own_preloads(kernels) -> list[int]:
     out = []
     for loop in range(max(len(k.loops) for k in kernels)):
         kernel = next(k for k in kernels if len(k.loops) > loop)
-        values = kernel.preload.values or ()
+        values: tuple = kernel.preload.values or ()
         value = values[0] if len(values) == 1 else values[loop] if loop < len(values) else DEFAULT_PRELOAD
         ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
         out.append(value if ok else DEFAULT_PRELOAD)
     return out
 
 
-def _override(values: list[int]) -> PreloadArg:
+def _override(values: list[int]) -> Override:
     return values[0] if len(values) == 1 else tuple(values)

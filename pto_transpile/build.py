@@ -11,7 +11,7 @@ shape). Text outside that grammar or style goes to libcst's parser unchanged.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -59,7 +59,7 @@ class _Reader:
         pos = 0
         while pos < len(code):
             m = _TOKEN.match(code, pos)
-            if m is None or m.end() == pos:
+            if m is None or m.end() == pos or m.lastgroup is None:
                 raise _Unsupported(code)
             kind = m.lastgroup
             self.tokens.append((kind, m.group(kind), m.group("space")))
@@ -71,7 +71,7 @@ class _Reader:
         i = self.i + offset
         return self.tokens[i] if i < len(self.tokens) else ("end", "", "")
 
-    def take(self, text: Optional[str] = None, kind: Optional[str] = None, space: str = "") -> str:
+    def take(self, text: str | None = None, kind: str | None = None, space: str = "") -> str:
         k, t, s = self.peek()
         if (text is not None and t != text) or (kind is not None and k != kind) or s != space:
             raise _Unsupported(t)
@@ -101,7 +101,7 @@ class _Reader:
         if self.at("=", " "):
             self.take("=", space=" ")
             value = self.expression(space=" ")
-            small: cst.BaseSmallStatement = cst.Assign([cst.AssignTarget(first, _SPACE, _SPACE)], value)
+            small: cst.BaseSmallStatement = cst.Assign([cst.AssignTarget(self.target(first), _SPACE, _SPACE)], value)
         elif isinstance(first, cst.Name) and first.value == "pass":
             small = cst.Pass()
         else:
@@ -133,10 +133,16 @@ class _Reader:
 
     def _for(self) -> cst.For:
         self.take("for")
-        target = self.expression(space=" ")
+        target = self.target(self.expression(space=" "))
         self.take("in", space=" ")
         iterable = self.expression(space=" ")
         return cst.For(target, iterable, self._indented_body(), None, None, [], _SPACE, _SPACE, _SPACE, _EMPTY)
+
+    def target(self, expr: cst.BaseExpression) -> cst.BaseAssignTargetExpression:
+        """`expr` where a name is bound (`x = ...`, `for x in ...`)."""
+        if not isinstance(expr, cst.BaseAssignTargetExpression):
+            raise _Unsupported("assignment target")
+        return expr
 
     def _indented_body(self) -> cst.IndentedBlock:
         """`:`, a newline and one indented simple statement (the templates' `pass` or line)."""
@@ -188,10 +194,10 @@ class _Reader:
         return self.trailers(node)
 
     def list(self) -> cst.List:
-        elements = []
+        elements: list[cst.Element] = []
         while not self.at("]"):
             value = self.expression(" " if elements else "")
-            comma = cst.MaybeSentinel.DEFAULT
+            comma: cst.Comma | cst.MaybeSentinel = cst.MaybeSentinel.DEFAULT
             if self.at(","):
                 self.take(",")
                 comma = _COMMA

@@ -16,16 +16,15 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import click
 from click.core import ParameterSource
 
-from pto_transpile import __version__
+from pto_transpile import __version__, codes
 from pto_transpile.api import Selection, transpile
 from pto_transpile.config import load_defaults
-from pto_transpile.diagnostics import Diagnostic, InternalError, Severity
-from pto_transpile.files import cpu_count, transpile_files
+from pto_transpile.diagnostics import Diagnostic, InternalError
+from pto_transpile.files import Unreadable, cpu_count, transpile_files
 from pto_transpile.preload import Auto, check_preload, parse_preload
 from pto_transpile.render import RENDERERS
 from pto_transpile.rules import registry
@@ -33,7 +32,6 @@ from pto_transpile.write import RefusedWrite, check_target, default_output, writ
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
-INTERNAL_ERROR = "PTO099"
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
 #: Options that only mean something with --simulate (click parameter name -> flag).
 SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shape", "scalars": "--arg",
@@ -46,7 +44,7 @@ class Run:
 
     files: tuple[Path, ...]
     preload: object
-    output: Optional[str]
+    output: str | None
     check: bool
     show_diff: bool
     fmt: str
@@ -58,7 +56,7 @@ class Run:
     block_dim: int
     shapes: tuple[str, ...]
     scalars: tuple[str, ...]
-    timeline: Optional[Path]
+    timeline: Path | None
     jobs: int = 1
 
     @property
@@ -82,32 +80,43 @@ def _codes(values) -> list[str]:
 
 def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
     """PTO002/PTO098: a problem of a file as a whole (position 1:1), not of its contents."""
-    rule = registry()[code]
-    message, hint = rule.format({"path": str(path), "detail": detail})
-    return Diagnostic(rule.code, rule.name, Severity.ERROR, str(path), 1, 1, 1, 1, message, hint)
+    return registry()[code].diagnostic({"path": str(path), "detail": detail}, str(path), 1, 1, 1, 1)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="pto-transpile", message="%(prog)s %(version)s")
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--preload", "preload", default=None, help="N (all loops), N,M,... (one per pipeline loop) or auto (fewest simulated cycles); overrides the kernel's PipelineConfig.")
-@click.option("-o", "--output", "output", default=None, help="Output file, or '-' for stdout. Default: build/<stem>/pipeline_generated.py.")
-@click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is missing or out of date).")
-@click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against the -o file, else against the input).")
-@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default=None, help="Diagnostic format (default: text).")
+@click.option("--preload", "preload", default=None, help="N (all loops), N,M,... (one per pipeline loop) or auto "
+                                                         "(fewest simulated cycles); overrides the kernel's "
+                                                         "PipelineConfig.")
+@click.option("-o", "--output", "output", default=None, help="Output file, or '-' for stdout. Default: "
+                                                             "build/<stem>/pipeline_generated.py.")
+@click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is "
+                                            "missing or out of date).")
+@click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against "
+                                                        "the -o file, else against the input).")
+@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default=None, help="Diagnostic format (default: "
+                                                                                          "text).")
 @click.option("--select", multiple=True, help="Only report these codes (comma-separated; prefixes allowed).")
 @click.option("--ignore", multiple=True, help="Do not report these codes (comma-separated; prefixes allowed).")
 @click.option("--explain", "explain", metavar="CODE", default=None, help="Print the documentation of a rule and exit.")
-@click.option("--provenance", is_flag=True, help="Print why each inserted sync is there (edge, producer and consumer lines).")
-@click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare; nothing is written when they differ.")
+@click.option("--provenance", is_flag=True, help="Print why each inserted sync is there (edge, producer and consumer "
+                                                 "lines).")
+@click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare; "
+                                               "nothing is written when they differ.")
 @click.option("--seed", default=0, show_default=True, help="Input seed for --simulate.")
 @click.option("--block-dim", default=1, show_default=True, help="Blocks for --simulate.")
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
-@click.option("--arg", "scalars", multiple=True, metavar="NAME=VALUE", help="Value of a scalar kernel parameter for --simulate.")
-@click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the generated kernel (--simulate).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the number of CPUs); output stays in file order.")
+@click.option("--arg", "scalars", multiple=True, metavar="NAME=VALUE", help="Value of a scalar kernel parameter for "
+                                                                            "--simulate.")
+@click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the "
+                                                                                "generated kernel (--simulate).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the "
+                                                                             "number of CPUs); output stays in file "
+                                                                             "order.")
 @click.pass_context
-def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed, block_dim, shapes, scalars, timeline, jobs):
+def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed,
+         block_dim, shapes, scalars, timeline, jobs):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
         if explain:
@@ -153,11 +162,11 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
     try:
         defaults, _ = load_defaults(files[0].parent if files[0].parent.exists() else Path.cwd())
     except ValueError as exc:
-        raise click.UsageError(str(exc))
+        raise click.UsageError(str(exc)) from None
     try:
         preload = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--preload")
+        raise click.BadParameter(str(exc), param_hint="--preload") from None
     if isinstance(preload, Auto):  # the simulated runs that choose take --simulate's settings
         from pto_transpile.simulate import parse_scalars, parse_shapes
 
@@ -170,7 +179,7 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
     try:
         Selection.parse(select, ignore)
     except ValueError as exc:
-        raise click.UsageError(str(exc))
+        raise click.UsageError(str(exc)) from None
     output = output or defaults.get("output")
     if output and len(files) > 1:
         raise click.UsageError("-o/--output takes one input file; run once per file")
@@ -180,7 +189,7 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
         try:
             check_target(Path(output), input_path=files[0])
         except RefusedWrite as exc:
-            raise click.UsageError(str(exc))
+            raise click.UsageError(str(exc)) from None
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
     if not (output or check or show_diff):
@@ -205,23 +214,26 @@ def _main(run: Run) -> int:
     status = EXIT_OK
     notes = run.notes_stream
     if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
-        diagnostics.append(_tool_diagnostic("PTO098", run.timeline, f"directory {run.timeline.parent} does not exist"))
+        diagnostics.append(_tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, f"directory {run.timeline.parent} "
+                                                                                   "does not exist"))
         _emit_diagnostics(diagnostics, sources, run)
         return EXIT_USAGE
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
     jobs = 1 if run.provenance or run.simulate or isinstance(run.preload, Auto) else run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
-    for path, (text, unreadable, result) in zip(run.files, transpile_files(run.files, options, jobs, transpile)):
-        if unreadable is not None:
-            diagnostics.append(_tool_diagnostic("PTO002", path, unreadable))
+    outcomes = transpile_files(run.files, options, jobs, transpile)
+    for path, outcome in zip(run.files, outcomes, strict=True):
+        if isinstance(outcome, Unreadable):
+            diagnostics.append(_tool_diagnostic(codes.UNREADABLE_FILE, path, outcome.reason))
             status = EXIT_USAGE
             continue
+        text, result = outcome
         sources[str(path)] = text
         if result.preload_choice is not None:
             click.echo(f"{path}:\n{result.preload_choice.render()}", nl=False, file=notes)
         diagnostics += result.diagnostics
-        if any(d.code == INTERNAL_ERROR for d in result.diagnostics):
+        if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
             status = EXIT_USAGE
             continue
         if not result.ok:
@@ -230,6 +242,8 @@ def _main(run: Run) -> int:
                 click.echo(f"pto-transpile: {path}: {result.hidden_errors} error(s) not shown (filtered by "
                            "--select/--ignore); nothing was written", file=notes)
             continue
+        code = result.code
+        assert code is not None  # no error: the kernel was written
         if run.provenance:
             from pto_transpile.provenance import explain_syncs, render_provenance
 
@@ -249,24 +263,24 @@ def _main(run: Run) -> int:
                                "--simulate to write it and read the lines the report names)", file=notes)
                 continue
         if run.show_diff:
-            status = max(status, _diff(run, path, text, result.code, target))
+            status = max(status, _diff(run, path, text, code, target))
             continue
         if run.check:
             if run.output and target is not None:
-                stale = _staleness(target, result.code)
+                stale = _staleness(target, code)
                 if stale:
                     click.echo(f"{target} {stale} (pto-transpile would change it)", err=True)
                     status = max(status, EXIT_ERRORS)
             continue
         if target is None:
-            click.echo(result.code, nl=False)
+            click.echo(code, nl=False)
             continue
         try:
-            write_output(target, result.code, input_path=path)
+            write_output(target, code, input_path=path)
         except RefusedWrite as exc:
-            raise click.UsageError(str(exc))
+            raise click.UsageError(str(exc)) from None
         except OSError as exc:
-            diagnostics.append(_tool_diagnostic("PTO098", target, exc.strerror or str(exc)))
+            diagnostics.append(_tool_diagnostic(codes.UNWRITABLE_OUTPUT, target, exc.strerror or str(exc)))
             status = max(status, EXIT_USAGE)
             continue
         click.echo(f"wrote {target}", file=notes)
@@ -274,7 +288,7 @@ def _main(run: Run) -> int:
     return status
 
 
-def _current(target: Path) -> Optional[str]:
+def _current(target: Path) -> str | None:
     """The text now in `target`, or None when there is none (or it cannot be read as text)."""
     try:
         return target.read_text(encoding="utf-8")
@@ -292,7 +306,7 @@ def _staleness(target: Path, code: str) -> str:
     return "" if current == code else "is out of date"
 
 
-def _diff(run: Run, path: Path, text: str, code: str, target: Optional[Path]) -> int:
+def _diff(run: Run, path: Path, text: str, code: str, target: Path | None) -> int:
     """Print the change writing would make; with --check, 1 when the -o file would change."""
     if run.output and target is not None:
         before, name = _current(target) or "", str(target)
@@ -327,7 +341,7 @@ def _explain(code: str) -> int:
     wanted = code.strip().upper()
     rule = rules.get(wanted) or next((r for r in rules.values() if r.name == code.strip().lower()), None)
     if rule is None:
-        raise click.UsageError(f"unknown rule {code!r}; codes run from PTO001 to {max(rules)}")
+        raise click.UsageError(f"unknown rule {code!r}; codes run from {min(rules)} to {max(rules)}")
     click.echo(f"{rule.code} {rule.name}: {rule.title}\n")
     click.echo(f"severity: {rule.severity.value}")
     if rule.seed:
@@ -338,7 +352,7 @@ def _explain(code: str) -> int:
     return EXIT_OK
 
 
-def _simulate(run: Run, path: Path, serial: str, result, target: Optional[Path]) -> tuple[Optional[Diagnostic], bool]:
+def _simulate(run: Run, path: Path, serial: str, result, target: Path | None) -> tuple[Diagnostic | None, bool]:
     """(an unwritable --timeline, whether the simulation failed)."""
     from pto_transpile.simulate import simulate_and_report
 
@@ -350,7 +364,7 @@ def _simulate(run: Run, path: Path, serial: str, result, target: Optional[Path])
     except OSError as exc:
         if run.timeline is None:
             raise
-        return _tool_diagnostic("PTO098", run.timeline, exc.strerror or str(exc)), True
+        return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, exc.strerror or str(exc)), True
     return None, failed
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found]  # installed on 3.10 only
 
 KEYS = {"preload", "select", "ignore", "format", "output"}
 

@@ -9,21 +9,21 @@ compile-time constants pass through unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.codegen import expression_code
+from pto_transpile.diagnostics import Finding
 from pto_transpile.kinds import names_in
 from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
-from pto_transpile.scan import Finding
 
 
 @dataclass(frozen=True)
 class Fill:
     field: str
     value: cst.BaseExpression  #: evaluated at the snapshot (the user's own node, or a generated name)
-    sections: Optional[tuple[str, ...]]  #: None: plain fill (every core); else the sections it runs in
+    sections: tuple[str, ...] | None  #: None: plain fill (every core); else the sections it runs in
 
     @property
     def source(self) -> str:
@@ -49,7 +49,7 @@ class CtxPlan:
     findings: list[Finding] = field(default_factory=list)
 
 
-def sections_of(kernel: Kernel, name: str) -> Optional[tuple[str, ...]]:
+def sections_of(kernel: Kernel, name: str) -> tuple[str, ...] | None:
     if name in kernel.bound_plain or name not in kernel.var_sections:
         return None
     return tuple(sorted(kernel.var_sections[name]))
@@ -70,7 +70,7 @@ def slot_field_names(loop: PipelineLoop) -> dict[str, str]:
 
 
 def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
-    fills: dict[tuple[str, Optional[tuple]], Fill] = {}
+    fills: dict[tuple[str, tuple | None], Fill] = {}
     args: dict[int, list[ArgForm]] = {}
     findings: list[Finding] = []
     slot_fields = slot_field_names(loop)
@@ -103,7 +103,8 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 continue
             travels, unknown = _travels(kernel, value)
             if unknown and not travels:
-                findings.append(Finding("PTO054", value, {"stage": s.func, "names": ", ".join(unknown)}))
+                findings.append(Finding(codes.ARGUMENT_KIND_UNKNOWN, value,
+                                        {"stage": s.func, "names": ", ".join(unknown)}))
             if not travels:
                 forms.append(ArgForm("keep"))
             elif name is not None:

@@ -14,7 +14,8 @@ from pto_transpile.consteval import PlSymbol
 from pto_transpile.model import Buffer, IdList
 
 
-def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types, constants, kernel_bound, code) -> Buffer:
+def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types, constants, kernel_bound,
+                 code) -> Buffer:
     """The facts of `name = pl.make_tile_group(...)`: memory, slot size, tiles, addresses, ids."""
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     buf = Buffer(name=name, statement=line, call=call, section=section)
@@ -71,7 +72,8 @@ def parse_id_list(keyword: str, node: cst.BaseExpression, evaluator, constants, 
             v = el.value
             if isinstance(v, cst.Integer):
                 values.append(int(v.value.replace("_", ""), 0))
-            elif isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus) and isinstance(v.expression, cst.Integer):
+            elif (isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus)
+                  and isinstance(v.expression, cst.Integer)):
                 values.append(-int(v.expression.value.replace("_", ""), 0))
             elif isinstance(v, cst.Name) and isinstance(evaluator.try_eval(v), int) \
                     and not isinstance(evaluator.try_eval(v), bool):

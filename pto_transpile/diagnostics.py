@@ -1,5 +1,9 @@
 """Diagnostics as data: what went wrong, where, and how to fix it.
 
+Two types, one per stage: a `Finding` is what an analysis step or a rule found, in terms of
+the syntax tree (a rule code, the node, the values its message needs); the Reporter turns it
+into a `Diagnostic`, positioned and worded, which is all renderers and callers ever see.
+
 Indexing, written down once: `line` and `end_line` are 1-based; `column` and `end_column`
 are 1-based character columns (libcst reports 0-based columns; we add one when a
 diagnostic is made). `end_column` is exclusive. Renderers never recompute positions.
@@ -7,14 +11,37 @@ diagnostic is made). `end_column` is exclusive. Renderers never recompute positi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class Severity(str, Enum):
     ERROR = "error"  #: blocks the output, exit status 1
     WARNING = "warning"  #: shown, the output is written
     NOTE = "note"  #: information only (a file with nothing to pipeline, a kernel left as written)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem found in the source: rule `code`, the node it is about, the `fields` its
+    message and hint templates take, and other nodes that explain it (message, node)."""
+
+    code: str
+    node: cst.CSTNode
+    fields: dict[str, Any] = field(default_factory=dict)
+    related: tuple[tuple[str, cst.CSTNode], ...] = ()
+
+    @classmethod
+    def of_check(cls, code: str, node: cst.CSTNode, fields: dict[str, Any]) -> Finding:
+        """What a rule's `check` yields, `(node, fields)`: other locations come under `_related`."""
+        fields = dict(fields)
+        related: Iterable[tuple[str, cst.CSTNode]] = fields.pop("_related", ())
+        return cls(code, node, fields, tuple(related))
 
 
 @dataclass(frozen=True)
@@ -48,7 +75,7 @@ class Diagnostic:
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
 
-    def with_path(self, path: str) -> "Diagnostic":
+    def with_path(self, path: str) -> Diagnostic:
         return replace(self, path=path)
 
     def to_dict(self) -> dict:

@@ -10,23 +10,25 @@ serial mode (preload 0) keeps the loop and only inserts the sync.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from collections.abc import Callable
+from typing import TypeVar
 
 import libcst as cst
 
 from pto_transpile import build, fmt
 from pto_transpile.ctxring import CtxPlan
-from pto_transpile.model import Kernel, PipelineLoop, StageCall
+from pto_transpile.model import Kernel, OuterPick, PipelineLoop, StageCall
 from pto_transpile.plan import Plan, SyncOp
 from pto_transpile.schedule import Schedule
 from pto_transpile.walk import children
 
-Replacement = Union[cst.CSTNode, cst.FlattenSentinel, Callable[[cst.CSTNode], object]]
+Replacement = cst.CSTNode | cst.FlattenSentinel | Callable[[cst.CSTNode], object]
+C = TypeVar("C", bound=cst.BaseCompoundStatement)
 
 
 class LoopEmitter:
     def __init__(self, file, kernel: Kernel, loop: PipelineLoop, schedule: Schedule, plan: Plan,
-                 ctx: Optional[CtxPlan], style: fmt.Style, pl: str):
+                 ctx: CtxPlan | None, style: fmt.Style, pl: str):
         self.file = file
         self.kernel = kernel
         self.loop = loop
@@ -58,8 +60,18 @@ class LoopEmitter:
             node = self._read[code] = build.statement(code)
         return node
 
+    def compound(self, code: str, kind: type[C]) -> C:
+        """A `with`/`if`/`for` template whose body the caller fills in."""
+        return cst.ensure_type(self.template(code), kind)
+
     def statement(self, code: str) -> cst.BaseStatement:
         return self.template(code + "\n")
+
+    @property
+    def ring(self) -> CtxPlan:
+        """The ctx ring of a pipelined loop (a loop kept serial has none)."""
+        assert self.ctx is not None, "only a pipelined loop has a ctx ring"
+        return self.ctx
 
     # small text builders ------------------------------------------------------------------
     def ctx_var(self, delay: int) -> str:
@@ -74,7 +86,7 @@ class LoopEmitter:
         return f"{counter} % {op.ids.count}"
 
     def section_block(self, kind: str, body: list[cst.BaseStatement]) -> cst.BaseStatement:
-        block = self.template(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n")
+        block = self.compound(f"with {self.pl}.section_{kind}():\n{self.style.indent}pass\n", cst.With)
         return block.with_changes(body=block.body.with_changes(body=body))
 
     def sync_block(self, kind: str, ops: list[SyncOp], column: int) -> cst.BaseStatement:
@@ -87,7 +99,7 @@ class LoopEmitter:
         col = self.outer_col
         stmts: list[cst.BaseStatement] = []
         if not self.sched.serial:
-            fields = [f"{f}=0" for f in self.ctx.fields]
+            fields = [f"{f}=0" for f in self.ring.fields]
             stmts.append(self.statement(fmt.call(f"{self.pl}.struct_array",
                                                 [str(self.sched.depth), self.style.string(self.type_name)] + fields,
                                                 col, self.style, prefix=f"{self.arr} = ")))
@@ -97,7 +109,8 @@ class LoopEmitter:
         if self.sched.serial:
             stmts.append(self.statement(f"{self.sync_id} = 0"))
         else:
-            counters = sorted({(p.group, p.slot_count) for p in self.loop.outer_picks if p.accessor in ("next", "current", "previous")})
+            counters = sorted({(p.group, _slots(p)) for p in self.loop.outer_picks
+                               if p.accessor in ("next", "current", "previous")})
             stmts += [self.statement(f"_pl_idx_{group} = {slots - 1}") for group, slots in counters]
         stmts += [self.sync_block(kind, ops, col) for kind, ops in self.plan.blocks(self.plan.prefire)]
         return stmts
@@ -111,11 +124,11 @@ class LoopEmitter:
         return stmts
 
     # stage blocks -------------------------------------------------------------------------
-    def stage_call_line(self, stage: StageCall, ctxvar: Optional[str]) -> cst.SimpleStatementLine:
+    def stage_call_line(self, stage: StageCall, ctxvar: str | None) -> cst.SimpleStatementLine:
         """The user's call line with positional arguments replaced by their ctx forms."""
         if ctxvar is None:
             return stage.line
-        forms = self.ctx.args[stage.index]
+        forms = self.ring.args[stage.index]
         new_args, pos = [], 0
         for arg in stage.call.args:
             if not arg.star:
@@ -146,9 +159,10 @@ class LoopEmitter:
                  for op in self.plan.pre.get(stage.index, [])]
         sets = [self.statement(self.sync_text(op, self.task_index(op, f"{ctxvar}._pl_task_id"), inner_col))
                 for op in self.plan.post.get(stage.index, [])]
-        guard = self.template(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n")
-        guard = guard.with_changes(body=guard.body.with_changes(body=waits + [self.stage_call_line(stage, ctxvar)] + sets))
-        holder = stage.holder
+        guard = self.compound(f"if {ctxvar}._pl_is_valid:\n{self.style.indent}pass\n", cst.If)
+        body = waits + [self.stage_call_line(stage, ctxvar)] + sets
+        guard = guard.with_changes(body=guard.body.with_changes(body=body))
+        holder = _section(stage)
         if not keep_leading:
             holder = holder.with_changes(leading_lines=[])
         elif out:  # a comment above the section describes the whole block: keep it above the lookup
@@ -159,9 +173,11 @@ class LoopEmitter:
 
     def serial_stage(self, stage: StageCall) -> cst.BaseStatement:
         col = self.body_col + self.unit
-        waits = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.pre.get(stage.index, [])]
-        sets = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col)) for op in self.plan.post.get(stage.index, [])]
-        holder = stage.holder
+        waits = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col))
+                 for op in self.plan.pre.get(stage.index, [])]
+        sets = [self.statement(self.sync_text(op, self.task_index(op, self.sync_id), col))
+                for op in self.plan.post.get(stage.index, [])]
+        holder = _section(stage)
         return holder.with_changes(body=holder.body.with_changes(body=waits + [stage.line] + sets))
 
     # the loops ------------------------------------------------------------------------------
@@ -171,13 +187,13 @@ class LoopEmitter:
         head = [
             f"{self.ctx0} = {self.arr}[{self.task} % {D}]",
         ]
-        guard = self.template(
+        guard = self.compound(
             f"if {loop.var} < _pl_end:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
-            f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n"
-        )
+            f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n", cst.If)
         end = fmt.operand(loop.end, fmt.COMPARISON_OPERAND) if loop.end is not None else cst.Name("True")
-        bound = guard.test.comparisons[0].with_changes(comparator=end)
-        guard = guard.with_changes(test=guard.test.with_changes(comparisons=[bound]))
+        test = cst.ensure_type(guard.test, cst.Comparison)
+        bound = test.comparisons[0].with_changes(comparator=end)
+        guard = guard.with_changes(test=test.with_changes(comparisons=[bound]))
         body: list[cst.BaseStatement] = [self.statement(t) for t in head] + [guard] + list(loop.prologue)
         body += self.fills()
         for stage in loop.stages:
@@ -187,12 +203,13 @@ class LoopEmitter:
         return loop.node.with_changes(body=loop.node.body.with_changes(body=body))
 
     def fills(self) -> list[cst.BaseStatement]:
-        order = {f: i for i, f in enumerate(self.ctx.fields)}
-        plain = sorted((f for f in self.ctx.fills if f.sections is None), key=lambda f: order[f.field])
-        out = [fmt.assign(f"{self.ctx0}.{f.field}", f.value) for f in plain]
+        ring = self.ring
+        order = {f: i for i, f in enumerate(ring.fields)}
+        plain = sorted((f for f in ring.fills if f.sections is None), key=lambda f: order[f.field])
+        out: list[cst.BaseStatement] = [fmt.assign(f"{self.ctx0}.{f.field}", f.value) for f in plain]
         out.append(self.statement(f"{self.ctx0}._pl_task_id = {self.task}"))
         by_section: dict[str, list] = {}
-        for f in self.ctx.fills:
+        for f in ring.fills:
             for s in f.sections or ():
                 by_section.setdefault(s, []).append(f)
         for kind in sorted(by_section):
@@ -208,7 +225,7 @@ class LoopEmitter:
             f"{self.ctx0}._pl_is_valid = 0",
             f"{self.ctx0}._pl_task_id = {self.task}",
         ]
-        head = self.template(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n")
+        head = self.compound(f"for {self.drain_var} in {self.pl}.range(0, {D - 1}):\n{ind}pass\n", cst.For)
         body = [self.statement(t) for t in lines]
         for stage in self.loop.stages:
             if self.sched.delays[stage.index] > 0:
@@ -228,14 +245,14 @@ class LoopEmitter:
         if self.sched.serial:
             return {}
         out: dict[int, Replacement] = {}
-        fields = self.ctx.slot_fields
+        fields = self.ring.slot_fields
         by_line: dict[int, list] = {}
         for p in self.loop.outer_picks:
             by_line.setdefault(id(p.statement), []).append(p)
         for p in self.loop.outer_picks:
             field = fields[p.target]
             counter = f"_pl_idx_{p.group}"
-            S = p.slot_count
+            S = _slots(p)
             stmts: list[cst.BaseStatement] = []
             if p.accessor == "next":
                 stmts.append(self.statement(f"{counter} = ({counter} + 1) % {S}"))
@@ -245,7 +262,8 @@ class LoopEmitter:
             elif p.accessor == "previous":
                 index = build.expression(f"({counter} + {S - 1}) % {S}")
             else:
-                index = p.value.slice[0].slice.value  # the user's own index expression
+                # the user's own index expression
+                index = cst.ensure_type(cst.ensure_type(p.value, cst.Subscript).slice[0].slice, cst.Index).value
             if field != counter:
                 stmts.append(fmt.assign(field, index))
                 index = cst.Name(field)
@@ -271,7 +289,13 @@ class LoopEmitter:
             repl[id(outer)] = cst.FlattenSentinel(_carry_leading(before, new_loop) + after)
         else:
             repl[id(self.loop.node)] = new_loop
-            repl[id(outer)] = lambda updated: cst.FlattenSentinel(_carry_leading(before, updated) + after)
+
+            def around(updated: cst.CSTNode) -> cst.FlattenSentinel:
+                """The outer loop, as rewritten below it, between the declarations and the drain."""
+                assert isinstance(updated, cst.BaseCompoundStatement)
+                return cst.FlattenSentinel(_carry_leading(before, updated) + after)
+
+            repl[id(outer)] = around
         return repl
 
 
@@ -280,7 +304,18 @@ def _subscript(group: str, index: cst.BaseExpression) -> cst.Subscript:
     return cst.Subscript(cst.Name(group), [cst.SubscriptElement(cst.Index(fmt.operand(index, fmt.VALUE)))])
 
 
-def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseStatement) -> list[cst.BaseStatement]:
+def _section(stage: StageCall) -> cst.With:
+    """The section block holding a stage call (a call outside one is refused before emission)."""
+    return cst.ensure_type(stage.holder, cst.With)
+
+
+def _slots(pick: OuterPick) -> int:
+    """The tile count of an outer pick's group (an unresolved count is refused before emission)."""
+    assert pick.slot_count is not None
+    return pick.slot_count
+
+
+def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseCompoundStatement) -> list[cst.BaseStatement]:
     """Put declarations above the loop and above the comment that describes the loop.
 
     The comment right above a loop belongs to the loop, so it stays attached to it; the
@@ -346,7 +381,7 @@ def strip_pipeline_keyword(kernel: Kernel) -> dict[int, Replacement]:
     """`@pl.jit(auto_mutex=True, pipeline=...)` -> `@pl.jit(auto_mutex=True)`: the output is final."""
     if kernel.pipeline_keyword is None:
         return {}
-    call = kernel.jit_decorator.decorator
+    call = cst.ensure_type(kernel.jit_decorator.decorator, cst.Call)
     args = [a for a in call.args if a is not kernel.pipeline_keyword]
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)

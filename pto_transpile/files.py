@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Optional
 
-from pto_transpile.api import TranspileResult, transpile
+from pto_transpile.api import transpile
 from pto_transpile.inputs import UnreadableInput, read_input
+from pto_transpile.results import TranspileResult
 
 #: (preload, select, ignore), as `transpile` takes them.
 Options = tuple
 
-Outcome = tuple[Optional[str], Optional[str], Optional[TranspileResult]]  #: (text, why unreadable, result)
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A file that could not be read, and why."""
+
+    reason: str
+
+
+Outcome = Unreadable | tuple[str, TranspileResult]  #: the file's text and its result, or why it was not read
 
 
 def cpu_count() -> int:
@@ -52,8 +63,8 @@ def _one(path: Path, options: Options, transpile: Callable[..., TranspileResult]
     try:
         text = read_input(path)
     except UnreadableInput as exc:
-        return None, str(exc), None
+        return Unreadable(str(exc))
     result = transpile(text, preload=preload, path=str(path), select=select, ignore=ignore)
     if slim:  # what crosses back to the parent: no syntax trees
         result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden)
-    return text, None, result
+    return text, result

@@ -23,7 +23,7 @@ class Style:
     max_line: int  #: wrap generated lines longer than this
 
     @classmethod
-    def of(cls, module: cst.Module, text: str) -> "Style":
+    def of(cls, module: cst.Module, text: str) -> Style:
         doubles = len(re.findall(r'(?<![\w\'"])"[^"\n]', text))
         singles = len(re.findall(r"(?<![\w'\"])'[^'\n]", text))
         longest = max((len(line) for line in text.splitlines()), default=0)
@@ -96,5 +96,8 @@ def operand(expr: cst.BaseExpression, needs: int) -> cst.BaseExpression:
 
 def assign(target: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
     """`target = value`, with the user's `value` node spliced in as it is."""
-    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(build.expression(target))],
+    target_node = build.expression(target)
+    if not isinstance(target_node, cst.BaseAssignTargetExpression):
+        raise ValueError(f"`{target}` cannot be assigned to")
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target_node)],
                                                operand(value, VALUE))])

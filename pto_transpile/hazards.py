@@ -15,14 +15,15 @@ here because a kernel author cannot see them without running the pipelined kerne
 
 from __future__ import annotations
 
+from itertools import pairwise
 from math import ceil
-from typing import Optional
 
 import libcst as cst
 
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.plan import Plan
-from pto_transpile.scan import Finding
 from pto_transpile.schedule import Schedule
 from pto_transpile.syncgraph import Edge, SyncGraph
 
@@ -36,7 +37,7 @@ def _ordered(loop: PipelineLoop, schedule: Schedule, plan: Plan, tasks: int):
             by_core.setdefault(stage.section, []).append((t + schedule.delays[i], i, t))
     for events in by_core.values():
         events.sort()
-        for (_, i, t), (_, j, u) in zip(events, events[1:]):
+        for (_, i, t), (_, j, u) in pairwise(events):
             succ.setdefault((i, t), []).append((j, u))
     for ops in plan.pre.values():
         for op in ops:
@@ -81,23 +82,19 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
         span = max(schedule.delays) + 2 * tiles + 8
         tasks = 3 * span
         succ = _ordered(loop, schedule, plan, tasks)
-        t = span  # a task in steady state
-
-        def safe(offset: int) -> bool:
-            return _reaches(succ, (e.src.stage_index, t), (e.dst.stage_index, t + offset))
-
-        if safe(e.task_off):
+        read = (e.src.stage_index, span)  # the consumer's read, in a task in steady state
+        if _reaches(succ, read, (e.dst.stage_index, span + e.task_off)):
             continue
-        need: Optional[int] = next((s for s in range(e.task_off + 1, span) if safe(s)), None)
+        need: int | None = next((s for s in range(e.task_off + 1, span)
+                                 if _reaches(succ, read, (e.dst.stage_index, span + s))), None)
         seen.add(e.src.buffer)
         consumer, producer = loop.stages[e.src.stage_index], loop.stages[e.dst.stage_index]
-        findings.append(Finding("PTO057", kernel.buffers[e.src.buffer].call, {
+        findings.append(Finding(codes.FORWARD_ONLY_OVERWRITE, kernel.buffers[e.src.buffer].call, {
             "buffer": e.src.buffer, "tiles": tiles, "producer": producer.func, "consumer": consumer.func,
             "preload": schedule.preload,
             "need": f"at least {need} tiles" if need is not None else "more tiles",
-            "_related": [(f"producer `{producer.func}` overwrites here", e.dst.access.node),
-                         (f"consumer `{consumer.func}` reads here", e.src.access.node)],
-        }))
+        }, ((f"producer `{producer.func}` overwrites here", e.dst.access.node),
+            (f"consumer `{consumer.func}` reads here", e.src.access.node))))
     return findings
 
 
@@ -120,27 +117,28 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
             tiles = pick.slot_count
             if outer_trips is not None and outer_trips <= tiles:
                 continue  # no outer iteration comes back to a slot in use
-            fields = {"group": pick.group, "tiles": tiles, "stage": stage.func, "delay": d, "var": pick.target,
-                      "_related": [(f"`{pick.target}` is picked here, once per outer iteration", pick.value)]}
+            fields = {"group": pick.group, "tiles": tiles, "stage": stage.func, "delay": d, "var": pick.target}
+            related = ((f"`{pick.target}` is picked here, once per outer iteration", pick.value),)
             if trips is not None:
                 need = 1 + ceil(d / trips)
                 if tiles < need:
-                    findings.append(Finding("PTO056", arg.value, {
+                    findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
                         **fields, "detail": f"the pipeline loop runs {trips} iteration(s) per outer iteration, "
-                                            f"so `{pick.group}` needs {need} tiles"}))
+                                            f"so `{pick.group}` needs {need} tiles"}, related))
             elif tiles == 1:
-                findings.append(Finding("PTO056", arg.value, {
-                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites it"}))
+                findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
+                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites "
+                                        "it"}, related))
             elif tiles < 1 + d:
                 least = ceil(d / (tiles - 1)) if tiles > 1 else None
-                findings.append(Finding("PTO058", arg.value, {
+                findings.append(Finding(codes.OUTER_SLOT_MAYBE_OVERWRITTEN, arg.value, {
                     **fields, "detail": (f"this is safe only if the pipeline loop runs at least {least} iterations "
                                          "per outer iteration" if least else "no trip count makes one tile safe"),
-                    "need": 1 + d}))
+                    "need": 1 + d}, related))
     return findings
 
 
-def _total_tasks(kernel: Kernel, loop: PipelineLoop) -> Optional[int]:
+def _total_tasks(kernel: Kernel, loop: PipelineLoop) -> int | None:
     """Tasks over the whole run (pipeline loop trips times the outer loops'), if constant."""
     total = _trip_count(kernel, loop.start, loop.end, loop.step)
     for node in loop.ancestors:
@@ -157,12 +155,17 @@ def _bounds(node) -> tuple:
     pos = [a.value for a in getattr(node.iter, "args", ()) if a.keyword is None and not a.star]
     if not pos:
         return None, None, None
-    return (pos[0] if len(pos) >= 2 else None), (pos[1] if len(pos) >= 2 else pos[0]), (pos[2] if len(pos) >= 3 else None)
+    start = pos[0] if len(pos) >= 2 else None
+    end = pos[1] if len(pos) >= 2 else pos[0]
+    step = pos[2] if len(pos) >= 3 else None
+    return start, end, step
 
 
-def _trip_count(kernel: Kernel, start, end, step) -> Optional[int]:
+def _trip_count(kernel: Kernel, start, end, step) -> int | None:
     """Iterations of a `pl.range(start, end, step)` loop when all three are constants."""
     ev = kernel.constants
+    if ev is None:
+        return None
     end = ev.try_eval(end) if end is not None else None
     start = ev.try_eval(start) if start is not None else 0
     step = ev.try_eval(step) if step is not None else 1

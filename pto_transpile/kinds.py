@@ -7,12 +7,20 @@ so if that name's kind matters (a stage argument), rather than guessing.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import libcst as cst
 
 from pto_transpile.model import (
-    GROUP, SCALAR, STRUCT, STRUCT_ARRAY, TENSOR, TILE, TUPLE, UNKNOWN, HANDLE_KINDS,
+    GROUP,
+    HANDLE_KINDS,
+    SCALAR,
+    STRUCT,
+    STRUCT_ARRAY,
+    TENSOR,
+    TILE,
+    TUPLE,
+    UNKNOWN,
 )
 
 #: Kind of the value a `pl.<path>(...)` call returns.
@@ -74,12 +82,14 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         path = pl_path(expr.func)
         if path is not None:
             return PL_CALL_KINDS.get(path, UNKNOWN)
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("struct", "struct_array", "make_tile_group"):
-            return {"struct": STRUCT, "struct_array": STRUCT_ARRAY, "make_tile_group": GROUP}[expr.func.attr.value]
+        made = {"struct": STRUCT, "struct_array": STRUCT_ARRAY, "make_tile_group": GROUP}
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in made:
+            return made[expr.func.attr.value]
         return UNKNOWN
     if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.BooleanOperation)):
         parts = [expr.left, expr.right] if isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation)) else (
-            [expr.expression] if isinstance(expr, cst.UnaryOperation) else [expr.left] + [c.comparator for c in expr.comparisons]
+            [expr.expression] if isinstance(expr, cst.UnaryOperation)
+            else [expr.left] + [c.comparator for c in expr.comparisons]
         )
         sub = [infer(p, kinds, groups, pl_path) for p in parts]
         if any(k in HANDLE_KINDS or k == UNKNOWN for k in sub):

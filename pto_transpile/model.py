@@ -7,9 +7,12 @@ it; schedule, sync graph, plan and emit only run on a model the rules accepted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import libcst as cst
+
+if TYPE_CHECKING:
+    from pto_transpile.consteval import ConstEvaluator
 
 CUBE, VECTOR = "cube", "vector"
 SECTIONS = (CUBE, VECTOR)
@@ -28,10 +31,10 @@ class IdList:
 
     keyword: str  #: "fwd_ids" or "bwd_ids"
     node: cst.BaseExpression
-    values: Optional[tuple[int, ...]] = None  #: resolved ids, None if unresolvable
-    name: Optional[str] = None  #: the module-level name when spelled `fwd_ids=IDS`
-    problem: Optional[str] = None  #: why the spelling is not accepted
-    problem_node: Optional[cst.CSTNode] = None
+    values: tuple[int, ...] | None = None  #: resolved ids, None if unresolvable
+    name: str | None = None  #: the module-level name when spelled `fwd_ids=IDS`
+    problem: str | None = None  #: why the spelling is not accepted
+    problem_node: cst.CSTNode | None = None
 
     @property
     def kind(self) -> str:
@@ -45,30 +48,30 @@ class Buffer:
     name: str
     statement: cst.SimpleStatementLine
     call: cst.Call
-    section: Optional[str]
-    memory: Optional[str] = None
-    memory_node: Optional[cst.CSTNode] = None
-    slot_bytes: Optional[int] = None
-    mutex_ids: Optional[tuple] = None
-    mutex_node: Optional[cst.CSTNode] = None
-    depth: Optional[int] = None
-    ranges: Optional[list[tuple[int, int]]] = None  #: byte range per slot, if resolvable
-    fwd: Optional[IdList] = None
-    bwd: Optional[IdList] = None
+    section: str | None
+    memory: str | None = None
+    memory_node: cst.CSTNode | None = None
+    slot_bytes: int | None = None
+    mutex_ids: tuple | None = None
+    mutex_node: cst.CSTNode | None = None
+    depth: int | None = None
+    ranges: list[tuple[int, int]] | None = None  #: byte range per slot, if resolvable
+    fwd: IdList | None = None
+    bwd: IdList | None = None
 
     @property
     def cross_core(self) -> bool:
         return self.fwd is not None or self.bwd is not None
 
     @property
-    def slot_count(self) -> Optional[int]:
+    def slot_count(self) -> int | None:
         if self.mutex_ids:
             return len(self.mutex_ids)
         if self.depth:
             return self.depth
         return len(self.ranges) if self.ranges else None
 
-    def ids(self, kind: str) -> Optional[IdList]:
+    def ids(self, kind: str) -> IdList | None:
         return self.fwd if kind == "fwd" else self.bwd
 
 
@@ -102,7 +105,7 @@ class StageCall:
 
     def bind(self, params: list[str]) -> list[tuple[str, cst.Arg]]:
         """(parameter, argument) pairs: positional arguments by position, keywords by name."""
-        pairs = list(zip(params, self.positional))
+        pairs = list(zip(params, self.positional, strict=False))  # extra arguments bind nothing
         pairs += [(a.keyword.value, a) for a in self.call.args if a.keyword is not None and a.keyword.value in params]
         return pairs
 
@@ -116,7 +119,7 @@ class OuterPick:
     accessor: str  #: "next", "current", "previous" or "index"
     statement: cst.SimpleStatementLine
     value: cst.BaseExpression
-    slot_count: Optional[int]
+    slot_count: int | None
 
 
 @dataclass
@@ -130,11 +133,11 @@ class PipelineLoop:
     prologue: list[cst.BaseStatement] = field(default_factory=list)
     epilogue: list[cst.BaseStatement] = field(default_factory=list)
     between: list[cst.BaseStatement] = field(default_factory=list)
-    var: Optional[str] = None
-    start: Optional[cst.BaseExpression] = None
-    end: Optional[cst.BaseExpression] = None
-    step: Optional[cst.BaseExpression] = None
-    preload: Optional[int] = None
+    var: str | None = None
+    start: cst.BaseExpression | None = None
+    end: cst.BaseExpression | None = None
+    step: cst.BaseExpression | None = None
+    preload: int | None = None
     outer_picks: list[OuterPick] = field(default_factory=list)
     pick_aliases: dict[str, str] = field(default_factory=dict)  #: stage-argument name -> pick target
 
@@ -160,10 +163,10 @@ class StructDecl:
 class PreloadSpec:
     """`PipelineConfig(preload=...)` as written on the kernel's decorator."""
 
-    node: Optional[cst.CSTNode]  #: the value expression, None when defaulted
-    values: Optional[tuple] = None  #: folded values (may hold bad ones; rules judge)
+    node: cst.CSTNode | None  #: the value expression, None when defaulted
+    values: tuple | None = None  #: folded values (may hold bad ones; rules judge)
     is_sequence: bool = False
-    problem: Optional[str] = None  #: why it could not be folded
+    problem: str | None = None  #: why it could not be folded
 
 
 @dataclass
@@ -171,7 +174,7 @@ class Kernel:
     name: str
     node: cst.FunctionDef
     jit_decorator: cst.Decorator
-    pipeline_keyword: Optional[cst.Arg]  #: `pipeline=...` on `@pl.jit(...)`, if any
+    pipeline_keyword: cst.Arg | None  #: `pipeline=...` on `@pl.jit(...)`, if any
     preload: PreloadSpec
     params: dict[str, str] = field(default_factory=dict)  #: name -> kind
     kinds: dict[str, str] = field(default_factory=dict)  #: every name bound in the kernel -> kind
@@ -183,10 +186,11 @@ class Kernel:
     slot_vars: dict[str, str] = field(default_factory=dict)  #: slot variable -> group
     loops: list[PipelineLoop] = field(default_factory=list)
     stray_stage_calls: list[tuple[str, cst.Call]] = field(default_factory=list)  #: outside any loop
-    loop_stage_calls: list[tuple[cst.Call, "PipelineLoop"]] = field(default_factory=list)  #: every stage call inside a loop
+    #: every stage call inside a loop
+    loop_stage_calls: list[tuple[cst.Call, PipelineLoop]] = field(default_factory=list)
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
-    constants: object = None  #: ConstEvaluator over module constants the kernel does not rebind
+    constants: ConstEvaluator | None = None  #: over the module constants the kernel does not rebind
     stored: frozenset = frozenset()  #: every name the kernel body binds (targets, loop variables, `as` names)
 
     @property

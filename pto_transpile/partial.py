@@ -23,7 +23,6 @@ import ast
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Optional
 
 import libcst as cst
 
@@ -54,10 +53,10 @@ class Verbatim(cst.BaseStatement):
 
     text: str
     name: str
-    vf: Optional[VfBody] = None  #: for a vector function: what the role analyses read
+    vf: VfBody | None = None  #: for a vector function: what the role analyses read
     decorators: tuple = ()  #: for a vector function: each decorator's dotted name (None if not one)
 
-    def _visit_and_replace_children(self, visitor) -> "Verbatim":
+    def _visit_and_replace_children(self, visitor) -> Verbatim:
         return self
 
     def _codegen_impl(self, state) -> None:
@@ -77,7 +76,7 @@ class Partial:
     tail: str  #: the text after the last statement (`module.footer`)
 
 
-def parse(text: str, layout: Layout) -> Optional[Partial]:
+def parse(text: str, layout: Layout) -> Partial | None:
     """The module with only what the analysis needs parsed, or None when the whole file must
     be parsed (nothing to skip, unusual text, or a syntax error to be reported from there)."""
     n = layout.count
@@ -91,7 +90,7 @@ def parse(text: str, layout: Layout) -> Optional[Partial]:
         return None
     if not _compiles([chunks[i] for i in range(n) if i not in keep and i not in as_text]):
         return None
-    newline = _NEWLINE.search(text).group()
+    newline = _NEWLINE.search(text).group()  # type: ignore[union-attr]  # the text ends with one
     barrier = "pass" + newline
     head = f"if 1:{newline}{layout.first_indent}pass{newline}{barrier}"
     parts = [head]
@@ -107,22 +106,28 @@ def parse(text: str, layout: Layout) -> Optional[Partial]:
     if len(parsed) != 2 + 2 * len(keep) or not all(_is_barrier(s) for s in parsed[1::2]):
         return None
     statements = iter(parsed[2::2])
-    body = [next(statements) if i in keep else Verbatim(chunks[i], names[i], *as_text.get(i, (None, ())))
-            for i in range(n)]
-    module = cst.Module(body=body, header=(), footer=sub.footer, encoding=sub.encoding,
+    body: list[cst.BaseStatement] = []
+    for i, name in enumerate(names):
+        if i in keep:
+            body.append(next(statements))
+        else:
+            assert name is not None  # only definitions are left unparsed
+            body.append(Verbatim(chunks[i], name, *as_text.get(i, (None, ()))))
+    module = cst.Module(body=body,  # type: ignore[arg-type]  # a Verbatim stands where its def or class was
+                        header=(), footer=sub.footer, encoding=sub.encoding,
                         default_indent=sub.default_indent, default_newline=sub.default_newline,
                         has_trailing_newline=True)
-    return Partial(module, list(layout.lines[:n]), {id(stmt): chunk for stmt, chunk in zip(body, chunks)},
+    return Partial(module, list(layout.lines[:n]), {id(stmt): chunk for stmt, chunk in zip(body, chunks, strict=True)},
                    text[layout.bounds[n]:])
 
 
-def _definition(text: str, layout: Layout, i: int) -> Optional[str]:
+def _definition(text: str, layout: Layout, i: int) -> str | None:
     """The name a top-level `def`/`class` statement binds, None for any other statement."""
     m = _DEFINITION.match(text, layout.heads[i])
     return m.group(1) if m else None
 
 
-def _needed(text: str, layout: Layout, names: list[Optional[str]], as_text: set[int]) -> Optional[set[int]]:
+def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int]) -> set[int] | None:
     """Statements to parse: every statement that is not a definition, every definition
     decorated as a root, and (transitively) every definition a parsed one mentions, but
     the vector functions read as text. None when there is no root: a file without kernels
@@ -149,7 +154,7 @@ def _needed(text: str, layout: Layout, names: list[Optional[str]], as_text: set[
     return keep
 
 
-def _vector_functions(text: str, layout: Layout, names: list[Optional[str]], chunks: list[str]) -> dict[int, tuple]:
+def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks: list[str]) -> dict[int, tuple]:
     """Vector functions to read with Python's parser: index -> (VfBody, decorators). Only
     those nothing will report into (a `vf.*` op the role table does not know on a
     parameter, a tile group declared in them) and that name no other definition but such
@@ -186,7 +191,7 @@ def _vector_functions(text: str, layout: Layout, names: list[Optional[str]], chu
     return out
 
 
-def _dotted(node: ast.expr) -> Optional[tuple[str, ...]]:
+def _dotted(node: ast.expr) -> tuple[str, ...] | None:
     if isinstance(node, ast.Name):
         return (node.id,)
     if isinstance(node, ast.Attribute):

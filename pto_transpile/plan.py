@@ -9,11 +9,13 @@ it, so that hardware set and wait counts match exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+
+import libcst as cst
 
 from pto_api import EVENT_IDS
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Kernel, PipelineLoop
-from pto_transpile.scan import Finding
 from pto_transpile.syncgraph import Edge, SyncGraph
 
 
@@ -32,7 +34,7 @@ class SyncOp:
     ids: IdRef
     edge: Edge
     section: str
-    index: Optional[int] = None  #: literal index for prefire/drain; None = indexed by task
+    index: int | None = None  #: literal index for prefire/drain; None = indexed by task
 
 
 @dataclass
@@ -41,7 +43,7 @@ class Plan:
     post: dict[int, list[SyncOp]] = field(default_factory=dict)  #: stage index -> sets
     prefire: list[SyncOp] = field(default_factory=list)
     drain: list[SyncOp] = field(default_factory=list)
-    lifted: list[tuple[str, object]] = field(default_factory=list)  #: (name, literal node)
+    lifted: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)  #: (name, literal node)
     overlap: list[tuple[str, list[int]]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
@@ -78,25 +80,26 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
     owner_of = _shared_owner(kernel, graph.edges)
     alloc = _allocate_overlap_ids(kernel, graph, owner_of, touched, plan, overlap_counter)
     for edge in graph.edges:
-        ids = _resolve(kernel, edge, owner_of, refs, alloc)
-        if ids is None:
+        ref = _resolve(kernel, edge, owner_of, refs, alloc)
+        if ref is None:
             continue
         skew = edge.task_off if edge.kind == "WAR" else 0
         if edge.kind == "WAR" and edge.task_off == 0 and edge.src.buffer != edge.dst.buffer \
                 and edge.src.stage_index > edge.dst.stage_index:
-            plan.findings.append(Finding("PTO047", edge.dst.access.node, {"edge": edge}))
+            plan.findings.append(Finding(codes.REUSE_ORDER_REVERSED, edge.dst.access.node, {"edge": edge}))
             continue
         if skew < 0:
-            plan.findings.append(Finding("PTO048", edge.dst.access.node, {"edge": edge, "skew": skew}))
+            plan.findings.append(Finding(codes.INVERSE_TIME_SYNC, edge.dst.access.node, {"edge": edge, "skew": skew}))
             continue
-        if skew % ids.count:
-            plan.findings.append(Finding("PTO049", edge.dst.access.node, {"edge": edge, "skew": skew, "count": ids.count}))
+        if skew % ref.count:
+            plan.findings.append(Finding(codes.TASK_OFFSET_NOT_MULTIPLE, edge.dst.access.node,
+                                         {"edge": edge, "skew": skew, "count": ref.count}))
             continue
-        plan.pre.setdefault(edge.dst.stage_index, []).append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section))
-        plan.post.setdefault(edge.src.stage_index, []).append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section))
+        plan.pre.setdefault(edge.dst.stage_index, []).append(SyncOp("wait", edge.dst.pipe, ref, edge, edge.dst.section))
+        plan.post.setdefault(edge.src.stage_index, []).append(SyncOp("set", edge.src.pipe, ref, edge, edge.src.section))
         for i in range(skew):
-            plan.prefire.append(SyncOp("set", edge.src.pipe, ids, edge, edge.src.section, i % ids.count))
-            plan.drain.append(SyncOp("wait", edge.dst.pipe, ids, edge, edge.dst.section, i % ids.count))
+            plan.prefire.append(SyncOp("set", edge.src.pipe, ref, edge, edge.src.section, i % ref.count))
+            plan.drain.append(SyncOp("wait", edge.dst.pipe, ref, edge, edge.dst.section, i % ref.count))
     return plan
 
 
@@ -140,7 +143,8 @@ def _handovers(kernel: Kernel, edges: list[Edge]) -> set[int]:
     return out
 
 
-def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter: list[int]) -> dict[tuple[int, int], IdRef]:
+def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan,
+                          counter: list[int]) -> dict[tuple[int, int], IdRef]:
     """Free event ids for WAR edges created purely by address reuse."""
     wanted: dict[tuple[int, int], int] = {}
     handovers = _handovers(kernel, graph.edges)
@@ -166,12 +170,13 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
         if sizes[key] > 1:
             sizes[key] = 1
             edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) == key)
-            downgraded.append(Finding("PTO046", edge.dst.access.node, {"edge": edge, "wanted": wanted[key]}))
+            downgraded.append(Finding(codes.OVERLAP_IDS_DOWNGRADED, edge.dst.access.node,
+                                      {"edge": edge, "wanted": wanted[key]}))
     if sum(sizes.values()) <= len(free):
         plan.findings.extend(downgraded)
     else:
         edge = next(e for e in graph.edges if (e.src.seq, e.dst.seq) in sizes)
-        plan.findings.append(Finding("PTO045", edge.dst.access.node, {
+        plan.findings.append(Finding(codes.OVERLAP_IDS_EXHAUSTED, edge.dst.access.node, {
             "need": sum(sizes.values()), "free": len(free), "used": sorted(used)}))
         return {}
     refs = {}
@@ -184,7 +189,7 @@ def _allocate_overlap_ids(kernel, graph, owner_of, touched, plan: Plan, counter:
     return refs
 
 
-def _resolve(kernel: Kernel, edge: Edge, owner_of, refs, alloc) -> Optional[IdRef]:
+def _resolve(kernel: Kernel, edge: Edge, owner_of, refs, alloc) -> IdRef | None:
     """Which ids an edge uses, or None when it emits nothing."""
     if edge.src.section == edge.dst.section:
         return None

@@ -18,6 +18,12 @@ def _dotted(node: cst.BaseExpression) -> tuple[str, ...] | None:
     return None
 
 
+def _as_name(alias: cst.ImportAlias) -> str:
+    """The name `import ... as name` binds."""
+    assert alias.asname is not None
+    return cst.ensure_type(alias.asname.name, cst.Name).value
+
+
 @dataclass
 class PlNames:
     """Maps local names to paths inside `pl`.
@@ -31,7 +37,7 @@ class PlNames:
     roots: set[str] = field(default_factory=set)
 
     @classmethod
-    def from_module(cls, module: cst.Module) -> "PlNames":
+    def from_module(cls, module: cst.Module) -> PlNames:
         names = cls()
         for stmt in _module_level_statements(module.body):
             for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
@@ -46,7 +52,7 @@ class PlNames:
             dotted = _dotted(alias.name) or ()
             if alias.asname is not None:
                 if dotted[:2] == PL_MODULE:  # import pypto_pro.language[.sub] as name
-                    self.aliases[alias.asname.name.value] = dotted[2:]
+                    self.aliases[_as_name(alias)] = dotted[2:]
             elif dotted[:1] == PL_MODULE[:1]:  # import pypto_pro[.language]: used as pypto_pro.language.x
                 self.roots.add(dotted[0])
 
@@ -55,11 +61,11 @@ class PlNames:
             return
         module = _dotted(node.module) or ()
         for alias in node.names:
-            target = module + (alias.name.value,) if isinstance(alias.name, cst.Name) else module
+            name = cst.ensure_type(alias.name, cst.Name).value  # `from m import a.b` is not Python
+            target = module + (name,)
             if target[:2] != PL_MODULE:
                 continue
-            local = alias.asname.name.value if alias.asname is not None else alias.name.value
-            self.aliases[local] = target[2:]
+            self.aliases[_as_name(alias) if alias.asname is not None else name] = target[2:]
 
     def path(self, node: cst.BaseExpression) -> tuple[str, ...] | None:
         """`pl.pipeline.stage` -> ("pipeline", "stage"); None if not inside `pl`."""

@@ -8,8 +8,9 @@ a non-empty list of ints, one per loop in source order (every value is >= 0), or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import TypeGuard
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,10 @@ class Auto:
     scalars: dict = field(default_factory=dict)  #: scalar parameter -> value
 
 
-PreloadArg = Union[None, int, Sequence[int], Auto]
+#: An override in force: None (each kernel's own), one int, or one int per pipeline loop.
+Override = None | int | Sequence[int]
+#: What callers may pass: an override, or `Auto` to have one chosen by simulation.
+PreloadArg = Override | Auto
 
 
 def check_preload(value: object) -> PreloadArg:
@@ -62,5 +66,5 @@ def parse_preload(text: str) -> PreloadArg:
     return check_preload(values if "," in text else values[0])
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

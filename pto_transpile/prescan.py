@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pto_transpile import codes
+
 #: Characters of text read (about 25,000 lines of kernel code).
 MAX_CHARS = 1_000_000
 #: Deepest nesting accepted. Python itself refuses 200 nested brackets; libcst's code
@@ -189,7 +191,7 @@ class _Scanner:
             self.fail(m, base + 2 * peak)
 
     def indent(self, pos: int) -> None:
-        white = _INDENT.match(self.text, pos).group()
+        white = _INDENT.match(self.text, pos).group()  # type: ignore[union-attr]  # it matches "" too
         after = self.text[pos + len(white):pos + len(white) + 1]
         if after in ("", "\n", "\r", "#", "\\"):
             return  # blank or comment-only lines do not indent
@@ -248,13 +250,11 @@ class _Scanner:
 
 def too_complex_diagnostic(path: str, exc: BaseException):
     """The PTO097 diagnostic for a TooComplex (or a RecursionError that got past the limits)."""
-    from pto_transpile.diagnostics import Diagnostic
     from pto_transpile.rules import registry
 
-    rule = registry()["PTO097"]
+    rule = registry()[codes.INPUT_TOO_COMPLEX]
     if isinstance(exc, TooComplex):
         detail, line, column = exc.message, exc.line, exc.column
     else:
         detail, line, column = "it nests too deeply for Python's recursion limit", 1, 1
-    message, hint = rule.format({"detail": detail})
-    return Diagnostic(rule.code, rule.name, rule.severity, path, line, column, line, column + 1, message, hint)
+    return rule.diagnostic({"detail": detail}, path, line, column)

@@ -11,9 +11,8 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Optional
 
-from pto_transpile.api import TranspileResult
+from pto_transpile.results import TranspileResult
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,12 @@ def explain_syncs(result: TranspileResult) -> list[SyncWhy]:
         line = src.line_of(loop.node)
         stages = {n.stage_index: n.stage for n in loop.graph.nodes} if loop.graph else {}
 
-        def add(place, op):
+        placed = [("prefire", op) for op in plan.prefire]
+        for i in sorted(set(plan.pre) | set(plan.post)):
+            placed += [(f"before {stages.get(i, i)}", op) for op in plan.pre.get(i, [])]
+            placed += [(f"after {stages.get(i, i)}", op) for op in plan.post.get(i, [])]
+        placed += [("drain", op) for op in plan.drain]
+        for place, op in placed:
             e = op.edge
             index = f"{op.index}" if op.index is not None else f"task % {op.ids.count}"
             out.append(SyncWhy(
@@ -55,16 +59,6 @@ def explain_syncs(result: TranspileResult) -> list[SyncWhy]:
                 f"{e.dst.stage} `pl.{e.dst.access.op}` ({e.dst.role} on {e.dst.pipe}, line {where(e.dst)})",
                 (where(e.src), where(e.dst)),
             ))
-
-        for op in plan.prefire:
-            add("prefire", op)
-        for i in sorted(set(plan.pre) | set(plan.post)):
-            for op in plan.pre.get(i, []):
-                add(f"before {stages.get(i, i)}", op)
-            for op in plan.post.get(i, []):
-                add(f"after {stages.get(i, i)}", op)
-        for op in plan.drain:
-            add("drain", op)
     return out
 
 
@@ -101,13 +95,13 @@ class LineOrigins:
         for tag, i1, i2, j1, _ in matcher.get_opcodes():
             if tag == "equal":
                 self._input_line.update({j1 + k + 1: i1 + k + 1 for k in range(i2 - i1)})
-        self._edges: dict[tuple[str, str, str], list[SyncWhy]] = {}
+        self._edges: dict[tuple[str, ...], list[SyncWhy]] = {}  #: (kind, pipe, ids) of a sync call -> why
         for why in explain_syncs(result):
             m = _SYNC_CALL.match(why.call)
             if m:
                 self._edges.setdefault(m.groups(), []).append(why)
 
-    def note(self, line: int) -> Optional[str]:
+    def note(self, line: int) -> str | None:
         """"input line N", "inserted sync: RAW on `buf`, input lines A -> B", or None."""
         if line in self._input_line:
             return f"input line {self._input_line[line]}"

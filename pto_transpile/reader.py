@@ -8,23 +8,31 @@ can be reported in one run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
+from pto_transpile import partial
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
-from pto_transpile import partial
-from pto_transpile.partial import Verbatim
-from pto_transpile.vfbody import VfBody, from_cst
 from pto_transpile.model import (
-    CUBE, SCALAR, TUPLE, VECTOR, Kernel, OuterPick, PipelineLoop,
-    PreloadSpec, StageCall, StageFunc, StructDecl,
+    CUBE,
+    SCALAR,
+    TUPLE,
+    VECTOR,
+    Kernel,
+    OuterPick,
+    PipelineLoop,
+    PreloadSpec,
+    StageCall,
+    StageFunc,
+    StructDecl,
 )
+from pto_transpile.partial import Verbatim
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import NodeIndex, blocks
 from pto_transpile.source import SourceFile
+from pto_transpile.vfbody import VfBody, from_cst
+from pto_transpile.walk import BINDERS, NodeIndex, blocks, find, names_stored, statements_of
 
 
 @dataclass
@@ -35,10 +43,10 @@ class FileModel:
     evaluator: ConstEvaluator
     stages: dict[str, StageFunc] = field(default_factory=dict)
     helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)  #: plain module functions
-    vector_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    vector_functions: dict[str, cst.FunctionDef | Verbatim] = field(default_factory=dict)
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
-    _index: Optional[NodeIndex] = field(default=None, repr=False)
+    _index: NodeIndex | None = field(default=None, repr=False)
 
     @property
     def index(self) -> NodeIndex:
@@ -57,7 +65,8 @@ class FileModel:
         cache = self.__dict__.setdefault("_vf_bodies", {})
         if name not in cache:
             fn = self.vector_functions[name]
-            cache[name] = fn.vf if isinstance(fn, Verbatim) else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call)))
+            cache[name] = (fn.vf if isinstance(fn, Verbatim)
+                           else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call))))
         return cache[name]
 
 
@@ -80,7 +89,8 @@ def _read(source: SourceFile) -> FileModel:
             continue
         if not isinstance(stmt, cst.FunctionDef):
             continue
-        decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in stmt.decorators]
+        decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                      for d in stmt.decorators]
         if ("pipeline", "stage") in decorators:
             model.stages[stmt.name.value] = StageFunc(stmt.name.value, stmt, [p.name.value for p in stmt.params.params])
         elif ("vector_function",) in decorators:
@@ -140,19 +150,17 @@ def _unpacked(target: cst.BaseExpression, value: cst.BaseExpression):
         parts = value.elements if isinstance(value, (cst.Tuple, cst.List)) else None
         if parts is not None and len(parts) == len(target.elements) and not any(
                 isinstance(e, cst.StarredElement) for e in list(parts) + list(target.elements)):
-            return [pair for t, v in zip(target.elements, parts) for pair in _unpacked(t.value, v.value)]
+            return [pair for t, v in zip(target.elements, parts, strict=True) for pair in _unpacked(t.value, v.value)]
         return [(n.value, None) for n in find(target, cst.Name)]
     return []
 
 
 def _stored_names(file: FileModel, fn: cst.FunctionDef) -> frozenset[str]:
     """Every name the kernel body binds (targets, loop variables, `as` names)."""
-    from pto_transpile.rules._walk import BINDERS, names_stored
-
     return frozenset(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
 
 
-def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
+def section_of(with_node: cst.With, pl: PlNames) -> str | None:
     """"cube"/"vector" for `with pl.section_cube():` / `with pl.section_vector():`, else None."""
     if not with_node.items:
         return None
@@ -166,7 +174,7 @@ def section_of(with_node: cst.With, pl: PlNames) -> Optional[str]:
     return None
 
 
-def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> Optional[cst.Call]:
+def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> cst.Call | None:
     if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
         func = stmt.value.func
         if isinstance(func, cst.Name) and func.value in stages:
@@ -210,7 +218,7 @@ class KernelReader:
             kernel.kinds[param.name.value] = kind
             kernel.bound_plain.add(param.name.value)
         self.kernel = kernel
-        kernel.statements = self.pruned(list(self.fn.body.body))
+        kernel.statements = self.pruned(statements_of(self.fn.body))
         self._walk(kernel.statements, section=None, ancestors=[])
         for loop in kernel.loops:
             self._classify(loop)
@@ -218,7 +226,7 @@ class KernelReader:
             loop.outer_picks = self._outer_picks(loop)
         return kernel
 
-    def _jit_decorator(self) -> tuple[cst.Decorator, Optional[cst.Arg]]:
+    def _jit_decorator(self) -> tuple[cst.Decorator, cst.Arg | None]:
         for dec in self.fn.decorators:
             node = dec.decorator
             if self.pl.path(node.func if isinstance(node, cst.Call) else node) == ("jit",):
@@ -229,13 +237,14 @@ class KernelReader:
                 return dec, None
         raise AssertionError("kernel without @pl.jit")
 
-    def _preload(self, pipeline_kw: Optional[cst.Arg]) -> PreloadSpec:
+    def _preload(self, pipeline_kw: cst.Arg | None) -> PreloadSpec:
         if pipeline_kw is None:
             return PreloadSpec(node=None, values=(2,))
         value = pipeline_kw.value
         if isinstance(value, cst.Call) and self.pl.path(value.func) == ("pipeline", "PipelineConfig"):
             for arg in value.args:
-                if arg.keyword is not None and arg.keyword.value == "preload" or (arg.keyword is None and arg is value.args[0]):
+                if (arg.keyword is not None and arg.keyword.value == "preload"
+                        or (arg.keyword is None and arg is value.args[0])):
                     return self._fold_preload(arg.value)
             return PreloadSpec(node=None, values=(2,))
         return PreloadSpec(node=value, problem="`pipeline=` is not a `pl.pipeline.PipelineConfig(...)` call")
@@ -266,7 +275,7 @@ class KernelReader:
             out.append(stmt)
         return out
 
-    def _constant_branch(self, node: cst.If) -> Optional[list[cst.BaseStatement]]:
+    def _constant_branch(self, node: cst.If) -> list[cst.BaseStatement] | None:
         """The statements of the taken branch, or None when the test is not constant."""
         try:
             value = self.evaluator.eval(node.test)
@@ -275,27 +284,29 @@ class KernelReader:
         if isinstance(value, PlSymbol):
             return None
         if value:
-            return list(node.body.body)
+            return statements_of(node.body)
         if node.orelse is None:
             return []
         if isinstance(node.orelse, cst.If):
             return [node.orelse]
-        return list(node.orelse.body.body)
+        return statements_of(node.orelse.body)
 
     # the walk ---------------------------------------------------------------------------
-    def _walk(self, stmts, section: Optional[str], ancestors: list, in_loop: Optional[PipelineLoop] = None) -> None:
+    def _walk(self, stmts, section: str | None, ancestors: list, in_loop: PipelineLoop | None = None) -> None:
         for stmt in stmts:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     self._simple(small, stmt, section)
                     call = stage_call_of(small, self.file.stages)
-                    if call is not None and in_loop is None:
-                        self.kernel.stray_stage_calls.append((call.func.value, call))
-                    elif call is not None:
+                    if call is None:
+                        continue
+                    if in_loop is None:
+                        self.kernel.stray_stage_calls.append((cst.ensure_type(call.func, cst.Name).value, call))
+                    else:
                         self.kernel.loop_stage_calls.append((call, in_loop))
             elif isinstance(stmt, cst.For):
                 self._bind_target(stmt.target, section, SCALAR)
-                body = self.pruned(list(stmt.body.body))
+                body = self.pruned(statements_of(stmt.body))
                 loop = None
                 if self._holds_stages(body):
                     outer = next((a for a in ancestors if isinstance(a, cst.For)), stmt)
@@ -307,21 +318,21 @@ class KernelReader:
                 for item in stmt.items:
                     if item.asname is not None:
                         self._bind_target(item.asname.name, section, "unknown")
-                self._walk(self.pruned(list(stmt.body.body)), kind, ancestors + [stmt], in_loop)
+                self._walk(self.pruned(statements_of(stmt.body)), kind, ancestors + [stmt], in_loop)
             elif isinstance(stmt, cst.If):
                 if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
                     self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
-                self._walk(self.pruned(list(stmt.body.body)), section, ancestors + [stmt], in_loop)
+                self._walk(self.pruned(statements_of(stmt.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse
                 while orelse is not None:
                     if isinstance(orelse, cst.If):
-                        self._walk(self.pruned(list(orelse.body.body)), section, ancestors + [stmt], in_loop)
+                        self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
                         orelse = orelse.orelse
                     else:
-                        self._walk(self.pruned(list(orelse.body.body)), section, ancestors + [stmt], in_loop)
+                        self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
                         orelse = None
             elif isinstance(stmt, (cst.While, cst.Try)):
-                self._walk(list(stmt.body.body), section, ancestors + [stmt], in_loop)
+                self._walk(statements_of(stmt.body), section, ancestors + [stmt], in_loop)
 
     def _holds_stages(self, body) -> bool:
         for stmt in body:
@@ -329,12 +340,13 @@ class KernelReader:
                 return True
             if isinstance(stmt, cst.With):
                 for inner in stmt.body.body:
-                    if isinstance(inner, cst.SimpleStatementLine) and any(stage_call_of(s, self.file.stages) for s in inner.body):
+                    if isinstance(inner, cst.SimpleStatementLine) and any(
+                            stage_call_of(s, self.file.stages) for s in inner.body):
                         return True
         return False
 
     # bindings ---------------------------------------------------------------------------
-    def _bind(self, name: str, section: Optional[str], kind: str) -> None:
+    def _bind(self, name: str, section: str | None, kind: str) -> None:
         k = self.kernel
         prev = k.kinds.get(name)
         if prev is None or (prev == "const" and kind != "const"):
@@ -344,14 +356,14 @@ class KernelReader:
         else:
             k.var_sections.setdefault(name, set()).add(section)
 
-    def _bind_target(self, target: cst.BaseExpression, section: Optional[str], kind: str) -> None:
+    def _bind_target(self, target: cst.BaseExpression, section: str | None, kind: str) -> None:
         if isinstance(target, cst.Name):
             self._bind(target.value, section, kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
                 self._bind_target(el.value, section, "unknown")
 
-    def _simple(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, section: Optional[str]) -> None:
+    def _simple(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, section: str | None) -> None:
         if isinstance(small, cst.Assign):
             value = small.value
             kind = infer(value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
@@ -389,10 +401,10 @@ class KernelReader:
             for n in names:
                 self.kernel.structs.setdefault(n, []).append(StructDecl(n, line, call, fields, leaf == "struct_array"))
         elif path == ("make_tuple",):
-            fields = {a.keyword.value: a.value.value for a in call.args
-                      if a.keyword is not None and isinstance(a.value, cst.Name)}
+            members = {a.keyword.value: a.value.value for a in call.args
+                       if a.keyword is not None and isinstance(a.value, cst.Name)}
             for n in names:
-                self.kernel.tuples[n] = fields
+                self.kernel.tuples[n] = members
                 self.kernel.kinds[n] = TUPLE
         elif path == ("TileType",):
             for n in names:
@@ -421,7 +433,7 @@ class KernelReader:
             return [("", stmt, c, []) for c in (stage_call_of(s, stages) for s in stmt.body) if c is not None]
         if isinstance(stmt, cst.With):
             section = section_of(stmt, self.pl) or "with"
-            body = self.pruned(list(stmt.body.body))
+            body = self.pruned(statements_of(stmt.body))
             found = []
             for inner in body:
                 if isinstance(inner, cst.SimpleStatementLine):
@@ -459,7 +471,8 @@ class KernelReader:
                     continue
                 if isinstance(stmt, cst.SimpleStatementLine):
                     for small in stmt.body:
-                        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                        if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                                and isinstance(small.targets[0].target, cst.Name)):
                             target = small.targets[0].target.value
                             picked = slot_access(small.value, self.kernel.buffers)
                             if picked is not None and target not in picks:
@@ -472,7 +485,7 @@ class KernelReader:
                     for block in blocks(stmt):
                         visit(block)
 
-        visit(list(loop.outer.body.body))
+        visit(statements_of(loop.outer.body))
         passed = {a.value.value for s in loop.stages for a in s.passed if isinstance(a.value, cst.Name)}
         keep: dict[str, OuterPick] = {}
         for passed_name in passed:

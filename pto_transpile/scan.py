@@ -10,24 +10,15 @@ declares a tile group or returns a tile, ...) are reported as findings with rule
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile import codes, vfbody
+from pto_transpile.diagnostics import Finding
 from pto_transpile.kinds import SLOT_ACCESSORS
-from pto_transpile import vfbody
 from pto_transpile.model import Access, Kernel, StageCall
 from pto_transpile.walk import children
-
-
-@dataclass
-class Finding:
-    """A problem seen while scanning; the rule with `code` turns it into a diagnostic."""
-
-    code: str
-    node: cst.CSTNode
-    fields: dict
 
 
 @dataclass
@@ -92,7 +83,8 @@ class StageScanner:
         return result
 
     # one function body ------------------------------------------------------------------
-    def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack, call_site=None) -> None:
+    def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack,
+                       call_site=None) -> None:
         bindings = dict(bindings)
         self._bind_locals(fn, bindings, aggregates, result)
         _OpWalker(self, fn, bindings, stage_index, result, stack, call_site).walk(fn.body)
@@ -108,8 +100,9 @@ class StageScanner:
             for target, value in assigns:
                 if target in bindings:
                     continue
-                found: Optional[Binding] = None
-                if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value in aggregates:
+                found: Binding | None = None
+                if (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+                        and value.value.value in aggregates):
                     var = aggregates[value.value.value].get(value.attr.value)
                     if var in self.kernel.buffers:
                         found = Binding(self.kernel.buffers[var].name, True)
@@ -134,10 +127,10 @@ class StageScanner:
                     and isinstance(node.func.value, cst.Name):
                 owner = bindings.get(node.func.value.value)
                 if owner is not None and owner.is_group and id(node) not in allowed:
-                    result.findings.append(Finding("PTO051", node, {
+                    result.findings.append(Finding(codes.SLOT_ACCESSOR_NOT_ASSIGNED, node, {
                         "group": node.func.value.value, "accessor": node.func.attr.value}))
 
-    def memory_of(self, name_node: cst.BaseExpression, bindings) -> Optional[str]:
+    def memory_of(self, name_node: cst.BaseExpression, bindings) -> str | None:
         if isinstance(name_node, cst.Name):
             b = bindings.get(name_node.value)
             if b is not None:
@@ -159,7 +152,7 @@ class _OpWalker:
         self.stage_index = stage_index
         self.result = result
         self.stack = stack
-        self._made: Optional[set[str]] = None
+        self._made: set[str] | None = None
 
     def walk(self, node: cst.CSTNode) -> None:
         handler = _HANDLERS.get(type(node))
@@ -184,9 +177,9 @@ class _OpWalker:
 
     def visit_Return(self, node: cst.Return) -> bool:
         if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
-            related = [(f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site)]
-            self.s_finding("PTO021", node, helper=self.fn.name.value, value=self.s.file.source.code(node.value),
-                           _related=related if self.call_site is not None else [])
+            related = ((f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site),)
+            self.s_finding(codes.HELPER_RETURNS_BUFFER, node, related if self.call_site is not None else (),
+                           helper=self.fn.name.value, value=self.s.file.source.code(node.value))
         return True
 
     def visit_Subscript(self, node: cst.Subscript) -> bool:
@@ -209,15 +202,16 @@ class _OpWalker:
         return True
 
     # ------------------------------------------------------------------------------------
-    def s_finding(self, code: str, node, **fields) -> None:
-        self.result.findings.append(Finding(code, node, fields))
+    def s_finding(self, code: str, node, related=(), **fields) -> None:
+        self.result.findings.append(Finding(code, node, fields, related))
 
     def _names_buffer(self, expr) -> bool:
         if isinstance(expr, cst.Call) and self.s.pl.path(expr.func) in (("make_tile",), ("make_tile_group",)):
             return True
         if isinstance(expr, cst.Name):
             return expr.value in self.bindings or expr.value in self._made_tiles()
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SLOT_ACCESSORS:
+        if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+                and expr.func.attr.value in SLOT_ACCESSORS):
             return isinstance(expr.func.value, cst.Name) and expr.func.value.value in self.bindings
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
             return expr.value.value in self.bindings
@@ -230,7 +224,8 @@ class _OpWalker:
         if self._made is None:
             self._made = set()
             for node in self.s.file.find(self.fn.body, cst.Assign):
-                if isinstance(node.value, cst.Call) and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",)):
+                if (isinstance(node.value, cst.Call)
+                        and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",))):
                     self._made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
         return self._made
 
@@ -266,7 +261,8 @@ class _OpWalker:
                 mode = a.value.attr.value
         roles = op_roles(op, mode)
         if roles is None:
-            self.s_finding("PTO053", node, op=op, buffers=", ".join(sorted({self.bindings[t.value].buffer for t in touched})))
+            buffers = ", ".join(sorted({self.bindings[t.value].buffer for t in touched}))
+            self.s_finding(codes.OP_ROLES_UNKNOWN, node, op=op, buffers=buffers)
             return
         pipe = self._pipe(op, positional, node)
         if pipe is None:
@@ -284,31 +280,31 @@ class _OpWalker:
         for buffer, role in merged.items():
             self.result.accesses.append(Access(self.stage_index, buffer, role, pipe, node, op))
 
-    def _pipe(self, op: str, positional, node) -> Optional[str]:
+    def _pipe(self, op: str, positional, node) -> str | None:
         if op in ("move", "insert"):
             dst = self.s.memory_of(positional[0], self.bindings) if positional else None
             src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
             if dst is None or src is None:
                 side = "destination" if dst is None else "source"
-                self.s_finding("PTO052", node, op=op, side=side)
+                self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side=side)
                 return None
             return move_pipe(src, dst)
         if op in ("store", "store_tile"):
             src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
             if src is None:
-                self.s_finding("PTO052", node, op=op, side="source")
+                self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="source")
                 return None
             return store_pipe(src)
         pipe = op_pipe(op)
         if pipe is None:
-            self.s_finding("PTO052", node, op=op, side="registry")
+            self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="registry")
         return pipe
 
     def _helper_call(self, name: str, node: cst.Call) -> None:
         helper = self.s.file.helpers[name]
         params = [p.name.value for p in helper.params.params]
         bound = {}
-        for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star]):
+        for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star], strict=False):
             if isinstance(a.value, cst.Name) and a.value.value in self.bindings:
                 bound[p] = self.bindings[a.value.value]
         for a in node.args:
@@ -354,7 +350,7 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
     body = file.vf_body(name)
     roles: dict[str, str] = {}
 
-    def add(param: Optional[str], role: str) -> None:
+    def add(param: str | None, role: str) -> None:
         if param is None:
             return
         prev = roles.get(param)
@@ -365,12 +361,15 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
             table = VF_OP_ROLES.get(call.op)
             if table is None:
                 if any(vfbody.root(a, aliases) for a in call.args):
-                    findings.append(Finding("PTO053", call.node, {"op": f"vf.{call.op}", "buffers": name}))
+                    assert call.node is not None, "a vector function a finding points into is read by libcst"
+                    findings.append(Finding(codes.OP_ROLES_UNKNOWN, call.node,
+                                            {"op": f"vf.{call.op}", "buffers": name}))
                 continue
             for i, a in enumerate(call.args):
-                if i < len(table) and table[i] is not None:
-                    add(vfbody.root(a, aliases), table[i])
-        elif call.function in file.vector_functions and call.function not in active:
+                role = table[i] if i < len(table) else None
+                if role is not None:
+                    add(vfbody.root(a, aliases), role)
+        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
             inner = _vf_param_roles(file, call.function, findings, active | {name})
             for i, a in enumerate(call.args):
                 if i in inner:

@@ -14,9 +14,9 @@ from pathlib import Path
 import click
 
 from pto_transpile.model import TENSOR
+from pto_transpile.pipelined import pipelined_as
 from pto_transpile.provenance import LineOrigins
 from pto_transpile.reader import read
-from pto_transpile.rules.already_pipelined import pipelined_as
 
 PIPELINED = "pipelined"
 #: a kernel pipelined by hand, run with hardware semantics against its own sequential run

@@ -33,7 +33,7 @@ class SourceFile:
     _tail: str = field(default="", repr=False)
 
     @classmethod
-    def parse(cls, text: str, path: str = "<string>") -> "SourceFile":
+    def parse(cls, text: str, path: str = "<string>") -> SourceFile:
         """Parse `text`; raises libcst.ParserSyntaxError on a syntax error, and
         prescan.TooComplex (before parsing) on text too large or too deep to parse safely."""
         layout = check_limits(text)
@@ -70,7 +70,8 @@ class SourceFile:
             positions = self._positions[index] = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
         r = positions[node]
         shift = self._first_line(index) - 1
-        return CodeRange(CodePosition(r.start.line + shift, r.start.column), CodePosition(r.end.line + shift, r.end.column))
+        return CodeRange(CodePosition(r.start.line + shift, r.start.column),
+                         CodePosition(r.end.line + shift, r.end.column))
 
     def _statement_of(self, node: cst.CSTNode) -> int:
         """Index of the top-level statement holding `node`; statements are walked once, in

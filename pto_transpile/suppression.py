@@ -14,7 +14,6 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pto_transpile.diagnostics import Diagnostic
 
@@ -30,7 +29,7 @@ class Suppression:
     column: int  #: 1-based column of its `#`
     end_column: int
     text: str  #: the directive as written, for messages
-    codes: Optional[tuple[str, ...]]  #: rule codes named; None: every warning on the line
+    codes: tuple[str, ...] | None  #: rule codes named; None: every warning on the line
     problems: list[str] = field(default_factory=list)  #: what is wrong with it, whatever the analysis finds
     used: set[str] = field(default_factory=set)  #: codes it silenced
 

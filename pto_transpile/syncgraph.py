@@ -11,10 +11,11 @@ share lanes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Access, Kernel, PipelineLoop
-from pto_transpile.scan import Finding, overlap_pairs
+from pto_transpile.scan import overlap_pairs
 
 
 @dataclass(frozen=True)
@@ -103,13 +104,14 @@ def _regions(kernel: Kernel, touched: list[str], findings: list[Finding], nodes)
                 parent[ra] = rb
     reps = sorted({find(b) for b in touched})
     members = {i: sorted(b for b in touched if find(b) == rep) for i, rep in enumerate(reps)}
-    slots: dict[int, Optional[int]] = {}
+    slots: dict[int, int | None] = {}
     for r, ms in members.items():
         count = kernel.buffers[ms[-1]].slot_count
         slots[r] = count
         if count is None:
             node = next(n.access.node for n in nodes if n.buffer == ms[-1])
-            findings.append(Finding("PTO050", kernel.buffers[ms[-1]].call, {"buffer": ms[-1], "use": node}))
+            findings.append(Finding(codes.SLOT_COUNT_UNRESOLVED, kernel.buffers[ms[-1]].call,
+                                    {"buffer": ms[-1], "use": node}))
     return members, slots
 
 

@@ -13,8 +13,9 @@ cheaper than libcst's, and kept as text (`partial.py`); otherwise from its libcs
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Union
+from typing import Any
 
 import libcst as cst
 
@@ -25,7 +26,7 @@ class Shape:
 
     kind: str  #: "name", "binop" (follow the left operand), "part" (subscript, attribute: follow the value), "other"
     name: str = ""
-    inner: Optional["Shape"] = None
+    inner: Shape | None = None
 
 
 OTHER = Shape("other")
@@ -43,13 +44,13 @@ class Alias:
 class OpCall:
     """A call: `vf.<op>(...)` (`op`), or of a plain name (`function`, maybe a vector function)."""
 
-    op: Optional[str]
-    function: Optional[str]
+    op: str | None
+    function: str | None
     args: tuple[Shape, ...]  #: positional, non-starred arguments
-    node: Optional[cst.Call] = None  #: the libcst node, when read from libcst (findings point at it)
+    node: cst.Call | None = None  #: the libcst node, when read from libcst (findings point at it)
 
 
-Item = Union[Alias, OpCall]
+Item = Alias | OpCall
 
 
 @dataclass(frozen=True)
@@ -72,12 +73,12 @@ def calls(body: VfBody) -> Iterator[tuple[OpCall, dict[str, str]]]:
             yield item, aliases
 
 
-def root(shape: Shape, aliases: dict[str, str]) -> Optional[str]:
+def root(shape: Shape, aliases: dict[str, str]) -> str | None:
     """The parameter `shape` is based on, through `aliases` (name -> parameter)."""
     while True:
         if shape.kind == "name":
             return aliases.get(shape.name)
-        if shape.kind in ("binop", "part"):
+        if shape.kind in ("binop", "part") and shape.inner is not None:
             shape = shape.inner
         else:
             return None

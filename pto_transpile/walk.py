@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -25,7 +26,7 @@ _LAYOUT_FIELDS = frozenset({
 })
 #: Types whose dataclass field order differs from source order (layout fields left out).
 #: tests/test_walk.py compares the walk with libcst's own traversal on every node type.
-_SOURCE_ORDER = {
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
     cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
     cst.TypeAlias: ("name", "type_parameters", "value"),
@@ -42,7 +43,8 @@ def _fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
         names = _SOURCE_ORDER.get(cls) or tuple(
-            f.name for f in dataclasses.fields(cls) if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
+            f.name for f in dataclasses.fields(cls)
+            if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
         _FIELDS[cls] = names
     return names
 
@@ -85,11 +87,19 @@ def _getter(cls: type) -> Callable[[cst.CSTNode], tuple]:
         if not names:
             getter = _no_fields
         elif len(names) == 1:
-            name = names[0]
-            getter = lambda node: (getattr(node, name),)  # noqa: E731
+            getter = _one_field(names[0])
         else:
             getter = attrgetter(*names)
         _GETTERS[cls] = getter
+    return getter
+
+
+def _one_field(name: str) -> Callable[[cst.CSTNode], tuple]:
+    get = attrgetter(name)
+
+    def getter(node: cst.CSTNode) -> tuple:
+        return (get(node),)
+
     return getter
 
 
@@ -118,19 +128,49 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
+def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
+    """The statements of a block. A one-line block (`if x: a = 1`) holds simple statements
+    instead: they are listed where statements go, and every walk tells nodes apart by type."""
+    return list(cast(Sequence[cst.BaseStatement], suite.body))
+
+
 def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStatement]]:
     """The statement lists directly inside a compound statement (an `elif` is a nested
     `if`, listed as a one-statement block); nested `def` bodies only with `functions`."""
     if isinstance(stmt, (cst.For, cst.While, cst.With)) or (functions and isinstance(stmt, cst.FunctionDef)):
-        return [list(stmt.body.body)]
+        return [statements_of(stmt.body)]
     if isinstance(stmt, cst.If):
-        out = [list(stmt.body.body)]
+        out = [statements_of(stmt.body)]
         if stmt.orelse is not None:
-            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else list(stmt.orelse.body.body))
+            out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else statements_of(stmt.orelse.body))
         return out
     if isinstance(stmt, cst.Try):
-        return [list(stmt.body.body)] + [list(h.body.body) for h in stmt.handlers]
+        return [statements_of(stmt.body)] + [statements_of(h.body) for h in stmt.handlers]
     return []
+
+
+#: The nodes that bind names (`names_stored` reads their targets).
+BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+
+
+def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
+    """Names bound by assignments, loop targets and `as` clauses under `node`; `binders`,
+    when given, are the BINDERS under it, already found."""
+    found: list[cst.Name] = []
+
+    def _collect(t) -> None:
+        if isinstance(t, cst.Name):
+            found.append(t)
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            for el in t.elements:
+                _collect(el.value)
+
+    for n in iter_nodes(node) if binders is None else binders:
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
+            _collect(n.target)
+        elif isinstance(n, cst.AsName):
+            _collect(n.name)
+    return found
 
 
 class NodeIndex:
@@ -163,7 +203,7 @@ class NodeIndex:
         for cls in types:
             numbers, nodes = table[cls]
             lo, hi = bisect_left(numbers, first), bisect_left(numbers, end)
-            found.extend(zip(numbers[lo:hi], nodes[lo:hi]))
+            found.extend(zip(numbers[lo:hi], nodes[lo:hi], strict=True))
         if len(types) > 1:
             found.sort(key=lambda pair: pair[0])
         if skip_functions:
@@ -204,7 +244,8 @@ class NodeIndex:
         if self.find(root, type(root)) != [root] or id(root) not in self._where:
             return None
         table = self._where[id(root)][1]
-        numbers = [entry[2] for entry in (self._where.get(t) for t in targets) if entry is not None and entry[1] is table]
+        numbers = [entry[2] for entry in (self._where.get(t) for t in targets)
+                   if entry is not None and entry[1] is table]
         on_path: set[int] = set()
         stack = [root]
         while stack:

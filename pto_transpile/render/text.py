@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from rich.markup import escape
 
-
 _STYLE = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
 
 
@@ -34,7 +33,8 @@ def _block(d, source_lines, color: bool) -> str:
             out += [f"{gutter} [blue]|[/]", f"[blue]{d.line} |[/] {escape(expanded)}",
                     f"{gutter} [blue]|[/] {' ' * prefix_len}[{style}]{'^' * width}[/]"]
         for r in d.related:
-            out.append(f"{gutter} [blue]=[/] note: {escape(r.message)} at {escape(r.path or d.path)}:{r.line}:{r.column}")
+            out.append(f"{gutter} [blue]=[/] note: {escape(r.message)} at "
+                       f"{escape(r.path or d.path)}:{r.line}:{r.column}")
         if d.hint:
             out.append(f"{gutter} [blue]=[/] [bold]help[/]: {escape(d.hint)}")
     else:

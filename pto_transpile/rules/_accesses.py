@@ -8,16 +8,15 @@ in a tile) need them all. Computed once per loop and kept on the context.
 from __future__ import annotations
 
 from pto_transpile.model import Access
+from pto_transpile.rules.context import LoopContext
 from pto_transpile.scan import StageScanner
 
 
-def all_accesses(ctx) -> list[list[Access]]:
-    cache = ctx.__dict__.setdefault("_all_accesses", {})
-    key = ctx.loop.index
-    if key not in cache:
+def all_accesses(ctx: LoopContext) -> list[list[Access]]:
+    if "all_accesses" not in ctx.memo:
         scanner = StageScanner(ctx.file, ctx.kernel)
         scanner.tracked = set(ctx.kernel.buffers)
         # findings of this wider scan (an op on a plain tile whose pipe it cannot tell...) are
         # not problems of the synchronised buffers; the soundness check judges those ops
-        cache[key] = [scanner.scan_stage(s).accesses for s in ctx.loop.stages]
-    return cache[key]
+        ctx.memo["all_accesses"] = [scanner.scan_stage(s).accesses for s in ctx.loop.stages]
+    return ctx.memo["all_accesses"]

@@ -21,7 +21,7 @@ class Text(str):
     the unedited kernel, and its test would check the wrong thing. Concatenations and
     further edits stay checked."""
 
-    def replace(self, old, new, count=-1):  # type: ignore[override]
+    def replace(self, old, new, count=-1):
         if old not in self:
             raise ValueError(f"example edit did not match: {old[:80]!r}")
         return Text(str.replace(self, old, new, count))
@@ -287,6 +287,24 @@ ST_POS = '''\
 def st(pos, out, x_db):
     x = x_db.next()
     pl.store(out, x, [pos.row, 0])'''
+
+
+#: a kernel pipelined by hand: the author placed the syncs, primed the release ids and drains them
+HAND_PIPELINED = kernel(
+    decorator="@pl.jit(auto_mutex=True)",
+    decls="with pl.section_vector():\n"
+          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2)\n"
+          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=3)",
+    loop=loop(
+        cube("pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2 + ki % 2)\n    " + MM_CALL
+             + "\n    pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=ki % 2)"),
+        vector("pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n    " + ST_CALL
+               + "\n    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2 + ki % 2)"),
+    ),
+    after="with pl.section_cube():\n"
+          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2)\n"
+          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=3)",
+)
 
 
 # every module-level example text is checked on edit too

@@ -2,27 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 import libcst as cst
 
 from pto_transpile.kinds import slot_access
+from pto_transpile.model import Kernel
+from pto_transpile.reader import FileModel
+from pto_transpile.rules.context import KernelContext
 from pto_transpile.walk import blocks
 
 
-def picks_outside_loops(ctx) -> list[tuple]:
-    """(statement, small, pick-expression, is_standalone, target) for picks outside the
-    pipeline loops of `ctx.kernel`; found once per kernel (two rules read them)."""
-    kernel = ctx.kernel
-    cached = kernel.__dict__.get("_picks_outside_loops")
-    if cached is None:
-        cached = kernel.__dict__["_picks_outside_loops"] = list(_picks(ctx.file, kernel))
-    return cached
+@dataclass(frozen=True)
+class Pick:
+    """A slot pick (`g.next()`, `g.current()`, `g.previous()`, `g[i]`) outside the pipeline loops."""
+
+    stmt: cst.BaseStatement  #: the statement of the kernel body holding it
+    small: cst.BaseSmallStatement  #: the simple statement holding it
+    expr: cst.BaseExpression  #: the pick itself
+    group: str  #: the tile group it picks from
+    target: str | None  #: the name it is assigned to when it is a statement of its own, `slot = g.next()`
+
+    @property
+    def standalone(self) -> bool:
+        return self.target is not None
 
 
-def _picks(file, kernel):
-    loop_ids = {id(l.node) for l in kernel.loops}
+def picks_outside_loops(ctx: KernelContext) -> list[Pick]:
+    """The picks outside the pipeline loops of `ctx.kernel`, in source order; found once
+    per kernel (two rules read them)."""
+    if "picks_outside_loops" not in ctx.memo:
+        ctx.memo["picks_outside_loops"] = list(_picks(ctx.file, ctx.kernel))
+    return ctx.memo["picks_outside_loops"]
+
+
+def _picks(file: FileModel, kernel: Kernel) -> Iterator[Pick]:
+    loop_ids = {id(loop.node) for loop in kernel.loops}
     groups = kernel.buffers
 
-    def walk(stmts):
+    def walk(stmts) -> Iterator[Pick]:
         for stmt in stmts:
             if id(stmt) in loop_ids:
                 continue
@@ -32,15 +51,16 @@ def _picks(file, kernel):
             for block in blocks(stmt):
                 yield from walk(block)
 
-    def _small(stmt, small):
+    def _small(stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement) -> Iterator[Pick]:
         standalone = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
-                and slot_access(small.value, groups):
-            standalone = small.value
-            yield stmt, small, small.value, True, small.targets[0].target.value
-        found = [n for n in file.find(small, (cst.Call, cst.Subscript))
-                 if n is not standalone and slot_access(n, groups)]
-        for n in found:
-            yield stmt, small, n, False, None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            access = slot_access(small.value, groups)
+            if access is not None:
+                standalone = small.value
+                yield Pick(stmt, small, small.value, access[0], small.targets[0].target.value)
+        for n in file.find(small, (cst.Call, cst.Subscript)):
+            access = slot_access(n, groups) if n is not standalone else None
+            if access is not None:
+                yield Pick(stmt, small, n, access[0], None)
 
     yield from walk(kernel.node.body.body)

@@ -1,40 +1,16 @@
-"""Small tree walks the rules share."""
+"""Small tree walks the rules share (the walks analysis shares too are in walk.py)."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import libcst as cst
 
-from pto_transpile.walk import blocks, find, iter_nodes
+from pto_transpile.walk import blocks, find
 
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
     return find(node, cst.Call)
-
-
-#: The nodes that bind names (`names_stored` reads their targets).
-BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
-
-
-def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
-    """Names bound by assignments, loop targets and `as` clauses under `node`; `binders`,
-    when given, are the BINDERS under it, already found."""
-    found: list[cst.Name] = []
-
-    def _collect(t) -> None:
-        if isinstance(t, cst.Name):
-            found.append(t)
-        elif isinstance(t, (cst.Tuple, cst.List)):
-            for el in t.elements:
-                _collect(el.value)
-
-    for n in iter_nodes(node) if binders is None else binders:
-        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
-            _collect(n.target)
-        elif isinstance(n, cst.AsName):
-            _collect(n.name)
-    return found
 
 
 def statements(stmts) -> Iterator[cst.BaseStatement]:

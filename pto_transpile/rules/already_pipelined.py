@@ -1,35 +1,17 @@
-import libcst as cst
-
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
+from pto_transpile.pipelined import BY_HAND, pipelined_as
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
-#: Counters only pto-transpile's output binds (full mode / serial mode).
-MARKERS = ("_pl_task_id", "_pl_sync_id")
-SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"))
 
-
-def pipelined_as(kernel, file) -> str | None:
-    """How a kernel without `pipeline=` is already pipelined, or None if it is not.
-
-    pto-transpile's output binds its task counter; a kernel pipelined by hand raises and
-    waits for cross-core events itself. Neither is transformed (again): it is left as written.
-    A kernel that sets `pipeline=` is always the user's serial kernel, whatever names it binds."""
-    if kernel.pipeline_keyword is not None:
-        return None
-    if any(n.startswith(MARKERS) for n in kernel.stored):
-        return "already the output of pto-transpile"
-    if any(file.pl.path(c.func) in SYNCS for c in file.find(kernel.node.body, cst.Call)):
-        return "pipelined by hand (it calls `set_cross_core`/`wait_cross_core` itself)"
-    return None
-
-
-def check(file):
+def check(ctx):
+    file = ctx.file
     for kernel in file.kernels:
         how = pipelined_as(kernel, file)
         if how is not None:
             yield kernel.node.name, {"kernel": kernel.name, "how": how,
-                                     "_hint": "generated" if how.startswith("already") else "hand"}
+                                     "_hint": "hand" if how.startswith(BY_HAND) else "generated"}
 
 
 DOC = """\
@@ -187,22 +169,8 @@ def kernel(  # E: PTO060
         pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=_pl_bwd_ids_x_db[1])
 '''
 
-#: a hand-pipelined kernel: the author placed the syncs, primed the release ids and drains them
-_HAND = ex.kernel(
-    decorator="@pl.jit(auto_mutex=True)",
-    decls="with pl.section_vector():\n"
-          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2)\n"
-          "    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=3)",
-    loop=ex.loop(
-        ex.cube("pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2 + ki % 2)\n    " + ex.MM_CALL
-                + "\n    pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=ki % 2)"),
-        ex.vector("pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n    " + ex.ST_CALL
-                  + "\n    pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=2 + ki % 2)"),
-    ),
-    after="with pl.section_cube():\n"
-          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=2)\n"
-          "    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=3)",
-).replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060\n", 1)
+#: the hand-pipelined example kernel, marked where this note is expected
+_HAND = ex.HAND_PIPELINED.replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060\n", 1)
 
 INVALID = (_GENERATED, _HAND)
 
@@ -210,7 +178,7 @@ VALID = (ex.kernel(config="preload=1"),)
 
 
 RULE = Rule(
-    code="PTO060",
+    code=codes.ALREADY_PIPELINED,
     name="already-pipelined",
     title="The kernel is already pipelined, so it is left as written",
     message="kernel `{kernel}` is {how}; it is left as written",

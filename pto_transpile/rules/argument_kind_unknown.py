@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -69,10 +70,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO054",
+    code=codes.ARGUMENT_KIND_UNKNOWN,
     name="argument-kind-unknown",
     title="Whether a stage argument must travel with its task cannot be decided",
-    message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether it must travel in the ctx ring",
+    message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
+            "it must travel in the ctx ring",
     hint="Bind `{names}` from a `pl` call, a literal or an annotated parameter so its kind is known",
     phase="analysis",
     seed="where a value's kind (scalar or handle) cannot be decided statically, say so rather than guess",

@@ -1,15 +1,16 @@
-"""The Rule record and the contexts rules are judged in."""
+"""The Rule record: a rule's code, texts, examples and check (its contexts are in context.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional
+from typing import Any
 
-from pto_transpile.diagnostics import Severity
+from pto_transpile.diagnostics import Diagnostic, Related, Severity
 
 #: When a rule's `check` runs: on the file, on each kernel's model, on each pipeline loop
-#: once its stages are scanned and scheduled, on each loop's sync graph; "analysis" rules
-#: have no check (the analysis step reports them).
+#: once its stages are scanned and scheduled, on each loop's sync graph (given a FileContext,
+#: KernelContext or LoopContext); "analysis" rules have no check (the analysis step reports them).
 PHASES = ("file", "kernel", "loop", "graph", "analysis")
 
 
@@ -27,10 +28,20 @@ class Rule:
     doc: str = ""  #: markdown: What it checks / Why it matters for pipelining / Example / Use instead
     invalid: tuple[str, ...] = ()  #: failing kernels; `# E: PTOxxx` marks each expected line
     valid: tuple[str, ...] = ()  #: passing kernels
-    check: Optional[Callable[[Any], Iterable[tuple[Any, dict]]]] = None
+    check: Callable[[Any], Iterable[tuple[Any, dict]]] | None = None
     seed: str = ""  #: the constraint this rule enforces, in one English sentence
     module: str = field(default="", repr=False)
 
     def format(self, fields: dict) -> tuple[str, str]:
         hint = self.hints[fields["_hint"]] if "_hint" in fields else self.hint
         return self.message.format(**fields), hint.format(**fields)
+
+    def diagnostic(self, fields: dict, path: str, line: int, column: int, end_line: int | None = None,
+                   end_column: int | None = None, related: tuple[Related, ...] = ()) -> Diagnostic:
+        """This rule's diagnostic from 1-based `line`/`column` (to one character further, unless
+        an end is given), its message and hint filled in from `fields`."""
+        message, hint = self.format(fields)
+        end_line = line if end_line is None else end_line
+        end_column = column + 1 if end_column is None else end_column
+        return Diagnostic(self.code, self.name, self.severity, path, line, column, end_line, end_column,
+                          message, hint, related)

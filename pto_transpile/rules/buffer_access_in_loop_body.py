@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
@@ -73,20 +74,23 @@ def st(ki, sub_id, out, x):
     pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
 
 INVALID = (
-    ex.kernel(st=_ST_TILE, loop=ex.loop("x = x_db.next()  # E: PTO022", ex.cube(), ex.vector("st(ki, sub_id, out, x)"))),
+    ex.kernel(st=_ST_TILE,
+              loop=ex.loop("x = x_db.next()  # E: PTO022", ex.cube(), ex.vector("st(ki, sub_id, out, x)"))),
 )
 
 VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO022",
+    code=codes.BUFFER_ACCESS_IN_LOOP_BODY,
     name="buffer-access-in-loop-body",
     title="The pipeline loop body touches a cross-core buffer outside the stages",
-    message="`{use}` touches buffer `{buffer}` in the pipeline loop body outside any stage; cross-core sync cannot order it",
+    message="`{use}` touches buffer `{buffer}` in the pipeline loop body outside any stage; "
+            "cross-core sync cannot order it",
     hint="Move this use of `{buffer}` into the stage that produces or consumes it",
     check=check,
-    seed="the pipeline loop body must not pick or operate on cross-core buffers, or on local buffers sharing their addresses; do it inside a stage",
+    seed="the pipeline loop body must not pick or operate on cross-core buffers, or on local buffers sharing their "
+         "addresses; do it inside a stage",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -8,8 +9,8 @@ from pto_transpile.rules.base import Rule
 def _uses(file, fn, param, seen=frozenset()):
     """Slot accessors applied to `param` in `fn`'s body, following plain helpers that
     receive it as a positional argument: list of (node, accessor)."""
-    found = []
-    helper_calls = []
+    found: list[tuple[cst.CSTNode, str]] = []
+    helper_calls: list[tuple[cst.Call, str]] = []  #: (call, helper name)
     for n in file.find(fn.body, (cst.Call, cst.Subscript)):
         if isinstance(n, cst.Call):
             f = n.func
@@ -17,15 +18,15 @@ def _uses(file, fn, param, seen=frozenset()):
                     and isinstance(f.value, cst.Name) and f.value.value == param:
                 found.append((n, f.attr.value))
             elif isinstance(f, cst.Name) and f.value in file.helpers and f.value not in seen:
-                helper_calls.append(n)
+                helper_calls.append((n, f.value))
         elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and n.value.value == param:
             found.append((n, "index"))
-    for call in helper_calls:
-        helper = file.helpers[call.func.value]
+    for call, helper_name in helper_calls:
+        helper = file.helpers[helper_name]
         params = [p.name.value for p in helper.params.params]
-        for arg, name in zip(call.args, params):
+        for arg, name in zip(call.args, params, strict=False):
             if arg.keyword is None and arg.star == "" and isinstance(arg.value, cst.Name) and arg.value.value == param:
-                found += _uses(file, helper, name, seen | {call.func.value})
+                found += _uses(file, helper, name, seen | {helper_name})
     return found
 
 
@@ -41,7 +42,8 @@ def check(ctx):
                 continue
             if v.value in k.slot_vars and k.buffers[k.slot_vars[v.value]].cross_core:
                 yield v, {"buffer": k.slot_vars[v.value], "stage": s.func,
-                          "detail": f"receives slot `{v.value}` picked outside the loop, so the same tile is used every iteration"}
+                          "detail": f"receives slot `{v.value}` picked outside the loop, so the "
+                                    "same tile is used every iteration"}
                 continue
             buf = k.buffers.get(v.value)
             if buf is None or not buf.cross_core:
@@ -52,9 +54,11 @@ def check(ctx):
             if others:
                 node, how = others[0]
                 spelled = "`[...]`" if how == "index" else f"`.{how}()`"
-                yield node, {"buffer": buf.name, "stage": s.func, "detail": f"takes a slot with {spelled} instead of `.next()`"}
+                detail = f"takes a slot with {spelled} instead of `.next()`"
+                yield node, {"buffer": buf.name, "stage": s.func, "detail": detail}
             elif len(nexts) > 1:
-                yield nexts[1][0], {"buffer": buf.name, "stage": s.func, "detail": f"calls `.next()` {len(nexts)} times per iteration"}
+                detail = f"calls `.next()` {len(nexts)} times per iteration"
+                yield nexts[1][0], {"buffer": buf.name, "stage": s.func, "detail": detail}
             elif not nexts and uses == []:
                 pass  # the buffer is passed on untouched: nothing rotates here, nothing is accessed
 
@@ -118,7 +122,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO037",
+    code=codes.BUFFER_NOT_ROTATING,
     name="buffer-not-rotating",
     title="A cross-core buffer's tiles do not rotate with the iterations",
     message="cross-core buffer `{buffer}` in stage `{stage}` {detail}; its tiles must rotate with the iteration order",

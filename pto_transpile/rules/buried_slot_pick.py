@@ -1,14 +1,14 @@
-from pto_transpile.kinds import slot_access
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
-    for _stmt, small, pick, standalone, _target in picks_outside_loops(ctx):
-        if not standalone:
-            group, accessor = slot_access(pick, ctx.kernel.buffers)
-            yield pick, {"group": group, "pick": ctx.source.code(pick), "statement": ctx.source.code(small)}
+    for pick in picks_outside_loops(ctx):
+        if not pick.standalone:
+            yield pick.expr, {"group": pick.group, "pick": ctx.source.code(pick.expr),
+                              "statement": ctx.source.code(pick.small)}
 
 
 DOC = """\
@@ -58,13 +58,14 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO023",
+    code=codes.BURIED_SLOT_PICK,
     name="buried-slot-pick",
     title="A slot pick outside the pipeline loop is part of a larger expression",
     message="`{pick}` takes a slot of `{group}` inside a larger expression (`{statement}`)",
     hint="Assign the slot on its own line first: `slot = {pick}`, then use `slot`",
     check=check,
-    seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, never inside a larger expression",
+    seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, "
+         "never inside a larger expression",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -42,10 +43,11 @@ INVALID = (
 VALID = (ex.kernel(),)
 
 RULE = Rule(
-    code="PTO067",
+    code=codes.CROSS_CORE_BUFFER_IN_SECTION,
     name="cross-core-buffer-in-section",
     title="A cross-core buffer is declared inside a section",
-    message="cross-core buffer `{buffer}` is declared inside a `section_{section}` block, so only the {section} core has it",
+    message="cross-core buffer `{buffer}` is declared inside a `section_{section}` block, so "
+            "only the {section} core has it",
     hint="Declare `{buffer}` in the kernel body, outside any `with pl.section_*()` block",
     phase="kernel",
     check=check,

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -71,7 +72,7 @@ VALID = (ex.kernel4(),)
 
 
 RULE = Rule(
-    code="PTO035",
+    code=codes.CROSS_CORE_BUFFER_NOT_ADJACENT,
     name="cross-core-buffer-not-adjacent",
     title="A cross-core buffer is handed between stages that are not neighbours",
     message="cross-core buffer `{buffer}` is handed from `{a}` to `{b}` with {n} stage(s) in between",

@@ -1,5 +1,6 @@
 import textwrap
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -66,14 +67,17 @@ VALID = (ex.kernel4(),)
 
 
 RULE = Rule(
-    code="PTO034",
+    code=codes.CROSS_CORE_BUFFER_SAME_CORE,
     name="cross-core-buffer-same-core",
     title="Both users of a cross-core buffer run on the same core",
-    message="cross-core buffer `{buffer}` is used by `{a}` and `{b}`, both on the {core} core; it must hand data between cube and vector",
-    hint="Drop fwd_ids/bwd_ids from `{buffer}` (same-core order comes from auto_mutex), or hand it to a stage of the other core",
+    message="cross-core buffer `{buffer}` is used by `{a}` and `{b}`, both on the {core} core; it must "
+            "hand data between cube and vector",
+    hint="Drop fwd_ids/bwd_ids from `{buffer}` (same-core order comes from auto_mutex), or hand "
+         "it to a stage of the other core",
     phase="loop",
     check=check,
-    seed="the two stages of a cross-core buffer are a producer and a consumer, one on the cube core and one on the vector core",
+    seed="the two stages of a cross-core buffer are a producer and a consumer, one on the cube "
+         "core and one on the vector core",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -7,7 +8,7 @@ def check(ctx):
     k = ctx.kernel
     if not k.loops:
         return
-    used = {a.buffer for accesses in ctx.scans.values() for stage in accesses for a in stage}
+    used = {a.buffer for loop in ctx.loop_results for stage in loop.accesses for a in stage}
     for buf in cross_core_buffers(k):
         if buf.name not in used:
             yield buf.call, {"buffer": buf.name}
@@ -45,7 +46,7 @@ VALID = (ex.kernel(x_db=ex.X_DB + "\n" + ex.group("z_db", addrs="0x4000", mutex=
 
 
 RULE = Rule(
-    code="PTO032",
+    code=codes.CROSS_CORE_BUFFER_UNUSED,
     name="cross-core-buffer-unused",
     title="A cross-core buffer is touched by no stage",
     message="cross-core buffer `{buffer}` declares fwd_ids/bwd_ids but no stage of any pipeline loop touches it",

@@ -1,5 +1,6 @@
 import textwrap
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -10,9 +11,11 @@ def check(ctx):
         stages = [ctx.loop.stages[i] for i in users]
         names = ", ".join(f"`{s.func}`" for s in stages)
         if len(users) == 1:
-            yield stages[0].call, {"buffer": buf, "detail": f"is used only by {names} in this pipeline loop; it needs a producer and a consumer"}
+            detail = f"is used only by {names} in this pipeline loop; it needs a producer and a consumer"
+            yield stages[0].call, {"buffer": buf, "detail": detail}
         elif len(users) > 2:
-            yield stages[2].call, {"buffer": buf, "detail": f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"}
+            detail = f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"
+            yield stages[2].call, {"buffer": buf, "detail": detail}
 
 
 DOC = """\
@@ -56,16 +59,18 @@ INVALID = (
     # a Mat staging buffer declared with ids although only the cube stage uses it
     ex.kernel(x_db=ex.X_DB + "\n" + ex.group("a_l1", "Mat", "0x0", "[4, 5]", "[4, 5]", None, "[TILE, TILE]"),
               cube_decls=ex.CUBE_DECLS.replace(
-                  textwrap.indent(ex.group("a_l1", "Mat", "0x0", "[4, 5]", None, None, "[TILE, TILE]"), "    ") + "\n", ""),
+                  textwrap.indent(ex.group("a_l1", "Mat", "0x0", "[4, 5]", None, None, "[TILE, TILE]"), "    ")
+                  + "\n", ""),
               loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO033"), ex.vector())),
-    ex.kernel4(st=_ST_RES, calls=(ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, x_db, y_db)  # E: PTO033")),
+    ex.kernel4(st=_ST_RES,
+               calls=(ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, x_db, y_db)  # E: PTO033")),
 )
 
 VALID = (ex.kernel(), ex.kernel4())
 
 
 RULE = Rule(
-    code="PTO033",
+    code=codes.CROSS_CORE_BUFFER_USER_COUNT,
     name="cross-core-buffer-user-count",
     title="A cross-core buffer is not used by exactly two stages",
     message="cross-core buffer `{buffer}` {detail}",

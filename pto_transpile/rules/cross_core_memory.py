@@ -1,4 +1,5 @@
 from pto_api.memory import CROSS_CORE_SPACES
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -39,7 +40,8 @@ x_db = pl.make_tile_group(
 """
 
 _MM_ACC = ex.MM.replace("    acc = acc_db.next()\n", "").replace(
-    "    pl.matmul(acc, left, right)\n    x = x_db.next()\n    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
+    "    pl.matmul(acc, left, right)\n    x = x_db.next()\n"
+    "    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
     "    x = x_db.next()\n    pl.matmul(x, left, right)")
 
 INVALID = (
@@ -51,10 +53,11 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO028",
+    code=codes.CROSS_CORE_BUFFER_MEMORY,
     name="cross-core-buffer-memory",
     title="A cross-core buffer is not in UB (Vec) or L1 (Mat)",
-    message="cross-core buffer `{buffer}` lives in {space}; cross-core buffers must be in UB (`pl.MemorySpace.Vec`) or L1 (`pl.MemorySpace.Mat`)",
+    message="cross-core buffer `{buffer}` lives in {space}; cross-core buffers must be in UB "
+            "(`pl.MemorySpace.Vec`) or L1 (`pl.MemorySpace.Mat`)",
     hint="Declare it with `target_memory=pl.MemorySpace.Vec` or `pl.MemorySpace.Mat` (move Acc results to Vec first)",
     check=check,
     seed="cross-core buffers live only in UB (Vec) or L1 (Mat)",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.syncgraph import find_cycles
@@ -8,7 +9,8 @@ def check(ctx):
         if total > 0:
             break
         route = " -> ".join(e.src.label() for e in cycle) + f" -> {cycle[0].src.label()}"
-        related = [(f"{e.kind} {e.src.label()} -> {e.dst.label()} (distance {e.dist})", e.dst.access.node) for e in cycle]
+        related = [(f"{e.kind} {e.src.label()} -> {e.dst.label()} (distance {e.dist})", e.dst.access.node)
+                   for e in cycle]
         yield cycle[0].dst.access.node, {"route": route, "total": total, "_related": related}
 
 
@@ -50,7 +52,7 @@ VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
 
 
 RULE = Rule(
-    code="PTO044",
+    code=codes.DEPENDENCY_CYCLE,
     name="dependency-cycle",
     title="The stage/buffer dependencies form a cycle no sync can satisfy",
     message="the dependencies form a cycle whose distances sum to {total} (<= 0), so it would deadlock: {route}",

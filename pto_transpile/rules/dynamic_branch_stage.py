@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -46,7 +47,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO007",
+    code=codes.DYNAMIC_BRANCH_AROUND_STAGE,
     name="dynamic-branch-around-stage",
     title="A runtime `if` decides whether a stage runs",
     message="branch condition `{cond}` wraps a stage call but is not a compile-time constant",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -54,7 +55,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO027",
+    code=codes.EVENT_ID_COUNT,
     name="event-id-count",
     title="An event id list is neither one id nor one per tile",
     message="cross-core buffer `{buffer}` declares {n} {keyword} but rotates through {slots} tile(s)",

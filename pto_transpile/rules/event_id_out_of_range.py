@@ -1,4 +1,5 @@
 from pto_api import EVENT_IDS
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -49,7 +50,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO025",
+    code=codes.EVENT_ID_OUT_OF_RANGE,
     name="event-id-out-of-range",
     title="A cross-core event id is outside 0..15",
     message="cross-core buffer `{buffer}`: {keyword} contains out-of-range event id(s) {bad}; ids must be in 0..15",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -67,10 +68,11 @@ INVALID = (ex.kernel4(cross=ex.CROSS4.replace(_P, _P_SHARED)),)
 VALID = (ex.kernel4(), ex.kernel4(cross=ex.CROSS4.replace(_P, _P_BOTH_WAYS)))
 
 RULE = Rule(
-    code="PTO063",
+    code=codes.EVENT_ID_SHARED,
     name="event-id-shared",
     title="Two cross-core buffers use one event id in the same direction",
-    message="event id {id} ({sender} to {receiver}) is used by both `{a}` and `{b}`: a wait for one buffer can pass on the other's set",
+    message="event id {id} ({sender} to {receiver}) is used by both `{a}` and `{b}`: a wait for one "
+            "buffer can pass on the other's set",
     hint="Give every cross-core buffer event ids of its own (0-15) in each direction",
     phase="loop",
     check=check,

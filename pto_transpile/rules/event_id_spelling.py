@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.base import Rule
@@ -43,7 +44,8 @@ def _ids(fwd: str, **kw) -> str:
 
 
 INVALID = (
-    _ids("[first_id, first_id + 1]", decls="").replace("    x_db = pl.make_tile_group(", "    first_id = 0\n    x_db = pl.make_tile_group(", 1),
+    _ids("[first_id, first_id + 1]", decls="").replace(
+        "    x_db = pl.make_tile_group(", "    first_id = 0\n    x_db = pl.make_tile_group(", 1),
     _ids("X_FWD").replace("fwd_ids=X_FWD,  # E: PTO026", "fwd_ids=X_FWD,  # E: PTO026, PTO069"),  # bound nowhere
     _ids("list(range(2))"),
 )
@@ -55,11 +57,12 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO026",
+    code=codes.EVENT_ID_SPELLING,
     name="event-id-spelling",
     title="Event ids are not a literal integer list or a module-level name bound to one",
     message="cross-core buffer `{buffer}`: {keyword} {detail}",
-    hint="Write the ids as a literal list such as `{keyword}=[0, 1]`, or as a name bound to such a list at module level",
+    hint="Write the ids as a literal list such as `{keyword}=[0, 1]`, or as a name bound "
+         "to such a list at module level",
     check=check,
     seed="fwd_ids/bwd_ids are written as a list of integers, or as a name bound to such a list outside the kernel",
     doc=DOC,

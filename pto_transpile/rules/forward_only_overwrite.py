@@ -1,3 +1,5 @@
+from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -27,7 +29,6 @@ y_db = pl.make_tile_group(..., mutex_ids=[4, 5], fwd_ids=[4, 5], bwd_ids=[6, 7])
 (or as many tiles as the message says).
 """
 
-from pto_transpile.rules import _examples as ex  # noqa: E402
 
 _P_FWD = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", None, "[TILE, TILE]")
 _P2 = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")
@@ -45,13 +46,15 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO057",
+    code=codes.FORWARD_ONLY_OVERWRITE,
     name="forward-only-overwrite",
     title="A forward-only buffer's producer can overwrite a tile before it is read",
-    message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
+    message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from "
+            "overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
     hint="Add `bwd_ids` to `{buffer}` so the transform syncs the release, or give it {need}",
     phase="analysis",
-    seed="with fwd_ids only, nothing stops the producer overwriting a tile the consumer has not read; a kernel that may do so is never written",
+    seed="with fwd_ids only, nothing stops the producer overwriting a tile the consumer has not read; a kernel "
+         "that may do so is never written",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

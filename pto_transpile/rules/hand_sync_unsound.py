@@ -1,18 +1,20 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.rules.already_pipelined import _HAND, pipelined_as
+from pto_transpile.pipelined import BY_HAND, pipelined_as
+from pto_transpile.proof import problem_fields
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
-from pto_transpile.rules.pipeline_not_proven import HINTS
+from pto_transpile.soundness.check import check_hand_written
 
 
-def check(file):
-    from pto_transpile.soundness.check import check_hand_written
-
+def check(ctx):
+    file = ctx.file
     for kernel in file.kernels:
-        if pipelined_as(kernel, file) is None or not pipelined_as(kernel, file).startswith("pipelined by hand"):
+        how = pipelined_as(kernel, file)
+        if how is None or not how.startswith(BY_HAND):
             continue
         for problem in check_hand_written(file, kernel):
-            yield problem.node, {"kernel": kernel.name, "detail": problem.detail, "hint": HINTS[problem.kind],
-                                 "_related": problem.related}
+            yield problem.node, {"kernel": kernel.name, **problem_fields(problem)}
 
 
 DOC = """\\
@@ -47,16 +49,17 @@ one run; this check reports it without running the kernel.
 
 # the vector core's wait for the cube's data is missing: `st` reads the tile while `mm`
 # writes it, and the cube's sets pile up unconsumed
-_BROKEN = _HAND.replace("# E: PTO060", "# E: PTO060, PTO068").replace(
+_BROKEN = ex.HAND_PIPELINED.replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060, PTO068\n", 1).replace(
     "            pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n", "").replace(
-    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n", "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO068\n", 1)
+    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n",
+    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO068\n", 1)
 
 INVALID = (_BROKEN,)
 
-VALID = (_HAND.replace("  # E: PTO060", ""),)  # notes of other rules (PTO060) are allowed in valid examples
+VALID = (ex.HAND_PIPELINED,)  # notes of other rules (PTO060) are allowed in valid examples
 
 RULE = Rule(
-    code="PTO068",
+    code=codes.HAND_SYNC_UNSOUND,
     name="hand-sync-unsound",
     title="The syncs of a hand-pipelined kernel are wrong",
     message="the hand-written syncs of `{kernel}` are not sound: {detail}",

@@ -1,4 +1,5 @@
 from pto_api.ops import CROSS_CORE_WRITES
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
 from pto_transpile.rules.base import Rule
@@ -20,15 +21,17 @@ def check(ctx):
         if buf.fwd is not None or id(buf) in seen:
             continue
         for producer, w in ws:
-            consumer, r = next(((s, a) for s, a in readers.get(name, ()) if s.section != producer.section), (None, None))
-            if consumer is None:
+            other_core = next(((s, a) for s, a in readers.get(name, ()) if s.section != producer.section), None)
+            if other_core is None:
                 continue
+            consumer, r = other_core
             seen.add(id(buf))
             has = "declares only `bwd_ids`" if buf.bwd is not None else "declares no `fwd_ids`/`bwd_ids`"
             yield buf.call, {
                 "buffer": buf.name, "producer": producer.func, "pcore": producer.section,
                 "consumer": consumer.func, "ccore": consumer.section, "has": has,
-                "_related": [(f"`{producer.func}` writes it here", w.node), (f"`{consumer.func}` reads it here", r.node)],
+                "_related": [(f"`{producer.func}` writes it here", w.node),
+                             (f"`{consumer.func}` reads it here", r.node)],
             }
             break
 
@@ -63,10 +66,11 @@ INVALID = (
 VALID = (ex.kernel(),)
 
 RULE = Rule(
-    code="PTO062",
+    code=codes.HANDOVER_WITHOUT_FWD_IDS,
     name="handover-without-fwd-ids",
     title="A tile group hands data between cores without `fwd_ids`",
-    message="`{buffer}` is written by `{producer}` ({pcore}) and read by `{consumer}` ({ccore}) but {has}, so nothing makes `{consumer}` wait for the data",
+    message="`{buffer}` is written by `{producer}` ({pcore}) and read by `{consumer}` ({ccore}) but {has}, so nothing "
+            "makes `{consumer}` wait for the data",
     hint="Give `{buffer}` `fwd_ids` (one event id per tile, or one id) and `bwd_ids` for the release",
     phase="loop",
     check=check,

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -59,7 +60,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO021",
+    code=codes.HELPER_RETURNS_BUFFER,
     name="helper-returns-buffer",
     title="A function called from a stage returns a tile or tile group",
     message="`{helper}` is called from a stage and returns `{value}`, a tile or tile group",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -41,7 +42,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO097",
+    code=codes.INPUT_TOO_COMPLEX,
     name="input-too-complex",
     title="The file is too large or nests too deeply to parse safely",
     message="not parsed: {detail}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -28,7 +29,7 @@ VALID = ()
 
 
 RULE = Rule(
-    code="PTO099",
+    code=codes.INTERNAL_ERROR,
     name="internal-error",
     title="pto-transpile itself failed",
     message="internal error: {detail}",

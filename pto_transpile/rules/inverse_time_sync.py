@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -49,10 +50,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO048",
+    code=codes.INVERSE_TIME_SYNC,
     name="inverse-time-sync",
     title="A sync would wait on a task that runs later",
-    message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload (task offset {skew}): the consumer would wait on a task that runs later",
+    message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload "
+            "(task offset {skew}): the consumer would wait on a task that runs later",
     hint="Lower the preload, or stop sharing addresses between these buffers",
     phase="analysis",
     seed="no sync may wait for a task that runs later than the waiting one",

@@ -1,10 +1,11 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.walk import blocks
 
-_EXITS = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
+_EXITS: dict[type, str] = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
 
 
 def _exits(stmts, exits):
@@ -73,10 +74,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO059",
+    code=codes.LOOP_EXIT_IN_PIPELINE,
     name="loop-exit-in-pipeline",
     title="`break`, `continue` or `return` would cut the pipelined loop short",
-    message="`{what}` in {where}: after pipelining it would skip other tasks' delayed stages, the task counter or the drain",
+    message="`{what}` in {where}: after pipelining it would skip other tasks' delayed "
+            "stages, the task counter or the drain",
     hint="Express the condition in the loop bounds, or move it into the stage that depends on it",
     check=check,
     seed="each beat of the pipelined loop runs to its end; break, continue and return would cut it short",

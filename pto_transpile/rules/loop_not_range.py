@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -6,7 +7,8 @@ def check(ctx):
     for loop in ctx.kernel.loops:
         if loop.end is None:
             yield loop.node.iter, {"iter": ctx.source.code(loop.node.iter)}
-        elif ctx.file.pl.path(loop.node.iter.func) not in (("range",),) and ctx.source.code(loop.node.iter.func) != "range":
+        elif (ctx.file.pl.path(loop.node.iter.func) not in (("range",),)
+              and ctx.source.code(loop.node.iter.func) != "range"):
             yield loop.node.iter, {"iter": ctx.source.code(loop.node.iter)}
 
 
@@ -41,10 +43,11 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO016",
+    code=codes.LOOP_NOT_RANGE,
     name="loop-not-range",
     title="The pipeline loop does not iterate over `pl.range(...)`",
-    message="the pipeline loop iterates over `{iter}`; it must be `pl.range(start, end[, step])` so the end bound is known",
+    message="the pipeline loop iterates over `{iter}`; it must be `pl.range(start, end[, "
+            "step])` so the end bound is known",
     hint="Write the loop as `for i in pl.range(start, end, step):`",
     check=check,
     seed="the pipeline loop iterates over `pl.range(start, end[, step])`",

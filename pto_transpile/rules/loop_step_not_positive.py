@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.kinds import names_in
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -43,7 +44,10 @@ for ki in pl.range(0, N):
 ```
 """
 
-_L = lambda head: ex.loop(ex.cube(), ex.vector(), head=head)
+
+def _L(head: str) -> str:
+    return ex.loop(ex.cube(), ex.vector(), head=head)
+
 
 INVALID = (
     ex.kernel(loop=_L("for ki in pl.range(N - 1, -1, -1):  # E: PTO017")),
@@ -58,7 +62,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO017",
+    code=codes.LOOP_STEP_NOT_POSITIVE,
     name="loop-step-not-positive",
     title="The pipeline loop runs backwards or does not advance",
     message="the pipeline loop {detail} (`{step}`); only forward iteration with a positive step is supported",

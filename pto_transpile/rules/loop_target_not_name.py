@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -41,7 +42,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO015",
+    code=codes.LOOP_TARGET_NOT_NAME,
     name="loop-target-not-name",
     title="The pipeline loop variable is not a simple name",
     message="the pipeline loop variable `{target}` is not a simple name; tuple unpacking is not supported",

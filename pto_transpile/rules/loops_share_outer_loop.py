@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -39,7 +40,8 @@ would interleave drains and ring state on every outer iteration.
 ```
 """
 
-_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")), head="for kj in pl.range(0, N):")
+_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),
+                  head="for kj in pl.range(0, N):")
 
 INVALID = (
     ex.kernel(constants=ex.CONSTANTS + "\nH = 2",
@@ -53,10 +55,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO041",
+    code=codes.LOOPS_SHARE_OUTER_LOOP,
     name="loops-share-outer-loop",
     title="Two pipeline loops sit in the same outer loop",
-    message="this pipeline loop and the one at line {a} are both inside the loop at line {outer}; each pipeline needs its own outermost loop",
+    message="this pipeline loop and the one at line {a} are both inside the loop at line {outer}; each "
+            "pipeline needs its own outermost loop",
     hint="Put the two pipelines in separate top-level loops, with `pl.system.sync_all()` between them",
     check=check,
     seed="two pipeline loops cannot sit in the same outer loop",

@@ -1,3 +1,6 @@
+from itertools import pairwise
+
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in, statements
@@ -10,7 +13,7 @@ def check(ctx):
         return
     order = list(statements(ctx.kernel.node.body.body))
     pos = {id(s): i for i, s in enumerate(order)}
-    for prev, loop in zip(loops, loops[1:]):
+    for prev, loop in pairwise(loops):
         if prev.outer is loop.outer:
             continue
         start, end = pos[id(prev.outer)], pos[id(loop.outer)]
@@ -50,7 +53,8 @@ consuming event flags the slow core still needs.
 ```
 """
 
-_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")), head="for kj in pl.range(0, N):")
+_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),
+                  head="for kj in pl.range(0, N):")
 
 INVALID = (
     ex.kernel(loop=ex.LOOP + "\n" + _SECOND.replace(":\n", ":  # E: PTO042\n", 1)),
@@ -58,15 +62,17 @@ INVALID = (
 
 VALID = (
     ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
-    ex.kernel(config="preload=[1, 2]", loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
+    ex.kernel(config="preload=[1, 2]",
+              loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
 )
 
 
 RULE = Rule(
-    code="PTO042",
+    code=codes.MISSING_SYNC_ALL,
     name="missing-sync-all",
     title="No whole-core barrier between two pipeline loops",
-    message="no `pl.system.sync_all()` between the pipeline loop at line {line} and this one; its drain may still be running",
+    message="no `pl.system.sync_all()` between the pipeline loop at line {line} and this one; "
+            "its drain may still be running",
     hint="Insert `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the two loops",
     severity=Severity.WARNING,
     check=check,

@@ -1,10 +1,12 @@
+from pto_transpile import codes
+from pto_transpile.model import StageCall
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
     for loop in ctx.kernel.loops:
-        by_holder = {}
+        by_holder: dict[int, list[StageCall]] = {}
         for s in loop.stages:
             if s.section in ("cube", "vector"):
                 by_holder.setdefault(id(s.holder), []).append(s)
@@ -49,7 +51,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO010",
+    code=codes.MULTIPLE_STAGES_IN_SECTION,
     name="multiple-stages-in-section",
     title="One section block holds more than one stage call",
     message="section block holds stage `{first}` and also stage `{stage}`; a section holds exactly one stage",

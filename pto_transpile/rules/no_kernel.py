@@ -1,10 +1,12 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
+from pto_transpile.pipelined import pipelined_as
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.already_pipelined import pipelined_as
 from pto_transpile.rules.base import Rule
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     if not file.kernels:
         yield file.source.module, {"detail": "no `@pl.jit` kernel in this file", "_hint": "no-kernel"}
         return
@@ -42,18 +44,20 @@ import pypto_pro.language as pl
 
 INVALID = (
     ex.kernel(imports="import pypto.language as pl  # E: PTO003"),
-    "import pypto_pro.language as pl\n\n\n@pl.jit\ndef copy(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO003\n    pass\n",
+    "import pypto_pro.language as pl\n\n\n@pl.jit\ndef copy(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO003\n"
+    "    pass\n",
 )
 
 VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO003",
+    code=codes.NO_KERNEL,
     name="no-kernel",
     title="The file holds no kernel to pipeline",
     message="{detail}, so there is nothing to pipeline",
-    hint="To pipeline it, set `pipeline=pl.pipeline.PipelineConfig(...)` and call `@pl.pipeline.stage` functions in a loop",
+    hint="To pipeline it, set `pipeline=pl.pipeline.PipelineConfig(...)` and call "
+         "`@pl.pipeline.stage` functions in a loop",
     hints={"no-kernel": "If this file should hold a kernel, decorate it with `@pl.jit(...)` and import "
                         "`pypto_pro.language` (not `pypto.language`)"},
     phase="file",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.reader import section_of
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -18,7 +19,8 @@ def check(ctx):
     elif not ctx.file.stages:
         yield k.node.name, {"detail": "the file has no `@pl.pipeline.stage` functions"}
     else:
-        yield k.node.name, {"detail": "no `for` loop calls a stage inside `with pl.section_cube()/section_vector()` blocks"}
+        yield k.node.name, {"detail": "no `for` loop calls a stage inside `with "
+                                      "pl.section_cube()/section_vector()` blocks"}
 
 
 def _plain_calls_in_sections(ctx) -> list[str]:
@@ -84,11 +86,12 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO004",
+    code=codes.NO_PIPELINE_LOOP,
     name="no-pipeline-loop",
     title="A pipeline kernel has no pipeline loop",
     message="kernel has `pipeline=` but nothing to pipeline: {detail}",
-    hint="Call each `@pl.pipeline.stage` function from a `for ... in pl.range(...)` loop, one per `with pl.section_*()` block",
+    hint="Call each `@pl.pipeline.stage` function from a `for ... in pl.range(...)` loop, one "
+         "per `with pl.section_*()` block",
     hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`"},
     check=check,
     seed="a kernel with `pipeline=` calls its stages from a `for` loop, one per section block",

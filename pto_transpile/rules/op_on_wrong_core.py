@@ -1,4 +1,5 @@
 from pto_api.ops import CROSS_CORE_WRITES, PIPE_CORES, SPACE_CORE
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
 from pto_transpile.rules.base import Rule
@@ -6,7 +7,7 @@ from pto_transpile.rules.base import Rule
 
 def check(ctx):
     seen = set()
-    for stage, accesses in zip(ctx.loop.stages, all_accesses(ctx)):
+    for stage, accesses in zip(ctx.loop.stages, all_accesses(ctx), strict=True):
         core = stage.section
         if core not in ("cube", "vector"):
             continue
@@ -75,13 +76,14 @@ def st(ki, sub_id, out, x_db, left_db, right_db, acc_db):
 
 INVALID = (
     ex.kernel(mm=_MM_RELU),
-    ex.kernel(st=_ST_MATMUL, loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, left_db, right_db, acc_db)"))),
+    ex.kernel(st=_ST_MATMUL,
+              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, left_db, right_db, acc_db)"))),
 )
 
 VALID = (ex.kernel(st=_ST_RELU),)
 
 RULE = Rule(
-    code="PTO066",
+    code=codes.OP_ON_WRONG_CORE,
     name="op-on-wrong-core",
     title="A stage uses an op or a memory of the other core",
     message="`pl.{op}` in stage `{stage}` cannot run on the {core} core: {problem}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -42,7 +43,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO053",
+    code=codes.OP_ROLES_UNKNOWN,
     name="op-roles-unknown",
     title="An op with unknown read/write roles touches a synchronised buffer",
     message="`{op}` touches buffer(s) {buffers}, but which of its arguments it reads or writes is not known",

@@ -1,3 +1,5 @@
+from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -28,7 +30,6 @@ q_db = pl.make_tile_group(..., mutex_ids=[20, 21, 22])   # 1 + d tiles: safe for
 ```
 """
 
-from pto_transpile.rules import _examples as ex  # noqa: E402
 
 _RUNTIME = dict(inner="pl.range(0, n_inner)", params=ex.PARAMS + "\nn_inner: pl.DT_INT32,")
 
@@ -56,10 +57,11 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO058",
+    code=codes.OUTER_SLOT_MAYBE_OVERWRITTEN,
     name="outer-slot-maybe-overwritten",
     title="A slot picked in the outer loop may be re-picked before its delayed stage reads it",
-    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",
+    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs "
+            "{delay} iteration(s) late; {detail}",
     hint="Give `{group}` {need} tiles to be safe for any trip count",
     phase="analysis",
     seed="a tile picked outside the pipeline loop must survive until the delayed stages read it, for every trip count",

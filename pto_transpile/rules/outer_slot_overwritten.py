@@ -1,3 +1,5 @@
+from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -31,7 +33,6 @@ q_db = pl.make_tile_group(..., mutex_ids=[20, 21])   # 1 + ceil(1 / 1) = 2 tiles
 ```
 """
 
-from pto_transpile.rules import _examples as ex  # noqa: E402
 
 INVALID = (
     # st runs 1 iteration late and the pipeline loop has 1 iteration: q_db needs 2 tiles
@@ -47,10 +48,11 @@ VALID = (
 )
 
 RULE = Rule(
-    code="PTO056",
+    code=codes.OUTER_SLOT_OVERWRITTEN,
     name="outer-slot-overwritten",
     title="A slot picked in the outer loop is re-picked before its delayed stage reads it",
-    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs {delay} iteration(s) late; {detail}",
+    message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs "
+            "{delay} iteration(s) late; {detail}",
     hint="Give `{group}` more tiles (one mutex id each), or lower the preload",
     phase="analysis",
     seed="a tile picked outside the pipeline loop must survive until the delayed stages read it",

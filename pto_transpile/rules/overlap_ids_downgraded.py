@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -46,14 +47,16 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO046",
+    code=codes.OVERLAP_IDS_DOWNGRADED,
     name="overlap-ids-downgraded",
     title="An address-reuse sync shares one event id across tiles",
-    message="too few free event ids: the address-reuse sync into {edge.dst.stage} uses 1 id instead of {wanted}; its tiles will hand over one at a time",
+    message="too few free event ids: the address-reuse sync into {edge.dst.stage} uses 1 id instead of {wanted}; its "
+            "tiles will hand over one at a time",
     hint="Free event ids (0-15) to let each tile hand over independently",
     phase="analysis",
     severity=Severity.WARNING,
-    seed="syncs for address reuse get free event ids; when too few are free, some share one id (serialised, still correct)",
+    seed="syncs for address reuse get free event ids; when too few are free, some share one "
+         "id (serialised, still correct)",
     doc=DOC,
     invalid=INVALID,
     valid=VALID,

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -49,10 +50,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO045",
+    code=codes.OVERLAP_IDS_EXHAUSTED,
     name="overlap-ids-exhausted",
     title="Not enough free event ids for address-reuse syncs",
-    message="not enough free event ids (0-15) for address-reuse reverse syncs: need {need}, have {free} free (used: {used})",
+    message="not enough free event ids (0-15) for address-reuse reverse syncs: need {need}, "
+            "have {free} free (used: {used})",
     hint="Free some ids: share one id per buffer (`bwd_ids=[k]`), or stop reusing addresses between these buffers",
     phase="analysis",
     seed="syncs for address reuse need free event ids (0-15)",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -57,7 +58,7 @@ INVALID = (
 VALID = (ex.kernel(), ex.kernel(config="preload=0"), ex.kernel4(config="preload=2"))
 
 RULE = Rule(
-    code="PTO061",
+    code=codes.PIPELINE_NOT_PROVEN,
     name="pipeline-not-proven",
     title="The pipelined kernel is not proven to compute what the serial kernel computes",
     message="the pipelined kernel is not proven equivalent to the serial one: {detail}",
@@ -68,20 +69,3 @@ RULE = Rule(
     invalid=INVALID,
     valid=VALID,
 )
-
-#: The hint per kind of problem the check found.
-HINTS = {
-    "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
-            "never synchronised), or keep both accesses in one stage",
-    "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
-             "in a tile across iterations changes when stages run ahead",
-    "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
-                "their iteration); do not change them inside stages",
-    "output": "Let each GM region be written by one stage per iteration",
-    "deadlock": "Give the buffers on this cycle more tiles, or lower `preload`",
-    "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
-                  "other rule, please report this",
-    "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
-    "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
-                  "syncs or stages) so the check can follow it",
-}

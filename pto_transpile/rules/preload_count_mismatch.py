@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -45,7 +46,7 @@ VALID = (ex.kernel(config="preload=[1]"),)
 
 
 RULE = Rule(
-    code="PTO006",
+    code=codes.PRELOAD_COUNT_MISMATCH,
     name="preload-count-mismatch",
     title="A preload list whose length differs from the number of pipeline loops",
     message="preload has {count} values {values} but the kernel holds {loops} pipeline loop(s)",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -55,7 +56,7 @@ VALID = (ex.kernel(config="preload=1"), ex.kernel(config="preload=0"))
 
 
 RULE = Rule(
-    code="PTO005",
+    code=codes.PRELOAD_INVALID,
     name="preload-invalid",
     title="`preload` is not a non-negative int (or a non-empty list of them)",
     message="{detail}",

@@ -1,16 +1,19 @@
+import libcst as cst
+
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
-    first = {}
-    for stmt, small, pick, standalone, target in picks_outside_loops(ctx):
-        if not standalone:
+    first: dict[str, cst.BaseStatement] = {}
+    for pick in picks_outside_loops(ctx):
+        if pick.target is None:
             continue
-        if target in first and first[target] is not stmt:
-            yield small, {"target": target, "line": ctx.source.line_of(first[target])}
-        first.setdefault(target, stmt)
+        if pick.target in first and first[pick.target] is not pick.stmt:
+            yield pick.small, {"target": pick.target, "line": ctx.source.line_of(first[pick.target])}
+        first.setdefault(pick.target, pick.stmt)
 
 
 DOC = """\
@@ -83,7 +86,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO024",
+    code=codes.REPEATED_SLOT_PICK,
     name="repeated-slot-pick",
     title="One variable takes a slot twice outside the pipeline loop",
     message="`{target}` already took a slot at line {line}; a variable may take a slot only once",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -53,7 +54,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO040",
+    code=codes.RESERVED_NAME,
     name="reserved-name",
     title="A kernel name starts with the reserved `_pl_` prefix",
     message="`{name}` starts with `_pl_`, which is reserved for names the pipeline transform generates",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
@@ -37,14 +38,15 @@ with pl.section_vector():
 """
 
 INVALID = (
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[12, 13]", None, None).replace("mutex_ids=[12, 13],", "mutex_ids=[12, 13],  # E: PTO029")),
+    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[12, 13]", None, None)
+                    .replace("mutex_ids=[12, 13],", "mutex_ids=[12, 13],  # E: PTO029")),
 )
 
 VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
 
 
 RULE = Rule(
-    code="PTO029",
+    code=codes.REUSE_MUTEX_MISMATCH,
     name="reuse-mutex-mismatch",
     title="Buffers that share addresses declare different mutex_ids",
     message="`{a}` and `{b}` share addresses but declare different mutex_ids ({ma} vs {mb}); a mutex locks an address",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -33,10 +34,11 @@ VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
 
 
 RULE = Rule(
-    code="PTO047",
+    code=codes.REUSE_ORDER_REVERSED,
     name="reuse-order-reversed",
     title="Address reuse needs a later stage to finish before an earlier one",
-    message="address reuse requires `{edge.src.stage}` ({edge.src.buffer}) to finish before `{edge.dst.stage}` ({edge.dst.buffer}) writes, but within one task the stage order runs them the other way round",
+    message="address reuse requires `{edge.src.stage}` ({edge.src.buffer}) to finish before `{edge.dst.stage}` "
+            "({edge.dst.buffer}) writes, but within one task the stage order runs them the other way round",
     hint="Stop sharing addresses between `{edge.src.buffer}` and `{edge.dst.buffer}`",
     phase="analysis",
     seed="address reuse within one iteration must follow the stage order",

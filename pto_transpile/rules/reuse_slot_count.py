@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
@@ -45,7 +46,7 @@ VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
 
 
 RULE = Rule(
-    code="PTO030",
+    code=codes.REUSE_SLOT_COUNT,
     name="reuse-slot-count",
     title="Buffers that share addresses have different tile counts",
     message="address-sharing buffers `{a}` and `{b}` have different tile counts ({na} vs {nb})",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.scan import overlap_pairs
@@ -5,7 +6,7 @@ from pto_transpile.scan import overlap_pairs
 
 def check(ctx):
     k = ctx.kernel
-    partners = {}
+    partners: dict[str, list[str]] = {}
     for a, b in overlap_pairs(k):
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
@@ -53,10 +54,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO031",
+    code=codes.REUSE_TOO_MANY,
     name="reuse-too-many",
     title="More than two buffers share one address range",
-    message="buffer `{buffer}` shares addresses with several buffers ({others}); at most two buffers may share a region",
+    message="buffer `{buffer}` shares addresses with several buffers ({others}); at most "
+            "two buffers may share a region",
     hint="Move all but one of {others} to addresses that do not overlap `{buffer}`",
     check=check,
     seed="at most two buffers share addresses",

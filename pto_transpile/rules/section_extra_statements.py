@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -40,14 +41,15 @@ other core.
 """
 
 INVALID = (
-    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    pl.system.sync_all()  # E: PTO011", ex.vector())),
+    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    pl.system.sync_all()  # E: PTO011",
+                           ex.vector())),
 )
 
 VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO011",
+    code=codes.SECTION_EXTRA_STATEMENT,
     name="section-extra-statement",
     title="A section holding a stage also holds other statements",
     message="the section holding stage `{stage}` also contains `{statement}`; it may hold nothing but the stage call",

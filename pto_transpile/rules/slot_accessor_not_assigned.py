@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -36,10 +37,11 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO051",
+    code=codes.SLOT_ACCESSOR_NOT_ASSIGNED,
     name="slot-accessor-not-assigned",
     title="Inside a stage, a slot is taken inside a larger expression",
-    message="`{group}.{accessor}()` must be assigned to a simple variable (`slot = {group}.{accessor}()`), not used inline",
+    message="`{group}.{accessor}()` must be assigned to a simple variable (`slot = "
+            "{group}.{accessor}()`), not used inline",
     hint="Write `slot = {group}.{accessor}()` on its own line and use `slot`",
     phase="analysis",
     seed="inside a stage, a tile is picked by `slot = group.next()` (or `group[i]`) on a statement of its own",

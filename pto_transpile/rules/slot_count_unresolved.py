@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -36,15 +37,15 @@ X_MUTEX = [0, 1]  # module level, or write the list in place
 ```
 """
 
-INVALID = (
-    ex.kernel(params=ex.PARAMS + "\nx_mutex: pl.Tensor[[2], pl.DT_INT32],",
-              x_db=ex.group("x_db", mutex="x_mutex", mark="  # E: PTO050")),
-)
-
 _Q_UNKNOWN = ex.outer_pick_kernel(2, params=ex.PARAMS + "\nq_mutex: pl.Tensor[[2], pl.DT_INT32],")
 _Q_UNKNOWN = _Q_UNKNOWN.replace("q_db = pl.make_tile_group(", "q_db = pl.make_tile_group(  # E: PTO050") \
     .replace("mutex_ids=[20, 21],", "mutex_ids=q_mutex,")
-INVALID = INVALID + (_Q_UNKNOWN,)
+
+INVALID = (
+    ex.kernel(params=ex.PARAMS + "\nx_mutex: pl.Tensor[[2], pl.DT_INT32],",
+              x_db=ex.group("x_db", mutex="x_mutex", mark="  # E: PTO050")),
+    _Q_UNKNOWN,
+)
 
 VALID = (
     ex.kernel(constants=ex.CONSTANTS + "\nX_MUTEX = [0, 1]", x_db=ex.group("x_db", mutex="X_MUTEX")),
@@ -52,7 +53,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO050",
+    code=codes.SLOT_COUNT_UNRESOLVED,
     name="slot-count-unresolved",
     title="A synchronised buffer's tile count is not a compile-time constant",
     message="cannot determine how many tiles buffer `{buffer}` has",

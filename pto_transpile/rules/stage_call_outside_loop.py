@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -42,7 +43,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO055",
+    code=codes.STAGE_CALL_OUTSIDE_LOOP,
     name="stage-call-outside-loop",
     title="A stage is called outside any pipeline loop",
     message="stage `{stage}` is called outside a pipeline loop",

@@ -1,10 +1,12 @@
+from pto_transpile import codes
+from pto_transpile.model import StageCall
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
 
 def check(ctx):
     for loop in ctx.kernel.loops:
-        seen = {}
+        seen: dict[str, StageCall] = {}
         for s in loop.stages:
             if s.func in seen:
                 yield s.call, {"stage": s.func, "line": ctx.source.line_of(seen[s.func].call)}
@@ -64,7 +66,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO014",
+    code=codes.STAGE_CALLED_TWICE,
     name="stage-called-twice",
     title="The same stage function is called twice in one pipeline loop",
     message="stage `{stage}` is already called at line {line} in this pipeline loop",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -16,7 +17,8 @@ def _reach(file, fn, path, seen):
             yield from _reach(file, file.helpers[name], path + [name], seen | {name})
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for stage in file.stages.values():
         for call, target, via in _reach(file, stage.node, [], {stage.name}):
             yield call, {"stage": stage.name, "target": target,
@@ -63,7 +65,8 @@ def prep(ki, a, a_l1):
 
 INVALID = (
     ex.kernel(mm=_LOAD + "\n\n\n" + _MM),
-    ex.kernel(helpers=_PREP, mm=_LOAD + "\n\n\n" + _MM.replace("load_a(ki, a, a_l1)  # E: PTO018", "prep(ki, a, a_l1)")),
+    ex.kernel(helpers=_PREP,
+              mm=_LOAD + "\n\n\n" + _MM.replace("load_a(ki, a, a_l1)  # E: PTO018", "prep(ki, a, a_l1)")),
 )
 
 VALID = (
@@ -72,7 +75,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO018",
+    code=codes.STAGE_CALLS_STAGE,
     name="stage-calls-stage",
     title="A stage calls another stage",
     message="stage `{stage}` calls stage `{target}`{via}; a stage may not contain another stage",

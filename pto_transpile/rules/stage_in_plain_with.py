@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.walk import find
@@ -56,7 +57,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO009",
+    code=codes.STAGE_IN_PLAIN_WITH,
     name="stage-in-plain-with",
     title="A stage call is inside a `with` block that is not a section",
     message="stage call `{stage}` is not directly inside a `pl.section_cube()`/`pl.section_vector()` block",

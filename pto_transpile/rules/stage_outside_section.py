@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -41,11 +42,12 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO008",
+    code=codes.STAGE_OUTSIDE_SECTION,
     name="stage-outside-section",
     title="A stage call sits directly in the pipeline loop body",
     message="stage call `{stage}` is not inside a `with pl.section_cube()` or `with pl.section_vector()` block",
-    hint="Wrap the call in the section of the core that runs it: `with pl.section_cube():` or `with pl.section_vector():`",
+    hint="Wrap the call in the section of the core that runs it: `with pl.section_cube():` "
+         "or `with pl.section_vector():`",
     check=check,
     seed="each stage call sits in its own section block",
     doc=DOC,

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -9,7 +10,8 @@ def _returns(file, node):
     return [n for n in file.find(node.body, cst.Return, skip_functions=True) if n.value is not None]
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for stage in file.stages.values():
         for ret in _returns(file, stage.node):
             yield ret, {"stage": stage.name}
@@ -51,7 +53,7 @@ VALID = (ex.kernel(st=ex.ST + "\n    return"),)
 
 
 RULE = Rule(
-    code="PTO019",
+    code=codes.STAGE_RETURNS_VALUE,
     name="stage-returns-value",
     title="A stage function returns a value",
     message="stage `{stage}` returns a value; stages act on buffers and must not return anything",

@@ -1,6 +1,9 @@
+from itertools import pairwise
+
 import libcst as cst
 
 from pto_api.ops import op_pipe
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -11,7 +14,7 @@ CORE_OF_PIPE = {"M": "cube", "V": "vector"}
 def check(ctx):
     for loop in ctx.kernel.loops:
         staged = [s for s in loop.stages if s.section in ("cube", "vector")]
-        for prev, cur in zip(staged, staged[1:]):
+        for prev, cur in pairwise(staged):
             if prev.section == cur.section and prev.holder is not cur.holder:
                 fields = {"prev": prev.func, "stage": cur.func, "core": cur.section}
                 misplaced = next(((s, op) for s in (cur, prev) for op in [_foreign_op(ctx.file, s)] if op), None)
@@ -100,10 +103,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO012",
+    code=codes.STAGES_NOT_ALTERNATING,
     name="stages-not-alternating",
     title="Two consecutive stages run on the same core",
-    message="stages `{prev}` and `{stage}` are both on the {core} core; stages must alternate cube/vector (C->V->C->V...)",
+    message="stages `{prev}` and `{stage}` are both on the {core} core; stages must "
+            "alternate cube/vector (C->V->C->V...)",
     hint="Merge `{prev}` and `{stage}` into one stage, or put a stage of the other core between them",
     hints={"misplaced": "`{misplaced}` calls `pl.{op}`, which runs on the {other} core: call it in a "
                         "`pl.section_{other}()` block"},

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -53,7 +54,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO013",
+    code=codes.STATEMENT_BETWEEN_STAGES,
     name="statement-between-stages",
     title="A statement sits between two stage calls of the pipeline loop",
     message="`{statement}` sits between two stage calls; nothing may come between the first and the last stage",

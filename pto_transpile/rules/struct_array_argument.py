@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -43,7 +44,8 @@ the newest values.
 
 INVALID = (
     ex.kernel(st=ex.ST_POS, decls="pos = pl.struct_array(2, row=0)",
-              loop=ex.loop("pos[0].row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos[0], out, x_db)  # E: PTO038"))),
+              loop=ex.loop("pos[0].row = ki * TILE + sub_id * HALF", ex.cube(),
+                           ex.vector("st(pos[0], out, x_db)  # E: PTO038"))),
 )
 
 VALID = (
@@ -53,7 +55,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO038",
+    code=codes.STRUCT_ARRAY_ARGUMENT,
     name="struct-array-argument",
     title="A `pl.struct_array()` value is passed to a stage",
     message="`{name}` comes from `pl.struct_array()` and is passed to stage `{stage}`",

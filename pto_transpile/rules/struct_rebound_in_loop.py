@@ -1,8 +1,9 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules._walk import names_stored
 from pto_transpile.rules.base import Rule
+from pto_transpile.walk import names_stored
 
 
 def check(ctx):
@@ -43,7 +44,8 @@ the loop is a new object the ctx snapshot does not follow.
 
 INVALID = (
     ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
-              loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(), ex.vector("st(pos, out, x_db)"))),
+              loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(),
+                           ex.vector("st(pos, out, x_db)"))),
 )
 
 VALID = (
@@ -53,7 +55,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO039",
+    code=codes.STRUCT_REBOUND_IN_LOOP,
     name="struct-rebound-in-loop",
     title="A struct passed to a stage is re-bound inside the pipeline loop",
     message="struct `{name}` is assigned inside the pipeline loop; stages see its fields through the ctx snapshot",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -36,7 +37,7 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO001",
+    code=codes.SYNTAX_ERROR,
     name="syntax-error",
     title="The file is not valid Python",
     message="syntax error: {detail}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -27,7 +28,8 @@ if PTO027 were ever missed.
 
 INVALID = (
     # 3 release ids for 2 tiles, PTO027 silenced: the release of task t - 2 lands on another id
-    "# test: skip-rules=PTO027\n" + ex.kernel(x_db=ex.group("x_db", mutex="[0, 1]", fwd="[0, 1]", bwd="[2, 3, 4]")).replace(
+    "# test: skip-rules=PTO027\n"
+    + ex.kernel(x_db=ex.group("x_db", mutex="[0, 1]", fwd="[0, 1]", bwd="[2, 3, 4]")).replace(
         "DualModeSplitM)\n", "DualModeSplitM)  # E: PTO049\n", 1),
 )
 
@@ -35,10 +37,11 @@ VALID = (ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bw
 
 
 RULE = Rule(
-    code="PTO049",
+    code=codes.TASK_OFFSET_NOT_MULTIPLE,
     name="task-offset-not-multiple",
     title="A sync's task offset is not a multiple of its id count",
-    message="sync edge {edge.src.stage} -> {edge.dst.stage} has task offset {skew}, which is not a multiple of its {count} event id(s)",
+    message="sync edge {edge.src.stage} -> {edge.dst.stage} has task offset {skew}, which is not a "
+            "multiple of its {count} event id(s)",
     hint="Give the buffer one event id per tile, or a single id",
     phase="analysis",
     seed="a sync spanning k tasks uses ids whose count divides k",

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -18,7 +19,8 @@ def _reachable(file):
     return [functions[n] for n in sorted(seen)]
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     for stmt in _reachable(file):
         for call in file.find(stmt, cst.Call):
             if file.pl.path(call.func) == ("make_tile_group",):
@@ -65,7 +67,8 @@ _BODY = '''\
     pl.relu(y, x)
     pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
 
-_HELPER = "def half_buffer():\n" + ex.textwrap.indent(_DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
+_HELPER = "def half_buffer():\n" + ex.textwrap.indent(
+    _DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
 
 INVALID = (
     ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
@@ -84,10 +87,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO020",
+    code=codes.TILE_GROUP_OUTSIDE_KERNEL,
     name="tile-group-outside-kernel",
     title="A tile group is declared outside the kernel body",
-    message="{kind} `{function}` declares a tile group with `pl.make_tile_group()`; declarations belong in the kernel body",
+    message="{kind} `{function}` declares a tile group with `pl.make_tile_group()`; "
+            "declarations belong in the kernel body",
     hint="Declare the tile group in the kernel body and pass it to `{function}` as an argument",
     phase="file",
     check=check,

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
+from pto_transpile import codes
 from pto_transpile.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -21,7 +22,8 @@ def check(ctx):
             buf = kernel.buffers.get(name) if isinstance(name, str) else None
             if buf is not None and not buf.cross_core:
                 users.setdefault((buf.name, stage.section), []).append((stage, param))
-    body_names = {n.value for stmt in loop.prologue + loop.epilogue + loop.between for n in ctx.file.find(stmt, cst.Name)}
+    body_names = {n.value for stmt in loop.prologue + loop.epilogue + loop.between
+                  for n in ctx.file.find(stmt, cst.Name)}
     for (group, core), uses in users.items():
         in_body = group in body_names
         if len(uses) < 2 and not in_body:
@@ -120,7 +122,8 @@ def mm2(b_slot, p_db, left_db, right_db, acc_db, y_db):
 """
 
 _MM2_LATE = ex.MM2.replace("    pl.move(left, p)\n    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)\n",
-                           "    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)  # E: PTO065\n    pl.move(left, p)\n")
+                           "    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)  # E: PTO065\n"
+                           "    pl.move(left, p)\n")
 _MM2_IF = '''\
 @pl.pipeline.stage
 def mm2(ki, b_slot, p_db, left_db, right_db, acc_db, y_db):
@@ -144,10 +147,11 @@ INVALID = (
 VALID = (ex.kernel4(),)
 
 RULE = Rule(
-    code="PTO065",
+    code=codes.TILE_STATE_ACROSS_ITERATIONS,
     name="tile-state-across-iterations",
     title="A stage reads a shared local tile it has not written in the same iteration",
-    message="`{stage}` reads `{var}` (a tile of `{group}`) before writing it in this iteration, and {other} also uses `{group}` on the {core} core: pipelined, it would see another iteration's data",
+    message="`{stage}` reads `{var}` (a tile of `{group}`) before writing it in this iteration, and {other} also uses "
+            "`{group}` on the {core} core: pipelined, it would see another iteration's data",
     hint="Write `{var}` unconditionally before reading it in `{stage}`, or give `{stage}` a tile group of its own",
     phase="loop",
     check=check,

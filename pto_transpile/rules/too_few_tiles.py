@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
@@ -84,10 +85,11 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO043",
+    code=codes.TOO_FEW_TILES,
     name="too-few-tiles",
     title="A cross-core buffer has fewer tiles than the preload keeps live",
-    message="cross-core buffer `{buffer}` has {tiles} tile(s), but at preload {preload} its producer `{a}` runs {ahead} iteration(s) ahead of its consumer `{b}`, so {need} tiles are live at once",
+    message="cross-core buffer `{buffer}` has {tiles} tile(s), but at preload {preload} its producer `{a}` runs "
+            "{ahead} iteration(s) ahead of its consumer `{b}`, so {need} tiles are live at once",
     hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}), or lower the preload{growth}",
     phase="loop",
     check=check,

@@ -4,6 +4,7 @@ import builtins
 
 import libcst as cst
 
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -18,7 +19,8 @@ _NOT_READS = (cst.Attribute, cst.Arg, cst.FunctionDef, cst.ClassDef, cst.Param, 
               cst.Global, cst.Nonlocal)
 
 
-def check(file):
+def check(ctx):
+    file = ctx.file
     module_names = _module_bound(file)
     if module_names is None:
         return  # a star import binds names nobody can list
@@ -69,7 +71,7 @@ def _bound_by(small: cst.BaseSmallStatement) -> set[str]:
             if alias.asname is not None:
                 out |= _target_names(alias.asname.name)
             else:
-                head = alias.name
+                head: cst.BaseExpression = alias.name
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name):
@@ -109,7 +111,7 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
             targets(n.name)
         elif isinstance(n, cst.ImportAlias):
             if n.asname is None:
-                head = n.name
+                head: cst.BaseExpression = n.name
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name):
@@ -174,7 +176,7 @@ INVALID = (
 VALID = (ex.kernel(),)
 
 RULE = Rule(
-    code="PTO069",
+    code=codes.UNDEFINED_NAME,
     name="undefined-name",
     title="A name is read that nothing binds",
     message="`{name}` is not defined in `{function}` (no parameter, assignment, module-level name or builtin binds it)",

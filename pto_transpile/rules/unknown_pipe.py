@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -27,7 +28,8 @@ def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
 ```
 """
 
-_MM = ex.MM.replace("def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):", "def mm(ki, a, a_l1, left_db, right_db, bufs, x_db):") \
+_MM = ex.MM.replace("def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):",
+                    "def mm(ki, a, a_l1, left_db, right_db, bufs, x_db):") \
     .replace("acc = acc_db.next()", "acc = bufs.acc.next()") \
     .replace("DualModeSplitM)", "DualModeSplitM)  # E: PTO052")
 
@@ -40,11 +42,12 @@ VALID = (ex.kernel(),)
 
 
 RULE = Rule(
-    code="PTO052",
+    code=codes.UNKNOWN_PIPE,
     name="unknown-pipe",
     title="The pipe of an op on a synchronised buffer cannot be determined",
     message="cannot determine the pipe of `pl.{op}` ({side}): its tiles do not resolve to declared tile groups",
-    hint="Take the tiles of this op from tile groups passed to the stage (`t = g.next()`), so their memory spaces are known",
+    hint="Take the tiles of this op from tile groups passed to the stage (`t = g.next()`), "
+         "so their memory spaces are known",
     phase="analysis",
     seed="every op touching a synchronised buffer has a known pipe",
     doc=DOC,

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -28,7 +29,7 @@ VALID = ()
 
 
 RULE = Rule(
-    code="PTO002",
+    code=codes.UNREADABLE_FILE,
     name="unreadable-file",
     title="The file cannot be read as UTF-8 text",
     message="cannot read `{path}`: {detail}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -38,7 +39,7 @@ VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
 
 
 RULE = Rule(
-    code="PTO036",
+    code=codes.UNSTABLE_DEPENDENCY,
     name="unstable-dependency",
     title="A cross-core dependency never reaches a steady state",
     message="the dependency {src} -> {dst} changes distance from task to task, so no fixed sync can serve it",

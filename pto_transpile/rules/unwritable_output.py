@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.rules.base import Rule
 
 DOC = """\
@@ -29,7 +30,7 @@ VALID = ()
 
 
 RULE = Rule(
-    code="PTO098",
+    code=codes.UNWRITABLE_OUTPUT,
     name="unwritable-output",
     title="An output file cannot be written",
     message="cannot write `{path}`: {detail}",

@@ -1,3 +1,4 @@
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
@@ -67,7 +68,7 @@ VALID = (
 
 
 RULE = Rule(
-    code="PTO096",
+    code=codes.USELESS_SUPPRESSION,
     name="useless-suppression",
     title="A suppression comment silences nothing",
     message="`{directive}` silences nothing: {detail}",

@@ -1,0 +1,53 @@
+"""What `transpile()` returns: the generated file, the diagnostics and what was computed per loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from pto_transpile.autopreload import PreloadChoice
+from pto_transpile.ctxring import CtxPlan
+from pto_transpile.diagnostics import Diagnostic
+from pto_transpile.model import Access
+from pto_transpile.plan import Plan
+from pto_transpile.schedule import Schedule
+from pto_transpile.source import SourceFile
+from pto_transpile.syncgraph import SyncGraph
+
+
+@dataclass
+class LoopResult:
+    """Everything computed for one pipeline loop (for tests, provenance and the emulator).
+
+    The one place a loop's state is kept: the rules judging the loop read it through their
+    LoopContext, and each analysis step fills in its part."""
+
+    kernel: str  #: the name of the kernel holding the loop
+    index: int
+    node: cst.For  #: the pipeline loop (positions are computed only when asked)
+    schedule: Schedule | None = None
+    accesses: list[list[Access]] = field(default_factory=list)
+    graph: SyncGraph | None = None
+    plan: Plan | None = None
+    ctx: CtxPlan | None = None
+
+
+@dataclass
+class TranspileResult:
+    path: str
+    code: str | None  #: the generated file, None when errors were found
+    diagnostics: list[Diagnostic]  #: what `select`/`ignore` let through
+    loops: list[LoopResult] = field(default_factory=list)
+    source: SourceFile | None = None  #: the parsed input (for positions of what the loops hold)
+    hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
+    preload_choice: PreloadChoice | None = None  #: with `preload="auto"`: the candidates and the choice
+
+    @property
+    def ok(self) -> bool:
+        """No error at all, shown or hidden: filters never make an erroneous kernel acceptable."""
+        return not any(d.is_error for d in self.diagnostics + self.hidden)
+
+    @property
+    def hidden_errors(self) -> int:
+        return sum(1 for d in self.hidden if d.is_error)
