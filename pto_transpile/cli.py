@@ -28,6 +28,7 @@ from pto_transpile.files import Unreadable, cpu_count, transpile_files
 from pto_transpile.preload import Auto, check_preload, parse_preload
 from pto_transpile.render import RENDERERS
 from pto_transpile.rules import registry
+from pto_transpile.rules.base import unfilled
 from pto_transpile.write import RefusedWrite, check_target, default_output, write_output
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -346,7 +347,7 @@ def _explain(code: str) -> int:
     click.echo(f"severity: {rule.severity.value}")
     if rule.seed:
         click.echo(f"constraint: {rule.seed}")
-    click.echo(f"message: {rule.message}\nhint: {rule.hint}\n")
+    click.echo(f"message: {unfilled(rule.message)}\nhint: {rule.help_text}\n")
     if rule.doc:
         click.echo(rule.doc.strip() + "\n")
     return EXIT_OK

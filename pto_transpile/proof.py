@@ -18,6 +18,7 @@ from pto_transpile.reader import FileModel
 from pto_transpile.soundness.check import Problem, check_kernel
 
 #: The fix to suggest, per kind of problem the soundness check reports.
+#: the fix for each kind of problem (a rule picks one with `_hint`)
 HINTS = {
     "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
             "never synchronised), or keep both accesses in one stage",
@@ -38,7 +39,7 @@ HINTS = {
 def problem_fields(problem: Problem) -> dict[str, Any]:
     """The fields of a rule's finding for `problem`: what is wrong, the fix, and the other
     nodes involved (under `_related`, as a rule's check yields them)."""
-    return {"detail": problem.detail, "hint": HINTS[problem.kind], "_related": problem.related}
+    return {"detail": problem.detail, "_hint": problem.kind, "_related": problem.related}
 
 
 def prove(file: FileModel, module: cst.Module, kernels: list[Kernel]) -> list[Finding]:

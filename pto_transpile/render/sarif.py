@@ -23,7 +23,7 @@ def render_sarif(diagnostics, sources=None) -> str:
             "name": r.name if r else code,
             "shortDescription": {"text": r.title if r else code},
             "fullDescription": {"text": (r.doc or r.title) if r else code},
-            "help": {"text": r.hint if r else ""},
+            "help": {"text": r.help_text if r else ""},
             "defaultConfiguration": {"level": "error" if r is None else r.severity.value},
         })
     results = []

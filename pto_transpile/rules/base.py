@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +13,12 @@ from pto_transpile.diagnostics import Diagnostic, Related, Severity
 #: once its stages are scanned and scheduled, on each loop's sync graph (given a FileContext,
 #: KernelContext or LoopContext); "analysis" rules have no check (the analysis step reports them).
 PHASES = ("file", "kernel", "loop", "graph", "analysis")
+_FIELD = re.compile(r"\{([A-Za-z_][\w.]*)\}")
+
+
+def unfilled(template: str) -> str:
+    """A message or hint template as a reader sees it without a finding: `{stage}` -> `<stage>`."""
+    return _FIELD.sub(lambda m: "<" + m.group(1).replace("_", " ").replace(".", " ") + ">", template)
 
 
 @dataclass
@@ -31,6 +38,12 @@ class Rule:
     check: Callable[[Any], Iterable[tuple[Any, dict]]] | None = None
     seed: str = ""  #: the constraint this rule enforces, in one English sentence
     module: str = field(default="", repr=False)
+
+    @property
+    def help_text(self) -> str:
+        """The hint without a finding to fill it: each `{field}` reads `<field>` (for SARIF rule
+        help, `--explain` and the rule reference)."""
+        return unfilled(self.hint)
 
     def format(self, fields: dict) -> tuple[str, str]:
         hint = self.hints[fields["_hint"]] if "_hint" in fields else self.hint

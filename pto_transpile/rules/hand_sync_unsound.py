@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.pipelined import BY_HAND, pipelined_as
-from pto_transpile.proof import problem_fields
+from pto_transpile.proof import HINTS, problem_fields
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 from pto_transpile.soundness.check import check_hand_written
@@ -63,7 +63,8 @@ RULE = Rule(
     name="hand-sync-unsound",
     title="The syncs of a hand-pipelined kernel are wrong",
     message="the hand-written syncs of `{kernel}` are not sound: {detail}",
-    hint="{hint}",
+    hint="Order the two accesses the message names with a `set_cross_core`/`wait_cross_core` pair on their pipes",
+    hints=HINTS,
     phase="file",
     severity=Severity.WARNING,
     check=check,

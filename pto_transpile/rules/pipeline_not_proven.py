@@ -1,4 +1,5 @@
 from pto_transpile import codes
+from pto_transpile.proof import HINTS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -62,7 +63,9 @@ RULE = Rule(
     name="pipeline-not-proven",
     title="The pipelined kernel is not proven to compute what the serial kernel computes",
     message="the pipelined kernel is not proven equivalent to the serial one: {detail}",
-    hint="{hint}",
+    hint=("Hand data between stages only through cross-core tile groups and keep no state in tiles across "
+          "iterations; the message names the two accesses to order"),
+    hints=HINTS,
     phase="analysis",
     seed="a tool that reorders a user's code writes it only when it can show the result is the same program",
     doc=DOC,

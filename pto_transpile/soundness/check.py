@@ -17,11 +17,10 @@ Nothing here trusts the emitter: the generated kernel is read back as code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
-from pto_transpile.soundness.events import CORES, Event, Foot, Trace
+from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
 from pto_transpile.soundness.values import UNKNOWN, StructV, TensorV
@@ -37,7 +36,7 @@ SCALAR_TRIALS = (2, 5, 11)
 class Problem:
     kind: str  #: race, value, argument, output, deadlock, unbalanced, overflow, unmodelled
     detail: str
-    node: Optional[cst.CSTNode]
+    node: cst.CSTNode | None
     related: list = field(default_factory=list)  #: (message, node)
 
 
@@ -60,7 +59,8 @@ def check_hand_written(file, kernel) -> list[Problem]:
             trace = Interpreter(file, kernel.node, config, auto_mutex).run()
         except CannotModel:
             return []  # what the model cannot follow is left to `--simulate`
-        problems = _Report(file, kernel, Trace(), trace, Outcome(), run_concurrent(trace), config, alone=True).problems()
+        report = _Report(file, kernel, Trace(), trace, Outcome(), run_concurrent(trace), config, alone=True)
+        problems = report.problems()
         if problems:
             return problems
     return []
@@ -123,7 +123,7 @@ class _Report:
         return f" (shown with {values})"
 
     # --- description helpers ----------------------------------------------------------------
-    def node_of(self, ev: Event) -> Optional[cst.CSTNode]:
+    def node_of(self, ev: Event) -> cst.CSTNode | None:
         """The input file's node for an event of either run (generated code maps back by identity)."""
         twin = self.by_ident.get((ev.core, ev.ident))
         return _input_node(self.file, (twin or ev).node, None)
@@ -191,8 +191,8 @@ class _Report:
         serial = {(i.core, i.stage, i.number) for i in self.serial.invocations}
         for inv in self.piped.invocations:
             if (inv.core, inv.stage) not in counts or (inv.core, inv.stage, inv.number) not in serial:
-                self.add("argument", f"stage `{inv.stage}` runs more often on {CORES[inv.core]} in the pipelined kernel "
-                                     "than in the serial one", self.kernel.node.name, key=("count+", inv.stage))
+                self.add("argument", f"stage `{inv.stage}` runs more often on {CORES[inv.core]} in the pipelined "
+                                     "kernel than in the serial one", self.kernel.node.name, key=("count+", inv.stage))
                 break
 
     def _values(self) -> None:
@@ -206,8 +206,8 @@ class _Report:
                 pev, pfoot = self.p.read_events[rid]
                 detail = (f"{self.who(ev)} reads `{pfoot.label}`: in the serial kernel it sees "
                           f"{self.writers(seen, self.s)}, in the pipelined kernel {self.writers(got, self.p)}")
-                related = [(f"a write it sees when pipelined: {self.who(self.p.writers[w])}", self.node_of(self.p.writers[w]))
-                           for w in sorted(got - seen, key=str)[:2] if w in self.p.writers]
+                extra = [self.p.writers[w] for w in sorted(got - seen, key=str)[:2] if w in self.p.writers]
+                related = [(f"a write it sees when pipelined: {self.who(w)}", self.node_of(w)) for w in extra]
                 self.add("value", detail, self.node_of(ev), related, key=("value", id(ev.node)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
@@ -218,7 +218,8 @@ class _Report:
             if got != seen:
                 label = region[0][1]
                 self.add("output", f"`{label}` ends with different contents: the serial kernel leaves "
-                                   f"{self.writers(seen, self.s)} there, the pipelined kernel {self.writers(got, self.p)}",
+                                   f"{self.writers(seen, self.s)} there, the pipelined kernel "
+                                   f"{self.writers(got, self.p)}",
                          self.kernel.node.name, key=("output", region))
                 return
 
@@ -228,13 +229,13 @@ def _op_name(ev: Event) -> str:
         f"pl.{ev.op}" if ev.kind == "op" and not ev.op[0].isupper() else ev.op)
 
 
-def _next_op(trace: Trace, ev: Event) -> Optional[Event]:
+def _next_op(trace: Trace, ev: Event) -> Event | None:
     events = trace.events[ev.core]
     start = events.index(ev)
     return next((e for e in events[start:] if e.kind == "op"), None)
 
 
-def _argument_difference(serial: tuple, piped: tuple) -> Optional[str]:
+def _argument_difference(serial: tuple, piped: tuple) -> str | None:
     """The first parameter whose value differs, described; None when all agree."""
     others = dict(piped)
     for param, a in serial:
@@ -258,7 +259,7 @@ def _scalar(v) -> bool:
     return isinstance(v, (int, float, bool)) and v is not UNKNOWN
 
 
-def _input_node(file, node, kernel) -> Optional[cst.CSTNode]:
+def _input_node(file, node, kernel) -> cst.CSTNode | None:
     """`node` if the input file holds it (positions exist only there), else a fallback."""
     if node is not None:
         try:

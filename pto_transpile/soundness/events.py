@@ -8,7 +8,6 @@ intervals (`c0, c1 = 0, 1`), GM tensors element coordinates, so both overlap the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
@@ -40,7 +39,7 @@ class Foot:
     #: compared as rectangles; anything else is compared by bytes.
     part: tuple = ()
 
-    def overlaps(self, other: "Foot") -> bool:
+    def overlaps(self, other: Foot) -> bool:
         if not (self.key == other.key and self.r0 < other.r1 and other.r0 < self.r1
                 and self.c0 < other.c1 and other.c0 < self.c1):
             return False
@@ -49,7 +48,7 @@ class Foot:
             return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
         return True
 
-    def covers(self, other: "Foot") -> bool:
+    def covers(self, other: Foot) -> bool:
         if not (self.key == other.key and self.r0 <= other.r0 and other.r1 <= self.r1
                 and self.c0 <= other.c0 and other.c1 <= self.c1):
             return False
@@ -75,7 +74,7 @@ class Event:
     mutex: tuple[int, ...] = ()
     event_id: int = 0
     wait_pipe: str = ""  #: the waiting pipe of an intra-core `sync_src`/`sync_dst` pair
-    node: Optional[cst.CSTNode] = None
+    node: cst.CSTNode | None = None
     op: str = ""
     ident: tuple = ()  #: stable across the serial and pipelined runs: (scope..., ordinal)
     stage: str = ""
@@ -90,11 +89,11 @@ class Invocation:
     stage: str
     number: int
     args: tuple
-    node: Optional[cst.CSTNode] = None
+    node: cst.CSTNode | None = None
 
 
 @dataclass
 class Trace:
     events: list[list[Event]] = field(default_factory=lambda: [[], [], []])
     invocations: list[Invocation] = field(default_factory=list)
-    problems: list[tuple[str, Optional[cst.CSTNode]]] = field(default_factory=list)  #: why the run is not modelled
+    problems: list[tuple[str, cst.CSTNode | None]] = field(default_factory=list)  #: why the run is not modelled

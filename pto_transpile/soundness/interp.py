@@ -16,21 +16,32 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile import vfbody
+from pto_transpile.codegen import expression_code
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.partial import Verbatim
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
-from pto_transpile.codegen import expression_code
 from pto_transpile.soundness.values import (
-    UNKNOWN, AnyTileV, Builtin, FunctionV, GroupV, StructV, Symbol, TensorV, TileTypeV, TileV, known,
+    UNKNOWN,
+    AnyTileV,
+    Builtin,
+    FunctionV,
+    GroupV,
+    StructV,
+    Symbol,
+    TensorV,
+    TileTypeV,
+    TileV,
+    known,
 )
 
 #: Statements one check may execute before it gives up (hostile or huge loops).
@@ -48,7 +59,7 @@ PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2":
 class CannotModel(Exception):
     """The run cannot be followed statically; `node` is where, `reason` says why."""
 
-    def __init__(self, reason: str, node: Optional[cst.CSTNode] = None):
+    def __init__(self, reason: str, node: cst.CSTNode | None = None):
         super().__init__(reason)
         self.reason = reason
         self.node = node
@@ -73,11 +84,11 @@ class Ctx:
 
     core: int
     env: dict
-    scope: Optional[tuple] = None  #: ("stage", name, number) inside a stage invocation
+    scope: tuple | None = None  #: ("stage", name, number) inside a stage invocation
     counter: list = field(default_factory=lambda: [0])
     may: int = 0
 
-    def child(self, env: dict, scope=None, counter=None) -> "Ctx":
+    def child(self, env: dict, scope=None, counter=None) -> Ctx:
         return Ctx(self.core, env, scope if scope is not None else self.scope,
                    counter if counter is not None else self.counter, self.may)
 
@@ -146,7 +157,7 @@ class Interpreter:
         except _Return:
             pass
         except (_Break, _Continue):
-            raise CannotModel("`break`/`continue` outside a loop", self.fn)
+            raise CannotModel("`break`/`continue` outside a loop", self.fn) from None
         except RecursionError:
             raise CannotModel("the kernel nests too deeply to follow", self.fn) from None
         return self.trace
@@ -264,7 +275,7 @@ class Interpreter:
         try:
             run(ctx)
         except (_Break, _Continue, _Return):
-            raise CannotModel("`break`/`continue`/`return` under a condition the check cannot decide")
+            raise CannotModel("`break`/`continue`/`return` under a condition the check cannot decide") from None
         finally:
             ctx.may -= 1
         for name, value in list(ctx.env.items()):
@@ -273,8 +284,8 @@ class Interpreter:
 
     def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
         iters = [self.eval(node.iter, ctx) for ctx in ctxs]
-        seqs: list[Optional[list]] = []
-        for ctx, it in zip(ctxs, iters):
+        seqs: list[list | None] = []
+        for ctx, it in zip(ctxs, iters, strict=True):
             if isinstance(it, (range, list, tuple)):
                 seqs.append(list(it))
             else:
@@ -291,7 +302,7 @@ class Interpreter:
             raise CannotModel("the cores run this loop a different number of times", node.iter)
         broke = False
         for i in range(len(known_seqs[0]) if known_seqs else 0):
-            for ctx, s in zip(ctxs, known_seqs):
+            for ctx, s in zip(ctxs, known_seqs, strict=True):
                 self.assign(node.target, s[i], ctx)
             if self._loop_body(node, ctxs):
                 broke = True
@@ -347,7 +358,7 @@ class Interpreter:
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
             if isinstance(value, (tuple, list)) and len(value) == len(names):
-                for t, v in zip(names, value):
+                for t, v in zip(names, value, strict=True):
                     self.assign(t, v, ctx)
             else:
                 for t in names:
@@ -373,7 +384,7 @@ class Interpreter:
             return UNKNOWN
         return method(self, node, ctx)
 
-    def truth(self, value: Any) -> Optional[bool]:
+    def truth(self, value: Any) -> bool | None:
         if value is UNKNOWN:
             return None
         if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
@@ -409,7 +420,8 @@ class Interpreter:
         return UNKNOWN
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
-        return self._binop(_BINOPS.get(type(node.operator)), self.eval(node.left, ctx), self.eval(node.right, ctx), node)
+        left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+        return self._binop(_BINOPS.get(type(node.operator)), left, right, node)
 
     def _binop(self, fn, left: Any, right: Any, node) -> Any:
         if fn is None or not known(left, right):
@@ -589,7 +601,8 @@ class Interpreter:
             number = self.stage_counts[ctx.core][fn.name]
             self.stage_counts[ctx.core][fn.name] += 1
             # struct fields change later: keep the values this invocation saw
-            seen = tuple((k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v) for k, v in env.items())
+            seen = tuple((k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
+                         for k, v in env.items())
             self.trace.invocations.append(Invocation(ctx.core, fn.name, number, seen, node))
             inner = ctx.child(env, ("stage", fn.name, number), [0])
         else:
@@ -599,7 +612,7 @@ class Interpreter:
         except _Return as ret:
             return ret.value
         except (_Break, _Continue):
-            raise CannotModel("`break`/`continue` outside a loop", fn.node)
+            raise CannotModel("`break`/`continue` outside a loop", fn.node) from None
         return None
 
     def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx) -> dict:
@@ -783,7 +796,7 @@ class Interpreter:
         self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
                        self._mutex([tile]), node, ctx)
 
-    def _tile_feet(self, tile, core: int, acc_mode: Optional[str]) -> list[Foot]:
+    def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
         out = []
         for t in tiles:
@@ -792,7 +805,7 @@ class Interpreter:
         return out
 
     @staticmethod
-    def _tile_keys(memory: str, core: int, acc_mode: Optional[str]) -> list[tuple]:
+    def _tile_keys(memory: str, core: int, acc_mode: str | None) -> list[tuple]:
         if memory == "Vec":
             if core != AIC:
                 return [("Vec", core)]
@@ -825,7 +838,8 @@ class Interpreter:
         if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
             r, c = offsets
-            return Foot(("GM", tensor.name), r, r + rows, c, c + cols, f"{tensor.name}[{r}:{r + rows}, {c}:{c + cols}]", may)
+            label = f"{tensor.name}[{r}:{r + rows}, {c}:{c + cols}]"
+            return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may)
         return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
 
     def block_op(self, op: str, node: cst.Call, ctx: Ctx) -> Any:
@@ -977,7 +991,7 @@ class Interpreter:
             hit = self._strings[id(node)] = (node, node.evaluated_value)
         return hit[1]
 
-    def path(self, node: cst.BaseExpression) -> Optional[tuple]:
+    def path(self, node: cst.BaseExpression) -> tuple | None:
         """`self.pl.path(node)`, remembered per node (and per `pl` reading: the generated
         kernel may import `pl` where the input did not)."""
         hit = self._paths.get(id(node))
@@ -1031,7 +1045,7 @@ def _vf_argument(value: Any) -> Any:
     return vfextent.UNKNOWN
 
 
-def _vf_source(file, name: str) -> Optional[str]:
+def _vf_source(file, name: str) -> str | None:
     fn = file.vector_functions.get(name)
     if fn is None:
         return None
@@ -1057,7 +1071,7 @@ def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> d
     body = file.vf_body(name)
     roles: dict[str, str] = {}
 
-    def add(param: Optional[str], role: str) -> None:
+    def add(param: str | None, role: str) -> None:
         if param is not None:
             prev = roles.get(param)
             roles[param] = role if prev in (None, role) else "RW"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pto_api.ops import PIPES
 from pto_transpile.soundness.events import AIC, CORES, SET_RECEIVERS, WAIT_SENDERS, Event, Foot, Trace
@@ -329,7 +328,7 @@ class _Concurrent:
                 return per_pipe[p][a - 1]
             return self.clock[sender][PIPE_INDEX[p]]  # not issued yet: it will carry at least this
 
-        result: Optional[tuple] = None
+        result: tuple | None = None
 
         def splits(i: int, left: int, acc: tuple) -> None:
             nonlocal result

@@ -8,7 +8,7 @@ slots, one tile (a slot, a `pl.make_tile` tile or a view of either), structs and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import libcst as cst
 
@@ -16,9 +16,9 @@ import libcst as cst
 class _Unknown:
     """A value the interpreter cannot know statically (data, an unmodelled call, ...)."""
 
-    _instance: Optional["_Unknown"] = None
+    _instance: _Unknown | None = None
 
-    def __new__(cls) -> "_Unknown":
+    def __new__(cls) -> _Unknown:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

@@ -31,8 +31,9 @@ from __future__ import annotations
 import ast
 import operator
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 from pto_api.ops import VF_OP_ROLES
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
@@ -103,7 +104,7 @@ _DTYPE_BYTES = {"FP32": 4, "INT32": 4, "UINT32": 4, "FP16": 2, "BF16": 2, "INT16
 class VectorFunctions:
     """Evaluates the vector functions of one file; results are cached per argument signature."""
 
-    def __init__(self, source_of: Callable[[str], Optional[str]], constant: Callable[[str], Any]):
+    def __init__(self, source_of: Callable[[str], str | None], constant: Callable[[str], Any]):
         """`source_of(name)`: the text of vector function `name` (None: not a vector function);
         `constant(name)`: the value of a module-level name (anything not a number: unknown)."""
         self._source_of = source_of
@@ -128,7 +129,7 @@ class VectorFunctions:
             self._constants[name] = value if isinstance(value, (int, float, str)) else _UNKNOWN
         return self._constants[name]
 
-    def tree(self, name: str) -> Optional[ast.FunctionDef]:
+    def tree(self, name: str) -> ast.FunctionDef | None:
         if name not in self._trees:
             text = self._source_of(name)
             if text is None:
@@ -184,9 +185,9 @@ class _Run:
         params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
         if len(args) > len(params) or fn.args.vararg or fn.args.kwarg:
             raise Unmodelled(f"the call of `{fn.name}` does not match its parameters")
-        env = dict(zip(params, args))
+        env = dict(zip(params, args, strict=False))  # fewer arguments than parameters: defaults
         defaults = fn.args.defaults
-        for p, d in zip(params[len(params) - len(defaults):], defaults):
+        for p, d in zip(params[len(params) - len(defaults):], defaults, strict=True):
             env.setdefault(p, self.expr(d, {}))
         for k, v in kwargs.items():
             if k not in params:
@@ -492,11 +493,11 @@ def _targets(stmt: ast.stmt) -> set:
     return set()
 
 
-def _effect_reads(stmt: ast.stmt) -> Optional[set]:
+def _effect_reads(stmt: ast.stmt) -> set | None:
     """The names the memory effects of `stmt` read (None: it has none). A call that is not a
     `vf` register op (a memory op, a nested vector function, anything unknown) is an effect;
     so is an expression that binds names (kept whole)."""
-    reads: Optional[set] = None
+    reads: set | None = None
     for node in ast.walk(stmt):
         if isinstance(node, _BINDING_EXPRESSIONS):
             return _names(stmt)
@@ -517,7 +518,7 @@ def _effect_reads(stmt: ast.stmt) -> Optional[set]:
     return reads
 
 
-def _names(node: Optional[ast.AST]) -> set:
+def _names(node: ast.AST | None) -> set:
     if node is None:
         return set()
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -526,7 +527,7 @@ def _names(node: Optional[ast.AST]) -> set:
 def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
     if len(args) > len(positional):
         raise Unmodelled("a `vf` memory op with more positional arguments than it takes")
-    values = dict(zip(positional, args))
+    values = dict(zip(positional, args, strict=False))  # trailing positional arguments may be left out
     for k, v in kwargs.items():
         if k not in positional + keyword or k in values:
             raise Unmodelled(f"a `vf` memory op with an unexpected argument `{k}`")
@@ -561,7 +562,7 @@ def _static(value: Any, default: int, what: str) -> int:
     return value
 
 
-def _dtype_bytes(dtype: Any) -> Optional[int]:
+def _dtype_bytes(dtype: Any) -> int | None:
     return _DTYPE_BYTES.get(dtype[3:]) if isinstance(dtype, str) and dtype.startswith("DT_") else None
 
 
