@@ -69,7 +69,8 @@ def main(argv=None) -> int:
                                  shrink_all=args.shrink_all, seed=args.seed)
     started = time.monotonic()
     files = campaign.kernel_files()
-    mutants = campaign.make_mutants(args.seed, args.mutants, files)
+    weights = campaign.base_weights(files, settings.preloads)
+    mutants = campaign.make_mutants(args.seed, args.mutants, files, weights)
     judge(files[0][1], settings.preloads[:1], files[0][0])  # warm up once: workers are forked from here
 
     def progress(done: int, failing: int) -> None:
@@ -91,7 +92,8 @@ def main(argv=None) -> int:
         return 2
     t = summary.tally(results, settings.preloads)
     header = (f"pto-transpile mutation fuzzer: seed {args.seed}, {args.mutants} mutants of {len(files)} kernel files "
-              f"({', '.join(p for p, _ in files)}), preloads {','.join(map(str, settings.preloads))}")
+              f"({', '.join(f'{p} x{weights[p]}' for p, _ in files)}: files drawn by the number of preloads they are "
+              f"accepted at), preloads {','.join(map(str, settings.preloads))}")
     print(summary.render(t, results, time.monotonic() - started, header))
     return 1 if t.failed else 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import collections
 import difflib
 import functools
 import os
@@ -113,6 +114,15 @@ def test_mutants_are_deterministic_from_the_seed_and_all_different():
     assert first == campaign.make_mutants(5, 25, files)
     assert len({m.text for m in first}) == 25
     assert [m.text for m in campaign.make_mutants(6, 25, files)] != [m.text for m in first]
+
+
+def test_files_refused_at_a_preload_are_drawn_less_often():
+    files = campaign.kernel_files()
+    weights = campaign.base_weights(files, (1, 2))
+    assert weights["examples/flash_attention_dn_overlap.py"] == 1  # refused at preload 2 (PTO048)
+    assert weights["examples/seed_demo.py"] == 2
+    drawn = collections.Counter(m.base for m in campaign.make_mutants(4, 200, files, weights))
+    assert 0 < drawn["examples/flash_attention_dn_overlap.py"] < drawn["examples/seed_demo.py"]
 
 
 def test_a_draw_that_does_not_parse_is_drawn_again_and_counted():
@@ -258,7 +268,7 @@ def test_end_to_end_summary_and_exit_status(tmp_path, capsys):
 
 def test_end_to_end_exit_status_is_1_on_a_soundness_failure(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(oracle, "transpile", _without_waits(oracle.transpile))
-    monkeypatch.setattr(campaign, "make_mutants", lambda seed, count, files: _base_mutants(
+    monkeypatch.setattr(campaign, "make_mutants", lambda seed, count, files, weights=None: _base_mutants(
         "golden/vec_cube_zone1/input.py", "golden/two_loops/input.py"))
     status = fuzz.main(["--mutants", "2", "--seed", "0", "--preloads", "1", "--jobs", "2", "--quiet",
                         "--out", str(tmp_path), "--shrink-tests", "0"])

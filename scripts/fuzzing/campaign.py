@@ -18,6 +18,7 @@ from fuzzing import mutators, pool
 from fuzzing.anatomy import Anatomy
 from fuzzing.oracle import CRASH, HANG, KINDS, Failure, Judgement, judge, reproduces
 from fuzzing.shrink import shrink
+from pto_transpile import transpile
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_ATTEMPTS = 50  #: tries per mutant to find an applicable mutator that yields a new text
@@ -70,11 +71,24 @@ def kernel_files(root: Path = ROOT) -> list[tuple[str, str]]:
     return out
 
 
-def make_mutants(seed: int, count: int, files: list[tuple[str, str]]) -> list[Mutant]:
+def base_weights(files: list[tuple[str, str]], preloads: tuple[int, ...]) -> dict[str, int]:
+    """How often to pick each kernel file as a mutant's base: the number of campaign preloads
+    at which the file itself is accepted (at least 1). A mutant can only be verified at a
+    preload where it is accepted, and a one-place edit rarely makes a refused kernel valid, so
+    a file refused at some preload (the address-reuse FlashAttention variant at 2) is drawn
+    less often there, not left out."""
+    return {path: max(1, sum(transpile(text, preload=p, path=path).code is not None for p in preloads))
+            for path, text in files}
+
+
+def make_mutants(seed: int, count: int, files: list[tuple[str, str]],
+                 weights: dict[str, int] | None = None) -> list[Mutant]:
     """`count` new mutants. A draw that does not parse is drawn again (it would test only the
     syntax-error report) and counted in `Mutant.redrawn`; only when every attempt fails to
-    parse is an unparsable mutant kept (it is then skipped, and counted as such)."""
+    parse is an unparsable mutant kept (it is then skipped, and counted as such). `weights`
+    (path -> weight, see `base_weights`) biases the choice of the base file; uniform without."""
     anatomies = {path: Anatomy(text, path) for path, text in files}
+    bases = sorted(anatomies)
     seen = {text for _, text in files}
     out = []
     for i in range(count):
@@ -83,7 +97,7 @@ def make_mutants(seed: int, count: int, files: list[tuple[str, str]]) -> list[Mu
         unparsable: tuple[str, str, tuple[str, str]] | None = None
         chosen: tuple[str, str, tuple[str, str]] | None = None
         for _ in range(MAX_ATTEMPTS):
-            base = rng.choice(sorted(anatomies))
+            base = rng.choices(bases, [weights[b] for b in bases])[0] if weights else rng.choice(bases)
             name = mutators.pick(rng)
             made = mutators.apply(name, anatomies[base], rng)
             if made is None or made[0] in seen:
