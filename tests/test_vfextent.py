@@ -201,3 +201,45 @@ def test_the_refused_pipeline_really_races_on_the_emulator():
     assert result.code is not None
     with pytest.raises(RaceError, match=r"vector function softmax_\w+_vf in compute_p"):
         run_kernel("fa_long_vf.py", FA.stem, inputs(), source=result.code)
+
+
+# -- loops summarised by their step ----------------------------------------------------------
+
+LOOPS = [
+    # linear offsets, two per iteration
+    "def f(x, y):\n    for i in pl.range(0, 40):\n        a = vf.load_align(x, 3 * LANES * i)\n"
+    "        vf.store_align(y, a, vf.create_mask(pattern=pl.MaskPattern.VL1, dtype=pl.DT_FP32), 7 * i + 1)\n",
+    # post-update cursors inside the loop, block-strided
+    "def f(x, y):\n    m = vf.update_mask(128, dtype=pl.DT_FP16)\n    for i in pl.range(0, 20):\n"
+    "        r = vf.load_align(x, LANES * i)\n"
+    "        vf.store_align(y, r, m, block_stride=4, repeat_stride=1, "
+    "data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY, post_update=True)\n",
+    # nested loops with a broadcast load in the outer one
+    "def f(x, y):\n    for i in pl.range(0, 30):\n        c = vf.load_align(x, i, dist=pl.LoadDist.BRC_B32)\n"
+    "        for j in pl.range(0, 2):\n            vf.store_align(y, c, vf.create_mask(pattern=pl.MaskPattern.ALL, "
+    "dtype=pl.DT_FP32), i * 128 + j * LANES)\n",
+    # not linear (a modulo, a product of the loop variable, a carried pointer): run for real
+    "def f(x, y):\n    for i in pl.range(0, 12):\n        a = vf.load_align(x, (i % 3) * LANES)\n",
+    "def f(x, y):\n    for i in pl.range(0, 12):\n        a = vf.load_align(x, i * i)\n",
+    "def f(x, y):\n    p = x\n    for i in pl.range(0, 12):\n        a = vf.load_align(p)\n        p = p + LANES\n",
+]
+
+
+@pytest.mark.parametrize("body", LOOPS)
+def test_a_loop_summarised_by_its_step_reaches_the_same_bytes_as_running_it(body, monkeypatch):
+    from pto_transpile.soundness import vfextent
+
+    args = (TileArg(4, (64, 128)), TileArg(2, (64, 128)))
+    summarised = extents(body, *args)
+    monkeypatch.setattr(vfextent, "_affine_loop", lambda loop: False)
+    assert extents(body, *args) == summarised
+
+
+def test_which_loops_are_summarised():
+    import ast
+
+    from pto_transpile.soundness.vfextent import _affine_loop, _prune
+
+    verdicts = [_affine_loop(next(s for s in _prune(ast.parse(b).body[0].body) if isinstance(s, ast.For)))
+                for b in LOOPS]
+    assert verdicts == [True, True, True, False, False, False]

@@ -155,6 +155,7 @@ class _Run:
         self.cursors: dict[tuple[int, int], int] = {}
         self.touched: dict[tuple[int, str], list[tuple[int, int]]] = {}
         self.active: list[str] = []
+        self.log: list[tuple[int, str, int, int]] | None = None
 
     def top(self, name: str, args: tuple, kwargs: dict) -> dict[int, Extent]:
         bound = [_Ptr(i, 0, a) if isinstance(a, TileArg) else a for i, a in enumerate(args)]
@@ -252,9 +253,52 @@ class _Run:
             raise Unmodelled(f"the trip count of the loop at line {stmt.lineno} of `{self.active[-1]}` is not static")
         if stmt.orelse:
             raise Unmodelled("`for ... else` in a vector function is not modelled")
-        for value in range(*bounds):
+        values = range(*bounds)
+        if len(values) > 3 and _affine_loop(stmt):
+            self._for_affine(stmt, env, values)
+            return
+        for value in values:
             self._assign(stmt.target, value, env)
             self.block(stmt.body, env)
+
+    def _for_affine(self, stmt: ast.For, env: dict, values: range) -> None:
+        """A loop whose accesses move by a fixed number of bytes per iteration (`_affine_loop`):
+        the first two iterations and the last run, the ones between are those two shifted.
+        The last one, run for real, must match its prediction, or the evaluator refuses."""
+        outer, n = self.log, len(values)
+        before = dict(self.cursors)
+        logs, cursors, ops = [], [], self.ops
+        for value in values[:2]:
+            self.log = []
+            self._assign(stmt.target, value, env)
+            self.block(stmt.body, env)
+            logs.append(self.log)
+            cursors.append(dict(self.cursors))
+        first, second = logs
+        if len(first) != len(second) or any(a[:2] != b[:2] for a, b in zip(first, second, strict=False)):
+            raise Unmodelled("a loop in a vector function whose accesses change shape between iterations")
+        steps = [b[2] - a[2] for a, b in zip(first, second, strict=True)]
+        moved = {k: cursors[1][k] - cursors[0][k] for k in cursors[1]}
+        self.log = outer
+        for a, b in zip(first, second, strict=True):
+            self._touch_at(*a)
+            self._touch_at(*b)
+        for k in range(2, n - 1):
+            for (arg, kind, lo, hi), step in zip(first, steps, strict=True):
+                self._touch_at(arg, kind, lo + k * step, hi + k * step)
+        self.ops += (self.ops - ops) // 2 * (n - 3)
+        self.cursors = {key: c + (n - 3) * moved[key] for key, c in cursors[1].items()}
+        self.log = []
+        self._assign(stmt.target, values[-1], env)
+        self.block(stmt.body, env)
+        last, self.log = self.log, outer
+        predicted = [(arg, kind, lo + (n - 1) * step, hi + (n - 1) * step)
+                     for (arg, kind, lo, hi), step in zip(first, steps, strict=True)]
+        expected = {key: before.get(key, key[1]) + n * moved[key] for key in moved}
+        if last != predicted or any(self.cursors[key] != expected[key] for key in moved):
+            raise Unmodelled("a loop in a vector function whose accesses do not move by a fixed step")
+        for entry in last:
+            self._touch_at(*entry)
 
     # expressions -----------------------------------------------------------------------------
     def expr(self, node: ast.expr, env: dict) -> Any:
@@ -405,7 +449,13 @@ class _Run:
         return start
 
     def _touch(self, ptr: _Ptr, lo: int, hi: int, kind: str) -> None:
-        spans = self.touched.setdefault((ptr.arg, kind), [])
+        self._touch_at(ptr.arg, kind, lo, hi)
+
+    def _touch_at(self, arg: int, kind: str, lo: int, hi: int) -> None:
+        if self.log is not None:  # a loop being summarised
+            self.log.append((arg, kind, lo, hi))
+            return
+        spans = self.touched.setdefault((arg, kind), [])
         if spans and spans[-1][1] == lo:
             spans[-1] = (spans[-1][0], hi)  # the common case: consecutive registers
         else:
@@ -418,9 +468,86 @@ class _Returned(Exception):
     pass
 
 
+# -- loops whose accesses move by a fixed step ------------------------------------------------
+
+_AFFINE_CACHE: dict[int, tuple[ast.For, bool]] = {}
+_LINEAR_OPS = (ast.Add, ast.Sub)
+
+
+def _affine_loop(loop: ast.For) -> bool:
+    """Whether every access of `loop` is at a fixed offset plus a fixed step per iteration, so
+    its iterations are shifts of one another: the body has only memory ops and inner loops over
+    bounds that do not depend on the loop variable, no branch, no nested vector-function call,
+    no name carried from one iteration to the next, every expression of the loop variable
+    linear (`+`, `-`, `*` by something that does not depend on it), and post-update accesses
+    that do not depend on it."""
+    hit = _AFFINE_CACHE.get(id(loop))
+    if hit is None or hit[0] is not loop:
+        hit = _AFFINE_CACHE[id(loop)] = (loop, isinstance(loop.target, ast.Name)
+                                         and _affine_body(loop.body, loop.target.id))
+    return hit[1]
+
+
+def _affine_body(stmts: list, var: str) -> bool:
+    assigned: set[str] = set()
+    read: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, ast.For):
+            if (not isinstance(stmt.target, ast.Name) or stmt.orelse or var in _names(stmt.iter)
+                    or not _affine_body(stmt.body, var)):
+                return False
+            read |= _names(stmt.iter)
+            continue
+        if isinstance(stmt, ast.Pass):
+            continue
+        if not isinstance(stmt, (ast.Expr, ast.Assign)):
+            return False
+        if isinstance(stmt, ast.Assign):
+            if not all(isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets):
+                return False
+            assigned |= _targets(stmt)
+        for node in ast.walk(stmt.value):
+            if isinstance(node, ast.Call):
+                path = _callee(node.func)
+                op = path.rsplit(".", 1)[-1]
+                if not path.startswith(("vf.", "pl.Vf.")) or (op in VF_OP_ROLES and op not in _MODELLED):
+                    return False  # a nested vector function or an op not modelled: run it for real
+                args = list(node.args) + [k.value for k in node.keywords]
+                if path.endswith("store_align"):
+                    args = args[:1] + args[2:] if len(node.args) >= 2 else args
+                    args = [a for a in args if not any(k.arg == "reg" and k.value is a for k in node.keywords)]
+                if any(k.arg == "post_update" for k in node.keywords) and any(var in _names(a) for a in args):
+                    return False
+                if not all(_linear(a, var) for a in args):
+                    return False
+                read |= set().union(*(_names(a) for a in args))
+            elif isinstance(node, (ast.IfExp, ast.BoolOp, ast.Compare, ast.Subscript) + _BINDING_EXPRESSIONS):
+                return False
+    return not (assigned & read)
+
+
+def _linear(node: ast.expr, var: str) -> bool:
+    """Whether `node` is linear in `var` (or does not depend on it)."""
+    if var not in _names(node):
+        return True
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _linear(node.operand, var)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _LINEAR_OPS):
+        return _linear(node.left, var) and _linear(node.right, var)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        left, right = var in _names(node.left), var in _names(node.right)
+        return not (left and right) and _linear(node.left if left else node.right, var)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_linear(e, var) for e in node.elts)
+    return False
+
+
 # -- pruning: only what decides which bytes are touched runs --------------------------------------
 
-_MEMORY_OPS = frozenset({"load_align", "store_align"}) | frozenset(VF_OP_ROLES)
+_MODELLED = frozenset({"load_align", "store_align"})
+_MEMORY_OPS = _MODELLED | frozenset(VF_OP_ROLES)
 _BINDING_EXPRESSIONS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
