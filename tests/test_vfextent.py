@@ -231,7 +231,7 @@ def test_a_loop_summarised_by_its_step_reaches_the_same_bytes_as_running_it(body
 
     args = (TileArg(4, (64, 128)), TileArg(2, (64, 128)))
     summarised = extents(body, *args)
-    monkeypatch.setattr(vfextent, "_affine_loop", lambda loop: False)
+    monkeypatch.setattr(vfextent, "_affine_loop", lambda loop, memo: False)
     assert extents(body, *args) == summarised
 
 
@@ -240,6 +240,7 @@ def test_which_loops_are_summarised():
 
     from pto_transpile.soundness.vfextent import _affine_loop, _prune
 
-    verdicts = [_affine_loop(next(s for s in _prune(ast.parse(b).body[0].body) if isinstance(s, ast.For)))
+    memo: dict = {}
+    verdicts = [_affine_loop(next(s for s in _prune(ast.parse(b).body[0].body, memo) if isinstance(s, ast.For)), memo)
                 for b in LOOPS]
     assert verdicts == [True, True, True, False, False, False]

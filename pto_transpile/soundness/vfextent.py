@@ -111,6 +111,8 @@ class VectorFunctions:
         self._constant_of = constant
         self._constants: dict[str, Any] = {}
         self._trees: dict[str, ast.FunctionDef] = {}
+        #: per-node analyses of the bodies (pruning, loop shapes), keyed by (what, id(node))
+        self.memo: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._cache: dict[tuple, dict[int, Extent]] = {}
 
     def extents(self, name: str, args: tuple, kwargs: tuple = ()) -> dict[int, Extent]:
@@ -141,7 +143,7 @@ class VectorFunctions:
             fns = [s for s in module.body if isinstance(s, ast.FunctionDef) and s.name == name]
             if not fns:
                 raise Unmodelled(f"vector function `{name}` could not be read")
-            fns[0].body = _prune(fns[0].body)
+            fns[0].body = _prune(fns[0].body, self.memo)
             self._trees[name] = fns[0]
         return self._trees[name]
 
@@ -254,7 +256,7 @@ class _Run:
         if stmt.orelse:
             raise Unmodelled("`for ... else` in a vector function is not modelled")
         values = range(*bounds)
-        if len(values) > 3 and _affine_loop(stmt):
+        if len(values) > 3 and _affine_loop(stmt, self.owner.memo):
             self._for_affine(stmt, env, values)
             return
         for value in values:
@@ -470,21 +472,20 @@ class _Returned(Exception):
 
 # -- loops whose accesses move by a fixed step ------------------------------------------------
 
-_AFFINE_CACHE: dict[int, tuple[ast.For, bool]] = {}
 _LINEAR_OPS = (ast.Add, ast.Sub)
 
 
-def _affine_loop(loop: ast.For) -> bool:
+def _affine_loop(loop: ast.For, memo: dict) -> bool:
     """Whether every access of `loop` is at a fixed offset plus a fixed step per iteration, so
     its iterations are shifts of one another: the body has only memory ops and inner loops over
     bounds that do not depend on the loop variable, no branch, no nested vector-function call,
     no name carried from one iteration to the next, every expression of the loop variable
     linear (`+`, `-`, `*` by something that does not depend on it), and post-update accesses
     that do not depend on it."""
-    hit = _AFFINE_CACHE.get(id(loop))
+    hit = memo.get(("affine", id(loop)))
     if hit is None or hit[0] is not loop:
-        hit = _AFFINE_CACHE[id(loop)] = (loop, isinstance(loop.target, ast.Name)
-                                         and _affine_body(loop.body, loop.target.id))
+        hit = memo[("affine", id(loop))] = (loop, isinstance(loop.target, ast.Name)
+                                            and _affine_body(loop.body, loop.target.id))
     return hit[1]
 
 
@@ -551,7 +552,7 @@ _MEMORY_OPS = _MODELLED | frozenset(VF_OP_ROLES)
 _BINDING_EXPRESSIONS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _prune(body: list) -> list:
+def _prune(body: list, memo: dict) -> list:
     """`body` without the statements that cannot change which bytes are touched: register
     arithmetic whose result reaches no address, mask or trip count (most of a vector function).
     A memory op's operands, a nested call's arguments, loop bounds and branch conditions are
@@ -559,17 +560,17 @@ def _prune(body: list) -> list:
     needed: set[str] = set()
     while True:
         before = len(needed)
-        _needs(body, needed)
+        _needs(body, needed, memo)
         if len(needed) == before:
-            return _kept(body, needed)
+            return _kept(body, needed, memo)
 
 
-def _needs(stmts: list, needed: set) -> bool:
+def _needs(stmts: list, needed: set, memo: dict) -> bool:
     """Adds what the kept statements of `stmts` read to `needed`; whether any is kept."""
     any_kept = False
     for stmt in stmts:
         if isinstance(stmt, (ast.For, ast.If)):
-            inner = _needs(stmt.body, needed) | _needs(stmt.orelse, needed)
+            inner = _needs(stmt.body, needed, memo) | _needs(stmt.orelse, needed, memo)
             target = stmt.target if isinstance(stmt, ast.For) else None
             if inner or (target is not None and _names(target) & needed):
                 needed |= _names(stmt.iter if isinstance(stmt, ast.For) else stmt.test)
@@ -577,7 +578,7 @@ def _needs(stmts: list, needed: set) -> bool:
         elif isinstance(stmt, (ast.Pass, ast.Assert)):
             continue
         elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            reads = _effect_reads(stmt)
+            reads = _effect_reads(stmt, memo)
             targets = _targets(stmt)
             if reads is not None or targets & needed:
                 needed |= reads or set()
@@ -591,11 +592,11 @@ def _needs(stmts: list, needed: set) -> bool:
     return any_kept
 
 
-def _kept(stmts: list, needed: set) -> list:
+def _kept(stmts: list, needed: set, memo: dict) -> list:
     out: list[ast.stmt] = []
     for stmt in stmts:
         if isinstance(stmt, (ast.For, ast.If)):
-            body, orelse = _kept(stmt.body, needed), _kept(stmt.orelse, needed)
+            body, orelse = _kept(stmt.body, needed, memo), _kept(stmt.orelse, needed, memo)
             target = stmt.target if isinstance(stmt, ast.For) else None
             if body or orelse or (target is not None and _names(target) & needed):
                 copy = type(stmt)(**{f: getattr(stmt, f) for f in stmt._fields})
@@ -605,7 +606,7 @@ def _kept(stmts: list, needed: set) -> list:
         elif isinstance(stmt, (ast.Pass, ast.Assert)):
             continue
         elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            if _effect_reads(stmt) is not None or _targets(stmt) & needed:
+            if _effect_reads(stmt, memo) is not None or _targets(stmt) & needed:
                 out.append(stmt)
         else:
             out.append(stmt)
@@ -620,7 +621,15 @@ def _targets(stmt: ast.stmt) -> set:
     return set()
 
 
-def _effect_reads(stmt: ast.stmt) -> set | None:
+def _effect_reads(stmt: ast.stmt, memo: dict) -> set | None:
+    """`_reads_of_effects`, remembered per statement (pruning asks until a fixpoint)."""
+    hit = memo.get(("effects", id(stmt)))
+    if hit is None or hit[0] is not stmt:
+        hit = memo[("effects", id(stmt))] = (stmt, _reads_of_effects(stmt))
+    return hit[1]
+
+
+def _reads_of_effects(stmt: ast.stmt) -> set | None:
     """The names the memory effects of `stmt` read (None: it has none). A call that is not a
     `vf` register op (a memory op, a nested vector function, anything unknown) is an effect;
     so is an expression that binds names (kept whole)."""
