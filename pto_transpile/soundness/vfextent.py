@@ -485,19 +485,19 @@ def _affine_loop(loop: ast.For, memo: dict) -> bool:
     hit = memo.get(("affine", id(loop)))
     if hit is None or hit[0] is not loop:
         hit = memo[("affine", id(loop))] = (loop, isinstance(loop.target, ast.Name)
-                                            and _affine_body(loop.body, loop.target.id))
+                                            and _affine_body(loop.body, loop.target.id, memo))
     return hit[1]
 
 
-def _affine_body(stmts: list, var: str) -> bool:
+def _affine_body(stmts: list, var: str, memo: dict) -> bool:
     assigned: set[str] = set()
     read: set[str] = set()
     for stmt in stmts:
         if isinstance(stmt, ast.For):
-            if (not isinstance(stmt.target, ast.Name) or stmt.orelse or var in _names(stmt.iter)
-                    or not _affine_body(stmt.body, var)):
+            if (not isinstance(stmt.target, ast.Name) or stmt.orelse or var in _names(memo, stmt.iter)
+                    or not _affine_body(stmt.body, var, memo)):
                 return False
-            read |= _names(stmt.iter)
+            read |= _names(memo, stmt.iter)
             continue
         if isinstance(stmt, ast.Pass):
             continue
@@ -506,7 +506,7 @@ def _affine_body(stmts: list, var: str) -> bool:
         if isinstance(stmt, ast.Assign):
             if not all(isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets):
                 return False
-            assigned |= _targets(stmt)
+            assigned |= _targets(stmt, memo)
         for node in ast.walk(stmt.value):
             if isinstance(node, ast.Call):
                 path = _callee(node.func)
@@ -517,31 +517,31 @@ def _affine_body(stmts: list, var: str) -> bool:
                 if path.endswith("store_align"):
                     args = args[:1] + args[2:] if len(node.args) >= 2 else args
                     args = [a for a in args if not any(k.arg == "reg" and k.value is a for k in node.keywords)]
-                if any(k.arg == "post_update" for k in node.keywords) and any(var in _names(a) for a in args):
+                if any(k.arg == "post_update" for k in node.keywords) and any(var in _names(memo, a) for a in args):
                     return False
-                if not all(_linear(a, var) for a in args):
+                if not all(_linear(a, var, memo) for a in args):
                     return False
-                read |= set().union(*(_names(a) for a in args))
+                read |= set().union(*(_names(memo, a) for a in args))
             elif isinstance(node, (ast.IfExp, ast.BoolOp, ast.Compare, ast.Subscript) + _BINDING_EXPRESSIONS):
                 return False
     return not (assigned & read)
 
 
-def _linear(node: ast.expr, var: str) -> bool:
+def _linear(node: ast.expr, var: str, memo: dict) -> bool:
     """Whether `node` is linear in `var` (or does not depend on it)."""
-    if var not in _names(node):
+    if var not in _names(memo, node):
         return True
     if isinstance(node, ast.Name):
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return _linear(node.operand, var)
+        return _linear(node.operand, var, memo)
     if isinstance(node, ast.BinOp) and isinstance(node.op, _LINEAR_OPS):
-        return _linear(node.left, var) and _linear(node.right, var)
+        return _linear(node.left, var, memo) and _linear(node.right, var, memo)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        left, right = var in _names(node.left), var in _names(node.right)
-        return not (left and right) and _linear(node.left if left else node.right, var)
+        left, right = var in _names(memo, node.left), var in _names(memo, node.right)
+        return not (left and right) and _linear(node.left if left else node.right, var, memo)
     if isinstance(node, (ast.List, ast.Tuple)):
-        return all(_linear(e, var) for e in node.elts)
+        return all(_linear(e, var, memo) for e in node.elts)
     return False
 
 
@@ -572,18 +572,18 @@ def _needs(stmts: list, needed: set, memo: dict) -> bool:
         if isinstance(stmt, (ast.For, ast.If)):
             inner = _needs(stmt.body, needed, memo) | _needs(stmt.orelse, needed, memo)
             target = stmt.target if isinstance(stmt, ast.For) else None
-            if inner or (target is not None and _names(target) & needed):
-                needed |= _names(stmt.iter if isinstance(stmt, ast.For) else stmt.test)
+            if inner or (target is not None and _names(memo, target) & needed):
+                needed |= _names(memo, stmt.iter if isinstance(stmt, ast.For) else stmt.test)
                 any_kept = True
         elif isinstance(stmt, (ast.Pass, ast.Assert)):
             continue
         elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
             reads = _effect_reads(stmt, memo)
-            targets = _targets(stmt)
+            targets = _targets(stmt, memo)
             if reads is not None or targets & needed:
                 needed |= reads or set()
                 if targets & needed or isinstance(stmt, ast.AugAssign) and targets & needed:
-                    needed |= _names(stmt.value) if stmt.value is not None else set()
+                    needed |= _names(memo, stmt.value) if stmt.value is not None else set()
                 if isinstance(stmt, ast.AugAssign):
                     needed |= targets & needed
                 any_kept = True
@@ -598,7 +598,7 @@ def _kept(stmts: list, needed: set, memo: dict) -> list:
         if isinstance(stmt, (ast.For, ast.If)):
             body, orelse = _kept(stmt.body, needed, memo), _kept(stmt.orelse, needed, memo)
             target = stmt.target if isinstance(stmt, ast.For) else None
-            if body or orelse or (target is not None and _names(target) & needed):
+            if body or orelse or (target is not None and _names(memo, target) & needed):
                 copy = type(stmt)(**{f: getattr(stmt, f) for f in stmt._fields})
                 copy.body, copy.orelse = body or [ast.Pass()], orelse
                 copy.lineno = stmt.lineno
@@ -606,18 +606,18 @@ def _kept(stmts: list, needed: set, memo: dict) -> list:
         elif isinstance(stmt, (ast.Pass, ast.Assert)):
             continue
         elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            if _effect_reads(stmt, memo) is not None or _targets(stmt) & needed:
+            if _effect_reads(stmt, memo) is not None or _targets(stmt, memo) & needed:
                 out.append(stmt)
         else:
             out.append(stmt)
     return out
 
 
-def _targets(stmt: ast.stmt) -> set:
+def _targets(stmt: ast.stmt, memo: dict) -> set:
     if isinstance(stmt, ast.Assign):
-        return set().union(*(_names(t) for t in stmt.targets))
+        return set().union(*(_names(memo, t) for t in stmt.targets))
     if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
-        return _names(stmt.target)
+        return _names(memo, stmt.target)
     return set()
 
 
@@ -625,18 +625,18 @@ def _effect_reads(stmt: ast.stmt, memo: dict) -> set | None:
     """`_reads_of_effects`, remembered per statement (pruning asks until a fixpoint)."""
     hit = memo.get(("effects", id(stmt)))
     if hit is None or hit[0] is not stmt:
-        hit = memo[("effects", id(stmt))] = (stmt, _reads_of_effects(stmt))
+        hit = memo[("effects", id(stmt))] = (stmt, _reads_of_effects(stmt, memo))
     return hit[1]
 
 
-def _reads_of_effects(stmt: ast.stmt) -> set | None:
+def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | None:
     """The names the memory effects of `stmt` read (None: it has none). A call that is not a
     `vf` register op (a memory op, a nested vector function, anything unknown) is an effect;
     so is an expression that binds names (kept whole)."""
     reads: set | None = None
     for node in ast.walk(stmt):
         if isinstance(node, _BINDING_EXPRESSIONS):
-            return _names(stmt)
+            return _names(memo, stmt)
         if not isinstance(node, ast.Call):
             continue
         path = _callee(node.func)
@@ -649,15 +649,19 @@ def _reads_of_effects(stmt: ast.stmt) -> set | None:
         if path.rsplit(".", 1)[-1] == "store_align" and path.startswith(("vf.", "pl.Vf.")):
             args = args[:1] + args[2:]  # the stored register's value does not move any byte
             keywords = [k for k in keywords if k.arg != "reg"]
-        reads = (reads or set()).union(*(_names(a) for a in args), *(_names(k.value) for k in keywords))
-        reads |= _names(node.func) if isinstance(node.func, ast.Name) else set()
+        reads = (reads or set()).union(*(_names(memo, a) for a in args), *(_names(memo, k.value) for k in keywords))
+        reads |= _names(memo, node.func) if isinstance(node.func, ast.Name) else set()
     return reads
 
 
-def _names(node: ast.AST | None) -> set:
+def _names(memo: dict, node: ast.AST | None) -> set:
+    """The names read in `node`, remembered per node."""
     if node is None:
         return set()
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    hit = memo.get(("names", id(node)))
+    if hit is None or hit[0] is not node:
+        hit = memo[("names", id(node))] = (node, frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name)))
+    return set(hit[1])
 
 
 def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
