@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pto_api.memory import DTYPE_BITS, element_bytes
 from pto_api.ops import VF_OP_ROLES
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
 
@@ -96,9 +97,6 @@ _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne,
 }
 _BUILTINS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs, "int": int, "len": len}
-#: bytes per element of a `pl.DT_*` dtype name, for masks and register dtypes
-_DTYPE_BYTES = {"FP32": 4, "INT32": 4, "UINT32": 4, "FP16": 2, "BF16": 2, "INT16": 2, "UINT16": 2,
-                "INT8": 1, "UINT8": 1, "FP8": 1, "HF8": 1, "INT64": 8, "UINT64": 8}
 
 
 class VectorFunctions:
@@ -513,10 +511,7 @@ def _affine_body(stmts: list, var: str, memo: dict) -> bool:
                 op = path.rsplit(".", 1)[-1]
                 if not path.startswith(("vf.", "pl.Vf.")) or (op in VF_OP_ROLES and op not in _MODELLED):
                     return False  # a nested vector function or an op not modelled: run it for real
-                args = list(node.args) + [k.value for k in node.keywords]
-                if path.endswith("store_align"):
-                    args = args[:1] + args[2:] if len(node.args) >= 2 else args
-                    args = [a for a in args if not any(k.arg == "reg" and k.value is a for k in node.keywords)]
+                args = _address_operands(node, op)
                 if any(k.arg == "post_update" for k in node.keywords) and any(var in _names(memo, a) for a in args):
                     return False
                 if not all(_linear(a, var, memo) for a in args):
@@ -644,14 +639,17 @@ def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | None:
             continue
         if path in _BUILTINS or path in ("range", "pl.range"):
             continue
-        args = list(node.args)
-        keywords = list(node.keywords)
-        if path.rsplit(".", 1)[-1] == "store_align" and path.startswith(("vf.", "pl.Vf.")):
-            args = args[:1] + args[2:]  # the stored register's value does not move any byte
-            keywords = [k for k in keywords if k.arg != "reg"]
-        reads = (reads or set()).union(*(_names(memo, a) for a in args), *(_names(memo, k.value) for k in keywords))
+        op = path.rsplit(".", 1)[-1] if path.startswith(("vf.", "pl.Vf.")) else ""
+        reads = (reads or set()).union(*(_names(memo, a) for a in _address_operands(node, op)))
         reads |= _names(memo, node.func) if isinstance(node.func, ast.Name) else set()
     return reads
+
+
+def _address_operands(call: ast.Call, op: str) -> list[ast.expr]:
+    """The operands of `call` that can decide which bytes it touches: all of them but the
+    register a `vf.store_align` stores (its value moves no byte)."""
+    args = list(call.args[:1] + call.args[2:]) if op == "store_align" else list(call.args)
+    return args + [k.value for k in call.keywords if not (op == "store_align" and k.arg == "reg")]
 
 
 def _names(memo: dict, node: ast.AST | None) -> set:
@@ -703,7 +701,8 @@ def _static(value: Any, default: int, what: str) -> int:
 
 
 def _dtype_bytes(dtype: Any) -> int | None:
-    return _DTYPE_BYTES.get(dtype[3:]) if isinstance(dtype, str) and dtype.startswith("DT_") else None
+    """Bytes per element of a `pl.DT_*` name (None: not a dtype the API table knows)."""
+    return element_bytes(dtype) if isinstance(dtype, str) and dtype in DTYPE_BITS else None
 
 
 def _mask_of(pattern: Any, dtype: Any) -> Any:
