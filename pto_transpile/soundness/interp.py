@@ -903,19 +903,17 @@ class Interpreter:
         for i, value in enumerate(pos):
             if not isinstance(value, (TileV, AnyTileV)):
                 continue
-            role = roles.get(i)
+            role = roles.get(i, "")
             extent = extents.get(i)
-            if role is None and (extent is None or not (extent.reads or extent.writes)):
+            if not role and (extent is None or not (extent.reads or extent.writes)):
                 continue
             tiles.append(value)
             feet = self._tile_feet(value, ctx.core, None)
-            if role and "R" in role:
-                reads.extend(feet)
-            if role and "W" in role:
-                writes.extend(feet)
-            if extent is not None:
-                reads.extend(self._beyond(value, extent.reads, "R" in (role or ""), ctx.core))
-                writes.extend(self._beyond(value, extent.writes, "W" in (role or ""), ctx.core))
+            for kind, out, spans in (("R", reads, extent.reads if extent else ()),
+                                     ("W", writes, extent.writes if extent else ())):
+                if kind in role:
+                    out.extend(feet)
+                out.extend(self._beyond(value, spans, kind in role, ctx.core))
         self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
 
     def _vf_extents(self, name: str, pos: list, kw: dict, node) -> dict:
