@@ -55,6 +55,7 @@ class Verbatim(cst.BaseStatement):
     name: str
     vf: VfBody | None = None  #: for a vector function: what the role analyses read
     decorators: tuple = ()  #: for a vector function: each decorator's dotted name (None if not one)
+    tree: ast.FunctionDef | None = None  #: for a vector function: its Python syntax tree (read once)
 
     def _visit_and_replace_children(self, visitor) -> Verbatim:
         return self
@@ -112,7 +113,7 @@ def parse(text: str, layout: Layout) -> Partial | None:
             body.append(next(statements))
         else:
             assert name is not None  # only definitions are left unparsed
-            body.append(Verbatim(chunks[i], name, *as_text.get(i, (None, ()))))
+            body.append(Verbatim(chunks[i], name, *as_text.get(i, (None, (), None))))
     module = cst.Module(body=body,  # type: ignore[arg-type]  # a Verbatim stands where its def or class was
                         header=(), footer=sub.footer, encoding=sub.encoding,
                         default_indent=sub.default_indent, default_newline=sub.default_newline,
@@ -155,7 +156,7 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
 
 
 def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks: list[str]) -> dict[int, tuple]:
-    """Vector functions to read with Python's parser: index -> (VfBody, decorators). Only
+    """Vector functions to read with Python's parser: index -> (VfBody, decorators, tree). Only
     those nothing will report into (a `vf.*` op the role table does not know on a
     parameter, a tile group declared in them) and that name no other definition but such
     vector functions (what they call is checked through them)."""
@@ -179,7 +180,7 @@ def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks
         if any(call.op is not None and call.op not in VF_OP_ROLES and any(vfbody.root(a, aliases) for a in call.args)
                for call, aliases in vfbody.calls(body)):
             continue
-        out[i] = (body, tuple(_dotted(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list))
+        out[i] = (body, tuple(_dotted(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list), fn)
     changed = True
     while changed:  # a vector function naming one that must be parsed is parsed too
         parsed = {names[i] for i in candidates if i not in out}

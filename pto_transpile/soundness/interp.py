@@ -14,6 +14,7 @@ count around stages) stops the run with a reason, so the check refuses instead o
 
 from __future__ import annotations
 
+import ast
 import operator
 from collections import Counter
 from collections.abc import Callable
@@ -137,12 +138,15 @@ class Interpreter:
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         # per file: the serial and the generated kernel (stage bodies are the same nodes) and
         # every configuration share them; entries keep their node, so an id stays its own
-        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {}})
+        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {},
+                                                               "integers": {}, "globals": {}})
         if "extents" not in shared:
             shared["extents"] = vfextent.VectorFunctions(lambda name: _vf_source(file, name), self._vf_constant)
         self._extents: vfextent.VectorFunctions = shared["extents"]
         self._code: dict[int, tuple] = shared["code"]
         self._strings: dict[int, tuple] = shared["strings"]
+        self._integers: dict[int, tuple] = shared["integers"]
+        self._globals: dict[str, tuple] = shared["globals"]  #: name -> (kind, value) outside any frame
         self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
         self._paths: dict[int, tuple] = shared["paths"]
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
@@ -203,49 +207,36 @@ class Interpreter:
         self.steps += 1
         if self.steps > STEP_BUDGET:
             raise CannotModel("the kernel runs too many statements to follow statically", stmt)
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                for ctx in ctxs:
-                    self.exec_small(small, ctx)
-        elif isinstance(stmt, cst.If):
-            self.exec_if(stmt, ctxs)
-        elif isinstance(stmt, cst.For):
-            self.exec_for(stmt, ctxs)
-        elif isinstance(stmt, cst.While):
-            self.exec_while(stmt, ctxs)
-        elif isinstance(stmt, cst.With):
-            self.exec_with(stmt, ctxs)
-        elif isinstance(stmt, cst.FunctionDef):
-            for ctx in ctxs:
-                ctx.env[stmt.name.value] = FunctionV("helper", stmt)
-        elif isinstance(stmt, cst.Try):
-            self.exec_block(stmt.body.body, ctxs)
-        elif isinstance(stmt, cst.IndentedBlock):
-            self.exec_block(stmt.body, ctxs)
-        elif isinstance(stmt, (cst.ClassDef,)):
-            pass
-        else:
+        method = _STATEMENTS.get(type(stmt))
+        if method is None:
             raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
+        method(self, stmt, ctxs)
 
-    def exec_small(self, small: cst.BaseSmallStatement, ctx: Ctx) -> None:
-        if isinstance(small, cst.Expr):
-            self.eval(small.value, ctx)
-        elif isinstance(small, cst.Assign):
-            value = self.eval(small.value, ctx)
-            for target in small.targets:
-                self.assign(target.target, value, ctx)
-        elif isinstance(small, cst.AnnAssign):
-            if small.value is not None:
-                self.assign(small.target, self.eval(small.value, ctx), ctx)
-        elif isinstance(small, cst.AugAssign):
-            self.aug_assign(small, ctx)
-        elif isinstance(small, cst.Return):
-            raise _Return(self.eval(small.value, ctx) if small.value is not None else None)
-        elif isinstance(small, cst.Break):
-            raise _Break()
-        elif isinstance(small, cst.Continue):
-            raise _Continue()
-        # pass, assert, import, global, nonlocal, del: nothing the check needs
+    def _simple_line(self, stmt: cst.SimpleStatementLine, ctxs: list[Ctx]) -> None:
+        for small in stmt.body:
+            method = _SMALL_STATEMENTS.get(type(small))
+            if method is not None:  # pass, assert, import, global, nonlocal, del: nothing the check needs
+                for ctx in ctxs:
+                    method(self, small, ctx)
+
+    def _expr(self, small: cst.Expr, ctx: Ctx) -> None:
+        self.eval(small.value, ctx)
+
+    def _assign(self, small: cst.Assign, ctx: Ctx) -> None:
+        value = self.eval(small.value, ctx)
+        for target in small.targets:
+            self.assign(target.target, value, ctx)
+
+    def _ann_assign(self, small: cst.AnnAssign, ctx: Ctx) -> None:
+        if small.value is not None:
+            self.assign(small.target, self.eval(small.value, ctx), ctx)
+
+    def _return(self, small: cst.Return, ctx: Ctx) -> None:
+        raise _Return(self.eval(small.value, ctx) if small.value is not None else None)
+
+    def _def(self, stmt: cst.FunctionDef, ctxs: list[Ctx]) -> None:
+        for ctx in ctxs:
+            ctx.env[stmt.name.value] = FunctionV("helper", stmt)
 
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
@@ -393,17 +384,26 @@ class Interpreter:
 
     def _name(self, node: cst.Name, ctx: Ctx) -> Any:
         name = node.value
-        if name in ctx.env:
-            return ctx.env[name]
+        env = ctx.env
+        if name in env:
+            return env[name]
+        hit = self._globals.get(name)
+        if hit is None:
+            hit = self._globals[name] = self._global(name)
+        # a module constant is copied (lists are mutable); everything else is shared
+        return _import_const(hit[1]) if hit[0] else hit[1]
+
+    def _global(self, name: str) -> tuple[bool, Any]:
+        """What a name means outside any frame: (True, raw value) for a module constant."""
         if name in self._functions:
-            return self._functions[name]
+            return False, self._functions[name]
         if name in ("True", "False", "None"):
-            return {"True": True, "False": False, "None": None}[name]
+            return False, {"True": True, "False": False, "None": None}[name]
         if name in self.file.constants:
-            return self._const(node)
+            return True, self.file.evaluator.try_eval(cst.Name(name), UNKNOWN)
         if name in _BUILTINS:
-            return Builtin(name)
-        return UNKNOWN
+            return False, Builtin(name)
+        return False, UNKNOWN
 
     def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
         path = self.path(node)
@@ -982,6 +982,12 @@ class Interpreter:
             hit = self._code[id(node)] = (node, expression_code(node))
         return hit[1]
 
+    def _integer(self, node: cst.Integer) -> int:
+        hit = self._integers.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._integers[id(node)] = (node, int(node.value.replace("_", ""), 0))
+        return hit[1]
+
     def _string(self, node: cst.SimpleString) -> Any:
         """The value of a string literal (libcst computes it with Python's parser: remembered)."""
         hit = self._strings.get(id(node))
@@ -1043,11 +1049,13 @@ def _vf_argument(value: Any) -> Any:
     return vfextent.UNKNOWN
 
 
-def _vf_source(file, name: str) -> str | None:
+def _vf_source(file, name: str) -> str | ast.FunctionDef | None:
     fn = file.vector_functions.get(name)
     if fn is None:
         return None
-    return fn.text if isinstance(fn, Verbatim) else cst.Module(body=[]).code_for_node(fn)
+    if isinstance(fn, Verbatim):
+        return fn.tree if fn.tree is not None else fn.text
+    return expression_code(fn)
 
 
 def _import_const(value: Any) -> Any:
@@ -1101,8 +1109,36 @@ _AUG_TO_BIN = {
     cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
 }
 
+def _raise(exc: type[Exception]) -> Callable:
+    def run(self, small, ctx) -> None:
+        raise exc()
+    return run
+
+
+_STATEMENTS: dict[type, Callable] = {
+    cst.SimpleStatementLine: Interpreter._simple_line,
+    cst.If: Interpreter.exec_if,
+    cst.For: Interpreter.exec_for,
+    cst.While: Interpreter.exec_while,
+    cst.With: Interpreter.exec_with,
+    cst.FunctionDef: Interpreter._def,
+    cst.Try: lambda self, stmt, ctxs: self.exec_block(stmt.body.body, ctxs),
+    cst.IndentedBlock: lambda self, stmt, ctxs: self.exec_block(stmt.body, ctxs),
+    cst.ClassDef: lambda self, stmt, ctxs: None,
+}
+
+_SMALL_STATEMENTS: dict[type, Callable] = {
+    cst.Expr: Interpreter._expr,
+    cst.Assign: Interpreter._assign,
+    cst.AnnAssign: Interpreter._ann_assign,
+    cst.AugAssign: Interpreter.aug_assign,
+    cst.Return: Interpreter._return,
+    cst.Break: _raise(_Break),
+    cst.Continue: _raise(_Continue),
+}
+
 _EVAL: dict[type, Callable] = {
-    cst.Integer: lambda self, n, ctx: int(n.value.replace("_", ""), 0),
+    cst.Integer: lambda self, n, ctx: self._integer(n),
     cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
     cst.SimpleString: lambda self, n, ctx: self._string(n),
     cst.Name: Interpreter._name,

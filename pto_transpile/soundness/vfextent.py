@@ -29,6 +29,7 @@ an offset or trip count that is not static, a statement the evaluator does not k
 from __future__ import annotations
 
 import ast
+import copy
 import operator
 import textwrap
 from collections.abc import Callable
@@ -102,8 +103,9 @@ _BUILTINS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs, 
 class VectorFunctions:
     """Evaluates the vector functions of one file; results are cached per argument signature."""
 
-    def __init__(self, source_of: Callable[[str], str | None], constant: Callable[[str], Any]):
-        """`source_of(name)`: the text of vector function `name` (None: not a vector function);
+    def __init__(self, source_of: Callable[[str], str | ast.FunctionDef | None], constant: Callable[[str], Any]):
+        """`source_of(name)`: the text of vector function `name`, or its syntax tree when it was
+        already read with Python's parser (None: not a vector function);
         `constant(name)`: the value of a module-level name (anything not a number: unknown)."""
         self._source_of = source_of
         self._constant_of = constant
@@ -131,19 +133,24 @@ class VectorFunctions:
 
     def tree(self, name: str) -> ast.FunctionDef | None:
         if name not in self._trees:
-            text = self._source_of(name)
-            if text is None:
+            source = self._source_of(name)
+            if source is None:
                 return None
-            try:
-                module = ast.parse(textwrap.dedent(text))
-            except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-                raise Unmodelled(f"vector function `{name}` could not be read ({type(exc).__name__})") from None
-            fns = [s for s in module.body if isinstance(s, ast.FunctionDef) and s.name == name]
-            if not fns:
-                raise Unmodelled(f"vector function `{name}` could not be read")
-            fns[0].body = _prune(fns[0].body, self.memo)
-            self._trees[name] = fns[0]
+            fn = copy.copy(source) if isinstance(source, ast.FunctionDef) else _read(name, source)
+            fn.body = _prune(fn.body, self.memo)  # on a copy: the caller's tree stays whole
+            self._trees[name] = fn
         return self._trees[name]
+
+
+def _read(name: str, text: str) -> ast.FunctionDef:
+    try:
+        module = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise Unmodelled(f"vector function `{name}` could not be read ({type(exc).__name__})") from None
+    fns = [s for s in module.body if isinstance(s, ast.FunctionDef) and s.name == name]
+    if not fns:
+        raise Unmodelled(f"vector function `{name}` could not be read")
+    return fns[0]
 
 
 class _Run:
