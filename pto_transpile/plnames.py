@@ -10,7 +10,7 @@ PL_MODULE = ("pypto_pro", "language")
 
 
 def _dotted(node: cst.BaseExpression) -> tuple[str, ...] | None:
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return (node.value,)
     if isinstance(node, cst.Attribute):
         base = _dotted(node.value)

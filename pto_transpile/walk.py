@@ -77,6 +77,15 @@ def _is_node(cls: type) -> bool:
 
 
 _NODE_TYPES: dict[type, bool] = {list: False, tuple: False, str: False, type(None): False}
+_SUBCLASS: dict[tuple, bool] = {}
+
+
+def _subclass(cls: type, kind) -> bool:
+    """`issubclass(cls, kind)`, remembered: libcst's node bases are ABCs, slow to ask."""
+    known = _SUBCLASS.get((cls, kind))
+    if known is None:
+        known = _SUBCLASS[(cls, kind)] = issubclass(cls, kind)
+    return known
 
 
 def _getter(cls: type) -> Callable[[cst.CSTNode], tuple]:
@@ -216,7 +225,7 @@ class NodeIndex:
         key = (id(table), kind)
         types = self._kinds.get(key)
         if types is None:
-            types = self._kinds[key] = [cls for cls in table if issubclass(cls, kind)]
+            types = self._kinds[key] = [cls for cls in table if _subclass(cls, kind)]
         return types
 
     def _index(self, root: cst.CSTNode) -> None:

@@ -131,7 +131,7 @@ def _reads(file, fn: cst.FunctionDef):
     included); attribute names, keywords and the names a statement binds are not reads."""
     skip: set[int] = set()
     for n in file.find(fn, _NOT_READS):
-        if isinstance(n, cst.Attribute):
+        if type(n) is cst.Attribute:
             skip.add(id(n.attr))
         elif isinstance(n, cst.Arg):
             if n.keyword is not None:

@@ -8,6 +8,7 @@ intervals (`c0, c1 = 0, 1`), GM tensors element coordinates, so both overlap the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -21,10 +22,9 @@ WAIT_SENDERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 INF = 1 << 62
 
 
-@dataclass(frozen=True)
-class Foot:
+class Foot(NamedTuple):
     """Part of one memory an op touches; `may` when the op may not touch it (a runtime branch,
-    an unknown index choosing among tiles)."""
+    an unknown index choosing among tiles). A named tuple: runs make thousands of them."""
 
     key: tuple  #: ("Vec", core) for on-chip memory, ("GM", tensor) for a tensor
     r0: int

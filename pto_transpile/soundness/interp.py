@@ -330,7 +330,7 @@ class Interpreter:
 
     # assignment ----------------------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Any, ctx: Ctx) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if isinstance(value, GroupV) and not value.name:
                 _name_group(value, target.value)
             ctx.env[target.value] = value
@@ -494,13 +494,13 @@ class Interpreter:
         out: list = []
         for el in node.elements:
             value = self.eval(el.value, ctx)
-            if isinstance(el, cst.StarredElement):
+            if type(el) is cst.StarredElement:
                 if not isinstance(value, (list, tuple)):
                     return UNKNOWN
                 out.extend(value)
             else:
                 out.append(value)
-        return tuple(out) if isinstance(node, cst.Tuple) else out
+        return tuple(out) if type(node) is cst.Tuple else out
 
     def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
         obj = self.eval(node.value, ctx)
@@ -538,7 +538,7 @@ class Interpreter:
         if path is not None:
             return self.pl_call(path, node, ctx)
         func = node.func
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             obj = self.eval(func.value, ctx)
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
