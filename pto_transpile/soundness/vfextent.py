@@ -512,7 +512,7 @@ def _affine_body(stmts: list, var: str, memo: dict) -> bool:
             if not all(isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets):
                 return False
             assigned |= _targets(stmt, memo)
-        for node in ast.walk(stmt.value):
+        for node in _subnodes(stmt.value):
             if isinstance(node, ast.Call):
                 path = _callee(node.func)
                 op = path.rsplit(".", 1)[-1]
@@ -636,7 +636,7 @@ def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | None:
     `vf` register op (a memory op, a nested vector function, anything unknown) is an effect;
     so is an expression that binds names (kept whole)."""
     reads: set | None = None
-    for node in ast.walk(stmt):
+    for node in _subnodes(stmt):
         if isinstance(node, _BINDING_EXPRESSIONS):
             return _names(memo, stmt)
         if not isinstance(node, ast.Call):
@@ -665,8 +665,35 @@ def _names(memo: dict, node: ast.AST | None) -> set:
         return set()
     hit = memo.get(("names", id(node)))
     if hit is None or hit[0] is not node:
-        hit = memo[("names", id(node))] = (node, frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name)))
+        hit = memo[("names", id(node))] = (node, frozenset(n.id for n in _subnodes(node) if type(n) is ast.Name))
     return set(hit[1])
+
+
+def _subnodes(node: ast.AST) -> list[ast.AST]:
+    """`node` and every node under it (the order of `ast.walk` does not matter to the callers),
+    through per-type field lists; expression contexts (`Load`, `Store`) are left out."""
+    out = [node]
+    stack = [node]
+    fields = _FIELDS
+    while stack:
+        n = stack.pop()
+        names = fields.get(type(n))
+        if names is None:
+            names = fields[type(n)] = tuple(f for f in type(n)._fields if f != "ctx")
+        for f in names:
+            v = getattr(n, f, None)
+            if isinstance(v, ast.AST):
+                out.append(v)
+                stack.append(v)
+            elif type(v) is list:
+                for x in v:
+                    if isinstance(x, ast.AST):
+                        out.append(x)
+                        stack.append(x)
+    return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
