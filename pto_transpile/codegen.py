@@ -135,16 +135,22 @@ def _atom(p: _Printer, n) -> None:  # Name, Integer, Float, SimpleString
         p.add(n.value)
 
 
+def _parenthesized(body: Callable[[_Printer, Any], None]) -> Callable[[_Printer, Any], None]:
+    """`body` inside the node's own parentheses (libcst's `_parenthesize`)."""
+    def print_(p: _Printer, n) -> None:
+        p.lines(n.lpar)
+        body(p, n)
+        p.lines(n.rpar)
+    return print_
+
+
 def _attribute(p: _Printer, n: cst.Attribute) -> None:
-    p.lines(n.lpar)
     p.node(n.value)
     _op(p, n.dot)
     p.node(n.attr)
-    p.lines(n.rpar)
 
 
 def _call(p: _Printer, n: cst.Call) -> None:
-    p.lines(n.lpar)
     p.node(n.func)
     p.node(n.whitespace_after_func)
     p.add("(")
@@ -153,7 +159,6 @@ def _call(p: _Printer, n: cst.Call) -> None:
     for i, arg in enumerate(n.args):
         _arg(p, arg, i != last)
     p.add(")")
-    p.lines(n.rpar)
 
 
 def _arg(p: _Printer, n: cst.Arg, default_comma: bool) -> None:
@@ -171,24 +176,19 @@ def _arg(p: _Printer, n: cst.Arg, default_comma: bool) -> None:
 
 
 def _binary(p: _Printer, n: cst.BinaryOperation) -> None:
-    p.lines(n.lpar)
     p.node(n.left)
     p.node(n.operator)
     p.node(n.right)
-    p.lines(n.rpar)
 
 
 def _comparison(p: _Printer, n: cst.Comparison) -> None:
-    p.lines(n.lpar)
     p.node(n.left)
     for target in n.comparisons:
         p.node(target.operator)
         p.node(target.comparator)
-    p.lines(n.rpar)
 
 
 def _subscript(p: _Printer, n: cst.Subscript) -> None:
-    p.lines(n.lpar)
     p.node(n.value)
     p.node(n.whitespace_after_value)
     _open(p, n.lbracket)
@@ -200,7 +200,6 @@ def _subscript(p: _Printer, n: cst.Subscript) -> None:
             p.node(element.slice)
         p.comma(element.comma, i != last)
     _close(p, n.rbracket)
-    p.lines(n.rpar)
 
 
 def _index(p: _Printer, n: cst.Index) -> None:
@@ -226,17 +225,13 @@ def _elements(p: _Printer, elements, single_comma: bool) -> None:
 
 
 def _list(p: _Printer, n: cst.List) -> None:
-    p.lines(n.lpar)
     _open(p, n.lbracket)
     _elements(p, n.elements, False)
     _close(p, n.rbracket)
-    p.lines(n.rpar)
 
 
 def _tuple(p: _Printer, n: cst.Tuple) -> None:
-    p.lines(n.lpar)
     _elements(p, n.elements, True)
-    p.lines(n.rpar)
 
 
 # -- statements ------------------------------------------------------------------------------------
@@ -415,8 +410,9 @@ _PRINT: dict[type, Callable[[_Printer, Any], None]] = {
                                                cst.RightSquareBracket)},
     cst.LeftParen: _open, cst.LeftSquareBracket: _open, cst.RightParen: _close, cst.RightSquareBracket: _close,
     cst.Name: _atom, cst.Integer: _atom, cst.Float: _atom, cst.SimpleString: _atom,
-    cst.Attribute: _attribute, cst.Call: _call, cst.BinaryOperation: _binary, cst.Comparison: _comparison,
-    cst.Subscript: _subscript, cst.List: _list, cst.Tuple: _tuple,
+    **{t: _parenthesized(f) for t, f in ((cst.Attribute, _attribute), (cst.Call, _call),
+                                           (cst.BinaryOperation, _binary), (cst.Comparison, _comparison),
+                                           (cst.Subscript, _subscript), (cst.List, _list), (cst.Tuple, _tuple))},
     cst.SimpleStatementLine: _simple_line, cst.IndentedBlock: _block,
     cst.With: _with, cst.If: _if, cst.Else: _else, cst.For: _for, cst.FunctionDef: _function,
     cst.Module: _module,
