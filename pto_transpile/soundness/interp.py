@@ -146,7 +146,7 @@ class Interpreter:
         self._code: dict[int, tuple] = shared["code"]
         self._strings: dict[int, tuple] = shared["strings"]
         self._integers: dict[int, tuple] = shared["integers"]
-        self._globals: dict[str, tuple] = shared["globals"]  #: name -> (kind, value) outside any frame
+        self._globals: dict[str, tuple] = shared["globals"]  #: name -> (is a module constant, value) outside any frame
         self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
         self._paths: dict[int, tuple] = shared["paths"]
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
