@@ -36,6 +36,10 @@ from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import build_graph
 
 
+#: A UTF-8 byte order mark, as the first character of a file's text.
+BOM = "\ufeff"
+
+
 @dataclass(frozen=True)
 class Selection:
     """Which diagnostics are shown: `--select` / `--ignore` as code prefixes.
@@ -92,6 +96,12 @@ def transpile(source: str, *, preload: PreloadArg = None, path: str | None = Non
     `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
+    if source.startswith(BOM):  # kept on the output, invisible to the analysis and to positions
+        result = transpile(source[len(BOM):], preload=preload, path=path, select=select, ignore=ignore,
+                           _skip_rules=_skip_rules)
+        if result.code is not None:
+            result.code = BOM + result.code
+        return result
     checked = check_preload(preload)
     selection = Selection.parse(select, ignore)
     choice = None

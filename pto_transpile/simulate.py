@@ -9,6 +9,7 @@ version, which no column width can wrap.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -64,10 +65,21 @@ def _check_names(kernels, shapes: dict, scalars: dict) -> None:
                                      f"(scalars: {', '.join(sorted(others)) or 'none'})", param_hint="--arg")
 
 
+@dataclass(frozen=True)
+class SimFailure:
+    """A kernel the emulator finds wrong: which version, and the verdict in one line."""
+
+    kernel: str
+    line: int  #: of the kernel's `def` in the input
+    version: str
+    verdict: str
+
+
 def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
-                        shapes=(), timeline=None, scalars=(), stream=None) -> bool:
-    """Print one verification per pipelined kernel of `result`; True when any of them failed
-    (a mismatch, deadlock, race or imbalance). OSError when the --timeline cannot be written."""
+                        shapes=(), timeline=None, scalars=(), stream=None) -> list[SimFailure]:
+    """Print one verification per pipelined kernel of `result`; the kernels that failed (a
+    mismatch, deadlock, race or imbalance). OSError when the --timeline cannot be written;
+    click.BadParameter for --shape/--arg values that do not fit the kernels."""
     from rich.console import Console
 
     from sim_runtime import verify
@@ -84,7 +96,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal
     origins = None
-    failed = False
+    failed: list[SimFailure] = []
     for kernel in kernels:
         label, code, code_path = (AS_WRITTEN, serial, str(path)) if kernel in hand else \
             (PIPELINED, result.code, generated_path)
@@ -98,7 +110,9 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
         (_render_plain if plain else _render_table)(report, console)
         if timeline is not None and report.ok:
             console.print(f"trace written to {timeline} (open it in https://ui.perfetto.dev)", markup=False)
-        failed |= not report.ok
+        failed += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,
+                              row.verdict_text.splitlines()[0] if row.verdict_text else row.verdict)
+                   for row in report.rows if row.verdict != "ok"][:1]
     return failed
 
 

@@ -59,9 +59,17 @@ def test_a_fifo_target_is_written_into(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
-def test_a_directory_target_is_a_usage_error(tmp_path):
-    r = run(DEMO, "-o", tmp_path)
-    assert r.exit_code == 2 and "is a directory" in r.output and "internal error" not in r.output
+def test_a_directory_target_gets_each_input_at_its_relative_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(DEMO.parent.parent)
+    r = run(DEMO.relative_to(DEMO.parent.parent), "-o", tmp_path)
+    assert r.exit_code == 0 and "internal error" not in r.output, r.output
+    assert (tmp_path / "examples" / "seed_demo.py").read_text() == expected_code()
+
+
+def test_a_directory_as_the_input_file_itself_is_never_a_target(monkeypatch):
+    monkeypatch.chdir(DEMO.parent.parent)
+    r = run(DEMO, "-o", DEMO.parent.parent)  # would write examples/seed_demo.py over the input
+    assert r.exit_code == 2 and "refusing to overwrite the input" in r.output
 
 
 def test_new_files_get_the_umask_mode_and_old_files_keep_theirs(tmp_path):
@@ -228,18 +236,18 @@ def test_the_output_is_not_written_when_the_simulation_fails(tmp_path, monkeypat
     the write. Such a kernel is made here by switching the checks that refuse it off."""
     import functools
 
-    from pto_transpile import cli
+    from pto_transpile import api
     from pto_transpile.rules import registry
 
-    monkeypatch.setattr(cli, "transpile", functools.partial(cli.transpile, _skip_rules=["PTO057", "PTO061"]))
+    monkeypatch.setattr(api, "transpile", functools.partial(api.transpile, _skip_rules=["PTO057", "PTO061"]))
     src = tmp_path / "fwd_only.py"
     src.write_text(registry()["PTO057"].invalid[0])
     out = tmp_path / "o.py"
     r = run(src, "--simulate", "-o", out)
     assert r.exit_code == 1 and "race" in r.output and not out.exists()
-    assert f"{out} was not written" in r.output
+    assert f"{out} was not written" in r.output and "error[PTO095]" in r.output
     # the report names the generated file, each of its lines with the input line it came from
-    report = r.output.split("pto-transpile:")[0]
+    report = r.output.split("error[PTO095]")[0]
     assert f"{out}:" in report and f"{src}:" not in report
     assert f"{out}:40 (input line 40)" in report  # `pl.move` in mm2, a line kept from the input
 
