@@ -19,15 +19,18 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
 from pto_transpile import __version__, codes
-from pto_transpile.diagnostics import Diagnostic, InternalError
-from pto_transpile.discover import Input
-from pto_transpile.preload import Auto, check_preload, parse_preload
-from pto_transpile.render import FORMATS, Sink
+from pto_transpile.render import FORMATS
+
+if TYPE_CHECKING:
+    from pto_transpile.diagnostics import Diagnostic
+    from pto_transpile.discover import Input
+    from pto_transpile.render import Sink
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
@@ -133,6 +136,8 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
 
     FILES are kernel files, directories (every *.py file under them, less the excludes of
     [tool.pto-transpile]) or - for standard input."""
+    from pto_transpile.diagnostics import InternalError
+
     try:
         if explain:
             code = _explain(explain)
@@ -155,6 +160,8 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
 
 
 def _simulate_only_options(ctx, run: Run) -> None:
+    from pto_transpile.preload import Auto
+
     auto = isinstance(run.preload, Auto)
     for name, flag in SIMULATE_ONLY.items():
         allowed = run.simulate or (auto and name != "timeline")
@@ -231,6 +238,8 @@ def _inputs(files, defaults: dict, base: Path) -> list[Input]:
 
 
 def _preload(preload, defaults, seed, block_dim, shapes, scalars):
+    from pto_transpile.preload import Auto, parse_preload
+
     try:
         value = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
     except ValueError as exc:
@@ -244,6 +253,8 @@ def _preload(preload, defaults, seed, block_dim, shapes, scalars):
 
 def _default_preload(value):
     """`preload` from pyproject.toml: an int, a list, or the command line's "N,M" text."""
+    from pto_transpile.preload import check_preload, parse_preload
+
     return parse_preload(value) if isinstance(value, str) else check_preload(value)
 
 
@@ -283,6 +294,8 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[P
 def _main(run: Run) -> int:
     from pto_transpile import api
     from pto_transpile.files import transpile_files
+    from pto_transpile.preload import Auto
+    from pto_transpile.render import Sink
 
     sink = Sink(run.fmt, run.diagnostics_stream, run.color)
     if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():

@@ -16,6 +16,7 @@ SMOKE = {
     "scripts/fuzz_chains.py": ["0", "2"],
     "benchmarks/sim_speedup.py": ["1"],
     "benchmarks/bench_transpile.py": ["--quick"],
+    "benchmarks/startup.py": ["1"],
     # run (with its time budget checked) by tests/test_sim_flash_attention.py
     "benchmarks/sim_flash_attention.py": None,
     # run end to end on a handful of mutants by tests/test_fuzz.py
