@@ -132,7 +132,7 @@ def test_several_files_report_each_file_before_the_next(tmp_path, monkeypatch):
     r = run("k1.py", "k2.py", "k3.py", "-j", "2")
     lines = [line for line in r.output.splitlines() if line.startswith(("wrote", "warning[", "error[", "found"))]
     assert [line[:15] for line in lines] == ["warning[PTO096]", "wrote build/k1/", "error[PTO025]: ",
-                                             "wrote build/k3/", "found 1 error("]
+                                             "wrote build/k3/", "found 1 error(s"]
 
 
 # -- --simulate usage mistakes -----------------------------------------------------------------
