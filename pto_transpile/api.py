@@ -153,6 +153,8 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
     reporter = Reporter(src, skip)
     file = read(src)
     reporter.run("file", FileContext(file))
+    if reporter.has_errors_of(codes.STOPS_ANALYSIS):  # what follows from a typo would hide it
+        return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), [], src)
     results: list[LoopResult] = []
     replacements: dict[int, object] = {}
     transformed: list[Kernel] = []
