@@ -89,4 +89,5 @@ INTERNAL_ERROR = "PTO099"
 
 #: Misspellings and the like: a file with one of these errors is not analysed further (the
 #: kernel, loop and graph rules would report what follows from the typo, not the typo).
-STOPS_ANALYSIS = frozenset({UNDEFINED_NAME, UNKNOWN_API_NAME, UNKNOWN_KEYWORD, BLOCK_INDEX_PER_CORE})
+STOPS_ANALYSIS = frozenset({UNDEFINED_NAME, UNKNOWN_API_NAME, UNKNOWN_KEYWORD, BLOCK_INDEX_PER_CORE,
+                            STAGE_NOT_DECORATED})

@@ -1,0 +1,96 @@
+import libcst as cst
+
+from pto_transpile import codes
+from pto_transpile.partial import Verbatim
+from pto_transpile.reader import section_of
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+from pto_transpile.walk import statements_of
+
+
+def check(ctx):
+    file = ctx.file
+    plain = set(file.helpers) | {s.name for s in file.source.module.body
+                                 if isinstance(s, Verbatim) and s.name not in file.stages}
+    for kernel in file.kernels:
+        # the loops that pipeline (or, when no function is a stage yet, every loop of a
+        # kernel that asks for a pipeline): a plain kernel may call helpers in sections
+        if kernel.loops:
+            loops = [loop.node for loop in kernel.loops]
+        else:
+            loops = file.find(kernel.node, cst.For) if kernel.pipeline_keyword is not None else []
+        for loop in loops:
+            for with_node in statements_of(loop.body):
+                section = section_of(with_node, file.pl) if isinstance(with_node, cst.With) else None
+                if section is None:
+                    continue
+                calls = _bare_calls(statements_of(with_node.body))
+                if calls and all(isinstance(c.func, cst.Name) and c.func.value in plain for c in calls):
+                    for call in calls:
+                        yield call.func, {"function": call.func.value, "section": f"pl.section_{section}()"}
+
+
+def _bare_calls(stmts) -> list[cst.Call]:
+    """The calls of a block made only of call statements (empty when it holds anything else)."""
+    calls = []
+    for stmt in stmts:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return []
+        for small in stmt.body:
+            if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+                return []
+            calls.append(small.value)
+    return calls
+
+
+DOC = """\\
+## What it checks
+A plain function is called the way a stage is, on its own in a `pl.section_cube()` or
+`pl.section_vector()` block of a pipeline loop (or of any loop of a kernel that sets
+`pipeline=` and has no stage yet), but is not decorated with `@pl.pipeline.stage`.
+
+## Why it matters for pipelining
+Only decorated functions are stages: the transform schedules, delays and synchronises
+stages and nothing else. An undecorated one would stay a plain statement of the loop body,
+run for the newest iteration with no sync around it, so the buffers it touches would
+race; the errors that follow from that (a buffer touched outside any stage, a loop with
+nothing to pipeline) would not name the missing decorator. A file with this error is not
+analysed further.
+
+## Example
+```python
+def st(ki, sub_id, out, x_db):   # no decorator
+    ...
+```
+
+## Use instead
+```python
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    ...
+```
+"""
+
+INVALID = (
+    ex.kernel(st=ex.ST.replace("@pl.pipeline.stage\n", ""),
+              loop=ex.loop(ex.cube(), ex.vector(ex.ST_CALL + "  # E: PTO073"))),
+    ex.kernel(stages=ex.MM.replace("@pl.pipeline.stage\n", "") + "\n\n\n" + ex.ST.replace("@pl.pipeline.stage\n", ""),
+              loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO073"), ex.vector(ex.ST_CALL + "  # E: PTO073"))),
+)
+
+VALID = (ex.kernel(),)
+
+RULE = Rule(
+    code=codes.STAGE_NOT_DECORATED,
+    name="stage-not-decorated",
+    title="A function called as a stage lacks `@pl.pipeline.stage`",
+    message="`{function}` is called as a stage (alone in a `{section}` block of a loop) but is not decorated "
+            "with `@pl.pipeline.stage`",
+    hint="Decorate `{function}` with `@pl.pipeline.stage`",
+    phase="file",
+    check=check,
+    seed="every function called as a stage of a pipeline loop is a `@pl.pipeline.stage` function",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
