@@ -92,7 +92,8 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
         findings.append(Finding(codes.FORWARD_ONLY_OVERWRITE, kernel.buffers[e.src.buffer].call, {
             "buffer": e.src.buffer, "tiles": tiles, "producer": producer.func, "consumer": consumer.func,
             "preload": schedule.preload,
-            "need": f"at least {need} tiles" if need is not None else "more tiles",
+            "need": f"at least {need} tiles" if need is not None else "no number of tiles",
+            **({} if need is not None else {"_hint": "bwd-only"}),
         }, ((f"producer `{producer.func}` overwrites here", e.dst.access.node),
             (f"consumer `{consumer.func}` reads here", e.src.access.node))))
     return findings

@@ -13,9 +13,13 @@ def check(ctx):
     groups = _group_names(file)
     for fn in analysed_functions(file):
         for node in file.find(fn, cst.Attribute):
-            found = _pl_misspelling(file, node) or _method_misspelling(node, groups.get(id(fn), set()))
+            found = _pl_misspelling(file, node)
             if found is not None:
                 yield node, found
+        for call in file.find(fn, cst.Call):
+            found = _method_misspelling(call, groups.get(id(fn), set()))
+            if found is not None:
+                yield call, found
 
 
 def _pl_misspelling(file, node: cst.Attribute) -> dict | None:
@@ -39,15 +43,18 @@ def _pl_misspelling(file, node: cst.Attribute) -> dict | None:
             "suggestion": written[: len(written) - len(path[-1])] + near}
 
 
-def _method_misspelling(node: cst.Attribute, groups: set[str]) -> dict | None:
+def _method_misspelling(call: cst.Call, groups: set[str]) -> dict | None:
     """`c_vec_db.nxt()` on a tile group: a slot picker spelt wrong."""
-    if not (isinstance(node.value, cst.Name) and node.value.value in groups) or node.attr.value in GROUP_METHODS:
+    node = call.func
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in groups):
+        return None
+    if node.attr.value in GROUP_METHODS or call.args:
         return None
     near = closest(node.attr.value, GROUP_METHODS)
     if near is None:
         return None
-    return {"written": f"{node.value.value}.{node.attr.value}", "owner": f"tile group `{node.value.value}`",
-            "attr": node.attr.value, "suggestion": f"{node.value.value}.{near}", "_message": "method",
+    return {"written": f"{node.value.value}.{node.attr.value}()", "owner": f"tile group `{node.value.value}`",
+            "attr": node.attr.value, "suggestion": f"{node.value.value}.{near}()", "_message": "method",
             "_hint": "method"}
 
 
@@ -112,8 +119,8 @@ RULE = Rule(
     title="A `pl` name or tile-group method is misspelt",
     message="`{written}`: {owner} has no such name; did you mean `{suggestion}`?",
     hint="Write `{suggestion}`",
-    messages={"method": "{owner} has no method `{attr}`; did you mean `{suggestion}()`?"},
-    hints={"method": "Write `{suggestion}()`: a tile group picks slots with next(), current(), previous() or [i]"},
+    messages={"method": "{owner} has no method `{attr}`; did you mean `{suggestion}`?"},
+    hints={"method": "Write `{suggestion}`: a tile group picks slots with next(), current(), previous() or [i]"},
     phase="file",
     check=check,
     seed="every name a kernel file takes from `pl` exists",
