@@ -36,7 +36,6 @@ from pto_transpile.schedule import schedule_for
 from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import build_graph
 
-
 #: A UTF-8 byte order mark, as the first character of a file's text.
 BOM = "\ufeff"
 

@@ -408,7 +408,8 @@ def _staleness(target: Path, code: str) -> tuple[str, int, str | None] | None:
     if current == code:
         return None
     ours, theirs = code.splitlines(keepends=True), current.splitlines(keepends=True)
-    line = next((i for i, (a, b) in enumerate(zip(ours, theirs), 1) if a != b), min(len(ours), len(theirs)) + 1)
+    pairs = enumerate(zip(ours, theirs, strict=False), 1)
+    line = next((i for i, (a, b) in pairs if a != b), min(len(ours), len(theirs)) + 1)
     return f"is out of date (first difference at line {line})", min(line, max(1, len(theirs))), current
 
 

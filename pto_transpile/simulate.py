@@ -136,7 +136,8 @@ def _check_override(name: str, kernel: str, declared, given: tuple[int, ...]) ->
     if len(given) != len(declared):
         raise click.BadParameter(f"tensor {name!r} of `{kernel}` has {len(declared)} dimensions "
                                  f"{_shown(declared)}, --shape gives {len(given)}", param_hint="--shape")
-    clash = [f"dimension {i} is {d}, not {g}" for i, (d, g) in enumerate(zip(declared, given)) if d not in (g, DYNAMIC)]
+    clash = [f"dimension {i} is {d}, not {g}" for i, (d, g) in enumerate(zip(declared, given, strict=True))
+             if d not in (g, DYNAMIC)]
     if clash:
         raise click.BadParameter(f"tensor {name!r} of `{kernel}` is declared {_shown(declared)}: "
                                  f"{', '.join(clash)}", param_hint="--shape")

@@ -42,7 +42,8 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
         d = distance(name, candidate)
         if d > _budget(name):
             continue
-        prefix = next((i for i, (x, y) in enumerate(zip(name, candidate)) if x != y), min(len(name), len(candidate)))
+        pairs = enumerate(zip(name, candidate, strict=False))
+        prefix = next((i for i, (x, y) in pairs if x != y), min(len(name), len(candidate)))
         key = (d, -prefix, candidate)
         if best is None or key < best:
             best = key

@@ -143,7 +143,7 @@ def test_diff_of_a_crlf_file_shows_only_what_changed(tmp_path):
     stale = out.read_bytes().replace(b"_pl_ctx_arr[_pl_task_id % 4]", b"_pl_ctx_arr[_pl_task_id % 5]", 1)
     out.write_bytes(stale)
     r = run(src, "--check", "--diff", "-o", out)
-    changed = [line for line in r.stdout.splitlines() 
+    changed = [line for line in r.stdout.splitlines()
                if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))]
     assert r.exit_code == 1 and len(changed) == 2, changed
 

@@ -125,8 +125,8 @@ def test_force_color_colours_a_piped_report(tmp_path):
 
 def test_several_files_report_each_file_before_the_next(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "k1.py").write_text(DEMO.read_text().replace("@pl.jit(auto_mutex=True",
-                                                             "# pto-transpile: ignore[PTO042]\n@pl.jit(auto_mutex=True"))
+    useless = "# pto-transpile: ignore[PTO042]\n@pl.jit(auto_mutex=True"
+    (tmp_path / "k1.py").write_text(DEMO.read_text().replace("@pl.jit(auto_mutex=True", useless))
     (tmp_path / "k2.py").write_text(BAD)
     (tmp_path / "k3.py").write_text(DEMO.read_text())
     r = run("k1.py", "k2.py", "k3.py", "-j", "2")

@@ -24,7 +24,8 @@ CASES = {
         [("            mm_stage(ki, a, a_l1", "            mm_stage(ki, aa, a_l1")],
         [("PTO069", "`aa` is not defined in `kernel`; did you mean `a`?", "aa, a_l1")]),
     "misspelt argument and parameter": (
-        [("mm_stage(ki, a, a_l1", "mm_stage(ki, aa, a_l1"), ("            mm_stage(ki, a, a_l1", "            mm_stage(ki, aa, a_l1")],
+        [("mm_stage(ki, a, a_l1", "mm_stage(ki, aa, a_l1"),
+         ("            mm_stage(ki, a, a_l1", "            mm_stage(ki, aa, a_l1")],
         [("PTO069", "parameter `aa` of `mm_stage` is never used, and `a` is read there but bound nowhere: did you "
                     "mean `a`?", "aa, a_l1, left_db"),
          ("PTO069", "`aa` is not defined in `kernel`; did you mean `a`?", "aa, a_l1, left_db, right_db, acc_db, c_")]),

@@ -47,7 +47,7 @@ def test_simulate_loads_the_emulator():
 
 
 def test_the_package_imports_transpile_on_first_use():
-    proc = subprocess.run([sys.executable, "-c", "import sys, pto_transpile; a = 'libcst' in sys.modules; "
-                                                 "from pto_transpile import transpile; print(a, 'libcst' in sys.modules)"],
-                          capture_output=True, text=True)
+    probe = ("import sys, pto_transpile; a = 'libcst' in sys.modules; "
+             "from pto_transpile import transpile; print(a, 'libcst' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert proc.stdout.split() == ["False", "True"]

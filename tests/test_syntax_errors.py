@@ -11,7 +11,8 @@ DEMO = demo_text()
 
 CASES = {
     # (edit, Python's message, the text the caret starts at)
-    "missing comma in a call": (("            stage4(ki, sub_id, out, out_vec_db)", "            stage4(ki sub_id, out, out_vec_db)"),
+    "missing comma in a call": (("            stage4(ki, sub_id, out, out_vec_db)",
+                                 "            stage4(ki sub_id, out, out_vec_db)"),
                                 "invalid syntax. Perhaps you forgot a comma?", "ki sub_id"),
     "missing comma between keywords": (("addrs=0x0000,\n        mutex_ids=[12, 13],",
                                         "addrs=0x0000\n        mutex_ids=[12, 13],"),
@@ -23,7 +24,8 @@ CASES = {
                              "'break' outside loop", "break"),
     "repeated keyword": (("pl.move(mm1_vec, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
                           "pl.move(mm1_vec, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM, "
-                          "acc_to_vec_mode=None)"), "keyword argument repeated: acc_to_vec_mode", "acc_to_vec_mode=None"),
+                          "acc_to_vec_mode=None)"),
+                         "keyword argument repeated: acc_to_vec_mode", "acc_to_vec_mode=None"),
 }
 
 

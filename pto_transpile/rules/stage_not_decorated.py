@@ -24,10 +24,11 @@ def check(ctx):
                 section = section_of(with_node, file.pl) if isinstance(with_node, cst.With) else None
                 if section is None:
                     continue
-                calls = _bare_calls(statements_of(with_node.body))
-                if calls and all(isinstance(c.func, cst.Name) and c.func.value in plain for c in calls):
-                    for call in calls:
-                        yield call.func, {"function": call.func.value, "section": f"pl.section_{section}()"}
+                calls = _bare_calls(statements_of(cst.ensure_type(with_node, cst.With).body))
+                names = [c.func for c in calls if isinstance(c.func, cst.Name) and c.func.value in plain]
+                if calls and len(names) == len(calls):
+                    for name in names:
+                        yield name, {"function": name.value, "section": f"pl.section_{section}()"}
 
 
 def _bare_calls(stmts) -> list[cst.Call]:
