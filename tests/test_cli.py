@@ -274,7 +274,8 @@ def test_simulate_takes_scalar_arguments(tmp_path):
 
     src = tmp_path / "runtime_trips.py"
     src.write_text(registry()["PTO058"].valid[0])  # its inner loop runs `n_inner` times
-    assert run(src, "--simulate", "-o", tmp_path / "o.py").exit_code == 1  # no value: the verdict says so
+    r = run(src, "--simulate", "-o", tmp_path / "o.py")  # no value: a usage mistake, said before anything runs
+    assert r.exit_code == 2 and "--arg n_inner=VALUE" in r.output
     r = run(src, "--simulate", "--arg", "n_inner=3", "-o", tmp_path / "o.py")
     assert r.exit_code == 0, r.output
 
