@@ -74,7 +74,8 @@ class Run:
 
     @property
     def diagnostics_stream(self):
-        return sys.stderr if self.to_stdout else sys.stdout
+        """stderr when stdout carries the code or a diff (so `--diff | patch` reads only the diff)."""
+        return sys.stderr if self.to_stdout or self.show_diff else sys.stdout
 
 
 def _codes(values) -> list[str]:
