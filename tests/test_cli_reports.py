@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import functools
 import json
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -111,11 +109,9 @@ BAD = DEMO.read_text().replace("fwd_ids=[0, 1],", "fwd_ids=[0, 16],")
 def test_force_color_colours_a_piped_report(tmp_path):
     src = tmp_path / "k.py"
     src.write_text(BAD)
-    plain = subprocess.run([sys.executable, "-m", "pto_transpile", str(src), "--check"], capture_output=True,
-                           text=True)
-    forced = subprocess.run([sys.executable, "-m", "pto_transpile", str(src), "--check"], capture_output=True,
-                            text=True, env={"FORCE_COLOR": "1", "PATH": "/usr/bin:/bin"})
-    assert "\x1b[" not in plain.stdout and "\x1b[" in forced.stdout
+    plain = run(src, "--check", env={"FORCE_COLOR": None, "NO_COLOR": None})
+    forced = run(src, "--check", env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    assert "\x1b[" not in plain.output and "\x1b[" in forced.output
     never = run(src, "--check", "--color", "never", env={"FORCE_COLOR": "1"})
     always = run(src, "--check", "--color", "always")
     assert "\x1b[" not in never.output and "\x1b[" in always.output and "error[PTO025]" in never.output

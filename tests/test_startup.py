@@ -42,8 +42,13 @@ def test_a_check_loads_the_analysis_but_not_the_emulator_nor_numpy():
     assert "libcst" in found and not found & {"numpy", "sim_runtime", "rich"}
 
 
-def test_simulate_loads_the_emulator():
-    assert {"numpy", "sim_runtime"} <= loaded(str(DEMO), "--check", "--simulate")
+def test_simulate_loads_the_emulator(tmp_path):
+    """The probe sees what a call imports (the tests above are not vacuous)."""
+    from pto_transpile.rules._examples import kernel
+
+    small = tmp_path / "k.py"
+    small.write_text(kernel())
+    assert {"numpy", "sim_runtime"} <= loaded(str(small), "--check", "--simulate")
 
 
 def test_the_package_imports_transpile_on_first_use():
