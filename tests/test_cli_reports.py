@@ -12,7 +12,6 @@ from click.testing import CliRunner
 from helpers import DEMO
 from pto_transpile import transpile
 from pto_transpile.cli import main
-from pto_transpile.render.text import wants_color
 
 
 def run(*args, env=None):
@@ -100,6 +99,8 @@ class _Tty:
     ("always", {"NO_COLOR": "1"}, False, True), ("never", {"FORCE_COLOR": "1"}, True, False),
 ])
 def test_colour_choice(choice, env, tty, expected):
+    from pto_transpile.render.text import wants_color
+
     assert wants_color(choice, _Tty(tty), env) is expected
 
 

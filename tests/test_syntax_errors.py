@@ -37,3 +37,12 @@ def test_the_message_is_pythons_own_at_its_position(name):
     assert (d.code, d.message) == ("PTO001", f"syntax error: {message}")
     lines = text.splitlines()
     assert lines[d.line - 1][d.column - 1:].startswith(at), lines[d.line - 1]
+
+
+def test_a_file_with_a_byte_order_mark_keeps_pythons_message_and_position():
+    """Python's parser reads a str that starts with U+FEFF as a stray character on line 1."""
+    (old, new), message, at = CASES["missing comma in a call"]
+    text = "\ufeff" + DEMO.replace(old, new)
+    [d] = transpile(text).diagnostics
+    assert d.message == f"syntax error: {message}"
+    assert text.splitlines()[d.line - 1][d.column - 1:].startswith(at)
