@@ -105,6 +105,7 @@ def test_move_op_keeps_the_lines_and_every_name_bound_before_use():
             bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+@pytest.mark.campaign
 def test_mutants_are_deterministic_from_the_seed_and_all_different():
     files = campaign.kernel_files()
     paths = [p for p, _ in files]
@@ -116,6 +117,7 @@ def test_mutants_are_deterministic_from_the_seed_and_all_different():
     assert [m.text for m in campaign.make_mutants(6, 25, files)] != [m.text for m in first]
 
 
+@pytest.mark.campaign
 def test_files_refused_at_a_preload_are_drawn_less_often():
     files = campaign.kernel_files()
     weights = campaign.base_weights(files, (1, 2))
@@ -267,6 +269,7 @@ def test_end_to_end_summary_and_exit_status(tmp_path, capsys):
     assert "wall time" in out and "by mutator" in out
 
 
+@pytest.mark.campaign
 def test_end_to_end_exit_status_is_1_on_a_soundness_failure(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(oracle, "transpile", _without_waits(oracle.transpile))
     monkeypatch.setattr(campaign, "make_mutants", lambda seed, count, files, weights=None: _base_mutants(

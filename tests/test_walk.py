@@ -84,10 +84,10 @@ class _Collect(cst.CSTVisitor):
 
 
 def _corpus():
-    """Every form, then the examples and golden files (the generated outputs, which repeat the
-    same node types many times over, in the campaign but for a sample)."""
+    """Every form, then the golden files (the generated outputs, which repeat the same node
+    types many times over, in the campaign but for a sample)."""
     yield pytest.param(None, id="every-form")
-    yield from [pytest.param(p, id=str(p.relative_to(ROOT))) for p in sorted(ROOT.glob("examples/*.py"))]
+    # the examples are golden inputs too (tests/test_golden.py checks it): each text once
     yield from [pytest.param(p, id=str(p.relative_to(ROOT))) for p in sorted(ROOT.glob("golden/*/input.py"))]
     outputs = sorted(p for p in ROOT.glob("golden/*/expected_*.py"))
     yield from spread([pytest.param(p, id=str(p.relative_to(ROOT))) for p in outputs], 4)
