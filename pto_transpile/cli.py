@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -202,12 +202,12 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
     from pto_transpile.files import cpu_count
+    from pto_transpile.render.text import wants_color
 
     run = Run(tuple(inputs), tuple(targets), preload, output, check, show_diff, fmt, False, select, ignore,
               provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
-    from pto_transpile.render.text import wants_color
-
-    return Run(**{**run.__dict__, "color": fmt == "text" and wants_color(color, run.diagnostics_stream)})
+    # colour depends on where the report goes, which the settings above decide
+    return replace(run, color=fmt == "text" and wants_color(color, run.diagnostics_stream))
 
 
 def _defaults(files) -> tuple[dict, Path]:

@@ -147,3 +147,48 @@ def test_sync_only_must_be_a_constant_bool():
     text = demo_text().replace("PipelineConfig(preload=2)", "PipelineConfig(preload=2, sync_only=1)")
     [d] = transpile(text).diagnostics
     assert d.code == "PTO005" and "sync_only must be True or False" in d.message
+
+
+# -- other rules: the hint applied to the rule's own first failing example ------------------------
+
+#: code -> (a phrase the hint must contain, the edits it asks for on `registry()[code].invalid[0]`)
+RULE_HINTS = {
+    "PTO005": ("with N >= 0", [("PipelineConfig(preload=-1)", "PipelineConfig(preload=1)")]),
+    "PTO025": ("Pick ids from 0 to 15", [("fwd_ids=[16, 17],", "fwd_ids=[12, 13],")]),
+    "PTO027": ("Give 3 ids (one per tile)", [("fwd_ids=[0, 1],", "fwd_ids=[0, 1, 4],"),
+                                             ("bwd_ids=[2, 3],", "bwd_ids=[2, 3, 5],")]),
+    "PTO029": ("Give `y_db` the same `mutex_ids=[0, 1]` as `x_db`", [("mutex_ids=[12, 13],", "mutex_ids=[0, 1],")]),
+    "PTO040": ("Rename `_pl_sub_id`", [("_pl_sub_id", "sub_id")]),
+    "PTO042": ("Insert `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the two loops",
+               [("    for kj in pl.range(0, N):", "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+                                                  "    for kj in pl.range(0, N):")]),
+    "PTO056": ("Give `q_db` 2 tiles (one mutex id each)", [("mutex_ids=[20],", "mutex_ids=[20, 21],")]),
+    "PTO062": ("Give `x_db` `fwd_ids`", [("        bwd_ids=[2, 3],\n    )\n    with pl.section_cube():",
+                                          "        fwd_ids=[0, 1],\n        bwd_ids=[2, 3],\n    )\n"
+                                          "    with pl.section_cube():")]),
+    "PTO063": ("event ids of its own", [("fwd_ids=[2, 3],", "fwd_ids=[4, 5],")]),
+}
+
+
+def _first_invalid(code: str) -> str:
+    from pto_transpile.rules import registry
+
+    return ex.Text(re.sub(r"  # E: [A-Z0-9, ]+", "", registry()[code].invalid[0]))
+
+
+@pytest.mark.parametrize("code", sorted(RULE_HINTS))
+def test_the_rules_hint_applied_to_its_example_fixes_it(code):
+    phrase, edits = RULE_HINTS[code]
+    text = _first_invalid(code)
+    found = [d for d in transpile(text).diagnostics if d.code == code]
+    assert found and phrase in found[0].hint, [d.hint for d in found]
+    for old, new in edits:
+        text = text.replace(old, new)
+    assert_fixed(text, code)
+
+
+def test_pto056_names_the_preload_that_fits_and_it_fits():
+    text = _first_invalid("PTO056")
+    d = only(text, "PTO056")
+    assert "Or use preload 0" in d.hint
+    assert_fixed(text.replace("PipelineConfig(preload=1)", "PipelineConfig(preload=0)"), "PTO056")
