@@ -146,7 +146,7 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
         return TranspileResult(path, None, [_syntax_error(path, source, exc)])
-    refused = _compile_error(path, source)
+    refused = None if src.compiled else _compile_error(path, source)
     if refused is not None:
         return TranspileResult(path, None, [refused])
     reporter = Reporter(src, skip)
