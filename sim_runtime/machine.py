@@ -146,6 +146,7 @@ class Machine:
         self.memories: dict[tuple, Memory] = {}
         self.counters = Counters(self)
         self.warnings: list[str] = []
+        self.log: list[str] = []  #: what the kernel printed (`pl.printf`, `pl.dump_data`, failed `pl.pto_assert`)
         self.races = RaceDetector(self.cores, self.warnings)
         self.timeline = Timeline()
         self.scheduler = Scheduler(self.cores, self.rng)

@@ -23,6 +23,7 @@ from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
 from sim_runtime.dtypes import DTYPES
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError, caller
+from sim_runtime.kernelspec import TilingKeyField, TilingKeySchema
 from sim_runtime.launch import launch
 from sim_runtime.scheduler import current_core
 
@@ -49,8 +50,7 @@ class Tile(_Annotation):
     pass
 
 
-class Ptr(_Annotation):
-    pass
+Ptr = _tiles.PtrAnnotation
 
 
 PipeType = _tiles.table_enum("PipeType", {p: p for p in (*PIPES, "ALL")})
@@ -162,27 +162,47 @@ _JIT_KEYWORDS = {"arch", "auto_mutex", "name", "pipeline", "tiling_key", "dataty
 
 
 class JitKernel:
-    """What `@pl.jit` returns: launchable as `k(...)`, `k[block_dim](...)`, `k[stream, block_dim](...)`."""
+    """What `@pl.jit` returns: launchable as `k(...)`, `k[block_dim](...)`,
+    `k[stream, block_dim](...)`, `k[stream, block_dim, key](...)` and
+    `k[stream, block_dim, key, dtypes](...)` (the key dict of a `tiling_key` kernel, the
+    datatype dict of a `datatype` kernel)."""
 
     def __init__(self, fn, options: dict):
         self.fn = fn
         self.options = options
         self.auto_mutex = options.get("auto_mutex", True)
+        key = options.get("tiling_key")
+        self.tiling_key_schema = None if key is None else TilingKeySchema.of(key)
+        datatype = options.get("datatype")
+        if datatype is not None and (not isinstance(datatype, dict)
+                                     or not all(isinstance(v, str) and v.isidentifier() for v in datatype.values())):
+            raise KernelError(f"pl.jit datatype= must map parameter names to identifiers, got {datatype!r}")
         self.lowered = None  # filled by sim_runtime.lowering on first run
         functools.update_wrapper(self, fn)
 
     def __getitem__(self, key):
         key = key if isinstance(key, tuple) else (key,)
+        if len(key) > 4:
+            raise KernelError(f"kernel launch takes [stream, block_dim, key, dtypes] at most, got {len(key)} items")
         block_dim = key[0] if len(key) == 1 else key[1]
-        return functools.partial(self._launch, block_dim)
+        extra = list(key[2:])
+        tiling_key = datatypes = None
+        if extra and self.tiling_key_schema is not None:
+            tiling_key = extra.pop(0)
+        if extra:
+            datatypes = extra.pop(0)
+        if extra or (tiling_key is not None and not isinstance(tiling_key, dict)):
+            raise KernelError("a tiling-key launch takes [stream, block_dim, {field: value}(, {name: dtype})]")
+        return functools.partial(self._launch, block_dim, tiling_key, datatypes)
 
     def __call__(self, *args, **kwargs):
-        return self._launch(1, *args, **kwargs)
+        if self.tiling_key_schema is not None:
+            raise KernelError(f"kernel {self.fn.__name__} has a tiling key: launch it as "
+                              f"k[stream, block_dim, {{{self.tiling_key_schema.describe()}}}](...)")
+        return self._launch(1, None, None, *args, **kwargs)
 
-    def _launch(self, block_dim, *args, **kwargs):
-        return launch(self, block_dim, args, kwargs)
-
-
+    def _launch(self, block_dim, tiling_key, datatypes, *args, **kwargs):
+        return launch(self, block_dim, args, kwargs, tiling_key, datatypes)
 def jit(target=None, **options):
     unknown = set(options) - _JIT_KEYWORDS
     if unknown:

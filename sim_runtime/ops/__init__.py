@@ -1,0 +1,8 @@
+"""Block ops: numpy semantics, accesses, pipe and cost of every `pl.<op>` the emulator runs,
+one module per op family. Importing the package registers every handler in `HANDLERS`."""
+
+from sim_runtime.ops import cube, debugging, elementwise, gather, reduce, scalar, transfer  # noqa: F401
+from sim_runtime.ops.base import HANDLERS, OpCall
+from sim_runtime.ops.scalar import set_validshape
+
+__all__ = ["HANDLERS", "OpCall", "set_validshape"]
