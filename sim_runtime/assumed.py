@@ -79,6 +79,11 @@ def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 #: the emulator warns).
 ACC_TO_VEC_DEFAULT_MODE = "SingleModeVec0"
 
+#: Spaces where a fractal (NZ/ZN) tile may have a single row (NZ) or column (ZN) instead of
+#: whole 16-row fractals: an L1 tile holding one vector (a GEMV operand, a bias row). Its
+#: offsets follow the NZ formula with R = 1, i.e. the 32-byte blocks of the row back to back.
+ONE_ROW_FRACTAL_SPACES = frozenset({"Mat"})
+
 # -- cores and flags ------------------------------------------------------------------------
 
 def aiv_block_idx(block: int, sub: int) -> int:

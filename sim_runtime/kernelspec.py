@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
@@ -52,7 +52,8 @@ class TilingKeySchema:
         total = 0
         for name, f in fields.items():
             if not isinstance(f.bits, int) or isinstance(f.bits, bool) or f.bits <= 0:
-                raise KernelError(f"tiling key field {cls.__name__}.{name}: bits must be a positive int, got {f.bits!r}")
+                raise KernelError(f"tiling key field {cls.__name__}.{name}: bits must be a positive int, "
+                                  f"got {f.bits!r}")
             vals = f.values
             if not vals or any(not isinstance(v, int) or isinstance(v, bool) for v in vals) \
                     or len(set(vals)) != len(vals):
@@ -97,13 +98,6 @@ class TilingKeySchema:
         return key
 
 
-@dataclass
-class LaunchSpec:
-    """The compile-time names one launch binds, and its tiling-data instance."""
-
-    names: dict[str, object] = field(default_factory=dict)
-
-
 def tiling_data_param(fn) -> tuple[str, type] | None:
     """The kernel's tiling-data parameter (annotated with a dataclass), if it has one."""
     for name, p in inspect.signature(fn).parameters.items():
@@ -142,3 +136,25 @@ def dtype_named(value) -> DType:
         raise KernelError(f"unknown dtype {value!r}")
     from sim_runtime.dtypes import from_numpy
     return from_numpy(value)
+
+
+@dataclass(frozen=True)
+class LaunchNames:
+    """Names a launch may give besides the kernel's parameters (`--arg NAME=VALUE`)."""
+
+    tiling_key: TilingKeySchema | None
+    tiling_data: tuple[str, ...]  #: every field of the tiling-data parameter
+    tiling_data_required: tuple[str, ...]  #: its fields without a default
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset((*(self.tiling_key.fields if self.tiling_key else ()), *self.tiling_data))
+
+
+def launch_names(kernel) -> LaunchNames:
+    """What `kernel` (a `@pl.jit` kernel object) is specialised on and built from."""
+    td = tiling_data_param(kernel.fn)
+    fields = dataclasses.fields(td[1]) if td else ()
+    required = tuple(f.name for f in fields
+                     if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+    return LaunchNames(kernel.tiling_key_schema, tuple(f.name for f in fields), required)

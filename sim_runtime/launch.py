@@ -15,9 +15,9 @@ import numpy as np
 
 from sim_runtime.dtypes import DType
 from sim_runtime.errors import KernelError, SimulationError, raised_at
+from sim_runtime.kernelspec import build_tiling_data, dtype_named, tiling_data_fields, tiling_data_param
 from sim_runtime.lowering import lower
 from sim_runtime.machine import CoreStats, Machine
-from sim_runtime.kernelspec import build_tiling_data, dtype_named, tiling_data_fields, tiling_data_param
 from sim_runtime.tiles import GMPointer, GMTensor, PtrSpec, TensorSpec
 from sim_runtime.timeline import Timeline
 

@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sim_runtime import pl as sim_pl
-from sim_runtime.kernelspec import TilingKeyField
 from sim_runtime.errors import KernelError, Location, SimulationError, raised_at
+from sim_runtime.kernelspec import TilingKeyField
 
 _PACKAGE = "pypto_pro"
 #: Host-side harness modules: stubbed even when installed. A kernel file uses them only in

@@ -15,15 +15,19 @@ import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import numpy as _np
+
 from pto_api import CROSS_CORE_SYNC_MODES, PIPES
 from pto_api.ops import ACC_TO_VEC_MODES
 from sim_runtime import assumed as _assumed
+from sim_runtime import gm as _gm
 from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
 from sim_runtime.dtypes import DTYPES
+from sim_runtime.dtypes import DType as _DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError, caller
-from sim_runtime.kernelspec import TilingKeyField, TilingKeySchema
+from sim_runtime.kernelspec import TilingKeySchema
 from sim_runtime.launch import launch
 from sim_runtime.scheduler import current_core
 
@@ -408,3 +412,50 @@ system = SimpleNamespace(
 # scalar helpers: builtin min/max map to pl.min/pl.max
 min = builtins.min  # noqa: A001
 max = builtins.max  # noqa: A001
+
+
+# -- GM views, constants, SIMT ------------------------------------------------------------------
+
+def make_tensor(ptr, shape, stride=None, dtype=None):
+    return _gm.make_tensor(ptr, shape, stride, dtype, where=_where())
+
+
+def make_ptr(ptr, dtype=None):
+    return _gm.make_ptr(ptr, dtype, where=_where())
+
+
+def addptr(ptr, offset):
+    return _gm.addptr(ptr, offset, where=_where())
+
+
+def set_stride(tensor, stride):
+    _gm.set_stride(tensor, stride, where=_where())
+
+
+def const(value, dtype):
+    """A typed scalar constant: the value converted to `dtype` (ints wrap, floats round)."""
+    if not isinstance(dtype, _DType) or not dtype.computable:
+        raise KernelError(f"pl.const needs a scalar pl.DT_* dtype, got {dtype!r}", _where())
+    return _np.asarray(value).astype(dtype.compute).item()
+
+
+class _SimtNamespace:
+    """`pl.simt`: SIMT kernels are not documented in the API reference, so the emulator cannot
+    run them; `@pl.simt.function` loads, and calling the function reports it once."""
+
+    @staticmethod
+    def function(fn=None, **options):
+        def wrap(f):
+            @functools.wraps(f)
+            def call(*args, **kwargs):
+                raise UnsupportedOpError(f"pl.simt.function {f.__name__} (SIMT code is not emulated)", _where())
+            return call
+        return wrap(fn) if callable(fn) else wrap
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Unsupported(f"simt.{name}")
+
+
+simt = _SimtNamespace()
