@@ -147,6 +147,7 @@ class Machine:
         self.counters = Counters(self)
         self.warnings: list[str] = []
         self.log: list[str] = []  #: what the kernel printed (`pl.printf`, `pl.dump_data`, failed `pl.pto_assert`)
+        self.vector_masks: dict[str, dict] = {}  #: per core: `pl.set_vec_mask` state (see ops.ssbuf)
         self.races = RaceDetector(self.cores, self.warnings)
         self.timeline = Timeline()
         self.scheduler = Scheduler(self.cores, self.rng)

@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-#: The verdict of a run that met an op the emulator does not implement: nothing is known
-#: about the outputs (not a failure of the kernel, and not a proof of it either).
-UNSUPPORTED = "unsupported"
-
 import numpy as np
 
-from sim_runtime.api import run_kernel, tensor_specs
+from sim_runtime.api import run_kernel
 from sim_runtime.errors import (
     DeadlockError,
     EventOverflowError,
@@ -26,6 +22,10 @@ from sim_runtime.errors import (
     UnsupportedOpError,
 )
 from sim_runtime.loader import load_kernel_module
+
+#: The verdict of a run that met an op the emulator does not implement: nothing is known
+#: about the outputs (not a failure of the kernel, and not a proof of it either).
+UNSUPPORTED = "unsupported"
 
 _VERDICTS = [(DeadlockError, "deadlock"), (RaceError, "race"), (SyncBalanceError, "imbalance"),
              (EventOverflowError, "overflow"), (UnsupportedOpError, UNSUPPORTED)]

@@ -13,9 +13,9 @@ import numpy as np
 
 from pto_api.memory import MEMORY_SPACES
 from pto_api.ops import op_pipe, op_roles
-from sim_runtime import costs
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
 from sim_runtime.opplan import OpPlan
+from sim_runtime.ops.costclass import op_cost
 from sim_runtime.tiles import Tile
 
 
@@ -102,10 +102,11 @@ def mutex_of(call: OpCall) -> tuple:
     return tuple(dict.fromkeys(ids))
 
 
-def vector_plan(call: OpCall, table_name: str, run: Callable) -> OpPlan:
-    """Plan of a V-pipe op whose accesses follow the role table (each tile's valid window)."""
+def vector_plan(call: OpCall, table_name: str, run: Callable, accesses: list | None = None) -> OpPlan:
+    """Plan of a V-pipe op: its accesses follow the role table (each tile's valid window)
+    unless given; its cost comes from its op class and its widest operand."""
     roles = roles_of(table_name)
-    accesses, nbytes = [], 0
+    found, nbytes = [], 0
     for i, a in enumerate(call.args):
         if not isinstance(a, Tile):
             continue
@@ -115,15 +116,16 @@ def vector_plan(call: OpCall, table_name: str, run: Callable) -> OpPlan:
         if role:
             fp = a.valid_footprint(mem)
             if "R" in role:
-                accesses.append((mem, fp, "R"))
+                found.append((mem, fp, "R"))
             if "W" in role:
-                accesses.append((mem, fp, "W"))
+                found.append((mem, fp, "W"))
 
     def guarded():
         with np.errstate(all="ignore"):
             run()
 
-    return OpPlan(pipe_of(table_name, call.where), costs.vector_cost(nbytes), guarded, accesses, mutex_of(call))
+    return OpPlan(pipe_of(table_name, call.where), op_cost(call.name, nbytes), guarded,
+                  found if accesses is None else accesses, mutex_of(call))
 
 
 def scalar_like(tile: Tile, s):
