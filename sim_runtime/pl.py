@@ -24,6 +24,7 @@ from sim_runtime import gm as _gm
 from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
+from sim_runtime import vfops as _vfops  # noqa: F401  (registers the rest of the vf ops)
 from sim_runtime.dtypes import DTYPES
 from sim_runtime.dtypes import DType as _DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError, caller
@@ -84,6 +85,15 @@ DataCopyMode = _enum("DataCopyMode", *_vf.DATA_COPY_MODES)
 CastLayout = _enum("CastLayout", *_vf.CAST_LAYOUTS)
 MergeMode = _enum("MergeMode", *_vf.MERGE_MODES)
 MemBarMode = _enum("MemBarMode", *_vf.MEM_BAR_MODES)
+VFRoundMode = _enum("VFRoundMode", "CAST_ROUND", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC", "CAST_ODD",
+                    "CAST_HYBRID")
+DuplicatePos = _enum("DuplicatePos", "LOWEST", "HIGHEST")
+SqueezeMode = _enum("SqueezeMode", "NO_STORE_REG", "STORE_REG")
+PackPart = _enum("PackPart", "LOWER", "UPPER")
+IndexOrder = _enum("IndexOrder", "INCREASE", "DECREASE")
+SaturateMode = _enum("SaturateMode", "OFF", "ON")
+StoreDist = _enum("StoreDist", "NORM", "NORM_B16", "NORM_B32", "FIRST_ELEMENT", "PACK", "PACK4", "INTLV", "INTLV_B32")
+QuantMode = _enum("QuantMode", "SYM", "ASYM")
 
 
 # -- plumbing -----------------------------------------------------------------------------------
