@@ -26,7 +26,7 @@ def _typed_view(root: np.ndarray, origin: int, shape: list[int], strides: list[i
     item = dtype.itemsize
     # the bytes from `origin` reinterpreted as elements, then strided in elements
     count = (root.size - origin) // item
-    flat = root[origin:origin + count * item].view(dtype.storage)
+    flat: np.ndarray = root[origin:origin + count * item].view(dtype.storage)
     return as_strided(flat, shape=tuple(shape), strides=tuple(s * item for s in strides))
 
 

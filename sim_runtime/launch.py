@@ -131,7 +131,7 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
     params = inspect.signature(kernel.fn).parameters
     td = tiling_data_param(kernel.fn)
     args: dict = {}
-    outputs_of: dict[str, object] = {}
+    outputs_of: dict[str, GMTensor | np.ndarray] = {}
     for name, p in params.items():
         spec = annotations.get(name)
         if isinstance(spec, TensorSpec):

@@ -63,7 +63,7 @@ class Stub:
 
 def _module(name: str, **attrs) -> types.ModuleType:
     mod = types.ModuleType(name)
-    mod.__path__ = []  # type: ignore[attr-defined]
+    mod.__path__ = []
     vars(mod).update(attrs)
     return mod
 

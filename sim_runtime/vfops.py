@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 from pto_api.registers import REG_BYTES
-from sim_runtime import assumed, vf
+from sim_runtime import vf
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
 from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _reg, _result, _run, _scalar, _where, _zeroing
@@ -188,8 +188,8 @@ def mull(src0, src1, preg, mode=None) -> tuple[Reg, Reg]:
     lo = np.array([int(p) % (1 << bits) for p in prod], dtype=np.uint64)
     hi = np.array([int(p) >> bits for p in prod], dtype=np.int64)
     unsigned = np.dtype(f"u{a.dtype.itemsize}")
-    lo_v = lo.astype(unsigned).view(a.dtype.storage)
-    hi_v = hi.astype(np.int64).astype(unsigned).view(a.dtype.storage) if not a.dtype.is_signed_int() \
+    lo_v: np.ndarray = lo.astype(unsigned).view(a.dtype.storage)
+    hi_v: np.ndarray = hi.astype(np.int64).astype(unsigned).view(a.dtype.storage) if not a.dtype.is_signed_int() \
         else hi.astype(a.dtype.storage)
     on = preg.lanes(a.dtype)
     return Reg(a.dtype, np.where(on, lo_v, 0).astype(a.dtype.storage)), \
@@ -246,11 +246,11 @@ def gather(src, index, preg=None, data_copy_mode=None) -> Reg:
     at = index.values().astype(np.int64)[:n]
     on = _mask("gather", preg).lanes(DTYPES[f"DT_UINT{8 * max(2, index.dtype.itemsize)}"])[:n] \
         if preg is not None else np.ones(n, bool)
-    flat = ptr.mem.buf.view(dt.storage) if ptr.addr % dt.itemsize == 0 else None
+    flat: np.ndarray | None = ptr.mem.buf.view(dt.storage) if ptr.addr % dt.itemsize == 0 else None
     if flat is None:
         raise KernelError("vf.gather: the pointer is not aligned to its element size", _where())
     base = ptr.addr // dt.itemsize
-    out = np.zeros(n, dt.storage)
+    out: np.ndarray = np.zeros(n, dt.storage)
     for lane in np.flatnonzero(on):
         e = base + int(at[lane])
         run.touch(ptr, e * dt.itemsize, (e + 1) * dt.itemsize, "R")
@@ -293,5 +293,4 @@ NEW_OPS = {
     "arange": arange, "unpack": unpack, "gather": gather,
 }
 
-assert assumed.lane_bits  # the mask granularity every op here reads lanes with
 vf.OPS.update(NEW_OPS)

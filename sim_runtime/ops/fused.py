@@ -4,6 +4,8 @@ intermediate in `lhs` leaves it there (`assumed.FUSED_INTERMEDIATE_IN_LHS`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from sim_runtime import assumed, rounding
@@ -17,7 +19,7 @@ def _relu(x):
 
 
 #: name -> (the step kept in lhs, the step from lhs to out; None = a plain copy)
-_STEPS = {
+_STEPS: dict[str, tuple[Callable, Callable | None]] = {
     "add_relu": (np.add, _relu),
     "sub_relu": (np.subtract, _relu),
     "add_relu_cast": (lambda a, b: _relu(np.add(a, b)), None),
@@ -43,7 +45,7 @@ def fused_two_step(call: OpCall) -> OpPlan:
     keep = assumed.FUSED_INTERMEDIATE_IN_LHS
 
     def run():
-        mid = np.asarray(first(values(lhs, ml, vr, vc), values(rhs, mr, vr, vc))).astype(lhs.dtype.compute)
+        mid: np.ndarray = np.asarray(first(values(lhs, ml, vr, vc), values(rhs, mr, vr, vc))).astype(lhs.dtype.compute)
         if keep:
             put(lhs, ml, mid)
             mid = values(lhs, ml, vr, vc)  # as stored (fp16 / bf16 rounding)
@@ -136,7 +138,7 @@ def _pad_value(call: OpCall, tile: Tile):
         return 0
     if dt.kind == "f":
         return assumed.pad_float(tile.dtype.name, name)
-    info = np.iinfo(dt)
+    info = np.iinfo(dt)  # type: ignore[type-var]
     return info.max if name == "max" else info.min
 
 

@@ -35,22 +35,22 @@ def quant(call: OpCall) -> OpPlan:
     fits(call, src, vr, vc)
     _row_param(call, scale, vr)
     mf = None
+    offset_tile = offset if isinstance(offset, Tile) else out
     if mode == "ASYM":
-        assert isinstance(offset, Tile)
-        _row_param(call, offset, vr)
-        mf = local(call, offset)
+        _row_param(call, offset_tile, vr)
+        mf = local(call, offset_tile)
     lo, hi = (-128, 127) if mode == "SYM" else (0, 255)
 
     def run():
         q = np.rint(values(src, ms, vr, vc).astype(np.float32) * values(scale, mk, vr, 1))
         if mf is not None:
-            q = q + values(offset, mf, vr, 1)
+            q = q + values(offset_tile, mf, vr, 1)
         put(out, mo, np.clip(q, lo, hi).astype(out.dtype.compute))
 
     accesses = None
     if mf is not None:  # offset= is a keyword: the role table only covers positions
         plan = vector_plan(call, "quant", run)
-        plan.accesses.insert(0, (mf, offset.footprint(mf, 0, 0, vr, 1), "R"))  # type: ignore[union-attr]
+        plan.accesses.insert(0, (mf, offset_tile.footprint(mf, 0, 0, vr, 1), "R"))
         return plan
     return vector_plan(call, "quant", run, accesses)
 
