@@ -469,3 +469,7 @@ class _SimtNamespace:
 
 
 simt = _SimtNamespace()
+
+#: Cache maintenance and the matmul layout switch change no data the emulator keeps.
+dcci = _noop
+set_mm_layout_transform = _noop
