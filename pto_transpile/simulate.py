@@ -49,10 +49,46 @@ def parse_scalars(items) -> dict[str, int | float]:
     return out
 
 
-def _check_names(kernels, shapes: dict, scalars: dict) -> None:
+def _launch_names(source: str, path: Path, kernels) -> dict:
+    """Per kernel, the names a launch gives besides parameters (tiling-key and tiling-data
+    fields); a usage error names the tiling-key fields a launch must choose and does not."""
+    from sim_runtime import SimulationError
+    from sim_runtime.kernelspec import launch_names
+    from sim_runtime.loader import load_kernel_module
+
+    try:
+        module = load_kernel_module(source, path=str(path))
+    except SimulationError:
+        return {}  # the verification reports why the file does not load
+    return {k.name: launch_names(getattr(module, k.name)) for k in kernels
+            if hasattr(getattr(module, k.name, None), "tiling_key_schema")}
+
+
+def _check_launch(launch: dict, scalars: dict) -> None:
+    for kernel, names in launch.items():
+        key = names.tiling_key
+        if key is not None and any(f not in scalars for f in key.fields):
+            missing = [f for f in key.fields if f not in scalars]
+            raise click.BadParameter(
+                f"kernel {kernel} is specialised on tiling key {key.name}: choose its instance with "
+                + " ".join(f"--arg {f}=VALUE" for f in missing) + f" ({key.describe()})", param_hint="--arg")
+        if key is not None:
+            for f, spec in key.fields.items():
+                if scalars[f] not in spec.values:
+                    raise click.BadParameter(f"tiling-key field {f}={scalars[f]} of kernel {kernel} is not one of "
+                                             f"{list(spec.values)}", param_hint="--arg")
+        lacking = [f for f in names.tiling_data_required if f not in scalars]
+        if lacking:
+            raise click.BadParameter(
+                f"kernel {kernel} takes tiling data with field(s) {', '.join(names.tiling_data)}: give "
+                + " ".join(f"--arg {f}=VALUE" for f in lacking), param_hint="--arg")
+
+
+def _check_names(kernels, shapes: dict, scalars: dict, launch: dict | None = None) -> None:
     """A --shape or --arg that names no parameter of a simulated kernel would do nothing."""
     tensors = {p for k in kernels for p, kind in k.params.items() if kind == TENSOR}
     others = {p for k in kernels for p, kind in k.params.items() if kind != TENSOR}
+    others |= {n for names in (launch or {}).values() for n in names.names}
     names = ", ".join(sorted(k.name for k in kernels))
     for name in shapes:
         if name not in tensors:
@@ -80,7 +116,9 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     # hardware semantics, which checks the author's own syncs
     hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
     kernels = [k for k in file.kernels if k.loops and k not in hand] + hand
-    _check_names(kernels, shape_map, scalar_map)
+    launch = _launch_names(serial, path, kernels)
+    _check_names(kernels, shape_map, scalar_map, launch)
+    _check_launch(launch, scalar_map)
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal
     origins = None
@@ -98,7 +136,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
         (_render_plain if plain else _render_table)(report, console)
         if timeline is not None and report.ok:
             console.print(f"trace written to {timeline} (open it in https://ui.perfetto.dev)", markup=False)
-        failed |= not report.ok
+        failed |= report.failed
     return failed
 
 
