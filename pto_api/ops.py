@@ -56,7 +56,8 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "select": (_W, _R, _R, _R, None),
     **_same((_W, _R, _R), "eq", "ne", "lt", "le", "gt", "ge"),
     # reductions and expands
-    **_same((_W, _R, None), "sum", "argmax", "argmin", "row_prod", "col_prod"),
+    **_same((_W, _R, None), "sum", "row_prod", "col_prod"),
+    **_same((_W, _R, _W), "argmax", "argmin"),  # tmp is the hardware's scratch (dim=1)
     **_same((_W, _R), "row_expand", "col_expand"),
     **_same(
         (_W, _R, _R),
@@ -75,9 +76,27 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     # emulator runs them, and the transpiler now syncs them instead of missing them.
     **_same((_W, _R, None), "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "cmps"),
     **{f"{a}_expand_{o}": (_W, _R, _R) for a in ("row", "col") for o in ("add", "sub", "mul", "div", "max", "min")},
-    **_same((_W, _R, _R), "add_relu", "sub_relu"),
     "axpy": (_RW, _R, None),
     "fill": (_W, None),
+    # Fused ops: the backend keeps the intermediate in lhs, which is overwritten.
+    **_same((_W, _RW, _R), "add_relu", "sub_relu", "add_relu_cast", "sub_relu_cast", "mul_cast"),
+    "addc": (_W, _R, _R, _R),
+    **_same((_RW, _R, _R), "fused_mul_add", "fused_mul_add_relu", "mul_add_dst"),
+    # index-driven ops and sorts (a tmp argument is scratch the hardware writes)
+    "gather": (_W, _R, _R, _W),
+    "gatherb": (_W, _R, _R),
+    "gathermask": (_W, _R),
+    "scatter": (_W, _R, _R),
+    "histogram": (_W, _R, _R),
+    "fill_index": (_W, None),
+    "sort32": (_W, _R, _R, _W),
+    "mrgsort": (_W, _R),
+    "mrgsort2": (_R, _R, _W, _W, _R, _R),
+    # quantisation (quant's offset= tile is a keyword: read, but outside this positional table)
+    "quant": (_W, _R, _R),
+    "dequant": (_W, _R, _R, _R),
+    # debugging: printing a tile reads it
+    "dump_data": (_R,),
 }
 
 #: Ops that only change a tile descriptor: no data access, no mutex, no sync.
@@ -125,7 +144,9 @@ OP_PIPE: dict[str, str] = {
     "store_fp": "FIX",
     **{k: "M" for k in ("matmul", "matmul_acc", "matmul_bias", "matmul_mx", "matmul_mx_acc",
                         "gemv", "gemv_acc", "gemv_bias")},
-    **{k: "S" for k in ("getval", "setval", "set_validshape", "set_stride")},
+    **{k: "S" for k in ("getval", "setval", "set_validshape", "set_stride", "printf", "pto_assert", "trap",
+                        "ssbuf_load", "ssbuf_store", "set_vec_mask", "reset_mask", "set_mask_count",
+                        "set_mask_norm")},
 }
 
 #: Registry ops that are vector work (pipe V). Every op in BLOCK_OP_ROLES not placed above.

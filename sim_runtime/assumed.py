@@ -75,9 +75,42 @@ def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("ij,jk->ik", a.astype(wide), b.astype(wide), optimize=False).astype(a.dtype)
 
 
+#: A fused op (`add_relu`, `sub_relu`, `*_relu_cast`, `mul_cast`) is emitted as separate
+#: steps that keep their intermediate in `lhs` (the docs: "lhs is overwritten"): `lhs` ends
+#: holding `lhs OP rhs` (with the relu for the `_cast` forms), `out` the rest of the chain.
+FUSED_INTERMEDIATE_IN_LHS = True
+
+
+def pad_float(dtype: str, which: str) -> float:
+    """`TilePad.max` / `TilePad.min` of a float tile: the type's largest finite value (the
+    docs say "the type's maximum"; whether infinity is meant is not stated)."""
+    big = {"DT_FP16": float(np.finfo(np.float16).max), "DT_BF16": 3.3895313892515355e38}.get(
+        dtype, float(np.finfo(np.float32).max))
+    return big if which == "max" else -big
+
+
+#: `pl.sort32` / `pl.mrgsort*` keep 8-byte (value, index) records, highest value first; for
+#: equal values the lower index comes first (the order of ties is not documented). An FP16
+#: record is the value in its first 2 bytes, 2 bytes of zeros, then the uint32 index.
+SORT_TIES_LOWER_INDEX_FIRST = True
+
+#: `pl.mrgsort(dst, src, block_len=L)`: src is a row of sorted runs of L storage elements;
+#: every 4 consecutive runs are merged into one (the merge unit takes up to four lists).
+MRGSORT_WAYS = 4
+
+#: SSBUF (`pl.ssbuf_store` / `ssbuf_load`): one per block, shared by its AIC and AIVs; a
+#: struct is copied field by field as 32-bit words (ints as int32, floats as fp32, list
+#: fields element by element), in declaration order.
+SSBUF_BYTES = 256
+
 #: An Acc -> Vec `pl.move` without `acc_to_vec_mode` goes to AIV 0 (no default is documented;
 #: the emulator warns).
 ACC_TO_VEC_DEFAULT_MODE = "SingleModeVec0"
+
+#: Spaces where a fractal (NZ/ZN) tile may have a single row (NZ) or column (ZN) instead of
+#: whole 16-row fractals: an L1 tile holding one vector (a GEMV operand, a bias row). Its
+#: offsets follow the NZ formula with R = 1, i.e. the 32-byte blocks of the row back to back.
+ONE_ROW_FRACTAL_SPACES = frozenset({"Mat"})
 
 # -- cores and flags ------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from sim_runtime import assumed
 from sim_runtime.errors import KernelError, UnsupportedOpError
 
 BLOCK_BYTES = 32  #: one DataBlock: the inner width of every fractal
@@ -36,19 +37,20 @@ def block_elems(itemsize: int, acc: bool = False) -> int:
 
 
 def check_shape(layout: str, shape, itemsize: int, space: str) -> None:
-    """Fractal layouts need whole fractals along their block side (and 16-row fractals outside UB)."""
+    """Fractal layouts need whole fractals along their block side (and 16-row fractals outside
+    UB, except a one-row vector in L1: `assumed.ONE_ROW_FRACTAL_SPACES`)."""
     rows, cols = shape
     acc = space == "Acc"
     k = block_elems(itemsize, acc)
     if layout == "NZ":
         if cols % k:
             raise KernelError(f"an NZ tile needs columns in multiples of {k} ({BLOCK_BYTES}-byte blocks), got {cols}")
-        if space != "Vec" and rows % FRACTAL_SIDE:
+        if space != "Vec" and rows % FRACTAL_SIDE and not (rows == 1 and space in assumed.ONE_ROW_FRACTAL_SPACES):
             raise KernelError(f"an NZ tile in {space} needs rows in multiples of {FRACTAL_SIDE}, got {rows}")
     elif layout == "ZN":
         if rows % k:
             raise KernelError(f"a ZN tile needs rows in multiples of {k} ({BLOCK_BYTES}-byte blocks), got {rows}")
-        if space != "Vec" and cols % FRACTAL_SIDE:
+        if space != "Vec" and cols % FRACTAL_SIDE and not (cols == 1 and space in assumed.ONE_ROW_FRACTAL_SPACES):
             raise KernelError(f"a ZN tile in {space} needs columns in multiples of {FRACTAL_SIDE}, got {cols}")
 
 

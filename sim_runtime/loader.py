@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import builtins
 import linecache
+import sys
+import threading
 import types
+from contextlib import contextmanager
 from pathlib import Path
 
 from sim_runtime import pl as sim_pl
 from sim_runtime.errors import KernelError, Location, SimulationError, raised_at
+from sim_runtime.kernelspec import TilingKeyField
 
 _PACKAGE = "pypto_pro"
 #: Host-side harness modules: stubbed even when installed. A kernel file uses them only in
@@ -57,11 +61,20 @@ class Stub:
         return f"<stub {self._stub_name}>"
 
 
+def _module(name: str, **attrs) -> types.ModuleType:
+    mod = types.ModuleType(name)
+    mod.__path__ = []
+    vars(mod).update(attrs)
+    return mod
+
+
 def _package() -> types.ModuleType:
-    pkg = types.ModuleType(_PACKAGE)
-    pkg.__path__ = []
-    vars(pkg).update(language=sim_pl)
-    return pkg
+    tilingkey = _module(f"{_PACKAGE}.runtime.tilingkey", TilingKeyField=TilingKeyField)
+    return _module(_PACKAGE, language=sim_pl, runtime=_module(f"{_PACKAGE}.runtime", tilingkey=tilingkey))
+
+
+#: Modules of the package besides `language`, by dotted name (attribute path from the package).
+_SUBMODULES = ("runtime", "runtime.tilingkey")
 
 
 def make_import(real=builtins.__import__):
@@ -71,6 +84,12 @@ def make_import(real=builtins.__import__):
         if level == 0 and (name == _PACKAGE or name.startswith(_PACKAGE + ".")):
             if name == _PACKAGE:
                 return pkg
+            sub = name[len(_PACKAGE) + 1:]
+            if sub in _SUBMODULES:
+                target = pkg
+                for part in sub.split("."):
+                    target = getattr(target, part)
+                return target if fromlist else pkg
             if name == _LANGUAGE:
                 return sim_pl if fromlist else pkg
             if name.startswith(_LANGUAGE + "."):
@@ -93,6 +112,25 @@ def _looks_like_source(text: str) -> bool:
     return "\n" in text
 
 
+_REGISTRY_LOCK = threading.RLock()
+
+
+@contextmanager
+def _registered(module: types.ModuleType):
+    """`module` in `sys.modules` while its body runs: `@dataclass` looks its class's module up
+    there (tiling data), and nothing else of it outlives the load."""
+    with _REGISTRY_LOCK:
+        before = sys.modules.get(module.__name__)
+        sys.modules[module.__name__] = module
+        try:
+            yield
+        finally:
+            if before is None:
+                sys.modules.pop(module.__name__, None)
+            else:
+                sys.modules[module.__name__] = before
+
+
 def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -> types.ModuleType:
     """Run a kernel file (a path, or source text containing newlines) and return its module.
 
@@ -113,7 +151,8 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
-        exec(compile(source, filename, "exec"), ns)
+        with _registered(module):
+            exec(compile(source, filename, "exec"), ns)
     except SyntaxError as exc:
         raise KernelError(f"syntax error: {exc.msg}", Location(filename, exc.lineno or 0)) from None
     except SimulationError:

@@ -146,10 +146,12 @@ class Machine:
         self.memories: dict[tuple, Memory] = {}
         self.counters = Counters(self)
         self.warnings: list[str] = []
+        self.log: list[str] = []  #: what the kernel printed (`pl.printf`, `pl.dump_data`, failed `pl.pto_assert`)
+        self.vector_masks: dict[str, dict] = {}  #: per core: `pl.set_vec_mask` state (see ops.ssbuf)
         self.races = RaceDetector(self.cores, self.warnings)
         self.timeline = Timeline()
         self.scheduler = Scheduler(self.cores, self.rng)
-        self.section_barriers: list[_Barrier] = []
+        self.section_barriers: dict[int, list[_Barrier]] = defaultdict(list)
         self.sync_barriers: dict[tuple, _Barrier] = {}
 
     def _add_core(self, kind, block, sub, name):
@@ -312,9 +314,6 @@ class Machine:
             raise KernelError(f"{core.name} calls sync_all(core_type={core_type}) but is not of that type", where)
         n = core.barriers
         core.barriers += 1
-        if self.mode == "sequential":
-            self.scheduler.point(core)
-            return
         bar = self.sync_barriers.setdefault((core_type, n), _Barrier(len(members)))
         bar.arrivals.append((core, core.clock))
         self.scheduler.point(core, _BarrierWait(bar, f"sync_all(core_type={core_type}) #{n} at {where}"))
@@ -326,16 +325,20 @@ class Machine:
             self.races.join_all(members)
         core.clock = bar.time() + self.cost(costs.COSTS.sync)
 
-    # -- sections (sequential mode is lock-step over sections) -------------------------------
+    # -- sections (sequential mode is lock-step over sections, block by block) ---------------
     def enter_section(self, core: Core, kind: str, line: int) -> bool:
+        """Sequential mode: the cores of one block (the AIC and its AIVs) meet every section
+        together; blocks run independently, as on hardware, so blocks may do unequal work."""
         runs = (kind == "cube") == (core.kind == "aic")
         if self.mode != "sequential":
             return runs
         k = len(core.sections)
         core.sections.append((kind, line))
-        while len(self.section_barriers) <= k:
-            self.section_barriers.append(_Barrier(len(self.cores)))
-        bar = self.section_barriers[k]
+        team = [c for c in self.cores if c.block == core.block]
+        barriers = self.section_barriers[core.block]
+        while len(barriers) <= k:
+            barriers.append(_Barrier(len(team)))
+        bar = barriers[k]
         bar.arrivals.append((core, core.clock, kind, line))
         self.scheduler.point(core, _BarrierWait(bar, f"section #{k + 1} (section_{kind} at line {line})"))
         if not bar.released:
@@ -343,16 +346,20 @@ class Machine:
             if len(seen) > 1:
                 detail = "; ".join(f"{a[0].name} is at section_{a[2]} (line {a[3]})" for a in bar.arrivals)
                 raise SectionMismatchError(
-                    f"cores disagree on section #{k + 1}: {detail} (control flow depends on the core)")
-        self._pass_barrier(core, bar, self.cores)
+                    f"cores of block {core.block} disagree on section #{k + 1}: {detail} "
+                    "(control flow depends on the core)")
+        self._pass_barrier(core, bar, team)
         return runs
 
     # -- end of run --------------------------------------------------------------------------
     def stuck_error(self, live: list[Core]) -> SimulationError:
         if self.mode == "sequential":
+            blocks = sorted({c.block for c in live})
             lines = [f"{c.name}: met {len(c.sections)} section(s)" +
-                     (", finished" if c.finished else f", waiting at {c.blocked_in()}") for c in self.cores]
-            return SectionMismatchError("cores disagree on the sequence of sections:\n  " + "\n  ".join(lines))
+                     (", finished" if c.finished else f", waiting at {c.blocked_in()}")
+                     for c in self.cores if c.block in blocks]
+            return SectionMismatchError("cores of one block disagree on the sequence of sections:\n  "
+                                        + "\n  ".join(lines))
         lines = []
         for c in self.cores:
             if c.finished:

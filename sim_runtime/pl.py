@@ -15,14 +15,20 @@ import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import numpy as _np
+
 from pto_api import CROSS_CORE_SYNC_MODES, PIPES
 from pto_api.ops import ACC_TO_VEC_MODES
 from sim_runtime import assumed as _assumed
+from sim_runtime import gm as _gm
 from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
+from sim_runtime import vfops as _vfops  # noqa: F401  (registers the rest of the vf ops)
 from sim_runtime.dtypes import DTYPES
+from sim_runtime.dtypes import DType as _DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError, caller
+from sim_runtime.kernelspec import TilingKeySchema
 from sim_runtime.launch import launch
 from sim_runtime.scheduler import current_core
 
@@ -49,8 +55,7 @@ class Tile(_Annotation):
     pass
 
 
-class Ptr(_Annotation):
-    pass
+Ptr = _tiles.PtrAnnotation
 
 
 PipeType = _tiles.table_enum("PipeType", {p: p for p in (*PIPES, "ALL")})
@@ -80,6 +85,15 @@ DataCopyMode = _enum("DataCopyMode", *_vf.DATA_COPY_MODES)
 CastLayout = _enum("CastLayout", *_vf.CAST_LAYOUTS)
 MergeMode = _enum("MergeMode", *_vf.MERGE_MODES)
 MemBarMode = _enum("MemBarMode", *_vf.MEM_BAR_MODES)
+VFRoundMode = _enum("VFRoundMode", "CAST_ROUND", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC", "CAST_ODD",
+                    "CAST_HYBRID")
+DuplicatePos = _enum("DuplicatePos", "LOWEST", "HIGHEST")
+SqueezeMode = _enum("SqueezeMode", "NO_STORE_REG", "STORE_REG")
+PackPart = _enum("PackPart", "LOWER", "UPPER")
+IndexOrder = _enum("IndexOrder", "INCREASE", "DECREASE")
+SaturateMode = _enum("SaturateMode", "OFF", "ON")
+StoreDist = _enum("StoreDist", "NORM", "NORM_B16", "NORM_B32", "FIRST_ELEMENT", "PACK", "PACK4", "INTLV", "INTLV_B32")
+QuantMode = _enum("QuantMode", "SYM", "ASYM")
 
 
 # -- plumbing -----------------------------------------------------------------------------------
@@ -162,27 +176,47 @@ _JIT_KEYWORDS = {"arch", "auto_mutex", "name", "pipeline", "tiling_key", "dataty
 
 
 class JitKernel:
-    """What `@pl.jit` returns: launchable as `k(...)`, `k[block_dim](...)`, `k[stream, block_dim](...)`."""
+    """What `@pl.jit` returns: launchable as `k(...)`, `k[block_dim](...)`,
+    `k[stream, block_dim](...)`, `k[stream, block_dim, key](...)` and
+    `k[stream, block_dim, key, dtypes](...)` (the key dict of a `tiling_key` kernel, the
+    datatype dict of a `datatype` kernel)."""
 
     def __init__(self, fn, options: dict):
         self.fn = fn
         self.options = options
         self.auto_mutex = options.get("auto_mutex", True)
+        key = options.get("tiling_key")
+        self.tiling_key_schema = None if key is None else TilingKeySchema.of(key)
+        datatype = options.get("datatype")
+        if datatype is not None and (not isinstance(datatype, dict)
+                                     or not all(isinstance(v, str) and v.isidentifier() for v in datatype.values())):
+            raise KernelError(f"pl.jit datatype= must map parameter names to identifiers, got {datatype!r}")
         self.lowered = None  # filled by sim_runtime.lowering on first run
         functools.update_wrapper(self, fn)
 
     def __getitem__(self, key):
         key = key if isinstance(key, tuple) else (key,)
+        if len(key) > 4:
+            raise KernelError(f"kernel launch takes [stream, block_dim, key, dtypes] at most, got {len(key)} items")
         block_dim = key[0] if len(key) == 1 else key[1]
-        return functools.partial(self._launch, block_dim)
+        extra = list(key[2:])
+        tiling_key = datatypes = None
+        if extra and self.tiling_key_schema is not None:
+            tiling_key = extra.pop(0)
+        if extra:
+            datatypes = extra.pop(0)
+        if extra or (tiling_key is not None and not isinstance(tiling_key, dict)):
+            raise KernelError("a tiling-key launch takes [stream, block_dim, {field: value}(, {name: dtype})]")
+        return functools.partial(self._launch, block_dim, tiling_key, datatypes)
 
     def __call__(self, *args, **kwargs):
-        return self._launch(1, *args, **kwargs)
+        if self.tiling_key_schema is not None:
+            raise KernelError(f"kernel {self.fn.__name__} has a tiling key: launch it as "
+                              f"k[stream, block_dim, {{{self.tiling_key_schema.describe()}}}](...)")
+        return self._launch(1, None, None, *args, **kwargs)
 
-    def _launch(self, block_dim, *args, **kwargs):
-        return launch(self, block_dim, args, kwargs)
-
-
+    def _launch(self, block_dim, tiling_key, datatypes, *args, **kwargs):
+        return launch(self, block_dim, args, kwargs, tiling_key, datatypes)
 def jit(target=None, **options):
     unknown = set(options) - _JIT_KEYWORDS
     if unknown:
@@ -388,3 +422,54 @@ system = SimpleNamespace(
 # scalar helpers: builtin min/max map to pl.min/pl.max
 min = builtins.min  # noqa: A001
 max = builtins.max  # noqa: A001
+
+
+# -- GM views, constants, SIMT ------------------------------------------------------------------
+
+def make_tensor(ptr, shape, stride=None, dtype=None):
+    return _gm.make_tensor(ptr, shape, stride, dtype, where=_where())
+
+
+def make_ptr(ptr, dtype=None):
+    return _gm.make_ptr(ptr, dtype, where=_where())
+
+
+def addptr(ptr, offset):
+    return _gm.addptr(ptr, offset, where=_where())
+
+
+def set_stride(tensor, stride):
+    _gm.set_stride(tensor, stride, where=_where())
+
+
+def const(value, dtype):
+    """A typed scalar constant: the value converted to `dtype` (ints wrap, floats round)."""
+    if not isinstance(dtype, _DType) or not dtype.computable:
+        raise KernelError(f"pl.const needs a scalar pl.DT_* dtype, got {dtype!r}", _where())
+    return _np.asarray(value).astype(dtype.compute).item()
+
+
+class _SimtNamespace:
+    """`pl.simt`: SIMT kernels are not documented in the API reference, so the emulator cannot
+    run them; `@pl.simt.function` loads, and calling the function reports it once."""
+
+    @staticmethod
+    def function(fn=None, **options):
+        def wrap(f):
+            @functools.wraps(f)
+            def call(*args, **kwargs):
+                raise UnsupportedOpError(f"pl.simt.function {f.__name__} (SIMT code is not emulated)", _where())
+            return call
+        return wrap(fn) if callable(fn) else wrap
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Unsupported(f"simt.{name}")
+
+
+simt = _SimtNamespace()
+
+#: Cache maintenance and the matmul layout switch change no data the emulator keeps.
+dcci = _noop
+set_mm_layout_transform = _noop

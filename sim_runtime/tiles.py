@@ -351,6 +351,22 @@ class TensorSpec:
     layout: Any = None
 
 
+@dataclass
+class PtrSpec:
+    """What `pl.Ptr[dtype]` evaluates to: a raw GM pointer parameter."""
+
+    dtype: DType
+
+
+class PtrAnnotation:
+    """`pl.Ptr`: subscriptable annotation factory."""
+
+    def __class_getitem__(cls, item) -> PtrSpec:
+        if not isinstance(item, DType):
+            raise KernelError(f"pl.Ptr[dtype] expected, got pl.Ptr[{item!r}]")
+        return PtrSpec(item)
+
+
 class TensorAnnotation:
     """`pl.Tensor`: subscriptable annotation factory."""
 
@@ -363,28 +379,83 @@ class TensorAnnotation:
 
 
 class GMTensor:
-    """A kernel argument in GM: the numpy array the caller passed (a private copy)."""
+    """A GM tensor a kernel sees: a kernel argument (a private copy of the caller's array) or a
+    view of one (`pl.make_tensor`), sharing its bytes.
 
-    def __init__(self, name: str, array: np.ndarray, dtype: DType):
+    `array` is the (possibly strided) numpy view; `root` is the byte buffer of the whole
+    argument and `origin` the byte offset of element 0 in it, so footprints of every view of
+    one argument are comparable."""
+
+    def __init__(self, name: str, array: np.ndarray, dtype: DType, *, root: np.ndarray | None = None,
+                 origin: int = 0, memkey: tuple | None = None):
         self.name = name
         self.array = array
         self.dtype = dtype
-        self.memkey = ("GM", name)
+        self.root = array.reshape(-1).view(np.uint8) if root is None else root
+        self.origin = origin
+        self.memkey = memkey or ("GM", name)
+        self.dims = array.shape  #: the shape the kernel sees (`pl.set_stride` keeps it)
 
     @property
     def shape(self) -> tuple:
-        return self.array.shape
+        return self.dims
 
     @property
     def buf(self) -> np.ndarray:
-        """The tensor's bytes (for race snapshots), like `Memory.buf`."""
-        return self.array.reshape(-1).view(np.uint8)
+        """The argument's bytes (for race snapshots), like `Memory.buf`."""
+        return self.root
 
     def label(self) -> str:
         return f"GM tensor '{self.name}'"
 
+    def element_offset(self, index: tuple) -> int:
+        """Byte offset in `root` of the element at `index` (one int per dimension)."""
+        return self.origin + sum(int(i) * s for i, s in zip(index, self.array.strides, strict=True))
+
+    def __getitem__(self, key):
+        """`t[i]` / `t[i, j]`: one element, read on pipe S (a scalar read of GM)."""
+        return gm_element_access(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        """`t[i] = v`: one element, written on pipe S."""
+        gm_element_access(self, key, value, store=True)
+
     def __repr__(self) -> str:
         return f"<GM tensor {self.name} {list(self.shape)} {self.dtype.name}>"
+
+
+class GMPointer:
+    """`pl.Ptr[dtype]` at run time: a typed address into a GM argument (`addptr` moves it by
+    elements, `make_ptr` re-types it, `make_tensor` views it)."""
+
+    def __init__(self, name: str, root: np.ndarray, dtype: DType, origin: int = 0, memkey: tuple | None = None):
+        self.name, self.root, self.dtype, self.origin = name, root, dtype, origin
+        self.memkey = memkey or ("GM", name)
+
+    def __repr__(self) -> str:
+        return f"<GM pointer {self.name}+{self.origin} {self.dtype.name}>"
+
+
+def gm_element_access(tensor: GMTensor, key, value=None, *, store: bool = False):
+    """`v = t[i, ...]` / `t[i, ...] = v` on a GM tensor: getval/setval of that element."""
+    where = caller(3)
+    core = current_core()
+    if core is None:
+        raise KernelError("GM tensor element access outside a simulated kernel run", where)
+    index = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, slice) for k in index):
+        raise KernelError(f"GM tensor '{tensor.name}' cannot be sliced; use pl.load / pl.make_tensor", where)
+    if len(index) != tensor.array.ndim:
+        raise KernelError(f"GM tensor '{tensor.name}' of rank {tensor.array.ndim} indexed with {len(index)} "
+                          "index(es)", where)
+    for ax, (i, n) in enumerate(zip(index, tensor.array.shape, strict=True)):
+        if not 0 <= int(i) < n:
+            raise KernelError(f"index {int(i)} outside axis {ax} of GM tensor '{tensor.name}' "
+                              f"{list(tensor.array.shape)}", where)
+    flat = tuple(int(i) for i in index)
+    if store:
+        return core.machine.run_op(core, "setval", (tensor, flat, value), {}, where)
+    return core.machine.run_op(core, "getval", (tensor, flat), {}, where)
 
 
 # -- structs -----------------------------------------------------------------------------------

@@ -7,16 +7,28 @@ so the CLI can print one table whatever happens.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim_runtime.api import run_kernel, tensor_specs
-from sim_runtime.errors import DeadlockError, EventOverflowError, RaceError, SimulationError, SyncBalanceError
+from sim_runtime.api import run_kernel
+from sim_runtime.errors import (
+    DeadlockError,
+    EventOverflowError,
+    RaceError,
+    SimulationError,
+    SyncBalanceError,
+    UnsupportedOpError,
+)
 from sim_runtime.loader import load_kernel_module
 
+#: The verdict of a run that met an op the emulator does not implement: nothing is known
+#: about the outputs (not a failure of the kernel, and not a proof of it either).
+UNSUPPORTED = "unsupported"
+
 _VERDICTS = [(DeadlockError, "deadlock"), (RaceError, "race"), (SyncBalanceError, "imbalance"),
-             (EventOverflowError, "overflow")]
+             (EventOverflowError, "overflow"), (UnsupportedOpError, UNSUPPORTED)]
 
 
 @dataclass
@@ -25,7 +37,7 @@ class VerifyRow:
     cycles: int | None
     speedup: float | None
     max_diff: dict[str, float] = field(default_factory=dict)
-    verdict: str = "ok"  # ok | mismatch | deadlock | race | imbalance | overflow | error
+    verdict: str = "ok"  # ok | mismatch | deadlock | race | imbalance | overflow | unsupported | error
     message: str = ""
 
     @property
@@ -44,6 +56,11 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return all(r.verdict == "ok" for r in self.rows)
+
+    @property
+    def failed(self) -> bool:
+        """A version was found wrong (an op the emulator lacks only leaves it unchecked)."""
+        return any(r.verdict not in ("ok", UNSUPPORTED) for r in self.rows)
 
     def render(self, console=None) -> None:
         from rich.console import Console
@@ -71,24 +88,44 @@ def _verdict(exc: Exception) -> str:
     return "error"
 
 
-def _describe(exc: Exception) -> str:
+def _describe(exc: Exception, outputs: Sequence[str] = ()) -> str:
+    if isinstance(exc, UnsupportedOpError):
+        unchecked = ", ".join(outputs) or "none"
+        return f"{exc}; not emulated, so these outputs were not checked: {unchecked}"
     if isinstance(exc, SimulationError):
         return str(exc)
     return f"internal error in sim_runtime: {type(exc).__name__}: {exc}"
 
 
+def output_names(source: str, kernel_name: str, *, path: str) -> list[str]:
+    """The GM parameters of a kernel (tensors and pointers): what a run could check."""
+    from sim_runtime.launch import param_annotations
+    from sim_runtime.tiles import PtrSpec, TensorSpec
+
+    kernel = getattr(load_kernel_module(source, path=path), kernel_name)
+    return [n for n, a in param_annotations(kernel).items() if isinstance(a, (TensorSpec, PtrSpec))]
+
+
 def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, shapes: dict | None,
                 scalars: dict | None = None) -> dict:
-    """Seeded random inputs for every `pl.Tensor` parameter (normal for floats, small ints
-    otherwise), plus the given values of scalar parameters."""
+    """Seeded random inputs for every `pl.Tensor` and `pl.Ptr` parameter (normal for floats,
+    small ints otherwise; a pointer's size from `shapes`), plus the given values of scalar
+    parameters, tiling-key fields and tiling-data fields."""
+    from sim_runtime.launch import param_annotations
+    from sim_runtime.tiles import PtrSpec, TensorSpec
+
     module = load_kernel_module(serial_source, path=path)
     kernel = getattr(module, kernel_name)
     rng = np.random.default_rng(seed)
     inputs: dict = {}
-    for name, spec in tensor_specs(kernel).items():
-        shape = tuple((shapes or {}).get(name, spec.shape))
+    for name, spec in param_annotations(kernel).items():
+        if not isinstance(spec, (TensorSpec, PtrSpec)):
+            continue
+        declared = spec.shape if isinstance(spec, TensorSpec) else ("undeclared",)
+        shape = tuple((shapes or {}).get(name, declared))
         if not all(isinstance(d, int) and d > 0 for d in shape):
-            raise SimulationError(f"tensor {name!r} has a dynamic shape {list(spec.shape)}; pass shapes={{...}}")
+            what = "a dynamic shape" if isinstance(spec, TensorSpec) else "no declared size (a pl.Ptr)"
+            raise SimulationError(f"tensor {name!r} has {what}; give it one (--shape {name}=D0xD1)")
         if spec.dtype.is_float():
             inputs[name] = rng.standard_normal(shape).astype(np.float32)
         else:
@@ -106,11 +143,13 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     `generated_paths[label]` when given, so its line numbers point into its own file."""
     generated = generated_source if isinstance(generated_source, dict) else {"generated": generated_source}
     rows: list[VerifyRow] = []
+    outputs: list[str] = []
     try:
+        outputs = output_names(serial_source, kernel_name, path=path)
         inputs = make_inputs(serial_source, kernel_name, path=path, seed=seed, shapes=shapes, scalars=scalars)
         serial = run_kernel(path, kernel_name, inputs, source=serial_source, block_dim=block_dim, mode="sequential")
     except Exception as exc:  # never a traceback: the verdict carries the message
-        rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc)))
+        rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc, outputs)))
         return VerifyReport(kernel_name, rows)
     rows.append(VerifyRow("serial", serial.cycles, 1.0))
     for label, src in generated.items():
@@ -118,7 +157,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
             res = run_kernel((generated_paths or {}).get(label, path), kernel_name, inputs, source=src,
                              block_dim=block_dim, mode="concurrent")
         except Exception as exc:
-            rows.append(VerifyRow(label, None, None, verdict=_verdict(exc), message=_describe(exc)))
+            rows.append(VerifyRow(label, None, None, verdict=_verdict(exc), message=_describe(exc, outputs)))
             continue
         diffs = {}
         same = True

@@ -389,13 +389,16 @@ def _aligned(op: str, addr: int, alignment: int) -> None:
         raise KernelError(f"vf.{op}: address {addr:#x} is not {alignment}-byte aligned", _where())
 
 
-def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False) -> Reg:
+def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False, block_stride=None, repeat_stride=None,
+               data_copy_mode=None) -> Reg:
     """NORM: 256 bytes at `ptr + offset` (tile elements) as one register of the tile's dtype
     (or `dtype`); BRC_B8/16/32 (or BRC, by register width): one element broadcast to every
     lane. With `post_update`, the load reads at the cursor and moves it on by `offset`."""
     run = _run("load_align")
     ptr = _ptr("load_align", ptr)
     rdt = dtype or ptr.dtype
+    if _name(data_copy_mode, "NORMAL") == "DATA_BLOCK_COPY":
+        return _load_blocks(run, ptr, rdt, offset, post_update, block_stride, repeat_stride)
     step = _elements(ptr, offset) * ptr.dtype.itemsize
     if post_update:
         addr = run.cursor(ptr)
@@ -420,6 +423,22 @@ def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False) ->
     raise UnsupportedOpError(f"vf.load_align with dist={d} is not emulated", _where())
 
 
+def _load_blocks(run: VfRun, ptr: Ptr, rdt: DType, offset, post_update: bool, block_stride, repeat_stride) -> Reg:
+    """DATA_BLOCK_COPY: the register's 8 blocks of 32 bytes come from `start + b * block_stride
+    * 32`; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
+    start = run.cursor(ptr) if post_update else ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
+    _aligned("load_align", start, assumed.REGISTER_ACCESS_ALIGNMENT)
+    stride = int(block_stride if block_stride is not None else 1) * BLOCK_BYTES
+    data = np.empty(REG_BYTES, np.uint8)
+    for b in range(BLOCKS_PER_REG):
+        a = start + b * stride
+        run.touch(ptr, a, a + BLOCK_BYTES, "R")
+        data[b * BLOCK_BYTES:(b + 1) * BLOCK_BYTES] = ptr.mem.buf[a:a + BLOCK_BYTES]
+    if post_update:
+        run.advance(ptr, start + int(repeat_stride if repeat_stride is not None else 1) * BLOCK_BYTES)
+    return Reg(rdt, data.view(rdt.storage).copy())
+
+
 def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride=None, data_copy_mode=None,
                 post_update=False, dist=None) -> None:
     """NORM: the active lanes of `reg` go to `ptr + offset` (with `post_update` the trailing
@@ -428,6 +447,13 @@ def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride
     set; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
     run = _run("store_align")
     ptr, reg, mask = _ptr("store_align", ptr), _reg("store_align", reg), _mask("store_align", mask)
+    if _name(dist, "NORM") == "FIRST_ELEMENT":
+        start = ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
+        width = reg.dtype.itemsize
+        if mask.lanes(reg.dtype)[0]:
+            run.touch(ptr, start, start + width, "W")
+            ptr.mem.buf[start:start + width] = reg.lanes[:1].view(np.uint8)
+        return
     if _name(dist, "NORM") not in ("NORM", f"NORM_B{reg.dtype.bits}"):
         raise UnsupportedOpError(f"vf.store_align with dist={_name(dist, '')} is not emulated", _where())
     data = reg.lanes.view(np.uint8)

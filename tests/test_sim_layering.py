@@ -13,10 +13,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sim_runtime"
 #: Lowest first. A module may import only modules of strictly lower layers.
 LAYERS = [
     {"errors", "costs", "scheduler", "dtypes", "assumed"},
-    {"layouts", "memory", "rounding", "opplan", "timeline", "events"},
+    {"layouts", "memory", "rounding", "opplan", "timeline", "events", "kernelspec"},
     {"tiles", "races"},
-    {"ops", "vf"},
-    {"machine"},
+    {"vf", "gm", "debug"},  # and the ops package (its modules import tiles, vf-free helpers)
+    {"machine", "vfops"},
     {"lowering"},
     {"launch"},
     {"pl"},

@@ -5,6 +5,7 @@ import builtins
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.compiletime import compile_time_names
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import undefined
 from pto_transpile.rules.base import Rule
@@ -44,7 +45,7 @@ def check(ctx):
 
 
 def _module_bound(file) -> set[str] | None:
-    names: set[str] = set()
+    names: set[str] = compile_time_names(file.source.text)
     for stmt in file.source.module.body:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             names.add(stmt.name.value)

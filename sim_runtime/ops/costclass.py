@@ -1,0 +1,31 @@
+"""The cost of each op, by op class: one table maps an op to its class, one maps a class to
+the cost model's function, so a new cost model needs only entries here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim_runtime import costs
+
+#: Op classes and what they cost from the bytes of their widest operand.
+CLASS_COST: dict[str, Callable[[int], int]] = {
+    "elementwise": costs.vector_cost,
+    "reduce": costs.vector_cost,
+    "gather": costs.vector_cost,
+    "sort": lambda nbytes: costs.vector_cost(2 * nbytes),  # a merge network: two passes over the data
+    "scalar": lambda nbytes: costs.COSTS.scalar,
+}
+
+_SORT = ("sort32", "mrgsort", "mrgsort2")
+_GATHER = ("gather", "gatherb", "gathermask", "scatter", "histogram")
+_REDUCE = ("sum", "argmax", "argmin", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min")
+_SCALAR = ("getval", "setval", "printf", "pto_assert", "trap", "set_vec_mask", "reset_mask", "set_mask_count",
+           "set_mask_norm", "ssbuf_load", "ssbuf_store")
+
+#: Op -> class; every vector op not listed is "elementwise".
+OP_CLASS: dict[str, str] = {**dict.fromkeys(_SORT, "sort"), **dict.fromkeys(_GATHER, "gather"),
+                            **dict.fromkeys(_REDUCE, "reduce"), **dict.fromkeys(_SCALAR, "scalar")}
+
+
+def op_cost(op: str, nbytes: int) -> int:
+    return CLASS_COST[OP_CLASS.get(op, "elementwise")](nbytes)
