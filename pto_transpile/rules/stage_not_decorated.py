@@ -26,9 +26,15 @@ def check(ctx):
                     continue
                 calls = _bare_calls(statements_of(cst.ensure_type(with_node, cst.With).body))
                 names = [c.func for c in calls if isinstance(c.func, cst.Name) and c.func.value in plain]
-                if calls and len(names) == len(calls):
-                    for name in names:
+                if not calls or len(names) != len(calls):
+                    continue
+                for call, name in zip(calls, names, strict=True):
+                    if _passes_a_group(call, kernel):  # a helper that only computes is a plain call
                         yield name, {"function": name.value, "section": f"pl.section_{section}()"}
+
+
+def _passes_a_group(call: cst.Call, kernel) -> bool:
+    return any(isinstance(a.value, cst.Name) and a.value.value in kernel.buffers for a in call.args)
 
 
 def _bare_calls(stmts) -> list[cst.Call]:
@@ -48,7 +54,8 @@ DOC = """\\
 ## What it checks
 A plain function is called the way a stage is, on its own in a `pl.section_cube()` or
 `pl.section_vector()` block of a pipeline loop (or of any loop of a kernel that sets
-`pipeline=` and has no stage yet), but is not decorated with `@pl.pipeline.stage`.
+`pipeline=` and has no stage yet), and is handed a tile group, but is not decorated with
+`@pl.pipeline.stage`.
 
 ## Why it matters for pipelining
 Only decorated functions are stages: the transform schedules, delays and synchronises
