@@ -86,7 +86,12 @@ INVALID = (
               loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO073"), ex.vector(ex.ST_CALL + "  # E: PTO073"))),
 )
 
-VALID = (ex.kernel(),)
+VALID = (
+    ex.kernel(),
+    # a helper that only computes, called in a section before the stages: a plain call
+    ex.kernel(helpers="def prep(ki):\n    return ki + 1",
+              loop=ex.loop("with pl.section_vector():\n    prep(ki)", ex.cube(), ex.vector())),
+)
 
 RULE = Rule(
     code=codes.STAGE_NOT_DECORATED,
