@@ -21,7 +21,9 @@ _STRUCTURE = frozenset({
     "DYNAMIC", "STATIC", "ND", "DN", "NZ", "ZN", "NN", "ZZ", "TileLayout", "MemorySpace", "PipeType",
     "CrossCoreSyncMode", "SyncCoreType", "SyncAllMode", "AccToVecMode", "AtomicType", "ReluPreMode", "RoundMode",
     "AccPhase", "STPhase", "FillPadMode", "TilePad", "MaskPattern", "LoadDist", "DataCopyMode", "CastLayout",
-    "MergeMode", "MemBarMode", "TilingKeyField",
+    "MergeMode", "MemBarMode", "TilingKeyField", "DuplicatePos", "IndexOrder", "PackPart", "QuantMode",
+    "SaturateMode", "SqueezeMode", "StoreDist", "VFRoundMode", "PipelineConfig", "addptr", "const", "dcci",
+    "make_ptr", "make_tensor", "set_mm_layout_transform", "simt",
 })
 
 #: Every top-level name of `pl`.
