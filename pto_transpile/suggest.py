@@ -1,9 +1,11 @@
 """"Did you mean ...?": the known name a misspelling most likely stands for.
 
 A candidate is close when few single-character edits (insert, delete, replace, swap of two
-neighbours) turn one into the other: at most 1 for names of up to 4 characters, 2 up to 8,
-3 beyond. Case differences count half. The closest wins; ties go to the longer shared
-prefix, then to alphabetical order, so the suggestion never depends on set order.
+neighbours) turn one into the other: at most 1 when the longer of the two has 2 to 4
+characters, 2 up to 8, 3 beyond; two one-letter names are close only when they differ in
+case (any other letter is one edit away, which says nothing). Case differences count half.
+The closest wins; ties go to the longer shared prefix, then to alphabetical order, so the
+suggestion never depends on set order.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
-def _budget(name: str) -> int:
-    return 1 if len(name) <= 4 else 2 if len(name) <= 8 else 3
+def _budget(a: str, b: str) -> float:
+    longer = max(len(a), len(b))
+    return 0.5 if longer <= 1 else 1 if longer <= 4 else 2 if longer <= 8 else 3
 
 
 def distance(a: str, b: str) -> float:
@@ -37,10 +40,11 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
     for candidate in set(candidates):
         if candidate == name or not candidate:
             continue
-        if abs(len(candidate) - len(name)) > _budget(name):
+        budget = _budget(name, candidate)
+        if abs(len(candidate) - len(name)) > budget:
             continue
         d = distance(name, candidate)
-        if d > _budget(name):
+        if d > budget:
             continue
         pairs = enumerate(zip(name, candidate, strict=False))
         prefix = next((i for i, (x, y) in pairs if x != y), min(len(name), len(candidate)))
