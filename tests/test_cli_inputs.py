@@ -164,3 +164,8 @@ def test_o_dir_writes_every_input_at_its_relative_path(tmp_path, monkeypatch):
 def test_o_file_with_several_inputs_is_a_usage_error(tmp_path):
     r = run(DEMO, DEMO.parent / "two_loops.py", "-o", tmp_path / "o.py")
     assert r.exit_code == 2 and "-o DIR/" in r.output
+
+
+def test_stdin_under_o_dir_is_a_usage_error(tmp_path):
+    r = run("-", "-o", f"{tmp_path}/", input=DEMO.read_text())
+    assert r.exit_code == 2 and "standard input" in r.output and list(tmp_path.iterdir()) == []
