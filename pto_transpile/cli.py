@@ -358,7 +358,9 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
 
 
 def _nothing_to_do(result) -> bool:
-    return bool(result.diagnostics) and all(d.code == codes.NO_KERNEL for d in result.diagnostics)
+    """No kernel in the file (the note says so, whether --select/--ignore shows it or not)."""
+    found = result.diagnostics + result.hidden
+    return bool(found) and all(d.code == codes.NO_KERNEL for d in found)
 
 
 def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) -> int:
