@@ -53,13 +53,13 @@ MECHANICAL = {
                                                                                 "out, c_vec_dbb"), "PTO069"),
     "PTO069 misspelt parameter": (("def scale_store(ki, sub_id, out, c_vec_db,", "def scale_store(ki, sub_id, out, "
                                                                                   "c_vec_dbb,"), "PTO069"),
-    "PTO070 pl name": (("pl.matmul(acc", "pl.matmull(acc"), "PTO070"),
-    "PTO070 slot picker": (("    c_vec = c_vec_db.next()\n    y", "    c_vec = c_vec_db.nxt()\n    y"), "PTO070"),
-    "PTO071 keyword": (("        fwd_ids=[0, 1],", "        fwd_id=[0, 1],"), "PTO071"),
-    "PTO071 preload keyword": (("PipelineConfig(preload=1)", "PipelineConfig(preloads=1)"), "PTO071"),
-    "PTO072 block index": (("    c_vec_db = pl.make_tile_group(", "    core_id = pl.get_block_idx()\n"
-                                                                   "    c_vec_db = pl.make_tile_group("), "PTO072"),
-    "PTO073 missing decorator": (("@pl.pipeline.stage\ndef scale_store", "def scale_store"), "PTO073"),
+    "PTO073 pl name": (("pl.matmul(acc", "pl.matmull(acc"), "PTO073"),
+    "PTO073 slot picker": (("    c_vec = c_vec_db.next()\n    y", "    c_vec = c_vec_db.nxt()\n    y"), "PTO073"),
+    "PTO074 keyword": (("        fwd_ids=[0, 1],", "        fwd_id=[0, 1],"), "PTO074"),
+    "PTO074 preload keyword": (("PipelineConfig(preload=1)", "PipelineConfig(preloads=1)"), "PTO074"),
+    "PTO075 block index": (("    c_vec_db = pl.make_tile_group(", "    core_id = pl.get_block_idx()\n"
+                                                                   "    c_vec_db = pl.make_tile_group("), "PTO075"),
+    "PTO076 missing decorator": (("@pl.pipeline.stage\ndef scale_store", "def scale_store"), "PTO076"),
 }
 
 
@@ -73,9 +73,9 @@ def test_the_hint_applied_as_written_fixes_it(name):
 
 def test_removing_an_unknown_keyword_fixes_it():
     text = KERNEL.replace("@pl.jit(auto_mutex=True,", "@pl.jit(auto_mutex=True, mode=3,")
-    d = only(text, "PTO071")
+    d = only(text, "PTO074")
     assert d.hint.startswith("Remove `mode=`")
-    assert_fixed(text.replace(" mode=3,", ""), "PTO071")
+    assert_fixed(text.replace(" mode=3,", ""), "PTO074")
 
 
 # -- PTO057: a forward-only buffer -------------------------------------------------------------

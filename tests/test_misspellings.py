@@ -31,13 +31,13 @@ CASES = {
          ("PTO069", "`aa` is not defined in `kernel`; did you mean `a`?", "aa, a_l1, left_db, right_db, acc_db, c_")]),
     "misspelt op": (
         [("pl.matmul(acc", "pl.matmull(acc")],
-        [("PTO070", "`pl.matmull`: `pl` has no such name; did you mean `pl.matmul`?", "pl.matmull(acc")]),
+        [("PTO073", "`pl.matmull`: `pl` has no such name; did you mean `pl.matmul`?", "pl.matmull(acc")]),
     "misspelt slot picker": (
         [("    c_vec = c_vec_db.next()\n    y = y_db.next()", "    c_vec = c_vec_db.nxt()\n    y = y_db.next()")],
-        [("PTO070", "tile group `c_vec_db` has no method `nxt`; did you mean `c_vec_db.next()`?", "c_vec_db.nxt()")]),
+        [("PTO073", "tile group `c_vec_db` has no method `nxt`; did you mean `c_vec_db.next()`?", "c_vec_db.nxt()")]),
     "misspelt keyword": (
         [("        fwd_ids=[0, 1],", "        fwd_id=[0, 1],")],
-        [("PTO071", "`pl.make_tile_group` takes no keyword `fwd_id`; did you mean `fwd_ids`?", "fwd_id=[0, 1]")]),
+        [("PTO074", "`pl.make_tile_group` takes no keyword `fwd_id`; did you mean `fwd_ids`?", "fwd_id=[0, 1]")]),
     "misspelt stage call": (
         [("            scale_store(ki", "            scale_stor(ki")],
         [("PTO069", "`scale_stor` is not defined in `kernel`; did you mean `scale_store`?", "scale_stor(ki")]),
@@ -83,12 +83,12 @@ def test_suggestions_come_from_the_scope_the_rule_takes(monkeypatch):
 @pytest.mark.parametrize("edit, code", [
     (("    pl.relu(y, c_vec)", "    pl.relu(y, c_vec)\n    pl.histogram(y, c_vec)"), None),  # far from every name
     (("TILE = 32", "TILE = pl.DYNAMIC_SHAPE"), None),  # not close enough to DYNAMIC to be its typo
-    (("    pl.relu(y, c_vec)", "    pl.relu(y, c_vec)\n    pl.sytem.bar_all()"), "PTO070"),
-    (("    pl.relu(y, c_vec)", "    pl.relu(y, c_vec)\n    pl.system.bar_al()"), "PTO070"),
+    (("    pl.relu(y, c_vec)", "    pl.relu(y, c_vec)\n    pl.sytem.bar_all()"), "PTO073"),
+    (("    pl.relu(y, c_vec)", "    pl.relu(y, c_vec)\n    pl.system.bar_al()"), "PTO073"),
 ])
 def test_only_names_close_to_known_ones_are_called_misspellings(edit, code):
     found = {d.code for d in transpile(KERNEL.replace(*edit)).diagnostics}
-    assert ("PTO070" in found) == (code == "PTO070"), found
+    assert ("PTO073" in found) == (code == "PTO073"), found
 
 
 def test_unknown_keywords_of_fixed_signatures_are_errors():
@@ -98,9 +98,9 @@ def test_unknown_keywords_of_fixed_signatures_are_errors():
                             "pl.TileType"),
                            ("@pl.jit(auto_mutex=True,", "@pl.jit(auto_mutx=True,", "pl.jit")]:
         [d] = transpile(KERNEL.replace(old, new)).diagnostics
-        assert d.code == "PTO071" and f"`{call}` takes no keyword" in d.message and "did you mean" in d.message
+        assert d.code == "PTO074" and f"`{call}` takes no keyword" in d.message and "did you mean" in d.message
 
 
 def test_a_misspelt_preload_keyword_is_not_silently_the_default():
     result = transpile(KERNEL.replace("PipelineConfig(preload=1)", "PipelineConfig(preloads=1)"))
-    assert result.code is None and [d.code for d in result.diagnostics] == ["PTO071"]
+    assert result.code is None and [d.code for d in result.diagnostics] == ["PTO074"]

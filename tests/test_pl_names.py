@@ -1,6 +1,6 @@
 """The transpiler's table of `pl` names (pto_api/names.py) knows every name the emulator's
 `pl` offers: a name missing from the table and close to one in it would be called a
-misspelling (PTO070) although it exists."""
+misspelling (PTO073) although it exists."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ core_id = pl.get_block_idx() // pl.get_subblock_num()
 _BLOCKS = ex.loop(ex.cube(), ex.vector(), head="for ki in pl.range(core_id, N, pl.get_block_num()):")
 
 INVALID = (
-    ex.kernel(decls="core_id = pl.get_block_idx()  # E: PTO072", loop=_BLOCKS),
+    ex.kernel(decls="core_id = pl.get_block_idx()  # E: PTO075", loop=_BLOCKS),
 )
 
 VALID = (

@@ -69,7 +69,7 @@ def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
 
 INVALID = (
     # plain functions called from the loop, not from sections (called from sections, they are
-    # PTO073's missing decorators)
+    # PTO076's missing decorators)
     ex.kernel(
         mm=ex.MM.replace("@pl.pipeline.stage\n", ""),
         st=ex.ST.replace("@pl.pipeline.stage\n", ""),

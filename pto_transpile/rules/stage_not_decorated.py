@@ -81,9 +81,9 @@ def st(ki, sub_id, out, x_db):
 
 INVALID = (
     ex.kernel(st=ex.ST.replace("@pl.pipeline.stage\n", ""),
-              loop=ex.loop(ex.cube(), ex.vector(ex.ST_CALL + "  # E: PTO073"))),
+              loop=ex.loop(ex.cube(), ex.vector(ex.ST_CALL + "  # E: PTO076"))),
     ex.kernel(stages=ex.MM.replace("@pl.pipeline.stage\n", "") + "\n\n\n" + ex.ST.replace("@pl.pipeline.stage\n", ""),
-              loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO073"), ex.vector(ex.ST_CALL + "  # E: PTO073"))),
+              loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO076"), ex.vector(ex.ST_CALL + "  # E: PTO076"))),
 )
 
 VALID = (

@@ -106,9 +106,9 @@ checks are not run on a file with a misspelling.
 """
 
 INVALID = (
-    ex.kernel(mm=ex.MM.replace("    pl.matmul(acc, left, right)", "    pl.matmull(acc, left, right)  # E: PTO070")),
-    ex.kernel(st=ex.ST.replace("    x = x_db.next()", "    x = x_db.nxt()  # E: PTO070")),
-    ex.kernel(vec_decls=ex.VEC_DECLS.replace("with pl.section_vector():", "with pl.section_vectr():  # E: PTO070")),
+    ex.kernel(mm=ex.MM.replace("    pl.matmul(acc, left, right)", "    pl.matmull(acc, left, right)  # E: PTO073")),
+    ex.kernel(st=ex.ST.replace("    x = x_db.next()", "    x = x_db.nxt()  # E: PTO073")),
+    ex.kernel(vec_decls=ex.VEC_DECLS.replace("with pl.section_vector():", "with pl.section_vectr():  # E: PTO073")),
 )
 
 VALID = (ex.kernel(),)

@@ -53,10 +53,10 @@ x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1],
 """
 
 INVALID = (
-    ex.kernel(x_db=ex.X_DB.replace("    fwd_ids=[0, 1],", "    fwd_id=[0, 1],  # E: PTO071")),
-    ex.kernel(decorator="@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preloads=1))  # E: PTO071"),
+    ex.kernel(x_db=ex.X_DB.replace("    fwd_ids=[0, 1],", "    fwd_id=[0, 1],  # E: PTO074")),
+    ex.kernel(decorator="@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preloads=1))  # E: PTO074"),
     ex.kernel(decorator="@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1), "
-                        "mode=3)  # E: PTO071"),
+                        "mode=3)  # E: PTO074"),
 )
 
 VALID = (
