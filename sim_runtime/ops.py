@@ -124,7 +124,8 @@ def vector_plan(call: OpCall, table_name: str, run: Callable) -> OpPlan:
         with np.errstate(all="ignore"):
             run()
 
-    return OpPlan(pipe_of(table_name, call.where), costs.vector_cost(nbytes, table_name), guarded, accesses, mutex_of(call))
+    cost = costs.vector_cost(nbytes, table_name)
+    return OpPlan(pipe_of(table_name, call.where), cost, guarded, accesses, mutex_of(call))
 
 
 def scalar_like(tile: Tile, s):

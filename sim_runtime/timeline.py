@@ -105,7 +105,7 @@ def chrome_trace(runs: dict[str, tuple[Timeline, list[str] | None]]) -> dict:
         sets = {}
         # stages first so that equal-start ops nest inside them
         for s in sorted(timeline.spans, key=lambda s: (s.start, s.kind != "stage", -s.end)):
-            ev = {"ph": "X", "name": s.label, "cat": s.kind, "pid": pid[s.block], "tid": tid[s.core],
+            ev: dict = {"ph": "X", "name": s.label, "cat": s.kind, "pid": pid[s.block], "tid": tid[s.core],
                   "ts": s.start, "dur": max(s.end - s.start, 0), "args": {}}
             if s.kind == "stage":
                 ev["args"] = {"stage_fn": s.name, "stage": s.stage, "task": s.task}
