@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim_runtime.api import run_kernel, tensor_specs
+from sim_runtime.api import SimResult, run_kernel, tensor_specs
 from sim_runtime.errors import DeadlockError, EventOverflowError, RaceError, SimulationError, SyncBalanceError
 from sim_runtime.loader import load_kernel_module
+from sim_runtime.timeline import write_trace
 
 _VERDICTS = [(DeadlockError, "deadlock"), (RaceError, "race"), (SyncBalanceError, "imbalance"),
              (EventOverflowError, "overflow")]
@@ -27,6 +28,8 @@ class VerifyRow:
     max_diff: dict[str, float] = field(default_factory=dict)
     verdict: str = "ok"  # ok | mismatch | deadlock | race | imbalance | overflow | error
     message: str = ""
+    #: the run itself (timeline, per-core stats), when the emulator finished it
+    run: SimResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def verdict_text(self) -> str:
@@ -101,6 +104,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
            block_dim: int = 1, shapes: dict | None = None, timeline_path=None, scalars: dict | None = None,
            generated_paths: dict | None = None) -> VerifyReport:
     """`generated_source` is one source text or a dict {version label: source text}.
+    `timeline_path` receives a Chrome trace of every run that finished, serial included.
 
     Reports name the serial kernel `path`; a generated version is named by
     `generated_paths[label]` when given, so its line numbers point into its own file."""
@@ -112,7 +116,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     except Exception as exc:  # never a traceback: the verdict carries the message
         rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc)))
         return VerifyReport(kernel_name, rows)
-    rows.append(VerifyRow("serial", serial.cycles, 1.0))
+    rows.append(VerifyRow("serial", serial.cycles, 1.0, run=serial))
     for label, src in generated.items():
         try:
             res = run_kernel((generated_paths or {}).get(label, path), kernel_name, inputs, source=src,
@@ -132,7 +136,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
             same &= bool(np.array_equal(got, ref, equal_nan=True))
         speed = serial.cycles / res.cycles if res.cycles else None
         rows.append(VerifyRow(label, res.cycles, speed, diffs, "ok" if same else "mismatch",
-                              "" if same else "outputs differ from the serial kernel"))
-        if timeline_path is not None and len(generated) == 1:
-            res.write_trace(timeline_path)
+                              "" if same else "outputs differ from the serial kernel", run=res))
+    if timeline_path is not None:
+        write_trace(timeline_path, {r.version: (r.run.timeline, list(r.run.cores)) for r in rows if r.run})
     return VerifyReport(kernel_name, rows)

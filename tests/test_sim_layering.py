@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sim_runtime"
 LAYERS = [
     {"errors", "costs", "scheduler", "dtypes", "assumed"},
     {"layouts", "memory", "rounding", "opplan", "timeline", "events", "coretime"},
-    {"gantt"},
+    {"gantt", "bound"},
     {"tiles", "races"},
     {"ops", "vf"},
     {"machine"},
