@@ -15,7 +15,6 @@ from typing import Any
 
 from pto_transpile.pipeview import KernelView, LoopView
 from pto_transpile.report.assets import CSS, JS
-from sim_runtime.bound import LoopBound
 from pto_transpile.report.timeline_svg import (
     CUT,
     KEPT,
@@ -26,6 +25,7 @@ from pto_transpile.report.timeline_svg import (
     run_svg,
     window,
 )
+from sim_runtime.bound import LoopBound
 
 DEFS = ('<svg width="0" height="0" style="position:absolute"><defs>'
         '<marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
