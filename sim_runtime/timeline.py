@@ -48,6 +48,21 @@ def union_length(intervals) -> int:
     return total
 
 
+def lanes(spans: list[Span]) -> list[int]:
+    """A lane for each span (sorted by start) so that spans of one lane never overlap: a
+    core's stages overlap in time when they use different pipes, and are drawn stacked."""
+    ends: list[int] = []
+    out = []
+    for s in spans:
+        lane = next((i for i, e in enumerate(ends) if e <= s.start), len(ends))
+        if lane == len(ends):
+            ends.append(s.end)
+        else:
+            ends[lane] = s.end
+        out.append(lane)
+    return out
+
+
 @dataclass
 class Timeline:
     spans: list[Span] = field(default_factory=list)

@@ -27,6 +27,9 @@ from pto_transpile.report.timeline_svg import (
 )
 from sim_runtime.bound import LoopBound
 
+#: Runs share a time scale unless one of them would be drawn this much narrower than alone.
+MIN_SHARE = 0.4
+
 DEFS = ('<svg width="0" height="0" style="position:absolute"><defs>'
         '<marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#222"/></marker>'
@@ -95,10 +98,13 @@ def _loop(view: KernelView, loop: LoopView) -> list[str]:
     stages_of = {v: [s for s in r.timeline.stages if not loop.stage_fns or s.name in loop.stage_fns]
                  for v, r, _ in runs}
     windows = {v: window(stages_of[v], b) for v, _, b in runs}
-    px = min((WIDTH - (CUT if windows[v].cut_from is not None else 0)) / max(windows[v].shown, 1)
-             for v, _, _ in runs)
-    scale = Scale(px)
-    out.append(_legend(stages_of, windows))
+    own = {v: (WIDTH - (CUT if windows[v].cut_from is not None else 0)) / max(windows[v].shown, 1)
+           for v, _, _ in runs}
+    shared = min(own.values())
+    # one time scale shows the speedup as lengths, unless it would shrink a run past reading
+    separate = any(shared / px < MIN_SHARE for px in own.values())
+    scales = {v: Scale(own[v] if separate else shared) for v in own}
+    out.append(_legend(stages_of, windows, separate))
     out.append('<div class="views">draw a row per <button class="on" data-view="core">core</button>'
                '<button data-view="pipe">pipe</button> <label><input type="checkbox" class="all-arrows"> '
                "show every set → wait arrow</label></div>")
@@ -110,7 +116,7 @@ def _loop(view: KernelView, loop: LoopView) -> list[str]:
             ops = [s for s in r.timeline.spans if s.kind == "op" and s.stage is not None
                    and (not fns or s.stage_fn in fns)]
             syncs = [s for s in r.timeline.spans if s.kind in ("sync", "wait")]
-            svg, _ = run_svg(v, r.cycles, stages_of[v], ops, syncs, list(r.cores), b, scale, view_kind == "pipe",
+            svg, _ = run_svg(v, r.cycles, stages_of[v], ops, syncs, list(r.cores), b, scales[v], view_kind == "pipe",
                              f"{view.name}-{loop.index}-{v.replace(' ', '_')}-{view_kind}",
                              shade=v != "serial")
             out.append(svg)
@@ -119,13 +125,15 @@ def _loop(view: KernelView, loop: LoopView) -> list[str]:
     return out
 
 
-def _legend(stages_of: dict, windows: dict) -> str:
+def _legend(stages_of: dict, windows: dict, separate: bool) -> str:
     numbers = sorted({(s.stage, s.name) for spans in stages_of.values() for s in spans if s.stage is not None})
     swatches = "".join(f'<span class="sw" style="background:{PALETTE[(n - 1) % len(PALETTE)]}"></span>'
                        f"s{n} = {escape(name)}" for n, name in numbers)
     cut = any(w.cut_from is not None for w in windows.values())
     note = (f" Only the first and last {KEPT} iterations are drawn; the hatched band stands for the steady "
             "state between them." if cut else "")
+    if separate:
+        note += " Each run is drawn at its own time scale (on one scale the shorter would be too narrow to read)."
     return (f'<div class="legend">A cell <b>sN·iM</b> is stage N working on iteration M; its width is its time '
             f"(first op start to last op end). Hover a cell for its cycles and the set → wait arrows that "
             f"release it or that it raises.{swatches}"

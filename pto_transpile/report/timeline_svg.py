@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from sim_runtime.bound import LoopBound
-from sim_runtime.timeline import Span
+from sim_runtime.timeline import Span, lanes
 
 #: Above this many iterations, only the first and last `KEPT` are drawn.
 MAX_DRAWN_ITERATIONS = 16
@@ -94,20 +94,6 @@ class Row:
         return ROW * (max(self.lanes, default=0) + 1)
 
 
-def lanes(spans: list[Span]) -> list[int]:
-    """Greedy lanes: a span goes to the first lane whose last span has ended."""
-    ends: list[int] = []
-    out = []
-    for s in spans:
-        lane = next((i for i, e in enumerate(ends) if e <= s.start), len(ends))
-        if lane == len(ends):
-            ends.append(s.end)
-        else:
-            ends[lane] = s.end
-        out.append(lane)
-    return out
-
-
 def _tip(s: Span) -> str:
     what = f"s{s.stage}·i{s.task}: stage {s.stage} ({s.stage_fn or s.name}) on iteration {s.task}"
     if s.kind != "stage":
@@ -144,7 +130,7 @@ def run_svg(label: str, cycles: int, stages: list[Span], ops: list[Span], syncs:
     height = top + sum(r.height for r in rows) + 26
     right = scale.x(w, w.end)
     parts = [f'<svg class="timeline" data-run="{escape(label)}" data-view="{"pipe" if by_pipe else "core"}" '
-             f'width="{right + 70:.0f}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+             f'width="{max(right + 70, 720):.0f}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
              f'<text class="run-title" x="0" y="14">{escape(label)}: {cycles} cycles in all, this loop '
              f'{bound.actual} cycles ({w.start}–{w.end})</text>']
     if shade:
