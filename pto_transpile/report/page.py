@@ -115,9 +115,8 @@ def _loop(view: KernelView, loop: LoopView) -> list[str]:
             fns = set(loop.stage_fns)
             ops = [s for s in r.timeline.spans if s.kind == "op" and s.stage is not None
                    and (not fns or s.stage_fn in fns)]
-            syncs = [s for s in r.timeline.spans if s.kind in ("sync", "wait")]
-            svg, _ = run_svg(v, r.cycles, stages_of[v], ops, syncs, list(r.cores), b, scales[v], view_kind == "pipe",
-                             f"{view.name}-{loop.index}-{v.replace(' ', '_')}-{view_kind}",
+            svg, _ = run_svg(v, r.cycles, stages_of[v], ops, r.timeline.spans, list(r.cores), b, scales[v],
+                             view_kind == "pipe", f"{view.name}-{loop.index}-{v.replace(' ', '_')}-{view_kind}",
                              shade=v != "serial")
             out.append(svg)
         out.append("</div>")

@@ -25,6 +25,8 @@ WIDTH = 1000  #: pixels of the longest run's time axis
 LABEL_WIDTH = 90
 ROW = 22  #: pixels per lane of a row
 CUT = 70  #: pixels of the band that stands for the cut-out steady state
+#: Pipes in the order data flows through a core: loads, on-chip moves, compute, stores, scalar.
+PIPE_ORDER = ("MTE2", "MTE1", "M", "V", "FIX", "MTE3", "S")
 PALETTE = ("#e4572e", "#29a3a3", "#f3a712", "#669bbc", "#a8c686", "#b05fa6", "#7d6b91", "#d98e73")
 
 
@@ -114,13 +116,14 @@ def _cell(s: Span, w: Window, scale: Scale, y: int, ident: str, label: bool) -> 
     return "".join(out)
 
 
-def run_svg(label: str, cycles: int, stages: list[Span], ops: list[Span], syncs: list[Span], cores: list[str],
+def run_svg(label: str, cycles: int, stages: list[Span], ops: list[Span], spans: list[Span], cores: list[str],
             bound: LoopBound, scale: Scale, by_pipe: bool, key: str, shade: bool) -> tuple[str, int]:
-    """One run of one loop; returns the SVG and the number of stage cells drawn."""
+    """One run of one loop (`spans`: the run's whole timeline); returns the SVG and the
+    number of stage cells drawn."""
     w = window(stages, bound)
     if by_pipe:
         rows = [Row(f"{c} {p}", sorted((s for s in ops if s.core == c and s.pipe == p), key=lambda s: s.start))
-                for c in cores for p in sorted({s.pipe for s in ops if s.core == c})]
+                for c in cores for p in sorted({s.pipe for s in ops if s.core == c}, key=PIPE_ORDER.index)]
     else:
         rows = [Row(c, sorted((s for s in stages if s.core == c), key=lambda s: s.start)) for c in cores]
     for r in rows:
@@ -143,6 +146,7 @@ def run_svg(label: str, cycles: int, stages: list[Span], ops: list[Span], syncs:
     y = top
     drawn = 0
     ids: dict[int, str] = {}
+    centres: dict[int, float] = {}  # y of each drawn cell's middle
     for row in rows:
         parts.append(f'<text class="row-label" x="0" y="{y + ROW / 2 + 4}">{escape(row.name)}</text>'
                      f'<line class="row-line" x1="{LABEL_WIDTH}" x2="{right:.1f}" y1="{y + row.height}" '
@@ -157,11 +161,12 @@ def run_svg(label: str, cycles: int, stages: list[Span], ops: list[Span], syncs:
         for i, (s, lane) in enumerate(zip(row.spans, row.lanes, strict=True)):
             ident = f"{key}-{row.name.replace(' ', '-').replace('.', '_')}-{i}"
             ids[id(s)] = ident
+            centres[id(s)] = y + lane * ROW + ROW / 2
             parts.append(_cell(s, w, scale, y + lane * ROW, ident, label=not by_pipe))
             drawn += s.kind == "stage"
         y += row.height
     if not by_pipe:
-        parts.append(_arrows(stages, syncs, rows, w, scale, ids, top))
+        parts.append(_arrows(spans, rows, w, scale, ids, centres, top))
     parts.append("</svg>")
     return "".join(parts), drawn
 
@@ -180,34 +185,49 @@ def _phases(w: Window, bound: LoopBound, scale: Scale, top: int, bottom: int) ->
     return out
 
 
-def _arrows(stages: list[Span], syncs: list[Span], rows: list[Row], w: Window, scale: Scale,
-            ids: dict[int, str], top: int) -> str:
-    """set -> wait arrows between the cells they leave and enter (shown on hover)."""
+def _arrows(spans: list[Span], rows: list[Row], w: Window, scale: Scale, ids: dict[int, str],
+            centres: dict[int, float], top: int) -> str:
+    """set -> wait arrows between the cells they leave and enter (shown on hover). `spans` is
+    the run's timeline in each core's program order (a stage is recorded when it ends), so a
+    set belongs after the last stage its core recorded before it, and a wait guards the next."""
     centre: dict[str, float] = {}
     y = top
     for row in rows:
         centre[row.name] = y + ROW / 2
         y += row.height
-    sets = {s.ident: s for s in syncs if s.kind == "sync"}
-    by_core: dict[str, list[Span]] = {}
-    for s in stages:
-        by_core.setdefault(s.core, []).append(s)
+    origin: dict[int, Span] = {}  # set ident -> the stage it follows
+    target: dict[int, Span] = {}  # id(wait) -> the stage it guards
+    last: dict[str, Span] = {}
+    pending: dict[str, list[Span]] = {}
+    sets: dict[int, Span] = {}
+    waits: list[Span] = []
+    for s in spans:
+        if s.kind == "stage":
+            for wait in pending.pop(s.core, []):
+                target[id(wait)] = s
+            last[s.core] = s
+        elif s.kind == "sync":
+            sets[s.ident] = s
+            if s.core in last:
+                origin[s.ident] = last[s.core]
+        elif s.kind == "wait":
+            pending.setdefault(s.core, []).append(s)
+            waits.append(s)
     out = ['<g class="arrows">']
-    for wait in (s for s in syncs if s.kind == "wait"):
+    for wait in waits:
         for link in wait.links:
             src = sets.get(link)
             if src is None or src.core not in centre or wait.core not in centre or w.hidden(src) or w.hidden(wait):
                 continue
             if not (w.start <= src.start <= w.end and w.start <= wait.end <= w.end):
                 continue
-            before = [s for s in by_core.get(src.core, []) if s.start <= src.start]
-            after = [s for s in by_core.get(wait.core, []) if s.end >= wait.end]
-            origin = max(before, key=lambda s: s.end) if before else None
-            target = min(after, key=lambda s: s.start) if after else None
-            ends = " ".join(ids[id(s)] for s in (origin, target) if s is not None and id(s) in ids)
-            out.append(f'<line class="flow" data-cells="{ends}" x1="{scale.x(w, src.start):.1f}" '
-                       f'y1="{centre[src.core]:.1f}" x2="{scale.x(w, wait.end):.1f}" y2="{centre[wait.core]:.1f}" '
-                       f'marker-end="url(#arrowhead)"><title>set at cycle {src.start} ({escape(src.where)}) '
-                       f'releases the wait ending at {wait.end} ({escape(wait.where)})</title></line>')
+            ends = [c for c in (origin.get(link), target.get(id(wait))) if c is not None and id(c) in ids]
+            y1 = centres[id(ends[0])] if ends and ends[0] is origin.get(link) else centre[src.core]
+            y2 = centres[id(ends[-1])] if ends and ends[-1] is target.get(id(wait)) else centre[wait.core]
+            out.append(f'<line class="flow" data-cells="{" ".join(ids[id(c)] for c in ends)}" '
+                       f'x1="{scale.x(w, src.start):.1f}" y1="{y1:.1f}" x2="{scale.x(w, wait.end):.1f}" '
+                       f'y2="{y2:.1f}" marker-end="url(#arrowhead)"><title>set at cycle {src.start} '
+                       f'({escape(src.where)}) releases the wait ending at {wait.end} ({escape(wait.where)})'
+                       "</title></line>")
     out.append("</g>")
     return "".join(out)
