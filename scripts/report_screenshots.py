@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import chromium, open_page  # noqa: E402
+from browser import Page, chromium, open_page  # noqa: E402
 
 EXAMPLES = {"seed_demo": "report_seed_demo.png", "flash_attention_dn": "report_flash_attention_dn.png"}
 
@@ -30,20 +30,15 @@ def report(kernel: Path, page: Path, generated: Path) -> None:
                     str(generated)], cwd=ROOT, check=True, capture_output=True, text=True)
 
 
-def screenshot(executable: str, page: Path, png: Path) -> None:
-    """`page` in Chromium, from its top to the end of the first loop's drawings."""
-    browser, profile = open_page(executable, page.resolve().as_uri())
-    try:
-        if browser.errors():
-            raise SystemExit(f"{page}: the page logged errors: {browser.errors()}")
-        bottom = browser.evaluate("document.querySelector('.loop').getBoundingClientRect().bottom")
-        width = browser.evaluate("document.documentElement.scrollWidth")
-        data = browser.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                            clip={"x": 0, "y": 0, "width": width, "height": bottom + 8, "scale": 1})["data"]
-        png.write_bytes(base64.b64decode(data))
-    finally:
-        browser.close()
-        profile.cleanup()
+def screenshot(browser: Page, png: Path) -> None:
+    """The page open in `browser`, from its top to the end of the first loop's drawings."""
+    if browser.errors():
+        raise SystemExit(f"the page logged errors: {browser.errors()}")
+    bottom = browser.evaluate("document.querySelector('.loop').getBoundingClientRect().bottom + window.scrollY")
+    width = browser.evaluate("document.documentElement.scrollWidth")
+    data = browser.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": bottom + 8, "scale": 1})["data"]
+    png.write_bytes(base64.b64decode(data))
 
 
 def main(argv: list[str]) -> int:
@@ -59,7 +54,12 @@ def main(argv: list[str]) -> int:
         for stem, name in EXAMPLES.items():
             page = Path(tmp) / f"{stem}.html"
             report(Path("examples") / f"{stem}.py", page, Path(tmp) / f"{stem}_generated.py")
-            screenshot(executable, page, args.out / name)
+            browser, profile = open_page(executable, page.resolve().as_uri())
+            try:
+                screenshot(browser, args.out / name)
+            finally:
+                browser.close()
+                profile.cleanup()
             print(f"wrote {args.out / name}")
     return 0
 

@@ -73,17 +73,14 @@ def test_the_report_loads_draws_every_stage_invocation_and_explains_a_cell(brows
             return getComputedStyle(t).display === 'none' ? '' : t.textContent; })()""")
         assert "s1·i0" in tip and "stage 1" in tip and "iteration 0" in tip, tip
         assert f"({box['cycles']} cycles)" in tip, tip
+        shot = tmp_path / "report.png"
+        screenshot(page, shot)  # what scripts/report_screenshots.py puts in docs/
+        data = shot.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert width >= 1000 and height >= 500
         assert page.errors() == [], "the page logged errors"
         assert page.requests() == [], "the page asked the network for something"
     finally:
         page.close()
         profile.cleanup()
-
-
-def test_the_docs_screenshot_shows_the_page(browser, demo_report, tmp_path):
-    shot = tmp_path / "report.png"
-    screenshot(browser, demo_report, shot)  # what scripts/report_screenshots.py puts in docs/
-    data = shot.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
-    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert width >= 1000 and height >= 500
