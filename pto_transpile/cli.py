@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -36,7 +36,7 @@ EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIG
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
 #: Options that only mean something with --simulate (click parameter name -> flag).
 SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shape", "scalars": "--arg",
-                 "timeline": "--timeline"}
+                 "timeline": "--timeline", "report": "--report", "gantt": "--gantt"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,13 @@ class Run:
     scalars: tuple[str, ...]
     timeline: Path | None
     jobs: int = 1
+    report: Path | None = None
+    gantt: bool = False
+
+    @property
+    def simulates(self) -> bool:
+        """--simulate, or a picture (--report, --gantt) of the kernel --preload auto chose."""
+        return self.simulate or (isinstance(self.preload, Auto) and (self.report is not None or self.gantt))
 
     @property
     def to_stdout(self) -> bool:
@@ -112,12 +119,17 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
                                                                             "--simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the "
                                                                                 "generated kernel (--simulate).")
+@click.option("--report", type=click.Path(path_type=Path), default=None, metavar="FILE.html",
+              help="Write one self-contained HTML page: serial and pipelined timelines per pipeline loop, the bound, "
+                   "the --preload auto candidates, the diagnostics and the diff (--simulate or --preload auto).")
+@click.option("--gantt", is_flag=True, help="Draw the serial and pipelined runs in the terminal, a row per core "
+                                            "(--simulate or --preload auto).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the "
                                                                              "number of CPUs); output stays in file "
                                                                              "order.")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed,
-         block_dim, shapes, scalars, timeline, jobs):
+         block_dim, shapes, scalars, timeline, report, gantt, jobs):
     """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
     try:
         if explain:
@@ -125,6 +137,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, exp
         else:
             run = _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate,
                             seed, block_dim, shapes, scalars, timeline, jobs)
+            run = _pictures(run, report, gantt)
             auto = isinstance(run.preload, Auto)
             for name, flag in SIMULATE_ONLY.items():
                 allowed = simulate or (auto and name != "timeline")
@@ -204,6 +217,16 @@ def _settings(files, preload, output, check, show_diff, fmt, select, ignore, pro
                block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
 
 
+def _pictures(run: Run, report: Path | None, gantt: bool) -> Run:
+    """`run` with --report and --gantt, which draw one file's simulated runs."""
+    if report is not None:
+        if len(run.files) > 1:
+            raise click.UsageError("--report takes one input file; run once per file")
+        if report.is_dir():
+            raise click.UsageError(f"--report: {report} is a directory; give a file name")
+    return replace(run, report=report, gantt=gantt)
+
+
 def _default_preload(value):
     """`preload` from pyproject.toml: an int, a list, or the command line's "N,M" text."""
     return parse_preload(value) if isinstance(value, str) else check_preload(value)
@@ -221,7 +244,7 @@ def _main(run: Run) -> int:
         return EXIT_USAGE
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
-    jobs = 1 if run.provenance or run.simulate or isinstance(run.preload, Auto) else run.jobs
+    jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     outcomes = transpile_files(run.files, options, jobs, transpile)
     for path, outcome in zip(run.files, outcomes, strict=True):
@@ -239,6 +262,10 @@ def _main(run: Run) -> int:
             continue
         if not result.ok:
             status = max(status, EXIT_ERRORS)
+            problem = _report(run, path, text, result, None) if run.report is not None else None
+            if problem is not None:
+                diagnostics.append(problem)
+                status = EXIT_USAGE
             if result.hidden_errors:
                 click.echo(f"pto-transpile: {path}: {result.hidden_errors} error(s) not shown (filtered by "
                            "--select/--ignore); nothing was written", file=notes)
@@ -250,7 +277,7 @@ def _main(run: Run) -> int:
 
             click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
         target = None if run.to_stdout else (Path(run.output) if run.output else default_output(path))
-        if run.simulate:
+        if run.simulates:
             problem, failed = _simulate(run, path, text, result, target)
             if problem is not None:
                 diagnostics.append(problem)
@@ -354,19 +381,35 @@ def _explain(code: str) -> int:
 
 
 def _simulate(run: Run, path: Path, serial: str, result, target: Path | None) -> tuple[Diagnostic | None, bool]:
-    """(an unwritable --timeline, whether the simulation failed)."""
+    """(an unwritable --timeline or --report, whether the simulation failed)."""
     from pto_transpile.simulate import simulate_and_report
 
     generated_name = str(target) if target is not None else "<stdout>"
     try:
-        failed = simulate_and_report(path, serial, result, generated_path=generated_name, seed=run.seed,
-                                     block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
-                                     scalars=run.scalars, stream=run.notes_stream)
+        outcome = simulate_and_report(path, serial, result, generated_path=generated_name, seed=run.seed,
+                                      block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
+                                      scalars=run.scalars, stream=run.notes_stream, gantt=run.gantt)
     except OSError as exc:
         if run.timeline is None:
             raise
         return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, exc.strerror or str(exc)), True
-    return None, failed
+    problem = _report(run, path, serial, result, outcome) if run.report is not None else None
+    return problem, outcome.failed
+
+
+def _report(run: Run, path: Path, text: str, result, outcome) -> Diagnostic | None:
+    """Write --report; the problem when it cannot be written."""
+    from pto_transpile.report import render_report
+
+    assert run.report is not None
+    page = render_report(str(path), text, result.code, RENDERERS["text"](result.diagnostics, {str(path): text}),
+                         outcome.kernels if outcome is not None else [], result.preload_choice)
+    try:
+        run.report.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.report, exc.strerror or str(exc))
+    click.echo(f"report written to {run.report}", file=run.notes_stream)
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover

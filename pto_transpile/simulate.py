@@ -9,12 +9,14 @@ version, which no column width can wrap.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
 from pto_transpile.model import TENSOR
 from pto_transpile.pipelined import pipelined_as
+from pto_transpile.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.provenance import LineOrigins
 from pto_transpile.reader import read
 
@@ -100,9 +102,18 @@ def _check_names(kernels, shapes: dict, scalars: dict, launch: dict | None = Non
                                      f"(scalars: {', '.join(sorted(others)) or 'none'})", param_hint="--arg")
 
 
+@dataclass
+class Simulation:
+    """What `--simulate` found: whether any kernel failed, and the view of each one."""
+
+    failed: bool = False
+    kernels: list[KernelView] = field(default_factory=list)
+
+
 def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
-                        shapes=(), timeline=None, scalars=(), stream=None) -> bool:
-    """Print one verification per pipelined kernel of `result`; True when any of them failed
+                        shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False) -> Simulation:
+    """Print one verification per pipelined kernel of `result`, with each pipeline loop's
+    bound (and, with `gantt`, the runs as a terminal chart). `failed` when any of them failed
     (a mismatch, deadlock, race or imbalance). OSError when the --timeline cannot be written."""
     from rich.console import Console
 
@@ -122,7 +133,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal
     origins = None
-    failed = False
+    outcome = Simulation()
     for kernel in kernels:
         label, code, code_path = (AS_WRITTEN, serial, str(path)) if kernel in hand else \
             (PIPELINED, result.code, generated_path)
@@ -134,10 +145,25 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
                 origins = origins or LineOrigins(result)
                 row.message = annotate_locations(row.message, generated_path, origins.note)
         (_render_plain if plain else _render_table)(report, console)
+        view = kernel_view(kernel, report, label)
+        outcome.kernels.append(view)
+        if report.ok:
+            console.print("\n".join(bound_lines(view)), markup=False, highlight=False, soft_wrap=True)
+            if gantt:
+                _render_gantt(view, console)
         if timeline is not None and report.ok:
-            console.print(f"trace written to {timeline} (open it in https://ui.perfetto.dev)", markup=False)
-        failed |= report.failed
-    return failed
+            console.print(f"trace of both runs written to {timeline} (open it in https://ui.perfetto.dev)",
+                          markup=False)
+        outcome.failed |= report.failed
+    return outcome
+
+
+def _render_gantt(view: KernelView, console) -> None:
+    from sim_runtime.gantt import render_gantt
+
+    runs = [(v, view.run(v)) for v in ("serial", view.label)]
+    render_gantt([run.gantt(v) for v, run in runs if run is not None], console,
+                 title=f"{view.name}, serial and {view.label}")
 
 
 def _cells(row) -> tuple[str, str, str, str]:
