@@ -77,7 +77,7 @@ class Buffer:
 
 @dataclass
 class StageFunc:
-    name: str
+    name: str  #: the name its `def` binds (a call may use an alias of it)
     node: cst.FunctionDef
     params: list[str]
 

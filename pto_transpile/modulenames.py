@@ -217,7 +217,7 @@ class _ModuleRun:
                     self.bind(name, lost)
             return
         for el, part in zip(elements, parts, strict=True):
-            self.assign(el.value.value if isinstance(el, cst.StarredElement) else el.value, Value(part))
+            self.assign(el.value, Value(part))
 
     def augment(self, node: cst.AugAssign) -> None:
         target = node.target
