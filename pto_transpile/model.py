@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 if TYPE_CHECKING:
+    from pto_transpile.compiletime import JitNames
     from pto_transpile.consteval import ConstEvaluator
 
 CUBE, VECTOR = "cube", "vector"
@@ -192,6 +193,7 @@ class Kernel:
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
     constants: ConstEvaluator | None = None  #: over the module constants the kernel does not rebind
     stored: frozenset = frozenset()  #: every name the kernel body binds (targets, loop variables, `as` names)
+    jit: JitNames | None = None  #: what `@pl.jit(tiling_key=..., datatype=...)` binds (`FileModel.instances`)
 
     @property
     def cross_core(self) -> dict[str, Buffer]:

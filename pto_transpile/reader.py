@@ -7,13 +7,14 @@ can be reported in one run.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import libcst as cst
 
-from pto_transpile import modulenames, partial
+from pto_transpile import compiletime, modulenames, partial
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
@@ -71,6 +72,33 @@ class FileModel:
         """Every module-level name bound to a function of this file -> its `def` (the
         `def` it is bound to at the end of the module, through aliases)."""
         return self.names.functions
+
+    @cached_property
+    def jit_names(self) -> frozenset[str]:
+        """Names the JIT binds in every function of the file: the tiling-key fields and
+        `datatype=` names of every `@pl.jit(...)` read (kernels, and kernels defined in
+        the functions read)."""
+        names: set[str] = set()
+        for k in self.kernels:
+            names |= k.jit.names if k.jit is not None else set()
+        kernel_nodes = {id(k.node) for k in self.kernels}
+        for fn in self.functions_by_name.values():
+            if isinstance(fn, cst.FunctionDef):
+                for dec in self.find(fn, cst.Decorator):
+                    call = compiletime.jit_call(dec, self.pl)
+                    if call is not None and id(fn) not in kernel_nodes:
+                        names |= compiletime.read_jit(self, call).names
+        return frozenset(names)
+
+    def instances(self, kernel: Kernel) -> compiletime.Instances:
+        """The tiling-key instances the JIT may compile `kernel` for: `.keys` is a tuple of
+        field -> value dicts (`({},)` without a tiling key), or empty with `.problem` saying
+        why they cannot be listed (too many, values not constant, ...)."""
+        cache = self.__dict__.setdefault("_instances", {})
+        if id(kernel) not in cache:
+            jit = kernel.jit if kernel.jit is not None else compiletime.JitNames()
+            cache[id(kernel)] = compiletime.instances(self, jit)
+        return cache[id(kernel)]
 
     @property
     def index(self) -> NodeIndex:
@@ -142,9 +170,10 @@ def _vector_function_text(model: FileModel, name: str, stmt: Verbatim) -> None:
     model.vector_functions[name] = stmt
 
 
-def _stored_names(file: FileModel, fn: cst.FunctionDef) -> frozenset[str]:
-    """Every name the kernel body binds (targets, loop variables, `as` names)."""
-    return frozenset(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
+def _stored_names(file: FileModel, fn: cst.FunctionDef) -> Counter[str]:
+    """Every name the kernel body binds (targets, loop variables, `as` names), with the
+    number of places binding it."""
+    return Counter(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
 
 
 def section_of(with_node: cst.With, pl: PlNames) -> str | None:
@@ -176,7 +205,8 @@ class KernelReader:
         self.file = file
         self.pl = file.pl
         self.fn = fn
-        self.stored = _stored_names(file, fn)
+        self.bindings = _stored_names(file, fn)
+        self.stored = frozenset(self.bindings)
         bound = {p.name.value for p in fn.params.params} | self.stored
         # A name the kernel binds is never a module constant inside it.
         self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound)
@@ -194,6 +224,7 @@ class KernelReader:
             preload=self._preload(pipeline_kw),
             constants=self.evaluator,
             stored=self.stored,
+            jit=compiletime.read_jit(self.file, compiletime.jit_call(decorator, self.pl)),
         )
         classes = {n for n, m in self.file.names.meanings.items() if isinstance(m, Class)}
         for param in self.fn.params.params:
@@ -361,6 +392,10 @@ class KernelReader:
                 return
             if isinstance(value, cst.Call):
                 self._declaration(names, value, line, section)
+            elif (isinstance(value, cst.Name) and value.value in self.kernel.buffers
+                  and all(self.bindings[n] == 1 for n in names)):
+                for n in names:  # `xin = x_db`: one more name of the group, as `a = b = make_tile_group(...)`
+                    self.kernel.buffers.setdefault(n, self.kernel.buffers[value.value])
             picked = slot_access(value, self.kernel.buffers)
             if picked is not None:
                 for n in names:
