@@ -7,7 +7,7 @@ can be reported in one run.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import ChainMap, Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -18,7 +18,7 @@ from pto_transpile import compiletime, modulenames, partial
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
-from pto_transpile.meaning import Class, Meaning
+from pto_transpile.meaning import Class, Meaning, Value
 from pto_transpile.model import (
     CUBE,
     SCALAR,
@@ -293,6 +293,22 @@ class KernelReader:
             out.append(stmt)
         return out
 
+    def instance_constant(self, test: cst.BaseExpression) -> bool:
+        """Whether `test` folds to a constant in every tiling-key instance of the kernel (the
+        JIT folds such a branch per instance; the generated file keeps it as written)."""
+        found = self.file.instances(self.kernel)
+        if not found.known or found.keys == ({},):
+            return False
+        for key in found.keys:
+            values: dict[str, Meaning] = {name: Value(v) for name, v in key.items()}
+            ev = ConstEvaluator(ChainMap(values, self.file.names.meanings), self.pl.path, self.kernel_bound)
+            try:
+                if isinstance(ev.eval(test), PlSymbol):
+                    return False
+            except NotConstant:
+                return False
+        return True
+
     def _constant_branch(self, node: cst.If) -> list[cst.BaseStatement] | None:
         """The statements of the taken branch, or None when the test is not constant."""
         try:
@@ -339,7 +355,11 @@ class KernelReader:
                 self._walk(self.pruned(statements_of(stmt.body)), kind, ancestors + [stmt], in_loop)
             elif isinstance(stmt, cst.If):
                 if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
-                    self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
+                    per_instance = self.instance_constant(stmt.test)
+                    if in_loop is not None or not per_instance:
+                        self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
+                        if per_instance:
+                            self.kernel.key_stage_ifs.add(id(stmt))
                 self._walk(self.pruned(statements_of(stmt.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse
                 while orelse is not None:
