@@ -15,6 +15,7 @@ from collections import ChainMap
 import libcst as cst
 
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.localnames import local_names
 from pto_transpile.meaning import Meaning, Value
 
 
@@ -30,11 +31,12 @@ def file_instances(file) -> list[dict[str, int]]:
     return seen or [{}]
 
 
-def dead_nodes(file, fn: cst.FunctionDef, hidden: set[str]) -> set[int]:
-    """ids of the nodes of `fn` under a branch no instance takes; `hidden` are the names
-    `fn` binds itself (never the module's, nor the key's, inside it)."""
+def dead_nodes(file, fn: cst.FunctionDef) -> set[int]:
+    """ids of the nodes of `fn` under a branch no instance takes (the names `fn` binds
+    itself are never the module's, nor the key's, inside it)."""
     cache = file.__dict__.setdefault("_dead_nodes", {})
     if id(fn) not in cache:
+        hidden = local_names(file, fn)
         tests = file.find(fn, (cst.If, cst.IfExp))
         dead: set[int] | None = None
         for key in file_instances(file):

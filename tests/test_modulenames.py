@@ -160,7 +160,8 @@ def test_a_function_rebound_to_something_else_is_no_longer_a_function():
 
 
 def test_a_function_defined_under_a_constant_branch_is_the_taken_one():
-    text = ALIASED + "FAST = True\nif FAST:\n    def act(t):\n        return 1\nelse:\n    def act(t):\n        return 2\n"
+    text = ALIASED + ("FAST = True\nif FAST:\n    def act(t):\n        return 1\n"
+                      "else:\n    def act(t):\n        return 2\n")
     assert model(text).helpers["act"].body.body[0].body[0].value.value == "1"
 
 
@@ -182,7 +183,8 @@ def errors(text: str, preload: int = 1) -> list[str]:
 
 def test_the_bump_allocator_is_not_refused():
     """Each buffer gets the address the allocator had when it was declared: no overlap."""
-    constants = ex.CONSTANTS + "\nSIZE = HALF * TILE * 4\nUB = 0\nX_ADDR = UB\nUB += 2 * SIZE\nY_ADDR = UB\nUB += 2 * SIZE"
+    constants = ex.CONSTANTS + ("\nSIZE = HALF * TILE * 4\nUB = 0\nX_ADDR = UB\nUB += 2 * SIZE"
+                                "\nY_ADDR = UB\nUB += 2 * SIZE")
     text = ex.reuse_kernel(ex.group("y_db", "Vec", "Y_ADDR", "[12, 13]", None, None),
                            x_db=ex.group("x_db", addrs="X_ADDR"), constants=constants)
     assert errors(text) == []
@@ -222,3 +224,13 @@ def test_a_rebound_stage_is_analysed_as_the_function_it_names():
     result = transpile(text, preload=1, path="k.py")
     mark = text.splitlines().index(next(line for line in text.splitlines() if line.endswith("# E"))) + 1
     assert [(d.code, d.line) for d in result.diagnostics if d.is_error] == [("PTO020", mark)]
+
+
+def test_a_stage_name_rebound_to_what_cannot_be_known_is_reported_where_it_is_called():
+    """`st = tracing.wrap(st)`: the loop's `st(...)` is no stage the check can follow (PTO070);
+    the first `st` is never taken for it."""
+    text = ex.kernel(st=ex.ST + "\n\n\nimport tracing\nst = tracing.wrap(st)")
+    result = transpile(text, preload=1, path="k.py")
+    call_line = text.splitlines().index("            st(ki, sub_id, out, x_db)") + 1
+    assert ("PTO070", call_line) in [(d.code, d.line) for d in result.diagnostics]
+    assert "st" not in read(SourceFile.parse(text, "k.py")).stages

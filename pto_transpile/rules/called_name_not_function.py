@@ -1,9 +1,10 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.deadcode import dead_nodes
+from pto_transpile.localnames import local_names
 from pto_transpile.meaning import Unknown, Value
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules._locals import local_names
 from pto_transpile.rules.base import Rule
 
 
@@ -18,7 +19,7 @@ def check(ctx):
         local = local_names(file, fn)
         for call in file.find(fn, cst.Call):
             func = call.func
-            if not isinstance(func, cst.Name) or func.value in local:
+            if not isinstance(func, cst.Name) or func.value in local or id(func) in dead_nodes(file, fn):
                 continue
             meaning = file.meaning(func.value)
             if isinstance(meaning, Value):

@@ -90,7 +90,8 @@ INVALID = (
     ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
               + ex.textwrap.indent(_DECL.replace("(\n", "(  # E: PTO020\n", 1), "    ") + "\n" + _BODY),
     # a function the stage calls (it also returns the group: PTO021)
-    ex.kernel(helpers=_HELPER.replace("# E: PTO020", "# E: PTO020, PTO021"), st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
+    ex.kernel(helpers=_HELPER.replace("# E: PTO020", "# E: PTO020, PTO021"),
+              st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
               + _BODY.replace("    y = y_db.next()", "    y_db = half_buffer()\n    y = y_db.next()")),
 )
 

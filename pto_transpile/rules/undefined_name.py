@@ -33,13 +33,12 @@ def check(ctx):
             continue  # a function kept as text (no rule reads it) is not judged
         seen.add(id(fn))
         # `vf` (the register API, `pl.Vf`) is reserved inside vector functions: it needs no import there
-        own = _bound(file, fn)
-        bound = module_names | own | ({"vf"} if id(fn) in vfs else set())
+        bound = module_names | _bound(file, fn) | ({"vf"} if id(fn) in vfs else set())
         reported = set()
         dead = None
         for name in _reads(file, fn):
             if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
-                dead = dead_nodes(file, fn, own) if dead is None else dead
+                dead = dead_nodes(file, fn) if dead is None else dead
                 if id(name) in dead:
                     continue  # a branch no kernel instance compiles
                 reported.add(name.value)
