@@ -124,7 +124,7 @@ def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
                     target, value = small.targets[0].target, small.value
                 elif isinstance(small, cst.AnnAssign):
                     target, value = small.target, small.value
-                if isinstance(target, cst.Name) and _is_key_field(value):
+                if isinstance(target, cst.Name) and isinstance(value, cst.Call) and _is_key_field(value):
                     key.fields.append(_key_field(file, target.value, value))
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
             key.is_valid = stmt
@@ -133,9 +133,7 @@ def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
     return key, ""
 
 
-def _is_key_field(value) -> bool:
-    if not isinstance(value, cst.Call):
-        return False
+def _is_key_field(value: cst.Call) -> bool:
     func = value.func
     leaf = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
     return leaf == "TilingKeyField"

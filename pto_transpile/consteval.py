@@ -61,6 +61,14 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     cst.BitOr: operator.or_,
     cst.BitXor: operator.xor,
 }
+#: The binary operator of each augmented assignment (`x += y` is `x = x + y` for values).
+AUGMENTED: dict[type, Callable[[], cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
 _UNOPS: dict[type, Callable[[Any], Any]] = {
     cst.Minus: operator.neg,
     cst.Plus: operator.pos,

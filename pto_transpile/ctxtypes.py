@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
-from pto_transpile.consteval import PlSymbol
+from pto_transpile.consteval import AUGMENTED, PlSymbol
 from pto_transpile.meaning import Class, Value
 
 INT, FLOAT = "int", "float"
@@ -279,17 +279,12 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
             out.setdefault(node.target.value, []).append(("annotation", node.annotation))
         elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-            out.setdefault(node.target.value, []).append(
-                ("value", cst.BinaryOperation(node.target, _BINARY.get(type(node.operator), cst.Add)(), node.value)))
+            op = AUGMENTED[type(node.operator)]()
+            out.setdefault(node.target.value, []).append(("value", cst.BinaryOperation(node.target, op, node.value)))
         elif isinstance(node, cst.For):
             for n in file.find(node.target, cst.Name):
                 out.setdefault(n.value, []).append(("loop", node.iter))
     return iter(out.items())
-
-
-_BINARY = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-           cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
-           cst.PowerAssign: cst.Power}
 
 
 def _dtype_of_annotation(file, annotation: cst.Annotation | None) -> str | None:

@@ -33,18 +33,11 @@ from typing import Any
 
 import libcst as cst
 
-from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.partial import Verbatim
 from pto_transpile.walk import NodeIndex, children
 
-_AUGMENTED: dict[type, type] = {
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
-    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
-    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
-}
 #: Module-level compound statements whose bindings may happen any number of times, or not at all.
 _UNCERTAIN: dict[type, str] = {
     cst.For: "a module-level `for` loop", cst.While: "a module-level `while` loop",
@@ -230,7 +223,7 @@ class _ModuleRun:
             self.bind(name, old if isinstance(old, Unknown) else Unknown(
                 f"`{name}` is augmented while it is not bound to a compile-time constant"))
             return
-        op = _AUGMENTED[type(node.operator)]()
+        op = AUGMENTED[type(node.operator)]()
         new = self.value_of(cst.BinaryOperation(cst.Name(name), op, node.value))
         if isinstance(old.value, list):  # `+=` / `*=` change a list in place: its other names see it
             self.forget({id(old.value)}, f"the list it holds is changed in place through `{name}`")
