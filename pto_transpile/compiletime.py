@@ -115,6 +115,8 @@ def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
     cls = meaning.node
     if isinstance(cls, partial.Verbatim):
         raise partial.ReadWhole(f"the tiling-key class `{cls.name}` was kept as text")
+    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
+        return None, f"class `{cls.name.value}` derives from another class, whose fields are not read"
     key = TilingKey(cls.name.value, cls)
     for stmt in cls.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):

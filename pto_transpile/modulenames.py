@@ -294,11 +294,11 @@ class _ModuleRun:
 def _forget_changed_lists(run: _ModuleRun, text: str) -> None:
     """Every name holding a list that a name changed in place somewhere in the file (in a
     function, at any time) ever held."""
+    holders = [name for name, held in run.lists_held.items() if held]
     lost: dict[int, str] = {}
-    for name, held in run.lists_held.items():
-        if held and _changed_in_text(name, text):
-            for key in held:
-                lost.setdefault(key, name)
+    for name in _changed_in_text(holders, text):
+        for key in run.lists_held[name]:
+            lost.setdefault(key, name)
     if not lost:
         return
     for name, meaning in list(run.env.items()):
@@ -308,14 +308,17 @@ def _forget_changed_lists(run: _ModuleRun, text: str) -> None:
                 run.env[name] = Unknown(f"the list it holds may be changed in place (through `{hit}`)")
 
 
-def _changed_in_text(name: str, text: str) -> bool:
-    """`name.append(...)`, `name[i] = ...`, `del name[i]` and the like anywhere in the file
-    (in functions too: they may run after the import, before the kernel)."""
-    n = re.escape(name)
-    pattern = (rf"(?<![\w.]){n}\s*(?:\.\s*(?:{_MUTATING_METHODS})\s*\("
+def _changed_in_text(names: list[str], text: str) -> set[str]:
+    """Those of `names` changed in place somewhere in the file (`name.append(...)`,
+    `name[i] = ...`, `del name[i]`, ...; in functions too: they may run after the import,
+    before the kernel), in one pass over the text."""
+    if not names:
+        return set()
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = (rf"(?<![\w.])({alternatives})\s*(?:\.\s*(?:{_MUTATING_METHODS})\s*\("
                rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
-               rf"|\bdel\b[^\n]*(?<![\w.]){n}\s*\[")
-    return re.search(pattern, text) is not None
+               rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
+    return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
 
 
 def _rebound_by_functions(module: cst.Module, index: NodeIndex) -> dict[str, str]:

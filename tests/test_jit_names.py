@@ -168,6 +168,16 @@ def other(x: pl.Tensor[[16, 16], pl.DT_FP32]):
     assert "Fast" in file.jit_names
 
 
+@pytest.mark.parametrize("change, replacement, why", [
+    ("class AttnKey:", "class AttnKey(BaseKey):", "derives from another class"),
+    ("tiling_key=AttnKey", "tiling_key=KEYS", "not a class defined in this file"),
+])
+def test_a_key_whose_fields_cannot_be_read_has_no_instances(change, replacement, why):
+    file = model(PRODUCTION.replace(change, replacement))
+    found = file.instances(file.kernels[0])
+    assert not found.known and why in found.problem and found.kind == "not-static"
+
+
 def test_a_kernel_without_a_key_has_one_instance():
     file = model(ex.kernel())
     assert file.instances(file.kernels[0]).keys == ({},)
