@@ -77,26 +77,35 @@ class ScalarTypes:
         keys = file.instances(kernel)
         self._keys = set(keys.keys[0]) if keys.known and keys.keys else set()
         self._active: set = active if active is not None else set()
-        self.names: dict[str, str | None] = {}
-        self._solve()
+        self.names: dict[str, str | None] = dict(self._fixed)  #: the names solved so far
+        self._pending: dict[str, str | None] = {}  #: the names being solved ("?": no type yet)
 
-    def _solve(self) -> None:
-        """Every bound name's type: the join of all its bindings, to a fixed point ("?": not
-        known yet, while the bindings it depends on are worked out)."""
-        names: dict[str, str | None] = {**self._fixed, **{n: "?" for n in self._bindings}}
-        for _ in range(8):
-            self.names = names
-            after = dict(names)
-            for name, values in self._bindings.items():
-                known = [k for k in (self._binding(v) for v in values) if k != "?"]
+    def _solve(self, name: str) -> None:
+        """`name`'s type and those of the names its bindings read, transitively: the join of
+        all bindings of each, to a fixed point ("?": not known yet, while the bindings it
+        depends on are worked out)."""
+        closure, todo = set(), [name]
+        while todo:
+            n = todo.pop()
+            if n in closure or n in self.names or n not in self._bindings:
+                continue
+            closure.add(n)
+            todo += [r for kind, node in self._bindings[n] if kind == "value" for r in self._reads(node)]
+        pending = {n: "?" for n in closure}
+        for _ in range(len(closure) + 2):
+            self._pending = pending
+            after = dict(pending)
+            for n in closure:
+                known = [k for k in (self._binding(v) for v in self._bindings[n]) if k != "?"]
                 result: str | None = known[0] if known else "?"
                 for k in known[1:]:
                     result = join(result, k)
-                after[name] = result
-            if after == names:
+                after[n] = result
+            if after == pending:
                 break
-            names = after
-        self.names = {n: (None if k == "?" else k) for n, k in names.items()}
+            pending = after
+        self._pending = {}
+        self.names.update({n: (None if k == "?" else k) for n, k in pending.items()})
 
     def _binding(self, value) -> str | None:
         kind, node = value
@@ -105,9 +114,16 @@ class ScalarTypes:
         if kind == "loop":
             return INT
         found = self.of(node)
-        if found is None and any(self.names.get(n) == "?" for n in _names(node)):
+        if found is None and any(self._pending.get(n) == "?" for n in self._reads(node)):
             return "?"
         return found
+
+    def _reads(self, node: cst.CSTNode) -> list[str]:
+        """The names a binding's value reads (walked once)."""
+        cache = self.__dict__.setdefault("_read_names", {})
+        if id(node) not in cache:
+            cache[id(node)] = [n.value for n in self.file.find(node, cst.Name)]
+        return cache[id(node)]
 
     # expressions -------------------------------------------------------------------------
     def of(self, expr: cst.BaseExpression) -> str | None:
@@ -140,9 +156,13 @@ class ScalarTypes:
     def _name(self, name: str) -> str | None:
         if name in ("True", "False"):
             return INT
-        if name in self.names:
-            found = self.names[name]
+        if name in self._pending:
+            found = self._pending[name]
             return None if found == "?" else found
+        if name in self._bindings and name not in self.names:
+            self._solve(name)
+        if name in self.names:
+            return self.names[name]
         if name in self._params:
             return _dtype_of_annotation(self.file, self._params[name].annotation)
         if name in self._keys:

@@ -36,7 +36,7 @@ import libcst as cst
 from pto_transpile.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.partial import Verbatim
-from pto_transpile.walk import NodeIndex, children
+from pto_transpile.walk import children
 
 #: Module-level compound statements whose bindings may happen any number of times, or not at all.
 _UNCERTAIN: dict[type, str] = {
@@ -52,7 +52,8 @@ _PURE_BUILTINS = frozenset({
 })
 _MUTATING_METHODS = "append|extend|insert|pop|remove|clear|sort|reverse|__setitem__|__delitem__|__iadd__|__imul__"
 _GLOBAL = re.compile(r"^[ \t]*global[ \t]+([^\W\d]\w*(?:[ \t]*,[ \t]*[^\W\d]\w*)*)", re.M)
-_DYNAMIC_HINT = re.compile(r"(?<![\w.])(?:globals|exec|eval)\s*\(|\bsys\s*\.\s*modules\b")
+_CALL_AFTER = re.compile(r"\s*\(")
+_SYS_BEFORE = re.compile(r"\bsys\s*\.\s*$")
 
 
 @dataclass
@@ -81,12 +82,12 @@ class ModuleNames:
         return {n: m.node for n, m in self.meanings.items() if isinstance(m, Function)}
 
 
-def evaluate(module: cst.Module, pl_path: Callable, text: str, index: NodeIndex) -> ModuleNames:
+def evaluate(module: cst.Module, pl_path: Callable, text: str) -> ModuleNames:
     """Work out the module body top to bottom (see the module docstring)."""
-    run = _ModuleRun(pl_path, index)
+    run = _ModuleRun(pl_path)
     run.block(list(module.body))
     names = ModuleNames(run.env, run.star)
-    for name, reason in _rebound_by_functions(module, index).items():
+    for name, reason in _rebound_by_functions(text).items():
         names.meanings[name] = Unknown(reason)
     _forget_changed_lists(run, text)
     dynamic = _dynamic_namespace(text)
@@ -99,9 +100,8 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, index: NodeIndex)
 class _ModuleRun:
     """The module's names as bound so far, while its statements are taken in order."""
 
-    def __init__(self, pl_path: Callable, index: NodeIndex):
+    def __init__(self, pl_path: Callable):
         self.env: dict[str, Meaning] = {}
-        self.index = index
         self.pl_path = pl_path
         self.ev = ConstEvaluator(self.env, pl_path)
         self.star = ""
@@ -321,20 +321,15 @@ def _changed_in_text(names: list[str], text: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
 
 
-def _rebound_by_functions(module: cst.Module, index: NodeIndex) -> dict[str, str]:
-    """Names a `global` declaration lets a function or class rebind: name -> reason."""
+def _rebound_by_functions(text: str) -> dict[str, str]:
+    """Names a `global` declaration lets a function or class rebind: name -> reason. Read
+    from the text (functions kept unparsed count too); a `global` line in a string only
+    makes a name unknown, which is never wrong."""
     out: dict[str, str] = {}
-    for stmt in module.body:
-        if isinstance(stmt, Verbatim):
-            names = [n.strip() for m in _GLOBAL.finditer(stmt.text) for n in m.group(1).split(",")]
-            owner = stmt.name
-        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) or not isinstance(stmt, cst.SimpleStatementLine):
-            names = [item.name.value for g in index.find(stmt, cst.Global) for item in g.names]
-            owner = stmt.name.value if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) else "a function"
-        else:
-            continue
-        for name in names:
-            out.setdefault(name, f"`{owner}` may rebind it at any time through `global {name}`")
+    for m in _GLOBAL.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        for name in (n.strip() for n in m.group(1).split(",")):
+            out.setdefault(name, f"a function may rebind it at any time through `global {name}` (line {line})")
     return out
 
 
@@ -342,7 +337,7 @@ def _dynamic_namespace(text: str) -> str:
     """The first `globals(`, `exec(`, `eval(` or `sys.modules` call or use that can change
     module names at run time ("" when none); attribute calls such as `model.eval()` and
     words in strings or comments are not it."""
-    if not _DYNAMIC_HINT.search(text):
+    if not _may_change_namespace(text):
         return ""
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
@@ -360,6 +355,25 @@ def _dynamic_namespace(text: str) -> str:
         if tok.string == "modules" and before == "." and i >= 2 and tokens[i - 2].string == "sys":
             return "sys.modules"
     return ""
+
+
+def _may_change_namespace(text: str) -> bool:
+    """A cheap look for `globals(`, `exec(`, `eval(` (not attribute calls) or `sys.modules`
+    in the text, strings and comments included (the tokenizer then decides)."""
+    for word in ("globals", "exec", "eval", "modules"):
+        at = text.find(word)
+        while at >= 0:
+            before = text[at - 1] if at else " "
+            end = at + len(word)
+            if not (before.isalnum() or before == "_") and not (end < len(text) and (text[end].isalnum()
+                                                                                     or text[end] == "_")):
+                if word == "modules":
+                    if _SYS_BEFORE.search(text, max(0, at - 40), at):
+                        return True
+                elif before != "." and _CALL_AFTER.match(text, end):
+                    return True
+            at = text.find(word, end)
+    return False
 
 
 # syntax helpers ------------------------------------------------------------------------------

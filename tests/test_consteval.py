@@ -6,13 +6,12 @@ import pytest
 from pto_transpile import modulenames
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.plnames import PlNames
-from pto_transpile.walk import NodeIndex
 
 
 def evaluator(module: cst.Module) -> ConstEvaluator:
     """The evaluator over what the module's names mean once it has run."""
     pl = PlNames.from_module(module)
-    names = modulenames.evaluate(module, pl.path, module.code, NodeIndex(module.body))
+    names = modulenames.evaluate(module, pl.path, module.code)
     return ConstEvaluator(names.meanings, pl.path)
 
 MODULE = cst.parse_module("""

@@ -98,7 +98,7 @@ def test_a_helper_returns_the_type_of_its_return_expression():
     types = ScalarTypes(file, file.kernels[0])
     assert types.of(cst.parse_expression("gain_of(ki)")) == "float"
     assert types.of(cst.parse_expression("gain_of(ki) // 1")) == "float"
-    assert types.names["ki"] == "int"
+    assert types.of(cst.Name("ki")) == "int"
 
 
 def test_the_stage_parameter_decides_when_the_value_does_not():

@@ -78,8 +78,8 @@ def test_a_right_hand_side_sees_the_names_as_bound_at_that_point_bump_allocator(
     ("N = 4\ntry:\n    N = 5\nexcept Exception:\n    pass\n", "N", "`try`"),
     ("import contextlib\nN = 4\nwith contextlib.suppress(Exception):\n    N = 5\n", "N", "`with` block"),
     ("N = 4\ndel N\n", "N", "deleted"),
-    ("N = 4\n\n\ndef grow():\n    global N\n    N = 8\n", "N", "`grow` may rebind it"),
-    ("N = 4\nclass C:\n    def f(self):\n        global N\n        N = 5\n", "N", "`C` may rebind it"),
+    ("N = 4\n\n\ndef grow():\n    global N\n    N = 8\n", "N", "`global N` (line 5)"),
+    ("N = 4\nclass C:\n    def f(self):\n        global N\n        N = 5\n", "N", "through `global N`"),
     ("from sizes import N\n", "N", "imported"),
     ("N = 4\nfrom sizes import *\n", "N", "import *"),
     ("import os\nN = int(os.environ['N'])\n", "N", "attribute access"),
@@ -234,3 +234,17 @@ def test_a_stage_name_rebound_to_what_cannot_be_known_is_reported_where_it_is_ca
     call_line = text.splitlines().index("            st(ki, sub_id, out, x_db)") + 1
     assert ("PTO070", call_line) in [(d.code, d.line) for d in result.diagnostics]
     assert "st" not in read(SourceFile.parse(text, "k.py")).stages
+
+
+def test_a_global_declaration_in_a_function_kept_as_text_still_counts():
+    """`setup` is reached by nothing the analysis reads (it stays text), yet it may run
+    between the import and the launch: the trip count it rebinds is unknown."""
+    text = ex.kernel(helpers="def setup(n):\n    global N\n    N = n")
+    file = read(SourceFile.parse(text, "k.py"))
+    assert "global N" in unknown_reason(file, "N")
+
+
+def unknown_reason(file: FileModel, name: str) -> str:
+    found = file.meaning(name)
+    assert isinstance(found, Unknown), found
+    return found.reason
