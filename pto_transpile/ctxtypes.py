@@ -91,8 +91,8 @@ class ScalarTypes:
                 continue
             closure.add(n)
             todo += [r for kind, node in self._bindings[n] if kind == "value" for r in self._reads(node)]
-        pending = {n: "?" for n in closure}
-        for _ in range(len(closure) + 2):
+        pending: dict[str, str | None] = {n: "?" for n in closure}
+        for _ in range(4 * len(closure) + 2):  # each name's type rises a few times at most
             self._pending = pending
             after = dict(pending)
             for n in closure:
@@ -104,6 +104,8 @@ class ScalarTypes:
             if after == pending:
                 break
             pending = after
+        else:
+            pending = dict.fromkeys(closure)  # not settled: unknown, never a guess
         self._pending = {}
         self.names.update({n: (None if k == "?" else k) for n, k in pending.items()})
 
