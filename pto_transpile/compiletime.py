@@ -115,8 +115,6 @@ def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
     cls = meaning.node
     if isinstance(cls, partial.Verbatim):
         raise partial.ReadWhole(f"the tiling-key class `{cls.name}` was kept as text")
-    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
-        return None, f"class `{cls.name.value}` derives from another class, whose fields are not read"
     key = TilingKey(cls.name.value, cls)
     for stmt in cls.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):
@@ -130,6 +128,8 @@ def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
                     key.fields.append(_key_field(file, target.value, value))
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
             key.is_valid = stmt
+    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
+        return key, f"class `{key.name}` derives from another class, whose fields are not read"
     if not key.fields:
         return None, f"class `{key.name}` declares no `TilingKeyField`"
     return key, ""
@@ -170,9 +170,9 @@ def _datatypes(file, node: cst.BaseExpression) -> dict[str, str]:
 # the instances ------------------------------------------------------------------------------
 def instances(file, jit: JitNames, limit: int = MAX_INSTANCES) -> Instances:
     """Every key the JIT may compile this kernel for, or why they cannot be listed."""
+    if jit.key_problem:
+        return Instances((), f"its tiling key cannot be read: {jit.key_problem}", jit.key_node, "not-static")
     if jit.key is None:
-        if jit.key_problem:
-            return Instances((), f"its tiling key cannot be read: {jit.key_problem}", jit.key_node, "not-static")
         return Instances(({},))
     fields = jit.key.fields
     for f in fields:
