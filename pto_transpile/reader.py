@@ -208,23 +208,25 @@ class KernelReader:
         self.bindings = _stored_names(file, fn)
         self.stored = frozenset(self.bindings)
         bound = {p.name.value for p in fn.params.params} | self.stored
-        # A name the kernel binds is never a module constant inside it.
-        self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound)
+        self.decorator, self.pipeline_kw = self._jit_decorator()
+        self.jit = compiletime.read_jit(file, compiletime.jit_call(self.decorator, file.pl))
+        # A name the kernel binds is never a module constant inside it, and neither is a name
+        # the JIT binds (a tiling-key field is a constant of each instance, not of the file).
+        self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound | self.jit.names)
         self.kernel_bound = bound
         self.tile_types: dict[str, cst.Call] = {}
 
     # entry ------------------------------------------------------------------------------
     def read(self) -> Kernel:
-        decorator, pipeline_kw = self._jit_decorator()
         kernel = Kernel(
             name=self.fn.name.value,
             node=self.fn,
-            jit_decorator=decorator,
-            pipeline_keyword=pipeline_kw,
-            preload=self._preload(pipeline_kw),
+            jit_decorator=self.decorator,
+            pipeline_keyword=self.pipeline_kw,
+            preload=self._preload(self.pipeline_kw),
             constants=self.evaluator,
             stored=self.stored,
-            jit=compiletime.read_jit(self.file, compiletime.jit_call(decorator, self.pl)),
+            jit=self.jit,
         )
         classes = {n for n, m in self.file.names.meanings.items() if isinstance(m, Class)}
         for param in self.fn.params.params:

@@ -228,9 +228,8 @@ def test_a_key_test_around_whole_pipeline_loops_keeps_its_source_form():
     (branch,) = _kernel_ifs(result.code)
     assert ast.unparse(branch.test) == "HasAtten == 1"
     # each branch holds its own pipelined loop (ring, prefire, drain)
-    assert "_pl_ctx_arr = " in ast.unparse(branch.body[0]) or any("_pl_ctx_arr" in ast.unparse(s)
-                                                                    for s in branch.body)
-    assert any("_pl_ctx_arr_1" in ast.unparse(s) for s in branch.orelse)
+    assert any("_pl_ctx_arr = " in ast.unparse(s) for s in branch.body)
+    assert any("_pl_ctx_arr_1 = " in ast.unparse(s) for s in branch.orelse)
 
 
 @pytest.mark.emulator
@@ -246,6 +245,18 @@ def test_a_key_test_around_a_stage_inside_the_loop_is_refused_with_its_reason():
                      loop=ex.loop(ex.cube(), "if HasAtten == 1:\n" + textwrap.indent(ex.vector(), "    ")))
     (d,) = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO007"]
     assert "tiling-key test inside the pipeline loop" in d.message and "whole pipeline loop" in d.hint
+
+
+def test_a_key_field_is_never_folded_as_a_module_constant_of_the_same_name():
+    """`HasAtten = 1` at module level does not make the kernel's `if HasAtten == 1:` constant:
+    inside the kernel the name is the key's field."""
+    text = PER_INSTANCE_LOOPS.replace("N = 4\n", "N = 4\nHasAtten = 1\n", 1)
+    result = transpile(text, path="k.py", _skip_rules=["PTO061"])
+    assert result.ok, result.diagnostics
+    (branch,) = _kernel_ifs(result.code)
+    # both loops are pipelined: the instance with HasAtten = 0 runs the `else` one
+    assert any("_pl_ctx_arr = " in ast.unparse(s) for s in branch.body)
+    assert any("_pl_ctx_arr_1 = " in ast.unparse(s) for s in branch.orelse)
 
 
 def test_a_key_test_in_the_kernel_body_is_kept_as_written():
