@@ -248,3 +248,37 @@ def unknown_reason(file: FileModel, name: str) -> str:
     found = file.meaning(name)
     assert isinstance(found, Unknown), found
     return found.reason
+
+
+#: a vector stage copying the received tile through a vector function of REGS registers
+_VCOPY = '''\
+@pl.vector_function
+def vcopy(dst, src):
+    p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    for i in range(REGS):
+        r = vf.load_align(src, i * 64)
+        vf.store_align(dst, r, p, i * 64)'''
+_VEC_Y = "\n".join([ex.VEC_DECLS, "    " + ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None).replace(
+    "\n", "\n    ")])
+
+
+def _vcopy_kernel(regs: str) -> str:
+    return ex.kernel(constants=ex.CONSTANTS + "\n" + regs, helpers=_VCOPY, vec_decls=_VEC_Y,
+                     st=ex.ST_RELU.replace("    pl.relu(y, x)", "    vcopy(y, x)"),
+                     loop=ex.loop(ex.cube(), ex.vector(ex.ST_RELU_CALL)))
+
+
+def test_a_vector_function_trip_count_is_read_at_its_final_value():
+    """Eight registers cover the 16 x 32 tile; `REGS += 1` makes the copy read a ninth, in
+    the next tile of the cross-core group: refused. Its first value (8) would be accepted."""
+    assert errors(_vcopy_kernel("REGS = 8")) == []
+    assert "PTO061" in errors(_vcopy_kernel("REGS = 8\nREGS += 1"))
+
+
+def test_a_helper_rebound_to_another_function_is_scanned_as_that_function():
+    """`act = act_dump`: the stage's call reaches `act_dump`, which writes the received tile
+    on the V pipe; the first `act` touches nothing."""
+    helpers = "def act(t):\n    pass\n\n\ndef act_dump(t):\n    pl.relu(t, t)\n\n\nact = act_dump"
+    st = ex.ST.replace("    x = x_db.next()", "    x = x_db.next()\n    act(x)")
+    result = transpile(ex.kernel(helpers=helpers, st=st), preload=1, path="k.py")
+    assert [(a.buffer, a.role, a.pipe) for a in result.loops[0].accesses[1]][:1] == [("x_db", "RW", "V")]
