@@ -5,7 +5,7 @@ import builtins
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.compiletime import compile_time_names
+from pto_transpile.deadcode import dead_nodes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 
@@ -35,14 +35,18 @@ def check(ctx):
         # `vf` (the register API, `pl.Vf`) is reserved inside vector functions: it needs no import there
         bound = module_names | _bound(file, fn) | ({"vf"} if id(fn) in vfs else set())
         reported = set()
+        dead = None
         for name in _reads(file, fn):
             if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
+                dead = dead_nodes(file, fn) if dead is None else dead
+                if id(name) in dead:
+                    continue  # a branch no kernel instance compiles
                 reported.add(name.value)
                 yield name, {"name": name.value, "function": fn.name.value}
 
 
 def _module_bound(file) -> set[str] | None:
-    names: set[str] = compile_time_names(file.source.text)
+    names: set[str] = set(file.jit_names)
     for stmt in file.source.module.body:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             names.add(stmt.name.value)
