@@ -6,6 +6,7 @@ numbers always describe the current transpiler. Cycle numbers come from sim_runt
 model (sim_runtime/costs.py), a model, not a measurement.
 """
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -15,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pto_transpile import transpile  # noqa: E402
-from sim_runtime import run_kernel, verify  # noqa: E402
+from sim_runtime import verify  # noqa: E402
+from sim_runtime.bound import loop_bound  # noqa: E402
+from sim_runtime.gantt import render_gantt  # noqa: E402
 
 DEMO = ROOT / "examples" / "seed_demo.py"
 NAME = "pipeline_demo_kernel"
@@ -44,10 +47,23 @@ def main(n_iter: int = 4) -> int:
     paths = {f"preload={p}": f"seed_demo_p{p}.py" for p in generated}  # reports name each version's own lines
     report = verify(serial, labels, NAME, path="seed_demo.py", generated_paths=paths)
     report.render(console)
-    for label, code in labels.items():
-        run_kernel(paths[label], NAME, {}, source=code).render_gantt(console, title=f"demo {label}")
+    runs = [(row.version, row.run) for row in report.rows if row.run is not None]
+    for label, run in runs[1:]:
+        bound = loop_bound(run.timeline, list(run.cores))
+        if bound is not None:
+            console.print(f"{label}: {bound.summary()}", markup=False, highlight=False)
+    render_gantt([run.gantt(label) for label, run in runs], console, title=f"demo, {n_iter} iterations")
     return 0 if report.ok else 1
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n_iter", nargs="?", type=int, default=4, help="iterations of the demo's loop (default 4)")
+    args = parser.parse_args(argv)
+    if args.n_iter < 1:
+        parser.error("n_iter must be at least 1")
+    return args
+
+
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 4))
+    sys.exit(main(parse_args(sys.argv[1:]).n_iter))

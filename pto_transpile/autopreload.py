@@ -30,6 +30,8 @@ class Candidate:
     verdict: str  #: "ok", "rejected" (the rules refuse it) or the emulator's verdict
     detail: str = ""
     chosen: bool = False
+    bound: str = ""  #: the loop's bound in this candidate's run ("cube-bound (...), 97% of the bound")
+    same_as: int | None = None  #: an earlier preload whose generated kernel is this one, text for text
 
 
 @dataclass
@@ -38,6 +40,7 @@ class PreloadChoice:
     candidates: list[Candidate] = field(default_factory=list)
     serial_cycles: int | None = None
     note: str = ""  #: why the kernel's own preload is kept, when it is
+    stage_counts: dict[int, int] = field(default_factory=dict)  #: stages of each pipeline loop
 
     def render(self) -> str:
         """The table of candidates, one line each, and the decision."""
@@ -45,14 +48,32 @@ class PreloadChoice:
         for loop in sorted({c.loop for c in self.candidates}):
             out.append(f"preload auto, pipeline loop {loop}"
                        + (f" (serial: {self.serial_cycles} cycles)" if self.serial_cycles is not None else "") + ":")
-            for c in (c for c in self.candidates if c.loop == loop):
+            mine = [c for c in self.candidates if c.loop == loop]
+            for c in (c for c in mine if c.same_as is None):
                 cycles = "-" if c.cycles is None else str(c.cycles)
                 mark = "  <- chosen" if c.chosen else ""
                 verdict = c.verdict + (f": {c.detail}" if c.detail else "")
-                out.append(f"  preload {c.preload}  cycles {cycles:>8}  {verdict}{mark}")
+                bound = f"  {c.bound}" if c.bound and c.verdict == "ok" else ""
+                out.append(f"  preload {c.preload}  cycles {cycles:>8}  {verdict}{bound}{mark}")
+            out += _same_kernels(mine, self.stage_counts.get(loop))
         if self.note:
             out.append(f"preload auto: {self.note}")
         return "\n".join(out) + "\n"
+
+
+def _same_kernels(candidates: list[Candidate], stages: int | None) -> list[str]:
+    """One line per group of preloads that generate the kernel an earlier preload generates."""
+    groups: dict[int, list[int]] = {}
+    for c in candidates:
+        if c.same_as is not None:
+            groups.setdefault(c.same_as, []).append(c.preload)
+    out = []
+    for first, same in groups.items():
+        span = f"{same[0]}-{same[-1]}" if len(same) > 1 else str(same[0])
+        why = (" (a loop of two stages: every preload >= 1 gives delays 0 and 1, so one schedule)"
+               if stages == 2 and first >= 1 else "")
+        out.append(f"  preload {span}: the same kernel as preload {first}{why}, not simulated again")
+    return out
 
 
 def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=None,
@@ -76,9 +97,11 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
         return PreloadChoice(None, note=f"{unknown}; keeping the kernel's own preload")
     current = _own_preloads(kernels)
     choice = PreloadChoice(None)
+    choice.stage_counts = _stage_counts(kernels)
     for loop in range(len(current)):
         codes: dict[str, str] = {}
         by_label: dict[str, Candidate] = {}
+        seen: dict[str, Candidate] = {}  # generated code -> the first candidate that generated it
         for preload in range(MAX_PRELOAD + 1):
             trial = _override(current[:loop] + [preload] + current[loop + 1:])
             result = transpile(source, preload=trial, path=path, select=select, ignore=ignore)
@@ -89,12 +112,20 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
                 candidate.verdict, candidate.detail = "rejected", f"{error.code} {error.message}"
                 continue
             assert result.code is not None  # an accepted kernel is always written
+            if result.code in seen:
+                candidate.same_as = seen[result.code].preload
+                continue
+            seen[result.code] = candidate
             label = f"preload={preload}"
             codes[label], by_label[label] = result.code, candidate
         if not codes:
             choice.note = f"the rules accept no preload from 0 to {MAX_PRELOAD} for pipeline loop {loop}"
             return PreloadChoice(None, choice.candidates, note=choice.note + "; keeping the kernel's own")
-        problem = _simulate(source, path, kernels, codes, by_label, settings, choice)
+        problem = _simulate(source, path, kernels, codes, by_label, settings, choice, loop)
+        for c in choice.candidates:
+            if c.loop == loop and c.same_as is not None:
+                first = next(f for f in choice.candidates if f.loop == loop and f.preload == c.same_as)
+                c.cycles, c.verdict, c.detail, c.bound = first.cycles, first.verdict, first.detail, first.bound
         if problem:
             return PreloadChoice(None, choice.candidates, choice.serial_cycles,
                                  f"{problem}; keeping the kernel's own preload")
@@ -110,10 +141,12 @@ def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=N
     return choice
 
 
-def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: PreloadChoice) -> str:
-    """Cycles and verdicts of every candidate, summed over the pipelined kernels; a message
-    when the emulator cannot run the serial kernel."""
+def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: PreloadChoice, loop: int) -> str:
+    """Cycles and verdicts of every candidate, summed over the pipelined kernels, and the
+    bound of pipeline loop `loop` (in the first kernel that has it); a message when the
+    emulator cannot run the serial kernel."""
     from sim_runtime import verify
+    from sim_runtime.bound import loop_bound
 
     for c in by_label.values():
         c.cycles = 0
@@ -134,6 +167,10 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
                     c.verdict, c.detail, c.cycles = row.verdict, row.message, None
             elif c.cycles is not None and row.cycles is not None:  # a run that ends "ok" has its cycles
                 c.cycles += row.cycles
+                if not c.bound and row.run is not None and loop < len(kernel.loops):
+                    fns = {s.func for s in kernel.loops[loop].stages}
+                    bound = loop_bound(row.run.timeline, list(row.run.cores), fns)
+                    c.bound = bound.summary() if bound is not None else ""
     choice.serial_cycles = serial_total
     return ""
 
@@ -150,6 +187,15 @@ def _unknown_names(kernels, settings: Auto) -> str:
                 listed = ", ".join(sorted(known)) or "none"
                 return f"`{name}` is not a {what} parameter of the pipelined kernels ({listed})"
     return ""
+
+
+def _stage_counts(kernels) -> dict[int, int]:
+    """Stages of each loop position, in the first kernel that has the loop."""
+    counts: dict[int, int] = {}
+    for kernel in kernels:
+        for i, loop in enumerate(kernel.loops):
+            counts.setdefault(i, len(loop.stages))
+    return counts
 
 
 def _own_preloads(kernels) -> list[int]:

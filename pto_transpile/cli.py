@@ -37,7 +37,7 @@ EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIG
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
 #: Options that only mean something with --simulate (click parameter name -> flag).
 SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shape", "scalars": "--arg",
-                 "timeline": "--timeline"}
+                 "timeline": "--timeline", "report": "--report", "gantt": "--gantt"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,15 @@ class Run:
     scalars: tuple[str, ...]
     timeline: Path | None
     jobs: int = 1
+    report: Path | None = None
+    gantt: bool = False
+
+    @property
+    def simulates(self) -> bool:
+        """--simulate, or a picture (--report, --gantt) of the kernel --preload auto chose."""
+        from pto_transpile.preload import Auto
+
+        return self.simulate or (isinstance(self.preload, Auto) and (self.report is not None or self.gantt))
 
     @property
     def to_stdout(self) -> bool:
@@ -127,12 +136,17 @@ def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields)
                                                                             "--simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the "
                                                                                 "generated kernel (--simulate).")
+@click.option("--report", type=click.Path(path_type=Path), default=None, metavar="FILE.html",
+              help="Write one self-contained HTML page: serial and pipelined timelines per pipeline loop, the bound, "
+                   "the --preload auto candidates, the diagnostics and the diff (--simulate or --preload auto).")
+@click.option("--gantt", is_flag=True, help="Draw the serial and pipelined runs in the terminal, a row per core "
+                                            "(--simulate or --preload auto).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the "
                                                                              "number of CPUs); output stays in file "
                                                                              "order.")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
-         seed, block_dim, shapes, scalars, timeline, jobs):
+         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs):
     """Turn serial cube/vector PyPTO kernels into pipelined kernels, with every sync inserted.
 
     FILES are kernel files, directories (every *.py file under them, less the excludes of
@@ -145,6 +159,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
         else:
             run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
                             simulate, seed, block_dim, shapes, scalars, timeline, jobs)
+            run = _pictures(run, report, gantt)
             _simulate_only_options(ctx, run)
             code = _main(run)
     except click.UsageError:
@@ -252,6 +267,16 @@ def _preload(preload, defaults, seed, block_dim, shapes, scalars):
     return value
 
 
+def _pictures(run: Run, report: Path | None, gantt: bool) -> Run:
+    """`run` with --report and --gantt, which draw one file's simulated runs."""
+    if report is not None:
+        if len(run.inputs) > 1:
+            raise click.UsageError("--report takes one input file; run once per file")
+        if report.is_dir():
+            raise click.UsageError(f"--report: {report} is a directory; give a file name")
+    return replace(run, report=report, gantt=gantt)
+
+
 def _default_preload(value):
     """`preload` from pyproject.toml: an int, a list, or the command line's "N,M" text."""
     from pto_transpile.preload import check_preload, parse_preload
@@ -308,7 +333,7 @@ def _main(run: Run) -> int:
         return EXIT_USAGE
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
-    jobs = 1 if run.provenance or run.simulate or isinstance(run.preload, Auto) else run.jobs
+    jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     status = EXIT_OK
     outcomes = transpile_files(run.inputs, options, jobs, api.transpile)
@@ -336,17 +361,20 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
         return EXIT_USAGE
     if not result.ok:
+        status = EXIT_ERRORS
+        if run.report is not None and not _report(run, item, text, result, None, sink):
+            status = EXIT_USAGE
         if result.hidden_errors:
             click.echo(f"pto-transpile: {item.name}: {result.hidden_errors} error(s) not shown (filtered by "
                        "--select/--ignore); nothing was written", file=notes)
-        return EXIT_ERRORS
+        return status
     code = result.code
     assert code is not None  # no error: the kernel was written
     if run.provenance:
         from pto_transpile.provenance import explain_syncs, render_provenance
 
         click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
-    if run.simulate:
+    if run.simulates:
         status = _simulate(run, item, text, result, target, sink)
         if status != EXIT_OK:
             return status
@@ -454,27 +482,47 @@ def _explain(code: str) -> int:
 
 
 def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, sink: Sink) -> int:
-    """Run the emulator; a PTO095 record per kernel it finds wrong (exit 1), PTO098 for an
-    unwritable --timeline (exit 2). A usage mistake of its options raises click.UsageError."""
+    """Run the emulator (and draw --report/--gantt); a PTO095 record per kernel it finds
+    wrong (exit 1), PTO098 for an unwritable --timeline or --report (exit 2). A usage
+    mistake of its options raises click.UsageError."""
     from pto_transpile.simulate import simulate_and_report
 
     generated_name = str(target) if target is not None else "<stdout>"
     try:
-        failures = simulate_and_report(item.path, serial, result, generated_path=generated_name, seed=run.seed,
-                                       block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
-                                       scalars=run.scalars, stream=run.notes_stream)
+        outcome = simulate_and_report(item.path, serial, result, generated_path=generated_name, seed=run.seed,
+                                      block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
+                                      scalars=run.scalars, stream=run.notes_stream, gantt=run.gantt)
     except OSError as exc:
         if run.timeline is None:
             raise
         sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline), exc.strerror or str(exc))], {})
         return EXIT_USAGE
-    if not failures:
+    if run.report is not None and not _report(run, item, serial, result, outcome, sink):
+        return EXIT_USAGE
+    if not outcome.failures:
         return EXIT_OK
     written = "nothing was written" if run.check or run.show_diff else (
         f"{target if target is not None else 'the code'} was not written")
     sink.file([_tool_diagnostic(codes.SIMULATION_FAILED, item.name, f.verdict, f.line, kernel=f.kernel,
-                                version=f.version, written=written) for f in failures], {item.name: serial})
+                                version=f.version, written=written) for f in outcome.failures], {item.name: serial})
     return EXIT_ERRORS
+
+
+def _report(run: Run, item: Input, text: str, result, outcome, sink: Sink) -> bool:
+    """Write --report; False (and a PTO098 record) when it cannot be written."""
+    from pto_transpile.render import renderer
+    from pto_transpile.report import render_report
+
+    assert run.report is not None
+    page = render_report(item.name, text, result.code, renderer("text")(result.diagnostics, {item.name: text}),
+                         outcome.kernels if outcome is not None else [], result.preload_choice)
+    try:
+        run.report.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.report), exc.strerror or str(exc))], {})
+        return False
+    click.echo(f"report written to {run.report}", file=run.notes_stream)
+    return True
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,13 +1,15 @@
 """A safe evaluator for compile-time constants (never `eval`, never imports).
 
 Folds literals, arithmetic, comparisons, boolean ops, tuples/lists, subscripts of constant
-sequences, names bound to module-level constants (also through other constants), attribute
-constants of `pl` (dtypes, memory spaces, layouts: kept as symbols) and a short whitelist of
-pure builtins. Anything else raises NotConstant naming the offending node.
+sequences, names whose module-level meaning is a value (`meaning.py`: what the name is bound
+to when the module has run, worked out in order by `modulenames.py`), attribute constants
+of `pl` (dtypes, memory spaces, layouts: kept as symbols) and a short whitelist of pure
+builtins. Anything else raises NotConstant naming the offending node, and a name whose
+meaning is unknown raises it with the reason.
 
 The work is bounded, because the text is anyone's: results larger than any hardware
 constant (`[12, 13] * 10**8`, `((10**4096)**4096)**4096`) are refused before they are
-computed, and so are chains of constants or nesting deeper than Python's stack allows.
+computed, and so is nesting deeper than Python's stack allows.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
+
+from pto_transpile.meaning import Class, Function, Meaning, Unknown, Value
 
 
 class NotConstant(Exception):
@@ -57,6 +61,14 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     cst.BitOr: operator.or_,
     cst.BitXor: operator.xor,
 }
+#: The binary operator of each augmented assignment (`x += y` is `x = x + y` for values).
+AUGMENTED: dict[type, Callable[[], cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
 _UNOPS: dict[type, Callable[[Any], Any]] = {
     cst.Minus: operator.neg,
     cst.Plus: operator.pos,
@@ -81,29 +93,38 @@ _MAX_POWER = 4096
 #: Largest folded integer, in bits (10**4096 has 13,607), and longest folded sequence or string.
 MAX_INT_BITS = 1 << 16
 MAX_ITEMS = 1 << 16
-#: Deepest evaluation (nested operators plus names resolved through other names); deeper
-#: would exhaust Python's recursion limit, and no compile-time constant needs it.
+#: Deepest evaluation (nested operators); deeper would exhaust Python's recursion limit, and
+#: no compile-time constant needs it.
 MAX_EVAL_DEPTH = 150
 
 
 class ConstEvaluator:
-    """Evaluates expressions against module constants.
+    """Evaluates expressions against what module-level names mean.
 
-    `module_constants` maps a name to the expression it is bound to at module level (one
-    binding only; names bound twice are not constants). `pl_path` turns an expression that
+    `names` maps a module-level name to its meaning (a live mapping: while the module is
+    being worked out, the names as bound so far); `hidden` are names a function binds
+    itself, which are never the module's inside it. `pl_path` turns an expression that
     names something of `pl` into its attribute path, or returns None.
     """
 
     def __init__(
         self,
-        module_constants: Mapping[str, cst.BaseExpression],
+        names: Mapping[str, Meaning],
         pl_path: Callable[[cst.BaseExpression], tuple[str, ...] | None],
+        hidden: frozenset[str] | set[str] = frozenset(),
     ):
-        self._exprs = module_constants
+        self._names = names
+        self._hidden = hidden
         self._pl_path = pl_path
-        self._cache: dict[str, Any] = {}
-        self._active: set[str] = set()
         self._depth = 0
+
+    def meaning(self, name: str) -> Meaning | None:
+        """What `name` means here at module level (None: not bound there, or hidden)."""
+        return None if name in self._hidden else self._names.get(name)
+
+    def _shadows(self, builtin: str) -> bool:
+        """Whether a builtin's name is bound to something else here."""
+        return builtin in self._hidden or builtin in self._names
 
     def try_eval(self, node: cst.BaseExpression, default: Any = None) -> Any:
         try:
@@ -116,8 +137,7 @@ class ConstEvaluator:
         if method is None:
             raise NotConstant(node, f"`{type(node).__name__}` is not a compile-time constant")
         if self._depth >= MAX_EVAL_DEPTH:
-            raise NotConstant(node, f"nested more than {MAX_EVAL_DEPTH} deep (operators and names defined "
-                                    "through other names) to fold")
+            raise NotConstant(node, f"nested more than {MAX_EVAL_DEPTH} deep to fold")
         self._depth += 1
         try:
             return method(node)
@@ -159,20 +179,15 @@ class ConstEvaluator:
 
     def _name(self, node: cst.Name) -> Any:
         name = node.value
-        if name in self._cache:
-            return self._cache[name]
-        expr = self._exprs.get(name)
-        if expr is None or name in self._active:
-            raise NotConstant(node, f"`{name}` is not bound to a compile-time constant at module level")
-        self._active.add(name)
-        try:
-            value = self.eval(expr)
-        except NotConstant as exc:
-            raise NotConstant(node, f"`{name}` is not a compile-time constant ({exc.cause})", exc.cause) from None
-        finally:
-            self._active.discard(name)
-        self._cache[name] = value
-        return value
+        meaning = self.meaning(name)
+        if isinstance(meaning, Value):
+            return meaning.value
+        if isinstance(meaning, Unknown):
+            raise NotConstant(node, f"`{name}` is not a compile-time constant ({meaning.reason})", meaning.reason)
+        if isinstance(meaning, (Function, Class)):
+            what = "function" if isinstance(meaning, Function) else "class"
+            raise NotConstant(node, f"`{name}` is a {what}, not a compile-time constant")
+        raise NotConstant(node, f"`{name}` is not bound to a compile-time constant at module level")
 
     def _Attribute(self, node: cst.Attribute) -> Any:
         path = self._pl_path(node)
@@ -236,7 +251,7 @@ class ConstEvaluator:
             raise NotConstant(node, f"cannot fold: {exc}") from None
 
     def _Call(self, node: cst.Call) -> Any:
-        if isinstance(node.func, cst.Name) and node.func.value in _BUILTINS and node.func.value not in self._exprs:
+        if isinstance(node.func, cst.Name) and node.func.value in _BUILTINS and not self._shadows(node.func.value):
             if any(a.keyword is not None or a.star for a in node.args):
                 raise NotConstant(node, "keyword or starred arguments are not folded")
             args = [self.eval(a.value) for a in node.args]

@@ -14,6 +14,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.codegen import expression_code
+from pto_transpile.ctxtypes import INT, ScalarTypes, join, stage_use_type
 from pto_transpile.diagnostics import Finding
 from pto_transpile.kinds import names_in
 from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
@@ -47,6 +48,8 @@ class CtxPlan:
     args: dict[int, list[ArgForm]]  #: stage index -> one form per (non-starred) argument, in call order
     slot_fields: dict[str, str]  #: outer-pick target -> ctx field
     findings: list[Finding] = field(default_factory=list)
+    #: field -> the scalar type it carries ("int", "float" or a dtype such as "DT_FP16"; `ctxtypes.py`)
+    types: dict[str, str] = field(default_factory=dict)
 
 
 def sections_of(kernel: Kernel, name: str) -> tuple[str, ...] | None:
@@ -82,8 +85,19 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
             if isinstance(a.value, cst.Name) and a.value.value in kernel.structs:
                 struct_fields.update(kernel.structs[a.value.value][0].fields)
 
+    receivers: dict[str, list[tuple[cst.FunctionDef, str]]] = {}  #: field -> (stage, parameter) receiving it
+    anchors: dict[str, cst.CSTNode] = {}  #: field -> where its value is written (for a report)
+
     def add(fill: Fill) -> None:
         fills.setdefault((fill.field, fill.sections), fill)
+
+    def received(fname: str, s, arg: cst.Arg) -> None:
+        anchors.setdefault(fname, arg.value)
+        func = file.stages.get(s.func)
+        if func is not None:
+            for param, a in s.bind(func.params):
+                if a is arg:
+                    receivers.setdefault(fname, []).append((func.node, param))
 
     for s in loop.stages:
         forms: list[ArgForm] = []
@@ -93,6 +107,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
             if name is not None and name in kernel.structs and not kernel.structs[name][0].is_array:
                 for f in kernel.structs[name][0].fields:
                     add(Fill(f, cst.Attribute(cst.Name(name), cst.Name(f)), sections_of(kernel, name)))
+                    anchors.setdefault(f, kernel.structs[name][0].call)
                 forms.append(ArgForm("ctx"))
                 continue
             if name is not None and aliases.get(name) in picks:
@@ -111,14 +126,45 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 fname = f"_pl_{name}" if name in struct_fields else name
                 add(Fill(fname, cst.Name(name), sections_of(kernel, name)))
                 forms.append(ArgForm("field", fname))
+                received(fname, s, arg)
             else:
                 fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}"
                 section = (s.section,) if s.section in ("cube", "vector") else None
                 add(Fill(fname, value, section))
                 forms.append(ArgForm("field", fname))
+                received(fname, s, arg)
         args[s.index] = forms
     names = sorted({f.field for f in fills.values()})
-    return CtxPlan(["_pl_is_valid"] + names + ["_pl_task_id"], list(fills.values()), args, slot_fields, findings)
+    plan = CtxPlan(["_pl_is_valid"] + names + ["_pl_task_id"], list(fills.values()), args, slot_fields, findings)
+    plan.types = _field_types(file, kernel, plan, receivers, anchors)
+    return plan
+
+
+def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dict[str, str]:
+    """The type each field carries: what its fills hold, else what the stage parameters
+    receiving it do with it (`ctxtypes.py`); a field neither says is reported (PTO072)
+    rather than typed by a guess."""
+    types = ScalarTypes(file, kernel)
+    out: dict[str, str] = {"_pl_is_valid": INT, "_pl_task_id": INT}
+    out.update({f: INT for f in plan.slot_fields.values()})
+    for fname in plan.fields:
+        if fname in out:
+            continue
+        fills = [f for f in plan.fills if f.field == fname]
+        kind = types.of(fills[0].value)
+        for f in fills[1:]:
+            kind = join(kind, types.of(f.value))
+        if kind is None:
+            uses = [stage_use_type(file, types, fn, param) for fn, param in receivers.get(fname, [])]
+            kind = uses[0] if uses and all(u == uses[0] for u in uses) else None
+        if kind is None:
+            names = sorted({fn.name.value for fn, _ in receivers.get(fname, [])})
+            stages = "stage " + ", ".join(f"`{n}`" for n in names) if names else "a stage"
+            plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name),
+                                         {"value": fills[0].source, "stage": stages}))
+            kind = INT
+        out[fname] = kind
+    return out
 
 
 def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]:

@@ -17,6 +17,7 @@ import libcst as cst
 
 from pto_transpile import build, fmt
 from pto_transpile.ctxring import CtxPlan
+from pto_transpile.ctxtypes import INT, initialiser
 from pto_transpile.model import Kernel, OuterPick, PipelineLoop, StageCall
 from pto_transpile.plan import Plan, SyncOp
 from pto_transpile.schedule import Schedule
@@ -99,7 +100,7 @@ class LoopEmitter:
         col = self.outer_col
         stmts: list[cst.BaseStatement] = []
         if not self.sched.serial:
-            fields = [f"{f}=0" for f in self.ring.fields]
+            fields = [f"{f}={initialiser(self.ring.types.get(f, INT), self.pl)}" for f in self.ring.fields]
             stmts.append(self.statement(fmt.call(f"{self.pl}.struct_array",
                                                 [str(self.sched.depth), self.style.string(self.type_name)] + fields,
                                                 col, self.style, prefix=f"{self.arr} = ")))

@@ -35,10 +35,14 @@ PL_CALL_KINDS: dict[tuple[str, ...], str] = {
     ("get_block_num",): SCALAR,
     ("get_subblock_idx",): SCALAR,
     ("get_subblock_num",): SCALAR,
+    ("getval",): SCALAR,
+    ("const",): SCALAR,
     ("TileType",): "type",
     ("range",): UNKNOWN,
 }
 SLOT_ACCESSORS = ("next", "current", "previous")
+#: Builtins whose result is a number made of their arguments.
+NUMERIC_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "round"})
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
 
 
@@ -85,7 +89,12 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         made = {"struct": STRUCT, "struct_array": STRUCT_ARRAY, "make_tile_group": GROUP}
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in made:
             return made[expr.func.attr.value]
+        if isinstance(expr.func, cst.Name) and expr.func.value in NUMERIC_BUILTINS and expr.func.value not in kinds \
+                and expr.args and not any(a.keyword is not None or a.star for a in expr.args):
+            return _numeric([a.value for a in expr.args], kinds, groups, pl_path)
         return UNKNOWN
+    if isinstance(expr, cst.IfExp):
+        return _numeric([expr.test, expr.body, expr.orelse], kinds, groups, pl_path)
     if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.BooleanOperation)):
         parts = [expr.left, expr.right] if isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation)) else (
             [expr.expression] if isinstance(expr, cst.UnaryOperation)
@@ -102,6 +111,8 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
             return "const"
         if isinstance(base, cst.Name) and kinds.get(base.value) in (STRUCT, SCALAR):
             return SCALAR
+        if isinstance(base, cst.Name) and infer(base, kinds, groups, pl_path) == "const":
+            return "const"  # a field of the tiling data or of a module-level object
         return UNKNOWN
     if isinstance(expr, (cst.Tuple, cst.List)):
         # A display of handles (`(gmax_0, gmax_1, gmax_2)` of pl.make_tile results) is a
@@ -117,12 +128,20 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
             return SCALAR
         if inner == STRUCT_ARRAY:
             return STRUCT
+        if inner == TILE and all(isinstance(e.slice, cst.Index) for e in expr.slice):
+            return SCALAR  # one element of a tile
         if inner == TENSOR:
             return TENSOR
         if inner == "const":
             return "const"
         return UNKNOWN
     return UNKNOWN
+
+
+def _numeric(parts, kinds, groups, pl_path) -> str:
+    """A number computed from `parts`: a scalar, unless one of them is a handle or unknown."""
+    sub = [infer(p, kinds, groups, pl_path) for p in parts]
+    return UNKNOWN if any(k in HANDLE_KINDS or k == UNKNOWN for k in sub) else SCALAR
 
 
 def names_in(expr: cst.CSTNode) -> list[str]:

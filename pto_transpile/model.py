@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 if TYPE_CHECKING:
+    from pto_transpile.compiletime import JitNames
     from pto_transpile.consteval import ConstEvaluator
 
 CUBE, VECTOR = "cube", "vector"
@@ -77,7 +78,7 @@ class Buffer:
 
 @dataclass
 class StageFunc:
-    name: str
+    name: str  #: the name its `def` binds (a call may use an alias of it)
     node: cst.FunctionDef
     params: list[str]
 
@@ -189,9 +190,12 @@ class Kernel:
     #: every stage call inside a loop
     loop_stage_calls: list[tuple[cst.Call, PipelineLoop]] = field(default_factory=list)
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
+    #: ids of the `dynamic_stage_ifs` whose test is a constant of each tiling-key instance
+    key_stage_ifs: set[int] = field(default_factory=set)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
     constants: ConstEvaluator | None = None  #: over the module constants the kernel does not rebind
     stored: frozenset = frozenset()  #: every name the kernel body binds (targets, loop variables, `as` names)
+    jit: JitNames | None = None  #: what `@pl.jit(tiling_key=..., datatype=...)` binds (`FileModel.instances`)
 
     @property
     def cross_core(self) -> dict[str, Buffer]:

@@ -35,6 +35,8 @@ from pto_transpile.vfbody import VfBody
 #: `@pl.vector_function`, however `pl` is spelled).
 ROOT_DECORATORS = frozenset({"jit", "stage", "vector_function"})
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+([^\W\d]\w*)")
+#: The keyword of a top-level definition's own line (below its decorators and leading comments).
+_KEYWORD = re.compile(r"^(?:async[ \t]+)?(def|class)[ \t]", re.M)
 _WORD = re.compile(r"[^\W\d]\w*")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 #: Characters Python and a line-based reading could disagree on (form feed resets indentation).
@@ -64,6 +66,12 @@ class Verbatim(cst.BaseStatement):
         body = self.text.rstrip("\r\n")
         state.add_token(body)
         state.add_token(self.text[len(body):])  # the final newline alone: the module may drop it
+
+    @property
+    def is_class(self) -> bool:
+        """Whether the kept definition is a `class` (else a `def`)."""
+        m = _KEYWORD.search(self.text)
+        return m is not None and m.group(1) == "class"
 
     def __repr__(self) -> str:
         return f"Verbatim({self.name!r}, {len(_NEWLINE.findall(self.text))} lines)"

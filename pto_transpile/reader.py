@@ -7,14 +7,18 @@ can be reported in one run.
 
 from __future__ import annotations
 
+from collections import ChainMap, Counter
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 import libcst as cst
 
-from pto_transpile import partial
+from pto_transpile import compiletime, modulenames, partial
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
+from pto_transpile.meaning import Class, Meaning, Value
 from pto_transpile.model import (
     CUBE,
     SCALAR,
@@ -32,14 +36,19 @@ from pto_transpile.partial import Verbatim
 from pto_transpile.plnames import PlNames
 from pto_transpile.source import SourceFile
 from pto_transpile.vfbody import VfBody, from_cst
-from pto_transpile.walk import BINDERS, NodeIndex, blocks, find, names_stored, statements_of
+from pto_transpile.walk import BINDERS, NodeIndex, blocks, names_stored, statements_of
 
 
 @dataclass
 class FileModel:
+    """The file as the analysis sees it. Module-level names mean what they are bound to when
+    the module has run (`names`, `meaning()`); `stages`, `helpers` and `vector_functions`
+    are keyed by the name a call uses, so a name rebound to another function (`vst =
+    vst_next`) finds the `def` it is bound to."""
+
     source: SourceFile
     pl: PlNames
-    constants: dict[str, cst.BaseExpression]
+    names: modulenames.ModuleNames
     evaluator: ConstEvaluator
     stages: dict[str, StageFunc] = field(default_factory=dict)
     helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)  #: plain module functions
@@ -47,6 +56,49 @@ class FileModel:
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
     _index: NodeIndex | None = field(default=None, repr=False)
+
+    def meaning(self, name: str) -> Meaning | None:
+        """What module-level `name` means once the module has run: `Value`, `Function`,
+        `Class` or `Unknown` (`meaning.py`); None when the file binds it nowhere."""
+        return self.names.meaning(name)
+
+    @cached_property
+    def constants(self) -> dict[str, Any]:
+        """Module-level names bound to a compile-time value -> that value."""
+        return self.names.values
+
+    @cached_property
+    def functions_by_name(self) -> dict[str, cst.FunctionDef | Verbatim]:
+        """Every module-level name bound to a function of this file -> its `def` (the
+        `def` it is bound to at the end of the module, through aliases)."""
+        return self.names.functions
+
+    @cached_property
+    def jit_names(self) -> frozenset[str]:
+        """Names the JIT binds in every function of the file: the tiling-key fields and
+        `datatype=` names of every `@pl.jit(...)` read (kernels, and kernels defined in
+        the functions read)."""
+        names: set[str] = set()
+        for k in self.kernels:
+            names |= k.jit.names if k.jit is not None else set()
+        kernel_nodes = {id(k.node) for k in self.kernels}
+        for fn in self.functions_by_name.values():
+            if isinstance(fn, cst.FunctionDef):
+                for dec in self.find(fn, cst.Decorator):
+                    call = compiletime.jit_call(dec, self.pl)
+                    if call is not None and id(fn) not in kernel_nodes:
+                        names |= compiletime.read_jit(self, call).names
+        return frozenset(names)
+
+    def instances(self, kernel: Kernel) -> compiletime.Instances:
+        """The tiling-key instances the JIT may compile `kernel` for: `.keys` is a tuple of
+        field -> value dicts (`({},)` without a tiling key), or empty with `.problem` saying
+        why they cannot be listed (too many, values not constant, ...)."""
+        cache = self.__dict__.setdefault("_instances", {})
+        if id(kernel) not in cache:
+            jit = kernel.jit if kernel.jit is not None else compiletime.JitNames()
+            cache[id(kernel)] = compiletime.instances(self, jit)
+        return cache[id(kernel)]
 
     @property
     def index(self) -> NodeIndex:
@@ -81,83 +133,47 @@ def read(source: SourceFile) -> FileModel:
 def _read(source: SourceFile) -> FileModel:
     module = source.module
     pl = PlNames.from_module(module)
-    constants = _module_constants(module)
-    model = FileModel(source, pl, constants, ConstEvaluator(constants, pl.path))
-    for stmt in module.body:
-        if isinstance(stmt, Verbatim) and stmt.vf is not None:
-            _vector_function_text(model, stmt)
-            continue
-        if not isinstance(stmt, cst.FunctionDef):
+    index = NodeIndex(module.body)
+    names = modulenames.evaluate(module, pl.path, source.text)
+    model = FileModel(source, pl, names, ConstEvaluator(names.meanings, pl.path), _index=index)
+    for name, fn in names.functions.items():
+        if isinstance(fn, Verbatim):
+            if fn.vf is not None:
+                _vector_function_text(model, name, fn)
+            elif name != fn.name:
+                raise partial.ReadWhole(f"`{name}` names `{fn.name}`, which was kept as text")
             continue
         decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
-                      for d in stmt.decorators]
+                      for d in fn.decorators]
         if ("pipeline", "stage") in decorators:
-            model.stages[stmt.name.value] = StageFunc(stmt.name.value, stmt, [p.name.value for p in stmt.params.params])
+            model.stages[name] = StageFunc(fn.name.value, fn, [p.name.value for p in fn.params.params])
         elif ("vector_function",) in decorators:
-            model.vector_functions[stmt.name.value] = stmt
-        elif ("jit",) in decorators:
+            model.vector_functions[name] = fn
+        elif ("jit",) not in decorators:
+            model.helpers[name] = fn
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and any(
+                pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) == ("jit",)
+                for d in stmt.decorators):
             model.all_jit_kernels.append(stmt)
-        else:
-            model.helpers[stmt.name.value] = stmt
     for fn in model.all_jit_kernels:
         model.kernels.append(KernelReader(model, fn).read())
     return model
 
 
-def _vector_function_text(model: FileModel, stmt: Verbatim) -> None:
+def _vector_function_text(model: FileModel, name: str, stmt: Verbatim) -> None:
     """A vector function kept as text (read with Python's parser): only when its decorators
     make it one the way a parsed one would be classified; otherwise the file is read whole."""
     decorators = [model.pl.resolve(d) for d in stmt.decorators]
     if ("vector_function",) not in decorators or ("pipeline", "stage") in decorators:
         raise partial.ReadWhole(f"`{stmt.name}` is not a vector function of pl")
-    model.vector_functions[stmt.name] = stmt
+    model.vector_functions[name] = stmt
 
 
-def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
-    """Names bound exactly once at module level by a plain assignment, with their expressions."""
-    exprs: dict[str, cst.BaseExpression] = {}
-    seen: dict[str, int] = {}
-    for stmt in module.body:
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            seen[stmt.name.value] = seen.get(stmt.name.value, 0) + 1
-            continue
-        if isinstance(stmt, Verbatim):  # a definition nothing analysed mentions
-            seen[stmt.name] = seen.get(stmt.name, 0) + 1
-            continue
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
-        for small in stmt.body:
-            if isinstance(small, cst.Assign):
-                for target in small.targets:
-                    for name, value in _unpacked(target.target, small.value):
-                        seen[name] = seen.get(name, 0) + 1
-                        exprs[name] = value
-            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
-                name = small.target.value
-                seen[name] = seen.get(name, 0) + 1
-                exprs[name] = small.value
-            elif isinstance(small, (cst.Import, cst.ImportFrom, cst.AugAssign)):
-                pass
-    return {n: e for n, e in exprs.items() if seen.get(n) == 1 and e is not None}
-
-
-def _unpacked(target: cst.BaseExpression, value: cst.BaseExpression):
-    """(name, expression) pairs bound by `target = value`, including `A, B = 1, 2`; a name
-    bound from something that cannot be split gets no expression (it is not a constant)."""
-    if isinstance(target, cst.Name):
-        return [(target.value, value)]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        parts = value.elements if isinstance(value, (cst.Tuple, cst.List)) else None
-        if parts is not None and len(parts) == len(target.elements) and not any(
-                isinstance(e, cst.StarredElement) for e in list(parts) + list(target.elements)):
-            return [pair for t, v in zip(target.elements, parts, strict=True) for pair in _unpacked(t.value, v.value)]
-        return [(n.value, None) for n in find(target, cst.Name)]
-    return []
-
-
-def _stored_names(file: FileModel, fn: cst.FunctionDef) -> frozenset[str]:
-    """Every name the kernel body binds (targets, loop variables, `as` names)."""
-    return frozenset(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
+def _stored_names(file: FileModel, fn: cst.FunctionDef) -> Counter[str]:
+    """Every name the kernel body binds (targets, loop variables, `as` names), with the
+    number of places binding it."""
+    return Counter(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
 
 
 def section_of(with_node: cst.With, pl: PlNames) -> str | None:
@@ -189,26 +205,30 @@ class KernelReader:
         self.file = file
         self.pl = file.pl
         self.fn = fn
-        self.stored = _stored_names(file, fn)
+        self.bindings = _stored_names(file, fn)
+        self.stored = frozenset(self.bindings)
         bound = {p.name.value for p in fn.params.params} | self.stored
-        # A name the kernel binds is never a module constant inside it.
-        self.evaluator = ConstEvaluator({n: e for n, e in file.constants.items() if n not in bound}, file.pl.path)
+        self.decorator, self.pipeline_kw = self._jit_decorator()
+        self.jit = compiletime.read_jit(file, compiletime.jit_call(self.decorator, file.pl))
+        # A name the kernel binds is never a module constant inside it, and neither is a name
+        # the JIT binds (a tiling-key field is a constant of each instance, not of the file).
+        self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound | self.jit.names)
         self.kernel_bound = bound
         self.tile_types: dict[str, cst.Call] = {}
 
     # entry ------------------------------------------------------------------------------
     def read(self) -> Kernel:
-        decorator, pipeline_kw = self._jit_decorator()
         kernel = Kernel(
             name=self.fn.name.value,
             node=self.fn,
-            jit_decorator=decorator,
-            pipeline_keyword=pipeline_kw,
-            preload=self._preload(pipeline_kw),
+            jit_decorator=self.decorator,
+            pipeline_keyword=self.pipeline_kw,
+            preload=self._preload(self.pipeline_kw),
             constants=self.evaluator,
             stored=self.stored,
+            jit=self.jit,
         )
-        classes = {c.name.value for c in self.file.source.module.body if isinstance(c, cst.ClassDef)}
+        classes = {n for n, m in self.file.names.meanings.items() if isinstance(m, Class)}
         for param in self.fn.params.params:
             kind = annotation_kind(param.annotation, self.pl.path)
             ann = param.annotation.annotation if param.annotation is not None else None
@@ -290,6 +310,22 @@ class KernelReader:
             out.append(stmt)
         return out
 
+    def instance_constant(self, test: cst.BaseExpression) -> bool:
+        """Whether `test` folds to a constant in every tiling-key instance of the kernel (the
+        JIT folds such a branch per instance; the generated file keeps it as written)."""
+        found = self.file.instances(self.kernel)
+        if not found.known or found.keys == ({},):
+            return False
+        for key in found.keys:
+            values: dict[str, Meaning] = {name: Value(v) for name, v in key.items()}
+            ev = ConstEvaluator(ChainMap(values, self.file.names.meanings), self.pl.path, self.kernel_bound)
+            try:
+                if isinstance(ev.eval(test), PlSymbol):
+                    return False
+            except NotConstant:
+                return False
+        return True
+
     def _constant_branch(self, node: cst.If) -> list[cst.BaseStatement] | None:
         """The statements of the taken branch, or None when the test is not constant."""
         try:
@@ -336,7 +372,11 @@ class KernelReader:
                 self._walk(self.pruned(statements_of(stmt.body)), kind, ancestors + [stmt], in_loop)
             elif isinstance(stmt, cst.If):
                 if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
-                    self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
+                    per_instance = self.instance_constant(stmt.test)
+                    if in_loop is not None or not per_instance:
+                        self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
+                        if per_instance:
+                            self.kernel.key_stage_ifs.add(id(stmt))
                 self._walk(self.pruned(statements_of(stmt.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse
                 while orelse is not None:
@@ -389,6 +429,10 @@ class KernelReader:
                 return
             if isinstance(value, cst.Call):
                 self._declaration(names, value, line, section)
+            elif (isinstance(value, cst.Name) and value.value in self.kernel.buffers
+                  and all(self.bindings[n] == 1 for n in names)):
+                for n in names:  # `xin = x_db`: one more name of the group, as `a = b = make_tile_group(...)`
+                    self.kernel.buffers.setdefault(n, self.kernel.buffers[value.value])
             picked = slot_access(value, self.kernel.buffers)
             if picked is not None:
                 for n in names:

@@ -315,10 +315,18 @@ class _OpWalker:
 
     def _vf_call(self, name: str, node: cst.Call) -> None:
         roles = vf_param_roles(self.s.file, name, self, set())
-        for i, a in enumerate([a for a in node.args if a.keyword is None and not a.star]):
+        for i, a in parameter_arguments(self.s.file.vf_body(name).params, node.args):
             role = roles.get(i)
             if role and isinstance(a.value, cst.Name):
                 self._record(a.value, role, "V", node, name)
+
+
+def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:
+    """(parameter index, argument) of a call: positional arguments by position, keyword
+    arguments by their parameter's name (starred ones bind nothing the scan can follow)."""
+    out = list(enumerate(a for a in args if a.keyword is None and not a.star))
+    out += [(params.index(a.keyword.value), a) for a in args if a.keyword is not None and a.keyword.value in params]
+    return out
 
 
 _HANDLERS = {
@@ -371,7 +379,9 @@ def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> di
                     add(vfbody.root(a, aliases), role)
         elif call.function is not None and call.function in file.vector_functions and call.function not in active:
             inner = _vf_param_roles(file, call.function, findings, active | {name})
-            for i, a in enumerate(call.args):
+            params = file.vf_body(call.function).params
+            passed = list(enumerate(call.args)) + [(params.index(k), a) for k, a in call.keywords if k in params]
+            for i, a in passed:
                 if i in inner:
                     add(vfbody.root(a, aliases), inner[i])
 

@@ -9,13 +9,14 @@ version, which no column width can wrap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
 from pto_transpile.model import SCALAR, TENSOR
 from pto_transpile.pipelined import pipelined_as
+from pto_transpile.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.provenance import LineOrigins
 from pto_transpile.reader import read
 
@@ -133,9 +134,9 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                 if k.params.get(name) == SCALAR and param.default is None:
                     scalar_params.setdefault(name, set()).add(k.name)
                 scalar_params.setdefault(name, set())
-    for names in (launch or {}).values():
-        for field in names.names:
-            scalar_params.setdefault(field, set())
+    for given in (launch or {}).values():
+        for launch_name in given.names:
+            scalar_params.setdefault(launch_name, set())
     names = ", ".join(sorted(k.name for k in kernels))
     for name in shapes:
         if name not in tensors:
@@ -192,11 +193,24 @@ class SimFailure:
     verdict: str
 
 
+@dataclass
+class Simulation:
+    """What `--simulate` found: the kernels it found wrong, and the view of each kernel."""
+
+    failures: list[SimFailure] = field(default_factory=list)
+    kernels: list[KernelView] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
+
+
 def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
-                        shapes=(), timeline=None, scalars=(), stream=None) -> list[SimFailure]:
-    """Print one verification per pipelined kernel of `result`; the kernels that failed (a
-    mismatch, deadlock, race or imbalance). OSError when the --timeline cannot be written;
-    click.BadParameter for --shape/--arg values that do not fit the kernels."""
+                        shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False) -> Simulation:
+    """Print one verification per pipelined kernel of `result`, with each pipeline loop's
+    bound (and, with `gantt`, the runs as a terminal chart); `failures` lists the kernels
+    found wrong (a mismatch, deadlock, race or imbalance). OSError when the --timeline
+    cannot be written; click.BadParameter for --shape/--arg values that do not fit."""
     from rich.console import Console
 
     from sim_runtime import verify
@@ -216,7 +230,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal
     origins = None
-    failed: list[SimFailure] = []
+    outcome = Simulation()
     for kernel in kernels:
         label, code, code_path = (AS_WRITTEN, serial, str(path)) if kernel in hand else \
             (PIPELINED, result.code, generated_path)
@@ -228,13 +242,28 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
                 origins = origins or LineOrigins(result)
                 row.message = annotate_locations(row.message, generated_path, origins.note)
         (_render_plain if plain else _render_table)(report, console)
+        view = kernel_view(kernel, report, label)
+        outcome.kernels.append(view)
+        if report.ok:
+            console.print("\n".join(bound_lines(view)), markup=False, highlight=False, soft_wrap=True)
+            if gantt:
+                _render_gantt(view, console)
         if timeline is not None and report.ok:
-            console.print(f"trace written to {timeline} (open it in https://ui.perfetto.dev)", markup=False)
+            console.print(f"trace of both runs written to {timeline} (open it in https://ui.perfetto.dev)",
+                          markup=False)
         if report.failed:  # an op the emulator lacks leaves a version unchecked, not wrong
-            failed += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,
-                                  row.verdict_text.splitlines()[0] if row.verdict_text else row.verdict)
-                       for row in report.rows if row.verdict not in ("ok", UNSUPPORTED)][:1]
-    return failed
+            outcome.failures += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,
+                                            row.verdict_text.splitlines()[0] if row.verdict_text else row.verdict)
+                                 for row in report.rows if row.verdict not in ("ok", UNSUPPORTED)][:1]
+    return outcome
+
+
+def _render_gantt(view: KernelView, console) -> None:
+    from sim_runtime.gantt import render_gantt
+
+    runs = [(v, view.run(v)) for v in ("serial", view.label)]
+    render_gantt([run.gantt(v) for v, run in runs if run is not None], console,
+                 title=f"{view.name}, serial and {view.label}")
 
 
 def _cells(row) -> tuple[str, str, str, str]:

@@ -2,12 +2,13 @@
 
 A vector function's body is register code: the access scan and the soundness check only
 need which parameter each `vf.*` op (or nested vector function) reaches through its
-positional arguments, following `p = param + offset` aliases. `VfBody` is exactly that, in
-source order: the assignments and the calls, each expression reduced to the chain a root
-is found along (a name, the left operand of a binary operation, the value of a subscript
-or attribute). Vector functions are often a third of a kernel file, so when nothing in one
-needs a syntax-tree node for a report, it is read with Python's parser (`from_ast`), much
-cheaper than libcst's, and kept as text (`partial.py`); otherwise from its libcst tree.
+arguments (positional; by keyword too for a nested function), following
+`p = param + offset` aliases. `VfBody` is exactly that, in source order: the assignments
+and the calls, each expression reduced to the chain a root is found along (a name, the
+left operand of a binary operation, the value of a subscript or attribute). Vector
+functions are often a third of a kernel file, so when nothing in one needs a syntax-tree
+node for a report, it is read with Python's parser (`from_ast`), much cheaper than
+libcst's, and kept as text (`partial.py`); otherwise from its libcst tree.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class OpCall:
     function: str | None
     args: tuple[Shape, ...]  #: positional, non-starred arguments
     node: cst.Call | None = None  #: the libcst node, when read from libcst (findings point at it)
+    keywords: tuple[tuple[str, Shape], ...] = ()  #: keyword arguments of a call of a plain name
 
 
 Item = Alias | OpCall
@@ -99,7 +101,8 @@ def from_cst(fn: cst.FunctionDef, nodes) -> VfBody:
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
                 items.append(OpCall(func.attr.value, None, args, node))
             elif isinstance(func, cst.Name):
-                items.append(OpCall(None, func.value, args, node))
+                keywords = tuple((a.keyword.value, _cst_shape(a.value)) for a in node.args if a.keyword is not None)
+                items.append(OpCall(None, func.value, args, node, keywords))
     return VfBody(fn.name.value, tuple(p.name.value for p in fn.params.params), tuple(items))
 
 
@@ -129,7 +132,8 @@ def from_ast(fn: ast.FunctionDef) -> VfBody:
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "vf":
                 items.append(OpCall(func.attr, None, args))
             elif isinstance(func, ast.Name):
-                items.append(OpCall(None, func.id, args))
+                keywords = tuple((k.arg, _ast_shape(k.value)) for k in node.keywords if k.arg is not None)
+                items.append(OpCall(None, func.id, args, None, keywords))
     return VfBody(fn.name, tuple(a.arg for a in fn.args.args), tuple(items))
 
 

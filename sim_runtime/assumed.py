@@ -21,6 +21,9 @@ here rather than given a switch:
   as not emulated.
 * The padding row of a `[65, 64]` NZ tile is never written and never read; its content is
   undefined and nothing depends on it.
+* Timing: every number of the cost model (bandwidths, cube and vector rates, issue cost,
+  queue depth, sync latency) lives in `costs.py`, whose `SOURCES` names the public source of
+  each or marks it assumed; how the pipes spend them is `coretime.py`.
 """
 
 from __future__ import annotations

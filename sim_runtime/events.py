@@ -28,6 +28,7 @@ class SetRecord:
     clock: np.ndarray
     where: Location | None
     pipe: str
+    span: int = -1  #: timeline id of the set, so the wait it releases can point back at it
 
 
 class Counters:

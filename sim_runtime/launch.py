@@ -15,6 +15,7 @@ import numpy as np
 
 from sim_runtime.dtypes import DType
 from sim_runtime.errors import KernelError, SimulationError, raised_at
+from sim_runtime.gantt import GanttRun, render_gantt
 from sim_runtime.kernelspec import build_tiling_data, dtype_named, tiling_data_fields, tiling_data_param
 from sim_runtime.lowering import lower
 from sim_runtime.machine import CoreStats, Machine
@@ -36,8 +37,12 @@ class SimResult:
         """Chrome trace JSON (loads in Perfetto / chrome://tracing)."""
         self.timeline.write_trace(path, list(self.cores))
 
-    def render_gantt(self, console=None, width: int = 80, title: str = "simulated timeline") -> None:
-        self.timeline.render_gantt(console, list(self.cores), self.cycles, width, title)
+    def gantt(self, label: str = "") -> GanttRun:
+        """This run as one run of a Gantt chart (`gantt.render_gantt`)."""
+        return GanttRun(label, self.timeline, list(self.cores), self.cycles)
+
+    def render_gantt(self, console=None, title: str = "simulated timeline") -> None:
+        render_gantt([self.gantt()], console, title)
 
 
 def _annotation(kernel, ann):

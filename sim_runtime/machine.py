@@ -3,7 +3,8 @@
 Every `pl` op funnels through `Machine.execute`: scheduling point first (so ops run in
 simulated-time order across cores), then the op's numpy effect, then its accesses are
 checked for races and its span is recorded. Sync calls and section entries are the other
-scheduling points; they may block.
+scheduling points; they may block. When each op runs is `coretime.CoreTime`'s answer (a
+front end issuing into per-pipe queues); the scheduler orders cores by their front end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops
+from sim_runtime.coretime import CoreTime
 from sim_runtime.errors import (
     DeadlockError,
     KernelError,
@@ -39,16 +41,20 @@ class Core:
     def __init__(self, machine: Machine, index: int, kind: str, block: int, sub: int, name: str):
         self.machine = machine
         self.index, self.kind, self.block, self.sub, self.name = index, kind, block, sub, name
-        self.clock = 0
-        self.busy = 0
+        self.time = CoreTime()
         self.blocker: Blocker | None = None
         self.finished = False
         self.error: BaseException | None = None
         self.go = threading.Semaphore(0)
-        self.stage_stack: list[tuple] = []
+        self.stage_stack: list[_OpenStage] = []
         self.stage_counts: dict[str, int] = defaultdict(int)
         self.sections: list[tuple[str, int]] = []
         self.barriers = 0
+
+    @property
+    def clock(self) -> int:
+        """Where the core's front end is: the time the scheduler orders cores by."""
+        return self.time.issue
 
     def blocked_in(self) -> str:
         """The wait or barrier the core is blocked in (an unfinished core is only ever stuck on one)."""
@@ -58,13 +64,37 @@ class Core:
     def stage_label(self) -> str:
         if not self.stage_stack:
             return ""
-        name, number, task, _ = self.stage_stack[-1]
-        return f"{name} (s{number}·i{task})"
+        top = self.stage_stack[-1]
+        return f"{top.name} (s{top.number}·i{top.task})"
+
+    def record(self, machine: Machine, span: Span) -> None:
+        """Add `span` to the timeline, as part of the innermost open stage."""
+        if self.stage_stack:
+            top = self.stage_stack[-1]
+            span.stage, span.task, span.stage_fn = top.number, top.task, top.name
+            top.cover(span.start, span.end)
+        machine.timeline.add(span)
+
+
+@dataclass
+class _OpenStage:
+    """A stage invocation in progress: it spans the work issued inside it."""
+
+    name: str
+    number: int
+    task: int
+    entered: int
+    start: int | None = None
+    end: int = 0
+
+    def cover(self, start: int, end: int) -> None:
+        self.start = start if self.start is None else min(self.start, start)
+        self.end = max(self.end, end)
 
 
 @dataclass
 class CoreStats:
-    busy: int
+    busy: int  #: cycles in which at least one pipe of the core works
     idle: int
     utilisation: float
 
@@ -210,15 +240,12 @@ class Machine:
 
     def execute(self, core: Core, op: str, plan: OpPlan, where: Location):
         self.scheduler.point(core)
-        start = core.clock
         try:
             result = plan.run()
         except SimulationError as exc:
             raise located(exc, where) from None
-        cost = self.cost(plan.cost)
-        core.clock += cost
-        core.busy += cost
         mutex = plan.mutex if self.auto_mutex else ()
+        start, end = core.time.op(plan.pipe, self.cost(plan.cost), mutex)
         vc, comp, epoch = self.races.op_clock(core, plan.pipe, mutex)
         stage = core.stage_label()
         for mem, fp, kind in sorted(plan.accesses, key=lambda a: a[2] != "R"):
@@ -228,18 +255,24 @@ class Machine:
             acc = Access(fp, kind, core, plan.pipe, comp, epoch, plan.label or f"pl.{op}", where, stage, data,
                          mem.label())
             self.races.check(acc, vc)
-        self.timeline.add(Span("op", core.block, core.name, op, start, core.clock, pipe=plan.pipe, where=str(where)))
+        core.record(self, Span("op", core.block, core.name, op, start, end, pipe=plan.pipe,
+                               where=str(where)))
         return result
 
     # -- stages ------------------------------------------------------------------------------
     def stage_enter(self, core: Core, fn_name: str) -> None:
         task = core.stage_counts[fn_name]
         core.stage_counts[fn_name] += 1
-        core.stage_stack.append((fn_name, self.stage_numbers.get(fn_name, 0), task, core.clock))
+        core.stage_stack.append(_OpenStage(fn_name, self.stage_numbers.get(fn_name, 0), task, core.clock))
 
     def stage_exit(self, core: Core) -> None:
-        name, number, task, start = core.stage_stack.pop()
-        self.timeline.add(Span("stage", core.block, core.name, name, start, core.clock, stage=number, task=task))
+        top = core.stage_stack.pop()
+        start = top.entered if top.start is None else top.start
+        span = Span("stage", core.block, core.name, top.name, start, max(top.end, start), stage=top.number,
+                    task=top.task, stage_fn=top.name)
+        if core.stage_stack:  # a stage called inside another one is part of it
+            core.stage_stack[-1].cover(span.start, span.end)
+        self.timeline.add(span)
 
     def _sync_context(self, core: Core, where: Location) -> str:
         """Stage a sync call belongs to: the enclosing stage, or the stage its site guards."""
@@ -257,12 +290,12 @@ class Machine:
         pipe = _pipe_name(pipe)
         eid = _event_id(event_id, where)
         self.scheduler.point(core)
-        start = core.clock
-        core.clock += self.cost(costs.COSTS.sync)
-        rec = SetRecord(core.clock, self.races.release_clock(core, pipe), where, pipe)
+        fired = core.time.set_flag(pipe)
+        span = Span("sync", core.block, core.name, "set_cross_core", fired, fired, pipe=pipe, where=str(where),
+                    ident=self.timeline.new_id())
+        rec = SetRecord(fired, self.races.release_clock(core, pipe), where, pipe, span.ident)
         self.counters.set(core, eid, mode, rec)
-        self.timeline.add(Span("sync", core.block, core.name, "set_cross_core", start, core.clock, pipe=pipe,
-                               where=str(where)))
+        core.record(self, span)
 
     def wait_cross_core(self, core: Core, pipe, event_id, mode: int, where: Location) -> None:
         pipe = _pipe_name(pipe)
@@ -276,17 +309,18 @@ class Machine:
                     f"at {where}, stage {self._sync_context(core, where)}")
             self.scheduler.point(core, _FlagWait(self.counters, keys, need_all, text))
             recs = self.counters.consume(keys, need_all, allow_debt=False)
-        start = core.clock
-        core.clock = max([core.clock] + [r.time for r in recs]) + self.cost(costs.COSTS.sync)
+        released = max((r.time for r in recs), default=0)
+        start, end = core.time.wait(pipe, released, self.cost(costs.COSTS.sync))
         self.races.acquire(core, pipe, [r.clock for r in recs])
-        self.timeline.add(Span("wait", core.block, core.name, "wait_cross_core", start, core.clock, pipe=pipe,
-                               where=str(where)))
+        core.record(self, Span("wait", core.block, core.name, "wait_cross_core", start, end, pipe=pipe,
+                               where=str(where), links=tuple(r.span for r in recs)))
 
     # -- intra-core flags (sync_src / sync_dst) -----------------------------------------------
     def sync_src(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:
         """Flag (set_pipe -> wait_pipe, id) raised after everything issued on set_pipe so far."""
         key = (_pipe_name(set_pipe), _pipe_name(wait_pipe), _event_id(event_id, where))
         self.races.sync_src(core, *key, where)
+        core.time.sync_src(*key)
 
     def sync_dst(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:
         """Later work on wait_pipe waits for the oldest unconsumed matching sync_src of this core.
@@ -297,6 +331,22 @@ class Machine:
         if not self.races.sync_dst(core, *key):
             raise DeadlockError(f"{core.name}: sync_dst(set_pipe={key[0]}, wait_pipe={key[1]}, event_id={key[2]}) "
                                 "has no earlier matching sync_src on this core: the pipe would hang", where)
+        core.time.sync_dst(*key)
+
+    def mutex(self, core: Core, lock: bool, pipe, mid: int) -> None:
+        """`mutex_lock`/`mutex_unlock` on `pipe`: ordering (race detector) and timing."""
+        pipe = _pipe_name(pipe)
+        if lock:
+            self.races.mutex_lock(core, pipe, mid)
+            core.time.mutex_lock(pipe, mid)
+        else:
+            self.races.mutex_unlock(core, pipe, mid)
+            core.time.mutex_unlock(pipe, mid)
+
+    def bar_all(self, core: Core) -> None:
+        """Every pipe of the core after everything issued on any of its pipes."""
+        self.races.join_core(core)
+        core.time.bar_all()
 
     def sync_all(self, core: Core, core_type: str, where: Location) -> None:
         """Barrier over every core of `core_type` (MIX: all of them); syncing a core type the
@@ -315,7 +365,7 @@ class Machine:
         n = core.barriers
         core.barriers += 1
         bar = self.sync_barriers.setdefault((core_type, n), _Barrier(len(members)))
-        bar.arrivals.append((core, core.clock))
+        bar.arrivals.append((core, core.time.done()))
         self.scheduler.point(core, _BarrierWait(bar, f"sync_all(core_type={core_type}) #{n} at {where}"))
         self._pass_barrier(core, bar, members)
 
@@ -323,7 +373,7 @@ class Machine:
         if not bar.released:
             bar.released = True
             self.races.join_all(members)
-        core.clock = bar.time() + self.cost(costs.COSTS.sync)
+        core.time.resume_all(bar.time() + self.cost(costs.COSTS.sync))
 
     # -- sections (sequential mode is lock-step over sections, block by block) ---------------
     def enter_section(self, core: Core, kind: str, line: int) -> bool:
@@ -339,7 +389,7 @@ class Machine:
         while len(barriers) <= k:
             barriers.append(_Barrier(len(team)))
         bar = barriers[k]
-        bar.arrivals.append((core, core.clock, kind, line))
+        bar.arrivals.append((core, core.time.done(), kind, line))
         self.scheduler.point(core, _BarrierWait(bar, f"section #{k + 1} (section_{kind} at line {line})"))
         if not bar.released:
             seen = {(a[2], a[3]) for a in bar.arrivals}
@@ -388,11 +438,13 @@ class Machine:
                     self.warnings.append("a sync_all barrier was not reached by every core")
 
     def makespan(self) -> int:
-        return max((c.clock for c in self.cores), default=0)
+        return max((c.time.done() for c in self.cores), default=0)
 
     def stats(self) -> dict[str, CoreStats]:
         span = self.makespan()
-        return {c.name: CoreStats(c.busy, span - c.busy, (c.busy / span) if span else 0.0) for c in self.cores}
+        busy = self.timeline.busy_by_core()
+        return {c.name: CoreStats(busy.get(c.name, 0), span - busy.get(c.name, 0),
+                                  (busy.get(c.name, 0) / span) if span else 0.0) for c in self.cores}
 
 
 def _event_id(event_id, where) -> int:

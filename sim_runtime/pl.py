@@ -389,7 +389,7 @@ def _mutex(lock: bool):
         core = _core("system.mutex_lock" if lock else "system.mutex_unlock", _where())
         ids = list(mutex_ids) if mutex_ids is not None else [mutex_id]
         for mid in ids:
-            (core.machine.races.mutex_lock if lock else core.machine.races.mutex_unlock)(core, _pipe(pipe), int(mid))
+            core.machine.mutex(core, lock, _pipe(pipe), int(mid))
     return fn
 
 
@@ -397,7 +397,7 @@ def _bar(all_pipes: bool):
     def fn():
         core = _core("system.bar", _where())
         if all_pipes:
-            core.machine.races.join_core(core)
+            core.machine.bar_all(core)
     return fn
 
 

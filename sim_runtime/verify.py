@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim_runtime.api import run_kernel
+from sim_runtime.api import SimResult, run_kernel
 from sim_runtime.errors import (
     DeadlockError,
     EventOverflowError,
@@ -22,6 +22,7 @@ from sim_runtime.errors import (
     UnsupportedOpError,
 )
 from sim_runtime.loader import load_kernel_module
+from sim_runtime.timeline import write_trace
 
 #: The verdict of a run that met an op the emulator does not implement: nothing is known
 #: about the outputs (not a failure of the kernel, and not a proof of it either).
@@ -39,6 +40,8 @@ class VerifyRow:
     max_diff: dict[str, float] = field(default_factory=dict)
     verdict: str = "ok"  # ok | mismatch | deadlock | race | imbalance | overflow | unsupported | error
     message: str = ""
+    #: the run itself (timeline, per-core stats), when the emulator finished it
+    run: SimResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def verdict_text(self) -> str:
@@ -138,6 +141,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
            block_dim: int = 1, shapes: dict | None = None, timeline_path=None, scalars: dict | None = None,
            generated_paths: dict | None = None) -> VerifyReport:
     """`generated_source` is one source text or a dict {version label: source text}.
+    `timeline_path` receives a Chrome trace of every run that finished, serial included.
 
     Reports name the serial kernel `path`; a generated version is named by
     `generated_paths[label]` when given, so its line numbers point into its own file."""
@@ -151,7 +155,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     except Exception as exc:  # never a traceback: the verdict carries the message
         rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc, outputs)))
         return VerifyReport(kernel_name, rows)
-    rows.append(VerifyRow("serial", serial.cycles, 1.0))
+    rows.append(VerifyRow("serial", serial.cycles, 1.0, run=serial))
     for label, src in generated.items():
         try:
             res = run_kernel((generated_paths or {}).get(label, path), kernel_name, inputs, source=src,
@@ -171,7 +175,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
             same &= bool(np.array_equal(got, ref, equal_nan=True))
         speed = serial.cycles / res.cycles if res.cycles else None
         rows.append(VerifyRow(label, res.cycles, speed, diffs, "ok" if same else "mismatch",
-                              "" if same else "outputs differ from the serial kernel"))
-        if timeline_path is not None and len(generated) == 1:
-            res.write_trace(timeline_path)
+                              "" if same else "outputs differ from the serial kernel", run=res))
+    if timeline_path is not None:
+        write_trace(timeline_path, {r.version: (r.run.timeline, list(r.run.cores)) for r in rows if r.run})
     return VerifyReport(kernel_name, rows)

@@ -33,8 +33,8 @@ M = {
                         "    return pl.make_tile_group(type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, "
                         "target_memory=pl.MemorySpace.Vec), addrs=0x20000, mutex_ids=[22, 23])\n\n\n"
                         "@pl.jit(auto_mutex=True")
-                    .replace("        relu_nz_db = pl.make_tile_group(",
-                             "        extra = make_buf()\n        relu_nz_db = pl.make_tile_group("),
+                    .replace("    relu_vec = relu_vec_db.next()\n",
+                             "    relu_vec = relu_vec_db.next()\n    extra = make_buf()\n"),  # in a stage
  "helper_returns_tile": sub("    out_vec = out_vec_db.next()\n    pl.store",
                             "    out_vec = take(out_vec_db)\n    pl.store")
                         .replace("@pl.pipeline.stage\ndef stage1",

@@ -5,7 +5,12 @@ from pto_transpile.rules.base import Rule
 
 def check(ctx):
     for node, _section in ctx.kernel.dynamic_stage_ifs:
-        yield node.test, {"cond": ctx.source.code(node.test)}
+        if id(node) in ctx.kernel.key_stage_ifs:
+            yield node.test, {"cond": ctx.source.code(node.test), "_hint": "key",
+                              "what": "is a tiling-key test inside the pipeline loop: each instance would "
+                                      "pipeline other stages, and one generated file serves every instance"}
+        else:
+            yield node.test, {"cond": ctx.source.code(node.test), "what": "is not a compile-time constant"}
 
 
 DOC = """\
@@ -13,6 +18,10 @@ DOC = """\
 An `if` around a stage call must have a condition that folds to a compile-time constant
 (literals, module-level constants and arithmetic on them); constant branches are folded
 away first. Runtime conditions (the loop variable, `pl.get_subblock_idx()`) are rejected.
+A test on tiling-key fields (`if HasAtten == 1:`) is constant in each instance the JIT
+compiles, but the generated file serves every instance: such a test may choose between
+whole pipeline loops (each branch holding its own loop, kept as written), not between
+stages of one pipeline loop.
 
 ## Why it matters for pipelining
 The pipelined loop runs stage `s` of iteration `i - delay(s)` in beat `i`, and every
@@ -50,8 +59,9 @@ RULE = Rule(
     code=codes.DYNAMIC_BRANCH_AROUND_STAGE,
     name="dynamic-branch-around-stage",
     title="A runtime `if` decides whether a stage runs",
-    message="branch condition `{cond}` wraps a stage call but is not a compile-time constant",
+    message="branch condition `{cond}` wraps a stage call but {what}",
     hint="Make the condition a module-level constant, or move the `if` inside the stage body",
+    hints={"key": "Put the `if` around the whole pipeline loop (one loop per branch), or inside the stage body"},
     check=check,
     seed="an `if` may choose whether a stage runs only when its condition is a compile-time constant",
     doc=DOC,

@@ -1,5 +1,7 @@
 from itertools import pairwise
 
+import libcst as cst
+
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
@@ -14,7 +16,7 @@ def check(ctx):
     order = list(statements(ctx.kernel.node.body.body))
     pos = {id(s): i for i, s in enumerate(order)}
     for prev, loop in pairwise(loops):
-        if prev.outer is loop.outer:
+        if prev.outer is loop.outer or _exclusive(ctx.file, prev, loop):
             continue
         start, end = pos[id(prev.outer)], pos[id(loop.outer)]
         if start > end:
@@ -25,11 +27,34 @@ def check(ctx):
             yield loop.outer, {"line": ctx.source.line_of(prev.node)}
 
 
+def _exclusive(file, a, b) -> bool:
+    """Whether the two loops sit in different branches of one `if` (one of them never runs)."""
+    for node in a.ancestors:
+        if isinstance(node, cst.If) and any(x is node for x in b.ancestors):
+            branch_a, branch_b = _branch(file, node, a.outer), _branch(file, node, b.outer)
+            if branch_a is not None and branch_b is not None and branch_a != branch_b:
+                return True
+    return False
+
+
+def _branch(file, node: cst.If, loop: cst.For) -> int | None:
+    """Which block of the `if`/`elif`/`else` chain holds `loop`."""
+    blocks: list[cst.CSTNode] = []
+    current: cst.CSTNode | None = node
+    while isinstance(current, cst.If):
+        blocks.append(current.body)
+        current = current.orelse
+    if current is not None:
+        blocks.append(current)
+    return next((i for i, block in enumerate(blocks) if any(x is loop for x in file.find(block, cst.For))), None)
+
+
 DOC = """\
 ## What it checks
 (Warning.) A kernel has several pipeline loops, and there is no
 `pl.system.sync_all(...)` call between the end of one loop (its outermost loop) and the
-start of the next.
+start of the next. Loops in different branches of one `if` (one loop per tiling-key
+instance, say) never both run, and need none.
 
 ## Why it matters for pipelining
 A pipelined loop ends with drain beats (the delayed stages finish the last iterations)

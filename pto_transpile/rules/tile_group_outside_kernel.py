@@ -6,32 +6,37 @@ from pto_transpile.rules.base import Rule
 
 
 def _reachable(file):
-    """Stages and the module functions that kernels and stages call (transitively)."""
+    """Stages and the module functions stages call (transitively), each once with whether it
+    is a stage: the functions a pipeline runs in its delayed iterations. A kernel may build
+    its groups through its own helpers (kernel factories); those run once, in its body."""
     functions = {**file.helpers, **file.vector_functions, **{n: s.node for n, s in file.stages.items()}}
-    todo = list(file.all_jit_kernels) + [s.node for s in file.stages.values()]
-    seen = {s for s in file.stages}
+    stages = {id(s.node) for s in file.stages.values()}
+    todo = [s.node for s in file.stages.values()]
+    seen: dict[int, cst.FunctionDef] = {}
     while todo:
         fn = todo.pop()
+        if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
+            continue
+        seen[id(fn)] = fn
         for call in file.find(fn, cst.Call):
-            if isinstance(call.func, cst.Name) and call.func.value in functions and call.func.value not in seen:
-                seen.add(call.func.value)
+            if isinstance(call.func, cst.Name) and call.func.value in functions:
                 todo.append(functions[call.func.value])
-    return [functions[n] for n in sorted(seen)]
+    return [(fn, id(fn) in stages) for fn in sorted(seen.values(), key=lambda f: f.name.value)]
 
 
 def check(ctx):
     file = ctx.file
-    for stmt in _reachable(file):
-        for call in file.find(stmt, cst.Call):
+    for fn, is_stage in _reachable(file):
+        for call in file.find(fn, cst.Call):
             if file.pl.path(call.func) == ("make_tile_group",):
-                kind = "stage" if stmt.name.value in file.stages else "function"
-                yield call, {"function": stmt.name.value, "kind": kind}
+                yield call, {"function": fn.name.value, "kind": "stage" if is_stage else "function"}
 
 
 DOC = """\
 ## What it checks
-`pl.make_tile_group(...)` is called outside the `@pl.jit` kernel body: in a stage function
-or in a plain helper function.
+`pl.make_tile_group(...)` is called in a stage function, or in a function a stage calls
+(directly or through other functions). A kernel may build its groups through helpers it
+calls itself (kernel factories): those run once, in the kernel body.
 
 ## Why it matters for pipelining
 The transform learns every buffer's memory space, addresses, tile count, mutex ids and
@@ -70,19 +75,32 @@ _BODY = '''\
 _HELPER = "def half_buffer():\n" + ex.textwrap.indent(
     _DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
 
+#: a kernel factory: the hand-pipelined kernel builds its cross-core group through a helper
+_FACTORY = '''\
+def cross_core_group(addrs, fwd, bwd):
+    return pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=addrs,
+        mutex_ids=[0, 1],
+        fwd_ids=fwd,
+        bwd_ids=bwd,
+    )'''
+
 INVALID = (
     ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
               + ex.textwrap.indent(_DECL.replace("(\n", "(  # E: PTO020\n", 1), "    ") + "\n" + _BODY),
-    ex.kernel(helpers=_HELPER, st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db, y_db):\n" + _BODY,
-              vec_decls=ex.VEC_DECLS + "\n    y_db = half_buffer()",
-              # the helper's result has no known kind either, so PTO054 follows
-              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)  # E: PTO054"))),
+    # a function the stage calls (it also returns the group: PTO021)
+    ex.kernel(helpers=_HELPER.replace("# E: PTO020", "# E: PTO020, PTO021"),
+              st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
+              + _BODY.replace("    y = y_db.next()", "    y_db = half_buffer()\n    y = y_db.next()")),
 )
 
 VALID = (
     ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db, y_db):\n" + _BODY,
               vec_decls=ex.VEC_DECLS + "\n" + ex.textwrap.indent(_DECL, "    "),
               loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))),
+    ex.HAND_PIPELINED.replace("N = 4\n", "N = 4\n\n\n" + _FACTORY + "\n").replace(
+        ex.X_DB.replace("\n", "\n    "), "x_db = cross_core_group(0x0, [0, 1], [2, 3])"),
 )
 
 

@@ -5,7 +5,7 @@ import builtins
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.compiletime import compile_time_names
+from pto_transpile.deadcode import dead_nodes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import undefined
 from pto_transpile.rules.base import Rule
@@ -38,14 +38,18 @@ def check(ctx):
         bound = module_names | _bound(file, fn) | ({"vf"} if id(fn) in vfs else set())
         reported = set()
         reads = _reads(file, fn)
+        dead = None
         for name in reads:
             if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
+                dead = dead_nodes(file, fn) if dead is None else dead
+                if id(name) in dead:
+                    continue  # a branch no kernel instance compiles
                 reported.add(name.value)
                 yield undefined(file, fn, name, bound | _BUILTINS, reads, id(fn) in kernels)
 
 
 def _module_bound(file) -> set[str] | None:
-    names: set[str] = compile_time_names(file.source.text)
+    names: set[str] = set(file.jit_names)
     for stmt in file.source.module.body:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             names.add(stmt.name.value)

@@ -3,18 +3,7 @@ the cost model's function, so a new cost model needs only entries here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sim_runtime import costs
-
-#: Op classes and what they cost from the bytes of their widest operand.
-CLASS_COST: dict[str, Callable[[int], int]] = {
-    "elementwise": costs.vector_cost,
-    "reduce": costs.vector_cost,
-    "gather": costs.vector_cost,
-    "sort": lambda nbytes: costs.vector_cost(2 * nbytes),  # a merge network: two passes over the data
-    "scalar": lambda nbytes: costs.COSTS.scalar,
-}
 
 _SORT = ("sort32", "mrgsort", "mrgsort2")
 _GATHER = ("gather", "gatherb", "gathermask", "scatter", "histogram")
@@ -28,4 +17,10 @@ OP_CLASS: dict[str, str] = {**dict.fromkeys(_SORT, "sort"), **dict.fromkeys(_GAT
 
 
 def op_cost(op: str, nbytes: int) -> int:
-    return CLASS_COST[OP_CLASS.get(op, "elementwise")](nbytes)
+    """Cycles of a vector-core op on `nbytes` of its widest operand: scalar-pipe ops cost one
+    scalar step, a sort is a merge network (two passes over the data), everything else is
+    the vector unit's throughput for the op (`costs.vector_cost`)."""
+    kind = OP_CLASS.get(op, "elementwise")
+    if kind == "scalar":
+        return costs.COSTS.scalar
+    return costs.vector_cost(2 * nbytes if kind == "sort" else nbytes, op)

@@ -1,0 +1,58 @@
+"""What a module-level name means once the module has finished executing.
+
+Kernels are compiled and run after the module is imported, so a name means what it is
+bound to at the end of the module: a value the constant evaluator could fold, a function
+or class defined in the file, or something that cannot be known without running the file
+(`Unknown`, with the reason). Unknown is never replaced by a guess such as a first value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+
+@dataclass(frozen=True)
+class Value:
+    """A compile-time value (int, float, str, tuple, list, `PlSymbol`, ...)."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Function:
+    """A `def` of this file (a libcst `FunctionDef`, or a `Verbatim` kept as text)."""
+
+    node: Any
+
+    @property
+    def name(self) -> str:
+        """The name the `def` statement itself binds (an alias may be another)."""
+        node = self.node
+        return node.name.value if isinstance(node, cst.FunctionDef) else node.name
+
+
+@dataclass(frozen=True)
+class Class:
+    """A `class` of this file (a libcst `ClassDef`, or a `Verbatim` kept as text)."""
+
+    node: Any
+
+    @property
+    def name(self) -> str:
+        node = self.node
+        return node.name.value if isinstance(node, cst.ClassDef) else node.name
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """Bound to something that cannot be known statically; `reason` says why, in words
+    that follow "is not a compile-time constant (...)"."""
+
+    reason: str
+    imported: bool = False  #: bound by an import (another module's object), not by this file's code
+
+
+Meaning = Value | Function | Class | Unknown

@@ -1,0 +1,115 @@
+import libcst as cst
+
+from pto_transpile import codes
+from pto_transpile.deadcode import dead_nodes
+from pto_transpile.localnames import local_names
+from pto_transpile.meaning import Unknown, Value
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+
+
+def check(ctx):
+    file = ctx.file
+    seen: set[int] = set()
+    for fn in [k.node for k in file.kernels] + [s.node for s in file.stages.values()] \
+            + list(file.helpers.values()) + list(file.vector_functions.values()):
+        if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
+            continue  # a function kept as text (no rule reads it) is not judged
+        seen.add(id(fn))
+        local = local_names(file, fn)
+        for call in file.find(fn, cst.Call):
+            func = call.func
+            if not isinstance(func, cst.Name) or func.value in local or id(func) in dead_nodes(file, fn):
+                continue
+            meaning = file.meaning(func.value)
+            if isinstance(meaning, Value):
+                yield func, {"name": func.value, "function": fn.name.value,
+                             "what": f"is bound to `{meaning.value!r}`, not a function"}
+            elif isinstance(meaning, Unknown) and not meaning.imported:
+                yield func, {"name": func.value, "function": fn.name.value,
+                             "what": f"cannot be known without running the file: {meaning.reason}"}
+
+
+DOC = """\
+## What it checks
+A kernel, stage, helper or vector function calls a module-level name that, once the
+module has run, is not a function the analysis can follow: the module rebinds it to a
+value, or binds it in a way that cannot be known without running the file (under an `if`
+whose test is not a compile-time constant, in a loop or `try`, through `global` in a
+function, `del`, ...). Kernels run after the module is imported, so a call means what the
+name is bound to at the end of the module. Names imported from other modules are not
+judged here.
+
+## Why it matters for pipelining
+The stages' reads and writes are found by following the functions they call. When the
+function a name stands for depends on how the file runs, its tile accesses are unknown:
+the syncs inserted for one candidate would not order the other's accesses.
+
+## Example
+```python
+if os.environ.get("PTO_DEBUG"):
+    store_half = store_half_logged   # which function `store_half` is depends on the run
+
+@pl.pipeline.stage
+def st(ki, sub_id, out, x_db):
+    x = x_db.next()
+    store_half(out, x, ki * TILE + sub_id * HALF)
+```
+
+## Use instead
+```python
+DEBUG = False                        # a compile-time constant: the branch is decided statically
+if DEBUG:
+    store_half = store_half_logged
+```
+"""
+
+_HELPERS = '''\
+import os
+
+
+def store_half(out, x, row):
+    pl.store(out, x, [row, 0])
+
+
+def store_half_logged(out, x, row):
+    pl.printf("row %d", row)
+    pl.store(out, x, [row, 0])
+
+
+{switch}
+    store_half = store_half_logged'''
+
+_ST = ex.ST.replace("    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])",
+                    "    store_half(out, x, ki * TILE + sub_id * HALF){mark}")
+
+#: the store `store_half` stands for is unknown, so `st` is seen reading nothing of `x_db`: PTO033 follows
+_LOOP = ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO033"), ex.vector())
+
+INVALID = (
+    ex.kernel(helpers=_HELPERS.format(switch='if os.environ.get("PTO_DEBUG"):'),
+              st=_ST.format(mark="  # E: PTO070"), loop=_LOOP),
+    ex.kernel(helpers=_HELPERS.format(switch='if os.environ.get("PTO_DEBUG"):').replace(
+        "    store_half = store_half_logged", "    store_half = store_half_logged\nstore_half = None"),
+              st=_ST.format(mark="  # E: PTO070"), loop=_LOOP),
+)
+
+VALID = (
+    ex.kernel(helpers=_HELPERS.format(switch="DEBUG = False\nif DEBUG:"), st=_ST.format(mark="")),
+    ex.kernel(helpers=_HELPERS.format(switch="if True:"), st=_ST.format(mark="")),
+)
+
+
+RULE = Rule(
+    code=codes.CALLED_NAME_NOT_FUNCTION,
+    name="called-name-not-function",
+    title="A call names a module-level name that is not statically a function",
+    message="`{function}` calls `{name}`, which at the end of the module {what}",
+    hint="Bind `{name}` to one function at module level (unconditionally, or under a compile-time constant test)",
+    phase="file",
+    check=check,
+    seed="a function called by a kernel, stage or helper is known statically, as the module binds it once it has run",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

@@ -1,0 +1,63 @@
+from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+
+DOC = """\\
+## What it checks
+A value a delayed stage receives travels in a field of the ctx ring (`pl.struct_array`),
+and whether it is an integer or a float cannot be told from how it is computed: an integer
+division `a / b`, `pl.getval` of a tile whose dtype is not a constant, a name bound from
+values of both kinds without a `pl` dtype. The uses of the stage parameter receiving it
+(an index or loop bound is an integer; the scalar of a vector op takes its tile's dtype)
+do not tell either.
+
+## Why it matters for pipelining
+PyPTO types each field of a `pl.struct_array` from its initialiser: a float carried in a
+field initialised with `0` is truncated to an integer, an index carried in a field
+initialised with `0.0` becomes a float. The delayed stage would compute with another value
+than the serial kernel does.
+
+## Example
+```python
+    for ki in pl.range(0, N):
+        scale = TILE / (ki + 1)          # true division of integers; `st` only prints it
+        with pl.section_vector():
+            st(ki, sub_id, scale, out, x_db)
+```
+
+## Use instead
+```python
+        scale: pl.DT_FP32 = TILE / (ki + 1)   # the annotation gives the value its type
+```
+"""
+
+_ST = ex.ST.replace("def st(ki, sub_id, out, x_db):", "def st(ki, sub_id, scale, out, x_db):").replace(
+    "    x = x_db.next()", '    x = x_db.next()\n    pl.printf("scale %f", scale)')
+
+
+def _kernel(binding: str, mark: str = "") -> str:
+    return ex.kernel(st=_ST, loop=ex.loop(binding, ex.cube(), ex.vector("st(ki, sub_id, scale, out, x_db)" + mark)))
+
+
+INVALID = (_kernel("scale = TILE / (ki + 1)", "  # E: PTO072"),)
+
+VALID = (
+    _kernel("scale: pl.DT_FP32 = TILE / (ki + 1)"),
+    _kernel("scale = TILE / (ki + 1.0)"),
+)
+
+
+RULE = Rule(
+    code=codes.CTX_FIELD_TYPE_UNKNOWN,
+    name="ctx-field-type-unknown",
+    title="Whether a value a delayed stage receives is an integer or a float cannot be told",
+    message="`{value}` travels to {stage} in a ctx field, but whether it is an integer or a float cannot be "
+            "told; the field's initialiser would have to guess its type",
+    hint="Annotate the name where it is bound (`{value}: pl.DT_FP32 = ...` or `pl.DT_INT32`), or compute it "
+         "from values whose type is known",
+    phase="analysis",
+    seed="each ctx field is initialised with a value of the type it carries, never a guessed one",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
