@@ -4,13 +4,44 @@
     result = transpile(source_text, preload=2, path="kernel.py")
     result.code          # the generated file (None when there are errors)
     result.diagnostics   # every problem found, with positions, messages and hints
+
+The names below are imported when first used (PEP 562): `pto-transpile --version` and
+`--help` then cost the interpreter's start and click, not libcst and the analysis.
 """
 
-from pto_transpile.api import transpile
-from pto_transpile.diagnostics import Diagnostic, Severity
-from pto_transpile.preload import Auto
-from pto_transpile.results import TranspileResult
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"  #: the one place the version is written (pyproject.toml reads it from here)
 
+#: public name -> the module that defines it
+_LAZY = {
+    "transpile": "pto_transpile.api",
+    "Diagnostic": "pto_transpile.diagnostics",
+    "Severity": "pto_transpile.diagnostics",
+    "Auto": "pto_transpile.preload",
+    "TranspileResult": "pto_transpile.results",
+}
+
 __all__ = ["Auto", "Diagnostic", "Severity", "TranspileResult", "__version__", "transpile"]
+
+if TYPE_CHECKING:
+    from pto_transpile.api import transpile
+    from pto_transpile.diagnostics import Diagnostic, Severity
+    from pto_transpile.preload import Auto
+    from pto_transpile.results import TranspileResult
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pto_transpile' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

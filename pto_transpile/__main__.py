@@ -1,5 +1,5 @@
 """`python -m pto_transpile`: the same command as `pto-transpile`."""
 
-from pto_transpile.cli import main
+from pto_transpile.entry import main
 
-main(prog_name="pto-transpile")
+main()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import warnings
 from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +35,9 @@ from pto_transpile.scan import StageScanner
 from pto_transpile.schedule import schedule_for
 from pto_transpile.source import SourceFile
 from pto_transpile.syncgraph import build_graph
+
+#: A UTF-8 byte order mark, as the first character of a file's text.
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,12 @@ def transpile(source: str, *, preload: PreloadArg = None, path: str | None = Non
     `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
+    if source.startswith(BOM):  # kept on the output, invisible to the analysis and to positions
+        result = transpile(source[len(BOM):], preload=preload, path=path, select=select, ignore=ignore,
+                           _skip_rules=_skip_rules)
+        if result.code is not None:
+            result.code = BOM + result.code
+        return result
     checked = check_preload(preload)
     selection = Selection.parse(select, ignore)
     choice = None
@@ -136,9 +146,14 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
         src = SourceFile.parse(source, path)
     except cst.ParserSyntaxError as exc:
         return TranspileResult(path, None, [_syntax_error(path, source, exc)])
+    refused = None if src.compiled else _compile_error(path, source)
+    if refused is not None:
+        return TranspileResult(path, None, [refused])
     reporter = Reporter(src, skip)
     file = read(src)
     reporter.run("file", FileContext(file))
+    if reporter.has_errors_of(codes.STOPS_ANALYSIS):  # what follows from a typo would hide it
+        return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), [], src)
     results: list[LoopResult] = []
     replacements: dict[int, object] = {}
     transformed: list[Kernel] = []
@@ -248,15 +263,36 @@ def _preload_of(preloads: tuple, index: int) -> int | None:
 
 def _syntax_error(path: str, source: str, exc: cst.ParserSyntaxError) -> Diagnostic:
     """Python's own parser (parse only, never run) places most errors better than libcst,
-    which reports the first token it could not use; fall back to libcst's position."""
-    rule = registry()[codes.SYNTAX_ERROR]
-    detail, line, col = exc.message, exc.raw_line, exc.raw_column + 1
+    which reports the first token it could not use, and words them as Python users know
+    them ("Perhaps you forgot a comma?"); fall back to libcst's message and position."""
+    python = _compile_error(path, source, ast.PyCF_ONLY_AST)
+    if python is not None:
+        return python
+    return registry()[codes.SYNTAX_ERROR].diagnostic({"detail": exc.message}, path, exc.raw_line, exc.raw_column + 1)
+
+
+def _compile_error(path: str, source: str, flags: int = 0) -> Diagnostic | None:
+    """What Python's compiler refuses (never run), in its own words: besides what its parser
+    refuses, what only the compiler sees (a duplicate parameter, `break` outside a loop, a
+    repeated keyword argument, `nonlocal` without a binding), which libcst accepts. A few
+    milliseconds against the hundreds a transpile takes."""
     try:
-        ast.parse(source, filename=path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # warnings about the file's contents are not ours to print
+            compile(source, path, "exec", flags, dont_inherit=True)
     except SyntaxError as err:
-        if err.lineno:
-            detail, line, col = err.msg, err.lineno, max(1, err.offset or 1)
-    return rule.diagnostic({"detail": detail}, path, line, col)
+        if not err.lineno:
+            return None
+        line, col = err.lineno, max(1, err.offset or 1)
+        end_line, end_col = err.end_lineno or line, err.end_offset or col + 1
+        if (end_line, end_col) <= (line, col):
+            end_line, end_col = line, col + 1
+        return registry()[codes.SYNTAX_ERROR].diagnostic({"detail": err.msg}, path, line, col, end_line, end_col)
+    except ValueError as err:  # a NUL byte
+        return registry()[codes.SYNTAX_ERROR].diagnostic({"detail": str(err)}, path, 1, 1)
+    except (MemoryError, RecursionError):
+        return None  # too deep for the compiler: the prescan's limits speak for such input
+    return None
 
 
 def _add_pl_import(module: cst.Module) -> cst.Module:

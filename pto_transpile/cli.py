@@ -6,30 +6,31 @@ generated; 2 usage error, unreadable input, unwritable output, or an internal er
 closed stdout (`| head -1`) ends the run quietly with 141, as SIGPIPE ends Unix tools.
 
 Whenever stdout carries data (the code with `-o -`, or json/sarif/github diagnostics),
-everything else (tables, notes, "wrote" lines) goes to stderr.
+everything else (tables, notes, "wrote" lines) goes to stderr. Each file's report is
+printed when that file is done, in the order the files were given.
+
+Only click and this package's light modules are imported up front: `--version` and
+`--help` never load libcst, rich, numpy or the analysis.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
 from pto_transpile import __version__, codes
-from pto_transpile.api import Selection, transpile
-from pto_transpile.config import load_defaults
-from pto_transpile.diagnostics import Diagnostic, InternalError
-from pto_transpile.files import Unreadable, cpu_count, transpile_files
-from pto_transpile.preload import Auto, check_preload, parse_preload
-from pto_transpile.render import RENDERERS
-from pto_transpile.rules import registry
-from pto_transpile.rules.base import unfilled
-from pto_transpile.write import RefusedWrite, check_target, default_output, write_output
+from pto_transpile.render import FORMATS
+
+if TYPE_CHECKING:
+    from pto_transpile.diagnostics import Diagnostic
+    from pto_transpile.discover import Input
+    from pto_transpile.render import Sink
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
@@ -43,12 +44,14 @@ SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shap
 class Run:
     """One invocation's settings, after defaults from pyproject.toml are applied."""
 
-    files: tuple[Path, ...]
+    inputs: tuple[Input, ...]
+    targets: tuple[Path | None, ...]  #: where each input's kernel goes (None: stdout)
     preload: object
     output: str | None
     check: bool
     show_diff: bool
     fmt: str
+    color: bool
     select: list[str]
     ignore: list[str]
     provenance: bool
@@ -65,16 +68,23 @@ class Run:
     @property
     def simulates(self) -> bool:
         """--simulate, or a picture (--report, --gantt) of the kernel --preload auto chose."""
+        from pto_transpile.preload import Auto
+
         return self.simulate or (isinstance(self.preload, Auto) and (self.report is not None or self.gantt))
 
     @property
     def to_stdout(self) -> bool:
-        return self.output == "-"
+        return any(t is None for t in self.targets) and not (self.check or self.show_diff)
 
     @property
     def notes_stream(self):
         """Where tables and notes go: stderr whenever stdout carries data."""
         return sys.stderr if self.to_stdout or self.fmt != "text" else sys.stdout
+
+    @property
+    def diagnostics_stream(self):
+        """stderr when stdout carries the code or a diff (so `--diff | patch` reads only the diff)."""
+        return sys.stderr if self.to_stdout or self.show_diff else sys.stdout
 
 
 def _codes(values) -> list[str]:
@@ -86,9 +96,11 @@ def _codes(values) -> list[str]:
     return out
 
 
-def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
-    """PTO002/PTO098: a problem of a file as a whole (position 1:1), not of its contents."""
-    return registry()[code].diagnostic({"path": str(path), "detail": detail}, str(path), 1, 1, 1, 1)
+def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields) -> Diagnostic:
+    """A problem of a file as a whole, or of the run (PTO002, PTO094, PTO095, PTO098)."""
+    from pto_transpile.rules import registry
+
+    return registry()[code].diagnostic({"path": path, "detail": detail, **fields}, path, line, 1, line, 1)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -97,14 +109,17 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
 @click.option("--preload", "preload", default=None, help="N (all loops), N,M,... (one per pipeline loop) or auto "
                                                          "(fewest simulated cycles); overrides the kernel's "
                                                          "PipelineConfig.")
-@click.option("-o", "--output", "output", default=None, help="Output file, or '-' for stdout. Default: "
+@click.option("-o", "--output", "output", default=None, help="Output file, '-' for stdout, or a directory (each "
+                                                             "input at its relative path). Default: "
                                                              "build/<stem>/pipeline_generated.py.")
 @click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is "
                                             "missing or out of date).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against "
                                                         "the -o file, else against the input).")
-@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default=None, help="Diagnostic format (default: "
-                                                                                          "text).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Diagnostic format (default: text).")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text report; auto: on a terminal (FORCE_COLOR or NO_COLOR in the environment "
+                   "decide otherwise).")
 @click.option("--select", multiple=True, help="Only report these codes (comma-separated; prefixes allowed).")
 @click.option("--ignore", multiple=True, help="Do not report these codes (comma-separated; prefixes allowed).")
 @click.option("--explain", "explain", metavar="CODE", default=None, help="Print the documentation of a rule and exit.")
@@ -114,7 +129,9 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
                                                "nothing is written when they differ.")
 @click.option("--seed", default=0, show_default=True, help="Input seed for --simulate.")
 @click.option("--block-dim", default=1, show_default=True, help="Blocks for --simulate.")
-@click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Tensor shape override for --simulate.")
+@click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Shape of a tensor whose declared "
+                                                                             "dimensions include pl.DYNAMIC, for "
+                                                                             "--simulate.")
 @click.option("--arg", "scalars", multiple=True, metavar="NAME=VALUE", help="Value of a scalar kernel parameter for "
                                                                             "--simulate.")
 @click.option("--timeline", type=click.Path(path_type=Path), default=None, help="Write a Chrome/Perfetto trace of the "
@@ -128,22 +145,22 @@ def _tool_diagnostic(code: str, path: Path, detail: str) -> Diagnostic:
                                                                              "number of CPUs); output stays in file "
                                                                              "order.")
 @click.pass_context
-def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, explain, provenance, simulate, seed,
-         block_dim, shapes, scalars, timeline, report, gantt, jobs):
-    """Turn a serial cube/vector PyPTO kernel FILE into a pipelined kernel, with every sync inserted."""
+def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
+         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs):
+    """Turn serial cube/vector PyPTO kernels into pipelined kernels, with every sync inserted.
+
+    FILES are kernel files, directories (every *.py file under them, less the excludes of
+    [tool.pto-transpile]) or - for standard input."""
+    from pto_transpile.diagnostics import InternalError
+
     try:
         if explain:
             code = _explain(explain)
         else:
-            run = _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate,
-                            seed, block_dim, shapes, scalars, timeline, jobs)
+            run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
+                            simulate, seed, block_dim, shapes, scalars, timeline, jobs)
             run = _pictures(run, report, gantt)
-            auto = isinstance(run.preload, Auto)
-            for name, flag in SIMULATE_ONLY.items():
-                allowed = simulate or (auto and name != "timeline")
-                if not allowed and ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
-                    raise click.UsageError(f"{flag} only applies with --simulate" + ("" if name == "timeline" else
-                                                                                     " or --preload auto"))
+            _simulate_only_options(ctx, run)
             code = _main(run)
     except click.UsageError:
         raise
@@ -158,6 +175,17 @@ def main(ctx, files, preload, output, check, show_diff, fmt, select, ignore, exp
     ctx.exit(code)
 
 
+def _simulate_only_options(ctx, run: Run) -> None:
+    from pto_transpile.preload import Auto
+
+    auto = isinstance(run.preload, Auto)
+    for name, flag in SIMULATE_ONLY.items():
+        allowed = run.simulate or (auto and name != "timeline")
+        if not allowed and ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            raise click.UsageError(f"{flag} only applies with --simulate" + ("" if name == "timeline" else
+                                                                             " or --preload auto"))
+
+
 def _stdout_closed() -> int:
     """The reader of stdout went away: stop quietly, and keep Python's exit-time flush of
     the dead pipe from printing an error of its own."""
@@ -169,58 +197,80 @@ def _stdout_closed() -> int:
     return EXIT_STDOUT_CLOSED
 
 
-def _settings(files, preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
+# -- settings ---------------------------------------------------------------------------------
+
+def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
               block_dim, shapes, scalars, timeline, jobs=None) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
-    try:
-        defaults, _ = load_defaults(files[0].parent if files[0].parent.exists() else Path.cwd())
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        preload = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--preload") from None
-    if isinstance(preload, Auto):  # the simulated runs that choose take --simulate's settings
-        from pto_transpile.simulate import parse_scalars, parse_shapes
-
-        preload = Auto(seed, block_dim, parse_shapes(shapes), parse_scalars(scalars))
+    defaults, base = _defaults(files)
+    inputs = _inputs(files, defaults, base)
+    preload = _preload(preload, defaults, seed, block_dim, shapes, scalars)
     fmt = fmt or defaults.get("format", "text")
-    if fmt not in RENDERERS:
+    if fmt not in FORMATS:
         raise click.UsageError(f"unknown format {fmt!r} in pyproject.toml")
     select = _codes(select) or _codes(defaults.get("select", []))
     ignore = _codes(ignore) or _codes(defaults.get("ignore", []))
-    try:
-        Selection.parse(select, ignore)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+    _check_filters(select, ignore)
     output = output or defaults.get("output")
-    if output and len(files) > 1:
-        raise click.UsageError("-o/--output takes one input file; run once per file")
-    if output == "-" and show_diff:
-        raise click.UsageError("--diff prints a diff, -o - prints the code: choose one")
-    if output and output != "-":
-        try:
-            check_target(Path(output), input_path=files[0])
-        except RefusedWrite as exc:
-            raise click.UsageError(str(exc)) from None
+    targets = _targets(inputs, output, show_diff)
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
-    if not (output or check or show_diff):
-        by_target: dict[Path, Path] = {}
-        for path in files:
-            other = by_target.setdefault(default_output(path), path)
-            if other != path:
-                raise click.UsageError(f"{other} and {path} would both be written to {default_output(path)}; "
-                                       "run them separately with -o")
-    return Run(tuple(files), preload, output, check, show_diff, fmt, select, ignore, provenance, simulate, seed,
-               block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
+    from pto_transpile.files import cpu_count
+    from pto_transpile.render.text import wants_color
+
+    run = Run(tuple(inputs), tuple(targets), preload, output, check, show_diff, fmt, False, select, ignore,
+              provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
+    # colour depends on where the report goes, which the settings above decide
+    return replace(run, color=fmt == "text" and wants_color(color, run.diagnostics_stream))
+
+
+def _defaults(files) -> tuple[dict, Path]:
+    """The `[tool.pto-transpile]` table nearest the first input, and the directory it is in
+    (the working directory when there is none): exclude patterns are relative to it."""
+    from pto_transpile.config import load_defaults
+
+    first = files[0]
+    start = first if first.is_dir() else first.parent
+    try:
+        defaults, pyproject = load_defaults(start if str(first) != "-" and start.exists() else Path.cwd())
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    return defaults, (pyproject.parent if pyproject is not None else Path.cwd().resolve())
+
+
+def _inputs(files, defaults: dict, base: Path) -> list[Input]:
+    from pto_transpile.config import exclude_patterns
+    from pto_transpile.discover import expand
+    from pto_transpile.excludes import DEFAULT_EXCLUDES, Excludes
+
+    inputs = expand(files, Excludes(exclude_patterns(defaults, DEFAULT_EXCLUDES)), base)
+    if sum(item.is_stdin for item in inputs) > 1:
+        raise click.UsageError("- (standard input) can be given once")
+    if not inputs:
+        raise click.UsageError(f"no Python files under {', '.join(map(str, files))} (after the excludes of "
+                               "[tool.pto-transpile])")
+    return inputs
+
+
+def _preload(preload, defaults, seed, block_dim, shapes, scalars):
+    from pto_transpile.preload import Auto, parse_preload
+
+    try:
+        value = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--preload") from None
+    if isinstance(value, Auto):  # the simulated runs that choose take --simulate's settings
+        from pto_transpile.simulate import parse_scalars, parse_shapes
+
+        value = Auto(seed, block_dim, parse_shapes(shapes), parse_scalars(scalars))
+    return value
 
 
 def _pictures(run: Run, report: Path | None, gantt: bool) -> Run:
     """`run` with --report and --gantt, which draw one file's simulated runs."""
     if report is not None:
-        if len(run.files) > 1:
+        if len(run.inputs) > 1:
             raise click.UsageError("--report takes one input file; run once per file")
         if report.is_dir():
             raise click.UsageError(f"--report: {report} is a directory; give a file name")
@@ -229,142 +279,193 @@ def _pictures(run: Run, report: Path | None, gantt: bool) -> Run:
 
 def _default_preload(value):
     """`preload` from pyproject.toml: an int, a list, or the command line's "N,M" text."""
+    from pto_transpile.preload import check_preload, parse_preload
+
     return parse_preload(value) if isinstance(value, str) else check_preload(value)
 
 
+def _check_filters(select, ignore) -> None:
+    from pto_transpile.api import Selection
+
+    try:
+        Selection.parse(select, ignore)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[Path | None]:
+    from pto_transpile.write import RefusedWrite, check_target, is_dir_target, output_targets
+
+    if output == "-" and show_diff:
+        raise click.UsageError("--diff prints a diff, -o - prints the code: choose one")
+    several = len(inputs) > 1
+    if output and several and (output == "-" or not is_dir_target(output)):
+        raise click.UsageError("-o FILE (or -) takes one input file; give a directory (-o DIR/) for several")
+    if output and output != "-" and is_dir_target(output) and any(item.is_stdin for item in inputs):
+        raise click.UsageError("- (standard input) has no path to keep under -o DIR/; give -o FILE or -o -")
+    targets = output_targets(inputs, output, Path.cwd())
+    named = [t for t in targets if t is not None]
+    if output != "-" and len(set(named)) < len(named):
+        raise click.UsageError("two inputs would be written to the same file; give -o DIR/")
+    for item, target in zip(inputs, targets, strict=True):
+        if target is None:
+            continue
+        try:
+            check_target(target, input_path=None if item.is_stdin else item.path)
+        except RefusedWrite as exc:
+            raise click.UsageError(str(exc)) from None
+    return targets
+
+
+# -- the run ----------------------------------------------------------------------------------
+
 def _main(run: Run) -> int:
-    diagnostics: list[Diagnostic] = []
-    sources: dict[str, str] = {}
-    status = EXIT_OK
-    notes = run.notes_stream
+    from pto_transpile import api
+    from pto_transpile.files import transpile_files
+    from pto_transpile.preload import Auto
+    from pto_transpile.render import Sink
+
+    sink = Sink(run.fmt, run.diagnostics_stream, run.color)
     if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
-        diagnostics.append(_tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, f"directory {run.timeline.parent} "
-                                                                                   "does not exist"))
-        _emit_diagnostics(diagnostics, sources, run)
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline),
+                                    f"directory {run.timeline.parent} does not exist")], {})
+        sink.close()
         return EXIT_USAGE
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
     jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
-    outcomes = transpile_files(run.files, options, jobs, transpile)
-    for path, outcome in zip(run.files, outcomes, strict=True):
-        if isinstance(outcome, Unreadable):
-            diagnostics.append(_tool_diagnostic(codes.UNREADABLE_FILE, path, outcome.reason))
-            status = EXIT_USAGE
-            continue
-        text, result = outcome
-        sources[str(path)] = text
-        if result.preload_choice is not None:
-            click.echo(f"{path}:\n{result.preload_choice.render()}", nl=False, file=notes)
-        diagnostics += result.diagnostics
-        if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
-            status = EXIT_USAGE
-            continue
-        if not result.ok:
-            status = max(status, EXIT_ERRORS)
-            problem = _report(run, path, text, result, None) if run.report is not None else None
-            if problem is not None:
-                diagnostics.append(problem)
-                status = EXIT_USAGE
-            if result.hidden_errors:
-                click.echo(f"pto-transpile: {path}: {result.hidden_errors} error(s) not shown (filtered by "
-                           "--select/--ignore); nothing was written", file=notes)
-            continue
-        code = result.code
-        assert code is not None  # no error: the kernel was written
-        if run.provenance:
-            from pto_transpile.provenance import explain_syncs, render_provenance
-
-            click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
-        target = None if run.to_stdout else (Path(run.output) if run.output else default_output(path))
-        if run.simulates:
-            problem, failed = _simulate(run, path, text, result, target)
-            if problem is not None:
-                diagnostics.append(problem)
-                status = max(status, EXIT_USAGE)
-                continue
-            if failed:
-                status = max(status, EXIT_ERRORS)
-                if not (run.check or run.show_diff):
-                    click.echo(f"pto-transpile: {path}: the simulation failed; "
-                               f"{target if target is not None else 'the code'} was not written (run without "
-                               "--simulate to write it and read the lines the report names)", file=notes)
-                continue
-        if run.show_diff:
-            status = max(status, _diff(run, path, text, code, target))
-            continue
-        if run.check:
-            if run.output and target is not None:
-                stale = _staleness(target, code)
-                if stale:
-                    click.echo(f"{target} {stale} (pto-transpile would change it)", err=True)
-                    status = max(status, EXIT_ERRORS)
-            continue
-        if target is None:
-            click.echo(code, nl=False)
-            continue
-        try:
-            write_output(target, code, input_path=path)
-        except RefusedWrite as exc:
-            raise click.UsageError(str(exc)) from None
-        except OSError as exc:
-            diagnostics.append(_tool_diagnostic(codes.UNWRITABLE_OUTPUT, target, exc.strerror or str(exc)))
-            status = max(status, EXIT_USAGE)
-            continue
-        click.echo(f"wrote {target}", file=notes)
-    _emit_diagnostics(diagnostics, sources, run)
+    status = EXIT_OK
+    outcomes = transpile_files(run.inputs, options, jobs, api.transpile)
+    for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
+        status = max(status, _one_file(run, item, target, outcome, sink))
+    sink.close()
     return status
 
 
-def _current(target: Path) -> str | None:
-    """The text now in `target`, or None when there is none (or it cannot be read as text)."""
+def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -> int:
+    """Report, simulate, compare or write one input; its exit status."""
+    from pto_transpile.files import Unreadable
+
+    notes = run.notes_stream
+    if isinstance(outcome, Unreadable):
+        sink.file([_tool_diagnostic(codes.UNREADABLE_FILE, item.name, outcome.reason)], {})
+        return EXIT_USAGE
+    text, result = outcome
+    if item.walked and _nothing_to_do(result):
+        return EXIT_OK  # a Python file without a kernel, found by walking a directory
+    sources = {item.name: text}
+    if result.preload_choice is not None:
+        click.echo(f"{item.name}:\n{result.preload_choice.render()}", nl=False, file=notes)
+    sink.file(result.diagnostics, sources)
+    if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
+        return EXIT_USAGE
+    if not result.ok:
+        status = EXIT_ERRORS
+        if run.report is not None and not _report(run, item, text, result, None, sink):
+            status = EXIT_USAGE
+        if result.hidden_errors:
+            click.echo(f"pto-transpile: {item.name}: {result.hidden_errors} error(s) not shown (filtered by "
+                       "--select/--ignore); nothing was written", file=notes)
+        return status
+    code = result.code
+    assert code is not None  # no error: the kernel was written
+    if run.provenance:
+        from pto_transpile.provenance import explain_syncs, render_provenance
+
+        click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
+    if run.simulates:
+        status = _simulate(run, item, text, result, target, sink)
+        if status != EXIT_OK:
+            return status
+    if run.show_diff:
+        return _diff(run, item, text, code, target, sink)
+    if run.check:
+        return _check_output(run, code, target, sink)
+    return _write(run, item, code, target, sink)
+
+
+def _nothing_to_do(result) -> bool:
+    """No kernel in the file (the note says so, whether --select/--ignore shows it or not)."""
+    found = result.diagnostics + result.hidden
+    return bool(found) and all(d.code == codes.NO_KERNEL for d in found)
+
+
+def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) -> int:
+    from pto_transpile.write import RefusedWrite, write_output
+
+    if target is None:
+        click.echo(code, nl=False)
+        return EXIT_OK
     try:
-        return target.read_text(encoding="utf-8")
+        write_output(target, code, input_path=None if item.is_stdin else item.path)
+    except RefusedWrite as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(target), exc.strerror or str(exc))], {})
+        return EXIT_USAGE
+    click.echo(f"wrote {target}", file=run.notes_stream)
+    return EXIT_OK
+
+
+def _current(target: Path) -> str | None:
+    """The text now in `target` as it is on disk (line endings untranslated), or None when
+    there is none (or it cannot be read as text)."""
+    try:
+        with open(target, encoding="utf-8", newline="") as fh:
+            return fh.read()
     except (OSError, UnicodeDecodeError):
         return None
 
 
-def _staleness(target: Path, code: str) -> str:
-    """Why `target` is out of date ("" when it is current)."""
+def _check_output(run: Run, code: str, target: Path | None, sink: Sink) -> int:
+    """`--check -o`: a PTO094 record when the output file is missing or out of date."""
+    if not (run.output and target is not None):
+        return EXIT_OK
+    stale = _staleness(target, code)
+    if stale is None:
+        return EXIT_OK
+    detail, line, current = stale
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), detail, line)],
+              {str(target): current} if current else {})
+    return EXIT_ERRORS
+
+
+def _staleness(target: Path, code: str) -> tuple[str, int, str | None] | None:
+    """(why `target` is out of date, the first line that differs, its text), or None when current."""
     if not target.exists():
-        return "does not exist"
+        return "does not exist", 1, None
     current = _current(target)
     if current is None:
-        return "cannot be read"
-    return "" if current == code else "is out of date"
+        return "cannot be read as UTF-8 text", 1, None
+    if current == code:
+        return None
+    ours, theirs = code.splitlines(keepends=True), current.splitlines(keepends=True)
+    pairs = enumerate(zip(ours, theirs, strict=False), 1)
+    line = next((i for i, (a, b) in pairs if a != b), min(len(ours), len(theirs)) + 1)
+    return f"is out of date (first difference at line {line})", min(line, max(1, len(theirs))), current
 
 
-def _diff(run: Run, path: Path, text: str, code: str, target: Path | None) -> int:
-    """Print the change writing would make; with --check, 1 when the -o file would change."""
+def _diff(run: Run, item: Input, text: str, code: str, target: Path | None, sink: Sink) -> int:
+    """Print the change writing would make; with --check, 1 (and a PTO094 record) when the
+    -o file would change."""
+    import difflib
+
     if run.output and target is not None:
         before, name = _current(target) or "", str(target)
     else:
-        before, name = text, str(path)
+        before, name = text, item.name
     click.echo("".join(difflib.unified_diff(before.splitlines(keepends=True), code.splitlines(keepends=True),
                                             fromfile=name, tofile=f"{name} (pipelined)")), nl=False)
-    if run.check and run.output and target is not None and (before != code or not target.exists()):
-        return EXIT_ERRORS
+    if run.check:
+        return _check_output(run, code, target, sink)
     return EXIT_OK
 
 
-def _emit_diagnostics(diagnostics, sources, run: Run) -> None:
-    if not diagnostics:
-        return
-    stream = sys.stderr if run.to_stdout else sys.stdout
-    if run.fmt == "text":
-        from rich.console import Console
-
-        color = stream.isatty()
-        rendered = RENDERERS["text"](diagnostics, sources, color=color)
-        if color:
-            Console(file=stream, highlight=False, soft_wrap=True).print(rendered, end="")
-        else:
-            stream.write(rendered)
-        return
-    stream.write(RENDERERS[run.fmt](diagnostics, sources))
-
-
 def _explain(code: str) -> int:
+    from pto_transpile.rules import registry
+    from pto_transpile.rules.base import unfilled
+
     rules = registry()
     wanted = code.strip().upper()
     rule = rules.get(wanted) or next((r for r in rules.values() if r.name == code.strip().lower()), None)
@@ -380,36 +481,48 @@ def _explain(code: str) -> int:
     return EXIT_OK
 
 
-def _simulate(run: Run, path: Path, serial: str, result, target: Path | None) -> tuple[Diagnostic | None, bool]:
-    """(an unwritable --timeline or --report, whether the simulation failed)."""
+def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, sink: Sink) -> int:
+    """Run the emulator (and draw --report/--gantt); a PTO095 record per kernel it finds
+    wrong (exit 1), PTO098 for an unwritable --timeline or --report (exit 2). A usage
+    mistake of its options raises click.UsageError."""
     from pto_transpile.simulate import simulate_and_report
 
     generated_name = str(target) if target is not None else "<stdout>"
     try:
-        outcome = simulate_and_report(path, serial, result, generated_path=generated_name, seed=run.seed,
+        outcome = simulate_and_report(item.path, serial, result, generated_path=generated_name, seed=run.seed,
                                       block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
                                       scalars=run.scalars, stream=run.notes_stream, gantt=run.gantt)
     except OSError as exc:
         if run.timeline is None:
             raise
-        return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.timeline, exc.strerror or str(exc)), True
-    problem = _report(run, path, serial, result, outcome) if run.report is not None else None
-    return problem, outcome.failed
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline), exc.strerror or str(exc))], {})
+        return EXIT_USAGE
+    if run.report is not None and not _report(run, item, serial, result, outcome, sink):
+        return EXIT_USAGE
+    if not outcome.failures:
+        return EXIT_OK
+    written = "nothing was written" if run.check or run.show_diff else (
+        f"{target if target is not None else 'the code'} was not written")
+    sink.file([_tool_diagnostic(codes.SIMULATION_FAILED, item.name, f.verdict, f.line, kernel=f.kernel,
+                                version=f.version, written=written) for f in outcome.failures], {item.name: serial})
+    return EXIT_ERRORS
 
 
-def _report(run: Run, path: Path, text: str, result, outcome) -> Diagnostic | None:
-    """Write --report; the problem when it cannot be written."""
+def _report(run: Run, item: Input, text: str, result, outcome, sink: Sink) -> bool:
+    """Write --report; False (and a PTO098 record) when it cannot be written."""
+    from pto_transpile.render import renderer
     from pto_transpile.report import render_report
 
     assert run.report is not None
-    page = render_report(str(path), text, result.code, RENDERERS["text"](result.diagnostics, {str(path): text}),
+    page = render_report(item.name, text, result.code, renderer("text")(result.diagnostics, {item.name: text}),
                          outcome.kernels if outcome is not None else [], result.preload_choice)
     try:
         run.report.write_text(page, encoding="utf-8")
     except OSError as exc:
-        return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, run.report, exc.strerror or str(exc))
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.report), exc.strerror or str(exc))], {})
+        return False
     click.echo(f"report written to {run.report}", file=run.notes_stream)
-    return None
+    return True
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,7 +10,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found]  # installed on 3.10 only
 
-KEYS = {"preload", "select", "ignore", "format", "output"}
+#: `exclude` replaces the directories and files a directory walk skips, `extend-exclude` adds
+#: to them (gitignore-style patterns, relative to the pyproject.toml's directory; see excludes.py)
+KEYS = {"preload", "select", "ignore", "format", "output", "exclude", "extend-exclude"}
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -33,4 +35,14 @@ def load_defaults(start: Path) -> tuple[dict, Path | None]:
     unknown = set(section) - KEYS
     if unknown:
         raise ValueError(f"{path}: unknown key(s) in [tool.pto-transpile]: {', '.join(sorted(unknown))}")
+    for key in ("exclude", "extend-exclude"):
+        value = section.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"{path}: `{key}` in [tool.pto-transpile] must be a list of strings")
     return section, path
+
+
+def exclude_patterns(defaults: dict, default_excludes: tuple[str, ...]) -> list[str]:
+    """The patterns a directory walk skips: `exclude` (or the defaults), then `extend-exclude`."""
+    base = defaults["exclude"] if "exclude" in defaults else list(default_excludes)
+    return [*base, *defaults.get("extend-exclude", [])]

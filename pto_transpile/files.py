@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pto_transpile.api import transpile
-from pto_transpile.inputs import UnreadableInput, read_input
+from pto_transpile.discover import Input
+from pto_transpile.inputs import UnreadableInput, read_input, read_stdin
 from pto_transpile.results import TranspileResult
 
 #: (preload, select, ignore), as `transpile` takes them.
@@ -43,28 +44,42 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def transpile_files(paths: tuple[Path, ...], options: Options, jobs: int,
+def transpile_files(inputs: tuple[Input | Path, ...], options: Options, jobs: int,
                     transpile: Callable[..., TranspileResult] = transpile) -> Iterator[Outcome]:
-    """One outcome per path, in the order of `paths`; `jobs` > 1 uses that many processes."""
-    jobs = min(jobs, len(paths))
+    """One outcome per input, in their order; `jobs` > 1 uses that many processes. Standard
+    input (`-`) is read here, in this process, before any worker starts."""
+    items = [item if isinstance(item, Input) else Input(item) for item in inputs]
+    texts: list[str | Unreadable | None] = [_stdin_text() if item.is_stdin else None for item in items]
+    jobs = min(jobs, len(items))
     if jobs <= 1:
-        for path in paths:
-            yield _one(path, options, transpile, slim=False)
+        for item, text in zip(items, texts, strict=True):
+            yield _one(item, text, options, transpile, slim=False)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    chunk = max(1, len(paths) // (4 * jobs))
+    chunk = max(1, len(items) // (4 * jobs))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        n = len(paths)
-        yield from pool.map(_one, paths, [options] * n, [transpile] * n, [True] * n, chunksize=chunk)
+        n = len(items)
+        yield from pool.map(_one, items, texts, [options] * n, [transpile] * n, [True] * n, chunksize=chunk)
 
 
-def _one(path: Path, options: Options, transpile: Callable[..., TranspileResult], slim: bool) -> Outcome:
-    preload, select, ignore = options
+def _stdin_text() -> str | Unreadable:
     try:
-        text = read_input(path)
+        return read_stdin()
     except UnreadableInput as exc:
         return Unreadable(str(exc))
-    result = transpile(text, preload=preload, path=str(path), select=select, ignore=ignore)
+
+
+def _one(item: Input, text: str | Unreadable | None, options: Options, transpile: Callable[..., TranspileResult],
+         slim: bool) -> Outcome:
+    preload, select, ignore = options
+    if isinstance(text, Unreadable):
+        return text
+    if text is None:
+        try:
+            text = read_input(item.path)
+        except UnreadableInput as exc:
+            return Unreadable(str(exc))
+    result = transpile(text, preload=preload, path=item.name, select=select, ignore=ignore)
     if slim:  # what crosses back to the parent: no syntax trees
         result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden)
     return text, result

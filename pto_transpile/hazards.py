@@ -24,7 +24,7 @@ from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.model import Kernel, PipelineLoop
 from pto_transpile.plan import Plan
-from pto_transpile.schedule import Schedule
+from pto_transpile.schedule import Schedule, schedule_for
 from pto_transpile.syncgraph import Edge, SyncGraph
 
 
@@ -92,7 +92,8 @@ def forward_only_overwrites(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph
         findings.append(Finding(codes.FORWARD_ONLY_OVERWRITE, kernel.buffers[e.src.buffer].call, {
             "buffer": e.src.buffer, "tiles": tiles, "producer": producer.func, "consumer": consumer.func,
             "preload": schedule.preload,
-            "need": f"at least {need} tiles" if need is not None else "more tiles",
+            "need": f"at least {need} tiles" if need is not None else "no number of tiles",
+            **({} if need is not None else {"_hint": "bwd-only"}),
         }, ((f"producer `{producer.func}` overwrites here", e.dst.access.node),
             (f"consumer `{consumer.func}` reads here", e.src.access.node))))
     return findings
@@ -123,12 +124,13 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
                 need = 1 + ceil(d / trips)
                 if tiles < need:
                     findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
-                        **fields, "detail": f"the pipeline loop runs {trips} iteration(s) per outer iteration, "
-                                            f"so `{pick.group}` needs {need} tiles"}, related))
+                        **fields, "need": need, "lower": _fitting_preload(loop, schedule, stage.index, tiles, trips),
+                        "detail": f"the pipeline loop runs {trips} iteration(s) per outer iteration, "
+                                  f"so `{pick.group}` needs {need} tiles"}, related))
             elif tiles == 1:
                 findings.append(Finding(codes.OUTER_SLOT_OVERWRITTEN, arg.value, {
-                    **fields, "detail": "one tile is never enough: the next outer iteration's pick overwrites "
-                                        "it"}, related))
+                    **fields, "need": 1 + d, "lower": _fitting_preload(loop, schedule, stage.index, tiles, None),
+                    "detail": "one tile is never enough: the next outer iteration's pick overwrites it"}, related))
             elif tiles < 1 + d:
                 least = ceil(d / (tiles - 1)) if tiles > 1 else None
                 findings.append(Finding(codes.OUTER_SLOT_MAYBE_OVERWRITTEN, arg.value, {
@@ -136,6 +138,18 @@ def outer_slot_overwrites(kernel: Kernel, loop: PipelineLoop, schedule: Schedule
                                          "per outer iteration" if least else "no trip count makes one tile safe"),
                     "need": 1 + d}, related))
     return findings
+
+
+def _fitting_preload(loop: PipelineLoop, schedule: Schedule, index: int, tiles: int, trips: int | None) -> str:
+    """The hint's other way out: the largest lower preload at which `tiles` outer slots
+    suffice for stage `index` (for any trip count when it is not known), if any."""
+    sections = [s.section for s in loop.stages]
+    for preload in range(schedule.preload - 1, -1, -1):
+        d = schedule_for(sections, preload).delays[index]
+        if d == 0 or (1 + ceil(d / trips) if trips is not None else 1 + d) <= tiles:
+            return (". Or use preload 0 (the serial loop with the syncs inserted)" if preload == 0
+                    else f". Or lower the preload to {preload}")
+    return ""
 
 
 def _total_tasks(kernel: Kernel, loop: PipelineLoop) -> int | None:

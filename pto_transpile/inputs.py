@@ -66,3 +66,22 @@ def _read_at_most(fd: int, limit: int) -> bytes:
         chunks.append(chunk)
         size += len(chunk)
     return b"".join(chunks)
+
+
+def read_stdin() -> str:
+    """The UTF-8 text on standard input (`-`), with the same size limit as a file."""
+    import sys
+
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise UnreadableInput("standard input is closed")
+    try:
+        data = stream.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise UnreadableInput(exc.strerror or str(exc)) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UnreadableInput(f"it has more than {MAX_INPUT_BYTES} bytes; larger kernel files are not read")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableInput(f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None

@@ -97,7 +97,9 @@ def parse(text: str, layout: Layout) -> Partial | None:
     keep = _needed(text, layout, names, set(as_text))
     if keep is None or len(keep) == n:
         return None
-    if not _compiles([chunks[i] for i in range(n) if i not in keep and i not in as_text]):
+    # every statement, parsed or kept: what only Python's compiler refuses (a duplicate
+    # parameter, `break` outside a loop) is then known without compiling the file again
+    if not _compiles(chunks):
         return None
     newline = _NEWLINE.search(text).group()  # type: ignore[union-attr]  # the text ends with one
     barrier = "pass" + newline
@@ -210,8 +212,8 @@ def _dotted(node: ast.expr) -> tuple[str, ...] | None:
 
 
 def _compiles(chunks: list[str]) -> bool:
-    """Python's own compiler accepts every kept statement (warnings about their contents
-    are not ours to print)."""
+    """Python's own compiler accepts every statement (warnings about their contents are not
+    ours to print)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for chunk in chunks:

@@ -262,12 +262,27 @@ class KernelReader:
             return PreloadSpec(node=None, values=(2,))
         value = pipeline_kw.value
         if isinstance(value, cst.Call) and self.pl.path(value.func) == ("pipeline", "PipelineConfig"):
+            spec = PreloadSpec(node=None, values=(2,))
             for arg in value.args:
                 if (arg.keyword is not None and arg.keyword.value == "preload"
                         or (arg.keyword is None and arg is value.args[0])):
-                    return self._fold_preload(arg.value)
-            return PreloadSpec(node=None, values=(2,))
+                    spec = self._fold_preload(arg.value)
+            return self._sync_only(value, spec)
         return PreloadSpec(node=value, problem="`pipeline=` is not a `pl.pipeline.PipelineConfig(...)` call")
+
+    def _sync_only(self, config: cst.Call, spec: PreloadSpec) -> PreloadSpec:
+        """`PipelineConfig(..., sync_only=True)` keeps every loop serial and only inserts the
+        syncs: preload 0, whatever `preload` says."""
+        arg = next((a for a in config.args if a.keyword is not None and a.keyword.value == "sync_only"), None)
+        if arg is None:
+            return spec
+        try:
+            value = self.evaluator.eval(arg.value)
+        except NotConstant as exc:
+            return PreloadSpec(node=arg.value, problem=f"sync_only is not a compile-time constant ({exc.reason})")
+        if not isinstance(value, bool):
+            return PreloadSpec(node=arg.value, problem=f"sync_only must be True or False, got {value!r}")
+        return PreloadSpec(node=spec.node, values=(0,)) if value else spec
 
     def _fold_preload(self, node: cst.BaseExpression) -> PreloadSpec:
         try:

@@ -80,6 +80,9 @@ class Reporter:
     def error_count(self) -> int:
         return sum(1 for d in self.diagnostics if d.is_error)
 
+    def has_errors_of(self, codes: frozenset[str]) -> bool:
+        return any(d.is_error and d.code in codes for d in self.diagnostics)
+
     @property
     def has_errors(self) -> bool:
         return self.error_count > 0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from pto_transpile.model import TENSOR
+from pto_transpile.model import SCALAR, TENSOR
 from pto_transpile.pipelined import pipelined_as
 from pto_transpile.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.provenance import LineOrigins
@@ -86,39 +86,136 @@ def _check_launch(launch: dict, scalars: dict) -> None:
                 + " ".join(f"--arg {f}=VALUE" for f in lacking), param_hint="--arg")
 
 
-def _check_names(kernels, shapes: dict, scalars: dict, launch: dict | None = None) -> None:
-    """A --shape or --arg that names no parameter of a simulated kernel would do nothing."""
-    tensors = {p for k in kernels for p, kind in k.params.items() if kind == TENSOR}
-    others = {p for k in kernels for p, kind in k.params.items() if kind != TENSOR}
-    others |= {n for names in (launch or {}).values() for n in names.names}
+#: a dimension declared `pl.DYNAMIC`, or one the reader cannot fold (either must come from --shape)
+DYNAMIC = None
+
+
+def declared_shape(file, param) -> tuple[int | None, ...] | None:
+    """The dimensions of a `pl.Tensor[[D0, D1, ...], dtype]` parameter (None for a dimension
+    that is `pl.DYNAMIC` or not a constant), or None when the annotation has no shape list."""
+    import libcst as cst
+
+    from pto_transpile.consteval import NotConstant
+
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if not isinstance(ann, cst.Subscript) or not ann.slice:
+        return None
+    dims = ann.slice[0].slice
+    if not isinstance(dims, cst.Index) or not isinstance(dims.value, (cst.List, cst.Tuple)):
+        return None
+    out: list[int | None] = []
+    for element in dims.value.elements:
+        try:
+            value = file.evaluator.eval(element.value)
+        except NotConstant:
+            value = None
+        out.append(value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else DYNAMIC)
+    return tuple(out)
+
+
+def _shown(shape) -> str:
+    return "[" + ", ".join("pl.DYNAMIC" if d is DYNAMIC else str(d) for d in shape) + "]"
+
+
+def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launch: dict | None = None) -> None:
+    """click.BadParameter for what the emulator cannot run as asked: a --shape or --arg that
+    names no parameter (nor a tiling-key or tiling-data field of `launch`), a --shape that
+    contradicts a declared fixed dimension, a tensor with pl.DYNAMIC dimensions and no
+    --shape, a scalar parameter without --arg. These are usage mistakes (exit 2), said
+    before anything runs."""
+    tensors: dict[str, dict[str, tuple | None]] = {}
+    scalar_params: dict[str, set[str]] = {}
+    for k in kernels:
+        for param in k.node.params.params:
+            name = param.name.value
+            if k.params.get(name) == TENSOR:
+                tensors.setdefault(name, {})[k.name] = declared_shape(file, param)
+            else:
+                if k.params.get(name) == SCALAR and param.default is None:
+                    scalar_params.setdefault(name, set()).add(k.name)
+                scalar_params.setdefault(name, set())
+    for given in (launch or {}).values():
+        for launch_name in given.names:
+            scalar_params.setdefault(launch_name, set())
     names = ", ".join(sorted(k.name for k in kernels))
     for name in shapes:
         if name not in tensors:
             raise click.BadParameter(f"{name!r} is not a tensor parameter of {names} "
                                      f"(tensors: {', '.join(sorted(tensors)) or 'none'})", param_hint="--shape")
     for name in scalars:
-        if name not in others:
+        if name not in scalar_params:
             raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} "
-                                     f"(scalars: {', '.join(sorted(others)) or 'none'})", param_hint="--arg")
+                                     f"(scalars: {', '.join(sorted(scalar_params)) or 'none'})", param_hint="--arg")
+    for name, by_kernel in sorted(tensors.items()):
+        for kernel, declared in sorted(by_kernel.items()):
+            if name in shapes:
+                _check_override(name, kernel, declared, shapes[name])
+    missing = sorted({f"{name} (declared {_shown(declared)} in `{kernel}`)"
+                      for name, by_kernel in tensors.items() for kernel, declared in by_kernel.items()
+                      if declared is not None and DYNAMIC in declared and name not in shapes})
+    if missing:
+        example = missing[0].split(" ")[0]
+        raise click.BadParameter(f"tensors with pl.DYNAMIC dimensions need their shape for the simulation: "
+                                 f"{'; '.join(missing)}; give each, e.g. --shape {example}=D0xD1",
+                                 param_hint="--shape")
+    unset = sorted(f"{name} (of `{', '.join(sorted(ks))}`)" for name, ks in scalar_params.items()
+                   if ks and name not in scalars)
+    if unset:
+        example = unset[0].split(" ")[0]
+        raise click.BadParameter(f"scalar parameters need a value for the simulation: {'; '.join(unset)}; give "
+                                 f"each, e.g. --arg {example}=VALUE", param_hint="--arg")
+
+
+def _check_override(name: str, kernel: str, declared, given: tuple[int, ...]) -> None:
+    if declared is None:
+        return  # no shape list in the annotation: nothing to compare with
+    if DYNAMIC not in declared:
+        raise click.BadParameter(f"tensor {name!r} of `{kernel}` has the fixed shape {_shown(declared)}; --shape "
+                                 "sets only dimensions declared pl.DYNAMIC (change the annotation to simulate "
+                                 "other sizes)", param_hint="--shape")
+    if len(given) != len(declared):
+        raise click.BadParameter(f"tensor {name!r} of `{kernel}` has {len(declared)} dimensions "
+                                 f"{_shown(declared)}, --shape gives {len(given)}", param_hint="--shape")
+    clash = [f"dimension {i} is {d}, not {g}" for i, (d, g) in enumerate(zip(declared, given, strict=True))
+             if d not in (g, DYNAMIC)]
+    if clash:
+        raise click.BadParameter(f"tensor {name!r} of `{kernel}` is declared {_shown(declared)}: "
+                                 f"{', '.join(clash)}", param_hint="--shape")
+
+
+@dataclass(frozen=True)
+class SimFailure:
+    """A kernel the emulator finds wrong: which version, and the verdict in one line."""
+
+    kernel: str
+    line: int  #: of the kernel's `def` in the input
+    version: str
+    verdict: str
 
 
 @dataclass
 class Simulation:
-    """What `--simulate` found: whether any kernel failed, and the view of each one."""
+    """What `--simulate` found: the kernels it found wrong, and the view of each kernel."""
 
-    failed: bool = False
+    failures: list[SimFailure] = field(default_factory=list)
     kernels: list[KernelView] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
 
 
 def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
                         shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False) -> Simulation:
     """Print one verification per pipelined kernel of `result`, with each pipeline loop's
-    bound (and, with `gantt`, the runs as a terminal chart). `failed` when any of them failed
-    (a mismatch, deadlock, race or imbalance). OSError when the --timeline cannot be written."""
+    bound (and, with `gantt`, the runs as a terminal chart); `failures` lists the kernels
+    found wrong (a mismatch, deadlock, race or imbalance). OSError when the --timeline
+    cannot be written; click.BadParameter for --shape/--arg values that do not fit."""
     from rich.console import Console
 
     from sim_runtime import verify
     from sim_runtime.errors import annotate_locations
+    from sim_runtime.verify import UNSUPPORTED
 
     shape_map = parse_shapes(shapes)
     scalar_map = parse_scalars(scalars)
@@ -128,7 +225,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
     kernels = [k for k in file.kernels if k.loops and k not in hand] + hand
     launch = _launch_names(serial, path, kernels)
-    _check_names(kernels, shape_map, scalar_map, launch)
+    check_simulation_arguments(file, kernels, shape_map, scalar_map, launch)
     _check_launch(launch, scalar_map)
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal
@@ -154,7 +251,10 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
         if timeline is not None and report.ok:
             console.print(f"trace of both runs written to {timeline} (open it in https://ui.perfetto.dev)",
                           markup=False)
-        outcome.failed |= report.failed
+        if report.failed:  # an op the emulator lacks leaves a version unchecked, not wrong
+            outcome.failures += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,
+                                            row.verdict_text.splitlines()[0] if row.verdict_text else row.verdict)
+                                 for row in report.rows if row.verdict not in ("ok", UNSUPPORTED)][:1]
     return outcome
 
 

@@ -31,6 +31,9 @@ class SourceFile:
     _walked: int = field(default=0, repr=False)  #: statements whose nodes are in `_owner`
     _texts: dict | None = field(default=None, repr=False)  #: id of a statement -> its text, when parsed in part
     _tail: str = field(default="", repr=False)
+    #: Python's compiler accepted every statement already (a file read in part is compiled
+    #: statement by statement on the way)
+    compiled: bool = False
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> SourceFile:
@@ -40,7 +43,7 @@ class SourceFile:
         skimmed = partial.parse(text, layout)
         if skimmed is not None:
             return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines,
-                       _texts=skimmed.texts, _tail=skimmed.tail)
+                       _texts=skimmed.texts, _tail=skimmed.tail, compiled=True)
         return cls(path=path, text=text, module=cst.parse_module(text))
 
     def read_whole(self) -> None:

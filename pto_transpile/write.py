@@ -62,3 +62,45 @@ def _umask() -> int:
     mask = os.umask(0o022)  # the only portable way to read it is to set it
     os.umask(mask)
     return mask
+
+
+def output_targets(inputs: list, output: str | None, cwd: Path) -> list[Path | None]:
+    """Where each input's kernel goes (None: stdout), in input order.
+
+    `-o -` prints, `-o FILE` takes one input, `-o DIR` (an existing directory, or a name
+    ending in `/`) gets each output at the input's path relative to the working directory.
+    By default an input goes to `build/<stem>/pipeline_generated.py`, unless another input
+    has the same stem: then each of those is keyed by its relative path,
+    `build/<dir>/<stem>/pipeline_generated.py`. Stdin goes to stdout unless `-o` says."""
+    if output == "-":
+        return [None] * len(inputs)
+    if output is not None:
+        if is_dir_target(output):
+            return [Path(output) / _relative_key(item.path, cwd) for item in inputs]
+        return [Path(output)] * len(inputs)
+    stems: dict[str, int] = {}
+    for item in inputs:
+        stems[item.path.stem] = stems.get(item.path.stem, 0) + 1
+    out: list[Path | None] = []
+    for item in inputs:
+        if item.is_stdin:
+            out.append(None)
+        elif stems[item.path.stem] > 1:
+            out.append(Path("build") / _relative_key(item.path, cwd).with_suffix("") / "pipeline_generated.py")
+        else:
+            out.append(default_output(item.path))
+    return out
+
+
+def is_dir_target(output: str) -> bool:
+    """`-o DIR`: an existing directory, or a name ending in a separator."""
+    return output.endswith(("/", os.sep)) or Path(output).is_dir()
+
+
+def _relative_key(path: Path, cwd: Path) -> Path:
+    """`path` relative to `cwd`; a path outside it keeps its absolute parts below the root."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(cwd)
+    except ValueError:
+        return Path(*absolute.parts[1:])

@@ -150,7 +150,7 @@ def test_check_writes_nothing_and_detects_stale_output(tmp_path):
     out = tmp_path / "o.py"
     r = run(DEMO, "--check", "-o", out)
     assert r.exit_code == 1 and not out.exists()  # a missing output is out of date
-    assert "does not exist" in r.stderr
+    assert "error[PTO094]" in r.stdout and "does not exist" in r.stdout
     assert run(DEMO, "-o", out).exit_code == 0
     assert run(DEMO, "--check", "-o", out).exit_code == 0
     out.write_text("stale\n")
@@ -205,12 +205,12 @@ def test_pyproject_defaults(tmp_path):
 
 
 def test_internal_error_exit_2_with_hint(monkeypatch):
-    import pto_transpile.cli as cli
+    import pto_transpile.api as api
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(cli, "transpile", boom)
+    monkeypatch.setattr(api, "transpile", boom)
     r = CliRunner().invoke(main, [str(DEMO)])
     assert r.exit_code == 2 and "internal error" in r.output and "report" in r.output
 
@@ -274,16 +274,22 @@ def test_simulate_takes_scalar_arguments(tmp_path):
 
     src = tmp_path / "runtime_trips.py"
     src.write_text(registry()["PTO058"].valid[0])  # its inner loop runs `n_inner` times
-    assert run(src, "--simulate", "-o", tmp_path / "o.py").exit_code == 1  # no value: the verdict says so
+    r = run(src, "--simulate", "-o", tmp_path / "o.py")  # no value: a usage mistake, said before anything runs
+    assert r.exit_code == 2 and "--arg n_inner=VALUE" in r.output
     r = run(src, "--simulate", "--arg", "n_inner=3", "-o", tmp_path / "o.py")
     assert r.exit_code == 0, r.output
 
 
-def test_two_inputs_with_one_default_output_are_refused(tmp_path, monkeypatch):
+def test_two_inputs_with_one_stem_get_outputs_keyed_by_their_relative_paths(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
         shutil.copy(DEMO, tmp_path / d / "kernel.py")
-    r = run("a/kernel.py", "b/kernel.py")
-    assert r.exit_code == 2 and "both be written" in r.output
-    assert not (tmp_path / "build").exists()
+    shutil.copy(DEMO, tmp_path / "other.py")
+    r = run("a/kernel.py", "b/kernel.py", "other.py")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines() == ["wrote build/a/kernel/pipeline_generated.py",
+                                     "wrote build/b/kernel/pipeline_generated.py",
+                                     "wrote build/other/pipeline_generated.py"]
+    assert (tmp_path / "build" / "b" / "kernel" / "pipeline_generated.py").read_text() == \
+        (tmp_path / "build" / "other" / "pipeline_generated.py").read_text()

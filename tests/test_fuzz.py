@@ -105,6 +105,7 @@ def test_move_op_keeps_the_lines_and_every_name_bound_before_use():
             bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+@pytest.mark.campaign
 def test_mutants_are_deterministic_from_the_seed_and_all_different():
     files = campaign.kernel_files()
     paths = [p for p, _ in files]
@@ -116,18 +117,19 @@ def test_mutants_are_deterministic_from_the_seed_and_all_different():
     assert [m.text for m in campaign.make_mutants(6, 25, files)] != [m.text for m in first]
 
 
+@pytest.mark.campaign
 def test_files_refused_at_a_preload_are_drawn_less_often():
     files = campaign.kernel_files()
     weights = campaign.base_weights(files, (1, 2))
     assert weights["examples/flash_attention_dn_overlap.py"] == 1  # refused at preload 2 (PTO048)
     assert weights["examples/seed_demo.py"] == 2
-    drawn = collections.Counter(m.base for m in campaign.make_mutants(4, 200, files, weights))
+    drawn = collections.Counter(m.base for m in campaign.make_mutants(4, 100, files, weights))
     assert 0 < drawn["examples/flash_attention_dn_overlap.py"] < drawn["examples/seed_demo.py"]
 
 
 def test_a_draw_that_does_not_parse_is_drawn_again_and_counted():
     files = campaign.kernel_files()
-    mutants = campaign.make_mutants(8, 300, files)
+    mutants = campaign.make_mutants(8, 100, files)
     assert all(m.parses for m in mutants)
     redrawn = sum(m.redrawn for m in mutants)
     assert redrawn > 0  # line edits often break the syntax: each was replaced by a parsable mutant
@@ -252,6 +254,7 @@ def _summary_numbers(out: str) -> dict[str, list[int]]:
     return rows
 
 
+@pytest.mark.campaign
 def test_end_to_end_summary_and_exit_status(tmp_path, capsys):
     status = fuzz.main(["--mutants", "4", "--seed", "11", "--preloads", "1", "--jobs", "2", "--quiet",
                         "--out", str(tmp_path), "--shrink-tests", "3"])
@@ -266,6 +269,7 @@ def test_end_to_end_summary_and_exit_status(tmp_path, capsys):
     assert "wall time" in out and "by mutator" in out
 
 
+@pytest.mark.campaign
 def test_end_to_end_exit_status_is_1_on_a_soundness_failure(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(oracle, "transpile", _without_waits(oracle.transpile))
     monkeypatch.setattr(campaign, "make_mutants", lambda seed, count, files, weights=None: _base_mutants(
@@ -278,6 +282,7 @@ def test_end_to_end_exit_status_is_1_on_a_soundness_failure(monkeypatch, tmp_pat
     assert list(tmp_path.glob("seed0-*/verdict.txt"))
 
 
+@pytest.mark.campaign
 def test_output_does_not_depend_on_the_number_of_jobs(tmp_path, capsys):
     outputs = []
     for jobs in ("1", "2"):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from helpers import spread
 from pto_transpile import transpile
 from pto_transpile.cli import main
 
@@ -42,7 +43,7 @@ def test_its_syncs_pass_the_emulator(tmp_path):
     assert re.search(r"as written .* ok", r.output)
 
 
-@pytest.mark.parametrize("index", WAITS, ids=lambda i: f"line{i + 1}")
+@pytest.mark.parametrize("index", spread(WAITS, 3, ids=lambda i: f"line{i + 1}"))
 def test_deleting_any_wait_is_reported(tmp_path, index):
     lines = TEXT.splitlines(keepends=True)
     broken = tmp_path / "broken.py"

@@ -83,7 +83,8 @@ M = {
  "no_rotate": sub("    mm1_vec = mm1_vec_db.next()\n    relu_vec", "    mm1_vec = mm1_vec_db[0]\n    relu_vec"),
  "struct_array": sub("        sub_id = pl.get_subblock_idx()",
                      "        sub_id = pl.get_subblock_idx()\n        sa = pl.struct_array(2, 'S', a=0)")
-                 .replace("stage4(ki, sub_id, out, out_vec_db)", "stage4(ki, sa, out, out_vec_db)"),
+                 .replace("            stage4(ki, sub_id, out, out_vec_db)",
+                          "            stage4(ki, sa, out, out_vec_db)"),
  "mutex_mismatch": sub("        relu_vec_db = pl.make_tile_group(\n"
                        "            type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, "
                        "target_memory=pl.MemorySpace.Vec),\n"

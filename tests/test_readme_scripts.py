@@ -16,7 +16,8 @@ SMOKE = {
     "scripts/fuzz_chains.py": ["0", "2"],
     "benchmarks/sim_speedup.py": ["1"],
     "benchmarks/bench_transpile.py": ["--quick"],
-    # run (with its time budget checked) by tests/test_sim_flash_attention.py
+    "benchmarks/startup.py": ["1"],
+    # run by tests/test_sim_flash_attention.py
     "benchmarks/sim_flash_attention.py": None,
     # run end to end on a handful of mutants by tests/test_fuzz.py
     "scripts/fuzz.py": None,
@@ -32,7 +33,12 @@ def test_every_script_the_readme_names_has_a_smoke_run():
     assert named and named <= set(SMOKE), f"add a smoke run for {sorted(named - set(SMOKE))}"
 
 
-@pytest.mark.parametrize("script", sorted(k for k, v in SMOKE.items() if v is not None))
+#: scripts that run a benchmark or a campaign: their smoke runs are themselves long
+LONG = {"benchmarks/bench_transpile.py", "benchmarks/startup.py", "benchmarks/sim_speedup.py", "scripts/fuzz_chains.py"}
+
+
+@pytest.mark.parametrize("script", [pytest.param(k, marks=(pytest.mark.campaign,) if k in LONG else ())
+                                    for k in sorted(k for k, v in SMOKE.items() if v is not None)])
 def test_script_runs(script):
     proc = subprocess.run([sys.executable, script, *SMOKE[script]], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)

@@ -25,6 +25,8 @@ RULES = registry()
 #: Rules that cannot have examples run through `transpile()`; keep this short.
 NO_EXAMPLES = {
     "PTO002": "unreadable file: reported by the CLI before any text reaches transpile()",
+    "PTO094": "output out of date: reported by the CLI when --check compares the -o file",
+    "PTO095": "simulation failed: reported by the CLI when the emulator finds a kernel wrong",
     "PTO098": "unwritable output: reported by the CLI when the environment refuses a write",
     "PTO099": "internal error: reported by the CLI/driver when pto-transpile itself crashes",
 }

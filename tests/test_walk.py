@@ -7,6 +7,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from helpers import spread
 from pto_transpile.walk import iter_nodes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,14 +84,24 @@ class _Collect(cst.CSTVisitor):
 
 
 def _corpus():
-    yield pytest.param(cst.parse_module(EVERY_FORM, config=cst.PartialParserConfig(python_version="3.12")),
-                       id="every-form")
-    for path in sorted([*ROOT.glob("examples/*.py"), *ROOT.glob("golden/*/*.py")]):
-        yield pytest.param(cst.parse_module(path.read_text(encoding="utf-8")), id=str(path.relative_to(ROOT)))
+    """Every form, then the golden files (the generated outputs, which repeat the same node
+    types many times over, in the campaign but for a sample)."""
+    yield pytest.param(None, id="every-form")
+    # the examples are golden inputs too (tests/test_golden.py checks it): each text once
+    yield from [pytest.param(p, id=str(p.relative_to(ROOT))) for p in sorted(ROOT.glob("golden/*/input.py"))]
+    outputs = sorted(p for p in ROOT.glob("golden/*/expected_*.py"))
+    yield from spread([pytest.param(p, id=str(p.relative_to(ROOT))) for p in outputs], 4)
 
 
-@pytest.mark.parametrize("module", list(_corpus()))
-def test_walk_matches_libcst_traversal(module):
+def _parsed(path) -> cst.Module:
+    if path is None:
+        return cst.parse_module(EVERY_FORM, config=cst.PartialParserConfig(python_version="3.12"))
+    return cst.parse_module(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", list(_corpus()))
+def test_walk_matches_libcst_traversal(path):
+    module = _parsed(path)
     collector = _Collect()
     module.visit(collector)
     ours = list(iter_nodes(module))

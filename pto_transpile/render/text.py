@@ -10,9 +10,38 @@ error[PTO043]: cross-core buffer `p_mat_db` has 2 tile(s), ...
 
 from __future__ import annotations
 
-from rich.markup import escape
+import os
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
+
+
+def escape(text: str) -> str:
+    """Rich markup escaping, imported only when colour is on."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def wants_color(choice: str, stream, environ=None) -> bool:
+    """`--color always|never`, or for `auto`: NO_COLOR (set, non-empty) turns colour off,
+    FORCE_COLOR (set, non-empty, not `0`) turns it on, else colour on a terminal only."""
+    environ = os.environ if environ is None else environ
+    if choice != "auto":
+        return choice == "always"
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def print_markup(text: str, stream) -> None:
+    """Print rich markup to `stream` in colour, whatever the stream is (a pipe, a CI log)."""
+    from rich.console import Console
+
+    Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False,
+            color_system="standard").print(text, end="")
 
 
 def _block(d, source_lines, color: bool) -> str:
@@ -48,17 +77,27 @@ def _block(d, source_lines, color: bool) -> str:
     return "\n".join(out)
 
 
-def render_text(diagnostics, sources=None, color: bool = False) -> str:
-    """`sources` maps a path to its text, for the source line under each diagnostic."""
+def render_blocks(diagnostics, sources=None, color: bool = False) -> str:
+    """One block per diagnostic; `sources` maps a path to its text, for the source line."""
     sources = sources or {}
     blocks = []
     for d in diagnostics:
         text = sources.get(d.path)
         blocks.append(_block(d, text.splitlines() if text else None, color))
+    return "\n\n".join(blocks)
+
+
+def summary(diagnostics, color: bool = False) -> str:
+    """The closing count line of a text report."""
     errors = sum(1 for d in diagnostics if d.is_error)
     notes = sum(1 for d in diagnostics if d.severity.value == "note")
     warnings = len(diagnostics) - errors - notes
-    if diagnostics:
-        summary = f"found {errors} error(s) and {warnings} warning(s)" + (f", {notes} note(s)" if notes else "")
-        blocks.append(f"[bold]{summary}[/]" if color else summary)
-    return "\n\n".join(blocks) + ("\n" if blocks else "")
+    line = f"found {errors} error(s) and {warnings} warning(s)" + (f", {notes} note(s)" if notes else "")
+    return f"[bold]{line}[/]" if color else line
+
+
+def render_text(diagnostics, sources=None, color: bool = False) -> str:
+    """The whole report of one set of diagnostics: the blocks, then the summary."""
+    if not diagnostics:
+        return ""
+    return render_blocks(diagnostics, sources, color) + "\n\n" + summary(diagnostics, color) + "\n"

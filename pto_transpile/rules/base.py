@@ -30,6 +30,8 @@ class Rule:
     hint: str  #: imperative fix, also a template
     #: other hints a check picks by yielding `_hint=<key>` (when the usual fix would be wrong)
     hints: dict[str, str] = field(default_factory=dict)
+    #: other messages a check picks by yielding `_message=<key>` (a different reading of the same fault)
+    messages: dict[str, str] = field(default_factory=dict)
     phase: str = "kernel"
     severity: Severity = Severity.ERROR
     doc: str = ""  #: markdown: What it checks / Why it matters for pipelining / Example / Use instead
@@ -47,7 +49,8 @@ class Rule:
 
     def format(self, fields: dict) -> tuple[str, str]:
         hint = self.hints[fields["_hint"]] if "_hint" in fields else self.hint
-        return self.message.format(**fields), hint.format(**fields)
+        message = self.messages[fields["_message"]] if "_message" in fields else self.message
+        return message.format(**fields), hint.format(**fields)
 
     def diagnostic(self, fields: dict, path: str, line: int, column: int, end_line: int | None = None,
                    end_column: int | None = None, related: tuple[Related, ...] = ()) -> Diagnostic:

@@ -52,6 +52,9 @@ RULE = Rule(
     message="forward-only buffer `{buffer}` has {tiles} tile(s); at preload {preload} nothing stops `{producer}` from "
             "overwriting a tile before `{consumer}` read it ({need} would be ordered by the other syncs)",
     hint="Add `bwd_ids` to `{buffer}` so the transform syncs the release, or give it {need}",
+    hints={"bwd-only": "Add `bwd_ids` to `{buffer}` (one event id per tile, or one id) so the transform syncs the "
+                       "release: more tiles do not help, nothing else orders the consumer's read before the "
+                       "producer's next write"},
     phase="analysis",
     seed="with fwd_ids only, nothing stops the producer overwriting a tile the consumer has not read; a kernel "
          "that may do so is never written",

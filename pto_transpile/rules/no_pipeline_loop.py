@@ -68,9 +68,12 @@ def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
 
 
 INVALID = (
+    # plain functions called from the loop, not from sections (called from sections, they are
+    # PTO076's missing decorators)
     ex.kernel(
         mm=ex.MM.replace("@pl.pipeline.stage\n", ""),
         st=ex.ST.replace("@pl.pipeline.stage\n", ""),
+        loop=ex.loop(ex.MM_CALL, ex.ST_CALL),
     ).replace("def kernel(\n", "def kernel(  # E: PTO004\n"),
     ex.kernel(loop="""\
 ki = 0

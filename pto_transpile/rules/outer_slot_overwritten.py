@@ -53,7 +53,7 @@ RULE = Rule(
     title="A slot picked in the outer loop is re-picked before its delayed stage reads it",
     message="`{var}` (a tile of `{group}`, {tiles} tile(s)) reaches `{stage}`, which runs "
             "{delay} iteration(s) late; {detail}",
-    hint="Give `{group}` more tiles (one mutex id each), or lower the preload",
+    hint="Give `{group}` {need} tiles (one mutex id each){lower}",
     phase="analysis",
     seed="a tile picked outside the pipeline loop must survive until the delayed stages read it",
     doc=DOC,

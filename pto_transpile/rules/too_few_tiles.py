@@ -2,6 +2,7 @@ from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.base import Rule
+from pto_transpile.schedule import schedule_for
 
 
 def check(ctx):
@@ -17,10 +18,22 @@ def check(ctx):
             yield ctx.kernel.buffers[buf].call, {
                 "buffer": buf, "tiles": tiles, "need": need, "a": a.func, "b": b.func,
                 "ahead": delays[j] - delays[i], "preload": ctx.schedule.preload,
+                "lower": _lower(ctx, i, j, tiles),
                 "growth": growth(ctx.kernel, ctx.kernel.buffers[buf], need),
                 "_related": [(f"producer `{a.func}` (delay {delays[i]})", a.call),
                              (f"consumer `{b.func}` (delay {delays[j]})", b.call)],
             }
+
+
+def _lower(ctx, i: int, j: int, tiles: int) -> str:
+    """The hint's other way out: the largest lower preload at which `tiles` suffice, if any."""
+    sections = [s.section for s in ctx.loop.stages]
+    for preload in range(ctx.schedule.preload - 1, -1, -1):
+        delays = schedule_for(sections, preload).delays
+        if delays[j] - delays[i] + 1 <= tiles:
+            return (". Or use preload 0 (the serial loop with the syncs inserted)" if preload == 0
+                    else f". Or lower the preload to {preload}")
+    return ""
 
 
 def growth(kernel, buf, need: int) -> str:
@@ -90,7 +103,7 @@ RULE = Rule(
     title="A cross-core buffer has fewer tiles than the preload keeps live",
     message="cross-core buffer `{buffer}` has {tiles} tile(s), but at preload {preload} its producer `{a}` runs "
             "{ahead} iteration(s) ahead of its consumer `{b}`, so {need} tiles are live at once",
-    hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}), or lower the preload{growth}",
+    hint="Give `{buffer}` {need} tiles (mutex_ids and fwd_ids/bwd_ids of length {need}){growth}{lower}",
     phase="loop",
     check=check,
     seed="a cross-core buffer has at least (consumer delay - producer delay + 1) tiles at the configured preload",

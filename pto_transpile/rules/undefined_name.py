@@ -7,6 +7,7 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.deadcode import dead_nodes
 from pto_transpile.rules import _examples as ex
+from pto_transpile.rules._spelling import undefined
 from pto_transpile.rules.base import Rule
 
 _BUILTINS = frozenset(dir(builtins))
@@ -27,6 +28,7 @@ def check(ctx):
         return  # a star import binds names nobody can list
     seen: set[int] = set()
     vfs = {id(f) for f in file.vector_functions.values()}
+    kernels = {id(k.node) for k in file.kernels}
     for fn in [s.node for s in file.stages.values()] + list(file.vector_functions.values()) \
             + list(file.helpers.values()) + [k.node for k in file.kernels]:
         if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
@@ -35,14 +37,15 @@ def check(ctx):
         # `vf` (the register API, `pl.Vf`) is reserved inside vector functions: it needs no import there
         bound = module_names | _bound(file, fn) | ({"vf"} if id(fn) in vfs else set())
         reported = set()
+        reads = _reads(file, fn)
         dead = None
-        for name in _reads(file, fn):
+        for name in reads:
             if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
                 dead = dead_nodes(file, fn) if dead is None else dead
                 if id(name) in dead:
                     continue  # a branch no kernel instance compiles
                 reported.add(name.value)
-                yield name, {"name": name.value, "function": fn.name.value}
+                yield undefined(file, fn, name, bound | _BUILTINS, reads, id(fn) in kernels)
 
 
 def _module_bound(file) -> set[str] | None:
@@ -186,6 +189,15 @@ RULE = Rule(
     title="A name is read that nothing binds",
     message="`{name}` is not defined in `{function}` (no parameter, assignment, module-level name or builtin binds it)",
     hint="Fix the spelling of `{name}`, or bind it before it is used",
+    messages={
+        "near": "`{name}` is not defined in `{function}`; did you mean `{suggestion}`?",
+        "parameter": "parameter `{param}` of `{function}` is never used, and `{name}` is read there but bound "
+                     "nowhere: did you mean `{name}`?",
+    },
+    hints={
+        "near": "Write `{suggestion}`, or bind `{name}` before it is used",
+        "parameter": "Rename the parameter `{param}` to `{name}`",
+    },
     phase="file",
     check=check,
     seed="a kernel file must compile: every name it reads is bound",

@@ -1,0 +1,91 @@
+import libcst as cst
+
+from pto_transpile import codes
+from pto_transpile.model import CUBE, VECTOR
+from pto_transpile.reader import section_of
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.base import Rule
+from pto_transpile.walk import statements_of
+
+
+def check(ctx):
+    file = ctx.file
+    for kernel in file.kernels:
+        sections = {section_of(w, file.pl) for w in file.find(kernel.node, cst.With)}
+        if not {CUBE, VECTOR} <= sections:
+            continue  # a cube-only or vector-only kernel: the index means one thing on every core
+        for stmt in _outside_sections(statements_of(kernel.node.body), file.pl):
+            divided = {id(op.left) for op in file.find(stmt, cst.BinaryOperation)
+                       if isinstance(op.operator, cst.FloorDivide) and isinstance(op.right, cst.Call)
+                       and file.pl.path(op.right.func) == ("get_subblock_num",)}
+            for call in file.find(stmt, cst.Call):
+                if file.pl.path(call.func) == ("get_block_idx",) and id(call) not in divided:
+                    yield call, {"kernel": kernel.name, "call": file.source.code(call)}
+
+
+def _outside_sections(stmts, pl):
+    """The simple statements of a kernel body that run on every core (not in a section)."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            yield stmt
+        elif isinstance(stmt, cst.With) and section_of(stmt, pl) is not None:
+            continue
+        elif isinstance(stmt, cst.BaseCompoundStatement):
+            yield from _outside_sections(statements_of(stmt.body), pl)
+            orelse = getattr(stmt, "orelse", None)
+            while orelse is not None:
+                yield from _outside_sections(statements_of(orelse.body), pl)
+                orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+
+
+DOC = """\\
+## What it checks
+A cube/vector kernel (one with both `pl.section_cube()` and `pl.section_vector()` blocks)
+reads `pl.get_block_idx()` outside the sections, where every core runs it, without
+dividing by `pl.get_subblock_num()`.
+
+## Why it matters for pipelining
+In a cube/vector kernel each block has one cube core and two vector cores, and
+`pl.get_block_idx()` counts the vector cores one by one: the cube core of block `b` reads
+`b`, its vector cores read `2 * b` and `2 * b + 1`. A block index taken from it makes the
+cube and the vector cores of one block work on different data (and run loops over it a
+different number of times), so the serial kernel is already wrong; the pipelined one can
+only be as wrong. `pl.get_block_idx() // pl.get_subblock_num()` is the block on every core.
+Inside a section the per-core value may be what you want, and is not reported.
+
+## Example
+```python
+core_id = pl.get_block_idx()
+```
+
+## Use instead
+```python
+core_id = pl.get_block_idx() // pl.get_subblock_num()
+```
+"""
+
+_BLOCKS = ex.loop(ex.cube(), ex.vector(), head="for ki in pl.range(core_id, N, pl.get_block_num()):")
+
+INVALID = (
+    ex.kernel(decls="core_id = pl.get_block_idx()  # E: PTO075", loop=_BLOCKS),
+)
+
+VALID = (
+    ex.kernel(decls="core_id = pl.get_block_idx() // pl.get_subblock_num()", loop=_BLOCKS),
+    ex.kernel(decls="with pl.section_vector():\n    aiv = pl.get_block_idx()"),
+)
+
+RULE = Rule(
+    code=codes.BLOCK_INDEX_PER_CORE,
+    name="block-index-per-core",
+    title="A cube/vector kernel takes its block index from `pl.get_block_idx()` alone",
+    message="`{call}` differs between the cube and the vector cores of one block in `{kernel}` (the cube reads "
+            "b, its vector cores 2b and 2b+1): the serial kernel is already wrong",
+    hint="Write `pl.get_block_idx() // pl.get_subblock_num()` for the block index",
+    phase="file",
+    check=check,
+    seed="in a cube/vector kernel the block index every core uses is pl.get_block_idx() // pl.get_subblock_num()",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)

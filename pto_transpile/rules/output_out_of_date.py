@@ -1,0 +1,42 @@
+from pto_transpile import codes
+from pto_transpile.rules.base import Rule
+
+DOC = """\\
+## What it checks
+`pto-transpile --check -o FILE` (or `--check -o DIR/`): the output file is missing, or its
+text differs from what pto-transpile would write now. The position is the first line that
+differs. Reported by the CLI with exit status 1, in every `--format`.
+
+## Why it matters for pipelining
+A checked-in pipelined kernel that no longer matches its serial source runs code nobody
+reviewed: the serial kernel changed (or pto-transpile did) and the generated file was not
+regenerated. CI should fail on it the way it fails on a formatting check.
+
+## Example
+```python
+# pto-transpile kernel.py --check -o kernel_pipelined.py   (after kernel.py changed)
+```
+
+## Use instead
+```python
+# pto-transpile kernel.py -o kernel_pipelined.py            (regenerate, review, commit)
+```
+"""
+
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+
+VALID = ()
+
+
+RULE = Rule(
+    code=codes.OUTPUT_OUT_OF_DATE,
+    name="output-out-of-date",
+    title="A generated file is missing or out of date",
+    message="`{path}` {detail}: pto-transpile would change it",
+    hint="Regenerate it (run the same command without --check) and review the difference (--check --diff)",
+    phase="analysis",
+    seed="a checked-in pipelined kernel is what pto-transpile writes for its serial source",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
