@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.codegen import expression_code
 from pto_transpile.ctxtypes import INT, ScalarTypes, join, stage_use_type
 from pto_transpile.diagnostics import Finding
 from pto_transpile.kinds import names_in
 from pto_transpile.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.source import code_of
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Fill:
 
     @property
     def source(self) -> str:
-        return expression_code(self.value)
+        return code_of(self.value)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from pto_transpile import build, codegen
+from pto_transpile import build
+from pto_transpile.source import code_of
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def operand(expr: cst.BaseExpression, needs: int) -> cst.BaseExpression:
     lines (valid only inside brackets)."""
     if expr.lpar:
         return expr
-    if binding(expr) >= needs and "\n" not in codegen.expression_code(expr):
+    if binding(expr) >= needs and "\n" not in code_of(expr):
         return expr
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
-from pto_transpile import codegen, partial
+from pto_transpile import partial
 from pto_transpile.prescan import check_limits
 from pto_transpile.walk import iter_nodes
 
@@ -58,9 +58,9 @@ class SourceFile:
         """The code of `module`, this file's module with some statements replaced: the ones
         kept print as the text they were read from, only new ones are generated."""
         if self._texts is None or module.footer is not self.module.footer:
-            return codegen.code(module)
+            return module.code
         texts = self._texts
-        return "".join(texts.get(id(s)) or codegen.code_for_node(module, s) for s in module.body) + self._tail
+        return "".join(texts.get(id(s)) or module.code_for_node(s) for s in module.body) + self._tail
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         if node is self.module:
@@ -92,11 +92,11 @@ class SourceFile:
     def _first_line(self, index: int) -> int:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""
         if self._first_lines is None:
-            header = "".join(codegen.code_for_node(self.module, line) for line in self.module.header)
+            header = "".join(self.module.code_for_node(line) for line in self.module.header)
             lines, line = [], 1 + header.count("\n")
             for stmt in self.module.body:
                 lines.append(line)
-                line += codegen.code_for_node(self.module, stmt).count("\n")
+                line += self.module.code_for_node(stmt).count("\n")
             self._first_lines = lines
         return self._first_lines[index]
 
@@ -105,4 +105,14 @@ class SourceFile:
 
     def code(self, node: cst.CSTNode) -> str:
         """The source text of `node` exactly as written (hex stays hex)."""
-        return codegen.code_for_node(self.module, node)
+        return self.module.code_for_node(node)
+
+
+#: An empty module: what prints a node that belongs to no file (default indentation and newline).
+_NOWHERE = cst.Module([])
+
+
+def code_of(node: cst.CSTNode) -> str:
+    """The text of `node` as libcst prints it outside any module: generated expressions,
+    and the user's expressions as written."""
+    return _NOWHERE.code_for_node(node)

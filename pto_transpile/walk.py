@@ -42,10 +42,11 @@ _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
 def _fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
-        names = _SOURCE_ORDER.get(cls) or tuple(
-            f.name for f in dataclasses.fields(cls)
-            if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
-        _FIELDS[cls] = names
+        fields = tuple(f.name for f in dataclasses.fields(cls)
+                       if not f.name.startswith("whitespace") and f.name not in _LAYOUT_FIELDS)
+        ordered = _SOURCE_ORDER.get(cls, ())
+        # a field a later libcst adds is still walked (after the ones whose order is known)
+        names = _FIELDS[cls] = ordered + tuple(f for f in fields if f not in ordered)
     return names
 
 

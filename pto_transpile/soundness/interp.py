@@ -26,7 +26,6 @@ import libcst as cst
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile import vfbody
-from pto_transpile.codegen import expression_code
 from pto_transpile.consteval import PlSymbol
 from pto_transpile.partial import Verbatim
 from pto_transpile.soundness import vfextent
@@ -44,6 +43,7 @@ from pto_transpile.soundness.values import (
     TileV,
     known,
 )
+from pto_transpile.source import code_of as expression_code
 
 #: Statements one check may execute before it gives up (hostile or huge loops).
 STEP_BUDGET = 400_000
