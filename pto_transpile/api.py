@@ -6,9 +6,7 @@ that one run reports every problem. Nothing is emitted when any error was found.
 
 from __future__ import annotations
 
-import ast
 import gc
-import warnings
 from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,11 +18,11 @@ from pto_transpile.ctxring import plan_ctx
 from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.emit import KernelRewriter, LoopEmitter, strip_pipeline_keyword
 from pto_transpile.hazards import forward_only_overwrites, outer_slot_overwrites
+from pto_transpile.layout import TooComplex
 from pto_transpile.model import Kernel
 from pto_transpile.pipelined import pipelined_as
 from pto_transpile.plan import make_plan
 from pto_transpile.preload import Auto, Override, PreloadArg, check_preload
-from pto_transpile.prescan import TooComplex, too_complex_diagnostic
 from pto_transpile.proof import prove
 from pto_transpile.reader import FileModel, read
 from pto_transpile.reporter import Reporter
@@ -144,11 +142,12 @@ def _cycle_collector_paused():
 def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
-    except cst.ParserSyntaxError as exc:
-        return TranspileResult(path, None, [_syntax_error(path, source, exc)])
-    refused = None if src.compiled else _compile_error(path, source)
-    if refused is not None:
-        return TranspileResult(path, None, [refused])
+    except (SyntaxError, ValueError) as err:
+        return TranspileResult(path, None, [_python_refuses(path, err)])
+    except cst.ParserSyntaxError as exc:  # what Python accepts and libcst does not
+        detail = {"detail": exc.message}
+        return TranspileResult(path, None, [registry()[codes.SYNTAX_ERROR].diagnostic(detail, path, exc.raw_line,
+                                                                                      exc.raw_column + 1)])
     reporter = Reporter(src, skip)
     file = read(src)
     reporter.run("file", FileContext(file))
@@ -261,38 +260,29 @@ def _preload_of(preloads: tuple, index: int) -> int | None:
     return value
 
 
-def _syntax_error(path: str, source: str, exc: cst.ParserSyntaxError) -> Diagnostic:
-    """Python's own parser (parse only, never run) places most errors better than libcst,
-    which reports the first token it could not use, and words them as Python users know
-    them ("Perhaps you forgot a comma?"); fall back to libcst's message and position."""
-    python = _compile_error(path, source, ast.PyCF_ONLY_AST)
-    if python is not None:
-        return python
-    return registry()[codes.SYNTAX_ERROR].diagnostic({"detail": exc.message}, path, exc.raw_line, exc.raw_column + 1)
+def _python_refuses(path: str, err: SyntaxError | ValueError):
+    """What Python's parser or compiler refuses (never run), in its own words ("Perhaps you
+    forgot a comma?"), placed where Python places it: besides syntax, what only the compiler
+    sees (a duplicate parameter, `break` outside a loop, a repeated keyword argument,
+    `nonlocal` without a binding), which libcst accepts."""
+    rule = registry()[codes.SYNTAX_ERROR]
+    if not isinstance(err, SyntaxError) or not err.lineno:
+        return rule.diagnostic({"detail": str(err) if not isinstance(err, SyntaxError) else err.msg}, path, 1, 1)
+    line, col = err.lineno, max(1, err.offset or 1)
+    end_line, end_col = err.end_lineno or line, err.end_offset or col + 1
+    if (end_line, end_col) <= (line, col):
+        end_line, end_col = line, col + 1
+    return rule.diagnostic({"detail": err.msg}, path, line, col, end_line, end_col)
 
 
-def _compile_error(path: str, source: str, flags: int = 0) -> Diagnostic | None:
-    """What Python's compiler refuses (never run), in its own words: besides what its parser
-    refuses, what only the compiler sees (a duplicate parameter, `break` outside a loop, a
-    repeated keyword argument, `nonlocal` without a binding), which libcst accepts. A few
-    milliseconds against the hundreds a transpile takes."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # warnings about the file's contents are not ours to print
-            compile(source, path, "exec", flags, dont_inherit=True)
-    except SyntaxError as err:
-        if not err.lineno:
-            return None
-        line, col = err.lineno, max(1, err.offset or 1)
-        end_line, end_col = err.end_lineno or line, err.end_offset or col + 1
-        if (end_line, end_col) <= (line, col):
-            end_line, end_col = line, col + 1
-        return registry()[codes.SYNTAX_ERROR].diagnostic({"detail": err.msg}, path, line, col, end_line, end_col)
-    except ValueError as err:  # a NUL byte
-        return registry()[codes.SYNTAX_ERROR].diagnostic({"detail": str(err)}, path, 1, 1)
-    except (MemoryError, RecursionError):
-        return None  # too deep for the compiler: the prescan's limits speak for such input
-    return None
+def too_complex_diagnostic(path: str, exc: BaseException):
+    """The PTO097 diagnostic for a TooComplex (or a RecursionError that got past the limits)."""
+    rule = registry()[codes.INPUT_TOO_COMPLEX]
+    if isinstance(exc, TooComplex):
+        detail, line, column = exc.message, exc.line, exc.column
+    else:
+        detail, line, column = "it nests too deeply for Python's recursion limit", 1, 1
+    return rule.diagnostic({"detail": detail}, path, line, column)
 
 
 def _add_pl_import(module: cst.Module) -> cst.Module:

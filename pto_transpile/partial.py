@@ -2,7 +2,7 @@
 
 A kernel file often carries much more than the kernel: tests, references, plotting helpers.
 libcst's parse builds several Python objects per token, so parsing them costs time and
-memory for nothing. From the layout the prescan found (`prescan.Layout`), a function or
+memory for nothing. From the layout Python's parser found (`layout.Layout`), a function or
 class is parsed only when the analysis can reach it: it is decorated as a kernel, stage or
 vector function, or its name is mentioned by something parsed that way. Every other
 statement (imports, constants, guards) is parsed too. Vector functions nothing can report
@@ -13,8 +13,8 @@ was read, and positions (per statement, `source.py`) stay exact.
 The parsed statements are parsed together, in one libcst call, each behind a `pass` line so
 that no statement can take over comment lines of another; a first `if` block sets the
 indentation and newline libcst would have inferred from the whole file. Python's compiler
-checks the kept text, so a syntax error anywhere is still found. Whenever anything does not
-line up, the caller parses the whole file instead.
+has checked the whole text already (`layout.py`), so a syntax error anywhere is still
+found. Whenever anything does not line up, the caller parses the whole file instead.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import libcst as cst
 
 from pto_api.ops import VF_OP_ROLES
 from pto_transpile import vfbody
-from pto_transpile.prescan import Layout
+from pto_transpile.layout import Layout
 from pto_transpile.vfbody import VfBody
 
 #: Decorator names that make a function a root of the analysis (`@pl.jit`, `@pl.pipeline.stage`,
@@ -97,10 +97,6 @@ def parse(text: str, layout: Layout) -> Partial | None:
     keep = _needed(text, layout, names, set(as_text))
     if keep is None or len(keep) == n:
         return None
-    # every statement, parsed or kept: what only Python's compiler refuses (a duplicate
-    # parameter, `break` outside a loop) is then known without compiling the file again
-    if not _compiles(chunks):
-        return None
     newline = _NEWLINE.search(text).group()  # type: ignore[union-attr]  # the text ends with one
     barrier = "pass" + newline
     head = f"if 1:{newline}{layout.first_indent}pass{newline}{barrier}"
@@ -160,7 +156,7 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
         if i in keep or i in as_text:
             continue
         keep.add(i)
-        for word in layout.names[i]:
+        for word in layout.names(i):
             todo += [j for j in by_name.get(word, ()) if j not in keep]
     return keep
 
@@ -175,7 +171,7 @@ def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks
     others = {name for i, name in enumerate(names) if name is not None and i not in candidates}
     out = {}
     for i in candidates:
-        if "make_tile_group" in chunks[i] or layout.names[i] & others:
+        if "make_tile_group" in chunks[i] or layout.names(i) & others:
             continue
         try:
             with warnings.catch_warnings():
@@ -196,7 +192,7 @@ def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks
         parsed = {names[i] for i in candidates if i not in out}
         changed = False
         for i in list(out):
-            if layout.names[i] & parsed:
+            if layout.names(i) & parsed:
                 del out[i]
                 changed = True
     return out
@@ -209,19 +205,6 @@ def _dotted(node: ast.expr) -> tuple[str, ...] | None:
         base = _dotted(node.value)
         return None if base is None else base + (node.attr,)
     return None
-
-
-def _compiles(chunks: list[str]) -> bool:
-    """Python's own compiler accepts every statement (warnings about their contents are not
-    ours to print)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for chunk in chunks:
-            try:
-                compile(chunk, "<kept>", "exec", dont_inherit=True)
-            except (SyntaxError, ValueError, MemoryError, RecursionError):
-                return False
-    return True
 
 
 def _is_barrier(stmt: cst.BaseStatement) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from pto_transpile import codes
 from pto_transpile.diagnostics import Diagnostic, Finding, Related
-from pto_transpile.prescan import TooComplex
+from pto_transpile.layout import TooComplex
 from pto_transpile.rules import registry, rules_for
 from pto_transpile.rules.context import FileContext
 from pto_transpile.source import SourceFile

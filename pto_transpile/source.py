@@ -16,7 +16,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from pto_transpile import partial
-from pto_transpile.prescan import check_limits
+from pto_transpile.layout import read_layout
 from pto_transpile.walk import iter_nodes
 
 
@@ -31,19 +31,17 @@ class SourceFile:
     _walked: int = field(default=0, repr=False)  #: statements whose nodes are in `_owner`
     _texts: dict | None = field(default=None, repr=False)  #: id of a statement -> its text, when parsed in part
     _tail: str = field(default="", repr=False)
-    #: Python's compiler accepted every statement already (a file read in part is compiled
-    #: statement by statement on the way)
-    compiled: bool = False
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> SourceFile:
-        """Parse `text`; raises libcst.ParserSyntaxError on a syntax error, and
-        prescan.TooComplex (before parsing) on text too large or too deep to parse safely."""
-        layout = check_limits(text)
+        """Parse `text`. Before libcst sees it, layout.TooComplex refuses text too large or
+        too deep to parse safely, and SyntaxError (or ValueError) is what Python's parser or
+        compiler refuses; libcst.ParserSyntaxError is what libcst alone refuses."""
+        layout = read_layout(text, path)
         skimmed = partial.parse(text, layout)
         if skimmed is not None:
             return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines,
-                       _texts=skimmed.texts, _tail=skimmed.tail, compiled=True)
+                       _texts=skimmed.texts, _tail=skimmed.tail)
         return cls(path=path, text=text, module=cst.parse_module(text))
 
     def read_whole(self) -> None:

@@ -9,8 +9,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from golden_cases import cases
 from helpers import ROOT, demo_text, spread
 from pto_transpile import partial, transpile
+from pto_transpile.layout import read_layout
 from pto_transpile.partial import Verbatim
-from pto_transpile.prescan import check_limits
 from pto_transpile.source import SourceFile
 from pto_transpile.walk import find, iter_nodes
 
@@ -96,7 +96,7 @@ def _sampled(items):
 
 @pytest.mark.parametrize("name,text", _sampled(corpus()))
 def test_parsed_statements_are_the_whole_files_statements(name, text):
-    layout = check_limits(text)
+    layout = read_layout(text)
     skimmed = partial.parse(text, layout)
     assert skimmed is not None, "nothing was skipped"
     module = skimmed.module
@@ -132,13 +132,17 @@ def test_what_is_kept_as_text():
 
 
 @pytest.mark.parametrize("text", [
-    TRICKY + "def broken(:\n    pass\n",  # a syntax error in a statement kept as text
     TRICKY.rstrip("\n"),  # no final newline
     TRICKY.replace("# trailing comment", "\f# form feed"),
     "def f():\n    return 1\n",  # no kernel: nothing to skip for
-], ids=["syntax-error", "no-final-newline", "form-feed", "no-kernel"])
+], ids=["no-final-newline", "form-feed", "no-kernel"])
 def test_whole_file_parsed_when_skipping_is_not_safe(text):
-    assert partial.parse(text, check_limits(text)) is None
+    assert partial.parse(text, read_layout(text)) is None
+
+
+def test_a_syntax_error_in_a_statement_kept_as_text_is_found_before_any_parse():
+    with pytest.raises(SyntaxError):
+        read_layout(TRICKY + "def broken(:\n    pass\n")
 
 
 def _without_skipping(monkeypatch, text, **kwargs):
