@@ -22,13 +22,15 @@ _LAZY = {
     "Diagnostic": "pto_transpile.diagnostics",
     "Severity": "pto_transpile.diagnostics",
     "Auto": "pto_transpile.preload",
+    "choose_preload": "pto_transpile.autopreload",
     "TranspileResult": "pto_transpile.results",
 }
 
-__all__ = ["Auto", "Diagnostic", "Severity", "TranspileResult", "__version__", "transpile"]
+__all__ = ["Auto", "Diagnostic", "Severity", "TranspileResult", "__version__", "choose_preload", "transpile"]
 
 if TYPE_CHECKING:
     from pto_transpile.api import transpile
+    from pto_transpile.autopreload import choose_preload
     from pto_transpile.diagnostics import Diagnostic, Severity
     from pto_transpile.preload import Auto
     from pto_transpile.results import TranspileResult

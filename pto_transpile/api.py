@@ -22,7 +22,7 @@ from pto_transpile.layout import TooComplex
 from pto_transpile.model import Kernel
 from pto_transpile.pipelined import pipelined_as
 from pto_transpile.plan import make_plan
-from pto_transpile.preload import Auto, Override, PreloadArg, check_preload
+from pto_transpile.preload import Auto, Override, check_preload, loop_preload
 from pto_transpile.proof import prove
 from pto_transpile.reader import FileModel, read
 from pto_transpile.reporter import Reporter
@@ -81,17 +81,17 @@ def _selectors(values: Iterable[str] | None, option: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def transpile(source: str, *, preload: PreloadArg = None, path: str | None = None,
+def transpile(source: str, *, preload: Override = None, path: str | None = None,
               select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
               _skip_rules: Iterable[str] = ()) -> TranspileResult:
     """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
     pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `preload`,
-    `select` or `ignore` (a usage error) raises ValueError.
+    `select` or `ignore` (a usage error) raises ValueError. The file is never imported or
+    run: `preload="auto"`, which runs it on the emulator, is refused here; choose with
+    `autopreload.choose_preload()` and pass its `.preload`.
 
     `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
-    `preload="auto"` (or `Auto(...)` with simulation settings) picks each loop's preload
-    on the emulator, which runs the file's Python (`autopreload.py`); the candidates are in
-    `preload_choice`. `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
+    `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
     checks behind them can be exercised."""
     path = path or "<string>"
     if source.startswith(BOM):  # kept on the output, invisible to the analysis and to positions
@@ -100,16 +100,11 @@ def transpile(source: str, *, preload: PreloadArg = None, path: str | None = Non
         if result.code is not None:
             result.code = BOM + result.code
         return result
-    checked = check_preload(preload)
+    override = check_preload(preload)
+    if isinstance(override, Auto):
+        raise ValueError("preload=\"auto\" runs the kernel file on the emulator, which transpile() never does: "
+                         "choose with pto_transpile.choose_preload(text) and pass its .preload")
     selection = Selection.parse(select, ignore)
-    choice = None
-    if isinstance(checked, Auto):
-        from pto_transpile.autopreload import choose_preload
-
-        choice = choose_preload(source, path=path, select=select, ignore=ignore, settings=checked)
-        override = choice.preload
-    else:
-        override = checked
     try:
         with _cycle_collector_paused():
             result = _transpile(source, override, path, frozenset(_skip_rules))
@@ -122,7 +117,6 @@ def transpile(source: str, *, preload: PreloadArg = None, path: str | None = Non
     shown = [d for d in result.diagnostics if selection.shows(d)]
     result.hidden = [d for d in result.diagnostics if not selection.shows(d)]
     result.diagnostics = shown
-    result.preload_choice = choice
     return result
 
 
@@ -179,7 +173,7 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
         kernel_ok = reporter.error_count == errors_before
         emitters = []
         for loop, loop_result in zip(kernel.loops, kctx.loop_results, strict=True):
-            p = _preload_of(preloads, loop.index)
+            p = loop_preload(preloads, loop.index) if preloads else None
             if kernel_ok and p is not None:
                 emitter = _analyse_loop(reporter, LoopContext.of(kctx, loop, loop_result), p, overlap_counter)
                 if emitter is not None:
@@ -246,18 +240,6 @@ def _preloads(kernel: Kernel, override: Override) -> tuple:
     if isinstance(override, int):
         return (override,)
     return tuple(override)
-
-
-def _preload_of(preloads: tuple, index: int) -> int | None:
-    if len(preloads) == 1:
-        value = preloads[0]
-    elif index < len(preloads):
-        value = preloads[index]
-    else:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        return None
-    return value
 
 
 def _python_refuses(path: str, err: SyntaxError | ValueError):

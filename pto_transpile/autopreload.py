@@ -12,9 +12,17 @@ why. This runs the kernel file's Python on the emulator, as `--simulate` does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
-from pto_transpile.preload import Auto, Override
+import sim_runtime
+from pto_transpile.api import transpile
+from pto_transpile.model import TENSOR
+from pto_transpile.pipelined import pipelined_as
+from pto_transpile.preload import Auto, Candidate, Override, PreloadChoice, loop_preload
+from pto_transpile.reader import read
+from pto_transpile.results import TranspileResult
+from pto_transpile.source import SourceFile
+from sim_runtime.bound import loop_bound
 
 #: The largest preload tried: deeper rings only add fill and drain on real kernels.
 MAX_PRELOAD = 4
@@ -22,68 +30,21 @@ MAX_PRELOAD = 4
 DEFAULT_PRELOAD = 2
 
 
-@dataclass
-class Candidate:
-    loop: int  #: pipeline loop position, in source order
-    preload: int
-    cycles: int | None  #: simulated cycles of the pipelined kernel(s), None when not simulated
-    verdict: str  #: "ok", "rejected" (the rules refuse it) or the emulator's verdict
-    detail: str = ""
-    chosen: bool = False
-    bound: str = ""  #: the loop's bound in this candidate's run ("cube-bound (...), 97% of the bound")
-    same_as: int | None = None  #: an earlier preload whose generated kernel is this one, text for text
+def transpile_choosing(source: str, *, preload: Auto | None = None, path: str | None = None,
+                       select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> TranspileResult:
+    """`--preload auto`: choose each loop's preload on the emulator (this runs the file's
+    Python), then `transpile()` with it; the candidates are in `preload_choice`."""
+    choice = choose_preload(source, path=path or "<string>", select=select, ignore=ignore, settings=preload)
+    result = transpile(source, preload=choice.preload, path=path, select=select, ignore=ignore)
+    result.preload_choice = choice
+    return result
 
 
-@dataclass
-class PreloadChoice:
-    preload: Override  #: the override to transpile with; None keeps each kernel's own preload
-    candidates: list[Candidate] = field(default_factory=list)
-    serial_cycles: int | None = None
-    note: str = ""  #: why the kernel's own preload is kept, when it is
-    stage_counts: dict[int, int] = field(default_factory=dict)  #: stages of each pipeline loop
-
-    def render(self) -> str:
-        """The table of candidates, one line each, and the decision."""
-        out = []
-        for loop in sorted({c.loop for c in self.candidates}):
-            out.append(f"preload auto, pipeline loop {loop}"
-                       + (f" (serial: {self.serial_cycles} cycles)" if self.serial_cycles is not None else "") + ":")
-            mine = [c for c in self.candidates if c.loop == loop]
-            for c in (c for c in mine if c.same_as is None):
-                cycles = "-" if c.cycles is None else str(c.cycles)
-                mark = "  <- chosen" if c.chosen else ""
-                verdict = c.verdict + (f": {c.detail}" if c.detail else "")
-                bound = f"  {c.bound}" if c.bound and c.verdict == "ok" else ""
-                out.append(f"  preload {c.preload}  cycles {cycles:>8}  {verdict}{bound}{mark}")
-            out += _same_kernels(mine, self.stage_counts.get(loop))
-        if self.note:
-            out.append(f"preload auto: {self.note}")
-        return "\n".join(out) + "\n"
-
-
-def _same_kernels(candidates: list[Candidate], stages: int | None) -> list[str]:
-    """One line per group of preloads that generate the kernel an earlier preload generates."""
-    groups: dict[int, list[int]] = {}
-    for c in candidates:
-        if c.same_as is not None:
-            groups.setdefault(c.same_as, []).append(c.preload)
-    out = []
-    for first, same in groups.items():
-        span = f"{same[0]}-{same[-1]}" if len(same) > 1 else str(same[0])
-        why = (" (a loop of two stages: every preload >= 1 gives delays 0 and 1, so one schedule)"
-               if stages == 2 and first >= 1 else "")
-        out.append(f"  preload {span}: the same kernel as preload {first}{why}, not simulated again")
-    return out
-
-
-def choose_preload(source: str, *, path: str = "<string>", select=None, ignore=None,
-                   settings: Auto | None = None) -> PreloadChoice:
-    """The preload override `--preload auto` transpiles `source` with (see the module doc)."""
-    from pto_transpile.api import transpile
-    from pto_transpile.pipelined import pipelined_as
-    from pto_transpile.reader import read
-    from pto_transpile.source import SourceFile
-
+def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str] | None = None,
+                   ignore: Iterable[str] | None = None, settings: Auto | None = None) -> PreloadChoice:
+    """The preload override `--preload auto` transpiles `source` with (see the module doc):
+    `transpile(source, preload=choice.preload)` then writes the chosen kernel. Runs the
+    kernel file's Python on the emulator."""
     settings = settings or Auto()
     try:
         file = read(SourceFile.parse(source, path))
@@ -145,15 +106,13 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
     """Cycles and verdicts of every candidate, summed over the pipelined kernels, and the
     bound of pipeline loop `loop` (in the first kernel that has it); a message when the
     emulator cannot run the serial kernel."""
-    from sim_runtime import verify
-    from sim_runtime.bound import loop_bound
-
     for c in by_label.values():
         c.cycles = 0
     serial_total = 0
     for kernel in kernels:
-        report = verify(source, codes, kernel.name, path=path, seed=settings.seed, block_dim=settings.block_dim,
-                        shapes=dict(settings.shapes), scalars=dict(settings.scalars))
+        report = sim_runtime.verify(source, codes, kernel.name, path=path, seed=settings.seed,
+                                    block_dim=settings.block_dim, shapes=dict(settings.shapes),
+                                    scalars=dict(settings.scalars))
         serial, rows = report.rows[0], {r.version: r for r in report.rows[1:]}
         if serial.verdict != "ok" or serial.cycles is None:
             for c in by_label.values():
@@ -177,8 +136,6 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
 
 def _unknown_names(kernels, settings: Auto) -> str:
     """A shape or value given for no parameter of the kernels would silently do nothing."""
-    from pto_transpile.model import TENSOR
-
     tensors = {p for k in kernels for p, kind in k.params.items() if kind == TENSOR}
     others = {p for k in kernels for p, kind in k.params.items() if kind != TENSOR}
     for names, known, what in ((settings.shapes, tensors, "tensor"), (settings.scalars, others, "scalar")):
@@ -203,10 +160,8 @@ def _own_preloads(kernels) -> list[int]:
     out = []
     for loop in range(max(len(k.loops) for k in kernels)):
         kernel = next(k for k in kernels if len(k.loops) > loop)
-        values: tuple = kernel.preload.values or ()
-        value = values[0] if len(values) == 1 else values[loop] if loop < len(values) else DEFAULT_PRELOAD
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-        out.append(value if ok else DEFAULT_PRELOAD)
+        value = loop_preload(kernel.preload.values or (DEFAULT_PRELOAD,), loop)
+        out.append(DEFAULT_PRELOAD if value is None else value)
     return out
 
 

@@ -336,7 +336,12 @@ def _main(run: Run) -> int:
     jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     status = EXIT_OK
-    outcomes = transpile_files(run.inputs, options, jobs, api.transpile)
+    if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
+        from pto_transpile.autopreload import transpile_choosing
+
+        outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
+    else:
+        outcomes = transpile_files(run.inputs, options, jobs, api.transpile)
     for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
         status = max(status, _one_file(run, item, target, outcome, sink))
     sink.close()

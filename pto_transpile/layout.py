@@ -31,6 +31,7 @@ MAX_DEPTH = 200
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _INDENT = re.compile(r"[ \t\f]*")
+_SPACE = frozenset(" \t\f\r\n\\")
 #: Expressions written between brackets: two tree levels each, as a display and its element.
 _BRACKETED = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp, ast.Call, ast.Subscript)
@@ -149,21 +150,51 @@ def _first_indented(stmt: ast.AST, text: str, starts: list[int]) -> tuple[int, s
 
 
 def _check_depth(tree: ast.Module, text: str, starts: list[int]) -> None:
-    """TooComplex at the first node deeper than MAX_DEPTH. An expression on one line nests
-    at most one level per character it spans, so a short one is not entered."""
+    """TooComplex at the first node deeper than MAX_DEPTH. The tree keeps no parentheses
+    that only group, so those around an expression are counted from the text. An expression
+    nests at most one level per character it spans, so a short one is not entered."""
+    offset = _Offsets(text, starts)
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         if isinstance(node, ast.expr):
-            depth += 2 if isinstance(node, _BRACKETED) else 1
+            start = offset(node.lineno, node.col_offset)
+            end = offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
+            depth += (2 if isinstance(node, _BRACKETED) else 1) + 2 * _parentheses(text, start, end)
             if depth > MAX_DEPTH:
-                line = text[starts[node.lineno - 1]:].encode("utf-8")[:node.col_offset]
-                raise TooComplex(_deep_message(), node.lineno, len(line.decode("utf-8", "replace")) + 1)
-            if node.lineno == node.end_lineno and depth + node.end_col_offset - node.col_offset <= MAX_DEPTH:  # type: ignore[operator]
+                raise TooComplex(_deep_message(), node.lineno, start - starts[node.lineno - 1] + 1)
+            if depth + end - start <= MAX_DEPTH:
                 continue
         elif isinstance(node, ast.stmt) and any(getattr(node, name, None) for name in _BLOCKS):
             depth += 1
         stack += [(child, depth) for child in ast.iter_child_nodes(node)]
+
+
+class _Offsets:
+    """Character offset in the text of a (line, UTF-8 byte column) position of the tree."""
+
+    def __init__(self, text: str, starts: list[int]):
+        self.text, self.starts, self.ascii = text, starts, text.isascii()
+
+    def __call__(self, line: int, column: int) -> int:
+        start = self.starts[line - 1]
+        if self.ascii:
+            return start + column
+        return start + len(self.text[start:start + column].encode("utf-8")[:column].decode("utf-8", "replace"))
+
+
+def _parentheses(text: str, start: int, end: int) -> int:
+    """Pairs of parentheses right around `text[start:end]` (a call's own may count too: on
+    the safe side)."""
+    pairs, before, after = 0, start - 1, end
+    while True:
+        while before >= 0 and text[before] in _SPACE:
+            before -= 1
+        while after < len(text) and text[after] in _SPACE:
+            after += 1
+        if before < 0 or after >= len(text) or text[before] != "(" or text[after] != ")":
+            return pairs
+        pairs, before, after = pairs + 1, before - 1, after + 1
 
 
 def _deep_message() -> str:

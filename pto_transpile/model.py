@@ -165,7 +165,7 @@ class PreloadSpec:
     """`PipelineConfig(preload=...)` as written on the kernel's decorator."""
 
     node: cst.CSTNode | None  #: the value expression, None when defaulted
-    values: tuple | None = None  #: folded values (may hold bad ones; rules judge)
+    values: tuple | None = None  #: folded values, valid (`preload.problem`); None when `problem` says why not
     is_sequence: bool = False
     problem: str | None = None  #: why it could not be folded
 

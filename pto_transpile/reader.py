@@ -14,7 +14,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_transpile import compiletime, modulenames, partial
+from pto_transpile import compiletime, modulenames, partial, preload
 from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.declarations import parse_buffer
 from pto_transpile.kinds import annotation_kind, infer, slot_access
@@ -289,6 +289,9 @@ class KernelReader:
             value = self.evaluator.eval(node)
         except NotConstant as exc:
             return PreloadSpec(node=node, problem=f"preload is not a compile-time constant ({exc.reason})")
+        wrong = preload.problem(value)
+        if wrong is not None:
+            return PreloadSpec(node=node, problem=wrong)
         if isinstance(value, (list, tuple)):
             return PreloadSpec(node=node, values=tuple(value), is_sequence=True)
         return PreloadSpec(node=node, values=(value,))

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 import sim_runtime
 from helpers import DEMO, ROOT, demo_text
 from pto_transpile import transpile
-from pto_transpile.autopreload import choose_preload
+from pto_transpile.autopreload import choose_preload, transpile_choosing
 from pto_transpile.cli import main
 from pto_transpile.preload import Auto, check_preload, parse_preload
 from sim_runtime.verify import VerifyReport, VerifyRow
@@ -21,8 +21,18 @@ def test_auto_is_a_preload_value():
     assert check_preload(Auto(seed=3)) == Auto(seed=3)
 
 
+def test_transpile_never_runs_the_file_so_it_refuses_auto():
+    for auto in ("auto", Auto()):
+        try:
+            transpile(demo_text(), preload=auto)
+        except ValueError as exc:
+            assert "choose_preload" in str(exc)
+        else:
+            raise AssertionError("transpile() accepted preload=auto")
+
+
 def test_the_demo_gets_the_preload_with_fewest_cycles():
-    result = transpile(demo_text(), preload="auto", path="seed_demo.py")
+    result = transpile_choosing(demo_text(), preload=Auto(), path="seed_demo.py")
     choice = result.preload_choice
     simulated = [c for c in choice.candidates if c.verdict == "ok"]
     rejected = [c for c in choice.candidates if c.verdict == "rejected"]
@@ -40,7 +50,7 @@ def test_without_the_emulators_ops_the_kernels_own_preload_is_kept():
     # its vector function stores single fp32 lanes at 4-byte steps with a NORM store, which
     # needs a 32-byte aligned address: the emulator stops there
     text = ATTENTION.read_text(encoding="utf-8")
-    result = transpile(text, preload="auto", path="attention.py")
+    result = transpile_choosing(text, path="attention.py")
     choice = result.preload_choice
     assert choice.preload is None and "cannot run kernel `attention_kernel`" in choice.note
     assert "not 32-byte aligned" in choice.note and "keeping the kernel's own preload" in choice.note
