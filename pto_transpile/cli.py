@@ -25,12 +25,12 @@ import click
 from click.core import ParameterSource
 
 from pto_transpile import __version__, codes
-from pto_transpile.render import FORMATS
+from pto_transpile.output.render import FORMATS
 
 if TYPE_CHECKING:
     from pto_transpile.diagnostics import Diagnostic
-    from pto_transpile.discover import Input
-    from pto_transpile.render import Sink
+    from pto_transpile.output.render import Sink
+    from pto_transpile.read.discover import Input
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
@@ -216,8 +216,8 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     targets = _targets(inputs, output, show_diff)
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
-    from pto_transpile.files import cpu_count
-    from pto_transpile.render.text import wants_color
+    from pto_transpile.output.files import cpu_count
+    from pto_transpile.output.render.text import wants_color
 
     run = Run(tuple(inputs), tuple(targets), preload, output, check, show_diff, fmt, False, select, ignore,
               provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
@@ -228,7 +228,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
 def _defaults(files) -> tuple[dict, Path]:
     """The `[tool.pto-transpile]` table nearest the first input, and the directory it is in
     (the working directory when there is none): exclude patterns are relative to it."""
-    from pto_transpile.config import load_defaults
+    from pto_transpile.output.config import load_defaults
 
     first = files[0]
     start = first if first.is_dir() else first.parent
@@ -240,9 +240,9 @@ def _defaults(files) -> tuple[dict, Path]:
 
 
 def _inputs(files, defaults: dict, base: Path) -> list[Input]:
-    from pto_transpile.config import exclude_patterns
-    from pto_transpile.discover import expand
-    from pto_transpile.excludes import DEFAULT_EXCLUDES, Excludes
+    from pto_transpile.output.config import exclude_patterns
+    from pto_transpile.read.discover import expand
+    from pto_transpile.read.excludes import DEFAULT_EXCLUDES, Excludes
 
     inputs = expand(files, Excludes(exclude_patterns(defaults, DEFAULT_EXCLUDES)), base)
     if sum(item.is_stdin for item in inputs) > 1:
@@ -261,7 +261,7 @@ def _preload(preload, defaults, seed, block_dim, shapes, scalars):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--preload") from None
     if isinstance(value, Auto):  # the simulated runs that choose take --simulate's settings
-        from pto_transpile.simulate import parse_scalars, parse_shapes
+        from pto_transpile.simulate.compare import parse_scalars, parse_shapes
 
         value = Auto(seed, block_dim, parse_shapes(shapes), parse_scalars(scalars))
     return value
@@ -285,7 +285,7 @@ def _default_preload(value):
 
 
 def _check_filters(select, ignore) -> None:
-    from pto_transpile.api import Selection
+    from pto_transpile.driver import Selection
 
     try:
         Selection.parse(select, ignore)
@@ -294,7 +294,7 @@ def _check_filters(select, ignore) -> None:
 
 
 def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[Path | None]:
-    from pto_transpile.write import RefusedWrite, check_target, is_dir_target, output_targets
+    from pto_transpile.output.write import RefusedWrite, check_target, is_dir_target, output_targets
 
     if output == "-" and show_diff:
         raise click.UsageError("--diff prints a diff, -o - prints the code: choose one")
@@ -320,10 +320,10 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[P
 # -- the run ----------------------------------------------------------------------------------
 
 def _main(run: Run) -> int:
-    from pto_transpile import api
-    from pto_transpile.files import transpile_files
+    from pto_transpile import driver
+    from pto_transpile.output.files import transpile_files
+    from pto_transpile.output.render import Sink
     from pto_transpile.preload import Auto
-    from pto_transpile.render import Sink
 
     sink = Sink(run.fmt, run.diagnostics_stream, run.color)
     if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
@@ -337,11 +337,11 @@ def _main(run: Run) -> int:
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     status = EXIT_OK
     if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
-        from pto_transpile.autopreload import transpile_choosing
+        from pto_transpile.simulate.autopreload import transpile_choosing
 
         outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
     else:
-        outcomes = transpile_files(run.inputs, options, jobs, api.transpile)
+        outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
     for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
         status = max(status, _one_file(run, item, target, outcome, sink))
     sink.close()
@@ -350,7 +350,7 @@ def _main(run: Run) -> int:
 
 def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -> int:
     """Report, simulate, compare or write one input; its exit status."""
-    from pto_transpile.files import Unreadable
+    from pto_transpile.output.files import Unreadable
 
     notes = run.notes_stream
     if isinstance(outcome, Unreadable):
@@ -376,7 +376,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     code = result.code
     assert code is not None  # no error: the kernel was written
     if run.provenance:
-        from pto_transpile.provenance import explain_syncs, render_provenance
+        from pto_transpile.simulate.provenance import explain_syncs, render_provenance
 
         click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
     if run.simulates:
@@ -397,7 +397,7 @@ def _nothing_to_do(result) -> bool:
 
 
 def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) -> int:
-    from pto_transpile.write import RefusedWrite, write_output
+    from pto_transpile.output.write import RefusedWrite, write_output
 
     if target is None:
         click.echo(code, nl=False)
@@ -490,7 +490,7 @@ def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, s
     """Run the emulator (and draw --report/--gantt); a PTO095 record per kernel it finds
     wrong (exit 1), PTO098 for an unwritable --timeline or --report (exit 2). A usage
     mistake of its options raises click.UsageError."""
-    from pto_transpile.simulate import simulate_and_report
+    from pto_transpile.simulate.compare import simulate_and_report
 
     generated_name = str(target) if target is not None else "<stdout>"
     try:
@@ -515,8 +515,8 @@ def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, s
 
 def _report(run: Run, item: Input, text: str, result, outcome, sink: Sink) -> bool:
     """Write --report; False (and a PTO098 record) when it cannot be written."""
-    from pto_transpile.render import renderer
-    from pto_transpile.report import render_report
+    from pto_transpile.output.render import renderer
+    from pto_transpile.output.report import render_report
 
     assert run.report is not None
     page = render_report(item.name, text, result.code, renderer("text")(result.diagnostics, {item.name: text}),

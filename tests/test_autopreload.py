@@ -8,9 +8,9 @@ from click.testing import CliRunner
 import sim_runtime
 from helpers import DEMO, ROOT, demo_text
 from pto_transpile import transpile
-from pto_transpile.autopreload import choose_preload, transpile_choosing
 from pto_transpile.cli import main
 from pto_transpile.preload import Auto, check_preload, parse_preload
+from pto_transpile.simulate.autopreload import choose_preload, transpile_choosing
 from sim_runtime.verify import VerifyReport, VerifyRow
 
 ATTENTION = ROOT / "benchmarks" / "kernels" / "attention_kernel.py"

@@ -1,4 +1,4 @@
-"""Generated statements read by build.py are the very nodes libcst's parser builds."""
+"""Generated statements read by nodes.py are the very nodes libcst's parser builds."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import libcst as cst
 import pytest
 
 from golden_cases import cases
-from pto_transpile import build, transpile
+from pto_transpile import transpile
 
 #: One of each shape the emitter writes, and a few it never writes (libcst reads those).
+from pto_transpile.emit import nodes
+
 SHAPES = [
     "x = 0\n",
     "_pl_overlap_ids_0 = [4, 5]\n",
@@ -43,31 +45,31 @@ SHAPES = [
 
 @pytest.mark.parametrize("code", SHAPES)
 def test_statement_equals_libcst(code):
-    assert build.statement(code).deep_equals(cst.parse_statement(code))
+    assert nodes.statement(code).deep_equals(cst.parse_statement(code))
 
 
 @pytest.mark.parametrize("code", ["_pl_ctx_0.ki", "a_db[_pl_ctx_0._pl_idx_a]", "(c + 1) % 2", "x", "-x",
                                   "a if b else c"])
 def test_expression_equals_libcst(code):
-    assert build.expression(code).deep_equals(cst.parse_expression(code))
+    assert nodes.expression(code).deep_equals(cst.parse_expression(code))
 
 
 def test_every_statement_the_goldens_generate(monkeypatch):
     """Whatever the emitter writes for the golden cases reads the same both ways."""
     seen: list[str] = []
-    read = build.statement
+    read = nodes.statement
 
     def recording(code):
         seen.append(code)
         return read(code)
 
-    monkeypatch.setattr(build, "statement", recording)
+    monkeypatch.setattr(nodes, "statement", recording)
     for case in cases():
         transpile((case / "input.py").read_text(encoding="utf-8"), preload=2)
     monkeypatch.undo()
     assert len(seen) > 50
     for code in set(seen):
-        assert build.statement(code).deep_equals(cst.parse_statement(code)), code
+        assert nodes.statement(code).deep_equals(cst.parse_statement(code)), code
 
 
 def test_goldens_need_no_parser(monkeypatch):
@@ -78,8 +80,8 @@ def test_goldens_need_no_parser(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError(f"libcst parser called for generated code: {args[0]!r}")
 
-    monkeypatch.setattr(build.cst, "parse_statement", refuse)
-    monkeypatch.setattr(build.cst, "parse_expression", refuse)
+    monkeypatch.setattr(nodes.cst, "parse_statement", refuse)
+    monkeypatch.setattr(nodes.cst, "parse_expression", refuse)
     for case in cases():
         result = transpile((case / "input.py").read_text(encoding="utf-8"), preload=2)
         assert result.ok == (case / "expected_p2.py").exists()  # refused exactly where the goldens say

@@ -205,7 +205,7 @@ def test_pyproject_defaults(tmp_path):
 
 
 def test_internal_error_exit_2_with_hint(monkeypatch):
-    import pto_transpile.api as api
+    import pto_transpile.driver as api
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from helpers import DEMO
 from pto_transpile import __version__, transpile
 from pto_transpile.cli import main
-from pto_transpile.inputs import MAX_INPUT_BYTES
+from pto_transpile.read.inputs import MAX_INPUT_BYTES
 
 
 def run(*args):
@@ -230,10 +230,10 @@ def test_the_output_is_not_written_when_the_simulation_fails(tmp_path, monkeypat
     the write. Such a kernel is made here by switching the checks that refuse it off."""
     import functools
 
-    from pto_transpile import api
+    from pto_transpile import driver
     from pto_transpile.rules import registry
 
-    monkeypatch.setattr(api, "transpile", functools.partial(api.transpile, _skip_rules=["PTO057", "PTO061"]))
+    monkeypatch.setattr(driver, "transpile", functools.partial(driver.transpile, _skip_rules=["PTO057", "PTO061"]))
     src = tmp_path / "fwd_only.py"
     src.write_text(registry()["PTO057"].invalid[0])
     out = tmp_path / "o.py"

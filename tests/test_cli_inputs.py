@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from helpers import DEMO
 from pto_transpile import transpile
 from pto_transpile.cli import main
-from pto_transpile.excludes import Excludes
+from pto_transpile.read.excludes import Excludes
 
 
 def run(*args, input=None):

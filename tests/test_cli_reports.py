@@ -56,9 +56,8 @@ def test_a_missing_output_is_a_record_in_sarif_and_github(tmp_path):
 
 def _racy(monkeypatch):
     """A kernel the static checks would refuse, let through so that the emulator finds the race."""
-    from pto_transpile import api
-
-    monkeypatch.setattr(api, "transpile", functools.partial(api.transpile, _skip_rules=["PTO057", "PTO061"]))
+    from pto_transpile import driver
+    monkeypatch.setattr(driver, "transpile", functools.partial(driver.transpile, _skip_rules=["PTO057", "PTO061"]))
     from pto_transpile.rules import registry
 
     return registry()["PTO057"].invalid[0]
@@ -99,7 +98,7 @@ class _Tty:
     ("always", {"NO_COLOR": "1"}, False, True), ("never", {"FORCE_COLOR": "1"}, True, False),
 ])
 def test_colour_choice(choice, env, tty, expected):
-    from pto_transpile.render.text import wants_color
+    from pto_transpile.output.render.text import wants_color
 
     assert wants_color(choice, _Tty(tty), env) is expected
 

@@ -3,9 +3,9 @@
 import libcst as cst
 import pytest
 
-from pto_transpile import modulenames
-from pto_transpile.consteval import ConstEvaluator, NotConstant, PlSymbol
-from pto_transpile.plnames import PlNames
+from pto_transpile.read import modulenames
+from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.plnames import PlNames
 
 
 def evaluator(module: cst.Module) -> ConstEvaluator:

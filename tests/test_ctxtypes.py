@@ -13,10 +13,10 @@ import libcst as cst
 import pytest
 
 from pto_transpile import transpile
-from pto_transpile.ctxtypes import ScalarTypes
-from pto_transpile.reader import read
+from pto_transpile.read.reader import read
+from pto_transpile.read.source import SourceFile
 from pto_transpile.rules import _examples as ex
-from pto_transpile.source import SourceFile
+from pto_transpile.sync.ctxtypes import ScalarTypes
 from sim_runtime import verify
 
 #: a vector stage that scales the received tile by a scalar it is handed

@@ -15,9 +15,9 @@ import libcst as cst
 import pytest
 
 from pto_transpile import transpile
-from pto_transpile.reader import FileModel, read
+from pto_transpile.read.reader import FileModel, read
+from pto_transpile.read.source import SourceFile
 from pto_transpile.rules import _examples as ex
-from pto_transpile.source import SourceFile
 from sim_runtime import verify
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pto_transpile.api import transpile
+from pto_transpile.driver import transpile
 from pto_transpile.rules import _examples as ex
 
 

@@ -8,11 +8,12 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from golden_cases import cases
 from helpers import ROOT, demo_text, spread
-from pto_transpile import partial, transpile
-from pto_transpile.layout import read_layout
-from pto_transpile.partial import Verbatim
-from pto_transpile.source import SourceFile
-from pto_transpile.walk import find, iter_nodes
+from pto_transpile import transpile
+from pto_transpile.read import partial
+from pto_transpile.read.layout import read_layout
+from pto_transpile.read.partial import Verbatim
+from pto_transpile.read.source import SourceFile
+from pto_transpile.read.walk import find, iter_nodes
 
 #: Layouts a line-based reading could get wrong: decorators over several lines, comments
 #: deeper than the code they follow, `else` at column 0, strings holding `def`, f-strings
@@ -273,7 +274,7 @@ def test_a_decorator_not_of_pl_reads_the_file_whole(monkeypatch):
     text = "from elsewhere import vector_function\n" + text
     src = SourceFile.parse(text)
     assert any(isinstance(s, Verbatim) and s.name == "outer_vf" for s in src.module.body)
-    from pto_transpile.reader import read
+    from pto_transpile.read.reader import read
 
     file = read(src)  # `outer_vf` is a plain helper here: the reader parses everything after all
     assert "outer_vf" in file.helpers and not any(isinstance(s, Verbatim) for s in src.module.body)
@@ -285,8 +286,7 @@ def test_a_decorator_not_of_pl_reads_the_file_whole(monkeypatch):
 def test_python_and_libcst_readings_of_a_vector_function_agree():
     import ast
 
-    from pto_transpile import vfbody
-
+    from pto_transpile.read import vfbody
     def strip(body):
         """The items without the libcst node, which only the libcst reading keeps."""
         return [i.__class__(i.op, i.function, i.args) if isinstance(i, vfbody.OpCall) else i for i in body.items]

@@ -3,7 +3,7 @@
 import libcst as cst
 import pytest
 
-from pto_transpile.plnames import PlNames
+from pto_transpile.read.plnames import PlNames
 
 
 @pytest.mark.parametrize("imports, expr, path, ref", [

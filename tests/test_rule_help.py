@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from pto_transpile.cli import main
 from pto_transpile.diagnostics import Diagnostic, Severity
-from pto_transpile.render.sarif import render_sarif
+from pto_transpile.output.render.sarif import render_sarif
 from pto_transpile.rules import registry
 from pto_transpile.rules.base import unfilled
 

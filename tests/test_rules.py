@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pto_transpile.api import transpile
 from pto_transpile.diagnostics import Severity
+from pto_transpile.driver import transpile
 from pto_transpile.rules import registry
 
 ROOT = Path(__file__).resolve().parent.parent

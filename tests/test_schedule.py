@@ -2,7 +2,7 @@
 
 import pytest
 
-from pto_transpile.schedule import compute_delays, schedule_for
+from pto_transpile.sync.schedule import compute_delays, schedule_for
 
 CV = ["cube", "vector"]
 

@@ -9,9 +9,9 @@ NPU; their passing examples must run bit-identical to the serial kernel.
 import pytest
 
 from pto_transpile import transpile
-from pto_transpile.reader import read
+from pto_transpile.read.reader import read
+from pto_transpile.read.source import SourceFile
 from pto_transpile.rules import registry
-from pto_transpile.source import SourceFile
 from sim_runtime import verify
 
 pytestmark = pytest.mark.emulator

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers import DEMO, demo_text
 from pto_transpile import transpile
-from pto_transpile.provenance import LineOrigins
+from pto_transpile.simulate.provenance import LineOrigins
 from sim_runtime import verify
 from sim_runtime.errors import annotate_locations
 from sim_runtime.verify import VerifyRow

@@ -8,11 +8,11 @@ import pytest
 
 from helpers import demo_text
 from pto_transpile import transpile
-from pto_transpile.emit import KernelRewriter
-from pto_transpile.reader import read
+from pto_transpile.emit.rewrite import KernelRewriter
+from pto_transpile.read.reader import read
+from pto_transpile.read.source import SourceFile
+from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness.check import check_kernel
-from pto_transpile.source import SourceFile
-from pto_transpile.walk import iter_nodes
 
 KERNEL = "pipeline_demo_kernel"
 

@@ -5,8 +5,8 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from golden_cases import cases
-from pto_transpile.source import SourceFile
-from pto_transpile.walk import find
+from pto_transpile.read.source import SourceFile
+from pto_transpile.read.walk import find
 
 FILES = [c / "input.py" for c in cases()]
 

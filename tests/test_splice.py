@@ -9,7 +9,8 @@ import pytest
 
 from golden_cases import GOLDEN
 from helpers import demo_text
-from pto_transpile import fmt, transpile
+from pto_transpile import transpile
+from pto_transpile.emit import style
 
 VEC_CUBE = (GOLDEN / "vec_cube_zone1" / "input.py").read_text()
 
@@ -52,16 +53,16 @@ def test_a_stage_argument_expression_keeps_its_meaning_in_the_ring():
 
 
 @pytest.mark.parametrize("text, needs, wrapped", [
-    ("a or b", fmt.COMPARISON_OPERAND, True),
-    ("a | b", fmt.COMPARISON_OPERAND, False),
-    ("a < b", fmt.COMPARISON_OPERAND, True),
-    ("-a", fmt.COMPARISON_OPERAND, False),
-    ("not a", fmt.COMPARISON_OPERAND, True),
-    ("lambda: 1", fmt.VALUE, False),
-    ("(x := 1)", fmt.VALUE, False),
-    ("f(x)[1].y", fmt.COMPARISON_OPERAND, False),
+    ("a or b", style.COMPARISON_OPERAND, True),
+    ("a | b", style.COMPARISON_OPERAND, False),
+    ("a < b", style.COMPARISON_OPERAND, True),
+    ("-a", style.COMPARISON_OPERAND, False),
+    ("not a", style.COMPARISON_OPERAND, True),
+    ("lambda: 1", style.VALUE, False),
+    ("(x := 1)", style.VALUE, False),
+    ("f(x)[1].y", style.COMPARISON_OPERAND, False),
 ])
 def test_operand_parenthesises_only_what_needs_it(text, needs, wrapped):
     expr = cst.parse_expression(text)
-    out = cst.Module([]).code_for_node(fmt.operand(expr, needs))
+    out = cst.Module([]).code_for_node(style.operand(expr, needs))
     assert out == (f"({text})" if wrapped else text)

@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from helpers import demo_text
-from pto_transpile.api import transpile
+from pto_transpile.driver import transpile
 
 
 def edges(result, loop=0):
@@ -192,11 +192,11 @@ def test_e5_address_reuse_allocates_free_ids():
 
 
 def _reuse_graph(preload=1):
-    from pto_transpile.reader import read
-    from pto_transpile.scan import StageScanner
-    from pto_transpile.schedule import schedule_for
-    from pto_transpile.source import SourceFile
-    from pto_transpile.syncgraph import build_graph
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.sync.graph import build_graph
+    from pto_transpile.sync.scan import StageScanner
+    from pto_transpile.sync.schedule import schedule_for
 
     file = read(SourceFile.parse(REUSE, "reuse.py"))
     kernel = file.kernels[0]
@@ -213,7 +213,7 @@ def _reuse_graph(preload=1):
     (range(0, 15), [], ["PTO045"]),
 ])
 def test_e5_overlap_pool_downgrade_and_exhaustion(used, overlap, codes):
-    from pto_transpile.plan import make_plan
+    from pto_transpile.sync.plan import make_plan
 
     kernel, loop, graph = _reuse_graph()
     kernel.buffers["xbuf"].fwd.values = tuple(used)  # pretend the loop's own lists take these ids
@@ -296,8 +296,8 @@ def test_unstable_edges_are_reported_pto036():
 def test_reversed_same_task_reuse_is_reported_pto047():
     """A same-task release from a later stage's read to an earlier stage's write of a
     co-located buffer cannot be ordered; build that edge by hand (no kernel gives it)."""
-    from pto_transpile.plan import make_plan
-    from pto_transpile.syncgraph import Edge
+    from pto_transpile.sync.graph import Edge
+    from pto_transpile.sync.plan import make_plan
 
     kernel, loop, graph = _reuse_graph()
     v2_read_y = next(n for n in graph.nodes if n.stage == "v2")

@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 
 from helpers import spread
-from pto_transpile.walk import iter_nodes
+from pto_transpile.read.walk import iter_nodes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,7 +123,7 @@ def test_node_index_finds_what_find_finds():
     import itertools
 
     from golden_cases import cases
-    from pto_transpile.walk import NodeIndex, find
+    from pto_transpile.read.walk import NodeIndex, find
 
     text = "\n".join((c / "input.py").read_text(encoding="utf-8") for c in cases()) + (
         "\ndef outer(a):\n    def inner(b):\n        return f(b)\n    g = lambda c: h(c)\n    return k(a)\n")
@@ -142,8 +142,8 @@ def test_node_index_finds_what_find_finds():
 
 def test_node_index_paths_match_a_walk():
     from golden_cases import cases
-    from pto_transpile.emit import _paths_to
-    from pto_transpile.walk import NodeIndex
+    from pto_transpile.emit.rewrite import _paths_to
+    from pto_transpile.read.walk import NodeIndex
 
     module = cst.parse_module((cases()[0] / "input.py").read_text(encoding="utf-8"))
     index = NodeIndex(module.body)

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from pto_transpile.kinds import slot_access
-from pto_transpile.model import Kernel
-from pto_transpile.reader import FileModel
+from pto_transpile.read.kinds import slot_access
+from pto_transpile.read.model import Kernel
+from pto_transpile.read.reader import FileModel
+from pto_transpile.read.walk import blocks
 from pto_transpile.rules.context import KernelContext
-from pto_transpile.walk import blocks
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.deadcode import dead_nodes
-from pto_transpile.localnames import local_names
-from pto_transpile.meaning import Unknown, Value
+from pto_transpile.read.deadcode import dead_nodes
+from pto_transpile.read.localnames import local_names
+from pto_transpile.read.meaning import Unknown, Value
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 

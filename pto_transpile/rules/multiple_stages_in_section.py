@@ -1,5 +1,5 @@
 from pto_transpile import codes
-from pto_transpile.model import StageCall
+from pto_transpile.read.model import StageCall
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
 

@@ -1,7 +1,7 @@
 from pto_transpile import codes
-from pto_transpile.proof import HINTS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.base import Rule
+from pto_transpile.soundness.proof import HINTS
 
 DOC = """\
 ## What it checks

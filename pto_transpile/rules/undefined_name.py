@@ -5,7 +5,7 @@ import builtins
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.deadcode import dead_nodes
+from pto_transpile.read.deadcode import dead_nodes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import undefined
 from pto_transpile.rules.base import Rule
