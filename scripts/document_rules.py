@@ -3,7 +3,7 @@
     .venv/bin/python scripts/document_rules.py          # rewrite docs/rules.md
     .venv/bin/python scripts/document_rules.py --check  # exit 1 if it is stale
 
-tests/test_rules.py regenerates the page in memory and fails when the file differs.
+tests/rules/test_rules.py regenerates the page in memory and fails when the file differs.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def render() -> str:
     rules = registry()
     out = [HEADER, "", "# pto-transpile rules", "",
            "Every check pto-transpile makes, with its stable code. Invalid examples mark the",
-           "reported line with `# E: PTOxxx`; they are run as tests (tests/test_rules.py).", "",
+           "reported line with `# E: PTOxxx`; they are run as tests (tests/rules/test_rules.py).", "",
            "| Code | Name | Severity | Title |", "|---|---|---|---|"]
     for code, rule in rules.items():
         out.append(f"| [{code}](#{code.lower()}-{rule.name}) | `{rule.name}` | {rule.severity.value} | {rule.title} |")

@@ -56,10 +56,11 @@ def test_a_crashing_rule_is_an_internal_error_naming_it_in_every_phase(monkeypat
 
 
 #: What code outside rules/ may take from the rules package: the registry, the Rule record,
-#: the contexts and the Reporter that runs the rules. Anything else is one rule's internals.
+#: the contexts, the Reporter that runs the rules and --explain. Anything else is one rule's internals.
 RULES_INTERFACE = {"pto_transpile.rules": {"registry", "rules_for", "PHASES", "Rule"},
                    "pto_transpile.rules.base": None, "pto_transpile.rules.context": None,
-                   "pto_transpile.rules.reporter": None, "pto_transpile.rules.suppression": None}
+                   "pto_transpile.rules.reporter": None, "pto_transpile.rules.suppression": None,
+                   "pto_transpile.rules.explain": None}
 
 
 def _rule_imports(text: str) -> list[str]:

@@ -4,7 +4,7 @@ The emitter writes each generated statement as text in a fixed style (`fmt`), an
 parser turned that text into nodes at about a millisecond a statement: a third of a demo
 transpile. The statements are few shapes of a small grammar (assignments, calls, the
 `with`/`if`/`for` blocks around them), so this reads them directly into the very nodes the
-parser would build, whitespace included (tests/test_build.py compares the two on every
+parser would build, whitespace included (tests/emit/test_nodes.py compares the two on every
 shape). Text outside that grammar or style goes to libcst's parser unchanged.
 """
 

@@ -25,7 +25,7 @@ _LAYOUT_FIELDS = frozenset({
     "equal", "colon", "first_colon", "second_colon", "asynchronous",
 })
 #: Types whose dataclass field order differs from source order (layout fields left out).
-#: tests/test_walk.py compares the walk with libcst's own traversal on every node type.
+#: tests/read/test_walk.py compares the walk with libcst's own traversal on every node type.
 _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
     cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),

@@ -23,7 +23,7 @@ meanwhile `preload=0` (serial loop, syncs only) or the serial kernel still works
 ```
 """
 
-INVALID = ()  # produced by the CLI/driver when the tool crashes: see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI/driver when the tool crashes: see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 

@@ -23,7 +23,7 @@ regenerated. CI should fail on it the way it fails on a formatting check.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 

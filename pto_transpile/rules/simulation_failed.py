@@ -24,7 +24,7 @@ the pipelined kernel would compute something else on the hardware.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 

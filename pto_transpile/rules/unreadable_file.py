@@ -23,7 +23,7 @@ one of them serial.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 

@@ -24,7 +24,7 @@ pto-transpile, so it is reported as such rather than as an internal error.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 

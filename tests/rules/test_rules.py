@@ -19,7 +19,7 @@ from pto_transpile.diagnostics import Severity
 from pto_transpile.driver import transpile
 from pto_transpile.rules import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = registry()
 
 #: Rules that cannot have examples run through `transpile()`; keep this short.
@@ -34,7 +34,7 @@ NO_EXAMPLES = {
 #: Rules no known kernel reaches, because an earlier check always fires first (each doc
 #: says which). They keep valid examples; the lead decides whether to keep the code.
 UNREACHABLE = {
-    # both rules are unit-tested on hand-built graphs in tests/test_syncgraph.py
+    # both rules are unit-tested on hand-built graphs in tests/sync/test_syncgraph.py
     "PTO036": "the graph models one tile per stage per task, and PTO037 rejects anything else first",
     "PTO047": "the serial order runs a tile's earlier user first; no kernel passing the other checks gives it",
 }

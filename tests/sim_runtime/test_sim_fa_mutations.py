@@ -17,7 +17,7 @@ from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel
 
 pytestmark = pytest.mark.emulator
 
-FA = Path(__file__).resolve().parent.parent / "examples" / "flash_attention_dn.py"
+FA = Path(__file__).resolve().parent.parent.parent / "examples" / "flash_attention_dn.py"
 NAME = "flash_attention_dn"
 
 

@@ -194,8 +194,8 @@ def test_the_example_vector_functions_stay_inside_their_tiles():
 
 @pytest.mark.emulator
 def test_the_refused_pipeline_really_races_on_the_emulator():
+    from helpers import flash_attention_inputs as inputs
     from sim_runtime import RaceError, run_kernel
-    from test_sim_flash_attention import inputs
 
     result = transpile(_reads_past_its_tile(), preload=1, path=FA.name, _skip_rules=["PTO061"])
     assert result.code is not None

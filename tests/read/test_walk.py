@@ -10,7 +10,7 @@ import pytest
 from helpers import spread
 from pto_transpile.read.walk import iter_nodes
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 #: Layout the walk skips on purpose: whitespace, comments, punctuation, brackets, `async`.
 LAYOUT = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Comment, cst.Newline,

@@ -18,7 +18,7 @@ from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel, 
 
 pytestmark = pytest.mark.emulator
 
-SEED = (Path(__file__).parent.parent / "examples" / "seed_demo.py").read_text()
+SEED = (Path(__file__).parent.parent.parent / "examples" / "seed_demo.py").read_text()
 NAME = "pipeline_demo_kernel"
 
 

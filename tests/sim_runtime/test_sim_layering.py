@@ -8,7 +8,7 @@ import pytest
 
 pytestmark = pytest.mark.emulator
 
-PACKAGE = Path(__file__).resolve().parent.parent / "sim_runtime"
+PACKAGE = Path(__file__).resolve().parent.parent.parent / "sim_runtime"
 
 #: Lowest first. A module may import only modules of strictly lower layers.
 LAYERS = [

@@ -10,8 +10,8 @@ from sim_runtime import verify
 
 pytestmark = pytest.mark.emulator
 
-KERNELS = Path(__file__).parent / "sim_kernels"
-SERIAL_PATH = Path(__file__).parent.parent / "examples" / "seed_demo.py"  # the serial demo as users get it
+KERNELS = Path(__file__).parent.parent / "sim_kernels"
+SERIAL_PATH = Path(__file__).parent.parent.parent / "examples" / "seed_demo.py"  # the serial demo as users get it
 NAME = "pipeline_demo_kernel"
 SERIAL = (SERIAL_PATH).read_text()
 P0 = (KERNELS / "demo_p0.py").read_text()

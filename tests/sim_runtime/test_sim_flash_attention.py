@@ -11,23 +11,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import flash_attention_inputs as inputs
 from pto_transpile import transpile
 from pto_transpile.cli import main
 from sim_runtime import RaceError, load_kernel_module, run_kernel
 
 pytestmark = pytest.mark.emulator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 FA = ROOT / "examples" / "flash_attention_dn.py"
 OVERLAP = ROOT / "examples" / "flash_attention_dn_overlap.py"
 TOL = 5e-3
-
-
-def inputs(seed=0, sq=256, skv=512):
-    rng = np.random.default_rng(seed)
-    return {"q": rng.random((sq, 128)).astype(np.float16),
-            "k": rng.random((skv, 128)).astype(np.float16),
-            "v": rng.random((skv, 128)).astype(np.float16)}
 
 
 def reference(q, k, v):

@@ -20,7 +20,7 @@ from sim_runtime import (
 pytestmark = pytest.mark.emulator
 
 HEAD = "import pypto_pro.language as pl\n"
-KERNELS = Path(__file__).parent / "sim_kernels"
+KERNELS = Path(__file__).parent.parent / "sim_kernels"
 
 
 def run(src, inputs=None, name="k", **kw):

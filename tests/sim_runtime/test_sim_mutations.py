@@ -11,7 +11,7 @@ from sim_runtime import DeadlockError, RaceError, SimulationError, SyncBalanceEr
 
 pytestmark = pytest.mark.emulator
 
-KERNELS = Path(__file__).parent / "sim_kernels"
+KERNELS = Path(__file__).parent.parent / "sim_kernels"
 NAME = "pipeline_demo_kernel"
 P2 = (KERNELS / "demo_p2.py").read_text().splitlines(keepends=True)
 SYNC_LINES = [i for i, line in enumerate(P2) if "wait_cross_core" in line or "set_cross_core" in line]
