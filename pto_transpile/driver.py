@@ -149,7 +149,7 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
     if reporter.has_errors_of(codes.STOPS_ANALYSIS):  # what follows from a typo would hide it
         return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), [], src)
     results: list[LoopResult] = []
-    replacements: dict[int, object] = {}
+    replacements: dict[cst.CSTNode, object] = {}
     transformed: list[Kernel] = []
     overlap_counter = [0]
     for kernel in file.kernels:
@@ -229,8 +229,8 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     """Apply the replacements to the kernels only; the rest of the module is never revisited."""
     if not replacements:
         return module
-    kernels = {id(k.node) for k in file.kernels}
-    body = [stmt.visit(KernelRewriter(stmt, replacements, file.index)) if id(stmt) in kernels else stmt
+    kernels = {k.node for k in file.kernels}
+    body = [stmt.visit(KernelRewriter(stmt, replacements, file.index)) if stmt in kernels else stmt
             for stmt in module.body]
     return module.with_changes(body=body)
 

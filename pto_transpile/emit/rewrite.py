@@ -237,20 +237,20 @@ class LoopEmitter:
 
     def serial_loop(self) -> cst.For:
         loop = self.loop
-        stage_of = {id(s.holder): s for s in loop.stages}
-        body = [self.serial_stage(stage_of[id(s)]) if id(s) in stage_of else s for s in loop.body]
+        stage_of = {s.holder: s for s in loop.stages}
+        body = [self.serial_stage(stage_of[s]) if s in stage_of else s for s in loop.body]
         body.append(self.statement(f"{self.sync_id} = {self.sync_id} + 1"))
         return loop.node.with_changes(body=loop.node.body.with_changes(body=body))
 
     # outer-loop slot picks ------------------------------------------------------------------
-    def pick_rewrites(self) -> dict[int, Replacement]:
+    def pick_rewrites(self) -> dict[cst.CSTNode, Replacement]:
         if self.sched.serial:
             return {}
-        out: dict[int, Replacement] = {}
+        out: dict[cst.CSTNode, Replacement] = {}
         fields = self.ring.slot_fields
-        by_line: dict[int, list] = {}
+        by_line: dict[cst.CSTNode, list] = {}
         for p in self.loop.outer_picks:
-            by_line.setdefault(id(p.statement), []).append(p)
+            by_line.setdefault(p.statement, []).append(p)
         for p in self.loop.outer_picks:
             field = fields[p.target]
             counter = f"_pl_idx_{p.group}"
@@ -277,27 +277,27 @@ class LoopEmitter:
             if stmts:
                 stmts[0] = stmts[0].with_changes(leading_lines=first_leading)
                 rebuilt = rebuilt.with_changes(leading_lines=[])
-            out[id(line)] = cst.FlattenSentinel(stmts + [rebuilt])
+            out[line] = cst.FlattenSentinel(stmts + [rebuilt])
         return out
 
     # all together ---------------------------------------------------------------------------
-    def replacements(self) -> dict[int, Replacement]:
-        """What this loop changes in the kernel, keyed by the identity of the replaced node."""
+    def replacements(self) -> dict[cst.CSTNode, Replacement]:
+        """What this loop changes in the kernel, keyed by the replaced node (nodes are equal only to themselves)."""
         before, after = self.declarations(), self.after_outer()
         new_loop = self.serial_loop() if self.sched.serial else self.pipelined_loop()
-        repl: dict[int, Replacement] = dict(self.pick_rewrites())
+        repl: dict[cst.CSTNode, Replacement] = dict(self.pick_rewrites())
         outer = self.loop.outer
         if outer is self.loop.node:
-            repl[id(outer)] = cst.FlattenSentinel(_carry_leading(before, new_loop) + after)
+            repl[outer] = cst.FlattenSentinel(_carry_leading(before, new_loop) + after)
         else:
-            repl[id(self.loop.node)] = new_loop
+            repl[self.loop.node] = new_loop
 
             def around(updated: cst.CSTNode) -> cst.FlattenSentinel:
                 """The outer loop, as rewritten below it, between the declarations and the drain."""
                 assert isinstance(updated, cst.BaseCompoundStatement)
                 return cst.FlattenSentinel(_carry_leading(before, updated) + after)
 
-            repl[id(outer)] = around
+            repl[outer] = around
         return repl
 
 
@@ -340,22 +340,22 @@ def _replace_call(small: cst.BaseSmallStatement, old: cst.Call, new: cst.Call) -
 
 
 class KernelRewriter(cst.CSTTransformer):
-    """Applies identity-keyed replacements in one pass over the kernel.
+    """Applies node-keyed replacements in one pass over the kernel.
 
     Only the paths from the kernel down to replaced nodes are visited: libcst rebuilds every
     node a transformer passes, and most of a kernel (declarations, stage arguments) is kept.
     """
 
-    def __init__(self, root: cst.CSTNode, replacements: dict[int, Replacement], index=None):
+    def __init__(self, root: cst.CSTNode, replacements: dict[cst.CSTNode, Replacement], index=None):
         self.replacements = replacements
         on_path = index.paths_to(root, replacements.keys()) if index is not None else None
         self.on_path = on_path if on_path is not None else _paths_to(root, replacements.keys())
 
     def on_visit(self, node) -> bool:
-        return id(node) in self.on_path
+        return node in self.on_path
 
     def on_leave(self, original_node, updated_node):
-        repl = self.replacements.get(id(original_node))
+        repl = self.replacements.get(original_node)
         if repl is None:
             return updated_node
         if callable(repl) and not isinstance(repl, (cst.CSTNode, cst.FlattenSentinel)):
@@ -363,23 +363,23 @@ class KernelRewriter(cst.CSTTransformer):
         return repl
 
 
-def _paths_to(root: cst.CSTNode, targets) -> set[int]:
-    """ids of the targets and of every node above one of them, below `root`."""
+def _paths_to(root: cst.CSTNode, targets) -> set[cst.CSTNode]:
+    """The targets and every node above one of them, below `root`."""
     targets = set(targets)
-    on_path: set[int] = set()
+    on_path: set[cst.CSTNode] = set()
     stack: list[tuple[cst.CSTNode, int]] = [(root, 0)]
     path: list[cst.CSTNode] = []
     while stack:
         node, depth = stack.pop()
         del path[depth:]
         path.append(node)
-        if id(node) in targets:
-            on_path.update(id(n) for n in path)
+        if node in targets:
+            on_path.update(n for n in path)
         stack.extend((child, depth + 1) for child in reversed(children(node)))
     return on_path
 
 
-def strip_pipeline_keyword(kernel: Kernel) -> dict[int, Replacement]:
+def strip_pipeline_keyword(kernel: Kernel) -> dict[cst.CSTNode, Replacement]:
     """`@pl.jit(auto_mutex=True, pipeline=...)` -> `@pl.jit(auto_mutex=True)`: the output is final."""
     if kernel.pipeline_keyword is None:
         return {}
@@ -387,4 +387,4 @@ def strip_pipeline_keyword(kernel: Kernel) -> dict[int, Replacement]:
     args = [a for a in call.args if a is not kernel.pipeline_keyword]
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return {id(call): call.with_changes(args=args)}
+    return {call: call.with_changes(args=args)}

@@ -31,14 +31,14 @@ def file_instances(file) -> list[dict[str, int]]:
     return seen or [{}]
 
 
-def dead_nodes(file, fn: cst.FunctionDef) -> set[int]:
-    """ids of the nodes of `fn` under a branch no instance takes (the names `fn` binds
+def dead_nodes(file, fn: cst.FunctionDef) -> set[cst.CSTNode]:
+    """The nodes of `fn` under a branch no instance takes (the names `fn` binds
     itself are never the module's, nor the key's, inside it)."""
     cache = file.__dict__.setdefault("_dead_nodes", {})
-    if id(fn) not in cache:
+    if fn not in cache:
         hidden = local_names(file, fn)
         tests = file.find(fn, (cst.If, cst.IfExp))
-        dead: set[int] | None = None
+        dead: set[cst.CSTNode] | None = None
         for key in file_instances(file):
             values: dict[str, Meaning] = {name: Value(v) for name, v in key.items()}
             ev = ConstEvaluator(ChainMap(values, file.names.meanings), file.pl.path, hidden)
@@ -46,14 +46,14 @@ def dead_nodes(file, fn: cst.FunctionDef) -> set[int]:
             dead = here if dead is None else dead & here
             if not dead:
                 break
-        cache[id(fn)] = dead or set()
-    return cache[id(fn)]
+        cache[fn] = dead or set()
+    return cache[fn]
 
 
-def _dead_under(file, tests: list, ev: ConstEvaluator) -> set[int]:
-    dead: set[int] = set()
+def _dead_under(file, tests: list, ev: ConstEvaluator) -> set[cst.CSTNode]:
+    dead: set[cst.CSTNode] = set()
     for node in tests:
-        if id(node) in dead:
+        if node in dead:
             continue
         try:
             value = ev.eval(node.test)
@@ -68,5 +68,5 @@ def _dead_under(file, tests: list, ev: ConstEvaluator) -> set[int]:
         else:
             skipped = [node.body]
         for root in skipped:
-            dead.update(id(n) for n in file.find(root, cst.CSTNode))
+            dead.update(n for n in file.find(root, cst.CSTNode))
     return dead

@@ -151,9 +151,9 @@ def names_in(expr: cst.CSTNode) -> list[str]:
     found: list[str] = []
     for n in iter_nodes(expr):
         if isinstance(n, cst.Attribute):
-            skip.add(id(n.attr))
+            skip.add(n.attr)
         elif isinstance(n, cst.Arg) and n.keyword is not None:
-            skip.add(id(n.keyword))
-        elif isinstance(n, cst.Name) and id(n) not in skip:
+            skip.add(n.keyword)
+        elif isinstance(n, cst.Name) and n not in skip:
             found.append(n.value)
     return found

@@ -190,8 +190,8 @@ class Kernel:
     #: every stage call inside a loop
     loop_stage_calls: list[tuple[cst.Call, PipelineLoop]] = field(default_factory=list)
     dynamic_stage_ifs: list[tuple[cst.If, str]] = field(default_factory=list)
-    #: ids of the `dynamic_stage_ifs` whose test is a constant of each tiling-key instance
-    key_stage_ifs: set[int] = field(default_factory=set)
+    #: the `dynamic_stage_ifs` whose test is a constant of each tiling-key instance
+    key_stage_ifs: set[cst.CSTNode] = field(default_factory=set)
     statements: list[cst.BaseStatement] = field(default_factory=list)  #: pruned kernel body
     constants: ConstEvaluator | None = None  #: over the module constants the kernel does not rebind
     stored: frozenset = frozenset()  #: every name the kernel body binds (targets, loop variables, `as` names)

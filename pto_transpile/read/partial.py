@@ -47,7 +47,7 @@ class ReadWhole(Exception):
     """Raised by the reader when text kept here turns out to be needed as a tree."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # equal only to itself, as every libcst node is
 class Verbatim(cst.BaseStatement):
     """A top-level `def` or `class` kept as its exact text (leading lines included): one no
     analysis reads, or a vector function read with Python's parser (`vf`). It prints as it
@@ -81,7 +81,7 @@ class Verbatim(cst.BaseStatement):
 class Partial:
     module: cst.Module
     first_lines: list[int]  #: 1-based line on which each statement of `module.body` starts
-    texts: dict[int, str]  #: id of each statement -> the text it was read from
+    texts: dict[cst.CSTNode, str]  #: each statement -> the text it was read from
     tail: str  #: the text after the last statement (`module.footer`)
 
 
@@ -124,7 +124,7 @@ def parse(text: str, layout: Layout) -> Partial | None:
                         header=(), footer=sub.footer, encoding=sub.encoding,
                         default_indent=sub.default_indent, default_newline=sub.default_newline,
                         has_trailing_newline=True)
-    return Partial(module, list(layout.lines[:n]), {id(stmt): chunk for stmt, chunk in zip(body, chunks, strict=True)},
+    return Partial(module, list(layout.lines[:n]), {stmt: chunk for stmt, chunk in zip(body, chunks, strict=True)},
                    text[layout.bounds[n]:])
 
 

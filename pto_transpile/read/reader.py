@@ -82,12 +82,12 @@ class FileModel:
         names: set[str] = set()
         for k in self.kernels:
             names |= k.jit.names if k.jit is not None else set()
-        kernel_nodes = {id(k.node) for k in self.kernels}
+        kernel_nodes = {k.node for k in self.kernels}
         for fn in self.functions_by_name.values():
             if isinstance(fn, cst.FunctionDef):
                 for dec in self.find(fn, cst.Decorator):
                     call = compiletime.jit_call(dec, self.pl)
-                    if call is not None and id(fn) not in kernel_nodes:
+                    if call is not None and fn not in kernel_nodes:
                         names |= compiletime.read_jit(self, call).names
         return frozenset(names)
 
@@ -96,10 +96,10 @@ class FileModel:
         field -> value dicts (`({},)` without a tiling key), or empty with `.problem` saying
         why they cannot be listed (too many, values not constant, ...)."""
         cache = self.__dict__.setdefault("_instances", {})
-        if id(kernel) not in cache:
+        if kernel.node not in cache:
             jit = kernel.jit if kernel.jit is not None else compiletime.JitNames()
-            cache[id(kernel)] = compiletime.instances(self, jit)
-        return cache[id(kernel)]
+            cache[kernel.node] = compiletime.instances(self, jit)
+        return cache[kernel.node]
 
     @property
     def index(self) -> NodeIndex:
@@ -380,7 +380,7 @@ class KernelReader:
                     if in_loop is not None or not per_instance:
                         self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
                         if per_instance:
-                            self.kernel.key_stage_ifs.add(id(stmt))
+                            self.kernel.key_stage_ifs.add(stmt)
                 self._walk(self.pruned(statements_of(stmt.body)), section, ancestors + [stmt], in_loop)
                 orelse = stmt.orelse
                 while orelse is not None:

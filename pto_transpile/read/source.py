@@ -25,11 +25,11 @@ class SourceFile:
     path: str
     text: str
     module: cst.Module
-    _owner: dict = field(default_factory=dict, repr=False)  #: id(node) -> top-level statement index
+    _owner: dict = field(default_factory=dict, repr=False)  #: node -> top-level statement index
     _positions: dict = field(default_factory=dict, repr=False)  #: statement index -> positions
     _first_lines: list | None = field(default=None, repr=False)
     _walked: int = field(default=0, repr=False)  #: statements whose nodes are in `_owner`
-    _texts: dict | None = field(default=None, repr=False)  #: id of a statement -> its text, when parsed in part
+    _texts: dict | None = field(default=None, repr=False)  #: a statement -> its text, when parsed in part
     _tail: str = field(default="", repr=False)
 
     @classmethod
@@ -58,7 +58,7 @@ class SourceFile:
         if self._texts is None or module.footer is not self.module.footer:
             return module.code
         texts = self._texts
-        return "".join(texts.get(id(s)) or module.code_for_node(s) for s in module.body) + self._tail
+        return "".join(texts.get(s) or module.code_for_node(s) for s in module.body) + self._tail
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         if node is self.module:
@@ -78,14 +78,14 @@ class SourceFile:
         """Index of the top-level statement holding `node`; statements are walked once, in
         order, and every node seen on the way is remembered."""
         owner = self._owner
-        while id(node) not in owner and self._walked < len(self.module.body):
+        while node not in owner and self._walked < len(self.module.body):
             index = self._walked
             for n in iter_nodes(self.module.body[index]):
-                owner[id(n)] = index
+                owner[n] = index
             self._walked += 1
-        if id(node) not in owner:
+        if node not in owner:
             raise KeyError(f"node not in module: {node!r:.80}")
-        return owner[id(node)]
+        return owner[node]
 
     def _first_line(self, index: int) -> int:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""

@@ -196,16 +196,16 @@ class NodeIndex:
     def __init__(self, roots) -> None:
         self._roots = list(roots)
         self._indexed = 0
-        self._where: dict[int, list] = {}  #: id(node) -> [node, table, number, end of its subtree]
+        self._where: dict[cst.CSTNode, list] = {}  #: node -> [node, table, number, end of its subtree]
         self._kinds: dict[tuple, list[type]] = {}  #: (table id, kinds) -> node types that are of those kinds
 
     def find(self, node: cst.CSTNode, kind, skip_functions: bool = False) -> list:
-        entry = self._where.get(id(node))
-        while (entry is None or entry[0] is not node) and self._indexed < len(self._roots):
+        entry = self._where.get(node)
+        while entry is None and self._indexed < len(self._roots):
             self._index(self._roots[self._indexed])
             self._indexed += 1
-            entry = self._where.get(id(node))
-        if entry is None or entry[0] is not node:
+            entry = self._where.get(node)
+        if entry is None:
             return find(node, kind, skip_functions)
         _, table, first, end = entry
         found: list[tuple[int, cst.CSTNode]] = []
@@ -217,7 +217,7 @@ class NodeIndex:
         if len(types) > 1:
             found.sort(key=lambda pair: pair[0])
         if skip_functions:
-            nested = [(self._where[id(f)][2], self._where[id(f)][3]) for f in
+            nested = [(self._where[f][2], self._where[f][3]) for f in
                       self.find(node, (cst.FunctionDef, cst.Lambda)) if f is not node]
             found = [(n, x) for n, x in found if not any(a < n < b for a, b in nested)]
         return [x for _, x in found]
@@ -240,7 +240,7 @@ class NodeIndex:
                 item[3] = number
                 continue
             entry = [item, table, number, 0]
-            where[id(item)] = entry
+            where[item] = entry
             numbers, nodes = table.get(type(item)) or table.setdefault(type(item), ([], []))
             numbers.append(number)
             nodes.append(item)
@@ -248,20 +248,20 @@ class NodeIndex:
             stack.append(entry)
             stack.extend(reversed(children(item)))
 
-    def paths_to(self, root: cst.CSTNode, targets) -> set[int] | None:
-        """ids of the nodes with id in `targets` below `root` and of every node between them
+    def paths_to(self, root: cst.CSTNode, targets) -> set[cst.CSTNode] | None:
+        """The nodes of `targets` below `root` and every node between them
         and `root`; None when `root` is below no root of the index."""
-        if self.find(root, type(root)) != [root] or id(root) not in self._where:
+        if self.find(root, type(root)) != [root] or root not in self._where:
             return None
-        table = self._where[id(root)][1]
+        table = self._where[root][1]
         numbers = [entry[2] for entry in (self._where.get(t) for t in targets)
                    if entry is not None and entry[1] is table]
-        on_path: set[int] = set()
+        on_path: set[cst.CSTNode] = set()
         stack = [root]
         while stack:
             node = stack.pop()
-            _, _, first, end = self._where[id(node)]
+            _, _, first, end = self._where[node]
             if any(first <= n < end for n in numbers):
-                on_path.add(id(node))
+                on_path.add(node)
                 stack.extend(children(node))
         return on_path

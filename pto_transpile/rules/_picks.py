@@ -38,12 +38,12 @@ def picks_outside_loops(ctx: KernelContext) -> list[Pick]:
 
 
 def _picks(file: FileModel, kernel: Kernel) -> Iterator[Pick]:
-    loop_ids = {id(loop.node) for loop in kernel.loops}
+    loop_ids = {loop.node for loop in kernel.loops}
     groups = kernel.buffers
 
     def walk(stmts) -> Iterator[Pick]:
         for stmt in stmts:
-            if id(stmt) in loop_ids:
+            if stmt in loop_ids:
                 continue
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:

@@ -10,16 +10,16 @@ from pto_transpile.rules.base import Rule
 
 def check(ctx):
     file = ctx.file
-    seen: set[int] = set()
+    seen: set[cst.CSTNode] = set()
     for fn in [k.node for k in file.kernels] + [s.node for s in file.stages.values()] \
             + list(file.helpers.values()) + list(file.vector_functions.values()):
-        if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
+        if fn in seen or not isinstance(fn, cst.FunctionDef):
             continue  # a function kept as text (no rule reads it) is not judged
-        seen.add(id(fn))
+        seen.add(fn)
         local = local_names(file, fn)
         for call in file.find(fn, cst.Call):
             func = call.func
-            if not isinstance(func, cst.Name) or func.value in local or id(func) in dead_nodes(file, fn):
+            if not isinstance(func, cst.Name) or func.value in local or func in dead_nodes(file, fn):
                 continue
             meaning = file.meaning(func.value)
             if isinstance(meaning, Value):

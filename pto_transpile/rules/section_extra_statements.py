@@ -7,9 +7,9 @@ def check(ctx):
     for loop in ctx.kernel.loops:
         seen = set()
         for s in loop.stages:
-            if s.section not in ("cube", "vector") or id(s.holder) in seen:
+            if s.section not in ("cube", "vector") or s.holder in seen:
                 continue
-            seen.add(id(s.holder))
+            seen.add(s.holder)
             for other in s.siblings:
                 yield other, {"stage": s.func, "statement": ctx.source.code(other).strip().splitlines()[0]}
 

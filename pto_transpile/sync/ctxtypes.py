@@ -124,9 +124,9 @@ class ScalarTypes:
     def _reads(self, node: cst.CSTNode) -> list[str]:
         """The names a binding's value reads (walked once)."""
         cache = self.__dict__.setdefault("_read_names", {})
-        if id(node) not in cache:
-            cache[id(node)] = [n.value for n in self.file.find(node, cst.Name)]
-        return cache[id(node)]
+        if node not in cache:
+            cache[node] = [n.value for n in self.file.find(node, cst.Name)]
+        return cache[node]
 
     # expressions -------------------------------------------------------------------------
     def of(self, expr: cst.BaseExpression) -> str | None:
@@ -207,9 +207,9 @@ class ScalarTypes:
 
     def _helper(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
         """The type `fn` returns given the argument types (its own bindings followed once)."""
-        if id(fn) in self._active:
+        if fn in self._active:
             return None
-        self._active.add(id(fn))
+        self._active.add(fn)
         try:
             params = [p.name.value for p in fn.params.params]
             bound = {p: self.of(a.value) for p, a in zip(params, [a for a in call.args if a.keyword is None
@@ -222,7 +222,7 @@ class ScalarTypes:
                 result = kind if result == "?" else join(result, kind)
             return None if result == "?" else result
         finally:
-            self._active.discard(id(fn))
+            self._active.discard(fn)
 
     def _subscript(self, node: cst.Subscript) -> str | None:
         base = node.value

@@ -122,12 +122,12 @@ class StageScanner:
                     bindings[target] = found
                     changed = True
         # L10: a slot accessor on a bound group must be the whole right-hand side of `y = ...`.
-        allowed = {id(v) for _, v in assigns}
+        allowed = {v for _, v in assigns}
         for node in self.file.find(fn.body, cst.Call):
             if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
                     and isinstance(node.func.value, cst.Name):
                 owner = bindings.get(node.func.value.value)
-                if owner is not None and owner.is_group and id(node) not in allowed:
+                if owner is not None and owner.is_group and node not in allowed:
                     result.findings.append(Finding(codes.SLOT_ACCESSOR_NOT_ASSIGNED, node, {
                         "group": node.func.value.value, "accessor": node.func.attr.value}))
 

@@ -42,6 +42,6 @@ def test_the_generated_kernel_is_proven(setup):
 def test_deleting_any_set_or_wait_is_reported(setup, index):
     file, kernel, function, syncs = setup
     target = syncs[index]  # replaced by `pass`, only the path down to it rebuilt
-    mutated = function.visit(KernelRewriter(function, {id(target): cst.SimpleStatementLine([cst.Pass()])}))
+    mutated = function.visit(KernelRewriter(function, {target: cst.SimpleStatementLine([cst.Pass()])}))
     problems = check_kernel(file, kernel, mutated)
     assert problems, f"deleting `{cst.Module([]).code_for_node(target).strip()}` went unnoticed"
