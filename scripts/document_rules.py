@@ -8,6 +8,7 @@ tests/rules/test_rules.py regenerates the page in memory and fails when the file
 
 from __future__ import annotations
 
+import difflib
 import sys
 from pathlib import Path
 
@@ -27,10 +28,37 @@ def _demote(doc: str) -> str:
     return "\n".join("#" + line if line.startswith("## ") else line for line in doc.strip().splitlines())
 
 
-def _example(title: str, text: str) -> list[str]:
-    # `# test: skip-rules=...` lines only steer the example's test run
-    text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("# test: "))
-    return [f"<details><summary>{title}</summary>", "", "```python", text.rstrip("\n"), "```", "", "</details>", ""]
+def _shown(text: str) -> str:
+    """The example as a reader runs it: `# test: skip-rules=...` lines only steer its test run."""
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("# test: "))
+
+
+def _example(title: str, text: str, language: str = "python") -> list[str]:
+    return [f"<details><summary>{title}</summary>", "", f"```{language}", text.rstrip("\n"), "```", "", "</details>",
+            ""]
+
+
+def _difference(invalid: str, valid: str) -> list[str]:
+    """The lines that make `invalid` fail where `valid` passes: a unified diff, two lines of context."""
+    diff = difflib.unified_diff(_shown(valid).splitlines(), _shown(invalid).splitlines(), n=2, lineterm="")
+    return list(diff)[2:]  # no file headers: the summary names both
+
+
+def _examples(rule) -> list[str]:
+    """The first failing example as the short part that differs from the passing example most like
+    it; complete when the rule has no passing example or the two share too little to compare."""
+    where = f"`pto_transpile/rules/{rule.module}.py` holds both"
+    if rule.invalid and rule.valid:
+        diffs = [_difference(rule.invalid[0], valid) for valid in rule.valid]
+        diff = min(diffs, key=len)
+        if len(diff) < len(_shown(rule.invalid[0]).splitlines()) // 2:
+            return _example(f"Invalid example: what differs from the valid one ({where})", "\n".join(diff), "diff")
+    out = []
+    if rule.invalid:
+        out += _example("Invalid example (complete kernel)", _shown(rule.invalid[0]))
+    if rule.valid:
+        out += _example("Valid example (complete kernel)", _shown(rule.valid[0]))
+    return out
 
 
 def render() -> str:
@@ -46,14 +74,13 @@ def render() -> str:
         out += [f"## {code} {rule.name}", "", f"**{rule.title}**", "",
                 f"- Severity: {rule.severity.value}",
                 f"- Constraint: {rule.seed}",
+                *[f"- Raised by: {', '.join(f'`{m}`' for m in rule.raised_by)} (the analysis there reports it; "
+                  "the rule has no check of its own)" for _ in rule.raised_by[:1]],
                 f"- Message: {unfilled(rule.message)}",
                 f"- Hint: {unfilled(rule.hint)}",
                 *[f"- Hint ({key}): {unfilled(text)}" for key, text in rule.hints.items()], "",
                 _demote(rule.doc), ""]
-        if rule.invalid:
-            out += _example("Invalid example (complete kernel)", rule.invalid[0])
-        if rule.valid:
-            out += _example("Valid example (complete kernel)", rule.valid[0])
+        out += _examples(rule)
     return "\n".join(out).rstrip("\n") + "\n"
 
 

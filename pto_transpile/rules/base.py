@@ -39,6 +39,9 @@ class Rule:
     valid: tuple[str, ...] = ()  #: passing kernels
     check: Callable[[Any], Iterable[tuple[Any, dict]]] | None = None
     seed: str = ""  #: the constraint this rule enforces, in one English sentence
+    #: for a rule with no `check`: the modules (paths from the repository root) whose step
+    #: finds the problem and reports it under this rule's code
+    raised_by: tuple[str, ...] = ()
     module: str = field(default="", repr=False)
 
     @property

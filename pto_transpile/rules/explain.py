@@ -15,6 +15,8 @@ def explain(code: str) -> str:
     lines = [f"{rule.code} {rule.name}: {rule.title}\n", f"severity: {rule.severity.value}"]
     if rule.seed:
         lines.append(f"constraint: {rule.seed}")
+    if rule.raised_by:
+        lines.append(f"raised by: {', '.join(rule.raised_by)}")
     lines.append(f"message: {unfilled(rule.message)}\nhint: {rule.help_text}\n")
     if rule.doc:
         lines.append(rule.doc.strip() + "\n")

@@ -60,4 +60,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/sync/plan.py",),
 )

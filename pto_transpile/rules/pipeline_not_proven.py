@@ -71,4 +71,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/soundness/proof.py",),
 )

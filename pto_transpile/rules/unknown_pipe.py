@@ -53,4 +53,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/sync/scan.py",),
 )

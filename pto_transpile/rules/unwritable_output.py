@@ -40,4 +40,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/output/run.py",),
 )

@@ -79,4 +79,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/rules/reporter.py",),
 )

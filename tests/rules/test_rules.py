@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.driver import transpile
 from pto_transpile.rules import registry
@@ -137,3 +138,17 @@ def test_rules_doc_is_fresh() -> None:
                                             "docs/rules.md (on disk)", "docs/rules.md (generated)", n=2))
         pytest.fail("docs/rules.md is stale; regenerate it with\n\n"
                     f"    .venv/bin/python scripts/document_rules.py\n\n{diff[:6000]}")
+
+
+def test_a_rule_without_a_check_names_the_modules_that_raise_it():
+    """The analysis raises these rules: each names where (shown by --explain and docs/rules.md),
+    and each module named reports the rule's code."""
+    constants = {value: name for name, value in vars(codes).items() if isinstance(value, str)}
+    for code, rule in registry().items():
+        if rule.check is not None:
+            assert not rule.raised_by, f"{code} has a check of its own"
+            continue
+        assert rule.raised_by, f"{code} has no check and names no module that raises it"
+        for module in rule.raised_by:
+            text = (ROOT / module).read_text(encoding="utf-8")
+            assert f"codes.{constants[code]}" in text, f"{module} does not report {code}"
