@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from pto_transpile.emit import nodes
-from pto_transpile.read.source import code_of
+from pto_transpile.read.printing import code_of
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import ast
 import re
 import warnings
 from dataclasses import dataclass, field
+from types import CodeType
 
 #: Characters of text read (about 25,000 lines of kernel code).
 MAX_CHARS = 1_000_000
@@ -31,6 +32,7 @@ MAX_DEPTH = 200
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _INDENT = re.compile(r"[ \t\f]*")
+_WORD = re.compile(r"[^\W\d]\w*")
 _SPACE = frozenset(" \t\f\r\n\\")
 #: Expressions written between brackets: two tree levels each, as a display and its element.
 _BRACKETED = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -63,6 +65,8 @@ class Layout:
     lines: list[int] = field(default_factory=lambda: [1])  #: 1-based line of each bound
     heads: list[int] = field(default_factory=list)  #: offset of each statement's own first line (below decorators)
     first_indent: str = "    "  #: whitespace of the first indented line (libcst's default indentation)
+    #: the compiled body of each top-level def or class, by (name, first line)
+    bodies: dict[tuple[str, int], CodeType] = field(default_factory=dict, repr=False)
     _names: dict[int, frozenset[str]] = field(default_factory=dict, repr=False)
 
     @property
@@ -70,10 +74,21 @@ class Layout:
         return len(self.heads)
 
     def names(self, i: int) -> frozenset[str]:
-        """The identifiers statement `i` mentions (each part of a dotted import too)."""
+        """The identifiers statement `i` mentions (each part of a dotted import too). A def's
+        or class's body names them in its compiled code, read there; its decorators,
+        defaults, annotations and bases from the tree."""
         found = self._names.get(i)
         if found is None:
-            found = self._names[i] = frozenset(_identifiers(self.statements[i]))
+            names: set[str] = set()
+            for stmt in self.statements[i]:
+                body = self.bodies.get((getattr(stmt, "name", ""), _first_line(stmt)))
+                if body is None:
+                    names.update(_identifiers([stmt]))
+                else:
+                    names.add(stmt.name)  # type: ignore[attr-defined]  # a def or class: bodies holds those
+                    names.update(_code_names(body))
+                    names.update(_identifiers(_header(stmt)))
+            found = self._names[i] = frozenset(names)
         return found
 
 
@@ -89,14 +104,16 @@ def read_layout(text: str, path: str = "<string>") -> Layout:
             tree = ast.parse(text, path)
             starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
             _check_depth(tree, text, starts)
-            compile(tree, path, "exec", dont_inherit=True)
+            code = compile(tree, path, "exec", dont_inherit=True)
     except SyntaxError as err:
         if err.msg.startswith(_TOO_MANY_BRACKETS):
             raise TooComplex(_deep_message(), err.lineno or 1, err.offset or 1) from None
         raise
     except (RecursionError, MemoryError):
         raise TooComplex("it nests too deeply for Python's parser") from None
-    return _layout(tree, text, starts)
+    layout = _layout(tree, text, starts)
+    layout.bodies = {(body.co_name, body.co_firstlineno): body for body in code.co_consts if isinstance(body, CodeType)}
+    return layout
 
 
 def _layout(tree: ast.Module, text: str, starts: list[int]) -> Layout:
@@ -201,9 +218,34 @@ def _deep_message() -> str:
     return f"expression nested more than {MAX_DEPTH} deep (brackets and chained operators)"
 
 
-def _identifiers(statements: list[ast.stmt]):
-    for stmt in statements:
-        for node in ast.walk(stmt):
+def _header(stmt: ast.stmt) -> list[ast.AST]:
+    """What a def or class statement runs where it stands: decorators, defaults, annotations, bases."""
+    if isinstance(stmt, ast.ClassDef):
+        return [*stmt.decorator_list, *stmt.bases, *stmt.keywords]
+    assert isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return [*stmt.decorator_list, stmt.args, *([stmt.returns] if stmt.returns else [])]
+
+
+def _code_names(code: CodeType):
+    """Every name compiled code and the code nested in it use: globals, attributes, locals,
+    and the identifiers of annotations kept as strings (`from __future__ import annotations`;
+    the docstring is no annotation)."""
+    yield from code.co_names
+    yield from code.co_varnames
+    yield from code.co_cellvars
+    yield from code.co_freevars
+    for i, inner in enumerate(code.co_consts):
+        if isinstance(inner, CodeType):
+            yield from _code_names(inner)
+        elif isinstance(inner, str) and i > 0:
+            yield from _WORD.findall(inner)
+        elif isinstance(inner, tuple):
+            yield from (word for item in inner if isinstance(item, str) for word in _WORD.findall(item))
+
+
+def _identifiers(nodes: list):
+    for root in nodes:
+        for node in ast.walk(root):
             for name in _IDENTIFIERS:
                 value = getattr(node, name, None)
                 if isinstance(value, str):

@@ -17,6 +17,7 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 
 from pto_transpile.read import partial
 from pto_transpile.read.layout import read_layout
+from pto_transpile.read.printing import code_in
 from pto_transpile.read.walk import iter_nodes
 
 
@@ -56,9 +57,9 @@ class SourceFile:
         """The code of `module`, this file's module with some statements replaced: the ones
         kept print as the text they were read from, only new ones are generated."""
         if self._texts is None or module.footer is not self.module.footer:
-            return module.code
+            return code_in(module, module)
         texts = self._texts
-        return "".join(texts.get(s) or module.code_for_node(s) for s in module.body) + self._tail
+        return "".join(texts.get(s) or code_in(module, s) for s in module.body) + self._tail
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         if node is self.module:
@@ -90,11 +91,11 @@ class SourceFile:
     def _first_line(self, index: int) -> int:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""
         if self._first_lines is None:
-            header = "".join(self.module.code_for_node(line) for line in self.module.header)
+            header = "".join(code_in(self.module, line) for line in self.module.header)
             lines, line = [], 1 + header.count("\n")
             for stmt in self.module.body:
                 lines.append(line)
-                line += self.module.code_for_node(stmt).count("\n")
+                line += code_in(self.module, stmt).count("\n")
             self._first_lines = lines
         return self._first_lines[index]
 
@@ -103,14 +104,5 @@ class SourceFile:
 
     def code(self, node: cst.CSTNode) -> str:
         """The source text of `node` exactly as written (hex stays hex)."""
-        return self.module.code_for_node(node)
+        return code_in(self.module, node)
 
-
-#: An empty module: what prints a node that belongs to no file (default indentation and newline).
-_NOWHERE = cst.Module([])
-
-
-def code_of(node: cst.CSTNode) -> str:
-    """The text of `node` as libcst prints it outside any module: generated expressions,
-    and the user's expressions as written."""
-    return _NOWHERE.code_for_node(node)

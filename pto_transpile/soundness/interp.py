@@ -28,7 +28,7 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe,
 from pto_transpile.read import vfbody
 from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.partial import Verbatim
-from pto_transpile.read.source import code_of as expression_code
+from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.values import (

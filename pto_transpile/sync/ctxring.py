@@ -16,7 +16,7 @@ from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
-from pto_transpile.read.source import code_of
+from pto_transpile.read.printing import code_of
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
 
 
