@@ -58,7 +58,7 @@ def test_a_crashing_rule_is_an_internal_error_naming_it_in_every_phase(monkeypat
 #: What code outside rules/ may take from the rules package: the registry, the Rule record,
 #: the contexts, the Reporter that runs the rules and --explain. Anything else is one rule's internals.
 RULES_INTERFACE = {"pto_transpile.rules": {"registry", "rules_for", "PHASES", "Rule"},
-                   "pto_transpile.rules.base": None, "pto_transpile.rules.context": None,
+                   "pto_transpile.rules.rule": None, "pto_transpile.rules.context": None,
                    "pto_transpile.rules.reporter": None, "pto_transpile.rules.suppression": None,
                    "pto_transpile.rules.explain": None}
 

@@ -5,7 +5,7 @@ from pto_transpile.read.deadcode import dead_nodes
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.meaning import Unknown, Value
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

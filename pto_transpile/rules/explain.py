@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pto_transpile.rules import registry
-from pto_transpile.rules.base import unfilled
+from pto_transpile.rules.rule import unfilled
 
 
 def explain(code: str) -> str:

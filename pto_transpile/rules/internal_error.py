@@ -1,5 +1,5 @@
 from pto_transpile import codes
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 DOC = """\
 ## What it checks

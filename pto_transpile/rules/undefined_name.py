@@ -8,7 +8,7 @@ from pto_transpile import codes
 from pto_transpile.read.deadcode import dead_nodes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import undefined
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 _BUILTINS = frozenset(dir(builtins))
 

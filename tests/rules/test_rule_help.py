@@ -13,7 +13,7 @@ from pto_transpile.cli import main
 from pto_transpile.diagnostics import Diagnostic, Severity
 from pto_transpile.output.render.sarif import render_sarif
 from pto_transpile.rules import registry
-from pto_transpile.rules.base import unfilled
+from pto_transpile.rules.rule import unfilled
 
 RAW = re.compile(r"\{[A-Za-z_][\w.]*\}")
 
