@@ -168,22 +168,26 @@ def _first_indented(stmt: ast.AST, text: str, starts: list[int]) -> tuple[int, s
 
 def _check_depth(tree: ast.Module, text: str, starts: list[int]) -> None:
     """TooComplex at the first node deeper than MAX_DEPTH. The tree keeps no parentheses
-    that only group, so those around an expression are counted from the text. An expression
-    nests at most one level per character it spans, so a short one is not entered."""
+    that only group, so those around an expression are counted from the text. A node nests
+    at most one level per character it spans, so a short one is not entered: most
+    statements are passed over whole."""
     offset = _Offsets(text, starts)
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
-        if isinstance(node, ast.expr):
-            start = offset(node.lineno, node.col_offset)
+        if isinstance(node, (ast.expr, ast.stmt)):
+            decorators: list[ast.expr] = getattr(node, "decorator_list", None) or []  # they stand above a def
+            first = decorators[0] if decorators else node
+            start = offset(first.lineno, first.col_offset)
             end = offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
-            depth += (2 if isinstance(node, _BRACKETED) else 1) + 2 * _parentheses(text, start, end)
-            if depth > MAX_DEPTH:
-                raise TooComplex(_deep_message(), node.lineno, start - starts[node.lineno - 1] + 1)
+            if isinstance(node, ast.expr):
+                depth += (2 if isinstance(node, _BRACKETED) else 1) + 2 * _parentheses(text, start, end)
+                if depth > MAX_DEPTH:
+                    raise TooComplex(_deep_message(), node.lineno, start - starts[node.lineno - 1] + 1)
+            elif any(getattr(node, name, None) for name in _BLOCKS):
+                depth += 1
             if depth + end - start <= MAX_DEPTH:
                 continue
-        elif isinstance(node, ast.stmt) and any(getattr(node, name, None) for name in _BLOCKS):
-            depth += 1
         stack += [(child, depth) for child in ast.iter_child_nodes(node)]
 
 
