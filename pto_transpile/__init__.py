@@ -5,6 +5,9 @@
     result.code          # the generated file (None when there are errors)
     result.diagnostics   # every problem found, with positions, messages and hints
 
+`transpile()` never imports or runs the file. `choose_preload(text, ...)` does, on the
+emulator: it returns the preload `--preload auto` would choose, to pass to `transpile()`.
+
 The names below are imported when first used (PEP 562): `pto-transpile --version` and
 `--help` then cost the interpreter's start and click, not libcst and the analysis.
 """

@@ -1,7 +1,9 @@
-"""`transpile()`: the straight pipeline read -> model -> rules -> schedule -> sync graph -> plan -> emit.
+"""`transpile()`: the straight pipeline read -> rules -> sync (scan, schedule, sync graph,
+plan, ctx ring) -> emit -> soundness -> the text of the output.
 
 Every step is a plain function of the model; diagnostics are collected from all of them so
-that one run reports every problem. Nothing is emitted when any error was found.
+that one run reports every problem. Nothing is emitted when any error was found, and no
+kernel is written that the soundness check did not prove. The file is never imported or run.
 """
 
 from __future__ import annotations
