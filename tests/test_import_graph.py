@@ -9,6 +9,7 @@ hiding one there does not make a circle go away.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pto_transpile"
@@ -64,6 +65,7 @@ def floor(module: str) -> int:
     return next(i for i, parts in enumerate(FLOORS) if part(module) in parts)
 
 
+@cache
 def graph(package: Path = PACKAGE) -> dict[str, list[tuple[int, str]]]:
     found = modules(package)
     return {name: imports(path.read_text(encoding="utf-8"), set(found)) for name, path in found.items()}
