@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -100,7 +101,8 @@ class Page:
 
     def __init__(self, executable: str, profile: Path):
         self.process = subprocess.Popen([executable, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
         port_file = profile / "DevToolsActivePort"
         deadline = time.monotonic() + 30
         while not port_file.exists() or not port_file.read_text().strip():
@@ -169,17 +171,27 @@ class Page:
         try:
             self.ws.close()
         finally:
-            self.process.terminate()
+            # Chromium's helpers (renderer, zygote, crash handler) live in its process group and
+            # may still write into the profile after the browser itself exits: end them all
+            self._signal_group(signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+            self._signal_group(signal.SIGKILL)
+
+    def _signal_group(self, sig: int) -> None:
+        try:
+            os.killpg(self.process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def open_page(executable: str, url: str) -> tuple[Page, tempfile.TemporaryDirectory]:
     """A fresh Chromium (its own profile directory) showing `url`, loaded."""
-    profile = tempfile.TemporaryDirectory(prefix="pto-chromium-")
+    # a straggling helper may still be writing its last file when the profile is removed
+    profile = tempfile.TemporaryDirectory(prefix="pto-chromium-", ignore_cleanup_errors=True)
     page = Page(executable, Path(profile.name))
     for domain in ("Runtime", "Log", "Network", "Page"):
         page.call(f"{domain}.enable")
