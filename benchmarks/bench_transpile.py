@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 import libcst as cst  # noqa: E402
 
 from pto_transpile import transpile  # noqa: E402
-from pto_transpile.files import cpu_count  # noqa: E402
+from pto_transpile.output.files import cpu_count  # noqa: E402
 
 DEMO = (ROOT / "examples" / "seed_demo.py").read_text(encoding="utf-8")
 ATTENTION = (ROOT / "benchmarks" / "kernels" / "attention_kernel.py").read_text(encoding="utf-8")

@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from pto_transpile.autopreload import PreloadChoice
-from pto_transpile.ctxring import CtxPlan
 from pto_transpile.diagnostics import Diagnostic
-from pto_transpile.model import Access
-from pto_transpile.plan import Plan
-from pto_transpile.schedule import Schedule
-from pto_transpile.source import SourceFile
-from pto_transpile.syncgraph import SyncGraph
+from pto_transpile.preload import PreloadChoice
+from pto_transpile.read.model import Access
+from pto_transpile.read.source import SourceFile
+from pto_transpile.sync.ctxring import CtxPlan
+from pto_transpile.sync.graph import SyncGraph
+from pto_transpile.sync.plan import Plan
+from pto_transpile.sync.schedule import Schedule
 
 
 @dataclass
@@ -41,7 +41,7 @@ class TranspileResult:
     loops: list[LoopResult] = field(default_factory=list)
     source: SourceFile | None = None  #: the parsed input (for positions of what the loops hold)
     hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
-    preload_choice: PreloadChoice | None = None  #: with `preload="auto"`: the candidates and the choice
+    preload_choice: PreloadChoice | None = None  #: with `--preload auto`: the candidates and the choice
 
     @property
     def ok(self) -> bool:

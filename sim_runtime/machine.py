@@ -18,6 +18,7 @@ from pto_api import EVENT_IDS, PIPES
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops
 from sim_runtime.coretime import CoreTime
+from sim_runtime.crosscore import MODE_NAMES, Counters, SetRecord
 from sim_runtime.errors import (
     DeadlockError,
     KernelError,
@@ -27,7 +28,6 @@ from sim_runtime.errors import (
     SyncBalanceError,
     located,
 )
-from sim_runtime.events import MODE_NAMES, Counters, SetRecord
 from sim_runtime.memory import Memory, space_capacity
 from sim_runtime.opplan import OpPlan
 from sim_runtime.races import Access, RaceDetector

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pto_transpile.api import transpile
-from pto_transpile.render import render_text
+from pto_transpile.driver import transpile
+from pto_transpile.output.render import render_text
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 #: preloads every case is generated at; None is the kernel's own `PipelineConfig` (file `expected_default`)

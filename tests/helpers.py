@@ -33,3 +33,13 @@ def spread(values, keep: int, ids=None) -> list:
         else:
             out.append(pytest.param(value, marks=marks, id=label))
     return out
+
+
+def flash_attention_inputs(seed=0, sq=256, skv=512):
+    """Random q, k, v for examples/flash_attention_dn.py (fp16, head dimension 128)."""
+    import numpy as np  # only the emulator's tests need it
+
+    rng = np.random.default_rng(seed)
+    return {"q": rng.random((sq, 128)).astype(np.float16),
+            "k": rng.random((skv, 128)).astype(np.float16),
+            "v": rng.random((skv, 128)).astype(np.float16)}

@@ -10,7 +10,7 @@ import libcst as cst
 import pytest
 
 from helpers import DEMO, demo_text
-from pto_transpile.api import transpile
+from pto_transpile.driver import transpile
 
 
 def top_level_sources(text):

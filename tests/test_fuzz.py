@@ -239,7 +239,7 @@ def test_crashes_hangs_and_dead_workers_are_recorded(monkeypatch, tmp_path, fake
 
 
 def test_an_internal_error_of_the_transpiler_is_recorded_as_pto099(monkeypatch):
-    import pto_transpile.api as api
+    import pto_transpile.driver as api
     monkeypatch.setattr(api, "_transpile", _raises)
     judgement = oracle.judge(ZONE1, (1,), "k.py")
     assert [(f.kind, f.preload) for f in judgement.failures] == [(oracle.INTERNAL, 1)]

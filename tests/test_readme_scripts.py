@@ -17,11 +17,11 @@ SMOKE = {
     "benchmarks/sim_speedup.py": ["1"],
     "benchmarks/bench_transpile.py": ["--quick"],
     "benchmarks/startup.py": ["1"],
-    # run by tests/test_sim_flash_attention.py
+    # run by tests/sim_runtime/test_sim_flash_attention.py
     "benchmarks/sim_flash_attention.py": None,
     # run end to end on a handful of mutants by tests/test_fuzz.py
     "scripts/fuzz.py": None,
-    # needs Chromium: its screenshot() takes tests/test_report_browser.py's screenshot of the demo's report
+    # needs Chromium: its screenshot() takes tests/output/test_report_browser.py's screenshot of the demo's report
     "scripts/report_screenshots.py": None,
 }
 

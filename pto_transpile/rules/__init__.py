@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from pto_transpile.rules.base import PHASES, Rule
+from pto_transpile.rules.rule import PHASES, Rule
 
 _REGISTRY: dict[str, Rule] = {}
 
@@ -21,7 +21,7 @@ def registry() -> dict[str, Rule]:
     """code -> Rule, for every rule module in this package (imported once)."""
     if not _REGISTRY:
         for info in pkgutil.iter_modules(__path__):
-            if info.name.startswith("_") or info.name == "base":
+            if info.name.startswith("_") or info.name == "rule":
                 continue
             module = importlib.import_module(f"{__name__}.{info.name}")
             rule = getattr(module, "RULE", None)

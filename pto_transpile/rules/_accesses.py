@@ -7,9 +7,9 @@ in a tile) need them all. Computed once per loop and kept on the context.
 
 from __future__ import annotations
 
-from pto_transpile.model import Access
+from pto_transpile.read.model import Access
 from pto_transpile.rules.context import LoopContext
-from pto_transpile.scan import StageScanner
+from pto_transpile.sync.scan import StageScanner
 
 
 def all_accesses(ctx: LoopContext) -> list[list[Access]]:

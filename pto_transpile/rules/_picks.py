@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from pto_transpile.kinds import slot_access
-from pto_transpile.model import Kernel
-from pto_transpile.reader import FileModel
+from pto_transpile.read.kinds import slot_access
+from pto_transpile.read.model import Kernel
+from pto_transpile.read.reader import FileModel
+from pto_transpile.read.walk import blocks
 from pto_transpile.rules.context import KernelContext
-from pto_transpile.walk import blocks
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,12 @@ def picks_outside_loops(ctx: KernelContext) -> list[Pick]:
 
 
 def _picks(file: FileModel, kernel: Kernel) -> Iterator[Pick]:
-    loop_ids = {id(loop.node) for loop in kernel.loops}
+    loop_ids = {loop.node for loop in kernel.loops}
     groups = kernel.buffers
 
     def walk(stmts) -> Iterator[Pick]:
         for stmt in stmts:
-            if id(stmt) in loop_ids:
+            if stmt in loop_ids:
                 continue
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:

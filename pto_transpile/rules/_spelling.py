@@ -58,7 +58,7 @@ def analysed_functions(file) -> list[cst.FunctionDef]:
     out, seen = [], set()
     for fn in [s.node for s in file.stages.values()] + list(file.vector_functions.values()) \
             + list(file.helpers.values()) + [k.node for k in file.kernels]:
-        if id(fn) not in seen and isinstance(fn, cst.FunctionDef):
-            seen.add(id(fn))
+        if fn not in seen and isinstance(fn, cst.FunctionDef):
+            seen.add(fn)
             out.append(fn)
     return out

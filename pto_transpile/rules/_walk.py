@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from pto_transpile.walk import blocks, find
+from pto_transpile.read.walk import blocks, find
 
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:

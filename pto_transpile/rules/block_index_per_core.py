@@ -1,11 +1,11 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.model import CUBE, VECTOR
-from pto_transpile.reader import section_of
+from pto_transpile.read.model import CUBE, VECTOR
+from pto_transpile.read.reader import section_of
+from pto_transpile.read.walk import statements_of
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.walk import statements_of
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
@@ -15,11 +15,11 @@ def check(ctx):
         if not {CUBE, VECTOR} <= sections:
             continue  # a cube-only or vector-only kernel: the index means one thing on every core
         for stmt in _outside_sections(statements_of(kernel.node.body), file.pl):
-            divided = {id(op.left) for op in file.find(stmt, cst.BinaryOperation)
+            divided = {op.left for op in file.find(stmt, cst.BinaryOperation)
                        if isinstance(op.operator, cst.FloorDivide) and isinstance(op.right, cst.Call)
                        and file.pl.path(op.right.func) == ("get_subblock_num",)}
             for call in file.find(stmt, cst.Call):
-                if file.pl.path(call.func) == ("get_block_idx",) and id(call) not in divided:
+                if file.pl.path(call.func) == ("get_block_idx",) and call not in divided:
                     yield call, {"kernel": kernel.name, "call": file.source.code(call)}
 
 

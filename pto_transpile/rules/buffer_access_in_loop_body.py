@@ -1,11 +1,11 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
-from pto_transpile.rules.base import Rule
-from pto_transpile.scan import tracked_buffers
+from pto_transpile.rules.rule import Rule
+from pto_transpile.sync.scan import tracked_buffers
 
 
 def _touches(call, kernel, tracked, file):

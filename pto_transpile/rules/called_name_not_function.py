@@ -1,25 +1,25 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.deadcode import dead_nodes
-from pto_transpile.localnames import local_names
-from pto_transpile.meaning import Unknown, Value
+from pto_transpile.read.deadcode import dead_nodes
+from pto_transpile.read.localnames import local_names
+from pto_transpile.read.meaning import Unknown, Value
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     file = ctx.file
-    seen: set[int] = set()
+    seen: set[cst.CSTNode] = set()
     for fn in [k.node for k in file.kernels] + [s.node for s in file.stages.values()] \
             + list(file.helpers.values()) + list(file.vector_functions.values()):
-        if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
+        if fn in seen or not isinstance(fn, cst.FunctionDef):
             continue  # a function kept as text (no rule reads it) is not judged
-        seen.add(id(fn))
+        seen.add(fn)
         local = local_names(file, fn)
         for call in file.find(fn, cst.Call):
             func = call.func
-            if not isinstance(func, cst.Name) or func.value in local or id(func) in dead_nodes(file, fn):
+            if not isinstance(func, cst.Name) or func.value in local or func in dead_nodes(file, fn):
                 continue
             meaning = file.meaning(func.value)
             if isinstance(meaning, Value):

@@ -11,12 +11,12 @@ from typing import Any
 
 import libcst as cst
 
-from pto_transpile.model import Access, Kernel, PipelineLoop
-from pto_transpile.reader import FileModel
+from pto_transpile.read.model import Access, Kernel, PipelineLoop
+from pto_transpile.read.reader import FileModel
+from pto_transpile.read.source import SourceFile
 from pto_transpile.results import LoopResult
-from pto_transpile.schedule import Schedule
-from pto_transpile.source import SourceFile
-from pto_transpile.syncgraph import SyncGraph
+from pto_transpile.sync.graph import SyncGraph
+from pto_transpile.sync.schedule import Schedule
 
 
 @dataclass

@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.syncgraph import find_cycles
+from pto_transpile.rules.rule import Rule
+from pto_transpile.sync.graph import find_cycles
 
 
 def check(ctx):

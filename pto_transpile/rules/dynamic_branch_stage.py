@@ -1,11 +1,11 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     for node, _section in ctx.kernel.dynamic_stage_ifs:
-        if id(node) in ctx.kernel.key_stage_ifs:
+        if node in ctx.kernel.key_stage_ifs:
             yield node.test, {"cond": ctx.source.code(node.test), "_hint": "key",
                               "what": "is a tiling-key test inside the pipeline loop: each instance would "
                                       "pipeline other stages, and one generated file serves every instance"}

@@ -1,6 +1,6 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 #: The core a buffer's data flows to: UB tiles are written by the cube (fixpipe) and read by
 #: the vector cores, L1 tiles the other way round (`insert`). `bwd_ids` flow back.

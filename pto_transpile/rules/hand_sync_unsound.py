@@ -1,10 +1,10 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.pipelined import BY_HAND, pipelined_as
-from pto_transpile.proof import HINTS, problem_fields
+from pto_transpile.read.pipelined import BY_HAND, pipelined_as
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 from pto_transpile.soundness.check import check_hand_written
+from pto_transpile.soundness.proof import HINTS, problem_fields
 
 
 def check(ctx):

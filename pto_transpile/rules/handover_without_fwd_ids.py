@@ -2,7 +2,7 @@ from pto_api.ops import CROSS_CORE_WRITES
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

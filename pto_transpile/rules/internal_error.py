@@ -1,5 +1,5 @@
 from pto_transpile import codes
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 DOC = """\
 ## What it checks
@@ -23,7 +23,7 @@ meanwhile `preload=0` (serial loop, syncs only) or the serial kernel still works
 ```
 """
 
-INVALID = ()  # produced by the CLI/driver when the tool crashes: see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI/driver when the tool crashes: see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 
@@ -39,4 +39,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/driver.py", "pto_transpile/rules/reporter.py", "pto_transpile/output/run.py"),
 )

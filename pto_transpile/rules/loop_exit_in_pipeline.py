@@ -1,9 +1,9 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.walk import blocks
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.walk import blocks
+from pto_transpile.rules.rule import Rule
 
 _EXITS: dict[type, str] = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
 

@@ -1,9 +1,9 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.kinds import names_in
+from pto_transpile.read.kinds import names_in
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

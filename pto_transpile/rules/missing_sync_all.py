@@ -6,7 +6,7 @@ from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in, statements
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
@@ -14,15 +14,15 @@ def check(ctx):
     if len(loops) < 2:
         return
     order = list(statements(ctx.kernel.node.body.body))
-    pos = {id(s): i for i, s in enumerate(order)}
+    pos = {s: i for i, s in enumerate(order)}
     for prev, loop in pairwise(loops):
         if prev.outer is loop.outer or _exclusive(ctx.file, prev, loop):
             continue
-        start, end = pos[id(prev.outer)], pos[id(loop.outer)]
+        start, end = pos[prev.outer], pos[loop.outer]
         if start > end:
             continue
-        inside_prev = {id(s) for s in statements([prev.outer])}
-        between = [s for s in order[start + 1:end] if id(s) not in inside_prev]
+        inside_prev = {s for s in statements([prev.outer])}
+        between = [s for s in order[start + 1:end] if s not in inside_prev]
         if not any(ctx.file.pl.path(c.func) == ("system", "sync_all") for s in between for c in calls_in(s)):
             yield loop.outer, {"line": ctx.source.line_of(prev.node)}
 

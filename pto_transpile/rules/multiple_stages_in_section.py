@@ -1,15 +1,17 @@
+import libcst as cst
+
 from pto_transpile import codes
-from pto_transpile.model import StageCall
+from pto_transpile.read.model import StageCall
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     for loop in ctx.kernel.loops:
-        by_holder: dict[int, list[StageCall]] = {}
+        by_holder: dict[cst.CSTNode, list[StageCall]] = {}
         for s in loop.stages:
             if s.section in ("cube", "vector"):
-                by_holder.setdefault(id(s.holder), []).append(s)
+                by_holder.setdefault(s.holder, []).append(s)
         for group in by_holder.values():
             for extra in group[1:]:
                 yield extra.call, {"first": group[0].func, "stage": extra.func}

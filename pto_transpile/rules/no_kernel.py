@@ -1,8 +1,8 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.pipelined import pipelined_as
+from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

@@ -1,10 +1,10 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.reader import section_of
+from pto_transpile.read.reader import section_of
+from pto_transpile.read.walk import find
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.walk import find
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

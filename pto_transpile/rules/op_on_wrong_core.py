@@ -2,7 +2,7 @@ from pto_api.ops import CROSS_CORE_WRITES, PIPE_CORES, SPACE_CORE
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
@@ -12,7 +12,7 @@ def check(ctx):
         if core not in ("cube", "vector"):
             continue
         for a in accesses:
-            if id(a.node) in seen:
+            if a.node in seen:
                 continue
             memory = ctx.kernel.buffers[a.buffer].memory
             problem = None
@@ -22,7 +22,7 @@ def check(ctx):
                     and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES):
                 problem = f"`{a.buffer}` lives in `{memory}`, the {_other(core)} core's memory"
             if problem:
-                seen.add(id(a.node))
+                seen.add(a.node)
                 yield a.node, {"op": a.op, "stage": stage.func, "core": core, "problem": problem}
 
 

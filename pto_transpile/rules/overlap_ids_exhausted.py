@@ -1,6 +1,6 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 DOC = """\
 ## What it checks
@@ -61,4 +61,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/sync/plan.py",),
 )

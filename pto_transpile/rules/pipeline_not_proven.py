@@ -1,7 +1,7 @@
 from pto_transpile import codes
-from pto_transpile.proof import HINTS
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
+from pto_transpile.soundness.proof import HINTS
 
 DOC = """\
 ## What it checks
@@ -71,4 +71,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/soundness/proof.py",),
 )

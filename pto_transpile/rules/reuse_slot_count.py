@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.scan import overlap_pairs
+from pto_transpile.rules.rule import Rule
+from pto_transpile.sync.scan import overlap_pairs
 
 
 def check(ctx):

@@ -1,15 +1,15 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     for loop in ctx.kernel.loops:
         seen = set()
         for s in loop.stages:
-            if s.section not in ("cube", "vector") or id(s.holder) in seen:
+            if s.section not in ("cube", "vector") or s.holder in seen:
                 continue
-            seen.add(id(s.holder))
+            seen.add(s.holder)
             for other in s.siblings:
                 yield other, {"stage": s.func, "statement": ctx.source.code(other).strip().splitlines()[0]}
 

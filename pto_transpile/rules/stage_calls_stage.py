@@ -2,7 +2,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def _reach(file, fn, path, seen):

@@ -1,9 +1,9 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.walk import find
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.walk import find
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
@@ -14,10 +14,10 @@ def check(ctx):
                 yield s.call, {"stage": s.func}
     # a stage call buried deeper (a `with` inside the section, ...) is no stage of its loop
     # at all; calls under a runtime `if` are PTO007's
-    known = {id(s.call) for loop in k.loops for s in loop.stages}
-    guarded = {id(c) for node, _ in k.dynamic_stage_ifs for c in find(node, cst.Call)}
+    known = {s.call for loop in k.loops for s in loop.stages}
+    guarded = {c for node, _ in k.dynamic_stage_ifs for c in find(node, cst.Call)}
     for call, _loop in k.loop_stage_calls:
-        if id(call) not in known and id(call) not in guarded:
+        if call not in known and call not in guarded:
             yield call, {"stage": call.func.value}
 
 

@@ -1,11 +1,11 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.partial import Verbatim
-from pto_transpile.reader import section_of
+from pto_transpile.read.partial import Verbatim
+from pto_transpile.read.reader import section_of
+from pto_transpile.read.walk import statements_of
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.walk import statements_of
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

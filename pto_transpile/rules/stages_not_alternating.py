@@ -5,7 +5,7 @@ import libcst as cst
 from pto_api.ops import op_pipe
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 #: The core whose unit executes an op's pipe: matmuls need the cube unit, V work the vector unit.
 CORE_OF_PIPE = {"M": "cube", "V": "vector"}

@@ -1,9 +1,9 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.walk import names_stored
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
-from pto_transpile.walk import names_stored
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

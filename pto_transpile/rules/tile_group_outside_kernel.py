@@ -2,7 +2,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def _reachable(file):
@@ -10,18 +10,18 @@ def _reachable(file):
     is a stage: the functions a pipeline runs in its delayed iterations. A kernel may build
     its groups through its own helpers (kernel factories); those run once, in its body."""
     functions = {**file.helpers, **file.vector_functions, **{n: s.node for n, s in file.stages.items()}}
-    stages = {id(s.node) for s in file.stages.values()}
+    stages = {s.node for s in file.stages.values()}
     todo = [s.node for s in file.stages.values()]
-    seen: dict[int, cst.FunctionDef] = {}
+    seen: dict[cst.CSTNode, cst.FunctionDef] = {}
     while todo:
         fn = todo.pop()
-        if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
+        if fn in seen or not isinstance(fn, cst.FunctionDef):
             continue
-        seen[id(fn)] = fn
+        seen[fn] = fn
         for call in file.find(fn, cst.Call):
             if isinstance(call.func, cst.Name) and call.func.value in functions:
                 todo.append(functions[call.func.value])
-    return [(fn, id(fn) in stages) for fn in sorted(seen.values(), key=lambda f: f.name.value)]
+    return [(fn, fn in stages) for fn in sorted(seen.values(), key=lambda f: f.name.value)]
 
 
 def check(ctx):

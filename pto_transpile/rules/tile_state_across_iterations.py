@@ -4,9 +4,9 @@ import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
 from pto_transpile import codes
-from pto_transpile.kinds import SLOT_ACCESSORS
+from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):

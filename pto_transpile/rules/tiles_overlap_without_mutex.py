@@ -1,6 +1,6 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 
 def _slot_ids(buf, i: int) -> frozenset:

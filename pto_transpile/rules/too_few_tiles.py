@@ -1,8 +1,8 @@
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
-from pto_transpile.rules.base import Rule
-from pto_transpile.schedule import schedule_for
+from pto_transpile.rules.rule import Rule
+from pto_transpile.sync.schedule import schedule_for
 
 
 def check(ctx):

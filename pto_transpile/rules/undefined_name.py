@@ -5,10 +5,10 @@ import builtins
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.deadcode import dead_nodes
+from pto_transpile.read.deadcode import dead_nodes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import undefined
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -26,26 +26,26 @@ def check(ctx):
     module_names = _module_bound(file)
     if module_names is None:
         return  # a star import binds names nobody can list
-    seen: set[int] = set()
-    vfs = {id(f) for f in file.vector_functions.values()}
-    kernels = {id(k.node) for k in file.kernels}
+    seen: set[cst.CSTNode] = set()
+    vfs = {f for f in file.vector_functions.values()}
+    kernels = {k.node for k in file.kernels}
     for fn in [s.node for s in file.stages.values()] + list(file.vector_functions.values()) \
             + list(file.helpers.values()) + [k.node for k in file.kernels]:
-        if id(fn) in seen or not isinstance(fn, cst.FunctionDef):
+        if fn in seen or not isinstance(fn, cst.FunctionDef):
             continue  # a function kept as text (no rule reads it) is not judged
-        seen.add(id(fn))
+        seen.add(fn)
         # `vf` (the register API, `pl.Vf`) is reserved inside vector functions: it needs no import there
-        bound = module_names | _bound(file, fn) | ({"vf"} if id(fn) in vfs else set())
+        bound = module_names | _bound(file, fn) | ({"vf"} if fn in vfs else set())
         reported = set()
         reads = _reads(file, fn)
         dead = None
         for name in reads:
             if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
                 dead = dead_nodes(file, fn) if dead is None else dead
-                if id(name) in dead:
+                if name in dead:
                     continue  # a branch no kernel instance compiles
                 reported.add(name.value)
-                yield undefined(file, fn, name, bound | _BUILTINS, reads, id(fn) in kernels)
+                yield undefined(file, fn, name, bound | _BUILTINS, reads, fn in kernels)
 
 
 def _module_bound(file) -> set[str] | None:
@@ -137,18 +137,18 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
 def _reads(file, fn: cst.FunctionDef):
     """Names read in the function, in source order (decorators, defaults and annotations
     included); attribute names, keywords and the names a statement binds are not reads."""
-    skip: set[int] = set()
+    skip: set[cst.CSTNode] = set()
     for n in file.find(fn, _NOT_READS):
         if type(n) is cst.Attribute:
-            skip.add(id(n.attr))
+            skip.add(n.attr)
         elif isinstance(n, cst.Arg):
             if n.keyword is not None:
-                skip.add(id(n.keyword))
+                skip.add(n.keyword)
         elif isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Param)):
-            skip.add(id(n.name))
+            skip.add(n.name)
         else:  # imports, global, nonlocal
-            skip.update(id(x) for x in file.find(n, cst.Name))
-    return [n for n in file.find(fn, cst.Name) if id(n) not in skip]
+            skip.update(x for x in file.find(n, cst.Name))
+    return [n for n in file.find(fn, cst.Name) if n not in skip]
 
 
 DOC = """\\

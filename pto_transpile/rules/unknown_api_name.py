@@ -4,7 +4,7 @@ from pto_api.names import GROUP_METHODS, PL_MEMBERS, PL_NAMES
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import analysed_functions
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 from pto_transpile.suggest import closest
 
 
@@ -17,7 +17,7 @@ def check(ctx):
             if found is not None:
                 yield node, found
         for call in file.find(fn, cst.Call):
-            found = _method_misspelling(call, groups.get(id(fn), set()))
+            found = _method_misspelling(call, groups.get(fn, set()))
             if found is not None:
                 yield call, found
 
@@ -58,12 +58,12 @@ def _method_misspelling(call: cst.Call, groups: set[str]) -> dict | None:
             "_hint": "method"}
 
 
-def _group_names(file) -> dict[int, set[str]]:
-    """Per function (by id): the names that hold a tile group there (a kernel's groups, and
+def _group_names(file) -> dict[cst.CSTNode, set[str]]:
+    """Per function: the names that hold a tile group there (a kernel's groups, and
     the parameters of stages that some kernel passes a group)."""
-    out: dict[int, set[str]] = {}
+    out: dict[cst.CSTNode, set[str]] = {}
     for kernel in file.kernels:
-        out.setdefault(id(kernel.node), set()).update(kernel.buffers)
+        out.setdefault(kernel.node, set()).update(kernel.buffers)
         for call in file.find(kernel.node, cst.Call):
             stage = file.stages.get(call.func.value) if isinstance(call.func, cst.Name) else None
             if stage is None:
@@ -74,7 +74,7 @@ def _group_names(file) -> dict[int, set[str]]:
                 name = arg.keyword.value if arg.keyword is not None else (
                     stage.params[position] if arg.star == "" and position < len(stage.params) else None)
                 if name is not None:
-                    out.setdefault(id(stage.node), set()).add(name)
+                    out.setdefault(stage.node, set()).add(name)
     return out
 
 

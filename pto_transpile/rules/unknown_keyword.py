@@ -4,7 +4,7 @@ from pto_api.names import PL_KEYWORDS
 from pto_transpile import codes
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import analysed_functions
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 from pto_transpile.suggest import closest
 
 

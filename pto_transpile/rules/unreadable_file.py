@@ -1,5 +1,5 @@
 from pto_transpile import codes
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 DOC = """\
 ## What it checks
@@ -23,7 +23,7 @@ one of them serial.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/test_rules.py NO_EXAMPLES
+INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 VALID = ()
 
@@ -39,4 +39,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/output/run.py",),
 )

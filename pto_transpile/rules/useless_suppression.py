@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.rules import _examples as ex
-from pto_transpile.rules.base import Rule
+from pto_transpile.rules.rule import Rule
 
 DOC = """\
 ## What it checks
@@ -79,4 +79,5 @@ RULE = Rule(
     doc=DOC,
     invalid=INVALID,
     valid=VALID,
+    raised_by=("pto_transpile/rules/reporter.py",),
 )

@@ -25,10 +25,10 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
-from pto_transpile import vfbody
-from pto_transpile.codegen import expression_code
-from pto_transpile.consteval import PlSymbol
-from pto_transpile.partial import Verbatim
+from pto_transpile.read import vfbody
+from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.partial import Verbatim
+from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.values import (

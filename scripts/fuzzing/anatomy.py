@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from pto_transpile.reader import read
-from pto_transpile.source import SourceFile
+from pto_transpile.read.reader import read
+from pto_transpile.read.source import SourceFile
 
 SECTIONS = ("section_cube", "section_vector")
 ID_KEYWORDS = ("fwd_ids", "bwd_ids", "mutex_ids")

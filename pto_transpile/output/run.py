@@ -1,0 +1,191 @@
+"""One run of the command: each file's result reported, then simulated, compared with its
+`-o` file or written, in the order the files were given; the exit status.
+
+Exit status: 0 clean (warnings allowed); 1 errors found, `--simulate` found the pipelined
+kernel wrong, or `--check` found that the `-o` file is missing or differs from what would be
+generated; 2 unreadable input, unwritable output, or an internal error (a usage error is
+click's, also 2).
+
+Whenever stdout carries data (the code with `-o -`, or json/sarif/github diagnostics),
+everything else (tables, notes, "wrote" lines) goes to stderr. Each file's report is
+printed when that file is done, in the order the files were given.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import click
+
+from pto_transpile import codes, driver
+from pto_transpile.diagnostics import Diagnostic
+from pto_transpile.output.files import Unreadable, transpile_files
+from pto_transpile.output.render import Sink, renderer
+from pto_transpile.output.settings import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Run
+from pto_transpile.output.stale import current_text, staleness
+from pto_transpile.output.write import RefusedWrite, write_output
+from pto_transpile.preload import Auto
+from pto_transpile.read.discover import Input
+from pto_transpile.rules import registry
+from pto_transpile.simulate.provenance import explain_syncs, render_provenance
+
+
+def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields) -> Diagnostic:
+    """A problem of a file as a whole, or of the run (PTO002, PTO094, PTO095, PTO098)."""
+    return registry()[code].diagnostic({"path": path, "detail": detail, **fields}, path, line, 1, line, 1)
+
+
+def run_files(run: Run) -> int:
+    """Every input of `run`, in order; the exit status."""
+    sink = Sink(run.fmt, run.diagnostics_stream, run.color)
+    if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline),
+                                    f"directory {run.timeline.parent} does not exist")], {})
+        sink.close()
+        return EXIT_USAGE
+    # --provenance and --simulate read the whole result (syntax trees) and --preload auto
+    # prints as it goes: those runs stay in this process; any other may spread its files
+    jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
+    options = (run.preload, tuple(run.select), tuple(run.ignore))
+    status = EXIT_OK
+    if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
+        from pto_transpile.simulate.autopreload import transpile_choosing
+
+        outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
+    else:
+        outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
+    for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
+        status = max(status, _one_file(run, item, target, outcome, sink))
+    sink.close()
+    return status
+
+
+def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -> int:
+    """Report, simulate, compare or write one input; its exit status."""
+    notes = run.notes_stream
+    if isinstance(outcome, Unreadable):
+        sink.file([_tool_diagnostic(codes.UNREADABLE_FILE, item.name, outcome.reason)], {})
+        return EXIT_USAGE
+    text, result = outcome
+    if item.walked and _nothing_to_do(result):
+        return EXIT_OK  # a Python file without a kernel, found by walking a directory
+    sources = {item.name: text}
+    if result.preload_choice is not None:
+        click.echo(f"{item.name}:\n{result.preload_choice.render()}", nl=False, file=notes)
+    sink.file(result.diagnostics, sources)
+    if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
+        return EXIT_USAGE
+    if not result.ok:
+        status = EXIT_ERRORS
+        if run.report is not None and not _report(run, item, text, result, None, sink):
+            status = EXIT_USAGE
+        if result.hidden_errors:
+            click.echo(f"pto-transpile: {item.name}: {result.hidden_errors} error(s) not shown (filtered by "
+                       "--select/--ignore); nothing was written", file=notes)
+        return status
+    code = result.code
+    assert code is not None  # no error: the kernel was written
+    if run.provenance:
+        click.echo(render_provenance(explain_syncs(result)), nl=False, file=notes)
+    if run.simulates:
+        status = _simulate(run, item, text, result, target, sink)
+        if status != EXIT_OK:
+            return status
+    if run.show_diff:
+        return _diff(run, item, text, code, target, sink)
+    if run.check:
+        return _check_output(run, code, target, sink)
+    return _write(run, item, code, target, sink)
+
+
+def _nothing_to_do(result) -> bool:
+    """No kernel in the file (the note says so, whether --select/--ignore shows it or not)."""
+    found = result.diagnostics + result.hidden
+    return bool(found) and all(d.code == codes.NO_KERNEL for d in found)
+
+
+def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) -> int:
+    if target is None:
+        click.echo(code, nl=False)
+        return EXIT_OK
+    try:
+        write_output(target, code, input_path=None if item.is_stdin else item.path)
+    except RefusedWrite as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(target), exc.strerror or str(exc))], {})
+        return EXIT_USAGE
+    click.echo(f"wrote {target}", file=run.notes_stream)
+    return EXIT_OK
+
+
+def _check_output(run: Run, code: str, target: Path | None, sink: Sink) -> int:
+    """`--check -o`: a PTO094 record when the output file is missing or out of date."""
+    if not (run.output and target is not None):
+        return EXIT_OK
+    stale = staleness(target, code)
+    if stale is None:
+        return EXIT_OK
+    detail, line, current = stale
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), detail, line)],
+              {str(target): current} if current else {})
+    return EXIT_ERRORS
+
+
+def _diff(run: Run, item: Input, text: str, code: str, target: Path | None, sink: Sink) -> int:
+    """Print the change writing would make; with --check, 1 (and a PTO094 record) when the
+    -o file would change."""
+    if run.output and target is not None:
+        before, name = current_text(target) or "", str(target)
+    else:
+        before, name = text, item.name
+    click.echo("".join(difflib.unified_diff(before.splitlines(keepends=True), code.splitlines(keepends=True),
+                                            fromfile=name, tofile=f"{name} (pipelined)")), nl=False)
+    if run.check:
+        return _check_output(run, code, target, sink)
+    return EXIT_OK
+
+
+def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, sink: Sink) -> int:
+    """Run the emulator (and draw --report/--gantt); a PTO095 record per kernel it finds
+    wrong (exit 1), PTO098 for an unwritable --timeline or --report (exit 2). A usage
+    mistake of its options raises click.UsageError."""
+    from pto_transpile.simulate.compare import simulate_and_report  # loads the emulator: only on request
+
+    generated_name = str(target) if target is not None else "<stdout>"
+    try:
+        outcome = simulate_and_report(item.path, serial, result, generated_path=generated_name, seed=run.seed,
+                                      block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
+                                      scalars=run.scalars, stream=run.notes_stream, gantt=run.gantt)
+    except OSError as exc:
+        if run.timeline is None:
+            raise
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline), exc.strerror or str(exc))], {})
+        return EXIT_USAGE
+    if run.report is not None and not _report(run, item, serial, result, outcome, sink):
+        return EXIT_USAGE
+    if not outcome.failures:
+        return EXIT_OK
+    written = "nothing was written" if run.check or run.show_diff else (
+        f"{target if target is not None else 'the code'} was not written")
+    sink.file([_tool_diagnostic(codes.SIMULATION_FAILED, item.name, f.verdict, f.line, kernel=f.kernel,
+                                version=f.version, written=written) for f in outcome.failures], {item.name: serial})
+    return EXIT_ERRORS
+
+
+def _report(run: Run, item: Input, text: str, result, outcome, sink: Sink) -> bool:
+    """Write --report; False (and a PTO098 record) when it cannot be written."""
+    from pto_transpile.output.report import render_report
+
+
+    assert run.report is not None
+    page = render_report(item.name, text, result.code, renderer("text")(result.diagnostics, {item.name: text}),
+                         outcome.kernels if outcome is not None else [], result.preload_choice)
+    try:
+        run.report.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.report), exc.strerror or str(exc))], {})
+        return False
+    click.echo(f"report written to {run.report}", file=run.notes_stream)
+    return True

@@ -1,0 +1,61 @@
+"""One invocation's settings, as the command line and pyproject.toml decided them, and the
+exit statuses. Light: the command builds it before anything heavy is imported."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pto_transpile.preload import Auto
+
+if TYPE_CHECKING:
+    from pto_transpile.read.discover import Input
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Run:
+    """One invocation's settings, after defaults from pyproject.toml are applied."""
+
+    inputs: tuple[Input, ...]
+    targets: tuple[Path | None, ...]  #: where each input's kernel goes (None: stdout)
+    preload: object
+    output: str | None
+    check: bool
+    show_diff: bool
+    fmt: str
+    color: bool
+    select: list[str]
+    ignore: list[str]
+    provenance: bool
+    simulate: bool
+    seed: int
+    block_dim: int
+    shapes: tuple[str, ...]
+    scalars: tuple[str, ...]
+    timeline: Path | None
+    jobs: int = 1
+    report: Path | None = None
+    gantt: bool = False
+
+    @property
+    def simulates(self) -> bool:
+        """--simulate, or a picture (--report, --gantt) of the kernel --preload auto chose."""
+        return self.simulate or (isinstance(self.preload, Auto) and (self.report is not None or self.gantt))
+
+    @property
+    def to_stdout(self) -> bool:
+        return any(t is None for t in self.targets) and not (self.check or self.show_diff)
+
+    @property
+    def notes_stream(self):
+        """Where tables and notes go: stderr whenever stdout carries data."""
+        return sys.stderr if self.to_stdout or self.fmt != "text" else sys.stdout
+
+    @property
+    def diagnostics_stream(self):
+        """stderr when stdout carries the code or a diff (so `--diff | patch` reads only the diff)."""
+        return sys.stderr if self.to_stdout or self.show_diff else sys.stdout

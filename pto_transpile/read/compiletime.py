@@ -1,0 +1,336 @@
+"""Names PyPTO's JIT binds at compile time, read from the decorator and the key class.
+
+`@pl.jit(tiling_key=Key, datatype={"x": "data_dtype"})` makes every field of the class
+`Key` (`HasAtten = TilingKeyField(bits=1, values=[0, 1])`, in definition order) a
+compile-time constant of each kernel instance, and each `datatype=` value a dtype name.
+The JIT compiles one kernel per key: every combination of the fields' `values` that the
+class's optional `is_valid(self, key)` accepts (`key` is the tuple of values in field
+order). `instances()` lists those combinations, bounded by MAX_INSTANCES; combinations
+`is_valid` rejects are left out when it can be evaluated statically (the safe constant
+evaluator over a few plain statements), and kept otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import ChainMap
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read import partial
+from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.meaning import Class, Meaning, Unknown, Value
+
+#: Instances of one kernel the analysis follows; past it a diagnostic says so (PTO071).
+MAX_INSTANCES = 64
+#: `is_valid` evaluations spent finding them (each prunes the combinations it rules out).
+MAX_CHECKS = 4096
+
+
+@dataclass(frozen=True)
+class KeyField:
+    name: str
+    values: tuple[int, ...] | None  #: None when they are not distinct compile-time integers
+    node: cst.CSTNode  #: the `TilingKeyField(...)` call
+    problem: str = ""  #: why `values` is None
+
+
+@dataclass
+class TilingKey:
+    """The class given as `tiling_key=`."""
+
+    name: str
+    node: cst.ClassDef
+    fields: list[KeyField] = field(default_factory=list)
+    is_valid: cst.FunctionDef | None = None
+
+
+@dataclass
+class JitNames:
+    """What one `@pl.jit(...)` decorator binds in its kernel."""
+
+    key: TilingKey | None = None
+    key_node: cst.BaseExpression | None = None  #: the `tiling_key=` value, when given
+    key_problem: str = ""  #: why the key's fields cannot be read (not a class of this file, ...)
+    datatypes: dict[str, str] = field(default_factory=dict)  #: kernel parameter -> dtype name
+    datatype_node: cst.BaseExpression | None = None
+
+    @property
+    def names(self) -> set[str]:
+        """The names the JIT binds in the kernel: the key's fields and the dtype names."""
+        fields = {f.name for f in self.key.fields} if self.key is not None else set()
+        return fields | set(self.datatypes.values())
+
+
+@dataclass(frozen=True)
+class Instances:
+    """The tiling-key instances of one kernel: `keys` (field -> value dicts), or why they
+    cannot be listed (`problem`, with `keys` empty)."""
+
+    keys: tuple[dict[str, int], ...]
+    problem: str = ""
+    node: cst.CSTNode | None = None  #: where the problem lies
+    kind: str = ""  #: "too-many", "not-static" or "none-valid" (with a problem)
+
+    @property
+    def known(self) -> bool:
+        return not self.problem
+
+
+def jit_call(decorator: cst.Decorator, pl) -> cst.Call | None:
+    """The `pl.jit(...)` call of a decorator, or None (a bare `@pl.jit` binds nothing)."""
+    node = decorator.decorator
+    if isinstance(node, cst.Call) and pl.path(node.func) == ("jit",):
+        return node
+    return None
+
+
+def read_jit(file, call: cst.Call | None) -> JitNames:
+    """The names `@pl.jit(tiling_key=..., datatype=...)` binds."""
+    jit = JitNames()
+    if call is None:
+        return jit
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        if arg.keyword.value == "tiling_key":
+            jit.key_node = arg.value
+            jit.key, jit.key_problem = _key_class(file, arg.value)
+        elif arg.keyword.value == "datatype":
+            jit.datatype_node = arg.value
+            jit.datatypes = _datatypes(file, arg.value)
+    return jit
+
+
+def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
+    meaning = file.meaning(node.value) if isinstance(node, cst.Name) else None
+    if not isinstance(meaning, Class):
+        what = f"`{file.source.code(node)}`"
+        if isinstance(meaning, Unknown):
+            return None, f"{what} is not a class of this file ({meaning.reason})"
+        return None, f"{what} is not a class defined in this file"
+    cls = meaning.node
+    if isinstance(cls, partial.Verbatim):
+        raise partial.ReadWhole(f"the tiling-key class `{cls.name}` was kept as text")
+    key = TilingKey(cls.name.value, cls)
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                target = value = None
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target, value = small.targets[0].target, small.value
+                elif isinstance(small, cst.AnnAssign):
+                    target, value = small.target, small.value
+                if isinstance(target, cst.Name) and isinstance(value, cst.Call) and _is_key_field(value):
+                    key.fields.append(_key_field(file, target.value, value))
+        elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
+            key.is_valid = stmt
+    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
+        return key, f"class `{key.name}` derives from another class, whose fields are not read"
+    if not key.fields:
+        return None, f"class `{key.name}` declares no `TilingKeyField`"
+    return key, ""
+
+
+def _is_key_field(value: cst.Call) -> bool:
+    func = value.func
+    leaf = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return leaf == "TilingKeyField"
+
+
+def _key_field(file, name: str, call: cst.Call) -> KeyField:
+    values_node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "values"), None)
+    if values_node is None:
+        return KeyField(name, None, call, "it has no `values=`")
+    try:
+        values = file.evaluator.eval(values_node)
+    except NotConstant as exc:
+        return KeyField(name, None, values_node, f"its values are not compile-time constants ({exc.reason})")
+    if (not isinstance(values, (list, tuple)) or not values or len(set(values)) != len(values)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+        return KeyField(name, None, values_node, "its values are not a non-empty list of distinct integers")
+    return KeyField(name, tuple(values), call)
+
+
+def _datatypes(file, node: cst.BaseExpression) -> dict[str, str]:
+    if not isinstance(node, cst.Dict):
+        return {}
+    out = {}
+    for el in node.elements:
+        if isinstance(el, cst.DictElement):
+            key, value = file.evaluator.try_eval(el.key), file.evaluator.try_eval(el.value)
+            if isinstance(key, str) and isinstance(value, str) and value.isidentifier():
+                out[key] = value
+    return out
+
+
+# the instances ------------------------------------------------------------------------------
+def instances(file, jit: JitNames, limit: int = MAX_INSTANCES) -> Instances:
+    """Every key the JIT may compile this kernel for, or why they cannot be listed."""
+    if jit.key_problem:
+        return Instances((), f"its tiling key cannot be read: {jit.key_problem}", jit.key_node, "not-static")
+    if jit.key is None:
+        return Instances(({},))
+    fields = jit.key.fields
+    for f in fields:
+        if f.values is None:
+            return Instances((), f"tiling-key field `{f.name}` cannot be enumerated: {f.problem}", f.node,
+                             "not-static")
+    search = _Search(file, jit.key, limit)
+    try:
+        keys = list(search.keys())
+    except _TooMany as exc:
+        total = 1
+        for f in fields:
+            total *= len(f.values or ())
+        detail = f" {exc.detail}" if exc.detail else ""
+        return Instances((), f"tiling key `{jit.key.name}` has more than {limit} instances{detail} "
+                             f"({total} combinations of its fields' values)", jit.key_node, "too-many")
+    if not keys:
+        return Instances((), f"`{jit.key.name}.is_valid` accepts no combination of its fields' values",
+                         jit.key.is_valid or jit.key_node, "none-valid")
+    return Instances(tuple(keys))
+
+
+class _TooMany(Exception):
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
+
+
+class _Search:
+    """The combinations in field order, pruned by `is_valid` on partial keys: a field not
+    chosen yet is unknown to the evaluator, so a test on the chosen ones alone can already
+    decide (`a == 0 and ...` with `a` = 1)."""
+
+    def __init__(self, file, key: TilingKey, limit: int):
+        self.file = file
+        self.key = key
+        self.limit = limit
+        self.checks = 0
+
+    def keys(self) -> Iterator[dict[str, int]]:
+        found = 0
+        for combo in self._extend([]):
+            found += 1
+            if found > self.limit:
+                raise _TooMany("that `is_valid` does not rule out" if self.key.is_valid is not None else "")
+            yield dict(zip((f.name for f in self.key.fields), combo, strict=True))
+
+    def _extend(self, chosen: list[int]) -> Iterator[tuple[int, ...]]:
+        fields = self.key.fields
+        if len(chosen) == len(fields):
+            if self._verdict(chosen) is not False:
+                yield tuple(chosen)
+            return
+        for v in fields[len(chosen)].values or ():
+            candidate = chosen + [v]
+            verdict = self._verdict(candidate) if len(candidate) < len(fields) else None
+            if verdict is False:
+                continue
+            if verdict is True:  # every completion is valid
+                rest = [f.values or () for f in fields[len(candidate):]]
+                for tail in itertools.product(*rest):
+                    yield tuple(candidate) + tail
+                continue
+            yield from self._extend(candidate)
+
+    def _verdict(self, chosen: list[int]) -> bool | None:
+        """What `is_valid` says with the first fields chosen: True, False or None (undecided)."""
+        fn = self.key.is_valid
+        if fn is None:
+            return True
+        self.checks += 1
+        if self.checks > MAX_CHECKS:
+            raise _TooMany(f"that `is_valid` could be followed for (more than {MAX_CHECKS} checks)")
+        fields = self.key.fields
+        known: dict[str, Meaning] = {}
+        for i, f in enumerate(fields):
+            known[f.name] = Value(chosen[i]) if i < len(chosen) else Unknown("not chosen yet")
+        return _is_valid(self.file, fn, [known[f.name] for f in fields])
+
+
+def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning]) -> bool | None:
+    """Run `is_valid(self, key)` over plain statements; None when it cannot be followed."""
+    params = [p.name.value for p in fn.params.params]
+    if not params:
+        return None
+    local: dict[str, Meaning] = {p: Unknown("a parameter of is_valid") for p in params}
+    key_name = params[-1]
+    if all(isinstance(m, Value) for m in key):
+        local[key_name] = Value(tuple(m.value for m in key if isinstance(m, Value)))
+    else:
+        local[key_name] = Unknown("the key is not complete yet")
+    ev = ConstEvaluator(ChainMap(local, file.names.meanings), file.pl.path)
+    try:
+        returned, result = _run(list(fn.body.body), ev, local, key_name, key)
+    except (NotConstant, _Unfollowed):
+        return None
+    if isinstance(result, PlSymbol):
+        return None
+    return bool(result) if returned else False  # falling off the end returns None
+
+
+class _Unfollowed(Exception):
+    """A statement `is_valid` runs that this reading does not follow."""
+
+
+def _run(stmts: list, ev: ConstEvaluator, local: dict, key_name: str, key: list[Meaning]) -> tuple[bool, Any]:
+    """(whether a `return` ran, the value it returned)."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Return):
+                    return True, ev.eval(small.value) if small.value is not None else None
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        _assign(target.target, small.value, ev, local, key_name, key)
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    _assign(small.target, small.value, ev, local, key_name, key)
+                elif not (isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(
+                        small.value, (cst.SimpleString, cst.ConcatenatedString))):  # a docstring
+                    raise _Unfollowed
+        elif isinstance(stmt, cst.If):
+            test = ev.eval(stmt.test)
+            if isinstance(test, PlSymbol):
+                raise _Unfollowed
+            branch: list = []
+            if test:
+                branch = list(stmt.body.body)
+            elif isinstance(stmt.orelse, cst.If):
+                branch = [stmt.orelse]
+            elif stmt.orelse is not None:
+                branch = list(stmt.orelse.body.body)
+            returned, result = _run(branch, ev, local, key_name, key)
+            if returned:
+                return True, result
+        else:
+            raise _Unfollowed
+    return False, None
+
+
+def _assign(target, value, ev: ConstEvaluator, local: dict, key_name: str, key: list[Meaning]) -> None:
+    """`target = value` in `is_valid`; unpacking the key gives each name its field's meaning
+    (a field not chosen yet stays unknown)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        if isinstance(value, cst.Name) and value.value == key_name:
+            parts: list[Meaning] = key
+        else:
+            v = ev.eval(value)
+            if not isinstance(v, (tuple, list)):
+                raise _Unfollowed
+            parts = [Value(x) for x in v]
+        if len(parts) != len(target.elements) or not all(isinstance(el.value, cst.Name) for el in target.elements):
+            raise _Unfollowed
+        for el, part in zip(target.elements, parts, strict=True):
+            local[cst.ensure_type(el.value, cst.Name).value] = part
+    elif isinstance(target, cst.Name):
+        try:
+            local[target.value] = Value(ev.eval(value))
+        except NotConstant as exc:
+            local[target.value] = Unknown(exc.cause)
+    else:
+        raise _Unfollowed

@@ -1,0 +1,298 @@
+"""A safe evaluator for compile-time constants (never `eval`, never imports).
+
+Folds literals, arithmetic, comparisons, boolean ops, tuples/lists, subscripts of constant
+sequences, names whose module-level meaning is a value (`meaning.py`: what the name is bound
+to when the module has run, worked out in order by `modulenames.py`), attribute constants
+of `pl` (dtypes, memory spaces, layouts: kept as symbols) and a short whitelist of pure
+builtins. Anything else raises NotConstant naming the offending node, and a name whose
+meaning is unknown raises it with the reason.
+
+The work is bounded, because the text is anyone's: results larger than any hardware
+constant (`[12, 13] * 10**8`, `((10**4096)**4096)**4096`) are refused before they are
+computed, and so is nesting deeper than Python's stack allows.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
+
+
+class NotConstant(Exception):
+    def __init__(self, node: cst.CSTNode, reason: str, cause: str = ""):
+        super().__init__(reason)
+        self.node = node
+        self.reason = reason
+        self.cause = cause or reason  #: the innermost reason, when constants are defined through others
+
+
+@dataclass(frozen=True)
+class PlSymbol:
+    """An attribute constant of `pl`, such as `pl.DT_FP32` or `pl.MemorySpace.Vec`."""
+
+    path: tuple[str, ...]
+
+    @property
+    def leaf(self) -> str:
+        return self.path[-1]
+
+    def __repr__(self) -> str:
+        return "pl." + ".".join(self.path)
+
+
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    cst.Add: operator.add,
+    cst.Subtract: operator.sub,
+    cst.Multiply: operator.mul,
+    cst.Divide: operator.truediv,
+    cst.FloorDivide: operator.floordiv,
+    cst.Modulo: operator.mod,
+    cst.Power: operator.pow,
+    cst.LeftShift: operator.lshift,
+    cst.RightShift: operator.rshift,
+    cst.BitAnd: operator.and_,
+    cst.BitOr: operator.or_,
+    cst.BitXor: operator.xor,
+}
+#: The binary operator of each augmented assignment (`x += y` is `x = x + y` for values).
+AUGMENTED: dict[type, Callable[[], cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
+_UNOPS: dict[type, Callable[[Any], Any]] = {
+    cst.Minus: operator.neg,
+    cst.Plus: operator.pos,
+    cst.BitInvert: operator.invert,
+    cst.Not: operator.not_,
+}
+_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
+    cst.Equal: operator.eq,
+    cst.NotEqual: operator.ne,
+    cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le,
+    cst.GreaterThan: operator.gt,
+    cst.GreaterThanEqual: operator.ge,
+    cst.In: lambda a, b: a in b,
+    cst.NotIn: lambda a, b: a not in b,
+    cst.Is: operator.is_,
+    cst.IsNot: operator.is_not,
+}
+_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int}
+_NAMED = {"True": True, "False": False, "None": None}
+_MAX_POWER = 4096
+#: Largest folded integer, in bits (10**4096 has 13,607), and longest folded sequence or string.
+MAX_INT_BITS = 1 << 16
+MAX_ITEMS = 1 << 16
+#: Deepest evaluation (nested operators); deeper would exhaust Python's recursion limit, and
+#: no compile-time constant needs it.
+MAX_EVAL_DEPTH = 150
+
+
+class ConstEvaluator:
+    """Evaluates expressions against what module-level names mean.
+
+    `names` maps a module-level name to its meaning (a live mapping: while the module is
+    being worked out, the names as bound so far); `hidden` are names a function binds
+    itself, which are never the module's inside it. `pl_path` turns an expression that
+    names something of `pl` into its attribute path, or returns None.
+    """
+
+    def __init__(
+        self,
+        names: Mapping[str, Meaning],
+        pl_path: Callable[[cst.BaseExpression], tuple[str, ...] | None],
+        hidden: frozenset[str] | set[str] = frozenset(),
+    ):
+        self._names = names
+        self._hidden = hidden
+        self._pl_path = pl_path
+        self._depth = 0
+
+    def meaning(self, name: str) -> Meaning | None:
+        """What `name` means here at module level (None: not bound there, or hidden)."""
+        return None if name in self._hidden else self._names.get(name)
+
+    def _shadows(self, builtin: str) -> bool:
+        """Whether a builtin's name is bound to something else here."""
+        return builtin in self._hidden or builtin in self._names
+
+    def try_eval(self, node: cst.BaseExpression, default: Any = None) -> Any:
+        try:
+            return self.eval(node)
+        except NotConstant:
+            return default
+
+    def eval(self, node: cst.CSTNode) -> Any:
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            raise NotConstant(node, f"`{type(node).__name__}` is not a compile-time constant")
+        if self._depth >= MAX_EVAL_DEPTH:
+            raise NotConstant(node, f"nested more than {MAX_EVAL_DEPTH} deep to fold")
+        self._depth += 1
+        try:
+            return method(node)
+        finally:
+            self._depth -= 1
+
+    # literals -------------------------------------------------------------------------
+    def _Integer(self, node: cst.Integer) -> int:
+        return int(node.value.replace("_", ""), 0)
+
+    def _Float(self, node: cst.Float) -> float:
+        return float(node.value.replace("_", ""))
+
+    def _SimpleString(self, node: cst.SimpleString) -> Any:
+        return ast.literal_eval(node.value)
+
+    def _ConcatenatedString(self, node: cst.ConcatenatedString) -> Any:
+        return self.eval(node.left) + self.eval(node.right)
+
+    def _Tuple(self, node: cst.Tuple) -> tuple:
+        return tuple(self._elements(node))
+
+    def _List(self, node: cst.List) -> list:
+        return list(self._elements(node))
+
+    def _elements(self, node: cst.Tuple | cst.List) -> list:
+        out = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                raise NotConstant(el, "starred elements are not compile-time constants")
+            out.append(self.eval(el.value))
+        return out
+
+    # names and attributes --------------------------------------------------------------
+    def _Name(self, node: cst.Name) -> Any:
+        if node.value in _NAMED:
+            return _NAMED[node.value]
+        return self._name(node)
+
+    def _name(self, node: cst.Name) -> Any:
+        name = node.value
+        meaning = self.meaning(name)
+        if isinstance(meaning, Value):
+            return meaning.value
+        if isinstance(meaning, Unknown):
+            raise NotConstant(node, f"`{name}` is not a compile-time constant ({meaning.reason})", meaning.reason)
+        if isinstance(meaning, (Function, Class)):
+            what = "function" if isinstance(meaning, Function) else "class"
+            raise NotConstant(node, f"`{name}` is a {what}, not a compile-time constant")
+        raise NotConstant(node, f"`{name}` is not bound to a compile-time constant at module level")
+
+    def _Attribute(self, node: cst.Attribute) -> Any:
+        path = self._pl_path(node)
+        if path is not None:
+            return PlSymbol(path)
+        raise NotConstant(node, "attribute access is not a compile-time constant")
+
+    # operators ------------------------------------------------------------------------
+    def _BinaryOperation(self, node: cst.BinaryOperation) -> Any:
+        fn = _BINOPS.get(type(node.operator))
+        if fn is None:
+            raise NotConstant(node, "unsupported operator")
+        left, right = self.eval(node.left), self.eval(node.right)
+        if isinstance(node.operator, cst.Power) and isinstance(right, int) and abs(right) > _MAX_POWER:
+            raise NotConstant(node, "exponent too large to fold")
+        too_big = _too_big(type(node.operator), left, right)
+        if too_big:
+            raise NotConstant(node, f"the result would be {too_big}; not folded")
+        try:
+            return fn(left, right)
+        except Exception as exc:  # e.g. division by zero, mixing a symbol with an int
+            raise NotConstant(node, f"cannot fold: {exc}") from None
+
+    def _UnaryOperation(self, node: cst.UnaryOperation) -> Any:
+        value = self.eval(node.expression)
+        try:
+            return _UNOPS[type(node.operator)](value)
+        except Exception as exc:
+            raise NotConstant(node, f"cannot fold: {exc}") from None
+
+    def _BooleanOperation(self, node: cst.BooleanOperation) -> Any:
+        left = self.eval(node.left)
+        if isinstance(node.operator, cst.And):
+            return self.eval(node.right) if left else left
+        return left if left else self.eval(node.right)
+
+    def _Comparison(self, node: cst.Comparison) -> bool:
+        left = self.eval(node.left)
+        for target in node.comparisons:
+            right = self.eval(target.comparator)
+            try:
+                ok = _CMPOPS[type(target.operator)](left, right)
+            except Exception as exc:
+                raise NotConstant(node, f"cannot fold: {exc}") from None
+            if not ok:
+                return False
+            left = right
+        return True
+
+    def _IfExp(self, node: cst.IfExp) -> Any:
+        return self.eval(node.body) if self.eval(node.test) else self.eval(node.orelse)
+
+    def _Subscript(self, node: cst.Subscript) -> Any:
+        value = self.eval(node.value)
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            raise NotConstant(node, "only single-index subscripts are folded")
+        index = self.eval(node.slice[0].slice.value)
+        try:
+            return value[index]
+        except Exception as exc:
+            raise NotConstant(node, f"cannot fold: {exc}") from None
+
+    def _Call(self, node: cst.Call) -> Any:
+        if isinstance(node.func, cst.Name) and node.func.value in _BUILTINS and not self._shadows(node.func.value):
+            if any(a.keyword is not None or a.star for a in node.args):
+                raise NotConstant(node, "keyword or starred arguments are not folded")
+            args = [self.eval(a.value) for a in node.args]
+            try:
+                return _BUILTINS[node.func.value](*args)
+            except Exception as exc:
+                raise NotConstant(node, f"cannot fold: {exc}") from None
+        raise NotConstant(node, "function calls are not compile-time constants")
+
+
+def _size(value: Any) -> int:
+    """Bits of an int, items of a sequence or characters of a string; 0 for anything else."""
+    if isinstance(value, bool):
+        return 1
+    if isinstance(value, int):
+        return value.bit_length()
+    if isinstance(value, (str, bytes, list, tuple)):
+        return len(value)
+    return 0
+
+
+def _too_big(op: type, left: Any, right: Any) -> str:
+    """What is wrong with the result of `left op right` when it would be huge ("" when not),
+    judged from the operands' sizes before anything is computed."""
+    ints = isinstance(left, int) and isinstance(right, int)
+    if ints:
+        if op is cst.Multiply:
+            bits = _size(left) + _size(right)
+        elif op is cst.Power:
+            bits = _size(left) * max(right, 0)
+        elif op is cst.LeftShift:
+            bits = _size(left) + max(right, 0)
+        else:
+            return ""
+        return f"an integer of about {bits} bits (at most {MAX_INT_BITS})" if bits > MAX_INT_BITS else ""
+    if op is cst.Multiply:
+        seq, count = (left, right) if isinstance(right, int) else (right, left)
+        if isinstance(count, int) and isinstance(seq, (str, bytes, list, tuple)):
+            items = _size(seq) * max(count, 0)
+            return f"a sequence of {items} items (at most {MAX_ITEMS})" if items > MAX_ITEMS else ""
+    if op is cst.Add and isinstance(left, (str, bytes, list, tuple)) and isinstance(right, (str, bytes, list, tuple)):
+        items = _size(left) + _size(right)
+        return f"a sequence of {items} items (at most {MAX_ITEMS})" if items > MAX_ITEMS else ""
+    return ""

@@ -1,0 +1,109 @@
+"""Tile-group declarations: what `pl.make_tile_group(...)` says, folded statically.
+
+Memory space (read syntactically from `target_memory=<...>.X`), slot size from shape and
+dtype, tile count from `mutex_ids` or `depth`, byte range per slot from `addrs`, and the
+cross-core event ids with the reason when their spelling is not accepted.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_api.memory import DTYPE_BITS, TILE_SPACES, element_bytes
+from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.model import Buffer, IdList
+
+
+def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types, constants, kernel_bound,
+                 code) -> Buffer:
+    """The facts of `name = pl.make_tile_group(...)`: memory, slot size, tiles, addresses, ids."""
+    kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    buf = Buffer(name=name, statement=line, call=call, section=section)
+    ttype = kw.get("type")
+    if isinstance(ttype, cst.Name) and ttype.value in tile_types:
+        ttype = tile_types[ttype.value]
+    shape = dtype = None
+    if isinstance(ttype, cst.Call):
+        tkw = {a.keyword.value: a.value for a in ttype.args if a.keyword is not None}
+        positional = [a.value for a in ttype.args if a.keyword is None]
+        mem = tkw.get("target_memory", positional[2] if len(positional) > 2 else None)
+        if isinstance(mem, cst.Attribute) and mem.attr.value in TILE_SPACES:
+            buf.memory = mem.attr.value
+        buf.memory_node = mem if mem is not None else ttype
+        shape = evaluator.try_eval(tkw.get("shape", positional[0] if positional else None) or cst.Name("None"))
+        dtype = evaluator.try_eval(tkw.get("dtype", positional[1] if len(positional) > 1 else None) or cst.Name("None"))
+    else:
+        buf.memory_node = ttype if ttype is not None else call
+    if isinstance(shape, (list, tuple)) and all(isinstance(d, int) for d in shape) and isinstance(dtype, PlSymbol) \
+            and dtype.leaf in DTYPE_BITS:
+        size = element_bytes(dtype.leaf)
+        for d in shape:
+            size *= d
+        buf.slot_bytes = size
+    if "mutex_ids" in kw:
+        buf.mutex_node = kw["mutex_ids"]
+        mutex = evaluator.try_eval(kw["mutex_ids"])
+        if isinstance(mutex, (list, tuple)):
+            buf.mutex_ids = tuple(tuple(m) if isinstance(m, list) else m for m in mutex)
+    depth = evaluator.try_eval(kw["depth"]) if "depth" in kw else None
+    buf.depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else None
+    slots = buf.depth or (len(buf.mutex_ids) if buf.mutex_ids else None)
+    addrs = evaluator.try_eval(kw["addrs"]) if "addrs" in kw else None
+    if slots and buf.slot_bytes is not None:
+        if isinstance(addrs, int) and not isinstance(addrs, bool):
+            buf.ranges = [(addrs + i * buf.slot_bytes, addrs + (i + 1) * buf.slot_bytes) for i in range(slots)]
+        elif isinstance(addrs, (list, tuple)) and len(addrs) == slots and all(isinstance(a, int) for a in addrs):
+            buf.ranges = [(a, a + buf.slot_bytes) for a in addrs]
+    for keyword in ("fwd_ids", "bwd_ids"):
+        if keyword in kw:
+            ids = parse_id_list(keyword, kw[keyword], evaluator, constants, kernel_bound, code)
+            if keyword == "fwd_ids":
+                buf.fwd = ids
+            else:
+                buf.bwd = ids
+    return buf
+
+def parse_id_list(keyword: str, node: cst.BaseExpression, evaluator, constants, kernel_bound, code) -> IdList:
+    """`fwd_ids=`/`bwd_ids=`: a literal integer list, or a module-level name bound to one (seed)."""
+    ids = IdList(keyword, node)
+    if isinstance(node, (cst.List, cst.Tuple)):
+        values = []
+        for el in node.elements:
+            v = el.value
+            if isinstance(v, cst.Integer):
+                values.append(int(v.value.replace("_", ""), 0))
+            elif (isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus)
+                  and isinstance(v.expression, cst.Integer)):
+                values.append(-int(v.expression.value.replace("_", ""), 0))
+            elif isinstance(v, cst.Name) and isinstance(evaluator.try_eval(v), int) \
+                    and not isinstance(evaluator.try_eval(v), bool):
+                values.append(evaluator.try_eval(v))  # a module-level integer constant
+            else:
+                ids.problem = (f"contains `{code(v)}`, which is neither an integer literal "
+                               "nor the name of a module-level integer constant")
+                ids.problem_node = v
+                return ids
+        if not values:
+            ids.problem, ids.problem_node = "is empty", node
+            return ids
+        ids.values = tuple(values)
+    elif isinstance(node, cst.Name):
+        ids.name = node.value
+        if node.value in kernel_bound or node.value not in constants:
+            ids.problem = f"is `{node.value}`, which is not bound to a list or tuple of integers outside the kernel"
+            ids.problem_node = node
+            return ids
+        value = evaluator.try_eval(node)
+        if not isinstance(value, (list, tuple)):
+            ids.problem = f"is `{node.value}`, which is not bound to a list or tuple of integers outside the kernel"
+            ids.problem_node = node
+        elif not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            ids.problem, ids.problem_node = f"is `{node.value}`, which holds non-integer element(s)", node
+        elif not value:
+            ids.problem, ids.problem_node = "is empty", node
+        else:
+            ids.values = tuple(value)
+    else:
+        ids.problem = f"is `{code(node)}`, which is not a supported spelling"
+        ids.problem_node = node
+    return ids

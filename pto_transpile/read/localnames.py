@@ -1,0 +1,29 @@
+"""The names a function binds itself (they are never the module's inside it)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_transpile.read.walk import BINDERS, names_stored
+
+#: Nodes that bind a local name besides BINDERS' assignments, loop targets and `as` names.
+_OTHER_BINDERS = (cst.Param, cst.FunctionDef, cst.ClassDef, cst.CompFor, cst.NamedExpr, cst.ImportAlias)
+
+
+def local_names(file, fn: cst.FunctionDef) -> set[str]:
+    """Parameters, assignment and loop targets, `as` names, nested definitions, imports and
+    comprehension targets of `fn` (nested functions included: a close over-approximation)."""
+    names = {n.value for n in names_stored(fn, file.find(fn, BINDERS))}
+    for n in file.find(fn, _OTHER_BINDERS):
+        if isinstance(n, (cst.Param, cst.FunctionDef, cst.ClassDef)):
+            if n is not fn:
+                names.add(n.name.value)
+        elif isinstance(n, (cst.CompFor, cst.NamedExpr)):
+            names.update(x.value for x in file.find(n.target, cst.Name))
+        elif n.asname is None:
+            head: cst.BaseExpression = n.name
+            while isinstance(head, cst.Attribute):
+                head = head.value
+            if isinstance(head, cst.Name):
+                names.add(head.value)
+    return names

@@ -1,0 +1,479 @@
+"""Module-level names as Python binds them: the module body worked out top to bottom.
+
+Kernels are compiled and launched after the module is imported, so a name means what it
+is bound to when the module has finished executing. Each statement is taken in order, as
+the import runs it: an assignment's right-hand side is folded by the safe constant
+evaluator against the names as bound at that point (so `UB = 0; A = UB; UB += SIZE;
+B = UB` gives A and B their own addresses), augmented assignments and tuple unpacking are
+applied, an `if` whose test folds runs only its taken branch, and a name bound to another
+function (`vst = vst_next`) means that function.
+
+Whatever cannot be known without running the file makes a name Unknown (with the reason),
+never an earlier value:
+- a binding under an `if` whose test does not fold, or in a `for`/`while` loop, `try`,
+  `with` or `match` block;
+- a `global` declaration in any function or class (it may run at any time after import);
+- `del NAME`;
+- a list changed in place (a mutating method call or an item assignment anywhere in the
+  file, a module-level call that is given it, `+=` through another name of the same list):
+  every name holding that list;
+- `globals()`, `exec`, `eval` or `sys.modules` anywhere in the file: every name;
+- imports (another module's objects), and `from m import *`: every name bound before it,
+  and every name the file does not bind itself.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
+from pto_transpile.read.partial import Verbatim
+from pto_transpile.read.walk import children
+
+#: Module-level compound statements whose bindings may happen any number of times, or not at all.
+_UNCERTAIN: dict[type, str] = {
+    cst.For: "a module-level `for` loop", cst.While: "a module-level `while` loop",
+    cst.Try: "a module-level `try` statement", cst.TryStar: "a module-level `try` statement",
+    cst.With: "a module-level `with` block", cst.Match: "a module-level `match` statement",
+}
+#: Builtins that never change the lists they are given (when the file does not rebind them).
+_PURE_BUILTINS = frozenset({
+    "len", "min", "max", "abs", "int", "float", "bool", "str", "repr", "tuple", "list", "sorted", "reversed",
+    "range", "sum", "any", "all", "enumerate", "zip", "isinstance", "print", "hash", "id", "round", "divmod",
+    "pow", "hex", "oct", "bin", "ord", "chr", "format", "type", "set", "frozenset", "dict",
+})
+_MUTATING_METHODS = "append|extend|insert|pop|remove|clear|sort|reverse|__setitem__|__delitem__|__iadd__|__imul__"
+_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([^\W\d]\w*(?:[ \t]*,[ \t]*[^\W\d]\w*)*)", re.M)
+_CALL_AFTER = re.compile(r"\s*\(")
+_SYS_BEFORE = re.compile(r"\bsys\s*\.\s*$")
+
+
+@dataclass
+class ModuleNames:
+    """name -> what it means once the module has run (`meaning.py`)."""
+
+    meanings: dict[str, Meaning] = field(default_factory=dict)
+    star_import: str = ""  #: the module of a `from m import *`, if any
+
+    def meaning(self, name: str) -> Meaning | None:
+        """What `name` means at module level; None when the file binds it nowhere."""
+        found = self.meanings.get(name)
+        if found is None and self.star_import:
+            return Unknown(f"it may come from `from {self.star_import} import *`", imported=True)
+        return found
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The names bound to a compile-time value, with their values."""
+        return {n: m.value for n, m in self.meanings.items() if isinstance(m, Value)}
+
+    @property
+    def functions(self) -> dict[str, Any]:
+        """The names bound to a function of this file -> its `def` (a name an alias binds
+        maps to the `def` of the function it names)."""
+        return {n: m.node for n, m in self.meanings.items() if isinstance(m, Function)}
+
+
+def evaluate(module: cst.Module, pl_path: Callable, text: str) -> ModuleNames:
+    """Work out the module body top to bottom (see the module docstring)."""
+    run = _ModuleRun(pl_path)
+    run.block(list(module.body))
+    names = ModuleNames(run.env, run.star)
+    for name, reason in _rebound_by_functions(text).items():
+        names.meanings[name] = Unknown(reason)
+    _forget_changed_lists(run, text)
+    dynamic = _dynamic_namespace(text)
+    if dynamic:
+        reason = f"the file changes module names at run time through `{dynamic}`"
+        names.meanings = {n: Unknown(reason) for n in names.meanings}
+    return names
+
+
+class _ModuleRun:
+    """The module's names as bound so far, while its statements are taken in order."""
+
+    def __init__(self, pl_path: Callable):
+        self.env: dict[str, Meaning] = {}
+        self.pl_path = pl_path
+        self.ev = ConstEvaluator(self.env, pl_path)
+        self.star = ""
+        #: every list a name has held (kept alive, so that ids stay theirs)
+        self.lists_held: dict[str, dict[int, list]] = {}
+
+    # statements ----------------------------------------------------------------------
+    def block(self, stmts: list) -> None:
+        for stmt in stmts:
+            self.statement(stmt)
+
+    def statement(self, stmt) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self.small(small)
+        elif isinstance(stmt, cst.FunctionDef):
+            self.bind(stmt.name.value, Function(stmt))
+        elif isinstance(stmt, cst.ClassDef):
+            self.bind(stmt.name.value, Class(stmt))
+        elif isinstance(stmt, Verbatim):
+            self.bind(stmt.name, Class(stmt) if stmt.is_class else Function(stmt))
+        elif isinstance(stmt, cst.If):
+            self.if_(stmt)
+        else:
+            where = _UNCERTAIN.get(type(stmt), "a module-level block the check does not follow")
+            self.uncertain(stmt, f"it is bound in {where}")
+
+    def if_(self, stmt: cst.If) -> None:
+        self.note_calls(stmt.test)
+        try:
+            test = self.ev.eval(stmt.test)
+        except NotConstant:
+            test = None
+        if test is None or isinstance(test, PlSymbol):
+            self.uncertain(stmt, "it is bound under a module-level `if` whose test is not a compile-time constant")
+            return
+        if test:
+            self.block(list(stmt.body.body))
+        elif isinstance(stmt.orelse, cst.If):
+            self.if_(stmt.orelse)
+        elif stmt.orelse is not None:
+            self.block(list(stmt.orelse.body.body))
+
+    def small(self, small: cst.BaseSmallStatement) -> None:
+        self.note_calls(small)
+        if isinstance(small, cst.Assign):
+            meaning = self.value_of(small.value)
+            for target in small.targets:
+                self.assign(target.target, meaning)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.assign(small.target, self.value_of(small.value))
+        elif isinstance(small, cst.AugAssign):
+            self.augment(small)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            self.import_(small)
+        elif isinstance(small, cst.Del):
+            self.delete(small.target)
+
+    def uncertain(self, stmt: cst.CSTNode, reason: str) -> None:
+        """Every name `stmt` may bind is unknown; every list it may change is forgotten."""
+        for name in _bound_names(stmt):
+            if name == "*":
+                self.star = self.star or "a module"
+                self.env.update({n: Unknown(reason) for n in self.env})
+            else:
+                self.env[name] = Unknown(reason)
+        self.note_calls(stmt)
+
+    # bindings ------------------------------------------------------------------------
+    def bind(self, name: str, meaning: Meaning) -> None:
+        self.env[name] = meaning
+        if isinstance(meaning, Value):
+            held = self.lists_held.setdefault(name, {})
+            for lst in _lists_in(meaning.value):
+                held[id(lst)] = lst
+
+    def value_of(self, node: cst.BaseExpression) -> Meaning:
+        """The meaning of a right-hand side: a name's own meaning (a function, class or
+        unknown travels as it is), else what the evaluator folds, else unknown."""
+        if isinstance(node, cst.Name):
+            found = self.env.get(node.value)
+            if isinstance(found, (Function, Class, Unknown)):
+                return found
+        try:
+            return Value(self.ev.eval(node))
+        except NotConstant as exc:
+            return Unknown(exc.cause)
+
+    def assign(self, target: cst.BaseExpression, meaning: Meaning) -> None:
+        if isinstance(target, cst.Name):
+            self.bind(target.value, meaning)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            self.unpack(target, meaning)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):
+            self.changed(_root_name(target), "an item of it is assigned at module level")
+
+    def unpack(self, target: cst.Tuple | cst.List, meaning: Meaning) -> None:
+        elements = list(target.elements)
+        parts = _split(meaning.value, elements) if isinstance(meaning, Value) else None
+        if parts is None:
+            lost = meaning if isinstance(meaning, Unknown) else Unknown(
+                "it is unpacked from a value the check cannot split into that many parts")
+            for el in elements:
+                for name in _target_names(el.value):
+                    self.bind(name, lost)
+            return
+        for el, part in zip(elements, parts, strict=True):
+            self.assign(el.value, Value(part))
+
+    def augment(self, node: cst.AugAssign) -> None:
+        target = node.target
+        if not isinstance(target, cst.Name):
+            self.changed(_root_name(target), "an item of it is augmented at module level")
+            return
+        name = target.value
+        old = self.env.get(name)
+        if not isinstance(old, Value):
+            self.bind(name, old if isinstance(old, Unknown) else Unknown(
+                f"`{name}` is augmented while it is not bound to a compile-time constant"))
+            return
+        op = AUGMENTED[type(node.operator)]()
+        new = self.value_of(cst.BinaryOperation(cst.Name(name), op, node.value))
+        if isinstance(old.value, list):  # `+=` / `*=` change a list in place: its other names see it
+            self.forget({id(old.value)}, f"the list it holds is changed in place through `{name}`")
+        self.bind(name, new)
+
+    def changed(self, name: str | None, how: str) -> None:
+        """`name`'s lists may have been changed in place: every name holding one is unknown."""
+        found = self.env.get(name) if name is not None else None
+        if isinstance(found, Value):
+            self.forget({id(x) for x in _lists_in(found.value)}, f"the list it holds may change: {how} (`{name}`)")
+
+    def forget(self, lists: set[int], reason: str) -> None:
+        if not lists:
+            return
+        for other, meaning in list(self.env.items()):
+            if isinstance(meaning, Value) and any(id(x) in lists for x in _lists_in(meaning.value)):
+                self.env[other] = Unknown(reason)
+
+    def import_(self, node: cst.Import | cst.ImportFrom) -> None:
+        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+            source = _dotted_text(node.module) if node.module is not None else "."
+            self.star = source
+            reason = f"`from {source} import *` may rebind it"
+            self.env.update({n: Unknown(reason, imported=True) for n in self.env})
+            return
+        names = node.names
+        assert not isinstance(names, cst.ImportStar)
+        for alias in names:
+            if alias.asname is not None:
+                bound = _target_names(alias.asname.name)
+            else:
+                head: cst.BaseExpression = alias.name
+                while isinstance(head, cst.Attribute):
+                    head = head.value
+                bound = [head.value] if isinstance(head, cst.Name) else []
+            for name in bound:
+                self.bind(name, Unknown(f"it is imported (`{name}` is another module's object)", imported=True))
+
+    def delete(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.bind(target.value, Unknown("it is deleted by `del`"))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self.delete(el.value)
+        else:
+            self.changed(_root_name(target), "an item of it is deleted at module level")
+
+    def note_calls(self, node: cst.CSTNode) -> None:
+        """Lists a module-level call is given may be changed by it; `:=` binds names."""
+        for n in _walk_here(node):
+            if isinstance(n, cst.NamedExpr):
+                for name in _target_names(n.target):
+                    self.bind(name, Unknown("it is bound by `:=` at module level"))
+            elif isinstance(n, cst.Call) and not self._pure(n.func):
+                for arg in n.args:
+                    for name in _passed(arg.value):
+                        self.changed(name, "a module-level call is given it")
+                if isinstance(n.func, cst.Attribute):
+                    self.changed(_root_name(n.func), "a method of it is called at module level")
+
+    def _pure(self, func: cst.BaseExpression) -> bool:
+        if self.pl_path(func) is not None:
+            return True  # pl's calls never change their arguments' Python values
+        return isinstance(func, cst.Name) and func.value in _PURE_BUILTINS and func.value not in self.env
+
+
+# the end of the run ------------------------------------------------------------------------
+def _forget_changed_lists(run: _ModuleRun, text: str) -> None:
+    """Every name holding a list that a name changed in place somewhere in the file (in a
+    function, at any time) ever held."""
+    holders = [name for name, held in run.lists_held.items() if held]
+    lost: dict[int, str] = {}
+    for name in _changed_in_text(holders, text):
+        for key in run.lists_held[name]:
+            lost.setdefault(key, name)
+    if not lost:
+        return
+    for name, meaning in list(run.env.items()):
+        if isinstance(meaning, Value):
+            hit = next((lost[id(x)] for x in _lists_in(meaning.value) if id(x) in lost), None)
+            if hit is not None:
+                run.env[name] = Unknown(f"the list it holds may be changed in place (through `{hit}`)")
+
+
+def _changed_in_text(names: list[str], text: str) -> set[str]:
+    """Those of `names` changed in place somewhere in the file (`name.append(...)`,
+    `name[i] = ...`, `del name[i]`, ...; in functions too: they may run after the import,
+    before the kernel), in one pass over the text."""
+    if not names:
+        return set()
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = (rf"(?<![\w.])({alternatives})\s*(?:\.\s*(?:{_MUTATING_METHODS})\s*\("
+               rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
+               rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
+    return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
+
+
+def _rebound_by_functions(text: str) -> dict[str, str]:
+    """Names a `global` declaration lets a function or class rebind: name -> reason. Read
+    from the text (functions kept unparsed count too); a `global` line in a string only
+    makes a name unknown, which is never wrong."""
+    out: dict[str, str] = {}
+    for m in _GLOBAL.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        for name in (n.strip() for n in m.group(1).split(",")):
+            out.setdefault(name, f"a function may rebind it at any time through `global {name}` (line {line})")
+    return out
+
+
+def _dynamic_namespace(text: str) -> str:
+    """The first `globals(`, `exec(`, `eval(` or `sys.modules` call or use that can change
+    module names at run time ("" when none); attribute calls such as `model.eval()` and
+    words in strings or comments are not it."""
+    if not _may_change_namespace(text):
+        return ""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT,
+                                    tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError):
+        return "globals()"  # unreadable by the tokenizer: assume the worst
+    for i, tok in enumerate(tokens):
+        before = tokens[i - 1].string if i else ""
+        after = tokens[i + 1].string if i + 1 < len(tokens) else ""
+        if tok.type != tokenize.NAME:
+            continue
+        if tok.string in ("globals", "exec", "eval") and after == "(" and before not in (".", "def"):
+            return f"{tok.string}()"
+        if tok.string == "modules" and before == "." and i >= 2 and tokens[i - 2].string == "sys":
+            return "sys.modules"
+    return ""
+
+
+def _may_change_namespace(text: str) -> bool:
+    """A cheap look for `globals(`, `exec(`, `eval(` (not attribute calls) or `sys.modules`
+    in the text, strings and comments included (the tokenizer then decides)."""
+    for word in ("globals", "exec", "eval", "modules"):
+        at = text.find(word)
+        while at >= 0:
+            before = text[at - 1] if at else " "
+            end = at + len(word)
+            if not (before.isalnum() or before == "_") and not (end < len(text) and (text[end].isalnum()
+                                                                                     or text[end] == "_")):
+                if word == "modules":
+                    if _SYS_BEFORE.search(text, max(0, at - 40), at):
+                        return True
+                elif before != "." and _CALL_AFTER.match(text, end):
+                    return True
+            at = text.find(word, end)
+    return False
+
+
+# syntax helpers ------------------------------------------------------------------------------
+def _lists_in(value: Any) -> Iterator[list]:
+    """The lists a value holds (itself included), through tuples and lists."""
+    if isinstance(value, list):
+        yield value
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, (list, tuple)):
+                yield from _lists_in(item)
+
+
+def _split(value: Any, elements: list) -> list | None:
+    """The parts `a, *b, c = value` gives each target, or None when it would fail."""
+    if not isinstance(value, (tuple, list, str)):
+        return None
+    items = list(value)
+    stars = [i for i, el in enumerate(elements) if isinstance(el, cst.StarredElement)]
+    if len(stars) > 1:
+        return None
+    if not stars:
+        return items if len(items) == len(elements) else None
+    star = stars[0]
+    after = len(elements) - star - 1
+    if len(items) < star + after:
+        return None
+    return items[:star] + [items[star:len(items) - after]] + items[len(items) - after:]
+
+
+def _root_name(node: cst.BaseExpression) -> str | None:
+    """`X` of `X.a[1].b`."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _target_names(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _passed(node: cst.BaseExpression) -> list[str]:
+    """Names whose objects a call given `node` receives (not the results of operations on them)."""
+    if isinstance(node, (cst.Name, cst.Subscript, cst.Attribute)):
+        root = _root_name(node)
+        return [root] if root is not None else []
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [n for el in node.elements for n in _passed(el.value)]
+    if isinstance(node, cst.IfExp):
+        return _passed(node.body) + _passed(node.orelse)
+    return []
+
+
+def _walk_here(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Nodes that run where `node` runs: not the bodies of `def`, `class` or `lambda`."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if n is not node and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(reversed(children(n)))
+
+
+def _bound_names(stmt: cst.CSTNode) -> list[str]:
+    """Every module-level name `stmt` may bind ("*" for a star import)."""
+    out: list[str] = []
+    for n in _walk_here(stmt):
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
+            out += _target_names(n.target)
+        elif isinstance(n, cst.AsName):
+            out += _target_names(n.name)
+        elif isinstance(n, cst.ImportAlias) and n.asname is None:
+            head: cst.BaseExpression = n.name
+            while isinstance(head, cst.Attribute):
+                head = head.value
+            if isinstance(head, cst.Name):
+                out.append(head.value)
+        elif isinstance(n, cst.ImportStar):
+            out.append("*")
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not stmt:
+            out.append(n.name.value)
+        elif isinstance(n, cst.Del):
+            out += _target_names(n.target)
+        elif isinstance(n, (cst.MatchAs, cst.MatchStar)) and n.name is not None:
+            out.append(n.name.value)
+        elif isinstance(n, cst.MatchMapping) and n.rest is not None:
+            out.append(n.rest.value)
+        elif isinstance(n, Verbatim):
+            out.append(n.name)
+    return out
+
+
+def _dotted_text(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        return _dotted_text(node.value) + "." + node.attr.value
+    return node.value if isinstance(node, cst.Name) else "?"

@@ -1,0 +1,33 @@
+"""Kernels that are pipelined already: pto-transpile's own output, or pipelined by hand.
+
+Neither is transformed (again). The driver skips them, the emulator runs them as written,
+and the rules say so (PTO060) and check the syncs of the hand-written ones (PTO068).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_transpile.read.model import Kernel
+from pto_transpile.read.reader import FileModel
+
+#: Counters only pto-transpile's output binds (full mode / serial mode).
+MARKERS = ("_pl_task_id", "_pl_sync_id")
+SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"))
+#: The start of what `pipelined_as` says of a kernel pipelined by hand.
+BY_HAND = "pipelined by hand"
+
+
+def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
+    """How a kernel without `pipeline=` is already pipelined, or None if it is not.
+
+    pto-transpile's output binds its task counter; a kernel pipelined by hand raises and
+    waits for cross-core events itself. Neither is transformed (again): it is left as written.
+    A kernel that sets `pipeline=` is always the user's serial kernel, whatever names it binds."""
+    if kernel.pipeline_keyword is not None:
+        return None
+    if any(n.startswith(MARKERS) for n in kernel.stored):
+        return "already the output of pto-transpile"
+    if any(file.pl.path(c.func) in SYNCS for c in file.find(kernel.node.body, cst.Call)):
+        return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` itself)"
+    return None

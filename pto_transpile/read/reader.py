@@ -1,0 +1,562 @@
+"""Read a kernel file into the model, without importing or executing it.
+
+Tolerant by design: it records what the file contains, including shapes the rules will
+reject (a stage outside a section, two stages in one section, ...), so that every problem
+can be reported in one run.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap, Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile import preload
+from pto_transpile.read import compiletime, modulenames, partial
+from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.declarations import parse_buffer
+from pto_transpile.read.kinds import annotation_kind, infer, slot_access
+from pto_transpile.read.meaning import Class, Meaning, Value
+from pto_transpile.read.model import (
+    CUBE,
+    SCALAR,
+    TUPLE,
+    VECTOR,
+    Kernel,
+    OuterPick,
+    PipelineLoop,
+    PreloadSpec,
+    StageCall,
+    StageFunc,
+    StructDecl,
+)
+from pto_transpile.read.partial import Verbatim
+from pto_transpile.read.plnames import PlNames
+from pto_transpile.read.source import SourceFile
+from pto_transpile.read.vfbody import VfBody, from_cst
+from pto_transpile.read.walk import BINDERS, NodeIndex, blocks, names_stored, statements_of
+
+
+@dataclass
+class FileModel:
+    """The file as the analysis sees it. Module-level names mean what they are bound to when
+    the module has run (`names`, `meaning()`); `stages`, `helpers` and `vector_functions`
+    are keyed by the name a call uses, so a name rebound to another function (`vst =
+    vst_next`) finds the `def` it is bound to."""
+
+    source: SourceFile
+    pl: PlNames
+    names: modulenames.ModuleNames
+    evaluator: ConstEvaluator
+    stages: dict[str, StageFunc] = field(default_factory=dict)
+    helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)  #: plain module functions
+    vector_functions: dict[str, cst.FunctionDef | Verbatim] = field(default_factory=dict)
+    kernels: list[Kernel] = field(default_factory=list)
+    all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
+    _index: NodeIndex | None = field(default=None, repr=False)
+
+    def meaning(self, name: str) -> Meaning | None:
+        """What module-level `name` means once the module has run: `Value`, `Function`,
+        `Class` or `Unknown` (`meaning.py`); None when the file binds it nowhere."""
+        return self.names.meaning(name)
+
+    @cached_property
+    def constants(self) -> dict[str, Any]:
+        """Module-level names bound to a compile-time value -> that value."""
+        return self.names.values
+
+    @cached_property
+    def functions_by_name(self) -> dict[str, cst.FunctionDef | Verbatim]:
+        """Every module-level name bound to a function of this file -> its `def` (the
+        `def` it is bound to at the end of the module, through aliases)."""
+        return self.names.functions
+
+    @cached_property
+    def jit_names(self) -> frozenset[str]:
+        """Names the JIT binds in every function of the file: the tiling-key fields and
+        `datatype=` names of every `@pl.jit(...)` read (kernels, and kernels defined in
+        the functions read)."""
+        names: set[str] = set()
+        for k in self.kernels:
+            names |= k.jit.names if k.jit is not None else set()
+        kernel_nodes = {k.node for k in self.kernels}
+        for fn in self.functions_by_name.values():
+            if isinstance(fn, cst.FunctionDef):
+                for dec in self.find(fn, cst.Decorator):
+                    call = compiletime.jit_call(dec, self.pl)
+                    if call is not None and fn not in kernel_nodes:
+                        names |= compiletime.read_jit(self, call).names
+        return frozenset(names)
+
+    def instances(self, kernel: Kernel) -> compiletime.Instances:
+        """The tiling-key instances the JIT may compile `kernel` for: `.keys` is a tuple of
+        field -> value dicts (`({},)` without a tiling key), or empty with `.problem` saying
+        why they cannot be listed (too many, values not constant, ...)."""
+        cache = self.__dict__.setdefault("_instances", {})
+        if kernel.node not in cache:
+            jit = kernel.jit if kernel.jit is not None else compiletime.JitNames()
+            cache[kernel.node] = compiletime.instances(self, jit)
+        return cache[kernel.node]
+
+    @property
+    def index(self) -> NodeIndex:
+        """One walk of each top-level statement, shared by everything that looks for nodes."""
+        if self._index is None:
+            self._index = NodeIndex(self.source.module.body)
+        return self._index
+
+    def find(self, node: cst.CSTNode, kind, skip_functions: bool = False) -> list:
+        """`walk.find` (`kind` may be a tuple of types): the reader, the scan, the rules and
+        the soundness check look into the same functions many times."""
+        return self.index.find(node, kind, skip_functions)
+
+    def vf_body(self, name: str) -> VfBody:
+        """What the role analyses read of vector function `name` (from its text or its tree)."""
+        cache = self.__dict__.setdefault("_vf_bodies", {})
+        if name not in cache:
+            fn = self.vector_functions[name]
+            cache[name] = (fn.vf if isinstance(fn, Verbatim)
+                           else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call))))
+        return cache[name]
+
+
+def read(source: SourceFile) -> FileModel:
+    try:
+        return _read(source)
+    except partial.ReadWhole:
+        source.read_whole()
+        return _read(source)
+
+
+def _read(source: SourceFile) -> FileModel:
+    module = source.module
+    pl = PlNames.from_module(module)
+    index = NodeIndex(module.body)
+    names = modulenames.evaluate(module, pl.path, source.text)
+    model = FileModel(source, pl, names, ConstEvaluator(names.meanings, pl.path), _index=index)
+    for name, fn in names.functions.items():
+        if isinstance(fn, Verbatim):
+            if fn.vf is not None:
+                _vector_function_text(model, name, fn)
+            elif name != fn.name:
+                raise partial.ReadWhole(f"`{name}` names `{fn.name}`, which was kept as text")
+            continue
+        decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                      for d in fn.decorators]
+        if ("pipeline", "stage") in decorators:
+            model.stages[name] = StageFunc(fn.name.value, fn, [p.name.value for p in fn.params.params])
+        elif ("vector_function",) in decorators:
+            model.vector_functions[name] = fn
+        elif ("jit",) not in decorators:
+            model.helpers[name] = fn
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and any(
+                pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) == ("jit",)
+                for d in stmt.decorators):
+            model.all_jit_kernels.append(stmt)
+    for fn in model.all_jit_kernels:
+        model.kernels.append(KernelReader(model, fn).read())
+    return model
+
+
+def _vector_function_text(model: FileModel, name: str, stmt: Verbatim) -> None:
+    """A vector function kept as text (read with Python's parser): only when its decorators
+    make it one the way a parsed one would be classified; otherwise the file is read whole."""
+    decorators = [model.pl.resolve(d) for d in stmt.decorators]
+    if ("vector_function",) not in decorators or ("pipeline", "stage") in decorators:
+        raise partial.ReadWhole(f"`{stmt.name}` is not a vector function of pl")
+    model.vector_functions[name] = stmt
+
+
+def _stored_names(file: FileModel, fn: cst.FunctionDef) -> Counter[str]:
+    """Every name the kernel body binds (targets, loop variables, `as` names), with the
+    number of places binding it."""
+    return Counter(n.value for n in names_stored(fn.body, file.find(fn.body, BINDERS)))
+
+
+def section_of(with_node: cst.With, pl: PlNames) -> str | None:
+    """"cube"/"vector" for `with pl.section_cube():` / `with pl.section_vector():`, else None."""
+    if not with_node.items:
+        return None
+    item = with_node.items[0].item
+    if isinstance(item, cst.Call):
+        path = pl.path(item.func)
+        if path == ("section_cube",):
+            return CUBE
+        if path == ("section_vector",):
+            return VECTOR
+    return None
+
+
+def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> cst.Call | None:
+    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+        func = stmt.value.func
+        if isinstance(func, cst.Name) and func.value in stages:
+            return stmt.value
+    return None
+
+
+class KernelReader:
+    """Walks one kernel body once, recording bindings, buffers, structs and pipeline loops."""
+
+    def __init__(self, file: FileModel, fn: cst.FunctionDef):
+        self.file = file
+        self.pl = file.pl
+        self.fn = fn
+        self.bindings = _stored_names(file, fn)
+        self.stored = frozenset(self.bindings)
+        bound = {p.name.value for p in fn.params.params} | self.stored
+        self.decorator, self.pipeline_kw = self._jit_decorator()
+        self.jit = compiletime.read_jit(file, compiletime.jit_call(self.decorator, file.pl))
+        # A name the kernel binds is never a module constant inside it, and neither is a name
+        # the JIT binds (a tiling-key field is a constant of each instance, not of the file).
+        self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound | self.jit.names)
+        self.kernel_bound = bound
+        self.tile_types: dict[str, cst.Call] = {}
+
+    # entry ------------------------------------------------------------------------------
+    def read(self) -> Kernel:
+        kernel = Kernel(
+            name=self.fn.name.value,
+            node=self.fn,
+            jit_decorator=self.decorator,
+            pipeline_keyword=self.pipeline_kw,
+            preload=self._preload(self.pipeline_kw),
+            constants=self.evaluator,
+            stored=self.stored,
+            jit=self.jit,
+        )
+        classes = {n for n, m in self.file.names.meanings.items() if isinstance(m, Class)}
+        for param in self.fn.params.params:
+            kind = annotation_kind(param.annotation, self.pl.path)
+            ann = param.annotation.annotation if param.annotation is not None else None
+            if isinstance(ann, cst.Name) and ann.value in classes:
+                kind = "const"  # the tiling-data dataclass: read-only for the whole launch
+            kernel.params[param.name.value] = kind
+            kernel.kinds[param.name.value] = kind
+            kernel.bound_plain.add(param.name.value)
+        self.kernel = kernel
+        kernel.statements = self.pruned(statements_of(self.fn.body))
+        self._walk(kernel.statements, section=None, ancestors=[])
+        for loop in kernel.loops:
+            self._classify(loop)
+            self._loop_bounds(loop)
+            loop.outer_picks = self._outer_picks(loop)
+        return kernel
+
+    def _jit_decorator(self) -> tuple[cst.Decorator, cst.Arg | None]:
+        for dec in self.fn.decorators:
+            node = dec.decorator
+            if self.pl.path(node.func if isinstance(node, cst.Call) else node) == ("jit",):
+                if isinstance(node, cst.Call):
+                    for arg in node.args:
+                        if arg.keyword is not None and arg.keyword.value == "pipeline":
+                            return dec, arg
+                return dec, None
+        raise AssertionError("kernel without @pl.jit")
+
+    def _preload(self, pipeline_kw: cst.Arg | None) -> PreloadSpec:
+        if pipeline_kw is None:
+            return PreloadSpec(node=None, values=(2,))
+        value = pipeline_kw.value
+        if isinstance(value, cst.Call) and self.pl.path(value.func) == ("pipeline", "PipelineConfig"):
+            spec = PreloadSpec(node=None, values=(2,))
+            for arg in value.args:
+                if (arg.keyword is not None and arg.keyword.value == "preload"
+                        or (arg.keyword is None and arg is value.args[0])):
+                    spec = self._fold_preload(arg.value)
+            return self._sync_only(value, spec)
+        return PreloadSpec(node=value, problem="`pipeline=` is not a `pl.pipeline.PipelineConfig(...)` call")
+
+    def _sync_only(self, config: cst.Call, spec: PreloadSpec) -> PreloadSpec:
+        """`PipelineConfig(..., sync_only=True)` keeps every loop serial and only inserts the
+        syncs: preload 0, whatever `preload` says."""
+        arg = next((a for a in config.args if a.keyword is not None and a.keyword.value == "sync_only"), None)
+        if arg is None:
+            return spec
+        try:
+            value = self.evaluator.eval(arg.value)
+        except NotConstant as exc:
+            return PreloadSpec(node=arg.value, problem=f"sync_only is not a compile-time constant ({exc.reason})")
+        if not isinstance(value, bool):
+            return PreloadSpec(node=arg.value, problem=f"sync_only must be True or False, got {value!r}")
+        return PreloadSpec(node=spec.node, values=(0,)) if value else spec
+
+    def _fold_preload(self, node: cst.BaseExpression) -> PreloadSpec:
+        try:
+            value = self.evaluator.eval(node)
+        except NotConstant as exc:
+            return PreloadSpec(node=node, problem=f"preload is not a compile-time constant ({exc.reason})")
+        wrong = preload.problem(value)
+        if wrong is not None:
+            return PreloadSpec(node=node, problem=wrong)
+        if isinstance(value, (list, tuple)):
+            return PreloadSpec(node=node, values=tuple(value), is_sequence=True)
+        return PreloadSpec(node=node, values=(value,))
+
+    def _has_stage_call(self, node: cst.CSTNode) -> bool:
+        stages = self.file.stages
+        return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in self.file.find(node, cst.Call))
+
+    # constant-branch pruning -----------------------------------------------------------
+    def pruned(self, stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Replace each compile-time-constant `if` that holds a stage call by its taken branch."""
+        out: list[cst.BaseStatement] = []
+        for stmt in stmts:
+            if isinstance(stmt, cst.If) and self._has_stage_call(stmt):
+                taken = self._constant_branch(stmt)
+                if taken is not None:
+                    out.extend(self.pruned(taken))
+                    continue
+            out.append(stmt)
+        return out
+
+    def instance_constant(self, test: cst.BaseExpression) -> bool:
+        """Whether `test` folds to a constant in every tiling-key instance of the kernel (the
+        JIT folds such a branch per instance; the generated file keeps it as written)."""
+        found = self.file.instances(self.kernel)
+        if not found.known or found.keys == ({},):
+            return False
+        for key in found.keys:
+            values: dict[str, Meaning] = {name: Value(v) for name, v in key.items()}
+            ev = ConstEvaluator(ChainMap(values, self.file.names.meanings), self.pl.path, self.kernel_bound)
+            try:
+                if isinstance(ev.eval(test), PlSymbol):
+                    return False
+            except NotConstant:
+                return False
+        return True
+
+    def _constant_branch(self, node: cst.If) -> list[cst.BaseStatement] | None:
+        """The statements of the taken branch, or None when the test is not constant."""
+        try:
+            value = self.evaluator.eval(node.test)
+        except NotConstant:
+            return None
+        if isinstance(value, PlSymbol):
+            return None
+        if value:
+            return statements_of(node.body)
+        if node.orelse is None:
+            return []
+        if isinstance(node.orelse, cst.If):
+            return [node.orelse]
+        return statements_of(node.orelse.body)
+
+    # the walk ---------------------------------------------------------------------------
+    def _walk(self, stmts, section: str | None, ancestors: list, in_loop: PipelineLoop | None = None) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._simple(small, stmt, section)
+                    call = stage_call_of(small, self.file.stages)
+                    if call is None:
+                        continue
+                    if in_loop is None:
+                        self.kernel.stray_stage_calls.append((cst.ensure_type(call.func, cst.Name).value, call))
+                    else:
+                        self.kernel.loop_stage_calls.append((call, in_loop))
+            elif isinstance(stmt, cst.For):
+                self._bind_target(stmt.target, section, SCALAR)
+                body = self.pruned(statements_of(stmt.body))
+                loop = None
+                if self._holds_stages(body):
+                    outer = next((a for a in ancestors if isinstance(a, cst.For)), stmt)
+                    loop = PipelineLoop(len(self.kernel.loops), stmt, outer, list(ancestors), body)
+                    self.kernel.loops.append(loop)
+                self._walk(body, section, ancestors + [stmt], loop)
+            elif isinstance(stmt, cst.With):
+                kind = section_of(stmt, self.pl) or section
+                for item in stmt.items:
+                    if item.asname is not None:
+                        self._bind_target(item.asname.name, section, "unknown")
+                self._walk(self.pruned(statements_of(stmt.body)), kind, ancestors + [stmt], in_loop)
+            elif isinstance(stmt, cst.If):
+                if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
+                    per_instance = self.instance_constant(stmt.test)
+                    if in_loop is not None or not per_instance:
+                        self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
+                        if per_instance:
+                            self.kernel.key_stage_ifs.add(stmt)
+                self._walk(self.pruned(statements_of(stmt.body)), section, ancestors + [stmt], in_loop)
+                orelse = stmt.orelse
+                while orelse is not None:
+                    if isinstance(orelse, cst.If):
+                        self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
+                        orelse = orelse.orelse
+                    else:
+                        self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
+                        orelse = None
+            elif isinstance(stmt, (cst.While, cst.Try)):
+                self._walk(statements_of(stmt.body), section, ancestors + [stmt], in_loop)
+
+    def _holds_stages(self, body) -> bool:
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine) and any(stage_call_of(s, self.file.stages) for s in stmt.body):
+                return True
+            if isinstance(stmt, cst.With):
+                for inner in stmt.body.body:
+                    if isinstance(inner, cst.SimpleStatementLine) and any(
+                            stage_call_of(s, self.file.stages) for s in inner.body):
+                        return True
+        return False
+
+    # bindings ---------------------------------------------------------------------------
+    def _bind(self, name: str, section: str | None, kind: str) -> None:
+        k = self.kernel
+        prev = k.kinds.get(name)
+        if prev is None or (prev == "const" and kind != "const"):
+            k.kinds[name] = kind  # first binding wins, but a rebinding makes a constant live
+        if section is None:
+            k.bound_plain.add(name)
+        else:
+            k.var_sections.setdefault(name, set()).add(section)
+
+    def _bind_target(self, target: cst.BaseExpression, section: str | None, kind: str) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(target.value, section, kind)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind_target(el.value, section, "unknown")
+
+    def _simple(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, section: str | None) -> None:
+        if isinstance(small, cst.Assign):
+            value = small.value
+            kind = infer(value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+            for target in small.targets:
+                self._bind_target(target.target, section, kind)
+            names = [t.target.value for t in small.targets if isinstance(t.target, cst.Name)]
+            if not names:
+                return
+            if isinstance(value, cst.Call):
+                self._declaration(names, value, line, section)
+            elif (isinstance(value, cst.Name) and value.value in self.kernel.buffers
+                  and all(self.bindings[n] == 1 for n in names)):
+                for n in names:  # `xin = x_db`: one more name of the group, as `a = b = make_tile_group(...)`
+                    self.kernel.buffers.setdefault(n, self.kernel.buffers[value.value])
+            picked = slot_access(value, self.kernel.buffers)
+            if picked is not None:
+                for n in names:
+                    self.kernel.slot_vars.setdefault(n, picked[0])
+            elif isinstance(value, cst.Name) and value.value in self.kernel.slot_vars:
+                for n in names:
+                    self.kernel.slot_vars.setdefault(n, self.kernel.slot_vars[value.value])
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            kind = infer(small.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+            self._bind_target(small.target, section, kind)
+        elif isinstance(small, cst.AugAssign):
+            self._bind_target(small.target, section, SCALAR)
+
+    def _declaration(self, names: list[str], call: cst.Call, line, section) -> None:
+        path = self.pl.path(call.func)
+        leaf = path[-1] if path else (call.func.attr.value if isinstance(call.func, cst.Attribute) else
+                                      call.func.value if isinstance(call.func, cst.Name) else None)
+        if leaf == "make_tile_group":
+            buf = parse_buffer(names[0], call, line, section, self.evaluator, self.tile_types,
+                               self.file.constants, self.kernel_bound, self.file.source.code)
+            for n in names:
+                self.kernel.buffers.setdefault(n, buf)
+        elif leaf in ("struct", "struct_array") and isinstance(call.func, cst.Attribute):
+            fields = [a.keyword.value for a in call.args if a.keyword is not None]
+            for n in names:
+                self.kernel.structs.setdefault(n, []).append(StructDecl(n, line, call, fields, leaf == "struct_array"))
+        elif path == ("make_tuple",):
+            members = {a.keyword.value: a.value.value for a in call.args
+                       if a.keyword is not None and isinstance(a.value, cst.Name)}
+            for n in names:
+                self.kernel.tuples[n] = members
+                self.kernel.kinds[n] = TUPLE
+        elif path == ("TileType",):
+            for n in names:
+                self.tile_types[n] = call
+
+    # pipeline loops ---------------------------------------------------------------------
+    def _classify(self, loop: PipelineLoop) -> None:
+        """Split the loop body into prologue, stage chain, statements between, epilogue."""
+        holders: list[int] = []
+        for pos, stmt in enumerate(loop.body):
+            calls = self._stage_calls_in(stmt)
+            for section, line, call, siblings in calls:
+                loop.stages.append(StageCall(call.func.value, section, stmt, line, call, len(loop.stages), siblings))
+            if calls:
+                holders.append(pos)
+        if not holders:
+            return
+        first, last = holders[0], holders[-1]
+        loop.prologue = loop.body[:first]
+        loop.epilogue = loop.body[last + 1:]
+        loop.between = [s for i, s in enumerate(loop.body[first:last + 1], first) if i not in holders]
+
+    def _stage_calls_in(self, stmt) -> list:
+        stages = self.file.stages
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return [("", stmt, c, []) for c in (stage_call_of(s, stages) for s in stmt.body) if c is not None]
+        if isinstance(stmt, cst.With):
+            section = section_of(stmt, self.pl) or "with"
+            body = self.pruned(statements_of(stmt.body))
+            found = []
+            for inner in body:
+                if isinstance(inner, cst.SimpleStatementLine):
+                    for small in inner.body:
+                        c = stage_call_of(small, stages)
+                        if c is not None:
+                            found.append((inner, c))
+            siblings = [s for s in body if all(s is not f[0] for f in found)]
+            return [(section, line, c, siblings) for line, c in found]
+        return []
+
+    def _loop_bounds(self, loop: PipelineLoop) -> None:
+        node = loop.node
+        if isinstance(node.target, cst.Name):
+            loop.var = node.target.value
+        it = node.iter
+        if isinstance(it, cst.Call):
+            pos = [a.value for a in it.args if a.keyword is None and not a.star]
+            if pos:
+                loop.start = pos[0] if len(pos) >= 2 else None
+                loop.end = pos[1] if len(pos) >= 2 else pos[0]
+                loop.step = pos[2] if len(pos) >= 3 else None
+
+    def _outer_picks(self, loop: PipelineLoop) -> list[OuterPick]:
+        """Slot picks in the outer loop (outside the pipeline loop) whose slot a stage receives."""
+        if not loop.nested:
+            return []
+        picks: dict[str, OuterPick] = {}
+        aliases: dict[str, str] = {}
+        inner = loop.node
+
+        def visit(stmts) -> None:
+            for stmt in stmts:
+                if stmt is inner:
+                    continue
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                                and isinstance(small.targets[0].target, cst.Name)):
+                            target = small.targets[0].target.value
+                            picked = slot_access(small.value, self.kernel.buffers)
+                            if picked is not None and target not in picks:
+                                group, accessor = picked
+                                picks[target] = OuterPick(target, group, accessor, stmt, small.value,
+                                                          self.kernel.buffers[group].slot_count)
+                            elif isinstance(small.value, cst.Name):
+                                aliases[target] = small.value.value
+                else:
+                    for block in blocks(stmt):
+                        visit(block)
+
+        visit(statements_of(loop.outer.body))
+        passed = {a.value.value for s in loop.stages for a in s.passed if isinstance(a.value, cst.Name)}
+        keep: dict[str, OuterPick] = {}
+        for passed_name in passed:
+            name, seen = passed_name, set()
+            while name in aliases and name not in picks and name not in seen:
+                seen.add(name)
+                name = aliases[name]
+            if name in picks:
+                keep[name] = picks[name]
+                loop.pick_aliases[passed_name] = name
+        return list(keep.values())

@@ -1,0 +1,299 @@
+"""`--simulate`: run the serial kernel and the generated one on the emulated NPU and compare.
+
+The transpiler itself never executes the user's file; this option does (through
+sim_runtime), which is why it is opt-in. Reports on the generated kernel name the generated
+file and its own line numbers, each followed by the input line it came from when that is
+known. On a terminal the result is a table; elsewhere (CI logs, pipes) one plain line per
+version, which no column width can wrap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+import libcst as cst
+
+from pto_transpile.read.consteval import NotConstant
+from pto_transpile.read.model import SCALAR, TENSOR
+from pto_transpile.read.pipelined import pipelined_as
+from pto_transpile.read.reader import read
+from pto_transpile.simulate.pipeview import KernelView, bound_lines, kernel_view
+from pto_transpile.simulate.provenance import LineOrigins
+
+PIPELINED = "pipelined"
+#: a kernel pipelined by hand, run with hardware semantics against its own sequential run
+AS_WRITTEN = "as written"
+
+
+def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
+    out = {}
+    for item in shapes or ():
+        name, _, dims = item.partition("=")
+        try:
+            out[name.strip()] = tuple(int(d) for d in dims.lower().split("x"))
+        except ValueError:
+            raise click.BadParameter(f"expected NAME=D0xD1, got {item!r}", param_hint="--shape") from None
+        if not name.strip() or not out[name.strip()] or min(out[name.strip()]) <= 0:
+            raise click.BadParameter(f"expected NAME=D0xD1 with positive sizes, got {item!r}", param_hint="--shape")
+    return out
+
+
+def parse_scalars(items) -> dict[str, int | float]:
+    out = {}
+    for item in items or ():
+        name, _, value = item.partition("=")
+        try:
+            out[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+        except ValueError:
+            raise click.BadParameter(f"expected NAME=NUMBER, got {item!r}", param_hint="--arg") from None
+        if not name.strip():
+            raise click.BadParameter(f"expected NAME=NUMBER, got {item!r}", param_hint="--arg")
+    return out
+
+
+def _launch_names(source: str, path: Path, kernels) -> dict:
+    """Per kernel, the names a launch gives besides parameters (tiling-key and tiling-data
+    fields); a usage error names the tiling-key fields a launch must choose and does not."""
+    from sim_runtime import SimulationError
+    from sim_runtime.kernelspec import launch_names
+    from sim_runtime.loader import load_kernel_module
+
+    try:
+        module = load_kernel_module(source, path=str(path))
+    except SimulationError:
+        return {}  # the verification reports why the file does not load
+    return {k.name: launch_names(getattr(module, k.name)) for k in kernels
+            if hasattr(getattr(module, k.name, None), "tiling_key_schema")}
+
+
+def _check_launch(launch: dict, scalars: dict) -> None:
+    for kernel, names in launch.items():
+        key = names.tiling_key
+        if key is not None and any(f not in scalars for f in key.fields):
+            missing = [f for f in key.fields if f not in scalars]
+            raise click.BadParameter(
+                f"kernel {kernel} is specialised on tiling key {key.name}: choose its instance with "
+                + " ".join(f"--arg {f}=VALUE" for f in missing) + f" ({key.describe()})", param_hint="--arg")
+        if key is not None:
+            for f, spec in key.fields.items():
+                if scalars[f] not in spec.values:
+                    raise click.BadParameter(f"tiling-key field {f}={scalars[f]} of kernel {kernel} is not one of "
+                                             f"{list(spec.values)}", param_hint="--arg")
+        lacking = [f for f in names.tiling_data_required if f not in scalars]
+        if lacking:
+            raise click.BadParameter(
+                f"kernel {kernel} takes tiling data with field(s) {', '.join(names.tiling_data)}: give "
+                + " ".join(f"--arg {f}=VALUE" for f in lacking), param_hint="--arg")
+
+
+#: a dimension declared `pl.DYNAMIC`, or one the reader cannot fold (either must come from --shape)
+DYNAMIC = None
+
+
+def declared_shape(file, param) -> tuple[int | None, ...] | None:
+    """The dimensions of a `pl.Tensor[[D0, D1, ...], dtype]` parameter (None for a dimension
+    that is `pl.DYNAMIC` or not a constant), or None when the annotation has no shape list."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if not isinstance(ann, cst.Subscript) or not ann.slice:
+        return None
+    dims = ann.slice[0].slice
+    if not isinstance(dims, cst.Index) or not isinstance(dims.value, (cst.List, cst.Tuple)):
+        return None
+    out: list[int | None] = []
+    for element in dims.value.elements:
+        try:
+            value = file.evaluator.eval(element.value)
+        except NotConstant:
+            value = None
+        out.append(value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else DYNAMIC)
+    return tuple(out)
+
+
+def _shown(shape) -> str:
+    return "[" + ", ".join("pl.DYNAMIC" if d is DYNAMIC else str(d) for d in shape) + "]"
+
+
+def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launch: dict | None = None) -> None:
+    """click.BadParameter for what the emulator cannot run as asked: a --shape or --arg that
+    names no parameter (nor a tiling-key or tiling-data field of `launch`), a --shape that
+    contradicts a declared fixed dimension, a tensor with pl.DYNAMIC dimensions and no
+    --shape, a scalar parameter without --arg. These are usage mistakes (exit 2), said
+    before anything runs."""
+    tensors: dict[str, dict[str, tuple | None]] = {}
+    scalar_params: dict[str, set[str]] = {}
+    for k in kernels:
+        for param in k.node.params.params:
+            name = param.name.value
+            if k.params.get(name) == TENSOR:
+                tensors.setdefault(name, {})[k.name] = declared_shape(file, param)
+            else:
+                if k.params.get(name) == SCALAR and param.default is None:
+                    scalar_params.setdefault(name, set()).add(k.name)
+                scalar_params.setdefault(name, set())
+    for given in (launch or {}).values():
+        for launch_name in given.names:
+            scalar_params.setdefault(launch_name, set())
+    names = ", ".join(sorted(k.name for k in kernels))
+    for name in shapes:
+        if name not in tensors:
+            raise click.BadParameter(f"{name!r} is not a tensor parameter of {names} "
+                                     f"(tensors: {', '.join(sorted(tensors)) or 'none'})", param_hint="--shape")
+    for name in scalars:
+        if name not in scalar_params:
+            raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} "
+                                     f"(scalars: {', '.join(sorted(scalar_params)) or 'none'})", param_hint="--arg")
+    for name, by_kernel in sorted(tensors.items()):
+        for kernel, declared in sorted(by_kernel.items()):
+            if name in shapes:
+                _check_override(name, kernel, declared, shapes[name])
+    missing = sorted({f"{name} (declared {_shown(declared)} in `{kernel}`)"
+                      for name, by_kernel in tensors.items() for kernel, declared in by_kernel.items()
+                      if declared is not None and DYNAMIC in declared and name not in shapes})
+    if missing:
+        example = missing[0].split(" ")[0]
+        raise click.BadParameter(f"tensors with pl.DYNAMIC dimensions need their shape for the simulation: "
+                                 f"{'; '.join(missing)}; give each, e.g. --shape {example}=D0xD1",
+                                 param_hint="--shape")
+    unset = sorted(f"{name} (of `{', '.join(sorted(ks))}`)" for name, ks in scalar_params.items()
+                   if ks and name not in scalars)
+    if unset:
+        example = unset[0].split(" ")[0]
+        raise click.BadParameter(f"scalar parameters need a value for the simulation: {'; '.join(unset)}; give "
+                                 f"each, e.g. --arg {example}=VALUE", param_hint="--arg")
+
+
+def _check_override(name: str, kernel: str, declared, given: tuple[int, ...]) -> None:
+    if declared is None:
+        return  # no shape list in the annotation: nothing to compare with
+    if DYNAMIC not in declared:
+        raise click.BadParameter(f"tensor {name!r} of `{kernel}` has the fixed shape {_shown(declared)}; --shape "
+                                 "sets only dimensions declared pl.DYNAMIC (change the annotation to simulate "
+                                 "other sizes)", param_hint="--shape")
+    if len(given) != len(declared):
+        raise click.BadParameter(f"tensor {name!r} of `{kernel}` has {len(declared)} dimensions "
+                                 f"{_shown(declared)}, --shape gives {len(given)}", param_hint="--shape")
+    clash = [f"dimension {i} is {d}, not {g}" for i, (d, g) in enumerate(zip(declared, given, strict=True))
+             if d not in (g, DYNAMIC)]
+    if clash:
+        raise click.BadParameter(f"tensor {name!r} of `{kernel}` is declared {_shown(declared)}: "
+                                 f"{', '.join(clash)}", param_hint="--shape")
+
+
+@dataclass(frozen=True)
+class SimFailure:
+    """A kernel the emulator finds wrong: which version, and the verdict in one line."""
+
+    kernel: str
+    line: int  #: of the kernel's `def` in the input
+    version: str
+    verdict: str
+
+
+@dataclass
+class Simulation:
+    """What `--simulate` found: the kernels it found wrong, and the view of each kernel."""
+
+    failures: list[SimFailure] = field(default_factory=list)
+    kernels: list[KernelView] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
+
+
+def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
+                        shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False) -> Simulation:
+    """Print one verification per pipelined kernel of `result`, with each pipeline loop's
+    bound (and, with `gantt`, the runs as a terminal chart); `failures` lists the kernels
+    found wrong (a mismatch, deadlock, race or imbalance). OSError when the --timeline
+    cannot be written; click.BadParameter for --shape/--arg values that do not fit."""
+    from rich.console import Console
+
+    from sim_runtime import verify
+    from sim_runtime.errors import annotate_locations
+    from sim_runtime.verify import UNSUPPORTED
+
+    shape_map = parse_shapes(shapes)
+    scalar_map = parse_scalars(scalars)
+    file = read(result.source)
+    # kernels pipelined by hand are run as written: sequentially (their meaning) and with
+    # hardware semantics, which checks the author's own syncs
+    hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
+    kernels = [k for k in file.kernels if k.loops and k not in hand] + hand
+    launch = _launch_names(serial, path, kernels)
+    check_simulation_arguments(file, kernels, shape_map, scalar_map, launch)
+    _check_launch(launch, scalar_map)
+    console = Console(file=stream, highlight=False)
+    plain = not console.is_terminal
+    origins = None
+    outcome = Simulation()
+    for kernel in kernels:
+        label, code, code_path = (AS_WRITTEN, serial, str(path)) if kernel in hand else \
+            (PIPELINED, result.code, generated_path)
+        report = verify(serial, {label: code}, kernel.name, path=str(path), seed=seed,
+                        block_dim=block_dim, shapes=shape_map, timeline_path=timeline, scalars=scalar_map,
+                        generated_paths={label: code_path})
+        for row in report.rows:
+            if row.version == PIPELINED and row.message:
+                origins = origins or LineOrigins(result)
+                row.message = annotate_locations(row.message, generated_path, origins.note)
+        (_render_plain if plain else _render_table)(report, console)
+        view = kernel_view(kernel, report, label)
+        outcome.kernels.append(view)
+        if report.ok:
+            console.print("\n".join(bound_lines(view)), markup=False, highlight=False, soft_wrap=True)
+            if gantt:
+                _render_gantt(view, console)
+        if timeline is not None and report.ok:
+            console.print(f"trace of both runs written to {timeline} (open it in https://ui.perfetto.dev)",
+                          markup=False)
+        if report.failed:  # an op the emulator lacks leaves a version unchecked, not wrong
+            outcome.failures += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,
+                                            row.verdict_text.splitlines()[0] if row.verdict_text else row.verdict)
+                                 for row in report.rows if row.verdict not in ("ok", UNSUPPORTED)][:1]
+    return outcome
+
+
+def _render_gantt(view: KernelView, console) -> None:
+    from sim_runtime.gantt import render_gantt
+
+    runs = [(v, view.run(v)) for v in ("serial", view.label)]
+    render_gantt([run.gantt(v) for v, run in runs if run is not None], console,
+                 title=f"{view.name}, serial and {view.label}")
+
+
+def _cells(row) -> tuple[str, str, str, str]:
+    cycles = "-" if row.cycles is None else str(row.cycles)
+    speedup = "-" if row.speedup is None else f"{row.speedup:.2f}x"
+    diffs = ", ".join(f"{k}={v:.3g}" for k, v in row.max_diff.items()) or "-"
+    return row.version, cycles, speedup, diffs
+
+
+def _render_plain(report, console) -> None:
+    """One line per version (version, cycles, speedup, diffs, verdict); details indented below."""
+    out = [f"simulated verification of {report.kernel}:"]
+    width = max(len(r.version) for r in report.rows)
+    for row in report.rows:
+        version, cycles, speedup, diffs = _cells(row)
+        first, *rest = row.verdict_text.splitlines() or [row.verdict]
+        out.append(f"  {version:<{width}}  cycles {cycles}  speedup {speedup}  max |diff| {diffs}  {first}")
+        out += [f"  {'':<{width}}  {line}" for line in rest]
+    console.print("\n".join(out), markup=False, highlight=False, soft_wrap=True)
+
+
+def _render_table(report, console) -> None:
+    """A table of the numbers and verdicts; a failure's details follow it, unwrapped."""
+    from rich.table import Table
+
+    table = Table(title=f"simulated verification of {report.kernel}")
+    for col in ("version", "cycles", "speedup", "max |diff|", "verdict"):
+        table.add_column(col, justify="right" if col in ("cycles", "speedup") else "left")
+    for row in report.rows:
+        style = "green" if row.verdict == "ok" else "red"
+        table.add_row(*_cells(row), f"[{style}]{row.verdict}[/{style}]")
+    console.print(table)
+    for row in report.rows:
+        if row.message:
+            console.print(f"{row.version}: {row.verdict_text}", markup=False, highlight=False, soft_wrap=True)

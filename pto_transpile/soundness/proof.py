@@ -1,0 +1,51 @@
+"""The soundness check's problems as findings, with the fix each kind of problem needs.
+
+The check runs on every generated kernel against its serial original (PTO061, reported by
+the driver after emission) and on the syncs of hand-pipelined kernels (PTO068, a file rule).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
+from pto_transpile.read.model import Kernel
+from pto_transpile.read.plnames import PlNames
+from pto_transpile.read.reader import FileModel
+from pto_transpile.soundness.check import Problem, check_kernel
+
+#: The fix to suggest, per kind of problem the soundness check reports.
+#: the fix for each kind of problem (a rule picks one with `_hint`)
+HINTS = {
+    "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
+            "never synchronised), or keep both accesses in one stage",
+    "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
+             "in a tile across iterations changes when stages run ahead",
+    "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
+                "their iteration); do not change them inside stages",
+    "output": "Let each GM region be written by one stage per iteration",
+    "deadlock": "Give the buffers on this cycle more tiles, or lower `preload`",
+    "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
+                  "other rule, please report this",
+    "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
+    "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
+                  "syncs or stages) so the check can follow it",
+}
+
+
+def problem_fields(problem: Problem) -> dict[str, Any]:
+    """The fields of a rule's finding for `problem`: what is wrong, the fix, and the other
+    nodes involved (under `_related`, as a rule's check yields them)."""
+    return {"detail": problem.detail, "_hint": problem.kind, "_related": problem.related}
+
+
+def prove(file: FileModel, module: cst.Module, kernels: list[Kernel]) -> list[Finding]:
+    """Each generated kernel of `module` checked against its serial original in `file`."""
+    pl = file.pl if file.pl.module_ref is not None else PlNames.from_module(module)
+    generated = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+    return [Finding.of_check(codes.PIPELINE_NOT_PROVEN, problem.node if problem.node is not None else kernel.node.name,
+                             problem_fields(problem))
+            for kernel in kernels for problem in check_kernel(file, kernel, generated[kernel.name], pl)]

@@ -1,0 +1,186 @@
+"""What travels in the ctx ring: fields, their fills, and each stage argument's form.
+
+A delayed stage must see the values of ITS task, not the newest ones, so every live value a
+stage receives (scalars, struct fields, expressions over them, slots picked in the outer
+loop) is snapshotted into the ring each beat. Handles (tensors, groups, tiles) and
+compile-time constants pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
+from pto_transpile.read.kinds import names_in
+from pto_transpile.read.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.read.printing import code_of
+from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
+
+
+@dataclass(frozen=True)
+class Fill:
+    field: str
+    value: cst.BaseExpression  #: evaluated at the snapshot (the user's own node, or a generated name)
+    sections: tuple[str, ...] | None  #: None: plain fill (every core); else the sections it runs in
+
+    @property
+    def source(self) -> str:
+        return code_of(self.value)
+
+
+@dataclass(frozen=True)
+class ArgForm:
+    """How a stage argument is passed: "keep", "ctx", "field" or "slot" (a keyword argument
+    holding a live value travels just like a positional one)."""
+
+    form: str
+    field: str = ""
+    group: str = ""
+
+
+@dataclass
+class CtxPlan:
+    fields: list[str]  #: ordered, with _pl_is_valid first and _pl_task_id last
+    fills: list[Fill]
+    args: dict[int, list[ArgForm]]  #: stage index -> one form per (non-starred) argument, in call order
+    slot_fields: dict[str, str]  #: outer-pick target -> ctx field
+    findings: list[Finding] = field(default_factory=list)
+    #: field -> the scalar type it carries ("int", "float" or a dtype such as "DT_FP16"; `ctxtypes.py`)
+    types: dict[str, str] = field(default_factory=dict)
+
+
+def sections_of(kernel: Kernel, name: str) -> tuple[str, ...] | None:
+    if name in kernel.bound_plain or name not in kernel.var_sections:
+        return None
+    return tuple(sorted(kernel.var_sections[name]))
+
+
+def slot_field_names(loop: PipelineLoop) -> dict[str, str]:
+    """One ctx field per picked slot variable: `_pl_idx_<group>`, or `_pl_idx_<group>_<var>` when
+    the group has several picked variables or the pick does not simply follow the cursor."""
+    by_group: dict[str, list[OuterPick]] = {}
+    for p in loop.outer_picks:
+        by_group.setdefault(p.group, []).append(p)
+    names = {}
+    for group, picks in by_group.items():
+        for p in picks:
+            simple = len(picks) == 1 and p.accessor in ("next", "current")
+            names[p.target] = f"_pl_idx_{group}" if simple else f"_pl_idx_{group}_{p.target}"
+    return names
+
+
+def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
+    fills: dict[tuple[str, tuple | None], Fill] = {}
+    args: dict[int, list[ArgForm]] = {}
+    findings: list[Finding] = []
+    slot_fields = slot_field_names(loop)
+    picks = {p.target: p for p in loop.outer_picks}
+    aliases = loop.pick_aliases
+    struct_fields: set[str] = set()
+    for s in loop.stages:
+        for a in s.passed:
+            if isinstance(a.value, cst.Name) and a.value.value in kernel.structs:
+                struct_fields.update(kernel.structs[a.value.value][0].fields)
+
+    receivers: dict[str, list[tuple[cst.FunctionDef, str]]] = {}  #: field -> (stage, parameter) receiving it
+    anchors: dict[str, cst.CSTNode] = {}  #: field -> where its value is written (for a report)
+
+    def add(fill: Fill) -> None:
+        fills.setdefault((fill.field, fill.sections), fill)
+
+    def received(fname: str, s, arg: cst.Arg) -> None:
+        anchors.setdefault(fname, arg.value)
+        func = file.stages.get(s.func)
+        if func is not None:
+            for param, a in s.bind(func.params):
+                if a is arg:
+                    receivers.setdefault(fname, []).append((func.node, param))
+
+    for s in loop.stages:
+        forms: list[ArgForm] = []
+        for pos, arg in enumerate(s.passed):
+            value = arg.value
+            name = value.value if isinstance(value, cst.Name) else None
+            if name is not None and name in kernel.structs and not kernel.structs[name][0].is_array:
+                for f in kernel.structs[name][0].fields:
+                    add(Fill(f, cst.Attribute(cst.Name(name), cst.Name(f)), sections_of(kernel, name)))
+                    anchors.setdefault(f, kernel.structs[name][0].call)
+                forms.append(ArgForm("ctx"))
+                continue
+            if name is not None and aliases.get(name) in picks:
+                pick = picks[aliases[name]]
+                fname = slot_fields[pick.target]
+                add(Fill(fname, cst.Name(fname), sections_of(kernel, pick.target)))
+                forms.append(ArgForm("slot", fname, pick.group))
+                continue
+            travels, unknown = _travels(kernel, value)
+            if unknown and not travels:
+                findings.append(Finding(codes.ARGUMENT_KIND_UNKNOWN, value,
+                                        {"stage": s.func, "names": ", ".join(unknown)}))
+            if not travels:
+                forms.append(ArgForm("keep"))
+            elif name is not None:
+                fname = f"_pl_{name}" if name in struct_fields else name
+                add(Fill(fname, cst.Name(name), sections_of(kernel, name)))
+                forms.append(ArgForm("field", fname))
+                received(fname, s, arg)
+            else:
+                fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}"
+                section = (s.section,) if s.section in ("cube", "vector") else None
+                add(Fill(fname, value, section))
+                forms.append(ArgForm("field", fname))
+                received(fname, s, arg)
+        args[s.index] = forms
+    names = sorted({f.field for f in fills.values()})
+    plan = CtxPlan(["_pl_is_valid"] + names + ["_pl_task_id"], list(fills.values()), args, slot_fields, findings)
+    plan.types = _field_types(file, kernel, plan, receivers, anchors)
+    return plan
+
+
+def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dict[str, str]:
+    """The type each field carries: what its fills hold, else what the stage parameters
+    receiving it do with it (`ctxtypes.py`); a field neither says is reported (PTO072)
+    rather than typed by a guess."""
+    types = ScalarTypes(file, kernel)
+    out: dict[str, str] = {"_pl_is_valid": INT, "_pl_task_id": INT}
+    out.update({f: INT for f in plan.slot_fields.values()})
+    for fname in plan.fields:
+        if fname in out:
+            continue
+        fills = [f for f in plan.fills if f.field == fname]
+        kind = types.of(fills[0].value)
+        for f in fills[1:]:
+            kind = join(kind, types.of(f.value))
+        if kind is None:
+            uses = [stage_use_type(file, types, fn, param) for fn, param in receivers.get(fname, [])]
+            kind = uses[0] if uses and all(u == uses[0] for u in uses) else None
+        if kind is None:
+            names = sorted({fn.name.value for fn, _ in receivers.get(fname, [])})
+            stages = "stage " + ", ".join(f"`{n}`" for n in names) if names else "a stage"
+            plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name),
+                                         {"value": fills[0].source, "stage": stages}))
+            kind = INT
+        out[fname] = kind
+    return out
+
+
+def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]:
+    """(travels, undecidable names): travels iff no name is a handle and at least one is live."""
+    handle = live = False
+    unknown = []
+    for n in names_in(expr):
+        kind = kernel.kinds.get(n)
+        if kind is None or kind in ("const", "type"):
+            continue
+        if kind in HANDLE_KINDS:
+            handle = True
+        elif kind == UNKNOWN:
+            unknown.append(n)
+        else:
+            live = True
+    if handle:
+        return False, []
+    return live, unknown

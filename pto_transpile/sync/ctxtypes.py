@@ -1,0 +1,395 @@
+"""The scalar type each ctx field carries, and the initialiser that gives the field that type.
+
+PyPTO lowers `pl.struct_array(n, "PipeCtx", field=init, ...)` by typing each field from its
+initialiser: a float carried in a field declared `=0` would become an integer. So each
+field is initialised with a zero of what it carries: `0` for Python ints (loop variables,
+counters, offsets, flags), `0.0` for Python floats, and `pl.const(0, pl.DT_X)` when the
+value has a `pl` dtype (a `pl.DT_INT64` parameter, `pl.getval` of an fp16 tile).
+
+The type of a value is read from its expression: literals, kernel parameters' annotations,
+module constants, tiling-key fields (ints), the kernel's own assignments (all of them, to a
+fixed point), struct fields' initialisers, tiling-data dataclass annotations, element reads
+of tiles and tensors, `pl.const`, `pl.getval`, core queries, pure builtins and the helpers of
+the file (their `return` over the argument types). When the value says nothing, the uses of
+the stage parameter that receives it decide (an index or loop bound is an int; the scalar of
+a vector op takes the tile's dtype). Otherwise the type is unknown, and `plan_ctx` reports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from pto_api.memory import DTYPE_BITS
+from pto_transpile.read.consteval import AUGMENTED, PlSymbol
+from pto_transpile.read.meaning import Class, Value
+from pto_transpile.read.walk import iter_nodes
+
+INT, FLOAT = "int", "float"
+#: The dtypes whose values are floats.
+FLOAT_DTYPES = frozenset({"DT_FP16", "DT_BF16", "DT_FP32", "DT_FP64"})
+#: `pl` calls whose result is a plain index.
+_INDEX_CALLS = frozenset({"get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num"})
+#: `pl` vector ops whose last positional argument is a scalar of the tiles' dtype.
+_SCALAR_OPS = frozenset({"adds", "subs", "muls", "divs", "maxs", "mins", "ands", "ors", "shls", "shrs",
+                         "axpy", "leaky_relu", "duplicate", "fill", "compare_scalar", "select_scalar"})
+_BUILTIN_TYPES = {"int": INT, "float": FLOAT, "len": INT, "round": INT, "bool": INT}
+
+
+def initialiser(kind: str, pl: str) -> str:
+    """The text of a zero of `kind` ("int", "float" or a dtype leaf such as "DT_FP16")."""
+    if kind == INT:
+        return "0"
+    if kind == FLOAT:
+        return "0.0"
+    return f"{pl}.const({'0.0' if kind in FLOAT_DTYPES else '0'}, {pl}.{kind})"
+
+
+def is_float(kind: str | None) -> bool:
+    return kind == FLOAT or kind in FLOAT_DTYPES
+
+
+def join(a: str | None, b: str | None) -> str | None:
+    """The type of a value that may be either (None: unknown)."""
+    if a is None or b is None:
+        return None
+    if a == b:
+        return a
+    if is_float(a) != is_float(b):
+        return a if is_float(a) else b  # an int next to a float is promoted to the float
+    plain = {a, b} & {INT, FLOAT}
+    if plain:
+        return (set((a, b)) - plain).pop()  # a literal takes the dtype of the typed side
+    return a if DTYPE_BITS.get(a, 0) >= DTYPE_BITS.get(b, 0) else b
+
+
+class ScalarTypes:
+    """The scalar types of one function's names (the kernel's, or a helper's with its
+    parameters bound to the argument types), and of expressions over them."""
+
+    def __init__(self, file, kernel, fn: cst.FunctionDef | None = None, fixed: dict | None = None,
+                 active: set | None = None):
+        self.file, self.kernel = file, kernel
+        fn = fn if fn is not None else kernel.node
+        self._params = {p.name.value: p for p in fn.params.params} if fixed is None else {}
+        self._fixed: dict[str, str | None] = dict(fixed or {})
+        self._bindings = {n: v for n, v in _bindings(file, fn) if n not in self._fixed}
+        keys = file.instances(kernel)
+        self._keys = set(keys.keys[0]) if keys.known and keys.keys else set()
+        self._active: set = active if active is not None else set()
+        self.names: dict[str, str | None] = dict(self._fixed)  #: the names solved so far
+        self._pending: dict[str, str | None] = {}  #: the names being solved ("?": no type yet)
+
+    def _solve(self, name: str) -> None:
+        """`name`'s type and those of the names its bindings read, transitively: the join of
+        all bindings of each, to a fixed point ("?": not known yet, while the bindings it
+        depends on are worked out)."""
+        closure, todo = set(), [name]
+        while todo:
+            n = todo.pop()
+            if n in closure or n in self.names or n not in self._bindings:
+                continue
+            closure.add(n)
+            todo += [r for kind, node in self._bindings[n] if kind == "value" for r in self._reads(node)]
+        pending: dict[str, str | None] = {n: "?" for n in closure}
+        for _ in range(4 * len(closure) + 2):  # each name's type rises a few times at most
+            self._pending = pending
+            after = dict(pending)
+            for n in closure:
+                known = [k for k in (self._binding(v) for v in self._bindings[n]) if k != "?"]
+                result: str | None = known[0] if known else "?"
+                for k in known[1:]:
+                    result = join(result, k)
+                after[n] = result
+            if after == pending:
+                break
+            pending = after
+        else:
+            pending = dict.fromkeys(closure)  # not settled: unknown, never a guess
+        self._pending = {}
+        self.names.update({n: (None if k == "?" else k) for n, k in pending.items()})
+
+    def _binding(self, value) -> str | None:
+        kind, node = value
+        if kind == "annotation":
+            return _dtype_of_annotation(self.file, node)
+        if kind == "loop":
+            return INT
+        found = self.of(node)
+        if found is None and any(self._pending.get(n) == "?" for n in self._reads(node)):
+            return "?"
+        return found
+
+    def _reads(self, node: cst.CSTNode) -> list[str]:
+        """The names a binding's value reads (walked once)."""
+        cache = self.__dict__.setdefault("_read_names", {})
+        if node not in cache:
+            cache[node] = [n.value for n in self.file.find(node, cst.Name)]
+        return cache[node]
+
+    # expressions -------------------------------------------------------------------------
+    def of(self, expr: cst.BaseExpression) -> str | None:
+        """The type of `expr` (None: unknown)."""
+        if isinstance(expr, cst.Integer):
+            return INT
+        if isinstance(expr, cst.Float):
+            return FLOAT
+        if isinstance(expr, cst.Name):
+            return self._name(expr.value)
+        if isinstance(expr, cst.BinaryOperation):
+            left, right = self.of(expr.left), self.of(expr.right)
+            if isinstance(expr.operator, cst.Divide) and not (is_float(left) or is_float(right)):
+                return None  # `/` of two ints: whether the JIT keeps an int is not documented
+            return join(left, right)
+        if isinstance(expr, cst.UnaryOperation):
+            return INT if isinstance(expr.operator, cst.Not) else self.of(expr.expression)
+        if isinstance(expr, (cst.Comparison, cst.BooleanOperation)):
+            return INT
+        if isinstance(expr, cst.IfExp):
+            return join(self.of(expr.body), self.of(expr.orelse))
+        if isinstance(expr, cst.Call):
+            return self._call(expr)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr)
+        return None
+
+    def _name(self, name: str) -> str | None:
+        if name in ("True", "False"):
+            return INT
+        if name in self._pending:
+            found = self._pending[name]
+            return None if found == "?" else found
+        if name in self._bindings and name not in self.names:
+            self._solve(name)
+        if name in self.names:
+            return self.names[name]
+        if name in self._params:
+            return _dtype_of_annotation(self.file, self._params[name].annotation)
+        if name in self._keys:
+            return INT
+        meaning = self.file.meaning(name)
+        if isinstance(meaning, Value):
+            value = meaning.value
+            if isinstance(value, (bool, int)):
+                return INT
+            if isinstance(value, float):
+                return FLOAT
+        return None
+
+    def _call(self, call: cst.Call) -> str | None:
+        path = self.file.pl.path(call.func)
+        args = [a.value for a in call.args if a.keyword is None and not a.star]
+        if path is not None:
+            op = path[-1]
+            if op in _INDEX_CALLS:
+                return INT
+            if op == "const" and len(args) == 2:
+                return _leaf(self.file, args[1])
+            if op == "getval" and args:
+                return self.container_dtype(args[0])
+            return None
+        if isinstance(call.func, cst.Name):
+            name = call.func.value
+            if self.file.meaning(name) is None and name in _BUILTIN_TYPES:
+                return _BUILTIN_TYPES[name]
+            if self.file.meaning(name) is None and name in ("min", "max", "abs") and args:
+                result = self.of(args[0])
+                for a in args[1:]:
+                    result = join(result, self.of(a))
+                return result
+            helper = self.file.helpers.get(name)
+            if isinstance(helper, cst.FunctionDef):
+                return self._helper(helper, call)
+        return None
+
+    def _helper(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
+        """The type `fn` returns given the argument types (its own bindings followed once)."""
+        if fn in self._active:
+            return None
+        self._active.add(fn)
+        try:
+            params = [p.name.value for p in fn.params.params]
+            bound = {p: self.of(a.value) for p, a in zip(params, [a for a in call.args if a.keyword is None
+                                                                    and not a.star], strict=False)}
+            bound.update({a.keyword.value: self.of(a.value) for a in call.args if a.keyword is not None})
+            inner = ScalarTypes(self.file, self.kernel, fn, bound, self._active)
+            result: str | None = "?"
+            for ret in self.file.find(fn.body, cst.Return, skip_functions=True):
+                kind = inner.of(ret.value) if ret.value is not None else None
+                result = kind if result == "?" else join(result, kind)
+            return None if result == "?" else result
+        finally:
+            self._active.discard(fn)
+
+    def _subscript(self, node: cst.Subscript) -> str | None:
+        base = node.value
+        if isinstance(base, cst.Attribute) and base.attr.value == "shape":
+            return INT
+        if len(node.slice) >= 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
+            return self.container_dtype(base)  # one element of a tile or tensor
+        return None
+
+    def _attribute(self, node: cst.Attribute) -> str | None:
+        base = node.value
+        if not isinstance(base, cst.Name):
+            return None
+        decls = self.kernel.structs.get(base.value)
+        if decls:
+            init = next((a.value for a in decls[0].call.args if a.keyword is not None
+                         and a.keyword.value == node.attr.value), None)
+            return self.of(init) if init is not None else None
+        param = self._params.get(base.value)
+        if param is not None and param.annotation is not None and isinstance(param.annotation.annotation, cst.Name):
+            return _dataclass_field(self.file, param.annotation.annotation.value, node.attr.value)
+        return None
+
+    def container_dtype(self, node: cst.BaseExpression) -> str | None:
+        """The element dtype of a tile (a slot of a group) or a tensor parameter."""
+        if not isinstance(node, cst.Name):
+            return None
+        name = node.value
+        group = self.kernel.slot_vars.get(name) or (name if name in self.kernel.buffers else None)
+        if group is not None:
+            return _group_dtype(self.file, self.kernel.buffers[group].call)
+        param = self._params.get(name)
+        if param is not None and param.annotation is not None:
+            ann = param.annotation.annotation
+            if isinstance(ann, cst.Subscript) and len(ann.slice) > 1 and isinstance(ann.slice[1].slice, cst.Index):
+                return _leaf(self.file, ann.slice[1].slice.value)
+        return None
+
+
+def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: str) -> str | None:
+    """What the uses of a stage parameter say of its type: an index, a loop bound or an
+    offset is an int; the scalar of a vector op takes the tile's dtype (None: nothing)."""
+    found: str | None = "?"
+    for call in file.find(stage_fn.body, cst.Call):
+        path = file.pl.path(call.func)
+        if path is None:
+            continue
+        args = [a.value for a in call.args if a.keyword is None and not a.star]
+        if path == ("range",) and any(_mentions(a, param) for a in args):
+            found = INT if found in ("?", INT) else None
+        elif path[-1] in _SCALAR_OPS and args and _is_name(args[-1], param):
+            kind = _tile_dtype_in(file, types, stage_fn, args[0])
+            found = kind if found == "?" else join(found, kind)
+        else:
+            for a in args:
+                if isinstance(a, (cst.List, cst.Tuple)) and any(_mentions(e.value, param) for e in a.elements):
+                    found = INT if found in ("?", INT) else None  # an offset list
+    for sub in file.find(stage_fn.body, cst.Subscript):
+        if any(isinstance(e.slice, cst.Index) and _mentions(e.slice.value, param) for e in sub.slice):
+            found = INT if found in ("?", INT) else None  # an index
+    return None if found == "?" else found
+
+
+# helpers -----------------------------------------------------------------------------------
+def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
+    """name -> every value bound to it in `fn` (nested functions left out)."""
+    out: dict[str, list] = {}
+    for node in file.find(fn.body, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For), skip_functions=True):
+        if isinstance(node, cst.Assign):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    out.setdefault(t.target.value, []).append(("value", node.value))
+                elif isinstance(t.target, (cst.Tuple, cst.List)):
+                    for el in t.target.elements:
+                        if isinstance(el.value, cst.Name):
+                            out.setdefault(el.value.value, []).append(("value", cst.Name("?unpacked")))
+        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
+            out.setdefault(node.target.value, []).append(("annotation", node.annotation))
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            op = AUGMENTED[type(node.operator)]()
+            out.setdefault(node.target.value, []).append(("value", cst.BinaryOperation(node.target, op, node.value)))
+        elif isinstance(node, cst.For):
+            for n in file.find(node.target, cst.Name):
+                out.setdefault(n.value, []).append(("loop", node.iter))
+    return iter(out.items())
+
+
+def _dtype_of_annotation(file, annotation: cst.Annotation | None) -> str | None:
+    if annotation is None:
+        return None
+    node = annotation.annotation
+    if isinstance(node, cst.Name) and node.value in ("int", "bool"):
+        return INT
+    if isinstance(node, cst.Name) and node.value == "float":
+        return FLOAT
+    leaf = _leaf(file, node)
+    return leaf if leaf in DTYPE_BITS else None
+
+
+def _leaf(file, node: cst.BaseExpression) -> str | None:
+    """The dtype a `pl.DT_X` expression (or a module constant bound to one) names."""
+    value = file.evaluator.try_eval(node)
+    return value.leaf if isinstance(value, PlSymbol) and value.leaf in DTYPE_BITS else None
+
+
+def _group_dtype(file, call: cst.Call) -> str | None:
+    ttype = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "type"), None)
+    if not isinstance(ttype, cst.Call):
+        return None
+    dtype = next((a.value for a in ttype.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dtype is None:
+        positional = [a.value for a in ttype.args if a.keyword is None]
+        dtype = positional[1] if len(positional) > 1 else None
+    return _leaf(file, dtype) if dtype is not None else None
+
+
+def _dataclass_field(file, cls_name: str, attr: str) -> str | None:
+    meaning = file.meaning(cls_name)
+    if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
+        return None
+    for stmt in meaning.node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                        and small.target.value == attr:
+                    return _dtype_of_annotation(file, small.annotation)
+    return None
+
+
+def _tile_dtype_in(file, types: ScalarTypes, fn: cst.FunctionDef, node: cst.BaseExpression) -> str | None:
+    """The dtype of a tile a stage names (`x = x_db.next()` of a group parameter)."""
+    if not isinstance(node, cst.Name):
+        return None
+    for assign in file.find(fn.body, cst.Assign):
+        if any(isinstance(t.target, cst.Name) and t.target.value == node.value for t in assign.targets):
+            value = assign.value
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                    and isinstance(value.func.value, cst.Name):
+                return _param_group_dtype(file, types, fn, value.func.value.value)
+    return None
+
+
+def _param_group_dtype(file, types: ScalarTypes, fn: cst.FunctionDef, param: str) -> str | None:
+    """The dtype of the group a stage parameter receives, over every call of the stage."""
+    names = [p.name.value for p in fn.params.params]
+    if param not in names:
+        return None
+    found: str | None = "?"
+    for loop in types.kernel.loops:
+        for stage in loop.stages:
+            func = file.stages.get(stage.func)
+            if func is None or func.node is not fn:
+                continue
+            for p, arg in stage.bind(names):
+                if p == param:
+                    kind = types.container_dtype(arg.value)
+                    found = kind if found == "?" else join(found, kind)
+    return None if found == "?" else found
+
+
+def _names(node: cst.CSTNode) -> list[str]:
+    return [n.value for n in iter_nodes(node) if isinstance(n, cst.Name)]
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    return name in _names(node)
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name

@@ -1,0 +1,200 @@
+"""The sync dependency graph of one pipeline loop.
+
+Nodes are op-level accesses. Buffers whose addresses overlap share a region; a lane is one
+(region, slot). Unrolling the schedule over enough tasks puts every access of every task
+on its lane in time order; RAW edges (a read waits for the latest write of its buffer)
+and WAR edges (a write waits for the latest read per pipe of what it overwrites) are read
+off the lanes in steady state. Address reuse needs no special case: co-located buffers
+share lanes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
+from pto_transpile.read.model import Access, Kernel, PipelineLoop
+from pto_transpile.sync.scan import overlap_pairs
+
+
+@dataclass(frozen=True)
+class Node:
+    seq: int
+    stage_index: int
+    stage: str
+    section: str
+    buffer: str
+    role: str
+    pipe: str
+    region: int
+    access: Access
+
+    def label(self) -> str:
+        return f"{self.stage}({self.buffer} {self.role} {self.pipe})"
+
+
+@dataclass
+class Edge:
+    kind: str  #: "RAW" or "WAR"
+    src: Node
+    dst: Node
+    dist: int  #: dst beat - src beat
+    task_off: int  #: dst task - src task
+    unstable: bool = False
+
+
+@dataclass
+class SyncGraph:
+    nodes: list[Node]
+    edges: list[Edge]
+    region_members: dict[int, list[str]]
+    region_slots: dict[int, int]
+    findings: list[Finding] = field(default_factory=list)
+
+    def users(self, buffer: str) -> list[int]:
+        """Stage indices touching `buffer`, in chain order."""
+        return sorted({n.stage_index for n in self.nodes if n.buffer == buffer})
+
+
+@dataclass(frozen=True)
+class _Event:
+    beat: int
+    order: int
+    task: int
+    node: Node
+
+
+def build_graph(kernel: Kernel, loop: PipelineLoop, accesses: list[list[Access]], delays: tuple[int, ...]) -> SyncGraph:
+    findings: list[Finding] = []
+    nodes: list[Node] = []
+    for stage_index, stage_accesses in enumerate(accesses):
+        seen = set()
+        for a in stage_accesses:
+            key = (a.buffer, a.role, a.pipe)
+            if key in seen:
+                continue
+            seen.add(key)
+            stage = loop.stages[stage_index]
+            nodes.append(Node(len(nodes), stage_index, stage.func, stage.section, a.buffer, a.role, a.pipe, -1, a))
+    touched = sorted({n.buffer for n in nodes})
+    members, slots = _regions(kernel, touched, findings, nodes)
+    region_of = {b: r for r, ms in members.items() for b in ms}
+    nodes = [Node(n.seq, n.stage_index, n.stage, n.section, n.buffer, n.role, n.pipe, region_of[n.buffer], n.access)
+             for n in nodes]
+    if any(slots.get(r) is None for r in members):
+        return SyncGraph(nodes, [], members, {}, findings)
+    edges = _edges(nodes, slots, delays)
+    return SyncGraph(nodes, edges, members, slots, findings)
+
+
+def _regions(kernel: Kernel, touched: list[str], findings: list[Finding], nodes) -> tuple[dict, dict]:
+    parent = {b: b for b in touched}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in overlap_pairs(kernel):
+        if a in parent and b in parent:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+    reps = sorted({find(b) for b in touched})
+    members = {i: sorted(b for b in touched if find(b) == rep) for i, rep in enumerate(reps)}
+    slots: dict[int, int | None] = {}
+    for r, ms in members.items():
+        count = kernel.buffers[ms[-1]].slot_count
+        slots[r] = count
+        if count is None:
+            node = next(n.access.node for n in nodes if n.buffer == ms[-1])
+            findings.append(Finding(codes.SLOT_COUNT_UNRESOLVED, kernel.buffers[ms[-1]].call,
+                                    {"buffer": ms[-1], "use": node}))
+    return members, slots
+
+
+def _edges(nodes: list[Node], slots: dict[int, int], delays: tuple[int, ...]) -> list[Edge]:
+    max_delay = max(delays, default=0)
+    max_slots = max(slots.values(), default=1)
+    warm = max_delay + max_slots
+    cool = max_slots
+    ntask = warm + 2 * max_slots + cool + 2
+    lanes: dict[tuple[int, int], list[_Event]] = {}
+    for task in range(ntask):
+        for n in nodes:
+            lane = (n.region, task % slots[n.region])
+            lanes.setdefault(lane, []).append(_Event(task + delays[n.stage_index], n.seq, task, n))
+    edges: dict[tuple, Edge] = {}
+
+    def record(kind: str, src: _Event, dst: _Event) -> None:
+        if not (warm <= dst.task < ntask - cool):
+            return
+        key = (kind, src.node.seq, dst.node.seq)
+        dist, off = dst.beat - src.beat, dst.task - src.task
+        edge = edges.get(key)
+        if edge is None:
+            edges[key] = Edge(kind, src.node, dst.node, dist, off)
+        elif (edge.dist, edge.task_off) != (dist, off):
+            edge.unstable = True
+            edge.dist, edge.task_off = dist, off
+
+    for events in lanes.values():
+        events.sort(key=lambda e: (e.beat, e.order))
+        for i, e in enumerate(events):
+            if "R" in e.node.role:
+                for prev in reversed(events[:i]):
+                    if "W" in prev.node.role and prev.node.buffer == e.node.buffer:
+                        record("RAW", prev, e)
+                        break
+                continue
+            last_write: dict[str, _Event] = {}
+            for prev in reversed(events[:i]):
+                if "W" in prev.node.role and prev.node.buffer not in last_write:
+                    last_write[prev.node.buffer] = prev
+            for w in last_write.values():
+                gating: dict[str, _Event] = {}
+                for r in events:
+                    if "R" in r.node.role and r.node.buffer == w.node.buffer and r.task == w.task:
+                        best = gating.get(r.node.pipe)
+                        if best is None or (r.beat, r.order) > (best.beat, best.order):
+                            gating[r.node.pipe] = r
+                for r in gating.values():
+                    record("WAR", r, e)
+    return list(edges.values())
+
+
+def find_cycles(graph: SyncGraph) -> list[tuple[int, list[Edge]]]:
+    """Dependency cycles with their total distance (deadlock iff total <= 0), smallest first per node set."""
+    out_edges: dict[int, list[Edge]] = {}
+    for e in graph.edges:
+        if e.src.stage_index == e.dst.stage_index and e.task_off == 0 and e.src.seq > e.dst.seq:
+            # A stage that reads a received tile and later overwrites part of it gets a WAR
+            # edge from its own later read to its earlier write (gating readers come from
+            # the whole lane). Nothing waits on it -- one stage's accesses are
+            # ordered by program order and auto_mutex -- so it cannot be part of a deadlock.
+            continue
+        out_edges.setdefault(e.src.seq, []).append(e)
+    limit = len(graph.nodes) + 1
+    best: dict[frozenset, tuple[int, list[Edge]]] = {}
+
+    def dfs(start: int, at: int, path: list[Edge], visited: set[int], total: int) -> None:
+        if len(path) > limit:
+            return
+        for e in out_edges.get(at, ()):
+            nxt = e.dst.seq
+            if nxt == start:
+                cycle = path + [e]
+                key = frozenset(x.src.seq for x in cycle)
+                t = total + e.dist
+                if key not in best or t < best[key][0]:
+                    best[key] = (t, cycle)
+            elif nxt not in visited:
+                visited.add(nxt)
+                dfs(start, nxt, path + [e], visited, total + e.dist)
+                visited.discard(nxt)
+
+    for n in graph.nodes:
+        dfs(n.seq, n.seq, [], {n.seq}, 0)
+    return sorted(best.values(), key=lambda c: c[0])

@@ -1,0 +1,389 @@
+"""Per-op buffer accesses of each stage: (buffer, role, pipe), in execution order.
+
+Only tracked buffers are recorded: cross-core buffers and buffers whose addresses overlap
+one. Plain helpers called from a stage are scanned as part of it (bindings follow argument
+positions); `@pl.vector_function` helpers contribute V-pipe accesses from their `vf.*`
+ops. Problems found on the way (an op whose pipe cannot be determined, a helper that
+declares a tile group or returns a tile, ...) are reported as findings with rule codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile import codes
+from pto_transpile.diagnostics import Finding
+from pto_transpile.read import vfbody
+from pto_transpile.read.kinds import SLOT_ACCESSORS
+from pto_transpile.read.model import Access, Kernel, StageCall
+from pto_transpile.read.walk import children
+
+
+@dataclass
+class Binding:
+    buffer: str
+    is_group: bool  #: True: the name is the group itself; False: a slot (tile) of it
+
+
+@dataclass
+class ScanResult:
+    accesses: list[Access] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def overlap_pairs(kernel: Kernel) -> list[tuple[str, str]]:
+    """Pairs of buffers (one at least cross-core) whose byte ranges intersect in one memory."""
+    names = sorted({b.name for b in kernel.buffers.values()})
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            ba, bb = kernel.buffers[a], kernel.buffers[b]
+            if not (ba.cross_core or bb.cross_core) or ba.memory != bb.memory or not ba.ranges or not bb.ranges:
+                continue
+            if any(s1 < e2 and s2 < e1 for s1, e1 in ba.ranges for s2, e2 in bb.ranges):
+                pairs.append((a, b))
+    return pairs
+
+
+def tracked_buffers(kernel: Kernel) -> set[str]:
+    tracked = {n for n, b in kernel.buffers.items() if b.cross_core and n == b.name}
+    for a, b in overlap_pairs(kernel):
+        tracked.update((a, b))
+    return tracked
+
+
+class StageScanner:
+    """Scans stage bodies (and the helpers they call) for accesses to tracked buffers."""
+
+    def __init__(self, file, kernel: Kernel):
+        self.file = file
+        self.pl = file.pl
+        self.kernel = kernel
+        self.tracked = tracked_buffers(kernel)
+
+    def scan_stage(self, stage_call: StageCall) -> ScanResult:
+        result = ScanResult()
+        func = self.file.stages.get(stage_call.func)
+        if func is None:
+            return result
+        bindings: dict[str, Binding] = {}
+        aggregates: dict[str, dict[str, str]] = {}
+        for param, arg in stage_call.bind(func.params):
+            v = arg.value
+            if isinstance(v, cst.Name):
+                if v.value in self.kernel.buffers:
+                    bindings[param] = Binding(self.kernel.buffers[v.value].name, True)
+                elif v.value in self.kernel.slot_vars:
+                    bindings[param] = Binding(self.kernel.buffers[self.kernel.slot_vars[v.value]].name, False)
+                elif v.value in self.kernel.tuples:
+                    aggregates[param] = self.kernel.tuples[v.value]
+        self._scan_function(func.node, bindings, aggregates, stage_call.index, result, stack=(func.name,))
+        return result
+
+    # one function body ------------------------------------------------------------------
+    def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack,
+                       call_site=None) -> None:
+        bindings = dict(bindings)
+        self._bind_locals(fn, bindings, aggregates, result)
+        _OpWalker(self, fn, bindings, stage_index, result, stack, call_site).walk(fn.body)
+
+    def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
+        """Fixed point over `y = agg.f`, `y = g.next()`, `y = g[i]`, `y = t[a:b]`, `y = x`."""
+        assigns = [(node.targets[0].target.value, node.value)
+                   for node in self.file.find(fn.body, cst.Assign, skip_functions=True)
+                   if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)]
+        changed = True
+        while changed:
+            changed = False
+            for target, value in assigns:
+                if target in bindings:
+                    continue
+                found: Binding | None = None
+                if (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+                        and value.value.value in aggregates):
+                    var = aggregates[value.value.value].get(value.attr.value)
+                    if var in self.kernel.buffers:
+                        found = Binding(self.kernel.buffers[var].name, True)
+                elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                        and value.func.attr.value in SLOT_ACCESSORS and isinstance(value.func.value, cst.Name):
+                    owner = bindings.get(value.func.value.value)
+                    if owner is not None and owner.is_group:
+                        found = Binding(owner.buffer, False)
+                elif isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):
+                    owner = bindings.get(value.value.value)
+                    if owner is not None:
+                        found = Binding(owner.buffer, False)
+                elif isinstance(value, cst.Name) and value.value in bindings:
+                    found = bindings[value.value]
+                if found is not None:
+                    bindings[target] = found
+                    changed = True
+        # L10: a slot accessor on a bound group must be the whole right-hand side of `y = ...`.
+        allowed = {v for _, v in assigns}
+        for node in self.file.find(fn.body, cst.Call):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_ACCESSORS \
+                    and isinstance(node.func.value, cst.Name):
+                owner = bindings.get(node.func.value.value)
+                if owner is not None and owner.is_group and node not in allowed:
+                    result.findings.append(Finding(codes.SLOT_ACCESSOR_NOT_ASSIGNED, node, {
+                        "group": node.func.value.value, "accessor": node.func.attr.value}))
+
+    def memory_of(self, name_node: cst.BaseExpression, bindings) -> str | None:
+        if isinstance(name_node, cst.Name):
+            b = bindings.get(name_node.value)
+            if b is not None:
+                return self.kernel.buffers[b.buffer].memory
+        return None
+
+
+class _OpWalker:
+    """Visits calls and subscripts of one function body in execution order.
+
+    A plain pre-order walk (parents before children, in source order) with a few node types
+    handled specially; libcst's visitor machinery would cost several times more."""
+
+    def __init__(self, scanner: StageScanner, fn, bindings, stage_index, result: ScanResult, stack, call_site=None):
+        self.s = scanner
+        self.call_site = call_site
+        self.fn = fn
+        self.bindings = bindings
+        self.stage_index = stage_index
+        self.result = result
+        self.stack = stack
+        self._made: set[str] | None = None
+
+    def walk(self, node: cst.CSTNode) -> None:
+        handler = _HANDLERS.get(type(node))
+        if handler is not None and not handler(self, node):
+            return
+        for child in children(node):
+            self.walk(child)
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False  # nested functions are not part of this body's execution
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        self.walk(node.value)  # the value runs before the targets are stored
+        for t in node.targets:
+            self._store(t.target, "W")
+        return False
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
+        self.walk(node.value)
+        self._store(node.target, "RW")
+        return False
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
+            related = ((f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site),)
+            self.s_finding(codes.HELPER_RETURNS_BUFFER, node, related if self.call_site is not None else (),
+                           helper=self.fn.name.value, value=self.s.file.source.code(node.value))
+        return True
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        # a load of one element `t[i, j]` of a tracked tile: getval on pipe S
+        if self._element_access(node):
+            self._record(node.value, "R", "S", node, "getval")
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        path = self.s.pl.path(node.func)
+        if path is not None:
+            self._block_op(path[-1], node)
+            return True
+        if isinstance(node.func, cst.Name):
+            name = node.func.value
+            if name in self.s.file.vector_functions:
+                self._vf_call(name, node)
+            elif name in self.s.file.helpers and name not in self.stack:
+                self._helper_call(name, node)
+        return True
+
+    # ------------------------------------------------------------------------------------
+    def s_finding(self, code: str, node, related=(), **fields) -> None:
+        self.result.findings.append(Finding(code, node, fields, related))
+
+    def _names_buffer(self, expr) -> bool:
+        if isinstance(expr, cst.Call) and self.s.pl.path(expr.func) in (("make_tile",), ("make_tile_group",)):
+            return True
+        if isinstance(expr, cst.Name):
+            return expr.value in self.bindings or expr.value in self._made_tiles()
+        if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+                and expr.func.attr.value in SLOT_ACCESSORS):
+            return isinstance(expr.func.value, cst.Name) and expr.func.value.value in self.bindings
+        if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+            return expr.value.value in self.bindings
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return any(self._names_buffer(e.value) for e in expr.elements)
+        return False
+
+    def _made_tiles(self) -> set[str]:
+        """Names this function binds to a tile or group it makes itself (`t = pl.make_tile(...)`)."""
+        if self._made is None:
+            self._made = set()
+            for node in self.s.file.find(self.fn.body, cst.Assign):
+                if (isinstance(node.value, cst.Call)
+                        and self.s.pl.path(node.value.func) in (("make_tile",), ("make_tile_group",))):
+                    self._made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+        return self._made
+
+    def _element_access(self, node: cst.Subscript) -> bool:
+        if not isinstance(node.value, cst.Name):
+            return False
+        b = self.bindings.get(node.value.value)
+        if b is None or b.is_group or b.buffer not in self.s.tracked:
+            return False
+        return len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice)
+
+    def _store(self, target, role: str) -> None:
+        if isinstance(target, cst.Subscript) and self._element_access(target):
+            self._record(target.value, role, "S", target, "setval")
+
+    def _record(self, name_node, role, pipe, node, op) -> None:
+        b = self.bindings.get(name_node.value)
+        if b is None or b.buffer not in self.s.tracked:
+            return
+        self.result.accesses.append(Access(self.stage_index, b.buffer, role, pipe, node, op))
+
+    def _block_op(self, op: str, node: cst.Call) -> None:
+        if op in DESCRIPTOR_ONLY_OPS:
+            return
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        touched = [p for p in positional if isinstance(p, cst.Name) and p.value in self.bindings
+                   and self.bindings[p.value].buffer in self.s.tracked]
+        if not touched:
+            return
+        mode = None
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value == "mode" and isinstance(a.value, cst.Attribute):
+                mode = a.value.attr.value
+        roles = op_roles(op, mode)
+        if roles is None:
+            buffers = ", ".join(sorted({self.bindings[t.value].buffer for t in touched}))
+            self.s_finding(codes.OP_ROLES_UNKNOWN, node, op=op, buffers=buffers)
+            return
+        pipe = self._pipe(op, positional, node)
+        if pipe is None:
+            return
+        merged: dict[str, str] = {}
+        for i, value in enumerate(positional):
+            role = roles[i] if i < len(roles) else None
+            if role is None or not isinstance(value, cst.Name):
+                continue
+            b = self.bindings.get(value.value)
+            if b is None or b.buffer not in self.s.tracked:
+                continue
+            prev = merged.get(b.buffer)
+            merged[b.buffer] = role if prev is None or prev == role else "RW"
+        for buffer, role in merged.items():
+            self.result.accesses.append(Access(self.stage_index, buffer, role, pipe, node, op))
+
+    def _pipe(self, op: str, positional, node) -> str | None:
+        if op in ("move", "insert"):
+            dst = self.s.memory_of(positional[0], self.bindings) if positional else None
+            src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
+            if dst is None or src is None:
+                side = "destination" if dst is None else "source"
+                self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side=side)
+                return None
+            return move_pipe(src, dst)
+        if op in ("store", "store_tile"):
+            src = self.s.memory_of(positional[1], self.bindings) if len(positional) > 1 else None
+            if src is None:
+                self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="source")
+                return None
+            return store_pipe(src)
+        pipe = op_pipe(op)
+        if pipe is None:
+            self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="registry")
+        return pipe
+
+    def _helper_call(self, name: str, node: cst.Call) -> None:
+        helper = self.s.file.helpers[name]
+        params = [p.name.value for p in helper.params.params]
+        bound = {}
+        for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star], strict=False):
+            if isinstance(a.value, cst.Name) and a.value.value in self.bindings:
+                bound[p] = self.bindings[a.value.value]
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value in params and isinstance(a.value, cst.Name) \
+                    and a.value.value in self.bindings:
+                bound[a.keyword.value] = self.bindings[a.value.value]
+        self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node)
+
+    def _vf_call(self, name: str, node: cst.Call) -> None:
+        roles = vf_param_roles(self.s.file, name, self, set())
+        for i, a in parameter_arguments(self.s.file.vf_body(name).params, node.args):
+            role = roles.get(i)
+            if role and isinstance(a.value, cst.Name):
+                self._record(a.value, role, "V", node, name)
+
+
+def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:
+    """(parameter index, argument) of a call: positional arguments by position, keyword
+    arguments by their parameter's name (starred ones bind nothing the scan can follow)."""
+    out = list(enumerate(a for a in args if a.keyword is None and not a.star))
+    out += [(params.index(a.keyword.value), a) for a in args if a.keyword is not None and a.keyword.value in params]
+    return out
+
+
+_HANDLERS = {
+    cst.FunctionDef: _OpWalker.visit_FunctionDef,
+    cst.Assign: _OpWalker.visit_Assign,
+    cst.AugAssign: _OpWalker.visit_AugAssign,
+    cst.Return: _OpWalker.visit_Return,
+    cst.Subscript: _OpWalker.visit_Subscript,
+    cst.Call: _OpWalker.visit_Call,
+}
+
+
+def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int, str]:
+    """Role per positional parameter of a vector function, from the `vf.*` ops in its body.
+
+    Computed once per file and function; the problems found on the way (an op the table does
+    not know) are reported again at every call, where the reporter folds repeats."""
+    cache = file.__dict__.setdefault("_vf_param_roles", {})
+    key = (name, frozenset(active))
+    if key not in cache:
+        findings: list[Finding] = []
+        cache[key] = (_vf_param_roles(file, name, findings, active), findings)
+    roles, findings = cache[key]
+    walker.result.findings.extend(findings)
+    return roles
+
+
+def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> dict[int, str]:
+    body = file.vf_body(name)
+    roles: dict[str, str] = {}
+
+    def add(param: str | None, role: str) -> None:
+        if param is None:
+            return
+        prev = roles.get(param)
+        roles[param] = role if prev in (None, role) else "RW"
+
+    for call, aliases in vfbody.calls(body):
+        if call.op is not None:
+            table = VF_OP_ROLES.get(call.op)
+            if table is None:
+                if any(vfbody.root(a, aliases) for a in call.args):
+                    assert call.node is not None, "a vector function a finding points into is read by libcst"
+                    findings.append(Finding(codes.OP_ROLES_UNKNOWN, call.node,
+                                            {"op": f"vf.{call.op}", "buffers": name}))
+                continue
+            for i, a in enumerate(call.args):
+                role = table[i] if i < len(table) else None
+                if role is not None:
+                    add(vfbody.root(a, aliases), role)
+        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
+            inner = _vf_param_roles(file, call.function, findings, active | {name})
+            params = file.vf_body(call.function).params
+            passed = list(enumerate(call.args)) + [(params.index(k), a) for k, a in call.keywords if k in params]
+            for i, a in passed:
+                if i in inner:
+                    add(vfbody.root(a, aliases), inner[i])
+
+    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}

@@ -1,0 +1,161 @@
+"""What the command prints: machine formats when clean, records of every failure, colour,
+per-file order, and --simulate's usage mistakes in CLI words."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import DEMO
+from pto_transpile import transpile
+from pto_transpile.cli import main
+
+
+def run(*args, env=None):
+    return CliRunner().invoke(main, [str(a) for a in args], env=env, catch_exceptions=False)
+
+
+# -- machine formats ---------------------------------------------------------------------------
+
+def test_json_of_a_clean_run_is_an_empty_list():
+    r = run(DEMO, "--check", "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout) == []
+
+
+def test_sarif_of_a_clean_run_is_a_log_without_results():
+    r = run(DEMO, "--check", "--format", "sarif")
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0 and doc["version"] == "2.1.0" and doc["runs"][0]["results"] == []
+
+
+@pytest.fixture
+def stale(tmp_path):
+    out = tmp_path / "o.py"
+    out.write_text(transpile(DEMO.read_text(), preload=1).code)
+    return out
+
+
+def test_a_stale_output_is_a_record_in_json(stale):
+    r = run(DEMO, "--check", "-o", stale, "--format", "json")
+    [record] = json.loads(r.stdout)
+    assert r.exit_code == 1 and record["code"] == "PTO094" and record["path"] == str(stale)
+    assert "out of date" in record["message"] and record["line"] > 1
+
+
+def test_a_missing_output_is_a_record_in_sarif_and_github(tmp_path):
+    missing = tmp_path / "missing.py"
+    doc = json.loads(run(DEMO, "--check", "-o", missing, "--format", "sarif").stdout)
+    [result] = doc["runs"][0]["results"]
+    assert result["ruleId"] == "PTO094" and "does not exist" in result["message"]["text"]
+    r = run(DEMO, "--check", "-o", missing, "--format", "github")
+    assert r.exit_code == 1 and r.stdout.startswith(f"::error file={missing},line=1") and "PTO094" in r.stdout
+
+
+def _racy(monkeypatch):
+    """A kernel the static checks would refuse, let through so that the emulator finds the race."""
+    from pto_transpile import driver
+    monkeypatch.setattr(driver, "transpile", functools.partial(driver.transpile, _skip_rules=["PTO057", "PTO061"]))
+    from pto_transpile.rules import registry
+
+    return registry()["PTO057"].invalid[0]
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+def test_a_failed_simulation_is_a_record(tmp_path, monkeypatch, fmt):
+    src = tmp_path / "racy.py"
+    src.write_text(_racy(monkeypatch))
+    r = run(src, "--simulate", "-o", tmp_path / "o.py", "--format", fmt)
+    assert r.exit_code == 1 and not (tmp_path / "o.py").exists()
+    if fmt == "json":
+        [record] = json.loads(r.stdout)
+        assert record["code"] == "PTO095" and "race" in record["message"] and record["path"] == str(src)
+        assert src.read_text().splitlines()[record["line"] - 1].startswith("def kernel(")
+    elif fmt == "sarif":
+        [result] = json.loads(r.stdout)["runs"][0]["results"]
+        assert result["ruleId"] == "PTO095"
+    else:
+        assert "::error file=" in r.stdout and "PTO095" in r.stdout
+
+
+# -- colour ------------------------------------------------------------------------------------
+
+class _Tty:
+    def __init__(self, tty):
+        self.tty = tty
+
+    def isatty(self):
+        return self.tty
+
+
+@pytest.mark.parametrize("choice, env, tty, expected", [
+    ("auto", {}, True, True), ("auto", {}, False, False),
+    ("auto", {"FORCE_COLOR": "1"}, False, True), ("auto", {"FORCE_COLOR": "0"}, False, False),
+    ("auto", {"NO_COLOR": "1"}, True, False), ("auto", {"NO_COLOR": "1", "FORCE_COLOR": "1"}, False, False),
+    ("always", {"NO_COLOR": "1"}, False, True), ("never", {"FORCE_COLOR": "1"}, True, False),
+])
+def test_colour_choice(choice, env, tty, expected):
+    from pto_transpile.output.render.text import wants_color
+
+    assert wants_color(choice, _Tty(tty), env) is expected
+
+
+BAD = DEMO.read_text().replace("fwd_ids=[0, 1],", "fwd_ids=[0, 16],")
+
+
+def test_force_color_colours_a_piped_report(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(BAD)
+    plain = run(src, "--check", env={"FORCE_COLOR": None, "NO_COLOR": None})
+    forced = run(src, "--check", env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    assert "\x1b[" not in plain.output and "\x1b[" in forced.output
+    never = run(src, "--check", "--color", "never", env={"FORCE_COLOR": "1"})
+    always = run(src, "--check", "--color", "always")
+    assert "\x1b[" not in never.output and "\x1b[" in always.output and "error[PTO025]" in never.output
+
+
+# -- per-file order ----------------------------------------------------------------------------
+
+def test_several_files_report_each_file_before_the_next(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    useless = "# pto-transpile: ignore[PTO042]\n@pl.jit(auto_mutex=True"
+    (tmp_path / "k1.py").write_text(DEMO.read_text().replace("@pl.jit(auto_mutex=True", useless))
+    (tmp_path / "k2.py").write_text(BAD)
+    (tmp_path / "k3.py").write_text(DEMO.read_text())
+    r = run("k1.py", "k2.py", "k3.py", "-j", "2")
+    lines = [line for line in r.output.splitlines() if line.startswith(("wrote", "warning[", "error[", "found"))]
+    assert [line[:15] for line in lines] == ["warning[PTO096]", "wrote build/k1/", "error[PTO025]: ",
+                                             "wrote build/k3/", "found 1 error(s"]
+
+
+# -- --simulate usage mistakes -----------------------------------------------------------------
+
+DYNAMIC = DEMO.read_text().replace("a: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],",
+                                   "a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],")
+
+
+@pytest.mark.parametrize("text, args, words", [
+    (None, ["--shape", "a=1024x64"], "fixed shape [256, 64]"),
+    (None, ["--shape", "q=1024x64"], "'q' is not a tensor parameter"),
+    (None, ["--arg", "n=3"], "'n' is not a scalar parameter"),
+    (DYNAMIC, [], "a (declared [pl.DYNAMIC, 64] in `pipeline_demo_kernel`)"),
+    (DYNAMIC, ["--shape", "a=256x32"], "dimension 1 is 64, not 32"),
+    (DYNAMIC, ["--shape", "a=256"], "has 2 dimensions"),
+])
+def test_simulate_usage_mistakes_are_exit_2_in_cli_words(tmp_path, text, args, words):
+    src = tmp_path / "k.py"
+    src.write_text(text or DEMO.read_text())
+    r = run(src, "--simulate", "--check", *args)
+    assert r.exit_code == 2 and words in r.output and "Usage:" in r.output, r.output
+    assert "serial" not in r.output  # refused before anything ran
+
+
+@pytest.mark.emulator
+def test_a_dynamic_tensor_simulates_with_its_shape(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(DYNAMIC)
+    r = run(src, "--simulate", "--check", "--shape", "a=256x64")
+    assert r.exit_code == 0, r.output

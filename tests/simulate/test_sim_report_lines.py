@@ -1,0 +1,54 @@
+"""Reports on a generated kernel name the generated file, and each line's input origin."""
+
+from __future__ import annotations
+
+from helpers import DEMO, demo_text
+from pto_transpile import transpile
+from pto_transpile.simulate.provenance import LineOrigins
+from sim_runtime import verify
+from sim_runtime.errors import annotate_locations
+from sim_runtime.verify import VerifyRow
+
+GENERATED = "build/seed_demo/pipeline_generated.py"
+
+
+def _demo():
+    return transpile(demo_text(), preload=2, path=str(DEMO))
+
+
+def test_kept_lines_map_to_their_input_lines_and_syncs_to_their_edges():
+    result = _demo()
+    origins = LineOrigins(result)
+    lines = result.code.splitlines()
+    source = demo_text().splitlines()
+    move = next(i for i, line in enumerate(lines, 1) if "pl.move(left, p_mat" in line)
+    assert origins.note(move) == f"input line {source.index(lines[move - 1]) + 1}"
+    calls = {i: " ".join(part.strip() for part in lines[i - 1:i + 3]) for i in range(1, len(lines) + 1)}
+    wait = next(i for i, text in calls.items()
+                if text.startswith("pl.system.wait_cross_core( pipe=pl.PipeType.MTE1, "
+                                   "event_id=_pl_fwd_ids_p_mat_db[_pl_ctx"))
+    assert origins.note(wait) == "inserted sync: RAW on `p_mat_db`, input lines 59 -> 70"
+
+
+def test_a_deadlock_names_the_generated_file_once_per_location_with_the_input_origin():
+    result = _demo()
+    lines = result.code.splitlines(keepends=True)
+    first_set = next(i for i, line in enumerate(lines) if "set_cross_core(" in line and "_pl_ctx" in lines[i + 2])
+    assert lines[first_set + 3].strip() == ")"
+    broken = "".join(lines[:first_set] + lines[first_set + 4:])  # the whole wrapped call
+    report = verify(demo_text(), {"pipelined": broken}, "pipeline_demo_kernel", path=str(DEMO),
+                    generated_paths={"pipelined": GENERATED})
+    row = report.rows[-1]
+    assert row.verdict == "deadlock" and row.verdict_text.startswith("deadlock: every unfinished core")
+    assert "deadlock: deadlock" not in row.verdict_text
+    assert f"{GENERATED}:" in row.message and f"{DEMO}:" not in row.message
+    origins = LineOrigins(transpile(demo_text(), preload=2, path=str(DEMO)))
+    annotated = annotate_locations(row.message, GENERATED, origins.note)
+    assert "(inserted sync: " in annotated
+
+
+def test_the_verdict_is_said_once():
+    assert VerifyRow("p", None, None, verdict="deadlock", message="deadlock: all blocked").verdict_text == \
+        "deadlock: all blocked"
+    assert VerifyRow("p", None, None, verdict="race", message="data race on UB").verdict_text == "race: data race on UB"
+    assert VerifyRow("p", 1, 1.0).verdict_text == "ok"
