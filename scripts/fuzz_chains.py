@@ -16,7 +16,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+# the repository root first: tests/ holds folders named like the packages (tests/pto_api,
+# tests/sim_runtime) that would otherwise be imported as empty namespace packages
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from chaingen import generate  # noqa: E402
 from pto_transpile import transpile  # noqa: E402

@@ -17,7 +17,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+# the repository root first: tests/ holds folders named like the packages (tests/pto_api,
+# tests/sim_runtime) that would otherwise be imported as empty namespace packages
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browser import Page, chromium, open_page  # noqa: E402
 
