@@ -126,6 +126,11 @@ VF_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "scatter": (_W, None, None, None),
 }
 
+#: `vf.*` ops whose result register is also an input: `acc = vf.<op>(...)` reads `acc`
+#: before writing it. So does any lane-wise op given `mode=MergeMode.MERGING` (inactive
+#: lanes keep the target's old value).
+VF_TARGET_READ_OPS = frozenset({"mul_add_dst", "mul_dst_add", "axpy", "histograms"})
+
 #: Backend registry name of an op, where it differs from the `pl.<op>` spelling.
 _REGISTRY_ALIAS = {
     "and_": "and",
@@ -154,7 +159,7 @@ OP_PIPE: dict[str, str] = {
                         "gemv", "gemv_acc", "gemv_bias")},
     **{k: "S" for k in ("getval", "setval", "set_validshape", "set_stride", "printf", "pto_assert", "trap",
                         "ssbuf_load", "ssbuf_store", "set_vec_mask", "reset_mask", "set_mask_count",
-                        "set_mask_norm")},
+                        "set_mask_norm", "get_spr")},
 }
 
 #: Registry ops that are vector work (pipe V). Every op in BLOCK_OP_ROLES not placed above.
