@@ -22,7 +22,8 @@ _STRUCTURE = frozenset({
     "CrossCoreSyncMode", "SyncCoreType", "SyncAllMode", "AccToVecMode", "AtomicType", "ReluPreMode", "RoundMode",
     "AccPhase", "STPhase", "FillPadMode", "TilePad", "MaskPattern", "LoadDist", "DataCopyMode", "CastLayout",
     "MergeMode", "MemBarMode", "TilingKeyField", "DuplicatePos", "IndexOrder", "PackPart", "QuantMode",
-    "SaturateMode", "SqueezeMode", "StoreDist", "VFRoundMode", "PipelineConfig", "addptr", "const", "dcci",
+    "SaturateMode", "SqueezeMode", "StoreDist", "VFRoundMode", "HistType", "BinType", "MaskWidth",
+    "PipelineConfig", "addptr", "const", "dcci",
     "make_ptr", "make_tensor", "set_mm_layout_transform", "simt",
 })
 

@@ -1,7 +1,8 @@
 """Block-op facts: tile-argument roles and the pipe each op issues on.
 
 Roles are positional, one entry per positional argument: "W" written, "R" read, "RW" both,
-None not a tile. Positions past the end are not tiles; keyword arguments are never tiles.
+None not a tile. Positions past the end are not tiles; the few keyword arguments that take
+a tile (or a GM tensor) are in `BLOCK_OP_KEYWORD_ROLES`.
 The table follows the roles and pipes PyPTO's own pipeline transform records per op
 (its block-op role table and the backend's op-to-pipe registry), extended with the
 vector ops that table leaves out.
@@ -92,11 +93,18 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "sort32": (_W, _R, _R, _W),
     "mrgsort": (_W, _R),
     "mrgsort2": (_R, _R, _W, _W, _R, _R),
-    # quantisation (quant's offset= tile is a keyword: read, but outside this positional table)
+    # quantisation (quant's offset= tile is a keyword: see BLOCK_OP_KEYWORD_ROLES)
     "quant": (_W, _R, _R),
     "dequant": (_W, _R, _R, _R),
     # debugging: printing a tile reads it
     "dump_data": (_R,),
+}
+
+#: Tile (or GM tensor) arguments passed by keyword: `quant(..., offset=t)` reads the per-row
+#: offsets, `dump_data(acc_tile, ..., workspace=gm)` writes the tile through a GM workspace.
+BLOCK_OP_KEYWORD_ROLES: dict[str, dict[str, Role]] = {
+    "quant": {"offset": _R},
+    "dump_data": {"workspace": _W},
 }
 
 #: Ops that only change a tile descriptor: no data access, no mutex, no sync.
@@ -117,6 +125,11 @@ VF_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "gather": (_R, None, None),
     "scatter": (_W, None, None, None),
 }
+
+#: `vf.*` ops whose result register is also an input: `acc = vf.<op>(...)` reads `acc`
+#: before writing it. So does any lane-wise op given `mode=MergeMode.MERGING` (inactive
+#: lanes keep the target's old value).
+VF_TARGET_READ_OPS = frozenset({"mul_add_dst", "mul_dst_add", "axpy", "histograms"})
 
 #: Backend registry name of an op, where it differs from the `pl.<op>` spelling.
 _REGISTRY_ALIAS = {
@@ -146,7 +159,7 @@ OP_PIPE: dict[str, str] = {
                         "gemv", "gemv_acc", "gemv_bias")},
     **{k: "S" for k in ("getval", "setval", "set_validshape", "set_stride", "printf", "pto_assert", "trap",
                         "ssbuf_load", "ssbuf_store", "set_vec_mask", "reset_mask", "set_mask_count",
-                        "set_mask_norm")},
+                        "set_mask_norm", "get_spr")},
 }
 
 #: Registry ops that are vector work (pipe V). Every op in BLOCK_OP_ROLES not placed above.
@@ -162,6 +175,11 @@ def op_roles(op: str, mode: str | None = None) -> tuple[Role, ...] | None:
         if specific is not None:
             return specific
     return BLOCK_OP_ROLES.get(op)
+
+
+def op_keyword_roles(op: str) -> dict[str, Role]:
+    """Roles of the keyword arguments of `pl.<op>` that take a tile (empty for most ops)."""
+    return BLOCK_OP_KEYWORD_ROLES.get(op, {})
 
 
 def op_pipe(op: str) -> str | None:

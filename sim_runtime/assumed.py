@@ -17,8 +17,10 @@ here rather than given a switch:
   counter or a single bit is not stated.
 * Inactive lanes of a register-op result are 0 (MergeMode.ZEROING). Code generation passes
   MODE_ZEROING by default (the ISA notes' "left unchanged" describes the mode-less form);
-  `vf.exp_sub`, emitted without a mode operand, is read the same way. MERGING is reported
-  as not emulated.
+  `vf.exp_sub`, emitted without a mode operand, is read the same way. With MERGING the
+  inactive lanes keep the register the result is assigned to (`acc = vf.add(..., mode=
+  MERGING)` reads `acc`); a width-changing `vf.astype` with MERGING is not emulated (which
+  lanes it keeps is not documented).
 * The padding row of a `[65, 64]` NZ tile is never written and never read; its content is
   undefined and nothing depends on it.
 * Timing: every number of the cost model (bandwidths, cube and vector rates, issue cost,
@@ -27,6 +29,8 @@ here rather than given a switch:
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import numpy as np
 
@@ -61,6 +65,42 @@ BROADCAST_ALIGNMENT = {"BRC_B8": 1, "BRC_B16": 2, "BRC_B32": 4}
 
 #: Plain (NORM) register loads and stores, and block-strided stores, need 32-byte alignment.
 REGISTER_ACCESS_ALIGNMENT = 32
+
+#: A mask in memory (`vf.store_align` / `vf.load_align` of a mask) is its 256 bits, eight per
+#: byte, mask bit 8j + k in bit k (counting from the least significant) of byte j: the
+#: mask's bit order follows the register's byte order, which is little-endian.
+MASK_BIT_ORDER: Literal["little"] = "little"
+
+#: `vf.load_unalign(..., stride)` moves its cursor by `stride` elements: the reference's
+#: parameter table says bytes, its example says elements (stride 64 on fp32 = one register,
+#: the contiguous walk the example performs), and the matching `vf.store_unalign` counts
+#: elements. Without a stride a post-update load moves by one register.
+UNALIGNED_STRIDE_UNIT = "elements"
+
+#: `vf.store_align(..., dist=PACK|PACK4)` writes the low half (quarter) of lane i at position
+#: i of the packed output, only for active lanes (like a masked NORM store); the docs' "stored
+#: contiguously" is read as "the halves are adjacent", not as squeezing out inactive lanes.
+#: INTLV stores write element i of each source where lane i is active.
+PACK_STORE_POSITIONAL = True
+
+#: `vf.scatter` with repeated indices keeps one value ("only one is kept"): the highest lane.
+SCATTER_LAST_LANE_WINS = True
+
+#: `vf.squeeze(..., STORE_REG)` sets the AR register to the byte count of this squeeze (it
+#: does not add to it); `vf.clear_spr` sets it to 0. `pl.get_spr` reads it on the calling
+#: core after the vector function.
+SQUEEZE_SETS_AR = True
+
+#: `vf.pack` writes the narrowed lanes to the chosen half and zeros the other half (the
+#: figure that shows the other half is not available); `vf.histograms` ACCUMULATE counts,
+#: in bin n, the values of the bin's range up to n (BIN1: 128 .. 128 + n).
+PACK_OTHER_HALF_ZERO = True
+
+#: `vf.addc` / `vf.subc`: inactive lanes give 0 in the result and no carry (zeroing).
+#: `vf.mask_gen_with_reg_tensor` copies each source bit to all the mask bits of its lane.
+#: `vf.get_mask_spr` in count mode (`pl.set_mask_count`) activates the first MASK0 lanes.
+#: `vf.muls_cast` rounds the product to fp32, then to fp16 with CAST_ROUND.
+MULS_CAST_ROUNDS_TWICE = True
 
 def exp32(x: np.ndarray) -> np.ndarray:
     """exp as the vector unit computes it: the NPU's accuracy is not documented, so float32

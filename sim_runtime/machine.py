@@ -177,6 +177,7 @@ class Machine:
         self.counters = Counters(self)
         self.warnings: list[str] = []
         self.log: list[str] = []  #: what the kernel printed (`pl.printf`, `pl.dump_data`, failed `pl.pto_assert`)
+        self.address_registers: dict[str, int] = {}  #: per core: the AR special register (see vf)
         self.vector_masks: dict[str, dict] = {}  #: per core: `pl.set_vec_mask` state (see ops.ssbuf)
         self.races = RaceDetector(self.cores, self.warnings)
         self.timeline = Timeline()

@@ -24,6 +24,8 @@ from sim_runtime import gm as _gm
 from sim_runtime import ops as _ops
 from sim_runtime import tiles as _tiles
 from sim_runtime import vf as _vf
+from sim_runtime import vflanes as _vflanes  # noqa: F401
+from sim_runtime import vfmem as _vfmem  # noqa: F401
 from sim_runtime import vfops as _vfops  # noqa: F401  (registers the rest of the vf ops)
 from sim_runtime.dtypes import DTYPES
 from sim_runtime.dtypes import DType as _DType
@@ -92,6 +94,9 @@ SqueezeMode = _enum("SqueezeMode", "NO_STORE_REG", "STORE_REG")
 PackPart = _enum("PackPart", "LOWER", "UPPER")
 IndexOrder = _enum("IndexOrder", "INCREASE", "DECREASE")
 SaturateMode = _enum("SaturateMode", "OFF", "ON")
+HistType = _enum("HistType", "ACCUMULATE", "FREQUENCY")
+BinType = _enum("BinType", "BIN0", "BIN1")
+MaskWidth = _enum("MaskWidth", "B32", "B16")
 StoreDist = _enum("StoreDist", "NORM", "NORM_B16", "NORM_B32", "FIRST_ELEMENT", "PACK", "PACK4", "INTLV", "INTLV_B32")
 QuantMode = _enum("QuantMode", "SYM", "ASYM")
 

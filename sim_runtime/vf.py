@@ -24,8 +24,12 @@ stopped.
 from __future__ import annotations
 
 import functools
+import linecache
+import re
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -41,8 +45,9 @@ from sim_runtime.tiles import Tile
 #: `pl.MaskPattern` members.
 MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",
                  "M3", "M4", "H", "Q")
-#: `pl.LoadDist` members (only NORM and the broadcasts are emulated).
-LOAD_DISTS = ("NORM", "BRC", "BRC_B8", "BRC_B16", "BRC_B32", "US", "DS", "UNPK", "BLK", "E2B",
+#: `pl.LoadDist` members.
+LOAD_DISTS = ("NORM", "BRC", "BRC_B8", "BRC_B16", "BRC_B32", "US", "US_B8", "US_B16", "DS", "DS_B8", "DS_B16",
+              "UNPK", "UNPK_B8", "UNPK_B16", "UNPK_B32", "UNPK4", "BLK", "E2B", "E2B_B16", "E2B_B32",
               "DINTLV_B8", "DINTLV_B16", "DINTLV_B32")
 DATA_COPY_MODES = ("NORMAL", "DATA_BLOCK_COPY")
 CAST_LAYOUTS = ("ZERO", "ONE")
@@ -51,11 +56,15 @@ MEM_BAR_MODES = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VLD_VLD")
 
 _state = threading.local()
 
+#: Modules whose frames `_where` and `target_value` skip to find the kernel line (the
+#: register-op modules add themselves).
+_OWN_FILES: set[str] = {__file__}
+
 
 def _where() -> Location:
     """The innermost kernel-file line on the stack (the first frame outside this module)."""
     f = sys._getframe(1)
-    while f.f_back is not None and f.f_code.co_filename == __file__:
+    while f.f_back is not None and f.f_code.co_filename in _OWN_FILES:
         f = f.f_back
     return Location(f.f_code.co_filename, f.f_lineno)
 
@@ -136,6 +145,9 @@ class VfRun:
     def __init__(self, core, name: str, where: Location):
         self.core, self.name, self.where = core, name, where
         self.ops = 0
+        #: The AR special register (bytes counted by `vf.squeeze(..., STORE_REG)`), kept per
+        #: core across calls: `pl.get_spr()` reads it after the call.
+        self.address_register: int | None = core.machine.address_registers.get(core.name)
         self.cursors: dict[tuple, int] = {}
         self.touched: dict[tuple, tuple[Memory, list, list]] = {}
 
@@ -185,16 +197,51 @@ def _mask(op: str, value) -> Mask:
     return value
 
 
+def target_value(op: str):
+    """The value the variable assigned by `name = vf.<op>(...)` holds before the call (None
+    when the line is no such assignment or the name is unbound): the DSL names an op's
+    read-and-written register, or a pre-declared mask target, by assignment."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename in _OWN_FILES:
+        frame = frame.f_back
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    m = re.match(rf"\s*([A-Za-z_]\w*)\s*=\s*[\w.]*\b{op.rstrip('_')}_?\(", line)
+    return None if m is None else frame.f_locals.get(m.group(1))
+
+
+def target_register(op: str, why: str) -> Reg:
+    """The register `acc` of `acc = vf.<op>(...)`, which the op reads (`why` says what for)."""
+    value = target_value(op)
+    if not isinstance(value, Reg):
+        raise KernelError(f"vf.{op} {why}: write `acc = vf.{op}(...)` with `acc` already holding a register",
+                          _where())
+    return value
+
+
 def _zeroing(op: str, mode) -> None:
     if _name(mode, "ZEROING") != "ZEROING":
         raise UnsupportedOpError(f"vf.{op} with MergeMode.{_name(mode, '')} is not emulated", _where())
 
 
-def _result(dtype: DType, values: np.ndarray, mask: Mask | None) -> Reg:
+def _merge_base(op: str, mode, dtype: DType) -> Reg | None:
+    """MergeMode.MERGING: the register assigned to, whose inactive lanes the result keeps."""
+    m = _name(mode, "ZEROING")
+    if m == "ZEROING":
+        return None
+    if m != "MERGING":
+        raise KernelError(f"vf.{op}: unknown MergeMode {m!r}", _where())
+    base = target_register(op, "with MergeMode.MERGING keeps the inactive lanes of its target")
+    if base.dtype.itemsize != dtype.itemsize:
+        raise KernelError(f"vf.{op}: MERGING into a {base.dtype.name} register from {dtype.name} lanes", _where())
+    return base
+
+
+def _result(dtype: DType, values: np.ndarray, mask: Mask | None, base: Reg | None = None) -> Reg:
     out = dtype.to_storage(np.asarray(values, dtype.compute))
     if mask is not None and not mask.full:
         out = out.copy()
-        out[~mask.lanes(dtype)] = 0
+        off = ~mask.lanes(dtype)
+        out[off] = 0 if base is None else base.lanes.view(out.dtype)[off]
     return Reg(dtype, out)
 
 
@@ -202,12 +249,12 @@ def _lanewise(op: str, fn, regs: list, mask, mode=None) -> Reg:
     _run(op)
     regs = [_reg(op, r) for r in regs]
     mask = _mask(op, mask)
-    _zeroing(op, mode)
     dtype = regs[0].dtype
+    base = _merge_base(op, mode, dtype)
     if any(r.dtype is not dtype for r in regs):
         raise KernelError(f"vf.{op}: operands of different dtypes ({', '.join(r.dtype.name for r in regs)})",
                           _where())
-    return _result(dtype, fn(*(r.values() for r in regs)), mask)
+    return _result(dtype, fn(*(r.values() for r in regs)), mask, base)
 
 
 def _scalar(reg: Reg, value):
@@ -259,12 +306,11 @@ def full(value, mask=None, *, dtype=None, mode=None) -> Reg:
     _run("full")
     if isinstance(value, Reg):
         raise UnsupportedOpError("vf.full of a register (lane broadcast) is not emulated", _where())
-    _zeroing("full", mode)
     if dtype is None:
         dtype = DTYPES["DT_FP32"] if isinstance(value, float) else DTYPES["DT_INT64"]
     m = None if mask is None else _mask("full", mask)
     reg = Reg.of(dtype, assumed.scalar_literal(value))
-    return _result(dtype, reg.values(), m)
+    return _result(dtype, reg.values(), m, _merge_base("full", mode, dtype))
 
 
 def add(a, b, mask, *, mode=None) -> Reg:
@@ -334,12 +380,13 @@ def astype(src, mask, *, dtype, layout=None, round_mode=None, mode=None) -> Reg:
     (ONE) lanes. Default rounding CAST_RINT (nearest, ties to even)."""
     _run("astype")
     src, mask = _reg("astype", src), _mask("astype", mask)
-    _zeroing("astype", mode)
     rmode = _name(round_mode, "CAST_RINT")
     part = 0 if _name(layout, "ZERO") == "ZERO" else 1
     sb, db = src.dtype.bits, dtype.bits
     if sb == db:
-        return _result(dtype, rounding.convert(src.values(), src.dtype, dtype, rmode), mask)
+        base = _merge_base("astype", mode, dtype)
+        return _result(dtype, rounding.convert(src.values(), src.dtype, dtype, rmode), mask, base)
+    _zeroing("astype", mode)  # which lanes a width-changing MERGING cast keeps is not documented
     if sb == 2 * db:  # narrowing: the mask is read at the (wide) source lanes
         vals = np.where(mask.lanes(src.dtype), rounding.convert(src.values(), src.dtype, dtype, rmode), 0)
         out = np.zeros(REG_BYTES // dtype.itemsize, dtype.compute)
@@ -490,8 +537,9 @@ def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride
 
 
 #: `vf.<name>` -> implementation.
-OPS = {f.__name__.rstrip("_"): f for f in (create_mask, update_mask, full, add, sub, mul, div, max_, min_, adds, muls,
-                                           exp, exp_sub, astype, de_interleave, mem_bar, load_align, store_align)}
+OPS: dict[str, Callable[..., Any]] = {
+    f.__name__.rstrip("_"): f for f in (create_mask, update_mask, full, add, sub, mul, div, max_, min_, adds, muls,
+                                        exp, exp_sub, astype, de_interleave, mem_bar, load_align, store_align)}
 
 
 # -- calls --------------------------------------------------------------------------------------
@@ -540,6 +588,8 @@ def _invoke(core, fn, args: tuple, kwargs: dict, where: Location):
                 result = fn(*pargs, **pkwargs)
         finally:
             _state.run = None
+            if run.address_register is not None:
+                core.machine.address_registers[core.name] = run.address_register
         if result is not None:
             raise KernelError(f"vector function {fn.__name__} returned a value (vector functions return nothing)",
                               where)

@@ -4,17 +4,16 @@ inactive lanes, one register op each). Registered into `vf.OPS`."""
 
 from __future__ import annotations
 
-import linecache
-import re
-import sys
-
 import numpy as np
 
+from pto_api.ops import VF_TARGET_READ_OPS
 from pto_api.registers import REG_BYTES
 from sim_runtime import vf
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
-from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _reg, _result, _run, _scalar, _where, _zeroing
+from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _reg, _result, _run, _scalar, _where
+
+vf._OWN_FILES.add(__file__)
 
 
 def _unary(op: str, fn):
@@ -59,29 +58,16 @@ def _shift(op: str, left: bool):
 def _accumulate(op: str, fn):
     """`dst = vf.<op>(a, b, preg)`: the register assigned to is also read (it must already
     hold a value), as in the DSL, where the call names its accumulator by assignment."""
+    assert op in VF_TARGET_READ_OPS, op
+
     def f(src0, src1, preg, mode=None):
-        dst = _target_register(op)
+        dst = vf.target_register(op, "accumulates into the register it is assigned to")
         src0 = _reg(op, src0)
         other = _scalar(src0, src1) if not isinstance(src1, Reg) else src1.values()
         acc = dst.values()
         return _lanewise(op, lambda a: fn(acc, a, other), [src0], preg, mode)
     f.__name__ = op
     return f
-
-
-def _target_register(op: str) -> Reg:
-    frame = sys._getframe(2)
-    while frame.f_back is not None and frame.f_code.co_filename in (__file__, vf.__file__):
-        frame = frame.f_back
-    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
-    m = re.match(rf"\s*([A-Za-z_]\w*)\s*=\s*[\w.]*\b{op}\(", line)
-    if not m:
-        raise KernelError(f"vf.{op} accumulates into the register it is assigned to: write `acc = vf.{op}(...)` "
-                          "with `acc` already holding a register", _where())
-    value = frame.f_locals.get(m.group(1))
-    if not isinstance(value, Reg):
-        raise KernelError(f"vf.{op}: `{m.group(1)}` must already hold a register (it is read and written)", _where())
-    return value
 
 
 def _compare(op: str, fn):
@@ -143,7 +129,7 @@ def squeeze(src, preg, gather_mode=None, dtype=None) -> Reg:
     out = np.zeros_like(src.lanes)
     out[:picked.size] = picked
     if _name(gather_mode, "NO_STORE_REG") == "STORE_REG":
-        vf._state.run.squeezed_bytes = picked.size * src.dtype.itemsize
+        vf._state.run.address_register = picked.size * src.dtype.itemsize
     return Reg(src.dtype, out)
 
 
@@ -153,12 +139,12 @@ def full(src, preg=None, dtype=None, mode=None, pos=None) -> Reg:
     if not isinstance(src, Reg):
         return vf.full(src, preg, dtype=dtype, mode=mode)
     _run("full")
-    _zeroing("full", mode)
     if preg is None:
         raise KernelError("vf.full of a register needs a mask", _where())
     preg = _mask("full", preg)
     lane = src.lanes[-1] if _name(pos, "LOWEST") == "HIGHEST" else src.lanes[0]
-    return _result(src.dtype, np.full(src.lanes.size, src.dtype.to_compute(np.asarray([lane]))[0]), preg)
+    return _result(src.dtype, np.full(src.lanes.size, src.dtype.to_compute(np.asarray([lane]))[0]), preg,
+                   vf._merge_base("full", mode, src.dtype))
 
 
 def move(src, preg=None, mode=None):
@@ -171,7 +157,7 @@ def move(src, preg=None, mode=None):
     src = _reg("move", src)
     if preg is None:
         return Reg(src.dtype, src.lanes.copy())
-    return _result(src.dtype, src.values(), _mask("move", preg))
+    return _result(src.dtype, src.values(), _mask("move", preg), vf._merge_base("move", mode, src.dtype))
 
 
 def truncate(src, preg, mode=None) -> Reg:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_keyword_roles, op_pipe, op_roles, store_pipe
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read import vfbody
@@ -252,7 +252,10 @@ class _OpWalker:
         if op in DESCRIPTOR_ONLY_OPS:
             return
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        touched = [p for p in positional if isinstance(p, cst.Name) and p.value in self.bindings
+        by_keyword = op_keyword_roles(op)
+        keyed = [(a.value, by_keyword[a.keyword.value]) for a in node.args
+                 if a.keyword is not None and a.keyword.value in by_keyword]
+        touched = [p for p in positional + [v for v, _ in keyed] if isinstance(p, cst.Name) and p.value in self.bindings
                    and self.bindings[p.value].buffer in self.s.tracked]
         if not touched:
             return
@@ -269,8 +272,8 @@ class _OpWalker:
         if pipe is None:
             return
         merged: dict[str, str] = {}
-        for i, value in enumerate(positional):
-            role = roles[i] if i < len(roles) else None
+        tiled = [(value, roles[i] if i < len(roles) else None) for i, value in enumerate(positional)] + keyed
+        for value, role in tiled:
             if role is None or not isinstance(value, cst.Name):
                 continue
             b = self.bindings.get(value.value)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from pto_api.memory import MEMORY_SPACES
-from pto_api.ops import op_pipe, op_roles
+from pto_api.ops import op_keyword_roles, op_pipe, op_roles
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
 from sim_runtime.opplan import OpPlan
 from sim_runtime.ops.costclass import op_cost
@@ -106,13 +106,15 @@ def vector_plan(call: OpCall, table_name: str, run: Callable, accesses: list | N
     """Plan of a V-pipe op: its accesses follow the role table (each tile's valid window)
     unless given; its cost comes from its op class and its widest operand."""
     roles = roles_of(table_name)
+    keyed = op_keyword_roles(table_name)
+    tiles = [(a, roles[i] if i < len(roles) else None) for i, a in enumerate(call.args)]
+    tiles += [(call.kwargs[k], role) for k, role in keyed.items() if k in call.kwargs]
     found, nbytes = [], 0
-    for i, a in enumerate(call.args):
+    for a, role in tiles:
         if not isinstance(a, Tile):
             continue
         mem = local(call, a)
         nbytes = max(nbytes, a.valid[0] * a.valid[1] * a.dtype.itemsize)
-        role = roles[i] if i < len(roles) else None
         if role:
             fp = a.valid_footprint(mem)
             if "R" in role:

@@ -9,7 +9,7 @@ _SORT = ("sort32", "mrgsort", "mrgsort2")
 _GATHER = ("gather", "gatherb", "gathermask", "scatter", "histogram")
 _REDUCE = ("sum", "argmax", "argmin", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min")
 _SCALAR = ("getval", "setval", "printf", "pto_assert", "trap", "set_vec_mask", "reset_mask", "set_mask_count",
-           "set_mask_norm", "ssbuf_load", "ssbuf_store")
+           "set_mask_norm", "ssbuf_load", "ssbuf_store", "get_spr")
 
 #: Op -> class; every vector op not listed is "elementwise".
 OP_CLASS: dict[str, str] = {**dict.fromkeys(_SORT, "sort"), **dict.fromkeys(_GATHER, "gather"),

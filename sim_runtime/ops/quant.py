@@ -47,12 +47,7 @@ def quant(call: OpCall) -> OpPlan:
             q = q + values(offset_tile, mf, vr, 1)
         put(out, mo, np.clip(q, lo, hi).astype(out.dtype.compute))
 
-    accesses = None
-    if mf is not None:  # offset= is a keyword: the role table only covers positions
-        plan = vector_plan(call, "quant", run)
-        plan.accesses.insert(0, (mf, offset_tile.footprint(mf, 0, 0, vr, 1), "R"))
-        return plan
-    return vector_plan(call, "quant", run, accesses)
+    return vector_plan(call, "quant", run)  # offset= is read: see BLOCK_OP_KEYWORD_ROLES
 
 
 @handles("dequant")

@@ -77,3 +77,10 @@ def set_validshape(target, shape, where: Location | None = None) -> None:
         if not (1 <= r <= t.shape[0] and 1 <= c <= t.shape[1]):
             raise KernelError(f"valid shape [{r}, {c}] outside tile {t.name} {list(t.shape)}", where)
         t.valid = [r, c]
+
+
+@handles("get_spr")
+def get_spr(call: OpCall) -> OpPlan:
+    """The AR special register of the calling core: the byte count the last
+    `vf.squeeze(..., STORE_REG)` left there (0 before any, or after `vf.clear_spr`)."""
+    return OpPlan("S", costs.COSTS.scalar, lambda: int(call.m.address_registers.get(call.core.name, 0)))

@@ -17,7 +17,7 @@ LAYERS = [
     {"gantt", "bound"},
     {"tiles", "races"},
     {"vf", "gm", "debug"},  # and the ops package (its modules import tiles, vf-free helpers)
-    {"machine", "vfops"},
+    {"machine", "vfops", "vfmem", "vflanes"},
     {"lowering"},
     {"launch"},
     {"pl"},

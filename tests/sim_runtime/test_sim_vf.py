@@ -326,7 +326,8 @@ def test_race_detection_sees_the_exact_bytes_a_vector_function_reads():
     ("r = vf.load_align(src, 4)\n    vf.store_align(dst, r, p)", "not 32-byte aligned"),
     ("pl.add(src, src, src)", r"pl.add inside a @pl.vector_function"),
     ("return 1", "returned a value"),
-    ("r = vf.load_align(src, dist=pl.LoadDist.DINTLV_B32)", "dist=DINTLV_B32 is not emulated"),
+    ("r = vf.load_align(src, dist=pl.LoadDist.US)", "dist US is not defined for a DT_FP32 register"),
+    ("r = vf.load_unalign(vf.load_unalign_init(), src)", "load_unalign_pre on this tile first"),
 ])
 def test_vector_function_errors_name_the_line(body, msg):
     vfs = textwrap.dedent("""

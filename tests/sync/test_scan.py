@@ -142,3 +142,14 @@ def test_helper_returning_a_tile_it_makes_is_reported():
         pl.store(out, s, [i * 16, 0])
     ''') + KERNEL, path="scan.py")
     assert [(d.code, d.line) for d in r.diagnostics] == [("PTO021", 22)]
+
+
+def test_a_tile_passed_by_keyword_is_read_or_written_as_the_keyword_table_says():
+    got = accesses('''
+    @pl.pipeline.stage
+    def v1(i, out, x_db, t_db):
+        x = x_db.next()
+        t = t_db.next()
+        pl.quant(t, t, t, mode=pl.QuantMode.ASYM, offset=x)
+    ''')
+    assert ("x_db", "R", "V", "quant") in got[1], got[1]
