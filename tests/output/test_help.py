@@ -42,8 +42,8 @@ def test_the_generator_keeps_the_releases_that_render_the_same_text():
         installed in helptext.CLICK_VERSIONS)
 
 
-@pytest.mark.parametrize("flag", ["--help", "-h"])
-@pytest.mark.parametrize("columns", [None, "80", "200", "79", "60"])
+@pytest.mark.parametrize("flag, columns", [("--help", None), ("-h", "200"), ("--help", "80"), ("-h", "79"),
+                                           ("--help", "60")])
 def test_the_console_script_prints_clicks_help(flag, columns):
     """Piped (no terminal) and at any COLUMNS, narrower than 80 included (where click
     renders it), the command's help is byte for byte click's."""
