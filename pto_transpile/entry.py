@@ -2,18 +2,31 @@
 imported.
 
 An editor or a pre-commit hook may ask for the version or the help on every call. The
-help is click's own text, kept in `helptext.py` (and rendered by click whenever
-that text would not be what click prints: another click release, a narrow terminal).
-Everything else is the click command in `cli.py`, which imports the analysis only when a
-file is read."""
+help is click's own text, kept in `helptext.py` (and rendered by click whenever that text
+would not be what click prints: another click release, a narrow terminal). Everything
+else is the click command in `cli.py`, which imports the analysis only when a file is
+read."""
 
 from __future__ import annotations
 
 import sys
 
+EXIT_USAGE = 2  # as output/settings.py: unwritable output
+
 
 def main() -> None:
-    args = sys.argv[1:]
+    try:
+        _main(sys.argv[1:])
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(1)  # as click does when the reader of stdout goes away
+    except OSError as exc:  # stdout cannot be written (a full disk): said, never a traceback
+        _quiet_stdout()
+        print(f"pto-transpile: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def _main(args: list[str]) -> None:
     if args == ["--version"]:
         from pto_transpile import __version__
 
@@ -32,12 +45,15 @@ def main() -> None:
 
 
 def _print(text: str) -> None:
-    """Print `text`; a reader that went away ends the call with status 1, as click does."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        import os
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's flush at exit has nothing left to fail on."""
+    import os
+
+    try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a file descriptor (a test runner's buffer)

@@ -66,3 +66,15 @@ def test_a_narrow_terminal_is_left_to_click(monkeypatch):
     assert not helptext.wide_enough()
     monkeypatch.setenv("COLUMNS", "80")
     assert helptext.wide_enough()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args, columns", [(["--version"], None), (["--help"], None), (["--help"], "60")])
+def test_a_stdout_that_cannot_be_written_is_said_in_one_line(args, columns):
+    """The kept help, the version and click's own help alike: exit 2, no traceback."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | ({"COLUMNS": columns} if columns else {})
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "pto_transpile", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=env, cwd=ROOT)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == "pto-transpile: cannot write to standard output: No space left on device"
