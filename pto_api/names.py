@@ -44,13 +44,24 @@ PL_MEMBERS: dict[str, frozenset[str]] = {
     "TileLayout": frozenset({"ND", "DN", "NZ", "ZN", "NN", "ZZ"}),
 }
 
-#: Keywords of the calls whose signatures are fixed (the real ones raise TypeError on others).
+#: Keywords of the calls whose signatures are fixed (the real ones, and the emulator's, raise
+#: TypeError on others).
 PL_KEYWORDS: dict[tuple[str, ...], frozenset[str]] = {
     ("jit",): frozenset({"arch", "auto_mutex", "name", "pipeline", "tiling_key", "datatype", "compile_timeout"}),
     ("pipeline", "PipelineConfig"): frozenset({"preload", "sync_only"}),
     ("make_tile_group",): frozenset({"type", "addrs", "mutex_ids", "depth", "fwd_ids", "bwd_ids"}),
     ("TileType",): frozenset({"shape", "dtype", "target_memory", "valid_shape", "layout", "fractal", "pad",
                               "compact"}),
+    # start, end and step are positional: the transform reads them so, and a keyword would be
+    # silently left out of the loop's bounds
+    ("range",): frozenset(),
+    ("make_tile",): frozenset({"tile_type", "addr", "size"}),
+    **{("system", name): frozenset({"pipe", "event_id", "sync_mode"})
+       for name in ("set_cross_core", "wait_cross_core")},
+    **{("system", name): frozenset({"set_pipe", "wait_pipe", "event_id"}) for name in ("sync_src", "sync_dst")},
+    **{("system", name): frozenset({"pipe", "mutex_id", "mode", "max_mutex_id", "mutex_ids"})
+       for name in ("mutex_lock", "mutex_unlock")},
+    ("system", "sync_all"): frozenset({"workspaces", "core_type", "mode"}),
 }
 
 #: What a tile group offers: slot pickers (and `g[i]`).

@@ -107,6 +107,36 @@ BLOCK_OP_KEYWORD_ROLES: dict[str, dict[str, Role]] = {
     "dump_data": {"workspace": _W},
 }
 
+#: Keywords the tool reads for a data op besides `mode=` (which every op may take: it picks
+#: the roles of `<op>_<mode>`): the emulator's, by op. Not whole signatures: a keyword outside
+#: its op's set is reported only when it is a near misspelling of one inside
+#: (`acc_to_vec_modee=`), which the op would otherwise ignore.
+_LOAD_KEYWORDS = frozenset({"offsets", "order", "is_transpose"})
+_STORE_KEYWORDS = frozenset({"offsets", "order", "atomic", "relu_pre_mode", "scale"})
+_MASK_KEYWORDS = frozenset({"mask_high", "mask_low"})
+OP_KEYWORDS: dict[str, frozenset[str]] = {
+    "load": _LOAD_KEYWORDS,
+    "load_tile": _LOAD_KEYWORDS,
+    "store": _STORE_KEYWORDS,
+    "store_tile": _STORE_KEYWORDS,
+    "move": frozenset({"offset", "acc_to_vec_mode", "relu_pre_mode", "scale"}),
+    "insert": frozenset({"offset"}),
+    **{op: frozenset({"dim"}) for op in ("sum", "argmax", "argmin")},
+    "gather": frozenset({"cmp_mode", "offset"}),
+    "gathermask": frozenset({"pattern_mode"}),
+    "histogram": frozenset({"is_msb"}),
+    "fill_index": frozenset({"start"}),
+    "mrgsort": frozenset({"block_len"}),
+    "sort32": frozenset({"tmp"}),
+    "quant": frozenset({"offset"}),
+    "printf": frozenset({"format_str", "loc"}),
+    "pto_assert": frozenset({"condition", "format_str", "loc"}),
+    "dump_data": frozenset({"data", "offsets", "shapes", "workspace", "loc"}),
+    **{op: frozenset({"struct_var", "offset"}) for op in ("ssbuf_load", "ssbuf_store")},
+    **{op: _MASK_KEYWORDS for op in ("set_vec_mask", "reset_mask", "set_mask_count", "set_mask_norm")},
+}
+
+
 #: Ops that only change a tile descriptor: no data access, no mutex, no sync.
 DESCRIPTOR_ONLY_OPS = frozenset({"set_validshape", "set_stride"})
 
@@ -166,6 +196,13 @@ OP_PIPE: dict[str, str] = {
 _VECTOR_OPS = frozenset(
     _REGISTRY_ALIAS.get(op, op) for op in BLOCK_OP_ROLES if _REGISTRY_ALIAS.get(op, op) not in OP_PIPE
 )
+
+
+def op_keywords(op: str) -> frozenset[str] | None:
+    """The keywords the tool reads for `pl.<op>` (see OP_KEYWORDS), or None when `op` is no data op."""
+    if op not in BLOCK_OP_ROLES and op not in OP_PIPE and op not in DESCRIPTOR_ONLY_OPS:
+        return None
+    return OP_KEYWORDS.get(op, frozenset()) | {"mode"}
 
 
 def op_roles(op: str, mode: str | None = None) -> tuple[Role, ...] | None:

@@ -26,7 +26,7 @@ FLOORS: list[set[str]] = [
     {"driver"},  # transpile(): the steps in order
     {"simulate"},  # on the emulator, on request
     {"output"},  # what the command writes and shows
-    {"cli", "entry", "__main__", "__init__"},  # the faces: the command and the Python API
+    {"cli", "entry", "helptext", "__main__", "__init__"},  # the faces: the command (and its --help) and the Python API
 ]
 FACES = FLOORS[-1]
 

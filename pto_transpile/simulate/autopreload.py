@@ -17,11 +17,11 @@ from collections.abc import Iterable
 import sim_runtime
 from pto_transpile.driver import transpile
 from pto_transpile.preload import Auto, Candidate, Override, PreloadChoice, loop_preload
-from pto_transpile.read.model import TENSOR
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.results import TranspileResult
+from pto_transpile.simulate.compare import check_launch_arguments
 from sim_runtime.bound import loop_bound
 
 #: The largest preload tried: deeper rings only add fill and drain on real kernels.
@@ -44,7 +44,9 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
                    ignore: Iterable[str] | None = None, settings: Auto | None = None) -> PreloadChoice:
     """The preload override `--preload auto` transpiles `source` with (see the module doc):
     `transpile(source, preload=choice.preload)` then writes the chosen kernel. Runs the
-    kernel file's Python on the emulator."""
+    kernel file's Python on the emulator. Raises click.BadParameter (a usage error) when
+    `settings` names a shape or value no pipelined kernel takes, contradicts a declared
+    shape, or lacks one the run needs, as `--simulate` does."""
     settings = settings or Auto()
     try:
         file = read(SourceFile.parse(source, path))
@@ -53,9 +55,7 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
         return PreloadChoice(None, note="the file does not read: nothing to simulate")
     if not kernels:
         return PreloadChoice(None, note="no pipeline loop to choose a preload for")
-    unknown = _unknown_names(kernels, settings)
-    if unknown:
-        return PreloadChoice(None, note=f"{unknown}; keeping the kernel's own preload")
+    check_launch_arguments(source, path, file, kernels, dict(settings.shapes), dict(settings.scalars))
     current = _own_preloads(kernels)
     choice = PreloadChoice(None)
     choice.stage_counts = _stage_counts(kernels)
@@ -131,18 +131,6 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
                     bound = loop_bound(row.run.timeline, list(row.run.cores), fns)
                     c.bound = bound.summary() if bound is not None else ""
     choice.serial_cycles = serial_total
-    return ""
-
-
-def _unknown_names(kernels, settings: Auto) -> str:
-    """A shape or value given for no parameter of the kernels would silently do nothing."""
-    tensors = {p for k in kernels for p, kind in k.params.items() if kind == TENSOR}
-    others = {p for k in kernels for p, kind in k.params.items() if kind != TENSOR}
-    for names, known, what in ((settings.shapes, tensors, "tensor"), (settings.scalars, others, "scalar")):
-        for name in names:
-            if name not in known:
-                listed = ", ".join(sorted(known)) or "none"
-                return f"`{name}` is not a {what} parameter of the pipelined kernels ({listed})"
     return ""
 
 

@@ -164,6 +164,16 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                                  f"each, e.g. --arg {example}=VALUE", param_hint="--arg")
 
 
+def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scalars: dict) -> None:
+    """click.BadParameter (a usage error, exit 2) when the kernels cannot be run as
+    `shapes` and `scalars` ask: the checks of `check_simulation_arguments`, and a tiling key
+    or tiling data the launch must be given. `--simulate` and `--preload auto` both make
+    them before anything runs; loading the file for its tiling keys runs its Python."""
+    launch = _launch_names(source, Path(path), kernels)
+    check_simulation_arguments(file, kernels, shapes, scalars, launch)
+    _check_launch(launch, scalars)
+
+
 def _check_override(name: str, kernel: str, declared, given: tuple[int, ...]) -> None:
     if declared is None:
         return  # no shape list in the annotation: nothing to compare with
@@ -222,9 +232,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     # hardware semantics, which checks the author's own syncs
     hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
     kernels = [k for k in file.kernels if k.loops and k not in hand] + hand
-    launch = _launch_names(serial, path, kernels)
-    check_simulation_arguments(file, kernels, shape_map, scalar_map, launch)
-    _check_launch(launch, scalar_map)
+    check_launch_arguments(serial, path, file, kernels, shape_map, scalar_map)
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal
     origins = None

@@ -144,18 +144,21 @@ DYNAMIC = DEMO.read_text().replace("a: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP
     (DYNAMIC, [], "a (declared [pl.DYNAMIC, 64] in `pipeline_demo_kernel`)"),
     (DYNAMIC, ["--shape", "a=256x32"], "dimension 1 is 64, not 32"),
     (DYNAMIC, ["--shape", "a=256"], "has 2 dimensions"),
-])
-def test_simulate_usage_mistakes_are_exit_2_in_cli_words(tmp_path, text, args, words):
+], ids=["fixed", "no-tensor", "no-scalar", "dynamic-unset", "dimension-clash", "rank-clash"])
+@pytest.mark.parametrize("mode", [["--simulate"], ["--preload", "auto"]], ids=["simulate", "auto"])
+def test_simulation_usage_mistakes_are_exit_2_in_cli_words(tmp_path, text, args, words, mode):
+    """--preload auto simulates the kernel as --simulate does: the same usage checks."""
     src = tmp_path / "k.py"
     src.write_text(text or DEMO.read_text())
-    r = run(src, "--simulate", "--check", *args)
+    r = run(src, *mode, "--check", *args)
     assert r.exit_code == 2 and words in r.output and "Usage:" in r.output, r.output
-    assert "serial" not in r.output  # refused before anything ran
+    assert "serial" not in r.output and "cycles" not in r.output  # refused before anything ran
 
 
 @pytest.mark.emulator
-def test_a_dynamic_tensor_simulates_with_its_shape(tmp_path):
+@pytest.mark.parametrize("mode", [["--simulate"], ["--preload", "auto"]], ids=["simulate", "auto"])
+def test_a_dynamic_tensor_simulates_with_its_shape(tmp_path, mode):
     src = tmp_path / "k.py"
     src.write_text(DYNAMIC)
-    r = run(src, "--simulate", "--check", "--shape", "a=256x64")
-    assert r.exit_code == 0, r.output
+    r = run(src, *mode, "--check", "--shape", "a=256x64")
+    assert r.exit_code == 0 and "cycles" in r.output, r.output

@@ -23,7 +23,7 @@ except SystemExit:
     pass
 sys.stdout.flush()
 sys.__stderr__.write(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in
-                     ("libcst", "rich", "numpy", "sim_runtime") or m.startswith("pto_transpile.soundness"))))
+                     ("click", "libcst", "rich", "numpy", "sim_runtime") or m.startswith("pto_transpile.soundness"))))
 """
 
 
@@ -32,14 +32,27 @@ def loaded(*args: str) -> set[str]:
     return {m.split(".")[0] for m in json.loads(proc.stderr.strip().splitlines()[-1])}
 
 
-@pytest.mark.parametrize("args", [("--version",), ("--help",)])
-def test_version_and_help_load_no_analysis(args):
-    assert loaded(*args) == set()
+def test_version_loads_neither_click_nor_the_analysis():
+    assert loaded("--version") == set()
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_loads_neither_click_nor_the_analysis(flag):
+    """With a click release known to render the kept help text (else click renders it)."""
+    from pto_transpile.helptext import CLICK_VERSIONS, click_version
+
+    assert loaded(flag) == (set() if click_version() in CLICK_VERSIONS else {"click"})
+
+
+def test_help_on_a_narrow_terminal_is_clicks(monkeypatch):
+    """Click wraps to a terminal narrower than 80 columns: the kept text would be wrong."""
+    monkeypatch.setenv("COLUMNS", "60")
+    assert loaded("--help") == {"click"}
 
 
 def test_a_check_loads_the_analysis_but_not_the_emulator_nor_numpy():
     found = loaded(str(DEMO), "--check")
-    assert "libcst" in found and not found & {"numpy", "sim_runtime", "rich"}
+    assert {"libcst", "click"} <= found and not found & {"numpy", "sim_runtime", "rich"}
 
 
 def test_simulate_loads_the_emulator(tmp_path):

@@ -4,9 +4,15 @@ misspelling (PTO073) although it exists."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
+from helpers import ROOT
 from pto_api.names import PL_KEYWORDS, PL_MEMBERS, PL_NAMES
+from pto_api.ops import OP_KEYWORDS, op_keywords
+from pto_transpile.suggest import closest
 
 pytestmark = pytest.mark.emulator
 
@@ -45,3 +51,64 @@ def test_the_keyword_tables_match_the_emulators_signatures():
     group = set(inspect.signature(tiles.make_tile_group).parameters) - {"owner", "where"}
     assert group == PL_KEYWORDS[("make_tile_group",)]
     assert pl._JIT_KEYWORDS == PL_KEYWORDS[("jit",)]
+    assert set(inspect.signature(pl.make_tile).parameters) == PL_KEYWORDS[("make_tile",)]
+    assert [p.kind for p in inspect.signature(pl.range).parameters.values()] == [inspect.Parameter.VAR_POSITIONAL]
+    assert PL_KEYWORDS[("range",)] == frozenset()
+    for name in ("set_cross_core", "wait_cross_core", "sync_src", "sync_dst", "mutex_lock", "mutex_unlock",
+                 "sync_all"):
+        assert set(inspect.signature(getattr(pl.system, name)).parameters) == PL_KEYWORDS[("system", name)], name
+
+
+def _keywords_read(package: Path) -> dict[str, set[str]]:
+    """Per op of the emulator's handlers (`@handles("op", ...)`), the keyword names that the
+    handler and the functions of its module it calls read: `call.arg(i, "kw")`,
+    `call.kwargs.get("kw")`, `call.kwargs["kw"]`, `"kw" in call.kwargs`."""
+    def reads(fn: ast.AST) -> set[str]:
+        out = set()
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                if n.func.attr in ("arg", "tile") and len(n.args) >= 2 and isinstance(n.args[1], ast.Constant):
+                    out.add(n.args[1].value)
+                kwargs = isinstance(n.func.value, ast.Attribute) and n.func.value.attr == "kwargs"
+                if n.func.attr == "get" and kwargs and n.args and isinstance(n.args[0], ast.Constant):
+                    out.add(n.args[0].value)
+            if isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) \
+                    and any(isinstance(c, ast.Attribute) and c.attr == "kwargs" for c in n.comparators):
+                out.add(n.left.value)
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "kwargs" \
+                    and isinstance(n.slice, ast.Constant):
+                out.add(n.slice.value)
+        return {k for k in out if isinstance(k, str)}
+
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.glob("*.py")):
+        functions = {f.name: f for f in ast.parse(path.read_text(encoding="utf-8")).body
+                     if isinstance(f, ast.FunctionDef)}
+        for fn in functions.values():
+            ops = [a.value for d in fn.decorator_list if isinstance(d, ast.Call)
+                   and getattr(d.func, "id", None) == "handles" for a in d.args if isinstance(a, ast.Constant)]
+            seen, todo = set(), [fn.name]
+            while todo:
+                name = todo.pop()
+                if name not in seen:
+                    seen.add(name)
+                    todo += [n.func.id for n in ast.walk(functions[name]) if isinstance(n, ast.Call)
+                             and isinstance(n.func, ast.Name) and n.func.id in functions]
+            for op in ops:
+                found.setdefault(op, set()).update(*(reads(functions[n]) for n in seen))
+    return found
+
+
+def test_no_keyword_the_emulator_reads_is_called_a_misspelling():
+    """PTO074 reports a data op's keyword only when it is a near misspelling of one in the op's
+    set: no keyword an emulator handler reads may be one (the scan finds the keywords of
+    load, move and store, so it is not vacuous)."""
+    read = _keywords_read(ROOT / "sim_runtime" / "ops")
+    assert {"offsets", "order"} <= read["load"] and "acc_to_vec_mode" in read["move"]
+    for op, keywords in read.items():
+        known = op_keywords(op)
+        assert known is not None, op
+        for keyword in keywords - known:
+            assert closest(keyword, known) is None, (op, keyword, closest(keyword, known))
+    for op, keywords in OP_KEYWORDS.items():
+        assert read.get(op, set()) <= keywords | {"mode"}, op

@@ -104,3 +104,32 @@ def test_unknown_keywords_of_fixed_signatures_are_errors():
 def test_a_misspelt_preload_keyword_is_not_silently_the_default():
     result = transpile(KERNEL.replace("PipelineConfig(preload=1)", "PipelineConfig(preloads=1)"))
     assert result.code is None and [d.code for d in result.diagnostics] == ["PTO074"]
+
+
+@pytest.mark.parametrize("old, new, caret, message", [
+    ("acc_to_vec_mode=pl.AccToVecMode", "acc_to_vec_modee=pl.AccToVecMode", "acc_to_vec_modee=",
+     "`pl.move` takes no keyword `acc_to_vec_modee`; did you mean `acc_to_vec_mode`?"),
+    ("pl.move(left, cur_a)", "pl.move(left, cur_a, modee=1)", "modee=",
+     "`pl.move` takes no keyword `modee`; did you mean `mode`?"),
+    ("pl.load(cur_a, a, [ki * TILE, 0])", "pl.load(cur_a, a, offset=[ki * TILE, 0])", "offset=",
+     "`pl.load` takes no keyword `offset`; did you mean `offsets`?"),
+    ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])", "pl.store(out, y, [ki * TILE + sub_id * HALF, 0], atomc=0)",
+     "atomc=", "`pl.store` takes no keyword `atomc`; did you mean `atomic`?"),
+    ("for ki in pl.range(0, N):", "for ki in pl.range(0, N, step=1):", "step=",
+     "`pl.range` takes no keyword arguments: `step=` is not one"),
+])
+def test_misspelt_keywords_of_pl_calls_are_reported_where_they_are(old, new, caret, message):
+    assert old in KERNEL
+    text = KERNEL.replace(old, new, 1)
+    result = transpile(text, path="k.py")
+    [d] = result.diagnostics
+    assert (d.code, d.message) == ("PTO074", message)
+    assert text.splitlines()[d.line - 1][d.column - 1:].startswith(caret)
+    assert result.code is None
+
+
+def test_a_data_ops_keyword_far_from_every_known_one_is_left_alone():
+    """A data op's keyword list is not known whole: only a near misspelling is reported."""
+    text = KERNEL.replace("pl.move(left, cur_a)", "pl.move(left, cur_a, unit_flag=True)", 1)
+    assert "pl.move(left, cur_a, unit_flag=True)" in text
+    assert [d.code for d in transpile(text).diagnostics] == []

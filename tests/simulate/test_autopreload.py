@@ -88,6 +88,6 @@ def test_cli_prints_the_candidates_and_takes_simulation_settings(tmp_path):
     assert "preload 1  cycles" in r.output and "<- chosen" in r.output
     assert out.read_text() == transpile(demo_text(), preload=2, path=str(DEMO)).code
     bad = CliRunner().invoke(main, [str(DEMO), "--preload", "auto", "--shape", "nope=4x4", "--check"])
-    assert bad.exit_code == 0 and "`nope` is not a tensor parameter" in bad.output
+    assert bad.exit_code == 2 and "'nope' is not a tensor parameter" in bad.output
     timeline = CliRunner().invoke(main, [str(DEMO), "--preload", "auto", "--timeline", str(tmp_path / "t.json")])
     assert timeline.exit_code == 2 and "--timeline only applies with --simulate" in timeline.output
