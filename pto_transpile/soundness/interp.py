@@ -37,11 +37,13 @@ from pto_transpile.soundness.values import (
     Builtin,
     FunctionV,
     GroupV,
+    Opaque,
     StructV,
     Symbol,
     TensorV,
     TileTypeV,
     TileV,
+    is_unknown,
     known,
 )
 
@@ -342,6 +344,8 @@ class Interpreter:
             obj = self.eval(target.value, ctx)
             if isinstance(obj, (TileV, AnyTileV)):
                 self._element_access(obj, target, "W", ctx)
+            elif isinstance(obj, TensorV):
+                self._gm_element(obj, target, "W", ctx)
             elif isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
                 index = self.eval(target.slice[0].slice.value, ctx)
                 if isinstance(index, int) and -len(obj) <= index < len(obj):
@@ -363,6 +367,10 @@ class Interpreter:
                 self.eval(node.value, ctx)
                 self._element_access(obj, target, "RW", ctx)
                 return
+            if isinstance(obj, TensorV):
+                self.eval(node.value, ctx)
+                self._gm_element(obj, target, "RW", ctx)
+                return
         old = self.eval(target, ctx)
         value = self.eval(node.value, ctx)
         binary = _AUG_TO_BIN.get(type(node.operator))
@@ -376,7 +384,7 @@ class Interpreter:
         return method(self, node, ctx)
 
     def truth(self, value: Any) -> bool | None:
-        if value is UNKNOWN:
+        if is_unknown(value):
             return None
         if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
             return bool(value)
@@ -425,6 +433,8 @@ class Interpreter:
 
     def _binop(self, fn, left: Any, right: Any, node) -> Any:
         if fn is None or not known(left, right):
+            if fn is not None and _opaque_operands(left, right):
+                return _opaque_op(fn.__name__, left, right)
             return UNKNOWN
         if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
             if fn is operator.mul:
@@ -445,8 +455,8 @@ class Interpreter:
 
     def _unary(self, node: cst.UnaryOperation, ctx: Ctx) -> Any:
         value = self.eval(node.expression, ctx)
-        if value is UNKNOWN:
-            return UNKNOWN
+        if is_unknown(value):
+            return _opaque_op(type(node.operator).__name__, value) if isinstance(value, Opaque) else UNKNOWN
         try:
             if isinstance(node.operator, cst.Not):
                 t = self.truth(value)
@@ -475,7 +485,7 @@ class Interpreter:
             right = self.eval(target.comparator, ctx)
             if not known(left, right):
                 result = UNKNOWN
-            elif result is not UNKNOWN:
+            elif not is_unknown(result):
                 try:
                     if not _CMPOPS[type(target.operator)](left, right):
                         result = False
@@ -506,14 +516,15 @@ class Interpreter:
         obj = self.eval(node.value, ctx)
         if isinstance(obj, (TileV, AnyTileV)):
             if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
-                self._element_access(obj, node, "R", ctx)
-                return UNKNOWN
+                return self._element_access(obj, node, "R", ctx)
             for e in node.slice:
                 if isinstance(e.slice, cst.Slice):
                     for part in (e.slice.lower, e.slice.upper, e.slice.step):
                         if part is not None:
                             self.eval(part, ctx)
             return obj  # a view: the same tile (its whole extent, conservatively)
+        if isinstance(obj, TensorV):
+            return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
         index = self.eval(node.slice[0].slice.value, ctx)
@@ -780,7 +791,7 @@ class Interpreter:
             return group.tiles[0]
         cursors = self.cursors[ctx.core]
         cur = cursors.get(id(group), group.depth - 1)
-        if cur is UNKNOWN:
+        if is_unknown(cur):
             return AnyTileV(group.tiles, f"{group.name}[?]")
         if accessor == "next":
             cur += 1
@@ -790,11 +801,25 @@ class Interpreter:
             return group.tiles[cur % group.depth]
         return group.tiles[(cur + group.depth - 1) % group.depth]
 
-    def _element_access(self, tile, node, role: str, ctx: Ctx) -> None:
+    def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:
+        """An element read or write of a tile; a read's value is named by the read."""
         op = "getval" if role == "R" else "setval"
         feet = self._tile_feet(tile, ctx.core, None)
-        self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
-                       self._mutex([tile]), node, ctx)
+        ev = self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
+                            self._mutex([tile]), node, ctx)
+        return Opaque(("read", ev.core, ev.ident))
+
+    def _gm_element(self, tensor: TensorV, node: cst.Subscript, role: str, ctx: Ctx) -> Opaque:
+        """A scalar read or write of GM (`t[i]`, `t[i] = v`) on the scalar pipe. Its footprint
+        is the whole tensor: the element's address is not followed, so it conflicts with every
+        other access of the tensor; a read's value is named by the read."""
+        for e in node.slice:
+            if isinstance(e.slice, cst.Index):
+                self.eval(e.slice.value, ctx)
+        foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may))
+        ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
+                            (foot,) if "W" in role else (), (), node, ctx)
+        return Opaque(("read", ev.core, ev.ident))
 
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
@@ -873,7 +898,9 @@ class Interpreter:
                     reads.extend(feet)
                 if "W" in role:
                     writes.extend(feet)
-        self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        if op == "getval":  # data: unknown, but named by this read in both runs
+            return Opaque(("read", ev.core, ev.ident))
         return None
 
     def _pipe(self, op: str, pos: list, node) -> str:
@@ -949,7 +976,7 @@ class Interpreter:
             self._vf_roles[name] = vector_function_roles(self.file, name)
         return self._vf_roles[name]
 
-    def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> None:
+    def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:
         kind = "cube" if ctx.core == AIC else "vector"
         if kind not in PIPE_CORES.get(pipe, (kind,)):
             raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
@@ -961,6 +988,7 @@ class Interpreter:
                    node=node, op=op, ident=self._ident(node, ctx),
                    stage=scope[1] if scope else "", task=scope[2] if scope else -1)
         self.trace.events[ctx.core].append(ev)
+        return ev
 
     def _next_seq(self) -> int:
         self.seq += 1
@@ -1166,3 +1194,13 @@ _PL_CALLS: dict[str, Callable] = {
     "section_vector": Interpreter._section,
     **{n: Interpreter._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
 }
+
+
+def _opaque_operands(*values: Any) -> bool:
+    """Operands whose result is a named run-time value: some `Opaque`, the rest plain numbers."""
+    return any(isinstance(v, Opaque) for v in values) and all(
+        isinstance(v, Opaque) or (isinstance(v, (int, float)) and not is_unknown(v)) for v in values)
+
+
+def _opaque_op(name: str, *values: Any) -> Opaque:
+    return Opaque(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values)))
