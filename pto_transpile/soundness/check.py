@@ -74,14 +74,14 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
     try:
         serial = Interpreter(file, kernel.node, config, auto_mutex).run()
     except CannotModel as exc:
-        return [Problem("unmodelled", exc.reason, _input_node(file, exc.node, kernel))]
+        return [Problem(exc.kind, exc.reason, _input_node(file, exc.node, kernel))]
     interp = Interpreter(file, generated, config, auto_mutex)
     if generated_pl is not None:
         interp.pl = generated_pl
     try:
         piped = interp.run()
     except CannotModel as exc:
-        return [Problem("unmodelled", f"{exc.reason} (in the generated kernel)", kernel.node.name)]
+        return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
     s, p = run_sequential(serial), run_concurrent(piped)
     return _Report(file, kernel, serial, piped, s, p, config).problems()
 

@@ -62,10 +62,11 @@ PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2":
 class CannotModel(Exception):
     """The run cannot be followed statically; `node` is where, `reason` says why."""
 
-    def __init__(self, reason: str, node: cst.CSTNode | None = None):
+    def __init__(self, reason: str, node: cst.CSTNode | None = None, kind: str = "unmodelled"):
         super().__init__(reason)
         self.reason = reason
         self.node = node
+        self.kind = kind  #: "unmodelled", or "dynamic" for a size known only at run time
 
 
 class _Return(Exception):
@@ -190,7 +191,8 @@ class Interpreter:
         if items:
             dims = self.file.evaluator.try_eval(items[0], None)
             if isinstance(dims, (list, tuple)):
-                shape = tuple(d if isinstance(d, int) and not isinstance(d, bool) else UNKNOWN for d in dims)
+                shape = tuple(d if isinstance(d, int) and not isinstance(d, bool) else Opaque(("shape", name, axis))
+                              for axis, d in enumerate(dims))
         if len(items) > 1:
             elem = _elem_bytes(self._const(items[1]))
         return TensorV(name, shape, elem)
@@ -283,6 +285,10 @@ class Interpreter:
                 seqs.append(list(it))
             else:
                 if ctx.scope is None or len(ctxs) > 1:
+                    dims = _dynamic_dims(it)
+                    if dims:
+                        raise CannotModel(f"the trip count of this loop depends on {dims}, a size known only "
+                                          "at run time", node.iter, kind="dynamic")
                     raise CannotModel("the trip count of this loop is not static", node.iter)
                 seqs.append(None)
         known_seqs = [s for s in seqs if s is not None]
@@ -664,7 +670,7 @@ class Interpreter:
     def _range(self, node, ctx) -> Any:
         pos, _ = self._args(node, ctx)
         if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
-            return UNKNOWN
+            return _opaque_op("range", *pos) if _opaque_operands(*pos) else UNKNOWN
         if len(pos) == 3 and pos[2] == 0:
             raise CannotModel("`pl.range` with step 0", node)
         r = range(*pos)
@@ -1204,3 +1210,22 @@ def _opaque_operands(*values: Any) -> bool:
 
 def _opaque_op(name: str, *values: Any) -> Opaque:
     return Opaque(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values)))
+
+
+def _dynamic_dims(value: Any) -> str:
+    """The run-time tensor dimensions `value` is computed from, in words ('' if none)."""
+    found: list[str] = []
+
+    def walk(origin: Any) -> None:
+        if isinstance(origin, tuple) and origin:
+            if origin[0] == "shape":
+                text = f"`{origin[1]}.shape[{origin[2]}]`"
+                if text not in found:
+                    found.append(text)
+            elif origin[0] == "op":
+                for part in origin[2:]:
+                    walk(part)
+
+    if isinstance(value, Opaque):
+        walk(value.origin)
+    return " and ".join(found) + (" (`pl.DYNAMIC`)" if found else "")

@@ -66,6 +66,8 @@ def describe_origin(origin: Any) -> str:
         if len(ident) == 3 and ident[0] == "code":
             return f"`{ident[1]}` (occurrence {ident[2] + 1})"
         return repr(ident)
+    if origin and origin[0] == "shape":
+        return f"`{origin[1]}.shape[{origin[2]}]` (a `pl.DYNAMIC` dimension)"
     if origin and origin[0] == "op":
         return f"{origin[1]} of " + " and ".join(describe_origin(o) for o in origin[2:])
     return repr(origin)
