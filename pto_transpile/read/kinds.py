@@ -132,7 +132,8 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         if inner == TILE and all(isinstance(e.slice, cst.Index) for e in expr.slice):
             return SCALAR  # one element of a tile
         if inner == TENSOR:
-            return TENSOR
+            # `t[i]` / `t[i, j]` reads one element of GM (a scalar); slices view the tensor
+            return SCALAR if all(isinstance(e.slice, cst.Index) for e in expr.slice) else TENSOR
         if inner == "const":
             return "const"
         return UNKNOWN

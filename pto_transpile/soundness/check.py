@@ -23,13 +23,17 @@ import libcst as cst
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
-from pto_transpile.soundness.values import UNKNOWN, StructV, TensorV
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, is_unknown
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
 MAX_PROBLEMS = 4
-#: Values tried for scalar kernel parameters the check cannot know (trip counts among them:
-#: shorter than the ring, about as long, and longer than every rotation).
-SCALAR_TRIALS = (2, 5, 11)
+#: Values tried for scalar kernel parameters the check cannot know. Trip counts among them:
+#: empty, one iteration, shorter than the ring, about as long, longer than every rotation;
+#: offsets among them: 0 and 1 put an access on its own or the next iteration's row, where
+#: tasks in flight together meet. Each parameter takes every value; several parameters take
+#: different values in each trial (an address `x + a - b` is tried with a != b), and equal
+#: values in one more. This is a sample, not a proof for every value.
+SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
 
 
 @dataclass
@@ -70,14 +74,14 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
     try:
         serial = Interpreter(file, kernel.node, config, auto_mutex).run()
     except CannotModel as exc:
-        return [Problem("unmodelled", exc.reason, _input_node(file, exc.node, kernel))]
+        return [Problem(exc.kind, exc.reason, _input_node(file, exc.node, kernel))]
     interp = Interpreter(file, generated, config, auto_mutex)
     if generated_pl is not None:
         interp.pl = generated_pl
     try:
         piped = interp.run()
     except CannotModel as exc:
-        return [Problem("unmodelled", f"{exc.reason} (in the generated kernel)", kernel.node.name)]
+        return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
     s, p = run_sequential(serial), run_concurrent(piped)
     return _Report(file, kernel, serial, piped, s, p, config).problems()
 
@@ -236,7 +240,8 @@ def _next_op(trace: Trace, ev: Event) -> Event | None:
 
 
 def _argument_difference(serial: tuple, piped: tuple) -> str | None:
-    """The first parameter whose value differs, described; None when all agree."""
+    """The first parameter whose value differs, described; None when all agree. Numbers are
+    compared by value, data read at run time (`Opaque`) by the read it comes from."""
     others = dict(piped)
     for param, a in serial:
         b = others.get(param, UNKNOWN)
@@ -246,17 +251,27 @@ def _argument_difference(serial: tuple, piped: tuple) -> str | None:
                 return f"a struct as {name} in the serial kernel but not in the pipelined one"
             for f, v in a.fields.items():
                 w = b.fields.get(f, UNKNOWN)
-                if _scalar(v) and v != w:
+                if _compared(v) and not _same(v, w):
                     return f"field `{f}` of {name} = {v!r} in the serial kernel but {w!r} in the pipelined one"
-        elif _scalar(a) and (a != b or not _scalar(b)):
+        elif _compared(a) and not _same(a, b):
             return f"{name} = {a!r} in the serial kernel but {b!r} in the pipelined one"
         elif isinstance(a, TensorV) and a != b:
             return f"tensor `{a.name}` as {name} in the serial kernel but something else in the pipelined one"
     return None
 
 
+def _compared(v) -> bool:
+    return _scalar(v) or isinstance(v, Opaque)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, Opaque):
+        return isinstance(b, Opaque) and a.origin == b.origin
+    return _scalar(b) and a == b
+
+
 def _scalar(v) -> bool:
-    return isinstance(v, (int, float, bool)) and v is not UNKNOWN
+    return isinstance(v, (int, float, bool)) and not is_unknown(v)
 
 
 def _input_node(file, node, kernel) -> cst.CSTNode | None:
@@ -288,4 +303,8 @@ def _configs(file, kernel) -> list[Config]:
             unknown.append(p.name.value)
     if not unknown:
         return [Config()]
-    return [Config({name: value for name in unknown}) for value in SCALAR_TRIALS]
+    n = len(SCALAR_TRIALS)
+    configs = [Config({name: SCALAR_TRIALS[(k + j) % n] for j, name in enumerate(unknown)}) for k in range(n)]
+    if len(unknown) > 1:
+        configs.append(Config({name: SCALAR_TRIALS[-2] for name in unknown}))
+    return configs

@@ -37,11 +37,13 @@ from pto_transpile.soundness.values import (
     Builtin,
     FunctionV,
     GroupV,
+    Opaque,
     StructV,
     Symbol,
     TensorV,
     TileTypeV,
     TileV,
+    is_unknown,
     known,
 )
 
@@ -60,10 +62,11 @@ PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2":
 class CannotModel(Exception):
     """The run cannot be followed statically; `node` is where, `reason` says why."""
 
-    def __init__(self, reason: str, node: cst.CSTNode | None = None):
+    def __init__(self, reason: str, node: cst.CSTNode | None = None, kind: str = "unmodelled"):
         super().__init__(reason)
         self.reason = reason
         self.node = node
+        self.kind = kind  #: "unmodelled", or "dynamic" for a size known only at run time
 
 
 class _Return(Exception):
@@ -188,7 +191,8 @@ class Interpreter:
         if items:
             dims = self.file.evaluator.try_eval(items[0], None)
             if isinstance(dims, (list, tuple)):
-                shape = tuple(d if isinstance(d, int) and not isinstance(d, bool) else UNKNOWN for d in dims)
+                shape = tuple(d if isinstance(d, int) and not isinstance(d, bool) else Opaque(("shape", name, axis))
+                              for axis, d in enumerate(dims))
         if len(items) > 1:
             elem = _elem_bytes(self._const(items[1]))
         return TensorV(name, shape, elem)
@@ -281,6 +285,10 @@ class Interpreter:
                 seqs.append(list(it))
             else:
                 if ctx.scope is None or len(ctxs) > 1:
+                    dims = _dynamic_dims(it)
+                    if dims:
+                        raise CannotModel(f"the trip count of this loop depends on {dims}, a size known only "
+                                          "at run time", node.iter, kind="dynamic")
                     raise CannotModel("the trip count of this loop is not static", node.iter)
                 seqs.append(None)
         known_seqs = [s for s in seqs if s is not None]
@@ -342,6 +350,8 @@ class Interpreter:
             obj = self.eval(target.value, ctx)
             if isinstance(obj, (TileV, AnyTileV)):
                 self._element_access(obj, target, "W", ctx)
+            elif isinstance(obj, TensorV):
+                self._gm_element(obj, target, "W", ctx)
             elif isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
                 index = self.eval(target.slice[0].slice.value, ctx)
                 if isinstance(index, int) and -len(obj) <= index < len(obj):
@@ -363,6 +373,10 @@ class Interpreter:
                 self.eval(node.value, ctx)
                 self._element_access(obj, target, "RW", ctx)
                 return
+            if isinstance(obj, TensorV):
+                self.eval(node.value, ctx)
+                self._gm_element(obj, target, "RW", ctx)
+                return
         old = self.eval(target, ctx)
         value = self.eval(node.value, ctx)
         binary = _AUG_TO_BIN.get(type(node.operator))
@@ -376,7 +390,7 @@ class Interpreter:
         return method(self, node, ctx)
 
     def truth(self, value: Any) -> bool | None:
-        if value is UNKNOWN:
+        if is_unknown(value):
             return None
         if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
             return bool(value)
@@ -425,6 +439,8 @@ class Interpreter:
 
     def _binop(self, fn, left: Any, right: Any, node) -> Any:
         if fn is None or not known(left, right):
+            if fn is not None and _opaque_operands(left, right):
+                return _opaque_op(fn.__name__, left, right)
             return UNKNOWN
         if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
             if fn is operator.mul:
@@ -445,8 +461,8 @@ class Interpreter:
 
     def _unary(self, node: cst.UnaryOperation, ctx: Ctx) -> Any:
         value = self.eval(node.expression, ctx)
-        if value is UNKNOWN:
-            return UNKNOWN
+        if is_unknown(value):
+            return _opaque_op(type(node.operator).__name__, value) if isinstance(value, Opaque) else UNKNOWN
         try:
             if isinstance(node.operator, cst.Not):
                 t = self.truth(value)
@@ -475,7 +491,7 @@ class Interpreter:
             right = self.eval(target.comparator, ctx)
             if not known(left, right):
                 result = UNKNOWN
-            elif result is not UNKNOWN:
+            elif not is_unknown(result):
                 try:
                     if not _CMPOPS[type(target.operator)](left, right):
                         result = False
@@ -506,14 +522,15 @@ class Interpreter:
         obj = self.eval(node.value, ctx)
         if isinstance(obj, (TileV, AnyTileV)):
             if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
-                self._element_access(obj, node, "R", ctx)
-                return UNKNOWN
+                return self._element_access(obj, node, "R", ctx)
             for e in node.slice:
                 if isinstance(e.slice, cst.Slice):
                     for part in (e.slice.lower, e.slice.upper, e.slice.step):
                         if part is not None:
                             self.eval(part, ctx)
             return obj  # a view: the same tile (its whole extent, conservatively)
+        if isinstance(obj, TensorV):
+            return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
         index = self.eval(node.slice[0].slice.value, ctx)
@@ -653,7 +670,7 @@ class Interpreter:
     def _range(self, node, ctx) -> Any:
         pos, _ = self._args(node, ctx)
         if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
-            return UNKNOWN
+            return _opaque_op("range", *pos) if _opaque_operands(*pos) else UNKNOWN
         if len(pos) == 3 and pos[2] == 0:
             raise CannotModel("`pl.range` with step 0", node)
         r = range(*pos)
@@ -780,7 +797,7 @@ class Interpreter:
             return group.tiles[0]
         cursors = self.cursors[ctx.core]
         cur = cursors.get(id(group), group.depth - 1)
-        if cur is UNKNOWN:
+        if is_unknown(cur):
             return AnyTileV(group.tiles, f"{group.name}[?]")
         if accessor == "next":
             cur += 1
@@ -790,11 +807,25 @@ class Interpreter:
             return group.tiles[cur % group.depth]
         return group.tiles[(cur + group.depth - 1) % group.depth]
 
-    def _element_access(self, tile, node, role: str, ctx: Ctx) -> None:
+    def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:
+        """An element read or write of a tile; a read's value is named by the read."""
         op = "getval" if role == "R" else "setval"
         feet = self._tile_feet(tile, ctx.core, None)
-        self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
-                       self._mutex([tile]), node, ctx)
+        ev = self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
+                            self._mutex([tile]), node, ctx)
+        return Opaque(("read", ev.core, ev.ident))
+
+    def _gm_element(self, tensor: TensorV, node: cst.Subscript, role: str, ctx: Ctx) -> Opaque:
+        """A scalar read or write of GM (`t[i]`, `t[i] = v`) on the scalar pipe. Its footprint
+        is the whole tensor: the element's address is not followed, so it conflicts with every
+        other access of the tensor; a read's value is named by the read."""
+        for e in node.slice:
+            if isinstance(e.slice, cst.Index):
+                self.eval(e.slice.value, ctx)
+        foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may))
+        ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
+                            (foot,) if "W" in role else (), (), node, ctx)
+        return Opaque(("read", ev.core, ev.ident))
 
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
@@ -873,7 +904,9 @@ class Interpreter:
                     reads.extend(feet)
                 if "W" in role:
                     writes.extend(feet)
-        self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        if op == "getval":  # data: unknown, but named by this read in both runs
+            return Opaque(("read", ev.core, ev.ident))
         return None
 
     def _pipe(self, op: str, pos: list, node) -> str:
@@ -949,7 +982,7 @@ class Interpreter:
             self._vf_roles[name] = vector_function_roles(self.file, name)
         return self._vf_roles[name]
 
-    def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> None:
+    def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:
         kind = "cube" if ctx.core == AIC else "vector"
         if kind not in PIPE_CORES.get(pipe, (kind,)):
             raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
@@ -961,6 +994,7 @@ class Interpreter:
                    node=node, op=op, ident=self._ident(node, ctx),
                    stage=scope[1] if scope else "", task=scope[2] if scope else -1)
         self.trace.events[ctx.core].append(ev)
+        return ev
 
     def _next_seq(self) -> int:
         self.seq += 1
@@ -1166,3 +1200,32 @@ _PL_CALLS: dict[str, Callable] = {
     "section_vector": Interpreter._section,
     **{n: Interpreter._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
 }
+
+
+def _opaque_operands(*values: Any) -> bool:
+    """Operands whose result is a named run-time value: some `Opaque`, the rest plain numbers."""
+    return any(isinstance(v, Opaque) for v in values) and all(
+        isinstance(v, Opaque) or (isinstance(v, (int, float)) and not is_unknown(v)) for v in values)
+
+
+def _opaque_op(name: str, *values: Any) -> Opaque:
+    return Opaque(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values)))
+
+
+def _dynamic_dims(value: Any) -> str:
+    """The run-time tensor dimensions `value` is computed from, in words ('' if none)."""
+    found: list[str] = []
+
+    def walk(origin: Any) -> None:
+        if isinstance(origin, tuple) and origin:
+            if origin[0] == "shape":
+                text = f"`{origin[1]}.shape[{origin[2]}]`"
+                if text not in found:
+                    found.append(text)
+            elif origin[0] == "op":
+                for part in origin[2:]:
+                    walk(part)
+
+    if isinstance(value, Opaque):
+        walk(value.origin)
+    return " and ".join(found) + (" (`pl.DYNAMIC`)" if found else "")

@@ -31,6 +31,9 @@ HINTS = {
     "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
                   "other rule, please report this",
     "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
+    "dynamic": "The check follows the kernel at fixed sizes and cannot yet prove it for every size: to have it "
+               "checked, declare the tensors with fixed dimensions (the sizes you run); the `pl.DYNAMIC` form is "
+               "not written",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",
 }

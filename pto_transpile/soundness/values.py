@@ -1,8 +1,11 @@
 """The values the soundness interpreter computes with.
 
-Scalars are plain Python numbers (or `UNKNOWN` when they depend on data or on something the
-interpreter does not model). Handles name memory: a tensor in GM, a tile group with its
-slots, one tile (a slot, a `pl.make_tile` tile or a view of either), structs and tuples.
+Scalars are plain Python numbers, `UNKNOWN` when they depend on something the interpreter
+does not model, or an `Opaque` value when they come from data (`pl.getval`): unknown as a
+number, but named by the read that produced it, so that the two runs can be compared.
+
+Handles name memory: a tensor in GM, a tile group with its slots, one tile (a slot, a
+`pl.make_tile` tile or a view of either), structs and tuples.
 """
 
 from __future__ import annotations
@@ -33,8 +36,54 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
+class Opaque(_Unknown):
+    """A run-time value (data read by `pl.getval`, or arithmetic on such values) named by its
+    origin: the read that produced it, identified the same way in the serial and the pipelined
+    run. Unknown for every computation; two values of the same origin are the same number, so
+    a stage that receives one from another iteration than in the serial kernel is caught."""
+
+    def __new__(cls, origin: tuple) -> Opaque:
+        obj = object.__new__(cls)
+        obj.origin = origin
+        return obj
+
+    def __init__(self, origin: tuple) -> None:
+        self.origin = origin
+
+    def __repr__(self) -> str:
+        return f"<value of {describe_origin(self.origin)}>"
+
+
+def describe_origin(origin: Any) -> str:
+    """Words for an `Opaque` origin: the read (stage and task, or the kernel body's line text)."""
+    if not isinstance(origin, tuple):
+        return repr(origin)
+    if origin and origin[0] == "read":
+        _, _core, ident = origin
+        if len(ident) >= 3 and ident[0] == "stage":
+            return f"the read #{ident[3] + 1} of stage `{ident[1]}` (task {ident[2]})" if len(ident) > 3 else (
+                f"a read of stage `{ident[1]}` (task {ident[2]})")
+        if len(ident) == 3 and ident[0] == "code":
+            return f"`{ident[1]}` (occurrence {ident[2] + 1})"
+        return repr(ident)
+    if origin and origin[0] == "shape":
+        return f"`{origin[1]}.shape[{origin[2]}]` (a `pl.DYNAMIC` dimension)"
+    if origin and origin[0] == "op":
+        return f"{origin[1]} of " + " and ".join(describe_origin(o) for o in origin[2:])
+    return repr(origin)
+
+
+def origin_of(value: Any) -> Any:
+    """What an `Opaque` value stands for (its origin), or a plain number itself."""
+    return value.origin if isinstance(value, Opaque) else value
+
+
+def is_unknown(value: Any) -> bool:
+    return isinstance(value, _Unknown)
+
+
 def known(*values: Any) -> bool:
-    return all(v is not UNKNOWN for v in values)
+    return not any(isinstance(v, _Unknown) for v in values)
 
 
 @dataclass(frozen=True)

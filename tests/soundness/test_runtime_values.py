@@ -1,0 +1,73 @@
+"""Values known only at run time: data read from GM and scalar kernel parameters.
+
+A value read with `pl.getval` or `t[i]` is unknown as a number but named by the read that
+produced it, so a stage that receives it from another iteration than in the serial kernel
+is refused; scalar parameters are tried at values where tasks in flight together meet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pto_transpile import transpile
+
+KERNELS = Path(__file__).parent / "kernels"
+
+
+def _transpile(name: str, **kw):
+    return transpile((KERNELS / name).read_text(), path=name, **kw)
+
+
+def _messages(result) -> list[str]:
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+def test_a_gm_value_kept_in_a_struct_for_a_later_stage_is_refused():
+    result = _transpile("factor_in_struct.py")
+    assert result.code is None
+    messages = _messages(result)
+    assert any("receives `factor` = <value of the read #1 of stage `read_factor` (task 0)> in the serial kernel"
+               in m for m in messages), messages
+
+
+def test_a_gm_value_passed_as_an_argument_travels_with_its_iteration():
+    result = _transpile("factor_in_body.py")
+    assert _messages(result) == []
+    assert "_pl_ctx_neg1.f," in result.code  # read back from its own iteration's ctx
+
+
+def test_a_scalar_offset_that_meets_the_next_task_is_refused():
+    result = _transpile("store_offset_param.py")
+    assert result.code is None
+    assert any("(shown with d=1)" in m for m in _messages(result)), _messages(result)
+
+
+def test_a_trip_count_from_a_dynamic_dimension_is_named_and_not_called_unstatic():
+    result = _transpile("dynamic_rows.py")
+    assert result.code is None
+    (error,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert "depends on `a.shape[0]` (`pl.DYNAMIC`), a size known only at run time" in error.message
+    assert "Make this static" not in (error.hint or "")
+    assert "fixed dimensions" in (error.hint or "")
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name, scalars, same", [
+    ("factor_in_body.py", None, True),
+    ("factor_in_struct.py", None, False),
+    ("store_offset_param.py", {"d": 0}, True),
+    ("store_offset_param.py", {"d": 1}, False),
+    ("store_offset_param.py", {"d": 2}, True),
+])
+def test_the_emulator_agrees(name, scalars, same):
+    """The transform's output (written without the check) is right exactly where the check
+    accepts: the refused kernels compute other numbers for the values the check names."""
+    from sim_runtime.verify import verify
+
+    text = (KERNELS / name).read_text()
+    code = transpile(text, path=name, _skip_rules=["PTO061"]).code
+    assert code is not None
+    report = verify(text, code, "kernel", path=name, scalars=scalars)
+    row = report.rows[-1]
+    assert row.verdict == ("ok" if same else "mismatch"), (row.verdict, row.message)
