@@ -123,7 +123,8 @@ def encode(values: np.ndarray, dtype: str, mode: str = "CAST_RINT", saturate: bo
     if mode not in _ROUND:
         raise UnsupportedOpError(f"{mode} to {dtype} is not implemented")
     fmt = FORMATS[dtype]
-    x = np.asarray(values, np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN is a NaN
+        x = np.asarray(values, np.float64)
     neg = np.signbit(x)
     a = np.abs(x)
     grid, grid_codes = _GRIDS[dtype]
