@@ -102,6 +102,36 @@ PACK_OTHER_HALF_ZERO = True
 #: `vf.muls_cast` rounds the product to fp32, then to fp16 with CAST_ROUND.
 MULS_CAST_ROUNDS_TWICE = True
 
+# -- 8- and 4-bit floats (`vf.astype`) --------------------------------------------------------
+
+#: FP32 -> FP8 without saturation: a NaN becomes the format's quiet NaN with the input's sign
+#: (E4M3FN has one NaN per sign, 0x7F/0xFF; E5M2 takes 0x7E/0xFE, the code the top bits of
+#: fp32's quiet NaN give). With saturation NaN gives +0, the documented default (the CTRL[50]
+#: bit that makes it NaN is not emulated). Every conversion keeps the sign of zero (-0 -> 0x80
+#: in FP8, 0x8 in FP4; the FP4 and E8M0 rules do not mention zero's sign).
+FP8_NAN_CODE = {"DT_FP8E4M3FN": 0x7F, "DT_FP8E5M2": 0x7E}
+
+#: FP32 -> E4M3FN without saturation: an infinity becomes NaN (documented: E4M3FN has no
+#: infinity), and so does a finite value that rounds beyond 448 (not stated; the one reading
+#: consistent with it: values from 464 up round to the code above 448, which is NaN). E5M2
+#: overflows to its infinity as IEEE formats do.
+E4M3_OVERFLOW_CODE = 0x7F
+
+#: BF16 -> E8M0 keeps the exponent field: E8M0 has BF16's exponent width and bias, and the
+#: path takes no rounding mode ("no precision loss"), so the value is |x| rounded down to a
+#: power of two, its sign dropped; zero and subnormals (field 0) give code 0 = 2^-127. The
+#: documented special cases stay: +/-inf -> 0xFE (the largest), NaN -> 0xFF.
+E8M0_FROM_EXPONENT_FIELD = True
+
+#: Register layout of the 4x casts. FP32 <-> FP8: fp32 lane i <-> byte 4i + part (CastLayout
+#: ZERO..THREE = part 0..3; the doc's `full` example: "ZERO takes the 0th of every 4 FP8").
+#: BF16 <-> FP4 works on pairs ("two elements as one pair"): bf16 lanes 2k, 2k+1 <-> byte
+#: 4k + part, lane 2k in the low 4 bits; narrowing reads the pair's mask bit at lane 2k (the
+#: doc: "the even bit counts"); the other bytes of a narrowed register are 0; widening reads
+#: the mask at every bf16 lane (`CAST_MASK_AT_WIDE_LANES`).
+FP4_PAIR_TO_BYTE = True
+
+
 def exp32(x: np.ndarray) -> np.ndarray:
     """exp as the vector unit computes it: the NPU's accuracy is not documented, so float32
     numpy exp (likewise `vf.div` is IEEE float32 division, add and mul round to nearest even)."""

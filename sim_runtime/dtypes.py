@@ -2,7 +2,9 @@
 
 Values live in memory in the tile's own dtype so that aliasing tiles see real bytes. numpy
 has no bfloat16, so BF16 is stored as uint16 and computed in float32 with round-to-nearest-
-even on the way back; sub-byte and FP8 types are storage only (ops on them are unsupported).
+even on the way back. The 8- and 4-bit floats are stored as their codes (uint8; a byte holds
+two FP4 codes, the first in the low 4 bits): no arithmetic takes them, `vf.astype` converts
+them (`minifloat` has the codecs), HiF8 is storage only (its encoding is not documented).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, REG_BYTES
-from sim_runtime import assumed, costs, rounding
+from sim_runtime import assumed, costs, minifloat, rounding
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
 from sim_runtime.memory import Footprint, Memory
@@ -50,7 +50,7 @@ LOAD_DISTS = ("NORM", "BRC", "BRC_B8", "BRC_B16", "BRC_B32", "US", "US_B8", "US_
               "UNPK", "UNPK_B8", "UNPK_B16", "UNPK_B32", "UNPK4", "BLK", "E2B", "E2B_B16", "E2B_B32",
               "DINTLV_B8", "DINTLV_B16", "DINTLV_B32")
 DATA_COPY_MODES = ("NORMAL", "DATA_BLOCK_COPY")
-CAST_LAYOUTS = ("ZERO", "ONE")
+CAST_LAYOUTS = ("ZERO", "ONE", "TWO", "THREE")
 MERGE_MODES = ("ZEROING", "MERGING")
 MEM_BAR_MODES = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VLD_VLD")
 
@@ -374,29 +374,99 @@ def exp_sub(x, m, mask, layout=None) -> Reg:
     return _result(fp32, assumed.exp32(xv - mv), mask)
 
 
-def astype(src, mask, *, dtype, layout=None, round_mode=None, mode=None) -> Reg:
+#: `vf.astype` paths to and from the 8- and 4-bit floats: (src, dst) -> (the number of
+#: CastLayout parts, the accepted rounding modes; None where the path does not round).
+SMALL_FLOAT_CASTS: dict[tuple[str, str], tuple[int, tuple[str, ...] | None]] = {
+    ("DT_FP8E4M3FN", "DT_FP32"): (4, None),
+    ("DT_FP8E5M2", "DT_FP32"): (4, None),
+    ("DT_FP8E8M0", "DT_BF16"): (2, None),
+    ("DT_FP4E2M1", "DT_BF16"): (4, None),
+    ("DT_FP4E1M2", "DT_BF16"): (4, None),
+    ("DT_FP32", "DT_FP8E4M3FN"): (4, ("CAST_RINT",)),
+    ("DT_FP32", "DT_FP8E5M2"): (4, ("CAST_RINT",)),
+    ("DT_BF16", "DT_FP8E8M0"): (2, None),
+    ("DT_BF16", "DT_FP4E2M1"): (4, ("CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC")),
+    ("DT_BF16", "DT_FP4E1M2"): (4, ("CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC")),
+}
+
+
+def _saturated(values: np.ndarray, dtype: DType) -> np.ndarray:
+    """SaturateMode.ON of a float -> float conversion: NaN -> 0, beyond the range -> its end
+    (clipping first, then rounding, gives the largest finite value in every mode)."""
+    top = assumed.pad_float(dtype.name, "max")
+    return np.clip(np.nan_to_num(values.astype(np.float64), nan=0.0, posinf=top, neginf=-top), -top, top)
+
+
+def astype(src, mask, *, dtype, layout=None, round_mode=None, mode=None, saturate=None) -> Reg:
     """Convert lanes to `dtype`. Narrowing 32 -> 16 bits puts source lane i in lane 2i (ZERO)
     or 2i+1 (ONE) with the other lanes 0; widening 16 -> 32 reads the even (ZERO) or odd
-    (ONE) lanes. Default rounding CAST_RINT (nearest, ties to even)."""
+    (ONE) lanes. Default rounding CAST_RINT (nearest, ties to even). SaturateMode.ON is
+    emulated for float -> float conversions."""
     _run("astype")
     src, mask = _reg("astype", src), _mask("astype", mask)
     rmode = _name(round_mode, "CAST_RINT")
-    part = 0 if _name(layout, "ZERO") == "ZERO" else 1
+    lay = _name(layout, "ZERO")
+    part = CAST_LAYOUTS.index(lay)
+    sat = _name(saturate, "OFF") == "ON"
+    if (src.dtype.name, dtype.name) in SMALL_FLOAT_CASTS:
+        _zeroing("astype", mode)
+        return _small_float_cast(src, mask, dtype, part, rmode, sat)
+    if not (src.dtype.computable and dtype.computable):  # HiF8's encoding is not documented
+        raise UnsupportedOpError(f"vf.astype {src.dtype.name} -> {dtype.name} is not emulated", _where())
+    values = src.values()
+    if sat:
+        if dtype.name == "DT_FP32":
+            raise KernelError(f"vf.astype {src.dtype.name} -> DT_FP32 takes SaturateMode.OFF only", _where())
+        if not (src.dtype.is_float() and dtype.is_float()):
+            raise UnsupportedOpError(f"vf.astype {src.dtype.name} -> {dtype.name} with SaturateMode.ON is not "
+                                     "emulated", _where())
+        values = _saturated(values, dtype)
     sb, db = src.dtype.bits, dtype.bits
+    if part > 1 and sb in (db, 2 * db, db // 2):
+        raise KernelError(f"vf.astype {src.dtype.name} -> {dtype.name} takes CastLayout ZERO or ONE, got {lay}",
+                          _where())
     if sb == db:
         base = _merge_base("astype", mode, dtype)
-        return _result(dtype, rounding.convert(src.values(), src.dtype, dtype, rmode), mask, base)
+        return _result(dtype, rounding.convert(values, src.dtype, dtype, rmode), mask, base)
     _zeroing("astype", mode)  # which lanes a width-changing MERGING cast keeps is not documented
     if sb == 2 * db:  # narrowing: the mask is read at the (wide) source lanes
-        vals = np.where(mask.lanes(src.dtype), rounding.convert(src.values(), src.dtype, dtype, rmode), 0)
+        vals = np.where(mask.lanes(src.dtype), rounding.convert(values, src.dtype, dtype, rmode), 0)
         out = np.zeros(REG_BYTES // dtype.itemsize, dtype.compute)
         out[part::2] = vals
         return Reg(dtype, dtype.to_storage(out).copy())
     if db == 2 * sb:  # widening
-        vals = rounding.convert(src.values()[part::2], src.dtype, dtype, rmode)
+        vals = rounding.convert(values[part::2], src.dtype, dtype, rmode)
         wide_mask = mask.lanes(dtype) if assumed.CAST_MASK_AT_WIDE_LANES else mask.lanes(src.dtype)[part::2]
         return Reg(dtype, dtype.to_storage(np.where(wide_mask, vals, 0).astype(dtype.compute)).copy())
     raise UnsupportedOpError(f"vf.astype {src.dtype.name} -> {dtype.name} is not emulated", _where())
+
+
+def _small_float_cast(src: Reg, mask: Mask, dtype: DType, part: int, rmode: str, sat: bool) -> Reg:
+    """A cast to or from an 8- or 4-bit float (`assumed.FP4_PAIR_TO_BYTE` for the lanes): the
+    wide register's units (fp32 lanes, bf16 lanes, or bf16 pairs for FP4) map to bytes
+    `parts * k + part` of the narrow register."""
+    parts, modes = SMALL_FLOAT_CASTS[(src.dtype.name, dtype.name)]
+    if part >= parts:
+        raise KernelError(f"vf.astype {src.dtype.name} -> {dtype.name} takes CastLayout "
+                          f"{' or '.join(CAST_LAYOUTS[:parts])}, got {CAST_LAYOUTS[part]}", _where())
+    if modes is not None and rmode not in modes:
+        raise KernelError(f"vf.astype {src.dtype.name} -> {dtype.name} takes round_mode {', '.join(modes)}, "
+                          f"got {rmode}", _where())
+    if dtype.name in minifloat.FORMATS:  # narrowing: the mask is read at the wide source lanes
+        codes = minifloat.encode(src.values(), dtype.name, rmode if modes else "CAST_RINT", sat)
+        active = mask.lanes(src.dtype)
+        if dtype.bits == 4:
+            codes, active = minifloat.pack4(codes), active[0::2]
+        out = np.zeros(REG_BYTES, np.uint8)
+        out[part::parts] = np.where(active, codes, 0)
+        return Reg(dtype, out)
+    codes = src.lanes.view(np.uint8)[part::parts]
+    narrow_mask = mask.lanes(src.dtype)[part::parts]
+    if src.dtype.bits == 4:
+        codes, narrow_mask = minifloat.unpack4(codes), np.repeat(narrow_mask, 2)
+    vals = minifloat.decode(codes, src.dtype.name)
+    wide_mask = mask.lanes(dtype) if assumed.CAST_MASK_AT_WIDE_LANES else narrow_mask
+    return Reg(dtype, dtype.to_storage(np.where(wide_mask, vals, 0).astype(dtype.compute)).copy())
 
 
 def de_interleave(s0, s1) -> tuple[Reg, Reg]:
@@ -572,7 +642,7 @@ def _invoke(core, fn, args: tuple, kwargs: dict, where: Location):
             return value
         if value.space != "Vec":
             raise KernelError(f"vector function {fn.__name__}: {value.name} is in {value.space}, not UB", where)
-        if not value.dtype.computable:
+        if not value.dtype.computable and value.dtype.bits < 8:  # a 4-bit tile's size counts a byte per element
             raise UnsupportedOpError(f"vector function on {value.dtype.name} tiles is not emulated", where)
         mutex.extend(value.mutex)
         return Ptr(value, core.machine.memory("Vec", core), value.pointer)

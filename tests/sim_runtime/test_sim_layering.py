@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent.parent / "sim_runtime"
 #: Lowest first. A module may import only modules of strictly lower layers.
 LAYERS = [
     {"errors", "costs", "scheduler", "dtypes", "assumed"},
-    {"layouts", "memory", "rounding", "opplan", "timeline", "crosscore", "kernelspec", "coretime"},
+    {"layouts", "memory", "rounding", "minifloat", "opplan", "timeline", "crosscore", "kernelspec", "coretime"},
     {"gantt", "bound"},
     {"tiles", "races"},
     {"vf", "gm", "debug"},  # and the ops package (its modules import tiles, vf-free helpers)
