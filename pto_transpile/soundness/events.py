@@ -14,7 +14,6 @@ import libcst as cst
 
 CORES = ("AIC", "AIV0", "AIV1")
 AIC, AIV0, AIV1 = 0, 1, 2
-VECTOR_CORES = (AIV0, AIV1)
 #: Counters a cross-core set raises: an AIC set reaches both AIVs of its block, an AIV set the AIC.
 SET_RECEIVERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 #: Senders whose sets one wait consumes: the AIC waits for a set from each AIV.

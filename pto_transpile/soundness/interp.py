@@ -49,8 +49,6 @@ from pto_transpile.soundness.values import (
 STEP_BUDGET = 400_000
 #: Longest list the interpreter builds (`[0, 1] * 10**8` is refused, not allocated).
 MAX_SEQUENCE = 4096
-AIC_SPACES = frozenset({"Mat", "Left", "Right", "Acc", "Bias", "Scaling", "ScaleLeft", "ScaleRight"})
-GM_READ_OPS = frozenset({"load", "load_tile"})
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
 PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
