@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
@@ -158,8 +159,8 @@ class _Report:
             self.add("unbalanced", f"the pipelined kernel leaves event counters unbalanced: {text}",
                      self.kernel.node.name, key=("unbalanced", text))
         for ev in self.p.overflow[:1]:
-            self.add("overflow", f"more than 15 sets of event id {ev.event_id} from {CORES[ev.core]} can be pending "
-                                 "at once, which overflows the hardware counter", self.kernel.node.name)
+            self.add("overflow", f"more than {COUNTER_DEPTH} sets of event id {ev.event_id} from {CORES[ev.core]} "
+                                 "can be pending at once, which overflows the hardware counter", self.kernel.node.name)
 
     def _races(self) -> None:
         for race in self.p.races:

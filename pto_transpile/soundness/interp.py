@@ -23,6 +23,7 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api.effects import DEFAULT_BARRIER, barrier_kinds
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.read import vfbody
@@ -30,7 +31,7 @@ from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
-from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.events import AIC, AIV0, AIV1, CORE_KIND, CORES, INF, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -752,7 +753,7 @@ class Interpreter:
                 raise CannotModel("the pipe or event id of this sync is not static", node)
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
-            self._sync_event("barrier", "ALL", 0, node, ctx)
+            self._sync_event("barrier", self._barrier_type(kw.get("core_type"), node, ctx), 0, node, ctx)
         elif name in ("sync_src", "sync_dst"):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
@@ -762,6 +763,18 @@ class Interpreter:
         elif name in PIPE_BARRIERS:
             self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
         return None
+
+    @staticmethod
+    def _barrier_type(core_type: Any, node, ctx: Ctx) -> str:
+        """The `core_type` of a `sync_all`, which the calling core must belong to."""
+        name = core_type.leaf if isinstance(core_type, Symbol) else DEFAULT_BARRIER if core_type is None else None
+        kinds = barrier_kinds(name)
+        if name is None or kinds is None:
+            raise CannotModel("the core type of this `sync_all` is not static", node)
+        if CORE_KIND[ctx.core] not in kinds:
+            raise CannotModel(f"{CORES[ctx.core]} reaches a `sync_all(core_type={name})`, which it is not part of",
+                              node)
+        return name
 
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
         if ctx.may:
