@@ -9,7 +9,12 @@ the depth of an event counter) lives here, and both drivers call it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from pto_api.sync import MAX_OUTSTANDING_SETS
+
+C = TypeVar("C")  #: a vector clock: a tuple (checker) or a numpy array (emulator)
 
 # -- barriers --------------------------------------------------------------------------------
 
@@ -90,3 +95,33 @@ def slot_addresses(addrs: int | list[int] | tuple[int, ...], depth: int, nbytes:
     if len(out) != depth:
         raise ValueError(f"{len(out)} addrs for a group of depth {depth}")
     return out
+
+
+# -- what a wait on a counter knows ----------------------------------------------------------
+
+def after_sets(k: int, totals: dict[str, int], clock_of: Callable[[str, int], C],
+               join: Callable[[C, C], C], meet: Callable[[C, C], C], zero: C) -> C:
+    """What the k-th wait on one counter may rely on. A counter only counts: the k-th wait
+    returns once k sets have completed. Sets raised from one pipe complete in that pipe's
+    order, sets from different pipes in any order; so for some split `k = sum(a[p])` the first
+    `a[p]` sets of each pipe `p` (of `totals[p]` that can complete by then) have completed.
+    The answer is the meet over the splits of the join of `clock_of(p, a[p])`, the clock the
+    a-th set of pipe p carries (`clock_of(p, 0)` is `zero`)."""
+    pipes = sorted(totals)
+    if len(pipes) == 1:
+        return clock_of(pipes[0], k)
+    result: C | None = None
+
+    def splits(i: int, left: int, acc: C) -> None:
+        nonlocal result
+        p = pipes[i]
+        if i == len(pipes) - 1:
+            if left <= totals[p]:
+                vc = join(acc, clock_of(p, left))
+                result = vc if result is None else meet(result, vc)
+            return
+        for a in range(0, min(left, totals[p]) + 1):
+            splits(i + 1, left - a, join(acc, clock_of(p, a)))
+
+    splits(0, k, zero)
+    return result if result is not None else zero

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from pto_api.effects import COUNTER_DEPTH, barrier_kinds
+from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
 from pto_api.ops import PIPES
 from pto_transpile.soundness.events import AIC, CORE_KIND, CORES, SET_RECEIVERS, WAIT_SENDERS, Event, Foot, Trace
 
@@ -323,15 +323,13 @@ class _Concurrent:
         k = self.consumed[key]
         issued = self.sets[key]
         pipes = sorted(self.pipes_of[key])
-        if len(pipes) == 1:
-            return issued[k - 1][1]
         sender = key[0]
         per_pipe = {p: [vc for q, vc in issued if q == p] for p in pipes}
-        totals = {p: sum(1 for ev in self.trace.events[sender] if ev.kind == "set" and ev.pipe == p
-                         and ev.event_id == key[2]) for p in pipes}
-
-        if exact:
+        if exact or len(pipes) == 1:
             totals = {p: len(per_pipe[p]) for p in pipes}
+        else:
+            totals = {p: sum(1 for ev in self.trace.events[sender] if ev.kind == "set" and ev.pipe == p
+                             and ev.event_id == key[2]) for p in pipes}
 
         def clock_of(p: str, a: int) -> tuple:
             if a == 0:
@@ -340,20 +338,7 @@ class _Concurrent:
                 return per_pipe[p][a - 1]
             return self.clock[sender][PIPE_INDEX[p]]  # not issued yet: it will carry at least this
 
-        result: tuple | None = None
-
-        def splits(i: int, left: int, acc: tuple) -> None:
-            nonlocal result
-            if i == len(pipes) - 1:
-                if left <= totals[pipes[i]]:
-                    vc = join(acc, clock_of(pipes[i], left))
-                    result = vc if result is None else meet(result, vc)
-                return
-            for a in range(0, min(left, totals[pipes[i]]) + 1):
-                splits(i + 1, left - a, join(acc, clock_of(pipes[i], a)))
-
-        splits(0, k, ZERO)
-        return result if result is not None else ZERO
+        return after_sets(k, totals, clock_of, join, meet, ZERO)
 
     def _balance(self) -> None:
         for key, issued in self.sets.items():
