@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from shared_cases import CASES, Case
 
+from pto_transpile.cli import main
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.soundness.check import check_hand_written
@@ -39,3 +41,12 @@ def test_the_checker_gives_the_hardware_verdict(case):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_the_emulator_gives_the_hardware_verdict(case):
     assert emulator_verdict(case) == case.verdict, case.why
+
+
+def test_a_proven_hand_race_fails_the_check(tmp_path):
+    """A race the checker proves in a hand-pipelined kernel is an error: `--check` exits 1."""
+    case = next(c for c in CASES if c.name == "two_pipe_release")
+    path = tmp_path / "k.py"
+    path.write_text(case.source, encoding="utf-8")
+    result = CliRunner().invoke(main, [str(path), "--check"], catch_exceptions=False)
+    assert result.exit_code == 1 and "error[PTO068]" in result.output, result.output
