@@ -57,8 +57,8 @@ ACC_TO_VEC_ASSUMED_DEFAULT = "SingleModeVec0"
 
 
 def acc_to_vec_targets(mode: str | None) -> tuple[tuple[int, ...], bool]:
-    """(sub-cores written, certain): with no mode, both sub-cores and not certain."""
-    if mode is None:
+    """(sub-cores written, certain): with no mode (or one not known), both and not certain."""
+    if mode not in ACC_TO_VEC_TARGETS:
         return (0, 1), False
     return ACC_TO_VEC_TARGETS[mode], True
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pto_api import CROSS_CORE_SYNC_MODES
-from pto_api import MAX_OUTSTANDING_SETS as MAX_OUTSTANDING
+from pto_api.effects import COUNTER_DEPTH as MAX_OUTSTANDING
 from pto_api.effects import after_sets
 from sim_runtime.errors import EventOverflowError, KernelError, Location
 

@@ -23,7 +23,14 @@ from typing import Any
 
 import libcst as cst
 
-from pto_api.effects import DEFAULT_BARRIER, barrier_kinds
+from pto_api.effects import (
+    DEFAULT_BARRIER,
+    acc_to_vec_targets,
+    barrier_kinds,
+    initial_cursor,
+    pick_slot,
+    slot_addresses,
+)
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.read import vfbody
@@ -700,17 +707,15 @@ class Interpreter:
                 else:
                     raise CannotModel("the mutex ids of this group are not static", node)
         n = len(mutex_slots) or (depth if isinstance(depth, int) else None)
-        if isinstance(addrs, int):
-            if n is None:
-                n = 1
-            starts = [addrs + i * ttype.nbytes for i in range(n)]
-        elif isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs):
-            starts = list(addrs)
-            n = n or len(starts)
-        else:
+        static = isinstance(addrs, int) or (isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs))
+        if not static:
             raise CannotModel("the addresses of this group are not static", node)
-        if not 0 < n <= 64 or len(starts) < n:
-            raise CannotModel("the slot count of this group is not static", node)
+        if n is None or not 0 < n <= 64:
+            raise CannotModel("the slot count of this group is not static (`depth=` or `mutex_ids=`)", node)
+        try:
+            starts = slot_addresses(addrs, n, ttype.nbytes)
+        except ValueError as exc:
+            raise CannotModel(f"this group's addresses do not fit its slots: {exc}", node) from None
         tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
                             mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid)
                       for i in range(n))
@@ -790,16 +795,13 @@ class Interpreter:
         if group.depth == 1:
             return group.tiles[0]
         cursors = self.cursors[ctx.core]
-        cur = cursors.get(id(group), group.depth - 1)
+        cur = cursors.get(id(group), initial_cursor(group.depth))
         if cur is UNKNOWN:
             return AnyTileV(group.tiles, f"{group.name}[?]")
-        if accessor == "next":
-            cur += 1
-            cursors[id(group)] = UNKNOWN if ctx.may else cur
-            return group.tiles[cur % group.depth]
-        if accessor == "current":
-            return group.tiles[cur % group.depth]
-        return group.tiles[(cur + group.depth - 1) % group.depth]
+        new, slot = pick_slot(cur, accessor, group.depth)
+        if new != cur:
+            cursors[id(group)] = UNKNOWN if ctx.may else new
+        return group.tiles[slot]
 
     def _element_access(self, tile, node, role: str, ctx: Ctx) -> None:
         op = "getval" if role == "R" else "setval"
@@ -811,20 +813,21 @@ class Interpreter:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
         out = []
         for t in tiles:
+            # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
+            unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
             for key in self._tile_keys(t.memory, core, acc_mode):
-                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may))
+                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure))
         return out
 
     @staticmethod
     def _tile_keys(memory: str, core: int, acc_mode: str | None) -> list[tuple]:
+        """The memories a tile names on `core`: a Vec tile in cube code is where an Acc->Vec
+        move lands (`pto_api.effects.acc_to_vec_targets`)."""
         if memory == "Vec":
             if core != AIC:
                 return [("Vec", core)]
-            if acc_mode == "SingleModeVec0":
-                return [("Vec", AIV0)]
-            if acc_mode == "SingleModeVec1":
-                return [("Vec", AIV1)]
-            return [("Vec", AIV0), ("Vec", AIV1)]
+            subs, _ = acc_to_vec_targets(acc_mode)
+            return [("Vec", AIV0 + s) for s in subs]
         return [(memory, AIC)]
 
     def _mutex(self, tiles) -> tuple[int, ...]:
