@@ -12,7 +12,7 @@ diagnostic is made). `end_column` is exclusive. Renderers never recompute positi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -74,9 +74,6 @@ class Diagnostic:
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
-
-    def with_path(self, path: str) -> Diagnostic:
-        return replace(self, path=path)
 
     def to_dict(self) -> dict:
         return {

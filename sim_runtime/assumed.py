@@ -176,10 +176,6 @@ MRGSORT_WAYS = 4
 #: fields element by element), in declaration order.
 SSBUF_BYTES = 256
 
-#: An Acc -> Vec `pl.move` without `acc_to_vec_mode` goes to AIV 0 (no default is documented;
-#: the emulator warns).
-ACC_TO_VEC_DEFAULT_MODE = "SingleModeVec0"
-
 #: Spaces where a fractal (NZ/ZN) tile may have a single row (NZ) or column (ZN) instead of
 #: whole 16-row fractals: an L1 tile holding one vector (a GEMV operand, a bias row). Its
 #: offsets follow the NZ formula with R = 1, i.e. the 32-byte blocks of the row back to back.

@@ -9,12 +9,13 @@ it consumes happened (timing) and which clock it carries (happens-before).
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from pto_api import CROSS_CORE_SYNC_MODES
-from pto_api import MAX_OUTSTANDING_SETS as MAX_OUTSTANDING
+from pto_api.effects import COUNTER_DEPTH as MAX_OUTSTANDING
+from pto_api.effects import after_sets
 from sim_runtime.errors import EventOverflowError, KernelError, Location
 
 INTER_BLOCK, INTER_SUBBLOCK, INTRA_BLOCK, UNICAST_BLOCK = (
@@ -38,6 +39,9 @@ class Counters:
         self.m = machine
         self.queues: dict[tuple, deque] = defaultdict(deque)
         self.debts: dict[tuple, int] = defaultdict(int)  # sequential mode: waits before sets
+        #: per counter: the clocks of every set raised into it, per pipe, and the waits taken
+        self.raised: dict[tuple, dict[str, list[np.ndarray]]] = defaultdict(lambda: defaultdict(list))
+        self.taken: dict[tuple, int] = defaultdict(int)
 
     # -- who receives / whom a wait needs ---------------------------------------------------
     def _receivers(self, core, mode: int) -> list:
@@ -61,6 +65,7 @@ class Counters:
                 continue
             q = self.queues[key]
             q.append(rec)
+            self.raised[key][rec.pipe].append(rec.clock)
             if len(q) > MAX_OUTSTANDING:
                 raise EventOverflowError(
                     f"event {eid}: {len(q)} outstanding sets from {core.name} to {r.name} "
@@ -93,12 +98,23 @@ class Counters:
         out = []
         for k in keys:
             if self.queues[k]:
-                out.append(self.queues[k].popleft())
+                rec = self.queues[k].popleft()
+                self.taken[k] += 1
+                out.append(replace(rec, clock=self._known(k)) if len(self.raised[k]) > 1 else rec)
             elif allow_debt:
                 self.debts[k] += 1
             else:
                 raise KernelError(f"internal: consuming an empty counter {k}")
         return out
+
+    def _known(self, key: tuple) -> np.ndarray:
+        """What this wait may rely on when sets from several pipes feed the counter: they
+        complete in their pipe's order only (`pto_api.effects.after_sets`), not as issued."""
+        raised = self.raised[key]
+        totals = {p: len(vcs) for p, vcs in raised.items()}
+        zero = np.zeros_like(next(iter(raised.values()))[0])
+        return after_sets(self.taken[key], totals, lambda p, a: raised[p][a - 1] if a else zero,
+                          np.maximum, np.minimum, zero)
 
     # -- reports ----------------------------------------------------------------------------
     def describe(self) -> list[str]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from pto_api import EVENT_IDS, PIPES
+from pto_api.effects import barrier_kinds
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops
 from sim_runtime.coretime import CoreTime
@@ -49,7 +50,7 @@ class Core:
         self.stage_stack: list[_OpenStage] = []
         self.stage_counts: dict[str, int] = defaultdict(int)
         self.sections: list[tuple[str, int]] = []
-        self.barriers = 0
+        self.barriers: Counter[str] = Counter()  #: sync_all calls so far, per core type
 
     @property
     def clock(self) -> int:
@@ -352,7 +353,7 @@ class Machine:
     def sync_all(self, core: Core, core_type: str, where: Location) -> None:
         """Barrier over every core of `core_type` (MIX: all of them); syncing a core type the
         launch does not have is a device error."""
-        kinds = {"MIX": ("aic", "aiv"), "AIV_ONLY": ("aiv",), "AIC_ONLY": ("aic",)}.get(core_type)
+        kinds = barrier_kinds(core_type)
         if kinds is None:
             raise KernelError(f"unknown sync_all core_type {core_type}", where)
         missing = [k for k in kinds if not any(c.kind == k for c in self.cores)]
@@ -363,8 +364,8 @@ class Machine:
         members = [c for c in self.cores if c.kind in kinds]
         if core not in members:
             raise KernelError(f"{core.name} calls sync_all(core_type={core_type}) but is not of that type", where)
-        n = core.barriers
-        core.barriers += 1
+        n = core.barriers[core_type]  # the n-th barrier of this type on every joined core
+        core.barriers[core_type] += 1
         bar = self.sync_barriers.setdefault((core_type, n), _Barrier(len(members)))
         bar.arrivals.append((core, core.time.done()))
         self.scheduler.point(core, _BarrierWait(bar, f"sync_all(core_type={core_type}) #{n} at {where}"))

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from pto_api import EVENT_IDS, MUTEX_IDS
+from pto_api.effects import initial_cursor, pick_slot, slot_addresses
 from pto_api.memory import MEMORY_SPACES, TILE_SPACES
 from sim_runtime import layouts
 from sim_runtime.dtypes import DType
@@ -245,24 +246,25 @@ class TileGroup:
         self.tiles = tiles
         self.name = name
         self.depth = len(tiles)
-        self.cursor = self.depth - 1
+        self.cursor = initial_cursor(self.depth)
         self.fwd_ids = fwd_ids
         self.bwd_ids = bwd_ids
 
     def __repr__(self) -> str:
         return f"<tile group {self.name} depth {self.depth} cursor {self.cursor}>"
 
+    def _pick(self, accessor: str) -> Tile:
+        self.cursor, slot = pick_slot(self.cursor, accessor, self.depth)
+        return self.tiles[slot]
+
     def next(self) -> Tile:
-        if self.depth == 1:
-            return self.tiles[0]
-        self.cursor += 1
-        return self.tiles[self.cursor % self.depth]
+        return self._pick("next")
 
     def current(self) -> Tile:
-        return self.tiles[self.cursor % self.depth] if self.depth > 1 else self.tiles[0]
+        return self._pick("current")
 
     def previous(self) -> Tile:
-        return self.tiles[(self.cursor + self.depth - 1) % self.depth] if self.depth > 1 else self.tiles[0]
+        return self._pick("previous")
 
     def __getitem__(self, i) -> Tile:
         i = int(i)
@@ -309,12 +311,10 @@ def make_tile_group(owner, where: Location | None, *, type, addrs, mutex_ids=Non
     depth = len(mutex) if mutex is not None else int(depth)
     if depth <= 0:
         raise KernelError("tile group depth must be positive", where)
-    if isinstance(addrs, int):
-        addr_list = [addrs + i * type.nbytes for i in range(depth)]
-    else:
-        addr_list = list(addrs)
-        if len(addr_list) != depth:
-            raise KernelError(f"{len(addr_list)} addrs for a group of depth {depth}", where)
+    try:
+        addr_list = slot_addresses(addrs if isinstance(addrs, int) else list(addrs), depth, type.nbytes)
+    except ValueError as exc:
+        raise KernelError(str(exc), where) from None
     for ids in (fwd_ids, bwd_ids):
         if ids is not None and any(int(i) not in EVENT_IDS for i in ids):
             raise KernelError(f"cross-core event ids must be {EVENT_IDS.start}..{EVENT_IDS.stop - 1}, got {list(ids)}",

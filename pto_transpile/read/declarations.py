@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from pto_api.effects import slot_addresses
 from pto_api.memory import DTYPE_BITS, TILE_SPACES, element_bytes
 from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.model import Buffer, IdList
@@ -50,10 +51,10 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
     slots = buf.depth or (len(buf.mutex_ids) if buf.mutex_ids else None)
     addrs = evaluator.try_eval(kw["addrs"]) if "addrs" in kw else None
     if slots and buf.slot_bytes is not None:
-        if isinstance(addrs, int) and not isinstance(addrs, bool):
-            buf.ranges = [(addrs + i * buf.slot_bytes, addrs + (i + 1) * buf.slot_bytes) for i in range(slots)]
-        elif isinstance(addrs, (list, tuple)) and len(addrs) == slots and all(isinstance(a, int) for a in addrs):
-            buf.ranges = [(a, a + buf.slot_bytes) for a in addrs]
+        static = (isinstance(addrs, int) and not isinstance(addrs, bool)) or (
+            isinstance(addrs, (list, tuple)) and len(addrs) == slots and all(isinstance(a, int) for a in addrs))
+        if static and addrs is not None:
+            buf.ranges = [(a, a + buf.slot_bytes) for a in slot_addresses(addrs, slots, buf.slot_bytes)]
     for keyword in ("fwd_ids", "bwd_ids"):
         if keyword in kw:
             ids = parse_id_list(keyword, kw[keyword], evaluator, constants, kernel_bound, code)

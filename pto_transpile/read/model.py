@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from pto_transpile.read.consteval import ConstEvaluator
 
 CUBE, VECTOR = "cube", "vector"
-SECTIONS = (CUBE, VECTOR)
 
 # Variable kinds. Handles (tensors, groups, tiles, tuples of them) never travel in the ctx
 # ring; scalars and structs do.

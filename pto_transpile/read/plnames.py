@@ -85,12 +85,6 @@ class PlNames:
     def is_(self, node: cst.BaseExpression, *path: str) -> bool:
         return self.path(node) == path
 
-    def call_path(self, node: cst.CSTNode) -> tuple[str, ...] | None:
-        """Path of the callee when `node` is a call of something in `pl`."""
-        if isinstance(node, cst.Call):
-            return self.path(node.func)
-        return None
-
     @property
     def module_ref(self) -> str | None:
         """How generated code spells the `pl` module, or None when the file never binds it."""

@@ -4,26 +4,57 @@ from pto_transpile.read.pipelined import BY_HAND, pipelined_as
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.soundness.check import check_hand_written
-from pto_transpile.soundness.proof import HINTS, problem_fields
+from pto_transpile.soundness.proof import problem_fields
+
+#: The fix per kind of problem, in terms of the author's own syncs (a hand-pipelined kernel
+#: has no `fwd_ids` or preload to adjust).
+HAND_HINTS = {
+    "race": "Order the two accesses with your own syncs: after the {first_op} on {first_pipe} of {first_core}, "
+            "a set on {first_pipe} (`set_cross_core` to the other core, `sync_src` on the same core), and before "
+            "the {second_op}, the matching wait on {second_pipe} of {second_core}; this wait is missing",
+    "deadlock": "Each wait named here needs a set the other core raises first: add the missing `set_cross_core` "
+                "(or prime the release events before the loop), or remove the wait that has no set",
+    "unbalanced": "Give every set a wait that consumes it (drain the release events after the loop) or remove the "
+                  "set",
+    "overflow": "Wait for this event before raising it again: a counter holds only so many pending sets",
+}
+
+
+def findings(file, kernel, undecided: bool):
+    """The problems of `kernel`'s own syncs: those the check proves, or (`undecided`) what it
+    could not decide."""
+    for problem in check_hand_written(file, kernel):
+        if (problem.kind == "undecided") == undecided:
+            fields = {"kernel": kernel.name, **problem_fields(problem)}
+            if problem.kind not in HAND_HINTS:
+                del fields["_hint"]  # the rule's own hint
+            if problem.accesses:
+                (c1, p1, o1), (c2, p2, o2) = problem.accesses
+                fields.update(first_core=c1, first_pipe=p1, first_op=f"`{o1}`", second_core=c2, second_pipe=p2,
+                              second_op=f"`{o2}`")
+            yield problem.node, fields
+
+
+def hand_pipelined(file):
+    for kernel in file.kernels:
+        how = pipelined_as(kernel, file)
+        if how is not None and how.startswith(BY_HAND):
+            yield kernel
 
 
 def check(ctx):
-    file = ctx.file
-    for kernel in file.kernels:
-        how = pipelined_as(kernel, file)
-        if how is None or not how.startswith(BY_HAND):
-            continue
-        for problem in check_hand_written(file, kernel):
-            yield problem.node, {"kernel": kernel.name, **problem_fields(problem)}
+    for kernel in hand_pipelined(ctx.file):
+        yield from findings(ctx.file, kernel, undecided=False)
 
 
 DOC = """\\
 ## What it checks
-(A warning.) A kernel pipelined by hand (no `pipeline=`; it calls `set_cross_core` and
+A kernel pipelined by hand (no `pipeline=`; it calls `set_cross_core` and
 `wait_cross_core` itself) is left as written, but its own syncs are judged: the kernel is
 run on the same abstract model of the NPU the soundness check uses (the AIC and both AIVs,
 each pipe, mutexes, every set and wait) and any deadlock, unbalanced event counter,
-counter overflow or race between two accesses is reported.
+counter overflow or race between two accesses it proves is an error (exit 1, so a
+pre-commit `--check` stops it). What the model cannot decide is PTO077, a warning.
 
 ## Why it matters for pipelining
 A missing or misplaced wait in a hand-written pipeline computes wrong numbers only
@@ -63,10 +94,11 @@ RULE = Rule(
     name="hand-sync-unsound",
     title="The syncs of a hand-pipelined kernel are wrong",
     message="the hand-written syncs of `{kernel}` are not sound: {detail}",
-    hint="Order the two accesses the message names with a `set_cross_core`/`wait_cross_core` pair on their pipes",
-    hints=HINTS,
+    hint="Order the two accesses the message names with your own syncs: a set on the earlier access's pipe "
+         "after it, the matching wait on the later access's pipe before it",
+    hints=HAND_HINTS,
     phase="file",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     check=check,
     seed="the syncs of a hand-pipelined kernel are checked like the generated ones",
     doc=DOC,

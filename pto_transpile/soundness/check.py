@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
@@ -42,6 +43,8 @@ class Problem:
     detail: str
     node: cst.CSTNode | None
     related: list = field(default_factory=list)  #: (message, node)
+    #: for a race: (core, pipe, op) of the earlier and of the later access
+    accesses: tuple = ()
 
 
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
@@ -56,15 +59,28 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
 
 def check_hand_written(file, kernel) -> list[Problem]:
     """Races, deadlock and unbalanced events in a kernel the author pipelined by hand: its
-    own syncs, judged with hardware semantics (there is no serial kernel to compare with)."""
+    own syncs, judged with hardware semantics (there is no serial kernel to compare with).
+    What the check proves comes back as its kind; what it cannot decide as "undecided",
+    saying what it could not follow (a race that only a runtime condition may avoid, or a
+    construct the model does not follow)."""
     auto_mutex = _auto_mutex(file, kernel)
     for config in _configs(file, kernel):
         try:
             trace = Interpreter(file, kernel.node, config, auto_mutex).run()
-        except CannotModel:
-            return []  # what the model cannot follow is left to `--simulate`
-        report = _Report(file, kernel, Trace(), trace, Outcome(), run_concurrent(trace), config, alone=True)
+        except CannotModel as exc:
+            return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
+                            _input_node(file, exc.node, kernel))]
+        outcome = run_concurrent(trace)
+        maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
+        outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
+        report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
         problems = report.problems()
+        if not problems and maybe:
+            race = maybe[0]
+            problems = [Problem("undecided", f"{report.who(race.later)} and {report.who(race.earlier)} touch "
+                                             f"`{race.later_foot.label}` unordered if a condition or index the "
+                                             "check cannot decide lets both happen",
+                                report.node_of(race.later), [("the other access", report.node_of(race.earlier))])]
         if problems:
             return problems
     return []
@@ -111,14 +127,14 @@ class _Report:
             self._outputs()
         return self.out[:MAX_PROBLEMS]
 
-    def add(self, kind: str, detail: str, node, related=(), key=None) -> None:
+    def add(self, kind: str, detail: str, node, related=(), key=None, accesses: tuple = ()) -> None:
         key = key if key is not None else (kind, id(node))
         if key in self._seen:
             return
         self._seen.add(key)
         suffix = self._config_note()
         self.out.append(Problem(kind, detail + suffix, node if node is not None else self.kernel.node.name,
-                                [(m, n) for m, n in related if n is not None]))
+                                [(m, n) for m, n in related if n is not None], accesses))
 
     def _config_note(self) -> str:
         if not self.config.scalars:
@@ -162,8 +178,8 @@ class _Report:
             self.add("unbalanced", f"the pipelined kernel leaves event counters unbalanced: {text}",
                      self.kernel.node.name, key=("unbalanced", text))
         for ev in self.p.overflow[:1]:
-            self.add("overflow", f"more than 15 sets of event id {ev.event_id} from {CORES[ev.core]} can be pending "
-                                 "at once, which overflows the hardware counter", self.kernel.node.name)
+            self.add("overflow", f"more than {COUNTER_DEPTH} sets of event id {ev.event_id} from {CORES[ev.core]} "
+                                 "can be pending at once, which overflows the hardware counter", self.kernel.node.name)
 
     def _races(self) -> None:
         for race in self.p.races:
@@ -175,7 +191,8 @@ class _Report:
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)")
             self.add("race", detail, nb, [(f"the other access: {self.who(a)}", na)],
-                     key=("race", frozenset((id(na), id(nb)))))
+                     key=("race", frozenset((id(na), id(nb)))),
+                     accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
 
@@ -231,6 +248,12 @@ class _Report:
 def _op_name(ev: Event) -> str:
     return ev.op if ev.op in ("getval", "setval") or not ev.op.isidentifier() else (
         f"pl.{ev.op}" if ev.kind == "op" and not ev.op[0].isupper() else ev.op)
+
+
+def _program_order(ev: Event) -> int:
+    """Where an access stands in the kernel as written (the order the author's syncs follow),
+    not in the order one run of the model happened to take them."""
+    return ev.seq
 
 
 def _next_op(trace: Trace, ev: Event) -> Event | None:

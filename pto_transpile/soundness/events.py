@@ -14,7 +14,8 @@ import libcst as cst
 
 CORES = ("AIC", "AIV0", "AIV1")
 AIC, AIV0, AIV1 = 0, 1, 2
-VECTOR_CORES = (AIV0, AIV1)
+#: The kind of each core, as `pto_api.effects` names the cores a barrier joins.
+CORE_KIND = ("aic", "aiv", "aiv")
 #: Counters a cross-core set raises: an AIC set reaches both AIVs of its block, an AIV set the AIC.
 SET_RECEIVERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 #: Senders whose sets one wait consumes: the AIC waits for a set from each AIV.
@@ -66,7 +67,7 @@ class Foot(NamedTuple):
 @dataclass
 class Event:
     core: int
-    kind: str  #: "op", "set", "wait", "barrier", "bar", "sync_src", "sync_dst"
+    kind: str  #: "op", "set", "wait", "barrier" (pipe: its core type), "bar", "sync_src", "sync_dst"
     pipe: str = ""
     seq: int = 0  #: position in the run's sequential order
     reads: tuple[Foot, ...] = ()

@@ -23,6 +23,14 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api.effects import (
+    DEFAULT_BARRIER,
+    acc_to_vec_targets,
+    barrier_kinds,
+    initial_cursor,
+    pick_slot,
+    slot_addresses,
+)
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.read import vfbody
@@ -30,7 +38,7 @@ from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
-from pto_transpile.soundness.events import AIC, AIV0, AIV1, INF, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.events import AIC, AIV0, AIV1, CORE_KIND, CORES, INF, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -51,8 +59,6 @@ from pto_transpile.soundness.values import (
 STEP_BUDGET = 400_000
 #: Longest list the interpreter builds (`[0, 1] * 10**8` is refused, not allocated).
 MAX_SEQUENCE = 4096
-AIC_SPACES = frozenset({"Mat", "Left", "Right", "Acc", "Bias", "Scaling", "ScaleLeft", "ScaleRight"})
-GM_READ_OPS = frozenset({"load", "load_tile"})
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
 PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
@@ -718,17 +724,15 @@ class Interpreter:
                 else:
                     raise CannotModel("the mutex ids of this group are not static", node)
         n = len(mutex_slots) or (depth if isinstance(depth, int) else None)
-        if isinstance(addrs, int):
-            if n is None:
-                n = 1
-            starts = [addrs + i * ttype.nbytes for i in range(n)]
-        elif isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs):
-            starts = list(addrs)
-            n = n or len(starts)
-        else:
+        static = isinstance(addrs, int) or (isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs))
+        if not static:
             raise CannotModel("the addresses of this group are not static", node)
-        if not 0 < n <= 64 or len(starts) < n:
-            raise CannotModel("the slot count of this group is not static", node)
+        if n is None or not 0 < n <= 64:
+            raise CannotModel("the slot count of this group is not static (`depth=` or `mutex_ids=`)", node)
+        try:
+            starts = slot_addresses(addrs, n, ttype.nbytes)
+        except ValueError as exc:
+            raise CannotModel(f"this group's addresses do not fit its slots: {exc}", node) from None
         tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
                             mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid)
                       for i in range(n))
@@ -771,7 +775,7 @@ class Interpreter:
                 raise CannotModel("the pipe or event id of this sync is not static", node)
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
-            self._sync_event("barrier", "ALL", 0, node, ctx)
+            self._sync_event("barrier", self._barrier_type(kw.get("core_type"), node, ctx), 0, node, ctx)
         elif name in ("sync_src", "sync_dst"):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
@@ -781,6 +785,18 @@ class Interpreter:
         elif name in PIPE_BARRIERS:
             self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
         return None
+
+    @staticmethod
+    def _barrier_type(core_type: Any, node, ctx: Ctx) -> str:
+        """The `core_type` of a `sync_all`, which the calling core must belong to."""
+        name = core_type.leaf if isinstance(core_type, Symbol) else DEFAULT_BARRIER if core_type is None else None
+        kinds = barrier_kinds(name)
+        if name is None or kinds is None:
+            raise CannotModel("the core type of this `sync_all` is not static", node)
+        if CORE_KIND[ctx.core] not in kinds:
+            raise CannotModel(f"{CORES[ctx.core]} reaches a `sync_all(core_type={name})`, which it is not part of",
+                              node)
+        return name
 
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
         if ctx.may:
@@ -796,16 +812,13 @@ class Interpreter:
         if group.depth == 1:
             return group.tiles[0]
         cursors = self.cursors[ctx.core]
-        cur = cursors.get(id(group), group.depth - 1)
+        cur = cursors.get(id(group), initial_cursor(group.depth))
         if is_unknown(cur):
             return AnyTileV(group.tiles, f"{group.name}[?]")
-        if accessor == "next":
-            cur += 1
-            cursors[id(group)] = UNKNOWN if ctx.may else cur
-            return group.tiles[cur % group.depth]
-        if accessor == "current":
-            return group.tiles[cur % group.depth]
-        return group.tiles[(cur + group.depth - 1) % group.depth]
+        new, slot = pick_slot(cur, accessor, group.depth)
+        if new != cur:
+            cursors[id(group)] = UNKNOWN if ctx.may else new
+        return group.tiles[slot]
 
     def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:
         """An element read or write of a tile; a read's value is named by the read."""
@@ -831,20 +844,21 @@ class Interpreter:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
         out = []
         for t in tiles:
+            # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
+            unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
             for key in self._tile_keys(t.memory, core, acc_mode):
-                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may))
+                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure))
         return out
 
     @staticmethod
     def _tile_keys(memory: str, core: int, acc_mode: str | None) -> list[tuple]:
+        """The memories a tile names on `core`: a Vec tile in cube code is where an Acc->Vec
+        move lands (`pto_api.effects.acc_to_vec_targets`)."""
         if memory == "Vec":
             if core != AIC:
                 return [("Vec", core)]
-            if acc_mode == "SingleModeVec0":
-                return [("Vec", AIV0)]
-            if acc_mode == "SingleModeVec1":
-                return [("Vec", AIV1)]
-            return [("Vec", AIV0), ("Vec", AIV1)]
+            subs, _ = acc_to_vec_targets(acc_mode)
+            return [("Vec", AIV0 + s) for s in subs]
         return [(memory, AIC)]
 
     def _mutex(self, tiles) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ runs (the pipelined kernel's meaning on hardware) follow the same rules as the e
 detector: each core issues ops in order into per-pipe queues, so an op on (core, pipe) is
 ordered after earlier ops on that pipe, after the waits that pipe executed, and after earlier
 ops of the core holding one of its auto_mutex ids; a set carries what its pipe has issued, the
-wait that consumes it passes that on; `sync_all` orders everything.
+wait that consumes it passes that on; a `sync_all` orders the cores of its type.
 
 Both runs keep, per memory, the accesses not yet overwritten and answer, for every read, which
 writes it may see ("reaching writes"). A concurrent run also reports races (two conflicting
@@ -18,15 +18,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
 from pto_api.ops import PIPES
-from pto_transpile.soundness.events import AIC, CORES, SET_RECEIVERS, WAIT_SENDERS, Event, Foot, Trace
+from pto_transpile.soundness.events import AIC, CORE_KIND, CORES, SET_RECEIVERS, WAIT_SENDERS, Event, Foot, Trace
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
 NPIPES = len(PIPES)
 WIDTH = 3 * NPIPES
 ZERO = (0,) * WIDTH
-#: A cross-core event counter holds at most this many sets no wait has consumed.
-MAX_PENDING = 15
 
 WriterId = tuple  #: (core, ident)
 ReadId = tuple  #: (core, ident, index of the footprint among the op's reads)
@@ -215,14 +214,7 @@ class _Concurrent:
                 self.step(core, events[core][pos[core]], exact=len(ready) == 1)
                 pos[core] += 1
                 continue
-            if all(pos[c] < len(events[c]) and events[c][pos[c]].kind == "barrier" for c in range(3)):
-                joined = ZERO
-                for c in range(3):
-                    for vc in self.clock[c]:
-                        joined = join(joined, vc)
-                for c in range(3):
-                    self.clock[c] = [joined] * NPIPES
-                    pos[c] += 1
+            if self._barrier(pos):
                 continue
             break
         stuck = [events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])]
@@ -232,6 +224,26 @@ class _Concurrent:
             self._balance()
         self.memory.finish()
         return self.outcome
+
+    def _barrier(self, pos: list[int]) -> bool:
+        """Pass one barrier every core it joins has reached (`pto_api.effects.barrier_kinds`):
+        every pipe of those cores then follows everything any of them issued."""
+        events = self.trace.events
+        heads = {c: events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])}
+        for ev in heads.values():
+            if ev.kind != "barrier":
+                continue
+            members = [c for c in range(3) if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())]
+            if all(c in heads and heads[c].kind == "barrier" and heads[c].pipe == ev.pipe for c in members):
+                joined = ZERO
+                for c in members:
+                    for vc in self.clock[c]:
+                        joined = join(joined, vc)
+                for c in members:
+                    self.clock[c] = [joined] * NPIPES
+                    pos[c] += 1
+                return True
+        return False
 
     def _wait_keys(self, core: int, ev: Event) -> list[tuple]:
         return [(s, core, ev.event_id) for s in WAIT_SENDERS[core]]
@@ -264,7 +276,7 @@ class _Concurrent:
             for r in SET_RECEIVERS[core]:
                 key = (core, r, ev.event_id)
                 self.sets[key].append((ev.pipe, carried))
-                if len(self.sets[key]) - self.consumed[key] > MAX_PENDING:
+                if len(self.sets[key]) - self.consumed[key] > COUNTER_DEPTH:
                     self.outcome.overflow.append(ev)
             return True
         if kind == "wait":
@@ -311,15 +323,13 @@ class _Concurrent:
         k = self.consumed[key]
         issued = self.sets[key]
         pipes = sorted(self.pipes_of[key])
-        if len(pipes) == 1:
-            return issued[k - 1][1]
         sender = key[0]
         per_pipe = {p: [vc for q, vc in issued if q == p] for p in pipes}
-        totals = {p: sum(1 for ev in self.trace.events[sender] if ev.kind == "set" and ev.pipe == p
-                         and ev.event_id == key[2]) for p in pipes}
-
-        if exact:
+        if exact or len(pipes) == 1:
             totals = {p: len(per_pipe[p]) for p in pipes}
+        else:
+            totals = {p: sum(1 for ev in self.trace.events[sender] if ev.kind == "set" and ev.pipe == p
+                             and ev.event_id == key[2]) for p in pipes}
 
         def clock_of(p: str, a: int) -> tuple:
             if a == 0:
@@ -328,20 +338,7 @@ class _Concurrent:
                 return per_pipe[p][a - 1]
             return self.clock[sender][PIPE_INDEX[p]]  # not issued yet: it will carry at least this
 
-        result: tuple | None = None
-
-        def splits(i: int, left: int, acc: tuple) -> None:
-            nonlocal result
-            if i == len(pipes) - 1:
-                if left <= totals[pipes[i]]:
-                    vc = join(acc, clock_of(pipes[i], left))
-                    result = vc if result is None else meet(result, vc)
-                return
-            for a in range(0, min(left, totals[pipes[i]]) + 1):
-                splits(i + 1, left - a, join(acc, clock_of(pipes[i], a)))
-
-        splits(0, k, ZERO)
-        return result if result is not None else ZERO
+        return after_sets(k, totals, clock_of, join, meet, ZERO)
 
     def _balance(self) -> None:
         for key, issued in self.sets.items():

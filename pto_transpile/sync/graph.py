@@ -48,7 +48,6 @@ class Edge:
 class SyncGraph:
     nodes: list[Node]
     edges: list[Edge]
-    region_members: dict[int, list[str]]
     region_slots: dict[int, int]
     findings: list[Finding] = field(default_factory=list)
 
@@ -83,9 +82,9 @@ def build_graph(kernel: Kernel, loop: PipelineLoop, accesses: list[list[Access]]
     nodes = [Node(n.seq, n.stage_index, n.stage, n.section, n.buffer, n.role, n.pipe, region_of[n.buffer], n.access)
              for n in nodes]
     if any(slots.get(r) is None for r in members):
-        return SyncGraph(nodes, [], members, {}, findings)
+        return SyncGraph(nodes, [], {}, findings)
     edges = _edges(nodes, slots, delays)
-    return SyncGraph(nodes, edges, members, slots, findings)
+    return SyncGraph(nodes, edges, slots, findings)
 
 
 def _regions(kernel: Kernel, touched: list[str], findings: list[Finding], nodes) -> tuple[dict, dict]:

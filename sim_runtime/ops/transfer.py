@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets
 from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, store_pipe
-from sim_runtime import assumed, costs, layouts
+from sim_runtime import costs, layouts
 from sim_runtime.errors import UnsupportedOpError
 from sim_runtime.memory import Footprint
 from sim_runtime.opplan import OpPlan
@@ -190,12 +191,13 @@ def _acc_to_vec(call: OpCall, dst: Tile, src: Tile) -> OpPlan:
     ms = local(call, src)
     mode = getattr(call.kwargs.get("acc_to_vec_mode"), "name", call.kwargs.get("acc_to_vec_mode"))
     if mode is None:
-        mode = assumed.ACC_TO_VEC_DEFAULT_MODE
+        mode = ACC_TO_VEC_ASSUMED_DEFAULT
         call.m.warnings.append(f"{call.where}: Acc->Vec move without acc_to_vec_mode; assumed {mode}")
     if mode not in ACC_TO_VEC_MODES:
         raise call.fail(f"unknown acc_to_vec_mode {mode!r}")
     mv, nv = src.valid
     aivs = call.m.aivs_of(call.core.block)
+    # which sub-cores receive data is `acc_to_vec_targets`; how the window splits is below
     if mode == "DualModeSplitM":
         ma = _round_up(mv, 2)
         h = ma // 2
@@ -205,7 +207,7 @@ def _acc_to_vec(call: OpCall, dst: Tile, src: Tile) -> OpPlan:
         h = na // 2
         parts = [(0, 0, 0, mv, h), (1, 0, h, mv, h)]
     else:
-        parts = [(0 if mode.endswith("0") else 1, 0, 0, mv, nv)]
+        parts = [(acc_to_vec_targets(mode)[0][0], 0, 0, mv, nv)]
     relu = call.kwargs.get("relu_pre_mode") is not None
     scale = call.kwargs.get("scale")
     if scale is not None and not isinstance(scale, (int, float)):

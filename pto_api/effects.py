@@ -1,0 +1,127 @@
+"""What ops do to the machine, defined once for the checker and the emulator.
+
+The static checker (`pto_transpile.soundness`) and the emulator (`sim_runtime`) are two
+interpreters of the same kernel language that cross-check each other; whatever one says an
+op does, the other must say too. So every rule both need (which cores a barrier joins, where
+an Acc->Vec move lands, which slot a tile-group accessor picks, the slot addresses of a group,
+the depth of an event counter) lives here, and both drivers call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from pto_api.sync import MAX_OUTSTANDING_SETS
+
+C = TypeVar("C")  #: a vector clock: a tuple (checker) or a numpy array (emulator)
+
+# -- barriers --------------------------------------------------------------------------------
+
+#: `pl.system.sync_all(core_type=...)`: the core kinds ("aic", "aiv") a barrier joins. A barrier
+#: also waits for every pipe of each joined core, so AIC_ONLY orders nothing across cores and
+#: AIV_ONLY orders the two vector cores of a block only with each other.
+BARRIER_CORE_KINDS: dict[str, tuple[str, ...]] = {
+    "MIX": ("aic", "aiv"),
+    "AIV_ONLY": ("aiv",),
+    "AIC_ONLY": ("aic",),
+}
+#: `core_type` when the call names none.
+DEFAULT_BARRIER = "MIX"
+
+
+def barrier_kinds(core_type: str | None) -> tuple[str, ...] | None:
+    """The core kinds a `sync_all` of `core_type` joins; None for a type that does not exist.
+    Barriers of one type are matched by count: the n-th of that type on every joined core."""
+    return BARRIER_CORE_KINDS.get(DEFAULT_BARRIER if core_type is None else core_type)
+
+
+# -- event counters --------------------------------------------------------------------------
+
+#: Sets a cross-core counter holds before it overflows (re-exported: one name for both sides).
+COUNTER_DEPTH = MAX_OUTSTANDING_SETS
+
+
+# -- Acc -> Vec moves ------------------------------------------------------------------------
+
+#: Vector sub-cores (0 = AIV0, 1 = AIV1) an Acc->Vec `pl.move` writes, per `acc_to_vec_mode`.
+ACC_TO_VEC_TARGETS: dict[str, tuple[int, ...]] = {
+    "SingleModeVec0": (0,),
+    "SingleModeVec1": (1,),
+    "DualModeSplitM": (0, 1),
+    "DualModeSplitN": (0, 1),
+}
+#: No default is documented. The emulator must run one mode and runs this one (with a
+#: warning); the checker cannot know which, so it takes the move as one that may write either.
+ACC_TO_VEC_ASSUMED_DEFAULT = "SingleModeVec0"
+
+
+def acc_to_vec_targets(mode: str | None) -> tuple[tuple[int, ...], bool]:
+    """(sub-cores written, certain): with no mode (or one not known), both and not certain."""
+    if mode not in ACC_TO_VEC_TARGETS:
+        return (0, 1), False
+    return ACC_TO_VEC_TARGETS[mode], True
+
+
+# -- tile groups -----------------------------------------------------------------------------
+
+#: The cursor of a fresh group: its first `next()` gives slot 0.
+def initial_cursor(depth: int) -> int:
+    return depth - 1
+
+
+def pick_slot(cursor: int, accessor: str, depth: int) -> tuple[int, int]:
+    """(new cursor, slot) for `group.next()`, `.current()` or `.previous()`; a one-slot group
+    always gives slot 0 and never moves."""
+    if depth == 1:
+        return cursor, 0
+    if accessor == "next":
+        cursor += 1
+        return cursor, cursor % depth
+    if accessor == "current":
+        return cursor, cursor % depth
+    if accessor == "previous":
+        return cursor, (cursor + depth - 1) % depth
+    raise ValueError(f"not a tile-group accessor: {accessor}")
+
+
+def slot_addresses(addrs: int | list[int] | tuple[int, ...], depth: int, nbytes: int) -> list[int]:
+    """First byte of each slot of `pl.make_tile_group(addrs=...)`: one int is the first slot,
+    the rest follow back to back; a list gives one address per slot (ValueError when its
+    length is not the depth)."""
+    if isinstance(addrs, int):
+        return [addrs + i * nbytes for i in range(depth)]
+    out = list(addrs)
+    if len(out) != depth:
+        raise ValueError(f"{len(out)} addrs for a group of depth {depth}")
+    return out
+
+
+# -- what a wait on a counter knows ----------------------------------------------------------
+
+def after_sets(k: int, totals: dict[str, int], clock_of: Callable[[str, int], C],
+               join: Callable[[C, C], C], meet: Callable[[C, C], C], zero: C) -> C:
+    """What the k-th wait on one counter may rely on. A counter only counts: the k-th wait
+    returns once k sets have completed. Sets raised from one pipe complete in that pipe's
+    order, sets from different pipes in any order; so for some split `k = sum(a[p])` the first
+    `a[p]` sets of each pipe `p` (of `totals[p]` that can complete by then) have completed.
+    The answer is the meet over the splits of the join of `clock_of(p, a[p])`, the clock the
+    a-th set of pipe p carries (`clock_of(p, 0)` is `zero`)."""
+    pipes = sorted(totals)
+    if len(pipes) == 1:
+        return clock_of(pipes[0], k)
+    result: C | None = None
+
+    def splits(i: int, left: int, acc: C) -> None:
+        nonlocal result
+        p = pipes[i]
+        if i == len(pipes) - 1:
+            if left <= totals[p]:
+                vc = join(acc, clock_of(p, left))
+                result = vc if result is None else meet(result, vc)
+            return
+        for a in range(0, min(left, totals[p]) + 1):
+            splits(i + 1, left - a, join(acc, clock_of(p, a)))
+
+    splits(0, k, zero)
+    return result if result is not None else zero

@@ -1,0 +1,57 @@
+from pto_transpile import codes
+from pto_transpile.diagnostics import Severity
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.hand_sync_unsound import findings, hand_pipelined
+from pto_transpile.rules.rule import Rule
+
+
+def check(ctx):
+    for kernel in hand_pipelined(ctx.file):
+        yield from findings(ctx.file, kernel, undecided=True)
+
+
+DOC = """\\
+## What it checks
+(A warning.) The syncs of a kernel pipelined by hand are judged like the generated ones
+(PTO068), but only where the model can follow the kernel. When it cannot (a sync under a
+condition known only at run time, a loop whose trip count it cannot compute, an access that
+a runtime condition may or may not make), it says what it could not follow instead of
+accepting or refusing the kernel.
+
+## Why it matters for pipelining
+A kernel the check could not follow is not known to be right: its syncs were not proven.
+`--simulate` runs it on the emulated NPU, which follows every run it is given.
+
+## Example
+```python
+        with pl.section_vector():
+            if a[0, 0] > 0:  # whether the vector core waits depends on the data
+                pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)
+```
+
+## Use instead
+```python
+        with pl.section_vector():
+            pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)
+```
+"""
+
+_WAIT = "            pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n"
+_UNDECIDED = ex.HAND_PIPELINED.replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060\n", 1).replace(
+    _WAIT, "            if a[0, 0] > 0:\n    " + _WAIT.rstrip("\n") + "  # E: PTO077\n", 1)
+
+RULE = Rule(
+    code=codes.HAND_SYNC_UNDECIDED,
+    name="hand-sync-undecided",
+    title="The syncs of a hand-pipelined kernel could not be checked",
+    message="the hand-written syncs of `{kernel}` could not be checked: {detail}",
+    hint="Make what the message names static (module constants, no runtime condition around syncs), or run "
+         "the kernel with `--simulate`",
+    phase="file",
+    severity=Severity.WARNING,
+    check=check,
+    seed="a hand-pipelined kernel whose syncs the check cannot follow is reported, not accepted silently",
+    doc=DOC,
+    invalid=(_UNDECIDED,),
+    valid=(ex.HAND_PIPELINED,),
+)
