@@ -106,6 +106,45 @@ def test_move_op_keeps_the_lines_and_every_name_bound_before_use():
 
 
 @pytest.mark.campaign
+def test_scalar_offset_threads_a_new_kernel_parameter_into_one_gm_offset():
+    text, description = _mutate("scalar_offset")
+    tree = ast.parse(text)
+    kernel = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "pipeline_demo_kernel")
+    assert kernel.args.args[-1].arg == "fz_off" and ast.unparse(kernel.args.args[-1].annotation) == "pl.DT_INT32"
+    stage = re.search(r"in (\w+)$", description).group(1)
+    stage_def = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == stage)
+    assert stage_def.args.args[-1].arg == "fz_off"
+    calls = [n for n in ast.walk(kernel) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == stage]
+    assert calls and all(ast.unparse(c.args[-1]) == "fz_off" for c in calls)
+    assert re.search(r"\) [+-] fz_off", text)
+
+
+def test_trip_from_scalar_bounds_a_pipeline_loop_by_a_new_parameter():
+    texts = {_mutate("trip_from_scalar", seed=s)[0] for s in range(8)}
+    assert any("min(N_ITER, fz_n)" in t for t in texts) and any("max(0, N_ITER - fz_n)" in t for t in texts)
+    assert all("fz_n: pl.DT_INT32" in t for t in texts)
+
+
+def test_rebind_module_name_rebinds_a_constant_after_its_definition():
+    _, added = _changed(DEMO, _mutate("rebind_module_name")[0])
+    assert added and re.match(r"(\w+ \+= \d+|if \w+ > 1:|\w+ = \w+ \* 2 if )", added[0])
+
+
+def test_a_mutant_with_runtime_scalars_is_verified_at_every_runtime_value(monkeypatch):
+    seen = []
+    real = oracle.verify
+
+    def spy(*args, scalars=None, **kw):
+        seen.append(scalars)
+        return real(*args, scalars=scalars, **kw)
+
+    monkeypatch.setattr(oracle, "verify", spy)
+    text, _ = _mutate("trip_from_scalar")
+    judgement = oracle.judge(text, (1,), path="k.py")
+    assert judgement.failures == [] and judgement.verified == [1]
+    assert seen == [{"fz_n": v} for v in oracle.RUNTIME_VALUES]
+
+
 def test_mutants_are_deterministic_from_the_seed_and_all_different():
     files = campaign.kernel_files()
     paths = [p for p, _ in files]
@@ -129,7 +168,7 @@ def test_files_refused_at_a_preload_are_drawn_less_often():
 
 def test_a_draw_that_does_not_parse_is_drawn_again_and_counted():
     files = campaign.kernel_files()
-    mutants = campaign.make_mutants(8, 100, files)
+    mutants = campaign.make_mutants(9, 100, files)
     assert all(m.parses for m in mutants)
     redrawn = sum(m.redrawn for m in mutants)
     assert redrawn > 0  # line edits often break the syntax: each was replaced by a parsable mutant

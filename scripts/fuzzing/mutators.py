@@ -293,6 +293,87 @@ def wrap_stage_call(a: Anatomy, rng: random.Random) -> Mutation:
     return a.edit((start, end, new)), f"wrapped the call of {call.func.id} (line {stmt.lineno}) in `if {cond}:`"
 
 
+# --- values known only at run time -------------------------------------------------------
+
+#: Prefix of the scalar kernel parameters these mutators add; the oracle runs a mutant that
+#: has them at several values (`oracle.RUNTIME_VALUES`).
+RUNTIME_PREFIX = "fz_"
+
+
+def _add_kernel_scalar(a: Anatomy, kernel: ast.FunctionDef, name: str) -> tuple[int, int, str]:
+    """An edit appending `name: pl.DT_INT32` to the kernel's parameters."""
+    params = kernel.args.args
+    if not params:
+        raise NothingToMutate
+    end = a.node_span(params[-1])[1]
+    return end, end, f", {name}: pl.DT_INT32"
+
+
+def _kernel_of(a: Anatomy, node: ast.AST) -> ast.FunctionDef:
+    for k in a.kernels:
+        if k.lineno <= node.lineno <= k.end_lineno:
+            return k
+    raise NothingToMutate
+
+
+def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
+    """Add a scalar kernel parameter to one GM offset of a stage's `pl.load`/`pl.store`: the
+    stage gets it as a new last parameter, its call passes it on."""
+    sites = []
+    for loop in a.loops:
+        for _stmt, call in loop.calls:
+            stage = next((s for s in a.stages if s.name == call.func.id), None)
+            if stage is None or not stage.args.args or call.keywords or any(
+                    isinstance(x, ast.Starred) for x in call.args):
+                continue
+            for node in ast.walk(stage):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in ("load", "store") and len(node.args) >= 3
+                        and isinstance(node.args[2], ast.List) and node.args[2].elts):
+                    for el in node.args[2].elts:
+                        sites.append((loop, call, stage, el))
+    loop, call, stage, el = _choose(rng, sites)
+    name = RUNTIME_PREFIX + "off"
+    sign = _choose(rng, ["+", "-"])
+    start, end = a.node_span(el)
+    last_param = a.node_span(stage.args.args[-1])[1]
+    last_arg = a.node_span(call.args[-1])[1] if call.args else a.node_span(call)[1] - 1
+    edits = [(start, end, f"({a.segment(start, end)}) {sign} {name}"), (last_param, last_param, f", {name}"),
+             (last_arg, last_arg, f", {name}" if call.args else name),
+             _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
+    return a.edit(*edits), f"offset `{_short(a.segment(start, end), 30)}` {sign} {name} in {stage.name}"
+
+
+def trip_from_scalar(a: Anatomy, rng: random.Random) -> Mutation:
+    """Make a pipeline loop's trip count depend on a scalar kernel parameter:
+    `pl.range(lo, min(hi, n))`, or `max(0, hi - n)`."""
+    loops = [lp for lp in a.loops if isinstance(lp.node.iter, ast.Call) and 1 <= len(lp.node.iter.args) <= 3]
+    loop = _choose(rng, loops)
+    args = loop.node.iter.args
+    hi = args[0] if len(args) == 1 else args[1]
+    name = RUNTIME_PREFIX + "n"
+    start, end = a.node_span(hi)
+    bound = _choose(rng, ["min({hi}, {n})", "min({n}, {hi})", "max(0, {hi} - {n})"])
+    edits = [(start, end, bound.format(hi=a.segment(start, end), n=name)),
+             _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
+    return a.edit(*edits), f"the loop at line {loop.node.lineno} runs at most {name} times"
+
+
+def rebind_module_name(a: Anatomy, rng: random.Random) -> Mutation:
+    """Rebind a module-level integer constant after its definition, by `+=` or under an `if`."""
+    sites = [stmt for stmt in a.tree.body if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+             and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Constant)
+             and type(stmt.value.value) is int and stmt.value.value > 1]
+    stmt = _choose(rng, sites)
+    name = stmt.targets[0].id
+    delta = _choose(rng, [1, 2, stmt.value.value // 2])
+    line = _choose(rng, [f"{name} += {delta}\n", f"if {name} > 1:\n    {name} -= {delta}\n",
+                         f"{name} = {name} * 2 if {name} < 0 else {name} - {delta}\n"])
+    end = a.stmt_span(stmt)[1]
+    at = end + 1 if a.data[end:end + 1] == b"\n" else end
+    return a.edit((at, at, line)), f"rebound {name} after line {stmt.lineno}: {line.strip().splitlines()[0]}"
+
+
 #: name -> (weight, mutator). Plausible one-place edits weigh most.
 MUTATORS: dict[str, tuple[int, Mutator]] = {
     "edit_ids": (12, edit_ids),
@@ -311,6 +392,9 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "delete_line": (3, delete_line),
     "duplicate_line": (1, duplicate_line),
     "swap_lines": (2, swap_lines),
+    "scalar_offset": (5, scalar_offset),
+    "trip_from_scalar": (4, trip_from_scalar),
+    "rebind_module_name": (4, rebind_module_name),
 }
 
 

@@ -10,6 +10,7 @@ to compare: the mutant is "unverifiable", not a failure.
 
 from __future__ import annotations
 
+import ast
 import re
 import traceback
 from dataclasses import dataclass, field
@@ -93,25 +94,48 @@ def judge(text: str, preloads: tuple[int, ...], path: str = "mutant.py", seed: i
     generated = {f"p{p}": r.code for p, r in accepted.items()}
     compared = set()
     for kernel in kernels:
-        try:
-            report = verify(text, generated, kernel, path=path, seed=seed)
-        except Exception as exc:
-            j.failures.append(Failure(EMULATOR, min(accepted), type(exc).__name__, traceback.format_exc()))
+        runs = [{name: value for name in _runtime_scalars(text, kernel)} for value in RUNTIME_VALUES]
+        runs = runs if runs[0] else [{}]
+        unverifiable = []
+        for scalars in runs:
+            try:
+                report = verify(text, generated, kernel, path=path, seed=seed, scalars=scalars or None)
+            except Exception as exc:
+                j.failures.append(Failure(EMULATOR, min(accepted), type(exc).__name__, traceback.format_exc()))
+                return j
+            serial = report.rows[0]
+            if serial.verdict != "ok":
+                if serial.message.startswith(_EMULATOR_BUG):
+                    j.failures.append(_row_failure(min(accepted), serial))  # the first preload that reaches it
+                    return j
+                unverifiable.append(f"{serial.verdict}: {serial.message}")
+                continue
+            for row in report.rows[1:]:
+                p = int(row.version[1:])
+                compared.add(p)
+                if row.verdict != "ok":
+                    shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
+                    failure = _row_failure(p, row)
+                    j.failures.append(Failure(failure.kind, failure.preload, failure.verdict,
+                                              failure.message + shown, failure.detail))
+        if len(unverifiable) == len(runs):
+            j.unverifiable = unverifiable[0]
             return j
-        serial = report.rows[0]
-        if serial.verdict != "ok":
-            if serial.message.startswith(_EMULATOR_BUG):
-                j.failures.append(_row_failure(min(accepted), serial))  # the first preload that reaches it
-            else:
-                j.unverifiable = f"{serial.verdict}: {serial.message}"
-            return j
-        for row in report.rows[1:]:
-            p = int(row.version[1:])
-            compared.add(p)
-            if row.verdict != "ok":
-                j.failures.append(_row_failure(p, row))
     j.verified = sorted(compared)
     return j
+
+
+#: Values the scalar parameters added by the run-time mutators take, one run each: some
+#: inside the soundness check's trials, some (4, 7) outside them.
+RUNTIME_VALUES = (0, 1, 2, 4, 7)
+
+
+def _runtime_scalars(text: str, kernel: str) -> list[str]:
+    """The kernel's scalar parameters that a run-time mutator added (`fz_...`)."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef) and node.name == kernel:
+            return [a.arg for a in node.args.args if a.arg.startswith("fz_")]
+    return []
 
 
 def reproduces(text: str, failure: Failure, path: str = "mutant.py", seed: int = 0) -> bool:
