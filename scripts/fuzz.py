@@ -18,7 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the repository root too, so that a checkout runs it without installing the package
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from fuzzing import campaign, summary  # noqa: E402
 from fuzzing.oracle import judge  # noqa: E402
