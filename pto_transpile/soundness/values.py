@@ -50,6 +50,12 @@ class Opaque(_Unknown):
     def __init__(self, origin: tuple) -> None:
         self.origin = origin
 
+    def __eq__(self, other: object) -> bool:  # the same origin is the same number
+        return isinstance(other, Opaque) and other.origin == self.origin
+
+    def __hash__(self) -> int:
+        return hash(self.origin)
+
     def __repr__(self) -> str:
         return f"<value of {describe_origin(self.origin)}>"
 
