@@ -18,16 +18,19 @@ import ast
 import operator
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
 
 from pto_api.effects import (
     DEFAULT_BARRIER,
+    DEFAULT_LAYOUT,
     acc_to_vec_targets,
     barrier_kinds,
+    gm_extent,
     initial_cursor,
+    initial_valid,
     pick_slot,
     slot_addresses,
 )
@@ -39,6 +42,7 @@ from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, CORE_KIND, CORES, INF, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.tilefeet import ValidShapes, insert_feet
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -143,6 +147,7 @@ class Interpreter:
         self.seq = 0
         self.steps = 0
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
+        self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         # per file: the serial and the generated kernel (stage bodies are the same nodes) and
@@ -534,7 +539,9 @@ class Interpreter:
                     for part in (e.slice.lower, e.slice.upper, e.slice.step):
                         if part is not None:
                             self.eval(part, ctx)
-            return obj  # a view: the same tile (its whole extent, conservatively)
+            # a view: the same tile (its whole extent, conservatively), a descriptor of its own
+            return AnyTileV(tuple(replace(t, desc=0) for t in obj.choices), obj.label) \
+                if isinstance(obj, AnyTileV) else replace(obj, desc=0)
         if isinstance(obj, TensorV):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
@@ -669,7 +676,9 @@ class Interpreter:
         if handler is not None:
             return handler(self, node, ctx)
         if head in DESCRIPTOR_ONLY_OPS:
-            self._args(node, ctx)
+            pos, kw = self._args(node, ctx)
+            if head == "set_validshape" and pos:
+                self.valid.set(pos[0], pos[1] if len(pos) > 1 else kw.get("shape"), ctx.core, bool(ctx.may))
             return None
         return self.block_op(head, node, ctx)
 
@@ -693,8 +702,12 @@ class Interpreter:
             return UNKNOWN
         mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
         valid = kw.get("valid_shape")
-        valid = tuple(valid) if isinstance(valid, (list, tuple)) and all(isinstance(d, int) for d in valid) else ()
-        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype), valid)
+        known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(
+            d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
+        layout = kw.get("layout")
+        layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
+        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype), initial_valid(shape, valid) if known_valid else (),
+                         layout)
 
     def _make_tile(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -704,7 +717,8 @@ class Interpreter:
             raise CannotModel("the type or address of this tile is not static", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
-        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid)
+        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
+                     ttype.elem, ttype.layout, self.valid.number())
 
     def _make_tile_group(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -734,7 +748,8 @@ class Interpreter:
         except ValueError as exc:
             raise CannotModel(f"this group's addresses do not fit its slots: {exc}", node) from None
         tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
-                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid)
+                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid,
+                            ttype.elem, ttype.layout, self.valid.number())
                       for i in range(n))
         return GroupV("", tiles, node)
 
@@ -874,12 +889,12 @@ class Interpreter:
                 ids.update(common)
         return tuple(sorted(ids))
 
-    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool) -> Foot:
+    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool, core: int) -> Foot:
+        """The GM window a load or store moves: the tile's valid shape at `offsets`."""
         rows = cols = None
-        shape = tile.shape if isinstance(tile, TileV) else (
-            tile.choices[0].shape if isinstance(tile, AnyTileV) and tile.choices else ())
-        if len(shape) == 2:
-            rows, cols = (shape[1], shape[0]) if transpose else (shape[0], shape[1])
+        valid = self.valid.widest(tile, core) if isinstance(tile, (TileV, AnyTileV)) else ()
+        if len(valid) == 2:
+            rows, cols = gm_extent(valid, transpose)
         if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
             r, c = offsets
@@ -904,16 +919,15 @@ class Interpreter:
         reads: list[Foot] = []
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)
+        exact = self._insert_feet(pos, ctx.core) if op == "insert" else None
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None
             if isinstance(value, TensorV):
                 offsets = pos[2] if len(pos) > 2 else UNKNOWN
-                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may))
+                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
                 (writes if op in GM_WRITE_OPS else reads).append(foot)
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
-                feet = self._tile_feet(value, ctx.core, acc_mode)
-                if op == "insert" and i == 0:
-                    feet = _inserted_part(feet, pos)
+                feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
                 if "R" in role:
                     reads.extend(feet)
                 if "W" in role:
@@ -922,6 +936,13 @@ class Interpreter:
         if op == "getval":  # data: unknown, but named by this read in both runs
             return Opaque(("read", ev.core, ev.ident))
         return None
+
+    def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
+        """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
+        dst, src, offset = (pos + [None, None, None])[:3]
+        valid = self.valid.of(src, core) if isinstance(src, TileV) else ()
+        feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
+        return None if feet is None else (feet[1], feet[0])
 
     def _pipe(self, op: str, pos: list, node) -> str:
         if op in ("move", "insert"):
@@ -1001,8 +1022,8 @@ class Interpreter:
         if kind not in PIPE_CORES.get(pipe, (kind,)):
             raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
         if ctx.may:
-            reads = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True, f.part) for f in reads]
-            writes = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True, f.part) for f in writes]
+            reads = [f._replace(may=True) for f in reads]
+            writes = [f._replace(may=True) for f in writes]
         scope = ctx.scope
         ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
                    node=node, op=op, ident=self._ident(node, ctx),
@@ -1052,29 +1073,13 @@ class Interpreter:
         return hit[2]
 
 
-def _inserted_part(feet: list[Foot], pos: list) -> list[Foot]:
-    """`pl.insert(dst, src, [r, c])` writes the rectangle of `src`'s valid extent at (r, c) of
-    `dst` only; both AIVs insert their halves into one L1 tile at different offsets."""
-    src = pos[1] if len(pos) > 1 else None
-    offsets = pos[2] if len(pos) > 2 else None
-    extent = (src.valid or src.shape) if isinstance(src, TileV) else ()
-    if len(extent) != 2 or not (isinstance(offsets, (list, tuple)) and len(offsets) == 2
-                                and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
-        return feet
-    r, c = offsets
-    part = (r, r + extent[0], c, c + extent[1])
-    return [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f"{f.label}[{r}:{r + extent[0]}, {c}:{c + extent[1]}]", f.may, part)
-            for f in feet]
-
-
 def _memory(tile) -> str:
     return tile.memory if isinstance(tile, TileV) else tile.choices[0].memory
 
 
 def _name_group(group: GroupV, name: str) -> None:
     group.name = name
-    group.tiles = tuple(TileV(t.memory, t.lo, t.hi, t.mutex, f"{name}[{i}]", t.shape, t.valid)
-                        for i, t in enumerate(group.tiles))
+    group.tiles = tuple(replace(t, label=f"{name}[{i}]") for i, t in enumerate(group.tiles))
 
 
 def _vf_argument(value: Any) -> Any:

@@ -106,7 +106,7 @@ class _Memory:
         recs = self.by_key[foot.key]
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
         writes = [r for r in recs if r.write and r.foot.r0 < r1 and r0 < r.foot.r1 and r.foot.c0 < c1 and c0 < r.foot.c1
-                  and (not (r.foot.part or foot.part) or r.foot.overlaps(foot))]
+]
         for r in writes:
             self._conflicts(r, ev, foot, vc)
         seen = []
@@ -125,10 +125,9 @@ class _Memory:
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
         for r in recs:
             f = r.foot
-            if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1 and (not (f.part or foot.part) or f.overlaps(foot)):
+            if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1:
                 self._conflicts(r, ev, foot, vc)
-                covered = (r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1) if not (f.part or foot.part) \
-                    else foot.covers(f)
+                covered = r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1
                 if not foot.may and covered and self._ordered(r, ev, vc):
                     continue  # fully overwritten: nothing later can see it or race with it unseen
             keep.append(r)
@@ -152,14 +151,7 @@ def _twins(a: Event, b: Event) -> bool:
 
 
 def _intersect(a: Foot, b: Foot) -> Foot:
-    part: tuple = ()
-    if (a.r0, a.r1) == (b.r0, b.r1) and (a.part or b.part):  # parts of one tile
-        if a.part and b.part:
-            part = (max(a.part[0], b.part[0]), min(a.part[1], b.part[1]),
-                    max(a.part[2], b.part[2]), min(a.part[3], b.part[3]))
-        else:
-            part = a.part or b.part
-    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label, part=part)
+    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label)
 
 
 def run_sequential(trace: Trace) -> Outcome:
