@@ -70,7 +70,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
         except CannotModel as exc:
             return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
                             _input_node(file, exc.node, kernel))]
-        outcome = run_concurrent(trace)
+        outcome = run_concurrent(trace, twins_race=True)
         maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
         outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
         report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
