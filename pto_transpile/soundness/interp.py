@@ -35,9 +35,9 @@ from pto_api.effects import (
     slot_addresses,
 )
 from pto_api.memory import DTYPE_BITS
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.read import vfbody
-from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, PlSymbol, too_big
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
@@ -61,8 +61,6 @@ from pto_transpile.soundness.values import (
 
 #: Statements one check may execute before it gives up (hostile or huge loops).
 STEP_BUDGET = 400_000
-#: Longest list the interpreter builds (`[0, 1] * 10**8` is refused, not allocated).
-MAX_SEQUENCE = 4096
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
 PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
@@ -113,12 +111,6 @@ class Config:
     block_num: int = 1
 
 
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
-    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
-    cst.Power: operator.pow, cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
-    cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
-}
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
     cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
@@ -390,8 +382,7 @@ class Interpreter:
                 return
         old = self.eval(target, ctx)
         value = self.eval(node.value, ctx)
-        binary = _AUG_TO_BIN.get(type(node.operator))
-        self.assign(target, self._binop(_BINOPS.get(binary) if binary else None, old, value, node), ctx)
+        self.assign(target, self._binop(AUGMENTED.get(type(node.operator)), old, value, node), ctx)
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
@@ -446,25 +437,21 @@ class Interpreter:
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
-        return self._binop(_BINOPS.get(type(node.operator)), left, right, node)
+        return self._binop(type(node.operator), left, right, node)
 
-    def _binop(self, fn, left: Any, right: Any, node) -> Any:
+    def _binop(self, op: Any, left: Any, right: Any, node) -> Any:
+        """`left op right` (`op` a libcst operator type), folded as `consteval` folds, with its
+        limits: a result too large to compute is not followed."""
+        fn = BINOPS.get(op)
         if fn is None or not known(left, right):
             if fn is not None and _opaque_operands(left, right):
                 return _opaque_op(fn.__name__, left, right)
             return UNKNOWN
-        if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
-            if fn is operator.mul:
-                count = right if isinstance(right, int) else left
-                seq = left if isinstance(right, int) else right
-                if not isinstance(count, int) or count * len(seq) > MAX_SEQUENCE:
-                    raise CannotModel("this sequence is too long to follow", node)
-            if fn not in (operator.add, operator.mul):
-                return UNKNOWN
-        if fn is operator.pow and isinstance(right, int) and abs(right) > 64:
-            raise CannotModel("this power is too large to follow", node)
-        if fn in (operator.lshift,) and isinstance(right, int) and right > 64:
-            raise CannotModel("this shift is too large to follow", node)
+        if (isinstance(left, (list, tuple)) or isinstance(right, (list, tuple))) and op not in (cst.Add, cst.Multiply):
+            return UNKNOWN
+        huge = too_big(op, left, right)
+        if huge:
+            raise CannotModel(f"the result would be {huge}, too large to follow", node)
         try:
             return fn(left, right)
         except Exception:
@@ -608,7 +595,7 @@ class Interpreter:
         try:
             if name == "range":
                 r = range(*pos)
-                if len(r) > MAX_SEQUENCE * 16:
+                if len(r) > MAX_ITEMS:
                     raise CannotModel("this range is too long to follow", node)
                 return r
             if name in ("print", "isinstance"):
@@ -689,7 +676,7 @@ class Interpreter:
         if len(pos) == 3 and pos[2] == 0:
             raise CannotModel("`pl.range` with step 0", node)
         r = range(*pos)
-        if len(r) > MAX_SEQUENCE * 16:
+        if len(r) > MAX_ITEMS:
             raise CannotModel("this loop runs too many iterations to follow", node)
         return r
 
@@ -760,7 +747,7 @@ class Interpreter:
     def _struct_array(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
         n = pos[0] if pos else UNKNOWN
-        if not isinstance(n, int) or not 0 < n <= MAX_SEQUENCE:
+        if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
             raise CannotModel("the length of this struct array is not static", node)
         return [StructV(dict(kw), "ctx") for _ in range(n)]
 
@@ -1014,7 +1001,8 @@ class Interpreter:
 
     def _vf_param_roles(self, name: str) -> dict[int, str]:
         if name not in self._vf_roles:
-            self._vf_roles[name] = vector_function_roles(self.file, name)
+            # an op the table does not know: assume it reads and writes whatever it reaches
+            self._vf_roles[name] = vfbody.param_roles(self.file, name, lambda _function, _call: "RW")
         return self._vf_roles[name]
 
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:
@@ -1124,43 +1112,8 @@ def _import_const(value: Any) -> Any:
     return value
 
 
-def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> dict[int, str]:
-    """Role per positional parameter of a `@pl.vector_function`, from the `vf.*` ops in its body
-    (also through nested vector functions and `p = param + offset` pointer aliases)."""
-    body = file.vf_body(name)
-    roles: dict[str, str] = {}
-
-    def add(param: str | None, role: str) -> None:
-        if param is not None:
-            prev = roles.get(param)
-            roles[param] = role if prev in (None, role) else "RW"
-
-    for call, aliases in vfbody.calls(body):
-        if call.op is not None:
-            table = VF_OP_ROLES.get(call.op)
-            if table is None:
-                # an op the table does not know: whatever tile it gets, assume it is read and written
-                for a in call.args:
-                    add(vfbody.root(a, aliases), "RW")
-                continue
-            for i, a in enumerate(call.args):
-                role = table[i] if i < len(table) else None
-                if role is not None:
-                    add(vfbody.root(a, aliases), role)
-        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
-            inner = vector_function_roles(file, call.function, active | {name})
-            for i, a in enumerate(call.args):
-                if i in inner:
-                    add(vfbody.root(a, aliases), inner[i])
-    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}
 
 
-_AUG_TO_BIN = {
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
-    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
-}
 
 def _raise(exc: type[Exception]) -> Callable:
     def run(self, small, ctx) -> None:
