@@ -34,6 +34,9 @@ class Foot(NamedTuple):
     c1: int
     label: str  #: what the user calls it: `x_db[1]`, `out[64:96, 0:64]`
     may: bool = False
+    #: a tile whose valid shape is smaller than its declared one: the op touches the valid
+    #: window, this foot is the whole tile (a superset, compared as such)
+    window: bool = False
 
     def overlaps(self, other: Foot) -> bool:
         return (self.key == other.key and self.r0 < other.r1 and other.r0 < self.r1

@@ -848,8 +848,9 @@ class Interpreter:
         for t in tiles:
             # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
             unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
+            window = tuple(self.valid.of(t, core)) != tuple(t.shape)
             for key in self._tile_keys(t.memory, core, acc_mode):
-                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure))
+                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure, window))
         return out
 
     @staticmethod

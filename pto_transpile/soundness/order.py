@@ -123,7 +123,7 @@ class _Memory:
         seen = []
         for pos, r in enumerate(writes):
             part = _intersect(r.foot, foot)
-            if any(not w.foot.may and w.foot.covers(part) for w in writes[pos + 1:]):
+            if any(not (w.foot.may or w.foot.window) and w.foot.covers(part) for w in writes[pos + 1:]):
                 continue  # overwritten before this read
             seen.append(r.writer)
         rid = (ev.core, ev.ident, index)
@@ -139,7 +139,7 @@ class _Memory:
             if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1:
                 self._conflicts(r, ev, foot, vc)
                 covered = r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1
-                if not foot.may and covered and self._ordered(r, ev, vc):
+                if not (foot.may or foot.window) and covered and self._ordered(r, ev, vc):
                     continue  # fully overwritten: nothing later can see it or race with it unseen
             keep.append(r)
         keep.append(_Record(foot, True, comp, epoch, ev))

@@ -31,7 +31,8 @@ class OpFeet:
     op: str
     where: str
     feet: dict[str, dict[tuple, Intervals]] = field(default_factory=lambda: {"R": {}, "W": {}})
-    flags: frozenset = frozenset()  #: from the checker: "vf" (a vector function), "may"
+    #: from the checker: "vf" (a vector function call), ("may", memory), ("window", memory)
+    flags: frozenset = frozenset()
 
 
 def merged(intervals) -> Intervals:
@@ -98,8 +99,8 @@ def checker_ops(path: Path, kernel: str, gm_shapes: dict[str, tuple]) -> dict[st
             flags = {"vf"} if ev.op.endswith("()") else set()
             for kind, feet in (("R", ev.reads), ("W", ev.writes)):
                 for f in feet:
-                    flags.update({"may"} if f.may else ())
                     key, iv = _common(f, gm_shapes)
+                    flags.update((flag, key) for flag, on in (("may", f.may), ("window", f.window)) if on)
                     rec.feet[kind].setdefault(key, []).extend(iv)
             rec.feet = {k: {m: merged(v) for m, v in d.items()} for k, d in rec.feet.items()}
             rec.flags = frozenset(flags)
