@@ -125,3 +125,71 @@ def after_sets(k: int, totals: dict[str, int], clock_of: Callable[[str, int], C]
 
     splits(0, k, zero)
     return result if result is not None else zero
+
+
+# -- tile layouts ----------------------------------------------------------------------------
+
+#: A tile's layout when its `TileType` names none, per memory space (A5).
+DEFAULT_LAYOUT: dict[str, str] = {
+    "Vec": "ND", "Mat": "NZ", "Left": "NZ", "Right": "ZN", "Acc": "NZ",
+    "Scaling": "ND", "ScaleLeft": "ZZ", "ScaleRight": "NN", "Bias": "ND",
+}
+
+
+# -- valid shapes ----------------------------------------------------------------------------
+
+def initial_valid(shape: tuple[int, int] | list[int], valid_shape) -> tuple[int, int]:
+    """A tile's valid shape when declared: `TileType(valid_shape=...)`, where a missing, None
+    or negative entry means the declared extent of that axis."""
+    if valid_shape is None:
+        return (shape[0], shape[1])
+    r, c = (s if (v is None or v < 0) else int(v) for v, s in zip(valid_shape, shape, strict=True))
+    return (r, c)
+
+
+def set_valid(shape: tuple[int, int] | list[int], new) -> tuple[int, int]:
+    """The valid shape `pl.set_validshape(tile, new)` gives a tile of declared `shape` (the
+    descriptor only: no data moves); ValueError outside `[1, shape]`."""
+    r, c = (int(x) for x in new)
+    if not (1 <= r <= shape[0] and 1 <= c <= shape[1]):
+        raise ValueError(f"valid shape [{r}, {c}] outside the declared [{shape[0]}, {shape[1]}]")
+    return (r, c)
+
+
+def gm_extent(valid: tuple[int, int] | list[int], transposed: bool) -> tuple[int, int]:
+    """(rows, columns) of the GM window a `pl.load`/`pl.store` of a tile moves: the tile's
+    valid shape, swapped when the transfer transposes (`order=[1, 0]`, `is_transpose=True`)."""
+    return (valid[1], valid[0]) if transposed else (valid[0], valid[1])
+
+
+# -- pl.insert -------------------------------------------------------------------------------
+
+#: One DataBlock: what `pl.insert` (TINSERT) copies, one per row of a column block.
+BLOCK_BYTES = 32
+
+
+def insert_blocks(src_rows: int, src_valid: tuple[int, int] | list[int], itemsize: int,
+                  dst_shape: tuple[int, int] | list[int], dst_layout: str,
+                  offset: tuple[int, int] | list[int]) -> tuple[list[int], list[int], int]:
+    """The bytes `pl.insert(dst, src, [row, col])` reads and writes: a physical copy of the
+    32-byte blocks of an NZ source (declared `src_rows` rows) into an NZ or ZN destination.
+
+    Returns (source run starts, destination run starts, run length), offsets from each
+    tile's first byte. Source column block j (its valid rows: a padding row is skipped) lands
+    at element `(col // C0 + j) * R * C0 + row * C0 + col % C0` of the destination seen as NZ
+    with R rows (a ZN `[R, C]` tile is the NZ `[C, R]` tile of the transpose), C0 = 32 /
+    itemsize. ValueError when the source does not fit."""
+    sr, sc = src_valid
+    row, col = offset
+    c0 = BLOCK_BYTES // itemsize
+    view_rows, view_cols = (dst_shape[0], dst_shape[1]) if dst_layout == "NZ" else (dst_shape[1], dst_shape[0])
+    if row < 0 or col < 0 or row + sr > view_rows or col + sc > view_cols:
+        raise ValueError(f"[{sr}, {sc}] source at [{row}, {col}] does not fit the destination "
+                         f"(as NZ [{view_rows}, {view_cols}])")
+    blocks = -(-sc // c0)
+    run = sr * BLOCK_BYTES
+    src = [j * src_rows * BLOCK_BYTES for j in range(blocks)]
+    dst = [((col // c0 + j) * view_rows * c0 + row * c0 + col % c0) * itemsize for j in range(blocks)]
+    if dst and dst[-1] + run > dst_shape[0] * dst_shape[1] * itemsize:
+        raise ValueError("the last block would end past the destination")
+    return src, dst, run

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from pto_api import EVENT_IDS, MUTEX_IDS
-from pto_api.effects import initial_cursor, pick_slot, slot_addresses
+from pto_api import EVENT_IDS, MUTEX_IDS, effects
+from pto_api.effects import initial_cursor, initial_valid, pick_slot, slot_addresses
 from pto_api.memory import MEMORY_SPACES, TILE_SPACES
 from sim_runtime import layouts
 from sim_runtime.dtypes import DType
@@ -50,18 +50,8 @@ class TileLayout(enum.Enum):
     ZZ = "ZZ"
 
 
-#: Default layout per space on A5.
-DEFAULT_LAYOUT = {
-    "Vec": TileLayout.ND,
-    "Mat": TileLayout.NZ,
-    "Left": TileLayout.NZ,
-    "Right": TileLayout.ZN,
-    "Acc": TileLayout.NZ,
-    "Scaling": TileLayout.ND,
-    "ScaleLeft": TileLayout.ZZ,
-    "ScaleRight": TileLayout.NN,
-    "Bias": TileLayout.ND,
-}
+#: Default layout per space (`pto_api.effects.DEFAULT_LAYOUT`, the checker's table too).
+DEFAULT_LAYOUT = {space: TileLayout[name] for space, name in effects.DEFAULT_LAYOUT.items()}
 
 
 def _space_name(mem: Any) -> str:
@@ -110,10 +100,7 @@ class TileType:
         return self.shape[0] * self.shape[1] * self.dtype.itemsize
 
     def initial_valid(self) -> list[int]:
-        vs = self.valid_shape
-        if vs is None:
-            return list(self.shape)
-        return [s if (v is None or v < 0) else int(v) for v, s in zip(vs, self.shape, strict=True)]
+        return list(initial_valid(self.shape, self.valid_shape))
 
 
 class Tile:

@@ -47,7 +47,8 @@ class PlSymbol:
         return "pl." + ".".join(self.path)
 
 
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+#: The operators folded, by libcst node type (the soundness interpreter computes with them too).
+BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
     cst.Subtract: operator.sub,
     cst.Multiply: operator.mul,
@@ -89,7 +90,8 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 }
 _BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int}
 _NAMED = {"True": True, "False": False, "None": None}
-_MAX_POWER = 4096
+#: Limits of folding, shared with the soundness interpreter: the largest exponent,
+MAX_POWER = 4096
 #: Largest folded integer, in bits (10**4096 has 13,607), and longest folded sequence or string.
 MAX_INT_BITS = 1 << 16
 MAX_ITEMS = 1 << 16
@@ -197,15 +199,13 @@ class ConstEvaluator:
 
     # operators ------------------------------------------------------------------------
     def _BinaryOperation(self, node: cst.BinaryOperation) -> Any:
-        fn = _BINOPS.get(type(node.operator))
+        fn = BINOPS.get(type(node.operator))
         if fn is None:
             raise NotConstant(node, "unsupported operator")
         left, right = self.eval(node.left), self.eval(node.right)
-        if isinstance(node.operator, cst.Power) and isinstance(right, int) and abs(right) > _MAX_POWER:
-            raise NotConstant(node, "exponent too large to fold")
-        too_big = _too_big(type(node.operator), left, right)
-        if too_big:
-            raise NotConstant(node, f"the result would be {too_big}; not folded")
+        huge = too_big(type(node.operator), left, right)
+        if huge:
+            raise NotConstant(node, f"the result would be {huge}; not folded")
         try:
             return fn(left, right)
         except Exception as exc:  # e.g. division by zero, mixing a symbol with an int
@@ -273,10 +273,13 @@ def _size(value: Any) -> int:
     return 0
 
 
-def _too_big(op: type, left: Any, right: Any) -> str:
+def too_big(op: type, left: Any, right: Any) -> str:
     """What is wrong with the result of `left op right` when it would be huge ("" when not),
-    judged from the operands' sizes before anything is computed."""
+    judged from the operands' sizes before anything is computed. One set of limits for the
+    constant folder and the soundness interpreter."""
     ints = isinstance(left, int) and isinstance(right, int)
+    if op is cst.Power and isinstance(right, int) and abs(right) > MAX_POWER:
+        return f"a power with exponent {right} (at most {MAX_POWER})"
     if ints:
         if op is cst.Multiply:
             bits = _size(left) + _size(right)

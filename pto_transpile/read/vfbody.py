@@ -14,11 +14,13 @@ libcst's, and kept as text (`partial.py`); otherwise from its libcst tree.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
+
+from pto_api.ops import VF_OP_ROLES
 
 
 @dataclass(frozen=True)
@@ -173,3 +175,40 @@ def _ast_shape(expr: ast.expr) -> Shape:
     if isinstance(expr, (ast.Subscript, ast.Attribute)):
         return Shape("part", inner=_ast_shape(expr.value))
     return OTHER
+
+
+def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],
+                active: frozenset = frozenset()) -> dict[int, str]:
+    """Role ("R", "W", "RW") per positional parameter of vector function `name`, from the
+    `vf.*` ops in its body, through `p = param + offset` aliases and nested vector functions
+    (their arguments passed by position or keyword). One definition for the access scan and
+    the soundness check; they differ only in `unknown(function, call)`, the role an op the
+    table does not know gives the parameters it reaches (None: none; the scan reports it,
+    the check assumes "RW")."""
+    body = file.vf_body(name)
+    roles: dict[str, str] = {}
+
+    def add(param: str | None, role: str | None) -> None:
+        if param is not None and role is not None:
+            prev = roles.get(param)
+            roles[param] = role if prev in (None, role) else "RW"
+
+    for call, aliases in calls(body):
+        if call.op is not None:
+            table = VF_OP_ROLES.get(call.op)
+            if table is None:
+                reached = [p for p in (root(a, aliases) for a in call.args) if p is not None]
+                role = unknown(name, call) if reached else None
+                for p in reached:
+                    add(p, role)
+                continue
+            for i, a in enumerate(call.args):
+                add(root(a, aliases), table[i] if i < len(table) else None)
+        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
+            inner = param_roles(file, call.function, unknown, active | {name})
+            params = file.vf_body(call.function).params
+            passed = list(enumerate(call.args)) + [(params.index(k), a) for k, a in call.keywords if k in params]
+            for i, a in passed:
+                if i in inner:
+                    add(root(a, aliases), inner[i])
+    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}

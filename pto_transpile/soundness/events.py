@@ -34,30 +34,17 @@ class Foot(NamedTuple):
     c1: int
     label: str  #: what the user calls it: `x_db[1]`, `out[64:96, 0:64]`
     may: bool = False
-    #: for an op that touches only part of a tile (`pl.insert` at an offset): the element
-    #: rectangle (r0, r1, c0, c1) in the coordinates of that op's offsets. A layout maps
-    #: disjoint rectangles of one tile to disjoint bytes, so two parts of the same tile are
-    #: compared as rectangles; anything else is compared by bytes.
-    part: tuple = ()
+    #: a tile whose valid shape is smaller than its declared one: the op touches the valid
+    #: window, this foot is the whole tile (a superset, compared as such)
+    window: bool = False
 
     def overlaps(self, other: Foot) -> bool:
-        if not (self.key == other.key and self.r0 < other.r1 and other.r0 < self.r1
-                and self.c0 < other.c1 and other.c0 < self.c1):
-            return False
-        if self.part and other.part and (self.r0, self.r1) == (other.r0, other.r1):
-            a, b = self.part, other.part
-            return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
-        return True
+        return (self.key == other.key and self.r0 < other.r1 and other.r0 < self.r1
+                and self.c0 < other.c1 and other.c0 < self.c1)
 
     def covers(self, other: Foot) -> bool:
-        if not (self.key == other.key and self.r0 <= other.r0 and other.r1 <= self.r1
-                and self.c0 <= other.c0 and other.c1 <= self.c1):
-            return False
-        if not self.part:
-            return True
-        a, b = self.part, other.part
-        return bool(b) and (self.r0, self.r1) == (other.r0, other.r1) \
-            and a[0] <= b[0] and b[1] <= a[1] and a[2] <= b[2] and b[3] <= a[3]
+        return (self.key == other.key and self.r0 <= other.r0 and other.r1 <= self.r1
+                and self.c0 <= other.c0 and other.c1 <= self.c1)
 
     @property
     def region(self) -> tuple:

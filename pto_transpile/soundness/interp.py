@@ -18,27 +18,31 @@ import ast
 import operator
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
 
 from pto_api.effects import (
     DEFAULT_BARRIER,
+    DEFAULT_LAYOUT,
     acc_to_vec_targets,
     barrier_kinds,
+    gm_extent,
     initial_cursor,
+    initial_valid,
     pick_slot,
     slot_addresses,
 )
 from pto_api.memory import DTYPE_BITS
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, VF_OP_ROLES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPE_CORES, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.read import vfbody
-from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, PlSymbol, too_big
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, CORE_KIND, CORES, INF, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.tilefeet import ValidShapes, insert_feet
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -57,8 +61,6 @@ from pto_transpile.soundness.values import (
 
 #: Statements one check may execute before it gives up (hostile or huge loops).
 STEP_BUDGET = 400_000
-#: Longest list the interpreter builds (`[0, 1] * 10**8` is refused, not allocated).
-MAX_SEQUENCE = 4096
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
 PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
@@ -109,12 +111,6 @@ class Config:
     block_num: int = 1
 
 
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
-    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
-    cst.Power: operator.pow, cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
-    cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
-}
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
     cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
@@ -143,6 +139,7 @@ class Interpreter:
         self.seq = 0
         self.steps = 0
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
+        self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         # per file: the serial and the generated kernel (stage bodies are the same nodes) and
@@ -385,8 +382,7 @@ class Interpreter:
                 return
         old = self.eval(target, ctx)
         value = self.eval(node.value, ctx)
-        binary = _AUG_TO_BIN.get(type(node.operator))
-        self.assign(target, self._binop(_BINOPS.get(binary) if binary else None, old, value, node), ctx)
+        self.assign(target, self._binop(AUGMENTED.get(type(node.operator)), old, value, node), ctx)
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
@@ -441,25 +437,21 @@ class Interpreter:
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
-        return self._binop(_BINOPS.get(type(node.operator)), left, right, node)
+        return self._binop(type(node.operator), left, right, node)
 
-    def _binop(self, fn, left: Any, right: Any, node) -> Any:
+    def _binop(self, op: Any, left: Any, right: Any, node) -> Any:
+        """`left op right` (`op` a libcst operator type), folded as `consteval` folds, with its
+        limits: a result too large to compute is not followed."""
+        fn = BINOPS.get(op)
         if fn is None or not known(left, right):
             if fn is not None and _opaque_operands(left, right):
                 return _opaque_op(fn.__name__, left, right)
             return UNKNOWN
-        if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
-            if fn is operator.mul:
-                count = right if isinstance(right, int) else left
-                seq = left if isinstance(right, int) else right
-                if not isinstance(count, int) or count * len(seq) > MAX_SEQUENCE:
-                    raise CannotModel("this sequence is too long to follow", node)
-            if fn not in (operator.add, operator.mul):
-                return UNKNOWN
-        if fn is operator.pow and isinstance(right, int) and abs(right) > 64:
-            raise CannotModel("this power is too large to follow", node)
-        if fn in (operator.lshift,) and isinstance(right, int) and right > 64:
-            raise CannotModel("this shift is too large to follow", node)
+        if (isinstance(left, (list, tuple)) or isinstance(right, (list, tuple))) and op not in (cst.Add, cst.Multiply):
+            return UNKNOWN
+        huge = too_big(op, left, right)
+        if huge:
+            raise CannotModel(f"the result would be {huge}, too large to follow", node)
         try:
             return fn(left, right)
         except Exception:
@@ -534,7 +526,9 @@ class Interpreter:
                     for part in (e.slice.lower, e.slice.upper, e.slice.step):
                         if part is not None:
                             self.eval(part, ctx)
-            return obj  # a view: the same tile (its whole extent, conservatively)
+            # a view: the same tile (its whole extent, conservatively), a descriptor of its own
+            return AnyTileV(tuple(replace(t, desc=0) for t in obj.choices), obj.label) \
+                if isinstance(obj, AnyTileV) else replace(obj, desc=0)
         if isinstance(obj, TensorV):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
@@ -601,7 +595,7 @@ class Interpreter:
         try:
             if name == "range":
                 r = range(*pos)
-                if len(r) > MAX_SEQUENCE * 16:
+                if len(r) > MAX_ITEMS:
                     raise CannotModel("this range is too long to follow", node)
                 return r
             if name in ("print", "isinstance"):
@@ -669,7 +663,9 @@ class Interpreter:
         if handler is not None:
             return handler(self, node, ctx)
         if head in DESCRIPTOR_ONLY_OPS:
-            self._args(node, ctx)
+            pos, kw = self._args(node, ctx)
+            if head == "set_validshape" and pos:
+                self.valid.set(pos[0], pos[1] if len(pos) > 1 else kw.get("shape"), ctx.core, bool(ctx.may))
             return None
         return self.block_op(head, node, ctx)
 
@@ -680,7 +676,7 @@ class Interpreter:
         if len(pos) == 3 and pos[2] == 0:
             raise CannotModel("`pl.range` with step 0", node)
         r = range(*pos)
-        if len(r) > MAX_SEQUENCE * 16:
+        if len(r) > MAX_ITEMS:
             raise CannotModel("this loop runs too many iterations to follow", node)
         return r
 
@@ -693,8 +689,12 @@ class Interpreter:
             return UNKNOWN
         mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
         valid = kw.get("valid_shape")
-        valid = tuple(valid) if isinstance(valid, (list, tuple)) and all(isinstance(d, int) for d in valid) else ()
-        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype), valid)
+        known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(
+            d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
+        layout = kw.get("layout")
+        layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
+        return TileTypeV(tuple(shape), mem, _elem_bytes(dtype), initial_valid(shape, valid) if known_valid else (),
+                         layout)
 
     def _make_tile(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -704,7 +704,8 @@ class Interpreter:
             raise CannotModel("the type or address of this tile is not static", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
-        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid)
+        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
+                     ttype.elem, ttype.layout, self.valid.number())
 
     def _make_tile_group(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -734,7 +735,8 @@ class Interpreter:
         except ValueError as exc:
             raise CannotModel(f"this group's addresses do not fit its slots: {exc}", node) from None
         tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
-                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid)
+                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid,
+                            ttype.elem, ttype.layout, self.valid.number())
                       for i in range(n))
         return GroupV("", tiles, node)
 
@@ -745,7 +747,7 @@ class Interpreter:
     def _struct_array(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
         n = pos[0] if pos else UNKNOWN
-        if not isinstance(n, int) or not 0 < n <= MAX_SEQUENCE:
+        if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
             raise CannotModel("the length of this struct array is not static", node)
         return [StructV(dict(kw), "ctx") for _ in range(n)]
 
@@ -846,8 +848,9 @@ class Interpreter:
         for t in tiles:
             # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
             unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
+            window = tuple(self.valid.of(t, core)) != tuple(t.shape)
             for key in self._tile_keys(t.memory, core, acc_mode):
-                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure))
+                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure, window))
         return out
 
     @staticmethod
@@ -874,12 +877,12 @@ class Interpreter:
                 ids.update(common)
         return tuple(sorted(ids))
 
-    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool) -> Foot:
+    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool, core: int) -> Foot:
+        """The GM window a load or store moves: the tile's valid shape at `offsets`."""
         rows = cols = None
-        shape = tile.shape if isinstance(tile, TileV) else (
-            tile.choices[0].shape if isinstance(tile, AnyTileV) and tile.choices else ())
-        if len(shape) == 2:
-            rows, cols = (shape[1], shape[0]) if transpose else (shape[0], shape[1])
+        valid = self.valid.widest(tile, core) if isinstance(tile, (TileV, AnyTileV)) else ()
+        if len(valid) == 2:
+            rows, cols = gm_extent(valid, transpose)
         if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
             r, c = offsets
@@ -904,16 +907,15 @@ class Interpreter:
         reads: list[Foot] = []
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)
+        exact = self._insert_feet(pos, ctx.core) if op == "insert" else None
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None
             if isinstance(value, TensorV):
                 offsets = pos[2] if len(pos) > 2 else UNKNOWN
-                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may))
+                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
                 (writes if op in GM_WRITE_OPS else reads).append(foot)
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
-                feet = self._tile_feet(value, ctx.core, acc_mode)
-                if op == "insert" and i == 0:
-                    feet = _inserted_part(feet, pos)
+                feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
                 if "R" in role:
                     reads.extend(feet)
                 if "W" in role:
@@ -922,6 +924,13 @@ class Interpreter:
         if op == "getval":  # data: unknown, but named by this read in both runs
             return Opaque(("read", ev.core, ev.ident))
         return None
+
+    def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
+        """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
+        dst, src, offset = (pos + [None, None, None])[:3]
+        valid = self.valid.of(src, core) if isinstance(src, TileV) else ()
+        feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
+        return None if feet is None else (feet[1], feet[0])
 
     def _pipe(self, op: str, pos: list, node) -> str:
         if op in ("move", "insert"):
@@ -993,7 +1002,8 @@ class Interpreter:
 
     def _vf_param_roles(self, name: str) -> dict[int, str]:
         if name not in self._vf_roles:
-            self._vf_roles[name] = vector_function_roles(self.file, name)
+            # an op the table does not know: assume it reads and writes whatever it reaches
+            self._vf_roles[name] = vfbody.param_roles(self.file, name, lambda _function, _call: "RW")
         return self._vf_roles[name]
 
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:
@@ -1001,8 +1011,8 @@ class Interpreter:
         if kind not in PIPE_CORES.get(pipe, (kind,)):
             raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
         if ctx.may:
-            reads = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True, f.part) for f in reads]
-            writes = [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f.label, True, f.part) for f in writes]
+            reads = [f._replace(may=True) for f in reads]
+            writes = [f._replace(may=True) for f in writes]
         scope = ctx.scope
         ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
                    node=node, op=op, ident=self._ident(node, ctx),
@@ -1052,29 +1062,13 @@ class Interpreter:
         return hit[2]
 
 
-def _inserted_part(feet: list[Foot], pos: list) -> list[Foot]:
-    """`pl.insert(dst, src, [r, c])` writes the rectangle of `src`'s valid extent at (r, c) of
-    `dst` only; both AIVs insert their halves into one L1 tile at different offsets."""
-    src = pos[1] if len(pos) > 1 else None
-    offsets = pos[2] if len(pos) > 2 else None
-    extent = (src.valid or src.shape) if isinstance(src, TileV) else ()
-    if len(extent) != 2 or not (isinstance(offsets, (list, tuple)) and len(offsets) == 2
-                                and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
-        return feet
-    r, c = offsets
-    part = (r, r + extent[0], c, c + extent[1])
-    return [Foot(f.key, f.r0, f.r1, f.c0, f.c1, f"{f.label}[{r}:{r + extent[0]}, {c}:{c + extent[1]}]", f.may, part)
-            for f in feet]
-
-
 def _memory(tile) -> str:
     return tile.memory if isinstance(tile, TileV) else tile.choices[0].memory
 
 
 def _name_group(group: GroupV, name: str) -> None:
     group.name = name
-    group.tiles = tuple(TileV(t.memory, t.lo, t.hi, t.mutex, f"{name}[{i}]", t.shape, t.valid)
-                        for i, t in enumerate(group.tiles))
+    group.tiles = tuple(replace(t, label=f"{name}[{i}]") for i, t in enumerate(group.tiles))
 
 
 def _vf_argument(value: Any) -> Any:
@@ -1119,43 +1113,8 @@ def _import_const(value: Any) -> Any:
     return value
 
 
-def vector_function_roles(file, name: str, active: frozenset = frozenset()) -> dict[int, str]:
-    """Role per positional parameter of a `@pl.vector_function`, from the `vf.*` ops in its body
-    (also through nested vector functions and `p = param + offset` pointer aliases)."""
-    body = file.vf_body(name)
-    roles: dict[str, str] = {}
-
-    def add(param: str | None, role: str) -> None:
-        if param is not None:
-            prev = roles.get(param)
-            roles[param] = role if prev in (None, role) else "RW"
-
-    for call, aliases in vfbody.calls(body):
-        if call.op is not None:
-            table = VF_OP_ROLES.get(call.op)
-            if table is None:
-                # an op the table does not know: whatever tile it gets, assume it is read and written
-                for a in call.args:
-                    add(vfbody.root(a, aliases), "RW")
-                continue
-            for i, a in enumerate(call.args):
-                role = table[i] if i < len(table) else None
-                if role is not None:
-                    add(vfbody.root(a, aliases), role)
-        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
-            inner = vector_function_roles(file, call.function, active | {name})
-            for i, a in enumerate(call.args):
-                if i in inner:
-                    add(vfbody.root(a, aliases), inner[i])
-    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}
 
 
-_AUG_TO_BIN = {
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
-    cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
-}
 
 def _raise(exc: type[Exception]) -> Callable:
     def run(self, small, ctx) -> None:

@@ -77,10 +77,11 @@ class Outcome:
 class _Memory:
     """Accesses per memory that later ones must be checked against, pruned as writes cover them."""
 
-    def __init__(self, outcome: Outcome, concurrent: bool):
+    def __init__(self, outcome: Outcome, concurrent: bool, twins_race: bool = False):
         self.by_key: dict[tuple, list[_Record]] = defaultdict(list)
         self.outcome = outcome
         self.concurrent = concurrent
+        self.twins_race = twins_race
 
     def access(self, ev: Event, vc: tuple, comp: int) -> None:
         epoch = vc[comp]
@@ -99,20 +100,30 @@ class _Memory:
         return not self.concurrent or vc[rec.comp] >= rec.epoch
 
     def _conflicts(self, rec: _Record, ev: Event, foot: Foot, vc: tuple) -> None:
-        if self.concurrent and not _twins(rec.event, ev) and vc[rec.comp] < rec.epoch:
-            self.outcome.races.append(Race(rec.event, ev, rec.foot, foot))
+        if not self.concurrent:
+            return
+        if not _twins(rec.event, ev):
+            if vc[rec.comp] < rec.epoch:
+                self.outcome.races.append(Race(rec.event, ev, rec.foot, foot))
+        elif self.twins_race:
+            # nothing orders the two vector cores' copies of one op: different bytes race; the
+            # same bytes are harmless only if both write the same values, which the check
+            # cannot know (a `may` race: undecided)
+            same = rec.foot.region == foot.region
+            self.outcome.races.append(Race(rec.event, ev, rec.foot._replace(may=rec.foot.may or same),
+                                           foot._replace(may=foot.may or same)))
 
     def _read(self, ev: Event, index: int, foot: Foot, vc: tuple) -> None:
         recs = self.by_key[foot.key]
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
-        writes = [r for r in recs if r.write and r.foot.r0 < r1 and r0 < r.foot.r1 and r.foot.c0 < c1 and c0 < r.foot.c1
-                  and (not (r.foot.part or foot.part) or r.foot.overlaps(foot))]
+        writes = [r for r in recs
+                  if r.write and r.foot.r0 < r1 and r0 < r.foot.r1 and r.foot.c0 < c1 and c0 < r.foot.c1]
         for r in writes:
             self._conflicts(r, ev, foot, vc)
         seen = []
         for pos, r in enumerate(writes):
             part = _intersect(r.foot, foot)
-            if any(not w.foot.may and w.foot.covers(part) for w in writes[pos + 1:]):
+            if any(not (w.foot.may or w.foot.window) and w.foot.covers(part) for w in writes[pos + 1:]):
                 continue  # overwritten before this read
             seen.append(r.writer)
         rid = (ev.core, ev.ident, index)
@@ -125,11 +136,10 @@ class _Memory:
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
         for r in recs:
             f = r.foot
-            if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1 and (not (f.part or foot.part) or f.overlaps(foot)):
+            if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1:
                 self._conflicts(r, ev, foot, vc)
-                covered = (r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1) if not (f.part or foot.part) \
-                    else foot.covers(f)
-                if not foot.may and covered and self._ordered(r, ev, vc):
+                covered = r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1
+                if not (foot.may or foot.window) and covered and self._ordered(r, ev, vc):
                     continue  # fully overwritten: nothing later can see it or race with it unseen
             keep.append(r)
         keep.append(_Record(foot, True, comp, epoch, ev))
@@ -152,14 +162,7 @@ def _twins(a: Event, b: Event) -> bool:
 
 
 def _intersect(a: Foot, b: Foot) -> Foot:
-    part: tuple = ()
-    if (a.r0, a.r1) == (b.r0, b.r1) and (a.part or b.part):  # parts of one tile
-        if a.part and b.part:
-            part = (max(a.part[0], b.part[0]), min(a.part[1], b.part[1]),
-                    max(a.part[2], b.part[2]), min(a.part[3], b.part[3]))
-        else:
-            part = a.part or b.part
-    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label, part=part)
+    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label)
 
 
 def run_sequential(trace: Trace) -> Outcome:
@@ -175,10 +178,10 @@ def run_sequential(trace: Trace) -> Outcome:
 
 
 class _Concurrent:
-    def __init__(self, trace: Trace):
+    def __init__(self, trace: Trace, twins_race: bool = False):
         self.trace = trace
         self.outcome = Outcome()
-        self.memory = _Memory(self.outcome, concurrent=True)
+        self.memory = _Memory(self.outcome, concurrent=True, twins_race=twins_race)
         self.clock = [[ZERO] * NPIPES for _ in range(3)]
         self.mutex: list[dict[int, tuple]] = [{}, {}, {}]
         self.sets: dict[tuple, list[tuple[str, tuple]]] = defaultdict(list)  #: (sender, receiver, id) -> sets
@@ -357,6 +360,9 @@ def _core(index: int) -> str:
     return CORES[index]
 
 
-def run_concurrent(trace: Trace) -> Outcome:
-    """The pipelined kernel's meaning on hardware: cores ordered only by syncs and mutexes."""
-    return _Concurrent(trace).run()
+def run_concurrent(trace: Trace, twins_race: bool = False) -> Outcome:
+    """The pipelined kernel's meaning on hardware: cores ordered only by syncs and mutexes.
+    `twins_race`: the same op on both vector cores conflicts like any other pair. A kernel
+    the author pipelined needs it; a generated one has its twins in the serial kernel too,
+    where they are the author's, not the transpiler's."""
+    return _Concurrent(trace, twins_race).run()

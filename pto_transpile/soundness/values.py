@@ -118,6 +118,7 @@ class TileTypeV:
     memory: str
     elem: int
     valid: tuple = ()  #: `valid_shape`, when static and given
+    layout: str = ""
 
     @property
     def nbytes(self) -> int:
@@ -137,7 +138,14 @@ class TileV:
     mutex: tuple[int, ...]
     label: str  #: `x_db[1]` or the `pl.make_tile` variable, for messages
     shape: tuple = ()
-    valid: tuple = ()  #: the valid shape when it differs from `shape` (padding rows)
+    valid: tuple = ()  #: the declared valid shape (`TileType(valid_shape=...)`), () when unknown
+    elem: int = 4  #: bytes per element
+    layout: str = ""
+    #: which descriptor this is (a `pl.make_tile` call's or a group slot's): `pl.set_validshape`
+    #: changes the valid shape of the descriptor, tracked per core by this number; 0 for a view
+    #: (`tile[a:b, c:d]`), whose valid shape the check does not follow. Not compared: the two
+    #: runs number descriptors independently.
+    desc: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, VF_OP_ROLES, move_pipe, op_keyword_roles, op_pipe, op_roles, store_pipe
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, move_pipe, op_keyword_roles, op_pipe, op_roles, store_pipe
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read import vfbody
@@ -359,34 +359,8 @@ def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int,
 
 
 def _vf_param_roles(file, name: str, findings: list[Finding], active: set) -> dict[int, str]:
-    body = file.vf_body(name)
-    roles: dict[str, str] = {}
+    def unknown(function: str, call: vfbody.OpCall) -> None:
+        assert call.node is not None, "a vector function a finding points into is read by libcst"
+        findings.append(Finding(codes.OP_ROLES_UNKNOWN, call.node, {"op": f"vf.{call.op}", "buffers": function}))
 
-    def add(param: str | None, role: str) -> None:
-        if param is None:
-            return
-        prev = roles.get(param)
-        roles[param] = role if prev in (None, role) else "RW"
-
-    for call, aliases in vfbody.calls(body):
-        if call.op is not None:
-            table = VF_OP_ROLES.get(call.op)
-            if table is None:
-                if any(vfbody.root(a, aliases) for a in call.args):
-                    assert call.node is not None, "a vector function a finding points into is read by libcst"
-                    findings.append(Finding(codes.OP_ROLES_UNKNOWN, call.node,
-                                            {"op": f"vf.{call.op}", "buffers": name}))
-                continue
-            for i, a in enumerate(call.args):
-                role = table[i] if i < len(table) else None
-                if role is not None:
-                    add(vfbody.root(a, aliases), role)
-        elif call.function is not None and call.function in file.vector_functions and call.function not in active:
-            inner = _vf_param_roles(file, call.function, findings, active | {name})
-            params = file.vf_body(call.function).params
-            passed = list(enumerate(call.args)) + [(params.index(k), a) for k, a in call.keywords if k in params]
-            for i, a in passed:
-                if i in inner:
-                    add(vfbody.root(a, aliases), inner[i])
-
-    return {i: roles[p] for i, p in enumerate(body.params) if p in roles}
+    return vfbody.param_roles(file, name, unknown, frozenset(active))

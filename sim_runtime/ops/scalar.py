@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pto_api.effects import set_valid
 from sim_runtime import costs
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
 from sim_runtime.memory import Footprint
@@ -70,13 +71,13 @@ def setval(call: OpCall) -> OpPlan:
 def set_validshape(target, shape, where: Location | None = None) -> None:
     """Descriptor-only (no data, no mutex, no sync): valid shape of a tile or of every slot."""
     tiles = target.tiles if isinstance(target, TileGroup) else [target]
-    r, c = (int(x) for x in shape)
     for t in tiles:
         if not isinstance(t, Tile):
             raise KernelError(f"set_validshape needs a tile or tile group, got {target!r}", where)
-        if not (1 <= r <= t.shape[0] and 1 <= c <= t.shape[1]):
-            raise KernelError(f"valid shape [{r}, {c}] outside tile {t.name} {list(t.shape)}", where)
-        t.valid = [r, c]
+        try:
+            t.valid = list(set_valid(t.shape, shape))
+        except ValueError as exc:
+            raise KernelError(f"tile {t.name}: {exc}", where) from None
 
 
 @handles("get_spr")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets
+from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets, insert_blocks
 from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, store_pipe
-from sim_runtime import costs, layouts
+from sim_runtime import costs
 from sim_runtime.errors import UnsupportedOpError
 from sim_runtime.memory import Footprint
 from sim_runtime.opplan import OpPlan
@@ -239,15 +239,9 @@ def _acc_to_vec(call: OpCall, dst: Tile, src: Tile) -> OpPlan:
 
 @handles("insert")
 def insert(call: OpCall, explicit: tuple | None = None) -> OpPlan:
-    """AIV UB (NZ) -> AIC L1, a physical copy of 32-byte blocks (TINSERT).
-
-    The destination is seen as an NZ matrix of `dst_rows` rows: its declared rows when it is
-    NZ, its declared columns when it is ZN (a ZN `[R, C]` tile is the NZ `[C, R]` tile of the
-    transpose), and `[row, col]` are coordinates in that view. Source column block j (the
-    valid rows of it, so a padding row is skipped) lands at view element
-    `(col // C0 + j) * dst_rows * C0 + row * C0 + col % C0`. Into ZN this is a transpose:
-    `dst[col + j, row + i] = src[i, j]`.
-    """
+    """AIV UB (NZ) -> AIC L1, a physical copy of 32-byte blocks (TINSERT); which blocks it
+    reads and writes is `pto_api.effects.insert_blocks`, the checker's definition too. Into ZN
+    this is a transpose: `dst[col + j, row + i] = src[i, j]`."""
     dst, src, offset = explicit if explicit else (call.tile(0), call.tile(1), call.arg(2, "offset"))
     if dst.space != "Mat" or src.space != "Vec":
         raise call.fail(f"insert copies Vec -> Mat, got {src.space} -> {dst.space}")
@@ -259,20 +253,14 @@ def insert(call: OpCall, explicit: tuple | None = None) -> OpPlan:
         raise call.fail(f"insert copies bytes: {src.name} is {src.dtype.name} but {dst.name} is {dst.dtype.name}")
     ms = local(call, src)
     md = call.m.owner_memory("Mat", call.core)
-    row, col = int(offset[0]), int(offset[1])
-    sr, sc = src.valid
-    e = src.dtype.itemsize
-    c0 = layouts.block_elems(e)
-    view_rows, view_cols = dst.type.shape if dst.layout is TileLayout.NZ else dst.type.shape[::-1]
-    if row < 0 or col < 0 or row + sr > view_rows or col + sc > view_cols:
-        raise call.fail(f"[{sr}, {sc}] source at [{row}, {col}] does not fit {dst.name} {list(dst.type.shape)} "
-                        f"(as NZ [{view_rows}, {view_cols}])")
-    blocks = -(-sc // c0)
-    run = sr * layouts.BLOCK_BYTES
-    src_starts = src.addr + np.arange(blocks) * src.type.shape[0] * layouts.BLOCK_BYTES
-    dst_starts = dst.addr + ((col // c0 + np.arange(blocks)) * view_rows * c0 + row * c0 + col % c0) * e
-    if dst_starts[-1] + run > dst.addr + dst.type.nbytes:
-        raise call.fail(f"the last block would end past {dst.name}")
+    try:
+        src_off, dst_off, run = insert_blocks(src.type.shape[0], src.valid, src.dtype.itemsize, dst.type.shape,
+                                              dst.layout.name, (int(offset[0]), int(offset[1])))
+    except ValueError as exc:
+        raise call.fail(f"{src.name} into {dst.name} {list(dst.type.shape)}: {exc}") from None
+    src_starts = src.addr + np.asarray(src_off, np.int64)
+    dst_starts = dst.addr + np.asarray(dst_off, np.int64)
+    blocks = len(src_off)
 
     def run_copy():
         for s0, d0 in zip(src_starts.tolist(), dst_starts.tolist(), strict=True):

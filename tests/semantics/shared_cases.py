@@ -301,3 +301,46 @@ COUNTER_CASES = [
 ]
 
 CASES = BARRIER_CASES + CHAIN_CASES + COUNTER_CASES
+
+_VALID_SHAPE = '''
+import pypto_pro.language as pl
+
+TILE, HALF = 32, 16
+
+
+@pl.jit(auto_mutex=True)
+def valid_halves(
+    x: pl.Tensor[[2 * TILE, TILE], pl.DT_FP32],
+    out: pl.Tensor[[2 * TILE, TILE], pl.DT_FP32],
+):
+    with pl.section_cube():  # a mix kernel: two vector cores
+        mat = pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat, layout=pl.NZ)
+        pl.load(pl.make_tile_group(type=mat, addrs=0x0000, mutex_ids=[2]).current(), x, [0, 0])
+    with pl.section_vector():
+        sub_id = pl.get_subblock_idx()
+        vt = pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)
+        x_db = pl.make_tile_group(type=vt, addrs=0x0000, mutex_ids=[0])
+        y_ub = pl.make_tile_group(type=vt, addrs=0x1000, mutex_ids=[1]).current()
+        SET_VALID
+        x_ub = x_db.next()
+        pl.load(x_ub, x, [sub_id * HALF, 0])
+        pl.muls(y_ub, x_ub, 2.0)
+        pl.store(out, y_ub, [sub_id * ROWS, 0])
+'''
+_HALF_VALID = ("pl.set_validshape(x_db, [HALF, TILE])\n"
+               "        pl.set_validshape(y_ub, [HALF, TILE])")
+
+VALID_SHAPE_CASES = [
+    Case("valid_shape_disjoint_rows", _VALID_SHAPE.replace("SET_VALID", _HALF_VALID).replace("ROWS", "HALF"),
+         "valid_halves", "ok",
+         "each vector core sets its tiles to [HALF, TILE] valid and stores rows [sub_id * HALF, + HALF): a store "
+         "moves the valid shape, so the two stores write disjoint rows"),
+    Case("valid_shape_overlapping_rows", _VALID_SHAPE.replace("SET_VALID", _HALF_VALID).replace("ROWS", "8"),
+         "valid_halves", "race",
+         "the valid halves stored at rows sub_id * 8 overlap in rows [8, 16): unordered writes of one GM range"),
+    Case("valid_shape_not_set", _VALID_SHAPE.replace("SET_VALID", "pass").replace("ROWS", "HALF"),
+         "valid_halves", "race",
+         "without set_validshape each store moves a whole [TILE, TILE] tile: rows [0, 32) and [16, 48) overlap"),
+]
+
+CASES = BARRIER_CASES + CHAIN_CASES + COUNTER_CASES + VALID_SHAPE_CASES

@@ -1,0 +1,88 @@
+"""Valid shapes and the exact bytes of `pl.insert`, as the soundness interpreter follows them.
+
+The facts are `pto_api.effects` (what the emulator runs too); this module only applies them
+to the interpreter's values. A valid shape the check cannot know is the declared shape: the
+real one is never larger, so footprints stay supersets.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+from pto_api.effects import insert_blocks, set_valid
+from pto_transpile.soundness.events import Foot
+from pto_transpile.soundness.values import AnyTileV, GroupV, TileV
+
+
+def _ints(value: Any, n: int) -> bool:
+    return (isinstance(value, (list, tuple)) and len(value) == n
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+
+
+class ValidShapes:
+    """Each core's valid shape per tile descriptor, after its `pl.set_validshape` calls."""
+
+    def __init__(self) -> None:
+        self._numbers = count(1)
+        self._valid: list[dict[int, tuple]] = [{}, {}, {}]
+
+    def number(self) -> int:
+        """A new descriptor's number (it starts with its type's valid shape)."""
+        return next(self._numbers)
+
+    def of(self, tile: TileV, core: int) -> tuple:
+        """The tile's valid shape on `core` (its declared shape when not known)."""
+        hit = self._valid[core].get(tile.desc) if tile.desc else None
+        return hit or tile.valid or tile.shape
+
+    def widest(self, tile: TileV | AnyTileV, core: int) -> tuple:
+        """The valid shape of `tile`, or the largest of any tile it may be."""
+        tiles = tile.choices if isinstance(tile, AnyTileV) else (tile,)
+        shapes = [self.of(t, core) for t in tiles]
+        if not shapes or any(len(s) != 2 for s in shapes):
+            return ()
+        return (max(s[0] for s in shapes), max(s[1] for s in shapes))
+
+    def set(self, target: Any, shape: Any, core: int, may: bool) -> None:
+        """`pl.set_validshape(target, shape)` on `core`: one tile or every slot of a group.
+        Which tile (an unknown index), the shape or whether it runs (`may`) unknown: each tile
+        it may change keeps the larger of what it may be."""
+        if isinstance(target, GroupV):
+            tiles, sure = target.tiles, True
+        elif isinstance(target, (TileV, AnyTileV)):
+            tiles, sure = (target.choices, False) if isinstance(target, AnyTileV) else ((target,), True)
+        else:
+            return
+        for t in tiles:
+            if not t.desc or len(t.shape) != 2:
+                continue  # a view: the check keeps its declared extent
+            new = t.shape
+            if _ints(shape, 2):
+                try:
+                    new = set_valid(t.shape, shape)
+                except ValueError:
+                    new = t.shape
+            if may or not sure:
+                old = self.of(t, core)
+                new = (max(old[0], new[0]), max(old[1], new[1]))
+            self._valid[core][t.desc] = tuple(new)
+
+
+def insert_feet(dst: Any, src: Any, offset: Any, src_valid: tuple, keys_of) -> tuple[list[Foot], list[Foot]] | None:
+    """(reads, writes) of `pl.insert(dst, src, offset)`: the 32-byte blocks
+    `effects.insert_blocks` names, in every memory `keys_of(tile)` gives; None when a tile,
+    the offset or a layout is not known or not one insert accepts (the caller takes whole tiles)."""
+    if not (isinstance(dst, TileV) and isinstance(src, TileV) and _ints(offset, 2) and len(src_valid) == 2
+            and len(dst.shape) == 2 and len(src.shape) == 2 and src.layout == "NZ"
+            and dst.layout in ("NZ", "ZN") and src.elem == dst.elem):
+        return None
+    try:
+        src_off, dst_off, run = insert_blocks(src.shape[0], src_valid, src.elem, dst.shape, dst.layout, tuple(offset))
+    except ValueError:
+        return None
+    r, c = offset
+    label = f"{dst.label}[{r}:{r + src_valid[0]}, {c}:{c + src_valid[1]}]"
+    reads = [Foot(key, src.lo + o, src.lo + o + run, 0, 1, src.label) for key in keys_of(src) for o in src_off]
+    writes = [Foot(key, dst.lo + o, dst.lo + o + run, 0, 1, label) for key in keys_of(dst) for o in dst_off]
+    return reads, writes
