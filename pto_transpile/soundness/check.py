@@ -372,8 +372,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
             interp.pl = pl
         try:
             interp.run()
-        except CannotModel:
-            return base  # the runs below report it
+        except CannotModel as exc:
+            where = "" if pl is None else " (in the generated kernel)"
+            node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
+            return Problem(exc.kind, exc.reason + where, node)
         uni = interp.uniform
         for var, zero in uni.roots.items():
             roots.setdefault(var[1], zero)

@@ -389,7 +389,9 @@ class Interpreter:
             raise CannotModel("this loop runs too many iterations to follow", node)
         key = ("loop", id(node))
         label = self._code_of(node.target)
-        loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core)
+        stop = first.stop
+        loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
+                    stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop))
         for outer in uni.active:
             if outer.root is not None:
                 uni.outer.add(outer.root)

@@ -54,6 +54,8 @@ class Loop:
     trips: int
     root: Any  #: the size variable its stop is (`("size", origin)`), or None
     per_core: bool  #: start or step come from the block index or count
+    stop_form: tuple = ()  #: the stop's form and constant: `ki < stop` holds in every iteration
+    stop_const: int = 0
 
 
 @dataclass
@@ -148,6 +150,9 @@ class Uniform:
                                  fix)
             ((var, a),) = index.items()
             loop = self.loops.get(var)
+            if (loop is not None and rest == {v: -a * c for v, c in loop.stop_form}
+                    and diff.const == -a * loop.stop_const):
+                return result  # the loop variable against the loop's own stop: the same in every iteration
             if loop is None or loop.per_core or loop.step != 1:
                 raise NonUniform(f"`{text}` tests the variable of a loop that does not count by 1 from a "
                                  "static start (a per-core range)", "test an iteration counter of your own instead")
