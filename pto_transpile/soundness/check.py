@@ -74,7 +74,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
     auto_mutex = _auto_mutex(file, kernel)
-    configs = _trip_configs(file, kernel, [(kernel.node, None)], auto_mutex)
+    configs = _trip_configs(file, kernel, [(kernel.node, None)], auto_mutex, hand=True)
     if isinstance(configs, Problem):
         return [configs]
     for config in configs:
@@ -353,7 +353,7 @@ def _root_words(origin: tuple) -> str:
     return describe_origin(origin).replace(" (a `pl.DYNAMIC` dimension)", "")
 
 
-def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Config] | Problem:
+def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
     docs/design.md ("For every trip count"): inner loops 0 .. F + L + W, outer loops at
@@ -365,6 +365,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
     nested: set = set()
     periods: set = set()
     rings: set = set()
+    depths: set = set()
     in_address: set = set()
     for fn, pl in functions:
         interp = Interpreter(file, fn, Config(dict(base[0].scalars), discover=True), auto_mutex)
@@ -375,6 +376,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
         except CannotModel as exc:
             where = "" if pl is None else " (in the generated kernel)"
             node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
+            if hand:
+                return Problem("undecided", f"the check cannot follow this: {exc.reason}", node)
             return Problem(exc.kind, exc.reason + where, node)
         uni = interp.uniform
         for var, zero in uni.roots.items():
@@ -383,6 +386,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
         nested.update((a[1], b[1]) for a, b in uni.nested)
         periods |= uni.periods
         rings |= uni.rings
+        depths |= uni.depths
         in_address.update(v[1] for v in uni.in_address if v[0] == "size")
     if not roots:
         return base
@@ -401,10 +405,15 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
                                           "the check cannot run both at every trip count; bound both loops by "
                                           "one expression", where)
             leaves[leaf] = origin
-    ring = max(rings, default=1)
+    # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
+    # its buffers let a task run at most one rotation of its deepest group ahead
+    ring = max(rings) if rings and len(functions) > 1 else max(depths, default=1) + 1
     period = math.lcm(*periods) if periods else 1
     bound = (ring - 1) + period + ring  # fill F, period L, hazard window W (docs/design.md)
-    ranges = [[roots[o] + t for t in (OUTER_TRIPS if o in outer else range(bound + 1))] for o in roots]
+    # an outer loop also runs as often as a window of W tasks needs to span its iterations
+    # when the inner loops are shorter than W (filtered per inner count below)
+    longest = max(max(OUTER_TRIPS), ring + 2)
+    ranges = [[roots[o] + t for t in (range(longest + 1) if o in outer else range(bound + 1))] for o in roots]
     count = math.prod(len(r) for r in ranges) + len(base) - 1  # before merging the runs of empty outer loops
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -416,6 +425,9 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
     seen = set()
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
+        if any(trips[out] - roots[out] > max(max(OUTER_TRIPS), -(-ring // max(trips[inner] - roots[inner], 1)) + 2)
+               for out, inner in nested):
+            continue
         # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts
         for out, inner in nested:
             if trips[out] == roots[out]:
@@ -423,11 +435,11 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool) -> list[Confi
         key = tuple(trips.values())
         if key not in seen:
             seen.add(key)
-            configs.append(Config(dict(fixed), trips=trips, zeros=zeros))
+            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period))
     middle = {o: roots[o] + min(3 if o in outer else bound, 3) for o in roots}
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
-                              trips=dict(middle), zeros=zeros))
+                              trips=dict(middle), zeros=zeros, period=period))
     return configs
 
 

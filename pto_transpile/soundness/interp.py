@@ -116,10 +116,13 @@ class Config:
     #: find the trip-count roots: scalar parameters are trip counts to be, loops over a
     #: `pl.DYNAMIC` expression run at `DISCOVERY_TRIPS`
     discover: bool = False
+    #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
+    #: (one the discovery runs missed) is refused
+    period: int = 0
 
 
 #: the trip count a discovery run gives each loop over a `pl.DYNAMIC` expression
-DISCOVERY_TRIPS = 2
+DISCOVERY_TRIPS = 3
 
 
 @dataclass
@@ -203,6 +206,11 @@ class Interpreter:
             self.uniform.finish()
         except NonUniform as exc:
             raise _nonuniform(exc, self.fn.name) from None
+        missed = sorted(p for p in self.uniform.periods if self.config.period and self.config.period % p)
+        if missed:
+            raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
+                              f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
+                              "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         return self.trace
 
     def _params(self, core: int) -> dict:
@@ -215,8 +223,7 @@ class Interpreter:
             elif ("param", name) in self.trips:
                 env[name] = Sym(self.trips[("param", name)], ((("size", ("param", name)), 1),))
             elif self.config.discover and p.default is None:
-                value = self.config.scalars.get(name, DISCOVERY_TRIPS)
-                env[name] = Sym(value, ((("size", ("param", name)), 1),))
+                env[name] = Sym(DISCOVERY_TRIPS, ((("size", ("param", name)), 1),))
             elif name in self.config.scalars:
                 env[name] = self.config.scalars[name]
             elif p.default is not None:
@@ -493,33 +500,47 @@ class Interpreter:
         return "other"
 
     def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node) -> None:
-        """At an iteration's start: counters become `Sym`s of their own variable; any other
-        plain number the body binds must be what it was at the previous iteration's start."""
+        """At an iteration's start: counters become `Sym`s of their own variable (stepping by
+        the same amount every iteration); any other plain integer the body binds, and every
+        integer field of a `pl.struct` the kernel holds, must be what it was at the previous
+        iteration's start."""
         uni = self.uniform
-        for name in assigned:
+        for name in sorted(assigned):
             value = ctx.env.get(name)
-            if isinstance(value, bool) or not isinstance(value, int) or isinstance(value, Sym) and name not in counters:
-                continue
-            if name in counters:
+            if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
                 k = counters[name]
-                if name in prev and int(value) == prev[name]:
-                    uni.stalled.add(var)
-                prev[name] = int(value)
                 if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
                     raise _nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
                                                  "count with `x = x + c` from a value set before the loop"), node)
+                if name in prev:
+                    delta = int(value) - prev[name]
+                    delta = delta % k if k is not None else delta
+                    if delta == 0:
+                        uni.stalled.add(var)
+                    if prev.setdefault(("delta", name), delta) != delta:
+                        raise _nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
+                                                     "iterations", f"step `{name}` by the same amount in every "
+                                                     "iteration"), node)
+                prev[name] = int(value)
                 if k is not None:
                     uni.periods.add(k)
-                uni.values[var] = int(value)
                 ctx.env[name] = Sym(int(value), ((var, 1),), k is not None, 0, int(value))
-            elif name in prev and prev[name] != value:
-                raise _nonuniform(NonUniform(f"`{name}` carries a value from one iteration to the next",
-                                             f"make `{name}` a counter (`{name} = {name} + c`) or a residue of one "
-                                             f"(`{name} = ({name} + c) % k`), or compute it from the loop variable"),
-                                  node)
-            else:
-                prev[name] = value
+            elif isinstance(value, int) and not isinstance(value, Sym):
+                self._same_as_before(prev, name, value, f"`{name}`", node)
+        for name, value in ctx.env.items():
+            if isinstance(value, StructV) and value.origin == "struct":
+                for f, v in value.fields.items():
+                    if isinstance(v, int) and not isinstance(v, Sym):
+                        self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
+
+    @staticmethod
+    def _same_as_before(prev: dict, key: Any, value: int, words: str, node) -> None:
+        if key in prev and prev[key] != value:
+            raise _nonuniform(NonUniform(f"{words} carries a value from one iteration to the next",
+                                         "make it a counter (`x = x + c`) or a residue of one (`x = (x + c) % k`), "
+                                         "or compute it from the loop variable"), node)
+        prev[key] = value
 
     def _loop_body(self, node, ctxs) -> bool:
         """Run one iteration; True when it broke out of the loop."""
@@ -1040,6 +1061,7 @@ class Interpreter:
                             mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid)
                       for i in range(n))
         self.uniform.periods.add(n)
+        self.uniform.depths.add(n)
         return GroupV("", tiles, node)
 
     def _struct(self, node, ctx) -> Any:

@@ -73,6 +73,7 @@ class Uniform:
     discover: bool = False
     periods: set = field(default_factory=set)
     rings: set = field(default_factory=set)  #: lengths of struct arrays (the ctx ring)
+    depths: set = field(default_factory=set)  #: slot counts of tile groups
     roots: dict = field(default_factory=dict)  #: size variable -> its value giving 0 iterations
     outer: set = field(default_factory=set)  #: roots of loops that contain another dynamic loop
     nested: set = field(default_factory=set)  #: (outer root, inner root) of dynamic loops one inside the other

@@ -103,6 +103,20 @@ def test_a_counter_carried_otherwise_than_by_a_constant_step_is_refused():
     assert any("`w` carries a value from one iteration to the next" in m for m in _errors(result)), _errors(result)
 
 
+@pytest.mark.parametrize("carry, construct", [
+    ("        w = w + ki\n", "counter `w` is set from the loop variable and carried"),
+    ("        st.w = st.w + 1\n", "field `st.w` carries a value from one iteration to the next"),
+])
+def test_other_carried_values_are_refused(carry, construct):
+    loop = "    for ki in pl.range(0, n):\n"
+    text = _variant(loop, "    w = 0\n    st = pl.struct(w=0)\n" + loop + carry)
+    text = text.replace("scale_store(ki, n, sub_id, out,", "scale_store(ki, n, w, st, sub_id, out,")
+    text = text.replace("def scale_store(ki, n, sub_id,", "def scale_store(ki, n, w, st, sub_id,")
+    result = transpile(text, path="variant.py")
+    assert result.code is None
+    assert any(construct in m for m in _errors(result)), _errors(result)
+
+
 def test_the_dynamic_flash_attention_is_proven_and_written_as_the_static_one():
     dynamic = transpile(_dynamic_flash_attention(), path="flash_attention_dn.py")
     assert _errors(dynamic) == []
