@@ -526,16 +526,16 @@ class Interpreter:
                 if k is not None:
                     uni.periods.add(k)
                 ctx.env[name] = Sym(int(value), ((var, 1),), k is not None, 0, int(value))
-            elif isinstance(value, int) and not isinstance(value, Sym):
+            elif isinstance(value, (int, float)) and not isinstance(value, Sym):
                 self._same_as_before(prev, name, value, f"`{name}`", node)
         for name, value in ctx.env.items():
             if isinstance(value, StructV) and value.origin == "struct":
                 for f, v in value.fields.items():
-                    if isinstance(v, int) and not isinstance(v, Sym):
+                    if isinstance(v, (int, float)) and not isinstance(v, Sym):
                         self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
 
     @staticmethod
-    def _same_as_before(prev: dict, key: Any, value: int, words: str, node) -> None:
+    def _same_as_before(prev: dict, key: Any, value: float, words: str, node) -> None:
         if key in prev and prev[key] != value:
             raise _nonuniform(NonUniform(f"{words} carries a value from one iteration to the next",
                                          "make it a counter (`x = x + c`) or a residue of one (`x = (x + c) % k`), "
@@ -783,7 +783,7 @@ class Interpreter:
                 else:
                     ok = op(left, right)
                     try:
-                        self.uniform.test(left, right, ok, self._code_of(node))
+                        self.uniform.test(left, right, ok, self._code_of(node), op)
                     except NonUniform as exc:
                         raise _nonuniform(exc, node) from None
                     if not ok:

@@ -134,7 +134,7 @@ class Uniform:
         return Sym(-int(value), tuple((v, -c) for v, c in value.form), value.residue, -value.const, -value.moving)
 
     # --- tests ------------------------------------------------------------------------------
-    def test(self, left: Any, right: Any, result: bool, text: str) -> bool:
+    def test(self, left: Any, right: Any, result: bool, text: str, op=operator.ne) -> bool:
         """A comparison between `left` and `right` (one of them a `Sym`): allowed when it only
         singles out the first iteration, the last or the empty loop; else NonUniform."""
         diff = self.binop(operator.sub, left, right, int(left) - int(right), text)
@@ -159,13 +159,13 @@ class Uniform:
                                  "static start (a per-core range)", "test an iteration counter of your own instead")
             if not rest:
                 d1 = a * (loop.start + 1) + diff.const  # the difference at the second iteration
-                if (a > 0 and d1 > 0) or (a < 0 and d1 < 0):
+                if _settled(op, d1, a):
                     return result
                 raise NonUniform(f"`{text}` singles out iterations other than the first", fix)
             if loop.root is not None and rest == {loop.root: -a} and loop.root in self.roots:
                 # at the last iteration but one: ki = start + T - 2 and the root is T + zero
                 d1 = a * (loop.start - self.roots[loop.root] - 2) + diff.const
-                if (a < 0 and d1 > 0) or (a > 0 and d1 < 0):
+                if _settled(op, d1, -a):
                     return result
                 raise NonUniform(f"`{text}` singles out iterations other than the last", fix)
             raise NonUniform(f"`{text}` compares the loop variable with a value that is not its trip count", fix)
@@ -177,7 +177,7 @@ class Uniform:
             if var[0] == "size" and var in self.roots:
                 x1 = self.roots[var] + 1  # the value that gives one iteration
                 d1 = t * x1 + diff.const
-                if (t > 0 and d1 > 0) or (t < 0 and d1 < 0):
+                if _settled(op, d1, t):
                     return result
         if self.discover:
             return result
@@ -249,6 +249,16 @@ class Uniform:
 
 def _form(value: Any) -> tuple:
     return value.form if isinstance(value, Sym) else ()
+
+
+def _settled(op, d1: int, slope: int) -> bool:
+    """Is `op(d, 0)` the same for every `d = d1 + slope * u`, u = 0, 1, 2, ...? (`slope` != 0)"""
+    if op in (operator.eq, operator.ne):
+        return d1 > 0 if slope > 0 else d1 < 0  # never 0 again
+    if op in (operator.lt, operator.le, operator.gt, operator.ge):
+        far = 10 ** 18 if slope > 0 else -(10 ** 18)
+        return bool(op(d1, 0)) == bool(op(far, 0))  # monotone in d: as at the start, as far away
+    return False
 
 
 def _const(value: Any) -> int:

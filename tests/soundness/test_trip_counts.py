@@ -153,3 +153,13 @@ def test_the_emulator_agrees(name, n, same):
                     scalars=scalars)
     row = report.rows[-1]
     assert row.verdict == ("ok" if same else "mismatch"), (row.verdict, row.message)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("if ki == 0:", "if ki < 1:"),
+    ("if ki == n - 1:", "if ki + 1 >= n:"),
+    ("if ki == 0:", "if n >= 1 and ki == 0:"),
+])
+def test_other_spellings_of_boundary_tests_are_proven(old, new):
+    result = transpile(_variant(old, new), path="variant.py")
+    assert _errors(result) == []
