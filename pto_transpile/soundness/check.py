@@ -37,8 +37,9 @@ MAX_PROBLEMS = 4
 #: different values in each trial (an address `x + a - b` is tried with a != b), and equal
 #: values in one more. This is a sample, not a proof for every value.
 SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
-#: Counts an outer loop of run-time trip count is run at (an inner one: every count up to the
-#: bound of `_trip_configs`).
+#: Counts an outer loop of run-time trip count is run at, at least; it also runs at every count
+#: up to period + ring, which passes every phase of what it carries (an inner loop: every
+#: count up to the bound of `_trip_configs`).
 OUTER_TRIPS = (0, 1, 2, 3)
 #: Most concrete runs the trip-count argument may take for one kernel.
 MAX_TRIP_RUNS = 600
@@ -410,9 +411,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     ring = max(rings) if rings and len(functions) > 1 else max(depths, default=1) + 1
     period = math.lcm(*periods) if periods else 1
     bound = (ring - 1) + period + ring  # fill F, period L, hazard window W (docs/design.md)
-    # an outer loop also runs as often as a window of W tasks needs to span its iterations
-    # when the inner loops are shorter than W (filtered per inner count below)
-    longest = max(max(OUTER_TRIPS), ring + 2)
+    # an outer loop runs through every phase of what it carries (period + ring iterations), and
+    # as often as a window of W tasks needs to span its iterations when the inner loops are
+    # shorter than W (filtered per inner count below)
+    longest = max(max(OUTER_TRIPS), ring + 2, period + ring)
     ranges = [[roots[o] + t for t in (range(longest + 1) if o in outer else range(bound + 1))] for o in roots]
     count = math.prod(len(r) for r in ranges) + len(base) - 1  # before merging the runs of empty outer loops
     if count > MAX_TRIP_RUNS:
@@ -425,7 +427,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     seen = set()
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
-        if any(trips[out] - roots[out] > max(max(OUTER_TRIPS), -(-ring // max(trips[inner] - roots[inner], 1)) + 2)
+        if any(trips[out] - roots[out] > max(max(OUTER_TRIPS), period + ring,
+                                             -(-ring // max(trips[inner] - roots[inner], 1)) + 2)
                for out, inner in nested):
             continue
         # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts

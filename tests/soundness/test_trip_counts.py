@@ -117,6 +117,7 @@ def test_other_carried_values_are_refused(carry, construct):
     assert any(construct in m for m in _errors(result)), _errors(result)
 
 
+@pytest.mark.campaign  # every outer count up to period + ring: minutes
 def test_the_dynamic_flash_attention_is_proven_and_written_as_the_static_one():
     dynamic = transpile(_dynamic_flash_attention(), path="flash_attention_dn.py")
     assert _errors(dynamic) == []
