@@ -16,6 +16,8 @@ Nothing here trusts the emitter: the generated kernel is read back as code.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -24,7 +26,7 @@ from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, is_unknown
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
 MAX_PROBLEMS = 4
@@ -35,6 +37,12 @@ MAX_PROBLEMS = 4
 #: different values in each trial (an address `x + a - b` is tried with a != b), and equal
 #: values in one more. This is a sample, not a proof for every value.
 SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
+#: Counts an outer loop of run-time trip count is run at, at least; it also runs at every count
+#: up to period + ring, which passes every phase of what it carries (an inner loop: every
+#: count up to the bound of `_trip_configs`).
+OUTER_TRIPS = (0, 1, 2, 3)
+#: Most concrete runs the trip-count argument may take for one kernel.
+MAX_TRIP_RUNS = 600
 
 
 @dataclass
@@ -50,7 +58,10 @@ class Problem:
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
     auto_mutex = _auto_mutex(file, kernel)
-    for config in _configs(file, kernel):
+    configs = _trip_configs(file, kernel, [(kernel.node, None), (generated, generated_pl)], auto_mutex)
+    if isinstance(configs, Problem):
+        return [configs]
+    for config in configs:
         problems = _check_one(file, kernel, generated, generated_pl, config, auto_mutex)
         if problems:
             return problems
@@ -64,7 +75,10 @@ def check_hand_written(file, kernel) -> list[Problem]:
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
     auto_mutex = _auto_mutex(file, kernel)
-    for config in _configs(file, kernel):
+    configs = _trip_configs(file, kernel, [(kernel.node, None)], auto_mutex, hand=True)
+    if isinstance(configs, Problem):
+        return [configs]
+    for config in configs:
         try:
             trace = Interpreter(file, kernel.node, config, auto_mutex).run()
         except CannotModel as exc:
@@ -137,10 +151,11 @@ class _Report:
                                 [(m, n) for m, n in related if n is not None], accesses))
 
     def _config_note(self) -> str:
-        if not self.config.scalars:
+        parts = [f"{k}={v}" for k, v in sorted(self.config.scalars.items())]
+        parts += [f"{_root_words(k)} = {v}" for k, v in self.config.trips.items()]
+        if not parts:
             return ""
-        values = ", ".join(f"{k}={v}" for k, v in sorted(self.config.scalars.items()))
-        return f" (shown with {values})"
+        return f" (shown with {', '.join(parts)})"
 
     # --- description helpers ----------------------------------------------------------------
     def node_of(self, ev: Event) -> cst.CSTNode | None:
@@ -338,3 +353,112 @@ def _configs(file, kernel) -> list[Config]:
     if len(unknown) > 1:
         configs.append(Config({name: SCALAR_TRIALS[-2] for name in unknown}))
     return configs
+
+
+def _root_words(origin: tuple) -> str:
+    if origin and origin[0] == "param":
+        return f"`{origin[1]}`"
+    return describe_origin(origin).replace(" (a `pl.DYNAMIC` dimension)", "")
+
+
+def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
+    """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
+    count is known only at run time every trip count up to the bound of the argument in
+    docs/design.md ("For every trip count"): inner loops 0 .. F + L + W, outer loops at
+    `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
+    `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
+    base = _configs(file, kernel)
+    roots: dict = {}
+    outer: set = set()
+    nested: set = set()
+    periods: set = set()
+    rings: set = set()
+    depths: set = set()
+    in_address: set = set()
+    for fn, pl in functions:
+        interp = Interpreter(file, fn, Config(dict(base[0].scalars), discover=True), auto_mutex)
+        if pl is not None:
+            interp.pl = pl
+        try:
+            interp.run()
+        except CannotModel as exc:
+            where = "" if pl is None else " (in the generated kernel)"
+            node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
+            if hand:
+                return Problem("undecided", f"the check cannot follow this: {exc.reason}", node)
+            return Problem(exc.kind, exc.reason + where, node)
+        uni = interp.uniform
+        for var, zero in uni.roots.items():
+            roots.setdefault(var[1], zero)
+        outer.update(v[1] for v in uni.outer)
+        nested.update((a[1], b[1]) for a, b in uni.nested)
+        periods |= uni.periods
+        rings |= uni.rings
+        depths |= uni.depths
+        in_address.update(v[1] for v in uni.in_address if v[0] == "size")
+    if not roots:
+        return base
+    where = kernel.node.name
+    for origin in roots:
+        if origin in in_address:
+            return Problem("nonuniform", f"a GM offset depends on {_root_words(origin)}, the trip count of a loop, "
+                                         "so the check cannot prove the loop for every trip count; to make it "
+                                         "provable, compute GM offsets from the loop variable only", where)
+    leaves: dict = {}
+    for origin in roots:
+        for leaf in _leaves(origin):
+            if leaf in leaves and leaves[leaf] != origin:
+                return Problem("dynamic", f"two loops count up to different expressions of {_root_words(leaf)} "
+                                          f"({_root_words(leaves[leaf])} and {_root_words(origin)}): "
+                                          "the check cannot run both at every trip count; bound both loops by "
+                                          "one expression", where)
+            leaves[leaf] = origin
+    # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
+    # its buffers let a task run at most one rotation of its deepest group ahead
+    ring = max(rings) if rings and len(functions) > 1 else max(depths, default=1) + 1
+    period = math.lcm(*periods) if periods else 1
+    bound = (ring - 1) + period + ring  # fill F, period L, hazard window W (docs/design.md)
+    # an outer loop runs through every phase of what it carries (period + ring iterations), and
+    # as often as a window of W tasks needs to span its iterations when the inner loops are
+    # shorter than W (filtered per inner count below)
+    longest = max(max(OUTER_TRIPS), ring + 2, period + ring)
+    ranges = [[roots[o] + t for t in (range(longest + 1) if o in outer else range(bound + 1))] for o in roots]
+    count = math.prod(len(r) for r in ranges) + len(base) - 1  # before merging the runs of empty outer loops
+    if count > MAX_TRIP_RUNS:
+        return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
+                                  f"ring {ring}), more than the check's limit of {MAX_TRIP_RUNS}: fewer loops of "
+                                  "run-time trip count or shorter rotations (tile group depths, `% k`)", where)
+    fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
+    zeros = dict(roots)
+    configs = []
+    seen = set()
+    for values in itertools.product(*ranges):
+        trips = dict(zip(roots, values, strict=True))
+        if any(trips[out] - roots[out] > max(max(OUTER_TRIPS), period + ring,
+                                             -(-ring // max(trips[inner] - roots[inner], 1)) + 2)
+               for out, inner in nested):
+            continue
+        # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts
+        for out, inner in nested:
+            if trips[out] == roots[out]:
+                trips[inner] = roots[inner]
+        key = tuple(trips.values())
+        if key not in seen:
+            seen.add(key)
+            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period))
+    middle = {o: roots[o] + min(3 if o in outer else bound, 3) for o in roots}
+    for config in base[1:]:  # the other samples of the parameters that are not trip counts
+        configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
+                              trips=dict(middle), zeros=zeros, period=period))
+    return configs
+
+
+def _leaves(origin) -> list:
+    """The scalar parameters and `pl.DYNAMIC` dimensions a trip-count root is computed from."""
+    if not isinstance(origin, tuple) or not origin:
+        return []
+    if origin[0] in ("param", "shape"):
+        return [origin]
+    if origin[0] == "op":
+        return [leaf for part in origin[2:] for leaf in _leaves(part)]
+    return []

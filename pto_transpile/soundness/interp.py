@@ -43,6 +43,7 @@ from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, CORE_KIND, CORES, INF, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.tilefeet import ValidShapes, insert_feet
+from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform, Uniform
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -51,6 +52,7 @@ from pto_transpile.soundness.values import (
     GroupV,
     Opaque,
     StructV,
+    Sym,
     Symbol,
     TensorV,
     TileTypeV,
@@ -109,6 +111,29 @@ class Ctx:
 class Config:
     scalars: dict = field(default_factory=dict)  #: scalar kernel parameter -> value
     block_num: int = 1
+    #: trip-count roots (`("param", name)` or a `pl.DYNAMIC` expression's origin) -> value
+    trips: dict = field(default_factory=dict)
+    #: each trip-count root -> the value that gives its loop no iteration (from discovery)
+    zeros: dict = field(default_factory=dict)
+    #: find the trip-count roots: scalar parameters are trip counts to be, loops over a
+    #: `pl.DYNAMIC` expression run at `DISCOVERY_TRIPS`
+    discover: bool = False
+    #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
+    #: (one the discovery runs missed) is refused
+    period: int = 0
+
+
+#: the trip count a discovery run gives each loop over a `pl.DYNAMIC` expression
+DISCOVERY_TRIPS = 3
+
+
+@dataclass
+class SymRange:
+    """`pl.range(start, stop, step)` where some bound varies between runs (a `Sym`)."""
+
+    start: Any
+    stop: Any
+    step: Any
 
 
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
@@ -137,6 +162,10 @@ class Interpreter:
         self.auto_mutex = auto_mutex
         self.trace = Trace()
         self.seq = 0
+        self.trips = dict(config.trips)
+        self.uniform = Uniform(discover=config.discover)
+        self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
+        self._carried: dict[int, tuple] = {}
         self.steps = 0
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
         self.valid = ValidShapes()
@@ -170,6 +199,15 @@ class Interpreter:
             raise CannotModel("`break`/`continue` outside a loop", self.fn) from None
         except RecursionError:
             raise CannotModel("the kernel nests too deeply to follow", self.fn) from None
+        try:
+            self.uniform.finish()
+        except NonUniform as exc:
+            raise _nonuniform(exc, self.fn.name) from None
+        missed = sorted(p for p in self.uniform.periods if self.config.period and self.config.period % p)
+        if missed:
+            raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
+                              f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
+                              "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         return self.trace
 
     def _params(self, core: int) -> dict:
@@ -179,6 +217,10 @@ class Interpreter:
             ann = p.annotation.annotation if p.annotation is not None else None
             if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
                 env[name] = self._tensor(name, ann)
+            elif ("param", name) in self.trips:
+                env[name] = Sym(self.trips[("param", name)], ((("size", ("param", name)), 1),))
+            elif self.config.discover and p.default is None:
+                env[name] = Sym(DISCOVERY_TRIPS, ((("size", ("param", name)), 1),))
             elif name in self.config.scalars:
                 env[name] = self.config.scalars[name]
             elif p.default is not None:
@@ -248,7 +290,7 @@ class Interpreter:
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
         for ctx in ctxs:
-            taken[self.truth(self.eval(node.test, ctx))].append(ctx)
+            taken[self.truth(self.eval(node.test, ctx), node.test)].append(ctx)
         if taken[True]:
             self.exec_block(node.body.body, taken[True])
         if taken[False] and node.orelse is not None:
@@ -282,6 +324,10 @@ class Interpreter:
 
     def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
         iters = [self.eval(node.iter, ctx) for ctx in ctxs]
+        iters = [self._bind_trips(it, node) for it in iters]
+        if any(isinstance(it, SymRange) for it in iters):
+            self._dynamic_for(node, ctxs, iters)
+            return
         seqs: list[list | None] = []
         for ctx, it in zip(ctxs, iters, strict=True):
             if isinstance(it, (range, list, tuple)):
@@ -312,6 +358,187 @@ class Interpreter:
         if not broke and node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
 
+    def _bind_trips(self, it: Any, node: cst.For) -> Any:
+        """A discovery run gives a loop over a `pl.DYNAMIC` expression `DISCOVERY_TRIPS`
+        iterations and names the expression a trip-count root."""
+        if not (self.config.discover and isinstance(it, Opaque) and it.origin[:2] == ("op", "range")):
+            return it
+        args = list(it.origin[2:])
+        stop = args[0] if len(args) == 1 else args[1]
+        start = 0 if len(args) == 1 else args[0]
+        step = args[2] if len(args) == 3 else 1
+        if not isinstance(stop, tuple) or isinstance(start, tuple) or isinstance(step, tuple):
+            return it
+        self.trips.setdefault(stop, DISCOVERY_TRIPS + (start if isinstance(start, int) else 0))
+        return SymRange(start, Sym(self.trips[stop], ((("size", stop), 1),)), step)
+
+    def _dynamic_for(self, node: cst.For, ctxs: list[Ctx], iters: list) -> None:
+        """A loop whose trip count varies between runs: its variable is a `Sym`, counters
+        carried across its iterations too, and its body must stay uniform (`uniform.py`)."""
+        text = self._code_of(node.iter)
+        if not all(isinstance(it, SymRange) for it in iters):
+            raise CannotModel("the cores run this loop a different number of times", node.iter)
+        uni = self.uniform
+        first = iters[0]
+        try:
+            for it in iters:
+                if (int(it.start), int(it.stop), int(it.step)) != (int(first.start), int(first.stop),
+                                                                   int(first.step)):
+                    raise CannotModel("the cores run this loop a different number of times", node.iter)
+            root, per_core = self._loop_root(first, text)
+        except NonUniform as exc:
+            raise _nonuniform(exc, node.iter) from None
+        r = range(int(first.start), int(first.stop), int(first.step))
+        if len(r) > MAX_ITEMS:
+            raise CannotModel("this loop runs too many iterations to follow", node)
+        key = ("loop", id(node))
+        label = self._code_of(node.target)
+        stop = first.stop
+        loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
+                    stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop))
+        for outer in uni.active:
+            if outer.root is not None:
+                uni.outer.add(outer.root)
+                if root is not None:
+                    uni.nested.add((outer.root, root))
+        if root is not None:
+            zero = int(first.stop) - len(r)
+            uni.roots.setdefault(root, zero)
+        saved = uni.loops.get(key)
+        uni.loops[key] = loop
+        uni.active.append(loop)
+        carried, assigned = self._carried_names(node)
+        previous: list[dict] = [{} for _ in ctxs]
+        broke = False
+        try:
+            for v in r:
+                uni.values[key] = v
+                for ctx, prev in zip(ctxs, previous, strict=True):
+                    self.assign(node.target, Sym(v, ((key, 1),), moving=v), ctx)
+                    self._carry(ctx, carried, assigned, prev, node)
+                if self._loop_body(node, ctxs):
+                    broke = True
+                    break
+        finally:
+            uni.active.pop()
+            if saved is not None:
+                uni.loops[key] = saved
+        if broke:
+            raise CannotModel("`break` out of a loop of run-time trip count", node)
+        if node.orelse is not None:
+            self.exec_block(node.orelse.body.body, ctxs)
+
+    def _loop_root(self, rng: SymRange, text: str) -> tuple[Any, bool]:
+        """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""
+        forms = {part: (v.form if isinstance(v, Sym) else ()) for part, v in
+                 (("start", rng.start), ("stop", rng.stop), ("step", rng.step))}
+        if any(var[0] in INDEX for f in forms.values() for var, _ in f):
+            raise NonUniform(f"the trip count of `{text}` depends on an enclosing loop variable or counter",
+                             "give the inner loop a trip count that does not change between iterations")
+        per_core = any(var[0] == "core" or var[0] == "derived" and any(r[0] == "core" for r in var[2])
+                       for part in ("start", "step") for var, _ in forms[part])
+        if forms["start"] and not per_core or forms["step"] and not per_core:
+            raise NonUniform(f"the start or step of `{text}` varies between runs",
+                             "start the loop at a constant (or the block index) and step by 1 (or the block count)")
+        if not per_core and int(rng.step) != 1:
+            raise NonUniform(f"`{text}` steps by {int(rng.step)}", "step a loop of run-time trip count by 1")
+        stop = forms["stop"]
+        if not stop:
+            return None, per_core
+        if len(stop) == 1 and stop[0][0][0] == "size" and stop[0][1] == 1:
+            return stop[0][0], per_core
+        raise NonUniform(f"the trip count of `{text}` is not a run-time size plus a constant",
+                         "bound the loop by the parameter itself (`pl.range(0, n)`) or by one expression of a "
+                         "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
+
+    def _carried_names(self, node: cst.For) -> tuple[dict, set]:
+        """Names the loop body binds: the counters among them (`x = x + e`, `x += e`: None;
+        `x = (x + e) % k`: k) and all of them."""
+        hit = self._carried.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1], hit[2]
+        counters: dict = {}
+        assigned: set = set()
+        for small in _small_statements(node.body):
+            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+                assigned.add(small.target.value)
+                if isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
+                    counters.setdefault(small.target.value, None)
+                else:
+                    counters[small.target.value] = "other"
+            elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                for t in targets:
+                    for name in _target_names(t):
+                        assigned.add(name)
+                        kind = self._counter_kind(name, small.value) if isinstance(t, cst.Name) else "other"
+                        if kind == "other" or counters.get(name, kind) != kind:
+                            counters[name] = "other"
+                        else:
+                            counters[name] = kind
+        counters = {n: k for n, k in counters.items() if k != "other"}
+        self._carried[id(node)] = (node, counters, assigned)
+        return counters, assigned
+
+    def _counter_kind(self, name: str, value) -> Any:
+        """None for `name + e` / `e + name` / `name - e`, k for `(name + e) % k`, else "other"."""
+        if isinstance(value, cst.BinaryOperation):
+            if isinstance(value.operator, cst.Modulo):
+                k = self.file.evaluator.try_eval(value.right, None)
+                inner = value.left
+                if isinstance(k, int) and not isinstance(k, bool) and k > 0 and self._counter_kind(name, inner) is None:
+                    return k
+                return "other"
+            mine = [isinstance(x, cst.Name) and x.value == name for x in (value.left, value.right)]
+            if isinstance(value.operator, cst.Add) and any(mine) and not all(mine):
+                return None
+            if isinstance(value.operator, cst.Subtract) and mine[0] and not mine[1]:
+                return None
+        return "other"
+
+    def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node) -> None:
+        """At an iteration's start: counters become `Sym`s of their own variable (stepping by
+        the same amount every iteration); any other plain integer the body binds, and every
+        integer field of a `pl.struct` the kernel holds, must be what it was at the previous
+        iteration's start."""
+        uni = self.uniform
+        for name in sorted(assigned):
+            value = ctx.env.get(name)
+            if name in counters and isinstance(value, int) and not isinstance(value, bool):
+                var = ("carried", name)
+                k = counters[name]
+                if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
+                    raise _nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
+                                                 "count with `x = x + c` from a value set before the loop"), node)
+                if name in prev:
+                    delta = int(value) - prev[name]
+                    delta = delta % k if k is not None else delta
+                    if delta == 0:
+                        uni.stalled.add(var)
+                    if prev.setdefault(("delta", name), delta) != delta:
+                        raise _nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
+                                                     "iterations", f"step `{name}` by the same amount in every "
+                                                     "iteration"), node)
+                prev[name] = int(value)
+                if k is not None:
+                    uni.periods.add(k)
+                ctx.env[name] = Sym(int(value), ((var, 1),), k is not None, 0, int(value))
+            elif isinstance(value, (int, float)) and not isinstance(value, Sym):
+                self._same_as_before(prev, name, value, f"`{name}`", node)
+        for name, value in ctx.env.items():
+            if isinstance(value, StructV) and value.origin == "struct":
+                for f, v in value.fields.items():
+                    if isinstance(v, (int, float)) and not isinstance(v, Sym):
+                        self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
+
+    @staticmethod
+    def _same_as_before(prev: dict, key: Any, value: float, words: str, node) -> None:
+        if key in prev and prev[key] != value:
+            raise _nonuniform(NonUniform(f"{words} carries a value from one iteration to the next",
+                                         "make it a counter (`x = x + c`) or a residue of one (`x = (x + c) % k`), "
+                                         "or compute it from the loop variable"), node)
+        prev[key] = value
+
     def _loop_body(self, node, ctxs) -> bool:
         """Run one iteration; True when it broke out of the loop."""
         try:
@@ -324,7 +551,7 @@ class Interpreter:
 
     def exec_while(self, node: cst.While, ctxs: list[Ctx]) -> None:
         while True:
-            tests = {self.truth(self.eval(node.test, ctx)) for ctx in ctxs}
+            tests = {self.truth(self.eval(node.test, ctx), node.test) for ctx in ctxs}
             if tests != {True} and tests != {False}:
                 raise CannotModel("the condition of this `while` loop is not static", node.test)
             if tests == {False} or self._loop_body(node, ctxs):
@@ -389,11 +616,17 @@ class Interpreter:
         method = _EVAL.get(type(node))
         if method is None:
             return UNKNOWN
-        return method(self, node, ctx)
+        value = method(self, node, ctx)
+        if type(value) is Opaque and value.origin in self.trips:
+            return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
+        return value
 
-    def truth(self, value: Any) -> bool | None:
+    def truth(self, value: Any, node=None) -> bool | None:
         if is_unknown(value):
             return None
+        if isinstance(value, Sym):
+            text = self._code_of(node) if node is not None else "a condition on the loop variable"
+            return self._uniform(lambda: self.uniform.test(value, 0, bool(value), text), node)
         if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
             return bool(value)
         return True
@@ -443,6 +676,8 @@ class Interpreter:
         """`left op right` (`op` a libcst operator type), folded as `consteval` folds, with its
         limits: a result too large to compute is not followed."""
         fn = BINOPS.get(op)
+        if isinstance(left, Sym) or isinstance(right, Sym):
+            return self._sym_binop(fn, left, right, node)
         if fn is None or not known(left, right):
             if fn is not None and _opaque_operands(left, right):
                 return _opaque_op(fn.__name__, left, right)
@@ -457,8 +692,54 @@ class Interpreter:
         except Exception:
             return UNKNOWN
 
+    def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
+        if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
+            if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
+                raise _nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
+                                             "between runs", "give sequences a static length"), node)
+            return UNKNOWN
+        if fn in (operator.pow, operator.lshift) and abs(int(right)) > 64:
+            raise CannotModel("this power or shift is too large to follow", node)
+        try:
+            value = fn(int(left) if isinstance(left, Sym) else left, int(right) if isinstance(right, Sym) else right)
+        except Exception:
+            return UNKNOWN
+        return self._uniform(lambda: self.uniform.binop(fn, left, right, value, self._code_of(node)), node)
+
+    def _uniform(self, run: Callable[[], Any], node) -> Any:
+        try:
+            return run()
+        except NonUniform as exc:
+            raise _nonuniform(exc, node) from None
+
+    def _plain(self, value: Any, what: str, node) -> None:
+        """Refuse a value that varies with the loop variable or the trip count where only a
+        static value is followed (addresses, shapes, lengths, vector-function arguments)."""
+        for v in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(v, Sym) and not self._static_enough(v):
+                raise _nonuniform(NonUniform(f"{what} `{self._code_of(node)}` varies with a loop of run-time trip "
+                                             "count", "pass only static values there; use the loop variable in "
+                                             "GM offsets, boundary tests and residues"), node)
+
+    def _static_enough(self, v: Sym) -> bool:
+        """A value the same in every iteration and every trip count: only block queries (the
+        check models block 0) or sampled parameters in it."""
+        if v.residue:
+            return True  # periodic: its modulus is in the period
+        return not any(var[0] in INDEX or self.uniform._trip_dependent(var) and not self.config.discover
+                       for var, _ in v.form)
+
     def _unary(self, node: cst.UnaryOperation, ctx: Ctx) -> Any:
         value = self.eval(node.expression, ctx)
+        if isinstance(value, Sym):
+            if isinstance(node.operator, cst.Minus):
+                return self.uniform.negate(value)
+            if isinstance(node.operator, cst.Plus):
+                return value
+            if isinstance(node.operator, cst.Not):
+                t = self.truth(value, node.expression)
+                return not t
+            self._plain(value, "the operand of", node)
         if is_unknown(value):
             return _opaque_op(type(node.operator).__name__, value) if isinstance(value, Opaque) else UNKNOWN
         try:
@@ -473,7 +754,7 @@ class Interpreter:
 
     def _boolean(self, node: cst.BooleanOperation, ctx: Ctx) -> Any:
         left = self.eval(node.left, ctx)
-        t = self.truth(left)
+        t = self.truth(left, node.left)
         if t is None:
             self.eval(node.right, ctx)
             return UNKNOWN
@@ -487,7 +768,19 @@ class Interpreter:
         result: Any = True
         for target in node.comparisons:
             right = self.eval(target.comparator, ctx)
-            if not known(left, right):
+            if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
+                op = _CMPOPS[type(target.operator)]
+                if not all(isinstance(v, (int, float)) for v in (left, right)) or op in (operator.is_, operator.is_not):
+                    result = UNKNOWN
+                else:
+                    ok = op(left, right)
+                    try:
+                        self.uniform.test(left, right, ok, self._code_of(node), op)
+                    except NonUniform as exc:
+                        raise _nonuniform(exc, node) from None
+                    if not ok:
+                        result = False
+            elif not known(left, right):
                 result = UNKNOWN
             elif not is_unknown(result):
                 try:
@@ -499,7 +792,7 @@ class Interpreter:
         return result
 
     def _ifexp(self, node: cst.IfExp, ctx: Ctx) -> Any:
-        t = self.truth(self.eval(node.test, ctx))
+        t = self.truth(self.eval(node.test, ctx), node.test)
         if t is None:
             return UNKNOWN
         return self.eval(node.body if t else node.orelse, ctx)
@@ -534,6 +827,8 @@ class Interpreter:
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
         index = self.eval(node.slice[0].slice.value, ctx)
+        if isinstance(index, Sym) and not index.residue and isinstance(obj, (GroupV, list, tuple)):
+            self._plain(index, "the index", node.slice[0].slice.value)
         if isinstance(obj, GroupV):
             if isinstance(index, int) and 0 <= index < obj.depth:
                 return obj.tiles[index]
@@ -592,6 +887,13 @@ class Interpreter:
         pos, _ = self._args(node, ctx)
         if not known(*pos):
             return UNKNOWN
+        if any(isinstance(p, Sym) for p in pos):
+            if name == "int" and len(pos) == 1:
+                return pos[0]
+            if name == "range":
+                return self._sym_range(pos, node)
+            self._plain(list(pos), f"the argument of `{name}`", node)
+            pos = [int(p) if isinstance(p, Sym) else p for p in pos]
         try:
             if name == "range":
                 r = range(*pos)
@@ -669,8 +971,25 @@ class Interpreter:
             return None
         return self.block_op(head, node, ctx)
 
+    def _sym_range(self, pos: list, node) -> SymRange:
+        if not 1 <= len(pos) <= 3 or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
+            raise CannotModel("the bounds of this range are not integers", node)
+        start, stop, step = (0, pos[0], 1) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) == 3 else 1)
+        if int(step) == 0:
+            raise CannotModel("`pl.range` with step 0", node)
+        return SymRange(start, stop, step)
+
     def _range(self, node, ctx) -> Any:
         pos, _ = self._args(node, ctx)
+        if any(isinstance(p, Opaque) for p in pos) and any(isinstance(p, Sym) for p in pos):
+            pos = [int(p) if isinstance(p, Sym) and not self.config.discover else p for p in pos]
+            stop = pos[0] if len(pos) == 1 else pos[1]
+            if not (self.config.discover and isinstance(stop, Opaque) and sum(isinstance(p, Opaque) for p in pos) == 1):
+                return _opaque_op("range", *pos) if _opaque_operands(*pos) else UNKNOWN
+            self.trips.setdefault(stop.origin, DISCOVERY_TRIPS)
+            pos = [Sym(self.trips[stop.origin], ((("size", stop.origin), 1),)) if p is stop else p for p in pos]
+        if any(isinstance(p, Sym) for p in pos):
+            return self._sym_range(pos, node)
         if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
             return _opaque_op("range", *pos) if _opaque_operands(*pos) else UNKNOWN
         if len(pos) == 3 and pos[2] == 0:
@@ -687,6 +1006,8 @@ class Interpreter:
         memory = kw.get("target_memory", pos[2] if len(pos) > 2 else Symbol(("MemorySpace", "Vec")))
         if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
             return UNKNOWN
+        self._plain(list(shape) + list(kw.get("valid_shape") or ()) if isinstance(kw.get("valid_shape"), (list, tuple))
+                    else shape, "the shape of", node)
         mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
         valid = kw.get("valid_shape")
         known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(
@@ -702,6 +1023,7 @@ class Interpreter:
         addr = kw.get("addr", UNKNOWN)
         if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
             raise CannotModel("the type or address of this tile is not static", node)
+        self._plain([addr, kw.get("size")], "the address of", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
         return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
@@ -711,6 +1033,8 @@ class Interpreter:
         pos, kw = self._args(node, ctx)
         ttype = kw.get("type", UNKNOWN)
         addrs = kw.get("addrs", UNKNOWN)
+        self._plain(addrs, "the addresses of", node)
+        self._plain(kw.get("depth"), "the depth of", node)
         mutex = kw.get("mutex_ids")
         depth = kw.get("depth")
         if not isinstance(ttype, TileTypeV):
@@ -738,6 +1062,8 @@ class Interpreter:
                             mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid,
                             ttype.elem, ttype.layout, self.valid.number())
                       for i in range(n))
+        self.uniform.periods.add(n)
+        self.uniform.depths.add(n)
         return GroupV("", tiles, node)
 
     def _struct(self, node, ctx) -> Any:
@@ -749,6 +1075,8 @@ class Interpreter:
         n = pos[0] if pos else UNKNOWN
         if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
             raise CannotModel("the length of this struct array is not static", node)
+        self._plain(n, "the length of", node)
+        self.uniform.rings.add(int(n))
         return [StructV(dict(kw), "ctx") for _ in range(n)]
 
     def _core_query(self, node, ctx) -> Any:
@@ -756,6 +1084,9 @@ class Interpreter:
         `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
         name = (self.path(node.func) or ("",))[-1]
         core, sub = ctx.core, ctx.core - AIV0
+        if name in ("get_block_idx", "get_block_num"):
+            value = (0 if core == AIC else sub) if name == "get_block_idx" else self.config.block_num
+            return Sym(value, ((("core", name), 1),))
         return {
             "get_block_idx": 0 if core == AIC else sub,
             "get_block_num": self.config.block_num,
@@ -890,6 +1221,15 @@ class Interpreter:
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may)
         return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
 
+    def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node) -> None:
+        """A GM access for the uniformity conditions (`Uniform.finish`)."""
+        if not (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and foot.r1 != INF):
+            if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
+                self._plain(list(offsets), "the GM offset", node)
+            return
+        self._uniform(lambda: self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0),
+                                                     write, self._code_of(node)), node)
+
     def block_op(self, op: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
         mode = kw.get("mode")
@@ -908,11 +1248,16 @@ class Interpreter:
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)
         exact = self._insert_feet(pos, ctx.core) if op == "insert" else None
+        gm = any(isinstance(v, TensorV) for v in pos)
+        for i, value in enumerate(list(pos) + list(kw.values())):
+            if not (gm and i == 2) and isinstance(value, (int, list, tuple)):
+                self._plain(value, f"an operand of `pl.{op}` in", node)
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None
             if isinstance(value, TensorV):
                 offsets = pos[2] if len(pos) > 2 else UNKNOWN
                 foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
+                self._record_gm(value, offsets, foot, op in GM_WRITE_OPS, node)
                 (writes if op in GM_WRITE_OPS else reads).append(foot)
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
@@ -951,6 +1296,8 @@ class Interpreter:
     def _vf_call(self, fn: FunctionV, pos: list, kw: dict, node, ctx: Ctx) -> None:
         """One V-pipe op. Its footprint is each tile argument its roles read or write, plus any
         bytes its register code reaches outside those tiles (raw offsets past a tile's end)."""
+        self._plain([v for v in list(pos) + list(kw.values()) if isinstance(v, int)],
+                    f"an argument of vector function `{fn.name}` in", node)
         roles = self._vf_param_roles(fn.name)
         reads: list[Foot] = []
         writes: list[Foot] = []
@@ -1060,6 +1407,38 @@ class Interpreter:
         if hit is None or hit[0] is not node or hit[1] is not self.pl:
             hit = self._paths[id(node)] = (node, self.pl, self.pl.path(node))
         return hit[2]
+
+
+def _nonuniform(exc: NonUniform, node) -> CannotModel:
+    return CannotModel(f"{exc.what}, so the check cannot prove the loop for every trip count; to make it "
+                       f"provable, {exc.fix}", node, kind="nonuniform")
+
+
+def _small_statements(block) -> list:
+    """The small statements of a block and of every block nested in it (not in nested
+    function or class definitions)."""
+    out: list = []
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            out.extend(node.body)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        elif isinstance(node, cst.IndentedBlock):
+            stack.extend(node.body)
+        elif isinstance(node, (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.Else, cst.Finally,
+                               cst.ExceptHandler)):
+            stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
+    return out
+
+
+def _target_names(target) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    return []
 
 
 def _memory(tile) -> str:

@@ -31,9 +31,11 @@ HINTS = {
     "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
                   "other rule, please report this",
     "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
-    "dynamic": "The check follows the kernel at fixed sizes and cannot yet prove it for every size: to have it "
-               "checked, declare the tensors with fixed dimensions (the sizes you run); the `pl.DYNAMIC` form is "
-               "not written",
+    "dynamic": "The check proves loops of run-time trip count when they count from a constant by 1 up to a scalar "
+               "parameter or one expression of a `pl.DYNAMIC` dimension (plus a constant); use one of those forms",
+    "nonuniform": "The check proves a loop of run-time trip count by running every trip count up to a bound; that "
+                  "stands for every trip count only when the body uses the loop variable in the ways the message "
+                  "names",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",
 }

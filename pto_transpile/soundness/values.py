@@ -191,3 +191,30 @@ class FunctionV:
 @dataclass(frozen=True)
 class Builtin:
     name: str
+
+
+class Sym(int):
+    """An integer of one concrete run that also records how it depends on what varies between
+    runs and iterations (`soundness/uniform.py`): a loop variable of a loop whose trip count is
+    known only at run time, a counter carried across its iterations, a trip count itself, the
+    block index. The value is `const + sum(coefficient * variable)` over `form`; `moving` is
+    what the loop variables and counters contribute to it in this run; `residue` marks a value
+    periodic in them instead (`x % k`)."""
+
+    form: tuple
+    residue: bool
+    const: int
+    moving: int
+
+    def __new__(cls, value: int, form: tuple, residue: bool = False, const: int = 0, moving: int = 0) -> Sym:
+        obj = int.__new__(cls, value)
+        obj.form = form
+        obj.residue = residue
+        obj.const = const
+        obj.moving = moving
+        return obj
+
+    def __repr__(self) -> str:
+        return repr(int(self))
+
+    __str__ = __repr__

@@ -43,15 +43,6 @@ def test_a_scalar_offset_that_meets_the_next_task_is_refused():
     assert any("(shown with d=1)" in m for m in _messages(result)), _messages(result)
 
 
-def test_a_trip_count_from_a_dynamic_dimension_is_named_and_not_called_unstatic():
-    result = _transpile("dynamic_rows.py")
-    assert result.code is None
-    (error,) = [d for d in result.diagnostics if d.severity == "error"]
-    assert "depends on `a.shape[0]` (`pl.DYNAMIC`), a size known only at run time" in error.message
-    assert "Make this static" not in (error.hint or "")
-    assert "fixed dimensions" in (error.hint or "")
-
-
 @pytest.mark.emulator
 @pytest.mark.parametrize("name, scalars, same", [
     ("factor_in_body.py", None, True),

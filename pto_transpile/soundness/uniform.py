@@ -1,0 +1,295 @@
+"""Is a loop of run-time trip count uniform in its loop variable? (the conditions of the
+trip-count argument, docs/design.md "For every trip count").
+
+The soundness check runs one concrete configuration. For a pipeline loop whose trip count is
+known only at run time (a `pl.DYNAMIC` dimension, a scalar parameter) it runs every trip count
+up to a bound and claims the result for every trip count. That claim needs the loop body to be
+*uniform*: the loop variable, the counters carried across iterations and the trip count may
+enter the kernel only as
+
+* GM offsets affine in the loop variable or a counter (`ki * TKV + c`), with every access of a
+  written tensor at the same stride and its tiles within one stride (so accesses of different
+  iterations never overlap, whatever the trip count and the number of blocks);
+* boundary tests that single out only the first or only the last iteration (`ki == 0`,
+  `ki > 0`, `ki == kv_tiles - 1`, `ki < n - 1`) or only the empty loop (`n > 0`);
+* residues `x % k` with a static `k` (periodic: `k` joins the period);
+* stage arguments and struct fields passed through unchanged.
+
+Values are `Sym` integers: the concrete number of this run plus a form, the coefficient of each
+variable the number depends on. Variables are `("loop", id)` (a loop variable), `("carried",
+name)` (a counter `x = x + c` carried across iterations), `("size", origin)` (a trip count:
+`("param", name)` or the origin of a `pl.DYNAMIC` expression), `("core", name)` (the block
+index and count) and `("derived", n, roots)` (anything else computed from sizes and cores).
+Whatever falls outside raises `NonUniform`, naming the construct and what would make it provable.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pto_transpile.soundness.values import Sym
+
+INDEX = ("loop", "carried")
+
+
+class NonUniform(Exception):
+    """The loop body uses a loop variable, counter or trip count outside the conditions."""
+
+    def __init__(self, what: str, fix: str):
+        super().__init__(what)
+        self.what, self.fix = what, fix
+
+
+@dataclass
+class Loop:
+    """One loop of run-time trip count, as it runs now."""
+
+    key: tuple  #: its variable, ("loop", id(node))
+    label: str  #: the loop variable's name, for messages
+    start: int
+    step: int
+    trips: int
+    root: Any  #: the size variable its stop is (`("size", origin)`), or None
+    per_core: bool  #: start or step come from the block index or count
+    stop_form: tuple = ()  #: the stop's form and constant: `ki < stop` holds in every iteration
+    stop_const: int = 0
+
+
+@dataclass
+class Access:
+    tensor: str
+    write: bool
+    coords: tuple  #: per coordinate: (linear part, constant, extent) or None when not affine
+    text: str
+
+
+@dataclass
+class Uniform:
+    """What one run learnt: periods, trip roots, the GM accesses to judge at the end."""
+
+    discover: bool = False
+    periods: set = field(default_factory=set)
+    rings: set = field(default_factory=set)  #: lengths of struct arrays (the ctx ring)
+    depths: set = field(default_factory=set)  #: slot counts of tile groups
+    roots: dict = field(default_factory=dict)  #: size variable -> its value giving 0 iterations
+    outer: set = field(default_factory=set)  #: roots of loops that contain another dynamic loop
+    nested: set = field(default_factory=set)  #: (outer root, inner root) of dynamic loops one inside the other
+    in_address: set = field(default_factory=set)  #: size variables found in GM offsets (discovery)
+    loops: dict = field(default_factory=dict)  #: ("loop", id) -> Loop, while it runs
+    values: dict = field(default_factory=dict)  #: variable -> its current value
+    accesses: list = field(default_factory=list)
+    active: list = field(default_factory=list)  #: the dynamic loops running, outermost first
+    derived: int = 0
+    stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
+
+    # --- arithmetic -----------------------------------------------------------------------
+    def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
+        """`value = fn(left, right)` computed concretely; its form, or NonUniform."""
+        lf, rf = _form(left), _form(right)
+        lres, rres = _residue(left), _residue(right)
+        if not isinstance(value, int) or isinstance(value, bool):
+            if _index(lf) or _index(rf):
+                raise NonUniform(f"`{text}` computes a non-integer from the loop variable",
+                                 "use the loop variable only in integer GM offsets, boundary tests and `% k`")
+            return value
+        if fn in (operator.add, operator.sub):
+            if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
+                raise NonUniform(f"`{text}` adds a residue to a value that grows with the loop variable",
+                                 "keep residues (`x % k`) apart from offsets")
+            sign = 1 if fn is operator.add else -1
+            return Sym(value, _add(lf, rf, sign), lres or rres, _const(left) + sign * _const(right),
+                       _moving(left) + sign * _moving(right))
+        if fn is operator.mul:
+            if not rf or not lf:
+                k = int(right) if not rf else int(left)
+                sym = right if rf else left
+                return Sym(value, tuple((v, c * k) for v, c in (lf or rf) if c * k), lres or rres,
+                           _const(sym) * k, _moving(sym) * k)
+            return self._derive(value, lf, rf, text, "multiplies two values that vary")
+        if fn is operator.mod:
+            if not rf and int(right) > 0 and (_index(lf) or lres):
+                self.periods.add(int(right))
+                return Sym(value, lf, True)
+            return self._derive(value, lf, rf, text, "takes a residue by a value that varies")
+        if fn is operator.floordiv:
+            k = int(right)
+            if not rf and k > 0 and _index(lf) and not lres and all(c % k == 0 for _, c in lf):
+                return Sym(value, tuple((v, c // k) for v, c in lf), False, _const(left) // k, _moving(left) // k)
+            return self._derive(value, lf, rf, text, "divides the loop variable")
+        return self._derive(value, lf, rf, text, "applies this operator to the loop variable")
+
+    def _derive(self, value: int, lf: tuple, rf: tuple, text: str, what: str) -> Sym:
+        if _index(lf) or _index(rf):
+            raise NonUniform(f"`{text}` {what}: a value neither affine nor periodic in the loop variable",
+                             "use the loop variable only in affine GM offsets (`ki * TILE + c`), boundary tests "
+                             "(`ki == 0`, `ki == n - 1`) and residues `% k` with a static `k`")
+        roots = frozenset(_roots(lf) | _roots(rf))
+        self.derived += 1
+        return Sym(value, ((("derived", self.derived, roots), 1),))
+
+    def negate(self, value: Sym) -> Sym:
+        return Sym(-int(value), tuple((v, -c) for v, c in value.form), value.residue, -value.const, -value.moving)
+
+    # --- tests ------------------------------------------------------------------------------
+    def test(self, left: Any, right: Any, result: bool, text: str, op=operator.ne) -> bool:
+        """A comparison between `left` and `right` (one of them a `Sym`): allowed when it only
+        singles out the first iteration, the last or the empty loop; else NonUniform."""
+        diff = self.binop(operator.sub, left, right, int(left) - int(right), text)
+        if not isinstance(diff, Sym) or diff.residue:
+            return result  # periodic in the loop variable: its period is in `periods`
+        form = dict(diff.form)
+        index = {v: c for v, c in form.items() if v[0] in INDEX}
+        rest = {v: c for v, c in form.items() if v[0] not in INDEX}
+        fix = ("test the loop variable only against the first or the last iteration (`ki == 0`, `ki > 0`, "
+               "`ki == n - 1`, `ki < n - 1`), or make the condition periodic (`ki % 2 == 0`)")
+        if index:
+            if len(index) > 1 or next(iter(index))[0] != "loop":
+                raise NonUniform(f"`{text}` tests a counter carried across iterations or several loop variables",
+                                 fix)
+            ((var, a),) = index.items()
+            loop = self.loops.get(var)
+            if (loop is not None and rest == {v: -a * c for v, c in loop.stop_form}
+                    and diff.const == -a * loop.stop_const):
+                return result  # the loop variable against the loop's own stop: the same in every iteration
+            if loop is None or loop.per_core or loop.step != 1:
+                raise NonUniform(f"`{text}` tests the variable of a loop that does not count by 1 from a "
+                                 "static start (a per-core range)", "test an iteration counter of your own instead")
+            if not rest:
+                d1 = a * (loop.start + 1) + diff.const  # the difference at the second iteration
+                if _settled(op, d1, a):
+                    return result
+                raise NonUniform(f"`{text}` singles out iterations other than the first", fix)
+            if loop.root is not None and rest == {loop.root: -a} and loop.root in self.roots:
+                # at the last iteration but one: ki = start + T - 2 and the root is T + zero
+                d1 = a * (loop.start - self.roots[loop.root] - 2) + diff.const
+                if _settled(op, d1, -a):
+                    return result
+                raise NonUniform(f"`{text}` singles out iterations other than the last", fix)
+            raise NonUniform(f"`{text}` compares the loop variable with a value that is not its trip count", fix)
+        sizes = {v: c for v, c in rest.items() if self._trip_dependent(v)}
+        if not sizes:
+            return result  # block index, sampled parameters: this run's values
+        if len(sizes) == 1 and len(rest) == 1:
+            ((var, t),) = sizes.items()
+            if var[0] == "size" and var in self.roots:
+                x1 = self.roots[var] + 1  # the value that gives one iteration
+                d1 = t * x1 + diff.const
+                if _settled(op, d1, t):
+                    return result
+        if self.discover:
+            return result
+        raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
+                         "test the trip count only against 0 (`n > 0`)")
+
+    def _trip_dependent(self, var: tuple) -> bool:
+        if var[0] == "size":
+            return True
+        return var[0] == "derived" and any(r[0] == "size" for r in var[2])
+
+    # --- GM offsets -------------------------------------------------------------------------
+    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str) -> None:
+        coords: list = []
+        for o, e in zip(offsets, extents, strict=True):
+            form = _form(o)
+            trip = [v for v, _ in form if v[0] not in INDEX and self._trip_dependent(v)]
+            if trip:
+                if self.discover:
+                    self.in_address.update(r for v in trip for r in ([v] if v[0] == "size" else v[2]))
+                else:
+                    raise NonUniform(f"the GM offset `{text}` depends on the trip count",
+                                     "compute GM offsets from the loop variable only (`ki * TILE`), not from the "
+                                     "number of iterations")
+            if _residue(o):
+                coords.append(None)
+                continue
+            linear = tuple(sorted(((v, c) for v, c in form if v[0] in INDEX), key=repr))
+            const = int(o) - _moving(o)
+            coords.append((linear, const, e))
+        self.accesses.append(Access(tensor, write, tuple(coords), text))
+
+    def finish(self) -> None:
+        """Every written tensor: accesses of different iterations never overlap."""
+        by_tensor: dict[str, list[Access]] = {}
+        for acc in self.accesses:
+            by_tensor.setdefault(acc.tensor, []).append(acc)
+        for tensor, accs in by_tensor.items():
+            if not any(a.write for a in accs):
+                continue
+            if all(c is None or not c[0] for a in accs for c in a.coords):
+                continue  # no access moves with the loop: the same regions every iteration
+            if not any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs))):
+                moving = next(a for a in accs if any(c is not None and c[0] for c in a.coords))
+                raise NonUniform(f"`{tensor}` is written in a loop of run-time trip count and its accesses "
+                                 f"(`{moving.text}`) do not keep different iterations apart",
+                                 f"access `{tensor}` in every stage at the same stride along one dimension "
+                                 "(`ki * TILE + c`, with each tile inside one stride)")
+
+    def _separates(self, accs: list[Access], axis: int) -> bool:
+        coords = [a.coords[axis] for a in accs]
+        if any(c is None for c in coords):
+            return False
+        linears = {c[0] for c in coords}
+        if len(linears) != 1:
+            return False
+        (linear,) = linears
+        if len(linear) != 1 or linear[0][0] in self.stalled:
+            return False
+        stride = abs(linear[0][1])
+        lo = min(c[1] for c in coords)
+        hi = max(c[1] + c[2] for c in coords)
+        return stride > 0 and hi - lo <= stride
+
+    # --- the period and the bound -----------------------------------------------------------
+    def period(self) -> int:
+        return math.lcm(*self.periods) if self.periods else 1
+
+
+def _form(value: Any) -> tuple:
+    return value.form if isinstance(value, Sym) else ()
+
+
+def _settled(op, d1: int, slope: int) -> bool:
+    """Is `op(d, 0)` the same for every `d = d1 + slope * u`, u = 0, 1, 2, ...? (`slope` != 0)"""
+    if op in (operator.eq, operator.ne):
+        return d1 > 0 if slope > 0 else d1 < 0  # never 0 again
+    if op in (operator.lt, operator.le, operator.gt, operator.ge):
+        far = 10 ** 18 if slope > 0 else -(10 ** 18)
+        return bool(op(d1, 0)) == bool(op(far, 0))  # monotone in d: as at the start, as far away
+    return False
+
+
+def _const(value: Any) -> int:
+    return value.const if isinstance(value, Sym) else int(value)
+
+
+def _moving(value: Any) -> int:
+    """What loop variables and counters contribute to `value` in this run."""
+    return value.moving if isinstance(value, Sym) else 0
+
+
+def _residue(value: Any) -> bool:
+    return isinstance(value, Sym) and value.residue
+
+
+def _index(form: tuple) -> bool:
+    return any(v[0] in INDEX for v, _ in form)
+
+
+def _roots(form: tuple) -> set:
+    out: set = set()
+    for v, _ in form:
+        if v[0] in ("size", "core"):
+            out.add(v)
+        elif v[0] == "derived":
+            out.update(v[2])
+    return out
+
+
+def _add(a: tuple, b: tuple, sign: int) -> tuple:
+    out = dict(a)
+    for v, c in b:
+        out[v] = out.get(v, 0) + sign * c
+    return tuple((v, c) for v, c in out.items() if c)

@@ -1,0 +1,180 @@
+"""Loops of run-time trip count (a scalar parameter, a `pl.DYNAMIC` dimension): proven for every
+trip count by running each count up to fill + period + window, when the loop body is uniform in
+the loop variable (docs/design.md, "For every trip count"); refused, naming the construct, when
+it is not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pto_transpile import transpile
+from pto_transpile.soundness import check as check_module
+
+KERNELS = Path(__file__).parent / "kernels"
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def _transpile(name: str, **kw):
+    return transpile((KERNELS / name).read_text(), path=name, **kw)
+
+
+def _errors(result) -> list[str]:
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+def _dynamic_flash_attention() -> str:
+    text = (EXAMPLES / "flash_attention_dn.py").read_text()
+    for seq in ("SEQ_Q", "SEQ_KV"):
+        text = text.replace(f"pl.Tensor[[{seq}, TD]", "pl.Tensor[[pl.DYNAMIC, TD]")
+    text = text.replace("sq_tiles = q.shape[0] // TS", "sq_tiles = (q.shape[0] + TS - 1) // TS")
+    text = text.replace("kv_tiles = k.shape[0] // TKV", "kv_tiles = (k.shape[0] + TKV - 1) // TKV")
+    assert text.count("pl.DYNAMIC") == 4
+    return text
+
+
+def test_a_trip_count_from_a_scalar_parameter_is_proven(monkeypatch):
+    runs = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    result = _transpile("trip_param.py")
+    assert _errors(result) == []
+    counts = sorted({c.trips[("param", "n")] for c in runs})
+    # every count from the empty loop to fill + period + window: a ctx ring of 2 (fill 1, window
+    # 2) and a period of 6 (tile groups of 2 slots, `ki % 3`)
+    assert counts == list(range(1 + 6 + 2 + 1)), counts
+
+
+def test_a_trip_count_from_a_dynamic_dimension_is_proven():
+    result = _transpile("dynamic_rows.py")
+    assert _errors(result) == []
+    assert result.code is not None
+
+
+def test_a_defect_at_one_residue_of_the_trip_count_is_refused():
+    result = _transpile("residue_defect.py")
+    assert result.code is None
+    (message,) = _errors(result)
+    assert "receives `scale`" in message and "(shown with `n` = 3)" in message, message
+
+
+@pytest.mark.parametrize("name, construct, kind", [
+    ("late_defect.py", "`ki >= 40` singles out iterations other than the first", "boundary"),
+    ("trip_value_defect.py", "`n == 13` tests a trip count other than for the empty loop", "trip"),
+    ("square_offset.py", "`ki * ki` multiplies two values that vary", "affine"),
+])
+def test_a_body_outside_the_conditions_is_refused_naming_the_construct(name, construct, kind):
+    result = _transpile(name)
+    assert result.code is None
+    (error,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert construct in error.message, error.message
+    assert "to make it provable" in error.message
+    assert "Make this static" not in (error.hint or "")
+
+
+def _variant(old: str, new: str) -> str:
+    text = (KERNELS / "trip_param.py").read_text()
+    assert old in text
+    return text.replace(old, new)
+
+
+@pytest.mark.parametrize("old, new, construct", [
+    ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])", "pl.store(out, y, [n * TILE + sub_id * HALF, 0])",
+     "depends on `n`, the trip count"),
+    ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])", "pl.store(out, y, [(ki // 2) * TILE + sub_id * HALF, 0])",
+     "`(ki // 2)` divides the loop variable"),
+    ("if ki == n - 1:", "if ki == n - 3:", "singles out iterations other than the last"),
+    ("bias_ring[ki % 3]", "bias_ring[ki]", "the index `ki` varies"),
+    ("    for ki in pl.range(0, n):", "    for ki in pl.range(0, n * 2):", "is not a run-time size plus a constant"),
+])
+def test_variants_outside_the_conditions_are_refused(old, new, construct):
+    result = transpile(_variant(old, new), path="variant.py")
+    assert result.code is None
+    assert any(construct in m for m in _errors(result)), _errors(result)
+
+
+def test_a_counter_carried_otherwise_than_by_a_constant_step_is_refused():
+    text = _variant("    for ki in pl.range(0, n):\n", "    w = 1\n    for ki in pl.range(0, n):\n        w = w * 2\n")
+    text = text.replace("scale_store(ki, n, sub_id, out,", "scale_store(ki, n, w, sub_id, out,")
+    text = text.replace("def scale_store(ki, n, sub_id,", "def scale_store(ki, n, w, sub_id,")
+    result = transpile(text, path="variant.py")
+    assert result.code is None
+    assert any("`w` carries a value from one iteration to the next" in m for m in _errors(result)), _errors(result)
+
+
+@pytest.mark.parametrize("carry, construct", [
+    ("        w = w + ki\n", "counter `w` is set from the loop variable and carried"),
+    ("        st.w = st.w + 1\n", "field `st.w` carries a value from one iteration to the next"),
+])
+def test_other_carried_values_are_refused(carry, construct):
+    loop = "    for ki in pl.range(0, n):\n"
+    text = _variant(loop, "    w = 0\n    st = pl.struct(w=0)\n" + loop + carry)
+    text = text.replace("scale_store(ki, n, sub_id, out,", "scale_store(ki, n, w, st, sub_id, out,")
+    text = text.replace("def scale_store(ki, n, sub_id,", "def scale_store(ki, n, w, st, sub_id,")
+    result = transpile(text, path="variant.py")
+    assert result.code is None
+    assert any(construct in m for m in _errors(result)), _errors(result)
+
+
+@pytest.mark.campaign  # every outer count up to period + ring: minutes
+def test_the_dynamic_flash_attention_is_proven_and_written_as_the_static_one():
+    dynamic = transpile(_dynamic_flash_attention(), path="flash_attention_dn.py")
+    assert _errors(dynamic) == []
+    static = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py")
+    assert dynamic.code == _dynamic_flash_attention_of(static.code)
+
+
+def _dynamic_flash_attention_of(code: str) -> str:
+    for seq in ("SEQ_Q", "SEQ_KV"):
+        code = code.replace(f"pl.Tensor[[{seq}, TD]", "pl.Tensor[[pl.DYNAMIC, TD]")
+    code = code.replace("sq_tiles = q.shape[0] // TS", "sq_tiles = (q.shape[0] + TS - 1) // TS")
+    return code.replace("kv_tiles = k.shape[0] // TKV", "kv_tiles = (k.shape[0] + TKV - 1) // TKV")
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name, n, same", [
+    ("trip_param.py", 1, True),
+    ("trip_param.py", 4, True),
+    ("trip_param.py", 23, True),  # past every count the check ran
+    ("dynamic_rows.py", 2, True),
+    ("dynamic_rows.py", 29, True),
+    ("residue_defect.py", 3, False),  # the count the check shows
+    ("residue_defect.py", 4, True),
+    ("residue_defect.py", 30, False),
+])
+def test_the_emulator_agrees(name, n, same):
+    from sim_runtime.verify import verify
+
+    text = (KERNELS / name).read_text()
+    code = transpile(text, path=name, _skip_rules=["PTO061"]).code
+    assert code is not None
+    scalars = {"n": n} if "n: pl.DT_INT32" in text else None
+    report = verify(text, code, "kernel", path=name, shapes={"a": (n * 32, 32), "out": (n * 32, 32)},
+                    scalars=scalars)
+    row = report.rows[-1]
+    assert row.verdict == ("ok" if same else "mismatch"), (row.verdict, row.message)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("if ki == 0:", "if ki < 1:"),
+    ("if ki == n - 1:", "if ki + 1 >= n:"),
+    ("if ki == 0:", "if n >= 1 and ki == 0:"),
+])
+def test_other_spellings_of_boundary_tests_are_proven(old, new):
+    result = transpile(_variant(old, new), path="variant.py")
+    assert _errors(result) == []
+
+
+@pytest.mark.emulator
+def test_the_dynamic_flash_attention_runs_bit_identical_past_the_counts_checked():
+    """20 KV tiles (the check runs up to 19) and 3 query tiles on 2 blocks (unequal work)."""
+    from sim_runtime.verify import verify
+
+    text = _dynamic_flash_attention()
+    code = transpile(text, path="flash_attention_dn.py", _skip_rules=["PTO061"]).code
+    assert code is not None
+    shapes = {"q": (384, 128), "k": (2560, 128), "v": (2560, 128), "o": (384, 128)}
+    report = verify(text, code, "flash_attention_dn", path="flash_attention_dn.py", shapes=shapes, block_dim=2)
+    row = report.rows[-1]
+    assert row.verdict == "ok", (row.verdict, row.message)
