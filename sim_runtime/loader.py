@@ -12,6 +12,7 @@ functions are not run.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import linecache
 import sys
@@ -151,8 +152,14 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
+        kernels, host = _split_host_code(source, filename)
         with _registered(module):
-            exec(compile(source, filename, "exec"), ns)
+            exec(compile(kernels, filename, "exec"), ns)
+            if host is not None:
+                try:
+                    exec(compile(host, filename, "exec"), ns)
+                except Exception:  # host code after the last kernel needs a device: not run
+                    pass
     except SyntaxError as exc:
         raise KernelError(f"syntax error: {exc.msg}", Location(filename, exc.lineno or 0)) from None
     except SimulationError:
@@ -161,3 +168,20 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
         raise KernelError(f"loading the kernel file raised {type(exc).__name__}: {exc}",
                           raised_at(exc, filename)) from exc
     return module
+
+
+def _split_host_code(source: str, filename: str) -> tuple[ast.Module, ast.Module | None]:
+    """The module up to its last `@pl.jit` kernel, and the module-level statements after it.
+
+    Tutorials put host code (tensors made on the device, the kernel called, results
+    compared) at module level after the kernel; on the emulator it has no device and
+    fails. What follows the last kernel is run too, but where it raises the rest of it is
+    left out rather than failing the load: the kernels and everything they can use are
+    defined by then. A failure before the last kernel is still a load error."""
+    tree = ast.parse(source, filename)
+    last = max((i for i, stmt in enumerate(tree.body) if isinstance(stmt, ast.FunctionDef)
+                and any("jit" in ast.unparse(d) for d in stmt.decorator_list)), default=None)
+    if last is None or last == len(tree.body) - 1:
+        return tree, None
+    return (ast.Module(body=tree.body[:last + 1], type_ignores=[]),
+            ast.Module(body=tree.body[last + 1:], type_ignores=[]))

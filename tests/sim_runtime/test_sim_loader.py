@@ -141,3 +141,28 @@ def test_structs_are_per_core_and_struct_arrays_are_bounds_checked():
     ids = run_kernel("s.py", "k", {}, source=src.replace("INDEX", "1")).outputs["ids"]
     assert ids[0, :3].tolist() == [10, 7, 5] and ids[1, :3].tolist() == [11, 7, 5]
     assert ids[3, :3].tolist() == [1, 0, 0]  # the cube's own copies
+
+
+HOST_AFTER = """
+import torch
+
+x = torch.rand(16, 32, device="npu:0")
+out = torch.empty(16, 32, device="npu:0")
+k(x, out)
+torch.testing.assert_close(out, x * 3)
+"""
+
+
+def test_host_code_after_the_last_kernel_does_not_stop_the_load():
+    """Tutorials run the kernel from module-level host code after it; without a device that
+    code fails, and the kernel it follows still runs."""
+    source = "import pypto_pro.language as pl\n" + BODY + HOST_AFTER
+    x = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
+    result = run_kernel("host.py", "k", {"x": x, "out": np.zeros_like(x)}, source=source)
+    assert np.array_equal(result.outputs["out"], x * 3)
+
+
+def test_a_failure_before_the_last_kernel_is_still_a_load_error():
+    source = "import pypto_pro.language as pl\nimport torch\nX = torch.rand(2, 2)[0] + undefined_name\n" + BODY
+    with pytest.raises(KernelError, match="loading the kernel file raised NameError"):
+        load_kernel_module(source, path="host.py")
