@@ -355,6 +355,19 @@ def _configs(file, kernel) -> list[Config]:
     return configs
 
 
+def _has_runtime_dims(file, kernel) -> bool:
+    """Does a GM parameter have a dimension known only at run time (`pl.DYNAMIC`, a pointer)?"""
+    for p in kernel.node.params.params:
+        ann = p.annotation.annotation if p.annotation is not None else None
+        if isinstance(ann, cst.Subscript) and file.pl.path(ann.value) in (("Tensor",), ("Ptr",)):
+            items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+            dims = file.evaluator.try_eval(items[0], None) if items else None
+            if not isinstance(dims, (list, tuple)) or not all(
+                    isinstance(d, int) and not isinstance(d, bool) for d in dims):
+                return True
+    return False
+
+
 def _root_words(origin: tuple) -> str:
     if origin and origin[0] == "param":
         return f"`{origin[1]}`"
@@ -368,6 +381,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
+    if not base[0].scalars and not _has_runtime_dims(file, kernel):
+        return base  # every trip count is static: nothing to discover (a loop that is not refuses)
     roots: dict = {}
     outer: set = set()
     nested: set = set()
