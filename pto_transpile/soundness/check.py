@@ -339,13 +339,17 @@ def _auto_mutex(file, kernel) -> bool:
     return True
 
 
+def _gm_annotation(file, param: cst.Param) -> cst.Subscript | None:
+    """The `pl.Tensor[...]`/`pl.Ptr[...]` annotation of a GM parameter (None for a scalar)."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Subscript) and file.pl.path(ann.value) in (("Tensor",), ("Ptr",)):
+        return ann
+    return None
+
+
 def _configs(file, kernel) -> list[Config]:
-    unknown = []
-    for p in kernel.node.params.params:
-        ann = p.annotation.annotation if p.annotation is not None else None
-        is_tensor = isinstance(ann, cst.Subscript) and file.pl.path(ann.value) in (("Tensor",), ("Ptr",))
-        if not is_tensor and p.default is None:
-            unknown.append(p.name.value)
+    unknown = [p.name.value for p in kernel.node.params.params
+               if _gm_annotation(file, p) is None and p.default is None]
     if not unknown:
         return [Config()]
     n = len(SCALAR_TRIALS)
@@ -358,8 +362,8 @@ def _configs(file, kernel) -> list[Config]:
 def _has_runtime_dims(file, kernel) -> bool:
     """Does a GM parameter have a dimension known only at run time (`pl.DYNAMIC`, a pointer)?"""
     for p in kernel.node.params.params:
-        ann = p.annotation.annotation if p.annotation is not None else None
-        if isinstance(ann, cst.Subscript) and file.pl.path(ann.value) in (("Tensor",), ("Ptr",)):
+        ann = _gm_annotation(file, p)
+        if ann is not None:
             items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
             dims = file.evaluator.try_eval(items[0], None) if items else None
             if not isinstance(dims, (list, tuple)) or not all(

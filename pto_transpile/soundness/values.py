@@ -42,13 +42,12 @@ class Opaque(_Unknown):
     run. Unknown for every computation; two values of the same origin are the same number, so
     a stage that receives one from another iteration than in the serial kernel is caught."""
 
-    def __new__(cls, origin: tuple) -> Opaque:
+    origin: tuple
+
+    def __new__(cls, origin: tuple) -> Opaque:  # not the UNKNOWN singleton: one per origin
         obj = object.__new__(cls)
         obj.origin = origin
         return obj
-
-    def __init__(self, origin: tuple) -> None:
-        self.origin = origin
 
     def __eq__(self, other: object) -> bool:  # the same origin is the same number
         return isinstance(other, Opaque) and other.origin == self.origin

@@ -94,8 +94,8 @@ def judge(text: str, preloads: tuple[int, ...], path: str = "mutant.py", seed: i
     generated = {f"p{p}": r.code for p, r in accepted.items()}
     compared = set()
     for kernel in kernels:
-        runs = [{name: value for name in _runtime_scalars(text, kernel)} for value in RUNTIME_VALUES]
-        runs = runs if runs[0] else [{}]
+        names = _runtime_scalars(text, kernel)
+        runs = [{name: value for name in names} for value in RUNTIME_VALUES] if names else [{}]
         unverifiable = []
         for scalars in runs:
             try:
