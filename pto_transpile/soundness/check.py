@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.soundness.events import CORES, Event, Trace
-from pto_transpile.soundness.interp import CannotModel, Config, Interpreter
+from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
@@ -58,14 +60,12 @@ class Problem:
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
     auto_mutex = _auto_mutex(file, kernel)
-    configs = _trip_configs(file, kernel, [(kernel.node, None), (generated, generated_pl)], auto_mutex)
+    functions = [(kernel.node, None), (generated, generated_pl)]
+    configs = _trip_configs(file, kernel, functions, auto_mutex)
     if isinstance(configs, Problem):
         return [configs]
-    for config in configs:
-        problems = _check_one(file, kernel, generated, generated_pl, config, auto_mutex)
-        if problems:
-            return problems
-    return []
+    return _run_all(configs, lambda c: _check_one(file, kernel, generated, generated_pl, c, auto_mutex),
+                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=False))
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -75,29 +75,54 @@ def check_hand_written(file, kernel) -> list[Problem]:
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
     auto_mutex = _auto_mutex(file, kernel)
-    configs = _trip_configs(file, kernel, [(kernel.node, None)], auto_mutex, hand=True)
+    functions = [(kernel.node, None)]
+    configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True)
     if isinstance(configs, Problem):
         return [configs]
+    return _run_all(configs, lambda c: _check_alone(file, kernel, c, auto_mutex),
+                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=True))
+
+
+def _run_all(configs: list[Config], check, longer) -> list[Problem]:
+    """The problems of the first configuration that has any. A run of static sizes that turns
+    out long is proven at representative trip counts instead (`longer`), or, outside the
+    conditions of that argument, followed to its end as far as the step budget allows; if
+    that fails too, the construct that kept the argument out is named."""
     for config in configs:
-        try:
-            trace = Interpreter(file, kernel.node, config, auto_mutex).run()
-        except CannotModel as exc:
-            return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
-                            _input_node(file, exc.node, kernel))]
-        outcome = run_concurrent(trace, twins_race=True)
-        maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
-        outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
-        report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
-        problems = report.problems()
-        if not problems and maybe:
-            race = maybe[0]
-            problems = [Problem("undecided", f"{report.who(race.later)} and {report.who(race.earlier)} touch "
-                                             f"`{race.later_foot.label}` unordered if a condition or index the "
-                                             "check cannot decide lets both happen",
-                                report.node_of(race.later), [("the other access", report.node_of(race.earlier))])]
+        problems = check(config)
+        if problems and problems[0].kind == "long":
+            instead = longer()
+            if isinstance(instead, list):
+                problems = _run_all(instead, check, lambda: None)
+            else:
+                problems = check(replace(config, step_budget=STEP_BUDGET))
+                if problems and "too many statements" in problems[0].detail and isinstance(instead, Problem):
+                    problems = [instead]
         if problems:
             return problems
     return []
+
+
+def _check_alone(file, kernel, config: Config, auto_mutex: bool) -> list[Problem]:
+    try:
+        trace = Interpreter(file, kernel.node, config, auto_mutex).run()
+    except CannotModel as exc:
+        if exc.kind == "long":
+            return [Problem("long", exc.reason, kernel.node.name)]
+        return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
+                        _input_node(file, exc.node, kernel))]
+    outcome = run_concurrent(trace, twins_race=True)
+    maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
+    outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
+    report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
+    problems = report.problems()
+    if not problems and maybe:
+        race = maybe[0]
+        problems = [Problem("undecided", f"{report.who(race.later)} and {report.who(race.earlier)} touch "
+                                         f"`{race.later_foot.label}` unordered if a condition or index the "
+                                         "check cannot decide lets both happen",
+                            report.node_of(race.later), [("the other access", report.node_of(race.earlier))])]
+    return problems
 
 
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool) -> list[Problem]:
@@ -373,29 +398,31 @@ def _has_runtime_dims(file, kernel) -> bool:
 
 
 def _root_words(origin: tuple) -> str:
-    if origin and origin[0] == "param":
+    if origin and origin[0] in ("param", "const"):
         return f"`{origin[1]}`"
     return describe_origin(origin).replace(" (a `pl.DYNAMIC` dimension)", "")
 
 
-def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
-    """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
-    count is known only at run time every trip count up to the bound of the argument in
-    docs/design.md ("For every trip count"): inner loops 0 .. F + L + W, outer loops at
-    `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
-    `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
-    base = _configs(file, kernel)
-    if not base[0].scalars and not _has_runtime_dims(file, kernel):
-        return base  # every trip count is static: nothing to discover (a loop that is not refuses)
-    roots: dict = {}
-    outer: set = set()
-    nested: set = set()
-    periods: set = set()
-    rings: set = set()
-    depths: set = set()
-    in_address: set = set()
+@dataclass
+class _Found:
+    """What the discovery runs of the serial and the generated kernel found."""
+
+    roots: dict = field(default_factory=dict)  #: trip-count root -> its value giving 0 iterations
+    outer: set = field(default_factory=set)
+    nested: set = field(default_factory=set)
+    periods: set = field(default_factory=set)
+    rings: set = field(default_factory=set)
+    depths: set = field(default_factory=set)
+    in_address: set = field(default_factory=set)
+
+
+def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, hand: bool,
+              symbolic_dims: bool = False, symbolic_names: frozenset = frozenset()) -> _Found | Problem:
+    """Run each function once with its loops of run-time trip count at a few iterations."""
+    found = _Found()
     for fn, pl in functions:
-        interp = Interpreter(file, fn, Config(dict(base[0].scalars), discover=True), auto_mutex)
+        config = Config(dict(scalars), discover=True, symbolic_dims=symbolic_dims, symbolic_names=symbolic_names)
+        interp = Interpreter(file, fn, config, auto_mutex)
         if pl is not None:
             interp.pl = pl
         try:
@@ -408,18 +435,64 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             return Problem(exc.kind, exc.reason + where, node)
         uni = interp.uniform
         for var, zero in uni.roots.items():
-            roots.setdefault(var[1], zero)
-        outer.update(v[1] for v in uni.outer)
-        nested.update((a[1], b[1]) for a, b in uni.nested)
-        periods |= uni.periods
-        rings |= uni.rings
-        depths |= uni.depths
-        in_address.update(v[1] for v in uni.in_address if v[0] == "size")
+            found.roots.setdefault(var[1], zero)
+        found.outer.update(v[1] for v in uni.outer)
+        found.nested.update((a[1], b[1]) for a, b in uni.nested)
+        found.periods |= uni.periods
+        found.rings |= uni.rings
+        found.depths |= uni.depths
+        found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
+    return found
+
+
+@dataclass
+class _Bounds:
+    """The trip-count argument's numbers (docs/design.md, "For every trip count")."""
+
+    ring: int  #: R, tasks in flight
+    period: int  #: L
+    inner: int  #: F + L + W: every inner count up to it stands for every count
+    outer: int  #: every outer count up to it stands for every count
+
+    @classmethod
+    def of(cls, found: _Found, generated: bool) -> _Bounds:
+        # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
+        # its buffers let a task run at most one rotation of its deepest group ahead
+        ring = max(found.rings) if found.rings and generated else max(found.depths, default=1) + 1
+        period = math.lcm(*found.periods) if found.periods else 1
+        return cls(ring, period, (ring - 1) + period + ring, max(max(OUTER_TRIPS), ring + 2, period + ring))
+
+    def representative(self, trips: int, outer: bool) -> int:
+        """The count whose run stands for a run of `trips` iterations: `trips` itself up to the
+        bound; past it the count below the bound with the same residue modulo the period (a run
+        at T >= bound holds every situation of the run at T - L, so T - L stands for it)."""
+        bound = self.outer if outer else self.inner
+        if trips < bound:
+            return trips
+        low = bound - self.period
+        return low + (trips - low) % self.period
+
+
+def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
+    """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
+    count is known only at run time every trip count up to the bound of the argument in
+    docs/design.md ("For every trip count"): inner loops 0 .. F + L + W, outer loops at
+    `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
+    `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
+    base = _configs(file, kernel)
+    if not base[0].scalars and not _has_runtime_dims(file, kernel):
+        # every trip count is static: run it; a run that turns out long (`_run_all`) is
+        # proven at representative trip counts instead
+        return [replace(base[0], step_budget=LONG_RUN)]
+    found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand)
+    if isinstance(found, Problem):
+        return found
+    roots = found.roots
     if not roots:
         return base
     where = kernel.node.name
     for origin in roots:
-        if origin in in_address:
+        if origin in found.in_address:
             return Problem("nonuniform", f"a GM offset depends on {_root_words(origin)}, the trip count of a loop, "
                                          "so the check cannot prove the loop for every trip count; to make it "
                                          "provable, compute GM offsets from the loop variable only", where)
@@ -432,15 +505,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                           "the check cannot run both at every trip count; bound both loops by "
                                           "one expression", where)
             leaves[leaf] = origin
-    # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
-    # its buffers let a task run at most one rotation of its deepest group ahead
-    ring = max(rings) if rings and len(functions) > 1 else max(depths, default=1) + 1
-    period = math.lcm(*periods) if periods else 1
-    bound = (ring - 1) + period + ring  # fill F, period L, hazard window W (docs/design.md)
+    b = _Bounds.of(found, len(functions) > 1)
+    ring, period, bound, longest = b.ring, b.period, b.inner, b.outer
     # an outer loop runs through every phase of what it carries (period + ring iterations), and
     # as often as a window of W tasks needs to span its iterations when the inner loops are
     # shorter than W (filtered per inner count below)
-    longest = max(max(OUTER_TRIPS), ring + 2, period + ring)
+    outer, nested = found.outer, found.nested
     ranges = [[roots[o] + t for t in (range(longest + 1) if o in outer else range(bound + 1))] for o in roots]
     count = math.prod(len(r) for r in ranges) + len(base) - 1  # before merging the runs of empty outer loops
     if count > MAX_TRIP_RUNS:
@@ -472,11 +542,113 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     return configs
 
 
+
+
+def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) -> list[Config] | Problem | None:
+    """For a kernel whose sizes are all static but whose loops run long (FlashAttention at
+    4096 x 32768): one run at representative trip counts, with the tensor dimensions followed
+    as symbols, as for `pl.DYNAMIC` ones. Outside the argument's conditions, the reason (a
+    Problem naming the construct) or None; then the real run is followed."""
+    dims = _static_dims(file, kernel)
+    names = _range_constants(file, kernel)
+    found = _discover(file, kernel, functions, auto_mutex, {}, False, symbolic_dims=True,
+                      symbolic_names=frozenset(names))
+    if isinstance(found, Problem):
+        if found.kind != "nonuniform":
+            return None
+        if hand:
+            return replace(found, kind="undecided", detail=f"the check cannot follow this: {found.detail}")
+        return found
+    leaves = [leaf for origin in found.roots for leaf in set(_leaves(origin))]
+    if not found.roots or found.in_address or len(leaves) != len(set(leaves)):
+        return None
+    b = _Bounds.of(found, len(functions) > 1)
+    trips: dict = {}
+    shorter = False
+    for origin, zero in found.roots.items():
+        stop = _evaluate(origin, dims, names)
+        if stop is None:
+            return None
+        count = max(stop - zero, 0)
+        rep = b.representative(count, origin in found.outer)
+        shorter |= rep != count
+        trips[origin] = zero + rep
+    if not shorter:
+        return None
+    return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
+                   symbolic_names=frozenset(names))]
+
+
+def _static_dims(file, kernel) -> dict:
+    """Each GM tensor parameter's static dimensions."""
+    dims = {}
+    for p in kernel.node.params.params:
+        ann = _gm_annotation(file, p)
+        items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)] if ann is not None else []
+        value = file.evaluator.try_eval(items[0], None) if items else None
+        if isinstance(value, (list, tuple)):
+            dims[p.name.value] = tuple(value)
+    return dims
+
+
+def _range_constants(file, kernel) -> dict:
+    """Module constants the kernel body bounds a `pl.range` with (`pl.range(0, N_ITER)`), and
+    their values: followed as trip-count roots when the run is long."""
+    found: dict = {}
+    for call in _calls(kernel.node):
+        if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
+            continue
+        stop = call.args[0 if len(call.args) == 1 else 1].value
+        if isinstance(stop, cst.Name) and stop.value in file.constants:
+            value = file.evaluator.try_eval(stop, None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                found[stop.value] = value
+    return found
+
+
+def _calls(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            yield n
+        stack.extend(n.children)
+
+
+#: the operators a trip-count root may be computed with (`Opaque` origins name them so)
+_ORIGIN_OPS: dict[str, Callable[..., int]] = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
+    "mod": operator.mod, "Minus": operator.neg,
+}
+
+
+def _evaluate(origin, dims: dict, names: dict) -> int | None:
+    """The number a trip-count root stands for at the static sizes `dims` and constants `names`."""
+    if isinstance(origin, int) and not isinstance(origin, bool):
+        return origin
+    if not isinstance(origin, tuple) or not origin:
+        return None
+    if origin[0] == "const":
+        return names.get(origin[1])
+    if origin[0] == "shape":
+        value = dims.get(origin[1], ())[origin[2]] if origin[2] < len(dims.get(origin[1], ())) else None
+        return value if isinstance(value, int) else None
+    if origin[0] == "op" and origin[1] in _ORIGIN_OPS:
+        args = [_evaluate(a, dims, names) for a in origin[2:]]
+        if any(a is None for a in args):
+            return None
+        try:
+            return int(_ORIGIN_OPS[origin[1]](*args))
+        except (ZeroDivisionError, TypeError):
+            return None
+    return None
+
+
 def _leaves(origin) -> list:
     """The scalar parameters and `pl.DYNAMIC` dimensions a trip-count root is computed from."""
     if not isinstance(origin, tuple) or not origin:
         return []
-    if origin[0] in ("param", "shape"):
+    if origin[0] in ("param", "shape", "const"):
         return [origin]
     if origin[0] == "op":
         return [leaf for part in origin[2:] for leaf in _leaves(part)]

@@ -63,6 +63,10 @@ from pto_transpile.soundness.values import (
 
 #: Statements one check may execute before it gives up (hostile or huge loops).
 STEP_BUDGET = 400_000
+#: Statements a run of a kernel with static sizes may take before the check calls it long and
+#: proves it at representative trip counts instead (`check._long_static`); FlashAttention at
+#: 256 x 512 runs about 600 in its serial kernel.
+LONG_RUN = 5_000
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
 PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
@@ -121,6 +125,13 @@ class Config:
     #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
     #: (one the discovery runs missed) is refused
     period: int = 0
+    #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a
+    #: kernel whose static loops run long is checked at representative trip counts
+    symbolic_dims: bool = False
+    #: module constants followed as trip-count roots (`("const", name)`), as scalar parameters are
+    symbolic_names: frozenset = frozenset()
+    #: statements this run may take; past `LONG_RUN`-sized budgets the run is "long", not refused
+    step_budget: int = STEP_BUDGET
 
 
 #: the trip count a discovery run gives each loop over a `pl.DYNAMIC` expression
@@ -167,6 +178,8 @@ class Interpreter:
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
         self._carried: dict[int, tuple] = {}
         self.steps = 0
+        self._budget = config.step_budget
+        self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
         self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
@@ -236,8 +249,9 @@ class Interpreter:
         if items:
             dims = self.file.evaluator.try_eval(items[0], None)
             if isinstance(dims, (list, tuple)):
-                shape = tuple(d if isinstance(d, int) and not isinstance(d, bool) else Opaque(("shape", name, axis))
-                              for axis, d in enumerate(dims))
+                static = not self.config.symbolic_dims
+                shape = tuple(d if static and isinstance(d, int) and not isinstance(d, bool)
+                              else Opaque(("shape", name, axis)) for axis, d in enumerate(dims))
         if len(items) > 1:
             elem = _elem_bytes(self._const(items[1]))
         return TensorV(name, shape, elem)
@@ -254,7 +268,9 @@ class Interpreter:
 
     def exec_stmt(self, stmt: cst.CSTNode, ctxs: list[Ctx]) -> None:
         self.steps += 1
-        if self.steps > STEP_BUDGET:
+        if self.steps > self._budget:
+            if self._budget < STEP_BUDGET:
+                raise CannotModel("the kernel runs long", stmt, kind="long")
             raise CannotModel("the kernel runs too many statements to follow statically", stmt)
         method = _STATEMENTS.get(type(stmt))
         if method is None:
@@ -636,6 +652,11 @@ class Interpreter:
         env = ctx.env
         if name in env:
             return env[name]
+        if self._symbolic_names and name in self._symbolic_names:
+            origin = ("const", name)
+            value = self.trips.get(origin, DISCOVERY_TRIPS if self.config.discover else None)
+            if value is not None:
+                return Sym(value, ((("size", origin), 1),))
         hit = self._globals.get(name)
         if hit is None:
             hit = self._globals[name] = self._global(name)

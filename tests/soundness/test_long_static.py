@@ -1,0 +1,90 @@
+"""Kernels of static sizes whose loops run long: proven at representative trip counts (the
+count below the argument's bound with the same residue modulo the period) instead of being
+followed to the end; the verdict must be the one the whole run gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pto_transpile import transpile
+from pto_transpile.soundness import check as check_module
+from pto_transpile.soundness import interp as interp_module
+
+KERNELS = Path(__file__).parent / "kernels"
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def _static(name: str, rows: int) -> str:
+    """A kernel of tests/soundness/kernels with `n` row tiles fixed by the tensor shapes."""
+    text = (KERNELS / name).read_text()
+    text = text.replace("pl.Tensor[[pl.DYNAMIC, TILE]", f"pl.Tensor[[{rows} * TILE, TILE]")
+    text = text.replace("    n: pl.DT_INT32,\n", "")
+    text = text.replace("    for ki in pl.range(0, n):", "    n = a.shape[0] // TILE\n    for ki in pl.range(0, n):")
+    assert "DYNAMIC" not in text and "DT_INT32" not in text
+    return text
+
+
+def _constant(name: str, rows: int) -> str:
+    """The same kernel with its trip count a module constant (`pl.range(0, N_TILES)`)."""
+    text = _static(name, rows).replace("    n = a.shape[0] // TILE\n", "")
+    text = text.replace("HALF = TILE // 2\n", f"HALF = TILE // 2\nN_TILES = {rows}\n", 1)
+    text = text.replace("pl.range(0, n)", "pl.range(0, N_TILES)")
+    text = text.replace("    mark(ki, n, st)", "    mark(ki, N_TILES, st)")
+    assert "N_TILES = " in text and " n)" not in text
+    return text
+
+
+def _errors(text: str, path: str) -> list[str]:
+    result = transpile(text, path=path)
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+def _runs(monkeypatch) -> list:
+    runs: list = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    return runs
+
+
+@pytest.mark.parametrize("make", [_static, _constant])
+@pytest.mark.parametrize("rows", [300, 301, 302, 303])
+def test_a_long_static_loop_gets_the_verdict_of_its_whole_run(monkeypatch, rows, make):
+    # wrong exactly when the trip count is a multiple of 3; the representative run is short
+    text = make("residue_defect.py", rows)
+    runs = _runs(monkeypatch)
+    short = _errors(text, "residue_defect.py")
+    reps = [c.trips for c in runs if c.trips]
+    assert reps and all(max(c.values()) < 20 for c in reps), reps
+    assert bool(short) == (rows % 3 == 0), short
+    if short:
+        assert "receives `scale`" in short[0]
+    monkeypatch.setattr(interp_module, "LONG_RUN", 10 ** 9)
+    monkeypatch.setattr(check_module, "LONG_RUN", 10 ** 9)
+    whole = _errors(text, "residue_defect.py")
+    assert bool(whole) == bool(short), (whole, short)
+
+
+def test_a_long_static_loop_outside_the_conditions_is_followed_to_its_end(monkeypatch):
+    # `ki >= 40` is no boundary test: the argument does not apply, the whole run is followed
+    runs = _runs(monkeypatch)
+    errors = _errors(_static("late_defect.py", 60), "late_defect.py")
+    assert errors and "receives" in errors[0] and "scale" in errors[0], errors
+    assert not any(c.trips for c in runs)
+
+
+def test_a_short_static_loop_is_run_as_it_is(monkeypatch):
+    runs = _runs(monkeypatch)
+    assert _errors(_static("trip_param.py", 7), "trip_param.py") == []
+    assert [c.trips for c in runs] == [{}]
+
+
+def test_flash_attention_at_a_production_size_is_proven():
+    text = (EXAMPLES / "flash_attention_dn.py").read_text()
+    text = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    result = transpile(text, path="flash_attention_dn.py")
+    assert [d.message for d in result.diagnostics if d.severity == "error"] == []
+    small = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py")
+    assert result.code == small.code.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace(
+        "SEQ_KV = 512\n", "SEQ_KV = 32768\n")
