@@ -96,7 +96,7 @@ def _run_all(configs: list[Config], check, longer) -> list[Problem]:
                 problems = _run_all(instead, check, lambda: None)
             else:
                 problems = check(replace(config, step_budget=STEP_BUDGET))
-                if problems and "too many statements" in problems[0].detail and isinstance(instead, Problem):
+                if problems and problems[0].kind == "size" and isinstance(instead, Problem):
                     problems = [instead]
         if problems:
             return problems

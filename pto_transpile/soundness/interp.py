@@ -223,6 +223,11 @@ class Interpreter:
                               "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         return self.trace
 
+    def _too_long(self, reason: str, node) -> CannotModel:
+        """A run too long to follow: "long" while the check only probes whether it is (it then
+        proves representative trip counts instead), "size" when it must follow the whole run."""
+        return CannotModel(reason, node, kind="long" if self._budget < STEP_BUDGET else "size")
+
     def _params(self, core: int) -> dict:
         env: dict = {}
         for p in self.fn.params.params:
@@ -269,9 +274,7 @@ class Interpreter:
     def exec_stmt(self, stmt: cst.CSTNode, ctxs: list[Ctx]) -> None:
         self.steps += 1
         if self.steps > self._budget:
-            if self._budget < STEP_BUDGET:
-                raise CannotModel("the kernel runs long", stmt, kind="long")
-            raise CannotModel("the kernel runs too many statements to follow statically", stmt)
+            raise self._too_long("the kernel runs too many statements to follow statically", stmt)
         method = _STATEMENTS.get(type(stmt))
         if method is None:
             raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
@@ -406,7 +409,7 @@ class Interpreter:
             raise _nonuniform(exc, node.iter) from None
         r = range(int(first.start), int(first.stop), int(first.step))
         if len(r) > MAX_ITEMS:
-            raise CannotModel("this loop runs too many iterations to follow", node)
+            raise self._too_long("this loop runs too many iterations to follow", node)
         key = ("loop", id(node))
         label = self._code_of(node.target)
         stop = first.stop
@@ -1017,7 +1020,7 @@ class Interpreter:
             raise CannotModel("`pl.range` with step 0", node)
         r = range(*pos)
         if len(r) > MAX_ITEMS:
-            raise CannotModel("this loop runs too many iterations to follow", node)
+            raise self._too_long("this loop runs too many iterations to follow", node)
         return r
 
     def _tile_type(self, node, ctx) -> Any:

@@ -88,3 +88,12 @@ def test_flash_attention_at_a_production_size_is_proven():
     small = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py")
     assert result.code == small.code.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace(
         "SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+
+
+def test_a_loop_too_long_to_follow_names_what_keeps_the_argument_out():
+    # 100,000 iterations: past what the check follows, and `ki >= 40` is no boundary test
+    errors = _errors(_static("late_defect.py", 100_000), "late_defect.py")
+    assert len(errors) == 1 and "`ki >= 40` singles out iterations" in errors[0], errors
+    # the same loop with a uniform body is proven at its representative count
+    assert _errors(_static("residue_defect.py", 100_001), "residue_defect.py") == []
+    assert _errors(_static("residue_defect.py", 100_002), "residue_defect.py") != []
