@@ -46,6 +46,9 @@ class _Record:
     comp: int
     epoch: int
     event: Event
+    #: a read superseded by a later read of the same bytes on the same pipe: every access that
+    #: races with this one races with that one too, so it is dropped at the next scan
+    dead: bool = False
 
     @property
     def writer(self) -> WriterId:
@@ -82,6 +85,7 @@ class _Memory:
         self.outcome = outcome
         self.concurrent = concurrent
         self.twins_race = twins_race
+        self.last_read: dict[tuple, _Record] = {}  #: (foot, pipe) -> the latest read record
 
     def access(self, ev: Event, vc: tuple, comp: int) -> None:
         epoch = vc[comp]
@@ -89,8 +93,15 @@ class _Memory:
             self._read(ev, i, foot, vc)
         for foot in ev.writes:
             self._write(ev, foot, vc, comp, epoch)
-        for foot in ev.reads:
-            self.by_key[foot.key].append(_Record(foot, False, comp, epoch, ev))
+        if self.concurrent:  # a sequential run has no races: reads are checked against nothing
+            for foot in ev.reads:
+                rec = _Record(foot, False, comp, epoch, ev)
+                self.by_key[foot.key].append(rec)
+                if not self.twins_race:
+                    before = self.last_read.get((foot, comp))
+                    if before is not None and before.epoch <= epoch:
+                        before.dead = True
+                    self.last_read[(foot, comp)] = rec
         if ev.writes:
             self.outcome.writers[(ev.core, ev.ident)] = ev
 
@@ -134,13 +145,21 @@ class _Memory:
         recs = self.by_key[foot.key]
         keep = []
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
+        definite = not (foot.may or foot.window)
         for r in recs:
+            if r.dead:
+                continue
             f = r.foot
             if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1:
                 self._conflicts(r, ev, foot, vc)
                 covered = r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1
-                if not (foot.may or foot.window) and covered and self._ordered(r, ev, vc):
-                    continue  # fully overwritten: nothing later can see it or race with it unseen
+                if definite and (covered or not r.write and not self.twins_race) and self._ordered(r, ev, vc):
+                    # overwritten after it: a later access that would race with the covered part
+                    # races with this write, or is ordered after both; keep what is not covered
+                    # (a tile read whole and written back in quarters by two cores)
+                    if not covered:
+                        keep.extend(_Record(piece, False, r.comp, r.epoch, r.event) for piece in _outside(f, foot))
+                    continue
             keep.append(r)
         keep.append(_Record(foot, True, comp, epoch, ev))
         self.by_key[foot.key] = keep
@@ -159,6 +178,21 @@ def _twins(a: Event, b: Event) -> bool:
     """The same op on both AIVs: each works on its own half (or writes the same bytes). They
     run at the same time in the serial kernel too, so they are neither a race nor ordered."""
     return a.ident == b.ident and a.core != b.core and a.core != AIC and b.core != AIC
+
+
+def _outside(f: Foot, w: Foot) -> list[Foot]:
+    """The parts of `f` that the overlapping rectangle `w` does not cover (at most four)."""
+    pieces = []
+    if f.r0 < w.r0:
+        pieces.append(f._replace(r1=w.r0))
+    if w.r1 < f.r1:
+        pieces.append(f._replace(r0=w.r1))
+    mid0, mid1 = max(f.r0, w.r0), min(f.r1, w.r1)
+    if f.c0 < w.c0:
+        pieces.append(f._replace(r0=mid0, r1=mid1, c1=w.c0))
+    if w.c1 < f.c1:
+        pieces.append(f._replace(r0=mid0, r1=mid1, c0=w.c1))
+    return pieces
 
 
 def _intersect(a: Foot, b: Foot) -> Foot:
