@@ -143,7 +143,7 @@ class _Memory:
 
     def _write(self, ev: Event, foot: Foot, vc: tuple, comp: int, epoch: int) -> None:
         recs = self.by_key[foot.key]
-        keep = []
+        keep: list[_Record] = []
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
         definite = not (foot.may or foot.window)
         for r in recs:
