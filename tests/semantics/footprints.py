@@ -11,16 +11,38 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from pto_api.memory import MEMORY_SPACES
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
-from pto_transpile.soundness.check import _auto_mutex
+from pto_transpile.soundness.check import Problem, _auto_mutex, _discover, _evaluate
 from pto_transpile.soundness.events import CORES, INF
 from pto_transpile.soundness.interp import Config, Interpreter
 from sim_runtime import machine, run_kernel
 from sim_runtime.tiles import GMTensor
 
 Intervals = list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What a kernel of run-time sizes or a tiling key needs to run: GM shapes, and scalar,
+    tiling-data and tiling-key values (by name)."""
+
+    shapes: dict
+    args: dict
+
+
+#: Launches of the kernel files that cannot run on defaults, by file stem (the example and
+#: its golden input and outputs share one). `ApplyRelu=1`: the checker follows both branches
+#: of a tiling-key test (a `may` relu), the emulator the instance's.
+LAUNCHES = {"tiled_scale": Launch({"a": (160, 32), "w": (32, 32), "out": (160, 32)}, {"scale": 0.5, "ApplyRelu": 1})}
+
+
+def launch_of(path: Path) -> Launch | None:
+    stem = path.parent.name if path.parent.parent.name == "golden" else path.stem
+    return LAUNCHES.get(stem)
 
 
 @dataclass
@@ -51,7 +73,7 @@ def within(inner: Intervals, outer: Intervals) -> bool:
     return all(any(x <= a and b <= y for x, y in outer) for a, b in inner)
 
 
-def emulator_ops(path: Path, kernel: str) -> dict[str, list[OpFeet]]:
+def emulator_ops(path: Path, kernel: str, launch: Launch | None = None) -> dict[str, list[OpFeet]]:
     """Per core name, the ops one launch (block_dim 1, zero inputs) executes, in program order.
     Sequential mode: footprints do not depend on the interleaving, and a kernel the
     transpiler has not pipelined yet has no syncs to run concurrently with."""
@@ -73,7 +95,11 @@ def emulator_ops(path: Path, kernel: str) -> dict[str, list[OpFeet]]:
 
     machine.Machine.execute = recording  # type: ignore[method-assign]
     try:
-        run_kernel(path, kernel, {}, mode="sequential")
+        inputs: dict = {}
+        if launch is not None:
+            inputs = {name: np.zeros(shape, dtype=np.float32) for name, shape in launch.shapes.items()}
+            inputs.update(launch.args)
+        run_kernel(path, kernel, inputs, mode="sequential")
     finally:
         machine.Machine.execute = execute  # type: ignore[method-assign]
     out: dict[str, list[OpFeet]] = {}
@@ -83,12 +109,21 @@ def emulator_ops(path: Path, kernel: str) -> dict[str, list[OpFeet]]:
     return out
 
 
-def checker_ops(path: Path, kernel: str, gm_shapes: dict[str, tuple]) -> dict[str, list[OpFeet]]:
+def checker_ops(path: Path, kernel: str, gm_shapes: dict[str, tuple],
+                launch: Launch | None = None) -> dict[str, list[OpFeet]]:
     """Per core name, the op events of the checker's run of the kernel (no scalar parameters),
-    in program order; GM rectangles become flat element indices of `gm_shapes`."""
+    in program order; GM rectangles become flat element indices of `gm_shapes`. A kernel of
+    run-time sizes runs its loops at the trip counts the launch's shapes give."""
     file = read(SourceFile.parse(path.read_text(encoding="utf-8"), str(path)))
     info = next(k for k in file.kernels if k.name == kernel)
-    trace = Interpreter(file, info.node, Config(), _auto_mutex(file, info)).run()
+    auto_mutex = _auto_mutex(file, info)
+    config = Config()
+    if launch is not None:
+        found = _discover(file, info, [(info.node, None)], auto_mutex, {}, False)
+        assert not isinstance(found, Problem), found
+        trips = {origin: _evaluate(origin, launch.shapes, {}) for origin in found.roots}
+        config = Config(trips=trips, zeros=dict(found.roots))
+    trace = Interpreter(file, info.node, config, auto_mutex).run()
     out: dict[str, list[OpFeet]] = {}
     for c, events in enumerate(trace.events):
         name = f"b0.{CORES[c]}"
@@ -121,8 +156,10 @@ def _common(f, gm_shapes: dict[str, tuple]) -> tuple[tuple, Intervals]:
     return f.key, [(r * cols + f.c0, r * cols + f.c1) for r in range(f.r0, f.r1)]
 
 
-def gm_shapes(path: Path, kernel: str) -> dict[str, tuple]:
+def gm_shapes(path: Path, kernel: str, launch: Launch | None = None) -> dict[str, tuple]:
     """GM tensor shapes of the launch (what the checker's element rectangles index)."""
+    if launch is not None:
+        return dict(launch.shapes)
     from sim_runtime.launch import tensor_specs
     from sim_runtime.loader import load_kernel_module
 

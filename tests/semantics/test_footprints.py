@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from footprints import OpFeet, checker_ops, emulator_ops, gm_shapes, within
+from footprints import OpFeet, checker_ops, emulator_ops, gm_shapes, launch_of, within
 from shared_cases import CASES
 
 pytestmark = pytest.mark.emulator
@@ -69,8 +69,9 @@ def _differences(checker: OpFeet, emulator: OpFeet) -> list[str]:
 
 
 def _compare(path: Path, kernel: str) -> None:
-    emulated = emulator_ops(path, kernel)
-    checked = checker_ops(path, kernel, gm_shapes(path, kernel))
+    launch = launch_of(path)
+    emulated = emulator_ops(path, kernel, launch)
+    checked = checker_ops(path, kernel, gm_shapes(path, kernel, launch), launch)
     assert set(checked) == set(emulated), kernel
     problems = []
     for core, ops in checked.items():
