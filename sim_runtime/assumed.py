@@ -23,6 +23,10 @@ here rather than given a switch:
   lanes it keeps is not documented).
 * The padding row of a `[65, 64]` NZ tile is never written and never read; its content is
   undefined and nothing depends on it.
+* A kernel without any `section_cube` is compiled aiv-only, one AIV per block (the JIT
+  decides "pure vector" as "no `section_cube`"), so a kernel with no section at all runs
+  once per block on an AIV, not on a cube and two vector cores: the documented GM
+  `getval`/`setval` kernel (`t[1] = t[0]`, no section) then writes once, not three times.
 * Timing: every number of the cost model (bandwidths, cube and vector rates, issue cost,
   queue depth, sync latency) lives in `costs.py`, whose `SOURCES` names the public source of
   each or marks it assumed; how the pipes spend them is `coretime.py`.

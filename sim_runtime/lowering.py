@@ -127,7 +127,8 @@ def lower(fn) -> LoweredKernel:
     exec(compile(module, filename, "exec", flags=flags, dont_inherit=True), g, ns)
     g[SECTION_FN] = section_entry
     kinds = sections.kinds
-    kind = "vector" if kinds == {"vector"} else "cube" if kinds == {"cube"} else "mix"
+    # no section_cube compiles aiv-only, a section-less kernel too (`assumed.py`)
+    kind = "mix" if kinds == {"cube", "vector"} else "cube" if kinds == {"cube"} else "vector"
     return LoweredKernel(ns[fn.__name__], kind, _sync_owners(fdef, stages), stages)
 
 

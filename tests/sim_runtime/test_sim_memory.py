@@ -283,3 +283,17 @@ def test_tuple_of_tiles_indexed_by_a_counter():
     x = np.zeros((8, 32), np.float32)
     out = run(src, {"x": x}).outputs["out"]
     assert [float(out[8 * n, 0]) for n in range(3)] == [1.0, 2.0, 1.0]  # n = 1, 2, 3, 4 -> slots 1, 2, 0, 1
+
+
+def test_a_kernel_without_sections_runs_once_per_block_on_a_vector_core():
+    # no section_cube: compiled aiv-only, so the scalar copy runs on one AIV, not on three cores
+    src = """
+    @pl.jit(auto_mutex=True)
+    def k(params: pl.Tensor[[4], pl.DT_FP32]):
+        first = params[0]
+        params[3] = first
+    """
+    params = np.array([2.5, 0.0, 0.0, 0.0], dtype=np.float32)
+    result = run(src, {"params": params})
+    assert result.outputs["params"].tolist() == [2.5, 0.0, 0.0, 2.5]
+    assert list(result.cores) == ["b0.AIV"]
