@@ -147,6 +147,9 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     ns = module.__dict__
     my_builtins = dict(builtins.__dict__)
     my_builtins["__import__"] = make_import()
+    # `vf` is the reserved namespace of `@pl.vector_function` bodies: they use it without an
+    # import (a module that binds `vf` itself shadows this, as a global shadows a builtin)
+    my_builtins["vf"] = sim_pl.Vf
     ns["__builtins__"] = my_builtins
     ns["__pl_sim_source__"] = source
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory

@@ -397,3 +397,17 @@ def test_load_with_a_register_dtype_reinterprets_the_bytes():
     out = run(vec_kernel(vfs, "bits(a[0], b[0])", [2, 64], out_shape=[1, 64], out_dtype="DT_INT32"),
               x=x).outputs["out"]
     assert np.array_equal(out[0], x[1].view(np.int32))
+
+
+def test_vector_functions_use_the_vf_namespace_without_an_import():
+    # `vf` is reserved inside `@pl.vector_function`: documented kernels do not import it
+    vfs = """
+    @pl.vector_function
+    def copy(src, dst):
+        p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+        vf.store_align(dst, vf.load_align(src), p)
+    """
+    x = rows(1)
+    src = vec_kernel(vfs, "copy(a[0], b[0])", [1, 64]).replace("from pypto_pro.language import Vf as vf\n", "")
+    assert "import Vf" not in src
+    assert np.array_equal(run(src, x=x).outputs["out"], x)
