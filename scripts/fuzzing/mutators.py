@@ -374,6 +374,24 @@ def rebind_module_name(a: Anatomy, rng: random.Random) -> Mutation:
     return a.edit((at, at, line)), f"rebound {name} after line {stmt.lineno}: {line.strip().splitlines()[0]}"
 
 
+def lengthen_loop(a: Anatomy, rng: random.Random) -> Mutation:
+    """Make a loop long: multiply a module constant that a kernel's `pl.range` or a GM tensor's
+    shape reads by 5 to 7, so that trip counts pass the soundness check's bound and, with a
+    lowered long-run budget (`fuzz.py --long-run`), it proves them at representative counts
+    while the emulator runs every iteration."""
+    used = {n.id for k in a.kernels for n in ast.walk(k) if isinstance(n, ast.Name)}
+    sites = [stmt for stmt in a.tree.body if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+             and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in used
+             and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is int
+             and 1 < stmt.value.value <= 1024 and stmt.targets[0].id.isupper()
+             and any(word in stmt.targets[0].id for word in ("N", "SEQ", "ITER", "ROWS", "TILES"))]
+    stmt = _choose(rng, sites)
+    factor = _choose(rng, [5, 6, 7])
+    start, end = a.node_span(stmt.value)
+    name = stmt.targets[0].id
+    return a.edit((start, end, str(stmt.value.value * factor))), f"{name} x{factor} (line {stmt.lineno})"
+
+
 #: name -> (weight, mutator). Plausible one-place edits weigh most.
 MUTATORS: dict[str, tuple[int, Mutator]] = {
     "edit_ids": (12, edit_ids),
@@ -395,6 +413,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "scalar_offset": (5, scalar_offset),
     "trip_from_scalar": (4, trip_from_scalar),
     "rebind_module_name": (4, rebind_module_name),
+    "lengthen_loop": (3, lengthen_loop),
 }
 
 
