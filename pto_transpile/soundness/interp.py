@@ -240,7 +240,11 @@ class Interpreter:
             elif self.config.discover and p.default is None:
                 env[name] = Sym(DISCOVERY_TRIPS, ((("size", ("param", name)), 1),))
             elif name in self.config.scalars:
-                env[name] = self.config.scalars[name]
+                value = self.config.scalars[name]
+                # a sampled value that also says where it came from: GM offsets by it are judged for
+                # every value (`Uniform.finish`)
+                sampled = isinstance(value, int) and not isinstance(value, bool) and not self.config.discover
+                env[name] = Sym(value, ((("scalar", name), 1),)) if sampled else value
             elif p.default is not None:
                 env[name] = self.file.evaluator.try_eval(p.default, UNKNOWN)
             else:
@@ -909,6 +913,7 @@ class Interpreter:
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, _ = self._args(node, ctx)
+        pos = [_sampled_int(p) for p in pos]
         if not known(*pos):
             return UNKNOWN
         if any(isinstance(p, Sym) for p in pos):
@@ -1005,6 +1010,7 @@ class Interpreter:
 
     def _range(self, node, ctx) -> Any:
         pos, _ = self._args(node, ctx)
+        pos = [_sampled_int(p) for p in pos]
         if any(isinstance(p, Opaque) for p in pos) and any(isinstance(p, Sym) for p in pos):
             pos = [int(p) if isinstance(p, Sym) and not self.config.discover else p for p in pos]
             stop = pos[0] if len(pos) == 1 else pos[1]
@@ -1434,8 +1440,8 @@ class Interpreter:
 
 
 def _nonuniform(exc: NonUniform, node) -> CannotModel:
-    return CannotModel(f"{exc.what}, so the check cannot prove the loop for every trip count; to make it "
-                       f"provable, {exc.fix}", node, kind="nonuniform")
+    return CannotModel(f"{exc.what}, so the check cannot prove {exc.claim}; to make it provable, {exc.fix}", node,
+                       kind="nonuniform")
 
 
 def _small_statements(block) -> list:
@@ -1576,6 +1582,14 @@ _PL_CALLS: dict[str, Callable] = {
     "section_vector": Interpreter._section,
     **{n: Interpreter._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
 }
+
+
+def _sampled_int(value: Any) -> Any:
+    """A value computed only from sampled scalar parameters as the plain number of this run
+    (a range or a builtin over it is static in the run); anything else unchanged."""
+    if isinstance(value, Sym) and value.form and all(v[0] == "scalar" for v, _ in value.form) and not value.residue:
+        return int(value)
+    return value
 
 
 def _opaque_operands(*values: Any) -> bool:

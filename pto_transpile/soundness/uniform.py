@@ -38,9 +38,9 @@ INDEX = ("loop", "carried")
 class NonUniform(Exception):
     """The loop body uses a loop variable, counter or trip count outside the conditions."""
 
-    def __init__(self, what: str, fix: str):
+    def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count"):
         super().__init__(what)
-        self.what, self.fix = what, fix
+        self.what, self.fix, self.claim = what, fix, claim
 
 
 @dataclass
@@ -64,6 +64,9 @@ class Access:
     write: bool
     coords: tuple  #: per coordinate: (linear part, constant, extent) or None when not affine
     text: str
+    #: per coordinate: the scalar kernel parameters in it (`("scalar", name)`, or a value
+    #: derived from them) with their coefficients: the part that moves with their values
+    shift: tuple = ()
 
 
 @dataclass
@@ -192,6 +195,7 @@ class Uniform:
     # --- GM offsets -------------------------------------------------------------------------
     def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str) -> None:
         coords: list = []
+        shifts: list = []
         for o, e in zip(offsets, extents, strict=True):
             form = _form(o)
             trip = [v for v, _ in form if v[0] not in INDEX and self._trip_dependent(v)]
@@ -202,13 +206,14 @@ class Uniform:
                     raise NonUniform(f"the GM offset `{text}` depends on the trip count",
                                      "compute GM offsets from the loop variable only (`ki * TILE`), not from the "
                                      "number of iterations")
+            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v)), key=repr)))
             if _residue(o):
                 coords.append(None)
                 continue
             linear = tuple(sorted(((v, c) for v, c in form if v[0] in INDEX), key=repr))
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
-        self.accesses.append(Access(tensor, write, tuple(coords), text))
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts)))
 
     def finish(self) -> None:
         """Every written tensor: accesses of different iterations never overlap."""
@@ -218,6 +223,18 @@ class Uniform:
         for tensor, accs in by_tensor.items():
             if not any(a.write for a in accs):
                 continue
+            shifted = {a.shift for a in accs}
+            if len(shifted) > 1:
+                # regions that move apart with a parameter's value meet for some value: the
+                # run at the sampled values says nothing about the others
+                moving = next(a for a in accs if any(a.shift))
+                names = sorted({_scalar_name(v) for a in accs for part in a.shift for v, _ in part})
+                raise NonUniform(f"`{tensor}` is written, and its accesses are offset by the run-time value of "
+                                 f"{', '.join(f'`{n}`' for n in names)} differently (`{moving.text}`), so they "
+                                 "overlap for some values",
+                                 f"offset every access of `{tensor}` by the same expression of "
+                                 f"{', '.join(f'`{n}`' for n in names)}, or none",
+                                 claim=f"the kernel for every value of {', '.join(f'`{n}`' for n in names)}")
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
             if not any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs))):
@@ -278,10 +295,21 @@ def _index(form: tuple) -> bool:
     return any(v[0] in INDEX for v, _ in form)
 
 
+def _scalar(var: tuple) -> bool:
+    """A scalar kernel parameter, or a value computed from one."""
+    return var[0] == "scalar" or var[0] == "derived" and any(r[0] == "scalar" for r in var[2])
+
+
+def _scalar_name(var: tuple) -> str:
+    if var[0] == "scalar":
+        return var[1]
+    return next(r[1] for r in var[2] if r[0] == "scalar")
+
+
 def _roots(form: tuple) -> set:
     out: set = set()
     for v, _ in form:
-        if v[0] in ("size", "core"):
+        if v[0] in ("size", "core", "scalar"):
             out.add(v)
         elif v[0] == "derived":
             out.update(v[2])

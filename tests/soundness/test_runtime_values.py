@@ -37,10 +37,26 @@ def test_a_gm_value_passed_as_an_argument_travels_with_its_iteration():
     assert "_pl_ctx_neg1.f," in result.code  # read back from its own iteration's ctx
 
 
-def test_a_scalar_offset_that_meets_the_next_task_is_refused():
-    result = _transpile("store_offset_param.py")
+@pytest.mark.parametrize("name", ["store_offset_param.py", "store_offset_far.py"])
+def test_stores_offset_by_a_scalar_differently_are_refused_for_every_value(name):
+    # `out[ki + d]` beside `out[ki]`: they meet for some d (1, or 13 beyond every sampled value)
+    result = _transpile(name)
     assert result.code is None
-    assert any("(shown with d=1)" in m for m in _messages(result)), _messages(result)
+    (message,) = _messages(result)
+    assert "`out` is written, and its accesses are offset by the run-time value of `d` differently" in message
+    assert "for every value of `d`" in message and "offset every access of `out` by the same" in message
+
+
+def test_accesses_offset_by_a_scalar_alike_are_accepted():
+    # every access of `out` moves with `d` alike: the same pattern for every value, shifted
+    text = (KERNELS / "store_offset_param.py").read_text()
+    same = text.replace("pl.store(out, z_vec, [ki * TILE + sub_id * HALF, 0])",
+                        "pl.store(out, z_vec, [(ki + d) * TILE + sub_id * HALF, 0])")
+    assert same != text
+    same = same.replace("fill_row(ki, sub_id,", "fill_row(ki, d, sub_id,")
+    assert same.count("fill_row(ki, d, sub_id,") == 2
+    result = transpile(same, path="same_offset.py")
+    assert _messages(result) == []
 
 
 @pytest.mark.emulator
@@ -50,6 +66,8 @@ def test_a_scalar_offset_that_meets_the_next_task_is_refused():
     ("store_offset_param.py", {"d": 0}, True),
     ("store_offset_param.py", {"d": 1}, False),
     ("store_offset_param.py", {"d": 2}, True),
+    ("store_offset_far.py", {"d": 2}, True),
+    ("store_offset_far.py", {"d": 13}, False),
 ])
 def test_the_emulator_agrees(name, scalars, same):
     """The transform's output (written without the check) is right exactly where the check
