@@ -3,8 +3,11 @@
 Mutates the example and golden kernels (examples/*.py, golden/*/input.py) with one-place
 edits, transpiles each mutant at every preload of --preloads, and runs every accepted one
 on the emulator against its serial version. Any mismatch, race, deadlock or unbalanced
-flag is a soundness failure; an exception escaping transpile(), PTO099, an emulator crash
-or a hang is recorded too. Each failure is shrunk to a small reproducer in --out.
+flag is a soundness failure. A mutant the soundness check refuses with a proof (PTO061 race,
+deadlock or unbalanced flags; PTO068 in hand-written syncs) is run on the emulator too, and
+a run that contradicts the proof is a disagreement failure (fuzzing/oracle.py defines the
+agreement). An exception escaping transpile(), PTO099, an emulator crash or a hang is
+recorded too. Each failure is shrunk to a small reproducer in --out.
 Exit status 1 when anything failed, 2 when the fuzzer itself broke, 0 otherwise.
 
     python scripts/fuzz.py --mutants 3000 --seed 1 [--preloads 1,2] [--jobs J] [--out DIR] [--timeout T]

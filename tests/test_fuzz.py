@@ -302,8 +302,8 @@ def test_end_to_end_summary_and_exit_status(tmp_path, capsys):
     assert rows["mutants"] == [4]
     assert rows["unparsable (skipped)"][0] + rows["rejected"][0] + rows["accepted"][0] \
         + rows["crashes"][0] + rows["PTO099 internal errors"][0] + rows["hangs"][0] >= 4
-    failed = sum(rows[k][0] for k in ("soundness failures", "crashes", "PTO099 internal errors",
-                                      "emulator crashes", "hangs"))
+    failed = sum(rows[k][0] for k in ("soundness failures", "check/emulator disagreements", "crashes",
+                                      "PTO099 internal errors", "emulator crashes", "hangs"))
     assert status == (1 if failed else 0)
     assert "wall time" in out and "by mutator" in out
 
@@ -329,3 +329,112 @@ def test_output_does_not_depend_on_the_number_of_jobs(tmp_path, capsys):
                    "--out", str(tmp_path), "--shrink-tests", "0"])
         outputs.append([line for line in capsys.readouterr().out.splitlines() if "wall time" not in line])
     assert outputs[0] == outputs[1]
+
+
+# --- refusals cross-checked on the emulator -----------------------------------------------------
+
+def _refused_race():
+    """A kernel the soundness check refuses with a proven race (PTO061): a vector stage stores
+    into the GM rows the cube stage loads in the next iteration."""
+    from pto_transpile.rules import pipeline_not_proven
+    return pipeline_not_proven.INVALID[0]
+
+
+def _refused_hand():
+    """A hand-pipelined kernel refused with PTO068: a wait the vector core needs is missing."""
+    from pto_transpile.rules import hand_sync_unsound
+    return hand_sync_unsound.INVALID[0]
+
+
+def test_the_kind_of_a_refusal_is_read_from_its_hint():
+    from pto_transpile import transpile
+    kinds = {oracle.problem_kind(d) for d in transpile(_refused_race(), preload=1, path="k.py").diagnostics
+             if d.code == "PTO061"}
+    assert kinds == {"race"}
+    kinds = {oracle.problem_kind(d) for d in transpile(_refused_hand(), path="k.py").diagnostics if d.code == "PTO068"}
+    assert "race" in kinds and "" not in kinds
+
+
+@pytest.mark.parametrize("kinds,verdicts,expected", [
+    (("race",), ("race",), oracle.AGREED),
+    (("race",), ("ok", "mismatch"), oracle.AGREED),  # one run of several shows it
+    (("race",), ("ok", "ok"), oracle.DISAGREED),
+    (("race",), ("ok", "unsupported"), oracle.INCONCLUSIVE),  # a run without a verdict may hold the race
+    (("race",), ("imbalance",), oracle.OTHER),
+    (("deadlock",), ("deadlock",), oracle.AGREED),
+    (("deadlock",), ("mismatch",), oracle.DISAGREED),  # the run ended: no deadlock
+    (("deadlock",), ("race",), oracle.OTHER),  # the race stopped the run before any deadlock
+    (("unbalanced",), ("ok",), oracle.DISAGREED),
+    (("value",), ("mismatch",), oracle.AGREED),
+    (("value",), ("ok", "ok"), oracle.NOT_SHOWN),  # equal outputs by coincidence of the data: no failure
+    (("argument",), ("race",), oracle.OTHER),
+    (("overflow",), ("ok",), oracle.NOT_SHOWN),  # depends on how far a core runs ahead
+    (("race", "argument"), ("ok",), oracle.DISAGREED),
+])
+def test_the_outcome_of_a_cross_checked_refusal(kinds, verdicts, expected):
+    assert oracle.outcome(kinds, verdicts) == expected
+
+
+def test_a_refused_race_the_emulator_also_finds_is_an_agreement():
+    judgement = oracle.judge(_refused_race(), (1,), path="k.py")
+    assert judgement.rejected == {1: "PTO061"} and judgement.failures == []
+    (check,) = judgement.crosschecked
+    assert (check.preload, check.code, check.kinds, check.outcome) == (1, "PTO061", ("race",), oracle.AGREED)
+    assert "race" in check.verdicts
+
+
+def test_a_hand_pipelined_kernel_refused_with_pto068_is_run_as_written():
+    judgement = oracle.judge(_refused_hand(), (1, 2), path="k.py")
+    assert judgement.rejected == {1: "PTO068", 2: "PTO068"} and judgement.failures == []
+    (check,) = judgement.crosschecked  # PTO068 does not depend on the preload: run once
+    assert (check.preload, check.code, check.outcome) == (1, "PTO068", oracle.AGREED)
+
+
+def _clean_refused_runs(real):
+    """An emulator that runs every refused version clean: it contradicts the check."""
+    def clean(text, versions, *args, **kw):
+        report = real(text, versions, *args, **kw)
+        for row in report.rows[1:]:
+            if row.version.startswith("r"):
+                row.verdict, row.message, row.max_diff = "ok", "", {}
+        return report
+    return clean
+
+
+def test_a_disagreement_is_a_failure_that_reproduces_and_fails_the_campaign(monkeypatch, tmp_path):
+    monkeypatch.setattr(oracle, "verify", _clean_refused_runs(oracle.verify))
+    text = _refused_race()
+    judgement = oracle.judge(text, (1,), path="k.py")
+    (failure,) = judgement.failures
+    assert (failure.kind, failure.preload, failure.verdict) == (oracle.DISAGREEMENT, 1, "race vs ok")
+    assert "PTO061" in failure.message and "emulator: " in failure.message
+    assert oracle.reproduces(text, failure, path="k.py")  # so the shrinker can keep it
+    mutant = campaign.Mutant(0, "examples/seed_demo.py", "none", "a refused race", text, True)
+    result = campaign.Result(mutant, judgement, list(judgement.failures))
+    t = summary.tally([result], (1,))
+    assert t.failed and t.crosschecked[1] == 1 and t.crosscheck[oracle.DISAGREED][1] == 1
+    out = summary.render(t, [result], 0.0, "header")
+    rows = _summary_numbers(out)
+    assert rows["refusals cross-checked"] == [1] and rows["check/emulator disagreements"] == [1]
+    folder = campaign.write_reproducer(result, failure, None, campaign.Settings(preloads=(1,), out=tmp_path))
+    assert "failure: disagreement (race vs ok) at preload 1" in (folder / "verdict.txt").read_text()
+
+
+def test_a_hand_pipelined_kernel_that_runs_clean_disagrees_with_pto068(monkeypatch):
+    monkeypatch.setattr(oracle, "run_kernel", lambda *a, **kw: None)
+    (failure,) = oracle.judge(_refused_hand(), (1,), path="k.py").failures
+    assert failure.kind == oracle.DISAGREEMENT and failure.verdict.endswith("vs ok")
+
+
+def test_an_accepted_hand_pipelined_kernel_is_run_as_written_and_a_fault_there_is_a_disagreement(monkeypatch):
+    hand = (ROOT / "examples" / "hand_pipelined.py").read_text()
+    judgement = oracle.judge(hand, (1,), path="k.py")
+    assert judgement.failures == [] and judgement.hand_runs and set(judgement.hand_runs) == {"ok"}
+
+    def races(*_, **__):
+        from sim_runtime.errors import RaceError
+        raise RaceError("a race the check did not see")
+
+    monkeypatch.setattr(oracle, "run_kernel", races)
+    (failure,) = oracle.judge(hand, (1,), path="k.py").failures
+    assert (failure.kind, failure.verdict) == (oracle.DISAGREEMENT, "sound vs race")

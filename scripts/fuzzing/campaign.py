@@ -16,7 +16,7 @@ from pathlib import Path
 
 from fuzzing import mutators, pool
 from fuzzing.anatomy import Anatomy
-from fuzzing.oracle import CRASH, HANG, KINDS, Failure, Judgement, judge, reproduces
+from fuzzing.oracle import CRASH, DISAGREEMENT, HANG, KINDS, Failure, Judgement, judge, reproduces
 from fuzzing.shrink import shrink
 from pto_transpile import transpile
 
@@ -264,7 +264,11 @@ def write_reproducer(result: Result, failure: Failure, shrunk: tuple[str, int] |
     else:
         lines.append(note)
         target = "original.py"
-    if failure.preload is not None:
+    if failure.kind == DISAGREEMENT:
+        lines.append(f"reproduce: pto-transpile {folder / target} --preload {failure.preload} (the refusal); the "
+                     "emulator ran the code transpile() writes with _skip_rules=['PTO061'] (a hand-pipelined kernel: "
+                     "the file as written)")
+    elif failure.preload is not None:
         lines.append(f"reproduce: pto-transpile {folder / target} --preload {failure.preload} --simulate")
     lines += ["", failure.message.rstrip(), ""]
     (folder / "verdict.txt").write_text("\n".join(lines), encoding="utf-8")

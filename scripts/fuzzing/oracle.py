@@ -1,11 +1,69 @@
 """Judge one mutant: transpile it at each preload, run what was accepted on the emulator, and
-name every way it went wrong.
+name every way it went wrong; run what the soundness check refused with a proof on the
+emulator too, and say whether the two agree.
 
 A soundness failure is an accepted kernel whose pipelined version, run with hardware
 semantics, races, deadlocks, leaves flags unbalanced, fails, or computes anything other
 than the serial version run with sequential semantics. When the serial version itself
 cannot run on the emulator (an op it does not implement, a kernel error) there is nothing
 to compare: the mutant is "unverifiable", not a failure.
+
+Refused mutants are cross-checked against the emulator (`CrossCheck`). The kind of each
+PTO061 ("not proven equivalent") or PTO068 (proven fault in hand-written syncs) error is
+read back from its hint, which is the soundness check's hint for that kind of problem. A
+mutant refused with PTO061 alone is transpiled again with PTO061 skipped and that pipelined
+code is run against the serial kernel exactly as an accepted one is (same seed, same
+run-time scalar values, plus the scalar values the check names in "shown with ..."). A
+hand-pipelined mutant refused with PTO068 alone is run as written with hardware semantics
+(its outputs are not compared: it has no serial version), once, at the first preload
+that refuses it (PTO068 does not depend on the preload). Each run of the emulator gives one
+verdict: ok, mismatch, race, deadlock, imbalance, overflow; or no verdict (the serial run
+failed, an op is not emulated, the kernel raised an error, an input cannot be made). For a
+kernel run as written, ok means the run ended with no race, deadlock, imbalance or overflow.
+
+What the emulator must show for each kind the check proves (it *shows* the problem):
+
+    race        a race, different outputs, or a deadlock
+    deadlock    a deadlock
+    unbalanced  unbalanced flags at the end of the run
+
+and what contradicts that proof (a run that *contradicts* it):
+
+    race        a run that ends with every access ordered and equal outputs (ok)
+    deadlock    a run that ends (ok, mismatch, imbalance: each is decided once every core finished)
+    unbalanced  a run that ends with balanced flags (ok, mismatch)
+
+The outcome of one refusal (one preload, all its runs) is
+
+    agreed        some run shows a problem the check names;
+    disagreed     the check proves one of the kinds above, no run shows it and every run
+                  contradicts it: a DISAGREEMENT failure (one side is wrong);
+    other         no run shows it, but some run finds the kernel wrong another way (a race
+                  stops the emulator before a proven deadlock could happen; a check that
+                  proves a race and an emulator that ends with unbalanced flags);
+    not shown     the check refuses with value, argument, output or overflow and every run
+                  is ok: not a failure. Equal outputs happen by coincidence of the data (a
+                  scale of 1.0 read one iteration early; an argument that differs only in a
+                  run the inputs do not reach), and an overflow of an event counter depends
+                  on how far one core runs ahead, which the emulator's one schedule need not
+                  reach. Different outputs (mismatch) or an overflow count as agreed.
+    inconclusive  a run gave no verdict and none shows the problem.
+
+A race the check reports through an access it could not place exactly (under a condition
+it cannot decide, a scalar GM access standing for the whole tensor) counts as proven here
+too: a disagreement on it points at that imprecision, which the failure's message shows.
+
+Refusals whose kinds the check cannot decide (unmodelled, nonuniform, dynamic, size,
+undecided) are not run: the check gives no verdict on them. A run that never ends is a hang
+of the whole mutant, as for accepted kernels (the emulator reports a deadlock itself when
+every unfinished core is blocked, so a run that never ends is a fault of the emulator).
+
+The other direction, accepted means the emulator must agree, is the soundness failure for a
+kernel pto-transpile pipelined. A hand-pipelined kernel is accepted as written (it is not
+transformed, so there is nothing to compare it with); when the check neither proves a fault
+in its syncs (PTO068) nor leaves one undecided (PTO077), it is proven sound, so it is run as
+written once, at the first preload, and a race, deadlock, imbalance or overflow there is a
+disagreement failure too (`Judgement.hand_runs`).
 """
 
 from __future__ import annotations
@@ -16,18 +74,55 @@ import traceback
 from dataclasses import dataclass, field
 
 from pto_transpile import transpile
+from pto_transpile.read.pipelined import BY_HAND, pipelined_as
+from pto_transpile.read.reader import read
+from pto_transpile.rules.hand_sync_unsound import HAND_HINTS
+from pto_transpile.soundness.proof import HINTS
 from sim_runtime import verify
+from sim_runtime.api import run_kernel
+from sim_runtime.verify import _describe, _verdict, make_inputs
 
 SOUNDNESS = "soundness"
+DISAGREEMENT = "disagreement"  #: the check proves a problem that the emulator's runs contradict
 CRASH = "crash"  #: an exception escaped transpile()
 INTERNAL = "PTO099"  #: pto-transpile reported its own internal error
 EMULATOR = "emulator crash"  #: sim_runtime failed with something that is not a simulation verdict
 HANG = "hang"  #: no answer within the time limit (or the worker died)
-KINDS = (SOUNDNESS, CRASH, INTERNAL, EMULATOR, HANG)
+KINDS = (SOUNDNESS, DISAGREEMENT, CRASH, INTERNAL, EMULATOR, HANG)
+
+NOT_PROVEN = "PTO061"
+HAND_UNSOUND = "PTO068"
+HAND_UNDECIDED = "PTO077"
+
+#: the emulator's verdicts that show each kind of problem the check reports
+SHOWS = {
+    "race": frozenset({"race", "mismatch", "deadlock"}),
+    "deadlock": frozenset({"deadlock"}),
+    "unbalanced": frozenset({"imbalance"}),
+    "value": frozenset({"mismatch"}),
+    "argument": frozenset({"mismatch"}),
+    "output": frozenset({"mismatch"}),
+    "overflow": frozenset({"overflow"}),
+}
+#: the verdicts that contradict a proof of each kind (only these kinds can disagree)
+CONTRADICTS = {
+    "race": frozenset({"ok"}),
+    "deadlock": frozenset({"ok", "mismatch", "imbalance"}),
+    "unbalanced": frozenset({"ok", "mismatch"}),
+}
+#: the verdicts of a run that found the kernel wrong
+WRONG = frozenset({"mismatch", "race", "deadlock", "imbalance", "overflow"})
+
+AGREED, DISAGREED, OTHER, NOT_SHOWN, INCONCLUSIVE = "agreed", "disagreed", "other", "not shown", "inconclusive"
+OUTCOMES = (AGREED, DISAGREED, OTHER, NOT_SHOWN, INCONCLUSIVE)
 
 #: `verify` describes an exception that is not a SimulationError this way
 _EMULATOR_BUG = "internal error in sim_runtime"
 _ACCESS = re.compile(r"\b(write|read)\s+by b\d+\.(\w+) on pipe (\w+): (pl\.\w+)")
+#: an access as the soundness check names it: `op` on PIPE of CORE
+_CHECK_ACCESS = re.compile(r"`([\w.]+)` on (\w+) of (\w+)")
+_SHOWN_WITH = re.compile(r"\(shown with ([^()]*)\)")
+_FIELD = re.compile(r"\{[A-Za-z_][\w.]*\}")
 
 
 @dataclass(frozen=True)
@@ -43,6 +138,17 @@ class Failure:
         return self.kind, self.preload, self.verdict, self.detail
 
 
+@dataclass(frozen=True)
+class CrossCheck:
+    """A refusal with a verdict of the soundness check, and what the emulator made of it."""
+
+    preload: int
+    code: str  #: PTO061 or PTO068
+    kinds: tuple[str, ...]  #: the kinds of problem the check reports
+    outcome: str = INCONCLUSIVE  #: one of OUTCOMES
+    verdicts: tuple[str, ...] = ()  #: the emulator's verdict of each run
+
+
 @dataclass
 class Judgement:
     rejected: dict[int, str] = field(default_factory=dict)  #: preload -> first error code
@@ -50,6 +156,9 @@ class Judgement:
     warned: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: accepted with warnings: preload -> codes
     verified: list[int] = field(default_factory=list)  #: accepted and compared on the emulator
     unverifiable: str = ""  #: why the serial kernel could not run ("" if it ran or nothing was accepted)
+    crosschecked: list[CrossCheck] = field(default_factory=list)  #: refusals run on the emulator
+    #: verdicts of the runs of accepted hand-pipelined kernels the check proves sound
+    hand_runs: tuple[str, ...] = ()
     failures: list[Failure] = field(default_factory=list)
 
 
@@ -68,10 +177,83 @@ def _row_failure(preload: int | None, row) -> Failure:
     return Failure(SOUNDNESS, preload, row.verdict, row.message)
 
 
+def _hint_pattern(template: str) -> re.Pattern:
+    return re.compile("(?s)" + ".+?".join(re.escape(part) for part in _FIELD.split(template)))
+
+
+_KIND_OF = {code: [(kind, _hint_pattern(t)) for kind, t in hints.items()]
+            for code, hints in ((NOT_PROVEN, HINTS), (HAND_UNSOUND, HAND_HINTS))}
+
+
+def problem_kind(diagnostic) -> str:
+    """The kind of problem (race, deadlock, ...) a PTO061 or PTO068 diagnostic reports, read
+    from its hint; "" when the hint is not one of that kind's."""
+    return next((kind for kind, pattern in _KIND_OF.get(diagnostic.code, ()) if pattern.fullmatch(diagnostic.hint)),
+                "")
+
+
+def _refusal(result) -> tuple[str, list] | None:
+    """(code, its diagnostics) when every error of `result` is PTO061, or every one PTO068."""
+    errors = [d for d in result.diagnostics + result.hidden if d.is_error]
+    codes = {d.code for d in errors}
+    if len(codes) == 1 and codes <= {NOT_PROVEN, HAND_UNSOUND}:
+        return codes.pop(), errors
+    return None
+
+
+def outcome(kinds, verdicts) -> str:
+    """The outcome of one refusal whose problems are of `kinds`, given the emulator's verdict
+    of each run (see the module docstring)."""
+    proven = [k for k in kinds if k in CONTRADICTS]
+    if any(v in SHOWS.get(k, ()) for k in kinds for v in verdicts):
+        return AGREED
+    if proven and verdicts and all(any(v in CONTRADICTS[k] for k in proven) for v in verdicts):
+        return DISAGREED
+    if any(v in WRONG for v in verdicts):
+        return OTHER
+    if verdicts and all(v == "ok" for v in verdicts):
+        return NOT_SHOWN
+    return INCONCLUSIVE
+
+
+def _checked(kinds) -> bool:
+    """Whether the emulator is asked about a refusal with problems of `kinds`."""
+    return any(k in SHOWS for k in kinds)
+
+
+def _shown_scalars(diagnostics) -> list[dict]:
+    """The scalar values the check names for its problem ("(shown with n=3, ...)")."""
+    out = []
+    for d in diagnostics:
+        for group in _SHOWN_WITH.findall(d.message):
+            pairs = [p.strip().split("=") for p in group.split(",")]
+            values = {k.strip(): int(v) for k, v in (p for p in pairs if len(p) == 2)
+                      if k.strip().isidentifier() and re.fullmatch(r"-?\d+", v.strip())}
+            if values and values not in out:
+                out.append(values)
+    return out
+
+
+def _disagreement(check: CrossCheck, diagnostics, runs: list[str]) -> Failure:
+    kinds = tuple(k for k in check.kinds if k in CONTRADICTS)
+    ops = tuple(sorted({m for d in diagnostics if problem_kind(d) == "race"
+                        for m in _CHECK_ACCESS.findall(d.message)}))
+    shown = "; ".join(f"{d.code} ({problem_kind(d) or '?'}) line {d.line}: {d.message}" for d in diagnostics)
+    message = (f"the soundness check proves {', '.join(kinds)} ({check.code}), the emulator's runs contradict it:\n"
+               f"  check: {shown}\n" + "".join(f"  emulator: {r}\n" for r in runs))
+    if check.code == NOT_PROVEN:
+        message += f"  (the emulator ran transpile(..., preload={check.preload}, _skip_rules=['PTO061']).code)\n"
+    return Failure(DISAGREEMENT, check.preload, f"{'+'.join(kinds)} vs {'/'.join(sorted(set(check.verdicts)))}",
+                   message, (check.code, kinds, ops))
+
+
 def judge(text: str, preloads: tuple[int, ...], path: str = "mutant.py", seed: int = 0) -> Judgement:
-    """Transpile `text` at every preload; verify every accepted preload against the serial kernel."""
+    """Transpile `text` at every preload; verify every accepted preload against the serial
+    kernel, and cross-check on the emulator every refusal the soundness check gives a verdict on."""
     j = Judgement()
     accepted = {}
+    refused: dict[int, tuple[list, str, list[str]]] = {}  #: preload -> (PTO061 diagnostics, code, kernels)
+    hand: tuple[int, list, list[str]] | None = None  #: (preload, PTO068 diagnostics, hand-pipelined kernels)
     for p in preloads:
         try:
             result = transpile(text, preload=p, path=path)
@@ -83,46 +265,172 @@ def judge(text: str, preloads: tuple[int, ...], path: str = "mutant.py", seed: i
             j.failures.append(Failure(INTERNAL, p, INTERNAL, internal[0].message))
         elif result.code is None:
             j.rejected[p] = next((d.code for d in result.diagnostics + result.hidden if d.is_error), "?")
+            refusal = _refusal(result)
+            if refusal is None or not _checked([problem_kind(d) for d in refusal[1]]):
+                continue
+            code, diagnostics = refusal
+            if code == HAND_UNSOUND:
+                if hand is None:
+                    hand = (p, diagnostics, _hand_kernels(result))
+                continue
+            try:
+                again = transpile(text, preload=p, path=path, _skip_rules=[NOT_PROVEN])
+            except Exception as exc:
+                j.failures.append(Failure(CRASH, p, type(exc).__name__, traceback.format_exc()))
+                continue
+            if again.code is not None:
+                refused[p] = (diagnostics, again.code, [loop.kernel for loop in again.loops])
         else:
             accepted[p] = result
             j.accepted.append(p)
             if result.diagnostics:
                 j.warned[p] = tuple(sorted({d.code for d in result.diagnostics}))
-    if not accepted:
-        return j
-    kernels = list(dict.fromkeys(loop.kernel for r in accepted.values() for loop in r.loops))
-    generated = {f"p{p}": r.code for p, r in accepted.items()}
+    if hand is not None:
+        _cross_check_hand(text, hand, path, seed, j)
+    elif accepted:
+        _run_sound_hand(text, min(accepted), accepted[min(accepted)], path, seed, j)
+    if accepted or refused:
+        _emulate(text, accepted, refused, path, seed, j)
+    return j
+
+
+def _emulate(text: str, accepted: dict, refused: dict, path: str, seed: int, j: Judgement) -> None:
+    """Run the serial kernel and every accepted and every refused version on the same inputs:
+    one run per kernel and value of the run-time scalars, and for a refused version also at
+    the scalar values its refusal names."""
+    kernels = list(dict.fromkeys([loop.kernel for r in accepted.values() for loop in r.loops]
+                                 + [k for v in refused.values() for k in v[2]]))
+    generated = {f"p{p}": r.code for p, r in accepted.items()} | {f"r{p}": v[1] for p, v in refused.items()}
+    runs_of: dict[int, list[tuple[str, str]]] = {p: [] for p in refused}  #: (verdict, description) per run
+    first = min(accepted or refused)  # the preload a failure of the serial run is reported at
     compared = set()
     for kernel in kernels:
         names = _runtime_scalars(text, kernel)
-        runs = [{name: value for name in names} for value in RUNTIME_VALUES] if names else [{}]
+        runs = [({name: value for name in names}, generated) for value in RUNTIME_VALUES] if names \
+            else [({}, generated)]
+        base = len(runs)
+        params = _params(text, kernel)
+        for p, (diagnostics, code, _) in refused.items():
+            for scalars in _shown_scalars(diagnostics):
+                if set(scalars) <= params and all(scalars != s for s, _ in runs):
+                    runs.append((scalars, {f"r{p}": code}))
         unverifiable = []
-        for scalars in runs:
+        for i, (scalars, versions) in enumerate(runs):
+            shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
             try:
-                report = verify(text, generated, kernel, path=path, seed=seed, scalars=scalars or None)
+                report = verify(text, versions, kernel, path=path, seed=seed, scalars=scalars or None)
             except Exception as exc:
-                j.failures.append(Failure(EMULATOR, min(accepted), type(exc).__name__, traceback.format_exc()))
-                return j
+                j.failures.append(Failure(EMULATOR, first, type(exc).__name__, traceback.format_exc()))
+                return
             serial = report.rows[0]
             if serial.verdict != "ok":
                 if serial.message.startswith(_EMULATOR_BUG):
-                    j.failures.append(_row_failure(min(accepted), serial))  # the first preload that reaches it
-                    return j
-                unverifiable.append(f"{serial.verdict}: {serial.message}")
+                    j.failures.append(_row_failure(first, serial))
+                    return
+                for label in versions:
+                    if label.startswith("r"):
+                        runs_of[int(label[1:])].append(("no verdict", f"{kernel}{shown}: the serial kernel fails: "
+                                                        f"{serial.verdict}"))
+                if i < base:
+                    unverifiable.append(f"{serial.verdict}: {serial.message}")
                 continue
             for row in report.rows[1:]:
                 p = int(row.version[1:])
+                if row.version.startswith("r"):
+                    if row.message.startswith(_EMULATOR_BUG):
+                        j.failures.append(_row_failure(p, row))
+                    runs_of[p].append((row.verdict, f"{kernel}{shown}: {row.verdict_text.splitlines()[0]}"
+                                       if row.verdict_text else f"{kernel}{shown}: {row.verdict}"))
+                    continue
                 compared.add(p)
                 if row.verdict != "ok":
-                    shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
                     failure = _row_failure(p, row)
                     j.failures.append(Failure(failure.kind, failure.preload, failure.verdict,
                                               failure.message + shown, failure.detail))
-        if len(unverifiable) == len(runs):
-            j.unverifiable = unverifiable[0]
-            return j
+        if len(unverifiable) == base:
+            if accepted:
+                j.unverifiable = unverifiable[0]
+            compared = set()
+            break
     j.verified = sorted(compared)
-    return j
+    for p, (diagnostics, _, _) in sorted(refused.items()):
+        _conclude(j, p, NOT_PROVEN, diagnostics, runs_of[p])
+
+
+def _hand_kernels(result) -> list[str]:
+    if result.source is None:
+        return []
+    file = read(result.source)
+    return [k.name for k in file.kernels if (pipelined_as(k, file) or "").startswith(BY_HAND)]
+
+
+def _scalar_runs(text: str, kernel: str, diagnostics=()) -> list[dict]:
+    """The scalar values to run `kernel` with: each of RUNTIME_VALUES for the parameters a
+    run-time mutator added, and the values `diagnostics` name."""
+    names = _runtime_scalars(text, kernel)
+    values = [{name: value for name in names} for value in RUNTIME_VALUES] if names else [{}]
+    return values + [s for s in _shown_scalars(diagnostics) if set(s) <= _params(text, kernel) and s not in values]
+
+
+def _run_sound_hand(text: str, preload: int, result, path: str, seed: int, j: Judgement) -> None:
+    """Run the hand-pipelined kernels of an accepted mutant as written when the check proves
+    their syncs sound (no PTO077); a fault the emulator finds there is a disagreement."""
+    if "set_cross_core" not in text or any(d.code == HAND_UNDECIDED for d in result.diagnostics + result.hidden):
+        return
+    verdicts = []
+    for kernel in _hand_kernels(result):
+        for scalars in _scalar_runs(text, kernel):
+            verdict, message = _run_as_written(text, kernel, path, seed, scalars)
+            verdicts.append(verdict)
+            if message.startswith(_EMULATOR_BUG):
+                j.failures.append(Failure(EMULATOR, preload, verdict, message))
+            elif verdict in WRONG:
+                shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
+                j.failures.append(Failure(
+                    DISAGREEMENT, preload, f"sound vs {verdict}",
+                    f"the soundness check finds the syncs of the hand-pipelined `{kernel}` sound (no PTO068, no "
+                    f"PTO077), the emulator's run as written{shown} does not:\n  {message}",
+                    _race_detail(message) if verdict == "race" else ()))
+    j.hand_runs = tuple(verdicts)
+
+
+def _cross_check_hand(text: str, hand: tuple[int, list, list[str]], path: str, seed: int, j: Judgement) -> None:
+    """Run each hand-pipelined kernel as written, with hardware semantics, on the inputs an
+    accepted kernel gets, and compare what it shows with the PTO068 errors."""
+    p, diagnostics, kernels = hand
+    runs = []
+    for kernel in kernels:
+        for scalars in _scalar_runs(text, kernel, diagnostics):
+            shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
+            verdict, message = _run_as_written(text, kernel, path, seed, scalars)
+            if message.startswith(_EMULATOR_BUG):
+                j.failures.append(Failure(EMULATOR, p, verdict, message))
+            first = message.splitlines()[0] if message else ""
+            runs.append((verdict, f"{kernel}{shown} as written: {verdict}" + (f": {first}" if first else "")))
+    _conclude(j, p, HAND_UNSOUND, diagnostics, runs)
+
+
+def _run_as_written(text: str, kernel: str, path: str, seed: int, scalars: dict) -> tuple[str, str]:
+    """(verdict, message) of one run of `kernel` with hardware semantics; its outputs are not
+    compared with anything."""
+    try:
+        inputs = make_inputs(text, kernel, path=path, seed=seed, shapes=None, scalars=scalars or None)
+    except Exception as exc:
+        return "no verdict", f"no inputs: {_describe(exc)}"
+    try:
+        run_kernel(path, kernel, inputs, source=text, mode="concurrent")
+    except Exception as exc:
+        return _verdict(exc), _describe(exc)
+    return "ok", ""
+
+
+def _conclude(j: Judgement, preload: int, code: str, diagnostics: list, runs: list[tuple[str, str]]) -> None:
+    kinds = tuple(dict.fromkeys(problem_kind(d) for d in diagnostics))
+    verdicts = tuple(v for v, _ in runs)
+    check = CrossCheck(preload, code, kinds, outcome(kinds, verdicts), verdicts)
+    j.crosschecked.append(check)
+    if check.outcome == DISAGREED:
+        j.failures.append(_disagreement(check, diagnostics, [d for _, d in runs]))
 
 
 #: Values the scalar parameters added by the run-time mutators take, one run each: some
@@ -130,12 +438,20 @@ def judge(text: str, preloads: tuple[int, ...], path: str = "mutant.py", seed: i
 RUNTIME_VALUES = (0, 1, 2, 4, 7)
 
 
+def _kernel_def(text: str, kernel: str) -> ast.FunctionDef | None:
+    return next((node for node in ast.walk(ast.parse(text))
+                 if isinstance(node, ast.FunctionDef) and node.name == kernel), None)
+
+
 def _runtime_scalars(text: str, kernel: str) -> list[str]:
     """The kernel's scalar parameters that a run-time mutator added (`fz_...`)."""
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.FunctionDef) and node.name == kernel:
-            return [a.arg for a in node.args.args if a.arg.startswith("fz_")]
-    return []
+    node = _kernel_def(text, kernel)
+    return [a.arg for a in node.args.args if a.arg.startswith("fz_")] if node is not None else []
+
+
+def _params(text: str, kernel: str) -> set[str]:
+    node = _kernel_def(text, kernel)
+    return {a.arg for a in node.args.args} if node is not None else set()
 
 
 def reproduces(text: str, failure: Failure, path: str = "mutant.py", seed: int = 0) -> bool:

@@ -1,4 +1,5 @@
-"""Tally a campaign's results and print them: counts per preload, rejections by code, failures."""
+"""Tally a campaign's results and print them: counts per preload, rejections by code, the
+refusals cross-checked on the emulator, failures."""
 
 from __future__ import annotations
 
@@ -6,7 +7,21 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from fuzzing.oracle import CRASH, EMULATOR, HANG, INTERNAL, KINDS, SOUNDNESS
+from fuzzing.oracle import (
+    AGREED,
+    CRASH,
+    DISAGREED,
+    DISAGREEMENT,
+    EMULATOR,
+    HANG,
+    INCONCLUSIVE,
+    INTERNAL,
+    KINDS,
+    NOT_SHOWN,
+    OTHER,
+    OUTCOMES,
+    SOUNDNESS,
+)
 
 #: kinds that make the fuzzer exit non-zero: every kind of failure it records
 FAILING_KINDS = KINDS
@@ -31,6 +46,11 @@ class Tally:
     failing: dict[str, Counter] = field(default_factory=dict)  #: kind -> preload (or None) -> count
     failing_mutants: Counter = field(default_factory=Counter)  #: kind -> mutants
     verdicts: Counter = field(default_factory=Counter)  #: soundness verdict -> (mutant, preload) pairs
+    crosschecked: Counter = field(default_factory=Counter)  #: preload -> refusals run on the emulator
+    crosscheck: dict[str, Counter] = field(default_factory=dict)  #: outcome -> preload -> count
+    crosscheck_kinds: Counter = field(default_factory=Counter)  #: "PTO061 race" -> refusals cross-checked
+    hand_run: int = 0  #: mutants whose accepted hand-pipelined kernel (proven sound) ran as written
+    hand_clean: int = 0  #: ... and every run of it was clean
     by_mutator: dict[str, Counter] = field(default_factory=dict)
 
     @property
@@ -51,6 +71,7 @@ def tally(results, preloads: tuple[int, ...]) -> Tally:
     t.rejected_by_code = {p: Counter() for p in preloads}
     t.warned_by_code = {p: Counter() for p in preloads}
     t.failing = {k: Counter() for k in KINDS}
+    t.crosscheck = {o: Counter() for o in OUTCOMES}
     for r in results:
         m, j = r.mutant, r.judgement
         t.mutants += 1
@@ -78,6 +99,13 @@ def tally(results, preloads: tuple[int, ...]) -> Tally:
             if j.unverifiable:
                 t.unverifiable += 1
                 t.unverifiable_why[_reason(j.unverifiable)] += 1
+            for c in j.crosschecked:
+                t.crosschecked[c.preload] += 1
+                t.crosscheck[c.outcome][c.preload] += 1
+                t.crosscheck_kinds[f"{c.code} {'+'.join(c.kinds)}"] += 1
+            if j.hand_runs:
+                t.hand_run += 1
+                t.hand_clean += all(v == "ok" for v in j.hand_runs)
         for kind in {f.kind for f in r.failures}:
             t.failing_mutants[kind] += 1
         for f in r.failures:
@@ -88,8 +116,16 @@ def tally(results, preloads: tuple[int, ...]) -> Tally:
     return t
 
 
-LABELS = {SOUNDNESS: "soundness failures", CRASH: "crashes", INTERNAL: "PTO099 internal errors",
-          EMULATOR: "emulator crashes", HANG: "hangs"}
+LABELS = {SOUNDNESS: "soundness failures", DISAGREEMENT: "check/emulator disagreements", CRASH: "crashes",
+          INTERNAL: "PTO099 internal errors", EMULATOR: "emulator crashes", HANG: "hangs"}
+#: the rows under "refusals cross-checked", one per outcome
+CROSSCHECK_LABELS = {
+    AGREED: ("  emulator agreed", "shows a problem the check names"),
+    DISAGREED: ("  emulator disagreed", "contradicts a proven race/deadlock/imbalance: failures"),
+    OTHER: ("  emulator found other faults", "wrong in another way (e.g. a race before a proven deadlock)"),
+    NOT_SHOWN: ("  value refusals not shown", "value/argument/output/overflow, every run ok: not failures"),
+    INCONCLUSIVE: ("  no verdict", "a run could not compare (serial fails, op not emulated)"),
+}
 
 
 def render(t: Tally, results, wall: float, header: str) -> str:
@@ -109,6 +145,12 @@ def render(t: Tally, results, wall: float, header: str) -> str:
     out.append(row("verified on the emulator", [t.verified[p] for p in ps],
                    f"{t.verified_any} mutants at one preload at least, {t.verified_all} at every one"))
     out.append(row("unverifiable (serial fails)", [t.unverifiable], "mutants"))
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.crosscheck_kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    out.append(row("refusals cross-checked", [t.crosschecked[p] for p in ps], kinds))
+    for outcome, (label, extra) in CROSSCHECK_LABELS.items():
+        out.append(row(label, [t.crosscheck[outcome][p] for p in ps], extra))
+    out.append(row("hand-pipelined sound, run", [t.hand_run], f"mutants accepted without PTO077 and run as written, "
+                                                             f"{t.hand_clean} clean"))
     for kind in KINDS:
         per = t.failing[kind]
         extra = f"{t.failing_mutants[kind]} mutants"
