@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
@@ -25,6 +26,22 @@ from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, C
 from pto_transpile.soundness.tilefeet import ValidShapes
 from pto_transpile.soundness.uniform import INDEX, NonUniform, Uniform
 from pto_transpile.soundness.values import UNKNOWN, FunctionV, GroupV, Sym, Symbol
+
+
+@dataclass
+class FileMemo:
+    """What every interpreter run on one file shares (`FileCaches.soundness`): the serial and
+    the generated kernel (stage bodies are the same nodes) and every configuration. Entries
+    keyed by a node's id keep the node, so an id stays its own."""
+
+    code: dict[int, tuple] = field(default_factory=dict)  #: id(node) -> (node, its code)
+    vf: dict[str, dict[int, str]] = field(default_factory=dict)  #: vector function -> role per positional parameter
+    paths: dict[int, tuple] = field(default_factory=dict)  #: id(node) -> (node, `pl` reading, its `pl` path)
+    strings: dict[int, tuple] = field(default_factory=dict)  #: id(string literal) -> (node, its value)
+    integers: dict[int, tuple] = field(default_factory=dict)  #: id(integer literal) -> (node, its value)
+    globals: dict[str, tuple] = field(default_factory=dict)  #: name -> (is a module constant, value) outside any frame
+    #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
+    extents: vfextent.VectorFunctions | None = None
 
 
 class InterpreterBase:
@@ -66,19 +83,18 @@ class InterpreterBase:
         self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
-        # per file: the serial and the generated kernel (stage bodies are the same nodes) and
-        # every configuration share them; entries keep their node, so an id stays its own
-        shared = file.__dict__.setdefault("_soundness_cache", {"code": {}, "vf": {}, "paths": {}, "strings": {},
-                                                               "integers": {}, "globals": {}})
-        if "extents" not in shared:
-            shared["extents"] = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant)
-        self._extents: vfextent.VectorFunctions = shared["extents"]
-        self._code: dict[int, tuple] = shared["code"]
-        self._strings: dict[int, tuple] = shared["strings"]
-        self._integers: dict[int, tuple] = shared["integers"]
-        self._globals: dict[str, tuple] = shared["globals"]  #: name -> (is a module constant, value) outside any frame
-        self._vf_roles: dict[str, dict[int, str]] = shared["vf"]
-        self._paths: dict[int, tuple] = shared["paths"]
+        shared = file.caches.soundness
+        if shared is None:
+            shared = file.caches.soundness = FileMemo()
+        if shared.extents is None:
+            shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant)
+        self._extents: vfextent.VectorFunctions = shared.extents
+        self._code = shared.code
+        self._strings = shared.strings
+        self._integers = shared.integers
+        self._globals = shared.globals
+        self._vf_roles = shared.vf
+        self._paths = shared.paths
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
