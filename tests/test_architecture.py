@@ -92,3 +92,11 @@ def test_the_rule_import_search_sees_a_reach() -> None:
     assert _rule_imports(text) == ["1: pto_transpile.rules._examples",
                                    "3: pto_transpile.rules.already_pipelined._GENERATED",
                                    "4: pto_transpile.rules.no_kernel"]
+
+
+def test_no_cache_is_hidden_in_an_objects_dict() -> None:
+    # a memo kept with an object is one of its declared fields (`FileModel.caches`, a `FileCaches`)
+    package = PACKAGE / "pto_transpile"
+    found = [f"{p.relative_to(PACKAGE)}:{i}" for p in sorted(package.rglob("*.py"))
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if "__dict__.setdefault" in line]
+    assert found == []

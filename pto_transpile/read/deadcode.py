@@ -34,7 +34,7 @@ def file_instances(file) -> list[dict[str, int]]:
 def dead_nodes(file, fn: cst.FunctionDef) -> set[cst.CSTNode]:
     """The nodes of `fn` under a branch no instance takes (the names `fn` binds
     itself are never the module's, nor the key's, inside it)."""
-    cache = file.__dict__.setdefault("_dead_nodes", {})
+    cache = file.caches.dead_nodes
     if fn not in cache:
         hidden = local_names(file, fn)
         tests = file.find(fn, (cst.If, cst.IfExp))

@@ -15,6 +15,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile import preload
+from pto_transpile.diagnostics import Finding
 from pto_transpile.read import compiletime, modulenames, partial
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.read.declarations import parse_buffer
@@ -41,6 +42,24 @@ from pto_transpile.read.walk import BINDERS, NodeIndex, blocks, names_stored, st
 
 
 @dataclass
+class FileCaches:
+    """What is worked out once per file and kept with its model for every later question."""
+
+    #: kernel `def` -> its tiling-key instances; filled by `FileModel.instances`
+    instances: dict[cst.FunctionDef, compiletime.Instances] = field(default_factory=dict)
+    #: vector function name -> what the role analyses read of its body; filled by `FileModel.vf_body`
+    vf_bodies: dict[str, VfBody] = field(default_factory=dict)
+    #: function `def` -> its nodes under a branch no kernel instance takes; filled by `deadcode.dead_nodes`
+    dead_nodes: dict[cst.FunctionDef, set[cst.CSTNode]] = field(default_factory=dict)
+    #: (vector function name, the functions being analysed around it) -> (role per positional
+    #: parameter, the findings on the way); filled by `sync.scan.vf_param_roles`
+    vf_param_roles: dict[tuple[str, frozenset], tuple[dict[int, str], list[Finding]]] = field(default_factory=dict)
+    #: what every soundness interpreter run on this file shares (a `soundness.interpbase.FileMemo`);
+    #: set by the file's first `Interpreter`
+    soundness: Any = None
+
+
+@dataclass
 class FileModel:
     """The file as the analysis sees it. Module-level names mean what they are bound to when
     the module has run (`names`, `meaning()`); `stages`, `helpers` and `vector_functions`
@@ -57,6 +76,7 @@ class FileModel:
     kernels: list[Kernel] = field(default_factory=list)
     all_jit_kernels: list[cst.FunctionDef] = field(default_factory=list)
     _index: NodeIndex | None = field(default=None, repr=False)
+    caches: FileCaches = field(default_factory=FileCaches, init=False, repr=False, compare=False)
 
     def meaning(self, name: str) -> Meaning | None:
         """What module-level `name` means once the module has run: `Value`, `Function`,
@@ -95,7 +115,7 @@ class FileModel:
         """The tiling-key instances the JIT may compile `kernel` for: `.keys` is a tuple of
         field -> value dicts (`({},)` without a tiling key), or empty with `.problem` saying
         why they cannot be listed (too many, values not constant, ...)."""
-        cache = self.__dict__.setdefault("_instances", {})
+        cache = self.caches.instances
         if kernel.node not in cache:
             jit = kernel.jit if kernel.jit is not None else compiletime.JitNames()
             cache[kernel.node] = compiletime.instances(self, jit)
@@ -115,11 +135,12 @@ class FileModel:
 
     def vf_body(self, name: str) -> VfBody:
         """What the role analyses read of vector function `name` (from its text or its tree)."""
-        cache = self.__dict__.setdefault("_vf_bodies", {})
+        cache = self.caches.vf_bodies
         if name not in cache:
             fn = self.vector_functions[name]
-            cache[name] = (fn.vf if isinstance(fn, Verbatim)
-                           else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call))))
+            body = fn.vf if isinstance(fn, Verbatim) else from_cst(fn, self.find(fn.body, (cst.Assign, cst.Call)))
+            assert body is not None, "a vector function kept as text is read with its body (`_read`)"
+            cache[name] = body
         return cache[name]
 
 

@@ -217,3 +217,11 @@ class Sym(int):
         return repr(int(self))
 
     __str__ = __repr__
+
+
+def sampled_int(value: Any) -> Any:
+    """A value computed only from sampled scalar parameters as the plain number of this run
+    (a range or a builtin over it is static in the run); anything else unchanged."""
+    if isinstance(value, Sym) and value.form and all(v[0] == "scalar" for v, _ in value.form) and not value.residue:
+        return int(value)
+    return value

@@ -80,6 +80,7 @@ class ScalarTypes:
         self._active: set = active if active is not None else set()
         self.names: dict[str, str | None] = dict(self._fixed)  #: the names solved so far
         self._pending: dict[str, str | None] = {}  #: the names being solved ("?": no type yet)
+        self._read_names: dict[cst.CSTNode, list[str]] = {}  #: binding value -> the names it reads (`_reads`)
 
     def _solve(self, name: str) -> None:
         """`name`'s type and those of the names its bindings read, transitively: the join of
@@ -123,7 +124,7 @@ class ScalarTypes:
 
     def _reads(self, node: cst.CSTNode) -> list[str]:
         """The names a binding's value reads (walked once)."""
-        cache = self.__dict__.setdefault("_read_names", {})
+        cache = self._read_names
         if node not in cache:
             cache[node] = [n.value for n in self.file.find(node, cst.Name)]
         return cache[node]

@@ -348,7 +348,7 @@ def vf_param_roles(file, name: str, walker: _OpWalker, active: set) -> dict[int,
 
     Computed once per file and function; the problems found on the way (an op the table does
     not know) are reported again at every call, where the reporter folds repeats."""
-    cache = file.__dict__.setdefault("_vf_param_roles", {})
+    cache = file.caches.vf_param_roles
     key = (name, frozenset(active))
     if key not in cache:
         findings: list[Finding] = []

@@ -1,0 +1,191 @@
+"""The state every part of the abstract interpreter shares, and what one part asks of another.
+
+`Interpreter` (interp.py) combines one mixin per concern: the Python subset (`pysubset.py`),
+loops (`loops.py`), `pl` calls (`plcalls.py`), op events and their footprints (`opevents.py`)
+and vector-function calls (`vfcalls.py`). Each derives from `InterpreterBase`, which holds the
+run's state, the per-file memos, the helpers all of them use (static-value checks, node texts,
+`pl` paths, constants) and the declarations of the methods one mixin calls on another.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.partial import Verbatim
+from pto_transpile.read.printing import code_of as expression_code
+from pto_transpile.soundness import vfextent
+from pto_transpile.soundness.events import Event, Foot, Trace
+from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, Ctx, SymRange, nonuniform
+from pto_transpile.soundness.tilefeet import ValidShapes
+from pto_transpile.soundness.uniform import INDEX, NonUniform, Uniform
+from pto_transpile.soundness.values import UNKNOWN, FunctionV, GroupV, Sym, Symbol
+
+
+@dataclass
+class FileMemo:
+    """What every interpreter run on one file shares (`FileCaches.soundness`): the serial and
+    the generated kernel (stage bodies are the same nodes) and every configuration. Entries
+    keyed by a node's id keep the node, so an id stays its own."""
+
+    code: dict[int, tuple] = field(default_factory=dict)  #: id(node) -> (node, its code)
+    vf: dict[str, dict[int, str]] = field(default_factory=dict)  #: vector function -> role per positional parameter
+    paths: dict[int, tuple] = field(default_factory=dict)  #: id(node) -> (node, `pl` reading, its `pl` path)
+    strings: dict[int, tuple] = field(default_factory=dict)  #: id(string literal) -> (node, its value)
+    integers: dict[int, tuple] = field(default_factory=dict)  #: id(integer literal) -> (node, its value)
+    globals: dict[str, tuple] = field(default_factory=dict)  #: name -> (is a module constant, value) outside any frame
+    #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
+    extents: vfextent.VectorFunctions | None = None
+
+
+class InterpreterBase:
+    # what one mixin calls on another (each is defined by the mixin named)
+    eval: Callable[[cst.BaseExpression, Ctx], Any]  #: pysubset
+    truth: Callable[..., bool | None]  #: pysubset
+    assign: Callable[[cst.BaseExpression, Any, Ctx], None]  #: pysubset
+    exec_block: Callable[[Any, list[Ctx]], None]  #: pysubset
+    _exec_may: Callable[[Ctx, Callable[[Ctx], object]], None]  #: pysubset
+    _args: Callable[[cst.Call, Ctx], tuple[list, dict]]  #: pysubset
+    _sym_range: Callable[[list, Any], SymRange]  #: pysubset
+    pl_call: Callable[[tuple, cst.Call, Ctx], Any]  #: plcalls
+    block_op: Callable[[str, cst.Call, Ctx], Any]  #: opevents
+    pick: Callable[[GroupV, str, Ctx], Any]  #: opevents
+    _element_access: Callable[[Any, Any, str, Ctx], Any]  #: opevents
+    _gm_element: Callable[[Any, cst.Subscript, str, Ctx], Any]  #: opevents
+    _tile_feet: Callable[[Any, int, str | None], list[Foot]]  #: opevents
+    _tile_keys: Callable[[str, int, str | None], list[tuple]]  #: opevents
+    _mutex: Callable[[Any], tuple[int, ...]]  #: opevents
+    _op_event: Callable[..., Event]  #: opevents
+    _vf_call: Callable[[FunctionV, list, dict, Any, Ctx], None]  #: vfcalls
+
+    def __init__(self, file, fn: cst.FunctionDef, config: Config, auto_mutex: bool = True):
+        self.file = file
+        self.pl = file.pl
+        self.fn = fn
+        self.config = config
+        self.auto_mutex = auto_mutex
+        self.trace = Trace()
+        self.seq = 0
+        self.trips = dict(config.trips)
+        self.uniform = Uniform(discover=config.discover)
+        self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
+        self._carried: dict[int, tuple] = {}
+        self.steps = 0
+        self._budget = config.step_budget
+        self._symbolic_names = config.symbolic_names
+        self.cursors: list[dict[int, Any]] = [{}, {}, {}]
+        self.valid = ValidShapes()
+        self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
+        self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
+        shared = file.caches.soundness
+        if shared is None:
+            shared = file.caches.soundness = FileMemo()
+        if shared.extents is None:
+            shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant)
+        self._extents: vfextent.VectorFunctions = shared.extents
+        self._code = shared.code
+        self._strings = shared.strings
+        self._integers = shared.integers
+        self._globals = shared.globals
+        self._vf_roles = shared.vf
+        self._paths = shared.paths
+        self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
+                           **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
+                           **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
+
+    def _too_long(self, reason: str, node) -> CannotModel:
+        """A run too long to follow: "long" while the check only probes whether it is (it then
+        proves representative trip counts instead), "size" when it must follow the whole run."""
+        return CannotModel(reason, node, kind="long" if self._budget < STEP_BUDGET else "size")
+
+    def _const(self, node: cst.BaseExpression) -> Any:
+        value = self.file.evaluator.try_eval(node, UNKNOWN)
+        return import_const(value)
+
+    def _vf_constant(self, name: str) -> Any:
+        if name not in self.file.constants:
+            return None
+        value = self._const(cst.Name(name))
+        return value.leaf if isinstance(value, Symbol) else value
+
+    def _next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def _code_of(self, node) -> str:
+        hit = self._code.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._code[id(node)] = (node, expression_code(node))
+        return hit[1]
+
+    def _integer(self, node: cst.Integer) -> int:
+        hit = self._integers.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._integers[id(node)] = (node, int(node.value.replace("_", ""), 0))
+        return hit[1]
+
+    def _string(self, node: cst.SimpleString) -> Any:
+        """The value of a string literal (libcst computes it with Python's parser: remembered)."""
+        hit = self._strings.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._strings[id(node)] = (node, node.evaluated_value)
+        return hit[1]
+
+    def path(self, node: cst.BaseExpression) -> tuple | None:
+        """`self.pl.path(node)`, remembered per node (and per `pl` reading: the generated
+        kernel may import `pl` where the input did not)."""
+        hit = self._paths.get(id(node))
+        if hit is None or hit[0] is not node or hit[1] is not self.pl:
+            hit = self._paths[id(node)] = (node, self.pl, self.pl.path(node))
+        return hit[2]
+
+    def _uniform(self, run: Callable[[], Any], node) -> Any:
+        try:
+            return run()
+        except NonUniform as exc:
+            raise nonuniform(exc, node) from None
+
+    def _plain(self, value: Any, what: str, node) -> None:
+        """Refuse a value that varies with the loop variable or the trip count where only a
+        static value is followed (addresses, shapes, lengths, vector-function arguments)."""
+        for v in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(v, Sym) and not self._static_enough(v):
+                raise nonuniform(NonUniform(f"{what} `{self._code_of(node)}` varies with a loop of run-time trip "
+                                             "count", "pass only static values there; use the loop variable in "
+                                             "GM offsets, boundary tests and residues"), node)
+
+    def _static_enough(self, v: Sym) -> bool:
+        """A value the same in every iteration and every trip count: only block queries (the
+        check models block 0) or sampled parameters in it."""
+        if v.residue:
+            return True  # periodic: its modulus is in the period
+        return not any(var[0] in INDEX or self.uniform._trip_dependent(var) and not self.config.discover
+                       for var, _ in v.form)
+
+
+def vf_source(file, name: str) -> str | ast.FunctionDef | None:
+    fn = file.vector_functions.get(name)
+    if fn is None:
+        return None
+    if isinstance(fn, Verbatim):
+        return fn.tree if fn.tree is not None else fn.text
+    return expression_code(fn)
+
+
+def import_const(value: Any) -> Any:
+    """A module constant as the interpreter's value (`pl` symbols, lists copied)."""
+    if isinstance(value, PlSymbol):
+        return Symbol(value.path)
+    if isinstance(value, list):
+        return [import_const(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(import_const(v) for v in value)
+    if value is None:
+        return UNKNOWN
+    return value

@@ -1,0 +1,312 @@
+"""Loops as the abstract interpreter runs them: `for` over a static sequence, `while` on a
+static condition, and `for` of run-time trip count.
+
+A loop whose trip count varies between runs (a scalar parameter, a `pl.DYNAMIC` dimension, a
+representative trip count of a long static loop) runs with its variable a `Sym`: the counters
+its body carries become `Sym`s of their own variable, and every value it carries otherwise
+must be the same at each iteration's start, so that `uniform.py` can claim the run for every
+trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and names its bound.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.runtypes import (
+    DISCOVERY_TRIPS,
+    CannotModel,
+    Ctx,
+    LoopBreak,
+    LoopContinue,
+    SymRange,
+    nonuniform,
+)
+from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym
+
+
+class Loops(InterpreterBase):
+    def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
+        iters = [self.eval(node.iter, ctx) for ctx in ctxs]
+        iters = [self._bind_trips(it, node) for it in iters]
+        if any(isinstance(it, SymRange) for it in iters):
+            self._dynamic_for(node, ctxs, iters)
+            return
+        seqs: list[list | None] = []
+        for ctx, it in zip(ctxs, iters, strict=True):
+            if isinstance(it, (range, list, tuple)):
+                seqs.append(list(it))
+            else:
+                if ctx.scope is None or len(ctxs) > 1:
+                    dims = _dynamic_dims(it)
+                    if dims:
+                        raise CannotModel(f"the trip count of this loop depends on {dims}, a size known only "
+                                          "at run time", node.iter, kind="dynamic")
+                    raise CannotModel("the trip count of this loop is not static", node.iter)
+                seqs.append(None)
+        known_seqs = [s for s in seqs if s is not None]
+        if len(known_seqs) < len(seqs):
+            ctx = ctxs[0]
+            self.assign(node.target, UNKNOWN, ctx)
+            self._exec_may(ctx, lambda c: self._loop_body(node, [c]))
+            return
+        if len({len(s) for s in known_seqs}) > 1:
+            raise CannotModel("the cores run this loop a different number of times", node.iter)
+        broke = False
+        for i in range(len(known_seqs[0]) if known_seqs else 0):
+            for ctx, s in zip(ctxs, known_seqs, strict=True):
+                self.assign(node.target, s[i], ctx)
+            if self._loop_body(node, ctxs):
+                broke = True
+                break
+        if not broke and node.orelse is not None:
+            self.exec_block(node.orelse.body.body, ctxs)
+
+    def _bind_trips(self, it: Any, node: cst.For) -> Any:
+        """A discovery run gives a loop over a `pl.DYNAMIC` expression `DISCOVERY_TRIPS`
+        iterations and names the expression a trip-count root."""
+        if not (self.config.discover and isinstance(it, Opaque) and it.origin[:2] == ("op", "range")):
+            return it
+        args = list(it.origin[2:])
+        stop = args[0] if len(args) == 1 else args[1]
+        start = 0 if len(args) == 1 else args[0]
+        step = args[2] if len(args) == 3 else 1
+        if not isinstance(stop, tuple) or isinstance(start, tuple) or isinstance(step, tuple):
+            return it
+        self.trips.setdefault(stop, DISCOVERY_TRIPS + (start if isinstance(start, int) else 0))
+        return SymRange(start, Sym(self.trips[stop], ((("size", stop), 1),)), step)
+
+    def _dynamic_for(self, node: cst.For, ctxs: list[Ctx], iters: list) -> None:
+        """A loop whose trip count varies between runs: its variable is a `Sym`, counters
+        carried across its iterations too, and its body must stay uniform (`uniform.py`)."""
+        text = self._code_of(node.iter)
+        if not all(isinstance(it, SymRange) for it in iters):
+            raise CannotModel("the cores run this loop a different number of times", node.iter)
+        uni = self.uniform
+        first = iters[0]
+        try:
+            for it in iters:
+                if (int(it.start), int(it.stop), int(it.step)) != (int(first.start), int(first.stop),
+                                                                   int(first.step)):
+                    raise CannotModel("the cores run this loop a different number of times", node.iter)
+            root, per_core = self._loop_root(first, text)
+        except NonUniform as exc:
+            raise nonuniform(exc, node.iter) from None
+        r = range(int(first.start), int(first.stop), int(first.step))
+        if len(r) > MAX_ITEMS:
+            raise self._too_long("this loop runs too many iterations to follow", node)
+        key = ("loop", id(node))
+        label = self._code_of(node.target)
+        stop = first.stop
+        loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
+                    stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop))
+        for outer in uni.active:
+            if outer.root is not None:
+                uni.outer.add(outer.root)
+                if root is not None:
+                    uni.nested.add((outer.root, root))
+        if root is not None:
+            zero = int(first.stop) - len(r)
+            uni.roots.setdefault(root, zero)
+        saved = uni.loops.get(key)
+        uni.loops[key] = loop
+        uni.active.append(loop)
+        carried, assigned = self._carried_names(node)
+        previous: list[dict] = [{} for _ in ctxs]
+        broke = False
+        try:
+            for v in r:
+                uni.values[key] = v
+                for ctx, prev in zip(ctxs, previous, strict=True):
+                    self.assign(node.target, Sym(v, ((key, 1),), moving=v), ctx)
+                    self._carry(ctx, carried, assigned, prev, node)
+                if self._loop_body(node, ctxs):
+                    broke = True
+                    break
+        finally:
+            uni.active.pop()
+            if saved is not None:
+                uni.loops[key] = saved
+        if broke:
+            raise CannotModel("`break` out of a loop of run-time trip count", node)
+        if node.orelse is not None:
+            self.exec_block(node.orelse.body.body, ctxs)
+
+    def _loop_root(self, rng: SymRange, text: str) -> tuple[Any, bool]:
+        """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""
+        forms = {part: (v.form if isinstance(v, Sym) else ()) for part, v in
+                 (("start", rng.start), ("stop", rng.stop), ("step", rng.step))}
+        if any(var[0] in INDEX for f in forms.values() for var, _ in f):
+            raise NonUniform(f"the trip count of `{text}` depends on an enclosing loop variable or counter",
+                             "give the inner loop a trip count that does not change between iterations")
+        per_core = any(var[0] == "core" or var[0] == "derived" and any(r[0] == "core" for r in var[2])
+                       for part in ("start", "step") for var, _ in forms[part])
+        if forms["start"] and not per_core or forms["step"] and not per_core:
+            raise NonUniform(f"the start or step of `{text}` varies between runs",
+                             "start the loop at a constant (or the block index) and step by 1 (or the block count)")
+        if not per_core and int(rng.step) != 1:
+            raise NonUniform(f"`{text}` steps by {int(rng.step)}", "step a loop of run-time trip count by 1")
+        stop = forms["stop"]
+        if not stop:
+            return None, per_core
+        if len(stop) == 1 and stop[0][0][0] == "size" and stop[0][1] == 1:
+            return stop[0][0], per_core
+        raise NonUniform(f"the trip count of `{text}` is not a run-time size plus a constant",
+                         "bound the loop by the parameter itself (`pl.range(0, n)`) or by one expression of a "
+                         "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
+
+    def _carried_names(self, node: cst.For) -> tuple[dict, set]:
+        """Names the loop body binds: the counters among them (`x = x + e`, `x += e`: None;
+        `x = (x + e) % k`: k) and all of them."""
+        hit = self._carried.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1], hit[2]
+        counters: dict = {}
+        assigned: set = set()
+        for small in _small_statements(node.body):
+            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+                assigned.add(small.target.value)
+                if isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
+                    counters.setdefault(small.target.value, None)
+                else:
+                    counters[small.target.value] = "other"
+            elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                for t in targets:
+                    for name in _target_names(t):
+                        assigned.add(name)
+                        kind = self._counter_kind(name, small.value) if isinstance(t, cst.Name) else "other"
+                        if kind == "other" or counters.get(name, kind) != kind:
+                            counters[name] = "other"
+                        else:
+                            counters[name] = kind
+        counters = {n: k for n, k in counters.items() if k != "other"}
+        self._carried[id(node)] = (node, counters, assigned)
+        return counters, assigned
+
+    def _counter_kind(self, name: str, value) -> Any:
+        """None for `name + e` / `e + name` / `name - e`, k for `(name + e) % k`, else "other"."""
+        if isinstance(value, cst.BinaryOperation):
+            if isinstance(value.operator, cst.Modulo):
+                k = self.file.evaluator.try_eval(value.right, None)
+                inner = value.left
+                if isinstance(k, int) and not isinstance(k, bool) and k > 0 and self._counter_kind(name, inner) is None:
+                    return k
+                return "other"
+            mine = [isinstance(x, cst.Name) and x.value == name for x in (value.left, value.right)]
+            if isinstance(value.operator, cst.Add) and any(mine) and not all(mine):
+                return None
+            if isinstance(value.operator, cst.Subtract) and mine[0] and not mine[1]:
+                return None
+        return "other"
+
+    def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node) -> None:
+        """At an iteration's start: counters become `Sym`s of their own variable (stepping by
+        the same amount every iteration); any other plain integer the body binds, and every
+        integer field of a `pl.struct` the kernel holds, must be what it was at the previous
+        iteration's start."""
+        uni = self.uniform
+        for name in sorted(assigned):
+            value = ctx.env.get(name)
+            if name in counters and isinstance(value, int) and not isinstance(value, bool):
+                var = ("carried", name)
+                k = counters[name]
+                if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
+                    raise nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
+                                                 "count with `x = x + c` from a value set before the loop"), node)
+                if name in prev:
+                    delta = int(value) - prev[name]
+                    delta = delta % k if k is not None else delta
+                    if delta == 0:
+                        uni.stalled.add(var)
+                    if prev.setdefault(("delta", name), delta) != delta:
+                        raise nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
+                                                     "iterations", f"step `{name}` by the same amount in every "
+                                                     "iteration"), node)
+                prev[name] = int(value)
+                if k is not None:
+                    uni.periods.add(k)
+                ctx.env[name] = Sym(int(value), ((var, 1),), k is not None, 0, int(value))
+            elif isinstance(value, (int, float)) and not isinstance(value, Sym):
+                self._same_as_before(prev, name, value, f"`{name}`", node)
+        for name, value in ctx.env.items():
+            if isinstance(value, StructV) and value.origin == "struct":
+                for f, v in value.fields.items():
+                    if isinstance(v, (int, float)) and not isinstance(v, Sym):
+                        self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
+
+    @staticmethod
+    def _same_as_before(prev: dict, key: Any, value: float, words: str, node) -> None:
+        if key in prev and prev[key] != value:
+            raise nonuniform(NonUniform(f"{words} carries a value from one iteration to the next",
+                                         "make it a counter (`x = x + c`) or a residue of one (`x = (x + c) % k`), "
+                                         "or compute it from the loop variable"), node)
+        prev[key] = value
+
+    def _loop_body(self, node, ctxs) -> bool:
+        """Run one iteration; True when it broke out of the loop."""
+        try:
+            self.exec_block(node.body.body, ctxs)
+        except LoopBreak:
+            return True
+        except LoopContinue:
+            pass
+        return False
+
+    def exec_while(self, node: cst.While, ctxs: list[Ctx]) -> None:
+        while True:
+            tests = {self.truth(self.eval(node.test, ctx), node.test) for ctx in ctxs}
+            if tests != {True} and tests != {False}:
+                raise CannotModel("the condition of this `while` loop is not static", node.test)
+            if tests == {False} or self._loop_body(node, ctxs):
+                break
+
+
+def _small_statements(block) -> list:
+    """The small statements of a block and of every block nested in it (not in nested
+    function or class definitions)."""
+    out: list = []
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            out.extend(node.body)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        elif isinstance(node, cst.IndentedBlock):
+            stack.extend(node.body)
+        elif isinstance(node, (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.Else, cst.Finally,
+                               cst.ExceptHandler)):
+            stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
+    return out
+
+
+def _target_names(target) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    return []
+
+
+def _dynamic_dims(value: Any) -> str:
+    """The run-time tensor dimensions `value` is computed from, in words ('' if none)."""
+    found: list[str] = []
+
+    def walk(origin: Any) -> None:
+        if isinstance(origin, tuple) and origin:
+            if origin[0] == "shape":
+                text = f"`{origin[1]}.shape[{origin[2]}]`"
+                if text not in found:
+                    found.append(text)
+            elif origin[0] == "op":
+                for part in origin[2:]:
+                    walk(part)
+
+    if isinstance(value, Opaque):
+        walk(value.origin)
+    return " and ".join(found) + (" (`pl.DYNAMIC`)" if found else "")

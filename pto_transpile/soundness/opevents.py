@@ -1,0 +1,218 @@
+"""Block ops and element accesses as events, with the memory each one touches.
+
+A block op (`pl.load`, `pl.matmul`, `pl.store`, ...) reads and writes what its roles in the op
+table say, on the pipe the op runs on; a tile group hands out the slot its per-core cursor
+names; an element read or write of a tile or a GM tensor runs on the scalar pipe. Each becomes
+an `Event` with its footprint (`Foot`s) and the mutex ids its tiles hold, named after its code
+(or its stage invocation) so the serial and the generated kernel's events can be matched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot
+from pto_api.ops import PIPE_CORES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_transpile.soundness.events import AIC, AIV0, INF, Event, Foot
+from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.runtypes import CannotModel, Ctx
+from pto_transpile.soundness.tilefeet import insert_feet
+from pto_transpile.soundness.values import (
+    UNKNOWN,
+    AnyTileV,
+    GroupV,
+    Opaque,
+    Sym,
+    Symbol,
+    TensorV,
+    TileV,
+    is_unknown,
+)
+
+GM_WRITE_OPS = frozenset({"store", "store_tile"})
+
+
+class OpEvents(InterpreterBase):
+    def block_op(self, op: str, node: cst.Call, ctx: Ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        mode = kw.get("mode")
+        roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
+        tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]
+        if roles is None:
+            if tiles or any(isinstance(v, TensorV) for v in pos):
+                raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
+            return UNKNOWN
+        pipe = self._pipe(op, pos, node)
+        acc = kw.get("acc_to_vec_mode")
+        acc_mode = acc.leaf if isinstance(acc, Symbol) else None
+        order = kw.get("order")
+        transpose = kw.get("is_transpose") is True or (isinstance(order, (list, tuple)) and list(order) == [1, 0])
+        reads: list[Foot] = []
+        writes: list[Foot] = []
+        tile_arg = next(iter(tiles), None)
+        exact = self._insert_feet(pos, ctx.core) if op == "insert" else None
+        gm = any(isinstance(v, TensorV) for v in pos)
+        for i, value in enumerate(list(pos) + list(kw.values())):
+            if not (gm and i == 2) and isinstance(value, (int, list, tuple)):
+                self._plain(value, f"an operand of `pl.{op}` in", node)
+        for i, value in enumerate(pos):
+            role = roles[i] if i < len(roles) else None
+            if isinstance(value, TensorV):
+                offsets = pos[2] if len(pos) > 2 else UNKNOWN
+                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
+                self._record_gm(value, offsets, foot, op in GM_WRITE_OPS, node)
+                (writes if op in GM_WRITE_OPS else reads).append(foot)
+            elif role is not None and isinstance(value, (TileV, AnyTileV)):
+                feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
+                if "R" in role:
+                    reads.extend(feet)
+                if "W" in role:
+                    writes.extend(feet)
+        ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        if op == "getval":  # data: unknown, but named by this read in both runs
+            return Opaque(("read", ev.core, ev.ident))
+        return None
+
+    def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
+        """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
+        dst, src, offset = (pos + [None, None, None])[:3]
+        valid = self.valid.of(src, core) if isinstance(src, TileV) else ()
+        feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
+        return None if feet is None else (feet[1], feet[0])
+
+    def _pipe(self, op: str, pos: list, node) -> str:
+        if op in ("move", "insert"):
+            dst, src = (pos + [None, None])[:2]
+            if isinstance(dst, (TileV, AnyTileV)) and isinstance(src, (TileV, AnyTileV)):
+                return move_pipe(_memory(src), _memory(dst))
+            raise CannotModel(f"the tiles of this `pl.{op}` are not known", node)
+        if op in GM_WRITE_OPS:
+            src = pos[1] if len(pos) > 1 else None
+            if isinstance(src, (TileV, AnyTileV)):
+                return store_pipe(_memory(src))
+            raise CannotModel(f"the source tile of this `pl.{op}` is not known", node)
+        pipe = op_pipe(op)
+        if pipe is None:
+            raise CannotModel(f"no pipe is known for `pl.{op}`", node)
+        return pipe
+
+    # tiles ---------------------------------------------------------------------------------
+    def pick(self, group: GroupV, accessor: str, ctx: Ctx) -> Any:
+        if group.depth == 1:
+            return group.tiles[0]
+        cursors = self.cursors[ctx.core]
+        cur = cursors.get(id(group), initial_cursor(group.depth))
+        if is_unknown(cur):
+            return AnyTileV(group.tiles, f"{group.name}[?]")
+        new, slot = pick_slot(cur, accessor, group.depth)
+        if new != cur:
+            cursors[id(group)] = UNKNOWN if ctx.may else new
+        return group.tiles[slot]
+
+    def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:
+        """An element read or write of a tile; a read's value is named by the read."""
+        op = "getval" if role == "R" else "setval"
+        feet = self._tile_feet(tile, ctx.core, None)
+        ev = self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
+                            self._mutex([tile]), node, ctx)
+        return Opaque(("read", ev.core, ev.ident))
+
+    def _gm_element(self, tensor: TensorV, node: cst.Subscript, role: str, ctx: Ctx) -> Opaque:
+        """A scalar read or write of GM (`t[i]`, `t[i] = v`) on the scalar pipe. Its footprint
+        is the whole tensor: the element's address is not followed, so it conflicts with every
+        other access of the tensor; a read's value is named by the read."""
+        for e in node.slice:
+            if isinstance(e.slice, cst.Index):
+                self.eval(e.slice.value, ctx)
+        foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may))
+        ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
+                            (foot,) if "W" in role else (), (), node, ctx)
+        return Opaque(("read", ev.core, ev.ident))
+
+    def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
+        tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
+        out = []
+        for t in tiles:
+            # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
+            unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
+            window = tuple(self.valid.of(t, core)) != tuple(t.shape)
+            for key in self._tile_keys(t.memory, core, acc_mode):
+                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure, window))
+        return out
+
+    @staticmethod
+    def _tile_keys(memory: str, core: int, acc_mode: str | None) -> list[tuple]:
+        """The memories a tile names on `core`: a Vec tile in cube code is where an Acc->Vec
+        move lands (`pto_api.effects.acc_to_vec_targets`)."""
+        if memory == "Vec":
+            if core != AIC:
+                return [("Vec", core)]
+            subs, _ = acc_to_vec_targets(acc_mode)
+            return [("Vec", AIV0 + s) for s in subs]
+        return [(memory, AIC)]
+
+    def _mutex(self, tiles) -> tuple[int, ...]:
+        if not self.auto_mutex:
+            return ()
+        ids: set[int] = set()
+        for t in tiles:
+            if isinstance(t, TileV):
+                ids.update(t.mutex)
+            elif isinstance(t, AnyTileV):
+                # which slot is locked is unknown: only ids every choice holds order anything
+                common = set.intersection(*(set(c.mutex) for c in t.choices)) if t.choices else set()
+                ids.update(common)
+        return tuple(sorted(ids))
+
+    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool, core: int) -> Foot:
+        """The GM window a load or store moves: the tile's valid shape at `offsets`."""
+        rows = cols = None
+        valid = self.valid.widest(tile, core) if isinstance(tile, (TileV, AnyTileV)) else ()
+        if len(valid) == 2:
+            rows, cols = gm_extent(valid, transpose)
+        if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
+                and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
+            r, c = offsets
+            label = f"{tensor.name}[{r}:{r + rows}, {c}:{c + cols}]"
+            return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may)
+        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
+
+    def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node) -> None:
+        """A GM access for the uniformity conditions (`Uniform.finish`)."""
+        if not (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and foot.r1 != INF):
+            if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
+                self._plain(list(offsets), "the GM offset", node)
+            return
+        self._uniform(lambda: self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0),
+                                                     write, self._code_of(node)), node)
+
+    # events --------------------------------------------------------------------------------
+    def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:
+        kind = "cube" if ctx.core == AIC else "vector"
+        if kind not in PIPE_CORES.get(pipe, (kind,)):
+            raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
+        if ctx.may:
+            reads = [f._replace(may=True) for f in reads]
+            writes = [f._replace(may=True) for f in writes]
+        scope = ctx.scope
+        ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
+                   node=node, op=op, ident=self._ident(node, ctx),
+                   stage=scope[1] if scope else "", task=scope[2] if scope else -1)
+        self.trace.events[ctx.core].append(ev)
+        return ev
+
+    def _ident(self, node, ctx: Ctx) -> tuple:
+        if ctx.scope is not None:
+            ordinal = ctx.counter[0]
+            ctx.counter[0] += 1
+            return ctx.scope + (ordinal,)
+        text = self._code_of(node)
+        n = self.code_counts[ctx.core][text]
+        self.code_counts[ctx.core][text] += 1
+        return ("code", text, n)
+
+
+def _memory(tile) -> str:
+    return tile.memory if isinstance(tile, TileV) else tile.choices[0].memory

@@ -1,0 +1,242 @@
+"""The `pl.*` calls of a kernel as the abstract interpreter runs them.
+
+`pl.range`, tile types, tiles and tile groups (their addresses, slots and mutex ids), structs,
+core queries (for block 0), sections and the `pl.system` syncs and barriers, each an event on
+the core that runs it. A call not in the `_PL_CALLS` table is a descriptor-only op or a block
+op (`opevents.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import libcst as cst
+
+from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, initial_valid, slot_addresses
+from pto_api.memory import DTYPE_BITS
+from pto_api.ops import DESCRIPTOR_ONLY_OPS
+from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, Event
+from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
+from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
+from pto_transpile.soundness.values import (
+    UNKNOWN,
+    GroupV,
+    Opaque,
+    StructV,
+    Sym,
+    Symbol,
+    TileTypeV,
+    TileV,
+    known,
+    sampled_int,
+)
+
+SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
+PIPE_BARRIERS = {"bar_all": "ALL", "bar_m": "M", "bar_mte1": "MTE1", "bar_mte2": "MTE2", "bar_mte3": "MTE3",
+                 "bar_fix": "FIX", "bar_v": "V"}
+
+
+def elem_bytes(dtype: Any) -> int:
+    if isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS:
+        return max(1, (DTYPE_BITS[dtype.leaf] + 7) // 8)
+    return 4
+
+
+class PlCalls(InterpreterBase):
+    def pl_call(self, path: tuple, node: cst.Call, ctx: Ctx) -> Any:
+        head = path[0] if path else ""
+        if path == ("system",) or not path:
+            return UNKNOWN
+        if head == "system" and len(path) == 2:
+            return self._system(path[1], node, ctx)
+        if len(path) != 1:
+            self._args(node, ctx)
+            return UNKNOWN
+        handler = _PL_CALLS.get(head)
+        if handler is not None:
+            return handler(self, node, ctx)
+        if head in DESCRIPTOR_ONLY_OPS:
+            pos, kw = self._args(node, ctx)
+            if head == "set_validshape" and pos:
+                self.valid.set(pos[0], pos[1] if len(pos) > 1 else kw.get("shape"), ctx.core, bool(ctx.may))
+            return None
+        return self.block_op(head, node, ctx)
+
+    def _range(self, node, ctx) -> Any:
+        pos, _ = self._args(node, ctx)
+        pos = [sampled_int(p) for p in pos]
+        if any(isinstance(p, Opaque) for p in pos) and any(isinstance(p, Sym) for p in pos):
+            pos = [int(p) if isinstance(p, Sym) and not self.config.discover else p for p in pos]
+            stop = pos[0] if len(pos) == 1 else pos[1]
+            if not (self.config.discover and isinstance(stop, Opaque) and sum(isinstance(p, Opaque) for p in pos) == 1):
+                return opaque_op("range", *pos) if opaque_operands(*pos) else UNKNOWN
+            self.trips.setdefault(stop.origin, DISCOVERY_TRIPS)
+            pos = [Sym(self.trips[stop.origin], ((("size", stop.origin), 1),)) if p is stop else p for p in pos]
+        if any(isinstance(p, Sym) for p in pos):
+            return self._sym_range(pos, node)
+        if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
+            return opaque_op("range", *pos) if opaque_operands(*pos) else UNKNOWN
+        if len(pos) == 3 and pos[2] == 0:
+            raise CannotModel("`pl.range` with step 0", node)
+        r = range(*pos)
+        if len(r) > MAX_ITEMS:
+            raise self._too_long("this loop runs too many iterations to follow", node)
+        return r
+
+    def _tile_type(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        shape = kw.get("shape", pos[0] if pos else UNKNOWN)
+        dtype = kw.get("dtype", pos[1] if len(pos) > 1 else UNKNOWN)
+        memory = kw.get("target_memory", pos[2] if len(pos) > 2 else Symbol(("MemorySpace", "Vec")))
+        if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
+            return UNKNOWN
+        self._plain(list(shape) + list(kw.get("valid_shape") or ()) if isinstance(kw.get("valid_shape"), (list, tuple))
+                    else shape, "the shape of", node)
+        mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
+        valid = kw.get("valid_shape")
+        known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(
+            d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
+        layout = kw.get("layout")
+        layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
+        return TileTypeV(tuple(shape), mem, elem_bytes(dtype), initial_valid(shape, valid) if known_valid else (),
+                         layout)
+
+    def _make_tile(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        ttype = pos[0] if pos else kw.get("tile_type", UNKNOWN)
+        addr = kw.get("addr", UNKNOWN)
+        if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
+            raise CannotModel("the type or address of this tile is not static", node)
+        self._plain([addr, kw.get("size")], "the address of", node)
+        size = kw.get("size")
+        size = size if isinstance(size, int) else ttype.nbytes
+        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
+                     ttype.elem, ttype.layout, self.valid.number())
+
+    def _make_tile_group(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        ttype = kw.get("type", UNKNOWN)
+        addrs = kw.get("addrs", UNKNOWN)
+        self._plain(addrs, "the addresses of", node)
+        self._plain(kw.get("depth"), "the depth of", node)
+        mutex = kw.get("mutex_ids")
+        depth = kw.get("depth")
+        if not isinstance(ttype, TileTypeV):
+            raise CannotModel("the tile type of this group is not static", node)
+        mutex_slots: list[tuple] = []
+        if isinstance(mutex, (list, tuple)) and mutex:
+            for m in mutex:
+                if isinstance(m, int):
+                    mutex_slots.append((m,))
+                elif isinstance(m, (list, tuple)) and all(isinstance(x, int) for x in m):
+                    mutex_slots.append(tuple(m))
+                else:
+                    raise CannotModel("the mutex ids of this group are not static", node)
+        n = len(mutex_slots) or (depth if isinstance(depth, int) else None)
+        static = isinstance(addrs, int) or (isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs))
+        if not static:
+            raise CannotModel("the addresses of this group are not static", node)
+        if n is None or not 0 < n <= 64:
+            raise CannotModel("the slot count of this group is not static (`depth=` or `mutex_ids=`)", node)
+        try:
+            starts = slot_addresses(addrs, n, ttype.nbytes)
+        except ValueError as exc:
+            raise CannotModel(f"this group's addresses do not fit its slots: {exc}", node) from None
+        tiles = tuple(TileV(ttype.memory, starts[i], starts[i] + ttype.nbytes,
+                            mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid,
+                            ttype.elem, ttype.layout, self.valid.number())
+                      for i in range(n))
+        self.uniform.periods.add(n)
+        self.uniform.depths.add(n)
+        return GroupV("", tiles, node)
+
+    def _struct(self, node, ctx) -> Any:
+        _, kw = self._args(node, ctx)
+        return StructV(dict(kw), "struct")
+
+    def _struct_array(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        n = pos[0] if pos else UNKNOWN
+        if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
+            raise CannotModel("the length of this struct array is not static", node)
+        self._plain(n, "the length of", node)
+        self.uniform.rings.add(int(n))
+        return [StructV(dict(kw), "ctx") for _ in range(n)]
+
+    def _core_query(self, node, ctx) -> Any:
+        """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
+        `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
+        name = (self.path(node.func) or ("",))[-1]
+        core, sub = ctx.core, ctx.core - AIV0
+        if name in ("get_block_idx", "get_block_num"):
+            value = (0 if core == AIC else sub) if name == "get_block_idx" else self.config.block_num
+            return Sym(value, ((("core", name), 1),))
+        return {
+            "get_block_idx": 0 if core == AIC else sub,
+            "get_block_num": self.config.block_num,
+            "get_subblock_idx": 0 if core == AIC else sub,
+            "get_subblock_num": 1 if core == AIC else 2,
+        }[name]
+
+    def _section(self, node, ctx) -> Any:
+        return None
+
+    def _system(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        if name in SYNC_OPS:
+            pipe, eid = kw.get("pipe"), kw.get("event_id")
+            mode = kw.get("sync_mode")
+            if mode is not None and not (isinstance(mode, Symbol) and mode.leaf == "INTRA_BLOCK"):
+                raise CannotModel("only the default INTRA_BLOCK cross-core sync mode is modelled", node)
+            if not isinstance(pipe, Symbol) or not isinstance(eid, int):
+                raise CannotModel("the pipe or event id of this sync is not static", node)
+            self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
+        elif name == "sync_all":
+            self._sync_event("barrier", self._barrier_type(kw.get("core_type"), node, ctx), 0, node, ctx)
+        elif name in ("sync_src", "sync_dst"):
+            sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
+            if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
+                raise CannotModel("the pipes or event id of this sync are not static", node)
+            ev = self._sync_event(name, sp.leaf, eid, node, ctx)
+            ev.wait_pipe = wp.leaf
+        elif name in PIPE_BARRIERS:
+            self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
+        return None
+
+    @staticmethod
+    def _barrier_type(core_type: Any, node, ctx: Ctx) -> str:
+        """The `core_type` of a `sync_all`, which the calling core must belong to."""
+        name = core_type.leaf if isinstance(core_type, Symbol) else DEFAULT_BARRIER if core_type is None else None
+        kinds = barrier_kinds(name)
+        if name is None or kinds is None:
+            raise CannotModel("the core type of this `sync_all` is not static", node)
+        if CORE_KIND[ctx.core] not in kinds:
+            raise CannotModel(f"{CORES[ctx.core]} reaches a `sync_all(core_type={name})`, which it is not part of",
+                              node)
+        return name
+
+    def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
+        if ctx.may:
+            raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
+        # syncs are matched by counting, never by identity: no need to name them after the code
+        ev = Event(ctx.core, kind, pipe, self._next_seq(), event_id=eid, node=node, op=kind,
+                   ident=("sync", self._next_seq()))
+        self.trace.events[ctx.core].append(ev)
+        return ev
+
+
+_PL_CALLS: dict[str, Callable] = {
+    "range": PlCalls._range,
+    "TileType": PlCalls._tile_type,
+    "make_tile": PlCalls._make_tile,
+    "make_tile_group": PlCalls._make_tile_group,
+    "struct": PlCalls._struct,
+    "struct_array": PlCalls._struct_array,
+    "make_tuple": PlCalls._struct,
+    "section_cube": PlCalls._section,
+    "section_vector": PlCalls._section,
+    **{n: PlCalls._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
+}

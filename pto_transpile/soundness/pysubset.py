@@ -1,0 +1,583 @@
+"""The Python a kernel is written in, as the abstract interpreter runs it on every core.
+
+Statements (a block, `if`, `with` sections, definitions; loops are `loops.py`), assignment,
+expressions over the interpreter's values (names, attributes, operators, comparisons,
+subscripts) and calls of the file's helpers, stages and Python builtins. Operators fold as the
+constant folder folds them (`read.consteval`: `BINOPS`, `AUGMENTED`, `MAX_ITEMS`, `too_big`).
+A call of `pl.*` goes to `plcalls.py`, a vector function's to `vfcalls.py`.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
+from pto_transpile.soundness.events import AIC, Invocation
+from pto_transpile.soundness.interpbase import InterpreterBase, import_const
+from pto_transpile.soundness.loops import Loops
+from pto_transpile.soundness.runtypes import (
+    DISCOVERY_TRIPS,
+    CannotModel,
+    Ctx,
+    FunctionReturn,
+    LoopBreak,
+    LoopContinue,
+    SymRange,
+    nonuniform,
+)
+from pto_transpile.soundness.uniform import NonUniform
+from pto_transpile.soundness.values import (
+    UNKNOWN,
+    AnyTileV,
+    Builtin,
+    FunctionV,
+    GroupV,
+    Opaque,
+    StructV,
+    Sym,
+    Symbol,
+    TensorV,
+    TileV,
+    is_unknown,
+    known,
+    sampled_int,
+)
+
+_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
+    cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
+    cst.In: lambda a, b: a in b, cst.NotIn: lambda a, b: a not in b,
+    cst.Is: operator.is_, cst.IsNot: operator.is_not,
+}
+_BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance")
+_PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
+                                                   "float": float, "bool": bool}
+
+
+class PythonSubset(InterpreterBase):
+    # statements ----------------------------------------------------------------------------
+    def exec_block(self, stmts, ctxs: list[Ctx]) -> None:
+        for stmt in stmts:
+            if ctxs:
+                self.exec_stmt(stmt, ctxs)
+
+    def exec_stmt(self, stmt: cst.CSTNode, ctxs: list[Ctx]) -> None:
+        self.steps += 1
+        if self.steps > self._budget:
+            raise self._too_long("the kernel runs too many statements to follow statically", stmt)
+        method = _STATEMENTS.get(type(stmt))
+        if method is None:
+            raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
+        method(self, stmt, ctxs)
+
+    def _simple_line(self, stmt: cst.SimpleStatementLine, ctxs: list[Ctx]) -> None:
+        for small in stmt.body:
+            method = _SMALL_STATEMENTS.get(type(small))
+            if method is not None:  # pass, assert, import, global, nonlocal, del: nothing the check needs
+                for ctx in ctxs:
+                    method(self, small, ctx)
+
+    def _expr(self, small: cst.Expr, ctx: Ctx) -> None:
+        self.eval(small.value, ctx)
+
+    def _assign(self, small: cst.Assign, ctx: Ctx) -> None:
+        value = self.eval(small.value, ctx)
+        for target in small.targets:
+            self.assign(target.target, value, ctx)
+
+    def _ann_assign(self, small: cst.AnnAssign, ctx: Ctx) -> None:
+        if small.value is not None:
+            self.assign(small.target, self.eval(small.value, ctx), ctx)
+
+    def _return(self, small: cst.Return, ctx: Ctx) -> None:
+        raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None)
+
+    def _def(self, stmt: cst.FunctionDef, ctxs: list[Ctx]) -> None:
+        for ctx in ctxs:
+            ctx.env[stmt.name.value] = FunctionV("helper", stmt)
+
+    def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
+        taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
+        for ctx in ctxs:
+            taken[self.truth(self.eval(node.test, ctx), node.test)].append(ctx)
+        if taken[True]:
+            self.exec_block(node.body.body, taken[True])
+        if taken[False] and node.orelse is not None:
+            self._exec_orelse(node.orelse, taken[False])
+        if taken[None]:
+            for ctx in taken[None]:
+                self._exec_may(ctx, lambda c: self.exec_block(node.body.body, [c]))
+                if node.orelse is not None:
+                    self._exec_may(ctx, lambda c: self._exec_orelse(node.orelse, [c]))
+
+    def _exec_orelse(self, orelse, ctxs: list[Ctx]) -> None:
+        if isinstance(orelse, cst.If):
+            self.exec_if(orelse, ctxs)
+        else:
+            self.exec_block(orelse.body.body, ctxs)
+
+    def _exec_may(self, ctx: Ctx, run: Callable[[Ctx], object]) -> None:
+        """Run a branch that may or may not be taken: its accesses are marked `may`, and every
+        name it binds is unknown afterwards unless the branch left it as it was."""
+        before = dict(ctx.env)
+        ctx.may += 1
+        try:
+            run(ctx)
+        except (LoopBreak, LoopContinue, FunctionReturn):
+            raise CannotModel("`break`/`continue`/`return` under a condition the check cannot decide") from None
+        finally:
+            ctx.may -= 1
+        for name, value in list(ctx.env.items()):
+            if name not in before or before[name] is not value and before[name] != value:
+                ctx.env[name] = UNKNOWN
+
+    def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
+        item = node.items[0].item if node.items else None
+        path = self.path(item.func) if isinstance(item, cst.Call) else None
+        if path == ("section_cube",):
+            ctxs = [c for c in ctxs if c.core == AIC]
+        elif path == ("section_vector",):
+            ctxs = [c for c in ctxs if c.core != AIC]
+        self.exec_block(node.body.body, ctxs)
+
+    # assignment ----------------------------------------------------------------------------
+    def assign(self, target: cst.BaseExpression, value: Any, ctx: Ctx) -> None:
+        if type(target) is cst.Name:
+            if isinstance(value, GroupV) and not value.name:
+                _name_group(value, target.value)
+            ctx.env[target.value] = value
+        elif isinstance(target, cst.Attribute):
+            obj = self.eval(target.value, ctx)
+            if isinstance(obj, StructV):
+                obj.fields[target.attr.value] = value
+        elif isinstance(target, cst.Subscript):
+            obj = self.eval(target.value, ctx)
+            if isinstance(obj, (TileV, AnyTileV)):
+                self._element_access(obj, target, "W", ctx)
+            elif isinstance(obj, TensorV):
+                self._gm_element(obj, target, "W", ctx)
+            elif isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+                index = self.eval(target.slice[0].slice.value, ctx)
+                if isinstance(index, int) and -len(obj) <= index < len(obj):
+                    obj[index] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            names = [e.value for e in target.elements]
+            if isinstance(value, (tuple, list)) and len(value) == len(names):
+                for t, v in zip(names, value, strict=True):
+                    self.assign(t, v, ctx)
+            else:
+                for t in names:
+                    self.assign(t, UNKNOWN, ctx)
+
+    def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
+        target = node.target
+        if isinstance(target, cst.Subscript):
+            obj = self.eval(target.value, ctx)
+            if isinstance(obj, (TileV, AnyTileV)):
+                self.eval(node.value, ctx)
+                self._element_access(obj, target, "RW", ctx)
+                return
+            if isinstance(obj, TensorV):
+                self.eval(node.value, ctx)
+                self._gm_element(obj, target, "RW", ctx)
+                return
+        old = self.eval(target, ctx)
+        value = self.eval(node.value, ctx)
+        self.assign(target, self._binop(AUGMENTED.get(type(node.operator)), old, value, node), ctx)
+
+    # expressions ---------------------------------------------------------------------------
+    def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
+        method = _EVAL.get(type(node))
+        if method is None:
+            return UNKNOWN
+        value = method(self, node, ctx)
+        if type(value) is Opaque and value.origin in self.trips:
+            return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
+        return value
+
+    def truth(self, value: Any, node=None) -> bool | None:
+        if is_unknown(value):
+            return None
+        if isinstance(value, Sym):
+            text = self._code_of(node) if node is not None else "a condition on the loop variable"
+            return self._uniform(lambda: self.uniform.test(value, 0, bool(value), text), node)
+        if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
+            return bool(value)
+        return True
+
+    def _name(self, node: cst.Name, ctx: Ctx) -> Any:
+        name = node.value
+        env = ctx.env
+        if name in env:
+            return env[name]
+        if self._symbolic_names and name in self._symbolic_names:
+            origin = ("const", name)
+            value = self.trips.get(origin, DISCOVERY_TRIPS if self.config.discover else None)
+            if value is not None:
+                return Sym(value, ((("size", origin), 1),))
+        hit = self._globals.get(name)
+        if hit is None:
+            hit = self._globals[name] = self._global(name)
+        # a module constant is copied (lists are mutable); everything else is shared
+        return import_const(hit[1]) if hit[0] else hit[1]
+
+    def _global(self, name: str) -> tuple[bool, Any]:
+        """What a name means outside any frame: (True, raw value) for a module constant."""
+        if name in self._functions:
+            return False, self._functions[name]
+        if name in ("True", "False", "None"):
+            return False, {"True": True, "False": False, "None": None}[name]
+        if name in self.file.constants:
+            return True, self.file.evaluator.try_eval(cst.Name(name), UNKNOWN)
+        if name in _BUILTINS:
+            return False, Builtin(name)
+        return False, UNKNOWN
+
+    def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
+        path = self.path(node)
+        if path is not None:
+            return Symbol(path)
+        obj = self.eval(node.value, ctx)
+        attr = node.attr.value
+        if isinstance(obj, StructV):
+            return obj.fields.get(attr, UNKNOWN)
+        if isinstance(obj, TensorV) and attr == "shape":
+            return obj.shape
+        if isinstance(obj, TileV) and attr == "shape":
+            return obj.shape
+        return UNKNOWN
+
+    def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
+        left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+        return self._binop(type(node.operator), left, right, node)
+
+    def _binop(self, op: Any, left: Any, right: Any, node) -> Any:
+        """`left op right` (`op` a libcst operator type), folded as `consteval` folds, with its
+        limits: a result too large to compute is not followed."""
+        fn = BINOPS.get(op)
+        if isinstance(left, Sym) or isinstance(right, Sym):
+            return self._sym_binop(fn, left, right, node)
+        if fn is None or not known(left, right):
+            if fn is not None and opaque_operands(left, right):
+                return opaque_op(fn.__name__, left, right)
+            return UNKNOWN
+        if (isinstance(left, (list, tuple)) or isinstance(right, (list, tuple))) and op not in (cst.Add, cst.Multiply):
+            return UNKNOWN
+        huge = too_big(op, left, right)
+        if huge:
+            raise CannotModel(f"the result would be {huge}, too large to follow", node)
+        try:
+            return fn(left, right)
+        except Exception:
+            return UNKNOWN
+
+    def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
+        if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
+            if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
+                raise nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
+                                             "between runs", "give sequences a static length"), node)
+            return UNKNOWN
+        if fn in (operator.pow, operator.lshift) and abs(int(right)) > 64:
+            raise CannotModel("this power or shift is too large to follow", node)
+        try:
+            value = fn(int(left) if isinstance(left, Sym) else left, int(right) if isinstance(right, Sym) else right)
+        except Exception:
+            return UNKNOWN
+        return self._uniform(lambda: self.uniform.binop(fn, left, right, value, self._code_of(node)), node)
+
+    def _unary(self, node: cst.UnaryOperation, ctx: Ctx) -> Any:
+        value = self.eval(node.expression, ctx)
+        if isinstance(value, Sym):
+            if isinstance(node.operator, cst.Minus):
+                return self.uniform.negate(value)
+            if isinstance(node.operator, cst.Plus):
+                return value
+            if isinstance(node.operator, cst.Not):
+                t = self.truth(value, node.expression)
+                return not t
+            self._plain(value, "the operand of", node)
+        if is_unknown(value):
+            return opaque_op(type(node.operator).__name__, value) if isinstance(value, Opaque) else UNKNOWN
+        try:
+            if isinstance(node.operator, cst.Not):
+                t = self.truth(value)
+                return UNKNOWN if t is None else not t
+            unary: dict[type, Callable[[Any], Any]] = {cst.Minus: operator.neg, cst.Plus: operator.pos,
+                                                       cst.BitInvert: operator.invert}
+            return unary[type(node.operator)](value)
+        except Exception:
+            return UNKNOWN
+
+    def _boolean(self, node: cst.BooleanOperation, ctx: Ctx) -> Any:
+        left = self.eval(node.left, ctx)
+        t = self.truth(left, node.left)
+        if t is None:
+            self.eval(node.right, ctx)
+            return UNKNOWN
+        is_and = isinstance(node.operator, cst.And)
+        if t != is_and:
+            return left
+        return self.eval(node.right, ctx)
+
+    def _compare(self, node: cst.Comparison, ctx: Ctx) -> Any:
+        left = self.eval(node.left, ctx)
+        result: Any = True
+        for target in node.comparisons:
+            right = self.eval(target.comparator, ctx)
+            if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
+                op = _CMPOPS[type(target.operator)]
+                if not all(isinstance(v, (int, float)) for v in (left, right)) or op in (operator.is_, operator.is_not):
+                    result = UNKNOWN
+                else:
+                    ok = op(left, right)
+                    try:
+                        self.uniform.test(left, right, ok, self._code_of(node), op)
+                    except NonUniform as exc:
+                        raise nonuniform(exc, node) from None
+                    if not ok:
+                        result = False
+            elif not known(left, right):
+                result = UNKNOWN
+            elif not is_unknown(result):
+                try:
+                    if not _CMPOPS[type(target.operator)](left, right):
+                        result = False
+                except Exception:
+                    result = UNKNOWN
+            left = right
+        return result
+
+    def _ifexp(self, node: cst.IfExp, ctx: Ctx) -> Any:
+        t = self.truth(self.eval(node.test, ctx), node.test)
+        if t is None:
+            return UNKNOWN
+        return self.eval(node.body if t else node.orelse, ctx)
+
+    def _sequence(self, node, ctx: Ctx) -> Any:
+        out: list = []
+        for el in node.elements:
+            value = self.eval(el.value, ctx)
+            if type(el) is cst.StarredElement:
+                if not isinstance(value, (list, tuple)):
+                    return UNKNOWN
+                out.extend(value)
+            else:
+                out.append(value)
+        return tuple(out) if type(node) is cst.Tuple else out
+
+    def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
+        obj = self.eval(node.value, ctx)
+        if isinstance(obj, (TileV, AnyTileV)):
+            if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
+                return self._element_access(obj, node, "R", ctx)
+            for e in node.slice:
+                if isinstance(e.slice, cst.Slice):
+                    for part in (e.slice.lower, e.slice.upper, e.slice.step):
+                        if part is not None:
+                            self.eval(part, ctx)
+            # a view: the same tile (its whole extent, conservatively), a descriptor of its own
+            return AnyTileV(tuple(replace(t, desc=0) for t in obj.choices), obj.label) \
+                if isinstance(obj, AnyTileV) else replace(obj, desc=0)
+        if isinstance(obj, TensorV):
+            return self._gm_element(obj, node, "R", ctx)
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return UNKNOWN
+        index = self.eval(node.slice[0].slice.value, ctx)
+        if isinstance(index, Sym) and not index.residue and isinstance(obj, (GroupV, list, tuple)):
+            self._plain(index, "the index", node.slice[0].slice.value)
+        if isinstance(obj, GroupV):
+            if isinstance(index, int) and 0 <= index < obj.depth:
+                return obj.tiles[index]
+            return AnyTileV(obj.tiles, f"{obj.name}[?]")
+        if isinstance(obj, (list, tuple)):
+            if isinstance(index, int) and not isinstance(index, bool):
+                try:
+                    return obj[index]
+                except IndexError:
+                    return UNKNOWN
+            tiles = [t for t in obj if isinstance(t, TileV)]
+            if tiles and len(tiles) == len(obj):
+                return AnyTileV(tuple(tiles), "one of " + ", ".join(t.label for t in tiles))
+        return UNKNOWN
+
+    # calls ---------------------------------------------------------------------------------
+    def _call(self, node: cst.Call, ctx: Ctx) -> Any:
+        path = self.path(node.func)
+        if path is not None:
+            return self.pl_call(path, node, ctx)
+        func = node.func
+        if type(func) is cst.Attribute:
+            obj = self.eval(func.value, ctx)
+            if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
+                return self.pick(obj, func.attr.value, ctx)
+            self._args(node, ctx)
+            return UNKNOWN
+        callee = self.eval(func, ctx)
+        if isinstance(callee, FunctionV):
+            return self.call_function(callee, node, ctx)
+        if isinstance(callee, Builtin):
+            return self._builtin(callee.name, node, ctx)
+        self._args(node, ctx)
+        return UNKNOWN
+
+    def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
+        pos: list = []
+        kw: dict = {}
+        for a in node.args:
+            value = self.eval(a.value, ctx)
+            if a.keyword is not None:
+                kw[a.keyword.value] = value
+            elif a.star == "*":
+                if not isinstance(value, (list, tuple)):
+                    raise CannotModel("a starred argument of unknown length", a)
+                pos.extend(value)
+            elif a.star == "**":
+                if not isinstance(value, StructV):
+                    raise CannotModel("a `**` argument the check cannot expand", a)
+                kw.update(value.fields)
+            else:
+                pos.append(value)
+        return pos, kw
+
+    def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
+        pos, _ = self._args(node, ctx)
+        pos = [sampled_int(p) for p in pos]
+        if not known(*pos):
+            return UNKNOWN
+        if any(isinstance(p, Sym) for p in pos):
+            if name == "int" and len(pos) == 1:
+                return pos[0]
+            if name == "range":
+                return self._sym_range(pos, node)
+            self._plain(list(pos), f"the argument of `{name}`", node)
+            pos = [int(p) if isinstance(p, Sym) else p for p in pos]
+        try:
+            if name == "range":
+                r = range(*pos)
+                if len(r) > MAX_ITEMS:
+                    raise CannotModel("this range is too long to follow", node)
+                return r
+            if name in ("print", "isinstance"):
+                return UNKNOWN
+            return _PYTHON_BUILTINS[name](*pos)
+        except CannotModel:
+            raise
+        except Exception:
+            return UNKNOWN
+
+    def call_function(self, fn: FunctionV, node: cst.Call, ctx: Ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        if fn.kind == "vf":
+            self._vf_call(fn, pos, kw, node, ctx)
+            return UNKNOWN
+        env = self._bind(fn.node, pos, kw, ctx)
+        if fn.kind == "stage":
+            if ctx.may:
+                raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
+            number = self.stage_counts[ctx.core][fn.name]
+            self.stage_counts[ctx.core][fn.name] += 1
+            # struct fields change later: keep the values this invocation saw
+            seen = tuple((k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
+                         for k, v in env.items())
+            self.trace.invocations.append(Invocation(ctx.core, fn.name, number, seen, node))
+            inner = ctx.child(env, ("stage", fn.name, number), [0])
+        else:
+            inner = ctx.child(env)
+        try:
+            self.exec_block(fn.node.body.body, [inner])
+        except FunctionReturn as ret:
+            return ret.value
+        except (LoopBreak, LoopContinue):
+            raise CannotModel("`break`/`continue` outside a loop", fn.node) from None
+        return None
+
+    def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx) -> dict:
+        env: dict = {}
+        params = list(fn.params.posonly_params) + list(fn.params.params)
+        for i, p in enumerate(params):
+            name = p.name.value
+            if i < len(pos):
+                env[name] = pos[i]
+            elif name in kw:
+                env[name] = kw[name]
+            elif p.default is not None:
+                env[name] = self.eval(p.default, ctx)
+            else:
+                env[name] = UNKNOWN
+        for p in fn.params.kwonly_params:
+            env[p.name.value] = kw.get(p.name.value, self.eval(p.default, ctx) if p.default is not None else UNKNOWN)
+        return env
+
+    def _sym_range(self, pos: list, node) -> SymRange:
+        if not 1 <= len(pos) <= 3 or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
+            raise CannotModel("the bounds of this range are not integers", node)
+        start, stop, step = (0, pos[0], 1) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) == 3 else 1)
+        if int(step) == 0:
+            raise CannotModel("`pl.range` with step 0", node)
+        return SymRange(start, stop, step)
+
+
+def _name_group(group: GroupV, name: str) -> None:
+    group.name = name
+    group.tiles = tuple(replace(t, label=f"{name}[{i}]") for i, t in enumerate(group.tiles))
+
+
+def opaque_operands(*values: Any) -> bool:
+    """Operands whose result is a named run-time value: some `Opaque`, the rest plain numbers."""
+    return any(isinstance(v, Opaque) for v in values) and all(
+        isinstance(v, Opaque) or (isinstance(v, (int, float)) and not is_unknown(v)) for v in values)
+
+
+def opaque_op(name: str, *values: Any) -> Opaque:
+    return Opaque(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values)))
+
+
+def _raise(exc: type[Exception]) -> Callable:
+    def run(self, small, ctx) -> None:
+        raise exc()
+    return run
+
+
+_STATEMENTS: dict[type, Callable] = {
+    cst.SimpleStatementLine: PythonSubset._simple_line,
+    cst.If: PythonSubset.exec_if,
+    cst.For: Loops.exec_for,
+    cst.While: Loops.exec_while,
+    cst.With: PythonSubset.exec_with,
+    cst.FunctionDef: PythonSubset._def,
+    cst.Try: lambda self, stmt, ctxs: self.exec_block(stmt.body.body, ctxs),
+    cst.IndentedBlock: lambda self, stmt, ctxs: self.exec_block(stmt.body, ctxs),
+    cst.ClassDef: lambda self, stmt, ctxs: None,
+}
+
+_SMALL_STATEMENTS: dict[type, Callable] = {
+    cst.Expr: PythonSubset._expr,
+    cst.Assign: PythonSubset._assign,
+    cst.AnnAssign: PythonSubset._ann_assign,
+    cst.AugAssign: PythonSubset.aug_assign,
+    cst.Return: PythonSubset._return,
+    cst.Break: _raise(LoopBreak),
+    cst.Continue: _raise(LoopContinue),
+}
+
+_EVAL: dict[type, Callable] = {
+    cst.Integer: lambda self, n, ctx: self._integer(n),
+    cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
+    cst.SimpleString: lambda self, n, ctx: self._string(n),
+    cst.Name: PythonSubset._name,
+    cst.Attribute: PythonSubset._attribute,
+    cst.BinaryOperation: PythonSubset._binary,
+    cst.UnaryOperation: PythonSubset._unary,
+    cst.BooleanOperation: PythonSubset._boolean,
+    cst.Comparison: PythonSubset._compare,
+    cst.IfExp: PythonSubset._ifexp,
+    cst.Tuple: PythonSubset._sequence,
+    cst.List: PythonSubset._sequence,
+    cst.Subscript: PythonSubset._subscript,
+    cst.Call: PythonSubset._call,
+}

@@ -1,0 +1,104 @@
+"""What a run of the abstract interpreter (`interp.py`) is set up with, carries and stops with.
+
+The configuration of one run (`Config`) and its budgets, the frame a core executes (`Ctx`), the
+refusal (`CannotModel`), the signals `return`/`break`/`continue` leave a frame or a loop with,
+and a `pl.range` whose bounds vary between runs (`SymRange`). Every part of the interpreter
+uses them; check.py, the tests and the scripts import them through `interp.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.soundness.uniform import NonUniform
+
+#: Statements one check may execute before it gives up (hostile or huge loops).
+STEP_BUDGET = 400_000
+#: Statements a run of a kernel with static sizes may take before the check calls it long and
+#: proves it at representative trip counts instead (`check._long_static`); FlashAttention at
+#: 256 x 512 runs about 600 in its serial kernel.
+LONG_RUN = 5_000
+
+
+class CannotModel(Exception):
+    """The run cannot be followed statically; `node` is where, `reason` says why."""
+
+    def __init__(self, reason: str, node: cst.CSTNode | None = None, kind: str = "unmodelled"):
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+        self.kind = kind  #: "unmodelled", or "dynamic" for a size known only at run time
+
+
+class FunctionReturn(Exception):
+    """A `return` leaving the function frame, with its value."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class LoopBreak(Exception):
+    """A `break` leaving the innermost loop."""
+
+
+class LoopContinue(Exception):
+    """A `continue` ending the innermost loop's iteration."""
+
+
+@dataclass
+class Ctx:
+    """One core executing one function frame."""
+
+    core: int
+    env: dict
+    scope: tuple | None = None  #: ("stage", name, number) inside a stage invocation
+    counter: list = field(default_factory=lambda: [0])
+    may: int = 0
+
+    def child(self, env: dict, scope=None, counter=None) -> Ctx:
+        return Ctx(self.core, env, scope if scope is not None else self.scope,
+                   counter if counter is not None else self.counter, self.may)
+
+
+@dataclass
+class Config:
+    scalars: dict = field(default_factory=dict)  #: scalar kernel parameter -> value
+    block_num: int = 1
+    #: trip-count roots (`("param", name)` or a `pl.DYNAMIC` expression's origin) -> value
+    trips: dict = field(default_factory=dict)
+    #: each trip-count root -> the value that gives its loop no iteration (from discovery)
+    zeros: dict = field(default_factory=dict)
+    #: find the trip-count roots: scalar parameters are trip counts to be, loops over a
+    #: `pl.DYNAMIC` expression run at `DISCOVERY_TRIPS`
+    discover: bool = False
+    #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
+    #: (one the discovery runs missed) is refused
+    period: int = 0
+    #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a
+    #: kernel whose static loops run long is checked at representative trip counts
+    symbolic_dims: bool = False
+    #: module constants followed as trip-count roots (`("const", name)`), as scalar parameters are
+    symbolic_names: frozenset = frozenset()
+    #: statements this run may take; past `LONG_RUN`-sized budgets the run is "long", not refused
+    step_budget: int = STEP_BUDGET
+
+
+#: the trip count a discovery run gives each loop over a `pl.DYNAMIC` expression
+DISCOVERY_TRIPS = 3
+
+
+@dataclass
+class SymRange:
+    """`pl.range(start, stop, step)` where some bound varies between runs (a `Sym`)."""
+
+    start: Any
+    stop: Any
+    step: Any
+
+
+def nonuniform(exc: NonUniform, node) -> CannotModel:
+    return CannotModel(f"{exc.what}, so the check cannot prove {exc.claim}; to make it provable, {exc.fix}", node,
+                       kind="nonuniform")

@@ -1,0 +1,93 @@
+"""Calls of the file's `@pl.vector_function`s as the abstract interpreter runs them.
+
+A call is one V-pipe op. It reads and writes each tile argument as the function's parameter
+roles say (`read.vfbody.param_roles`), and any bytes its register code reaches outside those
+tiles (`vfextent.py` evaluates the body on the call's arguments).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pto_transpile.read import vfbody
+from pto_transpile.soundness import vfextent
+from pto_transpile.soundness.events import Foot
+from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.runtypes import CannotModel, Ctx
+from pto_transpile.soundness.values import AnyTileV, FunctionV, Symbol, TileV
+
+
+class VectorCalls(InterpreterBase):
+    def _vf_call(self, fn: FunctionV, pos: list, kw: dict, node, ctx: Ctx) -> None:
+        """One V-pipe op. Its footprint is each tile argument its roles read or write, plus any
+        bytes its register code reaches outside those tiles (raw offsets past a tile's end)."""
+        self._plain([v for v in list(pos) + list(kw.values()) if isinstance(v, int)],
+                    f"an argument of vector function `{fn.name}` in", node)
+        roles = self._vf_param_roles(fn.name)
+        reads: list[Foot] = []
+        writes: list[Foot] = []
+        tiles = []
+        extents = self._vf_extents(fn.name, pos, kw, node)
+        for i, value in enumerate(pos):
+            if not isinstance(value, (TileV, AnyTileV)):
+                continue
+            role = roles.get(i, "")
+            extent = extents.get(i)
+            if not role and (extent is None or not (extent.reads or extent.writes)):
+                continue
+            tiles.append(value)
+            feet = self._tile_feet(value, ctx.core, None)
+            for kind, out, spans in (("R", reads, extent.reads if extent else ()),
+                                     ("W", writes, extent.writes if extent else ())):
+                if kind in role:
+                    out.extend(feet)
+                out.extend(self._beyond(value, spans, kind in role, ctx.core))
+        self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
+
+    def _vf_extents(self, name: str, pos: list, kw: dict, node) -> dict:
+        try:
+            args = tuple(_vf_argument(v) for v in pos)
+            kwargs = tuple(sorted((k, _vf_argument(v)) for k, v in kw.items()))
+            return self._extents.extents(name, args, kwargs)
+        except vfextent.Unmodelled as exc:
+            raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
+
+    def _beyond(self, tile, spans, whole: bool, core: int) -> list[Foot]:
+        """Feet for the spans (bytes from the tile's first byte) not inside the tile, or all of
+        them when the roles did not already count the whole tile."""
+        out = []
+        for t in (tile.choices if isinstance(tile, AnyTileV) else (tile,)):
+            size = t.hi - t.lo
+            for a, b in spans:
+                if whole and 0 <= a and b <= size:
+                    continue
+                label = f"{t.label} (bytes {a}..{b} from its start)"
+                for key in self._tile_keys(t.memory, core, None):
+                    out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV)))
+        return out
+
+    def _vf_param_roles(self, name: str) -> dict[int, str]:
+        if name not in self._vf_roles:
+            # an op the table does not know: assume it reads and writes whatever it reaches
+            self._vf_roles[name] = vfbody.param_roles(self.file, name, lambda _function, _call: "RW")
+        return self._vf_roles[name]
+
+
+def _vf_argument(value: Any) -> Any:
+    """A call argument as the vector-function evaluator takes it (hashable: results are cached)."""
+    if isinstance(value, (TileV, AnyTileV)):
+        shapes = {(t.hi - t.lo, tuple(t.shape)) for t in (value.choices if isinstance(value, AnyTileV) else (value,))}
+        if len(shapes) != 1:
+            raise vfextent.Unmodelled("an argument that is one of several tiles of different types")
+        ((size, shape),) = shapes
+        count = 1
+        for d in shape:
+            count *= d if isinstance(d, int) else 0
+        if not count or size % count:
+            raise vfextent.Unmodelled("a tile argument whose shape is not static")
+        return vfextent.TileArg(size // count, shape)
+    if isinstance(value, Symbol):
+        return value.leaf
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return vfextent.UNKNOWN
