@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -25,7 +26,10 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from fuzzing import campaign, summary  # noqa: E402
+from fuzzing.anatomy import Anatomy  # noqa: E402
+from fuzzing.mutators import apply  # noqa: E402
 from fuzzing.oracle import judge  # noqa: E402
+from pto_transpile.soundness import check  # noqa: E402
 
 
 def _preloads(text: str) -> tuple[int, ...]:
@@ -47,6 +51,12 @@ def _positive(kind):
     return parse
 
 
+def _lengthened(path: str, text: str, seed: int) -> str:
+    """`text` with one loop-bounding module constant multiplied (itself when it has none)."""
+    made = apply("lengthen_loop", Anatomy(text, path), random.Random(f"{seed}:{path}"))
+    return made[0] if made else text
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mutants", type=_positive(int), default=100, help="number of mutants (default 100)")
@@ -62,17 +72,28 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--shrink-time", type=float, default=60.0, help="most seconds spent shrinking one failure")
     p.add_argument("--shrink-all", action="store_true",
                    help="shrink every failure, not only the first of each (fingerprint, kernel file, mutator)")
+    p.add_argument("--long-run", type=_positive(int), default=None,
+                   help="statements after which the soundness check calls a run of static sizes long and proves "
+                        "it at representative trip counts (default: the check's own); a low value puts that "
+                        "argument under test on every mutant whose loops pass its bound (see lengthen_loop)")
+    p.add_argument("--lengthen", action="store_true",
+                   help="mutate lengthened kernels: each base file first gets `lengthen_loop` (its loops x5..7), "
+                        "so defects meet long loops (use with a low --long-run)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return p
 
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
+    if args.long_run is not None:  # workers are forked from this process and inherit it
+        check.LONG_RUN = args.long_run
     settings = campaign.Settings(preloads=args.preloads, jobs=args.jobs, timeout=args.timeout, out=args.out,
                                  shrink_tests=args.shrink_tests, shrink_seconds=args.shrink_time,
                                  shrink_all=args.shrink_all, seed=args.seed)
     started = time.monotonic()
     files = campaign.kernel_files()
+    if args.lengthen:
+        files = [(path, _lengthened(path, text, args.seed)) for path, text in files]
     weights = campaign.base_weights(files, settings.preloads)
     mutants = campaign.make_mutants(args.seed, args.mutants, files, weights)
     judge(files[0][1], settings.preloads[:1], files[0][0])  # warm up once: workers are forked from here
