@@ -106,6 +106,25 @@ PACK_OTHER_HALF_ZERO = True
 #: `vf.muls_cast` rounds the product to fp32, then to fp16 with CAST_ROUND.
 MULS_CAST_ROUNDS_TWICE = True
 
+#: `vf.interleave` / `vf.de_interleave` of two masks work on lanes of their `dtype` argument
+#: ("the width is the mask's data type", and a mask itself has no type: `create_mask`'s dtype
+#: only sets its granularity). Without `dtype` they interleave single bits (b8 lanes, the
+#: finest width); an interleave then a de-interleave at the same width is the identity.
+MASK_INTERLEAVE_DTYPE = "DT_UINT8"
+
+#: `vf.gather` reads its mask at the result's element slots: a lane of the result's dtype,
+#: or, for 16-bit data gathered with DT_UINT32 indices (one element per 32-bit slot), the
+#: 32-bit slot. DATA_BLOCK_LOAD fills the register's 8 DataBlocks from index lanes 0-7, and
+#: its inactive lanes are 0 like any register-op result (a block without an active lane is
+#: not read).
+GATHER_MASK_AT_RESULT_SLOTS = True
+
+#: `vf.store_unalign` of a mask packs it by the destination tile's width (16-bit: 16 bytes,
+#: the low bit of every 2; 32-bit: 8 bytes, the low bit of every 4, in `MASK_BIT_ORDER`);
+#: with `post_update` the cursor moves past those bytes. A `stride` (an element count) has
+#: no documented meaning for a mask and is rejected.
+MASK_UNALIGNED_STORE_BY_TILE_WIDTH = True
+
 # -- 8- and 4-bit floats (`vf.astype`) --------------------------------------------------------
 
 #: FP32 -> FP8 without saturation: a NaN becomes the format's quiet NaN with the input's sign
