@@ -27,6 +27,11 @@ here rather than given a switch:
   decides "pure vector" as "no `section_cube`"), so a kernel with no section at all runs
   once per block on an AIV, not on a cube and two vector cores: the documented GM
   `getval`/`setval` kernel (`t[1] = t[0]`, no section) then writes once, not three times.
+* A scalar (pipe S) access and a later access by another pipe of the same core to the same
+  bytes are unordered without a sync: `setval`/`getval` on tiles need MTE2 -> S and S ->
+  MTE3 syncs, and nothing exempts GM tensors or `pl.dump_data` (pipe V). So writing a GM
+  tensor with `t[i] = x` and then printing it with `pl.dump_data(t)` is a race unless an S ->
+  V `sync_src`/`sync_dst` pair separates them.
 * Timing: every number of the cost model (bandwidths, cube and vector rates, issue cost,
   queue depth, sync latency) lives in `costs.py`, whose `SOURCES` names the public source of
   each or marks it assumed; how the pipes spend them is `coretime.py`.
