@@ -117,6 +117,12 @@ MULS_CAST_ROUNDS_TWICE = True
 #: finest width); an interleave then a de-interleave at the same width is the identity.
 MASK_INTERLEAVE_DTYPE = "DT_UINT8"
 
+#: `vf.arange(start, DECREASE_ORDER)` counts down to `start`: lane i = start + (lanes - 1 - i).
+#: The reference's prose says start - i, its example (64 uint32 lanes from 63) expects 126
+#: down to 63; the executable example is taken, as for `UNALIGNED_STRIDE_UNIT`. False gives
+#: the prose's start - i.
+ARANGE_DECREASE_REVERSES = True
+
 #: `vf.gather` reads its mask at the result's element slots: a lane of the result's dtype,
 #: or, for 16-bit data gathered with DT_UINT32 indices (one element per 32-bit slot), the
 #: 32-bit slot. DATA_BLOCK_LOAD fills the register's 8 DataBlocks from index lanes 0-7, and

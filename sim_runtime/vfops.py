@@ -8,7 +8,7 @@ import numpy as np
 
 from pto_api.ops import VF_TARGET_READ_OPS
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, REG_BYTES
-from sim_runtime import vf
+from sim_runtime import assumed, vf
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
 from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _reg, _result, _run, _scalar, _where
@@ -232,15 +232,18 @@ def bit_cast(src, dtype=None) -> Reg:
 
 
 def arange(start, index_order=None, dtype=None) -> Reg:
-    """Lane i = start + i (`IndexOrder.DECREASE_ORDER`: start - i), wrapping to the dtype."""
+    """Lane i = start + i; `IndexOrder.DECREASE_ORDER` gives the same values in reverse lane
+    order, lane i = start + (lanes - 1 - i) (`assumed.ARANGE_DECREASE_REVERSES`); integer
+    lanes wrap to the dtype."""
     _run("arange")
     dt = dtype or DTYPES["DT_INT32"]
     n = REG_BYTES // dt.itemsize
     order = _name(index_order, "INCREASE_ORDER")
     if order not in ("INCREASE_ORDER", "DECREASE_ORDER"):
         raise KernelError(f"vf.arange: unknown IndexOrder {order!r}", _where())
-    step = -1 if order == "DECREASE_ORDER" else 1
-    return Reg(dt, dt.to_storage((start + step * np.arange(n)).astype(dt.compute)).copy())
+    i = np.arange(n)
+    offsets = (n - 1 - i if assumed.ARANGE_DECREASE_REVERSES else -i) if order == "DECREASE_ORDER" else i
+    return Reg(dt, dt.to_storage((start + offsets).astype(dt.compute)).copy())
 
 
 def unpack(src, dtype=None, part=None):

@@ -333,8 +333,8 @@ def test_exp_sub_with_dtype_fp32_widens_fp16_sources():
 
 
 @pytest.mark.parametrize(("np_dtype", "dt"), [(np.int32, "DT_INT32"), (np.uint16, "DT_UINT16")])
-def test_arange_decrease_order_counts_down_from_start(np_dtype, dt):
-    start = int(RNG.integers(0, 200))
+def test_arange_decrease_order_gives_the_increasing_values_in_reverse_lane_order(np_dtype, dt):
+    start = int(RNG.integers(0, 40000))
     lanes = 256 // np.dtype(np_dtype).itemsize
     vfs = f"""
     @pl.vector_function
@@ -343,5 +343,6 @@ def test_arange_decrease_order_counts_down_from_start(np_dtype, dt):
         vf.store_align(dst, vf.arange({start}, index_order=pl.IndexOrder.DECREASE_ORDER, dtype=pl.{dt}), p)
     """
     got = run(vfs, "f(x_t[0], o[0])", {"x": np.zeros((1, 8), np.float32)}, np.zeros((1, lanes), np_dtype))
-    want = (start - np.arange(lanes, dtype=np.int64)) % (1 << (8 * np.dtype(np_dtype).itemsize))
+    # the documented example: 64 DT_UINT32 lanes from 63 count down from 126 to 63
+    want = (start + lanes - 1 - np.arange(lanes, dtype=np.int64)) % (1 << (8 * np.dtype(np_dtype).itemsize))
     np.testing.assert_array_equal(got[0].astype(np.int64) % (1 << (8 * np.dtype(np_dtype).itemsize)), want)
