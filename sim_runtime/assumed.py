@@ -27,6 +27,11 @@ here rather than given a switch:
   decides "pure vector" as "no `section_cube`"), so a kernel with no section at all runs
   once per block on an AIV, not on a cube and two vector cores: the documented GM
   `getval`/`setval` kernel (`t[1] = t[0]`, no section) then writes once, not three times.
+* A scalar (pipe S) access and a later access by another pipe of the same core to the same
+  bytes are unordered without a sync: `setval`/`getval` on tiles need MTE2 -> S and S ->
+  MTE3 syncs, and nothing exempts GM tensors or `pl.dump_data` (pipe V). So writing a GM
+  tensor with `t[i] = x` and then printing it with `pl.dump_data(t)` is a race unless an S ->
+  V `sync_src`/`sync_dst` pair separates them.
 * Timing: every number of the cost model (bandwidths, cube and vector rates, issue cost,
   queue depth, sync latency) lives in `costs.py`, whose `SOURCES` names the public source of
   each or marks it assumed; how the pipes spend them is `coretime.py`.
@@ -105,6 +110,31 @@ PACK_OTHER_HALF_ZERO = True
 #: `vf.get_mask_spr` in count mode (`pl.set_mask_count`) activates the first MASK0 lanes.
 #: `vf.muls_cast` rounds the product to fp32, then to fp16 with CAST_ROUND.
 MULS_CAST_ROUNDS_TWICE = True
+
+#: `vf.interleave` / `vf.de_interleave` of two masks work on lanes of their `dtype` argument
+#: ("the width is the mask's data type", and a mask itself has no type: `create_mask`'s dtype
+#: only sets its granularity). Without `dtype` they interleave single bits (b8 lanes, the
+#: finest width); an interleave then a de-interleave at the same width is the identity.
+MASK_INTERLEAVE_DTYPE = "DT_UINT8"
+
+#: `vf.arange(start, DECREASE_ORDER)` counts down to `start`: lane i = start + (lanes - 1 - i).
+#: The reference's prose says start - i, its example (64 uint32 lanes from 63) expects 126
+#: down to 63; the executable example is taken, as for `UNALIGNED_STRIDE_UNIT`. False gives
+#: the prose's start - i.
+ARANGE_DECREASE_REVERSES = True
+
+#: `vf.gather` reads its mask at the result's element slots: a lane of the result's dtype,
+#: or, for 16-bit data gathered with DT_UINT32 indices (one element per 32-bit slot), the
+#: 32-bit slot. DATA_BLOCK_LOAD fills the register's 8 DataBlocks from index lanes 0-7, and
+#: its inactive lanes are 0 like any register-op result (a block without an active lane is
+#: not read).
+GATHER_MASK_AT_RESULT_SLOTS = True
+
+#: `vf.store_unalign` of a mask packs it by the destination tile's width (16-bit: 16 bytes,
+#: the low bit of every 2; 32-bit: 8 bytes, the low bit of every 4, in `MASK_BIT_ORDER`);
+#: with `post_update` the cursor moves past those bytes. A `stride` (an element count) has
+#: no documented meaning for a mask and is rejected.
+MASK_UNALIGNED_STORE_BY_TILE_WIDTH = True
 
 # -- 8- and 4-bit floats (`vf.astype`) --------------------------------------------------------
 

@@ -49,7 +49,8 @@ MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32
 LOAD_DISTS = ("NORM", "BRC", "BRC_B8", "BRC_B16", "BRC_B32", "US", "US_B8", "US_B16", "DS", "DS_B8", "DS_B16",
               "UNPK", "UNPK_B8", "UNPK_B16", "UNPK_B32", "UNPK4", "BLK", "E2B", "E2B_B16", "E2B_B32",
               "DINTLV_B8", "DINTLV_B16", "DINTLV_B32")
-DATA_COPY_MODES = ("NORMAL", "DATA_BLOCK_COPY")
+#: `pl.DataCopyMode` members: element-wise (default), DataBlock gather, block-strided copy.
+DATA_COPY_MODES = ("NORM", "DATA_BLOCK_LOAD", "DATA_BLOCK_COPY")
 CAST_LAYOUTS = ("ZERO", "ONE", "TWO", "THREE")
 MERGE_MODES = ("ZEROING", "MERGING")
 MEM_BAR_MODES = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VLD_VLD")
@@ -359,12 +360,15 @@ def _widen(reg: Reg, layout) -> np.ndarray:
     return reg.values()[part::2].astype(np.float32)
 
 
-def exp_sub(x, m, mask, layout=None) -> Reg:
-    """exp(x - m) lane by lane, fp32 result; 16-bit sources are widened from the even (ZERO)
-    or odd (ONE) lanes. `m` is an ordinary register: there is no implicit broadcast."""
+def exp_sub(x, m, mask, layout=None, dtype=None) -> Reg:
+    """exp(x - m) lane by lane, fp32 result (`dtype`, if given, names it: DT_FP32 is the
+    only result type, fp16 sources included); 16-bit sources are widened from the even
+    (ZERO) or odd (ONE) lanes. `m` is an ordinary register: there is no implicit broadcast."""
     _run("exp_sub")
     x, m, mask = _reg("exp_sub", x), _reg("exp_sub", m), _mask("exp_sub", mask)
     fp32 = DTYPES["DT_FP32"]
+    if dtype is not None and dtype is not fp32:
+        raise KernelError(f"vf.exp_sub gives DT_FP32 lanes, not {_name(dtype, '')}", _where())
     if x.dtype.bits == 16:
         xv, mv = _widen(x, layout), _widen(m, layout)
     elif x.dtype is fp32 and m.dtype is fp32:
@@ -469,9 +473,16 @@ def _small_float_cast(src: Reg, mask: Mask, dtype: DType, part: int, rmode: str,
     return Reg(dtype, dtype.to_storage(np.where(wide_mask, vals, 0).astype(dtype.compute)).copy())
 
 
-def de_interleave(s0, s1) -> tuple[Reg, Reg]:
-    """Over the sequence s0 ++ s1: (even elements, odd elements), each one register."""
+def de_interleave(s0, s1, dtype=None) -> tuple[Reg, Reg] | tuple[Mask, Mask]:
+    """Over the sequence s0 ++ s1: (even elements, odd elements), each one register. Two
+    masks de-interleave their lanes of `dtype` (default `assumed.MASK_INTERLEAVE_DTYPE`):
+    the inverse of `vf.interleave` of masks at the same width."""
     _run("de_interleave")
+    if isinstance(s0, Mask) or isinstance(s1, Mask):
+        m0, m1 = _mask("de_interleave", s0), _mask("de_interleave", s1)
+        width = (dtype or DTYPES[assumed.MASK_INTERLEAVE_DTYPE]).itemsize
+        seq = np.concatenate((m0.bits.reshape(-1, width), m1.bits.reshape(-1, width)))
+        return Mask(seq[0::2].reshape(-1).copy()), Mask(seq[1::2].reshape(-1).copy())
     s0, s1 = _reg("de_interleave", s0), _reg("de_interleave", s1)
     if s0.dtype.bits != s1.dtype.bits:
         raise KernelError("vf.de_interleave: registers of different widths", _where())
@@ -514,7 +525,7 @@ def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False, bl
     run = _run("load_align")
     ptr = _ptr("load_align", ptr)
     rdt = dtype or ptr.dtype
-    if _name(data_copy_mode, "NORMAL") == "DATA_BLOCK_COPY":
+    if _name(data_copy_mode, "NORM") == "DATA_BLOCK_COPY":
         return _load_blocks(run, ptr, rdt, offset, post_update, block_stride, repeat_stride)
     step = _elements(ptr, offset) * ptr.dtype.itemsize
     if post_update:
@@ -559,7 +570,8 @@ def _load_blocks(run: VfRun, ptr: Ptr, rdt: DType, offset, post_update: bool, bl
 def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride=None, data_copy_mode=None,
                 post_update=False, dist=None) -> None:
     """NORM: the active lanes of `reg` go to `ptr + offset` (with `post_update` the trailing
-    int is the cursor step in elements instead). DATA_BLOCK_COPY: the register's 8 blocks of
+    int is the cursor step in elements instead); NORM_B8/16/32 read the mask at lanes of
+    that width instead of the register's. DATA_BLOCK_COPY: the register's 8 blocks of
     32 bytes go to `cursor + b * block_stride * 32`, a block only if one of its mask bits is
     set; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
     run = _run("store_align")
@@ -571,11 +583,14 @@ def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride
             run.touch(ptr, start, start + width, "W")
             ptr.mem.buf[start:start + width] = reg.lanes[:1].view(np.uint8)
         return
-    if _name(dist, "NORM") not in ("NORM", f"NORM_B{reg.dtype.bits}"):
-        raise UnsupportedOpError(f"vf.store_align with dist={_name(dist, '')} is not emulated", _where())
+    d = _name(dist, "NORM")
+    if d not in ("NORM", "NORM_B8", "NORM_B16", "NORM_B32"):
+        raise UnsupportedOpError(f"vf.store_align with dist={d} is not emulated", _where())
+    # NORM_B<w> stores the register with its mask read at w-bit lanes, whatever its dtype
+    unit = reg.dtype.itemsize if d == "NORM" else int(d[len("NORM_B"):]) // 8
     data = reg.lanes.view(np.uint8)
     buf = ptr.mem.buf
-    if _name(data_copy_mode, "NORMAL") == "DATA_BLOCK_COPY":
+    if _name(data_copy_mode, "NORM") == "DATA_BLOCK_COPY":
         if post_update and offset is not None:
             raise UnsupportedOpError("vf.store_align DATA_BLOCK_COPY with both an offset and post_update", _where())
         start = run.cursor(ptr) if post_update else ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
@@ -595,7 +610,7 @@ def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride
     else:
         start = ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
     _aligned("store_align", start, assumed.REGISTER_ACCESS_ALIGNMENT)
-    on = np.repeat(mask.lanes(reg.dtype), reg.dtype.itemsize)
+    on = np.repeat(mask.lanes(DTYPES[f"DT_UINT{8 * unit}"]), unit)
     if on.all():
         run.touch(ptr, start, start + REG_BYTES, "W")
         buf[start:start + REG_BYTES] = data

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from pto_api.registers import REG_BYTES
-from sim_runtime import rounding, vf
+from sim_runtime import assumed, rounding, vf
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
 from sim_runtime.vf import Mask, Reg, _mask, _name, _reg, _run, _scalar, _where
@@ -50,10 +50,11 @@ def _lane_groups(m: Mask, dtype: DType) -> np.ndarray:
 
 def interleave(src0, src1, dtype=None):
     """Over the lanes a0 b0 a1 b1 ...: (the first register's worth, the second's). Masks
-    interleave their lanes of `dtype` (default one bit per byte)."""
+    interleave their lanes of `dtype` (default `assumed.MASK_INTERLEAVE_DTYPE`)."""
     _run("interleave")
-    if isinstance(src0, Mask) and isinstance(src1, Mask):
-        dt = dtype or DTYPES["DT_UINT8"]
+    if isinstance(src0, Mask) or isinstance(src1, Mask):
+        src0, src1 = _mask("interleave", src0), _mask("interleave", src1)
+        dt = dtype or DTYPES[assumed.MASK_INTERLEAVE_DTYPE]
         a, b = _lane_groups(src0, dt), _lane_groups(src1, dt)
         seq = np.empty((2 * a.shape[0], a.shape[1]), bool)
         seq[0::2], seq[1::2] = a, b

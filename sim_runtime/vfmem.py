@@ -160,7 +160,7 @@ def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False, bl
     if isinstance(target, Mask):
         return _load_mask(_run("load_align"), ptr, offset, d, post_update)
     offset = _offset(ptr, offset)
-    if d == "NORM" or d.startswith("BRC") or _name(data_copy_mode, "NORMAL") == "DATA_BLOCK_COPY":
+    if d == "NORM" or d.startswith("BRC") or _name(data_copy_mode, "NORM") == "DATA_BLOCK_COPY":
         return _NORM_LOAD(ptr, offset, dist, dtype=dtype, post_update=post_update, block_stride=block_stride,
                           repeat_stride=repeat_stride, data_copy_mode=data_copy_mode)
     run = _run("load_align")
@@ -237,7 +237,7 @@ def store_align(ptr, src, *args, dist=None, data_copy_mode=None, block_stride=No
         step = None if offset is not None else REG_BYTES * keep // reg.dtype.bits
         addr = _address(run, ptr, offset, post_update, step)
         return _store_pack(run, ptr, reg, mask, addr, keep)
-    if _name(data_copy_mode, "NORMAL") != "DATA_BLOCK_COPY":
+    if _name(data_copy_mode, "NORM") != "DATA_BLOCK_COPY":
         offset = _offset(ptr, offset)
     return _NORM_STORE(ptr, src, preg, offset, *rest[1:], block_stride=block_stride, repeat_stride=repeat_stride,
                        data_copy_mode=data_copy_mode, post_update=post_update, dist=dist)
@@ -312,11 +312,15 @@ def _flush(run: VfRun, ureg: UnalignStoreReg) -> None:
 def store_unalign(tile, src, align_reg, stride=None, post_update=False) -> None:
     """`stride` elements of `src` (without one: the bytes the last `vf.squeeze(...,
     STORE_REG)` counted, else the whole register) at the pointer or the cursor. Bytes past
-    the last 32-byte boundary wait in `align_reg` for the next store or `store_unalign_post`."""
-    ptr, reg = _ptr("store_unalign", tile), _reg("store_unalign", src)
+    the last 32-byte boundary wait in `align_reg` for the next store or `store_unalign_post`.
+    A mask is stored packed (`_store_unalign_mask`)."""
+    ptr = _ptr("store_unalign", tile)
     if not isinstance(align_reg, UnalignStoreReg):
         raise KernelError(f"vf.store_unalign: expected the register of vf.unalign_reg_for_store(), got {align_reg!r}",
                           _where())
+    if isinstance(src, Mask):
+        return _store_unalign_mask(_run("store_unalign"), ptr, src, align_reg, stride, bool(post_update))
+    reg = _reg("store_unalign", src)
     run = _run("store_unalign")
     if stride is not None:
         n = int(stride) * reg.dtype.itemsize
@@ -325,12 +329,33 @@ def store_unalign(tile, src, align_reg, stride=None, post_update=False) -> None:
     if not 0 <= n <= REG_BYTES:
         raise KernelError(f"vf.store_unalign: {n} bytes is more than one register", _where())
     addr = _address(run, ptr, None, bool(post_update), n)
+    _store_through(run, ptr, align_reg, addr, reg.lanes.view(np.uint8)[:n])
+
+
+def _store_through(run: VfRun, ptr: Ptr, align_reg: UnalignStoreReg, addr: int, data: np.ndarray) -> None:
+    """What `align_reg` held, then `data` at `addr` up to its last 32-byte boundary; the
+    rest waits in `align_reg`."""
     _flush(run, align_reg)
+    n = data.size
     cut = max(addr, (addr + n) // BLOCK_BYTES * BLOCK_BYTES) - addr
-    data = reg.lanes.view(np.uint8)[:n]
     _write(run, ptr, addr, data[:cut])
     if cut < n:
         align_reg.pending = (ptr, addr + cut, data[cut:].copy())
+
+
+def _store_unalign_mask(run: VfRun, ptr: Ptr, mask: Mask, align_reg: UnalignStoreReg, stride,
+                        post_update: bool) -> None:
+    """A mask packed by the tile's width: 16-bit, the low bit of every 2 (16 bytes); 32-bit,
+    the low bit of every 4 (8 bytes). `assumed.MASK_UNALIGNED_STORE_BY_TILE_WIDTH`."""
+    w = ptr.dtype.itemsize
+    if w not in (2, 4):
+        raise KernelError(f"vf.store_unalign of a mask packs it for a 16- or 32-bit tile, got {ptr.dtype.name}",
+                          _where())
+    if stride is not None:
+        raise KernelError("vf.store_unalign of a mask takes no stride", _where())
+    data = _mask_bytes(mask.bits[0::w])
+    addr = _address(run, ptr, None, post_update, data.size)
+    _store_through(run, ptr, align_reg, addr, data)
 
 
 def store_unalign_post(tile, align_reg, stride=None, post_update=False) -> None:

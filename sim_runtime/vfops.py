@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from pto_api.ops import VF_TARGET_READ_OPS
-from pto_api.registers import REG_BYTES
-from sim_runtime import vf
+from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, REG_BYTES
+from sim_runtime import assumed, vf
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
 from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _reg, _result, _run, _scalar, _where
@@ -28,6 +28,43 @@ def _binary(op: str, fn):
         return _lanewise(op, fn, [src0, src1], preg, mode)
     f.__name__ = op
     return f
+
+
+def _logic(op: str, fn, srcs: list, preg, mode):
+    """The logic ops take registers or masks. On registers they work on the bits of each
+    lane, whatever its dtype (a float lane's encoding too). On masks they work on the
+    predicate bits themselves: each of the 256 bits is `fn` of the source bits, and a bit
+    `preg` does not select is 0 (ZEROING; these ops do not support MERGING on masks)."""
+    _run(op)
+    if not any(isinstance(s, Mask) for s in srcs):
+        regs = [_reg(op, r) for r in srcs]
+        dtype = regs[0].dtype
+        if any(r.dtype.bits != dtype.bits for r in regs):
+            raise KernelError(f"vf.{op}: operands of different widths ({', '.join(r.dtype.name for r in regs)})",
+                              _where())
+        unsigned = np.dtype(f"u{max(1, dtype.itemsize)}")
+        bits = fn(*(r.lanes.view(unsigned) for r in regs)).astype(unsigned)
+        out = bits.view(regs[0].lanes.dtype).copy()
+        base = vf._merge_base(op, mode, dtype)
+        off = ~_mask(op, preg).lanes(dtype)
+        out[off] = 0 if base is None else base.lanes.view(out.dtype)[off]
+        return Reg(dtype, out)
+    vf._zeroing(op, mode)
+    if not all(isinstance(s, Mask) for s in srcs):
+        raise KernelError(f"vf.{op}: the sources must be all masks or all registers, got "
+                          f"{', '.join(repr(s) for s in srcs)}", _where())
+    return Mask(fn(*(s.bits for s in srcs)) & _mask(op, preg).bits)
+
+
+def _bitwise(op: str, fn):
+    def f(src0, src1, preg, mode=None, dtype=None):
+        return _logic(op, fn, [src0, src1], preg, mode)
+    f.__name__ = op
+    return f
+
+
+def not_(src, preg, mode=None):
+    return _logic("not_", np.invert, [src], preg, mode)
 
 
 def _with_scalar(op: str, fn):
@@ -83,9 +120,13 @@ def _compare(op: str, fn):
     return f
 
 
-def select(src0, src1, preg, mode=None) -> Reg:
-    """Lane i of src0 where the mask is set, else lane i of src1."""
+def select(src0, src1, preg, mode=None):
+    """Lane i of src0 where the mask is set, else lane i of src1. Of two masks: bit by bit,
+    the bit of src0 where the bit of `preg` is set, else the bit of src1."""
     _run("select")
+    if isinstance(src0, Mask) or isinstance(src1, Mask):
+        m0, m1, pm = _mask("select", src0), _mask("select", src1), _mask("select", preg)
+        return Mask(np.where(pm.bits, m0.bits, m1.bits))
     src0, src1, preg = _reg("select", src0), _reg("select", src1), _mask("select", preg)
     on = preg.lanes(src0.dtype)
     return Reg(src0.dtype, np.where(on, src0.lanes, src1.lanes))
@@ -191,12 +232,18 @@ def bit_cast(src, dtype=None) -> Reg:
 
 
 def arange(start, index_order=None, dtype=None) -> Reg:
-    """Lane i = start + i (`IndexOrder.DECREASE`: start - i)."""
+    """Lane i = start + i; `IndexOrder.DECREASE_ORDER` gives the same values in reverse lane
+    order, lane i = start + (lanes - 1 - i) (`assumed.ARANGE_DECREASE_REVERSES`); integer
+    lanes wrap to the dtype."""
     _run("arange")
     dt = dtype or DTYPES["DT_INT32"]
     n = REG_BYTES // dt.itemsize
-    step = -1 if _name(index_order, "INCREASE") == "DECREASE" else 1
-    return Reg(dt, dt.to_storage((start + step * np.arange(n)).astype(dt.compute)).copy())
+    order = _name(index_order, "INCREASE_ORDER")
+    if order not in ("INCREASE_ORDER", "DECREASE_ORDER"):
+        raise KernelError(f"vf.arange: unknown IndexOrder {order!r}", _where())
+    i = np.arange(n)
+    offsets = (n - 1 - i if assumed.ARANGE_DECREASE_REVERSES else -i) if order == "DECREASE_ORDER" else i
+    return Reg(dt, dt.to_storage((start + offsets).astype(dt.compute)).copy())
 
 
 def unpack(src, dtype=None, part=None):
@@ -222,26 +269,83 @@ def _widened(dt: DType) -> DType:
     return DTYPES[f"{'DT_UINT' if 'UINT' in name else 'DT_INT'}{bits}"]
 
 
+#: `vf.gather` from a tile, NORM mode: source dtype width -> the index widths it takes.
+GATHER_INDEX_BITS = {1: (16,), 2: (16, 32), 4: (32,), 8: (32, 64)}
+
+
 def gather(src, index, preg=None, data_copy_mode=None) -> Reg:
-    """Lane i = element index[i] of the tile `src` points at (tile elements from the pointer)."""
+    """From a tile (`src` a pointer, 32-byte aligned): NORM gathers element index[i] (in
+    elements) into lane i; 8-bit data is zero-extended into 16-bit lanes, and 16-bit data
+    with DT_UINT32 indices fills the low half of 32-bit slots (lane 2i, lane 2i + 1 zero).
+    DATA_BLOCK_LOAD gathers DataBlock b (32 bytes) from byte offset index[b], a multiple of
+    32. From a register: lane i = src[index[i] mod lanes], no mask, any width-matched index.
+    The mask: `assumed.GATHER_MASK_AT_RESULT_SLOTS`."""
     run = _run("gather")
+    index = _reg("gather", index, "index")
+    if isinstance(src, Reg):
+        return _gather_register(src, index, preg, data_copy_mode)
     ptr = vf._ptr("gather", src)
-    index = _reg("gather", index)
+    vf._aligned("gather", ptr.addr, 32)
+    if index.dtype.name not in ("DT_UINT8", "DT_UINT16", "DT_UINT32", "DT_UINT64"):
+        raise KernelError(f"vf.gather: the index register holds unsigned integers, got {index.dtype.name}", _where())
+    mode = _name(data_copy_mode, "NORM")
+    if mode == "DATA_BLOCK_LOAD":
+        return _gather_blocks(run, ptr, index, preg)
+    if mode != "NORM":
+        raise KernelError(f"vf.gather: data_copy_mode {mode} (NORM or DATA_BLOCK_LOAD)", _where())
     dt = ptr.dtype
-    n = REG_BYTES // dt.itemsize
-    at = index.values().astype(np.int64)[:n]
-    on = _mask("gather", preg).lanes(DTYPES[f"DT_UINT{8 * max(2, index.dtype.itemsize)}"])[:n] \
-        if preg is not None else np.ones(n, bool)
-    flat: np.ndarray | None = ptr.mem.buf.view(dt.storage) if ptr.addr % dt.itemsize == 0 else None
-    if flat is None:
-        raise KernelError("vf.gather: the pointer is not aligned to its element size", _where())
-    base = ptr.addr // dt.itemsize
-    out: np.ndarray = np.zeros(n, dt.storage)
-    for lane in np.flatnonzero(on):
-        e = base + int(at[lane])
-        run.touch(ptr, e * dt.itemsize, (e + 1) * dt.itemsize, "R")
-        out[lane] = flat[e]
-    return Reg(dt, out)
+    w = dt.itemsize
+    if w == 1 and dt.name not in ("DT_INT8", "DT_UINT8") or w not in GATHER_INDEX_BITS:
+        raise KernelError(f"vf.gather from a tile does not take {dt.name} data", _where())
+    if index.dtype.bits not in GATHER_INDEX_BITS[w]:
+        raise KernelError(f"vf.gather of {dt.name} from a tile takes indices of "
+                          f"{' or '.join(f'DT_UINT{b}' for b in GATHER_INDEX_BITS[w])}, got {index.dtype.name}",
+                          _where())
+    # bytes of the result each gathered element occupies
+    slot = 2 if w == 1 else index.dtype.itemsize if w == 2 else w
+    n = REG_BYTES // slot
+    at = index.lanes[:n].astype(np.int64)
+    on = _mask("gather", preg).lanes(DTYPES[f"DT_UINT{8 * slot}"]) if preg is not None else np.ones(n, bool)
+    out = np.zeros(REG_BYTES, np.uint8)
+    buf = ptr.mem.buf
+    for lane in np.flatnonzero(on).tolist():
+        a = ptr.addr + int(at[lane]) * w
+        run.touch(ptr, a, a + w, "R")
+        out[lane * slot:lane * slot + w] = buf[a:a + w]
+    rdt = DTYPES[dt.name.replace("INT8", "INT16")] if w == 1 else dt
+    return Reg(rdt, out.view(rdt.storage))
+
+
+def _gather_blocks(run: vf.VfRun, ptr: vf.Ptr, index: Reg, preg) -> Reg:
+    if index.dtype.name != "DT_UINT32":
+        raise KernelError(f"vf.gather DATA_BLOCK_LOAD takes DT_UINT32 byte offsets, got {index.dtype.name}",
+                          _where())
+    dt = ptr.dtype
+    on = _mask("gather", preg).lanes(dt) if preg is not None else np.ones(REG_BYTES // dt.itemsize, bool)
+    on_bytes = np.repeat(on, dt.itemsize)
+    out = np.zeros(REG_BYTES, np.uint8)
+    for b in range(BLOCKS_PER_REG):
+        lo, hi = b * BLOCK_BYTES, (b + 1) * BLOCK_BYTES
+        if not on_bytes[lo:hi].any():
+            continue
+        off = int(index.lanes[b])
+        if off % BLOCK_BYTES:
+            raise KernelError(f"vf.gather DATA_BLOCK_LOAD: byte offset {off} (index lane {b}) is not a multiple of "
+                              f"{BLOCK_BYTES}", _where())
+        a = ptr.addr + off
+        run.touch(ptr, a, a + BLOCK_BYTES, "R")
+        out[lo:hi] = np.where(on_bytes[lo:hi], ptr.mem.buf[a:a + BLOCK_BYTES], 0)
+    return Reg(dt, out.view(dt.storage))
+
+
+def _gather_register(src: Reg, index: Reg, preg, data_copy_mode) -> Reg:
+    if preg is not None or data_copy_mode is not None:
+        raise KernelError("vf.gather from a register takes no mask and no data_copy_mode", _where())
+    if src.dtype.bits not in (8, 16, 32) or index.dtype.name != f"DT_UINT{src.dtype.bits}":
+        raise KernelError(f"vf.gather from a {src.dtype.name} register takes DT_UINT{src.dtype.bits} indices, "
+                          f"got {index.dtype.name}", _where())
+    n = src.lanes.size
+    return Reg(src.dtype, src.lanes[index.lanes.astype(np.int64) % n].copy())
 
 
 def _abs_sub(a, b):
@@ -259,9 +363,9 @@ def _log(x):
 NEW_OPS = {
     "abs": _unary("abs", np.abs), "neg": _unary("neg", np.negative), "relu": _unary("relu", lambda x: np.maximum(x, 0)),
     "sqrt": _unary("sqrt", np.sqrt), "ln": _unary("ln", _log), "log": _unary("log", _log),
-    "log2": _unary("log2", np.log2), "log10": _unary("log10", np.log10), "not_": _unary("not_", np.invert),
-    "and_": _binary("and_", np.bitwise_and), "or_": _binary("or_", np.bitwise_or),
-    "xor": _binary("xor", np.bitwise_xor), "abs_sub": _binary("abs_sub", _abs_sub),
+    "log2": _unary("log2", np.log2), "log10": _unary("log10", np.log10), "not_": not_,
+    "and_": _bitwise("and_", np.bitwise_and), "or_": _bitwise("or_", np.bitwise_or),
+    "xor": _bitwise("xor", np.bitwise_xor), "abs_sub": _binary("abs_sub", _abs_sub),
     "shift_left": _shift("shift_left", True), "shift_right": _shift("shift_right", False),
     "subs": _with_scalar("subs", np.subtract), "maxs": _with_scalar("maxs", np.maximum),
     "mins": _with_scalar("mins", np.minimum),

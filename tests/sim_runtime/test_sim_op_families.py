@@ -215,6 +215,22 @@ pl.pto_assert(n < 3, "n=%d", n)
         run_kernel(source=vec_kernel("n: pl.DT_INT32", "pl.trap()", ""), kernel_name="k", inputs={"n": 1})
 
 
+@pytest.mark.parametrize("synced", [False, True])
+def test_dump_data_of_a_gm_tensor_written_by_scalars_needs_an_s_to_v_sync(synced):
+    """Scalar writes are pipe S, dump_data pipe V: on one vector core, only a sync orders them."""
+    sync = ("pl.system.sync_src(set_pipe=pl.PipeType.S, wait_pipe=pl.PipeType.V, event_id=0)\n"
+            "pl.system.sync_dst(set_pipe=pl.PipeType.S, wait_pipe=pl.PipeType.V, event_id=0)\n") if synced else ""
+    src = vec_kernel("t: pl.Tensor[[8], pl.DT_INT32]", "for i in pl.range(0, 8):\n    t[i] = i * 3\n" + sync
+                     + "pl.dump_data(t)\n", "")
+    if not synced:
+        from sim_runtime import RaceError
+        with pytest.raises(RaceError, match="pipe S: pl.setval"):
+            run_kernel(source=src, kernel_name="k", inputs={"t": np.zeros(8, np.int32)})
+        return
+    res = run_kernel(source=src, kernel_name="k", inputs={"t": np.zeros(8, np.int32)})
+    assert len(res.cores) == 1 and res.log[0].split()[-8:] == [str(3 * i) for i in range(8)]
+
+
 # -- register ops ------------------------------------------------------------------------------
 
 VF = """
