@@ -438,7 +438,7 @@ class _Run:
             elif post_update is not None and post_update is not False:
                 raise Unmodelled("`post_update` of this `vf.store_align` is not static")
             return None
-        if mode is not None and mode != "NORMAL":
+        if mode is not None and mode != "NORM":
             raise Unmodelled(f"`vf.store_align` with data_copy_mode={mode} is not modelled")
         start = self._at(ptr, _elements(ptr, offset), post_update)
         if enabled:

@@ -244,3 +244,12 @@ def test_which_loops_are_summarised():
     verdicts = [_affine_loop(next(s for s in _prune(ast.parse(b).body[0].body, memo) if isinstance(s, ast.For)), memo)
                 for b in LOOPS]
     assert verdicts == [True, True, True, False, False, False]
+
+
+def test_a_store_in_the_documented_norm_copy_mode_is_a_plain_store():
+    e = extents("""
+        def f(x, y):
+            full = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+            vf.store_align(y, vf.load_align(x), full, data_copy_mode=pl.DataCopyMode.NORM)
+        """, F32, F32)
+    assert e[1].writes == ((0, 256),)
