@@ -438,3 +438,23 @@ def test_an_accepted_hand_pipelined_kernel_is_run_as_written_and_a_fault_there_i
     monkeypatch.setattr(oracle, "run_kernel", races)
     (failure,) = oracle.judge(hand, (1,), path="k.py").failures
     assert (failure.kind, failure.verdict) == (oracle.DISAGREEMENT, "sound vs race")
+
+
+def test_a_production_style_kernel_is_launched_at_two_sizes_key_values_and_block_counts():
+    text = (ROOT / "examples" / "tiled_scale.py").read_text()
+    first, second = oracle._launches(text, "tiled_scale_kernel", "tiled_scale.py")
+    assert (first.shapes, first.values, first.block_dim) == (
+        {"a": (96, 32), "out": (96, 32)}, {"scale": 0.5, "ApplyRelu": 0}, 1)
+    assert (second.shapes, second.values, second.block_dim) == (
+        {"a": (160, 32), "out": (160, 32)}, {"scale": 0.5, "ApplyRelu": 1}, 2)
+    assert oracle._launches((ROOT / "examples" / "seed_demo.py").read_text(), "pipeline_demo_kernel",
+                            "seed_demo.py") == [oracle.Launch()]
+
+
+def test_lengthened_bases_multiply_a_loop_bound():
+    text = (ROOT / "examples" / "seed_demo.py").read_text()
+    longer = fuzz._lengthened("examples/seed_demo.py", text, seed=1)
+    (line,) = [ln for ln in longer.splitlines() if ln.startswith("N_ITER = ")]
+    assert int(line.split("=")[1]) in (20, 24, 28)
+    assert fuzz._lengthened("examples/tiled_scale.py", (ROOT / "examples" / "tiled_scale.py").read_text(), 1) \
+        == (ROOT / "examples" / "tiled_scale.py").read_text()

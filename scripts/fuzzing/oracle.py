@@ -314,11 +314,16 @@ def _emulate(text: str, accepted: dict, refused: dict, path: str, seed: int, j: 
             for scalars in _shown_scalars(diagnostics):
                 if set(scalars) <= params and all(scalars != s for s, _ in runs):
                     runs.append((scalars, {f"r{p}": code}))
+        launches = _launches(text, kernel, path)
+        runs = [({**scalars, **launch.values}, versions, launch) for scalars, versions in runs for launch in launches]
+        base *= len(launches)
         unverifiable = []
-        for i, (scalars, versions) in enumerate(runs):
-            shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
+        for i, (scalars, versions, launch) in enumerate(runs):
+            shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())}{launch.words})" \
+                if scalars or launch.words else ""
             try:
-                report = verify(text, versions, kernel, path=path, seed=seed, scalars=scalars or None)
+                report = verify(text, versions, kernel, path=path, seed=seed, scalars=scalars or None,
+                                shapes=launch.shapes or None, block_dim=launch.block_dim)
             except Exception as exc:
                 j.failures.append(Failure(EMULATOR, first, type(exc).__name__, traceback.format_exc()))
                 return
@@ -431,6 +436,55 @@ def _conclude(j: Judgement, preload: int, code: str, diagnostics: list, runs: li
     j.crosschecked.append(check)
     if check.outcome == DISAGREED:
         j.failures.append(_disagreement(check, diagnostics, [d for _, d in runs]))
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How a kernel of run-time sizes, a tiling key or tiling data is launched for one run."""
+
+    shapes: dict = field(default_factory=dict)  #: tensor -> shape, for `pl.DYNAMIC` dimensions
+    values: dict = field(default_factory=dict)  #: tiling-key and tiling-data fields
+    block_dim: int = 1
+    words: str = ""  #: for reports
+
+
+#: The size every `pl.DYNAMIC` dimension takes, per launch: two sizes, so a defect that shows
+#: at one trip count only is met at either (multiples of the usual 16- and 32-row tiles).
+DYNAMIC_SIZES = (96, 160)
+
+
+def _launches(text: str, kernel: str, path: str) -> list[Launch]:
+    """One launch per entry of `DYNAMIC_SIZES` for a kernel that needs one (run-time sizes, a
+    tiling key: its first, then its last values; tiling data: fixed field values; two blocks
+    on the second when it spreads work over blocks); a single default launch otherwise."""
+    from sim_runtime.kernelspec import launch_names
+    from sim_runtime.launch import param_annotations
+    from sim_runtime.loader import load_kernel_module
+    from sim_runtime.tiles import TensorSpec
+
+    try:
+        k = getattr(load_kernel_module(text, path=path), kernel)
+        specs = param_annotations(k)
+        names = launch_names(k)
+    except Exception:
+        return [Launch()]  # the run reports why it cannot load
+    dynamic = {n: s.shape for n, s in specs.items() if isinstance(s, TensorSpec)
+               and not all(isinstance(d, int) and d > 0 for d in s.shape)}
+    key = names.tiling_key.fields if names.tiling_key else {}
+    if not dynamic and not key and not names.tiling_data:
+        return [Launch()]
+    td = {n: 0.5 for n in names.tiling_data}
+    spread = "get_block_num" in text
+    out = []
+    for i, size in enumerate(DYNAMIC_SIZES):
+        shapes = {n: tuple(d if isinstance(d, int) and d > 0 else size for d in shape) for n, shape in dynamic.items()}
+        values = {**td, **{n: (f.values[0] if i == 0 else f.values[-1]) for n, f in key.items()}}
+        block_dim = 2 if spread and i == 1 else 1
+        words = "".join([f", {n}={'x'.join(map(str, sh))}" for n, sh in shapes.items()]
+                        + [f", {n}={v}" for n, v in values.items()]
+                        + ([f", block_dim={block_dim}"] if block_dim > 1 else []))
+        out.append(Launch(shapes, values, block_dim, words))
+    return out
 
 
 #: Values the scalar parameters added by the run-time mutators take, one run each: some
