@@ -444,9 +444,9 @@ def test_a_production_style_kernel_is_launched_at_two_sizes_key_values_and_block
     text = (ROOT / "examples" / "tiled_scale.py").read_text()
     first, second = oracle._launches(text, "tiled_scale_kernel", "tiled_scale.py")
     assert (first.shapes, first.values, first.block_dim) == (
-        {"a": (96, 32), "out": (96, 32)}, {"scale": 0.5, "ApplyRelu": 0}, 1)
+        {"a": (192, 32), "out": (192, 32)}, {"scale": 0.5, "ApplyRelu": 0}, 1)
     assert (second.shapes, second.values, second.block_dim) == (
-        {"a": (160, 32), "out": (160, 32)}, {"scale": 0.5, "ApplyRelu": 1}, 2)
+        {"a": (320, 32), "out": (320, 32)}, {"scale": 0.5, "ApplyRelu": 1}, 2)
     assert oracle._launches((ROOT / "examples" / "seed_demo.py").read_text(), "pipeline_demo_kernel",
                             "seed_demo.py") == [oracle.Launch()]
 
@@ -458,3 +458,14 @@ def test_lengthened_bases_multiply_a_loop_bound():
     assert int(line.split("=")[1]) in (20, 24, 28)
     assert fuzz._lengthened("examples/tiled_scale.py", (ROOT / "examples" / "tiled_scale.py").read_text(), 1) \
         == (ROOT / "examples" / "tiled_scale.py").read_text()
+
+
+def test_shape_dynamic_makes_the_sizes_and_the_trip_count_run_time_ones():
+    text = (ROOT / "examples" / "seed_demo.py").read_text()
+    made = mutators.apply("shape_dynamic", Anatomy(text, "examples/seed_demo.py"), random.Random(0))
+    assert made is not None
+    lines = made[0].splitlines()
+    assert "    a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32]," in lines
+    assert "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32]," in lines
+    assert "    for ki in pl.range(0, a.shape[0] // TILE):" in lines
+    assert oracle._launches(made[0], "pipeline_demo_kernel", "m.py")[1].shapes == {"a": (320, 64), "out": (320, 64)}

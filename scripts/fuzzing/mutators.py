@@ -392,6 +392,37 @@ def lengthen_loop(a: Anatomy, rng: random.Random) -> Mutation:
     return a.edit((start, end, str(stmt.value.value * factor))), f"{name} x{factor} (line {stmt.lineno})"
 
 
+def shape_dynamic(a: Anatomy, rng: random.Random) -> Mutation:
+    """Make a kernel's sizes run-time ones, as production kernels have them: the tensors sized
+    `N * X` by the module constant `N` that a pipeline loop counts to become `pl.DYNAMIC`, and
+    the loop counts to `t.shape[0] // X` instead (the oracle launches it at several sizes)."""
+    sites = []
+    for loop in a.loops:
+        it = loop.node.iter
+        if not (isinstance(it, ast.Call) and 1 <= len(it.args) <= 2 and isinstance(it.args[-1], ast.Name)):
+            continue
+        name = it.args[-1].id
+        kernel = _kernel_of(a, loop.node)
+        dims = []
+        for param in kernel.args.args:
+            ann = param.annotation
+            if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and ann.slice.elts
+                    and isinstance(ann.slice.elts[0], ast.List) and ann.slice.elts[0].elts):
+                continue
+            first = ann.slice.elts[0].elts[0]
+            if (isinstance(first, ast.BinOp) and isinstance(first.op, ast.Mult) and isinstance(first.left, ast.Name)
+                    and first.left.id == name):
+                dims.append((param.arg, first))
+        factors = {a.segment(*a.node_span(d.right)) for _, d in dims}
+        if dims and len(factors) == 1:
+            sites.append((loop, it.args[-1], dims, factors.pop()))
+    loop, stop, dims, factor = _choose(rng, sites)
+    edits = [(*a.node_span(d), "pl.DYNAMIC") for _, d in dims]
+    edits.append((*a.node_span(stop), f"{dims[0][0]}.shape[0] // {factor}"))
+    return a.edit(*edits), f"{', '.join(t for t, _ in dims)} of pl.DYNAMIC rows; the loop at line " \
+                           f"{loop.node.lineno} counts to {dims[0][0]}.shape[0] // {factor}"
+
+
 #: name -> (weight, mutator). Plausible one-place edits weigh most.
 MUTATORS: dict[str, tuple[int, Mutator]] = {
     "edit_ids": (12, edit_ids),
@@ -414,6 +445,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "trip_from_scalar": (4, trip_from_scalar),
     "rebind_module_name": (4, rebind_module_name),
     "lengthen_loop": (3, lengthen_loop),
+    "shape_dynamic": (4, shape_dynamic),
 }
 
 

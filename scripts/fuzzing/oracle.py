@@ -450,7 +450,7 @@ class Launch:
 
 #: The size every `pl.DYNAMIC` dimension takes, per launch: two sizes, so a defect that shows
 #: at one trip count only is met at either (multiples of the usual 16- and 32-row tiles).
-DYNAMIC_SIZES = (96, 160)
+DYNAMIC_SIZES = (192, 320)
 
 
 def _launches(text: str, kernel: str, path: str) -> list[Launch]:
