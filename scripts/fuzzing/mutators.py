@@ -417,10 +417,11 @@ def shape_dynamic(a: Anatomy, rng: random.Random) -> Mutation:
         if dims and len(factors) == 1:
             sites.append((loop, it.args[-1], dims, factors.pop()))
     loop, stop, dims, factor = _choose(rng, sites)
+    counted = _choose(rng, [t for t, _ in dims])  # any of them: they are launched alike
     edits = [(*a.node_span(d), "pl.DYNAMIC") for _, d in dims]
-    edits.append((*a.node_span(stop), f"{dims[0][0]}.shape[0] // {factor}"))
+    edits.append((*a.node_span(stop), f"{counted}.shape[0] // {factor}"))
     return a.edit(*edits), f"{', '.join(t for t, _ in dims)} of pl.DYNAMIC rows; the loop at line " \
-                           f"{loop.node.lineno} counts to {dims[0][0]}.shape[0] // {factor}"
+                           f"{loop.node.lineno} counts to {counted}.shape[0] // {factor}"
 
 
 #: name -> (weight, mutator). Plausible one-place edits weigh most.
