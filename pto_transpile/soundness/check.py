@@ -397,9 +397,23 @@ def _has_runtime_dims(file, kernel) -> bool:
     return False
 
 
+def _reads_gm(file, kernel) -> bool:
+    """Does the kernel body read a GM element (`t[i]`, `pl.getval(t, i)`)? Its value may bound
+    a loop (`n = lens[0]`), which only a discovery run finds."""
+    gm = {p.name.value for p in kernel.node.params.params if _gm_annotation(file, p) is not None}
+    for node in file.find(kernel.node.body, (cst.Subscript, cst.Call)):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in gm:
+            return True
+        if isinstance(node, cst.Call) and file.pl.path(node.func) == ("getval",):
+            return True
+    return False
+
+
 def _root_words(origin: tuple) -> str:
     if origin and origin[0] in ("param", "const"):
         return f"`{origin[1]}`"
+    if origin and origin[0] == "read":
+        return f"the value of {describe_origin(origin)}"
     return describe_origin(origin).replace(" (a `pl.DYNAMIC` dimension)", "")
 
 
@@ -480,7 +494,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
-    if not base[0].scalars and not _has_runtime_dims(file, kernel):
+    if not base[0].scalars and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel):
         # every trip count is static: run it; a run that turns out long (`_run_all`) is
         # proven at representative trip counts instead
         return [replace(base[0], step_budget=LONG_RUN)]

@@ -129,7 +129,9 @@ class OpEvents(InterpreterBase):
         foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may))
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
                             (foot,) if "W" in role else (), (), node, ctx)
-        return Opaque(("read", ev.core, ev.ident))
+        # GM is one memory: the cores that run this read together (kernel code outside any
+        # section) read one value; a write that could come between them is a conflict of its own
+        return Opaque(("read", "GM", ev.ident))
 
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)

@@ -178,3 +178,40 @@ def test_the_dynamic_flash_attention_runs_bit_identical_past_the_counts_checked(
     report = verify(text, code, "flash_attention_dn", path="flash_attention_dn.py", shapes=shapes, block_dim=2)
     row = report.rows[-1]
     assert row.verdict == "ok", (row.verdict, row.message)
+
+
+def _trip_from_gm(text: str, loop: str, extra_param_after: str) -> str:
+    """`text` with the loop `loop` bounded by `n = lens[0]`, read from a new GM tensor `lens`."""
+    assert loop in text and extra_param_after in text
+    text = text.replace(extra_param_after, extra_param_after + "\n    lens: pl.Tensor[[8], pl.DT_INT32],", 1)
+    indent = loop[: len(loop) - len(loop.lstrip())]
+    return text.replace(loop, f"{indent}n = lens[0]\n{indent}for ki in pl.range(0, n):")
+
+
+def test_a_trip_count_read_from_gm_is_proven_and_runs_as_the_serial_kernel():
+    import numpy as np
+
+    from sim_runtime import run_kernel
+
+    text = _trip_from_gm((EXAMPLES / "seed_demo.py").read_text(), "    for ki in pl.range(0, N_ITER):",
+                         "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],")
+    result = transpile(text, path="gm_trip.py")
+    assert _errors(result) == [] and result.code is not None
+    rng = np.random.default_rng(0)
+    for n in (0, 3):
+        inputs = {"a": rng.standard_normal((256, 64)).astype(np.float32),
+                  "b": rng.standard_normal((64, 64)).astype(np.float32),
+                  "d": rng.standard_normal((64, 64)).astype(np.float32),
+                  "lens": np.array([n, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32)}
+        serial = run_kernel("s.py", "pipeline_demo_kernel", dict(inputs), source=text, mode="sequential")
+        piped = run_kernel("p.py", "pipeline_demo_kernel", dict(inputs), source=result.code, mode="concurrent")
+        assert np.array_equal(serial.outputs["out"], piped.outputs["out"])
+
+
+def test_a_defect_at_one_residue_of_a_trip_count_read_from_gm_is_refused():
+    text = (KERNELS / "residue_defect.py").read_text().replace("    n: pl.DT_INT32,\n", "")
+    text = _trip_from_gm(text, "    for ki in pl.range(0, n):", "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],")
+    result = transpile(text, path="residue_defect.py")
+    assert result.code is None
+    (message,) = _errors(result)
+    assert "receives `scale`" in message and "(shown with the value of" in message, message
