@@ -12,15 +12,18 @@ seed demo's serial emulation measured in the same run. Run:
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
-from pto_transpile import transpile
-from sim_runtime import run_kernel
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # a checkout runs it without installing the package
+
+import numpy as np  # noqa: E402
+
+from pto_transpile import transpile  # noqa: E402
+from sim_runtime import run_kernel  # noqa: E402
+
 FA = ROOT / "examples" / "flash_attention_dn.py"
 DEMO = ROOT / "examples" / "seed_demo.py"
 BUDGET_S = 60.0
