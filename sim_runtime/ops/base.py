@@ -57,12 +57,14 @@ def handles(*names: str):
 
 # -- helpers ------------------------------------------------------------------------------------
 
-def local(call: OpCall, tile: Tile):
-    """The memory of `tile` as the calling core's own (no cross-core access through normal ops)."""
+def local(call: OpCall, tile: Tile, codes: bool = False):
+    """The memory of `tile` as the calling core's own (no cross-core access through normal ops).
+    `codes`: the op only moves elements between places of the same dtype, so an 8-bit float
+    (stored as its codes) moves as its bytes; no other op takes the 8- and 4-bit floats."""
     owner = MEMORY_SPACES[tile.space].owner
     if owner != call.core.kind:
         raise call.fail(f"{tile.name} is in {tile.space} ({owner.upper()} memory); {call.core.name} cannot access it")
-    if not tile.dtype.computable:
+    if not tile.dtype.computable and not (codes and tile.dtype.bits == 8):
         raise UnsupportedOpError(f"pl.{call.name} on {tile.dtype.name} tiles is not implemented", call.where)
     return call.m.memory(tile.space, call.core)
 

@@ -77,7 +77,7 @@ def load(call: OpCall) -> OpPlan:
     dst, tensor = call.tile(0), call.arg(1)
     if dst.space not in ("Vec", "Mat"):
         raise call.fail(f"destination must be in Vec or Mat, not {dst.space}")
-    mem = local(call, dst)
+    mem = local(call, dst, codes=getattr(tensor, "dtype", None) is dst.dtype)
     order = call.kwargs.get("order")
     if call.kwargs.get("is_transpose"):
         if order is not None or not isinstance(tensor, GMTensor) or tensor.array.ndim != 2:
@@ -104,7 +104,8 @@ def store(call: OpCall) -> OpPlan:
     tensor, src = call.arg(0), call.tile(1)
     if src.space not in ("Vec", "Acc"):
         raise call.fail(f"source must be in Vec or Acc, not {src.space} (Mat -> GM is not allowed)")
-    mem = local(call, src)
+    plain = not any(call.kwargs.get(k) is not None for k in ("relu_pre_mode", "scale", "atomic"))
+    mem = local(call, src, codes=plain and getattr(tensor, "dtype", None) is src.dtype)
     order = call.kwargs.get("order")
     if order is not None and list(order) != sorted(order):
         raise call.fail(f"store order must be ascending, got {list(order)}")
@@ -157,8 +158,9 @@ def move(call: OpCall) -> OpPlan:
     offset = call.arg(2, "offset", None)
     if offset is not None and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1]):
         return insert(call, (dst, src, offset))  # a bigger destination makes move an insert
-    ms = local(call, src)
-    md = call.m.owner_memory(dst.space, call.core) if pair == ("Vec", "Mat") else local(call, dst)
+    same = src.dtype is dst.dtype
+    ms = local(call, src, codes=same)
+    md = call.m.owner_memory(dst.space, call.core) if pair == ("Vec", "Mat") else local(call, dst, codes=same)
     if offset is not None:  # extract: dst[i, j] = src[r + i, c + j]
         r, c = int(offset[0]), int(offset[1])
         nr, nc = dst.valid

@@ -297,3 +297,38 @@ def test_a_kernel_without_sections_runs_once_per_block_on_a_vector_core():
     result = run(src, {"params": params})
     assert result.outputs["params"].tolist() == [2.5, 0.0, 0.0, 2.5]
     assert list(result.cores) == ["b0.AIV"]
+
+
+@pytest.mark.parametrize("dtype", ["DT_FP8E4M3FN", "DT_FP8E5M2", "DT_HF8"])
+def test_eight_bit_float_tiles_move_as_their_codes(dtype):
+    # load / move / store of one dtype move bytes: every 8-bit code comes back unchanged
+    src = f"""
+    @pl.jit
+    def k(x: pl.Tensor[[32, 64], pl.{dtype}], out: pl.Tensor[[32, 64], pl.{dtype}]):
+        with pl.section_vector():
+            t = pl.make_tile_group(type=pl.TileType(shape=[32, 64], dtype=pl.{dtype},
+                                   target_memory=pl.MemorySpace.Vec), addrs=0, mutex_ids=[0])
+            u = pl.make_tile_group(type=pl.TileType(shape=[32, 64], dtype=pl.{dtype},
+                                   target_memory=pl.MemorySpace.Vec), addrs=0x1000, mutex_ids=[1])
+            pl.load(t[0], x, [0, 0])
+            pl.move(u[0], t[0])
+            pl.store(out, u[0], [0, 0])
+    """
+    codes = np.random.default_rng(5).integers(0, 256, size=(32, 64), dtype=np.uint8)
+    out = run(src, {"x": codes}).outputs["out"]
+    assert out.dtype == np.uint8 and np.array_equal(out, codes)
+
+
+def test_an_eight_bit_float_tile_takes_no_arithmetic():
+    src = """
+    @pl.jit
+    def k(x: pl.Tensor[[32, 64], pl.DT_FP8E4M3FN], out: pl.Tensor[[32, 64], pl.DT_FP8E4M3FN]):
+        with pl.section_vector():
+            t = pl.make_tile_group(type=pl.TileType(shape=[32, 64], dtype=pl.DT_FP8E4M3FN,
+                                   target_memory=pl.MemorySpace.Vec), addrs=0, mutex_ids=[0])
+            pl.load(t[0], x, [0, 0])
+            pl.muls(t[0], t[0], 2.0)
+            pl.store(out, t[0], [0, 0])
+    """
+    with pytest.raises(UnsupportedOpError, match="muls on DT_FP8E4M3FN tiles"):
+        run(src, {"x": np.zeros((32, 64), dtype=np.uint8)})
