@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
+from pto_transpile.read.meaning import Unknown
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
@@ -494,11 +495,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
-    if not base[0].scalars and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel):
+    unknown = frozenset(_range_constants(file, kernel, known=False))
+    if not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel):
         # every trip count is static: run it; a run that turns out long (`_run_all`) is
         # proven at representative trip counts instead
         return [replace(base[0], step_budget=LONG_RUN)]
-    found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand)
+    found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand, symbolic_names=unknown)
     if isinstance(found, Problem):
         return found
     roots = found.roots
@@ -548,11 +550,11 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         key = tuple(trips.values())
         if key not in seen:
             seen.add(key)
-            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period))
+            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown))
     middle = {o: roots[o] + min(3 if o in outer else bound, 3) for o in roots}
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
-                              trips=dict(middle), zeros=zeros, period=period))
+                              trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown))
     return configs
 
 
@@ -605,18 +607,25 @@ def _static_dims(file, kernel) -> dict:
     return dims
 
 
-def _range_constants(file, kernel) -> dict:
-    """Module constants the kernel body bounds a `pl.range` with (`pl.range(0, N_ITER)`), and
-    their values: followed as trip-count roots when the run is long."""
+def _range_constants(file, kernel, known: bool = True) -> dict:
+    """Module names the kernel body bounds a `pl.range` with (`pl.range(0, N_ITER)`): with
+    `known`, the constants and their values (followed as trip-count roots when the run is
+    long); else the names whose value cannot be known statically (bound under a runtime `if`,
+    ...), which are trip counts known only at run time, like a scalar parameter."""
     found: dict = {}
     for call in _calls(kernel.node):
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
             continue
         stop = call.args[0 if len(call.args) == 1 else 1].value
-        if isinstance(stop, cst.Name) and stop.value in file.constants:
+        if not isinstance(stop, cst.Name):
+            continue
+        if known and stop.value in file.constants:
             value = file.evaluator.try_eval(stop, None)
             if isinstance(value, int) and not isinstance(value, bool):
                 found[stop.value] = value
+        elif not known and isinstance(file.names.meanings.get(stop.value), Unknown) \
+                and not file.names.meanings[stop.value].imported:
+            found[stop.value] = None
     return found
 
 

@@ -215,3 +215,24 @@ def test_a_defect_at_one_residue_of_a_trip_count_read_from_gm_is_refused():
     assert result.code is None
     (message,) = _errors(result)
     assert "receives `scale`" in message and "(shown with the value of" in message, message
+
+
+def _trip_from_unknown_name(ok: bool) -> str:
+    """residue_defect.py with its trip count a module name bound under a runtime `if`."""
+    text = (KERNELS / "residue_defect.py").read_text().replace("    n: pl.DT_INT32,\n", "")
+    text = text.replace("import pypto_pro.language as pl\n", "import os\n\nimport pypto_pro.language as pl\n", 1)
+    text = text.replace("HALF = TILE // 2\n", "HALF = TILE // 2\nNT = 5\nif os.environ.get('MORE'):\n    NT = 9\n", 1)
+    text = text.replace("    for ki in pl.range(0, n):", "    for ki in pl.range(0, NT):")
+    text = text.replace("            mark(ki, n, st)", "            mark(ki, NT, st)")
+    if ok:
+        text = text.replace("ki % 3 == 2:", "ki % 3 == 7:")  # never true: no defect
+    assert "pl.range(0, NT)" in text and "mark(ki, NT, st)" in text
+    return text
+
+
+def test_a_module_name_that_cannot_be_known_statically_is_a_run_time_trip_count():
+    # not its first value (5): every count is proven, and the defect shows at NT = 3
+    (message,) = _errors(transpile(_trip_from_unknown_name(ok=False), path="residue_defect.py"))
+    assert "receives `scale`" in message and "(shown with `NT` = 3)" in message, message
+    result = transpile(_trip_from_unknown_name(ok=True), path="residue_defect.py")
+    assert _errors(result) == [] and result.code is not None
