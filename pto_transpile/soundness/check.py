@@ -27,7 +27,7 @@ import libcst as cst
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.soundness.events import CORES, Event, Trace
-from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter
+from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
@@ -374,8 +374,13 @@ def _gm_annotation(file, param: cst.Param) -> cst.Subscript | None:
 
 
 def _configs(file, kernel) -> list[Config]:
-    unknown = [p.name.value for p in kernel.node.params.params
-               if _gm_annotation(file, p) is None and p.default is None]
+    unknown = []
+    for p in kernel.node.params.params:
+        fields = tiling_fields(file, p)
+        if fields is not None:
+            unknown += [f"{p.name.value}.{f}" for f in fields]
+        elif _gm_annotation(file, p) is None and p.default is None:
+            unknown.append(p.name.value)
     if not unknown:
         return [Config()]
     n = len(SCALAR_TRIALS)

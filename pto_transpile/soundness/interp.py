@@ -19,6 +19,8 @@ refusal are `runtypes.py`, imported from here by the check, the tests and the sc
 
 from __future__ import annotations
 
+from typing import Any
+
 import libcst as cst
 
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
@@ -40,7 +42,7 @@ from pto_transpile.soundness.runtypes import (
     nonuniform,
 )
 from pto_transpile.soundness.uniform import NonUniform
-from pto_transpile.soundness.values import UNKNOWN, Opaque, Sym, TensorV
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, TensorV
 from pto_transpile.soundness.vfcalls import VectorCalls
 
 __all__ = ["DISCOVERY_TRIPS", "LONG_RUN", "STEP_BUDGET", "CannotModel", "Config", "Ctx", "Interpreter", "SymRange"]
@@ -78,21 +80,29 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             ann = p.annotation.annotation if p.annotation is not None else None
             if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
                 env[name] = self._tensor(name, ann)
-            elif ("param", name) in self.trips:
-                env[name] = Sym(self.trips[("param", name)], ((("size", ("param", name)), 1),))
-            elif self.config.discover and p.default is None:
-                env[name] = Sym(DISCOVERY_TRIPS, ((("size", ("param", name)), 1),))
-            elif name in self.config.scalars:
-                value = self.config.scalars[name]
-                # a sampled value that also says where it came from: GM offsets by it are judged for
-                # every value (`Uniform.finish`)
-                sampled = isinstance(value, int) and not isinstance(value, bool) and not self.config.discover
-                env[name] = Sym(value, ((("scalar", name), 1),)) if sampled else value
-            elif p.default is not None:
-                env[name] = self.file.evaluator.try_eval(p.default, UNKNOWN)
+            elif (fields := tiling_fields(self.file, p)) is not None:
+                # tiling data: each scalar field is a run-time value of its own, `tiling.blocks`
+                env[name] = StructV({f: self._scalar(f"{name}.{f}", None) for f in fields}, "tiling")
             else:
-                env[name] = UNKNOWN
+                env[name] = self._scalar(name, p.default)
         return env
+
+    def _scalar(self, name: str, default) -> Any:
+        """A scalar parameter (or tiling-data field): a trip-count root, a discovery symbol, a
+        sampled value, its default, or unknown."""
+        if ("param", name) in self.trips:
+            return Sym(self.trips[("param", name)], ((("size", ("param", name)), 1),))
+        if self.config.discover and default is None:
+            return Sym(DISCOVERY_TRIPS, ((("size", ("param", name)), 1),))
+        if name in self.config.scalars:
+            value = self.config.scalars[name]
+            # a sampled value that also says where it came from: GM offsets by it are judged for
+            # every value (`Uniform.finish`)
+            sampled = isinstance(value, int) and not isinstance(value, bool) and not self.config.discover
+            return Sym(value, ((("scalar", name), 1),)) if sampled else value
+        if default is not None:
+            return self.file.evaluator.try_eval(default, UNKNOWN)
+        return UNKNOWN
 
     def _tensor(self, name: str, ann: cst.Subscript) -> TensorV:
         items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
@@ -107,3 +117,23 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if len(items) > 1:
             elem = elem_bytes(self._const(items[1]))
         return TensorV(name, shape, elem)
+
+
+def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:
+    """The scalar fields (`int`, `float`, `bool`) of a tiling-data parameter: one annotated with
+    a module-level `@dataclass`; None for any other parameter. Array fields (`int[4]`) are left
+    out: an element of one is unknown to the check."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if not isinstance(ann, cst.Name):
+        return None
+    for stmt in file.source.module.body:
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == ann.value and any(
+                (isinstance(d.decorator, cst.Name) and d.decorator.value == "dataclass")
+                or (isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "dataclass")
+                or (isinstance(d.decorator, cst.Call) and "dataclass" in cst.Module([]).code_for_node(d.decorator.func))
+                for d in stmt.decorators):
+            return tuple(line.target.value for s in stmt.body.body if isinstance(s, cst.SimpleStatementLine)
+                         for line in s.body if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
+                         and isinstance(line.annotation.annotation, cst.Name)
+                         and line.annotation.annotation.value in ("int", "float", "bool"))
+    return None

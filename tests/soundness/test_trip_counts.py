@@ -236,3 +236,24 @@ def test_a_module_name_that_cannot_be_known_statically_is_a_run_time_trip_count(
     assert "receives `scale`" in message and "(shown with `NT` = 3)" in message, message
     result = transpile(_trip_from_unknown_name(ok=True), path="residue_defect.py")
     assert _errors(result) == [] and result.code is not None
+
+
+def _trip_from_tiling_data(ok: bool) -> str:
+    """residue_defect.py with its trip count a field of tiling data (a module-level dataclass)."""
+    text = (KERNELS / "residue_defect.py").read_text().replace("    n: pl.DT_INT32,\n", "    tiling: LoopTiling,\n")
+    text = text.replace("import pypto_pro.language as pl\n",
+                        "from dataclasses import dataclass\n\nimport pypto_pro.language as pl\n", 1)
+    text = text.replace("HALF = TILE // 2\n", "HALF = TILE // 2\n\n\n@dataclass\nclass LoopTiling:\n    rows: int\n", 1)
+    text = text.replace("    for ki in pl.range(0, n):", "    n = tiling.rows\n    for ki in pl.range(0, n):")
+    if ok:
+        text = text.replace("ki % 3 == 2:", "ki % 3 == 7:")  # never true: no defect
+    assert "class LoopTiling" in text and "n = tiling.rows" in text
+    return text
+
+
+def test_a_trip_count_from_tiling_data_is_proven_for_every_count():
+    # tiling data carries loop bounds at run time: each scalar field is a run-time value
+    (message,) = _errors(transpile(_trip_from_tiling_data(ok=False), path="residue_defect.py"))
+    assert "receives `scale`" in message and "(shown with `tiling.rows` = 3)" in message, message
+    result = transpile(_trip_from_tiling_data(ok=True), path="residue_defect.py")
+    assert _errors(result) == [] and result.code is not None
