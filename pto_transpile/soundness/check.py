@@ -26,6 +26,7 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
+from pto_transpile.read.walk import find
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
@@ -38,7 +39,8 @@ MAX_PROBLEMS = 4
 #: offsets among them: 0 and 1 put an access on its own or the next iteration's row, where
 #: tasks in flight together meet. Each parameter takes every value; several parameters take
 #: different values in each trial (an address `x + a - b` is tried with a != b), and equal
-#: values in one more. This is a sample, not a proof for every value.
+#: values in one more. This is a sample, not a proof for every value, but for GM offsets (judged
+#: symbolically) and tests affine in one parameter (split at their roots: `_run_all`).
 SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
 #: Counts an outer loop of run-time trip count is run at, at least; it also runs at every count
 #: up to period + ring, which passes every phase of what it carries (an inner loop: every
@@ -46,6 +48,8 @@ SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
 OUTER_TRIPS = (0, 1, 2, 3)
 #: Most concrete runs the trip-count argument may take for one kernel.
 MAX_TRIP_RUNS = 600
+#: Most runs added at the values where tests on scalar parameters change outcome.
+MAX_CUT_RUNS = 200
 
 
 @dataclass
@@ -65,7 +69,8 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
     configs = _trip_configs(file, kernel, functions, auto_mutex)
     if isinstance(configs, Problem):
         return [configs]
-    return _run_all(configs, lambda c: _check_one(file, kernel, generated, generated_pl, c, auto_mutex),
+    return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
+                                                         cuts),
                     lambda: _long_static(file, kernel, functions, auto_mutex, hand=False))
 
 
@@ -80,7 +85,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
     configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True)
     if isinstance(configs, Problem):
         return [configs]
-    return _run_all(configs, lambda c: _check_alone(file, kernel, c, auto_mutex),
+    return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts),
                     lambda: _long_static(file, kernel, functions, auto_mutex, hand=True))
 
 
@@ -88,30 +93,52 @@ def _run_all(configs: list[Config], check, longer) -> list[Problem]:
     """The problems of the first configuration that has any. A run of static sizes that turns
     out long is proven at representative trip counts instead (`longer`), or, outside the
     conditions of that argument, followed to its end as far as the step budget allows; if
-    that fails too, the construct that kept the argument out is named."""
-    for config in configs:
-        problems = check(config)
+    that fails too, the construct that kept the argument out is named. A run whose tests on a
+    sampled parameter change outcome around some value (`Uniform.cut`) adds the runs at those
+    values (docs/design.md, "For every value of a parameter")."""
+    queue = list(configs)
+    seen = {_config_key(c) for c in queue}
+    while queue:
+        config = queue.pop(0)
+        cuts: set = set()
+        problems = check(config, cuts)
         if problems and problems[0].kind == "long":
             instead = longer()
             if isinstance(instead, list):
                 problems = _run_all(instead, check, lambda: None)
             else:
-                problems = check(replace(config, step_budget=STEP_BUDGET))
+                problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
                     problems = [instead]
         if problems:
             return problems
+        for name, value in sorted(cuts):
+            if name in config.scalars and config.scalars[name] != value:
+                more = replace(config, scalars={**config.scalars, name: value})
+                if _config_key(more) not in seen:
+                    seen.add(_config_key(more))
+                    queue.append(more)
+        if len(seen) > MAX_CUT_RUNS + len(configs):
+            names = sorted({name for name, _ in cuts}) or sorted(config.scalars)
+            return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)} split their values into "
+                                     f"more cases than the check runs ({MAX_CUT_RUNS})", None)]
     return []
 
 
-def _check_alone(file, kernel, config: Config, auto_mutex: bool) -> list[Problem]:
+def _config_key(config: Config) -> tuple:
+    return tuple(sorted(config.scalars.items())), tuple(sorted(config.trips.items(), key=repr))
+
+
+def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> list[Problem]:
+    interp = Interpreter(file, kernel.node, config, auto_mutex)
     try:
-        trace = Interpreter(file, kernel.node, config, auto_mutex).run()
+        trace = interp.run()
     except CannotModel as exc:
         if exc.kind == "long":
             return [Problem("long", exc.reason, kernel.node.name)]
         return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
                         _input_node(file, exc.node, kernel))]
+    cuts |= interp.uniform.cuts
     outcome = run_concurrent(trace, twins_race=True)
     maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
     outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
@@ -126,9 +153,11 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool) -> list[Problem
     return problems
 
 
-def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool) -> list[Problem]:
+def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool,
+               cuts: set) -> list[Problem]:
+    first = Interpreter(file, kernel.node, config, auto_mutex)
     try:
-        serial = Interpreter(file, kernel.node, config, auto_mutex).run()
+        serial = first.run()
     except CannotModel as exc:
         return [Problem(exc.kind, exc.reason, _input_node(file, exc.node, kernel))]
     interp = Interpreter(file, generated, config, auto_mutex)
@@ -138,6 +167,7 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
         piped = interp.run()
     except CannotModel as exc:
         return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
+    cuts |= first.uniform.cuts | interp.uniform.cuts
     s, p = run_sequential(serial), run_concurrent(piped)
     return _Report(file, kernel, serial, piped, s, p, config).problems()
 
@@ -618,7 +648,7 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
     long); else the names whose value cannot be known statically (bound under a runtime `if`,
     ...), which are trip counts known only at run time, like a scalar parameter."""
     found: dict = {}
-    for call in _calls(kernel.node):
+    for call in find(kernel.node, cst.Call):
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
             continue
         stop = call.args[0 if len(call.args) == 1 else 1].value
@@ -632,15 +662,6 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
                 and not file.names.meanings[stop.value].imported:
             found[stop.value] = None
     return found
-
-
-def _calls(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Call):
-            yield n
-        stack.extend(n.children)
 
 
 #: the operators a trip-count root may be computed with (`Opaque` origins name them so)

@@ -73,7 +73,7 @@ class InterpreterBase:
         self.trace = Trace()
         self.seq = 0
         self.trips = dict(config.trips)
-        self.uniform = Uniform(discover=config.discover)
+        self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars))
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
         self._carried: dict[int, tuple] = {}
         self.steps = 0

@@ -39,6 +39,8 @@ HINTS = {
     "size": "A long loop is proven from a few trip counts when it counts by 1 over a tensor dimension or a module "
             "constant (`pl.range(0, a.shape[0] // TILE)`, `pl.range(0, N)`) and its body uses the loop variable only "
             "in affine GM offsets, first/last-iteration tests and residues `% k`; otherwise shorten the run",
+    "cases": "The check runs a kernel at every value of a scalar parameter where one of its tests changes outcome; "
+             "test each parameter against fewer values (or make it a tiling-key field)",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",
 }

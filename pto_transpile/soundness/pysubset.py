@@ -30,7 +30,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import NonUniform
+from pto_transpile.soundness.uniform import INDEX, NonUniform
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -199,6 +199,16 @@ class PythonSubset(InterpreterBase):
         if type(value) is Opaque and value.origin in self.trips:
             return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
         return value
+
+    def _cut_between(self, values: list) -> None:
+        """`min`/`max` of sampled parameters: which argument wins changes where two are equal,
+        a test like any other (`Uniform.cut`)."""
+        plain = [v for v in values if isinstance(v, int) and not isinstance(v, bool)
+                 and not any(var[0] in INDEX for var, _ in getattr(v, "form", ()))]
+        for i, x in enumerate(plain):
+            for y in plain[i + 1:]:
+                diff = Sym(int(x) - int(y), _difference(x, y))
+                self.uniform.cut(dict(diff.form), diff)
 
     def truth(self, value: Any, node=None) -> bool | None:
         if is_unknown(value):
@@ -446,6 +456,8 @@ class PythonSubset(InterpreterBase):
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, _ = self._args(node, ctx)
+        if name in ("min", "max") and len(pos) > 1:
+            self._cut_between(pos)
         pos = [sampled_int(p) for p in pos]
         if not known(*pos):
             return UNKNOWN
@@ -581,3 +593,11 @@ _EVAL: dict[type, Callable] = {
     cst.Subscript: PythonSubset._subscript,
     cst.Call: PythonSubset._call,
 }
+
+
+def _difference(x: Any, y: Any) -> tuple:
+    """The form of `x - y` (their coefficients on each variable)."""
+    out = dict(getattr(x, "form", ()))
+    for var, c in getattr(y, "form", ()):
+        out[var] = out.get(var, 0) - c
+    return tuple((var, c) for var, c in out.items() if c)

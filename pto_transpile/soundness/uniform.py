@@ -28,11 +28,14 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from pto_transpile.soundness.values import Sym
 
 INDEX = ("loop", "carried")
+#: the values a scalar parameter (`pl.DT_INT32`) can take
+INT32 = (-(2 ** 31), 2 ** 31 - 1)
 
 
 class NonUniform(Exception):
@@ -87,6 +90,10 @@ class Uniform:
     active: list = field(default_factory=list)  #: the dynamic loops running, outermost first
     derived: int = 0
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
+    scalar_values: dict = field(default_factory=dict)  #: sampled scalar parameter -> this run's value
+    #: (parameter, value): around each value a test of this run on the parameter may change its
+    #: outcome; the check runs them too (`check._run_all`), so that every interval is run
+    cuts: set = field(default_factory=set)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -174,7 +181,8 @@ class Uniform:
             raise NonUniform(f"`{text}` compares the loop variable with a value that is not its trip count", fix)
         sizes = {v: c for v, c in rest.items() if self._trip_dependent(v)}
         if not sizes:
-            return result  # block index, sampled parameters: this run's values
+            self.cut(rest, diff)
+            return result  # block index, sampled parameters: this run's values (cut where they flip)
         if len(sizes) == 1 and len(rest) == 1:
             ((var, t),) = sizes.items()
             if var[0] == "size" and var in self.roots:
@@ -186,6 +194,23 @@ class Uniform:
             return result
         raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
                          "test the trip count only against 0 (`n > 0`)")
+
+    def cut(self, rest: dict, diff: Any) -> None:
+        """A test `a * d + c OP 0` on one sampled parameter `d` (the rest of `diff`'s form) has
+        one outcome below its root `r = -c / a`, one above and maybe a third at `r`: the values
+        around `r` (floor - 1 .. ceil + 1) meet every side, and with them every interval between
+        the roots of all tests on `d` has a value that is run (docs/design.md, "For every value
+        of a parameter"). Tests on several parameters or on a value derived from one (`d % 4`)
+        stay sampled."""
+        if len(rest) != 1:
+            return
+        ((var, a),) = rest.items()
+        now = self.scalar_values.get(var[1]) if var[0] == "scalar" else None
+        if not isinstance(now, int) or isinstance(now, bool) or not a:
+            return
+        root = Fraction(a * now - int(diff), a)  # diff(d) = int(diff) + a * (d - now)
+        lo, hi = math.floor(root), math.ceil(root)
+        self.cuts.update((var[1], v) for v in range(lo - 1, hi + 2) if INT32[0] <= v <= INT32[1])
 
     def _trip_dependent(self, var: tuple) -> bool:
         if var[0] == "size":

@@ -80,3 +80,49 @@ def test_the_emulator_agrees(name, scalars, same):
     report = verify(text, code, "kernel", path=name, scalars=scalars)
     row = report.rows[-1]
     assert row.verdict == ("ok" if same else "mismatch"), (row.verdict, row.message)
+
+
+@pytest.mark.parametrize("test, shown", [
+    ("d == 7", "d=7"),
+    ("d == 100000", "d=100000"),
+    ("2 * d + 1 == 15", "d=7"),
+    ("d - 3 >= 40", "d=43"),
+    ("d < -3", "d=-4"),
+    ("min(d, 20) == 20", "d=20"),
+])
+def test_a_test_on_a_scalar_is_run_on_each_side_of_its_root(test, shown):
+    # the defect shows at values the sampled trials never take: the check runs the values
+    # around the root of every test it meets on the parameter
+    text = (KERNELS / "branch_on_param.py").read_text().replace("if d == 7:", f"if {test}:")
+    result = transpile(text, path="branch_on_param.py")
+    assert result.code is None
+    (message,) = _messages(result)
+    assert "`pl.store` on MTE3 of AIV0 writes `a[" in message and f"(shown with {shown})" in message
+
+
+def test_a_test_on_a_scalar_whose_branch_is_sound_is_accepted():
+    text = (KERNELS / "branch_on_param.py").read_text().replace(
+        "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])", "pl.store(out, y, [ki * TILE + sub_id * HALF, 0])")
+    result = transpile(text, path="branch_on_param.py")
+    assert _messages(result) == []
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("d, same", [(7, False), (6, True), (8, True), (2, True)])
+def test_the_emulator_agrees_on_the_test_on_a_scalar(d, same):
+    from sim_runtime.verify import verify
+
+    text = (KERNELS / "branch_on_param.py").read_text()
+    code = transpile(text, path="branch_on_param.py", _skip_rules=["PTO061"]).code
+    assert code is not None
+    row = verify(text, code, "kernel", path="branch_on_param.py", scalars={"d": d}).rows[-1]
+    assert (row.verdict == "ok") == same, (row.verdict, row.message)
+
+
+def test_tests_splitting_a_scalar_into_too_many_cases_are_refused():
+    text = (KERNELS / "branch_on_param.py").read_text().replace(
+        "    if d == 7:\n", "    for j in range(300):\n        if d == j:\n            pass\n    if d == 7:\n")
+    result = transpile(text, path="branch_on_param.py")
+    assert result.code is None
+    (message,) = _messages(result)
+    assert "the tests on `d` split their values into more cases than the check runs (200)" in message
