@@ -104,6 +104,18 @@ class PlCalls(InterpreterBase):
         return TileTypeV(tuple(shape), mem, elem_bytes(dtype), initial_valid(shape, valid) if known_valid else (),
                          layout)
 
+    def _compile_time(self, value: Any, keyword: str, node: cst.Call) -> None:
+        """Tile addresses are fixed when the kernel is compiled: one computed from a scalar
+        parameter or tiling data would be checked only at the values the check samples."""
+        for v in (value if isinstance(value, (list, tuple)) else (value,)):
+            names = sorted({var[1] for var, _ in getattr(v, "form", ()) if var[0] == "scalar"})
+            if names:
+                where = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == keyword), node)
+                raise CannotModel(f"the tile address `{self._code_of(where)}` depends on the run-time value of "
+                                  f"{', '.join(f'`{n}`' for n in names)}: the check proves tile addresses only "
+                                  "when they are compile-time constants (module constants, tiling-key fields)",
+                                  where)
+
     def _make_tile(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
         ttype = pos[0] if pos else kw.get("tile_type", UNKNOWN)
@@ -111,6 +123,7 @@ class PlCalls(InterpreterBase):
         if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
             raise CannotModel("the type or address of this tile is not static", node)
         self._plain([addr, kw.get("size")], "the address of", node)
+        self._compile_time([addr, kw.get("size")], "addr", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
         return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
@@ -122,6 +135,7 @@ class PlCalls(InterpreterBase):
         addrs = kw.get("addrs", UNKNOWN)
         self._plain(addrs, "the addresses of", node)
         self._plain(kw.get("depth"), "the depth of", node)
+        self._compile_time(addrs, "addrs", node)
         mutex = kw.get("mutex_ids")
         depth = kw.get("depth")
         if not isinstance(ttype, TileTypeV):

@@ -126,3 +126,35 @@ def test_tests_splitting_a_scalar_into_too_many_cases_are_refused():
     assert result.code is None
     (message,) = _messages(result)
     assert "the tests on `d` split their values into more cases than the check runs (200)" in message
+
+
+def _without_branch() -> str:
+    return (KERNELS / "branch_on_param.py").read_text().replace(
+        "    if d == 7:\n        pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])\n", "")
+
+
+@pytest.mark.parametrize("old, new, expr", [
+    ("            addrs=0x4000,\n", "            addrs=0x4000 + d * 0x100,\n", "0x4000 + d * 0x100"),
+    ("addr=0x8000)", "addr=0x8000 + d)", "0x8000 + d"),
+])
+def test_a_tile_address_from_a_scalar_is_refused(old, new, expr):
+    # at d = 56 the group's second slot lands on `z_vec` (the emulator shows the race below);
+    # no sampled value reaches it
+    text = _without_branch()
+    assert old in text
+    result = transpile(text.replace(old, new), path="address.py")
+    assert result.code is None
+    (message,) = _messages(result)
+    assert f"the tile address `{expr}` depends on the run-time value of `d`" in message
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("d, same", [(2, True), (56, False)])
+def test_the_emulator_agrees_on_the_address_from_a_scalar(d, same):
+    from sim_runtime.verify import verify
+
+    text = _without_branch().replace("            addrs=0x4000,\n", "            addrs=0x4000 + d * 0x100,\n")
+    code = transpile(text, path="address.py", _skip_rules=["PTO061"]).code
+    assert code is not None
+    row = verify(text, code, "kernel", path="address.py", scalars={"d": d}).rows[-1]
+    assert (row.verdict == "ok") == same, (row.verdict, row.message)
