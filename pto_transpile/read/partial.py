@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 from dataclasses import dataclass
 
 import libcst as cst
@@ -173,15 +172,10 @@ def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks
     for i in candidates:
         if "make_tile_group" in chunks[i] or layout.names(i) & others:
             continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(chunks[i])
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
+        trees = layout.statements[i]  # Python's tree from the layout's parse (file lines), never changed
+        if len(trees) != 1 or type(trees[0]) is not ast.FunctionDef:
             continue
-        if len(tree.body) != 1 or type(tree.body[0]) is not ast.FunctionDef:
-            continue
-        fn = tree.body[0]
+        fn = trees[0]
         body = vfbody.from_ast(fn)
         if any(call.op is not None and call.op not in VF_OP_ROLES and any(vfbody.root(a, aliases) for a in call.args)
                for call, aliases in vfbody.calls(body)):

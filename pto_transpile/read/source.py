@@ -10,6 +10,7 @@ shifted by the number of lines before that statement.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -94,6 +95,17 @@ class SourceFile:
                 if text is not None:
                     return text
         return code_in(module, stmt)
+
+    def tree_of(self, stmt: cst.CSTNode) -> ast.stmt | None:
+        """Python's syntax tree of top-level statement `stmt` (line numbers of the file), when
+        the layout's parse has it as one statement."""
+        if self._trees is None or len(self._trees) != len(self.module.body):
+            return None
+        for i, s in enumerate(self.module.body):
+            if s is stmt:
+                trees = self._trees[i]
+                return trees[0] if len(trees) == 1 else None
+        return None
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         if node is self.module:

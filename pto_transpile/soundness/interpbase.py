@@ -175,6 +175,9 @@ def vf_source(file, name: str) -> str | ast.FunctionDef | None:
         return None
     if isinstance(fn, Verbatim):
         return fn.tree if fn.tree is not None else fn.text
+    tree = file.source.tree_of(fn)
+    if isinstance(tree, ast.FunctionDef) and tree.name == fn.name.value:
+        return tree  # read once, with the file's line numbers
     return expression_code(fn)
 
 

@@ -239,7 +239,7 @@ class _Run:
             raise _Returned()
         elif not isinstance(stmt, (ast.Pass, ast.Assert)):
             raise Unmodelled(f"`{type(stmt).__name__}` statements in a vector function are not modelled "
-                             f"(line {stmt.lineno} of `{self.active[-1]}`)")
+                             f"(line {stmt.lineno}, in `{self.active[-1]}`)")
 
     def _assign(self, target: ast.expr, value: Any, env: dict) -> None:
         if isinstance(target, ast.Name):
@@ -254,10 +254,10 @@ class _Run:
     def _for(self, stmt: ast.For, env: dict) -> None:
         it = stmt.iter
         if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
-            raise Unmodelled(f"the loop at line {stmt.lineno} of `{self.active[-1]}` is not over `pl.range`/`range`")
+            raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not over `pl.range`/`range`")
         bounds = [self.expr(a, env) for a in it.args]
         if not bounds or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
-            raise Unmodelled(f"the trip count of the loop at line {stmt.lineno} of `{self.active[-1]}` is not static")
+            raise Unmodelled(f"the trip count of the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not static")
         if stmt.orelse:
             raise Unmodelled("`for ... else` in a vector function is not modelled")
         values = range(*bounds)
