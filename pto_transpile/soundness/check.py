@@ -112,7 +112,7 @@ def _run_all(configs: list[Config], check, longer) -> list[Problem]:
                     problems = [instead]
         if problems:
             return problems
-        for name, value in sorted(cuts):
+        for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
             if name in config.scalars and config.scalars[name] != value:
                 more = replace(config, scalars={**config.scalars, name: value})
                 if _config_key(more) not in seen:
@@ -138,7 +138,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
             return [Problem("long", exc.reason, kernel.node.name)]
         return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
                         _input_node(file, exc.node, kernel))]
-    cuts |= interp.uniform.cuts
+    cuts |= interp.uniform.cut_values()
     outcome = run_concurrent(trace, twins_race=True)
     maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
     outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
@@ -167,7 +167,7 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
         piped = interp.run()
     except CannotModel as exc:
         return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
-    cuts |= first.uniform.cuts | interp.uniform.cuts
+    cuts |= first.uniform.cut_values() | interp.uniform.cut_values()
     s, p = run_sequential(serial), run_concurrent(piped)
     return _Report(file, kernel, serial, piped, s, p, config).problems()
 

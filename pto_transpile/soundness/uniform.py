@@ -36,6 +36,9 @@ from pto_transpile.soundness.values import Sym
 INDEX = ("loop", "carried")
 #: the values a scalar parameter (`pl.DT_INT32`) can take
 INT32 = (-(2 ** 31), 2 ** 31 - 1)
+#: the longest period of residue tests on a parameter that the check runs every residue of;
+#: tests on longer ones stay sampled
+MAX_RESIDUE_PERIOD = 64
 
 
 class NonUniform(Exception):
@@ -91,9 +94,12 @@ class Uniform:
     derived: int = 0
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
     scalar_values: dict = field(default_factory=dict)  #: sampled scalar parameter -> this run's value
-    #: (parameter, value): around each value a test of this run on the parameter may change its
-    #: outcome; the check runs them too (`check._run_all`), so that every interval is run
-    cuts: set = field(default_factory=set)
+    #: parameter -> the roots of this run's tests affine in it (`cut`)
+    scalar_roots: dict = field(default_factory=dict)
+    #: parameter -> {(a, c, k): residues around the roots of this run's tests on `(a * d + c) % k`}
+    scalar_residues: dict = field(default_factory=dict)
+    #: derived variable -> (parameter, a, c, k) for `(a * d + c) % k`
+    residues_of: dict = field(default_factory=dict)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -123,7 +129,12 @@ class Uniform:
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
                 return Sym(value, lf, True)
-            return self._derive(value, lf, rf, text, "takes a residue by a value that varies")
+            derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies")
+            now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None
+            if not rf and int(right) > 0 and isinstance(now, int):
+                ((var, a),) = lf
+                self.residues_of[derived.form[0][0]] = (var[1], a, int(left) - a * now, int(right))
+            return derived
         if fn is operator.floordiv:
             k = int(right)
             if not rf and k > 0 and _index(lf) and not lres and all(c % k == 0 for _, c in lf):
@@ -196,21 +207,62 @@ class Uniform:
                          "test the trip count only against 0 (`n > 0`)")
 
     def cut(self, rest: dict, diff: Any) -> None:
-        """A test `a * d + c OP 0` on one sampled parameter `d` (the rest of `diff`'s form) has
-        one outcome below its root `r = -c / a`, one above and maybe a third at `r`: the values
-        around `r` (floor - 1 .. ceil + 1) meet every side, and with them every interval between
-        the roots of all tests on `d` has a value that is run (docs/design.md, "For every value
-        of a parameter"). Tests on several parameters or on a value derived from one (`d % 4`)
-        stay sampled."""
+        """Remember a test on one sampled parameter `d` (the rest of `diff`'s form) for
+        `cut_values`: its root when it is affine in `d` (`a * d + c OP 0`), its period when it
+        tests a residue of `d` (`(a * d + c) % k`). Tests on several parameters stay sampled."""
         if len(rest) != 1:
             return
         ((var, a),) = rest.items()
+        if var in self.residues_of:  # a test on r = (a * d + c) % k: its root in r, as below
+            name, ra, rc, k = self.residues_of[var]
+            now = self.scalar_values[name]
+            root = Fraction(a * ((ra * now + rc) % k) - int(diff), a)
+            near = range(max(math.floor(root) - 1, 0), min(math.ceil(root) + 2, k))
+            self.scalar_residues.setdefault(name, {}).setdefault((ra, rc, k), set()).update(near)
+            return
         now = self.scalar_values.get(var[1]) if var[0] == "scalar" else None
         if not isinstance(now, int) or isinstance(now, bool) or not a:
             return
-        root = Fraction(a * now - int(diff), a)  # diff(d) = int(diff) + a * (d - now)
-        lo, hi = math.floor(root), math.ceil(root)
-        self.cuts.update((var[1], v) for v in range(lo - 1, hi + 2) if INT32[0] <= v <= INT32[1])
+        # diff(d) = int(diff) + a * (d - now) is 0 at the root
+        self.scalar_roots.setdefault(var[1], set()).add(Fraction(a * now - int(diff), a))
+
+    def cut_values(self) -> set:
+        """(parameter, value) pairs the check must run too, so that every piece of the
+        parameter's values on which this run's tests keep their outcomes is run (docs/design.md,
+        "For every value of a parameter"): around each root `r` of an affine test, floor(r) - 1
+        .. ceil(r) + 1 (a value on each side and at `r`); for tests on one residue `(a * d + c)
+        % k`, values giving each residue around their roots, in the piece between the affine
+        roots that holds this run's value (the piece's values nearest to 0); for tests on
+        several residues, values of every residue modulo the lcm of their periods (up to
+        `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
+        out: set = set()
+        for name, roots in self.scalar_roots.items():
+            for root in roots:
+                lo, hi = math.floor(root), math.ceil(root)
+                out.update((name, v) for v in range(lo - 1, hi + 2) if INT32[0] <= v <= INT32[1])
+        for name, tests in self.scalar_residues.items():
+            now = self.scalar_values[name]
+            roots = self.scalar_roots.get(name, set())
+            if now in roots:
+                continue  # the piece is this one value
+            below = max((r for r in roots if r < now), default=Fraction(INT32[0] - 1))
+            above = min((r for r in roots if r > now), default=Fraction(INT32[1] + 1))
+            if len(tests) == 1:
+                (((a, c, k), residues),) = tests.items()
+                period = k // math.gcd(a, k)
+                forms = [(a, c, k, r) for r in residues]
+            else:
+                period = math.lcm(*(k // math.gcd(a, k) for a, _, k in tests))
+                if period > MAX_RESIDUE_PERIOD:
+                    continue
+                forms = [(1, 0, period, r) for r in range(period)]
+            # the piece's value nearest to 0: the same for every run in the piece, so runs that
+            # find the same tests ask for the same values and the search ends
+            low, high = math.floor(below) + 1, math.ceil(above) - 1
+            anchor = min(max(0, low), high)
+            for a, c, k, r in forms:  # the values nearest to the anchor that give the residue, in the piece
+                out.update((name, v) for v in _nearest(anchor, period, a, c, k, r) if low <= v <= high)
+        return out
 
     def _trip_dependent(self, var: tuple) -> bool:
         if var[0] == "size":
@@ -287,6 +339,13 @@ class Uniform:
     # --- the period and the bound -----------------------------------------------------------
     def period(self) -> int:
         return math.lcm(*self.periods) if self.periods else 1
+
+
+def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]:
+    """The values nearest to `now` at or above it and below it with `(a * v + c) % k == r`
+    (the residue repeats with `period`); none when no value gives it."""
+    up = next((now + j for j in range(period) if (a * (now + j) + c) % k == r), None)
+    return [] if up is None else sorted({up, up - period} if up != now else {now})
 
 
 def _form(value: Any) -> tuple:

@@ -89,6 +89,11 @@ def test_the_emulator_agrees(name, scalars, same):
     ("d - 3 >= 40", "d=43"),
     ("d < -3", "d=-4"),
     ("min(d, 20) == 20", "d=20"),
+    ("d % 8 == 6", "d=6"),
+    ("(d + 1) % 20 == 0", "d=19"),
+    ("d % 100 == 77", "d=77"),
+    ("d > 20 and d % 8 == 6", "d=22"),
+    ("d % 8 == 6 and d % 3 == 2", "d=14"),
 ])
 def test_a_test_on_a_scalar_is_run_on_each_side_of_its_root(test, shown):
     # the defect shows at values the sampled trials never take: the check runs the values
