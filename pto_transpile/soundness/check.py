@@ -26,7 +26,6 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
-from pto_transpile.read.walk import find
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
@@ -648,7 +647,7 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
     long); else the names whose value cannot be known statically (bound under a runtime `if`,
     ...), which are trip counts known only at run time, like a scalar parameter."""
     found: dict = {}
-    for call in find(kernel.node, cst.Call):
+    for call in file.find(kernel.node, cst.Call):
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
             continue
         stop = call.args[0 if len(call.args) == 1 else 1].value
