@@ -65,8 +65,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
     p.add_argument("--out", type=Path, default=Path("fuzz_failures"),
                    help="reproducers go here (default fuzz_failures/)")
-    p.add_argument("--timeout", type=_positive(float), default=60.0,
-                   help="seconds per mutant before it counts as a hang")
+    p.add_argument("--timeout", type=_positive(float), default=120.0,
+                   help="seconds per mutant before it counts as a hang (default 120: a lengthened "
+                        "FlashAttention mutant, run on 1, 2 and 3 blocks, takes 45 s alone)")
     p.add_argument("--shrink-tests", type=int, default=150, help="most candidate runs when shrinking one failure "
                    "(0: do not shrink)")
     p.add_argument("--shrink-time", type=float, default=60.0, help="most seconds spent shrinking one failure")

@@ -110,10 +110,14 @@ def output_names(source: str, kernel_name: str, *, path: str) -> list[str]:
 
 
 def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, shapes: dict | None,
-                scalars: dict | None = None) -> dict:
+                scalars: dict | None = None, tensors: dict | None = None) -> dict:
     """Seeded random inputs for every `pl.Tensor` and `pl.Ptr` parameter (normal for floats,
     small ints otherwise; a pointer's size from `shapes`), plus the given values of scalar
-    parameters, tiling-key fields and tiling-data fields."""
+    parameters, tiling-key fields and tiling-data fields.
+
+    `tensors` (name -> array) gives a tensor fixed contents instead, such as a trip count a
+    kernel reads from GM: its random draw is still made and discarded, so the other tensors
+    get the same data with or without it."""
     from sim_runtime.launch import param_annotations
     from sim_runtime.tiles import PtrSpec, TensorSpec
 
@@ -133,15 +137,31 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
             inputs[name] = rng.standard_normal(shape).astype(np.float32)
         else:
             inputs[name] = rng.integers(-8, 8, size=shape)
+        if name in (tensors or {}):
+            inputs[name] = _fixed_contents(name, (tensors or {})[name], shape)
+    unknown = sorted(set(tensors or {}) - set(inputs))
+    if unknown:
+        raise SimulationError(f"fixed contents given for {', '.join(unknown)}, which the kernel has no tensor of")
     inputs.update(scalars or {})
     return inputs
 
 
+def _fixed_contents(name: str, value, shape: tuple) -> np.ndarray:
+    """`value` as the contents of tensor `name` of `shape`: a run must not silently get other
+    data than it names, so a shape that differs is an error, not a broadcast or a crop."""
+    array = np.asarray(value)
+    if array.shape != tuple(shape):
+        raise SimulationError(f"contents of tensor {name!r} have shape {list(array.shape)}, the tensor "
+                              f"{list(shape)}")
+    return array.copy()
+
+
 def verify(serial_source: str, generated_source, kernel_name: str, *, path: str = "kernel.py", seed: int = 0,
            block_dim: int = 1, shapes: dict | None = None, timeline_path=None, scalars: dict | None = None,
-           generated_paths: dict | None = None) -> VerifyReport:
+           generated_paths: dict | None = None, tensors: dict | None = None) -> VerifyReport:
     """`generated_source` is one source text or a dict {version label: source text}.
     `timeline_path` receives a Chrome trace of every run that finished, serial included.
+    `tensors` (name -> array) fixes the contents of input tensors (see `make_inputs`).
 
     Reports name the serial kernel `path`; a generated version is named by
     `generated_paths[label]` when given, so its line numbers point into its own file."""
@@ -150,7 +170,8 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     outputs: list[str] = []
     try:
         outputs = output_names(serial_source, kernel_name, path=path)
-        inputs = make_inputs(serial_source, kernel_name, path=path, seed=seed, shapes=shapes, scalars=scalars)
+        inputs = make_inputs(serial_source, kernel_name, path=path, seed=seed, shapes=shapes, scalars=scalars,
+                             tensors=tensors)
         serial = run_kernel(path, kernel_name, inputs, source=serial_source, block_dim=block_dim, mode="sequential")
     except Exception as exc:  # never a traceback: the verdict carries the message
         rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc, outputs)))

@@ -22,6 +22,7 @@ import fuzz  # noqa: E402
 from fuzzing import campaign, mutators, oracle, summary  # noqa: E402
 from fuzzing.anatomy import Anatomy  # noqa: E402
 from fuzzing.shrink import shrink  # noqa: E402
+from pto_transpile import transpile  # noqa: E402
 
 DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
 ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
@@ -443,10 +444,15 @@ def test_an_accepted_hand_pipelined_kernel_is_run_as_written_and_a_fault_there_i
 def test_a_production_style_kernel_is_launched_at_two_sizes_key_values_and_block_counts():
     text = (ROOT / "examples" / "tiled_scale.py").read_text()
     first, second = oracle._launches(text, "tiled_scale_kernel", "tiled_scale.py")
-    assert (first.shapes, first.values, first.block_dim) == (
-        {"a": (192, 32), "out": (192, 32)}, {"scale": 0.5, "ApplyRelu": 0}, 1)
-    assert (second.shapes, second.values, second.block_dim) == (
-        {"a": (320, 32), "out": (320, 32)}, {"scale": 0.5, "ApplyRelu": 1}, 2)
+    assert (first.shapes, first.values) == ({"a": (192, 32), "out": (192, 32)}, {"scale": 0.5, "ApplyRelu": 0})
+    assert (second.shapes, second.values) == ({"a": (320, 32), "out": (320, 32)}, {"scale": 0.5, "ApplyRelu": 1})
+    # it spreads its rows over the blocks: the runs take 1, 2 and 3 blocks in turn, every
+    # launch at least once (the first again on three blocks)
+    runs, base = oracle._runs(text, "tiled_scale_kernel", "tiled_scale.py", {"p1": "code"}, {})
+    assert base == len(runs) == 3
+    assert [(launch.shapes["a"][0], launch.values["ApplyRelu"], launch.block_dim) for *_, launch in runs] == [
+        (192, 0, 1), (320, 1, 2), (192, 0, 3)]
+    assert runs[2][3].words == ", a=192x32, out=192x32, scale=0.5, ApplyRelu=0, block_dim=3"
     assert oracle._launches((ROOT / "examples" / "seed_demo.py").read_text(), "pipeline_demo_kernel",
                             "seed_demo.py") == [oracle.Launch()]
 
@@ -470,3 +476,124 @@ def test_shape_dynamic_makes_the_sizes_and_the_trip_count_run_time_ones():
     counted = {f"    for ki in pl.range(0, {t}.shape[0] // TILE):" for t in ("a", "out")}
     assert counted & set(lines)
     assert oracle._launches(made[0], "pipeline_demo_kernel", "m.py")[1].shapes == {"a": (320, 64), "out": (320, 64)}
+
+
+# --- per_core_loop and trip_from_gm: run-time values the oracle must set per run -------------
+
+def _mutants(name: str, text: str = DEMO, seeds=range(12)) -> list[tuple[str, str]]:
+    return [m for m in (_mutate(name, text, seed) for seed in seeds) if m is not None]
+
+
+def _kernel(text: str, name: str) -> ast.FunctionDef:
+    return next(f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef) and f.name == name)
+
+
+def _corrupt(real, old: str, new: str):
+    """A transpiler whose generated code has `old` replaced by `new` (which must be there)."""
+    def broken(text, **kw):
+        result = real(text, **kw)
+        if result.code:
+            assert old in result.code
+            result.code = result.code.replace(old, new)
+        return result
+    return broken
+
+
+def test_per_core_loop_reads_the_block_index_pto075_accepts_and_strides_the_loop_by_the_block_count():
+    made = _mutants("per_core_loop")
+    assert {d.split(": ")[1] for _, d in made} == {"pl.range(core_id, N_ITER, num_cores)",
+                                                     "pl.range(core_id, N_ITER, pl.get_block_num())"}
+    for text, description in made:
+        body = _kernel(text, "pipeline_demo_kernel").body
+        assert ast.unparse(body[0]) == "core_id = pl.get_block_idx() // pl.get_subblock_num()", description
+        if "num_cores)" in description:
+            assert ast.unparse(body[1]) == "num_cores = pl.get_block_num()"
+        assert _changed(DEMO, text)[0] == ["    for ki in pl.range(0, N_ITER):"]
+        result = transpile(text, preload=1, path="k.py")
+        assert result.code is not None and result.diagnostics == [], description
+
+
+def test_per_core_loop_spreads_every_loop_that_stores_and_leaves_per_core_kernels_alone():
+    golden = (ROOT / "golden" / "two_loops" / "input.py").read_text()
+    for text, _ in _mutants("per_core_loop", golden, range(4)):
+        # one loop alone would leave the other's stores to every block: both are spread
+        assert "for i in pl.range(core_id, N, " in text and "for j in pl.range(core_id, M, " in text
+    for path in ("examples/tiled_scale.py", "examples/flash_attention_dn.py"):
+        assert _mutate("per_core_loop", (ROOT / path).read_text()) is None  # already per block
+
+
+def _spy_verify(monkeypatch) -> list[dict]:
+    """Record the keyword arguments of every call of the oracle's `verify`."""
+    calls: list[dict] = []
+    real = oracle.verify
+
+    def spy(*args, **kw):
+        calls.append(kw)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(oracle, "verify", spy)
+    return calls
+
+
+def test_run_time_values_of_a_kernel_spread_over_blocks_take_the_block_counts_in_turn():
+    text = _mutate("trip_from_gm", (ROOT / "examples" / "flash_attention_dn.py").read_text(), seed=2)[0]
+    runs, base = oracle._runs(text, "flash_attention_dn", "fa.py", {"p1": "code"}, {})
+    assert base == len(runs) == len(oracle.RUNTIME_VALUES)
+    assert [(tensors["fz_lens"].tolist(), launch.block_dim) for _, tensors, _, launch in runs] == [
+        ([0], 1), ([1], 2), ([2], 3), ([4], 1), ([7], 2)]
+
+
+def test_a_per_core_mutant_is_verified_on_one_two_and_three_blocks(monkeypatch):
+    calls = _spy_verify(monkeypatch)
+    text, _ = _mutate("per_core_loop")
+    judgement = oracle.judge(text, (1,), path="k.py")
+    assert judgement.failures == [] and judgement.verified == [1]
+    assert [c["block_dim"] for c in calls] == list(oracle.BLOCK_DIMS) == [1, 2, 3]
+
+
+def test_a_pipelined_kernel_wrong_only_on_three_blocks_fails_a_per_core_mutant(monkeypatch):
+    # blocks 0 and 2 of 3 both take iteration 2: only the launch on three blocks can show it
+    text = next(t for t, d in _mutants("per_core_loop") if d.endswith("num_cores)"))
+    monkeypatch.setattr(oracle, "transpile", _corrupt(oracle.transpile, "num_cores = pl.get_block_num()",
+                                                      "num_cores = min(pl.get_block_num(), 2)"))
+    failures = oracle.judge(text, (1,), path="k.py").failures
+    assert failures and {f.kind for f in failures} == {oracle.SOUNDNESS}
+    assert all("block_dim=3" in f.message for f in failures), [f.message for f in failures]
+
+
+def test_trip_from_gm_reads_a_new_int32_tensor_at_the_kernel_top_and_bounds_a_loop_by_it():
+    made = _mutants("trip_from_gm", seeds=range(16))
+    reads = {ast.unparse(_kernel(t, "pipeline_demo_kernel").body[0]) for t, _ in made}
+    assert reads == {"fz_len = fz_lens[0]", "fz_len = pl.getval(fz_lens, 0)"}
+    loops = {line.strip() for t, _ in made for line in t.splitlines() if "for ki in" in line}
+    assert loops == {"for ki in pl.range(0, fz_len):", "for ki in pl.range(0, min(N_ITER, fz_len)):",
+                     "for ki in pl.range(0, min(fz_len, N_ITER)):", "for ki in pl.range(0, max(0, N_ITER - fz_len)):"}
+    for text, _ in made:
+        params = [a.arg for a in _kernel(text, "pipeline_demo_kernel").args.args]
+        assert params[-1] == "fz_lens" and "fz_lens: pl.Tensor[[1], pl.DT_INT32]" in text
+    tiled = _mutate("trip_from_gm", (ROOT / "examples" / "tiled_scale.py").read_text())[0]
+    params = [a.arg for a in _kernel(tiled, "tiled_scale_kernel").args.args]
+    assert params == ["a", "w", "out", "fz_lens", "tiling"]  # tiling data stays last
+
+
+def _accepted_trip_from_gm() -> str:
+    """The production spelling, which the soundness check proves: `n = lens[0]`, `pl.range(0, n)`."""
+    return next(t for t, _ in _mutants("trip_from_gm", seeds=range(16))
+                if "fz_len = fz_lens[0]" in t and "pl.range(0, fz_len)" in t)
+
+
+def test_a_trip_from_gm_mutant_is_verified_with_the_tensor_holding_every_runtime_value(monkeypatch):
+    calls = _spy_verify(monkeypatch)
+    judgement = oracle.judge(_accepted_trip_from_gm(), (1,), path="k.py")
+    assert judgement.failures == [] and judgement.verified == [1]
+    assert [{k: v.tolist() for k, v in c["tensors"].items()} for c in calls] == \
+        [{"fz_lens": [v]} for v in oracle.RUNTIME_VALUES]
+    assert all(c["scalars"] is None for c in calls)  # a tensor, not a scalar parameter
+
+
+def test_a_pipelined_kernel_wrong_past_three_iterations_fails_a_trip_from_gm_mutant(monkeypatch):
+    monkeypatch.setattr(oracle, "transpile", _corrupt(oracle.transpile, "fz_len = fz_lens[0]",
+                                                      "fz_len = min(fz_lens[0], 3)"))
+    (failure,) = oracle.judge(_accepted_trip_from_gm(), (1,), path="k.py").failures
+    assert (failure.kind, failure.verdict) == (oracle.SOUNDNESS, "mismatch")
+    assert "(with fz_lens=[4])" in failure.message  # N_ITER is 4: 7 reads past `a` in the serial kernel

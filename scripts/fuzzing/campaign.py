@@ -51,7 +51,7 @@ class Result:
 class Settings:
     preloads: tuple[int, ...] = (1, 2)
     jobs: int = 1
-    timeout: float = 60.0
+    timeout: float = 120.0
     out: Path = ROOT / "fuzz_failures"
     shrink_tests: int = 150
     shrink_seconds: float = 60.0

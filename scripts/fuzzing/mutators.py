@@ -309,6 +309,31 @@ def _add_kernel_scalar(a: Anatomy, kernel: ast.FunctionDef, name: str) -> tuple[
     return end, end, f", {name}: pl.DT_INT32"
 
 
+def _is_tensor(param: ast.arg) -> bool:
+    return param.annotation is not None and ast.unparse(param.annotation).startswith("pl.Tensor[")
+
+
+def _add_kernel_tensor(a: Anatomy, kernel: ast.FunctionDef, declaration: str) -> tuple[int, int, str]:
+    """An edit adding the parameter `declaration` after the kernel's last GM tensor, where
+    production kernels have their tensors (scalars and tiling data, which goes last, follow)."""
+    params = kernel.args.args
+    tensors = [p for p in params if _is_tensor(p)]
+    if not params:
+        raise NothingToMutate
+    end = a.node_span((tensors or params)[-1])[1]
+    return end, end, f", {declaration}"
+
+
+def _at_kernel_top(a: Anatomy, kernel: ast.FunctionDef, lines: list[str]) -> tuple[int, int, str]:
+    """An edit inserting `lines` as the first statements of the kernel body (after its docstring)."""
+    body = [stmt for stmt in kernel.body if not is_docstring(stmt)]
+    if not body:
+        raise NothingToMutate
+    at = a.stmt_span(body[0])[0]
+    indent = a.indent_of(body[0])
+    return at, at, "".join(f"{indent}{line}\n" for line in lines)
+
+
 def _kernel_of(a: Anatomy, node: ast.AST) -> ast.FunctionDef:
     for k in a.kernels:
         if k.lineno <= node.lineno <= k.end_lineno:
@@ -424,6 +449,133 @@ def shape_dynamic(a: Anatomy, rng: random.Random) -> Mutation:
                            f"{loop.node.lineno} counts to {counted}.shape[0] // {factor}"
 
 
+def trip_from_gm(a: Anatomy, rng: random.Random) -> Mutation:
+    """Make a pipeline loop's trip count a value read from GM, as production kernels have it:
+    a new int32 tensor `fz_lens` is read at the kernel's top (`fz_lens[0]` or
+    `pl.getval(fz_lens, 0)`) and bounds the loop, alone or as `trip_from_scalar` does (the
+    oracle runs the mutant with `fz_lens` filled with each of its run-time values)."""
+    loops = [lp for lp in a.loops if isinstance(lp.node.iter, ast.Call) and 1 <= len(lp.node.iter.args) <= 3]
+    loop = _choose(rng, loops)
+    args = loop.node.iter.args
+    hi = args[0] if len(args) == 1 else args[1]
+    tensor, count = RUNTIME_PREFIX + "lens", RUNTIME_PREFIX + "len"
+    kernel = _kernel_of(a, loop.node)
+    read = _choose(rng, ["{t}[0]", "pl.getval({t}, 0)"]).format(t=tensor)
+    start, end = a.node_span(hi)
+    bound = _choose(rng, ["{n}", "min({hi}, {n})", "min({n}, {hi})", "max(0, {hi} - {n})"])
+    edits = [(start, end, bound.format(hi=a.segment(start, end), n=count)),
+             _add_kernel_tensor(a, kernel, f"{tensor}: pl.Tensor[[1], pl.DT_INT32]"),
+             _at_kernel_top(a, kernel, [f"{count} = {read}"])]
+    return a.edit(*edits), f"the loop at line {loop.node.lineno} runs to " \
+                           f"{bound.format(hi=_short(a.segment(start, end), 30), n=read)}"
+
+
+def _is_pl(node: ast.AST, name: str) -> bool:
+    """`node` is a call of `pl.<name>`."""
+    return isinstance(node, ast.Call) and ast.unparse(node.func) == f"pl.{name}"
+
+
+def _uses(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _store_offsets(node: ast.AST) -> list[ast.expr]:
+    """The GM offset of every `pl.store(tensor, tile, offsets)` under `node`."""
+    return [call.args[2] for call in ast.walk(node) if _is_pl(call, "store") and len(call.args) >= 3]
+
+
+def _loop_stores(a: Anatomy, loop) -> list[tuple[ast.expr, set[str]]]:
+    """(GM offset, names that carry the loop variable there) of every store the loop makes:
+    in its body, and in each stage it calls, where the loop variable arrives as the
+    parameters whose argument uses it."""
+    out = [(offset, {loop.var}) for stmt in loop.node.body for offset in _store_offsets(stmt)]
+    stages = {s.name: s for s in a.stages}
+    for _, call in loop.calls:
+        stage = stages.get(call.func.id)
+        if stage is None:
+            continue
+        params = [p.arg for p in stage.args.args]
+        carried = {p for p, arg in zip(params, call.args, strict=False) if _uses(arg, {loop.var})}
+        carried |= {kw.arg for kw in call.keywords if kw.arg and _uses(kw.value, {loop.var})}
+        out += [(offset, carried) for offset in _store_offsets(stage)]
+    return out
+
+
+def _splits_over_blocks(a: Anatomy, loop) -> bool:
+    """Whether giving each block every `num_cores`-th iteration of `loop` splits its work:
+    it counts from 0 by 1, and every GM store it makes is at an offset that moves with the
+    loop variable (so the blocks write different rows)."""
+    it = loop.node.iter
+    if not (_is_pl(it, "range") and not it.keywords and len(it.args) in (1, 2)):
+        return False
+    if len(it.args) == 2 and not (isinstance(it.args[0], ast.Constant) and it.args[0].value == 0):
+        return False
+    stores = _loop_stores(a, loop)
+    return bool(stores) and all(_uses(offset, names) for offset, names in stores)
+
+
+def _stores_elsewhere(a: Anatomy, kernel: ast.FunctionDef, loops: list) -> bool:
+    """Whether the kernel stores to GM outside `loops`: in its body, or in a stage it calls
+    there. Every block would make those stores alike, so the blocks would race on them."""
+    stages = {s.name: s for s in a.stages}
+    inside = {id(loop.node) for loop in loops}
+
+    def walk(node: ast.AST) -> bool:
+        if id(node) in inside:
+            return False
+        if _is_pl(node, "store") or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                                     and node.func.id in stages and _store_offsets(stages[node.func.id])):
+            return True
+        return any(walk(child) for child in ast.iter_child_nodes(node))
+
+    return any(walk(stmt) for stmt in kernel.body)
+
+
+def _per_core_sites(a: Anatomy) -> list[tuple[ast.FunctionDef, list]]:
+    """(kernel, loops to spread over the blocks): one loop, or every outermost pipeline loop
+    of a kernel with several, where each splits over blocks and the kernel stores nothing
+    outside them. A kernel that already takes a block index is left alone."""
+    sites = []
+    for kernel in a.kernels:
+        names = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name)} | {p.arg for p in kernel.args.args}
+        if {"core_id", "num_cores"} & names or any(_is_pl(n, "get_block_idx") for n in ast.walk(kernel)):
+            continue
+        loops = [lp for lp in a.loops if lp.node in ast.walk(kernel)]
+        nested = {id(n) for lp in loops for stmt in lp.node.body for n in ast.walk(stmt)}
+        choices = [[lp] for lp in loops] + [[lp for lp in loops if id(lp.node) not in nested]]
+        for chosen in choices:
+            if chosen and chosen not in (c for _, c in sites) and all(_splits_over_blocks(a, lp) for lp in chosen) \
+                    and not _stores_elsewhere(a, kernel, chosen):
+                sites.append((kernel, chosen))
+    return sites
+
+
+def per_core_loop(a: Anatomy, rng: random.Random) -> Mutation:
+    """Spread a kernel's pipeline loop over the blocks, as production kernels do: block
+    `core_id` runs iterations `core_id, core_id + num_cores, ...` (`pl.range(core_id, N,
+    num_cores)`), with the block index and count read at the kernel's top. In a cube/vector
+    kernel the block index is `pl.get_block_idx() // pl.get_subblock_num()` (PTO075: the
+    vector cores count apart). A kernel that stores from several loops has them all spread
+    alike, so that no store is made by every block. The oracle launches such a mutant on
+    several block counts."""
+    kernel, loops = _choose(rng, _per_core_sites(a))
+    sections = {ast.unparse(n.context_expr.func) for w in ast.walk(kernel) if isinstance(w, ast.With)
+                for n in w.items if isinstance(n.context_expr, ast.Call)}
+    index = "pl.get_block_idx() // pl.get_subblock_num()" if {f"pl.{s}" for s in SECTIONS} <= sections \
+        else "pl.get_block_idx()"
+    named = rng.random() < 0.5  # the step as a name (tiled_scale.py) or inline (PTO075's example)
+    step = "num_cores" if named else "pl.get_block_num()"
+    edits = [_at_kernel_top(a, kernel, [f"core_id = {index}"] + (["num_cores = pl.get_block_num()"] if named else []))]
+    ranges = []
+    for loop in loops:
+        args = loop.node.iter.args
+        ranges.append(f"core_id, {a.source_of(args[-1])}, {step}")
+        edits.append((a.node_span(args[0])[0], a.node_span(args[-1])[1], ranges[-1]))
+    lines = " and ".join(str(loop.node.lineno) for loop in loops)
+    what = f"the loops at lines {lines} run" if len(loops) > 1 else f"the loop at line {lines} runs"
+    return a.edit(*edits), f"{what} per block: {', '.join(f'pl.range({r})' for r in ranges)}"
+
+
 #: name -> (weight, mutator). Plausible one-place edits weigh most.
 MUTATORS: dict[str, tuple[int, Mutator]] = {
     "edit_ids": (12, edit_ids),
@@ -447,6 +599,8 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "rebind_module_name": (4, rebind_module_name),
     "lengthen_loop": (3, lengthen_loop),
     "shape_dynamic": (4, shape_dynamic),
+    "trip_from_gm": (4, trip_from_gm),
+    "per_core_loop": (4, per_core_loop),
 }
 
 

@@ -6,7 +6,11 @@ A soundness failure is an accepted kernel whose pipelined version, run with hard
 semantics, races, deadlocks, leaves flags unbalanced, fails, or computes anything other
 than the serial version run with sequential semantics. When the serial version itself
 cannot run on the emulator (an op it does not implement, a kernel error) there is nothing
-to compare: the mutant is "unverifiable", not a failure.
+to compare: the mutant is "unverifiable", not a failure. A kernel that spreads its work over
+blocks (`pl.get_block_num()`) is run on 1, 2 and 3 blocks (`BLOCK_DIMS`, its runs taking
+them in turn): a race or a different
+result that shows only between blocks is a soundness failure like any other, although the
+soundness check models one block.
 
 Refused mutants are cross-checked against the emulator (`CrossCheck`). The kind of each
 PTO061 ("not proven equivalent") or PTO068 (proven fault in hand-written syncs) error is
@@ -71,7 +75,9 @@ from __future__ import annotations
 import ast
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from pto_transpile import transpile
 from pto_transpile.read.pipelined import BY_HAND, pipelined_as
@@ -296,7 +302,8 @@ def judge(text: str, preloads: tuple[int, ...], path: str = "mutant.py", seed: i
 
 def _emulate(text: str, accepted: dict, refused: dict, path: str, seed: int, j: Judgement) -> None:
     """Run the serial kernel and every accepted and every refused version on the same inputs:
-    one run per kernel and value of the run-time scalars, and for a refused version also at
+    one run per kernel, launch (`_launches`) and run-time value (of the scalars and the
+    contents of the GM tensors a run-time mutator added), and for a refused version also at
     the scalar values its refusal names."""
     kernels = list(dict.fromkeys([loop.kernel for r in accepted.values() for loop in r.loops]
                                  + [k for v in refused.values() for k in v[2]]))
@@ -305,25 +312,13 @@ def _emulate(text: str, accepted: dict, refused: dict, path: str, seed: int, j: 
     first = min(accepted or refused)  # the preload a failure of the serial run is reported at
     compared = set()
     for kernel in kernels:
-        names = _runtime_scalars(text, kernel)
-        runs = [({name: value for name in names}, generated) for value in RUNTIME_VALUES] if names \
-            else [({}, generated)]
-        base = len(runs)
-        params = _params(text, kernel)
-        for p, (diagnostics, code, _) in refused.items():
-            for scalars in _shown_scalars(diagnostics):
-                if set(scalars) <= params and all(scalars != s for s, _ in runs):
-                    runs.append((scalars, {f"r{p}": code}))
-        launches = _launches(text, kernel, path)
-        runs = [({**scalars, **launch.values}, versions, launch) for scalars, versions in runs for launch in launches]
-        base *= len(launches)
+        runs, base = _runs(text, kernel, path, generated, refused)
         unverifiable = []
-        for i, (scalars, versions, launch) in enumerate(runs):
-            shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())}{launch.words})" \
-                if scalars or launch.words else ""
+        for i, (scalars, tensors, versions, launch) in enumerate(runs):
+            shown = _with(scalars, tensors, launch.words)
             try:
                 report = verify(text, versions, kernel, path=path, seed=seed, scalars=scalars or None,
-                                shapes=launch.shapes or None, block_dim=launch.block_dim)
+                                shapes=launch.shapes or None, block_dim=launch.block_dim, tensors=tensors or None)
             except Exception as exc:
                 j.failures.append(Failure(EMULATOR, first, type(exc).__name__, traceback.format_exc()))
                 return
@@ -362,6 +357,36 @@ def _emulate(text: str, accepted: dict, refused: dict, path: str, seed: int, j: 
         _conclude(j, p, NOT_PROVEN, diagnostics, runs_of[p])
 
 
+def _runs(text: str, kernel: str, path: str, generated: dict, refused: dict) -> tuple[list[tuple], int]:
+    """The runs of `kernel`, (scalars, tensor contents, versions, launch) each, and how many of
+    them run every version (the others run one refused version at the scalar values its
+    refusal names): each run-time value at each launch, on the block counts of `_on_blocks`."""
+    values = _value_runs(text, kernel)
+    runs = [(scalars, tensors, generated) for scalars, tensors in values]
+    base = len(runs)
+    params = _params(text, kernel)
+    for p, (diagnostics, code, _) in refused.items():
+        for scalars in _shown_scalars(diagnostics):
+            if set(scalars) <= params and all(scalars != s for s, _, _ in runs):
+                runs.append((scalars, values[-1][1], {f"r{p}": code}))
+    launches = _launches(text, kernel, path)
+    out = [({**scalars, **launch.values}, tensors, versions, launch)
+           for scalars, tensors, versions in runs for launch in launches]
+    base *= len(launches)
+    return _on_blocks(out, base) if "get_block_num" in text else (out, base)
+
+
+def _on_blocks(runs: list[tuple], base: int) -> tuple[list[tuple], int]:
+    """The runs of a kernel that spreads its work over blocks, each on the next of
+    `BLOCK_DIMS` in turn, the first `base` repeated until every block count has one. In turn,
+    not every run on every count: a mutant of FlashAttention at five run-time values takes
+    about 30 s, three times as many runs overran the time a mutant is given."""
+    more = max(0, len(BLOCK_DIMS) - base)
+    runs = runs[:base] + [runs[i % base] for i in range(more)] + runs[base:]
+    return [(scalars, tensors, versions, replace(launch, block_dim=BLOCK_DIMS[i % len(BLOCK_DIMS)]))
+            for i, (scalars, tensors, versions, launch) in enumerate(runs)], base + more
+
+
 def _hand_kernels(result) -> list[str]:
     if result.source is None:
         return []
@@ -369,12 +394,21 @@ def _hand_kernels(result) -> list[str]:
     return [k.name for k in file.kernels if (pipelined_as(k, file) or "").startswith(BY_HAND)]
 
 
-def _scalar_runs(text: str, kernel: str, diagnostics=()) -> list[dict]:
-    """The scalar values to run `kernel` with: each of RUNTIME_VALUES for the parameters a
-    run-time mutator added, and the values `diagnostics` name."""
-    names = _runtime_scalars(text, kernel)
-    values = [{name: value for name in names} for value in RUNTIME_VALUES] if names else [{}]
-    return values + [s for s in _shown_scalars(diagnostics) if set(s) <= _params(text, kernel) and s not in values]
+def _scalar_runs(text: str, kernel: str, diagnostics=()) -> list[tuple[dict, dict]]:
+    """(scalar values, tensor contents) to run `kernel` with: each of RUNTIME_VALUES for the
+    parameters a run-time mutator added, and the scalar values `diagnostics` name."""
+    values = _value_runs(text, kernel)
+    scalars = [s for s, _ in values]
+    return values + [(s, values[-1][1]) for s in _shown_scalars(diagnostics)
+                     if set(s) <= _params(text, kernel) and s not in scalars]
+
+
+def _with(scalars: dict, tensors: dict, words: str = "") -> str:
+    """How a run is named in reports: " (with n=4, lens=[4], block_dim=2)", or "" for the default run."""
+    if not (scalars or tensors or words):
+        return ""
+    parts = [f"{k}={v}" for k, v in scalars.items()] + [f"{k}={v.tolist()}" for k, v in tensors.items()]
+    return f" (with {', '.join(parts)}{words})"
 
 
 def _run_sound_hand(text: str, preload: int, result, path: str, seed: int, j: Judgement) -> None:
@@ -384,13 +418,13 @@ def _run_sound_hand(text: str, preload: int, result, path: str, seed: int, j: Ju
         return
     verdicts = []
     for kernel in _hand_kernels(result):
-        for scalars in _scalar_runs(text, kernel):
-            verdict, message = _run_as_written(text, kernel, path, seed, scalars)
+        for scalars, tensors in _scalar_runs(text, kernel):
+            verdict, message = _run_as_written(text, kernel, path, seed, scalars, tensors)
             verdicts.append(verdict)
             if message.startswith(_EMULATOR_BUG):
                 j.failures.append(Failure(EMULATOR, preload, verdict, message))
             elif verdict in WRONG:
-                shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
+                shown = _with(scalars, tensors)
                 j.failures.append(Failure(
                     DISAGREEMENT, preload, f"sound vs {verdict}",
                     f"the soundness check finds the syncs of the hand-pipelined `{kernel}` sound (no PTO068, no "
@@ -405,9 +439,9 @@ def _cross_check_hand(text: str, hand: tuple[int, list, list[str]], path: str, s
     p, diagnostics, kernels = hand
     runs = []
     for kernel in kernels:
-        for scalars in _scalar_runs(text, kernel, diagnostics):
-            shown = f" (with {', '.join(f'{k}={v}' for k, v in scalars.items())})" if scalars else ""
-            verdict, message = _run_as_written(text, kernel, path, seed, scalars)
+        for scalars, tensors in _scalar_runs(text, kernel, diagnostics):
+            shown = _with(scalars, tensors)
+            verdict, message = _run_as_written(text, kernel, path, seed, scalars, tensors)
             if message.startswith(_EMULATOR_BUG):
                 j.failures.append(Failure(EMULATOR, p, verdict, message))
             first = message.splitlines()[0] if message else ""
@@ -415,11 +449,13 @@ def _cross_check_hand(text: str, hand: tuple[int, list, list[str]], path: str, s
     _conclude(j, p, HAND_UNSOUND, diagnostics, runs)
 
 
-def _run_as_written(text: str, kernel: str, path: str, seed: int, scalars: dict) -> tuple[str, str]:
+def _run_as_written(text: str, kernel: str, path: str, seed: int, scalars: dict,
+                    tensors: dict | None = None) -> tuple[str, str]:
     """(verdict, message) of one run of `kernel` with hardware semantics; its outputs are not
     compared with anything."""
     try:
-        inputs = make_inputs(text, kernel, path=path, seed=seed, shapes=None, scalars=scalars or None)
+        inputs = make_inputs(text, kernel, path=path, seed=seed, shapes=None, scalars=scalars or None,
+                             tensors=tensors or None)
     except Exception as exc:
         return "no verdict", f"no inputs: {_describe(exc)}"
     try:
@@ -440,23 +476,35 @@ def _conclude(j: Judgement, preload: int, code: str, diagnostics: list, runs: li
 
 @dataclass(frozen=True)
 class Launch:
-    """How a kernel of run-time sizes, a tiling key or tiling data is launched for one run."""
+    """How a kernel of run-time sizes, a tiling key, tiling data or work spread over blocks is
+    launched for one run."""
 
     shapes: dict = field(default_factory=dict)  #: tensor -> shape, for `pl.DYNAMIC` dimensions
     values: dict = field(default_factory=dict)  #: tiling-key and tiling-data fields
     block_dim: int = 1
-    words: str = ""  #: for reports
+
+    @property
+    def words(self) -> str:
+        """What differs from a default launch, for reports (", a=192x32, block_dim=2")."""
+        return "".join([f", {n}={'x'.join(map(str, sh))}" for n, sh in self.shapes.items()]
+                       + [f", {n}={v}" for n, v in self.values.items()]
+                       + ([f", block_dim={self.block_dim}"] if self.block_dim > 1 else []))
 
 
 #: The size every `pl.DYNAMIC` dimension takes, per launch: two sizes, so a defect that shows
 #: at one trip count only is met at either (multiples of the usual 16- and 32-row tiles).
 DYNAMIC_SIZES = (192, 320)
 
+#: The block counts a kernel that spreads its work over blocks (`pl.get_block_num()`) is
+#: launched at (`_on_blocks`): one block, and an even and an odd split of the iterations, so
+#: that races and wrong results between blocks are met (the soundness check models one block).
+BLOCK_DIMS = (1, 2, 3)
+
 
 def _launches(text: str, kernel: str, path: str) -> list[Launch]:
     """One launch per entry of `DYNAMIC_SIZES` for a kernel that needs one (run-time sizes, a
-    tiling key: its first, then its last values; tiling data: fixed field values; two blocks
-    on the second when it spreads work over blocks); a single default launch otherwise."""
+    tiling key: its first, then its last values; tiling data: fixed field values); a single
+    default launch otherwise. The block count is set per run (`_on_blocks`)."""
     from sim_runtime.kernelspec import launch_names
     from sim_runtime.launch import param_annotations
     from sim_runtime.loader import load_kernel_module
@@ -474,21 +522,17 @@ def _launches(text: str, kernel: str, path: str) -> list[Launch]:
     if not dynamic and not key and not names.tiling_data:
         return [Launch()]
     td = {n: 0.5 for n in names.tiling_data}
-    spread = "get_block_num" in text
     out = []
     for i, size in enumerate(DYNAMIC_SIZES):
         shapes = {n: tuple(d if isinstance(d, int) and d > 0 else size for d in shape) for n, shape in dynamic.items()}
         values = {**td, **{n: (f.values[0] if i == 0 else f.values[-1]) for n, f in key.items()}}
-        block_dim = 2 if spread and i == 1 else 1
-        words = "".join([f", {n}={'x'.join(map(str, sh))}" for n, sh in shapes.items()]
-                        + [f", {n}={v}" for n, v in values.items()]
-                        + ([f", block_dim={block_dim}"] if block_dim > 1 else []))
-        out.append(Launch(shapes, values, block_dim, words))
+        out.append(Launch(shapes, values))
     return out
 
 
-#: Values the scalar parameters added by the run-time mutators take, one run each: some
-#: inside the soundness check's trials, some (4, 7) outside them.
+#: Values the scalar parameters added by the run-time mutators take, and the contents of the
+#: GM tensors they add, one run each: some inside the soundness check's trials, some (4, 7)
+#: outside them.
 RUNTIME_VALUES = (0, 1, 2, 4, 7)
 
 
@@ -500,7 +544,42 @@ def _kernel_def(text: str, kernel: str) -> ast.FunctionDef | None:
 def _runtime_scalars(text: str, kernel: str) -> list[str]:
     """The kernel's scalar parameters that a run-time mutator added (`fz_...`)."""
     node = _kernel_def(text, kernel)
-    return [a.arg for a in node.args.args if a.arg.startswith("fz_")] if node is not None else []
+    return [a.arg for a in node.args.args if a.arg.startswith("fz_") and _tensor_shape(a) is None] \
+        if node is not None else []
+
+
+def _runtime_tensors(text: str, kernel: str) -> dict[str, tuple[int, ...]]:
+    """name -> shape of the kernel's GM tensors that a run-time mutator added (`fz_...`), whose
+    contents are the run-time values (a trip count read from GM)."""
+    node = _kernel_def(text, kernel)
+    shapes = {a.arg: _tensor_shape(a) for a in node.args.args if a.arg.startswith("fz_")} if node is not None else {}
+    return {name: shape for name, shape in shapes.items() if shape is not None}
+
+
+def _tensor_shape(param: ast.arg) -> tuple[int, ...] | None:
+    """The shape of a `pl.Tensor[[d0, ...], dtype]` parameter of literal dimensions; None for
+    anything else."""
+    ann = param.annotation
+    if not (isinstance(ann, ast.Subscript) and ast.unparse(ann.value) == "pl.Tensor"
+            and isinstance(ann.slice, ast.Tuple) and ann.slice.elts):
+        return None
+    try:
+        shape = ast.literal_eval(ann.slice.elts[0])
+    except (ValueError, TypeError, SyntaxError):
+        return None
+    return tuple(shape) if isinstance(shape, list) and all(type(d) is int and d > 0 for d in shape) else None
+
+
+def _value_runs(text: str, kernel: str) -> list[tuple[dict, dict]]:
+    """(scalar values, tensor contents) of each run: per entry of RUNTIME_VALUES, every added
+    scalar parameter at that value and every added tensor filled with it; one run with
+    neither when the kernel has none."""
+    names, tensors = _runtime_scalars(text, kernel), _runtime_tensors(text, kernel)
+    if not names and not tensors:
+        return [({}, {})]
+    return [({name: value for name in names},
+             {name: np.full(shape, value, dtype=np.int32) for name, shape in tensors.items()})
+            for value in RUNTIME_VALUES]
 
 
 def _params(text: str, kernel: str) -> set[str]:

@@ -64,3 +64,31 @@ def test_verify_reports_broken_sources_without_traceback():
     report = verify("import pypto_pro.language as pl\nx = 1 / 0\n", P2, NAME, path="ser.py")
     assert report.rows[0].verdict == "error" and "ZeroDivisionError" in report.rows[0].message
     assert "ser.py:2" in report.rows[0].message
+
+
+def test_fixed_contents_replace_one_tensor_and_leave_the_others_as_drawn():
+    import numpy as np
+
+    from sim_runtime.verify import make_inputs
+
+    drawn = make_inputs(SERIAL, NAME, path="demo.py", seed=5, shapes=None)
+    fixed_b = np.full(drawn["b"].shape, 7.0, dtype=np.float32)
+    fixed = make_inputs(SERIAL, NAME, path="demo.py", seed=5, shapes=None, tensors={"b": fixed_b})
+    assert np.array_equal(fixed["b"], fixed_b) and not np.array_equal(drawn["b"], fixed_b)
+    assert all(np.array_equal(fixed[n], drawn[n]) for n in drawn if n != "b")
+
+
+def test_fixed_contents_of_another_shape_or_of_no_tensor_are_no_verdict():
+    import numpy as np
+
+    wrong_shape = verify(SERIAL, P2, NAME, tensors={"b": np.zeros((3,), dtype=np.float32)})
+    assert wrong_shape.rows[0].verdict == "error" and "shape [3]" in wrong_shape.rows[0].message
+    no_tensor = verify(SERIAL, P2, NAME, tensors={"lens": np.zeros((1,), dtype=np.int32)})
+    assert no_tensor.rows[0].verdict == "error" and "lens" in no_tensor.rows[0].message
+
+
+def test_fixed_contents_reach_the_kernel():
+    import numpy as np
+
+    zero_b = verify(SERIAL, P2, NAME, tensors={"b": np.zeros((64, 64), dtype=np.float32)})
+    assert zero_b.ok and not zero_b.rows[0].run.outputs["out"].any()  # relu(a @ 0) @ d
