@@ -72,7 +72,8 @@ class OpEvents(InterpreterBase):
                     writes.extend(feet)
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
         if op == "getval":  # data: unknown, but named by this read in both runs
-            return Opaque(("read", ev.core, ev.ident))
+            # GM is one memory: the cores that run this read together read one value, as `t[i]`
+            return Opaque(("read", "GM" if gm else ev.core, ev.ident))
         return None
 
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:

@@ -459,6 +459,10 @@ class PythonSubset(InterpreterBase):
         if name in ("min", "max") and len(pos) > 1:
             self._cut_between(pos)
         pos = [sampled_int(p) for p in pos]
+        if name in ("min", "max") and opaque_operands(*pos):
+            # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
+            # a loop it bounds is a loop of run-time trip count like one bounded by the value
+            return opaque_op(name, *pos)
         if not known(*pos):
             return UNKNOWN
         if any(isinstance(p, Sym) for p in pos):

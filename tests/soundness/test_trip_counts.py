@@ -257,3 +257,38 @@ def test_a_trip_count_from_tiling_data_is_proven_for_every_count():
     assert "receives `scale`" in message and "(shown with `tiling.rows` = 3)" in message, message
     result = transpile(_trip_from_tiling_data(ok=True), path="residue_defect.py")
     assert _errors(result) == [] and result.code is not None
+
+
+@pytest.mark.parametrize("read", ["n = lens[0]", "n = pl.getval(lens, 0)"])
+@pytest.mark.parametrize("bound", ["n", "min(N_ITER, n)", "max(0, N_ITER - n)"])
+def test_every_spelling_of_a_trip_count_read_from_gm_is_proven(read, bound):
+    # `pl.getval` read a value per core (three values, so the generated kernel's guards tested
+    # another value than the loop's bound) and `min` of a GM value was not a trip count at all
+    text = _trip_from_gm((EXAMPLES / "seed_demo.py").read_text(), "    for ki in pl.range(0, N_ITER):",
+                         "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],")
+    text = text.replace("n = lens[0]", read).replace("pl.range(0, n)", f"pl.range(0, {bound})")
+    result = transpile(text, path="gm_trip.py")
+    assert _errors(result) == [] and result.code is not None
+
+
+@pytest.mark.emulator
+def test_a_clamped_trip_count_read_with_getval_runs_as_the_serial_kernel():
+    import numpy as np
+
+    from sim_runtime import run_kernel
+
+    text = _trip_from_gm((EXAMPLES / "seed_demo.py").read_text(), "    for ki in pl.range(0, N_ITER):",
+                         "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],")
+    text = text.replace("n = lens[0]", "n = pl.getval(lens, 0)")
+    text = text.replace("pl.range(0, n)", "pl.range(0, min(N_ITER, n))")
+    code = transpile(text, path="gm_trip.py").code
+    assert code is not None
+    rng = np.random.default_rng(1)
+    for n in (0, 2, 9):  # 9: clamped to N_ITER
+        inputs = {"a": rng.standard_normal((256, 64)).astype(np.float32),
+                  "b": rng.standard_normal((64, 64)).astype(np.float32),
+                  "d": rng.standard_normal((64, 64)).astype(np.float32),
+                  "lens": np.array([n, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32)}
+        serial = run_kernel("s.py", "pipeline_demo_kernel", dict(inputs), source=text, mode="sequential")
+        piped = run_kernel("p.py", "pipeline_demo_kernel", dict(inputs), source=code, mode="concurrent")
+        assert np.array_equal(serial.outputs["out"], piped.outputs["out"])
