@@ -74,6 +74,7 @@ class InterpreterBase:
         self.seq = 0
         self.trips = dict(config.trips)
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars))
+        self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
         self._carried: dict[int, tuple] = {}
         self.steps = 0

@@ -62,7 +62,7 @@ class OpEvents(InterpreterBase):
             if isinstance(value, TensorV):
                 offsets = pos[2] if len(pos) > 2 else UNKNOWN
                 foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
-                self._record_gm(value, offsets, foot, op in GM_WRITE_OPS, node)
+                self._record_gm(value, offsets, foot, op in GM_WRITE_OPS, node, self.epochs[ctx.core])
                 (writes if op in GM_WRITE_OPS else reads).append(foot)
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
@@ -182,14 +182,15 @@ class OpEvents(InterpreterBase):
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may)
         return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
 
-    def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node) -> None:
-        """A GM access for the uniformity conditions (`Uniform.finish`)."""
+    def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node, epoch: int) -> None:
+        """A GM access for the uniformity conditions (`Uniform.finish`), with the number of
+        barriers of every core its core has passed."""
         if not (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and foot.r1 != INF):
             if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
                 self._plain(list(offsets), "the GM offset", node)
             return
         self._uniform(lambda: self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0),
-                                                     write, self._code_of(node)), node)
+                                                     write, self._code_of(node), epoch), node)
 
     # events --------------------------------------------------------------------------------
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:

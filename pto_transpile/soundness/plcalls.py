@@ -209,7 +209,10 @@ class PlCalls(InterpreterBase):
                 raise CannotModel("the pipe or event id of this sync is not static", node)
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
-            self._sync_event("barrier", self._barrier_type(kw.get("core_type"), node, ctx), 0, node, ctx)
+            kind = self._barrier_type(kw.get("core_type"), node, ctx)
+            self._sync_event("barrier", kind, 0, node, ctx)
+            if set(barrier_kinds(kind) or ()) == set(CORE_KIND):
+                self.epochs[ctx.core] += 1  # every core waits here: GM accesses on either side are ordered
         elif name in ("sync_src", "sync_dst"):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):

@@ -73,6 +73,7 @@ class Access:
     #: per coordinate: the scalar kernel parameters in it (`("scalar", name)`, or a value
     #: derived from them) with their coefficients: the part that moves with their values
     shift: tuple = ()
+    epoch: int = 0  #: barriers of every core passed before it
 
 
 @dataclass
@@ -270,7 +271,7 @@ class Uniform:
         return var[0] == "derived" and any(r[0] == "size" for r in var[2])
 
     # --- GM offsets -------------------------------------------------------------------------
-    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str) -> None:
+    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str, epoch: int = 0) -> None:
         coords: list = []
         shifts: list = []
         for o, e in zip(offsets, extents, strict=True):
@@ -290,14 +291,16 @@ class Uniform:
             linear = tuple(sorted(((v, c) for v, c in form if v[0] in INDEX), key=repr))
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
-        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts)))
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch))
 
     def finish(self) -> None:
-        """Every written tensor: accesses of different iterations never overlap."""
-        by_tensor: dict[str, list[Access]] = {}
+        """Every tensor written between two barriers of every core: its accesses there of
+        different iterations never overlap. (Accesses on either side of such a barrier are
+        ordered in the serial and the pipelined kernel alike, whatever their distance.)"""
+        by_tensor: dict[tuple[str, int], list[Access]] = {}
         for acc in self.accesses:
-            by_tensor.setdefault(acc.tensor, []).append(acc)
-        for tensor, accs in by_tensor.items():
+            by_tensor.setdefault((acc.tensor, acc.epoch), []).append(acc)
+        for (tensor, _epoch), accs in by_tensor.items():
             if not any(a.write for a in accs):
                 continue
             shifted = {a.shift for a in accs}

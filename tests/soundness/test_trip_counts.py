@@ -292,3 +292,43 @@ def test_a_clamped_trip_count_read_with_getval_runs_as_the_serial_kernel():
         serial = run_kernel("s.py", "pipeline_demo_kernel", dict(inputs), source=text, mode="sequential")
         piped = run_kernel("p.py", "pipeline_demo_kernel", dict(inputs), source=code, mode="concurrent")
         assert np.array_equal(serial.outputs["out"], piped.outputs["out"])
+
+
+def _two_loops_per_core(barrier: str = "MIX") -> str:
+    """examples/two_loops.py with both loops spread over the blocks (`pl.range(core_id, N,
+    num_cores)`): loop 2 reads `mid` where loop 1 wrote it, after the barrier between them."""
+    text = (EXAMPLES / "two_loops.py").read_text()
+    for var in ("i", "j"):
+        text = text.replace(f"    for {var} in pl.range(0, N):", f"    for {var} in pl.range(core_id, N, num_cores):")
+    text = text.replace("\n    # loop 1:", "\n    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+                                          "    num_cores = pl.get_block_num()\n\n    # loop 1:", 1)
+    if barrier != "MIX":  # a barrier the cube core is not part of: in vector code
+        text = text.replace("    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n",
+                            "    with pl.section_vector():\n"
+                            f"        pl.system.sync_all(core_type=pl.SyncCoreType.{barrier})\n")
+    assert text.count("pl.range(core_id, N, num_cores)") == 2 and "num_cores = pl.get_block_num()" in text
+    return text
+
+
+def test_loops_on_either_side_of_a_barrier_of_every_core_may_share_a_tensor():
+    # the accesses of `mid` in the two loops meet (loop 2 reads what loop 1 wrote), at a
+    # distance that grows with the trip count; the barrier orders them whatever the distance
+    result = transpile(_two_loops_per_core(), path="two_loops.py")
+    assert _errors(result) == [] and result.code is not None
+
+
+def test_a_barrier_of_the_vector_cores_alone_does_not_separate_the_loops():
+    errors = _errors(transpile(_two_loops_per_core("AIV_ONLY"), path="two_loops.py"))
+    assert any("`mid` is written in a loop of run-time trip count and its accesses" in e for e in errors), errors
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("block_dim", [1, 2, 3])
+def test_the_per_core_two_loops_run_as_the_serial_kernel(block_dim):
+    from sim_runtime.verify import verify
+
+    text = _two_loops_per_core()
+    code = transpile(text, path="two_loops.py").code
+    assert code is not None
+    rows = verify(text, code, "two_loops_kernel", path="two_loops.py", block_dim=block_dim).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
