@@ -100,6 +100,16 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "dump_data": (_R,),
 }
 
+#: Positional operands that are values the op computes with (the scalar of a tile-scalar op, a
+#: fill value, axpy's alpha), not addresses, shapes or indices: a value that changes from one
+#: iteration to the next there changes the data only.
+SCALAR_VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
+    **{op: (2,) for op in ("adds", "subs", "muls", "divs", "rems", "ands", "ors", "shls", "shrs", "maxs", "mins",
+                           "axpy")},
+    "xors": (2,),
+    **{op: (1,) for op in ("full", "fill", "expands")},
+}
+
 #: Tile (or GM tensor) arguments passed by keyword: `quant(..., offset=t)` reads the per-row
 #: offsets, `dump_data(acc_tile, ..., workspace=gm)` writes the tile through a GM workspace.
 BLOCK_OP_KEYWORD_ROLES: dict[str, dict[str, Role]] = {

@@ -14,7 +14,7 @@ from typing import Any
 import libcst as cst
 
 from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot
-from pto_api.ops import PIPE_CORES, move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import PIPE_CORES, SCALAR_VALUE_OPERANDS, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.soundness.events import AIC, AIV0, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
@@ -54,8 +54,9 @@ class OpEvents(InterpreterBase):
         tile_arg = next(iter(tiles), None)
         exact = self._insert_feet(pos, ctx.core) if op == "insert" else None
         gm = any(isinstance(v, TensorV) for v in pos)
+        values = SCALAR_VALUE_OPERANDS.get(op, ())
         for i, value in enumerate(list(pos) + list(kw.values())):
-            if not (gm and i == 2) and isinstance(value, (int, list, tuple)):
+            if not (gm and i == 2) and i not in values and isinstance(value, (int, list, tuple)):
                 self._plain(value, f"an operand of `pl.{op}` in", node)
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None

@@ -332,3 +332,39 @@ def test_the_per_core_two_loops_run_as_the_serial_kernel(block_dim):
     assert code is not None
     rows = verify(text, code, "two_loops_kernel", path="two_loops.py", block_dim=block_dim).rows
     assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
+
+
+def _zone1_per_core() -> str:
+    """golden/vec_cube_zone1: a per-iteration scalar (`scale = i * 2 + 1`) the vector stage
+    multiplies by, with the loop spread over the blocks."""
+    text = (EXAMPLES.parent / "golden" / "vec_cube_zone1" / "input.py").read_text()
+    old = "    for i in pl.range(0, N):\n"
+    assert old in text
+    return text.replace(old, "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+                             "    for i in pl.range(core_id, N, pl.get_block_num()):\n")
+
+
+def test_a_value_operand_may_vary_with_a_loop_of_run_time_trip_count():
+    # the scalar of `pl.muls(av, av, scale)` changes the data only (it was refused as an
+    # operand varying with the loop, found by the per_core_loop fuzz mutator)
+    result = transpile(_zone1_per_core(), path="vec_cube_zone1.py")
+    assert _errors(result) == [] and result.code is not None
+
+
+def test_an_index_operand_varying_with_a_loop_of_run_time_trip_count_is_refused():
+    muls = "    pl.muls(av, av, scale)\n"
+    text = _zone1_per_core().replace(muls, muls + "    pl.getval(av, scale)\n")
+    errors = _errors(transpile(text, path="vec_cube_zone1.py"))
+    assert any("an operand of `pl.getval` in `pl.getval(av, scale)` varies with a loop" in e for e in errors), errors
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("block_dim", [1, 3])
+def test_the_per_core_zone1_kernel_runs_as_the_serial_kernel(block_dim):
+    from sim_runtime.verify import verify
+
+    text = _zone1_per_core()
+    code = transpile(text, path="vec_cube_zone1.py").code
+    assert code is not None
+    rows = verify(text, code, "vec_cube_kernel", path="vec_cube_zone1.py", block_dim=block_dim).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
