@@ -168,18 +168,21 @@ class Loops(InterpreterBase):
         counters: dict = {}
         assigned: set = set()
         for small in _small_statements(node.body):
-            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
-                assigned.add(small.target.value)
+            if isinstance(small, cst.AugAssign) and _carrier(small.target) is not None:
+                name = _carrier(small.target)
+                assigned.add(name)
                 if isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
-                    counters.setdefault(small.target.value, None)
+                    counters.setdefault(name, None)
                 else:
-                    counters[small.target.value] = "other"
+                    counters[name] = "other"
             elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                 targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                 for t in targets:
-                    for name in _target_names(t):
+                    field = _carrier(t) if isinstance(t, cst.Attribute) else None
+                    for name in _target_names(t) + ([field] if field else []):
                         assigned.add(name)
-                        kind = self._counter_kind(name, small.value) if isinstance(t, cst.Name) else "other"
+                        single = isinstance(t, cst.Name) or field is not None
+                        kind = self._counter_kind(name, small.value) if single else "other"
                         if kind == "other" or counters.get(name, kind) != kind:
                             counters[name] = "other"
                         else:
@@ -197,7 +200,7 @@ class Loops(InterpreterBase):
                 if isinstance(k, int) and not isinstance(k, bool) and k > 0 and self._counter_kind(name, inner) is None:
                     return k
                 return "other"
-            mine = [isinstance(x, cst.Name) and x.value == name for x in (value.left, value.right)]
+            mine = [_carrier(x) == name for x in (value.left, value.right)]
             if isinstance(value.operator, cst.Add) and any(mine) and not all(mine):
                 return None
             if isinstance(value.operator, cst.Subtract) and mine[0] and not mine[1]:
@@ -211,7 +214,7 @@ class Loops(InterpreterBase):
         iteration's start."""
         uni = self.uniform
         for name in sorted(assigned):
-            value = ctx.env.get(name)
+            value = _carried_value(ctx, name)
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
                 k = counters[name]
@@ -230,9 +233,9 @@ class Loops(InterpreterBase):
                 prev[name] = int(value)
                 if k is not None:
                     uni.periods.add(k)
-                ctx.env[name] = Sym(int(value), ((var, 1),), k is not None, 0, int(value))
+                _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif isinstance(value, (int, float)) and not isinstance(value, Sym):
-                self._same_as_before(prev, name, value, f"`{name}`", node)
+                self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)
         for name, value in ctx.env.items():
             if isinstance(value, StructV) and value.origin == "struct":
                 for f, v in value.fields.items():
@@ -283,6 +286,32 @@ def _small_statements(block) -> list:
                                cst.ExceptHandler)):
             stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
     return out
+
+
+def _carrier(node) -> str | None:
+    """What a counter may be kept in: a name (`tick`), or a field of a struct a name holds
+    (`st.n`, named so)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return f"{node.value.value}.{node.attr.value}"
+    return None
+
+
+def _carried_value(ctx: Ctx, name: str) -> Any:
+    holder, _, field = name.partition(".")
+    value = ctx.env.get(holder)
+    if not field:
+        return value
+    return value.fields.get(field) if isinstance(value, StructV) and value.origin == "struct" else None
+
+
+def _set_carried(ctx: Ctx, name: str, value: Any) -> None:
+    holder, _, field = name.partition(".")
+    if field:
+        ctx.env[holder].fields[field] = value
+    else:
+        ctx.env[name] = value
 
 
 def _target_names(target) -> list[str]:
