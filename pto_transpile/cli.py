@@ -79,9 +79,10 @@ def _codes(values) -> list[str]:
                    "the --preload auto candidates, the diagnostics and the diff (--simulate or --preload auto).")
 @click.option("--gantt", is_flag=True, help="Draw the serial and pipelined runs in the terminal, a row per core "
                                             "(--simulate or --preload auto).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Files transpiled at once (default: the "
-                                                                             "number of CPUs); output stays in file "
-                                                                             "order.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Processes to use (default: the number of "
+                                                                             "CPUs): files transpiled at once, or the "
+                                                                             "runs of one file's proof when it has "
+                                                                             "many; output stays in file order.")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
          seed, block_dim, shapes, scalars, timeline, report, gantt, jobs):

@@ -29,6 +29,7 @@ from pto_transpile.preload import Auto
 from pto_transpile.read.discover import Input
 from pto_transpile.rules import registry
 from pto_transpile.simulate.provenance import explain_syncs, render_provenance
+from pto_transpile.soundness import parallel
 
 
 def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields) -> Diagnostic:
@@ -47,6 +48,9 @@ def run_files(run: Run) -> int:
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
     jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
+    # a file transpiled in this process may judge the runs of a long proof on `run.jobs`
+    # processes (files spread over workers judge theirs there, one process each)
+    parallel.JOBS = run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     status = EXIT_OK
     if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)

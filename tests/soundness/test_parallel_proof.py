@@ -1,0 +1,47 @@
+"""The runs of a long proof judged on worker processes: the same verdict, the same message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pto_transpile import transpile
+from pto_transpile.soundness import check as check_module
+from pto_transpile.soundness import parallel
+
+KERNELS = Path(__file__).parent / "kernels"
+
+
+def _diagnostics(name: str) -> list[tuple]:
+    result = transpile((KERNELS / name).read_text(), path=name)
+    return [(d.code, d.line, d.column, d.message) for d in result.diagnostics]
+
+
+@pytest.mark.parametrize("name", ["trip_param.py", "residue_defect.py", "branch_on_param.py", "dynamic_rows.py"])
+def test_a_proof_on_workers_says_what_the_proof_here_says(name, monkeypatch):
+    runs: list = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    alone = _diagnostics(name)
+    sequential = len(runs)
+    monkeypatch.setattr(parallel, "JOBS", 2)
+    monkeypatch.setattr(parallel, "MIN_RUNS", 2)
+    runs.clear()
+    assert _diagnostics(name) == alone
+    # what passed on a worker is not run again here; a refusal's first failing run is
+    assert len(runs) < sequential and (runs != []) == any(code == "PTO061" for code, *_ in alone), runs
+
+
+def test_an_accepted_proof_on_workers_runs_nothing_here(monkeypatch):
+    here: list = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: here.append(a[4]) or real(*a))
+    monkeypatch.setattr(parallel, "JOBS", 2)
+    monkeypatch.setattr(parallel, "MIN_RUNS", 2)
+    result = transpile((KERNELS / "trip_param.py").read_text(), path="trip_param.py")
+    assert result.code is not None and here == []
+
+
+def test_no_worker_is_started_by_default():
+    assert parallel.JOBS == 1 and parallel.usable() == 1
