@@ -48,7 +48,8 @@ SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
 OUTER_TRIPS = (0, 1, 2, 3)
 #: Most concrete runs the trip-count argument may take for one kernel.
 MAX_TRIP_RUNS = 600
-#: Most runs added at the values where tests on scalar parameters change outcome.
+#: Most sets of scalar parameter values added where tests on them change outcome (each is
+#: run at every trip count the kernel needs).
 MAX_CUT_RUNS = 200
 
 
@@ -122,7 +123,7 @@ def _run_all(configs: list[Config], check, longer) -> list[Problem]:
                 if _config_key(more) not in seen:
                     seen.add(_config_key(more))
                     queue.append(more)
-        if len(seen) > MAX_CUT_RUNS + len(configs):
+        if len({scalars for scalars, _ in seen}) > MAX_CUT_RUNS + len(configs):
             names = sorted({name for name, _ in cuts}) or sorted(config.scalars)
             return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)} split their values into "
                                      f"more cases than the check runs ({MAX_CUT_RUNS})", None)]
