@@ -322,18 +322,6 @@ def test_a_barrier_of_the_vector_cores_alone_does_not_separate_the_loops():
     assert any("`mid` is written in a loop of run-time trip count and its accesses" in e for e in errors), errors
 
 
-@pytest.mark.emulator
-@pytest.mark.parametrize("block_dim", [1, 2, 3])
-def test_the_per_core_two_loops_run_as_the_serial_kernel(block_dim):
-    from sim_runtime.verify import verify
-
-    text = _two_loops_per_core()
-    code = transpile(text, path="two_loops.py").code
-    assert code is not None
-    rows = verify(text, code, "two_loops_kernel", path="two_loops.py", block_dim=block_dim).rows
-    assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
-
-
 def _zone1_per_core() -> str:
     """golden/vec_cube_zone1: a per-iteration scalar (`scale = i * 2 + 1`) the vector stage
     multiplies by, with the loop spread over the blocks."""
@@ -356,18 +344,6 @@ def test_an_index_operand_varying_with_a_loop_of_run_time_trip_count_is_refused(
     text = _zone1_per_core().replace(muls, muls + "    pl.getval(av, scale)\n")
     errors = _errors(transpile(text, path="vec_cube_zone1.py"))
     assert any("an operand of `pl.getval` in `pl.getval(av, scale)` varies with a loop" in e for e in errors), errors
-
-
-@pytest.mark.emulator
-@pytest.mark.parametrize("block_dim", [1, 3])
-def test_the_per_core_zone1_kernel_runs_as_the_serial_kernel(block_dim):
-    from sim_runtime.verify import verify
-
-    text = _zone1_per_core()
-    code = transpile(text, path="vec_cube_zone1.py").code
-    assert code is not None
-    rows = verify(text, code, "vec_cube_kernel", path="vec_cube_zone1.py", block_dim=block_dim).rows
-    assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
 
 
 def _nested_struct_per_core(count: str = "st.n = st.n + 1") -> str:
@@ -393,18 +369,6 @@ def test_a_struct_field_that_is_not_a_counter_is_still_refused():
 
 
 @pytest.mark.emulator
-@pytest.mark.parametrize("block_dim", [1, 2, 3])
-def test_the_per_core_nested_struct_kernel_runs_as_the_serial_kernel(block_dim):
-    from sim_runtime.verify import verify
-
-    text = _nested_struct_per_core()
-    code = transpile(text, path="nested_struct.py").code
-    assert code is not None
-    rows = verify(text, code, "nested_kernel", path="nested_struct.py", block_dim=block_dim).rows
-    assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
-
-
-@pytest.mark.emulator
 def test_a_struct_field_counter_in_a_gm_offset_runs_as_the_serial_kernel():
     # `st.w = st.w + 1` (refused until struct fields could be counters) offsets a store
     loop = "    for ki in pl.range(0, n):\n"
@@ -421,3 +385,20 @@ def test_a_struct_field_counter_in_a_gm_offset_runs_as_the_serial_kernel():
         rows = verify(text, result.code, "kernel", path="variant.py", scalars={"n": n},
                       shapes={"a": (8 * 32, 32), "out": (8 * 32, 32)}).rows
         assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("block_dim", [1, 2, 3])
+@pytest.mark.parametrize("make, kernel, path", [
+    (_two_loops_per_core, "two_loops_kernel", "two_loops.py"),
+    (_zone1_per_core, "vec_cube_kernel", "vec_cube_zone1.py"),
+    (_nested_struct_per_core, "nested_kernel", "nested_struct.py"),
+])
+def test_the_per_core_kernels_run_as_the_serial_kernel(make, kernel, path, block_dim):
+    from sim_runtime.verify import verify
+
+    text = make()
+    code = transpile(text, path=path).code
+    assert code is not None
+    rows = verify(text, code, kernel, path=path, block_dim=block_dim).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
