@@ -48,19 +48,19 @@ def run_files(run: Run) -> int:
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
     jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
-    # a file transpiled in this process may judge the runs of a long proof on `run.jobs`
-    # processes (files spread over workers judge theirs there, one process each)
-    parallel.JOBS = run.jobs
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     status = EXIT_OK
-    if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
-        from pto_transpile.simulate.autopreload import transpile_choosing
+    # a file transpiled in this process may judge the runs of a long proof on `run.jobs`
+    # processes (files spread over workers judge theirs there, one process each)
+    with parallel.proof_jobs(run.jobs):
+        if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
+            from pto_transpile.simulate.autopreload import transpile_choosing
 
-        outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
-    else:
-        outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
-    for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
-        status = max(status, _one_file(run, item, target, outcome, sink))
+            outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
+        else:
+            outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
+        for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
+            status = max(status, _one_file(run, item, target, outcome, sink))
     sink.close()
     return status
 

@@ -13,8 +13,9 @@ failing run is judged again here and reported exactly as a sequential proof repo
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 #: Worker processes a proof may use; 1 (the default of the API) judges every run here.
@@ -24,6 +25,17 @@ MIN_RUNS = 16
 
 #: (configs, check) of the proof the workers serve: forked workers see it, nothing is pickled
 _JOB: tuple[list, Callable[..., list]] | None = None
+
+
+@contextmanager
+def proof_jobs(jobs: int) -> Iterator[None]:
+    """`JOBS` set to `jobs` for what runs inside (a command's transpiles), then as it was."""
+    global JOBS
+    before, JOBS = JOBS, jobs
+    try:
+        yield
+    finally:
+        JOBS = before
 
 
 def usable() -> int:

@@ -45,3 +45,20 @@ def test_an_accepted_proof_on_workers_runs_nothing_here(monkeypatch):
 
 def test_no_worker_is_started_by_default():
     assert parallel.JOBS == 1 and parallel.usable() == 1
+
+
+@pytest.mark.parametrize("jobs, here", [("2", 0), ("1", None)])
+def test_the_command_judges_the_runs_of_one_file_on_its_jobs(jobs, here, monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from pto_transpile.cli import main
+
+    runs: list = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    monkeypatch.setattr(parallel, "MIN_RUNS", 2)
+    result = CliRunner().invoke(main, [str(KERNELS / "trip_param.py"), "-j", jobs, "-o", str(tmp_path / "out.py")],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert (len(runs) == here) if here is not None else len(runs) > 2, len(runs)
+    assert parallel.JOBS == 1  # as it was before the command
