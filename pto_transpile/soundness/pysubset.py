@@ -200,7 +200,7 @@ class PythonSubset(InterpreterBase):
             return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
         return value
 
-    def _cut_between(self, values: list) -> None:
+    def _cut_between(self, values: list, node: cst.Call) -> None:
         """`min`/`max` of sampled parameters: which argument wins changes where two are equal,
         a test like any other (`Uniform.cut`)."""
         plain = [v for v in values if isinstance(v, int) and not isinstance(v, bool)
@@ -208,7 +208,7 @@ class PythonSubset(InterpreterBase):
         for i, x in enumerate(plain):
             for y in plain[i + 1:]:
                 diff = Sym(int(x) - int(y), _difference(x, y))
-                self.uniform.cut(dict(diff.form), diff)
+                self.uniform.cut(dict(diff.form), diff, self._code_of(node))
 
     def truth(self, value: Any, node=None) -> bool | None:
         if is_unknown(value):
@@ -457,7 +457,7 @@ class PythonSubset(InterpreterBase):
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, _ = self._args(node, ctx)
         if name in ("min", "max") and len(pos) > 1:
-            self._cut_between(pos)
+            self._cut_between(pos, node)
         pos = [sampled_int(p) for p in pos]
         if name in ("min", "max") and opaque_operands(*pos):
             # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so

@@ -101,6 +101,8 @@ class Uniform:
     scalar_residues: dict = field(default_factory=dict)
     #: derived variable -> (parameter, a, c, k) for `(a * d + c) % k`
     residues_of: dict = field(default_factory=dict)
+    #: tests on sampled parameters outside the argument (text -> the parameters in it)
+    unsettled: dict = field(default_factory=dict)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -193,7 +195,7 @@ class Uniform:
             raise NonUniform(f"`{text}` compares the loop variable with a value that is not its trip count", fix)
         sizes = {v: c for v, c in rest.items() if self._trip_dependent(v)}
         if not sizes:
-            self.cut(rest, diff)
+            self.cut(rest, diff, text)
             return result  # block index, sampled parameters: this run's values (cut where they flip)
         if len(sizes) == 1 and len(rest) == 1:
             ((var, t),) = sizes.items()
@@ -207,11 +209,17 @@ class Uniform:
         raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
                          "test the trip count only against 0 (`n > 0`)")
 
-    def cut(self, rest: dict, diff: Any) -> None:
+    def cut(self, rest: dict, diff: Any, text: str) -> None:
         """Remember a test on one sampled parameter `d` (the rest of `diff`'s form) for
         `cut_values`: its root when it is affine in `d` (`a * d + c OP 0`), its period when it
-        tests a residue of `d` (`(a * d + c) % k`). Tests on several parameters stay sampled."""
-        if len(rest) != 1:
+        tests a residue of `d` (`(a * d + c) % k`). A test on several parameters, or on another
+        value computed from one, is outside the argument: `finish` refuses it."""
+        scalars = [var for var in rest if _scalar(var)]
+        if not scalars:
+            return
+        if len(rest) != 1 or scalars[0][0] != "scalar" and scalars[0] not in self.residues_of:
+            names = sorted({_scalar_name(var) for var in scalars})
+            self.unsettled.setdefault(text, names)
             return
         ((var, a),) = rest.items()
         if var in self.residues_of:  # a test on r = (a * d + c) % k: its root in r, as below
@@ -255,7 +263,7 @@ class Uniform:
             else:
                 period = math.lcm(*(k // math.gcd(a, k) for a, _, k in tests))
                 if period > MAX_RESIDUE_PERIOD:
-                    continue
+                    continue  # refused by `finish`
                 forms = [(1, 0, period, r) for r in range(period)]
             # the piece's value nearest to 0: the same for every run in the piece, so runs that
             # find the same tests ask for the same values and the search ends
@@ -296,7 +304,24 @@ class Uniform:
     def finish(self) -> None:
         """Every tensor written between two barriers of every core: its accesses there of
         different iterations never overlap. (Accesses on either side of such a barrier are
-        ordered in the serial and the pipelined kernel alike, whatever their distance.)"""
+        ordered in the serial and the pipelined kernel alike, whatever their distance.) Every
+        test on a sampled parameter is one the check splits (`cut_values`)."""
+        for text, names in self.unsettled.items():
+            words = ", ".join(f"`{n}`" for n in names)
+            raise NonUniform(f"`{text}` tests the run-time value of {words} in a way the check cannot split into "
+                             "cases (several parameters at once, or a value computed from one other than "
+                             "`a * d + c` or its residue `% k`)",
+                             "test one parameter at a time, as `a * d + c` or `(a * d + c) % k` against a "
+                             "constant, or make the value a tiling-key field (known when the kernel is compiled)",
+                             claim=f"the kernel for every value of {words}")
+        for name, tests in self.scalar_residues.items():
+            period = math.lcm(*(k // math.gcd(a, k) for a, _, k in tests))
+            if len(tests) > 1 and period > MAX_RESIDUE_PERIOD:
+                raise NonUniform(f"the tests on residues of `{name}` repeat only every {period} values, more than "
+                                 f"the check runs ({MAX_RESIDUE_PERIOD})",
+                                 f"test residues of `{name}` by one modulus, or by moduli whose lcm is at most "
+                                 f"{MAX_RESIDUE_PERIOD}",
+                                 claim=f"the kernel for every value of `{name}`")
         by_tensor: dict[tuple[str, int], list[Access]] = {}
         for acc in self.accesses:
             by_tensor.setdefault((acc.tensor, acc.epoch), []).append(acc)

@@ -163,3 +163,14 @@ def test_the_emulator_agrees_on_the_address_from_a_scalar(d, same):
     assert code is not None
     row = verify(text, code, "kernel", path="address.py", scalars={"d": d}).rows[-1]
     assert (row.verdict == "ok") == same, (row.verdict, row.message)
+
+
+@pytest.mark.parametrize("test, construct", [
+    ("d // 2 == 3", "`d // 2 == 3` tests the run-time value of `d` in a way the check cannot split into cases"),
+    ("d % 8 == 6 and d % 5 == 4 and d % 7 == 3", "the tests on residues of `d` repeat only every 280 values"),
+])
+def test_a_test_on_a_scalar_outside_the_argument_is_refused_naming_it(test, construct):
+    # such tests were tried at the sampled values only: now the check says it cannot split them
+    text = (KERNELS / "branch_on_param.py").read_text().replace("if d == 7:", f"if {test}:")
+    (message,) = _messages(transpile(text, path="branch_on_param.py"))
+    assert construct in message and "for every value of `d`" in message, message
