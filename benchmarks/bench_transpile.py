@@ -2,6 +2,8 @@
 
 Every figure is a ratio to a baseline measured in the same run, interleaved with ours (one
 baseline run, one of ours, and so on), best of REPEAT: the machine's speed and load cancel.
+P1 also prints the median of the ratios within a round ("paired"), steadier where the
+machine's speed drifts between rounds.
 Work in this process is timed in CPU time; P2, a command whose workers run in parallel, in
 wall-clock time against a single process.
 
@@ -30,6 +32,7 @@ import gc
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -222,18 +225,30 @@ def ours(text: str, path: str = "<bench>") -> None:
     transpile(text, path=path)
 
 
-def interleaved(fns, repeat: int, clock=time.process_time) -> list[float]:
+def interleaved(fns, repeat: int, clock=time.process_time, rounds: list | None = None) -> list[float]:
     """Best time of each function, run in turns so that load changes hit all of them alike.
     In-process work is timed in CPU time (other processes' load does not count); a run of
-    the command, whose workers run in parallel, in wall time."""
+    the command, whose workers run in parallel, in wall time. `rounds`, when given, receives
+    each round's times (for `paired`)."""
     best = [math.inf] * len(fns)
     for _ in range(repeat):
+        times = []
         for i, fn in enumerate(fns):
             gc.collect()
             t0 = clock()
             fn()
-            best[i] = min(best[i], clock() - t0)
+            times.append(clock() - t0)
+            best[i] = min(best[i], times[-1])
+        if rounds is not None:
+            rounds.append(times)
     return best
+
+
+def paired(rounds: list) -> float:
+    """The median over rounds of the second function's time over the first's: on a machine
+    whose speed drifts (a VM's steal time), two runs of one round saw the same speed, which
+    two best-of figures taken minutes apart may not. Shown beside the best-of ratio."""
+    return statistics.median(b / a for a, b in rounds)
 
 
 def check_clean(name: str, text: str, errors: int = 0) -> None:
@@ -258,14 +273,17 @@ def p1(repeat: int, smoke: bool = False) -> None:
                       GOAL_KERNEL_FILE))
     cases += [("~700 lines, small kernel", big, 0, GOAL_SMALL_KERNEL),
               ("same, 1 error", big.replace("fwd_ids=[0, 1],", "fwd_ids=[0, 16],", 1), 1, None)]
-    print(f"  {'file':32s} {'lines':>5s} {'libcst':>9s} {'transpile':>10s} {'ratio':>6s}  goal")
+    print(f"  {'file':32s} {'lines':>5s} {'libcst':>9s} {'transpile':>10s} {'ratio':>6s} {'paired':>7s}  goal")
     for name, text, errors, goal in cases:
         if errors is not None:
             check_clean(name, text, errors)
-        base, mine = interleaved([lambda text=text: baseline(text), lambda text=text: ours(text)], repeat)
+        rounds: list = []
+        base, mine = interleaved([lambda text=text: baseline(text), lambda text=text: ours(text)], repeat,
+                                 rounds=rounds)
         ratio = mine / base
         judged = "" if goal is None else verdict(ratio, goal, smoke)
-        print(f"  {name:32s} {text.count(chr(10)):5d} {base * 1e3:7.1f}ms {mine * 1e3:8.1f}ms {ratio:5.2f}x  {judged}")
+        print(f"  {name:32s} {text.count(chr(10)):5d} {base * 1e3:7.1f}ms {mine * 1e3:8.1f}ms {ratio:5.2f}x "
+              f"{paired(rounds):6.2f}x  {judged}")
     if FLASH_ATTENTION.exists():
         size_ratio(repeat, smoke)
 
@@ -278,10 +296,11 @@ def size_ratio(repeat: int, smoke: bool) -> None:
     large = small.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
     assert large != small, "the example no longer sets SEQ_Q = 256 and SEQ_KV = 512"
     check_clean("flash attention 4096 x 32768", large)
-    base, mine = interleaved([lambda: ours(small), lambda: ours(large)], repeat)
+    rounds: list = []
+    base, mine = interleaved([lambda: ours(small), lambda: ours(large)], repeat, rounds=rounds)
     ratio = mine / base
     print(f"  size: flash attention 4096 x 32768 / 256 x 512: {base * 1e3:.1f}ms -> {mine * 1e3:.1f}ms "
-          f"{ratio:5.2f}x  {verdict(ratio, GOAL_SIZE, smoke)}")
+          f"{ratio:5.2f}x (paired {paired(rounds):.2f}x)  {verdict(ratio, GOAL_SIZE, smoke)}")
 
 
 def p2(repeat: int, count: int, smoke: bool = False) -> None:
