@@ -44,8 +44,9 @@ class Loops(InterpreterBase):
                 if ctx.scope is None or len(ctxs) > 1:
                     dims = _dynamic_dims(it)
                     if dims:
-                        raise CannotModel(f"the trip count of this loop depends on {dims}, a size known only "
-                                          "at run time", node.iter, kind="dynamic")
+                        raise CannotModel(f"the trip count `{self._code_of(node.iter)}` depends on {dims}, a size "
+                                          "known only at run time, in a way the check cannot count through",
+                                          node.iter, kind="dynamic")
                     raise CannotModel("the trip count of this loop is not static", node.iter)
                 seqs.append(None)
         known_seqs = [s for s in seqs if s is not None]

@@ -530,8 +530,13 @@ class PythonSubset(InterpreterBase):
         return env
 
     def _sym_range(self, pos: list, node) -> SymRange:
+        if any(isinstance(p, Opaque) for p in pos):
+            # a run-time value the discovery run did not take for a trip count: mixed with
+            # another one (`min(n_blocks, n)`), or changed after the loop was found
+            raise CannotModel(f"the bounds of `{self._code_of(node)}` combine values known only at run time in a "
+                              "way the check cannot count through", node, kind="dynamic")
         if not 1 <= len(pos) <= 3 or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
-            raise CannotModel("the bounds of this range are not integers", node)
+            raise CannotModel(f"the bounds of `{self._code_of(node)}` are not integers the check can follow", node)
         start, stop, step = (0, pos[0], 1) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) == 3 else 1)
         if int(step) == 0:
             raise CannotModel("`pl.range` with step 0", node)
