@@ -3,7 +3,8 @@
 A kernel whose loops have run-time trip counts is proven by hundreds of independent runs
 (`check._trip_configs`: the dynamic FlashAttention takes 271, minutes on one core). Their
 verdicts do not depend on each other, so when the command allows it (`JOBS`, set by the
-command line from `--jobs` for a run that transpiles its files in this process), they are
+command line from `--jobs`, for the process that runs the command: one file's proof, not
+the workers of a many-file command, which already share the CPUs), they are
 judged on forked worker processes first: each worker says only whether a run passed and
 which values of scalar parameters its tests asked for (`Uniform.cut_values`). The proof
 then goes through the runs in order as before, skipping the ones that passed, so the first
@@ -13,6 +14,7 @@ failing run is judged again here and reported exactly as a sequential proof repo
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -22,6 +24,8 @@ from typing import Any
 JOBS = 1
 #: Fewer runs than this are judged here: forking costs more than it saves.
 MIN_RUNS = 16
+#: the process that set `JOBS` (`proof_jobs`); None: set directly (the API, tests)
+_OWNER: int | None = None
 
 #: (configs, check) of the proof the workers serve: forked workers see it, nothing is pickled
 _JOB: tuple[list, Callable[..., list]] | None = None
@@ -29,19 +33,22 @@ _JOB: tuple[list, Callable[..., list]] | None = None
 
 @contextmanager
 def proof_jobs(jobs: int) -> Iterator[None]:
-    """`JOBS` set to `jobs` for what runs inside (a command's transpiles), then as it was."""
-    global JOBS
-    before, JOBS = JOBS, jobs
+    """`JOBS` set to `jobs` for what runs inside (a command's transpiles) in this process,
+    then as it was."""
+    global JOBS, _OWNER
+    before = JOBS, _OWNER
+    JOBS, _OWNER = jobs, os.getpid()
     try:
         yield
     finally:
-        JOBS = before
+        JOBS, _OWNER = before
 
 
 def usable() -> int:
-    """Workers this process may start: none inside a worker (daemonic processes cannot
-    start processes) or where `fork` is not available."""
-    if JOBS <= 1 or multiprocessing.current_process().daemon:
+    """Workers this process may start: none in a process forked from the one that set
+    `JOBS` (a worker of a many-file command already shares the CPUs with the others), or
+    where `fork` is not available."""
+    if JOBS <= 1 or (_OWNER is not None and os.getpid() != _OWNER) or multiprocessing.current_process().daemon:
         return 1
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1

@@ -62,3 +62,17 @@ def test_the_command_judges_the_runs_of_one_file_on_its_jobs(jobs, here, monkeyp
     assert result.exit_code == 0, result.output
     assert (len(runs) == here) if here is not None else len(runs) > 2, len(runs)
     assert parallel.JOBS == 1  # as it was before the command
+
+
+def test_a_process_forked_from_the_command_judges_its_runs_alone():
+    # the workers of a many-file command are forked with the command's setting: they must
+    # not each start as many workers again
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with parallel.proof_jobs(4):
+        assert parallel.usable() == 4
+        # as output/files.py starts them: not daemonic
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            assert pool.submit(parallel.usable).result() == 1
+    assert parallel.usable() == 1
