@@ -597,3 +597,28 @@ def test_a_pipelined_kernel_wrong_past_three_iterations_fails_a_trip_from_gm_mut
     (failure,) = oracle.judge(_accepted_trip_from_gm(), (1,), path="k.py").failures
     assert (failure.kind, failure.verdict) == (oracle.SOUNDNESS, "mismatch")
     assert "(with fz_lens=[4])" in failure.message  # N_ITER is 4: 7 reads past `a` in the serial kernel
+
+
+def test_scalar_branch_tests_a_new_parameter_around_a_stage_op():
+    texts = {_mutate("scalar_branch", seed=s)[0] for s in range(8)}
+    conditions = {c for t in texts for c in ("fz_d == 7", "fz_d % 8 == 7", "fz_d == 4", "fz_d != 4") if f"if {c}:" in t}
+    assert len(conditions) >= 2, conditions
+    assert all("fz_d: pl.DT_INT32" in t and t.count("fz_d") >= 4 for t in texts)  # kernel, call, stage, test
+
+
+def test_a_scalar_branch_mutant_is_verified_at_the_value_that_flips_its_test(monkeypatch):
+    seen = []
+    real = oracle.verify
+
+    def spy(*args, scalars=None, **kw):
+        seen.append(scalars)
+        return real(*args, scalars=scalars, **kw)
+
+    monkeypatch.setattr(oracle, "verify", spy)
+    from pto_transpile import transpile
+
+    text = next(t for t, _ in (_mutate("scalar_branch", seed=s) for s in range(30))
+                if "if fz_d == 7:" in t and transpile(t, path="k.py", preload=1).code is not None)
+    judgement = oracle.judge(text, (1,), path="k.py")
+    assert judgement.failures == [] and judgement.verified == [1]
+    assert {"fz_d": 7} in seen and {"fz_d": 2} in seen

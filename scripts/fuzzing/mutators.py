@@ -369,6 +369,32 @@ def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
     return a.edit(*edits), f"offset `{_short(a.segment(start, end), 30)}` {sign} {name} in {stage.name}"
 
 
+def scalar_branch(a: Anatomy, rng: random.Random) -> Mutation:
+    """Wrap an op of a stage in a test on a new scalar kernel parameter whose outcome changes
+    at a value the soundness check's trials (0, 1, 2, 3, 5, 11) never take and the oracle's
+    run-time values do (`fz_d == 7`, `fz_d % 8 == 7`, `fz_d == 4`): the check must split the
+    parameter's values at the test, not sample them."""
+    sites = []
+    for loop in a.loops:
+        for _stmt, call in loop.calls:
+            stage = next((s for s in a.stages if s.name == call.func.id), None)
+            if stage is None or not stage.args.args or call.keywords or any(
+                    isinstance(x, ast.Starred) for x in call.args):
+                continue
+            sites += [(loop, call, stage, stmt) for block in blocks(stage) for stmt in block if is_pl_call(stmt)]
+    loop, call, stage, stmt = _choose(rng, sites)
+    name = RUNTIME_PREFIX + "d"
+    cond = _choose(rng, [f"{name} == 7", f"{name} % 8 == 7", f"{name} == 4", f"{name} != 4"])
+    start, end = a.stmt_span(stmt)
+    text = a.segment(start, end)
+    last_param = a.node_span(stage.args.args[-1])[1]
+    last_arg = a.node_span(call.args[-1])[1] if call.args else a.node_span(call)[1] - 1
+    edits = [(start, end, f"{a.indent_of(stmt)}if {cond}:\n{_reindent(text)}"), (last_param, last_param, f", {name}"),
+             (last_arg, last_arg, f", {name}" if call.args else name),
+             _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
+    return a.edit(*edits), f"wrapped line {stmt.lineno} `{_short(text)}` in `if {cond}:` ({name} a new parameter)"
+
+
 def trip_from_scalar(a: Anatomy, rng: random.Random) -> Mutation:
     """Make a pipeline loop's trip count depend on a scalar kernel parameter:
     `pl.range(lo, min(hi, n))`, or `max(0, hi - n)`."""
@@ -596,6 +622,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "swap_lines": (2, swap_lines),
     "scalar_offset": (5, scalar_offset),
     "trip_from_scalar": (4, trip_from_scalar),
+    "scalar_branch": (4, scalar_branch),
     "rebind_module_name": (4, rebind_module_name),
     "lengthen_loop": (3, lengthen_loop),
     "shape_dynamic": (4, shape_dynamic),
