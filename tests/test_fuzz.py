@@ -131,8 +131,9 @@ def test_rebind_module_name_rebinds_a_constant_after_its_definition():
     assert added and re.match(r"(\w+ \+= \d+|if \w+ > 1:|\w+ = \w+ \* 2 if )", added[0])
 
 
-def test_a_mutant_with_runtime_scalars_is_verified_at_every_runtime_value(monkeypatch):
-    seen = []
+def _spy_scalars(monkeypatch) -> list:
+    """The scalar values of every emulator run the oracle makes from now on."""
+    seen: list = []
     real = oracle.verify
 
     def spy(*args, scalars=None, **kw):
@@ -140,6 +141,11 @@ def test_a_mutant_with_runtime_scalars_is_verified_at_every_runtime_value(monkey
         return real(*args, scalars=scalars, **kw)
 
     monkeypatch.setattr(oracle, "verify", spy)
+    return seen
+
+
+def test_a_mutant_with_runtime_scalars_is_verified_at_every_runtime_value(monkeypatch):
+    seen = _spy_scalars(monkeypatch)
     text, _ = _mutate("trip_from_scalar")
     judgement = oracle.judge(text, (1,), path="k.py")
     assert judgement.failures == [] and judgement.verified == [1]
@@ -607,14 +613,7 @@ def test_scalar_branch_tests_a_new_parameter_around_a_stage_op():
 
 
 def test_a_scalar_branch_mutant_is_verified_at_the_value_that_flips_its_test(monkeypatch):
-    seen = []
-    real = oracle.verify
-
-    def spy(*args, scalars=None, **kw):
-        seen.append(scalars)
-        return real(*args, scalars=scalars, **kw)
-
-    monkeypatch.setattr(oracle, "verify", spy)
+    seen = _spy_scalars(monkeypatch)
     from pto_transpile import transpile
 
     text = next(t for t, _ in (_mutate("scalar_branch", seed=s) for s in range(30))

@@ -341,22 +341,29 @@ def _kernel_of(a: Anatomy, node: ast.AST) -> ast.FunctionDef:
     raise NothingToMutate
 
 
+def _stage_calls(a: Anatomy) -> list[tuple]:
+    """(loop, call, stage) for every stage call of a pipeline loop that a new last argument
+    can be appended to (positional arguments only, a stage with parameters)."""
+    out = []
+    for loop in a.loops:
+        for _stmt, call in loop.calls:
+            stage = next((s for s in a.stages if s.name == call.func.id), None)
+            if stage is not None and stage.args.args and not call.keywords and not any(
+                    isinstance(x, ast.Starred) for x in call.args):
+                out.append((loop, call, stage))
+    return out
+
+
 def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
     """Add a scalar kernel parameter to one GM offset of a stage's `pl.load`/`pl.store`: the
     stage gets it as a new last parameter, its call passes it on."""
     sites = []
-    for loop in a.loops:
-        for _stmt, call in loop.calls:
-            stage = next((s for s in a.stages if s.name == call.func.id), None)
-            if stage is None or not stage.args.args or call.keywords or any(
-                    isinstance(x, ast.Starred) for x in call.args):
-                continue
-            for node in ast.walk(stage):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and node.func.attr in ("load", "store") and len(node.args) >= 3
-                        and isinstance(node.args[2], ast.List) and node.args[2].elts):
-                    for el in node.args[2].elts:
-                        sites.append((loop, call, stage, el))
+    for loop, call, stage in _stage_calls(a):
+        for node in ast.walk(stage):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("load", "store") and len(node.args) >= 3
+                    and isinstance(node.args[2], ast.List) and node.args[2].elts):
+                sites += [(loop, call, stage, el) for el in node.args[2].elts]
     loop, call, stage, el = _choose(rng, sites)
     name = RUNTIME_PREFIX + "off"
     sign = _choose(rng, ["+", "-"])
@@ -374,14 +381,8 @@ def scalar_branch(a: Anatomy, rng: random.Random) -> Mutation:
     at a value the soundness check's trials (0, 1, 2, 3, 5, 11) never take and the oracle's
     run-time values do (`fz_d == 7`, `fz_d % 8 == 7`, `fz_d == 4`): the check must split the
     parameter's values at the test, not sample them."""
-    sites = []
-    for loop in a.loops:
-        for _stmt, call in loop.calls:
-            stage = next((s for s in a.stages if s.name == call.func.id), None)
-            if stage is None or not stage.args.args or call.keywords or any(
-                    isinstance(x, ast.Starred) for x in call.args):
-                continue
-            sites += [(loop, call, stage, stmt) for block in blocks(stage) for stmt in block if is_pl_call(stmt)]
+    sites = [(loop, call, stage, stmt) for loop, call, stage in _stage_calls(a)
+             for block in blocks(stage) for stmt in block if is_pl_call(stmt)]
     loop, call, stage, stmt = _choose(rng, sites)
     name = RUNTIME_PREFIX + "d"
     cond = _choose(rng, [f"{name} == 7", f"{name} % 8 == 7", f"{name} == 4", f"{name} != 4"])
