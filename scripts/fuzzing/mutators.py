@@ -354,6 +354,15 @@ def _stage_calls(a: Anatomy) -> list[tuple]:
     return out
 
 
+def _pass_scalar(a: Anatomy, loop, call: ast.Call, stage: ast.FunctionDef, name: str) -> list:
+    """Edits that make `name` a new scalar parameter of the kernel, passed on by `call` to
+    `stage` as its new last parameter."""
+    last_param = a.node_span(stage.args.args[-1])[1]
+    last_arg = a.node_span(call.args[-1])[1] if call.args else a.node_span(call)[1] - 1
+    return [(last_param, last_param, f", {name}"), (last_arg, last_arg, f", {name}" if call.args else name),
+            _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
+
+
 def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
     """Add a scalar kernel parameter to one GM offset of a stage's `pl.load`/`pl.store`: the
     stage gets it as a new last parameter, its call passes it on."""
@@ -368,11 +377,7 @@ def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
     name = RUNTIME_PREFIX + "off"
     sign = _choose(rng, ["+", "-"])
     start, end = a.node_span(el)
-    last_param = a.node_span(stage.args.args[-1])[1]
-    last_arg = a.node_span(call.args[-1])[1] if call.args else a.node_span(call)[1] - 1
-    edits = [(start, end, f"({a.segment(start, end)}) {sign} {name}"), (last_param, last_param, f", {name}"),
-             (last_arg, last_arg, f", {name}" if call.args else name),
-             _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
+    edits = [(start, end, f"({a.segment(start, end)}) {sign} {name}"), *_pass_scalar(a, loop, call, stage, name)]
     return a.edit(*edits), f"offset `{_short(a.segment(start, end), 30)}` {sign} {name} in {stage.name}"
 
 
@@ -388,11 +393,8 @@ def scalar_branch(a: Anatomy, rng: random.Random) -> Mutation:
     cond = _choose(rng, [f"{name} == 7", f"{name} % 8 == 7", f"{name} == 4", f"{name} != 4"])
     start, end = a.stmt_span(stmt)
     text = a.segment(start, end)
-    last_param = a.node_span(stage.args.args[-1])[1]
-    last_arg = a.node_span(call.args[-1])[1] if call.args else a.node_span(call)[1] - 1
-    edits = [(start, end, f"{a.indent_of(stmt)}if {cond}:\n{_reindent(text)}"), (last_param, last_param, f", {name}"),
-             (last_arg, last_arg, f", {name}" if call.args else name),
-             _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
+    edits = [(start, end, f"{a.indent_of(stmt)}if {cond}:\n{_reindent(text)}"),
+             *_pass_scalar(a, loop, call, stage, name)]
     return a.edit(*edits), f"wrapped line {stmt.lineno} `{_short(text)}` in `if {cond}:` ({name} a new parameter)"
 
 
