@@ -166,6 +166,18 @@ VF_OP_ROLES: dict[str, tuple[Role, ...]] = {
     "scatter": (_W, None, None, None),
 }
 
+#: `vf.*` ops that touch registers, masks and address registers only, never a tile: a
+#: vector-function parameter they receive is a scalar (a fill value, a lane count, a shift).
+VF_REGISTER_OPS = frozenset({
+    "abs", "abs_sub", "add", "addc", "adds", "and_", "arange", "astype", "axpy", "bit_cast", "clear_spr",
+    "create_addr_reg", "create_mask", "de_interleave", "div", "eq", "exp", "exp_sub", "full", "ge", "get_mask_spr",
+    "gt", "histograms", "interleave", "le", "leaky_relu", "ln", "load_unalign_init", "log", "log10", "log2", "lt",
+    "mask_gen_with_reg_tensor", "max", "maxs", "mem_bar", "min", "mins", "move", "mul", "mul_add_dst",
+    "mul_dst_add", "mull", "muls", "muls_cast", "ne", "neg", "not_", "or_", "pack", "pair_reduce_sum", "prelu",
+    "reduce_max", "reduce_min", "reduce_sum", "relu", "select", "shift_left", "shift_right", "sqrt", "squeeze",
+    "sub", "subc", "subs", "truncate", "unalign_reg_for_store", "unpack", "update_mask", "xor",
+})
+
 #: `vf.*` ops whose result register is also an input: `acc = vf.<op>(...)` reads `acc`
 #: before writing it. So does any lane-wise op given `mode=MergeMode.MERGING` (inactive
 #: lanes keep the target's old value).

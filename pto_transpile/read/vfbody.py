@@ -20,7 +20,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_api.ops import VF_OP_ROLES
+from pto_api.ops import VF_OP_ROLES, VF_REGISTER_OPS
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,8 @@ def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],
     for call, aliases in calls(body):
         if call.op is not None:
             table = VF_OP_ROLES.get(call.op)
+            if table is None and call.op in VF_REGISTER_OPS:
+                continue  # registers only: what a parameter gives it is a scalar
             if table is None:
                 reached = [p for p in (root(a, aliases) for a in call.args) if p is not None]
                 role = unknown(name, call) if reached else None

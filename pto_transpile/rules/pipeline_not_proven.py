@@ -15,7 +15,8 @@ barrier). The pipelined kernel is written only when
 - no two accesses to the same bytes race (at least one writes, and no sync, mutex, barrier or
   pipe order puts one before the other);
 - every read sees exactly the writes it sees in the serial kernel, every stage invocation
-  receives the same scalar arguments, and GM ends with the same writes.
+  receives the same scalar arguments, and every element of GM ends with the value of the same
+  write (two stores that overlap in part and swap places are a difference).
 
 Anything it cannot prove is this error, naming the two accesses (stage, task, op, pipe,
 core) it cannot order or the read whose value differs.

@@ -310,15 +310,36 @@ class _Report:
                 return
 
     def _outputs(self) -> None:
-        for region, seen in self.s.final.items():
-            got = self.p.final.get(region, frozenset())
-            if got != seen:
-                label = region[0][1]
-                self.add("output", f"`{label}` ends with different contents: the serial kernel leaves "
-                                   f"{self.writers(seen, self.s)} there, the pipelined kernel "
-                                   f"{self.writers(got, self.p)}",
-                         self.kernel.node.name, key=("output", region))
-                return
+        for key, seen in self.s.final.items():
+            got = self.p.final.get(key, ())
+            if got == seen:
+                continue
+            r0, r1, c0, c1, serial, piped = _first_difference(seen, got)
+            self.add("output", f"`{key[1]}[{r0}:{r1}, {c0}:{c1}]` ends with different contents: the serial kernel "
+                               f"leaves {self.writers(serial, self.s)} there, the pipelined kernel "
+                               f"{self.writers(piped, self.p)}",
+                     self.kernel.node.name, key=("output", key))
+            return
+
+
+def _first_difference(a: tuple, b: tuple) -> tuple:
+    """The first rectangle where two `order.contents` disagree, with the writers of each there."""
+    def at(bands: tuple, r: int, c: int) -> frozenset:
+        for r0, r1, runs in bands:
+            if r0 <= r < r1:
+                for c0, c1, who in runs:
+                    if c0 <= c < c1:
+                        return who
+        return frozenset()
+
+    rows = sorted({r for band in a + b for r in band[:2]})
+    for r0, r1 in zip(rows, rows[1:], strict=False):
+        cols = sorted({c for band in a + b if band[0] <= r0 < band[1] for run in band[2] for c in run[:2]})
+        for c0, c1 in zip(cols, cols[1:], strict=False):
+            x, y = at(a, r0, c0), at(b, r0, c0)
+            if x != y:
+                return r0, r1, c0, c1, x, y
+    raise AssertionError("the contents differ but no element does")
 
 
 def _op_name(ev: Event) -> str:

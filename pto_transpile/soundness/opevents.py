@@ -80,7 +80,7 @@ class OpEvents(InterpreterBase):
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
         dst, src, offset = (pos + [None, None, None])[:3]
-        valid = self.valid.of(src, core) if isinstance(src, TileV) else ()
+        valid = self.valid.of(src, core) if isinstance(src, TileV) and self.valid.exact(src, core) else ()
         feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
         return None if feet is None else (feet[1], feet[0])
 
@@ -141,7 +141,7 @@ class OpEvents(InterpreterBase):
         for t in tiles:
             # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
             unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
-            window = tuple(self.valid.of(t, core)) != tuple(t.shape)
+            window = tuple(self.valid.of(t, core)) != tuple(t.shape) or not self.valid.exact(t, core)
             for key in self._tile_keys(t.memory, core, acc_mode):
                 out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure, window))
         return out
@@ -173,14 +173,17 @@ class OpEvents(InterpreterBase):
     def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool, core: int) -> Foot:
         """The GM window a load or store moves: the tile's valid shape at `offsets`."""
         rows = cols = None
-        valid = self.valid.widest(tile, core) if isinstance(tile, (TileV, AnyTileV)) else ()
+        tiled = isinstance(tile, (TileV, AnyTileV))
+        valid = self.valid.widest(tile, core) if tiled else ()
         if len(valid) == 2:
             rows, cols = gm_extent(valid, transpose)
         if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
             r, c = offsets
             label = f"{tensor.name}[{r}:{r + rows}, {c}:{c + cols}]"
-            return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may)
+            # a valid shape known only at run time: the window of the declared shape, a superset
+            return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
+                        tiled and not self.valid.exact(tile, core))
         return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
 
     def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node, epoch: int) -> None:

@@ -70,7 +70,8 @@ class Outcome:
     reaching: dict[ReadId, frozenset] = field(default_factory=dict)
     read_events: dict[ReadId, tuple[Event, Foot]] = field(default_factory=dict)
     writers: dict[WriterId, Event] = field(default_factory=dict)
-    final: dict[tuple, frozenset] = field(default_factory=dict)  #: GM region -> writers left there
+    #: per GM tensor: what it holds at the end, as `contents` gives it (who wrote each part)
+    final: dict[tuple, tuple] = field(default_factory=dict)
     races: list[Race] = field(default_factory=list)
     deadlock: list[Event] = field(default_factory=list)  #: the blocked event of each stuck core
     unbalanced: list[str] = field(default_factory=list)
@@ -146,6 +147,7 @@ class _Memory:
         keep: list[_Record] = []
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
         definite = not (foot.may or foot.window)
+        gm = foot.key[0] == "GM"
         for r in recs:
             if r.dead:
                 continue
@@ -153,12 +155,14 @@ class _Memory:
             if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1:
                 self._conflicts(r, ev, foot, vc)
                 covered = r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1
-                if definite and (covered or not r.write and not self.twins_race) and self._ordered(r, ev, vc):
+                split = (not r.write or gm) and not self.twins_race
+                if definite and (covered or split) and self._ordered(r, ev, vc):
                     # overwritten after it: a later access that would race with the covered part
                     # races with this write, or is ordered after both; keep what is not covered
-                    # (a tile read whole and written back in quarters by two cores)
+                    # (a tile read whole and written back in quarters by two cores). A GM write
+                    # keeps exactly the part it still holds: what the kernel leaves there
                     if not covered:
-                        keep.extend(_Record(piece, False, r.comp, r.epoch, r.event) for piece in _outside(f, foot))
+                        keep.extend(_Record(piece, r.write, r.comp, r.epoch, r.event) for piece in _outside(f, foot))
                     continue
             keep.append(r)
         keep.append(_Record(foot, True, comp, epoch, ev))
@@ -166,12 +170,38 @@ class _Memory:
 
     def finish(self) -> None:
         for key, recs in self.by_key.items():
-            if key[0] != "GM":
+            if key[0] == "GM":
+                self.outcome.final[key] = contents([(r.foot.r0, r.foot.r1, r.foot.c0, r.foot.c1, r.writer)
+                                                    for r in recs if r.write])
+
+
+def contents(pieces: list[tuple]) -> tuple:
+    """What a tensor holds, from the write records left on it `(r0, r1, c0, c1, writer)`: for
+    every element, the set of writes whose value may be there (one, unless writes race or
+    may not happen). Canonical, so two runs that split their records differently compare
+    equal when every element agrees: bands of rows, each a tuple of maximal column runs
+    `(c0, c1, writers)`, as `(r0, r1, runs)` with equal neighbouring bands merged."""
+    rows = sorted({r for p in pieces for r in p[:2]})
+    bands: list[tuple] = []
+    for a, b in zip(rows, rows[1:], strict=False):
+        live = [p for p in pieces if p[0] <= a and b <= p[1]]
+        cols = sorted({c for p in live for c in p[2:4]})
+        runs: list[tuple] = []
+        for c0, c1 in zip(cols, cols[1:], strict=False):
+            who = frozenset(p[4] for p in live if p[2] <= c0 and c1 <= p[3])
+            if not who:
                 continue
-            for r in recs:
-                if r.write:
-                    region = r.foot.region
-                    self.outcome.final[region] = self.outcome.final.get(region, frozenset()) | {r.writer}
+            if runs and runs[-1][1] == c0 and runs[-1][2] == who:
+                runs[-1] = (runs[-1][0], c1, who)
+            else:
+                runs.append((c0, c1, who))
+        if not runs:
+            continue
+        if bands and bands[-1][1] == a and bands[-1][2] == tuple(runs):
+            bands[-1] = (bands[-1][0], b, bands[-1][2])
+        else:
+            bands.append((a, b, tuple(runs)))
+    return tuple(bands)
 
 
 def _twins(a: Event, b: Event) -> bool:

@@ -31,6 +31,7 @@ from pto_transpile.soundness.values import (
     TileTypeV,
     TileV,
     known,
+    run_time,
     sampled_int,
 )
 
@@ -101,8 +102,9 @@ class PlCalls(InterpreterBase):
             d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
         layout = kw.get("layout")
         layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
-        return TileTypeV(tuple(shape), mem, elem_bytes(dtype), initial_valid(shape, valid) if known_valid else (),
-                         layout)
+        at_run_time = isinstance(valid, (list, tuple)) and any(run_time(d) for d in valid)
+        return TileTypeV(tuple(shape), mem, elem_bytes(dtype),
+                         initial_valid(shape, valid) if known_valid and not at_run_time else (), layout, at_run_time)
 
     def _compile_time(self, value: Any, keyword: str, node: cst.Call) -> None:
         """Tile addresses are fixed when the kernel is compiled: one computed from a scalar
@@ -114,7 +116,7 @@ class PlCalls(InterpreterBase):
                 raise CannotModel(f"the tile address `{self._code_of(where)}` depends on the run-time value of "
                                   f"{', '.join(f'`{n}`' for n in names)}: the check proves tile addresses only "
                                   "when they are compile-time constants (module constants, tiling-key fields)",
-                                  where)
+                                  where, kind="runtime")
 
     def _make_tile(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -126,8 +128,11 @@ class PlCalls(InterpreterBase):
         self._compile_time([addr, kw.get("size")], "addr", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
-        return TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
+        tile = TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
                      ttype.elem, ttype.layout, self.valid.number())
+        if ttype.valid_at_run_time:
+            self.valid.unknown(tile)
+        return tile
 
     def _make_tile_group(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -163,6 +168,9 @@ class PlCalls(InterpreterBase):
                             mutex_slots[i] if i < len(mutex_slots) else (), f"slot {i}", ttype.shape, ttype.valid,
                             ttype.elem, ttype.layout, self.valid.number())
                       for i in range(n))
+        if ttype.valid_at_run_time:
+            for tile in tiles:
+                self.valid.unknown(tile)
         self.uniform.periods.add(n)
         self.uniform.depths.add(n)
         return GroupV("", tiles, node)

@@ -41,6 +41,10 @@ HINTS = {
             "in affine GM offsets, first/last-iteration tests and residues `% k`; otherwise shorten the run",
     "cases": "The check runs a kernel at every value of a scalar parameter where one of its tests changes outcome; "
              "test each parameter against fewer values (or make it a tiling-key field)",
+    "runtime": "The check proves what a value known only at run time (a scalar parameter, tiling data, the block "
+               "index, a value read from GM) decides for every value it can take; where it sets the bytes an op "
+               "reaches (a tile address, a vector function's loops and addresses), pass a compile-time value "
+               "instead (a module constant or a tiling-key field)",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",
 }

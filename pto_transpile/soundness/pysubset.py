@@ -456,8 +456,13 @@ class PythonSubset(InterpreterBase):
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, _ = self._args(node, ctx)
+        if name in ("min", "max") and len(pos) == 1 and isinstance(pos[0], (list, tuple)):
+            pos = list(pos[0])  # `min([a, b])`: the same choice
         if name in ("min", "max") and len(pos) > 1:
             self._cut_between(pos, node)
+        kept = self._keep_form(name, pos, node)
+        if kept is not None:
+            return kept[0]
         pos = [sampled_int(p) for p in pos]
         if name in ("min", "max") and opaque_operands(*pos):
             # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
@@ -485,6 +490,27 @@ class PythonSubset(InterpreterBase):
             raise
         except Exception:
             return UNKNOWN
+
+    def _keep_form(self, name: str, pos: list, node: cst.Call) -> tuple | None:
+        """A builtin over sampled parameters that is affine in them on each piece its tests cut
+        (`min`/`max`: the winner, cut where two are equal; `int`; `abs`: cut at 0) keeps
+        their form, so what the result decides is judged for every value as the parameter's
+        own uses are (a GM offset, a valid shape, a vector-function argument); (result,) or
+        None for the builtin as it is."""
+        if not any(isinstance(p, Sym) and sampled_int(p) is not p for p in pos) or not known(*pos):
+            return None
+        if any(isinstance(p, Sym) and sampled_int(p) is p for p in pos) or not all(
+                isinstance(p, int) and not isinstance(p, bool) for p in pos):
+            return None  # a loop variable too, or not numbers: as before
+        if name in ("min", "max") and pos:
+            return ((min if name == "min" else max)(pos),)
+        if name == "int" and len(pos) == 1:
+            return (pos[0],)
+        if name == "abs" and len(pos) == 1:
+            (x,) = pos
+            self._uniform(lambda: self.uniform.test(x, 0, int(x) < 0, self._code_of(node), operator.lt), node)
+            return (self.uniform.negate(x) if int(x) < 0 else x,)
+        return None
 
     def call_function(self, fn: FunctionV, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)

@@ -30,7 +30,9 @@ class CannotModel(Exception):
         super().__init__(reason)
         self.reason = reason
         self.node = node
-        self.kind = kind  #: "unmodelled", or "dynamic" for a size known only at run time
+        #: "unmodelled"; "dynamic" for a size known only at run time; "runtime" for what another
+        #: value known only at run time decides where the check needs a compile-time one
+        self.kind = kind
 
 
 class FunctionReturn(Exception):

@@ -1,8 +1,10 @@
 """Valid shapes and the exact bytes of `pl.insert`, as the soundness interpreter follows them.
 
 The facts are `pto_api.effects` (what the emulator runs too); this module only applies them
-to the interpreter's values. A valid shape the check cannot know is the declared shape: the
-real one is never larger, so footprints stay supersets.
+to the interpreter's values. A valid shape the check cannot know (computed from a value known
+only at run time: a scalar parameter, tiling data, the block index, a value read from GM) is
+the declared shape, marked inexact: the real one is never larger, so footprints stay
+supersets, and an inexact write never counts as overwriting what it may not reach.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from pto_api.effects import insert_blocks, set_valid
 from pto_transpile.soundness.events import Foot
-from pto_transpile.soundness.values import AnyTileV, GroupV, TileV
+from pto_transpile.soundness.values import AnyTileV, GroupV, TileV, run_time
 
 
 def _ints(value: Any, n: int) -> bool:
@@ -26,6 +28,7 @@ class ValidShapes:
     def __init__(self) -> None:
         self._numbers = count(1)
         self._valid: list[dict[int, tuple]] = [{}, {}, {}]
+        self._inexact: list[set[int]] = [set(), set(), set()]  #: descriptors whose valid shape is not known
 
     def number(self) -> int:
         """A new descriptor's number (it starts with its type's valid shape)."""
@@ -35,6 +38,16 @@ class ValidShapes:
         """The tile's valid shape on `core` (its declared shape when not known)."""
         hit = self._valid[core].get(tile.desc) if tile.desc else None
         return hit or tile.valid or tile.shape
+
+    def exact(self, tile: TileV | AnyTileV, core: int) -> bool:
+        """Whether the valid shape of `tile` (of every tile it may be) is known on `core`."""
+        tiles = tile.choices if isinstance(tile, AnyTileV) else (tile,)
+        return not any(t.desc in self._inexact[core] for t in tiles)
+
+    def unknown(self, tile: TileV) -> None:
+        """A tile declared with a valid shape known only at run time: inexact on every core."""
+        for inexact in self._inexact:
+            inexact.add(tile.desc)
 
     def widest(self, tile: TileV | AnyTileV, core: int) -> tuple:
         """The valid shape of `tile`, or the largest of any tile it may be."""
@@ -54,11 +67,13 @@ class ValidShapes:
             tiles, sure = (target.choices, False) if isinstance(target, AnyTileV) else ((target,), True)
         else:
             return
+        known = _ints(shape, 2) and not any(run_time(d) for d in shape)
+        inexact = self._inexact[core]
         for t in tiles:
             if not t.desc or len(t.shape) != 2:
                 continue  # a view: the check keeps its declared extent
             new = t.shape
-            if _ints(shape, 2):
+            if known:
                 try:
                     new = set_valid(t.shape, shape)
                 except ValueError:
@@ -67,6 +82,10 @@ class ValidShapes:
                 old = self.of(t, core)
                 new = (max(old[0], new[0]), max(old[1], new[1]))
             self._valid[core][t.desc] = tuple(new)
+            if not known:
+                inexact.add(t.desc)
+            elif not (may or not sure):
+                inexact.discard(t.desc)
 
 
 def insert_feet(dst: Any, src: Any, offset: Any, src_valid: tuple, keys_of) -> tuple[list[Foot], list[Foot]] | None:

@@ -418,6 +418,11 @@ def _scalar_name(var: tuple) -> str:
     return next(r[1] for r in var[2] if r[0] == "scalar")
 
 
+def roots_of(value: Any) -> set:
+    """What a value varies with: the trip counts, block queries and parameters in its form."""
+    return _roots(getattr(value, "form", ()))
+
+
 def _roots(form: tuple) -> set:
     out: set = set()
     for v, _ in form:

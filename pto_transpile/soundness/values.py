@@ -118,6 +118,8 @@ class TileTypeV:
     elem: int
     valid: tuple = ()  #: `valid_shape`, when static and given
     layout: str = ""
+    #: `valid_shape` computed from a value known only at run time (`run_time`)
+    valid_at_run_time: bool = False
 
     @property
     def nbytes(self) -> int:
@@ -217,6 +219,15 @@ class Sym(int):
         return repr(int(self))
 
     __str__ = __repr__
+
+
+def run_time(value: Any) -> bool:
+    """A number known only at run time that a run follows at one value: one computed from a
+    scalar parameter or tiling data (sampled), the block index, a trip count, a loop variable
+    (a residue of these is periodic, and every phase of it is run), or a value read from GM."""
+    if isinstance(value, Sym):
+        return bool(value.form) and not value.residue
+    return isinstance(value, Opaque)
 
 
 def sampled_int(value: Any) -> Any:

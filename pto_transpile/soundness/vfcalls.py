@@ -14,7 +14,8 @@ from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
-from pto_transpile.soundness.values import AnyTileV, FunctionV, Symbol, TileV
+from pto_transpile.soundness.uniform import roots_of as _roots_of
+from pto_transpile.soundness.values import AnyTileV, FunctionV, Symbol, TileV, run_time
 
 
 class VectorCalls(InterpreterBase):
@@ -45,11 +46,22 @@ class VectorCalls(InterpreterBase):
         self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
 
     def _vf_extents(self, name: str, pos: list, kw: dict, node) -> dict:
+        """The bytes the call reaches, for every value of its arguments known only at run time
+        (a scalar parameter, tiling data, the block index, a value read from GM): those are
+        unknown to the evaluator, which follows both ways of a test on them and refuses a loop
+        or an address they bound."""
         try:
             args = tuple(_vf_argument(v) for v in pos)
             kwargs = tuple(sorted((k, _vf_argument(v)) for k, v in kw.items()))
             return self._extents.extents(name, args, kwargs)
         except vfextent.Unmodelled as exc:
+            varying = [v for v in list(pos) + list(kw.values()) if run_time(v)]
+            if varying:
+                names = sorted({n for v in varying for n in _parameters(v)})
+                what = ", ".join(f"`{n}`" for n in names) if names else "a value known only at run time"
+                raise CannotModel(f"which bytes vector function `{name}` reaches depends on {what}, passed to it, "
+                                  f"and the check cannot bound them for every value ({exc})", node,
+                                  kind="runtime") from None
             raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
 
     def _beyond(self, tile, spans, whole: bool, core: int) -> list[Foot]:
@@ -73,6 +85,17 @@ class VectorCalls(InterpreterBase):
         return self._vf_roles[name]
 
 
+def _parameters(value: Any) -> list[str]:
+    """The scalar parameters a value is computed from."""
+    out = []
+    for var in _roots_of(value):
+        if var[0] == "scalar":
+            out.append(var[1])
+        elif var[0] == "size" and isinstance(var[1], tuple) and var[1][:1] == ("param",):
+            out.append(var[1][1])
+    return out
+
+
 def _vf_argument(value: Any) -> Any:
     """A call argument as the vector-function evaluator takes it (hashable: results are cached)."""
     if isinstance(value, (TileV, AnyTileV)):
@@ -86,6 +109,8 @@ def _vf_argument(value: Any) -> Any:
         if not count or size % count:
             raise vfextent.Unmodelled("a tile argument whose shape is not static")
         return vfextent.TileArg(size // count, shape)
+    if run_time(value):
+        return vfextent.UNKNOWN  # proven for every value, not the one of this run
     if isinstance(value, Symbol):
         return value.leaf
     if value is None or isinstance(value, (bool, int, float, str)):

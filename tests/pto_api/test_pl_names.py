@@ -112,3 +112,14 @@ def test_no_keyword_the_emulator_reads_is_called_a_misspelling():
             assert closest(keyword, known) is None, (op, keyword, closest(keyword, known))
     for op, keywords in OP_KEYWORDS.items():
         assert read.get(op, set()) <= keywords | {"mode"}, op
+
+
+def test_every_vector_op_of_the_emulator_is_a_memory_op_or_a_register_op():
+    # a vf op in neither table is "an op with unknown roles" (PTO053) wherever a vector
+    # function passes it a parameter, a scalar as much as a tile
+    import sim_runtime.pl as pl
+    from pto_api.ops import VF_OP_ROLES, VF_REGISTER_OPS
+
+    ops = {n for n in dir(pl.Vf) if not n.startswith("_")}
+    assert ops - set(VF_OP_ROLES) - VF_REGISTER_OPS == set()
+    assert VF_REGISTER_OPS <= ops and not VF_REGISTER_OPS & set(VF_OP_ROLES)
