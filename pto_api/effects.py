@@ -138,6 +138,12 @@ DEFAULT_LAYOUT: dict[str, str] = {
 
 # -- valid shapes ----------------------------------------------------------------------------
 
+def store_adds(atomic: str | None) -> bool:
+    """Whether a store given `atomic=AtomicType.<atomic>` adds the tile to what GM holds (a read
+    of its window as well as a write) instead of replacing it."""
+    return atomic == "AtomicAdd"
+
+
 def initial_valid(shape: tuple[int, int] | list[int], valid_shape) -> tuple[int, int]:
     """A tile's valid shape when declared: `TileType(valid_shape=...)`, where a missing, None
     or negative entry means the declared extent of that axis."""

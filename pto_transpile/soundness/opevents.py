@@ -13,7 +13,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot
+from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot, store_adds
 from pto_api.ops import PIPE_CORES, SCALAR_VALUE_OPERANDS, move_pipe, op_pipe, op_roles, store_pipe
 from pto_transpile.soundness.events import AIC, AIV0, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
@@ -29,6 +29,7 @@ from pto_transpile.soundness.values import (
     TensorV,
     TileV,
     is_unknown,
+    run_time,
 )
 
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
@@ -45,6 +46,7 @@ class OpEvents(InterpreterBase):
                 raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
             return UNKNOWN
         pipe = self._pipe(op, pos, node)
+        atomic = kw.get("atomic")
         acc = kw.get("acc_to_vec_mode")
         acc_mode = acc.leaf if isinstance(acc, Symbol) else None
         order = kw.get("order")
@@ -65,8 +67,13 @@ class OpEvents(InterpreterBase):
                 foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
                 self._record_gm(value, offsets, foot, op in GM_WRITE_OPS, node, self.epochs[ctx.core])
                 (writes if op in GM_WRITE_OPS else reads).append(foot)
+                if op in GM_WRITE_OPS and store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
+                    reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
+                if op == "insert" and exact is None and i == 0:
+                    # which blocks it writes is not known: the whole tile, a superset, not a cover
+                    feet = [f._replace(window=True) for f in feet]
                 if "R" in role:
                     reads.extend(feet)
                 if "W" in role:
@@ -81,6 +88,8 @@ class OpEvents(InterpreterBase):
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
         dst, src, offset = (pos + [None, None, None])[:3]
         valid = self.valid.of(src, core) if isinstance(src, TileV) and self.valid.exact(src, core) else ()
+        if isinstance(offset, (list, tuple)) and any(run_time(o) for o in offset):
+            return None  # an offset known only at run time: the whole tiles
         feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
         return None if feet is None else (feet[1], feet[0])
 

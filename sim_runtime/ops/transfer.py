@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets, insert_blocks
+from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets, insert_blocks, store_adds
 from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, store_pipe
 from sim_runtime import costs
 from sim_runtime.errors import UnsupportedOpError
@@ -114,7 +114,7 @@ def store(call: OpCall) -> OpPlan:
         offsets = _tile_offsets(call, src, offsets, order, len(offsets))
     vr, vc = src.valid
     index, _, gfp = _gm_window(call, tensor, offsets, vr, vc, order, src)
-    atomic = getattr(call.kwargs.get("atomic"), "name", "AtomicNone") == "AtomicAdd"
+    atomic = store_adds(getattr(call.kwargs.get("atomic"), "name", None))
     relu = call.kwargs.get("relu_pre_mode") is not None
     scale = call.kwargs.get("scale")
     if scale is not None and not isinstance(scale, (int, float)):

@@ -1,0 +1,96 @@
+"""Two vector stages add tiles into `total` with atomic stores: `fill_row` adds ones, then
+`scale_store` adds relu(A_i @ A_i), reads `total` back and stores it as row i of `out`. The
+pipeline runs `fill_row` of task i + 1 before `scale_store` of task i, so the read-back holds
+one more addition than in the serial kernel; as plain writes, the last write before the read
+is the same in both kernels and the difference was not seen. An atomic add reads what it adds to."""
+
+import pypto_pro.language as pl
+
+TILE = 32
+HALF = TILE // 2
+N = 4
+
+
+@pl.pipeline.stage
+def mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db):
+    cur_a = a_l1.next()
+    pl.load(cur_a, a, [ki * TILE, 0])
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, cur_a)
+    pl.move(right, cur_a)
+    pl.matmul(acc, left, right)
+    c_vec = c_vec_db.next()
+    pl.move(c_vec, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+
+@pl.pipeline.stage
+def fill_row(ki, sub_id, total, z_vec):
+    pl.store(total, z_vec, [sub_id * HALF, 0], atomic=pl.AtomicType.AtomicAdd)
+
+
+@pl.pipeline.stage
+def scale_store(ki, sub_id, out, total, c_vec_db, y_db):
+    c_vec = c_vec_db.next()
+    pl.store(total, c_vec, [sub_id * HALF, 0], atomic=pl.AtomicType.AtomicAdd)
+    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)
+    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)
+    y = y_db.next()
+    pl.load(y, total, [sub_id * HALF, 0])
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])
+
+
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+def kernel(
+    a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],
+    out: pl.Tensor[[(N + 16) * TILE, TILE], pl.DT_FP32],
+    total: pl.Tensor[[TILE, TILE], pl.DT_FP32],
+):
+    c_vec_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x0,
+        mutex_ids=[0, 1],
+        fwd_ids=[0, 1],
+        bwd_ids=[2, 3],
+    )
+    with pl.section_cube():
+        a_l1 = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[4, 5],
+        )
+        left_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[6, 7],
+        )
+        right_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right, layout=pl.ZN),
+            addrs=0x0,
+            mutex_ids=[8, 9],
+        )
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[10, 11],
+        )
+    with pl.section_vector():
+        sub_id = pl.get_subblock_idx()
+        y_db = pl.make_tile_group(
+            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+            addrs=0x4000,
+            mutex_ids=[12, 13],
+        )
+        z_vec = pl.make_tile(pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                             addr=0x8000)
+        pl.full(z_vec, 1.0)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+    for ki in pl.range(0, N):
+        with pl.section_vector():
+            fill_row(ki, sub_id, total, z_vec)
+        with pl.section_cube():
+            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
+        with pl.section_vector():
+            scale_store(ki, sub_id, out, total, c_vec_db, y_db)
