@@ -137,7 +137,7 @@ class OpEvents(InterpreterBase):
         for e in node.slice:
             if isinstance(e.slice, cst.Index):
                 self.eval(e.slice.value, ctx)
-        foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may))
+        foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may), True)  # one element of it
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
                             (foot,) if "W" in role else (), (), node, ctx)
         # GM is one memory: the cores that run this read together (kernel code outside any
@@ -193,7 +193,8 @@ class OpEvents(InterpreterBase):
             # a valid shape known only at run time: the window of the declared shape, a superset
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
                         tiled and not self.valid.exact(tile, core))
-        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may)
+        # where it lands is not known: anywhere in the tensor, a superset, never a cover
+        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True)
 
     def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node, epoch: int) -> None:
         """A GM access for the uniformity conditions (`Uniform.finish`), with the number of

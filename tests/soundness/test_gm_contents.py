@@ -79,3 +79,24 @@ def test_the_emulator_agrees(name, same):
     assert code is not None
     row = verify(text, code, "kernel", path=name).rows[-1]
     assert (row.verdict == "ok") == same, (row.verdict, row.message)
+
+
+def test_a_store_at_an_offset_read_from_gm_is_a_superset_of_the_tensor():
+    # where it lands is not known: it conflicts with every access of `out`, and overwrites none
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    text = _kernel("store_offset_param.py")
+    for old, new in [("    pl.store(out, y, [(ki + d) * TILE + sub_id * HALF, 0])",
+                      "    pl.store(out, y, [pl.getval(rows, ki) + sub_id * HALF, 0])"),
+                     ("def scale_store(ki, d, sub_id, out,", "def scale_store(ki, rows, sub_id, out,"),
+                     ("scale_store(ki, d, sub_id, out,", "scale_store(ki, rows, sub_id, out,"),
+                     ("    d: pl.DT_INT32,\n", "    rows: pl.Tensor[[N], pl.DT_INT32],\n")]:
+        assert old in text, old
+        text = text.replace(old, new)
+    file = read(SourceFile.parse(text, "scatter.py"))
+    trace = Interpreter(file, file.kernels[0].node, Config()).run()
+    stores = [f for core in trace.events for ev in core if ev.stage == "scale_store" for f in ev.writes
+              if f.key == ("GM", "out")]
+    assert stores and all(f.window and f.r0 == 0 and f.c0 == 0 for f in stores)
