@@ -315,9 +315,13 @@ class _Report:
             if got == seen:
                 continue
             r0, r1, c0, c1, serial, piped = _first_difference(seen, got)
+            events = [o.writers[w] for o, ws in ((self.s, serial), (self.p, piped)) for w in ws if w in o.writers]
+            inexact = any(f.window for ev in events for f in ev.writes if f.key == key)
+            note = (" (a write whose extent is known only at run time, a valid shape or an offset, counts as "
+                    "reaching all it may reach, and as overwriting none of it)") if inexact else ""
             self.add("output", f"`{key[1]}[{r0}:{r1}, {c0}:{c1}]` ends with different contents: the serial kernel "
                                f"leaves {self.writers(serial, self.s)} there, the pipelined kernel "
-                               f"{self.writers(piped, self.p)}",
+                               f"{self.writers(piped, self.p)}{note}",
                      self.kernel.node.name, key=("output", key))
             return
 

@@ -29,6 +29,7 @@ def test_a_valid_shape_from_a_scalar_is_the_declared_one_for_every_value():
     # sampled at d = 0 .. 11 the rows stay clear of the next task's store; the declared 32 do not
     (message,) = _messages(_kernel("valid_rows_param.py"), "valid_rows_param.py")
     assert "ends with different contents" in message
+    assert "a write whose extent is known only at run time" in message
 
 
 def test_a_valid_shape_from_a_scalar_whose_declared_rows_fit_is_accepted():
