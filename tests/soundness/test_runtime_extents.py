@@ -3,74 +3,63 @@
 A valid shape set from a scalar parameter and the loop count of a vector function passed one
 are proven for every value, not the sampled ones: the valid shape is the declared one and
 never overwrites what it may not reach; the vector function is followed with the value
-unknown."""
+unknown. The kernels are `variants.py`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from variants import KERNEL_TEXTS, edit, valid_rows, vf_count
+from variants import errors as _messages
 
 from pto_transpile import transpile
-
-KERNELS = Path(__file__).parent / "kernels"
-
-
-def _messages(text: str, name: str) -> list[str]:
-    result = transpile(text, path=name)
-    return [d.message for d in result.diagnostics if d.severity == "error"]
-
-
-def _kernel(name: str) -> str:
-    return (KERNELS / name).read_text()
 
 
 def test_a_valid_shape_from_a_scalar_is_the_declared_one_for_every_value():
     # sampled at d = 0 .. 11 the rows stay clear of the next task's store; the declared 32 do not
-    (message,) = _messages(_kernel("valid_rows_param.py"), "valid_rows_param.py")
+    (message,) = _messages(valid_rows(), "valid_rows.py")
     assert "ends with different contents" in message
     assert "a write whose extent is known only at run time" in message
 
 
 def test_a_valid_shape_from_a_scalar_whose_declared_rows_fit_is_accepted():
     # the stores 64 rows apart: the whole 32-row tile fits before the next task's store
-    text = _kernel("valid_rows_param.py").replace("ki * 64 + 40, 0]", "ki * 64 + 16, 0]")
-    assert _messages(text, "valid_rows_param.py") == []
+    assert _messages(valid_rows(offset="16"), "valid_rows.py") == []
 
 
 def test_a_vector_function_bounded_by_a_scalar_is_refused_naming_it():
-    (message,) = _messages(_kernel("vf_count_param.py"), "vf_count_param.py")
+    (message,) = _messages(vf_count(), "vf_count.py")
     assert "which bytes vector function `fill_vf` reaches depends on `d`" in message
-    assert "the trip count of the loop at line 18 (in `fill_vf`) is not static" in message
+    assert "the trip count of the loop at line 17 (in `fill_vf`) is not static" in message
 
 
 @pytest.mark.parametrize("argument", ["min(d, 16)", "max(16, d)", "abs(d)", "int(d)", "min([d, 16])"])
 def test_a_builtin_of_a_scalar_keeps_naming_it(argument):
-    text = _kernel("vf_count_param.py").replace("fill_vf(y, d)", f"fill_vf(y, {argument})")
-    (message,) = _messages(text, "vf_count_param.py")
+    (message,) = _messages(edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {argument})")), "vf_count.py")
     assert "reaches depends on `d`" in message
 
 
 def test_a_vector_function_given_a_scalar_as_data_is_accepted():
     # the parameter only fills registers: the bytes reached are the same for every value
-    text = _kernel("vf_count_param.py").replace("fill_vf(y, d)", "fill_vf(y, 16, d)").replace(
-        "def fill_vf(t, n):", "def fill_vf(t, n, value):").replace("x = vf.full(2.0, p32)", "x = vf.full(value, p32)")
-    assert _messages(text, "vf_count_param.py") == []
+    text = edit(vf_count(), ("fill_vf(y, d)", "fill_vf(y, 16, d)"), ("def fill_vf(t, n):", "def fill_vf(t, n, value):"),
+                ("x = vf.full(2.0, p32)", "x = vf.full(value, p32)"))
+    assert _messages(text, "vf_count.py") == []
 
 
 @pytest.mark.emulator
 @pytest.mark.parametrize("name, d, same", [
-    ("valid_rows_param.py", 3, True),
-    ("valid_rows_param.py", 25, False),
-    ("vf_count_param.py", 2, True),
-    ("vf_count_param.py", 20, False),
+    ("valid_rows", 3, True),
+    ("valid_rows", 25, False),
+    ("vf_count", 2, True),
+    ("vf_count", 20, False),
 ])
 def test_the_emulator_agrees(name, d, same):
     """The transform's output (written without the check) is wrong exactly where the check
     says it cannot prove it: at values the sampled trials never take."""
     from sim_runtime.verify import verify
 
-    text = _kernel(name)
+    text = KERNEL_TEXTS[name]()
     code = transpile(text, path=name, _skip_rules=["PTO061"]).code
     assert code is not None
     row = verify(text, code, "kernel", path=name, scalars=None if d is None else {"d": d}).rows[-1]

@@ -1,0 +1,117 @@
+"""Kernels for the tests on what GM and tile extents hold, each a few edits of
+kernels/store_offset_param.py (two vector stages around a cube stage: `fill_row` stores ones
+into rows of `out`, `scale_store` stores relu(A_i @ A_i) there; the pipeline runs `fill_row` of
+task i + 1 before `scale_store` of task i). Every function returns the kernel's text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pto_transpile import transpile
+
+KERNELS = Path(__file__).parent / "kernels"
+BASE = "store_offset_param.py"
+
+_RELU_STORE = "    pl.relu(y, c_vec)\n    pl.store(out, y, [(ki + d) * TILE + sub_id * HALF, 0])\n"
+_FILL_STORE = "    pl.store(out, z_vec, [ki * TILE + sub_id * HALF, 0])\n"
+_Y_HALF = "type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n" \
+          "            addrs=0x4000,"
+_Y_WHOLE = _Y_HALF.replace("shape=[HALF, TILE]", "shape=[TILE, TILE]")
+
+
+def edit(text: str, *pairs: tuple[str, str]) -> str:
+    for old, new in pairs:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def errors(text: str, name: str) -> list[str]:
+    result = transpile(text, path=name)
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+def base() -> str:
+    return (KERNELS / BASE).read_text()
+
+
+def valid_rows(rows: str = "d + 1", offset: str = "40") -> str:
+    """`scale_store` stores a 32-row tile with a valid shape of `rows` rows at row 64 i +
+    `offset`, `fill_row` 16 rows at row 64 i. With `d + 1` rows at offset 40, task i's second
+    store reaches the next task's first when d >= 24, a value the sampled trials never take,
+    and the pipeline reorders the two: the outputs differ."""
+    return edit(base(), (_FILL_STORE, "    pl.store(out, z_vec, [sub_id * 320 + ki * 64, 0])\n"),
+                (_RELU_STORE, "    pl.relu(c_vec, c_vec)\n    pl.full(y, 2.0)\n"
+                              f"    pl.set_validshape(y, [{rows}, TILE])\n"
+                              f"    pl.store(out, y, [sub_id * 320 + ki * 64 + {offset}, 0])\n"),
+                (_Y_HALF, _Y_WHOLE))
+
+
+def overlap_reordered(rows: int = 26) -> str:
+    """`valid_rows` with a static valid shape and no parameter: with 26 rows, task i's second
+    store (rows 64 i + 40 .. 64 i + 66) and task i + 1's first (rows 64 i + 64 .. 64 i + 80)
+    overlap in two rows, written one after the other on the same pipe in both kernels, in the
+    other order when pipelined. No read sees it, only what GM holds at the end."""
+    return edit(valid_rows(str(rows)), ("def scale_store(ki, d, sub_id,", "def scale_store(ki, sub_id,"),
+                ("scale_store(ki, d, sub_id,", "scale_store(ki, sub_id,"), ("    d: pl.DT_INT32,\n", ""))
+
+
+def vf_count() -> str:
+    """A vector function stores `n` registers of 256 bytes into a 4 KiB tile, with `n` the
+    parameter `d`: for d <= 16 it stays in its slot of `y_db`, for d > 16 it reaches the next
+    slot, which the previous task's store still reads when pipelined (a race). The sampled
+    trials (0, 1, 2, 3, 5, 11) all stay inside."""
+    return edit(base(), ("import pypto_pro.language as pl\n",
+                          "import pypto_pro.language as pl\nfrom pypto_pro.language import Vf as vf\n"),
+                ("@pl.pipeline.stage\ndef mm_stage",
+                 "@pl.vector_function\ndef fill_vf(t, n):\n"
+                 "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+                 "    x = vf.full(2.0, p32)\n    for i in pl.range(0, n):\n        vf.store_align(t + 64 * i, x, p32)\n"
+                 "\n\n@pl.pipeline.stage\ndef mm_stage"),
+                ("    c_vec = c_vec_db.next()\n    y = y_db.next()\n",
+                 "    c_vec = c_vec_db.next()\n    pl.relu(c_vec, c_vec)\n    y = y_db.next()\n"),
+                (_RELU_STORE, "    fill_vf(y, d)\n    pl.set_validshape(y, [HALF, TILE])\n"
+                              "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"),
+                (_Y_HALF, _Y_WHOLE))
+
+
+def atomic_read_back() -> str:
+    """Both vector stages add into `total` with atomic stores: `fill_row` adds ones, then
+    `scale_store` adds relu(A_i @ A_i), reads `total` back and stores it as row i of `out`. The
+    pipeline runs `fill_row` of task i + 1 before `scale_store` of task i, so the read-back holds
+    one more addition than serially; as plain writes, the last write before the read is the same
+    in both kernels and the difference was not seen."""
+    return edit(base(), ("def fill_row(ki, sub_id, out, z_vec):\n" + _FILL_STORE,
+                          "def fill_row(ki, sub_id, total, z_vec):\n"
+                          "    pl.store(total, z_vec, [sub_id * HALF, 0], atomic=pl.AtomicType.AtomicAdd)\n"),
+                ("def scale_store(ki, d, sub_id, out, c_vec_db, y_db):\n    c_vec = c_vec_db.next()\n"
+                 "    y = y_db.next()\n" + _RELU_STORE,
+                 "def scale_store(ki, sub_id, out, total, c_vec_db, y_db):\n    c_vec = c_vec_db.next()\n"
+                 "    pl.store(total, c_vec, [sub_id * HALF, 0], atomic=pl.AtomicType.AtomicAdd)\n"
+                 "    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)\n"
+                 "    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)\n"
+                 "    y = y_db.next()\n    pl.load(y, total, [sub_id * HALF, 0])\n"
+                 "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"),
+                ("    d: pl.DT_INT32,\n", "    total: pl.Tensor[[TILE, TILE], pl.DT_FP32],\n"),
+                ("fill_row(ki, sub_id, out, z_vec)", "fill_row(ki, sub_id, total, z_vec)"),
+                ("scale_store(ki, d, sub_id, out, c_vec_db, y_db)",
+                 "scale_store(ki, sub_id, out, total, c_vec_db, y_db)"))
+
+
+def accumulate_only() -> str:
+    """One stage adds into `total` every iteration and nothing reads it: the additions keep
+    their order in both kernels."""
+    return edit(atomic_read_back(),
+                ("    pl.store(total, z_vec, [sub_id * HALF, 0], atomic=pl.AtomicType.AtomicAdd)",
+                 "    pl.store(out, z_vec, [(ki + 8) * TILE + sub_id * HALF, 0])"),
+                ("    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)\n"
+                 "    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)\n"
+                 "    y = y_db.next()\n    pl.load(y, total, [sub_id * HALF, 0])\n"
+                 "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n", ""),
+                ("fill_row(ki, sub_id, total, z_vec)", "fill_row(ki, sub_id, out, z_vec)"))
+
+
+#: name -> the kernel's text, for parametrised tests
+KERNEL_TEXTS = {"valid_rows": valid_rows, "overlap_reordered": overlap_reordered, "vf_count": vf_count,
+                "atomic_read_back": atomic_read_back, "accumulate_only": accumulate_only}
+
