@@ -126,7 +126,8 @@ class OpEvents(InterpreterBase):
         """An element read or write of a tile; a read's value is named by the read."""
         op = "getval" if role == "R" else "setval"
         feet = self._tile_feet(tile, ctx.core, None)
-        ev = self._op_event(op, "S", feet if "R" in role else (), feet if "W" in role else (),
+        written = [f._replace(window=True) for f in feet]  # one element of it: never a cover
+        ev = self._op_event(op, "S", feet if "R" in role else (), written if "W" in role else (),
                             self._mutex([tile]), node, ctx)
         return Opaque(("read", ev.core, ev.ident))
 

@@ -41,7 +41,9 @@ class VectorCalls(InterpreterBase):
             for kind, out, spans in (("R", reads, extent.reads if extent else ()),
                                      ("W", writes, extent.writes if extent else ())):
                 if kind in role:
-                    out.extend(feet)
+                    # a write of part of the tile (or of parts not known) is not a cover of it
+                    whole = kind == "R" or (extent is not None and _covers(spans, value))
+                    out.extend(feet if whole else [f._replace(window=True) for f in feet])
                 out.extend(self._beyond(value, spans, kind in role, ctx.core))
         self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
 
@@ -83,6 +85,17 @@ class VectorCalls(InterpreterBase):
             # an op the table does not know: assume it reads and writes whatever it reaches
             self._vf_roles[name] = vfbody.param_roles(self.file, name, lambda _function, _call: "RW")
         return self._vf_roles[name]
+
+
+def _covers(spans, tile) -> bool:
+    """Whether byte spans from a tile's first byte cover every tile it may be."""
+    sizes = {t.hi - t.lo for t in (tile.choices if isinstance(tile, AnyTileV) else (tile,))}
+    reached = 0
+    for a, b in sorted(spans):
+        if a > reached:
+            return False
+        reached = max(reached, b)
+    return all(reached >= size for size in sizes)
 
 
 def _parameters(value: Any) -> list[str]:

@@ -92,3 +92,31 @@ def test_an_insert_at_a_scalar_offset_writes_the_whole_tile_as_a_superset(offset
         assert not any(f.window for ev in inserts for f in ev.writes) and max(size) < 64 * 64 * 4
     else:
         assert all(f.window for ev in inserts for f in ev.writes) and size == {64 * 64 * 4}
+
+
+@pytest.mark.parametrize("count, cover", [(16, True), (2, False)])
+def test_a_vector_function_writing_part_of_a_tile_does_not_overwrite_the_rest(count, cover):
+    # 16 registers of 256 bytes fill the 4 KiB tile; 2 leave the rest as it was
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    text = edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {count})"))
+    file = read(SourceFile.parse(text, "vf_count.py"))
+    trace = Interpreter(file, file.kernels[0].node, Config({"d": 0})).run()
+    # the first call on each core: later ones follow a `set_validshape` to 16 of the 32 rows
+    first = [next(ev for ev in core if ev.op == "fill_vf()") for core in trace.events[1:]]
+    feet = [f for ev in first for f in ev.writes]
+    assert feet and all(f.r1 - f.r0 == 4096 and f.window is not cover for f in feet)
+
+
+def test_an_element_write_of_a_tile_does_not_overwrite_the_rest():
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    text = edit(vf_count(), ("    fill_vf(y, d)\n", "    y[0, 0] = 1.0\n"))
+    file = read(SourceFile.parse(text, "element.py"))
+    trace = Interpreter(file, file.kernels[0].node, Config({"d": 0})).run()
+    feet = [f for core in trace.events for ev in core if ev.op == "setval" for f in ev.writes]
+    assert feet and all(f.window for f in feet)
