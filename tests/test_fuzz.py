@@ -131,6 +131,20 @@ def test_rebind_module_name_rebinds_a_constant_after_its_definition():
     assert added and re.match(r"(\w+ \+= \d+|if \w+ > 1:|\w+ = \w+ \* 2 if )", added[0])
 
 
+def test_valid_from_scalar_sets_the_valid_shape_of_a_stored_tile_from_a_new_parameter():
+    texts = {_mutate("valid_from_scalar", seed=s)[0] for s in range(8)}
+    assert any("pl.set_validshape(out_vec, [fz_v + 1, out_vec.shape[1]])\n    pl.store(out, out_vec," in t
+               for t in texts)
+    assert any("[out_vec.shape[0], fz_v + 1]" in t for t in texts)
+    assert all("fz_v: pl.DT_INT32" in t and "def stage4(ki, sub_id, out, out_vec_db, fz_v)" in t for t in texts)
+
+
+def test_atomic_store_makes_a_store_an_atomic_addition_once_or_twice():
+    texts = {_mutate("atomic_store", seed=s)[0] for s in range(8)}
+    counts = {t.count("atomic=pl.AtomicType.AtomicAdd)") for t in texts}
+    assert counts == {1, 2}
+
+
 def _spy_scalars(monkeypatch) -> list:
     """The scalar values of every emulator run the oracle makes from now on."""
     seen: list = []

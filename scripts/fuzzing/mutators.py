@@ -398,6 +398,57 @@ def scalar_branch(a: Anatomy, rng: random.Random) -> Mutation:
     return a.edit(*edits), f"wrapped line {stmt.lineno} `{_short(text)}` in `if {cond}:` ({name} a new parameter)"
 
 
+def _tile_stores(a: Anatomy) -> list[tuple]:
+    """(loop, call, stage, store) for every `pl.store(tensor, tile, offsets)` of a stage whose
+    tile argument is a plain name."""
+    out = []
+    for loop, call, stage in _stage_calls(a):
+        for node in ast.walk(stage):
+            if (_is_pl(node, "store") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Name)):
+                out.append((loop, call, stage, node))
+    return out
+
+
+def _statement_of(stage: ast.FunctionDef, node: ast.AST) -> ast.stmt:
+    return next(s for s in ast.walk(stage) if isinstance(s, ast.Expr) and s.value is node)
+
+
+def valid_from_scalar(a: Anatomy, rng: random.Random) -> Mutation:
+    """Before a stage's `pl.store` of a tile, set the tile's valid rows (or columns) from a new
+    scalar kernel parameter (`fz_v + 1`, so that every run-time value of the oracle is a
+    valid count for a tile of 8 rows or more): the store moves as much as the run says."""
+    loop, call, stage, store = _choose(rng, _tile_stores(a))
+    name = RUNTIME_PREFIX + "v"
+    tile = store.args[1].id
+    stmt = _statement_of(stage, store)
+    start, _ = a.stmt_span(stmt)
+    shape = _choose(rng, [f"[{name} + 1, {tile}.shape[1]]", f"[min({name} + 1, {tile}.shape[0]), {tile}.shape[1]]",
+                          f"[{tile}.shape[0], {name} + 1]"])
+    line = f"{a.indent_of(stmt)}pl.set_validshape({tile}, {shape})\n"
+    edits = [(start, start, line), *_pass_scalar(a, loop, call, stage, name)]
+    return a.edit(*edits), f"`{tile}` stored at line {store.lineno} with valid shape {shape} ({name} a new parameter)"
+
+
+def atomic_store(a: Anatomy, rng: random.Random) -> Mutation:
+    """Make a stage's `pl.store` an atomic addition into GM (`atomic=pl.AtomicType.AtomicAdd`),
+    once or twice in a row: what it leaves depends on every earlier write of those elements,
+    in order."""
+    _loop, _call, stage, store = _choose(rng, [site for site in _tile_stores(a)
+                                              if not any(k.arg == "atomic" for k in site[3].keywords)])
+    start, end = a.node_span(store)
+    end -= 1  # before the closing parenthesis
+    comma = "" if a.segment(start, end).rstrip().endswith(",") else ", "
+    edits = [(end, end, f"{comma}atomic=pl.AtomicType.AtomicAdd")]
+    twice = rng.random() < 0.5
+    if twice:  # the tile added twice: the second addition reads the first
+        stmt = _statement_of(stage, store)
+        line_start, line_end = a.stmt_span(stmt)
+        edits.append((line_end, line_end, a.segment(line_start, end) + f"{comma}atomic=pl.AtomicType.AtomicAdd)\n"))
+    return a.edit(*edits), \
+        f"the store at line {store.lineno} (in {stage.name}) adds atomically{', twice' if twice else ''}"
+
+
 def trip_from_scalar(a: Anatomy, rng: random.Random) -> Mutation:
     """Make a pipeline loop's trip count depend on a scalar kernel parameter:
     `pl.range(lo, min(hi, n))`, or `max(0, hi - n)`."""
@@ -631,6 +682,8 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "shape_dynamic": (4, shape_dynamic),
     "trip_from_gm": (4, trip_from_gm),
     "per_core_loop": (4, per_core_loop),
+    "valid_from_scalar": (4, valid_from_scalar),
+    "atomic_store": (3, atomic_store),
 }
 
 
