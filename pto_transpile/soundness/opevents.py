@@ -54,7 +54,9 @@ class OpEvents(InterpreterBase):
         reads: list[Foot] = []
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)
-        exact = self._insert_feet(pos, ctx.core) if op == "insert" else None
+        inserts = op == "insert" or (op == "move" and _move_inserts(pos, kw))
+        exact = self._insert_feet(pos[:2] + [pos[2] if len(pos) > 2 else kw.get("offset")], ctx.core) \
+            if inserts else None
         gm = any(isinstance(v, TensorV) for v in pos)
         values = SCALAR_VALUE_OPERANDS.get(op, ())
         for i, value in enumerate(list(pos) + list(kw.values())):
@@ -71,7 +73,7 @@ class OpEvents(InterpreterBase):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
-                if op == "insert" and exact is None and i == 0:
+                if inserts and exact is None and i == 0:
                     # which blocks it writes is not known: the whole tile, a superset, not a cover
                     feet = [f._replace(window=True) for f in feet]
                 if "R" in role:
@@ -231,6 +233,15 @@ class OpEvents(InterpreterBase):
         n = self.code_counts[ctx.core][text]
         self.code_counts[ctx.core][text] += 1
         return ("code", text, n)
+
+
+def _move_inserts(pos: list, kw: dict) -> bool:
+    """`pl.move(dst, src, offset=...)` into a bigger destination is an insert (the emulator's
+    `transfer.move`): it writes the blocks `insert_blocks` names, not the whole destination."""
+    offset = pos[2] if len(pos) > 2 else kw.get("offset")
+    dst, src = (pos + [None, None])[:2]
+    return (offset is not None and isinstance(dst, TileV) and isinstance(src, TileV) and len(dst.shape) == 2
+            and len(src.shape) == 2 and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1]))
 
 
 def _memory(tile) -> str:

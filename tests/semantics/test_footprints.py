@@ -23,7 +23,8 @@ KERNEL_FILES = sorted([*ROOT.glob("examples/*.py"), *ROOT.glob("golden/*/input.p
 
 def _vector_function(op: OpFeet, key: tuple) -> bool:
     """A vector-function call: the checker takes each tile its parameter roles read or write
-    as a whole, the emulator the 32-byte blocks its register code reached."""
+    as a whole (a write of part of it never counts as overwriting it), the emulator the
+    32-byte blocks its register code reached."""
     return "vf" in op.flags
 
 
@@ -41,7 +42,7 @@ def _valid_window(op: OpFeet, key: tuple) -> bool:
 
 def _element_access(op: OpFeet, key: tuple) -> bool:
     """`t[i, j]` of a tile or `t[i]` of a GM tensor: the checker does not follow the
-    element's address and takes the whole tile or tensor."""
+    element's address and takes the whole tile or tensor (never as overwriting it)."""
     return op.op in ("getval", "setval")
 
 

@@ -120,3 +120,24 @@ def test_an_element_write_of_a_tile_does_not_overwrite_the_rest():
     trace = Interpreter(file, file.kernels[0].node, Config({"d": 0})).run()
     feet = [f for core in trace.events for ev in core if ev.op == "setval" for f in ev.writes]
     assert feet and all(f.window for f in feet)
+
+
+def test_a_move_into_a_bigger_tile_writes_the_blocks_an_insert_writes():
+    # `pl.move(dst, src, offset=...)` into a bigger destination is an insert on the emulator:
+    # its blocks, not the whole destination written over
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "examples" / "seed_demo.py").read_text()
+    moved = edit(text, ("pl.insert(p_mat, relu_nz, [sub_id * TILE_HALF, 0])",
+                        "pl.move(p_mat, relu_nz, offset=[sub_id * TILE_HALF, 0])"))
+
+    def writes(source: str, op: str) -> list:
+        file = read(SourceFile.parse(source, "seed_demo.py"))
+        trace = Interpreter(file, file.kernels[0].node, Config()).run()
+        return [(ev.core, ev.pipe, ev.writes) for core in trace.events for ev in core if ev.op == op]
+
+    inserted, as_move = writes(text, "insert"), writes(moved, "move")
+    assert inserted and [w for w in as_move if w[2][0].key[0] == "Mat"] == inserted
