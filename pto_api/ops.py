@@ -110,6 +110,19 @@ SCALAR_VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
     **{op: (1,) for op in ("full", "fill", "expands")},
 }
 
+#: Ops whose destination write can be smaller than the destination's valid window: by their
+#: data (`scatter` writes the indexed elements), a pattern (`gathermask`) or what they sort
+#: (one row, the sorted count). The checker counts their writes as reaching all of it and
+#: overwriting none of it.
+PARTIAL_WRITE_OPS = frozenset({"scatter", "gathermask", "histogram", "sort32", "mrgsort", "mrgsort2"})
+
+#: The matmul family writes lhs rows by rhs columns of its destination: the positions of lhs
+#: and rhs among its arguments (the `_mx` forms are partial writes: their scales interleave).
+MATMUL_OPERANDS: dict[str, tuple[int, int]] = {
+    "matmul": (1, 2), "matmul_acc": (2, 3), "matmul_bias": (1, 2),
+    "gemv": (1, 2), "gemv_acc": (2, 3), "gemv_bias": (1, 2),
+}
+
 #: Tile (or GM tensor) arguments passed by keyword: `quant(..., offset=t)` reads the per-row
 #: offsets, `dump_data(acc_tile, ..., workspace=gm)` writes the tile through a GM workspace.
 BLOCK_OP_KEYWORD_ROLES: dict[str, dict[str, Role]] = {

@@ -9,12 +9,21 @@ an `Event` with its footprint (`Foot`s) and the mutex ids its tiles hold, named 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 
 from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot, store_adds
-from pto_api.ops import PIPE_CORES, SCALAR_VALUE_OPERANDS, move_pipe, op_pipe, op_roles, store_pipe
+from pto_api.ops import (
+    MATMUL_OPERANDS,
+    PARTIAL_WRITE_OPS,
+    PIPE_CORES,
+    SCALAR_VALUE_OPERANDS,
+    move_pipe,
+    op_pipe,
+    op_roles,
+    store_pipe,
+)
 from pto_transpile.soundness.events import AIC, AIV0, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
@@ -73,8 +82,9 @@ class OpEvents(InterpreterBase):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
-                if inserts and exact is None and i == 0:
-                    # which blocks it writes is not known: the whole tile, a superset, not a cover
+                if i == 0 and (inserts and exact is None or self._writes_part(op, pos, ctx.core)):
+                    # which blocks it writes is not known, or only part of the destination:
+                    # the whole tile, a superset, not a cover
                     feet = [f._replace(window=True) for f in feet]
                 if "R" in role:
                     reads.extend(feet)
@@ -85,6 +95,23 @@ class OpEvents(InterpreterBase):
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             return Opaque(("read", "GM" if gm else ev.core, ev.ident))
         return None
+
+    def _writes_part(self, op: str, pos: list, core: int) -> bool:
+        """Whether `op` may write less than its destination's valid window (`PARTIAL_WRITE_OPS`;
+        a matmul whose lhs rows by rhs columns are not that window, or not known)."""
+        if op in PARTIAL_WRITE_OPS or op.startswith("matmul_mx"):
+            return True
+        where = MATMUL_OPERANDS.get(op)
+        if where is None:
+            return False
+        tiles = [pos[i] if i < len(pos) else None for i in (0, *where)]
+        if not all(isinstance(t, TileV) and len(t.shape) == 2 for t in tiles):
+            return True
+        valid = self.valid
+        dst, lhs, rhs = cast(list[TileV], tiles)
+        if not all(valid.exact(t, core) for t in (dst, lhs, rhs)):
+            return True
+        return tuple(valid.of(dst, core)) != (valid.of(lhs, core)[0], valid.of(rhs, core)[1])
 
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""

@@ -63,3 +63,56 @@ def test_a_store_at_an_offset_read_from_gm_is_a_superset_of_the_tensor():
     stores = [f for core in trace.events for ev in core if ev.stage == "scale_store" for f in ev.writes
               if f.key == ("GM", "out")]
     assert stores and all(f.window and f.r0 == 0 and f.c0 == 0 for f in stores)
+
+
+_SCATTER = '''
+import pypto_pro.language as pl
+
+
+@pl.jit(auto_mutex=True)
+def k(a: pl.Tensor[[16, 32], pl.DT_FP32], ix: pl.Tensor[[16, 32], pl.DT_INT32],
+      out: pl.Tensor[[16, 32], pl.DT_FP32]):
+    with pl.section_vector():
+        x = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32), addrs=0x0, mutex_ids=[0]).current()
+        i = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_INT32), addrs=0x800,
+                               mutex_ids=[1]).current()
+        o = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32), addrs=0x1000,
+                               mutex_ids=[2]).current()
+        pl.load(x, a, [0, 0])
+        pl.load(i, ix, [0, 0])
+        pl.OP
+        pl.store(out, o, [0, 0])
+'''
+
+
+@pytest.mark.parametrize("op, cover", [("add(o, x, x)", True), ("scatter(o, x, i)", False),
+                                       ("gathermask(o, x, pattern_mode=1)", False)])
+def test_an_op_that_may_write_part_of_its_destination_does_not_overwrite_it(op, cover):
+    # `scatter` writes the elements its indices name, `gathermask` the columns its pattern picks
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    file = read(SourceFile.parse(_SCATTER.replace("pl.OP", f"pl.{op}"), "k.py"))
+    trace = Interpreter(file, file.kernels[0].node, Config()).run()
+    name = op.split("(")[0]
+    feet = [f for core in trace.events for ev in core if ev.op == name for f in ev.writes]
+    assert feet and all(f.window is not cover for f in feet)
+
+
+@pytest.mark.parametrize("rows, cover", [(64, True), (32, False)])
+def test_a_matmul_writes_its_destination_whole_only_when_lhs_rows_by_rhs_columns_fill_it(rows, cover):
+    from pathlib import Path
+
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "seed_demo.py").read_text()
+    moves = "    pl.move(left, cur_a)\n    pl.move(right, b_slot)\n"
+    text = edit(text, (moves + "    pl.matmul(acc, left, right)\n",
+                       moves + f"    pl.set_validshape(left, [{rows}, TILE])\n    pl.matmul(acc, left, right)\n"))
+    file = read(SourceFile.parse(text, "seed_demo.py"))
+    trace = Interpreter(file, file.kernels[0].node, Config()).run()
+    feet = [f for ev in trace.events[0] if ev.op == "matmul" and ev.stage == "stage1" for f in ev.writes]
+    assert len(feet) > 1 and all(f.window is not cover for f in feet)
