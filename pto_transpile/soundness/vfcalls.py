@@ -7,6 +7,7 @@ tiles (`vfextent.py` evaluates the body on the call's arguments).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pto_transpile.read import vfbody
@@ -87,15 +88,22 @@ class VectorCalls(InterpreterBase):
         return self._vf_roles[name]
 
 
-def _covers(spans, tile) -> bool:
+def _covers(spans: tuple, tile) -> bool:
     """Whether byte spans from a tile's first byte cover every tile it may be."""
-    sizes = {t.hi - t.lo for t in (tile.choices if isinstance(tile, AnyTileV) else (tile,))}
+    size = max(t.hi - t.lo for t in tile.choices) if isinstance(tile, AnyTileV) else tile.hi - tile.lo
+    return _reach(spans) >= size
+
+
+@functools.lru_cache(maxsize=4096)
+def _reach(spans: tuple) -> int:
+    """How far byte spans reach without a gap from byte 0 (the evaluator's spans are merged
+    and sorted, and few: one per argument and direction)."""
     reached = 0
     for a, b in sorted(spans):
         if a > reached:
-            return False
+            break
         reached = max(reached, b)
-    return all(reached >= size for size in sizes)
+    return reached
 
 
 def _parameters(value: Any) -> list[str]:
