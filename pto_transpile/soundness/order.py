@@ -133,10 +133,15 @@ class _Memory:
         for r in writes:
             self._conflicts(r, ev, foot, vc)
         seen = []
+        last = len(writes) - 1
         for pos, r in enumerate(writes):
-            part = _intersect(r.foot, foot)
-            if any(not (w.foot.may or w.foot.window) and w.foot.covers(part) for w in writes[pos + 1:]):
-                continue  # overwritten before this read
+            if pos < last:  # the part this read sees of it, overwritten by a later write?
+                f = r.foot
+                a0, a1 = (f.r0 if f.r0 > r0 else r0), (f.r1 if f.r1 < r1 else r1)
+                b0, b1 = (f.c0 if f.c0 > c0 else c0), (f.c1 if f.c1 < c1 else c1)
+                if any(not (w.foot.may or w.foot.window) and w.foot.r0 <= a0 and a1 <= w.foot.r1
+                       and w.foot.c0 <= b0 and b1 <= w.foot.c1 for w in writes[pos + 1:]):
+                    continue
             seen.append(r.writer)
         rid = (ev.core, ev.ident, index)
         self.outcome.reaching[rid] = frozenset(seen)
@@ -223,10 +228,6 @@ def _outside(f: Foot, w: Foot) -> list[Foot]:
     if w.c1 < f.c1:
         pieces.append(f._replace(r0=mid0, r1=mid1, c0=w.c1))
     return pieces
-
-
-def _intersect(a: Foot, b: Foot) -> Foot:
-    return Foot(a.key, max(a.r0, b.r0), min(a.r1, b.r1), max(a.c0, b.c0), min(a.c1, b.c1), a.label)
 
 
 def run_sequential(trace: Trace) -> Outcome:
