@@ -132,15 +132,18 @@ class _Memory:
                   if r.write and r.foot.r0 < r1 and r0 < r.foot.r1 and r.foot.c0 < c1 and c0 < r.foot.c1]
         for r in writes:
             self._conflicts(r, ev, foot, vc)
+        # the writes that overwrite what they cover, by position: only they can hide an earlier one
+        covers = [(pos, w.foot) for pos, w in enumerate(writes) if not (w.foot.may or w.foot.window)]
         seen = []
-        last = len(writes) - 1
+        k = 0  # covers[k:] come after the write at `pos`
         for pos, r in enumerate(writes):
-            if pos < last:  # the part this read sees of it, overwritten by a later write?
+            while k < len(covers) and covers[k][0] <= pos:
+                k += 1
+            if k < len(covers):  # the part this read sees of it, overwritten later?
                 f = r.foot
                 a0, a1 = (f.r0 if f.r0 > r0 else r0), (f.r1 if f.r1 < r1 else r1)
                 b0, b1 = (f.c0 if f.c0 > c0 else c0), (f.c1 if f.c1 < c1 else c1)
-                if any(not (w.foot.may or w.foot.window) and w.foot.r0 <= a0 and a1 <= w.foot.r1
-                       and w.foot.c0 <= b0 and b1 <= w.foot.c1 for w in writes[pos + 1:]):
+                if any(w.r0 <= a0 and a1 <= w.r1 and w.c0 <= b0 and b1 <= w.c1 for _, w in covers[k:]):
                     continue
             seen.append(r.writer)
         rid = (ev.core, ev.ident, index)

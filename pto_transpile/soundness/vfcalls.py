@@ -7,9 +7,9 @@ tiles (`vfextent.py` evaluates the body on the call's arguments).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
+from pto_api.registers import BLOCK_BYTES as BLOCK
 from pto_transpile.read import vfbody
 from pto_transpile.soundness import vfextent
 from pto_transpile.soundness.events import Foot
@@ -42,9 +42,10 @@ class VectorCalls(InterpreterBase):
             for kind, out, spans in (("R", reads, extent.reads if extent else ()),
                                      ("W", writes, extent.writes if extent else ())):
                 if kind in role:
-                    # a write of part of the tile (or of parts not known) is not a cover of it
-                    whole = kind == "R" or (extent is not None and _covers(spans, value))
-                    out.extend(feet if whole else [f._replace(window=True) for f in feet])
+                    if kind == "W" and extent is not None:  # the bytes it stores, not the whole tile
+                        out.extend(self._written(value, spans, extent.exact, ctx.core))
+                    else:
+                        out.extend(feet)
                 out.extend(self._beyond(value, spans, kind in role, ctx.core))
         self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
 
@@ -67,6 +68,25 @@ class VectorCalls(InterpreterBase):
                                   kind="runtime") from None
             raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
 
+    def _written(self, tile, spans, exact: bool, core: int) -> list[Foot]:
+        """The feet of the bytes of the tile a call stores to: each span in whole 32-byte
+        blocks (the hardware's unit, and the emulator's), a cover only where the evaluator
+        knows the span exactly and it is whole blocks (else a superset: `window`)."""
+        out = []
+        may = isinstance(tile, AnyTileV)
+        for t in (tile.choices if may else (tile,)):
+            size = t.hi - t.lo
+            keys = self._tile_keys(t.memory, core, None)
+            for a, b in spans:
+                a, b = max(a, 0), min(b, size)
+                if a >= b:
+                    continue
+                lo, hi = a // BLOCK * BLOCK, min(-(-b // BLOCK) * BLOCK, size)
+                label = t.label if (lo, hi) == (0, size) else f"{t.label} (bytes {lo}..{hi} from its start)"
+                for key in keys:
+                    out.append(Foot(key, t.lo + lo, t.lo + hi, 0, 1, label, may, not exact or (lo, hi) != (a, b)))
+        return out
+
     def _beyond(self, tile, spans, whole: bool, core: int) -> list[Foot]:
         """Feet for the spans (bytes from the tile's first byte) not inside the tile, or all of
         them when the roles did not already count the whole tile."""
@@ -86,24 +106,6 @@ class VectorCalls(InterpreterBase):
             # an op the table does not know: assume it reads and writes whatever it reaches
             self._vf_roles[name] = vfbody.param_roles(self.file, name, lambda _function, _call: "RW")
         return self._vf_roles[name]
-
-
-def _covers(spans: tuple, tile) -> bool:
-    """Whether byte spans from a tile's first byte cover every tile it may be."""
-    size = max(t.hi - t.lo for t in tile.choices) if isinstance(tile, AnyTileV) else tile.hi - tile.lo
-    return _reach(spans) >= size
-
-
-@functools.lru_cache(maxsize=4096)
-def _reach(spans: tuple) -> int:
-    """How far byte spans reach without a gap from byte 0 (the evaluator's spans are merged
-    and sorted, and few: one per argument and direction)."""
-    reached = 0
-    for a, b in sorted(spans):
-        if a > reached:
-            break
-        reached = max(reached, b)
-    return reached
 
 
 def _parameters(value: Any) -> list[str]:

@@ -64,6 +64,8 @@ class Extent:
 
     reads: tuple[tuple[int, int], ...]
     writes: tuple[tuple[int, int], ...]
+    #: the writes are exactly the bytes the call writes (else a superset of them)
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class _Ptr:
 @dataclass(frozen=True)
 class _Mask:
     nbytes: int  #: leading register bytes enabled
+    exact: bool = True  #: False: not known, all of them taken
 
 
 class _Opaque:
@@ -163,6 +166,9 @@ class _Run:
         self.touched: dict[tuple[int, str], list[tuple[int, int]]] = {}
         self.active: list[str] = []
         self.log: list[tuple[int, str, int, int]] | None = None
+        #: a store's bytes were taken larger than they may be (a mask or a branch not known,
+        #: intervals merged into their hull): the writes are a superset, not exactly the bytes
+        self.inexact = False
 
     def top(self, name: str, args: tuple, kwargs: dict) -> dict[int, Extent]:
         bound = [_Ptr(i, 0, a) if isinstance(a, TileArg) else a for i, a in enumerate(args)]
@@ -170,7 +176,9 @@ class _Run:
         out = {}
         for i, a in enumerate(args):
             if isinstance(a, TileArg):
-                out[i] = Extent(_merge(self.touched.get((i, "R"), [])), _merge(self.touched.get((i, "W"), [])))
+                writes = _union(self.touched.get((i, "W"), []))
+                exact = not self.inexact and len(writes) <= MAX_INTERVALS
+                out[i] = Extent(_merge(self.touched.get((i, "R"), [])), _merge(writes), exact)
         return out
 
     # functions and statements ----------------------------------------------------------------
@@ -229,6 +237,7 @@ class _Run:
             test = self.expr(stmt.test, env)
             if isinstance(test, _Opaque):
                 # not static: both ways (the union of what either reaches)
+                self.inexact = True
                 self.block(stmt.body, env)
                 self.block(stmt.orelse, env)
             else:
@@ -422,6 +431,8 @@ class _Run:
         if dist is not None and dist not in ("NORM", "NORM_B8", "NORM_B16", "NORM_B32"):
             raise Unmodelled(f"`vf.store_align` with dist={dist} is not modelled")
         enabled = _enabled(mask, ptr.tile.elem)
+        if mask is not None and not (isinstance(mask, _Mask) and mask.exact):
+            self.inexact = True  # which lanes it writes is not known: all of them, a superset
         if mode == "DATA_BLOCK_COPY":
             if post_update is True:
                 if offset is not None:
@@ -468,6 +479,8 @@ class _Run:
         else:
             spans.append((lo, hi))
         if len(spans) > 4 * MAX_INTERVALS:
+            if kind == "W" and len(_union(spans)) > MAX_INTERVALS:
+                self.inexact = True
             spans[:] = list(_merge(spans))
 
 
@@ -745,10 +758,12 @@ def _mask_of(pattern: Any, dtype: Any) -> Any:
     lanes = REG_BYTES // size
     if pattern == "ALLF":
         return _Mask(0)
+    if pattern == "ALL":
+        return _Mask(REG_BYTES)
     if isinstance(pattern, str) and pattern.startswith("VL") and pattern[2:].isdigit():
         return _Mask(min(lanes, int(pattern[2:])) * size)
     fraction = {"H": 2, "Q": 4}.get(pattern) if isinstance(pattern, str) else None
-    return _Mask(lanes // fraction * size) if fraction else _Mask(REG_BYTES)
+    return _Mask(lanes // fraction * size) if fraction else _Mask(REG_BYTES, exact=False)
 
 
 def _count_mask(count: Any, dtype: Any) -> Any:
@@ -756,7 +771,7 @@ def _count_mask(count: Any, dtype: Any) -> Any:
     size = _dtype_bytes(dtype) or 4
     if _integer(count):
         return _Mask(max(0, min(REG_BYTES // size, count)) * size)
-    return _Mask(REG_BYTES)
+    return _Mask(REG_BYTES, exact=False)
 
 
 def _enabled(mask: Any, lane: int) -> int:
@@ -767,16 +782,23 @@ def _enabled(mask: Any, lane: int) -> int:
     return min(REG_BYTES, -(-mask.nbytes // lane) * lane)
 
 
-def _merge(spans: list) -> tuple[tuple[int, int], ...]:
+def _union(spans: list) -> list[tuple[int, int]]:
+    """The spans as disjoint sorted intervals."""
     out: list[list[int]] = []
     for lo, hi in sorted(spans):
         if out and lo <= out[-1][1]:
             out[-1][1] = max(out[-1][1], hi)
         else:
             out.append([lo, hi])
+    return [(lo, hi) for lo, hi in out]
+
+
+def _merge(spans: list) -> tuple[tuple[int, int], ...]:
+    """The spans' union, or its hull when that has more than MAX_INTERVALS intervals."""
+    out = _union(spans)
     if len(out) > MAX_INTERVALS:
         return ((out[0][0], max(h for _, h in out)),)
-    return tuple((lo, hi) for lo, hi in out)
+    return tuple(out)
 
 
 def _callee(node: ast.expr) -> str:

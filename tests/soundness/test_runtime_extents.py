@@ -94,20 +94,28 @@ def test_an_insert_at_a_scalar_offset_writes_the_whole_tile_as_a_superset(offset
         assert all(f.window for ev in inserts for f in ev.writes) and size == {64 * 64 * 4}
 
 
-@pytest.mark.parametrize("count, cover", [(16, True), (2, False)])
-def test_a_vector_function_writing_part_of_a_tile_does_not_overwrite_the_rest(count, cover):
-    # 16 registers of 256 bytes fill the 4 KiB tile; 2 leave the rest as it was
+@pytest.mark.parametrize("count, mask, nbytes, cover", [
+    (16, "vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)", 4096, True),
+    (2, "vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)", 512, True),
+    (2, "vf.update_mask(8, dtype=pl.DT_FP32)", 2 * 32, True),
+    (2, "vf.create_mask(pattern=pl.MaskPattern.M3, dtype=pl.DT_FP32)", 512, False),
+])
+def test_a_vector_function_writes_the_bytes_it_stores(count, mask, nbytes, cover):
+    # 16 registers of 256 bytes fill the 4 KiB tile, 2 its first 512 bytes and leave the rest
+    # as it was; 8 lanes of fp32 are one 32-byte block per register; a mask of every third
+    # lane is taken whole, as a superset that overwrites nothing
     from pto_transpile.read.reader import read
     from pto_transpile.read.source import SourceFile
     from pto_transpile.soundness.interp import Config, Interpreter
 
-    text = edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {count})"))
+    text = edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {count})"),
+                ("    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n    x = vf.full(2.0, p32)\n",
+                 f"    p32 = {mask}\n    x = vf.full(2.0)\n"))
     file = read(SourceFile.parse(text, "vf_count.py"))
     trace = Interpreter(file, file.kernels[0].node, Config({"d": 0})).run()
-    # the first call on each core: later ones follow a `set_validshape` to 16 of the 32 rows
     first = [next(ev for ev in core if ev.op == "fill_vf()") for core in trace.events[1:]]
-    feet = [f for ev in first for f in ev.writes]
-    assert feet and all(f.r1 - f.r0 == 4096 and f.window is not cover for f in feet)
+    for ev in first:
+        assert sum(f.r1 - f.r0 for f in ev.writes) == nbytes and all(f.window is not cover for f in ev.writes)
 
 
 def test_an_element_write_of_a_tile_does_not_overwrite_the_rest():
