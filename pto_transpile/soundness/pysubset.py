@@ -400,6 +400,8 @@ class PythonSubset(InterpreterBase):
         index = self.eval(node.slice[0].slice.value, ctx)
         if isinstance(index, Sym) and not index.residue and isinstance(obj, (GroupV, list, tuple)):
             self._plain(index, "the index", node.slice[0].slice.value)
+            if not any(var[0] in INDEX for var, _ in index.form):
+                index = UNKNOWN  # a parameter, the block index: any element, for every value
         if isinstance(obj, GroupV):
             if isinstance(index, int) and 0 <= index < obj.depth:
                 return obj.tiles[index]

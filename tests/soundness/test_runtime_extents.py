@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from variants import KERNEL_TEXTS, edit, valid_rows, vf_count
+from variants import KERNEL_TEXTS, base, edit, valid_rows, vf_count
 from variants import errors as _messages
 
 from pto_transpile import transpile
@@ -149,3 +149,25 @@ def test_a_move_into_a_bigger_tile_writes_the_blocks_an_insert_writes():
 
     inserted, as_move = writes(text, "insert"), writes(moved, "move")
     assert inserted and [w for w in as_move if w[2][0].key[0] == "Mat"] == inserted
+
+
+@pytest.mark.parametrize("index, picked", [("d", 6), ("1", 1)])
+def test_a_tile_picked_by_a_scalar_may_be_any_of_them(index, picked):
+    # sampled at d = 0, 1, 2, 3, 5 the fifth slot was never picked; for every value, any is
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.interp import Config, Interpreter
+
+    group = ("        scratch_db = pl.make_tile_group(\n"
+             "            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+             "            addrs=0x9000, mutex_ids=[20, 21, 22, 23, 24, 25])\n")
+    stage = "def scale_store(ki, d, sub_id, out, c_vec_db, y_db"
+    call = "scale_store(ki, d, sub_id, out, c_vec_db, y_db"
+    text = edit(base(), ("    pl.relu(y, c_vec)\n", f"    pl.relu(y, c_vec)\n    pl.full(scratch_db[{index}], 3.0)\n"),
+                ("(ki + d) * TILE", "ki * TILE"), (stage + "):", stage + ", scratch_db):"),
+                (call + ")", call + ", scratch_db)"),
+                ("        pl.full(z_vec, 1.0)\n", "        pl.full(z_vec, 1.0)\n" + group))
+    file = read(SourceFile.parse(text, "pick.py"))
+    trace = Interpreter(file, file.kernels[0].node, Config({"d": 0})).run()
+    fills = [ev for ev in trace.events[1] if ev.op == "full" and ev.stage == "scale_store"]
+    assert fills and all(len(ev.writes) == picked and all(f.may == (picked > 1) for f in ev.writes) for ev in fills)
