@@ -171,3 +171,34 @@ def test_a_tile_picked_by_a_scalar_may_be_any_of_them(index, picked):
     trace = Interpreter(file, file.kernels[0].node, Config({"d": 0})).run()
     fills = [ev for ev in trace.events[1] if ev.op == "full" and ev.stage == "scale_store"]
     assert fills and all(len(ev.writes) == picked and all(f.may == (picked > 1) for f in ev.writes) for ev in fills)
+
+
+def _block_branch() -> str:
+    """branch_on_param.py with a per-core loop, and the store into the block's next task's
+    rows of `a` taken by block 1 only (`if core_id == 1:`)."""
+    text = (Path(__file__).parent / "kernels" / "branch_on_param.py").read_text()
+    return edit(text, ("    if d == 7:\n        pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])\n",
+                       "    if core_id == 1:\n        pl.store(a, y, [(ki + 2) * TILE + sub_id * HALF, 0])\n"),
+                ("def scale_store(ki, d, sub_id,", "def scale_store(ki, core_id, sub_id,"),
+                ("    for ki in pl.range(0, N):\n", "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+                 "    num_cores = pl.get_block_num()\n    for ki in pl.range(core_id, N, num_cores):\n"),
+                ("scale_store(ki, d, sub_id, out,", "scale_store(ki, core_id, sub_id, out,"),
+                ("a: pl.Tensor[[(N + 1) * TILE,", "a: pl.Tensor[[(N + 2) * TILE,"),
+                ("    d: pl.DT_INT32,\n", ""))
+
+
+def test_a_stage_testing_the_block_index_is_refused():
+    # the check follows block 0, which never takes the branch
+    (message,) = _messages(_block_branch(), "block_branch.py")
+    assert "`core_id == 1` in a stage tests get_block_idx(), which tells blocks apart" in message
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("blocks, same", [(1, True), (2, False)])
+def test_the_emulator_agrees_on_the_block_test(blocks, same):
+    from sim_runtime.verify import verify
+
+    text = _block_branch()
+    code = transpile(text, path="block_branch.py", _skip_rules=["PTO061"]).code
+    row = verify(text, code, "kernel", path="block_branch.py", block_dim=blocks).rows[-1]
+    assert (row.verdict == "ok") == same, (row.verdict, row.message)
