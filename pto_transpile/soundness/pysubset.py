@@ -339,8 +339,10 @@ class PythonSubset(InterpreterBase):
         result: Any = True
         for target in node.comparisons:
             right = self.eval(target.comparator, ctx)
-            if ctx.scope is not None:
-                self._same_in_every_block(left, right, node)
+            if _tells_blocks_apart(left, right):
+                # the check follows block 0: for the others, either outcome (both ways, `may`)
+                left, result = right, UNKNOWN
+                continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
                 op = _CMPOPS[type(target.operator)]
                 if not all(isinstance(v, (int, float)) for v in (left, right)) or op in (operator.is_, operator.is_not):
@@ -363,18 +365,6 @@ class PythonSubset(InterpreterBase):
                     result = UNKNOWN
             left = right
         return result
-
-    def _same_in_every_block(self, left: Any, right: Any, node) -> None:
-        """A stage's test on the block index or count tells blocks apart; the check follows
-        block 0 and extends the proof to every block only when they run the same stages the
-        same way, so such a test is refused (block 1 taking `if core_id == 1:` around a store
-        into the next task's rows races when pipelined, and block 0 never takes it)."""
-        blocks = {var[1] for v in (left, right) if isinstance(v, Sym) for var in roots_of(v) if var[0] == "core"}
-        if blocks:
-            raise nonuniform(NonUniform(
-                f"`{self._code_of(node)}` in a stage tests {' and '.join(sorted(blocks))}(), which tells blocks "
-                "apart", "let every block run its stages the same way: do block-specific work before or after the "
-                "pipeline loop, or give it its own kernel", claim="the kernel for every block"), node)
 
     def _ifexp(self, node: cst.IfExp, ctx: Ctx) -> Any:
         t = self.truth(self.eval(node.test, ctx), node.test)
@@ -644,6 +634,14 @@ _EVAL: dict[type, Callable] = {
     cst.Subscript: PythonSubset._subscript,
     cst.Call: PythonSubset._call,
 }
+
+
+def _tells_blocks_apart(left: Any, right: Any) -> bool:
+    """A comparison of the block index or count, and of nothing the loops vary (a test of a
+    per-core loop variable is the loops' business: `Uniform.test`)."""
+    roots = {var for v in (left, right) if isinstance(v, Sym) for var in roots_of(v)}
+    return any(var[0] == "core" for var in roots) and not any(
+        var[0] in INDEX for v in (left, right) if isinstance(v, Sym) for var, _ in v.form)
 
 
 def _difference(x: Any, y: Any) -> tuple:

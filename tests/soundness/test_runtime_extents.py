@@ -187,10 +187,14 @@ def _block_branch() -> str:
                 ("    d: pl.DT_INT32,\n", ""))
 
 
-def test_a_stage_testing_the_block_index_is_refused():
-    # the check follows block 0, which never takes the branch
-    (message,) = _messages(_block_branch(), "block_branch.py")
-    assert "`core_id == 1` in a stage tests get_block_idx(), which tells blocks apart" in message
+@pytest.mark.parametrize("passed", ["core_id", "1 if core_id == 1 else 0"])
+def test_a_test_of_the_block_index_may_go_either_way(passed):
+    # the check follows block 0, which never takes the branch; for the other blocks it may
+    # go either way, and the store it guards is judged as one that may happen
+    call = "            scale_store(ki, {}, sub_id,"
+    text = edit(_block_branch(), (call.format("core_id"), call.format(passed)))
+    (message,) = _messages(text, "block_branch.py")
+    assert "`a` is written in a loop of run-time trip count and its accesses" in message
 
 
 @pytest.mark.emulator
