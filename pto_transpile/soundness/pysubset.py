@@ -341,6 +341,7 @@ class PythonSubset(InterpreterBase):
             right = self.eval(target.comparator, ctx)
             if _tells_blocks_apart(left, right):
                 # the check follows block 0: for the others, either outcome (both ways, `may`)
+                self.uniform.block_tests.append(self._code_of(node))
                 left, result = right, UNKNOWN
                 continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):

@@ -74,6 +74,7 @@ class Access:
     #: derived from them) with their coefficients: the part that moves with their values
     shift: tuple = ()
     epoch: int = 0  #: barriers of every core passed before it
+    may: bool = False  #: made under a condition the check follows both ways
 
 
 @dataclass
@@ -103,6 +104,8 @@ class Uniform:
     residues_of: dict = field(default_factory=dict)
     #: tests on sampled parameters outside the argument (text -> the parameters in it)
     unsettled: dict = field(default_factory=dict)
+    #: tests of the block index or count (`core_id == 1`), each followed both ways
+    block_tests: list = field(default_factory=list)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -279,7 +282,8 @@ class Uniform:
         return var[0] == "derived" and any(r[0] == "size" for r in var[2])
 
     # --- GM offsets -------------------------------------------------------------------------
-    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str, epoch: int = 0) -> None:
+    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str, epoch: int = 0,
+                  may: bool = False) -> None:
         coords: list = []
         shifts: list = []
         for o, e in zip(offsets, extents, strict=True):
@@ -299,7 +303,7 @@ class Uniform:
             linear = tuple(sorted(((v, c) for v, c in form if v[0] in INDEX), key=repr))
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
-        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch))
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may))
 
     def finish(self) -> None:
         """Every tensor written between two barriers of every core: its accesses there of
@@ -342,12 +346,40 @@ class Uniform:
                                  claim=f"the kernel for every value of {', '.join(f'`{n}`' for n in names)}")
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
-            if not any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs))):
-                moving = next(a for a in accs if any(c is not None and c[0] for c in a.coords))
-                raise NonUniform(f"`{tensor}` is written in a loop of run-time trip count and its accesses "
-                                 f"(`{moving.text}`) do not keep different iterations apart",
+            if not self._kept_apart(accs):
+                named = self._blamed(accs)
+                texts = " and ".join(f"`{a.text}`" for a in named)
+                why = (f"{texts} do not stay within one stride of each other" if len(named) == 2
+                       else f"{texts} reaches past the stride the other accesses keep" if named
+                       else f"its accesses (`{accs[0].text}`) do not keep different iterations apart")
+                guarded = next((a for a in named if a.may), None) if self.block_tests else None
+                if guarded is not None:
+                    tests = ", ".join(f"`{t}`" for t in dict.fromkeys(self.block_tests))
+                    why += (f"; `{guarded.text}` depends on {tests}, a test of the block index or count, which the "
+                            "check follows both ways: it follows block 0, and another block may take what block 0 "
+                            "does not")
+                raise NonUniform(f"`{tensor}` is written in a loop of run-time trip count and {why}",
                                  f"access `{tensor}` in every stage at the same stride along one dimension "
-                                 "(`ki * TILE + c`, with each tile inside one stride)")
+                                 "(`ki * TILE + c`, with each tile inside one stride)"
+                                 + (", whichever way the test of the block index goes" if guarded is not None else ""))
+
+    def _kept_apart(self, accs: list[Access]) -> bool:
+        return any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs)))
+
+    def _blamed(self, accs: list[Access]) -> list[Access]:
+        """The accesses to name: the one without which the others keep different iterations
+        apart, else the first two (by their text) that do not keep them apart together."""
+        texts = list(dict.fromkeys(a.text for a in accs))
+        first = {t: next(a for a in accs if a.text == t) for t in texts}
+        alone = [t for t in texts if len(texts) > 2 and self._kept_apart([a for a in accs if a.text != t])]
+        if len(alone) == 1:
+            return [first[alone[0]]]
+        for i, t in enumerate(texts):
+            for u in texts[i:]:
+                pair = [a for a in accs if a.text in (t, u)]
+                if any(a.write for a in pair) and not self._kept_apart(pair):
+                    return [first[t]] if t == u else [first[t], first[u]]
+        return []
 
     def _separates(self, accs: list[Access], axis: int) -> bool:
         coords = [a.coords[axis] for a in accs]

@@ -194,7 +194,10 @@ def test_a_test_of_the_block_index_may_go_either_way(passed):
     call = "            scale_store(ki, {}, sub_id,"
     text = edit(_block_branch(), (call.format("core_id"), call.format(passed)))
     (message,) = _messages(text, "block_branch.py")
-    assert "`a` is written in a loop of run-time trip count and its accesses" in message
+    assert "`a` is written in a loop of run-time trip count and `pl.load(cur_a, a, [ki * TILE, 0])` and " \
+           "`pl.store(a, y, [(ki + 2) * TILE + sub_id * HALF, 0])` do not stay within one stride" in message
+    # the message names the test that makes the store possible
+    assert "depends on `core_id == 1`, a test of the block index" in message
 
 
 @pytest.mark.emulator
