@@ -276,6 +276,29 @@ class Uniform:
                 out.update((name, v) for v in _nearest(anchor, period, a, c, k, r) if low <= v <= high)
         return out
 
+    def piece_bounds(self, value: Any) -> tuple[int | None, int | None] | None:
+        """The least and greatest value `a * d + c` (`value`, affine in one sampled parameter
+        `d`) takes on the piece of `d`'s values this run stands for (between the roots of the
+        tests seen so far; later tests only narrow it), None at either end where the piece
+        reaches the end of int32; None for any other value. Docs: "For every value of a
+        parameter"."""
+        form = _form(value)
+        if len(form) != 1 or form[0][0][0] != "scalar" or _residue(value):
+            return None
+        ((var, a),) = form
+        now = self.scalar_values.get(var[1])
+        if not isinstance(now, int):
+            return None
+        roots = self.scalar_roots.get(var[1], set())
+        if now in roots:
+            return int(value), int(value)
+        below = max((r for r in roots if r < now), default=None)
+        above = min((r for r in roots if r > now), default=None)
+        c = int(value) - a * now
+        lo = None if below is None else a * (math.floor(below) + 1) + c
+        hi = None if above is None else a * (math.ceil(above) - 1) + c
+        return (lo, hi) if a > 0 else (hi, lo)
+
     def _trip_dependent(self, var: tuple) -> bool:
         if var[0] == "size":
             return True

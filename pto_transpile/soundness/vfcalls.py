@@ -55,8 +55,8 @@ class VectorCalls(InterpreterBase):
         unknown to the evaluator, which follows both ways of a test on them and refuses a loop
         or an address they bound."""
         try:
-            args = tuple(_vf_argument(v) for v in pos)
-            kwargs = tuple(sorted((k, _vf_argument(v)) for k, v in kw.items()))
+            args = tuple(_vf_argument(v, self.uniform) for v in pos)
+            kwargs = tuple(sorted((k, _vf_argument(v, self.uniform)) for k, v in kw.items()))
             return self._extents.extents(name, args, kwargs)
         except vfextent.Unmodelled as exc:
             varying = [v for v in list(pos) + list(kw.values()) if run_time(v)]
@@ -119,8 +119,10 @@ def _parameters(value: Any) -> list[str]:
     return out
 
 
-def _vf_argument(value: Any) -> Any:
-    """A call argument as the vector-function evaluator takes it (hashable: results are cached)."""
+def _vf_argument(value: Any, uniform) -> Any:
+    """A call argument as the vector-function evaluator takes it (hashable: results are cached).
+    A value known only at run time is unknown to it, but for the bounds it keeps on the piece
+    of a sampled parameter's values this run stands for (`min(d, 16)`: at most 16)."""
     if isinstance(value, (TileV, AnyTileV)):
         shapes = {(t.hi - t.lo, tuple(t.shape)) for t in (value.choices if isinstance(value, AnyTileV) else (value,))}
         if len(shapes) != 1:
@@ -132,8 +134,11 @@ def _vf_argument(value: Any) -> Any:
         if not count or size % count:
             raise vfextent.Unmodelled("a tile argument whose shape is not static")
         return vfextent.TileArg(size // count, shape)
-    if run_time(value):
-        return vfextent.UNKNOWN  # proven for every value, not the one of this run
+    if run_time(value):  # proven for every value, not the one of this run
+        bounds = uniform.piece_bounds(value)
+        if bounds is None or bounds == (None, None):
+            return vfextent.UNKNOWN
+        return bounds[0] if bounds[0] == bounds[1] else vfextent.Bounded(*bounds)
     if isinstance(value, Symbol):
         return value.leaf
     if value is None or isinstance(value, (bool, int, float, str)):

@@ -21,9 +21,11 @@ so the enabled bytes are rounded up to whole lanes). A
 address per call (shared with nested vector functions), that starts at the target and moves
 by the offset (NORM) or by `repeat_stride * 32` bytes (`DATA_BLOCK_COPY`).
 
-Anything else that touches memory (a `vf.*` memory op other than `load_align`/`store_align`,
-an offset or trip count that is not static, a statement the evaluator does not know) raises
-`Unmodelled`: the check then refuses instead of guessing.
+A loop whose trip count is known only within bounds (`Bounded`: a run-time value clamped,
+`min(d, 16)`) runs to its largest count, and what it stores is a superset; it may not move a
+cursor. Anything else that touches memory (a `vf.*` memory op other than
+`load_align`/`store_align`, an offset or trip count that is not static, a statement the
+evaluator does not know) raises `Unmodelled`: the check then refuses instead of guessing.
 """
 
 from __future__ import annotations
@@ -90,6 +92,16 @@ _REG = _Opaque()
 _UNKNOWN = _Opaque()
 #: pass this for a scalar argument whose value is not known
 UNKNOWN = _UNKNOWN
+
+
+@dataclass(frozen=True)
+class Bounded(_Opaque):
+    """A scalar argument not known but for bounds (`lo <= value <= hi`, None: no bound): a
+    run-time value clamped, `min(d, 16)`. Unknown to everything but a loop it bounds, which is
+    followed to its largest trip count, its writes then a superset (not exactly the bytes)."""
+
+    lo: int | None
+    hi: int | None
 
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
@@ -265,11 +277,24 @@ class _Run:
         if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
             raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not over `pl.range`/`range`")
         bounds = [self.expr(a, env) for a in it.args]
-        if not bounds or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+        widest = _widest(bounds)
+        if widest is None:
             raise Unmodelled(f"the trip count of the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not static")
         if stmt.orelse:
             raise Unmodelled("`for ... else` in a vector function is not modelled")
-        values = range(*bounds)
+        if any(isinstance(b, Bounded) for b in bounds):
+            # a trip count known within bounds: every iteration it may run, and what they store
+            # is a superset; address registers moved by it would be anywhere afterwards
+            self.inexact = True
+            before = dict(self.cursors)
+            self._for_values(stmt, env, range(*widest))
+            if self.cursors != before:
+                raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) moves an address "
+                                 "register a number of times known only within bounds")
+            return
+        self._for_values(stmt, env, range(*bounds))
+
+    def _for_values(self, stmt: ast.For, env: dict, values: range) -> None:
         if len(values) > 3 and _affine_loop(stmt, self.owner.memo):
             self._for_affine(stmt, env, values)
             return
@@ -799,6 +824,26 @@ def _merge(spans: list) -> tuple[tuple[int, int], ...]:
     if len(out) > MAX_INTERVALS:
         return ((out[0][0], max(h for _, h in out)),)
     return tuple(out)
+
+
+def _widest(bounds: list) -> list[int] | None:
+    """The `range` arguments covering every iteration a loop over `bounds` may run: a
+    `Bounded` stop at its greatest value, a `Bounded` start (step 1) at its least; None when
+    that is not static."""
+    args = [0, *bounds] if len(bounds) == 1 else list(bounds)
+    if len(args) == 2:
+        args.append(1)
+    if len(args) != 3:
+        return None
+    start, stop, step = args
+    if isinstance(stop, Bounded):
+        stop = stop.hi
+    if isinstance(start, Bounded) and step == 1:
+        start = start.lo
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, stop, step)) or \
+            (any(isinstance(b, Bounded) for b in bounds) and step <= 0):
+        return None
+    return [start, stop, step]
 
 
 def _callee(node: ast.expr) -> str:

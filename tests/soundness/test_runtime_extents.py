@@ -34,10 +34,35 @@ def test_a_vector_function_bounded_by_a_scalar_is_refused_naming_it():
     assert "the trip count of the loop at line 17 (in `fill_vf`) is not static" in message
 
 
-@pytest.mark.parametrize("argument", ["min(d, 16)", "max(16, d)", "abs(d)", "int(d)", "min([d, 16])"])
+@pytest.mark.parametrize("argument", ["max(16, d)", "abs(d)", "int(d)", "max(d, 0) + 16"])
 def test_a_builtin_of_a_scalar_keeps_naming_it(argument):
+    # no bound above on some piece of d's values: the loop's trip count is not bounded
     (message,) = _messages(edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {argument})")), "vf_count.py")
     assert "reaches depends on `d`" in message
+
+
+@pytest.mark.parametrize("argument", ["min(d, 16)", "min([d, 16])", "min(16, d)", "max(0, min(d, 16))",
+                                      "min(d, 8) * 2", "16 - max(d, 0)", "min(d + 10, 16)"])
+def test_a_scalar_clamped_to_what_fits_is_accepted(argument):
+    # on each piece of d's values the run stands for, the count is at most 16 registers, the
+    # tile's 4 KiB: the loop is followed to that count, its stores a superset
+    assert _messages(edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {argument})")), "vf_count.py") == []
+
+
+@pytest.mark.parametrize("argument, past", [("min(d, 17)", "4352"), ("min(d, 8) * 3", "5376")])
+def test_a_scalar_clamped_past_the_tile_is_refused_as_a_race(argument, past):
+    (message,) = _messages(edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {argument})")), "vf_count.py")
+    assert f"`fill_vf()` on V of AIV0 writes `y_db[0] (bytes 0..{past} from its start)`" in message
+
+
+def test_a_loop_of_bounded_count_that_moves_an_address_register_is_refused():
+    # where the register points after the loop depends on how many times it ran
+    text = edit(vf_count(), ("fill_vf(y, d)", "fill_vf(y, min(d, 8))"),
+                ("    for i in pl.range(0, n):\n        vf.store_align(t + 64 * i, x, p32)\n",
+                 "    for i in pl.range(0, n):\n        vf.store_align(t, x, p32, 64, post_update=True)\n"
+                 "    vf.store_align(t, x, p32)\n"))
+    (message,) = _messages(text, "vf_count.py")
+    assert "moves an address register a number of times known only within bounds" in message
 
 
 def test_a_vector_function_given_a_scalar_as_data_is_accepted():
@@ -53,6 +78,8 @@ def test_a_vector_function_given_a_scalar_as_data_is_accepted():
     ("valid_rows", 25, False),
     ("vf_count", 2, True),
     ("vf_count", 20, False),
+    ("vf_clamped_17", 16, True),
+    ("vf_clamped_17", 17, False),
 ])
 def test_the_emulator_agrees(name, d, same):
     """The transform's output (written without the check) is wrong exactly where the check

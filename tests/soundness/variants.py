@@ -112,6 +112,13 @@ def accumulate_only() -> str:
 
 
 #: name -> the kernel's text, for parametrised tests
+def vf_clamped_17() -> str:
+    """`vf_count` with the count clamped to 17 registers (`min(d, 17)`): one past the tile for
+    d >= 17, in it below."""
+    return edit(vf_count(), ("fill_vf(y, d)", "fill_vf(y, min(d, 17))"))
+
+
 KERNEL_TEXTS = {"valid_rows": valid_rows, "overlap_reordered": overlap_reordered, "vf_count": vf_count,
-                "atomic_read_back": atomic_read_back, "accumulate_only": accumulate_only}
+                "atomic_read_back": atomic_read_back, "accumulate_only": accumulate_only,
+                "vf_clamped_17": vf_clamped_17}
 
