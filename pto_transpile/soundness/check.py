@@ -43,8 +43,8 @@ MAX_PROBLEMS = 4
 #: symbolically) and tests affine in one parameter (split at their roots: `_run_all`).
 SCALAR_TRIALS = (2, 0, 1, 3, 5, 11)
 #: Counts an outer loop of run-time trip count is run at, at least; it also runs at every count
-#: up to period + ring, which passes every phase of what it carries (an inner loop: every
-#: count up to the bound of `_trip_configs`).
+#: up to `_Bounds.outer`, which passes both boundary zones and every phase of what it carries
+#: (an inner loop: every count up to `_Bounds.inner`).
 OUTER_TRIPS = (0, 1, 2, 3)
 #: Most concrete runs the trip-count argument may take for one kernel.
 MAX_TRIP_RUNS = 600
@@ -527,12 +527,18 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
 
 @dataclass
 class _Bounds:
-    """The trip-count argument's numbers (docs/design.md, "For every trip count")."""
+    """The trip-count argument's numbers (docs/design.md, "For every trip count").
+
+    A task whose neighbourhood (the tasks at most `W` before or after it) reaches the fill
+    (`F` tasks) or the end of the run is in a boundary zone of `zone = F + W` tasks at either
+    end; every other task is steady, and a steady task behaves as every steady task of its
+    phase modulo `L`. A run of `T >= 2 * zone` tasks holds the start zone of every longer run
+    and the end zone of every run congruent to it modulo `L`; a run of `T >= 2 * zone + L`
+    tasks holds a steady task of every phase as well."""
 
     ring: int  #: R, tasks in flight
     period: int  #: L
-    inner: int  #: F + L + W: every inner count up to it stands for every count
-    outer: int  #: every outer count up to it stands for every count
+    zone: int  #: F + W, with F = R - 1 and W = R
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -540,16 +546,35 @@ class _Bounds:
         # its buffers let a task run at most one rotation of its deepest group ahead
         ring = max(found.rings) if found.rings and generated else max(found.depths, default=1) + 1
         period = math.lcm(*found.periods) if found.periods else 1
-        return cls(ring, period, (ring - 1) + period + ring, max(max(OUTER_TRIPS), ring + 2, period + ring))
+        return cls(ring, period, (ring - 1) + ring)
 
-    def representative(self, trips: int, outer: bool) -> int:
-        """The count whose run stands for a run of `trips` iterations: `trips` itself up to the
-        bound; past it the count below the bound with the same residue modulo the period (a run
-        at T >= bound holds every situation of the run at T - L, so T - L stands for it)."""
-        bound = self.outer if outer else self.inner
-        if trips < bound:
+    @property
+    def inner(self) -> int:
+        """Every inner count up to this one (included) is run for a loop of run-time trip
+        count: together they hold every start zone, every end zone at every phase and a
+        steady task of every phase, which is all a longer run holds."""
+        return 2 * self.zone + self.period
+
+    def outer(self, inner: int | None) -> int:
+        """The same for an outer loop whose inner loop runs `inner` tasks (None: it has none,
+        or they are at least `zone + W`): the outer iterations that hold a task of either
+        boundary zone or whose neighbourhood reaches one, at each end, and one period of
+        steady outer iterations between them."""
+        if inner is None or inner == 0 or inner >= self.zone + self.ring:
+            reach = 1  # no task, or the tasks of the first and last iteration hold both zones
+        else:
+            reach = -(-(self.zone + self.ring) // inner)
+        return max(max(OUTER_TRIPS), 2 * reach + self.period)
+
+    def representative(self, trips: int, outer: bool, inner: int | None = None) -> int:
+        """The count whose one run stands for a run of `trips` iterations: `trips` itself below
+        `low + L`, where `low` is the bound above (a run of `low` iterations or more holds both
+        boundary zones and a steady task or iteration of every phase); past it the count in
+        `[low, low + L)` with the same residue modulo the period, which keeps the phase of the
+        end zone and of what the loop carries on."""
+        low = self.outer(inner) if outer else self.inner
+        if trips < low + self.period:
             return trips
-        low = bound - self.period
         return low + (trips - low) % self.period
 
 
@@ -587,26 +612,18 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                           "one expression", where)
             leaves[leaf] = origin
     b = _Bounds.of(found, len(functions) > 1)
-    ring, period, bound, longest = b.ring, b.period, b.inner, b.outer
-    # an outer loop runs through every phase of what it carries (period + ring iterations), and
-    # as often as a window of W tasks needs to span its iterations when the inner loops are
-    # shorter than W (filtered per inner count below)
+    ring, period = b.ring, b.period
+    # an outer loop runs through both of its boundary zones and every phase of what it carries,
+    # more of its iterations when the inner loops are short (filtered per inner count below)
     outer, nested = found.outer, found.nested
-    ranges = [[roots[o] + t for t in (range(longest + 1) if o in outer else range(bound + 1))] for o in roots]
-    count = math.prod(len(r) for r in ranges) + len(base) - 1  # before merging the runs of empty outer loops
-    if count > MAX_TRIP_RUNS:
-        return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
-                                  f"ring {ring}), more than the check's limit of {MAX_TRIP_RUNS}: fewer loops of "
-                                  "run-time trip count or shorter rotations (tile group depths, `% k`)", where)
+    ranges = [[roots[o] + t for t in range((b.outer(0) if o in outer else b.inner) + 1)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
     configs = []
     seen = set()
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
-        if any(trips[out] - roots[out] > max(max(OUTER_TRIPS), period + ring,
-                                             -(-ring // max(trips[inner] - roots[inner], 1)) + 2)
-               for out, inner in nested):
+        if any(trips[out] - roots[out] > b.outer(trips[inner] - roots[inner]) for out, inner in nested):
             continue
         # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts
         for out, inner in nested:
@@ -616,7 +633,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown))
-    middle = {o: roots[o] + min(3 if o in outer else bound, 3) for o in roots}
+    count = len(configs) + len(base) - 1
+    if count > MAX_TRIP_RUNS:
+        return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
+                                  f"ring {ring}), more than the check's limit of {MAX_TRIP_RUNS}: fewer loops of "
+                                  "run-time trip count or shorter rotations (tile group depths, `% k`)", where)
+    middle = {o: roots[o] + 3 for o in roots}
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown))
@@ -646,14 +668,20 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     b = _Bounds.of(found, len(functions) > 1)
     trips: dict = {}
     shorter = False
+    counts: dict = {}
     for origin, zero in found.roots.items():
         stop = _evaluate(origin, dims, names)
         if stop is None:
             return None
-        count = max(stop - zero, 0)
-        rep = b.representative(count, origin in found.outer)
-        shorter |= rep != count
-        trips[origin] = zero + rep
+        counts[origin] = max(stop - zero, 0)
+    # inner loops first: an outer loop's representative depends on how many tasks its inner
+    # loops run (the shortest, when there are several)
+    for origin in sorted(found.roots, key=lambda o: o in found.outer):
+        inners = [trips[i] - found.roots[i] if i in trips else counts[i]
+                  for o, i in found.nested if o == origin and i in counts]
+        rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None)
+        shorter |= rep != counts[origin]
+        trips[origin] = found.roots[origin] + rep
     if not shorter:
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,

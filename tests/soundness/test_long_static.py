@@ -97,3 +97,53 @@ def test_a_loop_too_long_to_follow_names_what_keeps_the_argument_out():
     # the same loop with a uniform body is proven at its representative count
     assert _errors(_static("residue_defect.py", 100_001), "residue_defect.py") == []
     assert _errors(_static("residue_defect.py", 100_002), "residue_defect.py") != []
+
+
+def _variants():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import variants
+
+    return variants
+
+
+@pytest.mark.parametrize("n, wrong", [(8, False), (258, True), (259, True), (301, True)])
+def test_a_defect_at_one_phase_of_the_steady_state_is_refused(monkeypatch, n, wrong):
+    # wrong in task 8 of every run of 10 tasks or more: the representative run must hold a
+    # steady task of every phase (it held tasks 0..5 for 258 before)
+    runs = _runs(monkeypatch)
+    errors = _errors(_variants().phase_defect(n), "phase_defect.py")
+    assert bool(errors) == wrong, errors
+    if n > 100:
+        assert all(max(c.trips.values()) < 40 for c in runs if c.trips), [c.trips for c in runs]
+        assert errors and "stage `scale_store` (task 8), `pl.add` on V of AIV0 reads" in errors[0], errors
+
+
+@pytest.mark.parametrize("m, wrong", [(8, False), (32, True)])
+def test_a_defect_at_one_phase_of_an_outer_loop_is_refused(m, wrong):
+    # the first task of outer iteration 9 writes what the last of outer iteration 8 reads: the
+    # outer loop's representative count must hold a steady outer iteration of every phase
+    errors = _errors(_variants().outer_phase_defect(m, 64), "outer_phase_defect.py")
+    assert bool(errors) == wrong, errors
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("n, same", [(8, True), (258, False)])
+def test_the_emulator_agrees_on_the_phase_defect(n, same):
+    from sim_runtime.verify import verify
+
+    text = _variants().phase_defect(n)
+    code = transpile(text, path="phase_defect.py", _skip_rules=["PTO061"]).code
+    row = verify(text, code, "kernel", path="phase_defect.py").rows[-1]
+    assert (row.verdict == "ok") == same, (row.verdict, row.message)
+
+
+@pytest.mark.campaign  # 2,048 tasks on the emulator: about a minute
+def test_the_emulator_agrees_on_the_outer_phase_defect():
+    from sim_runtime.verify import verify
+
+    text = _variants().outer_phase_defect(32, 64)
+    code = transpile(text, path="outer_phase_defect.py", _skip_rules=["PTO061"]).code
+    row = verify(text, code, "kernel", path="outer_phase_defect.py").rows[-1]
+    assert row.verdict != "ok", (row.verdict, row.message)

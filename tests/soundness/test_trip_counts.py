@@ -41,9 +41,9 @@ def test_a_trip_count_from_a_scalar_parameter_is_proven(monkeypatch):
     result = _transpile("trip_param.py")
     assert _errors(result) == []
     counts = sorted({c.trips[("param", "n")] for c in runs})
-    # every count from the empty loop to fill + period + window: a ctx ring of 2 (fill 1, window
-    # 2) and a period of 6 (tile groups of 2 slots, `ki % 3`)
-    assert counts == list(range(1 + 6 + 2 + 1)), counts
+    # every count from the empty loop to both boundary zones (fill + window each) and a period:
+    # a ctx ring of 2 (fill 1, window 2) and a period of 6 (tile groups of 2 slots, `ki % 3`)
+    assert counts == list(range(2 * (1 + 2) + 6 + 1)), counts
 
 
 def test_a_trip_count_from_a_dynamic_dimension_is_proven():

@@ -118,6 +118,53 @@ def vf_clamped_17() -> str:
     return edit(vf_count(), ("fill_vf(y, d)", "fill_vf(y, min(d, 17))"))
 
 
+_W_TILE = ("        pl.full(z_vec, 1.0)\n",
+           "        pl.full(z_vec, 1.0)\n        w_vec = pl.make_tile(pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32,"
+           " target_memory=pl.MemorySpace.Vec), addr=0xA000)\n        pl.full(w_vec, 0.0)\n")
+
+
+def phase_defect(n: int) -> str:
+    """`fill_row` of a task at phase 9 of 12 (`ki % 12 == 9`) writes `w_vec`, which every
+    `scale_store` adds to its tile. Pipelined, `fill_row` of task 9 runs before `scale_store` of
+    task 8, which then adds 3 instead of 0: wrong for every `N` of 10 or more, in a steady task
+    (not one of the fill or the drain) when `N` is long."""
+    return edit(base(), ("def fill_row(ki, sub_id, out, z_vec):\n" + _FILL_STORE,
+                         "def fill_row(ki, sub_id, out, z_vec, w_vec):\n" + _FILL_STORE
+                         + "    if ki % 12 == 9:\n        pl.full(w_vec, 3.0)\n"),
+                ("fill_row(ki, sub_id, out, z_vec)", "fill_row(ki, sub_id, out, z_vec, w_vec)"),
+                ("def scale_store(ki, d, sub_id, out, c_vec_db, y_db):",
+                 "def scale_store(ki, sub_id, out, c_vec_db, y_db, w_vec):"),
+                ("scale_store(ki, d, sub_id, out, c_vec_db, y_db)", "scale_store(ki, sub_id, out, c_vec_db, y_db, w_vec)"),
+                (_RELU_STORE, "    pl.relu(y, c_vec)\n    pl.add(y, y, w_vec)\n"
+                              "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"),
+                _W_TILE, ("    d: pl.DT_INT32,\n", ""), ("N = 4\n", f"N = {n}\n"))
+
+
+def outer_phase_defect(m: int, n: int) -> str:
+    """`phase_defect` one level up: an outer loop of `m` iterations around the loop of `n`
+    tasks, whose first task writes `w_vec` in the outer iteration at phase 9 of 12 (`q_count %
+    12 == 9`); pipelined, the last `scale_store` of outer iteration 8 sees it. Rows are numbered
+    by a counter carried across both loops (`tick`)."""
+    text = edit(base(), ("def fill_row(ki, sub_id, out, z_vec):\n" + _FILL_STORE,
+                         "def fill_row(ki, tick, q_count, sub_id, out, z_vec, w_vec):\n"
+                         "    pl.store(out, z_vec, [tick * TILE + sub_id * HALF, 0])\n"
+                         "    if ki == 0:\n        if q_count % 12 == 9:\n            pl.full(w_vec, 3.0)\n"),
+                ("def scale_store(ki, d, sub_id, out, c_vec_db, y_db):",
+                 "def scale_store(ki, tick, sub_id, out, c_vec_db, y_db, w_vec):"),
+                (_RELU_STORE, "    pl.relu(y, c_vec)\n    pl.add(y, y, w_vec)\n"
+                              "    pl.store(out, y, [tick * TILE + sub_id * HALF, 0])\n"),
+                _W_TILE, ("    d: pl.DT_INT32,\n", ""), ("N = 4\n", f"N = {n}\nM = {m}\n"),
+                ("out: pl.Tensor[[(N + 16) * TILE, TILE]", "out: pl.Tensor[[M * N * TILE, TILE]"))
+    loop = text[text.index("    for ki in pl.range(0, N):\n"):]
+    nested = ("    q_count = 0\n    tick = 0\n    for qi in pl.range(0, M):\n"
+              + "".join("    " + line + "\n" for line in loop.splitlines())
+              .replace("fill_row(ki, sub_id, out, z_vec)", "fill_row(ki, tick, q_count, sub_id, out, z_vec, w_vec)")
+              .replace("scale_store(ki, d, sub_id, out, c_vec_db, y_db)",
+                       "scale_store(ki, tick, sub_id, out, c_vec_db, y_db, w_vec)")
+              + "            tick = tick + 1\n        q_count = q_count + 1\n")
+    return text.replace(loop, nested)
+
+
 KERNEL_TEXTS = {"valid_rows": valid_rows, "overlap_reordered": overlap_reordered, "vf_count": vf_count,
                 "atomic_read_back": atomic_read_back, "accumulate_only": accumulate_only,
                 "vf_clamped_17": vf_clamped_17}
