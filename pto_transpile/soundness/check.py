@@ -136,6 +136,7 @@ def _config_key(config: Config) -> tuple:
 
 def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> list[Problem]:
     interp = Interpreter(file, kernel.node, config, auto_mutex)
+    interp.rotation_margin = 0  # its own prefire and drain tests
     try:
         trace = interp.run()
     except CannotModel as exc:
@@ -166,6 +167,7 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
     except CannotModel as exc:
         return [Problem(exc.kind, exc.reason, _input_node(file, exc.node, kernel))]
     interp = Interpreter(file, generated, config, auto_mutex)
+    interp.rotation_margin = None  # its stages are the serial kernel's, checked there
     if generated_pl is not None:
         interp.pl = generated_pl
     try:
@@ -505,6 +507,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         interp = Interpreter(file, fn, config, auto_mutex)
         if pl is not None:
             interp.pl = pl
+            interp.rotation_margin = None
         try:
             interp.run()
         except CannotModel as exc:
@@ -581,8 +584,8 @@ class _Bounds:
 def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
-    docs/design.md ("For every trip count"): inner loops 0 .. F + L + W, outer loops at
-    `OUTER_TRIPS`. A discovery run of each function finds those loops, the period L (every
+    docs/design.md ("For every trip count"): inner loops 0 .. `_Bounds.inner`, outer loops
+    0 .. `_Bounds.outer` of each inner count. A discovery run of each function finds those loops, the period L (every
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
     unknown = frozenset(_range_constants(file, kernel, known=False))
@@ -616,7 +619,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # an outer loop runs through both of its boundary zones and every phase of what it carries,
     # more of its iterations when the inner loops are short (filtered per inner count below)
     outer, nested = found.outer, found.nested
-    ranges = [[roots[o] + t for t in range((b.outer(0) if o in outer else b.inner) + 1)] for o in roots]
+    longest = max(b.outer(n) for n in range(b.inner + 1))
+    ranges = [[roots[o] + t for t in range((longest if o in outer else b.inner) + 1)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
     configs = []

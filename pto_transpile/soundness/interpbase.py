@@ -75,6 +75,11 @@ class InterpreterBase:
         self.trips = dict(config.trips)
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars))
         self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed
+        #: iterations at either end of a loop of run-time trip count whose tile-group moves may
+        #: differ from the others' (boundary tests: the first and the last); None: not checked (the
+        #: generated kernel runs the serial kernel's stages, checked there); 0: a hand-pipelined
+        #: kernel's deepest group plus one (its own prefire and drain tests)
+        self.rotation_margin: int | None = 1
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
         self._carried: dict[int, tuple] = {}
         self.steps = 0

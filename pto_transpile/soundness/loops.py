@@ -119,15 +119,24 @@ class Loops(InterpreterBase):
         carried, assigned = self._carried_names(node)
         previous: list[dict] = [{} for _ in ctxs]
         broke = False
+        moves: list[dict] = []
         try:
             for v in r:
                 uni.values[key] = v
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, Sym(v, ((key, 1),), moving=v), ctx)
                     self._carry(ctx, carried, assigned, prev, node)
+                before = dict(uni.rotations)
                 if self._loop_body(node, ctxs):
                     broke = True
                     break
+                moves.append({k: n - before.get(k, 0) for k, n in uni.rotations.items() if n != before.get(k, 0)})
+            margin = self.rotation_margin
+            if margin is not None:
+                try:
+                    uni.steady_rotations(moves, label, margin or max(uni.depths, default=1) + 1)
+                except NonUniform as exc:
+                    raise nonuniform(exc, node) from None
         finally:
             uni.active.pop()
             if saved is not None:

@@ -106,6 +106,9 @@ class Uniform:
     unsettled: dict = field(default_factory=dict)
     #: tests of the block index or count (`core_id == 1`), each followed both ways
     block_tests: list = field(default_factory=list)
+    #: (core, group) -> how many times its cursor moved so far, and the group's name
+    rotations: dict = field(default_factory=dict)
+    group_names: dict = field(default_factory=dict)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -418,6 +421,27 @@ class Uniform:
         lo = min(c[1] for c in coords)
         hi = max(c[1] + c[2] for c in coords)
         return stride > 0 and hi - lo <= stride
+
+    def rotated(self, core: int, group: Any, name: str) -> None:
+        """A group's cursor moved (`.next()`)."""
+        key = (core, id(group))
+        self.rotations[key] = self.rotations.get(key, 0) + 1
+        self.group_names[key] = name
+
+    def steady_rotations(self, moves: list[dict], label: str, margin: int = 1) -> None:
+        """Each tile group must move its cursor as many times in every iteration of a loop of
+        run-time trip count but the `margin` first and last (`moves`: per iteration, group ->
+        moves): rotated in some iterations only (`if ki % 2 == 0: x_db.next()`), its slot
+        repeats with a period the check does not take ("For every trip count", Periodicity)."""
+        steady = moves[margin:len(moves) - margin]
+        for key in {k for m in steady for k in m}:
+            counts = {m.get(key, 0) for m in steady}
+            if len(counts) > 1:
+                name = self.group_names.get(key, "a tile group")
+                raise NonUniform(f"tile group `{name}` moves to its next slot in some iterations of the loop over "
+                                 f"`{label}` and not in others", f"move `{name}` to its next slot the same number "
+                                 "of times in every iteration (`.next()` outside any test), or pick its slot by a "
+                                 "residue of the loop variable")
 
     # --- the period and the bound -----------------------------------------------------------
     def period(self) -> int:

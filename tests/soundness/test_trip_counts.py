@@ -405,3 +405,14 @@ def test_the_per_core_kernels_run_as_the_serial_kernel(make, kernel, path, block
     assert code is not None
     rows = verify(text, code, kernel, path=path, block_dim=block_dim).rows
     assert [r.verdict for r in rows] == ["ok", "ok"], [r.message for r in rows]
+
+
+def test_a_tile_group_rotated_in_some_iterations_only_is_refused():
+    # its slot repeats every 4 iterations, a period the `% 2` and the depth of 2 do not give
+    text = (KERNELS / "trip_param.py").read_text()
+    assert "    y = y_db.next()\n" in text
+    text = text.replace("    y = y_db.next()\n",
+                        "    if ki % 2 == 0:\n        y = y_db.next()\n    else:\n        y = y_db.current()\n")
+    (message,) = _errors(transpile(text, path="trip_param.py"))
+    assert "tile group `y_db` moves to its next slot in some iterations of the loop over `ki` and not in others" \
+        in message, message
