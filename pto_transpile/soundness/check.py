@@ -496,6 +496,8 @@ class _Found:
     rings: set = field(default_factory=set)
     depths: set = field(default_factory=set)
     in_address: set = field(default_factory=set)
+    #: trip-count root -> the period of its loop's own iterations (`Uniform.loop_period`)
+    loop_periods: dict = field(default_factory=dict)
 
 
 def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, hand: bool,
@@ -525,6 +527,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.rings |= uni.rings
         found.depths |= uni.depths
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
+        for origin, period in uni.loop_periods(groups=interp.rotation_margin is not None).items():
+            found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
     return found
 
 
@@ -542,6 +546,9 @@ class _Bounds:
     ring: int  #: R, tasks in flight
     period: int  #: L
     zone: int  #: F + W, with F = R - 1 and W = R
+    #: the period of an inner loop's own iterations (`Uniform.loop_period`: what its
+    #: iterations move), which divides L; an outer loop's state repeats with L
+    inner_period: int = 0
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -549,14 +556,20 @@ class _Bounds:
         # its buffers let a task run at most one rotation of its deepest group ahead
         ring = max(found.rings) if found.rings and generated else max(found.depths, default=1) + 1
         period = math.lcm(*found.periods) if found.periods else 1
-        return cls(ring, period, (ring - 1) + ring)
+        inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
+        inner_period = math.lcm(*inner) if inner and generated else period
+        return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period)
 
     @property
     def inner(self) -> int:
         """Every inner count up to this one (included) is run for a loop of run-time trip
         count: together they hold every start zone, every end zone at every phase and a
         steady task of every phase, which is all a longer run holds."""
-        return 2 * self.zone + self.period
+        return 2 * self.zone + self.inner_period
+
+    def loop_periods(self, found: _Found) -> dict:
+        """The period each inner loop's runs were chosen for (`Config.loop_periods`)."""
+        return {root: self.inner_period for root in found.roots if root not in found.outer}
 
     def outer(self, inner: int | None) -> int:
         """The same for an outer loop whose inner loop runs `inner` tasks (None: it has none,
@@ -576,9 +589,10 @@ class _Bounds:
         `[low, low + L)` with the same residue modulo the period, which keeps the phase of the
         end zone and of what the loop carries on."""
         low = self.outer(inner) if outer else self.inner
-        if trips < low + self.period:
+        period = self.period if outer else self.inner_period
+        if trips < low + period:
             return trips
-        return low + (trips - low) % self.period
+        return low + (trips - low) % period
 
 
 def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
@@ -636,7 +650,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         key = tuple(trips.values())
         if key not in seen:
             seen.add(key)
-            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown))
+            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
+                                  loop_periods=b.loop_periods(found)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -645,7 +660,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     middle = {o: roots[o] + 3 for o in roots}
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
-                              trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown))
+                              trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
+                              loop_periods=b.loop_periods(found)))
     return configs
 
 
@@ -689,7 +705,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     if not shorter:
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
-                   symbolic_names=frozenset(names))]
+                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found))]
 
 
 def _static_dims(file, kernel) -> dict:

@@ -117,6 +117,7 @@ class Loops(InterpreterBase):
         uni.loops[key] = loop
         uni.active.append(loop)
         carried, assigned = self._carried_names(node)
+        uni.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
         previous: list[dict] = [{} for _ in ctxs]
         broke = False
         moves: list[dict] = []
@@ -125,12 +126,16 @@ class Loops(InterpreterBase):
                 uni.values[key] = v
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, Sym(v, ((key, 1),), moving=v), ctx)
-                    self._carry(ctx, carried, assigned, prev, node)
+                    self._carry(ctx, carried, assigned, prev, node, key)
                 before = dict(uni.rotations)
                 if self._loop_body(node, ctxs):
                     broke = True
                     break
                 moves.append({k: n - before.get(k, 0) for k, n in uni.rotations.items() if n != before.get(k, 0)})
+            uni.loop_lengths[key] = max(uni.loop_lengths.get(key, 0), len(moves))
+            if self.rotation_margin == 1:  # the serial kernel: the moves of a middle iteration
+                for group in uni.group_depths:
+                    uni.group_moves[(key, group)] = moves[1].get(group, 0) if len(moves) >= 3 else None
             margin = self.rotation_margin
             if margin is not None:
                 try:
@@ -217,7 +222,7 @@ class Loops(InterpreterBase):
                 return None
         return "other"
 
-    def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node) -> None:
+    def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node, key: tuple = ()) -> None:
         """At an iteration's start: counters become `Sym`s of their own variable (stepping by
         the same amount every iteration); any other plain integer the body binds, and every
         integer field of a `pl.struct` the kernel holds, must be what it was at the previous
@@ -240,9 +245,11 @@ class Loops(InterpreterBase):
                         raise nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
                                                      "iterations", f"step `{name}` by the same amount in every "
                                                      "iteration"), node)
+                    uni.steps[(key, var)] = delta
                 prev[name] = int(value)
                 if k is not None:
                     uni.periods.add(k)
+                    uni.residues.add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif isinstance(value, (int, float)) and not isinstance(value, Sym):
                 self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)

@@ -79,6 +79,9 @@ class Config:
     #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
     #: (one the discovery runs missed) is refused
     period: int = 0
+    #: the same per trip-count root of an inner loop: the period of its own iterations
+    #: (`Uniform.loop_period`), which divides `period`
+    loop_periods: dict = field(default_factory=dict)
     #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a
     #: kernel whose static loops run long is checked at representative trip counts
     symbolic_dims: bool = False

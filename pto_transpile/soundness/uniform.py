@@ -106,9 +106,20 @@ class Uniform:
     unsettled: dict = field(default_factory=dict)
     #: tests of the block index or count (`core_id == 1`), each followed both ways
     block_tests: list = field(default_factory=list)
-    #: (core, group) -> how many times its cursor moved so far, and the group's name
+    #: (core, group) -> how many times its cursor moved so far, and the group's name and depth
     rotations: dict = field(default_factory=dict)
     group_names: dict = field(default_factory=dict)
+    group_depths: dict = field(default_factory=dict)
+    #: what repeats, for the period of each loop (`loop_period`): every residue taken, as
+    #: (form of what it is taken of, k); per (loop, variable) a counter's step per iteration;
+    #: per (loop, group) the moves of a group's cursor per iteration (None: not known)
+    residues: set = field(default_factory=set)
+    steps: dict = field(default_factory=dict)
+    group_moves: dict = field(default_factory=dict)
+    #: loop -> its trip-count root, the counters it carries, its step (None: the block count)
+    loop_facts: dict = field(default_factory=dict)
+    #: loop -> the most iterations one of its runs took (fewer than 3: steps not measured)
+    loop_lengths: dict = field(default_factory=dict)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -137,6 +148,7 @@ class Uniform:
         if fn is operator.mod:
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
+                self.residues.add((lf, int(right)))
                 return Sym(value, lf, True)
             derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies")
             now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None
@@ -427,6 +439,50 @@ class Uniform:
         key = (core, id(group))
         self.rotations[key] = self.rotations.get(key, 0) + 1
         self.group_names[key] = name
+        self.group_depths[key] = group.depth
+
+    def loop_periods(self, groups: bool) -> dict:
+        """Each trip-count root (its origin, as `Config.trips` names it) -> the lcm of
+        `loop_period` of the loops it bounds."""
+        out: dict = {}
+        for key, (root, _carried, _step) in self.loop_facts.items():
+            if root is not None and self.loop_lengths.get(key, 0) >= 3:  # else its steps are not measured
+                out[root[1]] = math.lcm(out.get(root[1], 1), self.loop_period(key, groups))
+        return out
+
+    def loop_period(self, key: tuple, groups: bool = True) -> int:
+        """How many iterations of loop `key` it takes for everything that repeats to repeat:
+        each residue `x % k` repeats every `k / gcd(k, s)` iterations, `s` what `x` moves by
+        in one (the loop variable by its step, a counter by its step, anything the loop does
+        not move by 0), each tile group every `depth / gcd(depth, m)`, `m` its moves per
+        iteration; where a step is not known, every `k` (or `depth`) iterations, as in the
+        period `L` of every loop. Without `groups`, the groups are left out (the generated
+        kernel: its stages move them as the serial kernel's do, counted there)."""
+        parts = [1]
+        for form, k in self.residues:
+            moved: int | None = 0
+            for var, c in form:
+                step = self._step(key, var)
+                if step is None:
+                    moved = None
+                    break
+                moved = (moved or 0) + c * step
+            parts.append(k if moved is None else k // math.gcd(k, moved % k))
+        for group, depth in (self.group_depths.items() if groups else ()):
+            m = self.group_moves.get((key, group))
+            parts.append(depth if m is None else depth // math.gcd(depth, m % depth))
+        return math.lcm(*parts)
+
+    def _step(self, key: tuple, var: tuple) -> int | None:
+        """What `var` moves by in one iteration of loop `key`, None when not known."""
+        _root, carried, step = self.loop_facts[key]
+        if var == key:
+            return step
+        if var[0] == "carried":
+            return self.steps.get((key, var)) if var[1] in carried else 0
+        if var[0] in ("loop", "size", "core", "scalar"):
+            return 0  # another loop's variable (restarts in it, or fixed while it runs), a size
+        return None
 
     def steady_rotations(self, moves: list[dict], label: str, margin: int = 1) -> None:
         """Each tile group must move its cursor as many times in every iteration of a loop of

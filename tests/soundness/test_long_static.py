@@ -147,3 +147,22 @@ def test_the_emulator_agrees_on_the_outer_phase_defect():
     code = transpile(text, path="outer_phase_defect.py", _skip_rules=["PTO061"]).code
     row = verify(text, code, "kernel", path="outer_phase_defect.py").rows[-1]
     assert row.verdict != "ok", (row.verdict, row.message)
+
+
+@pytest.mark.parametrize("preload, counts", [(1, (20, 16)), (2, (20, 28))])
+def test_flash_attention_runs_at_the_counts_its_periods_give(monkeypatch, preload, counts):
+    # the KV loop's own period: 6 at preload 1 (its groups of 2 and 3 slots, `tick % 3`, the ring
+    # of 3; `acc_db`, 4 slots moved twice a task, repeats every 2), 12 at preload 2 (a ring of
+    # 4); the query loop's is the whole L = 12 (it carries what the KV loop moves)
+    runs = _runs(monkeypatch)
+    text = (EXAMPLES / "flash_attention_dn.py").read_text()
+    text = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    assert _errors_at(text, preload) == []
+    trips = [c.trips for c in runs if c.trips]
+    by_tensor = {origin[2][1]: count for origin, count in trips[0].items()} if len(trips) == 1 else {}
+    assert (by_tensor.get("q"), by_tensor.get("k")) == counts, trips
+
+
+def _errors_at(text: str, preload: int) -> list[str]:
+    result = transpile(text, path="flash_attention_dn.py", preload=preload)
+    return [d.message for d in result.diagnostics if d.severity == "error"]

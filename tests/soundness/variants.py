@@ -134,7 +134,8 @@ def phase_defect(n: int) -> str:
                 ("fill_row(ki, sub_id, out, z_vec)", "fill_row(ki, sub_id, out, z_vec, w_vec)"),
                 ("def scale_store(ki, d, sub_id, out, c_vec_db, y_db):",
                  "def scale_store(ki, sub_id, out, c_vec_db, y_db, w_vec):"),
-                ("scale_store(ki, d, sub_id, out, c_vec_db, y_db)", "scale_store(ki, sub_id, out, c_vec_db, y_db, w_vec)"),
+                ("scale_store(ki, d, sub_id, out, c_vec_db, y_db)",
+                 "scale_store(ki, sub_id, out, c_vec_db, y_db, w_vec)"),
                 (_RELU_STORE, "    pl.relu(y, c_vec)\n    pl.add(y, y, w_vec)\n"
                               "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"),
                 _W_TILE, ("    d: pl.DT_INT32,\n", ""), ("N = 4\n", f"N = {n}\n"))

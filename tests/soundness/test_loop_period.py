@@ -1,0 +1,54 @@
+"""The period of one loop's own iterations (`Uniform.loop_period`): what its iterations move,
+each rotation repeating every `k / gcd(k, step)` iterations; a step it cannot know counts as
+the whole rotation."""
+
+from __future__ import annotations
+
+import pytest
+
+from pto_transpile.soundness.uniform import Uniform
+
+INNER, OUTER = ("loop", 1), ("loop", 2)
+TICK = ("carried", "tick")
+
+
+def _uniform() -> Uniform:
+    uni = Uniform()
+    uni.loop_facts[INNER] = (("size", "n"), frozenset({"tick"}), 1)
+    uni.loop_facts[OUTER] = (("size", "m"), frozenset({"tick", "q"}), None)  # a per-core loop
+    uni.steps[(INNER, TICK)] = 1
+    return uni
+
+
+@pytest.mark.parametrize("form, k, period", [
+    (((INNER, 1),), 3, 3),  # ki % 3
+    (((INNER, 2),), 4, 2),  # (2 * ki) % 4
+    (((INNER, 3),), 3, 1),  # (3 * ki) % 3: the same every iteration
+    (((TICK, 1),), 3, 3),  # tick % 3, tick stepping by 1
+    (((OUTER, 1),), 3, 1),  # qi % 3: fixed while the inner loop runs
+    (((("derived", 7, ()), 1),), 5, 5),  # a value it cannot follow: the whole rotation
+])
+def test_a_residue_repeats_by_its_step(form, k, period):
+    uni = _uniform()
+    uni.residues.add((form, k))
+    assert uni.loop_period(INNER) == period
+
+
+def test_a_counter_of_unknown_step_and_a_per_core_loop_count_whole():
+    uni = _uniform()
+    uni.residues.add((((TICK, 1),), 4))
+    uni.residues.add((((OUTER, 1),), 3))
+    # the outer loop carries `tick` but its step there was not measured; it steps by the
+    # block count, which the run does not know
+    assert uni.loop_period(OUTER) == 12
+
+
+@pytest.mark.parametrize("depth, moves, period", [(4, 2, 2), (4, 1, 4), (3, 3, 1), (2, 0, 1), (4, None, 4)])
+def test_a_tile_group_repeats_by_its_moves_per_iteration(depth, moves, period):
+    uni = _uniform()
+    group = type("Group", (), {"depth": depth})()
+    uni.rotated(0, group, "g")
+    uni.group_moves[(INNER, (0, id(group)))] = moves
+    assert uni.loop_period(INNER) == period
+    # the generated kernel leaves groups to the serial kernel
+    assert uni.loop_period(INNER, groups=False) == 1
