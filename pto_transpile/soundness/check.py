@@ -30,6 +30,7 @@ from pto_transpile.soundness import parallel
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
+from pto_transpile.soundness.uniform import outer_period
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
@@ -498,6 +499,8 @@ class _Found:
     in_address: set = field(default_factory=set)
     #: trip-count root -> the period of its loop's own iterations (`Uniform.loop_period`)
     loop_periods: dict = field(default_factory=dict)
+    #: outer loop's root -> what its iterations move (`Uniform.outer_rotations`)
+    rotations: dict = field(default_factory=dict)
 
 
 def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, hand: bool,
@@ -529,6 +532,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
         for origin, period in uni.loop_periods(groups=interp.rotation_margin is not None).items():
             found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
+        for origin, parts in uni.outer_rotations(groups=interp.rotation_margin is not None).items():
+            found.rotations[origin] = found.rotations.get(origin, []) + parts
     return found
 
 
@@ -547,8 +552,11 @@ class _Bounds:
     period: int  #: L
     zone: int  #: F + W, with F = R - 1 and W = R
     #: the period of an inner loop's own iterations (`Uniform.loop_period`: what its
-    #: iterations move), which divides L; an outer loop's state repeats with L
+    #: iterations move), which divides L
     inner_period: int = 0
+    #: outer loop's root -> what its iterations move, by the inner trip count
+    #: (`Uniform.outer_rotations`); an outer loop not there repeats with L
+    rotations: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -558,7 +566,8 @@ class _Bounds:
         period = math.lcm(*found.periods) if found.periods else 1
         inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
         inner_period = math.lcm(*inner) if inner and generated else period
-        return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period)
+        return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
+                   dict(found.rotations) if generated else {})
 
     @property
     def inner(self) -> int:
@@ -567,29 +576,41 @@ class _Bounds:
         steady task of every phase, which is all a longer run holds."""
         return 2 * self.zone + self.inner_period
 
-    def loop_periods(self, found: _Found) -> dict:
-        """The period each inner loop's runs were chosen for (`Config.loop_periods`)."""
-        return {root: self.inner_period for root in found.roots if root not in found.outer}
+    def outer_period(self, root, inner: int | None) -> int:
+        """The period of an outer loop's iterations whose inner loop runs `inner` tasks: the
+        order of what one of them moves the state by (`uniform.outer_period`), else L."""
+        if root not in self.rotations or inner is None:
+            return self.period
+        period = outer_period(self.rotations[root], inner, self.period)
+        return period if self.period % period == 0 else self.period
 
-    def outer(self, inner: int | None) -> int:
+    def loop_periods(self, found: _Found, trips: dict) -> dict:
+        """The period each loop's runs were chosen for at `trips` (`Config.loop_periods`)."""
+        out = {root: self.inner_period for root in found.roots if root not in found.outer}
+        for out_root, inner_root in found.nested:
+            if out_root in trips and inner_root in trips and out_root in self.rotations:
+                out[out_root] = self.outer_period(out_root, trips[inner_root] - found.roots[inner_root])
+        return out
+
+    def outer(self, inner: int | None, root=None) -> int:
         """The same for an outer loop whose inner loop runs `inner` tasks (None: it has none,
         or they are at least `zone + W`): the outer iterations that hold a task of either
         boundary zone or whose neighbourhood reaches one, at each end, and one period of
-        steady outer iterations between them."""
+        steady outer iterations between them (`outer_period`)."""
         if inner is None or inner == 0 or inner >= self.zone + self.ring:
             reach = 1  # no task, or the tasks of the first and last iteration hold both zones
         else:
             reach = -(-(self.zone + self.ring) // inner)
-        return max(max(OUTER_TRIPS), 2 * reach + self.period)
+        return max(max(OUTER_TRIPS), 2 * reach + self.outer_period(root, inner))
 
-    def representative(self, trips: int, outer: bool, inner: int | None = None) -> int:
+    def representative(self, trips: int, outer: bool, inner: int | None = None, root=None) -> int:
         """The count whose one run stands for a run of `trips` iterations: `trips` itself below
         `low + L`, where `low` is the bound above (a run of `low` iterations or more holds both
         boundary zones and a steady task or iteration of every phase); past it the count in
         `[low, low + L)` with the same residue modulo the period, which keeps the phase of the
         end zone and of what the loop carries on."""
-        low = self.outer(inner) if outer else self.inner
-        period = self.period if outer else self.inner_period
+        low = self.outer(inner, root) if outer else self.inner
+        period = self.outer_period(root, inner) if outer else self.inner_period
         if trips < low + period:
             return trips
         return low + (trips - low) % period
@@ -633,7 +654,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # an outer loop runs through both of its boundary zones and every phase of what it carries,
     # more of its iterations when the inner loops are short (filtered per inner count below)
     outer, nested = found.outer, found.nested
-    longest = max(b.outer(n) for n in range(b.inner + 1))
+    longest = max((b.outer(n, o) for n in range(b.inner + 1) for o in outer), default=0)
     ranges = [[roots[o] + t for t in range((longest if o in outer else b.inner) + 1)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
@@ -641,7 +662,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     seen = set()
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
-        if any(trips[out] - roots[out] > b.outer(trips[inner] - roots[inner]) for out, inner in nested):
+        if any(trips[out] - roots[out] > b.outer(trips[inner] - roots[inner], out) for out, inner in nested):
             continue
         # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts
         for out, inner in nested:
@@ -651,7 +672,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
-                                  loop_periods=b.loop_periods(found)))
+                                  loop_periods=b.loop_periods(found, trips)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -661,7 +682,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
-                              loop_periods=b.loop_periods(found)))
+                              loop_periods=b.loop_periods(found, middle)))
     return configs
 
 
@@ -699,13 +720,13 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     for origin in sorted(found.roots, key=lambda o: o in found.outer):
         inners = [trips[i] - found.roots[i] if i in trips else counts[i]
                   for o, i in found.nested if o == origin and i in counts]
-        rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None)
+        rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None, origin)
         shorter |= rep != counts[origin]
         trips[origin] = found.roots[origin] + rep
     if not shorter:
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
-                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found))]
+                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips))]
 
 
 def _static_dims(file, kernel) -> dict:

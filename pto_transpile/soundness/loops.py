@@ -118,6 +118,7 @@ class Loops(InterpreterBase):
         uni.active.append(loop)
         carried, assigned = self._carried_names(node)
         uni.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
+        uni.loop_parents[key] = uni.active[-2].key if len(uni.active) > 1 else None
         previous: list[dict] = [{} for _ in ctxs]
         broke = False
         moves: list[dict] = []

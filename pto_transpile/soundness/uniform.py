@@ -120,6 +120,8 @@ class Uniform:
     loop_facts: dict = field(default_factory=dict)
     #: loop -> the most iterations one of its runs took (fewer than 3: steps not measured)
     loop_lengths: dict = field(default_factory=dict)
+    #: loop -> the loop of run-time trip count it runs in (None: outermost)
+    loop_parents: dict = field(default_factory=dict)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -450,6 +452,41 @@ class Uniform:
                 out[root[1]] = math.lcm(out.get(root[1], 1), self.loop_period(key, groups))
         return out
 
+    def outer_rotations(self, groups: bool) -> dict:
+        """For each trip-count root of a loop around exactly one loop of run-time trip count:
+        what one of its iterations moves each rotation by, as a function of the inner loop's
+        trip count `n`: (k, a, b) for a move of `a * n + b` modulo `k`, (k, None, None) when
+        not known (`outer_period`). The inner loop moves a counter or a group `n` times its
+        own step (a step the same in every iteration, checked), the outer body by a constant:
+        measured at this run's `n`, the constant is what is left."""
+        out: dict = {}
+        children: dict = {}
+        for key, parent in self.loop_parents.items():
+            children.setdefault(parent, []).append(key)
+        for key, (root, _carried, _step) in self.loop_facts.items():
+            inner = children.get(key, [])
+            if root is None or len(inner) != 1 or min(self.loop_lengths.get(k, 0) for k in (key, *inner)) < 3:
+                continue
+            (child,) = inner
+            n = self.loop_lengths[child]
+            parts = out.setdefault(root[1], [])
+            for form, k in self.residues:
+                a: int | None = 0
+                b: int | None = 0
+                for var, c in form:
+                    if var == child:
+                        continue  # restarts in every iteration of the outer loop
+                    whole, own = self._step(key, var), self._step(child, var)
+                    if whole is None or own is None or a is None or b is None:
+                        a = b = None
+                        break
+                    a, b = a + c * own, b + c * (whole - n * own)
+                parts.append((k, a, b))
+            for group, depth in (self.group_depths.items() if groups else ()):
+                whole, own = self.group_moves.get((key, group)), self.group_moves.get((child, group))
+                parts.append((depth, None, None) if whole is None or own is None else (depth, own, whole - n * own))
+        return out
+
     def loop_period(self, key: tuple, groups: bool = True) -> int:
         """How many iterations of loop `key` it takes for everything that repeats to repeat:
         each residue `x % k` repeats every `k / gcd(k, s)` iterations, `s` what `x` moves by
@@ -509,6 +546,16 @@ def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]
     (the residue repeats with `period`); none when no value gives it."""
     up = next((now + j for j in range(period) if (a * (now + j) + c) % k == r), None)
     return [] if up is None else sorted({up, up - period} if up != now else {now})
+
+
+def outer_period(rotations: list, n: int, whole: int) -> int:
+    """The period of an outer loop's iterations when its inner loop runs `n` times, from
+    `Uniform.outer_rotations`; `whole` (the period of everything) for an inner loop of fewer
+    than 2 iterations, whose boundary iterations are all of it."""
+    if n < 2:
+        return whole
+    parts = [1] + [k if a is None or b is None else k // math.gcd(k, (a * n + b) % k) for k, a, b in rotations]
+    return math.lcm(*parts)
 
 
 def _form(value: Any) -> tuple:
