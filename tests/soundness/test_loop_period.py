@@ -52,3 +52,29 @@ def test_a_tile_group_repeats_by_its_moves_per_iteration(depth, moves, period):
     assert uni.loop_period(INNER) == period
     # the generated kernel leaves groups to the serial kernel
     assert uni.loop_period(INNER, groups=False) == 1
+
+
+def test_an_outer_loop_moves_by_n_inner_steps_and_its_own_part():
+    # measured with 3 inner iterations: `tick` moved 3 by the outer iteration, 1 by an inner
+    # one; `q` moved 1 by the outer body alone; a group of 4 slots moved twice by each inner
+    # iteration and once more by the outer body
+    from pto_transpile.soundness.uniform import outer_period
+
+    uni = Uniform()
+    uni.loop_facts[OUTER] = (("size", "m"), frozenset({"tick", "q"}), 1)
+    uni.loop_facts[INNER] = (("size", "n"), frozenset({"tick"}), 1)
+    uni.loop_parents.update({OUTER: None, INNER: OUTER})
+    uni.loop_lengths.update({OUTER: 3, INNER: 3})
+    uni.steps.update({(INNER, TICK): 1, (OUTER, TICK): 3, (OUTER, ("carried", "q")): 1})
+    uni.residues.update({(((TICK, 1),), 3), (((("carried", "q"), 1),), 2), (((INNER, 1),), 5)})
+    group = type("Group", (), {"depth": 4})()
+    uni.rotated(0, group, "g")
+    uni.group_moves.update({(INNER, (0, id(group))): 2, (OUTER, (0, id(group))): 7})
+    (rotations,) = uni.outer_rotations(groups=True).values()
+    assert sorted(rotations) == sorted([(3, 1, 0), (2, 0, 1), (5, 0, 0), (4, 2, 1)])
+    # n = 3: tick % 3 still (1), q % 2 every 2, ki % 5 restarts (1), the group moves 7 (4)
+    assert outer_period(rotations, 3, 60) == 4
+    # n = 4: tick moves 4 (3), the group 9 (4)
+    assert outer_period(rotations, 4, 60) == 12
+    # an inner loop of fewer than 2 iterations: the whole period
+    assert outer_period(rotations, 1, 60) == 60
