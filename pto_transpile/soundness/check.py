@@ -216,10 +216,14 @@ class _Report:
 
     def _config_note(self) -> str:
         parts = [f"{k}={v}" for k, v in sorted(self.config.scalars.items())]
-        parts += [f"{_root_words(k)} = {v}" for k, v in self.config.trips.items()]
+        real = self.config.real_trips
+        parts += [f"{_root_words(k)} = {v}" + (f" for its {real[k]}" if real.get(k, v) != v else "")
+                  for k, v in self.config.trips.items()]
         if not parts:
             return ""
-        return f" (shown with {', '.join(parts)})"
+        stands = any(real.get(k, v) != v for k, v in self.config.trips.items())
+        why = ": a count with the same boundary zones, phases and residue, which stands for it" if stands else ""
+        return f" (shown with {', '.join(parts)}{why})"
 
     # --- description helpers ----------------------------------------------------------------
     def node_of(self, ev: Event) -> cst.CSTNode | None:
@@ -726,7 +730,8 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     if not shorter:
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
-                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips))]
+                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips),
+                   real_trips={o: found.roots[o] + counts[o] for o in found.roots})]
 
 
 def _static_dims(file, kernel) -> dict:

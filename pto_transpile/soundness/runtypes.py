@@ -82,6 +82,8 @@ class Config:
     #: the same per trip-count root of an inner loop: the period of its own iterations
     #: (`Uniform.loop_period`), which divides `period`
     loop_periods: dict = field(default_factory=dict)
+    #: a long static kernel run at representative counts: each root's count in the kernel
+    real_trips: dict = field(default_factory=dict)
     #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a
     #: kernel whose static loops run long is checked at representative trip counts
     symbolic_dims: bool = False

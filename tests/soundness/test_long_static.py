@@ -118,6 +118,8 @@ def test_a_defect_at_one_phase_of_the_steady_state_is_refused(monkeypatch, n, wr
     if n > 100:
         assert all(max(c.trips.values()) < 40 for c in runs if c.trips), [c.trips for c in runs]
         assert errors and "stage `scale_store` (task 8), `pl.add` on V of AIV0 reads" in errors[0], errors
+        # the count shown is the representative one, and says what it stands for
+        assert f"for its {n}: a count with the same boundary zones, phases and residue" in errors[0], errors
 
 
 @pytest.mark.parametrize("m, wrong", [(8, False), (32, True)])
