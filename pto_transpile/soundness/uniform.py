@@ -110,6 +110,7 @@ class Uniform:
     rotations: dict = field(default_factory=dict)
     group_names: dict = field(default_factory=dict)
     group_depths: dict = field(default_factory=dict)
+    lost_groups: set = field(default_factory=set)  #: cursors made unknown (`rotated`)
     #: what repeats, for the period of each loop (`loop_period`): every residue taken, as
     #: (form of what it is taken of, k); per (loop, variable) a counter's step per iteration;
     #: per (loop, group) the moves of a group's cursor per iteration (None: not known)
@@ -436,9 +437,15 @@ class Uniform:
         hi = max(c[1] + c[2] for c in coords)
         return stride > 0 and hi - lo <= stride
 
-    def rotated(self, core: int, group: Any, name: str) -> None:
-        """A group's cursor moved (`.next()`)."""
+    def rotated(self, core: int, group: Any, name: str, lost: bool = False) -> None:
+        """A group's cursor moved (`.next()`); `lost`: under a condition followed both ways,
+        after which its cursor is unknown and every pick of it may be any slot, whatever the
+        iteration (it then repeats nothing: left out of the periods and the steady moves)."""
         key = (core, id(group))
+        if lost or key in self.lost_groups:
+            self.lost_groups.add(key)
+            self.group_depths.pop(key, None)
+            return
         self.rotations[key] = self.rotations.get(key, 0) + 1
         self.group_names[key] = name
         self.group_depths[key] = group.depth
@@ -527,7 +534,7 @@ class Uniform:
         moves): rotated in some iterations only (`if ki % 2 == 0: x_db.next()`), its slot
         repeats with a period the check does not take ("For every trip count", Periodicity)."""
         steady = moves[margin:len(moves) - margin]
-        for key in {k for m in steady for k in m}:
+        for key in {k for m in steady for k in m} - self.lost_groups:
             counts = {m.get(key, 0) for m in steady}
             if len(counts) > 1:
                 name = self.group_names.get(key, "a tile group")

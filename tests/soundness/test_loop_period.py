@@ -78,3 +78,14 @@ def test_an_outer_loop_moves_by_n_inner_steps_and_its_own_part():
     assert outer_period(rotations, 4, 60) == 12
     # an inner loop of fewer than 2 iterations: the whole period
     assert outer_period(rotations, 1, 60) == 60
+
+
+def test_a_group_moved_under_a_test_followed_both_ways_repeats_nothing():
+    # its cursor is unknown from then on: every pick may be any slot, in every iteration
+    uni = _uniform()
+    group = type("Group", (), {"depth": 4})()
+    uni.rotated(0, group, "g")
+    uni.rotated(0, group, "g", lost=True)
+    uni.rotated(0, group, "g")
+    assert uni.loop_period(INNER) == 1 and uni.group_depths == {}
+    uni.steady_rotations([{}, {(0, id(group)): 1}, {}, {(0, id(group)): 1}, {}], "ki")  # not refused
