@@ -30,7 +30,7 @@ from pto_transpile.soundness import parallel
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
-from pto_transpile.soundness.uniform import outer_period
+from pto_transpile.soundness.rotations import outer_period
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
@@ -501,9 +501,9 @@ class _Found:
     rings: set = field(default_factory=set)
     depths: set = field(default_factory=set)
     in_address: set = field(default_factory=set)
-    #: trip-count root -> the period of its loop's own iterations (`Uniform.loop_period`)
+    #: trip-count root -> the period of its loop's own iterations (`Rotations.loop_period`)
     loop_periods: dict = field(default_factory=dict)
-    #: outer loop's root -> what its iterations move (`Uniform.outer_rotations`)
+    #: outer loop's root -> what its iterations move (`Rotations.outer_rotations`)
     rotations: dict = field(default_factory=dict)
 
 
@@ -534,9 +534,9 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.rings |= uni.rings
         found.depths |= uni.depths
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
-        for origin, period in uni.loop_periods(groups=interp.rotation_margin is not None).items():
+        for origin, period in uni.rot.loop_periods(groups=interp.rotation_margin is not None).items():
             found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
-        for origin, parts in uni.outer_rotations(groups=interp.rotation_margin is not None).items():
+        for origin, parts in uni.rot.outer_rotations(groups=interp.rotation_margin is not None).items():
             found.rotations[origin] = found.rotations.get(origin, []) + parts
     return found
 
@@ -555,11 +555,11 @@ class _Bounds:
     ring: int  #: R, tasks in flight
     period: int  #: L
     zone: int  #: F + W, with F = R - 1 and W = R
-    #: the period of an inner loop's own iterations (`Uniform.loop_period`: what its
+    #: the period of an inner loop's own iterations (`Rotations.loop_period`: what its
     #: iterations move), which divides L
     inner_period: int = 0
     #: outer loop's root -> what its iterations move, by the inner trip count
-    #: (`Uniform.outer_rotations`); an outer loop not there repeats with L
+    #: (`Rotations.outer_rotations`); an outer loop not there repeats with L
     rotations: dict = field(default_factory=dict)
 
     @classmethod
@@ -582,7 +582,7 @@ class _Bounds:
 
     def outer_period(self, root, inner: int | None) -> int:
         """The period of an outer loop's iterations whose inner loop runs `inner` tasks: the
-        order of what one of them moves the state by (`uniform.outer_period`), else L."""
+        order of what one of them moves the state by (`rotations.outer_period`), else L."""
         if root not in self.rotations or inner is None:
             return self.period
         period = outer_period(self.rotations[root], inner, self.period)

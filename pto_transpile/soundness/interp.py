@@ -71,7 +71,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
                               f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
                               "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
-        found = self.uniform.loop_periods(groups=self.rotation_margin is not None)
+        found = self.uniform.rot.loop_periods(groups=self.rotation_margin is not None)
         for root, chosen in self.config.loop_periods.items():
             if root in found and chosen % found[root]:
                 raise CannotModel(f"what repeats in a loop repeats every {found[root]} iterations at some trip counts, "

@@ -117,8 +117,9 @@ class Loops(InterpreterBase):
         uni.loops[key] = loop
         uni.active.append(loop)
         carried, assigned = self._carried_names(node)
-        uni.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
-        uni.loop_parents[key] = uni.active[-2].key if len(uni.active) > 1 else None
+        rot = uni.rot
+        rot.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
+        rot.loop_parents[key] = uni.active[-2].key if len(uni.active) > 1 else None
         previous: list[dict] = [{} for _ in ctxs]
         broke = False
         moves: list[dict] = []
@@ -128,21 +129,23 @@ class Loops(InterpreterBase):
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, Sym(v, ((key, 1),), moving=v), ctx)
                     self._carry(ctx, carried, assigned, prev, node, key)
-                before = dict(uni.rotations)
+                before = dict(rot.moved)
                 if self._loop_body(node, ctxs):
                     broke = True
                     break
-                moves.append({k: n - before.get(k, 0) for k, n in uni.rotations.items() if n != before.get(k, 0)})
-            uni.loop_lengths[key] = max(uni.loop_lengths.get(key, 0), len(moves))
+                moves.append({k: n - before.get(k, 0) for k, n in rot.moved.items() if n != before.get(k, 0)})
+            rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
             if self.rotation_margin == 1:  # the serial kernel: the moves of a middle iteration
-                for group in uni.group_depths:
-                    uni.group_moves[(key, group)] = moves[1].get(group, 0) if len(moves) >= 3 else None
+                for group in rot.group_depths:
+                    rot.group_moves[(key, group)] = moves[1].get(group, 0) if len(moves) >= 3 else None
             margin = self.rotation_margin
-            if margin is not None:
-                try:
-                    uni.steady_rotations(moves, label, margin or max(uni.depths, default=1) + 1)
-                except NonUniform as exc:
-                    raise nonuniform(exc, node) from None
+            unsteady = None if margin is None else rot.unsteady(moves, margin or max(uni.depths, default=1) + 1)
+            if unsteady is not None:
+                raise nonuniform(NonUniform(
+                    f"tile group `{unsteady}` moves to its next slot in some iterations of the loop over `{label}` "
+                    "and not in others", f"move `{unsteady}` to its next slot the same number of times in every "
+                    "iteration (`.next()` outside any test), or pick its slot by a residue of the loop variable"),
+                    node)
         finally:
             uni.active.pop()
             if saved is not None:
@@ -246,11 +249,11 @@ class Loops(InterpreterBase):
                         raise nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
                                                      "iterations", f"step `{name}` by the same amount in every "
                                                      "iteration"), node)
-                    uni.steps[(key, var)] = delta
+                    uni.rot.steps[(key, var)] = delta
                 prev[name] = int(value)
                 if k is not None:
                     uni.periods.add(k)
-                    uni.residues.add((((var, 1),), k))
+                    uni.rot.residues.add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif isinstance(value, (int, float)) and not isinstance(value, Sym):
                 self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)

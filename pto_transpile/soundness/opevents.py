@@ -149,7 +149,7 @@ class OpEvents(InterpreterBase):
         new, slot = pick_slot(cur, accessor, group.depth)
         if new != cur:
             cursors[id(group)] = UNKNOWN if ctx.may else new
-            self.uniform.rotated(ctx.core, group, group.name or self._code_of(group.node), lost=bool(ctx.may))
+            self.uniform.rot.rotated(ctx.core, group, group.name or self._code_of(group.node), lost=bool(ctx.may))
         return group.tiles[slot]
 
     def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:

@@ -80,7 +80,7 @@ class Config:
     #: (one the discovery runs missed) is refused
     period: int = 0
     #: the same per trip-count root of an inner loop: the period of its own iterations
-    #: (`Uniform.loop_period`), which divides `period`
+    #: (`Rotations.loop_period`), which divides `period`
     loop_periods: dict = field(default_factory=dict)
     #: a long static kernel run at representative counts: each root's count in the kernel
     real_trips: dict = field(default_factory=dict)

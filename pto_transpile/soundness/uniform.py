@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from pto_transpile.soundness.rotations import Rotations
 from pto_transpile.soundness.values import Sym
 
 INDEX = ("loop", "carried")
@@ -106,23 +107,8 @@ class Uniform:
     unsettled: dict = field(default_factory=dict)
     #: tests of the block index or count (`core_id == 1`), each followed both ways
     block_tests: list = field(default_factory=list)
-    #: (core, group) -> how many times its cursor moved so far, and the group's name and depth
-    rotations: dict = field(default_factory=dict)
-    group_names: dict = field(default_factory=dict)
-    group_depths: dict = field(default_factory=dict)
-    lost_groups: set = field(default_factory=set)  #: cursors made unknown (`rotated`)
-    #: what repeats, for the period of each loop (`loop_period`): every residue taken, as
-    #: (form of what it is taken of, k); per (loop, variable) a counter's step per iteration;
-    #: per (loop, group) the moves of a group's cursor per iteration (None: not known)
-    residues: set = field(default_factory=set)
-    steps: dict = field(default_factory=dict)
-    group_moves: dict = field(default_factory=dict)
-    #: loop -> its trip-count root, the counters it carries, its step (None: the block count)
-    loop_facts: dict = field(default_factory=dict)
-    #: loop -> the most iterations one of its runs took (fewer than 3: steps not measured)
-    loop_lengths: dict = field(default_factory=dict)
-    #: loop -> the loop of run-time trip count it runs in (None: outermost)
-    loop_parents: dict = field(default_factory=dict)
+    #: what rotates, for the period of each loop (`rotations.Rotations`)
+    rot: Rotations = field(default_factory=Rotations)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -151,7 +137,7 @@ class Uniform:
         if fn is operator.mod:
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
-                self.residues.add((lf, int(right)))
+                self.rot.residues.add((lf, int(right)))
                 return Sym(value, lf, True)
             derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies")
             now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None
@@ -437,112 +423,6 @@ class Uniform:
         hi = max(c[1] + c[2] for c in coords)
         return stride > 0 and hi - lo <= stride
 
-    def rotated(self, core: int, group: Any, name: str, lost: bool = False) -> None:
-        """A group's cursor moved (`.next()`); `lost`: under a condition followed both ways,
-        after which its cursor is unknown and every pick of it may be any slot, whatever the
-        iteration (it then repeats nothing: left out of the periods and the steady moves)."""
-        key = (core, id(group))
-        if lost or key in self.lost_groups:
-            self.lost_groups.add(key)
-            self.group_depths.pop(key, None)
-            return
-        self.rotations[key] = self.rotations.get(key, 0) + 1
-        self.group_names[key] = name
-        self.group_depths[key] = group.depth
-
-    def loop_periods(self, groups: bool) -> dict:
-        """Each trip-count root (its origin, as `Config.trips` names it) -> the lcm of
-        `loop_period` of the loops it bounds."""
-        out: dict = {}
-        for key, (root, _carried, _step) in self.loop_facts.items():
-            if root is not None and self.loop_lengths.get(key, 0) >= 3:  # else its steps are not measured
-                out[root[1]] = math.lcm(out.get(root[1], 1), self.loop_period(key, groups))
-        return out
-
-    def outer_rotations(self, groups: bool) -> dict:
-        """For each trip-count root of a loop around exactly one loop of run-time trip count:
-        what one of its iterations moves each rotation by, as a function of the inner loop's
-        trip count `n`: (k, a, b) for a move of `a * n + b` modulo `k`, (k, None, None) when
-        not known (`outer_period`). The inner loop moves a counter or a group `n` times its
-        own step (a step the same in every iteration, checked), the outer body by a constant:
-        measured at this run's `n`, the constant is what is left."""
-        out: dict = {}
-        children: dict = {}
-        for key, parent in self.loop_parents.items():
-            children.setdefault(parent, []).append(key)
-        for key, (root, _carried, _step) in self.loop_facts.items():
-            inner = children.get(key, [])
-            if root is None or len(inner) != 1 or min(self.loop_lengths.get(k, 0) for k in (key, *inner)) < 3:
-                continue
-            (child,) = inner
-            n = self.loop_lengths[child]
-            parts = out.setdefault(root[1], [])
-            for form, k in self.residues:
-                a: int | None = 0
-                b: int | None = 0
-                for var, c in form:
-                    if var == child:
-                        continue  # restarts in every iteration of the outer loop
-                    whole, own = self._step(key, var), self._step(child, var)
-                    if whole is None or own is None or a is None or b is None:
-                        a = b = None
-                        break
-                    a, b = a + c * own, b + c * (whole - n * own)
-                parts.append((k, a, b))
-            for group, depth in (self.group_depths.items() if groups else ()):
-                whole, own = self.group_moves.get((key, group)), self.group_moves.get((child, group))
-                parts.append((depth, None, None) if whole is None or own is None else (depth, own, whole - n * own))
-        return out
-
-    def loop_period(self, key: tuple, groups: bool = True) -> int:
-        """How many iterations of loop `key` it takes for everything that repeats to repeat:
-        each residue `x % k` repeats every `k / gcd(k, s)` iterations, `s` what `x` moves by
-        in one (the loop variable by its step, a counter by its step, anything the loop does
-        not move by 0), each tile group every `depth / gcd(depth, m)`, `m` its moves per
-        iteration; where a step is not known, every `k` (or `depth`) iterations, as in the
-        period `L` of every loop. Without `groups`, the groups are left out (the generated
-        kernel: its stages move them as the serial kernel's do, counted there)."""
-        parts = [1]
-        for form, k in self.residues:
-            moved: int | None = 0
-            for var, c in form:
-                step = self._step(key, var)
-                if step is None:
-                    moved = None
-                    break
-                moved = (moved or 0) + c * step
-            parts.append(k if moved is None else k // math.gcd(k, moved % k))
-        for group, depth in (self.group_depths.items() if groups else ()):
-            m = self.group_moves.get((key, group))
-            parts.append(depth if m is None else depth // math.gcd(depth, m % depth))
-        return math.lcm(*parts)
-
-    def _step(self, key: tuple, var: tuple) -> int | None:
-        """What `var` moves by in one iteration of loop `key`, None when not known."""
-        _root, carried, step = self.loop_facts[key]
-        if var == key:
-            return step
-        if var[0] == "carried":
-            return self.steps.get((key, var)) if var[1] in carried else 0
-        if var[0] in ("loop", "size", "core", "scalar"):
-            return 0  # another loop's variable (restarts in it, or fixed while it runs), a size
-        return None
-
-    def steady_rotations(self, moves: list[dict], label: str, margin: int = 1) -> None:
-        """Each tile group must move its cursor as many times in every iteration of a loop of
-        run-time trip count but the `margin` first and last (`moves`: per iteration, group ->
-        moves): rotated in some iterations only (`if ki % 2 == 0: x_db.next()`), its slot
-        repeats with a period the check does not take ("For every trip count", Periodicity)."""
-        steady = moves[margin:len(moves) - margin]
-        for key in {k for m in steady for k in m} - self.lost_groups:
-            counts = {m.get(key, 0) for m in steady}
-            if len(counts) > 1:
-                name = self.group_names.get(key, "a tile group")
-                raise NonUniform(f"tile group `{name}` moves to its next slot in some iterations of the loop over "
-                                 f"`{label}` and not in others", f"move `{name}` to its next slot the same number "
-                                 "of times in every iteration (`.next()` outside any test), or pick its slot by a "
-                                 "residue of the loop variable")
-
     # --- the period and the bound -----------------------------------------------------------
     def period(self) -> int:
         return math.lcm(*self.periods) if self.periods else 1
@@ -553,16 +433,6 @@ def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]
     (the residue repeats with `period`); none when no value gives it."""
     up = next((now + j for j in range(period) if (a * (now + j) + c) % k == r), None)
     return [] if up is None else sorted({up, up - period} if up != now else {now})
-
-
-def outer_period(rotations: list, n: int, whole: int) -> int:
-    """The period of an outer loop's iterations when its inner loop runs `n` times, from
-    `Uniform.outer_rotations`; `whole` (the period of everything) for an inner loop of fewer
-    than 2 iterations, whose boundary iterations are all of it."""
-    if n < 2:
-        return whole
-    parts = [1] + [k if a is None or b is None else k // math.gcd(k, (a * n + b) % k) for k, a, b in rotations]
-    return math.lcm(*parts)
 
 
 def _form(value: Any) -> tuple:

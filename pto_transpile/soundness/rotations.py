@@ -1,0 +1,152 @@
+"""What rotates in the loops of run-time trip count, and how often each loop repeats it.
+
+The trip-count argument (docs/design.md, "For every trip count") runs a loop at counts chosen
+by its period: how many of its iterations it takes for every rotation to come back where it
+was. Rotations are the residues `x % k` the kernel takes (of a loop variable or a counter) and
+the slots of its tile groups. Each loop's own period follows from what one of its iterations
+moves each rotation by, measured here on a run: a counter's step, a group's moves per
+iteration (the same in every iteration but the first and the last: `unsteady`). An outer
+loop's iteration moves a rotation by `n` times what one inner iteration moves plus what its
+own body moves, so its period is known for every inner trip count `n` (`outer_period`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Rotations:
+    """What one run of the interpreter measured."""
+
+    #: (core, group) -> how many times its cursor moved so far, and the group's name and depth
+    moved: dict = field(default_factory=dict)
+    group_names: dict = field(default_factory=dict)
+    group_depths: dict = field(default_factory=dict)
+    lost_groups: set = field(default_factory=set)  #: cursors made unknown (`rotated`)
+    #: every residue taken, as (form of what it is taken of, k)
+    residues: set = field(default_factory=set)
+    #: (loop, variable) -> a counter's step per iteration of the loop
+    steps: dict = field(default_factory=dict)
+    #: (loop, group) -> the moves of a group's cursor per iteration (None: not known)
+    group_moves: dict = field(default_factory=dict)
+    #: loop -> its trip-count root, the counters it carries, its step (None: the block count)
+    loop_facts: dict = field(default_factory=dict)
+    #: loop -> the most iterations one of its runs took (fewer than 3: steps not measured)
+    loop_lengths: dict = field(default_factory=dict)
+    #: loop -> the loop of run-time trip count it runs in (None: outermost)
+    loop_parents: dict = field(default_factory=dict)
+
+    def rotated(self, core: int, group: Any, name: str, lost: bool = False) -> None:
+        """A group's cursor moved (`.next()`); `lost`: under a condition followed both ways,
+        after which its cursor is unknown and every pick of it may be any slot, whatever the
+        iteration (it then repeats nothing: left out of the periods and the steady moves)."""
+        key = (core, id(group))
+        if lost or key in self.lost_groups:
+            self.lost_groups.add(key)
+            self.group_depths.pop(key, None)
+            return
+        self.moved[key] = self.moved.get(key, 0) + 1
+        self.group_names[key] = name
+        self.group_depths[key] = group.depth
+
+    def loop_periods(self, groups: bool) -> dict:
+        """Each trip-count root (its origin, as `Config.trips` names it) -> the lcm of
+        `loop_period` of the loops it bounds."""
+        out: dict = {}
+        for key, (root, _carried, _step) in self.loop_facts.items():
+            if root is not None and self.loop_lengths.get(key, 0) >= 3:  # else its steps are not measured
+                out[root[1]] = math.lcm(out.get(root[1], 1), self.loop_period(key, groups))
+        return out
+
+    def outer_rotations(self, groups: bool) -> dict:
+        """For each trip-count root of a loop around exactly one loop of run-time trip count:
+        what one of its iterations moves each rotation by, as a function of the inner loop's
+        trip count `n`: (k, a, b) for a move of `a * n + b` modulo `k`, (k, None, None) when
+        not known (`outer_period`). The inner loop moves a counter or a group `n` times its
+        own step (a step the same in every iteration, checked), the outer body by a constant:
+        measured at this run's `n`, the constant is what is left."""
+        out: dict = {}
+        children: dict = {}
+        for key, parent in self.loop_parents.items():
+            children.setdefault(parent, []).append(key)
+        for key, (root, _carried, _step) in self.loop_facts.items():
+            inner = children.get(key, [])
+            if root is None or len(inner) != 1 or min(self.loop_lengths.get(k, 0) for k in (key, *inner)) < 3:
+                continue
+            (child,) = inner
+            n = self.loop_lengths[child]
+            parts = out.setdefault(root[1], [])
+            for form, k in self.residues:
+                a: int | None = 0
+                b: int | None = 0
+                for var, c in form:
+                    if var == child:
+                        continue  # restarts in every iteration of the outer loop
+                    whole, own = self._step(key, var), self._step(child, var)
+                    if whole is None or own is None or a is None or b is None:
+                        a = b = None
+                        break
+                    a, b = a + c * own, b + c * (whole - n * own)
+                parts.append((k, a, b))
+            for group, depth in (self.group_depths.items() if groups else ()):
+                whole, own = self.group_moves.get((key, group)), self.group_moves.get((child, group))
+                parts.append((depth, None, None) if whole is None or own is None else (depth, own, whole - n * own))
+        return out
+
+    def loop_period(self, key: tuple, groups: bool = True) -> int:
+        """How many iterations of loop `key` it takes for everything that repeats to repeat:
+        each residue `x % k` repeats every `k / gcd(k, s)` iterations, `s` what `x` moves by
+        in one (the loop variable by its step, a counter by its step, anything the loop does
+        not move by 0), each tile group every `depth / gcd(depth, m)`, `m` its moves per
+        iteration; where a step is not known, every `k` (or `depth`) iterations, as in the
+        period `L` of every loop. Without `groups`, the groups are left out (the generated
+        kernel: its stages move them as the serial kernel's do, counted there)."""
+        parts = [1]
+        for form, k in self.residues:
+            moved: int | None = 0
+            for var, c in form:
+                step = self._step(key, var)
+                if step is None:
+                    moved = None
+                    break
+                moved = (moved or 0) + c * step
+            parts.append(k if moved is None else k // math.gcd(k, moved % k))
+        for group, depth in (self.group_depths.items() if groups else ()):
+            m = self.group_moves.get((key, group))
+            parts.append(depth if m is None else depth // math.gcd(depth, m % depth))
+        return math.lcm(*parts)
+
+    def _step(self, key: tuple, var: tuple) -> int | None:
+        """What `var` moves by in one iteration of loop `key`, None when not known."""
+        _root, carried, step = self.loop_facts[key]
+        if var == key:
+            return step
+        if var[0] == "carried":
+            return self.steps.get((key, var)) if var[1] in carried else 0
+        if var[0] in ("loop", "size", "core", "scalar"):
+            return 0  # another loop's variable (restarts in it, or fixed while it runs), a size
+        return None
+
+    def unsteady(self, moves: list[dict], margin: int = 1) -> str | None:
+        """The name of a tile group that does not move its cursor as many times in every
+        iteration of a loop but the `margin` first and last (`moves`: per iteration, group ->
+        moves), or None. One rotated in some iterations only (`if ki % 2 == 0: x_db.next()`)
+        repeats its slots with a period no `% k` or depth gives."""
+        steady = moves[margin:len(moves) - margin]
+        for key in {k for m in steady for k in m} - self.lost_groups:
+            if len({m.get(key, 0) for m in steady}) > 1:
+                return self.group_names.get(key, "a tile group")
+        return None
+
+
+def outer_period(rotations: list, n: int, whole: int) -> int:
+    """The period of an outer loop's iterations when its inner loop runs `n` times, from
+    `Rotations.outer_rotations`; `whole` (the period of everything) for an inner loop of fewer
+    than 2 iterations, whose boundary iterations are all of it."""
+    if n < 2:
+        return whole
+    parts = [1] + [k if a is None or b is None else k // math.gcd(k, (a * n + b) % k) for k, a, b in rotations]
+    return math.lcm(*parts)
