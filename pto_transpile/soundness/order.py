@@ -39,16 +39,18 @@ def meet(a: tuple, b: tuple) -> tuple:
     return tuple(map(min, a, b))
 
 
-@dataclass
 class _Record:
-    foot: Foot
-    write: bool
-    comp: int
-    epoch: int
-    event: Event
-    #: a read superseded by a later read of the same bytes on the same pipe: every access that
-    #: races with this one races with that one too, so it is dropped at the next scan
-    dead: bool = False
+    """An access not yet overwritten. Its rectangle is copied out of the foot: the scans of
+    `_Memory` test it for every later access of the same memory."""
+
+    __slots__ = ("foot", "write", "comp", "epoch", "event", "dead", "r0", "r1", "c0", "c1")
+
+    def __init__(self, foot: Foot, write: bool, comp: int, epoch: int, event: Event):
+        self.foot, self.write, self.comp, self.epoch, self.event = foot, write, comp, epoch, event
+        #: a read superseded by a later read of the same bytes on the same pipe: every access
+        #: that races with this one races with that one too, so it is dropped at the next scan
+        self.dead = False
+        self.r0, self.r1, self.c0, self.c1 = foot.r0, foot.r1, foot.c0, foot.c1
 
     @property
     def writer(self) -> WriterId:
@@ -126,12 +128,11 @@ class _Memory:
                                            foot._replace(may=foot.may or same)))
 
     def _read(self, ev: Event, index: int, foot: Foot, vc: tuple) -> None:
-        recs = self.by_key[foot.key]
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
-        writes = [r for r in recs
-                  if r.write and r.foot.r0 < r1 and r0 < r.foot.r1 and r.foot.c0 < c1 and c0 < r.foot.c1]
-        for r in writes:
-            self._conflicts(r, ev, foot, vc)
+        writes = [r for r in self.by_key[foot.key] if r.write and r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1]
+        if self.concurrent:
+            for r in writes:
+                self._conflicts(r, ev, foot, vc)
         # the writes that overwrite what they cover, by position: only they can hide an earlier one
         covers = [(pos, w.foot) for pos, w in enumerate(writes) if not (w.foot.may or w.foot.window)]
         seen = []
@@ -140,9 +141,8 @@ class _Memory:
             while k < len(covers) and covers[k][0] <= pos:
                 k += 1
             if k < len(covers):  # the part this read sees of it, overwritten later?
-                f = r.foot
-                a0, a1 = (f.r0 if f.r0 > r0 else r0), (f.r1 if f.r1 < r1 else r1)
-                b0, b1 = (f.c0 if f.c0 > c0 else c0), (f.c1 if f.c1 < c1 else c1)
+                a0, a1 = (r.r0 if r.r0 > r0 else r0), (r.r1 if r.r1 < r1 else r1)
+                b0, b1 = (r.c0 if r.c0 > c0 else c0), (r.c1 if r.c1 < c1 else c1)
                 if any(w.r0 <= a0 and a1 <= w.r1 and w.c0 <= b0 and b1 <= w.c1 for _, w in covers[k:]):
                     continue
             seen.append(r.writer)
@@ -159,10 +159,9 @@ class _Memory:
         for r in recs:
             if r.dead:
                 continue
-            f = r.foot
-            if f.r0 < r1 and r0 < f.r1 and f.c0 < c1 and c0 < f.c1:
+            if r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1:
                 self._conflicts(r, ev, foot, vc)
-                covered = r0 <= f.r0 and f.r1 <= r1 and c0 <= f.c0 and f.c1 <= c1
+                covered = r0 <= r.r0 and r.r1 <= r1 and c0 <= r.c0 and r.c1 <= c1
                 split = (not r.write or gm) and not self.twins_race
                 if definite and (covered or split) and self._ordered(r, ev, vc):
                     # overwritten after it: a later access that would race with the covered part
@@ -170,7 +169,8 @@ class _Memory:
                     # (a tile read whole and written back in quarters by two cores). A GM write
                     # keeps exactly the part it still holds: what the kernel leaves there
                     if not covered:
-                        keep.extend(_Record(piece, r.write, r.comp, r.epoch, r.event) for piece in _outside(f, foot))
+                        keep.extend(_Record(piece, r.write, r.comp, r.epoch, r.event)
+                                    for piece in _outside(r.foot, foot))
                     continue
             keep.append(r)
         keep.append(_Record(foot, True, comp, epoch, ev))
