@@ -14,6 +14,8 @@ printed when that file is done, in the order the files were given.
 from __future__ import annotations
 
 import difflib
+import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -21,6 +23,7 @@ import click
 from pto_transpile import codes, driver
 from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.output.files import Unreadable, transpile_files
+from pto_transpile.output.proof_status import status_for
 from pto_transpile.output.render import Sink, renderer
 from pto_transpile.output.settings import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Run
 from pto_transpile.output.stale import current_text, staleness
@@ -29,7 +32,7 @@ from pto_transpile.preload import Auto
 from pto_transpile.read.discover import Input
 from pto_transpile.rules import registry
 from pto_transpile.simulate.provenance import explain_syncs, render_provenance
-from pto_transpile.soundness import parallel
+from pto_transpile.soundness import parallel, progress
 
 
 def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields) -> Diagnostic:
@@ -51,16 +54,22 @@ def run_files(run: Run) -> int:
     options = (run.preload, tuple(run.select), tuple(run.ignore))
     status = EXIT_OK
     # a file transpiled in this process may judge the runs of a long proof on `run.jobs`
-    # processes (files spread over workers judge theirs there, one process each)
-    with parallel.proof_jobs(run.jobs):
-        if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
-            from pto_transpile.simulate.autopreload import transpile_choosing
+    # processes (files spread over workers judge theirs there, one process each); on a
+    # terminal, a proof that takes a while shows how far it has come
+    line = status_for(sys.stderr)
+    try:
+        with parallel.proof_jobs(run.jobs), progress.listening(line) if line else nullcontext():
+            if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
+                from pto_transpile.simulate.autopreload import transpile_choosing
 
-            outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
-        else:
-            outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
-        for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
-            status = max(status, _one_file(run, item, target, outcome, sink))
+                outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
+            else:
+                outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
+            for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
+                status = max(status, _one_file(run, item, target, outcome, sink))
+    finally:
+        if line:
+            line.erase()
     sink.close()
     return status
 

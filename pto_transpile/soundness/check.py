@@ -26,7 +26,7 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
-from pto_transpile.soundness import parallel
+from pto_transpile.soundness import parallel, progress
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
@@ -73,7 +73,7 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
         return [configs]
     return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
                                                          cuts),
-                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=False))
+                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=False), kernel.name)
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -88,19 +88,29 @@ def check_hand_written(file, kernel) -> list[Problem]:
     if isinstance(configs, Problem):
         return [configs]
     return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts),
-                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=True))
+                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=True), kernel.name)
 
 
-def _run_all(configs: list[Config], check, longer) -> list[Problem]:
+def _run_all(configs: list[Config], check, longer, kernel: str = "") -> list[Problem]:
     """The problems of the first configuration that has any. A run of static sizes that turns
     out long is proven at representative trip counts instead (`longer`), or, outside the
     conditions of that argument, followed to its end as far as the step budget allows; if
     that fails too, the construct that kept the argument out is named. A run whose tests on a
     sampled parameter change outcome around some value (`Uniform.cut`) adds the runs at those
-    values (docs/design.md, "For every value of a parameter")."""
+    values (docs/design.md, "For every value of a parameter"). How many runs are judged is
+    reported as they are (`progress`), and once more, all of them, when the proof ends."""
+    try:
+        return _judge_runs(configs, check, longer, kernel)
+    finally:
+        progress.report(kernel, len(configs), len(configs))
+
+
+def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Problem]:
     queue = list(configs)
     seen = {_config_key(c) for c in queue}
-    passed = {id(configs[i]): cuts for i, cuts in parallel.passed_runs(configs, check).items()}
+    passed = {id(configs[i]): cuts for i, cuts in parallel.passed_runs(
+        configs, check, lambda done: progress.report(kernel, done, len(configs))).items()}
+    judged = 0
     while queue:
         config = queue.pop(0)
         cuts: set = set()
@@ -108,10 +118,11 @@ def _run_all(configs: list[Config], check, longer) -> list[Problem]:
             cuts, problems = passed[id(config)], []
         else:
             problems = check(config, cuts)
+        judged += 1
         if problems and problems[0].kind == "long":
             instead = longer()
             if isinstance(instead, list):
-                problems = _run_all(instead, check, lambda: None)
+                problems = _run_all(instead, check, lambda: None, kernel)
             else:
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
@@ -128,6 +139,8 @@ def _run_all(configs: list[Config], check, longer) -> list[Problem]:
             names = sorted({name for name, _ in cuts}) or sorted(config.scalars)
             return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)} split their values into "
                                      f"more cases than the check runs ({MAX_CUT_RUNS})", None)]
+        if queue and id(queue[0]) not in passed:
+            progress.report(kernel, judged, judged + len(queue))
     return []
 
 

@@ -55,9 +55,11 @@ def usable() -> int:
     return JOBS
 
 
-def passed_runs(configs: list, check: Callable[..., list]) -> dict[int, set]:
+def passed_runs(configs: list, check: Callable[..., list],
+                judged: Callable[[int], None] = lambda _count: None) -> dict[int, set]:
     """For each run of `configs` that passes `check(config, cuts)`: its index -> the cuts it
-    recorded. Empty when the runs are judged here (too few, or one worker)."""
+    recorded. Empty when the runs are judged here (too few, or one worker). `judged` is told
+    how many runs the workers have judged, as they come back."""
     jobs = usable()
     if jobs <= 1 or len(configs) < MIN_RUNS:
         return {}
@@ -68,7 +70,10 @@ def passed_runs(configs: list, check: Callable[..., list]) -> dict[int, set]:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             # the costliest runs (longest trip counts) come last: hand them out first
             order = sorted(range(len(configs)), key=lambda i: -i)
-            results = list(pool.map(_judge, order, chunksize=1))
+            results = []
+            for result in pool.map(_judge, order, chunksize=1):
+                results.append(result)
+                judged(len(results))
     finally:
         _JOB = None
     return {i: cuts for i, ok, cuts in results if ok}
