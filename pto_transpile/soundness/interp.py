@@ -23,6 +23,7 @@ from typing import Any
 
 import libcst as cst
 
+from pto_transpile.soundness import ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
 from pto_transpile.soundness.opevents import OpEvents
@@ -53,6 +54,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
 
     # entry ---------------------------------------------------------------------------------
     def run(self) -> Trace:
+        if self.rotation_margin is None:  # the generated kernel
+            self.uniform.rot.ring_symmetric = self._ring_symmetric()
         ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
         try:
             self.exec_block(self.fn.body.body, ctxs)
@@ -78,6 +81,15 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                                   f"after the check chose them for {chosen}; make the kernel take every `% k` and "
                                   "rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         return self.trace
+
+    def _ring_symmetric(self) -> bool:
+        """`ringsymmetry.certified` for this kernel, read once per file."""
+        memo = self._rings
+        hit = memo.get(id(self.fn))
+        if hit is None or hit[0] is not self.fn:
+            paths = {("struct_array",)}
+            hit = memo[id(self.fn)] = (self.fn, ringsymmetry.certified(self.fn, paths, self.path))
+        return hit[1]
 
     def _params(self, core: int) -> dict:
         env: dict = {}

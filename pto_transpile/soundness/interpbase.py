@@ -40,6 +40,7 @@ class FileMemo:
     strings: dict[int, tuple] = field(default_factory=dict)  #: id(string literal) -> (node, its value)
     integers: dict[int, tuple] = field(default_factory=dict)  #: id(integer literal) -> (node, its value)
     globals: dict[str, tuple] = field(default_factory=dict)  #: name -> (is a module constant, value) outside any frame
+    rings: dict[int, tuple] = field(default_factory=dict)  #: id(kernel) -> (kernel, `ringsymmetry.certified`)
     #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
     extents: vfextent.VectorFunctions | None = None
 
@@ -101,6 +102,7 @@ class InterpreterBase:
         self._globals = shared.globals
         self._vf_roles = shared.vf
         self._paths = shared.paths
+        self._rings = shared.rings
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}

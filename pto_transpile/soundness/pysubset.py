@@ -402,7 +402,10 @@ class PythonSubset(InterpreterBase):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
-        index = self.eval(node.slice[0].slice.value, ctx)
+        if self.uniform.rot.ring_symmetric and _is_ring(obj):
+            index = self._ring_index(obj, node.slice[0].slice.value, ctx)
+        else:
+            index = self.eval(node.slice[0].slice.value, ctx)
         if isinstance(index, Sym) and not index.residue and isinstance(obj, (GroupV, list, tuple)):
             self._plain(index, "the index", node.slice[0].slice.value)
             if not any(var[0] in INDEX for var, _ in index.form):
@@ -421,6 +424,22 @@ class PythonSubset(InterpreterBase):
             if tiles and len(tiles) == len(obj):
                 return AnyTileV(tuple(tiles), "one of " + ", ".join(t.label for t in tiles))
         return UNKNOWN
+
+    def _ring_index(self, ring: list, node: cst.BaseExpression, ctx: Ctx) -> Any:
+        """The index of a pick of a ctx-ring entry: a residue taken right there is a ring
+        residue (`Rotations.ring_residues`), recorded as the pick it makes."""
+        if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
+            self.uniform.rot.ring_pick(ring, None)
+            return self.eval(node, ctx)
+        left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+        self.uniform.ring_index = True
+        try:
+            index = self._binop(cst.Modulo, left, right, node)
+        finally:
+            self.uniform.ring_index = False
+        picked = isinstance(index, Sym) and index.residue and type(right) is int
+        self.uniform.rot.ring_pick(ring, (index.form, right) if picked else None)
+        return index
 
     # calls ---------------------------------------------------------------------------------
     def _call(self, node: cst.Call, ctx: Ctx) -> Any:
@@ -574,6 +593,11 @@ class PythonSubset(InterpreterBase):
         if int(step) == 0:
             raise CannotModel("`pl.range` with step 0", node)
         return SymRange(start, stop, step)
+
+
+def _is_ring(value: Any) -> bool:
+    """A `pl.struct_array`: a list of ctx entries."""
+    return type(value) is list and bool(value) and all(type(v) is StructV and v.origin == "ctx" for v in value)
 
 
 def _name_group(group: GroupV, name: str) -> None:

@@ -26,8 +26,16 @@ class Rotations:
     group_names: dict = field(default_factory=dict)
     group_depths: dict = field(default_factory=dict)
     lost_groups: set = field(default_factory=set)  #: cursors made unknown (`rotated`)
-    #: every residue taken, as (form of what it is taken of, k)
+    #: every residue taken, as (form of what it is taken of, k), but a pick of a ctx-ring
+    #: entry in a kernel whose ring counter picks nothing else (`ring_residues`)
     residues: set = field(default_factory=set)
+    #: the kernel's ctx-ring counter only picks ring entries (`ringsymmetry.certified`)
+    ring_symmetric: bool = False
+    #: residues taken right where they pick a ctx-ring entry, `arr[(t + c) % D]`, when
+    #: `ring_symmetric`
+    ring_residues: set = field(default_factory=set)
+    #: id of a ring -> the residues that picked its entries (None: a pick by anything else)
+    ring_picks: dict = field(default_factory=dict)
     #: (loop, variable) -> a counter's step per iteration of the loop
     steps: dict = field(default_factory=dict)
     #: (loop, group) -> the moves of a group's cursor per iteration (None: not known)
@@ -51,6 +59,21 @@ class Rotations:
         self.moved[key] = self.moved.get(key, 0) + 1
         self.group_names[key] = name
         self.group_depths[key] = group.depth
+
+    def ring_pick(self, ring: list, residue: tuple | None) -> None:
+        """An entry of `ring` picked by `residue`, (form, k) of `ring[x % k]` (None: any other
+        index)."""
+        picks = self.ring_picks.setdefault(id(ring), set())
+        picks.add(residue if residue is not None and residue[1] == len(ring) else None)
+
+    def periodic(self) -> set:
+        """The residues that join the periods. A ctx-ring pick does not when the ring counter
+        picks nothing else (`ring_symmetric`) and every pick of its ring is by that one residue
+        of the ring's length: which entry holds what is then a renaming, whatever the phase
+        (`ringsymmetry.py`, docs/design.md, "For every trip count")."""
+        pure = {next(iter(p)) for p in self.ring_picks.values() if len(p) == 1 and None not in p}
+        spoilt = {r for p in self.ring_picks.values() if len(p) > 1 or None in p for r in p}
+        return self.residues | (self.ring_residues - (pure - spoilt))
 
     def loop_periods(self, groups: bool) -> dict:
         """Each trip-count root (its origin, as `Config.trips` names it) -> the lcm of
@@ -79,7 +102,7 @@ class Rotations:
             (child,) = inner
             n = self.loop_lengths[child]
             parts = out.setdefault(root[1], [])
-            for form, k in self.residues:
+            for form, k in self.periodic():
                 a: int | None = 0
                 b: int | None = 0
                 for var, c in form:
@@ -105,7 +128,7 @@ class Rotations:
         period `L` of every loop. Without `groups`, the groups are left out (the generated
         kernel: its stages move them as the serial kernel's do, counted there)."""
         parts = [1]
-        for form, k in self.residues:
+        for form, k in self.periodic():
             moved: int | None = 0
             for var, c in form:
                 step = self._step(key, var)

@@ -1,0 +1,182 @@
+"""Which slot of the ctx ring a task uses does not matter: the certificate, read from the code.
+
+The generated kernel picks its ctx entries as `_pl_ctx_arr[(_pl_task_id + c) % D]`, a residue
+of the task counter. Counted in the period like any other residue, it would make the check
+run longer trip counts for nothing (FlashAttention at preload 2: a ring of 4 beside rotations
+of 2 and 3, a period of 12 where 6 holds everything else). It need not count when the task
+counter can change nothing but which entry is picked (docs/design.md, "For every trip
+count", the ring paragraph): then a run whose counter starts `delta` higher, `delta` a
+multiple of every other modulus the counter is taken by, is the same run with the ring's
+entries renamed (they start alike, `pl.struct_array`, and every pick turns with the others),
+so two steady tasks a period of the other rotations apart behave alike.
+
+`certified` reads that condition off the kernel's code, trusting nothing the emitter meant:
+every mention of a ring (a name bound to `pl.struct_array(D, ...)` and never rebound) is that
+binding or a pick `ring[C % D]` / `ring[(C + c) % D]` with integer literals `c` and the same
+`D`; every mention of a counter `C` used in such a pick is `C = <integer>`, `C = C + <integer>`,
+a pick, or the value of an attribute store `x.f = C`; every read of such a field `f` (any
+`.f`, on anything) is `.f % k` with an integer literal `k`. A residue of the counter then
+joins the period as any residue does, and the pick residue alone is left out.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_transpile.read.walk import iter_nodes
+
+
+def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of) -> bool:
+    """Whether every use of the ctx-ring counters of `fn` only picks ring entries (above).
+    `path_of(expr)`: the `pl` path an expression names (None if none); a ring is bound by a
+    call whose function's path is in `struct_array_paths`."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    attributes: list[cst.Attribute] = []
+    for node in iter_nodes(fn):
+        for child in node.children:
+            parents[child] = node
+        if type(node) is cst.Attribute:
+            attributes.append(node)
+    # names that are variables: not the attribute of `x.f`, nor the keyword of `f(k=v)`
+    spelled = {a.attr for a in attributes}
+    for node in parents:
+        if type(node) is cst.Arg and node.keyword is not None:
+            spelled.add(node.keyword)
+    names = [n for n in parents if type(n) is cst.Name and n not in spelled]
+    rings = _rings(fn, struct_array_paths, path_of)
+    if not rings:
+        return False
+    counters: set[str] = set()
+    for name in names:
+        if name.value not in rings or _ring_binding(name, parents):
+            continue
+        picked = _pick(name, parents, rings[name.value])
+        if picked is None:
+            return False
+        counters.add(picked)
+    if not counters or counters & set(rings):
+        return False
+    fields: set[str] = set()
+    for name in names:
+        if name.value not in counters:
+            continue
+        use = _counter_use(name, parents, rings)
+        if use is None:
+            return False
+        if use:
+            fields.add(use)
+    for attr in attributes:
+        if attr.attr.value in fields and not _residue_read(attr, parents):
+            if not _field_store(attr, parents):
+                return False
+    return True
+
+
+def _rings(fn: cst.FunctionDef, paths: set, path_of) -> dict[str, int]:
+    """Names bound once, to `pl.struct_array(D, ...)` with a literal `D`: name -> D."""
+    bound: dict[str, list] = {}
+    for node in iter_nodes(fn):
+        targets: list = []
+        value: cst.BaseExpression | None = None
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+            value = node.value
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            targets, value = [node.target], node.value
+        elif isinstance(node, (cst.For, cst.AsName)):
+            targets = [node.target if isinstance(node, cst.For) else node.name]
+        for t in targets:
+            if isinstance(t, cst.Name):
+                bound.setdefault(t.value, []).append(value)
+            elif isinstance(t, (cst.Tuple, cst.List)):
+                for el in t.elements:
+                    if isinstance(el.value, cst.Name):
+                        bound.setdefault(el.value.value, []).append(None)
+    rings: dict[str, int] = {}
+    for name, values in bound.items():
+        if len(values) != 1 or not isinstance(values[0], cst.Call):
+            continue
+        call = values[0]
+        if path_of(call.func) in paths and call.args and isinstance(call.args[0].value, cst.Integer) \
+                and call.args[0].keyword is None:
+            rings[name] = int(call.args[0].value.value)
+    return rings
+
+
+def _ring_binding(name: cst.Name, parents: dict) -> bool:
+    target = parents.get(name)
+    return isinstance(target, cst.AssignTarget) and target.target is name
+
+
+def _pick(name: cst.Name, parents: dict, depth: int) -> str | None:
+    """The counter of a pick `name[C % D]` / `name[(C + c) % D]`, else None."""
+    sub = parents.get(name)
+    if not isinstance(sub, cst.Subscript) or sub.value is not name or len(sub.slice) != 1:
+        return None
+    index = sub.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    mod = index.value
+    if not (isinstance(mod, cst.BinaryOperation) and isinstance(mod.operator, cst.Modulo)
+            and isinstance(mod.right, cst.Integer) and int(mod.right.value) == depth):
+        return None
+    left = mod.left
+    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Add) \
+            and isinstance(left.right, cst.Integer):
+        left = left.left
+    return left.value if isinstance(left, cst.Name) else None
+
+
+def _counter_use(name: cst.Name, parents: dict, rings: dict[str, int]) -> str | None:
+    """'' for a use that moves or picks nothing else (`C = <int>`, `C = C + <int>`, the `C`
+    of a pick, the `C` in `C = C + k`), the field `f` of a store `x.f = C`, else None."""
+    parent = parents.get(name)
+    if isinstance(parent, cst.AssignTarget):  # C = ...
+        assign = parents.get(parent)
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+            value = assign.value
+            if isinstance(value, cst.Integer):
+                return ""
+            if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) \
+                    and isinstance(value.left, cst.Name) and value.left.value == name.value \
+                    and isinstance(value.right, cst.Integer):
+                return ""
+        return None
+    if isinstance(parent, cst.BinaryOperation):
+        grand = parents.get(parent)
+        # `C + 1` in `C = C + 1`
+        if isinstance(parent.operator, cst.Add) and parent.left is name and isinstance(parent.right, cst.Integer) \
+                and isinstance(grand, cst.Assign) and len(grand.targets) == 1 \
+                and isinstance(grand.targets[0].target, cst.Name) and grand.targets[0].target.value == name.value:
+            return ""
+        # the counter of a pick: C % D, or (C + c) % D
+        mod = grand if isinstance(parent.operator, cst.Add) else parent
+        if isinstance(parent.operator, cst.Add) and not (parent.left is name and isinstance(parent.right, cst.Integer)):
+            return None
+        if isinstance(mod, cst.BinaryOperation) and isinstance(mod.operator, cst.Modulo):
+            index = parents.get(mod)
+            element = parents.get(index) if isinstance(index, cst.Index) else None
+            sub = parents.get(element) if isinstance(element, cst.SubscriptElement) else None
+            if isinstance(sub, cst.Subscript) and isinstance(sub.value, cst.Name) and sub.value.value in rings \
+                    and _pick(sub.value, parents, rings[sub.value.value]) == name.value:
+                return ""
+        return None
+    if isinstance(parent, cst.Assign) and parent.value is name and len(parent.targets) == 1:
+        target = parent.targets[0].target
+        if isinstance(target, cst.Attribute):
+            return target.attr.value
+    return None
+
+
+def _residue_read(attr: cst.Attribute, parents: dict) -> bool:
+    """`x.f % k` with a literal `k`."""
+    parent = parents.get(attr)
+    return isinstance(parent, cst.BinaryOperation) and parent.left is attr \
+        and isinstance(parent.operator, cst.Modulo) and isinstance(parent.right, cst.Integer)
+
+
+def _field_store(attr: cst.Attribute, parents: dict) -> bool:
+    """`x.f = <value>`: the attribute is an assignment's target (what it stores is checked
+    where the value is the counter; any other value only makes the field hold it)."""
+    target = parents.get(attr)
+    return isinstance(target, cst.AssignTarget) and target.target is attr

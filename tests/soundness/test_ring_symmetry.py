@@ -1,0 +1,90 @@
+"""The ctx ring's pick residue left out of the periods (`soundness/ringsymmetry.py`): only
+when the kernel's code shows that its ring counter picks ring entries and nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from pto_transpile import transpile
+from pto_transpile.soundness.ringsymmetry import certified
+from pto_transpile.soundness.rotations import Rotations
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def _path(expr: cst.BaseExpression) -> tuple | None:
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "pl":
+        return (expr.attr.value,)
+    return None
+
+
+def _kernel(code: str, name: str) -> cst.FunctionDef:
+    (fn,) = [s for s in cst.parse_module(code).body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+    return fn
+
+
+@pytest.fixture(scope="module")
+def generated() -> str:
+    code = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py", preload=2).code
+    assert code is not None
+    return code
+
+
+def test_the_generated_kernel_is_certified(generated):
+    assert certified(_kernel(generated, "flash_attention_dn"), {("struct_array",)}, _path)
+
+
+_TAMPERED = [
+    # the counter moves a GM offset
+    ("pl.load(cur_q_slot, q, [qi * TS, 0]", "pl.load(cur_q_slot, q, [qi * TS + _pl_task_id, 0]"),
+    # a ring entry picked by something else than the counter's residue of the ring's length
+    ("_pl_ctx_arr[(_pl_task_id + 3) % 4]", "_pl_ctx_arr[(_pl_task_id + 3) % 2]"),
+    ("_pl_ctx_arr[(_pl_task_id + 3) % 4]", "_pl_ctx_arr[0]"),
+    # the counter tested, or stepped by anything but a literal
+    ("_pl_task_id = _pl_task_id + 1", "_pl_task_id = _pl_task_id + qi"),
+    ("_pl_task_id = _pl_task_id + 1", "_pl_task_id += 1"),
+    # the field holding the counter read for anything but a residue
+    ("event_id=_pl_fwd_ids_qk_vec_db[_pl_ctx_0._pl_task_id % 2]", "event_id=_pl_ctx_0._pl_task_id"),
+    # the counter copied to another name
+    ("_pl_task_id = _pl_task_id + 1", "_pl_task_id = _pl_task_id + 1; spare = _pl_task_id"),
+]
+
+
+@pytest.mark.parametrize("old, new", _TAMPERED)
+def test_a_counter_that_can_change_anything_but_the_pick_is_not(generated, old, new):
+    assert old in generated, old
+    tampered = generated.replace(old, new, 1)
+    assert not certified(_kernel(tampered, "flash_attention_dn"), {("struct_array",)}, _path)
+
+
+def test_a_pure_pick_leaves_the_periods_and_a_spoilt_one_does_not():
+    form = ((("carried", "_pl_task_id"), 1),)
+    ring: list = [object()] * 4
+    rot = Rotations(ring_symmetric=True)
+    rot.residues.add((form, 2))
+    rot.ring_residues.add((form, 4))
+    rot.ring_pick(ring, (form, 4))
+    assert rot.periodic() == {(form, 2)}
+    rot.ring_pick(ring, None)  # the same ring picked by anything else: the pick counts again
+    assert rot.periodic() == {(form, 2), (form, 4)}
+
+
+def test_serial_kernels_and_uncertified_kernels_keep_every_residue_in_the_period(generated):
+    # the serial example takes no ring pick; the generated one, tampered, is judged with its ring
+    # in the period: the long static FlashAttention at preload 2 then runs 28 KV tiles, not 22
+    from pto_transpile.soundness import check as check_module
+    from pto_transpile.soundness import interp as interp_module
+
+    runs = []
+    real = check_module._check_one
+    text = (EXAMPLES / "flash_attention_dn.py").read_text()
+    text = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(check_module, "_check_one", lambda *a: runs.append(a[4].trips) or real(*a))
+        mp.setattr(interp_module.ringsymmetry, "certified", lambda *a: False)
+        result = transpile(text, path="flash_attention_dn.py", preload=2)
+    assert result.code is not None
+    assert sorted(runs[-1].values()) == [8, 28], runs[-1]
