@@ -88,7 +88,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         hit = memo.get(id(self.fn))
         if hit is None or hit[0] is not self.fn:
             paths = {("struct_array",)}
-            hit = memo[id(self.fn)] = (self.fn, ringsymmetry.certified(self.fn, paths, self.path))
+            hit = memo[id(self.fn)] = (self.fn, ringsymmetry.certified(self.fn, paths, self.path,
+                                                                       self.file.source.text))
         return hit[1]
 
     def _params(self, core: int) -> dict:

@@ -15,7 +15,8 @@ every mention of a ring (a name bound to `pl.struct_array(D, ...)` and never reb
 binding or a pick `ring[C % D]` / `ring[(C + c) % D]` with integer literals `c` and the same
 `D`; every mention of a counter `C` used in such a pick is `C = <integer>`, `C = C + <integer>`,
 a pick, or the value of an attribute store `x.f = C`; every read of such a field `f` (any
-`.f`, on anything) is `.f % k` with an integer literal `k`. A residue of the counter then
+`.f`, on anything) is `.f % k` with an integer literal `k`, and no other function of the file
+spells `f` (a stage given a ctx entry whole could read it). A residue of the counter then
 joins the period as any residue does, and the pick residue alone is left out.
 """
 
@@ -26,10 +27,12 @@ import libcst as cst
 from pto_transpile.read.walk import iter_nodes
 
 
-def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of) -> bool:
+def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "") -> bool:
     """Whether every use of the ctx-ring counters of `fn` only picks ring entries (above).
     `path_of(expr)`: the `pl` path an expression names (None if none); a ring is bound by a
-    call whose function's path is in `struct_array_paths`."""
+    call whose function's path is in `struct_array_paths`. `elsewhere`: the text of every
+    other function the kernel can call (its stages receive ctx entries whole, the `"ctx"`
+    form of an argument): a field holding a counter must not be spelled there at all."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     attributes: list[cst.Attribute] = []
     for node in iter_nodes(fn):
@@ -69,7 +72,7 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of) -> bool:
         if attr.attr.value in fields and not _residue_read(attr, parents):
             if not _field_store(attr, parents):
                 return False
-    return True
+    return not any(f in elsewhere for f in fields)
 
 
 def _rings(fn: cst.FunctionDef, paths: set, path_of) -> dict[str, int]:

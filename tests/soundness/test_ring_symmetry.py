@@ -34,7 +34,14 @@ def generated() -> str:
 
 
 def test_the_generated_kernel_is_certified(generated):
-    assert certified(_kernel(generated, "flash_attention_dn"), {("struct_array",)}, _path)
+    source = (EXAMPLES / "flash_attention_dn.py").read_text()
+    assert certified(_kernel(generated, "flash_attention_dn"), {("struct_array",)}, _path, source)
+
+
+def test_a_field_holding_the_counter_spelled_in_another_function_is_not(generated):
+    # a stage given a ctx entry whole (a struct argument) could read the counter from it
+    stage = "def compute(st):\n    pl.store(o, t, [st._pl_task_id * 64, 0])\n"
+    assert not certified(_kernel(generated, "flash_attention_dn"), {("struct_array",)}, _path, stage)
 
 
 _TAMPERED = [
