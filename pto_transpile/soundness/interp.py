@@ -54,8 +54,6 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
 
     # entry ---------------------------------------------------------------------------------
     def run(self) -> Trace:
-        if self.rotation_margin is None:  # the generated kernel
-            self.uniform.rot.ring_symmetric = self._ring_symmetric()
         ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
         try:
             self.exec_block(self.fn.body.body, ctxs)
@@ -83,7 +81,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         return self.trace
 
     def _ring_symmetric(self) -> bool:
-        """`ringsymmetry.certified` for this kernel, read once per file."""
+        """`ringsymmetry.certified` for the generated kernel, read once per file, when a run
+        first picks a ring entry by a residue that moves (never for static sizes)."""
         memo = self._rings
         hit = memo.get(id(self.fn))
         if hit is None or hit[0] is not self.fn:

@@ -64,6 +64,7 @@ class InterpreterBase:
     _mutex: Callable[[Any], tuple[int, ...]]  #: opevents
     _op_event: Callable[..., Event]  #: opevents
     _vf_call: Callable[[FunctionV, list, dict, Any, Ctx], None]  #: vfcalls
+    _ring_symmetric: Callable[[], bool]  #: interp
 
     def __init__(self, file, fn: cst.FunctionDef, config: Config, auto_mutex: bool = True):
         self.file = file

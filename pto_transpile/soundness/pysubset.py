@@ -402,7 +402,7 @@ class PythonSubset(InterpreterBase):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
-        if self.uniform.rot.ring_symmetric and _is_ring(obj):
+        if self.rotation_margin is None and _is_ring(obj):  # the generated kernel's ctx ring
             index = self._ring_index(obj, node.slice[0].slice.value, ctx)
         else:
             index = self.eval(node.slice[0].slice.value, ctx)
@@ -426,12 +426,15 @@ class PythonSubset(InterpreterBase):
         return UNKNOWN
 
     def _ring_index(self, ring: list, node: cst.BaseExpression, ctx: Ctx) -> Any:
-        """The index of a pick of a ctx-ring entry: a residue taken right there is a ring
-        residue (`Rotations.ring_residues`), recorded as the pick it makes."""
+        """The index of a pick of a ctx-ring entry. In a kernel whose ring counter picks
+        nothing else (`_ring_symmetric`), a residue of a moving value taken right there is a
+        ring residue (`Rotations.ring_residues`), recorded as the pick it makes."""
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
-            self.uniform.rot.ring_pick(ring, None)
             return self.eval(node, ctx)
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+        periods = self.config.discover or bool(self.config.trips)  # else no period is read
+        if not (periods and isinstance(left, Sym) and left.form and self._ring_symmetric()):
+            return self._binop(cst.Modulo, left, right, node)
         self.uniform.ring_index = True
         try:
             index = self._binop(cst.Modulo, left, right, node)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pto_transpile.read.walk import iter_nodes
+from pto_transpile.read.walk import children, iter_nodes
 
 
 def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "") -> bool:
@@ -36,7 +36,7 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     attributes: list[cst.Attribute] = []
     for node in iter_nodes(fn):
-        for child in node.children:
+        for child in children(node):
             parents[child] = node
         if type(node) is cst.Attribute:
             attributes.append(node)

@@ -29,10 +29,8 @@ class Rotations:
     #: every residue taken, as (form of what it is taken of, k), but a pick of a ctx-ring
     #: entry in a kernel whose ring counter picks nothing else (`ring_residues`)
     residues: set = field(default_factory=set)
-    #: the kernel's ctx-ring counter only picks ring entries (`ringsymmetry.certified`)
-    ring_symmetric: bool = False
-    #: residues taken right where they pick a ctx-ring entry, `arr[(t + c) % D]`, when
-    #: `ring_symmetric`
+    #: residues taken right where they pick a ctx-ring entry, `arr[(t + c) % D]`, in a kernel
+    #: whose ring counter picks nothing else (`ringsymmetry.certified`)
     ring_residues: set = field(default_factory=set)
     #: id of a ring -> the residues that picked its entries (None: a pick by anything else)
     ring_picks: dict = field(default_factory=dict)
@@ -68,7 +66,7 @@ class Rotations:
 
     def periodic(self) -> set:
         """The residues that join the periods. A ctx-ring pick does not when the ring counter
-        picks nothing else (`ring_symmetric`) and every pick of its ring is by that one residue
+        picks nothing else (`ring_residues`) and every pick of its ring is by that one residue
         of the ring's length: which entry holds what is then a renaming, whatever the phase
         (`ringsymmetry.py`, docs/design.md, "For every trip count")."""
         pure = {next(iter(p)) for p in self.ring_picks.values() if len(p) == 1 and None not in p}

@@ -70,7 +70,7 @@ def test_a_counter_that_can_change_anything_but_the_pick_is_not(generated, old, 
 def test_a_pure_pick_leaves_the_periods_and_a_spoilt_one_does_not():
     form = ((("carried", "_pl_task_id"), 1),)
     ring: list = [object()] * 4
-    rot = Rotations(ring_symmetric=True)
+    rot = Rotations()
     rot.residues.add((form, 2))
     rot.ring_residues.add((form, 4))
     rot.ring_pick(ring, (form, 4))
