@@ -80,9 +80,10 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                                   "rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         return self.trace
 
-    def _ring_symmetric(self) -> bool:
-        """`ringsymmetry.certified` for the generated kernel, read once per file, when a run
-        first picks a ring entry by a residue that moves (never for static sizes)."""
+    def _ring_picks(self) -> frozenset:
+        """`ringsymmetry.certified` for the generated kernel (its ring picks, when its ring
+        counters pick nothing else), read once per file, when a run first picks a ring entry
+        by a residue that moves (never for static sizes)."""
         memo = self._rings
         hit = memo.get(id(self.fn))
         if hit is None or hit[0] is not self.fn:

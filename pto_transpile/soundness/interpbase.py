@@ -40,7 +40,7 @@ class FileMemo:
     strings: dict[int, tuple] = field(default_factory=dict)  #: id(string literal) -> (node, its value)
     integers: dict[int, tuple] = field(default_factory=dict)  #: id(integer literal) -> (node, its value)
     globals: dict[str, tuple] = field(default_factory=dict)  #: name -> (is a module constant, value) outside any frame
-    rings: dict[int, tuple] = field(default_factory=dict)  #: id(kernel) -> (kernel, `ringsymmetry.certified`)
+    rings: dict[int, tuple] = field(default_factory=dict)  #: id(kernel) -> (kernel, its certified ring picks)
     #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
     extents: vfextent.VectorFunctions | None = None
 
@@ -64,7 +64,7 @@ class InterpreterBase:
     _mutex: Callable[[Any], tuple[int, ...]]  #: opevents
     _op_event: Callable[..., Event]  #: opevents
     _vf_call: Callable[[FunctionV, list, dict, Any, Ctx], None]  #: vfcalls
-    _ring_symmetric: Callable[[], bool]  #: interp
+    _ring_picks: Callable[[], frozenset]  #: interp
 
     def __init__(self, file, fn: cst.FunctionDef, config: Config, auto_mutex: bool = True):
         self.file = file

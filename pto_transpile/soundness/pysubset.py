@@ -403,7 +403,7 @@ class PythonSubset(InterpreterBase):
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
         if self.rotation_margin is None and _is_ring(obj):  # the generated kernel's ctx ring
-            index = self._ring_index(obj, node.slice[0].slice.value, ctx)
+            index = self._ring_index(obj, node, ctx)
         else:
             index = self.eval(node.slice[0].slice.value, ctx)
         if isinstance(index, Sym) and not index.residue and isinstance(obj, (GroupV, list, tuple)):
@@ -425,15 +425,16 @@ class PythonSubset(InterpreterBase):
                 return AnyTileV(tuple(tiles), "one of " + ", ".join(t.label for t in tiles))
         return UNKNOWN
 
-    def _ring_index(self, ring: list, node: cst.BaseExpression, ctx: Ctx) -> Any:
-        """The index of a pick of a ctx-ring entry. In a kernel whose ring counter picks
-        nothing else (`_ring_symmetric`), a residue of a moving value taken right there is a
-        ring residue (`Rotations.ring_residues`), recorded as the pick it makes."""
+    def _ring_index(self, ring: list, pick: cst.Subscript, ctx: Ctx) -> Any:
+        """The index of a pick of a ctx-ring entry. A pick the certificate lists (the ring
+        counter picks nothing else: `_ring_picks`) by a residue of a moving value is a ring
+        residue (`Rotations.ring_residues`), recorded as the pick it makes."""
+        node = pick.slice[0].slice.value  # type: ignore[attr-defined]  # an Index: checked by the caller
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
             return self.eval(node, ctx)
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
         periods = self.config.discover or bool(self.config.trips)  # else no period is read
-        if not (periods and isinstance(left, Sym) and left.form and self._ring_symmetric()):
+        if not (periods and isinstance(left, Sym) and left.form and pick in self._ring_picks()):
             return self._binop(cst.Modulo, left, right, node)
         self.uniform.ring_index = True
         try:

@@ -27,8 +27,9 @@ import libcst as cst
 from pto_transpile.read.walk import children, iter_nodes
 
 
-def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "") -> bool:
-    """Whether every use of the ctx-ring counters of `fn` only picks ring entries (above).
+def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "") -> frozenset:
+    """The ring picks of `fn` (its `ring[...]` subscript nodes) when every use of its ctx-ring
+    counters only picks ring entries (above); empty when not.
     `path_of(expr)`: the `pl` path an expression names (None if none); a ring is bound by a
     call whose function's path is in `struct_array_paths`. `elsewhere`: the text of every
     other function the kernel can call (its stages receive ctx entries whole, the `"ctx"`
@@ -48,31 +49,33 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
     names = [n for n in parents if type(n) is cst.Name and n not in spelled]
     rings = _rings(fn, struct_array_paths, path_of)
     if not rings:
-        return False
+        return frozenset()
     counters: set[str] = set()
+    picks: set[cst.CSTNode] = set()
     for name in names:
         if name.value not in rings or _ring_binding(name, parents):
             continue
         picked = _pick(name, parents, rings[name.value])
         if picked is None:
-            return False
+            return frozenset()
         counters.add(picked)
+        picks.add(parents[name])
     if not counters or counters & set(rings):
-        return False
+        return frozenset()
     fields: set[str] = set()
     for name in names:
         if name.value not in counters:
             continue
         use = _counter_use(name, parents, rings)
         if use is None:
-            return False
+            return frozenset()
         if use:
             fields.add(use)
     for attr in attributes:
         if attr.attr.value in fields and not _residue_read(attr, parents):
             if not _field_store(attr, parents):
-                return False
-    return not any(f in elsewhere for f in fields)
+                return frozenset()
+    return frozenset() if any(f in elsewhere for f in fields) else frozenset(picks)
 
 
 def _rings(fn: cst.FunctionDef, paths: set, path_of) -> dict[str, int]:
