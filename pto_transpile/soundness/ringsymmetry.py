@@ -26,6 +26,9 @@ import libcst as cst
 
 from pto_transpile.read.walk import children, iter_nodes
 
+#: Ancestors kept with each occurrence: a counter in a pick sits five levels below the subscript.
+_DEPTH = 6
+
 
 def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "") -> frozenset:
     """The ring picks of `fn` (its `ring[...]` subscript nodes) when every use of its ctx-ring
@@ -34,25 +37,30 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
     call whose function's path is in `struct_array_paths`. `elsewhere`: the text of every
     other function the kernel can call (its stages receive ctx entries whole, the `"ctx"`
     form of an argument): a field holding a counter must not be spelled there at all."""
-    parents: dict[cst.CSTNode, cst.CSTNode] = {}
-    attributes: list[cst.Attribute] = []
-    for node in iter_nodes(fn):
-        for child in children(node):
-            parents[child] = node
-        if type(node) is cst.Attribute:
-            attributes.append(node)
-    # names that are variables: not the attribute of `x.f`, nor the keyword of `f(k=v)`
-    spelled = {a.attr for a in attributes}
-    for node in parents:
-        if type(node) is cst.Arg and node.keyword is not None:
-            spelled.add(node.keyword)
-    names = [n for n in parents if type(n) is cst.Name and n not in spelled]
+    # every occurrence of a name or attribute with its own ancestors: a node the generated code
+    # shares between two places (a statement of the steady loop repeated in the drain) is
+    # judged in each place it stands
+    names: list[tuple[cst.Name, dict]] = []
+    attributes: list[tuple[cst.Attribute, dict]] = []
+    stack: list[tuple[cst.CSTNode, tuple]] = [(fn, ())]
+    while stack:
+        node, chain = stack.pop()
+        kind = type(node)
+        if kind is cst.Name or kind is cst.Attribute:
+            parents = dict(zip((node, *chain), chain, strict=False))
+            if kind is cst.Attribute:
+                attributes.append((node, parents))  # type: ignore[arg-type]
+            elif not (chain and (type(chain[0]) is cst.Attribute and chain[0].attr is node
+                                 or type(chain[0]) is cst.Arg and chain[0].keyword is node)):
+                names.append((node, parents))  # type: ignore[arg-type]  # a variable, not `x.f` or `k=`
+        inner = (node, *chain[:_DEPTH])
+        stack.extend((child, inner) for child in reversed(children(node)))
     rings = _rings(fn, struct_array_paths, path_of)
     if not rings:
         return frozenset()
     counters: set[str] = set()
     picks: set[cst.CSTNode] = set()
-    for name in names:
+    for name, parents in names:
         if name.value not in rings or _ring_binding(name, parents):
             continue
         picked = _pick(name, parents, rings[name.value])
@@ -63,7 +71,7 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
     if not counters or counters & set(rings):
         return frozenset()
     fields: set[str] = set()
-    for name in names:
+    for name, parents in names:
         if name.value not in counters:
             continue
         use = _counter_use(name, parents, rings)
@@ -71,7 +79,7 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
             return frozenset()
         if use:
             fields.add(use)
-    for attr in attributes:
+    for attr, parents in attributes:
         if attr.attr.value in fields and not _residue_read(attr, parents):
             if not _field_store(attr, parents):
                 return frozenset()
@@ -117,7 +125,14 @@ def _ring_binding(name: cst.Name, parents: dict) -> bool:
 def _pick(name: cst.Name, parents: dict, depth: int) -> str | None:
     """The counter of a pick `name[C % D]` / `name[(C + c) % D]`, else None."""
     sub = parents.get(name)
-    if not isinstance(sub, cst.Subscript) or sub.value is not name or len(sub.slice) != 1:
+    if not isinstance(sub, cst.Subscript) or sub.value is not name:
+        return None
+    return _picked_by(sub, depth)
+
+
+def _picked_by(sub: cst.Subscript, depth: int) -> str | None:
+    """The counter `C` of a subscript `x[C % D]` / `x[(C + c) % D]` with `D == depth`."""
+    if len(sub.slice) != 1:
         return None
     index = sub.slice[0].slice
     if not isinstance(index, cst.Index):
@@ -164,7 +179,7 @@ def _counter_use(name: cst.Name, parents: dict, rings: dict[str, int]) -> str | 
             element = parents.get(index) if isinstance(index, cst.Index) else None
             sub = parents.get(element) if isinstance(element, cst.SubscriptElement) else None
             if isinstance(sub, cst.Subscript) and isinstance(sub.value, cst.Name) and sub.value.value in rings \
-                    and _pick(sub.value, parents, rings[sub.value.value]) == name.value:
+                    and _picked_by(sub, rings[sub.value.value]) == name.value:
                 return ""
         return None
     if isinstance(parent, cst.Assign) and parent.value is name and len(parent.targets) == 1:

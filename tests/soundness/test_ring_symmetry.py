@@ -95,3 +95,27 @@ def test_serial_kernels_and_uncertified_kernels_keep_every_residue_in_the_period
         result = transpile(text, path="flash_attention_dn.py", preload=2)
     assert result.code is not None
     assert sorted(runs[-1].values()) == [8, 28], runs[-1]
+
+
+def test_a_node_shared_between_a_pick_and_another_use_is_judged_in_both(generated):
+    # the generated code shares statement nodes between places (the steady loop and the drain);
+    # a counter name shared into a use that moves something must not pass as the pick it is too
+    fn = _kernel(generated, "flash_attention_dn")
+    pick = next(n for n in _subscripts(fn) if isinstance(n.value, cst.Name) and n.value.value == "_pl_ctx_arr")
+    counter = next(n for n in _names(pick.slice[0]) if n.value == "_pl_task_id")
+    leak = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name("spare"))], counter)])
+    body = fn.body.with_changes(body=[leak, *fn.body.body])
+    assert certified(_kernel(generated, "flash_attention_dn"), {("struct_array",)}, _path)
+    assert not certified(fn.with_changes(body=body), {("struct_array",)}, _path)
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    from pto_transpile.read.walk import iter_nodes
+
+    return [n for n in iter_nodes(node) if isinstance(n, cst.Name)]
+
+
+def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
+    from pto_transpile.read.walk import iter_nodes
+
+    return [n for n in iter_nodes(node) if isinstance(n, cst.Subscript)]
