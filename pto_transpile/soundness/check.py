@@ -29,6 +29,7 @@ from pto_transpile.read.meaning import Unknown
 from pto_transpile.soundness import parallel, progress
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
+from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
 from pto_transpile.soundness.rotations import outer_period
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
@@ -68,12 +69,12 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None), (generated, generated_pl)]
-    configs = _trip_configs(file, kernel, functions, auto_mutex)
+    longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=False))
+    configs = _trip_configs(file, kernel, functions, auto_mutex, longer=longer)
     if isinstance(configs, Problem):
         return [configs]
     return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
-                                                         cuts),
-                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=False), kernel.name)
+                                                         cuts), longer, kernel.name)
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -84,11 +85,24 @@ def check_hand_written(file, kernel) -> list[Problem]:
     construct the model does not follow)."""
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None)]
-    configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True)
+    longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=True))
+    configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer)
     if isinstance(configs, Problem):
         return [configs]
-    return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts),
-                    lambda: _long_static(file, kernel, functions, auto_mutex, hand=True), kernel.name)
+    return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer, kernel.name)
+
+
+def _once(make: Callable[[], object]) -> Callable[[], object]:
+    """`make`, computed at the first call and remembered: the representative configurations are
+    asked for before the first run when the loops look long, and again if a run turns out long."""
+    memo: list = []
+
+    def once() -> object:
+        if not memo:
+            memo.append(make())
+        return memo[0]
+
+    return once
 
 
 def _run_all(configs: list[Config], check, longer, kernel: str = "") -> list[Problem]:
@@ -633,7 +647,8 @@ class _Bounds:
         return low + (trips - low) % period
 
 
-def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False) -> list[Config] | Problem:
+def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False,
+                  longer: Callable[[], object] | None = None) -> list[Config] | Problem:
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
     docs/design.md ("For every trip count"): inner loops 0 .. `_Bounds.inner`, outer loops
@@ -643,7 +658,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     unknown = frozenset(_range_constants(file, kernel, known=False))
     if not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel):
         # every trip count is static: run it; a run that turns out long (`_run_all`) is
-        # proven at representative trip counts instead
+        # proven at representative trip counts instead, and so is one whose loop bounds
+        # already say it is long (`longrun`), without the first attempt
+        if longer is not None and looks_long(file, kernel, _static_dims(file, kernel)):
+            instead = longer()
+            if isinstance(instead, list):
+                return instead
         return [replace(base[0], step_budget=LONG_RUN)]
     found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand, symbolic_names=unknown)
     if isinstance(found, Problem):

@@ -90,6 +90,24 @@ def test_flash_attention_at_a_production_size_is_proven():
         "SEQ_KV = 512\n", "SEQ_KV = 32768\n")
 
 
+def test_loop_bounds_that_say_the_run_is_long_skip_the_first_attempt(monkeypatch):
+    # FlashAttention at 4096 x 32768: 32 query tiles of 256 KV tiles, read off the bounds; the
+    # first run judged is already the representative one (no attempt cut off at the budget)
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+    from pto_transpile.soundness.longrun import iterations
+
+    text = (EXAMPLES / "flash_attention_dn.py").read_text()
+    large = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    for source, count in ((text, 2 * 4), (large, 32 * 256)):
+        file = read(SourceFile.parse(source, "flash_attention_dn.py"))
+        (kernel,) = file.kernels
+        assert iterations(file, kernel, check_module._static_dims(file, kernel)) == count
+    runs = _runs(monkeypatch)
+    assert _errors(large, "flash_attention_dn.py") == []
+    assert runs and all(c.trips and c.step_budget != check_module.LONG_RUN for c in runs), runs
+
+
 def test_a_loop_too_long_to_follow_names_what_keeps_the_argument_out():
     # 100,000 iterations: past what the check follows, and `ki >= 40` is no boundary test
     errors = _errors(_static("late_defect.py", 100_000), "late_defect.py")
