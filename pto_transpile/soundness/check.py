@@ -31,7 +31,7 @@ from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
-from pto_transpile.soundness.rotations import outer_period
+from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
@@ -532,6 +532,8 @@ class _Found:
     loop_periods: dict = field(default_factory=dict)
     #: outer loop's root -> what its iterations move (`Rotations.outer_rotations`)
     rotations: dict = field(default_factory=dict)
+    #: the lengths of the rotations that join the periods (renamed ones do not: `live_lengths`)
+    live: set = field(default_factory=set)
 
 
 def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, hand: bool,
@@ -565,6 +567,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
             found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
         for origin, parts in uni.rot.outer_rotations(groups=interp.rotation_margin is not None).items():
             found.rotations[origin] = found.rotations.get(origin, []) + parts
+        found.live |= live_lengths(uni.rot, groups=interp.rotation_margin is not None)
     return found
 
 
@@ -588,6 +591,9 @@ class _Bounds:
     #: outer loop's root -> what its iterations move, by the inner trip count
     #: (`Rotations.outer_rotations`); an outer loop not there repeats with L
     rotations: dict = field(default_factory=dict)
+    #: the period of the rotations that are not renamed (`_Found.live`), which divides L: what
+    #: an outer loop repeats with when its inner loop is too short to measure
+    whole: int = 0
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -597,8 +603,9 @@ class _Bounds:
         period = math.lcm(*found.periods) if found.periods else 1
         inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
         inner_period = math.lcm(*inner) if inner and generated else period
+        whole = math.lcm(1, *found.live) if generated else period
         return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
-                   dict(found.rotations) if generated else {})
+                   dict(found.rotations) if generated else {}, whole if period % whole == 0 else period)
 
     @property
     def inner(self) -> int:
@@ -612,7 +619,7 @@ class _Bounds:
         order of what one of them moves the state by (`rotations.outer_period`), else L."""
         if root not in self.rotations or inner is None:
             return self.period
-        period = outer_period(self.rotations[root], inner, self.period)
+        period = outer_period(self.rotations[root], inner, self.whole or self.period)
         return period if self.period % period == 0 else self.period
 
     def loop_periods(self, found: _Found, trips: dict) -> dict:

@@ -23,7 +23,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_transpile.soundness import ringsymmetry
+from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
 from pto_transpile.soundness.opevents import OpEvents
@@ -63,6 +63,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             raise CannotModel("`break`/`continue` outside a loop", self.fn) from None
         except RecursionError:
             raise CannotModel("the kernel nests too deeply to follow", self.fn) from None
+        if self.periods_read:
+            renamed.settle(self)
         try:
             self.uniform.finish()
         except NonUniform as exc:
@@ -89,7 +91,26 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if hit is None or hit[0] is not self.fn:
             paths = {("struct_array",)}
             hit = memo[id(self.fn)] = (self.fn, ringsymmetry.certified(self.fn, paths, self.path,
-                                                                       self.file.source.text))
+                                                                       self.file.source.text, self._walk(self.fn)))
+        return hit[1]
+
+    def _walk(self, fn: cst.FunctionDef) -> ringsymmetry.Walk:
+        """`ringsymmetry.walk` of a function, once per file."""
+        memo = self._walks
+        hit = memo.get(id(fn))
+        if hit is None or hit[0] is not fn:
+            hit = memo[id(fn)] = (fn, ringsymmetry.walk(fn))
+        return hit[1]
+
+    def _renaming(self) -> renaming.Certificates:
+        """`renaming.certify` for this kernel, read once per file, when a run that reads periods
+        first needs it."""
+        memo = self._certificates
+        hit = memo.get(id(self.fn))
+        if hit is None or hit[0] is not self.fn:
+            functions = {**self.file.helpers, **{n: s.node for n, s in self.file.stages.items()}}
+            hit = memo[id(self.fn)] = (self.fn, renaming.certify(self.fn, functions, self.path,
+                                                                 self.file.source.text, self._walk))
         return hit[1]
 
     def _params(self, core: int) -> dict:

@@ -41,6 +41,9 @@ class FileMemo:
     integers: dict[int, tuple] = field(default_factory=dict)  #: id(integer literal) -> (node, its value)
     globals: dict[str, tuple] = field(default_factory=dict)  #: name -> (is a module constant, value) outside any frame
     rings: dict[int, tuple] = field(default_factory=dict)  #: id(kernel) -> (kernel, its certified ring picks)
+    #: id(kernel) -> (kernel, its `renaming.Certificates`)
+    renaming: dict[int, tuple] = field(default_factory=dict)
+    walks: dict[int, tuple] = field(default_factory=dict)  #: id(function) -> (function, `ringsymmetry.walk` of it)
     #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
     extents: vfextent.VectorFunctions | None = None
 
@@ -65,6 +68,7 @@ class InterpreterBase:
     _op_event: Callable[..., Event]  #: opevents
     _vf_call: Callable[[FunctionV, list, dict, Any, Ctx], None]  #: vfcalls
     _ring_picks: Callable[[], frozenset]  #: interp
+    _renaming: Callable[[], Any]  #: interp
 
     def __init__(self, file, fn: cst.FunctionDef, config: Config, auto_mutex: bool = True):
         self.file = file
@@ -88,6 +92,13 @@ class InterpreterBase:
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
+        #: a run that reads the periods of its loops (a discovery run, one at chosen trip
+        #: counts) follows which entries its rotations pick (`renaming.py`, `renamed.py`)
+        self.periods_read = config.discover or bool(config.trips)
+        self.sequences: dict[int, Any] = {}  #: id -> a certified tuple of tiles or event-id list made by this run
+        self.made: list[tuple[cst.CSTNode, Any]] = []  #: (the `pl.make_tile` call, the tile) of every tile made
+        self.groups: list[GroupV] = []  #: every tile group made
+        self.strays: list[tuple[str, int, int]] = []  #: (memory, lo, hi) an op reaches outside its tiles
         self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
@@ -104,6 +115,8 @@ class InterpreterBase:
         self._vf_roles = shared.vf
         self._paths = shared.paths
         self._rings = shared.rings
+        self._certificates = shared.renaming
+        self._walks = shared.walks
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}

@@ -249,11 +249,15 @@ class Loops(InterpreterBase):
                         raise nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
                                                      "iterations", f"step `{name}` by the same amount in every "
                                                      "iteration"), node)
-                    uni.rot.steps[(key, var)] = delta
+                    stepped = uni.rot.core_steps.setdefault((key, var), {})
+                    stepped[ctx.core] = delta
+                    uni.rot.steps[(key, var)] = delta if len(set(stepped.values())) == 1 else None
                 prev[name] = int(value)
                 if k is not None:
                     uni.periods.add(k)
-                    uni.rot.residues.add((((var, 1),), k))
+                    # a counter that only picks a tile group's slot (`renaming.index_counters`)
+                    picks = self.periods_read and name in self._renaming().counters
+                    (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif isinstance(value, (int, float)) and not isinstance(value, Sym):
                 self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)

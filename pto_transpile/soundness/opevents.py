@@ -120,7 +120,11 @@ class OpEvents(InterpreterBase):
         if isinstance(offset, (list, tuple)) and any(run_time(o) for o in offset):
             return None  # an offset known only at run time: the whole tiles
         feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
-        return None if feet is None else (feet[1], feet[0])
+        if feet is None:
+            return None
+        for tile, out in ((src, feet[0]), (dst, feet[1])):
+            self.strays.extend((tile.memory, f.r0, f.r1) for f in out if f.r0 < tile.lo or f.r1 > tile.hi)
+        return feet[1], feet[0]
 
     def _pipe(self, op: str, pos: list, node) -> str:
         if op in ("move", "insert"):

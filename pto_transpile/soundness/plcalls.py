@@ -132,6 +132,8 @@ class PlCalls(InterpreterBase):
                      ttype.elem, ttype.layout, self.valid.number())
         if ttype.valid_at_run_time:
             self.valid.unknown(tile)
+        if self.periods_read:
+            self.made.append((node, tile))
         return tile
 
     def _make_tile_group(self, node, ctx) -> Any:
@@ -173,7 +175,10 @@ class PlCalls(InterpreterBase):
                 self.valid.unknown(tile)
         self.uniform.periods.add(n)
         self.uniform.depths.add(n)
-        return GroupV("", tiles, node)
+        group = GroupV("", tiles, node)
+        if self.periods_read:
+            self.groups.append(group)
+        return group
 
     def _struct(self, node, ctx) -> Any:
         _, kw = self._args(node, ctx)

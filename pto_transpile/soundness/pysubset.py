@@ -264,6 +264,13 @@ class PythonSubset(InterpreterBase):
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+        if self.periods_read and node in self._renaming().updates:
+            # `C = (C + 1) % k` of a counter that only picks a tile group's slots
+            self.uniform.pick_index = True
+            try:
+                return self._binop(type(node.operator), left, right, node)
+            finally:
+                self.uniform.pick_index = False
         return self._binop(type(node.operator), left, right, node)
 
     def _binop(self, op: Any, left: Any, right: Any, node) -> Any:
@@ -383,7 +390,10 @@ class PythonSubset(InterpreterBase):
                 out.extend(value)
             else:
                 out.append(value)
-        return tuple(out) if type(node) is cst.Tuple else out
+        made = tuple(out) if type(node) is cst.Tuple else out
+        if self.periods_read and node in self._renaming().displays:
+            self.sequences[id(made)] = made  # a certified tuple of tiles or event-id list
+        return made
 
     def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
         obj = self.eval(node.value, ctx)
@@ -402,7 +412,9 @@ class PythonSubset(InterpreterBase):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
-        if self.rotation_margin is None and _is_ring(obj):  # the generated kernel's ctx ring
+        if self.periods_read and (type(obj) is GroupV or id(obj) in self.sequences):
+            index = self._pick_index(obj, node, ctx)
+        elif self.rotation_margin is None and _is_ring(obj):  # the generated kernel's ctx ring
             index = self._ring_index(obj, node, ctx)
         else:
             index = self.eval(node.slice[0].slice.value, ctx)
@@ -427,22 +439,51 @@ class PythonSubset(InterpreterBase):
 
     def _ring_index(self, ring: list, pick: cst.Subscript, ctx: Ctx) -> Any:
         """The index of a pick of a ctx-ring entry. A pick the certificate lists (the ring
-        counter picks nothing else: `_ring_picks`) by a residue of a moving value is a ring
-        residue (`Rotations.ring_residues`), recorded as the pick it makes."""
+        counter picks nothing else: `_ring_picks`) by a residue of a moving value is a pick
+        residue (`Rotations.pick_residues`), recorded as the pick it makes."""
         node = pick.slice[0].slice.value  # type: ignore[attr-defined]  # an Index: checked by the caller
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
             return self.eval(node, ctx)
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
-        periods = self.config.discover or bool(self.config.trips)  # else no period is read
-        if not (periods and isinstance(left, Sym) and left.form and pick in self._ring_picks()):
+        if not (self.periods_read and isinstance(left, Sym) and left.form and pick in self._ring_picks()):
             return self._binop(cst.Modulo, left, right, node)
-        self.uniform.ring_index = True
+        return self._residue_pick(ring, len(ring), left, right, node)
+
+    def _pick_index(self, seq: Any, pick: cst.Subscript, ctx: Ctx) -> Any:
+        """The index of a subscript of a certified sequence (`renaming.py`: a tuple of tiles, an
+        event-id list) or of a tile group, recorded as the pick it makes (`Rotations.picked`):
+        by a residue of its length, by a counter that picks its slots, or by anything else (a
+        constant outside a block that picks every entry: the entries are then not renamed)."""
+        certs = self._renaming()
+        node = pick.slice[0].slice.value  # type: ignore[attr-defined]  # an Index: checked by the caller
+        length = seq.depth if type(seq) is GroupV else len(seq)
+        rot = self.uniform.rot
+        if pick in certs.constant_picks:
+            return self.eval(node, ctx)
+        if pick in certs.counter_picks:
+            index = self.eval(node, ctx)
+            rot.picked(seq, (index.form, length) if isinstance(index, Sym) and index.residue and index.form else None,
+                       length)
+            return index
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+            if isinstance(left, Sym) and left.form and type(right) is int and right == length:
+                return self._residue_pick(seq, length, left, right, node)
+            index = self._binop(cst.Modulo, left, right, node)
+        else:
+            index = self.eval(node, ctx)
+        rot.picked(seq, None, length)
+        return index
+
+    def _residue_pick(self, seq: Any, length: int, left: Any, right: Any, node: cst.BinaryOperation) -> Any:
+        """`left % right` taken as a pick residue of `seq`, and the pick recorded."""
+        self.uniform.pick_index = True
         try:
             index = self._binop(cst.Modulo, left, right, node)
         finally:
-            self.uniform.ring_index = False
+            self.uniform.pick_index = False
         picked = isinstance(index, Sym) and index.residue and type(right) is int
-        self.uniform.rot.ring_pick(ring, (index.form, right) if picked else None)
+        self.uniform.rot.picked(seq, (index.form, right) if picked else None, length)
         return index
 
     # calls ---------------------------------------------------------------------------------

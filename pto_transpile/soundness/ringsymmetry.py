@@ -22,40 +22,26 @@ joins the period as any residue does, and the pick residue alone is left out.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import libcst as cst
 
-from pto_transpile.read.walk import children, iter_nodes
+from pto_transpile.read.walk import children
 
 #: Ancestors kept with each occurrence: a counter in a pick sits five levels below the subscript.
 _DEPTH = 6
 
 
-def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "") -> frozenset:
+def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: str = "",
+              walked: Walk | None = None) -> frozenset:
     """The ring picks of `fn` (its `ring[...]` subscript nodes) when every use of its ctx-ring
     counters only picks ring entries (above); empty when not.
     `path_of(expr)`: the `pl` path an expression names (None if none); a ring is bound by a
     call whose function's path is in `struct_array_paths`. `elsewhere`: the text of every
     other function the kernel can call (its stages receive ctx entries whole, the `"ctx"`
     form of an argument): a field holding a counter must not be spelled there at all."""
-    # every occurrence of a name or attribute with its own ancestors: a node the generated code
-    # shares between two places (a statement of the steady loop repeated in the drain) is
-    # judged in each place it stands
-    names: list[tuple[cst.Name, dict]] = []
-    attributes: list[tuple[cst.Attribute, dict]] = []
-    stack: list[tuple[cst.CSTNode, tuple]] = [(fn, ())]
-    while stack:
-        node, chain = stack.pop()
-        kind = type(node)
-        if kind is cst.Name or kind is cst.Attribute:
-            parents = dict(zip((node, *chain), chain, strict=False))
-            if kind is cst.Attribute:
-                attributes.append((node, parents))  # type: ignore[arg-type]
-            elif not (chain and (type(chain[0]) is cst.Attribute and chain[0].attr is node
-                                 or type(chain[0]) is cst.Arg and chain[0].keyword is node)):
-                names.append((node, parents))  # type: ignore[arg-type]  # a variable, not `x.f` or `k=`
-        inner = (node, *chain[:_DEPTH])
-        stack.extend((child, inner) for child in reversed(children(node)))
-    rings = _rings(fn, struct_array_paths, path_of)
+    names, attributes, _, _, bound = walked or walk(fn)
+    rings = _rings(bound, struct_array_paths, path_of)
     if not rings:
         return frozenset()
     counters: set[str] = set()
@@ -86,26 +72,74 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
     return frozenset() if any(f in elsewhere for f in fields) else frozenset(picks)
 
 
-def _rings(fn: cst.FunctionDef, paths: set, path_of) -> dict[str, int]:
-    """Names bound once, to `pl.struct_array(D, ...)` with a literal `D`: name -> D."""
+class Walk(NamedTuple):
+    """One walk of a function: every occurrence of a variable name (not the `f` of `x.f`, nor a
+    keyword) and of an attribute, each with its own ancestors (node -> parent, `_DEPTH` levels
+    up: a node the generated code shares between two places, a statement of the steady loop
+    repeated in the drain, is judged in each place it stands); every call; every block's
+    statements; every name bound, with the value of each binding (None where it is not an
+    assignment's: a loop target, an unpacking, `as`)."""
+
+    names: list
+    attributes: list
+    calls: list
+    suites: list
+    bound: dict
+
+
+def walk(fn: cst.FunctionDef) -> Walk:
+    names: list[tuple[cst.Name, dict]] = []
+    attributes: list[tuple[cst.Attribute, dict]] = []
+    calls: list = []
+    suites: list[list] = []
     bound: dict[str, list] = {}
-    for node in iter_nodes(fn):
-        targets: list = []
-        value: cst.BaseExpression | None = None
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-            value = node.value
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
-            targets, value = [node.target], node.value
-        elif isinstance(node, (cst.For, cst.AsName)):
-            targets = [node.target if isinstance(node, cst.For) else node.name]
-        for t in targets:
-            if isinstance(t, cst.Name):
-                bound.setdefault(t.value, []).append(value)
-            elif isinstance(t, (cst.Tuple, cst.List)):
-                for el in t.elements:
-                    if isinstance(el.value, cst.Name):
-                        bound.setdefault(el.value.value, []).append(None)
+    stack: list[tuple[cst.CSTNode, tuple]] = [(fn, ())]
+    while stack:
+        node, chain = stack.pop()
+        kind = type(node)
+        if kind is cst.Name or kind is cst.Attribute:
+            parents = dict(zip((node, *chain), chain, strict=False))
+            if kind is cst.Attribute:
+                attributes.append((node, parents))  # type: ignore[arg-type]
+            elif not (chain and (type(chain[0]) is cst.Attribute and chain[0].attr is node
+                                 or type(chain[0]) is cst.Arg and chain[0].keyword is node)):
+                names.append((node, parents))  # type: ignore[arg-type]  # a variable, not `x.f` or `k=`
+        elif kind is cst.Call:
+            calls.append(node)
+        elif kind is cst.IndentedBlock:
+            suites.append(list(node.body))  # type: ignore[attr-defined]
+        elif kind in _BINDERS:
+            _bind(node, bound)
+        inner = (node, *chain[:_DEPTH])
+        stack.extend((child, inner) for child in reversed(children(node)))
+    return Walk(names, attributes, calls, suites, bound)
+
+
+_BINDERS = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+
+
+def _bind(node: cst.CSTNode, bound: dict[str, list]) -> None:
+    """The names a binding statement binds, into `bound` with the value each is bound to."""
+    targets: list = []
+    value: cst.BaseExpression | None = None
+    if isinstance(node, cst.Assign):
+        targets = [t.target for t in node.targets]
+        value = node.value
+    elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+        targets, value = [node.target], node.value
+    elif isinstance(node, (cst.For, cst.AsName)):
+        targets = [node.target if isinstance(node, cst.For) else node.name]
+    for t in targets:
+        if isinstance(t, cst.Name):
+            bound.setdefault(t.value, []).append(value)
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            for el in t.elements:
+                if isinstance(el.value, cst.Name):
+                    bound.setdefault(el.value.value, []).append(None)
+
+
+def _rings(bound: dict, paths: set, path_of) -> dict[str, int]:
+    """Names bound once, to `pl.struct_array(D, ...)` with a literal `D`: name -> D."""
     rings: dict[str, int] = {}
     for name, values in bound.items():
         if len(values) != 1 or not isinstance(values[0], cst.Call):

@@ -26,16 +26,24 @@ class Rotations:
     group_names: dict = field(default_factory=dict)
     group_depths: dict = field(default_factory=dict)
     lost_groups: set = field(default_factory=set)  #: cursors made unknown (`rotated`)
-    #: every residue taken, as (form of what it is taken of, k), but a pick of a ctx-ring
-    #: entry in a kernel whose ring counter picks nothing else (`ring_residues`)
+    #: every residue taken, as (form of what it is taken of, k), but one taken right where it
+    #: picks an entry of a certified sequence (`pick_residues`)
     residues: set = field(default_factory=set)
-    #: residues taken right where they pick a ctx-ring entry, `arr[(t + c) % D]`, in a kernel
-    #: whose ring counter picks nothing else (`ringsymmetry.certified`)
-    ring_residues: set = field(default_factory=set)
-    #: id of a ring -> the residues that picked its entries (None: a pick by anything else)
-    ring_picks: dict = field(default_factory=dict)
-    #: (loop, variable) -> a counter's step per iteration of the loop
+    #: residues taken right where they pick an entry of a sequence whose entries are
+    #: interchangeable (a ctx ring, `ringsymmetry.py`; a tuple of tiles, an event-id list, a
+    #: tile group picked by a counter, `renaming.py`): `arr[(t + c) % D]`
+    pick_residues: set = field(default_factory=set)
+    #: id of such a sequence -> the residues that picked its entries (None: a pick by anything
+    #: else, or entries the run shows are not interchangeable: `renamed.py`)
+    picks: dict = field(default_factory=dict)
+    #: (core, id(group)) of tile groups whose slots are interchangeable (`renamed.py`): which
+    #: slot their cursor is at joins no period
+    renamed_groups: set = field(default_factory=set)
+    #: (loop, variable) -> a counter's step per iteration of the loop (None: the cores step it
+    #: differently, a counter of one section's cores)
     steps: dict = field(default_factory=dict)
+    #: (loop, variable) -> core -> its step there
+    core_steps: dict = field(default_factory=dict)
     #: (loop, group) -> the moves of a group's cursor per iteration (None: not known)
     group_moves: dict = field(default_factory=dict)
     #: loop -> its trip-count root, the counters it carries, its step (None: the block count)
@@ -58,20 +66,21 @@ class Rotations:
         self.group_names[key] = name
         self.group_depths[key] = group.depth
 
-    def ring_pick(self, ring: list, residue: tuple | None) -> None:
-        """An entry of `ring` picked by `residue`, (form, k) of `ring[x % k]` (None: any other
-        index)."""
-        picks = self.ring_picks.setdefault(id(ring), set())
-        picks.add(residue if residue is not None and residue[1] == len(ring) else None)
+    def picked(self, seq: Any, residue: tuple | None, length: int) -> None:
+        """An entry of `seq` (of `length` entries) picked by `residue`, (form, k) of
+        `seq[x % k]` (None: any other index, or entries that are not interchangeable)."""
+        picks = self.picks.setdefault(id(seq), set())
+        picks.add(residue if residue is not None and residue[1] == length else None)
 
     def periodic(self) -> set:
-        """The residues that join the periods. A ctx-ring pick does not when the ring counter
-        picks nothing else (`ring_residues`) and every pick of its ring is by that one residue
-        of the ring's length: which entry holds what is then a renaming, whatever the phase
-        (`ringsymmetry.py`, docs/design.md, "For every trip count")."""
-        pure = {next(iter(p)) for p in self.ring_picks.values() if len(p) == 1 and None not in p}
-        spoilt = {r for p in self.ring_picks.values() if len(p) > 1 or None in p for r in p}
-        return self.residues | (self.ring_residues - (pure - spoilt))
+        """The residues that join the periods. A pick of a certified sequence's entry does not
+        when every pick of that sequence is by that one residue of its length, and no
+        sequence is picked by it otherwise: which entry holds what is then a renaming,
+        whatever the phase (`ringsymmetry.py`, `renaming.py`, docs/design.md, "For every trip
+        count")."""
+        pure = {next(iter(p)) for p in self.picks.values() if len(p) == 1 and None not in p}
+        spoilt = {r for p in self.picks.values() if len(p) > 1 or None in p for r in p}
+        return self.residues | (self.pick_residues - (pure - spoilt))
 
     def loop_periods(self, groups: bool) -> dict:
         """Each trip-count root (its origin, as `Config.trips` names it) -> the lcm of
@@ -112,7 +121,7 @@ class Rotations:
                         break
                     a, b = a + c * own, b + c * (whole - n * own)
                 parts.append((k, a, b))
-            for group, depth in (self.group_depths.items() if groups else ()):
+            for group, depth in (self.turning() if groups else ()):
                 whole, own = self.group_moves.get((key, group)), self.group_moves.get((child, group))
                 parts.append((depth, None, None) if whole is None or own is None else (depth, own, whole - n * own))
         return out
@@ -135,10 +144,14 @@ class Rotations:
                     break
                 moved = (moved or 0) + c * step
             parts.append(k if moved is None else k // math.gcd(k, moved % k))
-        for group, depth in (self.group_depths.items() if groups else ()):
+        for group, depth in (self.turning() if groups else ()):
             m = self.group_moves.get((key, group))
             parts.append(depth if m is None else depth // math.gcd(depth, m % depth))
         return math.lcm(*parts)
+
+    def turning(self) -> list:
+        """The groups whose cursor joins the periods: all but the renamed ones."""
+        return [(g, d) for g, d in self.group_depths.items() if g not in self.renamed_groups]
 
     def _step(self, key: tuple, var: tuple) -> int | None:
         """What `var` moves by in one iteration of loop `key`, None when not known."""
@@ -161,6 +174,13 @@ class Rotations:
             if len({m.get(key, 0) for m in steady}) > 1:
                 return self.group_names.get(key, "a tile group")
         return None
+
+
+def live_lengths(rot: Rotations, groups: bool) -> set:
+    """The lengths of the rotations that join the periods (`periodic`, `turning`): their lcm is
+    the period of everything, what an outer loop of inner loops too short to measure repeats
+    with."""
+    return {k for _, k in rot.periodic()} | ({d for _, d in rot.turning()} if groups else set())
 
 
 def outer_period(rotations: list, n: int, whole: int) -> int:

@@ -109,8 +109,8 @@ class Uniform:
     block_tests: list = field(default_factory=list)
     #: what rotates, for the period of each loop (`rotations.Rotations`)
     rot: Rotations = field(default_factory=Rotations)
-    #: the residue being taken picks a ctx-ring entry (`Rotations.ring_residues`)
-    ring_index: bool = False
+    #: the residue being taken picks an entry of a certified sequence (`Rotations.pick_residues`)
+    pick_index: bool = False
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -139,7 +139,7 @@ class Uniform:
         if fn is operator.mod:
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
-                (self.rot.ring_residues if self.ring_index else self.rot.residues).add((lf, int(right)))
+                (self.rot.pick_residues if self.pick_index else self.rot.residues).add((lf, int(right)))
                 return Sym(value, lf, True)
             derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies")
             now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None

@@ -97,6 +97,8 @@ class VectorCalls(InterpreterBase):
                 if whole and 0 <= a and b <= size:
                     continue
                 label = f"{t.label} (bytes {a}..{b} from its start)"
+                if a < 0 or b > size:
+                    self.strays.append((t.memory, t.lo + a, t.lo + b))
                 for key in self._tile_keys(t.memory, core, None):
                     out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV)))
         return out

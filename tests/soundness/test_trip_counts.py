@@ -42,8 +42,10 @@ def test_a_trip_count_from_a_scalar_parameter_is_proven(monkeypatch):
     assert _errors(result) == []
     counts = sorted({c.trips[("param", "n")] for c in runs})
     # every count from the empty loop to both boundary zones (fill + window each) and a period:
-    # a ctx ring of 2 (fill 1, window 2) and a period of 6 (tile groups of 2 slots, `ki % 3`)
-    assert counts == list(range(2 * (1 + 2) + 6 + 1)), counts
+    # a ctx ring of 2 (fill 1, window 2) and a period of 3 (`ki % 3` picks one of three bias
+    # tiles, filled with different values: not a renaming; the tile groups' 2 slots are renamed,
+    # `renamed.py`)
+    assert counts == list(range(2 * (1 + 2) + 3 + 1)), counts
 
 
 def test_a_trip_count_from_a_dynamic_dimension_is_proven():
