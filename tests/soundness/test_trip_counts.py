@@ -128,9 +128,10 @@ def test_the_dynamic_flash_attention_is_proven_and_written_as_the_static_one():
 
 
 @pytest.mark.campaign  # 46 tasks of FlashAttention on the emulator, serial and pipelined: half a minute
-def test_the_emulator_agrees_at_a_phase_only_the_ring_argument_covers():
-    # at preload 2 the KV loop is proven with a period of 6, the ctx ring's 4 slots left out
-    # (`ringsymmetry.py`): 23 KV tiles end at phase 11 of the 12 the ring and the rest make
+def test_the_emulator_agrees_at_a_phase_only_the_renaming_covers():
+    # at preload 2 both loops are proven with a period of 1, every rotation renamed (the ctx
+    # ring's 4 slots, `ringsymmetry.py`; the groups, tuples and event ids, `renaming.py`): 23 KV
+    # tiles end at phase 11 of the 12 the rotations make, and the proof ran at most 15
     from sim_runtime.verify import verify
 
     static = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py", preload=2)
