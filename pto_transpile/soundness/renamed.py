@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from pto_transpile.soundness.values import GroupV, TileV
+from pto_transpile.sync.graph import components
 
 #: (id of the owner node, slot index, memory, lo, hi, mutex ids, a group's slot) of every tile
 #: a run made
@@ -117,19 +118,8 @@ def _class_alone(nodes: set, regions: list[_Region], strays: list) -> bool:
 def _classes(regions: list[_Region]) -> list[set]:
     """The groups' nodes, joined where their slots overlap."""
     slots = [r for r in regions if r[6]]
-    parent: dict[int, int] = {r[0]: r[0] for r in slots}
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for i, r in enumerate(slots):
-        for q in slots[i + 1:]:
-            if r[0] != q[0] and _meet(r[2:5], q[2:5]):
-                parent[root(r[0])] = root(q[0])
+    pairs = [(r[0], q[0]) for i, r in enumerate(slots) for q in slots[i + 1:] if r[0] != q[0] and _meet(r[2:5], q[2:5])]
     out: dict[int, set] = {}
-    for node in parent:
-        out.setdefault(root(node), set()).add(node)
+    for node, rep in components({r[0] for r in slots}, pairs).items():
+        out.setdefault(rep, set()).add(node)
     return list(out.values())

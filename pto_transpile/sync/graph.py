@@ -87,22 +87,29 @@ def build_graph(kernel: Kernel, loop: PipelineLoop, accesses: list[list[Access]]
     return SyncGraph(nodes, edges, slots, findings)
 
 
-def _regions(kernel: Kernel, touched: list[str], findings: list[Finding], nodes) -> tuple[dict, dict]:
-    parent = {b: b for b in touched}
+def components(items, pairs) -> dict:
+    """Each item -> the representative of its connected component, `pairs` joining two items
+    (union-find; pairs naming an item not in `items` are ignored)."""
+    parent = {x: x for x in items}
 
-    def find(x: str) -> str:
+    def find(x):
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    for a, b in overlap_pairs(kernel):
+    for a, b in pairs:
         if a in parent and b in parent:
             ra, rb = find(a), find(b)
             if ra != rb:
                 parent[ra] = rb
-    reps = sorted({find(b) for b in touched})
-    members = {i: sorted(b for b in touched if find(b) == rep) for i, rep in enumerate(reps)}
+    return {x: find(x) for x in parent}
+
+
+def _regions(kernel: Kernel, touched: list[str], findings: list[Finding], nodes) -> tuple[dict, dict]:
+    root = components(touched, overlap_pairs(kernel))
+    reps = sorted(set(root.values()))
+    members = {i: sorted(b for b in touched if root[b] == rep) for i, rep in enumerate(reps)}
     slots: dict[int, int | None] = {}
     for r, ms in members.items():
         count = kernel.buffers[ms[-1]].slot_count
