@@ -26,6 +26,9 @@ from pto_transpile import transpile  # noqa: E402
 
 DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
 ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
+FLASH = (ROOT / "examples" / "flash_attention_dn.py").read_text()
+#: the file each mutator is tried on, where the demo offers it nothing (it makes no single tile)
+TEXTS = {"alias_tile": FLASH}
 
 
 @functools.cache
@@ -39,12 +42,22 @@ def _mutate(name: str, text: str = DEMO, seed: int = 3):
 
 @pytest.mark.parametrize("name", sorted(mutators.MUTATORS))
 def test_each_mutator_makes_a_new_deterministic_text(name):
-    made = _mutate(name)
+    base = TEXTS.get(name, DEMO)
+    made = _mutate(name, base)
     assert made is not None
     text, description = made
-    assert text != DEMO and description
-    assert _mutate(name) == made  # a function of the rng seed alone
-    assert {_mutate(name, seed=s)[0] for s in range(6)} != {text}  # and the seed matters
+    assert text != base and description
+    assert _mutate(name, base) == made  # a function of the rng seed alone
+    assert {_mutate(name, base, seed=s)[0] for s in range(6)} != {text}  # and the seed matters
+
+
+def test_alias_tile_moves_a_tile_onto_another_tile_or_a_group():
+    for seed in range(6):
+        text, description = _mutate("alias_tile", FLASH, seed=seed)
+        removed, added = _changed(FLASH, text)
+        assert len(removed) == 1 and "addr=" in removed[0] and "addr=" in added[0], description
+        target = description.split(" -> ")[1]
+        assert f"addr={target}" in added[0] and target in FLASH.replace(removed[0], ""), description
 
 
 def _changed(before: str, after: str) -> tuple[list[str], list[str]]:

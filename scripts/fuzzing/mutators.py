@@ -264,6 +264,29 @@ def edit_address(a: Anatomy, rng: random.Random) -> Mutation:
         f"line {node.lineno}: {g.name}.addrs {a.source_of(node)} -> {hex(addr)} ({how} {h.name})"
 
 
+def alias_tile(a: Anatomy, rng: random.Random) -> Mutation:
+    """Move a `pl.make_tile(..., addr=...)` onto another made tile's address or a group's first
+    slot: an entry of a tuple of tiles (or a group slot) no longer alone in its memory, which the
+    check must then not treat as interchangeable with the others."""
+    tiles, targets = [], []
+    for kernel in a.kernels:
+        for node in ast.walk(kernel):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("make_tile"):
+                kw = {k.arg: k for k in node.keywords if k.arg}
+                if "addr" in kw:
+                    tiles.append(kw["addr"].value)
+                    targets.append(a.source_of(kw["addr"].value))
+    for g in a.groups:
+        addrs = g.keywords.get("addrs")
+        if addrs is not None:
+            first = addrs.value.elts[0] if isinstance(addrs.value, (ast.List, ast.Tuple)) and addrs.value.elts \
+                else addrs.value
+            targets.append(a.source_of(first))
+    pairs = [(node, target) for node in tiles for target in targets if target != a.source_of(node)]
+    node, target = _choose(rng, pairs)
+    return a.edit((*a.node_span(node), target)), f"line {node.lineno}: addr {a.source_of(node)} -> {target}"
+
+
 # --- stage calls ----------------------------------------------------------------------------
 
 
@@ -660,6 +683,7 @@ def per_core_loop(a: Anatomy, rng: random.Random) -> Mutation:
 MUTATORS: dict[str, tuple[int, Mutator]] = {
     "edit_ids": (12, edit_ids),
     "edit_address": (9, edit_address),
+    "alias_tile": (4, alias_tile),
     "conditional_op": (9, conditional_op),
     "move_op": (9, move_op),
     "delete_statement": (7, delete_statement),
