@@ -179,3 +179,29 @@ def test_the_emulator_agrees_on_the_shared_entry(make, alias):
     code = transpile(text, path="ring.py", _skip_rules=["PTO061"]).code
     row = verify(text, code, "kernel", path="ring.py").rows[-1]
     assert (row.verdict == "ok") != alias, (row.verdict, row.message)
+
+
+def _kv_period(text: str) -> int:
+    """The period the discovery run of the serial kernel finds for its loop over `N` tiles."""
+    from pto_transpile.read.reader import read
+    from pto_transpile.read.source import SourceFile
+
+    file = read(SourceFile.parse(text, "ring.py"))
+    (kernel,) = file.kernels
+    found = check_module._discover(file, kernel, [(kernel.node, None)], True, {}, False, symbolic_dims=True,
+                                   symbolic_names=frozenset({"N"}))
+    return found.loop_periods[("const", "N")]
+
+
+@pytest.mark.parametrize("moves, period", [(1, 1), (2, 12)])
+def test_groups_sharing_slots_are_renamed_only_when_their_cursors_move_alike(moves, period):
+    # `z_db` is `y_db`'s memory seen again, slot for slot: renamed together while each moves once
+    # a task; moved twice, its slot is no longer `y_db`'s (the renaming is not one)
+    addrs = ", ".join(hex(0x10000 + 0x800 * i) for i in range(12))
+    z_db = f"        z_db = pl.make_tile_group(\n            type={_VEC},\n            addrs=[{addrs}],\n" \
+           "            depth=12,\n        )\n"
+    text = edit(group_ring(258), ("    y = y_db.next()\n", "    y = y_db.next()\n" + "    z = z_db.next()\n" * moves),
+                ("        z_vec = pl.make_tile(", z_db + "        z_vec = pl.make_tile("),
+                ("out, c_vec_db, y_db):", "out, c_vec_db, y_db, z_db):"),
+                ("out, c_vec_db, y_db)\n", "out, c_vec_db, y_db, z_db)\n"))
+    assert _kv_period(text) == period
