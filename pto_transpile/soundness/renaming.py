@@ -99,13 +99,21 @@ def _binding(name: cst.Name, parents: dict) -> bool:
 
 
 def _loaded(name: cst.Name, parents: dict) -> bool:
-    """`name[...]` read (not assigned, not deleted)."""
+    """`name[...]` read: not assigned (nor within a target, `a, name[0] = ...`), not deleted."""
     sub = parents.get(name)
     if not (isinstance(sub, cst.Subscript) and sub.value is name):
         return False
+    node: cst.CSTNode = sub
     up = parents.get(sub)
-    return not (isinstance(up, cst.AssignTarget) or isinstance(up, (cst.AugAssign, cst.Del))
-                and getattr(up, "target", None) is sub)
+    while up is not None:
+        if isinstance(up, (cst.AssignTarget, cst.Del)) \
+                or isinstance(up, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)) \
+                and getattr(up, "target", None) is node:
+            return False
+        if not isinstance(up, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+            return True  # past the tuple or list a target could be
+        node, up = up, parents.get(up)
+    return True
 
 
 def _passed_to_loader(name: cst.Name, parents: dict, functions: dict) -> bool:

@@ -57,6 +57,9 @@ _TAMPERED = [
     # not certified, and no list is (every event id must be a certified list's)
     ("_pl_fwd_ids_qk_vec_db = [0, 1]", "_pl_fwd_ids_qk_vec_db = [0, 0]", lambda c: not c.lists),
     ("_pl_fwd_ids_qk_vec_db = [0, 1]", "_pl_fwd_ids_qk_vec_db = [0, 4]", lambda c: not c.lists),
+    # a list entry rebound, inside an unpacking
+    ("    _pl_fwd_ids_qk_vec_db = [0, 1]\n",
+     "    _pl_fwd_ids_qk_vec_db = [0, 1]\n    spare, _pl_fwd_ids_qk_vec_db[1] = 0, 0\n", lambda c: not c.lists),
     # a prefire that does not set every id of a list blesses none of its constant picks
     ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=_pl_bwd_ids_qk_vec_db[1])\n", "",
      lambda c: len(c.constant_picks) == 4),
