@@ -145,7 +145,8 @@ def _passed_to_loader(name: cst.Name, parents: dict, functions: dict) -> bool:
 # --- event-id lists -----------------------------------------------------------------------------
 def event_lists(walked: Walk, mentions: dict, path_of, elsewhere: str) -> tuple:
     """(list displays, constant picks in full blocks): empty when any cross-core sync of `fn`
-    takes its id otherwise, or another function syncs across cores."""
+    takes its id otherwise (from a list used for anything else too), when two such lists share
+    an id, or when another function syncs across cores."""
     if "set_cross_core" in elsewhere or "wait_cross_core" in elsewhere:
         return frozenset(), frozenset()
     lists: dict[str, tuple] = {}
@@ -153,7 +154,9 @@ def event_lists(walked: Walk, mentions: dict, path_of, elsewhere: str) -> tuple:
         if len(values) == 1 and isinstance(values[0], cst.List) and values[0].elements \
                 and all(type(e) is cst.Element and isinstance(e.value, cst.Integer) for e in values[0].elements):
             ids = tuple(int(e.value.value, 0) for e in values[0].elements)  # type: ignore[attr-defined]
-            if len(set(ids)) == len(ids):
+            # a list of integers used for anything else is none of these (an `order=` list)
+            if len(set(ids)) == len(ids) and all(_binding(n, p) or _event_pick(n, p, path_of)
+                                                 for n, p in mentions.get(name, [])):
                 lists[name] = (values[0], ids)
     seen: set = set()
     for name in sorted(lists):
@@ -168,9 +171,6 @@ def event_lists(walked: Walk, mentions: dict, path_of, elsewhere: str) -> tuple:
             return frozenset(), frozenset()
         if kind == "set":
             pipes.setdefault(listed, set()).add(pipe)
-    for name in lists:
-        if not all(_binding(n, p) or _event_pick(n, p, path_of) for n, p in mentions.get(name, [])):
-            return frozenset(), frozenset()
     single = {name for name in lists if len(pipes.get(name, ())) <= 1}
     constant = _full_blocks(walked.suites, lists, path_of)
     return (frozenset(lists[n][0] for n in single),
