@@ -7,8 +7,9 @@ periods, over every tile the run made and every byte an op reached outside its t
 
 * a tuple of tiles: its entries are tiles of one type, each made by its own `pl.make_tile` call,
   and no other tile, and no byte reached outside a tile, overlaps one of them;
-* a tile group picked by a counter (`G[C]`): no other tile overlaps its slots, its slots do not
-  overlap each other, no other slot holds one of its mutex ids, and no cursor moves it;
+* a tile group picked by a subscript (a counter, `G[C]`, or a residue of its depth, `G[ki % 2]`):
+  no other tile overlaps its slots, its slots do not overlap each other, no other slot holds
+  one of its mutex ids, and no cursor moves it;
 * a tile group moved by its cursor (`.next()`): the same, except that groups whose slots
   overlap slot for slot (one memory seen as several types: FlashAttention's `p_f16_db`,
   `p_main_db` and `p_back_db`) are one class, renamed together, whose cursors move the same
