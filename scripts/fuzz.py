@@ -65,9 +65,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
     p.add_argument("--out", type=Path, default=Path("fuzz_failures"),
                    help="reproducers go here (default fuzz_failures/)")
-    p.add_argument("--timeout", type=_positive(float), default=120.0,
-                   help="seconds per mutant before it counts as a hang (default 120: a lengthened "
-                        "FlashAttention mutant, run on 1, 2 and 3 blocks, takes 45 s alone)")
+    p.add_argument("--timeout", type=_positive(float), default=None,
+                   help="seconds per mutant before it counts as a hang (default 120; with --lengthen 600: a "
+                        "lengthened FlashAttention mutant, its emulator runs on 1, 2 and 3 blocks at each "
+                        "preload, takes 45 s alone and past 120 s beside another on a slow machine)")
     p.add_argument("--shrink-tests", type=int, default=150, help="most candidate runs when shrinking one failure "
                    "(0: do not shrink)")
     p.add_argument("--shrink-time", type=float, default=60.0, help="most seconds spent shrinking one failure")
@@ -88,7 +89,8 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     if args.long_run is not None:  # workers are forked from this process and inherit it
         check.LONG_RUN = args.long_run
-    settings = campaign.Settings(preloads=args.preloads, jobs=args.jobs, timeout=args.timeout, out=args.out,
+    timeout = args.timeout if args.timeout is not None else (600.0 if args.lengthen else 120.0)
+    settings = campaign.Settings(preloads=args.preloads, jobs=args.jobs, timeout=timeout, out=args.out,
                                  shrink_tests=args.shrink_tests, shrink_seconds=args.shrink_time,
                                  shrink_all=args.shrink_all, seed=args.seed)
     started = time.monotonic()
