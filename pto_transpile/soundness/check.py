@@ -630,16 +630,29 @@ class _Bounds:
                 out[out_root] = self.outer_period(out_root, trips[inner_root] - found.roots[inner_root])
         return out
 
-    def outer(self, inner: int | None, root=None) -> int:
-        """The same for an outer loop whose inner loop runs `inner` tasks (None: it has none,
-        or they are at least `zone + W`): the outer iterations that hold a task of either
-        boundary zone or whose neighbourhood reaches one, at each end, and one period of
-        steady outer iterations between them (`outer_period`)."""
+    def reach(self, inner: int | None) -> int:
+        """The outer iterations at either end that hold a task of a boundary zone or whose
+        neighbourhood reaches one, for an inner loop of `inner` tasks (None: it has none, or
+        they are at least `zone + W`)."""
         if inner is None or inner == 0 or inner >= self.zone + self.ring:
-            reach = 1  # no task, or the tasks of the first and last iteration hold both zones
-        else:
-            reach = -(-(self.zone + self.ring) // inner)
-        return max(max(OUTER_TRIPS), 2 * reach + self.outer_period(root, inner))
+            return 1  # no task, or the tasks of the first and last iteration hold both zones
+        return -(-(self.zone + self.ring) // inner)
+
+    def outer(self, inner: int | None, root=None) -> int:
+        """The same for an outer loop whose inner loop runs `inner` tasks: `reach` iterations
+        at each end and one period of steady outer iterations between them (`outer_period`)."""
+        return max(max(OUTER_TRIPS), 2 * self.reach(inner) + self.outer_period(root, inner))
+
+    def subsumed(self, count: int, outer: bool, inner: int | None = None, root=None) -> bool:
+        """A count whose run holds no situation the run one period longer does not: exactly
+        both boundary zones and no steady task (`2Z` tasks, `2 * reach` outer iterations). The
+        longer run, among those run, has the same start zone, the same end zone (its count is
+        congruent modulo the period) and steady tasks besides (docs/design.md, "For every
+        trip count")."""
+        if not outer:
+            return count == 2 * self.zone
+        period = self.outer_period(root, inner)
+        return count == 2 * self.reach(inner) and self.outer(inner, root) == count + period
 
     def representative(self, trips: int, outer: bool, inner: int | None = None, root=None) -> int:
         """The count whose one run stands for a run of `trips` iterations: `trips` itself below
@@ -659,7 +672,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
     docs/design.md ("For every trip count"): inner loops 0 .. `_Bounds.inner`, outer loops
-    0 .. `_Bounds.outer` of each inner count. A discovery run of each function finds those loops, the period L (every
+    0 .. `_Bounds.outer` of each inner count, but for the counts a longer run covers
+    (`_Bounds.subsumed`). A discovery run of each function finds those loops, the period L (every
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
     unknown = frozenset(_range_constants(file, kernel, known=False))
@@ -702,11 +716,19 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     ranges = [[roots[o] + t for t in range((longest if o in outer else b.inner) + 1)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
+    # an outer loop around one inner loop (itself in no other): its subsumed count is known
+    single = {out: sum(1 for o, _ in nested if o == out) == 1 and all(i != out for _, i in nested)
+              for out, _ in nested}
     configs = []
     seen = set()
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
         if any(trips[out] - roots[out] > b.outer(trips[inner] - roots[inner], out) for out, inner in nested):
+            continue
+        if any(b.subsumed(trips[o] - roots[o], False) for o in roots if o not in outer):
+            continue
+        if any(b.subsumed(trips[out] - roots[out], True, trips[inner] - roots[inner], out)
+               for out, inner in nested if single[out]):
             continue
         # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts
         for out, inner in nested:

@@ -1,7 +1,7 @@
 """The runs of one proof on several processes.
 
 A kernel whose loops have run-time trip counts is proven by hundreds of independent runs
-(`check._trip_configs`: the dynamic FlashAttention takes 355 at preload 2, minutes on one core). Their
+(`check._trip_configs`: the dynamic FlashAttention takes 85 at preload 2, seconds on one core). Their
 verdicts do not depend on each other, so when the command allows it (`JOBS`, set by the
 command line from `--jobs`, for the process that runs the command: one file's proof, not
 the workers of a many-file command, which already share the CPUs), they are

@@ -1,8 +1,8 @@
 """How far a long proof has come, for the person waiting on it.
 
 A kernel whose loops have run-time trip counts is proven by up to hundreds of runs (the
-dynamic FlashAttention: 181 at preload 1, 355 at preload 2; tens of seconds to minutes on
-one core), and nothing else is printed meanwhile. The check says after every run how many
+dynamic FlashAttention: 55 at preload 1, 85 at preload 2; seconds to tens of seconds on one
+core), and nothing else is printed meanwhile. The check says after every run how many
 of the proof's runs are judged (`report`); whoever listens (`listening`: the command line,
 on a terminal) shows it. Only the process that started listening reports: the worker
 processes of a proof or of a many-file command do not write to its terminal.

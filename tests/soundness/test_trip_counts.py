@@ -5,6 +5,8 @@ it is not."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -44,8 +46,10 @@ def test_a_trip_count_from_a_scalar_parameter_is_proven(monkeypatch):
     # every count from the empty loop to both boundary zones (fill + window each) and a period:
     # a ctx ring of 2 (fill 1, window 2) and a period of 3 (`ki % 3` picks one of three bias
     # tiles, filled with different values: not a renaming; the tile groups' 2 slots are renamed,
-    # `renamed.py`)
-    assert counts == list(range(2 * (1 + 2) + 3 + 1)), counts
+    # `renamed.py`), but for the count of both zones alone (6), which holds nothing the count
+    # a period longer (9) does not
+    zones = 2 * (1 + 2)
+    assert counts == [n for n in range(zones + 3 + 1) if n != zones], counts
 
 
 def test_a_trip_count_from_a_dynamic_dimension_is_proven():
@@ -434,3 +438,82 @@ def test_a_tile_group_rotated_in_some_iterations_only_is_refused():
     (message,) = _errors(transpile(text, path="trip_param.py"))
     assert "tile group `y_db` moves to its next slot in some iterations of the loop over `ki` and not in others" \
         in message, message
+
+
+def _left_out(monkeypatch, text: str, path: str) -> tuple[list, Callable]:
+    """The trip counts the proof of `text` leaves out (`_Bounds.subsumed`), each beside the count
+    that covers it (the same counts with the left-out loop one period longer), and a judge that
+    runs the check at given counts, for any of them."""
+    made: list = []
+    runs: list = []
+    real_configs, real_check = check_module._trip_configs, check_module._check_one
+    monkeypatch.setattr(check_module, "_trip_configs", lambda *a, **k: made.append(real_configs(*a, **k)) or made[-1])
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a) or real_check(*a))
+    transpile(text, path=path)
+    (configs,) = made
+    run = {tuple(c.trips.values()) for c in configs}
+    roots = list(configs[0].trips)
+    pairs = []
+    for axis in range(len(roots)):
+        for counts in run:
+            # the counts along this axis (the others fixed) run for this configuration
+            line = sorted(c[axis] for c in run if all(c[i] == counts[i] for i in range(len(roots)) if i != axis))
+            gaps = [n for n in range(line[0], line[-1]) if n not in line and n > 0]
+            for gap in gaps:
+                left = counts[:axis] + (gap,) + counts[axis + 1:]
+                cover = counts[:axis] + (line[-1],) + counts[axis + 1:]
+                if left not in run and (left, cover) not in pairs:
+                    pairs.append((left, cover))
+
+    def judge(counts: tuple) -> list:
+        first = runs[0]
+        config = replace(first[4], trips=dict(zip(roots, counts, strict=True)))
+        return real_check(*first[:4], config, first[5], set())
+
+    return pairs, judge
+
+
+def test_a_count_left_out_finds_no_problem_the_count_covering_it_misses(monkeypatch):
+    # `residue_defect.py` is wrong exactly when n % 3 == 0: at the count left out (6: both
+    # boundary zones of 3 tasks, a ctx ring of 2) and at the one covering it (9), a period on
+    pairs, judge = _left_out(monkeypatch, (KERNELS / "residue_defect.py").read_text(), "residue_defect.py")
+    assert pairs == [((6,), (9,))], pairs
+    assert judge((6,)) and judge((9,)) and not judge((7,))
+    pairs, judge = _left_out(monkeypatch, (KERNELS / "trip_param.py").read_text(), "trip_param.py")
+    assert pairs == [((6,), (9,))], pairs
+    assert not judge((6,)) and not judge((9,))
+
+
+def _nested_trip_param() -> str:
+    """`trip_param.py` inside an outer loop of run-time trip count `m`: rows counted by `tick`
+    across both loops."""
+    text = (KERNELS / "trip_param.py").read_text()
+    for old, new in [("def mm_stage(ki, a,", "def mm_stage(ki, tick, a,"),
+                     ("pl.load(cur_a, a, [ki * TILE, 0])", "pl.load(cur_a, a, [tick * TILE, 0])"),
+                     ("def scale_store(ki, n, sub_id,", "def scale_store(ki, tick, n, sub_id,"),
+                     ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])",
+                      "pl.store(out, y, [tick * TILE + sub_id * HALF, 0])"),
+                     ("    n: pl.DT_INT32,\n", "    n: pl.DT_INT32,\n    m: pl.DT_INT32,\n")]:
+        assert old in text, old
+        text = text.replace(old, new)
+    loop = text[text.index("    for ki in pl.range(0, n):\n"):]
+    body = "".join("    " + line + "\n" for line in loop.splitlines())
+    body = body.replace("mm_stage(ki, a,", "mm_stage(ki, tick, a,")
+    body = body.replace("scale_store(ki, n,", "scale_store(ki, tick, n,")
+    return text.replace(loop, "    tick = 0\n    for qi in pl.range(0, m):\n" + body + "            tick = tick + 1\n")
+
+
+def test_an_outer_count_left_out_is_covered_a_period_on(monkeypatch):
+    # an outer loop of run-time trip count around the loop of `trip_param.py`: at each inner
+    # count `n`, the outer count of its boundary iterations at both ends alone (`2b`, `b` =
+    # ceil(5 / n) for 5 = zone + window) is left out; the bound, `2b` plus the outer period
+    # (3 around no task or a single one, whose `ki % 3` then moves with the outer loop; else 1),
+    # runs
+    pairs, judge = _left_out(monkeypatch, _nested_trip_param(), "nested_trip.py")
+    outer = sorted((left[1], left[0], cover[0]) for left, cover in pairs if left[1:] == cover[1:])
+    assert outer == [(0, 2, 5), (1, 10, 13), (2, 6, 7), (3, 4, 5), (4, 4, 5), (5, 2, 3), (7, 2, 3), (8, 2, 3),
+                     (9, 2, 3)], outer
+    inner = sorted((left[0], left[1], cover[1]) for left, cover in pairs if left[0] == cover[0])
+    assert inner and all(left == 6 and cover == 9 for _, left, cover in inner), inner
+    for left, cover in pairs[:4]:
+        assert not judge(left) and not judge(cover), (left, cover)
