@@ -11,8 +11,10 @@ P1  one file: `transpile()` (read, every rule, schedule, sync graph, plan, the s
     check, emission) against libcst's `parse_module(text).code` of the same text, for the
     seed demo, an attention kernel of FlashAttention's size and shape
     (benchmarks/kernels/attention_kernel.py, and examples/flash_attention_dn.py when the
-    repository has it), and a ~700-line file whose kernel is a small part (the demo and
-    many unrelated helpers), clean and with one error.
+    repository has it, at the rows of its own test: one run of the proof), and a ~700-line
+    file whose kernel is a small part (the demo and many unrelated helpers), clean and with
+    one error. Beside them, for reading, the FlashAttention example as it is (`pl.DYNAMIC`
+    rows: the proof for every size, dozens of runs).
 P2  many files: `pto-transpile --check` over FILES kernel files in one command (all cores)
     against one process doing plain libcst round trips of the same files.
 P3  scaling: cost per stage for kernels of 4 to 64 stages, and cost and peak memory (the
@@ -46,6 +48,7 @@ import libcst as cst  # noqa: E402
 
 from pto_transpile import transpile  # noqa: E402
 from pto_transpile.output.files import cpu_count  # noqa: E402
+from tests.helpers import fixed_flash_attention, resized  # noqa: E402
 
 DEMO = (ROOT / "examples" / "seed_demo.py").read_text(encoding="utf-8")
 ATTENTION = (ROOT / "benchmarks" / "kernels" / "attention_kernel.py").read_text(encoding="utf-8")
@@ -269,8 +272,7 @@ def p1(repeat: int, smoke: bool = False) -> None:
     big = big_file(700)
     cases = [("seed demo", DEMO, 0, None), ("attention kernel (stand-in)", ATTENTION, 0, GOAL_KERNEL_FILE)]
     if FLASH_ATTENTION.exists():
-        cases.append(("examples/flash_attention_dn.py", FLASH_ATTENTION.read_text(encoding="utf-8"), None,
-                      GOAL_KERNEL_FILE))
+        cases.append(("flash_attention_dn.py, 256 x 512", fixed_flash_attention(), None, GOAL_KERNEL_FILE))
     cases += [("~700 lines, small kernel", big, 0, GOAL_SMALL_KERNEL),
               ("same, 1 error", big.replace("fwd_ids=[0, 1],", "fwd_ids=[0, 16],", 1), 1, None)]
     print(f"  {'file':32s} {'lines':>5s} {'libcst':>9s} {'transpile':>10s} {'ratio':>6s} {'paired':>7s}  goal")
@@ -286,21 +288,34 @@ def p1(repeat: int, smoke: bool = False) -> None:
               f"{paired(rounds):6.2f}x  {judged}")
     if FLASH_ATTENTION.exists():
         size_ratio(repeat, smoke)
+        dynamic_rows(smoke)
 
 
 def size_ratio(repeat: int, smoke: bool) -> None:
     """The FlashAttention example at a production size against itself at the bundled size:
     the soundness check proves long static loops at representative trip counts, so the cost
     should not grow with the run."""
-    small = FLASH_ATTENTION.read_text(encoding="utf-8")
-    large = small.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
-    assert large != small, "the example no longer sets SEQ_Q = 256 and SEQ_KV = 512"
+    small = fixed_flash_attention()
+    large = resized(small, 4096, 32768)
     check_clean("flash attention 4096 x 32768", large)
     rounds: list = []
     base, mine = interleaved([lambda: ours(small), lambda: ours(large)], repeat, rounds=rounds)
     ratio = mine / base
     print(f"  size: flash attention 4096 x 32768 / 256 x 512: {base * 1e3:.1f}ms -> {mine * 1e3:.1f}ms "
           f"{ratio:5.2f}x (paired {paired(rounds):.2f}x)  {verdict(ratio, GOAL_SIZE, smoke)}")
+
+
+def dynamic_rows(smoke: bool) -> None:
+    """The FlashAttention example as it is: its rows are `pl.DYNAMIC`, so the proof runs every
+    trip count up to its bound (dozens of runs), against the same file at fixed rows. No goal:
+    this is what a proof for every size costs, printed so that it is seen."""
+    dynamic = FLASH_ATTENTION.read_text(encoding="utf-8")
+    if not smoke:
+        check_clean("flash attention, pl.DYNAMIC rows", dynamic)
+    rounds = 1 if smoke else 2
+    base, mine = interleaved([lambda: ours(fixed_flash_attention()), lambda: ours(dynamic)], rounds)
+    print(f"  dynamic rows: flash attention, every size / 256 x 512: {base * 1e3:.1f}ms -> {mine:.2f}s "
+          f"{mine / base:5.1f}x (one process; the command spreads the runs over its -j processes)")
 
 
 def p2(repeat: int, count: int, smoke: bool = False) -> None:

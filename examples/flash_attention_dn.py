@@ -1,6 +1,8 @@
 """FlashAttention forward in DN form: O = softmax(Q K^T / sqrt(d)) V, as a 4-stage CV pipeline.
 
-One 1:2 CV execution group per block. Each block takes query tiles of TS rows
+Q, K, V and O have any number of rows (`pl.DYNAMIC`): Q and O a multiple of TS, K and V of
+TKV; the kernel reads the tile counts off the shapes. One 1:2 CV execution group per
+block. Each block takes query tiles of TS rows
 (`qi = core_id, core_id + num_cores, ...`); for each it walks the key/value tiles of TKV
 rows with an online softmax. The cube works in DN form: it computes S^T = K Q^T (Q is
 loaded transposed into a ZN L1 tile), so on the vector side every lane of a register is
@@ -40,8 +42,8 @@ ST_DEVICE_ID = int(os.environ.get("TILE_FWK_DEVICE_ID", 0))
 ST_DEVICE = f"npu:{ST_DEVICE_ID}"
 
 # -- problem and tile sizes -----------------------------------------------------------------
-SEQ_Q = 256
-SEQ_KV = 512
+SEQ_Q = 256  # rows of Q and O in the test below (any multiple of TS)
+SEQ_KV = 512  # rows of K and V in the test below (any multiple of TKV)
 TS = 128  # query rows per tile
 TKV = 128  # key/value rows per tile
 TD = 128  # head dimension
@@ -294,10 +296,10 @@ def compute_gu(ki, kv_tiles, tick, q_count, qi, sub_id, o, pv_vec_db, running_o_
 
 @pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=2))
 def flash_attention_dn(
-    q: pl.Tensor[[SEQ_Q, TD], pl.DT_FP16],
-    k: pl.Tensor[[SEQ_KV, TD], pl.DT_FP16],
-    v: pl.Tensor[[SEQ_KV, TD], pl.DT_FP16],
-    o: pl.Tensor[[SEQ_Q, TD], pl.DT_FP16],
+    q: pl.Tensor[[pl.DYNAMIC, TD], pl.DT_FP16],
+    k: pl.Tensor[[pl.DYNAMIC, TD], pl.DT_FP16],
+    v: pl.Tensor[[pl.DYNAMIC, TD], pl.DT_FP16],
+    o: pl.Tensor[[pl.DYNAMIC, TD], pl.DT_FP16],
 ):
     core_id = pl.get_block_idx() // pl.get_subblock_num()
     num_cores = pl.get_block_num()

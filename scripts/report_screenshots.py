@@ -24,12 +24,15 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from browser import Page, chromium, open_page  # noqa: E402
 
 EXAMPLES = {"seed_demo": "report_seed_demo.png", "flash_attention_dn": "report_flash_attention_dn.png"}
+#: the shapes of the tensors whose rows are `pl.DYNAMIC`, for `--simulate` (those of the kernel's own test)
+SHAPES = {"flash_attention_dn": ["--shape", "q=256x128", "--shape", "k=512x128", "--shape", "v=512x128",
+                                 "--shape", "o=256x128"]}
 
 
 def report(kernel: Path, page: Path, generated: Path) -> None:
     """Write the --report page of `kernel` (exit status checked)."""
-    subprocess.run([sys.executable, "-m", "pto_transpile", str(kernel), "--simulate", "--report", str(page), "-o",
-                    str(generated)], cwd=ROOT, check=True, capture_output=True, text=True)
+    subprocess.run([sys.executable, "-m", "pto_transpile", str(kernel), "--simulate", *SHAPES.get(kernel.stem, []),
+                    "--report", str(page), "-o", str(generated)], cwd=ROOT, check=True, capture_output=True, text=True)
 
 
 def screenshot(browser: Page, png: Path) -> None:

@@ -28,6 +28,14 @@ def cases() -> list[Path]:
     return sorted(p for p in GOLDEN.iterdir() if (p / "input.py").is_file())
 
 
+def long_proof(case: Path, preload) -> bool:
+    """A case whose proof takes seconds at `preload`: a kernel of `pl.DYNAMIC` rows (proven for
+    every size, dozens of runs) at preload 0 (its ring the depth of its deepest tile group plus
+    one, the widest) or at its own preload (the same transpile as that preload's file). The
+    default suite leaves these to `pytest -m campaign`, which `.ci/run` runs as well."""
+    return preload in (0, None) and "pl.DYNAMIC" in (case / "input.py").read_text(encoding="utf-8")
+
+
 def generate(case: Path, preload: int) -> tuple[str, str]:
     """(file suffix, content) of the expected output of `case` at `preload`."""
     rel = f"golden/{case.name}/input.py"

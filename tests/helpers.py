@@ -36,10 +36,56 @@ def spread(values, keep: int, ids=None) -> list:
 
 
 def flash_attention_inputs(seed=0, sq=256, skv=512):
-    """Random q, k, v for examples/flash_attention_dn.py (fp16, head dimension 128)."""
+    """Random q, k, v for examples/flash_attention_dn.py (fp16, head dimension 128), and the
+    output o (zeros), whose rows are `pl.DYNAMIC` too: the emulator takes them from it."""
     import numpy as np  # only the emulator's tests need it
 
     rng = np.random.default_rng(seed)
     return {"q": rng.random((sq, 128)).astype(np.float16),
             "k": rng.random((skv, 128)).astype(np.float16),
-            "v": rng.random((skv, 128)).astype(np.float16)}
+            "v": rng.random((skv, 128)).astype(np.float16),
+            "o": np.zeros((sq, 128), np.float16)}
+
+
+#: the rows of the FlashAttention examples' tensors in their own test (module constants)
+FLASH_ROWS = {"q": "SEQ_Q", "k": "SEQ_KV", "v": "SEQ_KV", "o": "SEQ_Q"}
+
+
+def fixed_rows(text: str, rows: dict[str, str] | None = None) -> str:
+    """`text` with the `pl.DYNAMIC` rows of the named tensor parameters fixed (`q:
+    pl.Tensor[[pl.DYNAMIC, TD], ...]` -> `q: pl.Tensor[[SEQ_Q, TD], ...]`): the same kernel at
+    one size, proven by one run of static trip counts instead of the dozens a proof for every
+    size takes. For the tests, benchmarks and fuzz bases that are not about run-time sizes."""
+    for name, size in (FLASH_ROWS if rows is None else rows).items():
+        old = f"    {name}: pl.Tensor[[pl.DYNAMIC, "
+        if text.count(old) != 1:
+            raise ValueError(f"no single `{old.strip()}` parameter to fix")
+        text = text.replace(old, f"    {name}: pl.Tensor[[{size}, ")
+    return text
+
+
+def fixed_flash_attention(name: str = "flash_attention_dn.py") -> str:
+    """The bundled FlashAttention example `name` at the sizes of its own test (256 x 512)."""
+    return fixed_rows((ROOT / "examples" / name).read_text(encoding="utf-8"))
+
+
+def resized(text: str, seq_q: int, seq_kv: int) -> str:
+    """A FlashAttention example's text (or its output) with the sizes of its test changed:
+    the constants `SEQ_Q` and `SEQ_KV`, which fix the rows in `fixed_flash_attention`."""
+    import re
+
+    for const, value in (("SEQ_Q", seq_q), ("SEQ_KV", seq_kv)):
+        text, count = re.subn(rf"^{const} = \d+", f"{const} = {value}", text, count=1, flags=re.M)
+        if count != 1:
+            raise ValueError(f"no `{const} = <rows>` line to change")
+    return text
+
+
+def at_fixed_rows(text: str) -> str:
+    """`text` with the FlashAttention examples' rows fixed (`fixed_rows`) when it has them, else
+    as it is: for the tests of reading and printing, which every golden input passes through
+    and which do not depend on the sizes."""
+    try:
+        return fixed_rows(text)
+    except ValueError:
+        return text

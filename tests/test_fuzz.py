@@ -22,11 +22,12 @@ import fuzz  # noqa: E402
 from fuzzing import campaign, mutators, oracle, summary  # noqa: E402
 from fuzzing.anatomy import Anatomy  # noqa: E402
 from fuzzing.shrink import shrink  # noqa: E402
+from helpers import fixed_flash_attention  # noqa: E402
 from pto_transpile import transpile  # noqa: E402
 
 DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
 ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
-FLASH = (ROOT / "examples" / "flash_attention_dn.py").read_text()
+FLASH = fixed_flash_attention()  # the fuzz's base: the example at the rows of its test (`campaign.kernel_files`)
 #: the file each mutator is tried on, where the demo offers it nothing (it makes no single tile)
 TEXTS = {"alias_tile": FLASH}
 
@@ -569,7 +570,7 @@ def _spy_verify(monkeypatch) -> list[dict]:
 
 
 def test_run_time_values_of_a_kernel_spread_over_blocks_take_the_block_counts_in_turn():
-    text = _mutate("trip_from_gm", (ROOT / "examples" / "flash_attention_dn.py").read_text(), seed=2)[0]
+    text = _mutate("trip_from_gm", fixed_flash_attention(), seed=2)[0]  # one launch: fixed rows
     runs, base = oracle._runs(text, "flash_attention_dn", "fa.py", {"p1": "code"}, {})
     assert base == len(runs) == len(oracle.RUNTIME_VALUES)
     assert [(tensors["fz_lens"].tolist(), launch.block_dim) for _, tensors, _, launch in runs] == [

@@ -7,14 +7,18 @@ import os
 
 import pytest
 
-from golden_cases import GOLDEN, PRELOADS, cases, generate, label
+from golden_cases import GOLDEN, PRELOADS, cases, generate, label, long_proof
 from helpers import spread
 
 UPDATE = os.environ.get("PTO_UPDATE_GOLDEN") == "1"
 PARAMS = [pytest.param(c, p, id=f"{c.name}-{label(p)}") for c in cases() for p in PRELOADS]
+#: the transpiles, every golden file once; the slowest proofs in the campaign tier (`long_proof`)
+GENERATED = [pytest.param(c, p, id=f"{c.name}-{label(p)}",
+                          marks=(pytest.mark.campaign,) if long_proof(c, p) and not UPDATE else ())
+             for c in cases() for p in PRELOADS]
 
 
-@pytest.mark.parametrize("case, preload", PARAMS)
+@pytest.mark.parametrize("case, preload", GENERATED)
 def test_golden(case, preload):
     suffix, actual = generate(case, preload)
     target = case / f"expected_{label(preload)}{suffix}"

@@ -6,6 +6,7 @@ import libcst as cst
 import pytest
 
 from golden_cases import cases
+from helpers import at_fixed_rows
 from pto_transpile import transpile
 
 #: One of each shape the emitter writes, and a few it never writes (libcst reads those).
@@ -65,7 +66,7 @@ def test_every_statement_the_goldens_generate(monkeypatch):
 
     monkeypatch.setattr(nodes, "statement", recording)
     for case in cases():
-        transpile((case / "input.py").read_text(encoding="utf-8"), preload=2)
+        transpile(at_fixed_rows((case / "input.py").read_text(encoding="utf-8")), preload=2)
     monkeypatch.undo()
     assert len(seen) > 50
     for code in set(seen):
@@ -74,7 +75,7 @@ def test_every_statement_the_goldens_generate(monkeypatch):
 
 def test_goldens_need_no_parser(monkeypatch):
     """The emitter's own shapes are all read here: libcst's parser is never asked for them."""
-    text = (cases()[0] / "input.py").read_text(encoding="utf-8")
+    text = at_fixed_rows((cases()[0] / "input.py").read_text(encoding="utf-8"))
     expected = transpile(text, preload=2).code
 
     def refuse(*args, **kwargs):
@@ -83,7 +84,7 @@ def test_goldens_need_no_parser(monkeypatch):
     monkeypatch.setattr(nodes.cst, "parse_statement", refuse)
     monkeypatch.setattr(nodes.cst, "parse_expression", refuse)
     for case in cases():
-        result = transpile((case / "input.py").read_text(encoding="utf-8"), preload=2)
+        result = transpile(at_fixed_rows((case / "input.py").read_text(encoding="utf-8")), preload=2)
         assert result.ok == (case / "expected_p2.py").exists()  # refused exactly where the goldens say
     monkeypatch.undo()
     assert transpile(text, preload=2).code == expected

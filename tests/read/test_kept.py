@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from golden_cases import PRELOADS, cases
-from helpers import ROOT, spread
+from helpers import ROOT, at_fixed_rows, spread
 from pto_transpile import transpile
 from pto_transpile.read import kept, source
 
@@ -34,7 +34,7 @@ PAIRS = spread([pytest.param(path, preload, id=f"{path.parent.name}/{path.name}@
 
 @pytest.mark.parametrize("path,preload", PAIRS)
 def test_pieced_equals_printed(monkeypatch, path, preload) -> None:
-    text = path.read_text(encoding="utf-8")
+    text = at_fixed_rows(path.read_text(encoding="utf-8"))
     used = []
 
     def spy(*args):

@@ -7,7 +7,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from golden_cases import cases
-from helpers import ROOT, demo_text, spread
+from helpers import ROOT, at_fixed_rows, demo_text, spread
 from pto_transpile import transpile
 from pto_transpile.read import partial
 from pto_transpile.read.layout import read_layout
@@ -80,7 +80,7 @@ UNRELATED = '\n\ndef unrelated_tail(x):\n    """Nothing names it."""\n    return
 
 
 def corpus() -> list[tuple[str, str]]:
-    texts = [(c.name, (c / "input.py").read_text(encoding="utf-8") + UNRELATED) for c in cases()]
+    texts = [(c.name, at_fixed_rows((c / "input.py").read_text(encoding="utf-8")) + UNRELATED) for c in cases()]
     texts.append(("attention", (ROOT / "benchmarks" / "kernels" / "attention_kernel.py").read_text(encoding="utf-8")))
     texts.append(("tricky", TRICKY))
     texts.append(("tricky-crlf", TRICKY.replace("\n", "\r\n")))

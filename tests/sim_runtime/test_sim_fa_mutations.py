@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import spread
+from helpers import fixed_flash_attention, resized, spread
 from pto_transpile import transpile
 from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel
 
@@ -22,9 +22,8 @@ NAME = "flash_attention_dn"
 
 
 def _small_pipelined() -> str:
-    code = transpile(FA.read_text(), preload=2, path=FA.name).code
-    assert code.count("SEQ_KV = 512\n") == 1
-    return code.replace("SEQ_KV = 512\n", "SEQ_KV = 256\n")
+    code = transpile(fixed_flash_attention(), preload=2, path=FA.name).code
+    return resized(code, 256, 256)
 
 
 CODE = _small_pipelined()
@@ -48,7 +47,7 @@ def _without(first: int, last: int) -> str:
 
 
 def test_the_unmutated_kernel_runs_and_matches_its_serial_version():
-    serial = run_kernel("fa_serial.py", NAME, INPUTS, source=FA.read_text().replace("SEQ_KV = 512\n", "SEQ_KV = 256\n"),
+    serial = run_kernel("fa_serial.py", NAME, INPUTS, source=resized(fixed_flash_attention(), 256, 256),
                         mode="sequential")
     assert np.array_equal(_run(CODE).outputs["o"], serial.outputs["o"])
     assert len(SYNCS) >= 20  # prefire, every stage's waits and sets, drain

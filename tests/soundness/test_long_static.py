@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import fixed_flash_attention, resized
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness import interp as interp_module
 
 KERNELS = Path(__file__).parent / "kernels"
-EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def _static(name: str, rows: int) -> str:
@@ -81,13 +81,11 @@ def test_a_short_static_loop_is_run_as_it_is(monkeypatch):
 
 
 def test_flash_attention_at_a_production_size_is_proven():
-    text = (EXAMPLES / "flash_attention_dn.py").read_text()
-    text = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    text = resized(fixed_flash_attention(), 4096, 32768)
     result = transpile(text, path="flash_attention_dn.py")
     assert [d.message for d in result.diagnostics if d.severity == "error"] == []
-    small = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py")
-    assert result.code == small.code.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace(
-        "SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    small = transpile(fixed_flash_attention(), path="flash_attention_dn.py")
+    assert result.code == resized(small.code, 4096, 32768)
 
 
 def test_loop_bounds_that_say_the_run_is_long_skip_the_first_attempt(monkeypatch):
@@ -97,8 +95,8 @@ def test_loop_bounds_that_say_the_run_is_long_skip_the_first_attempt(monkeypatch
     from pto_transpile.read.source import SourceFile
     from pto_transpile.soundness.longrun import iterations
 
-    text = (EXAMPLES / "flash_attention_dn.py").read_text()
-    large = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    text = fixed_flash_attention()
+    large = resized(text, 4096, 32768)
     for source, count in ((text, 2 * 4), (large, 32 * 256)):
         file = read(SourceFile.parse(source, "flash_attention_dn.py"))
         (kernel,) = file.kernels
@@ -177,8 +175,7 @@ def test_flash_attention_runs_at_the_counts_its_periods_give(monkeypatch, preloa
     # iteration: the KV loop runs two boundary zones of 5 (preload 1) or 7 tasks (preload 2) and
     # one more, the query loop its two boundary iterations and one more
     runs = _runs(monkeypatch)
-    text = (EXAMPLES / "flash_attention_dn.py").read_text()
-    text = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    text = resized(fixed_flash_attention(), 4096, 32768)
     assert _errors_at(text, preload) == []
     trips = [c.trips for c in runs if c.trips]
     by_tensor = {origin[2][1]: count for origin, count in trips[0].items()} if len(trips) == 1 else {}

@@ -11,6 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from helpers import fixed_flash_attention
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness.renaming import certify
@@ -18,8 +19,6 @@ from pto_transpile.soundness.ringsymmetry import walk
 
 sys.path.insert(0, str(Path(__file__).parent))
 from variants import base, edit  # noqa: E402
-
-EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def _path(expr: cst.BaseExpression) -> tuple | None:
@@ -32,7 +31,7 @@ def _path(expr: cst.BaseExpression) -> tuple | None:
 
 @pytest.fixture(scope="module")
 def generated() -> str:
-    code = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py", preload=2).code
+    code = transpile(fixed_flash_attention(), path="flash_attention_dn.py", preload=2).code
     assert code is not None
     return code
 

@@ -3,16 +3,13 @@ when the kernel's code shows that its ring counter picks ring entries and nothin
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import libcst as cst
 import pytest
 
+from helpers import fixed_flash_attention, resized
 from pto_transpile import transpile
 from pto_transpile.soundness.ringsymmetry import certified
 from pto_transpile.soundness.rotations import Rotations
-
-EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def _path(expr: cst.BaseExpression) -> tuple | None:
@@ -28,13 +25,13 @@ def _kernel(code: str, name: str) -> cst.FunctionDef:
 
 @pytest.fixture(scope="module")
 def generated() -> str:
-    code = transpile((EXAMPLES / "flash_attention_dn.py").read_text(), path="flash_attention_dn.py", preload=2).code
+    code = transpile(fixed_flash_attention(), path="flash_attention_dn.py", preload=2).code
     assert code is not None
     return code
 
 
 def test_the_generated_kernel_is_certified(generated):
-    source = (EXAMPLES / "flash_attention_dn.py").read_text()
+    source = fixed_flash_attention()
     assert certified(_kernel(generated, "flash_attention_dn"), {("struct_array",)}, _path, source)
 
 
@@ -88,8 +85,7 @@ def test_serial_kernels_and_uncertified_kernels_keep_every_residue_in_the_period
 
     runs = []
     real = check_module._check_one
-    text = (EXAMPLES / "flash_attention_dn.py").read_text()
-    text = text.replace("SEQ_Q = 256\n", "SEQ_Q = 4096\n").replace("SEQ_KV = 512\n", "SEQ_KV = 32768\n")
+    text = resized(fixed_flash_attention(), 4096, 32768)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(check_module, "_check_one", lambda *a: runs.append(a[4].trips) or real(*a))
         mp.setattr(interp_module.ringsymmetry, "certified", lambda *a: frozenset())

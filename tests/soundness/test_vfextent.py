@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, fixed_flash_attention
 from pto_transpile import transpile
 from pto_transpile.rules._examples import Text
 from pto_transpile.soundness.vfextent import UNKNOWN, Extent, TileArg, Unmodelled, VectorFunctions
@@ -170,10 +170,10 @@ FA = ROOT / "examples" / "flash_attention_dn.py"
 
 
 def _reads_past_its_tile() -> str:
-    """The FlashAttention example with its vector-function loops running twice as long: the VFs
-    read 128 rows past the 128-row S^T half tile they are given, into the next slot."""
-    return Text(FA.read_text(encoding="utf-8")).replace(
-        "QUARTER = TKV // 4", "QUARTER = TKV // 2")
+    """The FlashAttention example (at the rows of its test) with its vector-function loops
+    running twice as long: the VFs read 128 rows past the 128-row S^T half tile they are given,
+    into the next slot."""
+    return Text(fixed_flash_attention()).replace("QUARTER = TKV // 4", "QUARTER = TKV // 2")
 
 
 def test_a_vector_function_reading_past_its_tile_is_refused():
@@ -189,7 +189,7 @@ def test_the_example_vector_functions_stay_inside_their_tiles():
     # every vector function of the real kernel is followed, and nothing it reaches is outside
     # the tiles it gets: the refusal above is the extent, not a blanket one
     for preload in (1, 2):
-        assert transpile(FA.read_text(encoding="utf-8"), preload=preload, path=FA.name).diagnostics == []
+        assert transpile(fixed_flash_attention(), preload=preload, path=FA.name).diagnostics == []
 
 
 @pytest.mark.emulator
