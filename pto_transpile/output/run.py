@@ -64,7 +64,8 @@ def run_files(run: Run) -> int:
 
                 outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
             else:
-                outcomes = transpile_files(run.inputs, options, jobs, driver.transpile)
+                outcomes = transpile_files(run.inputs, options, jobs, _checking_launch(run) if run.simulate
+                                           else driver.transpile)
             for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
                 status = max(status, _one_file(run, item, target, outcome, sink))
     finally:
@@ -72,6 +73,18 @@ def run_files(run: Run) -> int:
             line.erase()
     sink.close()
     return status
+
+
+def _checking_launch(run: Run):
+    """`driver.transpile` that first makes the usage checks of --simulate on the file
+    (`check_before_transpiling`): a mistake in --shape or --arg is said before the proof."""
+    from pto_transpile.simulate.compare import check_before_transpiling  # --simulate loads the emulator anyway
+
+    def transpile(source: str, **options):
+        check_before_transpiling(source, options.get("path") or "<string>", run.shapes, run.scalars)
+        return driver.transpile(source, **options)
+
+    return transpile
 
 
 def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -> int:

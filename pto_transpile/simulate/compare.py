@@ -19,6 +19,7 @@ from pto_transpile.read.consteval import NotConstant
 from pto_transpile.read.model import SCALAR, TENSOR
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
+from pto_transpile.read.source import SourceFile
 from pto_transpile.simulate.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.simulate.provenance import LineOrigins
 
@@ -213,6 +214,28 @@ class Simulation:
         return bool(self.failures)
 
 
+def _simulated(file) -> tuple[list, list]:
+    """(the kernels a simulation runs, those of them pipelined by hand): these are run as
+    written, sequentially (their meaning) and with hardware semantics, which checks the
+    author's own syncs; the others serial and pipelined."""
+    hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
+    return [k for k in file.kernels if k.loops and k not in hand] + hand, hand
+
+
+def check_before_transpiling(source: str, path: str, shapes=(), scalars=()) -> None:
+    """The usage checks `simulate_and_report` makes (click.BadParameter, exit 2), made before
+    the transpile: the proof of a kernel of run-time sizes takes seconds, and a missing
+    --shape should not wait for it. A file that does not read is left to the transpile,
+    which reports why."""
+    try:
+        file = read(SourceFile.parse(source, path))
+    except Exception:  # a file that does not read is reported by the transpile itself
+        return
+    kernels, _ = _simulated(file)
+    if kernels:
+        check_launch_arguments(source, path, file, kernels, parse_shapes(shapes), parse_scalars(scalars))
+
+
 def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
                         shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False) -> Simulation:
     """Print one verification per pipelined kernel of `result`, with each pipeline loop's
@@ -228,10 +251,7 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     shape_map = parse_shapes(shapes)
     scalar_map = parse_scalars(scalars)
     file = read(result.source)
-    # kernels pipelined by hand are run as written: sequentially (their meaning) and with
-    # hardware semantics, which checks the author's own syncs
-    hand = [k for k in file.kernels if pipelined_as(k, file) is not None]
-    kernels = [k for k in file.kernels if k.loops and k not in hand] + hand
+    kernels, hand = _simulated(file)
     check_launch_arguments(serial, path, file, kernels, shape_map, scalar_map)
     console = Console(file=stream, highlight=False)
     plain = not console.is_terminal

@@ -155,6 +155,25 @@ def test_simulation_usage_mistakes_are_exit_2_in_cli_words(tmp_path, text, args,
     assert "serial" not in r.output and "cycles" not in r.output  # refused before anything ran
 
 
+def test_a_missing_shape_is_said_before_the_transpile(tmp_path, monkeypatch):
+    """The proof of a kernel of run-time sizes takes seconds (the FlashAttention example's,
+    dozens of runs): a --simulate usage mistake does not wait for it."""
+    from pto_transpile import driver
+
+    calls = []
+    real = driver.transpile
+    monkeypatch.setattr(driver, "transpile", lambda *a, **k: calls.append(a) or real(*a, **k))
+    src = tmp_path / "k.py"
+    src.write_text(DYNAMIC)
+    r = run(src, "--simulate", "--check")
+    assert r.exit_code == 2 and "a (declared [pl.DYNAMIC, 64] in `pipeline_demo_kernel`)" in r.output, r.output
+    assert calls == []
+    broken = tmp_path / "broken.py"
+    broken.write_text("def broken(:\n")
+    r = run(broken, "--simulate", "--check")  # a file that does not read: the transpile says why
+    assert r.exit_code == 1 and "PTO" in r.output and len(calls) == 1, r.output
+
+
 @pytest.mark.emulator
 @pytest.mark.parametrize("mode", [["--simulate"], ["--preload", "auto"]], ids=["simulate", "auto"])
 def test_a_dynamic_tensor_simulates_with_its_shape(tmp_path, mode):
