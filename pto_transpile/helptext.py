@@ -141,7 +141,7 @@ Options:
                                   emulated NPU and compare; nothing is written
                                   when they differ.
   --seed INTEGER                  Input seed for --simulate.  [default: 0]
-  --block-dim INTEGER             Blocks for --simulate.  [default: 1]
+  --block-dim INTEGER RANGE       Blocks for --simulate.  [default: 1; x>=1]
   --shape NAME=D0xD1              Shape of a tensor whose declared dimensions
                                   include pl.DYNAMIC, for --simulate.
   --arg NAME=VALUE                Value of a scalar kernel parameter for

@@ -17,13 +17,16 @@ never an earlier value:
 - a list changed in place (a mutating method call or an item assignment anywhere in the
   file, a module-level call that is given it, `+=` through another name of the same list):
   every name holding that list;
-- `globals()`, `exec`, `eval` or `sys.modules` anywhere in the file: every name;
+- `globals()`, `vars()`, `locals()`, `exec`, `eval`, `__import__`, `importlib.import_module`,
+  `sys.modules` (however `sys` is imported), `f_globals`, `f_locals`, `__globals__` or
+  `__dict__` anywhere in the file: every name;
 - imports (another module's objects), and `from m import *`: every name bound before it,
   and every name the file does not bind itself.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -53,7 +56,6 @@ _PURE_BUILTINS = frozenset({
 _MUTATING_METHODS = "append|extend|insert|pop|remove|clear|sort|reverse|__setitem__|__delitem__|__iadd__|__imul__"
 _GLOBAL = re.compile(r"^[ \t]*global[ \t]+([^\W\d]\w*(?:[ \t]*,[ \t]*[^\W\d]\w*)*)", re.M)
 _CALL_AFTER = re.compile(r"\s*\(")
-_SYS_BEFORE = re.compile(r"\bsys\s*\.\s*$")
 
 
 @dataclass
@@ -62,6 +64,13 @@ class ModuleNames:
 
     meanings: dict[str, Meaning] = field(default_factory=dict)
     star_import: str = ""  #: the module of a `from m import *`, if any
+    #: a module-level `def` -> its parameters' defaults, as Python computes them: once, when
+    #: the `def` runs, against the names bound at that point (a later `SH = 0` does not
+    #: change `def f(sh=SH)`); a mutable default, shared by every call, is unknown
+    defaults: dict[cst.FunctionDef, dict[str, Meaning]] = field(default_factory=dict)
+    #: functions whose defaults mention a name that means something else once the module has
+    #: run than when the `def` ran (vector functions are evaluated from their text: `vfextent`)
+    stale_defaults: set[str] = field(default_factory=set)
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means at module level; None when the file binds it nowhere."""
@@ -86,7 +95,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str) -> ModuleNames:
     """Work out the module body top to bottom (see the module docstring)."""
     run = _ModuleRun(pl_path)
     run.block(list(module.body))
-    names = ModuleNames(run.env, run.star)
+    names = ModuleNames(run.env, run.star, run.defaults)
     for name, reason in _rebound_by_functions(text).items():
         names.meanings[name] = Unknown(reason)
     _forget_changed_lists(run, text)
@@ -94,6 +103,9 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str) -> ModuleNames:
     if dynamic:
         reason = f"the file changes module names at run time through `{dynamic}`"
         names.meanings = {n: Unknown(reason) for n in names.meanings}
+        names.defaults = {fn: {p: Unknown(reason) for p in d} for fn, d in names.defaults.items()}
+    names.stale_defaults = {fn for fn, seen in run.default_names.items()
+                            if dynamic or any(names.meanings.get(n) != m for n, m in seen.items())}
     return names
 
 
@@ -105,6 +117,9 @@ class _ModuleRun:
         self.pl_path = pl_path
         self.ev = ConstEvaluator(self.env, pl_path)
         self.star = ""
+        self.defaults: dict[cst.FunctionDef, dict[str, Meaning]] = {}
+        #: function name -> what each name its defaults mention meant when the `def` ran
+        self.default_names: dict[str, dict[str, Meaning | None]] = {}
         #: every list a name has held (kept alive, so that ids stay theirs)
         self.lists_held: dict[str, dict[int, list]] = {}
 
@@ -118,10 +133,20 @@ class _ModuleRun:
             for small in stmt.body:
                 self.small(small)
         elif isinstance(stmt, cst.FunctionDef):
+            self.defaults[stmt] = self.defaults_of(stmt)
+            params = stmt.params
+            self.note_default_names(stmt.name.value, [n.value for p in (*params.posonly_params, *params.params,
+                                                                         *params.kwonly_params)
+                                                      if p.default is not None
+                                                      for n in _walk_here(p.default) if isinstance(n, cst.Name)])
             self.bind(stmt.name.value, Function(stmt))
         elif isinstance(stmt, cst.ClassDef):
             self.bind(stmt.name.value, Class(stmt))
         elif isinstance(stmt, Verbatim):
+            if stmt.tree is not None:  # a vector function read with Python's parser
+                args = stmt.tree.args
+                self.note_default_names(stmt.name, [n.id for d in (*args.defaults, *args.kw_defaults) if d is not None
+                                                    for n in ast.walk(d) if isinstance(n, ast.Name)])
             self.bind(stmt.name, Class(stmt) if stmt.is_class else Function(stmt))
         elif isinstance(stmt, cst.If):
             self.if_(stmt)
@@ -160,6 +185,23 @@ class _ModuleRun:
             self.import_(small)
         elif isinstance(small, cst.Del):
             self.delete(small.target)
+
+    def note_default_names(self, function: str, names: list[str]) -> None:
+        self.default_names[function] = {n: self.env.get(n) for n in names}
+
+    def defaults_of(self, fn: cst.FunctionDef) -> dict[str, Meaning]:
+        """Each default of `fn`'s parameters, computed now, as the `def` statement does."""
+        out: dict[str, Meaning] = {}
+        params = fn.params
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if p.default is None:
+                continue
+            self.note_calls(p.default)
+            meaning = self.value_of(p.default)
+            if isinstance(meaning, Value) and _mutable(meaning.value):
+                meaning = Unknown(f"the default of `{p.name.value}` is a mutable object, shared by every call")
+            out[p.name.value] = meaning
+        return out
 
     def uncertain(self, stmt: cst.CSTNode, reason: str) -> None:
         """Every name `stmt` may bind is unknown; every list it may change is forgotten."""
@@ -334,9 +376,11 @@ def _rebound_by_functions(text: str) -> dict[str, str]:
 
 
 def _dynamic_namespace(text: str) -> str:
-    """The first `globals(`, `exec(`, `eval(` or `sys.modules` call or use that can change
-    module names at run time ("" when none); attribute calls such as `model.eval()` and
-    words in strings or comments are not it."""
+    """The first spelling that can reach the module's namespace at run time and change its
+    names ("" when none): `globals()`, `vars()`, `locals()`, `exec(`, `eval(`, `__import__(`,
+    `import_module`, `sys.modules` (`sys` however it is imported), a frame's `f_globals` /
+    `f_locals`, a function's `__globals__`, an object's `__dict__`. Attribute calls such as
+    `model.eval()` and words in strings or comments are not it."""
     if not _may_change_namespace(text):
         return ""
     try:
@@ -345,38 +389,80 @@ def _dynamic_namespace(text: str) -> str:
                                     tokenize.DEDENT)]
     except (tokenize.TokenError, SyntaxError):
         return "globals()"  # unreadable by the tokenizer: assume the worst
+    sys_names = {"sys"}
     for i, tok in enumerate(tokens):
-        before = tokens[i - 1].string if i else ""
-        after = tokens[i + 1].string if i + 1 < len(tokens) else ""
         if tok.type != tokenize.NAME:
             continue
-        if tok.string in ("globals", "exec", "eval") and after == "(" and before not in (".", "def"):
-            return f"{tok.string}()"
-        if tok.string == "modules" and before == "." and i >= 2 and tokens[i - 2].string == "sys":
+        word = tok.string
+        before = tokens[i - 1].string if i else ""
+        after = tokens[i + 1].string if i + 1 < len(tokens) else ""
+        if word == "sys" and before in ("import", ",") and after == "as" and i + 2 < len(tokens):
+            sys_names.add(tokens[i + 2].string)  # `import sys as _s`
+        if word == "sys" and before == "from" and "modules" in _imported_names(tokens, i + 1):
+            return "sys.modules"
+        if word in _NAMESPACE_CALLS and after == "(" and before not in (".", "def"):
+            if word != "vars" or (i + 2 < len(tokens) and tokens[i + 2].string == ")"):
+                return f"{word}()"
+        if word in _NAMESPACE_ATTRIBUTES and before == ".":
+            return f".{word}"
+        if word == "import_module":
+            return "importlib.import_module"
+        if word == "modules" and before == "." and i >= 2 and tokens[i - 2].string in sys_names:
             return "sys.modules"
     return ""
 
 
+#: Builtins whose call can read or change module names (`vars` only without an argument).
+_NAMESPACE_CALLS = frozenset({"globals", "exec", "eval", "vars", "locals", "__import__"})
+#: Attributes that hold a namespace: a frame's, a function's globals, any object's dict.
+_NAMESPACE_ATTRIBUTES = frozenset({"f_globals", "f_locals", "__globals__", "__dict__"})
+_NAMESPACE_WORDS = (*_NAMESPACE_CALLS, *_NAMESPACE_ATTRIBUTES, "import_module", "modules")
+
+
+def _imported_names(tokens: list, at: int) -> set[str]:
+    """The names of a `from M import a, b as c` statement, from the token after `M`."""
+    names: set[str] = set()
+    for tok in tokens[at + 1:]:
+        if tok.type != tokenize.NAME and tok.string not in (",", "(", ")"):
+            break
+        if tok.type == tokenize.NAME and tok.string not in ("import", "as"):
+            names.add(tok.string)
+    return names
+
+
 def _may_change_namespace(text: str) -> bool:
-    """A cheap look for `globals(`, `exec(`, `eval(` (not attribute calls) or `sys.modules`
-    in the text, strings and comments included (the tokenizer then decides)."""
-    for word in ("globals", "exec", "eval", "modules"):
+    """A cheap look for the words `_dynamic_namespace` looks for, strings and comments
+    included (the tokenizer then decides): a call word before `(`, an attribute word after
+    `.`, `modules` after `.` or on a line that names `sys`, `import_module` anywhere."""
+    for word in _NAMESPACE_WORDS:
         at = text.find(word)
         while at >= 0:
             before = text[at - 1] if at else " "
             end = at + len(word)
             if not (before.isalnum() or before == "_") and not (end < len(text) and (text[end].isalnum()
                                                                                      or text[end] == "_")):
-                if word == "modules":
-                    if _SYS_BEFORE.search(text, max(0, at - 40), at):
+                dot = text[:at].rstrip().endswith(".")
+                if word in _NAMESPACE_CALLS:
+                    if not dot and _CALL_AFTER.match(text, end):
                         return True
-                elif before != "." and _CALL_AFTER.match(text, end):
+                elif word == "modules":
+                    line = text[text.rfind("\n", 0, at) + 1:at]
+                    if dot or "sys" in line:
+                        return True
+                elif dot or word == "import_module":
                     return True
             at = text.find(word, end)
     return False
 
 
 # syntax helpers ------------------------------------------------------------------------------
+def _mutable(value: Any) -> bool:
+    """A list, dict or set anywhere in a compile-time value."""
+    if isinstance(value, (list, dict, set)):
+        return True
+    return isinstance(value, tuple) and any(_mutable(v) for v in value)
+
+
 def _lists_in(value: Any) -> Iterator[list]:
     """The lists a value holds (itself included), through tuples and lists."""
     if isinstance(value, list):

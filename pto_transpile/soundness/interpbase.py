@@ -106,7 +106,8 @@ class InterpreterBase:
         if shared is None:
             shared = file.caches.soundness = FileMemo()
         if shared.extents is None:
-            shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant)
+            shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
+                                                      lambda name: name in file.names.stale_defaults)
         self._extents: vfextent.VectorFunctions = shared.extents
         self._code = shared.code
         self._strings = shared.strings

@@ -17,6 +17,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
+from pto_transpile.read.meaning import Function, Value
 from pto_transpile.soundness.events import AIC, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops
@@ -45,6 +46,7 @@ from pto_transpile.soundness.values import (
     TileV,
     is_unknown,
     known,
+    run_time,
     sampled_int,
 )
 
@@ -55,6 +57,9 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Is: operator.is_, cst.IsNot: operator.is_not,
 }
 _BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance")
+#: Builtins whose result is a number (or a range) computed from their arguments: over a
+#: run-time value, a run-time value too (`int`, `min`, `max`, `abs` keep a parameter's form).
+_NUMBER_OF = frozenset({"float", "bool", "len", "range", "min", "max", "abs"})
 _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
                                                    "float": float, "bool": bool}
 
@@ -98,8 +103,10 @@ class PythonSubset(InterpreterBase):
         raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None)
 
     def _def(self, stmt: cst.FunctionDef, ctxs: list[Ctx]) -> None:
-        for ctx in ctxs:
-            ctx.env[stmt.name.value] = FunctionV("helper", stmt)
+        params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
+        for ctx in ctxs:  # the defaults are computed when the `def` runs, in its frame
+            defaults = {p.name.value: self.eval(p.default, ctx) for p in params if p.default is not None}
+            ctx.env[stmt.name.value] = FunctionV("helper", stmt, defaults)
 
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
@@ -305,7 +312,18 @@ class PythonSubset(InterpreterBase):
             value = fn(int(left) if isinstance(left, Sym) else left, int(right) if isinstance(right, Sym) else right)
         except Exception:
             return UNKNOWN
-        return self._uniform(lambda: self.uniform.binop(fn, left, right, value, self._code_of(node)), node)
+        result = self._uniform(lambda: self.uniform.binop(fn, left, right, value, self._code_of(node)), node)
+        if not isinstance(result, int) and self._varies(left, right):
+            # `d / 2`, `d * 1.0`: a number the run follows at one value of `d` only; as itself,
+            # a test on it would hold for the values run and be taken as settled for the rest
+            return opaque_op(fn.__name__, left, right)
+        return result
+
+    def _varies(self, *values: Any) -> bool:
+        """Whether a value the run follows at one value stands for others (`values.run_time`):
+        what is computed from it must stay a run-time value, not this run's number. A
+        discovery run only finds loops, and keeps numbers."""
+        return not self.config.discover and any(run_time(v) for v in values)
 
     def _unary(self, node: cst.UnaryOperation, ctx: Ctx) -> Any:
         value = self.eval(node.expression, ctx)
@@ -534,6 +552,11 @@ class PythonSubset(InterpreterBase):
         kept = self._keep_form(name, pos, node)
         if kept is not None:
             return kept[0]
+        if self._number_of_run_time(name, pos):
+            # `float(d)`, `bool(core_id)`, `len(range(d))`: computed at this run's value, a test
+            # on the result would be taken as settled for the values not run
+            self._plain(list(pos), f"the argument of `{name}`", node)
+            return opaque_op(name, *pos)
         pos = [sampled_int(p) for p in pos]
         if name in ("min", "max") and opaque_operands(*pos):
             # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
@@ -562,6 +585,14 @@ class PythonSubset(InterpreterBase):
         except Exception:
             return UNKNOWN
 
+    def _number_of_run_time(self, name: str, pos: list) -> bool:
+        """A builtin whose result is to stay a run-time value: a number computed from one
+        (`_NUMBER_OF`), or a range bounded by a sampled parameter outside a loop that counts
+        its trips (a loop's own bounds are a `SymRange`: `_sym_range`)."""
+        if name not in _NUMBER_OF or not self._varies(*pos) or any(isinstance(p, Opaque) for p in pos):
+            return False
+        return name != "range" or any(sampled_int(p) is not p for p in pos)
+
     def _keep_form(self, name: str, pos: list, node: cst.Call) -> tuple | None:
         """A builtin over sampled parameters that is affine in them on each piece its tests cut
         (`min`/`max`: the winner, cut where two are equal; `int`; `abs`: cut at 0) keeps
@@ -588,7 +619,7 @@ class PythonSubset(InterpreterBase):
         if fn.kind == "vf":
             self._vf_call(fn, pos, kw, node, ctx)
             return UNKNOWN
-        env = self._bind(fn.node, pos, kw, ctx)
+        env = self._bind(fn.node, pos, kw, ctx, fn.defaults)
         if fn.kind == "stage":
             if ctx.may:
                 raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
@@ -609,7 +640,7 @@ class PythonSubset(InterpreterBase):
             raise CannotModel("`break`/`continue` outside a loop", fn.node) from None
         return None
 
-    def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx) -> dict:
+    def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx, defaults: dict | None = None) -> dict:
         env: dict = {}
         params = list(fn.params.posonly_params) + list(fn.params.params)
         for i, p in enumerate(params):
@@ -618,13 +649,27 @@ class PythonSubset(InterpreterBase):
                 env[name] = pos[i]
             elif name in kw:
                 env[name] = kw[name]
-            elif p.default is not None:
-                env[name] = self.eval(p.default, ctx)
             else:
-                env[name] = UNKNOWN
+                env[name] = self._default(fn, p, defaults)
         for p in fn.params.kwonly_params:
-            env[p.name.value] = kw.get(p.name.value, self.eval(p.default, ctx) if p.default is not None else UNKNOWN)
+            env[p.name.value] = kw[p.name.value] if p.name.value in kw else self._default(fn, p, defaults)
         return env
+
+    def _default(self, fn: cst.FunctionDef, p: cst.Param, defaults: dict | None) -> Any:
+        """A parameter's default as the `def` computed it: when it ran inside a function
+        (`defaults`), or at module level (`ModuleNames.defaults`); unknown otherwise."""
+        if p.default is None:
+            return UNKNOWN
+        name = p.name.value
+        if defaults is not None:
+            return defaults.get(name, UNKNOWN)
+        meaning = self.file.names.defaults.get(fn, {}).get(name)
+        if isinstance(meaning, Value):
+            return import_const(meaning.value)
+        if isinstance(meaning, Function):
+            found = [f for f in self._functions.values() if f.node is meaning.node]
+            return found[0] if found else UNKNOWN
+        return UNKNOWN
 
     def _sym_range(self, pos: list, node) -> SymRange:
         if any(isinstance(p, Opaque) for p in pos):

@@ -182,6 +182,8 @@ class StructV:
 class FunctionV:
     kind: str  #: "stage", "helper" or "vf"
     node: cst.FunctionDef
+    #: a `def` run inside a function: its parameters' defaults, computed when it ran
+    defaults: dict | None = field(default=None, compare=False, hash=False)
 
     @property
     def name(self) -> str:

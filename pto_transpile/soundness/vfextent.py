@@ -118,12 +118,16 @@ _BUILTINS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs, 
 class VectorFunctions:
     """Evaluates the vector functions of one file; results are cached per argument signature."""
 
-    def __init__(self, source_of: Callable[[str], str | ast.FunctionDef | None], constant: Callable[[str], Any]):
+    def __init__(self, source_of: Callable[[str], str | ast.FunctionDef | None], constant: Callable[[str], Any],
+                 stale_defaults: Callable[[str], bool] = lambda name: False):
         """`source_of(name)`: the text of vector function `name`, or its syntax tree when it was
         already read with Python's parser (None: not a vector function);
-        `constant(name)`: the value of a module-level name (anything not a number: unknown)."""
+        `constant(name)`: the value of a module-level name (anything not a number: unknown);
+        `stale_defaults(name)`: whether a name its defaults mention was rebound after its `def`
+        (the defaults are then unknown: Python computed them before)."""
         self._source_of = source_of
         self._constant_of = constant
+        self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
         self._trees: dict[str, ast.FunctionDef] = {}
         #: per-node analyses of the bodies (pruning, loop shapes), keyed by (what, id(node))
@@ -215,8 +219,9 @@ class _Run:
             raise Unmodelled(f"the call of `{fn.name}` does not match its parameters")
         env = dict(zip(params, args, strict=False))  # fewer arguments than parameters: defaults
         defaults = fn.args.defaults
+        stale = self.owner.stale_defaults(fn.name)
         for p, d in zip(params[len(params) - len(defaults):], defaults, strict=True):
-            env.setdefault(p, self.expr(d, {}))
+            env.setdefault(p, _UNKNOWN if stale else self.expr(d, {}))
         for k, v in kwargs.items():
             if k not in params:
                 raise Unmodelled(f"`{fn.name}` has no parameter `{k}`")

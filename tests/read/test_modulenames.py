@@ -282,3 +282,34 @@ def test_a_helper_rebound_to_another_function_is_scanned_as_that_function():
     st = ex.ST.replace("    x = x_db.next()", "    x = x_db.next()\n    act(x)")
     result = transpile(ex.kernel(helpers=helpers, st=st), preload=1, path="k.py")
     assert [(a.buffer, a.role, a.pipe) for a in result.loops[0].accesses[1]][:1] == [("x_db", "RW", "V")]
+
+
+@pytest.mark.parametrize("text, why", [
+    ("N = 4\nvars()['N'] = 5\n", "`vars()`"),
+    ("N = 4\nlocals()['N'] = 5\n", "`locals()`"),
+    ("N = 4\nsetattr(__import__(__name__), 'N', 5)\n", "`__import__()`"),
+    ("N = 4\n__import__(__name__).N = 5\n", "`__import__()`"),
+    ("import importlib\nN = 4\nimportlib.import_module(__name__).N = 5\n", "import_module"),
+    ("import sys as _s\nN = 4\n_s.modules[__name__].N = 5\n", "`sys.modules`"),
+    ("import os, sys as q\nN = 4\nq.modules[__name__].N = 5\n", "`sys.modules`"),
+    ("from sys import modules\nN = 4\nmodules[__name__].N = 5\n", "`sys.modules`"),
+    ("import inspect\nN = 4\ninspect.currentframe().f_globals['N'] = 5\n", "f_globals"),
+    ("N = 4\n\n\ndef f():\n    pass\n\n\nf.__globals__['N'] = 5\n", "__globals__"),
+])
+def test_every_way_into_the_module_namespace_makes_every_name_unknown(text, why):
+    assert why in unknown(text, "N")
+
+
+def test_namespace_words_elsewhere_change_nothing():
+    text = "N = 4\nx = vars(args)\ny = torch.nn.modules\nz = cfg.modules\n"
+    assert value(text, "N") == 4
+
+
+def test_defaults_are_computed_when_the_def_runs():
+    text = "SH = 1\n\n\ndef f(x, sh=SH, ids=[0]):\n    pass\n\n\nSH = 0\n"
+    names = model(text).names
+    (defaults,) = names.defaults.values()
+    assert defaults["sh"] == Value(1)
+    assert isinstance(defaults["ids"], Unknown) and "shared by every call" in defaults["ids"].reason
+    assert names.stale_defaults == {"f"}  # for vector functions, evaluated from their text
+    assert model(text.replace("SH = 0\n", "")).names.stale_defaults == set()

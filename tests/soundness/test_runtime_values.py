@@ -174,3 +174,74 @@ def test_a_test_on_a_scalar_outside_the_argument_is_refused_naming_it(test, cons
     text = (KERNELS / "branch_on_param.py").read_text().replace("if d == 7:", f"if {test}:")
     (message,) = _messages(transpile(text, path="branch_on_param.py"))
     assert construct in message and "for every value of `d`" in message, message
+
+
+# a number computed from a run-time value stays one ----------------------------------------
+_SHIFT = "    sh = 1 if d / 1 == 7 else 0\n"
+_BLOCKS = (("def finish(i, sub_id, d, out, proj_vec_db, res_db):", "def finish(i, sub_id, core_id, num_cores, d, out, "
+            "proj_vec_db, res_db):"),
+           ("    for i in pl.range(0, NB):", "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+            "    num_cores = pl.get_block_num()\n    for i in pl.range(core_id, NB, num_cores):"),
+           ("finish(i, sub_id, d, out,", "finish(i, sub_id, core_id, num_cores, d, out,"),
+           ("[[(NB + 1) * BLOCK, BLOCK]", "[[(NB + 8) * BLOCK, BLOCK]"))
+_TRIPS = (("    for i in pl.range(0, NB):", "    for i in pl.range(0, d):"),)
+
+
+def _shifted(test: str, edits=()) -> str:
+    text = (KERNELS / "shift_by_scalar.py").read_text()
+    assert _SHIFT in text
+    text = text.replace(_SHIFT, f"    sh = 1 if {test} else 0\n")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize("test, edits", [
+    # each races on the emulator at the value it singles out (d = 7, 13; block 1 of 2; 13 trips),
+    # and was accepted while the check took the result for this run's plain number
+    ("d / 1 == 7", ()), ("float(d) == 7.0", ()), ("d * 1.0 == 7", ()), ("len(range(d)) == 13", ()),
+    ("bool(d - 7) is False", ()), ("min(d, 9) / 1 == 7", ()),
+    ("core_id / 1 == 1", _BLOCKS), ("float(core_id) == 1.0", _BLOCKS),
+    ("d / 1 == 13", _TRIPS),
+])
+def test_a_test_on_a_number_computed_from_a_run_time_value_is_not_settled_by_the_values_run(test, edits):
+    result = transpile(_shifted(test, edits), path="shift.py")
+    assert result.code is None, test
+    assert any("writes `out`" in m for m in _messages(result)), _messages(result)
+
+
+@pytest.mark.parametrize("test", ["False", "d < -(2 ** 40)"])
+def test_the_same_kernel_without_the_shift_is_accepted(test):
+    assert _messages(transpile(_shifted(test), path="shift.py")) == []
+
+
+def test_a_scale_computed_from_a_scalar_stays_data():
+    text = _shifted("False").replace("pl.muls(res, proj, 2.0)", "pl.muls(res, proj, float(d) / 2)")
+    assert "float(d) / 2" in text
+    assert _messages(transpile(text, path="scale.py")) == []
+
+
+# defaults are computed when the `def` runs -------------------------------------------------
+def _with_default(default: str, after: str = "") -> str:
+    text = _shifted("False")
+    text = text.replace("def finish(i, sub_id, d, out, proj_vec_db, res_db):\n    sh = 1 if False else 0\n",
+                        f"def finish(i, sub_id, d, out, proj_vec_db, res_db, sh={default}):\n{after}")
+    assert f"sh={default}" in text
+    return text
+
+
+def test_a_default_is_the_value_of_its_names_when_the_def_ran():
+    # `SH = 1` when `finish` is defined, `SH = 0` at the end: Python passes 1 (the emulator races)
+    text = _with_default("SH").replace("RES = 0x8000\n", "RES = 0x8000\nSH = 1\n").replace(
+        "\n\n@pl.jit", "\n\nSH = 0\n\n\n@pl.jit")
+    assert _messages(transpile(text, path="default.py"))
+    assert _messages(transpile(text.replace("SH = 1\n", "SH = 0\n"), path="default.py")) == []
+
+
+def test_a_mutable_default_is_shared_by_every_call():
+    # the third call shifts: a fresh `[0]` per call (the check before) never counted to 3
+    after = "    calls[0] = calls[0] + 1\n    sh = 1 if calls[0] == 3 else 0\n"
+    text = _with_default("0", after).replace("sh=0):", "calls=[0]):")
+    assert "calls=[0]" in text
+    assert _messages(transpile(text, path="mutable_default.py"))
