@@ -144,7 +144,10 @@ DYNAMIC = DEMO.read_text().replace("a: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP
     (DYNAMIC, [], "a (declared [pl.DYNAMIC, 64] in `pipeline_demo_kernel`)"),
     (DYNAMIC, ["--shape", "a=256x32"], "dimension 1 is 64, not 32"),
     (DYNAMIC, ["--shape", "a=256"], "has 2 dimensions"),
-], ids=["fixed", "no-tensor", "no-scalar", "dynamic-unset", "dimension-clash", "rank-clash"])
+    (None, ["--block-dim", "0"], "0 is not in the range x>=1"),
+    (None, ["--block-dim", "-1"], "-1 is not in the range x>=1"),
+], ids=["fixed", "no-tensor", "no-scalar", "dynamic-unset", "dimension-clash", "rank-clash", "no-block",
+        "negative-blocks"])
 @pytest.mark.parametrize("mode", [["--simulate"], ["--preload", "auto"]], ids=["simulate", "auto"])
 def test_simulation_usage_mistakes_are_exit_2_in_cli_words(tmp_path, text, args, words, mode):
     """--preload auto simulates the kernel as --simulate does: the same usage checks."""
