@@ -103,8 +103,11 @@ class Loops(InterpreterBase):
         key = ("loop", id(node))
         label = self._code_of(node.target)
         stop = first.stop
+        starts = tuple((it.start.form, it.start.const) if isinstance(it.start, Sym) else ((), int(it.start))
+                       for it in iters)
         loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
-                    stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop))
+                    stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop),
+                    starts)
         for outer in uni.active:
             if outer.root is not None:
                 uni.outer.add(outer.root)

@@ -63,6 +63,9 @@ class Loop:
     per_core: bool  #: start or step come from the block index or count
     stop_form: tuple = ()  #: the stop's form and constant: `ki < stop` holds in every iteration
     stop_const: int = 0
+    #: each core's start, as (form, constant): a per-core range starts at its block index,
+    #: which each core computes for itself
+    starts: tuple = ()
 
 
 @dataclass
@@ -187,9 +190,22 @@ class Uniform:
             if (loop is not None and rest == {v: -a * c for v, c in loop.stop_form}
                     and diff.const == -a * loop.stop_const):
                 return result  # the loop variable against the loop's own stop: the same in every iteration
+            start = next((c for f, c in loop.starts if f and rest == {v: -a * k for v, k in f}), None) \
+                if loop is not None and loop.per_core else None
+            if start is not None:
+                # `t == core_id` in `pl.range(core_id, n, num_cores)`: t - start is j * B (j the
+                # iteration, B >= 1 the block count), so the test singles out the first iteration
+                # when its outcome is one for every j * B >= 1
+                if _settled(op, a + a * start + diff.const, a):
+                    return result
+                raise NonUniform(f"`{text}` singles out iterations other than the first of a per-core range",
+                                 "test the loop variable only against the loop's start (`t == core_id`, "
+                                 "`t > core_id`)")
             if loop is None or loop.per_core or loop.step != 1:
                 raise NonUniform(f"`{text}` tests the variable of a loop that does not count by 1 from a "
-                                 "static start (a per-core range)", "test an iteration counter of your own instead")
+                                 "static start (a per-core range)",
+                                 "test it only against the loop's start (`t == core_id` in `pl.range(core_id, n, "
+                                 "num_cores)`: its first iteration on every core)")
             if not rest:
                 d1 = a * (loop.start + 1) + diff.const  # the difference at the second iteration
                 if _settled(op, d1, a):

@@ -515,3 +515,32 @@ def test_an_outer_count_left_out_is_covered_a_period_on(monkeypatch):
     assert inner and all(left == 6 and cover == 9 for _, left, cover in inner), inner
     for left, cover in pairs[:4]:
         assert not judge(left) and not judge(cover), (left, cover)
+
+
+# the first iteration of a per-core range ---------------------------------------------------
+def _per_core_first(test: str) -> str:
+    text = (Path(__file__).resolve().parents[2] / "examples" / "tiled_scale.py").read_text()
+    edits = (("def finish(i, sub_id, scale, out, proj_vec_db, res_db):", "def finish(i, core_id, sub_id, scale, out, "
+              "proj_vec_db, res_db):"),
+             ("    epilogue(res, proj, scale)\n", f"    epilogue(res, proj, scale)\n    if {test}:\n"
+              "        pl.muls(res, res, 2.0)\n"),
+             ("finish(i, sub_id, tiling.scale,", "finish(i, core_id, sub_id, tiling.scale,"))
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize("test", ["i == core_id", "i != core_id", "i > core_id", "core_id < i", "i >= core_id + 1"])
+def test_a_test_of_the_first_iteration_of_a_per_core_range_is_accepted(test):
+    # `i - core_id` is j * num_cores at iteration j: 0 only at the first, whatever the count
+    result = transpile(_per_core_first(test), path="first.py", preload=1)
+    assert [d.message for d in result.diagnostics if d.is_error] == []
+
+
+@pytest.mark.parametrize("test", ["i == core_id + 1", "i > core_id + 1", "i == 0"])
+def test_other_tests_of_a_per_core_range_are_refused(test):
+    # `i == core_id + 1` is the second iteration with one block, none with two
+    result = transpile(_per_core_first(test), path="first.py", preload=1)
+    (message,) = [d.message for d in result.diagnostics if d.is_error]
+    assert "per-core range" in message and f"`{test}`" in message
