@@ -183,12 +183,14 @@ def test_a_test_on_a_scalar_outside_the_argument_is_refused_naming_it(test, cons
 # vector stage of task `i` writes the rows the cube stage of task `i + 1` writes, which the
 # pipeline overlaps (a race the emulator shows at the value the test singles out).
 _SHIFT = (("def project(i, a, w_slot,", "def project(i, a, out, w_slot,"),
-          ("    pl.matmul(acc, left, right)\n", "    pl.matmul(acc, left, right)\n    pl.store(out, acc, [i * BLOCK, 0])\n"),
+          ("    pl.matmul(acc, left, right)\n",
+           "    pl.matmul(acc, left, right)\n    pl.store(out, acc, [i * BLOCK, 0])\n"),
           ("project(i, a, w_slot,", "project(i, a, out, w_slot,"),
           ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):\n",
            "def finish(i, sub_id, scale, core_id, num_cores, d, out, proj_vec_db, res_db):\n"
            "    sh = 1 if TEST else 0\n"),
-          ("pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])", "pl.store(out, res, [(i + sh) * BLOCK + sub_id * HALF, 0])"),
+          ("pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])",
+           "pl.store(out, res, [(i + sh) * BLOCK + sub_id * HALF, 0])"),
           ("finish(i, sub_id, tiling.scale, out,", "finish(i, sub_id, tiling.scale, core_id, num_cores, d, out,"),
           ("    tiling: ScaleTiling,\n):", "    tiling: ScaleTiling,\n    d: pl.DT_INT32,\n):"))
 _BLOCKS = ()
@@ -241,8 +243,8 @@ def _with_default(default: str, after: str = "") -> str:
 
 def test_a_default_is_the_value_of_its_names_when_the_def_ran():
     # `SH = 1` when `finish` is defined, `SH = 0` at the end: Python passes 1 (the emulator races)
-    text = _with_default("SH").replace("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\nSH = 1\n").replace(
-        "\n\n@pl.jit", "\n\nSH = 0\n\n\n@pl.jit")
+    imports = "import pypto_pro.language as pl\n"
+    text = _with_default("SH").replace(imports, imports + "SH = 1\n").replace("\n\n@pl.jit", "\n\nSH = 0\n\n\n@pl.jit")
     assert "SH = 1\n" in text and "SH = 0\n" in text
     assert _messages(transpile(text, path="default.py"))
     assert _messages(transpile(text.replace("SH = 1\n", "SH = 0\n"), path="default.py")) == []
