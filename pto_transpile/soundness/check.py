@@ -30,7 +30,7 @@ from pto_transpile.soundness import parallel, progress
 from pto_transpile.soundness.events import CORES, Event, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.longrun import looks_long
-from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential
+from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
 
@@ -57,7 +57,7 @@ MAX_CUT_RUNS = 200
 
 @dataclass
 class Problem:
-    kind: str  #: race, value, argument, output, deadlock, unbalanced, overflow, unmodelled
+    kind: str  #: race, twin, value, argument, output, deadlock, unbalanced, overflow, unmodelled, ...
     detail: str
     node: cst.CSTNode | None
     related: list = field(default_factory=list)  #: (message, node)
@@ -223,8 +223,9 @@ class _Report:
         self._deadlock()
         self._balance()
         self._races()
-        if self.alone:
+        if self.alone:  # the concurrent run already set the vector cores' copies against each other
             return self.out[:MAX_PROBLEMS]
+        self._twin_races()
         self._arguments()
         if not self.out:  # a race or a wrong argument already explains any value that differs
             self._values()
@@ -303,6 +304,22 @@ class _Report:
             self.add("race", detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
+            if len(self.out) >= MAX_PROBLEMS:
+                return
+
+    def _twin_races(self) -> None:
+        """The same op on both vector cores meeting in shared memory: a race of the serial
+        kernel itself, which no sync can order (both copies run at once)."""
+        for race in twin_races(self.serial):
+            a, b = race.earlier, race.later
+            node = self.node_of(a)
+            verb_a = "writes" if race.earlier_foot in a.writes else "reads"
+            verb_b = "writes" if race.later_foot in b.writes else "reads"
+            detail = (f"{self.who(a)} {verb_a} `{race.earlier_foot.label}` while the same op on {CORES[b.core]} "
+                      f"{verb_b} `{race.later_foot.label}`: both vector cores run it at once, in the serial kernel "
+                      "too, and no sync orders them")
+            self.add("twin", detail, node, key=("twin", id(node)),
+                     accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in (a, b)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
 

@@ -20,7 +20,18 @@ from dataclasses import dataclass, field
 
 from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
 from pto_api.ops import PIPES
-from pto_transpile.soundness.events import AIC, CORE_KIND, CORES, SET_RECEIVERS, WAIT_SENDERS, Event, Foot, Trace
+from pto_transpile.soundness.events import (
+    AIC,
+    AIV0,
+    AIV1,
+    CORE_KIND,
+    CORES,
+    SET_RECEIVERS,
+    WAIT_SENDERS,
+    Event,
+    Foot,
+    Trace,
+)
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
 NPIPES = len(PIPES)
@@ -210,6 +221,31 @@ def contents(pieces: list[tuple]) -> tuple:
         else:
             bands.append((a, b, tuple(runs)))
     return tuple(bands)
+
+
+def twin_races(trace: Trace) -> list[Race]:
+    """Conflicts between the two vector cores' copies of one op. Both copies run at the same
+    time on hardware, in the serial kernel as in the pipelined one, so nothing can order
+    them: one writing memory both cores share (GM, the cube core's buffers) that the other
+    reads or writes is a race of the kernel as written, whatever the values (the emulator
+    reports it as such). Only feet known exactly are set against each other: one that may
+    not be touched (`may`) or is a superset of what is touched (`window`: a valid shape or
+    an offset known only at run time) proves no race. Found op by op: it costs one pass."""
+    twin_of = {ev.ident: ev for ev in trace.events[AIV1] if ev.kind == "op"}
+    races: list[Race] = []
+    for a in trace.events[AIV0]:
+        b = twin_of.get(a.ident) if a.kind == "op" else None
+        if b is None or not (a.writes or b.writes):
+            continue
+        pairs = [(fa, fb) for fa in a.writes for fb in (*b.reads, *b.writes)]
+        pairs += [(fa, fb) for fa in a.reads for fb in b.writes]
+        for fa, fb in pairs:
+            if fa.may or fb.may or fa.window or fb.window:
+                continue
+            if fa.overlaps(fb):  # on-chip memory is keyed by its core: only shared memory meets
+                races.append(Race(a, b, fa, fb))
+                break
+    return races
 
 
 def _twins(a: Event, b: Event) -> bool:

@@ -22,6 +22,9 @@ from pto_transpile.soundness.check import Problem, check_kernel
 HINTS = {
     "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
             "never synchronised), or keep both accesses in one stage",
+    "twin": "Give each vector core its own part of the memory both share: offset the rows (or columns) it "
+            "reaches by `pl.get_subblock_idx()` times the part's size, or let one core do the op "
+            "(`if sub_id == 0:`)",
     "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
              "in a tile across iterations changes when stages run ahead",
     "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "

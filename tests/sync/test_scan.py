@@ -26,7 +26,7 @@ def c1(i, acc_db, bufs):
 
 KERNEL = '''
 @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
-def k(out: pl.Tensor[[128, 32], pl.DT_FP32]):
+def k(out: pl.Tensor[[256, 32], pl.DT_FP32]):
     x_db = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                               addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
     bufs = pl.make_tuple(x=x_db)
@@ -58,7 +58,7 @@ def test_helpers_tuples_and_vector_functions():
         x = x_db.next()
         t = t_db.next()
         vf_copy(t, x)
-        pl.store(out, t, [i * 16, 0])
+        pl.store(out, t, [i * 32 + pl.get_subblock_idx() * 16, 0])
     ''')
     # c1 reaches x_db through `bufs.x` and writes it inside a plain helper (Acc -> Vec: FIX)
     assert got[0] == [("x_db", "W", "FIX", "move")]
@@ -75,7 +75,7 @@ def test_element_access_and_inplace_fill_and_merged_roles():
         x[0, 0] = v
         pl.fillpad(x, x, mode=pl.FillPadMode.INPLACE)
         pl.add(x, x, x)
-        pl.store(out, x, [i * 16, 0])
+        pl.store(out, x, [i * 32 + pl.get_subblock_idx() * 16, 0])
     ''')
     assert got[1] == [
         ("x_db", "R", "S", "getval"), ("x_db", "W", "S", "setval"),
@@ -91,7 +91,7 @@ def test_descriptor_only_ops_and_untracked_buffers_are_not_accesses():
         t = t_db.next()
         pl.set_validshape(x_db, [8, 32])
         pl.relu(t, t)
-        pl.store(out, x, [i * 16, 0])
+        pl.store(out, x, [i * 32 + pl.get_subblock_idx() * 16, 0])
     ''')
     assert got[1] == [("x_db", "R", "MTE3", "store")]
 
@@ -102,7 +102,7 @@ def test_unknown_op_on_a_tracked_buffer_is_reported():
     def v1(i, out, x_db, t_db):
         x = x_db.next()
         pl.mystery_op(x, x)
-        pl.store(out, x, [i * 16, 0])
+        pl.store(out, x, [i * 32 + pl.get_subblock_idx() * 16, 0])
     ''') + KERNEL, path="scan.py")
     assert [d.code for d in r.diagnostics] == ["PTO053"]
 
@@ -139,7 +139,7 @@ def test_helper_returning_a_tile_it_makes_is_reported():
         x = x_db.next()
         s = scratch()
         pl.relu(s, x)
-        pl.store(out, s, [i * 16, 0])
+        pl.store(out, s, [i * 32 + pl.get_subblock_idx() * 16, 0])
     ''') + KERNEL, path="scan.py")
     assert [(d.code, d.line) for d in r.diagnostics] == [("PTO021", 22)]
 

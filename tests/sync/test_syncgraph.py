@@ -59,10 +59,10 @@ TWO_STAGE = textwrap.dedent('''
     @pl.pipeline.stage
     def v1(i, out, vbuf):
         v = vbuf.next()
-        pl.store(out, v, [i * 16, 0])
+        pl.store(out, v, [i * 32 + pl.get_subblock_idx() * 16, 0])
 
     @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
-    def k(out: pl.Tensor[[128, 32], pl.DT_FP32]):
+    def k(out: pl.Tensor[[256, 32], pl.DT_FP32]):
         vbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0, mutex_ids=MUTEX, IDS)
         with pl.section_cube():
@@ -130,7 +130,7 @@ REUSE = textwrap.dedent('''
     @pl.pipeline.stage
     def v1(i, out, xbuf):
         x = xbuf.next()
-        pl.store(out, x, [i * 16, 0])
+        pl.store(out, x, [i * 32 + pl.get_subblock_idx() * 16, 0])
 
     @pl.pipeline.stage
     def c2(i, acc2_db, ybuf):
@@ -141,10 +141,10 @@ REUSE = textwrap.dedent('''
     @pl.pipeline.stage
     def v2(i, out, ybuf):
         y = ybuf.next()
-        pl.store(out, y, [i * 16, 0])
+        pl.store(out, y, [i * 32 + pl.get_subblock_idx() * 16, 0])
 
     @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
-    def k(out: pl.Tensor[[128, 32], pl.DT_FP32]):
+    def k(out: pl.Tensor[[256, 32], pl.DT_FP32]):
         xbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
         ybuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
@@ -246,10 +246,10 @@ SHARED = textwrap.dedent('''
         m = mbuf.next()
         t = tbuf.next()
         pl.cast(t, m)
-        pl.store(out, t, [i * 16, 0])
+        pl.store(out, t, [i * 32 + pl.get_subblock_idx() * 16, 0])
 
     @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=1))
-    def k(out: pl.Tensor[[128, 32], pl.DT_FP16]):
+    def k(out: pl.Tensor[[256, 32], pl.DT_FP16]):
         mbuf = pl.make_tile_group(type=pl.TileType(shape=[16, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
                                   addrs=0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
         with pl.section_vector():
