@@ -41,6 +41,8 @@ PL_CALL_KINDS: dict[tuple[str, ...], str] = {
     ("TileType",): "type",
     ("range",): UNKNOWN,
 }
+#: `pl` calls whose result is a number made of their arguments (the scalar `pl.min`/`pl.max`).
+PL_NUMERIC = frozenset({("min",), ("max",)})
 SLOT_ACCESSORS = ("next", "current", "previous")
 #: Builtins whose result is a number made of their arguments.
 NUMERIC_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "round"})
@@ -85,6 +87,8 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         return TILE
     if isinstance(expr, cst.Call):
         path = pl_path(expr.func)
+        if path in PL_NUMERIC and expr.args and not any(a.keyword is not None or a.star for a in expr.args):
+            return _numeric([a.value for a in expr.args], kinds, groups, pl_path)
         if path is not None:
             return PL_CALL_KINDS.get(path, UNKNOWN)
         made = {"struct": STRUCT, "struct_array": STRUCT_ARRAY, "make_tile_group": GROUP}

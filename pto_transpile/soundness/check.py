@@ -27,7 +27,7 @@ import libcst as cst
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.soundness import parallel, progress
-from pto_transpile.soundness.events import CORES, Event, Trace
+from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
 from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
@@ -300,7 +300,7 @@ class _Report:
             verb_a = "writes" if race.earlier_foot in a.writes else "reads"
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
-                      "barrier between these pipes)")
+                      "barrier between these pipes)" + _anywhere(race.later_foot, race.earlier_foot))
             self.add("race", detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
@@ -395,6 +395,19 @@ def _first_difference(a: tuple, b: tuple) -> tuple:
             if x != y:
                 return r0, r1, c0, c1, x, y
     raise AssertionError("the contents differ but no element does")
+
+
+def _anywhere(*feet: Foot) -> str:
+    """Why a race names a whole tensor: where an access lands was not known (an offset computed
+    from a value known only at run time), so it may be anywhere in it."""
+    whole = sorted({f.label for f in feet if f.key[0] == "GM" and f.r1 == INF})
+    if not whole:
+        return ""
+    return (f"; where {' and '.join(f'`{w}`' for w in whole)} is reached is not known (an offset computed from a "
+            "value known only at run time, such as a `pl.min` of a `pl.DYNAMIC` dimension), so the check takes "
+            "every element: keep offsets to what the loop variable and `pl.get_subblock_idx()` give "
+            "(`i * BLOCK + sub_id * HALF`) and let a valid shape shorten the op at a tail "
+            "(`pl.set_validshape(res, [pl.min(HALF, rows - sub_id * HALF), BLOCK])`, under `if` that count `> 0`)")
 
 
 def _op_name(ev: Event) -> str:

@@ -74,8 +74,46 @@ def describe_origin(origin: Any) -> str:
     if origin and origin[0] == "shape":
         return f"`{origin[1]}.shape[{origin[2]}]` (a `pl.DYNAMIC` dimension)"
     if origin and origin[0] == "op":
-        return f"{origin[1]} of " + " and ".join(describe_origin(o) for o in origin[2:])
+        return f"`{origin_code(origin)}`"
     return repr(origin)
+
+
+#: Python's operator for each binary op an `Opaque` records (`operator.<name>`), and how
+#: tightly it binds: an operand binding less tightly is parenthesised.
+_BINARY = {"add": ("+", 5), "sub": ("-", 5), "mul": ("*", 6), "truediv": ("/", 6), "floordiv": ("//", 6),
+           "mod": ("%", 6), "matmul": ("@", 6), "pow": ("**", 8), "lshift": ("<<", 4), "rshift": (">>", 4),
+           "and_": ("&", 3), "xor": ("^", 2), "or_": ("|", 1)}
+#: The unary ops (libcst's operator names), binding as tightly as Python's.
+_UNARY = {"Minus": "-", "Plus": "+", "BitInvert": "~", "Not": "not "}
+_ATOM = 9
+
+
+def origin_code(origin: Any) -> str:
+    """A value computed at run time as the expression that computes it (`(a.shape[0] + 31) // 32`),
+    so a message shows what the author wrote rather than a tree of op names."""
+    return _code(origin)[0]
+
+
+def _code(origin: Any) -> tuple[str, int]:
+    """(text, how tightly it binds) of an `Opaque` origin or a plain operand."""
+    if not isinstance(origin, tuple) or not origin:
+        return repr(origin), _ATOM
+    kind = origin[0]
+    if kind == "shape":
+        return f"{origin[1]}.shape[{origin[2]}]", _ATOM
+    if kind == "op" and origin[1] in _BINARY and len(origin) == 4:
+        symbol, strength = _BINARY[origin[1]]
+        (left, ls), (right, rs) = _code(origin[2]), _code(origin[3])
+        right_assoc = origin[1] == "pow"
+        left = left if ls > strength or (ls == strength and not right_assoc) else f"({left})"
+        right = right if rs > strength or (rs == strength and right_assoc) else f"({right})"
+        return f"{left} {symbol} {right}", strength
+    if kind == "op" and origin[1] in _UNARY and len(origin) == 3:
+        inner, strength = _code(origin[2])
+        return _UNARY[origin[1]] + (inner if strength >= 7 else f"({inner})"), 7
+    if kind == "op":
+        return f"{origin[1]}({', '.join(_code(o)[0] for o in origin[2:])})", _ATOM
+    return f"<{describe_origin(origin)}>", _ATOM
 
 
 def origin_of(value: Any) -> Any:

@@ -23,6 +23,7 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.consteval import AUGMENTED, PlSymbol
+from pto_transpile.read.kinds import PL_NUMERIC
 from pto_transpile.read.meaning import Class, Value
 from pto_transpile.read.walk import iter_nodes
 
@@ -191,20 +192,25 @@ class ScalarTypes:
                 return _leaf(self.file, args[1])
             if op == "getval" and args:
                 return self.container_dtype(args[0])
+            if path in PL_NUMERIC and args:  # the scalar `pl.min`/`pl.max`: the type of its arguments
+                return self._joined(args)
             return None
         if isinstance(call.func, cst.Name):
             name = call.func.value
             if self.file.meaning(name) is None and name in _BUILTIN_TYPES:
                 return _BUILTIN_TYPES[name]
             if self.file.meaning(name) is None and name in ("min", "max", "abs") and args:
-                result = self.of(args[0])
-                for a in args[1:]:
-                    result = join(result, self.of(a))
-                return result
+                return self._joined(args)
             helper = self.file.helpers.get(name)
             if isinstance(helper, cst.FunctionDef):
                 return self._helper(helper, call)
         return None
+
+    def _joined(self, args: list) -> str | None:
+        result = self.of(args[0])
+        for a in args[1:]:
+            result = join(result, self.of(a))
+        return result
 
     def _helper(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
         """The type `fn` returns given the argument types (its own bindings followed once)."""

@@ -1,0 +1,84 @@
+"""Row counts that are not a multiple of the tile: the last block is a tail.
+
+The tiled_scale example, edited the way production kernels handle a tail: the block count
+rounds up, `rows = pl.min(BLOCK, m - i * BLOCK)` travels to both stages (a scalar: `pl.min`
+of numbers, an integer ctx field), and each vector core stores only its own rows of the
+block under a valid shape. With the store offset a multiple of the loop variable and the
+subblock index, the check proves it for every row count; with an offset computed from
+`rows` (where the store lands depends on a run-time value) it is refused, naming that."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pto_transpile import transpile
+from sim_runtime import verify
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "tiled_scale.py"
+
+_TAIL = (
+    ("def project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db):\n    cur_a = a_l1_db.next()\n",
+     "def project(i, rows, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db):\n"
+     "    cur_a = a_l1_db.next()\n    pl.set_validshape(cur_a, [rows, BLOCK])\n"),
+    ("    n_blocks = a.shape[0] // BLOCK\n",
+     "    m_total = a.shape[0]\n    n_blocks = (m_total + BLOCK - 1) // BLOCK\n"),
+    ("        with pl.section_cube():\n            project(i, a,",
+     "        rows = pl.min(BLOCK, m_total - i * BLOCK)\n"
+     "        with pl.section_cube():\n            project(i, rows, a,"),
+    ("finish(i, sub_id, tiling.scale,", "finish(i, sub_id, rows, tiling.scale,"),
+    ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+     "def finish(i, sub_id, rows, scale, out, proj_vec_db, res_db):"),
+)
+_BODY = ("    epilogue(res, proj, scale)\n"
+         "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n")
+#: each core stores its own rows of the block, at a static offset, shortened by a valid shape
+OWN_ROWS = ("    mine = pl.min(HALF, rows - sub_id * HALF)\n"
+            "    if mine > 0:\n"
+            "        pl.set_validshape(res, [mine, BLOCK])\n"
+            "        epilogue(res, proj, scale)\n"
+            "        pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n")
+#: the Acc split in two halves of the valid rows: where AIV1's half lands depends on `rows`
+SPLIT_HALVES = ("    half = (rows + 1) // 2\n"
+                "    pl.set_validshape(proj, [half, BLOCK])\n"
+                "    pl.set_validshape(res, [half, BLOCK])\n"
+                "    epilogue(res, proj, scale)\n"
+                "    pl.store(out, res, [i * BLOCK + sub_id * half, 0])\n")
+
+
+def tail_kernel(body: str) -> str:
+    text = EXAMPLE.read_text()
+    for old, new in (*_TAIL, (_BODY, body)):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def _errors(result) -> list[str]:
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_tail_stored_at_static_offsets_under_a_valid_shape_is_accepted(preload):
+    result = transpile(tail_kernel(OWN_ROWS), path="tail.py", preload=preload)
+    assert _errors(result) == []
+    assert "rows=0" in result.code.replace(" ", "")  # `rows` travels in an integer ctx field
+
+
+@pytest.mark.parametrize("rows, block_dim", [(66, 1), (80, 3), (104, 2)])
+def test_the_tail_kernel_verifies_on_the_emulator(rows, block_dim):
+    text = tail_kernel(OWN_ROWS)
+    piped = transpile(text, path="tail.py", preload=2).code
+    report = verify(text, piped, "tiled_scale_kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
+                    scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=block_dim)
+    assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows
+
+
+def test_an_offset_computed_from_the_tail_is_refused_naming_what_is_not_known():
+    result = transpile(tail_kernel(SPLIT_HALVES), path="split.py", preload=1)
+    assert result.code is None
+    (message,) = _errors(result)
+    assert "where `out` is reached is not known" in message
+    assert "`(a.shape[0] + 32 - 1) // 32` = " in message  # the trip count as written, not a tree of op names
+    assert "pl.set_validshape(res, [pl.min(HALF, rows - sub_id * HALF), BLOCK])" in message
