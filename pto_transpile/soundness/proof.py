@@ -30,10 +30,10 @@ HINTS = {
     "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
                 "their iteration); do not change them inside stages",
     "output": "Let each GM region be written by one stage per iteration",
-    "deadlock": "Give the buffers on this cycle more tiles, or lower `preload`",
-    "unbalanced": "Lower `preload` or give each cross-core buffer its own event ids; if the kernel passes every "
-                  "other rule, please report this",
-    "overflow": "Give the buffer more event ids (one per tile) or lower `preload`",
+    "deadlock": "Give the buffers on this cycle more tiles, or lower `preload` (when it is above 0)",
+    "unbalanced": "Give each cross-core buffer its own event ids, or lower `preload` (when it is above 0); if the "
+                  "kernel passes every other rule, please report this",
+    "overflow": "Give the buffer more event ids (one per tile), or lower `preload` (when it is above 0)",
     "dynamic": "The check proves loops of run-time trip count when they count from a constant by 1 up to a scalar "
                "parameter or one expression of a `pl.DYNAMIC` dimension (plus a constant); use one of those forms",
     "nonuniform": "The check proves a loop of run-time trip count by running every trip count up to a bound; that "
