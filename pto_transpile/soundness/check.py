@@ -315,9 +315,10 @@ class _Report:
             node = self.node_of(a)
             verb_a = "writes" if race.earlier_foot in a.writes else "reads"
             verb_b = "writes" if race.later_foot in b.writes else "reads"
+            may = " if a condition the check cannot decide lets both run it" if race.earlier_foot.may else ""
             detail = (f"{self.who(a)} {verb_a} `{race.earlier_foot.label}` while the same op on {CORES[b.core]} "
-                      f"{verb_b} `{race.later_foot.label}`: both vector cores run it at once, in the serial kernel "
-                      "too, and no sync orders them")
+                      f"{verb_b} `{race.later_foot.label}`{may}: both vector cores run it at once, in the serial "
+                      "kernel too, and no sync orders them")
             self.add("twin", detail, node, key=("twin", id(node)),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in (a, b)))
             if len(self.out) >= MAX_PROBLEMS:

@@ -26,6 +26,7 @@ from pto_transpile.soundness.events import (
     AIV1,
     CORE_KIND,
     CORES,
+    INF,
     SET_RECEIVERS,
     WAIT_SENDERS,
     Event,
@@ -228,9 +229,11 @@ def twin_races(trace: Trace) -> list[Race]:
     time on hardware, in the serial kernel as in the pipelined one, so nothing can order
     them: one writing memory both cores share (GM, the cube core's buffers) that the other
     reads or writes is a race of the kernel as written, whatever the values (the emulator
-    reports it as such). Only feet known exactly are set against each other: one that may
-    not be touched (`may`) or is a superset of what is touched (`window`: a valid shape or
-    an offset known only at run time) proves no race. Found op by op: it costs one pass."""
+    reports it as such). A foot that is a superset of what is touched (`window`: a valid
+    shape known only at run time) proves an overlap only where both start at the same
+    element, which both touch; one whose place is not known at all (the whole tensor)
+    proves none. An op that may not run (`may`) gives a race that may not happen. Found op
+    by op: it costs one pass."""
     twin_of = {ev.ident: ev for ev in trace.events[AIV1] if ev.kind == "op"}
     races: list[Race] = []
     for a in trace.events[AIV0]:
@@ -240,11 +243,13 @@ def twin_races(trace: Trace) -> list[Race]:
         pairs = [(fa, fb) for fa in a.writes for fb in (*b.reads, *b.writes)]
         pairs += [(fa, fb) for fa in a.reads for fb in b.writes]
         for fa, fb in pairs:
-            if fa.may or fb.may or fa.window or fb.window:
+            if not fa.overlaps(fb) or INF in (fa.r1, fa.c1, fb.r1, fb.c1):
+                continue  # on-chip memory is keyed by its core: only shared memory meets
+            if (fa.window or fb.window) and (fa.r0, fa.c0) != (fb.r0, fb.c0):
                 continue
-            if fa.overlaps(fb):  # on-chip memory is keyed by its core: only shared memory meets
-                races.append(Race(a, b, fa, fb))
-                break
+            may = fa.may or fb.may
+            races.append(Race(a, b, fa._replace(may=may), fb._replace(may=may)))
+            break
     return races
 
 

@@ -82,3 +82,19 @@ def test_an_offset_computed_from_the_tail_is_refused_naming_what_is_not_known():
     assert "where `out` is reached is not known" in message
     assert "`(a.shape[0] + 32 - 1) // 32` = " in message  # the trip count as written, not a tree of op names
     assert "pl.set_validshape(res, [pl.min(HALF, rows - sub_id * HALF), BLOCK])" in message
+
+
+@pytest.mark.parametrize("guard", ["", "    if mine > 0:\n"])
+def test_both_cores_storing_their_tail_on_the_same_rows_are_refused(guard):
+    # a valid shape known only at run time is a superset, but both stores start on the same
+    # row, which both write; under a run-time `if` both may run
+    indent = "    " if guard else ""
+    body = ("    mine = pl.min(HALF, rows - sub_id * HALF)\n" + guard
+            + indent + "    pl.set_validshape(res, [mine, BLOCK])\n"
+            + indent + "    epilogue(res, proj, scale)\n"
+            + indent + "    pl.store(out, res, [i * BLOCK, 0])\n")
+    result = transpile(tail_kernel(body), path="same.py", preload=1)
+    assert result.code is None
+    (message,) = _errors(result)
+    assert "`pl.store` on MTE3 of AIV0 writes `out[0:16, 0:32]` while the same op on AIV1 writes" in message
+    assert ("if a condition the check cannot decide lets both run it" in message) == bool(guard)
