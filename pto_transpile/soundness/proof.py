@@ -48,6 +48,9 @@ HINTS = {
                "index, a value read from GM) decides for every value it can take; where it sets the bytes an op "
                "reaches (a tile address, a vector function's loops and addresses), pass a compile-time value "
                "instead (a module constant or a tiling-key field)",
+    "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
+                 "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
+                 "does",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",
 }

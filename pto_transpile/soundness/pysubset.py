@@ -18,6 +18,7 @@ import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.meaning import Function, Value
+from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness.events import AIC, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops
@@ -143,6 +144,19 @@ class PythonSubset(InterpreterBase):
             if name not in before or before[name] is not value and before[name] != value:
                 ctx.env[name] = UNKNOWN
 
+    def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
+        """The body, then `else` and `finally`, as when nothing raises (the model raises
+        nothing); a handler that calls anything would run only when something did, which the
+        check cannot tell."""
+        for handler in node.handlers:
+            if any(type(n) is cst.Call for n in iter_nodes(handler.body)):
+                raise CannotModel("an `except` block that calls something: whether it runs is not known", handler,
+                                  kind="construct")
+        self.exec_block(node.body.body, ctxs)
+        for block in (node.orelse, node.finalbody):
+            if block is not None:
+                self.exec_block(block.body.body, ctxs)
+
     def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
         item = node.items[0].item if node.items else None
         path = self.path(item.func) if isinstance(item, cst.Call) else None
@@ -201,6 +215,10 @@ class PythonSubset(InterpreterBase):
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
         method = _EVAL.get(type(node))
         if method is None:
+            if type(node) is not cst.Lambda and any(type(n) is cst.Call for n in iter_nodes(node)):
+                # a comprehension, an f-string, `:=`, ...: calls the check would not run
+                raise CannotModel(f"the check does not follow calls inside a `{type(node).__name__}` expression",
+                                  node, kind="construct")
             return UNKNOWN
         value = method(self, node, ctx)
         if type(value) is Opaque and value.origin in self.trips:
@@ -514,14 +532,26 @@ class PythonSubset(InterpreterBase):
             obj = self.eval(func.value, ctx)
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
-            self._args(node, ctx)
-            return UNKNOWN
+            return self._unknown_call(node, ctx)
         callee = self.eval(func, ctx)
         if isinstance(callee, FunctionV):
             return self.call_function(callee, node, ctx)
         if isinstance(callee, Builtin):
             return self._builtin(callee.name, node, ctx)
-        self._args(node, ctx)
+        if isinstance(callee, Symbol):  # a `pl` op under another name: `st = pl.store`, `ops[0]`, a default
+            return self.pl_call(callee.path, node, ctx)
+        return self._unknown_call(node, ctx)
+
+    def _unknown_call(self, node: cst.Call, ctx: Ctx) -> Any:
+        """A call of something the check does not know (`getattr(pl, "store")`, a method of a
+        class, an alias of the `pl` module): harmless only if it touches no tile, tensor or
+        tile group, which the check cannot tell when it is handed one."""
+        pos, kw = self._args(node, ctx)
+        handle = next((v for v in _flat([*pos, *kw.values()]) if isinstance(v, _HANDLES)), None)
+        if handle is not None:
+            raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with "
+                              f"{_handle_words(handle)} it is given: call `pl` ops directly or through the "
+                              "file's own functions", node, kind="construct")
         return UNKNOWN
 
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
@@ -685,6 +715,25 @@ class PythonSubset(InterpreterBase):
         return SymRange(start, stop, step)
 
 
+#: Values an unknown call could read or write through.
+_HANDLES = (TileV, AnyTileV, TensorV, GroupV)
+
+
+def _flat(values: list) -> list:
+    out: list = []
+    for v in values:
+        out.extend(_flat(list(v)) if isinstance(v, (list, tuple)) else [v])
+    return out
+
+
+def _handle_words(value: Any) -> str:
+    if isinstance(value, TensorV):
+        return f"tensor `{value.name}`"
+    if isinstance(value, GroupV):
+        return f"tile group `{value.name}`" if value.name else "a tile group"
+    return f"tile `{value.label}`" if isinstance(value, TileV) else "a tile"
+
+
 def _is_ring(value: Any) -> bool:
     """A `pl.struct_array`: a list of ctx entries."""
     return type(value) is list and bool(value) and all(type(v) is StructV and v.origin == "ctx" for v in value)
@@ -718,7 +767,7 @@ _STATEMENTS: dict[type, Callable] = {
     cst.While: Loops.exec_while,
     cst.With: PythonSubset.exec_with,
     cst.FunctionDef: PythonSubset._def,
-    cst.Try: lambda self, stmt, ctxs: self.exec_block(stmt.body.body, ctxs),
+    cst.Try: PythonSubset.exec_try,
     cst.IndentedBlock: lambda self, stmt, ctxs: self.exec_block(stmt.body, ctxs),
     cst.ClassDef: lambda self, stmt, ctxs: None,
 }
@@ -731,6 +780,7 @@ _SMALL_STATEMENTS: dict[type, Callable] = {
     cst.Return: PythonSubset._return,
     cst.Break: _raise(LoopBreak),
     cst.Continue: _raise(LoopContinue),
+    cst.Assert: lambda self, small, ctx: self.eval(small.test, ctx),  # its test runs, as Python runs it
 }
 
 _EVAL: dict[type, Callable] = {

@@ -31,7 +31,8 @@ class CannotModel(Exception):
         self.reason = reason
         self.node = node
         #: "unmodelled"; "dynamic" for a size known only at run time; "runtime" for what another
-        #: value known only at run time decides where the check needs a compile-time one
+        #: value known only at run time decides where the check needs a compile-time one;
+        #: "construct" for Python the check does not run (a call it cannot resolve)
         self.kind = kind
 
 
