@@ -97,6 +97,8 @@ class InterpreterBase:
         self.periods_read = config.discover or bool(config.trips)
         self.sequences: dict[int, Any] = {}  #: id -> a certified tuple of tiles or event-id list made by this run
         self.made: list[tuple[cst.CSTNode, Any]] = []  #: (the `pl.make_tile` call, the tile) of every tile made
+        #: (value, name) of the latest `name = value` statement: a tile it makes is called `name`
+        self.named: tuple[Any, str] = (None, "")
         self.groups: list[GroupV] = []  #: every tile group made
         self.strays: list[tuple[str, int, int]] = []  #: (memory, lo, hi) an op reaches outside its tiles
         self.valid = ValidShapes()

@@ -128,7 +128,8 @@ class PlCalls(InterpreterBase):
         self._compile_time([addr, kw.get("size")], "addr", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
-        tile = TileV(ttype.memory, addr, addr + size, (), self._code_of(node), ttype.shape, ttype.valid,
+        label = self.named[1] if self.named[0] is node else self._code_of(node)
+        tile = TileV(ttype.memory, addr, addr + size, (), label, ttype.shape, ttype.valid,
                      ttype.elem, ttype.layout, self.valid.number())
         if ttype.valid_at_run_time:
             self.valid.unknown(tile)

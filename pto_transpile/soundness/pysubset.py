@@ -92,6 +92,9 @@ class PythonSubset(InterpreterBase):
         self.eval(small.value, ctx)
 
     def _assign(self, small: cst.Assign, ctx: Ctx) -> None:
+        targets = small.targets
+        if len(targets) == 1 and type(targets[0].target) is cst.Name:
+            self.named = (small.value, targets[0].target.value)  # `s0 = pl.make_tile(...)`: messages say `s0`
         value = self.eval(small.value, ctx)
         for target in small.targets:
             self.assign(target.target, value, ctx)

@@ -140,6 +140,14 @@ class Uniform:
                            _const(sym) * k, _moving(sym) * k)
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn is operator.mod:
+            per_core = [self.loops[v].label for v, _ in lf if v in self.loops and self.loops[v].per_core]
+            if per_core and not rf:
+                # `t % 2` of `pl.range(core_id, n, num_cores)`: t moves by the block count, so
+                # which residues a block sees depends on how many blocks there are
+                raise NonUniform(f"`{text}` takes a residue of `{per_core[0]}`, the variable of a per-core range, "
+                                 "whose residues on each block depend on the number of blocks",
+                                 "count the iterations with a counter (`j = j + 1` in the loop, then `j % k`) or let "
+                                 "a tile group's `next()` pick the slot")
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
                 (self.rot.pick_residues if self.pick_index else self.rot.residues).add((lf, int(right)))
