@@ -17,7 +17,7 @@ from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, init
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS
 from pto_transpile.read.consteval import MAX_ITEMS
-from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, Event
+from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
@@ -59,6 +59,9 @@ class PlCalls(InterpreterBase):
         handler = _PL_CALLS.get(head)
         if handler is not None:
             return handler(self, node, ctx)
+        if head == "set_stride":
+            raise CannotModel("`pl.set_stride` moves the GM elements every later access of the tensor reaches, which "
+                              "the check does not follow", node, kind="stride")
         if head in DESCRIPTOR_ONLY_OPS:
             pos, kw = self._args(node, ctx)
             if head == "set_validshape" and pos:
@@ -259,7 +262,32 @@ class PlCalls(InterpreterBase):
         return ev
 
 
+def _ssbuf(self: PlCalls, node, ctx) -> Any:
+    """`pl.ssbuf_store(struct, offset)` / `pl.ssbuf_load(struct, offset)`: a scalar-pipe write
+    or read of the block's SSBUF, a memory its cube and vector cores share. Where in it the
+    struct lands is not followed: the whole buffer, a superset, never a cover. A load's fields
+    are data named by the load."""
+    op = "ssbuf_store" if (self.path(node.func) or ("",))[-1] == "ssbuf_store" else "ssbuf_load"
+    pos, kw = self._args(node, ctx)
+    struct = pos[0] if pos else kw.get("struct_var")
+    if isinstance(struct, StructV) and struct.origin == "ctx":
+        # the pipelined kernel hands a struct argument over inside the ring's entry, whose
+        # bytes are not the struct's: the op would move the entry
+        raise CannotModel(f"`pl.{op}` moves a struct that reaches its stage as an argument: pipelined, the stage "
+                          "receives it inside the ctx ring's entry, whose bytes are not the struct's; make the "
+                          "struct in the stage that moves it", node, kind="construct")
+    foot = Foot(("SSBUF",), 0, INF, 0, INF, "SSBUF", bool(ctx.may), True)
+    write = op == "ssbuf_store"
+    ev = self._op_event(op, "S", () if write else (foot,), (foot,) if write else (), (), node, ctx)
+    if not write and isinstance(struct, StructV):
+        for name in struct.fields:
+            struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
+    return None
+
+
 _PL_CALLS: dict[str, Callable] = {
+    "ssbuf_store": _ssbuf,
+    "ssbuf_load": _ssbuf,
     "range": PlCalls._range,
     "TileType": PlCalls._tile_type,
     "make_tile": PlCalls._make_tile,

@@ -32,7 +32,8 @@ class CannotModel(Exception):
         self.node = node
         #: "unmodelled"; "dynamic" for a size known only at run time; "runtime" for what another
         #: value known only at run time decides where the check needs a compile-time one;
-        #: "construct" for Python the check does not run (a call it cannot resolve)
+        #: "construct" for Python the check does not run (a call it cannot resolve); "stride"
+        #: for a GM tensor's strides changed in the kernel
         self.kind = kind
 
 
