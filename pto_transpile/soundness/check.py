@@ -28,7 +28,15 @@ from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.soundness import parallel, progress
 from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
-from pto_transpile.soundness.interp import LONG_RUN, STEP_BUDGET, CannotModel, Config, Interpreter, tiling_fields
+from pto_transpile.soundness.interp import (
+    LONG_RUN,
+    STEP_BUDGET,
+    CannotModel,
+    Config,
+    Interpreter,
+    is_float_scalar,
+    tiling_field_types,
+)
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
 from pto_transpile.soundness.rotations import live_lengths, outer_period
@@ -500,11 +508,11 @@ def _gm_annotation(file, param: cst.Param) -> cst.Subscript | None:
 
 def _configs(file, kernel) -> list[Config]:
     unknown = []
-    for p in kernel.node.params.params:
-        fields = tiling_fields(file, p)
-        if fields is not None:
-            unknown += [f"{p.name.value}.{f}" for f in fields]
-        elif _gm_annotation(file, p) is None and p.default is None:
+    for p in kernel.node.params.params:  # floating-point ones are data (`Interpreter._params`), not sampled
+        types = tiling_field_types(file, p)
+        if types is not None:
+            unknown += [f"{p.name.value}.{f}" for f, t in types.items() if t != "float"]
+        elif _gm_annotation(file, p) is None and p.default is None and not is_float_scalar(p, file.pl.path):
             unknown.append(p.name.value)
     if not unknown:
         return [Config()]

@@ -120,9 +120,14 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             ann = p.annotation.annotation if p.annotation is not None else None
             if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
                 env[name] = self._tensor(name, ann)
-            elif (fields := tiling_fields(self.file, p)) is not None:
+            elif (types := tiling_field_types(self.file, p)) is not None:
                 # tiling data: each scalar field is a run-time value of its own, `tiling.blocks`
-                env[name] = StructV({f: self._scalar(f"{name}.{f}", None) for f in fields}, "tiling")
+                env[name] = StructV({f: Opaque(("float", f"{name}.{f}")) if t == "float"
+                                     else self._scalar(f"{name}.{f}", None) for f, t in types.items()}, "tiling")
+            elif is_float_scalar(p, self.pl.path):
+                # a number no sampled integer stands for (`if alpha == 0.5:`): data, named by the
+                # parameter, so what a test on it decides is followed both ways
+                env[name] = Opaque(("float", name))
             else:
                 env[name] = self._scalar(name, p.default)
         return env
@@ -163,6 +168,25 @@ def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:
     """The scalar fields (`int`, `float`, `bool`) of a tiling-data parameter: one annotated with
     a module-level `@dataclass`; None for any other parameter. Array fields (`int[4]`) are left
     out: an element of one is unknown to the check."""
+    types = tiling_field_types(file, param)
+    return None if types is None else tuple(types)
+
+
+def is_float_scalar(param: cst.Param, pl_path) -> bool:
+    """A scalar parameter declared floating point (`float`, `pl.DT_FP32`, `pl.DT_BF16`, ...)."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Name):
+        return ann.value == "float"
+    path = pl_path(ann) if ann is not None else None
+    return path is not None and len(path) > 0 and path[-1].startswith(FLOAT_DTYPE_PREFIXES)
+
+
+#: `pl` dtypes that hold floating-point numbers (`DT_FP32`, `DT_BF16`, `DT_HF8`, ...).
+FLOAT_DTYPE_PREFIXES = ("DT_FP", "DT_BF", "DT_HF")
+
+
+def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
+    """`tiling_fields` with the type each is declared with (`int`, `float` or `bool`)."""
     ann = param.annotation.annotation if param.annotation is not None else None
     if not isinstance(ann, cst.Name):
         return None
@@ -172,8 +196,9 @@ def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:
                 or (isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "dataclass")
                 or (isinstance(d.decorator, cst.Call) and "dataclass" in cst.Module([]).code_for_node(d.decorator.func))
                 for d in stmt.decorators):
-            return tuple(line.target.value for s in stmt.body.body if isinstance(s, cst.SimpleStatementLine)
-                         for line in s.body if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
-                         and isinstance(line.annotation.annotation, cst.Name)
-                         and line.annotation.annotation.value in ("int", "float", "bool"))
+            return {line.target.value: line.annotation.annotation.value
+                    for s in stmt.body.body if isinstance(s, cst.SimpleStatementLine)
+                    for line in s.body if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
+                    and isinstance(line.annotation.annotation, cst.Name)
+                    and line.annotation.annotation.value in ("int", "float", "bool")}
     return None
