@@ -114,7 +114,9 @@ class Loops(InterpreterBase):
                 if root is not None:
                     uni.nested.add((outer.root, root))
         if root is not None:
-            zero = int(first.stop) - len(r)
+            # the stop giving 0 iterations; a loop that runs none now (`pl.range(11, d)` where
+            # discovery tried d = 3) starts running past its start
+            zero = int(first.start) if not r and int(first.step) == 1 and not per_core else int(first.stop) - len(r)
             uni.roots.setdefault(root, zero)
         saved = uni.loops.get(key)
         uni.loops[key] = loop

@@ -273,8 +273,8 @@ class Uniform:
         parameter's values on which this run's tests keep their outcomes is run (docs/design.md,
         "For every value of a parameter"): around each root `r` of an affine test, floor(r) - 1
         .. ceil(r) + 1 (a value on each side and at `r`); for tests on one residue `(a * d + c)
-        % k`, values giving each residue around their roots, in the piece between the affine
-        roots that holds this run's value (the piece's values nearest to 0); for tests on
+        % k`, values giving each residue around their roots, in every piece between the affine
+        roots (each piece's values nearest to 0); for tests on
         several residues, values of every residue modulo the lcm of their periods (up to
         `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
         out: set = set()
@@ -283,12 +283,7 @@ class Uniform:
                 lo, hi = math.floor(root), math.ceil(root)
                 out.update((name, v) for v in range(lo - 1, hi + 2) if INT32[0] <= v <= INT32[1])
         for name, tests in self.scalar_residues.items():
-            now = self.scalar_values[name]
-            roots = self.scalar_roots.get(name, set())
-            if now in roots:
-                continue  # the piece is this one value
-            below = max((r for r in roots if r < now), default=Fraction(INT32[0] - 1))
-            above = min((r for r in roots if r > now), default=Fraction(INT32[1] + 1))
+            roots = sorted(self.scalar_roots.get(name, set()))
             if len(tests) == 1:
                 (((a, c, k), residues),) = tests.items()
                 period = k // math.gcd(a, k)
@@ -298,12 +293,19 @@ class Uniform:
                 if period > MAX_RESIDUE_PERIOD:
                     continue  # refused by `finish`
                 forms = [(1, 0, period, r) for r in range(period)]
-            # the piece's value nearest to 0: the same for every run in the piece, so runs that
-            # find the same tests ask for the same values and the search ends
-            low, high = math.floor(below) + 1, math.ceil(above) - 1
-            anchor = min(max(0, low), high)
-            for a, c, k, r in forms:  # the values nearest to the anchor that give the residue, in the piece
-                out.update((name, v) for v in _nearest(anchor, period, a, c, k, r) if low <= v <= high)
+            # every piece between this run's roots, not only the one holding this run's value: a
+            # test reached only on some residues (`d % 7 == 3 and d > 5`) cuts pieces that the
+            # runs at other residues never see
+            bounds = [Fraction(INT32[0] - 1), *roots, Fraction(INT32[1] + 1)]
+            for below, above in zip(bounds, bounds[1:], strict=False):
+                # the piece's value nearest to 0: the same for every run that finds the same
+                # tests, so they ask for the same values and the search ends
+                low, high = math.floor(below) + 1, math.ceil(above) - 1
+                if low > high:
+                    continue
+                anchor = min(max(0, low), high)
+                for a, c, k, r in forms:  # the values nearest to the anchor that give the residue, in the piece
+                    out.update((name, v) for v in _nearest(anchor, period, a, c, k, r) if low <= v <= high)
         return out
 
     def piece_bounds(self, value: Any) -> tuple[int | None, int | None] | None:

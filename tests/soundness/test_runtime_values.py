@@ -95,6 +95,10 @@ def test_the_emulator_agrees(name, scalars, same):
     ("d % 100 == 77", "d=77"),
     ("d > 20 and d % 8 == 6", "d=22"),
     ("d % 8 == 6 and d % 3 == 2", "d=14"),
+    # a test reached only on one residue: its pieces are run at every residue too
+    ("d % 7 == 3 and d > 5", "d=10"),
+    ("d % 7 == 0 and d > 0", "d=7"),
+    ("d % 7 == 0 and d != 0", "d=7"),
 ])
 def test_a_test_on_a_scalar_is_run_on_each_side_of_its_root(test, shown):
     # the defect shows at values the sampled trials never take: the check runs the values
@@ -256,3 +260,12 @@ def test_a_mutable_default_is_shared_by_every_call():
     text = _with_default("0", after).replace("sh=0):", "calls=[0]):")
     assert "calls=[0]" in text
     assert _messages(transpile(text, path="mutable_default.py"))
+
+
+def test_an_inner_loop_that_starts_running_past_its_start_is_run_at_those_counts():
+    # `pl.range(11, d)` runs no iteration at any sampled value of d (0 .. 11): its trip count
+    # counts from 11, and the run that shows the race has d = 12
+    text = (KERNELS / "branch_on_param.py").read_text().replace("    if d == 7:\n", "    for j in pl.range(11, d):\n")
+    assert "pl.range(11, d)" in text
+    (message,) = _messages(transpile(text, path="range_from_11.py"))
+    assert "`pl.store` on MTE3 of AIV0 writes `a[" in message and "(shown with `d` = 12)" in message
