@@ -26,7 +26,7 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
-from pto_transpile.soundness import parallel, progress
+from pto_transpile.soundness import parallel, progress, runtypes
 from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
 from pto_transpile.soundness.interp import (
     LONG_RUN,
@@ -73,8 +73,25 @@ class Problem:
     accesses: tuple = ()
 
 
+def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Problem]:
+    """`prove` for every tiling-key instance the JIT compiles the kernel for (the fields bound
+    as compile-time names, `runtypes.instance`): the problems of the first that has any. A
+    kernel whose instances cannot be listed (PTO071 says why) is proven once, its fields unknown."""
+    keys: tuple[dict[str, int], ...] = file.instances(kernel).keys or ({},)
+    for key in keys:
+        with runtypes.instance(key):
+            problems = prove()
+        if problems:
+            return problems
+    return []
+
+
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
+    return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
+
+
+def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None), (generated, generated_pl)]
     longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=False))
@@ -91,6 +108,10 @@ def check_hand_written(file, kernel) -> list[Problem]:
     What the check proves comes back as its kind; what it cannot decide as "undecided",
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
+    return _each_instance(file, kernel, lambda: _check_hand_written(file, kernel))
+
+
+def _check_hand_written(file, kernel) -> list[Problem]:
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None)]
     longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=True))
@@ -251,7 +272,8 @@ class _Report:
                                 [(m, n) for m, n in related if n is not None], accesses))
 
     def _config_note(self) -> str:
-        parts = [f"{k}={v}" for k, v in sorted(self.config.scalars.items())]
+        parts = [f"{k}={v}" for k, v in runtypes.INSTANCE.items()]  # the tiling-key instance, in field order
+        parts += [f"{k}={v}" for k, v in sorted(self.config.scalars.items())]
         real = self.config.real_trips
         parts += [f"{_root_words(k)} = {v}" + (f" for its {real[k]}" if real.get(k, v) != v else "")
                   for k, v in self.config.trips.items()]

@@ -20,7 +20,7 @@ import libcst as cst
 from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
-from pto_transpile.soundness import vfextent
+from pto_transpile.soundness import runtypes, vfextent
 from pto_transpile.soundness.events import Event, Foot, Trace
 from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, Ctx, SymRange, nonuniform
 from pto_transpile.soundness.tilefeet import ValidShapes
@@ -99,6 +99,9 @@ class InterpreterBase:
         self.made: list[tuple[cst.CSTNode, Any]] = []  #: (the `pl.make_tile` call, the tile) of every tile made
         #: (value, name) of the latest `name = value` statement: a tile it makes is called `name`
         self.named: tuple[Any, str] = (None, "")
+        #: the tiling-key fields of the instance proven, bound in every function (not in vector
+        #: functions, whose evaluator is shared by every instance: there they stay unknown)
+        self.key: dict[str, int] = dict(runtypes.INSTANCE)
         self.groups: list[GroupV] = []  #: every tile group made
         self.strays: list[tuple[str, int, int]] = []  #: (memory, lo, hi) an op reaches outside its tiles
         self.valid = ValidShapes()

@@ -253,6 +253,8 @@ class PythonSubset(InterpreterBase):
         env = ctx.env
         if name in env:
             return env[name]
+        if name in self.key:  # before the file's cache of module names, shared by every instance
+            return self.key[name]
         if self._symbolic_names and name in self._symbolic_names:
             origin = ("const", name)
             value = self.trips.get(origin, DISCOVERY_TRIPS if self.config.discover else None)

@@ -8,6 +8,8 @@ uses them; check.py, the tests and the scripts import them through `interp.py`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +99,22 @@ class Config:
 
 #: the trip count a discovery run gives each loop over a `pl.DYNAMIC` expression
 DISCOVERY_TRIPS = 3
+
+#: The tiling-key instance being proven (key field -> value; `instance`): the JIT compiles one
+#: kernel per instance, with the fields as compile-time names in every function of the file.
+#: Read by each interpreter when it is made, so the worker processes a proof forks see it too.
+INSTANCE: dict[str, int] = {}
+
+
+@contextmanager
+def instance(key: dict[str, int]) -> Iterator[None]:
+    """Every run made inside proves the kernel instance `key`."""
+    global INSTANCE
+    before, INSTANCE = INSTANCE, dict(key)
+    try:
+        yield
+    finally:
+        INSTANCE = before
 
 
 @dataclass
