@@ -36,16 +36,35 @@ def check(ctx):
         seen.add(fn)
         # `vf` (the register API, `pl.Vf`) is reserved inside vector functions: it needs no import there
         bound = module_names | _bound(file, fn) | ({"vf"} if fn in vfs else set())
+        # its decorators, defaults and annotations run when the `def` does, outside it: the
+        # function's own parameters and names are not bound there
+        header = {n for part in _header(fn) for n in file.find(part, cst.Name)}
         reported = set()
         reads = _reads(file, fn)
         dead = None
         for name in reads:
-            if name.value not in bound and name.value not in _BUILTINS and name.value not in reported:
+            scope = module_names if name in header else bound
+            if name.value not in scope and name.value not in _BUILTINS and name.value not in reported:
                 dead = dead_nodes(file, fn) if dead is None else dead
                 if name in dead:
                     continue  # a branch no kernel instance compiles
                 reported.add(name.value)
-                yield undefined(file, fn, name, bound | _BUILTINS, reads, fn in kernels)
+                if name in header:
+                    node, fields = undefined(file, fn, name, scope, reads, True)
+                    yield node, {**fields, "_message": "header" + fields.get("_message", ""),
+                                 "_hint": fields.get("_hint", "header")}
+                else:
+                    yield undefined(file, fn, name, bound | _BUILTINS, reads, fn in kernels)
+
+
+def _header(fn: cst.FunctionDef) -> list[cst.CSTNode]:
+    """The parts of a `def` evaluated where it stands: decorators, defaults, annotations."""
+    p = fn.params
+    params = [*p.posonly_params, *p.params, *p.kwonly_params,
+              *([p.star_arg] if isinstance(p.star_arg, cst.Param) else []), *([p.star_kwarg] if p.star_kwarg else [])]
+    parts: list[cst.CSTNode] = [d.decorator for d in fn.decorators]
+    parts += [part for q in params for part in (q.default, q.annotation) if part is not None]
+    return parts + ([fn.returns] if fn.returns is not None else [])
 
 
 def _module_bound(file) -> set[str] | None:
@@ -191,11 +210,16 @@ RULE = Rule(
     hint="Fix the spelling of `{name}`, or bind it before it is used",
     messages={
         "near": "`{name}` is not defined in `{function}`; did you mean `{suggestion}`?",
+        "header": "`{name}` is not defined where `{function}` is defined (its defaults, annotations and decorators "
+                  "are computed there, not in the function)",
+        "headernear": "`{name}` is not defined where `{function}` is defined (its defaults, annotations and "
+                      "decorators are computed there, not in the function); did you mean `{suggestion}`?",
         "parameter": "parameter `{param}` of `{function}` is never used, and `{name}` is read there but bound "
                      "nowhere: did you mean `{name}`?",
     },
     hints={
         "near": "Write `{suggestion}`, or bind `{name}` before it is used",
+        "header": "Bind `{name}` at module level before the `def`, or drop the default and pass the value at the call",
         "parameter": "Rename the parameter `{param}` to `{name}`",
     },
     phase="file",

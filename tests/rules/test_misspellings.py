@@ -38,6 +38,18 @@ CASES = {
     "misspelt keyword": (
         [("        fwd_ids=[0, 1],", "        fwd_id=[0, 1],")],
         [("PTO074", "`pl.make_tile_group` takes no keyword `fwd_id`; did you mean `fwd_ids`?", "fwd_id=[0, 1]")]),
+    # a default is computed where the `def` stands: the stage's own parameters are not bound
+    # there, so one is no suggestion (following it, `y_db=y_db`, fails when the module loads)
+    "default naming a kernel variable": (
+        [("def scale_store(ki, sub_id, out, c_vec_db, y_db):",
+          "def scale_store(ki, sub_id, out, c_vec_db, y_db=y_dbb):")],
+        [("PTO069", "`y_dbb` is not defined where `scale_store` is defined (its defaults, annotations and decorators "
+                    "are computed there, not in the function)", "y_dbb):")]),
+    "default naming a module constant, misspelt": (
+        [("def scale_store(ki, sub_id, out, c_vec_db, y_db):",
+          "def scale_store(ki, sub_id, out, c_vec_db, y_db, h=HALFF):")],
+        [("PTO069", "`HALFF` is not defined where `scale_store` is defined (its defaults, annotations and decorators "
+                    "are computed there, not in the function); did you mean `HALF`?", "HALFF):")]),
     "misspelt stage call": (
         [("            scale_store(ki", "            scale_stor(ki")],
         [("PTO069", "`scale_stor` is not defined in `kernel`; did you mean `scale_store`?", "scale_stor(ki")]),
