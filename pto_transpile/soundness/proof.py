@@ -51,6 +51,8 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
+                  "of leaving early, so both ways of the test run to the end",
     "stride": "Keep GM tensors contiguous: pass a strided view to the kernel as a tensor parameter of its own",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",

@@ -104,7 +104,7 @@ class PythonSubset(InterpreterBase):
             self.assign(small.target, self.eval(small.value, ctx), ctx)
 
     def _return(self, small: cst.Return, ctx: Ctx) -> None:
-        raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None)
+        raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None, small)
 
     def _def(self, stmt: cst.FunctionDef, ctxs: list[Ctx]) -> None:
         params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
@@ -139,8 +139,9 @@ class PythonSubset(InterpreterBase):
         ctx.may += 1
         try:
             run(ctx)
-        except (LoopBreak, LoopContinue, FunctionReturn):
-            raise CannotModel("`break`/`continue`/`return` under a condition the check cannot decide") from None
+        except (LoopBreak, LoopContinue, FunctionReturn) as exc:
+            raise CannotModel("`break`/`continue`/`return` under a condition the check cannot decide", exc.node,
+                              kind="early_exit") from None
         finally:
             ctx.may -= 1
         for name, value in list(ctx.env.items()):
@@ -759,9 +760,9 @@ def opaque_op(name: str, *values: Any) -> Opaque:
     return Opaque(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values)))
 
 
-def _raise(exc: type[Exception]) -> Callable:
+def _raise(exc: type[LoopBreak] | type[LoopContinue]) -> Callable:
     def run(self, small, ctx) -> None:
-        raise exc()
+        raise exc(small)
     return run
 
 

@@ -40,18 +40,24 @@ class CannotModel(Exception):
 
 
 class FunctionReturn(Exception):
-    """A `return` leaving the function frame, with its value."""
+    """A `return` leaving the function frame, with its value (`node`: the statement)."""
 
-    def __init__(self, value: Any):
-        self.value = value
+    def __init__(self, value: Any, node: cst.CSTNode | None = None):
+        self.value, self.node = value, node
 
 
 class LoopBreak(Exception):
-    """A `break` leaving the innermost loop."""
+    """A `break` leaving the innermost loop (`node`: the statement)."""
+
+    def __init__(self, node: cst.CSTNode | None = None):
+        self.node = node
 
 
 class LoopContinue(Exception):
-    """A `continue` ending the innermost loop's iteration."""
+    """A `continue` ending the innermost loop's iteration (`node`: the statement)."""
+
+    def __init__(self, node: cst.CSTNode | None = None):
+        self.node = node
 
 
 @dataclass

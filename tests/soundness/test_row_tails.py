@@ -98,3 +98,18 @@ def test_both_cores_storing_their_tail_on_the_same_rows_are_refused(guard):
     (message,) = _errors(result)
     assert "`pl.store` on MTE3 of AIV0 writes `out[0:16, 0:32]` while the same op on AIV1 writes" in message
     assert ("if a condition the check cannot decide lets both run it" in message) == bool(guard)
+
+
+def test_leaving_a_stage_early_on_the_tail_is_refused_at_the_return_with_the_form_that_is_proven():
+    body = ("    mine = pl.min(HALF, rows - sub_id * HALF)\n"
+            "    if mine <= 0:\n"
+            "        return\n"
+            "    pl.set_validshape(res, [mine, BLOCK])\n"
+            "    epilogue(res, proj, scale)\n"
+            "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n")
+    text = tail_kernel(body)
+    result = transpile(text, path="early.py", preload=1)
+    (error,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert "`return` under a condition the check cannot decide" in error.message
+    assert text.splitlines()[error.line - 1].strip() == "return"
+    assert "`if mine > 0:` around the rest of the stage" in error.hint
