@@ -69,24 +69,24 @@ def _launch_names(source: str, path: Path, kernels) -> dict:
             if hasattr(getattr(module, k.name, None), "tiling_key_schema")}
 
 
-def _check_launch(launch: dict, scalars: dict) -> None:
+def _launch_missing(launch: dict, scalars: dict) -> list[tuple[str, str]]:
+    """What a launch must be given and `scalars` lacks, as (what, its --arg flag); a tiling-key
+    value that is not one of the field's values is a usage error at once."""
+    missing: list[tuple[str, str]] = []
     for kernel, names in launch.items():
         key = names.tiling_key
-        if key is not None and any(f not in scalars for f in key.fields):
-            missing = [f for f in key.fields if f not in scalars]
-            raise click.BadParameter(
-                f"kernel {kernel} is specialised on tiling key {key.name}: choose its instance with "
-                + " ".join(f"--arg {f}=VALUE" for f in missing) + f" ({key.describe()})", param_hint="--arg")
         if key is not None:
             for f, spec in key.fields.items():
-                if scalars[f] not in spec.values:
+                if f not in scalars:
+                    values = ", ".join(str(v) for v in spec.values)
+                    missing.append((f"tiling-key field {f} of `{kernel}` ({key.name}: one of {values})",
+                                    f"--arg {f}={spec.values[0]}"))
+                elif scalars[f] not in spec.values:
                     raise click.BadParameter(f"tiling-key field {f}={scalars[f]} of kernel {kernel} is not one of "
                                              f"{list(spec.values)}", param_hint="--arg")
-        lacking = [f for f in names.tiling_data_required if f not in scalars]
-        if lacking:
-            raise click.BadParameter(
-                f"kernel {kernel} takes tiling data with field(s) {', '.join(names.tiling_data)}: give "
-                + " ".join(f"--arg {f}=VALUE" for f in lacking), param_hint="--arg")
+        missing += [(f"tiling-data field {f} of `{kernel}`", f"--arg {f}=VALUE")
+                    for f in names.tiling_data_required if f not in scalars]
+    return missing
 
 
 #: a dimension declared `pl.DYNAMIC`, or one the reader cannot fold (either must come from --shape)
@@ -112,6 +112,14 @@ def declared_shape(file, param) -> tuple[int | None, ...] | None:
     return tuple(out)
 
 
+def _declared_integer(file, param) -> bool:
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Name):
+        return ann.value == "int"
+    path = file.pl.path(ann) if ann is not None else None
+    return path is not None and len(path) == 1 and path[0].startswith(("DT_INT", "DT_UINT"))
+
+
 def _shown(shape) -> str:
     return "[" + ", ".join("pl.DYNAMIC" if d is DYNAMIC else str(d) for d in shape) + "]"
 
@@ -119,11 +127,14 @@ def _shown(shape) -> str:
 def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launch: dict | None = None) -> None:
     """click.BadParameter for what the emulator cannot run as asked: a --shape or --arg that
     names no parameter (nor a tiling-key or tiling-data field of `launch`), a --shape that
-    contradicts a declared fixed dimension, a tensor with pl.DYNAMIC dimensions and no
-    --shape, a scalar parameter without --arg. These are usage mistakes (exit 2), said
-    before anything runs."""
+    contradicts a declared fixed dimension, a tiling-key value that is not one of its field's
+    values, a fraction for an integer parameter; and, all in one message with the flags to
+    add, every tensor with pl.DYNAMIC dimensions and no --shape, scalar parameter, tiling-key
+    field and tiling-data field without --arg. These are usage mistakes (exit 2), said before
+    anything runs."""
     tensors: dict[str, dict[str, tuple | None]] = {}
     scalar_params: dict[str, set[str]] = {}
+    integers: dict[str, set[str]] = {}  #: scalar parameters declared integer (`int`, `pl.DT_INT32`, ...)
     for k in kernels:
         for param in k.node.params.params:
             name = param.name.value
@@ -133,6 +144,8 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                 if k.params.get(name) == SCALAR and param.default is None:
                     scalar_params.setdefault(name, set()).add(k.name)
                 scalar_params.setdefault(name, set())
+                if _declared_integer(file, param):
+                    integers.setdefault(name, set()).add(k.name)
     for given in (launch or {}).values():
         for launch_name in given.names:
             scalar_params.setdefault(launch_name, set())
@@ -149,20 +162,23 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
         for kernel, declared in sorted(by_kernel.items()):
             if name in shapes:
                 _check_override(name, kernel, declared, shapes[name])
-    missing = sorted({f"{name} (declared {_shown(declared)} in `{kernel}`)"
-                      for name, by_kernel in tensors.items() for kernel, declared in by_kernel.items()
-                      if declared is not None and DYNAMIC in declared and name not in shapes})
+    for name, ks in sorted(integers.items()):
+        value = scalars.get(name)
+        if isinstance(value, float) and not value.is_integer() or isinstance(value, str):
+            raise click.BadParameter(f"{name} is an integer parameter of `{', '.join(sorted(ks))}`, not {value!r}",
+                                     param_hint="--arg")
+    missing = [(f"tensor {name} (declared {_shown(declared)} in `{kernel}`)",
+                f"--shape {name}={'x'.join('D' + str(i) if d is DYNAMIC else str(d) for i, d in enumerate(declared))}")
+               for name, by_kernel in sorted(tensors.items()) for kernel, declared in sorted(by_kernel.items())
+               if declared is not None and DYNAMIC in declared and name not in shapes]
+    missing += [(f"scalar parameter {name} (of `{', '.join(sorted(ks))}`)", f"--arg {name}=VALUE")
+                for name, ks in sorted(scalar_params.items()) if ks and name not in scalars]
+    missing += _launch_missing(launch or {}, scalars)
     if missing:
-        example = missing[0].split(" ")[0]
-        raise click.BadParameter(f"tensors with pl.DYNAMIC dimensions need their shape for the simulation: "
-                                 f"{'; '.join(missing)}; give each, e.g. --shape {example}=D0xD1",
-                                 param_hint="--shape")
-    unset = sorted(f"{name} (of `{', '.join(sorted(ks))}`)" for name, ks in scalar_params.items()
-                   if ks and name not in scalars)
-    if unset:
-        example = unset[0].split(" ")[0]
-        raise click.BadParameter(f"scalar parameters need a value for the simulation: {'; '.join(unset)}; give "
-                                 f"each, e.g. --arg {example}=VALUE", param_hint="--arg")
+        flags = " ".join(dict.fromkeys(flag for _, flag in missing))
+        raise click.BadParameter(f"the simulation needs {len(missing)} more value(s): "
+                                 f"{'; '.join(what for what, _ in missing)}; add {flags}",
+                                 param_hint="--shape" if missing[0][1].startswith("--shape") else "--arg")
 
 
 def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scalars: dict) -> None:
@@ -170,9 +186,7 @@ def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scala
     `shapes` and `scalars` ask: the checks of `check_simulation_arguments`, and a tiling key
     or tiling data the launch must be given. `--simulate` and `--preload auto` both make
     them before anything runs; loading the file for its tiling keys runs its Python."""
-    launch = _launch_names(source, Path(path), kernels)
-    check_simulation_arguments(file, kernels, shapes, scalars, launch)
-    _check_launch(launch, scalars)
+    check_simulation_arguments(file, kernels, shapes, scalars, _launch_names(source, Path(path), kernels))
 
 
 def _check_override(name: str, kernel: str, declared, given: tuple[int, ...]) -> None:

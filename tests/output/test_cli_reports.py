@@ -158,6 +158,26 @@ def test_simulation_usage_mistakes_are_exit_2_in_cli_words(tmp_path, text, args,
     assert "serial" not in r.output and "cycles" not in r.output  # refused before anything ran
 
 
+def test_every_missing_simulation_value_is_said_at_once_with_the_flags_to_add(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text((DEMO.parent / "tiled_scale.py").read_text())
+    r = run(src, "--simulate", "--check")
+    assert r.exit_code == 2, r.output
+    text = " ".join(r.output.split())  # click wraps the message
+    assert "the simulation needs 4 more value(s): tensor a (declared [pl.DYNAMIC, 32] in `tiled_scale_kernel`); " \
+           "tensor out (declared [pl.DYNAMIC, 32] in `tiled_scale_kernel`); tiling-key field ApplyRelu of " \
+           "`tiled_scale_kernel` (EpilogueKey: one of 0, 1); tiling-data field scale of `tiled_scale_kernel`" in text
+    assert "add --shape a=D0x32 --shape out=D0x32 --arg ApplyRelu=0 --arg scale=VALUE" in text
+
+
+def test_a_fraction_for_an_integer_parameter_is_a_usage_error(tmp_path):
+    src = tmp_path / "k.py"
+    out = "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n"
+    src.write_text(DEMO.read_text().replace(out, out + "    n: pl.DT_INT32,\n"))
+    r = run(src, "--simulate", "--check", "--arg", "n=2.5")
+    assert r.exit_code == 2 and "n is an integer parameter of `pipeline_demo_kernel`, not 2.5" in r.output, r.output
+
+
 def test_a_missing_shape_is_said_before_the_transpile(tmp_path, monkeypatch):
     """The proof of a kernel of run-time sizes takes seconds (the FlashAttention example's,
     dozens of runs): a --simulate usage mistake does not wait for it."""
