@@ -331,7 +331,8 @@ class _Report:
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + _anywhere(race.later_foot, race.earlier_foot))
-            self.add("race", detail, nb, [(f"the other access: {self.who(a)}", na)],
+            kind = "anywhere" if _anywhere(race.later_foot, race.earlier_foot) and not self.alone else "race"
+            self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
             if len(self.out) >= MAX_PROBLEMS:
@@ -436,9 +437,7 @@ def _anywhere(*feet: Foot) -> str:
         return ""
     return (f"; where {' and '.join(f'`{w}`' for w in whole)} is reached is not known (an offset computed from a "
             "value known only at run time, such as a `pl.min` of a `pl.DYNAMIC` dimension), so the check takes "
-            "every element: keep offsets to what the loop variable and `pl.get_subblock_idx()` give "
-            "(`i * BLOCK + sub_id * HALF`) and let a valid shape shorten the op at a tail "
-            "(`pl.set_validshape(res, [pl.min(HALF, rows - sub_id * HALF), BLOCK])`, under `if` that count `> 0`)")
+            "every element")
 
 
 def _op_name(ev: Event) -> str:

@@ -22,6 +22,9 @@ from pto_transpile.soundness.check import Problem, check_kernel
 HINTS = {
     "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
             "never synchronised), or keep both accesses in one stage",
+    "anywhere": "Keep GM offsets to what the loop variable and `pl.get_subblock_idx()` give (`i * BLOCK + sub_id * "
+                "HALF`) and let a valid shape shorten the op at a tail (`pl.set_validshape(res, [pl.min(HALF, rows - "
+                "sub_id * HALF), BLOCK])` under an `if` that count is positive)",
     "twin": "Give each vector core its own part of the memory both share: offset the rows (or columns) it "
             "reaches by `pl.get_subblock_idx()` times the part's size, or let one core do the op "
             "(`if sub_id == 0:`)",
