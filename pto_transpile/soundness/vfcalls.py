@@ -7,7 +7,10 @@ tiles (`vfextent.py` evaluates the body on the call's arguments).
 
 from __future__ import annotations
 
+import ast
 from typing import Any
+
+import libcst as cst
 
 from pto_api.registers import BLOCK_BYTES as BLOCK
 from pto_transpile.read import vfbody
@@ -16,7 +19,7 @@ from pto_transpile.soundness.events import Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
 from pto_transpile.soundness.uniform import roots_of as _roots_of
-from pto_transpile.soundness.values import AnyTileV, FunctionV, Symbol, TileV, run_time
+from pto_transpile.soundness.values import AnyTileV, FunctionV, Symbol, TileV, is_unknown, run_time
 
 
 class VectorCalls(InterpreterBase):
@@ -29,7 +32,7 @@ class VectorCalls(InterpreterBase):
         reads: list[Foot] = []
         writes: list[Foot] = []
         tiles = []
-        extents = self._vf_extents(fn.name, pos, kw, node)
+        extents = self._vf_extents(fn, pos, kw, node)
         for i, value in enumerate(pos):
             if not isinstance(value, (TileV, AnyTileV)):
                 continue
@@ -49,22 +52,27 @@ class VectorCalls(InterpreterBase):
                 out.extend(self._beyond(value, spans, kind in role, ctx.core))
         self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
 
-    def _vf_extents(self, name: str, pos: list, kw: dict, node) -> dict:
+    def _vf_extents(self, fn: FunctionV, pos: list, kw: dict, node) -> dict:
         """The bytes the call reaches, for every value of its arguments known only at run time
         (a scalar parameter, tiling data, the block index, a value read from GM): those are
         unknown to the evaluator, which follows both ways of a test on them and refuses a loop
         or an address they bound."""
+        name = fn.name
         try:
             args = tuple(_vf_argument(v, self.uniform) for v in pos)
             kwargs = tuple(sorted((k, _vf_argument(v, self.uniform)) for k, v in kw.items()))
             return self._extents.extents(name, args, kwargs)
         except vfextent.Unmodelled as exc:
-            varying = [v for v in list(pos) + list(kw.values()) if run_time(v)]
+            # the function's own parameters that receive such a value, as its body names them
+            params = _parameter_names(fn.node)
+            given = [*zip(params, pos, strict=False), *kw.items()]
+            varying = [(p, v) for p, v in given if run_time(v) or is_unknown(v)]
             if varying:
-                names = sorted({n for v in varying for n in _parameters(v)})
-                what = ", ".join(f"`{n}`" for n in names) if names else "a value known only at run time"
-                raise CannotModel(f"which bytes vector function `{name}` reaches depends on {what}, passed to it, "
-                                  f"and the check cannot bound them for every value ({exc})", node,
+                names = sorted({n for _, v in varying for n in _parameters(v)})
+                what = ", ".join(f"`{n}`" for n in names) if names else "values known only at run time"
+                params = ", ".join(f"`{p}`" for p, _ in varying)
+                raise CannotModel(f"which bytes vector function `{name}` reaches depends on {what}, passed to it as "
+                                  f"{params}, and the check cannot bound them for every value ({exc})", node,
                                   kind="runtime") from None
             raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
 
@@ -108,6 +116,15 @@ class VectorCalls(InterpreterBase):
             # an op the table does not know: assume it reads and writes whatever it reaches
             self._vf_roles[name] = vfbody.param_roles(self.file, name, lambda _function, _call: "RW")
         return self._vf_roles[name]
+
+
+def _parameter_names(node: Any) -> list[str]:
+    """The positional parameters of a vector function: a libcst `def`, or one kept as text
+    with Python's tree (`partial.Verbatim`)."""
+    if isinstance(node, cst.FunctionDef):
+        return [p.name.value for p in node.params.params]
+    tree = getattr(node, "tree", None)
+    return [a.arg for a in tree.args.args] if isinstance(tree, ast.FunctionDef) else []
 
 
 def _parameters(value: Any) -> list[str]:

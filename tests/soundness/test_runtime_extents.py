@@ -30,7 +30,7 @@ def test_a_valid_shape_from_a_scalar_whose_declared_rows_fit_is_accepted():
 
 def test_a_vector_function_bounded_by_a_scalar_is_refused_naming_it():
     (message,) = _messages(vf_count(), "vf_count.py")
-    assert "which bytes vector function `fill_vf` reaches depends on `d`" in message
+    assert "which bytes vector function `fill_vf` reaches depends on `d`, passed to it as `n`" in message
     assert "the trip count of the loop at line 17 (in `fill_vf`) is not static" in message
 
 
