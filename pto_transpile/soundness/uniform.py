@@ -413,6 +413,13 @@ class Uniform:
                     why += (f"; `{guarded.text}` depends on {tests}, a test of the block index or count, which the "
                             "check follows both ways: it follows block 0, and another block may take what block 0 "
                             "does not")
+                loops = [{v for c in a.coords if c for v, _ in c[0] if v[0] == "loop"} for a in (named or accs)]
+                if len(set().union(*loops)) > 1 and not any(len(x) > 1 for x in loops):
+                    # each moves with its own loop, and no barrier separates the loops
+                    raise NonUniform(f"`{tensor}` is accessed by two loops that no `pl.system.sync_all()` of the "
+                                     f"cores accessing it separates ({texts or accs[0].text}): the later loop may "
+                                     "reach it before the earlier one's accesses are done",
+                                     "put `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the loops")
                 raise NonUniform(f"`{tensor}` is written in a loop of run-time trip count and {why}",
                                  f"access `{tensor}` in every stage at the same stride along one dimension "
                                  "(`ki * TILE + c`, with each tile inside one stride)"

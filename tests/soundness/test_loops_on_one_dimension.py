@@ -62,5 +62,7 @@ def test_they_verify_on_the_emulator(rows):
     assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows
 
 
-def test_without_the_barrier_they_are_refused():
-    assert _errors(transpile(two_counts(barrier=False), path="no_barrier.py"))
+def test_without_the_barrier_they_are_refused_naming_the_missing_barrier():
+    (message,) = _errors(transpile(two_counts(barrier=False), path="no_barrier.py"))
+    assert "`mid` is accessed by two loops that no `pl.system.sync_all()` of the cores accessing it" in message
+    assert "put `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the loops" in message
