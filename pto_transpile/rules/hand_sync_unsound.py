@@ -11,7 +11,8 @@ from pto_transpile.soundness.proof import problem_fields
 HAND_HINTS = {
     "race": "Order the two accesses with your own syncs: after the {first_op} on {first_pipe} of {first_core}, "
             "a set on {first_pipe} (`set_cross_core` to the other core, `sync_src` on the same core), and before "
-            "the {second_op}, the matching wait on {second_pipe} of {second_core}; this wait is missing",
+            "the {second_op}, the matching wait on {second_pipe} of {second_core}; one of the two is missing, or "
+            "stands on the wrong side of its access",
     "deadlock": "Each wait named here needs a set the other core raises first: add the missing `set_cross_core` "
                 "(or prime the release events before the loop), or remove the wait that has no set",
     "unbalanced": "Give every set a wait that consumes it (drain the release events after the loop) or remove the "

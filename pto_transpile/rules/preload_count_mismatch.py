@@ -11,8 +11,13 @@ def check(ctx):
         return  # an empty list is PTO005 (preload-invalid); its length says nothing about loops
     if len(values) > 1 or (spec.is_sequence and values is spec.values):
         if len(values) != n and n:
+            fields = {"count": len(values), "values": list(values), "loops": n}
+            if values is not spec.values:  # given to the command (`--preload`) or the API, not in the file
+                yield ctx.kernel.node.name, {**fields, "kernel": ctx.kernel.name, "_message": "override",
+                                             "_hint": "override"}
+                return
             node = spec.node if spec.node is not None else ctx.kernel.jit_decorator
-            yield node, {"count": len(values), "values": list(values), "loops": n}
+            yield node, fields
 
 
 DOC = """\
@@ -51,6 +56,10 @@ RULE = Rule(
     title="A preload list whose length differs from the number of pipeline loops",
     message="preload has {count} values {values} but the kernel holds {loops} pipeline loop(s)",
     hint="Give exactly one preload value per pipeline loop, in source order, or a single int shared by all",
+    messages={"override": "the preload given to the command ({values}) has {count} values, but kernel `{kernel}` "
+                          "holds {loops} pipeline loop(s)"},
+    hints={"override": "Give `--preload` one value per pipeline loop of each kernel, in source order, or a single "
+                       "value for all"},
     check=check,
     seed="a preload list has one value per pipeline loop of the kernel",
     doc=DOC,

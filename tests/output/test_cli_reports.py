@@ -170,6 +170,16 @@ def test_every_missing_simulation_value_is_said_at_once_with_the_flags_to_add(tm
     assert "add --shape a=D0x32 --shape out=D0x32 --arg ApplyRelu=0 --arg scale=VALUE" in text
 
 
+def test_a_preload_list_from_the_command_is_blamed_on_the_command(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(DEMO.read_text())
+    r = run(src, "--preload", "1,2", "--check")
+    assert r.exit_code == 1, r.output
+    assert "the preload given to the command ([1, 2]) has 2 values, but kernel `pipeline_demo_kernel` holds 1 " \
+           "pipeline loop(s)" in r.output
+    assert "def pipeline_demo_kernel(" in r.output  # the caret is on the kernel, not on the file's own preload
+
+
 def test_a_fraction_for_an_integer_parameter_is_a_usage_error(tmp_path):
     src = tmp_path / "k.py"
     out = "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n"
