@@ -259,7 +259,15 @@ def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning]) -> bool | None:
     if not params:
         return None
     local: dict[str, Meaning] = {p: Unknown("a parameter of is_valid") for p in params}
-    key_name = params[-1]
+    for p in fn.params.params:  # a parameter the JIT does not pass keeps its default
+        if p.default is not None:
+            try:
+                local[p.name.value] = Value(file.evaluator.eval(p.default))
+            except NotConstant:
+                pass
+    # the JIT calls `key_class().is_valid(key)`: the key is the first parameter after `self`
+    static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in fn.decorators)
+    key_name = params[0] if static or len(params) == 1 else params[1]
     if all(isinstance(m, Value) for m in key):
         local[key_name] = Value(tuple(m.value for m in key if isinstance(m, Value)))
     else:

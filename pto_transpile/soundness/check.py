@@ -344,9 +344,11 @@ class _Report:
         for race in twin_races(self.serial):
             a, b = race.earlier, race.later
             node = self.node_of(a)
-            verb_a = "writes" if race.earlier_foot in a.writes else "reads"
-            verb_b = "writes" if race.later_foot in b.writes else "reads"
-            may = " if a condition the check cannot decide lets both run it" if race.earlier_foot.may else ""
+            verb_a = "writes" if any(f.region == race.earlier_foot.region for f in a.writes) else "reads"
+            verb_b = "writes" if any(f.region == race.later_foot.region for f in b.writes) else "reads"
+            may = (" if a condition the check cannot decide lets both run it" if race.earlier_foot.may else "") + (
+                " where the valid shapes known only at run time let both reach the same elements"
+                if race.earlier_foot.window else "")
             detail = (f"{self.who(a)} {verb_a} `{race.earlier_foot.label}` while the same op on {CORES[b.core]} "
                       f"{verb_b} `{race.later_foot.label}`{may}: both vector cores run it at once, in the serial "
                       "kernel too, and no sync orders them")

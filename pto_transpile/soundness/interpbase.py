@@ -56,6 +56,7 @@ class InterpreterBase:
     exec_block: Callable[[Any, list[Ctx]], None]  #: pysubset
     _exec_may: Callable[[Ctx, Callable[[Ctx], object]], None]  #: pysubset
     _args: Callable[[cst.Call, Ctx], tuple[list, dict]]  #: pysubset
+    _unknown_call: Callable[[cst.Call, Ctx], Any]  #: pysubset
     _sym_range: Callable[[list, Any], SymRange]  #: pysubset
     pl_call: Callable[[tuple, cst.Call, Ctx], Any]  #: plcalls
     block_op: Callable[[str, cst.Call, Ctx], Any]  #: opevents

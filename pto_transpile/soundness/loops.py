@@ -114,9 +114,13 @@ class Loops(InterpreterBase):
                 if root is not None:
                     uni.nested.add((outer.root, root))
         if root is not None:
-            # the stop giving 0 iterations; a loop that runs none now (`pl.range(11, d)` where
-            # discovery tried d = 3) starts running past its start
-            zero = int(first.start) if not r and int(first.step) == 1 and not per_core else int(first.stop) - len(r)
+            # the root's value giving 0 iterations: the stop is the root plus a constant, and the
+            # loop runs none when the stop reaches the start (`pl.range(11, d)`: d = 11;
+            # `pl.range(0, d - 20)`: d = 20), whatever count the run took now
+            if isinstance(stop, Sym) and stop.form == ((root, 1),):
+                zero = int(first.start) - int(stop.const)
+            else:
+                zero = int(first.stop) - len(r)
             uni.roots.setdefault(root, zero)
         saved = uni.loops.get(key)
         uni.loops[key] = loop

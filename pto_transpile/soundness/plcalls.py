@@ -53,9 +53,8 @@ class PlCalls(InterpreterBase):
             return UNKNOWN
         if head == "system" and len(path) == 2:
             return self._system(path[1], node, ctx)
-        if len(path) != 1:
-            self._args(node, ctx)
-            return UNKNOWN
+        if len(path) != 1:  # `pl.store.__call__(...)`, a namespace the check does not know
+            return self._unknown_call(node, ctx)
         handler = _PL_CALLS.get(head)
         if handler is not None:
             return handler(self, node, ctx)

@@ -45,6 +45,7 @@ from pto_transpile.soundness.values import (
     Symbol,
     TensorV,
     TileV,
+    Unrun,
     is_unknown,
     known,
     run_time,
@@ -107,6 +108,10 @@ class PythonSubset(InterpreterBase):
         raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None, small)
 
     def _def(self, stmt: cst.FunctionDef, ctxs: list[Ctx]) -> None:
+        if stmt.decorators:
+            raise CannotModel(f"`{stmt.name.value}` is decorated inside a function: the check does not run its "
+                              "decorator; define it undecorated, or at module level", stmt.decorators[0],
+                              kind="construct")
         params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
         for ctx in ctxs:  # the defaults are computed when the `def` runs, in its frame
             defaults = {p.name.value: self.eval(p.default, ctx) for p in params if p.default is not None}
@@ -168,6 +173,13 @@ class PythonSubset(InterpreterBase):
             ctxs = [c for c in ctxs if c.core == AIC]
         elif path == ("section_vector",):
             ctxs = [c for c in ctxs if c.core != AIC]
+        else:
+            for with_item in node.items:  # a context manager of the file's: made (and refused if unknown) as any call
+                if not (isinstance(with_item.item, cst.Call) and self.path(with_item.item.func) is not None):
+                    for ctx in ctxs:
+                        self.eval(with_item.item, ctx)
+                        if with_item.asname is not None:
+                            self.assign(with_item.asname.name, UNKNOWN, ctx)
         self.exec_block(node.body.body, ctxs)
 
     # assignment ----------------------------------------------------------------------------
@@ -180,6 +192,10 @@ class PythonSubset(InterpreterBase):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, StructV):
                 obj.fields[target.attr.value] = value
+            elif any(isinstance(v, _HANDLES) for v in _flat([value])):
+                raise CannotModel(f"{_handle_words(next(v for v in _flat([value]) if isinstance(v, _HANDLES)))} is "
+                                  f"kept in `{self._code_of(target)}`, an object the check does not follow: pass it "
+                                  "directly", target, kind="construct")
         elif isinstance(target, cst.Subscript):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, (TileV, AnyTileV)):
@@ -356,6 +372,8 @@ class PythonSubset(InterpreterBase):
                 return self.uniform.negate(value)
             if isinstance(node.operator, cst.Plus):
                 return value
+            if isinstance(node.operator, cst.BitInvert):  # `~d` is `-d - 1`: affine, keeps its form
+                return self._binop(cst.Subtract, self.uniform.negate(value), 1, node)
             if isinstance(node.operator, cst.Not):
                 t = self.truth(value, node.expression)
                 return not t
@@ -405,7 +423,9 @@ class PythonSubset(InterpreterBase):
                         raise nonuniform(exc, node) from None
                     if not ok:
                         result = False
-            elif not known(left, right):
+            elif not known(left, right) or _holds_run_time(left) or _holds_run_time(right):
+                # `(d, 0) == (7, 0)`: a test on a run-time value inside a sequence, which the
+                # check does not split: either outcome (followed both ways)
                 result = UNKNOWN
             elif not is_unknown(result):
                 try:
@@ -436,6 +456,18 @@ class PythonSubset(InterpreterBase):
         if self.periods_read and node in self._renaming().displays:
             self.sequences[id(made)] = made  # a certified tuple of tiles or event-id list
         return made
+
+    def _dict(self, node: cst.Dict, ctx: Ctx) -> Any:
+        """A dict display: its values (what a call it is handed could reach), keyed as written
+        where the keys are known."""
+        out: dict = {}
+        for i, el in enumerate(node.elements):
+            if isinstance(el, cst.DictElement):
+                key = self.eval(el.key, ctx)
+                out[key if isinstance(key, (int, str)) else ("?", i)] = self.eval(el.value, ctx)
+            else:  # `**other`
+                out[("?", i)] = self.eval(el.value, ctx)
+        return out
 
     def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
         obj = self.eval(node.value, ctx)
@@ -546,6 +578,9 @@ class PythonSubset(InterpreterBase):
             return self._builtin(callee.name, node, ctx)
         if isinstance(callee, Symbol):  # a `pl` op under another name: `st = pl.store`, `ops[0]`, a default
             return self.pl_call(callee.path, node, ctx)
+        if isinstance(callee, Unrun):
+            raise CannotModel("the check does not run lambdas: write a `def` in the file and call it", node,
+                              kind="construct")
         return self._unknown_call(node, ctx)
 
     def _unknown_call(self, node: cst.Call, ctx: Ctx) -> Any:
@@ -553,11 +588,16 @@ class PythonSubset(InterpreterBase):
         class, an alias of the `pl` module): harmless only if it touches no tile, tensor or
         tile group, which the check cannot tell when it is handed one."""
         pos, kw = self._args(node, ctx)
-        handle = next((v for v in _flat([*pos, *kw.values()]) if isinstance(v, _HANDLES)), None)
+        given = _flat([*pos, *kw.values()])
+        handle = next((v for v in given if isinstance(v, _HANDLES)), None)
         if handle is not None:
             raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with "
                               f"{_handle_words(handle)} it is given: call `pl` ops directly or through the "
                               "file's own functions", node, kind="construct")
+        if any(isinstance(v, (Unrun, FunctionV, Symbol)) for v in given):
+            # `sorted(xs, key=lambda _: pl.store(...))`, `map(f, xs)`: it may call what it is given
+            raise CannotModel(f"`{self._code_of(node.func)}` is given a function, which it may call where the check "
+                              "does not follow: call it yourself", node, kind="construct")
         return UNKNOWN
 
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
@@ -580,7 +620,10 @@ class PythonSubset(InterpreterBase):
         return pos, kw
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
-        pos, _ = self._args(node, ctx)
+        pos, kw = self._args(node, ctx)
+        if any(isinstance(v, (Unrun, FunctionV, Symbol)) for v in _flat([*pos, *kw.values()])):
+            raise CannotModel(f"`{name}` is given a function, which it may call where the check does not follow: "
+                              "call it yourself", node, kind="construct")
         if name in ("min", "max") and len(pos) == 1 and isinstance(pos[0], (list, tuple)):
             pos = list(pos[0])  # `min([a, b])`: the same choice
         if name in ("min", "max") and len(pos) > 1:
@@ -725,10 +768,23 @@ class PythonSubset(InterpreterBase):
 _HANDLES = (TileV, AnyTileV, TensorV, GroupV)
 
 
+def _holds_run_time(value: Any) -> bool:
+    """A sequence with a value known only at run time (or unknown) among its elements."""
+    return isinstance(value, (list, tuple)) and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in value)
+
+
 def _flat(values: list) -> list:
+    """The values and what they hold: elements of sequences, values of dicts, struct fields."""
     out: list = []
     for v in values:
-        out.extend(_flat(list(v)) if isinstance(v, (list, tuple)) else [v])
+        if isinstance(v, (list, tuple)):
+            out.extend(_flat(list(v)))
+        elif isinstance(v, dict):
+            out.extend(_flat(list(v.values())))
+        elif isinstance(v, StructV):
+            out.extend(_flat(list(v.fields.values())))
+        else:
+            out.append(v)
     return out
 
 
@@ -804,6 +860,8 @@ _EVAL: dict[type, Callable] = {
     cst.List: PythonSubset._sequence,
     cst.Subscript: PythonSubset._subscript,
     cst.Call: PythonSubset._call,
+    cst.Lambda: lambda self, n, ctx: Unrun(n),
+    cst.Dict: PythonSubset._dict,
 }
 
 

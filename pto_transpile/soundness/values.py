@@ -234,6 +234,14 @@ class Builtin:
     name: str
 
 
+@dataclass(frozen=True, eq=False)
+class Unrun:
+    """A lambda: a function the check does not run, so one that is called, or handed to a
+    call the check does not follow, is refused (it could do anything to what it captures)."""
+
+    node: cst.Lambda
+
+
 class Sym(int):
     """An integer of one concrete run that also records how it depends on what varies between
     runs and iterations (`soundness/uniform.py`): a loop variable of a loop whose trip count is

@@ -70,9 +70,9 @@ class VectorCalls(InterpreterBase):
             if varying:
                 names = sorted({n for _, v in varying for n in _parameters(v)})
                 what = ", ".join(f"`{n}`" for n in names) if names else "values known only at run time"
-                params = ", ".join(f"`{p}`" for p, _ in varying)
+                receivers = ", ".join(f"`{p}`" for p, _ in varying)
                 raise CannotModel(f"which bytes vector function `{name}` reaches depends on {what}, passed to it as "
-                                  f"{params}, and the check cannot bound them for every value ({exc})", node,
+                                  f"{receivers}, and the check cannot bound them for every value ({exc})", node,
                                   kind="runtime") from None
             raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
 

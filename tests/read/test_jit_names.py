@@ -144,6 +144,16 @@ def test_a_fourteen_field_key_narrowed_by_is_valid_has_its_two_instances():
     assert all({n: k[n] for n in fixed} == fixed for k in found.keys)
 
 
+def test_is_valid_takes_the_key_after_self_and_its_other_parameters_keep_their_defaults():
+    # `seen` is never passed: it keeps (0,), and every combination is valid (found by a probe:
+    # the key was bound to the last parameter, and the instances with HasAtten 1 were dropped)
+    text = PRODUCTION.replace("    def is_valid(self, key):\n",
+                              "    def is_valid(self, key, seen=(0,)):\n        return seen == (0,)\n")
+    assert "seen=(0,)" in text
+    file = model(text)
+    assert len(file.instances(file.kernels[0]).keys) == 8
+
+
 def test_an_is_valid_the_check_cannot_follow_keeps_every_combination():
     text = PRODUCTION.replace("        has_atten, is_tnd, block_m = key\n",
                               "        has_atten, is_tnd, block_m = key\n        print(key)\n")

@@ -113,3 +113,16 @@ def test_leaving_a_stage_early_on_the_tail_is_refused_at_the_return_with_the_for
     assert "`return` under a condition the check cannot decide" in error.message
     assert text.splitlines()[error.line - 1].strip() == "return"
     assert "`if mine > 0:` around the rest of the stage" in error.hint
+
+
+def test_both_cores_storing_tails_that_may_overlap_are_refused():
+    # the halves start 8 rows apart, each up to 16 rows long: they overlap whenever a core has
+    # more than 8 rows, which the valid shape, known only at run time, allows
+    body = ("    mine = pl.min(HALF, rows - sub_id * HALF)\n"
+            "    if mine > 0:\n"
+            "        pl.set_validshape(res, [mine, BLOCK])\n"
+            "        epilogue(res, proj, scale)\n"
+            "        pl.store(out, res, [i * BLOCK + sub_id * 8, 0])\n")
+    (message,) = _errors(transpile(tail_kernel(body), path="overlap.py", preload=1))
+    assert "writes `out[0:16, 0:32]` while the same op on AIV1 writes `out[8:24, 0:32]`" in message
+    assert "where the valid shapes known only at run time let both reach the same elements" in message

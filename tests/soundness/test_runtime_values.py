@@ -99,6 +99,9 @@ def test_the_emulator_agrees(name, scalars, same):
     ("d % 7 == 3 and d > 5", "d=10"),
     ("d % 7 == 0 and d > 0", "d=7"),
     ("d % 7 == 0 and d != 0", "d=7"),
+    # `~d` is `-d - 1`: affine, cut at its root like any other (a second probe's finding)
+    ("~d == -8", "d=7"),
+    ("~(d - 7) == -1", "d=7"),
 ])
 def test_a_test_on_a_scalar_is_run_on_each_side_of_its_root(test, shown):
     # the defect shows at values the sampled trials never take: the check runs the values
@@ -269,3 +272,18 @@ def test_an_inner_loop_that_starts_running_past_its_start_is_run_at_those_counts
     assert "pl.range(11, d)" in text
     (message,) = _messages(transpile(text, path="range_from_11.py"))
     assert "`pl.store` on MTE3 of AIV0 writes `a[" in message and "(shown with `d` = 12)" in message
+
+
+@pytest.mark.parametrize("test", ["(d, 0) == (7, 0)", "[d] == [7]"])
+def test_a_test_on_a_sequence_holding_a_scalar_is_followed_both_ways(test):
+    text = (KERNELS / "branch_on_param.py").read_text().replace("if d == 7:", f"if {test}:")
+    (message,) = _messages(transpile(text, path="sequence_test.py"))
+    assert "`pl.store` on MTE3 of AIV0 writes `a[" in message
+
+
+def test_a_loop_whose_stop_is_the_parameter_minus_a_constant_is_counted_from_that_constant():
+    # `pl.range(0, d - 20)` runs no iteration until d = 21: its zero is d = 20, not the stop
+    text = (KERNELS / "branch_on_param.py").read_text().replace("    if d == 7:\n",
+                                                                "    for j in pl.range(0, d - 20):\n")
+    (message,) = _messages(transpile(text, path="range_minus_20.py"))
+    assert "`pl.store` on MTE3 of AIV0 writes `a[" in message and "(shown with `d` = 21)" in message

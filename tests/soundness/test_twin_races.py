@@ -62,3 +62,19 @@ def test_each_core_with_its_own_rows_or_one_core_storing_is_accepted_and_verifie
     assert _errors(result) == []
     report = verify(text, result.code, "tiled_scale_kernel", shapes=SHAPES, scalars=ARGS, block_dim=2)
     assert [row.verdict for row in report.rows] == ["ok"] * len(report.rows), report.rows
+
+
+def test_an_insert_into_the_cube_buffer_under_a_run_time_valid_shape_is_accepted():
+    # each vector core inserts its half at its own rows of the L1 tile; the valid shape known
+    # only at run time makes the tile's foot a superset that need not start where it writes
+    demo = (Path(__file__).parents[2] / "examples" / "seed_demo.py").read_text()
+    edits = [("def stage2(ki, sub_id, mm1_vec_db,", "def stage2(ki, s, sub_id, mm1_vec_db,"),
+             ("    relu_nz = relu_nz_db.next()\n",
+              "    relu_nz = relu_nz_db.next()\n    pl.set_validshape(relu_nz, [pl.min(s, TILE_HALF), TILE])\n"),
+             ("    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n",
+              "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n    s: pl.DT_INT32,\n"),
+             ("            stage2(ki, sub_id,", "            stage2(ki, s, sub_id,")]
+    for old, new in edits:
+        assert demo.count(old) == 1, old
+        demo = demo.replace(old, new)
+    assert _errors(transpile(demo, path="insert.py")) == []

@@ -43,6 +43,16 @@ REFUSED = {  # what the check does not run: named
     "walrus": ("    (x := pl.store(ARGS))", "", "calls inside a `NamedExpr` expression"),
     "except block": ("    try:\n        pass\n    except ValueError:\n        pl.store(ARGS)", "",
                      "an `except` block that calls something"),
+    # found by a second probe: a function handed to a call, or a handle hidden from one
+    "sorted key": ("    sorted([0], key=lambda _: pl.store(ARGS))", "", "`sorted` is given a function"),
+    "max key": ("    max([0], key=lambda _: pl.store(ARGS))", "", "`max` is given a function"),
+    "lambda called": ("    (lambda: pl.store(ARGS))()", "", "the check does not run lambdas"),
+    "dunder call": ("    pl.store.__call__(ARGS)", "", "what `pl.store.__call__` does with tensor `a`"),
+    "decorated def": ("    @run_it\n    def g():\n        pl.store(ARGS)", "def run_it(f):\n    f()\n",
+                      "`g` is decorated inside a function"),
+    "context manager": ("    with CM(ARGS):\n        pass", "class CM:\n    pass\n", "what `CM` does with tensor `a`"),
+    "handle in a dict": ("    boxes.put({'o': a})", "import boxes\n", "what `boxes.put` does with tensor `a`"),
+    "handle in an object": ("    b = Box()\n    b.o = a", "class Box:\n    pass\n", "tensor `a` is kept in `b.o`"),
 }
 
 
