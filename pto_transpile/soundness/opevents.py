@@ -116,7 +116,10 @@ class OpEvents(InterpreterBase):
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
         dst, src, offset = (pos + [None, None, None])[:3]
-        valid = self.valid.of(src, core) if isinstance(src, TileV) and self.valid.exact(src, core) else ()
+        exact = isinstance(src, TileV) and self.valid.exact(src, core)
+        # a valid shape known only at run time is never larger than the declared one: the blocks
+        # of the declared shape at the offset, a superset (`window`: never a cover)
+        valid = self.valid.of(src, core) if exact else (tuple(src.shape) if isinstance(src, TileV) else ())
         if isinstance(offset, (list, tuple)) and any(run_time(o) for o in offset):
             return None  # an offset known only at run time: the whole tiles
         feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
@@ -124,7 +127,8 @@ class OpEvents(InterpreterBase):
             return None
         for tile, out in ((src, feet[0]), (dst, feet[1])):
             self.strays.extend((tile.memory, f.r0, f.r1) for f in out if f.r0 < tile.lo or f.r1 > tile.hi)
-        return feet[1], feet[0]
+        writes = feet[1] if exact else [f._replace(window=True) for f in feet[1]]
+        return writes, feet[0]
 
     def _pipe(self, op: str, pos: list, node) -> str:
         if op in ("move", "insert"):

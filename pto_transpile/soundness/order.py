@@ -229,12 +229,11 @@ def twin_races(trace: Trace) -> list[Race]:
     time on hardware, in the serial kernel as in the pipelined one, so nothing can order
     them: one writing memory both cores share (GM, the cube core's buffers) that the other
     reads or writes is a race of the kernel as written, whatever the values (the emulator
-    reports it as such). GM feet are set against each other whole: a superset (`window`: a
-    valid shape known only at run time) that overlaps the other copy's may reach it, and
-    surely does where both start on the same element; a tile's superset foot need not start
-    where the op writes and proves nothing; a foot whose place is not known at all (the
-    whole tensor) proves nothing either. An op that may not run (`may`) gives a race that may
-    not happen. Found op by op: it costs one pass."""
+    reports it as such). A superset foot (`window`: a valid shape or an offset known only at
+    run time) that overlaps the other copy's may reach it, and surely does where two GM feet
+    start on the same element; a foot whose place is not known at all (the whole tensor)
+    proves nothing. An op that may not run (`may`) gives a race that may not happen. Found
+    op by op: it costs one pass."""
     twin_of = {ev.ident: ev for ev in trace.events[AIV1] if ev.kind == "op"}
     races: list[Race] = []
     for a in trace.events[AIV0]:
@@ -246,12 +245,10 @@ def twin_races(trace: Trace) -> list[Race]:
         for fa, fb in pairs:
             if not fa.overlaps(fb) or INF in (fa.r1, fa.c1, fb.r1, fb.c1):
                 continue  # on-chip memory is keyed by its core: only shared memory meets
-            if (fa.window or fb.window) and fa.key[0] != "GM":
-                continue  # a tile's superset foot need not start where the op writes (`pl.insert`)
-            # a GM foot starts at the op's offset; a valid shape known only at run time makes
-            # its extent a superset: two copies starting on the same element both touch it,
-            # others may (`window` kept on the race: "if the valid shapes let both reach")
-            same_start = (fa.r0, fa.c0) == (fb.r0, fb.c0)
+            # a superset foot (a valid shape or an offset known only at run time) that overlaps
+            # the other copy's may reach it (`window` kept on the race: "if the valid shapes let
+            # both reach"); two GM feet starting on the same element both touch it
+            same_start = (fa.r0, fa.c0) == (fb.r0, fb.c0) and fa.key[0] == "GM"
             window = (fa.window or fb.window) and not same_start
             may = fa.may or fb.may
             races.append(Race(a, b, fa._replace(may=may, window=window), fb._replace(may=may, window=window)))

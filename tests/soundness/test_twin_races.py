@@ -64,17 +64,34 @@ def test_each_core_with_its_own_rows_or_one_core_storing_is_accepted_and_verifie
     assert [row.verdict for row in report.rows] == ["ok"] * len(report.rows), report.rows
 
 
-def test_an_insert_into_the_cube_buffer_under_a_run_time_valid_shape_is_accepted():
-    # each vector core inserts its half at its own rows of the L1 tile; the valid shape known
-    # only at run time makes the tile's foot a superset that need not start where it writes
+def _inserting(valid: str, row: str) -> str:
+    """The seed demo whose vector cores insert their halves into the cube's L1 tile with a
+    valid shape and a row offset that may depend on a scalar `s`."""
     demo = (Path(__file__).parents[2] / "examples" / "seed_demo.py").read_text()
     edits = [("def stage2(ki, sub_id, mm1_vec_db,", "def stage2(ki, s, sub_id, mm1_vec_db,"),
              ("    relu_nz = relu_nz_db.next()\n",
-              "    relu_nz = relu_nz_db.next()\n    pl.set_validshape(relu_nz, [pl.min(s, TILE_HALF), TILE])\n"),
+              f"    relu_nz = relu_nz_db.next()\n    pl.set_validshape(relu_nz, [{valid}, TILE])\n"),
+             ("    pl.insert(p_mat, relu_nz, [sub_id * TILE_HALF, 0])", f"    pl.insert(p_mat, relu_nz, [{row}, 0])"),
              ("    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n",
               "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n    s: pl.DT_INT32,\n"),
              ("            stage2(ki, sub_id,", "            stage2(ki, s, sub_id,")]
     for old, new in edits:
         assert demo.count(old) == 1, old
         demo = demo.replace(old, new)
-    assert _errors(transpile(demo, path="insert.py")) == []
+    return demo
+
+
+def test_an_insert_into_the_cube_buffer_under_a_run_time_valid_shape_is_accepted():
+    # each vector core inserts at most its declared half at its own rows of the L1 tile
+    assert _errors(transpile(_inserting("pl.min(s, TILE_HALF)", "sub_id * TILE_HALF"), path="insert.py")) == []
+
+
+@pytest.mark.parametrize("valid, row, words", [
+    ("s", "sub_id * 16", "writes `p_mat_db[0][16:48, 0:64]`"),  # up to 32 rows each, 16 apart
+    ("TILE_HALF", "sub_id * (s + 8)", "writes `p_mat_db[0]`"),  # AIV1's rows are known only at run time
+])
+def test_inserts_of_both_vector_cores_that_may_overlap_are_refused(valid, row, words):
+    # found by a probe: the emulator reports the race on L1 at s = 32 (and s = 5)
+    (message,) = _errors(transpile(_inserting(valid, row), path="insert.py"))
+    assert "`pl.insert` on MTE3 of AIV0 writes `p_mat_db[0][0:32, 0:64]` while the same op on AIV1 " + words in message
+    assert "where the valid shapes known only at run time let both reach the same elements" in message
