@@ -89,3 +89,17 @@ def at_fixed_rows(text: str) -> str:
         return fixed_rows(text)
     except ValueError:
         return text
+
+
+def edited(text: str, edits) -> str:
+    """`text` with each `(old, new)` applied once; each `old` must stand in it exactly once, so
+    an edit that no longer applies fails loudly instead of testing the unedited kernel."""
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def error_messages(result) -> list[str]:
+    """The messages of a transpile's errors."""
+    return [d.message for d in result.diagnostics if d.severity == "error"]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import edited, error_messages
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -32,14 +33,7 @@ def two_counts(barrier: bool = True) -> str:
     ]
     if not barrier:
         edits.append((BARRIER, ""))
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
-
-
-def _errors(result) -> list[str]:
-    return [d.message for d in result.diagnostics if d.severity == "error"]
+    return edited(text, edits)
 
 
 @functools.cache
@@ -49,7 +43,7 @@ def _proven():
 
 
 def test_loops_on_two_expressions_of_one_dimension_are_proven():
-    assert _errors(_proven()) == []
+    assert error_messages(_proven()) == []
 
 
 @pytest.mark.emulator
@@ -63,6 +57,6 @@ def test_they_verify_on_the_emulator(rows):
 
 
 def test_without_the_barrier_they_are_refused_naming_the_missing_barrier():
-    (message,) = _errors(transpile(two_counts(barrier=False), path="no_barrier.py"))
+    (message,) = error_messages(transpile(two_counts(barrier=False), path="no_barrier.py"))
     assert "`mid` is accessed by two loops that no `pl.system.sync_all()` of the cores accessing it" in message
     assert "put `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the loops" in message

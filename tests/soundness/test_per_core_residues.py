@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import edited, error_messages
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -43,20 +44,12 @@ def per_core(pick: str, counter: bool) -> str:
         ("            stage4(ki, sub_id, out, out_vec_db)\n",
          "            stage4(ki, sub_id, out, out_vec_db, scr, par)\n" + ("        j = j + 1\n" if counter else "")),
     ]
-    text = DEMO
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
-
-
-def _errors(result) -> list[str]:
-    return [d.message for d in result.diagnostics if d.severity == "error"]
+    return edited(DEMO, edits)
 
 
 def test_a_residue_of_a_per_core_loop_variable_is_refused_naming_it():
     result = transpile(per_core("ki % 2", counter=False), path="per_core.py", preload=1)
-    (message,) = _errors(result)
+    (message,) = error_messages(result)
     assert "`ki % 2` takes a residue of `ki`, the variable of a per-core range" in message
     assert "count the iterations with a counter (`j = j + 1` in the loop, then `j % k`)" in message
 
@@ -64,7 +57,7 @@ def test_a_residue_of_a_per_core_loop_variable_is_refused_naming_it():
 def test_the_counter_the_hint_suggests_is_proven_and_verified():
     text = per_core("j % 2", counter=True)
     result = transpile(text, path="per_core.py", preload=1)
-    assert _errors(result) == []
+    assert error_messages(result) == []
     for block_dim in (2, 3):
         report = verify(text, result.code, "pipeline_demo_kernel", block_dim=block_dim)
         assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows
@@ -73,5 +66,5 @@ def test_the_counter_the_hint_suggests_is_proven_and_verified():
 @pytest.mark.parametrize("preload", [2])
 def test_two_scratch_tiles_are_too_few_for_three_tasks_in_flight_and_the_message_names_them(preload):
     result = transpile(per_core("j % 2", counter=True), path="per_core.py", preload=preload)
-    (message,) = _errors(result)
+    (message,) = error_messages(result)
     assert "reads `s0`: in the serial kernel it sees stage `stage2` (task 0)" in message  # the tile's own name

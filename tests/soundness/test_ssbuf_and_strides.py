@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import edited
 from pto_transpile import transpile
 
 KERNEL = (Path(__file__).parent / "kernels" / "branch_on_param.py").read_text()
@@ -20,11 +21,7 @@ STORE_SCALAR = ("    cur_a = a_l1.next()\n",
 
 
 def _edited(*edits: tuple[str, str]) -> str:
-    text = KERNEL
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
+    return edited(KERNEL, edits)
 
 
 def _errors(result) -> list:

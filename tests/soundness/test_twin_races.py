@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import edited
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -75,10 +76,7 @@ def _inserting(valid: str, row: str) -> str:
              ("    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n",
               "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n    s: pl.DT_INT32,\n"),
              ("            stage2(ki, sub_id,", "            stage2(ki, s, sub_id,")]
-    for old, new in edits:
-        assert demo.count(old) == 1, old
-        demo = demo.replace(old, new)
-    return demo
+    return edited(demo, edits)
 
 
 def test_an_insert_into_the_cube_buffer_under_a_run_time_valid_shape_is_accepted():
