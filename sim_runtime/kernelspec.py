@@ -93,8 +93,16 @@ class TilingKeySchema:
             if v not in f.values:
                 raise KernelError(f"tiling key field {n}={v!r} is not one of its values {list(f.values)}")
             key[n] = int(v)  # type: ignore[call-overload]
-        if self.is_valid is not None and not self.is_valid.is_valid(tuple(key.values())):  # type: ignore[attr-defined]
-            raise KernelError(f"tiling key {self.name}.is_valid rejects {key}")
+        if self.is_valid is not None:
+            values = tuple(key.values())
+            try:
+                accepted = self.is_valid.is_valid(values)  # type: ignore[attr-defined]
+            except Exception as exc:  # the kernel file's code, not the emulator's
+                raise KernelError(f"tiling key {self.name}.is_valid raised {type(exc).__name__}: {exc} (it is "
+                                  f"given the key as a tuple of the fields' values in definition order, "
+                                  f"here {values})") from None
+            if not accepted:
+                raise KernelError(f"tiling key {self.name}.is_valid rejects {key}")
         return key
 
 
