@@ -328,10 +328,11 @@ class _Report:
             na, nb = self.node_of(a), self.node_of(b)
             verb_b = "writes" if race.later_foot in b.writes else "reads"
             verb_a = "writes" if race.earlier_foot in a.writes else "reads"
+            anywhere = _anywhere(race.later_foot, race.earlier_foot)
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
-                      "barrier between these pipes)" + _anywhere(race.later_foot, race.earlier_foot))
-            kind = "anywhere" if _anywhere(race.later_foot, race.earlier_foot) and not self.alone else "race"
+                      "barrier between these pipes)" + anywhere)
+            kind = "anywhere" if anywhere and not self.alone else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))

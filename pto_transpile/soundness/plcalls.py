@@ -260,33 +260,37 @@ class PlCalls(InterpreterBase):
         self.trace.events[ctx.core].append(ev)
         return ev
 
+    def _ssbuf_store(self, node, ctx) -> Any:
+        return self._ssbuf("ssbuf_store", node, ctx)
 
-def _ssbuf(self: PlCalls, node, ctx) -> Any:
-    """`pl.ssbuf_store(struct, offset)` / `pl.ssbuf_load(struct, offset)`: a scalar-pipe write
-    or read of the block's SSBUF, a memory its cube and vector cores share. Where in it the
-    struct lands is not followed: the whole buffer, a superset, never a cover. A load's fields
-    are data named by the load."""
-    op = "ssbuf_store" if (self.path(node.func) or ("",))[-1] == "ssbuf_store" else "ssbuf_load"
-    pos, kw = self._args(node, ctx)
-    struct = pos[0] if pos else kw.get("struct_var")
-    if isinstance(struct, StructV) and struct.origin == "ctx":
-        # the pipelined kernel hands a struct argument over inside the ring's entry, whose
-        # bytes are not the struct's: the op would move the entry
-        raise CannotModel(f"`pl.{op}` moves a struct that reaches its stage as an argument: pipelined, the stage "
-                          "receives it inside the ctx ring's entry, whose bytes are not the struct's; make the "
-                          "struct in the stage that moves it", node, kind="construct")
-    foot = Foot(("SSBUF",), 0, INF, 0, INF, "SSBUF", bool(ctx.may), True)
-    write = op == "ssbuf_store"
-    ev = self._op_event(op, "S", () if write else (foot,), (foot,) if write else (), (), node, ctx)
-    if not write and isinstance(struct, StructV):
-        for name in struct.fields:
-            struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
-    return None
+    def _ssbuf_load(self, node, ctx) -> Any:
+        return self._ssbuf("ssbuf_load", node, ctx)
+
+    def _ssbuf(self, op: str, node, ctx) -> Any:
+        """`pl.ssbuf_store(struct, offset)` / `pl.ssbuf_load(struct, offset)`: a scalar-pipe write
+        or read of the block's SSBUF, a memory its cube and vector cores share. Where in it the
+        struct lands is not followed: the whole buffer, a superset, never a cover. A load's fields
+        are data named by the load."""
+        pos, kw = self._args(node, ctx)
+        struct = pos[0] if pos else kw.get("struct_var")
+        if isinstance(struct, StructV) and struct.origin == "ctx":
+            # the pipelined kernel hands a struct argument over inside the ring's entry, whose
+            # bytes are not the struct's: the op would move the entry
+            raise CannotModel(f"`pl.{op}` moves a struct that reaches its stage as an argument: pipelined, the stage "
+                              "receives it inside the ctx ring's entry, whose bytes are not the struct's; make the "
+                              "struct in the stage that moves it", node, kind="construct")
+        foot = Foot(("SSBUF",), 0, INF, 0, INF, "SSBUF", bool(ctx.may), True)
+        write = op == "ssbuf_store"
+        ev = self._op_event(op, "S", () if write else (foot,), (foot,) if write else (), (), node, ctx)
+        if not write and isinstance(struct, StructV):
+            for name in struct.fields:
+                struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
+        return None
 
 
 _PL_CALLS: dict[str, Callable] = {
-    "ssbuf_store": _ssbuf,
-    "ssbuf_load": _ssbuf,
+    "ssbuf_store": PlCalls._ssbuf_store,
+    "ssbuf_load": PlCalls._ssbuf_load,
     "range": PlCalls._range,
     "TileType": PlCalls._tile_type,
     "make_tile": PlCalls._make_tile,

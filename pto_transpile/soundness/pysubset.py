@@ -94,7 +94,7 @@ class PythonSubset(InterpreterBase):
 
     def _assign(self, small: cst.Assign, ctx: Ctx) -> None:
         targets = small.targets
-        if len(targets) == 1 and type(targets[0].target) is cst.Name:
+        if type(small.value) is cst.Call and len(targets) == 1 and type(targets[0].target) is cst.Name:
             self.named = (small.value, targets[0].target.value)  # `s0 = pl.make_tile(...)`: messages say `s0`
         value = self.eval(small.value, ctx)
         for target in small.targets:
@@ -192,10 +192,9 @@ class PythonSubset(InterpreterBase):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, StructV):
                 obj.fields[target.attr.value] = value
-            elif any(isinstance(v, _HANDLES) for v in _flat([value])):
-                raise CannotModel(f"{_handle_words(next(v for v in _flat([value]) if isinstance(v, _HANDLES)))} is "
-                                  f"kept in `{self._code_of(target)}`, an object the check does not follow: pass it "
-                                  "directly", target, kind="construct")
+            elif (handle := _handle_in([value])) is not None:
+                raise CannotModel(f"{_handle_words(handle)} is kept in `{self._code_of(target)}`, an object the check "
+                                  "does not follow: pass it directly", target, kind="construct")
         elif isinstance(target, cst.Subscript):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, (TileV, AnyTileV)):
@@ -588,16 +587,12 @@ class PythonSubset(InterpreterBase):
         class, an alias of the `pl` module): harmless only if it touches no tile, tensor or
         tile group, which the check cannot tell when it is handed one."""
         pos, kw = self._args(node, ctx)
-        given = _flat([*pos, *kw.values()])
-        handle = next((v for v in given if isinstance(v, _HANDLES)), None)
+        handle = _handle_in([*pos, *kw.values()])
         if handle is not None:
             raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with "
                               f"{_handle_words(handle)} it is given: call `pl` ops directly or through the "
                               "file's own functions", node, kind="construct")
-        if any(isinstance(v, (Unrun, FunctionV, Symbol)) for v in given):
-            # `sorted(xs, key=lambda _: pl.store(...))`, `map(f, xs)`: it may call what it is given
-            raise CannotModel(f"`{self._code_of(node.func)}` is given a function, which it may call where the check "
-                              "does not follow: call it yourself", node, kind="construct")
+        _no_functions(self._code_of(node.func), [*pos, *kw.values()], node)
         return UNKNOWN
 
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
@@ -621,9 +616,7 @@ class PythonSubset(InterpreterBase):
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
-        if any(isinstance(v, (Unrun, FunctionV, Symbol)) for v in _flat([*pos, *kw.values()])):
-            raise CannotModel(f"`{name}` is given a function, which it may call where the check does not follow: "
-                              "call it yourself", node, kind="construct")
+        _no_functions(name, [*pos, *kw.values()], node)
         if name in ("min", "max") and len(pos) == 1 and isinstance(pos[0], (list, tuple)):
             pos = list(pos[0])  # `min([a, b])`: the same choice
         if name in ("min", "max") and len(pos) > 1:
@@ -786,6 +779,19 @@ def _flat(values: list) -> list:
         else:
             out.append(v)
     return out
+
+
+def _handle_in(values: list) -> Any:
+    """The first tile, tensor or tile group among `values` and what they hold, or None."""
+    return next((v for v in _flat(values) if isinstance(v, _HANDLES)), None)
+
+
+def _no_functions(callee: str, values: list, node: cst.Call) -> None:
+    """Refuse a call handed a function (`sorted(xs, key=lambda _: pl.store(...))`, `map(f, xs)`):
+    it may call it where the check does not follow."""
+    if any(isinstance(v, (Unrun, FunctionV, Symbol)) for v in _flat(values)):
+        raise CannotModel(f"`{callee}` is given a function, which it may call where the check does not follow: "
+                          "call it yourself", node, kind="construct")
 
 
 def _handle_words(value: Any) -> str:
