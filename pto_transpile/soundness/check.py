@@ -530,7 +530,9 @@ def _gm_annotation(file, param: cst.Param) -> cst.Subscript | None:
     return None
 
 
-def _configs(file, kernel) -> list[Config]:
+def _configs(file, kernel, reads: tuple = ()) -> list[Config]:
+    """The samples of the kernel's integer scalar parameters (and tiling-data fields), and of
+    the GM `reads` its own code takes once for the whole run (`OpEvents._read_value`)."""
     unknown = []
     for p in kernel.node.params.params:  # floating-point ones are data (`Interpreter._params`), not sampled
         types = tiling_field_types(file, p)
@@ -538,6 +540,7 @@ def _configs(file, kernel) -> list[Config]:
             unknown += [f"{p.name.value}.{f}" for f, t in types.items() if t != "float"]
         elif _gm_annotation(file, p) is None and p.default is None and not is_float_scalar(p, file.pl.path):
             unknown.append(p.name.value)
+    unknown += reads
     if not unknown:
         return [Config()]
     n = len(SCALAR_TRIALS)
@@ -591,6 +594,8 @@ class _Found:
     rings: set = field(default_factory=set)
     depths: set = field(default_factory=set)
     in_address: set = field(default_factory=set)
+    #: label -> origin of each GM read taken once for the whole run, sampled as a parameter is
+    gm_reads: dict = field(default_factory=dict)
     #: trip-count root -> the period of its loop's own iterations (`Rotations.loop_period`)
     loop_periods: dict = field(default_factory=dict)
     #: outer loop's root -> what its iterations move (`Rotations.outer_rotations`)
@@ -621,6 +626,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         for var, zero in uni.roots.items():
             found.roots.setdefault(var[1], zero)
         found.outer.update(v[1] for v in uni.outer)
+        if pl is None:  # the serial kernel's reads: the generated one reads them where it does
+            found.gm_reads.update(interp.gm_reads)
         found.nested.update((a[1], b[1]) for a, b in uni.nested)
         found.periods |= uni.periods
         found.rings |= uni.rings
@@ -753,6 +760,9 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     if isinstance(found, Problem):
         return found
     roots = found.roots
+    reads = tuple(sorted(label for label, origin in found.gm_reads.items() if origin not in roots))
+    if reads:  # values read from GM once, used other than as a trip count: sampled as parameters are
+        base = _configs(file, kernel, reads)
     if not roots:
         return base
     where = kernel.node.name

@@ -108,6 +108,8 @@ class InterpreterBase:
         self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
+        #: label -> origin of each GM read taken as one value for the whole run (`OpEvents._read_value`)
+        self.gm_reads: dict[str, tuple] = {}
         shared = file.caches.soundness
         if shared is None:
             shared = file.caches.soundness = FileMemo()

@@ -93,8 +93,25 @@ class OpEvents(InterpreterBase):
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
-            return Opaque(("read", "GM" if gm else ev.core, ev.ident))
+            return self._read_value(ev, gm, ctx)
         return None
+
+    def _read_value(self, ev: Event, gm: bool, ctx: Ctx) -> Any:
+        """What a scalar read gives: data, named by the read in both runs. A read of GM by the
+        kernel's own code before its first loop of run-time trip count (`start = starts[0]`) is
+        one value for the whole run, the same on every core (GM is one memory), as a scalar
+        parameter is: it is sampled like one (`Config.scalars`, under `gm_read_label`, which
+        is then the same at every trip count), so a GM offset computed from it is judged for
+        every value (`Uniform.finish`) and a test on it is cut where its outcome changes. A
+        trip count it bounds stays the trip-count root it was."""
+        origin = ("read", "GM" if gm else ev.core, ev.ident)
+        label = gm_read_label(ev.ident) if gm and not ctx.may and not self.uniform.loops else None
+        if label is not None:
+            self.gm_reads[label] = origin
+            value = self.config.scalars.get(label)
+            if isinstance(value, int) and not isinstance(value, bool) and origin not in self.trips:
+                return Sym(value, ((("scalar", label), 1),))
+        return Opaque(origin)
 
     def _writes_part(self, op: str, pos: list, core: int) -> bool:
         """Whether `op` may write less than its destination's valid window (`PARTIAL_WRITE_OPS`;
@@ -181,7 +198,7 @@ class OpEvents(InterpreterBase):
                             (foot,) if "W" in role else (), (), node, ctx)
         # GM is one memory: the cores that run this read together (kernel code outside any
         # section) read one value; a write that could come between them is a conflict of its own
-        return Opaque(("read", "GM", ev.ident))
+        return self._read_value(ev, True, ctx) if "R" in role else Opaque(("read", "GM", ev.ident))
 
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
@@ -269,6 +286,15 @@ class OpEvents(InterpreterBase):
         n = self.code_counts[ctx.core][text]
         self.code_counts[ctx.core][text] += 1
         return ("code", text, n)
+
+
+def gm_read_label(ident: tuple) -> str | None:
+    """The name a GM read of the kernel's own code is sampled under: its text (`starts[0]`),
+    numbered from its second run on one core (`starts[g] #2` in a static loop); None for a read
+    in a stage, whose value belongs to its task."""
+    if len(ident) != 3 or ident[0] != "code":
+        return None
+    return ident[1] if ident[2] == 0 else f"{ident[1]} #{ident[2] + 1}"
 
 
 def _move_inserts(pos: list, kw: dict) -> bool:

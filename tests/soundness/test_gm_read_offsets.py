@@ -1,0 +1,72 @@
+"""A value the kernel reads from GM once, before its loops, is a run-time value like a scalar
+parameter: the offset `(starts[0] + i) * T` of a grouped matmul is proven for every value it
+can take, as `(start + i) * T` is for a parameter `start`. It was taken as an offset of unknown
+place (every element of `out`), and the kernel refused as racing with itself. A defect that
+shows only for some values of the read (a store one block short, racing at `starts[0] = 0`;
+a store under `if s0 == 7:`) is refused; a value read inside the loop belongs to its iteration
+and stays an offset of unknown place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from helpers import edited, error_messages
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+KERNEL = (Path(__file__).parent / "kernels" / "group_from_gm.py").read_text()
+NAME = "grouped_mm_kernel"
+#: the cube stage also stores its product, at the rows of its own block
+CUBE_STORES = [
+    ("def gmm_stage(blk, g, x, w,", "def gmm_stage(blk, g, s0, x, w, out,"),
+    ("gmm_stage(start + i, g, x, w,", "gmm_stage(start + i, g, start, x, w, out,"),
+]
+
+
+def _verify(text: str, code: str, start: int, count: int):
+    rows = (start + count + 2) * 32
+    return verify(text, code, NAME, shapes={"x": (rows, 64), "out": (rows, 64)}, scalars={"alpha": 0.5},
+                  tensors={"starts": np.array([start, 0, 0, 0], dtype=np.int32),
+                           "counts": np.array([count, 0, 0, 0], dtype=np.int32)})
+
+
+def test_an_offset_read_from_gm_before_the_loop_is_proven_and_verified():
+    result = transpile(KERNEL, path="group.py")
+    assert error_messages(result) == []
+    for start, count in ((0, 0), (1, 3), (3, 4)):
+        report = _verify(KERNEL, result.code, start, count)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (start, count, report.rows)
+
+
+def test_a_store_that_races_only_when_the_read_value_is_0_is_refused():
+    # the vector stage stores block i + 1 whatever the group's start: at starts[0] = 0 the cube's
+    # store of block i + 1 (one task later) runs ahead of the vector stage's store of it
+    text = edited(KERNEL, CUBE_STORES + [
+        ("    pl.matmul(acc, left, right)\n",
+         "    pl.matmul(acc, left, right)\n    pl.store(out, acc, [blk * T, 0])\n"),
+        ("scale_store(start + i, sub_id", "scale_store(i + 1, sub_id"),
+    ])
+    (message,) = error_messages(transpile(text, path="group.py"))
+    assert "its accesses are offset by the run-time value of `starts[0]` differently" in message
+    code = transpile(text, path="group.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    assert [row.verdict for row in _verify(text, code, 0, 3).rows] == ["ok", "race"]
+    assert [row.verdict for row in _verify(text, code, 2, 3).rows] == ["ok", "ok"]
+
+
+def test_a_store_under_a_test_on_the_read_value_is_run_where_the_test_holds():
+    text = edited(KERNEL, CUBE_STORES + [
+        ("    pl.matmul(acc, left, right)\n",
+         "    pl.matmul(acc, left, right)\n    if s0 == 7:\n        pl.store(out, acc, [(blk - 1) * T, 0])\n"),
+    ])
+    # the store runs only at starts[0] = 7, which no sample is: the run there found it
+    (message,) = error_messages(transpile(text, path="group.py"))
+    assert "`pl.store(out, acc, [(blk - 1) * T, 0])` and `pl.store(out, yv, [blk * T + sub_id * HALF, 0])` " \
+           "do not stay within one stride" in message
+
+
+def test_a_value_read_in_the_loop_is_an_offset_of_unknown_place():
+    text = edited(KERNEL, [("            scale_store(start + i, sub_id", "            scale_store(starts[i], sub_id")])
+    (message,) = error_messages(transpile(text, path="group.py"))
+    assert "where `out` is reached is not known" in message
