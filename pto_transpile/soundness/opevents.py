@@ -93,24 +93,29 @@ class OpEvents(InterpreterBase):
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
-            return self._read_value(ev, gm, ctx)
+            tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
+            return self._read_value(ev, gm, ctx, _element(tensor, pos[1] if len(pos) > 1 else kw.get("offset")))
         return None
 
-    def _read_value(self, ev: Event, gm: bool, ctx: Ctx) -> Any:
-        """What a scalar read gives: data, named by the read in both runs. A read of GM by the
-        kernel's own code before its first loop of run-time trip count (`start = starts[0]`) is
-        one value for the whole run, the same on every core (GM is one memory), as a scalar
-        parameter is: it is sampled like one (`Config.scalars`, under `gm_read_label`, which
-        is then the same at every trip count), so a GM offset computed from it is judged for
-        every value (`Uniform.finish`) and a test on it is cut where its outcome changes. A
-        trip count it bounds stays the trip-count root it was."""
+    def _read_value(self, ev: Event, gm: bool, ctx: Ctx, element: tuple = ()) -> Any:
+        """What a scalar read gives: data, named by the read in both runs. A read of a GM
+        element the kernel's own code names by numbers (`start = starts[0]`, `starts[sub_id]`),
+        before its first loop of run-time trip count, is one value for the whole run (GM is one
+        memory: the cores that read the element together read one value), as a scalar parameter
+        is: it is sampled like one (`Config.scalars`, under `gm_read_label`), so a GM offset
+        computed from it is judged for every value (`Uniform.finish`) and a test on it is cut
+        where its outcome changes. Each later read of the element on a core is a value of its
+        own (a write may come between). A trip count it bounds stays the trip-count root it was."""
         origin = ("read", "GM" if gm else ev.core, ev.ident)
-        label = gm_read_label(ev.ident) if gm and not ctx.may and not self.uniform.loops else None
-        if label is not None:
-            self.gm_reads[label] = origin
-            value = self.config.scalars.get(label)
-            if isinstance(value, int) and not isinstance(value, bool) and origin not in self.trips:
-                return Sym(value, ((("scalar", label), 1),))
+        if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops):
+            return Opaque(origin)
+        counts = self.gm_read_counts[ctx.core]
+        label = gm_read_label(element, counts[element])
+        counts[element] += 1
+        self.gm_reads[label] = origin
+        value = self.config.scalars.get(label)
+        if isinstance(value, int) and not isinstance(value, bool) and origin not in self.trips:
+            return Sym(value, ((("scalar", label), 1),))
         return Opaque(origin)
 
     def _writes_part(self, op: str, pos: list, core: int) -> bool:
@@ -186,19 +191,18 @@ class OpEvents(InterpreterBase):
                             self._mutex([tile]), node, ctx)
         return Opaque(("read", ev.core, ev.ident))
 
-    def _gm_element(self, tensor: TensorV, node: cst.Subscript, role: str, ctx: Ctx) -> Opaque:
+    def _gm_element(self, tensor: TensorV, node: cst.Subscript, role: str, ctx: Ctx) -> Any:
         """A scalar read or write of GM (`t[i]`, `t[i] = v`) on the scalar pipe. Its footprint
         is the whole tensor: the element's address is not followed, so it conflicts with every
         other access of the tensor; a read's value is named by the read."""
-        for e in node.slice:
-            if isinstance(e.slice, cst.Index):
-                self.eval(e.slice.value, ctx)
+        index = [self.eval(e.slice.value, ctx) for e in node.slice if isinstance(e.slice, cst.Index)]
         foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may), True)  # one element of it
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
                             (foot,) if "W" in role else (), (), node, ctx)
         # GM is one memory: the cores that run this read together (kernel code outside any
         # section) read one value; a write that could come between them is a conflict of its own
-        return self._read_value(ev, True, ctx) if "R" in role else Opaque(("read", "GM", ev.ident))
+        element = _element(tensor, index[0] if len(index) == 1 else index)
+        return self._read_value(ev, True, ctx, element) if role == "R" else Opaque(("read", "GM", ev.ident))
 
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
@@ -288,13 +292,23 @@ class OpEvents(InterpreterBase):
         return ("code", text, n)
 
 
-def gm_read_label(ident: tuple) -> str | None:
-    """The name a GM read of the kernel's own code is sampled under: its text (`starts[0]`),
-    numbered from its second run on one core (`starts[g] #2` in a static loop); None for a read
-    in a stage, whose value belongs to its task."""
-    if len(ident) != 3 or ident[0] != "code":
-        return None
-    return ident[1] if ident[2] == 0 else f"{ident[1]} #{ident[2] + 1}"
+def gm_read_label(element: tuple, before: int) -> str:
+    """The name a GM read is sampled under: the element (`starts[0]`), numbered from its second
+    read on one core (`starts[0] #2`)."""
+    name, index = element
+    text = f"{name}[{', '.join(map(str, index))}]"
+    return text if before == 0 else f"{text} #{before + 1}"
+
+
+def _element(tensor: Any, index: Any) -> tuple:
+    """(tensor name, index) of a GM element named by plain numbers; () for any other read (an
+    index that varies with a loop, the block or a parameter, or that is not known)."""
+    if not isinstance(tensor, TensorV):
+        return ()
+    index = tuple(index) if isinstance(index, (list, tuple)) else (index,)
+    if not index or not all(type(i) is int for i in index):
+        return ()
+    return tensor.name, index
 
 
 def _move_inserts(pos: list, kw: dict) -> bool:

@@ -70,3 +70,13 @@ def test_a_value_read_in_the_loop_is_an_offset_of_unknown_place():
     text = edited(KERNEL, [("            scale_store(start + i, sub_id", "            scale_store(starts[i], sub_id")])
     (message,) = error_messages(transpile(text, path="group.py"))
     assert "where `out` is reached is not known" in message
+
+
+def test_the_two_vector_cores_reading_starts_sub_id_read_two_values():
+    text = edited(KERNEL, [
+        ("        sub_id = pl.get_subblock_idx()\n",
+         "        sub_id = pl.get_subblock_idx()\n        mine = starts[sub_id]\n"),
+        ("scale_store(start + i, sub_id", "scale_store(mine + i, sub_id"),
+    ])
+    (message,) = error_messages(transpile(text, path="group.py"))
+    assert "offset by the run-time value of `starts[0]`, `starts[1]` differently" in message
