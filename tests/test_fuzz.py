@@ -649,3 +649,22 @@ def test_a_scalar_branch_mutant_is_verified_at_the_value_that_flips_its_test(mon
     judgement = oracle.judge(text, (1,), path="k.py")
     assert judgement.failures == [] and judgement.verified == [1]
     assert {"fz_d": 7} in seen and {"fz_d": 2} in seen
+
+
+def test_gm_offset_reads_a_new_int32_tensor_at_the_kernel_top_and_offsets_one_gm_access_by_it():
+    made = _mutants("gm_offset", seeds=range(12))
+    reads = {ast.unparse(_kernel(t, "pipeline_demo_kernel").body[0]) for t, _ in made}
+    assert reads == {"fz_off = fz_offs[0]", "fz_off = pl.getval(fz_offs, 0)"}
+    for text, description in made:
+        assert "fz_offs: pl.Tensor[[1], pl.DT_INT32]" in text and re.search(r"\) [+-] fz_off\b", text)
+        stage = _kernel(text, re.search(r"in (\w+)$", description).group(1))
+        assert stage.args.args[-1].arg == "fz_off"
+
+
+def test_a_gm_offset_mutant_is_proven_and_verified_with_the_tensor_holding_every_runtime_value(monkeypatch):
+    text = next(t for t, d in _mutants("gm_offset", seeds=range(12)) if d.startswith("offset `ki * TILE` + fz_offs[0]"))
+    calls = _spy_verify(monkeypatch)
+    judgement = oracle.judge(text, (1,), path="k.py")
+    assert judgement.failures == [] and judgement.verified == [1]
+    assert [{k: v.tolist() for k, v in c["tensors"].items()} for c in calls] == \
+        [{"fz_offs": [v]} for v in oracle.RUNTIME_VALUES]

@@ -386,9 +386,8 @@ def _pass_scalar(a: Anatomy, loop, call: ast.Call, stage: ast.FunctionDef, name:
             _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
 
 
-def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
-    """Add a scalar kernel parameter to one GM offset of a stage's `pl.load`/`pl.store`: the
-    stage gets it as a new last parameter, its call passes it on."""
+def _offset_sites(a: Anatomy) -> list[tuple]:
+    """(loop, call, stage, offset) for every GM offset of a stage's `pl.load`/`pl.store`."""
     sites = []
     for loop, call, stage in _stage_calls(a):
         for node in ast.walk(stage):
@@ -396,12 +395,38 @@ def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
                     and node.func.attr in ("load", "store") and len(node.args) >= 3
                     and isinstance(node.args[2], ast.List) and node.args[2].elts):
                 sites += [(loop, call, stage, el) for el in node.args[2].elts]
-    loop, call, stage, el = _choose(rng, sites)
+    return sites
+
+
+def scalar_offset(a: Anatomy, rng: random.Random) -> Mutation:
+    """Add a scalar kernel parameter to one GM offset of a stage's `pl.load`/`pl.store`: the
+    stage gets it as a new last parameter, its call passes it on."""
+    loop, call, stage, el = _choose(rng, _offset_sites(a))
     name = RUNTIME_PREFIX + "off"
     sign = _choose(rng, ["+", "-"])
     start, end = a.node_span(el)
     edits = [(start, end, f"({a.segment(start, end)}) {sign} {name}"), *_pass_scalar(a, loop, call, stage, name)]
     return a.edit(*edits), f"offset `{_short(a.segment(start, end), 30)}` {sign} {name} in {stage.name}"
+
+
+def gm_offset(a: Anatomy, rng: random.Random) -> Mutation:
+    """Add a value read from GM to one GM offset of a stage's `pl.load`/`pl.store`, as a
+    grouped matmul offsets its rows by where its group starts: a new int32 tensor `fz_offs` is
+    read at the kernel's top (`fz_offs[0]` or `pl.getval(fz_offs, 0)`) and passed on to the
+    stage as its new last parameter (the oracle fills `fz_offs` with each of its run-time values)."""
+    loop, call, stage, el = _choose(rng, _offset_sites(a))
+    tensor, name = RUNTIME_PREFIX + "offs", RUNTIME_PREFIX + "off"
+    kernel = _kernel_of(a, loop.node)
+    read = _choose(rng, ["{t}[0]", "pl.getval({t}, 0)"]).format(t=tensor)
+    sign = _choose(rng, ["+", "-"])
+    start, end = a.node_span(el)
+    last_param = a.node_span(stage.args.args[-1])[1]
+    last_arg = a.node_span(call.args[-1])[1] if call.args else a.node_span(call)[1] - 1
+    edits = [(start, end, f"({a.segment(start, end)}) {sign} {name}"), (last_param, last_param, f", {name}"),
+             (last_arg, last_arg, f", {name}" if call.args else name),
+             _add_kernel_tensor(a, kernel, f"{tensor}: pl.Tensor[[1], pl.DT_INT32]"),
+             _at_kernel_top(a, kernel, [f"{name} = {read}"])]
+    return a.edit(*edits), f"offset `{_short(a.segment(start, end), 30)}` {sign} {read} in {stage.name}"
 
 
 def scalar_branch(a: Anatomy, rng: random.Random) -> Mutation:
@@ -705,6 +730,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "lengthen_loop": (3, lengthen_loop),
     "shape_dynamic": (4, shape_dynamic),
     "trip_from_gm": (4, trip_from_gm),
+    "gm_offset": (4, gm_offset),
     "per_core_loop": (4, per_core_loop),
     "valid_from_scalar": (4, valid_from_scalar),
     "atomic_store": (3, atomic_store),
