@@ -600,6 +600,8 @@ class _Found:
     loop_periods: dict = field(default_factory=dict)
     #: outer loop's root -> what its iterations move (`Rotations.outer_rotations`)
     rotations: dict = field(default_factory=dict)
+    #: trip-count root -> the lcm of the `k` of every residue `root % k` (`Uniform.root_periods`)
+    root_periods: dict = field(default_factory=dict)
     #: the lengths of the rotations that join the periods (renamed ones do not: `live_lengths`)
     live: set = field(default_factory=set)
 
@@ -609,19 +611,24 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
     """Run each function once with its loops of run-time trip count at a few iterations."""
     found = _Found()
     for fn, pl in functions:
-        config = Config(dict(scalars), discover=True, symbolic_dims=symbolic_dims, symbolic_names=symbolic_names)
-        interp = Interpreter(file, fn, config, auto_mutex)
-        if pl is not None:
-            interp.pl = pl
-            interp.rotation_margin = None
-        try:
-            interp.run()
-        except CannotModel as exc:
-            where = "" if pl is None else " (in the generated kernel)"
-            node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
-            if hand:
-                return Problem("undecided", f"the check cannot follow this: {exc.reason}", node)
-            return Problem(exc.kind, exc.reason + where, node)
+        trips: dict = {}
+        while True:
+            interp = _discovery_run(file, fn, pl, Config(dict(scalars), trips=dict(trips), discover=True,
+                                                         symbolic_dims=symbolic_dims, symbolic_names=symbolic_names),
+                                    auto_mutex)
+            try:
+                interp.run()
+                break
+            except CannotModel as exc:
+                more = _roots_first(file, fn, pl, interp, trips, auto_mutex)
+                if more is not None:
+                    trips = more
+                    continue
+                where = "" if pl is None else " (in the generated kernel)"
+                node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
+                if hand:
+                    return Problem("undecided", f"the check cannot follow this: {exc.reason}", node)
+                return Problem(exc.kind, exc.reason + where, node)
         uni = interp.uniform
         for var, zero in uni.roots.items():
             found.roots.setdefault(var[1], zero)
@@ -635,10 +642,37 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
         for origin, period in uni.rot.loop_periods(groups=interp.rotation_margin is not None).items():
             found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
+        for origin, period in uni.root_periods.items():
+            found.root_periods[origin] = math.lcm(found.root_periods.get(origin, 1), period)
         for origin, parts in uni.rot.outer_rotations(groups=interp.rotation_margin is not None).items():
             found.rotations[origin] = found.rotations.get(origin, []) + parts
         found.live |= live_lengths(uni.rot, groups=interp.rotation_margin is not None)
     return found
+
+
+def _discovery_run(file, fn, pl, config: Config, auto_mutex: bool) -> Interpreter:
+    interp = Interpreter(file, fn, config, auto_mutex)
+    if pl is not None:
+        interp.pl = pl
+        interp.rotation_margin = None
+    return interp
+
+
+def _roots_first(file, fn, pl, failed: Interpreter, trips: dict, auto_mutex: bool) -> dict | None:
+    """The trip-count roots to bind from the start of a discovery run that failed, or None. A
+    loop bound is a root only once its loop is met; code before that uses it (`if n % 2 == 0:`
+    around the priming `set_cross_core` of `pl.range(0, n + 1)`) sees a value it cannot decide.
+    The roots the failed run met, else those of a run that follows such code undecided."""
+    if set(failed.trips) - set(trips):
+        return dict(failed.trips)
+    if failed.config.roots_only:
+        return None
+    finder = _discovery_run(file, fn, pl, replace(failed.config, roots_only=True), auto_mutex)
+    try:
+        finder.run()
+    except CannotModel:
+        pass
+    return dict(finder.trips) if set(finder.trips) - set(trips) else None
 
 
 @dataclass
@@ -664,6 +698,8 @@ class _Bounds:
     #: the period of the rotations that are not renamed (`_Found.live`), which divides L: what
     #: an outer loop repeats with when its inner loop is too short to measure
     whole: int = 0
+    #: trip-count root -> the `k` of its residues (`n % k`): a loop's counts cover each of them
+    root_periods: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -672,10 +708,12 @@ class _Bounds:
         ring = max(found.rings) if found.rings and generated else max(found.depths, default=1) + 1
         period = math.lcm(*found.periods) if found.periods else 1
         inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
+        inner += [p for root, p in found.root_periods.items() if root not in found.outer]
         inner_period = math.lcm(*inner) if inner and generated else period
         whole = math.lcm(1, *found.live) if generated else period
         return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
-                   dict(found.rotations) if generated else {}, whole if period % whole == 0 else period)
+                   dict(found.rotations) if generated else {}, whole if period % whole == 0 else period,
+                   dict(found.root_periods))
 
     @property
     def inner(self) -> int:
@@ -689,7 +727,8 @@ class _Bounds:
         order of what one of them moves the state by (`rotations.outer_period`), else L."""
         if root not in self.rotations or inner is None:
             return self.period
-        period = outer_period(self.rotations[root], inner, self.whole or self.period)
+        period = math.lcm(outer_period(self.rotations[root], inner, self.whole or self.period),
+                          self.root_periods.get(root, 1))
         return period if self.period % period == 0 else self.period
 
     def loop_periods(self, found: _Found, trips: dict) -> dict:
@@ -780,7 +819,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # more of its iterations when the inner loops are short (filtered per inner count below)
     outer, nested = found.outer, found.nested
     longest = max((b.outer(n, o) for n in range(b.inner + 1) for o in outer), default=0)
-    ranges = [[roots[o] + t for t in range((longest if o in outer else b.inner) + 1)] for o in roots]
+    # a root that cannot be negative (`a.shape[0] // 32`) is not run below 0, where a loop to
+    # `root + 1` would run no iteration: no launch has such a count
+    ranges = [[roots[o] + t for t in range((longest if o in outer else b.inner) + 1)
+               if roots[o] + t >= 0 or not _nonnegative(o)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
     # an outer loop around one inner loop (itself in no other): its subsumed count is known
@@ -902,6 +944,22 @@ _ORIGIN_OPS: dict[str, Callable[..., int]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
     "mod": operator.mod, "Minus": operator.neg,
 }
+
+
+def _nonnegative(origin) -> bool:
+    """A trip-count root no launch makes negative: a tensor dimension, and sums, products,
+    floor quotients and residues of such values by positive constants."""
+    if type(origin) is int:
+        return origin >= 0
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] == "shape":
+        return True
+    if origin[0] == "op" and len(origin) == 4 and origin[1] in ("add", "mul"):
+        return _nonnegative(origin[2]) and _nonnegative(origin[3])
+    if origin[0] == "op" and len(origin) == 4 and origin[1] in ("floordiv", "mod"):
+        return _nonnegative(origin[2]) and type(origin[3]) is int and origin[3] > 0
+    return False
 
 
 def _evaluate(origin, dims: dict, names: dict) -> int | None:

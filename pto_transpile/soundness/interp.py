@@ -19,6 +19,7 @@ refusal are `runtypes.py`, imported from here by the check, the tests and the sc
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import libcst as cst
@@ -75,6 +76,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                               f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
                               "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         found = self.uniform.rot.loop_periods(groups=self.rotation_margin is not None)
+        for root, k in self.uniform.root_periods.items():  # the residues of its own trip count too
+            found[root] = math.lcm(found.get(root, 1), k)
         for root, chosen in self.config.loop_periods.items():
             if root in found and chosen % found[root]:
                 raise CannotModel(f"what repeats in a loop repeats every {found[root]} iterations at some trip counts, "

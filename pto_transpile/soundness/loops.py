@@ -26,7 +26,7 @@ from pto_transpile.soundness.runtypes import (
     nonuniform,
 )
 from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
 
 
 class Loops(InterpreterBase):
@@ -78,8 +78,9 @@ class Loops(InterpreterBase):
         step = args[2] if len(args) == 3 else 1
         if not isinstance(stop, tuple) or isinstance(start, tuple) or isinstance(step, tuple):
             return it
-        self.trips.setdefault(stop, DISCOVERY_TRIPS + (start if isinstance(start, int) else 0))
-        return SymRange(start, Sym(self.trips[stop], ((("size", stop), 1),)), step)
+        root, c = trip_root(stop)
+        self.trips.setdefault(root, DISCOVERY_TRIPS + (start if isinstance(start, int) else 0) - c)
+        return SymRange(start, Sym(self.trips[root] + c, ((("size", root), 1),), const=c), step)
 
     def _dynamic_for(self, node: cst.For, ctxs: list[Ctx], iters: list) -> None:
         """A loop whose trip count varies between runs: its variable is a `Sym`, counters

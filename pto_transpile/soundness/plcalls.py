@@ -33,6 +33,7 @@ from pto_transpile.soundness.values import (
     known,
     run_time,
     sampled_int,
+    trip_root,
 )
 
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
@@ -76,8 +77,9 @@ class PlCalls(InterpreterBase):
             stop = pos[0] if len(pos) == 1 else pos[1]
             if not (self.config.discover and isinstance(stop, Opaque) and sum(isinstance(p, Opaque) for p in pos) == 1):
                 return opaque_op("range", *pos) if opaque_operands(*pos) else UNKNOWN
-            self.trips.setdefault(stop.origin, DISCOVERY_TRIPS)
-            pos = [Sym(self.trips[stop.origin], ((("size", stop.origin), 1),)) if p is stop else p for p in pos]
+            root, c = trip_root(stop.origin)
+            self.trips.setdefault(root, DISCOVERY_TRIPS - c)
+            pos = [Sym(self.trips[root] + c, ((("size", root), 1),), const=c) if p is stop else p for p in pos]
         if any(isinstance(p, Sym) for p in pos):
             return self._sym_range(pos, node)
         if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
@@ -252,7 +254,7 @@ class PlCalls(InterpreterBase):
         return name
 
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
-        if ctx.may:
+        if ctx.may and not self.config.roots_only:
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
         # syncs are matched by counting, never by identity: no need to name them after the code
         ev = Event(ctx.core, kind, pipe, self._next_seq(), event_id=eid, node=node, op=kind,

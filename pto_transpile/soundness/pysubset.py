@@ -693,7 +693,7 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         env = self._bind(fn.node, pos, kw, ctx, fn.defaults)
         if fn.kind == "stage":
-            if ctx.may:
+            if ctx.may and not self.config.roots_only:
                 raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
             number = self.stage_counts[ctx.core][fn.name]
             self.stage_counts[ctx.core][fn.name] += 1

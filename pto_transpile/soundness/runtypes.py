@@ -86,6 +86,9 @@ class Config:
     #: find the trip-count roots: scalar parameters are trip counts to be, loops over a
     #: `pl.DYNAMIC` expression run at `DISCOVERY_TRIPS`
     discover: bool = False
+    #: a discovery run that only finds the trip-count roots: what runs under a condition it cannot
+    #: decide (a test on a root before its loop binds it) is followed without being judged
+    roots_only: bool = False
     #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
     #: (one the discovery runs missed) is refused
     period: int = 0

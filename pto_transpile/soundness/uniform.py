@@ -87,6 +87,8 @@ class Uniform:
 
     discover: bool = False
     periods: set = field(default_factory=set)
+    #: trip-count root -> the lcm of every `k` of a residue `root % k` taken of it
+    root_periods: dict = field(default_factory=dict)
     rings: set = field(default_factory=set)  #: lengths of struct arrays (the ctx ring)
     depths: set = field(default_factory=set)  #: slot counts of tile groups
     roots: dict = field(default_factory=dict)  #: size variable -> its value giving 0 iterations
@@ -151,6 +153,15 @@ class Uniform:
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
                 (self.rot.pick_residues if self.pick_index else self.rot.residues).add((lf, int(right)))
+                return Sym(value, lf, True)
+            if not rf and int(right) > 0 and lf and not lres and all(v[0] == "size" for v, _ in lf):
+                # `n % 2` of a trip count (a software pipeline's drain picks its event ids by it):
+                # the same in every iteration, and periodic in the count, whose runs cover every
+                # residue once `k` joins the period of the loop it bounds (`root_periods`)
+                k = int(right)
+                self.periods.add(k)
+                for var, _ in lf:
+                    self.root_periods[var[1]] = math.lcm(self.root_periods.get(var[1], 1), k)
                 return Sym(value, lf, True)
             derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies")
             now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None

@@ -269,6 +269,19 @@ class Sym(int):
     __str__ = __repr__
 
 
+def trip_root(stop: tuple) -> tuple[tuple, int]:
+    """(root, c) for the stop of a loop of run-time trip count, `root + c`: a constant added to
+    a run-time value (`pl.range(0, my_n + 1)`, a software pipeline's beats) is peeled off, so
+    that the value itself (`my_n`) is the root and a test against it (`t < my_n`) reads as one
+    against the loop's stop (`t < stop - 1`, the last iteration)."""
+    if len(stop) == 4 and stop[0] == "op" and stop[1] in ("add", "sub") and isinstance(stop[2], tuple) \
+            and type(stop[3]) is int:
+        return stop[2], stop[3] if stop[1] == "add" else -stop[3]
+    if len(stop) == 4 and stop[:2] == ("op", "add") and type(stop[2]) is int and isinstance(stop[3], tuple):
+        return stop[3], stop[2]
+    return stop, 0
+
+
 def run_time(value: Any) -> bool:
     """A number known only at run time that a run follows at one value: one computed from a
     scalar parameter or tiling data (sampled), the block index, a trip count, a loop variable
