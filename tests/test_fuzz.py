@@ -203,10 +203,13 @@ def test_files_refused_at_a_preload_are_drawn_less_often():
 
 def test_a_draw_that_does_not_parse_is_drawn_again_and_counted():
     files = campaign.kernel_files()
-    mutants = campaign.make_mutants(9, 100, files)
+    # line edits often break the syntax: each was replaced by a parsable mutant (about one draw
+    # in a hundred; the first of a few seeds that has one, so adding a mutator keeps the test)
+    mutants = next(ms for ms in (campaign.make_mutants(seed, 100, files) for seed in range(9, 19))
+                   if any(m.redrawn for m in ms))
     assert all(m.parses for m in mutants)
     redrawn = sum(m.redrawn for m in mutants)
-    assert redrawn > 0  # line edits often break the syntax: each was replaced by a parsable mutant
+    assert redrawn > 0
     assert summary.tally([campaign.Result(m) for m in mutants], (1,)).redrawn == redrawn
 
 

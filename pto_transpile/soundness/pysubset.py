@@ -340,6 +340,14 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
+        if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)):
+            # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
+            # num_cores`, the tiles of one core): named with them, as run-time values are
+            marked = [_block_mark(v, self._code_of(part)) for v, part in ((left, node.left), (right, node.right))] \
+                if isinstance(node, cst.BinaryOperation) else [None, None]
+            if all(m is not None or isinstance(v, Opaque) for m, v in zip(marked, (left, right), strict=True)):
+                return opaque_op(fn.__name__, *(v if m is None else Opaque(m)
+                                               for m, v in zip(marked, (left, right), strict=True)))
         if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
             if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
                 raise nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
@@ -816,6 +824,29 @@ def opaque_operands(*values: Any) -> bool:
     """Operands whose result is a named run-time value: some `Opaque`, the rest plain numbers."""
     return any(isinstance(v, Opaque) for v in values) and all(
         isinstance(v, Opaque) or (isinstance(v, (int, float)) and not is_unknown(v)) for v in values)
+
+
+def _block_mark(value: Any, text: str) -> tuple | None:
+    """An origin for a value computed from the block index and count only (`core_id`,
+    `num_cores`) inside a run-time value: its text and this run's number (block 0 of one; the
+    two vector cores may differ), never a bare number another expression could also give."""
+    if not isinstance(value, Sym) or not value.form or value.residue:
+        return None
+    if not all(var[0] == "core" or var[0] == "derived" and var[2] and all(r[0] == "core" for r in var[2])
+               for var, _ in value.form):
+        return None
+    return "block", text, int(value), _block_kind(value)
+
+
+def _block_kind(value: Sym) -> str:
+    """"count" for the block count itself, "index" for the block index (`get_block_idx() //
+    get_subblock_num()`: what a per-core range starts at), "other" for anything else."""
+    if value.form == ((("core", "get_block_num"), 1),) and not value.const:
+        return "count"
+    ((var, coefficient),) = value.form if len(value.form) == 1 else ((None, 0),)
+    if coefficient == 1 and var is not None and var[0] == "derived" and var[2] == {("core", "get_block_idx")}:
+        return "index"
+    return "other"
 
 
 def opaque_op(name: str, *values: Any) -> Opaque:

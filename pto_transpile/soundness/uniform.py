@@ -135,6 +135,11 @@ class Uniform:
             return Sym(value, _add(lf, rf, sign), lres or rres, _const(left) + sign * _const(right),
                        _moving(left) + sign * _moving(right))
         if fn is operator.mul:
+            by_blocks = _times_blocks(left, right)
+            if by_blocks is None:
+                by_blocks = _times_blocks(right, left)
+            if by_blocks is not None:
+                return by_blocks
             if not rf or not lf:
                 k = int(right) if not rf else int(left)
                 sym = right if rf else left
@@ -143,6 +148,11 @@ class Uniform:
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn is operator.mod:
             per_core = [self.loops[v].label for v, _ in lf if v in self.loops and self.loops[v].per_core]
+            if any(var[-1] == "blocks" for var, _ in lf):
+                # `(t * num_cores) % 2` alternates with one block and is constant with two
+                raise NonUniform(f"`{text}` takes a residue of a loop variable times the block count, whose "
+                                 "residues depend on the number of blocks",
+                                 "take residues of the loop variable itself (`t % 2`)")
             if per_core and not rf:
                 # `t % 2` of `pl.range(core_id, n, num_cores)`: t moves by the block count, so
                 # which residues a block sees depends on how many blocks there are
@@ -479,6 +489,25 @@ def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]
     (the residue repeats with `period`); none when no value gives it."""
     up = next((now + j for j in range(period) if (a * (now + j) + c) % k == r), None)
     return [] if up is None else sorted({up, up - period} if up != now else {now})
+
+
+#: the block count as the check models it (block 0 of one block)
+BLOCK_COUNT = (("core", "get_block_num"), 1)
+
+
+def _times_blocks(index: Any, blocks: Any) -> Sym | None:
+    """`t * num_cores` (`core_id + t * num_cores`: beat t's tile on its block): the loop
+    variable or counter `t` times the block count B. One block is modelled, where it is `t`; for
+    B blocks its steps are B times longer, so it is a variable of its own (`(var, "blocks")`),
+    and a GM offset by it keeps different iterations apart whenever it does at B = 1. A test on
+    it is refused (no loop counts it), and accesses by it and by `t` itself have different
+    strides."""
+    if not (isinstance(blocks, Sym) and blocks.form == (BLOCK_COUNT,) and not blocks.const and int(blocks) == 1):
+        return None
+    if not (isinstance(index, Sym) and index.form and not index.residue and not index.const
+            and all(var[0] in INDEX and var[-1] != "blocks" for var, _ in index.form)):
+        return None
+    return Sym(int(index), tuple(((*var, "blocks"), c) for var, c in index.form), False, 0, index.moving)
 
 
 def _form(value: Any) -> tuple:

@@ -113,6 +113,8 @@ def _code(origin: Any) -> tuple[str, int]:
         return _UNARY[origin[1]] + (inner if strength >= 7 else f"({inner})"), 7
     if kind == "op":
         return f"{origin[1]}({', '.join(_code(o)[0] for o in origin[2:])})", _ATOM
+    if kind == "block" and len(origin) == 4:
+        return origin[1], _ATOM
     return f"<{describe_origin(origin)}>", _ATOM
 
 

@@ -1,9 +1,12 @@
-"""The syncs of a kernel pipelined by hand over a run-time number of tiles are proven for
-every count, as production kernels need: its loop runs one beat more than there are tiles
-(`pl.range(0, n + 1)`), its beats test `t < n` and `t >= 1`, and its drain picks event ids by
-`n % 2`. It was "could not be checked" (PTO077): the constant in the loop's bound made the
-whole `n + 1` the trip count, so `t < n` and `n % 2` were values the check could not decide.
-Defects that show at some counts only are refused, at a count where the emulator shows them."""
+"""The syncs of a kernel pipelined by hand over a run-time number of tiles, spread over the
+blocks, are proven for every count and block count, as production kernels need: each block
+runs one beat more than it has tiles (`my_n = (n_blocks - core_id + num_cores - 1) //
+num_cores`, `pl.range(0, my_n + 1)`), its beats test `t < my_n` and `t >= 1`, its tile is
+`core_id + t * num_cores`, and its drain picks event ids by `my_n % 2`. It was "could not be
+checked" (PTO077): the count mixed a tensor dimension with the block index, the constant in the
+loop's bound made the whole `my_n + 1` the trip count, and `t * num_cores` multiplied two values
+that vary. Defects that show at some counts or block counts only are refused, at a count where
+the emulator shows them."""
 
 from __future__ import annotations
 
@@ -23,15 +26,16 @@ def _findings(text: str) -> list[tuple[str, str]]:
     return [(d.code, d.message) for d in transpile(text, path="hand.py").diagnostics if d.severity != "note"]
 
 
-def _verdicts(text: str, tiles: int) -> list[str]:
+def _verdicts(text: str, tiles: int, blocks: int = 1) -> list[str]:
     rows = 32 * tiles
-    return [row.verdict for row in verify(text, text, NAME, shapes={"a": (rows, 32), "out": (rows, 32)}).rows]
+    return [row.verdict for row in verify(text, text, NAME, shapes={"a": (rows, 32), "out": (rows, 32)},
+                                          block_dim=blocks).rows]
 
 
-def test_the_syncs_are_proven_for_every_tile_count_and_the_emulator_agrees():
+def test_the_syncs_are_proven_for_every_tile_and_block_count_and_the_emulator_agrees():
     assert _findings(KERNEL) == []
-    for tiles in (1, 2, 3, 5):
-        assert _verdicts(KERNEL, tiles) == ["ok", "ok"], tiles
+    for blocks, tiles in ((1, 1), (1, 2), (1, 5), (2, 4), (2, 7), (3, 1), (3, 7)):
+        assert _verdicts(KERNEL, tiles, blocks) == ["ok", "ok"], (blocks, tiles)
 
 
 RELEASE_EARLY = [("                consume(before.row, sub_id, out, x_db, r_db)\n"
@@ -39,7 +43,7 @@ RELEASE_EARLY = [("                consume(before.row, sub_id, out, x_db, r_db)\
                   "                pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[(t - 1) % 2])\n"
                   "                consume(before.row, sub_id, out, x_db, r_db)\n")]
 PRIME_ON_EVEN = [("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
-                  "        if n % 2 == 0:\n"
+                  "        if my_n % 2 == 0:\n"
                   "            pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n")]
 
 
@@ -52,6 +56,18 @@ PRIME_ON_EVEN = [("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id
 def test_a_defect_at_some_counts_only_is_refused_at_a_count_where_it_shows(edits, shown, bad, good, verdict):
     text = edited(KERNEL, edits)
     ((code, message),) = _findings(text)
-    assert code == "PTO068" and message.endswith(f"(shown with `a.shape[0] // 32` {shown}"), message
+    assert code == "PTO068" and message.endswith(f"(shown with `(a.shape[0] // 32 - core_id + num_cores - 1) // "
+                                                 f"num_cores` {shown}"), message
     assert verdict in _verdicts(text, bad)
     assert _verdicts(text, good) == ["ok", "ok"]
+
+
+def test_a_residue_of_the_tile_index_times_the_block_count_is_refused():
+    # `(t * num_cores) % 2` alternates with one block and is constant with two: the ring's
+    # second entry is read but never written, and the vector cores store the wrong rows
+    text = edited(KERNEL, [("now = ring[t % 2]", "now = ring[(t * num_cores) % 2]")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO077" and "`(t * num_cores) % 2` takes a residue of a loop variable times the block " \
+                                "count" in message
+    assert _verdicts(text, 4, 1) == ["ok", "ok"]
+    assert _verdicts(text, 4, 2)[0] == "race"  # two blocks store the same rows, even beat by beat

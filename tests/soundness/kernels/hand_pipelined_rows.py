@@ -1,8 +1,9 @@
 """out = relu(a @ b) over any number of 32-row tiles of `a`, pipelined by hand as production
-kernels are: a ring of two per-beat contexts, every cross-core set and wait written out, the
-release events primed before the loop and drained after it. In beat t the cube computes tile
-t while the vector cores finish tile t - 1, so the loop runs one beat more than there are
-tiles, and the drain's event ids depend on the parity of the tile count."""
+kernels are: each block takes every `num_cores`-th tile, through a ring of two per-beat
+contexts, with every cross-core set and wait written out, the release events primed before the
+loop and drained after it. In beat t the cube computes the block's tile t while the vector
+cores finish tile t - 1, so the loop runs one beat more than the block has tiles, and the
+drain's event ids depend on the parity of that count."""
 
 import pypto_pro.language as pl
 
@@ -40,7 +41,10 @@ def hand_pipelined_kernel(
     b: pl.Tensor[[TILE, TILE], pl.DT_FP32],
     out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
 ):
-    n = a.shape[0] // TILE
+    core_id = pl.get_block_idx() // pl.get_subblock_num()
+    num_cores = pl.get_block_num()
+    n_blocks = a.shape[0] // TILE
+    my_n = (n_blocks - core_id + num_cores - 1) // num_cores
     # handed from cube to vector; synchronised by the EV_FULL / EV_FREE events below
     x_db = pl.make_tile_group(
         type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
@@ -90,11 +94,11 @@ def hand_pipelined_kernel(
         pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[0])
         pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])
 
-    for t in pl.range(0, n + 1):
+    for t in pl.range(0, my_n + 1):
         now = ring[t % 2]
-        now.row = t * TILE
+        now.row = (core_id + t * num_cores) * TILE
         with pl.section_cube():
-            if t < n:
+            if t < my_n:
                 pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[t % 2])
                 produce(now.row, a, b_slot, a_l1, left_db, right_db, acc_db, x_db)
                 pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FULL[t % 2])
@@ -107,7 +111,7 @@ def hand_pipelined_kernel(
 
     # drain: consume the releases of the last two tiles so every set meets its wait
     with pl.section_cube():
-        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[n % 2])
-        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[(n + 1) % 2])
+        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[my_n % 2])
+        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[(my_n + 1) % 2])
 
 
