@@ -4,7 +4,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.partial import Verbatim
-from pto_transpile.read.walk import iter_nodes
 from pto_transpile.rules.rule import Rule
 
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+([^\W\d]\w*)", re.M)
@@ -25,9 +24,8 @@ def nested_kernels(file):
                 for name in _nested_kernels_in_text(stmt.text, ref):
                     yield stmt, {"kernel": name, "function": stmt.name}
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            for node in iter_nodes(stmt.body):
-                if isinstance(node, cst.FunctionDef) and any(file.pl.path(_called(d.decorator)) == ("jit",)
-                                                             for d in node.decorators):
+            for node in file.find(stmt.body, cst.FunctionDef):
+                if node.decorators and any(file.pl.path(_called(d.decorator)) == ("jit",) for d in node.decorators):
                     yield node.name, {"kernel": node.name.value, "function": stmt.name.value}
 
 
