@@ -72,6 +72,33 @@ def certified(fn: cst.FunctionDef, struct_array_paths: set, path_of, elsewhere: 
     return frozenset() if any(f in elsewhere for f in fields) else frozenset(picks)
 
 
+class Parents:
+    """The ancestors of one occurrence, as `parents.get(node)` / `parents[node]` ask for them:
+    the next node up the chain (the node, its parent, its grandparent, ...) from `node`. A chain
+    is a few nodes long, so a scan costs less than building a dict for every name."""
+
+    __slots__ = ("chain",)
+
+    def __init__(self, chain: tuple) -> None:
+        self.chain = chain
+
+    def get(self, node: object, default: object = None) -> object:
+        chain = self.chain
+        for i in range(len(chain) - 1):
+            if chain[i] is node:
+                return chain[i + 1]
+        return default
+
+    def __getitem__(self, node: object) -> object:
+        found = self.get(node, _MISSING)
+        if found is _MISSING:
+            raise KeyError(node)
+        return found
+
+
+_MISSING = object()
+
+
 class Walk(NamedTuple):
     """One walk of a function: every occurrence of a variable name (not the `f` of `x.f`, nor a
     keyword) and of an attribute, each with its own ancestors (node -> parent, `_DEPTH` levels
@@ -98,7 +125,7 @@ def walk(fn: cst.FunctionDef) -> Walk:
         node, chain = stack.pop()
         kind = type(node)
         if kind is cst.Name or kind is cst.Attribute:
-            parents = dict(zip((node, *chain), chain, strict=False))
+            parents = Parents((node, *chain))
             if kind is cst.Attribute:
                 attributes.append((node, parents))  # type: ignore[arg-type]
             elif not (chain and (type(chain[0]) is cst.Attribute and chain[0].attr is node
