@@ -44,11 +44,12 @@ ReadId = tuple  #: (core, ident, index of the footprint among the op's reads)
 
 
 def join(a: tuple, b: tuple) -> tuple:
-    return tuple(map(max, a, b))
+    """The later of two vector clocks, part by part (compared inline: `max` is a call per part)."""
+    return tuple([x if x > y else y for x, y in zip(a, b, strict=False)])
 
 
 def meet(a: tuple, b: tuple) -> tuple:
-    return tuple(map(min, a, b))
+    return tuple([x if x < y else y for x, y in zip(a, b, strict=False)])
 
 
 class _Record:
