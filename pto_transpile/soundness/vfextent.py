@@ -329,9 +329,7 @@ class _Run:
         for a, b in zip(first, second, strict=True):
             self._touch_at(*a)
             self._touch_at(*b)
-        for k in range(2, n - 1):
-            for (arg, kind, lo, hi), step in zip(first, steps, strict=True):
-                self._touch_at(arg, kind, lo + k * step, hi + k * step)
+        self._touch_shifted(first, steps, range(2, n - 1))
         self.ops += (self.ops - ops) // 2 * (n - 3)
         self.cursors = {key: c + (n - 3) * moved[key] for key, c in cursors[1].items()}
         self.log = []
@@ -508,10 +506,37 @@ class _Run:
             spans[-1] = (spans[-1][0], hi)  # the common case: consecutive registers
         else:
             spans.append((lo, hi))
-        if len(spans) > 4 * MAX_INTERVALS:
-            if kind == "W" and len(_union(spans)) > MAX_INTERVALS:
-                self.inexact = True
-            spans[:] = list(_merge(spans))
+            if len(spans) > 4 * MAX_INTERVALS:
+                self._compact(spans, kind)
+
+    def _touch_shifted(self, first: list, steps: list, ks: range) -> None:
+        """`_touch_at` of every entry of `first` moved by `k` times its step, for each `k` in
+        turn: the iterations of an affine loop that are not run (thousands of touches; the
+        span lists are looked up once)."""
+        if self.log is not None:
+            self.log.extend((arg, kind, lo + k * step, hi + k * step) for k in ks
+                            for (arg, kind, lo, hi), step in zip(first, steps, strict=True))
+            return
+        rows = [(self.touched.setdefault((arg, kind), []), kind, lo, hi, step)
+                for (arg, kind, lo, hi), step in zip(first, steps, strict=True)]
+        limit = 4 * MAX_INTERVALS
+        for k in ks:
+            for spans, kind, lo, hi, step in rows:
+                a = lo + k * step
+                if spans and spans[-1][1] == a:
+                    spans[-1] = (spans[-1][0], hi + k * step)
+                else:
+                    spans.append((a, hi + k * step))
+                    if len(spans) > limit:
+                        self._compact(spans, kind)
+
+    def _compact(self, spans: list, kind: str) -> None:
+        """Merges `spans` in place into at most MAX_INTERVALS intervals (`_merge`)."""
+        out = _union(spans)
+        if len(out) > MAX_INTERVALS:
+            self.inexact = self.inexact or kind == "W"
+            out = [(out[0][0], max(h for _, h in out))]
+        spans[:] = out
 
 
 class _Returned(Exception):
@@ -814,13 +839,20 @@ def _enabled(mask: Any, lane: int) -> int:
 
 def _union(spans: list) -> list[tuple[int, int]]:
     """The spans as disjoint sorted intervals."""
-    out: list[list[int]] = []
-    for lo, hi in sorted(spans):
-        if out and lo <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], hi)
+    if not spans:
+        return []
+    out: list[tuple[int, int]] = []
+    ordered = sorted(spans)
+    a, b = ordered[0]  # the interval being grown
+    for lo, hi in ordered:
+        if lo <= b:
+            if hi > b:
+                b = hi
         else:
-            out.append([lo, hi])
-    return [(lo, hi) for lo, hi in out]
+            out.append((a, b))
+            a, b = lo, hi
+    out.append((a, b))
+    return out
 
 
 def _merge(spans: list) -> tuple[tuple[int, int], ...]:
