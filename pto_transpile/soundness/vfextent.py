@@ -648,13 +648,12 @@ def _needs(stmts: list, needed: set, memo: dict) -> bool:
         elif isinstance(stmt, (ast.Pass, ast.Assert)):
             continue
         elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            reads = _effect_reads(stmt, memo)
-            targets = _targets(stmt, memo)
+            reads, targets, augmented = _simple(stmt, memo)
             if reads is not None or targets & needed:
                 needed |= reads or set()
-                if targets & needed or isinstance(stmt, ast.AugAssign) and targets & needed:
-                    needed |= _names(memo, stmt.value) if stmt.value is not None else set()
-                if isinstance(stmt, ast.AugAssign):
+                if targets & needed:
+                    needed |= _names(memo, stmt.value)
+                if augmented:
                     needed |= targets & needed
                 any_kept = True
         else:
@@ -683,7 +682,18 @@ def _kept(stmts: list, needed: set, memo: dict) -> list:
     return out
 
 
-def _targets(stmt: ast.stmt, memo: dict) -> set:
+def _simple(stmt: ast.stmt, memo: dict) -> tuple:
+    """What pruning asks of an expression or assignment, remembered per statement (it asks
+    until a fixpoint): the names its effects read (None: it has none), the names it assigns,
+    whether it is an augmented assignment."""
+    hit = memo.get(("simple", id(stmt)))
+    if hit is None or hit[0] is not stmt:
+        hit = memo[("simple", id(stmt))] = (stmt, (_effect_reads(stmt, memo), frozenset(_targets(stmt, memo)),
+                                                   isinstance(stmt, ast.AugAssign)))
+    return hit[1]
+
+
+def _targets(stmt: ast.stmt, memo: dict) -> set | frozenset:
     if isinstance(stmt, ast.Assign):
         return set().union(*(_names(memo, t) for t in stmt.targets))
     if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
@@ -691,7 +701,7 @@ def _targets(stmt: ast.stmt, memo: dict) -> set:
     return set()
 
 
-def _effect_reads(stmt: ast.stmt, memo: dict) -> set | None:
+def _effect_reads(stmt: ast.stmt, memo: dict) -> set | frozenset | None:
     """`_reads_of_effects`, remembered per statement (pruning asks until a fixpoint)."""
     hit = memo.get(("effects", id(stmt)))
     if hit is None or hit[0] is not stmt:
@@ -699,11 +709,11 @@ def _effect_reads(stmt: ast.stmt, memo: dict) -> set | None:
     return hit[1]
 
 
-def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | None:
+def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | frozenset | None:
     """The names the memory effects of `stmt` read (None: it has none). A call that is not a
     `vf` register op (a memory op, a nested vector function, anything unknown) is an effect;
     so is an expression that binds names (kept whole)."""
-    reads: set | None = None
+    reads: set | frozenset | None = None
     for node in _subnodes(stmt):
         if isinstance(node, _BINDING_EXPRESSIONS):
             return _names(memo, stmt)
@@ -727,14 +737,14 @@ def _address_operands(call: ast.Call, op: str) -> list[ast.expr]:
     return args + [k.value for k in call.keywords if not (op == "store_align" and k.arg == "reg")]
 
 
-def _names(memo: dict, node: ast.AST | None) -> set:
+def _names(memo: dict, node: ast.AST | None) -> frozenset:
     """The names read in `node`, remembered per node."""
     if node is None:
-        return set()
+        return frozenset()
     hit = memo.get(("names", id(node)))
     if hit is None or hit[0] is not node:
         hit = memo[("names", id(node))] = (node, frozenset(n.id for n in _subnodes(node) if type(n) is ast.Name))
-    return set(hit[1])
+    return hit[1]
 
 
 def _subnodes(node: ast.AST) -> list[ast.AST]:
