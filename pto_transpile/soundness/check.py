@@ -821,7 +821,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     longest = max((b.outer(n, o) for n in range(b.inner + 1) for o in outer), default=0)
     # a root that cannot be negative (`a.shape[0] // 32`) is not run below 0, where a loop to
     # `root + 1` would run no iteration: no launch has such a count
-    ranges = [[roots[o] + t for t in range((longest if o in outer else b.inner) + 1)
+    # A loop that runs no iteration is the same at every count at or below its zero but for the
+    # residues the kernel takes of its root (`n % 2`, `Uniform.root_periods`): the counts just
+    # below the zero give each of them (`n = -1` for a parameter, `n = 0` for `pl.range(0, n - 1)`)
+    ranges = [[roots[o] + t for t in range(-found.root_periods.get(o, 0), (longest if o in outer else b.inner) + 1)
                if roots[o] + t >= 0 or not _nonnegative(o)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
@@ -832,16 +835,17 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     seen = set()
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
-        if any(trips[out] - roots[out] > b.outer(trips[inner] - roots[inner], out) for out, inner in nested):
+        runs = {o: max(trips[o] - roots[o], 0) for o in roots}  # iterations each loop runs
+        if any(runs[out] > b.outer(runs[inner], out) for out, inner in nested):
             continue
-        if any(b.subsumed(trips[o] - roots[o], False) for o in roots if o not in outer):
+        if any(b.subsumed(runs[o], False) for o in roots if o not in outer):
             continue
-        if any(b.subsumed(trips[out] - roots[out], True, trips[inner] - roots[inner], out)
-               for out, inner in nested if single[out]):
+        if any(b.subsumed(runs[out], True, runs[inner], out) for out, inner in nested if single[out]):
             continue
-        # an outer loop that runs no iteration runs no inner loop: one run stands for all their counts
+        # an outer loop that runs no iteration runs no inner loop: one run stands for all their
+        # counts (the inner one at its zero, unless it takes residues of its own root)
         for out, inner in nested:
-            if trips[out] == roots[out]:
+            if trips[out] <= roots[out] and inner not in found.root_periods:
                 trips[inner] = roots[inner]
         key = tuple(trips.values())
         if key not in seen:

@@ -71,3 +71,27 @@ def test_a_residue_of_the_tile_index_times_the_block_count_is_refused():
                                 "count" in message
     assert _verdicts(text, 4, 1) == ["ok", "ok"]
     assert _verdicts(text, 4, 2)[0] == "race"  # two blocks store the same rows, even beat by beat
+
+
+def test_a_defect_only_at_negative_counts_of_a_parameter_is_refused():
+    # an extra release primed for even counts, consumed by the first beat: balanced at every count
+    # from -1 (no beat) up, and unconsumed at -2, -4, ...: an empty loop is the same at every
+    # count below it but for the residues the kernel takes of the count
+    text = edited(KERNEL, [
+        ("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
+         "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n"),
+        ("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n", "    my_n = n\n"),
+        ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
+         "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n"
+         "        if my_n % 2 == 0:\n            pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=4)\n"),
+        ("        with pl.section_cube():\n            if t < my_n:\n",
+         "        with pl.section_cube():\n            if t == 0:\n                if my_n % 2 == 0:\n"
+         "                    pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=4)\n            if t < my_n:\n"),
+    ])
+    findings = _findings(text)  # one per vector core whose release is never consumed
+    assert {code for code, _ in findings} == {"PTO068"}
+    assert all(m.endswith("are never waited for (shown with `n` = -2)") for _, m in findings), findings
+    shapes = {"a": (64, 32), "out": (64, 32)}
+    for n, verdicts in ((-2, ["imbalance"]), (-1, ["ok", "ok"]), (0, ["ok", "ok"]), (2, ["ok", "ok"])):
+        report = verify(text, text, NAME, shapes=shapes, scalars={"n": n})
+        assert [row.verdict for row in report.rows] == verdicts, (n, report.rows)
