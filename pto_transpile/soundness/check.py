@@ -40,7 +40,7 @@ from pto_transpile.soundness.interp import (
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
 from pto_transpile.soundness.rotations import live_lengths, outer_period
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown, nonnegative
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
 MAX_PROBLEMS = 4
@@ -634,7 +634,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
             found.roots.setdefault(var[1], zero)
         found.outer.update(v[1] for v in uni.outer)
         if pl is None:  # the serial kernel's reads: the generated one reads them where it does
-            found.gm_reads.update(interp.gm_reads)
+            found.gm_reads.update((label, origin) for label, origin in interp.gm_reads.items()
+                                  if label.split("[")[0] not in interp.gm_writes)
         found.nested.update((a[1], b[1]) for a, b in uni.nested)
         found.periods |= uni.periods
         found.rings |= uni.rings
@@ -825,7 +826,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # residues the kernel takes of its root (`n % 2`, `Uniform.root_periods`): the counts just
     # below the zero give each of them (`n = -1` for a parameter, `n = 0` for `pl.range(0, n - 1)`)
     ranges = [[roots[o] + t for t in range(-found.root_periods.get(o, 0), (longest if o in outer else b.inner) + 1)
-               if roots[o] + t >= 0 or not _nonnegative(o)] for o in roots]
+               if roots[o] + t >= 0 or not nonnegative(o)] for o in roots]
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
     # an outer loop around one inner loop (itself in no other): its subsumed count is known
@@ -948,61 +949,6 @@ _ORIGIN_OPS: dict[str, Callable[..., int]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
     "mod": operator.mod, "Minus": operator.neg,
 }
-
-
-def _nonnegative(origin) -> bool:
-    """A trip-count root no launch makes negative: a tensor dimension, and sums, products,
-    floor quotients and residues of such values by positive constants or by the block count
-    (`(n - core_id + num_cores - 1) // num_cores`, the tiles of one block: a block index is
-    below the block count)."""
-    if type(origin) is int:
-        return origin >= 0
-    if not isinstance(origin, tuple) or not origin:
-        return False
-    if origin[0] == "shape" or _block_marker(origin) in ("count", "index"):
-        return True
-    if origin[0] == "op" and len(origin) == 4 and origin[1] in ("add", "sub"):
-        return _sum_lower_bound(origin) >= 0
-    if origin[0] == "op" and len(origin) == 4 and origin[1] == "mul":
-        return _nonnegative(origin[2]) and _nonnegative(origin[3])
-    if origin[0] == "op" and len(origin) == 4 and origin[1] in ("floordiv", "mod"):
-        divisor = origin[3]
-        return _nonnegative(origin[2]) and (type(divisor) is int and divisor > 0 or _block_marker(divisor) == "count")
-    return False
-
-
-def _block_marker(origin) -> str | None:
-    """The kind of a block value inside a run-time value (`pysubset._block_mark`), or None."""
-    return origin[3] if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "block" else None
-
-
-def _sum_lower_bound(origin) -> float:
-    """A lower bound of a sum of terms: a nonnegative term adds 0, a literal itself, a block
-    count at least 1, a block index subtracted from it at most the count less 1 (so each pair
-    leaves at least 1); -inf for a term it cannot bound."""
-    terms: list[tuple[int, object]] = []
-
-    def flatten(o, sign: int) -> None:
-        if isinstance(o, tuple) and len(o) == 4 and o[:2] in (("op", "add"), ("op", "sub")):
-            flatten(o[2], sign)
-            flatten(o[3], sign if o[1] == "add" else -sign)
-        else:
-            terms.append((sign, o))
-
-    flatten(origin, 1)
-    counts = sum(1 for sign, t in terms if sign > 0 and _block_marker(t) == "count")
-    indexes = sum(1 for sign, t in terms if sign < 0 and _block_marker(t) == "index")
-    if indexes > counts:
-        return float("-inf")
-    lower = counts
-    for sign, t in terms:
-        if type(t) is int:
-            lower += sign * t
-        elif _block_marker(t) == "count" and sign > 0 or _block_marker(t) == "index" and sign < 0:
-            continue
-        elif not (sign > 0 and _nonnegative(t)):
-            return float("-inf")
-    return lower
 
 
 def _evaluate(origin, dims: dict, names: dict) -> int | None:

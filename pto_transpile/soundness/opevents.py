@@ -74,10 +74,13 @@ class OpEvents(InterpreterBase):
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None
             if isinstance(value, TensorV):
-                offsets = pos[2] if len(pos) > 2 else UNKNOWN
+                write = op in GM_WRITE_OPS or op == "setval"  # `pl.setval(t, i, v)` writes an element of GM
+                offsets = pos[2] if len(pos) > 2 and op not in ("getval", "setval") else UNKNOWN
                 foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
-                self._record_gm(value, offsets, foot, op in GM_WRITE_OPS, node, self.epochs[ctx.core])
-                (writes if op in GM_WRITE_OPS else reads).append(foot)
+                self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
+                (writes if write else reads).append(foot)
+                if write:
+                    self._gm_written(value, ctx)
                 if op in GM_WRITE_OPS and store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
@@ -107,7 +110,8 @@ class OpEvents(InterpreterBase):
         where its outcome changes. Each later read of the element on a core is a value of its
         own (a write may come between). A trip count it bounds stays the trip-count root it was."""
         origin = ("read", "GM" if gm else ev.core, ev.ident)
-        if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops):
+        if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops) \
+                or element[0] in self.gm_writes:
             return Opaque(origin)
         counts = self.gm_read_counts[ctx.core]
         label = gm_read_label(element, counts[element])
@@ -117,6 +121,18 @@ class OpEvents(InterpreterBase):
         if isinstance(value, int) and not isinstance(value, bool) and origin not in self.trips:
             return Sym(value, ((("scalar", label), 1),))
         return Opaque(origin)
+
+    def _gm_written(self, tensor: TensorV, ctx: Ctx) -> None:
+        """A write of GM tensor `tensor`: its elements are no longer one value for the whole run.
+        A read of it sampled earlier in the run may differ from a later read on another core,
+        which the same sample would stand for: the run is refused (the discovery run leaves the
+        reads of a tensor it sees written unsampled, so only a write it did not see comes here)."""
+        self.gm_writes.add(tensor.name)
+        sampled = sorted(label for label in self.gm_reads if label.startswith(f"{tensor.name}[")
+                         and label in self.config.scalars)
+        if sampled:
+            raise CannotModel(f"the kernel writes `{tensor.name}`, whose element it reads as one value for the whole "
+                              f"run (`{sampled[0]}`): another read of it may see the write", None, kind="runtime")
 
     def _writes_part(self, op: str, pos: list, core: int) -> bool:
         """Whether `op` may write less than its destination's valid window (`PARTIAL_WRITE_OPS`;
@@ -197,6 +213,8 @@ class OpEvents(InterpreterBase):
         other access of the tensor; a read's value is named by the read."""
         index = [self.eval(e.slice.value, ctx) for e in node.slice if isinstance(e.slice, cst.Index)]
         foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may), True)  # one element of it
+        if "W" in role:
+            self._gm_written(tensor, ctx)
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
                             (foot,) if "W" in role else (), (), node, ctx)
         # GM is one memory: the cores that run this read together (kernel code outside any

@@ -21,6 +21,7 @@ from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Eve
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
+from pto_transpile.soundness.uniform import BLOCK, block_words
 from pto_transpile.soundness.values import (
     UNKNOWN,
     GroupV,
@@ -114,7 +115,8 @@ class PlCalls(InterpreterBase):
         """Tile addresses are fixed when the kernel is compiled: one computed from a scalar
         parameter or tiling data would be checked only at the values the check samples."""
         for v in (value if isinstance(value, (list, tuple)) else (value,)):
-            names = sorted({var[1] for var, _ in getattr(v, "form", ()) if var[0] == "scalar"})
+            names = sorted({var[1] if var[0] == "scalar" else block_words(var) for var, _ in getattr(v, "form", ())
+                            if var[0] in ("scalar", "core")})
             if names:
                 where = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == keyword), node)
                 raise CannotModel(f"the tile address `{self._code_of(where)}` depends on the run-time value of "
@@ -203,12 +205,14 @@ class PlCalls(InterpreterBase):
         `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
         name = (self.path(node.func) or ("",))[-1]
         core, sub = ctx.core, ctx.core - AIV0
-        if name in ("get_block_idx", "get_block_num"):
-            value = (0 if core == AIC else sub) if name == "get_block_idx" else self.config.block_num
-            return Sym(value, ((("core", name), 1),))
+        if name == "get_block_idx":
+            # the block `b` (block 0 in the run): the cube core's index is `b`, a vector core's
+            # `2 * b + sub`, so `get_block_idx() // get_subblock_num()` is `b` on every core, one
+            # variable wherever the kernel computes it
+            return Sym(0, ((BLOCK, 1),)) if core == AIC else Sym(sub, ((BLOCK, 2),), const=sub)
+        if name == "get_block_num":
+            return Sym(self.config.block_num, ((("core", name), 1),))
         return {
-            "get_block_idx": 0 if core == AIC else sub,
-            "get_block_num": self.config.block_num,
             "get_subblock_idx": 0 if core == AIC else sub,
             "get_subblock_num": 1 if core == AIC else 2,
         }[name]
@@ -225,6 +229,10 @@ class PlCalls(InterpreterBase):
                 raise CannotModel("only the default INTRA_BLOCK cross-core sync mode is modelled", node)
             if not isinstance(pipe, Symbol) or not isinstance(eid, int):
                 raise CannotModel("the pipe or event id of this sync is not static", node)
+            if run_time(eid):  # a residue of the loop variable is periodic and fine; this is not
+                raise CannotModel(f"the event id `{self._code_of(node)}` uses depends on a value known only at run "
+                                  "time (the block index or count, a parameter, a trip count): pick it from a list of "
+                                  "ids by a residue of the loop variable", node, kind="runtime")
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
             kind = self._barrier_type(kw.get("core_type"), node, ctx)

@@ -843,8 +843,7 @@ def _block_kind(value: Sym) -> str:
     get_subblock_num()`: what a per-core range starts at), "other" for anything else."""
     if value.form == ((("core", "get_block_num"), 1),) and not value.const:
         return "count"
-    ((var, coefficient),) = value.form if len(value.form) == 1 else ((None, 0),)
-    if coefficient == 1 and var is not None and var[0] == "derived" and var[2] == {("core", "get_block_idx")}:
+    if value.form == ((("core", "block"), 1),) and not value.const:
         return "index"
     return "other"
 

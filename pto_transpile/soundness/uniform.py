@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from pto_transpile.soundness.rotations import Rotations
-from pto_transpile.soundness.values import Sym
+from pto_transpile.soundness.values import Sym, nonnegative
 
 INDEX = ("loop", "carried")
 #: the values a scalar parameter (`pl.DT_INT32`) can take
@@ -181,7 +181,8 @@ class Uniform:
             return derived
         if fn is operator.floordiv:
             k = int(right)
-            if not rf and k > 0 and _index(lf) and not lres and all(c % k == 0 for _, c in lf):
+            core_only = bool(lf) and all(var[0] == "core" for var, _ in lf)
+            if not rf and k > 0 and (_index(lf) or core_only) and not lres and all(c % k == 0 for _, c in lf):
                 return Sym(value, tuple((v, c // k) for v, c in lf), False, _const(left) // k, _moving(left) // k)
             return self._derive(value, lf, rf, text, "divides the loop variable")
         return self._derive(value, lf, rf, text, "applies this operator to the loop variable")
@@ -254,14 +255,25 @@ class Uniform:
         if len(sizes) == 1 and len(rest) == 1:
             ((var, t),) = sizes.items()
             if var[0] == "size" and var in self.roots:
-                x1 = self.roots[var] + 1  # the value that gives one iteration
-                d1 = t * x1 + diff.const
-                if _settled(op, d1, t):
+                zero = self.roots[var]  # the value that gives no iteration, and every one below it
+                d1 = t * (zero + 1) + diff.const  # one iteration, and every count above
+                if _settled(op, d1, t) and self._empty_settled(op, var, t * zero + diff.const, t):
                     return result
         if self.discover:
             return result
         raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
                          "test the trip count only against 0 (`n > 0`)")
+
+    def _empty_settled(self, op, var: tuple, d0: int, t: int) -> bool:
+        """Is `op(d, 0)` the same for every value of the root `var` that gives the loop no
+        iteration (`d0` at its zero, `t` per unit)? Those are the values from the zero down to 0
+        for a root no launch makes negative (`nonnegative`), down without end for another; the
+        check runs one of them (and one per residue it takes), so a test must not tell them apart
+        (`if n + 2 <= 0:` is true at n = -2 and false at n = -1, both loops empty)."""
+        zero = self.roots[var]
+        if not nonnegative(var[1]):
+            return _settled(op, d0, -t)
+        return len({bool(op(d0 - t * k, 0)) for k in range(max(zero, 0) + 1)}) <= 1
 
     def cut(self, rest: dict, diff: Any, text: str) -> None:
         """Remember a test on one sampled parameter `d` (the rest of `diff`'s form) for
@@ -372,7 +384,9 @@ class Uniform:
                     raise NonUniform(f"the GM offset `{text}` depends on the trip count",
                                      "compute GM offsets from the loop variable only (`ki * TILE`), not from the "
                                      "number of iterations")
-            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v)), key=repr)))
+            # what moves the access with a parameter or with the block (`core_id * T`, `num_cores`):
+            # accesses of one tensor that move differently meet for some value
+            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v) or v[0] == "core"), key=repr)))
             if _residue(o):
                 coords.append(None)
                 continue
@@ -493,6 +507,14 @@ def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]
 
 #: the block count as the check models it (block 0 of one block)
 BLOCK_COUNT = (("core", "get_block_num"), 1)
+#: the block (`get_block_idx() // get_subblock_num()`), block 0 in the run
+BLOCK = ("core", "block")
+
+
+def block_words(var: tuple) -> str:
+    """How a message names a block variable (as code, like a parameter's name)."""
+    return "get_block_idx() // get_subblock_num()" if var == BLOCK else "get_block_num()" \
+        if var == BLOCK_COUNT[0] else str(var[1])
 
 
 def _times_blocks(index: Any, blocks: Any) -> Sym | None:
@@ -504,10 +526,12 @@ def _times_blocks(index: Any, blocks: Any) -> Sym | None:
     strides."""
     if not (isinstance(blocks, Sym) and blocks.form == (BLOCK_COUNT,) and not blocks.const and int(blocks) == 1):
         return None
-    if not (isinstance(index, Sym) and index.form and not index.residue and not index.const
+    if not (isinstance(index, Sym) and index.form and not index.residue
             and all(var[0] in INDEX and var[-1] != "blocks" for var, _ in index.form)):
         return None
-    return Sym(int(index), tuple(((*var, "blocks"), c) for var, c in index.form), False, 0, index.moving)
+    # `(t - 1) * num_cores`: the constant times the block count, a move with the block count
+    count = ((BLOCK_COUNT[0], index.const),) if index.const else ()
+    return Sym(int(index), tuple(((*var, "blocks"), c) for var, c in index.form) + count, False, 0, index.moving)
 
 
 def _form(value: Any) -> tuple:
@@ -547,6 +571,8 @@ def _scalar(var: tuple) -> bool:
 
 
 def _scalar_name(var: tuple) -> str:
+    if var[0] == "core":
+        return block_words(var)
     if var[0] == "scalar":
         return var[1]
     return next(r[1] for r in var[2] if r[0] == "scalar")

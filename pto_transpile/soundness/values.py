@@ -284,6 +284,61 @@ def trip_root(stop: tuple) -> tuple[tuple, int]:
     return stop, 0
 
 
+def nonnegative(origin) -> bool:
+    """A trip-count root no launch makes negative: a tensor dimension, and sums, products,
+    floor quotients and residues of such values by positive constants or by the block count
+    (`(n - core_id + num_cores - 1) // num_cores`, the tiles of one block: a block index is
+    below the block count)."""
+    if type(origin) is int:
+        return origin >= 0
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] == "shape" or _block_marker(origin) in ("count", "index"):
+        return True
+    if origin[0] == "op" and len(origin) == 4 and origin[1] in ("add", "sub"):
+        return _sum_lower_bound(origin) >= 0
+    if origin[0] == "op" and len(origin) == 4 and origin[1] == "mul":
+        return nonnegative(origin[2]) and nonnegative(origin[3])
+    if origin[0] == "op" and len(origin) == 4 and origin[1] in ("floordiv", "mod"):
+        divisor = origin[3]
+        return nonnegative(origin[2]) and (type(divisor) is int and divisor > 0 or _block_marker(divisor) == "count")
+    return False
+
+
+def _block_marker(origin) -> str | None:
+    """The kind of a block value inside a run-time value (`pysubset._block_mark`), or None."""
+    return origin[3] if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "block" else None
+
+
+def _sum_lower_bound(origin) -> float:
+    """A lower bound of a sum of terms: a nonnegative term adds 0, a literal itself, a block
+    count at least 1, a block index subtracted from it at most the count less 1 (so each pair
+    leaves at least 1); -inf for a term it cannot bound."""
+    terms: list[tuple[int, object]] = []
+
+    def flatten(o, sign: int) -> None:
+        if isinstance(o, tuple) and len(o) == 4 and o[:2] in (("op", "add"), ("op", "sub")):
+            flatten(o[2], sign)
+            flatten(o[3], sign if o[1] == "add" else -sign)
+        else:
+            terms.append((sign, o))
+
+    flatten(origin, 1)
+    counts = sum(1 for sign, t in terms if sign > 0 and _block_marker(t) == "count")
+    indexes = sum(1 for sign, t in terms if sign < 0 and _block_marker(t) == "index")
+    if indexes > counts:
+        return float("-inf")
+    lower = counts
+    for sign, t in terms:
+        if type(t) is int:
+            lower += sign * t
+        elif _block_marker(t) == "count" and sign > 0 or _block_marker(t) == "index" and sign < 0:
+            continue
+        elif not (sign > 0 and nonnegative(t)):
+            return float("-inf")
+    return lower
+
+
 def run_time(value: Any) -> bool:
     """A number known only at run time that a run follows at one value: one computed from a
     scalar parameter or tiling data (sampled), the block index, a trip count, a loop variable

@@ -80,3 +80,21 @@ def test_the_two_vector_cores_reading_starts_sub_id_read_two_values():
     ])
     (message,) = error_messages(transpile(text, path="group.py"))
     assert "offset by the run-time value of `starts[0]`, `starts[1]` differently" in message
+
+
+def test_a_setval_into_gm_is_a_write_and_a_value_read_before_it_is_not_one_value():
+    # the vector stage writes (`pl.setval`, taken for a read of GM before) the element the kernel
+    # body reads for the next task: pipelined, the read runs before the write it sees serially
+    text = edited(KERNEL, [
+        ("def scale_store(blk, sub_id, alpha, out, y_vec_db):",
+         "def scale_store(blk, s, sub_id, alpha, starts, out, y_vec_db):"),
+        ("    pl.muls(yv, yv, alpha)\n", "    pl.setval(starts, 1 + sub_id, 1)\n    pl.adds(yv, yv, s)\n"),
+        ("    for i in pl.range(0, cnt):\n",
+         "    for i in pl.range(0, cnt):\n        with pl.section_vector():\n            s = starts[1 + sub_id]\n"),
+        ("scale_store(start + i, sub_id, alpha, out, y_vec_db)",
+         "scale_store(start + i, s, sub_id, alpha, starts, out, y_vec_db)"),
+    ])
+    messages = error_messages(transpile(text, path="group.py"))
+    assert any("`setval` on S of AIV0 writes `starts` while the kernel body, `getval`" in m for m in messages), messages
+    code = transpile(text, path="group.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    assert _verify(text, code, 1, 3).rows[1].verdict != "ok"

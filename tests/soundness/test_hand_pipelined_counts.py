@@ -95,3 +95,25 @@ def test_a_defect_only_at_negative_counts_of_a_parameter_is_refused():
     for n, verdicts in ((-2, ["imbalance"]), (-1, ["ok", "ok"]), (0, ["ok", "ok"]), (2, ["ok", "ok"])):
         report = verify(text, text, NAME, shapes=shapes, scalars={"n": n})
         assert [row.verdict for row in report.rows] == verdicts, (n, report.rows)
+
+
+@pytest.mark.parametrize("edits, test", [
+    # `n + 2 <= 0` holds at n = -2 and not at n = -1: both loops are empty, only -1 is run
+    ([("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
+       "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n"),
+      ("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n", "    my_n = n\n"),
+      ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
+       "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n"
+       "        if my_n + 2 <= 0:\n            pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=4)\n")],
+     "my_n + 2 <= 0"),
+    # a loop to `n_blocks - 1` is empty at 1 and at 0 (an empty `a`), only 1 is run
+    ([("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n", "    my_n = n_blocks - 2\n"),
+      ("    for t in pl.range(0, my_n + 1):\n", "    for t in pl.range(0, n_blocks - 1):\n"),
+      ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
+       "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n"
+       "        if n_blocks == 0:\n            pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=4)\n")],
+     "n_blocks == 0"),
+], ids=["parameter", "dimension"])
+def test_a_test_that_tells_empty_loops_apart_is_not_taken_as_settled(edits, test):
+    ((code, message),) = _findings(edited(KERNEL, edits))
+    assert code == "PTO077" and f"`{test}` tests a trip count other than for the empty loop" in message, message

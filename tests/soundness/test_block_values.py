@@ -1,0 +1,87 @@
+"""The block index and the block count are values of the run, not the numbers of block 0 of one
+block. The check follows block 0 with one block, so where the kernel used them other than as a
+per-core stride (an event id `num_cores + 3`, a store one block count further, a scratch tile's
+address), it judged one block count only and accepted kernels the emulator shows wrong at two
+blocks. They are run-time values now: a sync's event id or a tile address computed from one is
+refused, and the accesses of a written tensor must move with them alike (`core_id * TILE` in
+every access). The per-core forms of production kernels stay proven: `pl.range(core_id, n,
+num_cores)`, tile `core_id + t * num_cores`, and its neighbour `core_id + (t - 1) * num_cores`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+HAND = (Path(__file__).parent / "kernels" / "hand_pipelined_rows.py").read_text()
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
+HAND_NAME = "hand_pipelined_kernel"
+
+
+def _findings(text: str) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.severity != "note"]
+
+
+def _hand_verdicts(text: str, tiles: int, blocks: int) -> list[str]:
+    shapes = {"a": (32 * tiles, 32), "out": (32 * tiles, 32)}
+    return [row.verdict for row in verify(text, text, HAND_NAME, shapes=shapes, block_dim=blocks).rows]
+
+
+def test_an_event_id_computed_from_the_block_count_is_not_taken_for_its_value_at_one_block():
+    text = edited(HAND, [
+        ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
+         "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n"
+         "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=num_cores + 3)\n"),
+        ("        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[(my_n + 1) % 2])\n",
+         "        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[(my_n + 1) % 2])\n"
+         "        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=4)\n"),
+    ])
+    ((code, message),) = _findings(text)
+    assert code == "PTO077" and "event_id=num_cores + 3)` uses depends on a value known only at run time" in message
+    assert _hand_verdicts(text, 3, 1) == ["ok", "ok"]
+    assert _hand_verdicts(text, 3, 2) == ["imbalance"]  # event 5 is set and never waited for
+
+
+@pytest.mark.parametrize("shifted, named", [
+    ("i + 2 * num_cores - 2", "`get_block_num()`"),  # one block: no shift; two: the block's next task
+    ("i + 2 * core_id", "`get_block_idx() // get_subblock_num()`"),  # block 1 stores two tasks ahead
+])
+def test_a_store_moved_by_a_block_value_apart_from_the_other_accesses_is_refused(shifted, named):
+    text = edited(TILED, [
+        ("def project(i, a, w_slot,", "def project(i, a, out, w_slot,"),
+        ("    pl.matmul(acc, left, right)\n",
+         "    pl.matmul(acc, left, right)\n    pl.store(out, acc, [i * BLOCK, 0])\n"),
+        ("project(i, a, w_slot,", "project(i, a, out, w_slot,"),
+        ("            finish(i, sub_id,", f"            finish({shifted}, sub_id,"),
+    ])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and f"offset by the run-time value of {named} differently" in message, message
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    shapes = {"a": (160, 32), "out": (256, 32)}  # room for the stores past the last block
+    rows = verify(text, code, "tiled_scale_kernel", shapes=shapes, scalars={"scale": 0.5, "ApplyRelu": 0},
+                  block_dim=2).rows
+    assert [row.verdict for row in rows] == ["ok", "race"]
+
+
+def test_a_tile_address_computed_from_the_block_count_is_refused():
+    text = edited(TILED, [("            addrs=0x8000,\n            mutex_ids=[10, 11],",
+                           "            addrs=0x8000 + (pl.get_block_num() - 1) * 0x1000,\n"
+                           "            mutex_ids=[10, 11],")])
+    messages = [m for c, m in _findings(text) if c == "PTO061"]
+    assert messages and "depends on the run-time value of `get_block_num()`" in messages[0]
+
+
+@pytest.mark.parametrize("edits", [
+    [("                consume(before.row, sub_id, out, x_db, r_db)\n",
+      "                consume((core_id + (t - 1) * num_cores) * TILE, sub_id, out, x_db, r_db)\n")],
+    [("    for t in pl.range(0, my_n + 1):\n", "    for u in pl.range(1, my_n + 2):\n        t = u - 1\n")],
+], ids=["previous-tile", "shifted-beats"])
+def test_the_neighbouring_tile_of_a_block_is_proven_and_verified(edits):
+    text = edited(HAND, edits)
+    assert _findings(text) == []
+    for blocks, tiles in ((1, 3), (2, 5), (3, 7)):
+        assert _hand_verdicts(text, tiles, blocks) == ["ok", "ok"], (blocks, tiles)
