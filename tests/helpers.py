@@ -103,3 +103,27 @@ def edited(text: str, edits) -> str:
 def error_messages(result) -> list[str]:
     """The messages of a transpile's errors."""
     return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+#: `examples/hand_pipelined.py` (six tiles, one block) as production kernels write it: a
+#: `pl.DYNAMIC` number of tiles spread over the blocks, each block running one beat more than
+#: its tiles (`my_n`), its tile `core_id + t * num_cores`, the drain's ids following `my_n % 2`
+OVER_BLOCKS = [
+    ("    a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],", "    a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],"),
+    ("    out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],\n):\n",
+     "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n):\n"
+     "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+     "    num_cores = pl.get_block_num()\n"
+     "    n_blocks = a.shape[0] // TILE\n"
+     "    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n"),
+    ("    for t in pl.range(0, N + 1):", "    for t in pl.range(0, my_n + 1):"),
+    ("        now.row = t * TILE", "        now.row = (core_id + t * num_cores) * TILE"),
+    ("            if t < N:", "            if t < my_n:"),
+    ("event_id=EV_FREE[N % 2])", "event_id=EV_FREE[my_n % 2])"),
+    ("event_id=EV_FREE[(N + 1) % 2])", "event_id=EV_FREE[(my_n + 1) % 2])"),
+]
+
+
+def hand_pipelined_over_blocks() -> str:
+    """The hand-pipelined example over any number of tiles and blocks (`OVER_BLOCKS`)."""
+    return edited((ROOT / "examples" / "hand_pipelined.py").read_text(encoding="utf-8"), OVER_BLOCKS)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, hand_pipelined_over_blocks
 from pto_transpile import codes, transpile
 from sim_runtime import verify
 
-HAND = (Path(__file__).parent / "kernels" / "hand_pipelined_rows.py").read_text()
+HAND = hand_pipelined_over_blocks()
 TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
 HAND_NAME = "hand_pipelined_kernel"
 

@@ -10,15 +10,13 @@ the emulator shows them."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from helpers import edited
+from helpers import edited, hand_pipelined_over_blocks
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = (Path(__file__).parent / "kernels" / "hand_pipelined_rows.py").read_text()
+KERNEL = hand_pipelined_over_blocks()
 NAME = "hand_pipelined_kernel"
 
 
