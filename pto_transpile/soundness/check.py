@@ -808,9 +808,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     where = kernel.node.name
     for origin in roots:
         if origin in found.in_address:
-            return Problem("nonuniform", f"a GM offset depends on {_root_words(origin)}, the trip count of a loop, "
-                                         "so the check cannot prove the loop for every trip count; to make it "
-                                         "provable, compute GM offsets from the loop variable only", where)
+            detail = (f"a GM offset depends on {_root_words(origin)}, the trip count of a loop, so the check cannot "
+                      "prove the loop for every trip count; to make it provable, compute GM offsets from the loop "
+                      "variable only")
+            # a hand-pipelined kernel outside the argument is not shown wrong: it is not checked
+            return Problem("undecided", f"the check cannot follow this: {detail}", where) if hand \
+                else Problem("nonuniform", detail, where)
     # two loops bounded by different expressions of one dimension (`x.shape[0] // 32` and
     # `x.shape[0] // 64`) are enumerated as if independent: every pair of counts the dimension
     # gives is among the pairs run, and the argument holds for each loop whatever the other does

@@ -21,7 +21,7 @@ from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Eve
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
-from pto_transpile.soundness.uniform import BLOCK, block_words
+from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value
 from pto_transpile.soundness.values import (
     UNKNOWN,
     GroupV,
@@ -115,8 +115,9 @@ class PlCalls(InterpreterBase):
         """Tile addresses are fixed when the kernel is compiled: one computed from a scalar
         parameter or tiling data would be checked only at the values the check samples."""
         for v in (value if isinstance(value, (list, tuple)) else (value,)):
-            names = sorted({var[1] if var[0] == "scalar" else block_words(var) for var, _ in getattr(v, "form", ())
-                            if var[0] in ("scalar", "core")})
+            names = sorted({var[1] if var[0] == "scalar" else block_words(var) if var[0] == "core"
+                            else "a value computed from the block index or count"
+                            for var, _ in getattr(v, "form", ()) if var[0] == "scalar" or is_block_value(var)})
             if names:
                 where = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == keyword), node)
                 raise CannotModel(f"the tile address `{self._code_of(where)}` depends on the run-time value of "

@@ -148,6 +148,12 @@ class Uniform:
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn is operator.mod:
             per_core = [self.loops[v].label for v, _ in lf if v in self.loops and self.loops[v].per_core]
+            if _index(lf) and any(is_block_value(var) for var, _ in lf):
+                # `(t + core_id) % 2`: which residue a beat takes depends on the block, which the
+                # run follows at block 0 only
+                raise NonUniform(f"`{text}` takes a residue of the loop variable moved by the block index or count, "
+                                 "whose residues differ between blocks",
+                                 "take residues of the loop variable itself (`t % 2`)")
             if any(var[-1] == "blocks" for var, _ in lf):
                 # `(t * num_cores) % 2` alternates with one block and is constant with two
                 raise NonUniform(f"`{text}` takes a residue of a loop variable times the block count, whose "
@@ -386,7 +392,7 @@ class Uniform:
                                      "number of iterations")
             # what moves the access with a parameter or with the block (`core_id * T`, `num_cores`):
             # accesses of one tensor that move differently meet for some value
-            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v) or v[0] == "core"), key=repr)))
+            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v) or is_block_value(v)), key=repr)))
             if _residue(o):
                 coords.append(None)
                 continue
@@ -429,11 +435,11 @@ class Uniform:
                 moving = next(a for a in accs if any(a.shift))
                 names = sorted({_scalar_name(v) for a in accs for part in a.shift for v, _ in part})
                 raise NonUniform(f"`{tensor}` is written, and its accesses are offset by the run-time value of "
-                                 f"{', '.join(f'`{n}`' for n in names)} differently (`{moving.text}`), so they "
+                                 f"{', '.join(_quoted(n) for n in names)} differently (`{moving.text}`), so they "
                                  "overlap for some values",
                                  f"offset every access of `{tensor}` by the same expression of "
-                                 f"{', '.join(f'`{n}`' for n in names)}, or none",
-                                 claim=f"the kernel for every value of {', '.join(f'`{n}`' for n in names)}")
+                                 f"{', '.join(_quoted(n) for n in names)}, or none",
+                                 claim=f"the kernel for every value of {', '.join(_quoted(n) for n in names)}")
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
             if not self._kept_apart(accs):
@@ -570,9 +576,22 @@ def _scalar(var: tuple) -> bool:
     return var[0] == "scalar" or var[0] == "derived" and any(r[0] == "scalar" for r in var[2])
 
 
+def _quoted(name: str) -> str:
+    """A parameter's name as code; words that already quote their code as they are."""
+    return name if "`" in name else f"`{name}`"
+
+
+def is_block_value(var: tuple) -> bool:
+    """The block index or count, or a value computed from them other than by adding and scaling
+    (`core_id % 2`, `num_cores // 2`: a variable of its own at each computation)."""
+    return var[0] == "core" or var[0] == "derived" and any(r[0] == "core" for r in var[2])
+
+
 def _scalar_name(var: tuple) -> str:
     if var[0] == "core":
         return block_words(var)
+    if var[0] == "derived" and not any(r[0] == "scalar" for r in var[2]):
+        return "a value computed from " + " and ".join(sorted(f"`{block_words(r)}`" for r in var[2] if r[0] == "core"))
     if var[0] == "scalar":
         return var[1]
     return next(r[1] for r in var[2] if r[0] == "scalar")

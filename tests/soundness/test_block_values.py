@@ -49,6 +49,9 @@ def test_an_event_id_computed_from_the_block_count_is_not_taken_for_its_value_at
 @pytest.mark.parametrize("shifted, named", [
     ("i + 2 * num_cores - 2", "`get_block_num()`"),  # one block: no shift; two: the block's next task
     ("i + 2 * core_id", "`get_block_idx() // get_subblock_num()`"),  # block 1 stores two tasks ahead
+    # computed other than by adding and scaling: a value of its own, that moves one access only
+    ("i + (num_cores + 1) % 2 * 2", "a value computed from `get_block_num()`"),
+    ("i + core_id % 2 * 2", "a value computed from `get_block_idx() // get_subblock_num()`"),
 ])
 def test_a_store_moved_by_a_block_value_apart_from_the_other_accesses_is_refused(shifted, named):
     text = edited(TILED, [
@@ -85,3 +88,23 @@ def test_the_neighbouring_tile_of_a_block_is_proven_and_verified(edits):
     assert _findings(text) == []
     for blocks, tiles in ((1, 3), (2, 5), (3, 7)):
         assert _hand_verdicts(text, tiles, blocks) == ["ok", "ok"], (blocks, tiles)
+
+
+def test_a_residue_of_the_beat_moved_by_the_block_count_is_refused():
+    # the vector cores wait on the other id than the cube sets at two blocks: never balanced
+    text = edited(HAND, [("event_id=EV_FULL[(t - 1) % 2])", "event_id=EV_FULL[((t - 1) + (num_cores + 1) % 2) % 2])")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO077" and "takes a residue of the loop variable moved by the block index or count" in message
+    assert _hand_verdicts(text, 3, 1) == ["ok", "ok"]
+    assert "imbalance" in _hand_verdicts(text, 3, 2)
+
+
+def test_a_hand_kernel_whose_offsets_use_its_trip_count_is_not_checked_rather_than_called_unsound():
+    # contiguous chunks per block (`core_id * my_n + t`): outside the argument, valid on the emulator
+    text = edited(HAND, [("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n",
+                          "    my_n = n_blocks // num_cores\n"),
+                         ("        now.row = (core_id + t * num_cores) * TILE",
+                          "        now.row = (core_id * my_n + t) * TILE")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO077", message
+    assert _hand_verdicts(text, 4, 2) == ["ok", "ok"]
