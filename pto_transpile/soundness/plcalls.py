@@ -111,17 +111,19 @@ class PlCalls(InterpreterBase):
         return TileTypeV(tuple(shape), mem, elem_bytes(dtype),
                          initial_valid(shape, valid) if known_valid and not at_run_time else (), layout, at_run_time)
 
-    def _compile_time(self, value: Any, keyword: str, node: cst.Call) -> None:
-        """Tile addresses are fixed when the kernel is compiled: one computed from a scalar
-        parameter or tiling data would be checked only at the values the check samples."""
+    def _compile_time(self, value: Any, keyword: str, node: cst.Call, what: str = "tile address") -> None:
+        """Tile addresses and mutex ids are fixed when the kernel is compiled: one computed from a
+        scalar parameter, tiling data or the block would be checked only at the values the check
+        samples (block 0 of one block)."""
         for v in (value if isinstance(value, (list, tuple)) else (value,)):
             names = sorted({var[1] if var[0] == "scalar" else block_words(var) if var[0] == "core"
                             else "a value computed from the block index or count"
                             for var, _ in getattr(v, "form", ()) if var[0] == "scalar" or is_block_value(var)})
             if names:
                 where = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == keyword), node)
-                raise CannotModel(f"the tile address `{self._code_of(where)}` depends on the run-time value of "
-                                  f"{', '.join(f'`{n}`' for n in names)}: the check proves tile addresses only "
+                raise CannotModel(f"the {what} `{self._code_of(where)}` depends on the run-time value of "
+                                  f"{', '.join(n if '`' in n or ' ' in n else f'`{n}`' for n in names)}: the check "
+                                  f"proves {what}{'es' if what.endswith('s') else 's'} only "
                                   "when they are compile-time constants (module constants, tiling-key fields)",
                                   where, kind="runtime")
 
@@ -152,6 +154,7 @@ class PlCalls(InterpreterBase):
         self._plain(kw.get("depth"), "the depth of", node)
         self._compile_time(addrs, "addrs", node)
         mutex = kw.get("mutex_ids")
+        self._compile_time(mutex, "mutex_ids", node, "mutex id")
         depth = kw.get("depth")
         if not isinstance(ttype, TileTypeV):
             raise CannotModel("the tile type of this group is not static", node)

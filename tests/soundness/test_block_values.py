@@ -70,12 +70,18 @@ def test_a_store_moved_by_a_block_value_apart_from_the_other_accesses_is_refused
     assert [row.verdict for row in rows] == ["ok", "race"]
 
 
-def test_a_tile_address_computed_from_the_block_count_is_refused():
-    text = edited(TILED, [("            addrs=0x8000,\n            mutex_ids=[10, 11],",
-                           "            addrs=0x8000 + (pl.get_block_num() - 1) * 0x1000,\n"
-                           "            mutex_ids=[10, 11],")])
+@pytest.mark.parametrize("declaration, what", [
+    ("            addrs=0x8000 + (pl.get_block_num() - 1) * 0x1000,\n            mutex_ids=[10, 11],",
+     "the tile address `0x8000 + (pl.get_block_num() - 1) * 0x1000` depends on the run-time value of "
+     "`get_block_num()`"),
+    ("            addrs=0x8000,\n            mutex_ids=[10 - (pl.get_block_num() + 1) % 2 * 10, 11],",
+     "the mutex id `[10 - (pl.get_block_num() + 1) % 2 * 10, 11]` depends on the run-time value of a value "
+     "computed from the block index or count"),
+])
+def test_a_tile_address_or_mutex_id_computed_from_the_block_count_is_refused(declaration, what):
+    text = edited(TILED, [("            addrs=0x8000,\n            mutex_ids=[10, 11],", declaration)])
     messages = [m for c, m in _findings(text) if c == "PTO061"]
-    assert messages and "depends on the run-time value of `get_block_num()`" in messages[0]
+    assert messages and what in messages[0], messages
 
 
 @pytest.mark.parametrize("edits", [
