@@ -800,7 +800,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     if isinstance(found, Problem):
         return found
     roots = found.roots
-    reads = tuple(sorted(label for label, origin in found.gm_reads.items() if origin not in roots))
+    # a read a trip count is computed from (`my_n = (counts[0] - core_id + ...) // num_cores`) is
+    # part of that root, which names it: sampled, the count would be a number, not the root
+    reads = tuple(sorted(label for label, origin in found.gm_reads.items()
+                         if not any(_holds(root, origin) for root in roots)))
     if reads:  # values read from GM once, used other than as a trip count: sampled as parameters are
         base = _configs(file, kernel, reads)
     if not roots:
@@ -952,6 +955,11 @@ _ORIGIN_OPS: dict[str, Callable[..., int]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
     "mod": operator.mod, "Minus": operator.neg,
 }
+
+
+def _holds(origin, part) -> bool:
+    """Does the run-time value `origin` (a nested tuple) hold `part`, or is it `part`?"""
+    return origin == part or isinstance(origin, tuple) and any(_holds(o, part) for o in origin)
 
 
 def _evaluate(origin, dims: dict, names: dict) -> int | None:

@@ -454,7 +454,8 @@ class Uniform:
                     why += (f"; `{guarded.text}` depends on {tests}, a test of the block index or count, which the "
                             "check follows both ways: it follows block 0, and another block may take what block 0 "
                             "does not")
-                loops = [{v for c in a.coords if c for v, _ in c[0] if v[0] == "loop"} for a in (named or accs)]
+                # (a loop variable times the block count is its loop's variable too)
+                loops = [{v[:2] for c in a.coords if c for v, _ in c[0] if v[0] == "loop"} for a in (named or accs)]
                 if len(set().union(*loops)) > 1 and not any(len(x) > 1 for x in loops):
                     # each moves with its own loop, and no barrier separates the loops
                     raise NonUniform(f"`{tensor}` is accessed by two loops that no `pl.system.sync_all()` of the "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from helpers import edited, hand_pipelined_over_blocks
@@ -114,3 +115,47 @@ def test_a_hand_kernel_whose_offsets_use_its_trip_count_is_not_checked_rather_th
     ((code, message),) = _findings(text)
     assert code == "PTO077", message
     assert _hand_verdicts(text, 4, 2) == ["ok", "ok"]
+
+
+GROUP = (Path(__file__).parent / "kernels" / "group_from_gm.py").read_text()
+#: the grouped matmul spread over the blocks: each takes every `num_cores`-th row block of the group
+GROUP_OVER_BLOCKS = [
+    ("    for i in pl.range(0, cnt):\n",
+     "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+     "    num_cores = pl.get_block_num()\n"
+     "    my_n = (cnt - core_id + num_cores - 1) // num_cores\n"
+     "    for j in pl.range(0, my_n):\n"
+     "        i = core_id + j * num_cores\n"),
+]
+
+
+def _group_verdicts(text: str, code: str, start: int, count: int, blocks: int) -> list[str]:
+    rows = (start + count + 2) * 32
+    tensors = {"starts": np.array([start, 0, 0, 0], dtype=np.int32),
+               "counts": np.array([count, 0, 0, 0], dtype=np.int32)}
+    shapes = {"x": (rows, 64), "out": (rows, 64)}
+    return [row.verdict for row in verify(text, code, "grouped_mm_kernel", shapes=shapes, scalars={"alpha": 0.5},
+                                          tensors=tensors, block_dim=blocks).rows]
+
+
+def test_a_transpiled_kernel_with_a_per_block_count_read_from_gm_is_proven_and_verified():
+    # the count is computed from `counts[0]`: part of the trip count, not sampled
+    text = edited(GROUP, GROUP_OVER_BLOCKS)
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.severity == "error"] == []
+    for start, count, blocks in ((0, 0, 1), (0, 5, 2), (1, 3, 3), (2, 7, 2)):
+        assert _group_verdicts(text, result.code, start, count, blocks) == ["ok", "ok"], (start, count, blocks)
+
+
+def test_a_store_at_the_beat_instead_of_the_block_tile_is_refused():
+    # the cube stores block `core_id + j * num_cores`, the vector cores block `core_id + j`: two
+    # strides, equal at one block only (at two, beat 2 of the vector cores meets beat 1 of the cube)
+    text = edited(GROUP, GROUP_OVER_BLOCKS + [
+        ("scale_store(start + i, sub_id", "scale_store(start + core_id + j, sub_id"),
+        ("def gmm_stage(blk, g, x, w,", "def gmm_stage(blk, g, x, w, out,"),
+        ("    pl.matmul(acc, left, right)\n",
+         "    pl.matmul(acc, left, right)\n    pl.store(out, acc, [blk * T, 0])\n"),
+        ("gmm_stage(start + i, g, x, w,", "gmm_stage(start + i, g, x, w, out,"),
+    ])
+    messages = [d.message for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
+    assert messages and "do not stay within one stride" in messages[0], messages
