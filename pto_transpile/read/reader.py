@@ -25,6 +25,7 @@ from pto_transpile.read.model import (
     CUBE,
     SCALAR,
     TUPLE,
+    UNKNOWN,
     VECTOR,
     Kernel,
     OuterPick,
@@ -447,6 +448,8 @@ class KernelReader:
         if isinstance(small, cst.Assign):
             value = small.value
             kind = infer(value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+            if kind == UNKNOWN:
+                kind = self._returned_kind(value)
             for target in small.targets:
                 self._bind_target(target.target, section, kind)
             names = [t.target.value for t in small.targets if isinstance(t.target, cst.Name)]
@@ -470,6 +473,24 @@ class KernelReader:
             self._bind_target(small.target, section, kind)
         elif isinstance(small, cst.AugAssign):
             self._bind_target(small.target, section, SCALAR)
+
+    def _returned_kind(self, value: cst.BaseExpression) -> str:
+        """The kind a call of a plain function of the file returns: its return annotation
+        (`-> int`, `-> pl.DT_INT32`), else the kind every `return` of its own body gives when
+        that is known without its arguments (`return pl.getval(t, 0)`: a scalar; `return ki *
+        TILE` is not: what `ki` is, is not known)."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return UNKNOWN
+        fn = self.file.helpers.get(value.func.value)
+        if not isinstance(fn, cst.FunctionDef) or value.func.value in self.kernel_bound:
+            return UNKNOWN
+        if fn.returns is not None:
+            return annotation_kind(fn.returns, self.pl.path)
+        returns = self.file.find(fn.body, cst.Return, skip_functions=True)
+        params = {p.name.value: UNKNOWN for p in (*fn.params.posonly_params, *fn.params.params,
+                                                  *fn.params.kwonly_params)}  # what it is given: not known
+        kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
+        return SCALAR if kinds == {SCALAR} else UNKNOWN
 
     def _declaration(self, names: list[str], call: cst.Call, line, section) -> None:
         path = self.pl.path(call.func)

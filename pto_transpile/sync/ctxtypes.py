@@ -70,8 +70,10 @@ class ScalarTypes:
     parameters bound to the argument types), and of expressions over them."""
 
     def __init__(self, file, kernel, fn: cst.FunctionDef | None = None, fixed: dict | None = None,
-                 active: set | None = None):
+                 active: set | None = None, containers: dict | None = None):
         self.file, self.kernel = file, kernel
+        #: a helper's parameters bound to a tile or tensor of the caller: its element dtype
+        self._containers: dict[str, str | None] = dict(containers or {})
         fn = fn if fn is not None else kernel.node
         self._params = {p.name.value: p for p in fn.params.params} if fixed is None else {}
         self._fixed: dict[str, str | None] = dict(fixed or {})
@@ -214,15 +216,21 @@ class ScalarTypes:
 
     def _helper(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
         """The type `fn` returns given the argument types (its own bindings followed once)."""
+        if fn.returns is not None:  # the author's word for it (`-> int`, `-> pl.DT_INT32`)
+            declared = _dtype_of_annotation(self.file, fn.returns)
+            if declared is not None:
+                return declared
         if fn in self._active:
             return None
         self._active.add(fn)
         try:
             params = [p.name.value for p in fn.params.params]
-            bound = {p: self.of(a.value) for p, a in zip(params, [a for a in call.args if a.keyword is None
-                                                                    and not a.star], strict=False)}
-            bound.update({a.keyword.value: self.of(a.value) for a in call.args if a.keyword is not None})
-            inner = ScalarTypes(self.file, self.kernel, fn, bound, self._active)
+            given = list(zip(params, [a for a in call.args if a.keyword is None and not a.star], strict=False))
+            given += [(a.keyword.value, a) for a in call.args if a.keyword is not None]
+            bound = {p: self.of(a.value) for p, a in given}
+            containers = {p: self.container_dtype(a.value) for p, a in given}
+            inner = ScalarTypes(self.file, self.kernel, fn, bound, self._active,
+                                {p: d for p, d in containers.items() if d is not None})
             result: str | None = "?"
             for ret in self.file.find(fn.body, cst.Return, skip_functions=True):
                 kind = inner.of(ret.value) if ret.value is not None else None
@@ -258,6 +266,8 @@ class ScalarTypes:
         if not isinstance(node, cst.Name):
             return None
         name = node.value
+        if name in self._containers:
+            return self._containers[name]
         group = self.kernel.slot_vars.get(name) or (name if name in self.kernel.buffers else None)
         if group is not None:
             return _group_dtype(self.file, self.kernel.buffers[group].call)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from helpers import edited, error_messages
 from pto_transpile import codes, transpile
@@ -98,3 +99,21 @@ def test_a_setval_into_gm_is_a_write_and_a_value_read_before_it_is_not_one_value
     assert any("`setval` on S of AIV0 writes `starts` while the kernel body, `getval`" in m for m in messages), messages
     code = transpile(text, path="group.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
     assert _verify(text, code, 1, 3).rows[1].verdict != "ok"
+
+
+@pytest.mark.parametrize("helper", ["def first(t):\n    return pl.getval(t, 0)\n",
+                                    "def first(t) -> int:\n    return t[0]\n"], ids=["getval", "annotated"])
+def test_a_value_read_by_a_helper_and_passed_whole_to_a_stage_is_a_scalar(helper):
+    # its kind comes from the helper's return annotation or from what every `return` gives, its
+    # type from the element it reads: it travels in the ctx ring (PTO054/PTO072 refused it)
+    text = edited(KERNEL, [
+        ("@pl.jit(", helper + "\n\n@pl.jit("), ("    start = starts[0]\n", "    start = first(starts)\n"),
+        ("def scale_store(blk, sub_id,", "def scale_store(blk0, i, sub_id,"),
+        ("    pl.store(out, yv, [blk * T + sub_id * HALF, 0])",
+         "    pl.store(out, yv, [(blk0 + i) * T + sub_id * HALF, 0])"),
+        ("scale_store(start + i, sub_id,", "scale_store(start, i, sub_id,"),
+    ])
+    result = transpile(text, path="group.py")
+    assert error_messages(result) == []
+    for start, count in ((0, 2), (2, 3)):
+        assert [row.verdict for row in _verify(text, result.code, start, count).rows] == ["ok", "ok"]
