@@ -634,8 +634,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
             found.roots.setdefault(var[1], zero)
         found.outer.update(v[1] for v in uni.outer)
         if pl is None:  # the serial kernel's reads: the generated one reads them where it does
-            found.gm_reads.update((label, origin) for label, origin in interp.gm_reads.items()
-                                  if label.split("[")[0] not in interp.gm_writes)
+            found.gm_reads.update((label, origin) for label, (origin, read) in interp.gm_reads.items()
+                                  if read not in interp.gm_writes)
         found.nested.update((a[1], b[1]) for a, b in uni.nested)
         found.periods |= uni.periods
         found.rings |= uni.rings

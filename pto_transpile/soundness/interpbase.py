@@ -109,7 +109,7 @@ class InterpreterBase:
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         #: label -> origin of each GM read taken as one value for the whole run (`OpEvents._read_value`)
-        self.gm_reads: dict[str, tuple] = {}
+        self.gm_reads: dict[str, tuple] = {}  #: label -> (origin, tensor read)
         self.gm_writes: set[str] = set()  #: GM tensors written so far in this run (`OpEvents._gm_written`)
         self.gm_read_counts: list[Counter[tuple]] = [Counter(), Counter(), Counter()]  #: per core: reads per element
         shared = file.caches.soundness

@@ -25,7 +25,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform
+from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform, is_block_value
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
 
 
@@ -172,8 +172,7 @@ class Loops(InterpreterBase):
         if any(var[0] in INDEX for f in forms.values() for var, _ in f):
             raise NonUniform(f"the trip count of `{text}` depends on an enclosing loop variable or counter",
                              "give the inner loop a trip count that does not change between iterations")
-        per_core = any(var[0] == "core" or var[0] == "derived" and any(r[0] == "core" for r in var[2])
-                       for part in ("start", "step") for var, _ in forms[part])
+        per_core = any(is_block_value(var) for part in ("start", "step") for var, _ in forms[part])
         if forms["start"] and not per_core or forms["step"] and not per_core:
             raise NonUniform(f"the start or step of `{text}` varies between runs",
                              "start the loop at a constant (or the block index) and step by 1 (or the block count)")

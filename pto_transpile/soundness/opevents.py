@@ -116,7 +116,7 @@ class OpEvents(InterpreterBase):
         counts = self.gm_read_counts[ctx.core]
         label = gm_read_label(element, counts[element])
         counts[element] += 1
-        self.gm_reads[label] = origin
+        self.gm_reads[label] = (origin, element[0])
         value = self.config.scalars.get(label)
         if isinstance(value, int) and not isinstance(value, bool) and origin not in self.trips:
             return Sym(value, ((("scalar", label), 1),))
@@ -128,8 +128,8 @@ class OpEvents(InterpreterBase):
         which the same sample would stand for: the run is refused (the discovery run leaves the
         reads of a tensor it sees written unsampled, so only a write it did not see comes here)."""
         self.gm_writes.add(tensor.name)
-        sampled = sorted(label for label in self.gm_reads if label.startswith(f"{tensor.name}[")
-                         and label in self.config.scalars)
+        sampled = sorted(label for label, (_, read) in self.gm_reads.items()
+                         if read == tensor.name and label in self.config.scalars)
         if sampled:
             raise CannotModel(f"the kernel writes `{tensor.name}`, whose element it reads as one value for the whole "
                               f"run (`{sampled[0]}`): another read of it may see the write", None, kind="runtime")

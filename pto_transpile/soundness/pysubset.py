@@ -32,7 +32,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import INDEX, NonUniform, roots_of
+from pto_transpile.soundness.uniform import BLOCK, BLOCK_COUNT, INDEX, NonUniform, block_only, roots_of
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -343,11 +343,11 @@ class PythonSubset(InterpreterBase):
         if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)):
             # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
             # num_cores`, the tiles of one core): named with them, as run-time values are
-            marked = [_block_mark(v, self._code_of(part)) for v, part in ((left, node.left), (right, node.right))] \
-                if isinstance(node, cst.BinaryOperation) else [None, None]
-            if all(m is not None or isinstance(v, Opaque) for m, v in zip(marked, (left, right), strict=True)):
-                return opaque_op(fn.__name__, *(v if m is None else Opaque(m)
-                                               for m, v in zip(marked, (left, right), strict=True)))
+            parts = [(v, part) for v, part in ((left, node.left), (right, node.right))] \
+                if isinstance(node, cst.BinaryOperation) else []
+            named = [v if isinstance(v, Opaque) else self._block_mark(v, part) for v, part in parts]
+            if named and all(v is not None for v in named):
+                return opaque_op(fn.__name__, *named)
         if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
             if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
                 raise nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
@@ -365,6 +365,18 @@ class PythonSubset(InterpreterBase):
             # a test on it would hold for the values run and be taken as settled for the rest
             return opaque_op(fn.__name__, left, right)
         return result
+
+    def _block_mark(self, value: Any, node) -> Opaque | None:
+        """A value computed from the block index and count only (`core_id`, `num_cores`) inside
+        a run-time value, named by its text and this run's number (block 0 of one; the two vector
+        cores may differ), never a bare number another expression could also give; None for
+        anything else."""
+        if not (isinstance(value, Sym) and value.form and not value.residue
+                and all(block_only(var) for var, _ in value.form)):
+            return None
+        kind = {(BLOCK_COUNT,): "count", ((BLOCK, 1),): "index"}.get(value.form, "other") if not value.const \
+            else "other"
+        return Opaque(("block", self._code_of(node), int(value), kind))
 
     def _varies(self, *values: Any) -> bool:
         """Whether a value the run follows at one value stands for others (`values.run_time`):
@@ -826,26 +838,6 @@ def opaque_operands(*values: Any) -> bool:
         isinstance(v, Opaque) or (isinstance(v, (int, float)) and not is_unknown(v)) for v in values)
 
 
-def _block_mark(value: Any, text: str) -> tuple | None:
-    """An origin for a value computed from the block index and count only (`core_id`,
-    `num_cores`) inside a run-time value: its text and this run's number (block 0 of one; the
-    two vector cores may differ), never a bare number another expression could also give."""
-    if not isinstance(value, Sym) or not value.form or value.residue:
-        return None
-    if not all(var[0] == "core" or var[0] == "derived" and var[2] and all(r[0] == "core" for r in var[2])
-               for var, _ in value.form):
-        return None
-    return "block", text, int(value), _block_kind(value)
-
-
-def _block_kind(value: Sym) -> str:
-    """"count" for the block count itself, "index" for the block index (`get_block_idx() //
-    get_subblock_num()`: what a per-core range starts at), "other" for anything else."""
-    if value.form == ((("core", "get_block_num"), 1),) and not value.const:
-        return "count"
-    if value.form == ((("core", "block"), 1),) and not value.const:
-        return "index"
-    return "other"
 
 
 def opaque_op(name: str, *values: Any) -> Opaque:

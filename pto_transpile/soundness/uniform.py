@@ -588,6 +588,11 @@ def is_block_value(var: tuple) -> bool:
     return var[0] == "core" or var[0] == "derived" and any(r[0] == "core" for r in var[2])
 
 
+def block_only(var: tuple) -> bool:
+    """`is_block_value`, computed from nothing else (no parameter, trip count or loop)."""
+    return var[0] == "core" or var[0] == "derived" and bool(var[2]) and all(r[0] == "core" for r in var[2])
+
+
 def _scalar_name(var: tuple) -> str:
     if var[0] == "core":
         return block_words(var)
