@@ -604,6 +604,8 @@ class _Found:
     root_periods: dict = field(default_factory=dict)
     #: the lengths of the rotations that join the periods (renamed ones do not: `live_lengths`)
     live: set = field(default_factory=set)
+    #: trip-count roots of the loops whose first or last iteration a test singles out
+    edged: set = field(default_factory=set)
 
 
 def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, hand: bool,
@@ -637,6 +639,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
             found.gm_reads.update((label, origin) for label, (origin, read) in interp.gm_reads.items()
                                   if read not in interp.gm_writes)
         found.nested.update((a[1], b[1]) for a, b in uni.nested)
+        found.edged.update(v[1] for v in uni.edged)
         found.periods |= uni.periods
         found.rings |= uni.rings
         found.depths |= uni.depths
@@ -701,6 +704,10 @@ class _Bounds:
     whole: int = 0
     #: trip-count root -> the `k` of its residues (`n % k`): a loop's counts cover each of them
     root_periods: dict = field(default_factory=dict)
+    #: outer loop's root -> the root of its one inner loop, for the outer loops whose
+    #: iterations are alike: one inner loop, itself in no other, and no test singling out the
+    #: first or the last iteration (`steady_pair`)
+    pairs: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -712,9 +719,31 @@ class _Bounds:
         inner += [p for root, p in found.root_periods.items() if root not in found.outer]
         inner_period = math.lcm(*inner) if inner and generated else period
         whole = math.lcm(1, *found.live) if generated else period
+        inners = [i for o, i in found.nested]
+        pairs = {o: i for o, i in found.nested
+                 if inners.count(i) == 1 and [p for p, _ in found.nested].count(o) == 1
+                 and all(x != o for _, x in found.nested) and o not in found.edged}
         return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
                    dict(found.rotations) if generated else {}, whole if period % whole == 0 else period,
-                   dict(found.root_periods))
+                   dict(found.root_periods), pairs)
+
+    @property
+    def paired(self) -> int:
+        """The fewest tasks of an inner loop whose outer loop's runs of two iterations hold
+        every situation of a longer run (`steady_pair`): `Z + W + 1`."""
+        return self.zone + self.ring + 1
+
+    def steady_pair(self, root, inner: int | None) -> bool:
+        """Does a run of two iterations of the outer loop `root`, whose inner loop runs `inner`
+        tasks, hold every situation of a run of more (docs/design.md, "Nested loops")? When
+        nothing rotates with a period (`L = 1` for both loops) and no test singles out the
+        outer loop's first or last iteration, a task's situation is where the boundaries lie
+        around it: the start and the end zone (`Z`), and the last task of one outer iteration and
+        the first of the next within `W`. With `inner >= Z + W + 1`, two iterations hold the
+        start zone and the end zone with no crossing in reach, the crossing between them with no
+        zone in reach, and a task with neither: every situation of every longer run."""
+        return (root in self.pairs and inner is not None and inner >= self.paired and self.inner_period == 1
+                and self.outer_period(root, inner) == 1)
 
     @property
     def inner(self) -> int:
@@ -751,6 +780,8 @@ class _Bounds:
     def outer(self, inner: int | None, root=None) -> int:
         """The same for an outer loop whose inner loop runs `inner` tasks: `reach` iterations
         at each end and one period of steady outer iterations between them (`outer_period`)."""
+        if self.steady_pair(root, inner):
+            return 2
         return max(max(OUTER_TRIPS), 2 * self.reach(inner) + self.outer_period(root, inner))
 
     def subsumed(self, count: int, outer: bool, inner: int | None = None, root=None) -> bool:
@@ -858,7 +889,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
-                                  loop_periods=b.loop_periods(found, trips)))
+                                  loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -868,7 +899,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
-                              loop_periods=b.loop_periods(found, middle)))
+                              loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs)))
     return configs
 
 
@@ -907,12 +938,16 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
         inners = [trips[i] - found.roots[i] if i in trips else counts[i]
                   for o, i in found.nested if o == origin and i in counts]
         rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None, origin)
+        out = next((o for o, i in b.pairs.items() if i == origin), None)
+        if out is not None and counts[out] >= 2 and b.steady_pair(out, counts[origin]) \
+                and b.steady_pair(out, b.paired):
+            rep = b.paired  # two outer iterations of Z + W + 1 tasks hold every situation
         shorter |= rep != counts[origin]
         trips[origin] = found.roots[origin] + rep
     if not shorter:
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
-                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips),
+                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots})]
 
 

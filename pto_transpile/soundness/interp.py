@@ -75,6 +75,11 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
                               f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
                               "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
+        edged = sorted({var[1] for var in self.uniform.edged} & self.config.alike, key=repr)
+        if edged:
+            raise CannotModel("a test singles out the first or the last iteration of a loop at some trip counts, after "
+                              "the check chose them for iterations that are all alike; test the loop variable in every "
+                              "iteration the same way", self.fn.name, kind="nonuniform")
         found = self.uniform.rot.loop_periods(groups=self.rotation_margin is not None)
         for root, k in self.uniform.root_periods.items():  # the residues of its own trip count too
             found[root] = math.lcm(found.get(root, 1), k)

@@ -95,6 +95,10 @@ class Config:
     #: the same per trip-count root of an inner loop: the period of its own iterations
     #: (`Rotations.loop_period`), which divides `period`
     loop_periods: dict = field(default_factory=dict)
+    #: trip-count roots of the outer loops whose counts were chosen for iterations that are all
+    #: alike (no test singles out the first or the last: `_Bounds.steady_pair`); a run finding
+    #: such a test is refused
+    alike: frozenset = frozenset()
     #: a long static kernel run at representative counts: each root's count in the kernel
     real_trips: dict = field(default_factory=dict)
     #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a

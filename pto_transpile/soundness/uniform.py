@@ -116,6 +116,9 @@ class Uniform:
     rot: Rotations = field(default_factory=Rotations)
     #: the residue being taken picks an entry of a certified sequence (`Rotations.pick_residues`)
     pick_index: bool = False
+    #: size variables of the loops whose first or last iteration a test singles out (`ki == 0`,
+    #: `t == core_id`, `ki == n - 1`): their iterations are not all alike (`_Bounds.steady_pair`)
+    edged: set = field(default_factory=set)
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
@@ -233,7 +236,7 @@ class Uniform:
                 # iteration, B >= 1 the block count), so the test singles out the first iteration
                 # when its outcome is one for every j * B >= 1
                 if _settled(op, a + a * start + diff.const, a):
-                    return result
+                    return self._edge(loop, result)
                 raise NonUniform(f"`{text}` singles out iterations other than the first of a per-core range",
                                  "test the loop variable only against the loop's start (`t == core_id`, "
                                  "`t > core_id`)")
@@ -245,13 +248,13 @@ class Uniform:
             if not rest:
                 d1 = a * (loop.start + 1) + diff.const  # the difference at the second iteration
                 if _settled(op, d1, a):
-                    return result
+                    return self._edge(loop, result)
                 raise NonUniform(f"`{text}` singles out iterations other than the first", fix)
             if loop.root is not None and rest == {loop.root: -a} and loop.root in self.roots:
                 # at the last iteration but one: ki = start + T - 2 and the root is T + zero
                 d1 = a * (loop.start - self.roots[loop.root] - 2) + diff.const
                 if _settled(op, d1, -a):
-                    return result
+                    return self._edge(loop, result)
                 raise NonUniform(f"`{text}` singles out iterations other than the last", fix)
             raise NonUniform(f"`{text}` compares the loop variable with a value that is not its trip count", fix)
         sizes = {v: c for v, c in rest.items() if self._trip_dependent(v)}
@@ -269,6 +272,12 @@ class Uniform:
             return result
         raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
                          "test the trip count only against 0 (`n > 0`)")
+
+    def _edge(self, loop: Loop | None, result: bool) -> bool:
+        """A test that singles out the first or the last iteration of `loop`: remembered."""
+        if loop is not None and loop.root is not None:
+            self.edged.add(loop.root)
+        return result
 
     def _empty_settled(self, op, var: tuple, d0: int, t: int) -> bool:
         """Is `op(d, 0)` the same for every value of the root `var` that gives the loop no

@@ -167,13 +167,14 @@ def test_the_emulator_agrees_on_the_outer_phase_defect():
     assert row.verdict != "ok", (row.verdict, row.message)
 
 
-@pytest.mark.parametrize("preload, counts", [(1, (3, 11)), (2, (3, 15))])
+@pytest.mark.parametrize("preload, counts", [(1, (2, 9)), (2, (2, 12))])
 def test_flash_attention_runs_at_the_counts_its_periods_give(monkeypatch, preload, counts):
     # every rotation of FlashAttention only picks among interchangeable entries (its tile
     # groups' slots, `gmax_buf[q_count % 3]` and the other tuples, the event-id lists, the ctx
     # ring, `q_l1_db`'s index counter: `renaming.py`, `renamed.py`), so both loops repeat every
-    # iteration: the KV loop runs two boundary zones of 5 (preload 1) or 7 tasks (preload 2) and
-    # one more, the query loop its two boundary iterations and one more
+    # iteration, and no test singles out a query tile: two query tiles of Z + W + 1 KV tiles
+    # (Z = 5 and W = 3 at preload 1, 7 and 4 at preload 2) hold the start zone, the end zone and
+    # the crossing from one query tile to the next, each out of the others' reach
     runs = _runs(monkeypatch)
     text = resized(fixed_flash_attention(), 4096, 32768)
     assert _errors_at(text, preload) == []
@@ -185,3 +186,43 @@ def test_flash_attention_runs_at_the_counts_its_periods_give(monkeypatch, preloa
 def _errors_at(text: str, preload: int) -> list[str]:
     result = transpile(text, path="flash_attention_dn.py", preload=preload)
     return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+@pytest.mark.parametrize("m, n, wrong", [(2, 64, False), (3, 8, True), (32, 64, True)])
+def test_a_defect_between_two_middle_outer_iterations_is_refused(monkeypatch, m, n, wrong):
+    # the first task of every outer iteration but the first and the last writes what the last
+    # task of the one before reads: two outer iterations hold no such crossing, so an outer loop
+    # whose first or last iteration a test singles out keeps a steady iteration between them
+    runs = _runs(monkeypatch)
+    errors = _errors(_variants().middle_crossing_defect(m, n), "middle_crossing_defect.py")
+    assert bool(errors) == wrong, errors
+    if m == 32:
+        assert "stage `scale_store`" in errors[0] and "stage `fill_row`" in errors[0], errors
+        outer = [count for c in runs for origin, count in c.trips.items() if "M" in repr(origin)]
+        assert outer and min(outer) >= 3, [c.trips for c in runs]
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("m, same", [(2, True), (3, False)])
+def test_the_emulator_agrees_on_the_middle_crossing_defect(m, same):
+    from sim_runtime.verify import verify
+
+    text = _variants().middle_crossing_defect(m, 8)
+    code = transpile(text, path="middle_crossing_defect.py", _skip_rules=["PTO061"]).code
+    row = verify(text, code, "kernel", path="middle_crossing_defect.py").rows[-1]
+    assert (row.verdict == "ok") == same, (row.verdict, row.message)
+
+
+def test_a_test_the_discovery_run_missed_refuses_the_kernel(monkeypatch):
+    # the counts chosen for outer iterations that are all alike are checked by every run: one
+    # that meets a test of the first or the last outer iteration refuses the kernel
+    real = check_module._discover
+
+    def blind(*args, **kwargs):
+        found = real(*args, **kwargs)
+        found.edged.clear()
+        return found
+
+    monkeypatch.setattr(check_module, "_discover", blind)
+    errors = _errors(_variants().middle_crossing_defect(32, 64), "middle_crossing_defect.py")
+    assert errors and "a test singles out the first or the last iteration" in errors[0], errors

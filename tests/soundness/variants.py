@@ -111,6 +111,16 @@ def accumulate_only() -> str:
                 ("fill_row(ki, sub_id, total, z_vec)", "fill_row(ki, sub_id, out, z_vec)"))
 
 
+def middle_crossing_defect(m: int, n: int) -> str:
+    """`outer_phase_defect` with the write in the first task of every outer iteration but the
+    first and the last (`qi > 0`, `qi < M - 1`): pipelined, the last `scale_store` of the outer
+    iteration before sees it, with 3 outer iterations or more; a run of 2 holds no such task."""
+    return edit(outer_phase_defect(m, n),
+                ("        if q_count % 12 == 9:\n            pl.full(w_vec, 3.0)\n",
+                 "        if qi > 0:\n            if qi < M - 1:\n                pl.full(w_vec, 3.0)\n"),
+                ("fill_row(ki, tick, q_count,", "fill_row(ki, qi, tick, q_count,"))
+
+
 #: name -> the kernel's text, for parametrised tests
 def vf_clamped_17() -> str:
     """`vf_count` with the count clamped to 17 registers (`min(d, 17)`): one past the tile for
