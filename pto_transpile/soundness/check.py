@@ -708,6 +708,8 @@ class _Bounds:
     #: iterations are alike: one inner loop, itself in no other, and no test singling out the
     #: first or the last iteration (`steady_pair`)
     pairs: dict = field(default_factory=dict)
+    #: trip-count roots of the loops whose first or last iteration a test singles out
+    edged: frozenset = frozenset()
 
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
@@ -725,25 +727,31 @@ class _Bounds:
                  and all(x != o for _, x in found.nested) and o not in found.edged}
         return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
                    dict(found.rotations) if generated else {}, whole if period % whole == 0 else period,
-                   dict(found.root_periods), pairs)
+                   dict(found.root_periods), pairs, frozenset(found.edged))
 
     @property
     def paired(self) -> int:
         """The fewest tasks of an inner loop whose outer loop's runs of two iterations hold
-        every situation of a longer run (`steady_pair`): `Z + W + 1`."""
-        return self.zone + self.ring + 1
+        every situation of a longer run (`steady_pair`): `Z + W + 2`, the last task of the first
+        iteration (`n - 1`) out of the reach of a task whose neighbourhood holds no boundary."""
+        return self.zone + self.ring + 2
+
+    def alike(self, root, inner: int | None) -> bool:
+        """Are the iterations of the outer loop `root`, whose inner loop runs `inner` tasks, all
+        alike but where the boundaries lie (docs/design.md, "Alike outer iterations")? Nothing
+        rotates with a period (`L = 1` for both loops) and no test singles out the outer loop's
+        first or last iteration: a task's situation is then where the start zone, the end zone
+        (`Z` tasks each) and the crossings from one outer iteration to the next (every `inner`
+        tasks) lie around it."""
+        return (root in self.pairs and inner is not None and inner >= 1 and self.inner_period == 1
+                and self.outer_period(root, inner) == 1)
 
     def steady_pair(self, root, inner: int | None) -> bool:
-        """Does a run of two iterations of the outer loop `root`, whose inner loop runs `inner`
-        tasks, hold every situation of a run of more (docs/design.md, "Nested loops")? When
-        nothing rotates with a period (`L = 1` for both loops) and no test singles out the
-        outer loop's first or last iteration, a task's situation is where the boundaries lie
-        around it: the start and the end zone (`Z`), and the last task of one outer iteration and
-        the first of the next within `W`. With `inner >= Z + W + 1`, two iterations hold the
-        start zone and the end zone with no crossing in reach, the crossing between them with no
-        zone in reach, and a task with neither: every situation of every longer run."""
-        return (root in self.pairs and inner is not None and inner >= self.paired and self.inner_period == 1
-                and self.outer_period(root, inner) == 1)
+        """Does a run of two iterations of such an outer loop hold every situation of a run of
+        more? With `inner >= Z + W + 2` tasks (`paired`), two iterations hold the start zone and
+        the end zone with no crossing in reach, the crossing between them with no zone in reach,
+        and a task whose neighbourhood holds no boundary at all."""
+        return self.alike(root, inner) and inner is not None and inner >= self.paired
 
     @property
     def inner(self) -> int:
@@ -780,9 +788,16 @@ class _Bounds:
     def outer(self, inner: int | None, root=None) -> int:
         """The same for an outer loop whose inner loop runs `inner` tasks: `reach` iterations
         at each end and one period of steady outer iterations between them (`outer_period`)."""
-        if self.steady_pair(root, inner):
-            return 2
-        return max(max(OUTER_TRIPS), 2 * self.reach(inner) + self.outer_period(root, inner))
+        if self.alike(root, inner):
+            # two zones and a task of every place between crossings: `T >= 2Z + inner` tasks,
+            # or two iterations (`steady_pair`)
+            assert inner is not None
+            return 2 if self.steady_pair(root, inner) else -(-2 * self.zone // inner) + 1
+        # a loop whose first or last iteration a test singles out: its steady iterations differ
+        # from both, and two of them side by side are a situation of their own (the last task of
+        # one beside the first of the next, neither the first nor the last iteration)
+        steady = self.outer_period(root, inner) + (1 if root in self.edged else 0)
+        return max(max(OUTER_TRIPS), 2 * self.reach(inner) + steady)
 
     def subsumed(self, count: int, outer: bool, inner: int | None = None, root=None) -> bool:
         """A count whose run holds no situation the run one period longer does not: exactly
@@ -792,8 +807,20 @@ class _Bounds:
         trip count")."""
         if not outer:
             return count == 2 * self.zone
+        if root in self.edged:
+            # its first and last iterations differ from the others, and only a run this short
+            # puts them side by side (the last task of the first beside the first of the last)
+            return False
         period = self.outer_period(root, inner)
         return count == 2 * self.reach(inner) and self.outer(inner, root) == count + period
+
+    def inner_representative(self, trips: int, outer_trips: int, root) -> int:
+        """The representative count of the one inner loop of the outer loop `root` (`pairs`)
+        when the outer loop runs `outer_trips` iterations: two outer iterations of `paired`
+        tasks hold every situation of a run of more iterations and tasks (`steady_pair`)."""
+        if outer_trips >= 2 and self.steady_pair(root, trips) and self.steady_pair(root, self.paired):
+            return self.paired
+        return self.representative(trips, False)
 
     def representative(self, trips: int, outer: bool, inner: int | None = None, root=None) -> int:
         """The count whose one run stands for a run of `trips` iterations: `trips` itself below
@@ -937,11 +964,11 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     for origin in sorted(found.roots, key=lambda o: o in found.outer):
         inners = [trips[i] - found.roots[i] if i in trips else counts[i]
                   for o, i in found.nested if o == origin and i in counts]
-        rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None, origin)
         out = next((o for o, i in b.pairs.items() if i == origin), None)
-        if out is not None and counts[out] >= 2 and b.steady_pair(out, counts[origin]) \
-                and b.steady_pair(out, b.paired):
-            rep = b.paired  # two outer iterations of Z + W + 1 tasks hold every situation
+        if out is not None:
+            rep = b.inner_representative(counts[origin], counts[out], out)
+        else:
+            rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None, origin)
         shorter |= rep != counts[origin]
         trips[origin] = found.roots[origin] + rep
     if not shorter:

@@ -167,14 +167,15 @@ def test_the_emulator_agrees_on_the_outer_phase_defect():
     assert row.verdict != "ok", (row.verdict, row.message)
 
 
-@pytest.mark.parametrize("preload, counts", [(1, (2, 9)), (2, (2, 12))])
+@pytest.mark.parametrize("preload, counts", [(1, (2, 10)), (2, (2, 13))])
 def test_flash_attention_runs_at_the_counts_its_periods_give(monkeypatch, preload, counts):
     # every rotation of FlashAttention only picks among interchangeable entries (its tile
     # groups' slots, `gmax_buf[q_count % 3]` and the other tuples, the event-id lists, the ctx
     # ring, `q_l1_db`'s index counter: `renaming.py`, `renamed.py`), so both loops repeat every
-    # iteration, and no test singles out a query tile: two query tiles of Z + W + 1 KV tiles
-    # (Z = 5 and W = 3 at preload 1, 7 and 4 at preload 2) hold the start zone, the end zone and
-    # the crossing from one query tile to the next, each out of the others' reach
+    # iteration, and no test singles out a query tile: two query tiles of Z + W + 2 KV tiles
+    # (Z = 5 and W = 3 at preload 1, 7 and 4 at preload 2) hold the start zone, the end zone,
+    # the crossing from one query tile to the next, each out of the others' reach, and a task
+    # none of them reaches
     runs = _runs(monkeypatch)
     text = resized(fixed_flash_attention(), 4096, 32768)
     assert _errors_at(text, preload) == []
@@ -202,12 +203,22 @@ def test_a_defect_between_two_middle_outer_iterations_is_refused(monkeypatch, m,
         assert outer and min(outer) >= 3, [c.trips for c in runs]
 
 
+@pytest.mark.parametrize("m, n, wrong", [(3, 8, False), (4, 8, True), (32, 64, True)])
+def test_a_defect_between_two_steady_outer_iterations_is_refused(m, n, wrong):
+    # both the write and the read are guarded to the middle outer iterations: only two of them
+    # side by side show it, so a loop whose first or last iteration a test singles out runs
+    # two steady iterations between its boundary ones (32 x 64 was proven at 3 outer iterations)
+    errors = _errors(_variants().middle_middle_defect(m, n), "middle_middle_defect.py")
+    assert bool(errors) == wrong, errors
+
+
 @pytest.mark.emulator
-@pytest.mark.parametrize("m, same", [(2, True), (3, False)])
-def test_the_emulator_agrees_on_the_middle_crossing_defect(m, same):
+@pytest.mark.parametrize("make, m, same", [("middle_crossing_defect", 2, True), ("middle_crossing_defect", 3, False),
+                                           ("middle_middle_defect", 3, True), ("middle_middle_defect", 4, False)])
+def test_the_emulator_agrees_on_the_middle_crossing_defects(make, m, same):
     from sim_runtime.verify import verify
 
-    text = _variants().middle_crossing_defect(m, 8)
+    text = getattr(_variants(), make)(m, 8)
     code = transpile(text, path="middle_crossing_defect.py", _skip_rules=["PTO061"]).code
     row = verify(text, code, "kernel", path="middle_crossing_defect.py").rows[-1]
     assert (row.verdict == "ok") == same, (row.verdict, row.message)

@@ -121,6 +121,19 @@ def middle_crossing_defect(m: int, n: int) -> str:
                 ("fill_row(ki, tick, q_count,", "fill_row(ki, qi, tick, q_count,"))
 
 
+def middle_middle_defect(m: int, n: int) -> str:
+    """`middle_crossing_defect` whose read is guarded the same way and whose write adds 1 (a
+    value that changes): the first task of a middle outer iteration writes what the last task
+    of the middle iteration before reads, so only two middle iterations side by side show it,
+    with 4 outer iterations or more."""
+    return edit(middle_crossing_defect(m, n), ("pl.full(w_vec, 3.0)", "pl.adds(w_vec, w_vec, 1.0)"),
+                ("def scale_store(ki, tick, sub_id,", "def scale_store(ki, qi, tick, sub_id,"),
+                ("    pl.add(y, y, w_vec)\n",
+                 "    if qi > 0:\n        if qi < M - 1:\n            pl.add(y, y, w_vec)\n"),
+                ("scale_store(ki, tick, sub_id, out, c_vec_db, y_db, w_vec)",
+                 "scale_store(ki, qi, tick, sub_id, out, c_vec_db, y_db, w_vec)"))
+
+
 #: name -> the kernel's text, for parametrised tests
 def vf_clamped_17() -> str:
     """`vf_count` with the count clamped to 17 registers (`min(d, 17)`): one past the tile for
