@@ -814,6 +814,11 @@ class _Bounds:
         period = self.outer_period(root, inner)
         return count == 2 * self.reach(inner) and self.outer(inner, root) == count + period
 
+    def held_by_pair(self, count: int, inner: int, root) -> bool:
+        """Does the run of two iterations of `paired` tasks (`steady_pair`) hold every situation
+        of the run of `count` iterations of the outer loop `root` of `inner` tasks each?"""
+        return count >= 2 and inner > self.paired and self.steady_pair(root, inner)
+
     def inner_representative(self, trips: int, outer_trips: int, root) -> int:
         """The representative count of the one inner loop of the outer loop `root` (`pairs`)
         when the outer loop runs `outer_trips` iterations: two outer iterations of `paired`
@@ -901,7 +906,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
         runs = {o: max(trips[o] - roots[o], 0) for o in roots}  # iterations each loop runs
-        if any(runs[out] > b.outer(runs[inner], out) for out, inner in nested):
+        if any(runs[out] > b.outer(runs[inner], out) or b.held_by_pair(runs[out], runs[inner], out)
+               for out, inner in nested):
             continue
         if any(b.subsumed(runs[o], False) for o in roots if o not in outer):
             continue

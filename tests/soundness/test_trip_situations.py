@@ -40,7 +40,8 @@ def _bounds(ring: int, edged: bool) -> _Bounds:
 def _dynamic_runs(b: _Bounds) -> set[tuple[int, int]]:
     """The (outer, inner) counts the check runs for two loops of run-time trip count."""
     return {(m, n) for n in range(b.inner + 1) if not b.subsumed(n, False)
-            for m in range(b.outer(n, OUTER) + 1) if not b.subsumed(m, True, n, OUTER) and m and n}
+            for m in range(b.outer(n, OUTER) + 1)
+            if not b.subsumed(m, True, n, OUTER) and not b.held_by_pair(m, n, OUTER) and m and n}
 
 
 def _static_run(b: _Bounds, m: int, n: int) -> tuple[int, int]:
