@@ -102,6 +102,7 @@ class _Memory:
         self.concurrent = concurrent
         self.twins_race = twins_race
         self.last_read: dict[tuple, _Record] = {}  #: (foot, pipe) -> the latest read record
+        self.dead_in: set[tuple] = set()  #: memories whose lists may hold dead reads
 
     def access(self, ev: Event, vc: tuple, comp: int) -> None:
         epoch = vc[comp]
@@ -117,6 +118,7 @@ class _Memory:
                     before = self.last_read.get((foot, comp))
                     if before is not None and before.epoch <= epoch:
                         before.dead = True
+                        self.dead_in.add(foot.key)
                     self.last_read[(foot, comp)] = rec
         if ev.writes:
             self.outcome.writers[(ev.core, ev.ident)] = ev
@@ -146,6 +148,16 @@ class _Memory:
         if self.concurrent:
             for r in writes:
                 self._conflicts(r, ev, foot, vc)
+        rid = (ev.core, ev.ident, index)
+        self.outcome.reaching[rid] = frozenset(self._seen(writes, r0, r1, c0, c1))
+        self.outcome.read_events[rid] = (ev, foot)
+
+    @staticmethod
+    def _seen(writes: list[_Record], r0: int, r1: int, c0: int, c1: int) -> list[WriterId]:
+        """The writers of `writes` (in order) whose part of the read rectangle no later write
+        of them covers. One write (the common case) hides nothing."""
+        if len(writes) < 2:
+            return [w.writer for w in writes]
         # the writes that overwrite what they cover, by position: only they can hide an earlier one
         covers = [(pos, w.foot) for pos, w in enumerate(writes) if not (w.foot.may or w.foot.window)]
         seen = []
@@ -159,35 +171,34 @@ class _Memory:
                 if any(w.r0 <= a0 and a1 <= w.r1 and w.c0 <= b0 and b1 <= w.c1 for _, w in covers[k:]):
                     continue
             seen.append(r.writer)
-        rid = (ev.core, ev.ident, index)
-        self.outcome.reaching[rid] = frozenset(seen)
-        self.outcome.read_events[rid] = (ev, foot)
+        return seen
 
     def _write(self, ev: Event, foot: Foot, vc: tuple, comp: int, epoch: int) -> None:
-        recs = self.by_key[foot.key]
-        keep: list[_Record] = []
-        r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: overlap and cover, inline
+        """Check the write against what it overlaps and drop what it overwrites. Only the
+        records it overlaps change: they are replaced in place, so the list is not rebuilt at
+        every write of its memory (dead reads are dropped first, when the memory has any)."""
+        key = foot.key
+        recs = self.by_key[key]
+        if key in self.dead_in:
+            self.dead_in.discard(key)
+            recs[:] = [r for r in recs if not r.dead]
+        r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
+        hits = [r for r in recs if r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1]
         definite = not (foot.may or foot.window)
-        gm = foot.key[0] == "GM"
-        for r in recs:
-            if r.dead:
-                continue
-            if r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1:
-                self._conflicts(r, ev, foot, vc)
-                covered = r0 <= r.r0 and r.r1 <= r1 and c0 <= r.c0 and r.c1 <= c1
-                split = (not r.write or gm) and not self.twins_race
-                if definite and (covered or split) and self._ordered(r, ev, vc):
-                    # overwritten after it: a later access that would race with the covered part
-                    # races with this write, or is ordered after both; keep what is not covered
-                    # (a tile read whole and written back in quarters by two cores). A GM write
-                    # keeps exactly the part it still holds: what the kernel leaves there
-                    if not covered:
-                        keep.extend(_Record(piece, r.write, r.comp, r.epoch, r.event)
-                                    for piece in _outside(r.foot, foot))
-                    continue
-            keep.append(r)
-        keep.append(_Record(foot, True, comp, epoch, ev))
-        self.by_key[foot.key] = keep
+        gm = key[0] == "GM"
+        for r in hits:
+            self._conflicts(r, ev, foot, vc)
+            covered = r0 <= r.r0 and r.r1 <= r1 and c0 <= r.c0 and r.c1 <= c1
+            split = (not r.write or gm) and not self.twins_race
+            if definite and (covered or split) and self._ordered(r, ev, vc):
+                # overwritten after it: a later access that would race with the covered part
+                # races with this write, or is ordered after both; keep what is not covered
+                # (a tile read whole and written back in quarters by two cores). A GM write
+                # keeps exactly the part it still holds: what the kernel leaves there
+                i = recs.index(r)
+                recs[i:i + 1] = [] if covered else [_Record(piece, r.write, r.comp, r.epoch, r.event)
+                                                    for piece in _outside(r.foot, foot)]
+        recs.append(_Record(foot, True, comp, epoch, ev))
 
     def finish(self) -> None:
         for key, recs in self.by_key.items():
