@@ -359,7 +359,10 @@ class PythonSubset(InterpreterBase):
             value = fn(int(left) if isinstance(left, Sym) else left, int(right) if isinstance(right, Sym) else right)
         except Exception:
             return UNKNOWN
-        result = self._uniform(lambda: self.uniform.binop(fn, left, right, value, self._code_of(node)), node)
+        try:
+            result = self.uniform.binop(fn, left, right, value, lambda: self._code_of(node))
+        except NonUniform as exc:
+            raise nonuniform(exc, node) from None
         if not isinstance(result, int) and self._varies(left, right):
             # `d / 2`, `d * 1.0`: a number the run follows at one value of `d` only; as itself,
             # a test on it would hold for the values run and be taken as settled for the rest

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -121,18 +122,20 @@ class Uniform:
     edged: set = field(default_factory=set)
 
     # --- arithmetic -----------------------------------------------------------------------
-    def binop(self, fn, left: Any, right: Any, value: Any, text: str) -> Any:
-        """`value = fn(left, right)` computed concretely; its form, or NonUniform."""
+    def binop(self, fn, left: Any, right: Any, value: Any, text: Callable[[], str]) -> Any:
+        """`value = fn(left, right)` computed concretely; its form, or NonUniform. `text()` is
+        the expression's code, asked for only by a message (the code of a node is printed the
+        first time it is asked for)."""
         lf, rf = _form(left), _form(right)
         lres, rres = _residue(left), _residue(right)
         if not isinstance(value, int) or isinstance(value, bool):
             if _index(lf) or _index(rf):
-                raise NonUniform(f"`{text}` computes a non-integer from the loop variable",
+                raise NonUniform(f"`{text()}` computes a non-integer from the loop variable",
                                  "use the loop variable only in integer GM offsets, boundary tests and `% k`")
             return value
         if fn in (operator.add, operator.sub):
             if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
-                raise NonUniform(f"`{text}` adds a residue to a value that grows with the loop variable",
+                raise NonUniform(f"`{text()}` adds a residue to a value that grows with the loop variable",
                                  "keep residues (`x % k`) apart from offsets")
             sign = 1 if fn is operator.add else -1
             return Sym(value, _add(lf, rf, sign), lres or rres, _const(left) + sign * _const(right),
@@ -154,18 +157,18 @@ class Uniform:
             if _index(lf) and any(is_block_value(var) for var, _ in lf):
                 # `(t + core_id) % 2`: which residue a beat takes depends on the block, which the
                 # run follows at block 0 only
-                raise NonUniform(f"`{text}` takes a residue of the loop variable moved by the block index or count, "
+                raise NonUniform(f"`{text()}` takes a residue of the loop variable moved by the block index or count, "
                                  "whose residues differ between blocks",
                                  "take residues of the loop variable itself (`t % 2`)")
             if any(var[-1] == "blocks" for var, _ in lf):
                 # `(t * num_cores) % 2` alternates with one block and is constant with two
-                raise NonUniform(f"`{text}` takes a residue of a loop variable times the block count, whose "
+                raise NonUniform(f"`{text()}` takes a residue of a loop variable times the block count, whose "
                                  "residues depend on the number of blocks",
                                  "take residues of the loop variable itself (`t % 2`)")
             if per_core and not rf:
                 # `t % 2` of `pl.range(core_id, n, num_cores)`: t moves by the block count, so
                 # which residues a block sees depends on how many blocks there are
-                raise NonUniform(f"`{text}` takes a residue of `{per_core[0]}`, the variable of a per-core range, "
+                raise NonUniform(f"`{text()}` takes a residue of `{per_core[0]}`, the variable of a per-core range, "
                                  "whose residues on each block depend on the number of blocks",
                                  "count the iterations with a counter (`j = j + 1` in the loop, then `j % k`) or let "
                                  "a tile group's `next()` pick the slot")
@@ -196,9 +199,9 @@ class Uniform:
             return self._derive(value, lf, rf, text, "divides the loop variable")
         return self._derive(value, lf, rf, text, "applies this operator to the loop variable")
 
-    def _derive(self, value: int, lf: tuple, rf: tuple, text: str, what: str) -> Sym:
+    def _derive(self, value: int, lf: tuple, rf: tuple, text: Callable[[], str], what: str) -> Sym:
         if _index(lf) or _index(rf):
-            raise NonUniform(f"`{text}` {what}: a value neither affine nor periodic in the loop variable",
+            raise NonUniform(f"`{text()}` {what}: a value neither affine nor periodic in the loop variable",
                              "use the loop variable only in affine GM offsets (`ki * TILE + c`), boundary tests "
                              "(`ki == 0`, `ki == n - 1`) and residues `% k` with a static `k`")
         roots = frozenset(_roots(lf) | _roots(rf))
@@ -212,7 +215,7 @@ class Uniform:
     def test(self, left: Any, right: Any, result: bool, text: str, op=operator.ne) -> bool:
         """A comparison between `left` and `right` (one of them a `Sym`): allowed when it only
         singles out the first iteration, the last or the empty loop; else NonUniform."""
-        diff = self.binop(operator.sub, left, right, int(left) - int(right), text)
+        diff = self.binop(operator.sub, left, right, int(left) - int(right), lambda: text)
         if not isinstance(diff, Sym) or diff.residue:
             return result  # periodic in the loop variable: its period is in `periods`
         form = dict(diff.form)
@@ -578,7 +581,10 @@ def _residue(value: Any) -> bool:
 
 
 def _index(form: tuple) -> bool:
-    return any(v[0] in INDEX for v, _ in form)
+    for v, _ in form:  # a loop, not `any`: asked of every operand of every operation
+        if v[0] in INDEX:
+            return True
+    return False
 
 
 def _scalar(var: tuple) -> bool:

@@ -128,7 +128,10 @@ def is_unknown(value: Any) -> bool:
 
 
 def known(*values: Any) -> bool:
-    return not any(isinstance(v, _Unknown) for v in values)
+    for v in values:  # a loop, not `any`: asked of the operands of every operation
+        if isinstance(v, _Unknown):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
