@@ -464,20 +464,19 @@ def _argument_difference(serial: tuple, piped: tuple) -> str | None:
     """The first parameter whose value differs, described; None when all agree. Numbers are
     compared by value, data read at run time (`Opaque`) by the read it comes from."""
     others = dict(piped)
-    for param, a in serial:
+    for param, a in serial:  # every stage invocation's every argument: the words only for a difference
         b = others.get(param, UNKNOWN)
-        name = f"`{param}`"
         if isinstance(a, StructV):
             if not isinstance(b, StructV):
-                return f"a struct as {name} in the serial kernel but not in the pipelined one"
+                return f"a struct as `{param}` in the serial kernel but not in the pipelined one"
             for f, v in a.fields.items():
                 w = b.fields.get(f, UNKNOWN)
                 if _compared(v) and not _same(v, w):
-                    return f"field `{f}` of {name} = {v!r} in the serial kernel but {w!r} in the pipelined one"
+                    return f"field `{f}` of `{param}` = {v!r} in the serial kernel but {w!r} in the pipelined one"
         elif _compared(a) and not _same(a, b):
-            return f"{name} = {a!r} in the serial kernel but {b!r} in the pipelined one"
+            return f"`{param}` = {a!r} in the serial kernel but {b!r} in the pipelined one"
         elif isinstance(a, TensorV) and not _same_tensor(a, b):
-            return f"tensor `{a.name}` as {name} in the serial kernel but something else in the pipelined one"
+            return f"tensor `{a.name}` as `{param}` in the serial kernel but something else in the pipelined one"
     return None
 
 

@@ -282,7 +282,7 @@ class OpEvents(InterpreterBase):
                 self._plain(list(offsets), "the GM offset", node)
             return
         self._uniform(lambda: self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0),
-                                                     write, self._code_of(node), epoch, foot.may), node)
+                                                     write, lambda: self._code_of(node), epoch, foot.may), node)
 
     # events --------------------------------------------------------------------------------
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:

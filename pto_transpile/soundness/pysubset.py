@@ -502,8 +502,8 @@ class PythonSubset(InterpreterBase):
                         if part is not None:
                             self.eval(part, ctx)
             # a view: the same tile (its whole extent, conservatively), a descriptor of its own
-            return AnyTileV(tuple(replace(t, desc=0) for t in obj.choices), obj.label) \
-                if isinstance(obj, AnyTileV) else replace(obj, desc=0)
+            return AnyTileV(tuple(self._view(t) for t in obj.choices), obj.label) \
+                if isinstance(obj, AnyTileV) else self._view(obj)
         if isinstance(obj, TensorV):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
@@ -532,6 +532,14 @@ class PythonSubset(InterpreterBase):
             if tiles and len(tiles) == len(obj):
                 return AnyTileV(tuple(tiles), "one of " + ", ".join(t.label for t in tiles))
         return UNKNOWN
+
+    def _view(self, tile: TileV) -> TileV:
+        """`tile` as a view (descriptor 0), made once per tile: tiles are immutable, and
+        `dataclasses.replace` costs more than the rest of the subscript."""
+        hit = self._views.get(id(tile))
+        if hit is None or hit[0] is not tile:
+            hit = self._views[id(tile)] = (tile, replace(tile, desc=0))
+        return hit[1]
 
     def _ring_index(self, ring: list, pick: cst.Subscript, ctx: Ctx) -> Any:
         """The index of a pick of a ctx-ring entry. A pick the certificate lists (the ring

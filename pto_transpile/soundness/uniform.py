@@ -74,12 +74,17 @@ class Access:
     tensor: str
     write: bool
     coords: tuple  #: per coordinate: (linear part, constant, extent) or None when not affine
-    text: str
+    #: the access's code, printed only when a message names it (`text`)
+    code: Callable[[], str]
     #: per coordinate: the scalar kernel parameters in it (`("scalar", name)`, or a value
     #: derived from them) with their coefficients: the part that moves with their values
     shift: tuple = ()
     epoch: int = 0  #: barriers of every core passed before it
     may: bool = False  #: made under a condition the check follows both ways
+
+    @property
+    def text(self) -> str:
+        return self.code()
 
 
 @dataclass
@@ -388,8 +393,9 @@ class Uniform:
         return var[0] == "derived" and any(r[0] == "size" for r in var[2])
 
     # --- GM offsets -------------------------------------------------------------------------
-    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: str, epoch: int = 0,
-                  may: bool = False) -> None:
+    def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: Callable[[], str],
+                  epoch: int = 0, may: bool = False) -> None:
+        """Record a GM access for `finish`; `text()` is its code, for a message."""
         coords: list = []
         shifts: list = []
         for o, e in zip(offsets, extents, strict=True):
@@ -399,7 +405,7 @@ class Uniform:
                 if self.discover:
                     self.in_address.update(r for v in trip for r in ([v] if v[0] == "size" else v[2]))
                 else:
-                    raise NonUniform(f"the GM offset `{text}` depends on the trip count",
+                    raise NonUniform(f"the GM offset `{text()}` depends on the trip count",
                                      "compute GM offsets from the loop variable only (`ki * TILE`), not from the "
                                      "number of iterations")
             # what moves the access with a parameter or with the block (`core_id * T`, `num_cores`):

@@ -59,8 +59,8 @@ class VectorCalls(InterpreterBase):
         or an address they bound."""
         name = fn.name
         try:
-            args = tuple(_vf_argument(v, self.uniform) for v in pos)
-            kwargs = tuple(sorted((k, _vf_argument(v, self.uniform)) for k, v in kw.items()))
+            args = tuple(self._vf_arg(v) for v in pos)
+            kwargs = tuple(sorted((k, self._vf_arg(v)) for k, v in kw.items()))
             return self._extents.extents(name, args, kwargs)
         except vfextent.Unmodelled as exc:
             # the function's own parameters that receive such a value, as its body names them
@@ -75,6 +75,16 @@ class VectorCalls(InterpreterBase):
                                   f"{receivers}, and the check cannot bound them for every value ({exc})", node,
                                   kind="runtime") from None
             raise CannotModel(f"which bytes vector function `{name}` reaches: {exc}", node) from None
+
+    def _vf_arg(self, value: Any) -> Any:
+        """`_vf_argument`, remembered per tile: tiles are immutable, and a group hands out the
+        same slot objects at every pick."""
+        if type(value) is not TileV:
+            return _vf_argument(value, self.uniform)
+        hit = self._tile_args.get(id(value))
+        if hit is None or hit[0] is not value:
+            hit = self._tile_args[id(value)] = (value, _vf_argument(value, self.uniform))
+        return hit[1]
 
     def _written(self, tile, spans, exact: bool, core: int) -> list[Foot]:
         """The feet of the bytes of the tile a call stores to: each span in whole 32-byte
