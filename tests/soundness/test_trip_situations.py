@@ -4,12 +4,15 @@ situation is: the kinds of the tasks within `W` of it (docs/design.md, "For ever
 A run of an outer loop of `m` iterations around an inner loop of `n` tasks is one stream of
 `m * n` tasks. A task's kind is where it stands: among the `F = R - 1` tasks of the fill or of
 the drain (and which), the first or the last task of its inner loop, and, when a test singles
-out the first or the last outer iteration, whether it belongs to one. With nothing rotating
-with a period (`L = 1`), two tasks whose neighbourhoods hold the same kinds behave alike, so a
-set of runs proves a longer run when every situation of the longer run stands in one of them.
-The model checks the counts the check runs for loops of run-time trip count (every count up to
-the bounds, but for the subsumed ones) and the one representative run of a long static kernel,
-against every run of up to 40 outer iterations of up to 30 tasks."""
+out the first or the last outer iteration, whether it belongs to one; and its state, the
+residue `tick % k` of a counter carried across both loops (one step a task, `step` more an
+outer iteration: its period in the inner loop is `k`, in the outer one `k / gcd(k, n + step)`;
+`k = 1` is nothing rotating with a period, `L = 1`). Two tasks whose neighbourhoods hold the
+same kinds behave alike, so a set of runs proves a longer run when every situation of the
+longer run stands in one of them. The model checks the counts the check runs for loops of
+run-time trip count (every count up to the bounds, but for the subsumed ones) and the one
+representative run of a long static kernel, against every run of up to 40 outer iterations of
+up to 30 tasks (30 x 24 with a period)."""
 
 from __future__ import annotations
 
@@ -20,14 +23,14 @@ from pto_transpile.soundness.check import _Bounds
 OUTER, INNER = ("outer",), ("inner",)
 
 
-def _situations(m: int, n: int, ring: int, edged: bool) -> set[tuple]:
+def _situations(m: int, n: int, ring: int, edged: bool, k: int = 1, step: int = 0) -> set[tuple]:
     fill, window, total = ring - 1, ring, m * n
 
     def kind(q: int):
         if q < 0 or q >= total:
             return None
         return (q if q < fill else None, total - 1 - q if total - 1 - q < fill else None, q % n == 0,
-                q % n == n - 1, edged and q < n, edged and q >= total - n)
+                q % n == n - 1, edged and q < n, edged and q >= total - n, (q + step * (q // n)) % k)
 
     return {tuple(kind(q) for q in range(p - window, p + window + 1)) for p in range(total)}
 
@@ -35,6 +38,13 @@ def _situations(m: int, n: int, ring: int, edged: bool) -> set[tuple]:
 def _bounds(ring: int, edged: bool) -> _Bounds:
     return _Bounds(ring=ring, period=1, zone=2 * ring - 1, inner_period=1,
                    pairs={} if edged else {OUTER: INNER}, edged=frozenset({OUTER} if edged else ()))
+
+
+def _periodic_bounds(ring: int, edged: bool, k: int, step: int) -> _Bounds:
+    """The numbers for the counter `tick % k`: what one outer iteration moves it by is
+    `1 * n + step` (`Rotations.outer_rotations`)."""
+    return _Bounds(ring=ring, period=k, zone=2 * ring - 1, inner_period=k, rotations={OUTER: [(k, 1, step)]},
+                   whole=k, edged=frozenset({OUTER} if edged else ()))
 
 
 def _dynamic_runs(b: _Bounds) -> set[tuple[int, int]]:
@@ -61,6 +71,20 @@ def test_the_runs_hold_every_situation_of_every_longer_run(ring, edged):
             real = _situations(m, n, ring, edged)
             assert real <= held, ("dynamic", m, n)
             assert real <= _situations(*_static_run(b, m, n), ring, edged), ("static", m, n, _static_run(b, m, n))
+
+
+@pytest.mark.parametrize("edged", [False, True], ids=["no edge test", "first or last tested"])
+@pytest.mark.parametrize("ring, k, step", [(2, 2, 0), (2, 3, 1), (3, 2, 1), (3, 3, 0), (3, 4, 2)])
+def test_the_runs_hold_every_situation_of_a_counter_with_a_period(ring, k, step, edged):
+    b = _periodic_bounds(ring, edged, k, step)
+    runs = _dynamic_runs(b)
+    held = set().union(*(_situations(m, n, ring, edged, k, step) for m, n in runs))
+    for m in range(1, 31):
+        for n in range(1, 25):
+            real = _situations(m, n, ring, edged, k, step)
+            assert real <= held, ("dynamic", m, n)
+            run = _static_run(b, m, n)
+            assert real <= _situations(*run, ring, edged, k, step), ("static", m, n, run)
 
 
 def test_alike_outer_iterations_take_two_of_z_plus_w_plus_two_tasks():
