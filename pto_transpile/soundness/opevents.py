@@ -75,8 +75,12 @@ class OpEvents(InterpreterBase):
             role = roles[i] if i < len(roles) else None
             if isinstance(value, TensorV):
                 write = op in GM_WRITE_OPS or op == "setval"  # `pl.setval(t, i, v)` writes an element of GM
-                offsets = pos[2] if len(pos) > 2 and op not in ("getval", "setval") else UNKNOWN
-                foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
+                if op in ("getval", "setval"):  # one element, at a linear offset
+                    foot, offsets = self._element_foot(value, pos[1] if len(pos) > 1 else kw.get("offset"),
+                                                       bool(ctx.may))
+                else:
+                    offsets = pos[2] if len(pos) > 2 else UNKNOWN
+                    foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
                 self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
                 (writes if write else reads).append(foot)
                 if write:
@@ -208,11 +212,11 @@ class OpEvents(InterpreterBase):
         return Opaque(("read", ev.core, ev.ident))
 
     def _gm_element(self, tensor: TensorV, node: cst.Subscript, role: str, ctx: Ctx) -> Any:
-        """A scalar read or write of GM (`t[i]`, `t[i] = v`) on the scalar pipe. Its footprint
-        is the whole tensor: the element's address is not followed, so it conflicts with every
-        other access of the tensor; a read's value is named by the read."""
+        """A scalar read or write of GM (`t[i]`, `t[i, j]`, `t[i] = v`) on the scalar pipe: the
+        element (`_element_foot`); a read's value is named by the read."""
         index = [self.eval(e.slice.value, ctx) for e in node.slice if isinstance(e.slice, cst.Index)]
-        foot = Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, bool(ctx.may), True)  # one element of it
+        foot, offsets = self._element_foot(tensor, index[0] if len(index) == 1 else tuple(index), bool(ctx.may))
+        self._record_gm(tensor, offsets, foot, "W" in role, node, self.epochs[ctx.core])
         if "W" in role:
             self._gm_written(tensor, ctx)
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
@@ -221,6 +225,30 @@ class OpEvents(InterpreterBase):
         # section) read one value; a write that could come between them is a conflict of its own
         element = _element(tensor, index[0] if len(index) == 1 else index)
         return self._read_value(ev, True, ctx, element) if role == "R" else Opaque(("read", "GM", ev.ident))
+
+    @staticmethod
+    def _element_foot(tensor: TensorV, index: Any, may: bool) -> tuple[Foot, Any]:
+        """The footprint of one element of a GM tensor, and its (row, column) for the
+        uniformity conditions (`_record_gm`). `index` is a linear offset over the declared
+        shape (`pl.getval(t, k)`, `t[k]`) or a row and a column (`t[i, j]`); the element is the
+        one the hardware reaches: row-major over the declared shape. A linear offset into a
+        2-D tensor is placed when it is a plain number and the row length is static; an
+        element that cannot be placed (an offset read from GM, a row length known only at run
+        time, a tensor of more dimensions) is the whole tensor, a superset."""
+        coords: Any = None
+        rank = len(tensor.shape)
+        if isinstance(index, tuple) and len(index) == 2 and rank == 2:
+            coords = index
+        elif not isinstance(index, tuple) and rank == 1:
+            coords = (index, 0)
+        elif not isinstance(index, tuple) and rank == 2 and type(index) is int and type(tensor.shape[1]) is int \
+                and tensor.shape[1] > 0:
+            coords = divmod(index, tensor.shape[1])
+        if coords is None or not all(isinstance(c, int) and not isinstance(c, bool) for c in coords):
+            return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True), UNKNOWN
+        r, c = coords
+        label = f"{tensor.name}[{int(r)}]" if rank == 1 else f"{tensor.name}[{int(r)}, {int(c)}]"
+        return Foot(("GM", tensor.name), int(r), int(r) + 1, int(c), int(c) + 1, label, may, False), [r, c]
 
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
