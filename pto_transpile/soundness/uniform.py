@@ -151,6 +151,12 @@ class Uniform:
                 by_blocks = _times_blocks(right, left)
             if by_blocks is not None:
                 return by_blocks
+            if _block_times_constant(left, right) or _block_times_constant(right, left):
+                # `core_id * my_n` (a block's first tile of contiguous chunks): 0 at block 0 for
+                # every trip count, one constant through each block's run, the same variable
+                # wherever it is computed (its factors name it)
+                factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
+                return Sym(value, ((("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block"), 1),))
             if not rf or not lf:
                 k = int(right) if not rf else int(left)
                 sym = right if rf else left
@@ -388,9 +394,11 @@ class Uniform:
         return (lo, hi) if a > 0 else (hi, lo)
 
     def _trip_dependent(self, var: tuple) -> bool:
+        """Does `var` change with a trip count in the run of block 0? (The block index times a
+        trip count, `_block_times_constant`, is 0 there: it moves the other blocks alike.)"""
         if var[0] == "size":
             return True
-        return var[0] == "derived" and any(r[0] == "size" for r in var[2])
+        return var[0] == "derived" and var[-1] != "block" and any(r[0] == "size" for r in var[2])
 
     # --- GM offsets -------------------------------------------------------------------------
     def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: Callable[[], str],
@@ -557,6 +565,16 @@ def _times_blocks(index: Any, blocks: Any) -> Sym | None:
     # `(t - 1) * num_cores`: the constant times the block count, a move with the block count
     count = ((BLOCK_COUNT[0], index.const),) if index.const else ()
     return Sym(int(index), tuple(((*var, "blocks"), c) for var, c in index.form) + count, False, 0, index.moving)
+
+
+def _block_times_constant(block: Any, other: Any) -> bool:
+    """`core_id * my_n`: the block index (block 0 in the run) times a value the same through the
+    block's run (a trip count, a parameter; no loop variable or counter). Its value is 0 at
+    block 0 whatever the trip count, and one constant on each other block: a GM offset by it
+    moves every access of the block alike, as the block index does."""
+    return (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK and not block.const
+            and not block.residue and isinstance(other, Sym) and bool(other.form) and not other.residue
+            and not any(var[0] in INDEX or var[-1] == "blocks" for var, _ in other.form))
 
 
 def _form(value: Any) -> tuple:

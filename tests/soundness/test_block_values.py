@@ -106,15 +106,40 @@ def test_a_residue_of_the_beat_moved_by_the_block_count_is_refused():
     assert "imbalance" in _hand_verdicts(text, 3, 2)
 
 
-def test_a_hand_kernel_whose_offsets_use_its_trip_count_is_not_checked_rather_than_called_unsound():
-    # contiguous chunks per block (`core_id * my_n + t`): outside the argument, valid on the emulator
-    text = edited(HAND, [("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n",
-                          "    my_n = n_blocks // num_cores\n"),
-                         ("        now.row = (core_id + t * num_cores) * TILE",
-                          "        now.row = (core_id * my_n + t) * TILE")])
+#: contiguous chunks per block: block b takes tiles b * my_n .. (b + 1) * my_n - 1
+CHUNKS = [("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n", "    my_n = n_blocks // num_cores\n"),
+          ("        now.row = (core_id + t * num_cores) * TILE", "        now.row = (core_id * my_n + t) * TILE")]
+
+
+def test_a_hand_kernel_over_contiguous_chunks_per_block_is_proven():
+    # `core_id * my_n` is 0 at block 0 whatever the count, and one constant through each other
+    # block's run: it moves every access of the block alike, as the block index does (it was
+    # "could not be checked", PTO077: a GM offset computed from the trip count)
+    text = edited(HAND, CHUNKS)
+    assert _findings(text) == []
+    for tiles, blocks in ((4, 2), (6, 3), (3, 1), (1, 2)):
+        assert _hand_verdicts(text, tiles, blocks) == ["ok", "ok"], (tiles, blocks)
+
+
+def test_a_defect_of_a_hand_kernel_over_contiguous_chunks_is_refused():
+    # the vector cores release a tile before reading it: the cube overwrites it from 3 tiles on
+    text = edited(HAND, CHUNKS + [
+        ("                consume(before.row, sub_id, out, x_db, r_db)\n"
+         "                pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[(t - 1) % 2])\n",
+         "                pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[(t - 1) % 2])\n"
+         "                consume(before.row, sub_id, out, x_db, r_db)\n")])
     ((code, message),) = _findings(text)
-    assert code == "PTO077", message
-    assert _hand_verdicts(text, 4, 2) == ["ok", "ok"]
+    assert code == "PTO068", message
+    assert "race" in _hand_verdicts(text, 6, 2)
+
+
+def test_a_chunk_start_that_moves_with_the_trip_count_at_block_0_is_not_checked():
+    # `(core_id + 1) * my_n` is `my_n` at block 0: the offsets depend on the trip count there,
+    # a product of two values that vary, a variable of its own wherever it is computed
+    text = edited(HAND, [CHUNKS[0], ("        now.row = (core_id + t * num_cores) * TILE",
+                                     "        now.row = ((core_id + 1) * my_n + t) * TILE")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO077" and "could not be checked" in message, message
 
 
 GROUP = (Path(__file__).parent / "kernels" / "group_from_gm.py").read_text()
