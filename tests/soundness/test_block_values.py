@@ -133,6 +133,24 @@ def test_a_defect_of_a_hand_kernel_over_contiguous_chunks_is_refused():
     assert "race" in _hand_verdicts(text, 6, 2)
 
 
+#: the transpiled kernel over contiguous chunks: block b takes rows b * chunk .. (b + 1) * chunk - 1
+TILED_CHUNKS = [("    for i in pl.range(core_id, n_blocks, num_cores):\n",
+                 "    chunk = n_blocks // num_cores\n"
+                 "    for j in pl.range(0, chunk):\n        i = core_id * chunk + j\n")]
+
+
+def test_a_pipeline_over_contiguous_chunks_per_block_is_proven_and_runs_as_the_serial_kernel():
+    # refused before: `core_id * chunk` was a variable of its own at each computation, so the
+    # load and the store of a task moved "differently" with the block
+    text = edited(TILED, TILED_CHUNKS)
+    assert _findings(text) == []
+    code = transpile(text, path="k.py").code
+    for blocks in (1, 2, 3):
+        rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32)},
+                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows
+        assert [row.verdict for row in rows] == ["ok", "ok"], (blocks, [row.message for row in rows])
+
+
 def test_a_chunk_start_that_moves_with_the_trip_count_at_block_0_is_not_checked():
     # `(core_id + 1) * my_n` is `my_n` at block 0: the offsets depend on the trip count there,
     # a product of two values that vary, a variable of its own wherever it is computed
