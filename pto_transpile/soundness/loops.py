@@ -123,6 +123,9 @@ class Loops(InterpreterBase):
             else:
                 zero = int(first.stop) - len(r)
             uni.roots.setdefault(root, zero)
+        if per_core:
+            uni.per_core.add(key)
+            uni.spread = True
         saved = uni.loops.get(key)
         uni.loops[key] = loop
         uni.active.append(loop)

@@ -122,6 +122,13 @@ class Uniform:
     rot: Rotations = field(default_factory=Rotations)
     #: the residue being taken picks an entry of a certified sequence (`Rotations.pick_residues`)
     pick_index: bool = False
+    #: the kernel spreads its work over the blocks: a per-core range, or a GM access whose place
+    #: moves with the block (`block_write`)
+    spread: bool = False
+    #: the variables of the per-core ranges (`pl.range(core_id, n, num_cores)`), one value per block
+    per_core: set = field(default_factory=set)
+    #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
+    shared_writes: list = field(default_factory=list)
     #: size variables of the loops whose first or last iteration a test singles out (`ki == 0`,
     #: `t == core_id`, `ki == n - 1`): their iterations are not all alike (`_Bounds.steady_pair`)
     edged: set = field(default_factory=set)
@@ -406,6 +413,7 @@ class Uniform:
         """Record a GM access for `finish`; `text()` is its code, for a message."""
         coords: list = []
         shifts: list = []
+        self.moves_with_block(offsets)
         for o, e in zip(offsets, extents, strict=True):
             form = _form(o)
             trip = [v for v, _ in form if v[0] not in INDEX and self._trip_dependent(v)]
@@ -426,6 +434,23 @@ class Uniform:
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may))
+
+    def block_write(self, tensor: str, offsets: Any, text: Callable[[], str]) -> None:
+        """A GM write whose place does not depend on the block (no block index, block value or
+        per-core loop variable in its offsets) is remembered: in a kernel that spreads its work
+        over the blocks, every block writes that place (`finish`)."""
+        parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
+        if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
+            return  # a place not known (data, a value the run cannot follow): not judged here
+        if not self.moves_with_block(parts):
+            self.shared_writes.append((tensor, text))
+
+    def moves_with_block(self, offsets: list | tuple) -> bool:
+        """Do these GM offsets depend on the block (`spread` when they do)?"""
+        moves = any(isinstance(o, Sym) and any(is_block_value(v) or v[-1] == "blocks" or v in self.per_core
+                                               for v, _ in o.form) for o in offsets)
+        self.spread |= moves
+        return moves
 
     def finish(self) -> None:
         """Every tensor written between two barriers of every core: its accesses there of
@@ -448,6 +473,15 @@ class Uniform:
                                  f"test residues of `{name}` by one modulus, or by moduli whose lcm is at most "
                                  f"{MAX_RESIDUE_PERIOD}",
                                  claim=f"the kernel for every value of `{name}`")
+        if self.spread and self.shared_writes:
+            tensor, text = self.shared_writes[0]
+            raise NonUniform(f"`{tensor}` is written at a place that does not depend on the block (`{text()}`), in a "
+                             "kernel that spreads its work over the blocks: every block writes it there, and two "
+                             "blocks race",
+                             "offset the write by the block (`core_id * ...`, or a per-core range "
+                             "`pl.range(core_id, n, num_cores)`), make it an atomic add, or write it from one block "
+                             "(`if core_id == 0:`)",
+                             claim="the kernel on more than one block")
         by_tensor: dict[tuple[str, int], list[Access]] = {}
         for acc in self.accesses:
             by_tensor.setdefault((acc.tensor, acc.epoch), []).append(acc)

@@ -151,6 +151,51 @@ def test_a_pipeline_over_contiguous_chunks_per_block_is_proven_and_runs_as_the_s
         assert [row.verdict for row in rows] == ["ok", "ok"], (blocks, [row.message for row in rows])
 
 
+#: the vector stage's store at a place every block takes: a counter of the block's own tasks,
+#: or the task's index within its chunk
+SHARED = {
+    "counter": [("    for i in pl.range(core_id, n_blocks, num_cores):\n",
+                 "    j = 0\n    for i in pl.range(core_id, n_blocks, num_cores):\n"),
+                ("            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+                 "            finish(j, sub_id, tiling.scale, out, proj_vec_db, res_db)\n        j = j + 1\n")],
+    "chunk index": TILED_CHUNKS + [("            finish(i, sub_id,", "            finish(j, sub_id,")],
+}
+
+
+@pytest.mark.parametrize("name", list(SHARED))
+def test_a_store_every_block_makes_at_the_same_place_is_refused(name):
+    # the blocks race on the rows of their first tasks (the emulator: at two blocks, not at one);
+    # accepted before, a race between blocks being outside what one block's run shows
+    text = edited(TILED, SHARED[name])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "`out` is written at a place that does not depend on the block " \
+        "(`pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])`)" in message, message
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    verdicts = {blocks: [row.verdict for row in verify(
+        text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32)},
+        scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows] for blocks in (1, 2)}
+    assert verdicts[1] == ["ok", "ok"] and "race" in verdicts[2], verdicts
+
+
+def test_a_store_of_one_block_is_not_taken_for_every_block():
+    # block 0 alone raises a flag after its tasks: a test of the block index guards it
+    text = edited(TILED, [("            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+                           "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"
+                           "    if core_id == 0:\n        with pl.section_vector():\n"
+                           "            if sub_id == 0:\n                pl.setval(done, 0, 1.0)\n"),
+                          ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+                           "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
+                           "    done: pl.Tensor[[1, 1], pl.DT_FP32],\n")])
+    every = text.replace("    if core_id == 0:\n        with", "    if True:\n        with")
+    assert _findings(text) == []
+    assert _findings(every)[0][0] == "PTO061"
+    for kernel, verdict in ((text, "ok"), (every, "race")):  # the emulator at two blocks
+        code = transpile(kernel, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+        rows = verify(kernel, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32), "done": (1, 1)},
+                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
+        assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
+
+
 def test_a_chunk_start_that_moves_with_the_trip_count_at_block_0_is_not_checked():
     # `(core_id + 1) * my_n` is `my_n` at block 0: the offsets depend on the trip count there,
     # a product of two values that vary, a variable of its own wherever it is computed
