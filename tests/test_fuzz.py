@@ -29,7 +29,8 @@ DEMO = (ROOT / "examples" / "seed_demo.py").read_text()
 ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
 FLASH = fixed_flash_attention()  # the fuzz's base: the example at the rows of its test (`campaign.kernel_files`)
 #: the file each mutator is tried on, where the demo offers it nothing (it makes no single tile)
-TEXTS = {"alias_tile": FLASH}
+TWO_LOOPS = (ROOT / "golden" / "two_loops" / "input.py").read_text()
+TEXTS = {"alias_tile": FLASH, "per_core_loop_shared": TWO_LOOPS}
 
 
 @functools.cache
@@ -557,6 +558,17 @@ def test_per_core_loop_spreads_every_loop_that_stores_and_leaves_per_core_kernel
         assert "for i in pl.range(core_id, N, " in text and "for j in pl.range(core_id, M, " in text
     for path in ("examples/tiled_scale.py", "examples/flash_attention_dn.py"):
         assert _mutate("per_core_loop", (ROOT / path).read_text()) is None  # already per block
+
+
+def test_per_core_loop_shared_spreads_one_loop_of_two_and_the_check_refuses_every_block_storing_the_other():
+    made = _mutants("per_core_loop_shared", TWO_LOOPS, range(6))
+    spread = {("for i in pl.range(core_id, N, " in t, "for j in pl.range(core_id, M, " in t) for t, _ in made}
+    assert spread == {(True, False), (False, True)}, spread  # one loop alone: the other's stores are shared
+    assert _mutate("per_core_loop_shared", DEMO) is None  # its one loop splits its stores over the blocks
+    for text, description in made:
+        messages = [d.message for d in transpile(text, preload=1, path="k.py").diagnostics if d.is_error]
+        assert any("is written at a place that does not depend on the block" in m for m in messages), \
+            (description, messages)
 
 
 def _spy_verify(monkeypatch) -> list[dict]:

@@ -659,10 +659,11 @@ def _stores_elsewhere(a: Anatomy, kernel: ast.FunctionDef, loops: list) -> bool:
     return any(walk(stmt) for stmt in kernel.body)
 
 
-def _per_core_sites(a: Anatomy) -> list[tuple[ast.FunctionDef, list]]:
+def _per_core_sites(a: Anatomy, split: bool = True) -> list[tuple[ast.FunctionDef, list]]:
     """(kernel, loops to spread over the blocks): one loop, or every outermost pipeline loop
     of a kernel with several, where each splits over blocks and the kernel stores nothing
-    outside them. A kernel that already takes a block index is left alone."""
+    outside them (with `split` False: where that fails, so that every block stores something at
+    the same place). A kernel that already takes a block index is left alone."""
     sites = []
     for kernel in a.kernels:
         names = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name)} | {p.arg for p in kernel.args.args}
@@ -672,8 +673,10 @@ def _per_core_sites(a: Anatomy) -> list[tuple[ast.FunctionDef, list]]:
         nested = {id(n) for lp in loops for stmt in lp.node.body for n in ast.walk(stmt)}
         choices = [[lp] for lp in loops] + [[lp for lp in loops if id(lp.node) not in nested]]
         for chosen in choices:
-            if chosen and chosen not in (c for _, c in sites) and all(_splits_over_blocks(a, lp) for lp in chosen) \
-                    and not _stores_elsewhere(a, kernel, chosen):
+            if not chosen or chosen in (c for _, c in sites):
+                continue
+            splits = all(_splits_over_blocks(a, lp) for lp in chosen) and not _stores_elsewhere(a, kernel, chosen)
+            if splits == split:
                 sites.append((kernel, chosen))
     return sites
 
@@ -686,7 +689,18 @@ def per_core_loop(a: Anatomy, rng: random.Random) -> Mutation:
     vector cores count apart). A kernel that stores from several loops has them all spread
     alike, so that no store is made by every block. The oracle launches such a mutant on
     several block counts."""
-    kernel, loops = _choose(rng, _per_core_sites(a))
+    return _spread(a, rng, *_choose(rng, _per_core_sites(a)))
+
+
+def per_core_loop_shared(a: Anatomy, rng: random.Random) -> Mutation:
+    """`per_core_loop` where the blocks do not split the stores: one loop of several spread,
+    or a loop whose stores do not move with its variable, so that every block stores something
+    at the same place (a race between blocks, which the check must refuse)."""
+    return _spread(a, rng, *_choose(rng, _per_core_sites(a, split=False)))
+
+
+def _spread(a: Anatomy, rng: random.Random, kernel: ast.FunctionDef, loops: list) -> Mutation:
+    """The edits of `per_core_loop`: `loops` of `kernel` run per block."""
     sections = {ast.unparse(n.context_expr.func) for w in ast.walk(kernel) if isinstance(w, ast.With)
                 for n in w.items if isinstance(n.context_expr, ast.Call)}
     index = "pl.get_block_idx() // pl.get_subblock_num()" if {f"pl.{s}" for s in SECTIONS} <= sections \
@@ -732,6 +746,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "trip_from_gm": (4, trip_from_gm),
     "gm_offset": (4, gm_offset),
     "per_core_loop": (4, per_core_loop),
+    "per_core_loop_shared": (2, per_core_loop_shared),
     "valid_from_scalar": (4, valid_from_scalar),
     "atomic_store": (3, atomic_store),
 }
