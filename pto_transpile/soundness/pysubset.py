@@ -34,6 +34,7 @@ from pto_transpile.soundness.runtypes import (
 )
 from pto_transpile.soundness.uniform import BLOCK, BLOCK_COUNT, INDEX, NonUniform, block_only, roots_of
 from pto_transpile.soundness.values import (
+    ONE_BLOCK,
     UNKNOWN,
     AnyTileV,
     Builtin,
@@ -119,15 +120,24 @@ class PythonSubset(InterpreterBase):
 
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
+        one_block: set[int] = set()  #: the cores whose test singles out one block
         for ctx in ctxs:
-            taken[self.truth(self.eval(node.test, ctx), node.test)].append(ctx)
+            value = self.eval(node.test, ctx)
+            if value is ONE_BLOCK:
+                one_block.add(id(ctx))
+            taken[self.truth(value, node.test)].append(ctx)
         if taken[True]:
             self.exec_block(node.body.body, taken[True])
         if taken[False] and node.orelse is not None:
             self._exec_orelse(node.orelse, taken[False])
         if taken[None]:
             for ctx in taken[None]:
-                self._exec_may(ctx, lambda c: self.exec_block(node.body.body, [c]))
+                single = id(ctx) in one_block
+                ctx.one_block += single
+                try:
+                    self._exec_may(ctx, lambda c: self.exec_block(node.body.body, [c]))
+                finally:
+                    ctx.one_block -= single
                 if node.orelse is not None:
                     self._exec_may(ctx, lambda c: self._exec_orelse(node.orelse, [c]))
 
@@ -429,9 +439,12 @@ class PythonSubset(InterpreterBase):
         for target in node.comparisons:
             right = self.eval(target.comparator, ctx)
             if _tells_blocks_apart(left, right):
-                # the check follows block 0: for the others, either outcome (both ways, `may`)
+                # the check follows block 0: for the others, either outcome (both ways, `may`);
+                # `core_id == c` alone is true on one block only
                 self.uniform.block_tests.append(self._code_of(node))
-                left, result = right, UNKNOWN
+                single = (len(node.comparisons) == 1 and isinstance(target.operator, cst.Equal)
+                          and _one_block(left, right))
+                left, result = right, ONE_BLOCK if single else UNKNOWN
                 continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
                 op = _CMPOPS[type(target.operator)]
@@ -902,6 +915,15 @@ _EVAL: dict[type, Callable] = {
     cst.Lambda: lambda self, n, ctx: Unrun(n),
     cst.Dict: PythonSubset._dict,
 }
+
+
+def _one_block(left: Any, right: Any) -> bool:
+    """`core_id == c`: the block index (alone, scaled) against a plain number."""
+    for index, other in ((left, right), (right, left)):
+        if isinstance(index, Sym) and len(index.form) == 1 and index.form[0][0] == BLOCK \
+                and isinstance(other, int) and not isinstance(other, bool) and not getattr(other, "form", ()):
+            return True
+    return False
 
 
 def _tells_blocks_apart(left: Any, right: Any) -> bool:

@@ -69,10 +69,12 @@ class Ctx:
     scope: tuple | None = None  #: ("stage", name, number) inside a stage invocation
     counter: list = field(default_factory=lambda: [0])
     may: int = 0
+    #: inside the branch a test singling out one block takes (`if core_id == 0:`)
+    one_block: int = 0
 
     def child(self, env: dict, scope=None, counter=None) -> Ctx:
         return Ctx(self.core, env, scope if scope is not None else self.scope,
-                   counter if counter is not None else self.counter, self.may)
+                   counter if counter is not None else self.counter, self.may, self.one_block)
 
 
 @dataclass

@@ -129,6 +129,11 @@ class Uniform:
     per_core: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
     shared_writes: list = field(default_factory=list)
+    #: a block's chunk start (`core_id * my_n`, `_block_times_constant`) -> what it steps by from
+    #: one block to the next in this run
+    block_steps: dict = field(default_factory=dict)
+    #: (tensor, code, step) of each GM access offset by a chunk start that leaves its block's chunk
+    chunk_breaks: list = field(default_factory=list)
     #: size variables of the loops whose first or last iteration a test singles out (`ki == 0`,
     #: `t == core_id`, `ki == n - 1`): their iterations are not all alike (`_Bounds.steady_pair`)
     edged: set = field(default_factory=set)
@@ -163,7 +168,10 @@ class Uniform:
                 # every trip count, one constant through each block's run, the same variable
                 # wherever it is computed (its factors name it)
                 factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
-                return Sym(value, ((("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block"), 1),))
+                var = ("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block")
+                block, other = (left, right) if _block_times_constant(left, right) else (right, left)
+                self.block_steps[var] = block.form[0][1] * int(other)
+                return Sym(value, ((var, 1),))
             if not rf or not lf:
                 k = int(right) if not rf else int(left)
                 sym = right if rf else left
@@ -416,6 +424,7 @@ class Uniform:
         self.moves_with_block(offsets)
         for o, e in zip(offsets, extents, strict=True):
             form = _form(o)
+            self._within_chunk(tensor, o, e, text)
             trip = [v for v, _ in form if v[0] not in INDEX and self._trip_dependent(v)]
             if trip:
                 if self.discover:
@@ -434,6 +443,20 @@ class Uniform:
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may))
+
+    def _within_chunk(self, tensor: str, offset: Any, extent: int, text: Callable[[], str]) -> None:
+        """An offset by a block's chunk start (`core_id * my_n * T + j * T`) keeps the blocks apart
+        when, at block 0 (where the start is 0), it stays within one step of the start: `[0, step)`
+        with its extent. Remembered for `finish` when it leaves it, or mixes in another block term."""
+        starts = [(v, c) for v, c in _form(offset) if v[0] == "derived" and v[-1] == "block"]
+        if not starts:
+            return
+        (var, coefficient), *more = starts
+        step = abs(coefficient * self.block_steps.get(var, 0))
+        others = [v for v, _ in _form(offset) if v != var and (is_block_value(v) or v[-1] == "blocks"
+                                                                or v in self.per_core)]
+        if more or others or not 0 <= int(offset) or int(offset) + extent > step:
+            self.chunk_breaks.append((tensor, text, step))
 
     def block_write(self, tensor: str, offsets: Any, text: Callable[[], str]) -> None:
         """A GM write whose place does not depend on the block (no block index, block value or
@@ -473,6 +496,15 @@ class Uniform:
                                  f"test residues of `{name}` by one modulus, or by moduli whose lcm is at most "
                                  f"{MAX_RESIDUE_PERIOD}",
                                  claim=f"the kernel for every value of `{name}`")
+        written = {a.tensor for a in self.accesses if a.write}
+        for tensor, text, step in self.chunk_breaks:
+            if tensor in written:
+                raise NonUniform(f"`{tensor}` is written, and `{text()}` reaches past its block's own chunk (the chunk "
+                                 f"start `core_id * ...` steps {step} from one block to the next here): two blocks "
+                                 "meet there",
+                                 "keep each block within its chunk: `core_id * chunk + j` with `j` from 0 to "
+                                 "`chunk - 1`, the other parts of the offset within one step",
+                                 claim="the kernel on more than one block")
         if self.spread and self.shared_writes:
             tensor, text = self.shared_writes[0]
             raise NonUniform(f"`{tensor}` is written at a place that does not depend on the block (`{text()}`), in a "

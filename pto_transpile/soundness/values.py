@@ -36,6 +36,16 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
+class _OneBlock(_Unknown):
+    """The outcome of a test that singles out one block (`core_id == 0`): true on that block
+    only, unknown to a run that follows block 0 for every block (`PythonSubset._compare`)."""
+
+    _instance = None
+
+
+ONE_BLOCK = _OneBlock()
+
+
 class Opaque(_Unknown):
     """A run-time value (data read by `pl.getval`, or arithmetic on such values) named by its
     origin: the read that produced it, identified the same way in the serial and the pipelined

@@ -196,6 +196,70 @@ def test_a_store_of_one_block_is_not_taken_for_every_block():
         assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
 
 
+def _side_store(guard: str) -> str:
+    """`finish` also stores its tile at the first rows of a tensor `side`, under `guard`."""
+    return edited(TILED, [
+        ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+         "def finish(i, sub_id, scale, out, proj_vec_db, res_db, side, rows, core_id, num_cores):"),
+        ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n",
+         f"    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n    if {guard}:\n"
+         "        pl.store(side, res, [sub_id * HALF, 0])\n"),
+        ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+         "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    side: pl.Tensor[[4 * BLOCK, BLOCK], pl.DT_FP32],\n"
+         "    rows: pl.Tensor[[4], pl.DT_INT32],\n"),
+        ("finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)",
+         "finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db, side, rows, core_id, num_cores)")])
+
+
+@pytest.mark.parametrize("guard", ["core_id < 4", "core_id >= 0", "num_cores > 0", "pl.getval(rows, 1) == 0",
+                                   "scale > 0.0"])
+def test_a_shared_store_under_a_test_true_on_several_blocks_is_refused(guard):
+    # every block for which the test holds stores there (a hostile probe's kernels, accepted
+    # while every write under a condition followed both ways went unjudged); only a test
+    # singling out one block (`core_id == 0`) keeps the others away
+    ((code, message),) = _findings(_side_store(guard))
+    assert code == "PTO061" and "`side` is written at a place that does not depend on the block" in message, message
+    assert _findings(_side_store("core_id == 0")) == []
+
+
+@pytest.mark.parametrize("guard, verdict", [("core_id < 4", "race"), ("core_id == 0", "ok")])
+def test_the_emulator_agrees_on_the_guarded_shared_store(guard, verdict):
+    text = _side_store(guard)
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32), "side": (128, 32),
+                                                            "rows": (4,)},
+                  scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
+    assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
+
+
+#: chunks that meet between blocks: the start steps less than a block's tasks reach
+OVERLAPPING = {
+    "start a tile short": "    chunk = n_blocks // num_cores\n    for j in pl.range(0, chunk):\n"
+                          "        i = core_id * (chunk - 1) + j\n",
+    "one task more": "    chunk = (n_blocks - 1) // num_cores\n    for j in pl.range(0, chunk + 1):\n"
+                     "        i = core_id * chunk + j\n",
+    "every other tile": "    chunk = n_blocks // num_cores\n    for j in pl.range(0, chunk):\n"
+                        "        i = core_id * chunk + 2 * j\n",
+}
+
+
+@pytest.mark.parametrize("name", list(OVERLAPPING))
+def test_chunks_that_meet_between_blocks_are_refused(name):
+    # accepted after the chunk start became one block value, until its step was compared with
+    # what a block's accesses reach (the emulator: a race between blocks at 2 or 3 blocks)
+    text = edited(TILED, [(TILED_CHUNKS[0][0], OVERLAPPING[name])])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "reaches past its block's own chunk" in message, message
+
+
+def test_the_emulator_agrees_on_chunks_that_meet():
+    text = edited(TILED, [(TILED_CHUNKS[0][0], OVERLAPPING["start a tile short"])])
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (320, 32)},
+                  scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
+    assert rows[-1].verdict == "race", [(row.verdict, row.message) for row in rows]
+
+
 def test_a_chunk_start_that_moves_with_the_trip_count_at_block_0_is_not_checked():
     # `(core_id + 1) * my_n` is `my_n` at block 0: the offsets depend on the trip count there,
     # a product of two values that vary, a variable of its own wherever it is computed
