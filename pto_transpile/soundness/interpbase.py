@@ -89,6 +89,7 @@ class InterpreterBase:
         self.rotation_margin: int | None = 1
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
         self._carried: dict[int, tuple] = {}
+        self._read_firsts: dict[int, tuple] = {}  #: id(loop) -> (loop, `loops.read_first` of its body)
         self._views: dict[int, tuple] = {}  #: id(tile) -> (tile, the tile as a view: `PythonSubset._view`)
         self._tile_args: dict[int, tuple] = {}  #: id(tile) -> (tile, what a vector function is given for it)
         self.steps = 0

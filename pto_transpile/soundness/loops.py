@@ -273,11 +273,32 @@ class Loops(InterpreterBase):
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif isinstance(value, (int, float)) and not isinstance(value, Sym):
                 self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)
+            elif _moving(value) and name in self._read_first(node):
+                self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
         for name, value in ctx.env.items():
             if isinstance(value, StructV) and value.origin == "struct":
                 for f, v in value.fields.items():
                     if isinstance(v, (int, float)) and not isinstance(v, Sym):
                         self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
+                    elif _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in self._read_first(node):
+                        self._moved(f"field `{name}.{f}`", node)
+
+    def _read_first(self, node: cst.For) -> frozenset:
+        """`read_first` of a loop's body, once per loop."""
+        hit = self._read_firsts.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._read_firsts[id(node)] = (node, read_first(node.body))
+        return hit[1]
+
+    @staticmethod
+    def _moved(words: str, node) -> None:
+        """A value computed from a loop variable or counter, carried into a later iteration
+        (`prev = qi`): the first iterations see what it held before the loop, as many as it is
+        carried through, a boundary zone the counts the check runs need not hold."""
+        raise nonuniform(NonUniform(f"{words} carries a value computed from a loop variable or counter from one "
+                                     "iteration to the next",
+                                     "pass the value on within the iteration, or keep it in a counter "
+                                     "(`x = x + c`)"), node)
 
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node) -> None:
@@ -376,3 +397,93 @@ def _dynamic_dims(value: Any) -> str:
     if isinstance(value, Opaque):
         walk(value.origin)
     return " and ".join(found) + (" (`pl.DYNAMIC`)" if found else "")
+
+
+def _moving(value) -> bool:
+    """A `Sym` that moves with a loop variable or counter (not a residue: periodic, in the period)."""
+    return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
+
+
+def read_first(block) -> frozenset:
+    """The names (and `x.f` fields) a block may read before it binds them, in program order:
+    what an iteration may take from the one before. A binding under a branch or in a nested
+    loop counts only within it (a superset of what is carried, on the safe side)."""
+    found: set[str] = set()
+
+    def loads(node) -> set[str]:
+        out: set[str] = set()
+        for n in _walk_names(node):
+            out.add(n)
+        return out
+
+    def visit(statements, written: set[str]) -> None:
+        for stmt in statements:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    targets: list = []
+                    if isinstance(small, cst.Assign):
+                        targets, reads = [t.target for t in small.targets], loads(small.value)
+                    elif isinstance(small, cst.AnnAssign):
+                        targets, reads = [small.target], loads(small.value) if small.value is not None else set()
+                    elif isinstance(small, cst.AugAssign):
+                        targets, reads = [small.target], loads(small.target) | loads(small.value)
+                    else:
+                        reads = loads(small)
+                    for t in targets:  # subscripts and the struct of a field are read
+                        if not isinstance(t, (cst.Name, cst.Tuple, cst.List)):
+                            reads |= loads(t) - {_carrier(t)}
+                    found.update(n for n in reads if n not in written)
+                    for t in targets:
+                        written.update(_target_names(t))
+                        if isinstance(t, cst.Attribute) and _carrier(t) is not None:
+                            written.add(_carrier(t))  # type: ignore[arg-type]
+                continue
+            inner = set(written)
+            for child in _headers(stmt):
+                found.update(n for n in loads(child) if n not in written)
+            for block in _blocks(stmt):
+                visit(block.body, set(inner))
+
+    visit(block.body, set())
+    return frozenset(found)
+
+
+def _walk_names(node):
+    """Every name under `node`, and `x.f` for each field of a name."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            yield n.value
+        elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
+            yield f"{n.value.value}.{n.attr.value}"
+            yield n.value.value
+            continue
+        stack.extend(n.children)
+
+
+def _headers(stmt) -> list:
+    """The expressions a compound statement evaluates where it stands."""
+    if isinstance(stmt, (cst.If, cst.While)):
+        return [stmt.test]
+    if isinstance(stmt, cst.For):
+        return [stmt.iter]
+    if isinstance(stmt, cst.With):
+        return [item.item for item in stmt.items]
+    return []
+
+
+def _blocks(stmt) -> list:
+    """The indented blocks of a compound statement, its `elif`/`else` ones too."""
+    out: list = []
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            if isinstance(child, cst.IndentedBlock):
+                out.append(child)
+            elif isinstance(child, (cst.If, cst.Else, cst.Finally, cst.ExceptHandler)):
+                stack.append(child)
+    return out

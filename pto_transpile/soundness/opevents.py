@@ -82,8 +82,9 @@ class OpEvents(InterpreterBase):
                     offsets = pos[2] if len(pos) > 2 else UNKNOWN
                     foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
                 self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
-                if write and not ctx.one_block and not store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
-                    self.uniform.block_write(value.name, offsets, lambda: self._code_of(node))
+                if write and not store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
+                    self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
+                                             lambda: self._code_of(node))
                 (writes if write else reads).append(foot)
                 if write:
                     self._gm_written(value, ctx)
@@ -219,8 +220,9 @@ class OpEvents(InterpreterBase):
         index = [self.eval(e.slice.value, ctx) for e in node.slice if isinstance(e.slice, cst.Index)]
         foot, offsets = self._element_foot(tensor, index[0] if len(index) == 1 else tuple(index), bool(ctx.may))
         self._record_gm(tensor, offsets, foot, "W" in role, node, self.epochs[ctx.core])
-        if "W" in role and not ctx.one_block:
-            self.uniform.block_write(tensor.name, index, lambda: self._code_of(node))
+        if "W" in role:
+            self.uniform.block_write(tensor.name, index, foot, ctx.one_block, self.epochs[ctx.core],
+                                     lambda: self._code_of(node))
         if "W" in role:
             self._gm_written(tensor, ctx)
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import libcst as cst
@@ -34,12 +35,12 @@ from pto_transpile.soundness.runtypes import (
 )
 from pto_transpile.soundness.uniform import BLOCK, BLOCK_COUNT, INDEX, NonUniform, block_only, roots_of
 from pto_transpile.soundness.values import (
-    ONE_BLOCK,
     UNKNOWN,
     AnyTileV,
     Builtin,
     FunctionV,
     GroupV,
+    OneBlock,
     Opaque,
     StructV,
     Sym,
@@ -120,11 +121,11 @@ class PythonSubset(InterpreterBase):
 
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
-        one_block: set[int] = set()  #: the cores whose test singles out one block
+        one_block: dict[int, Any] = {}  #: core -> the block its test singles out
         for ctx in ctxs:
             value = self.eval(node.test, ctx)
-            if value is ONE_BLOCK:
-                one_block.add(id(ctx))
+            if isinstance(value, OneBlock):
+                one_block[id(ctx)] = value.block
             taken[self.truth(value, node.test)].append(ctx)
         if taken[True]:
             self.exec_block(node.body.body, taken[True])
@@ -132,12 +133,13 @@ class PythonSubset(InterpreterBase):
             self._exec_orelse(node.orelse, taken[False])
         if taken[None]:
             for ctx in taken[None]:
-                single = id(ctx) in one_block
-                ctx.one_block += single
+                before = ctx.one_block
+                if id(ctx) in one_block:
+                    ctx.one_block = before + (one_block[id(ctx)],)
                 try:
                     self._exec_may(ctx, lambda c: self.exec_block(node.body.body, [c]))
                 finally:
-                    ctx.one_block -= single
+                    ctx.one_block = before
                 if node.orelse is not None:
                     self._exec_may(ctx, lambda c: self._exec_orelse(node.orelse, [c]))
 
@@ -442,9 +444,9 @@ class PythonSubset(InterpreterBase):
                 # the check follows block 0: for the others, either outcome (both ways, `may`);
                 # `core_id == c` alone is true on one block only
                 self.uniform.block_tests.append(self._code_of(node))
-                single = (len(node.comparisons) == 1 and isinstance(target.operator, cst.Equal)
-                          and _one_block(left, right))
-                left, result = right, ONE_BLOCK if single else UNKNOWN
+                single = _one_block(left, right) if len(node.comparisons) == 1 and isinstance(
+                    target.operator, cst.Equal) else None
+                left, result = right, OneBlock(single) if single is not None else UNKNOWN
                 continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
                 op = _CMPOPS[type(target.operator)]
@@ -917,13 +919,14 @@ _EVAL: dict[type, Callable] = {
 }
 
 
-def _one_block(left: Any, right: Any) -> bool:
-    """`core_id == c`: the block index (alone, scaled) against a plain number."""
+def _one_block(left: Any, right: Any) -> Fraction | None:
+    """`core_id == c`: the block index (alone, scaled: `k * b + e`) against a plain number; the
+    block `b` it singles out, or None."""
     for index, other in ((left, right), (right, left)):
         if isinstance(index, Sym) and len(index.form) == 1 and index.form[0][0] == BLOCK \
                 and isinstance(other, int) and not isinstance(other, bool) and not getattr(other, "form", ()):
-            return True
-    return False
+            return Fraction(int(other) - index.const, index.form[0][1])
+    return None
 
 
 def _tells_blocks_apart(left: Any, right: Any) -> bool:

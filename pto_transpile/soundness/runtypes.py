@@ -69,8 +69,8 @@ class Ctx:
     scope: tuple | None = None  #: ("stage", name, number) inside a stage invocation
     counter: list = field(default_factory=lambda: [0])
     may: int = 0
-    #: inside the branch a test singling out one block takes (`if core_id == 0:`)
-    one_block: int = 0
+    #: the blocks singled out by the tests whose branch this is (`if core_id == 0:`)
+    one_block: tuple = ()
 
     def child(self, env: dict, scope=None, counter=None) -> Ctx:
         return Ctx(self.core, env, scope if scope is not None else self.scope,

@@ -129,6 +129,8 @@ class Uniform:
     per_core: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
     shared_writes: list = field(default_factory=list)
+    #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
+    guarded_writes: list = field(default_factory=list)
     #: a block's chunk start (`core_id * my_n`, `_block_times_constant`) -> what it steps by from
     #: one block to the next in this run
     block_steps: dict = field(default_factory=dict)
@@ -458,14 +460,21 @@ class Uniform:
         if more or others or not 0 <= int(offset) or int(offset) + extent > step:
             self.chunk_breaks.append((tensor, text, step))
 
-    def block_write(self, tensor: str, offsets: Any, text: Callable[[], str]) -> None:
+    def block_write(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: int,
+                    text: Callable[[], str]) -> None:
         """A GM write whose place does not depend on the block (no block index, block value or
         per-core loop variable in its offsets) is remembered: in a kernel that spreads its work
-        over the blocks, every block writes that place (`finish`)."""
+        over the blocks, every block writes that place (`finish`), unless a test singles out the
+        one block that does (`blocks`, `if core_id == 0:`); two such writes of the same place
+        under tests of different blocks are two blocks writing it."""
         parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
         if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
             return  # a place not known (data, a value the run cannot follow): not judged here
-        if not self.moves_with_block(parts):
+        if self.moves_with_block(parts):
+            return
+        if blocks:
+            self.guarded_writes.append(((tensor, epoch), frozenset(blocks), (foot.r0, foot.r1, foot.c0, foot.c1), text))
+        else:
             self.shared_writes.append((tensor, text))
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
@@ -505,6 +514,14 @@ class Uniform:
                                  "keep each block within its chunk: `core_id * chunk + j` with `j` from 0 to "
                                  "`chunk - 1`, the other parts of the offset within one step",
                                  claim="the kernel on more than one block")
+        for i, (tensor, blocks, (r0, r1, c0, c1), text) in enumerate(self.guarded_writes):
+            for other, others, (s0, s1, d0, d1), words in self.guarded_writes[i + 1:]:
+                if other == tensor and others != blocks and r0 < s1 and s0 < r1 and c0 < d1 and d0 < c1:
+                    raise NonUniform(f"`{tensor[0]}` is written at the same place by two blocks (`{text()}` and "
+                                     f"`{words()}`, each under a test singling out another block), which nothing "
+                                     "orders", "write each place from one block, or put "
+                                     "`pl.system.sync_all()` between the writes",
+                                     claim="the kernel on more than one block")
         if self.spread and self.shared_writes:
             tensor, text = self.shared_writes[0]
             raise NonUniform(f"`{tensor}` is written at a place that does not depend on the block (`{text()}`), in a "
@@ -640,7 +657,30 @@ def _block_times_constant(block: Any, other: Any) -> bool:
     moves every access of the block alike, as the block index does."""
     return (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK and not block.const
             and not block.residue and isinstance(other, Sym) and bool(other.form) and not other.residue
-            and not any(var[0] in INDEX or var[-1] == "blocks" for var, _ in other.form))
+            and not any(var[0] in INDEX or var[-1] == "blocks" or _per_block(var) for var, _ in other.form))
+
+
+def _per_block(var: tuple) -> bool:
+    """Does `var` differ from block to block (the block index in it, or in a run-time value it
+    is computed from: `(n - core_id + num_cores - 1) // num_cores`)? A chunk start scaled by
+    it would step by other amounts on other blocks than at block 0."""
+    if var == BLOCK:
+        return True
+    if var[0] == "derived":
+        return any(_per_block(r) for r in var[2])
+    if var[0] == "size":
+        return _marks_block_index(var[1])
+    return False
+
+
+def _marks_block_index(origin: Any) -> bool:
+    """A run-time value's origin naming the block index (`pysubset._block_mark`: any block
+    value but the block count)."""
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] == "block":
+        return origin[-1] != "count"
+    return any(_marks_block_index(part) for part in origin[1:])
 
 
 def _form(value: Any) -> tuple:

@@ -36,14 +36,16 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
-class _OneBlock(_Unknown):
-    """The outcome of a test that singles out one block (`core_id == 0`): true on that block
-    only, unknown to a run that follows block 0 for every block (`PythonSubset._compare`)."""
+class OneBlock(_Unknown):
+    """The outcome of a test that singles out one block (`core_id == 0`): true on block
+    `block` only, unknown to a run that follows block 0 for every block (`PythonSubset._compare`)."""
 
-    _instance = None
+    block: Any
 
-
-ONE_BLOCK = _OneBlock()
+    def __new__(cls, block: Any) -> OneBlock:  # not the UNKNOWN singleton: one per test
+        obj = object.__new__(cls)
+        obj.block = block
+        return obj
 
 
 class Opaque(_Unknown):

@@ -260,6 +260,43 @@ def test_the_emulator_agrees_on_chunks_that_meet():
     assert rows[-1].verdict == "race", [(row.verdict, row.message) for row in rows]
 
 
+def _flags_of_two_blocks(second: str) -> str:
+    """Block 0 raises a flag after its tasks, and `second` (a block test) guards another store
+    of it (a hostile probe's kernels: each single-block test was taken for block 0's)."""
+    return edited(TILED, [
+        ("            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+         "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"
+         "    with pl.section_vector():\n        if sub_id == 0:\n            if core_id == 0:\n"
+         "                pl.setval(done, 0, 1.0)\n"
+         f"            {second}:\n                pl.setval(done, 0, 2.0)\n"),
+        ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+         "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    done: pl.Tensor[[1, 1], pl.DT_FP32],\n")])
+
+
+def test_one_place_written_under_tests_of_two_blocks_is_refused():
+    ((code, message),) = _findings(_flags_of_two_blocks("if core_id == 1"))
+    assert code == "PTO061" and "`done` is written at the same place by two blocks" in message, message
+    assert _findings(_flags_of_two_blocks("if core_id == 0")) == []  # one block, in program order
+    for text, verdict in ((_flags_of_two_blocks("if core_id == 1"), "race"),
+                          (_flags_of_two_blocks("if core_id == 0"), "ok")):
+        code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+        rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32), "done": (1, 1)},
+                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
+        assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
+
+
+def test_a_chunk_start_scaled_by_a_value_of_the_block_is_refused():
+    # `core_id * (chunk - core_id)`: the step is `chunk` at block 0 and shorter on the others,
+    # whose chunks then start inside the one before (the emulator: a race at 2 blocks)
+    text = edited(TILED, [(TILED_CHUNKS[0][0], "    chunk = n_blocks // num_cores\n    for j in pl.range(0, chunk):\n"
+                                              "        i = core_id * (chunk - core_id) + j\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061", message
+    # the same for a count computed with the block index, the strided per-block count
+    ((code, message),) = _findings(edited(HAND, [CHUNKS[1]]))
+    assert code == "PTO077", message
+
+
 def test_a_chunk_start_that_moves_with_the_trip_count_at_block_0_is_not_checked():
     # `(core_id + 1) * my_n` is `my_n` at block 0: the offsets depend on the trip count there,
     # a product of two values that vary, a variable of its own wherever it is computed

@@ -237,3 +237,25 @@ def test_a_test_the_discovery_run_missed_refuses_the_kernel(monkeypatch):
     monkeypatch.setattr(check_module, "_discover", blind)
     errors = _errors(_variants().middle_crossing_defect(32, 64), "middle_crossing_defect.py")
     assert errors and "a test singles out the first or the last iteration" in errors[0], errors
+
+
+@pytest.mark.parametrize("m, n", [(8, 160), (32, 64)])
+def test_a_value_carried_from_the_loop_variable_into_later_iterations_is_refused(monkeypatch, m, n):
+    # `p3` holds the outer loop variable of three iterations before: the first three outer
+    # iterations differ from the rest, which no representative count need hold, so the
+    # discovery run refuses the argument and the kernel is followed to its end, where the
+    # defect shows (accepted before, proven at two outer iterations)
+    runs = _runs(monkeypatch)
+    errors = _errors(_variants().lagged_defect(m, n), "lagged_defect.py")
+    assert errors and "in the pipelined kernel stage `fill_row`" in errors[0], errors
+    assert not any(c.trips for c in runs), [c.trips for c in runs]  # no representative run
+
+
+@pytest.mark.emulator
+def test_the_emulator_agrees_on_the_lagged_defect():
+    from sim_runtime.verify import verify
+
+    text = _variants().lagged_defect(5, 8)
+    code = transpile(text, path="lagged_defect.py", _skip_rules=["PTO061"]).code
+    row = verify(text, code, "kernel", path="lagged_defect.py").rows[-1]
+    assert row.verdict != "ok", (row.verdict, row.message)

@@ -134,6 +134,21 @@ def middle_middle_defect(m: int, n: int) -> str:
                  "scale_store(ki, qi, tick, sub_id, out, c_vec_db, y_db, w_vec)"))
 
 
+def lagged_defect(m: int, n: int) -> str:
+    """`middle_crossing_defect` guarded by the outer loop variable of three iterations before,
+    passed down `p1`, `p2`, `p3` at the end of each outer iteration: the first three see -1,
+    so the defect shows only from the fourth (a hostile probe's kernel, accepted at 8 x 160
+    while a carried value computed from the loop variable went unjudged)."""
+    return edit(middle_crossing_defect(m, n),
+                ("        if qi > 0:\n            if qi < M - 1:\n                pl.full(w_vec, 3.0)\n",
+                 "        if p3 == 0:\n            pl.full(w_vec, 3.0)\n"),
+                ("fill_row(ki, qi, tick,", "fill_row(ki, p3, tick,"),
+                ("    q_count = 0\n    tick = 0\n",
+                 "    q_count = 0\n    tick = 0\n    p1 = -1\n    p2 = -1\n    p3 = -1\n"),
+                ("        q_count = q_count + 1\n", "        q_count = q_count + 1\n        p3 = p2\n        p2 = p1\n"
+                                                    "        p1 = qi\n"))
+
+
 #: name -> the kernel's text, for parametrised tests
 def vf_clamped_17() -> str:
     """`vf_count` with the count clamped to 17 registers (`min(d, 17)`): one past the tile for
