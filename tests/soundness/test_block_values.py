@@ -32,6 +32,15 @@ def _hand_verdicts(text: str, tiles: int, blocks: int) -> list[str]:
     return [row.verdict for row in verify(text, text, HAND_NAME, shapes=shapes, block_dim=blocks).rows]
 
 
+def _tiled_verdicts(text: str, blocks: int, **shapes) -> list[str]:
+    """The emulator's verdicts (serial, pipelined) on a `tiled_scale.py` variant pipelined
+    without the proof, on `blocks` blocks, with 192 rows of `a` and `out` unless `shapes` say."""
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    shapes = {"a": (192, 32), "out": (192, 32), **shapes}
+    return [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes=shapes,
+                                          scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows]
+
+
 def test_an_event_id_computed_from_the_block_count_is_not_taken_for_its_value_at_one_block():
     text = edited(HAND, [
         ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
@@ -144,11 +153,8 @@ def test_a_pipeline_over_contiguous_chunks_per_block_is_proven_and_runs_as_the_s
     # load and the store of a task moved "differently" with the block
     text = edited(TILED, TILED_CHUNKS)
     assert _findings(text) == []
-    code = transpile(text, path="k.py").code
     for blocks in (1, 2, 3):
-        rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32)},
-                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows
-        assert [row.verdict for row in rows] == ["ok", "ok"], (blocks, [row.message for row in rows])
+        assert _tiled_verdicts(text, blocks) == ["ok", "ok"], blocks
 
 
 #: the vector stage's store at a place every block takes: a counter of the block's own tasks,
@@ -170,10 +176,7 @@ def test_a_store_every_block_makes_at_the_same_place_is_refused(name):
     ((code, message),) = _findings(text)
     assert code == "PTO061" and "`out` is written at a place that does not depend on the block " \
         "(`pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])`)" in message, message
-    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-    verdicts = {blocks: [row.verdict for row in verify(
-        text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32)},
-        scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows] for blocks in (1, 2)}
+    verdicts = {blocks: _tiled_verdicts(text, blocks) for blocks in (1, 2)}
     assert verdicts[1] == ["ok", "ok"] and "race" in verdicts[2], verdicts
 
 
@@ -190,10 +193,7 @@ def test_a_store_of_one_block_is_not_taken_for_every_block():
     assert _findings(text) == []
     assert _findings(every)[0][0] == "PTO061"
     for kernel, verdict in ((text, "ok"), (every, "race")):  # the emulator at two blocks
-        code = transpile(kernel, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-        rows = verify(kernel, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32), "done": (1, 1)},
-                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
-        assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
+        assert _tiled_verdicts(kernel, 2, done=(1, 1))[-1] == verdict
 
 
 def _side_store(guard: str) -> str:
@@ -224,12 +224,7 @@ def test_a_shared_store_under_a_test_true_on_several_blocks_is_refused(guard):
 
 @pytest.mark.parametrize("guard, verdict", [("core_id < 4", "race"), ("core_id == 0", "ok")])
 def test_the_emulator_agrees_on_the_guarded_shared_store(guard, verdict):
-    text = _side_store(guard)
-    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-    rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32), "side": (128, 32),
-                                                            "rows": (4,)},
-                  scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
-    assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
+    assert _tiled_verdicts(_side_store(guard), 2, side=(128, 32), rows=(4,))[-1] == verdict
 
 
 #: chunks that meet between blocks: the start steps less than a block's tasks reach
@@ -254,10 +249,7 @@ def test_chunks_that_meet_between_blocks_are_refused(name):
 
 def test_the_emulator_agrees_on_chunks_that_meet():
     text = edited(TILED, [(TILED_CHUNKS[0][0], OVERLAPPING["start a tile short"])])
-    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-    rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (320, 32)},
-                  scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
-    assert rows[-1].verdict == "race", [(row.verdict, row.message) for row in rows]
+    assert _tiled_verdicts(text, 2, out=(320, 32))[-1] == "race"
 
 
 def _flags_of_two_blocks(second: str) -> str:
@@ -279,10 +271,7 @@ def test_one_place_written_under_tests_of_two_blocks_is_refused():
     assert _findings(_flags_of_two_blocks("if core_id == 0")) == []  # one block, in program order
     for text, verdict in ((_flags_of_two_blocks("if core_id == 1"), "race"),
                           (_flags_of_two_blocks("if core_id == 0"), "ok")):
-        code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-        rows = verify(text, code, "tiled_scale_kernel", shapes={"a": (192, 32), "out": (192, 32), "done": (1, 1)},
-                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=2).rows
-        assert rows[-1].verdict == verdict, [(row.verdict, row.message) for row in rows]
+        assert _tiled_verdicts(text, 2, done=(1, 1))[-1] == verdict
 
 
 def test_a_chunk_start_scaled_by_a_value_of_the_block_is_refused():

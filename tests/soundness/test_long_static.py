@@ -115,6 +115,15 @@ def test_a_loop_too_long_to_follow_names_what_keeps_the_argument_out():
     assert _errors(_static("residue_defect.py", 100_002), "residue_defect.py") != []
 
 
+def _emulated(text: str, path: str):
+    """The emulator's last row (the pipelined kernel against the serial one) for `text`
+    pipelined without the proof."""
+    from sim_runtime.verify import verify
+
+    code = transpile(text, path=path, _skip_rules=["PTO061"]).code
+    return verify(text, code, "kernel", path=path).rows[-1]
+
+
 def _variants():
     import sys
 
@@ -149,21 +158,13 @@ def test_a_defect_at_one_phase_of_an_outer_loop_is_refused(m, wrong):
 @pytest.mark.emulator
 @pytest.mark.parametrize("n, same", [(8, True), (258, False)])
 def test_the_emulator_agrees_on_the_phase_defect(n, same):
-    from sim_runtime.verify import verify
-
-    text = _variants().phase_defect(n)
-    code = transpile(text, path="phase_defect.py", _skip_rules=["PTO061"]).code
-    row = verify(text, code, "kernel", path="phase_defect.py").rows[-1]
+    row = _emulated(_variants().phase_defect(n), "phase_defect.py")
     assert (row.verdict == "ok") == same, (row.verdict, row.message)
 
 
 @pytest.mark.campaign  # 2,048 tasks on the emulator: about a minute
 def test_the_emulator_agrees_on_the_outer_phase_defect():
-    from sim_runtime.verify import verify
-
-    text = _variants().outer_phase_defect(32, 64)
-    code = transpile(text, path="outer_phase_defect.py", _skip_rules=["PTO061"]).code
-    row = verify(text, code, "kernel", path="outer_phase_defect.py").rows[-1]
+    row = _emulated(_variants().outer_phase_defect(32, 64), "outer_phase_defect.py")
     assert row.verdict != "ok", (row.verdict, row.message)
 
 
@@ -216,11 +217,7 @@ def test_a_defect_between_two_steady_outer_iterations_is_refused(m, n, wrong):
 @pytest.mark.parametrize("make, m, same", [("middle_crossing_defect", 2, True), ("middle_crossing_defect", 3, False),
                                            ("middle_middle_defect", 3, True), ("middle_middle_defect", 4, False)])
 def test_the_emulator_agrees_on_the_middle_crossing_defects(make, m, same):
-    from sim_runtime.verify import verify
-
-    text = getattr(_variants(), make)(m, 8)
-    code = transpile(text, path="middle_crossing_defect.py", _skip_rules=["PTO061"]).code
-    row = verify(text, code, "kernel", path="middle_crossing_defect.py").rows[-1]
+    row = _emulated(getattr(_variants(), make)(m, 8), "middle_crossing_defect.py")
     assert (row.verdict == "ok") == same, (row.verdict, row.message)
 
 
@@ -253,9 +250,5 @@ def test_a_value_carried_from_the_loop_variable_into_later_iterations_is_refused
 
 @pytest.mark.emulator
 def test_the_emulator_agrees_on_the_lagged_defect():
-    from sim_runtime.verify import verify
-
-    text = _variants().lagged_defect(5, 8)
-    code = transpile(text, path="lagged_defect.py", _skip_rules=["PTO061"]).code
-    row = verify(text, code, "kernel", path="lagged_defect.py").rows[-1]
+    row = _emulated(_variants().lagged_defect(5, 8), "lagged_defect.py")
     assert row.verdict != "ok", (row.verdict, row.message)
