@@ -428,7 +428,12 @@ class PythonSubset(InterpreterBase):
         left = self.eval(node.left, ctx)
         t = self.truth(left, node.left)
         if t is None:
-            self.eval(node.right, ctx)
+            right = self.eval(node.right, ctx)
+            if isinstance(node.operator, cst.And):
+                # `core_id == 0 and x`: true on that block at most
+                single = next((v for v in (left, right) if isinstance(v, OneBlock)), None)
+                if single is not None:
+                    return False if right is False else single
             return UNKNOWN
         is_and = isinstance(node.operator, cst.And)
         if t != is_and:

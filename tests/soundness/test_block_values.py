@@ -286,6 +286,23 @@ def test_a_chunk_start_scaled_by_a_value_of_the_block_is_refused():
     assert code == "PTO077", message
 
 
+@pytest.mark.parametrize("guard, single", [("core_id == 0 and sub_id == 0", True),
+                                           ("sub_id == 0 and core_id == 0", True),
+                                           ("core_id < 4 and sub_id == 0", False)])
+def test_a_test_of_one_block_joined_by_and_still_singles_it_out(guard, single):
+    # `core_id == 0 and ...` is true on block 0 at most (refused before when the test of the
+    # block came first: `and` of an unknown outcome gave nothing)
+    text = edited(TILED, [("            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+                           "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"
+                           f"    with pl.section_vector():\n        if {guard}:\n"
+                           "            pl.setval(done, 0, 1.0)\n"),
+                          ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+                           "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
+                           "    done: pl.Tensor[[1, 1], pl.DT_FP32],\n")])
+    assert (_findings(text) == []) == single, _findings(text)
+    assert _tiled_verdicts(text, 2, done=(1, 1))[-1] == ("ok" if single else "race")
+
+
 def test_a_chunk_start_that_moves_with_the_trip_count_at_block_0_is_not_checked():
     # `(core_id + 1) * my_n` is `my_n` at block 0: the offsets depend on the trip count there,
     # a product of two values that vary, a variable of its own wherever it is computed
