@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -606,6 +607,13 @@ class _Found:
     #: trip-count roots of the loops whose first or last iteration a test singles out
     edged: set = field(default_factory=set)
 
+    def one_inner(self) -> dict:
+        """Outer loop's root -> its inner loop's root, for the outer loops around exactly one
+        loop of run-time trip count that are themselves in no other."""
+        outers = Counter(o for o, _ in self.nested)
+        inner_roots = {i for _, i in self.nested}
+        return {o: i for o, i in self.nested if outers[o] == 1 and o not in inner_roots}
+
 
 def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, hand: bool,
               symbolic_dims: bool = False, symbolic_names: frozenset = frozenset()) -> _Found | Problem:
@@ -720,10 +728,8 @@ class _Bounds:
         inner += [p for root, p in found.root_periods.items() if root not in found.outer]
         inner_period = math.lcm(*inner) if inner and generated else period
         whole = math.lcm(1, *found.live) if generated else period
-        inners = [i for o, i in found.nested]
-        pairs = {o: i for o, i in found.nested
-                 if inners.count(i) == 1 and [p for p, _ in found.nested].count(o) == 1
-                 and all(x != o for _, x in found.nested) and o not in found.edged}
+        inners = Counter(i for _, i in found.nested)
+        pairs = {o: i for o, i in found.one_inner().items() if inners[i] == 1 and o not in found.edged}
         return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
                    dict(found.rotations) if generated else {}, whole if period % whole == 0 else period,
                    dict(found.root_periods), pairs, frozenset(found.edged))
@@ -898,8 +904,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
     zeros = dict(roots)
     # an outer loop around one inner loop (itself in no other): its subsumed count is known
-    single = {out: sum(1 for o, _ in nested if o == out) == 1 and all(i != out for _, i in nested)
-              for out, _ in nested}
+    single = found.one_inner()
     configs = []
     seen = set()
     for values in itertools.product(*ranges):
@@ -910,7 +915,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             continue
         if any(b.subsumed(runs[o], False) for o in roots if o not in outer):
             continue
-        if any(b.subsumed(runs[out], True, runs[inner], out) for out, inner in nested if single[out]):
+        if any(b.subsumed(runs[out], True, runs[inner], out) for out, inner in nested if out in single):
             continue
         # an outer loop that runs no iteration runs no inner loop: one run stands for all their
         # counts (the inner one at its zero, unless it takes residues of its own root)

@@ -411,10 +411,7 @@ def read_first(block) -> frozenset:
     found: set[str] = set()
 
     def loads(node) -> set[str]:
-        out: set[str] = set()
-        for n in _walk_names(node):
-            out.add(n)
-        return out
+        return set(_walk_names(node))
 
     def visit(statements, written: set[str]) -> None:
         for stmt in statements:

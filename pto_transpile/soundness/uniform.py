@@ -165,13 +165,14 @@ class Uniform:
                 by_blocks = _times_blocks(right, left)
             if by_blocks is not None:
                 return by_blocks
-            if _block_times_constant(left, right) or _block_times_constant(right, left):
+            chunk = next(((b, o) for b, o in ((left, right), (right, left)) if _block_times_constant(b, o)), None)
+            if chunk is not None:
                 # `core_id * my_n` (a block's first tile of contiguous chunks): 0 at block 0 for
                 # every trip count, one constant through each block's run, the same variable
                 # wherever it is computed (its factors name it)
                 factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
                 var = ("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block")
-                block, other = (left, right) if _block_times_constant(left, right) else (right, left)
+                block, other = chunk
                 self.block_steps[var] = block.form[0][1] * int(other)
                 return Sym(value, ((var, 1),))
             if not rf or not lf:
