@@ -25,7 +25,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform, is_block_value
+from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform, is_block_value, marks_block_index
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
 
 
@@ -106,9 +106,12 @@ class Loops(InterpreterBase):
         stop = first.stop
         starts = tuple((it.start.form, it.start.const) if isinstance(it.start, Sym) else ((), int(it.start))
                        for it in iters)
+        chunk = self._chunk_start(first.start)
         loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
                     stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop),
-                    starts)
+                    starts, chunk)
+        if chunk is not None or (root is not None and marks_block_index(root[1])):
+            uni.spread = True  # the blocks run different tasks: a place every block writes is a race
         for outer in uni.active:
             if outer.root is not None:
                 uni.outer.add(outer.root)
@@ -139,8 +142,11 @@ class Loops(InterpreterBase):
         try:
             for v in r:
                 uni.values[key] = v
+                # from a chunk start (`pl.range(start, end)`), the variable is the start plus the
+                # task's place in the chunk: it moves with the block as the start does
+                value = Sym(v, ((key, 1),), moving=v) if chunk is None else Sym(v, ((key, 1), (chunk, 1)), moving=v)
                 for ctx, prev in zip(ctxs, previous, strict=True):
-                    self.assign(node.target, Sym(v, ((key, 1),), moving=v), ctx)
+                    self.assign(node.target, value, ctx)
                     self._carry(ctx, carried, assigned, prev, node, key)
                 before = dict(rot.moved)
                 if self._loop_body(node, ctxs):
@@ -175,6 +181,18 @@ class Loops(InterpreterBase):
         if any(var[0] in INDEX for f in forms.values() for var, _ in f):
             raise NonUniform(f"the trip count of `{text}` depends on an enclosing loop variable or counter",
                              "give the inner loop a trip count that does not change between iterations")
+        if self._chunk_start(rng.start) is not None:  # `pl.range(start, end)` over a block's chunk
+            if int(rng.step) != 1 or forms["step"]:
+                raise NonUniform(f"`{text}` steps by other than 1 from a block's chunk start",
+                                 "step a loop over a block's chunk by 1")
+            forms["start"] = ()
+        elif any(var[0] == "derived" and var[-1] == "block" for var, _ in forms["start"]):
+            # `pl.range(core_id * chunk - 1, end)`: not a per-core range, whose start is the block index
+            raise NonUniform(f"`{text}` starts at a value computed from a block's chunk start (`core_id * ...`), "
+                             "which the check follows only as `pl.range(start, end)` with `start = core_id * chunk` "
+                             "and `end = min(start + chunk, n)`",
+                             "loop over the chunk in that form, or from 0 to the block's task count and add the "
+                             "start to the offsets (`for j in pl.range(0, min(chunk, n - start)): i = start + j`)")
         per_core = any(is_block_value(var) for part in ("start", "step") for var, _ in forms[part])
         if forms["start"] and not per_core or forms["step"] and not per_core:
             raise NonUniform(f"the start or step of `{text}` varies between runs",
@@ -189,6 +207,13 @@ class Loops(InterpreterBase):
         raise NonUniform(f"the trip count of `{text}` is not a run-time size plus a constant",
                          "bound the loop by the parameter itself (`pl.range(0, n)`) or by one expression of a "
                          "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
+
+    def _chunk_start(self, start: Any) -> tuple | None:
+        """The variable of a block's chunk start by a run-time size that a loop starts at
+        (`Uniform.opaque_chunk`), or None."""
+        if self.uniform.chunk_value(start) is None:
+            return None
+        return start.form[0][0]
 
     def _carried_names(self, node: cst.For) -> tuple[dict, set]:
         """Names the loop body binds: the counters among them (`x = x + e`, `x += e`: None;

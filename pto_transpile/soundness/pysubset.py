@@ -359,7 +359,14 @@ class PythonSubset(InterpreterBase):
                 if isinstance(node, cst.BinaryOperation) else []
             named = [v if isinstance(v, Opaque) else self._block_mark(v, part) for v, part in parts]
             if named and all(v is not None for v in named):
-                return opaque_op(fn.__name__, *named)
+                value = opaque_op(fn.__name__, *named)
+                if fn is operator.mul:  # `core_id * chunk`: a block's chunk start by a run-time size
+                    start = self.uniform.opaque_chunk(left, right, value)
+                    if start is None:
+                        start = self.uniform.opaque_chunk(right, left, value)
+                    if start is not None:
+                        return start
+                return value
         if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
             if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
                 raise nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
@@ -386,6 +393,9 @@ class PythonSubset(InterpreterBase):
         a run-time value, named by its text and this run's number (block 0 of one; the two vector
         cores may differ), never a bare number another expression could also give; None for
         anything else."""
+        chunk = self.uniform.chunk_value(value)
+        if chunk is not None:  # `n - start`: the start as the run-time value it is
+            return chunk
         if not (isinstance(value, Sym) and value.form and not value.residue
                 and all(block_only(var) for var, _ in value.form)):
             return None

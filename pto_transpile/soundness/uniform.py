@@ -67,6 +67,8 @@ class Loop:
     #: each core's start, as (form, constant): a per-core range starts at its block index,
     #: which each core computes for itself
     starts: tuple = ()
+    #: the block's chunk start it starts at (`pl.range(start, end)`, `Uniform.opaque_chunk`), or None
+    chunk: Any = None
 
 
 @dataclass
@@ -134,6 +136,12 @@ class Uniform:
     #: a block's chunk start (`core_id * my_n`, `_block_times_constant`) -> what it steps by from
     #: one block to the next in this run
     block_steps: dict = field(default_factory=dict)
+    #: a block's chunk start by a run-time size (`core_id * chunk`, `opaque_chunk`) -> (the
+    #: size's origin, what the start steps by per unit of it from one block to the next)
+    block_bounds: dict = field(default_factory=dict)
+    #: such a chunk start -> the run-time value it is, for arithmetic with other run-time values
+    #: (`min(chunk, n - start)`)
+    chunk_values: dict = field(default_factory=dict)
     #: (tensor, code, step) of each GM access offset by a chunk start that leaves its block's chunk
     chunk_breaks: list = field(default_factory=list)
     #: size variables of the loops whose first or last iteration a test singles out (`ki == 0`,
@@ -258,6 +266,8 @@ class Uniform:
                                  fix)
             ((var, a),) = index.items()
             loop = self.loops.get(var)
+            if loop is not None and loop.chunk is not None and rest.get(loop.chunk) == a:
+                del rest[loop.chunk]  # `i = start + u` from a chunk start: the test is one on `u`
             if (loop is not None and rest == {v: -a * c for v, c in loop.stop_form}
                     and diff.const == -a * loop.stop_const):
                 return result  # the loop variable against the loop's own stop: the same in every iteration
@@ -455,11 +465,66 @@ class Uniform:
         if not starts:
             return
         (var, coefficient), *more = starts
-        step = abs(coefficient * self.block_steps.get(var, 0))
         others = [v for v, _ in _form(offset) if v != var and (is_block_value(v) or v[-1] == "blocks"
                                                                 or v in self.per_core)]
+        bound = self.block_bounds.get(var)
+        if bound is not None:
+            size, per = bound
+            step = abs(coefficient * per)
+            if more or others or not self._within_sized_chunk(offset, var, size, step, extent):
+                self.chunk_breaks.append((tensor, text, f"{step} times the chunk size"))
+            return
+        step = abs(coefficient * self.block_steps.get(var, 0))
         if more or others or not 0 <= int(offset) or int(offset) + extent > step:
             self.chunk_breaks.append((tensor, text, step))
+
+    def _within_sized_chunk(self, offset: Any, chunk: tuple, size: Any, step: int, extent: int) -> bool:
+        """`start * step + k * j + c` with the start `core_id * chunk` by a run-time size
+        (`opaque_chunk`): within block 0's chunk `[0, step * chunk)` for every value of the size
+        when `j` is the variable of a loop from 0 whose trip count is at most the chunk (`chunk`
+        itself, or `min(chunk, ...)`: the remainder of the last block), `0 <= k <= step` and
+        `0 <= c`, `c + extent <= step`. The furthest task, `j = chunk - 1`, then ends within
+        `step * chunk` for every chunk from 1 up (with no task, the access is not made)."""
+        index = [(v, c) for v, c in _form(offset) if v[0] in INDEX]
+        if len(index) != 1 or index[0][0][0] != "loop":
+            return False
+        (var, k), = index
+        loop = self.loops.get(var)
+        if loop is None or loop.start != 0 or loop.step != 1:
+            return False
+        if loop.chunk is not None:  # `pl.range(start, end)`: `end - start` is at most the chunk
+            start = self.chunk_values[chunk]
+            if loop.chunk != chunk or not _bounded_by(loop.root, ("op", "add", start.origin, size),
+                                                           ("op", "add", size, start.origin)):
+                return False
+        elif not _bounded_by(loop.root, size):
+            return False
+        const = int(offset) - _moving(offset)
+        return 0 <= k <= step and 0 <= const and const + extent <= step
+
+    def opaque_chunk(self, block: Sym, size: Any, value: Any) -> Sym | None:
+        """`core_id * chunk`, the block index (block 0 in the run) times a run-time size the same
+        on every block and through the run (`size`, an `Opaque` computed from `pl.DYNAMIC`
+        dimensions and the block count, not the block index): the block's chunk start, 0 at
+        block 0. A variable of its own, named by the size, that steps by the size from one block
+        to the next (`_within_sized_chunk`); `value` is the run-time value it also is. None for
+        any other product."""
+        origin = getattr(size, "origin", None)
+        if not (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK and not block.const
+                and not block.residue and int(block) == 0 and isinstance(origin, tuple) and origin
+                and origin[0] != "float" and not marks_block_index(origin)):
+            return None
+        var = ("derived", ((block.form, 0), ("size", origin)), frozenset({BLOCK}), "block")
+        self.block_bounds[var] = (origin, block.form[0][1])
+        self.chunk_values[var] = value
+        return Sym(0, ((var, 1),))
+
+    def chunk_value(self, value: Any) -> Any:
+        """The run-time value a chunk start by a run-time size is (`opaque_chunk`), or None."""
+        form = _form(value)
+        if len(form) == 1 and form[0][1] == 1 and not value.const and not value.residue:
+            return self.chunk_values.get(form[0][0])
+        return None
 
     def block_write(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: int,
                     text: Callable[[], str]) -> None:
@@ -661,6 +726,16 @@ def _block_times_constant(block: Any, other: Any) -> bool:
             and not any(var[0] in INDEX or var[-1] == "blocks" or _per_block(var) for var, _ in other.form))
 
 
+def _bounded_by(root: Any, *sizes: Any) -> bool:
+    """Is the loop bound `root` (a loop's size variable) at most one of the run-time values
+    `sizes` on every block: one of them, or `min(size, ...)`?"""
+    if not (isinstance(root, tuple) and len(root) == 2 and root[0] == "size"):
+        return False
+    origin = root[1]
+    return origin in sizes or (isinstance(origin, tuple) and origin[:2] == ("op", "min")
+                               and any(size in origin[2:] for size in sizes))
+
+
 def _per_block(var: tuple) -> bool:
     """Does `var` differ from block to block (the block index in it, or in a run-time value it
     is computed from: `(n - core_id + num_cores - 1) // num_cores`)? A chunk start scaled by
@@ -670,18 +745,18 @@ def _per_block(var: tuple) -> bool:
     if var[0] == "derived":
         return any(_per_block(r) for r in var[2])
     if var[0] == "size":
-        return _marks_block_index(var[1])
+        return marks_block_index(var[1])
     return False
 
 
-def _marks_block_index(origin: Any) -> bool:
+def marks_block_index(origin: Any) -> bool:
     """A run-time value's origin naming the block index (`pysubset._block_mark`: any block
     value but the block count)."""
     if not isinstance(origin, tuple) or not origin:
         return False
     if origin[0] == "block":
         return origin[-1] != "count"
-    return any(_marks_block_index(part) for part in origin[1:])
+    return any(marks_block_index(part) for part in origin[1:])
 
 
 def _form(value: Any) -> tuple:

@@ -252,6 +252,63 @@ def test_the_emulator_agrees_on_chunks_that_meet():
     assert _tiled_verdicts(text, 2, out=(320, 32))[-1] == "race"
 
 
+#: chunks of a rounded-up size, the last block taking the remainder (or nothing): the chunk
+#: size is a run-time value computed from the block count, no trip count
+_ROUNDED = "    chunk = (n_blocks + num_cores - 1) // num_cores\n    start = core_id * chunk\n"
+REMAINDER = {
+    "task count": _ROUNDED + "    cnt = min(chunk, n_blocks - start)\n    for j in pl.range(0, cnt):\n"
+                             "        i = start + j\n",
+    "start to end": _ROUNDED + "    end = min(start + chunk, n_blocks)\n    for i in pl.range(start, end):\n",
+}
+
+
+@pytest.mark.parametrize("name", list(REMAINDER))
+def test_chunks_with_a_remainder_are_proven_and_run_as_the_serial_kernel(name):
+    # refused before: `core_id * chunk` by a run-time chunk was a run-time value of its own, so
+    # the offsets by it were unknown ("`out` is reached ... not known") and `pl.range(start, end)`
+    # a trip count the check could not count through
+    text = edited(TILED, [(TILED_CHUNKS[0][0], REMAINDER[name])])
+    assert _findings(text) == []
+    # 7 tiles on 2 and 3 blocks (a short last chunk), 5 on 4 (the last block has none)
+    for tiles, blocks in ((7, 2), (7, 3), (5, 4), (1, 2)):
+        rows = (32 * tiles, 32)
+        assert _tiled_verdicts(text, blocks, a=rows, out=rows) == ["ok", "ok"], (tiles, blocks)
+
+
+#: chunks with a remainder whose blocks meet, or whose place does not move with the block
+REMAINDER_DEFECTS = {
+    "one task past the chunk": (_ROUNDED + "    end = min(start + chunk + 1, n_blocks)\n"
+                                "    for i in pl.range(start, end):\n", "reaches past its block's own chunk"),
+    "a count of one more": (_ROUNDED + "    cnt = min(chunk + 1, n_blocks - start)\n    for j in pl.range(0, cnt):\n"
+                            "        i = start + j\n", "reaches past its block's own chunk"),
+    "every other tile": (_ROUNDED + "    cnt = min(chunk, n_blocks - start)\n    for j in pl.range(0, cnt):\n"
+                         "        i = start + 2 * j\n", "reaches past its block's own chunk"),
+    "a tile short of the start": (_ROUNDED + "    end = min(start + chunk, n_blocks)\n"
+                                  "    for i in pl.range(start - 1, end):\n",
+                                  "starts at a value computed from a block's chunk start"),
+    # every block stores its first tasks at rows 0, 1, ...: the block is in the count only
+    "the count only": (_ROUNDED + "    cnt = min(chunk, n_blocks - start)\n    for i in pl.range(0, cnt):\n",
+                       "is written at a place that does not depend on the block"),
+}
+
+
+@pytest.mark.parametrize("name", list(REMAINDER_DEFECTS))
+def test_chunks_with_a_remainder_that_meet_are_refused(name):
+    # the first two were accepted by this change's first form, the last one before it (the
+    # block index in a trip count alone did not count as spreading the work over the blocks)
+    form, words = REMAINDER_DEFECTS[name]
+    ((code, message),) = _findings(edited(TILED, [(TILED_CHUNKS[0][0], form)]))
+    assert code == "PTO061" and words in message, message
+
+
+@pytest.mark.parametrize("name", ["one task past the chunk", "the count only"])
+def test_the_emulator_agrees_on_chunks_with_a_remainder_that_meet(name):
+    text = edited(TILED, [(TILED_CHUNKS[0][0], REMAINDER_DEFECTS[name][0])])
+    rows = (224, 32)
+    assert _tiled_verdicts(text, 1, a=rows, out=rows) == ["ok", "ok"]
+    assert _tiled_verdicts(text, 2, a=rows, out=rows)[-1] == "race"
+
+
 def _flags_of_two_blocks(second: str) -> str:
     """Block 0 raises a flag after its tasks, and `second` (a block test) guards another store
     of it (a hostile probe's kernels: each single-block test was taken for block 0's)."""
