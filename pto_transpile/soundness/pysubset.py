@@ -121,11 +121,11 @@ class PythonSubset(InterpreterBase):
 
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
-        one_block: dict[int, Any] = {}  #: core -> the block its test singles out
+        one_block: dict[int, OneBlock] = {}  #: core -> its test singling out one block
         for ctx in ctxs:
             value = self.eval(node.test, ctx)
             if isinstance(value, OneBlock):
-                one_block[id(ctx)] = value.block
+                one_block[id(ctx)] = value
             taken[self.truth(value, node.test)].append(ctx)
         if taken[True]:
             self.exec_block(node.body.body, taken[True])
@@ -133,15 +133,24 @@ class PythonSubset(InterpreterBase):
             self._exec_orelse(node.orelse, taken[False])
         if taken[None]:
             for ctx in taken[None]:
-                before = ctx.one_block
-                if id(ctx) in one_block:
-                    ctx.one_block = before + (one_block[id(ctx)],)
-                try:
-                    self._exec_may(ctx, lambda c: self.exec_block(node.body.body, [c]))
-                finally:
-                    ctx.one_block = before
+                single = one_block.get(id(ctx))
+                # `core_id == 0` singles out its block in the body, `core_id != 0` in the `else`
+                self._exec_one_block(ctx, single if single is not None and not single.others else None,
+                                     lambda c: self.exec_block(node.body.body, [c]))
                 if node.orelse is not None:
-                    self._exec_may(ctx, lambda c: self._exec_orelse(node.orelse, [c]))
+                    self._exec_one_block(ctx, single if single is not None and single.others else None,
+                                         lambda c: self._exec_orelse(node.orelse, [c]))
+
+    def _exec_one_block(self, ctx: Ctx, single: OneBlock | None, run: Callable[[Ctx], object]) -> None:
+        """A branch that may or may not be taken (`_exec_may`), on the block `single` names alone
+        when it names one (`Ctx.one_block`)."""
+        before = ctx.one_block
+        if single is not None:
+            ctx.one_block = before + (single.block,)
+        try:
+            self._exec_may(ctx, run)
+        finally:
+            ctx.one_block = before
 
     def _exec_orelse(self, orelse, ctxs: list[Ctx]) -> None:
         if isinstance(orelse, cst.If):
@@ -422,6 +431,8 @@ class PythonSubset(InterpreterBase):
                 t = self.truth(value, node.expression)
                 return not t
             self._plain(value, "the operand of", node)
+        if isinstance(value, OneBlock) and isinstance(node.operator, cst.Not):
+            return OneBlock(value.block, not value.others)  # `not core_id == 0`
         if is_unknown(value):
             return opaque_op(type(node.operator).__name__, value) if isinstance(value, Opaque) else UNKNOWN
         try:
@@ -441,7 +452,7 @@ class PythonSubset(InterpreterBase):
             right = self.eval(node.right, ctx)
             if isinstance(node.operator, cst.And):
                 # `core_id == 0 and x`: true on that block at most
-                single = next((v for v in (left, right) if isinstance(v, OneBlock)), None)
+                single = next((v for v in (left, right) if isinstance(v, OneBlock) and not v.others), None)
                 if single is not None:
                     return False if right is False else single
             return UNKNOWN
@@ -460,8 +471,9 @@ class PythonSubset(InterpreterBase):
                 # `core_id == c` alone is true on one block only
                 self.uniform.block_tests.append(self._code_of(node))
                 single = _one_block(left, right) if len(node.comparisons) == 1 and isinstance(
-                    target.operator, cst.Equal) else None
-                left, result = right, OneBlock(single) if single is not None else UNKNOWN
+                    target.operator, (cst.Equal, cst.NotEqual)) else None
+                left, result = right, (OneBlock(single, isinstance(target.operator, cst.NotEqual))
+                                       if single is not None else UNKNOWN)
                 continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
                 op = _CMPOPS[type(target.operator)]

@@ -38,13 +38,17 @@ UNKNOWN = _Unknown()
 
 class OneBlock(_Unknown):
     """The outcome of a test that singles out one block (`core_id == 0`): true on block
-    `block` only, unknown to a run that follows block 0 for every block (`PythonSubset._compare`)."""
+    `block` only, unknown to a run that follows block 0 for every block (`PythonSubset._compare`).
+    `others`: its negation (`core_id != 0`, `not core_id == 0`), false on that block only, whose
+    `else` is that block's."""
 
     block: Any
+    others: bool
 
-    def __new__(cls, block: Any) -> OneBlock:  # not the UNKNOWN singleton: one per test
+    def __new__(cls, block: Any, others: bool = False) -> OneBlock:  # not the UNKNOWN singleton: one per test
         obj = object.__new__(cls)
         obj.block = block
+        obj.others = others
         return obj
 
 

@@ -222,6 +222,24 @@ def test_a_shared_store_under_a_test_true_on_several_blocks_is_refused(guard):
     assert _findings(_side_store("core_id == 0")) == []
 
 
+def _else_store(guard: str) -> str:
+    """`_side_store` with the store in the `else` of `guard`."""
+    return _side_store(guard).replace(f"    if {guard}:\n        pl.store(side",
+                                      f"    if {guard}:\n        pass\n    else:\n        pl.store(side")
+
+
+@pytest.mark.parametrize("guard", ["core_id != 0", "not core_id == 0"])
+def test_a_shared_store_in_the_else_of_a_test_of_every_other_block_is_block_zeros(guard):
+    # a probe's false refusal: the `else` of `core_id != 0` runs on block 0 alone (the emulator:
+    # clean at 2 and 3 blocks); its body runs on every other block, two of them from 3 blocks
+    assert _findings(_else_store(guard)) == []
+    ((code, message),) = _findings(_side_store(guard))
+    assert code == "PTO061" and "`side` is written at a place that does not depend on the block" in message, message
+    assert [_tiled_verdicts(_else_store(guard), blocks, side=(128, 32), rows=(4,))[-1] for blocks in (2, 3)] == \
+        ["ok", "ok"]
+    assert _tiled_verdicts(_side_store(guard), 3, side=(128, 32), rows=(4,))[-1] == "race"
+
+
 @pytest.mark.parametrize("guard, verdict", [("core_id < 4", "race"), ("core_id == 0", "ok")])
 def test_the_emulator_agrees_on_the_guarded_shared_store(guard, verdict):
     assert _tiled_verdicts(_side_store(guard), 2, side=(128, 32), rows=(4,))[-1] == verdict
