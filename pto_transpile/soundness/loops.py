@@ -153,6 +153,8 @@ class Loops(InterpreterBase):
                     broke = True
                     break
                 moves.append({k: n - before.get(k, 0) for k, n in rot.moved.items() if n != before.get(k, 0)})
+            if not broke:  # the last iteration's steps: a loop of one iteration has no other
+                self._last_steps(ctxs, previous, carried)
             rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
             if self.rotation_margin == 1:  # the serial kernel: the moves of a middle iteration
                 for group in rot.group_depths:
@@ -280,6 +282,7 @@ class Loops(InterpreterBase):
                 if name in prev:
                     delta = int(value) - prev[name]
                     delta = delta % k if k is not None else delta
+                    uni.counter_steps.setdefault(var, set()).add(delta)
                     if delta == 0:
                         uni.stalled.add(var)
                     if prev.setdefault(("delta", name), delta) != delta:
@@ -307,6 +310,16 @@ class Loops(InterpreterBase):
                         self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
                     elif _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in self._read_first(node):
                         self._moved(f"field `{name}.{f}`", node)
+
+    def _last_steps(self, ctxs: list[Ctx], previous: list[dict], counters: dict) -> None:
+        """What each counter stepped by over the loop's last iteration (`Uniform.counter_steps`)."""
+        for ctx, prev in zip(ctxs, previous, strict=True):
+            for name, k in counters.items():
+                value = _carried_value(ctx, name)
+                if name in prev and isinstance(value, int) and not isinstance(value, bool):
+                    delta = int(value) - prev[name]
+                    self.uniform.counter_steps.setdefault(("carried", name), set()).add(
+                        delta % k if k is not None else delta)
 
     def _read_first(self, node: cst.For) -> frozenset:
         """`read_first` of a loop's body, once per loop."""

@@ -109,6 +109,8 @@ class Uniform:
     active: list = field(default_factory=list)  #: the dynamic loops running, outermost first
     derived: int = 0
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
+    #: counter -> every step it took over an iteration, on any core (the last iteration's too)
+    counter_steps: dict = field(default_factory=dict)
     scalar_values: dict = field(default_factory=dict)  #: sampled scalar parameter -> this run's value
     #: parameter -> the roots of this run's tests affine in it (`cut`)
     scalar_roots: dict = field(default_factory=dict)
@@ -670,10 +672,20 @@ class Uniform:
         (linear,) = linears
         if len(linear) != 1 or linear[0][0] in self.stalled:
             return False
-        stride = abs(linear[0][1])
+        stride = abs(linear[0][1] * self._step_of(linear[0][0]))
         lo = min(c[1] for c in coords)
         hi = max(c[1] + c[2] for c in coords)
         return stride > 0 and hi - lo <= stride
+
+    def _step_of(self, var: tuple) -> int:
+        """How far `var` moves from one iteration to the next: a loop variable 1; a counter its
+        step, when every iteration of the loops of run-time trip count that carry it steps it by
+        the same amount on every core (`t = t + 1` in a static inner loop: the number of inner
+        iterations; `counter_steps`), else 1, the least a counter that moves at all moves."""
+        if var[0] != "carried":
+            return 1
+        steps = self.counter_steps.get(var, set())
+        return abs(next(iter(steps))) if len(steps) == 1 and next(iter(steps)) else 1
 
     # --- the period and the bound -----------------------------------------------------------
     def period(self) -> int:
