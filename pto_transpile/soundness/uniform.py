@@ -617,6 +617,7 @@ class Uniform:
                                  f"offset every access of `{tensor}` by the same expression of "
                                  f"{', '.join(_quoted(n) for n in names)}, or none",
                                  claim=f"the kernel for every value of {', '.join(_quoted(n) for n in names)}")
+            self._blocks_apart(tensor, accs)
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
             if not self._kept_apart(accs):
@@ -643,6 +644,39 @@ class Uniform:
                                  f"access `{tensor}` in every stage at the same stride along one dimension "
                                  "(`ki * TILE + c`, with each tile inside one stride)"
                                  + (", whichever way the test of the block index goes" if guarded is not None else ""))
+
+    def _blocks_apart(self, tensor: str, accs: list[Access]) -> None:
+        """Accesses of a written tensor moved by the block index times a constant (`core_id * K`,
+        the same in every access: `finish` checked that) keep the blocks apart when, at block 0,
+        they reach less than `K` along that coordinate: at most `K` from the first element to
+        the end of the last, with no loop variable of a loop of run-time trip count in them
+        (`core_id * 2 + j` meets the next block once `j` passes 1), or the variable of the block's
+        own beats times the block count with the step `K` (`(core_id + t * num_cores) * K`: the
+        blocks' tiles interleave). Moves by other block values are not judged here."""
+        for axis in range(min(len(a.coords) for a in accs)):
+            shift = dict(accs[0].shift[axis]) if axis < len(accs[0].shift) else {}
+            step = shift.get(BLOCK)
+            if step is None or len(shift) != 1 or any(a.coords[axis] is None for a in accs):
+                continue
+            for a in accs:
+                linear, _, _ = a.coords[axis]
+                if any(var[-1] != "blocks" or abs(c) != abs(step) for var, c in linear):
+                    raise NonUniform(f"`{tensor}` is written, and `{a.text}` moves with the block by {abs(step)} "
+                                     "while a loop variable moves it further: once the loop runs long enough, two "
+                                     "blocks meet there",
+                                     "start each block's tasks at a chunk start that covers them (`core_id * n + j` "
+                                     "with `j` from 0 to `n - 1`), or spread the tasks over the blocks "
+                                     "(`pl.range(core_id, n, num_cores)`)",
+                                     claim="the kernel on more than one block")
+            lo = min(a.coords[axis][1] for a in accs)
+            hi = max(a.coords[axis][1] + a.coords[axis][2] for a in accs)
+            if hi - lo > abs(step):
+                first = min(accs, key=lambda a: a.coords[axis][1])
+                raise NonUniform(f"`{tensor}` is written, and its accesses move with the block by {abs(step)} but "
+                                 f"reach {hi - lo} apart in one block's run (`{first.text}`): two blocks meet there",
+                                 f"keep one block's accesses of `{tensor}` within {abs(step)} of each other, or move "
+                                 "them with the block by what they reach",
+                                 claim="the kernel on more than one block")
 
     def _kept_apart(self, accs: list[Access]) -> bool:
         return any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs)))

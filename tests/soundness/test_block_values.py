@@ -327,6 +327,36 @@ def test_the_emulator_agrees_on_chunks_with_a_remainder_that_meet(name):
     assert _tiled_verdicts(text, 2, a=rows, out=rows)[-1] == "race"
 
 
+#: tasks moved with the block by a constant, `core_id * K + j`: apart only while a block's
+#: tasks reach less than K
+BY_CONSTANT = {
+    "a run-time count": ("    for j in pl.range(0, n_blocks // num_cores):\n        i = core_id * 2 + j\n",
+                         "moves with the block by 64 while a loop variable moves it further"),
+    "five tasks in four": ("    for j in pl.range(0, 5):\n        i = core_id * 4 + j\n",
+                           "its accesses move with the block by 128 but reach 160 apart in one block's run"),
+}
+
+
+@pytest.mark.parametrize("name", list(BY_CONSTANT))
+def test_blocks_moved_by_a_constant_that_their_tasks_outreach_are_refused(name):
+    # both were accepted (a known limit: races between blocks whose places both move with the
+    # block); the emulator shows a race at two blocks, none at one
+    form, words = BY_CONSTANT[name]
+    text = edited(TILED, [(TILED_CHUNKS[0][0], form)])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and words in message, message
+    rows = (320, 32)
+    assert _tiled_verdicts(text, 1, a=rows, out=rows) == ["ok", "ok"]
+    assert _tiled_verdicts(text, 2, a=rows, out=rows)[-1] == "race"
+
+
+def test_blocks_moved_by_a_constant_their_tasks_fit_in_are_proven():
+    text = edited(TILED, [(TILED_CHUNKS[0][0], "    for j in pl.range(0, 4):\n        i = core_id * 4 + j\n")])
+    assert _findings(text) == []
+    rows = (320, 32)
+    assert [_tiled_verdicts(text, blocks, a=rows, out=rows) for blocks in (1, 2)] == [["ok", "ok"]] * 2
+
+
 def _flags_of_two_blocks(second: str) -> str:
     """Block 0 raises a flag after its tasks, and `second` (a block test) guards another store
     of it (a hostile probe's kernels: each single-block test was taken for block 0's)."""
