@@ -571,6 +571,24 @@ def test_per_core_loop_shared_spreads_one_loop_of_two_and_the_check_refuses_ever
             (description, messages)
 
 
+def test_chunk_loop_gives_each_block_a_chunk_and_the_check_refuses_chunks_that_reach_the_next():
+    tiled = (ROOT / "examples" / "tiled_scale.py").read_text()
+    made = _mutants("chunk_loop", tiled, range(10))
+    forms = {"pl.range(blk_start, min(blk_start + blk_chunk" in t for t, _ in made}
+    assert forms == {True, False}, forms  # both forms: from the start, and over the task count
+    assert any("+ 1" in d for _, d in made) and not all("+ 1" in d for _, d in made)
+    for text, description in made:
+        assert "blk_chunk = (n_blocks + num_cores - 1) // num_cores" in text, description
+        errors = [d.message for d in transpile(text, preload=1, path="k.py").diagnostics if d.is_error]
+        if "+ 1" in description:  # each chunk reaches one task into the next block's
+            assert any("reaches past its block's own chunk" in m for m in errors), (description, errors)
+        else:
+            assert errors == [], (description, errors)
+    # a kernel that takes no block index gets one, read at its top, as `per_core_loop` does
+    text, _ = _mutate("chunk_loop", DEMO)
+    assert "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    num_cores = pl.get_block_num()\n" in text
+
+
 def _spy_verify(monkeypatch) -> list[dict]:
     """Record the keyword arguments of every call of the oracle's `verify`."""
     calls: list[dict] = []

@@ -41,6 +41,7 @@ from pto_transpile.soundness.interp import (
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
 from pto_transpile.soundness.rotations import live_lengths, outer_period
+from pto_transpile.soundness.runtypes import nonuniform
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown, nonnegative
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
@@ -207,7 +208,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
     maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
     outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
     report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
-    problems = report.problems()
+    problems = report.problems() or _unplaced(interp, kernel)
     if not problems and maybe:
         race = maybe[0]
         problems = [Problem("undecided", f"{report.who(race.later)} and {report.who(race.earlier)} touch "
@@ -234,7 +235,16 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
         return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
     cuts |= first.uniform.cut_values() | interp.uniform.cut_values()
     s, p = run_sequential(serial), run_concurrent(piped)
-    return _Report(file, kernel, serial, piped, s, p, config).problems()
+    return _Report(file, kernel, serial, piped, s, p, config).problems() or _unplaced(first, kernel)
+
+
+def _unplaced(interp: Interpreter, kernel) -> list[Problem]:
+    """`Uniform.unplaced`, once a run shows no other problem."""
+    exc = interp.uniform.unplaced()
+    if exc is None:
+        return []
+    refusal = nonuniform(exc, kernel.node.name)
+    return [Problem(refusal.kind, refusal.reason, kernel.node.name)]
 
 
 class _Report:

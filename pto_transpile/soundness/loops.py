@@ -25,8 +25,24 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import INDEX, Loop, NonUniform, is_block_value, marks_block_index
+from pto_transpile.soundness.uniform import (
+    BLOCK,
+    BLOCK_COUNT,
+    INDEX,
+    Loop,
+    NonUniform,
+    is_block_value,
+    marks_block_index,
+)
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
+
+
+def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
+    """`pl.range(a * core_id + c, n, a * num_cores)`: block b runs `a * (b + t * B) + c`, so the
+    blocks' iterations interleave and never meet."""
+    if len(start) != 1 or start[0][0] != BLOCK or not isinstance(value, Sym):
+        return False
+    return step == ((BLOCK_COUNT[0], start[0][1]),) and not value.const
 
 
 class Loops(InterpreterBase):
@@ -196,6 +212,11 @@ class Loops(InterpreterBase):
                              "loop over the chunk in that form, or from 0 to the block's task count and add the "
                              "start to the offsets (`for j in pl.range(0, min(chunk, n - start)): i = start + j`)")
         per_core = any(is_block_value(var) for part in ("start", "step") for var, _ in forms[part])
+        if per_core and not _per_core_range(forms["start"], forms["step"], rng.step):
+            raise NonUniform(f"`{text}` starts or steps by a block value other than as a per-core range does",
+                             "give each block every `num_cores`-th iteration from its index "
+                             "(`pl.range(core_id, n, num_cores)`), or a chunk (`pl.range(start, min(start + chunk, "
+                             "n))` with `start = core_id * chunk`)")
         if forms["start"] and not per_core or forms["step"] and not per_core:
             raise NonUniform(f"the start or step of `{text}` varies between runs",
                              "start the loop at a constant (or the block index) and step by 1 (or the block count)")

@@ -132,6 +132,8 @@ class Uniform:
     #: the variables of the per-core ranges (`pl.range(core_id, n, num_cores)`), one value per block
     per_core: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
+    #: (tensor, code) of each GM write at a place the run cannot follow (`block_write`)
+    unplaced_writes: list = field(default_factory=list)
     shared_writes: list = field(default_factory=list)
     #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
     guarded_writes: list = field(default_factory=list)
@@ -268,8 +270,10 @@ class Uniform:
                                  fix)
             ((var, a),) = index.items()
             loop = self.loops.get(var)
-            if loop is not None and loop.chunk is not None and rest.get(loop.chunk) == a:
-                del rest[loop.chunk]  # `i = start + u` from a chunk start: the test is one on `u`
+            if loop is not None and loop.chunk is not None and rest.get(loop.chunk) == a and loop.root in rest:
+                # `i < end` from a chunk start: on every block the stop is the start plus the
+                # trip count, so the test is one of the task's place `u` against the count
+                del rest[loop.chunk]
             if (loop is not None and rest == {v: -a * c for v, c in loop.stop_form}
                     and diff.const == -a * loop.stop_const):
                 return result  # the loop variable against the loop's own stop: the same in every iteration
@@ -492,8 +496,9 @@ class Uniform:
             return False
         (var, k), = index
         loop = self.loops.get(var)
-        if loop is None or loop.start != 0 or loop.step != 1:
-            return False
+        if loop is None or loop.start != 0 or loop.step != 1 or loop.root is None \
+                or loop.stop_form != ((loop.root, 1),) or loop.stop_const:
+            return False  # `pl.range(0, cnt + 1)`: one task past the bound
         if loop.chunk is not None:  # `pl.range(start, end)`: `end - start` is at most the chunk
             start = self.chunk_values[chunk]
             if loop.chunk != chunk or not _bounded_by(loop.root, ("op", "add", start.origin, size),
@@ -513,8 +518,7 @@ class Uniform:
         any other product."""
         origin = getattr(size, "origin", None)
         if not (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK and not block.const
-                and not block.residue and int(block) == 0 and isinstance(origin, tuple) and origin
-                and origin[0] != "float" and not marks_block_index(origin)):
+                and not block.residue and int(block) == 0 and _same_on_every_block(origin)):
             return None
         var = ("derived", ((block.form, 0), ("size", origin)), frozenset({BLOCK}), "block")
         self.block_bounds[var] = (origin, block.form[0][1])
@@ -537,13 +541,33 @@ class Uniform:
         under tests of different blocks are two blocks writing it."""
         parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
         if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
-            return  # a place not known (data, a value the run cannot follow): not judged here
+            # a place not known (data, a value the run cannot follow): another block may write
+            # it, unless a test singles out one block
+            if not blocks:
+                self.unplaced_writes.append((tensor, text))
+            return
         if self.moves_with_block(parts):
             return
         if blocks:
             self.guarded_writes.append(((tensor, epoch), frozenset(blocks), (foot.r0, foot.r1, foot.c0, foot.c1), text))
         else:
             self.shared_writes.append((tensor, text))
+
+    def unplaced(self) -> NonUniform | None:
+        """A GM write at a place the run cannot follow, in a kernel that gives each block a chunk
+        by a run-time size (`opaque_chunk`): offsets by the chunk start that meet other run-time
+        values (`start + chunk + j`, the next block's chunk) are such places, and nothing keeps
+        another block away from them. Asked after the run's races, which name a write of unknown
+        place more precisely when there is one. (Elsewhere such writes are not judged: a known
+        limit, docs/design.md.)"""
+        if not (self.spread and self.block_bounds and self.unplaced_writes):
+            return None
+        tensor, text = self.unplaced_writes[0]
+        return NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a kernel that "
+                          "gives each block a chunk: it cannot tell that no other block writes there",
+                          "offset the write by the chunk start and the task's place in the chunk "
+                          "(`start + j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
+                          claim="the kernel on more than one block")
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
         """Do these GM offsets depend on the block (`spread` when they do)?"""
@@ -772,6 +796,23 @@ def _block_times_constant(block: Any, other: Any) -> bool:
             and not any(var[0] in INDEX or var[-1] == "blocks" or _per_block(var) for var, _ in other.form))
 
 
+def _same_on_every_block(origin: Any) -> bool:
+    """Is a run-time value of this origin the same on every block: computed from tensor shapes,
+    the block count and plain numbers only? (Not a value read from GM, which an index by the
+    block may pick per block, nor one holding the block index, even inside `min`.)"""
+    if type(origin) is int:
+        return True
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] == "shape":
+        return True
+    if origin[0] == "block":
+        return origin[-1] == "count"
+    if origin[0] == "op":
+        return all(_same_on_every_block(part) for part in origin[2:])
+    return False
+
+
 def _bounded_by(root: Any, *sizes: Any) -> bool:
     """Is the loop bound `root` (a loop's size variable) at most one of the run-time values
     `sizes` on every block: one of them, or `min(size, ...)`?"""
@@ -797,7 +838,9 @@ def _per_block(var: tuple) -> bool:
 
 def marks_block_index(origin: Any) -> bool:
     """A run-time value's origin naming the block index (`pysubset._block_mark`: any block
-    value but the block count)."""
+    value but the block count; or a number of the run computed from it, `min(n, 2 - core_id)`)."""
+    if isinstance(origin, Sym):
+        return any(_per_block(var) for var, _ in origin.form)
     if not isinstance(origin, tuple) or not origin:
         return False
     if origin[0] == "block":

@@ -699,6 +699,54 @@ def per_core_loop_shared(a: Anatomy, rng: random.Random) -> Mutation:
     return _spread(a, rng, *_choose(rng, _per_core_sites(a, split=False)))
 
 
+def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
+    """Give each block a contiguous chunk of a pipeline loop's iterations, the last block the
+    remainder, as production kernels do: `chunk = (N + num_cores - 1) // num_cores`, `start =
+    core_id * chunk`, then `pl.range(start, min(start + chunk, N))`, or a loop over the block's
+    task count `pl.range(0, min(chunk, N - start))` whose variable is added to the start. The
+    loop is a per-core range (`pl.range(core_id, N, num_cores)`) or a loop of a kernel that takes
+    no block index yet (as `per_core_loop` chooses). One mutant in five lets each chunk reach
+    one iteration into the next block's (a race between blocks the check must refuse)."""
+    sites = [(k, lp, None) for k, (lp,) in ((k, lps) for k, lps in _per_core_sites(a) if len(lps) == 1)]
+    sites += [(_kernel_of(a, lp.node), lp, lp.node.iter.args[2]) for lp in a.loops if _per_core_range(lp.node)]
+    kernel, loop, count = _choose(rng, sites)
+    node = loop.node
+    if not isinstance(node.target, ast.Name) or not node.body:
+        raise NothingToMutate
+    edits = []
+    if count is None:  # the block index and count read at the kernel's top, as `per_core_loop` does
+        sections = {ast.unparse(n.context_expr.func) for w in ast.walk(kernel) if isinstance(w, ast.With)
+                    for n in w.items if isinstance(n.context_expr, ast.Call)}
+        index = "pl.get_block_idx() // pl.get_subblock_num()" if {f"pl.{s}" for s in SECTIONS} <= sections \
+            else "pl.get_block_idx()"
+        edits.append(_at_kernel_top(a, kernel, [f"core_id = {index}", "num_cores = pl.get_block_num()"]))
+    blocks = "num_cores" if count is None else a.source_of(count)
+    args = node.iter.args
+    stop = a.source_of(args[1] if len(args) > 1 else args[0])
+    extra = " + 1" if rng.random() < 0.2 else ""
+    at = a.stmt_span(node)[0]
+    indent = a.indent_of(node)
+    edits.append((at, at, f"{indent}blk_chunk = ({stop} + {blocks} - 1) // {blocks}\n"
+                          f"{indent}blk_start = core_id * blk_chunk\n"))
+    if rng.random() < 0.5:
+        bounds = f"blk_start, min(blk_start + blk_chunk{extra}, {stop})"
+        edits.append((a.node_span(args[0])[0], a.node_span(args[-1])[1], bounds))
+    else:
+        bounds = f"0, min(blk_chunk{extra}, {stop} - blk_start)"
+        edits.append((a.node_span(node.target)[0], a.node_span(node.target)[1], "blk_j"))
+        edits.append((a.node_span(args[0])[0], a.node_span(args[-1])[1], bounds))
+        first = a.stmt_span(node.body[0])[0]
+        edits.append((first, first, f"{a.indent_of(node.body[0])}{node.target.id} = blk_start + blk_j\n"))
+    return a.edit(*edits), f"the loop at line {node.lineno} runs over each block's chunk: pl.range({bounds})"
+
+
+def _per_core_range(node: ast.For) -> bool:
+    """`for t in pl.range(core_id, N, num_cores)`: a per-core range whose start is `core_id`."""
+    it = node.iter
+    return (_is_pl(it, "range") and not it.keywords and len(it.args) == 3 and isinstance(it.args[0], ast.Name)
+            and it.args[0].id == "core_id")
+
+
 def _spread(a: Anatomy, rng: random.Random, kernel: ast.FunctionDef, loops: list) -> Mutation:
     """The edits of `per_core_loop`: `loops` of `kernel` run per block."""
     sections = {ast.unparse(n.context_expr.func) for w in ast.walk(kernel) if isinstance(w, ast.With)
@@ -747,6 +795,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "gm_offset": (4, gm_offset),
     "per_core_loop": (4, per_core_loop),
     "per_core_loop_shared": (2, per_core_loop_shared),
+    "chunk_loop": (3, chunk_loop),
     "valid_from_scalar": (4, valid_from_scalar),
     "atomic_store": (3, atomic_store),
 }

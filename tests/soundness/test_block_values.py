@@ -327,6 +327,83 @@ def test_the_emulator_agrees_on_chunks_with_a_remainder_that_meet(name):
     assert _tiled_verdicts(text, 2, a=rows, out=rows)[-1] == "race"
 
 
+_COUNT_LOOP = "    cnt = min(chunk, n_blocks - start)\n    for j in pl.range(0, cnt):\n        i = start + j\n"
+_ONE_TILE_SHORT = ("    n_blocks = a.shape[0] // BLOCK\n", "    n_blocks = a.shape[0] // BLOCK - 1\n")
+_TABLE = ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+          "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    tbl: pl.Tensor[[4], pl.DT_INT32],\n")
+
+
+def _cube_stores_second(stores: str) -> list[tuple[str, str]]:
+    """`project` also stores its tile to a tensor `out2` (`stores`, offsets by `i` and `r`)."""
+    return [("def project(i, a, w_slot,", "def project(i, r, a, out2, w_slot,"),
+            ("    pl.matmul(acc, left, right)\n", "    pl.matmul(acc, left, right)\n" + stores),
+            ("project(i, a, w_slot,", "project(i, r, a, out2, w_slot,"),
+            ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+             "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
+             "    out2: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n")]
+
+
+#: a probe's kernels over chunks that reach another block's tasks, each accepted by the first
+#: form of the chunks with a remainder (the last three before it) and racing between blocks on
+#: the emulator: (edits beside the loop's, the loop, what the refusal says)
+CHUNK_PROBES = {
+    "an end one past the chunk": ([_ONE_TILE_SHORT], _ROUNDED + "    end = min(start + chunk, n_blocks) + 1\n"
+                                  "    for i in pl.range(start, end):\n", "reaches past its block's own chunk"),
+    "a count one past the chunk": ([_ONE_TILE_SHORT], _ROUNDED + "    cnt = min(chunk, n_blocks - start)\n"
+                                   "    for j in pl.range(0, cnt + 1):\n        i = start + j\n",
+                                   "reaches past its block's own chunk"),
+    "a chunk read from GM by block": ([_TABLE], "    chunk = pl.getval(tbl, core_id)\n    start = core_id * chunk\n"
+                                      + _COUNT_LOOP, "where `out` is reached is not known"),
+    "a chunk holding the block index": ([], "    c0 = (n_blocks + num_cores - 1) // num_cores\n"
+                                        "    chunk = max(c0, 8 - 4 * core_id)\n    start = core_id * chunk\n"
+                                        + _COUNT_LOOP, "where `out` is reached is not known"),
+    "the next block's chunk": (_cube_stores_second("    pl.store(out2, acc, [i * BLOCK, 0])\n"
+                                                   "    pl.store(out2, acc, [r * BLOCK, 0])\n"),
+                               _ROUNDED + _COUNT_LOOP + "        r = start + chunk + j\n",
+                               "`out2` is written at a place the check cannot follow"),
+    "a start scaled and divided": ([], "    start = core_id * n_blocks // num_cores\n"
+                                   "    for i in pl.range(start, n_blocks):\n",
+                                   "starts or steps by a block value other than as a per-core range does"),
+    "a per-core range stepping by 1": ([], "    for i in pl.range(core_id, n_blocks):\n",
+                                       "starts or steps by a block value other than as a per-core range does"),
+    "a count hiding the block index": ([], "    cnt = min(n_blocks, 2 - core_id)\n    for i in pl.range(0, cnt):\n",
+                                       "is written at a place that does not depend on the block"),
+}
+
+
+def _chunk_probe(name: str) -> str:
+    edits, loop, _ = CHUNK_PROBES[name]
+    return edited(TILED, [*edits, (TILED_CHUNKS[0][0], loop)])
+
+
+@pytest.mark.parametrize("name", list(CHUNK_PROBES))
+def test_a_probes_chunks_that_reach_another_blocks_tasks_are_refused(name):
+    ((code, message),) = _findings(_chunk_probe(name))
+    assert code == "PTO061" and CHUNK_PROBES[name][2] in message, message
+
+
+@pytest.mark.parametrize("name", ["an end one past the chunk", "the next block's chunk",
+                                  "a per-core range stepping by 1", "a count hiding the block index"])
+def test_the_emulator_shows_the_probes_chunks_race_between_blocks(name):
+    text = _chunk_probe(name)
+    shapes = {"a": (224, 32), "out": (224, 32), "out2": (512, 32)}
+    assert _tiled_verdicts(text, 1, **shapes) == ["ok", "ok"]
+    assert _tiled_verdicts(text, 2, **shapes)[-1] == "race"
+
+
+def test_a_test_of_the_variable_of_a_loop_over_a_chunk_against_a_number_is_refused():
+    # `i == 0` is the first task of block 0 only: taken for every block's first task, it was
+    # accepted (a probe could not turn it into a failure); only tests against the loop's own stop
+    # (`i < end`, `i == end - 1`) are tests of the task's place in the chunk
+    text = edited(TILED, [(TILED_CHUNKS[0][0], REMAINDER["start to end"]),
+                          ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n",
+                           "    if i == 0:\n        pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n"
+                           "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "`i == 0` compares the loop variable with a value that is not its trip count" \
+        in message, message
+
+
 #: tasks moved with the block by a constant, `core_id * K + j`: apart only while a block's
 #: tasks reach less than K
 BY_CONSTANT = {
