@@ -409,7 +409,7 @@ class PythonSubset(InterpreterBase):
                 and all(block_only(var) for var, _ in value.form)):
             return None
         kind = {(BLOCK_COUNT,): "count", ((BLOCK, 1),): "index"}.get(value.form, "other") if not value.const \
-            else "other"
+            else "index+1" if value.form == ((BLOCK, 1),) and value.const == 1 else "other"
         return Opaque(("block", self._code_of(node), int(value), kind))
 
     def _varies(self, *values: Any) -> bool:

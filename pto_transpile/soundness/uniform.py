@@ -501,10 +501,9 @@ class Uniform:
             return False  # `pl.range(0, cnt + 1)`: one task past the bound
         if loop.chunk is not None:  # `pl.range(start, end)`: `end - start` is at most the chunk
             start = self.chunk_values[chunk]
-            if loop.chunk != chunk or not _bounded_by(loop.root, ("op", "add", start.origin, size),
-                                                           ("op", "add", size, start.origin)):
+            if loop.chunk != chunk or not _ends_by(loop.root[1], start.origin, size):
                 return False
-        elif not _bounded_by(loop.root, size):
+        elif not _at_most(loop.root[1], size):
             return False
         const = int(offset) - _moving(offset)
         return 0 <= k <= step and 0 <= const and const + extent <= step
@@ -813,14 +812,42 @@ def _same_on_every_block(origin: Any) -> bool:
     return False
 
 
-def _bounded_by(root: Any, *sizes: Any) -> bool:
-    """Is the loop bound `root` (a loop's size variable) at most one of the run-time values
-    `sizes` on every block: one of them, or `min(size, ...)`?"""
-    if not (isinstance(root, tuple) and len(root) == 2 and root[0] == "size"):
+def _at_most(origin: Any, size: Any) -> bool:
+    """Is a run-time value of this origin at most the run-time size `size` on every block where it
+    counts tasks: `size` itself, `min(size, ...)`, or `max(c, x)` with `c <= 0` and `x` at most
+    `size` (it counts tasks only when it is `x`)?"""
+    if origin == size:
+        return True
+    if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
         return False
-    origin = root[1]
-    return origin in sizes or (isinstance(origin, tuple) and origin[:2] == ("op", "min")
-                               and any(size in origin[2:] for size in sizes))
+    if origin[1] == "min":
+        return any(_at_most(part, size) for part in origin[2:])
+    if origin[1] == "max" and len(origin) == 4:
+        a, b = origin[2:]
+        return (type(a) is int and a <= 0 and _at_most(b, size)) or (type(b) is int and b <= 0 and _at_most(a, size))
+    return False
+
+
+def _ends_by(origin: Any, start: Any, size: Any) -> bool:
+    """Is the stop of a loop from a chunk start (`start`, `Uniform.opaque_chunk`) at most the start
+    plus the chunk `size` on every block: `start + x` with `x` at most the size, `(core_id + 1) *
+    size`, or the `min` of values one of which is such?"""
+    if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
+        return False
+    if origin[1] == "min":
+        return any(_ends_by(part, start, size) for part in origin[2:])
+    if origin[1] == "add" and len(origin) == 4:
+        a, b = origin[2:]
+        return (a == start and _at_most(b, size)) or (b == start and _at_most(a, size))
+    if origin[1] == "mul" and len(origin) == 4:  # `(core_id + 1) * chunk`: the next block's start
+        a, b = origin[2:]
+        return (a == size and _next_block(b)) or (b == size and _next_block(a))
+    return False
+
+
+def _next_block(origin: Any) -> bool:
+    """The origin of `core_id + 1` (`pysubset._block_mark`)."""
+    return isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "block" and origin[-1] == "index+1"
 
 
 def _per_block(var: tuple) -> bool:

@@ -277,6 +277,14 @@ REMAINDER = {
     "task count": _ROUNDED + "    cnt = min(chunk, n_blocks - start)\n    for j in pl.range(0, cnt):\n"
                              "        i = start + j\n",
     "start to end": _ROUNDED + "    end = min(start + chunk, n_blocks)\n    for i in pl.range(start, end):\n",
+    # a probe's false refusals: the end as the next block's start, a count clamped at 0, the
+    # start plus the count
+    "to the next start": _ROUNDED + "    end = min((core_id + 1) * chunk, n_blocks)\n"
+                                    "    for i in pl.range(start, end):\n",
+    "a count clamped at 0": _ROUNDED + "    cnt = max(0, min(chunk, n_blocks - start))\n"
+                                       "    for j in pl.range(0, cnt):\n        i = start + j\n",
+    "start and count": _ROUNDED + "    cnt = min(chunk, n_blocks - start)\n"
+                                  "    for i in pl.range(start, start + cnt):\n",
 }
 
 
@@ -304,6 +312,14 @@ REMAINDER_DEFECTS = {
     "a tile short of the start": (_ROUNDED + "    end = min(start + chunk, n_blocks)\n"
                                   "    for i in pl.range(start - 1, end):\n",
                                   "starts at a value computed from a block's chunk start"),
+    "to the start after next": (_ROUNDED + "    end = min((core_id + 2) * chunk, n_blocks)\n"
+                                "    for i in pl.range(start, end):\n", "reaches past its block's own chunk"),
+    "a count clamped at 1": (_ROUNDED + "    cnt = max(1, min(chunk, n_blocks - start))\n"
+                             "    for j in pl.range(0, cnt):\n        i = start + j\n",
+                             "reaches past its block's own chunk"),
+    "start and a count one more": (_ROUNDED + "    cnt = min(chunk + 1, n_blocks - start)\n"
+                                   "    for i in pl.range(start, start + cnt):\n",
+                                   "reaches past its block's own chunk"),
     # every block stores its first tasks at rows 0, 1, ...: the block is in the count only
     "the count only": (_ROUNDED + "    cnt = min(chunk, n_blocks - start)\n    for i in pl.range(0, cnt):\n",
                        "is written at a place that does not depend on the block"),
