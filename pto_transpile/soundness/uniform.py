@@ -132,9 +132,9 @@ class Uniform:
     #: the variables of the per-core ranges (`pl.range(core_id, n, num_cores)`), one value per block
     per_core: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
+    shared_writes: list = field(default_factory=list)
     #: (tensor, code) of each GM write at a place the run cannot follow (`block_write`)
     unplaced_writes: list = field(default_factory=list)
-    shared_writes: list = field(default_factory=list)
     #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
     guarded_writes: list = field(default_factory=list)
     #: a block's chunk start (`core_id * my_n`, `_block_times_constant`) -> what it steps by from
@@ -487,8 +487,9 @@ class Uniform:
     def _within_sized_chunk(self, offset: Any, chunk: tuple, size: Any, step: int, extent: int) -> bool:
         """`start * step + k * j + c` with the start `core_id * chunk` by a run-time size
         (`opaque_chunk`): within block 0's chunk `[0, step * chunk)` for every value of the size
-        when `j` is the variable of a loop from 0 whose trip count is at most the chunk (`chunk`
-        itself, or `min(chunk, ...)`: the remainder of the last block), `0 <= k <= step` and
+        when `j` is the variable of a loop from 0 whose stop is exactly a bound at most the chunk
+        (`_at_most`: `chunk`, `min(chunk, ...)`, the remainder of the last block; for a loop from
+        the start, `_ends_by`: `min(start + chunk, ...)`), `0 <= k <= step` and
         `0 <= c`, `c + extent <= step`. The furthest task, `j = chunk - 1`, then ends within
         `step * chunk` for every chunk from 1 up (with no task, the access is not made)."""
         index = [(v, c) for v, c in _form(offset) if v[0] in INDEX]
