@@ -40,8 +40,8 @@ from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_r
 def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
     """`pl.range(a * core_id + c, n, a * num_cores)`: block b runs `a * (b + t * B) + c`, so the
     blocks' iterations interleave and never meet."""
-    if len(start) != 1 or start[0][0] != BLOCK or not isinstance(value, Sym):
-        return False
+    if len(start) != 1 or start[0][0] != BLOCK or start[0][1] <= 0 or not isinstance(value, Sym):
+        return False  # counting down from the block index (`pl.range(0 - core_id, -n, 0 - num_cores)`) is not one
     return step == ((BLOCK_COUNT[0], start[0][1]),) and not value.const
 
 
@@ -300,6 +300,7 @@ class Loops(InterpreterBase):
                 if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
                     raise nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
                                                  "count with `x = x + c` from a value set before the loop"), node)
+                self._plain_counter(name, value, var, name in prev, node)
                 if name in prev:
                     delta = int(value) - prev[name]
                     delta = delta % k if k is not None else delta
@@ -331,6 +332,22 @@ class Loops(InterpreterBase):
                         self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
                     elif _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in self._read_first(node):
                         self._moved(f"field `{name}.{f}`", node)
+
+    @staticmethod
+    def _plain_counter(name: str, value: Any, var: tuple, stepped: bool, node) -> None:
+        """A counter carried across a loop of run-time trip count is followed as a number of its
+        own stepping by a constant: one that starts at a value of the block (`t = core_id`) or
+        steps by a value known only at run time (`t = t + (2 - num_cores)`, `t = t + d`) would
+        be followed at this run's block and values only."""
+        others = [v for v, _ in value.form if v != var] if isinstance(value, Sym) else []
+        if stepped and others:
+            raise nonuniform(NonUniform(f"counter `{name}` steps by a value known only at run time (the block, a "
+                                         "parameter or a size)", f"step `{name}` by a constant, and scale it "
+                                         "where it is used (`i = t * d`)"), node)
+        if not stepped and any(is_block_value(v) or v[-1] == "blocks" for v in others):
+            raise nonuniform(NonUniform(f"counter `{name}` starts at a value of the block", f"start `{name}` at a "
+                                         "constant and add the block's part where it is used "
+                                         "(`i = core_id + t * num_cores`)"), node)
 
     def _last_steps(self, ctxs: list[Ctx], previous: list[dict], counters: dict) -> None:
         """What each counter stepped by over the loop's last iteration (`Uniform.counter_steps`)."""

@@ -21,7 +21,7 @@ from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Eve
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
-from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value
+from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
     GroupV,
@@ -240,6 +240,14 @@ class PlCalls(InterpreterBase):
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
             kind = self._barrier_type(kw.get("core_type"), node, ctx)
+            uneven = next((lp for lp in self.uniform.active if lp.per_core or lp.chunk is not None
+                           or (lp.root is not None and marks_block_index(lp.root[1]))), None)
+            if uneven is not None:
+                # `sync_all` waits for every block: one that runs fewer iterations never arrives
+                raise CannotModel(f"`{self._code_of(node)}` is inside the loop over `{uneven.label}`, whose number of "
+                                  "iterations differs between blocks: a block with fewer passes fewer barriers and "
+                                  "the others wait for it forever; put the barrier outside the loop", node,
+                                  kind="nonuniform")
             self._sync_event("barrier", kind, 0, node, ctx)
             if set(barrier_kinds(kind) or ()) == set(CORE_KIND):
                 self.epochs[ctx.core] += 1  # every core waits here: GM accesses on either side are ordered

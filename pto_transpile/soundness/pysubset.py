@@ -280,6 +280,10 @@ class PythonSubset(InterpreterBase):
             return None
         if isinstance(value, Sym):
             text = self._code_of(node) if node is not None else "a condition on the loop variable"
+            if _tells_blocks_apart(value, 0):
+                # `if core_id:`: true on some blocks, false on others; the run follows block 0
+                self.uniform.block_tests.append(text)
+                return None
             return self._uniform(lambda: self.uniform.test(value, 0, bool(value), text), node)
         if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
             return bool(value)
@@ -429,7 +433,7 @@ class PythonSubset(InterpreterBase):
                 return self._binop(cst.Subtract, self.uniform.negate(value), 1, node)
             if isinstance(node.operator, cst.Not):
                 t = self.truth(value, node.expression)
-                return not t
+                return UNKNOWN if t is None else not t
             self._plain(value, "the operand of", node)
         if isinstance(value, OneBlock) and isinstance(node.operator, cst.Not):
             return OneBlock(value.block, not value.others)  # `not core_id == 0`

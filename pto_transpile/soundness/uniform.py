@@ -680,11 +680,15 @@ class Uniform:
         for axis in range(min(len(a.coords) for a in accs)):
             shift = dict(accs[0].shift[axis]) if axis < len(accs[0].shift) else {}
             step = shift.get(BLOCK)
-            if step is None or len(shift) != 1 or any(a.coords[axis] is None for a in accs):
+            count = shift.get(BLOCK_COUNT[0], 0)
+            if step is None or set(shift) - {BLOCK, BLOCK_COUNT[0]} or any(a.coords[axis] is None for a in accs):
                 continue
             for a in accs:
                 linear, _, _ = a.coords[axis]
-                if any(var[-1] != "blocks" or abs(c) != abs(step) for var, c in linear):
+                # the block count in it only as whole steps of interleaved tiles: `(core_id + (t - 1) *
+                # num_cores) * K`
+                if count % step or (count and not linear) \
+                        or any(var[-1] != "blocks" or abs(c) != abs(step) for var, c in linear):
                     raise NonUniform(f"`{tensor}` is written, and `{a.text}` moves with the block by {abs(step)} "
                                      "while a loop variable moves it further: once the loop runs long enough, two "
                                      "blocks meet there",
@@ -793,7 +797,8 @@ def _block_times_constant(block: Any, other: Any) -> bool:
     moves every access of the block alike, as the block index does."""
     return (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK and not block.const
             and not block.residue and isinstance(other, Sym) and bool(other.form) and not other.residue
-            and not any(var[0] in INDEX or var[-1] == "blocks" or _per_block(var) for var, _ in other.form))
+            and not any(var[0] in INDEX or var[-1] == "blocks" or _per_block(var) or is_block_value(var)
+                        for var, _ in other.form))
 
 
 def _same_on_every_block(origin: Any) -> bool:
