@@ -123,6 +123,7 @@ class Loops(InterpreterBase):
         starts = tuple((it.start.form, it.start.const) if isinstance(it.start, Sym) else ((), int(it.start))
                        for it in iters)
         chunk = self._chunk_start(first.start)
+        uni.loop_steps[key] = abs(int(first.step))
         loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
                     stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop),
                     starts, chunk)

@@ -109,6 +109,8 @@ class Uniform:
     active: list = field(default_factory=list)  #: the dynamic loops running, outermost first
     derived: int = 0
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
+    #: loop variable -> the loop's step in this run (`_step_of`)
+    loop_steps: dict = field(default_factory=dict)
     #: counter -> every step it took over an iteration, on any core (the last iteration's too)
     counter_steps: dict = field(default_factory=dict)
     scalar_values: dict = field(default_factory=dict)  #: sampled scalar parameter -> this run's value
@@ -740,10 +742,14 @@ class Uniform:
         return stride > 0 and hi - lo <= stride
 
     def _step_of(self, var: tuple) -> int:
-        """How far `var` moves from one iteration to the next: a loop variable 1; a counter its
+        """How far `var` moves from one iteration to the next: a loop variable its step (a per-core
+        range `pl.range(a * core_id, n, a * num_cores)` steps `a` at one block, `a * B` at B: its
+        iterations on every block stay `a` apart, `_per_core_range`); a counter its
         step, when every iteration of the loops of run-time trip count that carry it steps it by
         the same amount on every core (`t = t + 1` in a static inner loop: the number of inner
         iterations; `counter_steps`), else 1, the least a counter that moves at all moves."""
+        if var[0] == "loop":
+            return self.loop_steps.get(var, 1)
         if var[0] != "carried":
             return 1
         steps = self.counter_steps.get(var, set())

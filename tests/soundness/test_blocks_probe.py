@@ -115,3 +115,22 @@ def test_the_emulator_shows_the_probes_kernels_wrong(name):
     rows = (32 * tiles, 32)
     out = (32 * max(tiles, 16), 32)
     assert _tiled_verdicts(PROBES[name][0], blocks, a=rows, out=out)[-1] == verdict
+
+
+def _every_other(stores: int) -> str:
+    """A per-core range of every other tile (`pl.range(2 * core_id, n, 2 * num_cores)`) whose
+    tasks store `stores` tiles from their own."""
+    lines = "".join(f"    pl.store(out, res, [(i + {k}) * BLOCK + sub_id * HALF, 0])\n" for k in range(stores))
+    return edited(TILED, [(LOOP, "    for i in pl.range(2 * core_id, n_blocks, 2 * num_cores):\n"), (STORE, lines)])
+
+
+def test_a_per_core_range_of_every_other_tile_keeps_two_tiles_a_task_apart():
+    # the probe's false refusal ("do not stay within one stride"): its variable steps 2 at one
+    # block and 2B at B, so the two tiles of a task never meet another task's, on any block
+    assert _findings(_every_other(2)) == []
+    for tiles, blocks in ((8, 1), (8, 2), (10, 3), (7, 2)):
+        shape = (32 * tiles + 96, 32)
+        assert _tiled_verdicts(_every_other(2), blocks, a=(32 * tiles, 32), out=shape) == ["ok", "ok"]
+    ((code, message),) = _findings(_every_other(3))  # three tiles reach the next block's task
+    assert code == "PTO061" and "do not stay within one stride" in message, message
+    assert _tiled_verdicts(_every_other(3), 2, a=(256, 32), out=(352, 32))[-1] == "race"
