@@ -459,6 +459,11 @@ class PythonSubset(InterpreterBase):
                 single = next((v for v in (left, right) if isinstance(v, OneBlock) and not v.others), None)
                 if single is not None:
                     return False if right is False else single
+            else:
+                # `core_id != 0 or x`: false on that block at most (its `else` is that block's)
+                single = next((v for v in (left, right) if isinstance(v, OneBlock) and v.others), None)
+                if single is not None:
+                    return True if right is True else single
             return UNKNOWN
         is_and = isinstance(node.operator, cst.And)
         if t != is_and:

@@ -228,7 +228,7 @@ def _else_store(guard: str) -> str:
                                       f"    if {guard}:\n        pass\n    else:\n        pl.store(side")
 
 
-@pytest.mark.parametrize("guard", ["core_id != 0", "not core_id == 0"])
+@pytest.mark.parametrize("guard", ["core_id != 0", "not core_id == 0", "core_id != 0 or sub_id != 0"])
 def test_a_shared_store_in_the_else_of_a_test_of_every_other_block_is_block_zeros(guard):
     # a probe's false refusal: the `else` of `core_id != 0` runs on block 0 alone (the emulator:
     # clean at 2 and 3 blocks); its body runs on every other block, two of them from 3 blocks
