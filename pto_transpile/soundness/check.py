@@ -604,6 +604,9 @@ class _Found:
     rings: set = field(default_factory=set)
     depths: set = field(default_factory=set)
     in_address: set = field(default_factory=set)
+    #: trip-count roots a block's chunk start is scaled by (`core_id * my_n`): their order against
+    #: other counts decides whether blocks meet, which representative counts need not keep
+    chunk_roots: set = field(default_factory=set)
     #: label -> origin of each GM read taken once for the whole run, sampled as a parameter is
     gm_reads: dict = field(default_factory=dict)
     #: trip-count root -> the period of its loop's own iterations (`Rotations.loop_period`)
@@ -661,6 +664,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.rings |= uni.rings
         found.depths |= uni.depths
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
+        found.chunk_roots.update(v[1] for v in uni.chunk_roots if v[0] == "size")
         for origin, period in uni.rot.loop_periods(groups=interp.rotation_margin is not None).items():
             found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
         for origin, period in uni.root_periods.items():
@@ -968,7 +972,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
             return replace(found, kind="undecided", detail=f"the check cannot follow this: {found.detail}")
         return found
     leaves = [leaf for origin in found.roots for leaf in set(_leaves(origin))]
-    if not found.roots or found.in_address or len(leaves) != len(set(leaves)):
+    if not found.roots or found.in_address or found.chunk_roots or len(leaves) != len(set(leaves)):
         return None
     b = _Bounds.of(found, len(functions) > 1)
     trips: dict = {}

@@ -322,7 +322,7 @@ class Loops(InterpreterBase):
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
-            elif isinstance(value, (int, float)) and not isinstance(value, Sym):
+            elif isinstance(value, (int, float)) and not (isinstance(value, Sym) and value.form):
                 self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)
             elif _moving(value) and name in self._read_first(node):
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)

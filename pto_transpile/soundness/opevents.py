@@ -28,6 +28,7 @@ from pto_transpile.soundness.events import AIC, AIV0, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
 from pto_transpile.soundness.tilefeet import insert_feet
+from pto_transpile.soundness.uniform import is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -85,6 +86,9 @@ class OpEvents(InterpreterBase):
                 if write and not store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
                     self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
                                              lambda: self._code_of(node))
+                elif not write:
+                    self.uniform.block_read(value.name, offsets, foot, self.epochs[ctx.core],
+                                            lambda: self._code_of(node))
                 (writes if write else reads).append(foot)
                 if write:
                     self._gm_written(value, ctx)
@@ -104,10 +108,11 @@ class OpEvents(InterpreterBase):
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
-            return self._read_value(ev, gm, ctx, _element(tensor, pos[1] if len(pos) > 1 else kw.get("offset")))
+            index = pos[1] if len(pos) > 1 else kw.get("offset")
+            return self._read_value(ev, gm, ctx, _element(tensor, index), _at_block(index))
         return None
 
-    def _read_value(self, ev: Event, gm: bool, ctx: Ctx, element: tuple = ()) -> Any:
+    def _read_value(self, ev: Event, gm: bool, ctx: Ctx, element: tuple = (), per_block: bool = False) -> Any:
         """What a scalar read gives: data, named by the read in both runs. A read of a GM
         element the kernel's own code names by numbers (`start = starts[0]`, `starts[sub_id]`),
         before its first loop of run-time trip count, is one value for the whole run (GM is one
@@ -116,7 +121,7 @@ class OpEvents(InterpreterBase):
         computed from it is judged for every value (`Uniform.finish`) and a test on it is cut
         where its outcome changes. Each later read of the element on a core is a value of its
         own (a write may come between). A trip count it bounds stays the trip-count root it was."""
-        origin = ("read", "GM" if gm else ev.core, ev.ident)
+        origin = ("read", "GM" if gm else ev.core, ev.ident) + (("per block",) if per_block else ())
         if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops) \
                 or element[0] in self.gm_writes:
             return Opaque(origin)
@@ -223,6 +228,8 @@ class OpEvents(InterpreterBase):
         if "W" in role:
             self.uniform.block_write(tensor.name, index, foot, ctx.one_block, self.epochs[ctx.core],
                                      lambda: self._code_of(node))
+        else:
+            self.uniform.block_read(tensor.name, offsets, foot, self.epochs[ctx.core], lambda: self._code_of(node))
         if "W" in role:
             self._gm_written(tensor, ctx)
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
@@ -230,7 +237,8 @@ class OpEvents(InterpreterBase):
         # GM is one memory: the cores that run this read together (kernel code outside any
         # section) read one value; a write that could come between them is a conflict of its own
         element = _element(tensor, index[0] if len(index) == 1 else index)
-        return self._read_value(ev, True, ctx, element) if role == "R" else Opaque(("read", "GM", ev.ident))
+        return self._read_value(ev, True, ctx, element, _at_block(index)) if role == "R" \
+            else Opaque(("read", "GM", ev.ident))
 
     @staticmethod
     def _element_foot(tensor: TensorV, index: Any, may: bool) -> tuple[Foot, Any]:
@@ -311,6 +319,8 @@ class OpEvents(InterpreterBase):
     def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node, epoch: int) -> None:
         """A GM access for the uniformity conditions (`Uniform.finish`), with the number of
         barriers of every core its core has passed."""
+        if write:
+            self.uniform.written.add((tensor.name, epoch))
         if not (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and foot.r1 != INF):
             if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
                 self._plain(list(offsets), "the GM offset", node)
@@ -350,6 +360,14 @@ def gm_read_label(element: tuple, before: int) -> str:
     name, index = element
     text = f"{name}[{', '.join(map(str, index))}]"
     return text if before == 0 else f"{text} #{before + 1}"
+
+
+def _at_block(index: Any) -> bool:
+    """Does a GM read's place depend on the block (`pl.getval(tbl, core_id)`, `tbl[min(core_id, 3)]`)?
+    Its value may then differ from block to block (`uniform.marks_block_index`)."""
+    parts = index if isinstance(index, (list, tuple)) else (index,)
+    return any((isinstance(p, Sym) and any(is_block_value(v) for v, _ in p.form))
+               or (isinstance(p, Opaque) and marks_block_index(p.origin)) for p in parts)
 
 
 def _element(tensor: Any, index: Any) -> tuple:

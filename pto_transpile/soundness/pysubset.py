@@ -410,7 +410,9 @@ class PythonSubset(InterpreterBase):
         if chunk is not None:  # `n - start`: the start as the run-time value it is
             return chunk
         if not (isinstance(value, Sym) and value.form and not value.residue
-                and all(block_only(var) for var, _ in value.form)):
+                and all(block_only(var) and var[0] != "derived" for var, _ in value.form)):
+            # `num_cores ** pl.get_subblock_num()`: a value of its own on each core, which one
+            # mark by its text would take for one number
             return None
         kind = {(BLOCK_COUNT,): "count", ((BLOCK, 1),): "index"}.get(value.form, "other") if not value.const \
             else "index+1" if value.form == ((BLOCK, 1),) and value.const == 1 else "other"

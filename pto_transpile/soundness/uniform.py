@@ -103,6 +103,8 @@ class Uniform:
     outer: set = field(default_factory=set)  #: roots of loops that contain another dynamic loop
     nested: set = field(default_factory=set)  #: (outer root, inner root) of dynamic loops one inside the other
     in_address: set = field(default_factory=set)  #: size variables found in GM offsets (discovery)
+    #: size variables of the chunk starts found in GM offsets (`core_id * my_n`, discovery)
+    chunk_roots: set = field(default_factory=set)
     loops: dict = field(default_factory=dict)  #: ("loop", id) -> Loop, while it runs
     values: dict = field(default_factory=dict)  #: variable -> its current value
     accesses: list = field(default_factory=list)
@@ -137,6 +139,12 @@ class Uniform:
     shared_writes: list = field(default_factory=list)
     #: (tensor, code) of each GM write at a place the run cannot follow (`block_write`)
     unplaced_writes: list = field(default_factory=list)
+    #: ((tensor, epoch), code) of each GM read at a place the run cannot follow (`block_read`)
+    unplaced_reads: list = field(default_factory=list)
+    #: ((tensor, epoch), rectangle, code) of each GM read whose place does not depend on the block
+    shared_reads: list = field(default_factory=list)
+    #: (tensor, epoch) of every GM write
+    written: set = field(default_factory=set)
     #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
     guarded_writes: list = field(default_factory=list)
     #: a block's chunk start (`core_id * my_n`, `_block_times_constant`) -> what it steps by from
@@ -446,6 +454,9 @@ class Uniform:
         for o, e in zip(offsets, extents, strict=True):
             form = _form(o)
             self._within_chunk(tensor, o, e, text)
+            if self.discover:
+                self.chunk_roots.update(r for v, _ in form if v[0] == "derived" and v[-1] == "block"
+                                        for r in v[2] if r[0] == "size")
             trip = [v for v, _ in form if v[0] not in INDEX and self._trip_dependent(v)]
             if trip:
                 if self.discover:
@@ -519,9 +530,10 @@ class Uniform:
         to the next (`_within_sized_chunk`); `value` is the run-time value it also is. None for
         any other product."""
         origin = getattr(size, "origin", None)
-        if not (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK and not block.const
-                and not block.residue and int(block) == 0 and _same_on_every_block(origin)):
-            return None
+        if not (isinstance(block, Sym) and len(block.form) == 1 and block.form[0][0] == BLOCK
+                and block.form[0][1] > 0 and not block.const and not block.residue and int(block) == 0
+                and _same_on_every_block(origin)):
+            return None  # `-core_id * chunk` steps down: its chunks are not `[start, start + chunk)`
         var = ("derived", ((block.form, 0), ("size", origin)), frozenset({BLOCK}), "block")
         self.block_bounds[var] = (origin, block.form[0][1])
         self.chunk_values[var] = value
@@ -562,14 +574,33 @@ class Uniform:
         another block away from them. Asked after the run's races, which name a write of unknown
         place more precisely when there is one. (Elsewhere such writes are not judged: a known
         limit, docs/design.md.)"""
-        if not (self.spread and self.block_bounds and self.unplaced_writes):
+        if not self.spread:
             return None
-        tensor, text = self.unplaced_writes[0]
-        return NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a kernel that "
-                          "gives each block a chunk: it cannot tell that no other block writes there",
-                          "offset the write by the chunk start and the task's place in the chunk "
-                          "(`start + j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
-                          claim="the kernel on more than one block")
+        if (self.block_bounds or self.block_steps) and self.unplaced_writes:
+            tensor, text = self.unplaced_writes[0]
+            return NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a kernel "
+                              "that gives each block a chunk: it cannot tell that no other block writes there",
+                              "offset the write by the chunk start and the task's place in the chunk "
+                              "(`start + j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
+                              claim="the kernel on more than one block")
+        read = next(((key, text) for key, text in self.unplaced_reads if key in self.written), None)
+        if read is not None:
+            (tensor, _), text = read
+            return NonUniform(f"`{tensor}` is read at a place the check cannot follow (`{text()}`) while the blocks "
+                              "write it: it cannot tell that no other block writes there meanwhile",
+                              "read it at a place computed from the block and the loop variables, or after "
+                              "`pl.system.sync_all()` once every block has written it",
+                              claim="the kernel on more than one block")
+        return None
+
+    def block_read(self, tensor: str, offsets: Any, foot: Any, epoch: int, text: Callable[[], str]) -> None:
+        """A GM read, remembered for `finish` and `unplaced` when its place is not known or does not
+        depend on the block: every block reads there, while one block may write it."""
+        parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
+        if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
+            self.unplaced_reads.append(((tensor, epoch), text))
+        elif not self.moves_with_block(parts):
+            self.shared_reads.append(((tensor, epoch), (foot.r0, foot.r1, foot.c0, foot.c1), text))
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
         """Do these GM offsets depend on the block (`spread` when they do)?"""
@@ -608,6 +639,13 @@ class Uniform:
                                  "keep each block within its chunk: `core_id * chunk + j` with `j` from 0 to "
                                  "`chunk - 1`, the other parts of the offset within one step",
                                  claim="the kernel on more than one block")
+        for key, _, (r0, r1, c0, c1), text in self.guarded_writes:
+            for other, (s0, s1, d0, d1), words in self.shared_reads:
+                if other == key and r0 < s1 and s0 < r1 and c0 < d1 and d0 < c1:
+                    raise NonUniform(f"`{key[0]}` is written by one block (`{text()}`) and read by every block "
+                                     f"(`{words()}`), which nothing orders",
+                                     "put `pl.system.sync_all()` between the write and the reads, or read it "
+                                     "in the writing block only", claim="the kernel on more than one block")
         for i, (tensor, blocks, (r0, r1, c0, c1), text) in enumerate(self.guarded_writes):
             for other, others, (s0, s1, d0, d1), words in self.guarded_writes[i + 1:]:
                 if other == tensor and others != blocks and r0 < s1 and s0 < r1 and c0 < d1 and d0 < c1:
@@ -882,6 +920,8 @@ def marks_block_index(origin: Any) -> bool:
         return any(_per_block(var) for var, _ in origin.form)
     if not isinstance(origin, tuple) or not origin:
         return False
+    if origin[0] == "read":  # a value read from GM at a place that depends on the block
+        return origin[-1] == "per block"
     if origin[0] == "block":
         return origin[-1] != "count"
     return any(marks_block_index(part) for part in origin[1:])

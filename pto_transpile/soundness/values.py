@@ -79,8 +79,8 @@ def describe_origin(origin: Any) -> str:
     """Words for an `Opaque` origin: the read (stage and task, or the kernel body's line text)."""
     if not isinstance(origin, tuple):
         return repr(origin)
-    if origin and origin[0] == "read":
-        _, _core, ident = origin
+    if origin and origin[0] == "read":  # ("read", where, ident[, a field read or "per block"])
+        ident = origin[2]
         if len(ident) >= 3 and ident[0] == "stage":
             return f"the read #{ident[3] + 1} of stage `{ident[1]}` (task {ident[2]})" if len(ident) > 3 else (
                 f"a read of stage `{ident[1]}` (task {ident[2]})")
