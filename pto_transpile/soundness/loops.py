@@ -37,6 +37,12 @@ from pto_transpile.soundness.uniform import (
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
 
 
+def _form_of(value: Any) -> tuple:
+    """The trip-count roots in a loop bound (a derived value is numbered per computation, so two
+    cores' equal computations differ there; their roots do not)."""
+    return tuple(sorted((repr(v), c) for v, c in value.form if v[0] == "size")) if isinstance(value, Sym) else ()
+
+
 def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
     """`pl.range(a * core_id + c, n, a * num_cores)`: block b runs `a * (b + t * B) + c`, so the
     blocks' iterations interleave and never meet."""
@@ -109,7 +115,10 @@ class Loops(InterpreterBase):
         try:
             for it in iters:
                 if (int(it.start), int(it.stop), int(it.step)) != (int(first.start), int(first.stop),
-                                                                   int(first.step)):
+                                                                   int(first.step)) \
+                        or any(_form_of(a) != _form_of(b) for a, b in ((it.start, first.start), (it.stop, first.stop),
+                                                                      (it.step, first.step))):
+                    # `pl.range(0, tbl[sub_id])`: counts of their own, equal only at this run's values
                     raise CannotModel("the cores run this loop a different number of times", node.iter)
             root, per_core = self._loop_root(first, text)
         except NonUniform as exc:

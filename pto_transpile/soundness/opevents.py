@@ -121,7 +121,10 @@ class OpEvents(InterpreterBase):
         computed from it is judged for every value (`Uniform.finish`) and a test on it is cut
         where its outcome changes. Each later read of the element on a core is a value of its
         own (a write may come between). A trip count it bounds stays the trip-count root it was."""
-        origin = ("read", "GM" if gm else ev.core, ev.ident) + (("per block",) if per_block else ())
+        # the element read joins the name: cores that read different elements at one line (`tbl[sub_id]`)
+        # read different values
+        origin = ("read", "GM" if gm else ev.core, ev.ident) + ((("at", element[1]),) if gm and element else ()) \
+            + (("per block",) if per_block else ())
         if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops) \
                 or element[0] in self.gm_writes:
             return Opaque(origin)

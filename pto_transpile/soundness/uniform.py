@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from pto_transpile.soundness.events import INF
 from pto_transpile.soundness.rotations import Rotations
 from pto_transpile.soundness.values import Sym, nonnegative
 
@@ -556,8 +557,10 @@ class Uniform:
         parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
         if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
             # a place not known (data, a value the run cannot follow): another block may write
-            # it, unless a test singles out one block
-            if not blocks:
+            # it; under a test singling out one block, anywhere in the tensor
+            if blocks:
+                self.guarded_writes.append(((tensor, epoch), frozenset(blocks), (0, INF, 0, INF), text))
+            else:
                 self.unplaced_writes.append((tensor, text))
             return
         if self.moves_with_block(parts):

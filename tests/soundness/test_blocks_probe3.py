@@ -177,3 +177,47 @@ def test_the_emulator_shows_the_third_probes_kernels_race(name):
     blocks, shapes = SHOWN[name]
     assert _tiled_verdicts(H[name], 1, **shapes) == ["ok", "ok"]
     assert "race" in _tiled_verdicts(H[name], blocks, **shapes)
+
+
+# --- a fourth probe: counts of one core, and writes of one block at places the run cannot follow
+_OUT = "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
+_PARAMS = (_OUT, _OUT + "    tbl: pl.Tensor[[4], pl.DT_INT32],\n    done: pl.Tensor[[4], pl.DT_FP32],\n")
+_WITH_DONE = [("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+               "def finish(i, sub_id, scale, out, proj_vec_db, res_db, done):"),
+              ("finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)",
+               "finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db, done)"),
+              ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n",
+               "    if sub_id == 0:\n        v = pl.getval(done, 0)\n        pl.muls(res, res, v)\n"
+               "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n")]
+
+
+def _after_loop(lines: str) -> str:
+    """`_WITH_DONE`'s kernel (every block reads `done[0]`) with `lines` after its loop."""
+    return edited(TILED, [_PARAMS, (FIN, FIN + lines), *_WITH_DONE])
+
+
+FOURTH = {
+    # the cube and AIV0 count `tbl[0]` tasks, AIV1 `tbl[1]`: one count to the check, taken from
+    # the line's text (the emulator: the cores of one block disagree, at every block count)
+    "a count of each core's own": (
+        edited(TILED, [_PARAMS, (LOOP, "    cnt = pl.getval(tbl, sub_id)\n"
+                                       "    for i in pl.range(core_id, cnt, num_cores):\n")]),
+        "the cores run this loop a different number of times"),
+    # block 0 writes `done[k]`, `k` read from GM: a write of one block anywhere in `done`
+    "a flag of block 0 at a place read from GM": (
+        _after_loop("    if core_id == 0:\n        with pl.section_vector():\n            if sub_id == 0:\n"
+                    "                k = pl.getval(tbl, 0)\n                pl.setval(done, k, 1.0)\n"),
+        "is written by one block (`pl.setval(done, k, 1.0)`) and read by every block"),
+    "flags of blocks 0 and 1, one at a place read from GM": (
+        _after_loop("    with pl.section_vector():\n        if sub_id == 0:\n            if core_id == 0:\n"
+                    "                pl.setval(done, 0, 1.0)\n            if core_id == 1:\n"
+                    "                k = pl.getval(tbl, 0)\n                pl.setval(done, k, 2.0)\n"),
+        "is written"),
+}
+
+
+@pytest.mark.parametrize("name", list(FOURTH))
+def test_the_fourth_probes_kernels_are_refused(name):
+    text, words = FOURTH[name]
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and words in message, message
