@@ -123,7 +123,7 @@ class OpEvents(InterpreterBase):
         own (a write may come between). A trip count it bounds stays the trip-count root it was."""
         # the element read joins the name: cores that read different elements at one line (`tbl[sub_id]`)
         # read different values
-        origin = ("read", "GM" if gm else ev.core, ev.ident) + ((("at", element[1]),) if gm and element else ()) \
+        origin = ("read", "GM" if gm else ev.core, ev.ident) + ((("at", *element),) if gm and element else ()) \
             + (("per block",) if per_block else ())
         if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops) \
                 or element[0] in self.gm_writes:

@@ -154,6 +154,9 @@ class Uniform:
     #: a block's chunk start by a run-time size (`core_id * chunk`, `opaque_chunk`) -> (the
     #: size's origin, what the start steps by per unit of it from one block to the next)
     block_bounds: dict = field(default_factory=dict)
+    #: GM tensors chunk sizes are read from (`counts[0]`): the same on every block only while no
+    #: block writes them (`unplaced`)
+    chunk_reads: set = field(default_factory=set)
     #: such a chunk start -> the run-time value it is, for arithmetic with other run-time values
     #: (`min(chunk, n - start)`)
     chunk_values: dict = field(default_factory=dict)
@@ -520,7 +523,12 @@ class Uniform:
                 return False
         elif not _at_most(loop.root[1], size):
             return False
-        const = int(offset) - _moving(offset)
+        # a move by a parameter the same on every block (`(start + st + i) * T`, `start = starts[0]`)
+        # moves every block's chunk alike: the place within the chunk is what is left
+        scalars = [(v[1], c) for v, c in _form(offset) if v[0] == "scalar"]
+        if any(name not in self.scalar_values for name, _ in scalars):
+            return False
+        const = int(offset) - _moving(offset) - sum(c * int(self.scalar_values[name]) for name, c in scalars)
         return 0 <= k <= step and 0 <= const and const + extent <= step
 
     def opaque_chunk(self, block: Sym, size: Any, value: Any) -> Sym | None:
@@ -536,6 +544,7 @@ class Uniform:
                 and _same_on_every_block(origin)):
             return None  # `-core_id * chunk` steps down: its chunks are not `[start, start + chunk)`
         var = ("derived", ((block.form, 0), ("size", origin)), frozenset({BLOCK}), "block")
+        self.chunk_reads |= _reads_in(origin)
         self.block_bounds[var] = (origin, block.form[0][1])
         self.chunk_values[var] = value
         return Sym(0, ((var, 1),))
@@ -579,6 +588,12 @@ class Uniform:
         limit, docs/design.md.)"""
         if not self.spread:
             return None
+        rewritten = sorted(self.chunk_reads & {tensor for tensor, _ in self.written})
+        if rewritten:
+            return NonUniform(f"the blocks' chunk size is read from `{rewritten[0]}`, which the kernel writes: a block "
+                              "that reads it after another block's write takes another chunk",
+                              "read the chunk size from a tensor the kernel does not write, or pass it as a "
+                              "parameter", claim="the kernel on more than one block")
         if (self.block_bounds or self.block_steps) and self.unplaced_writes:
             tensor, text = self.unplaced_writes[0]
             return NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a kernel "
@@ -860,9 +875,29 @@ def _same_on_every_block(origin: Any) -> bool:
         return True
     if origin[0] == "block":
         return origin[-1] == "count"
+    if origin[0] == "read":  # an element of GM named by numbers (`counts[0]`), unless a block picks it
+        return _read_tensor(origin) is not None and origin[-1] != "per block"
     if origin[0] == "op":
         return all(_same_on_every_block(part) for part in origin[2:])
     return False
+
+
+def _read_tensor(origin: tuple) -> str | None:
+    """The GM tensor a read origin names by its element (`("read", "GM", ident, ("at", tensor,
+    index))`), or None for any other read."""
+    if len(origin) >= 4 and origin[1] == "GM" and isinstance(origin[3], tuple) and origin[3][:1] == ("at",):
+        return origin[3][1]
+    return None
+
+
+def _reads_in(origin: Any) -> set:
+    """The GM tensors whose elements a run-time value is computed from."""
+    if not isinstance(origin, tuple) or not origin:
+        return set()
+    if origin[0] == "read":
+        tensor = _read_tensor(origin)
+        return {tensor} if tensor is not None else set()
+    return set().union(*(_reads_in(part) for part in origin[1:])) if origin[0] == "op" else set()
 
 
 def _at_most(origin: Any, size: Any) -> bool:

@@ -301,6 +301,41 @@ def test_chunks_with_a_remainder_are_proven_and_run_as_the_serial_kernel(name):
         assert _tiled_verdicts(text, blocks, a=rows, out=rows) == ["ok", "ok"], (tiles, blocks)
 
 
+_COUNT_TABLE = ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+                "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    tbl: pl.Tensor[[4], pl.DT_INT32],\n")
+#: chunks of a count read from GM by numbers (`tbl[0]`), the same on every block
+COUNTED_CHUNKS = edited(TILED, [_COUNT_TABLE, (TILED_CHUNKS[0][0],
+                                               "    n_t = pl.getval(tbl, 0)\n"
+                                               "    chunk = (n_t + num_cores - 1) // num_cores\n"
+                                               "    start = core_id * chunk\n"
+                                               "    for i in pl.range(start, min(start + chunk, n_t)):\n")])
+
+
+def test_chunks_of_a_count_read_from_gm_are_proven_and_run_as_the_serial_kernel():
+    # a probe's false refusal of a production form ("the trip count of this loop is not static"):
+    # a GM element named by numbers is one value on every block while no block writes it
+    assert _findings(COUNTED_CHUNKS) == []
+    code = transpile(COUNTED_CHUNKS, path="k.py").code
+    for count, blocks in ((6, 2), (7, 3), (5, 3), (7, 1)):
+        rows = verify(COUNTED_CHUNKS, code, "tiled_scale_kernel", shapes={"a": (256, 32), "out": (256, 32)},
+                      tensors={"tbl": np.array([count, 0, 0, 0], dtype=np.int32)},
+                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows
+        assert [row.verdict for row in rows] == ["ok", "ok"], (count, blocks)
+
+
+def test_chunks_of_a_count_the_kernel_writes_are_refused():
+    # each block marks its own entry after its tasks: block 0's mark is the count a later block
+    # may read. Refused by the accesses of `tbl` moving with the block differently (a write of
+    # `tbl[0]` by one block alone: as a write read by every block; the chunk rule backs both)
+    text = edited(COUNTED_CHUNKS, [("            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+                                    "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"
+                                    "    with pl.section_vector():\n"
+                                    "        if sub_id == 0:\n            pl.setval(tbl, core_id, 1)\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "`tbl` is written, and its accesses are offset by the run-time value" in message, \
+        message
+
+
 #: chunks with a remainder whose blocks meet, or whose place does not move with the block
 REMAINDER_DEFECTS = {
     "one task past the chunk": (_ROUNDED + "    end = min(start + chunk + 1, n_blocks)\n"
@@ -529,6 +564,19 @@ def _group_verdicts(text: str, code: str, start: int, count: int, blocks: int) -
     shapes = {"x": (rows, 64), "out": (rows, 64)}
     return [row.verdict for row in verify(text, code, "grouped_mm_kernel", shapes=shapes, scalars={"alpha": 0.5},
                                           tensors=tensors, block_dim=blocks).rows]
+
+
+def test_a_grouped_matmul_in_chunks_of_a_count_read_from_gm_is_proven_and_verified():
+    # a probe's false refusal: the row blocks `starts[0] + st + i` move every block's chunk by the
+    # group's start alike, a value the same on every block
+    text = edited(GROUP, [("    for i in pl.range(0, cnt):\n",
+                           "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+                           "    num_cores = pl.get_block_num()\n    chunk = (cnt + num_cores - 1) // num_cores\n"
+                           "    st = core_id * chunk\n    for i in pl.range(st, min(st + chunk, cnt)):\n")])
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.severity == "error"] == []
+    for start, count, blocks in ((0, 5, 2), (1, 7, 3), (2, 3, 1), (0, 1, 3)):
+        assert _group_verdicts(text, result.code, start, count, blocks) == ["ok", "ok"], (start, count, blocks)
 
 
 def test_a_transpiled_kernel_with_a_per_block_count_read_from_gm_is_proven_and_verified():
