@@ -13,7 +13,8 @@ emulator shows wrong between blocks. Each is refused now:
 * a long static kernel whose chunk start is scaled by one trip count and whose tasks count another
   (the representative counts need not keep their order);
 * a name rebound in the loop holding a number with no form (`t = (t + 1) * 1`).
-The probe's kernels are kept as it wrote them."""
+A fourth probe found 3 more (`FOURTH`): cores counting `tbl[sub_id]` at one line, and writes of
+one block at places the run cannot follow. The probes' kernels are kept as they wrote them."""
 
 from __future__ import annotations
 
