@@ -240,6 +240,10 @@ class PlCalls(InterpreterBase):
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
             kind = self._barrier_type(kw.get("core_type"), node, ctx)
+            if self.uniform.early_exit:
+                raise CannotModel(f"`{self._code_of(node)}` waits for every block, and a block that returned early "
+                                  "(`if core_id >= n: return`) never arrives; let every block reach the barrier",
+                                  node, kind="nonuniform")
             uneven = next((lp for lp in self.uniform.active if lp.per_core or lp.chunk is not None
                            or (lp.root is not None and marks_block_index(lp.root[1]))), None)
             if uneven is not None:

@@ -122,15 +122,21 @@ class PythonSubset(InterpreterBase):
     def exec_if(self, node: cst.If, ctxs: list[Ctx]) -> None:
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
         one_block: dict[int, OneBlock] = {}  #: core -> its test singling out one block
+        block_test = True  #: every core's test is one of the block (`if core_id >= n:`)
         for ctx in ctxs:
+            tests = len(self.uniform.block_tests)
             value = self.eval(node.test, ctx)
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
-            taken[self.truth(value, node.test)].append(ctx)
+            truth = self.truth(value, node.test)
+            block_test &= truth is None and len(self.uniform.block_tests) > tests
+            taken[truth].append(ctx)
+        if block_test and taken[None] and self._early_return(node, taken[None]):
+            return
         if taken[True]:
-            self.exec_block(node.body.body, taken[True])
+            self._exec_some(node, taken[True], ctxs, lambda: self.exec_block(node.body.body, taken[True]))
         if taken[False] and node.orelse is not None:
-            self._exec_orelse(node.orelse, taken[False])
+            self._exec_some(node, taken[False], ctxs, lambda: self._exec_orelse(node.orelse, taken[False]))
         if taken[None]:
             for ctx in taken[None]:
                 single = one_block.get(id(ctx))
@@ -140,6 +146,39 @@ class PythonSubset(InterpreterBase):
                 if node.orelse is not None:
                     self._exec_one_block(ctx, single if single is not None and single.others else None,
                                          lambda c: self._exec_orelse(node.orelse, [c]))
+
+    @staticmethod
+    def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
+        """A branch the test sends some of the cores into: a `return`, `break` or `continue` there
+        would leave the others where they are, which cores running in step cannot follow
+        (`if sub_id >= 1: return` ended the run of every core)."""
+        try:
+            run()
+        except (LoopBreak, LoopContinue, FunctionReturn) as exc:
+            if len(some) != len(ctxs):
+                raise CannotModel("`break`/`continue`/`return` on some cores of a block and not on the others: "
+                                  "the cores of one block must leave a loop or the kernel together", exc.node,
+                                  kind="construct") from None
+            raise
+
+    def _early_return(self, node: cst.If, ctxs: list[Ctx]) -> bool:
+        """`if core_id >= n: return` at the kernel's top level, before anything else it runs under a
+        condition: the blocks the test holds on do nothing from here on, on all their cores alike
+        (the test is of the block), so they neither race nor compute; the run goes on as the blocks
+        that stay. A barrier of every block after it is refused (`Uniform.early_exit`): a block
+        that returned never reaches it."""
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        plain = (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
+                 and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is None)
+        top = all(ctx.may == 0 and ctx.scope is None for ctx in ctxs) and node in self.fn.body.body
+        # no GM write, set or wait before it: a block that returns leaves nothing behind but its own
+        # on-chip tiles
+        quiet = all(ev.kind == "op" and not any(f.key[0] == "GM" for f in ev.writes)
+                    for events in self.trace.events for ev in events)
+        if not (plain and node.orelse is None and top and quiet and len(ctxs) == 3 and not self.uniform.loops):
+            return False
+        self.uniform.early_exit = True
+        return True
 
     def _exec_one_block(self, ctx: Ctx, single: OneBlock | None, run: Callable[[Ctx], object]) -> None:
         """A branch that may or may not be taken (`_exec_may`), on the block `single` names alone

@@ -112,6 +112,8 @@ class Uniform:
     active: list = field(default_factory=list)  #: the dynamic loops running, outermost first
     derived: int = 0
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
+    #: some blocks return early (`if core_id >= n: return`, `PythonSubset._early_return`)
+    early_exit: bool = False
     #: loop variable -> the loop's step in this run (`_step_of`)
     loop_steps: dict = field(default_factory=dict)
     #: counter -> every step it took over an iteration, on any core (the last iteration's too)

@@ -134,3 +134,36 @@ def test_a_per_core_range_of_every_other_tile_keeps_two_tiles_a_task_apart():
     ((code, message),) = _findings(_every_other(3))  # three tiles reach the next block's task
     assert code == "PTO061" and "do not stay within one stride" in message, message
     assert _tiled_verdicts(_every_other(3), 2, a=(256, 32), out=(352, 32))[-1] == "race"
+
+
+_TOP = "    n_blocks = a.shape[0] // BLOCK\n"
+
+
+def _returning(test: str, more=()) -> str:
+    """The tiled kernel returning early under `test`, right after it counts its tiles."""
+    return edited(TILED, [(_TOP, _TOP + f"    if {test}:\n        return\n"), *more])
+
+
+def test_an_early_return_of_the_blocks_without_tiles_is_proven():
+    # a probe's false refusal of a production form: the blocks it holds on do nothing from there,
+    # on all their cores alike (the emulator: clean with more blocks than tiles, and with fewer)
+    text = _returning("core_id >= n_blocks")
+    assert _findings(text) == []
+    for tiles, blocks in ((2, 3), (3, 4), (7, 2), (1, 1)):
+        rows = (32 * tiles, 32)
+        assert _tiled_verdicts(text, blocks, a=rows, out=rows) == ["ok", "ok"], (tiles, blocks)
+
+
+def test_a_barrier_after_an_early_return_is_refused():
+    text = _returning("core_id >= n_blocks", [(FIN, FIN + "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "a block that returned early" in message, message
+
+
+def test_a_return_of_some_cores_of_a_block_is_refused():
+    # `if sub_id >= 1: return` ended the check's run of every core, and the kernel was accepted;
+    # the emulator shows the cores of one block disagree
+    text = _returning("sub_id >= 1")
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "on some cores of a block and not on the others" in message, message
+    assert _tiled_verdicts(text, 1, a=(64, 32), out=(64, 32)) == ["error"]
