@@ -103,6 +103,8 @@ class InterpreterBase:
         self.made: list[tuple[cst.CSTNode, Any]] = []  #: (the `pl.make_tile` call, the tile) of every tile made
         #: (value, name) of the latest `name = value` statement: a tile it makes is called `name`
         self.named: tuple[Any, str] = (None, "")
+        #: the operands of the latest comparison of the block (`PythonSubset._early_return`)
+        self.tested: tuple | None = None
         #: the tiling-key fields of the instance proven, bound in every function (not in vector
         #: functions, whose evaluator is shared by every instance: there they stay unknown)
         self.key: dict[str, int] = dict(runtypes.INSTANCE)

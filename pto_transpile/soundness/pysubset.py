@@ -123,15 +123,18 @@ class PythonSubset(InterpreterBase):
         taken: dict[Any, list[Ctx]] = {True: [], False: [], None: []}
         one_block: dict[int, OneBlock] = {}  #: core -> its test singling out one block
         block_test = True  #: every core's test is one of the block (`if core_id >= n:`)
+        operands: list[tuple | None] = []  #: per core, what its test compared (`_early_return`)
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
+            self.tested = None
             value = self.eval(node.test, ctx)
+            operands.append(self.tested)
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
             block_test &= truth is None and len(self.uniform.block_tests) > tests
             taken[truth].append(ctx)
-        if block_test and taken[None] and self._early_return(node, taken[None]):
+        if block_test and taken[None] and self._early_return(node, taken[None], operands):
             return
         if taken[True]:
             self._exec_some(node, taken[True], ctxs, lambda: self.exec_block(node.body.body, taken[True]))
@@ -161,7 +164,7 @@ class PythonSubset(InterpreterBase):
                                   kind="construct") from None
             raise
 
-    def _early_return(self, node: cst.If, ctxs: list[Ctx]) -> bool:
+    def _early_return(self, node: cst.If, ctxs: list[Ctx], operands: list) -> bool:
         """`if core_id >= n: return` at the kernel's top level, before anything else it runs under a
         condition: the blocks the test holds on do nothing from here on, on all their cores alike
         (the test is of the block), so they neither race nor compute; the run goes on as the blocks
@@ -169,7 +172,14 @@ class PythonSubset(InterpreterBase):
         that returned never reaches it."""
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         plain = (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
-                 and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is None)
+                 and isinstance(body[0].body[0], cst.Return) and _returns_nothing(body[0].body[0]))
+        # one comparison, of the same values on every core of the block: `core_id + sub_id >= n`,
+        # `pl.get_block_idx() >= n` or `core_id >= tbl[sub_id]` would send the cores apart
+        test = node.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and operands[0] is not None
+                and all(_same_value(a, b) for pair in operands for a, b in zip(pair or (None, None), operands[0],
+                                                                                strict=True))):
+            return False
         top = all(ctx.may == 0 and ctx.scope is None for ctx in ctxs) and node in self.fn.body.body
         # no GM write, set or wait before it: a block that returns leaves nothing behind but its own
         # on-chip tiles
@@ -520,6 +530,7 @@ class PythonSubset(InterpreterBase):
                 # the check follows block 0: for the others, either outcome (both ways, `may`);
                 # `core_id == c` alone is true on one block only
                 self.uniform.block_tests.append(self._code_of(node))
+                self.tested = (left, right)
                 single = _one_block(left, right) if len(node.comparisons) == 1 and isinstance(
                     target.operator, (cst.Equal, cst.NotEqual)) else None
                 left, result = right, (OneBlock(single, isinstance(target.operator, cst.NotEqual))
@@ -994,6 +1005,20 @@ _EVAL: dict[type, Callable] = {
     cst.Lambda: lambda self, n, ctx: Unrun(n),
     cst.Dict: PythonSubset._dict,
 }
+
+
+def _returns_nothing(ret: cst.Return) -> bool:
+    return ret.value is None or (isinstance(ret.value, cst.Name) and ret.value.value == "None")
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """The same number on two cores: equal, and alike in what it is computed from."""
+    if isinstance(a, Sym) or isinstance(b, Sym):
+        return (isinstance(a, Sym) and isinstance(b, Sym) and int(a) == int(b) and a.form == b.form
+                and a.const == b.const and a.residue == b.residue)
+    if isinstance(a, Opaque) or isinstance(b, Opaque):
+        return isinstance(a, Opaque) and isinstance(b, Opaque) and a.origin == b.origin
+    return type(a) is type(b) and type(a) in (int, float) and a == b
 
 
 def _one_block(left: Any, right: Any) -> Fraction | None:

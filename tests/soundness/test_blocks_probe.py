@@ -167,3 +167,19 @@ def test_a_return_of_some_cores_of_a_block_is_refused():
     ((code, message),) = _findings(text)
     assert code == "PTO061" and "on some cores of a block and not on the others" in message, message
     assert _tiled_verdicts(text, 1, a=(64, 32), out=(64, 32)) == ["error"]
+
+
+@pytest.mark.parametrize("test", ["core_id >= n_blocks and sub_id == 1", "core_id + sub_id >= n_blocks",
+                                  "pl.get_block_idx() >= n_blocks", "core_id >= n_blocks - sub_id",
+                                  "core_id >= n_blocks or sub_id == 1"])
+def test_an_early_return_whose_test_differs_between_the_cores_of_a_block_is_refused(test):
+    # a probe's kernels, accepted by the first form of the early return: the cores of one block
+    # part (the emulator: the cores disagree, and with `and sub_id == 1` the pipelined kernel
+    # deadlocks at 3 blocks while the serial one runs clean)
+    ((code, message),) = _findings(_returning(test))
+    assert code == "PTO061" and "under a condition the check cannot decide" in message, message
+
+
+def test_the_emulator_shows_an_early_return_of_one_vector_core_deadlock_the_pipeline():
+    text = _returning("core_id >= n_blocks and sub_id == 1")
+    assert _tiled_verdicts(text, 3, a=(64, 32), out=(64, 32)) == ["ok", "deadlock"]
