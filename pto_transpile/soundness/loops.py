@@ -37,6 +37,12 @@ from pto_transpile.soundness.uniform import (
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
 
 
+def _step(value: Any, before: int, k: int | None) -> int:
+    """What a counter moved by since `before` (modulo `k` for `x = (x + c) % k`)."""
+    delta = int(value) - before
+    return delta % k if k is not None else delta
+
+
 def _form_of(value: Any) -> tuple:
     """The trip-count roots in a loop bound (a derived value is numbered per computation, so two
     cores' equal computations differ there; their roots do not)."""
@@ -312,8 +318,7 @@ class Loops(InterpreterBase):
                                                  "count with `x = x + c` from a value set before the loop"), node)
                 self._plain_counter(name, value, var, name in prev, node)
                 if name in prev:
-                    delta = int(value) - prev[name]
-                    delta = delta % k if k is not None else delta
+                    delta = _step(value, prev[name], k)
                     uni.counter_steps.setdefault(var, set()).add(delta)
                     if delta == 0:
                         uni.stalled.add(var)
@@ -365,9 +370,7 @@ class Loops(InterpreterBase):
             for name, k in counters.items():
                 value = _carried_value(ctx, name)
                 if name in prev and isinstance(value, int) and not isinstance(value, bool):
-                    delta = int(value) - prev[name]
-                    self.uniform.counter_steps.setdefault(("carried", name), set()).add(
-                        delta % k if k is not None else delta)
+                    self.uniform.counter_steps.setdefault(("carried", name), set()).add(_step(value, prev[name], k))
 
     def _read_first(self, node: cst.For) -> frozenset:
         """`read_first` of a loop's body, once per loop."""

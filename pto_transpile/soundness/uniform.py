@@ -156,9 +156,6 @@ class Uniform:
     #: a block's chunk start by a run-time size (`core_id * chunk`, `opaque_chunk`) -> (the
     #: size's origin, what the start steps by per unit of it from one block to the next)
     block_bounds: dict = field(default_factory=dict)
-    #: GM tensors chunk sizes are read from (`counts[0]`): the same on every block only while no
-    #: block writes them (`unplaced`)
-    chunk_reads: set = field(default_factory=set)
     #: such a chunk start -> the run-time value it is, for arithmetic with other run-time values
     #: (`min(chunk, n - start)`)
     chunk_values: dict = field(default_factory=dict)
@@ -546,7 +543,6 @@ class Uniform:
                 and _same_on_every_block(origin)):
             return None  # `-core_id * chunk` steps down: its chunks are not `[start, start + chunk)`
         var = ("derived", ((block.form, 0), ("size", origin)), frozenset({BLOCK}), "block")
-        self.chunk_reads |= _reads_in(origin)
         self.block_bounds[var] = (origin, block.form[0][1])
         self.chunk_values[var] = value
         return Sym(0, ((var, 1),))
@@ -565,8 +561,8 @@ class Uniform:
         over the blocks, every block writes that place (`finish`), unless a test singles out the
         one block that does (`blocks`, `if core_id == 0:`); two such writes of the same place
         under tests of different blocks are two blocks writing it."""
-        parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
-        if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
+        parts = _placed(offsets)
+        if parts is None:
             # a place not known (data, a value the run cannot follow): another block may write
             # it; under a test singling out one block, anywhere in the tensor
             if blocks:
@@ -590,7 +586,9 @@ class Uniform:
         limit, docs/design.md.)"""
         if not self.spread:
             return None
-        rewritten = sorted(self.chunk_reads & {tensor for tensor, _ in self.written})
+        # a chunk size read from GM (`counts[0]`) is the same on every block only while no block writes it
+        reads = set().union(*(_reads_in(size) for size, _ in self.block_bounds.values()))
+        rewritten = sorted(reads & {tensor for tensor, _ in self.written})
         if rewritten:
             return NonUniform(f"the blocks' chunk size is read from `{rewritten[0]}`, which the kernel writes: a block "
                               "that reads it after another block's write takes another chunk",
@@ -616,8 +614,8 @@ class Uniform:
     def block_read(self, tensor: str, offsets: Any, foot: Any, epoch: int, text: Callable[[], str]) -> None:
         """A GM read, remembered for `finish` and `unplaced` when its place is not known or does not
         depend on the block: every block reads there, while one block may write it."""
-        parts = offsets if isinstance(offsets, (list, tuple)) else [offsets]
-        if any(not isinstance(o, int) or isinstance(o, bool) for o in parts):
+        parts = _placed(offsets)
+        if parts is None:
             self.unplaced_reads.append(((tensor, epoch), text))
         elif not self.moves_with_block(parts):
             self.shared_reads.append(((tensor, epoch), (foot.r0, foot.r1, foot.c0, foot.c1), text))
@@ -659,16 +657,16 @@ class Uniform:
                                  "keep each block within its chunk: `core_id * chunk + j` with `j` from 0 to "
                                  "`chunk - 1`, the other parts of the offset within one step",
                                  claim="the kernel on more than one block")
-        for key, _, (r0, r1, c0, c1), text in self.guarded_writes:
-            for other, (s0, s1, d0, d1), words in self.shared_reads:
-                if other == key and r0 < s1 and s0 < r1 and c0 < d1 and d0 < c1:
+        for key, _, rect, text in self.guarded_writes:
+            for other, seen, words in self.shared_reads:
+                if other == key and _meet(rect, seen):
                     raise NonUniform(f"`{key[0]}` is written by one block (`{text()}`) and read by every block "
                                      f"(`{words()}`), which nothing orders",
                                      "put `pl.system.sync_all()` between the write and the reads, or read it "
                                      "in the writing block only", claim="the kernel on more than one block")
-        for i, (tensor, blocks, (r0, r1, c0, c1), text) in enumerate(self.guarded_writes):
-            for other, others, (s0, s1, d0, d1), words in self.guarded_writes[i + 1:]:
-                if other == tensor and others != blocks and r0 < s1 and s0 < r1 and c0 < d1 and d0 < c1:
+        for i, (tensor, blocks, rect, text) in enumerate(self.guarded_writes):
+            for other, others, seen, words in self.guarded_writes[i + 1:]:
+                if other == tensor and others != blocks and _meet(rect, seen):
                     raise NonUniform(f"`{tensor[0]}` is written at the same place by two blocks (`{text()}` and "
                                      f"`{words()}`, each under a test singling out another block), which nothing "
                                      "orders", "write each place from one block, or put "
@@ -882,6 +880,17 @@ def _same_on_every_block(origin: Any) -> bool:
     if origin[0] == "op":
         return all(_same_on_every_block(part) for part in origin[2:])
     return False
+
+
+def _placed(offsets: Any) -> list | None:
+    """GM offsets as a list when every one is a number the run follows; None when a place is not known."""
+    parts = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    return None if any(not isinstance(o, int) or isinstance(o, bool) for o in parts) else parts
+
+
+def _meet(a: tuple, b: tuple) -> bool:
+    """Do two rectangles `(r0, r1, c0, c1)` share an element?"""
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
 
 
 def _read_tensor(origin: tuple) -> str | None:
