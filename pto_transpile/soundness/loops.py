@@ -75,7 +75,11 @@ class Loops(InterpreterBase):
                         raise CannotModel(f"the trip count `{self._code_of(node.iter)}` depends on {dims}, a size "
                                           "known only at run time, in a way the check cannot count through",
                                           node.iter, kind="dynamic")
-                    raise CannotModel("the trip count of this loop is not static", node.iter)
+                    code = self._code_of(node.iter)
+                    raise CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
+                                      "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
+                                      "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "
+                                      "`%`, `min` and `max`, with a block's chunk start `core_id * chunk`)", node.iter)
                 seqs.append(None)
         known_seqs = [s for s in seqs if s is not None]
         if len(known_seqs) < len(seqs):

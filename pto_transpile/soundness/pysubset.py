@@ -414,18 +414,21 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
-        if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)):
+        if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)
+                               or self._meets_parameter(fn, left, right)):
             # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
-            # num_cores`, the tiles of one core): named with them, as run-time values are
+            # num_cores`, the tiles of one core) or a scalar parameter (`n - chunk`, `core_id *
+            # tiling.chunk`): named with them, as run-time values are
             parts = [(v, part) for v, part in ((left, node.left), (right, node.right))] \
                 if isinstance(node, cst.BinaryOperation) else []
-            named = [v if isinstance(v, Opaque) else self._block_mark(v, part) for v, part in parts]
+            named = [v if isinstance(v, Opaque) else _first_named(self._block_mark(v, part), parameter_size(v))
+                     for v, part in parts]
             if named and all(v is not None for v in named):
                 value = opaque_op(fn.__name__, *named)
                 if fn is operator.mul:  # `core_id * chunk`: a block's chunk start by a run-time size
-                    start = self.uniform.opaque_chunk(left, right, value)
+                    start = self.uniform.opaque_chunk(left, named[1], value)
                     if start is None:
-                        start = self.uniform.opaque_chunk(right, left, value)
+                        start = self.uniform.opaque_chunk(right, named[0], value)
                     if start is not None:
                         return start
                 return value
@@ -449,6 +452,19 @@ class PythonSubset(InterpreterBase):
             # a test on it would hold for the values run and be taken as settled for the rest
             return opaque_op(fn.__name__, left, right)
         return result
+
+    def _meets_parameter(self, fn, left: Any, right: Any) -> bool:
+        """A scalar parameter (`chunk`, `tiling.chunk`) meeting the block index in a product
+        (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`) or a chunk start by a run-time
+        size in a sum (`start + chunk`): named as a run-time value with them."""
+        for a, b in ((left, right), (right, left)):
+            if parameter_size(b) is None or not isinstance(a, Sym) or a.residue:
+                continue
+            if fn is operator.mul and a.form == ((BLOCK, 1),) and not a.const:
+                return True
+            if fn in (operator.add, operator.sub) and self.uniform.chunk_value(a) is not None:
+                return True
+        return False
 
     def _block_mark(self, value: Any, node) -> Opaque | None:
         """A value computed from the block index and count only (`core_id`, `num_cores`) inside
@@ -763,6 +779,9 @@ class PythonSubset(InterpreterBase):
             # on the result would be taken as settled for the values not run
             self._plain(list(pos), f"the argument of `{name}`", node)
             return opaque_op(name, *pos)
+        if name in ("min", "max") and any(isinstance(p, Opaque) for p in pos):
+            # `min(chunk, n - start)` with `chunk` a parameter: a run-time value clamped by it
+            pos = [_first_named(parameter_size(p), p) for p in pos]
         pos = [sampled_int(p) for p in pos]
         if name in ("min", "max") and opaque_operands(*pos):
             # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
@@ -952,6 +971,27 @@ def opaque_operands(*values: Any) -> bool:
         isinstance(v, Opaque) or (isinstance(v, (int, float)) and not is_unknown(v)) for v in values)
 
 
+
+
+def parameter_size(value: Any) -> Opaque | None:
+    """A scalar parameter or tiling-data field (`chunk`, `tiling.chunk`: sampled, or a trip-count
+    root) as the run-time value it is, one number on every block and through the run, where it
+    meets another run-time value or the block index; None for any other value."""
+    if not (isinstance(value, Sym) and len(value.form) == 1 and not value.const and not value.residue):
+        return None
+    (var, coefficient), = value.form
+    if coefficient != 1:
+        return None
+    if var[0] == "scalar":
+        return Opaque(("param", var[1]))
+    if var[0] == "size" and isinstance(var[1], tuple) and var[1][:1] == ("param",):
+        return Opaque(var[1])
+    return None
+
+
+def _first_named(value: Any, otherwise: Any) -> Any:
+    """`value`, or `otherwise` when it is None (a run-time value has no truth to test with `or`)."""
+    return otherwise if value is None else value
 
 
 def opaque_op(name: str, *values: Any) -> Opaque:

@@ -871,7 +871,7 @@ def _same_on_every_block(origin: Any) -> bool:
         return True
     if not isinstance(origin, tuple) or not origin:
         return False
-    if origin[0] == "shape":
+    if origin[0] in ("shape", "param"):  # kernel arguments reach every block alike
         return True
     if origin[0] == "block":
         return origin[-1] == "count"

@@ -312,7 +312,7 @@ COUNTED_CHUNKS = edited(TILED, [_COUNT_TABLE, (TILED_CHUNKS[0][0],
 
 
 def test_chunks_of_a_count_read_from_gm_are_proven_and_run_as_the_serial_kernel():
-    # a probe's false refusal of a production form ("the trip count of this loop is not static"):
+    # a probe's false refusal of a production form ("the trip count of this loop is not static", as it then said):
     # a GM element named by numbers is one value on every block while no block writes it
     assert _findings(COUNTED_CHUNKS) == []
     code = transpile(COUNTED_CHUNKS, path="k.py").code

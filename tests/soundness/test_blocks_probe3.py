@@ -187,11 +187,11 @@ SAYS = {
     "even chunks, a mirrored write n - 1 - i": "`out2` is written at a place the check cannot follow",
     "chunks, a read of the next block's chunk": "`out` is read at a place the check cannot follow",
     "per-core range, a read of the last tile": "`out` is read at a place the check cannot follow",
-    "a count from num_cores ** subblock_num": "the trip count of this loop is not static",
+    "a count from num_cores ** subblock_num": "is neither static nor a run-time value the check can name",
     "long static: M = N + 2 tasks from core_id * N": "reach 35264 apart in one block's run",
     "a hidden counter at core_id * 8 + t": "`t` carries a value from one iteration to the next",
     "chunks by a count read per block": "offset by the run-time value of a value computed from",
-    "a count read at tbl[min(core_id, 3)], tiles from 0": "the trip count of this loop is not static",
+    "a count read at tbl[min(core_id, 3)], tiles from 0": "is neither static nor a run-time value the check can name",
 }
 
 for _name, (_text, _words) in FOURTH.items():

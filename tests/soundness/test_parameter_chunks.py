@@ -1,0 +1,95 @@
+"""Contiguous chunks per block whose size is a scalar parameter or a tiling-data field, as
+production kernels take it from the host's tiling (`start = core_id * tiling.chunk`, `cnt =
+min(tiling.chunk, n - start)`). The parameter reaches every block alike, so it is a chunk size
+as a size computed from shapes is. Refused before ("the trip count of this loop is not static":
+`core_id * chunk` with both run-time values was a value the run could not name); the defects
+beside them are refused and race between blocks on the emulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
+LOOP = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
+FIELD = ("    scale: float\n", "    scale: float\n    chunk: int\n")
+PARAMS = ("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n    chunk: pl.DT_INT32,\n    c2: pl.DT_INT32,\n")
+
+ACCEPTED = {
+    "a tiling-data field, counted": [FIELD, (LOOP, "    start = core_id * tiling.chunk\n"
+                                                   "    cnt = min(tiling.chunk, n_blocks - start)\n"
+                                                   "    for j in pl.range(0, cnt):\n        i = start + j\n")],
+    "a tiling-data field, start to end": [FIELD, (LOOP, "    start = core_id * tiling.chunk\n"
+                                                        "    for i in pl.range(start, min(start + tiling.chunk, "
+                                                        "n_blocks)):\n")],
+    "a scalar parameter, counted": [PARAMS, (LOOP, "    start = core_id * chunk\n"
+                                                   "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                                                   "        i = start + j\n")],
+}
+
+#: each with what the refusal says
+DEFECTS = {
+    "a count one more": ("    start = core_id * chunk\n    for j in pl.range(0, min(chunk + 1, n_blocks - start)):\n"
+                         "        i = start + j\n", "reaches past its block's own chunk"),
+    "a count by another parameter": ("    start = core_id * chunk\n"
+                                     "    for j in pl.range(0, min(c2, n_blocks - start)):\n        i = start + j\n",
+                                     "reaches past its block's own chunk"),
+    "every other tile": ("    start = core_id * chunk\n    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                         "        i = start + 2 * j\n", "reaches past its block's own chunk"),
+    "an end one past": ("    start = core_id * chunk\n"
+                        "    for i in pl.range(start, min(start + chunk + 1, n_blocks)):\n",
+                        "reaches past its block's own chunk"),
+    "an end by another parameter": ("    start = core_id * chunk\n"
+                                    "    for i in pl.range(start, min(start + c2, n_blocks)):\n",
+                                    "reaches past its block's own chunk"),
+    "no clamp": ("    start = core_id * chunk\n    for j in pl.range(0, n_blocks - start):\n        i = start + j\n",
+                 "reaches past its block's own chunk"),
+    "a start a tile short": ("    start = core_id * (chunk - 1)\n"
+                             "    for j in pl.range(0, min(chunk, n_blocks - start)):\n        i = start + j\n",
+                             "is neither static nor a run-time value the check can name"),
+    "moved back by a parameter": ("    start = core_id * chunk\n"
+                                  "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                                  "        i = start + j - c2\n", "reaches past its block's own chunk"),
+}
+
+
+def _findings(text: str) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.severity != "note"]
+
+
+def _verdicts(text: str, tiles: int, blocks: int, chunk: int, c2: int = 0) -> list[str]:
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    rows = (32 * tiles, 32)
+    scalars = {"scale": 0.5, "ApplyRelu": 1, "chunk": chunk, **({"c2": c2} if PARAMS[1] in text else {})}
+    return [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                                          scalars=scalars, block_dim=blocks).rows]
+
+
+@pytest.mark.parametrize("name", list(ACCEPTED))
+def test_chunks_of_a_parameter_are_proven_and_run_as_the_serial_kernel(name):
+    text = edited(TILED, ACCEPTED[name])
+    assert _findings(text) == []
+    # chunks that cover the tiles, a short last one, chunks too small (tiles left to no block,
+    # in both kernels alike) and too large (blocks with none)
+    for tiles, blocks, chunk in ((7, 2, 4), (7, 3, 3), (5, 4, 2), (6, 2, 5), (4, 3, 1)):
+        assert _verdicts(text, tiles, blocks, chunk) == ["ok", "ok"], (tiles, blocks, chunk)
+
+
+@pytest.mark.parametrize("name", list(DEFECTS))
+def test_chunks_of_a_parameter_that_meet_are_refused(name):
+    form, words = DEFECTS[name]
+    ((code, message),) = _findings(edited(TILED, [PARAMS, (LOOP, form)]))
+    assert code == "PTO061" and words in message, message
+
+
+@pytest.mark.parametrize("name, chunk, c2", [("a count one more", 3, 0), ("a count by another parameter", 3, 4),
+                                             ("an end by another parameter", 3, 4), ("no clamp", 3, 0)])
+def test_the_emulator_shows_the_defects_race_between_blocks(name, chunk, c2):
+    text = edited(TILED, [PARAMS, (LOOP, DEFECTS[name][0])])
+    assert _verdicts(text, 7, 1, chunk, c2) == ["ok", "ok"]
+    assert _verdicts(text, 7, 3, chunk, c2)[-1] == "race"
