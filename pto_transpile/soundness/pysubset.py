@@ -455,16 +455,26 @@ class PythonSubset(InterpreterBase):
 
     def _meets_parameter(self, fn, left: Any, right: Any) -> bool:
         """A scalar parameter (`chunk`, `tiling.chunk`) meeting the block index in a product
-        (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`) or a chunk start by a run-time
-        size in a sum (`start + chunk`): named as a run-time value with them."""
-        for a, b in ((left, right), (right, left)):
-            if parameter_size(b) is None or not isinstance(a, Sym) or a.residue:
-                continue
-            if fn is operator.mul and a.form == ((BLOCK, 1),) and not a.const:
-                return True
-            if fn in (operator.add, operator.sub) and self.uniform.chunk_value(a) is not None:
-                return True
-        return False
+        (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`): named as a run-time value."""
+        return fn is operator.mul and any(
+            parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),) and not a.const
+            and not a.residue for a, b in ((left, right), (right, left)))
+
+    def _clamped(self, value: Any) -> Any:
+        """An argument of `min`/`max` beside a run-time value, as a run-time value where it is a
+        scalar parameter (`min(chunk, n - start)`) or a chunk start plus one (`min(start + chunk,
+        n)`, `Uniform.opaque_chunk`); anything else unchanged."""
+        size = parameter_size(value)
+        if size is not None:
+            return size
+        if not isinstance(value, Sym) or len(value.form) != 2 or value.const or value.residue:
+            return value
+        for (a, ca), (b, cb) in (value.form, value.form[::-1]):
+            start = self.uniform.chunk_value(Sym(0, ((a, ca),)))
+            size = parameter_size(Sym(int(value), ((b, cb),)))
+            if start is not None and size is not None:
+                return opaque_op("add", start, size)
+        return value
 
     def _block_mark(self, value: Any, node) -> Opaque | None:
         """A value computed from the block index and count only (`core_id`, `num_cores`) inside
@@ -781,7 +791,7 @@ class PythonSubset(InterpreterBase):
             return opaque_op(name, *pos)
         if name in ("min", "max") and any(isinstance(p, Opaque) for p in pos):
             # `min(chunk, n - start)` with `chunk` a parameter: a run-time value clamped by it
-            pos = [_first_named(parameter_size(p), p) for p in pos]
+            pos = [self._clamped(p) for p in pos]
         pos = [sampled_int(p) for p in pos]
         if name in ("min", "max") and opaque_operands(*pos):
             # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
