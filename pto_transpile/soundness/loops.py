@@ -216,7 +216,8 @@ class Loops(InterpreterBase):
         """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""
         forms = {part: (v.form if isinstance(v, Sym) else ()) for part, v in
                  (("start", rng.start), ("stop", rng.stop), ("step", rng.step))}
-        if any(var[0] in INDEX for f in forms.values() for var, _ in f):
+        inside = [var for v in (rng.start, rng.stop, rng.step) for var in _vars_inside(v)]
+        if any(var[0] in INDEX for f in forms.values() for var, _ in f) or any(var[0] in INDEX for var in inside):
             raise NonUniform(f"the trip count of `{text}` depends on an enclosing loop variable or counter",
                              "give the inner loop a trip count that does not change between iterations")
         if self._chunk_start(rng.start) is not None:  # `pl.range(start, end)` over a block's chunk
@@ -577,3 +578,16 @@ def _blocks(stmt) -> list:
             elif isinstance(child, (cst.If, cst.Else, cst.Finally, cst.ExceptHandler)):
                 stack.append(child)
     return out
+
+
+def _vars_inside(value: Any) -> list:
+    """The variables of the numbers of the run a run-time value is computed from (`min(kv_tiles, qi
+    + 1)` holds the loop variable `qi`): such a value is another one in each iteration of that loop."""
+    if isinstance(value, Sym):
+        return [found for var, _ in value.form
+                for found in ([var] + (_vars_inside(var[1]) if var[0] == "size" else []))]
+    if isinstance(value, Opaque):
+        value = value.origin
+    if isinstance(value, tuple):
+        return [var for part in value for var in _vars_inside(part)]
+    return []

@@ -544,3 +544,15 @@ def test_other_tests_of_a_per_core_range_are_refused(test):
     result = transpile(_per_core_first(test), path="first.py", preload=1)
     (message,) = [d.message for d in result.diagnostics if d.is_error]
     assert "per-core range" in message and f"`{test}`" in message
+
+
+def test_a_causal_inner_count_is_refused_naming_the_enclosing_loop():
+    # `min(kv_tiles, qi + 1)` held the per-core variable `qi` inside a run-time value: each outer
+    # iteration met another trip-count root, and the refusal said "takes 12472 runs"
+    text = (Path(__file__).parents[2] / "examples" / "flash_attention_dn.py").read_text()
+    text = text.replace("        for ki in pl.range(0, kv_tiles):\n",
+                        "        kv_end = min(kv_tiles, qi + 1)\n        for ki in pl.range(0, kv_end):\n", 1)
+    text = text.replace("    if ki == kv_tiles - 1:\n", "    if ki == 0:\n", 1)
+    (diagnostic,) = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert diagnostic.code == "PTO061" and "the trip count of `pl.range(0, kv_end)` depends on an enclosing loop " \
+                                          "variable" in diagnostic.message, diagnostic.message
