@@ -143,10 +143,10 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
     def _scalar(self, name: str, default) -> Any:
         """A scalar parameter (or tiling-data field): a trip-count root, a discovery symbol, a
         sampled value, its default, or unknown."""
-        if ("param", name) in self.trips:
-            return Sym(self.trips[("param", name)], ((("size", ("param", name)), 1),))
-        if self.config.discover and default is None:
-            return Sym(DISCOVERY_TRIPS, ((("size", ("param", name)), 1),))
+        if ("param", name) in self.trips or self.config.discover and default is None:
+            value = self.trips.get(("param", name), DISCOVERY_TRIPS)
+            self.uniform.param_values[("param", name)] = value
+            return Sym(value, ((("size", ("param", name)), 1),))
         if name in self.config.scalars:
             value = self.config.scalars[name]
             # a sampled value that also says where it came from: GM offsets by it are judged for

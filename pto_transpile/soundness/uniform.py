@@ -119,6 +119,8 @@ class Uniform:
     #: counter -> every step it took over an iteration, on any core (the last iteration's too)
     counter_steps: dict = field(default_factory=dict)
     scalar_values: dict = field(default_factory=dict)  #: sampled scalar parameter -> this run's value
+    #: a scalar parameter followed as a trip-count root (`("param", name)`) -> this run's value
+    param_values: dict = field(default_factory=dict)
     #: parameter -> the roots of this run's tests affine in it (`cut`)
     scalar_roots: dict = field(default_factory=dict)
     #: parameter -> {(a, c, k): residues around the roots of this run's tests on `(a * d + c) % k`}
@@ -524,10 +526,12 @@ class Uniform:
             return False
         # a move by a parameter the same on every block (`(start + st + i) * T`, `start = starts[0]`)
         # moves every block's chunk alike: the place within the chunk is what is left
-        scalars = [(v[1], c) for v, c in _form(offset) if v[0] == "scalar"]
-        if any(name not in self.scalar_values for name, _ in scalars):
+        values = {**{("scalar", name): v for name, v in self.scalar_values.items()},
+                  **{("size", origin): v for origin, v in self.param_values.items()}}
+        moves = [(v, c) for v, c in _form(offset) if v[0] == "scalar" or v[0] == "size" and v[1][:1] == ("param",)]
+        if any(var not in values for var, _ in moves):
             return False
-        const = int(offset) - _moving(offset) - sum(c * int(self.scalar_values[name]) for name, c in scalars)
+        const = int(offset) - _moving(offset) - sum(c * int(values[var]) for var, c in moves)
         return 0 <= k <= step and 0 <= const and const + extent <= step
 
     def opaque_chunk(self, block: Sym, size: Any, value: Any) -> Sym | None:

@@ -52,9 +52,6 @@ DEFECTS = {
     "a start a tile short": ("    start = core_id * (chunk - 1)\n"
                              "    for j in pl.range(0, min(chunk, n_blocks - start)):\n        i = start + j\n",
                              "is neither static nor a run-time value the check can name"),
-    "moved back by a parameter": ("    start = core_id * chunk\n"
-                                  "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
-                                  "        i = start + j - c2\n", "reaches past its block's own chunk"),
 }
 
 
@@ -93,3 +90,26 @@ def test_the_emulator_shows_the_defects_race_between_blocks(name, chunk, c2):
     text = edited(TILED, [PARAMS, (LOOP, DEFECTS[name][0])])
     assert _verdicts(text, 7, 1, chunk, c2) == ["ok", "ok"]
     assert _verdicts(text, 7, 3, chunk, c2)[-1] == "race"
+
+
+_MOVED = ("    chunk = (n_blocks - s + num_cores - 1) // num_cores\n    start = core_id * chunk\n"
+          "    for j in pl.range(0, min(chunk, n_blocks - s - start)):\n        i = s + start + j{}\n")
+_SHIFT = ("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n    s: pl.DT_INT32,\n")
+
+
+def test_chunks_moved_by_a_parameter_are_proven_and_run_as_the_serial_kernel():
+    # every block's chunk moved by `s` alike (a group's first row given by the host): refused
+    # before in the discovery run, where `s` is a trip-count root whose value the rule did not know
+    text = edited(TILED, [_SHIFT, (LOOP, _MOVED.format(""))])
+    assert _findings(text) == []
+    code = transpile(text, path="k.py").code
+    for tiles, blocks, s in ((7, 2, 0), (7, 2, 1), (8, 3, 2), (6, 4, 1)):
+        rows = (32 * tiles, 32)
+        assert [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                                              scalars={"scale": 0.5, "ApplyRelu": 1, "s": s},
+                                              block_dim=blocks).rows] == ["ok", "ok"], (tiles, blocks, s)
+
+
+def test_chunks_moved_by_a_parameter_one_task_on_are_refused():
+    ((code, message),) = _findings(edited(TILED, [_SHIFT, (LOOP, _MOVED.format(" + 1"))]))
+    assert code == "PTO061" and "reaches past its block's own chunk" in message, message
