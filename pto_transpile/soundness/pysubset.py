@@ -220,7 +220,7 @@ class PythonSubset(InterpreterBase):
         finally:
             ctx.may -= 1
         for name, value in list(ctx.env.items()):
-            if name not in before or before[name] is not value and before[name] != value:
+            if name not in before or not _kept(before[name], value):
                 ctx.env[name] = UNKNOWN
 
     def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
@@ -455,9 +455,10 @@ class PythonSubset(InterpreterBase):
 
     def _meets_parameter(self, fn, left: Any, right: Any) -> bool:
         """A scalar parameter (`chunk`, `tiling.chunk`) meeting the block index in a product
-        (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`): named as a run-time value."""
+        (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`; `(core_id + 1) * chunk`, the next
+        block's): named as a run-time value."""
         return fn is operator.mul and any(
-            parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),) and not a.const
+            parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),) and a.const in (0, 1)
             and not a.residue for a, b in ((left, right), (right, left)))
 
     def _clamped(self, value: Any) -> Any:
@@ -1059,6 +1060,20 @@ _EVAL: dict[type, Callable] = {
 
 def _returns_nothing(ret: cst.Return) -> bool:
     return ret.value is None or (isinstance(ret.value, cst.Name) and ret.value.value == "None")
+
+
+def _kept(before: Any, after: Any) -> bool:
+    """Is a name's value after a branch the one it held before: alike in what it is computed from,
+    not only the same number of this run (`start = 0` under `if core_id == 1:` rebinds the chunk
+    start `core_id * chunk`, which is 0 at block 0 alone)?"""
+    if before is after:
+        return True
+    if isinstance(before, (Sym, Opaque)) or isinstance(after, (Sym, Opaque)):
+        return _same_value(before, after)
+    if isinstance(before, (list, tuple)) or isinstance(after, (list, tuple)):
+        return type(before) is type(after) and len(before) == len(after) and all(
+            _kept(a, b) for a, b in zip(before, after, strict=True))
+    return type(before) is type(after) and before == after
 
 
 def _same_value(a: Any, b: Any) -> bool:

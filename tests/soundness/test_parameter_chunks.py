@@ -113,3 +113,51 @@ def test_chunks_moved_by_a_parameter_are_proven_and_run_as_the_serial_kernel():
 def test_chunks_moved_by_a_parameter_one_task_on_are_refused():
     ((code, message),) = _findings(edited(TILED, [_SHIFT, (LOOP, _MOVED.format(" + 1"))]))
     assert code == "PTO061" and "reaches past its block's own chunk" in message, message
+
+
+#: a probe's kernels: a chunk start rebound under a test (of itself, or of the block) to the
+#: number it is at block 0, each accepted (the first two before parameter chunks too) and racing
+#: between blocks: the branch's `start = 0` was taken for the value it replaced, equal at block 0
+REBOUND = {
+    "under a test of the start": "    if start > 0:\n        start = 0\n",
+    "under start != 0": "    if start != 0:\n        start = 0\n",
+    "under a test against the chunk": "    if start >= chunk:\n        start = 0\n",
+    "under a test of one block": "    if core_id == 1:\n        start = 0\n",
+    "under a test of the last block": "    if core_id == num_cores - 1:\n        start = 0\n",
+}
+
+
+@pytest.mark.parametrize("name", list(REBOUND))
+def test_a_chunk_start_rebound_under_a_test_is_refused(name):
+    text = edited(TILED, [PARAMS, (LOOP, "    start = core_id * chunk\n" + REBOUND[name]
+                                   + "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                                     "        i = start + j\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "is neither static nor a run-time value the check can name" in message, message
+
+
+def test_the_emulator_shows_a_rebound_chunk_start_races():
+    text = edited(TILED, [PARAMS, (LOOP, "    start = core_id * chunk\n" + REBOUND["under a test of one block"]
+                                   + "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                                     "        i = start + j\n")])
+    assert _verdicts(text, 5, 2, 2)[0] == "race"
+
+
+def test_the_rebound_start_of_a_chunk_of_shapes_is_refused_too():
+    text = edited(TILED, [(LOOP, "    ch = (n_blocks + num_cores - 1) // num_cores\n    start = core_id * ch\n"
+                                 "    if start > 0:\n        start = 0\n"
+                                 "    for j in pl.range(0, min(ch, n_blocks - start)):\n        i = start + j\n")])
+    ((code, _),) = _findings(text)
+    assert code == "PTO061"
+
+
+def test_chunks_to_the_next_blocks_start_by_a_parameter_are_proven():
+    # a probe's false refusal: `(core_id + 1) * chunk` with a parameter chunk was no run-time value
+    text = edited(TILED, [FIELD, (LOOP, "    for i in pl.range(core_id * tiling.chunk, "
+                                        "min((core_id + 1) * tiling.chunk, n_blocks)):\n")])
+    assert _findings(text) == []
+    for tiles, blocks, chunk in ((7, 2, 4), (7, 3, 3), (5, 4, 2)):
+        assert _verdicts(text, tiles, blocks, chunk) == ["ok", "ok"], (tiles, blocks, chunk)
+    beyond = text.replace("min((core_id + 1) * tiling.chunk", "min((core_id + 2) * tiling.chunk")
+    ((code, _),) = _findings(beyond)
+    assert code == "PTO061"
