@@ -33,7 +33,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import BLOCK, BLOCK_COUNT, INDEX, NonUniform, block_only, roots_of
+from pto_transpile.soundness.uniform import BLOCK, BLOCK_COUNT, INDEX, INDEX_TERM, NonUniform, block_only, roots_of
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -425,12 +425,17 @@ class PythonSubset(InterpreterBase):
                      for v, part in parts]
             if named and all(v is not None for v in named):
                 value = opaque_op(fn.__name__, *named)
+                start = None
                 if fn is operator.mul:  # `core_id * chunk`: a block's chunk start by a run-time size
                     start = self.uniform.opaque_chunk(left, named[1], value)
                     if start is None:
                         start = self.uniform.opaque_chunk(right, named[0], value)
-                    if start is not None:
-                        return start
+                elif fn is operator.add:  # `core_id * base + min(core_id, rem)`: a balanced split
+                    start = self.uniform.balanced_chunk(left, right, value)
+                    if start is None:
+                        start = self.uniform.balanced_chunk(right, left, value)
+                if start is not None:
+                    return start
                 return value
         if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
             if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
@@ -589,10 +594,29 @@ class PythonSubset(InterpreterBase):
         return result
 
     def _ifexp(self, node: cst.IfExp, ctx: Ctx) -> Any:
+        self.tested = None
         t = self.truth(self.eval(node.test, ctx), node.test)
         if t is None:
-            return UNKNOWN
+            return self._by_block(node, ctx)
         return self.eval(node.body if t else node.orelse, ctx)
+
+    def _by_block(self, node: cst.IfExp, ctx: Ctx) -> Any:
+        """`a if core_id < rem else b`, a choice by one comparison of the block index, between
+        values computed without calls: a run-time value naming the test and both values
+        (`("op", "choose", test, a, b)`), which a balanced split's task count is
+        (`uniform._balanced_length`); UNKNOWN for anything else."""
+        test = node.test
+        if not (self.tested is not None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and type(test.comparisons[0].operator) in _BLOCK_TESTS
+                and not any(type(n) is cst.Call for arm in (node.body, node.orelse) for n in iter_nodes(arm))):
+            return UNKNOWN
+        name, swap = _BLOCK_TESTS[type(test.comparisons[0].operator)]
+        terms = [_block_term(v) for v in self.tested]
+        arms = [self.eval(arm, ctx) for arm in (node.body, node.orelse)]
+        if any(t is None for t in terms) or not all(isinstance(a, Opaque) or type(a) is int for a in arms):
+            return UNKNOWN
+        left, right = terms[::-1] if swap else terms
+        return Opaque(("op", "choose", (name, left, right), *(a.origin if isinstance(a, Opaque) else a for a in arms)))
 
     def _sequence(self, node, ctx: Ctx) -> Any:
         out: list = []
@@ -1060,6 +1084,25 @@ _EVAL: dict[type, Callable] = {
 
 def _returns_nothing(ret: cst.Return) -> bool:
     return ret.value is None or (isinstance(ret.value, cst.Name) and ret.value.value == "None")
+
+
+#: comparison -> (its name with the block index first, whether to swap its operands for that)
+_BLOCK_TESTS = {cst.LessThan: ("lt", False), cst.GreaterThan: ("lt", True), cst.Equal: ("eq", False),
+                cst.NotEqual: ("ne", False)}
+
+
+def _block_term(value: Any) -> Any:
+    """An operand of a test of the block in a choice (`_by_block`): `INDEX_TERM` for the block
+    index (a block value, `uniform.marks_block_index`), `("block", c, "count")` for the block count
+    plus `c`, a run-time value's origin; None for anything else."""
+    if isinstance(value, Opaque):
+        return value.origin
+    if isinstance(value, Sym) and not value.residue:
+        if value.form == ((BLOCK, 1),) and not value.const:
+            return INDEX_TERM
+        if value.form == (BLOCK_COUNT,):
+            return ("block", value.const, "count")
+    return None
 
 
 def _kept(before: Any, after: Any) -> bool:

@@ -34,9 +34,13 @@ from typing import Any
 
 from pto_transpile.soundness.events import INF
 from pto_transpile.soundness.rotations import Rotations
-from pto_transpile.soundness.values import Sym, nonnegative
+from pto_transpile.soundness.values import Opaque, Sym, nonnegative
 
 INDEX = ("loop", "carried")
+#: the block index in a test a choice names (`pysubset._by_block`): a block value
+INDEX_TERM = ("block", "index")
+#: the last block's index, `num_cores - 1`, there
+LAST_TERM = ("block", -1, "count")
 #: the values a scalar parameter (`pl.DT_INT32`) can take
 INT32 = (-(2 ** 31), 2 ** 31 - 1)
 #: the longest period of residue tests on a parameter that the check runs every residue of;
@@ -551,6 +555,28 @@ class Uniform:
         self.chunk_values[var] = value
         return Sym(0, ((var, 1),))
 
+    def balanced_chunk(self, start: Any, extra: Any, value: Any) -> Sym | None:
+        """`core_id * base + min(core_id, rem)` with `base = n // num_cores` and `rem = n %
+        num_cores`: the start of a balanced split, where the first `rem` blocks take one task more.
+        Block `b` takes `[b * base + min(b, rem), (b + 1) * base + min(b + 1, rem))`, one range after
+        the other, of `base + 1` tasks below `rem` and `base` from there (`_balanced_length`). A
+        chunk start of its own whose size is that length (`("op", "balanced", n, num_cores)`), 0 at
+        block 0; `start` is `core_id * base` (`opaque_chunk`), `extra` the `min`; None for any
+        other sum."""
+        form = _form(start)
+        if not (len(form) == 1 and form[0][1] == 1 and not start.const and not start.residue
+                and isinstance(extra, Opaque)):
+            return None
+        bound = self.block_bounds.get(form[0][0])
+        split = _split(bound[0]) if bound is not None and bound[1] == 1 else None
+        if split is None or not _is_min_of_index_and(extra.origin, ("op", "mod", *split)):
+            return None
+        size = ("op", "balanced", *split)
+        var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
+        self.block_bounds[var] = (size, 1)
+        self.chunk_values[var] = value
+        return Sym(0, ((var, 1),))
+
     def chunk_value(self, value: Any) -> Any:
         """The run-time value a chunk start by a run-time size is (`opaque_chunk`), or None."""
         form = _form(value)
@@ -918,10 +944,20 @@ def _reads_in(origin: Any) -> set:
 def _at_most(origin: Any, size: Any) -> bool:
     """Is a run-time value of this origin at most the run-time size `size` on every block where it
     counts tasks: `size` itself, `min(size, ...)`, or `max(c, x)` with `c <= 0` and `x` at most
-    `size` (it counts tasks only when it is `x`)?"""
-    if origin == size:
+    `size` (it counts tasks only when it is `x`)? The length of a balanced split is its own
+    size; a choice by the block (`chunk if core_id < num_cores - 1 else n - start`) is at most
+    the size when what every block but the last takes is: no block comes after the last."""
+    if origin == size or isinstance(size, tuple) and size[:2] == ("op", "balanced") \
+            and _balanced_length(origin) == size[2:]:
         return True
     if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
+        return False
+    if origin[1] == "choose":
+        _, _, test, below, last = origin
+        if test in (("lt", INDEX_TERM, LAST_TERM), ("ne", INDEX_TERM, LAST_TERM)):
+            return _at_most(below, size)
+        if test == ("eq", INDEX_TERM, LAST_TERM):
+            return _at_most(last, size)
         return False
     if origin[1] == "min":
         return any(_at_most(part, size) for part in origin[2:])
@@ -946,6 +982,51 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
         a, b = origin[2:]
         return (a == size and _next_block(b)) or (b == size and _next_block(a))
     return False
+
+
+def _split(base: Any) -> tuple | None:
+    """`(n, num_cores)` of `base = n // num_cores` (the block count's mark, `pysubset._block_mark`)."""
+    if isinstance(base, tuple) and len(base) == 4 and base[:2] == ("op", "floordiv") and _is_block_count(base[3]):
+        return base[2], base[3]
+    return None
+
+
+def _is_block_count(origin: Any) -> bool:
+    return isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "block" and origin[-1] == "count"
+
+
+def _is_block_index(origin: Any) -> bool:
+    """The block index as it stands in a run-time value: itself (`min(core_id, rem)`) or its mark."""
+    if isinstance(origin, Sym):
+        return origin.form == ((BLOCK, 1),) and not origin.const and not origin.residue
+    return isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "block" and origin[-1] == "index"
+
+
+def _is_min_of_index_and(origin: Any, other: tuple) -> bool:
+    """`min(core_id, other)` or `min(other, core_id)`."""
+    if not (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "min")):
+        return False
+    a, b = origin[2:]
+    return (_is_block_index(a) and b == other) or (_is_block_index(b) and a == other)
+
+
+def _balanced_length(origin: Any) -> tuple | None:
+    """`(n, num_cores)` when `origin` is the task count of a block in a balanced split: `base + 1
+    if core_id < rem else base` or `base + (1 if core_id < rem else 0)`, `base = n // num_cores`,
+    `rem = n % num_cores`."""
+    if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
+        return None
+    if origin[1] == "choose":
+        _, _, test, below, rest = origin
+        split = _split(rest)
+        if split is not None and below == ("op", "add", rest, 1) and test == ("lt", INDEX_TERM, ("op", "mod", *split)):
+            return split
+    if origin[1] == "add" and len(origin) == 4:
+        for base, extra in (origin[2:], origin[3:1:-1]):
+            split = _split(base)
+            if split is not None and extra == ("op", "choose", ("lt", INDEX_TERM, ("op", "mod", *split)), 1, 0):
+                return split
+    return None
 
 
 def _next_block(origin: Any) -> bool:

@@ -1,0 +1,91 @@
+"""The two other ways production kernels split `n` tasks over the blocks, beside chunks with a
+remainder: a balanced split, where the first `n % num_cores` blocks take one task more
+(`start = core_id * base + min(core_id, rem)`, `cnt = base + 1 if core_id < rem else base`),
+and the last block taking what is left (`cnt = chunk if core_id < num_cores - 1 else n -
+start`). Both were refused ("the trip count of this loop is not static": a choice by the block
+was no value the check could name). Each accepted form runs bit-identical on the emulator at 1
+to 10 tiles on 2 to 4 blocks; each defect beside them is refused, and those that race do so on
+the emulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
+LOOP = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
+_SPLIT = "    base = n_blocks // num_cores\n    rem = n_blocks % num_cores\n"
+BALANCED = _SPLIT + "    start = core_id * base + min(core_id, rem)\n"
+LAST = "    chunk = n_blocks // num_cores\n    start = core_id * chunk\n"
+TASKS = "    for j in pl.range(0, cnt):\n        i = start + j\n"
+
+ACCEPTED = {
+    "balanced": BALANCED + "    cnt = base + 1 if core_id < rem else base\n" + TASKS,
+    "balanced, one more as a choice": BALANCED + "    cnt = base + (1 if core_id < rem else 0)\n" + TASKS,
+    "balanced, start to start plus count": BALANCED + "    cnt = base + 1 if core_id < rem else base\n"
+                                                      "    for i in pl.range(start, start + cnt):\n",
+    "balanced, rem > core_id": BALANCED + "    cnt = base + 1 if rem > core_id else base\n" + TASKS,
+    "the last block takes the rest": LAST + "    cnt = chunk if core_id < num_cores - 1 else n_blocks - start\n"
+                                     + TASKS,
+    "the last block, tested by ==": LAST + "    cnt = n_blocks - start if core_id == num_cores - 1 else chunk\n"
+                                    + TASKS,
+}
+
+#: each with what the emulator shows at 7 tiles on 3 blocks ("race", or "error": a tile past the rows)
+DEFECTS = {
+    "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
+    "one more up to rem itself": (BALANCED + "    cnt = base + 1 if core_id <= rem else base\n" + TASKS, "race"),
+    "a start by min(core_id, rem + 1)": (BALANCED.replace("min(core_id, rem)", "min(core_id, rem + 1)")
+                                         + "    cnt = base + 1 if core_id < rem else base\n" + TASKS, "error"),
+    "a start without the min": (BALANCED.replace(" + min(core_id, rem)", "")
+                                + "    cnt = base + 1 if core_id < rem else base\n" + TASKS, "race"),
+    "the arms swapped": (BALANCED + "    cnt = base if core_id < rem else base + 1\n" + TASKS, "error"),
+    "the first block takes the rest": (LAST + "    cnt = n_blocks - start if core_id == 0 else chunk\n" + TASKS,
+                                       "race"),
+    "blocks past the first take the rest": (LAST + "    cnt = chunk if core_id > 0 else n_blocks - start\n" + TASKS,
+                                            "race"),
+    "the last two take the rest": (LAST + "    cnt = chunk if core_id < num_cores - 2 else n_blocks - start\n"
+                                   + TASKS, "race"),
+    "one more in the offset": (BALANCED + "    cnt = base + 1 if core_id < rem else base\n"
+                                          "    for j in pl.range(0, cnt):\n"
+                                          "        i = start + j + (1 if core_id < rem else 0)\n", "race"),
+    "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
+                                              "    cnt = n_blocks if core_id < rem else 0\n"
+                                              "    for i in pl.range(0, cnt):\n", None),
+}
+
+
+def _findings(text: str) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.severity != "note"]
+
+
+def _verdicts(text: str, tiles: int, blocks: int) -> list[str]:
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    rows = (32 * tiles, 32)
+    return [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                                          scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows]
+
+
+@pytest.mark.parametrize("name", list(ACCEPTED))
+def test_the_split_is_proven_and_runs_as_the_serial_kernel(name):
+    text = edited(TILED, [(LOOP, ACCEPTED[name])])
+    assert _findings(text) == []
+    for tiles, blocks in ((7, 2), (7, 3), (5, 4), (2, 3), (10, 4)):
+        assert _verdicts(text, tiles, blocks) == ["ok", "ok"], (tiles, blocks)
+
+
+@pytest.mark.parametrize("name", list(DEFECTS))
+def test_a_defect_of_the_split_is_refused(name):
+    ((code, _),) = _findings(edited(TILED, [(LOOP, DEFECTS[name][0])]))
+    assert code == "PTO061"
+
+
+@pytest.mark.parametrize("name", [n for n, (_, shown) in DEFECTS.items() if shown == "race"])
+def test_the_emulator_shows_the_defects_race(name):
+    text = edited(TILED, [(LOOP, DEFECTS[name][0])])
+    assert _verdicts(text, 7, 3)[0] == "race"
