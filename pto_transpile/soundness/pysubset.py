@@ -141,6 +141,10 @@ class PythonSubset(InterpreterBase):
         if taken[False] and node.orelse is not None:
             self._exec_some(node, taken[False], ctxs, lambda: self._exec_orelse(node.orelse, taken[False]))
         if taken[None]:
+            for ctx, tested in zip(ctxs, operands, strict=True):
+                if ctx not in taken[None] or not self._choose_assignments(node, ctx, tested):
+                    continue
+                taken[None] = [c for c in taken[None] if c is not ctx]
             for ctx in taken[None]:
                 single = one_block.get(id(ctx))
                 # `core_id == 0` singles out its block in the body, `core_id != 0` in the `else`
@@ -600,23 +604,63 @@ class PythonSubset(InterpreterBase):
             return self._by_block(node, ctx)
         return self.eval(node.body if t else node.orelse, ctx)
 
+    def _choose_assignments(self, node: cst.If, ctx: Ctx, tested: tuple | None) -> bool:
+        """`if core_id < rem: cnt = base + 1 ... else: cnt = base ...`: a test of the block index
+        between branches that only bind names to values computed without calls binds each name to
+        the choice between its two values (`_by_block`), as the conditional expression does; a
+        balanced split's start (`Uniform.balanced_choice`) is its chunk start. False, and nothing
+        done, for any other `if`."""
+        kind = _choice_test(node.test, tested)
+        if kind is None or not isinstance(node.orelse, cst.Else) or not all(
+                _plain_assignments(block) for block in (node.body, node.orelse.body)):
+            return False
+        before = ctx.env
+        arms = []
+        for block in (node.body, node.orelse.body):
+            ctx.env = dict(before)
+            try:
+                self.exec_block(block.body, [ctx])
+            finally:
+                arms.append(ctx.env)
+                ctx.env = before
+        merged = {}
+        for name in {*arms[0], *arms[1]} - {n for n in before if _kept(before[n], arms[0].get(n)) and
+                                                _kept(before[n], arms[1].get(n))}:
+            values = [self._arm(arm.get(name, UNKNOWN)) for arm in arms]
+            if name in arms[0] and name in arms[1] and _kept(arms[0][name], arms[1][name]):
+                merged[name] = arms[0][name]
+                continue
+            if any(v is None for v in values):
+                merged[name] = UNKNOWN
+                continue
+            value = Opaque(("op", "choose", kind, *values))
+            start = self.uniform.balanced_choice(value)
+            merged[name] = value if start is None else start
+        ctx.env = {**before, **merged}
+        return True
+
+    def _arm(self, value: Any) -> Any:
+        """A value as an arm of a choice: a run-time value's origin, a plain number, or a chunk
+        start's run-time value; None for anything else."""
+        if isinstance(value, Opaque):
+            return value.origin
+        if type(value) is int:
+            return value
+        chunk = self.uniform.chunk_value(value)
+        return None if chunk is None else chunk.origin
+
     def _by_block(self, node: cst.IfExp, ctx: Ctx) -> Any:
         """`a if core_id < rem else b`, a choice by one comparison of the block index, between
         values computed without calls: a run-time value naming the test and both values
         (`("op", "choose", test, a, b)`), which a balanced split's task count is
         (`uniform._balanced_length`); UNKNOWN for anything else."""
-        test = node.test
-        if not (self.tested is not None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-                and type(test.comparisons[0].operator) in _BLOCK_TESTS
-                and not any(type(n) is cst.Call for arm in (node.body, node.orelse) for n in iter_nodes(arm))):
+        kind = _choice_test(node.test, self.tested)
+        if kind is None or any(type(n) is cst.Call for arm in (node.body, node.orelse) for n in iter_nodes(arm)):
             return UNKNOWN
-        name, swap = _BLOCK_TESTS[type(test.comparisons[0].operator)]
-        terms = [_block_term(v) for v in self.tested]
         arms = [self.eval(arm, ctx) for arm in (node.body, node.orelse)]
-        if any(t is None for t in terms) or not all(isinstance(a, Opaque) or type(a) is int for a in arms):
+        if not all(isinstance(a, Opaque) or type(a) is int for a in arms):
             return UNKNOWN
-        left, right = terms[::-1] if swap else terms
-        return Opaque(("op", "choose", (name, left, right), *(a.origin if isinstance(a, Opaque) else a for a in arms)))
+        return Opaque(("op", "choose", kind, *(a.origin if isinstance(a, Opaque) else a for a in arms)))
 
     def _sequence(self, node, ctx: Ctx) -> Any:
         out: list = []
@@ -1089,6 +1133,30 @@ def _returns_nothing(ret: cst.Return) -> bool:
 #: comparison -> (its name with the block index first, whether to swap its operands for that)
 _BLOCK_TESTS = {cst.LessThan: ("lt", False), cst.GreaterThan: ("lt", True), cst.Equal: ("eq", False),
                 cst.NotEqual: ("ne", False)}
+
+
+def _choice_test(test: cst.BaseExpression, tested: tuple | None) -> tuple | None:
+    """The test of a choice by the block (`_by_block`): one comparison of the block index
+    (`tested`, what `_compare` compared) named with the index first, `("lt", INDEX_TERM, rem)`;
+    None for any other test."""
+    if not (tested is not None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and type(test.comparisons[0].operator) in _BLOCK_TESTS):
+        return None
+    name, swap = _BLOCK_TESTS[type(test.comparisons[0].operator)]
+    terms = [_block_term(v) for v in tested]
+    if any(t is None for t in terms):
+        return None
+    left, right = terms[::-1] if swap else terms
+    return (name, left, right)
+
+
+def _plain_assignments(block: cst.BaseSuite) -> bool:
+    """A block of `name = value` lines with no call."""
+    return isinstance(block, cst.IndentedBlock) and all(
+        isinstance(line, cst.SimpleStatementLine) and all(
+            isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+            for small in line.body)
+        for line in block.body) and not any(type(n) is cst.Call for n in iter_nodes(block))
 
 
 def _block_term(value: Any) -> Any:

@@ -577,6 +577,26 @@ class Uniform:
         self.chunk_values[var] = value
         return Sym(0, ((var, 1),))
 
+    def balanced_choice(self, value: Opaque) -> Sym | None:
+        """A balanced split's start written as a choice (`if core_id < rem: start = core_id * (base
+        + 1)`, `else: start = core_id * base + rem`): the chunk start `balanced_chunk` makes of
+        `core_id * base + min(core_id, rem)`, which it equals on every block; None for any other
+        choice."""
+        _, _, test, below, rest = value.origin
+        if not (isinstance(rest, tuple) and len(rest) == 4 and rest[:2] == ("op", "add")
+                and isinstance(rest[2], tuple) and len(rest[2]) == 4 and rest[2][:2] == ("op", "mul")):
+            return None
+        index, base = rest[2][2:]
+        split = _split(base)
+        if split is None or not _is_block_index(index) or rest[3] != ("op", "mod", *split) \
+                or test != ("lt", INDEX_TERM, rest[3]) or below != ("op", "mul", index, ("op", "add", base, 1)):
+            return None
+        size = ("op", "balanced", *split)
+        var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
+        self.block_bounds[var] = (size, 1)
+        self.chunk_values[var] = value
+        return Sym(0, ((var, 1),))
+
     def chunk_value(self, value: Any) -> Any:
         """The run-time value a chunk start by a run-time size is (`opaque_chunk`), or None."""
         form = _form(value)
