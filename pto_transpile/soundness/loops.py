@@ -15,6 +15,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
@@ -34,7 +35,7 @@ from pto_transpile.soundness.uniform import (
     is_block_value,
     marks_block_index,
 )
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, trip_root
+from pto_transpile.soundness.values import UNKNOWN, Opaque, Rebound, StructV, Sym, trip_root
 
 
 def _step(value: Any, before: int, k: int | None) -> int:
@@ -76,6 +77,15 @@ class Loops(InterpreterBase):
                                           "known only at run time, in a way the check cannot count through",
                                           node.iter, kind="dynamic")
                     code = self._code_of(node.iter)
+                    rebound = sorted({(n.value, v.test) for n in iter_nodes(node.iter) if type(n) is cst.Name
+                                      and isinstance(v := ctx.env.get(n.value), Rebound)})
+                    if rebound:
+                        name, test = rebound[0]
+                        raise CannotModel(f"the trip count of `{code}` depends on `{name}`, which a branch of `if "
+                                          f"{test}:` rebinds: the check cannot tell which value it holds after "
+                                          "it (the test differs between blocks, or is not known); bind it once, "
+                                          "or choose between two values by a test of the block index "
+                                          "(`cnt = a if core_id < rem else b`)", node.iter)
                     raise CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
                                       "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
                                       "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "

@@ -42,6 +42,7 @@ from pto_transpile.soundness.values import (
     GroupV,
     OneBlock,
     Opaque,
+    Rebound,
     StructV,
     Sym,
     Symbol,
@@ -148,11 +149,12 @@ class PythonSubset(InterpreterBase):
             for ctx in taken[None]:
                 single = one_block.get(id(ctx))
                 # `core_id == 0` singles out its block in the body, `core_id != 0` in the `else`
+                test = self._code_of(node.test)
                 self._exec_one_block(ctx, single if single is not None and not single.others else None,
-                                     lambda c: self.exec_block(node.body.body, [c]))
+                                     lambda c: self.exec_block(node.body.body, [c]), test)
                 if node.orelse is not None:
                     self._exec_one_block(ctx, single if single is not None and single.others else None,
-                                         lambda c: self._exec_orelse(node.orelse, [c]))
+                                         lambda c: self._exec_orelse(node.orelse, [c]), test)
 
     @staticmethod
     def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
@@ -194,14 +196,14 @@ class PythonSubset(InterpreterBase):
         self.uniform.early_exit = True
         return True
 
-    def _exec_one_block(self, ctx: Ctx, single: OneBlock | None, run: Callable[[Ctx], object]) -> None:
+    def _exec_one_block(self, ctx: Ctx, single: OneBlock | None, run: Callable[[Ctx], object], test: str) -> None:
         """A branch that may or may not be taken (`_exec_may`), on the block `single` names alone
         when it names one (`Ctx.one_block`)."""
         before = ctx.one_block
         if single is not None:
             ctx.one_block = before + (single.block,)
         try:
-            self._exec_may(ctx, run)
+            self._exec_may(ctx, run, test)
         finally:
             ctx.one_block = before
 
@@ -211,9 +213,10 @@ class PythonSubset(InterpreterBase):
         else:
             self.exec_block(orelse.body.body, ctxs)
 
-    def _exec_may(self, ctx: Ctx, run: Callable[[Ctx], object]) -> None:
+    def _exec_may(self, ctx: Ctx, run: Callable[[Ctx], object], test: str | None = None) -> None:
         """Run a branch that may or may not be taken: its accesses are marked `may`, and every
-        name it binds is unknown afterwards unless the branch left it as it was."""
+        name it binds is unknown afterwards unless the branch left it as it was (rebound under
+        `test`, when the branch is an `if`'s)."""
         before = dict(ctx.env)
         ctx.may += 1
         try:
@@ -225,7 +228,7 @@ class PythonSubset(InterpreterBase):
             ctx.may -= 1
         for name, value in list(ctx.env.items()):
             if name not in before or not _kept(before[name], value):
-                ctx.env[name] = UNKNOWN
+                ctx.env[name] = UNKNOWN if test is None else Rebound(test)
 
     def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
         """The body, then `else` and `finally`, as when nothing raises (the model raises

@@ -52,6 +52,18 @@ class OneBlock(_Unknown):
         return obj
 
 
+class Rebound(_Unknown):
+    """A name's value after a branch that may or may not have run rebound it (`if core_id == 1:
+    start = 0`): unknown, remembering the test, so that a refusal can name it."""
+
+    test: str
+
+    def __new__(cls, test: str) -> Rebound:  # not the UNKNOWN singleton: one per test
+        obj = object.__new__(cls)
+        obj.test = test
+        return obj
+
+
 class Opaque(_Unknown):
     """A run-time value (data read by `pl.getval`, or arithmetic on such values) named by its
     origin: the read that produced it, identified the same way in the serial and the pipelined

@@ -133,7 +133,8 @@ def test_a_chunk_start_rebound_under_a_test_is_refused(name):
                                    + "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
                                      "        i = start + j\n")])
     ((code, message),) = _findings(text)
-    assert code == "PTO061" and "is neither static nor a run-time value the check can name" in message, message
+    test = REBOUND[name].splitlines()[0].strip()
+    assert code == "PTO061" and f"depends on `start`, which a branch of `{test}` rebinds" in message, message
 
 
 def test_the_emulator_shows_a_rebound_chunk_start_races():
