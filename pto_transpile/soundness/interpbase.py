@@ -105,6 +105,7 @@ class InterpreterBase:
         self.named: tuple[Any, str] = (None, "")
         #: the operands of the latest comparison of the block (`PythonSubset._early_return`)
         self.tested: tuple | None = None
+        self.tested_at: cst.CSTNode | None = None  #: the comparison `tested` comes from
         #: the tiling-key fields of the instance proven, bound in every function (not in vector
         #: functions, whose evaluator is shared by every instance: there they stay unknown)
         self.key: dict[str, int] = dict(runtypes.INSTANCE)

@@ -125,11 +125,13 @@ class PythonSubset(InterpreterBase):
         one_block: dict[int, OneBlock] = {}  #: core -> its test singling out one block
         block_test = True  #: every core's test is one of the block (`if core_id >= n:`)
         operands: list[tuple | None] = []  #: per core, what its test compared (`_early_return`)
+        compared: list[tuple | None] = []  #: per core, what the test itself compared (`_choose_assignments`)
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
             self.tested = None
             value = self.eval(node.test, ctx)
             operands.append(self.tested)
+            compared.append(self.tested if self.tested_at is node.test else None)
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
@@ -142,7 +144,7 @@ class PythonSubset(InterpreterBase):
         if taken[False] and node.orelse is not None:
             self._exec_some(node, taken[False], ctxs, lambda: self._exec_orelse(node.orelse, taken[False]))
         if taken[None]:
-            for ctx, tested in zip(ctxs, operands, strict=True):
+            for ctx, tested in zip(ctxs, compared, strict=True):
                 if ctx not in taken[None] or not self._choose_assignments(node, ctx, tested):
                     continue
                 taken[None] = [c for c in taken[None] if c is not ctx]
@@ -569,7 +571,7 @@ class PythonSubset(InterpreterBase):
                 # the check follows block 0: for the others, either outcome (both ways, `may`);
                 # `core_id == c` alone is true on one block only
                 self.uniform.block_tests.append(self._code_of(node))
-                self.tested = (left, right)
+                self.tested, self.tested_at = (left, right), node
                 single = _one_block(left, right) if len(node.comparisons) == 1 and isinstance(
                     target.operator, (cst.Equal, cst.NotEqual)) else None
                 left, result = right, (OneBlock(single, isinstance(target.operator, cst.NotEqual))
@@ -591,6 +593,8 @@ class PythonSubset(InterpreterBase):
                 # `(d, 0) == (7, 0)`: a test on a run-time value inside a sequence, which the
                 # check does not split: either outcome (followed both ways)
                 result = UNKNOWN
+                # `start + cnt > n`: what a choice by the test names (`_choose_assignments`)
+                self.tested, self.tested_at = (left, right), node
             elif not is_unknown(result):
                 try:
                     if not _CMPOPS[type(target.operator)](left, right):
@@ -604,7 +608,7 @@ class PythonSubset(InterpreterBase):
         self.tested = None
         t = self.truth(self.eval(node.test, ctx), node.test)
         if t is None:
-            return self._by_block(node, ctx)
+            return self._by_block(node, ctx, self.tested if self.tested_at is node.test else None)
         return self.eval(node.body if t else node.orelse, ctx)
 
     def _choose_assignments(self, node: cst.If, ctx: Ctx, tested: tuple | None) -> bool:
@@ -613,19 +617,22 @@ class PythonSubset(InterpreterBase):
         the choice between its two values (`_by_block`), as the conditional expression does; a
         balanced split's start (`Uniform.balanced_choice`) is its chunk start. False, and nothing
         done, for any other `if`."""
-        kind = _choice_test(node.test, tested)
-        if kind is None or not isinstance(node.orelse, cst.Else) or not all(
-                _plain_assignments(block) for block in (node.body, node.orelse.body)):
+        test = _choice_test(node.test, tested, self._run_time)
+        blocks = [node.body] + ([node.orelse.body] if isinstance(node.orelse, cst.Else) else [])
+        if test is None or node.orelse is not None and len(blocks) == 1 or not all(
+                _plain_assignments(block) for block in blocks):
             return False
         before = ctx.env
         arms = []
-        for block in (node.body, node.orelse.body):
+        for block in blocks:
             ctx.env = dict(before)
             try:
                 self.exec_block(block.body, [ctx])
             finally:
                 arms.append(ctx.env)
                 ctx.env = before
+        if len(arms) == 1:  # no `else`: the names keep their values
+            arms.append(before)
         merged = {}
         for name in {*arms[0], *arms[1]} - {n for n in before if _kept(before[n], arms[0].get(n)) and
                                                 _kept(before[n], arms[1].get(n))}:
@@ -633,37 +640,46 @@ class PythonSubset(InterpreterBase):
             if name in arms[0] and name in arms[1] and _kept(arms[0][name], arms[1][name]):
                 merged[name] = arms[0][name]
                 continue
-            if any(v is None for v in values):
-                merged[name] = UNKNOWN
-                continue
-            value = Opaque(("op", "choose", kind, *values))
-            start = self.uniform.balanced_choice(value)
-            merged[name] = value if start is None else start
+            merged[name] = self._choice(test, values)
         ctx.env = {**before, **merged}
         return True
 
     def _arm(self, value: Any) -> Any:
-        """A value as an arm of a choice: a run-time value's origin, a plain number, or a chunk
-        start's run-time value; None for anything else."""
-        if isinstance(value, Opaque):
-            return value.origin
+        """A value as an arm of a choice: a plain number or the origin of the run-time value it is
+        (`_run_time`); None for anything else."""
         if type(value) is int:
             return value
-        chunk = self.uniform.chunk_value(value)
-        return None if chunk is None else chunk.origin
+        named = self._run_time(value)
+        return None if named is None else named.origin
 
-    def _by_block(self, node: cst.IfExp, ctx: Ctx) -> Any:
-        """`a if core_id < rem else b`, a choice by one comparison of the block index, between
-        values computed without calls: a run-time value naming the test and both values
-        (`("op", "choose", test, a, b)`), which a balanced split's task count is
-        (`uniform._balanced_length`); UNKNOWN for anything else."""
-        kind = _choice_test(node.test, self.tested)
-        if kind is None or any(type(n) is cst.Call for arm in (node.body, node.orelse) for n in iter_nodes(arm)):
+    def _run_time(self, value: Any) -> Opaque | None:
+        """The run-time value `value` is: itself, a chunk start's (`Uniform.opaque_chunk`), a scalar
+        parameter's (`parameter_size`), a chunk start plus a parameter (`_clamped`); or None."""
+        if isinstance(value, Opaque):
+            return value
+        named = _first_named(self.uniform.chunk_value(value), self._clamped(value))
+        return named if isinstance(named, Opaque) else None
+
+    def _by_block(self, node: cst.IfExp, ctx: Ctx, tested: tuple | None) -> Any:
+        """`a if core_id < rem else b`, a choice by one comparison (`tested`, what the test itself
+        compared: of the block index, or of run-time values) between values computed without
+        calls (`_choice`); UNKNOWN for anything else."""
+        test = _choice_test(node.test, tested, self._run_time)
+        if test is None or any(type(n) is cst.Call for arm in (node.body, node.orelse) for n in iter_nodes(arm)):
             return UNKNOWN
-        arms = [self.eval(arm, ctx) for arm in (node.body, node.orelse)]
-        if not all(isinstance(a, Opaque) or type(a) is int for a in arms):
+        return self._choice(test, [self._arm(self.eval(arm, ctx)) for arm in (node.body, node.orelse)])
+
+    def _choice(self, test: tuple, arms: list) -> Any:
+        """The run-time value naming a test and the values chosen by it (`("op", "choose", test, a,
+        b)`: `a` where the test holds), with the test as `_choice_test` gives it (`swap`: the arms
+        come the other way round); a balanced split's start is its chunk start
+        (`Uniform.balanced_choice`). UNKNOWN when an arm is no value a choice can name."""
+        kind, swap = test
+        if any(a is None for a in arms):
             return UNKNOWN
-        return Opaque(("op", "choose", kind, *(a.origin if isinstance(a, Opaque) else a for a in arms)))
+        value = Opaque(("op", "choose", kind, *(arms[::-1] if swap else arms)))
+        start = self.uniform.balanced_choice(value)
+        return value if start is None else start
 
     def _sequence(self, node, ctx: Ctx) -> Any:
         out: list = []
@@ -1133,24 +1149,29 @@ def _returns_nothing(ret: cst.Return) -> bool:
     return ret.value is None or (isinstance(ret.value, cst.Name) and ret.value.value == "None")
 
 
-#: comparison -> (its name with the block index first, whether to swap its operands for that)
-_BLOCK_TESTS = {cst.LessThan: ("lt", False), cst.GreaterThan: ("lt", True), cst.Equal: ("eq", False),
-                cst.NotEqual: ("ne", False)}
+#: comparison -> (the test it is or negates, whether its operands come the other way round,
+#: whether it negates it: the arms of a choice by it swap)
+_CHOICE_TESTS = {cst.LessThan: ("lt", False, False), cst.GreaterThan: ("lt", True, False),
+                 cst.LessThanEqual: ("lt", True, True), cst.GreaterThanEqual: ("lt", False, True),
+                 cst.Equal: ("eq", False, False), cst.NotEqual: ("eq", False, True)}
 
 
-def _choice_test(test: cst.BaseExpression, tested: tuple | None) -> tuple | None:
-    """The test of a choice by the block (`_by_block`): one comparison of the block index
-    (`tested`, what `_compare` compared) named with the index first, `("lt", INDEX_TERM, rem)`;
-    None for any other test."""
+def _choice_test(test: cst.BaseExpression, tested: tuple | None, named: Callable[[Any], Any]) -> tuple | None:
+    """The test of a choice (`_by_block`): one comparison (`tested`, what `_compare` compared
+    for this very test) of terms `_block_term` names, as `(("lt", a, b), swap)` or `(("eq", a,
+    b), swap)`: `a >= b` is `not b < a` and `a != b` is `not a == b`, so `swap` says the arms come
+    the other way round; an equality puts the block index first. None for any other test."""
     if not (tested is not None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-            and type(test.comparisons[0].operator) in _BLOCK_TESTS):
+            and type(test.comparisons[0].operator) in _CHOICE_TESTS):
         return None
-    name, swap = _BLOCK_TESTS[type(test.comparisons[0].operator)]
-    terms = [_block_term(v) for v in tested]
+    name, flip, swap = _CHOICE_TESTS[type(test.comparisons[0].operator)]
+    terms = [_block_term(v, named) for v in tested]
     if any(t is None for t in terms):
         return None
-    left, right = terms[::-1] if swap else terms
-    return (name, left, right)
+    left, right = terms[::-1] if flip else terms
+    if name == "eq" and right == INDEX_TERM:
+        left, right = right, left
+    return (name, left, right), swap
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:
@@ -1162,18 +1183,20 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
         for line in block.body) and not any(type(n) is cst.Call for n in iter_nodes(block))
 
 
-def _block_term(value: Any) -> Any:
-    """An operand of a test of the block in a choice (`_by_block`): `INDEX_TERM` for the block
-    index (a block value, `uniform.marks_block_index`), `("block", c, "count")` for the block count
-    plus `c`, a run-time value's origin; None for anything else."""
-    if isinstance(value, Opaque):
-        return value.origin
+def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:
+    """An operand of a test in a choice (`_by_block`): `INDEX_TERM` for the block index (a block
+    value, `uniform.marks_block_index`), `("block", c, "count")` for the block count plus `c`, the
+    origin of the run-time value it is (`named`, `PythonSubset._run_time`), a plain number; None
+    for anything else."""
     if isinstance(value, Sym) and not value.residue:
         if value.form == ((BLOCK, 1),) and not value.const:
             return INDEX_TERM
         if value.form == (BLOCK_COUNT,):
             return ("block", value.const, "count")
-    return None
+    if type(value) is int:
+        return value
+    run_time = named(value)
+    return None if run_time is None else run_time.origin
 
 
 def _kept(before: Any, after: Any) -> bool:

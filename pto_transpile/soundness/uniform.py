@@ -973,12 +973,11 @@ def _at_most(origin: Any, size: Any) -> bool:
     if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
         return False
     if origin[1] == "choose":
-        _, _, test, below, last = origin
-        if test in (("lt", INDEX_TERM, LAST_TERM), ("ne", INDEX_TERM, LAST_TERM)):
-            return _at_most(below, size)
-        if test == ("eq", INDEX_TERM, LAST_TERM):
-            return _at_most(last, size)
-        return False
+        least = _as_min(origin)
+        if least is not None:
+            return _at_most(least, size)
+        below = _below_last(origin)
+        return below is not None and _at_most(below, size)
     if origin[1] == "min":
         return any(_at_most(part, size) for part in origin[2:])
     if origin[1] == "max" and len(origin) == 4:
@@ -993,6 +992,10 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
     size`, or the `min` of values one of which is such?"""
     if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
         return False
+    if origin[1] == "choose":
+        least, below = _as_min(origin), _below_last(origin)
+        return (least is not None and _ends_by(least, start, size)) or (below is not None
+                                                                       and _ends_by(below, start, size))
     if origin[1] == "min":
         return any(_ends_by(part, start, size) for part in origin[2:])
     if origin[1] == "add" and len(origin) == 4:
@@ -1002,6 +1005,43 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
         a, b = origin[2:]
         return (a == size and _next_block(b)) or (b == size and _next_block(a))
     return False
+
+
+def _below_last(origin: tuple) -> Any:
+    """What every block but the last takes in a choice by the block (`chunk if core_id < num_cores
+    - 1 else n - start`, `... if core_id == num_cores - 1 else chunk`), or None."""
+    _, _, test, first, second = origin
+    return first if test == ("lt", INDEX_TERM, LAST_TERM) else second if test == ("eq", INDEX_TERM, LAST_TERM) \
+        else None
+
+
+def _as_min(origin: tuple) -> tuple | None:
+    """A choice that is the smaller of two values, as their `min`: `x - s if x < y else y - s` for
+    any `s` (none, `end = start + chunk; if end > n: end = n`; the start, `cnt = chunk; if start +
+    cnt > n: cnt = n - start`). None for any other choice."""
+    _, _, test, first, second = origin
+    if not (isinstance(test, tuple) and len(test) == 3 and test[0] == "lt"):
+        return None
+    _, x, y = test
+    for s in [None, *_addends(x), *_addends(y)]:
+        if first in _less(x, s) and second in _less(y, s):
+            return ("op", "min", first, second)
+    return None
+
+
+def _addends(origin: Any) -> list:
+    """The two parts of a sum's origin (`("op", "add", x, y)`), or none."""
+    return list(origin[2:]) if isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "add") else []
+
+
+def _less(origin: Any, part: Any) -> list:
+    """The origins of `origin - part` (`origin` itself for no part): the difference, and the other
+    addend when `origin` is a sum with `part`."""
+    if part is None:
+        return [origin]
+    parts = _addends(origin)
+    others = [parts[1 - i] for i in range(len(parts)) if parts[i] == part]
+    return [("op", "sub", origin, part), *others]
 
 
 def _split(base: Any) -> tuple | None:

@@ -43,6 +43,19 @@ ACCEPTED["the last block, as an if statement"] = (LAST + "    if core_id == num_
                                                          "        cnt = n_blocks - start\n"
                                                          "    else:\n        cnt = chunk\n" + TASKS)
 
+# a probe's false refusals: the start as a conditional expression, other spellings of the tests,
+# an end chosen by the block
+ACCEPTED["balanced, the start as a choice"] = (_SPLIT + "    start = core_id * (base + 1) if core_id < rem else "
+                                              "core_id * base + rem\n    cnt = base + 1 if core_id < rem else base\n"
+                                              + TASKS)
+ACCEPTED["balanced, core_id >= rem"] = BALANCED + "    cnt = base if core_id >= rem else base + 1\n" + TASKS
+ACCEPTED["the last block, by num_cores - 1 == core_id"] = (LAST + "    cnt = n_blocks - start if num_cores - 1 == "
+                                                                  "core_id else chunk\n" + TASKS)
+ACCEPTED["the last block, by core_id >= num_cores - 1"] = (LAST + "    cnt = n_blocks - start if core_id >= "
+                                                                  "num_cores - 1 else chunk\n" + TASKS)
+ACCEPTED["the last block's end"] = (LAST + "    end = n_blocks if core_id == num_cores - 1 else start + chunk\n"
+                                           "    for i in pl.range(start, end):\n")
+
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
     "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
@@ -101,3 +114,27 @@ def test_a_defect_of_the_split_is_refused(name):
 def test_the_emulator_shows_the_defects_race(name):
     text = edited(TILED, [(LOOP, DEFECTS[name][0])])
     assert any(_verdicts(text, tiles, 3)[0] == "race" for tiles in (7, 8))
+
+
+_HALVED = ("    n_blocks = a.shape[0] // BLOCK\n", "    n_blocks = a.shape[0] // BLOCK // 2\n")
+#: a probe's kernels, each accepted and racing at 7 tiles on 3 blocks: the choice took its operands
+#: from a comparison inside its test (the last one evaluated) and its operator from the test
+NESTED_TESTS = {
+    "(core_id < num_cores - 1) < 1": LAST + "    cnt = chunk if (core_id < num_cores - 1) < 1 else n_blocks - start\n",
+    "1 == (core_id < num_cores - 1)": LAST + "    cnt = n_blocks - start if 1 == (core_id < num_cores - 1) else "
+                                             "chunk\n",
+    "(core_id > rem) < 1": BALANCED + "    cnt = base + 1 if (core_id > rem) < 1 else base\n",
+    "(core_id < rem) < 1": BALANCED + "    cnt = base + 1 if (core_id < rem) < 1 else base\n",
+    "a nested choice": BALANCED + "    cnt = base + 1 if (1 if core_id < rem else 0) < 1 else base\n",
+}
+
+
+@pytest.mark.parametrize("name", list(NESTED_TESTS))
+def test_a_choice_by_a_test_holding_another_comparison_is_refused(name):
+    ((code, _),) = _findings(edited(TILED, [_HALVED, (LOOP, NESTED_TESTS[name] + TASKS)]))
+    assert code == "PTO061"
+
+
+def test_the_emulator_shows_a_choice_by_a_nested_test_races():
+    text = edited(TILED, [_HALVED, (LOOP, NESTED_TESTS["(core_id < rem) < 1"] + TASKS)])
+    assert _verdicts(text, 7, 3)[0] == "race"

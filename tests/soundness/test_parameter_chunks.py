@@ -133,8 +133,21 @@ def test_a_chunk_start_rebound_under_a_test_is_refused(name):
                                    + "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
                                      "        i = start + j\n")])
     ((code, message),) = _findings(text)
-    test = REBOUND[name].splitlines()[0].strip()
-    assert code == "PTO061" and f"depends on `start`, which a branch of `{test}` rebinds" in message, message
+    # the start after the `if` is the choice between its two values (`_choose_assignments`), no
+    # chunk start: a place of the block's writes the run cannot follow
+    assert code == "PTO061" and "`out` is written at a place the check cannot follow" in message, message
+
+
+def test_a_trip_count_of_a_name_rebound_in_a_branch_with_a_call_names_the_test():
+    # a branch that calls something is run as one that may or may not run: the name is unknown after it
+    text = edited(TILED, [PARAMS, (LOOP, "    start = core_id * chunk\n    if core_id == 1:\n"
+                                         "        start = min(0, 0)\n"
+                                         "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                                         "        i = start + j\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "depends on `start`, which a branch of `if core_id == 1:` rebinds" in message, \
+        message
+
 
 
 def test_the_emulator_shows_a_rebound_chunk_start_races():
