@@ -571,11 +571,7 @@ class Uniform:
         split = _split(bound[0]) if bound is not None and bound[1] == 1 else None
         if split is None or not _is_min_of_index_and(extra.origin, ("op", "mod", *split)):
             return None
-        size = ("op", "balanced", *split)
-        var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
-        self.block_bounds[var] = (size, 1)
-        self.chunk_values[var] = value
-        return Sym(0, ((var, 1),))
+        return self._balanced_start(split, value)
 
     def balanced_choice(self, value: Opaque) -> Sym | None:
         """A balanced split's start written as a choice (`if core_id < rem: start = core_id * (base
@@ -591,6 +587,11 @@ class Uniform:
         if split is None or not _is_block_index(index) or rest[3] != ("op", "mod", *split) \
                 or test != ("lt", INDEX_TERM, rest[3]) or below != ("op", "mul", index, ("op", "add", base, 1)):
             return None
+        return self._balanced_start(split, value)
+
+    def _balanced_start(self, split: tuple, value: Any) -> Sym:
+        """The chunk start of a balanced split of `n` over the blocks (`split`, `(n, num_cores)`),
+        whose run-time value is `value`: its size is the block's length."""
         size = ("op", "balanced", *split)
         var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
         self.block_bounds[var] = (size, 1)
