@@ -1164,14 +1164,68 @@ def _choice_test(test: cst.BaseExpression, tested: tuple | None, named: Callable
     if not (tested is not None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
             and type(test.comparisons[0].operator) in _CHOICE_TESTS):
         return None
-    name, flip, swap = _CHOICE_TESTS[type(test.comparisons[0].operator)]
+    operator_type = type(test.comparisons[0].operator)
+    name, flip, swap = _CHOICE_TESTS[operator_type]
     terms = [_block_term(v, named) for v in tested]
     if any(t is None for t in terms):
         return None
+    by_index = _index_test(operator_type, *terms)
+    if by_index is not None:
+        return by_index
     left, right = terms[::-1] if flip else terms
     if name == "eq" and right == INDEX_TERM:
         left, right = right, left
     return (name, left, right), swap
+
+
+def _index_test(operator_type: type, a: Any, b: Any) -> tuple | None:
+    """A test of the block index shifted by a number against a whole number (a number, the block
+    count plus one, a run-time value less 1) as a test of the index alone, in the form
+    `_choice_test` gives: `core_id + 1 < num_cores` and `core_id <= num_cores - 2` are `core_id <
+    num_cores - 1`, `core_id <= rem - 1` is `core_id < rem`; None when it is no such test."""
+    shift_a, shift_b = _index_shift(a), _index_shift(b)
+    if (shift_a is None) == (shift_b is None):
+        return None
+    shift = shift_a
+    if shift is None:  # the index on the right: the mirrored comparison
+        a, b, shift, operator_type = b, a, shift_b, _MIRRORED.get(operator_type, operator_type)
+    other = _shifted(b, -(shift or 0))
+    if other is not None and operator_type in (cst.LessThanEqual, cst.GreaterThan):
+        other = _shifted(other, 1)  # `i <= x` is `i < x + 1` for whole numbers
+    if other is None:
+        return None
+    name, swap = _INDEX_TESTS[operator_type]
+    return (name, INDEX_TERM, other), swap
+
+
+def _index_shift(term: Any) -> int | None:
+    """`c` of a term naming the block index plus `c` (`_block_term`), or None."""
+    if term == INDEX_TERM:
+        return 0
+    return term[2] if isinstance(term, tuple) and len(term) == 3 and term[:2] == ("block", "index") else None
+
+
+def _shifted(term: Any, by: int) -> Any:
+    """A whole-number term plus `by`, or None when it cannot be named so."""
+    if by == 0:
+        return term
+    if type(term) is int:
+        return term + by
+    if isinstance(term, tuple) and len(term) == 3 and term[0] == "block" and term[2] == "count":
+        return ("block", term[1] + by, "count")
+    if by == 1 and isinstance(term, tuple) and len(term) == 4 and term[:2] == ("op", "sub") and term[3] == 1:
+        return term[2]  # `rem - 1` plus 1
+    return None
+
+
+#: a comparison with its operands the other way round
+_MIRRORED: dict[type, type] = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
+                               cst.LessThanEqual: cst.GreaterThanEqual, cst.GreaterThanEqual: cst.LessThanEqual}
+#: a comparison of the block index with a whole number `x`, once `<=` and `>` compare with `x + 1`:
+#: the test it is or negates (the arms of a choice by it swap)
+_INDEX_TESTS: dict[type, tuple[str, bool]] = {
+    cst.LessThan: ("lt", False), cst.LessThanEqual: ("lt", False), cst.GreaterThan: ("lt", True),
+    cst.GreaterThanEqual: ("lt", True), cst.Equal: ("eq", False), cst.NotEqual: ("eq", True)}
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:
@@ -1189,8 +1243,8 @@ def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:
     origin of the run-time value it is (`named`, `PythonSubset._run_time`), a plain number; None
     for anything else."""
     if isinstance(value, Sym) and not value.residue:
-        if value.form == ((BLOCK, 1),) and not value.const:
-            return INDEX_TERM
+        if value.form == ((BLOCK, 1),):
+            return ("block", "index", value.const) if value.const else INDEX_TERM
         if value.form == (BLOCK_COUNT,):
             return ("block", value.const, "count")
     if type(value) is int:

@@ -53,6 +53,12 @@ ACCEPTED["the last block, by num_cores - 1 == core_id"] = (LAST + "    cnt = n_b
                                                                   "core_id else chunk\n" + TASKS)
 ACCEPTED["the last block, by core_id >= num_cores - 1"] = (LAST + "    cnt = n_blocks - start if core_id >= "
                                                                   "num_cores - 1 else chunk\n" + TASKS)
+# the block index shifted or compared by `<=` against a whole number
+ACCEPTED["the last block, by core_id + 1 < num_cores"] = (LAST + "    cnt = chunk if core_id + 1 < num_cores else "
+                                                                  "n_blocks - start\n" + TASKS)
+ACCEPTED["the last block, by core_id <= num_cores - 2"] = (LAST + "    cnt = chunk if core_id <= num_cores - 2 else "
+                                                                   "n_blocks - start\n" + TASKS)
+ACCEPTED["balanced, core_id <= rem - 1"] = BALANCED + "    cnt = base + 1 if core_id <= rem - 1 else base\n" + TASKS
 ACCEPTED["the last block's end"] = (LAST + "    end = n_blocks if core_id == num_cores - 1 else start + chunk\n"
                                            "    for i in pl.range(start, end):\n")
 
@@ -71,6 +77,8 @@ DEFECTS = {
                                             "race"),
     "the last two take the rest": (LAST + "    cnt = chunk if core_id < num_cores - 2 else n_blocks - start\n"
                                    + TASKS, "race"),
+    "the last two take the rest, by core_id + 2 < num_cores": (LAST + "    cnt = chunk if core_id + 2 < num_cores else "
+                                                                        "n_blocks - start\n" + TASKS, "race"),
     "one more in the offset": (BALANCED + "    cnt = base + 1 if core_id < rem else base\n"
                                           "    for j in pl.range(0, cnt):\n"
                                           "        i = start + j + (1 if core_id < rem else 0)\n", "race"),
