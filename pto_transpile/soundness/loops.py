@@ -243,6 +243,14 @@ class Loops(InterpreterBase):
                              "loop over the chunk in that form, or from 0 to the block's task count and add the "
                              "start to the offsets (`for j in pl.range(0, min(chunk, n - start)): i = start + j`)")
         per_core = any(is_block_value(var) for part in ("start", "step") for var, _ in forms[part])
+        if per_core and len(forms["start"]) == 1 and forms["start"][0][0] == BLOCK and any(
+                var[0] == "scalar" or var[0] == "size" and var[1][:1] == ("param",) for var, _ in forms["step"]):
+            raise NonUniform(f"`{text}` starts at the block index but does not step by the block count "
+                             "`pl.get_block_num()`: a step that is a scalar parameter or a tiling-data "
+                             "field (a core count of the host's) may be smaller than the number of blocks, and "
+                             "blocks past it would run the tiles of others",
+                             "step by `pl.get_block_num()`, or give each block a chunk by the host's count "
+                             "(`start = core_id * chunk`, `pl.range(start, min(start + chunk, n))`)")
         if per_core and not _per_core_range(forms["start"], forms["step"], rng.step):
             raise NonUniform(f"`{text}` starts or steps by a block value other than as a per-core range does",
                              "give each block every `num_cores`-th iteration from its index "

@@ -220,6 +220,7 @@ class PythonSubset(InterpreterBase):
         name it binds is unknown afterwards unless the branch left it as it was (rebound under
         `test`, when the branch is an `if`'s)."""
         before = dict(ctx.env)
+        contents = {name: _contents(value) for name, value in before.items() if _mutable(value)}
         ctx.may += 1
         try:
             run(ctx)
@@ -229,7 +230,8 @@ class PythonSubset(InterpreterBase):
         finally:
             ctx.may -= 1
         for name, value in list(ctx.env.items()):
-            if name not in before or not _kept(before[name], value):
+            changed = name in contents and _contents(value) != contents[name]  # `st[0] = core_id` in the branch
+            if name not in before or not _kept(before[name], value) or changed:
                 ctx.env[name] = UNKNOWN if test is None else Rebound(test)
 
     def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
@@ -1251,6 +1253,31 @@ def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:
         return value
     run_time = named(value)
     return None if run_time is None else run_time.origin
+
+
+def _mutable(value: Any) -> bool:
+    """A value a branch can change in place: a list, a dict or a struct."""
+    return isinstance(value, (list, dict, StructV))
+
+
+def _contents(value: Any, depth: int = 0) -> Any:
+    """What a value holds, compared as `_kept` compares (numbers with what they are computed from),
+    containers followed a few levels down; anything else by identity."""
+    if depth > 4:
+        return id(value)
+    if isinstance(value, Sym):
+        return ("sym", int(value), value.form, value.const, value.residue)
+    if isinstance(value, Opaque):
+        return ("opaque", value.origin)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_contents(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((repr(k), _contents(v, depth + 1)) for k, v in value.items()))
+    if isinstance(value, StructV):
+        return ("struct", tuple((k, _contents(v, depth + 1)) for k, v in value.fields.items()))
+    if type(value) in (int, float, bool, str) or value is None:
+        return (type(value).__name__, value)
+    return ("object", id(value))
 
 
 def _kept(before: Any, after: Any) -> bool:

@@ -635,7 +635,7 @@ class Uniform:
         another block away from them. Asked after the run's races, which name a write of unknown
         place more precisely when there is one. (Elsewhere such writes are not judged: a known
         limit, docs/design.md.)"""
-        if not self.spread:
+        if not (self.spread or self.block_tests):
             return None
         # a chunk size read from GM (`counts[0]`) is the same on every block only while no block writes it
         reads = set().union(*(_reads_in(size) for size, _ in self.block_bounds.values()))
@@ -645,10 +645,12 @@ class Uniform:
                               "that reads it after another block's write takes another chunk",
                               "read the chunk size from a tensor the kernel does not write, or pass it as a "
                               "parameter", claim="the kernel on more than one block")
-        if (self.block_bounds or self.block_steps) and self.unplaced_writes:
+        if (self.block_bounds or self.block_steps or self.block_tests) and self.unplaced_writes:
             tensor, text = self.unplaced_writes[0]
+            kernel = "that gives each block a chunk" if self.block_bounds or self.block_steps else \
+                f"whose blocks may take different ways (`{self.block_tests[0]}`)"
             return NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a kernel "
-                              "that gives each block a chunk: it cannot tell that no other block writes there",
+                              f"{kernel}: it cannot tell that no other block writes there",
                               "offset the write by the chunk start and the task's place in the chunk "
                               "(`start + j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
                               claim="the kernel on more than one block")
@@ -723,7 +725,10 @@ class Uniform:
                                      "orders", "write each place from one block, or put "
                                      "`pl.system.sync_all()` between the writes",
                                      claim="the kernel on more than one block")
-        if self.spread and self.shared_writes:
+        if (self.spread or self.block_tests) and self.shared_writes:
+            # a test of the block whose outcome the run cannot settle sends blocks different ways:
+            # their work differs (`k = 1 if core_id < 1 else 0` moving a read), and a place every
+            # block writes is written with what each computed
             tensor, text = self.shared_writes[0]
             raise NonUniform(f"`{tensor}` is written at a place that does not depend on the block (`{text()}`), in a "
                              "kernel that spreads its work over the blocks: every block writes it there, and two "
@@ -1047,7 +1052,8 @@ def _less(origin: Any, part: Any) -> list:
 
 def _split(base: Any) -> tuple | None:
     """`(n, num_cores)` of `base = n // num_cores` (the block count's mark, `pysubset._block_mark`)."""
-    if isinstance(base, tuple) and len(base) == 4 and base[:2] == ("op", "floordiv") and _is_block_count(base[3]):
+    if isinstance(base, tuple) and len(base) == 4 and base[:2] == ("op", "floordiv") and _is_block_count(base[3]) \
+            and _same_on_every_block(base[2]):  # not `n` chosen or read per block
         return base[2], base[3]
     return None
 

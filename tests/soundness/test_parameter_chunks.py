@@ -175,3 +175,13 @@ def test_chunks_to_the_next_blocks_start_by_a_parameter_are_proven():
     beyond = text.replace("min((core_id + 1) * tiling.chunk", "min((core_id + 2) * tiling.chunk")
     ((code, _),) = _findings(beyond)
     assert code == "PTO061"
+
+
+def test_a_per_core_range_stepping_by_a_core_count_of_the_tiling_names_it():
+    # `num_cores = tiling.core_num`: the message said "give each block every `num_cores`-th
+    # iteration", which the kernel does; the step is no block count, and blocks past it run the
+    # tiles of others
+    text = edited(TILED, [("    scale: float\n", "    scale: float\n    core_num: int\n"),
+                          ("    num_cores = pl.get_block_num()\n", "    num_cores = tiling.core_num\n")])
+    ((code, message),) = _findings(text)
+    assert code == "PTO061" and "starts at the block index but does not step by the block count" in message, message
