@@ -573,15 +573,17 @@ def test_per_core_loop_shared_spreads_one_loop_of_two_and_the_check_refuses_ever
 
 def test_chunk_loop_gives_each_block_a_chunk_and_the_check_refuses_chunks_that_reach_the_next():
     tiled = (ROOT / "examples" / "tiled_scale.py").read_text()
-    made = _mutants("chunk_loop", tiled, range(10))
-    forms = {"pl.range(blk_start, min(blk_start + blk_chunk" in t for t, _ in made}
-    assert forms == {True, False}, forms  # both forms: from the start, and over the task count
-    assert any("+ 1" in d for _, d in made) and not all("+ 1" in d for _, d in made)
-    for text, description in made:
-        assert "blk_chunk = (n_blocks + num_cores - 1) // num_cores" in text, description
-        errors = [d.message for d in transpile(text, preload=1, path="k.py").diagnostics if d.is_error]
-        if "+ 1" in description:  # each chunk reaches one task into the next block's
-            assert any("reaches past its block's own chunk" in m for m in errors), (description, errors)
+    made = _mutants("chunk_loop", tiled, range(24))
+    forms = {next(form for form, words in (("from the start", "pl.range(blk_start, min(blk_start + blk_chunk"),
+                                           ("balanced", "min(core_id, blk_rem)"), ("the last the rest", "blk_cnt = "),
+                                           ("over the task count", "blk_j")) if words in t) for t, _ in made}
+    assert forms == {"from the start", "balanced", "the last the rest", "over the task count"}, forms
+    defects = [("+ 1" in d and "blk_cnt" not in d) or "<=" in d or "- 2" in d for _, d in made]
+    assert any(defects) and not all(defects)
+    for (text, description), defect in zip(made, defects, strict=True):
+        errors = [(d.code, d.message) for d in transpile(text, preload=1, path="k.py").diagnostics if d.is_error]
+        if defect:  # each block reaches one task into the next block's
+            assert errors and {code for code, _ in errors} == {"PTO061"}, (description, errors)
         else:
             assert errors == [], (description, errors)
     # a kernel that takes no block index gets one, read at its top, as `per_core_loop` does

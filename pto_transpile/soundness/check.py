@@ -573,6 +573,25 @@ def _has_runtime_dims(file, kernel) -> bool:
     return False
 
 
+def _splits_by_blocks(file, kernel) -> bool:
+    """Does the kernel body divide by the block count or take a remainder of it (`chunk = (N +
+    num_cores - 1) // num_cores`)? With static sizes the result is still known only at run time,
+    and a loop it bounds is found by a discovery run."""
+    body = kernel.node.body
+    counts = {t.target.value for a in file.find(body, cst.Assign) for t in a.targets
+              if isinstance(t.target, cst.Name) and _is_block_count(file, a.value)}
+
+    def by_count(node: cst.BaseExpression) -> bool:
+        return _is_block_count(file, node) or isinstance(node, cst.Name) and node.value in counts
+
+    return any(isinstance(op.operator, (cst.FloorDivide, cst.Modulo)) and by_count(op.right)
+               for op in file.find(body, cst.BinaryOperation))
+
+
+def _is_block_count(file, node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and file.pl.path(node.func) == ("get_block_num",)
+
+
 def _reads_gm(file, kernel) -> bool:
     """Does the kernel body read a GM element (`t[i]`, `pl.getval(t, i)`)? Its value may bound
     a loop (`n = lens[0]`), which only a discovery run finds."""
@@ -869,7 +888,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
     unknown = frozenset(_range_constants(file, kernel, known=False))
-    if not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel):
+    if not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel) \
+            and not _splits_by_blocks(file, kernel):
         # every trip count is static: run it; a run that turns out long (`_run_all`) is
         # proven at representative trip counts instead, and so is one whose loop bounds
         # already say it is long (`longrun`), without the first attempt

@@ -126,6 +126,7 @@ class PythonSubset(InterpreterBase):
         block_test = True  #: every core's test is one of the block (`if core_id >= n:`)
         operands: list[tuple | None] = []  #: per core, what its test compared (`_early_return`)
         compared: list[tuple | None] = []  #: per core, what the test itself compared (`_choose_assignments`)
+        first = len(self.uniform.block_tests)
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
             self.tested = None
@@ -138,6 +139,8 @@ class PythonSubset(InterpreterBase):
             block_test &= truth is None and len(self.uniform.block_tests) > tests
             taken[truth].append(ctx)
         if block_test and taken[None] and self._early_return(node, taken[None], operands):
+            # the blocks that return do nothing more: the others are not sent different ways by it
+            del self.uniform.block_tests[first:]
             return
         if taken[True]:
             self._exec_some(node, taken[True], ctxs, lambda: self.exec_block(node.body.body, taken[True]))
@@ -425,15 +428,22 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
+        if fn in (operator.floordiv, operator.mod) and isinstance(node, cst.BinaryOperation) \
+                and _by_block_count(left, right):
+            # `(N + num_cores - 1) // num_cores`, `N % num_cores` with `N` static: a run-time value the
+            # same on every block, as with `N` a `pl.DYNAMIC` dimension (a chunk size, a balanced split)
+            count = self._block_mark(right, node.right)
+            return opaque_op(fn.__name__, left if type(left) is int else Opaque(_count_origin(left, count)), count)
         if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)
-                               or self._meets_parameter(fn, left, right)):
+                               or self._meets_parameter(fn, left, right)
+                               or fn is operator.sub and self._left_of_chunk(left, right)):
             # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
             # num_cores`, the tiles of one core) or a scalar parameter (`n - chunk`, `core_id *
             # tiling.chunk`): named with them, as run-time values are
             parts = [(v, part) for v, part in ((left, node.left), (right, node.right))] \
                 if isinstance(node, cst.BinaryOperation) else []
-            named = [v if isinstance(v, Opaque) else _first_named(self._block_mark(v, part), parameter_size(v))
-                     for v, part in parts]
+            named = [v if isinstance(v, Opaque) or type(v) is int
+                     else _first_named(self._block_mark(v, part), parameter_size(v)) for v, part in parts]
             if named and all(v is not None for v in named):
                 value = opaque_op(fn.__name__, *named)
                 start = None
@@ -476,6 +486,11 @@ class PythonSubset(InterpreterBase):
         return fn is operator.mul and any(
             parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),) and a.const in (0, 1)
             and not a.residue for a, b in ((left, right), (right, left)))
+
+    def _left_of_chunk(self, left: Any, right: Any) -> bool:
+        """`N - start`, `N` a whole number and `start` a chunk start by a run-time size: the tasks
+        left from the block's chunk on, a run-time value (`Uniform.opaque_chunk`)."""
+        return type(left) is int and self.uniform.chunk_value(right) is not None
 
     def _clamped(self, value: Any) -> Any:
         """An argument of `min`/`max` beside a run-time value, as a run-time value where it is a
@@ -1089,6 +1104,23 @@ def parameter_size(value: Any) -> Opaque | None:
     return None
 
 
+def _by_block_count(left: Any, right: Any) -> bool:
+    """`x // num_cores` or `x % num_cores` with `x` a whole number or the block count scaled and
+    moved by numbers (`N + num_cores - 1`)."""
+    if not (isinstance(right, Sym) and right.form == (BLOCK_COUNT,) and not right.const and not right.residue):
+        return False
+    if type(left) is int:
+        return True
+    return isinstance(left, Sym) and len(left.form) == 1 and left.form[0][0] == BLOCK_COUNT[0] and not left.residue
+
+
+def _count_origin(value: Sym, count: Any) -> tuple:
+    """The origin of `k * num_cores + c` (`value`), with `count` the block count's mark."""
+    ((_, k),) = value.form
+    scaled = count.origin if k == 1 else ("op", "mul", k, count.origin)
+    return ("op", "add", scaled, value.const) if value.const else scaled
+
+
 def _first_named(value: Any, otherwise: Any) -> Any:
     """`value`, or `otherwise` when it is None (a run-time value has no truth to test with `or`)."""
     return otherwise if value is None else value
@@ -1256,15 +1288,16 @@ def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:
 
 
 def _mutable(value: Any) -> bool:
-    """A value a branch can change in place: a list, a dict or a struct."""
-    return isinstance(value, (list, dict, StructV))
+    """A value a branch can change in place, or one holding such: a list, a dict, a struct, a tuple."""
+    return isinstance(value, (list, dict, StructV, tuple))
 
 
 def _contents(value: Any, depth: int = 0) -> Any:
     """What a value holds, compared as `_kept` compares (numbers with what they are computed from),
-    containers followed a few levels down; anything else by identity."""
-    if depth > 4:
-        return id(value)
+    containers followed down to a depth past which the value counts as changed (a fresh object
+    equals nothing); anything else by identity."""
+    if depth > 8:
+        return object()
     if isinstance(value, Sym):
         return ("sym", int(value), value.form, value.const, value.residue)
     if isinstance(value, Opaque):

@@ -703,10 +703,12 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
     """Give each block a contiguous chunk of a pipeline loop's iterations, the last block the
     remainder, as production kernels do: `chunk = (N + num_cores - 1) // num_cores`, `start =
     core_id * chunk`, then `pl.range(start, min(start + chunk, N))`, or a loop over the block's
-    task count `pl.range(0, min(chunk, N - start))` whose variable is added to the start. The
-    loop is a per-core range (`pl.range(core_id, N, num_cores)`) or a loop of a kernel that takes
-    no block index yet (as `per_core_loop` chooses). One mutant in five lets each chunk reach
-    one iteration into the next block's (a race between blocks the check must refuse)."""
+    task count `pl.range(0, min(chunk, N - start))` whose variable is added to the start; or a
+    balanced split (`start = core_id * base + min(core_id, rem)`, `base + 1` tasks below `rem`),
+    or the last block taking the rest. The loop is a per-core range (`pl.range(core_id, N,
+    num_cores)`) or a loop of a kernel that takes no block index yet (as `per_core_loop`
+    chooses). One mutant in five lets each chunk reach one iteration into the next block's (a
+    race between blocks the check must refuse)."""
     sites = [(k, lp, None) for k, (lp,) in ((k, lps) for k, lps in _per_core_sites(a) if len(lps) == 1)]
     sites += [(_kernel_of(a, lp.node), lp, lp.node.iter.args[2]) for lp in a.loops if _per_core_range(lp.node)]
     kernel, loop, count = _choose(rng, sites)
@@ -726,6 +728,23 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
     extra = " + 1" if rng.random() < 0.2 else ""
     at = a.stmt_span(node)[0]
     indent = a.indent_of(node)
+    form = rng.random()
+    if form < 0.3:  # a balanced split, or the last block taking the rest: a count chosen by the block
+        if form < 0.15:
+            head = (f"blk_base = {stop} // {blocks}\nblk_rem = {stop} % {blocks}\n"
+                    "blk_start = core_id * blk_base + min(core_id, blk_rem)\n"
+                    f"blk_cnt = blk_base{extra or ' + 1'} if core_id {'<=' if extra else '<'} blk_rem else blk_base\n")
+        else:
+            head = (f"blk_chunk = {stop} // {blocks}\nblk_start = core_id * blk_chunk\n"
+                    f"blk_cnt = blk_chunk if core_id < {blocks} - {2 if extra else 1} else {stop} - blk_start\n")
+        edits.append((at, at, "".join(f"{indent}{line}\n" for line in head.splitlines())))
+        bounds = "0, blk_cnt"
+        edits.append((a.node_span(node.target)[0], a.node_span(node.target)[1], "blk_j"))
+        edits.append((a.node_span(args[0])[0], a.node_span(args[-1])[1], bounds))
+        first = a.stmt_span(node.body[0])[0]
+        edits.append((first, first, f"{a.indent_of(node.body[0])}{node.target.id} = blk_start + blk_j\n"))
+        return a.edit(*edits), (f"the loop at line {node.lineno} runs over each block's share: "
+                                f"{head.splitlines()[-1]}")
     edits.append((at, at, f"{indent}blk_chunk = ({stop} + {blocks} - 1) // {blocks}\n"
                           f"{indent}blk_start = core_id * blk_chunk\n"))
     if rng.random() < 0.5:

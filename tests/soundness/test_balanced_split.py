@@ -146,3 +146,34 @@ def test_a_choice_by_a_test_holding_another_comparison_is_refused(name):
 def test_the_emulator_shows_a_choice_by_a_nested_test_races():
     text = edited(TILED, [_HALVED, (LOOP, NESTED_TESTS["(core_id < rem) < 1"] + TASKS)])
     assert _verdicts(text, 7, 3)[0] == "race"
+
+
+DEMO = (Path(__file__).parents[2] / "examples" / "seed_demo.py").read_text()
+_DEMO_BLOCKS = ("    # Cross-core shared buffers", "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+                                                 "    num_cores = pl.get_block_num()\n    # Cross-core shared buffers")
+_DEMO_LOOP = "    for ki in pl.range(0, N_ITER):\n"
+#: the demo's N_ITER (4) tasks split over the blocks: a static count over a run-time block count
+STATIC_SPLITS = {
+    "chunks with a remainder": "    chunk = (N_ITER + num_cores - 1) // num_cores\n    start = core_id * chunk\n"
+                               "    for j in pl.range(0, min(chunk, N_ITER - start)):\n        ki = start + j\n",
+    "a balanced split": "    base = N_ITER // num_cores\n    rem = N_ITER % num_cores\n"
+                        "    start = core_id * base + min(core_id, rem)\n"
+                        "    cnt = base + 1 if core_id < rem else base\n"
+                        "    for j in pl.range(0, cnt):\n        ki = start + j\n",
+}
+
+
+@pytest.mark.parametrize("name", list(STATIC_SPLITS))
+def test_a_static_count_split_over_a_run_time_block_count_is_proven(name):
+    # refused before: `(N + num_cores - 1) // num_cores` with `N` static was a value of its own at
+    # block 0 of one block, and `core_id` times it no value the check could name
+    text = edited(DEMO, [_DEMO_BLOCKS, (_DEMO_LOOP, STATIC_SPLITS[name])])
+    assert _findings(text) == []
+    code = transpile(text, path="k.py").code
+    for blocks in (1, 2, 3, 5):
+        assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=blocks).rows] == \
+            ["ok", "ok"], blocks
+    defect = text.replace("min(chunk, N_ITER - start)", "min(chunk + 1, N_ITER - start)").replace(
+        "base + 1 if core_id < rem", "base + 1 if core_id <= rem")
+    ((code, _),) = _findings(defect)
+    assert code == "PTO061"

@@ -80,3 +80,48 @@ def test_a_kernel_whose_blocks_choose_differently_is_refused(name):
                                   "a read moved by a choice of the block", "a store at a tile chosen by the block"])
 def test_the_emulator_shows_they_race(name):
     assert _verdicts(name)[0] == "race"
+
+
+_SETTER = ("def epilogue(", "def setst(st, v):\n    st[0] = v\n\n\ndef epilogue(")
+_FROM = "    for i in pl.range({}, n_blocks, num_cores):\n"
+#: a fourth probe's kernels, each accepted and racing at 6 tiles on 3 blocks: a list changed under a
+#: test of the block where the run did not look (inside a tuple, through an alias, by a helper,
+#: six levels down)
+CHANGED_IN_PLACE = {
+    "a list in a tuple": [(LOOP, "    t = ([0],)\n    if core_id == 1:\n        t[0][0] = core_id\n"
+                                 + _FROM.format("t[0][0]"))],
+    "a list aliased by a tuple": [(LOOP, "    st = [0]\n    t = (st,)\n    if core_id == 1:\n        st[0] = core_id\n"
+                                         + _FROM.format("t[0][0]"))],
+    "a list in a tuple, +=": [(LOOP, "    t = ([0],)\n    if core_id == 1:\n        t[0][0] += core_id\n"
+                                     + _FROM.format("t[0][0]"))],
+    "a list in a tuple, set by a helper": [_SETTER, (LOOP, "    t = ([0],)\n    if core_id == 1:\n"
+                                                           "        setst(t[0], core_id)\n" + _FROM.format("t[0][0]"))],
+    "a list six levels down": [(LOOP, "    st = [[[[[[0]]]]]]\n    if core_id == 1:\n"
+                                      "        st[0][0][0][0][0][0] = core_id\n"
+                                      + _FROM.format("st[0][0][0][0][0][0]"))],
+}
+
+
+@pytest.mark.parametrize("name", list(CHANGED_IN_PLACE))
+def test_a_container_changed_in_place_under_a_test_of_the_block_is_refused(name):
+    text = edited(TILED, CHANGED_IN_PLACE[name])
+    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == ["PTO061"]
+    if name == "a list in a tuple":
+        code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+        rows = (32 * 6, 32)
+        assert verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                      scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=3).rows[0].verdict == "race"
+
+
+@pytest.mark.parametrize("test", ["core_id > 0", "core_id != 0", "core_id >= 1"])
+def test_block_zero_alone_running_every_tile_after_the_others_return_is_proven(test):
+    # a probe's false refusals: the early return's test was taken for one sending the blocks
+    # different ways, so block 0's stores were judged as every block's
+    text = edited(TILED, [(LOOP, f"    if {test}:\n        return\n    for i in pl.range(0, n_blocks):\n")])
+    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == []
+    code = transpile(text, path="k.py").code
+    for tiles, blocks in ((4, 1), (5, 2), (7, 4)):
+        rows = (32 * tiles, 32)
+        assert [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                                              scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks).rows] == \
+            ["ok", "ok"], (tiles, blocks)
