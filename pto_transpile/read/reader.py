@@ -437,12 +437,19 @@ class KernelReader:
         else:
             k.var_sections.setdefault(name, set()).add(section)
 
-    def _bind_target(self, target: cst.BaseExpression, section: str | None, kind: str) -> None:
+    def _bind_target(self, target: cst.BaseExpression, section: str | None, kind: str,
+                     value: cst.BaseExpression | None = None) -> None:
         if isinstance(target, cst.Name):
             self._bind(target.value, section, kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self._bind_target(el.value, section, "unknown")
+            # `base, rem = n // b, n % b`: each name the kind of its own value; else unknown
+            values = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) and len(
+                value.elements) == len(target.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in value.elements) else None
+            for i, el in enumerate(target.elements):
+                kind = "unknown" if values is None else infer(values[i], self.kernel.kinds, self.kernel.buffers,
+                                                              self.pl.path)
+                self._bind_target(el.value, section, kind, None if values is None else values[i])
 
     def _simple(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, section: str | None) -> None:
         if isinstance(small, cst.Assign):
@@ -451,7 +458,7 @@ class KernelReader:
             if kind == UNKNOWN:
                 kind = self._returned_kind(value)
             for target in small.targets:
-                self._bind_target(target.target, section, kind)
+                self._bind_target(target.target, section, kind, value)
             names = [t.target.value for t in small.targets if isinstance(t.target, cst.Name)]
             if not names:
                 return

@@ -106,6 +106,9 @@ class InterpreterBase:
         #: the operands of the latest comparison of the block (`PythonSubset._early_return`)
         self.tested: tuple | None = None
         self.tested_at: cst.CSTNode | None = None  #: the comparison `tested` comes from
+        #: the tests of the branches being run that may go another way on another block
+        self.apart_tests: list[str] = []
+        self.tested_apart = False  #: a test just run settled a value another block may not have
         #: the tiling-key fields of the instance proven, bound in every function (not in vector
         #: functions, whose evaluator is shared by every instance: there they stay unknown)
         self.key: dict[str, int] = dict(runtypes.INSTANCE)

@@ -244,6 +244,12 @@ class PlCalls(InterpreterBase):
                 raise CannotModel(f"`{self._code_of(node)}` waits for every block, and a block that returned early "
                                   "(`if core_id >= n: return`) never arrives; let every block reach the barrier",
                                   node, kind="nonuniform")
+            if self.apart_tests:
+                # `sync_all` waits for every block: one the test sends the other way never arrives
+                raise CannotModel(f"`{self._code_of(node)}` is under `if {self.apart_tests[-1]}:`, a test that may "
+                                  "go another way on another block: a block that skips the barrier never arrives "
+                                  "and the others wait for it forever; put the barrier where every block reaches it",
+                                  node, kind="nonuniform")
             uneven = next((lp for lp in self.uniform.active if lp.per_core or lp.chunk is not None
                            or (lp.root is not None and marks_block_index(lp.root[1]))), None)
             if uneven is not None:

@@ -33,7 +33,17 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.uniform import BLOCK, BLOCK_COUNT, INDEX, INDEX_TERM, NonUniform, block_only, roots_of
+from pto_transpile.soundness.uniform import (
+    BLOCK,
+    BLOCK_COUNT,
+    INDEX,
+    INDEX_TERM,
+    NonUniform,
+    block_only,
+    marks_block_index,
+    may_differ_between_blocks,
+    roots_of,
+)
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -127,25 +137,36 @@ class PythonSubset(InterpreterBase):
         operands: list[tuple | None] = []  #: per core, what its test compared (`_early_return`)
         compared: list[tuple | None] = []  #: per core, what the test itself compared (`_choose_assignments`)
         first = len(self.uniform.block_tests)
+        apart: list[bool] = []  #: per core, whether its test may go another way on another block
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
-            self.tested = None
+            self.tested, self.tested_apart = None, False
             value = self.eval(node.test, ctx)
             operands.append(self.tested)
             compared.append(self.tested if self.tested_at is node.test else None)
+            apart.append(self.tested_apart or len(self.uniform.block_tests) > tests or self.tested is None
+                         or any(may_differ_between_blocks(v) for v in self.tested))
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
             block_test &= truth is None and len(self.uniform.block_tests) > tests
             taken[truth].append(ctx)
         if block_test and taken[None] and self._early_return(node, taken[None], operands):
-            # the blocks that return do nothing more: the others are not sent different ways by it
-            del self.uniform.block_tests[first:]
+            if _choice_test(node.test, compared[0], self._run_time) in _BLOCK_ZERO_STAYS:
+                # every other block returns: block 0 alone goes on, sent no different way by it
+                del self.uniform.block_tests[first:]
             return
-        if taken[True]:
-            self._exec_some(node, taken[True], ctxs, lambda: self.exec_block(node.body.body, taken[True]))
-        if taken[False] and node.orelse is not None:
-            self._exec_some(node, taken[False], ctxs, lambda: self._exec_orelse(node.orelse, taken[False]))
+        settled_apart = any(a for ctx, a in zip(ctxs, apart, strict=True) if ctx not in taken[None])
+        if settled_apart:  # settled for this run's value, which another block may not have
+            self.apart_tests.append(self._code_of(node.test))
+        try:
+            if taken[True]:
+                self._exec_some(node, taken[True], ctxs, lambda: self.exec_block(node.body.body, taken[True]))
+            if taken[False] and node.orelse is not None:
+                self._exec_some(node, taken[False], ctxs, lambda: self._exec_orelse(node.orelse, taken[False]))
+        finally:
+            if settled_apart:
+                self.apart_tests.pop()
         if taken[None]:
             for ctx, tested in zip(ctxs, compared, strict=True):
                 if ctx not in taken[None] or not self._choose_assignments(node, ctx, tested):
@@ -155,11 +176,18 @@ class PythonSubset(InterpreterBase):
                 single = one_block.get(id(ctx))
                 # `core_id == 0` singles out its block in the body, `core_id != 0` in the `else`
                 test = self._code_of(node.test)
-                self._exec_one_block(ctx, single if single is not None and not single.others else None,
-                                     lambda c: self.exec_block(node.body.body, [c]), test)
-                if node.orelse is not None:
-                    self._exec_one_block(ctx, single if single is not None and single.others else None,
-                                         lambda c: self._exec_orelse(node.orelse, [c]), test)
+                pushed = apart[next(i for i, c in enumerate(ctxs) if c is ctx)]
+                if pushed:  # a barrier in either branch may be skipped by another block
+                    self.apart_tests.append(test)
+                try:
+                    self._exec_one_block(ctx, single if single is not None and not single.others else None,
+                                         lambda c: self.exec_block(node.body.body, [c]), test)
+                    if node.orelse is not None:
+                        self._exec_one_block(ctx, single if single is not None and single.others else None,
+                                             lambda c: self._exec_orelse(node.orelse, [c]), test)
+                finally:
+                    if pushed:
+                        self.apart_tests.pop()
 
     @staticmethod
     def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
@@ -433,6 +461,7 @@ class PythonSubset(InterpreterBase):
             # `(N + num_cores - 1) // num_cores`, `N % num_cores` with `N` static: a run-time value the
             # same on every block, as with `N` a `pl.DYNAMIC` dimension (a chunk size, a balanced split)
             count = self._block_mark(right, node.right)
+            self.uniform.spread = True  # a split of the work over the blocks: a place each writes is its own
             return opaque_op(fn.__name__, left if type(left) is int else Opaque(_count_origin(left, count)), count)
         if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)
                                or self._meets_parameter(fn, left, right)
@@ -600,6 +629,11 @@ class PythonSubset(InterpreterBase):
                     result = UNKNOWN
                 else:
                     ok = op(left, right)
+                    # `cnt > 0` with `cnt` a block's task count: settled for this run's count, which
+                    # another block may not have (`exec_if`: a barrier under it)
+                    self.tested_apart |= any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size"
+                                             and marks_block_index(var[1]) for v in (left, right)
+                                             if isinstance(v, Sym) for var, _ in v.form)
                     try:
                         self.uniform.test(left, right, ok, self._code_of(node), op)
                     except NonUniform as exc:
@@ -1252,6 +1286,9 @@ def _shifted(term: Any, by: int) -> Any:
     return None
 
 
+#: the tests of an early return that every block but block 0 takes (`core_id > 0`, `core_id != 0`),
+#: as `_choice_test` gives them
+_BLOCK_ZERO_STAYS = ((("lt", INDEX_TERM, 1), True), (("eq", INDEX_TERM, 0), True))
 #: a comparison with its operands the other way round
 _MIRRORED: dict[type, type] = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
                                cst.LessThanEqual: cst.GreaterThanEqual, cst.GreaterThanEqual: cst.LessThanEqual}

@@ -613,6 +613,10 @@ class Uniform:
         one block that does (`blocks`, `if core_id == 0:`); two such writes of the same place
         under tests of different blocks are two blocks writing it."""
         parts = _placed(offsets)
+        if parts is None and not blocks and self._same_place_on_every_block(offsets):
+            # `(N % num_cores) * T`: a place the run cannot follow but every block computes alike
+            self.shared_writes.append((tensor, text))
+            return
         if parts is None:
             # a place not known (data, a value the run cannot follow): another block may write
             # it; under a test singling out one block, anywhere in the tensor
@@ -627,6 +631,17 @@ class Uniform:
             self.guarded_writes.append(((tensor, epoch), frozenset(blocks), (foot.r0, foot.r1, foot.c0, foot.c1), text))
         else:
             self.shared_writes.append((tensor, text))
+
+    def _same_place_on_every_block(self, offsets: Any) -> bool:
+        """Offsets of run-time values the same on every block (`N % num_cores`, a shape) and of
+        numbers the run follows that no block value moves: every block writes that place."""
+        parts = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+        return all(
+            (isinstance(o, Opaque) and _same_on_every_block(o.origin))
+            or (type(o) is int)
+            or (isinstance(o, Sym) and not o.residue and not any(
+                is_block_value(v) or v[-1] == "blocks" or v in self.per_core or v[0] == "derived" for v, _ in o.form))
+            for o in parts)
 
     def unplaced(self) -> NonUniform | None:
         """A GM write at a place the run cannot follow, in a kernel that gives each block a chunk
@@ -917,6 +932,18 @@ def _block_times_constant(block: Any, other: Any) -> bool:
             and not block.residue and isinstance(other, Sym) and bool(other.form) and not other.residue
             and not any(var[0] in INDEX or var[-1] == "blocks" or _per_block(var) or is_block_value(var)
                         for var, _ in other.form))
+
+
+def may_differ_between_blocks(value: Any) -> bool:
+    """Can a value the run compared differ from block to block: one computed from the block index
+    or a per-core loop, a run-time value not the same on every block, one not known at all?"""
+    if type(value) in (int, float, bool):
+        return False
+    if isinstance(value, Sym):
+        return any(is_block_value(var) or var[0] in INDEX or var[0] == "derived" for var, _ in value.form)
+    if isinstance(value, Opaque):
+        return marks_block_index(value.origin) or not _same_on_every_block(value.origin)
+    return True
 
 
 def _same_on_every_block(origin: Any) -> bool:

@@ -304,6 +304,10 @@ def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: s
 
 
 # helpers -----------------------------------------------------------------------------------
+#: the name a value unpacked from one the analysis cannot split is bound to: one no kernel binds
+UNPACKED = "__pto_unpacked__"
+
+
 def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
     """name -> every value bound to it in `fn` (nested functions left out)."""
     out: dict[str, list] = {}
@@ -313,9 +317,15 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
                 if isinstance(t.target, cst.Name):
                     out.setdefault(t.target.value, []).append(("value", node.value))
                 elif isinstance(t.target, (cst.Tuple, cst.List)):
-                    for el in t.target.elements:
+                    # `a, b = x, y` binds each name to its value; any other unpacking to a value
+                    # nothing binds (`UNPACKED`), of no type the analysis knows
+                    values = [e.value for e in node.value.elements] if isinstance(node.value, (
+                        cst.Tuple, cst.List)) and len(node.value.elements) == len(t.target.elements) and not any(
+                        isinstance(e, cst.StarredElement) for e in node.value.elements) else None
+                    for i, el in enumerate(t.target.elements):
                         if isinstance(el.value, cst.Name):
-                            out.setdefault(el.value.value, []).append(("value", cst.Name("?unpacked")))
+                            value = values[i] if values is not None else cst.Name(UNPACKED)
+                            out.setdefault(el.value.value, []).append(("value", value))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
             out.setdefault(node.target.value, []).append(("annotation", node.annotation))
         elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
