@@ -578,8 +578,14 @@ def _splits_by_blocks(file, kernel) -> bool:
     num_cores - 1) // num_cores`)? With static sizes the result is still known only at run time,
     and a loop it bounds is found by a discovery run."""
     body = kernel.node.body
-    counts = {t.target.value for a in file.find(body, cst.Assign) for t in a.targets
-              if isinstance(t.target, cst.Name) and _is_block_count(file, a.value)}
+    counts: set[str] = set()
+    assigns = file.find(body, cst.Assign)
+    while True:  # names bound to the block count, also through other names (`nc = num_cores`)
+        more = {t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name)
+                and (_is_block_count(file, a.value) or isinstance(a.value, cst.Name) and a.value.value in counts)}
+        if more <= counts:
+            break
+        counts |= more
 
     def by_count(node: cst.BaseExpression) -> bool:
         return _is_block_count(file, node) or isinstance(node, cst.Name) and node.value in counts

@@ -96,3 +96,15 @@ def test_a_split_by_tuple_assignment_is_proven():
     for count in (1, 3, 5):
         assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=count).rows] == \
             ["ok", "ok"], count
+
+
+def test_a_split_over_another_name_of_the_block_count_is_proven():
+    # a probe's false refusal: `nc = num_cores` hid the division by the block count from the test
+    # that sends such kernels through a discovery run
+    text = _demo("    nc = num_cores\n    chunk = (N_ITER + nc - 1) // nc\n    start = core_id * chunk\n"
+                 "    for j in pl.range(0, min(chunk, N_ITER - start)):\n        ki = start + j\n")
+    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == []
+    code = transpile(text, path="k.py").code
+    for count in (1, 3, 5):
+        assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=count).rows] == \
+            ["ok", "ok"], count
