@@ -135,28 +135,28 @@ class PythonSubset(InterpreterBase):
         one_block: dict[int, OneBlock] = {}  #: core -> its test singling out one block
         block_test = True  #: every core's test is one of the block (`if core_id >= n:`)
         operands: list[tuple | None] = []  #: per core, what its test compared (`_early_return`)
-        compared: list[tuple | None] = []  #: per core, what the test itself compared (`_choose_assignments`)
+        compared: dict[int, tuple | None] = {}  #: core -> what the test itself compared (`_choose_assignments`)
         first = len(self.uniform.block_tests)
-        apart: list[bool] = []  #: per core, whether its test may go another way on another block
+        apart: dict[int, bool] = {}  #: core -> whether its test may go another way on another block
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
             self.tested, self.tested_apart = None, False
             value = self.eval(node.test, ctx)
             operands.append(self.tested)
-            compared.append(self.tested if self.tested_at is node.test else None)
-            apart.append(self.tested_apart or len(self.uniform.block_tests) > tests or self.tested is None
-                         or any(may_differ_between_blocks(v) for v in self.tested))
+            compared[id(ctx)] = self.tested if self.tested_at is node.test else None
+            apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests or self.tested is None \
+                or any(may_differ_between_blocks(v) for v in self.tested)
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
             block_test &= truth is None and len(self.uniform.block_tests) > tests
             taken[truth].append(ctx)
         if block_test and taken[None] and self._early_return(node, taken[None], operands):
-            if _choice_test(node.test, compared[0], self._run_time) in _BLOCK_ZERO_STAYS:
+            if _choice_test(node.test, compared[id(ctxs[0])], self._run_time) in _BLOCK_ZERO_STAYS:
                 # every other block returns: block 0 alone goes on, sent no different way by it
                 del self.uniform.block_tests[first:]
             return
-        settled_apart = any(a for ctx, a in zip(ctxs, apart, strict=True) if ctx not in taken[None])
+        settled_apart = any(apart[id(ctx)] for ctx in (*taken[True], *taken[False]))
         if settled_apart:  # settled for this run's value, which another block may not have
             self.apart_tests.append(self._code_of(node.test))
         try:
@@ -168,15 +168,13 @@ class PythonSubset(InterpreterBase):
             if settled_apart:
                 self.apart_tests.pop()
         if taken[None]:
-            for ctx, tested in zip(ctxs, compared, strict=True):
-                if ctx not in taken[None] or not self._choose_assignments(node, ctx, tested):
-                    continue
-                taken[None] = [c for c in taken[None] if c is not ctx]
+            # a choice between two values binds its names; any other branch may or may not run
+            taken[None] = [ctx for ctx in taken[None] if not self._choose_assignments(node, ctx, compared[id(ctx)])]
             for ctx in taken[None]:
                 single = one_block.get(id(ctx))
                 # `core_id == 0` singles out its block in the body, `core_id != 0` in the `else`
                 test = self._code_of(node.test)
-                pushed = apart[next(i for i, c in enumerate(ctxs) if c is ctx)]
+                pushed = apart[id(ctx)]
                 if pushed:  # a barrier in either branch may be skipped by another block
                     self.apart_tests.append(test)
                 try:

@@ -86,16 +86,20 @@ def test_the_emulator_shows_them_wrong(name):
         assert any(row.verdict in ("race", "error", "deadlock") for row in rows), (count, rows)
 
 
-def test_a_split_by_tuple_assignment_is_proven():
-    # crashed the ctx ring's typing (PTO099, "Name '?unpacked' is not a valid identifier")
-    text = _demo("    base, rem = N_ITER // num_cores, N_ITER % num_cores\n"
-                 "    start = core_id * base + min(core_id, rem)\n    cnt = base + 1 if core_id < rem else base\n"
-                 "    for j in pl.range(0, cnt):\n        ki = start + j\n")
+def _proven_and_runs_as_the_serial_kernel(text: str) -> None:
     assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == []
     code = transpile(text, path="k.py").code
     for count in (1, 3, 5):
         assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=count).rows] == \
             ["ok", "ok"], count
+
+
+def test_a_split_by_tuple_assignment_is_proven():
+    # crashed the ctx ring's typing (PTO099, "Name '?unpacked' is not a valid identifier")
+    text = _demo("    base, rem = N_ITER // num_cores, N_ITER % num_cores\n"
+                 "    start = core_id * base + min(core_id, rem)\n    cnt = base + 1 if core_id < rem else base\n"
+                 "    for j in pl.range(0, cnt):\n        ki = start + j\n")
+    _proven_and_runs_as_the_serial_kernel(text)
 
 
 def test_a_split_over_another_name_of_the_block_count_is_proven():
@@ -103,8 +107,4 @@ def test_a_split_over_another_name_of_the_block_count_is_proven():
     # that sends such kernels through a discovery run
     text = _demo("    nc = num_cores\n    chunk = (N_ITER + nc - 1) // nc\n    start = core_id * chunk\n"
                  "    for j in pl.range(0, min(chunk, N_ITER - start)):\n        ki = start + j\n")
-    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == []
-    code = transpile(text, path="k.py").code
-    for count in (1, 3, 5):
-        assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=count).rows] == \
-            ["ok", "ok"], count
+    _proven_and_runs_as_the_serial_kernel(text)
