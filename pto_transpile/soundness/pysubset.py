@@ -669,7 +669,7 @@ class PythonSubset(InterpreterBase):
         test = _choice_test(node.test, tested, self._run_time)
         blocks = [node.body] + ([node.orelse.body] if isinstance(node.orelse, cst.Else) else [])
         if test is None or node.orelse is not None and len(blocks) == 1 or not all(
-                _plain_assignments(block) for block in blocks):
+                _plain_assignments(block) and self._pure(block, ctx) for block in blocks):
             return False
         before = ctx.env
         arms = []
@@ -693,6 +693,13 @@ class PythonSubset(InterpreterBase):
         ctx.env = {**before, **merged}
         return True
 
+    def _pure(self, node: cst.CSTNode, ctx: Ctx) -> bool:
+        """Does `node` call nothing but `min`, `max` and `abs` (the builtins, not names rebound):
+        values a choice can be made of without running anything else?"""
+        return all(isinstance(n.func, cst.Name) and n.func.value in _PURE_BUILTINS
+                   and self.eval(n.func, ctx) == Builtin(n.func.value)
+                   for n in iter_nodes(node) if type(n) is cst.Call)
+
     def _arm(self, value: Any) -> Any:
         """A value as an arm of a choice: a plain number or the origin of the run-time value it is
         (`_run_time`); None for anything else."""
@@ -714,7 +721,7 @@ class PythonSubset(InterpreterBase):
         compared: of the block index, or of run-time values) between values computed without
         calls (`_choice`); UNKNOWN for anything else."""
         test = _choice_test(node.test, tested, self._run_time)
-        if test is None or any(type(n) is cst.Call for arm in (node.body, node.orelse) for n in iter_nodes(arm)):
+        if test is None or not all(self._pure(arm, ctx) for arm in (node.body, node.orelse)):
             return UNKNOWN
         return self._choice(test, [self._arm(self.eval(arm, ctx)) for arm in (node.body, node.orelse)])
 
@@ -1298,12 +1305,16 @@ _INDEX_TESTS: dict[type, tuple[str, bool]] = {
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:
-    """A block of `name = value` lines with no call."""
+    """A block of `name = value` lines."""
     return isinstance(block, cst.IndentedBlock) and all(
         isinstance(line, cst.SimpleStatementLine) and all(
             isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
             for small in line.body)
-        for line in block.body) and not any(type(n) is cst.Call for n in iter_nodes(block))
+        for line in block.body)
+
+
+#: the builtins a choice's values may call: numbers of numbers, nothing else done
+_PURE_BUILTINS = frozenset({"min", "max", "abs"})
 
 
 def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:

@@ -59,6 +59,13 @@ ACCEPTED["the last block, by core_id + 1 < num_cores"] = (LAST + "    cnt = chun
 ACCEPTED["the last block, by core_id <= num_cores - 2"] = (LAST + "    cnt = chunk if core_id <= num_cores - 2 else "
                                                                    "n_blocks - start\n" + TASKS)
 ACCEPTED["balanced, core_id <= rem - 1"] = BALANCED + "    cnt = base + 1 if core_id <= rem - 1 else base\n" + TASKS
+# the values may call `min`, `max` and `abs`: what the refusal of a name rebound in a branch with
+# a call advises (`cnt = a if core_id < rem else b`) is then proven
+ACCEPTED["the last block's rest clamped by max, as an if"] = (LAST + "    cnt = chunk\n"
+                                                                    "    if core_id == num_cores - 1:\n"
+                                                                    "        cnt = max(n_blocks - start, 0)\n" + TASKS)
+ACCEPTED["the last block's rest clamped by max, as a choice"] = (
+    LAST + "    cnt = max(n_blocks - start, 0) if core_id == num_cores - 1 else chunk\n" + TASKS)
 ACCEPTED["the last block's end"] = (LAST + "    end = n_blocks if core_id == num_cores - 1 else start + chunk\n"
                                            "    for i in pl.range(start, end):\n")
 

@@ -140,10 +140,11 @@ def test_a_chunk_start_rebound_under_a_test_is_refused(name):
 
 def test_a_trip_count_of_a_name_rebound_in_a_branch_with_a_call_names_the_test():
     # a branch that calls something is run as one that may or may not run: the name is unknown after it
-    text = edited(TILED, [PARAMS, (LOOP, "    start = core_id * chunk\n    if core_id == 1:\n"
-                                         "        start = min(0, 0)\n"
-                                         "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
-                                         "        i = start + j\n")])
+    text = edited(TILED, [PARAMS, ("def epilogue(", "def origin():\n    return 0\n\n\ndef epilogue("),
+                          (LOOP, "    start = core_id * chunk\n    if core_id == 1:\n"
+                                 "        start = origin()\n"
+                                 "    for j in pl.range(0, min(chunk, n_blocks - start)):\n"
+                                 "        i = start + j\n")])
     ((code, message),) = _findings(text)
     assert code == "PTO061" and "depends on `start`, which a branch of `if core_id == 1:` rebinds" in message, \
         message
