@@ -38,6 +38,7 @@ from pto_transpile.read.model import (
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.plnames import PlNames
 from pto_transpile.read.source import SourceFile
+from pto_transpile.read.unpacking import unpacked
 from pto_transpile.read.vfbody import VfBody, from_cst
 from pto_transpile.read.walk import BINDERS, NodeIndex, blocks, names_stored, statements_of
 
@@ -442,10 +443,9 @@ class KernelReader:
         if isinstance(target, cst.Name):
             self._bind(target.value, section, kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            # `base, rem = n // b, n % b`: each name the kind of its own value; else unknown
-            values = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) and len(
-                value.elements) == len(target.elements) and not any(
-                isinstance(e, cst.StarredElement) for e in value.elements) else None
+            # `base, rem = n // b, n % b` (or `divmod(n, b)`): each name the kind of its own value;
+            # else unknown
+            values = None if value is None else unpacked(target, value, lambda name: self.file.meaning(name) is None)
             for i, el in enumerate(target.elements):
                 kind = "unknown" if values is None else infer(values[i], self.kernel.kinds, self.kernel.buffers,
                                                               self.pl.path)

@@ -27,6 +27,7 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
+from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.soundness import parallel, progress, runtypes
 from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
 from pto_transpile.soundness.interp import (
@@ -590,8 +591,11 @@ def _splits_by_blocks(file, kernel) -> bool:
     def by_count(node: cst.BaseExpression) -> bool:
         return _is_block_count(file, node) or isinstance(node, cst.Name) and node.value in counts
 
-    return any(isinstance(op.operator, (cst.FloorDivide, cst.Modulo)) and by_count(op.right)
-               for op in file.find(body, cst.BinaryOperation))
+    divisions = file.find(body, cst.BinaryOperation)
+    for call in file.find(body, cst.Call):  # `divmod(N, num_cores)`: both operators
+        if isinstance(call.func, cst.Name) and call.func.value == "divmod":
+            divisions += divmod_operations(call) or ()
+    return any(isinstance(op.operator, (cst.FloorDivide, cst.Modulo)) and by_count(op.right) for op in divisions)
 
 
 def _is_block_count(file, node: cst.BaseExpression) -> bool:

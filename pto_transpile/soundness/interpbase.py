@@ -44,6 +44,8 @@ class FileMemo:
     #: id(kernel) -> (kernel, its `renaming.Certificates`)
     renaming: dict[int, tuple] = field(default_factory=dict)
     walks: dict[int, tuple] = field(default_factory=dict)  #: id(function) -> (function, `ringsymmetry.walk` of it)
+    #: id(`divmod` call) -> (call, its `n // d` and `n % d` nodes: `unpacking.divmod_operations`)
+    divmods: dict[int, tuple] = field(default_factory=dict)
     #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
     extents: vfextent.VectorFunctions | None = None
 
@@ -137,6 +139,7 @@ class InterpreterBase:
         self._rings = shared.rings
         self._certificates = shared.renaming
         self._walks = shared.walks
+        self._divmods = shared.divmods
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}

@@ -19,6 +19,7 @@ import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.meaning import Function, Value
+from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness.events import AIC, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
@@ -71,7 +72,7 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.In: lambda a, b: a in b, cst.NotIn: lambda a, b: a not in b,
     cst.Is: operator.is_, cst.IsNot: operator.is_not,
 }
-_BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance")
+_BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance", "divmod")
 #: Builtins whose result is a number (or a range) computed from their arguments: over a
 #: run-time value, a run-time value too (`int`, `min`, `max`, `abs` keep a parameter's form).
 _NUMBER_OF = frozenset({"float", "bool", "len", "range", "min", "max", "abs"})
@@ -423,7 +424,7 @@ class PythonSubset(InterpreterBase):
         return UNKNOWN
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
-        left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
+        left, right = self._operand(node.left, ctx), self._operand(node.right, ctx)
         if self.periods_read and node in self._renaming().updates:
             # `C = (C + 1) % k` of a counter that only picks a tile group's slots
             self.uniform.pick_index = True
@@ -432,6 +433,18 @@ class PythonSubset(InterpreterBase):
             finally:
                 self.uniform.pick_index = False
         return self._binop(type(node.operator), left, right, node)
+
+    def _operand(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
+        """An operand of arithmetic. A comparison there is the number 1 or 0 (`base + (core_id <
+        rem)`): where its outcome is not settled (a test of the block index or of run-time
+        values), the same choice as `(1 if core_id < rem else 0)` (`_choice`), which the check
+        names and follows."""
+        value = self.eval(node, ctx)
+        if type(node) is cst.Comparison and is_unknown(value) and self.tested_at is node:
+            test = _choice_test(node, self.tested, self._run_time)
+            if test is not None:
+                return self._choice(test, [1, 0])
+        return value
 
     def _binop(self, op: Any, left: Any, right: Any, node) -> Any:
         """`left op right` (`op` a libcst operator type), folded as `consteval` folds, with its
@@ -920,6 +933,8 @@ class PythonSubset(InterpreterBase):
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
+        if name == "divmod":
+            return self._divmod(pos, kw, node)
         _no_functions(name, [*pos, *kw.values()], node)
         if name in ("min", "max") and len(pos) == 1 and isinstance(pos[0], (list, tuple)):
             pos = list(pos[0])  # `min([a, b])`: the same choice
@@ -963,6 +978,19 @@ class PythonSubset(InterpreterBase):
             raise
         except Exception:
             return UNKNOWN
+
+    def _divmod(self, pos: list, kw: dict, node: cst.Call) -> Any:
+        """`divmod(n, d)`: the pair `(n // d, n % d)`, each computed as the operator computes it
+        (`base, rem = divmod(n, num_cores)` is a balanced split's, as with the two operators)."""
+        _no_functions("divmod", [*pos, *kw.values()], node)
+        hit = self._divmods.get(id(node))
+        if hit is None or hit[0] is not node:  # the same operation nodes at every run: their text is remembered
+            hit = self._divmods[id(node)] = (node, divmod_operations(node))
+        operators = hit[1]
+        if operators is None or kw or len(pos) != 2:
+            return UNKNOWN
+        n, d = pos
+        return tuple(self._binop(type(op.operator), n, d, op) for op in operators)
 
     def _number_of_run_time(self, name: str, pos: list) -> bool:
         """A builtin whose result is to stay a run-time value: a number computed from one
@@ -1166,7 +1194,20 @@ def _first_named(value: Any, otherwise: Any) -> Any:
 
 
 def opaque_op(name: str, *values: Any) -> Opaque:
-    return Opaque(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values)))
+    return Opaque(_canonical(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values))))
+
+
+def _canonical(origin: tuple) -> tuple:
+    """A run-time value in the form the check recognises: `n - n // d * d` is `n % d` (for
+    whole numbers, with `//` and `%` rounding alike, whichever way that is), the remainder of a
+    balanced split written by hand (`rem = n - base * num_cores`)."""
+    if len(origin) == 4 and origin[1] == "sub":
+        n, product = origin[2:]
+        if isinstance(product, tuple) and len(product) == 4 and product[:2] == ("op", "mul"):
+            for quotient, d in (product[2:], product[3:1:-1]):
+                if quotient == ("op", "floordiv", n, d):
+                    return ("op", "mod", n, d)
+    return origin
 
 
 def _raise(exc: type[LoopBreak] | type[LoopContinue]) -> Callable:

@@ -25,6 +25,7 @@ from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.consteval import AUGMENTED, PlSymbol
 from pto_transpile.read.kinds import PL_NUMERIC
 from pto_transpile.read.meaning import Class, Value
+from pto_transpile.read.unpacking import unpacked
 from pto_transpile.read.walk import iter_nodes
 
 INT, FLOAT = "int", "float"
@@ -317,11 +318,9 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
                 if isinstance(t.target, cst.Name):
                     out.setdefault(t.target.value, []).append(("value", node.value))
                 elif isinstance(t.target, (cst.Tuple, cst.List)):
-                    # `a, b = x, y` binds each name to its value; any other unpacking to a value
-                    # nothing binds (`UNPACKED`), of no type the analysis knows
-                    values = [e.value for e in node.value.elements] if isinstance(node.value, (
-                        cst.Tuple, cst.List)) and len(node.value.elements) == len(t.target.elements) and not any(
-                        isinstance(e, cst.StarredElement) for e in node.value.elements) else None
+                    # `a, b = x, y` (or `divmod(n, d)`) binds each name to its value; any other
+                    # unpacking to a value nothing binds (`UNPACKED`), of no type the analysis knows
+                    values = unpacked(t.target, node.value, lambda name: file.meaning(name) is None)
                     for i, el in enumerate(t.target.elements):
                         if isinstance(el.value, cst.Name):
                             value = values[i] if values is not None else cst.Name(UNPACKED)

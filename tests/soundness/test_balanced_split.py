@@ -69,6 +69,17 @@ ACCEPTED["the last block's rest clamped by max, as a choice"] = (
 ACCEPTED["the last block's end"] = (LAST + "    end = n_blocks if core_id == num_cores - 1 else start + chunk\n"
                                            "    for i in pl.range(start, end):\n")
 
+# refused before although valid: one more counted as a truth value (the comparison is 1 or 0 in
+# arithmetic: the choice `(1 if core_id < rem else 0)`), the remainder written by hand, `divmod`
+ACCEPTED["balanced, one more as a truth value"] = BALANCED + "    cnt = base + (core_id < rem)\n" + TASKS
+ACCEPTED["balanced, one more as a truth value first"] = BALANCED + "    cnt = (rem > core_id) + base\n" + TASKS
+ACCEPTED["balanced, the remainder by subtraction"] = (
+    "    base = n_blocks // num_cores\n    rem = n_blocks - base * num_cores\n"
+    "    start = core_id * base + min(core_id, rem)\n    cnt = base + 1 if core_id < rem else base\n" + TASKS)
+ACCEPTED["balanced by divmod"] = ("    base, rem = divmod(n_blocks, num_cores)\n"
+                                  "    start = core_id * base + min(core_id, rem)\n    cnt = base + (core_id < rem)\n"
+                                  + TASKS)
+
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
     "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
@@ -94,6 +105,15 @@ DEFECTS = {
     "an if statement, one more up to rem": (_IF.replace("if core_id < rem:", "if core_id <= rem:") + TASKS, "race"),
     "an if statement, the then without one more": (_IF.replace("start = core_id * cnt", "start = core_id * base")
                                                     + TASKS, "race"),
+    "one more as a truth value up to rem": (BALANCED + "    cnt = base + (core_id <= rem)\n" + TASKS, "race"),
+    "one more as a truth value past rem": (BALANCED + "    cnt = base + (core_id >= rem)\n" + TASKS, "error"),
+    "the remainder by subtraction, one more": ("    base = n_blocks // num_cores\n"
+                                               "    rem = n_blocks - base * num_cores + 1\n"
+                                               "    start = core_id * base + min(core_id, rem)\n"
+                                               "    cnt = base + 1 if core_id < rem else base\n" + TASKS, "error"),
+    "divmod unpacked the other way round": ("    rem, base = divmod(n_blocks, num_cores)\n"
+                                            "    start = core_id * base + min(core_id, rem)\n"
+                                            "    cnt = base + 1 if core_id < rem else base\n" + TASKS, None),
     "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
                                               "    cnt = n_blocks if core_id < rem else 0\n"
                                               "    for i in pl.range(0, cnt):\n", None),
@@ -167,6 +187,11 @@ STATIC_SPLITS = {
                         "    start = core_id * base + min(core_id, rem)\n"
                         "    cnt = base + 1 if core_id < rem else base\n"
                         "    for j in pl.range(0, cnt):\n        ki = start + j\n",
+    # the only division by the block count inside `divmod`: a discovery run all the same
+    "a balanced split by divmod": "    base, rem = divmod(N_ITER, num_cores)\n"
+                                  "    start = core_id * base + min(core_id, rem)\n"
+                                  "    cnt = base + 1 if core_id < rem else base\n"
+                                  "    for j in pl.range(0, cnt):\n        ki = start + j\n",
 }
 
 
