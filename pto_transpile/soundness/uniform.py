@@ -1033,11 +1033,42 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
         return any(_ends_by(part, start, size) for part in origin[2:])
     if origin[1] == "add" and len(origin) == 4:
         a, b = origin[2:]
-        return (a == start and _at_most(b, size)) or (b == start and _at_most(a, size))
+        return (a == start and _at_most(b, size)) or (b == start and _at_most(a, size)) \
+            or _next_balanced_start(origin, size)
     if origin[1] == "mul" and len(origin) == 4:  # `(core_id + 1) * chunk`: the next block's start
         a, b = origin[2:]
         return (a == size and _next_block(b)) or (b == size and _next_block(a))
     return False
+
+
+def _next_balanced_start(origin: tuple, size: Any) -> bool:
+    """Is `origin` the next block's start in the balanced split whose chunk size is `size`:
+    `(core_id + 1) * base + min(core_id + 1, rem)` (the operands either way round), which is this
+    block's start plus its length (`Uniform.balanced_chunk`)?"""
+    if not (isinstance(size, tuple) and size[:2] == ("op", "balanced") and len(origin) == 4
+            and origin[1] == "add"):
+        return False
+    n, count = size[2:]
+    base, rem = ("op", "floordiv", n, count), ("op", "mod", n, count)
+    for product, least in (origin[2:], origin[3:1:-1]):
+        if _op_of("mul", product, base, _next_block) and _op_of("min", least, rem, _is_next_index):
+            return True
+    return False
+
+
+def _op_of(name: str, origin: Any, operand: Any, other: Callable[[Any], bool]) -> bool:
+    """Is `origin` the operation `name` of `operand` and a value `other` accepts, either way round?"""
+    if not (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", name)):
+        return False
+    a, b = origin[2:]
+    return (a == operand and other(b)) or (b == operand and other(a))
+
+
+def _is_next_index(origin: Any) -> bool:
+    """`core_id + 1` as it stands in a run-time value: itself, or its mark (`_next_block`)."""
+    if isinstance(origin, Sym):
+        return origin.form == ((BLOCK, 1),) and origin.const == 1 and not origin.residue
+    return _next_block(origin)
 
 
 def _below_last(origin: tuple) -> Any:

@@ -79,6 +79,11 @@ ACCEPTED["balanced, the remainder by subtraction"] = (
 ACCEPTED["balanced by divmod"] = ("    base, rem = divmod(n_blocks, num_cores)\n"
                                   "    start = core_id * base + min(core_id, rem)\n    cnt = base + (core_id < rem)\n"
                                   + TASKS)
+# the end as the next block's start: this block's start plus its length
+ACCEPTED["balanced, the end as the next block's start"] = (
+    BALANCED + "    end = (core_id + 1) * base + min(core_id + 1, rem)\n    for i in pl.range(start, end):\n")
+ACCEPTED["balanced, the next block's start the other way round"] = (
+    BALANCED + "    end = min(rem, core_id + 1) + base * (core_id + 1)\n    for i in pl.range(start, end):\n")
 
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
@@ -114,6 +119,13 @@ DEFECTS = {
     "divmod unpacked the other way round": ("    rem, base = divmod(n_blocks, num_cores)\n"
                                             "    start = core_id * base + min(core_id, rem)\n"
                                             "    cnt = base + 1 if core_id < rem else base\n" + TASKS, None),
+    "the end two blocks on": (BALANCED + "    end = (core_id + 2) * base + min(core_id + 2, rem)\n"
+                                         "    for i in pl.range(start, end):\n", "error"),
+    "the end by one more remainder": (BALANCED + "    end = (core_id + 1) * base + min(core_id + 1, rem + 1)\n"
+                                                 "    for i in pl.range(start, end):\n", "error"),
+    "the end one past the next start but on the last": (
+        BALANCED + "    end = (core_id + 1) * base + min(core_id + 1, rem) + (1 if core_id < num_cores - 1 else 0)\n"
+                   "    for i in pl.range(start, end):\n", "race"),
     "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
                                               "    cnt = n_blocks if core_id < rem else 0\n"
                                               "    for i in pl.range(0, cnt):\n", None),
