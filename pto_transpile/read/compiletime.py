@@ -46,6 +46,9 @@ class TilingKey:
     node: cst.ClassDef
     fields: list[KeyField] = field(default_factory=list)
     is_valid: cst.FunctionDef | None = None
+    #: the module names as bound when the class statement ran (None: not known), which its
+    #: body and the defaults of `is_valid` saw
+    scope: dict[str, Meaning] | None = None
 
 
 @dataclass
@@ -88,8 +91,8 @@ def jit_call(decorator: cst.Decorator, pl) -> cst.Call | None:
     return None
 
 
-def read_jit(file, call: cst.Call | None) -> JitNames:
-    """The names `@pl.jit(tiling_key=..., datatype=...)` binds."""
+def read_jit(file, call: cst.Call | None, defined: cst.FunctionDef | None = None) -> JitNames:
+    """The names `@pl.jit(tiling_key=..., datatype=...)` binds, the decorator of `defined`."""
     jit = JitNames()
     if call is None:
         return jit
@@ -98,24 +101,30 @@ def read_jit(file, call: cst.Call | None) -> JitNames:
             continue
         if arg.keyword.value == "tiling_key":
             jit.key_node = arg.value
-            jit.key, jit.key_problem = _key_class(file, arg.value)
+            jit.key, jit.key_problem = _key_class(file, arg.value, file.names.scopes.get(defined))
         elif arg.keyword.value == "datatype":
             jit.datatype_node = arg.value
             jit.datatypes = _datatypes(file, arg.value)
     return jit
 
 
-def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
+def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tuple[TilingKey | None, str]:
+    """The class `tiling_key=` names, as the decorator saw it (`scope`: the module names when the
+    kernel's `def` ran, when known), and why its fields cannot be read ("" when they can)."""
     meaning = file.meaning(node.value) if isinstance(node, cst.Name) else None
     if not isinstance(meaning, Class):
         what = f"`{file.source.code(node)}`"
         if isinstance(meaning, Unknown):
             return None, f"{what} is not a class of this file ({meaning.reason})"
         return None, f"{what} is not a class defined in this file"
+    if scope is not None and isinstance(node, cst.Name) and scope.get(node.value) != meaning:
+        return None, (f"`{node.value}` is bound to another class after the kernel: the JIT reads the one it named "
+                      "when the decorator ran")
     cls = meaning.node
     if isinstance(cls, partial.Verbatim):
         raise partial.ReadWhole(f"the tiling-key class `{cls.name}` was kept as text")
-    key = TilingKey(cls.name.value, cls)
+    key = TilingKey(cls.name.value, cls, scope=file.names.scopes.get(cls))
+    problem = _unread_body(cls)
     for stmt in cls.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -125,14 +134,61 @@ def _key_class(file, node: cst.BaseExpression) -> tuple[TilingKey | None, str]:
                 elif isinstance(small, cst.AnnAssign):
                     target, value = small.target, small.value
                 if isinstance(target, cst.Name) and isinstance(value, cst.Call) and _is_key_field(value):
-                    key.fields.append(_key_field(file, target.value, value))
+                    key.fields.append(_key_field(file, target.value, value, key.scope))
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
             key.is_valid = stmt
     if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
         return key, f"class `{key.name}` derives from another class, whose fields are not read"
+    if problem:
+        return key, f"class `{key.name}` {problem}"
     if not key.fields:
         return None, f"class `{key.name}` declares no `TilingKeyField`"
     return key, ""
+
+
+def _unread_body(cls: cst.ClassDef) -> str:
+    """Why the class body may make the JIT read other fields or another `is_valid` than its
+    statements say ("" when it cannot): a metaclass, a special method (`__init__` may set
+    `self.is_valid`), a name bound twice (`is_valid = lambda ...` after the `def`), a statement
+    other than an assignment or a `def`, `is_valid` decorated other than as a static method."""
+    if cls.keywords:
+        return "is made by a metaclass or with class keywords, which may change its attributes"
+    seen: set[str] = set()
+    for stmt in cls.body.body:
+        names: list[str] = []
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    names += [n for t in small.targets for n in _target_names(t.target)]
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    names += _target_names(small.target)
+                elif not isinstance(small, (cst.Pass, cst.Expr)):
+                    return f"runs a `{type(small).__name__}` statement in its body, which the check does not follow"
+        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            name = stmt.name.value
+            if name.startswith("__") and name.endswith("__"):
+                return f"defines `{name}`, which may change what the JIT reads of it"
+            if name == "is_valid" and any(not (isinstance(d.decorator, cst.Name)
+                                                   and d.decorator.value == "staticmethod") for d in stmt.decorators):
+                return "decorates `is_valid`, so the check cannot tell what the JIT calls"
+            names.append(name)
+        else:
+            return f"runs a `{type(stmt).__name__}` statement in its body, which the check does not follow"
+        for name in names:
+            if name in seen:
+                return f"binds `{name}` twice in its body"
+            seen.add(name)
+    return ""
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _target_names(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return ["?"]  # an attribute or item: nothing the class reads by a name
 
 
 def _is_key_field(value: cst.Call) -> bool:
@@ -141,7 +197,7 @@ def _is_key_field(value: cst.Call) -> bool:
     return leaf == "TilingKeyField"
 
 
-def _key_field(file, name: str, call: cst.Call) -> KeyField:
+def _key_field(file, name: str, call: cst.Call, scope: dict | None) -> KeyField:
     values_node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "values"), None)
     if values_node is None:
         return KeyField(name, None, call, "it has no `values=`")
@@ -149,6 +205,9 @@ def _key_field(file, name: str, call: cst.Call) -> KeyField:
         values = file.evaluator.eval(values_node)
     except NotConstant as exc:
         return KeyField(name, None, values_node, f"its values are not compile-time constants ({exc.reason})")
+    if scope is not None and _as_then(file, scope, values_node) != values:
+        return KeyField(name, None, values_node, "its values are computed from names bound to other values after "
+                                                 "the class (the class body saw the values they had then)")
     if (not isinstance(values, (list, tuple)) or not values or len(set(values)) != len(values)
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
         return KeyField(name, None, values_node, "its values are not a non-empty list of distinct integers")
@@ -250,11 +309,26 @@ class _Search:
         known: dict[str, Meaning] = {}
         for i, f in enumerate(fields):
             known[f.name] = Value(chosen[i]) if i < len(chosen) else Unknown("not chosen yet")
-        return _is_valid(self.file, fn, [known[f.name] for f in fields])
+        return _is_valid(self.file, fn, [known[f.name] for f in fields], self.key.scope)
 
 
-def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning]) -> bool | None:
-    """Run `is_valid(self, key)` over plain statements; None when it cannot be followed."""
+#: a value the evaluator could not compute
+_NOT_CONSTANT = object()
+
+
+def _as_then(file, scope: dict, node: cst.BaseExpression) -> Any:
+    """The value of `node` over the module names as `scope` holds them (those bound when a
+    statement ran), or `_NOT_CONSTANT`."""
+    try:
+        return ConstEvaluator(scope, file.pl.path).eval(node)
+    except NotConstant:
+        return _NOT_CONSTANT
+
+
+def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning], scope: dict | None = None) -> bool | None:
+    """Run `is_valid(self, key)` over plain statements; None when it cannot be followed.
+    Its defaults are what the `def` computed in the class body (`scope`): a default whose
+    names were rebound after the class is unknown."""
     params = [p.name.value for p in fn.params.params]
     if not params:
         return None
@@ -262,9 +336,11 @@ def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning]) -> bool | None:
     for p in fn.params.params:  # a parameter the JIT does not pass keeps its default
         if p.default is not None:
             try:
-                local[p.name.value] = Value(file.evaluator.eval(p.default))
+                value = file.evaluator.eval(p.default)
             except NotConstant:
-                pass
+                continue
+            if scope is None or _as_then(file, scope, p.default) == value:
+                local[p.name.value] = Value(value)
     # the JIT calls `key_class().is_valid(key)`: the key is the first parameter after `self`
     static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in fn.decorators)
     key_name = params[0] if static or len(params) == 1 else params[1]
@@ -322,7 +398,10 @@ def _run(stmts: list, ev: ConstEvaluator, local: dict, key_name: str, key: list[
 
 def _assign(target, value, ev: ConstEvaluator, local: dict, key_name: str, key: list[Meaning]) -> None:
     """`target = value` in `is_valid`; unpacking the key gives each name its field's meaning
-    (a field not chosen yet stays unknown)."""
+    (a field not chosen yet stays unknown). A rebinding of the key's own name is not followed:
+    what is unpacked from it afterwards is no longer the key."""
+    if key_name in _target_names(target):
+        raise _Unfollowed
     if isinstance(target, (cst.Tuple, cst.List)):
         if isinstance(value, cst.Name) and value.value == key_name:
             parts: list[Meaning] = key

@@ -53,7 +53,11 @@ _PURE_BUILTINS = frozenset({
     "range", "sum", "any", "all", "enumerate", "zip", "isinstance", "print", "hash", "id", "round", "divmod",
     "pow", "hex", "oct", "bin", "ord", "chr", "format", "type", "set", "frozenset", "dict",
 })
-_MUTATING_METHODS = "append|extend|insert|pop|remove|clear|sort|reverse|__setitem__|__delitem__|__iadd__|__imul__"
+_MUTATING_METHODS = ("append|extend|insert|pop|remove|clear|sort|reverse|__setitem__|__delitem__|__iadd__|__imul__"
+                     "|update|setdefault|popitem|add|discard|difference_update|intersection_update"
+                     "|symmetric_difference_update|__ior__")
+#: Decorators (besides `pl`'s) that return the class they are given.
+_KEEPING_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass"})
 _GLOBAL = re.compile(r"^[ \t]*global[ \t]+([^\W\d]\w*(?:[ \t]*,[ \t]*[^\W\d]\w*)*)", re.M)
 _CALL_AFTER = re.compile(r"\s*\(")
 
@@ -71,6 +75,9 @@ class ModuleNames:
     #: functions whose defaults mention a name that means something else once the module has
     #: run than when the `def` ran (vector functions are evaluated from their text: `vfextent`)
     stale_defaults: set[str] = field(default_factory=set)
+    #: a module-level `class`, or a decorated `def` -> the names as bound when its statement ran:
+    #: what its class body and its decorators' arguments saw (`tiling_key=K`, `values=VALS`)
+    scopes: dict[cst.CSTNode, dict[str, Meaning]] = field(default_factory=dict)
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means at module level; None when the file binds it nowhere."""
@@ -95,15 +102,21 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str) -> ModuleNames:
     """Work out the module body top to bottom (see the module docstring)."""
     run = _ModuleRun(pl_path)
     run.block(list(module.body))
-    names = ModuleNames(run.env, run.star, run.defaults)
+    names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes)
     for name, reason in _rebound_by_functions(text).items():
         names.meanings[name] = Unknown(reason)
     _forget_changed_lists(run, text)
+    for name, line in _attributes_set_in_text([n for n, m in run.env.items() if isinstance(m, (Function, Class))],
+                                              text).items():
+        kind = "class" if isinstance(run.env[name], Class) else "function"
+        run.env[name] = Unknown(f"the {kind} may be changed after its definition: an attribute of it is set "
+                                f"(line {line})")
     dynamic = _dynamic_namespace(text)
     if dynamic:
         reason = f"the file changes module names at run time through `{dynamic}`"
         names.meanings = {n: Unknown(reason) for n in names.meanings}
         names.defaults = {fn: {p: Unknown(reason) for p in d} for fn, d in names.defaults.items()}
+        names.scopes = {node: {n: Unknown(reason) for n in scope} for node, scope in names.scopes.items()}
     names.stale_defaults = {fn for fn, seen in run.default_names.items()
                             if dynamic or any(names.meanings.get(n) != m for n, m in seen.items())}
     return names
@@ -120,8 +133,9 @@ class _ModuleRun:
         self.defaults: dict[cst.FunctionDef, dict[str, Meaning]] = {}
         #: function name -> what each name its defaults mention meant when the `def` ran
         self.default_names: dict[str, dict[str, Meaning | None]] = {}
+        self.scopes: dict[cst.CSTNode, dict[str, Meaning]] = {}
         #: every list a name has held (kept alive, so that ids stay theirs)
-        self.lists_held: dict[str, dict[int, list]] = {}
+        self.lists_held: dict[str, dict[int, Any]] = {}
 
     # statements ----------------------------------------------------------------------
     def block(self, stmts: list) -> None:
@@ -133,15 +147,18 @@ class _ModuleRun:
             for small in stmt.body:
                 self.small(small)
         elif isinstance(stmt, cst.FunctionDef):
+            if stmt.decorators:
+                self.scopes[stmt] = dict(self.env)
             self.defaults[stmt] = self.defaults_of(stmt)
             params = stmt.params
             self.note_default_names(stmt.name.value, [n.value for p in (*params.posonly_params, *params.params,
                                                                          *params.kwonly_params)
                                                       if p.default is not None
                                                       for n in _walk_here(p.default) if isinstance(n, cst.Name)])
-            self.bind(stmt.name.value, Function(stmt))
+            self.bind(stmt.name.value, self.decorated(stmt, Function(stmt)))
         elif isinstance(stmt, cst.ClassDef):
-            self.bind(stmt.name.value, Class(stmt))
+            self.scopes[stmt] = dict(self.env)
+            self.bind(stmt.name.value, self.decorated(stmt, Class(stmt)))
         elif isinstance(stmt, Verbatim):
             if stmt.tree is not None:  # a vector function read with Python's parser
                 args = stmt.tree.args
@@ -153,6 +170,17 @@ class _ModuleRun:
         else:
             where = _UNCERTAIN.get(type(stmt), "a module-level block the check does not follow")
             self.uncertain(stmt, f"it is bound in {where}")
+
+    def decorated(self, stmt: cst.FunctionDef | cst.ClassDef, meaning: Meaning) -> Meaning:
+        """What a decorated `def` or `class` binds its name to: the function or class itself
+        under `pl`'s decorators and `@dataclass` (which return what they are given, as far as
+        the analysis reads it); what any other decorator returns is unknown."""
+        for decorator in stmt.decorators:
+            self.note_calls(decorator.decorator)
+            node = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if self.pl_path(node) is None and _dotted_text(node) not in _KEEPING_DECORATORS:
+                return Unknown(f"it is bound to what its decorator `@{_dotted_text(node)}` returns")
+        return meaning
 
     def if_(self, stmt: cst.If) -> None:
         self.note_calls(stmt.test)
@@ -174,11 +202,14 @@ class _ModuleRun:
         self.note_calls(small)
         if isinstance(small, cst.Assign):
             meaning = self.value_of(small.value)
+            self.escape(small.value, meaning)
             for target in small.targets:
                 self.assign(target.target, meaning)
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
-                self.assign(small.target, self.value_of(small.value))
+                meaning = self.value_of(small.value)
+                self.escape(small.value, meaning)
+                self.assign(small.target, meaning)
         elif isinstance(small, cst.AugAssign):
             self.augment(small)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
@@ -239,7 +270,7 @@ class _ModuleRun:
         elif isinstance(target, (cst.Tuple, cst.List)):
             self.unpack(target, meaning)
         elif isinstance(target, (cst.Subscript, cst.Attribute)):
-            self.changed(_root_name(target), "an item of it is assigned at module level")
+            self.changed(_root_name(target), f"{_part(target)} of it is assigned at module level")
 
     def unpack(self, target: cst.Tuple | cst.List, meaning: Meaning) -> None:
         elements = list(target.elements)
@@ -257,7 +288,7 @@ class _ModuleRun:
     def augment(self, node: cst.AugAssign) -> None:
         target = node.target
         if not isinstance(target, cst.Name):
-            self.changed(_root_name(target), "an item of it is augmented at module level")
+            self.changed(_root_name(target), f"{_part(target)} of it is augmented at module level")
             return
         name = target.value
         old = self.env.get(name)
@@ -272,10 +303,22 @@ class _ModuleRun:
         self.bind(name, new)
 
     def changed(self, name: str | None, how: str) -> None:
-        """`name`'s lists may have been changed in place: every name holding one is unknown."""
+        """`name`'s lists may have been changed in place: every name holding one is unknown. A
+        function or class changed so (`f.__code__ = ...`, `setattr(K, "A", ...)`, handed to a
+        call) is unknown too: what it does or holds is no longer what its statement says."""
         found = self.env.get(name) if name is not None else None
+        if isinstance(found, (Function, Class)) and name is not None:
+            self.env[name] = Unknown(f"the {'class' if isinstance(found, Class) else 'function'} may be changed "
+                                     f"after its definition: {how}")
         if isinstance(found, Value):
             self.forget({id(x) for x in _lists_in(found.value)}, f"the list it holds may change: {how} (`{name}`)")
+
+    def escape(self, node: cst.BaseExpression, meaning: Meaning) -> None:
+        """A list put into a value the check does not follow (`D = {"x": L}`) may be changed
+        through it (`D["x"][0] = 1`), anywhere: every name holding it is unknown."""
+        if isinstance(meaning, Unknown):
+            for name in _held(node):
+                self.changed(name, "it is held by a value the check does not follow")
 
     def forget(self, lists: set[int], reason: str) -> None:
         if not lists:
@@ -311,7 +354,7 @@ class _ModuleRun:
             for el in target.elements:
                 self.delete(el.value)
         else:
-            self.changed(_root_name(target), "an item of it is deleted at module level")
+            self.changed(_root_name(target), f"{_part(target)} of it is deleted at module level")
 
     def note_calls(self, node: cst.CSTNode) -> None:
         """Lists a module-level call is given may be changed by it; `:=` binds names."""
@@ -361,6 +404,22 @@ def _changed_in_text(names: list[str], text: str) -> set[str]:
                rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
                rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
     return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
+
+
+def _attributes_set_in_text(names: list[str], text: str) -> dict[str, int]:
+    """Those of `names` whose attributes are set or deleted somewhere in the file (`f.__code__ =
+    ...`, `K.A += ...`, `setattr(K, ...)`, `delattr(K, ...)`, `del K.A`; in functions too:
+    they may run after the import, before the kernel) -> the line, in one pass over the text."""
+    if not names:
+        return {}
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = (rf"(?<![\w.])({alternatives})\s*\.\s*[^\W\d]\w*\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
+               rf"|\b(?:setattr|delattr)\s*\(\s*({alternatives})\b"
+               rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\.")
+    out: dict[str, int] = {}
+    for m in re.finditer(pattern, text):
+        out.setdefault(m.group(1) or m.group(2) or m.group(3), text.count("\n", 0, m.start()) + 1)
+    return out
 
 
 def _rebound_by_functions(text: str) -> dict[str, str]:
@@ -463,14 +522,15 @@ def _mutable(value: Any) -> bool:
     return isinstance(value, tuple) and any(_mutable(v) for v in value)
 
 
-def _lists_in(value: Any) -> Iterator[list]:
-    """The lists a value holds (itself included), through tuples and lists."""
-    if isinstance(value, list):
+def _lists_in(value: Any) -> Iterator[Any]:
+    """The lists, dicts and sets a value holds (itself included), through tuples, lists and
+    dicts: `D = {"x": L}; D["x"][0] = 1` changes `L`."""
+    if isinstance(value, (list, dict, set)):
         yield value
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            if isinstance(item, (list, tuple)):
-                yield from _lists_in(item)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    for item in items:
+        if isinstance(item, (list, tuple, dict, set)):
+            yield from _lists_in(item)
 
 
 def _split(value: Any, elements: list) -> list | None:
@@ -488,6 +548,14 @@ def _split(value: Any, elements: list) -> list | None:
     if len(items) < star + after:
         return None
     return items[:star] + [items[star:len(items) - after]] + items[len(items) - after:]
+
+
+def _part(target: cst.BaseExpression) -> str:
+    """What a target changes of the object it starts from: an item or an attribute."""
+    while isinstance(target, (cst.Attribute, cst.Subscript)) and isinstance(target.value, (cst.Attribute,
+                                                                                             cst.Subscript)):
+        target = target.value
+    return "an attribute" if isinstance(target, cst.Attribute) else "an item"
 
 
 def _root_name(node: cst.BaseExpression) -> str | None:
@@ -516,6 +584,24 @@ def _passed(node: cst.BaseExpression) -> list[str]:
         return [n for el in node.elements for n in _passed(el.value)]
     if isinstance(node, cst.IfExp):
         return _passed(node.body) + _passed(node.orelse)
+    return []
+
+
+def _held(node: cst.BaseExpression) -> list[str]:
+    """Names whose objects a value built by `node` may hold: the elements, keys and values of
+    displays, the arguments of calls, either arm of a conditional expression, through any
+    nesting (not the results of operations on them)."""
+    if isinstance(node, (cst.Name, cst.Subscript, cst.Attribute)):
+        return _passed(node)
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [n for el in node.elements for n in _held(el.value)]
+    if isinstance(node, cst.Dict):
+        return [n for el in node.elements for part in ((el.key, el.value) if isinstance(el, cst.DictElement)
+                                                      else (el.value,)) for n in _held(part)]
+    if isinstance(node, cst.Call):
+        return [n for arg in node.args for n in _held(arg.value)]
+    if isinstance(node, cst.IfExp):
+        return _held(node.body) + _held(node.orelse)
     return []
 
 

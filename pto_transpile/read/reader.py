@@ -110,7 +110,7 @@ class FileModel:
                 for dec in self.find(fn, cst.Decorator):
                     call = compiletime.jit_call(dec, self.pl)
                     if call is not None and fn not in kernel_nodes:
-                        names |= compiletime.read_jit(self, call).names
+                        names |= compiletime.read_jit(self, call, fn).names
         return frozenset(names)
 
     def instances(self, kernel: Kernel) -> compiletime.Instances:
@@ -233,7 +233,7 @@ class KernelReader:
         self.stored = frozenset(self.bindings)
         bound = {p.name.value for p in fn.params.params} | self.stored
         self.decorator, self.pipeline_kw = self._jit_decorator()
-        self.jit = compiletime.read_jit(file, compiletime.jit_call(self.decorator, file.pl))
+        self.jit = compiletime.read_jit(file, compiletime.jit_call(self.decorator, file.pl), fn)
         # A name the kernel binds is never a module constant inside it, and neither is a name
         # the JIT binds (a tiling-key field is a constant of each instance, not of the file).
         self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound | self.jit.names)

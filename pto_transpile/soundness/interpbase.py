@@ -94,6 +94,9 @@ class InterpreterBase:
         self._read_firsts: dict[int, tuple] = {}  #: id(loop) -> (loop, `loops.read_first` of its body)
         self._views: dict[int, tuple] = {}  #: id(tile) -> (tile, the tile as a view: `PythonSubset._view`)
         self._tile_args: dict[int, tuple] = {}  #: id(tile) -> (tile, what a vector function is given for it)
+        #: inside a stage invocation: the lists and dicts it made (by id), the only ones it may
+        #: change (`PythonSubset._kept_outside`); None outside stages
+        self._made: dict[int, Any] | None = None
         self.steps = 0
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names

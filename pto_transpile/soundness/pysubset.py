@@ -312,10 +312,12 @@ class PythonSubset(InterpreterBase):
                 self._element_access(obj, target, "W", ctx)
             elif isinstance(obj, TensorV):
                 self._gm_element(obj, target, "W", ctx)
-            elif isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-                index = self.eval(target.slice[0].slice.value, ctx)
-                if isinstance(index, int) and -len(obj) <= index < len(obj):
-                    obj[index] = value
+            else:
+                self._kept_outside(obj, target.value, target, ctx)
+                if isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+                    index = self.eval(target.slice[0].slice.value, ctx)
+                    if isinstance(index, int) and -len(obj) <= index < len(obj):
+                        obj[index] = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
             if isinstance(value, (tuple, list)) and len(value) == len(names):
@@ -324,6 +326,22 @@ class PythonSubset(InterpreterBase):
             else:
                 for t in names:
                     self.assign(t, UNKNOWN, ctx)
+
+    def _kept_outside(self, obj: Any, holder: cst.BaseExpression, node, ctx: Ctx) -> None:
+        """A stage that changes a list or dict it did not make (a module-level list, a default
+        argument, one it is handed), or an object the check does not follow, keeps a value past
+        its invocation: another stage, or its own next iteration, may read it there, and the
+        pipelined kernel runs those in another order. The ctx ring carries stage arguments and
+        struct fields only, so such a kernel is not followed."""
+        if self._made is None or isinstance(obj, (list, dict)) and id(obj) in self._made:
+            return
+        if isinstance(obj, (list, dict)) or is_unknown(obj):
+            what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
+            stage = ctx.scope[1] if ctx.scope is not None else "?"
+            raise CannotModel(f"stage `{stage}` changes `{self._code_of(holder)}`, {what} it did not make: "
+                              "a value kept there outlives the stage, and the pipeline does not carry it to a later "
+                              "stage or iteration; hand it on as a stage argument or a struct field", node,
+                              kind="construct")
 
     def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
         target = node.target
@@ -761,6 +779,8 @@ class PythonSubset(InterpreterBase):
             else:
                 out.append(value)
         made = tuple(out) if type(node) is cst.Tuple else out
+        if self._made is not None and type(made) is list:
+            self._made[id(made)] = made  # a list this stage invocation made: its own to change
         if self.periods_read and node in self._renaming().displays:
             self.sequences[id(made)] = made  # a certified tuple of tiles or event-id list
         return made
@@ -775,6 +795,8 @@ class PythonSubset(InterpreterBase):
                 out[key if isinstance(key, (int, str)) else ("?", i)] = self.eval(el.value, ctx)
             else:  # `**other`
                 out[("?", i)] = self.eval(el.value, ctx)
+        if self._made is not None:
+            self._made[id(out)] = out  # a dict this stage invocation made: its own to change
         return out
 
     def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
@@ -886,6 +908,9 @@ class PythonSubset(InterpreterBase):
             obj = self.eval(func.value, ctx)
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
+            local = isinstance(func.value, cst.Name) and func.value.value in ctx.env  # not a module's name
+            if func.attr.value in _MUTATING_METHODS and (isinstance(obj, (list, dict)) or is_unknown(obj) and local):
+                self._kept_outside(obj, func.value, node, ctx)
             return self._unknown_call(node, ctx)
         callee = self.eval(func, ctx)
         if isinstance(callee, FunctionV):
@@ -1037,14 +1062,18 @@ class PythonSubset(InterpreterBase):
                          for k, v in env.items())
             self.trace.invocations.append(Invocation(ctx.core, fn.name, number, seen, node))
             inner = ctx.child(env, ("stage", fn.name, number), [0])
+            made, self._made = self._made, {}
         else:
             inner = ctx.child(env)
+            made = self._made
         try:
             self.exec_block(fn.node.body.body, [inner])
         except FunctionReturn as ret:
             return ret.value
         except (LoopBreak, LoopContinue):
             raise CannotModel("`break`/`continue` outside a loop", fn.node) from None
+        finally:
+            self._made = made
         return None
 
     def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx, defaults: dict | None = None) -> dict:
@@ -1354,6 +1383,9 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
         for line in block.body)
 
 
+#: methods that change the list or dict they are called on
+_MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+                               "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "__imul__"})
 #: the builtins a choice's values may call: numbers of numbers, nothing else done
 _PURE_BUILTINS = frozenset({"min", "max", "abs"})
 
