@@ -53,6 +53,7 @@ from pto_transpile.soundness.values import (
     GroupV,
     OneBlock,
     Opaque,
+    OriginSym,
     Rebound,
     StructV,
     Sym,
@@ -581,7 +582,9 @@ class PythonSubset(InterpreterBase):
             return None
         kind = {(BLOCK_COUNT,): "count", ((BLOCK, 1),): "index"}.get(value.form, "other") if not value.const \
             else "index+1" if value.form == ((BLOCK, 1),) and value.const == 1 else "other"
-        return Opaque(("block", self._code_of(node), int(value), kind))
+        # the number with its form: two block values written alike (`c` rebound, a helper's
+        # parameter) are two values unless they are the same value
+        return Opaque(("block", self._code_of(node), OriginSym.of(value), kind))
 
     def _varies(self, *values: Any) -> bool:
         """Whether a value the run follows at one value stands for others (`values.run_time`):
@@ -1223,7 +1226,7 @@ def _first_named(value: Any, otherwise: Any) -> Any:
 
 
 def opaque_op(name: str, *values: Any) -> Opaque:
-    return Opaque(_canonical(("op", name, *(v.origin if isinstance(v, Opaque) else v for v in values))))
+    return Opaque(_canonical(("op", name, *(v.origin if isinstance(v, Opaque) else OriginSym.of(v) for v in values))))
 
 
 def _canonical(origin: tuple) -> tuple:

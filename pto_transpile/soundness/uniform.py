@@ -640,7 +640,8 @@ class Uniform:
             (isinstance(o, Opaque) and _same_on_every_block(o.origin))
             or (type(o) is int)
             or (isinstance(o, Sym) and not o.residue and not any(
-                is_block_value(v) or v[-1] == "blocks" or v in self.per_core or v[0] == "derived" for v, _ in o.form))
+                _per_block(v) or v[-1] == "blocks" or v in self.per_core or v[0] == "derived" and not block_only(v)
+                for v, _ in o.form))
             for o in parts)
 
     def unplaced(self) -> NonUniform | None:
@@ -690,7 +691,8 @@ class Uniform:
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
         """Do these GM offsets depend on the block (`spread` when they do)?"""
-        moves = any(isinstance(o, Sym) and any(is_block_value(v) or v[-1] == "blocks" or v in self.per_core
+        # the block count alone moves every block's place alike (`(num_cores - 1) * T`): not a move
+        moves = any(isinstance(o, Sym) and any(_per_block(v) or v[-1] == "blocks" or v in self.per_core
                                                for v, _ in o.form) for o in offsets)
         self.spread |= moves
         return moves

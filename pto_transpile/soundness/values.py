@@ -302,6 +302,31 @@ class Sym(int):
     __str__ = __repr__
 
 
+class OriginSym(Sym):
+    """A number of the run inside a run-time value's origin (`max(core_id * 2, z)`, a block value
+    named by its text): equal only to a number with the same value, form and residue, so that
+    values computed from different block values (`core_id * 2`, `core_id * 4`, both 0 at block
+    0) are different values. As a number it is the number of the run, as a `Sym` is."""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sym):
+            return int(self) == int(other) and self.form == other.form and self.residue == other.residue
+        return not self.form and int(self) == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(int(self)) if not self.form else hash((int(self), self.form, self.residue))
+
+    @classmethod
+    def of(cls, value: Any) -> Any:
+        """`value` as it stands in an origin: a `Sym` as an `OriginSym`, anything else itself."""
+        if isinstance(value, Sym) and not isinstance(value, OriginSym):
+            return cls(int(value), value.form, value.residue, value.const, value.moving)
+        return value
+
+
 def trip_root(stop: tuple) -> tuple[tuple, int]:
     """(root, c) for the stop of a loop of run-time trip count, `root + c`: a constant added to
     a run-time value (`pl.range(0, my_n + 1)`, a software pipeline's beats) is peeled off, so
