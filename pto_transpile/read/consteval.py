@@ -88,7 +88,18 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Is: operator.is_,
     cst.IsNot: operator.is_not,
 }
-_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int}
+def _sequence(kind: type) -> Callable[..., Any]:
+    """`list(...)` / `tuple(...)` of a sequence or range no longer than `MAX_ITEMS`
+    (`values=list(range(4))`); anything else is not folded."""
+    def make(items: Any = ()) -> Any:
+        if not isinstance(items, (list, tuple, range, str)) or len(items) > MAX_ITEMS:
+            raise ValueError("not a short sequence")
+        return kind(items)
+    return make
+
+
+_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
+                                            "range": range, "list": _sequence(list), "tuple": _sequence(tuple)}
 _NAMED = {"True": True, "False": False, "None": None}
 #: Limits of folding, shared with the soundness interpreter: the largest exponent,
 MAX_POWER = 4096

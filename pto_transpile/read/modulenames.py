@@ -535,7 +535,7 @@ def _lists_in(value: Any) -> Iterator[Any]:
 
 def _split(value: Any, elements: list) -> list | None:
     """The parts `a, *b, c = value` gives each target, or None when it would fail."""
-    if not isinstance(value, (tuple, list, str)):
+    if not isinstance(value, (tuple, list, str, range)):
         return None
     items = list(value)
     stars = [i for i, el in enumerate(elements) if isinstance(el, cst.StarredElement)]

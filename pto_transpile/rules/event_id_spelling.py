@@ -46,7 +46,7 @@ def _ids(fwd: str, **kw) -> str:
 INVALID = (
     _ids("[first_id, first_id + 1]", decls="").replace(
         "    x_db = pl.make_tile_group(", "    first_id = 0\n    x_db = pl.make_tile_group(", 1),
-    _ids("X_FWD", constants=ex.CONSTANTS + "\nX_FWD = list(range(2))"),  # bound to a call
+    _ids("X_FWD", constants=ex.CONSTANTS + "\nX_FWD = sorted([1, 0])"),  # bound to a call not folded
     _ids("list(range(2))"),
 )
 

@@ -32,7 +32,7 @@ proven.
 ## Example
 ```python
 class Key:
-    Mode = TilingKeyField(bits=4, values=list(range(16)))   # not an integer list the check can read
+    Mode = TilingKeyField(bits=4, values=[m for m in range(16)])   # not a list the check can read
     BlockM = TilingKeyField(bits=8, values=[16, 32, 64, 128, 256])
 ```
 
@@ -73,7 +73,7 @@ def _kernel(modes: str, valid: str = "", mark: str = "", field_mark: str = "") -
 INVALID = (
     # 16 x 5 = 80 combinations and no `is_valid`
     _kernel("[" + ", ".join(str(i) for i in range(16)) + "]", mark="  # E: PTO071"),
-    _kernel("list(range(16))", field_mark="  # E: PTO071"),
+    _kernel("[m for m in range(16)]", field_mark="  # E: PTO071"),
     _kernel("[0, 1]", _VALID_FN.format(test="mode == 2").replace(
         "    def is_valid(self, key):", "    def is_valid(self, key):  # E: PTO071")),
 )

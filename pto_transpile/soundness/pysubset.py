@@ -18,7 +18,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
-from pto_transpile.read.meaning import Function, Value
+from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness.events import AIC, Invocation
@@ -304,9 +304,11 @@ class PythonSubset(InterpreterBase):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, StructV):
                 obj.fields[target.attr.value] = value
-            elif (handle := _handle_in([value])) is not None:
+                return
+            if (handle := _handle_in([value])) is not None:
                 raise CannotModel(f"{_handle_words(handle)} is kept in `{self._code_of(target)}`, an object the check "
                                   "does not follow: pass it directly", target, kind="construct")
+            self._kept_outside(obj, target.value, target, ctx)  # `box.x = v` in a stage: state it keeps
         elif isinstance(target, cst.Subscript):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, (TileV, AnyTileV)):
@@ -336,13 +338,12 @@ class PythonSubset(InterpreterBase):
         struct fields only, so such a kernel is not followed."""
         if self._made is None or isinstance(obj, (list, dict)) and id(obj) in self._made:
             return
-        if isinstance(obj, (list, dict)) or is_unknown(obj):
-            what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
-            stage = ctx.scope[1] if ctx.scope is not None else "?"
-            raise CannotModel(f"stage `{stage}` changes `{self._code_of(holder)}`, {what} it did not make: "
-                              "a value kept there outlives the stage, and the pipeline does not carry it to a later "
-                              "stage or iteration; hand it on as a stage argument or a struct field", node,
-                              kind="construct")
+        what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
+        stage = ctx.scope[1] if ctx.scope is not None else "?"
+        raise CannotModel(f"stage `{stage}` changes `{self._code_of(holder)}`, {what} it did not make: "
+                          "a value kept there outlives the stage, and the pipeline does not carry it to a later "
+                          "stage or iteration; hand it on as a stage argument or a struct field", node,
+                          kind="construct")
 
     def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
         target = node.target
@@ -357,7 +358,7 @@ class PythonSubset(InterpreterBase):
                 self._gm_element(obj, target, "RW", ctx)
                 return
         old = self.eval(target, ctx)
-        value = self.eval(node.value, ctx)
+        value = self._operand(node.value, ctx)  # `cnt += core_id < rem`: the comparison is 1 or 0
         self.assign(target, self._binop(AUGMENTED.get(type(node.operator)), old, value, node), ctx)
 
     # expressions ---------------------------------------------------------------------------
@@ -938,7 +939,35 @@ class PythonSubset(InterpreterBase):
                               f"{_handle_words(handle)} it is given: call `pl` ops directly or through the "
                               "file's own functions", node, kind="construct")
         _no_functions(self._code_of(node.func), [*pos, *kw.values()], node)
+        if self._made is not None:
+            self._unknown_call_in_stage(node, [*pos, *kw.values()], ctx)
         return UNKNOWN
+
+    def _unknown_call_in_stage(self, node: cst.Call, args: list, ctx: Ctx) -> None:
+        """A call the check does not run, inside a stage, may keep a value past the invocation
+        in what it is given or in the object it is a method of (`setattr(box, "x", v)`,
+        `operator.setitem(box, 0, v)`, `put = box.__setitem__; put(0, v)`, `queue.append(v)`,
+        `gen.send(v)`): allowed only on numbers and strings, through a function of an imported
+        module (`math.ceil(x)`) or a builtin."""
+        if isinstance(node.func, cst.Name) and node.func.value == "getattr" and self.file.meaning("getattr") is None \
+                and len(args) in (2, 3) and isinstance(args[1], str) and not args[1].startswith("__"):
+            return  # reading an attribute keeps nothing (what the result is called with is judged there)
+        made = [a for a in args if isinstance(a, (list, dict)) and id(a) in (self._made or {})]
+        plain = all(isinstance(a, (int, float, str, Opaque, Symbol)) or a is None or any(a is m for m in made)
+                    for a in args)
+        root: cst.BaseExpression = node.func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        meaning = self.file.meaning(root.value) if isinstance(root, cst.Name) else None
+        callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and (
+            meaning is None and root is node.func or isinstance(meaning, Unknown) and meaning.imported
+            or root is node.func and isinstance(meaning, Class) and _plain_class(meaning.node))
+        if not (plain and callee_free):
+            stage = ctx.scope[1] if ctx.scope is not None else "?"
+            raise CannotModel(f"stage `{stage}` calls `{self._code_of(node.func)}`, which the check does not run, "
+                              "with values it may keep past the stage (an object, a list, a method of a value): "
+                              "the pipeline does not carry such state to a later stage or iteration; hand values on "
+                              "as stage arguments or struct fields", node, kind="construct")
 
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
         pos: list = []
@@ -1242,6 +1271,31 @@ def _canonical(origin: tuple) -> tuple:
     return origin
 
 
+def _plain_class(node: Any) -> bool:
+    """A class of the file with no method, base or decorator: making one runs nothing of its own."""
+    return isinstance(node, cst.ClassDef) and not node.bases and not node.keywords and not node.decorators \
+        and not any(isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) for stmt in node.body.body)
+
+
+def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
+    """`del x[i]` / `del x.a` in a stage changes what it did not make, as an assignment would."""
+    targets = small.target.elements if isinstance(small.target, (cst.Tuple, cst.List)) else [small.target]
+    for t in targets:
+        target = t.value if isinstance(t, cst.BaseElement) else t
+        if isinstance(target, (cst.Subscript, cst.Attribute)):
+            self._kept_outside(self.eval(target.value, ctx), target.value, target, ctx)
+
+
+def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -> None:
+    """`global x` / `nonlocal x` in a stage (or what it calls): the names it binds outlive it."""
+    if self._made is not None:
+        stage = ctx.scope[1] if ctx.scope is not None else "?"
+        names = ", ".join(f"`{n.name.value}`" for n in small.names)
+        raise CannotModel(f"stage `{stage}` binds {names} outside its own frame (`{type(small).__name__.lower()}`): "
+                          "a value kept there outlives the stage, and the pipeline does not carry it to a later stage "
+                          "or iteration; hand it on as a stage argument or a struct field", small, kind="construct")
+
+
 def _raise(exc: type[LoopBreak] | type[LoopContinue]) -> Callable:
     def run(self, small, ctx) -> None:
         raise exc(small)
@@ -1269,6 +1323,9 @@ _SMALL_STATEMENTS: dict[type, Callable] = {
     cst.Break: _raise(LoopBreak),
     cst.Continue: _raise(LoopContinue),
     cst.Assert: lambda self, small, ctx: self.eval(small.test, ctx),  # its test runs, as Python runs it
+    cst.Del: _delete,
+    cst.Global: _rebinding,
+    cst.Nonlocal: _rebinding,
 }
 
 _EVAL: dict[type, Callable] = {
@@ -1459,14 +1516,23 @@ def _same_value(a: Any, b: Any) -> bool:
     return type(a) is type(b) and type(a) in (int, float) and a == b
 
 
-def _one_block(left: Any, right: Any) -> Fraction | None:
+def _one_block(left: Any, right: Any) -> Fraction | str | None:
     """`core_id == c`: the block index (alone, scaled: `k * b + e`) against a plain number; the
-    block `b` it singles out, or None."""
+    block `b` it singles out. `core_id == num_cores - 1` (the index plus `a` against the block
+    count plus `b`, `b - a == -1`): the last block, `LAST_BLOCK`. None for any other test."""
     for index, other in ((left, right), (right, left)):
         if isinstance(index, Sym) and len(index.form) == 1 and index.form[0][0] == BLOCK \
                 and isinstance(other, int) and not isinstance(other, bool) and not getattr(other, "form", ()):
             return Fraction(int(other) - index.const, index.form[0][1])
+        if isinstance(index, Sym) and index.form == ((BLOCK, 1),) and not index.residue and isinstance(other, Sym) \
+                and other.form == (BLOCK_COUNT,) and not other.residue and other.const - index.const == -1:
+            return LAST_BLOCK
     return None
+
+
+#: the block `core_id == num_cores - 1` singles out (`_one_block`): another than any numbered one
+#: unless there is one block, where a write under it and one under `core_id == 0` are one block's
+LAST_BLOCK = "last"
 
 
 def _tells_blocks_apart(left: Any, right: Any) -> bool:

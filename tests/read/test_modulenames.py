@@ -52,6 +52,8 @@ def unknown(text: str, name: str) -> str:
     ("MODE = 1\nif MODE == 0:\n    N = 1\nelif MODE == 1:\n    N = 2\nelse:\n    N = 3\n", "N", 2),
     ("IDS = [0, 1]\nIDS = IDS + [2]\n", "IDS", [0, 1, 2]),
     ("IDS = [0, 1]\nIDS += [2]\n", "IDS", [0, 1, 2]),
+    ("A, B = range(2)\n", "B", 1),
+    ("VALUES = list(range(1, 4))\n", "VALUES", [1, 2, 3]),
 ])
 def test_names_end_with_the_value_of_their_last_binding(text, name, want):
     assert value(text, name) == want
@@ -84,7 +86,7 @@ def test_a_right_hand_side_sees_the_names_as_bound_at_that_point_bump_allocator(
     ("N = 4\nfrom sizes import *\n", "N", "import *"),
     ("import os\nN = int(os.environ['N'])\n", "N", "attribute access"),
     ("N = 4\n(M := 5)\n", "M", "`:=`"),
-    ("A, B = range(2)\n", "B", "function calls"),
+    ("A, B = sorted((1, 0))\n", "B", "function calls"),
     ("A, B = 1, 2, 3\n", "A", "cannot split"),
     ("N = 4\nglobals()['N'] = 5\n", "N", "`globals()`"),
     ("N = 4\nexec('N = 5')\n", "N", "`exec()`"),

@@ -72,6 +72,8 @@ ACCEPTED["the last block's end"] = (LAST + "    end = n_blocks if core_id == num
 # refused before although valid: one more counted as a truth value (the comparison is 1 or 0 in
 # arithmetic: the choice `(1 if core_id < rem else 0)`), the remainder written by hand, `divmod`
 ACCEPTED["balanced, one more as a truth value"] = BALANCED + "    cnt = base + (core_id < rem)\n" + TASKS
+ACCEPTED["balanced, one more added as a truth value"] = (BALANCED + "    cnt = base\n    cnt += core_id < rem\n"
+                                                    + TASKS)
 ACCEPTED["balanced, one more as a truth value first"] = BALANCED + "    cnt = (rem > core_id) + base\n" + TASKS
 ACCEPTED["balanced, the remainder by subtraction"] = (
     "    base = n_blocks // num_cores\n    rem = n_blocks - base * num_cores\n"

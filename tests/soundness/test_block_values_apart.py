@@ -100,3 +100,34 @@ def test_the_same_block_value_computed_twice_is_one_value():
     for b in (1, 2, 3, 5):
         assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=b).rows] == ["ok", "ok"]
     assert found == [], found
+
+
+def _guarded_store(test: str, place: str) -> tuple:
+    return (_STAGE4, _STAGE4 + f"    if {test}:\n        with pl.section_vector():\n"
+                               "            r = relu_vec_db.next()\n"
+                               f"            pl.store(scr, r, [{place} * TILE + sub_id * TILE_HALF, 0])\n")
+
+
+_PER_CORE = "    for ki in pl.range(core_id, N_ITER, num_cores):\n"
+
+
+def test_a_store_by_the_last_block_alone_is_one_blocks():
+    # refused once the block count stopped moving places: `core_id == num_cores - 1` singles out
+    # one block (the last), as `core_id == 0` does
+    text = demo(_PER_CORE, _SCR, _guarded_store("core_id == num_cores - 1", "(num_cores - 1)"), tiles=4)
+    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == []
+    code = transpile(text, path="k.py").code
+    for b in (1, 2, 3, 4):
+        assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=b).rows] == ["ok", "ok"]
+
+
+def test_the_last_block_and_block_zero_storing_one_place_are_two_blocks():
+    store = _guarded_store("core_id == num_cores - 1", "(num_cores - 1)")
+    other = _guarded_store("core_id == 0", "(num_cores - 1)")[1][len(_STAGE4):].replace("r = ", "r0 = ").replace(
+        "scr, r,", "scr, r0,")
+    both = (store[0], store[1] + other)
+    text = demo(_PER_CORE, _SCR, both, tiles=4)
+    found = [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert [code for code, _ in found] == [codes.PIPELINE_NOT_PROVEN] and "two blocks" in found[0][1], found
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    assert "race" in [row.verdict for row in verify(text, code, "pipeline_demo_kernel", block_dim=2).rows]

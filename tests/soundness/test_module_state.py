@@ -163,6 +163,55 @@ def test_a_stage_keeping_a_value_in_a_list_it_did_not_make_is_refused(name):
     assert "changes `" in errors[0][1] and "it did not make" in errors[0][1], errors
 
 
+def smuggled(pre: str, write: str, read: str) -> str:
+    """factor_in_struct.py whose reading stage keeps `factors[ki]` by `write` (module code `pre`)
+    instead of in the struct, and whose scaling stage takes its factor by `read`."""
+    return edited(STRUCT, [("N = 4\n", "N = 4\n" + pre), ("    st.factor = factors[ki]\n", write),
+                           (_STORE, _STORE + read)])
+
+
+_BOX = "class Box:\n    x = 0.0\n\n\nBOX = Box()\n"
+#: a second probe's ways around the rule above, each accepted and wrong (`ok/mismatch`) at 1 block
+SMUGGLED = {
+    "global": smuggled("FACTOR = 0.0\n", "    global FACTOR\n    FACTOR = factors[ki]\n", "    factor = FACTOR\n"),
+    "an attribute of a module-level object": smuggled(_BOX, "    BOX.x = factors[ki]\n", "    factor = BOX.x\n"),
+    "setattr": smuggled(_BOX, "    setattr(BOX, 'x', factors[ki])\n", "    factor = getattr(BOX, 'x')\n"),
+    "list.__setitem__": smuggled("BOX = [0.0]\n", "    list.__setitem__(BOX, 0, factors[ki])\n",
+                                 "    factor = BOX[0]\n"),
+    "operator.setitem": smuggled("import operator\nBOX = [0.0]\n", "    operator.setitem(BOX, 0, factors[ki])\n",
+                                 "    factor = BOX[0]\n"),
+    "append to an unknown list": smuggled("BOX = list()\n", "    BOX.append(factors[ki])\n", "    factor = BOX[-1]\n"),
+    "a deque": smuggled("from collections import deque\nBOX = deque()\n", "    BOX.append(factors[ki])\n",
+                        "    factor = BOX.pop()\n"),
+    "del": smuggled("BOX = [float(v) for v in range(1, 200)]\n", "    del BOX[0]\n", "    factor = BOX[0]\n"),
+    "dict.update": smuggled("BOX = {'x': 0.0}\n", "    dict.update(BOX, x=factors[ki])\n", "    factor = BOX['x']\n"),
+    "a class attribute": smuggled("class Box:\n    x = 0.0\n\n\n", "    Box.x = factors[ki]\n", "    factor = Box.x\n"),
+    "a function attribute": smuggled("def box():\n    return 0\n\n\n", "    box.x = factors[ki]\n",
+                                     "    factor = box.x\n"),
+    "a bound method": smuggled("BOX = [0.0]\n", "    put = BOX.__setitem__\n    put(0, factors[ki])\n",
+                               "    factor = BOX[0]\n"),
+    "a method setting self.x": smuggled("class Box:\n    x = 0.0\n\n    def put(self, v):\n        self.x = v\n\n\n"
+                                        "BOX = Box()\n", "    BOX.put(factors[ki])\n", "    factor = BOX.x\n"),
+    "a generator": smuggled("def _keeper():\n    v = 0.0\n    while True:\n        got = yield v\n"
+                            "        if got is not None:\n            v = got\n\n\nKEEP = _keeper()\nnext(KEEP)\n",
+                            "    KEEP.send(factors[ki])\n", "    factor = next(KEEP)\n"),
+    "setattr on the struct": smuggled("", "    setattr(st, 'factor', factors[ki])\n", ""),
+}
+
+
+@pytest.mark.parametrize("name", list(SMUGGLED))
+def test_state_a_stage_keeps_by_any_other_way_is_refused(name):
+    errors = _errors(SMUGGLED[name])
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
+    assert "stage `read_factor`" in errors[0][1] and "outlives the stage" in errors[0][1] or \
+        "may keep past the stage" in errors[0][1], errors
+
+
+@pytest.mark.parametrize("name", ["an attribute of a module-level object", "setattr on the struct"])
+def test_the_emulator_shows_the_smuggled_value_arrives_late(name):
+    assert _verdicts(SMUGGLED[name]) == ["ok", "mismatch"]
+
+
 def test_the_emulator_shows_the_value_kept_in_a_module_list_arrives_late():
     assert _verdicts(STATE["a module-level list"])[-1] == "mismatch"
 
@@ -188,3 +237,12 @@ def test_a_hand_pipelined_kernel_under_a_list_changed_through_a_dict_is_not_take
                           + "                if EARLY[0] == 0:\n    " + free)])
     found = [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.severity != "note"]
     assert [code for code, _ in found] == [codes.HAND_SYNC_UNDECIDED], found
+
+
+def test_values_by_list_of_range_are_listed():
+    # refused before as "not compile-time constants"; `list(range(2))` is [0, 1], and the instance
+    # A = 1 is proven (here: refused, with the defect under `A == 1`)
+    cls = "class K:\n    A = TilingKeyField(bits=1, values=list(range(2)))\n\n"
+    assert _errors(keyed(cls, "False")) == []
+    ((code, message),) = _errors(keyed(cls, "A == 1"))
+    assert code == codes.PIPELINE_NOT_PROVEN and "A=1" in message
