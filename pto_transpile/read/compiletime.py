@@ -22,7 +22,8 @@ import libcst as cst
 
 from pto_transpile.read import partial
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
-from pto_transpile.read.meaning import Class, Meaning, Unknown, Value
+from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
+from pto_transpile.read.walk import iter_nodes
 
 #: Instances of one kernel the analysis follows; past it a diagnostic says so (PTO071).
 MAX_INSTANCES = 64
@@ -49,6 +50,9 @@ class TilingKey:
     #: the module names as bound when the class statement ran (None: not known), which its
     #: body and the defaults of `is_valid` saw
     scope: dict[str, Meaning] | None = None
+    #: the names `is_valid`'s defaults are computed over: the class body's before the `def`, then
+    #: the module's (as bound at the end, and when the class ran: None when not known)
+    defaults_env: tuple = (None, None)
 
 
 @dataclass
@@ -124,7 +128,11 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     if isinstance(cls, partial.Verbatim):
         raise partial.ReadWhole(f"the tiling-key class `{cls.name}` was kept as text")
     key = TilingKey(cls.name.value, cls, scope=file.names.scopes.get(cls))
-    problem = _unread_body(cls)
+    problem = _unread_body(file, cls) or _changed_elsewhere(file, cls)
+    # the class body's own names come first in what it computes (`MAX = 4; A = ...(values=list(range(MAX)))`)
+    now: dict[str, Meaning] = {}
+    then: dict[str, Meaning] = {}
+    envs = (ChainMap(now, file.names.meanings), ChainMap(then, key.scope) if key.scope is not None else None)
     for stmt in cls.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -133,11 +141,20 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
                     target, value = small.targets[0].target, small.value
                 elif isinstance(small, cst.AnnAssign):
                     target, value = small.target, small.value
-                if isinstance(target, cst.Name) and isinstance(value, cst.Call) and _is_key_field(value):
-                    key.fields.append(_key_field(file, target.value, value, key.scope))
+                if not isinstance(target, cst.Name) or value is None:
+                    continue
+                if isinstance(value, cst.Call) and _is_key_field(file, value):
+                    key.fields.append(_key_field(file, target.value, value, *envs))
+                    now[target.value] = then[target.value] = Unknown("a tiling-key field")
+                else:
+                    now[target.value] = _meaning_in(file, envs[0], value)
+                    then[target.value] = _meaning_in(file, envs[1], value) if envs[1] is not None else now[target.value]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
             key.is_valid = stmt
-    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
+            key.defaults_env = (ChainMap(dict(now), file.names.meanings),
+                                ChainMap(dict(then), key.scope) if key.scope is not None else None)
+    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object" and file.meaning("object") is None)
+           for b in cls.bases):
         return key, f"class `{key.name}` derives from another class, whose fields are not read"
     if problem:
         return key, f"class `{key.name}` {problem}"
@@ -146,7 +163,43 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     return key, ""
 
 
-def _unread_body(cls: cst.ClassDef) -> str:
+#: Special methods and attributes whose definition or change alters what the JIT reads of a key
+#: class or of `K().is_valid` (`__repr__` and the like do not).
+_CHANGING = frozenset({
+    "__init__", "__new__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__init_subclass__",
+    "__set_name__", "__post_init__", "__class_getitem__", "__prepare__", "__call__", "__get__", "__set__",
+    "__bases__", "__class__", "__dict__", "__mro__",
+})
+
+
+def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
+    """Why the class the statement made may not be what the JIT reads ("" when nothing in the
+    file can change it): an attribute named as one of its fields, `is_valid` or a special one
+    set or deleted anywhere in the file, on any object (`K2 = K; K2.A = ...`, `type(k).A =
+    ...`, `setattr` by a computed name), or the class handed to a call that is not a function
+    of this file (whose body that scan reads) nor a builtin that changes nothing."""
+    effects = file.names.effects
+    names = [t for stmt in cls.body.body if isinstance(stmt, cst.SimpleStatementLine)
+             for small in stmt.body if isinstance(small, (cst.Assign, cst.AnnAssign))
+             for t in (_target_names(small.target) if isinstance(small, cst.AnnAssign)
+                       else [n for target in small.targets for n in _target_names(target.target)])]
+    hit = effects.attribute_set([*names, "is_valid", *sorted(_CHANGING)])
+    if hit is not None:
+        attr, line = hit
+        what = "an attribute by a computed name" if attr == "*" else f"an attribute named `{attr}`"
+        return f"may be changed after its statement: the file sets {what} (line {line})"
+    name = cls.name.value
+    pl_names = {file.pl.module_ref or "pl", *getattr(file.pl, "aliases", ())}
+    for callee in sorted(effects.handed.get(name, ())):
+        head = callee.partition(".")[0]
+        if head in pl_names and file.pl.path(cst.parse_expression(callee)) is not None:
+            continue  # `pl.jit(tiling_key=K)`: the JIT reads it
+        if not (callee == head and isinstance(file.meaning(head), Function)):
+            return f"is handed to `{callee or 'a call'}`, which may change it"
+    return ""
+
+
+def _unread_body(file, cls: cst.ClassDef) -> str:
     """Why the class body may make the JIT read other fields or another `is_valid` than its
     statements say ("" when it cannot): a metaclass, a special method (`__init__` may set
     `self.is_valid`), a name bound twice (`is_valid = lambda ...` after the `def`), a statement
@@ -162,14 +215,15 @@ def _unread_body(cls: cst.ClassDef) -> str:
                     names += [n for t in small.targets for n in _target_names(t.target)]
                 elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
                     names += _target_names(small.target)
-                elif not isinstance(small, (cst.Pass, cst.Expr)):
+                elif not (isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(
+                        small.value, (cst.SimpleString, cst.ConcatenatedString))):  # a docstring
                     return f"runs a `{type(small).__name__}` statement in its body, which the check does not follow"
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             name = stmt.name.value
-            if name.startswith("__") and name.endswith("__"):
+            if name in _CHANGING:
                 return f"defines `{name}`, which may change what the JIT reads of it"
-            if name == "is_valid" and any(not (isinstance(d.decorator, cst.Name)
-                                                   and d.decorator.value == "staticmethod") for d in stmt.decorators):
+            if name == "is_valid" and any(not (isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                                                   and file.meaning("staticmethod") is None) for d in stmt.decorators):
                 return "decorates `is_valid`, so the check cannot tell what the JIT calls"
             names.append(name)
         else:
@@ -178,6 +232,9 @@ def _unread_body(cls: cst.ClassDef) -> str:
             if name in seen:
                 return f"binds `{name}` twice in its body"
             seen.add(name)
+        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and any(
+                isinstance(n, cst.NamedExpr) for n in iter_nodes(stmt)):
+            return "binds a name by `:=` in its body"
     return ""
 
 
@@ -191,21 +248,35 @@ def _target_names(target: cst.BaseExpression) -> list[str]:
     return ["?"]  # an attribute or item: nothing the class reads by a name
 
 
-def _is_key_field(value: cst.Call) -> bool:
+def _is_key_field(file, value: cst.Call) -> bool:
+    """A call of PyPTO's `TilingKeyField` (imported; not a name the file binds to its own)."""
     func = value.func
     leaf = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return leaf == "TilingKeyField"
+    root = func
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    meaning = file.meaning(root.value) if isinstance(root, cst.Name) else None
+    return leaf == "TilingKeyField" and (meaning is None or isinstance(meaning, Unknown) and meaning.imported)
 
 
-def _key_field(file, name: str, call: cst.Call, scope: dict | None) -> KeyField:
+def _meaning_in(file, env, node: cst.BaseExpression) -> Meaning:
+    try:
+        return Value(ConstEvaluator(env, file.pl.path).eval(node))
+    except NotConstant as exc:
+        return Unknown(exc.cause)
+
+
+def _key_field(file, name: str, call: cst.Call, now, then) -> KeyField:
+    """A field's values over the names as bound at the end of the module (`now`) and when the
+    class statement ran (`then`, None when not known): they must agree."""
     values_node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "values"), None)
     if values_node is None:
         return KeyField(name, None, call, "it has no `values=`")
     try:
-        values = file.evaluator.eval(values_node)
+        values = ConstEvaluator(now, file.pl.path).eval(values_node)
     except NotConstant as exc:
         return KeyField(name, None, values_node, f"its values are not compile-time constants ({exc.reason})")
-    if scope is not None and _as_then(file, scope, values_node) != values:
+    if then is not None and _as_then(file, then, values_node) != values:
         return KeyField(name, None, values_node, "its values are computed from names bound to other values after "
                                                  "the class (the class body saw the values they had then)")
     if (not isinstance(values, (list, tuple)) or not values or len(set(values)) != len(values)
@@ -309,7 +380,7 @@ class _Search:
         known: dict[str, Meaning] = {}
         for i, f in enumerate(fields):
             known[f.name] = Value(chosen[i]) if i < len(chosen) else Unknown("not chosen yet")
-        return _is_valid(self.file, fn, [known[f.name] for f in fields], self.key.scope)
+        return _is_valid(self.file, fn, [known[f.name] for f in fields], self.key.defaults_env)
 
 
 #: a value the evaluator could not compute
@@ -325,21 +396,23 @@ def _as_then(file, scope: dict, node: cst.BaseExpression) -> Any:
         return _NOT_CONSTANT
 
 
-def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning], scope: dict | None = None) -> bool | None:
+def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning], defaults: tuple = (None, None)) -> bool | None:
     """Run `is_valid(self, key)` over plain statements; None when it cannot be followed.
-    Its defaults are what the `def` computed in the class body (`scope`): a default whose
-    names were rebound after the class is unknown."""
+    Its defaults are what the `def` computed in the class body (`defaults`: over the names then
+    and at the end of the module): a default whose names were rebound after the class is unknown."""
     params = [p.name.value for p in fn.params.params]
-    if not params:
-        return None
+    if not params or fn.params.posonly_params or isinstance(fn.params.star_arg, cst.Param) \
+            or fn.params.star_kwarg is not None:
+        return None  # `is_valid(self, *args)`: which parameter the key is in is not read here
     local: dict[str, Meaning] = {p: Unknown("a parameter of is_valid") for p in params}
     for p in fn.params.params:  # a parameter the JIT does not pass keeps its default
         if p.default is not None:
+            now, then = defaults if defaults[0] is not None else (file.names.meanings, None)
             try:
-                value = file.evaluator.eval(p.default)
+                value = ConstEvaluator(now, file.pl.path).eval(p.default)
             except NotConstant:
                 continue
-            if scope is None or _as_then(file, scope, p.default) == value:
+            if then is None or _as_then(file, then, p.default) == value:
                 local[p.name.value] = Value(value)
     # the JIT calls `key_class().is_valid(key)`: the key is the first parameter after `self`
     static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in fn.decorators)

@@ -15,8 +15,10 @@ never an earlier value:
 - a `global` declaration in any function or class (it may run at any time after import);
 - `del NAME`;
 - a list changed in place (a mutating method call or an item assignment anywhere in the
-  file, a module-level call that is given it, `+=` through another name of the same list):
-  every name holding that list;
+  file, a call that is given it, a value holding it, `+=` through another name of the same
+  list): every name holding that list (`effects.py` reads the whole file for these);
+- every function, when the file sets `__code__`, `__defaults__` and the like of any object;
+- a `def` or `class` under a decorator other than `pl`'s and `dataclasses.dataclass`;
 - `globals()`, `vars()`, `locals()`, `exec`, `eval`, `__import__`, `importlib.import_module`,
   `sys.modules` (however `sys` is imported), `f_globals`, `f_locals`, `__globals__` or
   `__dict__` anywhere in the file: every name;
@@ -37,6 +39,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.effects import ANY, FUNCTION_ATTRIBUTES, MUTATING_METHODS, PURE_BUILTINS, Effects, effects
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.walk import children
@@ -47,18 +50,9 @@ _UNCERTAIN: dict[type, str] = {
     cst.Try: "a module-level `try` statement", cst.TryStar: "a module-level `try` statement",
     cst.With: "a module-level `with` block", cst.Match: "a module-level `match` statement",
 }
-#: Builtins that never change the lists they are given (when the file does not rebind them).
-_PURE_BUILTINS = frozenset({
-    "len", "min", "max", "abs", "int", "float", "bool", "str", "repr", "tuple", "list", "sorted", "reversed",
-    "range", "sum", "any", "all", "enumerate", "zip", "isinstance", "print", "hash", "id", "round", "divmod",
-    "pow", "hex", "oct", "bin", "ord", "chr", "format", "type", "set", "frozenset", "dict",
-})
-_MUTATING_METHODS = ("append|extend|insert|pop|remove|clear|sort|reverse|__setitem__|__delitem__|__iadd__|__imul__"
-                     "|update|setdefault|popitem|add|discard|difference_update|intersection_update"
-                     "|symmetric_difference_update|__ior__")
-#: Decorators (besides `pl`'s) that return the class they are given.
-_KEEPING_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass"})
-_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([^\W\d]\w*(?:[ \t]*,[ \t]*[^\W\d]\w*)*)", re.M)
+_MUTATING_METHODS = "|".join(sorted(MUTATING_METHODS))
+#: Decorators (besides `pl`'s) that return the class they are given, by the full name of the import.
+_KEEPING_DECORATORS = frozenset({"dataclasses.dataclass"})
 _CALL_AFTER = re.compile(r"\s*\(")
 
 
@@ -75,6 +69,8 @@ class ModuleNames:
     #: functions whose defaults mention a name that means something else once the module has
     #: run than when the `def` ran (vector functions are evaluated from their text: `vfextent`)
     stale_defaults: set[str] = field(default_factory=set)
+    #: what the whole file may do to module-level objects (`effects.py`)
+    effects: Effects = field(default_factory=Effects)
     #: a module-level `class`, or a decorated `def` -> the names as bound when its statement ran:
     #: what its class body and its decorators' arguments saw (`tiling_key=K`, `values=VALS`)
     scopes: dict[cst.CSTNode, dict[str, Meaning]] = field(default_factory=dict)
@@ -98,20 +94,27 @@ class ModuleNames:
         return {n: m.node for n, m in self.meanings.items() if isinstance(m, Function)}
 
 
-def evaluate(module: cst.Module, pl_path: Callable, text: str) -> ModuleNames:
-    """Work out the module body top to bottom (see the module docstring)."""
+def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | None = None) -> ModuleNames:
+    """Work out the module body top to bottom (see the module docstring); `trees`: Python's tree
+    of every top-level statement, which `effects.py` reads for what the whole file does."""
     run = _ModuleRun(pl_path)
     run.block(list(module.body))
-    names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes)
-    for name, reason in _rebound_by_functions(text).items():
-        names.meanings[name] = Unknown(reason)
+    found = effects(trees if trees is not None else ast.parse(text).body, run.env, run.pure_callee)
+    names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
+    for name, line in found.globals.items():
+        names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})")
     _forget_changed_lists(run, text)
-    for name, line in _attributes_set_in_text([n for n, m in run.env.items() if isinstance(m, (Function, Class))],
-                                              text).items():
-        kind = "class" if isinstance(run.env[name], Class) else "function"
-        run.env[name] = Unknown(f"the {kind} may be changed after its definition: an attribute of it is set "
-                                f"(line {line})")
-    dynamic = _dynamic_namespace(text)
+    for name, (line, how) in found.touched.items():
+        run.changed(name, f"{how} (line {line})")
+    hit = found.attribute_set(sorted(FUNCTION_ATTRIBUTES))
+    if hit is not None:
+        attr, line = hit
+        what = "an attribute by a computed name" if attr == ANY else f"`{attr}`"
+        for name, meaning in list(run.env.items()):
+            if isinstance(meaning, Function):
+                run.env[name] = Unknown(f"the file sets {what} of some object (line {line}), which may change what "
+                                        "a function does")
+    dynamic = _dynamic_namespace(text) or _reached_namespace(found, run.env)
     if dynamic:
         reason = f"the file changes module names at run time through `{dynamic}`"
         names.meanings = {n: Unknown(reason) for n in names.meanings}
@@ -134,6 +137,8 @@ class _ModuleRun:
         #: function name -> what each name its defaults mention meant when the `def` ran
         self.default_names: dict[str, dict[str, Meaning | None]] = {}
         self.scopes: dict[cst.CSTNode, dict[str, Meaning]] = {}
+        #: name -> the dotted name of what the import that bound it (still bound) imported
+        self.origins: dict[str, str] = {}
         #: every list a name has held (kept alive, so that ids stay theirs)
         self.lists_held: dict[str, dict[int, Any]] = {}
 
@@ -178,9 +183,26 @@ class _ModuleRun:
         for decorator in stmt.decorators:
             self.note_calls(decorator.decorator)
             node = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
-            if self.pl_path(node) is None and _dotted_text(node) not in _KEEPING_DECORATORS:
+            if self.pl_path(node) is None and self.imported_as(_dotted_text(node)) not in _KEEPING_DECORATORS:
                 return Unknown(f"it is bound to what its decorator `@{_dotted_text(node)}` returns")
         return meaning
+
+    def pure_callee(self, dotted: str) -> bool:
+        """A call through `dotted` changes nothing it is given: a `pl` op, PyPTO's `TilingKeyField`."""
+        node: cst.BaseExpression = cst.Name(dotted.split(".")[0])
+        for part in dotted.split(".")[1:]:
+            node = cst.Attribute(node, cst.Name(part))
+        return self.pl_path(node) is not None or self.imported_as(dotted).endswith(".TilingKeyField")
+
+    def imported_as(self, dotted: str) -> str:
+        """The full name a dotted name stands for through the imports so far (`dataclass` after
+        `from dataclasses import dataclass`: `dataclasses.dataclass`); "" when its head is not
+        an import still bound (a name the file binds itself is not the import)."""
+        head, _, rest = dotted.partition(".")
+        origin = self.origins.get(head)
+        if origin is None:
+            return ""
+        return f"{origin}.{rest}" if rest else origin
 
     def if_(self, stmt: cst.If) -> None:
         self.note_calls(stmt.test)
@@ -247,6 +269,7 @@ class _ModuleRun:
     # bindings ------------------------------------------------------------------------
     def bind(self, name: str, meaning: Meaning) -> None:
         self.env[name] = meaning
+        self.origins.pop(name, None)  # an import (re)binds it after this: `import_`
         if isinstance(meaning, Value):
             held = self.lists_held.setdefault(name, {})
             for lst in _lists_in(meaning.value):
@@ -303,13 +326,9 @@ class _ModuleRun:
         self.bind(name, new)
 
     def changed(self, name: str | None, how: str) -> None:
-        """`name`'s lists may have been changed in place: every name holding one is unknown. A
-        function or class changed so (`f.__code__ = ...`, `setattr(K, "A", ...)`, handed to a
-        call) is unknown too: what it does or holds is no longer what its statement says."""
+        """`name`'s lists may have been changed in place: every name holding one is unknown.
+        (A function or class is judged by the attributes the file sets: `effects.py`.)"""
         found = self.env.get(name) if name is not None else None
-        if isinstance(found, (Function, Class)) and name is not None:
-            self.env[name] = Unknown(f"the {'class' if isinstance(found, Class) else 'function'} may be changed "
-                                     f"after its definition: {how}")
         if isinstance(found, Value):
             self.forget({id(x) for x in _lists_in(found.value)}, f"the list it holds may change: {how} (`{name}`)")
 
@@ -346,6 +365,11 @@ class _ModuleRun:
                 bound = [head.value] if isinstance(head, cst.Name) else []
             for name in bound:
                 self.bind(name, Unknown(f"it is imported (`{name}` is another module's object)", imported=True))
+            if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+                if alias.asname is not None or isinstance(alias.name, cst.Name):
+                    self.origins[bound[0]] = f"{_dotted_text(node.module)}.{_dotted_text(alias.name)}"
+            elif isinstance(node, cst.Import) and bound:
+                self.origins[bound[0]] = _dotted_text(alias.name) if alias.asname is not None else bound[0]
 
     def delete(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name):
@@ -372,7 +396,7 @@ class _ModuleRun:
     def _pure(self, func: cst.BaseExpression) -> bool:
         if self.pl_path(func) is not None:
             return True  # pl's calls never change their arguments' Python values
-        return isinstance(func, cst.Name) and func.value in _PURE_BUILTINS and func.value not in self.env
+        return isinstance(func, cst.Name) and func.value in PURE_BUILTINS and func.value not in self.env
 
 
 # the end of the run ------------------------------------------------------------------------
@@ -406,32 +430,14 @@ def _changed_in_text(names: list[str], text: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
 
 
-def _attributes_set_in_text(names: list[str], text: str) -> dict[str, int]:
-    """Those of `names` whose attributes are set or deleted somewhere in the file (`f.__code__ =
-    ...`, `K.A += ...`, `setattr(K, ...)`, `delattr(K, ...)`, `del K.A`; in functions too:
-    they may run after the import, before the kernel) -> the line, in one pass over the text."""
-    if not names:
-        return {}
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    pattern = (rf"(?<![\w.])({alternatives})\s*\.\s*[^\W\d]\w*\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
-               rf"|\b(?:setattr|delattr)\s*\(\s*({alternatives})\b"
-               rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\.")
-    out: dict[str, int] = {}
-    for m in re.finditer(pattern, text):
-        out.setdefault(m.group(1) or m.group(2) or m.group(3), text.count("\n", 0, m.start()) + 1)
-    return out
-
-
-def _rebound_by_functions(text: str) -> dict[str, str]:
-    """Names a `global` declaration lets a function or class rebind: name -> reason. Read
-    from the text (functions kept unparsed count too); a `global` line in a string only
-    makes a name unknown, which is never wrong."""
-    out: dict[str, str] = {}
-    for m in _GLOBAL.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
-        for name in (n.strip() for n in m.group(1).split(",")):
-            out.setdefault(name, f"a function may rebind it at any time through `global {name}` (line {line})")
-    return out
+def _reached_namespace(found: Effects, env: dict) -> str:
+    """A namespace reached through a function by an attribute the text does not name
+    (`getattr(f, "__glo" + "bals__")`), or the builtins' (`__builtins__`, `import builtins`):
+    the first spelling, or ""."""
+    for name in found.reached:
+        if isinstance(env.get(name), Function) or name in ("__builtins__", "builtins"):
+            return f"getattr({name}, ...)" if name not in ("__builtins__", "builtins") else name
+    return ""
 
 
 def _dynamic_namespace(text: str) -> str:

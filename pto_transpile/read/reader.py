@@ -158,7 +158,7 @@ def _read(source: SourceFile) -> FileModel:
     module = source.module
     pl = PlNames.from_module(module)
     index = NodeIndex(module.body)
-    names = modulenames.evaluate(module, pl.path, source.text)
+    names = modulenames.evaluate(module, pl.path, source.text, source.python_statements())
     model = FileModel(source, pl, names, ConstEvaluator(names.meanings, pl.path), _index=index)
     for name, fn in names.functions.items():
         if isinstance(fn, Verbatim):

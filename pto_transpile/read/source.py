@@ -96,6 +96,13 @@ class SourceFile:
                     return text
         return code_in(module, stmt)
 
+    def python_statements(self) -> list[ast.stmt]:
+        """Python's syntax tree of every top-level statement, in order (the layout's parse, or
+        a parse of the text when there is none)."""
+        if self._trees is not None:
+            return [t for trees in self._trees for t in trees]
+        return list(ast.parse(self.text).body)
+
     def tree_of(self, stmt: cst.CSTNode) -> ast.stmt | None:
         """Python's syntax tree of top-level statement `stmt` (line numbers of the file), when
         the layout's parse has it as one statement."""

@@ -18,6 +18,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
+from pto_transpile.read.effects import MUTATING_METHODS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes
@@ -913,7 +914,7 @@ class PythonSubset(InterpreterBase):
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
             local = isinstance(func.value, cst.Name) and func.value.value in ctx.env  # not a module's name
-            if func.attr.value in _MUTATING_METHODS and (isinstance(obj, (list, dict)) or is_unknown(obj) and local):
+            if func.attr.value in MUTATING_METHODS and (isinstance(obj, (list, dict)) or is_unknown(obj) and local):
                 self._kept_outside(obj, func.value, node, ctx)
             return self._unknown_call(node, ctx)
         callee = self.eval(func, ctx)
@@ -1443,9 +1444,6 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
         for line in block.body)
 
 
-#: methods that change the list or dict they are called on
-_MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
-                               "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "__imul__"})
 #: the builtins a choice's values may call: numbers of numbers, nothing else done
 _PURE_BUILTINS = frozenset({"min", "max", "abs"})
 

@@ -58,7 +58,7 @@ TILING_KEYS = {
         "class K:\n    A = TilingKeyField(bits=1, values=VALS)\n\n", "A == 1", before="VALS = [0, 1]\n",
         after="VALS = [0]\n"), "bound to other values after the class"),
     "a field set after the class": (keyed(_K0, "A == 1").replace(
-        _STAGE, "\n\nK.A = TilingKeyField(bits=1, values=[0, 1])\n" + _STAGE, 1), "an attribute of it is assigned"),
+        _STAGE, "\n\nK.A = TilingKeyField(bits=1, values=[0, 1])\n" + _STAGE, 1), "an attribute named `A`"),
     "a field set by setattr": (keyed(_K0, "A == 1").replace(
         _STAGE, "\n\nsetattr(K, 'A', TilingKeyField(bits=1, values=[0, 1]))\n" + _STAGE, 1), "may be changed"),
     "a class decorator": (keyed("def addfield(c):\n    c.A = TilingKeyField(bits=1, values=[0, 1])\n    return c\n\n\n"
@@ -117,10 +117,10 @@ MODULE_NAMES = {
         flagged("L = [0]\nD = {'x': L}\nD['x'][0] = 1\n", "L[0] == 1"), codes.PIPELINE_NOT_PROVEN, "a[32:48, 0:32]"),
     "a function's __code__ replaced": (
         flagged("def getflag():\n    return 0\n\n\ngetflag.__code__ = (lambda: 1).__code__\n", "getflag() == 1"),
-        codes.CALLED_NAME_NOT_FUNCTION, "an attribute of it is assigned"),
+        codes.CALLED_NAME_NOT_FUNCTION, "sets `__code__`"),
     "a function's __defaults__ replaced": (
         flagged("def getflag(x=0):\n    return x\n\n\ngetflag.__defaults__ = (1,)\n", "getflag() == 1"),
-        codes.CALLED_NAME_NOT_FUNCTION, "an attribute of it is assigned"),
+        codes.CALLED_NAME_NOT_FUNCTION, "sets `__defaults__`"),
     "a decorator returning another function": (
         flagged("def one():\n    return 1\n\n\ndef deco(f):\n    return one\n\n\n@deco\ndef getflag():\n    return 0\n",
                 "getflag() == 1"), codes.CALLED_NAME_NOT_FUNCTION, "its decorator `@deco`"),
