@@ -22,6 +22,7 @@ import libcst as cst
 
 from pto_transpile.read import partial
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.effects import CLASS_ATTRIBUTES
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.read.walk import iter_nodes
 
@@ -163,15 +164,6 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     return key, ""
 
 
-#: Special methods and attributes whose definition or change alters what the JIT reads of a key
-#: class or of `K().is_valid` (`__repr__` and the like do not).
-_CHANGING = frozenset({
-    "__init__", "__new__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__init_subclass__",
-    "__set_name__", "__post_init__", "__class_getitem__", "__prepare__", "__call__", "__get__", "__set__",
-    "__bases__", "__class__", "__dict__", "__mro__",
-})
-
-
 def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
     """Why the class the statement made may not be what the JIT reads ("" when nothing in the
     file can change it): an attribute named as one of its fields, `is_valid` or a special one
@@ -183,7 +175,7 @@ def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
              for small in stmt.body if isinstance(small, (cst.Assign, cst.AnnAssign))
              for t in (_target_names(small.target) if isinstance(small, cst.AnnAssign)
                        else [n for target in small.targets for n in _target_names(target.target)])]
-    hit = effects.attribute_set([*names, "is_valid", *sorted(_CHANGING)])
+    hit = effects.attribute_set([*names, "is_valid", *sorted(CLASS_ATTRIBUTES)])
     if hit is not None:
         attr, line = hit
         what = "an attribute by a computed name" if attr == "*" else f"an attribute named `{attr}`"
@@ -220,7 +212,7 @@ def _unread_body(file, cls: cst.ClassDef) -> str:
                     return f"runs a `{type(small).__name__}` statement in its body, which the check does not follow"
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             name = stmt.name.value
-            if name in _CHANGING:
+            if name in CLASS_ATTRIBUTES:
                 return f"defines `{name}`, which may change what the JIT reads of it"
             if name == "is_valid" and any(not (isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
                                                    and file.meaning("staticmethod") is None) for d in stmt.decorators):

@@ -13,6 +13,7 @@ declares `global`.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -33,6 +34,13 @@ FUNCTION_ATTRIBUTES = frozenset({"__code__", "__defaults__", "__kwdefaults__", "
                                  "__class__", "__wrapped__", "__call__", "__closure__"})
 #: Attributes that hold a namespace.
 _NAMESPACES = frozenset({"__globals__", "__dict__", "f_globals", "f_locals", "__builtins__"})
+#: Special methods and attributes whose definition or change alters what the JIT reads of a key
+#: class or of `K().is_valid` (`__repr__` and the like do not).
+CLASS_ATTRIBUTES = frozenset({
+    "__init__", "__new__", "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__init_subclass__",
+    "__set_name__", "__post_init__", "__class_getitem__", "__prepare__", "__call__", "__get__", "__set__",
+    "__bases__", "__class__", "__dict__", "__mro__",
+})
 #: the attribute name of a `setattr`/`delattr` whose name is computed: any attribute
 ANY = "*"
 
@@ -48,6 +56,7 @@ class Effects:
     touched: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: name handed to a call -> the callees' names (a dotted name, "" when not a name)
     handed: dict[str, set[str]] = field(default_factory=dict)
+    handed_lines: dict[str, int] = field(default_factory=dict)  #: name -> the line of a call it is handed to
     #: name whose namespace the file may reach by an attribute it does not spell (`getattr(f,
     #: "__glo" + "bals__")`), and `__builtins__` / `builtins` when it reaches the builtins -> line
     reached: dict[str, int] = field(default_factory=dict)
@@ -61,47 +70,98 @@ class Effects:
 
 
 def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
-            pure: Callable[[str], bool] = lambda callee: False) -> Effects:
+            pure: Callable[[str], bool] = lambda callee: False, text: str | None = None,
+            words: Iterable[str] | None = None, nested: Iterable[str] = ()) -> Effects:
     """The effects of `statements` (every top-level statement's tree); `bound`: the names the
     file binds at module level (a builtin of that name is not the builtin); `pure(callee)`: a
     call through that dotted name changes nothing it is given (`pl`'s ops). A call of a function
     of the file that changes none of its parameters (in its own body, through the calls it makes)
-    changes nothing it is given either."""
+    changes nothing it is given either. `words` (with `text`): the only names and attribute names
+    whose effects are asked for; a statement that mentions none of them, nor a word that reaches
+    objects another way (`global`, `setattr`, ...), has none of them and is not walked (a
+    function given one of those names is walked all the same). `nested`: names whose lists hold
+    lists (iterating over them hands those out)."""
     statements = list(statements)
-    shadowed = set(bound)
-    functions = {stmt.name: stmt for stmt in statements if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    clean = set(functions)
-    while True:  # the functions whose parameters nothing changes, to a fixed point
-        context = _Context(shadowed, pure, clean)
-        dirty = set()
-        for name in clean:
-            inner = Effects()
-            for node in ast.walk(functions[name]):
-                _visit(node, inner, context)
-            params = {a.arg for a in (*functions[name].args.posonlyargs, *functions[name].args.args,
-                                      *functions[name].args.kwonlyargs)}
-            if params & set(inner.touched) or functions[name].args.vararg or functions[name].args.kwarg:
-                dirty.add(name)
+    context = _Context(set(bound), pure, frozenset(nested))
+    functions = {stmt.name: i for i, stmt in enumerate(statements)
+                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    queue = list(range(len(statements)))
+    if text is not None and words is not None:
+        mentions = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted({*words, *_REACHING})) + r")\b")
+        lines = text.splitlines(keepends=True)
+        queue = [i for i in queue if mentions.search(_source(statements[i], lines))]
+    walked: dict[int, Effects] = {}
+    while queue:
+        i = queue.pop()
+        if i in walked:
+            continue
+        found = walked[i] = Effects()
+        for node in ast.walk(statements[i]):
+            _visit(node, found, context, node is statements[i])
+        # a function of the file handed something is walked too: what it does with it counts
+        queue += [functions[c] for callees in found.handed.values() for c in callees if c in functions]
+    # the functions that change none of their parameters, to a fixed point
+    clean = {name for name, i in functions.items() if i in walked}
+    while True:
+        dirty = {name for name in clean if _changes_parameters(statements[functions[name]], walked[functions[name]],
+                                                                clean)}
         if not dirty:
             break
         clean -= dirty
     out = Effects()
-    context = _Context(shadowed, pure, clean)
-    for stmt in statements:
-        for node in ast.walk(stmt):
-            _visit(node, out, context)
+    for found in walked.values():
+        for attr, line in found.attributes.items():
+            out.attributes.setdefault(attr, line)
+        for name, line in found.globals.items():
+            out.globals.setdefault(name, line)
+        for name, line in found.reached.items():
+            out.reached.setdefault(name, line)
+        for name, why in found.touched.items():
+            out.touched.setdefault(name, why)
+        for name, callees in found.handed.items():
+            out.handed.setdefault(name, set()).update(callees)
+            line = found.handed_lines.get(name, 0)
+            if any(c not in clean for c in callees):
+                out.touched.setdefault(name, (line, "a call is given it"))
     return out
+
+
+def _changes_parameters(fn: ast.AST, found: Effects, clean: set[str]) -> bool:
+    """Does function `fn` (its effects `found`) change a parameter's object: in place, by handing
+    it to a call of anything but a function in `clean`, or through `*args` / `**kwargs`?"""
+    args = fn.args  # type: ignore[attr-defined]
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    if args.vararg or args.kwarg or params & set(found.touched):
+        return True
+    return any(c not in clean for p in params & set(found.handed) for c in found.handed[p])
+
+
+def _source(stmt: ast.AST, lines: list[str]) -> str:
+    """The lines of a top-level statement, its decorators included."""
+    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])  # type: ignore[attr-defined]
+    return "".join(lines[first - 1:stmt.end_lineno])  # type: ignore[attr-defined]
+
+
+#: Words with which a statement may reach objects without naming them.
+_REACHING = frozenset({"global", "nonlocal", "setattr", "delattr", "getattr", "vars", "__builtins__", "builtins",
+                       "__dict__", "__class__", "type"})
 
 
 @dataclass(frozen=True)
 class _Context:
     shadowed: set  #: builtins' names the file binds
     pure: Callable[[str], bool]  #: calls that change nothing they are given, by dotted name
-    clean: set  #: functions of the file that change none of their parameters
+    nested: frozenset  #: names whose lists hold lists
 
 
-def _visit(node: ast.AST, out: Effects, context: _Context) -> None:
+def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False) -> None:
     line = getattr(node, "lineno", 0)
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None and not top:
+        _touch(out, node.value, line, "another name is bound to it")  # `a = L` in a function: `a.append(1)`
+    elif isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None:
+        _touch(out, node.value, line, "a function hands it out")
+    elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _root(node.iter) in context.nested:
+        _touch(out, node.iter, line, "its lists are handed out by a loop")
     if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
         out.attributes.setdefault(node.attr, line)
         _touch(out, node.value, line, "an attribute of it is set")
@@ -143,13 +203,13 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
     if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
         _touch(out, func.value, line, f"its `{func.attr}` is called")
     callee = _dotted(func)
-    if name in PURE_BUILTINS or callee and (context.pure(callee) or callee in context.clean):
+    if name in PURE_BUILTINS or callee and context.pure(callee):
         return
     for arg in (*node.args, *(k.value for k in node.keywords)):
         root = _root(arg.value if isinstance(arg, ast.Starred) else arg)
         if root is not None:
-            out.touched.setdefault(root, (line, "a call is given it"))
             out.handed.setdefault(root, set()).add(callee)
+            out.handed_lines.setdefault(root, line)
 
 
 def _touch(out: Effects, node: ast.AST, line: int, how: str) -> None:

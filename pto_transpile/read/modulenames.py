@@ -39,7 +39,15 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
-from pto_transpile.read.effects import ANY, FUNCTION_ATTRIBUTES, MUTATING_METHODS, PURE_BUILTINS, Effects, effects
+from pto_transpile.read.effects import (
+    ANY,
+    CLASS_ATTRIBUTES,
+    FUNCTION_ATTRIBUTES,
+    MUTATING_METHODS,
+    PURE_BUILTINS,
+    Effects,
+    effects,
+)
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.walk import children
@@ -99,7 +107,13 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     of every top-level statement, which `effects.py` reads for what the whole file does."""
     run = _ModuleRun(pl_path)
     run.block(list(module.body))
-    found = effects(trees if trees is not None else ast.parse(text).body, run.env, run.pure_callee)
+    held = {n for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
+    nested = {n for n, m in run.env.items() if isinstance(m, Value) and sum(1 for _ in _lists_in(m.value)) > 1}
+    classes = [m.node for m in run.env.values() if isinstance(m, Class) and isinstance(m.node, cst.ClassDef)]
+    words = {*held, *(n for n, m in run.env.items() if isinstance(m, Class)), *_class_names(classes),
+             *FUNCTION_ATTRIBUTES, *CLASS_ATTRIBUTES, "is_valid"}
+    found = effects(trees if trees is not None else ast.parse(text).body, run.env, run.pure_callee, text, words,
+                    nested)
     names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
     for name, line in found.globals.items():
         names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})")
@@ -428,6 +442,21 @@ def _changed_in_text(names: list[str], text: str) -> set[str]:
                rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
                rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
     return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
+
+
+def _class_names(classes: list[cst.ClassDef]) -> set[str]:
+    """The names the bodies of `classes` bind (their fields, methods, constants)."""
+    out: set[str] = set()
+    for cls in classes:
+        for stmt in cls.body.body:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                out.add(stmt.name.value)
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                        [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+                    out.update(n for t in targets for n in _target_names(t))
+    return out
 
 
 def _reached_namespace(found: Effects, env: dict) -> str:
