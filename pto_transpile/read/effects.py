@@ -87,7 +87,8 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     queue = list(range(len(statements)))
     if text is not None and words is not None:
-        mentions = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted({*words, *_REACHING})) + r")\b")
+        mentions = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted({*words, *_REACHING})) + r")\b"
+                              r"|\b(?:" + "|".join(sorted(_REACHING_CALLS)) + r")\s*\(")
         lines = text.splitlines(keepends=True)
         queue = [i for i in queue if mentions.search(_source(statements[i], lines))]
     walked: dict[int, Effects] = {}
@@ -96,8 +97,19 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
         if i in walked:
             continue
         found = walked[i] = Effects()
-        for node in ast.walk(statements[i]):
-            _visit(node, found, context, node is statements[i])
+        top = statements[i]
+        stack: list[ast.AST] = [top]
+        while stack:  # a pre-order walk without the expression contexts (`Load`, `Store`): half the nodes
+            node = stack.pop()
+            visit = _VISITS.get(type(node))
+            if visit is not None:
+                visit(node, found, context, node is top)
+            for name in _fields(type(node)):
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    stack.extend(v for v in value if isinstance(v, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
         # a function of the file handed something is walked too: what it does with it counts
         queue += [functions[c] for callees in found.handed.values() for c in callees if c in functions]
     # the functions that change none of their parameters, to a fixed point
@@ -143,8 +155,9 @@ def _source(stmt: ast.AST, lines: list[str]) -> str:
 
 
 #: Words with which a statement may reach objects without naming them.
-_REACHING = frozenset({"global", "nonlocal", "setattr", "delattr", "getattr", "vars", "__builtins__", "builtins",
-                       "__dict__", "__class__", "type"})
+_REACHING = frozenset({"global", "nonlocal", "__builtins__", "builtins", "__dict__", "__class__"})
+#: The same, as calls (`type=` is a keyword of many `pl` ops, `type(k)` a call).
+_REACHING_CALLS = frozenset({"setattr", "delattr", "getattr", "vars", "type"})
 
 
 @dataclass(frozen=True)
@@ -185,6 +198,22 @@ def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False) ->
         for part in (*node.keys, *node.values):
             if part is not None:
                 _touch(out, part, line, "it is held by another value")
+
+
+#: the node types `_visit` looks at; the others are only walked through
+_VISITS: dict[type, Callable[..., None]] = {t: _visit for t in (
+    ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.Return, ast.Yield, ast.YieldFrom, ast.For, ast.AsyncFor,
+    ast.comprehension, ast.Attribute, ast.Subscript, ast.Global, ast.Nonlocal, ast.Call, ast.Name, ast.Import,
+    ast.ImportFrom, ast.List, ast.Tuple, ast.Set, ast.Dict)}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(kind: type) -> tuple[str, ...]:
+    """A node type's fields that may hold nodes, but the expression context (`Load`, `Store`)."""
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(f for f in getattr(kind, "_fields", ()) if f != "ctx")
+    return found
 
 
 def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:

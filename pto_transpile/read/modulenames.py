@@ -109,9 +109,11 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     run.block(list(module.body))
     held = {n for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
     nested = {n for n, m in run.env.items() if isinstance(m, Value) and sum(1 for _ in _lists_in(m.value)) > 1}
-    classes = [m.node for m in run.env.values() if isinstance(m, Class) and isinstance(m.node, cst.ClassDef)]
-    words = {*held, *(n for n, m in run.env.items() if isinstance(m, Class)), *_class_names(classes),
-             *FUNCTION_ATTRIBUTES, *CLASS_ATTRIBUTES, "is_valid"}
+    # only a tiling-key class is read for its attributes (`compiletime.py`)
+    keys = {n: m.node for n, m in run.env.items() if isinstance(m, Class) and isinstance(m.node, cst.ClassDef)
+            and any(isinstance(c.func, (cst.Name, cst.Attribute)) and _dotted_text(c.func).endswith("TilingKeyField")
+                    for c in _calls_in(m.node))}
+    words = {*held, *keys, *_class_names(list(keys.values())), *FUNCTION_ATTRIBUTES, *CLASS_ATTRIBUTES, "is_valid"}
     found = effects(trees if trees is not None else ast.parse(text).body, run.env, run.pure_callee, text, words,
                     nested)
     names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
@@ -442,6 +444,15 @@ def _changed_in_text(names: list[str], text: str) -> set[str]:
                rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
                rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
     return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
+
+
+def _calls_in(cls: cst.ClassDef) -> Iterator[cst.Call]:
+    """The calls at the top of a class body's assignments (`A = TilingKeyField(...)`)."""
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Call):
+                    yield small.value
 
 
 def _class_names(classes: list[cst.ClassDef]) -> set[str]:
