@@ -24,6 +24,7 @@ from pto_transpile.read import partial
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.read.effects import CLASS_ATTRIBUTES
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
+from pto_transpile.read.modulenames import target_names
 from pto_transpile.read.walk import iter_nodes
 
 #: Instances of one kernel the analysis follows; past it a diagnostic says so (PTO071).
@@ -173,8 +174,8 @@ def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
     effects = file.names.effects
     names = [t for stmt in cls.body.body if isinstance(stmt, cst.SimpleStatementLine)
              for small in stmt.body if isinstance(small, (cst.Assign, cst.AnnAssign))
-             for t in (_target_names(small.target) if isinstance(small, cst.AnnAssign)
-                       else [n for target in small.targets for n in _target_names(target.target)])]
+             for t in (target_names(small.target) if isinstance(small, cst.AnnAssign)
+                       else [n for target in small.targets for n in target_names(target.target)])]
     hit = effects.attribute_set([*names, "is_valid", *sorted(CLASS_ATTRIBUTES)])
     if hit is not None:
         attr, line = hit
@@ -203,11 +204,12 @@ def _unread_body(file, cls: cst.ClassDef) -> str:
         names: list[str] = []
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    names += [n for t in small.targets for n in _target_names(t.target)]
-                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-                    names += _target_names(small.target)
-                elif not (isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                    [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+                if any(isinstance(n, (cst.Attribute, cst.Subscript)) for t in targets for n in iter_nodes(t)):
+                    return "assigns to an attribute or an item in its body, which the check does not follow"
+                names += [n for t in targets for n in target_names(t)]
+                if not (targets or isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(
                         small.value, (cst.SimpleString, cst.ConcatenatedString))):  # a docstring
                     return f"runs a `{type(small).__name__}` statement in its body, which the check does not follow"
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
@@ -228,16 +230,6 @@ def _unread_body(file, cls: cst.ClassDef) -> str:
                 isinstance(n, cst.NamedExpr) for n in iter_nodes(stmt)):
             return "binds a name by `:=` in its body"
     return ""
-
-
-def _target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for el in target.elements for n in _target_names(el.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return ["?"]  # an attribute or item: nothing the class reads by a name
 
 
 def _is_key_field(file, value: cst.Call) -> bool:
@@ -465,7 +457,7 @@ def _assign(target, value, ev: ConstEvaluator, local: dict, key_name: str, key: 
     """`target = value` in `is_valid`; unpacking the key gives each name its field's meaning
     (a field not chosen yet stays unknown). A rebinding of the key's own name is not followed:
     what is unpacked from it afterwards is no longer the key."""
-    if key_name in _target_names(target):
+    if key_name in target_names(target):
         raise _Unfollowed
     if isinstance(target, (cst.Tuple, cst.List)):
         if isinstance(value, cst.Name) and value.value == key_name:

@@ -318,7 +318,7 @@ class _ModuleRun:
             lost = meaning if isinstance(meaning, Unknown) else Unknown(
                 "it is unpacked from a value the check cannot split into that many parts")
             for el in elements:
-                for name in _target_names(el.value):
+                for name in target_names(el.value):
                     self.bind(name, lost)
             return
         for el, part in zip(elements, parts, strict=True):
@@ -373,7 +373,7 @@ class _ModuleRun:
         assert not isinstance(names, cst.ImportStar)
         for alias in names:
             if alias.asname is not None:
-                bound = _target_names(alias.asname.name)
+                bound = target_names(alias.asname.name)
             else:
                 head: cst.BaseExpression = alias.name
                 while isinstance(head, cst.Attribute):
@@ -400,7 +400,7 @@ class _ModuleRun:
         """Lists a module-level call is given may be changed by it; `:=` binds names."""
         for n in _walk_here(node):
             if isinstance(n, cst.NamedExpr):
-                for name in _target_names(n.target):
+                for name in target_names(n.target):
                     self.bind(name, Unknown("it is bound by `:=` at module level"))
             elif isinstance(n, cst.Call) and not self._pure(n.func):
                 for arg in n.args:
@@ -466,7 +466,7 @@ def _class_names(classes: list[cst.ClassDef]) -> set[str]:
                 for small in stmt.body:
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
                         [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
-                    out.update(n for t in targets for n in _target_names(t))
+                    out.update(n for t in targets for n in target_names(t))
     return out
 
 
@@ -611,13 +611,14 @@ def _root_name(node: cst.BaseExpression) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
-def _target_names(target: cst.BaseExpression) -> list[str]:
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment target binds (none for an attribute or an item)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for el in target.elements for n in _target_names(el.value)]
+        return [n for el in target.elements for n in target_names(el.value)]
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return target_names(target.value)
     return []
 
 
@@ -667,9 +668,9 @@ def _bound_names(stmt: cst.CSTNode) -> list[str]:
     out: list[str] = []
     for n in _walk_here(stmt):
         if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
-            out += _target_names(n.target)
+            out += target_names(n.target)
         elif isinstance(n, cst.AsName):
-            out += _target_names(n.name)
+            out += target_names(n.name)
         elif isinstance(n, cst.ImportAlias) and n.asname is None:
             head: cst.BaseExpression = n.name
             while isinstance(head, cst.Attribute):
@@ -681,7 +682,7 @@ def _bound_names(stmt: cst.CSTNode) -> list[str]:
         elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not stmt:
             out.append(n.name.value)
         elif isinstance(n, cst.Del):
-            out += _target_names(n.target)
+            out += target_names(n.target)
         elif isinstance(n, (cst.MatchAs, cst.MatchStar)) and n.name is not None:
             out.append(n.name.value)
         elif isinstance(n, cst.MatchMapping) and n.rest is not None:

@@ -26,7 +26,6 @@ from pto_transpile import transpile
 DEFECT = "    if d == 7:\n        pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])\n"
 _K01 = "class K:\n    A = TilingKeyField(bits=1, values=[0, 1])\n{body}\n\n"
 _K0 = "class K:\n    A = TilingKeyField(bits=1, values=[0])\n\n"
-_RK = _R0 = None  # the emulator's runs of the probe, not used here
 
 
 def keyed(cls: str, test: str, before_cls: str = "", after_cls: str = "") -> str:
@@ -43,51 +42,37 @@ H.update(
     {
         # --- tiling key class changed after its statement, around the text scan
         "tk: alias K2 = K; K2.A = ...": (
-            keyed(_K0, "A == 1", after_cls="K2 = K\nK2.A = TilingKeyField(bits=1, values=[0, 1])\n"),
-            "kernel",
-            _RK,
+            keyed(_K0, "A == 1", after_cls="K2 = K\nK2.A = TilingKeyField(bits=1, values=[0, 1])\n")
         ),
         "tk: type(K()).A = ...": (
-            keyed(_K0, "A == 1", after_cls="type(K()).A = TilingKeyField(bits=1, values=[0, 1])\n"),
-            "kernel",
-            _RK,
+            keyed(_K0, "A == 1", after_cls="type(K()).A = TilingKeyField(bits=1, values=[0, 1])\n")
         ),
         "tk: (K).A in a function called at module level": (
             keyed(
                 _K0,
                 "A == 1",
                 after_cls="def setup():\n    (K).A = TilingKeyField(bits=1, values=[0, 1])\n\n\nsetup()\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: mutate(K) in a class body": (
-            keyed(_K0, "A == 1", after_cls=_MUT + "class _Init:\n    k = mutate(K)\n\n\n"),
-            "kernel",
-            _RK,
+            keyed(_K0, "A == 1", after_cls=_MUT + "class _Init:\n    k = mutate(K)\n\n\n")
         ),
         "tk: mutate(c) for c in [K] comprehension": (
-            keyed(_K0, "A == 1", after_cls=_MUT + "_ = [mutate(c) for c in [K]]\n"),
-            "kernel",
-            _RK,
+            keyed(_K0, "A == 1", after_cls=_MUT + "_ = [mutate(c) for c in [K]]\n")
         ),
         "tk: dataclass rebound to a mutating function": (
             keyed(
                 "@dataclass\n" + _K0,
                 "A == 1",
                 before_cls="def dataclass(c):\n    c.A = TilingKeyField(bits=1, values=[0, 1])\n    return c\n\n\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: staticmethod rebound": (
             keyed(
                 _K01.format(body="    @staticmethod\n    def is_valid(key):\n        return key[0] == 0\n"),
                 "A == 1",
                 before_cls="def staticmethod(f):\n    return lambda self, key: True\n\n\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: walrus in the class body rebinds A": (
             keyed(
@@ -96,9 +81,7 @@ H.update(
                 "    (A := TilingKeyField(bits=1, values=[0, 1]))\n"
                 "\n",
                 "A == 1",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: walrus in the class body rebinds is_valid": (
             keyed(
@@ -108,18 +91,14 @@ H.update(
                     "    (is_valid := lambda self, key: True)\n"
                 ),
                 "A == 1",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: values from a class-body name shadowing a module name": (
             keyed(
                 "class K:\n    VALS = [0, 1]\n    A = TilingKeyField(bits=1, values=VALS)\n\n",
                 "A == 1",
                 before_cls="VALS = [0]\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: is_valid default from a class-body name": (
             keyed(
@@ -132,14 +111,10 @@ H.update(
                 ),
                 "A == 1",
                 before_cls="LIM = 0\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: is_valid(self, *args) read self as the key": (
-            keyed(_K01.format(body="    def is_valid(self, *args):\n        return self != (1,)\n"), "A == 1"),
-            "kernel",
-            _RK,
+            keyed(_K01.format(body="    def is_valid(self, *args):\n        return self != (1,)\n"), "A == 1")
         ),
         "tk: TilingKeyField rebound to add values": (
             keyed(
@@ -152,9 +127,7 @@ H.update(
                 "    return _TKF(bits=bits, values=[0, 1])\n"
                 "\n"
                 "\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: object rebound to a base whose __init__ sets is_valid": (
             keyed(
@@ -172,15 +145,11 @@ H.update(
                 "\n"
                 "\n"
                 "object = _Base\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         # --- module names
         "mod: alias g = getflag; g.__defaults__": (
-            flag("def getflag(x=0):\n    return x\n\n\ng = getflag\ng.__defaults__ = (1,)\n", "getflag() == 1", pre=""),
-            "kernel",
-            _R0,
+            flag("def getflag(x=0):\n    return x\n\n\ng = getflag\ng.__defaults__ = (1,)\n", "getflag() == 1", pre="")
         ),
         "mod: dataclass-named decorator returning another function": (
             flag(
@@ -199,53 +168,35 @@ H.update(
                 "\n",
                 "getflag() == 1",
                 pre="",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
-        "mod: one-line def with global": (flag("def setup(): global FLAG; FLAG = 1\n\n\nsetup()\n"), "kernel", _R0),
-        "mod: global after a semicolon": (
-            flag("def setup():\n    x = 0; global FLAG\n    FLAG = 1\n\n\nsetup()\n"),
-            "kernel",
-            _R0,
-        ),
+        "mod: one-line def with global": (flag("def setup(): global FLAG; FLAG = 1\n\n\nsetup()\n")),
+        "mod: global after a semicolon": (flag("def setup():\n    x = 0; global FLAG\n    FLAG = 1\n\n\nsetup()\n")),
         "mod: list changed by a call in a class body": (
-            flag("def mut(c):\n    c[0] = 1\n\n\nclass _Init:\n    m = mut(L)\n\n\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("def mut(c):\n    c[0] = 1\n\n\nclass _Init:\n    m = mut(L)\n\n\n", "L[0] == 1", pre="L = [0]\n")
         ),
         "mod: list changed by a comprehension's call": (
-            flag("def mut(c):\n    c[0] = 1\n\n\n_ = [mut(c) for c in [L]]\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("def mut(c):\n    c[0] = 1\n\n\n_ = [mut(c) for c in [L]]\n", "L[0] == 1", pre="L = [0]\n")
         ),
         "mod: (L)[0] = 1 in a function called at module level": (
-            flag("def setup():\n    (L)[0] = 1\n\n\nsetup()\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("def setup():\n    (L)[0] = 1\n\n\nsetup()\n", "L[0] == 1", pre="L = [0]\n")
         ),
         "mod: getattr(L, 'append') in a function": (
-            flag("def setup():\n    getattr(L, 'append')(1)\n\n\nsetup()\n", "len(L) == 2", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("def setup():\n    getattr(L, 'append')(1)\n\n\nsetup()\n", "len(L) == 2", pre="L = [0]\n")
         ),
         "mod: getflag defaults via a function called at module level": (
             flag(
                 "def getflag(x=0):\n    return x\n\n\ndef setup():\n    (getflag).__defaults__ = (1,)\n\n\nsetup()\n",
                 "getflag() == 1",
                 pre="",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
         "mod: class bases expression mutates": (
             flag(
                 "def mut(c):\n    c[0] = 1\n    return object\n\n\nclass _X(mut(L)):\n    pass\n\n\n",
                 "L[0] == 1",
                 pre="L = [0]\n",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
     }
 )
@@ -258,15 +209,9 @@ _BAD_STAGE = (
 H.update(
     {
         "mod: FLAG through getattr(f, '__glo' + 'bals__')": (
-            flag("def _f():\n    pass\n\n\ngetattr(_f, '__glo' + 'bals__')['FLAG'] = 1\n"),
-            "kernel",
-            _R0,
+            flag("def _f():\n    pass\n\n\ngetattr(_f, '__glo' + 'bals__')['FLAG'] = 1\n")
         ),
-        "mod: __builtins__['abs'] replaced": (
-            flag("__builtins__['abs'] = lambda x: 1\n", "abs(0) == 1", pre=""),
-            "kernel",
-            _R0,
-        ),
+        "mod: __builtins__['abs'] replaced": (flag("__builtins__['abs'] = lambda x: 1\n", "abs(0) == 1", pre="")),
         "mod: stage under a `dataclass` decorator returning another stage": (
             edited(
                 BASE,
@@ -281,9 +226,7 @@ H.update(
                     ),
                     (DEFECT, ""),
                 ],
-            ),
-            "kernel",
-            _R0,
+            )
         ),
         "tk: is_valid reads a module list changed by is_valid's helper": (
             keyed(
@@ -291,9 +234,7 @@ H.update(
                 "A == 1",
                 before_cls="LIM = [0]\n",
                 after_cls="def _grow(x):\n    x[0] = 1\n\n\n_ = [_grow(x) for x in [LIM]]\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
     }
 )
@@ -301,7 +242,7 @@ H.update(
 
 @pytest.mark.parametrize("name", list(H))
 def test_what_changes_a_module_object_anywhere_in_the_file_is_seen(name):
-    text = H[name][0]
+    text = H[name]
     found = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert found, "accepted"
 
@@ -311,7 +252,7 @@ def test_what_changes_a_module_object_anywhere_in_the_file_is_seen(name):
 )
 def test_the_emulator_shows_them_race(name):
     # the defect: a store into the next task's rows under a test that is true once the module has run
-    assert _verdicts(H[name][0], d=0) == ["ok", "race"]
+    assert _verdicts(H[name], d=0) == ["ok", "race"]
 
 
 TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
