@@ -182,6 +182,9 @@ def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
         what = "an attribute by a computed name" if attr == "*" else f"an attribute named `{attr}`"
         return f"may be changed after its statement: the file sets {what} (line {line})"
     name = cls.name.value
+    if name in effects.touched:  # a use that may change it (`K.A.__init__(...)`, `Holder.k = K`)
+        line, how = effects.touched[name]
+        return f"may be changed after its statement: {how} (line {line})"
     pl_names = {file.pl.module_ref or "pl", *getattr(file.pl, "aliases", ())}
     for callee in sorted(effects.handed.get(name, ())):
         head = callee.partition(".")[0]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -26,12 +27,12 @@ PURE_BUILTINS = frozenset({
 #: Methods that change the list, dict or set they are called on.
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update", "setdefault", "popitem",
+    "__init__", "__iand__", "__isub__", "__ixor__",
     "add", "discard", "difference_update", "intersection_update", "symmetric_difference_update",
     "__setitem__", "__delitem__", "__iadd__", "__imul__", "__ior__",
 })
-#: Attributes whose change alters what a function does (its code, defaults, globals, what it wraps).
-FUNCTION_ATTRIBUTES = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__globals__", "__dict__",
-                                 "__class__", "__wrapped__", "__call__", "__closure__"})
+#: Attributes whose change alters what a function does (its code, defaults, class).
+FUNCTION_ATTRIBUTES = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__class__", "__call__"})
 #: Attributes that hold a namespace.
 _NAMESPACES = frozenset({"__globals__", "__dict__", "f_globals", "f_locals", "__builtins__"})
 #: Special methods and attributes whose definition or change alters what the JIT reads of a key
@@ -71,7 +72,8 @@ class Effects:
 
 def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
             pure: Callable[[str], bool] = lambda callee: False, text: str | None = None,
-            words: Iterable[str] | None = None, nested: Iterable[str] = ()) -> Effects:
+            words: Iterable[str] | None = None, nested: Iterable[str] = (),
+            guarded: dict[str, int] | None = None) -> Effects:
     """The effects of `statements` (every top-level statement's tree); `bound`: the names the
     file binds at module level (a builtin of that name is not the builtin); `pure(callee)`: a
     call through that dotted name changes nothing it is given (`pl`'s ops). A call of a function
@@ -80,16 +82,20 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
     whose effects are asked for; a statement that mentions none of them, nor a word that reaches
     objects another way (`global`, `setattr`, ...), has none of them and is not walked (a
     function given one of those names is walked all the same). `nested`: names whose lists hold
-    lists (iterating over them hands those out)."""
+    lists (iterating over them hands those out). `guarded`: names whose every use must be one
+    that changes nothing (`_use`), with how many subscripts reach an immutable element (1 for a
+    flat list, 0 for a class: only the uses `_use` lists); any other use touches them."""
     statements = list(statements)
-    context = _Context(set(bound), pure, frozenset(nested))
+    context = _Context(set(bound), pure, frozenset(nested), dict(guarded or {}))
     functions = {stmt.name: i for i, stmt in enumerate(statements)
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     queue = list(range(len(statements)))
     if text is not None and words is not None:
         mentions = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted({*words, *_REACHING})) + r")\b"
                               r"|\b(?:" + "|".join(sorted(_REACHING_CALLS)) + r")\s*\(")
-        lines = text.splitlines(keepends=True)
+        # Python reads identifiers in NFKC form (`Ｌ` is `L`): so does the look for mentions
+        normal = text if text.isascii() else unicodedata.normalize("NFKC", text)
+        lines = _LINE.split(normal)
         queue = [i for i in queue if mentions.search(_source(statements[i], lines))]
     walked: dict[int, Effects] = {}
     while queue:
@@ -98,18 +104,28 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
             continue
         found = walked[i] = Effects()
         top = statements[i]
-        stack: list[ast.AST] = [top]
+        parents: dict[int, ast.AST] = {}
+        stack: list[tuple[ast.AST, str | None]] = [(top, None)]
         while stack:  # a pre-order walk without the expression contexts (`Load`, `Store`): half the nodes
-            node = stack.pop()
+            node, own = stack.pop()  # `own`: the instance parameter of the method it is in (`self`)
             visit = _VISITS.get(type(node))
             if visit is not None:
-                visit(node, found, context, node is top)
+                visit(node, found, context, node is top, own)
+            if type(node) is ast.Name and node.id in context.guarded:
+                how = _use(node, parents, context, top)
+                if how is not None:
+                    found.touched.setdefault(node.id, (node.lineno, how))
+            inner = _instance(node, own, isinstance(parents.get(id(node)), ast.ClassDef))
             for name in _fields(type(node)):
                 value = getattr(node, name, None)
                 if type(value) is list:
-                    stack.extend(v for v in value if isinstance(v, ast.AST))
+                    for v in value:
+                        if isinstance(v, ast.AST):
+                            parents[id(v)] = node
+                            stack.append((v, _method_self(node, v, inner)))
                 elif isinstance(value, ast.AST):
-                    stack.append(value)
+                    parents[id(value)] = node
+                    stack.append((value, _method_self(node, value, inner)))
         # a function of the file handed something is walked too: what it does with it counts
         queue += [functions[c] for callees in found.handed.values() for c in callees if c in functions]
     # the functions that change none of their parameters, to a fixed point
@@ -138,6 +154,80 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
     return out
 
 
+def _instance(node: ast.AST, own: str | None, method: bool) -> str | None:
+    """The instance parameter the children of `node` see: the method's own (`method`: `node` is
+    a method, `own` its first parameter); in a function nested in it, the same unless one of its
+    parameters hides it."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and not method:
+        names = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+        return own if own is not None and own not in names else None
+    return own
+
+
+def _method_self(parent: ast.AST, child: ast.AST, inherited: str | None) -> str | None:
+    """A regular method's first parameter (`self`) for the nodes of its body: an attribute set
+    through it is the instance's, never the class's. None elsewhere (a `classmethod`'s first
+    parameter is the class)."""
+    if isinstance(parent, ast.ClassDef) and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        decorated = {d.id for d in child.decorator_list if isinstance(d, ast.Name)}
+        args = [*child.args.posonlyargs, *child.args.args]
+        if child.decorator_list and not decorated <= {"property"} or not args:
+            return None
+        return args[0].arg
+    return inherited
+
+
+def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: ast.AST) -> str | None:
+    """How a use of a guarded name may change its object, or None when it cannot: an item read
+    down to an immutable element, a comparison, a `pl` op's argument, a builtin that changes
+    nothing given a flat list, arithmetic making a new flat list, a loop over a flat list, a
+    module-level alias (itself guarded), a class's attribute read, `isinstance`, an annotation."""
+    if isinstance(name.ctx, (ast.Store, ast.Del)):
+        holder = parents.get(id(name))
+        while isinstance(holder, (ast.Tuple, ast.List, ast.Starred)):  # `FIRST, *REST = ...`
+            holder = parents.get(id(holder))
+        return None if holder is top else "a name in a function or class body binds it"
+    depth = context.guarded[name.id]
+    node: ast.AST = name
+    parent = parents.get(id(node))
+    levels = 0
+    while isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
+        node, parent, levels = parent, parents.get(id(parent)), levels + 1
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return "an item of it is assigned"
+    if depth and levels >= depth:
+        return None  # an element that cannot change, whatever is done with it
+    flat = depth and depth - levels <= 1
+    if isinstance(parent, (ast.Compare, ast.FormattedValue)) or isinstance(parent, ast.Subscript) \
+            and parent.slice is node:
+        return None
+    if isinstance(parent, ast.Assign) and parent is top and parent.value is node \
+            and all(isinstance(t, ast.Name) for t in parent.targets):
+        return None  # `A = L` at module level: `A` holds the list too, and is guarded as well
+    if flat and isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return None
+    if flat and isinstance(parent, ast.BinOp):
+        return None
+    if isinstance(parent, ast.Attribute) and parent.value is node and not depth:
+        above = parents.get(id(parent))
+        if isinstance(parent.ctx, ast.Load) and not isinstance(above, (ast.Attribute, ast.Call)):
+            return None  # `K.A` read
+    if isinstance(parent, ast.arg) or isinstance(parent, ast.AnnAssign) and parent.annotation is node:
+        return None
+    call = parents.get(id(parent)) if isinstance(parent, (ast.keyword, ast.Starred)) else parent
+    if isinstance(call, ast.Call) and call.func is not node and call.func is not parent:
+        callee = _dotted(call.func)
+        builtin = callee if isinstance(call.func, ast.Name) and callee not in context.shadowed else ""
+        if callee and context.pure(callee) or builtin in ("isinstance", "issubclass", "len", "print", "str", "repr",
+                                                          "id", "hash", "bool", "type") \
+                or flat and builtin in PURE_BUILTINS:
+            return None
+        if builtin in PURE_BUILTINS:  # `max(L2)[0] = 1`, `for x in reversed(L2)`: inner lists handed out
+            return "a builtin hands out what it holds"
+        return None if callee else "a call is given it"  # a named callee: judged as `handed`
+    return "it is used where it may change"
+
+
 def _changes_parameters(fn: ast.AST, found: Effects, clean: set[str]) -> bool:
     """Does function `fn` (its effects `found`) change a parameter's object: in place, by handing
     it to a call of anything but a function in `clean`, or through `*args` / `**kwargs`?"""
@@ -154,6 +244,7 @@ def _source(stmt: ast.AST, lines: list[str]) -> str:
     return "".join(lines[first - 1:stmt.end_lineno])  # type: ignore[attr-defined]
 
 
+_LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 #: Words with which a statement may reach objects without naming them.
 _REACHING = frozenset({"global", "nonlocal", "__builtins__", "builtins", "__dict__", "__class__"})
 #: The same, as calls (`type=` is a keyword of many `pl` ops, `type(k)` a call).
@@ -165,18 +256,23 @@ class _Context:
     shadowed: set  #: builtins' names the file binds
     pure: Callable[[str], bool]  #: calls that change nothing they are given, by dotted name
     nested: frozenset  #: names whose lists hold lists
+    guarded: dict  #: names whose every use is judged (`_use`) -> subscripts down to an immutable element
 
 
-def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False) -> None:
+def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, own: str | None = None) -> None:
     line = getattr(node, "lineno", 0)
-    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None and not top:
+    # the object itself, or an item of it, bound to another name or handed out (`k.__name__` is not)
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None and not top \
+            and not isinstance(node.value, ast.Attribute):
         _touch(out, node.value, line, "another name is bound to it")  # `a = L` in a function: `a.append(1)`
-    elif isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None:
+    elif isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None \
+            and not isinstance(node.value, ast.Attribute):
         _touch(out, node.value, line, "a function hands it out")
     elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _root(node.iter) in context.nested:
         _touch(out, node.iter, line, "its lists are handed out by a loop")
     if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
-        out.attributes.setdefault(node.attr, line)
+        if own is None or _root(node.value) != own:  # `self.x = ...` in a method: the instance's
+            out.attributes.setdefault(node.attr, line)
         _touch(out, node.value, line, "an attribute of it is set")
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
         _touch(out, node.value, line, "an item of it is assigned")
@@ -219,8 +315,13 @@ def _fields(kind: type) -> tuple[str, ...]:
 def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
     func = node.func
     name = func.id if isinstance(func, ast.Name) and func.id not in context.shadowed else ""
-    if name in ("setattr", "delattr") and node.args:
-        given = node.args[1] if len(node.args) > 1 else None
+    setter = isinstance(func, ast.Attribute) and func.attr in ("__setattr__", "__delattr__")
+    if name in ("setattr", "delattr") and node.args or setter and node.args:
+        # `setattr(o, "a", v)`, `object.__setattr__(o, "a", v)`, `o.__setattr__("a", v)`: the name
+        # is the second argument, or the first of a bound `__setattr__`
+        given: ast.AST | None = node.args[1] if len(node.args) > 1 else None
+        if setter and isinstance(func, ast.Attribute) and len(node.args) == (1 if func.attr == "__delattr__" else 2):
+            given = node.args[0]
         out.attributes.setdefault(given.value if isinstance(given, ast.Constant) and isinstance(given.value, str)
                                   else ANY, line)
     if name == "getattr" and len(node.args) > 1:

@@ -32,6 +32,7 @@ import ast
 import io
 import re
 import tokenize
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,15 +108,16 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     of every top-level statement, which `effects.py` reads for what the whole file does."""
     run = _ModuleRun(pl_path)
     run.block(list(module.body))
-    held = {n for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
+    held = {n: m.value for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
     nested = {n for n, m in run.env.items() if isinstance(m, Value) and sum(1 for _ in _lists_in(m.value)) > 1}
     # only a tiling-key class is read for its attributes (`compiletime.py`)
     keys = {n: m.node for n, m in run.env.items() if isinstance(m, Class) and isinstance(m.node, cst.ClassDef)
             and any(isinstance(c.func, (cst.Name, cst.Attribute)) and _dotted_text(c.func).endswith("TilingKeyField")
                     for c in _calls_in(m.node))}
     words = {*held, *keys, *_class_names(list(keys.values())), *FUNCTION_ATTRIBUTES, *CLASS_ATTRIBUTES, "is_valid"}
+    guarded = {**{n: _depth(v) for n, v in held.items()}, **dict.fromkeys(keys, 0)}
     found = effects(trees if trees is not None else ast.parse(text).body, run.env, run.pure_callee, text, words,
-                    nested)
+                    nested, guarded)
     names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
     for name, line in found.globals.items():
         names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})")
@@ -130,7 +132,13 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
             if isinstance(meaning, Function):
                 run.env[name] = Unknown(f"the file sets {what} of some object (line {line}), which may change what "
                                         "a function does")
-    dynamic = _dynamic_namespace(text) or _reached_namespace(found, run.env)
+    normal = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    for spelled, name in _respelled(text):
+        # `ＦＬＡＧ = 1` binds `FLAG` to Python, while this reading keeps names as spelled
+        reason = f"it is also spelled `{spelled}`, which Python reads as `{name}`"
+        for key in (spelled, name):
+            run.env[key] = Unknown(reason)
+    dynamic = _dynamic_namespace(normal) or _reached_namespace(found, run.env)
     if dynamic:
         reason = f"the file changes module names at run time through `{dynamic}`"
         names.meanings = {n: Unknown(reason) for n in names.meanings}
@@ -453,6 +461,31 @@ def _calls_in(cls: cst.ClassDef) -> Iterator[cst.Call]:
             for small in stmt.body:
                 if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Call):
                     yield small.value
+
+
+def _respelled(text: str) -> list[tuple[str, str]]:
+    """(as spelled, as Python reads it) for each identifier whose NFKC form is another spelling
+    (`Ｌ` is `L`, `_＿code＿_` is `__code__`)."""
+    if text.isascii():
+        return []
+    out = []
+    for word in set(_IDENTIFIER.findall(text)):
+        if not word.isascii():
+            name = unicodedata.normalize("NFKC", word)
+            if name != word:
+                out.append((word, name))
+    return sorted(out)
+
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def _depth(value: Any) -> int:
+    """How many subscripts reach an element of `value` that cannot change in place (0: `value`
+    itself cannot)."""
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple, set)) else ()
+    inner = max((_depth(v) for v in items), default=0)
+    return 1 + inner if isinstance(value, (list, dict, set)) or inner else 0
 
 
 def _class_names(classes: list[cst.ClassDef]) -> set[str]:

@@ -18,7 +18,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
-from pto_transpile.read.effects import MUTATING_METHODS
+from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes
@@ -129,6 +129,12 @@ class PythonSubset(InterpreterBase):
                               "decorator; define it undecorated, or at module level", stmt.decorators[0],
                               kind="construct")
         params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
+        annotations = [p.annotation for p in params if p.annotation is not None] + (
+            [stmt.returns] if stmt.returns is not None else [])
+        if any(type(n) is cst.Call for a in annotations for n in iter_nodes(a)):
+            # Python computes them when the `def` runs (without `from __future__ import annotations`)
+            raise CannotModel(f"the check does not run the annotations of `{stmt.name.value}`, which call something",
+                              stmt, kind="construct")
         for ctx in ctxs:  # the defaults are computed when the `def` runs, in its frame
             defaults = {p.name.value: self.eval(p.default, ctx) for p in params if p.default is not None}
             ctx.env[stmt.name.value] = FunctionV("helper", stmt, defaults)
@@ -360,13 +366,18 @@ class PythonSubset(InterpreterBase):
                 return
         old = self.eval(target, ctx)
         value = self._operand(node.value, ctx)  # `cnt += core_id < rem`: the comparison is 1 or 0
+        if self._made is not None and (isinstance(old, (list, dict)) or is_unknown(old) and not isinstance(
+                value, (int, float, Opaque))):
+            # `box += [v]` changes a list in place (`list.__iadd__`), `box |= {...}` a dict
+            self._kept_outside(old, target, node, ctx)
         self.assign(target, self._binop(AUGMENTED.get(type(node.operator)), old, value, node), ctx)
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
         method = _EVAL.get(type(node))
         if method is None:
-            if type(node) is not cst.Lambda and any(type(n) is cst.Call for n in iter_nodes(node)):
+            if type(node) is not cst.Lambda and any(type(n) is cst.Call or type(n) is cst.CompFor and not isinstance(
+                    n.target, (cst.Name, cst.Tuple)) for n in iter_nodes(node)):
                 # a comprehension, an f-string, `:=`, ...: calls the check would not run
                 raise CannotModel(f"the check does not follow calls inside a `{type(node).__name__}` expression",
                                   node, kind="construct")
@@ -483,9 +494,12 @@ class PythonSubset(InterpreterBase):
         if huge:
             raise CannotModel(f"the result would be {huge}, too large to follow", node)
         try:
-            return fn(left, right)
+            made = fn(left, right)
         except Exception:
             return UNKNOWN
+        if self._made is not None and type(made) is list:
+            self._made[id(made)] = made  # `[0] * 2`, `[0] + [0]`: a new list, the stage's own
+        return made
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
         if fn in (operator.floordiv, operator.mod) and isinstance(node, cst.BinaryOperation) \
@@ -953,16 +967,26 @@ class PythonSubset(InterpreterBase):
         if isinstance(node.func, cst.Name) and node.func.value == "getattr" and self.file.meaning("getattr") is None \
                 and len(args) in (2, 3) and isinstance(args[1], str) and not args[1].startswith("__"):
             return  # reading an attribute keeps nothing (what the result is called with is judged there)
-        made = [a for a in args if isinstance(a, (list, dict)) and id(a) in (self._made or {})]
-        plain = all(isinstance(a, (int, float, str, Opaque, Symbol)) or a is None or any(a is m for m in made)
-                    for a in args)
-        root: cst.BaseExpression = node.func
+        made = self._made or {}
+        plain = all(_plain(a, made) for a in args)
+        func = node.func
+        root: cst.BaseExpression = func
         while isinstance(root, cst.Attribute):
             root = root.value
         meaning = self.file.meaning(root.value) if isinstance(root, cst.Name) else None
-        callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and (
-            meaning is None and root is node.func or isinstance(meaning, Unknown) and meaning.imported
-            or root is node.func and isinstance(meaning, Class) and _plain_class(meaning.node))
+        method = func.attr.value if isinstance(func, cst.Attribute) else ""
+        if isinstance(func, cst.Attribute) and plain:
+            receiver = self.eval(func.value, ctx)
+            if isinstance(receiver, str) or isinstance(receiver, (list, dict)) and id(receiver) in made:
+                return  # `"{}".format(ki)`, `rows.sort()`: a method of a string or of a value the stage made
+        builtin = isinstance(func, cst.Name) and meaning is None and func.value not in ctx.env
+        if builtin and isinstance(func, cst.Name) and func.value in PURE_BUILTINS \
+                and all(_plain(a, made, deep=True) for a in args):
+            return  # `sum(range(2))`, `sorted(HALVES)`: builtins that change nothing they are given
+        callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and method not in MUTATING_METHODS and (
+            builtin or isinstance(meaning, Unknown) and meaning.imported and isinstance(func, cst.Attribute)
+            and func.value is root  # `math.ceil`, not `sys.path.append`
+            or root is func and isinstance(meaning, Class) and _plain_class(meaning.node))
         if not (plain and callee_free):
             stage = ctx.scope[1] if ctx.scope is not None else "?"
             raise CannotModel(f"stage `{stage}` calls `{self._code_of(node.func)}`, which the check does not run, "
@@ -993,6 +1017,11 @@ class PythonSubset(InterpreterBase):
         pos, kw = self._args(node, ctx)
         if name == "divmod":
             return self._divmod(pos, kw, node)
+        if name == "print" and self._made is not None and (
+                kw or not all(_plain(a, self._made, deep=True) for a in pos)):
+            # `print(v, file=sink)`: what it writes to, or what its arguments' `__str__` does, may keep `v`
+            raise CannotModel("the check does not follow a `print` of objects, or to a `file=`, inside a stage", node,
+                              kind="construct")
         _no_functions(name, [*pos, *kw.values()], node)
         if name in ("min", "max") and len(pos) == 1 and isinstance(pos[0], (list, tuple)):
             pos = list(pos[0])  # `min([a, b])`: the same choice
@@ -1273,9 +1302,55 @@ def _canonical(origin: tuple) -> tuple:
 
 
 def _plain_class(node: Any) -> bool:
-    """A class of the file with no method, base or decorator: making one runs nothing of its own."""
-    return isinstance(node, cst.ClassDef) and not node.bases and not node.keywords and not node.decorators \
-        and not any(isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) for stmt in node.body.body)
+    """A class of the file with no method, base or decorator, whose body binds names to literals
+    only (not `__init__ = f`): making one runs nothing of its own."""
+    if not (isinstance(node, cst.ClassDef) and not node.bases and not node.keywords and not node.decorators):
+        return False
+    for stmt in node.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for small in stmt.body:
+            if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)) \
+                    or isinstance(small, cst.Pass):
+                continue
+            if not (isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None
+                    and isinstance(small.value, (cst.Integer, cst.Float, cst.SimpleString, cst.Name))
+                    and all(isinstance(t, cst.Name) and not t.value.startswith("__") for t in
+                            ([a.target for a in small.targets] if isinstance(small, cst.Assign) else [small.target]))):
+                return False
+    return True
+
+
+def _plain(value: Any, made: dict, deep: bool = False) -> bool:
+    """A value a call cannot keep or change: a number, a string, a run-time value, a `pl`
+    constant, None, a list or dict the stage made; with `deep`, also a tuple or range of such."""
+    if isinstance(value, (int, float, str, Opaque, Symbol)) or value is None:
+        return True
+    if isinstance(value, (list, dict)) and id(value) in made:
+        return True
+    if deep and isinstance(value, range):
+        return True
+    return deep and isinstance(value, tuple) and all(_plain(v, made, deep) for v in value)
+
+
+def _lambda(self: PythonSubset, node: cst.Lambda, ctx: Ctx) -> Unrun:
+    """A lambda, not run; its defaults are computed when it is made, as Python does, which the
+    check does not follow when they call anything."""
+    params = node.params
+    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if p.default is not None and any(type(n) is cst.Call for n in iter_nodes(p.default)):
+            raise CannotModel("the check does not run a lambda's defaults: write a `def` in the file", p.default,
+                              kind="construct")
+    return Unrun(node)
+
+
+def _in_stage(what: str) -> Callable:
+    """A statement the check does not follow inside a stage (a `class` statement runs its body, a
+    `raise` its expression): refused there, nothing done elsewhere."""
+    def run(self: PythonSubset, stmt, ctxs) -> None:
+        if self._made is not None:
+            raise CannotModel(f"the check does not follow a `{what}` statement inside a stage", stmt, kind="construct")
+    return run
 
 
 def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
@@ -1312,7 +1387,7 @@ _STATEMENTS: dict[type, Callable] = {
     cst.FunctionDef: PythonSubset._def,
     cst.Try: PythonSubset.exec_try,
     cst.IndentedBlock: lambda self, stmt, ctxs: self.exec_block(stmt.body, ctxs),
-    cst.ClassDef: lambda self, stmt, ctxs: None,
+    cst.ClassDef: _in_stage("class"),
 }
 
 _SMALL_STATEMENTS: dict[type, Callable] = {
@@ -1325,6 +1400,7 @@ _SMALL_STATEMENTS: dict[type, Callable] = {
     cst.Continue: _raise(LoopContinue),
     cst.Assert: lambda self, small, ctx: self.eval(small.test, ctx),  # its test runs, as Python runs it
     cst.Del: _delete,
+    cst.Raise: lambda self, small, ctx: _in_stage("raise")(self, small, [ctx]),
     cst.Global: _rebinding,
     cst.Nonlocal: _rebinding,
 }
@@ -1344,7 +1420,7 @@ _EVAL: dict[type, Callable] = {
     cst.List: PythonSubset._sequence,
     cst.Subscript: PythonSubset._subscript,
     cst.Call: PythonSubset._call,
-    cst.Lambda: lambda self, n, ctx: Unrun(n),
+    cst.Lambda: lambda self, n, ctx: _lambda(self, n, ctx),
     cst.Dict: PythonSubset._dict,
 }
 
