@@ -86,7 +86,7 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
     that changes nothing (`_use`), with how many subscripts reach an immutable element (1 for a
     flat list, 0 for a class: only the uses `_use` lists); any other use touches them."""
     statements = list(statements)
-    context = _Context(set(bound), pure, frozenset(nested), dict(guarded or {}))
+    context = _Context(set(bound), pure, frozenset(nested), dict(guarded or {}), _defines_operators(statements))
     functions = {stmt.name: i for i, stmt in enumerate(statements)
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     queue = list(range(len(statements)))
@@ -154,6 +154,26 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
     return out
 
 
+#: Builtins that only look at what they are given.
+_LOOKING = frozenset({"isinstance", "issubclass", "print", "str", "repr", "len", "id", "hash", "type"})
+#: Special methods that run no code on other objects handed to them by an operator.
+_QUIET = frozenset({"__init__", "__repr__", "__str__", "__post_init__", "__format__", "__init_subclass__"})
+
+
+def _defines_operators(statements: list) -> bool:
+    """Does a class of the file define a special method an operator calls with another object
+    (`__eq__`, `__radd__`, `__getitem__`, `__contains__`, ...)? Then `L == x` may change `L`."""
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    names = [item.name] if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
+                        t.id for t in getattr(item, "targets", ()) if isinstance(t, ast.Name)]
+                    if any(n.startswith("__") and n.endswith("__") and n not in _QUIET for n in names):
+                        return True
+    return False
+
+
 def _instance(node: ast.AST, own: str | None, method: bool) -> str | None:
     """The instance parameter the children of `node` see: the method's own (`method`: `node` is
     a method, `own` its first parameter); in a function nested in it, the same unless one of its
@@ -198,20 +218,24 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
     if depth and levels >= depth:
         return None  # an element that cannot change, whatever is done with it
     flat = depth and depth - levels <= 1
-    if isinstance(parent, (ast.Compare, ast.FormattedValue)) or isinstance(parent, ast.Subscript) \
-            and parent.slice is node:
+    if isinstance(parent, ast.FormattedValue) or not context.operators and (
+            isinstance(parent, ast.Compare) or isinstance(parent, ast.Subscript) and parent.slice is node):
         return None
     if isinstance(parent, ast.Assign) and parent is top and parent.value is node \
             and all(isinstance(t, ast.Name) for t in parent.targets):
         return None  # `A = L` at module level: `A` holds the list too, and is guarded as well
     if flat and isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
         return None
-    if flat and isinstance(parent, ast.BinOp):
+    if flat and isinstance(parent, ast.BinOp) and not context.operators:
         return None
     if isinstance(parent, ast.Attribute) and parent.value is node and not depth:
         above = parents.get(id(parent))
-        if isinstance(parent.ctx, ast.Load) and not isinstance(above, (ast.Attribute, ast.Call)):
-            return None  # `K.A` read
+        # `K.A` read where the field object goes nowhere (`K.A == 1` is not `F = K.A`)
+        looked_at = isinstance(above, ast.Call) and parent in above.args and isinstance(above.func, ast.Name) \
+            and above.func.id in _LOOKING and above.func.id not in context.shadowed  # `isinstance(K.A, ...)`
+        if isinstance(parent.ctx, ast.Load) and (isinstance(above, ast.FormattedValue) or looked_at
+                                                 or not context.operators and isinstance(above, ast.Compare)):
+            return None
     if isinstance(parent, ast.arg) or isinstance(parent, ast.AnnAssign) and parent.annotation is node:
         return None
     call = parents.get(id(parent)) if isinstance(parent, (ast.keyword, ast.Starred)) else parent
@@ -248,7 +272,8 @@ _LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 #: Words with which a statement may reach objects without naming them.
 _REACHING = frozenset({"global", "nonlocal", "__builtins__", "builtins", "__dict__", "__class__"})
 #: The same, as calls (`type=` is a keyword of many `pl` ops, `type(k)` a call).
-_REACHING_CALLS = frozenset({"setattr", "delattr", "getattr", "vars", "type"})
+_REACHING_CALLS = frozenset({"setattr", "delattr", "getattr", "vars", "type", "get_objects", "get_referrers",
+                             "get_referents"})
 
 
 @dataclass(frozen=True)
@@ -257,6 +282,9 @@ class _Context:
     pure: Callable[[str], bool]  #: calls that change nothing they are given, by dotted name
     nested: frozenset  #: names whose lists hold lists
     guarded: dict  #: names whose every use is judged (`_use`) -> subscripts down to an immutable element
+    #: a class of the file defines an operator (`__eq__`, `__radd__`, `__getitem__`, ...): a
+    #: comparison or arithmetic may run its code with what it is given
+    operators: bool = False
 
 
 def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, own: str | None = None) -> None:
@@ -315,6 +343,7 @@ def _fields(kind: type) -> tuple[str, ...]:
 def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
     func = node.func
     name = func.id if isinstance(func, ast.Name) and func.id not in context.shadowed else ""
+    callee = _dotted(func)
     setter = isinstance(func, ast.Attribute) and func.attr in ("__setattr__", "__delattr__")
     if name in ("setattr", "delattr") and node.args or setter and node.args:
         # `setattr(o, "a", v)`, `object.__setattr__(o, "a", v)`, `o.__setattr__("a", v)`: the name
@@ -324,6 +353,8 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
             given = node.args[0]
         out.attributes.setdefault(given.value if isinstance(given, ast.Constant) and isinstance(given.value, str)
                                   else ANY, line)
+    if callee.rpartition(".")[2] in ("get_objects", "get_referrers", "get_referents"):
+        out.reached.setdefault("gc", line)  # every object the collector tracks, named or not
     if name == "getattr" and len(node.args) > 1:
         attr = node.args[1]
         root = _root(node.args[0])
@@ -332,7 +363,6 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
             out.reached.setdefault(root, line)
     if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
         _touch(out, func.value, line, f"its `{func.attr}` is called")
-    callee = _dotted(func)
     if name in PURE_BUILTINS or callee and context.pure(callee):
         return
     for arg in (*node.args, *(k.value for k in node.keywords)):

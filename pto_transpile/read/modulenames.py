@@ -508,6 +508,8 @@ def _reached_namespace(found: Effects, env: dict) -> str:
     (`getattr(f, "__glo" + "bals__")`), or the builtins' (`__builtins__`, `import builtins`):
     the first spelling, or ""."""
     for name in found.reached:
+        if name == "gc":
+            return "gc.get_objects()"
         if isinstance(env.get(name), Function) or name in ("__builtins__", "builtins"):
             return f"getattr({name}, ...)" if name not in ("__builtins__", "builtins") else name
     return ""

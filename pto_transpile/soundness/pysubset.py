@@ -985,7 +985,7 @@ class PythonSubset(InterpreterBase):
             return  # `sum(range(2))`, `sorted(HALVES)`: builtins that change nothing they are given
         callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and method not in MUTATING_METHODS and (
             builtin or isinstance(meaning, Unknown) and meaning.imported and isinstance(func, cst.Attribute)
-            and func.value is root  # `math.ceil`, not `sys.path.append`
+            and func.value is root and root.value in _STATELESS_MODULES  # `math.ceil`, not `random.seed`
             or root is func and isinstance(meaning, Class) and _plain_class(meaning.node))
         if not (plain and callee_free):
             stage = ctx.scope[1] if ctx.scope is not None else "?"
@@ -1299,6 +1299,11 @@ def _canonical(origin: tuple) -> tuple:
                 if quotient == ("op", "floordiv", n, d):
                     return ("op", "mod", n, d)
     return origin
+
+
+#: Imported modules whose functions keep no state between calls (numbers in, numbers out); the
+#: functions of any other module may (`random.seed(v)`, `sys.setrecursionlimit(v)`)
+_STATELESS_MODULES = frozenset({"math", "cmath"})
 
 
 def _plain_class(node: Any) -> bool:

@@ -494,6 +494,24 @@ H3.update(
 H.update({k: v[0] if isinstance(v, tuple) else v for k, v in H3.items()})
 
 
+# a fourth probe's: an operator of a class of the file handed the list (`L == Mut()` runs
+# `Mut.__eq__(L)`), the collector's list of every object, a key field object bound to a name
+_MUT = "class Mut:\n    def __eq__(self, o):\n        o[0] = 1\n        return False\n\n\n"
+H.update(
+    {
+        "mod: L == Mut()": flag(_MUT + "_ = L == Mut()\n", "L[0] == 1", pre="L = [0]\n"),
+        "mod: gc.get_objects()": flag(
+            "import gc\n\nfor _o in gc.get_objects():\n"
+            "    if isinstance(_o, list) and len(_o) == 2 and _o[1] == 987654:\n"
+            "        _o[0] = 1\n",
+            "L[0] == 1",
+            pre="L = [0, 987654]\n",
+        ),
+        "tk: F = K.A; F.__init__(...)": keyed(_K0, "A == 1", after_cls="F = K.A\nF.__init__(bits=1, values=[0, 1])\n"),
+    }
+)
+
+
 @pytest.mark.parametrize("name", list(H))
 def test_what_changes_a_module_object_anywhere_in_the_file_is_seen(name):
     text = H[name]

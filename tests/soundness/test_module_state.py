@@ -223,6 +223,7 @@ SMUGGLED.update({
     "a class statement": smuggled(_M, "    class _T:\n        BOX[0] = factors[ki]\n", "    factor = BOX[0]\n"),
     "a raise": smuggled(_M, "    try:\n        raise BOX.__setitem__(0, factors[ki])\n    except TypeError:\n"
                             "        pass\n", "    factor = BOX[0]\n"),
+    "a module's own state": smuggled("import random\n", "    random.seed(ki)\n", "    factor = random.random()\n"),
     "print to a module object": smuggled(
         "BOX = ['0.0', '\\n']\n\n\nclass _Sink:\n    write = BOX.append\n    flush = BOX.copy\n\n\nSINK = _Sink()\n",
         "    print(factors[ki], file=SINK)\n", "    factor = float(BOX[-2])\n"),
