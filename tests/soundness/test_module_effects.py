@@ -251,9 +251,7 @@ H3.update(
     {
         # a key field the class body does not declare, added by an attribute of a new name
         "tk: new field K.B = TilingKeyField added at module level": (
-            keyed(_K0, "B == 1", before_cls="B = 0\n", after_cls=f"K.B = {_TKF01}\n"),
-            "kernel",
-            _RKB,
+            keyed(_K0, "B == 1", before_cls="B = 0\n", after_cls=f"K.B = {_TKF01}\n")
         ),
         "tk: new field through Holder.k.B (prefilter skips)": (
             keyed(
@@ -261,75 +259,45 @@ H3.update(
                 "B == 1",
                 before_cls="B = 0\n",
                 after_cls=f"class Holder:\n    pass\n\n\nHolder.k = K\nHolder.k.B = {_TKF01}\n",
-            ),
-            "kernel",
-            _RKB,
+            )
         ),
         # lists changed through expressions whose root is not a name
-        "mod: (L or L)[0] = 1 at module level": (
-            flag("(L or L)[0] = 1\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
-        ),
+        "mod: (L or L)[0] = 1 at module level": (flag("(L or L)[0] = 1\n", "L[0] == 1", pre="L = [0]\n")),
         "mod: (L if 1 else L).append(1) at module level": (
-            flag("(L if 1 else L).append(1)\n", "len(L) == 2", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("(L if 1 else L).append(1)\n", "len(L) == 2", pre="L = [0]\n")
         ),
         "mod: max(L2)[0] = 1 (pure builtin hands out an inner list)": (
-            flag("max(L2)[0] = 1\n", "L2[0][0] == 1", pre="L2 = [[0]]\n"),
-            "kernel",
-            _R0,
+            flag("max(L2)[0] = 1\n", "L2[0][0] == 1", pre="L2 = [[0]]\n")
         ),
         "mod: for x in reversed(L2) in a function": (
             flag(
                 "def setup():\n    for x in reversed(L2):\n        x[0] = 1\n\n\nsetup()\n",
                 "L2[0][0] == 1",
                 pre="L2 = [[0]]\n",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
         "mod: for v in D.values() in a function": (
             flag(
                 "def setup():\n    for v in D.values():\n        v[0] = 1\n\n\nsetup()\n",
                 "L[0] == 1",
                 pre="L = [0]\nD = {'a': L}\n",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
         # a list reached through a function default
-        "mod: def f(x=L): x[0] = 1; f()": (
-            flag("def f(x=L):\n    x[0] = 1\n\n\nf()\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
-        ),
-        "mod: lambda x=L: x.append(1)": (
-            flag("g = lambda x=L: x.append(1)\ng()\n", "len(L) == 2", pre="L = [0]\n"),
-            "kernel",
-            _R0,
-        ),
+        "mod: def f(x=L): x[0] = 1; f()": (flag("def f(x=L):\n    x[0] = 1\n\n\nf()\n", "L[0] == 1", pre="L = [0]\n")),
+        "mod: lambda x=L: x.append(1)": (flag("g = lambda x=L: x.append(1)\ng()\n", "len(L) == 2", pre="L = [0]\n")),
         # match binds the subject to a new name
         "mod: match L: case x: x[0] = 1 in a function": (
             flag(
                 "def setup():\n    match L:\n        case x:\n            x[0] = 1\n\n\nsetup()\n",
                 "L[0] == 1",
                 pre="L = [0]\n",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
-        "mod: match at module level": (
-            flag("match L:\n    case x:\n        x[0] = 1\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
-        ),
+        "mod: match at module level": (flag("match L:\n    case x:\n        x[0] = 1\n", "L[0] == 1", pre="L = [0]\n")),
         # a list stored on an object at module level, changed through it
         "mod: Holder.k = L; Holder.k[0] = 1": (
-            flag("class Holder:\n    pass\n\n\nHolder.k = L\nHolder.k[0] = 1\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("class Holder:\n    pass\n\n\nHolder.k = L\nHolder.k[0] = 1\n", "L[0] == 1", pre="L = [0]\n")
         ),
     }
 )
@@ -339,18 +307,14 @@ H3.update(
     {
         # a key field's own object re-initialised: no attribute of the class set
         "tk: K.A.__init__(bits=1, values=[0, 1]) re-initialises the field": (
-            keyed(_K0, "A == 1", after_cls="K.A.__init__(bits=1, values=[0, 1])\n"),
-            "kernel",
-            _RK,
+            keyed(_K0, "A == 1", after_cls="K.A.__init__(bits=1, values=[0, 1])\n")
         ),
         "tk: type.__setattr__(Holder.k, ...) on an alias of K": (
             keyed(
                 _K0,
                 "A == 1",
                 after_cls=f"class Holder:\n    pass\n\n\nHolder.k = K\ntype.__setattr__(Holder.k, chr(65), {_TKF01})\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         "tk: is_valid calls a function whose code is replaced by object.__setattr__": (
             keyed(
@@ -358,26 +322,16 @@ H3.update(
                 "A == 1",
                 before_cls="def allow():\n    return 0\n\n\n" + _ONE,
                 after_cls="object.__setattr__(allow, '__co' + 'de__', one.__code__)\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
         # a list re-initialised in place by a method the list of mutating methods lacks
         "mod: L.__init__([1]) in a function": (
-            flag("def setup():\n    L.__init__([1])\n\n\nsetup()\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag("def setup():\n    L.__init__([1])\n\n\nsetup()\n", "L[0] == 1", pre="L = [0]\n")
         ),
-        "mod: lambda: L.__init__([1])": (
-            flag("g = lambda: L.__init__([1])\ng()\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
-        ),
+        "mod: lambda: L.__init__([1])": (flag("g = lambda: L.__init__([1])\ng()\n", "L[0] == 1", pre="L = [0]\n")),
         # a function's code replaced through object.__setattr__ (no attribute store in the tree)
         "mod: object.__setattr__(getflag, '__code__', ...)": (
-            flag(_GETFLAG + _ONE + "object.__setattr__(getflag, '__code__', one.__code__)\n", "getflag() == 1", pre=""),
-            "kernel",
-            _R0,
+            flag(_GETFLAG + _ONE + "object.__setattr__(getflag, '__code__', one.__code__)\n", "getflag() == 1", pre="")
         ),
         # class attribute read through a function
         "mod: getflag reads Cfg.FLAG, changed at module level": (
@@ -385,41 +339,25 @@ H3.update(
                 "class Cfg:\n    FLAG = 0\n\n\ndef getflag():\n    return Cfg.FLAG\n\n\nCfg.FLAG = 1\n",
                 "getflag() == 1",
                 pre="",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
         "mod: del (L or L)[0] in a function": (
-            flag("def setup():\n    del (L or L)[0]\n\n\nsetup()\n", "len(L) == 1", pre="L = [0, 1]\n"),
-            "kernel",
-            _R0,
+            flag("def setup():\n    del (L or L)[0]\n\n\nsetup()\n", "len(L) == 1", pre="L = [0, 1]\n")
         ),
     }
 )
 H3.update(
     {
         # a class body's `L += [...]` reads the module's list and extends it in place
-        "mod: class body L += [1]": (
-            flag("class C:\n    L += [1]\n\n\n", "len(L) == 2", pre="L = [0]\n"),
-            "kernel",
-            _R0,
-        ),
-        "mod: class body S |= {1} on a set": (
-            flag("class C:\n    S |= {1}\n\n\n", "len(S) == 2", pre="S = {0}\n"),
-            "kernel",
-            _R0,
-        ),
+        "mod: class body L += [1]": (flag("class C:\n    L += [1]\n\n\n", "len(L) == 2", pre="L = [0]\n")),
+        "mod: class body S |= {1} on a set": (flag("class C:\n    S |= {1}\n\n\n", "len(S) == 2", pre="S = {0}\n")),
         # a list stored as an item of a module dict at module level, changed through it
         "mod: NS['k'] = L; NS['k'][0] = 1": (
-            flag("NS['k'] = L\nNS['k'][0] = 1\n", "L[0] == 1", pre="L = [0]\nNS = {}\n"),
-            "kernel",
-            _R0,
+            flag("NS['k'] = L\nNS['k'][0] = 1\n", "L[0] == 1", pre="L = [0]\nNS = {}\n")
         ),
         # a pure builtin's key callback given each inner list
         "mod: max(L2, key=lambda x: x.__setitem__(0, 1) or 0)": (
-            flag("_ = max(L2, key=lambda x: x.__setitem__(0, 1) or 0)\n", "L2[0][0] == 1", pre="L2 = [[0]]\n"),
-            "kernel",
-            _R0,
+            flag("_ = max(L2, key=lambda x: x.__setitem__(0, 1) or 0)\n", "L2[0][0] == 1", pre="L2 = [[0]]\n")
         ),
     }
 )
@@ -429,63 +367,39 @@ _FK, _FA = "\uff2b", "\uff21"  # Ｋ Ａ
 _FU = "\uff3f"  # ＿ (only after an ASCII `_`: it cannot start a name)
 H3.update(
     {
-        "nfkc: FLAG rebound at module level as \uff26\uff2c\uff21\uff27": (
-            flag("\uff26\uff2c\uff21\uff27 = 1\n"),
-            "kernel",
-            _R0,
-        ),
+        "nfkc: FLAG rebound at module level as \uff26\uff2c\uff21\uff27": (flag("\uff26\uff2c\uff21\uff27 = 1\n")),
         "nfkc: getflag redefined as def \uff47etflag": (
-            flag(_GETFLAG + "def \uff47etflag():\n    return 1\n\n\n", "getflag() == 1", pre=""),
-            "kernel",
-            _R0,
+            flag(_GETFLAG + "def \uff47etflag():\n    return 1\n\n\n", "getflag() == 1", pre="")
         ),
         "nfkc: \uff2c[0] = 1 at module level (prefilter and text scan skip it)": (
-            flag(f"{_FL}[0] = 1\n", "L[0] == 1", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag(f"{_FL}[0] = 1\n", "L[0] == 1", pre="L = [0]\n")
         ),
         "nfkc: \uff2c.append(1) in a function": (
-            flag(f"def setup():\n    {_FL}.append(1)\n\n\nsetup()\n", "len(L) == 2", pre="L = [0]\n"),
-            "kernel",
-            _R0,
+            flag(f"def setup():\n    {_FL}.append(1)\n\n\nsetup()\n", "len(L) == 2", pre="L = [0]\n")
         ),
         "nfkc: getflag._\uff3fcode\uff3f_ = one._\uff3fcode\uff3f_": (
-            flag(_GETFLAG + _ONE + f"getflag._{_FU}code{_FU}_ = one._{_FU}code{_FU}_\n", "getflag() == 1", pre=""),
-            "kernel",
-            _R0,
+            flag(_GETFLAG + _ONE + f"getflag._{_FU}code{_FU}_ = one._{_FU}code{_FU}_\n", "getflag() == 1", pre="")
         ),
         "nfkc: getflag._\uff3fdefaults\uff3f_ = (1,)": (
             flag(
                 "def getflag(x=0):\n    return x\n\n\n" + f"getflag._{_FU}defaults{_FU}_ = (1,)\n",
                 "getflag() == 1",
                 pre="",
-            ),
-            "kernel",
-            _R0,
+            )
         ),
         "nfkc: FLAG through _\uff3fglobals\uff3f_ (dynamic-namespace scan skips it)": (
-            flag(_ONE + f"one._{_FU}globals{_FU}_['FLAG'] = 1\n"),
-            "kernel",
-            _R0,
+            flag(_ONE + f"one._{_FU}globals{_FU}_['FLAG'] = 1\n")
         ),
-        "nfkc: \uff2b.\uff21 = TilingKeyField(...)": (
-            keyed(_K0, "A == 1", after_cls=f"{_FK}.{_FA} = {_TKF01}\n"),
-            "kernel",
-            _RK,
-        ),
+        "nfkc: \uff2b.\uff21 = TilingKeyField(...)": (keyed(_K0, "A == 1", after_cls=f"{_FK}.{_FA} = {_TKF01}\n")),
         "nfkc: \uff53etattr(K, chr(65), ...)": (
-            keyed(_K0, "A == 1", after_cls=f"\uff53etattr({_FK}, chr(65), {_TKF01})\n"),
-            "kernel",
-            _RK,
+            keyed(_K0, "A == 1", after_cls=f"\uff53etattr({_FK}, chr(65), {_TKF01})\n")
         ),
         "nfkc: \uff2b.\uff49s_valid replaced": (
             keyed(
                 _K01.format(body="    def is_valid(self, key):\n        return key[0] == 0\n"),
                 "A == 1",
                 after_cls=f"{_FK}.\uff49s_valid = lambda self, key: True\n",
-            ),
-            "kernel",
-            _RK,
+            )
         ),
     }
 )
