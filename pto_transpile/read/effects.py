@@ -86,7 +86,8 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
     that changes nothing (`_use`), with how many subscripts reach an immutable element (1 for a
     flat list, 0 for a class: only the uses `_use` lists); any other use touches them."""
     statements = list(statements)
-    context = _Context(set(bound), pure, frozenset(nested), dict(guarded or {}), _defines_operators(statements))
+    context = _Context(set(bound), pure, frozenset(nested), dict(guarded or {}),
+                       _defines_operators(statements, text))
     functions = {stmt.name: i for i, stmt in enumerate(statements)
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     queue = list(range(len(statements)))
@@ -154,15 +155,21 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
     return out
 
 
+#: A special method's name other than the quiet ones and module dunders (`__name__`, `__all__`).
+_SPECIAL = re.compile(r"\b__(?!(?:init|repr|str|post_init|format|init_subclass|name|main|file|doc|all|future|"
+                      r"version|slots|module|qualname|annotations)__\b)[A-Za-z_0-9]+__\b")
 #: Builtins that only look at what they are given.
 _LOOKING = frozenset({"isinstance", "issubclass", "print", "str", "repr", "len", "id", "hash", "type"})
 #: Special methods that run no code on other objects handed to them by an operator.
 _QUIET = frozenset({"__init__", "__repr__", "__str__", "__post_init__", "__format__", "__init_subclass__"})
 
 
-def _defines_operators(statements: list) -> bool:
+def _defines_operators(statements: list, text: str | None = None) -> bool:
     """Does a class of the file define a special method an operator calls with another object
-    (`__eq__`, `__radd__`, `__getitem__`, `__contains__`, ...)? Then `L == x` may change `L`."""
+    (`__eq__`, `__radd__`, `__getitem__`, `__contains__`, ...)? Then `L == x` may change `L`.
+    A file whose text names no such method (in NFKC form) defines none: not walked."""
+    if text is not None and not _SPECIAL.search(text if text.isascii() else unicodedata.normalize("NFKC", text)):
+        return False
     for stmt in statements:
         for node in ast.walk(stmt):
             if isinstance(node, ast.ClassDef):
