@@ -161,6 +161,7 @@ class _ModuleRun:
         #: function name -> what each name its defaults mention meant when the `def` ran
         self.default_names: dict[str, dict[str, Meaning | None]] = {}
         self.scopes: dict[cst.CSTNode, dict[str, Meaning]] = {}
+        self.pure: dict[str, bool] = {}  #: dotted callee -> `pure_callee`
         #: name -> the dotted name of what the import that bound it (still bound) imported
         self.origins: dict[str, str] = {}
         #: every list a name has held (kept alive, so that ids stay theirs)
@@ -212,11 +213,16 @@ class _ModuleRun:
         return meaning
 
     def pure_callee(self, dotted: str) -> bool:
-        """A call through `dotted` changes nothing it is given: a `pl` op, PyPTO's `TilingKeyField`."""
-        node: cst.BaseExpression = cst.Name(dotted.split(".")[0])
-        for part in dotted.split(".")[1:]:
-            node = cst.Attribute(node, cst.Name(part))
-        return self.pl_path(node) is not None or self.imported_as(dotted).endswith(".TilingKeyField")
+        """A call through `dotted` changes nothing it is given: a `pl` op, PyPTO's `TilingKeyField`
+        (remembered per name: asked at every call the effects walk meets)."""
+        hit = self.pure.get(dotted)
+        if hit is None:
+            node: cst.BaseExpression = cst.Name(dotted.split(".")[0])
+            for part in dotted.split(".")[1:]:
+                node = cst.Attribute(node, cst.Name(part))
+            hit = self.pure[dotted] = (self.pl_path(node) is not None
+                                       or self.imported_as(dotted).endswith(".TilingKeyField"))
+        return hit
 
     def imported_as(self, dotted: str) -> str:
         """The full name a dotted name stands for through the imports so far (`dataclass` after

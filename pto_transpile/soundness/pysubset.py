@@ -348,9 +348,7 @@ class PythonSubset(InterpreterBase):
         what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
         stage = ctx.scope[1] if ctx.scope is not None else "?"
         raise CannotModel(f"stage `{stage}` changes `{self._code_of(holder)}`, {what} it did not make: "
-                          "a value kept there outlives the stage, and the pipeline does not carry it to a later "
-                          "stage or iteration; hand it on as a stage argument or a struct field", node,
-                          kind="construct")
+                          f"a value kept there outlives the stage{_KEPT}", node, kind="construct")
 
     def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
         target = node.target
@@ -990,9 +988,8 @@ class PythonSubset(InterpreterBase):
         if not (plain and callee_free):
             stage = ctx.scope[1] if ctx.scope is not None else "?"
             raise CannotModel(f"stage `{stage}` calls `{self._code_of(node.func)}`, which the check does not run, "
-                              "with values it may keep past the stage (an object, a list, a method of a value): "
-                              "the pipeline does not carry such state to a later stage or iteration; hand values on "
-                              "as stage arguments or struct fields", node, kind="construct")
+                              "with values it may keep past the stage (an object, a list, a method of a value)"
+                              f"{_KEPT}", node, kind="construct")
 
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
         pos: list = []
@@ -1301,6 +1298,10 @@ def _canonical(origin: tuple) -> tuple:
     return origin
 
 
+#: What the refusals of a stage keeping state say: a stage that reads or computes the value itself
+#: needs nothing carried (verified: `tests/soundness/test_module_state.py`)
+_KEPT = (", and the pipeline does not carry it to a later stage or iteration: read or compute the value in the "
+         "stage that uses it")
 #: Imported modules whose functions keep no state between calls (numbers in, numbers out); the
 #: functions of any other module may (`random.seed(v)`, `sys.setrecursionlimit(v)`)
 _STATELESS_MODULES = frozenset({"math", "cmath"})
@@ -1373,8 +1374,7 @@ def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -
         stage = ctx.scope[1] if ctx.scope is not None else "?"
         names = ", ".join(f"`{n.name.value}`" for n in small.names)
         raise CannotModel(f"stage `{stage}` binds {names} outside its own frame (`{type(small).__name__.lower()}`): "
-                          "a value kept there outlives the stage, and the pipeline does not carry it to a later stage "
-                          "or iteration; hand it on as a stage argument or a struct field", small, kind="construct")
+                          f"a value kept there outlives the stage{_KEPT}", small, kind="construct")
 
 
 def _raise(exc: type[LoopBreak] | type[LoopContinue]) -> Callable:

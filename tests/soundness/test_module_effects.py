@@ -32,6 +32,11 @@ def keyed(cls: str, test: str, before_cls: str = "", after_cls: str = "") -> str
     return _keyed(cls, test, before=before_cls, after=after_cls)
 
 
+def listed(module_code: str) -> str:
+    """`flag` over a module list `L = [0]`, the defect under `L[0] == 1`."""
+    return flag(module_code, "L[0] == 1", pre="L = [0]\n")
+
+
 def flag(module_code: str, test: str = "FLAG == 1", pre: str = "FLAG = 0\n") -> str:
     return edited(BASE, [("N = 4\n", "N = 4\n" + pre + module_code), ("if d == 7:", f"if {test}:")])
 
@@ -173,14 +178,12 @@ H.update(
         "mod: one-line def with global": (flag("def setup(): global FLAG; FLAG = 1\n\n\nsetup()\n")),
         "mod: global after a semicolon": (flag("def setup():\n    x = 0; global FLAG\n    FLAG = 1\n\n\nsetup()\n")),
         "mod: list changed by a call in a class body": (
-            flag("def mut(c):\n    c[0] = 1\n\n\nclass _Init:\n    m = mut(L)\n\n\n", "L[0] == 1", pre="L = [0]\n")
+            listed("def mut(c):\n    c[0] = 1\n\n\nclass _Init:\n    m = mut(L)\n\n\n")
         ),
         "mod: list changed by a comprehension's call": (
-            flag("def mut(c):\n    c[0] = 1\n\n\n_ = [mut(c) for c in [L]]\n", "L[0] == 1", pre="L = [0]\n")
+            listed("def mut(c):\n    c[0] = 1\n\n\n_ = [mut(c) for c in [L]]\n")
         ),
-        "mod: (L)[0] = 1 in a function called at module level": (
-            flag("def setup():\n    (L)[0] = 1\n\n\nsetup()\n", "L[0] == 1", pre="L = [0]\n")
-        ),
+        "mod: (L)[0] = 1 in a function called at module level": (listed("def setup():\n    (L)[0] = 1\n\n\nsetup()\n")),
         "mod: getattr(L, 'append') in a function": (
             flag("def setup():\n    getattr(L, 'append')(1)\n\n\nsetup()\n", "len(L) == 2", pre="L = [0]\n")
         ),
@@ -192,11 +195,7 @@ H.update(
             )
         ),
         "mod: class bases expression mutates": (
-            flag(
-                "def mut(c):\n    c[0] = 1\n    return object\n\n\nclass _X(mut(L)):\n    pass\n\n\n",
-                "L[0] == 1",
-                pre="L = [0]\n",
-            )
+            listed("def mut(c):\n    c[0] = 1\n    return object\n\n\nclass _X(mut(L)):\n    pass\n\n\n")
         ),
     }
 )
@@ -262,7 +261,7 @@ H3.update(
             )
         ),
         # lists changed through expressions whose root is not a name
-        "mod: (L or L)[0] = 1 at module level": (flag("(L or L)[0] = 1\n", "L[0] == 1", pre="L = [0]\n")),
+        "mod: (L or L)[0] = 1 at module level": (listed("(L or L)[0] = 1\n")),
         "mod: (L if 1 else L).append(1) at module level": (
             flag("(L if 1 else L).append(1)\n", "len(L) == 2", pre="L = [0]\n")
         ),
@@ -284,21 +283,15 @@ H3.update(
             )
         ),
         # a list reached through a function default
-        "mod: def f(x=L): x[0] = 1; f()": (flag("def f(x=L):\n    x[0] = 1\n\n\nf()\n", "L[0] == 1", pre="L = [0]\n")),
+        "mod: def f(x=L): x[0] = 1; f()": (listed("def f(x=L):\n    x[0] = 1\n\n\nf()\n")),
         "mod: lambda x=L: x.append(1)": (flag("g = lambda x=L: x.append(1)\ng()\n", "len(L) == 2", pre="L = [0]\n")),
         # match binds the subject to a new name
         "mod: match L: case x: x[0] = 1 in a function": (
-            flag(
-                "def setup():\n    match L:\n        case x:\n            x[0] = 1\n\n\nsetup()\n",
-                "L[0] == 1",
-                pre="L = [0]\n",
-            )
+            listed("def setup():\n    match L:\n        case x:\n            x[0] = 1\n\n\nsetup()\n")
         ),
-        "mod: match at module level": (flag("match L:\n    case x:\n        x[0] = 1\n", "L[0] == 1", pre="L = [0]\n")),
+        "mod: match at module level": (listed("match L:\n    case x:\n        x[0] = 1\n")),
         # a list stored on an object at module level, changed through it
-        "mod: Holder.k = L; Holder.k[0] = 1": (
-            flag("class Holder:\n    pass\n\n\nHolder.k = L\nHolder.k[0] = 1\n", "L[0] == 1", pre="L = [0]\n")
-        ),
+        "mod: Holder.k = L; Holder.k[0] = 1": (listed("class Holder:\n    pass\n\n\nHolder.k = L\nHolder.k[0] = 1\n")),
     }
 )
 _ONE = "def one():\n    return 1\n\n\n"
@@ -325,10 +318,8 @@ H3.update(
             )
         ),
         # a list re-initialised in place by a method the list of mutating methods lacks
-        "mod: L.__init__([1]) in a function": (
-            flag("def setup():\n    L.__init__([1])\n\n\nsetup()\n", "L[0] == 1", pre="L = [0]\n")
-        ),
-        "mod: lambda: L.__init__([1])": (flag("g = lambda: L.__init__([1])\ng()\n", "L[0] == 1", pre="L = [0]\n")),
+        "mod: L.__init__([1]) in a function": (listed("def setup():\n    L.__init__([1])\n\n\nsetup()\n")),
+        "mod: lambda: L.__init__([1])": (listed("g = lambda: L.__init__([1])\ng()\n")),
         # a function's code replaced through object.__setattr__ (no attribute store in the tree)
         "mod: object.__setattr__(getflag, '__code__', ...)": (
             flag(_GETFLAG + _ONE + "object.__setattr__(getflag, '__code__', one.__code__)\n", "getflag() == 1", pre="")
