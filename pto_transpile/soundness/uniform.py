@@ -526,7 +526,7 @@ class Uniform:
             start = self.chunk_values[chunk]
             if loop.chunk != chunk or not _ends_by(loop.root[1], start.origin, size):
                 return False
-        elif not _at_most(loop.root[1], size):
+        elif not (_at_most(loop.root[1], size) or _end_less_start(loop.root[1], self.chunk_values[chunk], size)):
             return False
         # a move by a parameter the same on every block (`(start + st + i) * T`, `start = starts[0]`)
         # moves every block's chunk alike: the place within the chunk is what is left
@@ -1041,6 +1041,14 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
         a, b = origin[2:]
         return (a == size and _next_block(b)) or (b == size and _next_block(a))
     return False
+
+
+def _end_less_start(origin: Any, start: Any, size: Any) -> bool:
+    """Is `origin` a count from the chunk start `start` (its run-time value) to an end at most
+    one chunk `size` further (`end - start`, `_ends_by`): at most the size, as the stop of a
+    loop from the start to that end is?"""
+    return (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "sub")
+            and origin[3] == getattr(start, "origin", None) and _ends_by(origin[2], origin[3], size))
 
 
 def _next_balanced_start(origin: tuple, size: Any) -> bool:

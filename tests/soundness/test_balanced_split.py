@@ -87,6 +87,14 @@ ACCEPTED["balanced, the end as the next block's start"] = (
 ACCEPTED["balanced, the next block's start the other way round"] = (
     BALANCED + "    end = min(rem, core_id + 1) + base * (core_id + 1)\n    for i in pl.range(start, end):\n")
 
+# a loop from 0 to the end less the start (`pl.range(0, end - start)`, `i = start + j`): the loop
+# from the start to the end, counted from 0
+_END = BALANCED + "    end = (core_id + 1) * base + min(core_id + 1, rem)\n"
+_LAST_END = LAST + "    end = n_blocks if core_id == num_cores - 1 else start + chunk\n"
+_FROM_0 = "    for j in pl.range(0, end - start):\n        i = start + j\n"
+ACCEPTED["balanced, a loop from 0 to the end less the start"] = _END + _FROM_0
+ACCEPTED["the last block's end, a loop from 0 to the end less the start"] = _LAST_END + _FROM_0
+
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
     "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
@@ -128,6 +136,14 @@ DEFECTS = {
     "the end one past the next start but on the last": (
         BALANCED + "    end = (core_id + 1) * base + min(core_id + 1, rem) + (1 if core_id < num_cores - 1 else 0)\n"
                    "    for i in pl.range(start, end):\n", "race"),
+    "a loop from 0 to one past the end less the start": (_END + _FROM_0.replace("end - start", "end - start + 1"),
+                                                         "error"),
+    "a loop from 0 to the end less the block's start without the min": (
+        _END + _FROM_0.replace("end - start", "end - core_id * base"), "error"),
+    "the end less the start, the end one past the next start": (
+        _LAST_END.replace("start + chunk\n", "start + chunk + 1\n") + _FROM_0, "race"),
+    "the end less the start, the offset a task further": (_END + _FROM_0.replace("start + j", "start + j + 1"),
+                                                          "error"),
     "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
                                               "    cnt = n_blocks if core_id < rem else 0\n"
                                               "    for i in pl.range(0, cnt):\n", None),
