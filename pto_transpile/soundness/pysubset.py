@@ -152,7 +152,7 @@ class PythonSubset(InterpreterBase):
             self.tested, self.tested_apart = None, False
             value = self.eval(node.test, ctx)
             operands.append(self.tested)
-            compared[id(ctx)] = self.tested if self.tested_at is node.test else None
+            compared[id(ctx)] = self.tested if self.tested_at is _without_not(node.test) else None
             apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests or self.tested is None \
                 or any(may_differ_between_blocks(v) for v in self.tested)
             if isinstance(value, OneBlock):
@@ -705,7 +705,7 @@ class PythonSubset(InterpreterBase):
         self.tested = None
         t = self.truth(self.eval(node.test, ctx), node.test)
         if t is None:
-            return self._by_block(node, ctx, self.tested if self.tested_at is node.test else None)
+            return self._by_block(node, ctx, self.tested if self.tested_at is _without_not(node.test) else None)
         return self.eval(node.body if t else node.orelse, ctx)
 
     def _choose_assignments(self, node: cst.If, ctx: Ctx, tested: tuple | None) -> bool:
@@ -1445,7 +1445,11 @@ def _choice_test(test: cst.BaseExpression, tested: tuple | None, named: Callable
     """The test of a choice (`_by_block`): one comparison (`tested`, what `_compare` compared
     for this very test) of terms `_block_term` names, as `(("lt", a, b), swap)` or `(("eq", a,
     b), swap)`: `a >= b` is `not b < a` and `a != b` is `not a == b`, so `swap` says the arms come
-    the other way round; an equality puts the block index first. None for any other test."""
+    the other way round; an equality puts the block index first; `not` before the comparison
+    swaps them back. None for any other test."""
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        negated = _choice_test(test.expression, tested, named)
+        return None if negated is None else (negated[0], not negated[1])
     if not (tested is not None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
             and type(test.comparisons[0].operator) in _CHOICE_TESTS):
         return None
@@ -1463,6 +1467,14 @@ def _choice_test(test: cst.BaseExpression, tested: tuple | None, named: Callable
     return (name, left, right), swap
 
 
+def _without_not(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The comparison a test negates by `not` (`not core_id >= rem`), or the test itself: the node
+    `_compare` says it compared."""
+    while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        test = test.expression
+    return test
+
+
 def _index_test(operator_type: type, a: Any, b: Any) -> tuple | None:
     """A test of the block index shifted by a number against a whole number (a number, the block
     count plus one, a run-time value less 1) as a test of the index alone, in the form
@@ -1474,9 +1486,9 @@ def _index_test(operator_type: type, a: Any, b: Any) -> tuple | None:
     shift = shift_a
     if shift is None:  # the index on the right: the mirrored comparison
         a, b, shift, operator_type = b, a, shift_b, _MIRRORED.get(operator_type, operator_type)
-    other = _shifted(b, -(shift or 0))
-    if other is not None and operator_type in (cst.LessThanEqual, cst.GreaterThan):
-        other = _shifted(other, 1)  # `i <= x` is `i < x + 1` for whole numbers
+    # `i + s < x` is `i < x - s`, and `i <= x` is `i < x + 1` for whole numbers: one shift of `x`
+    # by both, so that `core_id + 1 <= rem` is `core_id < rem`
+    other = _shifted(b, (1 if operator_type in (cst.LessThanEqual, cst.GreaterThan) else 0) - (shift or 0))
     if other is None:
         return None
     name, swap = _INDEX_TESTS[operator_type]

@@ -95,6 +95,14 @@ _FROM_0 = "    for j in pl.range(0, end - start):\n        i = start + j\n"
 ACCEPTED["balanced, a loop from 0 to the end less the start"] = _END + _FROM_0
 ACCEPTED["the last block's end, a loop from 0 to the end less the start"] = _LAST_END + _FROM_0
 
+# the block index shifted and compared by `<=` (`core_id + 1 <= rem` is `core_id < rem`), a test
+# negated by `not`
+ACCEPTED["balanced, core_id + 1 <= rem"] = BALANCED + "    cnt = base + 1 if core_id + 1 <= rem else base\n" + TASKS
+ACCEPTED["balanced, not core_id >= rem"] = BALANCED + "    cnt = base + 1 if not core_id >= rem else base\n" + TASKS
+ACCEPTED["the last block, as an if statement on not core_id < num_cores - 1"] = (
+    LAST + "    if not core_id < num_cores - 1:\n        cnt = n_blocks - start\n"
+           "    else:\n        cnt = chunk\n" + TASKS)
+
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
     "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
@@ -144,6 +152,13 @@ DEFECTS = {
         _LAST_END.replace("start + chunk\n", "start + chunk + 1\n") + _FROM_0, "race"),
     "the end less the start, the offset a task further": (_END + _FROM_0.replace("start + j", "start + j + 1"),
                                                           "error"),
+    "one more up to rem itself, by core_id + 1 <= rem + 1": (
+        BALANCED + "    cnt = base + 1 if core_id + 1 <= rem + 1 else base\n" + TASKS, "race"),
+    "one more below rem - 1, by core_id + 2 <= rem": (BALANCED + "    cnt = base + 1 if core_id + 2 <= rem else base\n"
+                                                      + TASKS, None),
+    "the arms swapped by not": (BALANCED + "    cnt = base + 1 if not core_id < rem else base\n" + TASKS, "error"),
+    "the first block takes the rest, by not core_id != 0": (
+        LAST + "    cnt = n_blocks - start if not core_id != 0 else chunk\n" + TASKS, "race"),
     "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
                                               "    cnt = n_blocks if core_id < rem else 0\n"
                                               "    for i in pl.range(0, cnt):\n", None),
