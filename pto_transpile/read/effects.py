@@ -245,6 +245,10 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
             return None
     if isinstance(parent, ast.arg) or isinstance(parent, ast.AnnAssign) and parent.annotation is node:
         return None
+    if flat and isinstance(parent, ast.Attribute) and parent.attr == "copy" and isinstance(parent.ctx, ast.Load):
+        above = parents.get(id(parent))
+        if isinstance(above, ast.Call) and above.func is parent and not above.args and not above.keywords:
+            return None  # `rows = ROWS.copy()`: a new list of what cannot change
     call = parents.get(id(parent)) if isinstance(parent, (ast.keyword, ast.Starred)) else parent
     if isinstance(call, ast.Call) and call.func is not node and call.func is not parent:
         callee = _dotted(call.func)
@@ -298,7 +302,7 @@ def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, ow
     line = getattr(node, "lineno", 0)
     # the object itself, or an item of it, bound to another name or handed out (`k.__name__` is not)
     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None and not top \
-            and not isinstance(node.value, ast.Attribute):
+            and not isinstance(node.value, ast.Attribute) and not _immutable_part(node.value, context):
         _touch(out, node.value, line, "another name is bound to it")  # `a = L` in a function: `a.append(1)`
     elif isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None \
             and not isinstance(node.value, ast.Attribute):
@@ -377,6 +381,16 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
         if root is not None:
             out.handed.setdefault(root, set()).add(callee)
             out.handed_lines.setdefault(root, line)
+
+
+def _immutable_part(node: ast.AST, context: _Context) -> bool:
+    """`L[i]` or `L[a:b]` of a guarded list down to its immutable elements (`x = ROWS[0]`, `rows =
+    ROWS[:]` of a flat list): a name bound to it shares nothing with the list that can change."""
+    levels = 0
+    while isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        node, levels = node.value, levels + 1
+    depth = context.guarded.get(node.id, 0) if isinstance(node, ast.Name) else 0
+    return 0 < depth <= levels
 
 
 def _touch(out: Effects, node: ast.AST, line: int, how: str) -> None:

@@ -237,6 +237,8 @@ def import_const(value: Any) -> Any:
         return [import_const(v) for v in value]
     if isinstance(value, tuple):
         return tuple(import_const(v) for v in value)
+    if isinstance(value, dict):
+        return {k: import_const(v) for k, v in value.items()}
     if value is None:
         return UNKNOWN
     return value

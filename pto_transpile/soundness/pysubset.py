@@ -13,6 +13,7 @@ import operator
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import libcst as cst
@@ -22,6 +23,7 @@ from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes
+from pto_transpile.soundness import containers
 from pto_transpile.soundness.events import AIC, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops
@@ -74,7 +76,12 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.In: lambda a, b: a in b, cst.NotIn: lambda a, b: a not in b,
     cst.Is: operator.is_, cst.IsNot: operator.is_not,
 }
-_BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance", "divmod")
+_BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance", "divmod", "list",
+             "dict", "tuple")
+#: The augmented assignments that change a list or dict in place (`containers.add_in_place`).
+_IN_PLACE: dict[type, str] = {cst.AddAssign: "+=", cst.MultiplyAssign: "*=", cst.BitOrAssign: "|="}
+#: Builtins that make a new container of what they are given (`_container`).
+_CONTAINERS: dict[str, Callable[..., Any]] = {"list": list, "dict": dict, "tuple": tuple}
 #: Builtins whose result is a number (or a range) computed from their arguments: over a
 #: run-time value, a run-time value too (`int`, `min`, `max`, `abs` keep a parameter's form).
 _NUMBER_OF = frozenset({"float", "bool", "len", "range", "min", "max", "abs"})
@@ -324,10 +331,10 @@ class PythonSubset(InterpreterBase):
                 self._gm_element(obj, target, "W", ctx)
             else:
                 self._kept_outside(obj, target.value, target, ctx)
-                if isinstance(obj, list) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-                    index = self.eval(target.slice[0].slice.value, ctx)
-                    if isinstance(index, int) and -len(obj) <= index < len(obj):
-                        obj[index] = value
+                if type(obj) in (list, dict):
+                    part = target.slice[0].slice if len(target.slice) == 1 else None
+                    key = self.eval(part.value, ctx) if isinstance(part, cst.Index) else slice(None)
+                    self._change(lambda: containers.set_item(obj, key, value), target)
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
             if isinstance(value, (tuple, list)) and len(value) == len(names):
@@ -336,6 +343,15 @@ class PythonSubset(InterpreterBase):
             else:
                 for t in names:
                     self.assign(t, UNKNOWN, ctx)
+
+    def _change(self, change: Callable[[], Any], node: cst.CSTNode) -> Any:
+        """A change of a list or dict made on the model's container (`containers`), or refused:
+        the model would go on reading what the kernel no longer holds."""
+        try:
+            return change()
+        except containers.Unfollowed as exc:
+            raise CannotModel(f"the check does not follow {exc}: build the list or dict with the values it "
+                              "ends up holding (`[a, b]`, `{\"k\": v}`)", node, kind="construct") from None
 
     def _kept_outside(self, obj: Any, holder: cst.BaseExpression, node, ctx: Ctx) -> None:
         """A stage that changes a list or dict it did not make (a module-level list, a default
@@ -364,6 +380,12 @@ class PythonSubset(InterpreterBase):
                 return
         old = self.eval(target, ctx)
         value = self._operand(node.value, ctx)  # `cnt += core_id < rem`: the comparison is 1 or 0
+        if type(old) in (list, dict):  # `rows += [v]` changes the list in place (`list.__iadd__`)
+            self._kept_outside(old, target, node, ctx)
+            if not containers.add_in_place(old, _IN_PLACE.get(type(node.operator), ""), value):
+                self._change(lambda: containers.set_item(old, slice(None), value), node)
+            self.assign(target, old, ctx)
+            return
         if self._made is not None and (isinstance(old, (list, dict)) or is_unknown(old) and not isinstance(
                 value, (int, float, Opaque))):
             # `box += [v]` changes a list in place (`list.__iadd__`), `box |= {...}` a dict
@@ -831,8 +853,13 @@ class PythonSubset(InterpreterBase):
                 if isinstance(obj, AnyTileV) else self._view(obj)
         if isinstance(obj, TensorV):
             return self._gm_element(obj, node, "R", ctx)
+        if len(node.slice) == 1 and type(node.slice[0].slice) is cst.Slice and type(obj) in (list, tuple):
+            return self._sliced(obj, node.slice[0].slice, ctx)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
+        if type(obj) is dict:  # `rows["r"]`: by a key compared alike at every run
+            key = self.eval(node.slice[0].slice.value, ctx)
+            return obj.get(key, UNKNOWN) if containers.plain_key(key) else UNKNOWN
         if self.periods_read and (type(obj) is GroupV or id(obj) in self.sequences):
             index = self._pick_index(obj, node, ctx)
         elif self.rotation_margin is None and _is_ring(obj):  # the generated kernel's ctx ring
@@ -857,6 +884,14 @@ class PythonSubset(InterpreterBase):
             if tiles and len(tiles) == len(obj):
                 return AnyTileV(tuple(tiles), "one of " + ", ".join(t.label for t in tiles))
         return UNKNOWN
+
+    def _sliced(self, seq: list | tuple, part: cst.Slice, ctx: Ctx) -> Any:
+        """`seq[a:b:c]` with whole-number bounds: a new list (`rows = ROWS[:]`, the stage's own to
+        change) or tuple; UNKNOWN for bounds known only at run time."""
+        bounds = [None if e is None else self.eval(e, ctx) for e in (part.lower, part.upper, part.step)]
+        if not all(b is None or type(b) is int for b in bounds) or bounds[2] == 0:
+            return UNKNOWN
+        return self._own(seq[slice(*bounds)])
 
     def _view(self, tile: TileV) -> TileV:
         """`tile` as a view (descriptor 0), made once per tile: tiles are immutable, and
@@ -925,9 +960,14 @@ class PythonSubset(InterpreterBase):
             obj = self.eval(func.value, ctx)
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
+            if func.attr.value == "copy" and type(obj) in (list, dict) and not node.args:
+                return self._own(obj.copy())  # `rows = ROWS.copy()`: a new container
             local = isinstance(func.value, cst.Name) and func.value.value in ctx.env  # not a module's name
             if func.attr.value in MUTATING_METHODS and (isinstance(obj, (list, dict)) or is_unknown(obj) and local):
                 self._kept_outside(obj, func.value, node, ctx)
+                if type(obj) in (list, dict):
+                    pos, kw = self._args(node, ctx)
+                    return self._change(lambda: containers.call_method(obj, func.attr.value, pos, kw), node)
             return self._unknown_call(node, ctx)
         callee = self.eval(func, ctx)
         if isinstance(callee, FunctionV):
@@ -946,6 +986,10 @@ class PythonSubset(InterpreterBase):
         class, an alias of the `pl` module): harmless only if it touches no tile, tensor or
         tile group, which the check cannot tell when it is handed one."""
         pos, kw = self._args(node, ctx)
+        return self._unknown_call_of(node, pos, kw, ctx)
+
+    def _unknown_call_of(self, node: cst.Call, pos: list, kw: dict, ctx: Ctx) -> Any:
+        """`_unknown_call` with its arguments computed."""
         handle = _handle_in([*pos, *kw.values()])
         if handle is not None:
             raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with "
@@ -1014,8 +1058,12 @@ class PythonSubset(InterpreterBase):
         pos, kw = self._args(node, ctx)
         if name == "divmod":
             return self._divmod(pos, kw, node)
-        if name == "print" and self._made is not None and (
-                kw or not all(_plain(a, self._made, deep=True) for a in pos)):
+        if name in _CONTAINERS:
+            return self._container(name, pos, kw, node, ctx)
+        if name == "print" and self._made is not None and (kw or not all(
+                _plain(a, self._made, deep=True) or self._plain_format(arg.value, ctx) and not arg.star
+                for a, arg in zip(pos, node.args, strict=False)) or len(pos) != len(node.args)
+                and not all(_plain(a, self._made, deep=True) for a in pos)):
             # `print(v, file=sink)`: what it writes to, or what its arguments' `__str__` does, may keep `v`
             raise CannotModel("the check does not follow a `print` of objects, or to a `file=`, inside a stage", node,
                               kind="construct")
@@ -1062,6 +1110,38 @@ class PythonSubset(InterpreterBase):
             raise
         except Exception:
             return UNKNOWN
+
+    def _container(self, name: str, pos: list, kw: dict, node: cst.Call, ctx: Ctx) -> Any:
+        """`list(xs)`, `tuple(xs)`, `dict(pairs)`, `list()`, `dict()`: a new container of what it is
+        given, when that is numbers, strings and run-time values or sequences of them (a stage's
+        own to change, `_own`); any other call as a call the check does not run."""
+        if kw or len(pos) > 1 or not all(_scalars(p) for p in pos):
+            return self._unknown_call_of(node, pos, kw, ctx)
+        try:
+            return self._own(_CONTAINERS[name](*pos))
+        except (TypeError, ValueError):
+            return UNKNOWN
+
+    def _own(self, made: Any) -> Any:
+        """A list or dict just made (`ROWS[:]`, `ROWS.copy()`, `list()`): the stage invocation
+        that made it may change it."""
+        if self._made is not None and type(made) in (list, dict):
+            self._made[id(made)] = made
+        return made
+
+    def _plain_format(self, node: cst.BaseExpression, ctx: Ctx) -> bool:
+        """An f-string whose values are numbers, strings or run-time values (`f"ki={ki}"`): its
+        formatting runs no code of the file. The expressions in it call nothing (`eval` refuses
+        calls inside an f-string), so computing them again here changes nothing."""
+        if type(node) is not cst.FormattedString:
+            return False
+        for part in node.parts:
+            if type(part) is cst.FormattedStringExpression:
+                if not _scalars(self.eval(part.expression, ctx), deep=False):
+                    return False
+                if part.format_spec and not self._plain_format(cst.FormattedString(parts=part.format_spec), ctx):
+                    return False
+        return True
 
     def _divmod(self, pos: list, kw: dict, node: cst.Call) -> Any:
         """`divmod(n, d)`: the pair `(n // d, n % d)`, each computed as the operator computes it
@@ -1339,6 +1419,20 @@ def _plain(value: Any, made: dict, deep: bool = False) -> bool:
     return deep and isinstance(value, tuple) and all(_plain(v, made, deep) for v in value)
 
 
+def _scalars(value: Any, deep: bool = True, depth: int = 0) -> bool:
+    """A number, a string, a run-time value or None; with `deep`, also a list, tuple, range or
+    dict of such (what a new container may be made of, no object's code run to make it)."""
+    if isinstance(value, (int, float, str, Opaque)) or value is None:
+        return True
+    if not deep or depth > 8:
+        return False
+    if isinstance(value, (list, tuple, range)):
+        return all(_scalars(v, deep, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(_scalars(k, deep, depth + 1) and _scalars(v, deep, depth + 1) for k, v in value.items())
+    return False
+
+
 def _lambda(self: PythonSubset, node: cst.Lambda, ctx: Ctx) -> Unrun:
     """A lambda, not run; its defaults are computed when it is made, as Python does, which the
     check does not follow when they call anything."""
@@ -1365,7 +1459,12 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
     for t in targets:
         target = t.value if isinstance(t, cst.BaseElement) else t
         if isinstance(target, (cst.Subscript, cst.Attribute)):
-            self._kept_outside(self.eval(target.value, ctx), target.value, target, ctx)
+            obj = self.eval(target.value, ctx)
+            self._kept_outside(obj, target.value, target, ctx)
+            if type(obj) in (list, dict) and isinstance(target, cst.Subscript):
+                part = target.slice[0].slice if len(target.slice) == 1 else None
+                key = self.eval(part.value, ctx) if isinstance(part, cst.Index) else slice(None)
+                self._change(partial(containers.del_item, obj, key), target)
 
 
 def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -> None:
