@@ -218,12 +218,15 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
     node: ast.AST = name
     parent = parents.get(id(node))
     levels = 0
+    fresh = False  # the outermost subscript a slice: a new list of the items at `levels`
     while isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
-        node, parent, levels = parent, parents.get(id(parent)), levels + 1
+        fresh = isinstance(parent.slice, ast.Slice)
+        # an item is one level down; a slice is a new list of the same items (`L[:][0]` is `L[0]`)
+        node, parent, levels = parent, parents.get(id(parent)), levels + (0 if fresh else 1)
     if isinstance(parent, ast.Subscript) and parent.value is node:
         return "an item of it is assigned"
-    if depth and levels >= depth:
-        return None  # an element that cannot change, whatever is done with it
+    if depth and (levels >= depth or fresh and depth - levels <= 1):
+        return None  # an element that cannot change, or a new list of such, whatever is done with it
     flat = depth and depth - levels <= 1
     if isinstance(parent, ast.FormattedValue) or not context.operators and (
             isinstance(parent, ast.Compare) or isinstance(parent, ast.Subscript) and parent.slice is node):
@@ -387,10 +390,12 @@ def _immutable_part(node: ast.AST, context: _Context) -> bool:
     """`L[i]` or `L[a:b]` of a guarded list down to its immutable elements (`x = ROWS[0]`, `rows =
     ROWS[:]` of a flat list): a name bound to it shares nothing with the list that can change."""
     levels = 0
+    fresh = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
     while isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        node, levels = node.value, levels + 1
+        levels += 0 if isinstance(node.slice, ast.Slice) else 1  # a slice is a new list of the same items
+        node = node.value
     depth = context.guarded.get(node.id, 0) if isinstance(node, ast.Name) else 0
-    return 0 < depth <= levels
+    return depth > 0 and (levels >= depth or fresh and depth - levels <= 1)
 
 
 def _touch(out: Effects, node: ast.AST, line: int, how: str) -> None:

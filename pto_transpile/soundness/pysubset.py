@@ -63,6 +63,7 @@ from pto_transpile.soundness.values import (
     Symbol,
     TensorV,
     TileV,
+    Unkeyed,
     Unrun,
     is_unknown,
     known,
@@ -333,7 +334,7 @@ class PythonSubset(InterpreterBase):
                 self._kept_outside(obj, target.value, target, ctx)
                 if type(obj) in (list, dict):
                     part = target.slice[0].slice if len(target.slice) == 1 else None
-                    key = self.eval(part.value, ctx) if isinstance(part, cst.Index) else slice(None)
+                    key = _placed_key(self.eval(part.value, ctx)) if isinstance(part, cst.Index) else slice(None)
                     self._change(lambda: containers.set_item(obj, key, value), target)
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
@@ -398,9 +399,13 @@ class PythonSubset(InterpreterBase):
         if method is None:
             if type(node) is not cst.Lambda and any(type(n) is cst.Call or type(n) is cst.CompFor and not isinstance(
                     n.target, (cst.Name, cst.Tuple)) for n in iter_nodes(node)):
-                # a comprehension, an f-string, `:=`, ...: calls the check would not run
+                # a comprehension, an f-string, ...: calls the check would not run
                 raise CannotModel(f"the check does not follow calls inside a `{type(node).__name__}` expression",
                                   node, kind="construct")
+            if type(node) is not cst.Lambda and any(type(n) is cst.NamedExpr for n in iter_nodes(node)):
+                # `f"{(k := 0)}"`, `[(k := 0) for _ in xs]`: a name bound where the check does not look
+                raise CannotModel(f"the check does not follow `:=` inside a `{type(node).__name__}` expression: "
+                                  "assign the name in a statement of its own", node, kind="construct")
             return UNKNOWN
         value = method(self, node, ctx)
         if type(value) is Opaque and value.origin in self.trips:
@@ -457,7 +462,7 @@ class PythonSubset(InterpreterBase):
             return False, {"True": True, "False": False, "None": None}[name]
         if name in self.file.constants:
             return True, self.file.evaluator.try_eval(cst.Name(name), UNKNOWN)
-        if name in _BUILTINS:
+        if name in _BUILTINS and self.file.meaning(name) is None:  # `class list:`, `from x import y as list`
             return False, Builtin(name)
         return False, UNKNOWN
 
@@ -517,8 +522,8 @@ class PythonSubset(InterpreterBase):
             made = fn(left, right)
         except Exception:
             return UNKNOWN
-        if self._made is not None and type(made) is list:
-            self._made[id(made)] = made  # `[0] * 2`, `[0] + [0]`: a new list, the stage's own
+        if self._made is not None and type(made) in (list, dict):
+            self._made[id(made)] = made  # `[0] * 2`, `[0] + [0]`, `{...} | {...}`: new, the stage's own
         return made
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
@@ -824,16 +829,28 @@ class PythonSubset(InterpreterBase):
             self.sequences[id(made)] = made  # a certified tuple of tiles or event-id list
         return made
 
+    def _walrus(self, node: cst.NamedExpr, ctx: Ctx) -> Any:
+        """`(k := v)`: `v`, bound to `k` as an assignment binds it."""
+        value = self.eval(node.value, ctx)
+        self.assign(node.target, value, ctx)
+        return value
+
     def _dict(self, node: cst.Dict, ctx: Ctx) -> Any:
         """A dict display: its values (what a call it is handed could reach), keyed as written
         where the keys are known."""
-        out: dict = {}
-        for i, el in enumerate(node.elements):
+        items: list[tuple[Any, Any]] = []
+        exact = True
+        for el in node.elements:
             if isinstance(el, cst.DictElement):
                 key = self.eval(el.key, ctx)
-                out[key if isinstance(key, (int, str)) else ("?", i)] = self.eval(el.value, ctx)
+                exact &= containers.plain_key(key)
+                items.append((key, self.eval(el.value, ctx)))
             else:  # `**other`
-                out[("?", i)] = self.eval(el.value, ctx)
+                other = self.eval(el.value, ctx)
+                exact &= type(other) is dict
+                items += list(other.items()) if type(other) is dict else [(None, other)]
+        # keys Python compares as the model does: Python's own dict merges them (`{0: a, 0.0: b}`)
+        out = dict(items) if exact else Unkeyed({("?", i): value for i, (_, value) in enumerate(items)})
         if self._made is not None:
             self._made[id(out)] = out  # a dict this stage invocation made: its own to change
         return out
@@ -962,6 +979,10 @@ class PythonSubset(InterpreterBase):
                 return self.pick(obj, func.attr.value, ctx)
             if func.attr.value == "copy" and type(obj) in (list, dict) and not node.args:
                 return self._own(obj.copy())  # `rows = ROWS.copy()`: a new container
+            if func.attr.value == "get" and type(obj) is dict and 1 <= len(node.args) <= 2 \
+                    and not any(a.keyword or a.star for a in node.args):
+                key, *default = [self.eval(a.value, ctx) for a in node.args]
+                return obj.get(key, *default) if containers.plain_key(key) else UNKNOWN
             local = isinstance(func.value, cst.Name) and func.value.value in ctx.env  # not a module's name
             if func.attr.value in MUTATING_METHODS and (isinstance(obj, (list, dict)) or is_unknown(obj) and local):
                 self._kept_outside(obj, func.value, node, ctx)
@@ -998,7 +1019,28 @@ class PythonSubset(InterpreterBase):
         _no_functions(self._code_of(node.func), [*pos, *kw.values()], node)
         if self._made is not None:
             self._unknown_call_in_stage(node, [*pos, *kw.values()], ctx)
+        elif _holds_container([*pos, *kw.values()]) and not self._reads_only(node, pos, ctx):
+            # `list.__setitem__(offs, 1, 0)`, `setattr(st, "s", 0)`, `vars(st)`: a change the model
+            # would not make, and go on reading the list or struct as it was
+            raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with the list, dict "
+                              "or struct it is given: change it with an assignment, or a list method, in the "
+                              "kernel", node, kind="construct")
         return UNKNOWN
+
+    def _reads_only(self, node: cst.Call, pos: list, ctx: Ctx) -> bool:
+        """A call that changes nothing it is given: a builtin that only reads (`len`, `zip`,
+        `sorted`, `getattr` of a plain name) or a function of a stateless module (`math.prod`)."""
+        func = node.func
+        if isinstance(func, cst.Name):
+            if func.value in ctx.env or self.file.meaning(func.value) is not None:
+                return False
+            return func.value in PURE_BUILTINS or func.value == "getattr" and len(pos) in (2, 3) \
+                and isinstance(pos[1], str) and not pos[1].startswith("__")
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)) or func.value.value in ctx.env:
+            return False
+        meaning = self.file.meaning(func.value.value)
+        return isinstance(meaning, Unknown) and meaning.imported and func.value.value in _STATELESS_MODULES \
+            and func.attr.value not in MUTATING_METHODS
 
     def _unknown_call_in_stage(self, node: cst.Call, args: list, ctx: Ctx) -> None:
         """A call the check does not run, inside a stage, may keep a value past the invocation
@@ -1115,12 +1157,15 @@ class PythonSubset(InterpreterBase):
         """`list(xs)`, `tuple(xs)`, `dict(pairs)`, `list()`, `dict()`: a new container of what it is
         given, when that is numbers, strings and run-time values or sequences of them (a stage's
         own to change, `_own`); any other call as a call the check does not run."""
-        if kw or len(pos) > 1 or not all(_scalars(p) for p in pos):
+        if kw and name != "dict" or len(pos) > 1 or not all(_scalars(p) for p in [*pos, *kw.values()]):
             return self._unknown_call_of(node, pos, kw, ctx)
         try:
-            return self._own(_CONTAINERS[name](*pos))
+            made = _CONTAINERS[name](*pos, **kw)
         except (TypeError, ValueError):
             return UNKNOWN
+        if type(made) is dict and not all(containers.plain_key(k) for k in made):
+            return Unkeyed({("?", i): v for i, v in enumerate(made.values())})  # `dict([(v, 0), (v + 0, 1)])`
+        return self._own(made)
 
     def _own(self, made: Any) -> Any:
         """A list or dict just made (`ROWS[:]`, `ROWS.copy()`, `list()`): the stage invocation
@@ -1139,8 +1184,8 @@ class PythonSubset(InterpreterBase):
             if type(part) is cst.FormattedStringExpression:
                 if not _scalars(self.eval(part.expression, ctx), deep=False):
                     return False
-                if part.format_spec and not self._plain_format(cst.FormattedString(parts=part.format_spec), ctx):
-                    return False
+                if any(type(spec) is not cst.FormattedStringText for spec in part.format_spec or ()):
+                    return False  # a spec computed where it runs (`{x:{w}}`)
         return True
 
     def _divmod(self, pos: list, kw: dict, node: cst.Call) -> Any:
@@ -1267,6 +1312,21 @@ _HANDLES = (TileV, AnyTileV, TensorV, GroupV)
 def _holds_run_time(value: Any) -> bool:
     """A sequence with a value known only at run time (or unknown) among its elements."""
     return isinstance(value, (list, tuple)) and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in value)
+
+
+def _placed_key(key: Any) -> Any:
+    """An index a change is made at: a number of the loop's (the same at every run of its trip
+    count and phase), not one of a sampled parameter or the block (`rows[d] = 0` sets another
+    item at every value of `d`): None for those, which no change is made at."""
+    if isinstance(key, Sym) and not all(var[0] in INDEX for var, _ in key.form):
+        return None
+    return key
+
+
+def _holds_container(values: list) -> bool:
+    """A list, dict or struct of the kernel among `values` or in the tuples among them."""
+    return any(type(v) in (list, dict) or isinstance(v, StructV) or type(v) is tuple and _holds_container(list(v))
+               for v in values)
 
 
 def _flat(values: list) -> list:
@@ -1463,7 +1523,7 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
             self._kept_outside(obj, target.value, target, ctx)
             if type(obj) in (list, dict) and isinstance(target, cst.Subscript):
                 part = target.slice[0].slice if len(target.slice) == 1 else None
-                key = self.eval(part.value, ctx) if isinstance(part, cst.Index) else slice(None)
+                key = _placed_key(self.eval(part.value, ctx)) if isinstance(part, cst.Index) else slice(None)
                 self._change(partial(containers.del_item, obj, key), target)
 
 
@@ -1526,6 +1586,7 @@ _EVAL: dict[type, Callable] = {
     cst.Call: PythonSubset._call,
     cst.Lambda: lambda self, n, ctx: _lambda(self, n, ctx),
     cst.Dict: PythonSubset._dict,
+    cst.NamedExpr: PythonSubset._walrus,
 }
 
 

@@ -151,13 +151,23 @@ def origin_of(value: Any) -> Any:
     return value.origin if isinstance(value, Opaque) else value
 
 
+class Unkeyed(dict):
+    """A dict display whose keys are not all plain numbers and strings (a run-time value, a
+    sampled parameter, an object): which of its items Python merges (`{0: a, 0.0: b}`, `{v: a,
+    v + 0: b}`) is not known, so its keys, its length and its items are unknown. It holds its
+    values under made-up keys all the same, for what a call it is handed could reach."""
+
+
+_UNKNOWNS = (_Unknown, Unkeyed)
+
+
 def is_unknown(value: Any) -> bool:
-    return isinstance(value, _Unknown)
+    return isinstance(value, _UNKNOWNS)
 
 
 def known(*values: Any) -> bool:
     for v in values:  # a loop, not `any`: asked of the operands of every operation
-        if isinstance(v, _Unknown):
+        if isinstance(v, _UNKNOWNS):
             return False
     return True
 

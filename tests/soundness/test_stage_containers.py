@@ -27,11 +27,11 @@ _DEFECT = ("    if d == 7:\n        pl.store(a, y, [(ki + 1) * TILE + sub_id * H
 ROW = "ki * TILE + sub_id * HALF"
 
 
-def kernel(body: str, module: str = "") -> str:
+def kernel(body: str, module: str = "", extra=()) -> str:
     """branch_on_param.py (its defect taken out) whose vector stage stores at a row `body`
-    computes, with `module` code after the `pl` import."""
+    computes, with `module` code after the `pl` import and the edits `extra`."""
     text = edited(BASE, [_DEFECT, (_STORE, "    pl.relu(y, c_vec)\n" + body)])
-    return edited(text, [("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n" + module)])
+    return edited(text, [("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n" + module), *extra])
 
 
 #: each stores at row 0 from both AIVs once the change is made, the row of its task if it is not
@@ -43,7 +43,8 @@ CHANGED = {
     "a dict item": f"    rows = {{'r': {ROW}}}\n    rows['r'] = 0\n    pl.store(out, y, [rows['r'], 0])\n",
     "+= on a list another name holds": f"    rows = [{ROW}]\n    more = rows\n    more += [0]\n"
                                        "    pl.store(out, y, [rows[-1], 0])\n",
-    "clear and append": f"    rows = [{ROW}]\n    rows.clear()\n    rows.append(0)\n    pl.store(out, y, [rows[0], 0])\n",
+    "clear and append": f"    rows = [{ROW}]\n    rows.clear()\n    rows.append(0)\n"
+                        "    pl.store(out, y, [rows[0], 0])\n",
     "sort": f"    rows = [{ROW}, 0]\n    rows.sort()\n    pl.store(out, y, [rows[0], 0])\n",
 }
 #: changes the check does not make: refused, naming them

@@ -27,6 +27,7 @@ FOLLOWED = {  # the op itself, under another name or in a statement that runs it
     "tuple of ops": ("    OPS[0](ARGS)", "OPS = (pl.store,)\n"),
     "default argument": ("    put(ARGS)", "def put(o, y, r, f=pl.store):\n    f(o, y, r)\n"),
     "assert": ("    assert pl.store(ARGS) is None", ""),
+    "walrus": ("    (x := pl.store(ARGS))", ""),
     "finally": ("    try:\n        pass\n    finally:\n        pl.store(ARGS)", ""),
     "else of try": ("    try:\n        pass\n    except ValueError:\n        pass\n"
                     "    else:\n        pl.store(ARGS)", ""),
@@ -40,7 +41,6 @@ REFUSED = {  # what the check does not run: named
                       "what `H.put` does with tensor `a`"),
     "comprehension": ("    [pl.store(ARGS) for _ in (0,)]", "", "calls inside a `ListComp` expression"),
     "f-string": ("    _ = f'{pl.store(ARGS)}'", "", "calls inside a `FormattedString` expression"),
-    "walrus": ("    (x := pl.store(ARGS))", "", "calls inside a `NamedExpr` expression"),
     "except block": ("    try:\n        pass\n    except ValueError:\n        pl.store(ARGS)", "",
                      "an `except` block that calls something"),
     # found by a second probe: a function handed to a call, or a handle hidden from one
