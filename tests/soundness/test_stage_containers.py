@@ -109,3 +109,43 @@ def test_a_module_list_of_lists_copied_by_a_slice_still_shares_its_rows():
     text = kernel(f"    rows = ROWS[:]\n    rows[0][0] = {ROW}\n    pl.store(out, y, [rows[0][0], 0])\n",
                   "ROWS = [[0]]\n")
     assert [c for c, _ in _errors(text)] == [codes.PIPELINE_NOT_PROVEN]
+
+
+_SETUP = "        sub_id = pl.get_subblock_idx()\n"
+_CALL = "            scale_store(ki, d, sub_id,"
+#: the kernel body changing a list or struct through a call the check does not run: the model kept
+#: reading `[0, 1]` (each AIV its own rows) while both AIVs stored at row 0 (accepted, and racing)
+BODY_CALLS = {
+    "list.__setitem__": ("        offs = [0, 1]\n        list.__setitem__(offs, 1, 0)\n", "offs[sub_id]", ""),
+    "operator.setitem": ("        offs = [0, 1]\n        operator.setitem(offs, 1, 0)\n", "offs[sub_id]",
+                         "import operator\n"),
+    "setattr on a struct": ("        st = pl.struct(s=1)\n        st.s = sub_id\n        setattr(st, 's', 0)\n",
+                            "st.s", ""),
+    "vars of a struct": ("        st = pl.struct(s=1)\n        st.s = sub_id\n        vars(st)['s'] = 0\n",
+                         "st.s", ""),
+}
+
+
+def _body_call(name: str) -> str:
+    setup, argument, module = BODY_CALLS[name]
+    return kernel(_STORE.split("\n", 1)[1], module,
+                  [(_SETUP, _SETUP + setup), (_CALL, _CALL.replace("sub_id", argument))])
+
+
+@pytest.mark.parametrize("name", list(BODY_CALLS))
+def test_a_call_the_check_does_not_run_given_a_list_or_struct_of_the_kernel_is_refused(name):
+    errors = _errors(_body_call(name))
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
+    assert "does with the list, dict or struct it is given" in errors[0][1], errors
+
+
+def test_the_emulator_shows_the_list_changed_by_a_call_races():
+    assert _verdicts(_body_call("list.__setitem__")) == ["race"]
+
+
+def test_a_call_that_only_reads_a_list_of_the_kernel_is_followed():
+    text = kernel(_STORE.split("\n", 1)[1], "import math\n",
+                  [(_SETUP, _SETUP + "        offs = [0, 1]\n        width = math.prod(offs) + len(offs)\n"),
+                   (_CALL, _CALL.replace("sub_id", "offs[sub_id]"))])
+    assert _errors(text) == []
+    assert _verdicts(text) == ["ok", "ok"]
