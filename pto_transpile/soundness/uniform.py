@@ -1036,10 +1036,22 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
     if origin[1] == "add" and len(origin) == 4:
         a, b = origin[2:]
         return (a == start and _at_most(b, size)) or (b == start and _at_most(a, size)) \
-            or _next_balanced_start(origin, size)
+            or _next_balanced_start(origin, size) or _start_plus(origin, start, size)
     if origin[1] == "mul" and len(origin) == 4:  # `(core_id + 1) * chunk`: the next block's start
         a, b = origin[2:]
         return (a == size and _next_block(b)) or (b == size and _next_block(a))
+    return False
+
+
+def _start_plus(origin: tuple, start: Any, size: Any) -> bool:
+    """`start + base + (core_id < rem)`, a sum of three read left to right: the start plus the
+    sum of the two others, at most the size (`(start + x) + y` is `start + (x + y)`)."""
+    a, b = origin[2:]
+    for first, second in ((a, b), (b, a)):
+        inner = _addends(first)
+        if start in inner:
+            other = inner[1] if inner[0] == start else inner[0]
+            return _at_most(("op", "add", other, second), size)
     return False
 
 

@@ -103,6 +103,12 @@ ACCEPTED["the last block, as an if statement on not core_id < num_cores - 1"] = 
     LAST + "    if not core_id < num_cores - 1:\n        cnt = n_blocks - start\n"
            "    else:\n        cnt = chunk\n" + TASKS)
 
+# the end as the start plus the count, a sum of three read left to right
+ACCEPTED["balanced, the end as start + base + (core_id < rem)"] = (
+    BALANCED + "    end = start + base + (core_id < rem)\n    for i in pl.range(start, end):\n")
+ACCEPTED["balanced, the end as base + start + (core_id < rem)"] = (
+    BALANCED + "    end = base + start + (core_id < rem)\n    for i in pl.range(start, end):\n")
+
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
     "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
@@ -159,6 +165,10 @@ DEFECTS = {
     "the arms swapped by not": (BALANCED + "    cnt = base + 1 if not core_id < rem else base\n" + TASKS, "error"),
     "the first block takes the rest, by not core_id != 0": (
         LAST + "    cnt = n_blocks - start if not core_id != 0 else chunk\n" + TASKS, "race"),
+    "the end as start + base + (core_id <= rem)": (BALANCED + "    end = start + base + (core_id <= rem)\n"
+                                                              "    for i in pl.range(start, end):\n", "race"),
+    "the end as start + start + base": (BALANCED + "    end = start + start + base\n"
+                                                   "    for i in pl.range(start, end):\n", "error"),
     "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
                                               "    cnt = n_blocks if core_id < rem else 0\n"
                                               "    for i in pl.range(0, cnt):\n", None),
