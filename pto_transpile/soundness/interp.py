@@ -20,10 +20,12 @@ refusal are `runtypes.py`, imported from here by the check, the tests and the sc
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any
 
 import libcst as cst
 
+from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
@@ -55,6 +57,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
 
     # entry ---------------------------------------------------------------------------------
     def run(self) -> Trace:
+        if not self.file.source.text.isascii():
+            _check_spellings(self.file, self.fn)
         ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
         try:
             self.exec_block(self.fn.body.body, ctxs)
@@ -170,6 +174,17 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if len(items) > 1:
             elem = elem_bytes(self._const(items[1]))
         return TensorV(name, shape, elem)
+
+
+def _check_spellings(file, fn: cst.FunctionDef) -> None:
+    """Python reads an identifier in its NFKC form (`ﬁ` is `fi`, `ｘ` is `x`); the model keys names
+    as written, so two spellings of one name would be two names to it: refused, naming the one."""
+    for node in (fn, *file.helpers.values(), *(stage.node for stage in file.stages.values())):
+        for name in iter_nodes(node):
+            if type(name) is cst.Name and not name.value.isascii() \
+                    and unicodedata.normalize("NFKC", name.value) != name.value:
+                raise CannotModel(f"`{name.value}` is the name `{unicodedata.normalize('NFKC', name.value)}` to "
+                                  "Python (it reads identifiers in NFKC form): spell it so", name, kind="construct")
 
 
 def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:

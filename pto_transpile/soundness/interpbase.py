@@ -97,6 +97,9 @@ class InterpreterBase:
         #: inside a stage invocation: the lists and dicts it made (by id), the only ones it may
         #: change (`PythonSubset._kept_outside`); None outside stages
         self._made: dict[int, Any] | None = None
+        #: the functions being run, innermost last (the kernel's own body is below them): the
+        #: frame a nested `def` closes over (`PythonSubset._def`)
+        self._frames: list[cst.FunctionDef] = []
         self.steps = 0
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names

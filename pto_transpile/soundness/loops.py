@@ -67,7 +67,7 @@ class Loops(InterpreterBase):
             return
         seqs: list[list | None] = []
         for ctx, it in zip(ctxs, iters, strict=True):
-            if isinstance(it, (range, list, tuple)):
+            if isinstance(it, (range, list, tuple)) or type(it) is dict:  # a dict: its keys
                 seqs.append(list(it))
             else:
                 if ctx.scope is None or len(ctxs) > 1:
@@ -106,6 +106,13 @@ class Loops(InterpreterBase):
             if self._loop_body(node, ctxs):
                 broke = True
                 break
+            for it, s in zip(iters, known_seqs, strict=True):
+                if type(it) in (list, dict) and (len(it) != len(s)
+                                                 or any(a is not b for a, b in zip(it, s, strict=True))):
+                    # Python reads the list as it is at each step (a dict raises); the model read it once
+                    raise CannotModel(f"`{self._code_of(node.iter)}` is changed while a loop runs over it: loop over "
+                                      "a copy, or collect the changes and make them after the loop", node.iter,
+                                      kind="construct")
         if not broke and node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
 

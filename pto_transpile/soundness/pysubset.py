@@ -143,6 +143,14 @@ class PythonSubset(InterpreterBase):
             # Python computes them when the `def` runs (without `from __future__ import annotations`)
             raise CannotModel(f"the check does not run the annotations of `{stmt.name.value}`, which call something",
                               stmt, kind="construct")
+        outer = self._frames[-1] if self._frames else self.fn
+        shared = sorted(_names_in(stmt.body) - _bound_in(stmt) & _bound_in(outer))
+        if shared or any(type(n) is cst.Nonlocal for n in iter_nodes(stmt.body)):
+            # Python's closure reads (and `nonlocal` binds) the names of the function around it;
+            # the model gives a nested function no closure: it would read the module's names
+            what = f"reads `{shared[0]}` of the function around it" if shared else "binds a name by `nonlocal`"
+            raise CannotModel(f"`{stmt.name.value}` {what}, which the check does not follow into it: pass the "
+                              "value as an argument", stmt, kind="construct")
         for ctx in ctxs:  # the defaults are computed when the `def` runs, in its frame
             defaults = {p.name.value: self.eval(p.default, ctx) for p in params if p.default is not None}
             ctx.env[stmt.name.value] = FunctionV("helper", stmt, defaults)
@@ -288,6 +296,13 @@ class PythonSubset(InterpreterBase):
             if any(type(n) is cst.Call for n in iter_nodes(handler.body)):
                 raise CannotModel("an `except` block that calls something: whether it runs is not known", handler,
                                   kind="construct")
+        if node.handlers and not all(isinstance(stmt, cst.SimpleStatementLine) and all(
+                type(small) is cst.Pass for small in stmt.body) for stmt in node.body.body):
+            # a body of `pass` raises nothing and no handler runs; elsewhere, where the body raises
+            # (`[0][1]`: an item the model reads as unknown) the rest of it does not run, and the
+            # handler does: neither is known
+            raise CannotModel("`try` with an `except` block: where its body raises, and so what runs, is not known "
+                              "to the check", node.handlers[0], kind="construct")
         self.exec_block(node.body.body, ctxs)
         for block in (node.orelse, node.finalbody):
             if block is not None:
@@ -301,12 +316,11 @@ class PythonSubset(InterpreterBase):
         elif path == ("section_vector",):
             ctxs = [c for c in ctxs if c.core != AIC]
         else:
-            for with_item in node.items:  # a context manager of the file's: made (and refused if unknown) as any call
+            for with_item in node.items:
                 if not (isinstance(with_item.item, cst.Call) and self.path(with_item.item.func) is not None):
-                    for ctx in ctxs:
-                        self.eval(with_item.item, ctx)
-                        if with_item.asname is not None:
-                            self.assign(with_item.asname.name, UNKNOWN, ctx)
+                    # `with suppress(IndexError):` ends its body early where it raises, unseen
+                    raise CannotModel(f"the check does not follow `with {self._code_of(with_item.item)}`: a context "
+                                      "manager may end its body where it raises", with_item, kind="construct")
         self.exec_block(node.body.body, ctxs)
 
     # assignment ----------------------------------------------------------------------------
@@ -335,9 +349,15 @@ class PythonSubset(InterpreterBase):
                 if type(obj) in (list, dict):
                     part = target.slice[0].slice if len(target.slice) == 1 else None
                     key = _placed_key(self.eval(part.value, ctx)) if isinstance(part, cst.Index) else slice(None)
-                    self._change(lambda: containers.set_item(obj, key, value), target)
+                    self._change(lambda: containers.set_item(obj, key, value), target, ctx)
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
+            stars = [i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)]
+            if stars and isinstance(value, (tuple, list)) and len(value) >= len(names) - 1:
+                i, after = stars[0], len(names) - stars[0] - 1  # `z, *w = [0, 1]`: `w` is the list `[1]`
+                value = (*value[:i], list(value[i:len(value) - after]), *value[len(value) - after:])
+            elif stars:
+                value = UNKNOWN
             if isinstance(value, (tuple, list)) and len(value) == len(names):
                 for t, v in zip(names, value, strict=True):
                     self.assign(t, v, ctx)
@@ -345,9 +365,15 @@ class PythonSubset(InterpreterBase):
                 for t in names:
                     self.assign(t, UNKNOWN, ctx)
 
-    def _change(self, change: Callable[[], Any], node: cst.CSTNode) -> Any:
+    def _change(self, change: Callable[[], Any], node: cst.CSTNode, ctx: Ctx) -> Any:
         """A change of a list or dict made on the model's container (`containers`), or refused:
-        the model would go on reading what the kernel no longer holds."""
+        the model would go on reading what the kernel no longer holds. Under a condition the check
+        cannot decide it may or may not happen, and the container (which other names, frames or
+        defaults may hold) cannot be both: refused too."""
+        if ctx.may:
+            raise CannotModel("a list or dict is changed under a condition the check cannot decide: change it "
+                              "in both branches, or choose the value it takes (`v = a if c else b`)", node,
+                              kind="construct")
         try:
             return change()
         except containers.Unfollowed as exc:
@@ -360,6 +386,11 @@ class PythonSubset(InterpreterBase):
         its invocation: another stage, or its own next iteration, may read it there, and the
         pipelined kernel runs those in another order. The ctx ring carries stage arguments and
         struct fields only, so such a kernel is not followed."""
+        if self._made is None and is_unknown(obj):
+            # outside a stage too: `hold[d][0] = 0` may change a list the kernel reads elsewhere
+            raise CannotModel(f"`{self._code_of(holder)}` is changed, and the check does not follow what it is (it "
+                              "may be a list or struct the kernel reads elsewhere): change the list itself, by a "
+                              "name that holds it", node, kind="construct")
         if self._made is None or isinstance(obj, (list, dict)) and id(obj) in self._made:
             return
         what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
@@ -384,7 +415,9 @@ class PythonSubset(InterpreterBase):
         if type(old) in (list, dict):  # `rows += [v]` changes the list in place (`list.__iadd__`)
             self._kept_outside(old, target, node, ctx)
             if not containers.add_in_place(old, _IN_PLACE.get(type(node.operator), ""), value):
-                self._change(lambda: containers.set_item(old, slice(None), value), node)
+                self._change(lambda: containers.set_item(old, slice(None), value), node, ctx)
+            elif ctx.may:
+                self._change(lambda: None, node, ctx)
             self.assign(target, old, ctx)
             return
         if self._made is not None and (isinstance(old, (list, dict)) or is_unknown(old) and not isinstance(
@@ -397,8 +430,8 @@ class PythonSubset(InterpreterBase):
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
         method = _EVAL.get(type(node))
         if method is None:
-            if type(node) is not cst.Lambda and any(type(n) is cst.Call or type(n) is cst.CompFor and not isinstance(
-                    n.target, (cst.Name, cst.Tuple)) for n in iter_nodes(node)):
+            if type(node) is not cst.Lambda and any(type(n) is cst.Call or type(n) is cst.CompFor and not _names_only(
+                    n.target) for n in iter_nodes(node)):
                 # a comprehension, an f-string, ...: calls the check would not run
                 raise CannotModel(f"the check does not follow calls inside a `{type(node).__name__}` expression",
                                   node, kind="construct")
@@ -720,6 +753,10 @@ class PythonSubset(InterpreterBase):
                 # `start + cnt > n`: what a choice by the test names (`_choose_assignments`)
                 self.tested, self.tested_at = (left, right), node
             elif not is_unknown(result):
+                if type(target.operator) in (cst.Is, cst.IsNot) and (_mutable(left) or _mutable(right)):
+                    result = UNKNOWN  # `ROWS is ROWS`: the model copies a module list at every read
+                    left = right
+                    continue
                 try:
                     if not _CMPOPS[type(target.operator)](left, right):
                         result = False
@@ -988,7 +1025,7 @@ class PythonSubset(InterpreterBase):
                 self._kept_outside(obj, func.value, node, ctx)
                 if type(obj) in (list, dict):
                     pos, kw = self._args(node, ctx)
-                    return self._change(lambda: containers.call_method(obj, func.attr.value, pos, kw), node)
+                    return self._change(lambda: containers.call_method(obj, func.attr.value, pos, kw), node, ctx)
             return self._unknown_call(node, ctx)
         callee = self.eval(func, ctx)
         if isinstance(callee, FunctionV):
@@ -1112,6 +1149,8 @@ class PythonSubset(InterpreterBase):
         _no_functions(name, [*pos, *kw.values()], node)
         if name in ("min", "max") and len(pos) == 1 and isinstance(pos[0], (list, tuple)):
             pos = list(pos[0])  # `min([a, b])`: the same choice
+            if len(pos) < 2:  # `max([x])` is `x` itself (`max(x)` would take the largest item of `x`)
+                return pos[0] if pos and not kw else UNKNOWN
         if name in ("min", "max") and len(pos) > 1:
             self._cut_between(pos, node)
         kept = self._keep_form(name, pos, node)
@@ -1250,6 +1289,7 @@ class PythonSubset(InterpreterBase):
         else:
             inner = ctx.child(env)
             made = self._made
+        self._frames.append(fn.node)
         try:
             self.exec_block(fn.node.body.body, [inner])
         except FunctionReturn as ret:
@@ -1258,6 +1298,7 @@ class PythonSubset(InterpreterBase):
             raise CannotModel("`break`/`continue` outside a loop", fn.node) from None
         finally:
             self._made = made
+            self._frames.pop()
         return None
 
     def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx, defaults: dict | None = None) -> dict:
@@ -1314,6 +1355,37 @@ def _holds_run_time(value: Any) -> bool:
     return isinstance(value, (list, tuple)) and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in value)
 
 
+def _names_in(node: cst.CSTNode) -> set[str]:
+    """Every name `node` mentions."""
+    return {n.value for n in iter_nodes(node) if type(n) is cst.Name}
+
+
+def _bound_in(fn: cst.FunctionDef) -> set[str]:
+    """The names a function binds: its parameters and every name it assigns, loops over, imports
+    or defines (in nested blocks and functions too: on the safe side)."""
+    names = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+    for star in (fn.params.star_arg, fn.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    for n in iter_nodes(fn.body):
+        target = (n.target if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor,
+                                             cst.NamedExpr))
+                  else n.name if isinstance(n, (cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Param)) else None)
+        if target is not None:
+            names |= {t.value for t in iter_nodes(target) if type(t) is cst.Name} if not isinstance(
+                target, (cst.Subscript, cst.Attribute)) else set()
+    return names
+
+
+def _names_only(target: cst.BaseExpression) -> bool:
+    """A target of names (`x`, `(k, v)`, `[a, (b, c)]`), binding nothing but them: not an item or
+    attribute (`(rows[0], _)`), which the comprehension would change."""
+    if type(target) is cst.Name:
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and all(
+        isinstance(e, cst.Element) and _names_only(e.value) for e in target.elements)
+
+
 def _placed_key(key: Any) -> Any:
     """An index a change is made at: a number of the loop's (the same at every run of its trip
     count and phase), not one of a sampled parameter or the block (`rows[d] = 0` sets another
@@ -1324,9 +1396,10 @@ def _placed_key(key: Any) -> Any:
 
 
 def _holds_container(values: list) -> bool:
-    """A list, dict or struct of the kernel among `values` or in the tuples among them."""
-    return any(type(v) in (list, dict) or isinstance(v, StructV) or type(v) is tuple and _holds_container(list(v))
-               for v in values)
+    """A list, dict or struct of the kernel among `values` or in the tuples among them, or a value
+    the check does not follow (which may be one)."""
+    return any(isinstance(v, (list, dict, StructV)) or v is UNKNOWN
+               or type(v) is tuple and _holds_container(list(v)) for v in values)
 
 
 def _flat(values: list) -> list:
@@ -1504,6 +1577,10 @@ def _lambda(self: PythonSubset, node: cst.Lambda, ctx: Ctx) -> Unrun:
     return Unrun(node)
 
 
+def _not_followed(node: cst.CSTNode, what: str) -> None:
+    raise CannotModel(f"the check does not follow {what}: define it at module level", node, kind="construct")
+
+
 def _in_stage(what: str) -> Callable:
     """A statement the check does not follow inside a stage (a `class` statement runs its body, a
     `raise` its expression): refused there, nothing done elsewhere."""
@@ -1524,7 +1601,7 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
             if type(obj) in (list, dict) and isinstance(target, cst.Subscript):
                 part = target.slice[0].slice if len(target.slice) == 1 else None
                 key = _placed_key(self.eval(part.value, ctx)) if isinstance(part, cst.Index) else slice(None)
-                self._change(partial(containers.del_item, obj, key), target)
+                self._change(partial(containers.del_item, obj, key), target, ctx)
 
 
 def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -> None:
@@ -1551,7 +1628,7 @@ _STATEMENTS: dict[type, Callable] = {
     cst.FunctionDef: PythonSubset._def,
     cst.Try: PythonSubset.exec_try,
     cst.IndentedBlock: lambda self, stmt, ctxs: self.exec_block(stmt.body, ctxs),
-    cst.ClassDef: _in_stage("class"),
+    cst.ClassDef: lambda self, stmt, ctxs: _not_followed(stmt, "a `class` statement, whose body runs where it stands"),
 }
 
 _SMALL_STATEMENTS: dict[type, Callable] = {

@@ -50,7 +50,8 @@ REFUSED = {  # what the check does not run: named
     "dunder call": ("    pl.store.__call__(ARGS)", "", "what `pl.store.__call__` does with tensor `a`"),
     "decorated def": ("    @run_it\n    def g():\n        pl.store(ARGS)", "def run_it(f):\n    f()\n",
                       "`g` is decorated inside a function"),
-    "context manager": ("    with CM(ARGS):\n        pass", "class CM:\n    pass\n", "what `CM` does with tensor `a`"),
+    "context manager": ("    with CM(ARGS):\n        pass", "class CM:\n    pass\n",
+                        "the check does not follow `with CM("),
     "handle in a dict": ("    boxes.put({'o': a})", "import boxes\n", "what `boxes.put` does with tensor `a`"),
     "handle in an object": ("    b = Box()\n    b.o = a", "class Box:\n    pass\n", "tensor `a` is kept in `b.o`"),
 }
