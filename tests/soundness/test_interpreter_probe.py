@@ -76,28 +76,28 @@ MISREAD = {
                  "    factor = BOX[0]\n"),
     "comprehension target tuple sets a struct field (stage, factor_in_struct)":
         smuggled("", "    f = factors[ki]\n    [0 for (st.factor, _) in [(f, 0)]]\n", ""),
-    # --- kernel body before the pipeline loop; the row is passed to the stage as an expression ---
-    "list changed through hold[d] (kernel body)":
-        body_kernel("    rows = [1]\n    hold = [rows] * 12\n    hold[d][0] = 0\n", "s", arg=A),
-    "list changed through an Unkeyed dict item u[d] (kernel body)":
-        body_kernel("    rows = [1]\n    u = {d: rows}\n    u[d][0] = 0\n", "s", arg=A),
-    "list changed through Unkeyed u.get(d) (kernel body)":
-        body_kernel("    rows = [1]\n    u = {d: rows}\n    r = u.get(d)\n    r[0] = 0\n", "s", arg=A),
-    "Unkeyed item handed to operator.setitem (kernel body)":
-        body_kernel("    rows = [1]\n    u = {d: rows}\n    operator.setitem(u[d], 0, 0)\n", "s",
-                    module="import operator\n", arg=A),
-    "list changed through a comprehension's result (kernel body)":
-        body_kernel("    rows = [1]\n    hold = [rows]\n    [r for r in hold][0][0] = 0\n", "s", arg=A),
-    "nested def changes enclosing list (kernel body)":
-        body_kernel("    rows = [1]\n\n    def f():\n        rows[0] = 0\n\n    f()\n", "s", arg=A),
-    "nonlocal in nested def (kernel body)":
-        body_kernel("    s0 = 1\n\n    def f():\n        nonlocal s0\n        s0 = 0\n\n    f()\n", "s", arg=AS),
-    "class statement body changes a list (kernel body)":
-        body_kernel("    rows = [1]\n\n    class _T:\n        rows[0] = 0\n", "s", arg=A),
-    "contextlib.suppress skips the rest of a with (kernel body)":
-        body_kernel("    s0 = 0\n    with suppress(IndexError):\n        _ = [0][1]\n        s0 = 1\n", "s",
-                    module="from contextlib import suppress\n", arg=AS),
 }
+
+#: kernel-body statements before the pipeline loop, the row handed to the stage as an argument:
+#: (name, statements, module code, the argument)
+_IN_BODY = [
+    ("list changed through hold[d]", "    rows = [1]\n    hold = [rows] * 12\n    hold[d][0] = 0\n", "", A),
+    ("list changed through an Unkeyed dict item u[d]", "    rows = [1]\n    u = {d: rows}\n    u[d][0] = 0\n", "", A),
+    ("list changed through Unkeyed u.get(d)", "    rows = [1]\n    u = {d: rows}\n    r = u.get(d)\n    r[0] = 0\n",
+     "", A),
+    ("Unkeyed item handed to operator.setitem", "    rows = [1]\n    u = {d: rows}\n    operator.setitem(u[d], 0, 0)\n",
+     "import operator\n", A),
+    ("list changed through a comprehension's result",
+     "    rows = [1]\n    hold = [rows]\n    [r for r in hold][0][0] = 0\n", "", A),
+    ("nested def changes enclosing list", "    rows = [1]\n\n    def f():\n        rows[0] = 0\n\n    f()\n", "", A),
+    ("nonlocal in nested def", "    s0 = 1\n\n    def f():\n        nonlocal s0\n        s0 = 0\n\n    f()\n", "", AS),
+    ("class statement body changes a list", "    rows = [1]\n\n    class _T:\n        rows[0] = 0\n", "", A),
+    ("contextlib.suppress skips the rest of a with",
+     "    s0 = 0\n    with suppress(IndexError):\n        _ = [0][1]\n        s0 = 1\n",
+     "from contextlib import suppress\n", AS),
+]
+MISREAD.update({f"{name} (kernel body)": body_kernel(statements, "s", module=module, arg=arg)
+                for name, statements, module, arg in _IN_BODY})
 
 
 @pytest.mark.parametrize("name", list(MISREAD))
@@ -122,24 +122,18 @@ def test_the_emulator_shows_the_value_smuggled_by_a_comprehension_target_arrives
 
 
 #: valid forms the probe tried, accepted and verified
-ACCEPTED = {
-    "for k in a dict (stage)":
-        kernel(f"    rows = {{'r': {R}}}\n    r = 0\n    for k in rows:\n        r = rows[k]\n" + store("r")),
-    "chained assignment a = b = [] (stage)":
-        kernel(f"    p = q = []\n    q.append({R})\n" + store("p[0]")),
-    "[[0]] * 2 aliasing (stage)":
-        kernel(f"    g = [[0]] * 2\n    g[1][0] = {R}\n" + store("g[0][0]")),
-    "swap by unpacking into subscripts (stage)":
-        kernel(f"    rows = [0, {R}]\n    rows[0], rows[1] = rows[1], rows[0]\n" + store("rows[0]")),
-    "rows[0] += on a list item (stage)":
-        kernel(f"    rows = [{R}]\n    rows[0] += 0\n" + store("rows[0]")),
-    "helper changes a list it is given (stage)":
-        kernel(f"    def put(r, v):\n        r[0] = v\n    rows = [0]\n    put(rows, {R})\n" + store("rows[0]")),
-    "dict.get default is a list (stage)":
-        kernel(f"    rows = [{R}]\n    dd = {{}}\n    x = dd.get('k', rows)\n" + store("x[0]")),
-    "pop() result as offset (stage)":
-        kernel(f"    rows = [0, {R}]\n" + store("rows.pop()")),
-}
+_VALID = [  # (name, stage code, the row it stores at)
+    ("for k in a dict", f"    rows = {{'r': {R}}}\n    r = 0\n    for k in rows:\n        r = rows[k]\n", "r"),
+    ("chained assignment a = b = []", f"    p = q = []\n    q.append({R})\n", "p[0]"),
+    ("[[0]] * 2 aliasing", f"    g = [[0]] * 2\n    g[1][0] = {R}\n", "g[0][0]"),
+    ("swap by unpacking into subscripts", f"    rows = [0, {R}]\n    rows[0], rows[1] = rows[1], rows[0]\n", "rows[0]"),
+    ("rows[0] += on a list item", f"    rows = [{R}]\n    rows[0] += 0\n", "rows[0]"),
+    ("a helper changes a list it is given",
+     f"    def put(r, v):\n        r[0] = v\n    rows = [0]\n    put(rows, {R})\n", "rows[0]"),
+    ("dict.get with a list default", f"    rows = [{R}]\n    dd = {{}}\n    x = dd.get('k', rows)\n", "x[0]"),
+    ("a pop() result as the offset", f"    rows = [0, {R}]\n", "rows.pop()"),
+]
+ACCEPTED = {name: kernel(code + store(row)) for name, code, row in _VALID}
 
 
 @pytest.mark.parametrize("name", list(ACCEPTED))
