@@ -67,7 +67,7 @@ class Loops(InterpreterBase):
             return
         seqs: list[list | None] = []
         for ctx, it in zip(ctxs, iters, strict=True):
-            if isinstance(it, (range, list, tuple)) or type(it) is dict:  # a dict: its keys
+            if isinstance(it, (range, list, tuple, str)) or type(it) is dict:  # a dict: its keys
                 seqs.append(list(it))
             else:
                 if ctx.scope is None or len(ctxs) > 1:
@@ -96,6 +96,9 @@ class Loops(InterpreterBase):
             ctx = ctxs[0]
             self.assign(node.target, UNKNOWN, ctx)
             self._exec_may(ctx, lambda c: self._loop_body(node, [c]))
+            if node.orelse is not None:  # runs unless the body breaks, which is not known here
+                raise CannotModel("the `else` of a loop the check cannot count: whether it runs is not known",
+                                  node.orelse, kind="construct")
             return
         if len({len(s) for s in known_seqs}) > 1:
             raise CannotModel("the cores run this loop a different number of times", node.iter)
@@ -442,7 +445,11 @@ class Loops(InterpreterBase):
             tests = {self.truth(self.eval(node.test, ctx), node.test) for ctx in ctxs}
             if tests != {True} and tests != {False}:
                 raise CannotModel("the condition of this `while` loop is not static", node.test)
-            if tests == {False} or self._loop_body(node, ctxs):
+            if tests == {False}:
+                if node.orelse is not None:  # the loop ended without `break`: its `else` runs
+                    self.exec_block(node.orelse.body.body, ctxs)
+                break
+            if self._loop_body(node, ctxs):
                 break
 
 

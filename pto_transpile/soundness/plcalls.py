@@ -193,6 +193,7 @@ class PlCalls(InterpreterBase):
 
     def _struct(self, node, ctx) -> Any:
         _, kw = self._args(node, ctx)
+        _plain_fields(kw, node)
         return StructV(dict(kw), "struct")
 
     def _struct_array(self, node, ctx) -> Any:
@@ -201,6 +202,7 @@ class PlCalls(InterpreterBase):
         if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
             raise CannotModel("the length of this struct array is not static", node)
         self._plain(n, "the length of", node)
+        _plain_fields(kw, node)
         self.uniform.rings.add(int(n))
         return [StructV(dict(kw), "ctx") for _ in range(n)]
 
@@ -334,3 +336,12 @@ _PL_CALLS: dict[str, Callable] = {
     "section_vector": PlCalls._section,
     **{n: PlCalls._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
 }
+
+
+def _plain_fields(fields: dict, node) -> None:
+    """A struct's fields hold numbers (PyPTO types each from its initialiser); a list, tuple or
+    dict there is no field the lowering keeps, and the model and the emulator would read it apart."""
+    for name, value in fields.items():
+        if isinstance(value, (list, tuple, dict)):
+            raise CannotModel(f"struct field `{name}` is given a {type(value).__name__}: a field holds a number",
+                              node, kind="construct")

@@ -303,10 +303,13 @@ class PythonSubset(InterpreterBase):
             # handler does: neither is known
             raise CannotModel("`try` with an `except` block: where its body raises, and so what runs, is not known "
                               "to the check", node.handlers[0], kind="construct")
-        self.exec_block(node.body.body, ctxs)
-        for block in (node.orelse, node.finalbody):
-            if block is not None:
-                self.exec_block(block.body.body, ctxs)
+        try:
+            self.exec_block(node.body.body, ctxs)
+            if node.orelse is not None:
+                self.exec_block(node.orelse.body.body, ctxs)
+        finally:  # on `return`, `break` and `continue` too, as Python runs it (a `return` in it wins)
+            if node.finalbody is not None:
+                self.exec_block(node.finalbody.body.body, ctxs)
 
     def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
         item = node.items[0].item if node.items else None
@@ -400,6 +403,10 @@ class PythonSubset(InterpreterBase):
 
     def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
         target = node.target
+        if type(target) is not cst.Name and _effects_in(target):
+            # Python computes `vals[f()]` once; the model reads and writes it, computing it twice
+            raise CannotModel(f"`{self._code_of(target)}` calls something or binds a name: compute the place first",
+                              target, kind="construct")
         if isinstance(target, cst.Subscript):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, (TileV, AnyTileV)):
@@ -465,9 +472,11 @@ class PythonSubset(InterpreterBase):
                 self.uniform.block_tests.append(text)
                 return None
             return self._uniform(lambda: self.uniform.test(value, 0, bool(value), text), node)
-        if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None:
+        if isinstance(value, (int, float, bool, str, tuple, list, range)) or value is None or type(value) is dict:
             return bool(value)
-        return True
+        if isinstance(value, _ALWAYS_TRUE):
+            return True
+        return None  # a `pl` constant (an `IntEnum` member may be 0), bytes, ...: not known
 
     def _name(self, node: cst.Name, ctx: Ctx) -> Any:
         name = node.value
@@ -697,6 +706,10 @@ class PythonSubset(InterpreterBase):
         left = self.eval(node.left, ctx)
         t = self.truth(left, node.left)
         if t is None:
+            if _effects_in(node.right):
+                raise CannotModel(f"`{self._code_of(node.right)}` may or may not run (the left of "
+                                  f"`{self._code_of(node)}` is not known): compute it in a statement of its own",
+                                  node.right, kind="construct")
             right = self.eval(node.right, ctx)
             if isinstance(node.operator, cst.And):
                 # `core_id == 0 and x`: true on that block at most
@@ -718,6 +731,11 @@ class PythonSubset(InterpreterBase):
         left = self.eval(node.left, ctx)
         result: Any = True
         for target in node.comparisons:
+            if result is False:
+                break  # Python stops at the first comparison that is false
+            if target is not node.comparisons[0] and _effects_in(target.comparator):
+                raise CannotModel(f"`{self._code_of(target.comparator)}` may or may not run in a chained comparison: "
+                                  "compute it in a statement of its own", target.comparator, kind="construct")
             right = self.eval(target.comparator, ctx)
             if _tells_blocks_apart(left, right):
                 # the check follows block 0: for the others, either outcome (both ways, `may`);
@@ -753,8 +771,12 @@ class PythonSubset(InterpreterBase):
                 # `start + cnt > n`: what a choice by the test names (`_choose_assignments`)
                 self.tested, self.tested_at = (left, right), node
             elif not is_unknown(result):
-                if type(target.operator) in (cst.Is, cst.IsNot) and (_mutable(left) or _mutable(right)):
-                    result = UNKNOWN  # `ROWS is ROWS`: the model copies a module list at every read
+                if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
+                        or isinstance(left, Symbol) or isinstance(right, Symbol):
+                    # `ROWS is ROWS` (the model copies a module list at every read), `p is q` of two equal
+                    # constants (Python may keep one object), a `pl` constant (an `IntEnum` member equals
+                    # its number, `pl.ND` may be `pl.TileLayout.ND`): not decided
+                    result = UNKNOWN
                     left = right
                     continue
                 try:
@@ -769,6 +791,9 @@ class PythonSubset(InterpreterBase):
         self.tested = None
         t = self.truth(self.eval(node.test, ctx), node.test)
         if t is None:
+            if any(type(n) is cst.NamedExpr for arm in (node.body, node.orelse) for n in iter_nodes(arm)):
+                raise CannotModel("`:=` in an arm of a choice whose test is not known: it may or may not run",
+                                  node, kind="construct")
             return self._by_block(node, ctx, self.tested if self.tested_at is _without_not(node.test) else None)
         return self.eval(node.body if t else node.orelse, ctx)
 
@@ -1139,6 +1164,9 @@ class PythonSubset(InterpreterBase):
             return self._divmod(pos, kw, node)
         if name in _CONTAINERS:
             return self._container(name, pos, kw, node, ctx)
+        if kw and name != "print":  # `max(a, b, key=abs)`, `int("10", base=2)`: not what the model computes
+            _no_functions(name, [*pos, *kw.values()], node)
+            return UNKNOWN
         if name == "print" and self._made is not None and (kw or not all(
                 _plain(a, self._made, deep=True) or self._plain_format(arg.value, ctx) and not arg.star
                 for a, arg in zip(pos, node.args, strict=False)) or len(pos) != len(node.args)
@@ -1274,6 +1302,10 @@ class PythonSubset(InterpreterBase):
         if fn.kind == "vf":
             self._vf_call(fn, pos, kw, node, ctx)
             return UNKNOWN
+        if fn.node.asynchronous is not None or _yields(fn.node):
+            # calling it makes a generator or coroutine: its body runs when it is iterated, if ever
+            raise CannotModel(f"`{fn.name}` is a generator or coroutine, whose body the call does not run: the check "
+                              "does not follow it", node, kind="construct")
         env = self._bind(fn.node, pos, kw, ctx, fn.defaults)
         if fn.kind == "stage":
             if ctx.may and not self.config.roots_only:
@@ -1314,6 +1346,13 @@ class PythonSubset(InterpreterBase):
                 env[name] = self._default(fn, p, defaults)
         for p in fn.params.kwonly_params:
             env[p.name.value] = kw[p.name.value] if p.name.value in kw else self._default(fn, p, defaults)
+        star, stars = fn.params.star_arg, fn.params.star_kwarg
+        if isinstance(star, cst.Param):
+            env[star.name.value] = tuple(pos[len(params):])  # `def pick(*vals)`: the other positions
+        elif len(pos) > len(params):
+            raise CannotModel(f"`{fn.name.value}` is given {len(pos)} positional arguments, more than it takes", fn)
+        if stars is not None:
+            env[stars.name.value] = {k: v for k, v in kw.items() if k not in env}
         return env
 
     def _default(self, fn: cst.FunctionDef, p: cst.Param, defaults: dict | None) -> Any:
@@ -1353,6 +1392,22 @@ _HANDLES = (TileV, AnyTileV, TensorV, GroupV)
 def _holds_run_time(value: Any) -> bool:
     """A sequence with a value known only at run time (or unknown) among its elements."""
     return isinstance(value, (list, tuple)) and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in value)
+
+
+#: values whose truth is always True (objects without `__bool__` or `__len__`)
+_ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
+
+
+def _effects_in(node: cst.CSTNode) -> bool:
+    """Does `node` call anything or bind a name (`:=`): what must not be run where Python may
+    not run it (the right of `and`/`or`, a later operand of a chained comparison, an arm of a
+    choice by an undecided test)?"""
+    return any(type(n) in (cst.Call, cst.NamedExpr) for n in iter_nodes(node))
+
+
+def _singleton(value: Any) -> bool:
+    """None, True or False: the one object of its value, so `is` with it is equality."""
+    return value is None or type(value) is bool
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
@@ -1604,6 +1659,31 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
                 self._change(partial(containers.del_item, obj, key), target, ctx)
 
 
+def _yields(fn: cst.FunctionDef) -> bool:
+    """Does `fn`'s own body (not a function nested in it) hold a `yield`?"""
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if type(node) in (cst.Yield,):
+            return True
+        if type(node) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            stack.extend(node.children)
+    return False
+
+
+def _imported(small: cst.Import | cst.ImportFrom, ctx: Ctx) -> None:
+    """An import inside a function binds its names there (`from os import SEEK_SET as S`): to
+    what the check does not follow."""
+    if isinstance(small.names, cst.ImportStar):
+        raise CannotModel("`import *` inside a function", small, kind="construct")
+    for alias in small.names:
+        bound: cst.BaseExpression = alias.asname.name if alias.asname is not None else alias.name
+        while isinstance(bound, cst.Attribute):  # `import os.path` binds `os`
+            bound = bound.value
+        if isinstance(bound, cst.Name):
+            ctx.env[bound.value] = UNKNOWN
+
+
 def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -> None:
     """`global x` / `nonlocal x` in a stage (or what it calls): the names it binds outlive it."""
     if self._made is not None:
@@ -1641,6 +1721,8 @@ _SMALL_STATEMENTS: dict[type, Callable] = {
     cst.Continue: _raise(LoopContinue),
     cst.Assert: lambda self, small, ctx: self.eval(small.test, ctx),  # its test runs, as Python runs it
     cst.Del: _delete,
+    cst.Import: lambda self, small, ctx: _imported(small, ctx),
+    cst.ImportFrom: lambda self, small, ctx: _imported(small, ctx),
     cst.Raise: lambda self, small, ctx: _in_stage("raise")(self, small, [ctx]),
     cst.Global: _rebinding,
     cst.Nonlocal: _rebinding,
@@ -1828,7 +1910,9 @@ def _kept(before: Any, after: Any) -> bool:
         return True
     if isinstance(before, (Sym, Opaque)) or isinstance(after, (Sym, Opaque)):
         return _same_value(before, after)
-    if isinstance(before, (list, tuple)) or isinstance(after, (list, tuple)):
+    if isinstance(before, (list, dict)) or isinstance(after, (list, dict)):
+        return False  # another list, however alike: a change of one is not a change of the other
+    if isinstance(before, tuple) or isinstance(after, tuple):
         return type(before) is type(after) and len(before) == len(after) and all(
             _kept(a, b) for a, b in zip(before, after, strict=True))
     return type(before) is type(after) and before == after
