@@ -20,6 +20,7 @@ from pto_api.ops import (
     PIPE_CORES,
     SCALAR_VALUE_OPERANDS,
     move_pipe,
+    op_keyword_roles,
     op_pipe,
     op_roles,
     store_pipe,
@@ -55,6 +56,14 @@ class OpEvents(InterpreterBase):
             if tiles or any(isinstance(v, TensorV) for v in pos):
                 raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
             return UNKNOWN
+        if op in ("load_tile", "store_tile"):
+            # offsets in tiles, times the tile's extent in an order the check does not model
+            raise CannotModel(f"`pl.{op}` takes its offsets in tiles, which the check does not follow: use "
+                              f"`pl.{op[:-5]}` with element offsets", node, kind="construct")
+        for name, value in kw.items():  # a tile given by keyword: one the op table names, or not followed
+            if isinstance(value, (TileV, AnyTileV, TensorV)) and name not in op_keyword_roles(op):
+                raise CannotModel(f"`pl.{op}` is given {name}= a tile or tensor, which the op table does not name: "
+                                  "pass it by position", node, kind="construct")
         pipe = self._pipe(op, pos, node)
         atomic = kw.get("atomic")
         acc = kw.get("acc_to_vec_mode")
@@ -104,6 +113,14 @@ class OpEvents(InterpreterBase):
                     reads.extend(feet)
                 if "W" in role:
                     writes.extend(feet)
+        for name, role in op_keyword_roles(op).items():  # `pl.quant(..., offset=z)`
+            value = kw.get(name)
+            if isinstance(value, (TileV, AnyTileV)):
+                feet = self._tile_feet(value, ctx.core, acc_mode)
+                if role and "R" in role:
+                    reads.extend(feet)
+                if role and "W" in role:
+                    writes.extend(f._replace(window=True) for f in feet)
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
@@ -255,7 +272,11 @@ class OpEvents(InterpreterBase):
         coords: Any = None
         rank = len(tensor.shape)
         if isinstance(index, tuple) and len(index) == 2 and rank == 2:
-            coords = index
+            # a column past the row's end reaches the next row (the offset is linear): placed only
+            # within the row, else the whole tensor
+            width = tensor.shape[1]
+            if type(width) is int and isinstance(index[1], int) and 0 <= int(index[1]) < width:
+                coords = index
         elif not isinstance(index, tuple) and rank == 1:
             coords = (index, 0)
         elif not isinstance(index, tuple) and rank == 2 and type(index) is int and type(tensor.shape[1]) is int \

@@ -519,7 +519,7 @@ class PythonSubset(InterpreterBase):
         if isinstance(obj, TensorV) and attr == "shape":
             return obj.shape
         if isinstance(obj, TileV) and attr == "shape":
-            return obj.shape
+            return obj.shape if obj.desc else UNKNOWN  # a view's shape is its slice's, not followed
         return UNKNOWN
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
@@ -772,7 +772,7 @@ class PythonSubset(InterpreterBase):
                 self.tested, self.tested_at = (left, right), node
             elif not is_unknown(result):
                 if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
-                        or isinstance(left, Symbol) or isinstance(right, Symbol):
+                        or _opaque_to_compare(left) or _opaque_to_compare(right):
                     # `ROWS is ROWS` (the model copies a module list at every read), `p is q` of two equal
                     # constants (Python may keep one object), a `pl` constant (an `IntEnum` member equals
                     # its number, `pl.ND` may be `pl.TileLayout.ND`): not decided
@@ -1403,6 +1403,15 @@ def _effects_in(node: cst.CSTNode) -> bool:
     not run it (the right of `and`/`or`, a later operand of a chained comparison, an arm of a
     choice by an undecided test)?"""
     return any(type(n) in (cst.Call, cst.NamedExpr) for n in iter_nodes(node))
+
+
+def _opaque_to_compare(value: Any) -> bool:
+    """A value whose comparison the model does not compute as Python does: a `pl` constant, a
+    tile, tensor, tile group, tile type or struct (compared by identity or fields in PyPTO), or a
+    sequence holding one (`y[0:8, :] in [y]`)."""
+    if isinstance(value, (list, tuple)):
+        return any(_opaque_to_compare(v) for v in value)
+    return not (isinstance(value, (int, float, str, Opaque)) or value is None or type(value) is dict)
 
 
 def _singleton(value: Any) -> bool:
