@@ -46,6 +46,8 @@ class FileMemo:
     walks: dict[int, tuple] = field(default_factory=dict)  #: id(function) -> (function, `ringsymmetry.walk` of it)
     #: id(`divmod` call) -> (call, its `n // d` and `n % d` nodes: `unpacking.divmod_operations`)
     divmods: dict[int, tuple] = field(default_factory=dict)
+    #: id(function) -> (function, whether its body holds a `yield`: `pysubset._yields`)
+    yields: dict[int, tuple] = field(default_factory=dict)
     #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
     extents: vfextent.VectorFunctions | None = None
 
@@ -142,6 +144,7 @@ class InterpreterBase:
         self._globals = shared.globals
         self._vf_roles = shared.vf
         self._paths = shared.paths
+        self._yields = shared.yields
         self._rings = shared.rings
         self._certificates = shared.renaming
         self._walks = shared.walks

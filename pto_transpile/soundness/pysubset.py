@@ -1302,7 +1302,7 @@ class PythonSubset(InterpreterBase):
         if fn.kind == "vf":
             self._vf_call(fn, pos, kw, node, ctx)
             return UNKNOWN
-        if fn.node.asynchronous is not None or _yields(fn.node):
+        if fn.node.asynchronous is not None or _yields(fn.node, self._yields):
             # calling it makes a generator or coroutine: its body runs when it is iterated, if ever
             raise CannotModel(f"`{fn.name}` is a generator or coroutine, whose body the call does not run: the check "
                               "does not follow it", node, kind="construct")
@@ -1668,16 +1668,13 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
                 self._change(partial(containers.del_item, obj, key), target, ctx)
 
 
-def _yields(fn: cst.FunctionDef) -> bool:
-    """Does `fn`'s own body (not a function nested in it) hold a `yield`?"""
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        if type(node) in (cst.Yield,):
-            return True
-        if type(node) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            stack.extend(node.children)
-    return False
+def _yields(fn: cst.FunctionDef, memo: dict[int, tuple]) -> bool:
+    """Does `fn`'s body hold a `yield` (in a function nested in it too: on the safe side)? Read
+    once per function of the file (`memo`)."""
+    hit = memo.get(id(fn))
+    if hit is None or hit[0] is not fn:
+        hit = memo[id(fn)] = (fn, any(type(n) is cst.Yield for n in iter_nodes(fn.body)))
+    return hit[1]
 
 
 def _imported(small: cst.Import | cst.ImportFrom, ctx: Ctx) -> None:

@@ -42,9 +42,10 @@ class ValidShapes:
     def exact(self, tile: TileV | AnyTileV, core: int) -> bool:
         """Whether the valid shape of `tile` (of every tile it may be) is known on `core`."""
         inexact = self._inexact[core]
-        tiles = tile.choices if isinstance(tile, AnyTileV) else (tile,)
         # a view (`y[0:8, :]`, descriptor 0) is part of its tile, which part the check does not follow
-        return not any(t.desc == 0 or t.desc in inexact for t in tiles)
+        if not isinstance(tile, AnyTileV):
+            return tile.desc != 0 and tile.desc not in inexact
+        return not any(t.desc == 0 or t.desc in inexact for t in tile.choices)
 
     def unknown(self, tile: TileV) -> None:
         """A tile declared with a valid shape known only at run time: inexact on every core."""
