@@ -49,6 +49,8 @@ GM_WRITE_OPS = frozenset({"store", "store_tile"})
 class OpEvents(InterpreterBase):
     def block_op(self, op: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
+        if op in ("load", "store") and len(pos) == 2 and "offsets" in kw:
+            pos.append(kw.pop("offsets"))  # `pl.store(out, y, offsets=[...])`: the third operand by name
         mode = kw.get("mode")
         roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
         tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]

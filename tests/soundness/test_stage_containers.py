@@ -149,3 +149,13 @@ def test_a_call_that_only_reads_a_list_of_the_kernel_is_followed():
                    (_CALL, _CALL.replace("sub_id", "offs[sub_id]"))])
     assert _errors(text) == []
     assert _verdicts(text) == ["ok", "ok"]
+
+
+def test_offsets_given_by_keyword_are_the_third_operand():
+    text = kernel(f"    pl.store(out, y, offsets=[{ROW}, 0])\n")
+    assert _errors(text) == []
+    assert _verdicts(text) == ["ok", "ok"]
+    # the kernel's defect, a store into the next task's rows of `a` which the cube stage loads, by keyword
+    racy = kernel(f"    pl.store(out, y, offsets=[{ROW}, 0])\n"
+                  "    pl.store(a, y, offsets=[(ki + 1) * TILE + sub_id * HALF, 0])\n")
+    assert [c for c, _ in _errors(racy)] == [codes.PIPELINE_NOT_PROVEN]
