@@ -71,7 +71,14 @@ class OpEvents(InterpreterBase):
         acc = kw.get("acc_to_vec_mode")
         acc_mode = acc.leaf if isinstance(acc, Symbol) else None
         order = kw.get("order")
-        transpose = kw.get("is_transpose") is True or (isinstance(order, (list, tuple)) and list(order) == [1, 0])
+        flag = kw.get("is_transpose")
+        if flag not in (None, True, False) or type(flag) not in (bool, type(None)) \
+                or order is not None and not (isinstance(order, (list, tuple)) and list(order) in ([0, 1], [1, 0])):
+            # `is_transpose=1`, `order=reversed(...)`: the emulator transposes on any truthy flag or
+            # iterable order; the model only on the two it reads
+            raise CannotModel(f"`pl.{op}` is given a transpose the check does not read: write `is_transpose=True` "
+                              "or `order=[1, 0]`", node, kind="construct")
+        transpose = flag is True or (isinstance(order, (list, tuple)) and list(order) == [1, 0])
         reads: list[Foot] = []
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)

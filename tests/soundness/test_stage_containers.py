@@ -159,3 +159,37 @@ def test_offsets_given_by_keyword_are_the_third_operand():
     racy = kernel(f"    pl.store(out, y, offsets=[{ROW}, 0])\n"
                   "    pl.store(a, y, offsets=[(ki + 1) * TILE + sub_id * HALF, 0])\n")
     assert [c for c, _ in _errors(racy)] == [codes.PIPELINE_NOT_PROVEN]
+
+
+_SYNCED_LOAD = (
+    "    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=5)\n"
+    "    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=5)\n"
+    "    pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE2, event_id=6)\n"
+    "    pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE2, event_id=6)\n"
+    f"    pl.load(y, out, [{ROW}, 0]{{flag}})\n"
+    "    pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=7)\n"
+    "    pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=7)\n"
+    f"    pl.store(out, y, [{ROW}, 0])\n")
+_WIDER = [("    out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],",
+           "    out: pl.Tensor[[(N + 2) * TILE, TILE], pl.DT_FP32],")]
+
+
+@pytest.mark.parametrize("flag", [", is_transpose=1", ", is_transpose='y'", ", is_transpose=d + 1",
+                                  ", order=reversed([0, 1])", ", order=range(1, -1, -1)"])
+def test_a_transpose_the_check_does_not_read_is_refused(flag):
+    # a probe's kernels: the emulator transposes on any truthy flag or iterable order, reading the
+    # other AIV's rows (a race); the model read a plain load
+    errors = _errors(kernel(_SYNCED_LOAD.replace("{flag}", flag), "", _WIDER))
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN]
+    assert "transpose the check does not read" in errors[0][1]
+
+
+def test_the_emulator_shows_a_transpose_by_a_number_races():
+    assert _verdicts(kernel(_SYNCED_LOAD.replace("{flag}", ", is_transpose=1"), "", _WIDER)) == ["race"]
+
+
+@pytest.mark.parametrize("flag", ["", ", is_transpose=False", ", order=[0, 1]"])
+def test_a_load_the_check_reads_as_plain_runs_as_the_serial_kernel(flag):
+    text = kernel(_SYNCED_LOAD.replace("{flag}", flag), "", _WIDER)
+    assert _errors(text) == []
+    assert _verdicts(text) == ["ok", "ok"]
