@@ -80,9 +80,9 @@ def del_item(obj: list | dict, key: Any) -> None:
         raise Unfollowed(f"a deletion from a {type(obj).__name__} at a place the check cannot name")
 
 
-def add_in_place(old: list | dict, op: str, value: Any) -> bool:
+def add_in_place(old: list | dict, op: str, value: Any) -> None:
     """`old += value` (a list), `old *= n` (a list), `old |= value` (a dict): made in place, as
-    Python makes it, so that every name holding `old` sees it. False when it is no such change."""
+    Python makes it, so that every name holding `old` sees it."""
     if type(old) is list and op == "+=" and type(value) in (list, tuple, range):
         old.extend(value)
     elif type(old) is list and op == "*=" and type(value) is int:
@@ -90,5 +90,4 @@ def add_in_place(old: list | dict, op: str, value: Any) -> bool:
     elif type(old) is dict and op == "|=" and type(value) is dict and all(plain_key(k) for k in value):
         old |= value
     else:
-        return False
-    return True
+        raise Unfollowed(f"`{op or 'an augmented assignment'}` on a {type(old).__name__} with what it is given")

@@ -421,10 +421,8 @@ class PythonSubset(InterpreterBase):
         value = self._operand(node.value, ctx)  # `cnt += core_id < rem`: the comparison is 1 or 0
         if type(old) in (list, dict):  # `rows += [v]` changes the list in place (`list.__iadd__`)
             self._kept_outside(old, target, node, ctx)
-            if not containers.add_in_place(old, _IN_PLACE.get(type(node.operator), ""), value):
-                self._change(lambda: containers.set_item(old, slice(None), value), node, ctx)
-            elif ctx.may:
-                self._change(lambda: None, node, ctx)
+            self._change(lambda: containers.add_in_place(old, _IN_PLACE.get(type(node.operator), ""), value), node,
+                         ctx)
             self.assign(target, old, ctx)
             return
         if self._made is not None and (isinstance(old, (list, dict)) or is_unknown(old) and not isinstance(
@@ -1092,12 +1090,19 @@ class PythonSubset(InterpreterBase):
     def _reads_only(self, node: cst.Call, pos: list, ctx: Ctx) -> bool:
         """A call that changes nothing it is given: a builtin that only reads (`len`, `zip`,
         `sorted`, `getattr` of a plain name) or a function of a stateless module (`math.prod`)."""
-        func = node.func
-        if isinstance(func, cst.Name):
-            if func.value in ctx.env or self.file.meaning(func.value) is not None:
-                return False
-            return func.value in PURE_BUILTINS or func.value == "getattr" and len(pos) in (2, 3) \
-                and isinstance(pos[1], str) and not pos[1].startswith("__")
+        builtin = self._builtin_called(node.func, ctx)
+        return builtin in PURE_BUILTINS or _reads_attribute(builtin, pos) or self._stateless_function(node.func, ctx)
+
+    def _builtin_called(self, func: cst.BaseExpression, ctx: Ctx) -> str | None:
+        """The name of the builtin a call is made through (`len`), or None: a name neither the
+        frame nor the module binds."""
+        if isinstance(func, cst.Name) and func.value not in ctx.env and self.file.meaning(func.value) is None:
+            return func.value
+        return None
+
+    def _stateless_function(self, func: cst.BaseExpression, ctx: Ctx) -> bool:
+        """A function of an imported module whose functions keep no state (`math.ceil`, not
+        `random.seed`)."""
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)) or func.value.value in ctx.env:
             return False
         meaning = self.file.meaning(func.value.value)
@@ -1110,8 +1115,8 @@ class PythonSubset(InterpreterBase):
         `operator.setitem(box, 0, v)`, `put = box.__setitem__; put(0, v)`, `queue.append(v)`,
         `gen.send(v)`): allowed only on numbers and strings, through a function of an imported
         module (`math.ceil(x)`) or a builtin."""
-        if isinstance(node.func, cst.Name) and node.func.value == "getattr" and self.file.meaning("getattr") is None \
-                and len(args) in (2, 3) and isinstance(args[1], str) and not args[1].startswith("__"):
+        builtin_name = self._builtin_called(node.func, ctx)
+        if _reads_attribute(builtin_name, args):
             return  # reading an attribute keeps nothing (what the result is called with is judged there)
         made = self._made or {}
         plain = all(_plain(a, made) for a in args)
@@ -1125,13 +1130,10 @@ class PythonSubset(InterpreterBase):
             receiver = self.eval(func.value, ctx)
             if isinstance(receiver, str) or isinstance(receiver, (list, dict)) and id(receiver) in made:
                 return  # `"{}".format(ki)`, `rows.sort()`: a method of a string or of a value the stage made
-        builtin = isinstance(func, cst.Name) and meaning is None and func.value not in ctx.env
-        if builtin and isinstance(func, cst.Name) and func.value in PURE_BUILTINS \
-                and all(_plain(a, made, deep=True) for a in args):
+        if builtin_name in PURE_BUILTINS and all(_plain(a, made, deep=True) for a in args):
             return  # `sum(range(2))`, `sorted(HALVES)`: builtins that change nothing they are given
         callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and method not in MUTATING_METHODS and (
-            builtin or isinstance(meaning, Unknown) and meaning.imported and isinstance(func, cst.Attribute)
-            and func.value is root and root.value in _STATELESS_MODULES  # `math.ceil`, not `random.seed`
+            builtin_name is not None or self._stateless_function(func, ctx)
             or root is func and isinstance(meaning, Class) and _plain_class(meaning.node))
         if not (plain and callee_free):
             stage = ctx.scope[1] if ctx.scope is not None else "?"
@@ -1167,10 +1169,7 @@ class PythonSubset(InterpreterBase):
         if kw and name != "print":  # `max(a, b, key=abs)`, `int("10", base=2)`: not what the model computes
             _no_functions(name, [*pos, *kw.values()], node)
             return UNKNOWN
-        if name == "print" and self._made is not None and (kw or not all(
-                _plain(a, self._made, deep=True) or self._plain_format(arg.value, ctx) and not arg.star
-                for a, arg in zip(pos, node.args, strict=False)) or len(pos) != len(node.args)
-                and not all(_plain(a, self._made, deep=True) for a in pos)):
+        if name == "print" and self._made is not None and (kw or not self._prints_plainly(pos, node, ctx)):
             # `print(v, file=sink)`: what it writes to, or what its arguments' `__str__` does, may keep `v`
             raise CannotModel("the check does not follow a `print` of objects, or to a `file=`, inside a stage", node,
                               kind="construct")
@@ -1240,6 +1239,15 @@ class PythonSubset(InterpreterBase):
         if self._made is not None and type(made) in (list, dict):
             self._made[id(made)] = made
         return made
+
+    def _prints_plainly(self, pos: list, node: cst.Call, ctx: Ctx) -> bool:
+        """Does `print` of these arguments run no code of the file: each a plain value, or an
+        f-string of such (`_plain_format`); a starred argument's values plain."""
+        made = self._made or {}
+        if len(pos) != len(node.args):  # `print(*xs)`: the values it expands to
+            return all(_plain(a, made, deep=True) for a in pos)
+        return all(_plain(a, made, deep=True) or not arg.star and self._plain_format(arg.value, ctx)
+                   for a, arg in zip(pos, node.args, strict=True))
 
     def _plain_format(self, node: cst.BaseExpression, ctx: Ctx) -> bool:
         """An f-string whose values are numbers, strings or run-time values (`f"ki={ki}"`): its
@@ -1457,6 +1465,11 @@ def _placed_key(key: Any) -> Any:
     if isinstance(key, Sym) and not all(var[0] in INDEX for var, _ in key.form):
         return None
     return key
+
+
+def _reads_attribute(builtin: str | None, args: list) -> bool:
+    """`getattr(x, "name")` of a plain name: reading an attribute keeps nothing."""
+    return builtin == "getattr" and len(args) in (2, 3) and isinstance(args[1], str) and not args[1].startswith("__")
 
 
 def _holds_container(values: list) -> bool:
