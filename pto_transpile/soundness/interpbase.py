@@ -61,6 +61,8 @@ class InterpreterBase:
     _exec_may: Callable[[Ctx, Callable[[Ctx], object]], None]  #: pysubset
     _args: Callable[[cst.Call, Ctx], tuple[list, dict]]  #: pysubset
     _unknown_call: Callable[[cst.Call, Ctx], Any]  #: pysubset
+    _unknown_call_of: Callable[[cst.Call, list, dict, Ctx], Any]  #: pysubset
+    _builtin_called: Callable[[cst.BaseExpression, Ctx], str | None]  #: pysubset
     _sym_range: Callable[[list, Any], SymRange]  #: pysubset
     pl_call: Callable[[tuple, cst.Call, Ctx], Any]  #: plcalls
     block_op: Callable[[str, cst.Call, Ctx], Any]  #: opevents

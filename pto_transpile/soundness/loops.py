@@ -10,6 +10,7 @@ trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
@@ -35,7 +36,58 @@ from pto_transpile.soundness.uniform import (
     is_block_value,
     marks_block_index,
 )
-from pto_transpile.soundness.values import UNKNOWN, Opaque, Rebound, StructV, Sym, trip_root
+from pto_transpile.soundness.values import UNKNOWN, Opaque, Rebound, StructV, Sym, is_unknown, trip_root
+
+#: Builtins a loop may run over, and what each gives (`Loops._loop_view`).
+_VIEW_BUILTINS: dict[str, Callable[..., Any]] = {"enumerate": enumerate, "zip": zip, "reversed": reversed}
+#: The views of a dict a loop may run over.
+_DICT_VIEWS: dict[str, Callable[[dict], list]] = {"items": lambda d: list(d.items()), "keys": lambda d: list(d),
+                                                  "values": lambda d: list(d.values())}
+
+
+class _View:
+    """The items of a loop over a view of sequences (`Loops._loop_view`), and the lists and dicts
+    they were read from, as they were then."""
+
+    def __init__(self, items: list, sources: list) -> None:
+        self.items = items
+        self.sources = [(s, _contents(s)) for s in sources]
+
+    def changed(self) -> bool:
+        """Has any source changed since the items were read (its items replaced, added or removed)?"""
+        return any(_changed(_contents(s), before) for s, before in self.sources)
+
+
+def _computed(name: str, pos: list, kw: dict) -> bool:
+    """Does the model compute `name(*pos, **kw)` (a view builtin given sequences it holds, with
+    the arguments Python's takes)?"""
+    if not all(isinstance(p, (range, list, tuple, str)) or type(p) is dict for p in pos):
+        return False
+    if name == "enumerate":
+        return len(pos) == 1 and not set(kw) - {"start"} and type(kw.get("start", 0)) is int
+    if name == "reversed":
+        return len(pos) == 1 and not kw and type(pos[0]) is not dict
+    return not set(kw) - {"strict"} and type(kw.get("strict", False)) is bool
+
+
+class _Done:
+    """The value of a loop's iterable that `Loops._loop_view` evaluated but could not read."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _contents(source: list | dict) -> tuple[list, list]:
+    """What a list holds, or a dict's keys and values."""
+    return (list(source), list(source.values())) if type(source) is dict else ([], list(source))
+
+
+def _changed(now: tuple[list, list], before: tuple[list, list]) -> bool:
+    """Do two readings of a list or dict differ? Keys (plain numbers and strings) by value,
+    what is held by identity, as the loop over a list the body changes is judged."""
+    (keys, held), (keys_before, held_before) = now, before
+    return keys != keys_before or len(held) != len(held_before) \
+        or any(a is not b for a, b in zip(held, held_before, strict=True))
 
 
 def _step(value: Any, before: int, k: int | None) -> int:
@@ -60,7 +112,14 @@ def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
 
 class Loops(InterpreterBase):
     def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
-        iters = [self.eval(node.iter, ctx) for ctx in ctxs]
+        views = [self._loop_view(node.iter, ctx) for ctx in ctxs]
+        if views and all(isinstance(v, _View) for v in views):
+            self._for_view(node, ctxs, views)  # type: ignore[arg-type]  # all are
+            return
+        if any(isinstance(v, _View) for v in views):
+            raise CannotModel("the cores run this loop over different kinds of values", node.iter)
+        iters = [v.value if isinstance(v, _Done) else self.eval(node.iter, ctx)
+                 for ctx, v in zip(ctxs, views, strict=True)]
         iters = [self._bind_trips(it, node) for it in iters]
         if any(isinstance(it, SymRange) for it in iters):
             self._dynamic_for(node, ctxs, iters)
@@ -117,6 +176,66 @@ class Loops(InterpreterBase):
                                       "a copy, or collect the changes and make them after the loop", node.iter,
                                       kind="construct")
         if not broke and node.orelse is not None:
+            self.exec_block(node.orelse.body.body, ctxs)
+
+    def _loop_view(self, it: cst.BaseExpression, ctx: Ctx) -> _View | _Done | None:
+        """The items a loop over `enumerate(xs)`, `zip(xs, ys)`, `reversed(xs)` or `d.items()`
+        (`keys`, `values`) takes, when what it is given is a sequence or dict the model holds.
+        Only as the loop's own iterable: there the iterator is made and used up by the loop, so
+        reading its items up front is what Python does but for changes of the sequence while
+        the loop runs, which `_for_view` refuses. None for a loop over anything else (nothing
+        evaluated); `_Done` with the value the call has as any other call the check does not
+        run, when what it is given is not such a sequence (each part evaluated once)."""
+        if type(it) is not cst.Call or any(a.star for a in it.args) or self.path(it.func) is not None:
+            return None
+        func = it.func
+        if type(func) is cst.Attribute:
+            if func.attr.value not in _DICT_VIEWS or it.args:
+                return None
+            if isinstance(func.value, cst.Name) and func.value.value not in ctx.env \
+                    and self.file.meaning(func.value.value) is None:
+                return None  # a builtin's method (`dict.items`): not a view of a dict
+            obj = self.eval(func.value, ctx)
+            if type(obj) is not dict:  # an Unkeyed dict's keys are not known
+                return _Done(self._unknown_call(it, ctx))
+            return _View(_DICT_VIEWS[func.attr.value](obj), [obj])
+        name = self._builtin_called(func, ctx)
+        if name not in _VIEW_BUILTINS or not is_unknown(self.eval(func, ctx)):
+            return None
+        pos, sources = [], []
+        for a in it.args:
+            if a.keyword is None:
+                inner = self._loop_view(a.value, ctx)  # `enumerate(zip(xs, ys))`: used up by the outer one
+                pos.append(self.eval(a.value, ctx) if inner is None else inner.value if isinstance(inner, _Done)
+                           else inner.items)
+                sources += [s for s, _ in inner.sources] if isinstance(inner, _View) else [pos[-1]]
+        kw = {a.keyword.value: self.eval(a.value, ctx) for a in it.args if a.keyword is not None}
+        if name == "enumerate" and len(pos) == 2 and not kw:
+            pos, kw = pos[:1], {"start": pos[1]}
+        if not _computed(name, pos, kw):
+            return _Done(self._unknown_call_of(it, pos, kw, ctx))
+        if name == "zip" and kw.get("strict") and len({len(p) for p in pos}) > 1:
+            raise CannotModel("`zip(..., strict=True)` of sequences of different lengths raises", it)
+        items = list(_VIEW_BUILTINS[name](*pos, **kw))
+        if len(items) > MAX_ITEMS:
+            raise CannotModel("this loop is too long to follow", it)
+        return _View(items, [p for p in sources if type(p) in (list, dict)])
+
+    def _for_view(self, node: cst.For, ctxs: list[Ctx], views: list[_View]) -> None:
+        """`exec_for` over the items `_loop_view` read, each core its own."""
+        if len({len(v.items) for v in views}) > 1:
+            raise CannotModel("the cores run this loop a different number of times", node.iter)
+        for i in range(len(views[0].items)):
+            for ctx, view in zip(ctxs, views, strict=True):
+                self.assign(node.target, view.items[i], ctx)
+            if self._loop_body(node, ctxs):
+                return
+            if any(view.changed() for view in views):
+                # Python reads the sequence as it is at each step (a dict raises)
+                raise CannotModel(f"what `{self._code_of(node.iter)}` reads is changed while a loop runs over it: "
+                                  "loop over a copy, or collect the changes and make them after the loop", node.iter,
+                                  kind="construct")
+        if node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
 
     def _bind_trips(self, it: Any, node: cst.For) -> Any:
