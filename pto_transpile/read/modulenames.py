@@ -360,7 +360,8 @@ class _ModuleRun:
         (A function or class is judged by the attributes the file sets: `effects.py`.)"""
         found = self.env.get(name) if name is not None else None
         if isinstance(found, Value):
-            self.forget({id(x) for x in _lists_in(found.value)}, f"the list it holds may change: {how} (`{name}`)")
+            self.forget({id(x) for x in _lists_in(found.value)},
+                        f"the list it holds may change: {how} (`{name}`); a tuple cannot")
 
     def escape(self, node: cst.BaseExpression, meaning: Meaning) -> None:
         """A list put into a value the check does not follow (`D = {"x": L}`) may be changed

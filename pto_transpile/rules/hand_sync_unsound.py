@@ -18,6 +18,10 @@ HAND_HINTS = {
     "unbalanced": "Give every set a wait that consumes it (drain the release events after the loop) or remove the "
                   "set",
     "overflow": "Wait for this event before raising it again: a counter holds only so many pending sets",
+    "event_id": "Keep every event id within the hardware's range: pick it from a list of ids by a residue of the "
+                "loop variable (`EV_FULL[t % 2]`)",
+    "drift": "Wait for every event in the iterations that raise it (and drain after the loop only what the last "
+             "iterations raise), so that the events pending stay as many whatever the trip count",
 }
 
 

@@ -202,6 +202,8 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
     except CannotModel as exc:
         if exc.kind == "long":
             return [Problem("long", exc.reason, kernel.node.name)]
+        if exc.kind in ("event_id", "drift"):  # a defect of the kernel, not a limit of the check
+            return [Problem(exc.kind, exc.reason, _input_node(file, exc.node, kernel))]
         return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
                         _input_node(file, exc.node, kernel))]
     cuts |= interp.uniform.cut_values()
@@ -341,6 +343,8 @@ class _Report:
             verb_b = "writes" if race.later_foot in b.writes else "reads"
             verb_a = "writes" if race.earlier_foot in a.writes else "reads"
             anywhere = _anywhere(race.later_foot, race.earlier_foot)
+            if anywhere:
+                anywhere += _unknown_names(self.file, [n for n in (nb, na) if n is not None])
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + anywhere)
@@ -453,6 +457,31 @@ def _anywhere(*feet: Foot) -> str:
     return (f"; where {' and '.join(f'`{w}`' for w in whole)} is reached is not known (an offset computed from a "
             "value known only at run time, such as a `pl.min` of a `pl.DYNAMIC` dimension), so the check takes "
             "every element")
+
+
+def _unknown_names(file, nodes: list) -> str:
+    """The module names an access mentions (else the function around it) that the check cannot
+    know (handed to a call it does not run, rebound where it cannot tell which binding holds, ...),
+    each with the reason: the usual cause of a place not known in a kernel of static sizes."""
+    meanings = file.names.meanings
+    found: dict[str, str] = {}
+    for scope in (nodes, [_function_around(file, n) for n in nodes]):
+        for node in scope:
+            for name in ([] if node is None else file.find(node, cst.Name)):
+                meaning = meanings.get(name.value)
+                if isinstance(meaning, Unknown) and not meaning.imported:
+                    found.setdefault(name.value, meaning.reason)
+        if found:
+            break
+    return "".join(f"; `{name}` is not a compile-time constant ({reason})" for name, reason in sorted(found.items()))
+
+
+def _function_around(file, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The top-level function of the file that holds `node`."""
+    for stmt in file.source.module.body:
+        if isinstance(stmt, cst.FunctionDef) and any(n is node for n in file.find(stmt, type(node))):
+            return stmt
+    return None
 
 
 def _op_name(ev: Event) -> str:
@@ -825,6 +854,15 @@ class _Bounds:
                 out[out_root] = self.outer_period(out_root, trips[inner_root] - found.roots[inner_root])
         return out
 
+    def steady(self, found: _Found, trips: dict) -> dict:
+        """Each inner loop's period of steady iterations at `trips` (`Config.steady`): the one
+        after its start zone, in a run of at least the bound `inner` (`2Z + L`) tasks. For a
+        kernel pipelined by hand, whose `L` is the whole period (every event id's rotation in
+        it); a generated kernel's syncs balance by construction, its renamed rotations (its
+        event ids among them) left out of the inner loop's `L`."""
+        return {root: (self.zone, self.inner_period) for root in found.roots
+                if root not in found.outer and root in trips and trips[root] - found.roots[root] >= self.inner}
+
     def reach(self, inner: int | None) -> int:
         """The outer iterations at either end that hold a task of a boundary zone or whose
         neighbourhood reaches one, for an inner loop of `inner` tasks (None: it has none, or
@@ -970,7 +1008,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
-                                  loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs)))
+                                  loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
+                                  steady=b.steady(found, trips) if hand else {}))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -1029,7 +1068,8 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
-                   real_trips={o: found.roots[o] + counts[o] for o in found.roots})]
+                   real_trips={o: found.roots[o] + counts[o] for o in found.roots},
+                   steady=b.steady(found, trips) if hand else {})]
 
 
 def _static_dims(file, kernel) -> dict:

@@ -15,8 +15,10 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.walk import iter_nodes
+from pto_transpile.soundness.events import CORES, SET_RECEIVERS, WAIT_SENDERS
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
@@ -68,6 +70,28 @@ def _computed(name: str, pos: list, kw: dict) -> bool:
     if name == "reversed":
         return len(pos) == 1 and not kw and type(pos[0]) is not dict
     return not set(kw) - {"strict"} and type(kw.get("strict", False)) is bool
+
+
+def sync_balance(events: list, start: list[int], end: list[int]) -> dict[tuple, int]:
+    """Sets less waits per counter, over each core's events `start[c]:end[c]`: cross-core
+    counters by (sender, receiver, event id), as the hardware keeps them, and `sync_src` less
+    `sync_dst` per (core, pipes, event id)."""
+    net: dict[tuple, int] = {}
+    for core, evs in enumerate(events):
+        for ev in evs[start[core]:end[core]]:
+            if ev.kind == "set":
+                for r in SET_RECEIVERS[core]:
+                    k: tuple = (f"sets of event id {ev.event_id} from {CORES[core]} to {CORES[r]}", core, r,
+                                ev.event_id)
+                    net[k] = net.get(k, 0) + 1
+            elif ev.kind == "wait":
+                for s in WAIT_SENDERS[core]:
+                    k = (f"sets of event id {ev.event_id} from {CORES[s]} to {CORES[core]}", s, core, ev.event_id)
+                    net[k] = net.get(k, 0) - 1
+            elif ev.kind in ("sync_src", "sync_dst"):
+                k = (f"`sync_src` of id {ev.event_id} on {CORES[core]}", core, ev.pipe, ev.wait_pipe, ev.event_id)
+                net[k] = net.get(k, 0) + (1 if ev.kind == "sync_src" else -1)
+    return net
 
 
 class _Done:
@@ -314,8 +338,10 @@ class Loops(InterpreterBase):
         previous: list[dict] = [{} for _ in ctxs]
         broke = False
         moves: list[dict] = []
+        marks: list[list[int]] = []  #: each core's event count at the start of each iteration
         try:
             for v in r:
+                marks.append([len(core) for core in self.trace.events])
                 uni.values[key] = v
                 # from a chunk start (`pl.range(start, end)`), the variable is the start plus the
                 # task's place in the chunk: it moves with the block as the start does
@@ -330,6 +356,8 @@ class Loops(InterpreterBase):
                 moves.append({k: n - before.get(k, 0) for k, n in rot.moved.items() if n != before.get(k, 0)})
             if not broke:  # the last iteration's steps: a loop of one iteration has no other
                 self._last_steps(ctxs, previous, carried)
+                marks.append([len(core) for core in self.trace.events])
+                self._sync_drift(root, marks, label, node)
             rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
             if self.rotation_margin == 1:  # the serial kernel: the moves of a middle iteration
                 for group in rot.group_depths:
@@ -350,6 +378,27 @@ class Loops(InterpreterBase):
             raise CannotModel("`break` out of a loop of run-time trip count", node)
         if node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
+
+    def _sync_drift(self, root: Any, marks: list[list[int]], label: str, node: cst.For) -> None:
+        """Refuse a loop whose steady iterations raise more sets of an event than they wait for
+        (or the reverse): the events pending at its end grow with its trip count, past the
+        hardware counter's depth at some count however short the runs the check makes. The
+        window is one period of the loop's steady iterations (`Config.steady`), in the run
+        whose count is the argument's bound, where the middle period is steady."""
+        window = self.config.steady.get(root[1] if root is not None else None)
+        if window is None or window[0] + window[1] >= len(marks):
+            return
+        first, length = window
+        net = sync_balance(self.trace.events, marks[first], marks[first + length])
+        drift = next(((k, n) for k, n in sorted(net.items(), key=repr) if n), None)
+        if drift is None:
+            return
+        (what, *_), n = drift
+        more = f"raise {n} more {what}" if n > 0 else f"wait for {-n} more {what}"
+        raise CannotModel(f"every {length} iteration(s) of the loop over `{label}` {more} than they "
+                          f"{'wait for' if n > 0 else 'raise'}: the events pending at its end grow with its trip "
+                          f"count and overflow the hardware counter ({COUNTER_DEPTH}) or leave a wait unmatched at "
+                          "some count; consume every event in the iterations that raise it", node, kind="drift")
 
     def _loop_root(self, rng: SymRange, text: str) -> tuple[Any, bool]:
         """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""

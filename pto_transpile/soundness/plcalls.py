@@ -16,6 +16,7 @@ import libcst as cst
 from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, initial_valid, slot_addresses
 from pto_api.memory import DTYPE_BITS
 from pto_api.ops import DESCRIPTOR_ONLY_OPS
+from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
@@ -288,6 +289,10 @@ class PlCalls(InterpreterBase):
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
         if ctx.may and not self.config.roots_only:
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
+        if kind not in ("barrier", "bar") and int(eid) not in EVENT_IDS:
+            # a residue of the loop variable takes each of its values in the runs the check makes
+            raise CannotModel(f"`{self._code_of(node)}` uses event id {int(eid)}{_at_this_run(eid)}, outside the "
+                              f"hardware's {EVENT_IDS.start}..{EVENT_IDS.stop - 1}", node, kind="event_id")
         # syncs are matched by counting, never by identity: no need to name them after the code
         ev = Event(ctx.core, kind, pipe, self._next_seq(), event_id=eid, node=node, op=kind,
                    ident=("sync", self._next_seq()))
@@ -320,6 +325,11 @@ class PlCalls(InterpreterBase):
             for name in struct.fields:
                 struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
         return None
+
+
+def _at_this_run(eid: int) -> str:
+    """Where an event id is computed from the loop variable or a run-time value: at which value."""
+    return " in one of the iterations the check runs" if isinstance(eid, Sym) else ""
 
 
 _PL_CALLS: dict[str, Callable] = {

@@ -57,6 +57,9 @@ HINTS = {
     "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
                   "of leaving early, so both ways of the test run to the end",
     "stride": "Keep GM tensors contiguous: pass a strided view to the kernel as a tensor parameter of its own",
+    "event_id": "Keep every event id within the hardware's range (0..15), or lower `preload` (when it is above 0)",
+    "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
+             "period of iterations; if the kernel passes every other rule, please report this",
     "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
                   "syncs or stages) so the check can follow it",
 }

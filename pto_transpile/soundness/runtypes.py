@@ -108,6 +108,9 @@ class Config:
     symbolic_dims: bool = False
     #: module constants followed as trip-count roots (`("const", name)`), as scalar parameters are
     symbolic_names: frozenset = frozenset()
+    #: trip-count root -> (first, length): one period of steady iterations of its loop, in a run
+    #: whose count is the argument's bound, where sets and waits must balance (`Loops._sync_drift`)
+    steady: dict = field(default_factory=dict)
     #: statements this run may take; past `LONG_RUN`-sized budgets the run is "long", not refused
     step_budget: int = STEP_BUDGET
 

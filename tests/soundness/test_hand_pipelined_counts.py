@@ -115,3 +115,36 @@ def test_a_defect_only_at_negative_counts_of_a_parameter_is_refused():
 def test_a_test_that_tells_empty_loops_apart_is_not_taken_as_settled(edits, test):
     ((code, message),) = _findings(edited(KERNEL, edits))
     assert code == "PTO077" and f"`{test}` tests a trip count other than for the empty loop" in message, message
+
+
+_CONSUMED = "                consume(before.row, sub_id, out, x_db, r_db)\n"
+#: a probe's kernels, accepted before and wrong on the emulator from 16 tiles on only
+#: one set of event 4 a beat, all waited for after the loop: the pending sets grow with the count
+PENDING_GROWS = [(_CONSUMED, _CONSUMED + "                pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=4)\n"),
+                 ("        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[(my_n + 1) % 2])\n",
+                  "        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FREE[(my_n + 1) % 2])\n"
+                  "        for u in pl.range(0, my_n):\n"
+                  "            pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=4)\n")]
+#: an intra-core event id that is a residue of the beat, in range for 16 beats only
+ID_PAST_RANGE = [(_CONSUMED, _CONSUMED + "".join(
+    f"                pl.system.{op}(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.V, event_id=t % 20)\n"
+    for op in ("sync_src", "sync_dst")))]
+
+
+@pytest.mark.parametrize("edits, said", [
+    (PENDING_GROWS, "every 2 iteration(s) of the loop over `t` raise 2 more sets of event id 4 from AIV0 to AIC "
+                    "than they wait for"),
+    (ID_PAST_RANGE, "event_id=t % 20)` uses event id 16 in one of the iterations the check runs, outside the "
+                    "hardware's 0..15"),
+])
+def test_a_defect_that_shows_only_past_16_tiles_is_refused(edits, said):
+    text = edited(KERNEL, edits)
+    ((code, message),) = _findings(text)
+    assert code == "PTO068" and said in message, message
+
+
+@pytest.mark.parametrize("edits, verdict", [(PENDING_GROWS, "overflow"), (ID_PAST_RANGE, "error")])
+def test_the_emulator_shows_the_defect_at_16_tiles_and_not_at_15(edits, verdict):
+    text = edited(KERNEL, edits)
+    assert _verdicts(text, 15) == ["ok", "ok"]
+    assert any(v.startswith(verdict) for v in _verdicts(text, 17))

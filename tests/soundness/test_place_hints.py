@@ -1,0 +1,41 @@
+"""A store whose place the check cannot know names the module value that made it so.
+
+A module list handed to a call the check does not run (`@pytest.mark.parametrize("col", COLS)`)
+may be changed by it, so a stage storing at `COLS[0]` stores somewhere in `out` for the check,
+and the race it reports used to say only "an offset computed from a value known only at run
+time, such as a `pl.min` of a `pl.DYNAMIC` dimension", in a kernel of static sizes. The message
+now names `COLS`, the line of the call and the fix (a tuple cannot change); with the tuple the
+kernel is accepted and runs as the serial one.
+"""
+
+from __future__ import annotations
+
+from test_stage_containers import ROW, _errors, _verdicts, kernel
+
+from pto_transpile import codes
+
+_TEST = '''
+
+@pytest.mark.parametrize("col", COLS)
+def test_cols(col):
+    assert col == 0
+'''
+
+
+def _kernel(cols: str) -> str:
+    return kernel(f"    pl.store(out, y, [{ROW}, COLS[0]])\n", f"import pytest\nCOLS = {cols}\n") + _TEST
+
+
+def test_a_module_list_handed_to_a_call_is_named_with_its_line_and_the_fix():
+    text = _kernel("[0]")
+    errors = _errors(text)
+    assert {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
+    line = text.splitlines().index('@pytest.mark.parametrize("col", COLS)') + 1
+    assert all(f"`COLS` is not a compile-time constant (the list it holds may change: a call is given it (line {line})"
+               in message and "a tuple cannot" in message for _, message in errors), errors
+
+
+def test_the_same_values_in_a_tuple_are_known_and_the_kernel_runs_as_the_serial_one():
+    text = _kernel("(0,)")
+    assert _errors(text) == []
+    assert _verdicts(text) == ["ok", "ok"]
