@@ -138,7 +138,8 @@ class InterpreterBase:
             shared = file.caches.soundness = FileMemo()
         if shared.extents is None:
             shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
-                                                      lambda name: name in file.names.stale_defaults)
+                                                      lambda name: name in file.names.stale_defaults,
+                                                      lambda name: file.meaning(name) is not None)
         self._extents: vfextent.VectorFunctions = shared.extents
         self._code = shared.code
         self._strings = shared.strings

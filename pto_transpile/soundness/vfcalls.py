@@ -28,6 +28,7 @@ class VectorCalls(InterpreterBase):
         bytes its register code reaches outside those tiles (raw offsets past a tile's end)."""
         self._plain([v for v in list(pos) + list(kw.values()) if isinstance(v, int)],
                     f"an argument of vector function `{fn.name}` in", node)
+        pos, kw = _by_position(fn, list(pos), dict(kw), node)
         roles = self._vf_param_roles(fn.name)
         reads: list[Foot] = []
         writes: list[Foot] = []
@@ -61,7 +62,10 @@ class VectorCalls(InterpreterBase):
         try:
             args = tuple(self._vf_arg(v) for v in pos)
             kwargs = tuple(sorted((k, self._vf_arg(v)) for k, v in kw.items()))
-            return self._extents.extents(name, args, kwargs)
+            extents = self._extents.extents(name, args, kwargs)
+            if self._extents.streams(name) and _share_cursors(self._extents.cursor_starts(name, args, kwargs), pos):
+                extents = self._extents.extents(name, _placed(args, pos), kwargs)
+            return extents
         except vfextent.Unmodelled as exc:
             # the function's own parameters that receive such a value, as its body names them
             params = _parameter_names(fn.node)
@@ -148,21 +152,75 @@ def _parameters(value: Any) -> list[str]:
     return out
 
 
+def _by_position(fn: FunctionV, pos: list, kw: dict, node) -> tuple[list, dict]:
+    """A call's arguments given by keyword moved to their places (`f(dst=res, src=x)` is
+    `f(res, x)`), as far as the parameters run on without a gap: a tile is read by its place
+    (its roles, its bytes). A tile left by keyword is refused."""
+    params = _parameter_names(fn.node)
+    for p in params[len(pos):]:
+        if p not in kw:
+            break
+        pos.append(kw.pop(p))
+    left = [k for k, v in kw.items() if isinstance(v, (TileV, AnyTileV))]
+    if left:
+        raise CannotModel(f"vector function `{fn.name}` is given the tile `{left[0]}` by keyword after a parameter "
+                          "left to its default: pass its tiles by position", node, kind="construct")
+    return pos, kw
+
+
+def _share_cursors(starts: frozenset, pos: list) -> bool:
+    """Do two of the pointers a call starts `post_update` cursors at (`(argument, byte
+    offset)`) name one address, or may (an argument that is one of several tiles)?"""
+    seen = set()
+    for arg, offset in starts:
+        v = pos[arg]
+        if isinstance(v, AnyTileV) and len({t.lo for t in v.choices}) > 1:
+            return len(starts) > 1
+        t = v.choices[0] if isinstance(v, AnyTileV) else v
+        seen.add((t.memory, t.lo + offset))
+    return len(seen) < len(starts)
+
+
+def _placed(args: tuple, pos: list) -> tuple:
+    """The tile arguments with their places (`TileArg.base`: bytes from the lowest tile of the
+    same memory), for a function that moves `post_update` cursors, which the hardware keeps one
+    per address: two arguments on the same bytes share them. A tile known only as one of
+    several has no place: refused."""
+    lows: dict[str, int] = {}
+    for v in pos:
+        if isinstance(v, AnyTileV) and len({t.lo for t in v.choices}) > 1:
+            raise vfextent.Unmodelled("a tile argument that is one of several, given to a vector function that "
+                                      "moves post_update cursors (whether it shares one with another argument is "
+                                      "not known)")
+        if isinstance(v, (TileV, AnyTileV)):
+            t = v.choices[0] if isinstance(v, AnyTileV) else v
+            lows[t.memory] = min(lows.get(t.memory, t.lo), t.lo)
+    out = []
+    for a, v in zip(args, pos, strict=True):
+        if isinstance(a, vfextent.TileArg):
+            t = v.choices[0] if isinstance(v, AnyTileV) else v
+            a = vfextent.TileArg(a.elem, a.shape, t.lo - lows[t.memory], t.memory)
+        out.append(a)
+    return tuple(out)
+
+
 def _vf_argument(value: Any, uniform) -> Any:
     """A call argument as the vector-function evaluator takes it (hashable: results are cached).
     A value known only at run time is unknown to it, but for the bounds it keeps on the piece
     of a sampled parameter's values this run stands for (`min(d, 16)`: at most 16)."""
     if isinstance(value, (TileV, AnyTileV)):
-        shapes = {(t.hi - t.lo, tuple(t.shape)) for t in (value.choices if isinstance(value, AnyTileV) else (value,))}
+        choices = value.choices if isinstance(value, AnyTileV) else (value,)
+        if any(t.desc == 0 for t in choices):
+            # the model keeps a view's tile from its first byte, the hardware starts at the view's
+            raise vfextent.Unmodelled("a tile view (`t[a:b, c:d]`) given to a vector function is not placed by the "
+                                      "check: pass a whole tile (`pl.make_tile` at the view's address)")
+        shapes = {(t.elem, tuple(t.shape)) for t in choices}
         if len(shapes) != 1:
             raise vfextent.Unmodelled("an argument that is one of several tiles of different types")
-        ((size, shape),) = shapes
-        count = 1
-        for d in shape:
-            count *= d if isinstance(d, int) else 0
-        if not count or size % count:
+        ((elem, shape),) = shapes
+        if not shape or not all(isinstance(d, int) and d > 0 for d in shape):
             raise vfextent.Unmodelled("a tile argument whose shape is not static")
-        return vfextent.TileArg(size // count, shape)
+        return vfextent.TileArg(elem, shape)
     if run_time(value):  # proven for every value, not the one of this run
         bounds = uniform.piece_bounds(value)
         if bounds is None or bounds == (None, None):

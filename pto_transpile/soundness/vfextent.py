@@ -58,6 +58,12 @@ class TileArg:
 
     elem: int
     shape: tuple
+    #: where the tile starts, in bytes from the lowest-addressed tile argument of its memory,
+    #: when that matters (None: not given, each argument's cursors its own): `post_update`
+    #: cursors are one per target address, so pointers of two arguments at one address share
+    #: one (`VectorFunctions.cursor_starts`)
+    base: int | None = None
+    memory: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,13 +125,16 @@ class VectorFunctions:
     """Evaluates the vector functions of one file; results are cached per argument signature."""
 
     def __init__(self, source_of: Callable[[str], str | ast.FunctionDef | None], constant: Callable[[str], Any],
-                 stale_defaults: Callable[[str], bool] = lambda name: False):
+                 stale_defaults: Callable[[str], bool] = lambda name: False,
+                 binds: Callable[[str], bool] = lambda name: False):
         """`source_of(name)`: the text of vector function `name`, or its syntax tree when it was
         already read with Python's parser (None: not a vector function);
         `constant(name)`: the value of a module-level name (anything not a number: unknown);
         `stale_defaults(name)`: whether a name its defaults mention was rebound after its `def`
-        (the defaults are then unknown: Python computed them before)."""
+        (the defaults are then unknown: Python computed them before);
+        `binds(name)`: whether the file binds `name` (a `def min` is not the builtin)."""
         self._source_of = source_of
+        self.binds = binds
         self._constant_of = constant
         self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
@@ -133,6 +142,8 @@ class VectorFunctions:
         #: per-node analyses of the bodies (pruning, loop shapes), keyed by (what, id(node))
         self.memo: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._cache: dict[tuple, dict[int, Extent]] = {}
+        self._streams: dict[tuple, bool] = {}
+        self._starts: dict[tuple, frozenset] = {}
 
     def extents(self, name: str, args: tuple, kwargs: tuple = ()) -> dict[int, Extent]:
         """Per tile argument (by position among `args`), the bytes the call reaches. `args`
@@ -141,14 +152,39 @@ class VectorFunctions:
         key = (name, args, kwargs)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = _Run(self).top(name, args, dict(kwargs))
+            run = _Run(self)
+            hit = self._cache[key] = run.top(name, args, dict(kwargs))
+            self._starts[key] = frozenset(run.starts)
         return hit
+
+    def cursor_starts(self, name: str, args: tuple, kwargs: tuple = ()) -> frozenset:
+        """The pointers the call's `post_update` accesses start cursors at, `(argument, byte
+        offset)` (after `extents` of the same call): two of them at one address share a cursor
+        on the hardware, which a call with placed arguments (`TileArg.base`) follows."""
+        self.extents(name, args, kwargs)
+        return self._starts[(name, args, kwargs)]
 
     def constant(self, name: str) -> Any:
         if name not in self._constants:
             value = self._constant_of(name)
             self._constants[name] = value if isinstance(value, (int, float, str)) else _UNKNOWN
         return self._constants[name]
+
+    def streams(self, name: str, seen: frozenset = frozenset()) -> bool:
+        """Does vector function `name` (or one it calls) move a `post_update` cursor? Only then
+        do its tile arguments' addresses matter to it (`TileArg.base`)."""
+        key = ("streams", name)
+        if key not in self._streams:
+            fn = self.tree(name)
+            found = False
+            for node in ([] if fn is None or name in seen else _subnodes(fn)):
+                if isinstance(node, ast.keyword) and node.arg == "post_update" or isinstance(node, ast.Call) \
+                        and isinstance(node.func, ast.Name) and self.tree(node.func.id) is not None \
+                        and self.streams(node.func.id, seen | {name}):
+                    found = True
+                    break
+            self._streams[key] = found
+        return self._streams[key]
 
     def tree(self, name: str) -> ast.FunctionDef | None:
         if name not in self._trees:
@@ -178,7 +214,10 @@ class _Run:
     def __init__(self, owner: VectorFunctions):
         self.owner = owner
         self.ops = 0
-        self.cursors: dict[tuple[int, int], int] = {}
+        #: `post_update` cursors by target address (`_cursor`), each where it points now: bytes
+        #: from the call's lowest tile argument of that memory (`TileArg.base`)
+        self.cursors: dict[tuple, int] = {}
+        self.starts: set[tuple[int, int]] = set()  #: (argument, byte offset) of every cursor's pointer
         self.touched: dict[tuple[int, str], list[tuple[int, int]]] = {}
         self.active: list[str] = []
         self.log: list[tuple[int, str, int, int]] | None = None
@@ -218,15 +257,20 @@ class _Run:
         if len(args) > len(params) or fn.args.vararg or fn.args.kwarg:
             raise Unmodelled(f"the call of `{fn.name}` does not match its parameters")
         env = dict(zip(params, args, strict=False))  # fewer arguments than parameters: defaults
-        defaults = fn.args.defaults
         stale = self.owner.stale_defaults(fn.name)
-        for p, d in zip(params[len(params) - len(defaults):], defaults, strict=True):
-            env.setdefault(p, _UNKNOWN if stale else self.expr(d, {}))
+        given = [k for k in kwargs if k in env]
+        if given:
+            raise Unmodelled(f"the call of `{fn.name}` gives `{given[0]}` twice")
         for k, v in kwargs.items():
-            if k not in params:
+            if k not in params and k not in [a.arg for a in fn.args.kwonlyargs]:
                 raise Unmodelled(f"`{fn.name}` has no parameter `{k}`")
             env[k] = v
-        missing = [p for p in params if p not in env]
+        defaults = list(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults, strict=True))
+        defaults += [(a.arg, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True) if d is not None]
+        for p, d in defaults:
+            if p not in env:
+                env[p] = _UNKNOWN if stale else self.expr(d, {})
+        missing = [p for p in params + [a.arg for a in fn.args.kwonlyargs] if p not in env]
         if missing:
             raise Unmodelled(f"the call of `{fn.name}` leaves `{missing[0]}` unbound")
         return env
@@ -253,10 +297,15 @@ class _Run:
         elif isinstance(stmt, ast.If):
             test = self.expr(stmt.test, env)
             if isinstance(test, _Opaque):
-                # not static: both ways (the union of what either reaches)
+                # not static: both ways (the union of what either reaches); a `return` in either
+                # would end the evaluation of what follows it, which the other way runs
                 self.inexact = True
-                self.block(stmt.body, env)
-                self.block(stmt.orelse, env)
+                try:
+                    self.block(stmt.body, env)
+                    self.block(stmt.orelse, env)
+                except _Returned:
+                    raise Unmodelled(f"a `return` under a test the check cannot decide (line {stmt.lineno}, in "
+                                     f"`{self.active[-1]}`)") from None
             else:
                 self.block(stmt.body if test else stmt.orelse, env)
         elif isinstance(stmt, ast.Return):
@@ -279,7 +328,9 @@ class _Run:
 
     def _for(self, stmt: ast.For, env: dict) -> None:
         it = stmt.iter
-        if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
+        callee = _callee(it.func) if isinstance(it, ast.Call) else ""
+        if not (isinstance(it, ast.Call) and not it.keywords and callee in ("range", "pl.range")) \
+                or callee == "range" and ("range" in env or self.owner.binds("range")):
             raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not over `pl.range`/`range`")
         bounds = [self.expr(a, env) for a in it.args]
         widest = _widest(bounds)
@@ -291,8 +342,11 @@ class _Run:
             # a trip count known within bounds: every iteration it may run, and what they store
             # is a superset; address registers moved by it would be anywhere afterwards
             self.inexact = True
-            before = dict(self.cursors)
+            before, names = dict(self.cursors), dict(env)
             self._for_values(stmt, env, range(*widest))
+            for name, value in list(env.items()):  # it may have run fewer times: what it changed is unknown
+                if name not in names or names[name] is not value:
+                    env[name] = _UNKNOWN
             if self.cursors != before:
                 raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) moves an address "
                                  "register a number of times known only within bounds")
@@ -338,7 +392,7 @@ class _Run:
         last, self.log = self.log, outer
         predicted = [(arg, kind, lo + (n - 1) * step, hi + (n - 1) * step)
                      for (arg, kind, lo, hi), step in zip(first, steps, strict=True)]
-        expected = {key: before.get(key, key[1]) + n * moved[key] for key in moved}
+        expected = {key: before.get(key, key[-1]) + n * moved[key] for key in moved}
         if last != predicted or any(self.cursors[key] != expected[key] for key in moved):
             raise Unmodelled("a loop in a vector function whose accesses do not move by a fixed step")
         for entry in last:
@@ -373,6 +427,20 @@ class _Run:
             return tuple(self.expr(e, env) for e in node.elts)
         if isinstance(node, ast.Call):
             return self._call(node, env)
+        if isinstance(node, ast.BoolOp):
+            values = [self.expr(v, env) for v in node.values]  # `HALF == 0 or BLOCK == 0`
+            if all(isinstance(v, (bool, int, float)) for v in values):
+                chosen = values[-1]
+                for v in values[:-1]:
+                    if bool(v) != isinstance(node.op, ast.And):
+                        chosen = v
+                        break
+                return chosen
+            return _UNKNOWN
+        if any(isinstance(n, ast.Call) for n in _subnodes(node)):
+            # a comprehension, a conditional expression, ...: the calls in it are not run here
+            raise Unmodelled(f"a call inside a `{type(node).__name__}` expression in a vector function is not "
+                             f"followed (line {node.lineno}, in `{self.active[-1]}`)")
         return _UNKNOWN
 
     def _binary(self, op: type, a: Any, b: Any) -> Any:
@@ -405,7 +473,8 @@ class _Run:
             if name not in env and self.owner.tree(name) is not None:
                 self.call(name, args, kwargs)
                 return None
-            if name in _BUILTINS and all(_number(a) for a in args) and not kwargs:
+            if name in _BUILTINS and all(_number(a) for a in args) and not kwargs and name not in env \
+                    and not self.owner.binds(name):
                 try:
                     return _BUILTINS[name](*args)
                 except (TypeError, ValueError):
@@ -421,15 +490,20 @@ class _Run:
             raise Unmodelled("the vector function runs too many register ops to follow")
         if op == "load_align":
             return self._load(*_params(args, kwargs, ("ptr", "offset", "dist"), ("dtype", "post_update")))
+        if op == "store_align" and (len(args) > 2 and not isinstance(args[2], (_Mask, _Opaque)) or isinstance(
+                args[1] if len(args) > 1 else kwargs.get("reg"), _Mask)):
+            return self._store_mask(*_params(args, kwargs, ("ptr", "mask", "offset"), ("post_update", "dist")))
         if op == "store_align":
             return self._store(*_params(args, kwargs, ("ptr", "reg", "mask", "offset"),
                                         ("block_stride", "repeat_stride", "data_copy_mode", "post_update", "dist")))
         if op in VF_OP_ROLES:
             raise Unmodelled(f"the bytes `vf.{op}` reaches are not modelled")
         if op == "create_mask":
-            return _mask_of(kwargs.get("pattern", args[0] if args else "ALL"), kwargs.get("dtype"))
+            pattern, dtype = _params(args, kwargs, ("pattern", "dtype"), ())
+            return _mask_of("ALL" if pattern is None else pattern, dtype)
         if op == "update_mask":
-            return _count_mask(args[0] if args else kwargs.get("count"), kwargs.get("dtype"))
+            count, dtype = _params(args, kwargs, ("n", "dtype"), ("count",))[:2]
+            return _count_mask(count if count is not None else kwargs.get("count"), dtype)
         if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
             raise Unmodelled(f"`vf.{op}` is given a tile pointer; only loads and stores are modelled")
         if op == "de_interleave":
@@ -465,7 +539,7 @@ class _Run:
             if post_update is True:
                 if offset is not None:
                     raise Unmodelled("`vf.store_align` DATA_BLOCK_COPY with both an offset and post_update")
-                start = self.cursors.setdefault((ptr.arg, ptr.offset), ptr.offset)
+                start = self._cursor_at(ptr)
             else:
                 start = ptr.offset + _elements(ptr, offset)
             stride = _static(block_stride, 1, "block_stride") * BLOCK_BYTES
@@ -473,7 +547,7 @@ class _Run:
             for b in range(blocks):
                 self._touch(ptr, start + b * stride, start + b * stride + BLOCK_BYTES, "W")
             if post_update is True:
-                self.cursors[(ptr.arg, ptr.offset)] = start + _static(repeat_stride, 1, "repeat_stride") * BLOCK_BYTES
+                self._cursor_to(ptr, start + _static(repeat_stride, 1, "repeat_stride") * BLOCK_BYTES)
             elif post_update is not None and post_update is not False:
                 raise Unmodelled("`post_update` of this `vf.store_align` is not static")
             return None
@@ -484,15 +558,33 @@ class _Run:
             self._touch(ptr, start, start + enabled, "W")
         return None
 
+    def _store_mask(self, ptr, mask, offset, post_update, dist) -> None:
+        """`store_align(t, mask, offset)`: a mask register's bits, one per register byte, at the
+        offset (a third operand that is no mask is the offset: the source is a mask)."""
+        ptr = _pointer("store_align", ptr)
+        if post_update not in (None, False) or dist not in (None, "NORM"):
+            raise Unmodelled("a `vf.store_align` of a mask register with post_update or a dist is not modelled")
+        start = ptr.offset + _elements(ptr, offset)
+        self.inexact = True  # the bits of a PACK store are fewer: a superset
+        self._touch(ptr, start, start + REG_BYTES // 8, "W")
+
     def _at(self, ptr: _Ptr, step: int, post_update: Any) -> int:
         if post_update is None or post_update is False:
             return ptr.offset + step
         if post_update is not True:
             raise Unmodelled("`post_update` of this access is not static")
-        key = (ptr.arg, ptr.offset)
-        start = self.cursors.setdefault(key, ptr.offset)
-        self.cursors[key] = start + step
+        start = self._cursor_at(ptr)
+        self._cursor_to(ptr, start + step)
         return start
+
+    def _cursor_at(self, ptr: _Ptr) -> int:
+        """Where the `post_update` cursor of `ptr`'s address points, in bytes from `ptr`'s argument."""
+        self.starts.add((ptr.arg, ptr.offset))
+        base = ptr.tile.base or 0
+        return self.cursors.setdefault(_cursor(ptr), base + ptr.offset) - base
+
+    def _cursor_to(self, ptr: _Ptr, at: int) -> None:
+        self.cursors[_cursor(ptr)] = (ptr.tile.base or 0) + at
 
     def _touch(self, ptr: _Ptr, lo: int, hi: int, kind: str) -> None:
         self._touch_at(ptr.arg, kind, lo, hi)
@@ -783,6 +875,16 @@ def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list
             raise Unmodelled(f"a `vf` memory op with an unexpected argument `{k}`")
         values[k] = v
     return [values.get(p) for p in positional + keyword]
+
+
+def _cursor(ptr: _Ptr) -> tuple:
+    """The key of a `post_update` cursor: the target's address (the memory and its place from
+    the call's lowest tile argument there), as the hardware keeps one per address; for an
+    argument not placed, its own pointer (argument and offset). Its last item is where the
+    cursor starts (`_Run._cursor_at`)."""
+    if ptr.tile.base is None:
+        return ("arg", ptr.arg, ptr.offset)
+    return ("at", ptr.tile.memory, ptr.tile.base + ptr.offset)
 
 
 def _pointer(op: str, value: Any) -> _Ptr:

@@ -1,0 +1,139 @@
+"""A probe of the vector-function model found 11 kernels the check accepted although the
+emulator shows the pipelined kernel racing: each vector function reaches UB bytes past its tiles
+(into the group slot the cube is writing) in a way the evaluator of its body did not count.
+
+- a tile view given to it (the model kept the tile from its first byte, the hardware starts at
+  the view's);
+- one tile given as two arguments, each streamed by `post_update` (the hardware keeps one
+  cursor per address, the model one per argument);
+- a mask register stored (`store_align(t, mask, offset)`: the third operand is the offset);
+- a `pl.make_tile(..., size=)` larger than its shape (elements taken as size / count bytes);
+- `update_mask(n, dtype)` with the dtype by position (read as fp32 lanes);
+- a `return` under a test it did not decide, which ended the evaluation of what follows;
+- a function of the file named `min` (computed as the builtin);
+- a value carried out of a loop whose count is known only within bounds (taken at the
+  largest count);
+- a tile given by keyword to a parameter with a default (the default taken);
+- memory ops inside a comprehension or conditional expression (not run);
+- a keyword-only parameter's default (the module constant taken).
+
+Each is refused now. A vector function called with its tiles by keyword, `f(dst=res, src=x)`,
+refused before ("leaves `dst` unbound"), is read as the positional call it is and runs as the
+serial kernel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+BASE = (Path(__file__).parent / "kernels" / "vf_scale.py").read_text()
+_DEF = "def scale_vf(dst, src):\n"
+_CALL = "    scale_vf(res, proj)\n"
+_END = "        vf.store_align(dst, x, p32, k * LANES)\n"
+_LOOP = "    for k in pl.range(0, HALF * BLOCK // LANES):\n"
+#: the decorated function becomes this one; the base's body is left to a plain function nothing calls
+_TWO_STREAMS = '''def scale_vf(lo, hi, src):
+    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    for k in pl.range(0, HALF * BLOCK // LANES):
+        x = vf.load_align(src, k * LANES)
+        vf.store_align(lo, x, p32, LANES, post_update=True)
+    for k in pl.range(0, HALF * BLOCK // LANES):
+        x = vf.load_align(src, k * LANES)
+        vf.store_align(hi, x, p32, LANES, post_update=True)
+
+
+def unused_vf(dst, src):
+'''
+_SCRATCH = [(_DEF, "def scale_vf(dst, src, scratch):\n"),
+            (_END, _END + "    vf.store_align(scratch, x, p32, -HALF * BLOCK)\n"),
+            ("def finish(i, sub_id, out, proj_vec_db, res_db):",
+             "def finish(i, sub_id, out, proj_vec_db, res_db, scratch):"),
+            (_CALL, "    scale_vf(res, proj, scratch)\n"),
+            ("        addrs=0x1000,\n", "        addrs=0x3000,\n"),
+            ("    sub_id = pl.get_subblock_idx()\n",
+             "        scratch = pl.make_tile(\n"
+             "            pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+             "            addr=0x4000, size=0x2000)\n    sub_id = pl.get_subblock_idx()\n"),
+            ("finish(i, sub_id, out, proj_vec_db, res_db)\n", "finish(i, sub_id, out, proj_vec_db, res_db, scratch)\n")]
+_KEEP = [(_DEF, "def scale_vf(dst, src, keep):\n"),
+         (_END, _END + "    pad = HALF * BLOCK\n    for k in pl.range(0, keep):\n        pad = pad - LANES\n"
+                       "    vf.store_align(dst, vf.full(0.0, p32), p32, pad)\n"),
+         ("def finish(i, sub_id, out, proj_vec_db, res_db):", "def finish(i, sub_id, out, proj_vec_db, res_db, keep):"),
+         (_CALL, "    scale_vf(res, proj, min(keep, 8))\n"),
+         ("    out: pl.Tensor[[N * BLOCK, BLOCK], pl.DT_FP32],\n",
+          "    out: pl.Tensor[[N * BLOCK, BLOCK], pl.DT_FP32],\n    keep: int,\n"),
+         ("finish(i, sub_id, out, proj_vec_db, res_db)\n", "finish(i, sub_id, out, proj_vec_db, res_db, keep)\n")]
+
+#: name -> (edits of the base, what the refusal says, scalar arguments for the emulator)
+HOLES = {
+    "a tile view": ([(_CALL, "    scale_vf(res[8:16, :], proj)\n")], "a tile view", {}),
+    "one tile as two streamed arguments": ([(_DEF, _TWO_STREAMS), (_CALL, "    scale_vf(res, res, proj)\n")],
+                                           "writes `proj_vec_db[0]", {}),
+    "a mask register stored": ([(_END, _END + "    keep = vf.create_mask(pattern=pl.MaskPattern.H, dtype=pl.DT_FP32)\n"
+                                               "    vf.store_align(dst, keep, HALF * BLOCK)\n")],
+                               "writes `proj_vec_db[0]", {}),
+    "make_tile with a larger size": (_SCRATCH, "bytes -2048..-1792 from its start", {}),
+    "update_mask with a positional dtype": ([(_END, _END + "    tail = vf.update_mask(16, pl.DT_INT64)\n"
+                                                           "    vf.store_align(dst, x, tail, HALF * BLOCK - 16)\n")],
+                                            "writes `proj_vec_db[0]", {}),
+    "a return under a test": ([(_LOOP, "    if HALF == 0 or BLOCK == 0:\n        return\n"
+                                       "    for k in pl.range(0, HALF * BLOCK // LANES + 1):\n")],
+                              "`proj_vec_db[0] (bytes 0..2304 from its start)`", {}),
+    "a function of the file named min": ([(_LOOP, "    for k in pl.range(0, min(HALF * BLOCK // LANES, 9)):\n"),
+                                          ("LANES = 64\n", "LANES = 64\n\n\ndef min(a, b):  # noqa: A001\n"
+                                                           "    return a if a > b else b\n")],
+                                         "is not static", {}),
+    "a value carried out of a bounded loop": (_KEEP, "depends on `keep`", {"keep": 0}),
+    "a tile by keyword after a default": ([(_DEF, "def scale_vf(dst, src, spill=0):\n"),
+                                           (_END, _END + "    if spill:\n"
+                                                         "        vf.store_align(spill, x, p32, HALF * BLOCK)\n"),
+                                           (_CALL, "    scale_vf(res, proj, spill=res)\n")],
+                                          "writes `proj_vec_db[0]", {}),
+    "a store in a comprehension": ([(_END, _END + "    [vf.store_align(dst, x, p32, k * LANES) "
+                                                  "for k in range(HALF * BLOCK // LANES + 1)]\n")],
+                                   "a call inside a `ListComp` expression", {}),
+    "a keyword-only default": ([(_DEF, "def scale_vf(dst, src, *, HALF=HALF + 2):\n")],
+                               "`proj_vec_db[0] (bytes 0..2304 from its start)`", {}),
+}
+
+
+def _errors(text: str) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
+
+
+def _verdicts(text: str, scalars: dict) -> list[str]:
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    return [row.verdict for row in verify(text, code, "k", path="k.py", scalars=scalars).rows]
+
+
+def test_the_base_is_accepted_and_runs_as_the_serial_kernel():
+    assert _errors(BASE) == []
+    assert _verdicts(BASE, {}) == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("name", list(HOLES))
+def test_a_vector_function_reaching_bytes_the_model_missed_is_refused(name):
+    edits, said, _ = HOLES[name]
+    errors = _errors(edited(BASE, edits))
+    assert errors and {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
+    assert any(said in message for _, message in errors), errors
+
+
+@pytest.mark.parametrize("name", ["a tile view", "one tile as two streamed arguments", "a mask register stored",
+                                  "a value carried out of a bounded loop", "a tile by keyword after a default"])
+def test_the_emulator_shows_the_race(name):
+    edits, _, scalars = HOLES[name]
+    verdicts = _verdicts(edited(BASE, edits), scalars)
+    assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
+
+
+def test_tiles_given_by_keyword_are_read_by_their_places_and_the_kernel_runs_as_the_serial_one():
+    text = edited(BASE, [(_CALL, "    scale_vf(dst=res, src=proj)\n")])
+    assert _errors(text) == []
+    assert _verdicts(text, {}) == ["ok", "ok"]
