@@ -545,7 +545,10 @@ class Loops(InterpreterBase):
             if isinstance(value, StructV) and value.origin == "struct":
                 for f, v in value.fields.items():
                     if isinstance(v, (int, float)) and not isinstance(v, Sym):
-                        self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node)
+                        self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node,
+                                             f"step it in the loop body, outside the stages, as a counter "
+                                             f"(`{name}.{f} = {name}.{f} + 1`) or a residue of one, or compute it "
+                                             "from the loop variable")
                     elif _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in self._read_first(node):
                         self._moved(f"field `{name}.{f}`", node)
 
@@ -591,11 +594,11 @@ class Loops(InterpreterBase):
                                      "(`x = x + c`)"), node)
 
     @staticmethod
-    def _same_as_before(prev: dict, key: Any, value: float, words: str, node) -> None:
+    def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
         if key in prev and prev[key] != value:
             raise nonuniform(NonUniform(f"{words} carries a value from one iteration to the next",
-                                         "make it a counter (`x = x + c`) or a residue of one (`x = (x + c) % k`), "
-                                         "or compute it from the loop variable"), node)
+                                         fix or "make it a counter (`x = x + c`) or a residue of one "
+                                         "(`x = (x + c) % k`), or compute it from the loop variable"), node)
         prev[key] = value
 
     def _loop_body(self, node, ctxs) -> bool:
