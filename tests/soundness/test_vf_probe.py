@@ -32,7 +32,25 @@ from helpers import edited
 from pto_transpile import codes, transpile
 from sim_runtime import verify
 
-BASE = (Path(__file__).parent / "kernels" / "vf_scale.py").read_text()
+#: examples/tiled_scale.py with its epilogue a vector function, and `res_db` just below
+#: `proj_vec_db` in UB: a vector function reaching past `res` reaches the slot the cube writes
+BASE = edited((Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(), [
+    ("import pypto\n", "import pypto\nfrom pypto_pro.language import Vf as vf\n"),
+    ("HALF = BLOCK // 2  # dual mode splits along M: each AIV finishes one half\n",
+     "HALF = BLOCK // 2  # dual mode splits along M: each AIV finishes one half\nLANES = 64\n"),
+    ("\n\n@pl.pipeline.stage\ndef project(",
+     "\n\n@pl.vector_function\ndef scale_vf(dst, src):\n"
+     "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+     "    for k in pl.range(0, HALF * BLOCK // LANES):\n"
+     "        x = vf.load_align(src, k * LANES)\n"
+     "        x = vf.muls(x, 0.5, p32)\n"
+     "        vf.store_align(dst, x, p32, k * LANES)\n"
+     "\n\n@pl.pipeline.stage\ndef project("),
+    ("    epilogue(res, proj, scale)\n", "    scale_vf(res, proj)\n"),
+    ("        addrs=0x0000,\n        mutex_ids=[8, 9],\n", "        addrs=0x1000,\n        mutex_ids=[8, 9],\n"),
+    ("            addrs=0x8000,\n            mutex_ids=[10, 11],\n",
+     "            addrs=0x0000,\n            mutex_ids=[10, 11],\n"),
+])
 _DEF = "def scale_vf(dst, src):\n"
 _CALL = "    scale_vf(res, proj)\n"
 _END = "        vf.store_align(dst, x, p32, k * LANES)\n"
@@ -52,23 +70,23 @@ def unused_vf(dst, src):
 '''
 _SCRATCH = [(_DEF, "def scale_vf(dst, src, scratch):\n"),
             (_END, _END + "    vf.store_align(scratch, x, p32, -HALF * BLOCK)\n"),
-            ("def finish(i, sub_id, out, proj_vec_db, res_db):",
-             "def finish(i, sub_id, out, proj_vec_db, res_db, scratch):"),
+            ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+             "def finish(i, sub_id, scale, out, proj_vec_db, res_db, scratch):"),
             (_CALL, "    scale_vf(res, proj, scratch)\n"),
             ("        addrs=0x1000,\n", "        addrs=0x3000,\n"),
             ("    sub_id = pl.get_subblock_idx()\n",
              "        scratch = pl.make_tile(\n"
              "            pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
              "            addr=0x4000, size=0x2000)\n    sub_id = pl.get_subblock_idx()\n"),
-            ("finish(i, sub_id, out, proj_vec_db, res_db)\n", "finish(i, sub_id, out, proj_vec_db, res_db, scratch)\n")]
+            ("proj_vec_db, res_db)\n", "proj_vec_db, res_db, scratch)\n")]
 _KEEP = [(_DEF, "def scale_vf(dst, src, keep):\n"),
          (_END, _END + "    pad = HALF * BLOCK\n    for k in pl.range(0, keep):\n        pad = pad - LANES\n"
                        "    vf.store_align(dst, vf.full(0.0, p32), p32, pad)\n"),
-         ("def finish(i, sub_id, out, proj_vec_db, res_db):", "def finish(i, sub_id, out, proj_vec_db, res_db, keep):"),
+         ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+          "def finish(i, sub_id, scale, out, proj_vec_db, res_db, keep):"),
          (_CALL, "    scale_vf(res, proj, min(keep, 8))\n"),
-         ("    out: pl.Tensor[[N * BLOCK, BLOCK], pl.DT_FP32],\n",
-          "    out: pl.Tensor[[N * BLOCK, BLOCK], pl.DT_FP32],\n    keep: int,\n"),
-         ("finish(i, sub_id, out, proj_vec_db, res_db)\n", "finish(i, sub_id, out, proj_vec_db, res_db, keep)\n")]
+         ("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n    keep: int,\n"),
+         ("proj_vec_db, res_db)\n", "proj_vec_db, res_db, keep)\n")]
 
 #: name -> (edits of the base, what the refusal says, scalar arguments for the emulator)
 HOLES = {
@@ -103,13 +121,17 @@ HOLES = {
 }
 
 
+SHAPES = {"a": (192, 32), "out": (192, 32)}
+
+
 def _errors(text: str) -> list[tuple[str, str]]:
     return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
 
 
 def _verdicts(text: str, scalars: dict) -> list[str]:
     code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-    return [row.verdict for row in verify(text, code, "k", path="k.py", scalars=scalars).rows]
+    return [row.verdict for row in verify(text, code, "tiled_scale_kernel", path="k.py", shapes=SHAPES,
+                                          scalars={"scale": 0.5, "ApplyRelu": 1, **scalars}).rows]
 
 
 def test_the_base_is_accepted_and_runs_as_the_serial_kernel():
