@@ -139,7 +139,8 @@ class InterpreterBase:
         if shared.extents is None:
             shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
                                                       lambda name: name in file.names.stale_defaults,
-                                                      lambda name: file.meaning(name) is not None)
+                                                      lambda name: file.meaning(name) is not None,
+                                                      frozenset({file.pl.module_ref or "pl"}))
         self._extents: vfextent.VectorFunctions = shared.extents
         self._code = shared.code
         self._strings = shared.strings

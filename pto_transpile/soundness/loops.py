@@ -68,7 +68,7 @@ def _computed(name: str, pos: list, kw: dict) -> bool:
     if name == "enumerate":
         return len(pos) == 1 and not set(kw) - {"start"} and type(kw.get("start", 0)) is int
     if name == "reversed":
-        return len(pos) == 1 and not kw and type(pos[0]) is not dict
+        return len(pos) == 1 and not kw  # a dict: its keys, last first
     return not set(kw) - {"strict"} and type(kw.get("strict", False)) is bool
 
 

@@ -126,15 +126,17 @@ class VectorFunctions:
 
     def __init__(self, source_of: Callable[[str], str | ast.FunctionDef | None], constant: Callable[[str], Any],
                  stale_defaults: Callable[[str], bool] = lambda name: False,
-                 binds: Callable[[str], bool] = lambda name: False):
+                 binds: Callable[[str], bool] = lambda name: False, pl_names: frozenset = frozenset({"pl"})):
         """`source_of(name)`: the text of vector function `name`, or its syntax tree when it was
         already read with Python's parser (None: not a vector function);
         `constant(name)`: the value of a module-level name (anything not a number: unknown);
         `stale_defaults(name)`: whether a name its defaults mention was rebound after its `def`
         (the defaults are then unknown: Python computed them before);
-        `binds(name)`: whether the file binds `name` (a `def min` is not the builtin)."""
+        `binds(name)`: whether the file binds `name` (a `def min` is not the builtin);
+        `pl_names`: the names of the `pl` module (`pl.MaskPattern.ALL` is read as "ALL")."""
         self._source_of = source_of
         self.binds = binds
+        self.pl_names = pl_names
         self._constant_of = constant
         self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
@@ -301,8 +303,7 @@ class _Run:
                 # would end the evaluation of what follows it, which the other way runs
                 self.inexact = True
                 try:
-                    self.block(stmt.body, env)
-                    self.block(stmt.orelse, env)
+                    self._both_ways(stmt, env)
                 except _Returned:
                     raise Unmodelled(f"a `return` under a test the check cannot decide (line {stmt.lineno}, in "
                                      f"`{self.active[-1]}`)") from None
@@ -312,9 +313,28 @@ class _Run:
             if stmt.value is not None:
                 self.expr(stmt.value, env)
             raise _Returned()
-        elif not isinstance(stmt, (ast.Pass, ast.Assert)):
+        elif isinstance(stmt, ast.Assert):
+            self.expr(stmt.test, env)  # Python runs it (the emulator too)
+        elif not isinstance(stmt, ast.Pass):
             raise Unmodelled(f"`{type(stmt).__name__}` statements in a vector function are not modelled "
                              f"(line {stmt.lineno}, in `{self.active[-1]}`)")
+
+    def _both_ways(self, stmt: ast.If, env: dict) -> None:
+        """Both ways of a test not known here, each from the names as they were: afterwards a
+        name holds what both ways leave it, else it is unknown (either may have run). What
+        either touches counts; a cursor moved differently by the two is refused."""
+        start = dict(self.cursors)
+        taken = dict(env)
+        self.block(stmt.body, taken)
+        after_body, self.cursors = self.cursors, dict(start)
+        other = dict(env)
+        self.block(stmt.orelse, other)
+        if self.cursors != after_body:
+            raise Unmodelled(f"the two ways of a test the check cannot decide move a post_update cursor differently "
+                             f"(line {stmt.lineno}, in `{self.active[-1]}`)")
+        for name in set(taken) | set(other):
+            a, b = taken.get(name, _UNKNOWN), other.get(name, _UNKNOWN)
+            env[name] = a if a is b or _number(a) and type(a) is type(b) and a == b else _UNKNOWN
 
     def _assign(self, target: ast.expr, value: Any, env: dict) -> None:
         if isinstance(target, ast.Name):
@@ -342,11 +362,10 @@ class _Run:
             # a trip count known within bounds: every iteration it may run, and what they store
             # is a superset; address registers moved by it would be anywhere afterwards
             self.inexact = True
-            before, names = dict(self.cursors), dict(env)
+            before = dict(self.cursors)
             self._for_values(stmt, env, range(*widest))
-            for name, value in list(env.items()):  # it may have run fewer times: what it changed is unknown
-                if name not in names or names[name] is not value:
-                    env[name] = _UNKNOWN
+            for name in _stored(stmt):  # it may have run fewer times: what it assigns is unknown after it
+                env[name] = _UNKNOWN
             if self.cursors != before:
                 raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) moves an address "
                                  "register a number of times known only within bounds")
@@ -408,8 +427,8 @@ class _Run:
             return self.owner.constant(node.id)
         if isinstance(node, ast.Attribute):
             path = _callee(node)
-            if not path or path.split(".", 1)[0] in env:
-                return _UNKNOWN
+            if not path or path.split(".", 1)[0] in env or path.split(".", 1)[0] not in self.owner.pl_names:
+                return _UNKNOWN  # `Pat.VL16` of a class of the file is not `pl.MaskPattern.VL16`
             return path.rsplit(".", 1)[-1]  # `pl.MaskPattern.ALL` -> "ALL", `pl.DT_FP16` -> "DT_FP16"
         if isinstance(node, ast.BinOp):
             return self._binary(type(node.op), self.expr(node.left, env), self.expr(node.right, env))
@@ -427,6 +446,10 @@ class _Run:
             return tuple(self.expr(e, env) for e in node.elts)
         if isinstance(node, ast.Call):
             return self._call(node, env)
+        if isinstance(node, ast.NamedExpr):
+            value = self.expr(node.value, env)
+            self._assign(node.target, value, env)
+            return value
         if isinstance(node, ast.BoolOp):
             values = [self.expr(v, env) for v in node.values]  # `HALF == 0 or BLOCK == 0`
             if all(isinstance(v, (bool, int, float)) for v in values):
@@ -655,23 +678,34 @@ def _affine_loop(loop: ast.For, memo: dict) -> bool:
 
 
 def _affine_body(stmts: list, var: str, memo: dict) -> bool:
-    assigned: set[str] = set()
-    read: set[str] = set()
+    assigned = _stored_in(stmts)
+    return _affine_walk(stmts, var, memo, set(), assigned)
+
+
+def _stored_in(stmts: list) -> set[str]:
+    return set().union(*(_stored(stmt) for stmt in stmts)) if stmts else set()
+
+
+def _affine_walk(stmts: list, var: str, memo: dict, definite: set, assigned: set) -> bool:
+    """`_affine_loop`'s test of a body, in order: every access at a linear offset, and no name
+    the body assigns (`assigned`, at any depth, inner loop variables too) read by an address
+    or an inner loop's bounds before this iteration surely assigned it (`definite`: an
+    assignment inside an inner loop may not run): such a name carries a value from one
+    iteration to the next, which the shifts would not follow."""
     for stmt in stmts:
         if isinstance(stmt, ast.For):
-            if (not isinstance(stmt.target, ast.Name) or stmt.orelse or var in _names(memo, stmt.iter)
-                    or not _affine_body(stmt.body, var, memo)):
+            if not isinstance(stmt.target, ast.Name) or stmt.orelse or var in _names(memo, stmt.iter) \
+                    or _names(memo, stmt.iter) & assigned - definite:
                 return False
-            read |= _names(memo, stmt.iter)
+            if not _affine_walk(stmt.body, var, memo, definite | {stmt.target.id}, assigned):
+                return False
             continue
         if isinstance(stmt, ast.Pass):
             continue
         if not isinstance(stmt, (ast.Expr, ast.Assign)):
             return False
-        if isinstance(stmt, ast.Assign):
-            if not all(isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets):
-                return False
-            assigned |= _targets(stmt, memo)
+        if isinstance(stmt, ast.Assign) and not all(isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets):
+            return False
         for node in _subnodes(stmt.value):
             if isinstance(node, ast.Call):
                 path = _callee(node.func)
@@ -683,10 +717,13 @@ def _affine_body(stmts: list, var: str, memo: dict) -> bool:
                     return False
                 if not all(_linear(a, var, memo) for a in args):
                     return False
-                read |= set().union(*(_names(memo, a) for a in args))
+                if set().union(*(_names(memo, a) for a in args)) & assigned - definite:
+                    return False
             elif isinstance(node, (ast.IfExp, ast.BoolOp, ast.Compare, ast.Subscript) + _BINDING_EXPRESSIONS):
                 return False
-    return not (assigned & read)
+        if isinstance(stmt, ast.Assign):
+            definite |= _targets(stmt, memo)
+    return True
 
 
 def _linear(node: ast.expr, var: str, memo: dict) -> bool:
@@ -737,14 +774,14 @@ def _needs(stmts: list, needed: set, memo: dict) -> bool:
             if inner or (target is not None and _names(memo, target) & needed):
                 needed |= _names(memo, stmt.iter if isinstance(stmt, ast.For) else stmt.test)
                 any_kept = True
-        elif isinstance(stmt, (ast.Pass, ast.Assert)):
+        elif isinstance(stmt, ast.Pass):
             continue
-        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)):
             reads, targets, augmented = _simple(stmt, memo)
             if reads is not None or targets & needed:
                 needed |= reads or set()
                 if targets & needed:
-                    needed |= _names(memo, stmt.value)
+                    needed |= _names(memo, getattr(stmt, "value", None))
                 if augmented:
                     needed |= targets & needed
                 any_kept = True
@@ -764,9 +801,9 @@ def _kept(stmts: list, needed: set, memo: dict) -> list:
                 copy.body, copy.orelse = body or [ast.Pass()], orelse
                 copy.lineno = stmt.lineno
                 out.append(copy)
-        elif isinstance(stmt, (ast.Pass, ast.Assert)):
+        elif isinstance(stmt, ast.Pass):
             continue
-        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)):
             if _effect_reads(stmt, memo) is not None or _targets(stmt, memo) & needed:
                 out.append(stmt)
         else:
@@ -877,6 +914,11 @@ def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list
     return [values.get(p) for p in positional + keyword]
 
 
+def _stored(node: ast.AST) -> set[str]:
+    """The names a statement assigns anywhere in it (targets, loop variables, `:=`)."""
+    return {n.id for n in _subnodes(node) if type(n) is ast.Name and isinstance(n.ctx, ast.Store)}
+
+
 def _cursor(ptr: _Ptr) -> tuple:
     """The key of a `post_update` cursor: the target's address (the memory and its place from
     the call's lowest tile argument there), as the hardware keeps one per address; for an
@@ -922,6 +964,8 @@ def _dtype_bytes(dtype: Any) -> int | None:
 def _mask_of(pattern: Any, dtype: Any) -> Any:
     """`create_mask(pattern, dtype)`: enabled leading bytes (a pattern not known here: all)."""
     size = _dtype_bytes(dtype) or 4
+    if dtype is not None and _dtype_bytes(dtype) is None:
+        return _Mask(REG_BYTES, exact=False)  # lanes of a width not known: all of them, a superset
     lanes = REG_BYTES // size
     if pattern == "ALLF":
         return _Mask(0)
@@ -936,7 +980,7 @@ def _mask_of(pattern: Any, dtype: Any) -> Any:
 def _count_mask(count: Any, dtype: Any) -> Any:
     """`update_mask(n, dtype)`: the first n lanes."""
     size = _dtype_bytes(dtype) or 4
-    if _integer(count):
+    if _integer(count) and (dtype is None or _dtype_bytes(dtype) is not None):
         return _Mask(max(0, min(REG_BYTES // size, count)) * size)
     return _Mask(REG_BYTES, exact=False)
 

@@ -23,6 +23,8 @@ VALID = {
     "reversed": f"    for r in reversed([7, {ROW}]):\n        pl.store(out, y, [r, 0])\n        break\n",
     "dict items": f"    for k, r in {{'r': {ROW}}}.items():\n        pl.store(out, y, [r, 0])\n",
     "dict values": f"    for r in {{'r': {ROW}}}.values():\n        pl.store(out, y, [r, 0])\n",
+    "reversed dict": f"    rows = {{7: 0, 0: {ROW}}}\n    for k in reversed(rows):\n"
+                     "        pl.store(out, y, [rows[k], 0])\n        break\n",
     "dict keys": f"    rows = {{0: {ROW}}}\n    for k in rows.keys():\n        pl.store(out, y, [rows[k], 0])\n",
 }
 #: each places both AIVs' stores at row 0 (the emulator: a race) where the loop is read as Python does

@@ -1,4 +1,4 @@
-"""A probe of the vector-function model found 11 kernels the check accepted although the
+"""Two probes of the vector-function model found 19 kernels the check accepted although the
 emulator shows the pipelined kernel racing: each vector function reaches UB bytes past its tiles
 (into the group slot the cube is writing) in a way the evaluator of its body did not count.
 
@@ -16,6 +16,13 @@ emulator shows the pipelined kernel racing: each vector function reaches UB byte
 - a tile given by keyword to a parameter with a default (the default taken);
 - memory ops inside a comprehension or conditional expression (not run);
 - a keyword-only parameter's default (the module constant taken).
+
+A second probe found 8 more: a loop summarised by its step whose inner loop carries a value
+from one iteration to the next (its variable, or a name it assigns); a store inside an `assert`;
+a name bound by `:=`; a mask of a dtype the evaluator cannot name (taken as fp32 lanes); a
+mask pattern read off a class of the file by its last name; a run-time test whose two ways ran
+one after the other (the last assignment won); a bounded loop's result taken as unchanged
+because it was the same small integer.
 
 Each is refused now. A vector function called with its tiles by keyword, `f(dst=res, src=x)`,
 refused before ("leaves `dst` unbound"), is read as the positional call it is and runs as the
@@ -124,6 +131,33 @@ HOLES = {
 SHAPES = {"a": (192, 32), "out": (192, 32)}
 
 
+#: a second probe's 8, each storing into the slot of `proj_vec_db` the cube writes next: the
+#: statements appended to the base's vector function, and module code after `LANES = 64`
+_SRC_STORE = "    vf.store_align(src, x, {mask}, {offset})\n"
+SECOND = {
+    "an inner loop's variable carried": ("    j = 0\n    for k in pl.range(0, 4):\n"
+                                         "        vf.store_align(src, x, p32, j * LANES)\n"
+                                         "        for j in pl.range(j * 2 + 2, j * 2 + 3):\n            pass\n", ""),
+    "an assignment in an inner loop carried": ("    j = 0\n    for k in pl.range(0, 4):\n"
+                                               "        vf.store_align(src, x, p32, j * LANES)\n"
+                                               "        for t in pl.range(0, 1):\n            j = j * 2 + 2\n", ""),
+    "a store in an assert": ("    assert vf.store_align(src, x, p32, 896) is None\n", ""),
+    "a name bound by :=": ("    y = vf.muls(x, (OFF := 896) * 0 + 0.5, p32)\n"
+                           + _SRC_STORE.format(mask="p32", offset="OFF"), "OFF = 0\n"),
+    "a mask of a dtype not known": ("    mdt = pl.DT_INT64 if WIDE else pl.DT_FP32\n"
+                                    "    tail = vf.create_mask(pl.MaskPattern.VL16, mdt)\n"
+                                    + _SRC_STORE.format(mask="tail", offset="HALF * BLOCK - 16"), "WIDE = True\n"),
+    "a mask pattern of the file's class": ("    tail = vf.create_mask(Pat.VL16, pl.DT_FP32)\n"
+                                           + _SRC_STORE.format(mask="tail", offset="HALF * BLOCK - 16"),
+                                           "\n\nclass Pat:\n    VL16 = pl.MaskPattern.ALL\n"),
+}
+
+
+def _second(name: str) -> str:
+    appended, module = SECOND[name]
+    return edited(BASE, [(_END, _END + appended), ("LANES = 64\n", "LANES = 64\n" + module)])
+
+
 def _errors(text: str) -> list[tuple[str, str]]:
     return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
 
@@ -159,3 +193,28 @@ def test_tiles_given_by_keyword_are_read_by_their_places_and_the_kernel_runs_as_
     text = edited(BASE, [(_CALL, "    scale_vf(dst=res, src=proj)\n")])
     assert _errors(text) == []
     assert _verdicts(text, {}) == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("name", list(SECOND))
+def test_a_second_probes_vector_function_reaching_the_next_slot_is_refused(name):
+    errors = _errors(_second(name))
+    assert errors and {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
+
+
+@pytest.mark.parametrize("name", ["an inner loop's variable carried", "a mask pattern of the file's class"])
+def test_the_emulator_shows_the_second_probes_race(name):
+    verdicts = _verdicts(_second(name), {})
+    assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
+
+
+@pytest.mark.parametrize("test, keep", [("    if keep > 0:\n        spill = 0\n", 0),
+                                        ("    for k in pl.range(0, keep):\n        spill = max(6 - k, 0) * 128\n", 1)])
+def test_a_place_a_run_time_value_decides_is_what_either_way_leaves(test, keep):
+    # the undecided test ran both ways one after the other (the last assignment won), and a
+    # bounded loop's result equal to the value before it was taken as unchanged
+    text = edited(BASE, [(_END, _END + "    spill = 896\n" + test + _SRC_STORE.format(mask="p32", offset="spill"))]
+                  + _KEEP[:1] + _KEEP[2:])
+    errors = _errors(text)
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN] and "depends on `keep`" in errors[0][1], errors
+    verdicts = _verdicts(text, {"keep": keep})
+    assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
