@@ -15,10 +15,10 @@ from typing import Any
 
 import libcst as cst
 
-from pto_api.effects import COUNTER_DEPTH
+from pto_api.effects import COUNTER_DEPTH, barrier_kinds
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.walk import iter_nodes
-from pto_transpile.soundness.events import CORES, SET_RECEIVERS, WAIT_SENDERS
+from pto_transpile.soundness.events import CORE_KIND, CORES, SET_RECEIVERS, WAIT_SENDERS
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
@@ -92,6 +92,26 @@ def sync_balance(events: list, start: list[int], end: list[int]) -> dict[tuple, 
                 k = (f"`sync_src` of id {ev.event_id} on {CORES[core]}", core, ev.pipe, ev.wait_pipe, ev.event_id)
                 net[k] = net.get(k, 0) + (1 if ev.kind == "sync_src" else -1)
     return net
+
+
+def unthrottled(events: list, start: list[int], end: list[int]) -> tuple[int, int, int] | None:
+    """(sender, receiver, event id) of a cross-core set in each core's events `start[c]:end[c]`
+    whose sender waits there for nothing the receiver raises (and passes no barrier): nothing
+    then holds it back, and its sets pile up as far as it runs ahead; None when there is none."""
+    waits_on: dict[int, set[int]] = {core: set() for core in range(len(events))}
+    for core, evs in enumerate(events):
+        for ev in evs[start[core]:end[core]]:
+            if ev.kind == "wait":
+                waits_on[core] |= set(WAIT_SENDERS[core])
+            elif ev.kind == "barrier":  # every core the barrier joins
+                waits_on[core] |= {c for c in range(len(events)) if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())}
+    for core, evs in enumerate(events):
+        for ev in evs[start[core]:end[core]]:
+            if ev.kind == "set":
+                for r in SET_RECEIVERS[core]:
+                    if r not in waits_on[core]:
+                        return core, r, ev.event_id
+    return None
 
 
 class _Done:
@@ -392,6 +412,15 @@ class Loops(InterpreterBase):
         net = sync_balance(self.trace.events, marks[first], marks[first + length])
         drift = next(((k, n) for k, n in sorted(net.items(), key=repr) if n), None)
         if drift is None:
+            ahead = unthrottled(self.trace.events, marks[first], marks[first + length])
+            if ahead is not None:
+                sender, receiver, eid = ahead
+                raise CannotModel(f"in the loop over `{label}`, {CORES[sender]} raises event id {eid} for "
+                                  f"{CORES[receiver]} but never waits for anything {CORES[receiver]} raises: it may "
+                                  f"run ahead without bound, and the sets pending grow with the trip count past the "
+                                  f"hardware counter ({COUNTER_DEPTH}); make {CORES[sender]} wait for a release "
+                                  f"from {CORES[receiver]} in every iteration (primed before the loop)", node,
+                                  kind="drift")
             return
         (what, *_), n = drift
         more = f"raise {n} more {what}" if n > 0 else f"wait for {-n} more {what}"

@@ -10,6 +10,8 @@ the emulator shows them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpers import edited, hand_pipelined_over_blocks
@@ -148,3 +150,33 @@ def test_the_emulator_shows_the_defect_at_16_tiles_and_not_at_15(edits, verdict)
     text = edited(KERNEL, edits)
     assert _verdicts(text, 15) == ["ok", "ok"]
     assert any(v.startswith(verdict) for v in _verdicts(text, 17))
+
+
+_LOOP = """    for ki in pl.range(0, n_tiles):
+        with pl.section_cube():
+            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
+        with pl.section_vector():
+            scale_store(ki, sub_id, out, c_vec_db, y_db)
+"""
+#: a probe's kernel, accepted before: dynamic_rows.py pipelined by hand where the cube raises event
+#: 4 for the vector cores every beat and waits for nothing they raise, so it may run any number of
+#: beats ahead (each period balances: one set, one wait)
+UNTHROTTLED = edited((Path(__file__).parent / "kernels" / "dynamic_rows.py").read_text(), [
+    ("@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))", "@pl.jit(auto_mutex=True)"),
+    (_LOOP, _LOOP.split("\n")[0] + "\n"
+     "        with pl.section_cube():\n"
+     "            pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=4)\n"
+     "        with pl.section_vector():\n"
+     "            pl.system.wait_cross_core(pipe=pl.PipeType.V, event_id=4)\n"
+     "            y = y_db.next()\n"
+     "            pl.load(y, a, [ki * TILE + sub_id * HALF, 0])\n"
+     "            pl.relu(y, y)\n"
+     "            pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n")])
+
+
+def test_a_sender_nothing_holds_back_is_refused_and_overflows_past_16_tiles():
+    ((code, message),) = _findings(UNTHROTTLED)
+    assert code == "PTO068" and "AIC raises event id 4 for AIV0 but never waits for anything AIV0 raises" in message
+    verdicts = [[row.verdict for row in verify(UNTHROTTLED, UNTHROTTLED, "kernel", shapes={
+        "a": (32 * tiles, 32), "out": (32 * tiles, 32)}).rows] for tiles in (15, 40)]
+    assert verdicts[0] == ["ok", "ok"] and verdicts[1][1].startswith("overflow"), verdicts
