@@ -10,16 +10,15 @@ trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
 
-from pto_api.effects import COUNTER_DEPTH, barrier_kinds
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.walk import iter_nodes
-from pto_transpile.soundness.events import CORE_KIND, CORES, SET_RECEIVERS, WAIT_SENDERS
+from pto_transpile.soundness import syncdrift
 from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.loopviews import DICT_VIEWS, VIEW_BUILTINS, Done, View, computed
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
     CannotModel,
@@ -39,99 +38,6 @@ from pto_transpile.soundness.uniform import (
     marks_block_index,
 )
 from pto_transpile.soundness.values import UNKNOWN, Opaque, Rebound, StructV, Sym, is_unknown, trip_root
-
-#: Builtins a loop may run over, and what each gives (`Loops._loop_view`).
-_VIEW_BUILTINS: dict[str, Callable[..., Any]] = {"enumerate": enumerate, "zip": zip, "reversed": reversed}
-#: The views of a dict a loop may run over.
-_DICT_VIEWS: dict[str, Callable[[dict], list]] = {"items": lambda d: list(d.items()), "keys": lambda d: list(d),
-                                                  "values": lambda d: list(d.values())}
-
-
-class _View:
-    """The items of a loop over a view of sequences (`Loops._loop_view`), and the lists and dicts
-    they were read from, as they were then."""
-
-    def __init__(self, items: list, sources: list) -> None:
-        self.items = items
-        self.sources = [(s, _contents(s)) for s in sources]
-
-    def changed(self) -> bool:
-        """Has any source changed since the items were read (its items replaced, added or removed)?"""
-        return any(_changed(_contents(s), before) for s, before in self.sources)
-
-
-def _computed(name: str, pos: list, kw: dict) -> bool:
-    """Does the model compute `name(*pos, **kw)` (a view builtin given sequences it holds, with
-    the arguments Python's takes)?"""
-    if not all(isinstance(p, (range, list, tuple, str)) or type(p) is dict for p in pos):
-        return False
-    if name == "enumerate":
-        return len(pos) == 1 and not set(kw) - {"start"} and type(kw.get("start", 0)) is int
-    if name == "reversed":
-        return len(pos) == 1 and not kw  # a dict: its keys, last first
-    return not set(kw) - {"strict"} and type(kw.get("strict", False)) is bool
-
-
-def sync_balance(events: list, start: list[int], end: list[int]) -> dict[tuple, int]:
-    """Sets less waits per counter, over each core's events `start[c]:end[c]`: cross-core
-    counters by (sender, receiver, event id), as the hardware keeps them, and `sync_src` less
-    `sync_dst` per (core, pipes, event id)."""
-    net: dict[tuple, int] = {}
-    for core, evs in enumerate(events):
-        for ev in evs[start[core]:end[core]]:
-            if ev.kind == "set":
-                for r in SET_RECEIVERS[core]:
-                    k: tuple = (f"sets of event id {ev.event_id} from {CORES[core]} to {CORES[r]}", core, r,
-                                ev.event_id)
-                    net[k] = net.get(k, 0) + 1
-            elif ev.kind == "wait":
-                for s in WAIT_SENDERS[core]:
-                    k = (f"sets of event id {ev.event_id} from {CORES[s]} to {CORES[core]}", s, core, ev.event_id)
-                    net[k] = net.get(k, 0) - 1
-            elif ev.kind in ("sync_src", "sync_dst"):
-                k = (f"`sync_src` of id {ev.event_id} on {CORES[core]}", core, ev.pipe, ev.wait_pipe, ev.event_id)
-                net[k] = net.get(k, 0) + (1 if ev.kind == "sync_src" else -1)
-    return net
-
-
-def unthrottled(events: list, start: list[int], end: list[int]) -> tuple[int, int, int] | None:
-    """(sender, receiver, event id) of a cross-core set in each core's events `start[c]:end[c]`
-    whose sender waits there for nothing the receiver raises (and passes no barrier): nothing
-    then holds it back, and its sets pile up as far as it runs ahead; None when there is none."""
-    waits_on: dict[int, set[int]] = {core: set() for core in range(len(events))}
-    for core, evs in enumerate(events):
-        for ev in evs[start[core]:end[core]]:
-            if ev.kind == "wait":
-                waits_on[core] |= set(WAIT_SENDERS[core])
-            elif ev.kind == "barrier":  # every core the barrier joins
-                waits_on[core] |= {c for c in range(len(events)) if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())}
-    for core, evs in enumerate(events):
-        for ev in evs[start[core]:end[core]]:
-            if ev.kind == "set":
-                for r in SET_RECEIVERS[core]:
-                    if r not in waits_on[core]:
-                        return core, r, ev.event_id
-    return None
-
-
-class _Done:
-    """The value of a loop's iterable that `Loops._loop_view` evaluated but could not read."""
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-def _contents(source: list | dict) -> tuple[list, list]:
-    """What a list holds, or a dict's keys and values."""
-    return (list(source), list(source.values())) if type(source) is dict else ([], list(source))
-
-
-def _changed(now: tuple[list, list], before: tuple[list, list]) -> bool:
-    """Do two readings of a list or dict differ? Keys (plain numbers and strings) by value,
-    what is held by identity, as the loop over a list the body changes is judged."""
-    (keys, held), (keys_before, held_before) = now, before
-    return keys != keys_before or len(held) != len(held_before) \
-        or any(a is not b for a, b in zip(held, held_before, strict=True))
 
 
 def _step(value: Any, before: int, k: int | None) -> int:
@@ -157,12 +63,12 @@ def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
 class Loops(InterpreterBase):
     def exec_for(self, node: cst.For, ctxs: list[Ctx]) -> None:
         views = [self._loop_view(node.iter, ctx) for ctx in ctxs]
-        if views and all(isinstance(v, _View) for v in views):
+        if views and all(isinstance(v, View) for v in views):
             self._for_view(node, ctxs, views)  # type: ignore[arg-type]  # all are
             return
-        if any(isinstance(v, _View) for v in views):
+        if any(isinstance(v, View) for v in views):
             raise CannotModel("the cores run this loop over different kinds of values", node.iter)
-        iters = [v.value if isinstance(v, _Done) else self.eval(node.iter, ctx)
+        iters = [v.value if isinstance(v, Done) else self.eval(node.iter, ctx)
                  for ctx, v in zip(ctxs, views, strict=True)]
         iters = [self._bind_trips(it, node) for it in iters]
         if any(isinstance(it, SymRange) for it in iters):
@@ -222,50 +128,50 @@ class Loops(InterpreterBase):
         if not broke and node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
 
-    def _loop_view(self, it: cst.BaseExpression, ctx: Ctx) -> _View | _Done | None:
+    def _loop_view(self, it: cst.BaseExpression, ctx: Ctx) -> View | Done | None:
         """The items a loop over `enumerate(xs)`, `zip(xs, ys)`, `reversed(xs)` or `d.items()`
         (`keys`, `values`) takes, when what it is given is a sequence or dict the model holds.
         Only as the loop's own iterable: there the iterator is made and used up by the loop, so
         reading its items up front is what Python does but for changes of the sequence while
         the loop runs, which `_for_view` refuses. None for a loop over anything else (nothing
-        evaluated); `_Done` with the value the call has as any other call the check does not
+        evaluated); `Done` with the value the call has as any other call the check does not
         run, when what it is given is not such a sequence (each part evaluated once)."""
         if type(it) is not cst.Call or any(a.star for a in it.args) or self.path(it.func) is not None:
             return None
         func = it.func
         if type(func) is cst.Attribute:
-            if func.attr.value not in _DICT_VIEWS or it.args:
+            if func.attr.value not in DICT_VIEWS or it.args:
                 return None
             if isinstance(func.value, cst.Name) and func.value.value not in ctx.env \
                     and self.file.meaning(func.value.value) is None:
                 return None  # a builtin's method (`dict.items`): not a view of a dict
             obj = self.eval(func.value, ctx)
             if type(obj) is not dict:  # an Unkeyed dict's keys are not known
-                return _Done(self._unknown_call(it, ctx))
-            return _View(_DICT_VIEWS[func.attr.value](obj), [obj])
+                return Done(self._unknown_call(it, ctx))
+            return View(DICT_VIEWS[func.attr.value](obj), [obj])
         name = self._builtin_called(func, ctx)
-        if name not in _VIEW_BUILTINS or not is_unknown(self.eval(func, ctx)):
+        if name not in VIEW_BUILTINS or not is_unknown(self.eval(func, ctx)):
             return None
         pos, sources = [], []
         for a in it.args:
             if a.keyword is None:
                 inner = self._loop_view(a.value, ctx)  # `enumerate(zip(xs, ys))`: used up by the outer one
-                pos.append(self.eval(a.value, ctx) if inner is None else inner.value if isinstance(inner, _Done)
+                pos.append(self.eval(a.value, ctx) if inner is None else inner.value if isinstance(inner, Done)
                            else inner.items)
-                sources += [s for s, _ in inner.sources] if isinstance(inner, _View) else [pos[-1]]
+                sources += [s for s, _ in inner.sources] if isinstance(inner, View) else [pos[-1]]
         kw = {a.keyword.value: self.eval(a.value, ctx) for a in it.args if a.keyword is not None}
         if name == "enumerate" and len(pos) == 2 and not kw:
             pos, kw = pos[:1], {"start": pos[1]}
-        if not _computed(name, pos, kw):
-            return _Done(self._unknown_call_of(it, pos, kw, ctx))
+        if not computed(name, pos, kw):
+            return Done(self._unknown_call_of(it, pos, kw, ctx))
         if name == "zip" and kw.get("strict") and len({len(p) for p in pos}) > 1:
             raise CannotModel("`zip(..., strict=True)` of sequences of different lengths raises", it)
-        items = list(_VIEW_BUILTINS[name](*pos, **kw))
+        items = list(VIEW_BUILTINS[name](*pos, **kw))
         if len(items) > MAX_ITEMS:
             raise CannotModel("this loop is too long to follow", it)
-        return _View(items, [p for p in sources if type(p) in (list, dict)])
+        return View(items, [p for p in sources if type(p) in (list, dict)])
 
-    def _for_view(self, node: cst.For, ctxs: list[Ctx], views: list[_View]) -> None:
+    def _for_view(self, node: cst.For, ctxs: list[Ctx], views: list[View]) -> None:
         """`exec_for` over the items `_loop_view` read, each core its own."""
         if len({len(v.items) for v in views}) > 1:
             raise CannotModel("the cores run this loop a different number of times", node.iter)
@@ -400,34 +306,15 @@ class Loops(InterpreterBase):
             self.exec_block(node.orelse.body.body, ctxs)
 
     def _sync_drift(self, root: Any, marks: list[list[int]], label: str, node: cst.For) -> None:
-        """Refuse a loop whose steady iterations raise more sets of an event than they wait for
-        (or the reverse): the events pending at its end grow with its trip count, past the
-        hardware counter's depth at some count however short the runs the check makes. The
-        window is one period of the loop's steady iterations (`Config.steady`), in the run
-        whose count is the argument's bound, where the middle period is steady."""
+        """`syncdrift.refusal` of one period of the loop's steady iterations (`Config.steady`),
+        in the run whose count is the argument's bound, where the middle period is steady."""
         window = self.config.steady.get(root[1] if root is not None else None)
         if window is None or window[0] + window[1] >= len(marks):
             return
         first, length = window
-        net = sync_balance(self.trace.events, marks[first], marks[first + length])
-        drift = next(((k, n) for k, n in sorted(net.items(), key=repr) if n), None)
-        if drift is None:
-            ahead = unthrottled(self.trace.events, marks[first], marks[first + length])
-            if ahead is not None:
-                sender, receiver, eid = ahead
-                raise CannotModel(f"in the loop over `{label}`, {CORES[sender]} raises event id {eid} for "
-                                  f"{CORES[receiver]} but never waits for anything {CORES[receiver]} raises: it may "
-                                  f"run ahead without bound, and the sets pending grow with the trip count past the "
-                                  f"hardware counter ({COUNTER_DEPTH}); make {CORES[sender]} wait for a release "
-                                  f"from {CORES[receiver]} in every iteration (primed before the loop)", node,
-                                  kind="drift")
-            return
-        (what, *_), n = drift
-        more = f"raise {n} more {what}" if n > 0 else f"wait for {-n} more {what}"
-        raise CannotModel(f"every {length} iteration(s) of the loop over `{label}` {more} than they "
-                          f"{'wait for' if n > 0 else 'raise'}: the events pending at its end grow with its trip "
-                          f"count and overflow the hardware counter ({COUNTER_DEPTH}) or leave a wait unmatched at "
-                          "some count; consume every event in the iterations that raise it", node, kind="drift")
+        reason = syncdrift.refusal(self.trace.events, marks[first], marks[first + length], length, label)
+        if reason is not None:
+            raise CannotModel(reason, node, kind="drift")
 
     def _loop_root(self, rng: SymRange, text: str) -> tuple[Any, bool]:
         """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""
