@@ -39,9 +39,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from pto_api.memory import DTYPE_BITS, element_bytes
-from pto_api.ops import VF_OP_ROLES
+from pto_api.ops import VF_OP_ROLES, VF_REGISTER_OPS
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
 
+#: Every `vf` op a vector function may call (the memory ops, modelled or refused when run, and
+#: those that only touch registers).
+_VF_OPS = frozenset(VF_OP_ROLES) | VF_REGISTER_OPS | {"load_align", "store_align"}
 #: Register ops one call may run before the evaluator gives up.
 OP_BUDGET = 200_000
 #: Intervals kept per argument and direction; more are merged into their hull.
@@ -140,7 +143,8 @@ class VectorFunctions:
         self._constant_of = constant
         self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
-        self._trees: dict[str, ast.FunctionDef] = {}
+        self._trees: dict[str, ast.FunctionDef | None] = {}
+        self._refused: dict[str, Unmodelled] = {}  #: vector functions outside the subset (`_Subset`)
         #: per-node analyses of the bodies (pruning, loop shapes), keyed by (what, id(node))
         self.memo: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._cache: dict[tuple, dict[int, Extent]] = {}
@@ -189,14 +193,116 @@ class VectorFunctions:
         return self._streams[key]
 
     def tree(self, name: str) -> ast.FunctionDef | None:
+        if name in self._refused:
+            raise self._refused[name]
         if name not in self._trees:
             source = self._source_of(name)
             if source is None:
                 return None
             fn = copy.copy(source) if isinstance(source, ast.FunctionDef) else _read(name, source)
+            self._trees[name] = None  # while its subset is checked: a call of itself is no vector function yet
+            try:
+                _Subset(self, name).function(fn)
+            except Unmodelled as exc:
+                del self._trees[name]
+                self._refused[name] = exc
+                raise
             fn.body = _prune(fn.body, self.memo)  # on a copy: the caller's tree stays whole
             self._trees[name] = fn
         return self._trees[name]
+
+
+#: Statements a vector function may hold (`_Subset`); anything else is refused before it runs.
+_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.For, ast.If, ast.Pass, ast.Return)
+#: Expressions the evaluator computes; a call may only stand where its effects surely happen.
+_EXPRESSIONS = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Tuple,
+                ast.List, ast.Call, ast.keyword, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
+
+
+class _Subset:
+    """The Python a vector function may be written in, checked on its whole body before it is
+    evaluated: what the evaluator computes, and every call where it surely runs (a statement's
+    own value or an argument of such a call: not in a test, a loop's bounds, a short-circuited
+    operand or a comparison), each of a `vf` op, a vector function of the file, or a builtin
+    the file does not rebind. What falls outside is refused naming it, instead of being
+    evaluated as something else (a store in an `if` test pruned, a `:=` bound where Python
+    would not run it, a pointer handed to a plain helper)."""
+
+    def __init__(self, owner: VectorFunctions, name: str):
+        self.owner, self.name = owner, name
+
+    def refuse(self, what: str, node: ast.AST) -> None:
+        line = getattr(node, "lineno", "?")
+        raise Unmodelled(f"{what} in vector function `{self.name}` is not modelled (line {line})")
+
+    def function(self, fn: ast.FunctionDef) -> None:
+        for default in [*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)]:
+            self.expr(default, effects=False)
+        for i, stmt in enumerate(fn.body):
+            if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # the docstring
+            self.stmt(stmt)
+
+    def stmt(self, stmt: ast.stmt) -> None:
+        if not isinstance(stmt, _STATEMENTS):
+            self.refuse(f"a `{type(stmt).__name__}` statement", stmt)
+        if isinstance(stmt, ast.For):
+            it = stmt.iter
+            if stmt.orelse or not isinstance(stmt.target, ast.Name) or not isinstance(it, ast.Call) \
+                    or _callee(it.func) not in ("range", "pl.range"):
+                self.refuse("a loop other than `for name in pl.range(...)`", stmt)
+            self.expr(stmt.iter, effects=False)
+        elif isinstance(stmt, ast.If):
+            self.expr(stmt.test, effects=False)
+        for target in getattr(stmt, "targets", [getattr(stmt, "target", None)]):
+            if target is not None and not isinstance(stmt, ast.For) and not all(
+                    isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.expr_context)) for n in _subnodes(target)):
+                self.refuse("an assignment to anything but names", stmt)
+        value = getattr(stmt, "value", None)
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)) and value is not None:
+            self.expr(value, effects=True)
+        for child in [*getattr(stmt, "body", []), *getattr(stmt, "orelse", [])]:
+            self.stmt(child)
+
+    def expr(self, node: ast.AST, effects: bool) -> None:
+        if not isinstance(node, _EXPRESSIONS):
+            self.refuse(f"a `{type(node).__name__}` expression", node)
+        if isinstance(node, ast.Call):
+            if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+                self.refuse("a starred argument", node)
+            pure = self.pure(node.func)
+            if not pure:
+                self.callee(node.func)
+                if not effects:
+                    self.refuse("a call with effects in a test, a loop's bounds or an operand", node)
+            for a in [*node.args, *(k.value for k in node.keywords)]:
+                self.expr(a, effects=effects and not pure)
+            return
+        if isinstance(node, ast.Attribute):
+            if not _callee(node):
+                self.refuse("an attribute of a value", node)
+            return
+        for child in ast.iter_child_nodes(node):
+            self.expr(child, effects=False)
+
+    def pure(self, func: ast.expr) -> bool:
+        """A builtin the evaluator computes (`min`, `range`, ...), not rebound by the file."""
+        path = _callee(func)
+        return path in (*_BUILTINS, "range", "pl.range") and (path == "pl.range" or not self.owner.binds(path))
+
+    def callee(self, func: ast.expr) -> None:
+        path = _callee(func)
+        parts = path.split(".")
+        if len(parts) in (2, 3) and parts[:-1] in (["vf"], ["pl", "Vf"]):
+            if parts[-1] not in _VF_OPS:
+                self.refuse(f"`{path}`, which is no `vf` op", func)
+            return
+        if len(parts) == 1 and path in (*_BUILTINS, "range"):
+            self.refuse(f"a function of the file named `{path}`, like the builtin", func)
+        if len(parts) == 1 and path and self.owner.tree(path) is not None:
+            return
+        self.refuse(f"a call of `{path or type(func).__name__}`, which is neither a `vf` op nor a vector function "
+                    "of the file", func)
 
 
 def _read(name: str, text: str) -> ast.FunctionDef:
@@ -239,7 +345,8 @@ class _Run:
         return out
 
     # functions and statements ----------------------------------------------------------------
-    def call(self, name: str, args: list, kwargs: dict) -> None:
+    def call(self, name: str, args: list, kwargs: dict) -> Any:
+        """Run vector function `name` on `args`; its return value (a nested call's value is used)."""
         fn = self.owner.tree(name)
         if fn is None:
             raise Unmodelled(f"`{name}` is not a vector function of this file")
@@ -249,10 +356,11 @@ class _Run:
         self.active.append(name)
         try:
             self.block(fn.body, env)
-        except _Returned:
-            pass
+        except _Returned as returned:
+            return returned.value
         finally:
             self.active.pop()
+        return None
 
     def _bind(self, fn: ast.FunctionDef, args: list, kwargs: dict) -> dict:
         params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
@@ -310,11 +418,7 @@ class _Run:
             else:
                 self.block(stmt.body if test else stmt.orelse, env)
         elif isinstance(stmt, ast.Return):
-            if stmt.value is not None:
-                self.expr(stmt.value, env)
-            raise _Returned()
-        elif isinstance(stmt, ast.Assert):
-            self.expr(stmt.test, env)  # Python runs it (the emulator too)
+            raise _Returned(None if stmt.value is None else self.expr(stmt.value, env))
         elif not isinstance(stmt, ast.Pass):
             raise Unmodelled(f"`{type(stmt).__name__}` statements in a vector function are not modelled "
                              f"(line {stmt.lineno}, in `{self.active[-1]}`)")
@@ -363,7 +467,11 @@ class _Run:
             # is a superset; address registers moved by it would be anywhere afterwards
             self.inexact = True
             before = dict(self.cursors)
-            self._for_values(stmt, env, range(*widest))
+            try:
+                self._for_values(stmt, env, range(*widest))
+            except _Returned:
+                raise Unmodelled(f"a `return` in the loop at line {stmt.lineno} (in `{self.active[-1]}`), whose "
+                                 "count is known only within bounds: what follows it runs at some counts") from None
             for name in _stored(stmt):  # it may have run fewer times: what it assigns is unknown after it
                 env[name] = _UNKNOWN
             if self.cursors != before:
@@ -494,8 +602,7 @@ class _Run:
         if isinstance(node.func, ast.Name):
             name = node.func.id
             if name not in env and self.owner.tree(name) is not None:
-                self.call(name, args, kwargs)
-                return None
+                return self.call(name, args, kwargs)
             if name in _BUILTINS and all(_number(a) for a in args) and not kwargs and name not in env \
                     and not self.owner.binds(name):
                 try:
@@ -655,7 +762,9 @@ class _Run:
 
 
 class _Returned(Exception):
-    pass
+    def __init__(self, value: Any = None) -> None:
+        super().__init__()
+        self.value = value
 
 
 # -- loops whose accesses move by a fixed step ------------------------------------------------
@@ -678,34 +787,39 @@ def _affine_loop(loop: ast.For, memo: dict) -> bool:
 
 
 def _affine_body(stmts: list, var: str, memo: dict) -> bool:
-    assigned = _stored_in(stmts)
-    return _affine_walk(stmts, var, memo, set(), assigned)
+    return _affine_walk(stmts, var, memo, set(), _stored_in(stmts), {var}, set())
 
 
 def _stored_in(stmts: list) -> set[str]:
     return set().union(*(_stored(stmt) for stmt in stmts)) if stmts else set()
 
 
-def _affine_walk(stmts: list, var: str, memo: dict, definite: set, assigned: set) -> bool:
-    """`_affine_loop`'s test of a body, in order: every access at a linear offset, and no name
-    the body assigns (`assigned`, at any depth, inner loop variables too) read by an address
-    or an inner loop's bounds before this iteration surely assigned it (`definite`: an
-    assignment inside an inner loop may not run): such a name carries a value from one
-    iteration to the next, which the shifts would not follow."""
+def _affine_walk(stmts: list, var: str, memo: dict, definite: set, assigned: set, varying: set,
+                 curved: set) -> bool:
+    """`_affine_loop`'s test of a body, in order. No name the body assigns (`assigned`, at any
+    depth, inner loop variables too) is read before this iteration surely assigned it
+    (`definite`: an assignment inside an inner loop may not run): such a name carries a value
+    from one iteration to the next, which the shifts would not follow, and which the loop would
+    leave with its value after the last iteration the summary runs, not after the real last.
+    Every address is linear in the loop variable: names computed from it linearly move with it
+    (`varying`), others (`curved`) may not reach an address."""
     for stmt in stmts:
         if isinstance(stmt, ast.For):
-            if not isinstance(stmt.target, ast.Name) or stmt.orelse or var in _names(memo, stmt.iter) \
-                    or _names(memo, stmt.iter) & assigned - definite:
+            reads = _names(memo, stmt.iter)
+            if not isinstance(stmt.target, ast.Name) or stmt.orelse or reads & (varying | curved) \
+                    or reads & assigned - definite:
                 return False
-            if not _affine_walk(stmt.body, var, memo, definite | {stmt.target.id}, assigned):
+            if not _affine_walk(stmt.body, var, memo, definite | {stmt.target.id}, assigned, varying, curved):
                 return False
             continue
         if isinstance(stmt, ast.Pass):
             continue
         if not isinstance(stmt, (ast.Expr, ast.Assign)):
             return False
-        if isinstance(stmt, ast.Assign) and not all(isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets):
+        if isinstance(stmt, ast.Assign) and not all(isinstance(t, ast.Name) for t in stmt.targets):
             return False
+        if _names(memo, stmt.value) & assigned - definite:
+            return False  # a value carried from the iteration before
         for node in _subnodes(stmt.value):
             if isinstance(node, ast.Call):
                 path = _callee(node.func)
@@ -713,34 +827,38 @@ def _affine_walk(stmts: list, var: str, memo: dict, definite: set, assigned: set
                 if not path.startswith(("vf.", "pl.Vf.")) or (op in VF_OP_ROLES and op not in _MODELLED):
                     return False  # a nested vector function or an op not modelled: run it for real
                 args = _address_operands(node, op)
-                if any(k.arg == "post_update" for k in node.keywords) and any(var in _names(memo, a) for a in args):
+                if any(k.arg == "post_update" for k in node.keywords) and any(
+                        _names(memo, a) & varying for a in args):
                     return False
-                if not all(_linear(a, var, memo) for a in args):
-                    return False
-                if set().union(*(_names(memo, a) for a in args)) & assigned - definite:
+                if not all(_linear_in(a, varying, memo) and not _names(memo, a) & curved for a in args):
                     return False
             elif isinstance(node, (ast.IfExp, ast.BoolOp, ast.Compare, ast.Subscript) + _BINDING_EXPRESSIONS):
                 return False
         if isinstance(stmt, ast.Assign):
-            definite |= _targets(stmt, memo)
+            targets = _targets(stmt, memo)
+            definite |= targets
+            if _names(memo, stmt.value) & (varying | curved):
+                (varying if _linear_in(stmt.value, varying, memo) and not _names(memo, stmt.value) & curved
+                 else curved).update(targets)
     return True
 
 
-def _linear(node: ast.expr, var: str, memo: dict) -> bool:
-    """Whether `node` is linear in `var` (or does not depend on it)."""
-    if var not in _names(memo, node):
+def _linear_in(node: ast.expr, varying: set, memo: dict) -> bool:
+    """Whether `node` is linear in the names of `varying` (or depends on none of them)."""
+    names = _names(memo, node)
+    if not names & varying:
         return True
     if isinstance(node, ast.Name):
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return _linear(node.operand, var, memo)
+        return _linear_in(node.operand, varying, memo)
     if isinstance(node, ast.BinOp) and isinstance(node.op, _LINEAR_OPS):
-        return _linear(node.left, var, memo) and _linear(node.right, var, memo)
+        return _linear_in(node.left, varying, memo) and _linear_in(node.right, varying, memo)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        left, right = var in _names(memo, node.left), var in _names(memo, node.right)
-        return not (left and right) and _linear(node.left if left else node.right, var, memo)
+        left, right = _names(memo, node.left) & varying, _names(memo, node.right) & varying
+        return not (left and right) and _linear_in(node.left if left else node.right, varying, memo)
     if isinstance(node, (ast.List, ast.Tuple)):
-        return all(_linear(e, var, memo) for e in node.elts)
+        return all(_linear_in(e, varying, memo) for e in node.elts)
     return False
 
 
