@@ -63,6 +63,35 @@ def acc_to_vec_targets(mode: str | None) -> tuple[tuple[int, ...], bool]:
     return ACC_TO_VEC_TARGETS[mode], True
 
 
+def source_window(how: str, src: tuple, dst: tuple, src_valid: tuple, dst_valid: tuple, src_memory: str,
+                  dst_memory: str, acc_mode: str | None) -> tuple | None:
+    """The window (rows, cols) at the destination's origin that an op of `ops.SOURCE_WINDOW_OPS`
+    writes, from the source's valid shape; None where it is not known. A move: from Acc to Vec
+    the source's window, each AIV half of it by rows (DualModeSplitM, rows rounded up to even)
+    or by columns (DualModeSplitN, columns rounded up to 32); Vec to Vec the smaller of the two
+    valid windows; otherwise the source's window, transposed where the shapes are swapped."""
+    if len(src_valid) != 2 or len(dst_valid) != 2:
+        return None
+    rows, cols = src_valid
+    if how == "same":
+        return rows, cols
+    if how == "swap":
+        return cols, rows
+    if how == "rows":
+        return rows, 1
+    if how == "cols":
+        return 1, cols
+    if (src_memory, dst_memory) == ("Acc", "Vec"):
+        if acc_mode == "DualModeSplitM":
+            return -(-rows // 2), cols
+        if acc_mode == "DualModeSplitN":
+            return rows, -(-cols // 32) * 32 // 2
+        return (rows, cols) if acc_mode in ACC_TO_VEC_TARGETS else None
+    if (src_memory, dst_memory) == ("Vec", "Vec"):
+        return min(rows, dst_valid[0]), min(cols, dst_valid[1])
+    return (cols, rows) if tuple(dst) != tuple(src) else (rows, cols)
+
+
 # -- tile groups -----------------------------------------------------------------------------
 
 #: The cursor of a fresh group: its first `next()` gives slot 0.

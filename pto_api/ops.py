@@ -114,7 +114,25 @@ SCALAR_VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
 #: data (`scatter` writes the indexed elements), a pattern (`gathermask`) or what they sort
 #: (one row, the sorted count). The checker counts their writes as reaching all of it and
 #: overwriting none of it.
-PARTIAL_WRITE_OPS = frozenset({"scatter", "gathermask", "histogram", "sort32", "mrgsort", "mrgsort2"})
+PARTIAL_WRITE_OPS = frozenset({"scatter", "gathermask", "histogram", "sort32", "mrgsort", "mrgsort2", "sum",
+                               "argmax", "argmin"})
+
+#: Ops that write a window taken from their source (argument 1), not their destination's valid
+#: window: how the written window follows from the source's valid shape (`rows`, `cols`)
+#: ("same": the source's window; "swap": transposed; "rows": (rows, 1); "cols": (1, cols);
+#: "move": by the memories, `move_window`). A write covers the destination only where that
+#: window is the destination's valid window.
+SOURCE_WINDOW_OPS: dict[str, str] = {
+    "ub_copy": "same", "transpose": "swap", "move": "move",
+    **dict.fromkeys(("row_sum", "row_max", "row_min"), "rows"),
+    **dict.fromkeys(("col_sum", "col_max", "col_min"), "cols"),
+}
+
+#: Ops that read or change a core's special registers or vector-mask state (the AR register a
+#: `squeeze(..., gather_mode=STORE_REG)` sets and `get_spr` reads, the mask mode): state outside
+#: tiles and GM that a stage run ahead of another would change under it.
+MACHINE_STATE_OPS = frozenset({"get_spr", "set_vec_mask", "reset_mask", "set_mask_count", "set_mask_norm"})
+VF_MACHINE_STATE_OPS = frozenset({"get_mask_spr", "clear_spr"})
 
 #: The matmul family writes lhs rows by rhs columns of its destination: the positions of lhs
 #: and rhs among its arguments (the `_mx` forms are partial writes: their scales interleave).

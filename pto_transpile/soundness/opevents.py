@@ -13,12 +13,14 @@ from typing import Any, cast
 
 import libcst as cst
 
-from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot, store_adds
+from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot, source_window, store_adds
 from pto_api.ops import (
+    MACHINE_STATE_OPS,
     MATMUL_OPERANDS,
     PARTIAL_WRITE_OPS,
     PIPE_CORES,
     SCALAR_VALUE_OPERANDS,
+    SOURCE_WINDOW_OPS,
     move_pipe,
     op_keyword_roles,
     op_pipe,
@@ -51,6 +53,12 @@ class OpEvents(InterpreterBase):
         pos, kw = self._args(node, ctx)
         if op in ("load", "store") and len(pos) == 2 and "offsets" in kw:
             pos.append(kw.pop("offsets"))  # `pl.store(out, y, offsets=[...])`: the third operand by name
+        if op in MACHINE_STATE_OPS:
+            raise CannotModel(f"`pl.{op}` reads or sets a core's special registers or vector-mask mode, which the "
+                              "check does not follow across stages run ahead of one another: keep the value in a "
+                              "tile or pass it as an argument", node, kind="construct")
+        if op == "mrgsort":
+            self._mrgsort_fits(pos, ctx.core, node)
         mode = kw.get("mode")
         roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
         tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]
@@ -114,7 +122,8 @@ class OpEvents(InterpreterBase):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
-                if i == 0 and (inserts and exact is None or self._writes_part(op, pos, ctx.core)):
+                if i == 0 and (inserts and exact is None or self._writes_part(op, pos, ctx.core)
+                               or not inserts and self._writes_less(op, pos, kw, ctx.core, acc_mode)):
                     # which blocks it writes is not known, or only part of the destination:
                     # the whole tile, a superset, not a cover
                     feet = [f._replace(window=True) for f in feet]
@@ -191,6 +200,33 @@ class OpEvents(InterpreterBase):
         if not all(valid.exact(t, core) for t in (dst, lhs, rhs)):
             return True
         return tuple(valid.of(dst, core)) != (valid.of(lhs, core)[0], valid.of(rhs, core)[1])
+
+    def _mrgsort_fits(self, pos: list, core: int, node) -> None:
+        """`pl.mrgsort` writes as many records as its source's valid columns hold, from its
+        destination's first byte, however large the destination: refused where they may not fit."""
+        dst, src = (pos + [None, None])[:2]
+        if not (isinstance(dst, TileV) and isinstance(src, TileV) and self.valid.exact(src, core)
+                and len(self.valid.of(src, core)) == 2
+                and self.valid.of(src, core)[1] * src.elem <= dst.hi - dst.lo):
+            raise CannotModel("`pl.mrgsort` writes as many records as its source's valid columns hold, past the "
+                              "end of its destination where they do not fit: give the destination room for all of "
+                              "them", node, kind="construct")
+
+    def _writes_less(self, op: str, pos: list, kw: dict, core: int, acc_mode: str | None) -> bool:
+        """Whether an op that writes a window of its source's (`SOURCE_WINDOW_OPS`) may write less
+        than its destination's valid window (`source_window`): then it covers none of it. An
+        extract (`move` at an offset) writes the destination's window."""
+        how = SOURCE_WINDOW_OPS.get(op)
+        if how is None or op == "move" and (len(pos) > 2 or kw.get("offset") is not None):
+            return False
+        dst, src = (pos + [None, None])[:2]
+        valid = self.valid
+        if not (isinstance(dst, TileV) and isinstance(src, TileV) and valid.exact(dst, core)
+                and valid.exact(src, core)):
+            return True
+        window = source_window(how, tuple(src.shape), tuple(dst.shape), tuple(valid.of(src, core)),
+                               tuple(valid.of(dst, core)), src.memory, dst.memory, acc_mode)
+        return window != tuple(valid.of(dst, core))
 
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pto_api.memory import DTYPE_BITS, element_bytes
-from pto_api.ops import VF_OP_ROLES, VF_REGISTER_OPS
+from pto_api.ops import VF_MACHINE_STATE_OPS, VF_OP_ROLES, VF_REGISTER_OPS
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
 
 #: Every `vf` op a vector function may call (the memory ops, modelled or refused when run, and
@@ -628,6 +628,10 @@ class _Run:
                                         ("block_stride", "repeat_stride", "data_copy_mode", "post_update", "dist")))
         if op in VF_OP_ROLES:
             raise Unmodelled(f"the bytes `vf.{op}` reaches are not modelled")
+        if op in VF_MACHINE_STATE_OPS or op == "squeeze" and (args[2:3] or [kwargs.get("gather_mode")])[0] not in (
+                None, "NO_STORE_REG"):
+            raise Unmodelled(f"`vf.{op}` reads or sets a core's special registers or mask state, which the check "
+                             "does not follow across stages run ahead of one another")
         if op == "create_mask":
             pattern, dtype = _params(args, kwargs, ("pattern", "dtype"), ())
             return _mask_of("ALL" if pattern is None else pattern, dtype)
