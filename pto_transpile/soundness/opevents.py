@@ -59,9 +59,14 @@ class OpEvents(InterpreterBase):
                               "tile or pass it as an argument", node, kind="construct")
         if op == "mrgsort":
             self._mrgsort_fits(pos, ctx.core, node)
+        if op in ("matmul", "gemv") and len(pos) == 4:
+            op = f"{op}_bias"  # `pl.matmul(acc, a, b, bias)` is matmul_bias: it reads the bias too
         mode = kw.get("mode")
         roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
         tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]
+        if roles is not None and any(isinstance(v, (TileV, AnyTileV)) for v in pos[len(roles):]):
+            raise CannotModel(f"`pl.{op}` is given more operands than the op table names: what it does with the "
+                              "others is not known", node)
         if roles is None:
             if tiles or any(isinstance(v, TensorV) for v in pos):
                 raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
@@ -123,7 +128,8 @@ class OpEvents(InterpreterBase):
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
                 if i == 0 and (inserts and exact is None or self._writes_part(op, pos, ctx.core)
-                               or not inserts and self._writes_less(op, pos, kw, ctx.core, acc_mode)):
+                               or not inserts and self._writes_less(op, pos, kw, ctx.core, acc_mode)) \
+                        or i > 0 and "W" in role:  # a scratch or second output: it may write less
                     # which blocks it writes is not known, or only part of the destination:
                     # the whole tile, a superset, not a cover
                     feet = [f._replace(window=True) for f in feet]
@@ -216,10 +222,14 @@ class OpEvents(InterpreterBase):
         """Whether an op that writes a window of its source's (`SOURCE_WINDOW_OPS`) may write less
         than its destination's valid window (`source_window`): then it covers none of it. An
         extract (`move` at an offset) writes the destination's window."""
+        if "dim" in kw:  # `pl.maximum(x, y, dim=0)`: a reduction into one row or column
+            return True
         how = SOURCE_WINDOW_OPS.get(op)
-        if how is None or op == "move" and (len(pos) > 2 or kw.get("offset") is not None):
-            return False
         dst, src = (pos + [None, None])[:2]
+        extract = op == "move" and (len(pos) > 2 or kw.get("offset") is not None) and not (
+            isinstance(src, TileV) and isinstance(dst, TileV) and (src.memory, dst.memory) == ("Acc", "Vec"))
+        if how is None or extract:  # an Acc->Vec move takes no offset: it writes its source's half
+            return False
         valid = self.valid
         if not (isinstance(dst, TileV) and isinstance(src, TileV) and valid.exact(dst, core)
                 and valid.exact(src, core)):

@@ -129,17 +129,20 @@ class VectorFunctions:
 
     def __init__(self, source_of: Callable[[str], str | ast.FunctionDef | None], constant: Callable[[str], Any],
                  stale_defaults: Callable[[str], bool] = lambda name: False,
-                 binds: Callable[[str], bool] = lambda name: False, pl_names: frozenset = frozenset({"pl"})):
+                 binds: Callable[[str], bool] = lambda name: False, pl_names: frozenset = frozenset({"pl"}),
+                 is_vf: Callable[[str], bool] = lambda name: name == "vf"):
         """`source_of(name)`: the text of vector function `name`, or its syntax tree when it was
         already read with Python's parser (None: not a vector function);
         `constant(name)`: the value of a module-level name (anything not a number: unknown);
         `stale_defaults(name)`: whether a name its defaults mention was rebound after its `def`
         (the defaults are then unknown: Python computed them before);
         `binds(name)`: whether the file binds `name` (a `def min` is not the builtin);
-        `pl_names`: the names of the `pl` module (`pl.MaskPattern.ALL` is read as "ALL")."""
+        `pl_names`: the names of the `pl` module (`pl.MaskPattern.ALL` is read as "ALL");
+        `is_vf(name)`: whether the file binds `name` to the `pl` module's `Vf` (`vf.load_align`)."""
         self._source_of = source_of
         self.binds = binds
         self.pl_names = pl_names
+        self.is_vf = is_vf
         self._constant_of = constant
         self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
@@ -236,6 +239,9 @@ class _Subset:
         raise Unmodelled(f"{what} in vector function `{self.name}` is not modelled (line {line})")
 
     def function(self, fn: ast.FunctionDef) -> None:
+        bound = _stored(fn) | {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+        if bound & {"vf", "pl", "Vf"}:
+            self.refuse(f"a name `{sorted(bound & {'vf', 'pl', 'Vf'})[0]}` of the function that hides the module", fn)
         for default in [*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)]:
             self.expr(default, effects=False)
         for i, stmt in enumerate(fn.body):
@@ -294,6 +300,8 @@ class _Subset:
         path = _callee(func)
         parts = path.split(".")
         if len(parts) in (2, 3) and parts[:-1] in (["vf"], ["pl", "Vf"]):
+            if not self.owner.is_vf(parts[0]) if parts[0] != "pl" else parts[0] not in self.owner.pl_names:
+                self.refuse(f"`{path}`, whose `{parts[0]}` is not the `pl` module's `Vf`", func)
             if parts[-1] not in _VF_OPS:
                 self.refuse(f"`{path}`, which is no `vf` op", func)
             return
@@ -620,6 +628,11 @@ class _Run:
             raise Unmodelled("the vector function runs too many register ops to follow")
         if op == "load_align":
             return self._load(*_params(args, kwargs, ("ptr", "offset", "dist"), ("dtype", "post_update")))
+        if op == "store_align" and len(args) > 2 and (args[2] is _UNKNOWN or isinstance(args[2], Bounded)):
+            # a mask register stored at an offset the evaluator cannot compute, or a register under
+            # a mask it cannot name: which one this store is, is not known
+            raise Unmodelled("a `vf.store_align` whose third operand is neither a mask nor an offset the check "
+                             "can compute")
         if op == "store_align" and (len(args) > 2 and not isinstance(args[2], (_Mask, _Opaque)) or isinstance(
                 args[1] if len(args) > 1 else kwargs.get("reg"), _Mask)):
             return self._store_mask(*_params(args, kwargs, ("ptr", "mask", "offset"), ("post_update", "dist")))

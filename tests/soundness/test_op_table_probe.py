@@ -69,6 +69,16 @@ PARTIAL = {
 }
 
 
+#: a second probe's: writes the check counted as covering all of `x` (a reduction by `dim=`, a
+#: scratch operand the emulator does not touch, a destination that is not the first operand)
+LESS = {
+    "maximum with dim": "pl.maximum(x, ysm, dim=0)",
+    "argmax's scratch": "pl.argmax(ysm, ysm, x)",
+    "gather's scratch": "pl.gather(ysm, ysm, ysm, x)",
+    "mrgsort2's destination": "pl.mrgsort2(ysm, ysm, x, ysm)",
+}
+
+
 def _errors(text: str) -> list[tuple[str, str]]:
     return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
 
@@ -111,3 +121,39 @@ _WHOLE = "shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpac
 def test_ops_on_state_or_bytes_the_check_does_not_place_are_refused(op, small, said):
     errors = _errors(_kernel(op, small))
     assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN] and said in errors[0][1], errors
+
+
+@pytest.mark.parametrize("name", list(LESS))
+def test_a_write_that_may_leave_part_of_its_tile_does_not_cover_it(name):
+    text = _kernel(LESS[name], _WHOLE)
+    errors = _errors(text)
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
+    assert "reads `x_g[0]`: in the serial kernel it sees stage `stage2`" in errors[0][1], errors
+
+
+@pytest.mark.parametrize("name", ["maximum with dim", "mrgsort2's destination"])
+def test_the_emulator_shows_the_partial_write_leaves_the_loaded_rows(name):
+    # (argmax and gather want integer tiles on the emulator: their refusal is the same rule)
+    verdicts = _verdicts(_kernel(LESS[name], _WHOLE))
+    assert verdicts[0] == "ok" and verdicts[1].startswith("mismatch"), verdicts
+
+
+def test_a_matmul_given_a_bias_reads_it():
+    # `pl.matmul(acc, a, b, bias)` is matmul_bias: the bias, moved in by each task into a slot
+    # with no mutex, is read by the matmul of the task before on another pipe; the check read no
+    # fourth operand
+    text = edited(DEMO, [("    pl.matmul(acc, left, right)\n    mm1_vec = mm1_vec_db.next()\n",
+                          "    bias = bias_g.current()\n    pl.move(bias, cur_a)\n"
+                          "    pl.matmul(acc, left, right, bias)\n    mm1_vec = mm1_vec_db.next()\n"),
+                         ("def stage1(ki, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db):",
+                          "def stage1(ki, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db, bias_g):"),
+                         ("stage1(ki, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db)\n",
+                          "stage1(ki, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db, bias_g)\n"),
+                         ("        b_slot = b_l1.current()\n",
+                          "        bias_g = pl.make_tile_group(\n            type=pl.TileType(shape=[TILE, TILE], "
+                          "dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left, layout=pl.NZ),\n"
+                          "            addrs=0x8000,\n            depth=1,\n        )\n"
+                          "        b_slot = b_l1.current()\n")])
+    errors = _errors(text)
+    assert errors and {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
+    assert any("`pl.matmul_bias` on M of AIC reads `bias_g[0]`" in m for _, m in errors), errors

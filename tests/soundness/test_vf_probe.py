@@ -280,3 +280,27 @@ def test_a_return_in_a_loop_of_a_count_known_within_bounds_is_refused():
     assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
     verdicts = _verdicts(text, {"keep": 0})
     assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
+
+
+def test_a_store_whose_third_operand_is_neither_a_mask_nor_an_offset_known_is_refused():
+    # a fourth probe's kernel: a mask the evaluator takes as a register, stored at an offset it
+    # cannot compute, was read as a register store at byte 0; the emulator stores it at 896
+    text = edited(BASE, [(_END, _END + "    m2 = vf.move(p32)\n    vf.store_align(src, m2, True + 895)\n")])
+    errors = _errors(text)
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
+    assert "third operand is neither a mask nor an offset" in errors[0][1]
+    verdicts = _verdicts(text, {})
+    assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
+
+
+def test_vf_bound_to_a_class_of_the_file_is_not_the_modules():
+    # the file's `vf` moves every store 896 elements on: the evaluator read them as `Vf`'s
+    text = edited(BASE, [("from pypto_pro.language import Vf as vf\n", "from pypto_pro.language import Vf as _Vf\n"),
+                         ("LANES = 64\n", "LANES = 64\n\n\nclass vf:\n    create_mask = _Vf.create_mask\n"
+                          "    load_align = _Vf.load_align\n    muls = _Vf.muls\n    store_align = staticmethod("
+                          "lambda dst, x, m, off: _Vf.store_align(dst, x, m, off + 896))\n")])
+    errors = _errors(text)
+    assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
+    assert "whose `vf` is not the `pl` module's `Vf`" in errors[0][1]
+    verdicts = _verdicts(text, {})
+    assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
