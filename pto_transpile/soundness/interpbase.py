@@ -141,7 +141,8 @@ class InterpreterBase:
                                                       lambda name: name in file.names.stale_defaults,
                                                       lambda name: file.meaning(name) is not None,
                                                       frozenset({file.pl.module_ref or "pl"}),
-                                                      lambda name: file.pl.path(cst.Name(name)) == ("Vf",))
+                                                      lambda name: file.pl.path(cst.Name(name)) == ("Vf",) or (
+                                                          name == "vf" and file.meaning(name) is None))
         self._extents: vfextent.VectorFunctions = shared.extents
         self._code = shared.code
         self._strings = shared.strings

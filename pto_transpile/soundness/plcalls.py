@@ -25,11 +25,13 @@ from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
 from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
+    AnyTileV,
     GroupV,
     Opaque,
     StructV,
     Sym,
     Symbol,
+    TensorV,
     TileTypeV,
     TileV,
     known,
@@ -332,7 +334,21 @@ def _at_this_run(eid: int) -> str:
     return " in one of the iterations the check runs" if isinstance(eid, Sym) else ""
 
 
+def _scalar_min_max(name: str) -> Callable:
+    """`pl.min(a, b)` / `pl.max(a, b)` of scalars: the builtin's value (a run-time value's form
+    kept, as for `min`), so that what a stage receives from it is compared between the runs."""
+    def handler(self, node, ctx) -> Any:
+        pos, kw = self._args(node, ctx)
+        if kw or any(isinstance(v, (TileV, AnyTileV, TensorV)) for v in pos):
+            return self.block_op(name, node, ctx)
+        return self._builtin(name, node, ctx)
+
+    return handler
+
+
 _PL_CALLS: dict[str, Callable] = {
+    "min": _scalar_min_max("min"),
+    "max": _scalar_min_max("max"),
     "ssbuf_store": PlCalls._ssbuf_store,
     "ssbuf_load": PlCalls._ssbuf_load,
     "range": PlCalls._range,

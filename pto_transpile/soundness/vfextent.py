@@ -138,7 +138,8 @@ class VectorFunctions:
         (the defaults are then unknown: Python computed them before);
         `binds(name)`: whether the file binds `name` (a `def min` is not the builtin);
         `pl_names`: the names of the `pl` module (`pl.MaskPattern.ALL` is read as "ALL");
-        `is_vf(name)`: whether the file binds `name` to the `pl` module's `Vf` (`vf.load_align`)."""
+        `is_vf(name)`: whether `name` is the `pl` module's `Vf` (`vf.load_align`): imported as it,
+        or `vf` where the file binds nothing to it (the name PyPTO reserves for it)."""
         self._source_of = source_of
         self.binds = binds
         self.pl_names = pl_names

@@ -168,7 +168,11 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
 
 
 def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]:
-    """(travels, undecidable names): travels iff no name is a handle and at least one is live."""
+    """(travels, undecidable names): travels iff at least one name is live (a value of the
+    iteration) and the expression is not a bare handle (a tensor, tile or group passed as it
+    is). An expression that reads a handle and a live value (`pl.min(BLOCK, a.shape[0] - i *
+    BLOCK)`) is that iteration's value: evaluated where the stage runs, a delayed stage would
+    see a later iteration's."""
     handle = live = False
     unknown = []
     for n in names_in(expr):
@@ -181,6 +185,6 @@ def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]
             unknown.append(n)
         else:
             live = True
-    if handle:
+    if handle and not live:
         return False, []
     return live, unknown

@@ -39,3 +39,14 @@ def test_the_same_values_in_a_tuple_are_known_and_the_kernel_runs_as_the_serial_
     text = _kernel("(0,)")
     assert _errors(text) == []
     assert _verdicts(text) == ["ok", "ok"]
+
+
+def test_pl_min_and_max_of_numbers_are_computed():
+    # `pl.min`/`pl.max` of scalars were unknown: a store at such a row was "anywhere" (a false
+    # refusal), and a stage argument computed by them was never compared between the runs
+    text = kernel(f"    pl.store(out, y, [pl.min({ROW}, 1000) + pl.max(0, -4), 0])\n")
+    assert _errors(text) == []
+    assert _verdicts(text) == ["ok", "ok"]
+    errors = _errors(kernel(f"    pl.store(out, y, [pl.min({ROW}, 0), 0])\n"))
+    assert {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
+    assert all("writes `out[0:16, 0:32]`" in message for _, message in errors), errors

@@ -126,3 +126,20 @@ def test_both_cores_storing_tails_that_may_overlap_are_refused():
     (message,) = _errors(transpile(tail_kernel(body), path="overlap.py", preload=1))
     assert "writes `out[0:16, 0:32]` while the same op on AIV1 writes `out[8:24, 0:32]`" in message
     assert "where the valid shapes known only at run time let both reach the same elements" in message
+
+
+@pytest.mark.parametrize("rows, block_dim", [(80, 1), (104, 2)])
+def test_the_tail_written_inline_in_the_stage_calls_travels_with_its_iteration(rows, block_dim):
+    # a probe's kernel: `pl.min(BLOCK, a.shape[0] - i * BLOCK)` written in the calls reads a
+    # tensor and the loop variable; it was passed as written, and the delayed `finish` computed
+    # the next block's tail (the emulator: a mismatch). It travels in the ctx ring now
+    text = tail_kernel(OWN_ROWS).replace("        rows = pl.min(BLOCK, m_total - i * BLOCK)\n", "").replace(
+        "            project(i, rows, ", "            project(i, pl.min(BLOCK, a.shape[0] - i * BLOCK), ").replace(
+        "            finish(i, sub_id, rows,", "            finish(i, sub_id, pl.min(BLOCK, a.shape[0] - i * BLOCK),")
+    assert "pl.min(BLOCK, a.shape[0] - i * BLOCK)" in text
+    result = transpile(text, path="tail.py", preload=1)
+    assert _errors(result) == []
+    assert "_pl_arg_finish_2=0" in result.code.replace(" ", "")  # an integer ctx field
+    report = verify(text, result.code, "tiled_scale_kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
+                    scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=block_dim)
+    assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows
