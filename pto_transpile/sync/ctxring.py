@@ -185,6 +185,15 @@ def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]
             unknown.append(n)
         else:
             live = True
-    if handle and not live:
+    if handle and (not live or _handle_valued(kernel, expr)):
         return False, []
     return live, unknown
+
+
+def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
+    """Is `expr` a handle itself: a pick of a handle (`bufs[ki % 2]`) or a method of one
+    (`grp.next()`)? A ctx field holds numbers, not tiles (a pick is passed as written)."""
+    base = expr.func if isinstance(expr, cst.Call) else expr
+    while isinstance(base, (cst.Subscript, cst.Attribute)):
+        base = base.value
+    return base is not expr and isinstance(base, cst.Name) and kernel.kinds.get(base.value) in HANDLE_KINDS

@@ -1,7 +1,12 @@
 """What travels in the ctx ring and how stage arguments read it."""
 
+import libcst as cst
+
 from golden_cases import GOLDEN
 from pto_transpile import transpile
+from pto_transpile.read.reader import read
+from pto_transpile.read.source import SourceFile
+from pto_transpile.sync import ctxring
 from sim_runtime import verify
 
 VEC_CUBE = (GOLDEN / "vec_cube_zone1" / "input.py").read_text()
@@ -52,3 +57,14 @@ def test_a_scalar_named_like_a_struct_field_gets_a_prefixed_field():
     r = transpile(text, preload=1)
     assert r.ok, r.diagnostics
     assert "_pl_sub_id" in r.loops[0].ctx.fields and "v1(_pl_ctx_neg1, _pl_ctx_neg1._pl_sub_id," in r.code
+
+
+
+def test_an_expression_of_a_handle_and_a_live_value_travels_but_a_pick_of_a_handle_does_not():
+    # `pl.min(TILE, a.shape[0] - ki * TILE)` is a number of the iteration: a ctx field; a slot
+    # picked by the loop variable in the call (`a_l1_db[ki % 2]`) is a tile: passed as written
+    file = read(SourceFile.parse((GOLDEN / "seed_demo" / "input.py").read_text(), "demo.py"))
+    kernel = file.kernels[0]
+    assert ctxring._travels(kernel, cst.parse_expression("pl.min(TILE, a.shape[0] - ki * TILE)"))[0]
+    assert not ctxring._travels(kernel, cst.parse_expression("a_l1_db[ki % 2]"))[0]
+    assert not ctxring._travels(kernel, cst.parse_expression("a.shape[0]"))[0]
