@@ -10,7 +10,7 @@ kernel is accepted and runs as the serial one.
 
 from __future__ import annotations
 
-from test_stage_containers import ROW, _errors, _verdicts, kernel
+from test_stage_containers import ROW, _errors, accepted_and_ok, kernel
 
 from pto_transpile import codes
 
@@ -36,17 +36,13 @@ def test_a_module_list_handed_to_a_call_is_named_with_its_line_and_the_fix():
 
 
 def test_the_same_values_in_a_tuple_are_known_and_the_kernel_runs_as_the_serial_one():
-    text = _kernel("(0,)")
-    assert _errors(text) == []
-    assert _verdicts(text) == ["ok", "ok"]
+    accepted_and_ok(_kernel("(0,)"))
 
 
 def test_pl_min_and_max_of_numbers_are_computed():
     # `pl.min`/`pl.max` of scalars were unknown: a store at such a row was "anywhere" (a false
     # refusal), and a stage argument computed by them was never compared between the runs
-    text = kernel(f"    pl.store(out, y, [pl.min({ROW}, 1000) + pl.max(0, -4), 0])\n")
-    assert _errors(text) == []
-    assert _verdicts(text) == ["ok", "ok"]
+    accepted_and_ok(kernel(f"    pl.store(out, y, [pl.min({ROW}, 1000) + pl.max(0, -4), 0])\n"))
     errors = _errors(kernel(f"    pl.store(out, y, [pl.min({ROW}, 0), 0])\n"))
     assert {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
     assert all("writes `out[0:16, 0:32]`" in message for _, message in errors), errors

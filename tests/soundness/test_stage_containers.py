@@ -73,6 +73,12 @@ def _errors(text: str) -> list[tuple[str, str]]:
     return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
 
 
+def accepted_and_ok(text: str) -> None:
+    """The check accepts `text`, and the emulator runs its pipelined form as the serial one."""
+    assert _errors(text) == []
+    assert _verdicts(text) == ["ok", "ok"]
+
+
 def _verdicts(text: str) -> list[str]:
     code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
     return [row.verdict for row in verify(text, code, "kernel", path="k.py", block_dim=1, scalars={"d": 0}).rows]
