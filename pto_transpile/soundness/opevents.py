@@ -126,6 +126,7 @@ class OpEvents(InterpreterBase):
                 if op in GM_WRITE_OPS and store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
+                self.valid.use(value, ctx.scope[1] if ctx.scope else "")
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
                 if i == 0 and (inserts and exact is None or self._writes_part(op, pos, ctx.core)
                                or not inserts and self._writes_less(op, pos, kw, ctx.core, acc_mode)) \

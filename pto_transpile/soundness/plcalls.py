@@ -69,7 +69,8 @@ class PlCalls(InterpreterBase):
         if head in DESCRIPTOR_ONLY_OPS:
             pos, kw = self._args(node, ctx)
             if head == "set_validshape" and pos:
-                self.valid.set(pos[0], pos[1] if len(pos) > 1 else kw.get("shape"), ctx.core, bool(ctx.may))
+                self.valid.set(pos[0], pos[1] if len(pos) > 1 else kw.get("shape"), ctx.core, bool(ctx.may),
+                               ctx.scope[1] if ctx.scope else "")
             return None
         return self.block_op(head, node, ctx)
 

@@ -29,6 +29,9 @@ class ValidShapes:
         self._numbers = count(1)
         self._valid: list[dict[int, tuple]] = [{}, {}, {}]
         self._inexact: list[set[int]] = [set(), set(), set()]  #: descriptors whose valid shape is not known
+        #: descriptor -> (the stages that set it to a shape known only at run time, a tile's label)
+        self.set_at_run_time: dict[int, tuple[set[str], str]] = {}
+        self.used_by: dict[int, set[str]] = {}  #: descriptor -> the stages whose ops use its tile
 
     def number(self) -> int:
         """A new descriptor's number (it starts with its type's valid shape)."""
@@ -60,7 +63,23 @@ class ValidShapes:
             return ()
         return (max(s[0] for s in shapes), max(s[1] for s in shapes))
 
-    def set(self, target: Any, shape: Any, core: int, may: bool) -> None:
+    def use(self, tile: TileV | AnyTileV, stage: str) -> None:
+        """An op of `stage` uses `tile` (its valid shape)."""
+        for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
+            if t.desc:
+                self.used_by.setdefault(t.desc, set()).add(stage)
+
+    def shared_run_time_shape(self) -> tuple[str, str, str] | None:
+        """(tile, the stage that sets its valid shape to one known only at run time, another
+        stage using the tile), or None: pipelined, the other stage may run while another
+        iteration's shape is set, which the check, taking such a shape as the largest, misses."""
+        for desc, (setters, label) in sorted(self.set_at_run_time.items()):
+            others = sorted(self.used_by.get(desc, set()) - setters - {""})
+            if others and setters - {""}:
+                return label, sorted(setters - {""})[0], others[0]
+        return None
+
+    def set(self, target: Any, shape: Any, core: int, may: bool, stage: str = "") -> None:
         """`pl.set_validshape(target, shape)` on `core`: one tile or every slot of a group.
         Which tile (an unknown index), the shape or whether it runs (`may`) unknown: each tile
         it may change keeps the larger of what it may be."""
@@ -87,6 +106,7 @@ class ValidShapes:
             self._valid[core][t.desc] = tuple(new)
             if not known:
                 inexact.add(t.desc)
+                self.set_at_run_time.setdefault(t.desc, (set(), t.label))[0].add(stage)
             elif not (may or not sure):
                 inexact.discard(t.desc)
 

@@ -15,7 +15,7 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
-from pto_transpile.read.model import HANDLE_KINDS, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.printing import code_of
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
 
@@ -191,9 +191,15 @@ def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]
 
 
 def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
-    """Is `expr` a handle itself: a pick of a handle (`bufs[ki % 2]`) or a method of one
-    (`grp.next()`)? A ctx field holds numbers, not tiles (a pick is passed as written)."""
+    """Is `expr` a handle itself: a pick of a handle (`bufs[ki % 2]`), a view of a tensor or
+    tile (`t[0:8, :]`) or a method of one (`grp.next()`)? A ctx field holds numbers, not tiles
+    (such an argument is passed as written); an element of a tensor or tile (`sc[i]`) is a
+    number of the iteration."""
     base = expr.func if isinstance(expr, cst.Call) else expr
     while isinstance(base, (cst.Subscript, cst.Attribute)):
         base = base.value
-    return base is not expr and isinstance(base, cst.Name) and kernel.kinds.get(base.value) in HANDLE_KINDS
+    if base is expr or not isinstance(base, cst.Name) or kernel.kinds.get(base.value) not in HANDLE_KINDS:
+        return False
+    element = isinstance(expr, cst.Subscript) and expr.value is base and kernel.kinds.get(base.value) in (
+        TENSOR, TILE) and not any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+    return not element

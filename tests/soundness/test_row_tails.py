@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import edited
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -143,3 +144,39 @@ def test_the_tail_written_inline_in_the_stage_calls_travels_with_its_iteration(r
     report = verify(text, result.code, "tiled_scale_kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
                     scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=block_dim)
     assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows
+
+
+
+def test_an_element_of_a_tensor_passed_to_a_stage_travels_with_its_iteration():
+    # a probe's kernel: `sc[i]` written in the call was taken as a handle (a subscript of the
+    # tensor) and passed as written: the delayed `finish` read the next block's scale (the
+    # emulator: a mismatch). An element is a number of the iteration: it travels
+    text = tail_kernel(OWN_ROWS).replace("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n"
+                                         "    sc: pl.Tensor[[pl.DYNAMIC], pl.DT_FP32],\n").replace(
+        "            finish(i, sub_id, rows, tiling.scale,", "            finish(i, sub_id, rows, sc[i],")
+    assert "sc[i]," in text
+    result = transpile(text, path="tail.py", preload=1)
+    assert _errors(result) == []
+    assert "_pl_arg_finish_3" in result.code
+    report = verify(text, result.code, "tiled_scale_kernel", shapes={"a": (80, 32), "out": (80, 32), "sc": (3,)},
+                    scalars={"scale": 0.5, "ApplyRelu": 1})
+    assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows
+
+
+
+def test_a_valid_shape_set_at_run_time_in_one_stage_and_used_in_another_is_refused():
+    # a probe's kernel: `fill_row` sets the shape of `y_db`'s slot from a GM read, `scale_store`
+    # (a beat later) computes and stores under it; pipelined, the next task's `fill_row` resets it
+    # first (the emulator: a mismatch). A shape known only at run time was taken as the largest in
+    # both runs, so nothing differed
+    base = (Path(__file__).parent / "kernels" / "branch_on_param.py").read_text()
+    text = edited(base, [
+        ("def fill_row(ki, sub_id, out, z_vec):\n",
+         "def fill_row(ki, sub_id, out, z_vec, y_db, sc):\n    w = y_db.current()\n"
+         "    pl.set_validshape(w, [sc[ki] % 8 + 8, TILE])\n"),
+        ("    y = y_db.next()\n", "    y = y_db.current()\n"),
+        ("    d: pl.DT_INT32,\n", "    d: pl.DT_INT32,\n    sc: pl.Tensor[[N], pl.DT_INT32],\n"),
+        ("fill_row(ki, sub_id, out, z_vec)\n", "fill_row(ki, sub_id, out, z_vec, y_db, sc)\n")])
+    errors = _errors(transpile(text, path="k.py"))
+    assert len(errors) == 1 and "stage `fill_row` sets the valid shape of `y_db[1]` to one known only at run time, " \
+        "and stage `scale_store` uses the tile" in errors[0], errors
