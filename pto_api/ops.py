@@ -120,7 +120,7 @@ PARTIAL_WRITE_OPS = frozenset({"scatter", "gathermask", "histogram", "sort32", "
 #: Ops that write a window taken from their source (argument 1), not their destination's valid
 #: window: how the written window follows from the source's valid shape (`rows`, `cols`)
 #: ("same": the source's window; "swap": transposed; "rows": (rows, 1); "cols": (1, cols);
-#: "move": by the memories, `move_window`). A write covers the destination only where that
+#: "move": by the memories, `effects.source_window`). A write covers the destination only where that
 #: window is the destination's valid window.
 SOURCE_WINDOW_OPS: dict[str, str] = {
     "ub_copy": "same", "transpose": "swap", "move": "move",

@@ -128,6 +128,13 @@ class SourceFile:
         return CodeRange(CodePosition(r.start.line + shift, r.start.column),
                          CodePosition(r.end.line + shift, r.end.column))
 
+    def statement_of(self, node: cst.CSTNode) -> cst.BaseStatement | None:
+        """The top-level statement holding `node` (None: `node` is not in this file's tree)."""
+        try:
+            return self.module.body[self._statement_of(node)]
+        except KeyError:
+            return None
+
     def _statement_of(self, node: cst.CSTNode) -> int:
         """Index of the top-level statement holding `node`; statements are walked once, in
         order, and every node seen on the way is remembered."""

@@ -460,12 +460,12 @@ def _anywhere(*feet: Foot) -> str:
 
 
 def _unknown_names(file, nodes: list) -> str:
-    """The module names an access mentions (else the function around it) that the check cannot
+    """The module names an access mentions (else the top-level statement around it) that the check cannot
     know (handed to a call it does not run, rebound where it cannot tell which binding holds, ...),
     each with the reason: the usual cause of a place not known in a kernel of static sizes."""
     meanings = file.names.meanings
     found: dict[str, str] = {}
-    for scope in (nodes, [_function_around(file, n) for n in nodes]):
+    for scope in (nodes, [file.source.statement_of(n) for n in nodes]):
         for node in scope:
             for name in ([] if node is None else file.find(node, cst.Name)):
                 meaning = meanings.get(name.value)
@@ -474,14 +474,6 @@ def _unknown_names(file, nodes: list) -> str:
         if found:
             break
     return "".join(f"; `{name}` is not a compile-time constant ({reason})" for name, reason in sorted(found.items()))
-
-
-def _function_around(file, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """The top-level function of the file that holds `node`."""
-    for stmt in file.source.module.body:
-        if isinstance(stmt, cst.FunctionDef) and any(n is node for n in file.find(stmt, type(node))):
-            return stmt
-    return None
 
 
 def _op_name(ev: Event) -> str:

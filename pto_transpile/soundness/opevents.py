@@ -126,13 +126,16 @@ class OpEvents(InterpreterBase):
                 if op in GM_WRITE_OPS and store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
-                self.valid.use(value, ctx.scope[1] if ctx.scope else "")
+                if ctx.scope:
+                    self.valid.use(value, ctx.scope[1])
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
-                if i == 0 and (inserts and exact is None or self._writes_part(op, pos, ctx.core)
-                               or not inserts and self._writes_less(op, pos, kw, ctx.core, acc_mode)) \
-                        or i > 0 and "W" in role:  # a scratch or second output: it may write less
-                    # which blocks it writes is not known, or only part of the destination:
-                    # the whole tile, a superset, not a cover
+                if i == 0:
+                    # which blocks it writes is not known, or only part of the destination
+                    part = inserts and exact is None or self._writes_part(op, pos, ctx.core) \
+                        or not inserts and self._writes_less(op, pos, kw, ctx.core, acc_mode)
+                else:
+                    part = "W" in role  # a scratch or second output: it may write less
+                if part:  # the whole tile, a superset, not a cover
                     feet = [f._replace(window=True) for f in feet]
                 if "R" in role:
                     reads.extend(feet)

@@ -168,16 +168,21 @@ def _by_position(fn: FunctionV, pos: list, kw: dict, node) -> tuple[list, dict]:
     return pos, kw
 
 
+def _place(value: TileV | AnyTileV) -> tuple[str, int] | None:
+    """(memory, first byte) of a tile argument; None for one of several tiles at other places."""
+    tiles = value.choices if isinstance(value, AnyTileV) else (value,)
+    return None if len({t.lo for t in tiles}) > 1 else (tiles[0].memory, tiles[0].lo)
+
+
 def _share_cursors(starts: frozenset, pos: list) -> bool:
     """Do two of the pointers a call starts `post_update` cursors at (`(argument, byte
     offset)`) name one address, or may (an argument that is one of several tiles)?"""
     seen = set()
     for arg, offset in starts:
-        v = pos[arg]
-        if isinstance(v, AnyTileV) and len({t.lo for t in v.choices}) > 1:
+        place = _place(pos[arg])
+        if place is None:
             return len(starts) > 1
-        t = v.choices[0] if isinstance(v, AnyTileV) else v
-        seen.add((t.memory, t.lo + offset))
+        seen.add((place[0], place[1] + offset))
     return len(seen) < len(starts)
 
 
@@ -186,22 +191,20 @@ def _placed(args: tuple, pos: list) -> tuple:
     same memory), for a function that moves `post_update` cursors, which the hardware keeps one
     per address: two arguments on the same bytes share them. A tile known only as one of
     several has no place: refused."""
-    lows: dict[str, int] = {}
-    for v in pos:
-        if isinstance(v, AnyTileV) and len({t.lo for t in v.choices}) > 1:
+    places: dict[int, tuple[str, int]] = {}
+    for i, v in enumerate(pos):
+        place = _place(v) if isinstance(v, (TileV, AnyTileV)) else None
+        if isinstance(v, (TileV, AnyTileV)) and place is None:
             raise vfextent.Unmodelled("a tile argument that is one of several, given to a vector function that "
                                       "moves post_update cursors (whether it shares one with another argument is "
                                       "not known)")
-        if isinstance(v, (TileV, AnyTileV)):
-            t = v.choices[0] if isinstance(v, AnyTileV) else v
-            lows[t.memory] = min(lows.get(t.memory, t.lo), t.lo)
-    out = []
-    for a, v in zip(args, pos, strict=True):
-        if isinstance(a, vfextent.TileArg):
-            t = v.choices[0] if isinstance(v, AnyTileV) else v
-            a = vfextent.TileArg(a.elem, a.shape, t.lo - lows[t.memory], t.memory)
-        out.append(a)
-    return tuple(out)
+        if place is not None:
+            places[i] = place
+    lows: dict[str, int] = {}
+    for memory, lo in places.values():
+        lows[memory] = min(lows.get(memory, lo), lo)
+    return tuple(vfextent.TileArg(a.elem, a.shape, places[i][1] - lows[places[i][0]], places[i][0])
+                 if isinstance(a, vfextent.TileArg) else a for i, a in enumerate(args))
 
 
 def _vf_argument(value: Any, uniform) -> Any:

@@ -461,9 +461,7 @@ class _Run:
 
     def _for(self, stmt: ast.For, env: dict) -> None:
         it = stmt.iter
-        callee = _callee(it.func) if isinstance(it, ast.Call) else ""
-        if not (isinstance(it, ast.Call) and not it.keywords and callee in ("range", "pl.range")) \
-                or callee == "range" and ("range" in env or self.owner.binds("range")):
+        if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
             raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not over `pl.range`/`range`")
         bounds = [self.expr(a, env) for a in it.args]
         widest = _widest(bounds)
@@ -563,10 +561,6 @@ class _Run:
             return tuple(self.expr(e, env) for e in node.elts)
         if isinstance(node, ast.Call):
             return self._call(node, env)
-        if isinstance(node, ast.NamedExpr):
-            value = self.expr(node.value, env)
-            self._assign(node.target, value, env)
-            return value
         if isinstance(node, ast.BoolOp):
             values = [self.expr(v, env) for v in node.values]  # `HALF == 0 or BLOCK == 0`
             if all(isinstance(v, (bool, int, float)) for v in values):
@@ -577,11 +571,7 @@ class _Run:
                         break
                 return chosen
             return _UNKNOWN
-        if any(isinstance(n, ast.Call) for n in _subnodes(node)):
-            # a comprehension, a conditional expression, ...: the calls in it are not run here
-            raise Unmodelled(f"a call inside a `{type(node).__name__}` expression in a vector function is not "
-                             f"followed (line {node.lineno}, in `{self.active[-1]}`)")
-        return _UNKNOWN
+        return _UNKNOWN  # a chained comparison, ...: `_Subset` let no call into it
 
     def _binary(self, op: type, a: Any, b: Any) -> Any:
         if isinstance(a, _Ptr) or isinstance(b, _Ptr):
@@ -612,8 +602,7 @@ class _Run:
             name = node.func.id
             if name not in env and self.owner.tree(name) is not None:
                 return self.call(name, args, kwargs)
-            if name in _BUILTINS and all(_number(a) for a in args) and not kwargs and name not in env \
-                    and not self.owner.binds(name):
+            if name in _BUILTINS and all(_number(a) for a in args) and not kwargs and name not in env:
                 try:
                     return _BUILTINS[name](*args)
                 except (TypeError, ValueError):
@@ -912,12 +901,12 @@ def _needs(stmts: list, needed: set, memo: dict) -> bool:
                 any_kept = True
         elif isinstance(stmt, ast.Pass):
             continue
-        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)):
+        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
             reads, targets, augmented = _simple(stmt, memo)
             if reads is not None or targets & needed:
                 needed |= reads or set()
                 if targets & needed:
-                    needed |= _names(memo, getattr(stmt, "value", None))
+                    needed |= _names(memo, stmt.value)
                 if augmented:
                     needed |= targets & needed
                 any_kept = True
@@ -939,7 +928,7 @@ def _kept(stmts: list, needed: set, memo: dict) -> list:
                 out.append(copy)
         elif isinstance(stmt, ast.Pass):
             continue
-        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert)):
+        elif isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
             if _effect_reads(stmt, memo) is not None or _targets(stmt, memo) & needed:
                 out.append(stmt)
         else:
