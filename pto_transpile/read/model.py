@@ -211,3 +211,6 @@ class Access:
     pipe: str
     node: cst.CSTNode  #: the op call (for positions)
     op: str
+    #: the stage may not run it (under an `if`, in a loop, after a `return` under a test): it
+    #: orders nothing after it on other pipes, so it hides no earlier access from the sync graph
+    conditional: bool = False

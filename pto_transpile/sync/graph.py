@@ -30,6 +30,12 @@ class Node:
     region: int
     access: Access
 
+    @property
+    def conditional(self) -> bool:
+        """The first of its accesses may not run (`Access.conditional`): it orders nothing after
+        it, so the accesses before it are still the latest ones a later access must wait for."""
+        return self.access.conditional
+
     def label(self) -> str:
         return f"{self.stage}({self.buffer} {self.role} {self.pipe})"
 
@@ -153,13 +159,18 @@ def _edges(nodes: list[Node], slots: dict[int, int], delays: tuple[int, ...]) ->
                 for prev in reversed(events[:i]):
                     if "W" in prev.node.role and prev.node.buffer == e.node.buffer:
                         record("RAW", prev, e)
-                        break
+                        if not prev.node.conditional:
+                            break
                 continue
-            last_write: dict[str, _Event] = {}
+            # the last write of each buffer, and past one the stage may skip, the write before it
+            last_writes: list[_Event] = []
+            settled: set[str] = set()
             for prev in reversed(events[:i]):
-                if "W" in prev.node.role and prev.node.buffer not in last_write:
-                    last_write[prev.node.buffer] = prev
-            for w in last_write.values():
+                if "W" in prev.node.role and prev.node.buffer not in settled:
+                    last_writes.append(prev)
+                    if not prev.node.conditional:
+                        settled.add(prev.node.buffer)
+            for w in last_writes:
                 gating: dict[str, _Event] = {}
                 for r in events:
                     if "R" in r.node.role and r.node.buffer == w.node.buffer and r.task == w.task:

@@ -85,10 +85,12 @@ class StageScanner:
 
     # one function body ------------------------------------------------------------------
     def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack,
-                       call_site=None) -> None:
+                       call_site=None, conditional: bool = False) -> None:
         bindings = dict(bindings)
         self._bind_locals(fn, bindings, aggregates, result)
-        _OpWalker(self, fn, bindings, stage_index, result, stack, call_site).walk(fn.body)
+        walker = _OpWalker(self, fn, bindings, stage_index, result, stack, call_site)
+        walker.guarded = int(conditional)
+        walker.walk(fn.body)
 
     def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
         """Fixed point over `y = agg.f`, `y = g.next()`, `y = g[i]`, `y = t[a:b]`, `y = x`."""
@@ -154,6 +156,24 @@ class _OpWalker:
         self.result = result
         self.stack = stack
         self._made: set[str] | None = None
+        #: how many constructs around the node being walked may skip it (`if`, loops, `try`,
+        #: `x if c else y`, `a and b`, comprehensions; a conditional call of a helper)
+        self.guarded = 0
+        self.exited = False  #: a `return` or `raise` under a test has been passed: what follows may not run
+
+    @property
+    def conditional(self) -> bool:
+        return self.guarded > 0 or self.exited
+
+    def _guarded(self, *nodes) -> None:
+        """Walk `nodes`, each of which the stage may skip."""
+        self.guarded += 1
+        try:
+            for node in nodes:
+                if node is not None:
+                    self.walk(node)
+        finally:
+            self.guarded -= 1
 
     def walk(self, node: cst.CSTNode) -> None:
         handler = _HANDLERS.get(type(node))
@@ -164,6 +184,42 @@ class _OpWalker:
 
     def visit_FunctionDef(self, node) -> bool:
         return False  # nested functions are not part of this body's execution
+
+    def visit_If(self, node: cst.If) -> bool:
+        self.walk(node.test)
+        self._guarded(node.body, node.orelse)
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        self.walk(node.test)
+        self._guarded(node.body, node.orelse)
+        return False
+
+    def visit_For(self, node: cst.For) -> bool:
+        self.walk(node.iter)
+        self._guarded(node.target, node.body, node.orelse)
+        return False
+
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        self.walk(node.test)
+        self._guarded(node.body, node.orelse)
+        return False
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> bool:
+        self.walk(node.left)
+        self._guarded(node.right)
+        return False
+
+    def visit_maybe(self, node) -> bool:
+        """A `try` or a comprehension: any part may not run."""
+        self._guarded(*children(node))
+        return False
+
+    def visit_exit(self, node) -> bool:
+        """`return`/`raise`: under a test, what follows in the function may not run."""
+        if self.guarded:
+            self.exited = True
+        return True
 
     def visit_Assign(self, node: cst.Assign) -> bool:
         self.walk(node.value)  # the value runs before the targets are stored
@@ -177,11 +233,14 @@ class _OpWalker:
         return False
 
     def visit_Return(self, node: cst.Return) -> bool:
+        if node.value is not None:
+            self.walk(node.value)
+        self.visit_exit(node)
         if node.value is not None and len(self.stack) > 1 and self._names_buffer(node.value):
             related = ((f"`{self.fn.name.value}` is called from stage `{self.stack[0]}` here", self.call_site),)
             self.s_finding(codes.HELPER_RETURNS_BUFFER, node, related if self.call_site is not None else (),
                            helper=self.fn.name.value, value=self.s.file.source.code(node.value))
-        return True
+        return False
 
     def visit_Subscript(self, node: cst.Subscript) -> bool:
         # a load of one element `t[i, j]` of a tracked tile: getval on pipe S
@@ -246,7 +305,7 @@ class _OpWalker:
         b = self.bindings.get(name_node.value)
         if b is None or b.buffer not in self.s.tracked:
             return
-        self.result.accesses.append(Access(self.stage_index, b.buffer, role, pipe, node, op))
+        self.result.accesses.append(Access(self.stage_index, b.buffer, role, pipe, node, op, self.conditional))
 
     def _block_op(self, op: str, node: cst.Call) -> None:
         if op in DESCRIPTOR_ONLY_OPS:
@@ -282,7 +341,7 @@ class _OpWalker:
             prev = merged.get(b.buffer)
             merged[b.buffer] = role if prev is None or prev == role else "RW"
         for buffer, role in merged.items():
-            self.result.accesses.append(Access(self.stage_index, buffer, role, pipe, node, op))
+            self.result.accesses.append(Access(self.stage_index, buffer, role, pipe, node, op, self.conditional))
 
     def _pipe(self, op: str, positional, node) -> str | None:
         if op in ("move", "insert"):
@@ -315,7 +374,8 @@ class _OpWalker:
             if a.keyword is not None and a.keyword.value in params and isinstance(a.value, cst.Name) \
                     and a.value.value in self.bindings:
                 bound[a.keyword.value] = self.bindings[a.value.value]
-        self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node)
+        self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node,
+                              self.conditional)
 
     def _vf_call(self, name: str, node: cst.Call) -> None:
         roles = vf_param_roles(self.s.file, name, self, set())
@@ -338,6 +398,19 @@ _HANDLERS = {
     cst.Assign: _OpWalker.visit_Assign,
     cst.AugAssign: _OpWalker.visit_AugAssign,
     cst.Return: _OpWalker.visit_Return,
+    cst.Raise: _OpWalker.visit_exit,
+    cst.If: _OpWalker.visit_If,
+    cst.While: _OpWalker.visit_While,
+    cst.For: _OpWalker.visit_For,
+    cst.IfExp: _OpWalker.visit_IfExp,
+    cst.BooleanOperation: _OpWalker.visit_BooleanOperation,
+    cst.Try: _OpWalker.visit_maybe,
+    cst.TryStar: _OpWalker.visit_maybe,
+    cst.Match: _OpWalker.visit_maybe,
+    cst.ListComp: _OpWalker.visit_maybe,
+    cst.SetComp: _OpWalker.visit_maybe,
+    cst.DictComp: _OpWalker.visit_maybe,
+    cst.GeneratorExp: _OpWalker.visit_maybe,
     cst.Subscript: _OpWalker.visit_Subscript,
     cst.Call: _OpWalker.visit_Call,
 }

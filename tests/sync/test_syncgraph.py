@@ -305,3 +305,63 @@ def test_reversed_same_task_reuse_is_reported_pto047():
     graph.edges.append(Edge("WAR", v2_read_y, c1_write_x, dist=-3, task_off=0))
     plan = make_plan(kernel, loop, graph, [0])
     assert "PTO047" in [f.code for f in plan.findings]
+
+
+# -- accesses a stage may skip -------------------------------------------------------------
+# stage4 first rewrites its tile under a test, on V, then stores it on MTE3. Only the store
+# surely runs: a wait on V alone (what the graph gave when the relu hid stage3's write) leaves
+# the store unordered whenever the test is false, a race on the emulator.
+
+_STORE = "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])"
+
+
+def _stage4(before: str) -> str:
+    from helpers import edited
+
+    return edited(demo_text(), [(_STORE, before + "\n" + _STORE)])
+
+
+SKIPPABLE = {
+    "if": "    if ki == 0:\n        pl.relu(out_vec, out_vec)",
+    "for": "    for _ in range(ki):\n        pl.relu(out_vec, out_vec)",
+    "while": "    while ki < 0:\n        pl.relu(out_vec, out_vec)\n        break",
+    "conditional expression": "    pl.relu(out_vec, out_vec) if ki == 0 else None",
+    "and": "    ki == 0 and pl.relu(out_vec, out_vec)",
+    "try": "    try:\n        pl.relu(out_vec, out_vec)\n    except ValueError:\n        pass",
+}
+
+
+@pytest.mark.parametrize("name", list(SKIPPABLE))
+def test_an_access_the_stage_may_skip_is_marked_and_the_store_after_it_still_waits(name):
+    result = transpile(_stage4(SKIPPABLE[name]), preload=1, _skip_rules=("PTO061",))
+    accesses = {(a.op, a.pipe): a.conditional for a in result.loops[0].accesses[3]}
+    assert accesses == {("relu", "V"): True, ("store", "MTE3"): False}
+    raws = {(e.src.stage, e.dst.pipe) for e in result.loops[0].graph.edges
+            if e.kind == "RAW" and e.dst.stage == "stage4"}
+    assert raws == {("stage3", "V"), ("stage3", "MTE3"), ("stage4", "MTE3")}
+
+
+def test_an_access_that_surely_runs_hides_the_write_before_it():
+    result = transpile(_stage4("    pl.relu(out_vec, out_vec)"), preload=1)
+    raws = {(e.src.stage, e.dst.pipe) for e in result.loops[0].graph.edges
+            if e.kind == "RAW" and e.dst.stage == "stage4"}
+    assert raws == {("stage3", "V"), ("stage4", "MTE3")}
+    assert not any(a.conditional for a in result.loops[0].accesses[3])
+
+
+def test_what_follows_a_return_under_a_test_may_not_run():
+    text = _stage4("    if ki == 9:\n        return")
+    text = text.replace(_STORE, "    pl.relu(out_vec, out_vec)\n" + _STORE, 1)
+    accesses = [(a.op, a.conditional) for a in transpile(text, preload=1).loops[0].accesses[3]]
+    assert accesses == [("relu", True), ("store", True)]
+
+
+@pytest.mark.emulator
+def test_the_pipelined_kernel_with_a_skippable_first_access_is_accepted_and_runs_as_the_serial_one():
+    from sim_runtime.verify import verify
+
+    text = _stage4(SKIPPABLE["if"])
+    result = transpile(text, preload=1)
+    assert result.ok, [d.message for d in result.diagnostics]
+    rows = verify(text, result.code, "pipeline_demo_kernel", path="k.py").rows
+    assert [row.verdict for row in rows] == ["ok", "ok"]
