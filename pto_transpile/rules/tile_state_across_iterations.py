@@ -4,9 +4,11 @@ import libcst as cst
 
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
 from pto_transpile import codes
+from pto_transpile.read import vfbody
 from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
+from pto_transpile.sync.scan import parameter_arguments
 
 
 def check(ctx):
@@ -41,7 +43,6 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
     picked: set[str] = set()
     written: set[str] = set()
     found = []
-    pl = ctx.file.pl
 
     def visit(stmts, depth: int) -> None:
         for stmt in stmts:
@@ -51,22 +52,16 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
                             and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
                         picked.add(small.targets[0].target.value)
                     for call in ctx.file.find(small, cst.Call):
-                        path = pl.path(call.func)
-                        if path is None or len(path) != 1 or path[0] in DESCRIPTOR_ONLY_OPS:
-                            continue
-                        roles = op_roles(path[0]) or ()
-                        args = [a.value for a in call.args if a.keyword is None and not a.star]
-                        for i, arg in enumerate(args):
-                            role = roles[i] if i < len(roles) else None
+                        touched = _touched(ctx.file, call)
+                        for role, arg in touched:
                             var = arg.value if isinstance(arg, cst.Name) else None
-                            if role is None or var not in picked:
+                            if var not in picked:
                                 continue
                             if "R" in role and var not in written:
                                 found.append((call, var))
                                 written.add(var)  # once per tile is enough
-                        for i, arg in enumerate(args):
-                            role = roles[i] if i < len(roles) else None
-                            if role and "W" in role and isinstance(arg, cst.Name) and depth == 0:
+                        for role, arg in touched:
+                            if "W" in role and isinstance(arg, cst.Name) and depth == 0:
                                 written.add(arg.value)
             elif isinstance(stmt, cst.If):
                 visit(stmt.body.body, depth + 1)
@@ -83,6 +78,22 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
     return found
 
 
+def _touched(file, call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
+    """(role, argument) for each argument of `call` a `pl` op or a vector function of the file
+    reads or writes (a vector function's roles from the `vf` ops in its body; an op the table
+    does not know counts as reading and writing)."""
+    if isinstance(call.func, cst.Name) and call.func.value in file.vector_functions:
+        roles = vfbody.param_roles(file, call.func.value, lambda _function, _call: "RW")
+        return [(roles[i], a.value) for i, a in parameter_arguments(file.vf_body(call.func.value).params, call.args)
+                if i in roles]
+    path = file.pl.path(call.func)
+    if path is None or len(path) != 1 or path[0] in DESCRIPTOR_ONLY_OPS:
+        return []
+    table = op_roles(path[0]) or ()
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    return [(role, arg) for role, arg in zip(table, args, strict=False) if role]
+
+
 def _picks(value: cst.BaseExpression, param: str) -> bool:
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
         owner = value.func.value
@@ -94,7 +105,9 @@ DOC = """\
 ## What it checks
 A stage reads a tile of a local tile group (one without `fwd_ids`/`bwd_ids`) before it
 writes that tile in the same call, or writes it only under a condition (`if ki > 0:`),
-while another stage on the same core, or the loop body, uses the same group.
+while another stage on the same core, or the loop body, uses the same group. Reads and
+writes are those of the `pl` ops the stage runs and of the vector functions it calls (by the
+`vf` ops in their bodies: a tile a vector function only stores to is written).
 
 ## Why it matters for pipelining
 Such a read sees what an earlier iteration left in the tile: state carried across
