@@ -52,6 +52,9 @@ class OpCall:
     args: tuple[Shape, ...]  #: positional, non-starred arguments
     node: cst.Call | None = None  #: the libcst node, when read from libcst (findings point at it)
     keywords: tuple[tuple[str, Shape], ...] = ()  #: keyword arguments of a call of a plain name
+    #: how an op call names the `Vf` namespace: `("vf",)`, `("Vf",)`, `("pl", "Vf")`, ... (which
+    #: of them the file binds to `pl.Vf` is `is_vf`'s to say)
+    prefix: tuple[str, ...] = ("vf",)
 
 
 Item = Alias | OpCall
@@ -100,12 +103,32 @@ def from_cst(fn: cst.FunctionDef, nodes) -> VfBody:
         else:
             func = node.func
             args = tuple(_cst_shape(a.value) for a in node.args if a.keyword is None and not a.star)
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "vf":
-                items.append(OpCall(func.attr.value, None, args, node))
+            prefix = _cst_vf_prefix(func)
+            if prefix is not None:
+                items.append(OpCall(func.attr.value, None, args, node, prefix=prefix))
             elif isinstance(func, cst.Name):
                 keywords = tuple((a.keyword.value, _cst_shape(a.value)) for a in node.args if a.keyword is not None)
                 items.append(OpCall(None, func.value, args, node, keywords))
     return VfBody(fn.name.value, tuple(p.name.value for p in fn.params.params), tuple(items))
+
+
+def _cst_vf_prefix(func: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The dotted name before `.op` when it may be the `Vf` namespace (`vf.op`, `Vf.op`,
+    `pl.Vf.op`); else None."""
+    if not isinstance(func, cst.Attribute):
+        return None
+    parts: list[str] = []
+    node: cst.BaseExpression = func.value
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    return _vf_prefix((node.value, *reversed(parts)))
+
+
+def _vf_prefix(dotted: tuple[str, ...]) -> tuple[str, ...] | None:
+    return dotted if dotted == ("vf",) or dotted[-1] == "Vf" else None
 
 
 def _cst_shape(expr: cst.BaseExpression) -> Shape:
@@ -131,8 +154,9 @@ def from_ast(fn: ast.FunctionDef) -> VfBody:
         elif isinstance(node, ast.Call):
             func = node.func
             args = tuple(_ast_shape(a) for a in node.args if not isinstance(a, ast.Starred))
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "vf":
-                items.append(OpCall(func.attr, None, args))
+            prefix = _ast_vf_prefix(func)
+            if prefix is not None and isinstance(func, ast.Attribute):
+                items.append(OpCall(func.attr, None, args, prefix=prefix))
             elif isinstance(func, ast.Name):
                 keywords = tuple((k.arg, _ast_shape(k.value)) for k in node.keywords if k.arg is not None)
                 items.append(OpCall(None, func.id, args, None, keywords))
@@ -167,6 +191,20 @@ def _children(node: ast.AST) -> Iterator[ast.AST]:
             yield from (v for v in value if isinstance(v, ast.AST))
 
 
+def _ast_vf_prefix(func: ast.expr) -> tuple[str, ...] | None:
+    """`_cst_vf_prefix` on Python's ast."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    parts: list[str] = []
+    node = func.value
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return _vf_prefix((node.id, *reversed(parts)))
+
+
 def _ast_shape(expr: ast.expr) -> Shape:
     if isinstance(expr, ast.Name):
         return Shape("name", expr.id)
@@ -175,6 +213,12 @@ def _ast_shape(expr: ast.expr) -> Shape:
     if isinstance(expr, (ast.Subscript, ast.Attribute)):
         return Shape("part", inner=_ast_shape(expr.value))
     return OTHER
+
+
+def is_vf(file, prefix: tuple[str, ...]) -> bool:
+    """Does `prefix` name the `Vf` namespace of `pl` in `file`: `vf` (PyPTO's name for it), or
+    a dotted name that resolves to `pl.Vf` (`Vf` imported from the language, `pl.Vf`)?"""
+    return prefix == ("vf",) or file.pl.resolve(prefix) == ("Vf",)
 
 
 def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],
@@ -194,6 +238,8 @@ def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],
             roles[param] = role if prev in (None, role) else "RW"
 
     for call, aliases in calls(body):
+        if call.op is not None and not is_vf(file, call.prefix):
+            continue  # `x.Vf.op(...)` of something else than `pl`: not an op of the table
         if call.op is not None:
             table = VF_OP_ROLES.get(call.op)
             if table is None and call.op in VF_REGISTER_OPS:

@@ -177,7 +177,9 @@ class VectorFunctions:
     def constant(self, name: str) -> Any:
         if name not in self._constants:
             value = self._constant_of(name)
-            self._constants[name] = value if isinstance(value, (int, float, str)) else _UNKNOWN
+            if isinstance(value, (tuple, list)) and all(_number(v) for v in value):
+                value = tuple(value)  # a module tuple or list of numbers, read by `OFFSETS[i]`
+            self._constants[name] = value if isinstance(value, (int, float, str, tuple)) else _UNKNOWN
         return self._constants[name]
 
     def streams(self, name: str, seen: frozenset = frozenset()) -> bool:
@@ -204,6 +206,7 @@ class VectorFunctions:
             if source is None:
                 return None
             fn = copy.copy(source) if isinstance(source, ast.FunctionDef) else _read(name, source)
+            fn = _vf_spelled_vf(fn, self.is_vf, self.pl_names)
             self._trees[name] = None  # while its subset is checked: a call of itself is no vector function yet
             try:
                 _Subset(self, name).function(fn)
@@ -220,7 +223,8 @@ class VectorFunctions:
 _STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.For, ast.If, ast.Pass, ast.Return)
 #: Expressions the evaluator computes; a call may only stand where its effects surely happen.
 _EXPRESSIONS = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Tuple,
-                ast.List, ast.Call, ast.keyword, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
+                ast.List, ast.Subscript, ast.Call, ast.keyword, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
+                ast.expr_context)
 
 
 class _Subset:
@@ -255,9 +259,10 @@ class _Subset:
             self.refuse(f"a `{type(stmt).__name__}` statement", stmt)
         if isinstance(stmt, ast.For):
             it = stmt.iter
-            if stmt.orelse or not isinstance(stmt.target, ast.Name) or not isinstance(it, ast.Call) \
-                    or _callee(it.func) not in ("range", "pl.range"):
-                self.refuse("a loop other than `for name in pl.range(...)`", stmt)
+            over_range = isinstance(it, ast.Call) and _callee(it.func) in ("range", "pl.range")
+            listed = isinstance(it, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in it.elts)
+            if stmt.orelse or not isinstance(stmt.target, ast.Name) or not (over_range or listed):
+                self.refuse("a loop other than `for name in pl.range(...)` or over a tuple of values", stmt)
             self.expr(stmt.iter, effects=False)
         elif isinstance(stmt, ast.If):
             self.expr(stmt.test, effects=False)
@@ -312,6 +317,32 @@ class _Subset:
             return
         self.refuse(f"a call of `{path or type(func).__name__}`, which is neither a `vf` op nor a vector function "
                     "of the file", func)
+
+
+def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: frozenset) -> ast.FunctionDef:
+    """`fn` with each op call through another spelling of `pl.Vf` (`Vf.op` where the file
+    imports `Vf`, `pl.Vf.op`) written `vf.op`, the one the evaluator reads; a copy when there
+    is one. Only where `vf` is `pl.Vf` or unbound, and the head is not a name of `fn` itself."""
+    if not is_vf("vf"):
+        return fn
+    local = _stored(fn) | {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+
+    def other_spelling(head: ast.expr) -> bool:
+        if isinstance(head, ast.Name):
+            return head.id != "vf" and head.id not in local and is_vf(head.id)
+        return isinstance(head, ast.Attribute) and head.attr == "Vf" and isinstance(head.value, ast.Name) \
+            and head.value.id in pl_names and head.value.id not in local
+
+    def calls(tree: ast.AST) -> list[ast.Attribute]:
+        return [n.func for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and other_spelling(n.func.value)]
+
+    if not calls(fn):
+        return fn
+    fn = copy.deepcopy(fn)
+    for func in calls(fn):
+        func.value = ast.copy_location(ast.Name("vf", ast.Load()), func.value)
+    return fn
 
 
 def _read(name: str, text: str) -> ast.FunctionDef:
@@ -461,6 +492,15 @@ class _Run:
 
     def _for(self, stmt: ast.For, env: dict) -> None:
         it = stmt.iter
+        if isinstance(it, (ast.Tuple, ast.List)):  # `for o in (0, 448):` each value, in order
+            values = [self.expr(e, env) for e in it.elts]
+            if not all(_number(v) for v in values):
+                raise Unmodelled(f"the values of the loop at line {stmt.lineno} (in `{self.active[-1]}`) are not "
+                                 "static")
+            for value in values:
+                self._assign(stmt.target, value, env)
+                self.block(stmt.body, env)
+            return
         if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
             raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not over `pl.range`/`range`")
         bounds = [self.expr(a, env) for a in it.args]
@@ -559,6 +599,11 @@ class _Run:
             return _COMPARE[type(node.ops[0])](a, b) if _number(a) and _number(b) else _UNKNOWN
         if isinstance(node, (ast.Tuple, ast.List)):
             return tuple(self.expr(e, env) for e in node.elts)
+        if isinstance(node, ast.Subscript):  # `OFFSETS[i]` of a tuple of numbers
+            seq, i = self.expr(node.value, env), self.expr(node.slice, env)
+            if type(seq) is tuple and _integer(i) and -len(seq) <= i < len(seq) and _number(seq[i]):
+                return seq[i]
+            return _UNKNOWN
         if isinstance(node, ast.Call):
             return self._call(node, env)
         if isinstance(node, ast.BoolOp):

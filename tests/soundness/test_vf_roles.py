@@ -2,6 +2,12 @@
 and the soundness check, so a tile passed by keyword to a nested vector function counts in
 both."""
 
+import re
+
+import pytest
+
+from helpers import fixed_flash_attention
+from pto_transpile import transpile
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.soundness.interp import Config, Interpreter
@@ -36,3 +42,43 @@ def test_the_check_follows_keyword_arguments_of_a_nested_vector_function():
     # an op the table does not know is taken as reading and writing what it reaches
     assert interp._vf_param_roles("outer") == {0: "R", 1: "W", 2: "RW"}
 
+
+
+# -- the spellings of `pl.Vf` --------------------------------------------------------------
+# PyPTO's kernels write the vector-register namespace three ways: `vf.op` (`from
+# pypto_pro.language import Vf as vf`), `Vf.op` (imported as it) and `pl.Vf.op`. The access
+# scan read only the first: a cross-core tile reached through `Vf.load_align` had no consumer
+# (PTO033), and the check's evaluator refused `Vf.op` as a call of something unknown.
+
+
+_IMPORT = "from pypto_pro.language import Vf as vf\n"
+SPELLINGS = {"Vf": "from pypto_pro.language import Vf\n", "pl.Vf": ""}
+
+
+def _spelled(text: str, prefix: str) -> str:
+    assert text.count(_IMPORT) == 1 and "vf." in text
+    return re.sub(r"\bvf\.", prefix + ".", text.replace(_IMPORT, SPELLINGS[prefix]))
+
+
+@pytest.mark.parametrize("prefix", list(SPELLINGS))
+def test_every_spelling_of_vf_gives_the_same_accesses_and_the_same_kernel(prefix):
+    plain = transpile(fixed_flash_attention(), preload=2)
+    other = transpile(_spelled(fixed_flash_attention(), prefix), preload=2)
+    assert other.ok, [d.message for d in other.diagnostics]
+    assert [[(a.buffer, a.role, a.pipe) for a in s] for s in other.loops[0].accesses] == \
+        [[(a.buffer, a.role, a.pipe) for a in s] for s in plain.loops[0].accesses]
+    assert other.code == _spelled(plain.code, prefix)
+
+
+def test_a_vf_from_another_module_is_not_read_as_pl_vf():
+    text = _spelled(fixed_flash_attention(), "Vf").replace(SPELLINGS["Vf"], "from registers import Vf\n")
+    assert not transpile(text, preload=2).ok
+
+
+@pytest.mark.emulator
+def test_the_vf_spelled_kernel_runs_as_the_serial_one():
+    from sim_runtime import verify
+
+    text = _spelled(fixed_flash_attention(), "Vf")
+    code = transpile(text, preload=2).code
+    assert [row.verdict for row in verify(text, code, "flash_attention_dn", path="k.py").rows] == ["ok", "ok"]

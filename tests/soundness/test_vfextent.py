@@ -18,7 +18,7 @@ from pto_transpile.soundness.vfextent import UNKNOWN, Extent, TileArg, Unmodelle
 F32 = TileArg(4, (1, 64))
 F16 = TileArg(2, (16, 64))
 ROW = TileArg(4, (64, 128))
-CONSTANTS = {"LANES": 64, "NZ_ROW": 16 * 16, "FP32": "DT_FP32"}
+CONSTANTS = {"LANES": 64, "NZ_ROW": 16 * 16, "FP32": "DT_FP32", "PARTS": [0, 448]}
 
 
 def extents(body: str, *args, **kwargs) -> dict[int, Extent]:
@@ -141,7 +141,23 @@ def test_scalar_arguments_and_static_branches_are_followed():
     assert extents(body, ROW, 1, UNKNOWN)[0].reads == ((0, 256), (2048, 2304))
 
 
+def test_a_loop_over_a_tuple_runs_each_value_and_tuples_are_indexed():
+    # the two halves of an NZ row block, spelled as real kernels spell them
+    e = extents("""
+        def f(x):
+            for o in (0, 448):
+                r = vf.load_align(x, o)
+            offs = [LANES, 3 * LANES]
+            for k in range(2):
+                r = vf.load_align(x, offs[k])
+            r = vf.load_align(x, PARTS[-1])
+        """, ROW)
+    assert e[0].reads == ((0, 512), (768, 1024), (1792, 2048))
+
+
 @pytest.mark.parametrize("body, reason", [
+    ("def f(x, n):\n    for o in (0, n):\n        r = vf.load_align(x, o)\n", "values of the loop"),
+    ("def f(x, n):\n    r = vf.load_align(x, (0, 4)[n])\n", "offset that is not static"),
     ("def f(x, n):\n    for i in range(n):\n        r = vf.load_align(x, i)\n", "trip count"),
     ("def f(x, n):\n    r = vf.load_align(x, n)\n", "offset that is not static"),
     ("def f(x, n):\n    r = vf.load_align(x + n)\n", "not static"),
