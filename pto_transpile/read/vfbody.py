@@ -52,8 +52,8 @@ class OpCall:
     args: tuple[Shape, ...]  #: positional, non-starred arguments
     node: cst.Call | None = None  #: the libcst node, when read from libcst (findings point at it)
     keywords: tuple[tuple[str, Shape], ...] = ()  #: keyword arguments of a call of a plain name
-    #: how an op call names the `Vf` namespace: `("vf",)`, `("Vf",)`, `("pl", "Vf")`, ... (which
-    #: of them the file binds to `pl.Vf` is `is_vf`'s to say)
+    #: how an op call names what it is called on: `("vf",)`, `("Vf",)`, `("pl", "Vf")`, ...
+    #: (whether the file binds it to `pl.Vf` is `is_vf`'s to say)
     prefix: tuple[str, ...] = ("vf",)
 
 
@@ -113,7 +113,7 @@ def from_cst(fn: cst.FunctionDef, nodes) -> VfBody:
 
 
 def _cst_vf_prefix(func: cst.BaseExpression) -> tuple[str, ...] | None:
-    """The dotted name before `.op` when it may be the `Vf` namespace (`vf.op`, `Vf.op`,
+    """The dotted name before `.op` when it may be the `Vf` namespace (`vf.op`, `V.op`,
     `pl.Vf.op`); else None."""
     if not isinstance(func, cst.Attribute):
         return None
@@ -128,7 +128,8 @@ def _cst_vf_prefix(func: cst.BaseExpression) -> tuple[str, ...] | None:
 
 
 def _vf_prefix(dotted: tuple[str, ...]) -> tuple[str, ...] | None:
-    return dotted if dotted == ("vf",) or dotted[-1] == "Vf" else None
+    """`name.op` (any name: `Vf` may be imported as anything) or `a.b.Vf.op`."""
+    return dotted if len(dotted) == 1 or dotted[-1] == "Vf" else None
 
 
 def _cst_shape(expr: cst.BaseExpression) -> Shape:
@@ -216,9 +217,11 @@ def _ast_shape(expr: ast.expr) -> Shape:
 
 
 def is_vf(file, prefix: tuple[str, ...]) -> bool:
-    """Does `prefix` name the `Vf` namespace of `pl` in `file`: `vf` (PyPTO's name for it), or
-    a dotted name that resolves to `pl.Vf` (`Vf` imported from the language, `pl.Vf`)?"""
-    return prefix == ("vf",) or file.pl.resolve(prefix) == ("Vf",)
+    """May `prefix` name the `Vf` namespace of `pl` in `file`: `vf` (PyPTO's name for it), a
+    name ending in `Vf`, or a dotted name that resolves to `pl.Vf` (`Vf` imported under another
+    name)? Generous on purpose: the roles only place syncs, and the soundness check refuses an
+    op called through something that is not `pl.Vf`, naming it."""
+    return prefix == ("vf",) or prefix[-1] == "Vf" or file.pl.resolve(prefix) == ("Vf",)
 
 
 def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],

@@ -45,11 +45,14 @@ class VectorCalls(InterpreterBase):
             feet = self._tile_feet(value, ctx.core, None)
             for kind, out, spans in (("R", reads, extent.reads if extent else ()),
                                      ("W", writes, extent.writes if extent else ())):
+                if kind == "W" and extent is not None and (kind in role or spans):
+                    # the bytes it stores, not the whole tile; a store the roles did not see
+                    # (reached through a name they do not follow) is one too
+                    out.extend(self._written(value, spans, extent.exact, ctx.core))
+                    out.extend(self._beyond(value, spans, True, ctx.core, extent.exact))
+                    continue
                 if kind in role:
-                    if kind == "W" and extent is not None:  # the bytes it stores, not the whole tile
-                        out.extend(self._written(value, spans, extent.exact, ctx.core))
-                    else:
-                        out.extend(feet)
+                    out.extend(feet)
                 out.extend(self._beyond(value, spans, kind in role, ctx.core))
         self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
 
@@ -109,9 +112,10 @@ class VectorCalls(InterpreterBase):
                     out.append(Foot(key, t.lo + lo, t.lo + hi, 0, 1, label, may, not exact or (lo, hi) != (a, b)))
         return out
 
-    def _beyond(self, tile, spans, whole: bool, core: int) -> list[Foot]:
+    def _beyond(self, tile, spans, whole: bool, core: int, exact: bool = True) -> list[Foot]:
         """Feet for the spans (bytes from the tile's first byte) not inside the tile, or all of
-        them when the roles did not already count the whole tile."""
+        them when the roles did not already count the whole tile; writes the evaluator knows
+        only as a superset (not `exact`) overwrite nothing."""
         out = []
         for t in (tile.choices if isinstance(tile, AnyTileV) else (tile,)):
             size = t.hi - t.lo
@@ -122,7 +126,7 @@ class VectorCalls(InterpreterBase):
                 if a < 0 or b > size:
                     self.strays.append((t.memory, t.lo + a, t.lo + b))
                 for key in self._tile_keys(t.memory, core, None):
-                    out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV)))
+                    out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV), not exact))
         return out
 
     def _vf_param_roles(self, name: str) -> dict[int, str]:

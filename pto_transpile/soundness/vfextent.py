@@ -260,7 +260,8 @@ class _Subset:
         if isinstance(stmt, ast.For):
             it = stmt.iter
             over_range = isinstance(it, ast.Call) and _callee(it.func) in ("range", "pl.range")
-            listed = isinstance(it, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in it.elts)
+            listed = isinstance(it, ast.Name) or isinstance(it, (ast.Tuple, ast.List)) and not any(
+                isinstance(e, ast.Starred) for e in it.elts)
             if stmt.orelse or not isinstance(stmt.target, ast.Name) or not (over_range or listed):
                 self.refuse("a loop other than `for name in pl.range(...)` or over a tuple of values", stmt)
             self.expr(stmt.iter, effects=False)
@@ -492,9 +493,9 @@ class _Run:
 
     def _for(self, stmt: ast.For, env: dict) -> None:
         it = stmt.iter
-        if isinstance(it, (ast.Tuple, ast.List)):  # `for o in (0, 448):` each value, in order
-            values = [self.expr(e, env) for e in it.elts]
-            if not all(_number(v) for v in values):
+        if isinstance(it, (ast.Tuple, ast.List, ast.Name)):  # `for o in (0, 448):` each value, in order
+            values = self.expr(it, env)
+            if type(values) is not tuple or not all(_number(v) for v in values):
                 raise Unmodelled(f"the values of the loop at line {stmt.lineno} (in `{self.active[-1]}`) are not "
                                  "static")
             for value in values:

@@ -171,6 +171,11 @@ def _edges(nodes: list[Node], slots: dict[int, int], delays: tuple[int, ...]) ->
                     if not prev.node.conditional:
                         settled.add(prev.node.buffer)
             for w in last_writes:
+                if w.task == e.task and w.node.stage_index < e.node.stage_index and w.node.buffer == e.node.buffer:
+                    # a stage that first writes part of a tile an earlier stage of its task
+                    # handed over (its last row, under a test) keeps the rest: it waits for
+                    # the handover as a read would
+                    record("RAW", w, e)
                 gating: dict[str, _Event] = {}
                 for r in events:
                     if "R" in r.node.role and r.node.buffer == w.node.buffer and r.task == w.task:

@@ -365,3 +365,43 @@ def test_the_pipelined_kernel_with_a_skippable_first_access_is_accepted_and_runs
     assert result.ok, [d.message for d in result.diagnostics]
     rows = verify(text, result.code, "pipeline_demo_kernel", path="k.py").rows
     assert [row.verdict for row in rows] == ["ok", "ok"]
+
+
+# -- a stage whose first access of a received tile writes part of it ---------------------
+# stage4 first marks the last row of the tile stage3 handed over (a vector function's store),
+# then stores the whole tile. A write had waits only on the readers before it, so the stage
+# waited for nothing: the mark raced with stage3's move, and the store read the rest early.
+
+_MARK = '''@pl.vector_function
+def mark_last_row_vf(t):
+    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    vf.store_align(t, vf.full(1.0), p32, (TILE_HALF - 1) * TILE)
+
+
+@pl.pipeline.stage
+def stage1('''
+
+
+def _marked() -> str:
+    from helpers import edited
+
+    return edited(_stage4("    mark_last_row_vf(out_vec)"), [
+        ("import pypto\n", "import pypto\nfrom pypto_pro.language import Vf as vf\n"),
+        ("@pl.pipeline.stage\ndef stage1(", _MARK)])
+
+
+def test_a_first_access_that_writes_part_of_a_received_tile_waits_for_the_handover():
+    result = transpile(_marked(), preload=1)
+    raws = {(e.src.stage, e.dst.pipe) for e in result.loops[0].graph.edges
+            if e.kind == "RAW" and e.dst.stage == "stage4"}
+    assert raws == {("stage3", "V"), ("stage4", "MTE3")}
+    assert result.ok, [d.message for d in result.diagnostics]
+
+
+@pytest.mark.emulator
+def test_the_kernel_marking_a_received_tile_first_runs_as_the_serial_one():
+    from sim_runtime.verify import verify
+
+    text = _marked()
+    rows = verify(text, transpile(text, preload=1).code, "pipeline_demo_kernel", path="k.py").rows
+    assert [row.verdict for row in rows] == ["ok", "ok"]

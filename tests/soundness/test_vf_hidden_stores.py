@@ -1,0 +1,144 @@
+"""A probe found 6 kernels accepted although the pipelined kernel computes other numbers (5)
+or races (1) on the emulator, each through a vector-function store the access scan's roles
+did not see:
+
+- the store is reached through a name the role reader does not follow (an annotated alias
+  `dst: pl.Tile = u`, a tuple target `dst, k = u, 0`, a pointer a vector function returns, a
+  keyword-only parameter of a nested one, `Vf` imported as `V`), and the check counted the
+  evaluator's superset of its bytes (an `M3` mask, every third lane) as overwriting all of
+  them: bytes an earlier stage left in a shared local tile looked dead. A store the roles miss
+  is now a store like any other, and one known only as a superset overwrites nothing;
+- `Vf` imported and then bound again (`Vf = _RowStore`) was still read as `pl.Vf`: a `pl`
+  name the module binds again is that value when the functions run.
+
+The kernels are examples/seed_demo.py whose stage2 fills a one-row local tile that stage4
+patches with `patch_vf` and stores to a second output.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import demo_text, edited
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+_PATCH = '''@pl.vector_function
+def copy_row_vf(src, dst):
+    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    r = vf.load_align(src)
+    vf.store_align(dst, r, p32)
+
+
+@pl.vector_function
+def patch_vf(t, u):
+    p8 = vf.update_mask(8, dtype=pl.DT_FP32)
+    m3 = vf.create_mask(pattern=pl.MaskPattern.M3, dtype=pl.DT_FP32)
+    x = vf.full(7.0)
+    vf.store_align(t, x, p8)
+    vf.store_align(u, x, m3)
+
+
+@pl.pipeline.stage
+def stage1('''
+_STORE_U = "    vf.store_align(u, x, m3)\n"
+
+
+def _patched(*edits) -> str:
+    return edited(demo_text(), [
+        ("import pypto\n", "import pypto\nfrom pypto_pro.language import Vf as vf\n"),
+        ("@pl.pipeline.stage\ndef stage1(", _PATCH),
+        ("def stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db):",
+         "def stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db, scr_g):"),
+        ("    pl.relu(relu_vec, mm1_vec)\n", "    pl.relu(relu_vec, mm1_vec)\n    scr = scr_g.current()\n"
+                                            "    copy_row_vf(relu_vec, scr)\n"),
+        ("def stage4(ki, sub_id, out, out_vec_db):", "def stage4(ki, sub_id, out, out_vec_db, scr_g, extra):"),
+        ("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n",
+         "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n    scr = scr_g.current()\n"
+         "    patch_vf(scr, scr)\n    pl.store(extra, scr, [ki * 2 + sub_id, 0])\n"),
+        ("    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n):",
+         "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n"
+         "    extra: pl.Tensor[[N_ITER * 2, TILE], pl.DT_FP32],\n):"),
+        ("            addrs=0x18000,\n            mutex_ids=[20, 21],\n        )\n",
+         "            addrs=0x18000,\n            mutex_ids=[20, 21],\n        )\n        scr_g = pl.make_tile_group(\n"
+         "            type=pl.TileType(shape=[1, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+         "            addrs=0x20000,\n            mutex_ids=[22],\n        )\n"),
+        ("relu_nz_db, p_mat_db)\n", "relu_nz_db, p_mat_db, scr_g)\n"),
+        ("stage4(ki, sub_id, out, out_vec_db)\n", "stage4(ki, sub_id, out, out_vec_db, scr_g, extra)\n"),
+        *edits,
+    ])
+
+
+HIDDEN = {
+    "an annotated alias": [(_STORE_U, "    dst: pl.Tile = u\n    vf.store_align(dst, x, m3)\n")],
+    "a tuple target": [(_STORE_U, "    dst, k = u, 0\n    vf.store_align(dst, x, m3)\n")],
+    "a returned pointer": [(_STORE_U, "    dst = ident_vf(u)\n    vf.store_align(dst, x, m3)\n"),
+                           ("@pl.vector_function\ndef patch_vf(",
+                            "@pl.vector_function\ndef ident_vf(p):\n    return p\n\n\n"
+                            "@pl.vector_function\ndef patch_vf(")],
+    "a keyword-only parameter": [(_STORE_U, "    m3_store_vf(x, dst=u)\n"),
+                                 ("@pl.vector_function\ndef patch_vf(",
+                                  "@pl.vector_function\ndef m3_store_vf(x, *, dst):\n"
+                                  "    m3 = vf.create_mask(pattern=pl.MaskPattern.M3, dtype=pl.DT_FP32)\n"
+                                  "    vf.store_align(dst, x, m3)\n\n\n@pl.vector_function\ndef patch_vf(")],
+    "Vf imported as V": [(_STORE_U, "    V.store_align(u, x, m3)\n"),
+                         ("import pypto\n", "import pypto\nfrom pypto_pro.language import Vf as V\n")],
+}
+
+
+def _errors(text: str, preload: int = 1) -> list[str]:
+    return [d.code for d in transpile(text, preload=preload).diagnostics if d.is_error]
+
+
+@pytest.mark.parametrize("name", list(HIDDEN))
+def test_a_store_the_roles_do_not_see_is_judged_by_its_bytes(name):
+    assert _errors(_patched(*HIDDEN[name])) == [codes.PIPELINE_NOT_PROVEN]
+
+
+def test_the_emulator_shows_the_stale_bytes_the_hidden_store_leaves():
+    text = _patched(*HIDDEN["an annotated alias"])
+    code = transpile(text, preload=1, _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", path="k.py").rows] == ["ok", "mismatch"]
+
+
+def test_the_store_written_plainly_is_refused_the_same_way():
+    assert _errors(_patched()) == [codes.PIPELINE_NOT_PROVEN]
+
+
+_ROW_STORE = '''class _RowStore:
+    """Vf with a row-relative store: the offset counts from the next row."""
+
+    @staticmethod
+    def store_align(ptr, src, mask, offset):
+        pl.Vf.store_align(ptr, src, mask, offset + TILE)
+
+    create_mask = staticmethod(pl.Vf.create_mask)
+    full = staticmethod(pl.Vf.full)
+
+
+Vf = _RowStore
+
+
+@pl.vector_function
+def mark_last_row_vf(t):
+    p32 = Vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    x = Vf.full(1.0)
+    Vf.store_align(t, x, p32, (TILE_HALF - 1) * TILE)
+
+
+@pl.pipeline.stage
+def stage1('''
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_vf_bound_again_after_its_import_is_not_pl_vf(preload):
+    text = edited(demo_text(), [
+        ("import pypto\n", "import pypto\nfrom pypto_pro.language import Vf\n"),
+        ("@pl.pipeline.stage\ndef stage1(", _ROW_STORE),
+        ("    out_vec = out_vec_db.next()\n    pl.store(",
+         "    out_vec = out_vec_db.next()\n    pl.relu(out_vec, out_vec)\n"
+         "    mark_last_row_vf(out_vec)\n    pl.store("),
+    ])
+    errors = [d for d in transpile(text, preload=preload).diagnostics if d.is_error]
+    assert [d.code for d in errors] == [codes.PIPELINE_NOT_PROVEN]
+    assert "`Vf.create_mask`, which is neither a `vf` op" in errors[0].message
