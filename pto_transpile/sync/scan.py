@@ -185,29 +185,12 @@ class _OpWalker:
     def visit_FunctionDef(self, node) -> bool:
         return False  # nested functions are not part of this body's execution
 
-    def visit_If(self, node: cst.If) -> bool:
-        self.walk(node.test)
-        self._guarded(node.body, node.orelse)
-        return False
-
-    def visit_While(self, node: cst.While) -> bool:
-        self.walk(node.test)
-        self._guarded(node.body, node.orelse)
-        return False
-
-    def visit_For(self, node: cst.For) -> bool:
-        self.walk(node.iter)
-        self._guarded(node.target, node.body, node.orelse)
-        return False
-
-    def visit_IfExp(self, node: cst.IfExp) -> bool:
-        self.walk(node.test)
-        self._guarded(node.body, node.orelse)
-        return False
-
-    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> bool:
-        self.walk(node.left)
-        self._guarded(node.right)
+    def visit_branching(self, node) -> bool:
+        """`if`, loops, `x if c else y`, `a and b`: the part that surely runs (`_SURE_PART`)
+        first, as Python runs it, then the rest, which the stage may skip."""
+        sure = getattr(node, _SURE_PART[type(node)])
+        self.walk(sure)
+        self._guarded(*(child for child in children(node) if child is not sure))
         return False
 
     def visit_maybe(self, node) -> bool:
@@ -393,17 +376,20 @@ def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:
     return out
 
 
+#: the part of a branching construct that runs whenever the construct does
+_SURE_PART = {cst.If: "test", cst.While: "test", cst.For: "iter", cst.IfExp: "test", cst.BooleanOperation: "left"}
+
 _HANDLERS = {
     cst.FunctionDef: _OpWalker.visit_FunctionDef,
     cst.Assign: _OpWalker.visit_Assign,
     cst.AugAssign: _OpWalker.visit_AugAssign,
     cst.Return: _OpWalker.visit_Return,
     cst.Raise: _OpWalker.visit_exit,
-    cst.If: _OpWalker.visit_If,
-    cst.While: _OpWalker.visit_While,
-    cst.For: _OpWalker.visit_For,
-    cst.IfExp: _OpWalker.visit_IfExp,
-    cst.BooleanOperation: _OpWalker.visit_BooleanOperation,
+    cst.If: _OpWalker.visit_branching,
+    cst.While: _OpWalker.visit_branching,
+    cst.For: _OpWalker.visit_branching,
+    cst.IfExp: _OpWalker.visit_branching,
+    cst.BooleanOperation: _OpWalker.visit_branching,
     cst.Try: _OpWalker.visit_maybe,
     cst.TryStar: _OpWalker.visit_maybe,
     cst.Match: _OpWalker.visit_maybe,
