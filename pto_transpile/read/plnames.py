@@ -67,13 +67,6 @@ class PlNames:
                 continue
             self.aliases[_as_name(alias) if alias.asname is not None else name] = target[2:]
 
-    def without(self, names) -> PlNames:
-        """These names no longer `pl` aliases (the module binds them to something else)."""
-        dropped = set(names)
-        if not dropped:
-            return self
-        return PlNames({k: v for k, v in self.aliases.items() if k not in dropped}, set(self.roots))
-
     def path(self, node: cst.BaseExpression) -> tuple[str, ...] | None:
         """`pl.pipeline.stage` -> ("pipeline", "stage"); None if not inside `pl`."""
         return self.resolve(_dotted(node))

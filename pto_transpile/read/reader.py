@@ -20,7 +20,7 @@ from pto_transpile.read import compiletime, modulenames, partial
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.read.declarations import parse_buffer
 from pto_transpile.read.kinds import annotation_kind, infer, slot_access
-from pto_transpile.read.meaning import Class, Function, Meaning, Value
+from pto_transpile.read.meaning import Class, Meaning, Value
 from pto_transpile.read.model import (
     CUBE,
     SCALAR,
@@ -159,9 +159,6 @@ def _read(source: SourceFile) -> FileModel:
     pl = PlNames.from_module(module)
     index = NodeIndex(module.body)
     names = modulenames.evaluate(module, pl.path, source.text, source.python_statements())
-    # a `pl` name the module binds again after its import (`Vf = _RowStore`, `pl = None`) is
-    # that value when the functions run, not the `pl` object: module code ran with the import
-    pl = pl.without(a for a in pl.aliases if isinstance(names.meaning(a), (Value, Function, Class)))
     model = FileModel(source, pl, names, ConstEvaluator(names.meanings, pl.path), _index=index)
     for name, fn in names.functions.items():
         if isinstance(fn, Verbatim):

@@ -16,6 +16,7 @@ Nothing here trusts the emitter: the generated kernel is read back as code.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import operator
@@ -91,7 +92,51 @@ def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Pro
 
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
+    changed = _changes_pl(file, kernel)
+    if changed is not None:
+        return [changed]
     return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
+
+
+def _target_parts(target: ast.expr) -> list[ast.expr]:
+    """What an assignment target binds: itself, or each element of a tuple or list target."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [p for e in target.elts for p in _target_parts(e)]
+    return _target_parts(target.value) if isinstance(target, ast.Starred) else [target]
+
+
+def _changes_pl(file, kernel) -> Problem | None:
+    """The file changes the `pl` module (`pl.Vf = _RowStore`, `pl.Vf.store_align = f`,
+    `setattr(pl, ...)`, `del pl.x`), or binds a name it imported from it to something else
+    (`Vf = _RowStore`, `for Vf in ...`, `try: pl = shim(pl)`): the check reads every `pl` op
+    as PyPTO's, which such a file no longer runs."""
+    for alias in file.pl.aliases:
+        meaning = file.meaning(alias)
+        if not (isinstance(meaning, Unknown) and meaning.imported):
+            return Problem("construct", f"`{alias}`, imported from `pypto_pro.language`, is bound again in this file "
+                                        "(or may be), and the check reads it as PyPTO's: give the other value "
+                                        "another name", kernel.node)
+    for stmt in file.source.python_statements():
+        for node in ast.walk(stmt):
+            targets: list = []
+            if isinstance(node, (ast.Assign, ast.Delete)):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("setattr", "delattr") and node.args:
+                targets = [ast.Attribute(node.args[0], "_", ast.Store())]
+            for target in targets:
+                for part in _target_parts(target):
+                    root = part
+                    while isinstance(root, (ast.Attribute, ast.Subscript)):
+                        root = root.value
+                    if part is not root and isinstance(root, ast.Name) and file.pl.resolve((root.id,)) is not None:
+                        line = getattr(node, "lineno", "?")
+                        return Problem("construct", f"line {line} changes the `pl` module (`{root.id}`), whose ops "
+                                                    "the check reads as PyPTO's: leave the module as it is, and call "
+                                                    "a function of the file instead", kernel.node)
+    return None
 
 
 def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
@@ -111,6 +156,9 @@ def check_hand_written(file, kernel) -> list[Problem]:
     What the check proves comes back as its kind; what it cannot decide as "undecided",
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
+    changed = _changes_pl(file, kernel)
+    if changed is not None:
+        return [replace(changed, kind="undecided", detail=f"the check cannot follow this: {changed.detail}")]
     return _each_instance(file, kernel, lambda: _check_hand_written(file, kernel))
 
 

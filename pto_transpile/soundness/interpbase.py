@@ -140,7 +140,8 @@ class InterpreterBase:
             shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
                                                       lambda name: name in file.names.stale_defaults,
                                                       lambda name: file.meaning(name) is not None,
-                                                      frozenset({file.pl.module_ref or "pl"}),
+                                                      frozenset({file.pl.module_ref or "pl"} | {
+                                                          a for a, path in file.pl.aliases.items() if path == ()}),
                                                       lambda name: file.pl.path(cst.Name(name)) == ("Vf",) or (
                                                           name == "vf" and file.meaning(name) is None))
         self._extents: vfextent.VectorFunctions = shared.extents

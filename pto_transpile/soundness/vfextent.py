@@ -154,6 +154,8 @@ class VectorFunctions:
         self._cache: dict[tuple, dict[int, Extent]] = {}
         self._streams: dict[tuple, bool] = {}
         self._starts: dict[tuple, frozenset] = {}
+        #: per vector function, the names that surely hold a data register (`_data_names`)
+        self._data: dict[str, frozenset[str]] = {}
 
     def extents(self, name: str, args: tuple, kwargs: tuple = ()) -> dict[int, Extent]:
         """Per tile argument (by position among `args`), the bytes the call reaches. `args`
@@ -214,6 +216,7 @@ class VectorFunctions:
                 del self._trees[name]
                 self._refused[name] = exc
                 raise
+            self._data[name] = _data_names(fn)
             fn.body = _prune(fn.body, self.memo)  # on a copy: the caller's tree stays whole
             self._trees[name] = fn
         return self._trees[name]
@@ -346,6 +349,66 @@ def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: 
     return fn
 
 
+#: `vf` ops whose result is a data register whatever they are given (a mask only picks lanes)
+_DATA_RESULT_OPS = frozenset({
+    "load_align", "full", "arange", "add", "adds", "sub", "subs", "mul", "muls", "div", "max", "maxs", "min", "mins",
+    "exp", "exp_sub", "ln", "log", "log10", "log2", "sqrt", "abs", "abs_sub", "neg", "relu", "leaky_relu", "prelu",
+    "axpy", "mul_add_dst", "mul_dst_add", "muls_cast", "astype", "truncate", "reduce_max", "reduce_min",
+    "reduce_sum", "pair_reduce_sum", "shift_left", "shift_right",
+})
+#: `vf` ops that return masks when given masks: a data register when their first k operands are
+_PASSING_OPS = {"move": 1, "pack": 1, "unpack": 1, "not_": 1, "select": 2, "and_": 2, "or_": 2, "xor": 2,
+                "interleave": 2, "de_interleave": 2}
+#: the lane width of each store `dist`
+_STORE_DIST_BYTES = {"NORM_B8": 1, "NORM_B16": 2, "NORM_B32": 4}
+
+
+def _data_expr(expr: ast.expr, data: frozenset[str]) -> bool:
+    """Does `expr` surely give a data register (not a mask), the names in `data` holding one?"""
+    if isinstance(expr, ast.Name):
+        return expr.id in data
+    if not (isinstance(expr, ast.Call) and _callee(expr.func).startswith("vf.")):
+        return False
+    op = _callee(expr.func)[3:]
+    if op in _DATA_RESULT_OPS:
+        return True
+    k = _PASSING_OPS.get(op)
+    return k is not None and len(expr.args) >= k and all(_data_expr(a, data) for a in expr.args[:k])
+
+
+def _data_names(fn: ast.FunctionDef) -> frozenset[str]:
+    """The names of `fn` that surely hold a data register wherever they are read: no parameter,
+    and every binding a plain assignment of a data register (`_data_expr`), or a pair of them
+    (`a, b = vf.de_interleave(x, y)`). The largest such set: a binding may read the name itself
+    (`m = vf.max(m, r, p)`), which is data by induction over the bindings run. What a mask may
+    reach (`vf.load_align` into a name holding a mask loads a mask) is left out."""
+    params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
+    bindings: dict[str, list[ast.expr | None]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bindings.setdefault(target.id, []).append(node.value)
+                    continue
+                pair = isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, ast.Call) \
+                    and _callee(node.value.func) in ("vf.de_interleave", "vf.interleave")
+                for n in (e for e in _subnodes(target) if isinstance(e, ast.Name)):
+                    bindings.setdefault(n.id, []).append(node.value if pair else None)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            bindings.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.comprehension)):
+            for n in (e for e in _subnodes(node.target) if isinstance(e, ast.Name)):
+                bindings.setdefault(n.id, []).append(None)
+    data = {n for n, values in bindings.items() if n not in params and all(v is not None for v in values)}
+    changed = True
+    while changed:
+        frozen = frozenset(data)
+        kept = {n for n in data if all(_data_expr(v, frozen) for v in bindings[n] if v is not None)}
+        changed, data = kept != data, kept
+    return frozenset(data)
+
+
 def _read(name: str, text: str) -> ast.FunctionDef:
     try:
         module = ast.parse(textwrap.dedent(text))
@@ -373,6 +436,9 @@ class _Run:
         #: a store's bytes were taken larger than they may be (a mask or a branch not known,
         #: intervals merged into their hull): the writes are a superset, not exactly the bytes
         self.inexact = False
+        #: the register the `vf.store_align` being run stores surely holds data, not a mask
+        #: (`_data_names`): a mask register's store writes other bytes
+        self.stores_data = True
 
     def top(self, name: str, args: tuple, kwargs: dict) -> dict[int, Extent]:
         bound = [_Ptr(i, 0, a) if isinstance(a, TileArg) else a for i, a in enumerate(args)]
@@ -643,6 +709,11 @@ class _Run:
         kwargs = {k.arg: self.expr(k.value, env) for k in node.keywords}
         path = _callee(node.func)
         if path and path.startswith(("vf.", "pl.Vf.")):
+            if path.endswith(".store_align"):
+                stored = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "reg"), None)
+                self.stores_data = stored is not None and _data_expr(stored, self.owner._data.get(self.active[-1],
+                                                                                                 frozenset()))
             return self._vf_op(path.rsplit(".", 1)[-1], args, kwargs)
         if isinstance(node.func, ast.Name):
             name = node.func.id
@@ -718,6 +789,18 @@ class _Run:
         enabled = _enabled(mask, ptr.tile.elem)
         if mask is not None and not (isinstance(mask, _Mask) and mask.exact):
             self.inexact = True  # which lanes it writes is not known: all of them, a superset
+        if isinstance(mask, _Mask) and mask.nbytes % ptr.tile.elem or dist in _STORE_DIST_BYTES and \
+                _STORE_DIST_BYTES[dist] != ptr.tile.elem:
+            # lanes of another width than the tile's elements (an fp16 mask or dist on an fp32
+            # tile): the whole register, a superset
+            enabled, self.inexact = REG_BYTES, True
+        if not self.stores_data:
+            # the register may be a mask (a compare's result, a name a mask may reach): its
+            # store writes the mask's bits, not the lanes; the larger of the two, a superset
+            if mode == "DATA_BLOCK_COPY" or post_update not in (None, False):
+                raise Unmodelled("a `vf.store_align` with a block copy or post_update of a register that may be a "
+                                 "mask (a compare's result, or a name a mask may reach)")
+            enabled, self.inexact = max(enabled, REG_BYTES // 8), True
         if mode == "DATA_BLOCK_COPY":
             if post_update is True:
                 if offset is not None:

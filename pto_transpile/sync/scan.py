@@ -377,7 +377,8 @@ def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:
 
 
 #: the part of a branching construct that runs whenever the construct does
-_SURE_PART = {cst.If: "test", cst.While: "test", cst.For: "iter", cst.IfExp: "test", cst.BooleanOperation: "left"}
+_SURE_PART: dict[type, str] = {cst.If: "test", cst.While: "test", cst.For: "iter", cst.IfExp: "test",
+                               cst.BooleanOperation: "left"}
 
 _HANDLERS = {
     cst.FunctionDef: _OpWalker.visit_FunctionDef,

@@ -8,8 +8,8 @@ did not see:
   evaluator's superset of its bytes (an `M3` mask, every third lane) as overwriting all of
   them: bytes an earlier stage left in a shared local tile looked dead. A store the roles miss
   is now a store like any other, and one known only as a superset overwrites nothing;
-- `Vf` imported and then bound again (`Vf = _RowStore`) was still read as `pl.Vf`: a `pl`
-  name the module binds again is that value when the functions run.
+- `Vf` imported and then bound again (`Vf = _RowStore`) was still read as `pl.Vf`: a name
+  imported from `pypto_pro.language` that the file binds again is refused, naming it.
 
 The kernels are examples/seed_demo.py whose stage2 fills a one-row local tile that stage4
 patches with `patch_vf` and stores to a second output.
@@ -141,4 +141,69 @@ def test_vf_bound_again_after_its_import_is_not_pl_vf(preload):
     ])
     errors = [d for d in transpile(text, preload=preload).diagnostics if d.is_error]
     assert [d.code for d in errors] == [codes.PIPELINE_NOT_PROVEN]
-    assert "`Vf.create_mask`, which is neither a `vf` op" in errors[0].message
+    assert "`Vf`, imported from `pypto_pro.language`, is bound again" in errors[0].message
+
+
+# -- a second probe: 4 more causes, 11 kernels accepted and wrong on the emulator ----------
+# - a mask register stored with the two-operand `vf.store_align(t, flags)` (a compare's result,
+#   or a mask made by name) was a full data store: it writes the mask's 32 bytes. A store of a
+#   register that may be a mask (`vfextent._data_names`) writes a superset now;
+# - lanes of another width than the tile's (an fp16 mask, `dist=NORM_B16`, on an fp32 tile) were
+#   rounded to whole fp32 lanes, exactly: they are the whole register, a superset;
+# - `Vf` bound again by anything but an import (a loop, a `try`, a function's `global`, a call's
+#   result) was still `pl.Vf`: refused like any rebinding of a `pl` name;
+# - the file changing the `pl` module itself (`pl.Vf = ...`, `setattr(pl, ...)`) was not seen.
+
+_STORES = "    vf.store_align(t, x, p8)\n    vf.store_align(u, x, m3)\n"
+MASKS = {
+    "a compare's result": "    flags = vf.gt(x, 0.5, p8)\n    vf.store_align(t, flags)\n",
+    "a mask made by name": "    flags = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+                           "    vf.store_align(t, flags)\n",
+    "an fp16 mask with dist=NORM_B16": "    m = vf.update_mask(127, dtype=pl.DT_FP16)\n"
+                                       "    vf.store_align(t, x, m, dist=pl.StoreDist.NORM_B16)\n",
+    "an fp16 register under an fp16 mask": "    m = vf.update_mask(127, dtype=pl.DT_FP16)\n"
+                                           "    h = vf.full(1.0, dtype=pl.DT_FP16)\n    vf.store_align(t, h, m)\n",
+}
+
+
+@pytest.mark.parametrize("name", list(MASKS))
+def test_a_store_of_fewer_bytes_than_the_lanes_it_names_overwrites_nothing(name):
+    assert _errors(_patched((_STORES, MASKS[name]))) == [codes.PIPELINE_NOT_PROVEN]
+
+
+def test_the_emulator_shows_the_stale_bytes_a_mask_store_leaves():
+    text = _patched((_STORES, MASKS["a compare's result"]))
+    code = transpile(text, preload=1, _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    assert [row.verdict for row in verify(text, code, "pipeline_demo_kernel", path="k.py").rows] == ["ok", "mismatch"]
+
+
+REBOUND = {
+    "in a loop": "for Vf in (_RowStore,):\n    pass\n",
+    "in a try": "try:\n    Vf = _RowStore\nexcept ImportError:\n    pass\n",
+    "by a function's global": "def _bind():\n    global Vf\n    Vf = _RowStore\n\n\n_bind()\n",
+    "to a call's result": "Vf = type('RowStore', (_RowStore,), {})\n",
+}
+
+
+@pytest.mark.parametrize("name", list(REBOUND))
+def test_vf_bound_again_in_any_way_is_not_pl_vf(name):
+    text = edited(demo_text(), [
+        ("import pypto\n", "import pypto\nfrom pypto_pro.language import Vf\n"),
+        ("@pl.pipeline.stage\ndef stage1(", _ROW_STORE.replace("Vf = _RowStore\n", REBOUND[name])),
+        ("    out_vec = out_vec_db.next()\n    pl.store(",
+         "    out_vec = out_vec_db.next()\n    pl.relu(out_vec, out_vec)\n"
+         "    mark_last_row_vf(out_vec)\n    pl.store("),
+    ])
+    errors = [d for d in transpile(text, preload=1).diagnostics if d.is_error]
+    assert [d.code for d in errors] == [codes.PIPELINE_NOT_PROVEN]
+    assert "`Vf`, imported from `pypto_pro.language`, is bound again" in errors[0].message
+
+
+@pytest.mark.parametrize("change", ["pl.Vf = _RowStore\n", "pl.Vf.store_align = _RowStore.store_align\n",
+                                    "setattr(pl, 'Vf', _RowStore)\n", "del pl.Vf\n"])
+def test_a_file_changing_the_pl_module_is_refused_naming_the_line(change):
+    text = edited(demo_text(), [("@pl.pipeline.stage\ndef stage1(",
+                                 _ROW_STORE.replace("Vf = _RowStore\n", change))])
+    errors = [d for d in transpile(text, preload=1).diagnostics if d.is_error]
+    assert [d.code for d in errors] == [codes.PIPELINE_NOT_PROVEN]
+    assert "changes the `pl` module (`pl`)" in errors[0].message

@@ -47,13 +47,14 @@ def test_the_check_follows_keyword_arguments_of_a_nested_vector_function():
 # -- the spellings of `pl.Vf` --------------------------------------------------------------
 # PyPTO's kernels write the vector-register namespace several ways: `vf.op` (`from
 # pypto_pro.language import Vf as vf`), `Vf.op` (imported as it, or under another name such
-# as `V`) and `pl.Vf.op`. The access
+# as `V`) and `pl.Vf.op` (through any name the language is imported as). The access
 # scan read only the first: a cross-core tile reached through `Vf.load_align` had no consumer
 # (PTO033), and the check's evaluator refused `Vf.op` as a call of something unknown.
 
 
 _IMPORT = "from pypto_pro.language import Vf as vf\n"
-SPELLINGS = {"Vf": "from pypto_pro.language import Vf\n", "pl.Vf": "", "V": "from pypto_pro.language import Vf as V\n"}
+SPELLINGS = {"Vf": "from pypto_pro.language import Vf\n", "pl.Vf": "", "V": "from pypto_pro.language import Vf as V\n",
+             "P.Vf": "import pypto_pro.language as P\n"}
 
 
 def _spelled(text: str, prefix: str) -> str:
