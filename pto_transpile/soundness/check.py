@@ -98,6 +98,25 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
     return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
 
 
+#: the fields of a statement that hold statements (`if`/`for`/`while`/`with`/`try`/`def`/`class`
+#: bodies, `except` handlers, `match` cases)
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(stmts: list, calls: bool):
+    """Every statement in `stmts`, nested ones included (assignments are statements: no need
+    to walk expressions), and with `calls` every node, for the calls among them."""
+    stack = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        if calls:
+            yield from ast.walk(node)
+            continue
+        yield node
+        for name in _BODIES:
+            stack.extend(reversed(getattr(node, name, ())))
+
+
 def _target_parts(target: ast.expr) -> list[ast.expr]:
     """What an assignment target binds: itself, or each element of a tuple or list target."""
     if isinstance(target, (ast.Tuple, ast.List)):
@@ -116,26 +135,26 @@ def _changes_pl(file, kernel) -> Problem | None:
             return Problem("construct", f"`{alias}`, imported from `pypto_pro.language`, is bound again in this file "
                                         "(or may be), and the check reads it as PyPTO's: give the other value "
                                         "another name", kernel.node)
-    for stmt in file.source.python_statements():
-        for node in ast.walk(stmt):
-            targets: list = []
-            if isinstance(node, (ast.Assign, ast.Delete)):
-                targets = list(node.targets)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                targets = [node.target]
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in ("setattr", "delattr") and node.args:
-                targets = [ast.Attribute(node.args[0], "_", ast.Store())]
-            for target in targets:
-                for part in _target_parts(target):
-                    root = part
-                    while isinstance(root, (ast.Attribute, ast.Subscript)):
-                        root = root.value
-                    if part is not root and isinstance(root, ast.Name) and file.pl.resolve((root.id,)) is not None:
-                        line = getattr(node, "lineno", "?")
-                        return Problem("construct", f"line {line} changes the `pl` module (`{root.id}`), whose ops "
-                                                    "the check reads as PyPTO's: leave the module as it is, and call "
-                                                    "a function of the file instead", kernel.node)
+    calls = "setattr" in file.source.text or "delattr" in file.source.text
+    for node in _statements(file.source.python_statements(), calls):
+        targets: list = []
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("setattr", "delattr") and node.args:
+            targets = [ast.Attribute(node.args[0], "_", ast.Store())]
+        for target in targets:
+            for part in _target_parts(target):
+                root = part
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if part is not root and isinstance(root, ast.Name) and file.pl.resolve((root.id,)) is not None:
+                    line = getattr(node, "lineno", "?")
+                    return Problem("construct", f"line {line} changes the `pl` module (`{root.id}`), whose ops the "
+                                                "check reads as PyPTO's: leave the module as it is, and call a "
+                                                "function of the file instead", kernel.node)
     return None
 
 
