@@ -206,8 +206,24 @@ def target_value(op: str):
     while frame.f_back is not None and frame.f_code.co_filename in _OWN_FILES:
         frame = frame.f_back
     line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
-    m = re.match(rf"\s*([A-Za-z_]\w*)\s*=\s*[\w.]*\b{op.rstrip('_')}_?\(", line)
-    return None if m is None else frame.f_locals.get(m.group(1))
+    found = [m for m in re.finditer(rf"(?:^|;)\s*([A-Za-z_]\w*)\s*=\s*([\w.]*\b{op.rstrip('_')}_?\()", line)]
+    column = _call_column(frame)
+    if column is not None:  # `pm = vf.load_align(a); x = vf.load_align(b)`: the statement of this call
+        found = [m for m in found if m.start(2) == column]
+    if len(found) > 1:
+        raise KernelError(f"vf.{op}: which of the assignments on this line it is cannot be told: write one per line",
+                          _where())
+    return frame.f_locals.get(found[0].group(1)) if found else None
+
+
+def _call_column(frame) -> int | None:
+    """The column where the call `frame` is running starts, on its line (Python's positions
+    of the current instruction), or None when they do not say."""
+    try:
+        line, _, column, _ = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+    except (AttributeError, IndexError, ValueError):
+        return None
+    return column if line == frame.f_lineno else None
 
 
 def target_register(op: str, why: str) -> Reg:

@@ -16,7 +16,6 @@ Nothing here trusts the emitter: the generated kernel is read back as code.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import math
 import operator
@@ -42,6 +41,7 @@ from pto_transpile.soundness.interp import (
 )
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
+from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown, nonnegative
@@ -98,64 +98,14 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
     return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
 
 
-#: the fields of a statement that hold statements (`if`/`for`/`while`/`with`/`try`/`def`/`class`
-#: bodies, `except` handlers, `match` cases)
-_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def _statements(stmts: list, calls: bool):
-    """Every statement in `stmts`, nested ones included (assignments are statements: no need
-    to walk expressions), and with `calls` every node, for the calls among them."""
-    stack = list(reversed(stmts))
-    while stack:
-        node = stack.pop()
-        if calls:
-            yield from ast.walk(node)
-            continue
-        yield node
-        for name in _BODIES:
-            stack.extend(reversed(getattr(node, name, ())))
-
-
-def _target_parts(target: ast.expr) -> list[ast.expr]:
-    """What an assignment target binds: itself, or each element of a tuple or list target."""
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [p for e in target.elts for p in _target_parts(e)]
-    return _target_parts(target.value) if isinstance(target, ast.Starred) else [target]
-
-
 def _changes_pl(file, kernel) -> Problem | None:
-    """The file changes the `pl` module (`pl.Vf = _RowStore`, `pl.Vf.store_align = f`,
-    `setattr(pl, ...)`, `del pl.x`), or binds a name it imported from it to something else
-    (`Vf = _RowStore`, `for Vf in ...`, `try: pl = shim(pl)`): the check reads every `pl` op
-    as PyPTO's, which such a file no longer runs."""
-    for alias in file.pl.aliases:
-        meaning = file.meaning(alias)
-        if not (isinstance(meaning, Unknown) and meaning.imported):
-            return Problem("construct", f"`{alias}`, imported from `pypto_pro.language`, is bound again in this file "
-                                        "(or may be), and the check reads it as PyPTO's: give the other value "
-                                        "another name", kernel.node)
-    calls = "setattr" in file.source.text or "delattr" in file.source.text
-    for node in _statements(file.source.python_statements(), calls):
-        targets: list = []
-        if isinstance(node, (ast.Assign, ast.Delete)):
-            targets = list(node.targets)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id in ("setattr", "delattr") and node.args:
-            targets = [ast.Attribute(node.args[0], "_", ast.Store())]
-        for target in targets:
-            for part in _target_parts(target):
-                root = part
-                while isinstance(root, (ast.Attribute, ast.Subscript)):
-                    root = root.value
-                if part is not root and isinstance(root, ast.Name) and file.pl.resolve((root.id,)) is not None:
-                    line = getattr(node, "lineno", "?")
-                    return Problem("construct", f"line {line} changes the `pl` module (`{root.id}`), whose ops the "
-                                                "check reads as PyPTO's: leave the module as it is, and call a "
-                                                "function of the file instead", kernel.node)
-    return None
+    """The file changes the `pl` module or hands a namespace of it on (`plchanges`)."""
+    found = pl_change(file)
+    if found is None:
+        return None
+    return Problem("construct", f"{found[1]}, and the check reads every `pl` op as PyPTO's: leave the module and "
+                                "the names imported from it as they are (give another value another name, call a "
+                                "function of the file instead)", kernel.node)
 
 
 def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:

@@ -377,3 +377,18 @@ def test_get_spr_reads_the_bytes_the_last_squeeze_counted():
     np.testing.assert_array_equal(got[0, 1:int(np.sum(x[0] > 0))], x[0][x[0] > 0][1:])
     cleared = run(src.replace("CLEAR", "vf.clear_spr()"), x=x).outputs["out"]
     assert cleared[0, 0] == 0
+
+
+def test_the_target_of_a_load_is_the_assignment_of_this_call_on_a_line_of_two():
+    # `m` holds a mask, so `m = vf.load_align(...)` loads one; `r` on the same line holds
+    # nothing: it loads data (the line's first assignment is not every call's target)
+    x = RNG.standard_normal((1, 64)).astype(np.float32)
+    got = out_of("""
+    @pl.vector_function
+    def body(src, dst):
+        p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+        m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+        m = vf.load_align(src, dist=pl.LoadDist.US); r = vf.load_align(src, 0)
+        vf.store_align(dst, r, p)
+    """, x)
+    np.testing.assert_array_equal(got, x)

@@ -33,8 +33,8 @@ FOLLOWED = {  # the op itself, under another name or in a statement that runs it
                     "    else:\n        pl.store(ARGS)", ""),
 }
 REFUSED = {  # what the check does not run: named
-    "getattr": ("    getattr(pl, 'store')(ARGS)", "", "what `getattr(pl, 'store')` does with tensor `a`"),
-    "module alias": ("    P.store(ARGS)", "P = pl\n", "what `P.store` does with tensor `a`"),
+    "getattr": ("    getattr(pl, 'store')(ARGS)", "", "hands `pl` on, which the check cannot follow"),
+    "module alias": ("    P.store(ARGS)", "P = pl\n", "hands `pl` on, which the check cannot follow"),
     "dict of ops": ("    OPS['s'](ARGS)", "OPS = {'s': pl.store}\n", "what `OPS['s']` does with tensor `a`"),
     "static method": ("    H.put(ARGS)",
                       "class H:\n    @staticmethod\n    def put(o, y, r):\n        pl.store(o, y, r)\n",

@@ -206,4 +206,42 @@ def test_a_file_changing_the_pl_module_is_refused_naming_the_line(change):
                                  _ROW_STORE.replace("Vf = _RowStore\n", change))])
     errors = [d for d in transpile(text, preload=1).diagnostics if d.is_error]
     assert [d.code for d in errors] == [codes.PIPELINE_NOT_PROVEN]
-    assert "changes the `pl` module (`pl`)" in errors[0].message
+    assert "changes the `pl` module" in errors[0].message
+
+
+# a third probe: the module reached through another name, a call, a container or a parameter
+ESCAPES = {
+    "an alias object": "_V = pl.Vf\n_V.store_align = _RowStore.store_align\n",
+    "getattr": "getattr(pl, 'Vf').store_align = _RowStore.store_align\n",
+    "a list": "[pl.Vf][0].store_align = _RowStore.store_align\n",
+    "vars": "vars(pl.Vf)['store_align'] = _RowStore.store_align\n",
+    "setattr under another name": "_set = setattr\n_set(pl.Vf, 'store_align', _RowStore.store_align)\n",
+    "object.__setattr__": "object.__setattr__(pl.Vf, 'store_align', _RowStore.store_align)\n",
+    "a loop target": "for pl.Vf.store_align in [_RowStore.store_align]:\n    pass\n",
+    "a comprehension target": "_ = [0 for pl.Vf.store_align in [_RowStore.store_align]]\n",
+    ":=": "if (_w := pl.Vf):\n    _w.store_align = _RowStore.store_align\n",
+    "a function's parameter": "def _patch(m):\n    m.Vf.store_align = _RowStore.store_align\n\n\n_patch(pl)\n",
+    "a lambda": "(lambda m: setattr(m.Vf, 'store_align', _RowStore.store_align))(pl)\n",
+}
+
+
+@pytest.mark.parametrize("name", list(ESCAPES))
+def test_the_pl_module_handed_on_is_refused_naming_the_line(name):
+    text = edited(demo_text(), [("@pl.pipeline.stage\ndef stage1(",
+                                 _ROW_STORE.replace("Vf = _RowStore\n", ESCAPES[name]))])
+    errors = [d for d in transpile(text, preload=1).diagnostics if d.is_error]
+    assert [d.code for d in errors] == [codes.PIPELINE_NOT_PROVEN]
+    assert "the check reads every `pl` op as PyPTO's" in errors[0].message
+
+
+def test_the_module_dict_changed_is_refused_too():
+    text = edited(demo_text(), [("@pl.pipeline.stage\ndef stage1(", _ROW_STORE.replace(
+        "Vf = _RowStore\n", "pl.__dict__['Vf'].store_align = _RowStore.store_align\n"))])
+    assert not transpile(text, preload=1).ok
+
+
+def test_reading_pl_where_python_only_looks_names_up_in_it_is_fine():
+    text = edited(demo_text(), [("@pl.pipeline.stage\ndef stage1(",
+                                 "def _typed(t: pl.Tile) -> pl.Tile:\n    return t\n\n\n"
+                                 "FP32 = pl.DT_FP32\nALL = pl.MaskPattern.ALL\n\n\n@pl.pipeline.stage\ndef stage1(")])
+    assert transpile(text, preload=1).ok

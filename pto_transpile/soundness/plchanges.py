@@ -1,0 +1,180 @@
+"""Does a file change PyPTO's `pl` module, or hand one of its namespaces where the check
+cannot follow it?
+
+The check reads every `pl` op (`pl.load`, `vf.store_align`, ...) as PyPTO's. A file that
+binds a name it imported from `pypto_pro.language` again (`Vf = _RowStore`), changes the
+module (`pl.Vf.store_align = f`, `del pl.x`, `for pl.Vf.op in ...`), or hands a namespace of
+it to code that may (`_V = pl.Vf`, `getattr(pl, "Vf")`, `_patch(pl)`, `vars(pl.Vf)`) runs
+other ops than the ones the check follows; it is refused, naming the place.
+
+A namespace is the module itself or one name in it that is not a constant (`pl.Vf`,
+`pl.MaskPattern`, `pl.pipeline`); reading one is fine where Python only looks a name up in
+it (`pl.Vf.op`), calls it (`pl.TileType(...)`), decorates with it or annotates with it
+(`a: pl.Tensor[[N], pl.DT_FP32]`). Statements are searched cheaply; the expressions of the
+whole file only when its text shows a namespace used any other way.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from pto_transpile.read.meaning import Unknown
+
+#: the fields of a statement that hold statements
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def pl_change(file) -> tuple[int, str] | None:
+    """(line, what) of the first place `file` changes `pl` or hands a namespace of it on (line
+    0: a rebinding, anywhere); None when it does neither."""
+    for alias in file.pl.aliases:
+        meaning = file.meaning(alias)
+        if not (isinstance(meaning, Unknown) and meaning.imported):
+            return 0, f"`{alias}`, imported from `pypto_pro.language`, is bound again in this file (or may be)"
+    heads = set(file.pl.aliases) | set(file.pl.roots)
+    if not heads:
+        return None
+    trees = file.source.python_statements()
+    for stmt in _statements(trees):
+        for target in _targets(stmt):
+            if _rooted(target, heads):
+                return stmt.lineno, f"line {stmt.lineno} changes the `pl` module"
+    lines = _suspect(file.source.text, heads)
+    for tree in trees:
+        if any(tree.lineno <= line <= (tree.end_lineno or tree.lineno) for line in lines):
+            found = _expressions(tree, file, heads)
+            if found is not None:
+                return found
+    return None
+
+
+def _statements(stmts: list):
+    stack = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in _BODIES:
+            stack.extend(reversed(getattr(node, name, ())))
+
+
+def _targets(stmt: ast.AST) -> list[ast.expr]:
+    """What a statement binds or deletes, tuple targets spread."""
+    if isinstance(stmt, (ast.Assign, ast.Delete)):
+        found = list(stmt.targets)
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        found = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        found = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    else:
+        return []
+    out: list[ast.expr] = []
+    while found:
+        t = found.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            found.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            found.append(t.value)
+        else:
+            out.append(t)
+    return out
+
+
+def _rooted(target: ast.expr, heads: set[str]) -> bool:
+    """Is `target` an attribute or item of something reached from a `pl` name?"""
+    if not isinstance(target, (ast.Attribute, ast.Subscript)):
+        return False
+    root: ast.expr = target
+    while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    return isinstance(root, ast.Name) and root.id in heads
+
+
+def _suspect(text: str, heads: set[str]) -> list[int]:
+    """The lines whose text uses a `pl` name, or one name in it, other than by looking a name
+    up in it or calling it, outside imports and decorators, or binds a loop target in it.
+    Cheap, and never misses one: a false hit (a docstring) only costs the walk of the
+    expressions of its statement."""
+    names = "|".join(re.escape(h) for h in sorted(heads, key=len, reverse=True))
+    found: set[int] = set()
+    for m in re.finditer(rf"(?<![\w.])(?:{names})\b", text):
+        after = _AFTER.match(text, m.end())
+        assert after is not None  # every group is optional
+        name, follows = after.group(1), after.group(2)
+        if name is None:
+            hit = not _import_or_decorator(text, m.start())  # the name itself, as a value
+        else:
+            hit = name.startswith("__") or follows not in (".", "(", "[") and not name.isupper() and not (
+                _import_or_decorator(text, m.start()))
+        if hit:
+            found.add(text.count("\n", 0, m.start()) + 1)
+    for m in re.finditer(r"\bfor\s+([^\n]*?)\s+in\b", text):
+        if re.search(rf"(?<![\w.])(?:{names})\s*\.", m.group(1)):
+            found.add(text.count("\n", 0, m.start()) + 1)
+    return sorted(found)
+
+
+#: after a `pl` name: `.name` and the character after it, each when there
+_AFTER = re.compile(r"(?:\s*\.\s*(\w+))?\s*(\S?)")
+
+
+def _import_or_decorator(text: str, at: int) -> bool:
+    """Is the name at `at` in an import line, a comment line, or a decorator's own name?"""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start:end if end >= 0 else len(text)].lstrip()
+    if line.startswith(("import ", "from ", "#")) and ";" not in line:
+        return True
+    return text[start:at].strip() == "@"
+
+
+def _expressions(tree: ast.AST, file, heads: set[str]) -> tuple[int, str] | None:
+    parents: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in heads and isinstance(node.ctx, ast.Load):
+            top: ast.expr = node
+            dotted = [node.id]
+            while isinstance(parents.get(top), ast.Attribute):
+                top = parents[top]  # type: ignore[assignment]
+                dotted.append(top.attr)  # type: ignore[attr-defined]
+            line = getattr(node, "lineno", 0)
+            if any(part.startswith("__") for part in dotted[1:]):
+                return line, f"line {line} reaches into the `pl` module through `{'.'.join(dotted)}`"
+            if isinstance(getattr(top, "ctx", None), (ast.Store, ast.Del)) and top is not node:
+                return line, f"line {line} changes the `pl` module"
+            path = file.pl.resolve(tuple(dotted))
+            namespace = path == () or path is None or len(path) == 1 and _namespace(path[0])
+            if namespace and not _looked_up(top, parents.get(top)):
+                return line, f"line {line} hands `{'.'.join(dotted)}` on, which the check cannot follow"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("setattr", "delattr") and node.args and _rooted(
+                    ast.Attribute(node.args[0], "_", ast.Store()), heads):
+            return node.lineno, f"line {node.lineno} changes the `pl` module"
+    return None
+
+
+#: the names in `pl` that hold other names in lower case (the classes are in CapWords)
+_SUBMODULES = frozenset({"pipeline", "system", "language"})
+
+
+def _namespace(name: str) -> bool:
+    """Does `pl.<name>` hold names (`Vf`, `MaskPattern`, `pipeline`), rather than being a
+    constant (`DT_FP32`, `NZ`) or an op?"""
+    return name in _SUBMODULES or name[:1].isupper() and not name.isupper()
+
+
+def _looked_up(top: ast.expr, parent: ast.AST | None) -> bool:
+    """Is the namespace `top` only called, subscripted (a type: `pl.Tensor[...]`), used as a
+    decorator or an annotation where it stands?"""
+    if isinstance(parent, ast.Call) and parent.func is top:
+        return True
+    if isinstance(parent, ast.Subscript) and parent.value is top and isinstance(parent.ctx, ast.Load):
+        return True
+    if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and top in parent.decorator_list:
+        return True
+    if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and parent.returns is top:
+        return True
+    return isinstance(parent, (ast.arg, ast.AnnAssign)) and parent.annotation is top
