@@ -36,6 +36,8 @@ def pl_change(file) -> tuple[int, str] | None:
     if not heads:
         return None
     trees = file.source.python_statements()
+    aliases = _module_aliases(trees, heads)  # `MS = pl.MemorySpace`: followed like `pl` itself
+    heads |= set(aliases)
     for stmt in _statements(trees):
         for target in _targets(stmt):
             if _rooted(target, heads):
@@ -43,10 +45,56 @@ def pl_change(file) -> tuple[int, str] | None:
     lines = _suspect(file.source.text, heads)
     for tree in trees:
         if any(tree.lineno <= line <= (tree.end_lineno or tree.lineno) for line in lines):
-            found = _expressions(tree, file, heads)
+            found = _expressions(tree, file, heads, aliases)
             if found is not None:
                 return found
     return None
+
+
+def _module_aliases(trees: list, heads: set[str]) -> dict[str, ast.Assign]:
+    """Module-level names assigned once, plainly, a dotted name of `pl` (`MS = pl.MemorySpace`),
+    through one another too: their uses are searched like `pl`'s, so handing the namespace to
+    them is no escape."""
+    found: dict[str, ast.Assign] = {}
+    counts: dict[str, int] = {}
+    for stmt in trees:
+        for target in _targets(stmt):
+            if isinstance(target, ast.Name):
+                counts[target.id] = counts.get(target.id, 0) + 1
+    changed = True
+    while changed:
+        changed = False
+        for stmt in trees:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                if name not in found and name not in heads and counts.get(name) == 1 \
+                        and _dotted_from(stmt.value, heads | set(found)):
+                    found[name] = stmt
+                    changed = True
+    return found
+
+
+def _expanded(dotted: tuple[str, ...], aliases: dict[str, ast.Assign]) -> tuple[str, ...]:
+    """`dotted` with a module alias of `pl` (`MS` of `MS = pl.MemorySpace`) written out."""
+    seen: set[str] = set()
+    while dotted[0] in aliases and dotted[0] not in seen:
+        seen.add(dotted[0])
+        parts: list[str] = []
+        node: ast.expr = aliases[dotted[0]].value
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        assert isinstance(node, ast.Name)  # `_dotted_from` said so
+        dotted = (node.id, *reversed(parts), *dotted[1:])
+    return dotted
+
+
+def _dotted_from(node: ast.expr, heads: set[str]) -> bool:
+    while isinstance(node, ast.Attribute):
+        if node.attr.startswith("__"):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in heads
 
 
 def _statements(stmts: list):
@@ -90,7 +138,7 @@ def _rooted(target: ast.expr, heads: set[str]) -> bool:
     return isinstance(root, ast.Name) and root.id in heads
 
 
-def _suspect(text: str, heads: set[str]) -> list[int]:
+def _suspect(text: str, heads: set[str], roots: frozenset = frozenset({"pypto_pro"})) -> list[int]:
     """The lines whose text uses a `pl` name, or one name in it, other than by looking a name
     up in it or calling it, outside imports and decorators, or binds a loop target in it.
     Cheap, and never misses one: a false hit (a docstring) only costs the walk of the
@@ -100,12 +148,12 @@ def _suspect(text: str, heads: set[str]) -> list[int]:
     for m in re.finditer(rf"(?<![\w.])(?:{names})\b", text):
         after = _AFTER.match(text, m.end())
         assert after is not None  # every group is optional
-        name, follows = after.group(1), after.group(2)
-        if name is None:
-            hit = not _import_or_decorator(text, m.start())  # the name itself, as a value
-        else:
-            hit = name.startswith("__") or follows not in (".", "(", "[") and not name.isupper() and not (
-                _import_or_decorator(text, m.start()))
+        chain, follows = re.findall(r"\w+", after.group(1)), after.group(2)
+        if m.group(0) in roots and chain[:1] == ["language"]:
+            chain = chain[1:]  # `pypto_pro.language.Vf` is `pl.Vf`
+        value = follows not in (".", "(", "[") and not _import_or_decorator(text, m.start())
+        hit = any(part.startswith("__") for part in chain) or value and (
+            not chain or len(chain) == 1 and not chain[0].isupper())
         if hit:
             found.add(text.count("\n", 0, m.start()) + 1)
     for m in re.finditer(r"\bfor\s+([^\n]*?)\s+in\b", text):
@@ -114,8 +162,8 @@ def _suspect(text: str, heads: set[str]) -> list[int]:
     return sorted(found)
 
 
-#: after a `pl` name: `.name` and the character after it, each when there
-_AFTER = re.compile(r"(?:\s*\.\s*(\w+))?\s*(\S?)")
+#: after a `pl` name: the dotted names that follow it, and the character after them
+_AFTER = re.compile(r"((?:\s*\.\s*\w+)*)\s*(\S?)")
 
 
 def _import_or_decorator(text: str, at: int) -> bool:
@@ -128,7 +176,7 @@ def _import_or_decorator(text: str, at: int) -> bool:
     return text[start:at].strip() == "@"
 
 
-def _expressions(tree: ast.AST, file, heads: set[str]) -> tuple[int, str] | None:
+def _expressions(tree: ast.AST, file, heads: set[str], aliases: dict) -> tuple[int, str] | None:
     parents: dict[ast.AST, ast.AST] = {}
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):
@@ -145,9 +193,11 @@ def _expressions(tree: ast.AST, file, heads: set[str]) -> tuple[int, str] | None
                 return line, f"line {line} reaches into the `pl` module through `{'.'.join(dotted)}`"
             if isinstance(getattr(top, "ctx", None), (ast.Store, ast.Del)) and top is not node:
                 return line, f"line {line} changes the `pl` module"
-            path = file.pl.resolve(tuple(dotted))
+            path = file.pl.resolve(_expanded(tuple(dotted), aliases))
             namespace = path == () or path is None or len(path) == 1 and _namespace(path[0])
-            if namespace and not _looked_up(top, parents.get(top)):
+            parent = parents.get(top)
+            aliased = isinstance(parent, ast.Assign) and any(parent is a for a in aliases.values())
+            if namespace and not aliased and not _looked_up(top, parent):
                 return line, f"line {line} hands `{'.'.join(dotted)}` on, which the check cannot follow"
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in ("setattr", "delattr") and node.args and _rooted(

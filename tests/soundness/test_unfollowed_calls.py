@@ -34,7 +34,7 @@ FOLLOWED = {  # the op itself, under another name or in a statement that runs it
 }
 REFUSED = {  # what the check does not run: named
     "getattr": ("    getattr(pl, 'store')(ARGS)", "", "hands `pl` on, which the check cannot follow"),
-    "module alias": ("    P.store(ARGS)", "P = pl\n", "hands `pl` on, which the check cannot follow"),
+    "module alias": ("    P.store(ARGS)", "P = pl\n", "what `P.store` does with tensor `a`"),
     "dict of ops": ("    OPS['s'](ARGS)", "OPS = {'s': pl.store}\n", "what `OPS['s']` does with tensor `a`"),
     "static method": ("    H.put(ARGS)",
                       "class H:\n    @staticmethod\n    def put(o, y, r):\n        pl.store(o, y, r)\n",
@@ -47,7 +47,7 @@ REFUSED = {  # what the check does not run: named
     "sorted key": ("    sorted([0], key=lambda _: pl.store(ARGS))", "", "`sorted` is given a function"),
     "max key": ("    max([0], key=lambda _: pl.store(ARGS))", "", "`max` is given a function"),
     "lambda called": ("    (lambda: pl.store(ARGS))()", "", "the check does not run lambdas"),
-    "dunder call": ("    pl.store.__call__(ARGS)", "", "what `pl.store.__call__` does with tensor `a`"),
+    "dunder call": ("    pl.store.__call__(ARGS)", "", "reaches into the `pl` module through `pl.store.__call__`"),
     "decorated def": ("    @run_it\n    def g():\n        pl.store(ARGS)", "def run_it(f):\n    f()\n",
                       "`g` is decorated inside a function"),
     "context manager": ("    with CM(ARGS):\n        pass", "class CM:\n    pass\n",

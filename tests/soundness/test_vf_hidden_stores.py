@@ -222,6 +222,10 @@ ESCAPES = {
     ":=": "if (_w := pl.Vf):\n    _w.store_align = _RowStore.store_align\n",
     "a function's parameter": "def _patch(m):\n    m.Vf.store_align = _RowStore.store_align\n\n\n_patch(pl)\n",
     "a lambda": "(lambda m: setattr(m.Vf, 'store_align', _RowStore.store_align))(pl)\n",
+    # a fourth probe: a dunder past the first name, and the package's own path to the module
+    "a dunder method": "pl.Vf.__setattr__('store_align', _RowStore.store_align)\n",
+    "the package path": "import pypto_pro.language\n\n_V = pypto_pro.language.Vf\n"
+                        "_V.store_align = _RowStore.store_align\n",
 }
 
 
@@ -238,6 +242,17 @@ def test_the_module_dict_changed_is_refused_too():
     text = edited(demo_text(), [("@pl.pipeline.stage\ndef stage1(", _ROW_STORE.replace(
         "Vf = _RowStore\n", "pl.__dict__['Vf'].store_align = _RowStore.store_align\n"))])
     assert not transpile(text, preload=1).ok
+
+
+@pytest.mark.parametrize("change, ok", [("", True), ("MS.Vec = MS.Mat\n", False), ("print(MS)\n", False)])
+def test_a_module_alias_of_a_pl_namespace_is_followed_like_pl(change, ok):
+    # `MS = pl.MemorySpace` is no escape: `MS` is searched like `pl` (ok/ok on the emulator)
+    text = edited(demo_text(), [
+        ("@pl.pipeline.stage\ndef stage1(", f"MS = pl.MemorySpace\n{change}\n\n@pl.pipeline.stage\ndef stage1("),
+        ("type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+         "        addrs=0x0000,", "type=pl.TileType(shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=MS.Vec),\n"
+                                 "        addrs=0x0000,")])
+    assert transpile(text, preload=1).ok is ok
 
 
 def test_reading_pl_where_python_only_looks_names_up_in_it_is_fine():
