@@ -183,7 +183,8 @@ def test_masks_go_to_memory_bit_by_bit_and_come_back_upsampled():
     """, x, out_shape=[1, 32], out_dtype="DT_UINT8", y=np.zeros((1, 32), np.uint8))
     lanes = np.unpackbits(bits[0], bitorder="little").reshape(64, 4)
     np.testing.assert_array_equal(lanes, np.repeat((x[0] >= 0)[:, None], 4, axis=1).astype(np.uint8))
-    # PACK drops every other bit (16 bytes); US repeats each again: the same fp32 lanes
+    # PACK drops every other bit (16 bytes); US repeats each again: the same fp32 lanes. `back`
+    # holds a mask, so its load loads one; `r`, on the same line, loads data
     got = out_of("""
     @pl.vector_function
     def body(src, dst):
@@ -193,7 +194,7 @@ def test_masks_go_to_memory_bit_by_bit_and_come_back_upsampled():
         vf.store_align(dst, m, dist=pl.StoreDist.PACK)
         vf.mem_bar(mode=pl.MemBarMode.VST_VLD)
         back = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
-        back = vf.load_align(dst, dist=pl.LoadDist.US)
+        back = vf.load_align(dst, dist=pl.LoadDist.US); r = vf.load_align(src, 0)  # each call its own target
         a = vf.abs(r, back)
         vf.store_align(dst, a, p)
     """, x)
@@ -377,18 +378,3 @@ def test_get_spr_reads_the_bytes_the_last_squeeze_counted():
     np.testing.assert_array_equal(got[0, 1:int(np.sum(x[0] > 0))], x[0][x[0] > 0][1:])
     cleared = run(src.replace("CLEAR", "vf.clear_spr()"), x=x).outputs["out"]
     assert cleared[0, 0] == 0
-
-
-def test_the_target_of_a_load_is_the_assignment_of_this_call_on_a_line_of_two():
-    # `m` holds a mask, so `m = vf.load_align(...)` loads one; `r` on the same line holds
-    # nothing: it loads data (the line's first assignment is not every call's target)
-    x = RNG.standard_normal((1, 64)).astype(np.float32)
-    got = out_of("""
-    @pl.vector_function
-    def body(src, dst):
-        p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
-        m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
-        m = vf.load_align(src, dist=pl.LoadDist.US); r = vf.load_align(src, 0)
-        vf.store_align(dst, r, p)
-    """, x)
-    np.testing.assert_array_equal(got, x)
