@@ -163,7 +163,7 @@ def _suspect(text: str, heads: set[str], roots: frozenset = frozenset({"pypto_pr
 
 
 #: after a `pl` name: the dotted names that follow it, and the character after them
-_AFTER = re.compile(r"((?:\s*\.\s*\w+)*)\s*(\S?)")
+_AFTER = re.compile(r"((?:[ \t]*\.[ \t]*\w+)*)[ \t]*(\S?)")  # on its own line: a chain split is a hit
 
 
 def _import_or_decorator(text: str, at: int) -> bool:
@@ -178,9 +178,12 @@ def _import_or_decorator(text: str, at: int) -> bool:
 
 def _expressions(tree: ast.AST, file, heads: set[str], aliases: dict) -> tuple[int, str] | None:
     parents: dict[ast.AST, ast.AST] = {}
+    annotations: set[ast.AST] = set()  # every node of an annotation (`t: pl.Tile | None`)
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):
             parents[child] = node
+        for annotation in _annotations(node):
+            annotations.update(ast.walk(annotation))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in heads and isinstance(node.ctx, ast.Load):
             top: ast.expr = node
@@ -197,7 +200,7 @@ def _expressions(tree: ast.AST, file, heads: set[str], aliases: dict) -> tuple[i
             namespace = path == () or path is None or len(path) == 1 and _namespace(path[0])
             parent = parents.get(top)
             aliased = isinstance(parent, ast.Assign) and any(parent is a for a in aliases.values())
-            if namespace and not aliased and not _looked_up(top, parent):
+            if namespace and not aliased and top not in annotations and not _looked_up(top, parent):
                 return line, f"line {line} hands `{'.'.join(dotted)}` on, which the check cannot follow"
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in ("setattr", "delattr") and node.args and _rooted(
@@ -216,10 +219,19 @@ def _namespace(name: str) -> bool:
     return name in _SUBMODULES or name[:1].isupper() and not name.isupper()
 
 
+def _annotations(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, (ast.arg, ast.AnnAssign)):
+        return [node.annotation] if node.annotation is not None else []
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+        return [node.returns]
+    return []
+
+
 def _looked_up(top: ast.expr, parent: ast.AST | None) -> bool:
     """Is the namespace `top` only called, subscripted (a type: `pl.Tensor[...]`), used as a
-    decorator or an annotation where it stands?"""
-    if isinstance(parent, ast.Call) and parent.func is top:
+    decorator or tested against (`isinstance(t, pl.Tile)`) where it stands?"""
+    if isinstance(parent, ast.Call) and (parent.func is top or isinstance(parent.func, ast.Name) and parent.func.id in (
+            "isinstance", "issubclass") and top in parent.args[1:]):
         return True
     if isinstance(parent, ast.Subscript) and parent.value is top and isinstance(parent.ctx, ast.Load):
         return True

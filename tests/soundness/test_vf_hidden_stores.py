@@ -226,6 +226,10 @@ ESCAPES = {
     "a dunder method": "pl.Vf.__setattr__('store_align', _RowStore.store_align)\n",
     "the package path": "import pypto_pro.language\n\n_V = pypto_pro.language.Vf\n"
                         "_V.store_align = _RowStore.store_align\n",
+    # a fifth: the text search read past the end of a line, and a target split over two
+    "a name in a function": "def _install():\n    v = pl.Vf\n    (v).store_align = _RowStore.store_align\n\n\n"
+                            "_install()\n",
+    "a target split over lines": "[None for (pl.Vf\n           .store_align) in [_RowStore.store_align]]\n",
 }
 
 
@@ -257,6 +261,7 @@ def test_a_module_alias_of_a_pl_namespace_is_followed_like_pl(change, ok):
 
 def test_reading_pl_where_python_only_looks_names_up_in_it_is_fine():
     text = edited(demo_text(), [("@pl.pipeline.stage\ndef stage1(",
-                                 "def _typed(t: pl.Tile) -> pl.Tile:\n    return t\n\n\n"
+                                 "def _typed(t: pl.Tile | None = None) -> tuple[pl.Tile, bool]:\n"
+                                 "    return t, isinstance(t, pl.Tile)\n\n\n"
                                  "FP32 = pl.DT_FP32\nALL = pl.MaskPattern.ALL\n\n\n@pl.pipeline.stage\ndef stage1(")])
     assert transpile(text, preload=1).ok
