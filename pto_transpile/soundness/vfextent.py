@@ -176,6 +176,11 @@ class VectorFunctions:
         self.extents(name, args, kwargs)
         return self._starts[(name, args, kwargs)]
 
+    def data_names(self, name: str) -> frozenset[str]:
+        """The names of vector function `name` that surely hold a data register (`_data_names`,
+        read with its tree)."""
+        return self._data.get(name, frozenset())
+
     def constant(self, name: str) -> Any:
         if name not in self._constants:
             value = self._constant_of(name)
@@ -712,8 +717,7 @@ class _Run:
             if path.endswith(".store_align"):
                 stored = node.args[1] if len(node.args) > 1 else next(
                     (k.value for k in node.keywords if k.arg == "reg"), None)
-                self.stores_data = stored is not None and _data_expr(stored, self.owner._data.get(self.active[-1],
-                                                                                                 frozenset()))
+                self.stores_data = stored is not None and _data_expr(stored, self.owner.data_names(self.active[-1]))
             return self._vf_op(path.rsplit(".", 1)[-1], args, kwargs)
         if isinstance(node.func, ast.Name):
             name = node.func.id
