@@ -21,6 +21,8 @@ from typing import Any
 import libcst as cst
 
 from pto_api.ops import VF_OP_ROLES, VF_REGISTER_OPS
+from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.meaning import Value
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,15 @@ def is_vf(file, prefix: tuple[str, ...]) -> bool:
     name ending in `Vf`, or a dotted name that resolves to `pl.Vf` (`Vf` imported under another
     name)? Generous on purpose: the roles only place syncs, and the soundness check refuses an
     op called through something that is not `pl.Vf`, naming it."""
-    return prefix == ("vf",) or prefix[-1] == "Vf" or file.pl.resolve(prefix) == ("Vf",)
+    return prefix == ("vf",) or prefix[-1] == "Vf" or file.pl.resolve(prefix) == ("Vf",) \
+        or len(prefix) == 1 and bound_to_vf(file, prefix[0])
+
+
+def bound_to_vf(file, name: str) -> bool:
+    """Is module-level `name` bound to `pl.Vf` once and for all (`V = pl.Vf`: the value the
+    module surely ends with, as a constant's)?"""
+    meaning = file.meaning(name)
+    return isinstance(meaning, Value) and isinstance(meaning.value, PlSymbol) and meaning.value.path == ("Vf",)
 
 
 def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],

@@ -20,6 +20,7 @@ import libcst as cst
 from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
+from pto_transpile.read.vfbody import bound_to_vf
 from pto_transpile.soundness import runtypes, vfextent
 from pto_transpile.soundness.events import Event, Foot, Trace
 from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, Ctx, SymRange, nonuniform
@@ -142,8 +143,7 @@ class InterpreterBase:
                                                       lambda name: file.meaning(name) is not None,
                                                       frozenset({file.pl.module_ref or "pl"} | {
                                                           a for a, path in file.pl.aliases.items() if path == ()}),
-                                                      lambda name: file.pl.path(cst.Name(name)) == ("Vf",) or (
-                                                          name == "vf" and file.meaning(name) is None))
+                                                      lambda name: _names_vf(file, name))
         self._extents: vfextent.VectorFunctions = shared.extents
         self._code = shared.code
         self._strings = shared.strings
@@ -228,6 +228,17 @@ class InterpreterBase:
             return True  # periodic: its modulus is in the period
         return not any(var[0] in INDEX or self.uniform._trip_dependent(var) and not self.config.discover
                        for var, _ in v.form)
+
+
+def _names_vf(file, name: str) -> bool:
+    """Is module-level `name` the `pl` module's `Vf`: imported as it (`from pypto_pro.language
+    import Vf as vf`), bound to it once and for all (`Vf = pl.Vf`, a value the module surely
+    ends with), or `vf` where the file binds nothing to it (the name PyPTO reserves for it)?"""
+    if file.pl.path(cst.Name(name)) == ("Vf",):
+        return True
+    if file.meaning(name) is None:
+        return name == "vf"
+    return bound_to_vf(file, name)
 
 
 def vf_source(file, name: str) -> str | ast.FunctionDef | None:

@@ -60,8 +60,9 @@ HINTS = {
     "event_id": "Keep every event id within the hardware's range (0..15), or lower `preload` (when it is above 0)",
     "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
              "period of iterations; if the kernel passes every other rule, please report this",
-    "unmodelled": "Make this static (module constants, `pl.range` over constants, no runtime condition around "
-                  "syncs or stages) so the check can follow it",
+    "unmodelled": "The check follows the kernel's Python statement by statement, with `pl` ops called by name and "
+                  "the file's own functions; write what the message names in a form it follows (the message says "
+                  "how where there is one), and if the kernel is valid as written, please report it",
 }
 
 

@@ -86,3 +86,12 @@ def test_calls_that_touch_no_handle_stay_harmless():
     text = _spelled("    _ = str(ki)\n    g = lambda: pl.store(ARGS)\n"
                     "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])")
     assert _errors(transpile(text, path="harmless.py")) == []
+
+
+def test_a_construct_the_check_does_not_follow_is_not_called_dynamic():
+    """A refusal of something the check does not compute names it, and its hint does not ask
+    for a static kernel (everything here is static already)."""
+    result = transpile(_spelled("    _ = 2 ** (1 << 70)"), path="huge.py")
+    (error,) = _errors(result)
+    assert "a power with exponent 1180591620717411303424 (at most 4096), too large to follow" in error.message
+    assert "static" not in error.hint and "write what the message names in a form it follows" in error.hint

@@ -72,6 +72,25 @@ def test_every_spelling_of_vf_gives_the_same_accesses_and_the_same_kernel(prefix
     assert other.code == _spelled(plain.code, prefix)
 
 
+#: `pl.Vf` given a module-level name once and for all, as constants are
+ASSIGNED = {"vf": "vf = pl.Vf\n", "Vf": "Vf = pl.Vf\n", "V": "MS = pl.MemorySpace\nV = pl.Vf\n"}
+
+
+@pytest.mark.parametrize("prefix", list(ASSIGNED))
+def test_a_module_name_bound_to_pl_vf_is_read_as_it(prefix):
+    plain = transpile(fixed_flash_attention(), preload=2)
+    text = re.sub(r"\bvf\.", prefix + ".", fixed_flash_attention().replace(_IMPORT, ASSIGNED[prefix]))
+    other = transpile(text, preload=2)
+    assert other.ok, [d.message for d in other.diagnostics]
+    assert other.code == re.sub(r"\bvf\.", prefix + ".", plain.code.replace(_IMPORT, ASSIGNED[prefix]))
+
+
+@pytest.mark.parametrize("rebinding", ["if os.environ.get('FAST'):\n    Vf = None\n", "Vf = pl.Tile\n"])
+def test_a_module_name_bound_to_pl_vf_and_maybe_to_something_else_is_not(rebinding):
+    text = re.sub(r"\bvf\.", "Vf.", fixed_flash_attention().replace(_IMPORT, "Vf = pl.Vf\n" + rebinding))
+    assert not transpile(text, preload=2).ok
+
+
 def test_a_vf_from_another_module_is_not_read_as_pl_vf():
     text = _spelled(fixed_flash_attention(), "Vf").replace(SPELLINGS["Vf"], "from registers import Vf\n")
     assert not transpile(text, preload=2).ok
