@@ -187,6 +187,12 @@ class Uniform:
             if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
                 raise NonUniform(f"`{text()}` adds a residue to a value that grows with the loop variable",
                                  "keep residues (`x % k`) apart from offsets")
+            if (lres or rres) and (lf and not lres or rf and not rres):
+                # `ki % 2 + n`: periodic in neither the loop variable nor anything else, and its
+                # form (that of `ki` and `n`) would say it grows with both
+                raise NonUniform(f"`{text()}` adds a residue to a value known only at run time (a trip count, a "
+                                 "parameter, the block index or a value read from GM)",
+                                 "keep residues (`x % k`) apart from values known only at run time")
             sign = 1 if fn is operator.add else -1
             return Sym(value, _add(lf, rf, sign), lres or rres, _const(left) + sign * _const(right),
                        _moving(left) + sign * _moving(right))

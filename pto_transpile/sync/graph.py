@@ -170,6 +170,7 @@ def _edges(nodes: list[Node], slots: dict[int, int], delays: tuple[int, ...]) ->
                     last_writes.append(prev)
                     if not prev.node.conditional:
                         settled.add(prev.node.buffer)
+            released: set[tuple[int, str, int]] = set()  #: (stage, pipe, task) of the reads waited for
             for w in last_writes:
                 if w.task == e.task and w.node.stage_index < e.node.stage_index and w.node.buffer == e.node.buffer:
                     # a stage that first writes part of a tile an earlier stage of its task
@@ -184,6 +185,14 @@ def _edges(nodes: list[Node], slots: dict[int, int], delays: tuple[int, ...]) ->
                             gating[r.node.pipe] = r
                 for r in gating.values():
                     record("WAR", r, e)
+                    released.add((r.node.stage_index, r.node.pipe, r.task))
+            for w in last_writes:
+                if w.node.section != e.node.section and w.task != e.task \
+                        and (w.node.stage_index, w.node.pipe, w.task) not in released:
+                    # the other core's write on a pipe none of its stage's reads waited for
+                    # releases (a load into a received tile after its last read): the next
+                    # write waits for it as for a read, or the two land in either order
+                    record("WAR", w, e)
     return list(edges.values())
 
 

@@ -9,7 +9,7 @@ declares a tile group or returns a tile, ...) are reported as findings with rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -32,6 +32,8 @@ class Binding:
 class ScanResult:
     accesses: list[Access] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: index in `accesses` -> how many constructs around it may skip it (`_OpWalker.depth`)
+    depths: dict[int, int] = field(default_factory=dict)
 
 
 def overlap_pairs(kernel: Kernel) -> list[tuple[str, str]]:
@@ -85,11 +87,11 @@ class StageScanner:
 
     # one function body ------------------------------------------------------------------
     def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack,
-                       call_site=None, conditional: bool = False) -> None:
+                       call_site=None, depth: int = 0) -> None:
         bindings = dict(bindings)
         self._bind_locals(fn, bindings, aggregates, result)
         walker = _OpWalker(self, fn, bindings, stage_index, result, stack, call_site)
-        walker.guarded = int(conditional)
+        walker.guarded = depth
         walker.walk(fn.body)
 
     def _bind_locals(self, fn, bindings: dict, aggregates: dict, result: ScanResult) -> None:
@@ -165,6 +167,16 @@ class _OpWalker:
     def conditional(self) -> bool:
         return self.guarded > 0 or self.exited
 
+    @property
+    def depth(self) -> int:
+        """How many constructs around the node being walked may skip it; past a `return` under
+        a test, more than any: nothing after it runs surely."""
+        return _PAST_EXIT if self.exited else self.guarded
+
+    def _append(self, access: Access) -> None:
+        self.result.depths[len(self.result.accesses)] = self.depth
+        self.result.accesses.append(access)
+
     def _guarded(self, *nodes) -> None:
         """Walk `nodes`, each of which the stage may skip."""
         self.guarded += 1
@@ -191,6 +203,29 @@ class _OpWalker:
         sure = getattr(node, _SURE_PART[type(node)])
         self.walk(sure)
         self._guarded(*(child for child in children(node) if child is not sure))
+        return False
+
+    def visit_If(self, node: cst.If) -> bool:
+        """`if`/`else` (`elif` chains too): an access both ways make, on one pipe, surely runs
+        when the `if` does (a tile written in each branch is written, whichever runs)."""
+        if node.orelse is None:
+            return self.visit_branching(node)
+        self.walk(node.test)
+        level = self.guarded + 1
+        start = len(self.result.accesses)
+        ways = []
+        for way in (node.body, node.orelse):
+            begin = len(self.result.accesses)
+            self._guarded(way)
+            ways.append({_key(self.result.accesses[i]) for i in range(begin, len(self.result.accesses))
+                         if self.result.depths[i] == level})
+        both = ways[0] & ways[1]
+        for i in range(start, len(self.result.accesses)):
+            access = self.result.accesses[i]
+            if self.result.depths[i] == level and _key(access) in both:
+                self.result.depths[i] = level - 1
+                if level == 1:
+                    self.result.accesses[i] = replace(access, conditional=False)
         return False
 
     def visit_maybe(self, node) -> bool:
@@ -272,6 +307,15 @@ class _OpWalker:
                     self._made.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
         return self._made
 
+    def _operand(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """An op's operand as the name of the tile it reaches: a view or a slot written in place
+        (`pl.muls(t[0:8, :], ...)`, `pl.load(g[0], ...)`) reaches the tile it is taken of, as
+        when it is bound to a name first (`top = t[0:8, :]`)."""
+        if type(value) is cst.Subscript and type(value.value) is cst.Name and value.value.value in self.bindings \
+                and not self._element_access(value):
+            return value.value
+        return value
+
     def _element_access(self, node: cst.Subscript) -> bool:
         if not isinstance(node.value, cst.Name):
             return False
@@ -288,14 +332,14 @@ class _OpWalker:
         b = self.bindings.get(name_node.value)
         if b is None or b.buffer not in self.s.tracked:
             return
-        self.result.accesses.append(Access(self.stage_index, b.buffer, role, pipe, node, op, self.conditional))
+        self._append(Access(self.stage_index, b.buffer, role, pipe, node, op, self.conditional))
 
     def _block_op(self, op: str, node: cst.Call) -> None:
         if op in DESCRIPTOR_ONLY_OPS:
             return
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        positional = [self._operand(a.value) for a in node.args if a.keyword is None and not a.star]
         by_keyword = op_keyword_roles(op)
-        keyed = [(a.value, by_keyword[a.keyword.value]) for a in node.args
+        keyed = [(self._operand(a.value), by_keyword[a.keyword.value]) for a in node.args
                  if a.keyword is not None and a.keyword.value in by_keyword]
         touched = [p for p in positional + [v for v, _ in keyed] if isinstance(p, cst.Name) and p.value in self.bindings
                    and self.bindings[p.value].buffer in self.s.tracked]
@@ -324,7 +368,7 @@ class _OpWalker:
             prev = merged.get(b.buffer)
             merged[b.buffer] = role if prev is None or prev == role else "RW"
         for buffer, role in merged.items():
-            self.result.accesses.append(Access(self.stage_index, buffer, role, pipe, node, op, self.conditional))
+            self._append(Access(self.stage_index, buffer, role, pipe, node, op, self.conditional))
 
     def _pipe(self, op: str, positional, node) -> str | None:
         if op in ("move", "insert"):
@@ -358,7 +402,7 @@ class _OpWalker:
                     and a.value.value in self.bindings:
                 bound[a.keyword.value] = self.bindings[a.value.value]
         self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node,
-                              self.conditional)
+                              self.depth)
 
     def _vf_call(self, name: str, node: cst.Call) -> None:
         roles = vf_param_roles(self.s.file, name, self, set())
@@ -376,6 +420,14 @@ def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:
     return out
 
 
+#: `_OpWalker.depth` past a `return` or `raise` under a test
+_PAST_EXIT = 1 << 30
+
+
+def _key(access: Access) -> tuple:
+    return access.buffer, access.role, access.pipe
+
+
 #: the part of a branching construct that runs whenever the construct does
 _SURE_PART: dict[type, str] = {cst.If: "test", cst.While: "test", cst.For: "iter", cst.IfExp: "test",
                                cst.BooleanOperation: "left"}
@@ -386,7 +438,7 @@ _HANDLERS = {
     cst.AugAssign: _OpWalker.visit_AugAssign,
     cst.Return: _OpWalker.visit_Return,
     cst.Raise: _OpWalker.visit_exit,
-    cst.If: _OpWalker.visit_branching,
+    cst.If: _OpWalker.visit_If,
     cst.While: _OpWalker.visit_branching,
     cst.For: _OpWalker.visit_branching,
     cst.IfExp: _OpWalker.visit_branching,

@@ -1,6 +1,7 @@
 """The sync graph on worked examples: two stages (E1-E3), address reuse (E5), shared release ids (E6)."""
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -404,4 +405,81 @@ def test_the_kernel_marking_a_received_tile_first_runs_as_the_serial_one():
 
     text = _marked()
     rows = verify(text, transpile(text, preload=1).code, "pipeline_demo_kernel", path="k.py").rows
+    assert [row.verdict for row in rows] == ["ok", "ok"]
+
+
+# -- found by a probe of the transform ------------------------------------------------------
+# Edits of tests/kernels/scale_store.py: the cube moves each product into `c_vec_db`, which the
+# vector stage reads. Each kernel is valid; the transform gave it too few syncs (the check
+# refused it) or refused it outright.
+
+_SCALE_STORE = (Path(__file__).parents[1] / "kernels" / "scale_store.py").read_text()
+_MOVE = "    pl.move(c_vec, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n"
+_WITH_G = [("def scale_store(ki, sub_id, out, c_vec_db, y_db):",
+            "def scale_store(ki, sub_id, out, g, c_vec_db, y_db):"),
+           ("            scale_store(ki, sub_id, out, c_vec_db, y_db)",
+            "            scale_store(ki, sub_id, out, g, c_vec_db, y_db)"),
+           ("    out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],\n",
+            "    out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],\n    g: pl.Tensor[[TILE, TILE], pl.DT_FP32],\n")]
+PROBED = {
+    # the handed-over tile written whichever way an `if` goes: the write surely runs; marked
+    # conditional, it let the graph search past it into earlier tasks (PTO036, a refusal)
+    "written both ways": [(_MOVE, "    if ki % 2 == 0:\n    " + _MOVE + "    elif ki % 3 == 0:\n    " + _MOVE
+                           + "    else:\n    " + _MOVE)],
+    # the consumer loads into the received tile after reading it: the cube's next write into
+    # the slot waited only for the read (on V), not for the load (on MTE2)
+    "dead load into the received tile": [("    pl.relu(y, c_vec)\n",
+                                           "    pl.relu(y, c_vec)\n    pl.load(c_vec, g, [sub_id * HALF, 0])\n")],
+    # a view written in place as an operand: the scan saw no access of the tile at all
+    "view as an operand": [("    pl.relu(y, c_vec)\n    pl.store(out, y,",
+                            "    pl.muls(c_vec[0:8, :], c_vec[0:8, :], 2.0)\n    pl.store(out, c_vec,")],
+}
+
+
+def _probed(name: str) -> str:
+    from helpers import edited
+
+    return edited(_SCALE_STORE, _WITH_G + PROBED[name])
+
+
+def test_a_write_made_whichever_way_an_if_goes_surely_runs():
+    result = transpile(_probed("written both ways"), preload=1)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert [(a.op, a.pipe, a.conditional) for a in result.loops[0].accesses[0] if a.buffer == "c_vec_db"] == \
+        [("move", "FIX", False)] * 3
+
+
+def test_a_write_made_one_way_only_stays_conditional():
+    from helpers import edited
+
+    text = edited(_SCALE_STORE, [(_MOVE, "    if ki % 2 == 0:\n    " + _MOVE + "    else:\n        pass\n" + _MOVE)])
+    moves = [a.conditional for a in transpile(text, preload=1).loops[0].accesses[0] if a.buffer == "c_vec_db"]
+    assert moves == [True, False]
+
+
+def test_the_cube_waits_for_the_vector_load_into_the_tile_it_handed_over():
+    result = transpile(_probed("dead load into the received tile"), preload=1)
+    assert result.ok, [d.message for d in result.diagnostics]
+    wars = {e.src.pipe for e in result.loops[0].graph.edges
+            if e.kind == "WAR" and e.dst.stage == "mm_stage" and e.src.stage == "scale_store"}
+    assert wars == {"V", "MTE2"}
+
+
+def test_a_view_written_as_an_operand_is_an_access_of_its_tile():
+    result = transpile(_probed("view as an operand"), preload=1)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert {(a.op, a.role, a.pipe) for a in result.loops[0].accesses[1] if a.buffer == "c_vec_db"} == \
+        {("muls", "RW", "V"), ("store", "R", "MTE3")}
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", list(PROBED))
+@pytest.mark.parametrize("preload", [1, 2])
+def test_the_probed_kernels_run_as_the_serial_ones(name, preload):
+    from sim_runtime.verify import verify
+
+    text = _probed(name)
+    result = transpile(text, preload=preload)
+    assert result.ok, [d.message for d in result.diagnostics]
+    rows = verify(text, result.code, "kernel", path="k.py").rows
     assert [row.verdict for row in rows] == ["ok", "ok"]
