@@ -325,14 +325,15 @@ class _Report:
         where = f"stage `{ev.stage}` (task {ev.task})" if ev.stage else "the kernel body"
         return f"{where}, `{_op_name(ev)}` on {ev.pipe} of {CORES[ev.core]}"
 
-    def writers(self, ids: frozenset, outcome: Outcome) -> str:
+    def writers(self, ids: tuple, outcome: Outcome) -> str:
+        """The writes a read may see, or an element may hold, in the order they wrote."""
         if not ids:
             return "no write (the initial contents)"
         parts = []
-        for wid in sorted(ids, key=lambda w: (outcome.writers[w].seq if w in outcome.writers else 0)):
+        for wid in ids:
             ev = outcome.writers.get(wid)
             parts.append(self.who(ev) if ev is not None else str(wid))
-        return "; ".join(parts)
+        return "; then ".join(parts)
 
     # --- the checks ---------------------------------------------------------------------------
     def _deadlock(self) -> None:
@@ -422,7 +423,7 @@ class _Report:
                 pev, pfoot = self.p.read_events[rid]
                 detail = (f"{self.who(ev)} reads `{pfoot.label}`: in the serial kernel it sees "
                           f"{self.writers(seen, self.s)}, in the pipelined kernel {self.writers(got, self.p)}")
-                extra = [self.p.writers[w] for w in sorted(got - seen, key=str)[:2] if w in self.p.writers]
+                extra = [self.p.writers[w] for w in sorted(set(got) - set(seen), key=str)[:2] if w in self.p.writers]
                 related = [(f"a write it sees when pipelined: {self.who(w)}", self.node_of(w)) for w in extra]
                 self.add("value", detail, self.node_of(ev), related, key=("value", id(ev.node)))
             if len(self.out) >= MAX_PROBLEMS:
@@ -447,13 +448,13 @@ class _Report:
 
 def _first_difference(a: tuple, b: tuple) -> tuple:
     """The first rectangle where two `order.contents` disagree, with the writers of each there."""
-    def at(bands: tuple, r: int, c: int) -> frozenset:
+    def at(bands: tuple, r: int, c: int) -> tuple:
         for r0, r1, runs in bands:
             if r0 <= r < r1:
                 for c0, c1, who in runs:
                     if c0 <= c < c1:
                         return who
-        return frozenset()
+        return ()
 
     rows = sorted({r for band in a + b for r in band[:2]})
     for r0, r1 in zip(rows, rows[1:], strict=False):
@@ -869,8 +870,18 @@ class _Bounds:
         kernel pipelined by hand, whose `L` is the whole period (every event id's rotation in
         it); a generated kernel's syncs balance by construction, its renamed rotations (its
         event ids among them) left out of the inner loop's `L`."""
-        return {root: (self.zone, self.inner_period) for root in found.roots
-                if root not in found.outer and root in trips and trips[root] - found.roots[root] >= self.inner}
+        out = {root: (self.zone, self.inner_period) for root in found.roots
+               if root not in found.outer and root in trips and trips[root] - found.roots[root] >= self.inner}
+        # an outer loop: a period of its iterations past the `reach` at its start, in a run that
+        # has as many after them (its inner loop at this run's count): pending events that grow
+        # by the outer iteration overflow at some count of it as surely as by the inner one
+        for o, i in found.nested:
+            if o in trips and i in trips:
+                inner = trips[i] - found.roots[i]
+                reach, period = self.reach(inner), self.outer_period(o, inner)
+                if trips[o] - found.roots[o] >= 2 * reach + period:
+                    out[o] = (reach, period)
+        return out
 
     def reach(self, inner: int | None) -> int:
         """The outer iterations at either end that hold a task of a boundary zone or whose

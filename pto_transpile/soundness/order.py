@@ -82,7 +82,7 @@ class Race:
 class Outcome:
     """What one run computed: reaching writes per read, final writers of GM, and problems."""
 
-    reaching: dict[ReadId, frozenset] = field(default_factory=dict)
+    reaching: dict[ReadId, tuple] = field(default_factory=dict)  #: in the order they wrote
     read_events: dict[ReadId, tuple[Event, Foot]] = field(default_factory=dict)
     writers: dict[WriterId, Event] = field(default_factory=dict)
     #: per GM tensor: what it holds at the end, as `contents` gives it (who wrote each part)
@@ -149,7 +149,7 @@ class _Memory:
             for r in writes:
                 self._conflicts(r, ev, foot, vc)
         rid = (ev.core, ev.ident, index)
-        self.outcome.reaching[rid] = frozenset(self._seen(writes, r0, r1, c0, c1))
+        self.outcome.reaching[rid] = tuple(dict.fromkeys(self._seen(writes, r0, r1, c0, c1)))
         self.outcome.read_events[rid] = (ev, foot)
 
     @staticmethod
@@ -209,8 +209,9 @@ class _Memory:
 
 def contents(pieces: list[tuple]) -> tuple:
     """What a tensor holds, from the write records left on it `(r0, r1, c0, c1, writer)`: for
-    every element, the set of writes whose value may be there (one, unless writes race or
-    may not happen). Canonical, so two runs that split their records differently compare
+    every element, the writes whose value may be there (one, unless writes race or may not
+    happen), in the order they wrote: the last one that did holds, so two runs agree only when
+    they write in one order. Canonical, so two runs that split their records differently compare
     equal when every element agrees: bands of rows, each a tuple of maximal column runs
     `(c0, c1, writers)`, as `(r0, r1, runs)` with equal neighbouring bands merged."""
     rows = sorted({r for p in pieces for r in p[:2]})
@@ -220,7 +221,7 @@ def contents(pieces: list[tuple]) -> tuple:
         cols = sorted({c for p in live for c in p[2:4]})
         runs: list[tuple] = []
         for c0, c1 in zip(cols, cols[1:], strict=False):
-            who = frozenset(p[4] for p in live if p[2] <= c0 and c1 <= p[3])
+            who = tuple(dict.fromkeys(p[4] for p in live if p[2] <= c0 and c1 <= p[3]))
             if not who:
                 continue
             if runs and runs[-1][1] == c0 and runs[-1][2] == who:
@@ -428,12 +429,13 @@ class _Concurrent:
             self.clock[core][p] = join(self.clock[core][p], queue.pop(0))
             return True
         if kind == "bar":
-            if ev.pipe == "ALL":
-                joined = ZERO
-                for vc in self.clock[core]:
-                    joined = join(joined, vc)
-            else:
-                joined = self.clock[core][PIPE_INDEX[ev.pipe]]
+            if ev.pipe != "ALL":
+                # `bar_mte2()`: the pipe's earlier ops finish before its later ones, which its
+                # queue already does; the other pipes are not held (the emulator's model too)
+                return True
+            joined = ZERO
+            for vc in self.clock[core]:
+                joined = join(joined, vc)
             self.clock[core] = [join(vc, joined) for vc in self.clock[core]]
             return True
         return True
