@@ -483,6 +483,12 @@ class Loops(InterpreterBase):
             raise nonuniform(NonUniform(f"counter `{name}` starts at a value of the block", f"start `{name}` at a "
                                          "constant and add the block's part where it is used "
                                          "(`i = core_id + t * num_cores`)"), node)
+        if not stepped and others:
+            # followed as a number of its own, it forgets what it started from: `c % 7` of a
+            # counter started at a parameter `d` takes the phase of this run's `d` only
+            raise nonuniform(NonUniform(f"counter `{name}` starts at a value known only at run time (a parameter, "
+                                         "a size or a value read from GM)", f"start `{name}` at a constant and add "
+                                         "that value where it is used (`i = d + t`)"), node)
 
     def _last_steps(self, ctxs: list[Ctx], previous: list[dict], counters: dict) -> None:
         """What each counter stepped by over the loop's last iteration (`Uniform.counter_steps`)."""

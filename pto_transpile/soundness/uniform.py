@@ -226,6 +226,13 @@ class Uniform:
                 raise NonUniform(f"`{text()}` takes a residue of the loop variable moved by the block index or count, "
                                  "whose residues differ between blocks",
                                  "take residues of the loop variable itself (`t % 2`)")
+            if _index(lf) and any(var[0] not in INDEX for var, _ in lf):
+                # `(ki + d) % 7`: which residue an iteration takes depends on `d`, which the run
+                # follows at its own value only
+                raise NonUniform(f"`{text()}` takes a residue of the loop variable moved by a value known only at "
+                                 "run time (a parameter, a size or a value read from GM), whose residues differ "
+                                 "from one value to the next", "take residues of the loop variable itself (`ki % 7`), "
+                                 "or compute the place from the loop variable and the value without a residue")
             if any(var[-1] == "blocks" for var, _ in lf):
                 # `(t * num_cores) % 2` alternates with one block and is constant with two
                 raise NonUniform(f"`{text()}` takes a residue of a loop variable times the block count, whose "

@@ -78,3 +78,32 @@ def test_the_emulator_shows_the_parameter_case_wrong_at_the_value_only(d, same):
     report = verify(text, code, "kernel", path="residue.py", shapes={"a": (8 * 32, 32), "out": (8 * 32, 32)},
                     scalars={"n": 8, "d": d})
     assert report.rows[-1].verdict == ("ok" if same else "mismatch"), report.rows[-1].message
+
+
+# -- found by the next probe: a residue of the loop variable moved by a parameter, by hand or
+# through a counter started at it. `(ki + d) % 7` was taken for a residue of `ki`, and a counter
+# started at `d` was followed as a number of its own: either way the phase came from this run's
+# `d`, the check ran d in {0, 1, 2, 3, 5, 11}, and both kernels are wrong at d = 6 (mod 7).
+
+@pytest.mark.parametrize("name, words", [
+    ("residue_plus_param.py", "`(ki + d) % 7` takes a residue of the loop variable moved by a value known only at "
+                              "run time"),
+    ("counter_from_param.py", "counter `c` starts at a value known only at run time"),
+])
+def test_a_residue_whose_phase_comes_from_a_parameter_is_refused(name, words):
+    (message,) = error_messages(transpile((KERNELS / name).read_text(), path=name, preload=1))
+    assert words in message, message
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("d, same", [(6, False), (5, True), (13, False)])
+def test_the_emulator_shows_the_counter_case_wrong_at_one_phase(d, same):
+    from sim_runtime.verify import verify
+
+    name = "counter_from_param.py"
+    text = (KERNELS / name).read_text()
+    code = transpile(text, path=name, preload=1, _skip_rules=["PTO061"]).code
+    assert code is not None
+    report = verify(text, code, "kernel", path=name, shapes={"a": (4 * 32, 32), "out": (4 * 32, 32)},
+                    scalars={"n": 4, "d": d})
+    assert report.rows[-1].verdict == ("ok" if same else "mismatch"), report.rows[-1].message
