@@ -785,6 +785,15 @@ class Uniform:
                                  f"offset every access of `{tensor}` by the same expression of "
                                  f"{', '.join(_quoted(n) for n in names)}, or none",
                                  claim=f"the kernel for every value of {', '.join(_quoted(n) for n in names)}")
+            derived = next((a for a in accs for part in a.shift for v, _ in part if _derived_per_block(v)), None)
+            if derived is not None:
+                # `core_id % 8`, `core_id // 2`, `min(core_id, 1)`: the run follows block 0, and
+                # two other blocks may take one value (blocks 0 and 8, 0 and 1) at some count
+                raise NonUniform(f"`{tensor}` is written, and `{derived.text}` is placed by a value computed from the "
+                                 "block index other than by scaling it: two blocks may take the same value there",
+                                 f"place each block's accesses of `{tensor}` by the block index times a constant "
+                                 "(`core_id * K`) or a per-core range (`pl.range(core_id, n, num_cores)`)",
+                                 claim="the kernel on more than one block")
             self._blocks_apart(tensor, accs)
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
@@ -820,7 +829,8 @@ class Uniform:
         the end of the last, with no loop variable of a loop of run-time trip count in them
         (`core_id * 2 + j` meets the next block once `j` passes 1), or the variable of the block's
         own beats times the block count with the step `K` (`(core_id + t * num_cores) * K`: the
-        blocks' tiles interleave). Moves by other block values are not judged here."""
+        blocks' tiles interleave). A place computed from the block index otherwise (`core_id %
+        8`) is refused before (`finish`); moves by the block count are not judged here."""
         for axis in range(min(len(a.coords) for a in accs)):
             shift = dict(accs[0].shift[axis]) if axis < len(accs[0].shift) else {}
             step = shift.get(BLOCK)
@@ -1263,6 +1273,12 @@ def _scalar(var: tuple) -> bool:
 def _quoted(name: str) -> str:
     """A parameter's name as code; words that already quote their code as they are."""
     return name if "`" in name else f"`{name}`"
+
+
+def _derived_per_block(var: tuple) -> bool:
+    """A value computed from the block index other than by adding and scaling it (`core_id %
+    8`, a variable of its own: `Uniform._derive`), not a chunk start (`core_id * my_n`)."""
+    return var[0] == "derived" and len(var) == 3 and _per_block(var)
 
 
 def is_block_value(var: tuple) -> bool:
