@@ -75,6 +75,9 @@ class Problem:
     related: list = field(default_factory=list)  #: (message, node)
     #: for a race: (core, pipe, op) of the earlier and of the later access
     accesses: tuple = ()
+    #: named only when no run shows a more precise problem (`Uniform.unplaced`: a write whose
+    #: place is not known, which another run may show as the race it is)
+    deferred: bool = False
 
 
 def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Problem]:
@@ -174,6 +177,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Probl
     passed = {id(configs[i]): cuts for i, cuts in parallel.passed_runs(
         configs, check, lambda done: progress.report(kernel, done, len(configs))).items()}
     judged = 0
+    deferred: list[Problem] = []  #: the first run's problems named only if no run shows another
     while queue:
         config = queue.pop(0)
         cuts: set = set()
@@ -190,6 +194,9 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Probl
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
                     problems = [instead]
+        if problems and all(p.deferred for p in problems):
+            deferred = deferred or problems
+            problems = []
         if problems:
             return problems
         for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
@@ -204,7 +211,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Probl
                                      f"more cases than the check runs ({MAX_CUT_RUNS})", None)]
         if queue and id(queue[0]) not in passed:
             progress.report(kernel, judged, judged + len(queue))
-    return []
+    return deferred
 
 
 def _config_key(config: Config) -> tuple:
@@ -264,7 +271,7 @@ def _unplaced(interp: Interpreter, kernel) -> list[Problem]:
     if exc is None:
         return []
     refusal = nonuniform(exc, kernel.node.name)
-    return [Problem(refusal.kind, refusal.reason, kernel.node.name)]
+    return [Problem(refusal.kind, refusal.reason, kernel.node.name, deferred=exc.deferred)]
 
 
 class _Report:
@@ -524,8 +531,13 @@ def _argument_difference(serial: tuple, piped: tuple) -> str | None:
                 w = b.fields.get(f, UNKNOWN)
                 if _compared(v) and not _same(v, w):
                     return f"field `{f}` of `{param}` = {v!r} in the serial kernel but {w!r} in the pipelined one"
+                if v is UNKNOWN and _compared(w):
+                    return (f"field `{f}` of `{param}` is a value the check cannot compute in the serial kernel but "
+                            f"{w!r} in the pipelined one")
         elif _compared(a) and not _same(a, b):
             return f"`{param}` = {a!r} in the serial kernel but {b!r} in the pipelined one"
+        elif a is UNKNOWN and _compared(b):
+            return f"`{param}` is a value the check cannot compute in the serial kernel but {b!r} in the pipelined one"
         elif isinstance(a, TensorV) and not _same_tensor(a, b):
             return f"tensor `{a.name}` as `{param}` in the serial kernel but something else in the pipelined one"
     return None

@@ -458,6 +458,18 @@ class Loops(InterpreterBase):
             elif _moving(value) and name in self._read_first(node):
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
         for name, value in ctx.env.items():
+            if type(value) in (list, tuple, dict, str) and _plain_container(value):
+                # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
+                # counter in disguise (`len(seen) > 100` holds only past the runs made)
+                snapshot = _snapshot(value)
+                before = prev.get(("container", name), _NONE)
+                if before is not _NONE and before != snapshot:
+                    raise nonuniform(NonUniform(f"`{name}` changes from one iteration of the loop to the next: what "
+                                                 "the kernel computes from it may change at a count the check does "
+                                                 "not run", f"compute what `{name}` holds from the loop variable "
+                                                 "(or a counter `x = x + c`) instead of keeping it across "
+                                                 "iterations"), node)
+                prev[("container", name)] = snapshot
             if isinstance(value, StructV) and value.origin == "struct":
                 for f, v in value.fields.items():
                     if isinstance(v, (int, float)) and not isinstance(v, Sym):
@@ -716,3 +728,28 @@ def _vars_inside(value: Any) -> list:
     if isinstance(value, tuple):
         return [var for part in value for var in _vars_inside(part)]
     return []
+
+
+_NONE = object()
+_PLAIN = (int, float, str, bool, type(None))
+
+
+def _plain_container(value) -> bool:
+    """A list, tuple, dict or string of numbers, strings and such containers only (tiles and
+    groups rotate under the rotation rules instead)."""
+    if isinstance(value, str):
+        return True
+    items = list(value.items()) if isinstance(value, dict) else list(value)
+    flat = [x for pair in items for x in pair] if isinstance(value, dict) else items
+    return all(isinstance(x, _PLAIN) or type(x) in (list, tuple, dict) and _plain_container(x) for x in flat)
+
+
+def _snapshot(value):
+    """A copy of a plain container to compare with the next iteration's (numbers with their form)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return ("dict", tuple((_snapshot(k), _snapshot(v)) for k, v in value.items()))
+    if type(value) in (list, tuple):
+        return (type(value).__name__, tuple(_snapshot(x) for x in value))
+    return (value, getattr(value, "form", ()))

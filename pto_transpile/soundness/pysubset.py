@@ -335,6 +335,11 @@ class PythonSubset(InterpreterBase):
         elif isinstance(target, cst.Attribute):
             obj = self.eval(target.value, ctx)
             if isinstance(obj, StructV):
+                if value is UNKNOWN and ctx.scope is not None:
+                    # a value the check cannot compute, kept for later stages (`st.scale =
+                    # abs(alpha)`): named by the stage invocation that set it, so a stage that
+                    # reads another invocation's value than in the serial kernel is caught
+                    value = Opaque(("set by", ctx.core, *ctx.scope, self._code_of(target)))
                 obj.fields[target.attr.value] = value
                 return
             if (handle := _handle_in([value])) is not None:

@@ -54,6 +54,8 @@ class NonUniform(Exception):
     def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count"):
         super().__init__(what)
         self.what, self.fix, self.claim = what, fix, claim
+        #: named only if no run shows a more precise problem (`check.Problem.deferred`)
+        self.deferred = False
 
 
 @dataclass
@@ -661,9 +663,10 @@ class Uniform:
         """A GM write at a place the run cannot follow, in a kernel that gives each block a chunk
         by a run-time size (`opaque_chunk`): offsets by the chunk start that meet other run-time
         values (`start + chunk + j`, the next block's chunk) are such places, and nothing keeps
-        another block away from them. Asked after the run's races, which name a write of unknown
-        place more precisely when there is one. (Elsewhere such writes are not judged: a known
-        limit, docs/design.md.)"""
+        another block away from them; in any kernel whose blocks do different work, a write whose
+        place is computed from the block other than by adding and scaling (`min(core_id, 1)`) is
+        one too. Asked after the run's races, which name a write of unknown place more precisely
+        when there is one."""
         if not (self.spread or self.block_tests):
             return None
         # a chunk size read from GM (`counts[0]`) is the same on every block only while no block writes it
@@ -674,15 +677,19 @@ class Uniform:
                               "that reads it after another block's write takes another chunk",
                               "read the chunk size from a tensor the kernel does not write, or pass it as a "
                               "parameter", claim="the kernel on more than one block")
-        if (self.block_bounds or self.block_steps or self.block_tests) and self.unplaced_writes:
+        if self.unplaced_writes:  # `spread` or `block_tests`: blocks do different work
             tensor, text = self.unplaced_writes[0]
             kernel = "that gives each block a chunk" if self.block_bounds or self.block_steps else \
-                f"whose blocks may take different ways (`{self.block_tests[0]}`)"
-            return NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a kernel "
-                              f"{kernel}: it cannot tell that no other block writes there",
-                              "offset the write by the chunk start and the task's place in the chunk "
-                              "(`start + j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
-                              claim="the kernel on more than one block")
+                f"whose blocks may take different ways (`{self.block_tests[0]}`)" if self.block_tests else \
+                "that spreads its work over the blocks"
+            refusal = NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a "
+                                 f"kernel {kernel}: it cannot tell that no other block writes there",
+                                 "offset the write by the chunk start and the task's place in the chunk (`start + "
+                                 "j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
+                                 claim="the kernel on more than one block")
+            # in a kernel that only spreads its work, another run may show the write as a race
+            refusal.deferred = not (self.block_bounds or self.block_steps or self.block_tests)
+            return refusal
         read = next(((key, text) for key, text in self.unplaced_reads if key in self.written), None)
         if read is not None:
             (tensor, _), text = read

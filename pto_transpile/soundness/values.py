@@ -99,6 +99,8 @@ def describe_origin(origin: Any) -> str:
         if len(ident) == 3 and ident[0] == "code":
             return f"`{ident[1]}` (occurrence {ident[2] + 1})"
         return repr(ident)
+    if origin and origin[0] == "set by":  # ("set by", core, "stage", name, number, target)
+        return f"`{origin[5]}` as stage `{origin[3]}` (task {origin[4]}) set it"
     if origin and origin[0] == "shape":
         return f"`{origin[1]}.shape[{origin[2]}]` (a `pl.DYNAMIC` dimension)"
     if origin and origin[0] == "op":
