@@ -7,14 +7,12 @@ kernel accepted and wrong on the emulator at two blocks or more; each is refused
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from probed import kernel
 
 from helpers import error_messages
 from pto_transpile import transpile
 
-KERNELS = Path(__file__).parent / "kernels"
 WORDS = "is placed by a value computed from the block index other than by scaling it"
 
 
@@ -23,12 +21,12 @@ WORDS = "is placed by a value computed from the block index other than by scalin
                                           ("cube_store_pair_slot.py", "mid")])
 @pytest.mark.parametrize("preload", [1, 2])
 def test_a_written_tensor_placed_by_a_derived_block_value_is_refused(name, tensor, preload):
-    (message,) = error_messages(transpile((KERNELS / name).read_text(), path=name, preload=preload))
+    (message,) = error_messages(transpile(kernel(name), path=name, preload=preload))
     assert f"`{tensor}` is written, and `" in message and WORDS in message, message
 
 
 def test_the_block_index_times_a_constant_still_places_them():
-    text = (KERNELS / "cube_store_pair_slot.py").read_text()
+    text = kernel("cube_store_pair_slot.py")
     assert text.count("core_id // 2") == 1
     assert error_messages(transpile(text.replace("core_id // 2", "core_id"), path="k.py", preload=1)) == []
 
@@ -39,7 +37,7 @@ def test_the_emulator_races_from_two_blocks_on(blocks, verdict):
     from sim_runtime.verify import verify
 
     name = "barrier_in_loop_derived_slot.py"
-    text = (KERNELS / name).read_text()
+    text = kernel(name)
     code = transpile(text, path=name, preload=1, _skip_rules=["PTO061"]).code
     assert code is not None
     report = verify(text, code, "pipeline_demo_kernel", path=name, block_dim=blocks)

@@ -10,14 +10,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from probed import kernel
 
 from helpers import error_messages
 from pto_transpile import transpile
-
-KERNELS = Path(__file__).parent / "kernels"
 
 
 @pytest.mark.parametrize("name, words", [
@@ -29,7 +26,7 @@ KERNELS = Path(__file__).parent / "kernels"
                             "they wait for"),
 ])
 def test_the_hand_written_syncs_are_refused(name, words):
-    result = transpile((KERNELS / name).read_text(), path=name)
+    result = transpile(kernel(name), path=name)
     messages = error_messages(result)
     assert "PTO068" in [d.code for d in result.diagnostics]
     assert any(words in m for m in messages), messages
@@ -37,7 +34,7 @@ def test_the_hand_written_syncs_are_refused(name, words):
 
 def test_bar_all_orders_the_pipes():
     name = "pipe_bar_orders_nothing.py"
-    text = (KERNELS / name).read_text()
+    text = kernel(name)
     assert "pl.system.bar_mte2()" in text and "pl.system.bar_v()" in text
     fixed = text.replace("pl.system.bar_mte2()", "pl.system.bar_all()").replace("pl.system.bar_v()",
                                                                                  "pl.system.bar_all()")
@@ -49,6 +46,6 @@ def test_the_emulator_races_where_the_check_refuses():
     from sim_runtime.verify import verify
 
     name = "pipe_bar_orders_nothing.py"
-    text = (KERNELS / name).read_text()
+    text = kernel(name)
     report = verify(text, text, "bar_kernel", path=name)
     assert any(row.verdict == "race" for row in report.rows), [(r.verdict, r.message) for r in report.rows]

@@ -7,15 +7,13 @@ naming the sum."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from probed import kernel
 
 from helpers import edited, error_messages
 from pto_transpile import transpile
 
-KERNELS = Path(__file__).parent / "kernels"
-RESIDUE = (KERNELS / "residue_defect.py").read_text()
+RESIDUE = kernel("residue_defect.py")
 GUARD = "    if ki == n - 1 and ki % 3 == 2:\n"
 
 
@@ -49,7 +47,7 @@ def test_a_test_of_a_residue_plus_a_run_time_value_is_refused(name):
 @pytest.mark.parametrize("name, sum_", [("residue_vf_count.py", "`ki % 1 + n`"),
                                         ("residue_tile_address.py", "`(n % 1 + n)`")])
 def test_a_residue_plus_a_trip_count_as_a_count_or_an_address_is_refused(name, sum_):
-    result = transpile((KERNELS / name).read_text(), path=name, preload=2)
+    result = transpile(kernel(name), path=name, preload=2)
     (message,) = error_messages(result)
     assert f"{sum_} adds a residue to a value known only at run time" in message, message
 
@@ -91,7 +89,7 @@ def test_the_emulator_shows_the_parameter_case_wrong_at_the_value_only(d, same):
     ("counter_from_param.py", "counter `c` starts at a value known only at run time"),
 ])
 def test_a_residue_whose_phase_comes_from_a_parameter_is_refused(name, words):
-    (message,) = error_messages(transpile((KERNELS / name).read_text(), path=name, preload=1))
+    (message,) = error_messages(transpile(kernel(name), path=name, preload=1))
     assert words in message, message
 
 
@@ -101,7 +99,7 @@ def test_the_emulator_shows_the_counter_case_wrong_at_one_phase(d, same):
     from sim_runtime.verify import verify
 
     name = "counter_from_param.py"
-    text = (KERNELS / name).read_text()
+    text = kernel(name)
     code = transpile(text, path=name, preload=1, _skip_rules=["PTO061"]).code
     assert code is not None
     report = verify(text, code, "kernel", path=name, shapes={"a": (4 * 32, 32), "out": (4 * 32, 32)},

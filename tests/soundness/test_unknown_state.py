@@ -12,18 +12,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from probed import kernel
 
 from helpers import error_messages
 from pto_transpile import transpile
 
-KERNELS = Path(__file__).parent / "kernels"
-
 
 def _messages(name: str, preload: int = 1) -> list[str]:
-    return error_messages(transpile((KERNELS / name).read_text(), path=name, preload=preload))
+    return error_messages(transpile(kernel(name), path=name, preload=preload))
 
 
 def test_a_write_placed_by_a_clamped_block_index_is_refused():
@@ -52,7 +49,7 @@ def test_the_emulator_shows_the_struct_field_case_wrong(alpha, same):
     from sim_runtime.verify import verify
 
     name = "struct_unknown_field.py"
-    text = (KERNELS / name).read_text()
+    text = kernel(name)
     code = transpile(text, path=name, preload=1, _skip_rules=["PTO061"]).code
     assert code is not None
     shapes = {t: (4 * 32, 32) for t in ("a", "out", "out2")}

@@ -7,14 +7,12 @@ each kernel below accepted and wrong on the emulator."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from probed import kernel
 
 from helpers import error_messages
 from pto_transpile import transpile
 
-KERNELS = Path(__file__).parent / "kernels"
 SWAPS = ["swap_tail_stores.py", "swap_conditional_stores.py", "swap_scatter_stores.py"]
 ORDER = ("the serial kernel leaves stage `stage4` (task 0), `pl.store` on MTE3 of AIV0; then stage `stage2` "
          "(task 1), `pl.store` on MTE3 of AIV0 there, the pipelined kernel stage `stage2` (task 1), `pl.store` on "
@@ -24,7 +22,7 @@ ORDER = ("the serial kernel leaves stage `stage4` (task 0), `pl.store` on MTE3 o
 @pytest.mark.parametrize("name", SWAPS)
 @pytest.mark.parametrize("preload", [1, 2])
 def test_stores_the_pipeline_swaps_are_refused(name, preload):
-    (message,) = error_messages(transpile((KERNELS / name).read_text(), path=name, preload=preload))
+    (message,) = error_messages(transpile(kernel(name), path=name, preload=preload))
     assert "ends with different contents" in message, message
     if name != "swap_scatter_stores.py":  # there, every row may hold every store: the first differs
         assert ORDER in message, message
@@ -36,7 +34,7 @@ def test_the_emulator_shows_the_swap_when_both_stores_run(thr, same):
     from sim_runtime.verify import verify
 
     name = "swap_conditional_stores.py"
-    text = (KERNELS / name).read_text()
+    text = kernel(name)
     code = transpile(text, path=name, preload=1, _skip_rules=["PTO061"]).code
     assert code is not None
     report = verify(text, code, "pipeline_demo_kernel", path=name, scalars={"thr": thr})
