@@ -246,6 +246,9 @@ class _Subset:
 
     def __init__(self, owner: VectorFunctions, name: str):
         self.owner, self.name = owner, name
+        #: the names the function binds itself (parameters, assignments, loop variables): a call
+        #: of one is of whatever it holds, not of the builtin or function of that name
+        self.bound: set[str] = set()
 
     def refuse(self, what: str, node: ast.AST) -> None:
         line = getattr(node, "lineno", "?")
@@ -253,6 +256,7 @@ class _Subset:
 
     def function(self, fn: ast.FunctionDef) -> None:
         bound = _stored(fn) | {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+        self.bound = bound
         if bound & {"vf", "pl", "Vf"}:
             self.refuse(f"a name `{sorted(bound & {'vf', 'pl', 'Vf'})[0]}` of the function that hides the module", fn)
         for default in [*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)]:
@@ -272,6 +276,8 @@ class _Subset:
                 isinstance(e, ast.Starred) for e in it.elts)
             if stmt.orelse or not isinstance(stmt.target, ast.Name) or not (over_range or listed):
                 self.refuse("a loop other than `for name in pl.range(...)` or over a tuple of values", stmt)
+            if isinstance(it, ast.Call) and over_range and _callee(it.func) in self.bound:
+                self.refuse(f"a loop over `{_callee(it.func)}(...)`, a name the function binds itself", stmt)
             self.expr(stmt.iter, effects=False)
         elif isinstance(stmt, ast.If):
             self.expr(stmt.test, effects=False)
@@ -309,7 +315,8 @@ class _Subset:
     def pure(self, func: ast.expr) -> bool:
         """A builtin the evaluator computes (`min`, `range`, ...), not rebound by the file."""
         path = _callee(func)
-        return path in (*_BUILTINS, "range", "pl.range") and (path == "pl.range" or not self.owner.binds(path))
+        return path in (*_BUILTINS, "range", "pl.range") and (path == "pl.range" or not self.owner.binds(path)) \
+            and path not in self.bound
 
     def callee(self, func: ast.expr) -> None:
         path = _callee(func)
@@ -320,6 +327,9 @@ class _Subset:
             if parts[-1] not in _VF_OPS:
                 self.refuse(f"`{path}`, which is no `vf` op", func)
             return
+        if len(parts) == 1 and path in self.bound:
+            self.refuse(f"a call of `{path}`, a name the function binds itself (a parameter, a default or an "
+                        "assignment), which may hold anything", func)
         if len(parts) == 1 and path in (*_BUILTINS, "range"):
             self.refuse(f"a function of the file named `{path}`, like the builtin", func)
         if len(parts) == 1 and path and self.owner.tree(path) is not None:

@@ -304,3 +304,155 @@ def test_vf_bound_to_a_class_of_the_file_is_not_the_modules():
     assert "whose `vf` is not the `pl` module's `Vf`" in errors[0][1]
     verdicts = _verdicts(text, {})
     assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
+
+
+# -- a fourth probe: a name the vector function binds itself, called ---------------------------
+# The evaluator took a call of `min`, `len`, `range` or a vector function's name for the builtin or
+# the function of the file of that name, although the vector function bound the name itself (an
+# assignment, a parameter, a default): `min = vf.store_align`, `range = wide_range`, a helper handed
+# in by the stage. Each stored past its tile into the slot the cube writes; each is refused now.
+FOURTH = {
+    "a builtin's name bound to a helper": [
+        ("        pl.relu(dst, dst)\n"
+         "\n"
+         "\n",
+         "        pl.relu(dst, dst)\n"
+         "\n"
+         "\n"
+         "def evil_fn(parts):\n"
+         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+         "    x = vf.load_align(parts[0])\n"
+         "    vf.store_align(parts[0], x, p32, 512)\n"
+         "\n"
+         "\n"),
+        ("        vf.store_align(dst, x, p32, k * LANES)\n",
+         "        vf.store_align(dst, x, p32, k * LANES)\n"
+         "    len = evil_fn\n"
+         "    len((src,))\n"),
+    ],
+    "a builtin's name bound to a vf op": [
+        ("        vf.store_align(dst, x, p32, k * LANES)\n",
+         "        vf.store_align(dst, x, p32, k * LANES)\n"
+         "    p = max((src,))\n"
+         "    min = vf.store_align\n"
+         "    min(p, x, p32, 512)\n"),
+    ],
+    "a builtin's name as a parameter's default": [
+        ("        pl.relu(dst, dst)\n"
+         "\n"
+         "\n",
+         "        pl.relu(dst, dst)\n"
+         "\n"
+         "\n"
+         "def evil_fn(parts):\n"
+         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+         "    x = vf.load_align(parts[0])\n"
+         "    vf.store_align(parts[0], x, p32, 512)\n"
+         "\n"
+         "\n"),
+        ("def scale_vf(dst, src):\n",
+         "def scale_vf(dst, src, min=evil_fn):\n"),
+        ("        vf.store_align(dst, x, p32, k * LANES)\n",
+         "        vf.store_align(dst, x, p32, k * LANES)\n"
+         "    min((src,))\n"),
+    ],
+    "a builtin's name as a keyword-only default": [
+        ("        pl.relu(dst, dst)\n"
+         "\n"
+         "\n",
+         "        pl.relu(dst, dst)\n"
+         "\n"
+         "\n"
+         "def evil_fn(parts):\n"
+         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+         "    x = vf.load_align(parts[0])\n"
+         "    vf.store_align(parts[0], x, p32, 512)\n"
+         "\n"
+         "\n"),
+        ("def scale_vf(dst, src):\n",
+         "def scale_vf(dst, src, *, abs=evil_fn):\n"),
+        ("        vf.store_align(dst, x, p32, k * LANES)\n",
+         "        vf.store_align(dst, x, p32, k * LANES)\n"
+         "    abs((src, 0))\n"),
+    ],
+    "a function handed in by the stage": [
+        ("def scale_vf(dst, src):\n",
+         "def scale_vf(dst, src, min):\n"),
+        ("        vf.store_align(dst, x, p32, k * LANES)\n",
+         "        vf.store_align(dst, x, p32, k * LANES)\n"
+         "    min((src,))\n"
+         "\n"
+         "\n"
+         "def evil_fn(parts):\n"
+         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+         "    x = vf.load_align(parts[0])\n"
+         "    vf.store_align(parts[0], x, p32, 512)\n"),
+        ("    scale_vf(res, proj)\n",
+         "    scale_vf(res, proj, evil_fn)\n"),
+    ],
+    "a parameter named like a vector function": [
+        ("def scale_vf(dst, src):\n",
+         "def scale_vf(dst, src, tidy_vf):\n"),
+        ("        vf.store_align(dst, x, p32, k * LANES)\n",
+         "        vf.store_align(dst, x, p32, k * LANES)\n"
+         "    tidy_vf((src,))\n"
+         "\n"
+         "\n"
+         "@pl.vector_function\n"
+         "def evil_vf(parts):\n"
+         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+         "    x = vf.load_align(parts[0])\n"
+         "    vf.store_align(parts[0], x, p32, 512)\n"
+         "\n"
+         "\n"
+         "@pl.vector_function\n"
+         "def tidy_vf(parts):\n"
+         "    pass\n"),
+        ("    scale_vf(res, proj)\n",
+         "    scale_vf(res, proj, evil_vf)\n"),
+    ],
+    "range as a parameter's default": [
+        ("        pl.relu(dst, dst)\n"
+         "\n"
+         "\n",
+         "        pl.relu(dst, dst)\n"
+         "\n"
+         "\n"
+         "def wide_range(a, b):\n"
+         "    return list(pl.range(a, b + 1))\n"
+         "\n"
+         "\n"),
+        ("def scale_vf(dst, src):\n",
+         "def scale_vf(dst, src, range=wide_range):\n"),
+        ("    for k in pl.range(0, HALF * BLOCK // LANES):\n",
+         "    for k in range(0, HALF * BLOCK // LANES):\n"),
+    ],
+    "range bound in the function": [
+        ("        pl.relu(dst, dst)\n"
+         "\n"
+         "\n",
+         "        pl.relu(dst, dst)\n"
+         "\n"
+         "\n"
+         "def wide_range(a, b):\n"
+         "    return list(pl.range(a, b + 1))\n"
+         "\n"
+         "\n"),
+        ("    for k in pl.range(0, HALF * BLOCK // LANES):\n",
+         "    range = wide_range\n"
+         "    for k in range(0, HALF * BLOCK // LANES):\n"),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", list(FOURTH))
+def test_a_call_of_a_name_the_vector_function_binds_itself_is_refused(name):
+    errors = _errors(edited(BASE, FOURTH[name]))
+    assert errors and {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
+    assert any("a name the function binds itself" in m for _, m in errors), errors
+
+
+@pytest.mark.parametrize("name", ["a builtin's name bound to a vf op", "range bound in the function"])
+def test_the_emulator_shows_the_fourth_probes_race(name):
+    verdicts = _verdicts(edited(BASE, FOURTH[name]), {})
+    assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
