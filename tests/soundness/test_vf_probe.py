@@ -311,20 +311,17 @@ def test_vf_bound_to_a_class_of_the_file_is_not_the_modules():
 # the function of the file of that name, although the vector function bound the name itself (an
 # assignment, a parameter, a default): `min = vf.store_align`, `range = wide_range`, a helper handed
 # in by the stage. Each stored past its tile into the slot the cube writes; each is refused now.
+#: a plain helper that stores a register 512 elements past the tile it is given
+_EVIL_FN = ("        pl.relu(dst, dst)\n\n\n",
+            "        pl.relu(dst, dst)\n\n\ndef evil_fn(parts):\n"
+            "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+            "    x = vf.load_align(parts[0])\n    vf.store_align(parts[0], x, p32, 512)\n\n\n")
+#: a `range` that runs one iteration more than asked
+_WIDE_RANGE = ("        pl.relu(dst, dst)\n\n\n",
+               "        pl.relu(dst, dst)\n\n\ndef wide_range(a, b):\n    return list(pl.range(a, b + 1))\n\n\n")
 FOURTH = {
     "a builtin's name bound to a helper": [
-        ("        pl.relu(dst, dst)\n"
-         "\n"
-         "\n",
-         "        pl.relu(dst, dst)\n"
-         "\n"
-         "\n"
-         "def evil_fn(parts):\n"
-         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
-         "    x = vf.load_align(parts[0])\n"
-         "    vf.store_align(parts[0], x, p32, 512)\n"
-         "\n"
-         "\n"),
+        _EVIL_FN,
         ("        vf.store_align(dst, x, p32, k * LANES)\n",
          "        vf.store_align(dst, x, p32, k * LANES)\n"
          "    len = evil_fn\n"
@@ -338,18 +335,7 @@ FOURTH = {
          "    min(p, x, p32, 512)\n"),
     ],
     "a builtin's name as a parameter's default": [
-        ("        pl.relu(dst, dst)\n"
-         "\n"
-         "\n",
-         "        pl.relu(dst, dst)\n"
-         "\n"
-         "\n"
-         "def evil_fn(parts):\n"
-         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
-         "    x = vf.load_align(parts[0])\n"
-         "    vf.store_align(parts[0], x, p32, 512)\n"
-         "\n"
-         "\n"),
+        _EVIL_FN,
         ("def scale_vf(dst, src):\n",
          "def scale_vf(dst, src, min=evil_fn):\n"),
         ("        vf.store_align(dst, x, p32, k * LANES)\n",
@@ -357,18 +343,7 @@ FOURTH = {
          "    min((src,))\n"),
     ],
     "a builtin's name as a keyword-only default": [
-        ("        pl.relu(dst, dst)\n"
-         "\n"
-         "\n",
-         "        pl.relu(dst, dst)\n"
-         "\n"
-         "\n"
-         "def evil_fn(parts):\n"
-         "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
-         "    x = vf.load_align(parts[0])\n"
-         "    vf.store_align(parts[0], x, p32, 512)\n"
-         "\n"
-         "\n"),
+        _EVIL_FN,
         ("def scale_vf(dst, src):\n",
          "def scale_vf(dst, src, *, abs=evil_fn):\n"),
         ("        vf.store_align(dst, x, p32, k * LANES)\n",
@@ -412,32 +387,14 @@ FOURTH = {
          "    scale_vf(res, proj, evil_vf)\n"),
     ],
     "range as a parameter's default": [
-        ("        pl.relu(dst, dst)\n"
-         "\n"
-         "\n",
-         "        pl.relu(dst, dst)\n"
-         "\n"
-         "\n"
-         "def wide_range(a, b):\n"
-         "    return list(pl.range(a, b + 1))\n"
-         "\n"
-         "\n"),
+        _WIDE_RANGE,
         ("def scale_vf(dst, src):\n",
          "def scale_vf(dst, src, range=wide_range):\n"),
         ("    for k in pl.range(0, HALF * BLOCK // LANES):\n",
          "    for k in range(0, HALF * BLOCK // LANES):\n"),
     ],
     "range bound in the function": [
-        ("        pl.relu(dst, dst)\n"
-         "\n"
-         "\n",
-         "        pl.relu(dst, dst)\n"
-         "\n"
-         "\n"
-         "def wide_range(a, b):\n"
-         "    return list(pl.range(a, b + 1))\n"
-         "\n"
-         "\n"),
+        _WIDE_RANGE,
         ("    for k in pl.range(0, HALF * BLOCK // LANES):\n",
          "    range = wide_range\n"
          "    for k in range(0, HALF * BLOCK // LANES):\n"),
