@@ -97,7 +97,7 @@ class InterpreterBase:
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
         self._carried: dict[int, tuple] = {}
         self._read_firsts: dict[int, tuple] = {}  #: id(loop) -> (loop, `loops.read_first` of its body)
-        self._views: dict[int, tuple] = {}  #: id(tile) -> (tile, the tile as a view: `PythonSubset._view`)
+        self._views: dict[tuple, tuple] = {}  #: (id(tile), part) -> (tile, the view: `PythonSubset._view`)
         self._tile_args: dict[int, tuple] = {}  #: id(tile) -> (tile, what a vector function is given for it)
         #: inside a stage invocation: the lists and dicts it made (by id), the only ones it may
         #: change (`PythonSubset._kept_outside`); None outside stages

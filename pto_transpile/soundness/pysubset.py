@@ -925,14 +925,15 @@ class PythonSubset(InterpreterBase):
         if isinstance(obj, (TileV, AnyTileV)):
             if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
                 return self._element_access(obj, node, "R", ctx)
+            bounds = []
             for e in node.slice:
                 if isinstance(e.slice, cst.Slice):
-                    for part in (e.slice.lower, e.slice.upper, e.slice.step):
-                        if part is not None:
-                            self.eval(part, ctx)
-            # a view: the same tile (its whole extent, conservatively), a descriptor of its own
-            return AnyTileV(tuple(self._view(t) for t in obj.choices), obj.label) \
-                if isinstance(obj, AnyTileV) else self._view(obj)
+                    bounds.append(tuple(None if part is None else self.eval(part, ctx)
+                                        for part in (e.slice.lower, e.slice.upper, e.slice.step)))
+            # a view: the same tile's bytes (its whole extent, conservatively), a descriptor of its
+            # own, and the rows and columns it spans when its bounds are static
+            return AnyTileV(tuple(self._view(t, bounds) for t in obj.choices), obj.label) \
+                if isinstance(obj, AnyTileV) else self._view(obj, bounds)
         if isinstance(obj, TensorV):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) == 1 and type(node.slice[0].slice) is cst.Slice and type(obj) in (list, tuple):
@@ -975,12 +976,15 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         return self._own(seq[slice(*bounds)])
 
-    def _view(self, tile: TileV) -> TileV:
-        """`tile` as a view (descriptor 0), made once per tile: tiles are immutable, and
-        `dataclasses.replace` costs more than the rest of the subscript."""
-        hit = self._views.get(id(tile))
+    def _view(self, tile: TileV, bounds: list) -> TileV:
+        """`tile` as a view (descriptor 0) spanning `view_part(tile, bounds)`, made once per tile
+        and part: tiles are immutable, and `dataclasses.replace` costs more than the rest of the
+        subscript."""
+        part = view_part(tile, bounds)
+        key = (id(tile), part)
+        hit = self._views.get(key)
         if hit is None or hit[0] is not tile:
-            hit = self._views[id(tile)] = (tile, replace(tile, desc=0))
+            hit = self._views[key] = (tile, replace(tile, desc=0, part=part))
         return hit[1]
 
     def _ring_index(self, ring: list, pick: cst.Subscript, ctx: Ctx) -> Any:
@@ -1985,3 +1989,22 @@ def _difference(x: Any, y: Any) -> tuple:
     for var, c in getattr(y, "form", ()):
         out[var] = out.get(var, 0) - c
     return tuple((var, c) for var, c in out.items() if c)
+
+
+def view_part(tile: TileV, bounds: list) -> tuple:
+    """The rows and columns of `tile[r0:r1, c0:c1]` (None bounds: from the start, to the end),
+    as PyPTO makes a view of a rank-2 tile: inside the tile (the view of a view, inside that
+    view), without a step; () for anything else (bounds known only at run time, a step), where
+    the view is taken as its whole tile."""
+    dims = tile.part or tile.shape
+    if len(bounds) != 2 or len(dims) != 2:
+        return ()
+    part = []
+    for (lo, hi, step), dim in zip(bounds, dims, strict=True):
+        lo = 0 if lo is None else lo
+        hi = dim if hi is None else hi
+        if step is not None or type(lo) is not int or type(hi) is not int or type(dim) is not int \
+                or not 0 <= lo < hi <= dim:
+            return ()
+        part.append(hi - lo)
+    return tuple(part)

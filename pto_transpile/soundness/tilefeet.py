@@ -61,6 +61,9 @@ class ValidShapes:
         shapes = [self.of(t, core) for t in tiles]
         if not shapes or any(len(s) != 2 for s in shapes):
             return ()
+        # a view moves at most its own rows and columns (its valid shape is its tile's, clipped)
+        shapes = [(min(s[0], t.part[0]), min(s[1], t.part[1])) if t.part else s
+                  for s, t in zip(shapes, tiles, strict=True)]
         return (max(s[0] for s in shapes), max(s[1] for s in shapes))
 
     def use(self, tile: TileV | AnyTileV, stage: str) -> None:

@@ -230,6 +230,10 @@ class TileV:
     #: (`tile[a:b, c:d]`), whose valid shape the check does not follow. Not compared: the two
     #: runs number descriptors independently.
     desc: int = field(default=0, compare=False)
+    #: for a view with static bounds (`tile[0:8, :]`), its rows and columns: what it can move
+    #: to or from GM at the most (its valid shape is that, clipped by its tile's); () otherwise.
+    #: Its bytes stay those of its whole tile, and its row stride its tile's.
+    part: tuple = ()
 
 
 @dataclass(frozen=True)
