@@ -112,10 +112,10 @@ SCALAR_VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
 
 #: Ops whose destination write can be smaller than the destination's valid window: by their
 #: data (`scatter` writes the indexed elements), a pattern (`gathermask`) or what they sort
-#: (one row, the sorted count). The checker counts their writes as reaching all of it and
-#: overwriting none of it.
+#: (one row, the sorted count), or by their nature (`setval` writes one element). The checker
+#: counts their writes as reaching all of it and overwriting none of it.
 PARTIAL_WRITE_OPS = frozenset({"scatter", "gathermask", "histogram", "sort32", "mrgsort", "mrgsort2", "sum",
-                               "argmax", "argmin"})
+                               "argmax", "argmin", "setval"})
 
 #: Ops that write a window taken from their source (argument 1), not their destination's valid
 #: window: how the written window follows from the source's valid shape (`rows`, `cols`)

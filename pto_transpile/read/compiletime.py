@@ -272,6 +272,16 @@ def _key_field(file, name: str, call: cst.Call, now, then) -> KeyField:
     return KeyField(name, tuple(values), call)
 
 
+def datatypes_of(file, fn: cst.FunctionDef) -> dict[str, str]:
+    """Kernel parameter -> dtype name, of `fn`'s `@pl.jit(datatype={...})` decorator."""
+    for decorator in fn.decorators:
+        call = jit_call(decorator, file.pl)
+        for arg in call.args if call is not None else ():
+            if arg.keyword is not None and arg.keyword.value == "datatype":
+                return _datatypes(file, arg.value)
+    return {}
+
+
 def _datatypes(file, node: cst.BaseExpression) -> dict[str, str]:
     if not isinstance(node, cst.Dict):
         return {}

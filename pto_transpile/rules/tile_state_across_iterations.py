@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, op_roles
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, PARTIAL_WRITE_OPS, op_roles
 from pto_transpile import codes
 from pto_transpile.read import vfbody
 from pto_transpile.read.kinds import SLOT_ACCESSORS
@@ -60,8 +60,9 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
                             if "R" in role and var not in written:
                                 found.append((call, var))
                                 written.add(var)  # once per tile is enough
+                        covers = not _writes_part(ctx.file, call)
                         for role, arg in touched:
-                            if "W" in role and isinstance(arg, cst.Name) and depth == 0:
+                            if "W" in role and isinstance(arg, cst.Name) and depth == 0 and covers:
                                 written.add(arg.value)
             elif isinstance(stmt, cst.If):
                 visit(stmt.body.body, depth + 1)
@@ -92,6 +93,13 @@ def _touched(file, call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
     table = op_roles(path[0]) or ()
     args = [a.value for a in call.args if a.keyword is None and not a.star]
     return [(role, arg) for role, arg in zip(table, args, strict=False) if role]
+
+
+def _writes_part(file, call: cst.Call) -> bool:
+    """A `pl` op that may write less than its destination (`PARTIAL_WRITE_OPS`: `pl.setval`
+    writes one element): the rest of the tile keeps what an earlier iteration left."""
+    path = file.pl.path(call.func)
+    return path is not None and len(path) == 1 and path[0] in PARTIAL_WRITE_OPS
 
 
 def _picks(value: cst.BaseExpression, param: str) -> bool:

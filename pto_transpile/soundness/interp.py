@@ -25,6 +25,8 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api.memory import DTYPE_BITS
+from pto_transpile.read.compiletime import datatypes_of
 from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
@@ -46,7 +48,7 @@ from pto_transpile.soundness.runtypes import (
     nonuniform,
 )
 from pto_transpile.soundness.uniform import NonUniform
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, TensorV
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, Symbol, TensorV
 from pto_transpile.soundness.vfcalls import VectorCalls
 
 __all__ = ["DISCOVERY_TRIPS", "LONG_RUN", "STEP_BUDGET", "CannotModel", "Config", "Ctx", "Interpreter", "SymRange"]
@@ -59,6 +61,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
     def run(self) -> Trace:
         if not self.file.source.text.isascii():
             _check_spellings(self.file, self.fn)
+        self.key.update(self._datatype_names())
         ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
         try:
             self.exec_block(self.fn.body.body, ctxs)
@@ -131,6 +134,22 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             hit = memo[id(self.fn)] = (self.fn, renaming.certify(self.fn, functions, self.path,
                                                                  self.file.source.text, self._walk))
         return hit[1]
+
+    def _datatype_names(self) -> dict:
+        """`@pl.jit(datatype={"x": "dt"})` binds `dt` to the dtype of argument `x` in every
+        function: the dtype `x` is declared with, when that is a `pl` dtype. Otherwise `dt`
+        stays unknown, and a tile type of it is refused (its element size places its bytes)."""
+        bound = {}
+        params = {p.name.value: p for p in self.fn.params.params}
+        for param, name in datatypes_of(self.file, self.fn).items():
+            p = params.get(param)
+            ann = p.annotation.annotation if p is not None and p.annotation is not None else None
+            if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
+                items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+                dtype = self._const(items[1]) if len(items) > 1 else UNKNOWN
+                if isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS:
+                    bound[name] = dtype
+        return bound
 
     def _params(self, core: int) -> dict:
         env: dict = {}

@@ -245,6 +245,8 @@ class OpEvents(InterpreterBase):
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
         dst, src, offset = (pos + [None, None, None])[:3]
+        if any(isinstance(t, TileV) and not t.desc for t in (dst, src)):
+            return None  # a view: where its blocks land is not followed, the whole tiles
         exact = isinstance(src, TileV) and self.valid.exact(src, core)
         # a valid shape known only at run time is never larger than the declared one: the blocks
         # of the declared shape at the offset, a superset (`window`: never a cover)
@@ -466,11 +468,15 @@ def _element(tensor: Any, index: Any) -> tuple:
 
 def _move_inserts(pos: list, kw: dict) -> bool:
     """`pl.move(dst, src, offset=...)` into a bigger destination is an insert (the emulator's
-    `transfer.move`): it writes the blocks `insert_blocks` names, not the whole destination."""
+    `transfer.move`): it writes the blocks `insert_blocks` names, not the whole destination.
+    Bigger by the shapes of the operands as given: a view's own rows and columns, which the
+    check does not hold for every view, so a move with a view is taken as no insert (its
+    whole tiles, never covering, as for any view)."""
     offset = pos[2] if len(pos) > 2 else kw.get("offset")
     dst, src = (pos + [None, None])[:2]
-    return (offset is not None and isinstance(dst, TileV) and isinstance(src, TileV) and len(dst.shape) == 2
-            and len(src.shape) == 2 and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1]))
+    return (offset is not None and isinstance(dst, TileV) and isinstance(src, TileV) and bool(dst.desc and src.desc)
+            and len(dst.shape) == 2 and len(src.shape) == 2
+            and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1]))
 
 
 def _memory(tile) -> str:

@@ -105,6 +105,13 @@ class PlCalls(InterpreterBase):
             return UNKNOWN
         self._plain(list(shape) + list(kw.get("valid_shape") or ()) if isinstance(kw.get("valid_shape"), (list, tuple))
                     else shape, "the shape of", node)
+        if not (isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS):
+            given = node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else next(
+                (a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+            what = f"`{self._code_of(given)}`" if given is not None else "none"
+            raise CannotModel(f"the dtype of this tile type ({what}) is not a `pl` dtype the check can read, and its "
+                              "element size places the tile's bytes: write the `pl.DT_...` dtype, or declare the "
+                              "tensor a `datatype=` name stands for with one", node, kind="construct")
         mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
         valid = kw.get("valid_shape")
         known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(

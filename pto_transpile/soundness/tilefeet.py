@@ -38,9 +38,12 @@ class ValidShapes:
         return next(self._numbers)
 
     def of(self, tile: TileV, core: int) -> tuple:
-        """The tile's valid shape on `core` (its declared shape when not known)."""
-        hit = self._valid[core].get(tile.desc) if tile.desc else None
-        return hit or tile.valid or tile.shape
+        """The tile's valid shape on `core` (its declared shape when not known). A view's is its
+        tile's current one clipped, which the check does not follow: its tile's declared shape,
+        the most `pl.set_validshape` can give it (`widest` clips it to the view's own rows)."""
+        if not tile.desc:
+            return tile.shape
+        return self._valid[core].get(tile.desc) or tile.valid or tile.shape
 
     def exact(self, tile: TileV | AnyTileV, core: int) -> bool:
         """Whether the valid shape of `tile` (of every tile it may be) is known on `core`."""

@@ -79,12 +79,13 @@ LESS = {
 }
 
 
-def _errors(text: str) -> list[tuple[str, str]]:
-    return [(d.code, d.message) for d in transpile(text, path="k.py").diagnostics if d.is_error]
+def _errors(text: str, skip: tuple = ()) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in transpile(text, path="k.py", _skip_rules=skip).diagnostics if d.is_error]
 
 
 def _verdicts(text: str) -> list[str]:
-    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,
+                                                     codes.TILE_STATE_ACROSS_ITERATIONS)).code
     return [row.verdict for row in verify(text, code, "pipeline_demo_kernel", path="k.py").rows]
 
 
@@ -126,7 +127,8 @@ def test_ops_on_state_or_bytes_the_check_does_not_place_are_refused(op, small, s
 @pytest.mark.parametrize("name", list(LESS))
 def test_a_write_that_may_leave_part_of_its_tile_does_not_cover_it(name):
     text = _kernel(LESS[name], _WHOLE)
-    errors = _errors(text)
+    # the proof itself (PTO065 names a read before a write that does not cover too, as for argmax)
+    errors = _errors(text, skip=(codes.TILE_STATE_ACROSS_ITERATIONS,))
     assert [c for c, _ in errors] == [codes.PIPELINE_NOT_PROVEN], errors
     assert "reads `x_g[0]`: in the serial kernel it sees stage `stage2`" in errors[0][1], errors
 

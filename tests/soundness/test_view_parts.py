@@ -51,6 +51,18 @@ INVALID = {
     "bounds known at run time": TOP + "    pl.store(out, y[0:h, :], [ki * TILE + sub_id * HALF + 8, 0])\n",
     "a step": TOP + "    pl.store(out, y[0:16:2, :], [ki * TILE + sub_id * HALF + 8, 0])\n",
 }
+#: `y_db` declared 32 rows with a valid shape of 8, made 32 before the loop: a view of all its
+#: rows moves 32 (its tile's current valid shape), not the 8 declared
+ENLARGED = [
+    ("            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+     "            addrs=0x4000,\n",
+     "            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec,\n"
+     "                             valid_shape=[8, TILE]),\n"
+     "            addrs=0x4000,\n"),
+    ("            mutex_ids=[12, 13],\n        )\n", "            mutex_ids=[12, 13],\n        )\n"
+                                                   "        pl.set_validshape(y_db, [TILE, TILE])\n"),
+    ("    pl.relu(y, c_vec)\n", "    pl.relu(y[0:HALF, :], c_vec)\n"),
+]
 
 
 @pytest.mark.parametrize("rows", ["pl.DYNAMIC", "4 * TILE"])
@@ -88,4 +100,23 @@ def test_the_emulator_shows_the_row_too_many():
     code = transpile(text, path="views.py", preload=1, _skip_rules=["PTO061"]).code
     assert code is not None
     report = verify(text, code, "kernel", path="views.py", shapes={"a": (128, 32), "out": (128, 32)})
+    assert report.rows[0].verdict == "race", report.rows[0].message
+
+
+def test_a_view_of_a_tile_made_larger_moves_the_tile_s_current_rows():
+    text = edited(stores("    pl.store(out, y[0:TILE, :], [ki * TILE + sub_id * HALF, 0])\n", rows="4 * TILE"),
+                  ENLARGED)
+    messages = error_messages(transpile(text, path="views.py", preload=1))
+    assert any("AIV0 writes `out[0:32" in m and "AIV1 writes `out[16:48" in m for m in messages), messages
+
+
+@pytest.mark.emulator
+def test_the_emulator_stores_the_current_rows_of_the_view():
+    from sim_runtime.verify import verify
+
+    text = edited(stores("    pl.store(out, y[0:TILE, :], [ki * TILE + sub_id * HALF, 0])\n", rows="4 * TILE"),
+                  ENLARGED)
+    code = transpile(text, path="views.py", preload=1, _skip_rules=["PTO061"]).code
+    assert code is not None
+    report = verify(text, code, "kernel", path="views.py")
     assert report.rows[0].verdict == "race", report.rows[0].message
