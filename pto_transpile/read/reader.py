@@ -40,7 +40,7 @@ from pto_transpile.read.plnames import PlNames
 from pto_transpile.read.source import SourceFile
 from pto_transpile.read.unpacking import unpacked
 from pto_transpile.read.vfbody import VfBody, from_cst
-from pto_transpile.read.walk import BINDERS, NodeIndex, blocks, names_stored, statements_of
+from pto_transpile.read.walk import BINDERS, NodeIndex, blocks, names_stored, parameters, statements_of
 
 
 @dataclass
@@ -231,7 +231,8 @@ class KernelReader:
         self.fn = fn
         self.bindings = _stored_names(file, fn)
         self.stored = frozenset(self.bindings)
-        bound = {p.name.value for p in fn.params.params} | self.stored
+        stars = [p.name.value for p in (fn.params.star_arg, fn.params.star_kwarg) if isinstance(p, cst.Param)]
+        bound = {p.name.value for p in parameters(fn)} | set(stars) | self.stored
         self.decorator, self.pipeline_kw = self._jit_decorator()
         self.jit = compiletime.read_jit(file, compiletime.jit_call(self.decorator, file.pl), fn)
         # A name the kernel binds is never a module constant inside it, and neither is a name
@@ -253,7 +254,7 @@ class KernelReader:
             jit=self.jit,
         )
         classes = {n for n, m in self.file.names.meanings.items() if isinstance(m, Class)}
-        for param in self.fn.params.params:
+        for param in parameters(self.fn):
             kind = annotation_kind(param.annotation, self.pl.path)
             ann = param.annotation.annotation if param.annotation is not None else None
             if isinstance(ann, cst.Name) and ann.value in classes:

@@ -138,6 +138,12 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
+def parameters(fn: cst.FunctionDef) -> list[cst.Param]:
+    """Every named parameter of `fn`: positional-only, ordinary and keyword-only."""
+    params = fn.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
 def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
     """The statements of a block. A one-line block (`if x: a = 1`) holds simple statements
     instead: they are listed where statements go, and every walk tells nodes apart by type."""

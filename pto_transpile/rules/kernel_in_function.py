@@ -14,7 +14,8 @@ def check(ctx):
 
 
 def nested_kernels(file):
-    """(node to report at, fields) for each `@pl.jit` function defined inside a function or class."""
+    """(node to report at, fields) for each `@pl.jit` function defined inside a function, a
+    class or a block of a module-level compound statement."""
     ref = file.pl.module_ref
     if ref is None:
         return
@@ -22,11 +23,23 @@ def nested_kernels(file):
         if isinstance(stmt, Verbatim):  # a definition the analysis did not parse: its text
             if not stmt.is_class:
                 for name in _nested_kernels_in_text(stmt.text, ref):
-                    yield stmt, {"kernel": name, "function": stmt.name}
+                    yield stmt, {"kernel": name, "function": f"`{stmt.name}`"}
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            for node in file.find(stmt.body, cst.FunctionDef):
-                if node.decorators and any(file.pl.path(_called(d.decorator)) == ("jit",) for d in node.decorators):
-                    yield node.name, {"kernel": node.name.value, "function": stmt.name.value}
+            for node in _kernels_in(file, stmt.body):
+                yield node.name, {"kernel": node.name.value, "function": f"`{stmt.name.value}`"}
+        elif type(stmt) in _BLOCKS:  # `if`, `try`, ...: what runs there is not read as the module's
+            for node in _kernels_in(file, stmt):
+                yield node.name, {"kernel": node.name.value, "function": _BLOCKS[type(stmt)]}
+
+
+#: module-level statements whose blocks define what only running them decides
+_BLOCKS: dict[type, str] = {cst.If: "an `if` block", cst.Try: "a `try` block", cst.TryStar: "a `try` block",
+           cst.With: "a `with` block", cst.For: "a `for` loop", cst.While: "a `while` loop", cst.Match: "a `match`"}
+
+
+def _kernels_in(file, node: cst.CSTNode) -> list[cst.FunctionDef]:
+    return [fn for fn in file.find(node, cst.FunctionDef)
+            if fn.decorators and any(file.pl.path(_called(d.decorator)) == ("jit",) for d in fn.decorators)]
 
 
 def _called(decorator: cst.BaseExpression) -> cst.BaseExpression:
@@ -47,7 +60,8 @@ def _nested_kernels_in_text(text: str, ref: str) -> list[str]:
 DOC = """\
 ## What it checks
 A `@pl.jit` kernel is defined inside another function (a kernel factory: `def
-build_kernel(preload): ... @pl.jit(...) def kernel(...): ... return kernel`) or class.
+build_kernel(preload): ... @pl.jit(...) def kernel(...): ... return kernel`), a class, or a
+block of a module-level `if`, `try`, `with`, loop or `match`.
 
 ## Why it matters for pipelining
 pto-transpile reads the file without running it, so it knows the kernels the module binds
@@ -83,6 +97,11 @@ INVALID = (
     "    def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
     "        pass\n\n"
     "    return kernel\n",
+    "import pypto_pro.language as pl\n\n"
+    "if True:\n"
+    "    @pl.jit\n"
+    "    def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
+    "        pass\n",
 )
 
 VALID = (
@@ -98,7 +117,7 @@ RULE = Rule(
     code=codes.KERNEL_IN_FUNCTION,
     name="kernel-in-function",
     title="A kernel is defined inside a function",
-    message="kernel `{kernel}` is defined inside `{function}`: pto-transpile reads the kernels a module defines "
+    message="kernel `{kernel}` is defined inside {function}: pto-transpile reads the kernels a module defines "
             "at its top level, so this one is neither checked nor pipelined",
     hint="Define the kernel at module level; make what the factory chooses module constants or tiling-key fields",
     phase="file",

@@ -20,6 +20,7 @@ from pto_transpile.read.model import SCALAR, TENSOR
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
+from pto_transpile.read.walk import parameters
 from pto_transpile.simulate.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.simulate.provenance import LineOrigins
 
@@ -136,7 +137,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
     scalar_params: dict[str, set[str]] = {}
     integers: dict[str, set[str]] = {}  #: scalar parameters declared integer (`int`, `pl.DT_INT32`, ...)
     for k in kernels:
-        for param in k.node.params.params:
+        for param in parameters(k.node):
             name = param.name.value
             if k.params.get(name) == TENSOR:
                 tensors.setdefault(name, {})[k.name] = declared_shape(file, param)

@@ -32,6 +32,7 @@ from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
 from pto_transpile.soundness.opevents import OpEvents
+from pto_transpile.soundness.params import kernel_params, sampled_default
 from pto_transpile.soundness.plcalls import PlCalls, elem_bytes
 from pto_transpile.soundness.pysubset import PythonSubset
 from pto_transpile.soundness.runtypes import (
@@ -140,7 +141,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         function: the dtype `x` is declared with, when that is a `pl` dtype. Otherwise `dt`
         stays unknown, and a tile type of it is refused (its element size places its bytes)."""
         bound = {}
-        params = {p.name.value: p for p in self.fn.params.params}
+        params = {p.name.value: p for p in kernel_params(self.fn)}
         for param, name in datatypes_of(self.file, self.fn).items():
             p = params.get(param)
             ann = p.annotation.annotation if p is not None and p.annotation is not None else None
@@ -153,7 +154,10 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
 
     def _params(self, core: int) -> dict:
         env: dict = {}
-        for p in self.fn.params.params:
+        for star in (self.fn.params.star_arg, self.fn.params.star_kwarg):
+            if isinstance(star, cst.Param):  # `*args`, `**kw`: whatever the launch passes
+                env[star.name.value] = UNKNOWN
+        for p in kernel_params(self.fn):
             name = p.name.value
             ann = p.annotation.annotation if p.annotation is not None else None
             if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
@@ -161,19 +165,22 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             elif (types := tiling_field_types(self.file, p)) is not None:
                 # tiling data: each scalar field is a run-time value of its own, `tiling.blocks`
                 env[name] = StructV({f: Opaque(("float", f"{name}.{f}")) if t == "float"
-                                     else self._scalar(f"{name}.{f}", None) for f, t in types.items()}, "tiling")
-            elif is_float_scalar(p, self.pl.path):
+                                     else self._scalar(f"{name}.{f}") for f, t in types.items()}, "tiling")
+            elif is_float_scalar(p, self.pl.path) or isinstance(
+                    self.file.evaluator.try_eval(p.default, None) if p.default is not None else None, float):
                 # a number no sampled integer stands for (`if alpha == 0.5:`): data, named by the
                 # parameter, so what a test on it decides is followed both ways
                 env[name] = Opaque(("float", name))
-            else:
-                env[name] = self._scalar(name, p.default)
+            elif sampled_default(self.file, p):
+                env[name] = self._scalar(name)
+            else:  # a default of another kind (`dtype=pl.DT_FP16`): the launch may pass anything
+                env[name] = UNKNOWN
         return env
 
-    def _scalar(self, name: str, default) -> Any:
-        """A scalar parameter (or tiling-data field): a trip-count root, a discovery symbol, a
-        sampled value, its default, or unknown."""
-        if ("param", name) in self.trips or self.config.discover and default is None:
+    def _scalar(self, name: str) -> Any:
+        """A scalar integer parameter (or tiling-data field), whatever its default: a trip-count
+        root, a discovery symbol, a sampled value, or unknown."""
+        if ("param", name) in self.trips or self.config.discover:
             value = self.trips.get(("param", name), DISCOVERY_TRIPS)
             self.uniform.param_values[("param", name)] = value
             return Sym(value, ((("size", ("param", name)), 1),))
@@ -183,8 +190,6 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             # every value (`Uniform.finish`)
             sampled = isinstance(value, int) and not isinstance(value, bool) and not self.config.discover
             return Sym(value, ((("scalar", name), 1),)) if sampled else value
-        if default is not None:
-            return self.file.evaluator.try_eval(default, UNKNOWN)
         return UNKNOWN
 
     def _tensor(self, name: str, ann: cst.Subscript) -> TensorV:

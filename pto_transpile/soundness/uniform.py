@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from pto_transpile.soundness.events import INF
+from pto_transpile.soundness.params import INT64
 from pto_transpile.soundness.rotations import Rotations
 from pto_transpile.soundness.values import Opaque, Sym, nonnegative
 
@@ -41,8 +42,6 @@ INDEX = ("loop", "carried")
 INDEX_TERM = ("block", "index")
 #: the last block's index, `num_cores - 1`, there
 LAST_TERM = ("block", -1, "count")
-#: the values a scalar parameter (`pl.DT_INT32`) can take
-INT32 = (-(2 ** 31), 2 ** 31 - 1)
 #: the longest period of residue tests on a parameter that the check runs every residue of;
 #: tests on longer ones stay sampled
 MAX_RESIDUE_PERIOD = 64
@@ -125,6 +124,8 @@ class Uniform:
     #: counter -> every step it took over an iteration, on any core (the last iteration's too)
     counter_steps: dict = field(default_factory=dict)
     scalar_values: dict = field(default_factory=dict)  #: sampled scalar parameter -> this run's value
+    #: sampled scalar parameter -> the least and greatest value it can take (INT64 when not given)
+    scalar_ranges: dict = field(default_factory=dict)
     #: a scalar parameter followed as a trip-count root (`("param", name)`) -> this run's value
     param_values: dict = field(default_factory=dict)
     #: parameter -> the roots of this run's tests affine in it (`cut`)
@@ -411,7 +412,8 @@ class Uniform:
         for name, roots in self.scalar_roots.items():
             for root in roots:
                 lo, hi = math.floor(root), math.ceil(root)
-                out.update((name, v) for v in range(lo - 1, hi + 2) if INT32[0] <= v <= INT32[1])
+                least, most = self.scalar_ranges.get(name, INT64)
+                out.update((name, v) for v in range(lo - 1, hi + 2) if least <= v <= most)
         for name, tests in self.scalar_residues.items():
             roots = sorted(self.scalar_roots.get(name, set()))
             if len(tests) == 1:
@@ -426,7 +428,8 @@ class Uniform:
             # every piece between this run's roots, not only the one holding this run's value: a
             # test reached only on some residues (`d % 7 == 3 and d > 5`) cuts pieces that the
             # runs at other residues never see
-            bounds = [Fraction(INT32[0] - 1), *roots, Fraction(INT32[1] + 1)]
+            least, most = self.scalar_ranges.get(name, INT64)
+            bounds = [Fraction(least - 1), *roots, Fraction(most + 1)]
             for below, above in zip(bounds, bounds[1:], strict=False):
                 # the piece's value nearest to 0: the same for every run that finds the same
                 # tests, so they ask for the same values and the search ends
@@ -442,7 +445,7 @@ class Uniform:
         """The least and greatest value `a * d + c` (`value`, affine in one sampled parameter
         `d`) takes on the piece of `d`'s values this run stands for (between the roots of the
         tests seen so far; later tests only narrow it), None at either end where the piece
-        reaches the end of int32; None for any other value. Docs: "For every value of a
+        reaches the end of the parameter's range; None for any other value. Docs: "For every value of a
         parameter"."""
         form = _form(value)
         if len(form) != 1 or form[0][0][0] != "scalar" or _residue(value):

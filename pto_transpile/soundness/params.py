@@ -1,0 +1,41 @@
+"""A kernel's parameters as the check reads them: which it binds, which integers it samples,
+and the values each integer can take."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pto_api.memory import DTYPE_BITS
+from pto_transpile.read.walk import parameters
+
+#: the values a scalar parameter declared `int`, or not declared, is taken to take (a launch
+#: passes a 64-bit integer); a parameter of a `pl` integer dtype takes that dtype's
+INT64 = (-(2 ** 63), 2 ** 63 - 1)
+
+
+def kernel_params(fn: cst.FunctionDef) -> list[cst.Param]:
+    """Every named parameter of a kernel (`parameters`), each of which a launch passes."""
+    return parameters(fn)
+
+
+def sampled_default(file, param: cst.Param) -> bool:
+    """Whether a scalar parameter is an integer the check samples: one with no default, or an
+    integer default, which a launch may replace with any value as well."""
+    if param.default is None:
+        return True
+    value = file.evaluator.try_eval(param.default, None)
+    return isinstance(value, int)
+
+
+def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
+    """The values an integer scalar parameter can take: those of its declared `pl` integer
+    dtype; int64's for `int`, no annotation or anything else."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    path = pl_path(ann) if ann is not None else None
+    leaf = path[-1] if path else ""
+    bits = DTYPE_BITS.get(leaf)
+    if bits and leaf.startswith("DT_UINT"):
+        return 0, 2 ** bits - 1
+    if bits and leaf.startswith("DT_INT"):
+        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    return INT64
