@@ -165,13 +165,30 @@ DEFAULT_LAYOUT: dict[str, str] = {
 }
 
 
-# -- valid shapes ----------------------------------------------------------------------------
+# -- atomic stores ---------------------------------------------------------------------------
+
+#: `pl.store(..., atomic=AtomicType.<member>)`, by member: the reduction the store applies to
+#: what GM holds (None: it replaces it). The emulator's `pl.AtomicType` has these members.
+ATOMIC_REDUCTIONS: dict[str, str | None] = {"AtomicNone": None, "AtomicAdd": "add"}
+
 
 def store_adds(atomic: str | None) -> bool:
     """Whether a store given `atomic=AtomicType.<atomic>` adds the tile to what GM holds (a read
     of its window as well as a write) instead of replacing it."""
-    return atomic == "AtomicAdd"
+    return ATOMIC_REDUCTIONS.get(atomic or "AtomicNone") == "add"
 
+
+def atomic_class(atomic: str | None, dtype: str) -> tuple[str, str] | None:
+    """What a store given `atomic=AtomicType.<atomic>` of `dtype` elements commutes with; None
+    for a plain store. GM performs an atomic store as one read-modify-write per element, so two
+    of the same reduction and element type on the same bytes do not race, whatever cores issue
+    them (their order changes only the rounding); against a plain store or read, or an atomic
+    store of another reduction or element type, the kernel must order them."""
+    reduction = ATOMIC_REDUCTIONS.get(atomic or "AtomicNone")
+    return None if reduction is None else (reduction, dtype)
+
+
+# -- valid shapes ----------------------------------------------------------------------------
 
 def initial_valid(shape: tuple[int, int] | list[int], valid_shape) -> tuple[int, int]:
     """A tile's valid shape when declared: `TileType(valid_shape=...)`, where a missing, None

@@ -167,6 +167,7 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
 
     with compile_time_names(kernel.fn.__globals__, names, kernel.fn.__name__):
         machine.scheduler.run(body, machine.stuck_error)
+    machine.atomics.settle_all()
     machine.check_balance(strict_balance)
     outputs = {}
     for n, t in outputs_of.items():

@@ -18,6 +18,7 @@ from pto_api import EVENT_IDS, PIPES
 from pto_api.effects import barrier_kinds
 from pto_api.memory import MEMORY_SPACES
 from sim_runtime import costs, ops
+from sim_runtime.atomics import HeldAtomics
 from sim_runtime.coretime import CoreTime
 from sim_runtime.crosscore import MODE_NAMES, Counters, SetRecord
 from sim_runtime.errors import (
@@ -181,6 +182,7 @@ class Machine:
         self.address_registers: dict[str, int] = {}  #: per core: the AR special register (see vf)
         self.vector_masks: dict[str, dict] = {}  #: per core: `pl.set_vec_mask` state (see ops.ssbuf)
         self.races = RaceDetector(self.cores, self.warnings)
+        self.atomics = HeldAtomics()
         self.timeline = Timeline()
         self.scheduler = Scheduler(self.cores, self.rng)
         self.section_barriers: dict[int, list[_Barrier]] = defaultdict(list)
@@ -242,6 +244,7 @@ class Machine:
 
     def execute(self, core: Core, op: str, plan: OpPlan, where: Location):
         self.scheduler.point(core)
+        self.atomics.settle(plan.accesses)
         try:
             result = plan.run()
         except SimulationError as exc:
@@ -250,12 +253,12 @@ class Machine:
         start, end = core.time.op(plan.pipe, self.cost(plan.cost), mutex)
         vc, comp, epoch = self.races.op_clock(core, plan.pipe, mutex)
         stage = core.stage_label()
-        for mem, fp, kind in sorted(plan.accesses, key=lambda a: a[2] != "R"):
+        for mem, fp, kind, *atomic in sorted(plan.accesses, key=lambda a: a[2] != "R"):
             data = None
             if kind == "W" and core.kind == "aiv":
                 data = fp.snapshot(mem.buf)
             acc = Access(fp, kind, core, plan.pipe, comp, epoch, plan.label or f"pl.{op}", where, stage, data,
-                         mem.label())
+                         mem.label(), *atomic)
             self.races.check(acc, vc)
         core.record(self, Span("op", core.block, core.name, op, start, end, pipe=plan.pipe,
                                where=str(where)))

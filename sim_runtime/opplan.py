@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 @dataclass
 class OpPlan:
-    """One op of one core. `run` performs its effect; `accesses` are (memory, Footprint, "R"/"W").
+    """One op of one core. `run` performs its effect; `accesses` are (memory, Footprint, "R"/"W"),
+    or with a fourth item, the atomic class of an atomic store (`pto_api.effects.atomic_class`).
 
     A vector function only knows its accesses and register-op count once it has run, so
     `run` may fill `accesses` and set `cost`; the machine reads both after calling it.

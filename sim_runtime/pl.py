@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import numpy as _np
 
 from pto_api import CROSS_CORE_SYNC_MODES, PIPES
+from pto_api.effects import ATOMIC_REDUCTIONS as _ATOMIC_REDUCTIONS
 from pto_api.ops import ACC_TO_VEC_MODES
 from sim_runtime import assumed as _assumed
 from sim_runtime import gm as _gm
@@ -73,7 +74,7 @@ def _enum(name: str, *members: str) -> type[enum.Enum]:
 SyncCoreType = _enum("SyncCoreType", "MIX", "AIV_ONLY", "AIC_ONLY")
 SyncAllMode = _enum("SyncAllMode", "HARD", "SOFT")
 AccToVecMode = _enum("AccToVecMode", *ACC_TO_VEC_MODES)
-AtomicType = _enum("AtomicType", "AtomicNone", "AtomicAdd")
+AtomicType = _enum("AtomicType", *_ATOMIC_REDUCTIONS)
 ReluPreMode = _enum("ReluPreMode", "NormalRelu")
 RoundMode = _enum("RoundMode", "CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL",
                   "CAST_TRUNC", "CAST_ODD")

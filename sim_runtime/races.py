@@ -8,6 +8,8 @@ A set on (c, P) carries (c, P)'s clock; the wait consuming it joins that clock i
 waiting pipe. Accesses are checked FastTrack-style: each record keeps only its own epoch,
 and records made redundant by a later ordered write (or a covering read of the same pipe)
 are pruned, so the history stays small; what remains is bucketed by 4 KB address page.
+Two atomic stores of one class (`pto_api.effects.atomic_class`: the same reduction and element
+type) never race: GM applies each as one read-modify-write, in either order.
 """
 
 from __future__ import annotations
@@ -51,11 +53,27 @@ class Access:
     stage: str = ""
     data: bytes | None = None
     mem_label: str = ""
+    atomic: tuple[str, str] | None = None  #: (reduction, dtype) of an atomic store
 
     def line(self) -> str:
         what = "write" if self.kind == "W" else "read "
+        if self.atomic:
+            what += f" (atomic {self.atomic[0]} of {self.atomic[1]})"
         stage = f" in {self.stage}" if self.stage else " outside any stage"
         return f"{what} by {self.core.name} on pipe {self.pipe}: {self.op}{stage} at {self.where}"
+
+    def conflicts(self, other: Access) -> bool:
+        """Whether the two race when unordered: one writes, and they are not atomic stores of one
+        class (those GM applies one at a time, in either order)."""
+        return "W" in (self.kind, other.kind) and (self.atomic is None or self.atomic != other.atomic)
+
+    def supersedes(self, old: Access) -> bool:
+        """Whether every later access that races with `old` (ordered before `self`, within its
+        bytes) also races with `self`, so `old` need not be kept: a write, or a read of the same
+        pipe after a read; an atomic store only supersedes accesses of its own class, since one
+        of that class races with everything else but not with it."""
+        kinds = self.kind == "W" or (old.kind == "R" and old.comp == self.comp)
+        return kinds and (self.atomic is None or self.atomic == old.atomic)
 
 
 class RaceDetector:
@@ -156,14 +174,14 @@ class RaceDetector:
             if not old.fp.overlaps(new.fp):
                 continue
             ordered = vc[old.comp] >= old.epoch
-            if not ordered and "W" in (old.kind, new.kind):
+            if not ordered and old.conflicts(new):
                 if self._benign(old, new):
                     self.notes.append(
                         f"benign: {old.core.name} and {new.core.name} both wrote identical bytes "
                         f"({new.mem_label} {new.fp.describe()}) at {old.where} and {new.where}")
                     continue
                 raise RaceError(self._message(old, new), new.where)
-            if ordered and (new.kind == "W" or (old.kind == "R" and old.comp == new.comp)) and old.fp.within(new.fp):
+            if ordered and new.supersedes(old) and old.fp.within(new.fp):
                 dropped.append(old)  # anything ordered after `new` is ordered after `old`
         for old in dropped:
             for p in self._pages(old.fp):
@@ -176,7 +194,7 @@ class RaceDetector:
 
     @staticmethod
     def _benign(old: Access, new: Access) -> bool:
-        return (old.kind == new.kind == "W" and old.core is not new.core
+        return (old.kind == new.kind == "W" and old.atomic is None and new.atomic is None and old.core is not new.core
                 and old.core.kind == new.core.kind == "aiv" and old.core.block == new.core.block
                 and old.fp == new.fp and old.data is not None and old.data == new.data)
 
@@ -187,5 +205,9 @@ class RaceDetector:
             f"  earlier: {old.line()}\n"
             f"  later:   {new.line()}\n"
             "  neither happens before the other: no set_cross_core/wait_cross_core pair on these "
-            "pipes, mutex or barrier orders them"
+            "pipes, mutex or barrier orders them" + _ATOMIC_HINT * bool(old.atomic or new.atomic)
         )
+
+
+_ATOMIC_HINT = ("\n  an atomic store commutes only with atomic stores of the same reduction and element type, "
+                "not with plain stores or reads")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets, insert_blocks, store_adds
+from pto_api.effects import ACC_TO_VEC_ASSUMED_DEFAULT, acc_to_vec_targets, atomic_class, insert_blocks
 from pto_api.ops import ACC_TO_VEC_MODES, MOVE_PAIRS, move_pipe, store_pipe
 from sim_runtime import costs
 from sim_runtime.errors import UnsupportedOpError
@@ -114,7 +114,7 @@ def store(call: OpCall) -> OpPlan:
         offsets = _tile_offsets(call, src, offsets, order, len(offsets))
     vr, vc = src.valid
     index, _, gfp = _gm_window(call, tensor, offsets, vr, vc, order, src)
-    atomic = store_adds(getattr(call.kwargs.get("atomic"), "name", None))
+    atomic = atomic_class(getattr(call.kwargs.get("atomic"), "name", None), tensor.dtype.name)
     relu = call.kwargs.get("relu_pre_mode") is not None
     scale = call.kwargs.get("scale")
     if scale is not None and not isinstance(scale, (int, float)):
@@ -126,13 +126,14 @@ def store(call: OpCall) -> OpPlan:
             v = np.maximum(v, 0)
         if scale is not None:
             v = v * np.float32(scale)
-        if atomic:
-            v = tensor.dtype.to_compute(tensor.array[index]) + v
-        tensor.array[index] = tensor.dtype.to_storage(np.asarray(v).astype(tensor.dtype.compute))
+        if atomic:  # GM reads, reduces and writes each element itself (see sim_runtime.atomics)
+            call.m.atomics.hold(call.core.index, atomic, tensor, index, v)
+        else:
+            tensor.array[index] = tensor.dtype.to_storage(np.asarray(v).astype(tensor.dtype.compute))
 
-    accesses = [(mem, src.footprint(mem, 0, 0, vr, vc), "R"), (tensor, gfp, "W")]
+    accesses = [(mem, src.footprint(mem, 0, 0, vr, vc), "R"), (tensor, gfp, "W", atomic)]
     if atomic:
-        accesses.insert(0, (tensor, gfp, "R"))
+        accesses.insert(0, (tensor, gfp, "R", atomic))
     pipe = store_pipe(src.space)
     return OpPlan(pipe, costs.dma_cost(pipe, vr * vc * src.dtype.itemsize), run, accesses, mutex_of(call))
 

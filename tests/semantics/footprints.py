@@ -85,7 +85,7 @@ def emulator_ops(path: Path, kernel: str, launch: Launch | None = None) -> dict[
     def recording(self, core, op, plan, where):
         result = execute(self, core, op, plan, where)
         rec = OpFeet(core.name, op, str(where))
-        for mem, fp, kind in plan.accesses:
+        for mem, fp, kind, *_ in plan.accesses:  # an atomic store adds its class
             if isinstance(mem, GMTensor):
                 e, o = mem.array.itemsize, mem.origin
                 key, iv = ("GM", mem.name), [((s - o) // e, -(-(t - o) // e)) for s, t in fp.intervals()]
