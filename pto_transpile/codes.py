@@ -86,6 +86,7 @@ STAGE_NOT_DECORATED = "PTO076"
 HAND_SYNC_UNDECIDED = "PTO077"
 TILE_OUTSIDE_MEMORY = "PTO078"
 KERNEL_IN_FUNCTION = "PTO079"
+STAGE_CALL_STARRED = "PTO080"
 OUTPUT_OUT_OF_DATE = "PTO094"
 SIMULATION_FAILED = "PTO095"
 USELESS_SUPPRESSION = "PTO096"
@@ -96,4 +97,4 @@ INTERNAL_ERROR = "PTO099"
 #: Misspellings and the like: a file with one of these errors is not analysed further (the
 #: kernel, loop and graph rules would report what follows from the typo, not the typo).
 STOPS_ANALYSIS = frozenset({UNDEFINED_NAME, UNKNOWN_API_NAME, UNKNOWN_KEYWORD, BLOCK_INDEX_PER_CORE,
-                            STAGE_NOT_DECORATED})
+                            STAGE_NOT_DECORATED, STAGE_CALL_STARRED})
