@@ -28,6 +28,7 @@ import libcst as cst
 from pto_api.effects import COUNTER_DEPTH
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.unpacking import divmod_operations
+from pto_transpile.read.walk import parameters
 from pto_transpile.soundness import parallel, progress, runtypes
 from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
 from pto_transpile.soundness.interp import (
@@ -41,7 +42,7 @@ from pto_transpile.soundness.interp import (
 )
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
-from pto_transpile.soundness.params import kernel_params, sampled_default
+from pto_transpile.soundness.params import sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
@@ -597,7 +598,7 @@ def _configs(file, kernel, reads: tuple = ()) -> list[Config]:
     """The samples of the kernel's integer scalar parameters (and tiling-data fields), and of
     the GM `reads` its own code takes once for the whole run (`OpEvents._read_value`)."""
     unknown = []
-    for p in kernel_params(kernel.node):  # floating-point ones are data (`Interpreter._params`), not sampled
+    for p in parameters(kernel.node):  # floating-point ones are data (`Interpreter._params`), not sampled
         types = tiling_field_types(file, p)
         if types is not None:
             unknown += [f"{p.name.value}.{f}" for f, t in types.items() if t != "float"]
@@ -615,7 +616,7 @@ def _configs(file, kernel, reads: tuple = ()) -> list[Config]:
 
 def _has_runtime_dims(file, kernel) -> bool:
     """Does a GM parameter have a dimension known only at run time (`pl.DYNAMIC`, a pointer)?"""
-    for p in kernel_params(kernel.node):
+    for p in parameters(kernel.node):
         ann = _gm_annotation(file, p)
         if ann is not None:
             items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
@@ -657,7 +658,7 @@ def _is_block_count(file, node: cst.BaseExpression) -> bool:
 def _reads_gm(file, kernel) -> bool:
     """Does the kernel body read a GM element (`t[i]`, `pl.getval(t, i)`)? Its value may bound
     a loop (`n = lens[0]`), which only a discovery run finds."""
-    gm = {p.name.value for p in kernel_params(kernel.node) if _gm_annotation(file, p) is not None}
+    gm = {p.name.value for p in parameters(kernel.node) if _gm_annotation(file, p) is not None}
     for node in file.find(kernel.node.body, (cst.Subscript, cst.Call)):
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in gm:
             return True
@@ -1108,7 +1109,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
 def _static_dims(file, kernel) -> dict:
     """Each GM tensor parameter's static dimensions."""
     dims = {}
-    for p in kernel_params(kernel.node):
+    for p in parameters(kernel.node):
         ann = _gm_annotation(file, p)
         items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)] if ann is not None else []
         value = file.evaluator.try_eval(items[0], None) if items else None

@@ -27,12 +27,12 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.compiletime import datatypes_of
-from pto_transpile.read.walk import iter_nodes
+from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
 from pto_transpile.soundness.opevents import OpEvents
-from pto_transpile.soundness.params import kernel_params, sampled_default
+from pto_transpile.soundness.params import sampled_default
 from pto_transpile.soundness.plcalls import PlCalls, elem_bytes
 from pto_transpile.soundness.pysubset import PythonSubset
 from pto_transpile.soundness.runtypes import (
@@ -141,7 +141,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         function: the dtype `x` is declared with, when that is a `pl` dtype. Otherwise `dt`
         stays unknown, and a tile type of it is refused (its element size places its bytes)."""
         bound = {}
-        params = {p.name.value: p for p in kernel_params(self.fn)}
+        params = {p.name.value: p for p in parameters(self.fn)}
         for param, name in datatypes_of(self.file, self.fn).items():
             p = params.get(param)
             ann = p.annotation.annotation if p is not None and p.annotation is not None else None
@@ -157,7 +157,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         for star in (self.fn.params.star_arg, self.fn.params.star_kwarg):
             if isinstance(star, cst.Param):  # `*args`, `**kw`: whatever the launch passes
                 env[star.name.value] = UNKNOWN
-        for p in kernel_params(self.fn):
+        for p in parameters(self.fn):
             name = p.name.value
             ann = p.annotation.annotation if p.annotation is not None else None
             if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):

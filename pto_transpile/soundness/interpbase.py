@@ -21,9 +21,10 @@ from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.read.vfbody import bound_to_vf
+from pto_transpile.read.walk import parameters
 from pto_transpile.soundness import runtypes, vfextent
 from pto_transpile.soundness.events import Event, Foot, Trace
-from pto_transpile.soundness.params import int_range, kernel_params
+from pto_transpile.soundness.params import int_range
 from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, Ctx, SymRange, nonuniform
 from pto_transpile.soundness.tilefeet import ValidShapes
 from pto_transpile.soundness.uniform import INDEX, NonUniform, Uniform
@@ -89,7 +90,7 @@ class InterpreterBase:
         self.seq = 0
         self.trips = dict(config.trips)
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars),
-                               scalar_ranges={p.name.value: int_range(p, file.pl.path) for p in kernel_params(fn)})
+                               scalar_ranges={p.name.value: int_range(p, file.pl.path) for p in parameters(fn)})
         self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed
         #: iterations at either end of a loop of run-time trip count whose tile-group moves may
         #: differ from the others' (boundary tests: the first and the last); None: not checked (the

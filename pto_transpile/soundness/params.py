@@ -1,21 +1,15 @@
-"""A kernel's parameters as the check reads them: which it binds, which integers it samples,
-and the values each integer can take."""
+"""A kernel's scalar parameters as the check reads them: which integers it samples, and the
+values each can take (every named parameter is bound: `read.walk.parameters`)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
-from pto_transpile.read.walk import parameters
 
 #: the values a scalar parameter declared `int`, or not declared, is taken to take (a launch
 #: passes a 64-bit integer); a parameter of a `pl` integer dtype takes that dtype's
 INT64 = (-(2 ** 63), 2 ** 63 - 1)
-
-
-def kernel_params(fn: cst.FunctionDef) -> list[cst.Param]:
-    """Every named parameter of a kernel (`parameters`), each of which a launch passes."""
-    return parameters(fn)
 
 
 def sampled_default(file, param: cst.Param) -> bool:
