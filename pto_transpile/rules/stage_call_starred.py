@@ -26,19 +26,22 @@ binding.
 
 ## Example
 ```python
-    with pl.section_vector():
-        st(*(ki, sub_id), out, x_db)
+    for ki in pl.range(0, N):
+        where = (ki, sub_id)
+        ...
+            st(*where, out, x_db)
 ```
 
 ## Use instead
 ```python
-    with pl.section_vector():
-        st(ki, sub_id, out, x_db)
+            st(ki, sub_id, out, x_db)
 ```
 """
 
 INVALID = (
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector("st(*(ki, sub_id), out, x_db)  # E: PTO080"))),
+    ex.kernel(loop=ex.loop("where = (ki, sub_id)", ex.cube(), ex.vector("st(*where, out, x_db)  # E: PTO080"))),
+    ex.kernel(loop=ex.loop(ex.cube(), ex.vector("st(**{'ki': ki, 'sub_id': sub_id}, out=out, x_db=x_db)"
+                                                "  # E: PTO080"))),
 )
 
 VALID = (
