@@ -79,6 +79,9 @@ class ScalarTypes:
         self._params = {p.name.value: p for p in fn.params.params} if fixed is None else {}
         self._fixed: dict[str, str | None] = dict(fixed or {})
         self._bindings = {n: v for n, v in _bindings(file, fn) if n not in self._fixed}
+        for name, param in self._params.items():  # a parameter the body rebinds: what it holds on entry too
+            if name in self._bindings:
+                self._bindings[name].append(("annotation", param.annotation))
         keys = file.instances(kernel)
         self._keys = set(keys.keys[0]) if keys.known and keys.keys else set()
         self._active: set = active if active is not None else set()
@@ -120,11 +123,29 @@ class ScalarTypes:
         if kind == "annotation":
             return _dtype_of_annotation(self.file, node)
         if kind == "loop":
-            return INT
+            return self._loop_item(*node)
         found = self.of(node)
         if found is None and any(self._pending.get(n) == "?" for n in self._reads(node)):
             return "?"
         return found
+
+    def _loop_item(self, target: cst.BaseExpression, it: cst.BaseExpression, name: str) -> str | None:
+        """The type of loop variable `name` of `for target in it`: an int over `range`/`pl.range`
+        (and the count of `enumerate`), the join of a literal tuple's or list's items; else
+        unknown (`for s in SCALES` may hand a float on)."""
+        if isinstance(it, cst.Call):
+            callee = it.func.value if isinstance(it.func, cst.Name) and self.file.meaning(it.func.value) is None \
+                else None
+            if self.file.pl.path(it.func) == ("range",) or callee == "range":
+                return INT if _is_name(target, name) else None
+            if callee == "enumerate" and isinstance(target, (cst.Tuple, cst.List)) and target.elements \
+                    and _is_name(target.elements[0].value, name):
+                return INT
+            return None
+        if isinstance(it, (cst.Tuple, cst.List)) and _is_name(target, name) and it.elements \
+                and not any(isinstance(e, cst.StarredElement) for e in it.elements):
+            return self._joined([e.value for e in it.elements])
+        return None
 
     def _reads(self, node: cst.CSTNode) -> list[str]:
         """The names a binding's value reads (walked once)."""
@@ -146,6 +167,11 @@ class ScalarTypes:
             left, right = self.of(expr.left), self.of(expr.right)
             if isinstance(expr.operator, cst.Divide) and not (is_float(left) or is_float(right)):
                 return None  # `/` of two ints: whether the JIT keeps an int is not documented
+            if isinstance(expr.operator, cst.Power) and not (is_float(left) or is_float(right)):
+                # an int to a negative power is a float: an int only for a power known not negative
+                power = self.file.evaluator.try_eval(expr.right, None)
+                if not (isinstance(power, int) and power >= 0):
+                    return None
             return join(left, right)
         if isinstance(expr, cst.UnaryOperation):
             return INT if isinstance(expr.operator, cst.Not) else self.of(expr.expression)
@@ -200,6 +226,9 @@ class ScalarTypes:
             return None
         if isinstance(call.func, cst.Name):
             name = call.func.value
+            if self.file.meaning(name) is None and name == "round" and (len(call.args) > 1 or any(
+                    a.keyword is not None for a in call.args)) and args:
+                return self.of(args[0])  # `round(x, 1)` keeps the type of `x`
             if self.file.meaning(name) is None and name in _BUILTIN_TYPES:
                 return _BUILTIN_TYPES[name]
             if self.file.meaning(name) is None and name in ("min", "max", "abs") and args:
@@ -332,7 +361,7 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
             out.setdefault(node.target.value, []).append(("value", cst.BinaryOperation(node.target, op, node.value)))
         elif isinstance(node, cst.For):
             for n in file.find(node.target, cst.Name):
-                out.setdefault(n.value, []).append(("loop", node.iter))
+                out.setdefault(n.value, []).append(("loop", (node.target, node.iter, n.value)))
     return iter(out.items())
 
 

@@ -131,3 +131,33 @@ def test_a_typed_constant_initialiser_runs_on_the_emulator():
     assert "pl.const(0.0, pl.DT_FP16)" in code
     report = verify(text, code, "kernel", path="k.py")
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+#: a probe found each of these typed `0` (an int) while the value is a float: PyPTO would hand
+#: the delayed stage 0 for 0.5
+@pytest.mark.parametrize("binding, init", [
+    ("s = 2 ** -1", "pl.const(0.0, pl.DT_FP32)"),  # an int to a negative power: not known, the stage's use says
+    ("s = 2 ** 3", "0"),
+    ("s = round(ki * 0.5, 1)", "0.0"),
+    ("s = round(ki * 0.5)", "0"),
+])
+def test_a_power_or_a_rounding_has_the_type_python_gives(binding, init):
+    assert ring(scaled(binding))["s"] == init
+
+
+@pytest.mark.parametrize("items, init", [
+    ("(0.5, 2.0)", "0.0"),
+    ("[1, 2]", "0"),
+    ("range(2)", "0"),
+    ("SCALES", "pl.const(0.0, pl.DT_FP32)"),  # what a module list holds: the stage's use says
+])
+def test_a_loop_variable_has_the_type_of_what_it_runs_over(items, init):
+    inner = ex.loop(ex.cube(), ex.vector(CALL))
+    loop = f"for s in {items}:\n" + "\n".join("    " + line for line in inner.splitlines())
+    text = ex.kernel(st=ST_SCALED, loop=loop).replace("N = 4\n", "N = 4\nSCALES = [0.5, 2.0]\n")
+    assert ring(text)["s"] == init
+
+
+def test_a_parameter_the_body_rebinds_keeps_its_declared_type():
+    params = ex.PARAMS + "\ns: pl.DT_FP32,"
+    assert ring(scaled("if ki == 0:\n    s = 1", params=params))["s"] == "pl.const(0.0, pl.DT_FP32)"
