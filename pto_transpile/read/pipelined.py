@@ -13,7 +13,9 @@ from pto_transpile.read.reader import FileModel
 
 #: Counters only pto-transpile's output binds (full mode / serial mode).
 MARKERS = ("_pl_task_id", "_pl_sync_id")
-SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"))
+#: Calls that make a kernel pipelined by hand: cross-core events, and the intra-core flags
+#: between the pipes of one core.
+SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"), ("system", "sync_src"), ("system", "sync_dst"))
 #: The start of what `pipelined_as` says of a kernel pipelined by hand.
 BY_HAND = "pipelined by hand"
 
@@ -28,6 +30,21 @@ def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
         return None
     if any(n.startswith(MARKERS) for n in kernel.stored):
         return "already the output of pto-transpile"
-    if any(file.pl.path(c.func) in SYNCS for c in file.find(kernel.node.body, cst.Call)):
-        return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` itself)"
+    if _syncs(file, kernel.node.body, set()):
+        return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` or `sync_src`/`sync_dst` itself)"
     return None
+
+
+def _syncs(file: FileModel, body: cst.CSTNode, seen: set[str]) -> bool:
+    """Whether `body`, or a function of the file it calls (a `produce`/`consume` helper, at any
+    depth), raises or waits for an event itself."""
+    for call in file.find(body, cst.Call):
+        if file.pl.path(call.func) in SYNCS:
+            return True
+        name = call.func.value if isinstance(call.func, cst.Name) else ""
+        helper = file.helpers.get(name) if name and name not in seen else None
+        if isinstance(helper, cst.FunctionDef):
+            seen.add(name)
+            if _syncs(file, helper.body, seen):
+                return True
+    return False

@@ -18,7 +18,8 @@ DOC = """\
 ## What it checks
 (A note.) A kernel without `pipeline=` is already pipelined: it is pto-transpile's output
 (it binds the generated task counter `_pl_task_id` / `_pl_sync_id`), or its author
-pipelined it by hand (it calls `pl.system.set_cross_core`/`wait_cross_core` itself, as
+pipelined it by hand (it calls `pl.system.set_cross_core`/`wait_cross_core`, or the
+intra-core flags `sync_src`/`sync_dst`, itself or in a function of the file it calls, as
 production kernels do). Such a kernel is left exactly as written: the output file holds it
 byte for byte, and the exit status is 0, so `--check` in a pre-commit hook accepts committed
 generated files and hand-written pipelines alike.

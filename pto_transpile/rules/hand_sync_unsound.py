@@ -55,7 +55,8 @@ def check(ctx):
 DOC = """\\
 ## What it checks
 A kernel pipelined by hand (no `pipeline=`; it calls `set_cross_core` and
-`wait_cross_core` itself) is left as written, but its own syncs are judged: the kernel is
+`wait_cross_core`, or `sync_src`/`sync_dst`, itself or in a function it calls) is left as
+written, but its own syncs are judged: the kernel is
 run on the same abstract model of the NPU the soundness check uses (the AIC and both AIVs,
 each pipe, mutexes, every set and wait) and any deadlock, unbalanced event counter,
 counter overflow or race between two accesses it proves is an error (exit 1, so a

@@ -578,12 +578,19 @@ def _input_node(file, node, kernel) -> cst.CSTNode | None:
 
 
 def _auto_mutex(file, kernel) -> bool:
+    """Whether the JIT orders ops by their tiles' mutex ids: on unless `auto_mutex=` is given
+    a false value (`False`, `0`, `None`), and off where the value cannot be computed (read from
+    the environment), which orders nothing the run may not order."""
     call = kernel.jit_decorator.decorator
     if isinstance(call, cst.Call):
         for a in call.args:
             if a.keyword is not None and a.keyword.value == "auto_mutex":
-                return file.evaluator.try_eval(a.value, True) is not False
+                value = file.evaluator.try_eval(a.value, _NOT_KNOWN)
+                return value is not _NOT_KNOWN and bool(value)
     return True
+
+
+_NOT_KNOWN = object()
 
 
 def _gm_annotation(file, param: cst.Param) -> cst.Subscript | None:
@@ -745,6 +752,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.periods |= uni.periods
         found.rings |= uni.rings
         found.depths |= uni.depths
+        if hand:  # credits raised ahead let the other core run as many tasks ahead as a group's slots
+            found.depths.add(_primed(interp.trace))
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
         found.chunk_roots.update(v[1] for v in uni.chunk_roots if v[0] == "size")
         for origin, period in uni.rot.loop_periods(groups=interp.rotation_margin is not None).items():
@@ -755,6 +764,22 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
             found.rotations[origin] = found.rotations.get(origin, []) + parts
         found.live |= live_lengths(uni.rot, groups=interp.rotation_margin is not None)
     return found
+
+
+def _primed(trace) -> int:
+    """The most sets of one event id a core raises before it first waits for any: credits a
+    hand-written pipeline primes (`for _ in range(DEPTH): set_cross_core(...)`), each letting
+    the core that waits for them run one task further ahead, as one slot of a tile group does."""
+    most = 0
+    for events in trace.events:
+        counts: Counter = Counter()
+        for ev in events:
+            if ev.kind == "wait":
+                break
+            if ev.kind == "set":
+                counts[ev.event_id] += 1
+        most = max(most, *counts.values(), 0)
+    return most
 
 
 def _discovery_run(file, fn, pl, config: Config, auto_mutex: bool) -> Interpreter:

@@ -15,7 +15,7 @@ and counters that overflow.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
@@ -350,6 +350,8 @@ class _Concurrent:
             self.outcome.deadlock = stuck
         else:
             self._balance()
+            if not self.outcome.overflow and any(len(pipes) > 1 for pipes in self.pipes_of.values()):
+                self.outcome.overflow = _eager_overflow(events)
         self.memory.finish()
         return self.outcome
 
@@ -484,6 +486,51 @@ class _Concurrent:
 
 def _core(index: int) -> str:
     return CORES[index]
+
+
+def _eager_overflow(events: list[list[Event]]) -> list[Event]:
+    """The sets that overflow a counter when every wait is taken as soon as its sets are there.
+    The run takes a wait on a counter fed from several pipes last, when nothing else can move
+    (`_Concurrent.run`), which keeps the core waiting from running ahead; the hardware takes it
+    as soon as it can, and the core that waits may then raise many sets before the other
+    consumes one. Only the counts are followed here."""
+    pos = [0, 0, 0]
+    sets: Counter = Counter()
+    consumed: Counter = Counter()
+    out: list[Event] = []
+    while True:
+        progress = False
+        for core in range(3):
+            while pos[core] < len(events[core]):
+                ev = events[core][pos[core]]
+                if ev.kind == "barrier":
+                    break
+                if ev.kind == "wait":
+                    keys = [(sender, core, ev.event_id) for sender in WAIT_SENDERS[core]]
+                    if not all(sets[k] > consumed[k] for k in keys):
+                        break
+                    consumed.update(keys)
+                elif ev.kind == "set":
+                    for receiver in SET_RECEIVERS[core]:
+                        key = (core, receiver, ev.event_id)
+                        sets[key] += 1
+                        if sets[key] - consumed[key] > COUNTER_DEPTH:
+                            out.append(ev)
+                pos[core] += 1
+                progress = True
+        heads = {c: events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])}
+        passed = False
+        for ev in heads.values():
+            members = [c for c in range(3) if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())] \
+                if ev.kind == "barrier" else []
+            if members and all(c in heads and heads[c].kind == "barrier" and heads[c].pipe == ev.pipe
+                               for c in members):
+                for c in members:
+                    pos[c] += 1
+                passed = True
+                break
+        if not (progress or passed):
+            return out
 
 
 def run_concurrent(trace: Trace, twins_race: bool = False) -> Outcome:
