@@ -19,17 +19,19 @@ def nested_kernels(file):
     ref = file.pl.module_ref
     if ref is None:
         return
+    jits = _jit_names(file)
     for stmt in file.source.module.body:
+        yield from _jit_by_other_means(file, stmt, jits)
         if isinstance(stmt, Verbatim):  # a definition the analysis did not parse: its text
             if not stmt.is_class:
                 for name in _nested_kernels_in_text(stmt.text, ref):
-                    yield stmt, {"kernel": name, "function": f"`{stmt.name}`"}
+                    yield stmt, {"kernel": name, "where": f"defined inside `{stmt.name}`"}
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             for node in _kernels_in(file, stmt.body):
-                yield node.name, {"kernel": node.name.value, "function": f"`{stmt.name.value}`"}
+                yield node.name, {"kernel": node.name.value, "where": f"defined inside `{stmt.name.value}`"}
         elif type(stmt) in _BLOCKS:  # `if`, `try`, ...: what runs there is not read as the module's
             for node in _kernels_in(file, stmt):
-                yield node.name, {"kernel": node.name.value, "function": _BLOCKS[type(stmt)]}
+                yield node.name, {"kernel": node.name.value, "where": f"defined inside {_BLOCKS[type(stmt)]}"}
 
 
 #: module-level statements whose blocks define what only running them decides
@@ -40,6 +42,39 @@ _BLOCKS: dict[type, str] = {cst.If: "an `if` block", cst.Try: "a `try` block", c
 def _kernels_in(file, node: cst.CSTNode) -> list[cst.FunctionDef]:
     return [fn for fn in file.find(node, cst.FunctionDef)
             if fn.decorators and any(file.pl.path(_called(d.decorator)) == ("jit",) for d in fn.decorators)]
+
+
+def _is_jit(file, node: cst.BaseExpression, jits: set[str]) -> bool:
+    """`pl.jit`, `pl.jit(...)`, or a module name bound to either."""
+    called = _called(node)
+    return file.pl.path(called) == ("jit",) or isinstance(called, cst.Name) and called.value in jits
+
+
+def _jit_names(file) -> set[str]:
+    """Module names bound to `pl.jit` or `pl.jit(...)` (`jit = pl.jit`, `JIT = pl.jit(auto_mutex=True)`)."""
+    names: set[str] = set()
+    for stmt in file.source.module.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and _is_jit(file, small.value, names):
+                names |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+    return names
+
+
+def _jit_by_other_means(file, stmt: cst.CSTNode, jits: set[str]):
+    """A kernel made by calling `pl.jit` (`k = pl.jit(auto_mutex=True)(fn)`), or decorated with
+    a name bound to it: the analysis reads only `@pl.jit` written on a module-level `def`."""
+    if isinstance(stmt, cst.FunctionDef):
+        for d in stmt.decorators:
+            called = _called(d.decorator)
+            if isinstance(called, cst.Name) and called.value in jits:
+                yield stmt.name, {"kernel": stmt.name.value,
+                                  "where": f"decorated with `{called.value}`, a name for `pl.jit`"}
+    for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+        value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+        if isinstance(value, cst.Call) and _is_jit(file, value.func, jits):
+            names = [t.target.value for t in getattr(small, "targets", ()) if isinstance(t.target, cst.Name)]
+            yield value, {"kernel": names[0] if names else file.source.code(value),
+                          "where": "made by calling `pl.jit`"}
 
 
 def _called(decorator: cst.BaseExpression) -> cst.BaseExpression:
@@ -61,7 +96,9 @@ DOC = """\
 ## What it checks
 A `@pl.jit` kernel is defined inside another function (a kernel factory: `def
 build_kernel(preload): ... @pl.jit(...) def kernel(...): ... return kernel`), a class, or a
-block of a module-level `if`, `try`, `with`, loop or `match`.
+block of a module-level `if`, `try`, `with`, loop or `match`; or it is made by calling
+`pl.jit` (`kernel = pl.jit(auto_mutex=True)(fn)`) or decorated with a name bound to it
+(`jit = pl.jit`, then `@jit`).
 
 ## Why it matters for pipelining
 pto-transpile reads the file without running it, so it knows the kernels the module binds
@@ -102,6 +139,15 @@ INVALID = (
     "    @pl.jit\n"
     "    def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
     "        pass\n",
+    "import pypto_pro.language as pl\n\n\n"
+    "def body(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n"
+    "    pass\n\n\n"
+    "kernel = pl.jit(auto_mutex=True)(body)  # E: PTO079\n",
+    "import pypto_pro.language as pl\n\n"
+    "jit = pl.jit\n\n\n"
+    "@jit\n"
+    "def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
+    "    pass\n",
 )
 
 VALID = (
@@ -116,9 +162,9 @@ VALID = (
 RULE = Rule(
     code=codes.KERNEL_IN_FUNCTION,
     name="kernel-in-function",
-    title="A kernel is defined inside a function",
-    message="kernel `{kernel}` is defined inside {function}: pto-transpile reads the kernels a module defines "
-            "at its top level, so this one is neither checked nor pipelined",
+    title="A kernel is defined where pto-transpile does not read it",
+    message="kernel `{kernel}` is {where}: pto-transpile reads the kernels a module defines at its top level "
+            "with `@pl.jit`, so this one is neither checked nor pipelined",
     hint="Define the kernel at module level; make what the factory chooses module constants or tiling-key fields",
     phase="file",
     check=check,

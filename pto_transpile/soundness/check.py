@@ -37,12 +37,11 @@ from pto_transpile.soundness.interp import (
     CannotModel,
     Config,
     Interpreter,
-    is_float_scalar,
     tiling_field_types,
 )
 from pto_transpile.soundness.longrun import looks_long
-from pto_transpile.soundness.order import Outcome, run_concurrent, run_sequential, twin_races
-from pto_transpile.soundness.params import sampled_default
+from pto_transpile.soundness.order import Outcome, eager_counts, run_concurrent, run_sequential, twin_races
+from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
@@ -587,6 +586,12 @@ def _auto_mutex(file, kernel) -> bool:
             if a.keyword is not None and a.keyword.value == "auto_mutex":
                 value = file.evaluator.try_eval(a.value, _NOT_KNOWN)
                 return value is not _NOT_KNOWN and bool(value)
+            if a.star == "**":  # `**OPTIONS`: what it holds, when it can be read
+                options = file.evaluator.try_eval(a.value, _NOT_KNOWN)
+                if not isinstance(options, dict):
+                    return False
+                if "auto_mutex" in options:
+                    return bool(options["auto_mutex"])
     return True
 
 
@@ -609,7 +614,7 @@ def _configs(file, kernel, reads: tuple = ()) -> list[Config]:
         types = tiling_field_types(file, p)
         if types is not None:
             unknown += [f"{p.name.value}.{f}" for f, t in types.items() if t != "float"]
-        elif _gm_annotation(file, p) is None and sampled_default(file, p) and not is_float_scalar(p, file.pl.path):
+        elif _gm_annotation(file, p) is None and sampled_default(file, p) and declared_integer(file, p, file.pl.path):
             unknown.append(p.name.value)
     unknown += reads
     if not unknown:
@@ -767,19 +772,11 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
 
 
 def _primed(trace) -> int:
-    """The most sets of one event id a core raises before it first waits for any: credits a
-    hand-written pipeline primes (`for _ in range(DEPTH): set_cross_core(...)`), each letting
+    """The most sets of one counter pending at once in the discovery run, every wait taken as
+    soon as it can be (`order.eager_counts`): credits a hand-written pipeline primes (`for _ in
+    range(DEPTH): set_cross_core(...)`, before its loop or after a first handshake), each letting
     the core that waits for them run one task further ahead, as one slot of a tile group does."""
-    most = 0
-    for events in trace.events:
-        counts: Counter = Counter()
-        for ev in events:
-            if ev.kind == "wait":
-                break
-            if ev.kind == "set":
-                counts[ev.event_id] += 1
-        most = max(most, *counts.values(), 0)
-    return most
+    return eager_counts(trace.events)[1]
 
 
 def _discovery_run(file, fn, pl, config: Config, auto_mutex: bool) -> Interpreter:

@@ -32,7 +32,7 @@ from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
 from pto_transpile.soundness.opevents import OpEvents
-from pto_transpile.soundness.params import sampled_default
+from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plcalls import PlCalls, elem_bytes
 from pto_transpile.soundness.pysubset import PythonSubset
 from pto_transpile.soundness.runtypes import (
@@ -166,8 +166,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                 # tiling data: each scalar field is a run-time value of its own, `tiling.blocks`
                 env[name] = StructV({f: Opaque(("float", f"{name}.{f}")) if t == "float"
                                      else self._scalar(f"{name}.{f}") for f, t in types.items()}, "tiling")
-            elif is_float_scalar(p, self.pl.path) or isinstance(
-                    self.file.evaluator.try_eval(p.default, None) if p.default is not None else None, float):
+            elif not declared_integer(self.file, p, self.pl.path):
                 # a number no sampled integer stands for (`if alpha == 0.5:`): data, named by the
                 # parameter, so what a test on it decides is followed both ways
                 env[name] = Opaque(("float", name))

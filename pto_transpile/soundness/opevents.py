@@ -13,7 +13,15 @@ from typing import Any, cast
 
 import libcst as cst
 
-from pto_api.effects import acc_to_vec_targets, gm_extent, initial_cursor, pick_slot, source_window, store_adds
+from pto_api.effects import (
+    ATOMIC_REDUCTIONS,
+    acc_to_vec_targets,
+    gm_extent,
+    initial_cursor,
+    pick_slot,
+    source_window,
+    store_adds,
+)
 from pto_api.ops import (
     MACHINE_STATE_OPS,
     MATMUL_OPERANDS,
@@ -81,6 +89,10 @@ class OpEvents(InterpreterBase):
                                   "pass it by position", node, kind="construct")
         pipe = self._pipe(op, pos, node)
         atomic = kw.get("atomic")
+        if "atomic" in kw and atomic is not None and not (isinstance(atomic, Symbol)
+                                                          and atomic.leaf in ATOMIC_REDUCTIONS):
+            raise CannotModel(f"the atomic mode given to `pl.{op}` is not one the check can read: write "
+                              "`atomic=pl.AtomicType.AtomicAdd` (or `AtomicNone`)", node, kind="construct")
         acc = kw.get("acc_to_vec_mode")
         acc_mode = acc.leaf if isinstance(acc, Symbol) else None
         order = kw.get("order")

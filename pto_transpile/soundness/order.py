@@ -351,7 +351,7 @@ class _Concurrent:
         else:
             self._balance()
             if not self.outcome.overflow and any(len(pipes) > 1 for pipes in self.pipes_of.values()):
-                self.outcome.overflow = _eager_overflow(events)
+                self.outcome.overflow = eager_counts(events)[0]
         self.memory.finish()
         return self.outcome
 
@@ -488,16 +488,17 @@ def _core(index: int) -> str:
     return CORES[index]
 
 
-def _eager_overflow(events: list[list[Event]]) -> list[Event]:
-    """The sets that overflow a counter when every wait is taken as soon as its sets are there.
-    The run takes a wait on a counter fed from several pipes last, when nothing else can move
-    (`_Concurrent.run`), which keeps the core waiting from running ahead; the hardware takes it
-    as soon as it can, and the core that waits may then raise many sets before the other
-    consumes one. Only the counts are followed here."""
+def eager_counts(events: list[list[Event]]) -> tuple[list[Event], int]:
+    """(the sets that overflow a counter, the most sets of one counter pending at once) when
+    every wait is taken as soon as its sets are there. The run takes a wait on a counter fed
+    from several pipes last, when nothing else can move (`_Concurrent.run`), which keeps the
+    core waiting from running ahead; the hardware takes it as soon as it can, and the core that
+    waits may then raise many sets before the other consumes one. Only the counts are followed."""
     pos = [0, 0, 0]
     sets: Counter = Counter()
     consumed: Counter = Counter()
     out: list[Event] = []
+    most = 0
     while True:
         progress = False
         for core in range(3):
@@ -514,6 +515,7 @@ def _eager_overflow(events: list[list[Event]]) -> list[Event]:
                     for receiver in SET_RECEIVERS[core]:
                         key = (core, receiver, ev.event_id)
                         sets[key] += 1
+                        most = max(most, sets[key] - consumed[key])
                         if sets[key] - consumed[key] > COUNTER_DEPTH:
                             out.append(ev)
                 pos[core] += 1
@@ -530,7 +532,7 @@ def _eager_overflow(events: list[list[Event]]) -> list[Event]:
                 passed = True
                 break
         if not (progress or passed):
-            return out
+            return out, most
 
 
 def run_concurrent(trace: Trace, twins_race: bool = False) -> Outcome:

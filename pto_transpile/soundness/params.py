@@ -33,3 +33,16 @@ def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
     if bits and leaf.startswith("DT_INT"):
         return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
     return INT64
+
+
+def declared_integer(file, param: cst.Param, pl_path) -> bool:
+    """Whether a scalar parameter surely holds an integer: declared `int`/`bool` or with a `pl`
+    integer dtype, or undeclared with an integer default. Anything else (`float`, `pl.DT_FP32`,
+    `np.float32`, no annotation) may hold a fraction, and is data to the check, not sampled."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if ann is None:
+        return param.default is not None and isinstance(file.evaluator.try_eval(param.default, None), int)
+    if isinstance(ann, cst.Name):
+        return ann.value in ("int", "bool")
+    path = pl_path(ann)
+    return bool(path) and path[-1].startswith(("DT_INT", "DT_UINT", "DT_BOOL"))

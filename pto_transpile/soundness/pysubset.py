@@ -523,6 +523,8 @@ class PythonSubset(InterpreterBase):
             return obj.shape
         if isinstance(obj, TileV) and attr == "shape":
             return obj.shape if obj.desc else UNKNOWN  # a view's shape is its slice's, not followed
+        if type(obj) is Symbol:  # `AT.AtomicAdd` with `AT = pl.AtomicType`: the `pl` constant it names
+            return Symbol((*obj.path, attr))
         return UNKNOWN
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:

@@ -175,8 +175,10 @@ class ScalarTypes:
             return join(left, right)
         if isinstance(expr, cst.UnaryOperation):
             return INT if isinstance(expr.operator, cst.Not) else self.of(expr.expression)
-        if isinstance(expr, (cst.Comparison, cst.BooleanOperation)):
+        if isinstance(expr, cst.Comparison):
             return INT
+        if isinstance(expr, cst.BooleanOperation):  # `a or b` is one of its operands
+            return join(self.of(expr.left), self.of(expr.right))
         if isinstance(expr, cst.IfExp):
             return join(self.of(expr.body), self.of(expr.orelse))
         if isinstance(expr, cst.Call):

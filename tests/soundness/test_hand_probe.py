@@ -104,6 +104,15 @@ MIXED = edited(WORKSPACE, [
      "        for _ in range(DEPTH):\n            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=EV_FREE)\n"),
 ])
 OVERFLOW = "more than 15 sets of event id 0 from AIC can be pending at once"
+#: the credits raised after a first handshake (a wait), not before any
+HANDSHAKE = edited(WORKSPACE, [
+    ("EV_FREE = 1", "EV_FREE = 1\nEV_GO = 2"),
+    ("        pl.move(right, b_slot)\n",
+     "        pl.move(right, b_slot)\n        pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=EV_GO)\n"),
+    ("        for _ in range(DEPTH):\n            pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=EV_FREE)\n",
+     "        pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=EV_GO)\n"
+     "        for _ in range(DEPTH):\n            pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=EV_FREE)\n"),
+])
 
 
 def test_syncs_in_helpers_are_checked():
@@ -133,6 +142,19 @@ def test_credits_primed_ahead_are_run_past():
     assert OVERFLOW in message and "(shown with `a.shape[0] // 32` = 8)" in message, message
     one_less = WORKSPACE.replace("DEPTH = 8", "DEPTH = 7")  # 14 pending at the most
     assert error_messages(transpile(one_less, path="k.py")) == []
+
+
+def test_credits_primed_after_a_handshake_count_too():
+    (message,) = error_messages(transpile(HANDSHAKE, path="k.py"))
+    assert OVERFLOW in message, message
+
+
+def test_auto_mutex_given_through_keyword_unpacking_is_read():
+    text = edited(HAND, [("@pl.jit(auto_mutex=True)", "@pl.jit(**OPTIONS)"),
+                         ("import pypto_pro.language as pl\n",
+                          "import pypto_pro.language as pl\n\nOPTIONS = {\"auto_mutex\": False}\n")])
+    # a dict of options the reader does not compute is taken as off: it orders nothing
+    assert any("nothing orders the two" in m for m in error_messages(transpile(text, path="k.py")))
 
 
 def test_a_wait_on_a_counter_of_two_pipes_may_run_ahead():

@@ -146,3 +146,40 @@ def test_a_tile_type_of_an_unknown_dtype_is_refused():
 def test_the_emulator_shows_each_kernel_wrong(name, text, preload, wrong):
     verdicts = _verdicts(text, preload)
     assert verdicts[0] == "ok" and verdicts[1] == wrong, (name, verdicts)
+
+
+FAR = (Path(__file__).parent / "kernels" / "store_offset_far.py").read_text()
+
+
+def _atomic_sum(mode: str, module: str = "") -> str:
+    """store_offset_far.py with two stages atomically adding into `total` and the second loading
+    it back: the sum one stage sees depends on the order the pipeline gives the adds."""
+    text = edited(FAR, [
+        ("def fill_row(ki, sub_id, out, z_vec):\n    pl.store(out, z_vec, [ki * TILE + sub_id * HALF, 0])\n",
+         f"def fill_row(ki, sub_id, total, z_vec):\n    pl.store(total, z_vec, [sub_id * HALF, 0], atomic={mode})\n"),
+        ("def scale_store(ki, d, sub_id, out, c_vec_db, y_db):\n",
+         "def scale_store(ki, sub_id, out, total, c_vec_db, y_db):\n"),
+        ("    pl.relu(y, c_vec)\n    pl.store(out, y, [(ki + 14 - d) * TILE + sub_id * HALF, 0])\n",
+         f"    pl.store(total, c_vec, [sub_id * HALF, 0], atomic={mode})\n"
+         "    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)\n"
+         "    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=1)\n"
+         "    pl.load(y, total, [sub_id * HALF, 0])\n    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"),
+        ("    d: pl.DT_INT32,\n", "    total: pl.Tensor[[TILE, TILE], pl.DT_FP32],\n"),
+        ("            fill_row(ki, sub_id, out, z_vec)", "            fill_row(ki, sub_id, total, z_vec)"),
+        ("            scale_store(ki, d, sub_id, out, c_vec_db, y_db)",
+         "            scale_store(ki, sub_id, out, total, c_vec_db, y_db)"),
+    ])
+    return edited(text, [("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n" + module)]) \
+        if module else text
+
+
+def test_an_atomic_mode_through_an_alias_is_read_as_written():
+    # `AT = pl.AtomicType`: `AT.AtomicAdd` was no atomic add to the check, a plain store
+    direct = error_messages(transpile(_atomic_sum("pl.AtomicType.AtomicAdd"), path="k.py", preload=1))
+    aliased = error_messages(transpile(_atomic_sum("AT.AtomicAdd", "AT = pl.AtomicType\n"), path="k.py", preload=1))
+    assert direct and aliased == direct, (direct, aliased)
+
+
+def test_an_atomic_mode_the_check_cannot_read_is_refused():
+    messages = error_messages(transpile(_atomic_sum('getattr(pl.AtomicType, "AtomicAdd")'), path="k.py", preload=1))
+    assert messages  # never a plain store

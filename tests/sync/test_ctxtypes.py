@@ -140,6 +140,8 @@ def test_a_typed_constant_initialiser_runs_on_the_emulator():
     ("s = 2 ** 3", "0"),
     ("s = round(ki * 0.5, 1)", "0.0"),
     ("s = round(ki * 0.5)", "0"),
+    ("s = (ki > 0) and 0.5", "0.0"),  # `a and b` is one of its operands, not a truth value
+    ("s = ki > 0", "0"),
 ])
 def test_a_power_or_a_rounding_has_the_type_python_gives(binding, init):
     assert ring(scaled(binding))["s"] == init
