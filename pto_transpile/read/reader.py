@@ -170,7 +170,7 @@ def _read(source: SourceFile) -> FileModel:
         decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
                       for d in fn.decorators]
         if ("pipeline", "stage") in decorators:
-            model.stages[name] = StageFunc(fn.name.value, fn, [p.name.value for p in fn.params.params])
+            model.stages[name] = StageFunc(fn.name.value, fn, [p.name.value for p in parameters(fn)])
         elif ("vector_function",) in decorators:
             model.vector_functions[name] = fn
         elif ("jit",) not in decorators:
