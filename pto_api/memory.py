@@ -64,6 +64,19 @@ DTYPE_BITS: dict[str, int] = {
 }
 
 
+def int_values(dtype: str) -> tuple[int, int] | None:
+    """The least and greatest value a `pl` integer dtype holds (`DT_UINT8`: 0..255); None for
+    any other dtype. A scalar argument of that dtype holds no other value."""
+    bits = DTYPE_BITS.get(dtype)
+    if not bits or dtype == "DT_BOOL":
+        return (0, 1) if dtype == "DT_BOOL" else None
+    if dtype.startswith("DT_UINT"):
+        return 0, 2 ** bits - 1
+    if dtype.startswith("DT_INT"):
+        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    return None
+
+
 def element_bytes(dtype: str) -> int:
     """Bytes per element as the front end sizes tiles: ceil(bits/8), at least 1."""
     return max(1, (DTYPE_BITS[dtype] + 7) // 8)

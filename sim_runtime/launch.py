@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pto_api.memory import int_values
 from sim_runtime.dtypes import DType
 from sim_runtime.errors import KernelError, SimulationError, raised_at
 from sim_runtime.gantt import GanttRun, render_gantt
@@ -86,6 +87,17 @@ def _tensor(name: str, spec: TensorSpec, value) -> GMTensor:
     return GMTensor(name, arr, spec.dtype)
 
 
+def _scalar(name: str, spec, value):
+    """A scalar argument, within the values its declared integer dtype holds: the hardware
+    passes no other (`pl.DT_UINT8` is never -1)."""
+    bounds = int_values(spec.name) if isinstance(spec, DType) else None
+    if bounds is not None and isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
+            and not bounds[0] <= value <= bounds[1]:
+        raise KernelError(f"scalar parameter {name!r} = {value} is outside the values of {spec.name} "
+                          f"({bounds[0]}..{bounds[1]})")
+    return value
+
+
 def _pointer(name: str, spec: PtrSpec, value) -> tuple[GMPointer, np.ndarray]:
     """A raw GM pointer argument: the bytes of the given array (a private copy), typed by the
     annotation; the run's output is that array after the run."""
@@ -144,7 +156,7 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
         elif isinstance(spec, PtrSpec):
             args[name], outputs_of[name] = _pointer(name, spec, given.get(name))
         elif name in given:
-            args[name] = given[name]
+            args[name] = _scalar(name, spec, given[name])
         elif td is not None and name == td[0]:
             args[name] = build_tiling_data(td[1], td_values)
         elif p.default is not inspect.Parameter.empty:

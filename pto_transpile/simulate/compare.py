@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 import libcst as cst
 
+from pto_api.memory import int_values
 from pto_transpile.read.consteval import NotConstant
 from pto_transpile.read.model import SCALAR, TENSOR
 from pto_transpile.read.pipelined import pipelined_as
@@ -113,12 +114,13 @@ def declared_shape(file, param) -> tuple[int | None, ...] | None:
     return tuple(out)
 
 
-def _declared_integer(file, param) -> bool:
+def _declared_integer(file, param) -> str | None:
+    """The integer type a scalar parameter is declared with (`int`, `DT_INT32`, ...), or None."""
     ann = param.annotation.annotation if param.annotation is not None else None
     if isinstance(ann, cst.Name):
-        return ann.value == "int"
+        return "int" if ann.value == "int" else None
     path = file.pl.path(ann) if ann is not None else None
-    return path is not None and len(path) == 1 and path[0].startswith(("DT_INT", "DT_UINT"))
+    return path[0] if path is not None and len(path) == 1 and path[0].startswith(("DT_INT", "DT_UINT")) else None
 
 
 def _shown(shape) -> str:
@@ -136,6 +138,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
     tensors: dict[str, dict[str, tuple | None]] = {}
     scalar_params: dict[str, set[str]] = {}
     integers: dict[str, set[str]] = {}  #: scalar parameters declared integer (`int`, `pl.DT_INT32`, ...)
+    dtypes: dict[str, str] = {}  #: each such parameter's integer type
     for k in kernels:
         for param in parameters(k.node):
             name = param.name.value
@@ -147,6 +150,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                 scalar_params.setdefault(name, set())
                 if _declared_integer(file, param):
                     integers.setdefault(name, set()).add(k.name)
+                    dtypes[name] = _declared_integer(file, param) or "int"
     for given in (launch or {}).values():
         for launch_name in given.names:
             scalar_params.setdefault(launch_name, set())
@@ -168,6 +172,10 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
         if isinstance(value, float) and not value.is_integer() or isinstance(value, str):
             raise click.BadParameter(f"{name} is an integer parameter of `{', '.join(sorted(ks))}`, not {value!r}",
                                      param_hint="--arg")
+        bounds = int_values(dtypes.get(name, ""))
+        if bounds is not None and isinstance(value, (int, float)) and not bounds[0] <= value <= bounds[1]:
+            raise click.BadParameter(f"{name} is a {dtypes[name]} parameter of `{', '.join(sorted(ks))}`: {value!r} is "
+                                     f"outside its values {bounds[0]}..{bounds[1]}", param_hint="--arg")
     missing = [(f"tensor {name} (declared {_shown(declared)} in `{kernel}`)",
                 f"--shape {name}={'x'.join('D' + str(i) if d is DYNAMIC else str(d) for i, d in enumerate(declared))}")
                for name, by_kernel in sorted(tensors.items()) for kernel, declared in sorted(by_kernel.items())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pto_api.memory import DTYPE_BITS
+from pto_api.memory import int_values
 
 #: the values a scalar parameter declared `int`, or not declared, is taken to take (a launch
 #: passes a 64-bit integer); a parameter of a `pl` integer dtype takes that dtype's
@@ -23,16 +23,11 @@ def sampled_default(file, param: cst.Param) -> bool:
 
 def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
     """The values an integer scalar parameter can take: those of its declared `pl` integer
-    dtype; int64's for `int`, no annotation or anything else."""
+    dtype (`int_values`; the emulator and `--arg` refuse others); int64's for `int`, no
+    annotation or anything else."""
     ann = param.annotation.annotation if param.annotation is not None else None
     path = pl_path(ann) if ann is not None else None
-    leaf = path[-1] if path else ""
-    bits = DTYPE_BITS.get(leaf)
-    if bits and leaf.startswith("DT_UINT"):
-        return 0, 2 ** bits - 1
-    if bits and leaf.startswith("DT_INT"):
-        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
-    return INT64
+    return (int_values(path[-1]) if path else None) or INT64
 
 
 def declared_integer(file, param: cst.Param, pl_path) -> bool:

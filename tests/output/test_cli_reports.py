@@ -214,3 +214,23 @@ def test_a_dynamic_tensor_simulates_with_its_shape(tmp_path, mode):
     src.write_text(DYNAMIC)
     r = run(src, *mode, "--check", "--shape", "a=256x64")
     assert r.exit_code == 0 and "cycles" in r.output, r.output
+
+
+@pytest.mark.parametrize("dtype, value, bounds", [("DT_UINT8", "-1", "0..255"), ("DT_INT8", "300", "-128..127")])
+def test_a_value_outside_an_integer_dtype_is_a_usage_error(tmp_path, dtype, value, bounds):
+    # the hardware passes a DT_UINT8 argument no -1: the proof holds over the dtype's values
+    src = tmp_path / "k.py"
+    out = "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n"
+    src.write_text(DEMO.read_text().replace(out, out + f"    m: pl.{dtype},\n"))
+    r = run(src, "--simulate", "--check", "--arg", f"m={value}")
+    assert r.exit_code == 2 and f"m is a {dtype} parameter of `pipeline_demo_kernel`: {value} is outside its " \
+                                  f"values {bounds}" in r.output, r.output
+
+
+def test_the_emulator_refuses_a_value_outside_an_integer_dtype():
+    from sim_runtime.verify import verify
+
+    out = "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n"
+    text = DEMO.read_text().replace(out, out + "    m: pl.DT_UINT8,\n")
+    report = verify(text, text, "pipeline_demo_kernel", path="k.py", scalars={"m": -1})
+    assert report.rows[0].verdict == "error" and "outside the values of DT_UINT8 (0..255)" in report.rows[0].message
