@@ -71,7 +71,9 @@ def _jit_by_other_means(file, stmt: cst.CSTNode, jits: set[str]):
                                   "where": f"decorated with `{called.value}`, a name for `pl.jit`"}
     for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
         value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
-        if isinstance(value, cst.Call) and _is_jit(file, value.func, jits):
+        # `pl.jit(...)(fn)` or `pl.jit(fn)` makes a kernel; `JIT = pl.jit(...)` only a decorator
+        if isinstance(value, cst.Call) and _is_jit(file, value.func, jits) and (
+                isinstance(value.func, cst.Call) or any(a.keyword is None for a in value.args)):
             names = [t.target.value for t in getattr(small, "targets", ()) if isinstance(t.target, cst.Name)]
             yield value, {"kernel": names[0] if names else file.source.code(value),
                           "where": "made by calling `pl.jit`"}
@@ -146,6 +148,11 @@ INVALID = (
     "import pypto_pro.language as pl\n\n"
     "jit = pl.jit\n\n\n"
     "@jit\n"
+    "def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
+    "    pass\n",
+    "import pypto_pro.language as pl\n\n"
+    "JIT = pl.jit(auto_mutex=True)\n\n\n"
+    "@JIT\n"
     "def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
     "    pass\n",
 )
