@@ -12,6 +12,11 @@ EV_HALF = 0  # cube -> vector: one half of ws[i] is stored
 EV_FREE = 1  # vector -> cube: one more tile may be produced
 
 
+def square(memory, layout):
+    """A TILE x TILE fp32 tile type in `memory`."""
+    return pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=memory, layout=layout)
+
+
 @pl.jit(auto_mutex=True)
 def ws_kernel(
     a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
@@ -21,21 +26,12 @@ def ws_kernel(
 ):
     n = a.shape[0] // TILE
     with pl.section_cube():
-        a_l1 = pl.make_tile_group(
-            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat, layout=pl.NZ),
-            addrs=0x0, mutex_ids=[0])
-        b_l1 = pl.make_tile_group(
-            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat, layout=pl.NZ),
-            addrs=0x2000, mutex_ids=[1])
-        left_t = pl.make_tile_group(
-            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left, layout=pl.NZ),
-            addrs=0x0, mutex_ids=[2])
-        right_t = pl.make_tile_group(
-            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right, layout=pl.ZN),
-            addrs=0x0, mutex_ids=[3])
-        acc_t = pl.make_tile_group(
-            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc, layout=pl.NZ),
-            addrs=0x0, mutex_ids=[4])
+        # one tile of each kind: the square type of each memory, in its layout
+        a_l1 = pl.make_tile_group(type=square(pl.MemorySpace.Mat, pl.NZ), addrs=0x0, mutex_ids=[0])
+        b_l1 = pl.make_tile_group(type=square(pl.MemorySpace.Mat, pl.NZ), addrs=0x2000, mutex_ids=[1])
+        left_t = pl.make_tile_group(type=square(pl.MemorySpace.Left, pl.NZ), addrs=0x0, mutex_ids=[2])
+        right_t = pl.make_tile_group(type=square(pl.MemorySpace.Right, pl.ZN), addrs=0x0, mutex_ids=[3])
+        acc_t = pl.make_tile_group(type=square(pl.MemorySpace.Acc, pl.NZ), addrs=0x0, mutex_ids=[4])
         b_slot = b_l1.current()
         pl.load(b_slot, b, [0, 0])
         right = right_t.current()
