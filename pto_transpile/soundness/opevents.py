@@ -113,7 +113,10 @@ class OpEvents(InterpreterBase):
         gm = any(isinstance(v, TensorV) for v in pos)
         values = SCALAR_VALUE_OPERANDS.get(op, ())
         for i, value in enumerate(list(pos) + list(kw.values())):
-            if not (gm and i == 2) and i not in values and isinstance(value, (int, list, tuple)):
+            # a GM op's place (its offsets, or the element index of `pl.getval`/`pl.setval`) is
+            # judged by the GM rules (`_record_gm`), as `t[i]` is
+            place = i == 2 or i == 1 and op in ("getval", "setval")
+            if not (gm and place) and i not in values and isinstance(value, (int, list, tuple)):
                 self._plain(value, f"an operand of `pl.{op}` in", node)
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None
