@@ -148,9 +148,10 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                 if k.params.get(name) == SCALAR and param.default is None:
                     scalar_params.setdefault(name, set()).add(k.name)
                 scalar_params.setdefault(name, set())
-                if _declared_integer(file, param):
+                integer = _declared_integer(file, param)
+                if integer:
                     integers.setdefault(name, set()).add(k.name)
-                    dtypes[name] = _declared_integer(file, param) or "int"
+                    dtypes[name] = integer
     for given in (launch or {}).values():
         for launch_name in given.names:
             scalar_params.setdefault(launch_name, set())

@@ -225,19 +225,6 @@ def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:
     return None if types is None else tuple(types)
 
 
-def is_float_scalar(param: cst.Param, pl_path) -> bool:
-    """A scalar parameter declared floating point (`float`, `pl.DT_FP32`, `pl.DT_BF16`, ...)."""
-    ann = param.annotation.annotation if param.annotation is not None else None
-    if isinstance(ann, cst.Name):
-        return ann.value == "float"
-    path = pl_path(ann) if ann is not None else None
-    return path is not None and len(path) > 0 and path[-1].startswith(FLOAT_DTYPE_PREFIXES)
-
-
-#: `pl` dtypes that hold floating-point numbers (`DT_FP32`, `DT_BF16`, `DT_HF8`, ...).
-FLOAT_DTYPE_PREFIXES = ("DT_FP", "DT_BF", "DT_HF")
-
-
 def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     """`tiling_fields` with the type each is declared with (`int`, `float` or `bool`)."""
     ann = param.annotation.annotation if param.annotation is not None else None

@@ -89,8 +89,7 @@ class OpEvents(InterpreterBase):
                                   "pass it by position", node, kind="construct")
         pipe = self._pipe(op, pos, node)
         atomic = kw.get("atomic")
-        if "atomic" in kw and atomic is not None and not (isinstance(atomic, Symbol)
-                                                          and atomic.leaf in ATOMIC_REDUCTIONS):
+        if atomic is not None and not (isinstance(atomic, Symbol) and atomic.leaf in ATOMIC_REDUCTIONS):
             raise CannotModel(f"the atomic mode given to `pl.{op}` is not one the check can read: write "
                               "`atomic=pl.AtomicType.AtomicAdd` (or `AtomicNone`)", node, kind="construct")
         acc = kw.get("acc_to_vec_mode")
