@@ -37,6 +37,16 @@ class Foot(NamedTuple):
     #: a tile whose valid shape is smaller than its declared one: the op touches the valid
     #: window, this foot is the whole tile (a superset, compared as such)
     window: bool = False
+    #: the reduction of an atomic store (`pto_api.effects.ATOMIC_REDUCTIONS`: "add"), "" for any
+    #: other access. Feet only meet within one tensor, whose element type every store into it
+    #: shares, so two atomic feet of one reduction are of one class (`effects.atomic_class`):
+    #: they commute, and neither orders nor hides the other
+    atomic: str = ""
+
+    def commutes(self, other: Foot) -> bool:
+        """Two atomic stores of one class: GM applies each as one read-modify-write per element,
+        so their order changes only the rounding, and nothing need order them."""
+        return bool(self.atomic) and self.atomic == other.atomic
 
     def overlaps(self, other: Foot) -> bool:
         return (self.key == other.key and self.r0 < other.r1 and other.r0 < self.r1

@@ -20,7 +20,6 @@ from pto_api.effects import (
     initial_cursor,
     pick_slot,
     source_window,
-    store_adds,
 )
 from pto_api.ops import (
     MACHINE_STATE_OPS,
@@ -92,6 +91,8 @@ class OpEvents(InterpreterBase):
         if atomic is not None and not (isinstance(atomic, Symbol) and atomic.leaf in ATOMIC_REDUCTIONS):
             raise CannotModel(f"the atomic mode given to `pl.{op}` is not one the check can read: write "
                               "`atomic=pl.AtomicType.AtomicAdd` (or `AtomicNone`)", node, kind="construct")
+        #: the reduction of an atomic store ("add"), "" for a plain one
+        reduction = (ATOMIC_REDUCTIONS[atomic.leaf] or "") if isinstance(atomic, Symbol) else ""
         acc = kw.get("acc_to_vec_mode")
         acc_mode = acc.leaf if isinstance(acc, Symbol) else None
         order = kw.get("order")
@@ -127,8 +128,10 @@ class OpEvents(InterpreterBase):
                 else:
                     offsets = pos[2] if len(pos) > 2 else UNKNOWN
                     foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
+                if write and op in GM_WRITE_OPS and reduction:
+                    foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
-                if write and not store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
+                if write and not reduction:
                     self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
                                              lambda: self._code_of(node))
                 elif not write:
@@ -137,7 +140,7 @@ class OpEvents(InterpreterBase):
                 (writes if write else reads).append(foot)
                 if write:
                     self._gm_written(value, ctx)
-                if op in GM_WRITE_OPS and store_adds(atomic.leaf if isinstance(atomic, Symbol) else None):
+                if op in GM_WRITE_OPS and reduction:
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 if ctx.scope:

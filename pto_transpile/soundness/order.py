@@ -91,6 +91,8 @@ class Outcome:
     deadlock: list[Event] = field(default_factory=list)  #: the blocked event of each stuck core
     unbalanced: list[str] = field(default_factory=list)
     overflow: list[Event] = field(default_factory=list)
+    #: writer -> the reduction of its atomic store, for the writers that made one (`commuted`)
+    atomic: dict[WriterId, str] = field(default_factory=dict)
 
 
 class _Memory:
@@ -129,7 +131,7 @@ class _Memory:
         return not self.concurrent or vc[rec.comp] >= rec.epoch
 
     def _conflicts(self, rec: _Record, ev: Event, foot: Foot, vc: tuple) -> None:
-        if not self.concurrent:
+        if not self.concurrent or rec.foot.commutes(foot):
             return
         if not _twins(rec.event, ev):
             if vc[rec.comp] < rec.epoch:
@@ -148,8 +150,10 @@ class _Memory:
         if self.concurrent:
             for r in writes:
                 self._conflicts(r, ev, foot, vc)
+        if foot.atomic:  # what an atomic store adds to: the writes below the stores it commutes with
+            writes = [r for r in writes if not r.foot.commutes(foot)]
         rid = (ev.core, ev.ident, index)
-        self.outcome.reaching[rid] = tuple(dict.fromkeys(self._seen(writes, r0, r1, c0, c1)))
+        self.outcome.reaching[rid] = commuted(self._seen(writes, r0, r1, c0, c1), self.outcome.atomic)
         self.outcome.read_events[rid] = (ev, foot)
 
     @staticmethod
@@ -159,7 +163,7 @@ class _Memory:
         if len(writes) < 2:
             return [w.writer for w in writes]
         # the writes that overwrite what they cover, by position: only they can hide an earlier one
-        covers = [(pos, w.foot) for pos, w in enumerate(writes) if not (w.foot.may or w.foot.window)]
+        covers = [(pos, w.foot) for pos, w in enumerate(writes) if not (w.foot.may or w.foot.window or w.foot.atomic)]
         seen = []
         k = 0  # covers[k:] come after the write at `pos`
         for pos, r in enumerate(writes):
@@ -184,7 +188,7 @@ class _Memory:
             recs[:] = [r for r in recs if not r.dead]
         r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
         hits = [r for r in recs if r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1]
-        definite = not (foot.may or foot.window)
+        definite = not (foot.may or foot.window or foot.atomic)  # an atomic store adds to what it meets
         gm = key[0] == "GM"
         for r in hits:
             self._conflicts(r, ev, foot, vc)
@@ -199,15 +203,34 @@ class _Memory:
                 recs[i:i + 1] = [] if covered else [_Record(piece, r.write, r.comp, r.epoch, r.event)
                                                     for piece in _outside(r.foot, foot)]
         recs.append(_Record(foot, True, comp, epoch, ev))
+        if foot.atomic:
+            self.outcome.atomic[(ev.core, ev.ident)] = foot.atomic
 
     def finish(self) -> None:
         for key, recs in self.by_key.items():
             if key[0] == "GM":
                 self.outcome.final[key] = contents([(r.foot.r0, r.foot.r1, r.foot.c0, r.foot.c1, r.writer)
-                                                    for r in recs if r.write])
+                                                    for r in recs if r.write], self.outcome.atomic)
 
 
-def contents(pieces: list[tuple]) -> tuple:
+def commuted(writers, atomic: dict) -> tuple:
+    """`writers` (in the order they wrote) with each run of adjacent atomic stores of one class
+    (`atomic`: writer -> its reduction) in one canonical order: such stores commute, so two runs
+    that issue them in other orders leave the same contents."""
+    out: list = []
+    run: list = []
+    for w in dict.fromkeys(writers):
+        if run and atomic.get(w) != atomic.get(run[0]):
+            out += sorted(run, key=repr)
+            run = []
+        if atomic.get(w):
+            run.append(w)
+        else:
+            out.append(w)
+    return tuple(out + sorted(run, key=repr))
+
+
+def contents(pieces: list[tuple], atomic: dict | None = None) -> tuple:
     """What a tensor holds, from the write records left on it `(r0, r1, c0, c1, writer)`: for
     every element, the writes whose value may be there (one, unless writes race or may not
     happen), in the order they wrote: the last one that did holds, so two runs agree only when
@@ -221,7 +244,7 @@ def contents(pieces: list[tuple]) -> tuple:
         cols = sorted({c for p in live for c in p[2:4]})
         runs: list[tuple] = []
         for c0, c1 in zip(cols, cols[1:], strict=False):
-            who = tuple(dict.fromkeys(p[4] for p in live if p[2] <= c0 and c1 <= p[3]))
+            who = commuted([p[4] for p in live if p[2] <= c0 and c1 <= p[3]], atomic or {})
             if not who:
                 continue
             if runs and runs[-1][1] == c0 and runs[-1][2] == who:
@@ -256,7 +279,7 @@ def twin_races(trace: Trace) -> list[Race]:
         pairs = [(fa, fb) for fa in a.writes for fb in (*b.reads, *b.writes)]
         pairs += [(fa, fb) for fa in a.reads for fb in b.writes]
         for fa, fb in pairs:
-            if not fa.overlaps(fb) or INF in (fa.r1, fa.c1, fb.r1, fb.c1):
+            if not fa.overlaps(fb) or INF in (fa.r1, fa.c1, fb.r1, fb.c1) or fa.commutes(fb):
                 continue  # on-chip memory is keyed by its core: only shared memory meets
             # a superset foot (a valid shape or an offset known only at run time) that overlaps
             # the other copy's may reach it (`window` kept on the race: "if the valid shapes let
