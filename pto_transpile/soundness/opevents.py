@@ -128,6 +128,7 @@ class OpEvents(InterpreterBase):
                 else:
                     offsets = pos[2] if len(pos) > 2 else UNKNOWN
                     foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
+                    offsets = _flat(value, offsets, transpose)
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
@@ -408,10 +409,13 @@ class OpEvents(InterpreterBase):
         valid = self.valid.widest(tile, core) if tiled else ()
         if len(valid) == 2:
             rows, cols = gm_extent(valid, transpose)
-        if (isinstance(offsets, (list, tuple)) and len(offsets) == 2 and rows is not None
-                and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)):
-            r, c = offsets
-            label = f"{tensor.name}[{r}:{r + rows}, {c}:{c + cols}]"
+        flat = _flat(tensor, offsets, transpose)
+        if (isinstance(flat, (list, tuple)) and len(flat) == 2 and rows is not None
+                and all(isinstance(o, int) and not isinstance(o, bool) for o in flat)):
+            r, c = flat
+            head = "".join(f"{int(o)}, " for o in offsets[:-2]) if len(offsets) > 2 else ""
+            inner = int(offsets[-2])
+            label = f"{tensor.name}[{head}{inner}:{inner + rows}, {c}:{c + cols}]"
             # a valid shape known only at run time: the window of the declared shape, a superset
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
                         tiled and not self.valid.exact(tile, core))
@@ -454,6 +458,28 @@ class OpEvents(InterpreterBase):
         n = self.code_counts[ctx.core][text]
         self.code_counts[ctx.core][text] += 1
         return ("code", text, n)
+
+
+def _flat(tensor: TensorV, offsets: Any, transpose: bool) -> Any:
+    """The offsets of a load or store of a tensor of more than two dimensions in the 2-D view
+    the check places GM windows in: one row per index of every axis but the last, row-major
+    (GM holds the tensor so), the row `((o0 * d1 + o1) * d2 + ...) * d[-2] + o[-2]`. The
+    window spans the last two axes and one index of each axis before them, so it is rows
+    `row .. row + rows` of that view (a window past the end of axis -2 reaches the next
+    index's rows, as in GM). Placed only when the dimensions between the first and the last
+    are static, each offset is a number and the transfer does not transpose (`order` names
+    other axes then); else UNKNOWN: the whole tensor, a superset."""
+    rank = len(tensor.shape)
+    if rank <= 2 or not isinstance(offsets, (list, tuple)):
+        return offsets
+    inner = tensor.shape[1:-1]
+    if transpose or len(offsets) != rank or not all(type(d) is int and d > 0 for d in inner) \
+            or not all(isinstance(o, int) and not isinstance(o, bool) for o in offsets):
+        return UNKNOWN
+    row = offsets[0]
+    for d, o in zip(inner, offsets[1:-1], strict=True):
+        row = row * d + o
+    return [row, offsets[-1]]
 
 
 def gm_read_label(element: tuple, before: int) -> str:
