@@ -132,7 +132,10 @@ class OpEvents(InterpreterBase):
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
-                if write and not reduction:
+                if write and reduction:
+                    self.uniform.block_atomic(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
+                                              lambda: self._code_of(node))
+                elif write:
                     self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
                                              lambda: self._code_of(node))
                 elif not write:

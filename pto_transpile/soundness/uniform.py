@@ -159,6 +159,13 @@ class Uniform:
     written: set = field(default_factory=set)
     #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
     guarded_writes: list = field(default_factory=list)
+    #: ((tensor, epoch), rectangle, code) of each atomic add every block makes at one place
+    #: (`block_atomic`): they commute with each other, with nothing else
+    shared_atomics: list = field(default_factory=list)
+    #: (tensor, epoch) -> (code, rectangle) of each plain GM access there (`block_read`,
+    #: `block_write`): the rectangle of a place every block names, None for a block's own
+    #: place (other blocks reach others) or a place not known
+    plain: dict = field(default_factory=dict)
     #: a block's chunk start (`core_id * my_n`, `_block_times_constant`) -> what it steps by from
     #: one block to the next in this run
     block_steps: dict = field(default_factory=dict)
@@ -630,6 +637,7 @@ class Uniform:
         over the blocks, every block writes that place (`finish`), unless a test singles out the
         one block that does (`blocks`, `if core_id == 0:`); two such writes of the same place
         under tests of different blocks are two blocks writing it."""
+        self._note_plain(tensor, epoch, offsets, foot, text)
         parts = _placed(offsets)
         if parts is None and not blocks and self._same_place_on_every_block(offsets):
             # `(N % num_cores) * T`: a place the run cannot follow but every block computes alike
@@ -706,11 +714,35 @@ class Uniform:
     def block_read(self, tensor: str, offsets: Any, foot: Any, epoch: int, text: Callable[[], str]) -> None:
         """A GM read, remembered for `finish` and `unplaced` when its place is not known or does not
         depend on the block: every block reads there, while one block may write it."""
+        self._note_plain(tensor, epoch, offsets, foot, text)
         parts = _placed(offsets)
         if parts is None:
             self.unplaced_reads.append(((tensor, epoch), text))
         elif not self.moves_with_block(parts):
             self.shared_reads.append(((tensor, epoch), (foot.r0, foot.r1, foot.c0, foot.c1), text))
+
+    def _note_plain(self, tensor: str, epoch: int, offsets: Any, foot: Any, text: Callable[[], str]) -> None:
+        parts = _placed(offsets)
+        placed = parts is not None and not any(isinstance(o, Sym) and any(
+            _per_block(v) or v[-1] == "blocks" or v in self.per_core for v, _ in o.form) for o in parts)
+        rect = (foot.r0, foot.r1, foot.c0, foot.c1) if placed else None
+        self.plain.setdefault((tensor, epoch), []).append((text, rect))
+
+    def block_atomic(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: int,
+                     text: Callable[[], str]) -> None:
+        """A GM atomic add. At a place that moves with the block it is each block's own, judged
+        as any write by the per-block rules (`finish`); under a test singling out one block, as
+        that block's write (`block_write`). Else every block adds there: the additions commute
+        with each other, but a plain read or write of the tensor between the same barriers, by
+        any block, meets the other blocks' additions unordered (`finish`)."""
+        parts = _placed(offsets)
+        if parts is not None and self.moves_with_block(parts):
+            return
+        if blocks:
+            self.block_write(tensor, offsets, foot, blocks, epoch, text)
+            return
+        rect = (foot.r0, foot.r1, foot.c0, foot.c1) if parts is not None else (0, INF, 0, INF)
+        self.shared_atomics.append(((tensor, epoch), rect, text))
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
         """Do these GM offsets depend on the block (`spread` when they do)?"""
@@ -757,6 +789,17 @@ class Uniform:
                                      f"(`{words()}`), which nothing orders",
                                      "put `pl.system.sync_all()` between the write and the reads, or read it "
                                      "in the writing block only", claim="the kernel on more than one block")
+        if self.spread or self.block_tests:
+            for key, rect, text in self.shared_atomics:
+                # a plain access every block makes at a place it names meets the additions where
+                # the two overlap; one at a block's own place or at a place not known, anywhere
+                met = next((w for w, seen in self.plain.get(key, ()) if seen is None or _meet(rect, seen)), None)
+                if met is not None:
+                    raise NonUniform(f"`{key[0]}` is added to atomically by every block (`{text()}`) and also read or "
+                                     f"written otherwise (`{met()}`) between the same barriers: the other blocks' "
+                                     "additions meet that access unordered",
+                                     "put `pl.system.sync_all()` between the atomic adds and the other accesses of "
+                                     f"`{key[0]}`", claim="the kernel on more than one block")
         for i, (tensor, blocks, rect, text) in enumerate(self.guarded_writes):
             for other, others, seen, words in self.guarded_writes[i + 1:]:
                 if other == tensor and others != blocks and _meet(rect, seen):
