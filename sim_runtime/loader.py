@@ -157,10 +157,13 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     try:
         kernels, host = _split_host_code(source, filename)
         with _registered(module):
-            exec(compile(kernels, filename, "exec"), ns)
+            # `dont_inherit`: the file's own `__future__` imports, not this module's (its
+            # `annotations` import would keep the kernel's annotations as text, read at the end of
+            # the module instead of when each `def` ran)
+            exec(compile(kernels, filename, "exec", dont_inherit=True), ns)
             if host is not None:
                 try:
-                    exec(compile(host, filename, "exec"), ns)
+                    exec(compile(host, filename, "exec", dont_inherit=True), ns)
                 except Exception:  # host code after the last kernel needs a device: not run
                     pass
     except SyntaxError as exc:

@@ -22,7 +22,7 @@ import libcst as cst
 
 from pto_transpile.read import partial
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
-from pto_transpile.read.effects import CLASS_ATTRIBUTES
+from pto_transpile.read.effects import CLASS_ATTRIBUTES, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.read.modulenames import target_names
 from pto_transpile.read.walk import iter_nodes
@@ -149,6 +149,7 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
                     key.fields.append(_key_field(file, target.value, value, *envs))
                     now[target.value] = then[target.value] = Unknown("a tiling-key field")
                 else:
+                    _forget_lists_called(file, value, now, then)
                     now[target.value] = _meaning_in(file, envs[0], value)
                     then[target.value] = _meaning_in(file, envs[1], value) if envs[1] is not None else now[target.value]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
@@ -163,6 +164,20 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     if not key.fields:
         return None, f"class `{key.name}` declares no `TilingKeyField`"
     return key, ""
+
+
+def _forget_lists_called(file, value: cst.BaseExpression, *envs: dict[str, Meaning]) -> None:
+    """A call in the class body other than a builtin that changes nothing (`_more =
+    MODES.append(1)`) may change a list the body's names hold: those names are unknown from
+    here on, so a field's `values=MODES` is not read as the list before the call."""
+    calls = [n for n in iter_nodes(value) if isinstance(n, cst.Call)]
+    if all(isinstance(c.func, cst.Name) and c.func.value in PURE_BUILTINS and file.meaning(c.func.value) is None
+           for c in calls):
+        return
+    for env in envs:
+        for name, meaning in list(env.items()):
+            if isinstance(meaning, Value) and isinstance(meaning.value, (list, dict, set)):
+                env[name] = Unknown("a call in the class body may have changed it")
 
 
 def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
@@ -480,7 +495,9 @@ def _assign(target, value, ev: ConstEvaluator, local: dict, key_name: str, key: 
             if not isinstance(v, (tuple, list)):
                 raise _Unfollowed
             parts = [Value(x) for x in v]
-        if len(parts) != len(target.elements) or not all(isinstance(el.value, cst.Name) for el in target.elements):
+        # `mode, *rest = key`: a starred target is not followed
+        if len(parts) != len(target.elements) or not all(
+                isinstance(el, cst.Element) and isinstance(el.value, cst.Name) for el in target.elements):
             raise _Unfollowed
         for el, part in zip(target.elements, parts, strict=True):
             local[cst.ensure_type(el.value, cst.Name).value] = part

@@ -76,6 +76,18 @@ _UNOPS: dict[type, Callable[[Any], Any]] = {
     cst.BitInvert: operator.invert,
     cst.Not: operator.not_,
 }
+def _identical(a: Any, b: Any) -> bool:
+    """`a is b` as Python finds it, where that is known: between singletons (`None`, `True`,
+    `False`, `...`) and between two spellings of one `pl` constant (one enum member). Equal
+    numbers, strings or tuples may or may not be one object (the compiler merges the equal
+    constants of one code object; a computed value is a new one): not a constant."""
+    if any(x is None or x is Ellipsis or isinstance(x, bool) for x in (a, b)):
+        return a is b
+    if isinstance(a, PlSymbol) and isinstance(b, PlSymbol) and a.path == b.path:
+        return True
+    raise ValueError("whether two equal values are one object is not known without running the file")
+
+
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Equal: operator.eq,
     cst.NotEqual: operator.ne,
@@ -85,8 +97,8 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.GreaterThanEqual: operator.ge,
     cst.In: lambda a, b: a in b,
     cst.NotIn: lambda a, b: a not in b,
-    cst.Is: operator.is_,
-    cst.IsNot: operator.is_not,
+    cst.Is: lambda a, b: _identical(a, b),
+    cst.IsNot: lambda a, b: not _identical(a, b),
 }
 def _sequence(kind: type) -> Callable[..., Any]:
     """`list(...)` / `tuple(...)` of a sequence or range no longer than `MAX_ITEMS`

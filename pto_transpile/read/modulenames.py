@@ -80,6 +80,10 @@ class ModuleNames:
     stale_defaults: set[str] = field(default_factory=set)
     #: what the whole file may do to module-level objects (`effects.py`)
     effects: Effects = field(default_factory=Effects)
+    #: a decorated `def` -> the names its decorators' arguments and its parameters' annotations
+    #: read that mean something else once the module has run than when the `def` ran (Python
+    #: evaluates both then: `@pl.jit(auto_mutex=AM)`, `a: pl.Tensor[[ROWS, TILE], ...]`)
+    stale_headers: dict[cst.FunctionDef, list[str]] = field(default_factory=dict)
     #: a module-level `class`, or a decorated `def` -> the names as bound when its statement ran:
     #: what its class body and its decorators' arguments saw (`tiling_key=K`, `values=VALS`)
     scopes: dict[cst.CSTNode, dict[str, Meaning]] = field(default_factory=dict)
@@ -146,6 +150,9 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
         names.scopes = {node: {n: Unknown(reason) for n in scope} for node, scope in names.scopes.items()}
     names.stale_defaults = {fn for fn, seen in run.default_names.items()
                             if dynamic or any(names.meanings.get(n) != m for n, m in seen.items())}
+    if not dynamic:  # else every name is unknown at the end, and what reads one is refused as such
+        names.stale_headers = {fn: stale for fn, seen in run.header_names.items()
+                               if (stale := sorted(n for n, m in seen.items() if names.meanings.get(n) != m))}
     return names
 
 
@@ -161,6 +168,8 @@ class _ModuleRun:
         #: function name -> what each name its defaults mention meant when the `def` ran
         self.default_names: dict[str, dict[str, Meaning | None]] = {}
         self.scopes: dict[cst.CSTNode, dict[str, Meaning]] = {}
+        #: a decorated `def` -> what each name its header reads meant when it ran (`stale_headers`)
+        self.header_names: dict[cst.FunctionDef, dict[str, Meaning | None]] = {}
         self.pure: dict[str, bool] = {}  #: dotted callee -> `pure_callee`
         #: name -> the dotted name of what the import that bound it (still bound) imported
         self.origins: dict[str, str] = {}
@@ -179,6 +188,11 @@ class _ModuleRun:
         elif isinstance(stmt, cst.FunctionDef):
             if stmt.decorators:
                 self.scopes[stmt] = dict(self.env)
+                self.header_names[stmt] = {n.value: self.env.get(n.value) for part in _header_evaluated(stmt)
+                                           if part is not None for n in _walk_here(part) if isinstance(n, cst.Name)}
+            for part in _header_evaluated(stmt):
+                if part is not None:
+                    self.note_calls(part)
             self.defaults[stmt] = self.defaults_of(stmt)
             params = stmt.params
             self.note_default_names(stmt.name.value, [n.value for p in (*params.posonly_params, *params.params,
@@ -188,6 +202,8 @@ class _ModuleRun:
             self.bind(stmt.name.value, self.decorated(stmt, Function(stmt)))
         elif isinstance(stmt, cst.ClassDef):
             self.scopes[stmt] = dict(self.env)
+            for arg in (*stmt.bases, *stmt.keywords):
+                self.note_calls(arg.value)
             self.bind(stmt.name.value, self.decorated(stmt, Class(stmt)))
         elif isinstance(stmt, Verbatim):
             if stmt.tree is not None:  # a vector function read with Python's parser
@@ -695,14 +711,42 @@ def _held(node: cst.BaseExpression) -> list[str]:
 
 
 def _walk_here(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Nodes that run where `node` runs: not the bodies of `def`, `class` or `lambda`."""
+    """Nodes that run where `node` runs: not the bodies of `def`, `class` or `lambda`, but what
+    their statements evaluate where they stand (`_header`: decorators, defaults, annotations,
+    bases), where a `:=` binds a module name too."""
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
         if n is not node and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(reversed(_header(n)))
             continue
         stack.extend(reversed(children(n)))
+
+
+def _header(n: cst.FunctionDef | cst.ClassDef | cst.Lambda) -> list[cst.CSTNode]:
+    """What a `def`, `class` or `lambda` evaluates where it stands, before its body ever runs."""
+    if isinstance(n, cst.ClassDef):
+        return [*(d.decorator for d in n.decorators), *(a.value for a in (*n.bases, *n.keywords))]
+    parts: list[cst.CSTNode] = [d.decorator for d in n.decorators] if isinstance(n, cst.FunctionDef) else []
+    params = n.params
+    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if p.default is not None:
+            parts.append(p.default)
+    if isinstance(n, cst.FunctionDef):
+        parts += [part for part in _header_evaluated(n) if part is not None]
+    return parts
+
+
+def _header_evaluated(fn: cst.FunctionDef) -> list[cst.BaseExpression | None]:
+    """A `def`'s decorators and its annotations (parameters' and return): without `from
+    __future__ import annotations`, Python evaluates the annotations when the `def` runs. With
+    it they stay text, and reading them as evaluated can only make more names unknown."""
+    params = fn.params
+    star = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    anns = [p.annotation.annotation if p.annotation is not None else None
+            for p in (*params.posonly_params, *params.params, *star, *params.kwonly_params)]
+    return [d.decorator for d in fn.decorators] + anns + [fn.returns.annotation if fn.returns is not None else None]
 
 
 def _bound_names(stmt: cst.CSTNode) -> list[str]:

@@ -148,6 +148,10 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
         decorators = text[layout.bounds[i]:layout.heads[i]]
         if "@" in decorators and ROOT_DECORATORS.intersection(_WORD.findall(decorators)):
             todo.append(i)
+        elif ":=" in text[layout.bounds[i]:layout.bounds[i + 1]]:
+            # a `:=` in what the statement evaluates where it stands (a default, an annotation, a
+            # base) binds a module name: the names' reading needs it parsed
+            keep.add(i)
     if not todo:
         return None
     while todo:

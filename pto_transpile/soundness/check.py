@@ -96,10 +96,25 @@ def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Pro
 
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
-    changed = _changes_pl(file, kernel)
+    changed = _changes_pl(file, kernel) or _stale_header(file, kernel)
     if changed is not None:
         return [changed]
     return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
+
+
+def _stale_header(file, kernel) -> Problem | None:
+    """The kernel's `def` reads a name the module binds to another value afterwards: Python
+    evaluated its decorators' arguments and its parameters' annotations when the `def` ran
+    (`@pl.jit(auto_mutex=AM)`, `a: pl.Tensor[[ROWS, TILE], ...]`), while the check reads the
+    module's names as they end (`ModuleNames.stale_headers`)."""
+    stale = file.names.stale_headers.get(kernel.node)
+    if not stale:
+        return None
+    names = ", ".join(f"`{n}`" for n in stale)
+    return Problem("construct", f"the decorator or a parameter annotation of `{kernel.name}` reads {names}, which the "
+                                "module binds to another value after the `def`: Python evaluated them when the "
+                                "`def` ran, the check reads the value the module ends with; bind each such name "
+                                "once, before the kernel", kernel.node)
 
 
 def _changes_pl(file, kernel) -> Problem | None:
@@ -129,7 +144,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
     What the check proves comes back as its kind; what it cannot decide as "undecided",
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
-    changed = _changes_pl(file, kernel)
+    changed = _changes_pl(file, kernel) or _stale_header(file, kernel)
     if changed is not None:
         return [replace(changed, kind="undecided", detail=f"the check cannot follow this: {changed.detail}")]
     return _each_instance(file, kernel, lambda: _check_hand_written(file, kernel))
