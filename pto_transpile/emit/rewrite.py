@@ -193,6 +193,8 @@ class LoopEmitter:
             f"if {loop.var} < _pl_end:\n{self.style.indent}{self.ctx0}._pl_is_valid = 1\n"
             f"else:\n{self.style.indent}{self.ctx0}._pl_is_valid = 0\n", cst.If)
         end = operand(loop.end, COMPARISON_OPERAND) if loop.end is not None else cst.Name("True")
+        if self.end_name is not None:  # the body rebinds a name of the end: the end as `range` took it
+            end = cst.Name(self.end_name)
         test = cst.ensure_type(guard.test, cst.Comparison)
         bound = test.comparisons[0].with_changes(comparator=end)
         guard = guard.with_changes(test=test.with_changes(comparisons=[bound]))
@@ -281,14 +283,29 @@ class LoopEmitter:
         return out
 
     # all together ---------------------------------------------------------------------------
+    @property
+    def end_name(self) -> str | None:
+        """The name the loop's end is kept in before the loop, when the loop body rebinds a name
+        the end reads (`for ki in pl.range(0, left): left = left - 1`): `range` took the end
+        once, while the validity test of each beat reads it again. None: the end is read in place."""
+        loop = self.loop
+        if self.sched.serial or loop.end is None or loop.var is None:
+            return None
+        read = {n.value for n in _nodes(loop.end) if isinstance(n, cst.Name)}
+        return f"_pl_end_{loop.var}" if read & _bound_in(loop.node.body) else None
+
     def replacements(self) -> dict[cst.CSTNode, Replacement]:
         """What this loop changes in the kernel, keyed by the replaced node (nodes are equal only to themselves)."""
         before, after = self.declarations(), self.after_outer()
         new_loop = self.serial_loop() if self.sched.serial else self.pipelined_loop()
         repl: dict[cst.CSTNode, Replacement] = dict(self.pick_rewrites())
         outer = self.loop.outer
+        end: list[cst.BaseStatement] = [] if self.end_name is None or self.loop.end is None else [
+            assign(self.end_name, self.loop.end)]
         if outer is self.loop.node:
-            repl[outer] = cst.FlattenSentinel(_carry_leading(before, new_loop) + after)
+            repl[outer] = cst.FlattenSentinel(_carry_leading(before + end, new_loop) + after)
+        elif end:
+            repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop])
         else:
             repl[self.loop.node] = new_loop
 
@@ -299,6 +316,27 @@ class LoopEmitter:
 
             repl[outer] = around
         return repl
+
+
+def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node` and every node below it."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(children(n))
+    return out
+
+
+def _bound_in(body: cst.CSTNode) -> set[str]:
+    """The names a loop body may bind: assignment, loop and `with` targets, `:=`."""
+    out: set[str] = set()
+    for n in _nodes(body):
+        targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else \
+            [n.target] if isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)) else \
+            [n.asname.name] if isinstance(n, cst.WithItem) and n.asname is not None else []
+        out.update(m.value for t in targets for m in _nodes(t) if isinstance(m, cst.Name))
+    return out
 
 
 def _subscript(group: str, index: cst.BaseExpression) -> cst.Subscript:

@@ -373,6 +373,8 @@ class KernelReader:
     # the walk ---------------------------------------------------------------------------
     def _walk(self, stmts, section: str | None, ancestors: list, in_loop: PipelineLoop | None = None) -> None:
         for stmt in stmts:
+            if isinstance(stmt, cst.BaseSmallStatement):  # of a one-line suite (`if t: x = 1`): a line of its own
+                stmt = cst.SimpleStatementLine(body=[stmt])
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     self._simple(small, stmt, section)

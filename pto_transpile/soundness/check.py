@@ -1159,7 +1159,8 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
     """Module names the kernel body bounds a `pl.range` with (`pl.range(0, N_ITER)`): with
     `known`, the constants and their values (followed as trip-count roots when the run is
     long); else the names whose value cannot be known statically (bound under a runtime `if`,
-    ...), which are trip counts known only at run time, like a scalar parameter."""
+    imported from another module, ...), which are trip counts known only at run time, like a
+    scalar parameter."""
     found: dict = {}
     for call in file.find(kernel.node, cst.Call):
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
@@ -1171,9 +1172,8 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
             value = file.evaluator.try_eval(stop, None)
             if isinstance(value, int) and not isinstance(value, bool):
                 found[stop.value] = value
-        elif not known and isinstance(file.names.meanings.get(stop.value), Unknown) \
-                and not file.names.meanings[stop.value].imported:
-            found[stop.value] = None
+        elif not known and isinstance(file.names.meanings.get(stop.value), Unknown):
+            found[stop.value] = None  # bound under a run-time `if`, imported (`from .config import N`), ...
     return found
 
 

@@ -638,8 +638,28 @@ def _moving(value) -> bool:
 def read_first(block) -> frozenset:
     """The names (and `x.f` fields) a block may read before it binds them, in program order:
     what an iteration may take from the one before. A binding under a branch or in a nested
-    loop counts only within it (a superset of what is carried, on the safe side)."""
+    loop counts only within it (a superset of what is carried, on the safe side), but for one
+    that every branch of an `if` with an `else` makes (`if KEY == 0: x = a` / `else: x = b`):
+    whichever runs, the name is bound after it."""
     found: set[str] = set()
+
+    def visit_if(stmt: cst.If, written: set[str]) -> set[str]:
+        """Visit the branches of `stmt` (its test is read already); the names every branch binds."""
+        bound: list[set[str]] = []
+        node: cst.If = stmt
+        while True:
+            inside = set(written)
+            visit(_statements(node.body), inside)
+            bound.append(inside)
+            if isinstance(node.orelse, cst.If):  # `elif`: its test is read where it stands
+                found.update(n for n in loads(node.orelse.test) if n not in written)
+                node = node.orelse
+                continue
+            if isinstance(node.orelse, cst.Else):
+                inside = set(written)
+                visit(_statements(node.orelse.body), inside)
+                return set.intersection(inside, *bound)
+            return set()
 
     def loads(node) -> set[str]:
         return set(_walk_names(node))
@@ -671,11 +691,21 @@ def read_first(block) -> frozenset:
             inner = set(written)
             for child in _headers(stmt):
                 found.update(n for n in loads(child) if n not in written)
+            if isinstance(stmt, cst.If):
+                written |= visit_if(stmt, written)
+                continue
             for block in _blocks(stmt):
-                visit(block.body, set(inner))
+                visit(_statements(block), set(inner))
 
-    visit(block.body, set())
+    visit(_statements(block), set())
     return frozenset(found)
+
+
+def _statements(block) -> list:
+    """The statements of an indented block, or of a one-line suite (`if t: x = 1`) as one line."""
+    if isinstance(block, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(body=block.body)]
+    return list(block.body)
 
 
 def _walk_names(node):
@@ -693,7 +723,8 @@ def _walk_names(node):
 
 
 def _headers(stmt) -> list:
-    """The expressions a compound statement evaluates where it stands."""
+    """The expressions a compound statement evaluates where it stands (an `elif`'s test, where
+    the branches before it end: `read_first`)."""
     if isinstance(stmt, (cst.If, cst.While)):
         return [stmt.test]
     if isinstance(stmt, cst.For):
@@ -710,7 +741,7 @@ def _blocks(stmt) -> list:
     while stack:
         node = stack.pop()
         for child in node.children:
-            if isinstance(child, cst.IndentedBlock):
+            if isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
                 out.append(child)
             elif isinstance(child, (cst.If, cst.Else, cst.Finally, cst.ExceptHandler)):
                 stack.append(child)

@@ -90,6 +90,15 @@ _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max"
                                                    "float": float, "bool": bool}
 
 
+def _compile_time(value: Any) -> bool:
+    """A test's outcome computed from compile-time values only: a plain number, string or `None`,
+    not a value of the run (`Sym`: a block index, a loop variable, a sampled parameter) nor data."""
+    return type(value) in (bool, int, float, str) or value is None
+
+
+#: comparisons of a `pl` constant with itself, and their outcome
+_SAME_MEMBER = {cst.Equal: True, cst.Is: True, cst.NotEqual: False, cst.IsNot: False}
+
 class PythonSubset(InterpreterBase):
     # statements ----------------------------------------------------------------------------
     def exec_block(self, stmts, ctxs: list[Ctx]) -> None:
@@ -102,6 +111,10 @@ class PythonSubset(InterpreterBase):
         if self.steps > self._budget:
             raise self._too_long("the kernel runs too many statements to follow statically", stmt)
         method = _STATEMENTS.get(type(stmt))
+        if method is None and isinstance(stmt, cst.BaseSmallStatement):
+            # a statement of a one-line suite (`if t: x = 1`), whose body is its small statements
+            self._simple_line(cst.SimpleStatementLine(body=[stmt]), ctxs)
+            return
         if method is None:
             raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
         method(self, stmt, ctxs)
@@ -169,8 +182,11 @@ class PythonSubset(InterpreterBase):
             value = self.eval(node.test, ctx)
             operands.append(self.tested)
             compared[id(ctx)] = self.tested if self.tested_at is _without_not(node.test) else None
-            apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests or self.tested is None \
-                or any(may_differ_between_blocks(v) for v in self.tested)
+            # a test that compared nothing the run follows: one of compile-time values (a tiling-key
+            # field, a module constant, `True`) is the same on every block; any other may not be
+            apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests \
+                or (not _compile_time(value) if self.tested is None
+                    else any(may_differ_between_blocks(v) for v in self.tested))
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
@@ -775,6 +791,12 @@ class PythonSubset(InterpreterBase):
                 result = UNKNOWN
                 # `start + cnt > n`: what a choice by the test names (`_choose_assignments`)
                 self.tested, self.tested_at = (left, right), node
+            elif not is_unknown(result) and type(left) is Symbol and type(right) is Symbol and left.path == right.path \
+                    and type(target.operator) in _SAME_MEMBER:
+                # two spellings of one `pl` constant (`DTYPE == pl.DT_FP32` with `DTYPE = pl.DT_FP32`):
+                # one enum member, equal and identical to itself
+                if not _SAME_MEMBER[type(target.operator)]:
+                    result = False
             elif not is_unknown(result):
                 if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
                         or _opaque_to_compare(left) or _opaque_to_compare(right):

@@ -258,6 +258,18 @@ def test_a_module_name_that_cannot_be_known_statically_is_a_run_time_trip_count(
     assert _errors(result) == [] and result.code is not None
 
 
+def test_an_imported_module_name_is_a_run_time_trip_count_too():
+    # `from .config import NT`, the common production layout: proven for every count as well
+    text = _trip_from_unknown_name(ok=False).replace("NT = 5\nif os.environ.get('MORE'):\n    NT = 9\n",
+                                                     "from kernel_config import NT\n")
+    assert "from kernel_config import NT" in text
+    (message,) = _errors(transpile(text, path="residue_defect.py"))
+    assert "receives `scale`" in message and "(shown with `NT` = 3)" in message, message
+    ok = text.replace("ki % 3 == 2:", "ki % 3 == 7:")
+    result = transpile(ok, path="residue_defect.py")
+    assert _errors(result) == [] and result.code is not None
+
+
 def _trip_from_tiling_data(ok: bool) -> str:
     """residue_defect.py with its trip count a field of tiling data (a module-level dataclass)."""
     text = (KERNELS / "residue_defect.py").read_text().replace("    n: pl.DT_INT32,\n", "    tiling: LoopTiling,\n")
