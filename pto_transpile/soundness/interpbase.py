@@ -92,6 +92,8 @@ class InterpreterBase:
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars),
                                scalar_ranges={p.name.value: int_range(p, file.pl.path) for p in parameters(fn)})
         self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed
+        #: per core: the barriers of its own kind passed (MIX, and AIV_ONLY or AIC_ONLY: `_epoch`)
+        self.kind_epochs = [0, 0, 0]
         #: iterations at either end of a loop of run-time trip count whose tile-group moves may
         #: differ from the others' (boundary tests: the first and the last); None: not checked (the
         #: generated kernel runs the serial kernel's stages, checked there); 0: a hand-pipelined

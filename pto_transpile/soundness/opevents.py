@@ -34,7 +34,7 @@ from pto_api.ops import (
     op_roles,
     store_pipe,
 )
-from pto_transpile.soundness.events import AIC, AIV0, INF, Event, Foot
+from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
 from pto_transpile.soundness.tilefeet import insert_feet
@@ -131,15 +131,15 @@ class OpEvents(InterpreterBase):
                     offsets = _flat(value, offsets, transpose)
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
-                self._record_gm(value, offsets, foot, write, node, self.epochs[ctx.core])
+                self._record_gm(value, offsets, foot, write, node, self._epoch(ctx.core))
                 if write and reduction:
-                    self.uniform.block_atomic(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
+                    self.uniform.block_atomic(value.name, offsets, foot, ctx.one_block, self._epoch(ctx.core),
                                               lambda: self._code_of(node))
                 elif write:
-                    self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self.epochs[ctx.core],
+                    self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self._epoch(ctx.core),
                                              lambda: self._code_of(node))
                 elif not write:
-                    self.uniform.block_read(value.name, offsets, foot, self.epochs[ctx.core],
+                    self.uniform.block_read(value.name, offsets, foot, self._epoch(ctx.core),
                                             lambda: self._code_of(node))
                 (writes if write else reads).append(foot)
                 if write:
@@ -326,12 +326,12 @@ class OpEvents(InterpreterBase):
         element (`_element_foot`); a read's value is named by the read."""
         index = [self.eval(e.slice.value, ctx) for e in node.slice if isinstance(e.slice, cst.Index)]
         foot, offsets = self._element_foot(tensor, index[0] if len(index) == 1 else tuple(index), bool(ctx.may))
-        self._record_gm(tensor, offsets, foot, "W" in role, node, self.epochs[ctx.core])
+        self._record_gm(tensor, offsets, foot, "W" in role, node, self._epoch(ctx.core))
         if "W" in role:
-            self.uniform.block_write(tensor.name, index, foot, ctx.one_block, self.epochs[ctx.core],
+            self.uniform.block_write(tensor.name, index, foot, ctx.one_block, self._epoch(ctx.core),
                                      lambda: self._code_of(node))
         else:
-            self.uniform.block_read(tensor.name, offsets, foot, self.epochs[ctx.core], lambda: self._code_of(node))
+            self.uniform.block_read(tensor.name, offsets, foot, self._epoch(ctx.core), lambda: self._code_of(node))
         if "W" in role:
             self._gm_written(tensor, ctx)
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),
@@ -425,7 +425,12 @@ class OpEvents(InterpreterBase):
         # where it lands is not known: anywhere in the tensor, a superset, never a cover
         return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True)
 
-    def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node, epoch: int) -> None:
+    def _epoch(self, core: int) -> tuple:
+        """The barriers `core` has passed, as a GM access records them: those of every core, its
+        kind, and those of its kind (`Uniform._phases` judges accesses between them)."""
+        return (self.epochs[core], CORE_KIND[core], self.kind_epochs[core])
+
+    def _record_gm(self, tensor: TensorV, offsets: Any, foot: Foot, write: bool, node, epoch: Any) -> None:
         """A GM access for the uniformity conditions (`Uniform.finish`), with the number of
         barriers of every core its core has passed."""
         if write:

@@ -274,6 +274,7 @@ class PlCalls(InterpreterBase):
             self._sync_event("barrier", kind, 0, node, ctx)
             if set(barrier_kinds(kind) or ()) == set(CORE_KIND):
                 self.epochs[ctx.core] += 1  # every core waits here: GM accesses on either side are ordered
+            self.kind_epochs[ctx.core] += 1  # every core of its kind waits here (`Uniform._phases`)
         elif name in ("sync_src", "sync_dst"):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -87,12 +87,18 @@ class Access:
     #: per coordinate: the scalar kernel parameters in it (`("scalar", name)`, or a value
     #: derived from them) with their coefficients: the part that moves with their values
     shift: tuple = ()
-    epoch: int = 0  #: barriers of every core passed before it
+    #: the barriers passed before it (`OpEvents._epoch`: of every core, and of its own kind), made
+    #: the phase it is judged in by `_phases`
+    epoch: Any = 0
     may: bool = False  #: made under a condition the check follows both ways
 
     @property
     def text(self) -> str:
         return self.code()
+
+    @property
+    def tensor_epoch(self) -> tuple:
+        return (self.tensor, self.epoch)
 
 
 @dataclass
@@ -145,6 +151,8 @@ class Uniform:
     #: the kernel spreads its work over the blocks: a per-core range, or a GM access whose place
     #: moves with the block (`block_write`)
     spread: bool = False
+    #: the epochs of the records are phases already (`_phases`)
+    phased: bool = False
     #: the variables of the per-core ranges (`pl.range(core_id, n, num_cores)`), one value per block
     per_core: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
@@ -480,7 +488,7 @@ class Uniform:
 
     # --- GM offsets -------------------------------------------------------------------------
     def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: Callable[[], str],
-                  epoch: int = 0, may: bool = False) -> None:
+                  epoch: Any = 0, may: bool = False) -> None:
         """Record a GM access for `finish`; `text()` is its code, for a message."""
         coords: list = []
         shifts: list = []
@@ -630,7 +638,7 @@ class Uniform:
             return self.chunk_values.get(form[0][0])
         return None
 
-    def block_write(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: int,
+    def block_write(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: Any,
                     text: Callable[[], str]) -> None:
         """A GM write whose place does not depend on the block (no block index, block value or
         per-core loop variable in its offsets) is remembered: in a kernel that spreads its work
@@ -678,6 +686,7 @@ class Uniform:
         place is computed from the block other than by adding and scaling (`min(core_id, 1)`) is
         one too. Asked after the run's races, which name a write of unknown place more precisely
         when there is one."""
+        self._phases()
         if not (self.spread or self.block_tests):
             return None
         # a chunk size read from GM (`counts[0]`) is the same on every block only while no block writes it
@@ -711,7 +720,7 @@ class Uniform:
                               claim="the kernel on more than one block")
         return None
 
-    def block_read(self, tensor: str, offsets: Any, foot: Any, epoch: int, text: Callable[[], str]) -> None:
+    def block_read(self, tensor: str, offsets: Any, foot: Any, epoch: Any, text: Callable[[], str]) -> None:
         """A GM read, remembered for `finish` and `unplaced` when its place is not known or does not
         depend on the block: every block reads there, while one block may write it."""
         self._note_plain(tensor, epoch, offsets, foot, text)
@@ -721,14 +730,14 @@ class Uniform:
         elif not self.moves_with_block(parts):
             self.shared_reads.append(((tensor, epoch), (foot.r0, foot.r1, foot.c0, foot.c1), text))
 
-    def _note_plain(self, tensor: str, epoch: int, offsets: Any, foot: Any, text: Callable[[], str]) -> None:
+    def _note_plain(self, tensor: str, epoch: Any, offsets: Any, foot: Any, text: Callable[[], str]) -> None:
         parts = _placed(offsets)
         placed = parts is not None and not any(isinstance(o, Sym) and any(
             _per_block(v) or v[-1] == "blocks" or v in self.per_core for v, _ in o.form) for o in parts)
         rect = (foot.r0, foot.r1, foot.c0, foot.c1) if placed else None
         self.plain.setdefault((tensor, epoch), []).append((text, rect))
 
-    def block_atomic(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: int,
+    def block_atomic(self, tensor: str, offsets: Any, foot: Any, blocks: tuple, epoch: Any,
                      text: Callable[[], str]) -> None:
         """A GM atomic add. At a place that moves with the block it is each block's own, judged
         as any write by the per-block rules (`finish`); under a test singling out one block, as
@@ -752,11 +761,49 @@ class Uniform:
         self.spread |= moves
         return moves
 
+    def _phases(self) -> None:
+        """Each access's epoch `(mix, kind, count)` (`OpEvents._epoch`: barriers of every core
+        passed, its core's kind, barriers of that kind passed) made the phase it is judged in: two
+        accesses of a tensor on either side of a `sync_all` of every core are ordered, and so are
+        two on either side of a `sync_all(core_type=AIV_ONLY)` when only vector cores reach that
+        tensor between the barriers of every core (every vector core of every block waits there),
+        likewise the cube cores; a barrier of one kind orders nothing across the other. So a
+        tensor reached by one kind of core in a phase of every core is judged per barrier of that
+        kind, any other per barrier of every core. Done once."""
+        if self.phased:
+            return
+        self.phased = True
+        raw = [key for key in self.written] + [a.tensor_epoch for a in self.accesses] \
+            + [key for key, *_ in (*self.unplaced_reads, *self.shared_reads, *self.guarded_writes,
+                                   *self.shared_atomics)] + list(self.plain)
+        kinds: dict[tuple, set] = {}
+        for tensor, epoch in raw:
+            if isinstance(epoch, tuple):
+                kinds.setdefault((tensor, epoch[0]), set()).add(epoch[1])
+
+        def phase(key: tuple) -> tuple:
+            tensor, epoch = key
+            if not isinstance(epoch, tuple):
+                return key
+            return (tensor, epoch[::2] if len(kinds[(tensor, epoch[0])]) == 1 else epoch[:1])
+
+        self.written = {phase(k) for k in self.written}
+        self.accesses = [replace(a, epoch=phase(a.tensor_epoch)[1]) for a in self.accesses]
+        self.unplaced_reads = [(phase(k), *rest) for k, *rest in self.unplaced_reads]
+        self.shared_reads = [(phase(k), *rest) for k, *rest in self.shared_reads]
+        self.guarded_writes = [(phase(k), *rest) for k, *rest in self.guarded_writes]
+        self.shared_atomics = [(phase(k), *rest) for k, *rest in self.shared_atomics]
+        plain: dict = {}
+        for k, seen in self.plain.items():
+            plain.setdefault(phase(k), []).extend(seen)
+        self.plain = plain
+
     def finish(self) -> None:
         """Every tensor written between two barriers of every core: its accesses there of
         different iterations never overlap. (Accesses on either side of such a barrier are
         ordered in the serial and the pipelined kernel alike, whatever their distance.) Every
         test on a sampled parameter is one the check splits (`cut_values`)."""
+        self._phases()
         for text, names in self.unsettled.items():
             words = ", ".join(f"`{n}`" for n in names)
             raise NonUniform(f"`{text}` tests the run-time value of {words} in a way the check cannot split into "
