@@ -329,12 +329,14 @@ def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 def _bound_in(body: cst.CSTNode) -> set[str]:
-    """The names a loop body may bind: assignment, loop and `with` targets, `:=`."""
+    """The names a loop body may bind or unbind: assignment, loop and `del` targets, `as` names
+    (`with`, `except`, `import`), `:=`, `match` captures, names declared `global`/`nonlocal`."""
     out: set[str] = set()
     for n in _nodes(body):
-        targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else \
-            [n.target] if isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)) else \
-            [n.asname.name] if isinstance(n, cst.WithItem) and n.asname is not None else []
+        targets: list[cst.CSTNode] = [t.target for t in n.targets] if isinstance(n, cst.Assign) else \
+            [n.target] if isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.Del)) else \
+            [n.name] if isinstance(n, (cst.AsName, cst.MatchAs, cst.MatchStar)) and n.name is not None else \
+            [m.name for m in n.names] if isinstance(n, (cst.Global, cst.Nonlocal)) else []
         out.update(m.value for t in targets for m in _nodes(t) if isinstance(m, cst.Name))
     return out
 

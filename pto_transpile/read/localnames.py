@@ -7,7 +7,8 @@ import libcst as cst
 from pto_transpile.read.walk import BINDERS, names_stored
 
 #: Nodes that bind a local name besides BINDERS' assignments, loop targets and `as` names.
-_OTHER_BINDERS = (cst.Param, cst.FunctionDef, cst.ClassDef, cst.CompFor, cst.NamedExpr, cst.ImportAlias)
+_OTHER_BINDERS = (cst.Param, cst.FunctionDef, cst.ClassDef, cst.CompFor, cst.NamedExpr, cst.ImportAlias,
+                  cst.MatchAs, cst.MatchStar, cst.MatchMapping)
 
 
 def local_names(file, fn: cst.FunctionDef) -> set[str]:
@@ -20,6 +21,12 @@ def local_names(file, fn: cst.FunctionDef) -> set[str]:
                 names.add(n.name.value)
         elif isinstance(n, (cst.CompFor, cst.NamedExpr)):
             names.update(x.value for x in file.find(n.target, cst.Name))
+        elif isinstance(n, (cst.MatchAs, cst.MatchStar)):  # `case left:`, `case [*rest]:`
+            if n.name is not None:
+                names.add(n.name.value)
+        elif isinstance(n, cst.MatchMapping):  # `case {**rest}:`
+            if n.rest is not None:
+                names.add(n.rest.value)
         elif n.asname is None:
             head: cst.BaseExpression = n.name
             while isinstance(head, cst.Attribute):

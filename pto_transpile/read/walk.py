@@ -153,15 +153,20 @@ def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
 def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStatement]]:
     """The statement lists directly inside a compound statement (an `elif` is a nested
     `if`, listed as a one-statement block); nested `def` bodies only with `functions`."""
-    if isinstance(stmt, (cst.For, cst.While, cst.With)) or (functions and isinstance(stmt, cst.FunctionDef)):
+    if isinstance(stmt, cst.With) or (functions and isinstance(stmt, cst.FunctionDef)):
         return [statements_of(stmt.body)]
+    if isinstance(stmt, (cst.For, cst.While)):  # and the `else` run when the loop ends without `break`
+        return [statements_of(stmt.body)] + ([statements_of(stmt.orelse.body)] if stmt.orelse is not None else [])
     if isinstance(stmt, cst.If):
         out = [statements_of(stmt.body)]
         if stmt.orelse is not None:
             out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else statements_of(stmt.orelse.body))
         return out
-    if isinstance(stmt, cst.Try):
-        return [statements_of(stmt.body)] + [statements_of(h.body) for h in stmt.handlers]
+    if isinstance(stmt, (cst.Try, cst.TryStar)):
+        out = [statements_of(stmt.body)] + [statements_of(h.body) for h in stmt.handlers]
+        return out + [statements_of(part.body) for part in (stmt.orelse, stmt.finalbody) if part is not None]
+    if isinstance(stmt, cst.Match):
+        return [statements_of(case.body) for case in stmt.cases]
     return []
 
 

@@ -3,7 +3,7 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.read.model import CUBE, VECTOR
 from pto_transpile.read.reader import section_of
-from pto_transpile.read.walk import statements_of
+from pto_transpile.read.walk import blocks, statements_of
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
@@ -31,11 +31,8 @@ def _outside_sections(stmts, pl):
         elif isinstance(stmt, cst.With) and section_of(stmt, pl) is not None:
             continue
         elif isinstance(stmt, cst.BaseCompoundStatement):
-            yield from _outside_sections(statements_of(stmt.body), pl)
-            orelse = getattr(stmt, "orelse", None)
-            while orelse is not None:
-                yield from _outside_sections(statements_of(orelse.body), pl)
-                orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+            for block in blocks(stmt):
+                yield from _outside_sections(block, pl)
 
 
 DOC = """\\

@@ -15,7 +15,8 @@ _BUILTINS = frozenset(dir(builtins))
 
 #: Nodes that bind names (read through the file's shared node index, one query per function).
 _BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName,
-            cst.ImportAlias, cst.Global, cst.Nonlocal, cst.ExceptHandler, cst.Param, cst.FunctionDef, cst.ClassDef)
+            cst.ImportAlias, cst.Global, cst.Nonlocal, cst.ExceptHandler, cst.Param, cst.FunctionDef, cst.ClassDef,
+            cst.MatchAs, cst.MatchStar, cst.MatchMapping)
 #: Nodes whose own names are not reads.
 _NOT_READS = (cst.Attribute, cst.Arg, cst.FunctionDef, cst.ClassDef, cst.Param, cst.Import, cst.ImportFrom,
               cst.Global, cst.Nonlocal)
@@ -150,6 +151,10 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
                 targets(n.name.name)
         elif isinstance(n, (cst.Param, cst.FunctionDef, cst.ClassDef)) and n is not node:
             names.add(n.name.value)
+        elif isinstance(n, (cst.MatchAs, cst.MatchStar)) and n.name is not None:  # `case left:`, `case [*rest]:`
+            names.add(n.name.value)
+        elif isinstance(n, cst.MatchMapping) and n.rest is not None:  # `case {**rest}:`
+            names.add(n.rest.value)
     return names
 
 

@@ -22,7 +22,7 @@ from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.unpacking import divmod_operations
-from pto_transpile.read.walk import iter_nodes
+from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import containers
 from pto_transpile.soundness.events import AIC, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
@@ -90,10 +90,8 @@ _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max"
                                                    "float": float, "bool": bool}
 
 
-def _compile_time(value: Any) -> bool:
-    """A test's outcome computed from compile-time values only: a plain number, string or `None`,
-    not a value of the run (`Sym`: a block index, a loop variable, a sampled parameter) nor data."""
-    return type(value) in (bool, int, float, str) or value is None
+#: builtins that go through what a range holds one by one, as a loop over it does
+_ITERATING = frozenset({"range", "print", "isinstance", "enumerate", "zip", "reversed", "iter"})
 
 
 #: comparisons of a `pl` constant with itself, and their outcome
@@ -185,7 +183,7 @@ class PythonSubset(InterpreterBase):
             # a test that compared nothing the run follows: one of compile-time values (a tiling-key
             # field, a module constant, `True`) is the same on every block; any other may not be
             apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests \
-                or (not _compile_time(value) if self.tested is None
+                or (not self._same_on_every_block(node.test, ctx) if self.tested is None
                     else any(may_differ_between_blocks(v) for v in self.tested))
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
@@ -227,6 +225,28 @@ class PythonSubset(InterpreterBase):
                 finally:
                     if pushed:
                         self.apart_tests.pop()
+
+    def _same_on_every_block(self, test: cst.BaseExpression, ctx: Ctx) -> bool:
+        """Is `test` computed from compile-time values only, the same on every block: literals,
+        tiling-key fields, module constants and `pl` constants, with no call and no name of the
+        kernel's own (which may hold a value of the run)?"""
+        stack: list[cst.CSTNode] = [test]
+        while stack:
+            n = stack.pop()
+            if type(n) is cst.Call:
+                return False
+            if type(n) is cst.Attribute:
+                stack.append(n.value)  # `pl.DT_FP32`: the root names the value, the attribute is a word
+                continue
+            if type(n) is cst.Name:
+                name = n.value
+                if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
+                    continue
+                if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
+                    return False
+                continue
+            stack.extend(children(n))
+        return True
 
     @staticmethod
     def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
@@ -1195,6 +1215,10 @@ class PythonSubset(InterpreterBase):
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
+        if name not in _ITERATING and any(isinstance(v, SymRange) for v in (*pos, *kw.values())):
+            # `bool(range(ki, n - 1))`, `len(range(core_id))`: what the range holds varies with the
+            # run (its bounds are a loop variable, a trip count, the block): not this run's number
+            return UNKNOWN
         if name == "divmod":
             return self._divmod(pos, kw, node)
         if name in _CONTAINERS:
@@ -1737,12 +1761,18 @@ def _imported(small: cst.Import | cst.ImportFrom, ctx: Ctx) -> None:
 
 
 def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -> None:
-    """`global x` / `nonlocal x` in a stage (or what it calls): the names it binds outlive it."""
+    """`global x` / `nonlocal x` in a stage (or what it calls): the names it binds outlive it. In
+    the kernel or a function it calls, the name is rebound while the kernel runs, and what reads
+    it (a stage, a loop's end) sees another value at another time in the pipelined kernel."""
+    names = ", ".join(f"`{n.name.value}`" for n in small.names)
+    keyword = type(small).__name__.lower()
     if self._made is not None:
         stage = ctx.scope[1] if ctx.scope is not None else "?"
-        names = ", ".join(f"`{n.name.value}`" for n in small.names)
-        raise CannotModel(f"stage `{stage}` binds {names} outside its own frame (`{type(small).__name__.lower()}`): "
+        raise CannotModel(f"stage `{stage}` binds {names} outside its own frame (`{keyword}`): "
                           f"a value kept there outlives the stage{_KEPT}", small, kind="construct")
+    raise CannotModel(f"the kernel binds {names} outside its own frame (`{keyword}`) while it runs: the check reads "
+                      "module names as the module leaves them, and a stage of a later iteration would read the "
+                      "name rebound; pass the value as an argument instead", small, kind="construct")
 
 
 def _raise(exc: type[LoopBreak] | type[LoopContinue]) -> Callable:

@@ -747,10 +747,10 @@ class Uniform:
         parts = _placed(offsets)
         if parts is not None and self.moves_with_block(parts):
             return
-        if blocks:
-            self.block_write(tensor, offsets, foot, blocks, epoch, text)
-            return
         rect = (foot.r0, foot.r1, foot.c0, foot.c1) if parts is not None else (0, INF, 0, INF)
+        if blocks:  # one block's additions: against every block's reads (`finish`), not plain themselves
+            self.guarded_writes.append(((tensor, epoch), frozenset(blocks), rect, text))
+            return
         self.shared_atomics.append(((tensor, epoch), rect, text))
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
@@ -836,7 +836,7 @@ class Uniform:
                                      f"(`{words()}`), which nothing orders",
                                      "put `pl.system.sync_all()` between the write and the reads, or read it "
                                      "in the writing block only", claim="the kernel on more than one block")
-        if self.spread or self.block_tests:
+        if self.spread or self.block_tests:  # blocks that split the work: each adds while another reads
             for key, rect, text in self.shared_atomics:
                 # a plain access every block makes at a place it names meets the additions where
                 # the two overlap; one at a block's own place or at a place not known, anywhere

@@ -81,3 +81,12 @@ def test_the_emulator_agrees(make, barrier):
                                           shapes={"a": (160, 32), "out": (160, 32)},
                                           scalars={"scale": 0.5, "ApplyRelu": 0}).rows]
     assert rows == ["ok", "ok"] if barrier else rows[0] == "race", rows  # the serial kernel races already
+
+
+def test_a_vector_only_barrier_orders_vector_adds_and_a_vector_read_back():
+    # only vector cores reach `total`: every vector core of every block waits at the barrier
+    text = read_back(True).replace(BARRIER, "    with pl.section_vector():\n"
+                                            "        pl.system.sync_all(core_type=pl.SyncCoreType.AIV_ONLY)\n")
+    assert "AIV_ONLY" in text
+    result = transpile(text, path="acc.py", preload=1)
+    assert error_messages(result) == [], [str(d) for d in result.diagnostics]
