@@ -353,7 +353,7 @@ def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: 
             and head.value.id in pl_names and head.value.id not in local
 
     def calls(tree: ast.AST) -> list[ast.Attribute]:
-        return [n.func for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        return [n.func for n in _subnodes(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                 and other_spelling(n.func.value)]
 
     if not calls(fn):
@@ -400,7 +400,7 @@ def _data_names(fn: ast.FunctionDef) -> frozenset[str]:
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
     params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
     bindings: dict[str, list[ast.expr | None]] = {}
-    for node in ast.walk(fn):
+    for node in _subnodes(fn):  # every node (as `ast.walk`, in another order: the bindings are sets in effect)
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
