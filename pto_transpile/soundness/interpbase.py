@@ -51,6 +51,11 @@ class FileMemo:
     divmods: dict[int, tuple] = field(default_factory=dict)
     #: id(function) -> (function, whether its body holds a `yield`: `pysubset._yields`)
     yields: dict[int, tuple] = field(default_factory=dict)
+    #: id(loop) -> (loop, its counters, the names its body binds: `Loops._carried_names`, which
+    #: reads the loop's nodes and the file's constant folder only)
+    carried: dict[int, tuple] = field(default_factory=dict)
+    #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes)
+    read_firsts: dict[int, tuple] = field(default_factory=dict)
     #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
     extents: vfextent.VectorFunctions | None = None
 
@@ -100,8 +105,6 @@ class InterpreterBase:
         #: kernel's deepest group plus one (its own prefire and drain tests)
         self.rotation_margin: int | None = 1
         self.uniform.roots.update({("size", k): v for k, v in config.zeros.items()})
-        self._carried: dict[int, tuple] = {}
-        self._read_firsts: dict[int, tuple] = {}  #: id(loop) -> (loop, `loops.read_first` of its body)
         self._views: dict[tuple, tuple] = {}  #: (id(tile), part) -> (tile, the view: `PythonSubset._view`)
         self._tile_args: dict[int, tuple] = {}  #: id(tile) -> (tile, what a vector function is given for it)
         #: inside a stage invocation: the lists and dicts it made (by id), the only ones it may
@@ -161,6 +164,8 @@ class InterpreterBase:
         self._certificates = shared.renaming
         self._walks = shared.walks
         self._divmods = shared.divmods
+        self._carried = shared.carried
+        self._read_firsts = shared.read_firsts
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}
