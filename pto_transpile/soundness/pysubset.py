@@ -474,6 +474,11 @@ class PythonSubset(InterpreterBase):
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
+        if type(node) is cst.Name and node.value in ctx.env:  # the commonest case, as `_name` reads it
+            value = ctx.env[node.value]
+            if type(value) is Opaque and value.origin in self.trips:
+                return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
+            return value
         method = _EVAL.get(type(node))
         if method is None:
             if type(node) is not cst.Lambda and any(type(n) is cst.Call or type(n) is cst.CompFor and not _names_only(
