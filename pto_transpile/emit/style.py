@@ -25,14 +25,39 @@ class Style:
 
     @classmethod
     def of(cls, module: cst.Module, text: str) -> Style:
-        doubles = len(re.findall(r'(?<![\w\'"])"[^"\n]', text))
-        singles = len(re.findall(r"(?<![\w'\"])'[^'\n]", text))
+        doubles = _count_opening(_DOUBLE, text)
+        singles = _count_opening(_SINGLE, text)
         longest = max((len(line) for line in text.splitlines()), default=0)
         indent = module.default_indent if module.default_indent.strip() == "" else "    "
         return cls(indent=indent, quote="'" if singles > doubles else '"', max_line=max(100, longest))
 
     def string(self, value: str) -> str:
         return f"{self.quote}{value}{self.quote}"
+
+
+#: a quote and the character after it (`_count_opening`)
+_DOUBLE = re.compile(r'"[^"\n]')
+_SINGLE = re.compile(r"'[^'\n]")
+#: not after a name character or a quote: where a quote opens a string
+_OPENS = re.compile(r"(?<![\w'\"])")
+
+
+def _count_opening(pattern: re.Pattern, text: str) -> int:
+    """How many matches `re.findall` finds of `_OPENS` + `pattern` (a quote opening a string):
+    the leftmost match of `pattern` from the position reached, counted where the look-behind
+    holds at its start, else searched again from the next position (the look-behind consumes
+    nothing: where it holds, the rest matches as `pattern` does). A pattern that starts with
+    a look-behind is tried at every position; one that starts with a quote is not."""
+    count = pos = 0
+    while True:
+        m = pattern.search(text, pos)
+        if m is None:
+            return count
+        if _OPENS.match(text, m.start()):
+            count += 1
+            pos = m.end()
+        else:
+            pos = m.start() + 1
 
 
 def call(func: str, args: list[str], column: int, style: Style, prefix: str = "") -> str:

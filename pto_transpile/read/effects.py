@@ -92,12 +92,14 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     queue = list(range(len(statements)))
     if text is not None and words is not None:
-        mentions = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted({*words, *_REACHING})) + r")\b"
-                              r"|\b(?:" + "|".join(sorted(_REACHING_CALLS)) + r")\s*\(")
+        # `\b(?:words)\b|\b(?:calls)\s*\(`, with the word boundary both start with tested apart
+        # (`_mentions`): a pattern that starts with a boundary is tried at every position
+        mentions = re.compile(r"(?:" + "|".join(re.escape(w) for w in sorted({*words, *_REACHING})) + r")\b"
+                              r"|(?:" + "|".join(sorted(_REACHING_CALLS)) + r")\s*\(")
         # Python reads identifiers in NFKC form (`Ｌ` is `L`): so does the look for mentions
         normal = text if text.isascii() else unicodedata.normalize("NFKC", text)
-        lines = _LINE.split(normal)
-        queue = [i for i in queue if mentions.search(_source(statements[i], lines))]
+        lines = _lines(normal)
+        queue = [i for i in queue if _mentions(mentions, _source(statements[i], lines))]
     walked: dict[int, Effects] = {}
     while queue:
         i = queue.pop()
@@ -156,7 +158,8 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
 
 
 #: A special method's name other than the quiet ones and module dunders (`__name__`, `__all__`).
-_SPECIAL = re.compile(r"\b__(?!(?:init|repr|str|post_init|format|init_subclass|name|main|file|doc|all|future|"
+#: (After a word boundary, tested apart: `_mentions`.)
+_SPECIAL = re.compile(r"__(?!(?:init|repr|str|post_init|format|init_subclass|name|main|file|doc|all|future|"
                       r"version|slots|module|qualname|annotations)__\b)[A-Za-z_0-9]+__\b")
 #: Builtins that only look at what they are given.
 _LOOKING = frozenset({"isinstance", "issubclass", "print", "str", "repr", "len", "id", "hash", "type"})
@@ -168,7 +171,7 @@ def _defines_operators(statements: list, text: str | None = None) -> bool:
     """Does a class of the file define a special method an operator calls with another object
     (`__eq__`, `__radd__`, `__getitem__`, `__contains__`, ...)? Then `L == x` may change `L`.
     A file whose text names no such method (in NFKC form) defines none: not walked."""
-    if text is not None and not _SPECIAL.search(text if text.isascii() else unicodedata.normalize("NFKC", text)):
+    if text is not None and not _mentions(_SPECIAL, text if text.isascii() else unicodedata.normalize("NFKC", text)):
         return False
     for stmt in statements:
         for node in ast.walk(stmt):
@@ -283,6 +286,32 @@ def _source(stmt: ast.AST, lines: list[str]) -> str:
 
 
 _LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+_BOUNDARY = re.compile(r"\b")
+
+
+def _lines(text: str) -> list[str]:
+    """`_LINE.split(text)`: the lines, each with its line end. Without a `\r` the ends are the
+    `\n`s, and `str.split` finds them (the look-behinds try every position)."""
+    if "\r" in text:
+        return _LINE.split(text)
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + parts[-1:]
+
+
+def _mentions(pattern: re.Pattern, text: str) -> bool:
+    """Whether a word boundary (`\\b`) followed by `pattern` matches somewhere in `text`: the
+    leftmost match of `pattern` from the position reached, taken where a word boundary is at
+    its start, else searched again from the next position (the boundary consumes nothing:
+    where it holds, the rest matches as `pattern` does). A pattern that starts with a boundary
+    is tried at every position; one that starts with its words is not."""
+    pos = 0
+    while True:
+        m = pattern.search(text, pos)
+        if m is None:
+            return False
+        if _BOUNDARY.match(text, m.start()):
+            return True
+        pos = m.start() + 1
 #: Words with which a statement may reach objects without naming them.
 _REACHING = frozenset({"global", "nonlocal", "__builtins__", "builtins", "__dict__", "__class__"})
 #: The same, as calls (`type=` is a keyword of many `pl` ops, `type(k)` a call).
