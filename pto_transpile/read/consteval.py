@@ -191,7 +191,7 @@ class ConstEvaluator:
     def _elements(self, node: cst.Tuple | cst.List) -> list:
         out = []
         for el in node.elements:
-            if isinstance(el, cst.StarredElement):
+            if type(el) is cst.StarredElement:
                 raise NotConstant(el, "starred elements are not compile-time constants")
             out.append(self.eval(el.value))
         return out
@@ -274,7 +274,7 @@ class ConstEvaluator:
             raise NotConstant(node, f"cannot fold: {exc}") from None
 
     def _Call(self, node: cst.Call) -> Any:
-        if isinstance(node.func, cst.Name) and node.func.value in _BUILTINS and not self._shadows(node.func.value):
+        if type(node.func) is cst.Name and node.func.value in _BUILTINS and not self._shadows(node.func.value):
             if any(a.keyword is not None or a.star for a in node.args):
                 raise NotConstant(node, "keyword or starred arguments are not folded")
             args = [self.eval(a.value) for a in node.args]

@@ -66,20 +66,20 @@ def annotation_kind(annotation: cst.Annotation | None, pl_path: Callable) -> str
 
 def slot_access(expr: cst.BaseExpression, groups: Mapping[str, object]) -> tuple[str, str] | None:
     """(group, accessor) when `expr` is `g.next()`, `g.current()`, `g.previous()` or `g[i]`."""
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+    if type(expr) is cst.Call and type(expr.func) is cst.Attribute:
         owner = expr.func.value
         if isinstance(owner, cst.Name) and owner.value in groups and expr.func.attr.value in SLOT_ACCESSORS:
             return owner.value, expr.func.attr.value
-    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and expr.value.value in groups:
+    if type(expr) is cst.Subscript and type(expr.value) is cst.Name and expr.value.value in groups:
         return expr.value.value, "index"
     return None
 
 
 def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[str, object], pl_path: Callable) -> str:
     """Kind of the value of `expr`, given the kinds bound so far."""
-    if isinstance(expr, (cst.Integer, cst.Float)):
+    if type(expr) in (cst.Integer, cst.Float):
         return SCALAR
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         if expr.value in kinds:
             return kinds[expr.value]
         return "const"
@@ -155,9 +155,9 @@ def names_in(expr: cst.CSTNode) -> list[str]:
     skip = set()
     found: list[str] = []
     for n in iter_nodes(expr):
-        if isinstance(n, cst.Attribute):
+        if type(n) is cst.Attribute:
             skip.add(n.attr)
-        elif isinstance(n, cst.Arg) and n.keyword is not None:
+        elif type(n) is cst.Arg and n.keyword is not None:
             skip.add(n.keyword)
         elif isinstance(n, cst.Name) and n not in skip:
             found.append(n.value)

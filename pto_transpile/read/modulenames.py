@@ -324,7 +324,7 @@ class _ModuleRun:
     def value_of(self, node: cst.BaseExpression) -> Meaning:
         """The meaning of a right-hand side: a name's own meaning (a function, class or
         unknown travels as it is), else what the evaluator folds, else unknown."""
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             found = self.env.get(node.value)
             if isinstance(found, (Function, Class, Unknown)):
                 return found
@@ -430,10 +430,10 @@ class _ModuleRun:
     def note_calls(self, node: cst.CSTNode) -> None:
         """Lists a module-level call is given may be changed by it; `:=` binds names."""
         for n in _walk_here(node):
-            if isinstance(n, cst.NamedExpr):
+            if type(n) is cst.NamedExpr:
                 for name in target_names(n.target):
                     self.bind(name, Unknown("it is bound by `:=` at module level"))
-            elif isinstance(n, cst.Call) and not self._pure(n.func):
+            elif type(n) is cst.Call and not self._pure(n.func):
                 for arg in n.args:
                     for name in _passed(arg.value):
                         self.changed(name, "a module-level call is given it")

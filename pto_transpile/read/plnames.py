@@ -12,7 +12,7 @@ PL_MODULE = ("pypto_pro", "language")
 def _dotted(node: cst.BaseExpression) -> tuple[str, ...] | None:
     if type(node) is cst.Name:
         return (node.value,)
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         base = _dotted(node.value)
         return None if base is None else base + (node.attr.value,)
     return None
@@ -41,9 +41,9 @@ class PlNames:
         names = cls()
         for stmt in _module_level_statements(module.body):
             for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.Import):
+                if type(small) is cst.Import:
                     names._add_import(small)
-                elif isinstance(small, cst.ImportFrom):
+                elif type(small) is cst.ImportFrom:
                     names._add_import_from(small)
         return names
 
@@ -101,7 +101,7 @@ def _module_level_statements(body) -> list:
     out = []
     for stmt in body:
         out.append(stmt)
-        if isinstance(stmt, (cst.If, cst.Try)):
+        if type(stmt) in (cst.If, cst.Try):
             out.extend(_module_level_statements(stmt.body.body))
             for handler in getattr(stmt, "handlers", ()):
                 out.extend(_module_level_statements(handler.body.body))

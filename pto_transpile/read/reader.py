@@ -176,7 +176,7 @@ def _read(source: SourceFile) -> FileModel:
         elif ("jit",) not in decorators:
             model.helpers[name] = fn
     for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef) and any(
+        if type(stmt) is cst.FunctionDef and any(
                 pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) == ("jit",)
                 for d in stmt.decorators):
             model.all_jit_kernels.append(stmt)
@@ -215,7 +215,7 @@ def section_of(with_node: cst.With, pl: PlNames) -> str | None:
 
 
 def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> cst.Call | None:
-    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+    if type(stmt) is cst.Expr and type(stmt.value) is cst.Call:
         func = stmt.value.func
         if isinstance(func, cst.Name) and func.value in stages:
             return stmt.value
@@ -330,7 +330,7 @@ class KernelReader:
         """Replace each compile-time-constant `if` that holds a stage call by its taken branch."""
         out: list[cst.BaseStatement] = []
         for stmt in stmts:
-            if isinstance(stmt, cst.If) and self._has_stage_call(stmt):
+            if type(stmt) is cst.If and self._has_stage_call(stmt):
                 taken = self._constant_branch(stmt)
                 if taken is not None:
                     out.extend(self.pruned(taken))
@@ -475,7 +475,7 @@ class KernelReader:
             if picked is not None:
                 for n in names:
                     self.kernel.slot_vars.setdefault(n, picked[0])
-            elif isinstance(value, cst.Name) and value.value in self.kernel.slot_vars:
+            elif type(value) is cst.Name and value.value in self.kernel.slot_vars:
                 for n in names:
                     self.kernel.slot_vars.setdefault(n, self.kernel.slot_vars[value.value])
         elif isinstance(small, cst.AnnAssign) and small.value is not None:

@@ -88,7 +88,7 @@ class SourceFile:
         what it kept, anything else printed."""
         if isinstance(stmt, cst.FunctionDef) and self._texts is not None and self._trees is not None:
             found = [(i, old) for i, old in enumerate(self.module.body)
-                     if isinstance(old, cst.FunctionDef) and old.name.value == stmt.name.value]
+                     if type(old) is cst.FunctionDef and old.name.value == stmt.name.value]
             if len(found) == 1 and len(self._trees[found[0][0]]) == 1:
                 (i, old), = found
                 text = definition_text(module, stmt, old, self._texts[old], self._trees[i][0], self._first_line(i))

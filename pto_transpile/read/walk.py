@@ -153,19 +153,19 @@ def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
 def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStatement]]:
     """The statement lists directly inside a compound statement (an `elif` is a nested
     `if`, listed as a one-statement block); nested `def` bodies only with `functions`."""
-    if isinstance(stmt, cst.With) or (functions and isinstance(stmt, cst.FunctionDef)):
+    if type(stmt) is cst.With or (functions and type(stmt) is cst.FunctionDef):
         return [statements_of(stmt.body)]
-    if isinstance(stmt, (cst.For, cst.While)):  # and the `else` run when the loop ends without `break`
+    if type(stmt) is cst.For or type(stmt) is cst.While:  # and the `else` run when the loop ends without `break`
         return [statements_of(stmt.body)] + ([statements_of(stmt.orelse.body)] if stmt.orelse is not None else [])
-    if isinstance(stmt, cst.If):
+    if type(stmt) is cst.If:
         out = [statements_of(stmt.body)]
         if stmt.orelse is not None:
             out.append([stmt.orelse] if isinstance(stmt.orelse, cst.If) else statements_of(stmt.orelse.body))
         return out
-    if isinstance(stmt, (cst.Try, cst.TryStar)):
+    if type(stmt) is cst.Try or type(stmt) is cst.TryStar:
         out = [statements_of(stmt.body)] + [statements_of(h.body) for h in stmt.handlers]
         return out + [statements_of(part.body) for part in (stmt.orelse, stmt.finalbody) if part is not None]
-    if isinstance(stmt, cst.Match):
+    if type(stmt) is cst.Match:
         return [statements_of(case.body) for case in stmt.cases]
     return []
 
@@ -187,9 +187,9 @@ def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
                 _collect(el.value)
 
     for n in iter_nodes(node) if binders is None else binders:
-        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
+        if type(n) is cst.AssignTarget or type(n) is cst.AnnAssign or type(n) is cst.AugAssign or type(n) is cst.For:
             _collect(n.target)
-        elif isinstance(n, cst.AsName):
+        elif type(n) is cst.AsName:
             _collect(n.name)
     return found
 

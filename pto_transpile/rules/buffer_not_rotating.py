@@ -17,7 +17,7 @@ def _uses(file, fn, param, seen=frozenset()):
             if isinstance(f, cst.Attribute) and f.attr.value in SLOT_ACCESSORS \
                     and isinstance(f.value, cst.Name) and f.value.value == param:
                 found.append((n, f.attr.value))
-            elif isinstance(f, cst.Name) and f.value in file.helpers and f.value not in seen:
+            elif type(f) is cst.Name and f.value in file.helpers and f.value not in seen:
                 helper_calls.append((n, f.value))
         elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and n.value.value == param:
             found.append((n, "index"))

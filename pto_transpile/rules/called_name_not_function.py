@@ -19,7 +19,7 @@ def check(ctx):
         local = local_names(file, fn)
         for call in file.find(fn, cst.Call):
             func = call.func
-            if not isinstance(func, cst.Name) or func.value in local or func in dead_nodes(file, fn):
+            if type(func) is not cst.Name or func.value in local or func in dead_nodes(file, fn):
                 continue
             meaning = file.meaning(func.value)
             if isinstance(meaning, Value):

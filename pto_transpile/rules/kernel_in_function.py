@@ -26,7 +26,7 @@ def nested_kernels(file):
             if not stmt.is_class:
                 for name in _nested_kernels_in_text(stmt.text, ref):
                     yield stmt, {"kernel": name, "where": f"defined inside `{stmt.name}`"}
-        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        elif type(stmt) in (cst.FunctionDef, cst.ClassDef):
             for node in _kernels_in(file, stmt.body):
                 yield node.name, {"kernel": node.name.value, "where": f"defined inside `{stmt.name.value}`"}
         elif type(stmt) in _BLOCKS:  # `if`, `try`, ...: what runs there is not read as the module's
@@ -47,7 +47,7 @@ def _kernels_in(file, node: cst.CSTNode) -> list[cst.FunctionDef]:
 def _is_jit(file, node: cst.BaseExpression, jits: set[str]) -> bool:
     """`pl.jit`, `pl.jit(...)`, or a module name bound to either."""
     called = _called(node)
-    return file.pl.path(called) == ("jit",) or isinstance(called, cst.Name) and called.value in jits
+    return file.pl.path(called) == ("jit",) or type(called) is cst.Name and called.value in jits
 
 
 def _jit_names(file) -> set[str]:
@@ -63,7 +63,7 @@ def _jit_names(file) -> set[str]:
 def _jit_by_other_means(file, stmt: cst.CSTNode, jits: set[str]):
     """A kernel made by calling `pl.jit` (`k = pl.jit(auto_mutex=True)(fn)`), or decorated with
     a name bound to it: the analysis reads only `@pl.jit` written on a module-level `def`."""
-    if isinstance(stmt, cst.FunctionDef):
+    if type(stmt) is cst.FunctionDef:
         for d in stmt.decorators:
             called = _called(d.decorator)
             if isinstance(called, cst.Name) and called.value in jits:
@@ -72,7 +72,7 @@ def _jit_by_other_means(file, stmt: cst.CSTNode, jits: set[str]):
     for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
         value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
         # `pl.jit(...)(fn)` or `pl.jit(fn)` makes a kernel; `JIT = pl.jit(...)` only a decorator
-        if isinstance(value, cst.Call) and _is_jit(file, value.func, jits) and (
+        if type(value) is cst.Call and _is_jit(file, value.func, jits) and (
                 isinstance(value.func, cst.Call) or any(a.keyword is None for a in value.args)):
             names = [t.target.value for t in getattr(small, "targets", ()) if isinstance(t.target, cst.Name)]
             yield value, {"kernel": names[0] if names else file.source.code(value),
@@ -80,7 +80,7 @@ def _jit_by_other_means(file, stmt: cst.CSTNode, jits: set[str]):
 
 
 def _called(decorator: cst.BaseExpression) -> cst.BaseExpression:
-    return decorator.func if isinstance(decorator, cst.Call) else decorator
+    return decorator.func if type(decorator) is cst.Call else decorator
 
 
 def _nested_kernels_in_text(text: str, ref: str) -> list[str]:

@@ -8,7 +8,7 @@ from pto_transpile.rules.rule import Rule
 def _reach(file, fn, path, seen):
     """Yield (call, via) for every stage call reachable from `fn` through plain helpers."""
     for call in file.find(fn.body, cst.Call):
-        if not isinstance(call.func, cst.Name):
+        if type(call.func) is not cst.Name:
             continue
         name = call.func.value
         if name in file.stages:

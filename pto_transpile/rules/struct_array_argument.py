@@ -11,7 +11,7 @@ def check(ctx):
         for s in loop.stages:
             for arg in s.passed:
                 v = arg.value
-                base = v.value if isinstance(v, cst.Subscript) else v
+                base = v.value if type(v) is cst.Subscript else v
                 if isinstance(base, cst.Name) and any(d.is_array for d in k.structs.get(base.value, ())):
                     yield v, {"name": base.value, "stage": s.func}
 

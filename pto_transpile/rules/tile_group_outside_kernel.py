@@ -19,7 +19,7 @@ def _reachable(file):
             continue
         seen[fn] = fn
         for call in file.find(fn, cst.Call):
-            if isinstance(call.func, cst.Name) and call.func.value in functions:
+            if type(call.func) is cst.Name and call.func.value in functions:
                 todo.append(functions[call.func.value])
     return [(fn, fn in stages) for fn in sorted(seen.values(), key=lambda f: f.name.value)]
 

@@ -48,7 +48,7 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
         for stmt in stmts:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    if type(small) is cst.Assign and len(small.targets) == 1 \
                             and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
                         picked.add(small.targets[0].target.value)
                     for call in ctx.file.find(small, cst.Call):
@@ -83,7 +83,7 @@ def _touched(file, call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
     """(role, argument) for each argument of `call` a `pl` op or a vector function of the file
     reads or writes (a vector function's roles from the `vf` ops in its body; an op the table
     does not know counts as reading and writing)."""
-    if isinstance(call.func, cst.Name) and call.func.value in file.vector_functions:
+    if type(call.func) is cst.Name and call.func.value in file.vector_functions:
         roles = vfbody.param_roles(file, call.func.value, lambda _function, _call: "RW")
         return [(roles[i], a.value) for i, a in parameter_arguments(file.vf_body(call.func.value).params, call.args)
                 if i in roles]

@@ -71,11 +71,11 @@ def _header(fn: cst.FunctionDef) -> list[cst.CSTNode]:
 def _module_bound(file) -> set[str] | None:
     names: set[str] = set(file.jit_names)
     for stmt in file.source.module.body:
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             names.add(stmt.name.value)
         elif isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                if type(small) is cst.ImportFrom and type(small.names) is cst.ImportStar:
                     return None
                 names |= _bound_by(small)
         elif isinstance(stmt, cst.BaseCompoundStatement):
@@ -133,20 +133,20 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
             targets(t.value)
 
     for n in file.find(node, _BINDERS):
-        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        if type(n) in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr):
             targets(n.target)
-        elif isinstance(n, cst.AsName):
+        elif type(n) is cst.AsName:
             targets(n.name)
-        elif isinstance(n, cst.ImportAlias):
+        elif type(n) is cst.ImportAlias:
             if n.asname is None:
                 head: cst.BaseExpression = n.name
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name):
                     names.add(head.value)
-        elif isinstance(n, (cst.Global, cst.Nonlocal)):
+        elif type(n) in (cst.Global, cst.Nonlocal):
             names.update(item.name.value for item in n.names)
-        elif isinstance(n, cst.ExceptHandler):
+        elif type(n) is cst.ExceptHandler:
             if n.name is not None:
                 targets(n.name.name)
         elif isinstance(n, (cst.Param, cst.FunctionDef, cst.ClassDef)) and n is not node:
@@ -165,10 +165,10 @@ def _reads(file, fn: cst.FunctionDef):
     for n in file.find(fn, _NOT_READS):
         if type(n) is cst.Attribute:
             skip.add(n.attr)
-        elif isinstance(n, cst.Arg):
+        elif type(n) is cst.Arg:
             if n.keyword is not None:
                 skip.add(n.keyword)
-        elif isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+        elif type(n) in (cst.FunctionDef, cst.ClassDef, cst.Param):
             skip.add(n.name)
         else:  # imports, global, nonlocal
             skip.update(x for x in file.find(n, cst.Name))

@@ -65,7 +65,7 @@ def _group_names(file) -> dict[cst.CSTNode, set[str]]:
     for kernel in file.kernels:
         out.setdefault(kernel.node, set()).update(kernel.buffers)
         for call in file.find(kernel.node, cst.Call):
-            stage = file.stages.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            stage = file.stages.get(call.func.value) if type(call.func) is cst.Name else None
             if stage is None:
                 continue
             for position, arg in enumerate(call.args):

@@ -663,7 +663,7 @@ def _splits_by_blocks(file, kernel) -> bool:
     assigns = file.find(body, cst.Assign)
     while True:  # names bound to the block count, also through other names (`nc = num_cores`)
         more = {t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name)
-                and (_is_block_count(file, a.value) or isinstance(a.value, cst.Name) and a.value.value in counts)}
+                and (_is_block_count(file, a.value) or type(a.value) is cst.Name and a.value.value in counts)}
         if more <= counts:
             break
         counts |= more
@@ -673,9 +673,9 @@ def _splits_by_blocks(file, kernel) -> bool:
 
     divisions = file.find(body, cst.BinaryOperation)
     for call in file.find(body, cst.Call):  # `divmod(N, num_cores)`: both operators
-        if isinstance(call.func, cst.Name) and call.func.value == "divmod":
+        if type(call.func) is cst.Name and call.func.value == "divmod":
             divisions += divmod_operations(call) or ()
-    return any(isinstance(op.operator, (cst.FloorDivide, cst.Modulo)) and by_count(op.right) for op in divisions)
+    return any(type(op.operator) in (cst.FloorDivide, cst.Modulo) and by_count(op.right) for op in divisions)
 
 
 def _is_block_count(file, node: cst.BaseExpression) -> bool:
@@ -687,7 +687,7 @@ def _reads_gm(file, kernel) -> bool:
     a loop (`n = lens[0]`), which only a discovery run finds."""
     gm = {p.name.value for p in parameters(kernel.node) if _gm_annotation(file, p) is not None}
     for node in file.find(kernel.node.body, (cst.Subscript, cst.Call)):
-        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in gm:
+        if type(node) is cst.Subscript and type(node.value) is cst.Name and node.value.value in gm:
             return True
         if isinstance(node, cst.Call) and file.pl.path(node.func) == ("getval",):
             return True

@@ -35,15 +35,15 @@ def iterations(file, kernel, dims: dict) -> int:
     env: dict[str, Any] = {}
 
     def value(node: cst.BaseExpression) -> int | None:
-        if isinstance(node, cst.Name) and node.value in env:
+        if type(node) is cst.Name and node.value in env:
             return env[node.value]
-        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) \
+        if type(node) is cst.Subscript and type(node.value) is cst.Attribute \
                 and node.value.attr.value == "shape" and isinstance(node.value.value, cst.Name) \
                 and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             shape = dims.get(node.value.value.value, ())
             i = value(node.slice[0].slice.value)
             return shape[i] if isinstance(i, int) and 0 <= i < len(shape) else None
-        if isinstance(node, cst.BinaryOperation) and type(node.operator) in _OPS:
+        if type(node) is cst.BinaryOperation and type(node.operator) in _OPS:
             a, b = value(node.left), value(node.right)
             if a is None or b is None or (b == 0 and type(node.operator) in (cst.FloorDivide, cst.Modulo)):
                 return None

@@ -380,14 +380,14 @@ class Loops(InterpreterBase):
         counters: dict = {}
         assigned: set = set()
         for small in _small_statements(node.body):
-            if isinstance(small, cst.AugAssign) and _carrier(small.target) is not None:
+            if type(small) is cst.AugAssign and _carrier(small.target) is not None:
                 name = _carrier(small.target)
                 assigned.add(name)
                 if isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
                     counters.setdefault(name, None)
                 else:
                     counters[name] = "other"
-            elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+            elif type(small) in (cst.Assign, cst.AnnAssign):
                 targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                 for t in targets:
                     field = _carrier(t) if isinstance(t, cst.Attribute) else None
@@ -565,14 +565,13 @@ def _small_statements(block) -> list:
     stack = [block]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.SimpleStatementLine):
+        if type(node) is cst.SimpleStatementLine:
             out.extend(node.body)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        elif type(node) in (cst.FunctionDef, cst.ClassDef):
             continue
-        elif isinstance(node, cst.IndentedBlock):
+        elif type(node) is cst.IndentedBlock:
             stack.extend(node.body)
-        elif isinstance(node, (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.Else, cst.Finally,
-                               cst.ExceptHandler)):
+        elif type(node) in (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.Else, cst.Finally, cst.ExceptHandler):
             stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
     return out
 
@@ -606,7 +605,7 @@ def _set_carried(ctx: Ctx, name: str, value: Any) -> None:
 def _target_names(target) -> list[str]:
     if isinstance(target, cst.Name):
         return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [n for e in target.elements for n in _target_names(e.value)]
     return []
 

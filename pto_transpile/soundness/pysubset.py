@@ -300,7 +300,7 @@ class PythonSubset(InterpreterBase):
             ctx.one_block = before
 
     def _exec_orelse(self, orelse, ctxs: list[Ctx]) -> None:
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             self.exec_if(orelse, ctxs)
         else:
             self.exec_block(orelse.body.body, ctxs)
@@ -1417,7 +1417,7 @@ class PythonSubset(InterpreterBase):
         for p in fn.params.kwonly_params:
             env[p.name.value] = kw[p.name.value] if p.name.value in kw else self._default(fn, p, defaults)
         star, stars = fn.params.star_arg, fn.params.star_kwarg
-        if isinstance(star, cst.Param):
+        if type(star) is cst.Param:
             env[star.name.value] = tuple(pos[len(params):])  # `def pick(*vals)`: the other positions
         elif len(pos) > len(params):
             raise CannotModel(f"`{fn.name.value}` is given {len(pos)} positional arguments, more than it takes", fn)

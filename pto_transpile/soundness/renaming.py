@@ -70,7 +70,7 @@ def certify(fn: cst.FunctionDef, functions: dict, path_of, elsewhere: str,
 def tile_tuples(bound: dict, mentions: dict, functions: dict, path_of) -> frozenset:
     out = set()
     for name, values in bound.items():
-        if len(values) != 1 or not isinstance(values[0], (cst.Tuple, cst.List)):
+        if len(values) != 1 or type(values[0]) not in (cst.Tuple, cst.List):
             continue
         display = values[0]
         entries = [e.value for e in display.elements]
@@ -107,10 +107,10 @@ def _loaded(name: cst.Name, parents: dict) -> bool:
     up = parents.get(sub)
     while up is not None:
         if isinstance(up, (cst.AssignTarget, cst.Del)) \
-                or isinstance(up, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)) \
+                or type(up) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr) \
                 and getattr(up, "target", None) is node:
             return False
-        if not isinstance(up, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+        if type(up) not in (cst.Tuple, cst.List, cst.Element, cst.StarredElement):
             return True  # past the tuple or list a target could be
         node, up = up, parents.get(up)
     return True
@@ -229,7 +229,7 @@ def _full_blocks(suites: list, lists: dict, path_of) -> dict:
 
 def _constant_sync(stmt, lists: dict, path_of, module: cst.Module) -> tuple | None:
     """(kind, pipe code, list, index, pick) of a statement that is one sync picking a constant."""
-    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+    if not (type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 and type(stmt.body[0]) is cst.Expr
             and isinstance(stmt.body[0].value, cst.Call)):
         return None
     call = stmt.body[0].value
@@ -291,9 +291,9 @@ def index_counters(bound: dict, mentions: dict, attributes: list, path_of, elsew
 def _group_pick(name: cst.CSTNode, parents: dict, groups: set) -> bool:
     """`G[name]` with `G` a tile group."""
     index = parents.get(name)
-    element = parents.get(index) if isinstance(index, cst.Index) else None
-    sub = parents.get(element) if isinstance(element, cst.SubscriptElement) else None
-    return (isinstance(sub, cst.Subscript) and len(sub.slice) == 1 and isinstance(sub.value, cst.Name)
+    element = parents.get(index) if type(index) is cst.Index else None
+    sub = parents.get(element) if type(element) is cst.SubscriptElement else None
+    return (type(sub) is cst.Subscript and len(sub.slice) == 1 and type(sub.value) is cst.Name
             and sub.value.value in groups and _loaded(sub.value, {sub.value: sub, sub: parents.get(sub)}))
 
 

@@ -139,7 +139,7 @@ class VectorCalls(InterpreterBase):
 def _parameter_names(node: Any) -> list[str]:
     """The positional parameters of a vector function: a libcst `def`, or one kept as text
     with Python's tree (`partial.Verbatim`)."""
-    if isinstance(node, cst.FunctionDef):
+    if type(node) is cst.FunctionDef:
         return [p.name.value for p in node.params.params]
     tree = getattr(node, "tree", None)
     return [a.arg for a in tree.args.args] if isinstance(tree, ast.FunctionDef) else []

@@ -106,7 +106,7 @@ class StageScanner:
                 if target in bindings:
                     continue
                 found: Binding | None = None
-                if (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+                if (type(value) is cst.Attribute and type(value.value) is cst.Name
                         and value.value.value in aggregates):
                     var = aggregates[value.value.value].get(value.attr.value)
                     if var in self.kernel.buffers:
@@ -271,7 +271,7 @@ class _OpWalker:
         if path is not None:
             self._block_op(path[-1], node)
             return True
-        if isinstance(node.func, cst.Name):
+        if type(node.func) is cst.Name:
             name = node.func.value
             if name in self.s.file.vector_functions:
                 self._vf_call(name, node)
@@ -325,7 +325,7 @@ class _OpWalker:
         return len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice)
 
     def _store(self, target, role: str) -> None:
-        if isinstance(target, cst.Subscript) and self._element_access(target):
+        if type(target) is cst.Subscript and self._element_access(target):
             self._record(target.value, role, "S", target, "setval")
 
     def _record(self, name_node, role, pipe, node, op) -> None:
