@@ -846,6 +846,12 @@ class PythonSubset(InterpreterBase):
             if any(type(n) is cst.NamedExpr for arm in (node.body, node.orelse) for n in iter_nodes(arm)):
                 raise CannotModel("`:=` in an arm of a choice whose test is not known: it may or may not run",
                                   node, kind="construct")
+            if not all(self._pure(arm, ctx) for arm in (node.body, node.orelse)):
+                # `copy_back(...) if core_id >= 0 else None`: which call runs is not known, and what it
+                # does (stores, syncs, barriers) would go unseen
+                raise CannotModel(f"`{self._code_of(node)}` calls something in an arm of a choice whose test the check "
+                                  "cannot decide: write it as an `if` statement, whose branches the check follows",
+                                  node, kind="construct")
             return self._by_block(node, ctx, self.tested if self.tested_at is _without_not(node.test) else None)
         return self.eval(node.body if t else node.orelse, ctx)
 
@@ -1118,6 +1124,16 @@ class PythonSubset(InterpreterBase):
         if isinstance(callee, Unrun):
             raise CannotModel("the check does not run lambdas: write a `def` in the file and call it", node,
                               kind="construct")
+        if is_unknown(callee) and not (type(func) is cst.Name and func.value not in ctx.env):
+            # `fn = [pl.system.bar_all, pl.system.sync_all][core_id == 0]; fn()`: a function chosen by
+            # what the check cannot decide may be a `pl` op (a barrier, a sync, a store); one handed a
+            # tile or tensor is named by what it may do with it (`_unknown_call_of`)
+            pos, kw = self._args(node, ctx)
+            if _handle_in([*pos, *kw.values()]) is not None:
+                return self._unknown_call_of(node, pos, kw, ctx)
+            raise CannotModel(f"the check cannot tell which function `{self._code_of(func)}` is here: it may be a "
+                              "`pl` op that runs on some blocks or cores only; call each function by its name, under "
+                              "an `if` statement", node, kind="construct")
         return self._unknown_call(node, ctx)
 
     def _unknown_call(self, node: cst.Call, ctx: Ctx) -> Any:

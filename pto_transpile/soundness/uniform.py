@@ -836,17 +836,17 @@ class Uniform:
                                      f"(`{words()}`), which nothing orders",
                                      "put `pl.system.sync_all()` between the write and the reads, or read it "
                                      "in the writing block only", claim="the kernel on more than one block")
-        if self.spread or self.block_tests:  # blocks that split the work: each adds while another reads
-            for key, rect, text in self.shared_atomics:
-                # a plain access every block makes at a place it names meets the additions where
-                # the two overlap; one at a block's own place or at a place not known, anywhere
-                met = next((w for w, seen in self.plain.get(key, ()) if seen is None or _meet(rect, seen)), None)
-                if met is not None:
-                    raise NonUniform(f"`{key[0]}` is added to atomically by every block (`{text()}`) and also read or "
-                                     f"written otherwise (`{met()}`) between the same barriers: the other blocks' "
-                                     "additions meet that access unordered",
-                                     "put `pl.system.sync_all()` between the atomic adds and the other accesses of "
-                                     f"`{key[0]}`", claim="the kernel on more than one block")
+        # every block adds, whether or not the blocks split the work: a plain access by any block meets
+        for key, rect, text in self.shared_atomics:
+            # a plain access every block makes at a place it names meets the additions where
+            # the two overlap; one at a block's own place or at a place not known, anywhere
+            met = next((w for w, seen in self.plain.get(key, ()) if seen is None or _meet(rect, seen)), None)
+            if met is not None:
+                raise NonUniform(f"`{key[0]}` is added to atomically by every block (`{text()}`) and also read or "
+                                 f"written otherwise (`{met()}`) between the same barriers: the other blocks' "
+                                 "additions meet that access unordered",
+                                 "put `pl.system.sync_all()` between the atomic adds and the other accesses of "
+                                 f"`{key[0]}`", claim="the kernel on more than one block")
         for i, (tensor, blocks, rect, text) in enumerate(self.guarded_writes):
             for other, others, seen, words in self.guarded_writes[i + 1:]:
                 if other == tensor and others != blocks and _meet(rect, seen):
