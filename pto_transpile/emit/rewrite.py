@@ -11,6 +11,7 @@ serial mode (preload 0) keeps the loop and only inserts the sync.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import TypeVar
 
 import libcst as cst
@@ -18,7 +19,7 @@ import libcst as cst
 from pto_transpile.emit import nodes
 from pto_transpile.emit.style import COMPARISON_OPERAND, VALUE, Style, assign, call, operand
 from pto_transpile.read.model import Kernel, OuterPick, PipelineLoop, StageCall
-from pto_transpile.read.walk import children
+from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.sync.ctxring import CtxPlan
 from pto_transpile.sync.ctxtypes import INT, initialiser
 from pto_transpile.sync.plan import Plan, SyncOp
@@ -283,7 +284,7 @@ class LoopEmitter:
         return out
 
     # all together ---------------------------------------------------------------------------
-    @property
+    @cached_property
     def end_name(self) -> str | None:
         """The name the loop's end is kept in before the loop, when the loop body rebinds a name
         the end reads (`for ki in pl.range(0, left): left = left - 1`): `range` took the end
@@ -291,7 +292,7 @@ class LoopEmitter:
         loop = self.loop
         if self.sched.serial or loop.end is None or loop.var is None:
             return None
-        read = {n.value for n in _nodes(loop.end) if isinstance(n, cst.Name)}
+        read = {n.value for n in iter_nodes(loop.end) if isinstance(n, cst.Name)}
         return f"_pl_end_{loop.var}" if read & _bound_in(loop.node.body) else None
 
     def replacements(self) -> dict[cst.CSTNode, Replacement]:
@@ -318,26 +319,17 @@ class LoopEmitter:
         return repl
 
 
-def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """`node` and every node below it."""
-    out, stack = [], [node]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(children(n))
-    return out
-
-
 def _bound_in(body: cst.CSTNode) -> set[str]:
     """The names a loop body may bind or unbind: assignment, loop and `del` targets, `as` names
-    (`with`, `except`, `import`), `:=`, `match` captures, names declared `global`/`nonlocal`."""
+    (`with`, `except`, `import`), `:=`, `match` captures, names declared `global`/`nonlocal`, and
+    the root of an attribute or item assigned (`st.n = ...` changes what `st.n` reads)."""
     out: set[str] = set()
-    for n in _nodes(body):
+    for n in iter_nodes(body):
         targets: list[cst.CSTNode] = [t.target for t in n.targets] if isinstance(n, cst.Assign) else \
             [n.target] if isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.Del)) else \
             [n.name] if isinstance(n, (cst.AsName, cst.MatchAs, cst.MatchStar)) and n.name is not None else \
             [m.name for m in n.names] if isinstance(n, (cst.Global, cst.Nonlocal)) else []
-        out.update(m.value for t in targets for m in _nodes(t) if isinstance(m, cst.Name))
+        out.update(m.value for t in targets for m in iter_nodes(t) if isinstance(m, cst.Name))
     return out
 
 

@@ -728,12 +728,10 @@ def _header(n: cst.FunctionDef | cst.ClassDef | cst.Lambda) -> list[cst.CSTNode]
     """What a `def`, `class` or `lambda` evaluates where it stands, before its body ever runs."""
     if isinstance(n, cst.ClassDef):
         return [*(d.decorator for d in n.decorators), *(a.value for a in (*n.bases, *n.keywords))]
-    parts: list[cst.CSTNode] = [d.decorator for d in n.decorators] if isinstance(n, cst.FunctionDef) else []
     params = n.params
-    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if p.default is not None:
-            parts.append(p.default)
-    if isinstance(n, cst.FunctionDef):
+    parts: list[cst.CSTNode] = [p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                                if p.default is not None]
+    if isinstance(n, cst.FunctionDef):  # its decorators and annotations
         parts += [part for part in _header_evaluated(n) if part is not None]
     return parts
 

@@ -127,8 +127,9 @@ class OpEvents(InterpreterBase):
                                                        bool(ctx.may))
                 else:
                     offsets = pos[2] if len(pos) > 2 else UNKNOWN
-                    foot = self._gm_foot(value, offsets, tile_arg, transpose, bool(ctx.may), ctx.core)
+                    written = offsets  # as the kernel wrote them, for the foot's label
                     offsets = _flat(value, offsets, transpose)
+                    foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core)
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self._epoch(ctx.core))
@@ -405,19 +406,20 @@ class OpEvents(InterpreterBase):
                 ids.update(common)
         return tuple(sorted(ids))
 
-    def _gm_foot(self, tensor: TensorV, offsets: Any, tile: Any, transpose: bool, may: bool, core: int) -> Foot:
-        """The GM window a load or store moves: the tile's valid shape at `offsets`."""
+    def _gm_foot(self, tensor: TensorV, flat: Any, written: Any, tile: Any, transpose: bool, may: bool,
+                 core: int) -> Foot:
+        """The GM window a load or store moves: the tile's valid shape at `flat`, the 2-D offsets of
+        the `written` ones (`_flat`), which its label shows."""
         rows = cols = None
         tiled = isinstance(tile, (TileV, AnyTileV))
         valid = self.valid.widest(tile, core) if tiled else ()
         if len(valid) == 2:
             rows, cols = gm_extent(valid, transpose)
-        flat = _flat(tensor, offsets, transpose)
         if (isinstance(flat, (list, tuple)) and len(flat) == 2 and rows is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in flat)):
             r, c = flat
-            head = "".join(f"{int(o)}, " for o in offsets[:-2]) if len(offsets) > 2 else ""
-            inner = int(offsets[-2])
+            head = "".join(f"{int(o)}, " for o in written[:-2]) if len(written) > 2 else ""
+            inner = int(written[-2])
             label = f"{tensor.name}[{head}{inner}:{inner + rows}, {c}:{c + cols}]"
             # a valid shape known only at run time: the window of the declared shape, a superset
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,

@@ -732,8 +732,7 @@ class Uniform:
 
     def _note_plain(self, tensor: str, epoch: Any, offsets: Any, foot: Any, text: Callable[[], str]) -> None:
         parts = _placed(offsets)
-        placed = parts is not None and not any(isinstance(o, Sym) and any(
-            _per_block(v) or v[-1] == "blocks" or v in self.per_core for v, _ in o.form) for o in parts)
+        placed = parts is not None and not self._block_moves(parts)
         rect = (foot.r0, foot.r1, foot.c0, foot.c1) if placed else None
         self.plain.setdefault((tensor, epoch), []).append((text, rect))
 
@@ -755,11 +754,15 @@ class Uniform:
 
     def moves_with_block(self, offsets: list | tuple) -> bool:
         """Do these GM offsets depend on the block (`spread` when they do)?"""
-        # the block count alone moves every block's place alike (`(num_cores - 1) * T`): not a move
-        moves = any(isinstance(o, Sym) and any(_per_block(v) or v[-1] == "blocks" or v in self.per_core
-                                               for v, _ in o.form) for o in offsets)
+        moves = self._block_moves(offsets)
         self.spread |= moves
         return moves
+
+    def _block_moves(self, offsets: list | tuple) -> bool:
+        """`moves_with_block` without noting the kernel spreads its work."""
+        # the block count alone moves every block's place alike (`(num_cores - 1) * T`): not a move
+        return any(isinstance(o, Sym) and any(_per_block(v) or v[-1] == "blocks" or v in self.per_core
+                                              for v, _ in o.form) for o in offsets)
 
     def _phases(self) -> None:
         """Each access's epoch `(mix, kind, count)` (`OpEvents._epoch`: barriers of every core
