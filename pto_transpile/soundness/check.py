@@ -40,6 +40,7 @@ from pto_transpile.soundness.interp import (
     tiling_field_types,
 )
 from pto_transpile.soundness.longrun import looks_long
+from pto_transpile.soundness.opevents import SPILL_NOTE
 from pto_transpile.soundness.order import Outcome, eager_counts, run_concurrent, run_sequential, twin_races
 from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
@@ -406,7 +407,7 @@ class _Report:
             verb_b = "writes" if any(f.region == race.later_foot.region for f in b.writes) else "reads"
             may = (" if a condition the check cannot decide lets both run it" if race.earlier_foot.may else "") + (
                 " where the valid shapes known only at run time let both reach the same elements"
-                if race.earlier_foot.window else "")
+                if race.earlier_foot.window and SPILL_NOTE not in race.earlier_foot.label else "")
             detail = (f"{self.who(a)} {verb_a} `{race.earlier_foot.label}` while the same op on {CORES[b.core]} "
                       f"{verb_b} `{race.later_foot.label}`{may}: both vector cores run it at once, in the serial "
                       "kernel too, and no sync orders them")

@@ -421,6 +421,10 @@ class OpEvents(InterpreterBase):
             head = "".join(f"{int(o)}, " for o in written[:-2]) if len(written) > 2 else ""
             inner = int(written[-2])
             label = f"{tensor.name}[{head}{inner}:{inner + rows}, {c}:{c + cols}]"
+            spill = _spill(tensor, r, c, rows, cols)
+            if spill is not None:
+                label += f" ({SPILL_NOTE} {tensor.shape[-1]} columns into the next rows)"
+                return Foot(("GM", tensor.name), *spill, label, may, True)
             # a valid shape known only at run time: the window of the declared shape, a superset
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
                         tiled and not self.valid.exact(tile, core))
@@ -490,6 +494,24 @@ def _flat(tensor: TensorV, offsets: Any, transpose: bool) -> Any:
     for d, o in zip(inner, offsets[1:-1], strict=True):
         row = row * d + o
     return [row, offsets[-1]]
+
+
+#: how a GM window's label says its rows run past the tensor's last axis (`_spill`)
+SPILL_NOTE = "its rows run on past the tensor's"
+
+
+def _spill(tensor: TensorV, r: int, c: int, rows: int, cols: int) -> tuple[int, int, int, int] | None:
+    """A window that reaches past the tensor's last axis (columns `c .. c + cols` of a tensor `w`
+    wide): GM holds the tensor row-major, and a transfer moves each of its rows as `cols`
+    elements from `row * w + c`, which run on into the next rows of the tensor. The rows it
+    reaches, across the whole width (a superset, which covers nothing); None when it stays
+    within the last axis or the width is not static."""
+    width = tensor.shape[-1] if tensor.shape else None
+    if type(width) is not int or width <= 0 or (0 <= c and c + cols <= width) or cols <= 0 or rows <= 0:
+        return None
+    first = r + c // width
+    last = r + rows - 1 + (c + cols - 1) // width
+    return first, last + 1, 0, width
 
 
 def gm_read_label(element: tuple, before: int) -> str:

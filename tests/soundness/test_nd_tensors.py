@@ -71,3 +71,20 @@ def test_the_emulator_agrees_they_differ():
 def test_both_vector_cores_on_the_same_rows_of_a_slab_are_refused():
     errors = error_messages(transpile(_kernel("[1, ki * TILE, 0]"), path="twin.py", preload=1))
     assert errors and "`out[1, 0:16, 0:32]` while the same op on AIV1" in errors[0], errors
+
+
+#: a 16 x 32 tile stored where the last axis is 16 wide: GM holds the tensor row-major, so each
+#: tile row runs on into the next tensor row, and the two vector cores' halves overlap
+SPILLS = {"slab": _kernel("[1, ki * TILE + sub_id * HALF, 0]", dims="2, N * TILE, HALF"),
+          "plain": _kernel("[ki * TILE + sub_id * HALF, 0]", dims="N * TILE, HALF")}
+
+
+@pytest.mark.parametrize("name", sorted(SPILLS))
+def test_a_window_past_the_last_axis_reaches_the_next_rows(name):
+    errors = error_messages(transpile(SPILLS[name], path=f"{name}.py", preload=1))
+    assert any("while the same op on AIV1" in e and "run on past the tensor's 16 columns" in e for e in errors), errors
+
+
+def test_a_window_within_the_last_axis_is_not_spilled():
+    text = _kernel("[1, ki * TILE + sub_id * HALF, 0]", dims="2, N * TILE, 2 * TILE")
+    assert error_messages(transpile(text, path="wide.py", preload=1)) == []
