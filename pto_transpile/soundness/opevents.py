@@ -415,7 +415,7 @@ class OpEvents(InterpreterBase):
         valid = self.valid.widest(tile, core) if tiled else ()
         if len(valid) == 2:
             rows, cols = gm_extent(valid, transpose)
-        if (isinstance(flat, (list, tuple)) and len(flat) == 2 and rows is not None
+        if (isinstance(flat, (list, tuple)) and len(flat) == 2 and rows is not None and cols is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in flat)):
             r, c = flat
             head = "".join(f"{int(o)}, " for o in written[:-2]) if len(written) > 2 else ""
