@@ -46,7 +46,17 @@ from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, TensorV, describe_origin, is_unknown, nonnegative
+from pto_transpile.soundness.values import (
+    UNKNOWN,
+    Opaque,
+    StructV,
+    TensorV,
+    describe_origin,
+    is_unknown,
+    nonnegative,
+    quotient_parameter,
+    trip_leaves,
+)
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
 MAX_PROBLEMS = 4
@@ -1055,7 +1065,9 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # below the zero give each of them (`n = -1` for a parameter, `n = 0` for `pl.range(0, n - 1)`)
     ranges = [[roots[o] + t for t in range(-found.root_periods.get(o, 0), (longest if o in outer else b.inner) + 1)
                if roots[o] + t >= 0 or not nonnegative(o)] for o in roots]
-    fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots}
+    # a parameter a root is computed from (`n_rows // TILE`) is that run-time value, not a sample
+    leaves = {quotient_parameter(origin) for origin in roots}
+    fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots and ("param", k) not in leaves}
     zeros = dict(roots)
     # an outer loop around one inner loop (itself in no other): its subsumed count is known
     single = found.one_inner()
@@ -1089,7 +1101,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                   "run-time trip count or shorter rotations (tile group depths, `% k`)", where)
     middle = {o: roots[o] + 3 for o in roots}
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
-        configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots},
+        configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots
+                               and ("param", k) not in leaves},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
                               loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs)))
     return configs
@@ -1112,7 +1125,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
         if hand:
             return replace(found, kind="undecided", detail=f"the check cannot follow this: {found.detail}")
         return found
-    leaves = [leaf for origin in found.roots for leaf in set(_leaves(origin))]
+    leaves = [leaf for origin in found.roots for leaf in set(trip_leaves(origin))]
     if not found.roots or found.in_address or found.chunk_roots or len(leaves) != len(set(leaves)):
         return None
     b = _Bounds.of(found, len(functions) > 1)
@@ -1211,13 +1224,3 @@ def _evaluate(origin, dims: dict, names: dict) -> int | None:
             return None
     return None
 
-
-def _leaves(origin) -> list:
-    """The scalar parameters and `pl.DYNAMIC` dimensions a trip-count root is computed from."""
-    if not isinstance(origin, tuple) or not origin:
-        return []
-    if origin[0] in ("param", "shape", "const"):
-        return [origin]
-    if origin[0] == "op":
-        return [leaf for part in origin[2:] for leaf in _leaves(part)]
-    return []

@@ -183,6 +183,10 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             value = self.trips.get(("param", name), DISCOVERY_TRIPS)
             self.uniform.param_values[("param", name)] = value
             return Sym(value, ((("size", ("param", name)), 1),))
+        if ("param", name) in self.quotient_leaves:
+            # a parameter a trip-count root is computed from (`n_rows // TILE`): the run-time value
+            # itself, never a sample, which the count the root takes would contradict
+            return Opaque(("param", name))
         if name in self.config.scalars:
             value = self.config.scalars[name]
             # a sampled value that also says where it came from: GM offsets by it are judged for

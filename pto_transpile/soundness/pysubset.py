@@ -67,6 +67,7 @@ from pto_transpile.soundness.values import (
     Unrun,
     is_unknown,
     known,
+    quotient_parameter,
     run_time,
     sampled_int,
 )
@@ -598,6 +599,10 @@ class PythonSubset(InterpreterBase):
         if isinstance(left, Sym) or isinstance(right, Sym):
             return self._sym_binop(fn, left, right, node)
         if fn is None or not known(left, right):
+            if fn is operator.floordiv and type(left) is Opaque and type(right) is int and right > 0:
+                moved = _moved(left.origin)
+                if quotient_parameter(("op", "floordiv", moved, right)) is not None:
+                    return opaque_op("floordiv", Opaque(moved), right)  # as `_parameter_quotient` names it
             if fn is not None and opaque_operands(left, right):
                 return opaque_op(fn.__name__, left, right)
             return UNKNOWN
@@ -615,6 +620,13 @@ class PythonSubset(InterpreterBase):
         return made
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
+        if fn is operator.floordiv and type(right) is int and right > 0:
+            quotient = _parameter_quotient(left, right)
+            if quotient is not None and (self.config.discover or quotient.origin in self.trips):
+                # `n_rows // TILE`, `(n_rows + TILE - 1) // TILE`: a trip count computed from a scalar
+                # parameter, a root of its own as one of a `pl.DYNAMIC` dimension is (the discovery
+                # run names it; a run at chosen counts takes the parameter as that run-time value)
+                return quotient
         if fn in (operator.floordiv, operator.mod) and isinstance(node, cst.BinaryOperation) \
                 and _by_block_count(left, right):
             # `(N + num_cores - 1) // num_cores`, `N % num_cores` with `N` static: a run-time value the
@@ -1627,6 +1639,17 @@ def parameter_size(value: Any) -> Opaque | None:
     return None
 
 
+def _parameter_quotient(left: Any, k: int) -> Opaque | None:
+    """`left // k` as a named run-time value when `left` is a scalar parameter (or tiling-data
+    field) plus a constant (`n_rows`, `n_rows + TILE - 1`); None for any other value."""
+    if not (isinstance(left, Sym) and len(left.form) == 1 and not left.residue):
+        return None
+    named = parameter_size(Sym(int(left) - left.const, left.form))
+    if named is None:
+        return None
+    return opaque_op("floordiv", Opaque(_moved(("op", "add", named.origin, left.const))), k)
+
+
 def _by_block_count(left: Any, right: Any) -> bool:
     """`x // num_cores` or `x % num_cores` with `x` a whole number or the block count scaled and
     moved by numbers (`N + num_cores - 1`)."""
@@ -1664,6 +1687,23 @@ def _canonical(origin: tuple) -> tuple:
                 if quotient == ("op", "floordiv", n, d):
                     return ("op", "mod", n, d)
     return origin
+
+
+def _moved(origin: tuple) -> tuple:
+    """A run-time value moved by whole numbers in one step (`n + TILE - 1` is `n + 31`, `n + 0` is
+    `n`), as a `Sym` adds them: a parameter's quotient is one root however the constants were
+    written, and whichever of the two forms computed it (the parameter is a `Sym` in a discovery
+    run, an `Opaque` in a run at chosen counts: `_parameter_quotient`)."""
+    if not (len(origin) == 4 and origin[1] in ("add", "sub") and type(origin[3]) is int
+            and isinstance(origin[2], tuple)):
+        return origin
+    base, moved = origin[2], origin[3] if origin[1] == "add" else -origin[3]
+    if len(base) == 4 and base[:1] == ("op",) and base[1] in ("add", "sub") and type(base[3]) is int \
+            and isinstance(base[2], tuple):
+        base, moved = base[2], moved + (base[3] if base[1] == "add" else -base[3])
+    if moved == 0:
+        return base
+    return ("op", "add", base, moved) if moved > 0 else ("op", "sub", base, -moved)
 
 
 #: What the refusals of a stage keeping state say: a stage that reads or computes the value itself

@@ -131,6 +131,8 @@ def _code(origin: Any) -> tuple[str, int]:
     kind = origin[0]
     if kind == "shape":
         return f"{origin[1]}.shape[{origin[2]}]", _ATOM
+    if kind in ("param", "const") and len(origin) == 2:  # a scalar parameter (`n_rows`), a module name
+        return str(origin[1]), _ATOM
     if kind == "op" and origin[1] in _BINARY and len(origin) == 4:
         symbol, strength = _BINARY[origin[1]]
         (left, ls), (right, rs) = _code(origin[2]), _code(origin[3])
@@ -354,6 +356,30 @@ def trip_root(stop: tuple) -> tuple[tuple, int]:
     if len(stop) == 4 and stop[:2] == ("op", "add") and type(stop[2]) is int and isinstance(stop[3], tuple):
         return stop[3], stop[2]
     return stop, 0
+
+
+def trip_leaves(origin) -> list:
+    """The scalar parameters and `pl.DYNAMIC` dimensions a trip-count root is computed from."""
+    if not isinstance(origin, tuple) or not origin:
+        return []
+    if origin[0] in ("param", "shape", "const"):
+        return [origin]
+    if origin[0] == "op":
+        return [leaf for part in origin[2:] for leaf in trip_leaves(part)]
+    return []
+
+
+def quotient_parameter(origin) -> tuple | None:
+    """The parameter of a trip-count root that is a scalar parameter plus a constant divided by a
+    positive constant (`n_rows // TILE`, `(n_rows + TILE - 1) // TILE`): `("param", name)`, or None."""
+    if not (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "floordiv")
+            and type(origin[3]) is int and origin[3] > 0):
+        return None
+    top = origin[2]
+    if isinstance(top, tuple) and len(top) == 4 and top[:1] == ("op",) and top[1] in ("add", "sub") \
+            and type(top[3]) is int:
+        top = top[2]
+    return top if isinstance(top, tuple) and len(top) == 2 and top[0] == "param" else None
 
 
 def nonnegative(origin) -> bool:

@@ -1,0 +1,61 @@
+"""Trip counts computed from a scalar parameter by a division (`n_blocks = n_rows // BLOCK`,
+`(n_rows + BLOCK - 1) // BLOCK`), as kernels whose host passes the row count write them. The
+quotient is a trip-count root of its own, as one of a `pl.DYNAMIC` dimension is, and the
+parameter under it is that run-time value in the runs at chosen counts, never a sample. Refused
+before ("the trip count ... is not a run-time size plus a constant"). The kernels are the
+tiled-scale example with the row count given as a parameter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
+PARAM = ("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n    n_rows: pl.DT_INT32,\n")
+COUNT = "    n_blocks = a.shape[0] // BLOCK\n"
+STORE = "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])"
+FLOOR = edited(TILED, [PARAM, (COUNT, "    n_blocks = n_rows // BLOCK\n")])
+CEIL = edited(TILED, [PARAM, (COUNT, "    n_blocks = (n_rows + BLOCK - 1) // BLOCK\n")])
+#: the tiles stored from the last one down: an offset by the quotient, which the argument for
+#: every trip count does not cover
+MIRRORED = edited(FLOOR, [(STORE, "    pl.store(out, res, [(nb - 1 - i) * BLOCK + sub_id * HALF, 0])"),
+                          ("def finish(i, sub_id,", "def finish(i, nb, sub_id,"),
+                          ("finish(i, sub_id, tiling.scale,", "finish(i, n_blocks, sub_id, tiling.scale,")])
+#: the row count itself in an offset: a run-time value the run does not sample
+BY_ROWS = edited(FLOOR, [(STORE, "    pl.store(out, res, [n_rows - (i + 1) * BLOCK + sub_id * HALF, 0])"),
+                         ("def finish(i, sub_id,", "def finish(i, n_rows, sub_id,"),
+                         ("finish(i, sub_id, tiling.scale,", "finish(i, n_rows, sub_id, tiling.scale,")])
+
+
+@pytest.mark.parametrize("name, text", [("floor", FLOOR), ("ceil", CEIL)])
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_count_divided_from_a_parameter_is_proven(name, text, preload):
+    assert error_messages(transpile(text, path=f"{name}.py", preload=preload)) == []
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name, text", [("floor", FLOOR), ("ceil", CEIL)])
+def test_it_runs_as_the_serial_kernel_for_several_counts_and_blocks(name, text):
+    code = transpile(text, path=f"{name}.py", preload=1).code
+    assert code is not None
+    rows = (160, 32)
+    for n_rows, blocks in ((160, 1), (130, 2), (96, 3), (33, 2), (0, 2)):
+        report = verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                        scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (name, n_rows, blocks)
+
+
+def test_an_offset_by_the_quotient_is_refused_naming_it():
+    errors = error_messages(transpile(MIRRORED, path="mirrored.py", preload=1))
+    assert len(errors) == 1 and "a GM offset depends on `n_rows // 32`, the trip count of a loop" in errors[0], errors
+
+
+def test_an_offset_by_the_parameter_itself_is_not_sampled():
+    # `n_rows` is the run-time value under the root: its offsets reach anywhere in `out`
+    errors = error_messages(transpile(BY_ROWS, path="by_rows.py", preload=1))
+    assert errors and all("writes `out` while" in e for e in errors), errors
