@@ -324,6 +324,8 @@ class _Report:
         if not self.out:  # a race or a wrong argument already explains any value that differs
             self._values()
         if not self.out:
+            self._scalars()
+        if not self.out:
             self._outputs()
         return self.out[:MAX_PROBLEMS]
 
@@ -453,6 +455,11 @@ class _Report:
             if got is None:
                 self.add("value", f"{self.who(ev)} reads `{foot.label}` in the serial kernel, but the pipelined kernel "
                                   "never makes this read", self.node_of(ev), key=("missing", id(ev.node)))
+            elif got == seen and foot.key[0] == "GM" and _region(self.p.read_events[rid][1]) != _region(foot):
+                # the same writes, or none (the initial contents), seen at another place of the tensor
+                pfoot = self.p.read_events[rid][1]
+                self.add("value", f"{self.who(ev)} reads `{foot.label}` in the serial kernel but `{pfoot.label}` in "
+                                  "the pipelined one", self.node_of(ev), key=("value", id(ev.node)))
             elif got != seen:
                 pev, pfoot = self.p.read_events[rid]
                 detail = (f"{self.who(ev)} reads `{pfoot.label}`: in the serial kernel it sees "
@@ -462,6 +469,24 @@ class _Report:
                 self.add("value", detail, self.node_of(ev), related, key=("value", id(ev.node)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _scalars(self) -> None:
+        """Each op computes with the scalars its serial twin computes with (`Event.values`): a
+        value kept in the kernel's own struct by a stage given it, read after the loop, is
+        another number when pipelined (the stage wrote the field of its ctx entry)."""
+        for core in self.piped.events:
+            for ev in core:
+                twin = self.by_ident.get((ev.core, ev.ident)) if ev.values or ev.kind == "op" else None
+                if twin is None or twin.values == ev.values and not any(isinstance(v, Opaque) for v in ev.values):
+                    continue
+                for i, (a, b) in enumerate(zip(twin.values, ev.values, strict=False)):
+                    if (_compared(a) and not _same(a, b)) or (a is UNKNOWN and _compared(b)):
+                        self.add("value", f"{self.who(twin)} computes with {a!r} in the serial kernel but {b!r} in the "
+                                          f"pipelined one (its scalar operand #{i + 1})", self.node_of(twin),
+                                 key=("scalar", id(twin.node)))
+                        break
+                if len(self.out) >= MAX_PROBLEMS:
+                    return
 
     def _outputs(self) -> None:
         for key, seen in self.s.final.items():
@@ -478,6 +503,10 @@ class _Report:
                                f"{self.writers(piped, self.p)}{note}",
                      self.kernel.node.name, key=("output", key))
             return
+
+
+def _region(foot: Foot) -> tuple:
+    return foot.key, foot.r0, foot.r1, foot.c0, foot.c1
 
 
 def _first_difference(a: tuple, b: tuple) -> tuple:

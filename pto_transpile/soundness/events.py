@@ -77,6 +77,9 @@ class Event:
     ident: tuple = ()  #: stable across the serial and pipelined runs: (scope..., ordinal)
     stage: str = ""
     task: int = -1  #: the stage invocation's number on this core (its task), -1 outside stages
+    #: the scalar values an op computes with (`muls`'s scalar, the value `setval` stores): data the
+    #: order of accesses does not show, compared with the serial twin's (`check._Report._scalars`)
+    values: tuple = ()
 
 
 @dataclass

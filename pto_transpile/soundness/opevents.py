@@ -172,6 +172,8 @@ class OpEvents(InterpreterBase):
                 if role and "W" in role:
                     writes.extend(f._replace(window=True) for f in feet)
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        given = list(pos) + list(kw.values())
+        ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None

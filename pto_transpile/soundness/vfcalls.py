@@ -19,7 +19,7 @@ from pto_transpile.soundness.events import Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
 from pto_transpile.soundness.uniform import roots_of as _roots_of
-from pto_transpile.soundness.values import AnyTileV, FunctionV, Symbol, TileV, is_unknown, run_time
+from pto_transpile.soundness.values import AnyTileV, FunctionV, Opaque, Symbol, TileV, is_unknown, run_time
 
 
 class VectorCalls(InterpreterBase):
@@ -54,7 +54,9 @@ class VectorCalls(InterpreterBase):
                 if kind in role:
                     out.extend(feet)
                 out.extend(self._beyond(value, spans, kind in role, ctx.core))
-        self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
+        ev = self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
+        # the numbers it computes with (a scale, a count): data the order of accesses does not show
+        ev.values = tuple(v for v in pos + list(kw.values()) if isinstance(v, (int, float, Opaque)))
 
     def _vf_extents(self, fn: FunctionV, pos: list, kw: dict, node) -> dict:
         """The bytes the call reaches, for every value of its arguments known only at run time

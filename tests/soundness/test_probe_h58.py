@@ -1,0 +1,87 @@
+"""A probe (h58) found kernels accepted and wrong: a stage given a `pl.struct` writes one of its
+fields, and code after the stage calls (later in the loop body, or after the loop) reads the
+kernel's own struct. The pipelined stage is given its task's ctx entry in place of the struct,
+so its write stays there, and the kernel's struct keeps the older value. What read it was
+compared only where the order of accesses shows it: a field that only became the scalar of a
+data op (`pl.muls(t, t, st.f)`) or the place of a read of a tensor nothing writes (its initial
+contents, the same wherever read) was never compared. Now every op's scalars, and the place of
+every GM read, are compared with the serial twin's. The kernels are the tiled-scale example,
+each block's tiles a chunk, with a struct handed to the vector stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
+OUT2 = ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+        "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    out2: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
+        "    n: pl.DT_INT32,\n")
+STORE = ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])",
+         "    pl.store(out, res, [st.i * BLOCK + sub_id * HALF, 0])\n    if j == n - 1:\n        {field}")
+FINISH = ("def finish(i, sub_id,", "def finish(j, n, st, sub_id,")
+LOOP = ("    for i in pl.range(core_id, n_blocks, num_cores):\n",
+        "    st = pl.struct(i=0, last=0, f=1.0)\n    for j in pl.range(0, {count}):\n"
+        "        i = core_id * {count} + j\n        st.i = i\n")
+CALL = ("            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+        "            finish(j, {count}, st, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"
+        "    with pl.section_vector():\n        t = res_db.next()\n{after}")
+#: after the loop: the field as a data op's scalar, or as the place of a read of `a`
+SCALED = ("        pl.load(t, a, [core_id * BLOCK + sub_id * HALF, 0])\n        pl.muls(t, t, st.f)\n"
+          "        pl.store(out2, t, [core_id * BLOCK + sub_id * HALF, 0])\n")
+PLACED = ("        pl.load(t, a, [st.last * BLOCK + sub_id * HALF, 0])\n"
+          "        pl.store(out2, t, [core_id * BLOCK + sub_id * HALF, 0])\n")
+
+
+def _kernel(count: str, field: str, after: str) -> str:
+    return edited(TILED, [OUT2, (STORE[0], STORE[1].format(field=field)), FINISH,
+                          (LOOP[0], LOOP[1].format(count=count)),
+                          (CALL[0], CALL[1].format(count=count, after=after))])
+
+
+HOLES = {
+    "a scalar after the loop, n tasks": (_kernel("n", "st.f = 2.0", SCALED), "computes with 2.0 in the serial kernel"),
+    "a scalar after the loop, 5 tasks": (_kernel("5", "st.f = 2.0", SCALED), "computes with 2.0 in the serial kernel"),
+    "a read's place after the loop, n tasks": (_kernel("n", "st.last = st.i", PLACED), "reads `a["),
+    "a read's place after the loop, 5 tasks": (_kernel("5", "st.last = st.i", PLACED), "reads `a["),
+}
+
+
+@pytest.mark.parametrize("name", list(HOLES))
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_field_a_stage_writes_read_after_the_loop_is_refused(name, preload):
+    text, words = HOLES[name]
+    errors = error_messages(transpile(text, path="h.py", preload=preload))
+    assert len(errors) == 1 and words in errors[0], errors
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", ["a scalar after the loop, n tasks", "a read's place after the loop, n tasks"])
+def test_the_emulator_shows_them_wrong(name):
+    text = HOLES[name][0]
+    code = transpile(text, path="h.py", preload=1, _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    rows = (320, 32)
+    report = verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows, "out2": (96, 32)},
+                    scalars={"scale": 0.5, "ApplyRelu": 0, "n": 3}, block_dim=2, seed=0)
+    assert [row.verdict for row in report.rows] == ["ok", "mismatch"], report.summary()
+
+
+def test_a_field_written_in_every_task_read_later_in_the_loop_body_is_refused():
+    # the loop sets the field before the stages, the stage sets it, the body reads it after them
+    text = edited(_kernel("5", "st.f = 2.0", SCALED), [
+        ("        st.i = i\n", "        st.i = i\n        st.f = 1.0\n"),
+        ("    if j == n - 1:\n        st.f = 2.0", "    st.f = 2.0"),
+        ("    with pl.section_vector():\n        t = res_db.next()\n",
+         "        with pl.section_vector():\n            t = tmp_db.next()\n"),
+        ("            mutex_ids=[10, 11],\n        )\n",
+         "            mutex_ids=[10, 11],\n        )\n        tmp_db = pl.make_tile_group(\n"
+         "            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+         "            addrs=0x10000,\n            mutex_ids=[12, 13],\n        )\n"),
+        (SCALED, SCALED.replace("        ", "            ").replace("core_id * BLOCK", "i * BLOCK"))])
+    errors = error_messages(transpile(text, path="h.py", preload=1))
+    assert errors and "computes with 2.0 in the serial kernel but 1.0 in the pipelined one" in errors[0], errors
