@@ -15,7 +15,7 @@ import libcst as cst
 
 from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, initial_valid, slot_addresses
 from pto_api.memory import DTYPE_BITS
-from pto_api.ops import DESCRIPTOR_ONLY_OPS
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
 from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
@@ -250,6 +250,7 @@ class PlCalls(InterpreterBase):
                 raise CannotModel(f"the event id `{self._code_of(node)}` uses depends on a value known only at run "
                                   "time (the block index or count, a parameter, a trip count): pick it from a list of "
                                   "ids by a residue of the loop variable", node, kind="runtime")
+            _pipes(node, pipe)
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
             kind = self._barrier_type(kw.get("core_type"), node, ctx)
@@ -279,6 +280,7 @@ class PlCalls(InterpreterBase):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
                 raise CannotModel("the pipes or event id of this sync are not static", node)
+            _pipes(node, sp, wp)
             ev = self._sync_event(name, sp.leaf, eid, node, ctx)
             ev.wait_pipe = wp.leaf
         elif name in PIPE_BARRIERS:
@@ -380,3 +382,12 @@ def _plain_fields(fields: dict, node) -> None:
         if isinstance(value, (list, tuple, dict)):
             raise CannotModel(f"struct field `{name}` is given a {type(value).__name__}: a field holds a number",
                               node, kind="construct")
+
+
+def _pipes(node: cst.Call, *pipes: Symbol) -> None:
+    """A sync's pipes are pipes a flag is set or waited on (`pl.PipeType.ALL` names them all,
+    for a pipe barrier, and is none of them)."""
+    for pipe in pipes:
+        if pipe.leaf not in PIPES:
+            raise CannotModel(f"`pl.PipeType.{pipe.leaf}` is not a pipe a sync flag is set or waited on: name one of "
+                              f"{', '.join(PIPES)}", node, kind="construct")
