@@ -1,0 +1,61 @@
+import libcst as cst
+
+from pto_transpile import codes
+from pto_transpile.rules import _examples as ex
+from pto_transpile.rules.rule import Rule
+
+
+def check(ctx):
+    for name, buf in ctx.kernel.buffers.items():
+        if name != buf.name or buf.depth is None or not buf.mutex_ids or buf.depth == len(buf.mutex_ids):
+            continue  # an alias of a group is judged once, where it is declared
+        node = next((a.value for a in buf.call.args
+                     if isinstance(a.keyword, cst.Name) and a.keyword.value == "depth"), buf.call)
+        yield node, {"buffer": buf.name, "depth": buf.depth, "n": len(buf.mutex_ids)}
+
+
+DOC = """\
+## What it checks
+A tile group is given both `depth=` and `mutex_ids=`, and the depth is not the number of
+mutex ids.
+
+## Why it matters for pipelining
+PyPTO takes a group's tile count from `depth`, or from the length of `mutex_ids` when the
+depth is left out, and refuses a group whose two counts differ. Every sync the transform
+derives rests on that count: iteration `i` uses tile `i % tiles`, and a write waits for the
+reader of the same tile `tiles` iterations earlier. A count the compiler would not accept
+gives syncs for a group that does not exist.
+
+## Example
+```python
+x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], depth=1, fwd_ids=[0, 1], bwd_ids=[2, 3])
+```
+
+## Use instead
+```python
+x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1], bwd_ids=[2, 3])
+```
+(or `depth=2`, the number of mutex ids).
+"""
+
+INVALID = (
+    ex.kernel(x_db=ex.group("x_db", extra="depth=1,  # E: PTO081")),
+)
+
+VALID = (
+    ex.kernel(x_db=ex.group("x_db", extra="depth=2,")),
+)
+
+
+RULE = Rule(
+    code=codes.TILE_GROUP_DEPTH_MISMATCH,
+    name="tile-group-depth-mismatch",
+    title="A tile group's depth is not the number of its mutex ids",
+    message="tile group `{buffer}` has depth={depth} but {n} mutex_ids",
+    hint="Leave `depth=` out (the tile count is then the number of mutex ids), or give it {n}",
+    check=check,
+    seed="a tile group's depth, when given with mutex_ids, equals the number of mutex ids",
+    doc=DOC,
+    invalid=INVALID,
+    valid=VALID,
+)
