@@ -75,6 +75,10 @@ def slot_access(expr: cst.BaseExpression, groups: Mapping[str, object]) -> tuple
     return None
 
 
+#: Comparisons Python never hands to the operands' own methods for a result: always a bool.
+_IDENTITY_TESTS = (cst.In, cst.NotIn, cst.Is, cst.IsNot)
+
+
 def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[str, object], pl_path: Callable) -> str:
     """Kind of the value of `expr`, given the kinds bound so far."""
     if type(expr) in (cst.Integer, cst.Float):
@@ -100,6 +104,8 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         return UNKNOWN
     if isinstance(expr, cst.IfExp):
         return _numeric([expr.test, expr.body, expr.orelse], kinds, groups, pl_path)
+    if isinstance(expr, cst.Comparison) and all(type(c.operator) in _IDENTITY_TESTS for c in expr.comparisons):
+        return SCALAR  # `mode in (1, 3)`, `x is None`: a bool whatever the operands
     if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.BooleanOperation)):
         parts = [expr.left, expr.right] if isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation)) else (
             [expr.expression] if isinstance(expr, cst.UnaryOperation)

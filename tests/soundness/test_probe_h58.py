@@ -85,3 +85,27 @@ def test_a_field_written_in_every_task_read_later_in_the_loop_body_is_refused():
         (SCALED, SCALED.replace("        ", "            ").replace("core_id * BLOCK", "i * BLOCK"))])
     errors = error_messages(transpile(text, path="h.py", preload=1))
     assert errors and "computes with 2.0 in the serial kernel but 1.0 in the pipelined one" in errors[0], errors
+
+
+#: refused before (PTO054: a scalar or a handle?): `mode in (1, 3)` is a bool whatever `mode` is
+FLAG = edited(TILED, [("def finish(i, sub_id,", "def finish(i, sub_id, double,"),
+                      ("    epilogue(res, proj, scale)\n",
+                       "    epilogue(res, proj, scale)\n    if double:\n        pl.muls(res, res, 2.0)\n"),
+                      ("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n    mode: pl.DT_INT32,\n"),
+                      ("    n_blocks = a.shape[0] // BLOCK\n",
+                       "    n_blocks = a.shape[0] // BLOCK\n    double = mode in (1, 3)\n"),
+                      ("finish(i, sub_id, tiling.scale,", "finish(i, sub_id, double, tiling.scale,")])
+
+
+def test_a_flag_from_a_membership_test_is_a_scalar():
+    assert error_messages(transpile(FLAG, path="flag.py", preload=1)) == []
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("mode", [1, 2])
+def test_the_flag_runs_as_the_serial_kernel(mode):
+    code = transpile(FLAG, path="flag.py", preload=1).code
+    rows = (160, 32)
+    report = verify(FLAG, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                    scalars={"scale": 0.5, "ApplyRelu": 1, "mode": mode}, block_dim=2, seed=0)
+    assert [row.verdict for row in report.rows] == ["ok", "ok"], report.summary()
