@@ -16,11 +16,18 @@ def check(ctx):
             continue  # a cube-only or vector-only kernel: the index means one thing on every core
         for stmt in _outside_sections(statements_of(kernel.node.body), file.pl):
             divided = {op.left for op in file.find(stmt, cst.BinaryOperation)
-                       if isinstance(op.operator, cst.FloorDivide) and isinstance(op.right, cst.Call)
-                       and file.pl.path(op.right.func) == ("get_subblock_num",)}
+                       if isinstance(op.operator, cst.FloorDivide) and _calls(op.right, "get_subblock_num", file.pl)}
+            # `(pl.get_block_idx() - pl.get_subblock_idx()) // pl.get_subblock_num()`: the block too
+            divided |= {left.left for left in divided if isinstance(left, cst.BinaryOperation)
+                        and isinstance(left.operator, cst.Subtract) and _calls(left.right, "get_subblock_idx", file.pl)}
             for call in file.find(stmt, cst.Call):
                 if file.pl.path(call.func) == ("get_block_idx",) and call not in divided:
                     yield call, {"kernel": kernel.name, "call": file.source.code(call)}
+
+
+def _calls(node, name: str, pl) -> bool:
+    """Is `node` a call of `pl.<name>()`?"""
+    return isinstance(node, cst.Call) and pl.path(node.func) == (name,)
 
 
 def _outside_sections(stmts, pl):
@@ -69,6 +76,7 @@ INVALID = (
 
 VALID = (
     ex.kernel(decls="core_id = pl.get_block_idx() // pl.get_subblock_num()", loop=_BLOCKS),
+    ex.kernel(decls="core_id = (pl.get_block_idx() - pl.get_subblock_idx()) // pl.get_subblock_num()", loop=_BLOCKS),
     ex.kernel(decls="with pl.section_vector():\n    aiv = pl.get_block_idx()"),
 )
 
