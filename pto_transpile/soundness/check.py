@@ -1205,10 +1205,16 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
     imported from another module, ...), which are trip counts known only at run time, like a
     scalar parameter."""
     found: dict = {}
+    aliases = {} if known else _local_aliases(file, kernel)
     for call in file.find(kernel.node, cst.Call):
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
             continue
         stop = call.args[0 if len(call.args) == 1 else 1].value
+        if not known and isinstance(stop, cst.Name):
+            stop = aliases.get(stop.value, stop)  # `nt = NT`, then `pl.range(0, nt)`
+        if not known and _imported_attribute(file, stop):  # `pl.range(0, config.NT)`
+            found[file.source.code(stop)] = None
+            continue
         if not isinstance(stop, cst.Name):
             continue
         if known and stop.value in file.constants:
@@ -1218,6 +1224,40 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
         elif not known and isinstance(file.names.meanings.get(stop.value), Unknown):
             found[stop.value] = None  # bound under a run-time `if`, imported (`from .config import N`), ...
     return found
+
+
+def _local_aliases(file, kernel) -> dict:
+    """Kernel-body names bound once, by a plain `x = NAME` or `x = module.NAME` (an imported
+    trip count given a local name), to that expression."""
+    counts: dict = {}
+    values: dict = {}
+    for assign in file.find(kernel.node.body, cst.Assign):
+        for target in assign.targets:
+            if isinstance(target.target, cst.Name):
+                counts[target.target.value] = counts.get(target.target.value, 0) + 1
+                values[target.target.value] = assign.value
+    return {name: value for name, value in values.items() if counts[name] == 1
+            and isinstance(value, (cst.Name, cst.Attribute)) and not _rebound_elsewhere(file, kernel, name)}
+
+
+def _rebound_elsewhere(file, kernel, name: str) -> bool:
+    """Is `name` bound in the kernel body other than by one plain assignment (a loop target, an
+    augmented assignment, a `with ... as`, an import, a parameter)?"""
+    if any(p.name.value == name for p in parameters(kernel.node)):
+        return True
+    for node in file.find(kernel.node.body, (cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
+        target = getattr(node, "target", None) or getattr(node, "name", None)
+        if any(isinstance(n, cst.Name) and n.value == name for n in file.find(target, cst.Name)) if target else False:
+            return True
+    return False
+
+
+def _imported_attribute(file, node) -> bool:
+    """`module.NAME` of a module the file imports (`import config`): a value known only at run
+    time, as an imported name is."""
+    return (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
+            and isinstance(file.names.meanings.get(node.value.value), Unknown)
+            and file.names.meanings[node.value.value].imported and file.pl.path(node) is None)
 
 
 #: the operators a trip-count root may be computed with (`Opaque` origins name them so)

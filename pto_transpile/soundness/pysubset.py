@@ -531,15 +531,21 @@ class PythonSubset(InterpreterBase):
         if name in self.key:  # before the file's cache of module names, shared by every instance
             return self.key[name]
         if self._symbolic_names and name in self._symbolic_names:
-            origin = ("const", name)
-            value = self.trips.get(origin, DISCOVERY_TRIPS if self.config.discover else None)
-            if value is not None:
-                return Sym(value, ((("size", origin), 1),))
+            found = self._symbolic(name)
+            if found is not None:
+                return found
         hit = self._globals.get(name)
         if hit is None:
             hit = self._globals[name] = self._global(name)
         # a module constant is copied (lists are mutable); everything else is shared
         return import_const(hit[1]) if hit[0] else hit[1]
+
+    def _symbolic(self, name: str) -> Sym | None:
+        """A module name (`N`, `config.NT`) whose value is known only at run time, as the trip-count
+        root it is (`Config.symbolic_names`); None where this run gives it no count."""
+        origin = ("const", name)
+        value = self.trips.get(origin, DISCOVERY_TRIPS if self.config.discover else None)
+        return None if value is None else Sym(value, ((("size", origin), 1),))
 
     def _global(self, name: str) -> tuple[bool, Any]:
         """What a name means outside any frame: (True, raw value) for a module constant."""
@@ -557,6 +563,11 @@ class PythonSubset(InterpreterBase):
         path = self.path(node)
         if path is not None:
             return Symbol(path)
+        if self._symbolic_names and type(node.value) is cst.Name and node.value.value not in ctx.env \
+                and f"{node.value.value}.{node.attr.value}" in self._symbolic_names:
+            found = self._symbolic(f"{node.value.value}.{node.attr.value}")  # `config.NT`, imported
+            if found is not None:
+                return found
         obj = self.eval(node.value, ctx)
         attr = node.attr.value
         if isinstance(obj, StructV):

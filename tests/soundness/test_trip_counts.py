@@ -270,6 +270,23 @@ def test_an_imported_module_name_is_a_run_time_trip_count_too():
     assert _errors(result) == [] and result.code is not None
 
 
+@pytest.mark.parametrize("spelling, shown", [
+    (("from kernel_config import NT\n", "    nt = NT\n    for ki in pl.range(0, nt):", "mark(ki, nt, st)"), "`NT`"),
+    (("import kernel_config\n", "    for ki in pl.range(0, kernel_config.NT):", "mark(ki, kernel_config.NT, st)"),
+     "`kernel_config.NT`"),
+])
+def test_an_imported_trip_count_given_a_local_name_or_read_from_its_module_is_one_too(spelling, shown):
+    # refused before: "the bounds of `pl.range(0, nt)` are not integers the check can follow"
+    imported, loop, call = spelling
+    text = _trip_from_unknown_name(ok=False).replace("NT = 5\nif os.environ.get('MORE'):\n    NT = 9\n", imported)
+    text = text.replace("    for ki in pl.range(0, NT):", loop).replace("mark(ki, NT, st)", call)
+    assert imported in text and loop in text
+    (message,) = _errors(transpile(text, path="residue_defect.py"))
+    assert "receives `scale`" in message and f"(shown with {shown} = 3)" in message, message
+    result = transpile(text.replace("ki % 3 == 2:", "ki % 3 == 7:"), path="residue_defect.py")
+    assert _errors(result) == [] and result.code is not None
+
+
 def _trip_from_tiling_data(ok: bool) -> str:
     """residue_defect.py with its trip count a field of tiling data (a module-level dataclass)."""
     text = (KERNELS / "residue_defect.py").read_text().replace("    n: pl.DT_INT32,\n", "    tiling: LoopTiling,\n")
