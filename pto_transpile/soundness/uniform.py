@@ -327,6 +327,15 @@ class Uniform:
             if (loop is not None and rest == {v: -a * c for v, c in loop.stop_form}
                     and diff.const == -a * loop.stop_const):
                 return result  # the loop variable against the loop's own stop: the same in every iteration
+            if loop is not None and loop.per_core and _last_of_per_core(loop, rest, a):
+                # `i + num_cores >= n` in `pl.range(core_id, n, num_cores)`: x = i + B - n is in
+                # [0, B) at the block's last iteration and below 0 at the others, B any block count
+                e = diff.const + a * loop.stop_const
+                if _settled(op, e, a) and _settled(op, e - a, -a):
+                    return self._edge(loop, result)
+                raise NonUniform(f"`{text}` singles out iterations other than the last of a per-core range",
+                                 "test the block's last iteration as `i + num_cores >= n` (or `i + num_cores < n` "
+                                 "for the others)")
             start = next((c for f, c in loop.starts if f and rest == {v: -a * k for v, k in f}), None) \
                 if loop is not None and loop.per_core else None
             if start is not None:
@@ -1336,6 +1345,18 @@ def marks_block_index(origin: Any) -> bool:
 
 def _form(value: Any) -> tuple:
     return value.form if isinstance(value, Sym) else ()
+
+
+def _last_of_per_core(loop: Loop, rest: dict, a: int) -> bool:
+    """Is `rest` (the difference's terms other than the loop variable's `a`) the step of the
+    per-core range `loop` less its stop, `a * (c * B - n)`, the start `c * core_id`? The
+    difference is then `a` times the distance from the next iteration to the stop."""
+    if loop.root is None or loop.stop_form != ((loop.root, 1),) or not loop.starts:
+        return False
+    form = loop.starts[0][0]
+    if len(form) != 1 or form[0][0] != BLOCK or form[0][1] <= 0:
+        return False
+    return rest == {BLOCK_COUNT[0]: a * form[0][1], loop.root: -a}
 
 
 def _settled(op, d1: int, slope: int) -> bool:

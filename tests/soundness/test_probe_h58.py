@@ -109,3 +109,41 @@ def test_the_flag_runs_as_the_serial_kernel(mode):
     report = verify(FLAG, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
                     scalars={"scale": 0.5, "ApplyRelu": 1, "mode": mode}, block_dim=2, seed=0)
     assert [row.verdict for row in report.rows] == ["ok", "ok"], report.summary()
+
+
+#: each block sums its tiles and stores the sum at its last iteration of the per-core range
+#: (`i + num_cores >= n_blocks`): refused before as a test of a per-core range's variable
+LAST = ("    if i + num_cores >= n_blocks:\n        pl.store(out, accv, [core_id * BLOCK + sub_id * HALF, 0])\n")
+PER_BLOCK_SUM = edited(TILED, [
+    ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+     "def finish(i, core_id, num_cores, n_blocks, sub_id, scale, out, proj_vec_db, res_db, accv):"),
+    (STORE[0], "    if i == core_id:\n        pl.muls(accv, res, 1.0)\n    else:\n        pl.add(accv, accv, res)\n"
+               + LAST.rstrip("\n")),
+    ("            mutex_ids=[10, 11],\n        )\n",
+     "            mutex_ids=[10, 11],\n        )\n        accv_g = pl.make_tile_group(\n"
+     "            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+     "            addrs=0x10000,\n            mutex_ids=[12],\n        )\n        accv = accv_g.current()\n"),
+    ("finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)",
+     "finish(i, core_id, num_cores, n_blocks, sub_id, tiling.scale, out, proj_vec_db, res_db, accv)")])
+
+
+@pytest.mark.parametrize("test", ["i + num_cores >= n_blocks", "i >= n_blocks - num_cores"])
+@pytest.mark.parametrize("preload", [1, 2])
+def test_the_last_iteration_of_a_per_core_range_is_a_boundary_test(test, preload):
+    text = PER_BLOCK_SUM.replace("i + num_cores >= n_blocks", test)
+    assert error_messages(transpile(text, path="sum.py", preload=preload)) == []
+
+
+@pytest.mark.emulator
+def test_the_per_block_sum_runs_as_the_serial_kernel():
+    code = transpile(PER_BLOCK_SUM, path="sum.py", preload=1).code
+    for rows, blocks in ((32, 1), (96, 2), (224, 3), (160, 4)):
+        report = verify(PER_BLOCK_SUM, code, "tiled_scale_kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
+                        scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks, seed=0)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (rows, blocks, report.summary())
+
+
+@pytest.mark.parametrize("test", ["i + num_cores > n_blocks", "i + num_cores == n_blocks"])
+def test_a_test_that_misses_some_last_iterations_is_refused_naming_it(test):
+    errors = error_messages(transpile(PER_BLOCK_SUM.replace("i + num_cores >= n_blocks", test), path="sum.py"))
+    assert errors and f"`{test}` singles out iterations other than the last of a per-core range" in errors[0], errors
