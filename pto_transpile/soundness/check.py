@@ -321,6 +321,8 @@ class _Report:
             return self.out[:MAX_PROBLEMS]
         self._twin_races()
         self._arguments()
+        if not self.out:
+            self._fields()
         if not self.out:  # a race or a wrong argument already explains any value that differs
             self._values()
         if not self.out:
@@ -469,6 +471,25 @@ class _Report:
                 self.add("value", detail, self.node_of(ev), related, key=("value", id(ev.node)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _fields(self) -> None:
+        """Each field of a struct the kernel's own code reads (outside stages) holds what it holds
+        serially: a stage given the struct writes its task's ctx entry when pipelined, so a field
+        it sets is lost to the code after it, whatever that code does with it."""
+        for key, (value, node) in self.serial.fields.items():
+            twin = self.piped.fields.get(key)
+            if twin is None:
+                continue  # read at a place the pipelined kernel runs otherwise (its own code)
+            got = twin[0]
+            if (_compared(value) and not _same(value, got)) or (value is UNKNOWN and _compared(got)):
+                code = self.file.source.code(node) if _input_node(self.file, node, None) is node else "a field"
+                self.add("value", f"the kernel body reads `{code}` = {value!r} in the serial kernel but {got!r} in "
+                                  "the pipelined one: a stage given the struct sets that field in its task's ctx "
+                                  "entry when pipelined, and the kernel's own struct keeps the older value; hand the "
+                                  "value on through a tile or GM, or set the field outside the stages",
+                         _input_node(self.file, node, self.kernel), key=("field", key[1]))
+                if len(self.out) >= MAX_PROBLEMS:
+                    return
 
     def _scalars(self) -> None:
         """Each op computes with the scalars its serial twin computes with (`Event.values`): a

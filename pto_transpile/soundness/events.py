@@ -98,3 +98,7 @@ class Trace:
     events: list[list[Event]] = field(default_factory=lambda: [[], [], []])
     invocations: list[Invocation] = field(default_factory=list)
     problems: list[tuple[str, cst.CSTNode | None]] = field(default_factory=list)  #: why the run is not modelled
+    #: (core, id of the `s.f` node, its n-th read there) -> (value, node): each field of a struct
+    #: the kernel's own code reads outside stages, compared with the serial run's
+    #: (`check._Report._fields`): a stage given the struct writes its task's ctx entry instead
+    fields: dict = field(default_factory=dict)

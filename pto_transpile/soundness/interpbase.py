@@ -117,6 +117,7 @@ class InterpreterBase:
         #: frame a nested `def` closes over (`PythonSubset._def`)
         self._frames: list[cst.FunctionDef] = []
         self.steps = 0
+        self._field_reads: list[dict[int, int]] = [{}, {}, {}]  #: per core: id of an `s.f` node -> reads so far
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]

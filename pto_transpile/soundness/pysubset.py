@@ -571,7 +571,12 @@ class PythonSubset(InterpreterBase):
         obj = self.eval(node.value, ctx)
         attr = node.attr.value
         if isinstance(obj, StructV):
-            return obj.fields.get(attr, UNKNOWN)
+            value = obj.fields.get(attr, UNKNOWN)
+            if ctx.scope is None:  # the kernel's own code, outside stages
+                seen = self.trace.fields
+                n = self._field_reads[ctx.core][id(node)] = self._field_reads[ctx.core].get(id(node), 0) + 1
+                seen[(ctx.core, id(node), n)] = (value, node)
+            return value
         if isinstance(obj, TensorV) and attr == "shape":
             return obj.shape
         if isinstance(obj, TileV) and attr == "shape":
