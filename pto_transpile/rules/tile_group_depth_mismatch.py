@@ -1,17 +1,43 @@
+from collections import ChainMap
+
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.consteval import ConstEvaluator
+from pto_transpile.read.meaning import Meaning, Value
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     for name, buf in ctx.kernel.buffers.items():
-        if name != buf.name or buf.depth is None or not buf.mutex_ids or buf.depth == len(buf.mutex_ids):
-            continue  # an alias of a group is judged once, where it is declared
         node = next((a.value for a in buf.call.args
-                     if isinstance(a.keyword, cst.Name) and a.keyword.value == "depth"), buf.call)
-        yield node, {"buffer": buf.name, "depth": buf.depth, "n": len(buf.mutex_ids)}
+                     if isinstance(a.keyword, cst.Name) and a.keyword.value == "depth"), None)
+        if name != buf.name or node is None or not buf.mutex_ids:
+            continue  # an alias of a group is judged once, where it is declared
+        n = len(buf.mutex_ids)
+        if buf.depth is not None:
+            if buf.depth != n:
+                yield node, {"buffer": buf.name, "depth": buf.depth, "n": n}
+            continue
+        # a depth of the tiling key (`depth=Deep + 1`): each instance the JIT compiles
+        for key, depth in _per_instance(ctx, node):
+            if depth != n:
+                shown = ", ".join(f"{k}={v}" for k, v in key.items())
+                yield node, {"buffer": buf.name, "depth": f"{depth} (in the instance {shown})", "n": n}
+                break
+
+
+def _per_instance(ctx, node):
+    """(tiling key, depth) for each instance in which `node` folds to a whole number."""
+    found = ctx.file.instances(ctx.kernel)
+    for key in found.keys if found.known else ():
+        values: dict[str, Meaning] = {k: Value(v) for k, v in key.items()}
+        evaluator = ConstEvaluator(ChainMap(values, ctx.file.names.meanings), ctx.file.pl.path,
+                                   hidden=frozenset(ctx.kernel.kinds))
+        depth = evaluator.try_eval(node, None)
+        if isinstance(depth, int) and not isinstance(depth, bool):
+            yield key, depth
 
 
 DOC = """\

@@ -128,7 +128,7 @@ class OpEvents(InterpreterBase):
                 else:
                     offsets = pos[2] if len(pos) > 2 else UNKNOWN
                     written = offsets  # as the kernel wrote them, for the foot's label
-                    offsets = _flat(value, offsets, transpose)
+                    offsets = _flat(value, offsets, transpose or order is not None)
                     foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core)
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
@@ -483,8 +483,9 @@ def _flat(tensor: TensorV, offsets: Any, transpose: bool) -> Any:
     window spans the last two axes and one index of each axis before them, so it is rows
     `row .. row + rows` of that view (a window past the end of axis -2 reaches the next
     index's rows, as in GM). Placed only when the dimensions between the first and the last
-    are static, each offset is a number and the transfer does not transpose (`order` names
-    other axes then); else UNKNOWN: the whole tensor, a superset."""
+    are static, each offset is a number and the transfer names no axes (`order=[0, 1]` of such
+    a tensor spans its first two axes, `[1, 0]` transposes them); else UNKNOWN: the whole
+    tensor, a superset."""
     rank = len(tensor.shape)
     if rank <= 2 or not isinstance(offsets, (list, tuple)):
         return offsets
