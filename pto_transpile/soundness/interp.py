@@ -179,14 +179,14 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
     def _scalar(self, name: str) -> Any:
         """A scalar integer parameter (or tiling-data field), whatever its default: a trip-count
         root, a discovery symbol, a sampled value, or unknown."""
-        if ("param", name) in self.trips or self.config.discover:
-            value = self.trips.get(("param", name), DISCOVERY_TRIPS)
-            self.uniform.param_values[("param", name)] = value
-            return Sym(value, ((("size", ("param", name)), 1),))
         if ("param", name) in self.quotient_leaves:
             # a parameter a trip-count root is computed from (`n_rows // TILE`): the run-time value
             # itself, never a sample, which the count the root takes would contradict
             return Opaque(("param", name))
+        if ("param", name) in self.trips or self.config.discover:
+            value = self.trips.get(("param", name), DISCOVERY_TRIPS)
+            self.uniform.param_values[("param", name)] = value
+            return Sym(value, ((("size", ("param", name)), 1),))
         if name in self.config.scalars:
             value = self.config.scalars[name]
             # a sampled value that also says where it came from: GM offsets by it are judged for

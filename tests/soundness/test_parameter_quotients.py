@@ -59,3 +59,28 @@ def test_an_offset_by_the_parameter_itself_is_not_sampled():
     # `n_rows` is the run-time value under the root: its offsets reach anywhere in `out`
     errors = error_messages(transpile(BY_ROWS, path="by_rows.py", preload=1))
     assert errors and all("writes `out` while" in e for e in errors), errors
+
+
+#: the last tile short, as the README's row tail (`rows = pl.min(BLOCK, n_rows - i * BLOCK)` and a
+#: valid shape): refused at first (the discovery run took `n_rows` as a number beside its quotient)
+TAIL = edited(CEIL, [
+    ("def finish(i, sub_id,", "def finish(i, nr, sub_id,"),
+    (STORE, "    rows = pl.min(BLOCK, nr - i * BLOCK)\n    if rows - sub_id * HALF > 0:\n"
+            "        pl.set_validshape(res, [pl.min(HALF, rows - sub_id * HALF), BLOCK])\n"
+            "        pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])"),
+    ("finish(i, sub_id, tiling.scale,", "finish(i, n_rows, sub_id, tiling.scale,")])
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_row_tail_of_the_parameter_is_proven(preload):
+    assert error_messages(transpile(TAIL, path="tail.py", preload=preload)) == []
+
+
+@pytest.mark.emulator
+def test_the_row_tail_runs_as_the_serial_kernel():
+    code = transpile(TAIL, path="tail.py", preload=2).code
+    rows = (160, 32)
+    for n_rows, blocks in ((130, 1), (100, 2), (33, 3), (1, 2)):
+        report = verify(TAIL, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                        scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (n_rows, blocks)
