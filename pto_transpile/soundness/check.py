@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+import struct
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -632,9 +633,21 @@ def _compared(v) -> bool:
 
 
 def _same(a, b) -> bool:
+    """One value in both runs: run-time data by the read it comes from, numbers of one kind and
+    bit for bit (`-0.0` is not `0.0`: `1 / x` tells them apart; `True` is not `1`, nor `2` `2.0`:
+    `str` and `isinstance` do)."""
     if isinstance(a, Opaque):
         return isinstance(b, Opaque) and a.origin == b.origin
-    return _scalar(b) and a == b
+    if not _scalar(b) or _kind(a) is not _kind(b):
+        return False
+    if isinstance(a, float):
+        return struct.pack("<d", a) == struct.pack("<d", b)
+    return a == b
+
+
+def _kind(v) -> type:
+    """bool, int (a `Sym` too: a number the run follows with its form) or float."""
+    return bool if isinstance(v, bool) else float if isinstance(v, float) else int
 
 
 def _scalar(v) -> bool:

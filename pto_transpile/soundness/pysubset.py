@@ -571,12 +571,10 @@ class PythonSubset(InterpreterBase):
         obj = self.eval(node.value, ctx)
         attr = node.attr.value
         if isinstance(obj, StructV):
-            value = obj.fields.get(attr, UNKNOWN)
-            if ctx.scope is None:  # the kernel's own code, outside stages
-                seen = self.trace.fields
-                n = self._field_reads[ctx.core][id(node)] = self._field_reads[ctx.core].get(id(node), 0) + 1
-                seen[(ctx.core, id(node), n)] = (value, node)
-            return value
+            if attr.startswith("__"):  # `st.__getattribute__`, `st.__dict__`: what they give is not followed
+                raise CannotModel(f"the check does not follow `{attr}` of a struct: read its fields as `s.field`",
+                                  node, kind="construct")
+            return self._field(obj, attr, node, ctx)
         if isinstance(obj, TensorV) and attr == "shape":
             return obj.shape
         if isinstance(obj, TileV) and attr == "shape":
@@ -584,6 +582,16 @@ class PythonSubset(InterpreterBase):
         if type(obj) is Symbol:  # `AT.AtomicAdd` with `AT = pl.AtomicType`: the `pl` constant it names
             return Symbol((*obj.path, attr))
         return UNKNOWN
+
+    def _field(self, obj: StructV, attr: str, node, ctx: Ctx, default: Any = UNKNOWN) -> Any:
+        """A field of a struct; read by the kernel's own code (outside stages), it is kept for
+        the comparison with the serial run (`Trace.fields`)."""
+        value = obj.fields.get(attr, default)
+        if ctx.scope is None:
+            reads = self._field_reads[ctx.core]
+            n = reads[id(node)] = reads.get(id(node), 0) + 1
+            self.trace.fields[(ctx.core, id(node), n)] = (value, node)
+        return value
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
         left, right = self._operand(node.left, ctx), self._operand(node.right, ctx)
@@ -1135,6 +1143,9 @@ class PythonSubset(InterpreterBase):
                     and not any(a.keyword or a.star for a in node.args):
                 key, *default = [self.eval(a.value, ctx) for a in node.args]
                 return obj.get(key, *default) if containers.plain_key(key) else UNKNOWN
+            if isinstance(obj, StructV):  # `st.__getattribute__("f")`: what it gives is not followed
+                raise CannotModel(f"the check does not follow a method of a struct (`{self._code_of(func)}`): read "
+                                  "its fields as `s.field`", node, kind="construct")
             local = isinstance(func.value, cst.Name) and func.value.value in ctx.env  # not a module's name
             if func.attr.value in MUTATING_METHODS and (isinstance(obj, (list, dict)) or is_unknown(obj) and local):
                 self._kept_outside(obj, func.value, node, ctx)
@@ -1173,6 +1184,14 @@ class PythonSubset(InterpreterBase):
 
     def _unknown_call_of(self, node: cst.Call, pos: list, kw: dict, ctx: Ctx) -> Any:
         """`_unknown_call` with its arguments computed."""
+        if pos and isinstance(pos[0], StructV) and self._builtin_called(node.func, ctx) == "getattr" \
+                and _reads_attribute("getattr", pos) and not kw:
+            return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)  # `st.f`, spelled so
+        if _holds_struct([*pos, *kw.values()]):
+            # `str(st)`, `vars(st)`, `copy.copy(st)`: what they read of its fields is not followed
+            raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with the list, dict or "
+                              "struct it is given: read a struct's fields as `s.field`, and change them with an "
+                              "assignment", node, kind="construct")
         handle = _handle_in([*pos, *kw.values()])
         if handle is not None:
             raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with "
@@ -1270,6 +1289,12 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         if name == "divmod":
             return self._divmod(pos, kw, node)
+        if pos and isinstance(pos[0], StructV) and name not in ("print", "isinstance", "id"):
+            if name == "getattr" and not kw and len(pos) in (2, 3) and isinstance(pos[1], str) \
+                    and not pos[1].startswith("__"):  # `getattr(st, "f")`: the field, read as `st.f` is
+                return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)
+            raise CannotModel(f"the check does not follow `{name}` of a struct: read its fields as `s.field`", node,
+                              kind="construct")
         if name in _CONTAINERS:
             return self._container(name, pos, kw, node, ctx)
         if kw and name != "print":  # `max(a, b, key=abs)`, `int("10", base=2)`: not what the model computes
@@ -1583,6 +1608,12 @@ def _holds_container(values: list) -> bool:
     the check does not follow (which may be one)."""
     return any(isinstance(v, (list, dict, StructV)) or v is UNKNOWN
                or type(v) is tuple and _holds_container(list(v)) for v in values)
+
+
+def _holds_struct(values: list) -> bool:
+    """A struct among `values`, or in the lists, tuples and dicts among them."""
+    return any(isinstance(v, StructV) or isinstance(v, (list, tuple)) and _holds_struct(list(v))
+               or type(v) is dict and _holds_struct(list(v.values())) for v in values)
 
 
 def _flat(values: list) -> list:

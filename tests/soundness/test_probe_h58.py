@@ -68,6 +68,24 @@ HOLES.update({
                          "reads `st.last` = 3 in the serial kernel but 0 in the pipelined one"),
 })
 
+#: a third probe (h62): the field read through `getattr`, and values equal under `==` but not the
+#: same number (`-0.0` and `0.0`: `1 / x` tells them apart; `True` and `1`: `str` does)
+_MULS = _LOAD + "        pl.muls(t, t, {})\n" + _STORE2
+HOLES.update({
+    "getattr": (_kernel("n", "st.f = 2.0", _MULS.format('getattr(st, "f")')),
+                "reads `getattr(st, \"f\")` = 2.0 in the serial kernel but 1.0"),
+    "getattr with a default": (_kernel("n", "st.f = 2.0", _MULS.format('getattr(st, "f", 0.0)')),
+                               "reads `getattr(st, \"f\", 0.0)` = 2.0 in the serial kernel but 1.0"),
+    "a method of the struct": (_kernel("n", "st.f = 2.0", _MULS.format('st.__getattribute__("f")')),
+                               "does not follow a method of a struct (`st.__getattribute__`)"),
+    "str of the struct": (_kernel("n", "st.f = 2.0", _MULS.format("float(len(str(st)))")),
+                          "cannot tell what `str` does with the list, dict or struct it is given"),
+    "-0.0 beside 0.0": (_kernel("n", "st.f = -0.0", _MULS.format("st.f")).replace("f=1.0)", "f=0.0)"),
+                        "reads `st.f` = -0.0 in the serial kernel but 0.0 in the pipelined one"),
+    "True beside 1": (_kernel("n", "st.f = True", _MULS.format("float(len(str(st.f)))")).replace("f=1.0)", "f=1)"),
+                      "reads `st.f` = True in the serial kernel but 1 in the pipelined one"),
+})
+
 
 @pytest.mark.parametrize("name", list(HOLES))
 @pytest.mark.parametrize("preload", [1, 2])
