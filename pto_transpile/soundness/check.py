@@ -55,7 +55,7 @@ from pto_transpile.soundness.values import (
     describe_origin,
     is_unknown,
     nonnegative,
-    quotient_parameter,
+    quotient_parameters,
     trip_leaves,
 )
 
@@ -1129,7 +1129,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     ranges = [[roots[o] + t for t in range(-found.root_periods.get(o, 0), (longest if o in outer else b.inner) + 1)
                if roots[o] + t >= 0 or not nonnegative(o)] for o in roots]
     # a parameter a root is computed from (`n_rows // TILE`) is that run-time value, not a sample
-    leaves = {quotient_parameter(origin) for origin in roots}
+    leaves = {p for origin in roots for p in quotient_parameters(origin)}
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots and ("param", k) not in leaves}
     zeros = dict(roots)
     # an outer loop around one inner loop (itself in no other): its subsumed count is known

@@ -28,7 +28,7 @@ from pto_transpile.soundness.params import int_range
 from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, Ctx, SymRange, nonuniform
 from pto_transpile.soundness.tilefeet import ValidShapes
 from pto_transpile.soundness.uniform import INDEX, NonUniform, Uniform
-from pto_transpile.soundness.values import UNKNOWN, FunctionV, GroupV, Sym, Symbol, quotient_parameter
+from pto_transpile.soundness.values import UNKNOWN, FunctionV, GroupV, Sym, Symbol, quotient_parameters
 
 
 @dataclass
@@ -96,7 +96,7 @@ class InterpreterBase:
         self.trips = dict(config.trips)
         #: the scalar parameters a trip-count root of this run is computed from but is not itself
         #: (`n_rows` of `n_rows // TILE`): run-time values (`Interpreter._scalar`)
-        self.quotient_leaves = frozenset(quotient_parameter(root) for root in self.trips) - {None} - set(self.trips)
+        self.quotient_leaves = frozenset(p for root in self.trips for p in quotient_parameters(root)) - set(self.trips)
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars),
                                scalar_ranges={p.name.value: int_range(p, file.pl.path) for p in parameters(fn)})
         self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed

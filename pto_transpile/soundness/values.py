@@ -382,6 +382,16 @@ def quotient_parameter(origin) -> tuple | None:
     return top if isinstance(top, tuple) and len(top) == 2 and top[0] == "param" else None
 
 
+def quotient_parameters(origin) -> set:
+    """The parameters of the quotients a trip-count root is or holds (`quotient_parameter`):
+    `min(per, n_blocks - core_id * per)` with `n_blocks = (n_rows + 31) // 32` holds `n_rows`'s."""
+    found = {quotient_parameter(origin)} - {None}
+    if isinstance(origin, tuple) and origin[:1] == ("op",):
+        for part in origin[2:]:
+            found |= quotient_parameters(part)
+    return found
+
+
 def nonnegative(origin) -> bool:
     """A trip-count root no launch makes negative: a tensor dimension, and sums, products,
     floor quotients and residues of such values by positive constants or by the block count

@@ -84,3 +84,30 @@ def test_the_row_tail_runs_as_the_serial_kernel():
         report = verify(TAIL, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
                         scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
         assert [row.verdict for row in report.rows] == ["ok", "ok"], (n_rows, blocks)
+
+
+#: the quotient split over the blocks in runs of consecutive tiles: refused at first (the runs at
+#: chosen counts sampled `n_rows`, whose quotient the root, a `min`, only holds)
+SPLIT = edited(CEIL, [("    for i in pl.range(core_id, n_blocks, num_cores):\n",
+                       "    per = (n_blocks + num_cores - 1) // num_cores\n"
+                       "    for j in pl.range(0, pl.min(per, n_blocks - core_id * per)):\n"
+                       "        i = core_id * per + j\n")])
+
+
+def test_a_quotient_split_in_chunks_over_the_blocks_is_proven():
+    assert error_messages(transpile(SPLIT, path="split.py", preload=1)) == []
+
+
+def test_a_chunk_one_tile_too_long_is_refused():
+    errors = error_messages(transpile(SPLIT.replace("pl.min(per, ", "pl.min(per + 1, "), path="split.py"))
+    assert errors and "reaches past its block's own chunk" in errors[0], errors
+
+
+@pytest.mark.emulator
+def test_the_split_runs_as_the_serial_kernel():
+    code = transpile(SPLIT, path="split.py", preload=1).code
+    rows = (160, 32)
+    for n_rows, blocks in ((160, 3), (130, 2), (33, 4), (0, 2)):
+        report = verify(SPLIT, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                        scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (n_rows, blocks)
