@@ -498,8 +498,8 @@ class _Report:
         another number when pipelined (the stage wrote the field of its ctx entry)."""
         for core in self.piped.events:
             for ev in core:
-                twin = self.by_ident.get((ev.core, ev.ident)) if ev.values or ev.kind == "op" else None
-                if twin is None or twin.values == ev.values and not any(isinstance(v, Opaque) for v in ev.values):
+                twin = self.by_ident.get((ev.core, ev.ident)) if ev.values else None
+                if twin is None:
                     continue
                 for i, (a, b) in enumerate(zip(twin.values, ev.values, strict=False)):
                     if (_compared(a) and not _same(a, b)) or (a is UNKNOWN and _compared(b)):
@@ -1275,13 +1275,13 @@ def _local_aliases(file, kernel) -> dict:
 
 
 def _rebound_elsewhere(file, kernel, name: str) -> bool:
-    """Is `name` bound in the kernel body other than by one plain assignment (a loop target, an
-    augmented assignment, a `with ... as`, an import, a parameter)?"""
+    """Is `name` bound in the kernel body other than by one plain assignment (a parameter, a loop
+    target, an augmented or annotated assignment, a `with ... as`, a `:=`)?"""
     if any(p.name.value == name for p in parameters(kernel.node)):
         return True
     for node in file.find(kernel.node.body, (cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
-        target = getattr(node, "target", None) or getattr(node, "name", None)
-        if any(isinstance(n, cst.Name) and n.value == name for n in file.find(target, cst.Name)) if target else False:
+        target = node.name if isinstance(node, cst.AsName) else node.target
+        if any(n.value == name for n in file.find(target, cst.Name)):
             return True
     return False
 
