@@ -38,16 +38,21 @@ def test_a_count_divided_from_a_parameter_is_proven(name, text, preload):
     assert error_messages(transpile(text, path=f"{name}.py", preload=preload)) == []
 
 
-@pytest.mark.emulator
-@pytest.mark.parametrize("name, text", [("floor", FLOOR), ("ceil", CEIL)])
-def test_it_runs_as_the_serial_kernel_for_several_counts_and_blocks(name, text):
-    code = transpile(text, path=f"{name}.py", preload=1).code
+def _runs_as_serial(text: str, preload: int, cases) -> None:
+    """The pipelined kernel runs as the serial one on the emulator at each (n_rows, blocks)."""
+    code = transpile(text, path="k.py", preload=preload).code
     assert code is not None
     rows = (160, 32)
-    for n_rows, blocks in ((160, 1), (130, 2), (96, 3), (33, 2), (0, 2)):
+    for n_rows, blocks in cases:
         report = verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
                         scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
-        assert [row.verdict for row in report.rows] == ["ok", "ok"], (name, n_rows, blocks)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (n_rows, blocks)
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("text", [FLOOR, CEIL], ids=["floor", "ceil"])
+def test_it_runs_as_the_serial_kernel_for_several_counts_and_blocks(text):
+    _runs_as_serial(text, 1, ((160, 1), (130, 2), (96, 3), (33, 2), (0, 2)))
 
 
 def test_an_offset_by_the_quotient_is_refused_naming_it():
@@ -78,12 +83,7 @@ def test_a_row_tail_of_the_parameter_is_proven(preload):
 
 @pytest.mark.emulator
 def test_the_row_tail_runs_as_the_serial_kernel():
-    code = transpile(TAIL, path="tail.py", preload=2).code
-    rows = (160, 32)
-    for n_rows, blocks in ((130, 1), (100, 2), (33, 3), (1, 2)):
-        report = verify(TAIL, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
-                        scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
-        assert [row.verdict for row in report.rows] == ["ok", "ok"], (n_rows, blocks)
+    _runs_as_serial(TAIL, 2, ((130, 1), (100, 2), (33, 3), (1, 2)))
 
 
 #: the quotient split over the blocks in runs of consecutive tiles: refused at first (the runs at
@@ -105,9 +105,4 @@ def test_a_chunk_one_tile_too_long_is_refused():
 
 @pytest.mark.emulator
 def test_the_split_runs_as_the_serial_kernel():
-    code = transpile(SPLIT, path="split.py", preload=1).code
-    rows = (160, 32)
-    for n_rows, blocks in ((160, 3), (130, 2), (33, 4), (0, 2)):
-        report = verify(SPLIT, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
-                        scalars={"scale": 0.5, "ApplyRelu": 1, "n_rows": n_rows}, block_dim=blocks, seed=0)
-        assert [row.verdict for row in report.rows] == ["ok", "ok"], (n_rows, blocks)
+    _runs_as_serial(SPLIT, 1, ((160, 3), (130, 2), (33, 4), (0, 2)))
