@@ -167,6 +167,7 @@ RULE_HINTS = {
                                           "        fwd_ids=[0, 1],\n        bwd_ids=[2, 3],\n    )\n"
                                           "    with pl.section_cube():")]),
     "PTO063": ("event ids of its own", [("fwd_ids=[2, 3],", "fwd_ids=[4, 5],")]),
+    "PTO081": ("Leave `depth=` out", [("    depth=1,\n", "")]),
 }
 
 
@@ -185,6 +186,13 @@ def test_the_rules_hint_applied_to_its_example_fixes_it(code):
     for old, new in edits:
         text = text.replace(old, new)
     assert_fixed(text, code)
+
+
+def test_pto081_giving_the_depth_it_names_helps():
+    text = _first_invalid("PTO081")
+    (found,) = [d for d in transpile(text).diagnostics if d.code == "PTO081"]
+    assert "or give it 2" in found.hint
+    assert_fixed(text.replace("    depth=1,\n", "    depth=2,\n"), "PTO081")
 
 
 def test_pto056_names_the_preload_that_fits_and_it_fits():

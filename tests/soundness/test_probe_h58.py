@@ -182,3 +182,11 @@ def test_the_per_block_sum_runs_as_the_serial_kernel():
 def test_a_test_that_misses_some_last_iterations_is_refused_naming_it(test):
     errors = error_messages(transpile(PER_BLOCK_SUM.replace("i + num_cores >= n_blocks", test), path="sum.py"))
     assert errors and f"`{test}` singles out iterations other than the last of a per-core range" in errors[0], errors
+
+
+def test_setting_the_field_outside_the_stages_as_the_message_says_is_proven():
+    # the way out the refusal names: the kernel body sets the field, the stage only reads it
+    text = edited(HOLES["a scalar after the loop, n tasks"][0], [
+        ("\n    if j == n - 1:\n        st.f = 2.0", ""),
+        ("        st.i = i\n", "        st.i = i\n        if j == n - 1:\n            st.f = 2.0\n")])
+    assert error_messages(transpile(text, path="h.py", preload=1)) == []

@@ -28,3 +28,10 @@ def test_a_sync_on_every_pipe_is_a_diagnostic(name, text, code):
     found = [d for d in transpile(text, path=f"{name}.py", preload=1).diagnostics if d.severity != "note"]
     assert [d.code for d in found] == [code], [str(d) for d in found]
     assert "`pl.PipeType.ALL` is not a pipe a sync flag is set or waited on" in found[0].message
+
+
+@pytest.mark.parametrize("name, text", [("hand", HAND), ("stage", STAGE)])
+def test_naming_a_pipe_it_lists_fixes_it(name, text):
+    # the message names the pipes a flag can use: the vector core's own, V, is one
+    fixed = text.replace("pl.PipeType.ALL", "pl.PipeType.V")
+    assert [d.code for d in transpile(fixed, path=f"{name}.py", preload=1).diagnostics if d.severity != "note"] == []
