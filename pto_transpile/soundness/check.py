@@ -1239,13 +1239,12 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
     imported from another module, ...), which are trip counts known only at run time, like a
     scalar parameter."""
     found: dict = {}
-    aliases = {} if known else _local_aliases(file, kernel)
     for call in file.find(kernel.node, cst.Call):
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
             continue
         stop = call.args[0 if len(call.args) == 1 else 1].value
         if not known and isinstance(stop, cst.Name):
-            stop = aliases.get(stop.value, stop)  # `nt = NT`, then `pl.range(0, nt)`
+            stop = _alias(file, kernel, stop)  # `nt = NT`, then `pl.range(0, nt)`
         if not known and _imported_attribute(file, stop):  # `pl.range(0, config.NT)`
             found[file.source.code(stop)] = None
             continue
@@ -1260,18 +1259,15 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
     return found
 
 
-def _local_aliases(file, kernel) -> dict:
-    """Kernel-body names bound once, by a plain `x = NAME` or `x = module.NAME` (an imported
-    trip count given a local name), to that expression."""
-    counts: dict = {}
-    values: dict = {}
-    for assign in file.find(kernel.node.body, cst.Assign):
-        for target in assign.targets:
-            if isinstance(target.target, cst.Name):
-                counts[target.target.value] = counts.get(target.target.value, 0) + 1
-                values[target.target.value] = assign.value
-    return {name: value for name, value in values.items() if counts[name] == 1
-            and isinstance(value, (cst.Name, cst.Attribute)) and not _rebound_elsewhere(file, kernel, name)}
+def _alias(file, kernel, name: cst.Name) -> cst.BaseExpression:
+    """What a kernel-body name bound once, by a plain `x = NAME` or `x = module.NAME`, stands for
+    (an imported trip count given a local name); else the name itself."""
+    values = [a.value for a in file.find(kernel.node.body, cst.Assign)
+              if any(isinstance(t.target, cst.Name) and t.target.value == name.value for t in a.targets)]
+    if len(values) != 1 or not isinstance(values[0], (cst.Name, cst.Attribute)) \
+            or _rebound_elsewhere(file, kernel, name.value):
+        return name
+    return values[0]
 
 
 def _rebound_elsewhere(file, kernel, name: str) -> bool:

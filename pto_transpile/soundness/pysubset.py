@@ -70,6 +70,7 @@ from pto_transpile.soundness.values import (
     quotient_parameter,
     run_time,
     sampled_int,
+    shifted,
 )
 
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
@@ -1188,10 +1189,7 @@ class PythonSubset(InterpreterBase):
                 and _reads_attribute("getattr", pos) and not kw:
             return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)  # `st.f`, spelled so
         if _holds_struct([*pos, *kw.values()]):
-            # `str(st)`, `vars(st)`, `copy.copy(st)`: what they read of its fields is not followed
-            raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with the list, dict or "
-                              "struct it is given: read a struct's fields as `s.field`, and change them with an "
-                              "assignment", node, kind="construct")
+            _struct_given(self._code_of(node.func), node)  # `str(st)`, `vars(st)`, `copy.copy(st)`
         handle = _handle_in([*pos, *kw.values()])
         if handle is not None:
             raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with "
@@ -1290,11 +1288,7 @@ class PythonSubset(InterpreterBase):
         if name == "divmod":
             return self._divmod(pos, kw, node)
         if pos and isinstance(pos[0], StructV) and name not in ("print", "isinstance", "id"):
-            if name == "getattr" and not kw and len(pos) in (2, 3) and isinstance(pos[1], str) \
-                    and not pos[1].startswith("__"):  # `getattr(st, "f")`: the field, read as `st.f` is
-                return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)
-            raise CannotModel(f"the check does not follow `{name}` of a struct: read its fields as `s.field`", node,
-                              kind="construct")
+            _struct_given(self._code_of(node.func), node)  # `list(st)`, `len(st)`
         if name in _CONTAINERS:
             return self._container(name, pos, kw, node, ctx)
         if kw and name != "print":  # `max(a, b, key=abs)`, `int("10", base=2)`: not what the model computes
@@ -1610,6 +1604,13 @@ def _holds_container(values: list) -> bool:
                or type(v) is tuple and _holds_container(list(v)) for v in values)
 
 
+def _struct_given(callee: str, node) -> None:
+    """A call given a struct that the check does not run: what it reads of the fields (or changes)
+    is not followed, and a field read so would escape the comparison with the serial run."""
+    raise CannotModel(f"the check cannot tell what `{callee}` does with the list, dict or struct it is given: read a "
+                      "struct's fields as `s.field`, and change them with an assignment", node, kind="construct")
+
+
 def _holds_struct(values: list) -> bool:
     """A struct among `values`, or in the lists, tuples and dicts among them."""
     return any(isinstance(v, StructV) or isinstance(v, (list, tuple)) and _holds_struct(list(v))
@@ -1741,13 +1742,7 @@ def _moved(origin: tuple) -> tuple:
     `n`), as a `Sym` adds them: a parameter's quotient is one root however the constants were
     written, and whichever of the two forms computed it (the parameter is a `Sym` in a discovery
     run, an `Opaque` in a run at chosen counts: `_parameter_quotient`)."""
-    if not (len(origin) == 4 and origin[1] in ("add", "sub") and type(origin[3]) is int
-            and isinstance(origin[2], tuple)):
-        return origin
-    base, moved = origin[2], origin[3] if origin[1] == "add" else -origin[3]
-    if len(base) == 4 and base[:1] == ("op",) and base[1] in ("add", "sub") and type(base[3]) is int \
-            and isinstance(base[2], tuple):
-        base, moved = base[2], moved + (base[3] if base[1] == "add" else -base[3])
+    base, moved = shifted(origin)
     if moved == 0:
         return base
     return ("op", "add", base, moved) if moved > 0 else ("op", "sub", base, -moved)

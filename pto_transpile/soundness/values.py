@@ -375,11 +375,19 @@ def quotient_parameter(origin) -> tuple | None:
     if not (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "floordiv")
             and type(origin[3]) is int and origin[3] > 0):
         return None
-    top = origin[2]
-    if isinstance(top, tuple) and len(top) == 4 and top[:1] == ("op",) and top[1] in ("add", "sub") \
-            and type(top[3]) is int:
-        top = top[2]
+    top = shifted(origin[2])[0]
     return top if isinstance(top, tuple) and len(top) == 2 and top[0] == "param" else None
+
+
+def shifted(origin) -> tuple[Any, int]:
+    """(base, c) of a run-time value that is `base` moved by whole numbers (`n + TILE - 1`:
+    `(n, 31)`); `(origin, 0)` for any other."""
+    moved = 0
+    while isinstance(origin, tuple) and len(origin) == 4 and origin[:1] == ("op",) and origin[1] in ("add", "sub") \
+            and type(origin[3]) is int and isinstance(origin[2], tuple):
+        moved += origin[3] if origin[1] == "add" else -origin[3]
+        origin = origin[2]
+    return origin, moved
 
 
 def quotient_parameters(origin) -> set:
