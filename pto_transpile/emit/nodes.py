@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 import libcst as cst
 
-_TOKEN = re.compile(r"(?P<space> *)(?:(?P<name>[A-Za-z_]\w*)|(?P<number>\d+)|(?P<string>\"[^\"\\\n]*\"|'[^'\\\n]*')"
+_TOKEN = re.compile(r"(?P<space> *)(?:(?P<name>[A-Za-z_]\w*)|(?P<number>\d+(?:\.\d+)?)"
+                    r"|(?P<string>\"[^\"\\\n]*\"|'[^'\\\n]*')"
                     r"|(?P<newline>\n[ \t]*)|(?P<op>[()\[\].,:=%+<*-]))")
 _BINARY: dict[str, Callable[..., cst.BaseBinaryOp]] = {
     "+": cst.Add, "-": cst.Subtract, "*": cst.Multiply, "%": cst.Modulo,
@@ -179,8 +180,8 @@ class _Reader:
         self.i += 1
         if kind == "name":
             node: cst.BaseExpression = cst.Name(text)
-        elif kind == "number":
-            node = cst.Integer(text)
+        elif kind == "number":  # `0.0`: a float field's initial value in the ctx ring (`pl.const(0.0, ...)`)
+            node = cst.Float(text) if "." in text else cst.Integer(text)
         elif kind == "string":
             node = cst.SimpleString(text)
         elif text == "(":

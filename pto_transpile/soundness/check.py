@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
 import struct
 from collections import Counter
 from collections.abc import Callable
@@ -53,6 +52,7 @@ from pto_transpile.soundness.values import (
     StructV,
     TensorV,
     describe_origin,
+    evaluate_origin,
     is_unknown,
     nonnegative,
     quotient_parameters,
@@ -1196,7 +1196,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     shorter = False
     counts: dict = {}
     for origin, zero in found.roots.items():
-        stop = _evaluate(origin, dims, names)
+        stop = evaluate_origin(origin, dims, names)
         if stop is None:
             return None
         counts[origin] = max(stop - zero, 0)
@@ -1290,36 +1290,6 @@ def _imported_attribute(file, node) -> bool:
             and file.names.meanings[node.value.value].imported and file.pl.path(node) is None)
 
 
-#: the operators a trip-count root may be computed with (`Opaque` origins name them so)
-_ORIGIN_OPS: dict[str, Callable[..., int]] = {
-    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
-    "mod": operator.mod, "Minus": operator.neg,
-}
-
-
 def _holds(origin, part) -> bool:
     """Does the run-time value `origin` (a nested tuple) hold `part`, or is it `part`?"""
     return origin == part or isinstance(origin, tuple) and any(_holds(o, part) for o in origin)
-
-
-def _evaluate(origin, dims: dict, names: dict) -> int | None:
-    """The number a trip-count root stands for at the static sizes `dims` and constants `names`."""
-    if isinstance(origin, int) and not isinstance(origin, bool):
-        return origin
-    if not isinstance(origin, tuple) or not origin:
-        return None
-    if origin[0] == "const":
-        return names.get(origin[1])
-    if origin[0] == "shape":
-        value = dims.get(origin[1], ())[origin[2]] if origin[2] < len(dims.get(origin[1], ())) else None
-        return value if isinstance(value, int) else None
-    if origin[0] == "op" and origin[1] in _ORIGIN_OPS:
-        args = [_evaluate(a, dims, names) for a in origin[2:]]
-        if any(a is None for a in args):
-            return None
-        try:
-            return int(_ORIGIN_OPS[origin[1]](*args))
-        except (ZeroDivisionError, TypeError):
-            return None
-    return None
-

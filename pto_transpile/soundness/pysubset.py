@@ -40,6 +40,7 @@ from pto_transpile.soundness.runtypes import (
 from pto_transpile.soundness.uniform import (
     BLOCK,
     BLOCK_COUNT,
+    GRID,
     INDEX,
     INDEX_TERM,
     NonUniform,
@@ -65,6 +66,7 @@ from pto_transpile.soundness.values import (
     TileV,
     Unkeyed,
     Unrun,
+    evaluate_origin,
     is_unknown,
     known,
     quotient_parameter,
@@ -645,6 +647,13 @@ class PythonSubset(InterpreterBase):
         return made
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
+        # `i = idx // n_tiles`, `j = idx % n_tiles`: a coordinate of a tile grid, whose stand-in count
+        # (where the run has none) is the wide one in the runs of an odd total trip count
+        launched = evaluate_origin(right.origin, self.config.sizes, {}) \
+            if self.config.sizes and isinstance(right, Opaque) else None
+        grid = self.uniform.grid(fn, left, right, sum(int(v) for v in self.config.trips.values()) % 2 == 1, launched)
+        if grid is not None:
+            return grid
         if fn is operator.floordiv and type(right) is int and right > 0:
             quotient = _parameter_quotient(left, right)
             if quotient is not None and (self.config.discover or quotient.origin in self.trips):
@@ -1587,8 +1596,8 @@ def _placed_key(key: Any) -> Any:
     """An index a change is made at: a number of the loop's (the same at every run of its trip
     count and phase), not one of a sampled parameter or the block (`rows[d] = 0` sets another
     item at every value of `d`): None for those, which no change is made at."""
-    if isinstance(key, Sym) and not all(var[0] in INDEX for var, _ in key.form):
-        return None
+    if isinstance(key, Sym) and not all(var[0] in INDEX and var[0] != GRID for var, _ in key.form):
+        return None  # (a grid coordinate is computed with a stand-in count: `Uniform.grid`)
     return key
 
 

@@ -113,6 +113,10 @@ class Config:
     steady: dict = field(default_factory=dict)
     #: statements this run may take; past `LONG_RUN`-sized budgets the run is "long", not refused
     step_budget: int = STEP_BUDGET
+    #: GM tensor -> its shape, for a run that follows one launch (tests/semantics/footprints.py):
+    #: a tile grid's count is then read from them (`Uniform.grid`) where the proof, which holds
+    #: for every count, takes a stand-in
+    sizes: dict = field(default_factory=dict)
 
 
 #: the trip count a discovery run gives each loop over a `pl.DYNAMIC` expression

@@ -35,9 +35,14 @@ from typing import Any
 from pto_transpile.soundness.events import INF
 from pto_transpile.soundness.params import INT64
 from pto_transpile.soundness.rotations import Rotations
-from pto_transpile.soundness.values import Opaque, Sym, nonnegative
+from pto_transpile.soundness.values import Opaque, Sym, nonnegative, shifted
 
-INDEX = ("loop", "carried")
+#: the coordinates of a tile grid, `x // n` and `x % n` of a loop variable (`Uniform.grid`)
+GRID = "grid"
+INDEX = ("loop", "carried", GRID)
+#: the stand-in count of a grid whose count the run has no number for, in half of the runs
+#: (`Uniform.grid`): more tiles than any run has, so that every tile is in one row
+GRID_WIDE = 1 << 20
 #: the block index in a test a choice names (`pysubset._by_block`): a block value
 INDEX_TERM = ("block", "index")
 #: the last block's index, `num_cores - 1`, there
@@ -188,6 +193,66 @@ class Uniform:
     #: size variables of the loops whose first or last iteration a test singles out (`ki == 0`,
     #: `t == core_id`, `ki == n - 1`): their iterations are not all alike (`_Bounds.steady_pair`)
     edged: set = field(default_factory=set)
+    #: each tile grid (`grid`: the loop variable's form and constant, the count's key) -> `k` when
+    #: its count is a floor quotient `D // k` of a run-time size (no row holds more than `D // k`
+    #: tiles of `k` elements), else None
+    grids: dict = field(default_factory=dict)
+
+    # --- a tile grid ------------------------------------------------------------------------
+    def grid(self, fn, left: Any, right: Any, wide: bool = False, count: int | None = None) -> Sym | None:
+        """`x // n` or `x % n`, with `x` affine in the variable of a loop and `n` a count known
+        only at run time, the same on every block and through the run (a size, a quotient of
+        one, a parameter): a coordinate of the tile grid the loop walks (`i = idx // n_tiles`,
+        `j = idx % n_tiles`), a variable of its own. Two iterations have different `x`, hence
+        different `(x // n, x % n)` for every `n >= 1`, so an access placed by both
+        coordinates along two axes keeps them apart (`_grid_apart`); the coordinates may enter
+        nothing else (tests, residues, indices are refused). The run computes them with its own
+        value of `n` (`count` when the run follows one launch); where it has none, with a
+        stand-in, 1 or (`wide`) `GRID_WIDE`: nothing else
+        depends on it, and each makes one coordinate differ from task to task (the row with 1,
+        the column with the other), so that a coordinate a stage receives from another task than
+        serially differs from the serial one in the runs of one kind or the other. None for
+        anything else."""
+        if fn not in (operator.floordiv, operator.mod) or not isinstance(left, Sym) or left.residue \
+                or len(left.form) != 1:
+            return None
+        ((var, a),) = left.form
+        if var[0] != "loop" or var[-1] == "blocks" or not a:
+            return None
+        key = _grid_count(right)
+        if key is None:
+            return None
+        n = int(right) if isinstance(right, Sym) else count if count is not None else GRID_WIDE if wide else 1
+        if n <= 0:
+            return None
+        gid = (left.form, left.const, key)
+        self.grids.setdefault(gid, _floor_bound(right))
+        value = int(left) // n if fn is operator.floordiv else int(left) % n
+        return Sym(value, (((GRID, gid, "q" if fn is operator.floordiv else "r"), 1),), False, 0, value)
+
+    def _grid_apart(self, accs: list[Access]) -> bool:
+        """Do the accesses keep different iterations apart by the two coordinates of one tile
+        grid: along one axis every one at `q * s0 + c` and along another at `r * s1 + c'`, each
+        axis's tiles within one stride? Distinct iterations differ in `q` or in `r`. An axis
+        other than the first must also hold the row: from 0 to at most `s1` past `r * s1`, with
+        the grid's count a floor quotient `D // k`, `k >= s1` (the last tile ends by `n * s1 <=
+        D`; a longer row would run on into the next one, another iteration's)."""
+        axes = range(min(len(a.coords) for a in accs))
+        for a0 in axes:
+            q = _grid_axis(accs, a0, "q")
+            if q is None:
+                continue
+            for a1 in axes:
+                r = _grid_axis(accs, a1, "r") if a1 != a0 else None
+                if r is None or r[0][1] != q[0][1]:
+                    continue
+                (_, gid, _), s1, lo, hi = r
+                if a1 == 0:
+                    return True
+                k = self.grids.get(gid)
+                if k is not None and 0 < s1 <= k and lo >= 0 and hi <= s1:
+                    return True
+        return False
 
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: Callable[[], str]) -> Any:
@@ -236,6 +301,12 @@ class Uniform:
                 return Sym(value, tuple((v, c * k) for v, c in (lf or rf) if c * k), lres or rres,
                            _const(sym) * k, _moving(sym) * k)
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
+        if fn in (operator.mod, operator.floordiv) and (_on_grid(lf) or _on_grid(rf)):
+            raise NonUniform(f"`{text()}` divides a coordinate of a tile grid (`idx // n`, `idx % n`) or takes its "
+                             "residue: a value the check does not follow for every count of the grid",
+                             "use the grid's coordinates only in GM offsets (`i * TILE`, `j * TILE`); to take a "
+                             "residue of one, walk the grid with two nested loops (`for i in pl.range(core_id, "
+                             "m_tiles, num_cores):` around `for j in pl.range(0, n_tiles):`)")
         if fn is operator.mod:
             per_core = [self.loops[v].label for v, _ in lf if v in self.loops and self.loops[v].per_core]
             if _index(lf) and any(is_block_value(var) for var, _ in lf):
@@ -287,6 +358,14 @@ class Uniform:
             core_only = bool(lf) and all(var[0] == "core" for var, _ in lf)
             if not rf and k > 0 and (_index(lf) or core_only) and not lres and all(c % k == 0 for _, c in lf):
                 return Sym(value, tuple((v, c // k) for v, c in lf), False, _const(left) // k, _moving(left) // k)
+            if _index(lf) and not rf:
+                # `idx // 4` beside `idx % 4`: a grid of a static count of columns
+                raise NonUniform(f"`{text()}` divides the loop variable by a number: a value neither affine nor "
+                                 "periodic in the loop variable",
+                                 "for the row of a grid of tiles with a static number of columns, walk the grid "
+                                 "with two nested loops (`for i in pl.range(core_id, m_tiles, num_cores):` around "
+                                 f"`for j in pl.range(0, {int(right)}):`); else use the loop variable only in affine "
+                                 "GM offsets, boundary tests and residues `% k`")
             return self._derive(value, lf, rf, text, "divides the loop variable")
         return self._derive(value, lf, rf, text, "applies this operator to the loop variable")
 
@@ -315,6 +394,12 @@ class Uniform:
         fix = ("test the loop variable only against the first or the last iteration (`ki == 0`, `ki > 0`, "
                "`ki == n - 1`, `ki < n - 1`), or make the condition periodic (`ki % 2 == 0`)")
         if index:
+            if _on_grid(tuple(index.items())):
+                raise NonUniform(f"`{text}` tests a coordinate of a tile grid (`idx // n`, `idx % n`), which singles "
+                                 "out iterations the check does not follow for every count of the grid",
+                                 "use the grid's coordinates only in GM offsets; to test one, walk the grid with two "
+                                 "nested loops (`for i in pl.range(core_id, m_tiles, num_cores):` around `for j in "
+                                 "pl.range(0, n_tiles):`), whose first and last iterations the check follows")
             if len(index) > 1 or next(iter(index))[0] != "loop":
                 raise NonUniform(f"`{text}` tests a counter carried across iterations or several loop variables",
                                  fix)
@@ -683,8 +768,7 @@ class Uniform:
             (isinstance(o, Opaque) and _same_on_every_block(o.origin))
             or (type(o) is int)
             or (isinstance(o, Sym) and not o.residue and not any(
-                _per_block(v) or v[-1] == "blocks" or v in self.per_core or v[0] == "derived" and not block_only(v)
-                for v, _ in o.form))
+                self._block_var(v) or v[0] == "derived" and not block_only(v) for v, _ in o.form))
             for o in parts)
 
     def unplaced(self) -> NonUniform | None:
@@ -770,8 +854,15 @@ class Uniform:
     def _block_moves(self, offsets: list | tuple) -> bool:
         """`moves_with_block` without noting the kernel spreads its work."""
         # the block count alone moves every block's place alike (`(num_cores - 1) * T`): not a move
-        return any(isinstance(o, Sym) and any(_per_block(v) or v[-1] == "blocks" or v in self.per_core
-                                              for v, _ in o.form) for o in offsets)
+        return any(isinstance(o, Sym) and any(self._block_var(v) for v, _ in o.form) for o in offsets)
+
+    def _block_var(self, var: tuple) -> bool:
+        """Does `var` take other values on other blocks: the block index in it, the variable of a
+        per-core range (or a loop variable times the block count), or a coordinate of a tile grid
+        walked by a per-core range (`Uniform.grid`: its loop variable is the key's form's)?"""
+        if var[0] == GRID:
+            var = var[1][0][0][0]
+        return _per_block(var) or var[-1] == "blocks" or var in self.per_core
 
     def _phases(self) -> None:
         """Each access's epoch `(mix, kind, count)` (`OpEvents._epoch`: barriers of every core
@@ -910,6 +1001,7 @@ class Uniform:
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
             if not self._kept_apart(accs):
+                self._off_grid(tensor, accs)
                 named = self._blamed(accs)
                 texts = " and ".join(f"`{a.text}`" for a in named)
                 why = (f"{texts} do not stay within one stride of each other" if len(named) == 2
@@ -972,8 +1064,42 @@ class Uniform:
                                  "them with the block by what they reach",
                                  claim="the kernel on more than one block")
 
+    def _off_grid(self, tensor: str, accs: list[Access]) -> None:
+        """Refuse, naming the tile grid, a written tensor that a grid's coordinates place but do
+        not keep apart (`_grid_apart`): placed by one coordinate only, by both along one axis,
+        or along a later axis by a column count that need not fit the row."""
+        grids = {v[1] for a in accs for c in a.coords if c for v, _ in c[0] if v[0] == GRID}
+        if not grids:
+            return
+        axes = range(min(len(a.coords) for a in accs))
+        rows = {q[0][1] for q in (_grid_axis(accs, a0, "q") for a0 in axes) if q is not None}
+        fitted = [r for r in (_grid_axis(accs, a1, "r") for a1 in axes[1:]) if r is not None and r[0][1] in rows]
+        if fitted:
+            (_, gid, _), s1, lo, hi = fitted[0]
+            k = self.grids.get(gid)
+            what = (f"it places the columns at a stride that is not positive (`j * {s1}`), which the check does "
+                    "not bound by the row" if s1 <= 0 else
+                    "the grid's column count is not a floor quotient of a size (`width // TILE`), so its last tile "
+                    "may reach past the end of a row" if k is None else
+                    f"it places the columns {s1} apart (`j * {s1}`) while the grid counts columns of {k} elements, so "
+                    "its last tiles reach past the end of a row" if s1 > k else
+                    f"its tiles reach from {lo} to {hi} past `j * {s1}`, outside the {s1} elements of a column")
+            raise NonUniform(f"`{tensor}` is written at places a tile grid (`idx // n`, `idx % n`) gives, and {what}: "
+                             "the row runs on into the next one, another tile's",
+                             "count the grid's columns as a floor quotient of the row's length (`n_tiles = "
+                             "out.shape[1] // TILE`) and keep each tile within its column (`j * TILE` with tiles of "
+                             "at most `TILE` columns)")
+        text = next((a.text for a in accs if not _on_both(a)), accs[0].text)
+        raise NonUniform(f"`{tensor}` is written at places a tile grid gives (`idx // n`, `idx % n`), and its accesses "
+                         f"(`{text}`) are not each placed by both coordinates of one grid (`idx // n` and `idx % n` "
+                         "by the same `n`) along an axis of its own, each tile within one stride: two tiles of the "
+                         "grid reach a place in common",
+                         f"place every access of `{tensor}` by the tile's row along one axis and its column along "
+                         "another (`[i * TILE + ..., j * TILE]`)")
+
     def _kept_apart(self, accs: list[Access]) -> bool:
-        return any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs)))
+        return any(self._separates(accs, axis) for axis in range(min(len(a.coords) for a in accs))) \
+            or self._grid_apart(accs)
 
     def _blamed(self, accs: list[Access]) -> list[Access]:
         """The accesses to name: the one without which the others keep different iterations
@@ -998,8 +1124,8 @@ class Uniform:
         if len(linears) != 1:
             return False
         (linear,) = linears
-        if len(linear) != 1 or linear[0][0] in self.stalled:
-            return False
+        if len(linear) != 1 or linear[0][0] in self.stalled or linear[0][0][0] == GRID:
+            return False  # one coordinate of a grid alone: iterations share it (`_grid_apart`)
         stride = abs(linear[0][1] * self._step_of(linear[0][0]))
         lo = min(c[1] for c in coords)
         hi = max(c[1] + c[2] for c in coords)
@@ -1053,7 +1179,7 @@ def _times_blocks(index: Any, blocks: Any) -> Sym | None:
     if not (isinstance(blocks, Sym) and blocks.form == (BLOCK_COUNT,) and not blocks.const and int(blocks) == 1):
         return None
     if not (isinstance(index, Sym) and index.form and not index.residue
-            and all(var[0] in INDEX and var[-1] != "blocks" for var, _ in index.form)):
+            and all(var[0] in INDEX and var[0] != GRID and var[-1] != "blocks" for var, _ in index.form)):
         return None
     # `(t - 1) * num_cores`: the constant times the block count, a move with the block count
     count = ((BLOCK_COUNT[0], index.const),) if index.const else ()
@@ -1446,3 +1572,63 @@ def _add(a: tuple, b: tuple, sign: int) -> tuple:
     for v, c in b:
         out[v] = out.get(v, 0) + sign * c
     return tuple((v, c) for v, c in out.items() if c)
+
+
+def _on_grid(form: tuple) -> bool:
+    """Does a form hold a coordinate of a tile grid (`Uniform.grid`)?"""
+    return any(v[0] == GRID for v, _ in form)
+
+
+def _grid_count(count: Any) -> tuple | None:
+    """The key of a count a tile grid divides by (`Uniform.grid`): a run-time value the same on
+    every block and through the run, read from no GM tensor (a size, a quotient of one, a scalar
+    parameter, a value computed from such); None for a plain number (`idx % 4` is a residue, and
+    `idx // 4` is refused as before), the block index or count, or a value that moves."""
+    if isinstance(count, Sym):
+        if count.residue or not count.form or any(v[0] in INDEX or is_block_value(v) for v, _ in count.form):
+            return None
+        return ("sym", count.form, count.const)
+    if isinstance(count, Opaque):
+        origin = count.origin
+        if not _same_on_every_block(origin) or marks_block_index(origin) or _reads_in(origin):
+            return None
+        return ("opaque", origin)
+    return None
+
+
+def _floor_bound(count: Any) -> int | None:
+    """`k` when a grid's count is a floor quotient `D // k` of a tensor dimension or a scalar
+    parameter `D` (`w.shape[1] // TILE`, less a constant), else None (a ceiling `(D + k - 1) // k`
+    counts a last tile that may run past `D`)."""
+    origin = count.origin if isinstance(count, Opaque) else None
+    if isinstance(count, Sym) and count.form and len(count.form) == 1 and count.form[0][1] == 1 \
+            and not count.const and count.form[0][0][0] == "size":
+        origin = count.form[0][0][1]
+    if not (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "floordiv")
+            and type(origin[3]) is int and origin[3] > 0):
+        return None
+    base, moved = shifted(origin[2])
+    if moved > 0 or not (isinstance(base, tuple) and base[:1] in (("shape",), ("param",))):
+        return None
+    return origin[3]
+
+
+def _grid_axis(accs: list[Access], axis: int, part: str) -> tuple | None:
+    """`(var, stride, lo, hi)` when every access is placed along `axis` by one coordinate `part`
+    of one grid times one stride, its tiles from `lo` to `hi` within one stride; else None."""
+    coords = [a.coords[axis] for a in accs]
+    if any(c is None for c in coords) or len({c[0] for c in coords}) != 1:
+        return None
+    linear = coords[0][0]
+    if len(linear) != 1 or linear[0][0][0] != GRID or linear[0][0][2] != part or not linear[0][1]:
+        return None
+    (var, stride), = linear
+    lo = min(c[1] for c in coords)
+    hi = max(c[1] + c[2] for c in coords)
+    return (var, stride, lo, hi) if hi - lo <= abs(stride) else None
+
+
+def _on_both(access: Access) -> bool:
+    """Is the access placed by a grid's row along one axis and by its column along another?"""
+    parts = [c[0][0][0] for c in access.coords if c and len(c[0]) == 1 and c[0][0][0][0] == GRID]
+    return any(p[2] == "q" and (GRID, p[1], "r") in parts for p in parts)

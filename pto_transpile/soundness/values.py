@@ -10,6 +10,8 @@ Handles name memory: a tensor in GM, a tile group with its slots, one tile (a sl
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -470,3 +472,34 @@ def sampled_int(value: Any) -> Any:
     if isinstance(value, Sym) and value.form and all(v[0] == "scalar" for v, _ in value.form) and not value.residue:
         return int(value)
     return value
+
+
+#: the operators a trip-count root may be computed with (`Opaque` origins name them so)
+_ORIGIN_OPS: dict[str, Callable[..., int]] = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
+    "mod": operator.mod, "Minus": operator.neg,
+}
+
+
+def evaluate_origin(origin, dims: dict, names: dict) -> int | None:
+    """The number a run-time value of this origin (a trip-count root, a grid's count) stands for at
+    the sizes `dims` (tensor name -> its shape) and module constants `names`; None where they do
+    not give one."""
+    if isinstance(origin, int) and not isinstance(origin, bool):
+        return origin
+    if not isinstance(origin, tuple) or not origin:
+        return None
+    if origin[0] == "const":
+        return names.get(origin[1])
+    if origin[0] == "shape":
+        value = dims.get(origin[1], ())[origin[2]] if origin[2] < len(dims.get(origin[1], ())) else None
+        return value if isinstance(value, int) else None
+    if origin[0] == "op" and origin[1] in _ORIGIN_OPS:
+        args = [evaluate_origin(a, dims, names) for a in origin[2:]]
+        if any(a is None for a in args):
+            return None
+        try:
+            return int(_ORIGIN_OPS[origin[1]](*args))
+        except (ZeroDivisionError, TypeError):
+            return None
+    return None

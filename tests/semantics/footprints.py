@@ -16,9 +16,10 @@ import numpy as np
 from pto_api.memory import MEMORY_SPACES
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
-from pto_transpile.soundness.check import Problem, _auto_mutex, _discover, _evaluate
+from pto_transpile.soundness.check import Problem, _auto_mutex, _discover
 from pto_transpile.soundness.events import CORES, INF
 from pto_transpile.soundness.interp import Config, Interpreter
+from pto_transpile.soundness.values import evaluate_origin
 from sim_runtime import machine, run_kernel
 from sim_runtime.tiles import GMTensor
 
@@ -39,6 +40,7 @@ class Launch:
 #: of a tiling-key test (a `may` relu), the emulator the instance's.
 _FLASH = Launch({"q": (256, 128), "k": (512, 128), "v": (512, 128), "o": (256, 128)}, {})
 LAUNCHES = {"tiled_scale": Launch({"a": (160, 32), "w": (32, 32), "out": (160, 32)}, {"scale": 0.5, "ApplyRelu": 1}),
+            "tiled_grid": Launch({"a": (96, 32), "w": (32, 64), "out": (96, 64)}, {"scale": 0.5}),
             "flash_attention_dn": _FLASH, "flash_attention_dn_overlap": _FLASH}
 
 
@@ -123,8 +125,8 @@ def checker_ops(path: Path, kernel: str, gm_shapes: dict[str, tuple],
     if launch is not None:
         found = _discover(file, info, [(info.node, None)], auto_mutex, {}, False)
         assert not isinstance(found, Problem), found
-        trips = {origin: _evaluate(origin, launch.shapes, {}) for origin in found.roots}
-        config = Config(trips=trips, zeros=dict(found.roots))
+        trips = {origin: evaluate_origin(origin, launch.shapes, {}) for origin in found.roots}
+        config = Config(trips=trips, zeros=dict(found.roots), sizes=dict(launch.shapes))
     interp = Interpreter(file, info.node, config, auto_mutex)
     if launch is not None:
         # the feet of one run at the launch's counts: a generated kernel moves its groups under
