@@ -27,6 +27,7 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.compiletime import datatypes_of
+from pto_transpile.read.meaning import Class
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
@@ -206,7 +207,10 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                 shape = tuple(d if static and isinstance(d, int) and not isinstance(d, bool)
                               else Opaque(("shape", name, axis)) for axis, d in enumerate(dims))
         if len(items) > 1:
-            elem = elem_bytes(self._const(items[1]))
+            dtype = self._const(items[1])
+            elem = elem_bytes(dtype)
+            if not (isinstance(dtype, Symbol) and dtype.leaf.startswith(("DT_INT", "DT_UINT", "DT_BOOL"))):
+                self.fractional.add(name)  # its elements are data, never a sampled integer (`_read_value`)
         return TensorV(name, shape, elem)
 
 
@@ -230,10 +234,30 @@ def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:
 
 
 def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
-    """`tiling_fields` with the type each is declared with (`int`, `float` or `bool`)."""
+    """`tiling_fields` with the type each is declared with (`int`, `float` or `bool`). The class
+    is the one the annotation's name means where the kernel is defined (the last of two `class`
+    statements of one name, the class a `ScaleTiling = ScaleTilingV2` alias names). A class with
+    methods (`__post_init__` may set `self.mode = self.mode / 4`) gives every field as `float`:
+    a value of another kind than its annotation says may reach the kernel, data to the check."""
     ann = param.annotation.annotation if param.annotation is not None else None
     if not isinstance(ann, cst.Name):
         return None
+    meaning = file.meaning(ann.value)
+    node = meaning.node if isinstance(meaning, Class) else None
+    if not isinstance(node, cst.ClassDef) or not any(
+            (isinstance(d.decorator, cst.Name) and d.decorator.value == "dataclass")
+            or (isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "dataclass")
+            or (isinstance(d.decorator, cst.Call) and "dataclass" in cst.Module([]).code_for_node(d.decorator.func))
+            for d in node.decorators):
+        return None
+    fields = {line.target.value: line.annotation.annotation.value
+              for s in node.body.body if isinstance(s, cst.SimpleStatementLine)
+              for line in s.body if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
+              and isinstance(line.annotation.annotation, cst.Name)
+              and line.annotation.annotation.value in ("int", "float", "bool")}
+    if any(not isinstance(s, cst.SimpleStatementLine) for s in node.body.body):
+        return dict.fromkeys(fields, "float")
+    return fields
     for stmt in file.source.module.body:
         if isinstance(stmt, cst.ClassDef) and stmt.name.value == ann.value and any(
                 (isinstance(d.decorator, cst.Name) and d.decorator.value == "dataclass")

@@ -144,6 +144,8 @@ class InterpreterBase:
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         #: label -> origin of each GM read taken as one value for the whole run (`OpEvents._read_value`)
         self.gm_reads: dict[str, tuple] = {}  #: label -> (origin, tensor read)
+        #: GM tensors whose elements may be fractions (a floating dtype, or one not known)
+        self.fractional: set[str] = set()
         self.gm_writes: set[str] = set()  #: GM tensors written so far in this run (`OpEvents._gm_written`)
         self.gm_read_counts: list[Counter[tuple]] = [Counter(), Counter(), Counter()]  #: per core: reads per element
         shared = file.caches.soundness

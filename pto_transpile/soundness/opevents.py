@@ -195,7 +195,9 @@ class OpEvents(InterpreterBase):
         origin = ("read", "GM" if gm else ev.core, ev.ident) + ((("at", *element),) if gm and element else ()) \
             + (("per block",) if per_block else ())
         if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops) \
-                or element[0] in self.gm_writes:
+                or element[0] in self.gm_writes or element[0] in self.fractional:
+            # (an element of a floating tensor: a fraction no sampled integer stands for, data
+            # whose tests are followed both ways, as a float parameter's are)
             return Opaque(origin)
         counts = self.gm_read_counts[ctx.core]
         label = gm_read_label(element, counts[element])
@@ -310,7 +312,10 @@ class OpEvents(InterpreterBase):
         if is_unknown(cur):
             return AnyTileV(group.tiles, f"{group.name}[?]")
         new, slot = pick_slot(cur, accessor, group.depth)
+        running = frozenset(loop.key for loop in self.uniform.active)
+        self.uniform.rot.pick_loops.setdefault((ctx.core, id(group)), set()).add(running)
         if new != cur:
+            self.uniform.rot.move_loops.setdefault((ctx.core, id(group)), set()).update(running)
             cursors[id(group)] = UNKNOWN if ctx.may else new
             self.uniform.rot.rotated(ctx.core, group, group.name or self._code_of(group.node), lost=bool(ctx.may))
         return group.tiles[slot]

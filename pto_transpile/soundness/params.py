@@ -32,11 +32,12 @@ def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
 
 def declared_integer(file, param: cst.Param, pl_path) -> bool:
     """Whether a scalar parameter surely holds an integer: declared `int`/`bool` or with a `pl`
-    integer dtype, or undeclared with an integer default. Anything else (`float`, `pl.DT_FP32`,
-    `np.float32`, no annotation) may hold a fraction, and is data to the check, not sampled."""
+    integer dtype. Anything else (`float`, `pl.DT_FP32`, `np.float32`, no annotation, even with
+    an integer default: a launch may pass `0.5`) may hold a fraction, and is data to the check,
+    not sampled."""
     ann = param.annotation.annotation if param.annotation is not None else None
     if ann is None:
-        return param.default is not None and isinstance(file.evaluator.try_eval(param.default, None), int)
+        return False
     if isinstance(ann, cst.Name):
         return ann.value in ("int", "bool")
     path = pl_path(ann)

@@ -374,6 +374,13 @@ class PythonSubset(InterpreterBase):
             ctx.env[target.value] = value
         elif isinstance(target, cst.Attribute):
             obj = self.eval(target.value, ctx)
+            if isinstance(obj, StructV) and obj.origin == "tiling":
+                # the host's tiling data, one copy a core: a field set on one core (a cube stage)
+                # and read on another (a vector stage) is not a value the pipeline carries
+                raise CannotModel(f"`{self._code_of(target)}` sets a field of tiling data, which the host passes and "
+                                  "the pipeline does not carry from one stage or task to another: keep the value in a "
+                                  "`pl.struct` or a name of the kernel and pass it to the stages that use it", target,
+                                  kind="construct")
             if isinstance(obj, StructV):
                 if value is UNKNOWN and ctx.scope is not None:
                     # a value the check cannot compute, kept for later stages (`st.scale =

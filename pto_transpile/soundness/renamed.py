@@ -16,7 +16,8 @@ periods, over every tile the run made and every byte an op reached outside its t
   number of times in an iteration of every loop, on every core that moves them (a loop of fewer
   than three iterations is not measured: the runs where it is longer measure it; a kernel whose
   moves are not measured at all, one pipelined by hand, renames no group); no member is picked
-  by a subscript or moved under a condition the check follows both ways.
+  by a subscript or moved under a condition the check follows both ways, and none is picked
+  outside a loop that moves the class (`g0 = g_db.current()` before the loop: one fixed slot).
 
 A sequence that fails is treated as picked by anything (`Rotations.picked(seq, None)`), a group
 is left out of `Rotations.renamed_groups`: their rotations join the periods as before.
@@ -63,8 +64,20 @@ def settle(interp: Any) -> None:
         # the same moves in an iteration of every loop (one that ran too few iterations to
         # measure, None for every member, is measured by the runs where it runs longer)
         loops = {loop for loop, key in rot.group_moves if key in keys}
+        if _held(rot, keys):
+            continue
         if all(len({rot.group_moves.get((loop, k), "absent") for k in keys}) == 1 for loop in loops):
             rot.renamed_groups.update(keys)
+
+
+def _held(rot: Any, keys: list) -> bool:
+    """Is a slot of the class picked outside a loop that moves its cursor (`g0 = g_db.current()`
+    before the loop, read by a stage in it)? Inside that loop the name reaches one fixed slot
+    whatever the cursor's phase, so the slots are not interchangeable: a renaming would move
+    the rotation's picks and not that one. A loop moves the class when it runs at some move of a
+    member's cursor."""
+    moving = set().union(*(rot.move_loops.get(key, ()) for key in keys))
+    return any(not moving <= where for key in keys for where in rot.pick_loops.get(key, ()))
 
 
 def _regions(interp: Any) -> list[_Region]:

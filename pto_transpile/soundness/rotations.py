@@ -39,6 +39,12 @@ class Rotations:
     #: (core, id(group)) of tile groups whose slots are interchangeable (`renamed.py`): which
     #: slot their cursor is at joins no period
     renamed_groups: set = field(default_factory=set)
+    #: (core, id(group)) -> the loops of run-time trip count running at each of its picks
+    #: (`.next()`, `.current()`, `.previous()`): a slot picked outside a loop that moves the
+    #: cursor is one fixed slot inside it (`renamed.py`)
+    pick_loops: dict = field(default_factory=dict)
+    #: (core, id(group)) -> the loops of run-time trip count running at some move of its cursor
+    move_loops: dict = field(default_factory=dict)
     #: (loop, variable) -> a counter's step per iteration of the loop (None: the cores step it
     #: differently, a counter of one section's cores)
     steps: dict = field(default_factory=dict)
