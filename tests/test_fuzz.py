@@ -495,6 +495,16 @@ def test_a_production_style_kernel_is_launched_at_two_sizes_key_values_and_block
                             "seed_demo.py") == [oracle.Launch()]
 
 
+def test_a_kernels_own_scalar_parameter_is_given_a_value_of_its_kind():
+    """`scale: pl.DT_FP32` of the tile-grid example: without a value every run of its mutants
+    failed for a missing input, and none was verified on the emulator."""
+    text = (ROOT / "examples" / "tiled_grid.py").read_text()
+    first, _ = oracle._launches(text, "tiled_grid_kernel", "tiled_grid.py")
+    assert first.values == {"scale": 0.5} and first.shapes["out"] == (192, 192)
+    counted = text.replace("    scale: pl.DT_FP32,\n", "    scale: pl.DT_FP32,\n    n: pl.DT_INT32,\n")
+    assert oracle._launches(counted, "tiled_grid_kernel", "tiled_grid.py")[0].values == {"scale": 0.5, "n": 3}
+
+
 def test_lengthened_bases_multiply_a_loop_bound():
     text = (ROOT / "examples" / "seed_demo.py").read_text()
     longer = fuzz._lengthened("examples/seed_demo.py", text, seed=1)

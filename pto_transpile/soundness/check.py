@@ -857,6 +857,11 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         for origin, parts in uni.rot.outer_rotations(groups=interp.rotation_margin is not None).items():
             found.rotations[origin] = found.rotations.get(origin, []) + parts
         found.live |= live_lengths(uni.rot, groups=interp.rotation_margin is not None)
+    # the residues of a trip count join the period (`n % 2`: its runs must meet each); those of a
+    # scalar parameter the discovery run followed as a size but that bounds no loop (`d % 1024 ==
+    # 0` of an alignment) are the sampled parameter's, whose tests are cut where they change
+    found.root_periods = {origin: k for origin, k in found.root_periods.items() if origin in found.roots}
+    found.periods |= set(found.root_periods.values())
     return found
 
 

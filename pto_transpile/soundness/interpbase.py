@@ -55,9 +55,10 @@ class FileMemo:
     #: reads the loop's nodes and the file's constant folder only)
     carried: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes)
-    read_firsts: dict[int, tuple] = field(default_factory=dict)
-    #: the bytes each vector function reaches, per call's arguments (made by the file's first interpreter)
-    extents: vfextent.VectorFunctions | None = None
+    read_firsts: dict[Any, tuple] = field(default_factory=dict)
+    #: per tiling-key instance (its fields' values, sorted), the bytes each vector function reaches,
+    #: per call's arguments: a key field is a compile-time name in a vector function too
+    extents: dict[tuple, vfextent.VectorFunctions] = field(default_factory=dict)
 
 
 class InterpreterBase:
@@ -134,8 +135,8 @@ class InterpreterBase:
         #: the tests of the branches being run that may go another way on another block
         self.apart_tests: list[str] = []
         self.tested_apart = False  #: a test just run settled a value another block may not have
-        #: the tiling-key fields of the instance proven, bound in every function (not in vector
-        #: functions, whose evaluator is shared by every instance: there they stay unknown)
+        #: the tiling-key fields of the instance proven, bound in every function (in vector
+        #: functions too: their evaluator is one per instance, `FileMemo.extents`)
         self.key: dict[str, int] = dict(runtypes.INSTANCE)
         self.groups: list[GroupV] = []  #: every tile group made
         self.strays: list[tuple[str, int, int]] = []  #: (memory, lo, hi) an op reaches outside its tiles
@@ -151,14 +152,15 @@ class InterpreterBase:
         shared = file.caches.soundness
         if shared is None:
             shared = file.caches.soundness = FileMemo()
-        if shared.extents is None:
-            shared.extents = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
+        instance = tuple(sorted(runtypes.INSTANCE.items()))
+        if instance not in shared.extents:
+            shared.extents[instance] = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
                                                       lambda name: name in file.names.stale_defaults,
                                                       lambda name: file.meaning(name) is not None,
                                                       frozenset({file.pl.module_ref or "pl"} | {
                                                           a for a, path in file.pl.aliases.items() if path == ()}),
                                                       lambda name: _names_vf(file, name))
-        self._extents: vfextent.VectorFunctions = shared.extents
+        self._extents: vfextent.VectorFunctions = shared.extents[instance]
         self._code = shared.code
         self._strings = shared.strings
         self._integers = shared.integers
@@ -186,6 +188,8 @@ class InterpreterBase:
         return import_const(value)
 
     def _vf_constant(self, name: str) -> Any:
+        if name in self.key:  # a tiling-key field of the instance proven
+            return self.key[name]
         if name not in self.file.constants:
             return None
         value = self._const(cst.Name(name))

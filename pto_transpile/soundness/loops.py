@@ -17,6 +17,7 @@ import libcst as cst
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.walk import iter_nodes
 from pto_transpile.soundness import syncdrift
+from pto_transpile.soundness.events import AIC
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.loopviews import DICT_VIEWS, VIEW_BUILTINS, Done, View, computed
 from pto_transpile.soundness.runtypes import (
@@ -37,7 +38,17 @@ from pto_transpile.soundness.uniform import (
     is_block_value,
     marks_block_index,
 )
-from pto_transpile.soundness.values import UNKNOWN, Opaque, Rebound, StructV, Sym, is_unknown, trip_root
+from pto_transpile.soundness.values import (
+    UNKNOWN,
+    AnyTileV,
+    Opaque,
+    Rebound,
+    StructV,
+    Sym,
+    TileV,
+    is_unknown,
+    trip_root,
+)
 
 
 def _step(value: Any, before: int, k: int | None) -> int:
@@ -275,6 +286,8 @@ class Loops(InterpreterBase):
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, value, ctx)
                     self._carry(ctx, carried, assigned, prev, node, key)
+                    if self.periods_read:
+                        self._carried_tiles(ctx, node, key)
                 before = dict(rot.moved)
                 if self._loop_body(node, ctxs):
                     broke = True
@@ -421,9 +434,9 @@ class Loops(InterpreterBase):
 
     def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node, key: tuple = ()) -> None:
         """At an iteration's start: counters become `Sym`s of their own variable (stepping by
-        the same amount every iteration); any other plain integer the body binds, and every
-        integer field of a `pl.struct` the kernel holds, must be what it was at the previous
-        iteration's start."""
+        the same amount every iteration); any other plain integer the body binds and may read
+        before it binds it (`read_first`), and every integer field of a `pl.struct` the kernel
+        holds, must be what it was at the previous iteration's start."""
         uni = self.uniform
         for name in sorted(assigned):
             value = _carried_value(ctx, name)
@@ -453,7 +466,10 @@ class Loops(InterpreterBase):
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
-            elif isinstance(value, (int, float)) and not (isinstance(value, Sym) and value.form):
+            elif isinstance(value, (int, float)) and not (isinstance(value, Sym) and value.form) \
+                    and name in self._read_first(node):
+                # (one the body binds before any read, `gain = 2.0 if i == core_id else 1.0`, holds
+                # at an iteration's start what no code of the iteration reads)
                 self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)
             elif _moving(value) and name in self._read_first(node):
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
@@ -501,6 +517,24 @@ class Loops(InterpreterBase):
             raise nonuniform(NonUniform(f"counter `{name}` starts at a value known only at run time (a parameter, "
                                          "a size or a value read from GM)", f"start `{name}` at a constant and add "
                                          "that value where it is used (`i = d + t`)"), node)
+
+    def _carried_tiles(self, ctx: Ctx, node: cst.For, key: tuple) -> None:
+        """The tiles an iteration may read before it binds them (`read_first`: bound before the
+        loop, `bias0 = bias_db.current()`, or in an earlier iteration, `if ki == 0: bias0 = ...`):
+        one fixed entry whatever phase a rotation over it is in, so entries it reaches are not
+        interchangeable across this loop (`Rotations.carried`, `renamed.py`)."""
+        rot = self.uniform.rot
+        kind = "cube" if ctx.core == AIC else "vector"
+        hit = self._read_firsts.get((id(node), kind))
+        if hit is None or hit[0] is not node:
+            hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
+        for name in hit[1]:
+            base, _, attr = name.partition(".")
+            value = ctx.env.get(base)
+            if attr and isinstance(value, StructV):
+                value = value.fields.get(attr)
+            for tile in _tiles_in(value):
+                rot.carried.setdefault((tile.memory, tile.lo, tile.hi), set()).add(key)
 
     def _last_steps(self, ctxs: list[Ctx], previous: list[dict], counters: dict) -> None:
         """What each counter stepped by over the loop's last iteration (`Uniform.counter_steps`)."""
@@ -634,12 +668,25 @@ def _moving(value) -> bool:
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
 
 
-def read_first(block) -> frozenset:
+def _tiles_in(value: Any) -> list:
+    """The tiles a name holds as one tile: a tile, or any of a tile's choices. (A tuple of tiles
+    held across iterations is a sequence its picks choose from, `seq[q_count % 3]`: a pick by a
+    constant, `seq[0]`, is recorded as a pick by anything where it is made.)"""
+    if isinstance(value, TileV):
+        return [value]
+    if isinstance(value, AnyTileV):
+        return list(value.choices)
+    return []
+
+
+def read_first(block, core: str = "") -> frozenset:
     """The names (and `x.f` fields) a block may read before it binds them, in program order:
     what an iteration may take from the one before. A binding under a branch or in a nested
     loop counts only within it (a superset of what is carried, on the safe side), but for one
     that every branch of an `if` with an `else` makes (`if KEY == 0: x = a` / `else: x = b`):
-    whichever runs, the name is bound after it."""
+    whichever runs, the name is bound after it. With `core` ("cube" or "vector"), on a core of
+    that kind: a section of its own kind runs in line (`cur_q_slot = q_l1_db.next()` in a cube
+    section binds it for the cube stages after it), a section of the other kind not at all."""
     found: set[str] = set()
 
     def visit_if(stmt: cst.If, written: set[str]) -> set[str]:
@@ -687,6 +734,11 @@ def read_first(block) -> frozenset:
                         if isinstance(t, cst.Attribute) and _carrier(t) is not None:
                             written.add(_carrier(t))  # type: ignore[arg-type]
                 continue
+            kind = _section_kind(stmt) if core and isinstance(stmt, cst.With) else None
+            if kind is not None:
+                if kind == core:
+                    visit(_statements(stmt.body), written)
+                continue
             inner = set(written)
             for child in _headers(stmt):
                 found.update(n for n in loads(child) if n not in written)
@@ -698,6 +750,15 @@ def read_first(block) -> frozenset:
 
     visit(_statements(block), set())
     return frozenset(found)
+
+
+def _section_kind(stmt: cst.With) -> str | None:
+    """"cube" or "vector" for `with pl.section_cube():` / `with pl.section_vector():` (however
+    `pl` is spelled: the names are the API's own), else None."""
+    item = stmt.items[0].item if len(stmt.items) == 1 else None
+    func = item.func if isinstance(item, cst.Call) and not item.args else None
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return {"section_cube": "cube", "section_vector": "vector"}.get(name)
 
 
 def _statements(block) -> list:

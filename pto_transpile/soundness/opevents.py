@@ -9,6 +9,7 @@ an `Event` with its footprint (`Foot`s) and the mutex ids its tiles hold, named 
 
 from __future__ import annotations
 
+import operator
 from typing import Any, cast
 
 import libcst as cst
@@ -36,9 +37,9 @@ from pto_api.ops import (
 )
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
-from pto_transpile.soundness.runtypes import CannotModel, Ctx
+from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
 from pto_transpile.soundness.tilefeet import insert_feet
-from pto_transpile.soundness.uniform import is_block_value, marks_block_index
+from pto_transpile.soundness.uniform import NonUniform, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -128,7 +129,12 @@ class OpEvents(InterpreterBase):
                 else:
                     offsets = pos[2] if len(pos) > 2 else UNKNOWN
                     written = offsets  # as the kernel wrote them, for the foot's label
-                    offsets = _flat(value, offsets, transpose or order is not None)
+                    try:
+                        offsets = _flat(value, offsets, transpose or order is not None,
+                                        lambda fn, a, b: self.uniform.binop(fn, a, b, fn(int(a), int(b)),
+                                                                            lambda: self._code_of(node)))
+                    except NonUniform as exc:
+                        raise nonuniform(exc, node) from None
                     foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core)
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
@@ -481,7 +487,7 @@ class OpEvents(InterpreterBase):
         return ("code", text, n)
 
 
-def _flat(tensor: TensorV, offsets: Any, transpose: bool) -> Any:
+def _flat(tensor: TensorV, offsets: Any, transpose: bool, arith=None) -> Any:
     """The offsets of a load or store of a tensor of more than two dimensions in the 2-D view
     the check places GM windows in: one row per index of every axis but the last, row-major
     (GM holds the tensor so), the row `((o0 * d1 + o1) * d2 + ...) * d[-2] + o[-2]`. The
@@ -490,7 +496,9 @@ def _flat(tensor: TensorV, offsets: Any, transpose: bool) -> Any:
     index's rows, as in GM). Placed only when the dimensions between the first and the last
     are static, each offset is a number and the transfer names no axes (`order=[0, 1]` of such
     a tensor spans its first two axes, `[1, 0]` transposes them); else UNKNOWN: the whole
-    tensor, a superset."""
+    tensor, a superset. `arith(fn, a, b)` computes with offsets that vary (`Uniform.binop`): the
+    row of `[b, r, c]` with `b` a loop variable moves with it as `b * d1 + r` does, which plain
+    arithmetic on the number would forget."""
     rank = len(tensor.shape)
     if rank <= 2 or not isinstance(offsets, (list, tuple)):
         return offsets
@@ -500,7 +508,10 @@ def _flat(tensor: TensorV, offsets: Any, transpose: bool) -> Any:
         return UNKNOWN
     row = offsets[0]
     for d, o in zip(inner, offsets[1:-1], strict=True):
-        row = row * d + o
+        if arith is not None and (isinstance(row, Sym) or isinstance(o, Sym)):
+            row = arith(operator.add, arith(operator.mul, row, d), o)
+        else:
+            row = row * d + o
     return [row, offsets[-1]]
 
 

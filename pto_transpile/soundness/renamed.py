@@ -6,7 +6,8 @@ entries are alike and nothing else reaches them, which is checked here on every 
 periods, over every tile the run made and every byte an op reached outside its tiles:
 
 * a tuple of tiles: its entries are tiles of one type, each made by its own `pl.make_tile` call,
-  and no other tile, and no byte reached outside a tile, overlaps one of them;
+  and no other tile, no byte reached outside a tile, and no tile an iteration reads before
+  binding it (`Rotations.carried`) overlaps one of them;
 * a tile group picked by a subscript (a counter, `G[C]`, or a residue of its depth, `G[ki % 2]`):
   no other tile overlaps its slots, its slots do not overlap each other, no other slot holds
   one of its mutex ids, and no cursor moves it;
@@ -16,8 +17,8 @@ periods, over every tile the run made and every byte an op reached outside its t
   number of times in an iteration of every loop, on every core that moves them (a loop of fewer
   than three iterations is not measured: the runs where it is longer measure it; a kernel whose
   moves are not measured at all, one pipelined by hand, renames no group); no member is picked
-  by a subscript or moved under a condition the check follows both ways, and none is picked
-  outside a loop that moves the class (`g0 = g_db.current()` before the loop: one fixed slot).
+  by a subscript or moved under a condition the check follows both ways, and no slot is reached
+  other than through the cursors' rotation inside a loop that moves the class (`_held`).
 
 A sequence that fails is treated as picked by anything (`Rotations.picked(seq, None)`), a group
 is left out of `Rotations.renamed_groups`: their rotations join the periods as before.
@@ -42,7 +43,8 @@ def settle(interp: Any) -> None:
     made = {id(tile): id(node) for node, tile in interp.made}
     for seq in interp.sequences.values():
         if id(seq) in rot.picks and seq and all(isinstance(v, TileV) for v in seq) \
-                and not _tuple_alone(seq, made, regions, strays):
+                and (not _tuple_alone(seq, made, regions, strays)
+                     or any(_meet((t.memory, t.lo, t.hi), held) for t in seq for held in rot.carried)):
             rot.picked(seq, None, len(seq))
     by_node: dict[int, list[GroupV]] = {}
     for group in interp.groups:
@@ -64,20 +66,30 @@ def settle(interp: Any) -> None:
         # the same moves in an iteration of every loop (one that ran too few iterations to
         # measure, None for every member, is measured by the runs where it runs longer)
         loops = {loop for loop, key in rot.group_moves if key in keys}
-        if _held(rot, keys):
+        if _held(rot, keys, [(core, id(g)) for g in members for core in range(3)], nodes, regions):
             continue
         if all(len({rot.group_moves.get((loop, k), "absent") for k in keys}) == 1 for loop in loops):
             rot.renamed_groups.update(keys)
 
 
-def _held(rot: Any, keys: list) -> bool:
-    """Is a slot of the class picked outside a loop that moves its cursor (`g0 = g_db.current()`
-    before the loop, read by a stage in it)? Inside that loop the name reaches one fixed slot
-    whatever the cursor's phase, so the slots are not interchangeable: a renaming would move
-    the rotation's picks and not that one. A loop moves the class when it runs at some move of a
-    member's cursor."""
+def _held(rot: Any, keys: list, every: list, nodes: set, regions: list[_Region]) -> bool:
+    """Does an access reach a slot of the class other than through the rotation of its cursors?
+    Inside a loop that moves the class (one running at some move of a member's cursor: `keys`
+    are the members' cursors that moved, `every` all of them):
+    * a slot picked outside that loop (`g0 = g_db.current()` before it, read by a stage in it);
+    * a slot an iteration reads before binding it (`Rotations.carried`: bound before the loop,
+      or `if ki == 0: bias0 = bias_db.current()` in its first iteration);
+    * a pick of a member whose own cursor never moves (a second group laid over the same
+      memory, picked by `.current()`).
+    Each reaches one fixed slot whatever phase the rotation is in, so the slots are not
+    interchangeable: a renaming would move the rotation's picks and not it."""
     moving = set().union(*(rot.move_loops.get(key, ()) for key in keys))
-    return any(not moving <= where for key in keys for where in rot.pick_loops.get(key, ()))
+    if any(key in rot.pick_loops and key not in rot.moved for key in every):
+        return True
+    if any(not moving <= where for key in every for where in rot.pick_loops.get(key, ())):
+        return True
+    mine = [r[2:5] for r in regions if r[0] in nodes]
+    return any(loops & moving and any(_meet(held, r) for r in mine) for held, loops in rot.carried.items())
 
 
 def _regions(interp: Any) -> list[_Region]:

@@ -99,9 +99,11 @@ def _binding(name: cst.Name, parents: dict) -> bool:
 
 
 def _loaded(name: cst.Name, parents: dict) -> bool:
-    """`name[...]` read: not assigned (nor within a target, `a, name[0] = ...`), not deleted."""
+    """`name[i]` read: by one index (a slice, `name[:1][0]`, reaches an entry by no pick the
+    run records), not assigned (nor within a target, `a, name[0] = ...`), not deleted."""
     sub = parents.get(name)
-    if not (isinstance(sub, cst.Subscript) and sub.value is name):
+    if not (isinstance(sub, cst.Subscript) and sub.value is name and len(sub.slice) == 1
+            and isinstance(sub.slice[0].slice, cst.Index)):
         return False
     node: cst.CSTNode = sub
     up = parents.get(sub)

@@ -45,6 +45,9 @@ class Rotations:
     pick_loops: dict = field(default_factory=dict)
     #: (core, id(group)) -> the loops of run-time trip count running at some move of its cursor
     move_loops: dict = field(default_factory=dict)
+    #: (memory, lo, hi) of a tile an iteration read before binding it -> those loops
+    #: (`Loops._carried_tiles`): one fixed entry across their iterations
+    carried: dict = field(default_factory=dict)
     #: (loop, variable) -> a counter's step per iteration of the loop (None: the cores step it
     #: differently, a counter of one section's cores)
     steps: dict = field(default_factory=dict)

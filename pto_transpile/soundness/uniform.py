@@ -341,9 +341,10 @@ class Uniform:
             if not rf and int(right) > 0 and lf and not lres and all(v[0] == "size" for v, _ in lf):
                 # `n % 2` of a trip count (a software pipeline's drain picks its event ids by it):
                 # the same in every iteration, and periodic in the count, whose runs cover every
-                # residue once `k` joins the period of the loop it bounds (`root_periods`)
+                # residue once `k` joins the period of the loop it bounds (`root_periods`; of a
+                # value the discovery run follows as a size that bounds no loop, `d % 1024` of a
+                # scalar parameter, it joins no period: `check._discover`)
                 k = int(right)
-                self.periods.add(k)
                 for var, _ in lf:
                     self.root_periods[var[1]] = math.lcm(self.root_periods.get(var[1], 1), k)
                 return Sym(value, lf, True)

@@ -505,6 +505,10 @@ def _launches(text: str, kernel: str, path: str) -> list[Launch]:
     """One launch per entry of `DYNAMIC_SIZES` for a kernel that needs one (run-time sizes, a
     tiling key: its first, then its last values; tiling data: fixed field values); a single
     default launch otherwise. The block count is set per run (`_on_blocks`)."""
+    import inspect
+
+    from pto_api.memory import int_values
+    from sim_runtime.dtypes import DType
     from sim_runtime.kernelspec import launch_names
     from sim_runtime.launch import param_annotations
     from sim_runtime.loader import load_kernel_module
@@ -519,9 +523,15 @@ def _launches(text: str, kernel: str, path: str) -> list[Launch]:
     dynamic = {n: s.shape for n, s in specs.items() if isinstance(s, TensorSpec)
                and not all(isinstance(d, int) and d > 0 for d in s.shape)}
     key = names.tiling_key.fields if names.tiling_key else {}
-    if not dynamic and not key and not names.tiling_data:
+    # the kernel's own scalar parameters without a default (`scale: pl.DT_FP32`): a fraction for a
+    # floating one, a small count for an integer one (the run-time mutators' `fz_` ones are set
+    # per run)
+    required = {n for n, p in inspect.signature(k.fn).parameters.items() if p.default is inspect.Parameter.empty}
+    own = {n: (3 if int_values(s.name) is not None else 0.5) for n, s in specs.items()
+           if isinstance(s, DType) and n in required and not n.startswith("fz_")}
+    if not dynamic and not key and not names.tiling_data and not own:
         return [Launch()]
-    td = {n: 0.5 for n in names.tiling_data}
+    td = {**{n: 0.5 for n in names.tiling_data}, **own}
     out = []
     for i, size in enumerate(DYNAMIC_SIZES):
         shapes = {n: tuple(d if isinstance(d, int) and d > 0 else size for d in shape) for n, shape in dynamic.items()}

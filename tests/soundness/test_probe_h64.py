@@ -103,3 +103,88 @@ def test_the_emulator_shows_the_fractions_wrong():
         code = transpile(text, path="k.py", preload=preload, _skip_rules=["PTO061"]).code
         report = verify(text, code, "tiled_scale_kernel", shapes=shapes, scalars=scalars, block_dim=1, seed=seed)
         assert [row.verdict for row in report.rows][0] == "ok" and report.rows[-1].verdict != "ok", scalars
+
+
+def _by_parameter(test: str) -> str:
+    """The shift decided by `test` of an integer parameter `d`."""
+    return edited(TILED, [*SHIFT, ("    tiling: ScaleTiling,\n):", "    tiling: ScaleTiling,\n    d: pl.DT_INT32,\n):"),
+                          ("    sh = 1 if 0 < d < 1 else 0\n", f"    sh = 1 if {test} else 0\n"),
+                          ("finish(i, sub_id, tiling.scale, out,", "finish(i, sub_id, tiling.scale, d, out,")])
+
+
+def test_a_residue_of_a_parameter_that_bounds_no_loop_joins_no_period():
+    """`d % 1024` of an alignment test: the discovery run follows every integer parameter as a size
+    (it may bound a loop), and its residues joined the loops' period: 1,035 runs, refused past the
+    limit of 600 (`d % 128`: accepted after 3 minutes; `d % 512`: 5 GB). The parameter's tests are
+    cut where they change instead, as for any sampled parameter."""
+    assert error_messages(transpile(_by_parameter("d % 1024 == 0 and False"), path="k.py", preload=1)) == []
+    errors = error_messages(transpile(_by_parameter("d % 1024 == 5"), path="k.py", preload=1))
+    assert errors and "`out` is written in a loop of run-time trip count" in errors[0], errors
+
+
+LOOP = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
+#: each core doubles its first block: `gain` is bound at the top of every iteration, before any read
+GAIN = edited(TILED, [(LOOP, LOOP + "        gain = 2.0 if i == core_id else 1.0\n"),
+                      ("finish(i, sub_id, tiling.scale, out,", "finish(i, sub_id, gain, out,")])
+#: the same flag carried: read by the stage before the iteration binds it again
+CARRIED = edited(TILED, [(LOOP, "    gain = 2.0\n" + LOOP),
+                         ("finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n",
+                          "finish(i, sub_id, gain, out, proj_vec_db, res_db)\n        gain = 1.0\n")])
+
+
+def test_a_number_bound_before_any_read_in_every_iteration_is_not_carried():
+    """Refused before as "`gain` carries a value from one iteration to the next" (the rule is for a
+    name an iteration may read before it binds it)."""
+    assert error_messages(transpile(GAIN, path="k.py", preload=1)) == []
+    errors = error_messages(transpile(CARRIED, path="k.py", preload=1))
+    assert len(errors) == 1 and "`gain` carries a value from one iteration to the next" in errors[0], errors
+
+
+@pytest.mark.emulator
+def test_it_runs_as_the_serial_kernel():
+    code = transpile(GAIN, path="k.py", preload=1).code
+    for rows, blocks in ((160, 1), (96, 2), (160, 3)):
+        report = verify(GAIN, code, "tiled_scale_kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
+                        scalars={"scale": 0.5, "ApplyRelu": 1}, block_dim=blocks, seed=0)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (rows, blocks)
+
+
+KERNELS = Path(__file__).parent / "kernels"
+#: a vector function whose loop runs `n - Wide` times, `Wide` a tiling-key field: 16 or 15
+#: registers, inside the tile in both instances (refused before: the field was unknown there)
+KEYED_VF = edited((KERNELS / "store_offset_param.py").read_text(), [
+    ("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\nfrom pypto_pro.language import Vf as vf\n"
+                                          "from pypto_pro.runtime.tilingkey import TilingKeyField\n"),
+    ("\n\n@pl.pipeline.stage\ndef mm_stage", "\n\nclass FillKey:\n"
+                                             "    Wide = TilingKeyField(bits=1, values=[0, 1])\n\n\n"
+                                             "@pl.vector_function\ndef fill_vf(t, n):\n"
+                                             "    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+                                             "    x = vf.full(2.0, p32)\n"
+                                             "    for i in pl.range(0, n - Wide):  # noqa: F821\n"
+                                             "        vf.store_align(t + 64 * i, x, p32)\n\n\n"
+                                             "@pl.pipeline.stage\ndef mm_stage"),
+    ("    pl.relu(y, c_vec)\n    pl.store(out, y, [(ki + d) * TILE + sub_id * HALF, 0])",
+     "    pl.relu(c_vec, c_vec)\n    fill_vf(y, 16)\n    pl.set_validshape(y, [HALF, TILE])\n"
+     "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])"),
+    ("@pl.jit(auto_mutex=True, pipeline=", "@pl.jit(auto_mutex=True, tiling_key=FillKey, pipeline="),
+    ("        y_db = pl.make_tile_group(\n"
+     "            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),",
+     "        y_db = pl.make_tile_group(\n"
+     "            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),"),
+])
+
+
+def test_a_tiling_key_field_is_bound_in_a_vector_function_per_instance():
+    assert error_messages(transpile(KEYED_VF, path="k.py", preload=1)) == []
+    # 16 + 60 * Wide registers: past the tile into the next slot in the instance Wide = 1 only
+    wide = KEYED_VF.replace("range(0, n - Wide)", "range(0, n + 60 * Wide)")
+    errors = error_messages(transpile(wide, path="k.py", preload=1))
+    assert errors and "Wide=1" in errors[0], errors
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("wide", [0, 1])
+def test_the_keyed_vector_function_runs_as_the_serial_kernel(wide):
+    code = transpile(KEYED_VF, path="k.py", preload=1).code
+    report = verify(KEYED_VF, code, "kernel", shapes={}, scalars={"d": 0, "Wide": wide}, block_dim=1, seed=0)
+    assert [row.verdict for row in report.rows] == ["ok", "ok"]
