@@ -47,6 +47,7 @@ from pto_transpile.soundness.uniform import (
     block_only,
     marks_block_index,
     may_differ_between_blocks,
+    on_grid,
     roots_of,
 )
 from pto_transpile.soundness.values import (
@@ -675,6 +676,12 @@ class PythonSubset(InterpreterBase):
             count = self._block_mark(right, node.right)
             self.uniform.spread = True  # a split of the work over the blocks: a place each writes is its own
             return opaque_op(fn.__name__, left if type(left) is int else Opaque(_count_origin(left, count)), count)
+        if (isinstance(left, Opaque) or isinstance(right, Opaque)) \
+                and any(isinstance(v, Sym) and on_grid(v.form) for v in (left, right)):
+            raise nonuniform(NonUniform(
+                f"`{self._code_of(node)}` computes with a coordinate of a tile grid (`idx // n`, `idx % n`) and a "
+                "value known only at run time", "use the grid's coordinates only in GM offsets, scaled by numbers: "
+                "read the column as `j = idx % n_tiles` (not `idx - i * n_tiles`)"), node)
         if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)
                                or self._meets_parameter(fn, left, right)
                                or fn is operator.sub and self._left_of_chunk(left, right)):

@@ -301,7 +301,7 @@ class Uniform:
                 return Sym(value, tuple((v, c * k) for v, c in (lf or rf) if c * k), lres or rres,
                            _const(sym) * k, _moving(sym) * k)
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
-        if fn in (operator.mod, operator.floordiv) and (_on_grid(lf) or _on_grid(rf)):
+        if fn in (operator.mod, operator.floordiv) and (on_grid(lf) or on_grid(rf)):
             raise NonUniform(f"`{text()}` divides a coordinate of a tile grid (`idx // n`, `idx % n`) or takes its "
                              "residue: a value the check does not follow for every count of the grid",
                              "use the grid's coordinates only in GM offsets (`i * TILE`, `j * TILE`); to take a "
@@ -395,7 +395,7 @@ class Uniform:
         fix = ("test the loop variable only against the first or the last iteration (`ki == 0`, `ki > 0`, "
                "`ki == n - 1`, `ki < n - 1`), or make the condition periodic (`ki % 2 == 0`)")
         if index:
-            if _on_grid(tuple(index.items())):
+            if on_grid(tuple(index.items())):
                 raise NonUniform(f"`{text}` tests a coordinate of a tile grid (`idx // n`, `idx % n`), which singles "
                                  "out iterations the check does not follow for every count of the grid",
                                  "use the grid's coordinates only in GM offsets; to test one, walk the grid with two "
@@ -1575,7 +1575,7 @@ def _add(a: tuple, b: tuple, sign: int) -> tuple:
     return tuple((v, c) for v, c in out.items() if c)
 
 
-def _on_grid(form: tuple) -> bool:
+def on_grid(form: tuple) -> bool:
     """Does a form hold a coordinate of a tile grid (`Uniform.grid`)?"""
     return any(v[0] == GRID for v, _ in form)
 

@@ -125,3 +125,11 @@ def test_a_static_count_of_columns_is_refused_naming_nested_loops_which_are_prov
     assert len(errors) == 1 and "`idx // n_tiles` divides the loop variable by a number" in errors[0] \
         and "`for j in pl.range(0, 4):`" in errors[0], errors
     assert error_messages(transpile(_nested(STATIC), path="k.py", preload=1)) == []
+
+
+def test_a_column_computed_c_style_is_refused_naming_the_residue():
+    """`j = idx - i * n_tiles` is the column too, but the product of a coordinate and the count is
+    nothing the check follows; the refusal names `idx % n_tiles`, which is the example."""
+    text = edited(GRID, [("        j = idx % n_tiles  # and its column\n", "        j = idx - i * n_tiles\n")])
+    errors = error_messages(transpile(text, path="k.py", preload=1))
+    assert len(errors) == 1 and "read the column as `j = idx % n_tiles`" in errors[0], errors
