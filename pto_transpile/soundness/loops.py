@@ -41,10 +41,12 @@ from pto_transpile.soundness.uniform import (
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
+    GroupV,
     Opaque,
     Rebound,
     StructV,
     Sym,
+    TensorV,
     TileV,
     is_unknown,
     trip_root,
@@ -412,6 +414,13 @@ class Loops(InterpreterBase):
                             counters[name] = "other"
                         else:
                             counters[name] = kind
+        for sub in iter_nodes(node.body):
+            # a walrus (`if (x := x * 2) > k:`) and a nested loop's target bind a name too
+            bound = [sub.target] if type(sub) is cst.NamedExpr else [sub.target] if type(sub) is cst.For else []
+            for target in bound:
+                for name in _target_names(target):
+                    assigned.add(name)
+                    counters[name] = "other"
         counters = {n: k for n, k in counters.items() if k != "other"}
         self._carried[id(node)] = (node, counters, assigned)
         return counters, assigned
@@ -466,13 +475,14 @@ class Loops(InterpreterBase):
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
-            elif isinstance(value, (int, float)) and not (isinstance(value, Sym) and value.form) \
-                    and name in self._read_first(node):
-                # (one the body binds before any read, `gain = 2.0 if i == core_id else 1.0`, holds
-                # at an iteration's start what no code of the iteration reads)
-                self._same_as_before(prev, name, value, f"field `{name}`" if "." in name else f"`{name}`", node)
             elif _moving(value) and name in self._read_first(node):
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
+            elif _signature(value) is not None and name in self._read_first(node):
+                # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
+                # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
+                # core_id else 1.0`) holds at an iteration's start what no code of it reads
+                self._same_as_before(prev, name, _signature(value), f"field `{name}`" if "." in name else f"`{name}`",
+                                     node)
         for name, value in ctx.env.items():
             if type(value) in (list, tuple, dict, str) and _plain_container(value):
                 # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
@@ -533,7 +543,7 @@ class Loops(InterpreterBase):
             value = ctx.env.get(base)
             if attr and isinstance(value, StructV):
                 value = value.fields.get(attr)
-            for tile in _tiles_in(value):
+            for tile in _tiles_in(value, self.sequences):
                 rot.carried.setdefault((tile.memory, tile.lo, tile.hi), set()).add(key)
 
     def _last_steps(self, ctxs: list[Ctx], previous: list[dict], counters: dict) -> None:
@@ -668,14 +678,19 @@ def _moving(value) -> bool:
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
 
 
-def _tiles_in(value: Any) -> list:
-    """The tiles a name holds as one tile: a tile, or any of a tile's choices. (A tuple of tiles
-    held across iterations is a sequence its picks choose from, `seq[q_count % 3]`: a pick by a
-    constant, `seq[0]`, is recorded as a pick by anything where it is made.)"""
+def _tiles_in(value: Any, certified: dict) -> list:
+    """The tiles a value holds: a tile, any of a tile's choices, the tiles in a list, tuple or dict
+    (`holder[0] = bias_db.current()`), but for a certified sequence (`certified`, by id: a tuple
+    of tiles its picks choose from, `seq[q_count % 3]`, where a pick by a constant, `seq[0]`, is
+    recorded as a pick by anything as it is made)."""
     if isinstance(value, TileV):
         return [value]
     if isinstance(value, AnyTileV):
         return list(value.choices)
+    if type(value) in (list, tuple) and id(value) not in certified:
+        return [t for v in value for t in _tiles_in(v, certified)]
+    if type(value) is dict:
+        return [t for v in value.values() for t in _tiles_in(v, certified)]
     return []
 
 
@@ -744,6 +759,11 @@ def read_first(block, core: str = "") -> frozenset:
                 found.update(n for n in loads(child) if n not in written)
             if isinstance(stmt, cst.If):
                 written |= visit_if(stmt, written)
+                continue
+            if isinstance(stmt, cst.For):  # its target is bound before its body runs
+                visit(_statements(stmt.body), inner | set(_target_names(stmt.target)))
+                if stmt.orelse is not None:
+                    visit(_statements(stmt.orelse.body), set(inner))
                 continue
             for block in _blocks(stmt):
                 visit(_statements(block), set(inner))
@@ -823,16 +843,19 @@ def _vars_inside(value: Any) -> list:
 
 _NONE = object()
 _PLAIN = (int, float, str, bool, type(None))
+_HANDLES = (TensorV, TileV, AnyTileV, GroupV)
 
 
 def _plain_container(value) -> bool:
-    """A list, tuple, dict or string of numbers, strings and such containers only (tiles and
-    groups rotate under the rotation rules instead)."""
+    """A list, tuple, dict or string of numbers, strings, handles (a tensor, tile or group: in
+    the snapshot as one mark, their places being the rotation rules' business) and such
+    containers only."""
     if isinstance(value, str):
         return True
     items = list(value.items()) if isinstance(value, dict) else list(value)
     flat = [x for pair in items for x in pair] if isinstance(value, dict) else items
-    return all(isinstance(x, _PLAIN) or type(x) in (list, tuple, dict) and _plain_container(x) for x in flat)
+    return all(isinstance(x, (*_PLAIN, *_HANDLES)) or type(x) in (list, tuple, dict) and _plain_container(x)
+               for x in flat)
 
 
 def _snapshot(value):
@@ -843,4 +866,26 @@ def _snapshot(value):
         return ("dict", tuple((_snapshot(k), _snapshot(v)) for k, v in value.items()))
     if type(value) in (list, tuple):
         return (type(value).__name__, tuple(_snapshot(x) for x in value))
+    if isinstance(value, _HANDLES):
+        return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
     return (value, getattr(value, "form", ()))
+
+
+def _signature(value: Any) -> Any:
+    """What an iteration's start must find again in a name the body binds and may read first: a
+    plain number, or a run-time value with what it is computed from (its form or origin); None
+    for anything else (handles, containers: judged by the rules of their own)."""
+    if isinstance(value, bool) or type(value) in (int, float):
+        return value
+    if isinstance(value, Sym):
+        # (a residue is periodic: its phase is in the period)
+        return None if value.residue else (int(value), value.form)
+    if isinstance(value, Opaque) and not _reads_gm(value.origin):
+        # (data read from GM is followed both ways wherever it is tested)
+        return ("run time", value.origin)
+    return None
+
+
+def _reads_gm(origin: Any) -> bool:
+    """Is a run-time value computed from a read (of GM or a tile)?"""
+    return isinstance(origin, tuple) and bool(origin) and (origin[0] == "read" or any(_reads_gm(o) for o in origin))
