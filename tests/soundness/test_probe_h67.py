@@ -20,11 +20,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_probe_h66 import GROUP, _kernel
 
 from helpers import edited, error_messages
 from pto_transpile import transpile
-
-from test_probe_h66 import GROUP, _kernel
 
 TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
 LOOP = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
