@@ -31,8 +31,8 @@ SHIFT = [("def project(i, a, w_slot,", "def project(i, a, out, w_slot,"),
          ("    pl.matmul(acc, left, right)\n",
           "    pl.matmul(acc, left, right)\n    pl.store(out, acc, [i * BLOCK, 0])\n"),
          ("project(i, a, w_slot,", "project(i, a, out, w_slot,"),
-         ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):", "def finish(i, sub_id, scale, sh, out, proj_vec_db, "
-                                                                     "res_db):"),
+         ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):",
+          "def finish(i, sub_id, scale, sh, out, proj_vec_db, res_db):"),
          ("pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])",
           "pl.store(out, res, [(i + sh) * BLOCK + sub_id * HALF, 0])"),
          ("finish(i, sub_id, tiling.scale, out,", "finish(i, sub_id, tiling.scale, sh, out,")]
