@@ -276,6 +276,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool,
                cuts: set) -> list[Problem]:
     first = Interpreter(file, kernel.node, config, auto_mutex)
+    first.own_arrays = True
     try:
         serial = first.run()
     except CannotModel as exc:

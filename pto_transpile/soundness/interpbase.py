@@ -147,6 +147,10 @@ class InterpreterBase:
         self.gm_reads: dict[str, tuple] = {}  #: label -> (origin, tensor read)
         #: GM tensors whose elements may be fractions (a floating dtype, or one not known)
         self.fractional: set[str] = set()
+        #: the entries of the kernel's own struct arrays hold what an iteration carries to the next
+        #: as any struct does (`Loops._carry`): set for the judged runs of a serial kernel to
+        #: transform, not for a kernel pipelined by hand, whose rings carry the beats by design
+        self.own_arrays = False
         self.gm_writes: set[str] = set()  #: GM tensors written so far in this run (`OpEvents._gm_written`)
         self.gm_read_counts: list[Counter[tuple]] = [Counter(), Counter(), Counter()]  #: per core: reads per element
         shared = file.caches.soundness

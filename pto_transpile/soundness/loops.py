@@ -41,6 +41,7 @@ from pto_transpile.soundness.uniform import (
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
+    FunctionV,
     GroupV,
     Opaque,
     Rebound,
@@ -447,6 +448,7 @@ class Loops(InterpreterBase):
         before it binds it (`read_first`), and every integer field of a `pl.struct` the kernel
         holds, must be what it was at the previous iteration's start."""
         uni = self.uniform
+        first = self._read_first_on(node, ctx)  # on this core: a section of the other kind does not run
         for name in sorted(assigned):
             value = _carried_value(ctx, name)
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
@@ -475,9 +477,9 @@ class Loops(InterpreterBase):
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
-            elif _moving(value) and name in self._read_first(node):
+            elif _moving(value) and name in first:
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
-            elif _signature(value) is not None and name in self._read_first(node):
+            elif _signature(value) is not None and name in first:
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
@@ -496,15 +498,38 @@ class Loops(InterpreterBase):
                                                  "(or a counter `x = x + c`) instead of keeping it across "
                                                  "iterations"), node)
                 prev[("container", name)] = snapshot
-            if isinstance(value, StructV) and value.origin == "struct":
-                for f, v in value.fields.items():
-                    if isinstance(v, (int, float)) and not isinstance(v, Sym):
-                        self._same_as_before(prev, ("field", name, f), v, f"field `{name}.{f}`", node,
+            if isinstance(value, FunctionV) and value.defaults:
+                # `def bump(box=[1])` in the kernel: its default is a list the calls keep changing
+                for param, default in value.defaults.items():
+                    if type(default) in (list, dict) and _plain_container(default):
+                        snapshot = _snapshot(default)
+                        before = prev.get(("default", name, param), _NONE)
+                        if before is not _NONE and before != snapshot:
+                            raise nonuniform(NonUniform(
+                                f"the default of `{param}` of `{name}` changes from one iteration of the loop to "
+                                "the next", f"pass `{name}` a value the iteration computes instead of keeping it "
+                                "in a default"), node)
+                        prev[("default", name, param)] = snapshot
+            # every `pl.struct` the kernel holds, also in a list, tuple, dict or another struct's field
+            # (and the entries of its own struct arrays, in a serial kernel to transform)
+            for path, struct in _structs_in(name, value, self.own_arrays):
+                for f, v in struct.fields.items():
+                    signature = None if _moving(v) else _signature(v)
+                    if signature is not None:
+                        self._same_as_before(prev, ("field", path, f), signature, f"field `{path}.{f}`", node,
                                              f"step it in the loop body, outside the stages, as a counter "
-                                             f"(`{name}.{f} = {name}.{f} + 1`) or a residue of one, or compute it "
+                                             f"(`{path}.{f} = {path}.{f} + 1`) or a residue of one, or compute it "
                                              "from the loop variable")
-                    elif _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in self._read_first(node):
+                    elif path == name and _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in first:
                         self._moved(f"field `{name}.{f}`", node)
+
+    def _read_first_on(self, node: cst.For, ctx: Ctx) -> frozenset:
+        """`read_first` of a loop's body on the kind of core `ctx` runs, once per loop and kind."""
+        kind = "cube" if ctx.core == AIC else "vector"
+        hit = self._read_firsts.get((id(node), kind))
+        if hit is None or hit[0] is not node:
+            hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
+        return hit[1]
 
     @staticmethod
     def _plain_counter(name: str, value: Any, var: tuple, stepped: bool, node) -> None:
@@ -534,11 +559,7 @@ class Loops(InterpreterBase):
         one fixed entry whatever phase a rotation over it is in, so entries it reaches are not
         interchangeable across this loop (`Rotations.carried`, `renamed.py`)."""
         rot = self.uniform.rot
-        kind = "cube" if ctx.core == AIC else "vector"
-        hit = self._read_firsts.get((id(node), kind))
-        if hit is None or hit[0] is not node:
-            hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
-        for name in hit[1]:
+        for name in self._read_first_on(node, ctx):
             base, _, attr = name.partition(".")
             value = ctx.env.get(base)
             if attr and isinstance(value, StructV):
@@ -615,6 +636,8 @@ def _small_statements(block) -> list:
             continue
         elif type(node) is cst.IndentedBlock:
             stack.extend(node.body)
+        elif type(node) is cst.SimpleStatementSuite:  # a one-line body: `if t: x = x * 2`
+            out.extend(node.body)
         elif type(node) in (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.Else, cst.Finally, cst.ExceptHandler):
             stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
     return out
@@ -678,6 +701,24 @@ def _moving(value) -> bool:
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
 
 
+def _structs_in(path: str, value: Any, arrays: bool, depth: int = 0):
+    """(path, struct) of every `pl.struct` a value holds: itself, the items of a list, tuple or
+    dict, a struct's fields (`box[0]`, `st.inner`); with `arrays`, the entries of a struct array."""
+    if depth > 4:
+        return
+    if isinstance(value, StructV):
+        if value.origin == "struct" or arrays and value.origin == "ctx":
+            yield path, value
+            for f, v in value.fields.items():
+                yield from _structs_in(f"{path}.{f}", v, arrays, depth + 1)
+    elif type(value) in (list, tuple):
+        for i, v in enumerate(value):
+            yield from _structs_in(f"{path}[{i}]", v, arrays, depth + 1)
+    elif type(value) is dict:
+        for k, v in value.items():
+            yield from _structs_in(f"{path}[{k!r}]", v, arrays, depth + 1)
+
+
 def _tiles_in(value: Any, certified: dict) -> list:
     """The tiles a value holds: a tile, any of a tile's choices, the tiles in a list, tuple or dict
     (`holder[0] = bias_db.current()`), but for a certified sequence (`certified`, by id: a tuple
@@ -727,7 +768,16 @@ def read_first(block, core: str = "") -> frozenset:
 
     def visit(statements, written: set[str]) -> None:
         for stmt in statements:
-            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            if isinstance(stmt, cst.FunctionDef):  # its defaults and decorators are read where it stands
+                params = stmt.params
+                for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+                    if p.default is not None:
+                        found.update(n for n in loads(p.default) if n not in written)
+                for d in stmt.decorators:
+                    found.update(n for n in loads(d.decorator) if n not in written)
+                written.add(stmt.name.value)
+                continue
+            if isinstance(stmt, cst.ClassDef):
                 continue
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
@@ -880,12 +930,15 @@ def _signature(value: Any) -> Any:
     if isinstance(value, Sym):
         # (a residue is periodic: its phase is in the period)
         return None if value.residue else (int(value), value.form)
-    if isinstance(value, Opaque) and not _reads_gm(value.origin):
-        # (data read from GM is followed both ways wherever it is tested)
+    if isinstance(value, Opaque) and not _data(value.origin):
+        # (data, read from GM or set by a stage, is followed both ways wherever it is tested, and
+        # what a stage receives of it is compared with the serial kernel's)
         return ("run time", value.origin)
     return None
 
 
-def _reads_gm(origin: Any) -> bool:
-    """Is a run-time value computed from a read (of GM or a tile)?"""
-    return isinstance(origin, tuple) and bool(origin) and (origin[0] == "read" or any(_reads_gm(o) for o in origin))
+def _data(origin: Any) -> bool:
+    """Is a run-time value computed from data: a read (of GM or a tile), or a value a stage set
+    that the check cannot compute (`st.scale = abs(alpha)`, named by the invocation)?"""
+    return isinstance(origin, tuple) and bool(origin) and (origin[0] in ("read", "set by")
+                                                           or any(_data(o) for o in origin))
