@@ -448,7 +448,15 @@ class Loops(InterpreterBase):
         before it binds it (`read_first`), and every integer field of a `pl.struct` the kernel
         holds, must be what it was at the previous iteration's start."""
         uni = self.uniform
-        first = self._read_first_on(node, ctx)  # on this core: a section of the other kind does not run
+        memo: list[frozenset] = []
+
+        def first() -> frozenset:
+            """`read_first` on this core (a section of the other kind does not run), read once
+            and only where a value needs it: reading a long body costs more than the rest here."""
+            if not memo:
+                memo.append(self._read_first_on(node, ctx))
+            return memo[0]
+
         for name in sorted(assigned):
             value = _carried_value(ctx, name)
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
@@ -477,9 +485,9 @@ class Loops(InterpreterBase):
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
                 _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
-            elif _moving(value) and name in first:
+            elif _moving(value) and name in first():
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
-            elif _signature(value) is not None and name in first:
+            elif _signature(value) is not None and name in first():
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
@@ -520,7 +528,7 @@ class Loops(InterpreterBase):
                                              f"step it in the loop body, outside the stages, as a counter "
                                              f"(`{path}.{f} = {path}.{f} + 1`) or a residue of one, or compute it "
                                              "from the loop variable")
-                    elif path == name and _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in first:
+                    elif path == name and _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in first():
                         self._moved(f"field `{name}.{f}`", node)
 
     def _read_first_on(self, node: cst.For, ctx: Ctx) -> frozenset:
