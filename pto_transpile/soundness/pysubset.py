@@ -655,13 +655,15 @@ class PythonSubset(InterpreterBase):
         return made
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
-        # `i = idx // n_tiles`, `j = idx % n_tiles`: a coordinate of a tile grid, whose stand-in count
-        # (where the run has none) is the wide one in the runs of an odd total trip count
-        launched = evaluate_origin(right.origin, self.config.sizes, {}) \
-            if self.config.sizes and isinstance(right, Opaque) else None
-        grid = self.uniform.grid(fn, left, right, sum(int(v) for v in self.config.trips.values()) % 2 == 1, launched)
-        if grid is not None:
-            return grid
+        if fn is operator.floordiv or fn is operator.mod:
+            # `i = idx // n_tiles`, `j = idx % n_tiles`: a coordinate of a tile grid, whose stand-in
+            # count (where the run has none) is the wide one in the runs of an odd total trip count
+            launched = evaluate_origin(right.origin, self.config.sizes, {}) \
+                if self.config.sizes and isinstance(right, Opaque) else None
+            wide = sum(int(v) for v in self.config.trips.values()) % 2 == 1
+            grid = self.uniform.grid(fn, left, right, wide, launched)
+            if grid is not None:
+                return grid
         if fn is operator.floordiv and type(right) is int and right > 0:
             quotient = _parameter_quotient(left, right)
             if quotient is not None and (self.config.discover or quotient.origin in self.trips):
