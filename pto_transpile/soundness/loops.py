@@ -10,6 +10,7 @@ trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and n
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
@@ -52,6 +53,25 @@ from pto_transpile.soundness.values import (
     is_unknown,
     trip_root,
 )
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A carried value that flips between two values, `x = c - x` (`op` "sub") or `x = x ^ c`
+    ("xor") with a static `c`: the ping-pong index of double buffering (`cur = 1 - cur`)."""
+
+    op: str
+    c: int
+
+    def other(self, a: int) -> int:
+        """The value after `a`."""
+        return self.c - a if self.op == "sub" else a ^ self.c
+
+
+def _phase(value: int, a: int, flip: Flip) -> int | None:
+    """0 when a flip started at `a` holds `value` again, 1 when it holds the other value, None
+    when it holds neither."""
+    return 0 if value == a else 1 if value == flip.other(a) else None
 
 
 def _step(value: Any, before: int, k: int | None) -> int:
@@ -400,9 +420,12 @@ class Loops(InterpreterBase):
                 name = _carrier(small.target)
                 assigned.add(name)
                 if isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
-                    counters.setdefault(name, None)
+                    kind = None
+                elif isinstance(small.operator, cst.BitXorAssign):
+                    kind = self._flip_by(small.value, "xor")  # `cur ^= 1`
                 else:
-                    counters[name] = "other"
+                    kind = "other"
+                counters[name] = "other" if kind == "other" or counters.get(name, kind) != kind else kind
             elif type(small) in (cst.Assign, cst.AnnAssign):
                 targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                 for t in targets:
@@ -427,8 +450,14 @@ class Loops(InterpreterBase):
         return counters, assigned
 
     def _counter_kind(self, name: str, value) -> Any:
-        """None for `name + e` / `e + name` / `name - e`, k for `(name + e) % k`, else "other"."""
+        """None for `name + e` / `e + name` / `name - e`, k for `(name + e) % k`, a `Flip` for
+        `c - name`, `name ^ c` or `c ^ name` with a static `c`, else "other"."""
         if isinstance(value, cst.BinaryOperation):
+            mine = [_carrier(x) == name for x in (value.left, value.right)]
+            if isinstance(value.operator, cst.Subtract) and mine == [False, True]:
+                return self._flip_by(value.left, "sub")
+            if isinstance(value.operator, cst.BitXor) and any(mine) and not all(mine):
+                return self._flip_by(value.right if mine[0] else value.left, "xor")
             if isinstance(value.operator, cst.Modulo):
                 k = self.file.evaluator.try_eval(value.right, None)
                 inner = value.left
@@ -441,6 +470,12 @@ class Loops(InterpreterBase):
             if isinstance(value.operator, cst.Subtract) and mine[0] and not mine[1]:
                 return None
         return "other"
+
+    def _flip_by(self, expr, op: str) -> Any:
+        """The `Flip` of `x = c - x` (`op` "sub") or `x = x ^ c` ("xor") when `c` is a static
+        integer, else "other"."""
+        c = self.file.evaluator.try_eval(expr, None)
+        return Flip(op, c) if isinstance(c, int) and not isinstance(c, bool) else "other"
 
     def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node, key: tuple = ()) -> None:
         """At an iteration's start: counters become `Sym`s of their own variable (stepping by
@@ -462,10 +497,22 @@ class Loops(InterpreterBase):
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
                 k = counters[name]
+                flip = k if isinstance(k, Flip) else None
                 if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
                     raise nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
                                                  "count with `x = x + c` from a value set before the loop"), node)
                 self._plain_counter(name, value, var, name in prev, node)
+                if flip is not None:
+                    # followed as its phase `p` (0 at the loop's first iteration, 1 at the next),
+                    # a counter `p = (p + 1) % 2`, and the value as `a + (b - a) * p`
+                    a = prev.setdefault(("flip", name), int(value))
+                    span = flip.other(a) - a
+                    phase = _phase(int(value), a, flip)
+                    if phase is None:
+                        raise nonuniform(NonUniform(f"`{name}` does not flip between two values from one "
+                                                     "iteration to the next", f"flip `{name}` once in every "
+                                                     "iteration, where every iteration runs the flip"), node)
+                    value, k = phase, 2
                 if name in prev:
                     delta = _step(value, prev[name], k)
                     uni.counter_steps.setdefault(var, set()).add(delta)
@@ -484,7 +531,11 @@ class Loops(InterpreterBase):
                     # a counter that only picks a tile group's slot (`renaming.index_counters`)
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))
-                _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
+                if flip is not None:
+                    _set_carried(ctx, name, Sym(a + span * value, ((var, span),), True, a, span * value)
+                                 if span else a)
+                else:
+                    _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif _moving(value) and name in first():
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
             elif _signature(value) is not None and name in first():
@@ -581,6 +632,10 @@ class Loops(InterpreterBase):
             for name, k in counters.items():
                 value = _carried_value(ctx, name)
                 if name in prev and isinstance(value, int) and not isinstance(value, bool):
+                    if isinstance(k, Flip):
+                        value, k = _phase(int(value), prev[("flip", name)], k), 2
+                        if value is None:
+                            continue  # not one of its two values: the next iteration's start says so
                     self.uniform.counter_steps.setdefault(("carried", name), set()).add(_step(value, prev[name], k))
 
     def _read_first(self, node: cst.For) -> frozenset:

@@ -354,6 +354,10 @@ class Uniform:
                 ((var, a),) = lf
                 self.residues_of[derived.form[0][0]] = (var[1], a, int(left) - a * now, int(right))
             return derived
+        if lres and not rf or rres and not lf:
+            # `cur ^ 1`, `(ki % 4) // 2`: any function of a value periodic in the loop variables
+            # and a number is periodic with it
+            return Sym(value, lf or rf, True)
         if fn is operator.floordiv:
             k = int(right)
             core_only = bool(lf) and all(var[0] == "core" for var, _ in lf)
