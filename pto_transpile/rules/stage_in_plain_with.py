@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
 from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
@@ -16,8 +17,14 @@ def check(ctx):
     # at all; calls under a runtime `if` are PTO007's
     known = {s.call for loop in k.loops for s in loop.stages}
     guarded = {c for node, _ in k.dynamic_stage_ifs for c in find(node, cst.Call)}
+    one_line = {c: section for loop in k.loops for stmt in loop.body if isinstance(stmt, cst.With)
+                and isinstance(stmt.body, cst.SimpleStatementSuite)
+                and (section := section_of(stmt, ctx.file.pl)) is not None for c in find(stmt.body, cst.Call)}
     for call, _loop in k.loop_stage_calls:
-        if call not in known and call not in guarded:
+        if call in one_line:
+            yield call, {"stage": call.func.value, "section": one_line[call], "_message": "one_line",
+                         "_hint": "one_line"}
+        elif call not in known and call not in guarded:
             yield call, {"stage": call.func.value}
 
 
@@ -51,6 +58,7 @@ INVALID = (
     ex.kernel(loop=ex.loop("with pl.no_sync():\n    " + ex.MM_CALL + "  # E: PTO009", ex.vector())),
     ex.kernel(loop=ex.loop("with pl.section_cube():\n    with pl.no_sync():\n        " + ex.MM_CALL + "  # E: PTO009",
                            ex.vector())),
+    ex.kernel(loop=ex.loop("with pl.section_cube(): " + ex.MM_CALL + "  # E: PTO009", ex.vector())),
 )
 
 VALID = (ex.kernel(),)
@@ -62,6 +70,10 @@ RULE = Rule(
     title="A stage call is inside a `with` block that is not a section",
     message="stage call `{stage}` is not directly inside a `pl.section_cube()`/`pl.section_vector()` block",
     hint="Put the stage call directly in a `with pl.section_cube():` or `with pl.section_vector():` block",
+    messages={"one_line": "stage call `{stage}` shares its line with `with pl.section_{section}():`; the transform "
+                          "rebuilds a section from the statements of its indented block"},
+    hints={"one_line": "Put the call on its own line under the `with`, indented: `with pl.section_{section}():` "
+                       "then `    {stage}(...)`"},
     check=check,
     seed="stage calls are wrapped in `with pl.section_cube()` / `with pl.section_vector()` blocks",
     doc=DOC,

@@ -200,3 +200,14 @@ def test_pto056_names_the_preload_that_fits_and_it_fits():
     d = only(text, "PTO056")
     assert "Or use preload 0" in d.hint
     assert_fixed(text.replace("PipelineConfig(preload=1)", "PipelineConfig(preload=0)"), "PTO056")
+
+
+def test_pto009_a_section_on_one_line_is_named_and_the_call_on_its_own_line_fixes_it():
+    # the one-line section was "not directly inside a section", although it is
+    from pto_transpile.rules import registry
+
+    text = ex.Text(re.sub(r"  # E: [A-Z0-9, ]+", "", registry()["PTO009"].invalid[-1]))
+    d = only(text, "PTO009")
+    assert "shares its line with `with pl.section_cube():`" in d.message, d.message
+    assert "Put the call on its own line under the `with`" in d.hint, d.hint
+    assert_fixed(text.replace("with pl.section_cube(): mm(", "with pl.section_cube():\n            mm("), "PTO009")
