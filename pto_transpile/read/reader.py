@@ -436,6 +436,10 @@ class KernelReader:
         prev = k.kinds.get(name)
         if prev is None or (prev == "const" and kind != "const"):
             k.kinds[name] = kind  # first binding wins, but a rebinding makes a constant live
+        elif prev == "const":
+            # bound to a constant twice (`first = True` before the loop, `first = False` in it):
+            # which one it holds depends on where the run is, a live value
+            k.kinds[name] = SCALAR
         if section is None:
             k.bound_plain.add(name)
         else:

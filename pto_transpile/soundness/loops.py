@@ -542,8 +542,8 @@ class Loops(InterpreterBase):
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
-                self._same_as_before(prev, name, _signature(value), f"field `{name}`" if "." in name else f"`{name}`",
-                                     node)
+                self._settles(prev, name, _signature(value), f"field `{name}`" if "." in name else f"`{name}`",
+                              node, key)
         for name, value in ctx.env.items():
             if type(value) in (list, tuple, dict, str) and _plain_container(value):
                 # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
@@ -654,6 +654,21 @@ class Loops(InterpreterBase):
                                      "iteration to the next",
                                      "pass the value on within the iteration, or keep it in a counter "
                                      "(`x = x + c`)"), node)
+
+    def _settles(self, prev: dict, name: str, value: Any, words: str, node, key: tuple) -> None:
+        """A name the body reads before it binds it holds the same at every iteration's start
+        but the first: a flag (`first = True` before the loop, `first = False` in it) singles
+        out the first iteration as `ki == 0` does, and is remembered as such a test is (the
+        loop's root joins `Uniform.edged`: its first iteration differs from the others)."""
+        starts = prev.get(("starts", name), 0)
+        prev[("starts", name)] = starts + 1
+        if starts == 1 and name in prev and prev[name] != value:
+            loop = self.uniform.loops.get(key)
+            if loop is not None and loop.root is not None:
+                self.uniform.edged.add(loop.root)
+            prev[name] = value
+            return
+        self._same_as_before(prev, name, value, words, node)
 
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
