@@ -231,6 +231,8 @@ class KernelReader:
         self.fn = fn
         self.bindings = _stored_names(file, fn)
         self.stored = frozenset(self.bindings)
+        self._loop_depth = 0  #: loops around the statement being read
+        self._loop_bound: set[str] = set()  #: names bound inside a loop
         stars = [p.name.value for p in (fn.params.star_arg, fn.params.star_kwarg) if isinstance(p, cst.Param)]
         bound = {p.name.value for p in parameters(fn)} | set(stars) | self.stored
         self.decorator, self.pipeline_kw = self._jit_decorator()
@@ -393,7 +395,9 @@ class KernelReader:
                     outer = next((a for a in ancestors if isinstance(a, cst.For)), stmt)
                     loop = PipelineLoop(len(self.kernel.loops), stmt, outer, list(ancestors), body)
                     self.kernel.loops.append(loop)
+                self._loop_depth += 1
                 self._walk(body, section, ancestors + [stmt], loop)
+                self._loop_depth -= 1
             elif isinstance(stmt, cst.With):
                 kind = section_of(stmt, self.pl) or section
                 for item in stmt.items:
@@ -417,7 +421,10 @@ class KernelReader:
                         self._walk(self.pruned(statements_of(orelse.body)), section, ancestors + [stmt], in_loop)
                         orelse = None
             elif isinstance(stmt, (cst.While, cst.Try)):
+                looping = isinstance(stmt, cst.While)
+                self._loop_depth += looping
                 self._walk(statements_of(stmt.body), section, ancestors + [stmt], in_loop)
+                self._loop_depth -= looping
 
     def _holds_stages(self, body) -> bool:
         for stmt in body:
@@ -434,11 +441,15 @@ class KernelReader:
     def _bind(self, name: str, section: str | None, kind: str) -> None:
         k = self.kernel
         prev = k.kinds.get(name)
+        if self._loop_depth:
+            self._loop_bound.add(name)
         if prev is None or (prev == "const" and kind != "const"):
             k.kinds[name] = kind  # first binding wins, but a rebinding makes a constant live
-        elif prev == "const":
-            # bound to a constant twice (`first = True` before the loop, `first = False` in it):
-            # which one it holds depends on where the run is, a live value
+        elif prev == "const" and name in self._loop_bound:
+            # bound to constants twice, once in a loop (`first = True` before the loop, `first =
+            # False` in it): which one it holds depends on the iteration, a live value. Two
+            # bindings outside loops (`if IS_TND == 1: blk = 64` / `else: blk = 128`) stay a
+            # compile-time constant, which a stage may use as a shape.
             k.kinds[name] = SCALAR
         if section is None:
             k.bound_plain.add(name)
