@@ -501,9 +501,10 @@ class KernelReader:
 
     def _returned_kind(self, value: cst.BaseExpression) -> str:
         """The kind a call of a plain function of the file returns: its return annotation
-        (`-> int`, `-> pl.DT_INT32`), else the kind every `return` of its own body gives when
-        that is known without its arguments (`return pl.getval(t, 0)`: a scalar; `return ki *
-        TILE` is not: what `ki` is, is not known)."""
+        (`-> int`, `-> pl.DT_INT32`), else the kind every `return` of its own body gives, its
+        parameters of the kinds of the arguments this call gives them (`offset(ki, sub_id)` of
+        `return ki * TILE + sub_id * HALF`: a scalar when `ki` and `sub_id` are; a parameter
+        the call gives no argument by position or name, or a local name, is not known)."""
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return UNKNOWN
         fn = self.file.helpers.get(value.func.value)
@@ -513,7 +514,16 @@ class KernelReader:
             return annotation_kind(fn.returns, self.pl.path)
         returns = self.file.find(fn.body, cst.Return, skip_functions=True)
         params = {p.name.value: UNKNOWN for p in (*fn.params.posonly_params, *fn.params.params,
-                                                  *fn.params.kwonly_params)}  # what it is given: not known
+                                                  *fn.params.kwonly_params)}
+        positional = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+        variadic = isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None
+        if not any(a.star for a in value.args) and not variadic:
+            for i, arg in enumerate(value.args):
+                name = arg.keyword.value if arg.keyword is not None else positional[i] if i < len(positional) else None
+                if name in params:
+                    params[name] = infer(arg.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+        # a name the body binds is a local, not known here (not a constant, as a free name is)
+        params.update({n: UNKNOWN for n in _stored_names(self.file, fn)})
         kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
         return SCALAR if kinds == {SCALAR} else UNKNOWN
 

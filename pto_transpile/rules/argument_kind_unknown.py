@@ -5,8 +5,11 @@ from pto_transpile.rules.rule import Rule
 DOC = """\
 ## What it checks
 A stage argument's kind cannot be decided statically: it is bound from a call the tool
-does not know (a plain helper function, a non-`pl` call), so it is not clear whether it is
-a per-iteration scalar or a handle (tensor, tile group, struct).
+does not know (a function imported from another module, a non-`pl` call), so it is not
+clear whether it is a per-iteration scalar or a handle (tensor, tile group, struct). A
+function of the file is read: its return annotation (`-> int`), else what its `return`s
+give from the kinds of the arguments of the call (`offset(ki, sub_id)` of `return ki *
+TILE + sub_id * HALF` is a scalar).
 
 ## Why it matters for pipelining
 Scalars a stage receives are snapshotted into the ctx ring every beat, so the stage,
@@ -16,7 +19,7 @@ A wrong guess hands a delayed stage the newest value, or puts a handle in a ctx 
 ## Example
 ```python
     for ki in pl.range(0, N):
-        row = offset(ki, sub_id)  # a plain helper; then st(row, out, x_db)
+        row = offset(ki, sub_id)  # `from tiling_util import offset`; then st(row, out, x_db)
 ```
 
 ## Use instead
@@ -52,7 +55,7 @@ with pl.section_vector():
     ring = {ring}"""
 
 INVALID = (
-    ex.kernel(helpers=_HELPER, st=_ST,
+    ex.kernel(imports=ex.IMPORTS + "\nfrom tiling_util import offset", st=_ST,
               loop=ex.loop("row = offset(ki, sub_id)", ex.cube(), ex.vector("st(row, out, x_db)  # E: PTO054"))),
     # a display mixing tiles and a scalar is neither a handle nor a scalar
     ex.kernel(st=_RING_ST, decls=_RING_DECLS.format(ring="(r0, r1, sub_id)"),
@@ -61,6 +64,9 @@ INVALID = (
 
 VALID = (
     ex.kernel(st=_ST, loop=ex.loop("row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(row, out, x_db)"))),
+    # a helper of the file returning what it computes from two scalars: a scalar, which travels
+    ex.kernel(helpers=_HELPER, st=_ST,
+              loop=ex.loop("row = offset(ki, sub_id)", ex.cube(), ex.vector("st(row, out, x_db)"))),
     # a tuple of tiles is a handle: it passes through; the counter indexing it travels
     ex.kernel(st=_RING_ST, decls=_RING_DECLS.format(ring="(r0, r1, r2)"),
               loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, ring)"))),

@@ -68,3 +68,39 @@ def test_an_expression_of_a_handle_and_a_live_value_travels_but_a_pick_of_a_hand
     assert ctxring._travels(kernel, cst.parse_expression("pl.min(TILE, a.shape[0] - ki * TILE)"))[0]
     assert not ctxring._travels(kernel, cst.parse_expression("a_l1_db[ki % 2]"))[0]
     assert not ctxring._travels(kernel, cst.parse_expression("a.shape[0]"))[0]
+
+
+def _row_by_helper(helper: str, call: str = "offset(ki, sub_id)", imports: str = "") -> str:
+    """The argument-kind rule's example kernel with `row` computed by `helper` (a function of the
+    file), `sub_id` bound on every core so that the emulator runs it."""
+    from pto_transpile.rules import _examples as ex
+    from pto_transpile.rules.argument_kind_unknown import _ST
+
+    text = ex.kernel(imports=ex.IMPORTS + imports, helpers=helper, st=_ST,
+                     loop=ex.loop(f"row = {call}", ex.cube(), ex.vector("st(row, out, x_db)")))
+    return text.replace("    with pl.section_vector():\n        sub_id = pl.get_subblock_idx()\n",
+                        "    sub_id = pl.get_subblock_idx()\n")
+
+
+def test_a_helper_returning_what_it_computes_from_scalars_is_a_scalar_that_travels():
+    # refused with PTO054 before: what `ki` is inside the helper was not taken from the call
+    for call in ("offset(ki, sub_id)", "offset(sub_id=sub_id, ki=ki)"):
+        text = _row_by_helper("def offset(ki, sub_id):\n    return ki * TILE + sub_id * HALF", call)
+        r = transpile(text, path="k.py")
+        assert [d.code for d in r.diagnostics if d.is_error] == [], call
+        assert "st(_pl_ctx_neg1.row, out, x_db)" in r.code
+        assert [row.verdict for row in verify(text, r.code, "kernel").rows] == ["ok", "ok"]
+
+
+def test_a_helper_whose_result_the_call_does_not_settle_stays_unknown():
+    cases = [
+        # a local of the helper: what it holds is not read
+        ("def offset(ki, sub_id):\n    r = ki * TILE\n    return r + sub_id * HALF", "offset(ki, sub_id)", ""),
+        # it returns what a function of another module gives
+        ("def offset(ki, sub_id):\n    return scaled(ki)", "offset(ki, sub_id)", "\nfrom tiling_util import scaled"),
+        # a function of another module
+        ("", "offset(ki, sub_id)", "\nfrom tiling_util import offset"),
+    ]
+    for helper, call, imports in cases:
+        r = transpile(_row_by_helper(helper, call, imports), path="k.py")
+        assert [d.code for d in r.diagnostics if d.is_error] == ["PTO054"], (helper, call)
