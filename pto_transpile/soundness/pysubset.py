@@ -671,6 +671,14 @@ class PythonSubset(InterpreterBase):
                 # parameter, a root of its own as one of a `pl.DYNAMIC` dimension is (the discovery
                 # run names it; a run at chosen counts takes the parameter as that run-time value)
                 return quotient
+        if fn is operator.floordiv and isinstance(node, cst.BinaryOperation) and self.uniform.chunk_value(left) \
+                is not None and isinstance(right, Sym) and right.form == (BLOCK_COUNT,) and not right.const:
+            # `core_id * n // num_cores`: a floor split's start, named by the product's run-time value
+            count = self._block_mark(right, node.right)
+            split = self.uniform.floor_split(left, count, opaque_op("floordiv", self.uniform.chunk_value(left), count))
+            if split is not None:
+                self.uniform.spread = True
+                return split
         if fn in (operator.floordiv, operator.mod) and isinstance(node, cst.BinaryOperation) \
                 and _by_block_count(left, right):
             # `(N + num_cores - 1) // num_cores`, `N % num_cores` with `N` static: a run-time value the

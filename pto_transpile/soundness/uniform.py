@@ -721,6 +721,27 @@ class Uniform:
             return None
         return self._balanced_start(split, value)
 
+    def floor_split(self, start: Any, count: Any, value: Any) -> Sym | None:
+        """`core_id * n // num_cores` (`start`, the chunk start `core_id * n` of `opaque_chunk`,
+        divided by the block count, whose mark is `count`): the start of a floor split, where
+        block `b` takes `[b * n // B, (b + 1) * n // B)`, one range after the other (`(b + 1) *
+        n // B` is the next block's start, `_next_floor_start`). A chunk start of its own whose
+        size is that length (`("op", "floorsplit", n, num_cores)`), 0 at block 0; `value` is its
+        run-time value; None for any other quotient."""
+        form = _form(start)
+        if not (len(form) == 1 and form[0][1] == 1 and not start.const and not start.residue
+                and isinstance(count, Opaque) and count.origin[-1] == "count"):
+            return None
+        bound = self.block_bounds.get(form[0][0])
+        if bound is None or bound[1] != 1 or isinstance(bound[0], tuple) and bound[0][:2] in (
+                ("op", "balanced"), ("op", "floorsplit")):
+            return None
+        size = ("op", "floorsplit", bound[0], count.origin)
+        var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
+        self.block_bounds[var] = (size, 1)
+        self.chunk_values[var] = value
+        return Sym(0, ((var, 1),))
+
     def _balanced_start(self, split: tuple, value: Any) -> Sym:
         """The chunk start of a balanced split of `n` over the blocks (`split`, `(n, num_cores)`),
         whose run-time value is `value`: its size is the block's length."""
@@ -1303,6 +1324,8 @@ def _ends_by(origin: Any, start: Any, size: Any) -> bool:
         a, b = origin[2:]
         return (a == start and _at_most(b, size)) or (b == start and _at_most(a, size)) \
             or _next_balanced_start(origin, size) or _start_plus(origin, start, size)
+    if origin[1] == "floordiv" and len(origin) == 4:  # `(core_id + 1) * n // num_cores`
+        return _next_floor_start(origin, size)
     if origin[1] == "mul" and len(origin) == 4:  # `(core_id + 1) * chunk`: the next block's start
         a, b = origin[2:]
         return (a == size and _next_block(b)) or (b == size and _next_block(a))
@@ -1342,6 +1365,14 @@ def _next_balanced_start(origin: tuple, size: Any) -> bool:
         if _op_of("mul", product, base, _next_block) and _op_of("min", least, rem, _is_next_index):
             return True
     return False
+
+
+def _next_floor_start(origin: tuple, size: Any) -> bool:
+    """Is `origin` the next block's start in the floor split whose chunk size is `size`:
+    `(core_id + 1) * n // num_cores` (`Uniform.floor_split`)?"""
+    if not (isinstance(size, tuple) and size[:2] == ("op", "floorsplit") and origin[3] == size[3]):
+        return False
+    return _op_of("mul", origin[2], size[2], _next_block)
 
 
 def _op_of(name: str, origin: Any, operand: Any, other: Callable[[Any], bool]) -> bool:
