@@ -522,6 +522,13 @@ class Loops(InterpreterBase):
                                                      "iteration to the next", f"flip `{name}` once in every "
                                                      "iteration, where every iteration runs the flip"), node)
                     value, k = phase, 2
+                elif k is not None and name in prev and not 0 <= int(value) < k:
+                    # `x = (x + 1) % K` with a kernel-local `K` shadowing the module's: the divisor
+                    # read is not the one that runs, nor is the period taken from it
+                    raise nonuniform(NonUniform(
+                        f"counter `{name}` holds {int(value)}, which is no residue modulo {k}, the divisor the check "
+                        "read for it", f"take `{name}` modulo a literal or a module constant the kernel does not "
+                        "bind again"), node)
                 if name in prev:
                     delta = _step(value, prev[name], k)
                     uni.counter_steps.setdefault(var, set()).add(delta)

@@ -58,3 +58,12 @@ def test_the_same_start_in_a_struct_field_is_refused():
     ((code, message),) = _findings(text)
     assert code == codes.HAND_SYNC_UNDECIDED and "counter `st.cur` starts at the value an earlier loop" in message
     assert _verdict(text, 22) == "imbalance"
+
+
+def test_a_residue_by_a_kernel_local_divisor_shadowing_a_module_constant_is_refused_naming_it():
+    # the check read `K` as the module's 2; the kernel takes residues modulo its own 4
+    text = edited(HAND, [("\n\n@pl.jit", "\n\nK = 2\n\n\n@pl.jit"), (LOOP, "    K = 4\n    cur = 0\n" + LOOP),
+                         (RELEASE, RELEASE + "        cur = (cur + 1) % K\n" + _extra_set("cur == 3"))])
+    ((code, message),) = _findings(text)
+    assert code == codes.HAND_SYNC_UNDECIDED and "counter `cur` holds 2, which is no residue modulo 2" in message
+    assert _verdict(text, 4) == "imbalance"
