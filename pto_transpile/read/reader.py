@@ -516,12 +516,16 @@ class KernelReader:
         params = {p.name.value: UNKNOWN for p in (*fn.params.posonly_params, *fn.params.params,
                                                   *fn.params.kwonly_params)}
         positional = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+        by_name = {p.name.value for p in (*fn.params.params, *fn.params.kwonly_params)}  # not positional-only
         variadic = isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None
         if not any(a.star for a in value.args) and not variadic:
             for i, arg in enumerate(value.args):
+                if arg.keyword is not None and arg.keyword.value not in by_name:
+                    return UNKNOWN  # a call Python refuses (`off(x=i)` of `def off(x, /)`, a keyword it lacks)
                 name = arg.keyword.value if arg.keyword is not None else positional[i] if i < len(positional) else None
-                if name in params:
-                    params[name] = infer(arg.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+                if name is None:
+                    return UNKNOWN  # more positional arguments than it takes
+                params[name] = infer(arg.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
         # a name the body binds is a local, not known here (not a constant, as a free name is)
         params.update({n: UNKNOWN for n in _stored_names(self.file, fn)})
         kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}

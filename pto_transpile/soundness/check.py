@@ -249,6 +249,9 @@ def _config_key(config: Config) -> tuple:
 def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> list[Problem]:
     interp = Interpreter(file, kernel.node, config, auto_mutex)
     interp.rotation_margin = 0  # its own prefire and drain tests
+    # its own ring entries hold the numbers of the beats in flight (`now.row`), each a beat's
+    # value; a plain number one keeps across beats (`ring[0].cnt + 1`) is carried, as anywhere
+    interp.own_arrays = "numbers"
     try:
         trace = interp.run()
     except CannotModel as exc:

@@ -148,9 +148,10 @@ class InterpreterBase:
         #: GM tensors whose elements may be fractions (a floating dtype, or one not known)
         self.fractional: set[str] = set()
         #: the entries of the kernel's own struct arrays hold what an iteration carries to the next
-        #: as any struct does (`Loops._carry`): set for the judged runs of a serial kernel to
-        #: transform, not for a kernel pipelined by hand, whose rings carry the beats by design
-        self.own_arrays = False
+        #: as any struct does (`Loops._carry`): True for the judged runs of a serial kernel to
+        #: transform; "numbers" for a kernel pipelined by hand, whose rings carry the beats by
+        #: design, so that only the plain numbers they keep across beats are judged
+        self.own_arrays: bool | str = False
         self.gm_writes: set[str] = set()  #: GM tensors written so far in this run (`OpEvents._gm_written`)
         self.gm_read_counts: list[Counter[tuple]] = [Counter(), Counter(), Counter()]  #: per core: reads per element
         shared = file.caches.soundness

@@ -587,7 +587,10 @@ class Loops(InterpreterBase):
                         prev[("default", name, param)] = snapshot
             # every `pl.struct` the kernel holds, also in a list, tuple, dict or another struct's field
             # (and the entries of its own struct arrays, in a serial kernel to transform)
-            for path, struct in _structs_in(name, value, self.own_arrays):
+            for path, struct in _structs_in(name, value, bool(self.own_arrays)):
+                # a hand-written ring's entries carry each beat's values to a later beat by design
+                # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
+                beats = struct.origin == "ctx" and self.own_arrays == "numbers"
                 for f, v in struct.fields.items():
                     signature = None if _moving(v) else _signature(v)
                     if signature is not None:
@@ -595,7 +598,8 @@ class Loops(InterpreterBase):
                                              f"step it in the loop body, outside the stages, as a counter "
                                              f"(`{path}.{f} = {path}.{f} + 1`) or a residue of one, or compute it "
                                              "from the loop variable")
-                    elif path == name and _moving(v) and f"{name}.{f}" not in counters and f"{name}.{f}" in first():
+                    elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
+                            and f"{name}.{f}" in first():
                         self._moved(f"field `{name}.{f}`", node)
 
     def _read_first_on(self, node: cst.For, ctx: Ctx) -> frozenset:

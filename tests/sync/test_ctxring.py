@@ -104,3 +104,12 @@ def test_a_helper_whose_result_the_call_does_not_settle_stays_unknown():
     for helper, call, imports in cases:
         r = transpile(_row_by_helper(helper, call, imports), path="k.py")
         assert [d.code for d in r.diagnostics if d.is_error] == ["PTO054"], (helper, call)
+
+
+def test_a_helper_call_python_refuses_has_no_known_kind():
+    # a hostile probe (h70): a keyword the helper lacks, or one naming a positional-only parameter,
+    # was taken for a scalar argument; both runs of such a kernel raise TypeError
+    helper = "def offset(ki, sub_id, /):\n    return ki * TILE + sub_id * HALF"
+    for call in ("offset(ki, sub_id, zz=1)", "offset(ki=ki, sub_id=sub_id)"):
+        result = transpile(_row_by_helper(helper, call), path="k.py")
+        assert [d.code for d in result.diagnostics if d.is_error] == ["PTO054"], call
