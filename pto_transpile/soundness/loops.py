@@ -501,11 +501,14 @@ class Loops(InterpreterBase):
                 if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
                     raise nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
                                                  "count with `x = x + c` from a value set before the loop"), node)
-                if name not in prev and isinstance(value, Sym) and any(v == var for v, _ in value.form) \
+                if (k is not None) and name not in prev and isinstance(value, Sym) and not value.residue \
+                        and any(v == var for v, _ in value.form) \
                         and not any(name in uni.rot.loop_facts.get(loop.key, (None, frozenset()))[1]
                                     for loop in uni.active[:-1]):
-                    # what an earlier loop, not one around this, left it at: a value of that loop's
-                    # trip count, which its form (the counter's own variable) no longer says
+                    # a residue or flip of what an earlier loop, not one around this, left a counter
+                    # at (`cur == my_n`): a value of that loop's trip count, which its form (the
+                    # counter's own variable) no longer says, taken for periodic (a plain counter's
+                    # tests are refused and its offsets judged by their stride, whatever its start)
                     raise nonuniform(NonUniform(
                         f"counter `{name}` starts at the value an earlier loop left it at, which depends on that "
                         "loop's trip count", f"start `{name}` at a constant before this loop, or give each loop a "
