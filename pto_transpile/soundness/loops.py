@@ -685,13 +685,20 @@ class Loops(InterpreterBase):
         loop's root joins `Uniform.edged`: its first iteration differs from the others)."""
         starts = prev.get(("starts", name), 0)
         prev[("starts", name)] = starts + 1
-        if starts == 1 and name in prev and prev[name] != value:
+        if starts == 1 and name in prev and prev[name] != value and name in self._flags_of(node):
             loop = self.uniform.loops.get(key)
             if loop is not None and loop.root is not None:
                 self.uniform.edged.add(loop.root)
             prev[name] = value
             return
         self._same_as_before(prev, name, value, words, node)
+
+    def _flags_of(self, node: cst.For) -> frozenset:
+        """`flag_literals` of a loop, once per loop."""
+        hit = self._flags.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._flags[id(node)] = (node, flag_literals(node))
+        return hit[1]
 
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
@@ -722,6 +729,61 @@ class Loops(InterpreterBase):
                 break
             if self._loop_body(node, ctxs):
                 break
+
+
+def flag_literals(node: cst.For) -> frozenset:
+    """The names a loop's body binds once, by a statement of its own block (`first = False`, not
+    under a test) to a literal, in a body with no `continue` of this loop: from its second
+    iteration on, every iteration starts with that literal in the name, however many run."""
+    body = node.body
+    if not isinstance(body, cst.IndentedBlock) or _continues(body):
+        return frozenset()
+    counts: dict[str, int] = {}
+    for small in _small_statements(body):
+        targets = [t.target for t in small.targets] if type(small) is cst.Assign else \
+            [small.target] if type(small) in (cst.AugAssign, cst.AnnAssign) else []
+        for t in targets:
+            for name in _target_names(t):
+                counts[name] = counts.get(name, 0) + 1
+    for sub in iter_nodes(body):  # a walrus, a nested loop's target, `with ... as`, `except ... as`
+        bound = [sub.target] if isinstance(sub, (cst.NamedExpr, cst.For)) \
+            else [sub.name] if isinstance(sub, cst.AsName) else []
+        for target in bound:
+            for name in _target_names(target):
+                counts[name] = counts.get(name, 0) + 2
+    flags = set()
+    for stmt in body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name \
+                    and _literal(small.value) and counts.get(small.targets[0].target.value) == 1:
+                flags.add(small.targets[0].target.value)
+    return frozenset(flags)
+
+
+def _literal(node) -> bool:
+    """A number, `True`, `False` or `None` as written (`-1` too)."""
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
+        node = node.expression
+    return type(node) in (cst.Integer, cst.Float) or type(node) is cst.Name and node.value in ("True", "False", "None")
+
+
+def _continues(body) -> bool:
+    """Does a `continue` of the loop whose body this is stand in it (not in a nested loop's)?"""
+    stack = list(body.body)
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Continue:
+            return True
+        if type(node) in (cst.For, cst.While):
+            stack.extend(node.orelse.body.body if node.orelse is not None and isinstance(node.orelse.body,
+                                                                                          cst.IndentedBlock) else [])
+            continue  # its own `continue`s
+        if type(node) in (cst.FunctionDef, cst.ClassDef):
+            continue
+        stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
+    return False
 
 
 def _small_statements(block) -> list:

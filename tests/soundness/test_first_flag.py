@@ -80,3 +80,17 @@ def test_flash_attention_with_its_first_kv_tile_flagged_is_proven_and_bit_identi
     serial, piped = report.rows
     assert (serial.verdict, piped.verdict) == ("ok", "ok")
     assert set(piped.max_diff.values()) == {0.0}, piped.max_diff  # bit-identical
+
+
+def test_a_value_changed_every_iteration_of_a_loop_the_runs_give_two_iterations_is_refused():
+    # the per-core loop over a static count gives block 0 at most two iterations in the runs the
+    # check makes: a change between its first two starts alone would pass for a flag. A flag is
+    # a name the body binds once, to a literal, by a statement of its own block
+    import test_trip_counts
+
+    text = test_trip_counts._nested_struct_per_core("n2 = n2 * 2 + 1")
+    text = edited(text, [("    core_id = pl.get_block_idx() // pl.get_subblock_num()\n",
+                          "    n2 = 0\n    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"),
+                         ("c2(b * K + k, q,", "c2(b * K + k + n2 * 0, q,")])
+    ((code, message),) = _errors(transpile(text, path="k.py"))
+    assert code == codes.PIPELINE_NOT_PROVEN and "`n2` carries a value from one iteration" in message, message
