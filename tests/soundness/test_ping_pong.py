@@ -98,10 +98,8 @@ def test_a_flip_some_iterations_skip_is_refused_naming_it():
 
 def test_a_flip_by_a_value_known_only_at_run_time_stays_refused():
     text = edited(_ping_pong(), [("        cur = 1 - cur\n", "        cur = my_n - cur\n")])
-    # at the second beat `cur` is `my_n`: the ring entry it picks is not one the check follows
     ((code, message),) = _findings(text)
-    assert code == codes.HAND_SYNC_UNDECIDED and "`now` is changed, and the check does not follow what it is" \
-        in message, message
+    assert code == codes.HAND_SYNC_UNDECIDED and "`cur` carries a value from one iteration" in message, message
 
 
 TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text()
