@@ -1292,6 +1292,8 @@ def _at_most(origin: Any, size: Any) -> bool:
     if origin == size or isinstance(size, tuple) and size[:2] == ("op", "balanced") \
             and _balanced_length(origin) == size[2:]:
         return True
+    if isinstance(size, tuple) and size[:2] == ("op", "floorsplit") and origin == ("op", "floordiv", *size[2:]):
+        return True  # `n // num_cores`: no block of a floor split of `n` takes fewer tasks
     if not (isinstance(origin, tuple) and origin[:1] == ("op",)):
         return False
     if origin[1] == "choose":

@@ -20,6 +20,8 @@ LOOP = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
 START = "    start = core_id * n_blocks // num_cores\n"
 END = "    end = (core_id + 1) * n_blocks // num_cores\n"
 SPLIT = edited(TILED, [(LOOP, START + END + "    for i in pl.range(start, end):\n")])
+#: every block its first `n // num_cores` tiles only (the rest left out): no block takes fewer
+SHORT = edited(SPLIT, [(END, "    end = start + n_blocks // num_cores\n")])
 FROM_ZERO = edited(TILED, [(LOOP, START + END + "    for j in pl.range(0, end - start):\n        i = start + j\n")])
 SIZES = ((1, 160), (2, 96), (3, 224), (3, 64), (4, 160))
 
@@ -35,7 +37,7 @@ def _verdicts(text: str) -> set[tuple[str, ...]]:
                                                 block_dim=blocks).rows) for blocks, rows in SIZES}
 
 
-@pytest.mark.parametrize("text", [SPLIT, FROM_ZERO], ids=["start-to-end", "from-zero"])
+@pytest.mark.parametrize("text", [SPLIT, FROM_ZERO, SHORT], ids=["start-to-end", "from-zero", "floor-length"])
 def test_a_floor_split_is_proven_and_runs_as_the_serial_kernel(text):
     assert _errors(text) == []
     assert _verdicts(text) == {("ok", "ok")}
@@ -45,11 +47,12 @@ def test_a_floor_split_is_proven_and_runs_as_the_serial_kernel(text):
     [(END, "    end = (core_id + 2) * n_blocks // num_cores\n")],  # two blocks' ranges
     [(END, "    end = (core_id + 1) * n_blocks // num_cores + 1\n")],  # one tile into the next block's
     [(END, "    end = ((core_id + 1) * n_blocks + num_cores - 1) // num_cores\n")],  # rounded up
+    [(END, "    end = start + (n_blocks + num_cores - 1) // num_cores\n")],  # a length rounded up
     # every block stores its tiles from row 0
     [("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])", "    pl.store(out, res, [(i - start) * BLOCK + "
                                                                 "sub_id * HALF, 0])"),
      ("def finish(i, sub_id,", "def finish(i, start, sub_id,"), ("finish(i, sub_id,", "finish(i, start, sub_id,")],
-], ids=["next-next", "plus-one", "ceiling", "from-row-0"])
+], ids=["next-next", "plus-one", "ceiling", "ceiling-length", "from-row-0"])
 def test_a_split_whose_ranges_overlap_is_refused_and_races(edits):
     text = edited(SPLIT, edits)
     ((code, message),) = _errors(text)
