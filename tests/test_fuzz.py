@@ -30,7 +30,8 @@ ZONE1 = (ROOT / "golden" / "vec_cube_zone1" / "input.py").read_text()
 FLASH = fixed_flash_attention()  # the fuzz's base: the example at the rows of its test (`campaign.kernel_files`)
 #: the file each mutator is tried on, where the demo offers it nothing (it makes no single tile)
 TWO_LOOPS = (ROOT / "golden" / "two_loops" / "input.py").read_text()
-TEXTS = {"alias_tile": FLASH, "per_core_loop_shared": TWO_LOOPS}
+HAND = (ROOT / "examples" / "hand_pipelined.py").read_text()
+TEXTS = {"alias_tile": FLASH, "per_core_loop_shared": TWO_LOOPS, "flip_index": HAND}
 
 
 @functools.cache
@@ -713,3 +714,13 @@ def test_a_gm_offset_mutant_is_proven_and_verified_with_the_tensor_holding_every
     assert judgement.failures == [] and judgement.verified == [1]
     assert [{k: v.tolist() for k, v in c["tensors"].items()} for c in calls] == \
         [{"fz_offs": [v]} for v in oracle.RUNTIME_VALUES]
+
+
+def test_flip_index_picks_by_a_ping_pong_index_that_the_check_and_the_emulator_accept():
+    from pto_transpile import transpile
+    from sim_runtime import verify
+
+    text, description = _mutate("flip_index", HAND, seed=0)
+    assert "pp = 0\n" in text and "ring[pp]" in text and "6 of its 6 parities" in description, description
+    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.severity != "note"] == []
+    assert [row.verdict for row in verify(text, text, "hand_pipelined_kernel").rows] == ["ok", "ok"]

@@ -705,7 +705,8 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
     core_id * chunk`, then `pl.range(start, min(start + chunk, N))`, or a loop over the block's
     task count `pl.range(0, min(chunk, N - start))` whose variable is added to the start; or a
     balanced split (`start = core_id * base + min(core_id, rem)`, `base + 1` tasks below `rem`),
-    or the last block taking the rest. The loop is a per-core range (`pl.range(core_id, N,
+    or the last block taking the rest, or a floor split (`core_id * N // num_cores` to `(core_id
+    + 1) * N // num_cores`). The loop is a per-core range (`pl.range(core_id, N,
     num_cores)`) or a loop of a kernel that takes no block index yet (as `per_core_loop`
     chooses). One mutant in five lets each chunk reach one iteration into the next block's (a
     race between blocks the check must refuse)."""
@@ -745,6 +746,12 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
         edits.append((first, first, f"{a.indent_of(node.body[0])}{node.target.id} = blk_start + blk_j\n"))
         return a.edit(*edits), (f"the loop at line {node.lineno} runs over each block's share: "
                                 f"{head.splitlines()[-1]}")
+    if form < 0.45:  # a floor split: block b takes [b * N // B, (b + 1) * N // B)
+        edits.append((at, at, f"{indent}blk_start = core_id * {stop} // {blocks}\n"
+                              f"{indent}blk_end = (core_id + 1) * {stop} // {blocks}{extra}\n"))
+        edits.append((a.node_span(args[0])[0], a.node_span(args[-1])[1], "blk_start, blk_end"))
+        return a.edit(*edits), (f"the loop at line {node.lineno} runs over each block's floor split: "
+                                f"pl.range(core_id * {stop} // {blocks}, (core_id + 1) * {stop} // {blocks}{extra})")
     edits.append((at, at, f"{indent}blk_chunk = ({stop} + {blocks} - 1) // {blocks}\n"
                           f"{indent}blk_start = core_id * blk_chunk\n"))
     if rng.random() < 0.5:
@@ -757,6 +764,53 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
         first = a.stmt_span(node.body[0])[0]
         edits.append((first, first, f"{a.indent_of(node.body[0])}{node.target.id} = blk_start + blk_j\n"))
     return a.edit(*edits), f"the loop at line {node.lineno} runs over each block's chunk: pl.range({bounds})"
+
+
+def _parity_of(node: ast.AST, var: str) -> int | None:
+    """0 for `var % 2`, 1 for `(var - 1) % 2`, else None."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.right, ast.Constant)
+            and node.right.value == 2):
+        return None
+    left = node.left
+    if isinstance(left, ast.Name) and left.id == var:
+        return 0
+    if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Sub) and isinstance(left.left, ast.Name) \
+            and left.left.id == var and isinstance(left.right, ast.Constant) and left.right.value == 1:
+        return 1
+    return None
+
+
+def flip_index(a: Anatomy, rng: random.Random) -> Mutation:
+    """Pick by a ping-pong index instead of the loop variable's parity, as hand-written double
+    buffering does: `pp = 0` before the loop, `t % 2` -> `pp`, `(t - 1) % 2` -> `1 - pp`, and
+    `pp = 1 - pp` (or `pp ^= 1`) at the end of the body. One mutant in five starts at 1 or leaves
+    some of the parities as they were: a phase the other picks do not share."""
+    sites = []
+    for kernel in a.kernels:
+        for node in ast.walk(kernel):
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body:
+                found = [n for stmt in node.body for n in ast.walk(stmt)
+                         if _parity_of(n, node.target.id) is not None]
+                if found:
+                    sites.append((node, found))
+    node, found = _choose(rng, sites)
+    defect = rng.random() < 0.2
+    start = 1 if defect and rng.random() < 0.5 else 0
+    keep = set(rng.sample(range(len(found)), rng.randint(1, len(found) - 1))) if defect and len(found) > 1 else set()
+    edits = []
+    for i, n in enumerate(found):
+        if i not in keep and not any(n is not m and a.node_span(m)[0] <= a.node_span(n)[0] < a.node_span(m)[1]
+                                     for m in found):
+            edits.append((*a.node_span(n), "pp" if _parity_of(n, node.target.id) == 0 else "(1 - pp)"))
+    if not edits:
+        raise NothingToMutate
+    flip = _choose(rng, ["pp = 1 - pp", "pp ^= 1", "pp = pp ^ 1"])
+    at = a.stmt_span(node)[0]
+    edits.append((at, at, f"{a.indent_of(node)}pp = {start}\n"))
+    end = a.stmt_span(node.body[-1])[1]
+    edits.append((end, end, f"{a.indent_of(node.body[0])}{flip}\n"))
+    return a.edit(*edits), (f"the loop at line {node.lineno} picks by `pp` ({flip}, from {start}) for "
+                            f"{len(edits) - 2} of its {len(found)} parities")
 
 
 def _per_core_range(node: ast.For) -> bool:
@@ -817,6 +871,7 @@ MUTATORS: dict[str, tuple[int, Mutator]] = {
     "chunk_loop": (3, chunk_loop),
     "valid_from_scalar": (4, valid_from_scalar),
     "atomic_store": (3, atomic_store),
+    "flip_index": (3, flip_index),
 }
 
 
