@@ -782,8 +782,11 @@ class PythonSubset(InterpreterBase):
         kind = {(BLOCK_COUNT,): "count", ((BLOCK, 1),): "index"}.get(value.form, "other") if not value.const \
             else "index+1" if value.form == ((BLOCK, 1),) and value.const == 1 else "other"
         # the number with its form: two block values written alike (`c` rebound, a helper's
-        # parameter) are two values unless they are the same value
-        return Opaque(("block", self._code_of(node), OriginSym.of(value), kind))
+        # parameter) are two values unless they are the same value. The block count, the block
+        # index and the index plus one are those values however they are written (`num_cores`,
+        # `pl.get_block_num()`, `(nc)`): their form says which
+        text = _EXACT_BLOCK_TEXT.get(kind) or self._code_of(node)
+        return Opaque(("block", text, OriginSym.of(value), kind))
 
     def _varies(self, *values: Any) -> bool:
         """Whether a value the run follows at one value stands for others (`values.run_time`):
@@ -1729,6 +1732,10 @@ def _parameter_quotient(left: Any, k: int) -> Opaque | None:
     if named is None:
         return None
     return opaque_op("floordiv", Opaque(_moved(("op", "add", named.origin, left.const))), k)
+
+
+#: the text a block value of an exact kind is named by, whatever its spelling (`_block_mark`)
+_EXACT_BLOCK_TEXT = {"count": "num_cores", "index": "core_id", "index+1": "core_id + 1"}
 
 
 def _by_block_count(left: Any, right: Any) -> bool:
