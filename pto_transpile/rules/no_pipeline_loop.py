@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
 from pto_transpile.rules import _examples as ex
@@ -17,10 +18,23 @@ def check(ctx):
         yield k.node.name, {"detail": f"a loop calls {names} in section blocks, but they are not stages",
                             "names": names, "_hint": "forgotten"}
     elif not ctx.file.stages:
+        if _decorated_stages(ctx):
+            return  # stages the file's names hide (`globals()` rebinds them): PTO070 names what hides them
         yield k.node.name, {"detail": "the file has no `@pl.pipeline.stage` functions"}
     else:
         yield k.node.name, {"detail": "no `for` loop calls a stage inside `with "
                                       "pl.section_cube()/section_vector()` blocks"}
+
+
+def _decorated_stages(ctx) -> bool:
+    """Does a module-level function carry a decorator written `...pipeline.stage` whose name the
+    file rebinds at run time (`globals()`: PTO070 says so), so that it was taken for no stage?"""
+    hidden = {name for name, meaning in ctx.file.names.meanings.items()
+              if isinstance(meaning, Unknown) and "changes module names at run time" in meaning.reason}
+    return any(isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "stage"
+               and isinstance(d.decorator.value, cst.Attribute) and d.decorator.value.attr.value == "pipeline"
+               and stmt.name.value in hidden
+               for stmt in ctx.file.source.module.body if isinstance(stmt, cst.FunctionDef) for d in stmt.decorators)
 
 
 def _plain_calls_in_sections(ctx) -> list[str]:

@@ -315,3 +315,14 @@ def test_defaults_are_computed_when_the_def_runs():
     assert isinstance(defaults["ids"], Unknown) and "shared by every call" in defaults["ids"].reason
     assert names.stale_defaults == {"f"}  # for vector functions, evaluated from their text
     assert model(text.replace("SH = 0\n", "")).names.stale_defaults == set()
+
+
+def test_a_file_that_rebinds_names_through_globals_is_not_told_it_has_no_stages():
+    # a hostile probe (h70) got PTO070, right, and PTO004 "the file has no `@pl.pipeline.stage`
+    # functions", wrong: the stages are there, their names unknown at the module's end
+    text = ex.kernel() + '\nglobals()["EXTRA"] = 1\n'
+    codes = {d.code for d in transpile(text, path="m.py").diagnostics}
+    assert "PTO070" in codes and "PTO004" not in codes, codes
+    # a file with no stage at all still hears so
+    plain = ex.kernel().replace("@pl.pipeline.stage\n", "") + '\nglobals()["EXTRA"] = 1\n'
+    assert "PTO004" in {d.code for d in transpile(plain, path="m.py").diagnostics}
