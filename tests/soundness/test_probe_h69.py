@@ -67,3 +67,17 @@ def test_a_residue_by_a_kernel_local_divisor_shadowing_a_module_constant_is_refu
     ((code, message),) = _findings(text)
     assert code == codes.HAND_SYNC_UNDECIDED and "counter `cur` holds 2, which is no residue modulo 2" in message
     assert _verdict(text, 4) == "imbalance"
+
+
+def test_each_hint_applied_gives_a_proven_kernel():
+    # "start `cur` at a constant before this loop": the flip then takes 0 and 1 only
+    text = edited(HAND, [(LOOP, LAUNDER), (RELEASE, RELEASE + "        cur = 1 - cur\n" + _extra_set("cur > 20"))])
+    assert [code for code, _ in _findings(text)] == [codes.HAND_SYNC_UNDECIDED]
+    fixed = edited(text, [(LOOP, "    cur = 0\n" + LOOP)])
+    assert _findings(fixed) == [] and _verdict(fixed, 22) == "ok"
+    # "take `cur` modulo a literal or a module constant the kernel does not bind again"
+    text = edited(HAND, [("\n\n@pl.jit", "\n\nK = 2\n\n\n@pl.jit"), (LOOP, "    K = 4\n    cur = 0\n" + LOOP),
+                         (RELEASE, RELEASE + "        cur = (cur + 1) % K\n" + _extra_set("cur == 9"))])
+    assert [code for code, _ in _findings(text)] == [codes.HAND_SYNC_UNDECIDED]
+    fixed = text.replace("cur = (cur + 1) % K", "cur = (cur + 1) % 4")
+    assert _findings(fixed) == [] and _verdict(fixed, 9) == "ok"
