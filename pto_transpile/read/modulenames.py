@@ -87,6 +87,9 @@ class ModuleNames:
     #: a module-level `class`, or a decorated `def` -> the names as bound when its statement ran:
     #: what its class body and its decorators' arguments saw (`tiling_key=K`, `values=VALS`)
     scopes: dict[cst.CSTNode, dict[str, Meaning]] = field(default_factory=dict)
+    #: how the file changes module names at run time (`globals()`, ...), "" when it does not:
+    #: then every name is unknown at the module's end
+    dynamic: str = ""
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means at module level; None when the file binds it nowhere."""
@@ -144,6 +147,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
             run.env[key] = Unknown(reason)
     dynamic = _dynamic_namespace(normal) or _reached_namespace(found, run.env)
     if dynamic:
+        names.dynamic = dynamic
         reason = f"the file changes module names at run time through `{dynamic}`"
         names.meanings = {n: Unknown(reason) for n in names.meanings}
         names.defaults = {fn: {p: Unknown(reason) for p in d} for fn, d in names.defaults.items()}

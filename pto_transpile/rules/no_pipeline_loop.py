@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
 from pto_transpile.rules import _examples as ex
@@ -27,14 +26,13 @@ def check(ctx):
 
 
 def _decorated_stages(ctx) -> bool:
-    """Does a module-level function carry a decorator written `...pipeline.stage` whose name the
-    file rebinds at run time (`globals()`: PTO070 says so), so that it was taken for no stage?"""
-    hidden = {name for name, meaning in ctx.file.names.meanings.items()
-              if isinstance(meaning, Unknown) and "changes module names at run time" in meaning.reason}
-    return any(isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "stage"
-               and isinstance(d.decorator.value, cst.Attribute) and d.decorator.value.attr.value == "pipeline"
-               and stmt.name.value in hidden
-               for stmt in ctx.file.source.module.body if isinstance(stmt, cst.FunctionDef) for d in stmt.decorators)
+    """Does a module-level function carry a decorator written `...pipeline.stage` in a file
+    that rebinds its module names at run time (`globals()`: PTO070 says so), which hides the
+    stages from the reading of its names?"""
+    return bool(ctx.file.names.dynamic) and any(
+        isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "stage"
+        and isinstance(d.decorator.value, cst.Attribute) and d.decorator.value.attr.value == "pipeline"
+        for stmt in ctx.file.source.module.body if isinstance(stmt, cst.FunctionDef) for d in stmt.decorators)
 
 
 def _plain_calls_in_sections(ctx) -> list[str]:

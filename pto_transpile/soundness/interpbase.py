@@ -51,13 +51,11 @@ class FileMemo:
     divmods: dict[int, tuple] = field(default_factory=dict)
     #: id(function) -> (function, whether its body holds a `yield`: `pysubset._yields`)
     yields: dict[int, tuple] = field(default_factory=dict)
-    #: id(loop) -> (loop, its counters, the names its body binds: `Loops._carried_names`, which
-    #: reads the loop's nodes and the file's constant folder only)
+    #: id(loop) -> (loop, its counters, the names its body binds, its first-iteration flags:
+    #: `Loops._carried_names`, which reads the loop's nodes and the file's constant folder only)
     carried: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes)
     read_firsts: dict[Any, tuple] = field(default_factory=dict)
-    #: id(loop) -> (loop, the first-iteration flags of its body: `loops.flag_literals`)
-    flags: dict[int, tuple] = field(default_factory=dict)
     #: per tiling-key instance (its fields' values, sorted), the bytes each vector function reaches,
     #: per call's arguments: a key field is a compile-time name in a vector function too
     extents: dict[tuple, vfextent.VectorFunctions] = field(default_factory=dict)
@@ -181,7 +179,6 @@ class InterpreterBase:
         self._divmods = shared.divmods
         self._carried = shared.carried
         self._read_firsts = shared.read_firsts
-        self._flags = shared.flags
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}

@@ -10,6 +10,7 @@ trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and n
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -415,10 +416,11 @@ class Loops(InterpreterBase):
             return hit[1], hit[2]
         counters: dict = {}
         assigned: set = set()
+        bindings: Counter[str] = Counter()  #: how many places of the body bind each name
         for small in _small_statements(node.body):
-            if type(small) is cst.AugAssign and _carrier(small.target) is not None:
-                name = _carrier(small.target)
+            if type(small) is cst.AugAssign and (name := _carrier(small.target)) is not None:
                 assigned.add(name)
+                bindings[name] += 1
                 if isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
                     kind = None
                 elif isinstance(small.operator, cst.BitXorAssign):
@@ -432,6 +434,7 @@ class Loops(InterpreterBase):
                     field = _carrier(t) if isinstance(t, cst.Attribute) else None
                     for name in _target_names(t) + ([field] if field else []):
                         assigned.add(name)
+                        bindings[name] += 1
                         single = isinstance(t, cst.Name) or field is not None
                         kind = self._counter_kind(name, small.value) if single else "other"
                         if kind == "other" or counters.get(name, kind) != kind:
@@ -445,8 +448,12 @@ class Loops(InterpreterBase):
                 for name in _target_names(target):
                     assigned.add(name)
                     counters[name] = "other"
+                    bindings[name] += 2
+            if type(sub) is cst.AsName:  # `with ... as x`, `except ... as x`: a binding, not followed
+                for name in _target_names(sub.name):
+                    bindings[name] += 2
         counters = {n: k for n, k in counters.items() if k != "other"}
-        self._carried[id(node)] = (node, counters, assigned)
+        self._carried[id(node)] = (node, counters, assigned, _flag_literals(node, bindings))
         return counters, assigned
 
     def _counter_kind(self, name: str, value) -> Any:
@@ -686,19 +693,15 @@ class Loops(InterpreterBase):
         starts = prev.get(("starts", name), 0)
         prev[("starts", name)] = starts + 1
         if starts == 1 and name in prev and prev[name] != value and name in self._flags_of(node):
-            loop = self.uniform.loops.get(key)
-            if loop is not None and loop.root is not None:
-                self.uniform.edged.add(loop.root)
+            self.uniform._edge(self.uniform.loops.get(key), True)
             prev[name] = value
             return
         self._same_as_before(prev, name, value, words, node)
 
     def _flags_of(self, node: cst.For) -> frozenset:
-        """`flag_literals` of a loop, once per loop."""
-        hit = self._flags.get(id(node))
-        if hit is None or hit[0] is not node:
-            hit = self._flags[id(node)] = (node, flag_literals(node))
-        return hit[1]
+        """`_flag_literals` of a loop, read with its carried names (`_carried_names`)."""
+        self._carried_names(node)
+        return self._carried[id(node)][3]
 
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
@@ -731,35 +734,19 @@ class Loops(InterpreterBase):
                 break
 
 
-def flag_literals(node: cst.For) -> frozenset:
-    """The names a loop's body binds once, by a statement of its own block (`first = False`, not
-    under a test) to a literal, in a body with no `continue` of this loop: from its second
-    iteration on, every iteration starts with that literal in the name, however many run."""
+def _flag_literals(node: cst.For, bindings: Counter[str]) -> frozenset:
+    """The names a loop's body binds once (`bindings`: how many places bind each), by a
+    statement of its own block (`first = False`, not under a test) to a literal, in a body with
+    no `continue` of this loop: from its second iteration on, every iteration starts with that
+    literal in the name, however many run."""
     body = node.body
     if not isinstance(body, cst.IndentedBlock) or _continues(body):
         return frozenset()
-    counts: dict[str, int] = {}
-    for small in _small_statements(body):
-        targets = [t.target for t in small.targets] if type(small) is cst.Assign else \
-            [small.target] if type(small) in (cst.AugAssign, cst.AnnAssign) else []
-        for t in targets:
-            for name in _target_names(t):
-                counts[name] = counts.get(name, 0) + 1
-    for sub in iter_nodes(body):  # a walrus, a nested loop's target, `with ... as`, `except ... as`
-        bound = [sub.target] if isinstance(sub, (cst.NamedExpr, cst.For)) \
-            else [sub.name] if isinstance(sub, cst.AsName) else []
-        for target in bound:
-            for name in _target_names(target):
-                counts[name] = counts.get(name, 0) + 2
-    flags = set()
-    for stmt in body.body:
-        if type(stmt) is not cst.SimpleStatementLine:
-            continue
-        for small in stmt.body:
-            if type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name \
-                    and _literal(small.value) and counts.get(small.targets[0].target.value) == 1:
-                flags.add(small.targets[0].target.value)
-    return frozenset(flags)
+    return frozenset(small.targets[0].target.value for stmt in body.body if type(stmt) is cst.SimpleStatementLine
+                     for small in stmt.body
+                     if type(small) is cst.Assign and len(small.targets) == 1
+                     and type(small.targets[0].target) is cst.Name and _literal(small.value)
+                     and bindings[small.targets[0].target.value] == 1)
 
 
 def _literal(node) -> bool:

@@ -671,11 +671,12 @@ class PythonSubset(InterpreterBase):
                 # parameter, a root of its own as one of a `pl.DYNAMIC` dimension is (the discovery
                 # run names it; a run at chosen counts takes the parameter as that run-time value)
                 return quotient
-        if fn is operator.floordiv and isinstance(node, cst.BinaryOperation) and self.uniform.chunk_value(left) \
-                is not None and isinstance(right, Sym) and right.form == (BLOCK_COUNT,) and not right.const:
+        if fn is operator.floordiv and isinstance(node, cst.BinaryOperation) and isinstance(right, Sym) \
+                and right.form == (BLOCK_COUNT,) and not right.const \
+                and (product := self.uniform.chunk_value(left)) is not None:
             # `core_id * n // num_cores`: a floor split's start, named by the product's run-time value
             count = self._block_mark(right, node.right)
-            split = self.uniform.floor_split(left, count, opaque_op("floordiv", self.uniform.chunk_value(left), count))
+            split = self.uniform.floor_split(left, count, opaque_op("floordiv", product, count))
             if split is not None:
                 self.uniform.spread = True
                 return split

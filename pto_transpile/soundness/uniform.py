@@ -736,16 +736,16 @@ class Uniform:
         if bound is None or bound[1] != 1 or isinstance(bound[0], tuple) and bound[0][:2] in (
                 ("op", "balanced"), ("op", "floorsplit")):
             return None
-        size = ("op", "floorsplit", bound[0], count.origin)
-        var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
-        self.block_bounds[var] = (size, 1)
-        self.chunk_values[var] = value
-        return Sym(0, ((var, 1),))
+        return self._sized_start(("op", "floorsplit", bound[0], count.origin), value)
 
     def _balanced_start(self, split: tuple, value: Any) -> Sym:
         """The chunk start of a balanced split of `n` over the blocks (`split`, `(n, num_cores)`),
         whose run-time value is `value`: its size is the block's length."""
-        size = ("op", "balanced", *split)
+        return self._sized_start(("op", "balanced", *split), value)
+
+    def _sized_start(self, size: tuple, value: Any) -> Sym:
+        """A block's chunk start whose chunk is `size` long (a balanced or floor split's length),
+        0 at block 0, whose run-time value is `value`."""
         var = ("derived", ((((BLOCK, 1),), 0), ("size", size)), frozenset({BLOCK}), "block")
         self.block_bounds[var] = (size, 1)
         self.chunk_values[var] = value
