@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import MAX_ITEMS
-from pto_transpile.read.walk import iter_nodes
+from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import syncdrift
 from pto_transpile.soundness.events import AIC
 from pto_transpile.soundness.interpbase import InterpreterBase
@@ -769,7 +769,7 @@ def _continues(body) -> bool:
             continue  # its own `continue`s
         if type(node) in (cst.FunctionDef, cst.ClassDef):
             continue
-        stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
+        stack.extend(children(node))
     return False
 
 
@@ -789,7 +789,7 @@ def _small_statements(block) -> list:
         elif type(node) is cst.SimpleStatementSuite:  # a one-line body: `if t: x = x * 2`
             out.extend(node.body)
         elif type(node) in (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.Else, cst.Finally, cst.ExceptHandler):
-            stack.extend(c for c in node.children if isinstance(c, cst.CSTNode))
+            stack.extend(children(node))
     return out
 
 
@@ -999,7 +999,7 @@ def _walk_names(node):
             yield f"{n.value.value}.{n.attr.value}"
             yield n.value.value
             continue
-        stack.extend(n.children)
+        stack.extend(children(n))
 
 
 def _headers(stmt) -> list:
@@ -1020,7 +1020,7 @@ def _blocks(stmt) -> list:
     stack = [stmt]
     while stack:
         node = stack.pop()
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
                 out.append(child)
             elif isinstance(child, (cst.If, cst.Else, cst.Finally, cst.ExceptHandler)):
