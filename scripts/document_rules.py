@@ -47,7 +47,7 @@ def _difference(invalid: str, valid: str) -> list[str]:
 def _examples(rule) -> list[str]:
     """The first failing example as the short part that differs from the passing example most like
     it; complete when the rule has no passing example or the two share too little to compare."""
-    where = f"`pto_transpile/rules/{rule.module}.py` holds both"
+    where = f"`pto_transpile/rules/examples/{rule.module}.md` holds both, whole"
     if rule.invalid and rule.valid:
         diffs = [_difference(rule.invalid[0], valid) for valid in rule.valid]
         diff = min(diffs, key=len)

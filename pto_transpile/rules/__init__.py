@@ -1,8 +1,9 @@
 """The rule catalogue: one module per documented constraint, each holding one `Rule`.
 
-A rule carries its stable code, kebab-case name, message and hint templates, severity,
-documentation and its own failing/passing example kernels; `check` (when the rule is
-judged on the model) yields `(node, fields)` pairs. Rules whose problem is found while
+A rule carries its stable code, kebab-case name, message and hint templates, severity and
+documentation; its failing and passing example kernels are literal text beside it, in
+`examples/<module>.md` (`_example_files`). `check` (when the rule is judged on the model)
+yields `(node, fields)` pairs. Rules whose problem is found while
 analysing (scan, sync graph, plan) have no `check`: the analysis reports a Finding with
 their code. The registry is built by importing every module of this package.
 """

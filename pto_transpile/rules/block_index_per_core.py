@@ -4,7 +4,6 @@ from pto_transpile import codes
 from pto_transpile.read.model import CUBE, VECTOR
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import blocks, statements_of
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -68,18 +67,6 @@ core_id = pl.get_block_idx() // pl.get_subblock_num()
 ```
 """
 
-_BLOCKS = ex.loop(ex.cube(), ex.vector(), head="for ki in pl.range(core_id, N, pl.get_block_num()):")
-
-INVALID = (
-    ex.kernel(decls="core_id = pl.get_block_idx()  # E: PTO075", loop=_BLOCKS),
-)
-
-VALID = (
-    ex.kernel(decls="core_id = pl.get_block_idx() // pl.get_subblock_num()", loop=_BLOCKS),
-    ex.kernel(decls="core_id = (pl.get_block_idx() - pl.get_subblock_idx()) // pl.get_subblock_num()", loop=_BLOCKS),
-    ex.kernel(decls="with pl.section_vector():\n    aiv = pl.get_block_idx()"),
-)
-
 RULE = Rule(
     code=codes.BLOCK_INDEX_PER_CORE,
     name="block-index-per-core",
@@ -91,6 +78,4 @@ RULE = Rule(
     check=check,
     seed="in a cube/vector kernel the block index every core uses is pl.get_block_idx() // pl.get_subblock_num()",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

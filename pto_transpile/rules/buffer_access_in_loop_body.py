@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.kinds import SLOT_ACCESSORS
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import tracked_buffers
@@ -68,18 +67,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-_ST_TILE = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x):
-    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
-
-INVALID = (
-    ex.kernel(st=_ST_TILE,
-              loop=ex.loop("x = x_db.next()  # E: PTO022", ex.cube(), ex.vector("st(ki, sub_id, out, x)"))),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.BUFFER_ACCESS_IN_LOOP_BODY,
@@ -92,6 +79,4 @@ RULE = Rule(
     seed="the pipeline loop body must not pick or operate on cross-core buffers, or on local buffers sharing their "
          "addresses; do it inside a stage",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.kinds import SLOT_ACCESSORS
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -89,37 +88,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-_ST_TILE = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x):
-    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
-
-#: a helper that stores one tile of the group; calling it twice advances the group twice
-_STORE_HALF = '''\
-def store_half(row, out, x_db):
-    x = x_db.next()  # E: PTO037
-    pl.store(out, x, [row, 0])'''
-
-_ST_TWICE = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x_db):
-    store_half(ki * TILE + sub_id * HALF, out, x_db)
-    store_half(ki * TILE + sub_id * HALF, out, x_db)'''
-
-INVALID = (
-    ex.kernel(st=ex.ST.replace("x = x_db.next()", "x = x_db.current()  # E: PTO037")),
-    ex.kernel(st=ex.ST.replace("x = x_db.next()", "x = x_db[0]  # E: PTO037")),
-    ex.kernel(st=ex.ST.replace("    x = x_db.next()\n", "    x = x_db.next()\n    x = x_db.next()  # E: PTO037\n")),
-    ex.kernel(st=_ST_TILE, decls="with pl.section_vector():\n    x = x_db.next()",
-              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x)  # E: PTO037"))),
-    ex.kernel(helpers=_STORE_HALF, st=_ST_TWICE),
-)
-
-VALID = (
-    ex.kernel(),
-    ex.kernel(helpers=_STORE_HALF.replace("  # E: PTO037", ""), st=_ST_TWICE.rsplit("\n", 1)[0]),
-)
-
 
 RULE = Rule(
     code=codes.BUFFER_NOT_ROTATING,
@@ -131,6 +99,4 @@ RULE = Rule(
     check=check,
     seed="the tiles of a cross-core buffer must rotate with the iteration order",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

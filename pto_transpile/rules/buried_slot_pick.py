@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.rule import Rule
 
@@ -39,23 +38,6 @@ with pl.section_cube():
 ```
 """
 
-_MM = ex.MM.replace("def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):",
-                    "def mm(ki, a, a_l1, b_slot, left_db, right_db, acc_db, x_db):") \
-    .replace("pl.move(right, cur_a)", "pl.move(right, b_slot)")
-_PARAMS = ex.PARAMS + "\nb: pl.Tensor[[TILE, TILE], pl.DT_FP32],"
-_B_L1 = ex.textwrap.indent(ex.group("b_l1", "Mat", "0x8000", "[3]", None, None, "[TILE, TILE]"), "    ")
-_LOOP = ex.loop(ex.cube("mm(ki, a, a_l1, b_slot, left_db, right_db, acc_db, x_db)"), ex.vector())
-
-INVALID = (
-    ex.kernel(mm=_MM, params=_PARAMS, loop=_LOOP, cube_decls=ex.CUBE_DECLS + "\n" + _B_L1
-              + "\n    pl.load(b_l1.current(), b, [0, 0])  # E: PTO023\n    b_slot = b_l1.current()"),
-)
-
-VALID = (
-    ex.kernel(mm=_MM, params=_PARAMS, loop=_LOOP, cube_decls=ex.CUBE_DECLS + "\n" + _B_L1
-              + "\n    b_slot = b_l1.current()\n    pl.load(b_slot, b, [0, 0])"),
-)
-
 
 RULE = Rule(
     code=codes.BURIED_SLOT_PICK,
@@ -67,6 +49,4 @@ RULE = Rule(
     seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, "
          "never inside a larger expression",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

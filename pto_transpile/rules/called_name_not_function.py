@@ -4,7 +4,6 @@ from pto_transpile import codes
 from pto_transpile.read.deadcode import dead_nodes
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.meaning import Unknown, Value
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -64,41 +63,6 @@ if DEBUG:
 ```
 """
 
-_HELPERS = '''\
-import os
-
-
-def store_half(out, x, row):
-    pl.store(out, x, [row, 0])
-
-
-def store_half_logged(out, x, row):
-    pl.printf("row %d", row)
-    pl.store(out, x, [row, 0])
-
-
-{switch}
-    store_half = store_half_logged'''
-
-_ST = ex.ST.replace("    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])",
-                    "    store_half(out, x, ki * TILE + sub_id * HALF){mark}")
-
-#: the store `store_half` stands for is unknown, so `st` is seen reading nothing of `x_db`: PTO033 follows
-_LOOP = ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO033"), ex.vector())
-
-INVALID = (
-    ex.kernel(helpers=_HELPERS.format(switch='if os.environ.get("PTO_DEBUG"):'),
-              st=_ST.format(mark="  # E: PTO070"), loop=_LOOP),
-    ex.kernel(helpers=_HELPERS.format(switch='if os.environ.get("PTO_DEBUG"):').replace(
-        "    store_half = store_half_logged", "    store_half = store_half_logged\nstore_half = None"),
-              st=_ST.format(mark="  # E: PTO070"), loop=_LOOP),
-)
-
-VALID = (
-    ex.kernel(helpers=_HELPERS.format(switch="DEBUG = False\nif DEBUG:"), st=_ST.format(mark="")),
-    ex.kernel(helpers=_HELPERS.format(switch="if True:"), st=_ST.format(mark="")),
-)
-
 
 RULE = Rule(
     code=codes.CALLED_NAME_NOT_FUNCTION,
@@ -110,6 +74,4 @@ RULE = Rule(
     check=check,
     seed="a function called by a kernel, stage or helper is known statically, as the module binds it once it has run",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

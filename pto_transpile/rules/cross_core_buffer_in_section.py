@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -35,13 +34,6 @@ a group that does not exist there.
 ```
 """
 
-INVALID = (
-    ex.kernel(x_db="", cube_decls=ex.CUBE_DECLS + "\n" + "\n".join(
-        "    " + line for line in ex.group("x_db", mark="  # E: PTO067").splitlines())),
-)
-
-VALID = (ex.kernel(),)
-
 RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_IN_SECTION,
     name="cross-core-buffer-in-section",
@@ -53,6 +45,4 @@ RULE = Rule(
     check=check,
     seed="tile groups are declared in the kernel body; a cross-core buffer must exist on both cores",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

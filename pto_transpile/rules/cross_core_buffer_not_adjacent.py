@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.rule import Rule
 
@@ -40,36 +39,6 @@ every buffer a one-step channel.
 ```
 """
 
-#: act loads its own input, so x_db goes from mm1 straight to st
-_ACT = '''\
-@pl.pipeline.stage
-def act(ki, sub_id, a, r_db, nz_db, p_db):
-    r = r_db.next()
-    pl.load(r, a, [ki * TILE + sub_id * HALF, 0])
-    pl.relu(r, r)
-    nz = nz_db.next()
-    pl.move(nz, r)
-    p = p_db.next()
-    pl.insert(p, nz, [sub_id * HALF, 0])'''
-
-_ST = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x_db, y_db):
-    x = x_db.next()
-    y = y_db.next()
-    pl.add(y, y, x)
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-#: two stages in between also put mm1 two iterations ahead of st: x_db's two tiles are too few
-_CROSS = ex.CROSS4.replace('x_db = pl.make_tile_group(', 'x_db = pl.make_tile_group(  # E: PTO043', 1)
-
-INVALID = (
-    ex.kernel4(act=_ACT, st=_ST, cross=_CROSS, calls=(ex.MM1_CALL, "act(ki, sub_id, a, r_db, nz_db, p_db)", ex.MM2_CALL,
-                                        "st(ki, sub_id, out, x_db, y_db)  # E: PTO035")),
-)
-
-VALID = (ex.kernel4(),)
-
 
 RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_NOT_ADJACENT,
@@ -81,6 +50,4 @@ RULE = Rule(
     check=check,
     seed="a cross-core buffer is handed between consecutive stages",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,5 @@
-import textwrap
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.rule import Rule
 
@@ -45,26 +43,6 @@ another iteration's tile.)
 ```
 """
 
-_ST_R = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, y_db, r_db):
-    y = y_db.next()
-    r = r_db.next()
-    pl.add(y, y, r)
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-_R = ex.group("r_db", "Vec", "0x4000", "[18, 19]", None, None)
-_R_IDS = ex.group("r_db", "Vec", "0x4000", "[18, 19]", "[12, 13]", None)
-_CALLS = (ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, y_db, r_db)")
-
-INVALID = (
-    ex.kernel4(st=_ST_R, cross=ex.CROSS4 + "\n" + _R_IDS,
-               vec_decls=ex.VEC4.replace(textwrap.indent(_R, "    ") + "\n", ""),
-               calls=_CALLS[:3] + (_CALLS[3] + "  # E: PTO034",)),
-)
-
-VALID = (ex.kernel4(),)
-
 
 RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_SAME_CORE,
@@ -79,6 +57,4 @@ RULE = Rule(
     seed="the two stages of a cross-core buffer are a producer and a consumer, one on the cube "
          "core and one on the vector core",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

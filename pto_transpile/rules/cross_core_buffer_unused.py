@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -37,13 +36,6 @@ z_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13], fwd_ids=[4
 ```
 """
 
-INVALID = (
-    ex.kernel(x_db=ex.X_DB + "\n" + ex.group("z_db", addrs="0x4000", mutex="[12, 13]", fwd="[4, 5]", bwd="[6, 7]",
-                                              mark="  # E: PTO032")),
-)
-
-VALID = (ex.kernel(x_db=ex.X_DB + "\n" + ex.group("z_db", addrs="0x4000", mutex="[12, 13]", fwd=None, bwd=None)),)
-
 
 RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_UNUSED,
@@ -54,6 +46,4 @@ RULE = Rule(
     check=check,
     seed="a cross-core buffer is used by exactly two stages",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

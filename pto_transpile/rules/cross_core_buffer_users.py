@@ -1,7 +1,5 @@
-import textwrap
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.rule import Rule
 
@@ -46,28 +44,6 @@ x_db = pl.make_tile_group(...)  # mm1 -> act, and also read by st
 ```
 """
 
-#: the last vector stage also reads mm1's result (a residual): a third user of x_db
-_ST_RES = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x_db, y_db):
-    x = x_db.next()
-    y = y_db.next()
-    pl.add(y, y, x)
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-INVALID = (
-    # a Mat staging buffer declared with ids although only the cube stage uses it
-    ex.kernel(x_db=ex.X_DB + "\n" + ex.group("a_l1", "Mat", "0x0", "[4, 5]", "[4, 5]", None, "[TILE, TILE]"),
-              cube_decls=ex.CUBE_DECLS.replace(
-                  textwrap.indent(ex.group("a_l1", "Mat", "0x0", "[4, 5]", None, None, "[TILE, TILE]"), "    ")
-                  + "\n", ""),
-              loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO033"), ex.vector())),
-    ex.kernel4(st=_ST_RES,
-               calls=(ex.MM1_CALL, ex.ACT_CALL, ex.MM2_CALL, "st(ki, sub_id, out, x_db, y_db)  # E: PTO033")),
-)
-
-VALID = (ex.kernel(), ex.kernel4())
-
 
 RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_USER_COUNT,
@@ -79,6 +55,4 @@ RULE = Rule(
     check=check,
     seed="a cross-core buffer is used by exactly two stages",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

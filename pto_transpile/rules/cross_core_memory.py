@@ -1,6 +1,5 @@
 from pto_api.memory import CROSS_CORE_SPACES
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -39,18 +38,6 @@ x_db = pl.make_tile_group(
 ```
 """
 
-_MM_ACC = ex.MM.replace("    acc = acc_db.next()\n", "").replace(
-    "    pl.matmul(acc, left, right)\n    x = x_db.next()\n"
-    "    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
-    "    x = x_db.next()\n    pl.matmul(x, left, right)")
-
-INVALID = (
-    ex.kernel(mm=_MM_ACC, x_db=ex.group("x_db", memory="Acc", shape="[TILE, TILE]", addrs="0x4000")
-              .replace("),\n", "),  # E: PTO028\n", 1)),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.CROSS_CORE_BUFFER_MEMORY,
@@ -62,6 +49,4 @@ RULE = Rule(
     check=check,
     seed="cross-core buffers live only in UB (Vec) or L1 (Mat)",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\\
@@ -31,21 +30,6 @@ than the serial kernel does.
 ```
 """
 
-_ST = ex.ST.replace("def st(ki, sub_id, out, x_db):", "def st(ki, sub_id, scale, out, x_db):").replace(
-    "    x = x_db.next()", '    x = x_db.next()\n    pl.printf("scale %f", scale)')
-
-
-def _kernel(binding: str, mark: str = "") -> str:
-    return ex.kernel(st=_ST, loop=ex.loop(binding, ex.cube(), ex.vector("st(ki, sub_id, scale, out, x_db)" + mark)))
-
-
-INVALID = (_kernel("scale = TILE / (ki + 1)", "  # E: PTO072"),)
-
-VALID = (
-    _kernel("scale: pl.DT_FP32 = TILE / (ki + 1)"),
-    _kernel("scale = TILE / (ki + 1.0)"),
-)
-
 
 RULE = Rule(
     code=codes.CTX_FIELD_TYPE_UNKNOWN,
@@ -58,7 +42,5 @@ RULE = Rule(
     phase="analysis",
     seed="each ctx field is initialised with a value of the type it carries, never a guessed one",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/ctxring.py",),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.graph import find_cycles
 
@@ -42,14 +41,6 @@ deadlock if PTO043 were ever missed.
 ```
 """
 
-INVALID = (
-    # the demo at preload 3 with 2-tile p_db, PTO043 silenced: mm2 reads p_db on a cycle of total 0
-    "# test: skip-rules=PTO043\n" + ex.kernel4(config="preload=3").replace(
-        "    pl.move(left, p)\n", "    pl.move(left, p)  # E: PTO044\n"),
-)
-
-VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
-
 
 RULE = Rule(
     code=codes.DEPENDENCY_CYCLE,
@@ -61,6 +52,4 @@ RULE = Rule(
     check=check,
     seed="the stage/buffer dependencies must not form a cycle no sync can satisfy (a deadlock)",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

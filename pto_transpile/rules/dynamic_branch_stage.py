@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -45,15 +44,6 @@ skip the producer, the consumer's `wait` has no matching `set` (a hang), or an e
 (or move the runtime `if` inside the stage body, around the ops it guards).
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop("if ki > 0:  # E: PTO007\n" + ex.textwrap.indent(ex.cube(), "    "), ex.vector())),
-)
-
-VALID = (
-    ex.kernel(constants=ex.CONSTANTS + "\nSTORE = True",
-              loop=ex.loop(ex.cube(), "if STORE:\n" + ex.textwrap.indent(ex.vector(), "    "))),
-)
-
 
 RULE = Rule(
     code=codes.DYNAMIC_BRANCH_AROUND_STAGE,
@@ -65,6 +55,4 @@ RULE = Rule(
     check=check,
     seed="an `if` may choose whether a stage runs only when its condition is a compile-time constant",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -43,16 +42,6 @@ x_db = pl.make_tile_group(
 ```
 """
 
-INVALID = (
-    ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1],  # E: PTO027", bwd="[2, 3],  # E: PTO027")
-              .replace(",  # E: PTO027,", ",  # E: PTO027")),
-)
-
-VALID = (
-    ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bwd="[2, 3, 5]")),
-    ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0]", bwd="[2]")),
-)
-
 
 RULE = Rule(
     code=codes.EVENT_ID_COUNT,
@@ -63,6 +52,4 @@ RULE = Rule(
     check=check,
     seed="fwd_ids/bwd_ids have one id per tile of the buffer, or a single id",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

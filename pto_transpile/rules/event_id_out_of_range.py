@@ -1,6 +1,5 @@
 from pto_api import EVENT_IDS
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -42,12 +41,6 @@ x_db = pl.make_tile_group(
 ```
 """
 
-INVALID = (
-    ex.kernel(x_db=ex.group("x_db", fwd="[16, 17],  # E: PTO025").replace("],  # E: PTO025,", "],  # E: PTO025")),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.EVENT_ID_OUT_OF_RANGE,
@@ -58,6 +51,4 @@ RULE = Rule(
     check=check,
     seed="fwd_ids/bwd_ids are event ids 0-15",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 #: The core a buffer's data flows to: UB tiles are written by the cube (fixpipe) and read by
@@ -57,16 +56,6 @@ p_db = pl.make_tile_group(..., fwd_ids=[4, 5], bwd_ids=[6, 7])
 ```
 """
 
-_P_SHARED = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[2, 3]", "[6, 7]", "[TILE, TILE]").replace(
-    "fwd_ids=[2, 3],", "fwd_ids=[2, 3],  # E: PTO063")
-_P = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")
-# p_db's bwd ids (cube -> vector) may be x_db's bwd ids (vector -> cube): other counters
-_P_BOTH_WAYS = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[2, 3]", "[TILE, TILE]")
-
-INVALID = (ex.kernel4(cross=ex.CROSS4.replace(_P, _P_SHARED)),)
-
-VALID = (ex.kernel4(), ex.kernel4(cross=ex.CROSS4.replace(_P, _P_BOTH_WAYS)))
-
 RULE = Rule(
     code=codes.EVENT_ID_SHARED,
     name="event-id-shared",
@@ -78,6 +67,4 @@ RULE = Rule(
     check=check,
     seed="an event id is one hardware counter: two buffers must not share an id in the same direction",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

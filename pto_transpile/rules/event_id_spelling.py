@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -39,23 +38,6 @@ X_FWD = [0, 1]  # module level
 """
 
 
-def _ids(fwd: str, **kw) -> str:
-    return ex.kernel(x_db=ex.group("x_db", fwd=fwd).replace(f"fwd_ids={fwd},", f"fwd_ids={fwd},  # E: PTO026"), **kw)
-
-
-INVALID = (
-    _ids("[first_id, first_id + 1]", decls="").replace(
-        "    x_db = pl.make_tile_group(", "    first_id = 0\n    x_db = pl.make_tile_group(", 1),
-    _ids("X_FWD", constants=ex.CONSTANTS + "\nX_FWD = sorted([1, 0])"),  # bound to a call not folded
-    _ids("list(range(2))"),
-)
-
-VALID = (
-    ex.kernel(constants=ex.CONSTANTS + "\nX_FWD = [0, 1]", x_db=ex.group("x_db", fwd="X_FWD")),
-    ex.kernel(x_db=ex.group("x_db", fwd="(0, 1)")),
-)
-
-
 RULE = Rule(
     code=codes.EVENT_ID_SPELLING,
     name="event-id-spelling",
@@ -66,6 +48,4 @@ RULE = Rule(
     check=check,
     seed="fwd_ids/bwd_ids are written as a list of integers, or as a name bound to such a list outside the kernel",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

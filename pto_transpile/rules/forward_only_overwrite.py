@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -29,22 +28,6 @@ y_db = pl.make_tile_group(..., mutex_ids=[4, 5], fwd_ids=[4, 5], bwd_ids=[6, 7])
 (or as many tiles as the message says).
 """
 
-
-_P_FWD = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", None, "[TILE, TILE]")
-_P2 = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")
-_P3_FWD = ex.group("p_db", "Mat", "0x10000", "[14, 15, 12]", "[4, 5, 12]", None, "[TILE, TILE]")
-
-INVALID = (
-    # at preload 2 `mm2` reads tile t in the beat where `mm1` has already released `act` on
-    # task t + 2, so with 2 tiles `act` may overwrite it first
-    ex.kernel4(config="preload=2", cross=ex.CROSS4.replace(_P2, _P_FWD.replace("(", "(  # E: PTO057", 1))),
-)
-
-VALID = (
-    ex.kernel4(config="preload=2", cross=ex.CROSS4.replace(_P2, _P3_FWD)),  # 3 tiles are ordered
-    ex.kernel4(config="preload=1", cross=ex.CROSS4.replace(_P2, _P_FWD)),
-)
-
 RULE = Rule(
     code=codes.FORWARD_ONLY_OVERWRITE,
     name="forward-only-overwrite",
@@ -59,7 +42,5 @@ RULE = Rule(
     seed="with fwd_ids only, nothing stops the producer overwriting a tile the consumer has not read; a kernel "
          "that may do so is never written",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/hazards.py",),
 )

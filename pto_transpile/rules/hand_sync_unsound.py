@@ -1,7 +1,6 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.read.pipelined import BY_HAND, pipelined_as
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.soundness.check import check_hand_written
 from pto_transpile.soundness.proof import problem_fields
@@ -84,17 +83,6 @@ one run; this check reports it without running the kernel.
 ```
 """
 
-# the vector core's wait for the cube's data is missing: `st` reads the tile while `mm`
-# writes it, and the cube's sets pile up unconsumed
-_BROKEN = ex.HAND_PIPELINED.replace("\ndef kernel(\n", "\ndef kernel(  # E: PTO060, PTO068\n", 1).replace(
-    "            pl.system.wait_cross_core(pipe=pl.PipeType.MTE3, event_id=ki % 2)\n", "").replace(
-    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)\n",
-    "acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO068\n", 1)
-
-INVALID = (_BROKEN,)
-
-VALID = (ex.HAND_PIPELINED,)  # notes of other rules (PTO060) are allowed in valid examples
-
 RULE = Rule(
     code=codes.HAND_SYNC_UNSOUND,
     name="hand-sync-unsound",
@@ -108,6 +96,4 @@ RULE = Rule(
     check=check,
     seed="the syncs of a hand-pipelined kernel are checked like the generated ones",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

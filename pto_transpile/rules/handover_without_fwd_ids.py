@@ -1,6 +1,5 @@
 from pto_api.ops import CROSS_CORE_WRITES
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
 from pto_transpile.rules.rule import Rule
 
@@ -58,13 +57,6 @@ x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1],
 ```
 """
 
-INVALID = (
-    ex.kernel(x_db=ex.group("x_db", fwd=None, mark="  # E: PTO062")),
-    ex.kernel(x_db=ex.group("x_db", fwd=None, bwd=None, mark="  # E: PTO062")),
-)
-
-VALID = (ex.kernel(),)
-
 RULE = Rule(
     code=codes.HANDOVER_WITHOUT_FWD_IDS,
     name="handover-without-fwd-ids",
@@ -76,6 +68,4 @@ RULE = Rule(
     check=check,
     seed="only fwd_ids make a consumer wait for its producer; without them no sync is inserted",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -29,35 +28,6 @@ def relu_tile(y, x):  # the stage picks `y = y_db.next()` and passes it in
 ```
 """
 
-_Y_DB = ex.VEC_DECLS + "\n" + ex.textwrap.indent(ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None), "    ")
-
-_BAD_HELPER = '''\
-def relu_tile(y_db, x):
-    y = y_db.next()
-    pl.relu(y, x)
-    return y  # E: PTO021'''
-
-_GOOD_HELPER = '''\
-def relu_tile(y, x):
-    pl.relu(y, x)'''
-
-_ST = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x_db, y_db):
-    x = x_db.next()
-    %s
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-_LOOP = ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))
-
-INVALID = (
-    ex.kernel(helpers=_BAD_HELPER, st=_ST % "y = relu_tile(y_db, x)", vec_decls=_Y_DB, loop=_LOOP),
-)
-
-VALID = (
-    ex.kernel(helpers=_GOOD_HELPER, st=_ST % "y = y_db.next()\n    relu_tile(y, x)", vec_decls=_Y_DB, loop=_LOOP),
-)
-
 
 RULE = Rule(
     code=codes.HELPER_RETURNS_BUFFER,
@@ -68,7 +38,5 @@ RULE = Rule(
     phase="analysis",
     seed="functions called by stages must not return a tile or a tile group",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/scan.py",),
 )

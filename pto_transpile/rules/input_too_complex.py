@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -27,19 +26,6 @@ WEIGHTS = 1
 ```
 """
 
-_DEEP = "(" * 120 + "TILE" + ")" * 120
-_SUM = " + ".join(["TILE"] * 240)
-
-INVALID = (
-    ex.kernel(constants=ex.CONSTANTS + f"\nDEEP = {_DEEP}  # E: PTO097"),
-    ex.kernel(constants=ex.CONSTANTS + f"\nSUM = {_SUM}  # E: PTO097"),
-)
-
-VALID = (
-    ex.kernel(constants=ex.CONSTANTS + "\nDEEP = " + "(" * 90 + "TILE" + ")" * 90),
-    ex.kernel(constants=ex.CONSTANTS + "\nSUM = " + " + ".join(["TILE"] * 150)),
-)
-
 
 RULE = Rule(
     code=codes.INPUT_TOO_COMPLEX,
@@ -50,7 +36,5 @@ RULE = Rule(
     phase="analysis",
     seed="input that would crash or hang the parser is refused with a diagnostic",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/driver.py",),
 )

@@ -23,9 +23,7 @@ meanwhile `preload=0` (serial loop, syncs only) or the serial kernel still works
 ```
 """
 
-INVALID = ()  # produced by the CLI/driver when the tool crashes: see tests/rules/test_rules.py NO_EXAMPLES
-
-VALID = ()
+# no example kernels: produced by the CLI/driver when the tool crashes: see tests/rules/test_rules.py NO_EXAMPLES
 
 
 RULE = Rule(
@@ -37,7 +35,5 @@ RULE = Rule(
     phase="analysis",
     seed="a crash of pto-transpile itself is reported as a bug, never as a problem of the kernel",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/driver.py", "pto_transpile/rules/reporter.py", "pto_transpile/output/run.py"),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -30,24 +29,6 @@ without the sync, data is overwritten before it is read).
 (or give `y_db` its own addresses).
 """
 
-_CROSS = "\n".join([
-    ex.group("x_db", "Vec", "0x0", "[16, 17]", "[0, 1]", "[2, 3]"),
-    ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]"),
-    ex.group("y_db", "Vec", "0x0", "[16, 17]", "[8, 9]", "[10, 11]"),
-])
-
-_MARKED_MM2 = ex.MM2.replace("    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
-                             "    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO048")
-
-INVALID = (
-    ex.kernel4(config="preload=2", mm2=_MARKED_MM2, cross=_CROSS),
-)
-
-VALID = (
-    ex.kernel4(config="preload=1", cross=_CROSS),
-    ex.kernel4(config="preload=2"),
-)
-
 
 RULE = Rule(
     code=codes.INVERSE_TIME_SYNC,
@@ -59,7 +40,5 @@ RULE = Rule(
     phase="analysis",
     seed="no sync may wait for a task that runs later than the waiting one",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/plan.py",),
 )

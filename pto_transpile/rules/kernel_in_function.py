@@ -129,42 +129,6 @@ def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):
 ```
 """
 
-INVALID = (
-    "import pypto_pro.language as pl\n\n\n"
-    "def build_kernel(preload):\n"
-    "    @pl.jit(pipeline=pl.pipeline.PipelineConfig(preload=preload))\n"
-    "    def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
-    "        pass\n\n"
-    "    return kernel\n",
-    "import pypto_pro.language as pl\n\n"
-    "if True:\n"
-    "    @pl.jit\n"
-    "    def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
-    "        pass\n",
-    "import pypto_pro.language as pl\n\n\n"
-    "def body(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n"
-    "    pass\n\n\n"
-    "kernel = pl.jit(auto_mutex=True)(body)  # E: PTO079\n",
-    "import pypto_pro.language as pl\n\n"
-    "jit = pl.jit\n\n\n"
-    "@jit\n"
-    "def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
-    "    pass\n",
-    "import pypto_pro.language as pl\n\n"
-    "JIT = pl.jit(auto_mutex=True)\n\n\n"
-    "@JIT\n"
-    "def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO079\n"
-    "    pass\n",
-)
-
-VALID = (
-    "import pypto_pro.language as pl\n\n"
-    "PRELOAD = 1\n\n\n"
-    "@pl.jit\n"
-    "def kernel(x: pl.Tensor[[16, 16], pl.DT_FP32]):\n"
-    "    pass\n",
-)
-
 
 RULE = Rule(
     code=codes.KERNEL_IN_FUNCTION,
@@ -177,6 +141,4 @@ RULE = Rule(
     check=check,
     seed="the kernel is a `@pl.jit` function the module defines",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

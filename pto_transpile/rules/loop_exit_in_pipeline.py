@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.walk import blocks
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 _EXITS: dict[type, str] = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
@@ -63,15 +62,6 @@ for ki in pl.range(0, n_valid):
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop("if ki > N:\n    break  # E: PTO059", ex.cube(), ex.vector())),
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), "if ki == 2:\n    continue  # E: PTO059")),
-)
-
-VALID = (
-    ex.kernel(loop=ex.loop("for j in pl.range(0, 2):\n    if j == 1:\n        break", ex.cube(), ex.vector())),
-)
-
 
 RULE = Rule(
     code=codes.LOOP_EXIT_IN_PIPELINE,
@@ -83,6 +73,4 @@ RULE = Rule(
     check=check,
     seed="each beat of the pipelined loop runs to its end; break, continue and return would cut it short",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -35,12 +34,6 @@ for ki in pl.range(0, N):
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), head="for ki in [0, 1, 2, 3]:  # E: PTO016")),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.LOOP_NOT_RANGE,
@@ -52,6 +45,4 @@ RULE = Rule(
     check=check,
     seed="the pipeline loop iterates over `pl.range(start, end[, step])`",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.kinds import names_in
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -45,22 +44,6 @@ for ki in pl.range(0, N):
 """
 
 
-def _L(head: str) -> str:
-    return ex.loop(ex.cube(), ex.vector(), head=head)
-
-
-INVALID = (
-    ex.kernel(loop=_L("for ki in pl.range(N - 1, -1, -1):  # E: PTO017")),
-    ex.kernel(loop=_L("for ki in pl.range(0, N, 0):  # E: PTO017")),
-    ex.kernel(constants=ex.CONSTANTS + "\nSTEP = -1", loop=_L("for ki in pl.range(N - 1, -1, STEP):  # E: PTO017")),
-)
-
-VALID = (
-    ex.kernel(loop=_L("for ki in pl.range(0, N, 1):")),
-    ex.kernel(constants=ex.CONSTANTS + "\nSTEP = 1", loop=_L("for ki in pl.range(0, N, STEP):")),
-)
-
-
 RULE = Rule(
     code=codes.LOOP_STEP_NOT_POSITIVE,
     name="loop-step-not-positive",
@@ -70,6 +53,4 @@ RULE = Rule(
     check=check,
     seed="the pipeline loop's step is positive: no reverse iteration",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

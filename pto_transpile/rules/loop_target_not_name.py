@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -34,12 +33,6 @@ for ki in pl.range(0, N):
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), head="for ki, kj in pl.range(0, N):  # E: PTO015")),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.LOOP_TARGET_NOT_NAME,
@@ -50,6 +43,4 @@ RULE = Rule(
     check=check,
     seed="the pipeline loop variable is a plain name",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

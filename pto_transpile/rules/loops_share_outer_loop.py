@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -40,19 +39,6 @@ would interleave drains and ring state on every outer iteration.
 ```
 """
 
-_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),
-                  head="for kj in pl.range(0, N):")
-
-INVALID = (
-    ex.kernel(constants=ex.CONSTANTS + "\nH = 2",
-              loop="for h in pl.range(0, H):\n" + ex.textwrap.indent(
-                  ex.LOOP + "\n" + _SECOND.replace(":\n", ":  # E: PTO041\n", 1), "    ")),
-)
-
-VALID = (
-    ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
-)
-
 
 RULE = Rule(
     code=codes.LOOPS_SHARE_OUTER_LOOP,
@@ -64,6 +50,4 @@ RULE = Rule(
     check=check,
     seed="two pipeline loops cannot sit in the same outer loop",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

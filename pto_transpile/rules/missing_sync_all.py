@@ -4,7 +4,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import calls_in, statements
 from pto_transpile.rules.rule import Rule
 
@@ -78,19 +77,6 @@ consuming event flags the slow core still needs.
 ```
 """
 
-_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),
-                  head="for kj in pl.range(0, N):")
-
-INVALID = (
-    ex.kernel(loop=ex.LOOP + "\n" + _SECOND.replace(":\n", ":  # E: PTO042\n", 1)),
-)
-
-VALID = (
-    ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
-    ex.kernel(config="preload=[1, 2]",
-              loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND),
-)
-
 
 RULE = Rule(
     code=codes.MISSING_SYNC_ALL,
@@ -103,6 +89,4 @@ RULE = Rule(
     check=check,
     seed="the user inserts an all-core sync (`sync_all`) between two pipeline loops",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.model import StageCall
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -45,12 +44,6 @@ for ki in pl.range(0, N):
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    " + ex.ST_CALL + "  # E: PTO010")),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.MULTIPLE_STAGES_IN_SECTION,
@@ -61,6 +54,4 @@ RULE = Rule(
     check=check,
     seed="each section block holds a single stage call",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,6 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.read.pipelined import pipelined_as
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.kernel_in_function import nested_kernels
 from pto_transpile.rules.rule import Rule
 
@@ -45,14 +44,6 @@ import pypto_pro.language as pl
 ```
 """
 
-INVALID = (
-    ex.kernel(imports="import pypto.language as pl  # E: PTO003"),
-    "import pypto_pro.language as pl\n\n\n@pl.jit\ndef copy(x: pl.Tensor[[16, 16], pl.DT_FP32]):  # E: PTO003\n"
-    "    pass\n",
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.NO_KERNEL,
@@ -68,6 +59,4 @@ RULE = Rule(
     check=check,
     seed="the input holds a `@pl.jit` kernel to pipeline",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -3,7 +3,6 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -79,27 +78,6 @@ def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
 """
 
 
-INVALID = (
-    # plain functions called from the loop, not from sections (called from sections, they are
-    # PTO076's missing decorators)
-    ex.kernel(
-        mm=ex.MM.replace("@pl.pipeline.stage\n", ""),
-        st=ex.ST.replace("@pl.pipeline.stage\n", ""),
-        loop=ex.loop(ex.MM_CALL, ex.ST_CALL),
-    ).replace("def kernel(\n", "def kernel(  # E: PTO004\n"),
-    ex.kernel(loop="""\
-ki = 0
-while ki < N:
-    with pl.section_cube():
-        mm(ki, a, a_l1, left_db, right_db, acc_db, x_db)  # E: PTO055
-    with pl.section_vector():
-        st(ki, sub_id, out, x_db)  # E: PTO055
-    ki += 1""").replace("def kernel(\n", "def kernel(  # E: PTO004\n"),
-)
-
-VALID = (ex.kernel(),)
-
-
 RULE = Rule(
     code=codes.NO_PIPELINE_LOOP,
     name="no-pipeline-loop",
@@ -111,6 +89,4 @@ RULE = Rule(
     check=check,
     seed="a kernel with `pipeline=` calls its stages from a `for` loop, one per section block",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,6 +1,5 @@
 from pto_api.ops import CROSS_CORE_WRITES, PIPE_CORES, SPACE_CORE
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._accesses import all_accesses
 from pto_transpile.rules.rule import Rule
 
@@ -62,26 +61,6 @@ def st(ki, sub_id, out, x_db):                          # called in section_vect
 ```
 """
 
-_MM_RELU = ex.MM + "\n    pl.relu(x, x)  # E: PTO066"
-_ST_RELU = ex.ST.replace("    x = x_db.next()\n", "    x = x_db.next()\n    pl.relu(x, x)\n")
-_ST_MATMUL = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x_db, left_db, right_db, acc_db):
-    x = x_db.next()
-    left = left_db.next()
-    right = right_db.next()
-    acc = acc_db.next()
-    pl.matmul(acc, left, right)  # E: PTO066
-    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])'''
-
-INVALID = (
-    ex.kernel(mm=_MM_RELU),
-    ex.kernel(st=_ST_MATMUL,
-              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, left_db, right_db, acc_db)"))),
-)
-
-VALID = (ex.kernel(st=_ST_RELU),)
-
 RULE = Rule(
     code=codes.OP_ON_WRONG_CORE,
     name="op-on-wrong-core",
@@ -92,6 +71,4 @@ RULE = Rule(
     check=check,
     seed="each section runs on its own core, with that core's pipes and memories",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -30,17 +29,6 @@ write-after-read) it creates, so it refuses rather than miss a sync.
 ```
 """
 
-_Y = ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None)
-
-INVALID = (
-    ex.reuse_kernel(_Y, loop=ex.loop(ex.cube(ex.MM_CALL), ex.vector(ex.ST_RELU_CALL)))
-    .replace("    pl.relu(y, x)\n", "    pl.sigmoid(y, x)  # E: PTO053\n"),
-)
-
-VALID = (
-    ex.reuse_kernel(_Y).replace("    pl.relu(y, x)\n", "    pl.ub_copy(y, x)\n    pl.exp(y, y)\n"),
-)
-
 
 RULE = Rule(
     code=codes.OP_ROLES_UNKNOWN,
@@ -51,7 +39,5 @@ RULE = Rule(
     phase="analysis",
     seed="every op touching a synchronised buffer has known read/write roles",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/scan.py",),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -30,32 +29,6 @@ q_db = pl.make_tile_group(..., mutex_ids=[20, 21, 22])   # 1 + d tiles: safe for
 ```
 """
 
-
-_RUNTIME = dict(inner="pl.range(0, n_inner)", params=ex.PARAMS + "\nn_inner: pl.DT_INT32,")
-
-INVALID = (
-    # the 4-stage demo at preload 2: `st` runs 3 iterations late, and with 2 tiles `q` is
-    # safe only if the run-time trip count `n_inner` is at least 3
-    ex.kernel4(
-        config="preload=2",
-        st=ex.ST4.replace("def st(ki, sub_id, out, y_db):", "def st(ki, sub_id, out, y_db, q):")
-                 .replace("pl.store(out, y,", "pl.add(q, q, y)\n    pl.store(out, q,"),
-        vec_decls=ex.VEC4 + "\n" + "    " + ex.group("q_db", "Vec", "0x8000", "[22, 23]", None, None)
-                  .replace("\n", "\n    "),
-        params=ex.PARAMS4 + "\nn_inner: pl.DT_INT32,",
-        loop=ex.loop(
-            "with pl.section_vector():\n    q = q_db.next()\n    pl.load(q, a, [b * HALF, 0])",
-            ex.loop(ex.cube(ex.MM1_CALL), ex.vector(ex.ACT_CALL), ex.cube(ex.MM2_CALL),
-                    ex.vector("st(ki, sub_id, out, y_db, q)  # E: PTO058"), head="for ki in pl.range(0, n_inner):"),
-            head="for b in pl.range(0, 4):",
-        ),
-    ),
-)
-
-VALID = (
-    ex.outer_pick_kernel(2, **_RUNTIME),  # delay 1: two tiles suffice for any trip count
-)
-
 RULE = Rule(
     code=codes.OUTER_SLOT_MAYBE_OVERWRITTEN,
     name="outer-slot-maybe-overwritten",
@@ -66,7 +39,5 @@ RULE = Rule(
     phase="analysis",
     seed="a tile picked outside the pipeline loop must survive until the delayed stages read it, for every trip count",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/hazards.py",),
 )

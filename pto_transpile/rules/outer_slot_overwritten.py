@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -33,20 +32,6 @@ q_db = pl.make_tile_group(..., mutex_ids=[20, 21])   # 1 + ceil(1 / 1) = 2 tiles
 ```
 """
 
-
-INVALID = (
-    # st runs 1 iteration late and the pipeline loop has 1 iteration: q_db needs 2 tiles
-    ex.outer_pick_kernel(1, mark="  # E: PTO056"),
-    # a run-time trip count cannot help a single tile
-    ex.outer_pick_kernel(1, inner="pl.range(0, n_inner)", mark="  # E: PTO056",
-                         params=ex.PARAMS + "\nn_inner: pl.DT_INT32,"),
-)
-
-VALID = (
-    ex.outer_pick_kernel(2),
-    ex.outer_pick_kernel(1, config="preload=0"),  # serially nothing is delayed
-)
-
 RULE = Rule(
     code=codes.OUTER_SLOT_OVERWRITTEN,
     name="outer-slot-overwritten",
@@ -57,7 +42,5 @@ RULE = Rule(
     phase="analysis",
     seed="a tile picked outside the pipeline loop must survive until the delayed stages read it",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/hazards.py",),
 )

@@ -1,6 +1,5 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -28,23 +27,6 @@ still correct, but some overlap between the cores is lost.
 ```
 """
 
-_CROSS = "\n".join([
-    ex.group("x_db", "Vec", "0x0", "[16, 17, 18]", "[0, 1, 2]", "[3, 4, 5]"),
-    ex.group("p_db", "Mat", "0x10000", "[14, 15, 13]", "[6, 7, 8]", "[9, 10, 11]", "[TILE, TILE]"),
-    ex.group("y_db", "Vec", "0x0", "[16, 17, 18]", "[12]", "[13]"),
-])
-
-_MARKED_MM1 = ex.MM1.replace("    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
-                             "    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO046")
-
-INVALID = (
-    ex.kernel4(config="preload=0", mm1=_MARKED_MM1, cross=_CROSS),
-)
-
-VALID = (
-    ex.kernel4(config="preload=0", cross=_CROSS.replace("[9, 10, 11]", "[9]")),
-)
-
 
 RULE = Rule(
     code=codes.OVERLAP_IDS_DOWNGRADED,
@@ -58,7 +40,5 @@ RULE = Rule(
     seed="syncs for address reuse get free event ids; when too few are free, some share one "
          "id (serialised, still correct)",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/plan.py",),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -28,26 +27,6 @@ the reuse cannot be made safe.
 ```
 """
 
-#: x_db and y_db share UB addresses (three tiles each); p_db carries the L1 handover
-_CROSS = "\n".join([
-    ex.group("x_db", "Vec", "0x0", "[16, 17, 18]", "[0, 1, 2]", "[3, 4, 5]"),
-    ex.group("p_db", "Mat", "0x10000", "[14, 15, 13]", "[6, 7, 8]", "[9, 10, 11]", "[TILE, TILE]"),
-    ex.group("y_db", "Vec", "0x0", "[16, 17, 18]", "[12]", "[13]"),
-])
-
-_MARKED_MM1 = ex.MM1.replace("    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)",
-                             "    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)  # E: PTO045")
-
-INVALID = (
-    ex.kernel4(config="preload=0", mm1=_MARKED_MM1, cross=_CROSS.replace("fwd_ids=[12],", "fwd_ids=[12, 14, 15],")),
-)
-
-VALID = (
-    ex.kernel4(config="preload=0", cross=_CROSS.replace("[16, 17, 18]", "[16, 17]").replace("[14, 15, 13]", "[14, 15]")
-               .replace("[0, 1, 2]", "[0, 1]").replace("[3, 4, 5]", "[2, 3]")
-               .replace("[6, 7, 8]", "[4, 5]").replace("[9, 10, 11]", "[6, 7]")),
-)
-
 
 RULE = Rule(
     code=codes.OVERLAP_IDS_EXHAUSTED,
@@ -59,7 +38,5 @@ RULE = Rule(
     phase="analysis",
     seed="syncs for address reuse need free event ids (0-15)",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/plan.py",),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.soundness.proof import HINTS
 
@@ -46,19 +45,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-_GM_HANDOVER = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, a, x_db):
-    x = x_db.next()
-    pl.store(a, x, [((ki + 1) % N) * TILE + sub_id * HALF, 0])  # E: PTO061'''
-
-INVALID = (
-    ex.kernel(st=_GM_HANDOVER, loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, a, x_db)"))),
-    ex.kernel(st=_GM_HANDOVER, config="preload=0", loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, a, x_db)"))),
-)
-
-VALID = (ex.kernel(), ex.kernel(config="preload=0"), ex.kernel4(config="preload=2"))
-
 RULE = Rule(
     code=codes.PIPELINE_NOT_PROVEN,
     name="pipeline-not-proven",
@@ -70,7 +56,5 @@ RULE = Rule(
     phase="analysis",
     seed="a tool that reorders a user's code writes it only when it can show the result is the same program",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/soundness/proof.py",),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -43,12 +42,6 @@ updated), so the transform refuses to guess.
 ```
 """
 
-INVALID = (
-    ex.kernel(config="preload=[1, 2]").replace("(preload=[1, 2]))\n", "(preload=[1, 2]))  # E: PTO006\n"),
-)
-
-VALID = (ex.kernel(config="preload=[1]"),)
-
 
 RULE = Rule(
     code=codes.PRELOAD_COUNT_MISMATCH,
@@ -63,6 +56,4 @@ RULE = Rule(
     check=check,
     seed="a preload list has one value per pipeline loop of the kernel",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

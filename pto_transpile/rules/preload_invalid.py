@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -38,14 +37,6 @@ def kernel(a, out):
 ```
 """
 
-INVALID = (
-    ex.kernel(config="preload=-1").replace("(preload=-1))\n", "(preload=-1))  # E: PTO005\n"),
-    ex.kernel(config="preload=True").replace("(preload=True))\n", "(preload=True))  # E: PTO005\n"),
-    ex.kernel(config="preload=[]").replace("(preload=[]))\n", "(preload=[]))  # E: PTO005\n"),
-)
-
-VALID = (ex.kernel(config="preload=1"), ex.kernel(config="preload=0"))
-
 
 RULE = Rule(
     code=codes.PRELOAD_INVALID,
@@ -56,6 +47,4 @@ RULE = Rule(
     check=check,
     seed="preload values are integers >= 0",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.rule import Rule
 
@@ -44,46 +43,6 @@ pipelined kernel would silently compute with the wrong tile.
 ```
 """
 
-#: the cube stage multiplies two weights loaded once, before the loop
-_MM = '''\
-@pl.pipeline.stage
-def mm(ki, w_b, w_d, left_db, right_db, acc_db, x_db):
-    left = left_db.next()
-    right = right_db.next()
-    acc = acc_db.next()
-    pl.move(left, w_b)
-    pl.move(right, w_d)
-    pl.matmul(acc, left, right)
-    x = x_db.next()
-    pl.move(x, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)'''
-
-_PARAMS = """\
-b: pl.Tensor[[TILE, TILE], pl.DT_FP32],
-d: pl.Tensor[[TILE, TILE], pl.DT_FP32],
-out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],"""
-
-_DECLS = "\n".join([
-    ex.CUBE_DECLS,
-    ex.textwrap.indent(ex.group("b_l1", "Mat", "0x8000", "[2]", None, None, "[TILE, TILE]"), "    "),
-    ex.textwrap.indent(ex.group("d_l1", "Mat", "0xC000", "[3]", None, None, "[TILE, TILE]"), "    "),
-])
-
-
-def _kernel(picks: str, call: str) -> str:
-    return ex.kernel(mm=_MM, params=_PARAMS, cube_decls=_DECLS + "\n" + ex.textwrap.indent(picks, "    "),
-                     loop=ex.loop(ex.cube(call), ex.vector()))
-
-
-INVALID = (
-    _kernel("w = b_l1.current()\npl.load(w, b, [0, 0])\nw = d_l1.current()  # E: PTO024\npl.load(w, d, [0, 0])",
-            "mm(ki, w, w, left_db, right_db, acc_db, x_db)"),
-)
-
-VALID = (
-    _kernel("w_b = b_l1.current()\npl.load(w_b, b, [0, 0])\nw_d = d_l1.current()\npl.load(w_d, d, [0, 0])",
-            "mm(ki, w_b, w_d, left_db, right_db, acc_db, x_db)"),
-)
-
 
 RULE = Rule(
     code=codes.REPEATED_SLOT_PICK,
@@ -94,6 +53,4 @@ RULE = Rule(
     check=check,
     seed="a variable takes a tile only once outside the pipeline loop; use one variable per tile",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -42,16 +41,6 @@ copying code back from `pipeline_generated.py`).
 ```
 """
 
-INVALID = (
-    ex.kernel(vec_decls="with pl.section_vector():\n    _pl_sub_id = pl.get_subblock_idx()  # E: PTO040",
-              loop=ex.loop(ex.cube(), ex.vector("st(ki, _pl_sub_id, out, x_db)"))),
-    # the name of the generated task counter, in the user's own loop: the user's kernel (it
-    # sets `pipeline=`), not generated output, so the reserved name is reported where it is bound
-    ex.kernel(loop=ex.loop("_pl_task_id = ki  # E: PTO040", ex.cube(), ex.vector())),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.RESERVED_NAME,
@@ -62,6 +51,4 @@ RULE = Rule(
     check=check,
     seed="names starting with `_pl_` are reserved for the transform",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

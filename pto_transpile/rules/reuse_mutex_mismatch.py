@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import overlap_pairs
 
@@ -37,13 +36,6 @@ with pl.section_vector():
 ```
 """
 
-INVALID = (
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[12, 13]", None, None)
-                    .replace("mutex_ids=[12, 13],", "mutex_ids=[12, 13],  # E: PTO029")),
-)
-
-VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
-
 
 RULE = Rule(
     code=codes.REUSE_MUTEX_MISMATCH,
@@ -54,6 +46,4 @@ RULE = Rule(
     check=check,
     seed="buffers sharing addresses declare the same mutex_ids",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

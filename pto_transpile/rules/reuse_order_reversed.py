@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -28,10 +27,6 @@ passes the other checks; no kernel is known to reach it.
 ```
 """
 
-INVALID = ()  # unreachable: see the doc
-
-VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
-
 
 RULE = Rule(
     code=codes.REUSE_ORDER_REVERSED,
@@ -43,7 +38,5 @@ RULE = Rule(
     phase="analysis",
     seed="address reuse within one iteration must follow the stage order",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/plan.py",),
 )

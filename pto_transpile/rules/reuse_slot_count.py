@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import overlap_pairs
 
@@ -37,13 +36,6 @@ with pl.section_vector():
 ```
 """
 
-INVALID = (
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1, 14]", None, None, mark="  # E: PTO030")
-                    .replace("mutex_ids=[0, 1, 14],", "mutex_ids=[0, 1, 14],  # E: PTO029")),
-)
-
-VALID = (ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),)
-
 
 RULE = Rule(
     code=codes.REUSE_SLOT_COUNT,
@@ -54,6 +46,4 @@ RULE = Rule(
     check=check,
     seed="buffers sharing addresses have the same number of tiles",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import overlap_pairs
 
@@ -41,17 +40,6 @@ with pl.section_vector():
 ```
 """
 
-INVALID = (
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None),
-                    ex.group("z_db", "Vec", "0x0", "[0, 1]", None, None),
-                    x_db=ex.group("x_db", mark="  # E: PTO031")),
-)
-
-VALID = (
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None),
-                    ex.group("z_db", "Vec", "0x4000", "[12, 13]", None, None)),
-)
-
 
 RULE = Rule(
     code=codes.REUSE_TOO_MANY,
@@ -63,6 +51,4 @@ RULE = Rule(
     check=check,
     seed="at most two buffers share addresses",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pto_transpile.diagnostics import Diagnostic, Related, Severity
+from pto_transpile.rules._example_files import examples_of
 
 #: When a rule's `check` runs: on the file, on each kernel's model, on each pipeline loop
 #: once its stages are scanned and scheduled, on each loop's sync graph (given a FileContext,
@@ -35,14 +36,22 @@ class Rule:
     phase: str = "kernel"
     severity: Severity = Severity.ERROR
     doc: str = ""  #: markdown: What it checks / Why it matters for pipelining / Example / Use instead
-    invalid: tuple[str, ...] = ()  #: failing kernels; `# E: PTOxxx` marks each expected line
-    valid: tuple[str, ...] = ()  #: passing kernels
     check: Callable[[Any], Iterable[tuple[Any, dict]]] | None = None
     seed: str = ""  #: the constraint this rule enforces, in one English sentence
     #: for a rule with no `check`: the modules (paths from the repository root) whose step
     #: finds the problem and reports it under this rule's code
     raised_by: tuple[str, ...] = ()
     module: str = field(default="", repr=False)
+
+    @property
+    def invalid(self) -> tuple[str, ...]:
+        """Failing kernels, `# E: PTOxxx` marking each expected line (`rules/examples/<module>.md`)."""
+        return examples_of(self.module)[0]
+
+    @property
+    def valid(self) -> tuple[str, ...]:
+        """Passing kernels (`rules/examples/<module>.md`)."""
+        return examples_of(self.module)[1]
 
     @property
     def help_text(self) -> str:

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -40,13 +39,6 @@ other core.
 (put the extra work inside the stage function).
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop("with pl.section_cube():\n    " + ex.MM_CALL + "\n    pl.system.sync_all()  # E: PTO011",
-                           ex.vector())),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.SECTION_EXTRA_STATEMENT,
@@ -57,6 +49,4 @@ RULE = Rule(
     check=check,
     seed="each section block holds a single stage call and nothing else",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -27,14 +26,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-INVALID = (
-    ex.kernel(st=ex.ST.replace("    x = x_db.next()\n    pl.store(out, x,", "    pl.store(out, x_db.next(),")
-              .replace("HALF, 0])", "HALF, 0])  # E: PTO051"),
-              loop=ex.loop(ex.cube(ex.MM_CALL), ex.vector())),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.SLOT_ACCESSOR_NOT_ASSIGNED,
@@ -46,7 +37,5 @@ RULE = Rule(
     phase="analysis",
     seed="inside a stage, a tile is picked by `slot = group.next()` (or `group[i]`) on a statement of its own",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/scan.py",),
 )

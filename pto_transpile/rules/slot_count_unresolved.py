@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -37,21 +36,6 @@ X_MUTEX = [0, 1]  # module level, or write the list in place
 ```
 """
 
-_Q_UNKNOWN = ex.outer_pick_kernel(2, params=ex.PARAMS + "\nq_mutex: pl.Tensor[[2], pl.DT_INT32],")
-_Q_UNKNOWN = _Q_UNKNOWN.replace("q_db = pl.make_tile_group(", "q_db = pl.make_tile_group(  # E: PTO050") \
-    .replace("mutex_ids=[20, 21],", "mutex_ids=q_mutex,")
-
-INVALID = (
-    ex.kernel(params=ex.PARAMS + "\nx_mutex: pl.Tensor[[2], pl.DT_INT32],",
-              x_db=ex.group("x_db", mutex="x_mutex", mark="  # E: PTO050")),
-    _Q_UNKNOWN,
-)
-
-VALID = (
-    ex.kernel(constants=ex.CONSTANTS + "\nX_MUTEX = [0, 1]", x_db=ex.group("x_db", mutex="X_MUTEX")),
-)
-
-
 RULE = Rule(
     code=codes.SLOT_COUNT_UNRESOLVED,
     name="slot-count-unresolved",
@@ -62,6 +46,4 @@ RULE = Rule(
     check=check,
     seed="the tile count of a synchronised or outer-picked group is a compile-time constant",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

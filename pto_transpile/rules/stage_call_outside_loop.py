@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -35,12 +34,6 @@ was issued for, desynchronising every later handover.
 ```
 """
 
-INVALID = (
-    ex.kernel(after="with pl.section_vector():\n    st(N, sub_id, out, x_db)  # E: PTO055"),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.STAGE_CALL_OUTSIDE_LOOP,
@@ -51,6 +44,4 @@ RULE = Rule(
     check=check,
     seed="the stage calls of one pipeline sit in one `for` loop",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -38,16 +37,6 @@ binding.
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop("where = (ki, sub_id)", ex.cube(), ex.vector("st(*where, out, x_db)  # E: PTO080"))),
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector("st(**{'ki': ki, 'sub_id': sub_id}, out=out, x_db=x_db)"
-                                                "  # E: PTO080"))),
-)
-
-VALID = (
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db)"))),
-)
-
 
 RULE = Rule(
     code=codes.STAGE_CALL_STARRED,
@@ -59,6 +48,4 @@ RULE = Rule(
     check=check,
     seed="each stage argument is snapshotted into the ctx ring on its own",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,6 +1,5 @@
 from pto_transpile import codes
 from pto_transpile.read.model import StageCall
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -39,31 +38,6 @@ two sets of ctx fields under one name, so the transform requires one function pe
 ```
 """
 
-_PARAMS = ex.PARAMS + """
-b: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],
-out_b: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],"""
-_Y_DB = ex.group("y_db", addrs="0x4000", mutex="[12, 13]", fwd="[4, 5]", bwd="[6, 7]")
-
-
-def _two_pass(second_mm: str, second_st: str, stages: str = "") -> str:
-    return ex.kernel(
-        stages=ex.MM + "\n\n\n" + ex.ST + stages, params=_PARAMS, x_db=ex.X_DB + "\n" + _Y_DB,
-        loop=ex.loop(ex.cube(), ex.vector(),
-                     ex.cube(second_mm + "(ki, b, a_l1, left_db, right_db, acc_db, y_db)"),
-                     ex.vector(second_st + "(ki, sub_id, out_b, y_db)")))
-
-
-INVALID = (
-    _two_pass("mm", "st").replace("(ki, b, a_l1, left_db, right_db, acc_db, y_db)\n",
-                                  "(ki, b, a_l1, left_db, right_db, acc_db, y_db)  # E: PTO014\n")
-    .replace("(ki, sub_id, out_b, y_db)", "(ki, sub_id, out_b, y_db)  # E: PTO014"),
-)
-
-VALID = (
-    _two_pass("mm_b", "st_b", "\n\n\n" + ex.MM.replace("def mm(", "def mm_b(") + "\n\n\n"
-              + ex.ST.replace("def st(", "def st_b(")),
-)
-
 
 RULE = Rule(
     code=codes.STAGE_CALLED_TWICE,
@@ -74,6 +48,4 @@ RULE = Rule(
     check=check,
     seed="a stage function is called at most once per pipeline loop",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -50,29 +49,6 @@ def load_a(ki, a, a_l1):  # a plain helper, not a stage
 ```
 """
 
-_LOAD = '''\
-@pl.pipeline.stage
-def load_a(ki, a, a_l1):
-    cur_a = a_l1.next()
-    pl.load(cur_a, a, [ki * TILE, 0])'''
-
-_MM = ex.MM.replace("    cur_a = a_l1.next()\n    pl.load(cur_a, a, [ki * TILE, 0])\n",
-                    "    load_a(ki, a, a_l1)  # E: PTO018\n    cur_a = a_l1.current()\n")
-
-_PREP = '''\
-def prep(ki, a, a_l1):
-    load_a(ki, a, a_l1)  # E: PTO018'''
-
-INVALID = (
-    ex.kernel(mm=_LOAD + "\n\n\n" + _MM),
-    ex.kernel(helpers=_PREP,
-              mm=_LOAD + "\n\n\n" + _MM.replace("load_a(ki, a, a_l1)  # E: PTO018", "prep(ki, a, a_l1)")),
-)
-
-VALID = (
-    ex.kernel(mm=_LOAD.replace("@pl.pipeline.stage\n", "") + "\n\n\n" + _MM.replace("  # E: PTO018", "")),
-)
-
 
 RULE = Rule(
     code=codes.STAGE_CALLS_STAGE,
@@ -84,6 +60,4 @@ RULE = Rule(
     check=check,
     seed="a stage must not call another stage",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -3,7 +3,6 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -54,15 +53,6 @@ for ki in pl.range(0, N):
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop("with pl.no_sync():\n    " + ex.MM_CALL + "  # E: PTO009", ex.vector())),
-    ex.kernel(loop=ex.loop("with pl.section_cube():\n    with pl.no_sync():\n        " + ex.MM_CALL + "  # E: PTO009",
-                           ex.vector())),
-    ex.kernel(loop=ex.loop("with pl.section_cube(): " + ex.MM_CALL + "  # E: PTO009", ex.vector())),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.STAGE_IN_PLAIN_WITH,
@@ -77,6 +67,4 @@ RULE = Rule(
     check=check,
     seed="stage calls are wrapped in `with pl.section_cube()` / `with pl.section_vector()` blocks",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

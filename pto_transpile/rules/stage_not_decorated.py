@@ -4,7 +4,6 @@ from pto_transpile import codes
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import statements_of
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -79,20 +78,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-INVALID = (
-    ex.kernel(st=ex.ST.replace("@pl.pipeline.stage\n", ""),
-              loop=ex.loop(ex.cube(), ex.vector(ex.ST_CALL + "  # E: PTO076"))),
-    ex.kernel(stages=ex.MM.replace("@pl.pipeline.stage\n", "") + "\n\n\n" + ex.ST.replace("@pl.pipeline.stage\n", ""),
-              loop=ex.loop(ex.cube(ex.MM_CALL + "  # E: PTO076"), ex.vector(ex.ST_CALL + "  # E: PTO076"))),
-)
-
-VALID = (
-    ex.kernel(),
-    # a helper that only computes, called in a section before the stages: a plain call
-    ex.kernel(helpers="def prep(ki):\n    return ki + 1",
-              loop=ex.loop("with pl.section_vector():\n    prep(ki)", ex.cube(), ex.vector())),
-)
-
 RULE = Rule(
     code=codes.STAGE_NOT_DECORATED,
     name="stage-not-decorated",
@@ -104,6 +89,4 @@ RULE = Rule(
     check=check,
     seed="every function called as a stage of a pipeline loop is a `@pl.pipeline.stage` function",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -34,12 +33,6 @@ for ki in pl.range(0, N):
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop(ex.MM_CALL + "  # E: PTO008", ex.vector())),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.STAGE_OUTSIDE_SECTION,
@@ -51,6 +44,4 @@ RULE = Rule(
     check=check,
     seed="each stage call sits in its own section block",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -45,12 +44,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-INVALID = (
-    ex.kernel(st=ex.ST + "\n    return x  # E: PTO019"),
-)
-
-VALID = (ex.kernel(st=ex.ST + "\n    return"),)
-
 
 RULE = Rule(
     code=codes.STAGE_RETURNS_VALUE,
@@ -62,6 +55,4 @@ RULE = Rule(
     check=check,
     seed="stage functions return no value",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

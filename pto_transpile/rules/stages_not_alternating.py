@@ -4,7 +4,6 @@ import libcst as cst
 
 from pto_api.ops import op_pipe
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 #: The core whose unit executes an op's pipe: matmuls need the cube unit, V work the vector unit.
@@ -67,40 +66,6 @@ slot and delay.
 ```
 """
 
-_ACT = '''\
-@pl.pipeline.stage
-def act(ki, x_db, y_db):
-    x = x_db.next()
-    y = y_db.next()
-    pl.relu(y, x)
-
-
-@pl.pipeline.stage
-def st(ki, sub_id, out, y_db):
-    y = y_db.next()
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-_MERGED = '''\
-@pl.pipeline.stage
-def st(ki, sub_id, out, x_db, y_db):
-    x = x_db.next()
-    y = y_db.next()
-    pl.relu(y, x)
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-_Y_DB = ex.textwrap.indent(ex.group("y_db", "Vec", "0x4000", "[12, 13]", None, None), "    ")
-
-INVALID = (
-    ex.kernel(st=_ACT, vec_decls=ex.VEC_DECLS + "\n" + _Y_DB,
-              loop=ex.loop(ex.cube(), ex.vector("act(ki, x_db, y_db)"),
-                           ex.vector("st(ki, sub_id, out, y_db)  # E: PTO012"))),
-)
-
-VALID = (
-    ex.kernel(st=_MERGED, vec_decls=ex.VEC_DECLS + "\n" + _Y_DB,
-              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))),
-)
-
 
 RULE = Rule(
     code=codes.STAGES_NOT_ALTERNATING,
@@ -114,6 +79,4 @@ RULE = Rule(
     check=check,
     seed="stage calls strictly alternate cube/vector (C, V, C, V...): no two consecutive stages on one core",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -36,22 +35,6 @@ for ki in pl.range(0, N):
 ```
 """
 
-_ST_ROW = '''\
-@pl.pipeline.stage
-def st(row, out, x_db):
-    x = x_db.next()
-    pl.store(out, x, [row, 0])'''
-
-INVALID = (
-    ex.kernel(st=_ST_ROW, loop=ex.loop(ex.cube(), "row = ki * TILE + sub_id * HALF  # E: PTO013",
-                                       ex.vector("st(row, out, x_db)"))),
-)
-
-VALID = (
-    ex.kernel(st=_ST_ROW, loop=ex.loop("row = ki * TILE + sub_id * HALF", ex.cube(),
-                                       ex.vector("st(row, out, x_db)"))),
-)
-
 
 RULE = Rule(
     code=codes.STATEMENT_BETWEEN_STAGES,
@@ -62,6 +45,4 @@ RULE = Rule(
     check=check,
     seed="no other statement sits between the first and the last stage of the pipeline loop",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -42,17 +41,6 @@ the newest values.
 ```
 """
 
-INVALID = (
-    ex.kernel(st=ex.ST_POS, decls="pos = pl.struct_array(2, row=0)",
-              loop=ex.loop("pos[0].row = ki * TILE + sub_id * HALF", ex.cube(),
-                           ex.vector("st(pos[0], out, x_db)  # E: PTO038"))),
-)
-
-VALID = (
-    ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
-              loop=ex.loop("pos.row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos, out, x_db)"))),
-)
-
 
 RULE = Rule(
     code=codes.STRUCT_ARRAY_ARGUMENT,
@@ -63,6 +51,4 @@ RULE = Rule(
     check=check,
     seed="struct stage arguments are declared with `pl.struct()`, not `pl.struct_array()`",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.walk import names_stored
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -42,17 +41,6 @@ the loop is a new object the ctx snapshot does not follow.
 ```
 """
 
-INVALID = (
-    ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
-              loop=ex.loop("pos = pl.struct(row=ki * TILE + sub_id * HALF)  # E: PTO039", ex.cube(),
-                           ex.vector("st(pos, out, x_db)"))),
-)
-
-VALID = (
-    ex.kernel(st=ex.ST_POS, decls="pos = pl.struct(row=0)",
-              loop=ex.loop("pos.row = ki * TILE + sub_id * HALF", ex.cube(), ex.vector("st(pos, out, x_db)"))),
-)
-
 
 RULE = Rule(
     code=codes.STRUCT_REBOUND_IN_LOOP,
@@ -63,6 +51,4 @@ RULE = Rule(
     check=check,
     seed="a `pl.struct` stage argument is declared outside the loop and only its fields are updated inside",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

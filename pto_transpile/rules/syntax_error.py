@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -28,13 +27,6 @@ no pipelined file is written.
 ```
 """
 
-INVALID = (
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out x_db)  # E: PTO001"))),
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), head="for ki in pl.range(0, N)  # E: PTO001")),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.SYNTAX_ERROR,
@@ -45,7 +37,5 @@ RULE = Rule(
     phase="analysis",
     seed="a kernel file must parse",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/driver.py",),
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -26,15 +25,6 @@ if PTO027 were ever missed.
 ```
 """
 
-INVALID = (
-    # 3 release ids for 2 tiles, PTO027 silenced: the release of task t - 2 lands on another id
-    "# test: skip-rules=PTO027\n"
-    + ex.kernel(x_db=ex.group("x_db", mutex="[0, 1]", fwd="[0, 1]", bwd="[2, 3, 4]")).replace(
-        "DualModeSplitM)\n", "DualModeSplitM)  # E: PTO049\n", 1),
-)
-
-VALID = (ex.kernel(x_db=ex.group("x_db", mutex="[0, 1, 14]", fwd="[0, 1, 4]", bwd="[2, 3, 5]")),)
-
 
 RULE = Rule(
     code=codes.TASK_OFFSET_NOT_MULTIPLE,
@@ -46,7 +36,5 @@ RULE = Rule(
     phase="analysis",
     seed="a sync spanning k tasks uses ids whose count divides k",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/plan.py",),
 )

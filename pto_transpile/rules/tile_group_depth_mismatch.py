@@ -5,7 +5,6 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.read.consteval import ConstEvaluator
 from pto_transpile.read.meaning import Meaning, Value
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -64,14 +63,6 @@ x_db = pl.make_tile_group(type=..., addrs=0x0, mutex_ids=[0, 1], fwd_ids=[0, 1],
 (or `depth=2`, the number of mutex ids).
 """
 
-INVALID = (
-    ex.kernel(x_db=ex.group("x_db", extra="depth=1,  # E: PTO081")),
-)
-
-VALID = (
-    ex.kernel(x_db=ex.group("x_db", extra="depth=2,")),
-)
-
 
 RULE = Rule(
     code=codes.TILE_GROUP_DEPTH_MISMATCH,
@@ -82,6 +73,4 @@ RULE = Rule(
     check=check,
     seed="a tile group's depth, when given with mutex_ids, equals the number of mutex ids",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

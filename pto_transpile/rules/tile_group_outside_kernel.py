@@ -1,7 +1,6 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -59,50 +58,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-_DECL = '''\
-y_db = pl.make_tile_group(
-    type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
-    addrs=0x4000,
-    mutex_ids=[12, 13],
-)'''
-
-_BODY = '''\
-    x = x_db.next()
-    y = y_db.next()
-    pl.relu(y, x)
-    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])'''
-
-_HELPER = "def half_buffer():\n" + ex.textwrap.indent(
-    _DECL.replace("y_db = pl.make_tile_group(", "return pl.make_tile_group(  # E: PTO020"), "    ")
-
-#: a kernel factory: the hand-pipelined kernel builds its cross-core group through a helper
-_FACTORY = '''\
-def cross_core_group(addrs, fwd, bwd):
-    return pl.make_tile_group(
-        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
-        addrs=addrs,
-        mutex_ids=[0, 1],
-        fwd_ids=fwd,
-        bwd_ids=bwd,
-    )'''
-
-INVALID = (
-    ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
-              + ex.textwrap.indent(_DECL.replace("(\n", "(  # E: PTO020\n", 1), "    ") + "\n" + _BODY),
-    # a function the stage calls (it also returns the group: PTO021)
-    ex.kernel(helpers=_HELPER.replace("# E: PTO020", "# E: PTO020, PTO021"),
-              st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db):\n"
-              + _BODY.replace("    y = y_db.next()", "    y_db = half_buffer()\n    y = y_db.next()")),
-)
-
-VALID = (
-    ex.kernel(st="@pl.pipeline.stage\ndef st(ki, sub_id, out, x_db, y_db):\n" + _BODY,
-              vec_decls=ex.VEC_DECLS + "\n" + ex.textwrap.indent(_DECL, "    "),
-              loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_id, out, x_db, y_db)"))),
-    ex.HAND_PIPELINED.replace("N = 4\n", "N = 4\n\n\n" + _FACTORY + "\n").replace(
-        ex.X_DB.replace("\n", "\n    "), "x_db = cross_core_group(0x0, [0, 1], [2, 3])"),
-)
-
 
 RULE = Rule(
     code=codes.TILE_GROUP_OUTSIDE_KERNEL,
@@ -115,6 +70,4 @@ RULE = Rule(
     check=check,
     seed="tile groups (cross-core and local) are declared in the kernel body, not in functions called by stages",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,6 +1,5 @@
 from pto_api.memory import MEMORY_SPACES
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -46,16 +45,6 @@ y_db = pl.make_tile_group(type=..., addrs=0x4000, mutex_ids=[12, 13])
 ```
 """
 
-def _with(addrs: str, mark: str = "") -> str:
-    """The example kernel with one more UB group, `z_db`, at `addrs`."""
-    z = ex.group("z_db", addrs=addrs, mutex="[14, 15]", fwd=None, bwd=None, mark=mark)
-    return ex.kernel(decls="with pl.section_vector():\n" + "\n".join("    " + ln for ln in z.splitlines()))
-
-
-INVALID = (_with("0x8010", "  # E: PTO078"), _with("0x3E000", "  # E: PTO078"))
-
-VALID = (_with("0x8000"),)
-
 
 RULE = Rule(
     code=codes.TILE_OUTSIDE_MEMORY,
@@ -66,6 +55,4 @@ RULE = Rule(
     check=check,
     seed="tile addresses are fixed by the author (make_tile_group addrs)",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

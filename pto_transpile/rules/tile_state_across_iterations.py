@@ -6,7 +6,6 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, PARTIAL_WRITE_OPS, op_roles
 from pto_transpile import codes
 from pto_transpile.read import vfbody
 from pto_transpile.read.kinds import SLOT_ACCESSORS
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import parameter_arguments
 
@@ -142,31 +141,6 @@ def mm2(b_slot, p_db, left_db, right_db, acc_db, y_db):
 ```
 """
 
-_MM2_LATE = ex.MM2.replace("    pl.move(left, p)\n    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)\n",
-                           "    pl.move(right, b_slot)\n    pl.matmul(acc, left, right)  # E: PTO065\n"
-                           "    pl.move(left, p)\n")
-_MM2_IF = '''\
-@pl.pipeline.stage
-def mm2(ki, b_slot, p_db, left_db, right_db, acc_db, y_db):
-    p = p_db.next()
-    left = left_db.next()
-    right = right_db.next()
-    acc = acc_db.next()
-    if ki % 2 == 0:
-        pl.move(left, p)
-    pl.move(right, b_slot)
-    pl.matmul(acc, left, right)  # E: PTO065
-    y = y_db.next()
-    pl.move(y, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)'''
-
-INVALID = (
-    ex.kernel4(mm2=_MM2_LATE),
-    ex.kernel4(mm2=_MM2_IF, calls=(ex.MM1_CALL, ex.ACT_CALL, "mm2(ki, b_slot, p_db, left_db, right_db, acc_db, y_db)",
-                                   ex.ST4_CALL)),
-)
-
-VALID = (ex.kernel4(),)
-
 RULE = Rule(
     code=codes.TILE_STATE_ACROSS_ITERATIONS,
     name="tile-state-across-iterations",
@@ -178,6 +152,4 @@ RULE = Rule(
     check=check,
     seed="the pipelined kernel must compute what the serial kernel computes",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

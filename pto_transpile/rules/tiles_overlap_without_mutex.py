@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -73,23 +72,6 @@ breaks that assumption.
 ```
 """
 
-_SHIFTED = ex.VEC4.replace("addrs=0x6000,\n        mutex_ids=[20, 21],",
-                           "addrs=0x4400,  # E: PTO064\n        mutex_ids=[20, 21],")
-_SHIFTED_X = ex.group("y_db", "Vec", "0x400", "[0, 1]", None, None)
-
-INVALID = (
-    ex.kernel4(vec_decls=_SHIFTED)
-    .replace("nz_db = pl.make_tile_group(\n", "nz_db = pl.make_tile_group(  # E: PTO064\n")
-    .replace("addrs=0x4400,  # E: PTO064", "addrs=0x4400,"),
-    # a local group half a tile into the cross-core x_db: its tile 0 lies on x_db's tiles 0 and 1
-    ex.reuse_kernel(_SHIFTED_X.replace("(", "(  # E: PTO064", 1)),
-)
-
-VALID = (
-    ex.kernel4(),
-    ex.reuse_kernel(ex.group("y_db", "Vec", "0x0", "[0, 1]", None, None)),  # slot for slot, same ids
-)
-
 RULE = Rule(
     code=codes.TILES_OVERLAP_UNORDERED,
     name="tiles-overlap-unordered",
@@ -101,6 +83,4 @@ RULE = Rule(
     seed="buffers sharing addresses declare the same mutex ids: a mutex locks an address, "
          "different ids do not exclude each other",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -48,42 +47,6 @@ class Key:
 ```
 """
 
-_CLASS = '''\
-from pypto_pro.runtime.tilingkey import TilingKeyField
-
-
-class Key:
-    Mode = TilingKeyField(bits=4, values={modes}){field_mark}
-    BlockM = TilingKeyField(bits=8, values=[16, 32, 64, 128, 256]){valid}'''
-
-_VALID_FN = '''
-
-    def is_valid(self, key):
-        mode, block_m = key
-        return {test}'''
-
-_DECORATOR = "@pl.jit(auto_mutex=True, tiling_key=Key, pipeline=pl.pipeline.PipelineConfig(preload=1))"
-
-
-def _kernel(modes: str, valid: str = "", mark: str = "", field_mark: str = "") -> str:
-    return ex.kernel(helpers=_CLASS.format(modes=modes, valid=valid, field_mark=field_mark),
-                     decorator=_DECORATOR + mark)
-
-
-INVALID = (
-    # 16 x 5 = 80 combinations and no `is_valid`
-    _kernel("[" + ", ".join(str(i) for i in range(16)) + "]", mark="  # E: PTO071"),
-    _kernel("[m for m in range(16)]", field_mark="  # E: PTO071"),
-    _kernel("[0, 1]", _VALID_FN.format(test="mode == 2").replace(
-        "    def is_valid(self, key):", "    def is_valid(self, key):  # E: PTO071")),
-)
-
-VALID = (
-    _kernel("[0, 1, 2, 3]", _VALID_FN.format(test="mode == 0 or block_m == 128")),
-    # 80 combinations, 20 of them valid
-    _kernel("[" + ", ".join(str(i) for i in range(16)) + "]", _VALID_FN.format(test="mode < 4")),
-)
-
 
 RULE = Rule(
     code=codes.TILING_KEY_INSTANCES,
@@ -102,6 +65,4 @@ RULE = Rule(
     check=check,
     seed="a pipelined kernel is proven for every instance of its tiling key, so the instances must be listable",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

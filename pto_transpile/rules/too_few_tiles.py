@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.schedule import schedule_for
@@ -82,20 +81,6 @@ A typical cause is raising `preload` without growing the buffers.
 (or keep two tiles and use `preload=2`).
 """
 
-_P3 = ex.group("p_db", "Mat", "0x10000", "[14, 15, 12]", "[4, 5, 12]", "[6, 7, 13]", "[TILE, TILE]")
-_P2 = ex.group("p_db", "Mat", "0x10000", "[14, 15]", "[4, 5]", "[6, 7]", "[TILE, TILE]")
-
-INVALID = (
-    ex.kernel4(config="preload=3", cross=ex.CROSS4.replace(_P2, _P2.replace("(", "(  # E: PTO043", 1))),
-    ex.kernel(x_db=ex.group("x_db", mutex="[0]", fwd="[0]", bwd="[2]", mark="  # E: PTO043")),
-)
-
-VALID = (
-    ex.kernel4(config="preload=3", cross=ex.CROSS4.replace(_P2, _P3)),
-    ex.kernel4(config="preload=2"),
-    ex.kernel(config="preload=0", x_db=ex.group("x_db", mutex="[0]", fwd="[0]", bwd="[2]")),
-)
-
 
 RULE = Rule(
     code=codes.TOO_FEW_TILES,
@@ -108,6 +93,4 @@ RULE = Rule(
     check=check,
     seed="a cross-core buffer has at least (consumer delay - producer delay + 1) tiles at the configured preload",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

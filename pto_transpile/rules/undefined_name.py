@@ -6,7 +6,6 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.deadcode import dead_nodes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import undefined
 from pto_transpile.rules.rule import Rule
 
@@ -200,13 +199,6 @@ def st(ki, sub_id, out, x_db):
 ```
 """
 
-INVALID = (
-    ex.kernel(st=ex.ST.replace("sub_id * HALF, 0])", "sub_id * HALFF, 0])  # E: PTO069")),
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector("st(ki, sub_idx, out, x_db)  # E: PTO069"))),
-)
-
-VALID = (ex.kernel(),)
-
 RULE = Rule(
     code=codes.UNDEFINED_NAME,
     name="undefined-name",
@@ -231,6 +223,4 @@ RULE = Rule(
     check=check,
     seed="a kernel file must compile: every name it reads is bound",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

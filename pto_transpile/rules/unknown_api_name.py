@@ -2,7 +2,6 @@ import libcst as cst
 
 from pto_api.names import GROUP_METHODS, PL_MEMBERS, PL_NAMES
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import analysed_functions
 from pto_transpile.rules.rule import Rule
 from pto_transpile.suggest import closest
@@ -105,14 +104,6 @@ checks are not run on a file with a misspelling.
 ```
 """
 
-INVALID = (
-    ex.kernel(mm=ex.MM.replace("    pl.matmul(acc, left, right)", "    pl.matmull(acc, left, right)  # E: PTO073")),
-    ex.kernel(st=ex.ST.replace("    x = x_db.next()", "    x = x_db.nxt()  # E: PTO073")),
-    ex.kernel(vec_decls=ex.VEC_DECLS.replace("with pl.section_vector():", "with pl.section_vectr():  # E: PTO073")),
-)
-
-VALID = (ex.kernel(),)
-
 RULE = Rule(
     code=codes.UNKNOWN_API_NAME,
     name="unknown-api-name",
@@ -125,6 +116,4 @@ RULE = Rule(
     check=check,
     seed="every name a kernel file takes from `pl` exists",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

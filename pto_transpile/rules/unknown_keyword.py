@@ -3,7 +3,6 @@ import libcst as cst
 from pto_api.names import PL_KEYWORDS
 from pto_api.ops import op_keywords
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules._spelling import analysed_functions
 from pto_transpile.rules.rule import Rule
 from pto_transpile.suggest import closest
@@ -70,22 +69,6 @@ for ki in pl.range(0, N, 1):
 ```
 """
 
-INVALID = (
-    ex.kernel(x_db=ex.X_DB.replace("    fwd_ids=[0, 1],", "    fwd_id=[0, 1],  # E: PTO074")),
-    ex.kernel(decorator="@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preloads=1))  # E: PTO074"),
-    ex.kernel(decorator="@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1), "
-                        "mode=3)  # E: PTO074"),
-    ex.kernel(mm=ex.MM.replace("acc_to_vec_mode=pl", "acc_to_vec_modee=pl") + "  # E: PTO074"),
-    ex.kernel(mm=ex.MM.replace("pl.load(cur_a, a, [ki * TILE, 0])", "pl.load(cur_a, a, offset=[ki * TILE, 0])"
-                                                                   "  # E: PTO074")),
-    ex.kernel(loop=ex.loop(ex.cube(), ex.vector(), head="for ki in pl.range(0, N, step=1):  # E: PTO074")),
-)
-
-VALID = (
-    ex.kernel(),
-    ex.kernel(decorator="@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1, sync_only=False))"),
-)
-
 RULE = Rule(
     code=codes.UNKNOWN_KEYWORD,
     name="unknown-keyword",
@@ -99,6 +82,4 @@ RULE = Rule(
     check=check,
     seed="the calls whose signatures are fixed are given only the keywords they take",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

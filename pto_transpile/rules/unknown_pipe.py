@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -28,18 +27,6 @@ def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):
 ```
 """
 
-_MM = ex.MM.replace("def mm(ki, a, a_l1, left_db, right_db, acc_db, x_db):",
-                    "def mm(ki, a, a_l1, left_db, right_db, bufs, x_db):") \
-    .replace("acc = acc_db.next()", "acc = bufs.acc.next()") \
-    .replace("DualModeSplitM)", "DualModeSplitM)  # E: PTO052")
-
-INVALID = (
-    ex.kernel(mm=_MM, cube_decls=ex.CUBE_DECLS + "\n    bufs = pl.make_tuple(acc=acc_db)",
-              loop=ex.loop(ex.cube("mm(ki, a, a_l1, left_db, right_db, bufs, x_db)"), ex.vector(ex.ST_CALL))),
-)
-
-VALID = (ex.kernel(),)
-
 
 RULE = Rule(
     code=codes.UNKNOWN_PIPE,
@@ -51,7 +38,5 @@ RULE = Rule(
     phase="analysis",
     seed="every op touching a synchronised buffer has a known pipe",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/sync/scan.py",),
 )

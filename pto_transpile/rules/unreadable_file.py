@@ -23,9 +23,7 @@ one of them serial.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
-
-VALID = ()
+# no example kernels: produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 
 RULE = Rule(
@@ -37,7 +35,5 @@ RULE = Rule(
     phase="analysis",
     seed="a kernel file must be readable UTF-8",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/output/run.py",),
 )

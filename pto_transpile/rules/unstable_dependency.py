@@ -1,5 +1,4 @@
 from pto_transpile import codes
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 
@@ -33,10 +32,6 @@ that passes PTO037 gives stable distances; no kernel is known to reach this chec
 ```
 """
 
-INVALID = ()  # unreachable: PTO037 rejects every non-rotating use first (see the doc)
-
-VALID = (ex.kernel(), ex.kernel4(config="preload=2"))
-
 
 RULE = Rule(
     code=codes.UNSTABLE_DEPENDENCY,
@@ -48,6 +43,4 @@ RULE = Rule(
     check=check,
     seed="the tiles of a cross-core buffer rotate with the iteration order, so every dependency reaches a steady state",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
 )

@@ -24,9 +24,7 @@ pto-transpile, so it is reported as such rather than as an internal error.
 ```
 """
 
-INVALID = ()  # produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
-
-VALID = ()
+# no example kernels: produced by the CLI, not by transpile(): see tests/rules/test_rules.py NO_EXAMPLES
 
 
 RULE = Rule(
@@ -38,7 +36,5 @@ RULE = Rule(
     phase="analysis",
     seed="every requested output is written, or the run says why not",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/output/run.py",),
 )

@@ -1,6 +1,5 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules.rule import Rule
 
 DOC = """\
@@ -36,36 +35,6 @@ error is never silenced: a kernel with an error is never written.
 ```
 """
 
-_SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),
-                  head="for kj in pl.range(0, N):")
-_SYNCED = ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n" + _SECOND
-
-
-def _on_loop(loop: str, comment: str) -> str:
-    """`loop` with `comment` on its header line."""
-    return loop.replace(":\n", f":  {comment}\n", 1)
-
-
-INVALID = (
-    # nothing to silence: the loops are separated by sync_all
-    ex.kernel(loop=ex.LOOP + "\npl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
-              + _on_loop(_SECOND, "# pto-transpile: ignore[PTO042]  # E: PTO096")),
-    # a bare ignore on a line without warnings
-    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore  # E: PTO096")),
-    # an error code, an unknown code and a directive that is not understood
-    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore[PTO043]  # E: PTO096")),
-    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore[PTO999]  # E: PTO096")),
-    ex.kernel(loop=_on_loop(ex.LOOP, "# pto-transpile: ignore=PTO042  # E: PTO096")),
-)
-
-VALID = (
-    # the PTO042 warning of two loops without sync_all, silenced on the line it points at
-    ex.kernel(loop=ex.LOOP + "\n" + _on_loop(_SECOND, "# pto-transpile: ignore[PTO042]")),
-    ex.kernel(loop=ex.LOOP + "\n" + _on_loop(_SECOND, "# pto-transpile: ignore[missing-sync-all]")),
-    ex.kernel(loop=ex.LOOP + "\n" + _on_loop(_SECOND, "# pto-transpile: ignore")),
-    ex.kernel(loop=_SYNCED),
-)
-
 
 RULE = Rule(
     code=codes.USELESS_SUPPRESSION,
@@ -77,7 +46,5 @@ RULE = Rule(
     severity=Severity.WARNING,
     seed="warnings can be silenced line by line; errors cannot",
     doc=DOC,
-    invalid=INVALID,
-    valid=VALID,
     raised_by=("pto_transpile/rules/reporter.py",),
 )

@@ -19,6 +19,7 @@ from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
 from pto_transpile.driver import transpile
 from pto_transpile.rules import registry
+from pto_transpile.rules._example_files import FOLDER, examples_of, parse, render
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = registry()
@@ -152,3 +153,32 @@ def test_a_rule_without_a_check_names_the_modules_that_raise_it():
         for module in rule.raised_by:
             text = (ROOT / module).read_text(encoding="utf-8")
             assert f"codes.{constants[code]}" in text, f"{module} does not report {code}"
+
+
+def test_every_rule_shows_its_examples_as_literal_text_beside_it():
+    """A rule's kernels are whole text in `rules/examples/<module>.md`, under the heading
+    `_example_files.render` writes; no rule module builds them, and no examples file is left
+    without its rule."""
+    rules_dir = ROOT / "pto_transpile" / "rules"
+    by_module = {rule.module: rule for rule in RULES.values()}
+    files = {p.stem for p in FOLDER.glob("*.md")}
+    assert files <= set(by_module), f"examples files with no rule: {sorted(files - set(by_module))}"
+    for code, rule in RULES.items():
+        assert (rule.module in files) == (code not in NO_EXAMPLES), f"{code}: {rule.module}.md"
+        if rule.module in files:
+            text = (FOLDER / f"{rule.module}.md").read_text(encoding="utf-8")
+            assert text.startswith(render(code, rule.name, (), ())), f"{rule.module}.md does not start as it should"
+        source = (rules_dir / f"{rule.module}.py").read_text(encoding="utf-8")
+        assert "_examples" not in source, f"{rule.module}.py builds examples; write them in examples/{rule.module}.md"
+
+
+def test_the_examples_format_reads_back_what_it_writes():
+    failing = ("x = 1  # E: PTO001\n", "\n\nindented:\n    pass\n")
+    passing = ("y = 2\n",)
+    written = render("PTO001", "syntax-error", failing, passing)
+    assert parse(written) == (failing, passing)
+    # a sentence before a kernel says what it shows; the reader keeps the kernels only
+    noted = written.replace("## Passes\n\n", "## Passes\n\nWhat this one shows.\n\n")
+    assert noted != written and parse(noted) == (failing, passing)
+    assert parse(render("PTO001", "syntax-error", (), passing)) == ((), passing)
+    assert examples_of("no_such_rule") == ((), ())

@@ -74,9 +74,9 @@ def _row_by_helper(helper: str, call: str = "offset(ki, sub_id)", imports: str =
     """The argument-kind rule's example kernel with `row` computed by `helper` (a function of the
     file), `sub_id` bound on every core so that the emulator runs it."""
     from pto_transpile.rules import _examples as ex
-    from pto_transpile.rules.argument_kind_unknown import _ST
 
-    text = ex.kernel(imports=ex.IMPORTS + imports, helpers=helper, st=_ST,
+    st = "@pl.pipeline.stage\ndef st(row, out, x_db):\n    x = x_db.next()\n    pl.store(out, x, [row, 0])"
+    text = ex.kernel(imports=ex.IMPORTS + imports, helpers=helper, st=st,
                      loop=ex.loop(f"row = {call}", ex.cube(), ex.vector("st(row, out, x_db)")))
     return text.replace("    with pl.section_vector():\n        sub_id = pl.get_subblock_idx()\n",
                         "    sub_id = pl.get_subblock_idx()\n")
