@@ -9,7 +9,7 @@ DEMO = ROOT / "examples" / "seed_demo.py"
 
 
 def demo_text() -> str:
-    from pto_transpile.rules._examples import Text
+    from skeleton import Text
 
     return Text(DEMO.read_text(encoding="utf-8"))
 

@@ -376,14 +376,14 @@ def test_output_does_not_depend_on_the_number_of_jobs(tmp_path, capsys):
 def _refused_race():
     """A kernel the soundness check refuses with a proven race (PTO061): a vector stage stores
     into the GM rows the cube stage loads in the next iteration."""
-    from pto_transpile.rules import pipeline_not_proven
-    return pipeline_not_proven.INVALID[0]
+    from pto_transpile.rules import registry
+    return registry()["PTO061"].invalid[0]
 
 
 def _refused_hand():
     """A hand-pipelined kernel refused with PTO068: a wait the vector core needs is missing."""
-    from pto_transpile.rules import hand_sync_unsound
-    return hand_sync_unsound.INVALID[0]
+    from pto_transpile.rules import registry
+    return registry()["PTO068"].invalid[0]
 
 
 def test_the_kind_of_a_refusal_is_read_from_its_hint():

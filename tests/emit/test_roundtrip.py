@@ -74,7 +74,7 @@ def test_file_with_only_plain_kernels_is_left_as_it_is_with_a_note():
 
 def test_already_pipelined_example_is_current_output():
     """PTO060's first example is a literal copy of generated code; it must stay what we generate."""
-    from pto_transpile.rules import _examples as ex
+    import skeleton as ex
     from pto_transpile.rules import registry
 
     code = transpile(ex.kernel(config="preload=1")).code

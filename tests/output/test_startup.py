@@ -57,7 +57,7 @@ def test_a_check_loads_the_analysis_but_not_the_emulator_nor_numpy():
 
 def test_simulate_loads_the_emulator(tmp_path):
     """The probe sees what a call imports (the tests above are not vacuous)."""
-    from pto_transpile.rules._examples import kernel
+    from skeleton import kernel
 
     small = tmp_path / "k.py"
     small.write_text(kernel())

@@ -14,10 +14,10 @@ import textwrap
 import libcst as cst
 import pytest
 
+import skeleton as ex
 from pto_transpile import transpile
 from pto_transpile.read.reader import FileModel, read
 from pto_transpile.read.source import SourceFile
-from pto_transpile.rules import _examples as ex
 from sim_runtime import verify
 
 

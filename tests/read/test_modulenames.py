@@ -11,12 +11,12 @@ import textwrap
 import libcst as cst
 import pytest
 
+import skeleton as ex
 from pto_transpile import transpile
 from pto_transpile.read.consteval import NotConstant
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.reader import FileModel, read
 from pto_transpile.read.source import SourceFile
-from pto_transpile.rules import _examples as ex
 
 
 def model(text: str) -> FileModel:

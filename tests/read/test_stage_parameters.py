@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+import skeleton as ex
 from helpers import error_messages
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 
 
 @pytest.mark.parametrize("preload", [1, 2])

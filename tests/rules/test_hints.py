@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import skeleton as ex
 from helpers import demo_text
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 
 
 def test_too_few_tiles_says_the_range_grows_into_the_next_buffer():

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
+import skeleton as ex
 from helpers import ROOT, demo_text
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 
 KERNEL = ex.Text((ROOT / "tests" / "kernels" / "scale_store.py").read_text(encoding="utf-8"))
 

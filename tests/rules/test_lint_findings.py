@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import skeleton as ex
 from pto_transpile.driver import transpile
-from pto_transpile.rules import _examples as ex
 
 
 def test_module_level_unpacking_of_a_call_is_read() -> None:

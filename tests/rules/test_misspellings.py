@@ -10,7 +10,7 @@ import pytest
 
 from helpers import ROOT
 from pto_transpile import transpile
-from pto_transpile.rules._examples import Text
+from skeleton import Text
 
 KERNEL = Text((ROOT / "tests" / "kernels" / "scale_store.py").read_text(encoding="utf-8"))
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import skeleton as ex
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 from pto_transpile.rules import registry
 
 SECOND = ex.loop(ex.cube(ex.MM_CALL.replace("ki", "kj")), ex.vector(ex.ST_CALL.replace("ki", "kj")),

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+import skeleton as ex
 from helpers import error_messages
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 from pto_transpile.soundness.events import AIV0, AIV1, Event, Foot, Trace
 from pto_transpile.soundness.order import run_sequential
 from sim_runtime import verify

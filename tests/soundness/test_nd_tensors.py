@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+import skeleton as ex
 from helpers import error_messages
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 from sim_runtime import verify
 
 STORE = "    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])"

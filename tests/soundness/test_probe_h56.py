@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+import skeleton as ex
 from helpers import ROOT, edited, error_messages
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+import skeleton as ex
 from helpers import ROOT, edited, error_messages
 from pto_transpile import transpile
-from pto_transpile.rules import _examples as ex
 
 TILED = (ROOT / "examples" / "tiled_scale.py").read_text()
 CALL = "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"

@@ -12,8 +12,8 @@ import pytest
 
 from helpers import ROOT, fixed_flash_attention
 from pto_transpile import transpile
-from pto_transpile.rules._examples import Text
 from pto_transpile.soundness.vfextent import UNKNOWN, Extent, TileArg, Unmodelled, VectorFunctions
+from skeleton import Text
 
 F32 = TileArg(4, (1, 64))
 F16 = TileArg(2, (16, 64))

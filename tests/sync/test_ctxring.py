@@ -73,7 +73,7 @@ def test_an_expression_of_a_handle_and_a_live_value_travels_but_a_pick_of_a_hand
 def _row_by_helper(helper: str, call: str = "offset(ki, sub_id)", imports: str = "") -> str:
     """The argument-kind rule's example kernel with `row` computed by `helper` (a function of the
     file), `sub_id` bound on every core so that the emulator runs it."""
-    from pto_transpile.rules import _examples as ex
+    import skeleton as ex
 
     st = "@pl.pipeline.stage\ndef st(row, out, x_db):\n    x = x_db.next()\n    pl.store(out, x, [row, 0])"
     text = ex.kernel(imports=ex.IMPORTS + imports, helpers=helper, st=st,

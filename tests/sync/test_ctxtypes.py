@@ -12,10 +12,10 @@ import re
 import libcst as cst
 import pytest
 
+import skeleton as ex
 from pto_transpile import transpile
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
-from pto_transpile.rules import _examples as ex
 from pto_transpile.sync.ctxtypes import ScalarTypes
 from sim_runtime import verify
 

@@ -110,7 +110,7 @@ def test_unknown_op_on_a_tracked_buffer_is_reported():
 def test_consumer_writing_its_received_tile_pipelines_correctly():
     """Element reads/writes and an in-place op on a received tile: the read-then-overwrite
     inside one stage is no deadlock, and the pipelined kernel matches the serial one."""
-    from pto_transpile.rules import _examples as ex
+    import skeleton as ex
     from sim_runtime import verify
 
     src = ex.kernel(st=textwrap.dedent('''\

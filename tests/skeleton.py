@@ -1,7 +1,8 @@
-"""The kernel skeleton the rules' example files are built from.
+"""The kernel skeleton the tests build their kernels from.
 
-Every rule carries complete kernel files as its `invalid`/`valid` examples. Most of them
-are the same small two-stage pipeline with one part changed, so the parts live here once:
+Most test kernels (and the rules' example kernels, written out whole in
+`pto_transpile/rules/examples/`) are the same small two-stage pipeline with one part
+changed, so the parts live here once:
 
     mm (cube)   x = A_i @ A_i, moved from Acc to the cross-core Vec buffer `x_db`
     st (vector) out[i] = x (each AIV stores its half)
