@@ -15,8 +15,10 @@ and counters that overflow.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import count
 
 from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
 from pto_api.ops import PIPES
@@ -53,21 +55,89 @@ def meet(a: tuple, b: tuple) -> tuple:
 
 
 class _Record:
-    """An access not yet overwritten. Its rectangle is copied out of the foot: the scans of
-    `_Memory` test it for every later access of the same memory."""
+    """An access not yet overwritten, at `pos` in the order of its memory's accesses: a piece
+    cut out of one by a write takes its place (its position extended by the piece's number), as
+    a list replaced in place would have it. `rect` is its rectangle, its cell in `_Store`."""
 
-    __slots__ = ("foot", "write", "comp", "epoch", "event", "dead", "r0", "r1", "c0", "c1")
+    __slots__ = ("foot", "write", "comp", "epoch", "event", "rect", "pos")
 
-    def __init__(self, foot: Foot, write: bool, comp: int, epoch: int, event: Event):
+    def __init__(self, foot: Foot, write: bool, comp: int, epoch: int, event: Event, pos: tuple):
         self.foot, self.write, self.comp, self.epoch, self.event = foot, write, comp, epoch, event
-        #: a read superseded by a later read of the same bytes on the same pipe: every access
-        #: that races with this one races with that one too, so it is dropped at the next scan
-        self.dead = False
-        self.r0, self.r1, self.c0, self.c1 = foot.r0, foot.r1, foot.c0, foot.c1
+        self.rect: tuple = foot[1:5]  #: (r0, r1, c0, c1): the fields after the key, in one slice
+        self.pos = pos
 
     @property
     def writer(self) -> WriterId:
         return (self.event.core, self.event.ident)
+
+
+def _pos(rec: _Record) -> tuple:
+    return rec.pos
+
+
+class _Store:
+    """The live records of one memory, by rectangle. A kernel touches few rectangles of a memory
+    (its tiles, their parts) many times: each rectangle seen keeps the cells of the ones it
+    overlaps, so an access looks at the records it meets, not at every record of its memory."""
+
+    __slots__ = ("cells", "near")
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple, list[_Record]] = {}  #: rectangle seen -> its live records, by `pos`
+        self.near: dict[tuple, list[list[_Record]]] = {}  #: rectangle seen -> the cells it overlaps
+
+    def meeting(self, rect: tuple) -> list[_Record]:
+        """The live records overlapping `rect`, by position (a fresh list: the caller may edit)."""
+        near = self.near.get(rect)
+        if near is None:
+            near = self._see(rect)
+        if len(near) == 1:  # the common case: the rectangle is a tile met only whole
+            return [*near[0]]
+        found = [cell for cell in near if cell]
+        if len(found) < 2:
+            return [*found[0]] if found else []
+        return sorted([rec for cell in found for rec in cell], key=_pos)
+
+    def _see(self, rect: tuple) -> list[list[_Record]]:
+        """A rectangle met for the first time: its cell, the cells it overlaps (its own unless
+        it is empty: the overlap test is the one a scan of every record would make) and its cell
+        among those of the rectangles it overlaps."""
+        r0, r1, c0, c1 = rect
+        cells = self.cells
+        cell: list[_Record] = []
+        cells[rect] = cell
+        met = [q for q in cells if q[0] < r1 and r0 < q[1] and q[2] < c1 and c0 < q[3]]
+        for q in met:
+            if q != rect:
+                self.near[q].append(cell)
+        near = self.near[rect] = [cells[q] for q in met]
+        return near
+
+    def add(self, rec: _Record) -> None:
+        """A new access: its position is after every record's."""
+        cell = self.cells.get(rec.rect)
+        if cell is None:
+            self._see(rec.rect)
+            cell = self.cells[rec.rect]
+        cell.append(rec)
+
+    def cut(self, rec: _Record, pieces: list[_Record]) -> None:
+        """Drop `rec` for the parts of it that stay (`pieces`, at its position)."""
+        self.cells[rec.rect].remove(rec)
+        for piece in pieces:
+            if piece.rect not in self.cells:
+                self._see(piece.rect)
+            bisect.insort(self.cells[piece.rect], piece, key=_pos)
+
+    def discard(self, rec: _Record) -> None:
+        """Drop `rec` if it is still there (a write may have dropped it already)."""
+        cell = self.cells[rec.rect]
+        if rec in cell:
+            cell.remove(rec)
+
+    def records(self) -> list[_Record]:
+        """Every live record, by position."""
+        return sorted([rec for cell in self.cells.values() for rec in cell], key=_pos)
 
 
 @dataclass
@@ -99,12 +169,12 @@ class _Memory:
     """Accesses per memory that later ones must be checked against, pruned as writes cover them."""
 
     def __init__(self, outcome: Outcome, concurrent: bool, twins_race: bool = False):
-        self.by_key: dict[tuple, list[_Record]] = defaultdict(list)
+        self.by_key: dict[tuple, _Store] = defaultdict(_Store)
         self.outcome = outcome
         self.concurrent = concurrent
         self.twins_race = twins_race
         self.last_read: dict[tuple, _Record] = {}  #: (foot, pipe) -> the latest read record
-        self.dead_in: set[tuple] = set()  #: memories whose lists may hold dead reads
+        self.made = count()  #: the position of the next new record
 
     def access(self, ev: Event, vc: tuple, comp: int) -> None:
         epoch = vc[comp]
@@ -114,13 +184,15 @@ class _Memory:
             self._write(ev, foot, vc, comp, epoch)
         if self.concurrent:  # a sequential run has no races: reads are checked against nothing
             for foot in ev.reads:
-                rec = _Record(foot, False, comp, epoch, ev)
-                self.by_key[foot.key].append(rec)
+                rec = _Record(foot, False, comp, epoch, ev, (next(self.made),))
+                store = self.by_key[foot.key]
+                store.add(rec)
                 if not self.twins_race:
+                    # a read superseded by a later read of the same bytes on the same pipe: every
+                    # access that races with it races with the later one too, so it is dropped
                     before = self.last_read.get((foot, comp))
                     if before is not None and before.epoch <= epoch:
-                        before.dead = True
-                        self.dead_in.add(foot.key)
+                        store.discard(before)
                     self.last_read[(foot, comp)] = rec
         if ev.writes:
             self.outcome.writers[(ev.core, ev.ident)] = ev
@@ -131,7 +203,9 @@ class _Memory:
         return not self.concurrent or vc[rec.comp] >= rec.epoch
 
     def _conflicts(self, rec: _Record, ev: Event, foot: Foot, vc: tuple) -> None:
-        if not self.concurrent or rec.foot.commutes(foot):
+        """Report a race of a concurrent run's access with an earlier one it overlaps. Most are
+        ordered after it, and only twins race then (when `twins_race`): that is tested first."""
+        if vc[rec.comp] >= rec.epoch and not self.twins_race or rec.foot.commutes(foot):
             return
         if not _twins(rec.event, ev):
             if vc[rec.comp] < rec.epoch:
@@ -145,23 +219,23 @@ class _Memory:
                                            foot._replace(may=foot.may or same)))
 
     def _read(self, ev: Event, index: int, foot: Foot, vc: tuple) -> None:
-        r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
-        writes = [r for r in self.by_key[foot.key] if r.write and r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1]
+        rect = foot[1:5]
+        writes = [r for r in self.by_key[foot.key].meeting(rect) if r.write]
         if self.concurrent:
             for r in writes:
                 self._conflicts(r, ev, foot, vc)
         if foot.atomic:  # what an atomic store adds to: the writes below the stores it commutes with
             writes = [r for r in writes if not r.foot.commutes(foot)]
         rid = (ev.core, ev.ident, index)
-        self.outcome.reaching[rid] = commuted(self._seen(writes, r0, r1, c0, c1), self.outcome.atomic)
+        # one write (the common case) hides nothing, and is in canonical order
+        self.outcome.reaching[rid] = (commuted(self._seen(writes, *rect), self.outcome.atomic) if len(writes) > 1
+                                      else tuple([w.writer for w in writes]))
         self.outcome.read_events[rid] = (ev, foot)
 
     @staticmethod
     def _seen(writes: list[_Record], r0: int, r1: int, c0: int, c1: int) -> list[WriterId]:
         """The writers of `writes` (in order) whose part of the read rectangle no later write
-        of them covers. One write (the common case) hides nothing."""
-        if len(writes) < 2:
-            return [w.writer for w in writes]
+        of them covers."""
         # the writes that overwrite what they cover, by position: only they can hide an earlier one
         covers = [(pos, w.foot) for pos, w in enumerate(writes) if not (w.foot.may or w.foot.window or w.foot.atomic)]
         seen = []
@@ -170,53 +244,53 @@ class _Memory:
             while k < len(covers) and covers[k][0] <= pos:
                 k += 1
             if k < len(covers):  # the part this read sees of it, overwritten later?
-                a0, a1 = (r.r0 if r.r0 > r0 else r0), (r.r1 if r.r1 < r1 else r1)
-                b0, b1 = (r.c0 if r.c0 > c0 else c0), (r.c1 if r.c1 < c1 else c1)
+                q0, q1, p0, p1 = r.rect
+                a0, a1 = (q0 if q0 > r0 else r0), (q1 if q1 < r1 else r1)
+                b0, b1 = (p0 if p0 > c0 else c0), (p1 if p1 < c1 else c1)
                 if any(w.r0 <= a0 and a1 <= w.r1 and w.c0 <= b0 and b1 <= w.c1 for _, w in covers[k:]):
                     continue
             seen.append(r.writer)
         return seen
 
     def _write(self, ev: Event, foot: Foot, vc: tuple, comp: int, epoch: int) -> None:
-        """Check the write against what it overlaps and drop what it overwrites. Only the
-        records it overlaps change: they are replaced in place, so the list is not rebuilt at
-        every write of its memory (dead reads are dropped first, when the memory has any)."""
-        key = foot.key
-        recs = self.by_key[key]
-        if key in self.dead_in:
-            self.dead_in.discard(key)
-            recs[:] = [r for r in recs if not r.dead]
-        r0, r1, c0, c1 = foot.r0, foot.r1, foot.c0, foot.c1  # one key per list: the overlap test, inline
-        hits = [r for r in recs if r.r0 < r1 and r0 < r.r1 and r.c0 < c1 and c0 < r.c1]
+        """Check the write against what it overlaps and drop what it overwrites, keeping the
+        parts it does not cover in their place."""
+        store = self.by_key[foot.key]
+        r0, r1, c0, c1 = rect = foot[1:5]
         definite = not (foot.may or foot.window or foot.atomic)  # an atomic store adds to what it meets
-        gm = key[0] == "GM"
-        for r in hits:
-            self._conflicts(r, ev, foot, vc)
-            covered = r0 <= r.r0 and r.r1 <= r1 and c0 <= r.c0 and r.c1 <= c1
+        gm = foot.key[0] == "GM"
+        for r in store.meeting(rect):
+            if self.concurrent:
+                self._conflicts(r, ev, foot, vc)
+            if not definite:
+                continue
+            q0, q1, p0, p1 = r.rect
+            covered = r0 <= q0 and q1 <= r1 and c0 <= p0 and p1 <= c1
             split = (not r.write or gm) and not self.twins_race
-            if definite and (covered or split) and self._ordered(r, ev, vc):
+            if (covered or split) and self._ordered(r, ev, vc):
                 # overwritten after it: a later access that would race with the covered part
                 # races with this write, or is ordered after both; keep what is not covered
                 # (a tile read whole and written back in quarters by two cores). A GM write
                 # keeps exactly the part it still holds: what the kernel leaves there
-                i = recs.index(r)
-                recs[i:i + 1] = [] if covered else [_Record(piece, r.write, r.comp, r.epoch, r.event)
-                                                    for piece in _outside(r.foot, foot)]
-        recs.append(_Record(foot, True, comp, epoch, ev))
+                store.cut(r, [] if covered else [_Record(piece, r.write, r.comp, r.epoch, r.event, (*r.pos, i))
+                                                 for i, piece in enumerate(_outside(r.foot, foot))])
+        store.add(_Record(foot, True, comp, epoch, ev, (next(self.made),)))
         if foot.atomic:
             self.outcome.atomic[(ev.core, ev.ident)] = foot.atomic
 
     def finish(self) -> None:
-        for key, recs in self.by_key.items():
+        for key, store in self.by_key.items():
             if key[0] == "GM":
-                self.outcome.final[key] = contents([(r.foot.r0, r.foot.r1, r.foot.c0, r.foot.c1, r.writer)
-                                                    for r in recs if r.write], self.outcome.atomic)
+                self.outcome.final[key] = contents([(*r.rect, r.writer) for r in store.records() if r.write],
+                                                   self.outcome.atomic)
 
 
 def commuted(writers, atomic: dict) -> tuple:
     """`writers` (in the order they wrote) with each run of adjacent atomic stores of one class
     (`atomic`: writer -> its reduction) in one canonical order: such stores commute, so two runs
     that issue them in other orders leave the same contents."""
+    if len(writers) < 2:  # the common case: one writer is in canonical order
+        return tuple(writers)
     out: list = []
     run: list = []
     for w in dict.fromkeys(writers):
@@ -294,8 +368,9 @@ def twin_races(trace: Trace) -> list[Race]:
 
 def _twins(a: Event, b: Event) -> bool:
     """The same op on both AIVs: each works on its own half (or writes the same bytes). They
-    run at the same time in the serial kernel too, so they are neither a race nor ordered."""
-    return a.ident == b.ident and a.core != b.core and a.core != AIC and b.core != AIC
+    run at the same time in the serial kernel too, so they are neither a race nor ordered.
+    (Cores first: most pairs are on one core, and their idents, long tuples, need no compare.)"""
+    return a.core != b.core and a.core != AIC and b.core != AIC and a.ident == b.ident
 
 
 def _outside(f: Foot, w: Foot) -> list[Foot]:
