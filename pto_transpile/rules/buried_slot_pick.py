@@ -1,3 +1,5 @@
+import libcst as cst
+
 from pto_transpile import codes
 from pto_transpile.rules._picks import picks_outside_loops
 from pto_transpile.rules.rule import Rule
@@ -6,8 +8,11 @@ from pto_transpile.rules.rule import Rule
 def check(ctx):
     for pick in picks_outside_loops(ctx):
         if not pick.standalone:
+            # a pick that is the whole statement (`g.next()` to skip a slot) holds no variable either
+            bare = isinstance(pick.small, cst.Expr) and pick.small.value is pick.expr
             yield pick.expr, {"group": pick.group, "pick": ctx.source.code(pick.expr),
-                              "statement": ctx.source.code(pick.small)}
+                              "statement": ctx.source.code(pick.small), **({"_message": "bare", "_hint": "bare"}
+                                                                          if bare else {})}
 
 
 DOC = """\
@@ -45,6 +50,8 @@ RULE = Rule(
     title="A slot pick outside the pipeline loop is part of a larger expression",
     message="`{pick}` takes a slot of `{group}` inside a larger expression (`{statement}`)",
     hint="Assign the slot on its own line first: `slot = {pick}`, then use `slot`",
+    messages={"bare": "`{pick}` takes a slot of `{group}` without assigning it to a name"},
+    hints={"bare": "Assign the slot to a name, even one nothing reads: `skipped = {pick}`"},
     check=check,
     seed="outside the pipeline loop a tile is picked by a statement of its own, `slot = group.next()`, "
          "never inside a larger expression",
