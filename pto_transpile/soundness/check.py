@@ -409,12 +409,19 @@ class _Report:
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + anywhere)
-            kind = "anywhere" if anywhere and not self.alone else "race"
+            kind = "anywhere" if anywhere and not self.alone else "loops" if self._loops_apart(a, b) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _loops_apart(self, a: Event, b: Event) -> bool:
+        """Are `a` and `b` in stages of two different pipeline loops of the kernel? Stages hand
+        data through tile groups within a loop; between two loops only a barrier orders them."""
+        loops = [{i for i, loop in enumerate(self.kernel.loops) for call in loop.stages if call.func == ev.stage}
+                 for ev in (a, b)]
+        return all(len(found) == 1 for found in loops) and loops[0] != loops[1]
 
     def _twin_races(self) -> None:
         """The same op on both vector cores meeting in shared memory: a race of the serial

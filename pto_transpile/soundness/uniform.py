@@ -975,7 +975,8 @@ class Uniform:
                                  f"written otherwise (`{met()}`) between the same barriers: the other blocks' "
                                  "additions meet that access unordered",
                                  "put `pl.system.sync_all()` between the atomic adds and the other accesses of "
-                                 f"`{key[0]}`", claim="the kernel on more than one block")
+                                 f"`{key[0]}`, a barrier of every core that makes them (`core_type=AIV_ONLY` or "
+                                 "`AIC_ONLY` orders one kind of core only)", claim="the kernel on more than one block")
         for i, (tensor, blocks, rect, text) in enumerate(self.guarded_writes):
             for other, others, seen, words in self.guarded_writes[i + 1:]:
                 if other == tensor and others != blocks and _meet(rect, seen):

@@ -103,6 +103,7 @@ HAND_UNDECIDED = "PTO077"
 #: the emulator's verdicts that show each kind of problem the check reports
 SHOWS = {
     "race": frozenset({"race", "mismatch", "deadlock"}),
+    "loops": frozenset({"race", "mismatch", "deadlock"}),  # a race between two pipeline loops
     "deadlock": frozenset({"deadlock"}),
     "unbalanced": frozenset({"imbalance"}),
     "value": frozenset({"mismatch"}),
@@ -113,6 +114,7 @@ SHOWS = {
 #: the verdicts that contradict a proof of each kind (only these kinds can disagree)
 CONTRADICTS = {
     "race": frozenset({"ok"}),
+    "loops": frozenset({"ok"}),
     "deadlock": frozenset({"ok", "mismatch", "imbalance"}),
     "unbalanced": frozenset({"ok", "mismatch"}),
 }
