@@ -215,10 +215,14 @@ def section_of(with_node: cst.With, pl: PlNames) -> str | None:
 
 
 def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> cst.Call | None:
-    if type(stmt) is cst.Expr and type(stmt.value) is cst.Call:
-        func = stmt.value.func
+    """The stage call `stmt` is: a statement of its own, or one whose value is assigned to a
+    name (`g = st(...)`, which PTO019 reports: a stage returns nothing), so that the stages
+    around it are read as they stand rather than as broken by a statement between them."""
+    value = stmt.value if type(stmt) is cst.Expr or type(stmt) is cst.Assign and len(stmt.targets) == 1 else None
+    if type(value) is cst.Call:
+        func = value.func
         if isinstance(func, cst.Name) and func.value in stages:
-            return stmt.value
+            return value
     return None
 
 

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.reader import stage_call_of
 from pto_transpile.rules.rule import Rule
 
 
@@ -14,6 +15,13 @@ def check(ctx):
     for stage in file.stages.values():
         for ret in _returns(file, stage.node):
             yield ret, {"stage": stage.name}
+    for kernel in file.kernels:  # a kernel that takes a stage's value: `g = st(...)`
+        for assign in file.find(kernel.node.body, cst.Assign):
+            call = stage_call_of(assign, file.stages)
+            if call is not None:
+                yield call, {"stage": cst.ensure_type(call.func, cst.Name).value,
+                             "target": file.source.code(assign.targets[0].target), "_message": "assigned",
+                             "_hint": "assigned"}
 
 
 DOC = """\
@@ -51,6 +59,10 @@ RULE = Rule(
     title="A stage function returns a value",
     message="stage `{stage}` returns a value; stages act on buffers and must not return anything",
     hint="Write the result into a tile group passed to the stage, and use a bare `return` (or none)",
+    messages={"assigned": "the value of stage `{stage}` is assigned to `{target}`; a stage returns nothing its "
+                          "caller can use"},
+    hints={"assigned": "Call `{stage}(...)` as a statement of its own, and hand what later stages need through a "
+                       "tile group"},
     phase="file",
     check=check,
     seed="stage functions return no value",
