@@ -27,7 +27,7 @@ def render(code: str, name: str, invalid: tuple[str, ...], valid: tuple[str, ...
         if kernels:
             out += [heading, ""]
             for text in kernels:
-                out += ["```python", text[:-1], "```", ""]  # (every kernel ends with a newline)
+                out += ["```python", text.removesuffix("\n"), "```", ""]  # the fence's line ends it
     return "\n".join(out)
 
 

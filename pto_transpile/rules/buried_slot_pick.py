@@ -7,12 +7,13 @@ from pto_transpile.rules.rule import Rule
 
 def check(ctx):
     for pick in picks_outside_loops(ctx):
-        if not pick.standalone:
-            # a pick that is the whole statement (`g.next()` to skip a slot) holds no variable either
-            bare = isinstance(pick.small, cst.Expr) and pick.small.value is pick.expr
-            yield pick.expr, {"group": pick.group, "pick": ctx.source.code(pick.expr),
-                              "statement": ctx.source.code(pick.small), **({"_message": "bare", "_hint": "bare"}
-                                                                          if bare else {})}
+        if pick.standalone:
+            continue
+        fields = {"group": pick.group, "pick": ctx.source.code(pick.expr), "statement": ctx.source.code(pick.small)}
+        if isinstance(pick.small, cst.Expr) and pick.small.value is pick.expr:
+            # the whole statement (`g.next()` to skip a slot): it holds no variable either
+            fields |= {"_message": "bare", "_hint": "bare"}
+        yield pick.expr, fields
 
 
 DOC = """\
