@@ -41,7 +41,7 @@ def _outside_sections(stmts, pl):
                 yield from _outside_sections(block, pl)
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A cube/vector kernel (one with both `pl.section_cube()` and `pl.section_vector()` blocks)
 reads `pl.get_block_idx()` outside the sections, where every core runs it, without

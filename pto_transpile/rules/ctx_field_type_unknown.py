@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.rules.rule import Rule
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A value a delayed stage receives travels in a field of the ctx ring (`pl.struct_array`),
 and whether it is an integer or a float cannot be told from how it is computed: an integer

@@ -9,7 +9,7 @@ def check(ctx):
         yield from findings(ctx.file, kernel, undecided=True)
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 (A warning.) The syncs of a kernel pipelined by hand are judged like the generated ones
 (PTO068), but only where the model can follow the kernel. When it cannot (a sync under a

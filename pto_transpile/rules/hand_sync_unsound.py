@@ -51,7 +51,7 @@ def check(ctx):
         yield from findings(ctx.file, kernel, undecided=False)
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A kernel pipelined by hand (no `pipeline=`; it calls `set_cross_core` and
 `wait_cross_core`, or `sync_src`/`sync_dst`, itself or in a function it calls) is left as

@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.rules.rule import Rule
 
-DOC = """\\
+DOC = """\
 ## What it checks
 `pto-transpile --check -o FILE` (or `--check -o DIR/`): the output file is missing, or its
 text differs from what pto-transpile would write now. The position is the first line that

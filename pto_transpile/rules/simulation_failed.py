@@ -1,7 +1,7 @@
 from pto_transpile import codes
 from pto_transpile.rules.rule import Rule
 
-DOC = """\\
+DOC = """\
 ## What it checks
 `pto-transpile --simulate`: the emulated NPU ran the serial kernel and the pipelined one
 (or a hand-pipelined kernel with hardware semantics) on the same inputs, and they differ,

@@ -49,7 +49,7 @@ def _bare_calls(stmts) -> list[cst.Call]:
     return calls
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A plain function is called the way a stage is, on its own in a `pl.section_cube()` or
 `pl.section_vector()` block of a pipeline loop (or of any loop of a kernel that sets

@@ -174,7 +174,7 @@ def _reads(file, fn: cst.FunctionDef):
     return [n for n in file.find(fn, cst.Name) if n not in skip]
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A kernel, stage, vector function or helper reads a name that nothing binds: not a
 parameter, not assigned in the function, not a module-level name or import, not a Python

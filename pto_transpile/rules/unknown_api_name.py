@@ -77,7 +77,7 @@ def _group_names(file) -> dict[cst.CSTNode, set[str]]:
     return out
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A name of the `pl` API that does not exist but is an edit or two from one that does:
 `pl.matmull`, `pl.section_vectr`, `pl.system.set_cross_cor`, `pl.MemorySpace.Vecc`, or a

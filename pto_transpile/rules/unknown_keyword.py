@@ -34,7 +34,7 @@ def check(ctx):
             yield arg.keyword, fields
 
 
-DOC = """\\
+DOC = """\
 ## What it checks
 A keyword argument that the call does not take, in the calls whose signatures are fixed:
 `@pl.jit(...)`, `pl.pipeline.PipelineConfig(...)`, `pl.make_tile_group(...)`,

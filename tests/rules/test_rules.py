@@ -101,6 +101,7 @@ def test_valid_example(code: str, text: str) -> None:
 def test_rule_is_documented(code: str) -> None:
     rule = RULES[code]
     assert rule.message.strip() and rule.hint.strip() and rule.title.strip() and rule.seed.strip()
+    assert rule.doc.startswith(HEADINGS[0] + "\n"), f"{code}: doc starts with {rule.doc.splitlines()[0]!r}"
     positions = [rule.doc.find(h + "\n") for h in HEADINGS]
     assert -1 not in positions, f"{code}: doc lacks {[h for h, p in zip(HEADINGS, positions, strict=True) if p < 0]}"
     assert positions == sorted(positions), f"{code}: doc headings out of order"
