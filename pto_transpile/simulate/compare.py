@@ -188,7 +188,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
         flags = " ".join(dict.fromkeys(flag for _, flag in missing))
         raise click.BadParameter(f"the simulation needs {len(missing)} more value(s): "
                                  f"{'; '.join(what for what, _ in missing)}; add {flags}",
-                                 param_hint="--shape" if missing[0][1].startswith("--shape") else "--arg")
+                                 param_hint=" / ".join(dict.fromkeys(flag.split()[0] for _, flag in missing)))
 
 
 def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scalars: dict) -> None:

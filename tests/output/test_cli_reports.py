@@ -168,6 +168,16 @@ def test_every_missing_simulation_value_is_said_at_once_with_the_flags_to_add(tm
            "tensor out (declared [pl.DYNAMIC, 32] in `tiled_scale_kernel`); tiling-key field ApplyRelu of " \
            "`tiled_scale_kernel` (EpilogueKey: one of 0, 1); tiling-data field scale of `tiled_scale_kernel`" in text
     assert "add --shape a=D0x32 --shape out=D0x32 --arg ApplyRelu=0 --arg scale=VALUE" in text
+    assert "Invalid value for --shape / --arg:" in text  # both options are short of values
+
+
+def test_missing_scalars_alone_are_blamed_on_arg(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text((DEMO.parent / "tiled_scale.py").read_text())
+    r = run(src, "--simulate", "--check", "--shape", "a=64x32", "--shape", "out=64x32")
+    assert r.exit_code == 2, r.output
+    text = " ".join(r.output.split())
+    assert "Invalid value for --arg: the simulation needs 2 more value(s)" in text, text
 
 
 def test_a_preload_list_from_the_command_is_blamed_on_the_command(tmp_path):
