@@ -60,11 +60,14 @@ def render_gantt(runs: list[GanttRun], console=None, title: str = "simulated tim
     label_width = max((len(c) for r in runs for c in r.cores), default=8) + 1
     width = max(10, console.width - label_width - 1)
     scale = max(longest, 1) / width
-    console.print(Text(f"{title}: one character = {scale:.0f} cycles; sN·iM = stage N on iteration M",
+    rows = [gantt_rows(run, scale, width) for run in runs]
+    stacked = any(name == "" for run_rows in rows for name, _ in run_rows)
+    console.print(Text(f"{title}: one character = {scale:.0f} cycles; sN·iM = stage N on iteration M"
+                       + ("; a core's stages that overlap in time are drawn on the lines under it" if stacked else ""),
                        style="bold"), soft_wrap=True)
-    for run in runs:
+    for run, run_rows in zip(runs, rows, strict=True):
         console.print(Text(f"{run.label}: {run.makespan} cycles", style="italic"), soft_wrap=True)
-        for name, cells in gantt_rows(run, scale, width):
+        for name, cells in run_rows:
             line = Text(f"{name:<{label_width}}", style="bold")
             for ch, stage in cells:
                 line.append(ch, style="dim" if stage is None else f"black on {PALETTE[stage % len(PALETTE)]}")

@@ -134,3 +134,20 @@ def test_report_takes_one_file(tmp_path):
 def test_an_unwritable_report_is_a_usage_error(tmp_path):
     r = CliRunner().invoke(main, [str(DEMO), "--simulate", "--check", "--report", str(tmp_path / "no" / "r.html")])
     assert r.exit_code == 2 and "PTO098" in r.output and "Traceback" not in r.output
+
+
+def test_gantt_says_what_the_extra_lines_under_a_core_are():
+    from rich.console import Console
+
+    from sim_runtime.gantt import GanttRun, render_gantt
+    from sim_runtime.timeline import Span, Timeline
+
+    def chart(spans: list[tuple[int, int]]) -> str:
+        line = Timeline([Span("stage", 0, "b0.AIC", "mm", a, b, stage=1, task=i) for i, (a, b) in enumerate(spans)])
+        console = Console(record=True, width=80)
+        render_gantt([GanttRun("pipelined", line, ["b0.AIC"], 100)], console)
+        return console.export_text()
+
+    stacked, apart = chart([(0, 60), (30, 100)]), chart([(0, 50), (50, 100)])
+    assert "drawn on the lines under it" in stacked and len(stacked.splitlines()) == 4
+    assert "drawn on the lines under it" not in apart and len(apart.splitlines()) == 3
