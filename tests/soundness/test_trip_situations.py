@@ -16,6 +16,8 @@ up to 30 tasks (30 x 24 with a period)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from pto_transpile.soundness.check import _Bounds
@@ -23,7 +25,8 @@ from pto_transpile.soundness.check import _Bounds
 OUTER, INNER = ("outer",), ("inner",)
 
 
-def _situations(m: int, n: int, ring: int, edged: bool, k: int = 1, step: int = 0) -> set[tuple]:
+@functools.cache
+def _situations(m: int, n: int, ring: int, edged: bool, k: int = 1, step: int = 0) -> frozenset[tuple]:
     fill, window, total = ring - 1, ring, m * n
 
     def kind(q: int):
@@ -32,7 +35,8 @@ def _situations(m: int, n: int, ring: int, edged: bool, k: int = 1, step: int = 
         return (q if q < fill else None, total - 1 - q if total - 1 - q < fill else None, q % n == 0,
                 q % n == n - 1, edged and q < n, edged and q >= total - n, (q + step * (q // n)) % k)
 
-    return {tuple(kind(q) for q in range(p - window, p + window + 1)) for p in range(total)}
+    kinds = [kind(q) for q in range(-window, total + window)]  # task q's kind is kinds[q + window]
+    return frozenset(tuple(kinds[p:p + 2 * window + 1]) for p in range(total))
 
 
 def _bounds(ring: int, edged: bool) -> _Bounds:
