@@ -539,6 +539,8 @@ class PythonSubset(InterpreterBase):
         env = ctx.env
         if name in env:
             return env[name]
+        if name in ctx.deleted:
+            raise CannotModel(f"`{name}` is read after `del {name}` removed it", node, kind="deleted")
         if name in self.key:  # before the file's cache of module names, shared by every instance
             return self.key[name]
         if self._symbolic_names and name in self._symbolic_names:
@@ -1869,11 +1871,18 @@ def _in_stage(what: str) -> Callable:
 
 
 def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
-    """`del x[i]` / `del x.a` in a stage changes what it did not make, as an assignment would."""
+    """`del x[i]` / `del x.a` in a stage changes what it did not make, as an assignment would;
+    `del x` unbinds the frame's name `x`, which a later read must not find (`_name`)."""
     targets = small.target.elements if isinstance(small.target, (cst.Tuple, cst.List)) else [small.target]
     for t in targets:
         target = t.value if isinstance(t, cst.BaseElement) else t
-        if isinstance(target, (cst.Subscript, cst.Attribute)):
+        if type(target) is cst.Name:
+            if target.value not in ctx.env:  # Python raises: the name is local to the frame, and unbound
+                raise CannotModel(f"`del {target.value}` deletes a name this function has not bound", target,
+                                  kind="deleted")
+            del ctx.env[target.value]
+            ctx.deleted.add(target.value)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):
             obj = self.eval(target.value, ctx)
             self._kept_outside(obj, target.value, target, ctx)
             if type(obj) in (list, dict) and isinstance(target, cst.Subscript):

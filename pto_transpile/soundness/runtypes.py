@@ -71,6 +71,8 @@ class Ctx:
     may: int = 0
     #: the blocks singled out by the tests whose branch this is (`if core_id == 0:`)
     one_block: tuple = ()
+    #: names of this frame a `del` unbound (and nothing bound again): reading one raises
+    deleted: set = field(default_factory=set)
 
     def child(self, env: dict, scope=None, counter=None) -> Ctx:
         return Ctx(self.core, env, scope if scope is not None else self.scope,
