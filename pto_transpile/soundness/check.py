@@ -363,9 +363,14 @@ class _Report:
         twin = self.by_ident.get((ev.core, ev.ident))
         return _input_node(self.file, (twin or ev).node, None)
 
-    @staticmethod
-    def who(ev: Event) -> str:
+    def who(self, ev: Event) -> str:
+        """An access as a person finds it: the stage and task, or the kernel body's line (two
+        loads of the body on one pipe would read the same otherwise)."""
         where = f"stage `{ev.stage}` (task {ev.task})" if ev.stage else "the kernel body"
+        if not ev.stage:
+            node = _input_node(self.file, (self.by_ident.get((ev.core, ev.ident)) or ev).node, None)
+            if node is not None:
+                where += f" at line {self.file.source.span(node).start.line}"
         return f"{where}, `{_op_name(ev)}` on {ev.pipe} of {CORES[ev.core]}"
 
     def writers(self, ids: tuple, outcome: Outcome) -> str:
