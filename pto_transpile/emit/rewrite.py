@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -137,6 +137,10 @@ class LoopEmitter:
             if not arg.star:
                 form = forms[pos]
                 pos += 1
+                if form.form == "parts":
+                    arg = arg.with_changes(value=_carried_parts(arg.value, form.parts, ctxvar))
+                    new_args.append(arg)
+                    continue
                 text = {
                     "keep": None,
                     "ctx": ctxvar,
@@ -363,6 +367,25 @@ def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseCompoundStatem
         spacing.append(lines.pop(0))
     first = before[0].with_changes(leading_lines=spacing)
     return [first] + before[1:] + [loop.with_changes(leading_lines=lines)]
+
+
+class _PartsReplacer(cst.CSTTransformer):
+    """Each carried part of an argument (by identity) replaced by the ctx field carrying it."""
+
+    def __init__(self, fields: dict[cst.CSTNode, cst.BaseExpression]):
+        self.fields = fields
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return node not in self.fields
+
+    def on_leave(self, original_node, updated_node):
+        return self.fields.get(original_node, updated_node)
+
+
+def _carried_parts(value: cst.BaseExpression, parts, ctxvar: str) -> cst.BaseExpression:
+    """A handle-valued argument picking with its task's values (`bufs[ctx.f]` for `bufs[ki % 2]`)."""
+    fields = {part: cst.Attribute(cst.Name(ctxvar), cst.Name(field)) for part, field in parts}
+    return cast(cst.BaseExpression, value.visit(_PartsReplacer(fields)))
 
 
 def _replace_call(small: cst.BaseSmallStatement, old: cst.Call, new: cst.Call) -> cst.BaseSmallStatement:

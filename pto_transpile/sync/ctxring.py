@@ -3,7 +3,8 @@
 A delayed stage must see the values of ITS task, not the newest ones, so every live value a
 stage receives (scalars, struct fields, expressions over them, slots picked in the outer
 loop) is snapshotted into the ring each beat. Handles (tensors, groups, tiles) and
-compile-time constants pass through unchanged.
+compile-time constants pass through unchanged; a handle picked by live values (`bufs[ki %
+2]`) is picked where the stage runs, with those values carried in the ring.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.printing import code_of
+from pto_transpile.read.walk import children
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
 
 
@@ -33,12 +35,15 @@ class Fill:
 
 @dataclass(frozen=True)
 class ArgForm:
-    """How a stage argument is passed: "keep", "ctx", "field" or "slot" (a keyword argument
-    holding a live value travels just like a positional one)."""
+    """How a stage argument is passed: "keep", "ctx", "field", "slot" or "parts" (a keyword
+    argument holding a live value travels just like a positional one)."""
 
     form: str
     field: str = ""
     group: str = ""
+    #: for "parts", a handle picked by values of the iteration (`bufs[ki % 2]`): each of those
+    #: values (a node of the argument) and the field that carries it; the rest is passed as written
+    parts: tuple[tuple[cst.BaseExpression, str], ...] = ()
 
 
 @dataclass
@@ -120,7 +125,19 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
             if unknown and not travels:
                 findings.append(Finding(codes.ARGUMENT_KIND_UNKNOWN, value,
                                         {"stage": s.func, "names": ", ".join(unknown)}))
-            if not travels:
+            parts = [] if travels or unknown else _live_parts(kernel, value)
+            if parts:
+                carried = []
+                for k, part in enumerate(parts):
+                    if isinstance(part, cst.Name):
+                        fname = f"_pl_{part.value}" if part.value in struct_fields else part.value
+                        add(Fill(fname, cst.Name(part.value), sections_of(kernel, part.value)))
+                    else:
+                        fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}_{k}"
+                        add(Fill(fname, part, (s.section,) if s.section in ("cube", "vector") else None))
+                    carried.append((part, fname))
+                forms.append(ArgForm("parts", parts=tuple(carried)))
+            elif not travels:
                 forms.append(ArgForm("keep"))
             elif name is not None:
                 fname = f"_pl_{name}" if name in struct_fields else name
@@ -190,11 +207,37 @@ def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]
     return live, unknown
 
 
+def _live_parts(kernel: Kernel, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The largest parts of a handle-valued argument that are values of the iteration (the
+    index of `bufs[ki % 2]`, the bounds of `t[0:rows, :]`, the test of `a if first else b`):
+    a delayed stage must pick with its task's values, so they travel in the ring and the pick
+    is made where the stage runs. Empty when nothing in it is a value of the iteration."""
+    found: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.BaseExpression) and node is not expr and _live_scalar(kernel, node):
+            found.append(node)
+            continue
+        stack.extend(reversed(children(node)))
+    return found
+
+
+def _live_scalar(kernel: Kernel, expr: cst.BaseExpression) -> bool:
+    """Does `expr` compute a number of the iteration: it reads a live value and no handle?"""
+    kinds = [kernel.kinds.get(n) for n in names_in(expr)]
+    return any(k is not None and k not in ("const", "type") and k not in HANDLE_KINDS and k != UNKNOWN
+               for k in kinds) and not any(k in HANDLE_KINDS or k == UNKNOWN for k in kinds)
+
+
 def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     """Is `expr` a handle itself: a pick of a handle (`bufs[ki % 2]`), a view of a tensor or
     tile (`t[0:8, :]`) or a method of one (`grp.next()`)? A ctx field holds numbers, not tiles
     (such an argument is passed as written); an element of a tensor or tile (`sc[i]`) is a
-    number of the iteration."""
+    number of the iteration. A choice between two handles (`a if first else b`) is one too."""
+    if isinstance(expr, cst.IfExp):
+        return all(isinstance(arm, cst.Name) and kernel.kinds.get(arm.value) in HANDLE_KINDS
+                   or _handle_valued(kernel, arm) for arm in (expr.body, expr.orelse))
     base = expr.func if isinstance(expr, cst.Call) else expr
     while isinstance(base, (cst.Subscript, cst.Attribute)):
         base = base.value
