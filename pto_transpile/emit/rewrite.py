@@ -384,7 +384,8 @@ class _PartsReplacer(cst.CSTTransformer):
 
 def _carried_parts(value: cst.BaseExpression, parts, ctxvar: str) -> cst.BaseExpression:
     """A handle-valued argument picking with its task's values (`bufs[ctx.f]` for `bufs[ki % 2]`)."""
-    fields = {part: cst.Attribute(cst.Name(ctxvar), cst.Name(field)) for part, field in parts}
+    fields: dict[cst.CSTNode, cst.BaseExpression] = {
+        part: cst.Attribute(cst.Name(ctxvar), cst.Name(field)) for part, field in parts}
     return cast(cst.BaseExpression, value.visit(_PartsReplacer(fields)))
 
 
