@@ -22,7 +22,9 @@ from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.results import TranspileResult
 from pto_transpile.simulate.compare import check_launch_arguments
+from pto_transpile.simulate.provenance import LineOrigins
 from sim_runtime.bound import loop_bound
+from sim_runtime.errors import annotate_locations
 
 #: The largest preload tried: deeper rings only add fill and drain on real kernels.
 MAX_PRELOAD = 4
@@ -62,6 +64,7 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
     for loop in range(len(current)):
         codes: dict[str, str] = {}
         by_label: dict[str, Candidate] = {}
+        results: dict[str, TranspileResult] = {}
         seen: dict[str, Candidate] = {}  # generated code -> the first candidate that generated it
         for preload in range(MAX_PRELOAD + 1):
             trial = _override(current[:loop] + [preload] + current[loop + 1:])
@@ -78,11 +81,11 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
                 continue
             seen[result.code] = candidate
             label = f"preload={preload}"
-            codes[label], by_label[label] = result.code, candidate
+            codes[label], by_label[label], results[label] = result.code, candidate, result
         if not codes:
             choice.note = f"the rules accept no preload from 0 to {MAX_PRELOAD} for pipeline loop {loop}"
             return PreloadChoice(None, choice.candidates, note=choice.note + "; keeping the kernel's own")
-        problem = _simulate(source, path, kernels, codes, by_label, settings, choice, loop)
+        problem = _simulate(source, path, kernels, codes, by_label, settings, choice, loop, results)
         for c in choice.candidates:
             if c.loop == loop and c.same_as is not None:
                 first = next(f for f in choice.candidates if f.loop == loop and f.preload == c.same_as)
@@ -102,17 +105,20 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
     return choice
 
 
-def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: PreloadChoice, loop: int) -> str:
+def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: PreloadChoice, loop: int,
+              results: dict[str, TranspileResult]) -> str:
     """Cycles and verdicts of every candidate, summed over the pipelined kernels, and the
     bound of pipeline loop `loop` (in the first kernel that has it); a message when the
-    emulator cannot run the serial kernel."""
+    emulator cannot run the serial kernel. A candidate's code is named as what it is (it is
+    written nowhere), each of its lines with the input line or the sync it comes from."""
     for c in by_label.values():
         c.cycles = 0
     serial_total = 0
+    names = {label: f"<{path} pipelined at {label}>" for label in codes}
     for kernel in kernels:
         report = sim_runtime.verify(source, codes, kernel.name, path=path, seed=settings.seed,
                                     block_dim=settings.block_dim, shapes=dict(settings.shapes),
-                                    scalars=dict(settings.scalars))
+                                    scalars=dict(settings.scalars), generated_paths=names)
         serial, rows = report.rows[0], {r.version: r for r in report.rows[1:]}
         if serial.verdict != "ok" or serial.cycles is None:
             for c in by_label.values():
@@ -123,7 +129,8 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
             row = rows[label]
             if row.verdict != "ok":
                 if c.verdict == "ok":
-                    c.verdict, c.detail, c.cycles = row.verdict, row.message, None
+                    detail = annotate_locations(row.message, names[label], LineOrigins(results[label]).note)
+                    c.verdict, c.detail, c.cycles = row.verdict, detail, None
             elif c.cycles is not None and row.cycles is not None:  # a run that ends "ok" has its cycles
                 c.cycles += row.cycles
                 if not c.bound and row.run is not None and loop < len(kernel.loops):

@@ -78,6 +78,8 @@ def render_provenance(rows: list[SyncWhy]) -> str:
 #: An inserted sync as the emitter writes it: `pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=IDS[...]`
 _SYNC_LINE = re.compile(r"\.(set|wait)_cross_core\(\s*pipe=[\w.]*PipeType\.(\w+),\s*event_id=(\w+)\[")
 _SYNC_CALL = re.compile(r"^(set|wait)_cross_core\((\w+), (\w+)\[")
+#: A line that is a call of a plain name (a stage's call), as the input and the output write it
+_CALL_LINE = re.compile(r"^[ \t]*([^\W\d]\w*)\(")
 
 
 class LineOrigins:
@@ -95,6 +97,13 @@ class LineOrigins:
         for tag, i1, i2, j1, _ in matcher.get_opcodes():
             if tag == "equal":
                 self._input_line.update({j1 + k + 1: i1 + k + 1 for k in range(i2 - i1)})
+        #: a function called on a line of its own in the input -> those lines (a stage's call is
+        #: rewritten, its arguments taken from the ctx ring, so it is not kept as it was)
+        self._calls: dict[str, list[int]] = {}
+        for number, text in enumerate(source_lines, 1):
+            m = _CALL_LINE.match(text)
+            if m:
+                self._calls.setdefault(m.group(1), []).append(number)
         self._edges: dict[tuple[str, ...], list[SyncWhy]] = {}  #: (kind, pipe, ids) of a sync call -> why
         for why in explain_syncs(result):
             m = _SYNC_CALL.match(why.call)
@@ -107,8 +116,12 @@ class LineOrigins:
             return f"input line {self._input_line[line]}"
         text = " ".join(self._generated[line - 1:line + 3]) if line > 0 else ""  # a call may be wrapped
         m = _SYNC_LINE.search(text)
+        if m and m.start() >= len(self._generated[line - 1]):  # a sync on a later line: not this line's
+            m = None
         whys = self._edges.get(m.groups(), []) if m else []
         if not whys:
-            return None
+            call = _CALL_LINE.match(self._generated[line - 1]) if 0 < line <= len(self._generated) else None
+            lines = self._calls.get(call.group(1), []) if call else []
+            return f"the call of `{call.group(1)}` at input line {lines[0]}" if call and len(lines) == 1 else None
         served = sorted({f"{w.kind} on `{w.buffer}`, input lines {w.lines[0]} -> {w.lines[1]}" for w in whys})
         return "inserted sync: " + "; ".join(served)

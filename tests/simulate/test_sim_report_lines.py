@@ -52,3 +52,40 @@ def test_the_verdict_is_said_once():
         "deadlock: all blocked"
     assert VerifyRow("p", None, None, verdict="race", message="data race on UB").verdict_text == "race: data race on UB"
     assert VerifyRow("p", 1, 1.0).verdict_text == "ok"
+
+
+def test_a_stage_call_line_is_not_named_after_the_sync_below_it():
+    # the line of a delayed stage's call, a sync on the next line: the sync was named (probe h73)
+    result = _demo()
+    origins = LineOrigins(result)
+    lines = result.code.splitlines()
+    source = demo_text().splitlines()
+    call = next(i for i, line in enumerate(lines, 1)
+                if line.lstrip().startswith("stage2(_pl_ctx") and "set_cross_core(" in lines[i])
+    written = next(i for i, line in enumerate(source, 1) if line.lstrip().startswith("stage2("))
+    assert origins.note(call) == f"the call of `stage2` at input line {written}"
+
+
+def test_preload_auto_names_a_candidates_lines_in_its_own_code_with_their_input_origin(monkeypatch):
+    from pto_transpile import choose_preload
+    from pto_transpile.preload import Auto
+    from pto_transpile.simulate import autopreload
+
+    # every candidate's pipelined kernel loses its first set: the emulator reports a deadlock
+    real = autopreload.transpile
+
+    def broken(text, **kw):
+        result = real(text, **kw)
+        if result.code is not None and kw.get("preload") not in (None, 0):
+            lines = result.code.splitlines(keepends=True)
+            first = next(i for i, line in enumerate(lines) if "set_cross_core(" in line and "_pl_ctx" in lines[i + 2])
+            result.code = "".join(lines[:first] + lines[first + 4:])
+        return result
+
+    monkeypatch.setattr(autopreload, "transpile", broken)
+    choice = choose_preload(demo_text(), path=str(DEMO), settings=Auto())
+    failed = [c for c in choice.candidates if c.verdict == "deadlock"]
+    assert failed, [(c.preload, c.verdict) for c in choice.candidates]
+    for c in failed:
+        assert f"{DEMO}:" not in c.detail and f"<{DEMO} pipelined at preload={c.preload}>:" in c.detail, c.detail
+        assert "(inserted sync: " in c.detail or "(input line " in c.detail, c.detail
