@@ -64,7 +64,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if not self.file.source.text.isascii():
             _check_spellings(self.file, self.fn)
         self.key.update(self._datatype_names())
-        ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
+        ctxs = self._kernel_ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
         try:
             self.exec_block(self.fn.body.body, ctxs)
         except FunctionReturn:

@@ -117,6 +117,8 @@ class InterpreterBase:
         #: the functions being run, innermost last (the kernel's own body is below them): the
         #: frame a nested `def` closes over (`PythonSubset._def`)
         self._frames: list[cst.FunctionDef] = []
+        #: each core's frame of the kernel body itself (a section runs on some of them)
+        self._kernel_ctxs: list = []
         self.steps = 0
         self._field_reads: list[dict[int, int]] = [{}, {}, {}]  #: per core: id of an `s.f` node -> reads so far
         self._budget = config.step_budget

@@ -58,6 +58,8 @@ HINTS = {
                  "does",
     "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
                   "of leaving early, so both ways of the test run to the end",
+    "section": "Bind the name where every core that reads it runs (outside the sections), or read it only in a "
+               "section of the kind that binds it",
     "deleted": "Leave bound every name a stage is given (no `del` of it in the kernel): pipelined, the stages of the "
                "last iterations run after the loop, in its drain, and read it there",
     "stride": "Keep GM tensors contiguous: pass a strided view to the kernel as a tensor parameter of its own",

@@ -24,7 +24,7 @@ from pto_transpile.read.meaning import Class, Function, Unknown, Value
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import containers
-from pto_transpile.soundness.events import AIC, Invocation
+from pto_transpile.soundness.events import AIC, CORES, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops
 from pto_transpile.soundness.runtypes import (
@@ -541,6 +541,12 @@ class PythonSubset(InterpreterBase):
             return env[name]
         if name in ctx.deleted:
             raise CannotModel(f"`{name}` is read after `del {name}` removed it", node, kind="deleted")
+        if any(other is ctx for other in self._kernel_ctxs):
+            elsewhere = [other for other in self._kernel_ctxs if name in other.env]
+            if elsewhere:  # a name of the kernel's own: Python raises on this core
+                raise CannotModel(f"`{name}` is read on {CORES[ctx.core]}, where nothing the core runs has bound it "
+                                  f"(it is bound on {', '.join(CORES[o.core] for o in elsewhere)} alone, in a section "
+                                  "of theirs)", node, kind="section")
         if name in self.key:  # before the file's cache of module names, shared by every instance
             return self.key[name]
         if self._symbolic_names and name in self._symbolic_names:
