@@ -191,8 +191,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
             if got is None or got.shape != ref.shape:
                 diffs[name], same = float("inf"), False
                 continue
-            d = np.abs(got.astype(np.float64) - ref.astype(np.float64))
-            diffs[name] = float(np.nanmax(d)) if d.size else 0.0
+            diffs[name] = _max_difference(got, ref)
             same &= bool(np.array_equal(got, ref, equal_nan=True))
         speed = serial.cycles / res.cycles if res.cycles else None
         rows.append(VerifyRow(label, res.cycles, speed, diffs, "ok" if same else "mismatch",
@@ -200,3 +199,16 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
     if timeline_path is not None:
         write_trace(timeline_path, {r.version: (r.run.timeline, list(r.run.cores)) for r in rows if r.run})
     return VerifyReport(kernel_name, rows)
+
+
+def _max_difference(got: np.ndarray, ref: np.ndarray) -> float:
+    """The largest |got - ref| over the elements, where elements alike (equal, the same
+    infinity, both NaN) differ by 0 and a NaN against a number by infinity: `inf - inf` is NaN,
+    which printed `out=nan` beside a run whose outputs were identical."""
+    g, r = got.astype(np.float64), ref.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        d = np.abs(g - r)
+    alike = (g == r) | (np.isnan(g) & np.isnan(r))
+    d[alike] = 0.0
+    d[np.isnan(d)] = np.inf
+    return float(d.max()) if d.size else 0.0

@@ -92,3 +92,16 @@ def test_fixed_contents_reach_the_kernel():
 
     zero_b = verify(SERIAL, P2, NAME, tensors={"b": np.zeros((64, 64), dtype=np.float32)})
     assert zero_b.ok and not zero_b.rows[0].run.outputs["out"].any()  # relu(a @ 0) @ d
+
+
+def test_the_largest_difference_counts_alike_elements_as_equal():
+    import numpy as np
+
+    from sim_runtime.verify import _max_difference
+
+    inf, nan = np.inf, np.nan
+    assert _max_difference(np.array([inf, -inf, nan, 1.0]), np.array([inf, -inf, nan, 1.0])) == 0.0  # was nan
+    assert _max_difference(np.array([nan, 2.0]), np.array([1.0, 2.0])) == inf
+    assert _max_difference(np.array([inf, 3.0]), np.array([-inf, 1.5])) == inf
+    assert _max_difference(np.array([2.0, 3.0], dtype=np.float16), np.array([2.0, 1.5], dtype=np.float16)) == 1.5
+    assert _max_difference(np.zeros((0, 4)), np.zeros((0, 4))) == 0.0
