@@ -452,7 +452,11 @@ class Loops(InterpreterBase):
             if type(sub) is cst.AsName:  # `with ... as x`, `except ... as x`: a binding, not followed
                 for name in _target_names(sub.name):
                     bindings[name] += 2
-        counters = {n: k for n, k in counters.items() if k != "other"}
+        # the loop's own variable is bound anew by the `for` at every iteration's start, whatever
+        # the body made of it (`i = n - 1 - i`, a reversed walk): nothing of it is carried
+        own = set(_target_names(node.target))
+        assigned -= own
+        counters = {n: k for n, k in counters.items() if k != "other" and n not in own}
         self._carried[id(node)] = (node, counters, assigned, _flag_literals(node, bindings))
         return counters, assigned
 
