@@ -28,7 +28,7 @@ import libcst as cst
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.compiletime import datatypes_of
 from pto_transpile.read.meaning import Class
-from pto_transpile.read.walk import iter_nodes, parameters
+from pto_transpile.read.walk import children, iter_nodes, parameters
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
@@ -64,6 +64,9 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if not self.file.source.text.isascii():
             _check_spellings(self.file, self.fn)
         self.key.update(self._datatype_names())
+        if self.fn.asynchronous is not None or _yields_itself(self.fn):
+            raise CannotModel(f"kernel `{self.fn.name.value}` is a generator or coroutine: calling it runs none of its "
+                              "body, so there is no kernel to compare", self.fn.name, kind="generator")
         ctxs = self._kernel_ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
         try:
             self.exec_block(self.fn.body.body, ctxs)
@@ -270,3 +273,15 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
                     and isinstance(line.annotation.annotation, cst.Name)
                     and line.annotation.annotation.value in ("int", "float", "bool")}
     return None
+
+
+def _yields_itself(fn: cst.FunctionDef) -> bool:
+    """Does `fn`'s own body hold a `yield` (not one of a function or class nested in it)?"""
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Yield:
+            return True
+        if type(node) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            stack.extend(children(node))
+    return False

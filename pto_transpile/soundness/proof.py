@@ -58,6 +58,8 @@ HINTS = {
                  "does",
     "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
                   "of leaving early, so both ways of the test run to the end",
+    "generator": "Write the kernel as a plain function, without `yield` or `async`: a call runs the body of a plain "
+                 "function only",
     "section": "Bind the name where every core that reads it runs (outside the sections), or read it only in a "
                "section of the kind that binds it",
     "deleted": "Leave bound every name a stage is given (no `del` of it in the kernel): pipelined, the stages of the "
