@@ -97,8 +97,9 @@ def test_a_setval_into_gm_is_a_write_and_a_value_read_before_it_is_not_one_value
     ])
     (message,) = error_messages(transpile(text, path="group.py"))
     # each vector core writes and reads its own element: the difference is which write a read sees
-    assert "the kernel body, `getval` on S of AIV0 reads `starts[1]`: in the serial kernel it sees stage " \
-           "`scale_store` (task 0), `setval` on S of AIV0, in the pipelined kernel no write" in message, message
+    line = text.splitlines().index("            s = starts[1 + sub_id]") + 1
+    assert f"the kernel body at line {line}, `getval` on S of AIV0 reads `starts[1]`: in the serial kernel it sees " \
+           "stage `scale_store` (task 0), `setval` on S of AIV0, in the pipelined kernel no write" in message, message
     code = transpile(text, path="group.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
     assert _verify(text, code, 1, 3).rows[1].verdict != "ok"
 
