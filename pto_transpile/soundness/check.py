@@ -485,9 +485,21 @@ class _Report:
                           f"{self.writers(seen, self.s)}, in the pipelined kernel {self.writers(got, self.p)}")
                 extra = [self.p.writers[w] for w in sorted(set(got) - set(seen), key=str)[:2] if w in self.p.writers]
                 related = [(f"a write it sees when pipelined: {self.who(w)}", self.node_of(w)) for w in extra]
-                self.add("value", detail, self.node_of(ev), related, key=("value", id(ev.node)))
+                kind = "after_loop" if self._after_pipeline_loop(ev) else "value"
+                self.add(kind, detail, self.node_of(ev), related, key=("value", id(ev.node)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _after_pipeline_loop(self, ev: Event) -> bool:
+        """Is `ev` an access of the kernel's own code after a pipeline loop, in the body of the
+        loop around it? Pipelined, the pipeline runs on across that outer loop's iterations, its
+        drain after the outer loop: such code runs before the delayed stages of the last tasks."""
+        node = self.node_of(ev)
+        if ev.stage or node is None:
+            return False
+        line = self.file.source.span(node).start.line
+        return any(self.file.source.span(loop.node).end.line < line <= self.file.source.span(loop.outer).end.line
+                   for loop in self.kernel.loops if loop.nested)
 
     def _fields(self) -> None:
         """Each field of a struct the kernel's own code reads (outside stages) holds what it holds

@@ -32,6 +32,9 @@ HINTS = {
             "(`if sub_id == 0:`)",
     "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
              "in a tile across iterations changes when stages run ahead",
+    "after_loop": "Do what follows the pipeline loop in the last stage, under a test of the last iteration "
+                  "(`if ki == n - 1:`): pipelined, the stages of an outer iteration's last tasks run after that code, "
+                  "in the next outer iteration or the drain",
     "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
                 "their iteration); do not change them inside stages",
     "output": "Let each GM region be written by one stage per iteration",

@@ -109,6 +109,7 @@ SHOWS = {
     "deadlock": frozenset({"deadlock"}),
     "unbalanced": frozenset({"imbalance"}),
     "value": frozenset({"mismatch"}),
+    "after_loop": frozenset({"mismatch"}),  # a read after a pipeline loop, of what its last stages write
     "argument": frozenset({"mismatch"}),
     "output": frozenset({"mismatch"}),
     "overflow": frozenset({"overflow"}),

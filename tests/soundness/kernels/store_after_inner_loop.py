@@ -1,0 +1,85 @@
+"""An outer per-core loop around a pipeline loop accumulating into `run_db`, and a store of the sum
+after the pipeline loop, in the outer body: the base of tests/soundness/test_after_pipeline_loop.py."""
+
+import pypto_pro.language as pl
+
+BLOCK = 32
+HALF = BLOCK // 2
+
+
+@pl.pipeline.stage
+def project(ki, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db):
+    cur_a = a_l1_db.next()
+    pl.load(cur_a, a, [ki * BLOCK, 0])
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, cur_a)
+    pl.move(right, w_slot)
+    pl.matmul(acc, left, right)
+    proj = proj_vec_db.next()
+    pl.move(proj, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+
+@pl.pipeline.stage
+def accum(ki, proj_vec_db, run_db):
+    proj = proj_vec_db.next()
+    run = run_db.current()
+    if ki == 0:
+        pl.muls(run, proj, 1.0)
+    else:
+        pl.add(run, run, proj)
+
+
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+def kern(
+    a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],
+    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],
+    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],
+):
+    proj_vec_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x0000, mutex_ids=[8, 9], fwd_ids=[0, 1], bwd_ids=[2, 3],
+    )
+    with pl.section_cube():
+        a_l1_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat),
+            addrs=0x0000, mutex_ids=[0, 1],
+        )
+        w_l1 = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat),
+            addrs=0x8000, mutex_ids=[2],
+        )
+        left_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left),
+            addrs=0x0000, mutex_ids=[3, 4],
+        )
+        right_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right),
+            addrs=0x0000, mutex_ids=[5],
+        )
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+            addrs=0x0000, mutex_ids=[6, 7],
+        )
+        w_slot = w_l1.current()
+        pl.load(w_slot, w, [0, 0])
+    with pl.section_vector():
+        run_db = pl.make_tile_group(
+            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+            addrs=0x8000, mutex_ids=[10],
+        )
+    sub_id = pl.get_subblock_idx()
+    core_id = pl.get_block_idx() // pl.get_subblock_num()
+    num_cores = pl.get_block_num()
+    nq = out.shape[0] // BLOCK
+    nk = a.shape[0] // BLOCK
+    for qi in pl.range(core_id, nq, num_cores):
+        for ki in pl.range(0, nk):
+            with pl.section_cube():
+                project(ki, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)
+            with pl.section_vector():
+                accum(ki, proj_vec_db, run_db)
+        with pl.section_vector():
+            run = run_db.current()
+            pl.store(out, run, [qi * BLOCK + sub_id * HALF, 0])

@@ -1,0 +1,42 @@
+"""Code after a pipeline loop, in the body of the loop around it, runs pipelined before the
+delayed stages of that outer iteration's last tasks: the pipeline runs on across the outer
+iterations, its drain after the outer loop. A store of the sum there reads the accumulator too
+early; the refusal was right, its help (state kept in tiles) did not say what to do (probe h73)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from sim_runtime.verify import verify
+
+STORE_AFTER = (Path(__file__).parent / "kernels" / "store_after_inner_loop.py").read_text(encoding="utf-8")
+#: the help applied: the last stage stores the sum at the last inner iteration
+IN_LAST_STAGE = edited(STORE_AFTER, [
+    ("def accum(ki, proj_vec_db, run_db):", "def accum(ki, nk, qi, sub_id, out, proj_vec_db, run_db):"),
+    ("        pl.add(run, run, proj)\n",
+     "        pl.add(run, run, proj)\n"
+     "    if ki == nk - 1:\n        pl.store(out, run, [qi * BLOCK + sub_id * HALF, 0])\n"),
+    ("                accum(ki, proj_vec_db, run_db)\n        with pl.section_vector():\n"
+     "            run = run_db.current()\n            pl.store(out, run, [qi * BLOCK + sub_id * HALF, 0])\n",
+     "                accum(ki, nk, qi, sub_id, out, proj_vec_db, run_db)\n"),
+])
+SHAPES = {"a": (96, 32), "out": (96, 32)}
+
+
+def test_a_store_after_the_pipeline_loop_is_refused_with_the_help_to_do_it_in_the_last_stage():
+    [d] = [d for d in transpile(STORE_AFTER, path="k.py").diagnostics if d.is_error]
+    assert d.code == codes.PIPELINE_NOT_PROVEN and "`pl.store` on MTE3 of AIV0 reads `run_db[0]`" in d.message
+    assert d.hint.startswith("Do what follows the pipeline loop in the last stage, under a test of the last "
+                             "iteration (`if ki == n - 1:`)"), d.hint
+
+
+@pytest.mark.parametrize("block_dim", [1, 2])
+def test_the_help_applied_gives_a_proven_kernel_that_runs_as_the_serial_one(block_dim):
+    result = transpile(IN_LAST_STAGE, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    rows = verify(IN_LAST_STAGE, result.code, "kern", path="k.py", shapes=SHAPES, block_dim=block_dim).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
