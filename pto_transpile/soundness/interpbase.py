@@ -129,6 +129,10 @@ class InterpreterBase:
         self.made: list[tuple[cst.CSTNode, Any]] = []  #: (the `pl.make_tile` call, the tile) of every tile made
         #: (value, name) of the latest `name = value` statement: a tile it makes is called `name`
         self.named: tuple[Any, str] = (None, "")
+        #: the renaming certificates' node sets and the ring picks, by node id, once read
+        #: (`PythonSubset._certified_ids`, `_ring_pick_ids`)
+        self._cert_ids: Any = None
+        self._ring_ids: frozenset[int] | None = None
         #: the operands of the latest comparison of the block (`PythonSubset._early_return`)
         self.tested: tuple | None = None
         self.tested_at: cst.CSTNode | None = None  #: the comparison `tested` comes from

@@ -213,11 +213,7 @@ class Uniform:
         the column with the other), so that a coordinate a stage receives from another task than
         serially differs from the serial one in the runs of one kind or the other. None for
         anything else."""
-        if fn not in (operator.floordiv, operator.mod) or not isinstance(left, Sym) or left.residue \
-                or len(left.form) != 1:
-            return None
-        ((var, a),) = left.form
-        if var[0] != "loop" or var[-1] == "blocks" or not a:
+        if not walks_grid(fn, left):
             return None
         key = _grid_count(right)
         if key is None:
@@ -259,14 +255,18 @@ class Uniform:
         """`value = fn(left, right)` computed concretely; its form, or NonUniform. `text()` is
         the expression's code, asked for only by a message (the code of a node is printed the
         first time it is asked for)."""
-        lf, rf = _form(left), _form(right)
-        lres, rres = _residue(left), _residue(right)
+        # (`_form` and `_residue` of each operand, with one type test each)
+        left_sym, right_sym = isinstance(left, Sym), isinstance(right, Sym)
+        lf: tuple = left.form if left_sym else ()
+        rf: tuple = right.form if right_sym else ()
+        lres = left.residue if left_sym else False
+        rres = right.residue if right_sym else False
         if not isinstance(value, int) or isinstance(value, bool):
             if _index(lf) or _index(rf):
                 raise NonUniform(f"`{text()}` computes a non-integer from the loop variable",
                                  "use the loop variable only in integer GM offsets, boundary tests and `% k`")
             return value
-        if fn in (operator.add, operator.sub):
+        if fn is operator.add or fn is operator.sub:
             if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
                 raise NonUniform(f"`{text()}` adds a residue to a value that grows with the loop variable",
                                  "keep residues (`x % k`) apart from offsets")
@@ -277,8 +277,10 @@ class Uniform:
                                  "parameter, the block index or a value read from GM)",
                                  "keep residues (`x % k`) apart from values known only at run time")
             sign = 1 if fn is operator.add else -1
-            return Sym(value, _add(lf, rf, sign), lres or rres, _const(left) + sign * _const(right),
-                       _moving(left) + sign * _moving(right))
+            form = _add(lf, rf, sign)
+            const = (left.const if left_sym else int(left)) + sign * (right.const if right_sym else int(right))
+            return Sym(value, form, lres or rres, const,
+                       (left.moving if left_sym else 0) + sign * (right.moving if right_sym else 0))
         if fn is operator.mul:
             by_blocks = _times_blocks(left, right)
             if by_blocks is None:
@@ -1608,14 +1610,29 @@ def _roots(form: tuple) -> set:
 
 def _add(a: tuple, b: tuple, sign: int) -> tuple:
     out = dict(a)
+    get = out.get
     for v, c in b:
-        out[v] = out.get(v, 0) + sign * c
-    return tuple((v, c) for v, c in out.items() if c)
+        out[v] = get(v, 0) + sign * c
+    return tuple([(v, c) for v, c in out.items() if c])
 
 
 def on_grid(form: tuple) -> bool:
     """Does a form hold a coordinate of a tile grid (`Uniform.grid`)?"""
-    return any(v[0] == GRID for v, _ in form)
+    for v, _ in form:  # a loop, not `any`: asked of the operands of every division and test
+        if v[0] == GRID:
+            return True
+    return False
+
+
+def walks_grid(fn, left: Any) -> bool:
+    """Is `fn(left, n)` a coordinate of a tile grid for some count `n` (`Uniform.grid`): `//` or
+    `%` of a value affine in one loop variable (not scaled by the block count)? Asked first, so
+    that what the grid needs of the run is computed only for such a value."""
+    if fn not in (operator.floordiv, operator.mod) or not isinstance(left, Sym) or left.residue \
+            or len(left.form) != 1:
+        return False
+    ((var, a),) = left.form
+    return not (var[0] != "loop" or var[-1] == "blocks" or not a)
 
 
 def _grid_count(count: Any) -> tuple | None:
