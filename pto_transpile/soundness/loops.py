@@ -297,6 +297,7 @@ class Loops(InterpreterBase):
         rot.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
         rot.loop_parents[key] = uni.active[-2].key if len(uni.active) > 1 else None
         previous: list[dict] = [{} for _ in ctxs]
+        in_order = sorted(assigned)  # (`_carry` goes through them in order at every iteration)
         broke = False
         moves: list[dict] = []
         marks: list[list[int]] = []  #: each core's event count at the start of each iteration
@@ -309,7 +310,7 @@ class Loops(InterpreterBase):
                 value = Sym(v, ((key, 1),), moving=v) if chunk is None else Sym(v, ((key, 1), (chunk, 1)), moving=v)
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, value, ctx)
-                    self._carry(ctx, carried, assigned, prev, node, key)
+                    self._carry(ctx, carried, in_order, prev, node, key)
                     if self.periods_read:
                         self._carried_tiles(ctx, node, key)
                 before = dict(rot.moved)
@@ -484,11 +485,11 @@ class Loops(InterpreterBase):
         c = self.file.evaluator.try_eval(expr, None)
         return Flip(op, c) if isinstance(c, int) and not isinstance(c, bool) else "other"
 
-    def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node, key: tuple = ()) -> None:
+    def _carry(self, ctx: Ctx, counters: dict, assigned: list[str], prev: dict, node, key: tuple = ()) -> None:
         """At an iteration's start: counters become `Sym`s of their own variable (stepping by
-        the same amount every iteration); any other plain integer the body binds and may read
-        before it binds it (`read_first`), and every integer field of a `pl.struct` the kernel
-        holds, must be what it was at the previous iteration's start."""
+        the same amount every iteration); any other plain integer the body binds (`assigned`,
+        sorted) and may read before it binds it (`read_first`), and every integer field of a
+        `pl.struct` the kernel holds, must be what it was at the previous iteration's start."""
         uni = self.uniform
         memo: list[frozenset] = []
 
@@ -499,7 +500,7 @@ class Loops(InterpreterBase):
                 memo.append(self._read_first_on(node, ctx))
             return memo[0]
 
-        for name in sorted(assigned):
+        for name in assigned:
             value = _carried_value(ctx, name)
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
@@ -570,8 +571,12 @@ class Loops(InterpreterBase):
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
                 self._settles(prev, name, _signature(value), f"field `{name}`" if "." in name else f"`{name}`",
                               node, key)
+        arrays = bool(self.own_arrays)
         for name, value in ctx.env.items():
-            if type(value) in (list, tuple, dict, str) and _plain_container(value):
+            kind = type(value)
+            if kind not in (list, tuple, dict, str) and not isinstance(value, (FunctionV, StructV)):
+                continue  # (the commonest values, numbers and tiles: nothing below judges them)
+            if kind in (list, tuple, dict, str) and _plain_container(value):
                 # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
                 # counter in disguise (`len(seen) > 100` holds only past the runs made)
                 snapshot = _snapshot(value)
@@ -597,7 +602,9 @@ class Loops(InterpreterBase):
                         prev[("default", name, param)] = snapshot
             # every `pl.struct` the kernel holds, also in a list, tuple, dict or another struct's field
             # (and the entries of its own struct arrays, in a serial kernel to transform)
-            for path, struct in _structs_in(name, value, bool(self.own_arrays)):
+            if not (isinstance(value, StructV) or kind in (list, tuple, dict)):
+                continue  # (`_structs_in` finds nothing in it)
+            for path, struct in _structs_in(name, value, arrays):
                 # a hand-written ring's entries carry each beat's values to a later beat by design
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
@@ -648,11 +655,14 @@ class Loops(InterpreterBase):
         one fixed entry whatever phase a rotation over it is in, so entries it reaches are not
         interchangeable across this loop (`Rotations.carried`, `renamed.py`)."""
         rot = self.uniform.rot
+        env = ctx.env
         for name in self._read_first_on(node, ctx):
             base, _, attr = name.partition(".")
-            value = ctx.env.get(base)
+            value = env.get(base)
             if attr and isinstance(value, StructV):
                 value = value.fields.get(attr)
+            if not (isinstance(value, (TileV, AnyTileV)) or type(value) in (list, tuple, dict)):
+                continue  # (`_tiles_in` finds no tile in it)
             for tile in _tiles_in(value, self.sequences):
                 rot.carried.setdefault((tile.memory, tile.lo, tile.hi), set()).add(key)
 
@@ -1044,6 +1054,7 @@ def _vars_inside(value: Any) -> list:
 _NONE = object()
 _PLAIN = (int, float, str, bool, type(None))
 _HANDLES = (TensorV, TileV, AnyTileV, GroupV)
+_PLAIN_OR_HANDLE = (*_PLAIN, *_HANDLES)
 
 
 def _plain_container(value) -> bool:
@@ -1054,18 +1065,20 @@ def _plain_container(value) -> bool:
         return True
     items = list(value.items()) if isinstance(value, dict) else list(value)
     flat = [x for pair in items for x in pair] if isinstance(value, dict) else items
-    return all(isinstance(x, (*_PLAIN, *_HANDLES)) or type(x) in (list, tuple, dict) and _plain_container(x)
+    return all(isinstance(x, _PLAIN_OR_HANDLE) or type(x) in (list, tuple, dict) and _plain_container(x)
                for x in flat)
 
 
 def _snapshot(value):
     """A copy of a plain container to compare with the next iteration's (numbers with their form)."""
+    if type(value) is int:  # (the commonest item: no form)
+        return (value, ())
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
         return ("dict", tuple((_snapshot(k), _snapshot(v)) for k, v in value.items()))
     if type(value) in (list, tuple):
-        return (type(value).__name__, tuple(_snapshot(x) for x in value))
+        return (type(value).__name__, tuple([_snapshot(x) for x in value]))
     if isinstance(value, _HANDLES):
         return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
     return (value, getattr(value, "form", ()))
