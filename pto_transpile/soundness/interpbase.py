@@ -49,12 +49,15 @@ class FileMemo:
     walks: dict[int, tuple] = field(default_factory=dict)  #: id(function) -> (function, `ringsymmetry.walk` of it)
     #: id(`divmod` call) -> (call, its `n // d` and `n % d` nodes: `unpacking.divmod_operations`)
     divmods: dict[int, tuple] = field(default_factory=dict)
+    #: id(test) -> (test, whether it calls anything, the names it reads: `PythonSubset._test_names`)
+    tests: dict[int, tuple] = field(default_factory=dict)
     #: id(function) -> (function, whether its body holds a `yield`: `pysubset._yields`)
     yields: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, its counters, the names its body binds, its first-iteration flags:
     #: `Loops._carried_names`, which reads the loop's nodes and the file's constant folder only)
     carried: dict[int, tuple] = field(default_factory=dict)
-    #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes)
+    #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes); per kind
+    #: of core too, and those names split at their dot (`Loops._read_first_parts`)
     read_firsts: dict[Any, tuple] = field(default_factory=dict)
     #: per tiling-key instance (its fields' values, sorted), the bytes each vector function reaches,
     #: per call's arguments: a key field is a compile-time name in a vector function too
@@ -177,6 +180,7 @@ class InterpreterBase:
         self._vf_roles = shared.vf
         self._paths = shared.paths
         self._yields = shared.yields
+        self._tests = shared.tests
         self._rings = shared.rings
         self._certificates = shared.renaming
         self._walks = shared.walks

@@ -627,6 +627,17 @@ class Loops(InterpreterBase):
             hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
         return hit[1]
 
+    def _read_first_parts(self, node: cst.For, ctx: Ctx) -> tuple[tuple[str, str], ...]:
+        """`_read_first_on` as (name, field) pairs (`x.f`: `("x", "f")`, `x`: `("x", "")`), split
+        once per loop and kind (the entry holds the names it split, so it is theirs)."""
+        names = self._read_first_on(node, ctx)
+        key = ("parts", id(node), "cube" if ctx.core == AIC else "vector")
+        hit = self._read_firsts.get(key)
+        if hit is None or hit[0] is not names:
+            hit = self._read_firsts[key] = (names, tuple((base, attr) for base, _, attr in
+                                                         (name.partition(".") for name in names)))
+        return hit[1]
+
     @staticmethod
     def _plain_counter(name: str, value: Any, var: tuple, stepped: bool, node) -> None:
         """A counter carried across a loop of run-time trip count is followed as a number of its
@@ -656,8 +667,7 @@ class Loops(InterpreterBase):
         interchangeable across this loop (`Rotations.carried`, `renamed.py`)."""
         rot = self.uniform.rot
         env = ctx.env
-        for name in self._read_first_on(node, ctx):
-            base, _, attr = name.partition(".")
+        for base, attr in self._read_first_parts(node, ctx):
             value = env.get(base)
             if attr and isinstance(value, StructV):
                 value = value.fields.get(attr)
@@ -806,9 +816,9 @@ def _small_statements(block) -> list:
 def _carrier(node) -> str | None:
     """What a counter may be kept in: a name (`tick`), or a field of a struct a name holds
     (`st.n`, named so)."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+    if type(node) is cst.Attribute and type(node.value) is cst.Name:
         return f"{node.value.value}.{node.attr.value}"
     return None
 
@@ -830,7 +840,7 @@ def _set_carried(ctx: Ctx, name: str, value: Any) -> None:
 
 
 def _target_names(target) -> list[str]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
     if type(target) in (cst.Tuple, cst.List):
         return [n for e in target.elements for n in _target_names(e.value)]
@@ -861,22 +871,33 @@ def _moving(value) -> bool:
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
 
 
-def _structs_in(path: str, value: Any, arrays: bool, depth: int = 0):
+def _structs_in(path: str, value: Any, arrays: bool) -> list[tuple[str, StructV]]:
     """(path, struct) of every `pl.struct` a value holds: itself, the items of a list, tuple or
     dict, a struct's fields (`box[0]`, `st.inner`); with `arrays`, the entries of a struct array."""
+    found: list[tuple[str, StructV]] = []
+    _collect_structs(path, value, arrays, 0, found)
+    return found
+
+
+def _collect_structs(path: str, value: Any, arrays: bool, depth: int, found: list) -> None:
+    """`_structs_in`, in order, into `found`; an item that is neither a struct nor a container
+    holds none, and is passed over without naming its path."""
     if depth > 4:
         return
     if isinstance(value, StructV):
         if value.origin == "struct" or arrays and value.origin == "ctx":
-            yield path, value
+            found.append((path, value))
             for f, v in value.fields.items():
-                yield from _structs_in(f"{path}.{f}", v, arrays, depth + 1)
+                if isinstance(v, StructV) or type(v) in (list, tuple, dict):
+                    _collect_structs(f"{path}.{f}", v, arrays, depth + 1, found)
     elif type(value) in (list, tuple):
         for i, v in enumerate(value):
-            yield from _structs_in(f"{path}[{i}]", v, arrays, depth + 1)
+            if isinstance(v, StructV) or type(v) in (list, tuple, dict):
+                _collect_structs(f"{path}[{i}]", v, arrays, depth + 1, found)
     elif type(value) is dict:
         for k, v in value.items():
-            yield from _structs_in(f"{path}[{k!r}]", v, arrays, depth + 1)
+            if isinstance(v, StructV) or type(v) in (list, tuple, dict):
+                _collect_structs(f"{path}[{k!r}]", v, arrays, depth + 1, found)
 
 
 def _tiles_in(value: Any, certified: dict) -> list:
@@ -913,11 +934,11 @@ def read_first(block, core: str = "") -> frozenset:
             inside = set(written)
             visit(_statements(node.body), inside)
             bound.append(inside)
-            if isinstance(node.orelse, cst.If):  # `elif`: its test is read where it stands
+            if type(node.orelse) is cst.If:  # `elif`: its test is read where it stands
                 found.update(n for n in loads(node.orelse.test) if n not in written)
                 node = node.orelse
                 continue
-            if isinstance(node.orelse, cst.Else):
+            if type(node.orelse) is cst.Else:
                 inside = set(written)
                 visit(_statements(node.orelse.body), inside)
                 return set.intersection(inside, *bound)
@@ -928,7 +949,7 @@ def read_first(block, core: str = "") -> frozenset:
 
     def visit(statements, written: set[str]) -> None:
         for stmt in statements:
-            if isinstance(stmt, cst.FunctionDef):  # its defaults and decorators are read where it stands
+            if type(stmt) is cst.FunctionDef:  # its defaults and decorators are read where it stands
                 params = stmt.params
                 for p in (*params.posonly_params, *params.params, *params.kwonly_params):
                     if p.default is not None:
@@ -937,29 +958,29 @@ def read_first(block, core: str = "") -> frozenset:
                     found.update(n for n in loads(d.decorator) if n not in written)
                 written.add(stmt.name.value)
                 continue
-            if isinstance(stmt, cst.ClassDef):
+            if type(stmt) is cst.ClassDef:
                 continue
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
                     targets: list = []
-                    if isinstance(small, cst.Assign):
+                    if type(small) is cst.Assign:
                         targets, reads = [t.target for t in small.targets], loads(small.value)
-                    elif isinstance(small, cst.AnnAssign):
+                    elif type(small) is cst.AnnAssign:
                         targets, reads = [small.target], loads(small.value) if small.value is not None else set()
-                    elif isinstance(small, cst.AugAssign):
+                    elif type(small) is cst.AugAssign:
                         targets, reads = [small.target], loads(small.target) | loads(small.value)
                     else:
                         reads = loads(small)
                     for t in targets:  # subscripts and the struct of a field are read
-                        if not isinstance(t, (cst.Name, cst.Tuple, cst.List)):
+                        if type(t) not in (cst.Name, cst.Tuple, cst.List):
                             reads |= loads(t) - {_carrier(t)}
                     found.update(n for n in reads if n not in written)
                     for t in targets:
                         written.update(_target_names(t))
-                        if isinstance(t, cst.Attribute) and _carrier(t) is not None:
+                        if type(t) is cst.Attribute and _carrier(t) is not None:
                             written.add(_carrier(t))  # type: ignore[arg-type]
                 continue
-            kind = _section_kind(stmt) if core and isinstance(stmt, cst.With) else None
+            kind = _section_kind(stmt) if core and type(stmt) is cst.With else None
             if kind is not None:
                 if kind == core:
                     visit(_statements(stmt.body), written)
@@ -967,10 +988,10 @@ def read_first(block, core: str = "") -> frozenset:
             inner = set(written)
             for child in _headers(stmt):
                 found.update(n for n in loads(child) if n not in written)
-            if isinstance(stmt, cst.If):
+            if type(stmt) is cst.If:
                 written |= visit_if(stmt, written)
                 continue
-            if isinstance(stmt, cst.For):  # its target is bound before its body runs
+            if type(stmt) is cst.For:  # its target is bound before its body runs
                 visit(_statements(stmt.body), inner | set(_target_names(stmt.target)))
                 if stmt.orelse is not None:
                     visit(_statements(stmt.orelse.body), set(inner))
@@ -986,14 +1007,14 @@ def _section_kind(stmt: cst.With) -> str | None:
     """"cube" or "vector" for `with pl.section_cube():` / `with pl.section_vector():` (however
     `pl` is spelled: the names are the API's own), else None."""
     item = stmt.items[0].item if len(stmt.items) == 1 else None
-    func = item.func if isinstance(item, cst.Call) and not item.args else None
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    func = item.func if type(item) is cst.Call and not item.args else None
+    name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     return {"section_cube": "cube", "section_vector": "vector"}.get(name)
 
 
 def _statements(block) -> list:
     """The statements of an indented block, or of a one-line suite (`if t: x = 1`) as one line."""
-    if isinstance(block, cst.SimpleStatementSuite):
+    if type(block) is cst.SimpleStatementSuite:
         return [cst.SimpleStatementLine(body=block.body)]
     return list(block.body)
 
@@ -1003,9 +1024,9 @@ def _walk_names(node):
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.Name):
+        if type(n) is cst.Name:
             yield n.value
-        elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
+        elif type(n) is cst.Attribute and type(n.value) is cst.Name:
             yield f"{n.value.value}.{n.attr.value}"
             yield n.value.value
             continue

@@ -73,12 +73,18 @@ class OpEvents(InterpreterBase):
             op = f"{op}_bias"  # `pl.matmul(acc, a, b, bias)` is matmul_bias: it reads the bias too
         mode = kw.get("mode")
         roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
-        tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]
+        tiles = []
+        gm = False  #: a GM tensor among the operands
+        for v in pos:
+            if isinstance(v, (TileV, AnyTileV)):
+                tiles.append(v)
+            elif isinstance(v, TensorV):
+                gm = True
         if roles is not None and any(isinstance(v, (TileV, AnyTileV)) for v in pos[len(roles):]):
             raise CannotModel(f"`pl.{op}` is given more operands than the op table names: what it does with the "
                               "others is not known", node)
         if roles is None:
-            if tiles or any(isinstance(v, TensorV) for v in pos):
+            if tiles or gm:
                 raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
             return UNKNOWN
         if op in ("load_tile", "store_tile"):
@@ -113,7 +119,6 @@ class OpEvents(InterpreterBase):
         inserts = op == "insert" or (op == "move" and _move_inserts(pos, kw))
         exact = self._insert_feet(pos[:2] + [pos[2] if len(pos) > 2 else kw.get("offset")], ctx.core) \
             if inserts else None
-        gm = any(isinstance(v, TensorV) for v in pos)
         values = SCALAR_VALUE_OPERANDS.get(op, ())
         given = list(pos) + list(kw.values())
         operand = f"an operand of `pl.{op}` in"
@@ -182,7 +187,8 @@ class OpEvents(InterpreterBase):
                 if role and "W" in role:
                     writes.extend(windowed(f) for f in feet)
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
-        ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
+        if values or op == "setval":
+            ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
@@ -314,15 +320,16 @@ class OpEvents(InterpreterBase):
 
     # tiles ---------------------------------------------------------------------------------
     def pick(self, group: GroupV, accessor: str, ctx: Ctx) -> Any:
-        if group.depth == 1:
+        depth = len(group.tiles)  # (`group.depth`)
+        if depth == 1:
             return group.tiles[0]
         cursors = self.cursors[ctx.core]
         cur = cursors.get(id(group), _NO_CURSOR)
         if cur is _NO_CURSOR:
-            cur = initial_cursor(group.depth)
+            cur = initial_cursor(depth)
         if is_unknown(cur):
             return AnyTileV(group.tiles, f"{group.name}[?]")
-        new, slot = pick_slot(cur, accessor, group.depth)
+        new, slot = pick_slot(cur, accessor, depth)
         running = frozenset([loop.key for loop in self.uniform.active])
         rot = self.uniform.rot
         where = (ctx.core, id(group))

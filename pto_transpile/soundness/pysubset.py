@@ -45,10 +45,10 @@ from pto_transpile.soundness.uniform import (
     INDEX_TERM,
     NonUniform,
     block_only,
+    is_block_value,
     marks_block_index,
     may_differ_between_blocks,
     on_grid,
-    roots_of,
     walks_grid,
 )
 from pto_transpile.soundness.values import (
@@ -141,6 +141,11 @@ class PythonSubset(InterpreterBase):
     def _simple_line(self, stmt: cst.SimpleStatementLine, ctxs: list[Ctx]) -> None:
         smalls = _SMALL_STATEMENTS
         for small in stmt.body:
+            if type(small) is cst.Expr:  # (`_expr`, the commonest with `_assign`, without its call)
+                value = small.value
+                for ctx in ctxs:
+                    self.eval(value, ctx)
+                continue
             method = smalls.get(type(small))
             if method is not None:  # pass, assert, import, global, nonlocal, del: nothing the check needs
                 for ctx in ctxs:
@@ -253,23 +258,40 @@ class PythonSubset(InterpreterBase):
         """Is `test` computed from compile-time values only, the same on every block: literals,
         tiling-key fields, module constants and `pl` constants, with no call and no name of the
         kernel's own (which may hold a value of the run)?"""
+        calls, names = self._test_names(test)
+        if calls:
+            return False
+        for n in names:
+            name = n.value
+            if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
+                continue
+            if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
+                return False
+        return True
+
+    def _test_names(self, test: cst.BaseExpression) -> tuple[bool, tuple[cst.Name, ...]]:
+        """(whether `test` calls anything, the names it reads a value of), read once per file:
+        an attribute's root names its value, the attribute is a word (`pl.DT_FP32`)."""
+        hit = self._tests.get(id(test))
+        if hit is not None and hit[0] is test:
+            return hit[1]
+        calls = False
+        names: list[cst.Name] = []
         stack: list[cst.CSTNode] = [test]
         while stack:
             n = stack.pop()
             if type(n) is cst.Call:
-                return False
+                calls = True
+                break
             if type(n) is cst.Attribute:
-                stack.append(n.value)  # `pl.DT_FP32`: the root names the value, the attribute is a word
-                continue
-            if type(n) is cst.Name:
-                name = n.value
-                if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
-                    continue
-                if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
-                    return False
-                continue
-            stack.extend(children(n))
-        return True
+                stack.append(n.value)
+            elif type(n) is cst.Name:
+                names.append(n)
+            else:
+                stack.extend(children(n))
+        found = (calls, tuple(names))
+        self._tests[id(test)] = (test, found)
+        return found
 
     @staticmethod
     def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
@@ -2238,10 +2260,11 @@ LAST_BLOCK = "last"
 
 def _tells_blocks_apart(left: Any, right: Any) -> bool:
     """A comparison of the block index or count, and of nothing the loops vary (a test of a
-    per-core loop variable is the loops' business: `Uniform.test`)."""
-    roots = {var for v in (left, right) if isinstance(v, Sym) for var in roots_of(v)}
-    return any(var[0] == "core" for var in roots) and not any(
-        var[0] in INDEX for v in (left, right) if isinstance(v, Sym) for var, _ in v.form)
+    per-core loop variable is the loops' business: `Uniform.test`). A form holds a root of the
+    block (`roots_of`) where one of its variables is a block value (`is_block_value`)."""
+    forms = [v.form for v in (left, right) if isinstance(v, Sym)]
+    return any(is_block_value(var) for form in forms for var, _ in form) and not any(
+        var[0] in INDEX for form in forms for var, _ in form)
 
 
 def _difference(x: Any, y: Any) -> tuple:

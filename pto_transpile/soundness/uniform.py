@@ -1609,6 +1609,13 @@ def _roots(form: tuple) -> set:
 
 
 def _add(a: tuple, b: tuple, sign: int) -> tuple:
+    if not b and len(a) == 1:  # (a value plus a number: the commonest sum, as below without a dict)
+        (v, c), = a
+        return ((v, c),) if c else ()
+    if not a and len(b) == 1:
+        (v, c), = b
+        c = 0 + sign * c
+        return ((v, c),) if c else ()
     out = dict(a)
     get = out.get
     for v, c in b:
