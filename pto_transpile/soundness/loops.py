@@ -297,7 +297,8 @@ class Loops(InterpreterBase):
         rot.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
         rot.loop_parents[key] = uni.active[-2].key if len(uni.active) > 1 else None
         previous: list[dict] = [{} for _ in ctxs]
-        in_order = sorted(assigned)  # (`_carry` goes through them in order at every iteration)
+        # (`_carry` goes through them in order at every iteration, each split at its dot)
+        in_order = [(name, holder, field) for name in sorted(assigned) for holder, _, field in [name.partition(".")]]
         broke = False
         moves: list[dict] = []
         marks: list[list[int]] = []  #: each core's event count at the start of each iteration
@@ -485,11 +486,13 @@ class Loops(InterpreterBase):
         c = self.file.evaluator.try_eval(expr, None)
         return Flip(op, c) if isinstance(c, int) and not isinstance(c, bool) else "other"
 
-    def _carry(self, ctx: Ctx, counters: dict, assigned: list[str], prev: dict, node, key: tuple = ()) -> None:
+    def _carry(self, ctx: Ctx, counters: dict, assigned: list[tuple[str, str, str]], prev: dict, node,
+               key: tuple = ()) -> None:
         """At an iteration's start: counters become `Sym`s of their own variable (stepping by
         the same amount every iteration); any other plain integer the body binds (`assigned`,
-        sorted) and may read before it binds it (`read_first`), and every integer field of a
-        `pl.struct` the kernel holds, must be what it was at the previous iteration's start."""
+        sorted, as (name, holder, field): `st.n` is held by `st`) and may read before it binds it
+        (`read_first`), and every integer field of a `pl.struct` the kernel holds, must be what it
+        was at the previous iteration's start."""
         uni = self.uniform
         memo: list[frozenset] = []
 
@@ -500,8 +503,11 @@ class Loops(InterpreterBase):
                 memo.append(self._read_first_on(node, ctx))
             return memo[0]
 
-        for name in assigned:
-            value = _carried_value(ctx, name)
+        env = ctx.env
+        for name, holder, field in assigned:
+            value = env.get(holder)  # (`_carried_value`)
+            if field:
+                value = value.fields.get(field) if isinstance(value, StructV) and value.origin == "struct" else None
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
                 k = counters[name]

@@ -161,7 +161,11 @@ class PythonSubset(InterpreterBase):
             self.named = (source, targets[0].target.value)  # `s0 = pl.make_tile(...)`: messages say `s0`
         value = self.eval(source, ctx)
         for target in targets:
-            self.assign(target.target, value, ctx)
+            bound = target.target
+            if type(bound) is cst.Name and type(value) is not GroupV:  # (`assign` of a name, without its call)
+                ctx.env[bound.value] = value
+            else:
+                self.assign(bound, value, ctx)
 
     def _ann_assign(self, small: cst.AnnAssign, ctx: Ctx) -> None:
         if small.value is not None:
@@ -549,6 +553,13 @@ class PythonSubset(InterpreterBase):
             return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
         return value
 
+    def _integer_literal(self, node: cst.Integer, ctx: Ctx) -> int:
+        """`_integer`, its memo read here: integer literals are the commonest expression after names."""
+        hit = self._integers.get(id(node))
+        if hit is None or hit[0] is not node:
+            return self._integer(node)
+        return hit[1]
+
     def _cut_between(self, values: list, node: cst.Call) -> None:
         """`min`/`max` of sampled parameters: which argument wins changes where two are equal,
         a test like any other (`Uniform.cut`)."""
@@ -560,6 +571,8 @@ class PythonSubset(InterpreterBase):
                 self.uniform.cut(dict(diff.form), diff, self._code_of(node))
 
     def truth(self, value: Any, node=None) -> bool | None:
+        if type(value) is bool:  # (a comparison's outcome: as `bool(value)` below)
+            return value
         if is_unknown(value):
             return None
         if isinstance(value, Sym):
@@ -646,10 +659,16 @@ class PythonSubset(InterpreterBase):
         return value
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
-        # (`_operand` differs from `eval` for a comparison only)
+        # (`_operand` differs from `eval` for a comparison only; a bound name is its value unless
+        # that is a run-time value, as `eval` reads it, without its call)
         lhs, rhs = node.left, node.right
-        left = self._operand(lhs, ctx) if type(lhs) is _COMPARISON else self.eval(lhs, ctx)
-        right = self._operand(rhs, ctx) if type(rhs) is _COMPARISON else self.eval(rhs, ctx)
+        env = ctx.env
+        left = env.get(lhs.value, _ABSENT) if type(lhs) is cst.Name else _ABSENT
+        if left is _ABSENT or type(left) is Opaque:
+            left = self._operand(lhs, ctx) if type(lhs) is _COMPARISON else self.eval(lhs, ctx)
+        right = env.get(rhs.value, _ABSENT) if type(rhs) is cst.Name else _ABSENT
+        if right is _ABSENT or type(right) is Opaque:
+            right = self._operand(rhs, ctx) if type(rhs) is _COMPARISON else self.eval(rhs, ctx)
         if self.periods_read and id(node) in self._certified_ids().updates:
             # `C = (C + 1) % k` of a counter that only picks a tile group's slots
             self.uniform.pick_index = True
@@ -1370,8 +1389,13 @@ class PythonSubset(InterpreterBase):
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
         pos: list = []
         kw: dict = {}
+        env = ctx.env
         for a in node.args:
-            value = self.eval(a.value, ctx)
+            expr = a.value
+            # a bound name is its value unless that is a run-time value (`eval`, without its call)
+            value = env.get(expr.value, _ABSENT) if type(expr) is cst.Name else _ABSENT
+            if value is _ABSENT or type(value) is Opaque:
+                value = self.eval(expr, ctx)
             if a.keyword is None and not a.star:  # the commonest: a plain positional argument
                 pos.append(value)
             elif a.keyword is not None:
@@ -2040,7 +2064,7 @@ _SMALL_STATEMENTS: dict[type, Callable] = {
 }
 
 _EVAL: dict[type, Callable] = {
-    cst.Integer: lambda self, n, ctx: self._integer(n),
+    cst.Integer: PythonSubset._integer_literal,
     cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
     cst.SimpleString: lambda self, n, ctx: self._string(n),
     cst.Name: PythonSubset._name,
