@@ -571,12 +571,11 @@ class Loops(InterpreterBase):
                     _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif _moving(value) and name in first():
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
-            elif _signature(value) is not None and name in first():
+            elif (signature := _signature(value)) is not None and name in first():
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
-                self._settles(prev, name, _signature(value), f"field `{name}`" if "." in name else f"`{name}`",
-                              node, key)
+                self._settles(prev, name, signature, f"field `{name}`" if "." in name else f"`{name}`", node, key)
         arrays = bool(self.own_arrays)
         for name, value in ctx.env.items():
             kind = type(value)

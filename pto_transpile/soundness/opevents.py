@@ -406,10 +406,14 @@ class OpEvents(InterpreterBase):
         out = []
         valid = self.valid
         for t in tiles:
+            memory = t.memory
             # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
-            unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
-            window = tuple(valid.of(t, core)) != tuple(t.shape) or not valid.exact(t, core)
-            for key in self._tile_keys(t.memory, core, acc_mode):
+            unsure = memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
+            window = valid.partial(t, core)
+            # (`_tile_keys`, its commonest answers without its call)
+            keys = [(memory, AIC)] if memory != "Vec" else [("Vec", core)] if core != AIC \
+                else self._tile_keys(memory, core, acc_mode)
+            for key in keys:
                 out.append(new_foot(Foot, (key, t.lo, t.hi, 0, 1, t.label, may or unsure, window, "")))
         return out
 
@@ -435,7 +439,7 @@ class OpEvents(InterpreterBase):
                 # which slot is locked is unknown: only ids every choice holds order anything
                 common = set.intersection(*(set(c.mutex) for c in t.choices)) if t.choices else set()
                 ids.update(common)
-        return tuple(sorted(ids))
+        return tuple(sorted(ids)) if ids else ()
 
     def _gm_foot(self, tensor: TensorV, flat: Any, written: Any, tile: Any, transpose: bool, may: bool,
                  core: int) -> Foot:
@@ -488,7 +492,8 @@ class OpEvents(InterpreterBase):
             reads = [maybe(f) for f in reads]
             writes = [maybe(f) for f in writes]
         scope = ctx.scope
-        ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
+        self.seq += 1  # (`_next_seq`)
+        ev = Event(ctx.core, "op", pipe, self.seq, tuple(reads), tuple(writes), tuple(mutex),
                    node=node, op=op, ident=self._ident(node, ctx),
                    stage=scope[1] if scope else "", task=scope[2] if scope else -1)
         self.trace.events[ctx.core].append(ev)

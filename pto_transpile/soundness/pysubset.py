@@ -625,7 +625,8 @@ class PythonSubset(InterpreterBase):
         return False, UNKNOWN
 
     def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
-        path = self.path(node)
+        hit = self._paths.get(id(node))  # (`path`'s memo, read without its call)
+        path = hit[2] if hit is not None and hit[0] is node and hit[1] is self.pl else self.path(node)
         if path is not None:
             return Symbol(path)
         if self._symbolic_names and type(node.value) is cst.Name and node.value.value not in ctx.env \
@@ -1121,7 +1122,11 @@ class PythonSubset(InterpreterBase):
         return out
 
     def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
-        obj = self.eval(node.value, ctx)
+        held = node.value
+        # a bound name is its value unless that is a run-time value (`eval`, without its call)
+        obj: Any = ctx.env.get(held.value, _ABSENT) if type(held) is cst.Name else _ABSENT
+        if obj is _ABSENT or type(obj) is Opaque:
+            obj = self.eval(held, ctx)
         if isinstance(obj, (TileV, AnyTileV)):
             if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
                 return self._element_access(obj, node, "R", ctx)
@@ -1256,7 +1261,8 @@ class PythonSubset(InterpreterBase):
 
     # calls ---------------------------------------------------------------------------------
     def _call(self, node: cst.Call, ctx: Ctx) -> Any:
-        path = self.path(node.func)
+        hit = self._paths.get(id(node.func))  # (`path`'s memo, read without its call)
+        path = hit[2] if hit is not None and hit[0] is node.func and hit[1] is self.pl else self.path(node.func)
         if path is not None:
             return self.pl_call(path, node, ctx)
         func = node.func
@@ -1576,13 +1582,15 @@ class PythonSubset(InterpreterBase):
         if fn.kind == "stage":
             if ctx.may and not self.config.roots_only:
                 raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
-            number = self.stage_counts[ctx.core][fn.name]
-            self.stage_counts[ctx.core][fn.name] += 1
+            name = fn.name
+            counts = self.stage_counts[ctx.core]
+            number = counts[name]
+            counts[name] = number + 1
             # struct fields change later: keep the values this invocation saw
-            seen = tuple((k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
-                         for k, v in env.items())
-            self.trace.invocations.append(Invocation(ctx.core, fn.name, number, seen, node))
-            inner = ctx.child(env, ("stage", fn.name, number), [0])
+            seen = tuple([(k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
+                          for k, v in env.items()])
+            self.trace.invocations.append(Invocation(ctx.core, name, number, seen, node))
+            inner = ctx.child(env, ("stage", name, number), [0])
             made, self._made = self._made, {}
         else:
             inner = ctx.child(env)

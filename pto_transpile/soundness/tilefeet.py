@@ -53,6 +53,15 @@ class ValidShapes:
             return tile.desc != 0 and tile.desc not in inexact
         return not any(t.desc == 0 or t.desc in inexact for t in tile.choices)
 
+    def partial(self, tile: TileV, core: int) -> bool:
+        """Whether an op may touch less of `tile` than the whole of it on `core`: its valid shape
+        is not its declared one, or is not known (`of` and `exact` in one call, for every foot)."""
+        desc = tile.desc
+        if not desc:  # a view: its declared shape, never exact
+            return True
+        valid = self._valid[core].get(desc) or tile.valid or tile.shape
+        return tuple(valid) != tuple(tile.shape) or desc in self._inexact[core]
+
     def unknown(self, tile: TileV) -> None:
         """A tile declared with a valid shape known only at run time: inexact on every core."""
         for inexact in self._inexact:

@@ -282,25 +282,27 @@ class Uniform:
             return Sym(value, form, lres or rres, const,
                        (left.moving if left_sym else 0) + sign * (right.moving if right_sym else 0))
         if fn is operator.mul:
-            by_blocks = _times_blocks(left, right)
-            if by_blocks is None:
-                by_blocks = _times_blocks(right, left)
-            if by_blocks is not None:
-                return by_blocks
-            chunk = next(((b, o) for b, o in ((left, right), (right, left)) if _block_times_constant(b, o)), None)
-            if chunk is not None:
-                # `core_id * my_n` (a block's first tile of contiguous chunks): 0 at block 0 for
-                # every trip count, one constant through each block's run, the same variable
-                # wherever it is computed (its factors name it)
-                factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
-                var = ("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block")
-                block, other = chunk
-                self.block_steps[var] = block.form[0][1] * int(other)
-                return Sym(value, ((var, 1),))
+            if left_sym and right_sym:  # (`_times_blocks` and `_block_times_constant` ask both)
+                by_blocks = _times_blocks(left, right)
+                if by_blocks is None:
+                    by_blocks = _times_blocks(right, left)
+                if by_blocks is not None:
+                    return by_blocks
+                chunk = next(((b, o) for b, o in ((left, right), (right, left)) if _block_times_constant(b, o)),
+                             None)
+                if chunk is not None:
+                    # `core_id * my_n` (a block's first tile of contiguous chunks): 0 at block 0 for
+                    # every trip count, one constant through each block's run, the same variable
+                    # wherever it is computed (its factors name it)
+                    factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
+                    var = ("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block")
+                    block, other = chunk
+                    self.block_steps[var] = block.form[0][1] * int(other)
+                    return Sym(value, ((var, 1),))
             if not rf or not lf:
                 k = int(right) if not rf else int(left)
                 sym = right if rf else left
-                return Sym(value, tuple((v, c * k) for v, c in (lf or rf) if c * k), lres or rres,
+                return Sym(value, tuple([(v, c * k) for v, c in (lf or rf) if c * k]), lres or rres,
                            _const(sym) * k, _moving(sym) * k)
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn in (operator.mod, operator.floordiv) and (on_grid(lf) or on_grid(rf)):
@@ -610,11 +612,11 @@ class Uniform:
                                      "number of iterations")
             # what moves the access with a parameter or with the block (`core_id * T`, `num_cores`):
             # accesses of one tensor that move differently meet for some value
-            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v) or is_block_value(v)), key=repr)))
+            shifts.append(_by_repr([(v, c) for v, c in form if _scalar(v) or is_block_value(v)]))
             if _residue(o):
                 coords.append(None)
                 continue
-            linear = tuple(sorted(((v, c) for v, c in form if v[0] in INDEX), key=repr))
+            linear = _by_repr([(v, c) for v, c in form if v[0] in INDEX])
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may))
@@ -1508,6 +1510,11 @@ def marks_block_index(origin: Any) -> bool:
     if origin[0] == "block":
         return origin[-1] != "count"
     return any(marks_block_index(part) for part in origin[1:])
+
+
+def _by_repr(terms: list) -> tuple:
+    """The terms sorted by their text, a canonical order (one term or none needs no sorting)."""
+    return tuple(terms) if len(terms) < 2 else tuple(sorted(terms, key=repr))
 
 
 def _form(value: Any) -> tuple:
