@@ -480,8 +480,11 @@ class OpEvents(InterpreterBase):
             if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
                 self._plain(list(offsets), "the GM offset", node)
             return
-        self._uniform(lambda: self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0),
-                                                     write, lambda: self._code_of(node), epoch, foot.may), node)
+        try:  # (`_uniform`, without its closure)
+            self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0), write,
+                                   lambda: self._code_of(node), epoch, foot.may)
+        except NonUniform as exc:
+            raise nonuniform(exc, node) from None
 
     # events --------------------------------------------------------------------------------
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:

@@ -431,7 +431,8 @@ class _Concurrent:
             for core in range(3):
                 while pos[core] < len(events[core]):
                     ev = events[core][pos[core]]
-                    if ev.kind == "barrier" or self._mixed(core, ev) or not self.step(core, ev):
+                    kind = ev.kind  # (`_mixed` asks only of a wait)
+                    if kind == "barrier" or kind == "wait" and self._mixed(core, ev) or not self.step(core, ev):
                         break
                     pos[core] += 1
                     progress = True
