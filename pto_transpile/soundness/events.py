@@ -61,6 +61,24 @@ class Foot(NamedTuple):
         return (self.key, self.r0, self.r1, self.c0, self.c1)
 
 
+#: a `Foot` made from its nine fields in order, as `Foot(...)` makes it, without its Python-level
+#: constructor (runs make thousands of feet): `new_foot(Foot, (key, r0, r1, c0, c1, label, may,
+#: window, atomic))`
+new_foot = tuple.__new__
+
+
+def windowed(foot: Foot) -> Foot:
+    """`foot._replace(window=True)`: the same foot as a superset, which covers nothing."""
+    key, r0, r1, c0, c1, label, may, _, atomic = foot
+    return new_foot(Foot, (key, r0, r1, c0, c1, label, may, True, atomic))
+
+
+def maybe(foot: Foot) -> Foot:
+    """`foot._replace(may=True)`: the same foot, touched only if a branch runs."""
+    key, r0, r1, c0, c1, label, _, window, atomic = foot
+    return new_foot(Foot, (key, r0, r1, c0, c1, label, True, window, atomic))
+
+
 @dataclass
 class Event:
     core: int

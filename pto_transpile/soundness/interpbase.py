@@ -49,12 +49,15 @@ class FileMemo:
     walks: dict[int, tuple] = field(default_factory=dict)  #: id(function) -> (function, `ringsymmetry.walk` of it)
     #: id(`divmod` call) -> (call, its `n // d` and `n % d` nodes: `unpacking.divmod_operations`)
     divmods: dict[int, tuple] = field(default_factory=dict)
+    #: id(test) -> (test, whether it calls anything, the names it reads: `PythonSubset._test_names`)
+    tests: dict[int, tuple] = field(default_factory=dict)
     #: id(function) -> (function, whether its body holds a `yield`: `pysubset._yields`)
     yields: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, its counters, the names its body binds, its first-iteration flags:
     #: `Loops._carried_names`, which reads the loop's nodes and the file's constant folder only)
     carried: dict[int, tuple] = field(default_factory=dict)
-    #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes)
+    #: id(loop) -> (loop, `loops.read_first` of its body: a function of the body's nodes); per kind
+    #: of core too, and those names split at their dot (`Loops._read_first_parts`)
     read_firsts: dict[Any, tuple] = field(default_factory=dict)
     #: per tiling-key instance (its fields' values, sorted), the bytes each vector function reaches,
     #: per call's arguments: a key field is a compile-time name in a vector function too
@@ -131,6 +134,10 @@ class InterpreterBase:
         self.made: list[tuple[cst.CSTNode, Any]] = []  #: (the `pl.make_tile` call, the tile) of every tile made
         #: (value, name) of the latest `name = value` statement: a tile it makes is called `name`
         self.named: tuple[Any, str] = (None, "")
+        #: the renaming certificates' node sets and the ring picks, by node id, once read
+        #: (`PythonSubset._certified_ids`, `_ring_pick_ids`)
+        self._cert_ids: Any = None
+        self._ring_ids: frozenset[int] | None = None
         #: the operands of the latest comparison of the block (`PythonSubset._early_return`)
         self.tested: tuple | None = None
         self.tested_at: cst.CSTNode | None = None  #: the comparison `tested` comes from
@@ -175,6 +182,7 @@ class InterpreterBase:
         self._vf_roles = shared.vf
         self._paths = shared.paths
         self._yields = shared.yields
+        self._tests = shared.tests
         self._rings = shared.rings
         self._certificates = shared.renaming
         self._walks = shared.walks

@@ -297,6 +297,8 @@ class Loops(InterpreterBase):
         rot.loop_facts[key] = (root, frozenset(carried), None if per_core else int(first.step))
         rot.loop_parents[key] = uni.active[-2].key if len(uni.active) > 1 else None
         previous: list[dict] = [{} for _ in ctxs]
+        # (`_carry` goes through them in order at every iteration, each split at its dot)
+        in_order = [(name, holder, field) for name in sorted(assigned) for holder, _, field in [name.partition(".")]]
         broke = False
         moves: list[dict] = []
         marks: list[list[int]] = []  #: each core's event count at the start of each iteration
@@ -309,7 +311,7 @@ class Loops(InterpreterBase):
                 value = Sym(v, ((key, 1),), moving=v) if chunk is None else Sym(v, ((key, 1), (chunk, 1)), moving=v)
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, value, ctx)
-                    self._carry(ctx, carried, assigned, prev, node, key)
+                    self._carry(ctx, carried, in_order, prev, node, key)
                     if self.periods_read:
                         self._carried_tiles(ctx, node, key)
                 before = dict(rot.moved)
@@ -488,11 +490,13 @@ class Loops(InterpreterBase):
         c = self.file.evaluator.try_eval(expr, None)
         return Flip(op, c) if isinstance(c, int) and not isinstance(c, bool) else "other"
 
-    def _carry(self, ctx: Ctx, counters: dict, assigned: set, prev: dict, node, key: tuple = ()) -> None:
+    def _carry(self, ctx: Ctx, counters: dict, assigned: list[tuple[str, str, str]], prev: dict, node,
+               key: tuple = ()) -> None:
         """At an iteration's start: counters become `Sym`s of their own variable (stepping by
-        the same amount every iteration); any other plain integer the body binds and may read
-        before it binds it (`read_first`), and every integer field of a `pl.struct` the kernel
-        holds, must be what it was at the previous iteration's start."""
+        the same amount every iteration); any other plain integer the body binds (`assigned`,
+        sorted, as (name, holder, field): `st.n` is held by `st`) and may read before it binds it
+        (`read_first`), and every integer field of a `pl.struct` the kernel holds, must be what it
+        was at the previous iteration's start."""
         uni = self.uniform
         memo: list[frozenset] = []
 
@@ -503,8 +507,11 @@ class Loops(InterpreterBase):
                 memo.append(self._read_first_on(node, ctx))
             return memo[0]
 
-        for name in sorted(assigned):
-            value = _carried_value(ctx, name)
+        env = ctx.env
+        for name, holder, field in assigned:
+            value = env.get(holder)  # (`_carried_value`)
+            if field:
+                value = value.fields.get(field) if isinstance(value, StructV) and value.origin == "struct" else None
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
                 k = counters[name]
@@ -568,14 +575,17 @@ class Loops(InterpreterBase):
                     _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
             elif _moving(value) and name in first():
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
-            elif _signature(value) is not None and name in first():
+            elif (signature := _signature(value)) is not None and name in first():
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
-                self._settles(prev, name, _signature(value), f"field `{name}`" if "." in name else f"`{name}`",
-                              node, key)
+                self._settles(prev, name, signature, f"field `{name}`" if "." in name else f"`{name}`", node, key)
+        arrays = bool(self.own_arrays)
         for name, value in ctx.env.items():
-            if type(value) in (list, tuple, dict, str) and _plain_container(value):
+            kind = type(value)
+            if kind not in (list, tuple, dict, str) and not isinstance(value, (FunctionV, StructV)):
+                continue  # (the commonest values, numbers and tiles: nothing below judges them)
+            if kind in (list, tuple, dict, str) and _plain_container(value):
                 # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
                 # counter in disguise (`len(seen) > 100` holds only past the runs made)
                 snapshot = _snapshot(value)
@@ -601,7 +611,9 @@ class Loops(InterpreterBase):
                         prev[("default", name, param)] = snapshot
             # every `pl.struct` the kernel holds, also in a list, tuple, dict or another struct's field
             # (and the entries of its own struct arrays, in a serial kernel to transform)
-            for path, struct in _structs_in(name, value, bool(self.own_arrays)):
+            if not (isinstance(value, StructV) or kind in (list, tuple, dict)):
+                continue  # (`_structs_in` finds nothing in it)
+            for path, struct in _structs_in(name, value, arrays):
                 # a hand-written ring's entries carry each beat's values to a later beat by design
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
@@ -622,6 +634,17 @@ class Loops(InterpreterBase):
         hit = self._read_firsts.get((id(node), kind))
         if hit is None or hit[0] is not node:
             hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
+        return hit[1]
+
+    def _read_first_parts(self, node: cst.For, ctx: Ctx) -> tuple[tuple[str, str], ...]:
+        """`_read_first_on` as (name, field) pairs (`x.f`: `("x", "f")`, `x`: `("x", "")`), split
+        once per loop and kind (the entry holds the names it split, so it is theirs)."""
+        names = self._read_first_on(node, ctx)
+        key = ("parts", id(node), "cube" if ctx.core == AIC else "vector")
+        hit = self._read_firsts.get(key)
+        if hit is None or hit[0] is not names:
+            hit = self._read_firsts[key] = (names, tuple((base, attr) for base, _, attr in
+                                                         (name.partition(".") for name in names)))
         return hit[1]
 
     @staticmethod
@@ -652,11 +675,13 @@ class Loops(InterpreterBase):
         one fixed entry whatever phase a rotation over it is in, so entries it reaches are not
         interchangeable across this loop (`Rotations.carried`, `renamed.py`)."""
         rot = self.uniform.rot
-        for name in self._read_first_on(node, ctx):
-            base, _, attr = name.partition(".")
-            value = ctx.env.get(base)
+        env = ctx.env
+        for base, attr in self._read_first_parts(node, ctx):
+            value = env.get(base)
             if attr and isinstance(value, StructV):
                 value = value.fields.get(attr)
+            if not (isinstance(value, (TileV, AnyTileV)) or type(value) in (list, tuple, dict)):
+                continue  # (`_tiles_in` finds no tile in it)
             for tile in _tiles_in(value, self.sequences):
                 rot.carried.setdefault((tile.memory, tile.lo, tile.hi), set()).add(key)
 
@@ -800,9 +825,9 @@ def _small_statements(block) -> list:
 def _carrier(node) -> str | None:
     """What a counter may be kept in: a name (`tick`), or a field of a struct a name holds
     (`st.n`, named so)."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+    if type(node) is cst.Attribute and type(node.value) is cst.Name:
         return f"{node.value.value}.{node.attr.value}"
     return None
 
@@ -824,7 +849,7 @@ def _set_carried(ctx: Ctx, name: str, value: Any) -> None:
 
 
 def _target_names(target) -> list[str]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
     if type(target) in (cst.Tuple, cst.List):
         return [n for e in target.elements for n in _target_names(e.value)]
@@ -855,22 +880,33 @@ def _moving(value) -> bool:
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
 
 
-def _structs_in(path: str, value: Any, arrays: bool, depth: int = 0):
+def _structs_in(path: str, value: Any, arrays: bool) -> list[tuple[str, StructV]]:
     """(path, struct) of every `pl.struct` a value holds: itself, the items of a list, tuple or
     dict, a struct's fields (`box[0]`, `st.inner`); with `arrays`, the entries of a struct array."""
+    found: list[tuple[str, StructV]] = []
+    _collect_structs(path, value, arrays, 0, found)
+    return found
+
+
+def _collect_structs(path: str, value: Any, arrays: bool, depth: int, found: list) -> None:
+    """`_structs_in`, in order, into `found`; an item that is neither a struct nor a container
+    holds none, and is passed over without naming its path."""
     if depth > 4:
         return
     if isinstance(value, StructV):
         if value.origin == "struct" or arrays and value.origin == "ctx":
-            yield path, value
+            found.append((path, value))
             for f, v in value.fields.items():
-                yield from _structs_in(f"{path}.{f}", v, arrays, depth + 1)
+                if isinstance(v, StructV) or type(v) in (list, tuple, dict):
+                    _collect_structs(f"{path}.{f}", v, arrays, depth + 1, found)
     elif type(value) in (list, tuple):
         for i, v in enumerate(value):
-            yield from _structs_in(f"{path}[{i}]", v, arrays, depth + 1)
+            if isinstance(v, StructV) or type(v) in (list, tuple, dict):
+                _collect_structs(f"{path}[{i}]", v, arrays, depth + 1, found)
     elif type(value) is dict:
         for k, v in value.items():
-            yield from _structs_in(f"{path}[{k!r}]", v, arrays, depth + 1)
+            if isinstance(v, StructV) or type(v) in (list, tuple, dict):
+                _collect_structs(f"{path}[{k!r}]", v, arrays, depth + 1, found)
 
 
 def _tiles_in(value: Any, certified: dict) -> list:
@@ -907,11 +943,11 @@ def read_first(block, core: str = "") -> frozenset:
             inside = set(written)
             visit(_statements(node.body), inside)
             bound.append(inside)
-            if isinstance(node.orelse, cst.If):  # `elif`: its test is read where it stands
+            if type(node.orelse) is cst.If:  # `elif`: its test is read where it stands
                 found.update(n for n in loads(node.orelse.test) if n not in written)
                 node = node.orelse
                 continue
-            if isinstance(node.orelse, cst.Else):
+            if type(node.orelse) is cst.Else:
                 inside = set(written)
                 visit(_statements(node.orelse.body), inside)
                 return set.intersection(inside, *bound)
@@ -922,7 +958,7 @@ def read_first(block, core: str = "") -> frozenset:
 
     def visit(statements, written: set[str]) -> None:
         for stmt in statements:
-            if isinstance(stmt, cst.FunctionDef):  # its defaults and decorators are read where it stands
+            if type(stmt) is cst.FunctionDef:  # its defaults and decorators are read where it stands
                 params = stmt.params
                 for p in (*params.posonly_params, *params.params, *params.kwonly_params):
                     if p.default is not None:
@@ -931,29 +967,29 @@ def read_first(block, core: str = "") -> frozenset:
                     found.update(n for n in loads(d.decorator) if n not in written)
                 written.add(stmt.name.value)
                 continue
-            if isinstance(stmt, cst.ClassDef):
+            if type(stmt) is cst.ClassDef:
                 continue
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
                     targets: list = []
-                    if isinstance(small, cst.Assign):
+                    if type(small) is cst.Assign:
                         targets, reads = [t.target for t in small.targets], loads(small.value)
-                    elif isinstance(small, cst.AnnAssign):
+                    elif type(small) is cst.AnnAssign:
                         targets, reads = [small.target], loads(small.value) if small.value is not None else set()
-                    elif isinstance(small, cst.AugAssign):
+                    elif type(small) is cst.AugAssign:
                         targets, reads = [small.target], loads(small.target) | loads(small.value)
                     else:
                         reads = loads(small)
                     for t in targets:  # subscripts and the struct of a field are read
-                        if not isinstance(t, (cst.Name, cst.Tuple, cst.List)):
+                        if type(t) not in (cst.Name, cst.Tuple, cst.List):
                             reads |= loads(t) - {_carrier(t)}
                     found.update(n for n in reads if n not in written)
                     for t in targets:
                         written.update(_target_names(t))
-                        if isinstance(t, cst.Attribute) and _carrier(t) is not None:
+                        if type(t) is cst.Attribute and _carrier(t) is not None:
                             written.add(_carrier(t))  # type: ignore[arg-type]
                 continue
-            kind = _section_kind(stmt) if core and isinstance(stmt, cst.With) else None
+            kind = _section_kind(stmt) if core and type(stmt) is cst.With else None
             if kind is not None:
                 if kind == core:
                     visit(_statements(stmt.body), written)
@@ -961,10 +997,10 @@ def read_first(block, core: str = "") -> frozenset:
             inner = set(written)
             for child in _headers(stmt):
                 found.update(n for n in loads(child) if n not in written)
-            if isinstance(stmt, cst.If):
+            if type(stmt) is cst.If:
                 written |= visit_if(stmt, written)
                 continue
-            if isinstance(stmt, cst.For):  # its target is bound before its body runs
+            if type(stmt) is cst.For:  # its target is bound before its body runs
                 visit(_statements(stmt.body), inner | set(_target_names(stmt.target)))
                 if stmt.orelse is not None:
                     visit(_statements(stmt.orelse.body), set(inner))
@@ -980,14 +1016,14 @@ def _section_kind(stmt: cst.With) -> str | None:
     """"cube" or "vector" for `with pl.section_cube():` / `with pl.section_vector():` (however
     `pl` is spelled: the names are the API's own), else None."""
     item = stmt.items[0].item if len(stmt.items) == 1 else None
-    func = item.func if isinstance(item, cst.Call) and not item.args else None
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    func = item.func if type(item) is cst.Call and not item.args else None
+    name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     return {"section_cube": "cube", "section_vector": "vector"}.get(name)
 
 
 def _statements(block) -> list:
     """The statements of an indented block, or of a one-line suite (`if t: x = 1`) as one line."""
-    if isinstance(block, cst.SimpleStatementSuite):
+    if type(block) is cst.SimpleStatementSuite:
         return [cst.SimpleStatementLine(body=block.body)]
     return list(block.body)
 
@@ -997,9 +1033,9 @@ def _walk_names(node):
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.Name):
+        if type(n) is cst.Name:
             yield n.value
-        elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
+        elif type(n) is cst.Attribute and type(n.value) is cst.Name:
             yield f"{n.value.value}.{n.attr.value}"
             yield n.value.value
             continue
@@ -1048,6 +1084,7 @@ def _vars_inside(value: Any) -> list:
 _NONE = object()
 _PLAIN = (int, float, str, bool, type(None))
 _HANDLES = (TensorV, TileV, AnyTileV, GroupV)
+_PLAIN_OR_HANDLE = (*_PLAIN, *_HANDLES)
 
 
 def _plain_container(value) -> bool:
@@ -1058,18 +1095,20 @@ def _plain_container(value) -> bool:
         return True
     items = list(value.items()) if isinstance(value, dict) else list(value)
     flat = [x for pair in items for x in pair] if isinstance(value, dict) else items
-    return all(isinstance(x, (*_PLAIN, *_HANDLES)) or type(x) in (list, tuple, dict) and _plain_container(x)
+    return all(isinstance(x, _PLAIN_OR_HANDLE) or type(x) in (list, tuple, dict) and _plain_container(x)
                for x in flat)
 
 
 def _snapshot(value):
     """A copy of a plain container to compare with the next iteration's (numbers with their form)."""
+    if type(value) is int:  # (the commonest item: no form)
+        return (value, ())
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
         return ("dict", tuple((_snapshot(k), _snapshot(v)) for k, v in value.items()))
     if type(value) in (list, tuple):
-        return (type(value).__name__, tuple(_snapshot(x) for x in value))
+        return (type(value).__name__, tuple([_snapshot(x) for x in value]))
     if isinstance(value, _HANDLES):
         return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
     return (value, getattr(value, "form", ()))

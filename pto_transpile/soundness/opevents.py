@@ -35,7 +35,7 @@ from pto_api.ops import (
     op_roles,
     store_pipe,
 )
-from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot
+from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot, maybe, new_foot, windowed
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
 from pto_transpile.soundness.tilefeet import insert_feet
@@ -54,6 +54,8 @@ from pto_transpile.soundness.values import (
 )
 
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
+#: a tile group no pick of a core has moved yet (`OpEvents.pick`)
+_NO_CURSOR = object()
 
 
 class OpEvents(InterpreterBase):
@@ -71,12 +73,18 @@ class OpEvents(InterpreterBase):
             op = f"{op}_bias"  # `pl.matmul(acc, a, b, bias)` is matmul_bias: it reads the bias too
         mode = kw.get("mode")
         roles = op_roles(op, mode.leaf if isinstance(mode, Symbol) else None)
-        tiles = [v for v in pos if isinstance(v, (TileV, AnyTileV))]
+        tiles = []
+        gm = False  #: a GM tensor among the operands
+        for v in pos:
+            if isinstance(v, (TileV, AnyTileV)):
+                tiles.append(v)
+            elif isinstance(v, TensorV):
+                gm = True
         if roles is not None and any(isinstance(v, (TileV, AnyTileV)) for v in pos[len(roles):]):
             raise CannotModel(f"`pl.{op}` is given more operands than the op table names: what it does with the "
                               "others is not known", node)
         if roles is None:
-            if tiles or any(isinstance(v, TensorV) for v in pos):
+            if tiles or gm:
                 raise CannotModel(f"`pl.{op}` is not in the op table, so its reads and writes are unknown", node)
             return UNKNOWN
         if op in ("load_tile", "store_tile"):
@@ -111,14 +119,15 @@ class OpEvents(InterpreterBase):
         inserts = op == "insert" or (op == "move" and _move_inserts(pos, kw))
         exact = self._insert_feet(pos[:2] + [pos[2] if len(pos) > 2 else kw.get("offset")], ctx.core) \
             if inserts else None
-        gm = any(isinstance(v, TensorV) for v in pos)
         values = SCALAR_VALUE_OPERANDS.get(op, ())
-        for i, value in enumerate(list(pos) + list(kw.values())):
+        given = list(pos) + list(kw.values())
+        operand = f"an operand of `pl.{op}` in"
+        for i, value in enumerate(given):
             # a GM op's place (its offsets, or the element index of `pl.getval`/`pl.setval`) is
             # judged by the GM rules (`_record_gm`), as `t[i]` is
             place = i == 2 or i == 1 and op in ("getval", "setval")
             if not (gm and place) and i not in values and isinstance(value, (int, list, tuple)):
-                self._plain(value, f"an operand of `pl.{op}` in", node)
+                self._plain(value, operand, node)
         for i, value in enumerate(pos):
             role = roles[i] if i < len(roles) else None
             if isinstance(value, TensorV):
@@ -164,7 +173,7 @@ class OpEvents(InterpreterBase):
                 else:
                     part = "W" in role  # a scratch or second output: it may write less
                 if part:  # the whole tile, a superset, not a cover
-                    feet = [f._replace(window=True) for f in feet]
+                    feet = [windowed(f) for f in feet]
                 if "R" in role:
                     reads.extend(feet)
                 if "W" in role:
@@ -176,10 +185,10 @@ class OpEvents(InterpreterBase):
                 if role and "R" in role:
                     reads.extend(feet)
                 if role and "W" in role:
-                    writes.extend(f._replace(window=True) for f in feet)
+                    writes.extend(windowed(f) for f in feet)
         ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
-        given = list(pos) + list(kw.values())
-        ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
+        if values or op == "setval":
+            ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
@@ -290,7 +299,7 @@ class OpEvents(InterpreterBase):
             return None
         for tile, out in ((src, feet[0]), (dst, feet[1])):
             self.strays.extend((tile.memory, f.r0, f.r1) for f in out if f.r0 < tile.lo or f.r1 > tile.hi)
-        writes = feet[1] if exact else [f._replace(window=True) for f in feet[1]]
+        writes = feet[1] if exact else [windowed(f) for f in feet[1]]
         return writes, feet[0]
 
     def _pipe(self, op: str, pos: list, node) -> str:
@@ -311,26 +320,34 @@ class OpEvents(InterpreterBase):
 
     # tiles ---------------------------------------------------------------------------------
     def pick(self, group: GroupV, accessor: str, ctx: Ctx) -> Any:
-        if group.depth == 1:
+        depth = len(group.tiles)  # (`group.depth`)
+        if depth == 1:
             return group.tiles[0]
         cursors = self.cursors[ctx.core]
-        cur = cursors.get(id(group), initial_cursor(group.depth))
+        cur = cursors.get(id(group), _NO_CURSOR)
+        if cur is _NO_CURSOR:
+            cur = initial_cursor(depth)
         if is_unknown(cur):
             return AnyTileV(group.tiles, f"{group.name}[?]")
-        new, slot = pick_slot(cur, accessor, group.depth)
-        running = frozenset(loop.key for loop in self.uniform.active)
-        self.uniform.rot.pick_loops.setdefault((ctx.core, id(group)), set()).add(running)
+        new, slot = pick_slot(cur, accessor, depth)
+        running = frozenset([loop.key for loop in self.uniform.active])
+        rot = self.uniform.rot
+        where = (ctx.core, id(group))
+        picked = rot.pick_loops.get(where)
+        if picked is None:
+            picked = rot.pick_loops[where] = set()
+        picked.add(running)
         if new != cur:
-            self.uniform.rot.move_loops.setdefault((ctx.core, id(group)), set()).update(running)
+            rot.move_loops.setdefault(where, set()).update(running)
             cursors[id(group)] = UNKNOWN if ctx.may else new
-            self.uniform.rot.rotated(ctx.core, group, group.name or self._code_of(group.node), lost=bool(ctx.may))
+            rot.rotated(ctx.core, group, group.name or self._code_of(group.node), lost=bool(ctx.may))
         return group.tiles[slot]
 
     def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:
         """An element read or write of a tile; a read's value is named by the read."""
         op = "getval" if role == "R" else "setval"
         feet = self._tile_feet(tile, ctx.core, None)
-        written = [f._replace(window=True) for f in feet]  # one element of it: never a cover
+        written = [windowed(f) for f in feet]  # one element of it: never a cover
         ev = self._op_event(op, "S", feet if "R" in role else (), written if "W" in role else (),
                             self._mutex([tile]), node, ctx)
         return Opaque(("read", ev.core, ev.ident))
@@ -387,12 +404,17 @@ class OpEvents(InterpreterBase):
     def _tile_feet(self, tile, core: int, acc_mode: str | None) -> list[Foot]:
         tiles, may = (tile.choices, True) if isinstance(tile, AnyTileV) else ((tile,), False)
         out = []
+        valid = self.valid
         for t in tiles:
+            memory = t.memory
             # a Vec tile in cube code with no documented Acc->Vec target may land on either AIV
-            unsure = t.memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
-            window = tuple(self.valid.of(t, core)) != tuple(t.shape) or not self.valid.exact(t, core)
-            for key in self._tile_keys(t.memory, core, acc_mode):
-                out.append(Foot(key, t.lo, t.hi, 0, 1, t.label, may or unsure, window))
+            unsure = memory == "Vec" and core == AIC and not acc_to_vec_targets(acc_mode)[1]
+            window = valid.partial(t, core)
+            # (`_tile_keys`, its commonest answers without its call)
+            keys = [(memory, AIC)] if memory != "Vec" else [("Vec", core)] if core != AIC \
+                else self._tile_keys(memory, core, acc_mode)
+            for key in keys:
+                out.append(new_foot(Foot, (key, t.lo, t.hi, 0, 1, t.label, may or unsure, window, "")))
         return out
 
     @staticmethod
@@ -417,7 +439,7 @@ class OpEvents(InterpreterBase):
                 # which slot is locked is unknown: only ids every choice holds order anything
                 common = set.intersection(*(set(c.mutex) for c in t.choices)) if t.choices else set()
                 ids.update(common)
-        return tuple(sorted(ids))
+        return tuple(sorted(ids)) if ids else ()
 
     def _gm_foot(self, tensor: TensorV, flat: Any, written: Any, tile: Any, transpose: bool, may: bool,
                  core: int) -> Foot:
@@ -458,8 +480,11 @@ class OpEvents(InterpreterBase):
             if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
                 self._plain(list(offsets), "the GM offset", node)
             return
-        self._uniform(lambda: self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0),
-                                                     write, lambda: self._code_of(node), epoch, foot.may), node)
+        try:  # (`_uniform`, without its closure)
+            self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0), write,
+                                   lambda: self._code_of(node), epoch, foot.may)
+        except NonUniform as exc:
+            raise nonuniform(exc, node) from None
 
     # events --------------------------------------------------------------------------------
     def _op_event(self, op: str, pipe: str, reads, writes, mutex, node, ctx: Ctx) -> Event:
@@ -467,10 +492,11 @@ class OpEvents(InterpreterBase):
         if kind not in PIPE_CORES.get(pipe, (kind,)):
             raise CannotModel(f"`{op}` runs on the {pipe} pipe, which the {kind} core does not have", node)
         if ctx.may:
-            reads = [f._replace(may=True) for f in reads]
-            writes = [f._replace(may=True) for f in writes]
+            reads = [maybe(f) for f in reads]
+            writes = [maybe(f) for f in writes]
         scope = ctx.scope
-        ev = Event(ctx.core, "op", pipe, self._next_seq(), tuple(reads), tuple(writes), tuple(mutex),
+        self.seq += 1  # (`_next_seq`)
+        ev = Event(ctx.core, "op", pipe, self.seq, tuple(reads), tuple(writes), tuple(mutex),
                    node=node, op=op, ident=self._ident(node, ctx),
                    stage=scope[1] if scope else "", task=scope[2] if scope else -1)
         self.trace.events[ctx.core].append(ev)
@@ -482,8 +508,9 @@ class OpEvents(InterpreterBase):
             ctx.counter[0] += 1
             return ctx.scope + (ordinal,)
         text = self._code_of(node)
-        n = self.code_counts[ctx.core][text]
-        self.code_counts[ctx.core][text] += 1
+        counts = self.code_counts[ctx.core]
+        n = counts[text]
+        counts[text] = n + 1
         return ("code", text, n)
 
 

@@ -222,14 +222,16 @@ class _Memory:
         rect = foot[1:5]
         writes = [r for r in self.by_key[foot.key].meeting(rect) if r.write]
         if self.concurrent:
+            ordered_only = not self.twins_race  # (`_conflicts`'s first test, made here without a call)
             for r in writes:
-                self._conflicts(r, ev, foot, vc)
+                if not (ordered_only and vc[r.comp] >= r.epoch):
+                    self._conflicts(r, ev, foot, vc)
         if foot.atomic:  # what an atomic store adds to: the writes below the stores it commutes with
             writes = [r for r in writes if not r.foot.commutes(foot)]
         rid = (ev.core, ev.ident, index)
         # one write (the common case) hides nothing, and is in canonical order
         self.outcome.reaching[rid] = (commuted(self._seen(writes, *rect), self.outcome.atomic) if len(writes) > 1
-                                      else tuple([w.writer for w in writes]))
+                                      else tuple([(w.event.core, w.event.ident) for w in writes]))
         self.outcome.read_events[rid] = (ev, foot)
 
     @staticmethod
@@ -259,8 +261,10 @@ class _Memory:
         r0, r1, c0, c1 = rect = foot[1:5]
         definite = not (foot.may or foot.window or foot.atomic)  # an atomic store adds to what it meets
         gm = foot.key[0] == "GM"
+        concurrent = self.concurrent
+        ordered_only = not self.twins_race  # (`_conflicts`'s first test, made here without a call)
         for r in store.meeting(rect):
-            if self.concurrent:
+            if concurrent and not (ordered_only and vc[r.comp] >= r.epoch):
                 self._conflicts(r, ev, foot, vc)
             if not definite:
                 continue
@@ -427,7 +431,8 @@ class _Concurrent:
             for core in range(3):
                 while pos[core] < len(events[core]):
                     ev = events[core][pos[core]]
-                    if ev.kind == "barrier" or self._mixed(core, ev) or not self.step(core, ev):
+                    kind = ev.kind  # (`_mixed` asks only of a wait)
+                    if kind == "barrier" or kind == "wait" and self._mixed(core, ev) or not self.step(core, ev):
                         break
                     pos[core] += 1
                     progress = True

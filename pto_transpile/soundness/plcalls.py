@@ -307,8 +307,8 @@ class PlCalls(InterpreterBase):
             raise CannotModel(f"`{self._code_of(node)}` uses event id {int(eid)}{_at_this_run(eid)}, outside the "
                               f"hardware's {EVENT_IDS.start}..{EVENT_IDS.stop - 1}", node, kind="event_id")
         # syncs are matched by counting, never by identity: no need to name them after the code
-        ev = Event(ctx.core, kind, pipe, self._next_seq(), event_id=eid, node=node, op=kind,
-                   ident=("sync", self._next_seq()))
+        self.seq += 2  # (`_next_seq` twice: the event's position, then its name)
+        ev = Event(ctx.core, kind, pipe, self.seq - 1, event_id=eid, node=node, op=kind, ident=("sync", self.seq))
         self.trace.events[ctx.core].append(ev)
         return ev
 

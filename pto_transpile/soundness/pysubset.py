@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import libcst as cst
 
@@ -45,10 +45,11 @@ from pto_transpile.soundness.uniform import (
     INDEX_TERM,
     NonUniform,
     block_only,
+    is_block_value,
     marks_block_index,
     may_differ_between_blocks,
     on_grid,
-    roots_of,
+    walks_grid,
 )
 from pto_transpile.soundness.values import (
     UNKNOWN,
@@ -76,6 +77,9 @@ from pto_transpile.soundness.values import (
     shifted,
 )
 
+_NAME, _CALL, _LINE, _COMPARISON = cst.Name, cst.Call, cst.SimpleStatementLine, cst.Comparison
+#: what `dict.get` gives for a name no frame binds (`PythonSubset.eval`)
+_ABSENT = object()
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
     cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
@@ -105,26 +109,44 @@ _SAME_MEMBER = {cst.Equal: True, cst.Is: True, cst.NotEqual: False, cst.IsNot: F
 class PythonSubset(InterpreterBase):
     # statements ----------------------------------------------------------------------------
     def exec_block(self, stmts, ctxs: list[Ctx]) -> None:
+        """Each statement on the cores still running (`ctxs` may empty as the block runs); a
+        line of small statements in place, the commonest statement, without a call of its own."""
+        statements = _STATEMENTS
+        budget = self._budget
         for stmt in stmts:
-            if ctxs:
-                self.exec_stmt(stmt, ctxs)
+            if not ctxs:
+                continue
+            self.steps += 1
+            if self.steps > budget:
+                raise self._too_long("the kernel runs too many statements to follow statically", stmt)
+            kind = type(stmt)
+            if kind is _LINE:
+                self._simple_line(stmt, ctxs)
+                continue
+            method = statements.get(kind)
+            if method is None:
+                self._other_statement(stmt, ctxs)
+            else:
+                method(self, stmt, ctxs)
 
-    def exec_stmt(self, stmt: cst.CSTNode, ctxs: list[Ctx]) -> None:
-        self.steps += 1
-        if self.steps > self._budget:
-            raise self._too_long("the kernel runs too many statements to follow statically", stmt)
-        method = _STATEMENTS.get(type(stmt))
-        if method is None and isinstance(stmt, cst.BaseSmallStatement):
+    def _other_statement(self, stmt: cst.CSTNode, ctxs: list[Ctx]) -> None:
+        """A statement the table does not name: a small statement of a one-line suite, or one
+        not modelled."""
+        if isinstance(stmt, cst.BaseSmallStatement):
             # a statement of a one-line suite (`if t: x = 1`), whose body is its small statements
             self._simple_line(cst.SimpleStatementLine(body=[stmt]), ctxs)
             return
-        if method is None:
-            raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
-        method(self, stmt, ctxs)
+        raise CannotModel(f"`{type(stmt).__name__}` statements are not modelled", stmt)
 
     def _simple_line(self, stmt: cst.SimpleStatementLine, ctxs: list[Ctx]) -> None:
+        smalls = _SMALL_STATEMENTS
         for small in stmt.body:
-            method = _SMALL_STATEMENTS.get(type(small))
+            if type(small) is cst.Expr:  # (`_expr`, the commonest with `_assign`, without its call)
+                value = small.value
+                for ctx in ctxs:
+                    self.eval(value, ctx)
+                continue
+            method = smalls.get(type(small))
             if method is not None:  # pass, assert, import, global, nonlocal, del: nothing the check needs
                 for ctx in ctxs:
                     method(self, small, ctx)
@@ -134,11 +156,16 @@ class PythonSubset(InterpreterBase):
 
     def _assign(self, small: cst.Assign, ctx: Ctx) -> None:
         targets = small.targets
-        if type(small.value) is cst.Call and len(targets) == 1 and type(targets[0].target) is cst.Name:
-            self.named = (small.value, targets[0].target.value)  # `s0 = pl.make_tile(...)`: messages say `s0`
-        value = self.eval(small.value, ctx)
-        for target in small.targets:
-            self.assign(target.target, value, ctx)
+        source = small.value
+        if type(source) is _CALL and len(targets) == 1 and type(targets[0].target) is _NAME:
+            self.named = (source, targets[0].target.value)  # `s0 = pl.make_tile(...)`: messages say `s0`
+        value = self.eval(source, ctx)
+        for target in targets:
+            bound = target.target
+            if type(bound) is cst.Name and type(value) is not GroupV:  # (`assign` of a name, without its call)
+                ctx.env[bound.value] = value
+            else:
+                self.assign(bound, value, ctx)
 
     def _ann_assign(self, small: cst.AnnAssign, ctx: Ctx) -> None:
         if small.value is not None:
@@ -235,23 +262,40 @@ class PythonSubset(InterpreterBase):
         """Is `test` computed from compile-time values only, the same on every block: literals,
         tiling-key fields, module constants and `pl` constants, with no call and no name of the
         kernel's own (which may hold a value of the run)?"""
+        calls, names = self._test_names(test)
+        if calls:
+            return False
+        for n in names:
+            name = n.value
+            if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
+                continue
+            if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
+                return False
+        return True
+
+    def _test_names(self, test: cst.BaseExpression) -> tuple[bool, tuple[cst.Name, ...]]:
+        """(whether `test` calls anything, the names it reads a value of), read once per file:
+        an attribute's root names its value, the attribute is a word (`pl.DT_FP32`)."""
+        hit = self._tests.get(id(test))
+        if hit is not None and hit[0] is test:
+            return hit[1]
+        calls = False
+        names: list[cst.Name] = []
         stack: list[cst.CSTNode] = [test]
         while stack:
             n = stack.pop()
             if type(n) is cst.Call:
-                return False
+                calls = True
+                break
             if type(n) is cst.Attribute:
-                stack.append(n.value)  # `pl.DT_FP32`: the root names the value, the attribute is a word
-                continue
-            if type(n) is cst.Name:
-                name = n.value
-                if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
-                    continue
-                if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
-                    return False
-                continue
-            stack.extend(children(n))
-        return True
+                stack.append(n.value)
+            elif type(n) is cst.Name:
+                names.append(n)
+            else:
+                stack.extend(children(n))
+        found = (calls, tuple(names))
+        self._tests[id(test)] = (test, found)
+        return found
 
     @staticmethod
     def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
@@ -369,8 +413,8 @@ class PythonSubset(InterpreterBase):
 
     # assignment ----------------------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Any, ctx: Ctx) -> None:
-        if type(target) is cst.Name:
-            if isinstance(value, GroupV) and not value.name:
+        if type(target) is _NAME:
+            if type(value) is GroupV and not value.name:
                 _name_group(value, target.value)
             ctx.env[target.value] = value
         elif isinstance(target, cst.Attribute):
@@ -486,11 +530,12 @@ class PythonSubset(InterpreterBase):
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
-        if type(node) is cst.Name and node.value in ctx.env:  # the commonest case, as `_name` reads it
-            value = ctx.env[node.value]
-            if type(value) is Opaque and value.origin in self.trips:
-                return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
-            return value
+        if type(node) is cst.Name:  # the commonest case, as `_name` reads it
+            value = ctx.env.get(node.value, _ABSENT)
+            if value is not _ABSENT:
+                if type(value) is Opaque and value.origin in self.trips:
+                    return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
+                return value
         method = _EVAL.get(type(node))
         if method is None:
             if type(node) is not cst.Lambda and any(type(n) is cst.Call or type(n) is cst.CompFor and not _names_only(
@@ -508,6 +553,13 @@ class PythonSubset(InterpreterBase):
             return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
         return value
 
+    def _integer_literal(self, node: cst.Integer, ctx: Ctx) -> int:
+        """`_integer`, its memo read here: integer literals are the commonest expression after names."""
+        hit = self._integers.get(id(node))
+        if hit is None or hit[0] is not node:
+            return self._integer(node)
+        return hit[1]
+
     def _cut_between(self, values: list, node: cst.Call) -> None:
         """`min`/`max` of sampled parameters: which argument wins changes where two are equal,
         a test like any other (`Uniform.cut`)."""
@@ -519,6 +571,8 @@ class PythonSubset(InterpreterBase):
                 self.uniform.cut(dict(diff.form), diff, self._code_of(node))
 
     def truth(self, value: Any, node=None) -> bool | None:
+        if type(value) is bool:  # (a comparison's outcome: as `bool(value)` below)
+            return value
         if is_unknown(value):
             return None
         if isinstance(value, Sym):
@@ -579,7 +633,8 @@ class PythonSubset(InterpreterBase):
         return False, UNKNOWN
 
     def _attribute(self, node: cst.Attribute, ctx: Ctx) -> Any:
-        path = self.path(node)
+        hit = self._paths.get(id(node))  # (`path`'s memo, read without its call)
+        path = hit[2] if hit is not None and hit[0] is node and hit[1] is self.pl else self.path(node)
         if path is not None:
             return Symbol(path)
         if self._symbolic_names and type(node.value) is cst.Name and node.value.value not in ctx.env \
@@ -613,8 +668,17 @@ class PythonSubset(InterpreterBase):
         return value
 
     def _binary(self, node: cst.BinaryOperation, ctx: Ctx) -> Any:
-        left, right = self._operand(node.left, ctx), self._operand(node.right, ctx)
-        if self.periods_read and node in self._renaming().updates:
+        # (`_operand` differs from `eval` for a comparison only; a bound name is its value unless
+        # that is a run-time value, as `eval` reads it, without its call)
+        lhs, rhs = node.left, node.right
+        env = ctx.env
+        left = env.get(lhs.value, _ABSENT) if type(lhs) is cst.Name else _ABSENT
+        if left is _ABSENT or type(left) is Opaque:
+            left = self._operand(lhs, ctx) if type(lhs) is _COMPARISON else self.eval(lhs, ctx)
+        right = env.get(rhs.value, _ABSENT) if type(rhs) is cst.Name else _ABSENT
+        if right is _ABSENT or type(right) is Opaque:
+            right = self._operand(rhs, ctx) if type(rhs) is _COMPARISON else self.eval(rhs, ctx)
+        if self.periods_read and id(node) in self._certified_ids().updates:
             # `C = (C + 1) % k` of a counter that only picks a tile group's slots
             self.uniform.pick_index = True
             try:
@@ -629,7 +693,7 @@ class PythonSubset(InterpreterBase):
         values), the same choice as `(1 if core_id < rem else 0)` (`_choice`), which the check
         names and follows."""
         value = self.eval(node, ctx)
-        if type(node) is cst.Comparison and is_unknown(value) and self.tested_at is node:
+        if type(node) is _COMPARISON and is_unknown(value) and self.tested_at is node:
             test = _choice_test(node, self.tested, self._run_time)
             if test is not None:
                 return self._choice(test, [1, 0])
@@ -664,6 +728,64 @@ class PythonSubset(InterpreterBase):
 
     def _sym_binop(self, fn, left: Any, right: Any, node) -> Any:
         if fn is operator.floordiv or fn is operator.mod:
+            divided = self._sym_divide(fn, left, right, node)
+            if divided is not None:
+                return divided
+        opaque = isinstance(left, Opaque) or isinstance(right, Opaque)
+        if opaque and any(isinstance(v, Sym) and on_grid(v.form) for v in (left, right)):
+            raise nonuniform(NonUniform(
+                f"`{self._code_of(node)}` computes with a coordinate of a tile grid (`idx // n`, `idx % n`) and a "
+                "value known only at run time", "use the grid's coordinates only in GM offsets, scaled by numbers: "
+                "read the column as `j = idx % n_tiles` (not `idx - i * n_tiles`)"), node)
+        if fn is not None and (opaque or fn is operator.mul and self._meets_parameter(fn, left, right)
+                               or fn is operator.sub and self._left_of_chunk(left, right)):
+            # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
+            # num_cores`, the tiles of one core) or a scalar parameter (`n - chunk`, `core_id *
+            # tiling.chunk`): named with them, as run-time values are
+            parts = [(v, part) for v, part in ((left, node.left), (right, node.right))] \
+                if isinstance(node, cst.BinaryOperation) else []
+            named = [v if isinstance(v, Opaque) or type(v) is int
+                     else _first_named(self._block_mark(v, part), parameter_size(v)) for v, part in parts]
+            if named and all(v is not None for v in named):
+                value = opaque_op(fn.__name__, *named)
+                start = None
+                if fn is operator.mul:  # `core_id * chunk`: a block's chunk start by a run-time size
+                    start = self.uniform.opaque_chunk(left, named[1], value)
+                    if start is None:
+                        start = self.uniform.opaque_chunk(right, named[0], value)
+                elif fn is operator.add:  # `core_id * base + min(core_id, rem)`: a balanced split
+                    start = self.uniform.balanced_chunk(left, right, value)
+                    if start is None:
+                        start = self.uniform.balanced_chunk(right, left, value)
+                if start is not None:
+                    return start
+                return value
+        if fn is None or not (isinstance(left, (int, float)) and isinstance(right, (int, float))):
+            if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
+                raise nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
+                                             "between runs", "give sequences a static length"), node)
+            return UNKNOWN
+        if fn in (operator.pow, operator.lshift) and abs(int(right)) > 64:
+            raise CannotModel("this power or shift is too large to follow", node)
+        try:
+            value = fn(int(left) if isinstance(left, Sym) else left, int(right) if isinstance(right, Sym) else right)
+        except Exception:
+            return UNKNOWN
+        try:
+            result = self.uniform.binop(fn, left, right, value, lambda: self._code_of(node))
+        except NonUniform as exc:
+            raise nonuniform(exc, node) from None
+        if not isinstance(result, int) and self._varies(left, right):
+            # `d / 2`, `d * 1.0`: a number the run follows at one value of `d` only; as itself,
+            # a test on it would hold for the values run and be taken as settled for the rest
+            return opaque_op(fn.__name__, left, right)
+        return result
+
+    def _sym_divide(self, fn, left: Any, right: Any, node) -> Any:
+        """`left // right` or `left % right` (one of them a `Sym`) as the check names it when it is
+        a coordinate of a tile grid, a trip count computed from a scalar parameter, a floor split's
+        start or a split by the block count; None for any other (computed as arithmetic)."""
+        if walks_grid(fn, left):
             # `i = idx // n_tiles`, `j = idx % n_tiles`: a coordinate of a tile grid, whose stand-in
             # count (where the run has none) is the wide one in the runs of an odd total trip count
             launched = evaluate_origin(right.origin, self.config.sizes, {}) \
@@ -688,63 +810,13 @@ class PythonSubset(InterpreterBase):
             if split is not None:
                 self.uniform.spread = True
                 return split
-        if fn in (operator.floordiv, operator.mod) and isinstance(node, cst.BinaryOperation) \
-                and _by_block_count(left, right):
+        if isinstance(node, cst.BinaryOperation) and _by_block_count(left, right):
             # `(N + num_cores - 1) // num_cores`, `N % num_cores` with `N` static: a run-time value the
             # same on every block, as with `N` a `pl.DYNAMIC` dimension (a chunk size, a balanced split)
             count = self._block_mark(right, node.right)
             self.uniform.spread = True  # a split of the work over the blocks: a place each writes is its own
             return opaque_op(fn.__name__, left if type(left) is int else Opaque(_count_origin(left, count)), count)
-        if (isinstance(left, Opaque) or isinstance(right, Opaque)) \
-                and any(isinstance(v, Sym) and on_grid(v.form) for v in (left, right)):
-            raise nonuniform(NonUniform(
-                f"`{self._code_of(node)}` computes with a coordinate of a tile grid (`idx // n`, `idx % n`) and a "
-                "value known only at run time", "use the grid's coordinates only in GM offsets, scaled by numbers: "
-                "read the column as `j = idx % n_tiles` (not `idx - i * n_tiles`)"), node)
-        if fn is not None and (isinstance(left, Opaque) or isinstance(right, Opaque)
-                               or self._meets_parameter(fn, left, right)
-                               or fn is operator.sub and self._left_of_chunk(left, right)):
-            # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
-            # num_cores`, the tiles of one core) or a scalar parameter (`n - chunk`, `core_id *
-            # tiling.chunk`): named with them, as run-time values are
-            parts = [(v, part) for v, part in ((left, node.left), (right, node.right))] \
-                if isinstance(node, cst.BinaryOperation) else []
-            named = [v if isinstance(v, Opaque) or type(v) is int
-                     else _first_named(self._block_mark(v, part), parameter_size(v)) for v, part in parts]
-            if named and all(v is not None for v in named):
-                value = opaque_op(fn.__name__, *named)
-                start = None
-                if fn is operator.mul:  # `core_id * chunk`: a block's chunk start by a run-time size
-                    start = self.uniform.opaque_chunk(left, named[1], value)
-                    if start is None:
-                        start = self.uniform.opaque_chunk(right, named[0], value)
-                elif fn is operator.add:  # `core_id * base + min(core_id, rem)`: a balanced split
-                    start = self.uniform.balanced_chunk(left, right, value)
-                    if start is None:
-                        start = self.uniform.balanced_chunk(right, left, value)
-                if start is not None:
-                    return start
-                return value
-        if fn is None or not all(isinstance(v, (int, float)) for v in (left, right)):
-            if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
-                raise nonuniform(NonUniform(f"`{self._code_of(node)}` builds a sequence whose length varies "
-                                             "between runs", "give sequences a static length"), node)
-            return UNKNOWN
-        if fn in (operator.pow, operator.lshift) and abs(int(right)) > 64:
-            raise CannotModel("this power or shift is too large to follow", node)
-        try:
-            value = fn(int(left) if isinstance(left, Sym) else left, int(right) if isinstance(right, Sym) else right)
-        except Exception:
-            return UNKNOWN
-        try:
-            result = self.uniform.binop(fn, left, right, value, lambda: self._code_of(node))
-        except NonUniform as exc:
-            raise nonuniform(exc, node) from None
-        if not isinstance(result, int) and self._varies(left, right):
-            # `d / 2`, `d * 1.0`: a number the run follows at one value of `d` only; as itself,
-            # a test on it would hold for the values run and be taken as settled for the rest
-            return opaque_op(fn.__name__, left, right)
-        return result
+        return None
 
     def _meets_parameter(self, fn, left: Any, right: Any) -> bool:
         """A scalar parameter (`chunk`, `tiling.chunk`) meeting the block index in a product
@@ -1027,7 +1099,7 @@ class PythonSubset(InterpreterBase):
         made = tuple(out) if type(node) is cst.Tuple else out
         if self._made is not None and type(made) is list:
             self._made[id(made)] = made  # a list this stage invocation made: its own to change
-        if self.periods_read and node in self._renaming().displays:
+        if self.periods_read and id(node) in self._certified_ids().displays:
             self.sequences[id(made)] = made  # a certified tuple of tiles or event-id list
         return made
 
@@ -1058,7 +1130,11 @@ class PythonSubset(InterpreterBase):
         return out
 
     def _subscript(self, node: cst.Subscript, ctx: Ctx) -> Any:
-        obj = self.eval(node.value, ctx)
+        held = node.value
+        # a bound name is its value unless that is a run-time value (`eval`, without its call)
+        obj: Any = ctx.env.get(held.value, _ABSENT) if type(held) is cst.Name else _ABSENT
+        if obj is _ABSENT or type(obj) is Opaque:
+            obj = self.eval(held, ctx)
         if isinstance(obj, (TileV, AnyTileV)):
             if len(node.slice) > 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
                 return self._element_access(obj, node, "R", ctx)
@@ -1132,7 +1208,7 @@ class PythonSubset(InterpreterBase):
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
             return self.eval(node, ctx)
         left, right = self.eval(node.left, ctx), self.eval(node.right, ctx)
-        if not (self.periods_read and isinstance(left, Sym) and left.form and pick in self._ring_picks()):
+        if not (self.periods_read and isinstance(left, Sym) and left.form and id(pick) in self._ring_pick_ids()):
             return self._binop(cst.Modulo, left, right, node)
         return self._residue_pick(ring, len(ring), left, right, node)
 
@@ -1141,13 +1217,13 @@ class PythonSubset(InterpreterBase):
         event-id list) or of a tile group, recorded as the pick it makes (`Rotations.picked`):
         by a residue of its length, by a counter that picks its slots, or by anything else (a
         constant outside a block that picks every entry: the entries are then not renamed)."""
-        certs = self._renaming()
+        certs = self._certified_ids()
         node = pick.slice[0].slice.value  # type: ignore[attr-defined]  # an Index: checked by the caller
         length = seq.depth if type(seq) is GroupV else len(seq)
         rot = self.uniform.rot
-        if pick in certs.constant_picks:
+        if id(pick) in certs.constant_picks:
             return self.eval(node, ctx)
-        if pick in certs.counter_picks:
+        if id(pick) in certs.counter_picks:
             index = self.eval(node, ctx)
             rot.picked(seq, (index.form, length) if isinstance(index, Sym) and index.residue and index.form else None,
                        length)
@@ -1173,9 +1249,28 @@ class PythonSubset(InterpreterBase):
         self.uniform.rot.picked(seq, (index.form, right) if picked else None, length)
         return index
 
+    def _certified_ids(self) -> _CertifiedIds:
+        """The node sets of `_renaming()` as the ids of their nodes, made once per run: hashing a
+        node is a call into libcst, an id is not (the certificates hold their nodes, so each id
+        stays its node's)."""
+        ids = self._cert_ids
+        if ids is None:
+            certs = self._renaming()
+            ids = self._cert_ids = _CertifiedIds(_ids(certs.updates), _ids(certs.displays),
+                                                 _ids(certs.constant_picks), _ids(certs.counter_picks))
+        return ids
+
+    def _ring_pick_ids(self) -> frozenset[int]:
+        """`_ring_picks()` as the ids of its nodes, made once per run (`_certified_ids`)."""
+        ids = self._ring_ids
+        if ids is None:
+            ids = self._ring_ids = _ids(self._ring_picks())
+        return ids
+
     # calls ---------------------------------------------------------------------------------
     def _call(self, node: cst.Call, ctx: Ctx) -> Any:
-        path = self.path(node.func)
+        hit = self._paths.get(id(node.func))  # (`path`'s memo, read without its call)
+        path = hit[2] if hit is not None and hit[0] is node.func and hit[1] is self.pl else self.path(node.func)
         if path is not None:
             return self.pl_call(path, node, ctx)
         func = node.func
@@ -1308,9 +1403,16 @@ class PythonSubset(InterpreterBase):
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
         pos: list = []
         kw: dict = {}
+        env = ctx.env
         for a in node.args:
-            value = self.eval(a.value, ctx)
-            if a.keyword is not None:
+            expr = a.value
+            # a bound name is its value unless that is a run-time value (`eval`, without its call)
+            value = env.get(expr.value, _ABSENT) if type(expr) is cst.Name else _ABSENT
+            if value is _ABSENT or type(value) is Opaque:
+                value = self.eval(expr, ctx)
+            if a.keyword is None and not a.star:  # the commonest: a plain positional argument
+                pos.append(value)
+            elif a.keyword is not None:
                 kw[a.keyword.value] = value
             elif a.star == "*":
                 if not isinstance(value, (list, tuple)):
@@ -1488,13 +1590,15 @@ class PythonSubset(InterpreterBase):
         if fn.kind == "stage":
             if ctx.may and not self.config.roots_only:
                 raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
-            number = self.stage_counts[ctx.core][fn.name]
-            self.stage_counts[ctx.core][fn.name] += 1
+            name = fn.name
+            counts = self.stage_counts[ctx.core]
+            number = counts[name]
+            counts[name] = number + 1
             # struct fields change later: keep the values this invocation saw
-            seen = tuple((k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
-                         for k, v in env.items())
-            self.trace.invocations.append(Invocation(ctx.core, fn.name, number, seen, node))
-            inner = ctx.child(env, ("stage", fn.name, number), [0])
+            seen = tuple([(k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
+                          for k, v in env.items()])
+            self.trace.invocations.append(Invocation(ctx.core, name, number, seen, node))
+            inner = ctx.child(env, ("stage", name, number), [0])
             made, self._made = self._made, {}
         else:
             inner = ctx.child(env)
@@ -1561,6 +1665,19 @@ class PythonSubset(InterpreterBase):
         if int(step) == 0:
             raise CannotModel("`pl.range` with step 0", node)
         return SymRange(start, stop, step)
+
+
+class _CertifiedIds(NamedTuple):
+    """`renaming.Certificates`' node sets, by node id (`PythonSubset._certified_ids`)."""
+
+    updates: frozenset[int]
+    displays: frozenset[int]
+    constant_picks: frozenset[int]
+    counter_picks: frozenset[int]
+
+
+def _ids(nodes: frozenset) -> frozenset[int]:
+    return frozenset(id(n) for n in nodes)
 
 
 #: Values an unknown call could read or write through.
@@ -1970,7 +2087,7 @@ _SMALL_STATEMENTS: dict[type, Callable] = {
 }
 
 _EVAL: dict[type, Callable] = {
-    cst.Integer: lambda self, n, ctx: self._integer(n),
+    cst.Integer: PythonSubset._integer_literal,
     cst.Float: lambda self, n, ctx: float(n.value.replace("_", "")),
     cst.SimpleString: lambda self, n, ctx: self._string(n),
     cst.Name: PythonSubset._name,
@@ -2190,10 +2307,11 @@ LAST_BLOCK = "last"
 
 def _tells_blocks_apart(left: Any, right: Any) -> bool:
     """A comparison of the block index or count, and of nothing the loops vary (a test of a
-    per-core loop variable is the loops' business: `Uniform.test`)."""
-    roots = {var for v in (left, right) if isinstance(v, Sym) for var in roots_of(v)}
-    return any(var[0] == "core" for var in roots) and not any(
-        var[0] in INDEX for v in (left, right) if isinstance(v, Sym) for var, _ in v.form)
+    per-core loop variable is the loops' business: `Uniform.test`). A form holds a root of the
+    block (`roots_of`) where one of its variables is a block value (`is_block_value`)."""
+    forms = [v.form for v in (left, right) if isinstance(v, Sym)]
+    return any(is_block_value(var) for form in forms for var, _ in form) and not any(
+        var[0] in INDEX for form in forms for var, _ in form)
 
 
 def _difference(x: Any, y: Any) -> tuple:

@@ -13,7 +13,7 @@ from itertools import count
 from typing import Any
 
 from pto_api.effects import insert_blocks, set_valid
-from pto_transpile.soundness.events import Foot
+from pto_transpile.soundness.events import Foot, new_foot
 from pto_transpile.soundness.values import AnyTileV, GroupV, TileV, run_time
 
 
@@ -53,6 +53,15 @@ class ValidShapes:
             return tile.desc != 0 and tile.desc not in inexact
         return not any(t.desc == 0 or t.desc in inexact for t in tile.choices)
 
+    def partial(self, tile: TileV, core: int) -> bool:
+        """Whether an op may touch less of `tile` than the whole of it on `core`: its valid shape
+        is not its declared one, or is not known (`of` and `exact` in one call, for every foot)."""
+        desc = tile.desc
+        if not desc:  # a view: its declared shape, never exact
+            return True
+        valid = self._valid[core].get(desc) or tile.valid or tile.shape
+        return tuple(valid) != tuple(tile.shape) or desc in self._inexact[core]
+
     def unknown(self, tile: TileV) -> None:
         """A tile declared with a valid shape known only at run time: inexact on every core."""
         for inexact in self._inexact:
@@ -71,9 +80,13 @@ class ValidShapes:
 
     def use(self, tile: TileV | AnyTileV, stage: str) -> None:
         """An op of `stage` uses `tile` (its valid shape)."""
+        used_by = self.used_by
         for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
             if t.desc:
-                self.used_by.setdefault(t.desc, set()).add(stage)
+                stages = used_by.get(t.desc)
+                if stages is None:
+                    stages = used_by[t.desc] = set()
+                stages.add(stage)
 
     def shared_run_time_shape(self) -> tuple[str, str, str] | None:
         """(tile, the stage that sets its valid shape to one known only at run time, another
@@ -131,6 +144,8 @@ def insert_feet(dst: Any, src: Any, offset: Any, src_valid: tuple, keys_of) -> t
         return None
     r, c = offset
     label = f"{dst.label}[{r}:{r + src_valid[0]}, {c}:{c + src_valid[1]}]"
-    reads = [Foot(key, src.lo + o, src.lo + o + run, 0, 1, src.label) for key in keys_of(src) for o in src_off]
-    writes = [Foot(key, dst.lo + o, dst.lo + o + run, 0, 1, label) for key in keys_of(dst) for o in dst_off]
+    reads = [new_foot(Foot, (key, src.lo + o, src.lo + o + run, 0, 1, src.label, False, False, ""))
+             for key in keys_of(src) for o in src_off]
+    writes = [new_foot(Foot, (key, dst.lo + o, dst.lo + o + run, 0, 1, label, False, False, ""))
+              for key in keys_of(dst) for o in dst_off]
     return reads, writes

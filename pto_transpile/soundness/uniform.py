@@ -213,11 +213,7 @@ class Uniform:
         the column with the other), so that a coordinate a stage receives from another task than
         serially differs from the serial one in the runs of one kind or the other. None for
         anything else."""
-        if fn not in (operator.floordiv, operator.mod) or not isinstance(left, Sym) or left.residue \
-                or len(left.form) != 1:
-            return None
-        ((var, a),) = left.form
-        if var[0] != "loop" or var[-1] == "blocks" or not a:
+        if not walks_grid(fn, left):
             return None
         key = _grid_count(right)
         if key is None:
@@ -259,14 +255,18 @@ class Uniform:
         """`value = fn(left, right)` computed concretely; its form, or NonUniform. `text()` is
         the expression's code, asked for only by a message (the code of a node is printed the
         first time it is asked for)."""
-        lf, rf = _form(left), _form(right)
-        lres, rres = _residue(left), _residue(right)
+        # (`_form` and `_residue` of each operand, with one type test each)
+        left_sym, right_sym = isinstance(left, Sym), isinstance(right, Sym)
+        lf: tuple = left.form if left_sym else ()
+        rf: tuple = right.form if right_sym else ()
+        lres = left.residue if left_sym else False
+        rres = right.residue if right_sym else False
         if not isinstance(value, int) or isinstance(value, bool):
             if _index(lf) or _index(rf):
                 raise NonUniform(f"`{text()}` computes a non-integer from the loop variable",
                                  "use the loop variable only in integer GM offsets, boundary tests and `% k`")
             return value
-        if fn in (operator.add, operator.sub):
+        if fn is operator.add or fn is operator.sub:
             if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
                 raise NonUniform(f"`{text()}` adds a residue to a value that grows with the loop variable",
                                  "keep residues (`x % k`) apart from offsets")
@@ -277,28 +277,32 @@ class Uniform:
                                  "parameter, the block index or a value read from GM)",
                                  "keep residues (`x % k`) apart from values known only at run time")
             sign = 1 if fn is operator.add else -1
-            return Sym(value, _add(lf, rf, sign), lres or rres, _const(left) + sign * _const(right),
-                       _moving(left) + sign * _moving(right))
+            form = _add(lf, rf, sign)
+            const = (left.const if left_sym else int(left)) + sign * (right.const if right_sym else int(right))
+            return Sym(value, form, lres or rres, const,
+                       (left.moving if left_sym else 0) + sign * (right.moving if right_sym else 0))
         if fn is operator.mul:
-            by_blocks = _times_blocks(left, right)
-            if by_blocks is None:
-                by_blocks = _times_blocks(right, left)
-            if by_blocks is not None:
-                return by_blocks
-            chunk = next(((b, o) for b, o in ((left, right), (right, left)) if _block_times_constant(b, o)), None)
-            if chunk is not None:
-                # `core_id * my_n` (a block's first tile of contiguous chunks): 0 at block 0 for
-                # every trip count, one constant through each block's run, the same variable
-                # wherever it is computed (its factors name it)
-                factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
-                var = ("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block")
-                block, other = chunk
-                self.block_steps[var] = block.form[0][1] * int(other)
-                return Sym(value, ((var, 1),))
+            if left_sym and right_sym:  # (`_times_blocks` and `_block_times_constant` ask both)
+                by_blocks = _times_blocks(left, right)
+                if by_blocks is None:
+                    by_blocks = _times_blocks(right, left)
+                if by_blocks is not None:
+                    return by_blocks
+                chunk = next(((b, o) for b, o in ((left, right), (right, left)) if _block_times_constant(b, o)),
+                             None)
+                if chunk is not None:
+                    # `core_id * my_n` (a block's first tile of contiguous chunks): 0 at block 0 for
+                    # every trip count, one constant through each block's run, the same variable
+                    # wherever it is computed (its factors name it)
+                    factors = tuple(sorted(((_form(x), _const(x)) for x in (left, right)), key=repr))
+                    var = ("derived", factors, frozenset(_roots(lf) | _roots(rf)), "block")
+                    block, other = chunk
+                    self.block_steps[var] = block.form[0][1] * int(other)
+                    return Sym(value, ((var, 1),))
             if not rf or not lf:
                 k = int(right) if not rf else int(left)
                 sym = right if rf else left
-                return Sym(value, tuple((v, c * k) for v, c in (lf or rf) if c * k), lres or rres,
+                return Sym(value, tuple([(v, c * k) for v, c in (lf or rf) if c * k]), lres or rres,
                            _const(sym) * k, _moving(sym) * k)
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn in (operator.mod, operator.floordiv) and (on_grid(lf) or on_grid(rf)):
@@ -608,11 +612,11 @@ class Uniform:
                                      "number of iterations")
             # what moves the access with a parameter or with the block (`core_id * T`, `num_cores`):
             # accesses of one tensor that move differently meet for some value
-            shifts.append(tuple(sorted(((v, c) for v, c in form if _scalar(v) or is_block_value(v)), key=repr)))
+            shifts.append(_by_repr([(v, c) for v, c in form if _scalar(v) or is_block_value(v)]))
             if _residue(o):
                 coords.append(None)
                 continue
-            linear = tuple(sorted(((v, c) for v, c in form if v[0] in INDEX), key=repr))
+            linear = _by_repr([(v, c) for v, c in form if v[0] in INDEX])
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may))
@@ -1508,6 +1512,11 @@ def marks_block_index(origin: Any) -> bool:
     return any(marks_block_index(part) for part in origin[1:])
 
 
+def _by_repr(terms: list) -> tuple:
+    """The terms sorted by their text, a canonical order (one term or none needs no sorting)."""
+    return tuple(terms) if len(terms) < 2 else tuple(sorted(terms, key=repr))
+
+
 def _form(value: Any) -> tuple:
     return value.form if isinstance(value, Sym) else ()
 
@@ -1607,15 +1616,37 @@ def _roots(form: tuple) -> set:
 
 
 def _add(a: tuple, b: tuple, sign: int) -> tuple:
+    if not b and len(a) == 1:  # (a value plus a number: the commonest sum, as below without a dict)
+        (v, c), = a
+        return ((v, c),) if c else ()
+    if not a and len(b) == 1:
+        (v, c), = b
+        c = 0 + sign * c
+        return ((v, c),) if c else ()
     out = dict(a)
+    get = out.get
     for v, c in b:
-        out[v] = out.get(v, 0) + sign * c
-    return tuple((v, c) for v, c in out.items() if c)
+        out[v] = get(v, 0) + sign * c
+    return tuple([(v, c) for v, c in out.items() if c])
 
 
 def on_grid(form: tuple) -> bool:
     """Does a form hold a coordinate of a tile grid (`Uniform.grid`)?"""
-    return any(v[0] == GRID for v, _ in form)
+    for v, _ in form:  # a loop, not `any`: asked of the operands of every division and test
+        if v[0] == GRID:
+            return True
+    return False
+
+
+def walks_grid(fn, left: Any) -> bool:
+    """Is `fn(left, n)` a coordinate of a tile grid for some count `n` (`Uniform.grid`): `//` or
+    `%` of a value affine in one loop variable (not scaled by the block count)? Asked first, so
+    that what the grid needs of the run is computed only for such a value."""
+    if fn not in (operator.floordiv, operator.mod) or not isinstance(left, Sym) or left.residue \
+            or len(left.form) != 1:
+        return False
+    ((var, a),) = left.form
+    return not (var[0] != "loop" or var[-1] == "blocks" or not a)
 
 
 def _grid_count(count: Any) -> tuple | None:
