@@ -141,9 +141,9 @@ class VectorFunctions:
         `is_vf(name)`: whether `name` is the `pl` module's `Vf` (`vf.load_align`): imported as it,
         or `vf` where the file binds nothing to it (the name PyPTO reserves for it)."""
         self._source_of = source_of
-        self.binds = binds
+        self.binds = _remembered(binds)
         self.pl_names = pl_names
-        self.is_vf = is_vf
+        self.is_vf = _remembered(is_vf)
         self._constant_of = constant
         self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
@@ -214,12 +214,14 @@ class VectorFunctions:
                 return None
             fn = copy.copy(source) if isinstance(source, ast.FunctionDef) else _read(name, source)
             nodes = _subnodes(fn)  # one walk for the readings below, all before pruning
-            spelled = _vf_spelled_vf(fn, self.is_vf, self.pl_names, nodes)
+            stored = _stored_among(nodes)
+            spelled = _vf_spelled_vf(fn, self.is_vf, self.pl_names, nodes, stored)
             if spelled is not fn:
                 fn, nodes = spelled, _subnodes(spelled)
+                stored = _stored_among(nodes)
             self._trees[name] = None  # while its subset is checked: a call of itself is no vector function yet
             try:
-                _Subset(self, name).function(fn, _stored_among(nodes))
+                _Subset(self, name).function(fn, stored)
             except Unmodelled as exc:
                 del self._trees[name]
                 self._refused[name] = exc
@@ -228,6 +230,18 @@ class VectorFunctions:
             fn.body = _prune(fn.body, self.memo)  # on a copy: the caller's tree stays whole
             self._trees[name] = fn
         return self._trees[name]
+
+
+def _remembered(ask: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`ask`, asked once per name: a question about the file (is a name bound, is it `pl.Vf`),
+    whose answer stays while one transpile reads it, and which the subset check asks per call."""
+    answers: dict[str, bool] = {}
+
+    def remembered(name: str) -> bool:
+        if name not in answers:
+            answers[name] = ask(name)
+        return answers[name]
+    return remembered
 
 
 #: Statements a vector function may hold (`_Subset`); anything else is refused before it runs.
@@ -351,16 +365,17 @@ class _Subset:
 
 
 def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: frozenset,
-                   nodes: list[ast.AST] | None = None) -> ast.FunctionDef:
+                   nodes: list[ast.AST] | None = None, stored: set[str] | None = None) -> ast.FunctionDef:
     """`fn` with each op call through another spelling of `pl.Vf` (`Vf.op` where the file
     imports `Vf`, `pl.Vf.op`) written `vf.op`, the one the evaluator reads; a copy when there
     is one. Only where `vf` is `pl.Vf` or unbound, and the head is not a name of `fn` itself.
-    `nodes`: `_subnodes(fn)`, when the caller has it."""
+    `nodes`: `_subnodes(fn)`, and `stored`: `_stored(fn)`, when the caller has them."""
     if not is_vf("vf"):
         return fn
     if nodes is None:
         nodes = _subnodes(fn)
-    local = _stored_among(nodes) | {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    local = (_stored_among(nodes) if stored is None else stored) | params
 
     def other_spelling(head: ast.expr) -> bool:
         if isinstance(head, ast.Name):
@@ -398,13 +413,18 @@ def _data_expr(expr: ast.expr, data: frozenset[str]) -> bool:
     """Does `expr` surely give a data register (not a mask), the names in `data` holding one?"""
     if isinstance(expr, ast.Name):
         return expr.id in data
-    if not (isinstance(expr, ast.Call) and _callee(expr.func).startswith("vf.")):
+    path = _callee(expr.func) if isinstance(expr, ast.Call) else ""
+    if not path.startswith("vf."):
         return False
-    op = _callee(expr.func)[3:]
+    op = path[3:]
     if op in _DATA_RESULT_OPS:
         return True
     k = _PASSING_OPS.get(op)
     return k is not None and len(expr.args) >= k and all(_data_expr(a, data) for a in expr.args[:k])
+
+
+#: the nodes that bind names (what `_data_names` looks at)
+_BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr, ast.comprehension})
 
 
 def _data_names(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> frozenset[str]:
@@ -419,6 +439,8 @@ def _data_names(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> froz
     bindings: dict[str, list[ast.expr | None]] = {}
     # every node (as `ast.walk`, in another order: the bindings are sets in effect)
     for node in _subnodes(fn) if nodes is None else nodes:
+        if type(node) not in _BINDERS:
+            continue
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -1035,6 +1057,7 @@ def _linear_in(node: ast.expr, varying: set, memo: dict) -> bool:
 _MODELLED = frozenset({"load_align", "store_align"})
 _MEMORY_OPS = _MODELLED | frozenset(VF_OP_ROLES)
 _BINDING_EXPRESSIONS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_BINDING_TYPES = frozenset(_BINDING_EXPRESSIONS)
 
 
 def _prune(body: list, memo: dict) -> list:
@@ -1130,16 +1153,16 @@ def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | frozenset | None:
     so is an expression that binds names (kept whole)."""
     reads: set | frozenset | None = None
     for node in _subnodes(stmt):
-        if isinstance(node, _BINDING_EXPRESSIONS):
-            return _names(memo, stmt)
-        if not isinstance(node, ast.Call):
+        if type(node) is not ast.Call:
+            if type(node) in _BINDING_TYPES:
+                return _names(memo, stmt)
             continue
         path = _callee(node.func)
-        if path.startswith(("vf.", "pl.Vf.")) and path.rsplit(".", 1)[-1] not in _MEMORY_OPS:
+        op = path.rsplit(".", 1)[-1] if path.startswith(("vf.", "pl.Vf.")) else ""
+        if op and op not in _MEMORY_OPS:
             continue
         if path in _BUILTINS or path in ("range", "pl.range"):
             continue
-        op = path.rsplit(".", 1)[-1] if path.startswith(("vf.", "pl.Vf.")) else ""
         reads = (reads or set()).union(*(_names(memo, a) for a in _address_operands(node, op)))
         reads |= _names(memo, node.func) if isinstance(node.func, ast.Name) else set()
     return reads
@@ -1153,13 +1176,35 @@ def _address_operands(call: ast.Call, op: str) -> list[ast.expr]:
 
 
 def _names(memo: dict, node: ast.AST | None) -> frozenset:
-    """The names read in `node`, remembered per node."""
+    """The names read in `node`, remembered per node (a name is its own)."""
     if node is None:
         return frozenset()
+    if type(node) is ast.Name:
+        return frozenset((node.id,))
     hit = memo.get(("names", id(node)))
     if hit is None or hit[0] is not node:
-        hit = memo[("names", id(node))] = (node, frozenset(n.id for n in _subnodes(node) if type(n) is ast.Name))
+        hit = memo[("names", id(node))] = (node, _name_ids(node))
     return hit[1]
+
+
+def _name_ids(node: ast.AST) -> frozenset:
+    """The ids of the Name nodes in `node` and under it (`_subnodes`, without keeping the nodes)."""
+    ids = []
+    stack = [node]
+    fields = _CHILD_FIELDS
+    while stack:
+        n = stack.pop()
+        if type(n) is ast.Name:
+            ids.append(n.id)
+            continue
+        names = fields.get(type(n))
+        for f in names if names is not None else _child_fields(type(n)):
+            v = getattr(n, f, None)
+            if isinstance(v, ast.AST):
+                stack.append(v)
+            elif type(v) is list:
+                stack.extend(x for x in v if isinstance(x, ast.AST))
+    return frozenset(ids)
 
 
 def _subnodes(node: ast.AST) -> list[ast.AST]:
