@@ -209,7 +209,12 @@ def _child_fields(cls: type) -> tuple[str, ...]:
 
 
 def _ast_classes(cls: type = ast.AST) -> list[type]:
-    return [cls, *(c for sub in cls.__subclasses__() for c in _ast_classes(sub))]
+    """`cls` and every class below it."""
+    out = [cls]
+    subclasses: list[type] = type.__subclasses__(cls)
+    for sub in subclasses:
+        out += _ast_classes(sub)
+    return out
 
 
 #: `_child_fields` of every ast class, last field first (a walk pushes them so), fixed at import

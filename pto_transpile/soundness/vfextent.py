@@ -413,7 +413,9 @@ def _data_expr(expr: ast.expr, data: frozenset[str]) -> bool:
     """Does `expr` surely give a data register (not a mask), the names in `data` holding one?"""
     if isinstance(expr, ast.Name):
         return expr.id in data
-    path = _callee(expr.func) if isinstance(expr, ast.Call) else ""
+    if not isinstance(expr, ast.Call):
+        return False
+    path = _callee(expr.func)
     if not path.startswith("vf."):
         return False
     op = path[3:]
@@ -1242,7 +1244,12 @@ def _child_fields(cls: type) -> tuple[str, ...]:
 
 
 def _ast_classes(cls: type = ast.AST) -> list[type]:
-    return [cls, *(c for sub in cls.__subclasses__() for c in _ast_classes(sub))]
+    """`cls` and every class below it."""
+    out = [cls]
+    subclasses: list[type] = type.__subclasses__(cls)
+    for sub in subclasses:
+        out += _ast_classes(sub)
+    return out
 
 
 #: `_child_fields` of every ast class, fixed at import
