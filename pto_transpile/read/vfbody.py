@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import libcst as cst
 
@@ -150,11 +149,11 @@ def from_ast(fn: ast.FunctionDef) -> VfBody:
     """The same reading from Python's ast: items in the order libcst's pre-order walk meets
     them (an assignment before what its value holds, nested functions included)."""
     items: list[Item] = []
-    for node in _preorder(fn.body):
+    for node in _assigns_and_calls(fn.body):
         if isinstance(node, ast.Assign):
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 items.append(Alias(node.targets[0].id, _ast_shape(node.value)))
-        elif isinstance(node, ast.Call):
+        else:
             func = node.func
             args = tuple(_ast_shape(a) for a in node.args if not isinstance(a, ast.Starred))
             prefix = _ast_vf_prefix(func)
@@ -166,12 +165,26 @@ def from_ast(fn: ast.FunctionDef) -> VfBody:
     return VfBody(fn.name, tuple(a.arg for a in fn.args.args), tuple(items))
 
 
-def _preorder(nodes: list) -> Iterator[Any]:
+def _assigns_and_calls(nodes: list) -> list[ast.Assign | ast.Call]:
+    """The Assign and Call nodes under `nodes`, in pre-order (`_child_fields`' order): one
+    walk with a list for a stack, as a vector function is read for every transpile."""
+    out = []
     stack = list(reversed(nodes))
+    last_first = _CHILD_FIELDS_LAST_FIRST
     while stack:
         node = stack.pop()
-        yield node
-        stack.extend(reversed(list(_children(node))))
+        if isinstance(node, (ast.Assign, ast.Call)):
+            out.append(node)
+        names = last_first.get(type(node))
+        for name in names if names is not None else _child_fields(type(node))[::-1]:
+            value = getattr(node, name, None)  # pushed last to first: popped first to last
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif isinstance(value, list):
+                for v in reversed(value):
+                    if isinstance(v, ast.AST):
+                        stack.append(v)
+    return out
 
 
 #: Fields in the order libcst walks them, where ast lists them otherwise. Only the order of
@@ -182,16 +195,30 @@ _SOURCE_ORDER = {
     ast.AsyncFunctionDef: ("decorator_list", "args", "returns", "body"),
     ast.ClassDef: ("decorator_list", "bases", "keywords", "body"),
 }
+#: Fields that never hold a node: names, constants, flags (and `ctx`, whose nodes are leaves
+#: no reading needs). Leaving them out of the walk keeps the order of every node it yields.
+_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "level", "conversion", "is_async", "simple",
+                          "type_comment", "module", "tag"})
 
 
-def _children(node: ast.AST) -> Iterator[ast.AST]:
-    names = _SOURCE_ORDER.get(type(node)) or node._fields
-    for name in names:
-        value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            yield value
-        elif isinstance(value, list):
-            yield from (v for v in value if isinstance(v, ast.AST))
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an ast class that may hold nodes, in `_SOURCE_ORDER`."""
+    names = _SOURCE_ORDER.get(cls) or cls._fields  # type: ignore[attr-defined]
+    leaves = _LEAF_FIELDS | ({"value"} if cls is ast.Constant else set())
+    return tuple(n for n in names if n not in leaves)
+
+
+def _ast_classes(cls: type = ast.AST) -> list[type]:
+    """`cls` and every class below it."""
+    out = [cls]
+    subclasses: list[type] = type.__subclasses__(cls)
+    for sub in subclasses:
+        out += _ast_classes(sub)
+    return out
+
+
+#: `_child_fields` of every ast class, last field first (a walk pushes them so), fixed at import
+_CHILD_FIELDS_LAST_FIRST: dict[type, tuple[str, ...]] = {cls: _child_fields(cls)[::-1] for cls in _ast_classes()}
 
 
 def _ast_vf_prefix(func: ast.expr) -> tuple[str, ...] | None:

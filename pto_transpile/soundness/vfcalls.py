@@ -23,6 +23,10 @@ from pto_transpile.soundness.values import AnyTileV, FunctionV, Opaque, Symbol, 
 
 
 class VectorCalls(InterpreterBase):
+    #: `_written`'s feet per (id(tile), spans, exact, core), each kept with its tile: a group
+    #: hands out the same slot objects, so the calls of a loop store to the same tiles again
+    _feet_written: dict[tuple, tuple] | None = None
+
     def _vf_call(self, fn: FunctionV, pos: list, kw: dict, node, ctx: Ctx) -> None:
         """One V-pipe op. Its footprint is each tile argument its roles read or write, plus any
         bytes its register code reaches outside those tiles (raw offsets past a tile's end)."""
@@ -53,7 +57,8 @@ class VectorCalls(InterpreterBase):
                     continue
                 if kind in role:
                     out.extend(feet)
-                out.extend(self._beyond(value, spans, kind in role, ctx.core))
+                if spans:  # (none: no feet beyond)
+                    out.extend(self._beyond(value, spans, kind in role, ctx.core))
         ev = self._op_event(f"{fn.name}()", "V", reads, writes, self._mutex(tiles), node, ctx)
         # the numbers it computes with (a scale, a count): data the order of accesses does not show
         ev.values = tuple(v for v in pos + list(kw.values()) if isinstance(v, (int, float, Opaque)))
@@ -95,7 +100,17 @@ class VectorCalls(InterpreterBase):
             hit = self._tile_args[id(value)] = (value, _vf_argument(value, self.uniform))
         return hit[1]
 
-    def _written(self, tile, spans, exact: bool, core: int) -> list[Foot]:
+    def _written(self, tile, spans, exact: bool, core: int) -> tuple[Foot, ...]:
+        """`_stored_feet`, remembered per tile (tiles are immutable) and spans."""
+        if self._feet_written is None:
+            self._feet_written = {}
+        key = (id(tile), spans, exact, core)
+        hit = self._feet_written.get(key)
+        if hit is None or hit[0] is not tile:
+            hit = self._feet_written[key] = (tile, tuple(self._stored_feet(tile, spans, exact, core)))
+        return hit[1]
+
+    def _stored_feet(self, tile, spans, exact: bool, core: int) -> list[Foot]:
         """The feet of the bytes of the tile a call stores to: each span in whole 32-byte
         blocks (the hardware's unit, and the emulator's), a cover only where the evaluator
         knows the span exactly and it is whole blocks (else a superset: `window`)."""

@@ -141,9 +141,9 @@ class VectorFunctions:
         `is_vf(name)`: whether `name` is the `pl` module's `Vf` (`vf.load_align`): imported as it,
         or `vf` where the file binds nothing to it (the name PyPTO reserves for it)."""
         self._source_of = source_of
-        self.binds = binds
+        self.binds = _remembered(binds)
         self.pl_names = pl_names
-        self.is_vf = is_vf
+        self.is_vf = _remembered(is_vf)
         self._constant_of = constant
         self.stale_defaults = stale_defaults
         self._constants: dict[str, Any] = {}
@@ -213,18 +213,35 @@ class VectorFunctions:
             if source is None:
                 return None
             fn = copy.copy(source) if isinstance(source, ast.FunctionDef) else _read(name, source)
-            fn = _vf_spelled_vf(fn, self.is_vf, self.pl_names)
+            nodes = _subnodes(fn)  # one walk for the readings below, all before pruning
+            stored = _stored_among(nodes)
+            spelled = _vf_spelled_vf(fn, self.is_vf, self.pl_names, nodes, stored)
+            if spelled is not fn:
+                fn, nodes = spelled, _subnodes(spelled)
+                stored = _stored_among(nodes)
             self._trees[name] = None  # while its subset is checked: a call of itself is no vector function yet
             try:
-                _Subset(self, name).function(fn)
+                _Subset(self, name).function(fn, stored)
             except Unmodelled as exc:
                 del self._trees[name]
                 self._refused[name] = exc
                 raise
-            self._data[name] = _data_names(fn)
+            self._data[name] = _data_names(fn, nodes)
             fn.body = _prune(fn.body, self.memo)  # on a copy: the caller's tree stays whole
             self._trees[name] = fn
         return self._trees[name]
+
+
+def _remembered(ask: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`ask`, asked once per name: a question about the file (is a name bound, is it `pl.Vf`),
+    whose answer stays while one transpile reads it, and which the subset check asks per call."""
+    answers: dict[str, bool] = {}
+
+    def remembered(name: str) -> bool:
+        if name not in answers:
+            answers[name] = ask(name)
+        return answers[name]
+    return remembered
 
 
 #: Statements a vector function may hold (`_Subset`); anything else is refused before it runs.
@@ -254,8 +271,10 @@ class _Subset:
         line = getattr(node, "lineno", "?")
         raise Unmodelled(f"{what} in vector function `{self.name}` is not modelled (line {line})")
 
-    def function(self, fn: ast.FunctionDef) -> None:
-        bound = _stored(fn) | {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    def function(self, fn: ast.FunctionDef, stored: set[str] | None = None) -> None:
+        """`stored`: `_stored(fn)`, when the caller has it."""
+        params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+        bound = (_stored(fn) if stored is None else stored) | params
         self.bound = bound
         if bound & {"vf", "pl", "Vf"}:
             self.refuse(f"a name `{sorted(bound & {'vf', 'pl', 'Vf'})[0]}` of the function that hides the module", fn)
@@ -309,8 +328,15 @@ class _Subset:
             if not _callee(node):
                 self.refuse("an attribute of a value", node)
             return
-        for child in ast.iter_child_nodes(node):
-            self.expr(child, effects=False)
+        fields = _CHILD_FIELDS.get(type(node))
+        for f in fields if fields is not None else _child_fields(type(node)):  # `ast.iter_child_nodes` but `ctx`
+            v = getattr(node, f, None)
+            if isinstance(v, ast.AST):
+                self.expr(v, effects=False)
+            elif isinstance(v, list):
+                for x in v:
+                    if isinstance(x, ast.AST):
+                        self.expr(x, effects=False)
 
     def pure(self, func: ast.expr) -> bool:
         """A builtin the evaluator computes (`min`, `range`, ...), not rebound by the file."""
@@ -338,13 +364,18 @@ class _Subset:
                     "of the file", func)
 
 
-def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: frozenset) -> ast.FunctionDef:
+def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: frozenset,
+                   nodes: list[ast.AST] | None = None, stored: set[str] | None = None) -> ast.FunctionDef:
     """`fn` with each op call through another spelling of `pl.Vf` (`Vf.op` where the file
     imports `Vf`, `pl.Vf.op`) written `vf.op`, the one the evaluator reads; a copy when there
-    is one. Only where `vf` is `pl.Vf` or unbound, and the head is not a name of `fn` itself."""
+    is one. Only where `vf` is `pl.Vf` or unbound, and the head is not a name of `fn` itself.
+    `nodes`: `_subnodes(fn)`, and `stored`: `_stored(fn)`, when the caller has them."""
     if not is_vf("vf"):
         return fn
-    local = _stored(fn) | {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    if nodes is None:
+        nodes = _subnodes(fn)
+    params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    local = (_stored_among(nodes) if stored is None else stored) | params
 
     def other_spelling(head: ast.expr) -> bool:
         if isinstance(head, ast.Name):
@@ -352,14 +383,14 @@ def _vf_spelled_vf(fn: ast.FunctionDef, is_vf: Callable[[str], bool], pl_names: 
         return isinstance(head, ast.Attribute) and head.attr == "Vf" and isinstance(head.value, ast.Name) \
             and head.value.id in pl_names and head.value.id not in local
 
-    def calls(tree: ast.AST) -> list[ast.Attribute]:
-        return [n.func for n in _subnodes(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    def calls(among: list[ast.AST]) -> list[ast.Attribute]:
+        return [n.func for n in among if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                 and other_spelling(n.func.value)]
 
-    if not calls(fn):
+    if not calls(nodes):
         return fn
     fn = copy.deepcopy(fn)
-    for func in calls(fn):
+    for func in calls(_subnodes(fn)):
         func.value = ast.copy_location(ast.Name("vf", ast.Load()), func.value)
     return fn
 
@@ -382,25 +413,36 @@ def _data_expr(expr: ast.expr, data: frozenset[str]) -> bool:
     """Does `expr` surely give a data register (not a mask), the names in `data` holding one?"""
     if isinstance(expr, ast.Name):
         return expr.id in data
-    if not (isinstance(expr, ast.Call) and _callee(expr.func).startswith("vf.")):
+    if not isinstance(expr, ast.Call):
         return False
-    op = _callee(expr.func)[3:]
+    path = _callee(expr.func)
+    if not path.startswith("vf."):
+        return False
+    op = path[3:]
     if op in _DATA_RESULT_OPS:
         return True
     k = _PASSING_OPS.get(op)
     return k is not None and len(expr.args) >= k and all(_data_expr(a, data) for a in expr.args[:k])
 
 
-def _data_names(fn: ast.FunctionDef) -> frozenset[str]:
+#: the nodes that bind names (what `_data_names` looks at)
+_BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr, ast.comprehension})
+
+
+def _data_names(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> frozenset[str]:
     """The names of `fn` that surely hold a data register wherever they are read: no parameter,
     and every binding a plain assignment of a data register (`_data_expr`), or a pair of them
     (`a, b = vf.de_interleave(x, y)`). The largest such set: a binding may read the name itself
     (`m = vf.max(m, r, p)`), which is data by induction over the bindings run. What a mask may
-    reach (`vf.load_align` into a name holding a mask loads a mask) is left out."""
+    reach (`vf.load_align` into a name holding a mask loads a mask) is left out. `nodes`:
+    `_subnodes(fn)`, when the caller has it."""
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
     params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
     bindings: dict[str, list[ast.expr | None]] = {}
-    for node in _subnodes(fn):  # every node (as `ast.walk`, in another order: the bindings are sets in effect)
+    # every node (as `ast.walk`, in another order: the bindings are sets in effect)
+    for node in _subnodes(fn) if nodes is None else nodes:
+        if type(node) not in _BINDERS:
+            continue
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -1017,6 +1059,7 @@ def _linear_in(node: ast.expr, varying: set, memo: dict) -> bool:
 _MODELLED = frozenset({"load_align", "store_align"})
 _MEMORY_OPS = _MODELLED | frozenset(VF_OP_ROLES)
 _BINDING_EXPRESSIONS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_BINDING_TYPES = frozenset(_BINDING_EXPRESSIONS)
 
 
 def _prune(body: list, memo: dict) -> list:
@@ -1112,16 +1155,16 @@ def _reads_of_effects(stmt: ast.stmt, memo: dict) -> set | frozenset | None:
     so is an expression that binds names (kept whole)."""
     reads: set | frozenset | None = None
     for node in _subnodes(stmt):
-        if isinstance(node, _BINDING_EXPRESSIONS):
-            return _names(memo, stmt)
-        if not isinstance(node, ast.Call):
+        if type(node) is not ast.Call:
+            if type(node) in _BINDING_TYPES:
+                return _names(memo, stmt)
             continue
         path = _callee(node.func)
-        if path.startswith(("vf.", "pl.Vf.")) and path.rsplit(".", 1)[-1] not in _MEMORY_OPS:
+        op = path.rsplit(".", 1)[-1] if path.startswith(("vf.", "pl.Vf.")) else ""
+        if op and op not in _MEMORY_OPS:
             continue
         if path in _BUILTINS or path in ("range", "pl.range"):
             continue
-        op = path.rsplit(".", 1)[-1] if path.startswith(("vf.", "pl.Vf.")) else ""
         reads = (reads or set()).union(*(_names(memo, a) for a in _address_operands(node, op)))
         reads |= _names(memo, node.func) if isinstance(node.func, ast.Name) else set()
     return reads
@@ -1135,27 +1178,48 @@ def _address_operands(call: ast.Call, op: str) -> list[ast.expr]:
 
 
 def _names(memo: dict, node: ast.AST | None) -> frozenset:
-    """The names read in `node`, remembered per node."""
+    """The names read in `node`, remembered per node (a name is its own)."""
     if node is None:
         return frozenset()
+    if type(node) is ast.Name:
+        return frozenset((node.id,))
     hit = memo.get(("names", id(node)))
     if hit is None or hit[0] is not node:
-        hit = memo[("names", id(node))] = (node, frozenset(n.id for n in _subnodes(node) if type(n) is ast.Name))
+        hit = memo[("names", id(node))] = (node, _name_ids(node))
     return hit[1]
+
+
+def _name_ids(node: ast.AST) -> frozenset:
+    """The ids of the Name nodes in `node` and under it (`_subnodes`, without keeping the nodes)."""
+    ids = []
+    stack = [node]
+    fields = _CHILD_FIELDS
+    while stack:
+        n = stack.pop()
+        if type(n) is ast.Name:
+            ids.append(n.id)
+            continue
+        names = fields.get(type(n))
+        for f in names if names is not None else _child_fields(type(n)):
+            v = getattr(n, f, None)
+            if isinstance(v, ast.AST):
+                stack.append(v)
+            elif type(v) is list:
+                stack.extend(x for x in v if isinstance(x, ast.AST))
+    return frozenset(ids)
 
 
 def _subnodes(node: ast.AST) -> list[ast.AST]:
     """`node` and every node under it (the order of `ast.walk` does not matter to the callers),
-    through per-type field lists; expression contexts (`Load`, `Store`) are left out."""
+    through per-type field lists (`_child_fields`); expression contexts (`Load`, `Store`) are
+    left out."""
     out = [node]
     stack = [node]
-    fields = _FIELDS
+    fields = _CHILD_FIELDS
     while stack:
         n = stack.pop()
         names = fields.get(type(n))
-        if names is None:
-            names = fields[type(n)] = tuple(f for f in type(n)._fields if f != "ctx")
-        for f in names:
+        for f in names if names is not None else _child_fields(type(n)):
             v = getattr(n, f, None)
             if isinstance(v, ast.AST):
                 out.append(v)
@@ -1168,7 +1232,28 @@ def _subnodes(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+#: Fields that never hold a node (names, constants, flags), and `ctx`, whose nodes no caller needs
+_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "level", "conversion", "is_async", "simple",
+                          "type_comment", "module", "tag"})
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an ast class that may hold nodes, in their order."""
+    leaves = _LEAF_FIELDS | ({"value"} if cls is ast.Constant else set())
+    return tuple(f for f in cls._fields if f not in leaves)  # type: ignore[attr-defined]
+
+
+def _ast_classes(cls: type = ast.AST) -> list[type]:
+    """`cls` and every class below it."""
+    out = [cls]
+    subclasses: list[type] = type.__subclasses__(cls)
+    for sub in subclasses:
+        out += _ast_classes(sub)
+    return out
+
+
+#: `_child_fields` of every ast class, fixed at import
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {cls: _child_fields(cls) for cls in _ast_classes()}
 
 
 def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
@@ -1184,7 +1269,12 @@ def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list
 
 def _stored(node: ast.AST) -> set[str]:
     """The names a statement assigns anywhere in it (targets, loop variables, `:=`)."""
-    return {n.id for n in _subnodes(node) if type(n) is ast.Name and isinstance(n.ctx, ast.Store)}
+    return _stored_among(_subnodes(node))
+
+
+def _stored_among(nodes: list[ast.AST]) -> set[str]:
+    """The names assigned by the Name nodes among `nodes` (`_stored` of what they were walked from)."""
+    return {n.id for n in nodes if type(n) is ast.Name and isinstance(n.ctx, ast.Store)}
 
 
 def _cursor(ptr: _Ptr) -> tuple:
