@@ -18,8 +18,23 @@ from pto_transpile.read.source import SourceFile
 from pto_transpile.sync import ctxring
 from sim_runtime.verify import verify
 
-PICKED = (Path(__file__).parent / "kernels" / "picked_arg.py").read_text(encoding="utf-8")
+BASE = (Path(__file__).parents[1] / "soundness" / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
 CALL = "            finish(i, sub_id, out, proj_vec_db, res_db, rs[i % 2])\n"
+_VEC = "pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)"
+#: the vector stage multiplies by one of two preloaded tiles, picked by the row block's parity
+PICKED = edited(BASE, [
+    ("def finish(i, sub_id, out, proj_vec_db, res_db):", "def finish(i, sub_id, out, proj_vec_db, res_db, sel):"),
+    ("    pl.muls(res, proj, 0.5)\n", "    pl.mul(res, proj, sel)\n"),
+    ("    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n",
+     "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n    c: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n"),
+    ("            addrs=0x8000, mutex_ids=[10, 11],\n        )\n",
+     "            addrs=0xA000, mutex_ids=[12, 13],\n        )\n"
+     f"        r0g = pl.make_tile_group(type={_VEC}, addrs=0x8000, mutex_ids=[10])\n"
+     f"        r1g = pl.make_tile_group(type={_VEC}, addrs=0x9000, mutex_ids=[11])\n"
+     "        r0 = r0g.current()\n        r1 = r1g.current()\n        pl.load(r0, c, [0, 0])\n"
+     "        pl.load(r1, c, [HALF, 0])\n        rs = (r0, r1)\n"),
+    ("            finish(i, sub_id, out, proj_vec_db, res_db)\n", CALL),
+])
 #: the tensor to store into chosen by a test of the loop variable
 CHOSEN = edited(PICKED, [
     ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
@@ -66,8 +81,7 @@ def test_a_pick_by_values_of_the_iteration_is_made_with_its_tasks_values_and_run
 CURRENT = edited(PICKED, [
     ("        r0 = r0g.current()\n        r1 = r1g.current()\n        pl.load(r0, c, [0, 0])\n"
      "        pl.load(r1, c, [HALF, 0])\n        rs = (r0, r1)\n",
-     "        sg = pl.make_tile_group(type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, "
-     "target_memory=pl.MemorySpace.Vec), addrs=[0xC000, 0xD000], mutex_ids=[14, 15])\n"
+     f"        sg = pl.make_tile_group(type={_VEC}, addrs=[0xC000, 0xD000], mutex_ids=[14, 15])\n"
      "        s0 = sg.current()\n        pl.load(s0, c, [0, 0])\n        s1 = sg.next()\n"
      "        pl.load(s1, c, [HALF, 0])\n        s2 = sg.next()\n"),
     (CALL, CALL.replace("rs[i % 2]", "sg.current()")

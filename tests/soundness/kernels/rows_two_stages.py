@@ -1,4 +1,5 @@
-"""A two-stage kernel over a `pl.DYNAMIC` number of row blocks: the base of the `del` tests."""
+"""A two-stage kernel over a `pl.DYNAMIC` number of row blocks: the base of several tests'
+kernels, each an edit of it."""
 
 import pypto_pro.language as pl
 
