@@ -42,11 +42,13 @@ def _proven():
     return transpile(two_counts(), path="two_counts.py")
 
 
+@pytest.mark.campaign  # the two counts are enumerated as independent: 256 runs, about 20 s of CPU
 def test_loops_on_two_expressions_of_one_dimension_are_proven():
     assert error_messages(_proven()) == []
 
 
 @pytest.mark.emulator
+@pytest.mark.campaign  # needs the 256-run proof above
 @pytest.mark.parametrize("rows", [96, 128])
 def test_they_verify_on_the_emulator(rows):
     text = two_counts()
