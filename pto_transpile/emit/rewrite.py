@@ -369,24 +369,11 @@ def _carry_leading(before: list[cst.BaseStatement], loop: cst.BaseCompoundStatem
     return [first] + before[1:] + [loop.with_changes(leading_lines=lines)]
 
 
-class _PartsReplacer(cst.CSTTransformer):
-    """Each carried part of an argument (by identity) replaced by the ctx field carrying it."""
-
-    def __init__(self, fields: dict[cst.CSTNode, cst.BaseExpression]):
-        self.fields = fields
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return node not in self.fields
-
-    def on_leave(self, original_node, updated_node):
-        return self.fields.get(original_node, updated_node)
-
-
 def _carried_parts(value: cst.BaseExpression, parts, ctxvar: str) -> cst.BaseExpression:
     """A handle-valued argument picking with its task's values (`bufs[ctx.f]` for `bufs[ki % 2]`)."""
-    fields: dict[cst.CSTNode, cst.BaseExpression] = {
+    fields: dict[cst.CSTNode, Replacement] = {
         part: cst.Attribute(cst.Name(ctxvar), cst.Name(field)) for part, field in parts}
-    return cast(cst.BaseExpression, value.visit(_PartsReplacer(fields)))
+    return cast(cst.BaseExpression, value.visit(KernelRewriter(value, fields)))
 
 
 def _replace_call(small: cst.BaseSmallStatement, old: cst.Call, new: cst.Call) -> cst.BaseSmallStatement:
