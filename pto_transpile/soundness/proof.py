@@ -71,6 +71,10 @@ HINTS = {
     "event_id": "Keep every event id within the hardware's range (0..15), or lower `preload` (when it is above 0)",
     "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
              "period of iterations; if the kernel passes every other rule, please report this",
+    "per_core_step": "Step a per-core range by the block count, as `pl.range(core_id, n, num_cores)` with "
+                     "`num_cores = pl.get_block_num()` does (each block runs every `num_cores`-th iteration from its "
+                     "index), or give each block a chunk (`pl.range(start, min(start + chunk, n))` with "
+                     "`start = core_id * chunk`)",
     "unmodelled": "The check follows the kernel's Python statement by statement, with `pl` ops called by name and "
                   "the file's own functions; write what the message names in a form it follows (the message says "
                   "how where there is one), and if the kernel is valid as written, please report it",
