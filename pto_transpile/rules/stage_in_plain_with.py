@@ -61,8 +61,9 @@ def _shape_fields(with_node: cst.With, ctx) -> dict:
                                  for item in with_node.items) + ":"
     kinds = _section_kinds(with_node, ctx.file.pl)
     others = [code(item.item) for item in with_node.items if _item_kind(item, ctx.file.pl) is None]
-    if len(with_node.items) == 1:
-        fault, rest = f"binds it to `{code(with_node.items[0].asname.name)}`", "; a section yields no value to bind"
+    asname = with_node.items[0].asname
+    if len(with_node.items) == 1 and asname is not None:
+        fault, rest = f"binds it to `{code(asname.name)}`", "; a section yields no value to bind"
     elif not others:
         fault, rest = f"opens {len(kinds)} sections", "; a `with` opens one section, and a stage runs in one"
     else:

@@ -1673,9 +1673,9 @@ class PythonSubset(InterpreterBase):
         follows one block, where a per-core range steps by the block count, 1."""
         code = self._code_of(node)
         arg = f"`{self._code_of(node.args[-1].value)}`"
-        form = step.form if isinstance(step, Sym) else ()
-        if len(form) == 1 and form[0][0] == BLOCK_COUNT[0] and -step.const % form[0][1] == 0 \
-                and (blocks := -step.const // form[0][1]) > 0:
+        form, const = (step.form, step.const) if isinstance(step, Sym) else ((), int(step))
+        if len(form) == 1 and form[0][0] == BLOCK_COUNT[0] and -const % form[0][1] == 0 \
+                and (blocks := -const // form[0][1]) > 0:
             return CannotModel(f"`{code}` steps by {arg}, which is 0 when the kernel runs on {blocks} "
                                f"block{'s' if blocks > 1 else ''} (`pl.get_block_num()` = {blocks}), and a range "
                                "cannot step by 0", node, kind="per_core_step")
