@@ -8,18 +8,25 @@ from pto_transpile.rules.rule import Rule
 
 def check(ctx):
     k = ctx.kernel
+    misshapen = [w for w in ctx.file.find(k.node, cst.With) if _section_kinds(w, ctx.file.pl) and _misshapen(w)]
+    for w in misshapen:
+        yield w, _shape_fields(w, ctx)
     for loop in k.loops:
         for s in loop.stages:
-            if s.section == "with":
+            if s.section == "with" and s.holder not in misshapen:
                 yield s.call, {"stage": s.func}
     # a stage call buried deeper (a `with` inside the section, ...) is no stage of its loop
     # at all; calls under a runtime `if` are PTO007's
     known = {s.call for loop in k.loops for s in loop.stages}
     guarded = {c for node, _ in k.dynamic_stage_ifs for c in find(node, cst.Call)}
+    # a one-line section whose header is reported above: its call waits for the header's fix
+    told = {c for w in misshapen if isinstance(w.body, cst.SimpleStatementSuite) for c in find(w.body, cst.Call)}
     one_line = {c: section for loop in k.loops for stmt in loop.body if isinstance(stmt, cst.With)
                 and isinstance(stmt.body, cst.SimpleStatementSuite)
                 and (section := section_of(stmt, ctx.file.pl)) is not None for c in find(stmt.body, cst.Call)}
     for call, _loop in k.loop_stage_calls:
+        if call in told:
+            continue
         if call in one_line:
             yield call, {"stage": call.func.value, "section": one_line[call], "_message": "one_line",
                          "_hint": "one_line"}
@@ -27,16 +34,61 @@ def check(ctx):
             yield call, {"stage": call.func.value}
 
 
+def _section_kinds(with_node: cst.With, pl) -> list[str]:
+    """The kinds ("cube"/"vector") of the `pl.section_*()` calls among the items of `with_node`,
+    wherever they stand: `with other(), pl.section_vector():` is a section `with` too."""
+    return [kind for item in with_node.items if (kind := _item_kind(item, pl)) is not None]
+
+
+def _item_kind(item: cst.WithItem, pl) -> str | None:
+    """"cube"/"vector" when the `with` item is a `pl.section_cube()`/`pl.section_vector()` call."""
+    path = pl.path(item.item.func) if isinstance(item.item, cst.Call) else None
+    return {("section_cube",): "cube", ("section_vector",): "vector"}.get(path) if path else None
+
+
+def _misshapen(with_node: cst.With) -> bool:
+    """Does a section `with` hold more than its one `pl.section_*()` call, or bind it `as` a name?
+    PyPTO's section is one context manager that yields no value, and the emulator lowers the
+    `with` to an `if` on the core: neither an `as` target nor a second item has a place in it."""
+    return len(with_node.items) != 1 or with_node.items[0].asname is not None
+
+
+def _shape_fields(with_node: cst.With, ctx) -> dict:
+    """The message fields of a misshapen section `with`: its header, its first section's kind and
+    what is wrong with it (an `as` target or the number of items)."""
+    code = ctx.source.code
+    header = "with " + ", ".join(code(item.item) + (f" as {code(item.asname.name)}" if item.asname else "")
+                                 for item in with_node.items) + ":"
+    kinds = _section_kinds(with_node, ctx.file.pl)
+    others = [code(item.item) for item in with_node.items if _item_kind(item, ctx.file.pl) is None]
+    asname = with_node.items[0].asname
+    if len(with_node.items) == 1 and asname is not None:
+        fault, rest = f"binds it to `{code(asname.name)}`", "; a section yields no value to bind"
+    elif not others:
+        fault, rest = f"opens {len(kinds)} sections", "; a `with` opens one section, and a stage runs in one"
+    else:
+        fault = f"holds {len(with_node.items)} context managers"
+        rest = (f"; move `{'`, `'.join(others)}` out of the header (in the pipeline loop nothing but "
+                "a section may wrap a stage call)")
+    kind = kinds[0]
+    return {"header": header, "section": kind, "fault": fault, "rest": rest, "_message": "shape", "_hint": "shape"}
+
+
 DOC = """\
 ## What it checks
 A stage call of the pipeline loop is the body of a `with` block that is not
-`pl.section_cube()` / `pl.section_vector()` (for example a custom context manager).
+`pl.section_cube()` / `pl.section_vector()` (for example a custom context manager); or a
+section `with` anywhere in the kernel, in the pipeline loop or outside it, is not exactly
+one `pl.section_*()` call: it binds the section `as` a name, or holds a second context
+manager (`with pl.section_vector(), other():`).
 
 ## Why it matters for pipelining
 Only the two section blocks tell the transform which core runs a stage. The rewritten loop
 replaces each section by a guarded, delayed stage block with the cross-core `wait`s before
 and `set`s after the call; an unknown `with` cannot be rebuilt around the delayed call and
-gives no core.
+gives no core. PyPTO's section is one context manager that yields no value: a name bound
+`as` the section, or a second context manager in its header, has no counterpart in the
+section the transform rebuilds, nor on the device.
 
 ## Example
 ```python
@@ -57,13 +109,16 @@ for ki in pl.range(0, N):
 RULE = Rule(
     code=codes.STAGE_IN_PLAIN_WITH,
     name="stage-in-plain-with",
-    title="A stage call is inside a `with` block that is not a section",
+    title="A stage call or a section is in a `with` that is not one plain section",
     message="stage call `{stage}` is not directly inside a `pl.section_cube()`/`pl.section_vector()` block",
     hint="Put the stage call directly in a `with pl.section_cube():` or `with pl.section_vector():` block",
     messages={"one_line": "stage call `{stage}` shares its line with `with pl.section_{section}():`; the transform "
-                          "rebuilds a section from the statements of its indented block"},
+                          "rebuilds a section from the statements of its indented block",
+              "shape": "a section `with` takes exactly one `pl.section_*()` call and no `as`, but `{header}` "
+                       "{fault}"},
     hints={"one_line": "Put the call on its own line under the `with`, indented: `with pl.section_{section}():` "
-                       "then `    {stage}(...)`"},
+                       "then `    {stage}(...)`",
+           "shape": "Write the header as `with pl.section_{section}():`{rest}"},
     check=check,
     seed="stage calls are wrapped in `with pl.section_cube()` / `with pl.section_vector()` blocks",
     doc=DOC,

@@ -306,6 +306,20 @@ def _unplaced(interp: Interpreter, kernel) -> list[Problem]:
     return [Problem(refusal.kind, refusal.reason, kernel.node.name, deferred=exc.deferred)]
 
 
+def _while_around_pipeline(kernel) -> cst.While | None:
+    """The `while` loop around a pipeline loop's opening and closing syncs, if any. The transform
+    opens a pipeline (its prefired sets) before its outermost enclosing `for` and closes it (the
+    drain and the closing waits) after it; a `while` around that `for`, or around the pipeline
+    loop itself, repeats both at every repetition, and nothing in a repetition that runs few tasks
+    holds the setting core back from the next repetition's sets."""
+    for loop in kernel.loops:
+        outside = loop.ancestors[:loop.ancestors.index(loop.outer)] if loop.outer in loop.ancestors else loop.ancestors
+        found = [a for a in outside if isinstance(a, cst.While)]
+        if found:
+            return found[-1]
+    return None
+
+
 class _Report:
     def __init__(self, file, kernel, serial: Trace, piped: Trace, s: Outcome, p: Outcome, config: Config,
                  alone: bool = False):
@@ -399,8 +413,17 @@ class _Report:
             self.add("unbalanced", f"the pipelined kernel leaves event counters unbalanced: {text}",
                      self.kernel.node.name, key=("unbalanced", text))
         for ev in self.p.overflow[:1]:
-            self.add("overflow", f"more than {COUNTER_DEPTH} sets of event id {ev.event_id} from {CORES[ev.core]} "
-                                 "can be pending at once, which overflows the hardware counter", self.kernel.node.name)
+            detail = (f"more than {COUNTER_DEPTH} sets of event id {ev.event_id} from {CORES[ev.core]} can be pending "
+                      "at once, which overflows the hardware counter")
+            wrapper = _while_around_pipeline(self.kernel)
+            if wrapper is None:
+                self.add("overflow", detail, self.kernel.node.name)
+                continue
+            self.add("overflow_while", f"{detail}: the pipeline loop runs inside `while "
+                     f"{self.file.source.code(wrapper.test)}:`, so the sets that open it and the waits that close it "
+                     "run at every repetition, and a repetition whose pipeline loop runs too few tasks to make "
+                     f"{CORES[ev.core]} wait lets it set again before the previous repetition's sets are waited for",
+                     wrapper)
 
     def _races(self) -> None:
         for race in self.p.races:

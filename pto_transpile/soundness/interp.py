@@ -88,7 +88,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         try:
             self.uniform.finish()
         except NonUniform as exc:
-            raise nonuniform(exc, self.fn.name) from None
+            raise nonuniform(exc, exc.node if exc.node is not None else self.fn.name) from None
         missed = sorted(p for p in self.uniform.periods if self.config.period and self.config.period % p)
         if missed:
             raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "

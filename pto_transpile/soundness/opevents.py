@@ -482,7 +482,7 @@ class OpEvents(InterpreterBase):
             return
         try:  # (`_uniform`, without its closure)
             self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0), write,
-                                   lambda: self._code_of(node), epoch, foot.may)
+                                   lambda: self._code_of(node), epoch, foot.may, node)
         except NonUniform as exc:
             raise nonuniform(exc, node) from None
 

@@ -90,7 +90,7 @@ class PlCalls(InterpreterBase):
         if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
             return opaque_op("range", *pos) if opaque_operands(*pos) else UNKNOWN
         if len(pos) == 3 and pos[2] == 0:
-            raise CannotModel("`pl.range` with step 0", node)
+            raise CannotModel(f"`{self._code_of(node)}` steps by 0, and a range cannot step by 0", node)
         r = range(*pos)
         if len(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)

@@ -42,6 +42,9 @@ HINTS = {
     "unbalanced": "Give each cross-core buffer its own event ids, or lower `preload` (when it is above 0); if the "
                   "kernel passes every other rule, please report this",
     "overflow": "Give the buffer more event ids (one per tile), or lower `preload` (when it is above 0)",
+    "overflow_while": "Write the `while` around the pipeline loop as a `for` loop over `pl.range` (`while k < d:` as "
+                      "`for k in pl.range(0, d):`): the pipeline then opens once before that loop and closes once "
+                      "after it, and its tasks run on across the repetitions",
     "dynamic": "The check proves loops of run-time trip count when they count from a constant by 1 up to a scalar "
                "parameter or one expression of a `pl.DYNAMIC` dimension (plus a constant); use one of those forms",
     "nonuniform": "The check proves a loop of run-time trip count by running every trip count up to a bound; that "
@@ -71,6 +74,10 @@ HINTS = {
     "event_id": "Keep every event id within the hardware's range (0..15), or lower `preload` (when it is above 0)",
     "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
              "period of iterations; if the kernel passes every other rule, please report this",
+    "per_core_step": "Step a per-core range by the block count, as `pl.range(core_id, n, num_cores)` with "
+                     "`num_cores = pl.get_block_num()` does (each block runs every `num_cores`-th iteration from its "
+                     "index), or give each block a chunk (`pl.range(start, min(start + chunk, n))` with "
+                     "`start = core_id * chunk`)",
     "unmodelled": "The check follows the kernel's Python statement by statement, with `pl` ops called by name and "
                   "the file's own functions; write what the message names in a form it follows (the message says "
                   "how where there is one), and if the kernel is valid as written, please report it",

@@ -1663,8 +1663,28 @@ class PythonSubset(InterpreterBase):
             raise CannotModel(f"the bounds of `{self._code_of(node)}` are not integers the check can follow", node)
         start, stop, step = (0, pos[0], 1) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) == 3 else 1)
         if int(step) == 0:
-            raise CannotModel("`pl.range` with step 0", node)
+            raise self._zero_step(step, node)
         return SymRange(start, stop, step)
+
+    def _zero_step(self, step: Sym | int, node: cst.Call) -> CannotModel:
+        """Why a `pl.range` whose step is known only at run time steps by 0 in this run: Python
+        refuses a range of step 0, so the kernel fails where the check follows it. A step computed
+        from the block count alone (`num_cores - 1`) is 0 on as many blocks as solve it; the check
+        follows one block, where a per-core range steps by the block count, 1."""
+        code = self._code_of(node)
+        arg = f"`{self._code_of(node.args[-1].value)}`"
+        form, const = (step.form, step.const) if isinstance(step, Sym) else ((), int(step))
+        if len(form) == 1 and form[0][0] == BLOCK_COUNT[0] and -const % form[0][1] == 0 \
+                and (blocks := -const // form[0][1]) > 0:
+            return CannotModel(f"`{code}` steps by {arg}, which is 0 when the kernel runs on {blocks} "
+                               f"block{'s' if blocks > 1 else ''} (`pl.get_block_num()` = {blocks}), and a range "
+                               "cannot step by 0", node, kind="per_core_step")
+        if form and all(block_only(var) for var, _ in form):
+            on_index = any(var == BLOCK or var[0] == "derived" and BLOCK in var[2] for var, _ in form)
+            return CannotModel(f"`{code}` steps by {arg}, which is 0{' on block 0' if on_index else ''} when the "
+                               "kernel runs on 1 block, and a range cannot step by 0", node, kind="per_core_step")
+        return CannotModel(f"`{code}` steps by {arg}, which is 0 in a run the check follows, and a range cannot step "
+                           "by 0", node)
 
 
 class _CertifiedIds(NamedTuple):

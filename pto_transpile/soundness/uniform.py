@@ -58,6 +58,8 @@ class NonUniform(Exception):
     def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count"):
         super().__init__(what)
         self.what, self.fix, self.claim = what, fix, claim
+        #: the statement to point at, when one access is to blame (else the kernel's name)
+        self.node: Any = None
         #: named only if no run shows a more precise problem (`check.Problem.deferred`)
         self.deferred = False
 
@@ -96,6 +98,10 @@ class Access:
     #: the phase it is judged in by `_phases`
     epoch: Any = 0
     may: bool = False  #: made under a condition the check follows both ways
+    #: "before"/"after" when made outside every loop of run-time trip count, before any of them
+    #: began or after one did; "" inside one
+    outside: str = ""
+    node: Any = None  #: the op's statement, where a message points
 
     @property
     def text(self) -> str:
@@ -591,8 +597,8 @@ class Uniform:
 
     # --- GM offsets -------------------------------------------------------------------------
     def gm_access(self, tensor: str, offsets: list, extents: tuple, write: bool, text: Callable[[], str],
-                  epoch: Any = 0, may: bool = False) -> None:
-        """Record a GM access for `finish`; `text()` is its code, for a message."""
+                  epoch: Any = 0, may: bool = False, node: Any = None) -> None:
+        """Record a GM access for `finish`; `text()` is its code and `node` its op, for a message."""
         coords: list = []
         shifts: list = []
         self.moves_with_block(offsets)
@@ -619,7 +625,8 @@ class Uniform:
             linear = _by_repr([(v, c) for v, c in form if v[0] in INDEX])
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
-        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may))
+        outside = "" if self.active else "after" if self.loops else "before"
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node))
 
     def _within_chunk(self, tensor: str, offset: Any, extent: int, text: Callable[[], str]) -> None:
         """An offset by a block's chunk start (`core_id * my_n * T + j * T`) keeps the blocks apart
@@ -1052,6 +1059,9 @@ class Uniform:
                                      f"cores accessing it separates ({texts or accs[0].text}): the later loop may "
                                      "reach it before the earlier one's accesses are done",
                                      "put `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the loops")
+                fixed = next((a for a in named if a.outside), None)
+                if fixed is not None and guarded is None:
+                    raise _fixed_place(tensor, fixed)
                 raise NonUniform(f"`{tensor}` is written in a loop of run-time trip count and {why}",
                                  f"access `{tensor}` in every stage at the same stride along one dimension "
                                  "(`ki * TILE + c`, with each tile inside one stride)"
@@ -1179,6 +1189,24 @@ class Uniform:
     # --- the period and the bound -----------------------------------------------------------
     def period(self) -> int:
         return math.lcm(*self.periods) if self.periods else 1
+
+
+def _fixed_place(tensor: str, access: Access) -> NonUniform:
+    """Why an access outside every loop of run-time trip count, at a place no loop moves, keeps
+    the loop of `tensor` from being proven: `Uniform.finish` judges the accesses of a tensor
+    between two barriers together, and proves the loop for every trip count from the counts up
+    to a bound only when they all keep one stride of it; the access outside it keeps none. A
+    barrier of every core between the two puts them in different phases, judged apart (and
+    ordered alike in the serial and the pipelined kernel)."""
+    where = "before" if access.outside == "before" else "after"
+    between = (f"between the accesses of `{tensor}` before the loop and the loop" if where == "before"
+               else f"between the loop and the accesses of `{tensor}` after it")
+    exc = NonUniform(f"`{tensor}` is written in a loop of run-time trip count, and `{access.text}`, {where} the "
+                     f"loop, accesses it at a place that does not move with the loop, while the check proves such "
+                     f"a loop only when every access of `{tensor}` between two barriers keeps one stride of it",
+                     f"put `pl.system.sync_all()` {between}, so that each side is judged on its own")
+    exc.node = access.node
+    return exc
 
 
 def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]:
