@@ -46,6 +46,7 @@ from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
+from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
 from pto_transpile.soundness.values import (
     UNKNOWN,
     Opaque,
@@ -1239,7 +1240,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     found = _discover(file, kernel, functions, auto_mutex, {}, False, symbolic_dims=True,
                       symbolic_names=frozenset(names))
     if isinstance(found, Problem):
-        if found.kind != "nonuniform":
+        if found.kind not in NONUNIFORM_KINDS:
             return None
         if hand:
             return replace(found, kind="undecided", detail=f"the check cannot follow this: {found.detail}")

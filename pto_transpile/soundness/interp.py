@@ -64,7 +64,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if not self.file.source.text.isascii():
             _check_spellings(self.file, self.fn)
         self.key.update(self._datatype_names())
-        if self.fn.asynchronous is not None or _yields_itself(self.fn):
+        if self.fn.asynchronous is not None or "yield" in self.file.source.text and _yields_itself(self.fn):
             raise CannotModel(f"kernel `{self.fn.name.value}` is a generator or coroutine: calling it runs none of its "
                               "body, so there is no kernel to compare", self.fn.name, kind="generator")
         ctxs = self._kernel_ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
@@ -88,7 +88,7 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         try:
             self.uniform.finish()
         except NonUniform as exc:
-            raise nonuniform(exc, exc.node if exc.node is not None else self.fn.name) from None
+            raise nonuniform(exc, self.fn.name) from None
         missed = sorted(p for p in self.uniform.periods if self.config.period and self.config.period % p)
         if missed:
             raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
@@ -261,18 +261,6 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     if any(not isinstance(s, cst.SimpleStatementLine) for s in node.body.body):
         return dict.fromkeys(fields, "float")
     return fields
-    for stmt in file.source.module.body:
-        if isinstance(stmt, cst.ClassDef) and stmt.name.value == ann.value and any(
-                (isinstance(d.decorator, cst.Name) and d.decorator.value == "dataclass")
-                or (isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "dataclass")
-                or (isinstance(d.decorator, cst.Call) and "dataclass" in cst.Module([]).code_for_node(d.decorator.func))
-                for d in stmt.decorators):
-            return {line.target.value: line.annotation.annotation.value
-                    for s in stmt.body.body if isinstance(s, cst.SimpleStatementLine)
-                    for line in s.body if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
-                    and isinstance(line.annotation.annotation, cst.Name)
-                    and line.annotation.annotation.value in ("int", "float", "bool")}
-    return None
 
 
 def _yields_itself(fn: cst.FunctionDef) -> bool:

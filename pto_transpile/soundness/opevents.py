@@ -39,7 +39,7 @@ from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foo
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
 from pto_transpile.soundness.tilefeet import insert_feet
-from pto_transpile.soundness.uniform import NonUniform, is_block_value, marks_block_index
+from pto_transpile.soundness.uniform import NonUniform, Said, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -150,13 +150,13 @@ class OpEvents(InterpreterBase):
                 self._record_gm(value, offsets, foot, write, node, self._epoch(ctx.core))
                 if write and reduction:
                     self.uniform.block_atomic(value.name, offsets, foot, ctx.one_block, self._epoch(ctx.core),
-                                              lambda: self._code_of(node))
+                                              Said(node, self._code_of))
                 elif write:
                     self.uniform.block_write(value.name, offsets, foot, ctx.one_block, self._epoch(ctx.core),
-                                             lambda: self._code_of(node))
+                                             Said(node, self._code_of))
                 elif not write:
                     self.uniform.block_read(value.name, offsets, foot, self._epoch(ctx.core),
-                                            lambda: self._code_of(node))
+                                            Said(node, self._code_of))
                 (writes if write else reads).append(foot)
                 if write:
                     self._gm_written(value, ctx)
@@ -360,9 +360,9 @@ class OpEvents(InterpreterBase):
         self._record_gm(tensor, offsets, foot, "W" in role, node, self._epoch(ctx.core))
         if "W" in role:
             self.uniform.block_write(tensor.name, index, foot, ctx.one_block, self._epoch(ctx.core),
-                                     lambda: self._code_of(node))
+                                     Said(node, self._code_of))
         else:
-            self.uniform.block_read(tensor.name, offsets, foot, self._epoch(ctx.core), lambda: self._code_of(node))
+            self.uniform.block_read(tensor.name, offsets, foot, self._epoch(ctx.core), Said(node, self._code_of))
         if "W" in role:
             self._gm_written(tensor, ctx)
         ev = self._op_event("getval" if role == "R" else "setval", "S", (foot,) if "R" in role else (),

@@ -53,6 +53,9 @@ HINTS = {
     "size": "A long loop is proven from a few trip counts when it counts by 1 over a tensor dimension or a module "
             "constant (`pl.range(0, a.shape[0] // TILE)`, `pl.range(0, N)`) and its body uses the loop variable only "
             "in affine GM offsets, first/last-iteration tests and residues `% k`; otherwise shorten the run",
+    "blocks": "The check proves a kernel for every block count from the GM places each block reaches: let each "
+              "block reach its own part (offsets by the block index, a per-core range or a chunk start), and put "
+              "`pl.system.sync_all()` of every core that makes them between accesses of a part blocks share",
     "cases": "The check runs a kernel at every value of a scalar parameter where one of its tests changes outcome; "
              "test each parameter against fewer values (or make it a tiling-key field)",
     "runtime": "The check proves what a value known only at run time (a scalar parameter, tiling data, the block "

@@ -151,5 +151,6 @@ class SymRange:
 
 
 def nonuniform(exc: NonUniform, node) -> CannotModel:
-    return CannotModel(f"{exc.what}, so the check cannot prove {exc.claim}; to make it provable, {exc.fix}", node,
-                       kind="nonuniform")
+    """The refusal of `exc`, at the access it names first (else at `node`), with the hint of its kind."""
+    return CannotModel(f"{exc.what}, so the check cannot prove {exc.claim}; to make it provable, {exc.fix}",
+                       node if exc.node is None else exc.node, kind=exc.kind)

@@ -52,16 +52,40 @@ LAST_TERM = ("block", -1, "count")
 MAX_RESIDUE_PERIOD = 64
 
 
+#: What a refusal about the blocks says the check cannot prove.
+ON_BLOCKS = "the kernel on more than one block"
+#: The kinds of problem a NonUniform is reported as (`NonUniform.kind`).
+KINDS = frozenset({"nonuniform", "blocks", "cases"})
+
+
 class NonUniform(Exception):
     """The loop body uses a loop variable, counter or trip count outside the conditions."""
 
-    def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count"):
+    def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count", at: Any = None):
         super().__init__(what)
         self.what, self.fix, self.claim = what, fix, claim
-        #: the statement to point at, when one access is to blame (else the kernel's name)
-        self.node: Any = None
+        #: the access to point at (from `at`, a `Said`, or set by the raiser), else the caller's node
+        self.node: Any = getattr(at, "node", None)
         #: named only if no run shows a more precise problem (`check.Problem.deferred`)
         self.deferred = False
+
+    @property
+    def kind(self) -> str:
+        """The kind of problem, for its hint: the blocks, a scalar's values or a loop's trip counts."""
+        return "blocks" if self.claim == ON_BLOCKS else \
+            "cases" if self.claim.startswith("the kernel for every value") else "nonuniform"
+
+
+class Said:
+    """An access's code, printed only when a message names it, with its node for the caret."""
+
+    __slots__ = ("node", "_code_of")
+
+    def __init__(self, node: Any, code_of: Callable[[Any], str]) -> None:
+        self.node, self._code_of = node, code_of
+
+    def __call__(self) -> str:
+        return self._code_of(self.node)
 
 
 @dataclass
@@ -826,7 +850,7 @@ class Uniform:
             return NonUniform(f"the blocks' chunk size is read from `{rewritten[0]}`, which the kernel writes: a block "
                               "that reads it after another block's write takes another chunk",
                               "read the chunk size from a tensor the kernel does not write, or pass it as a "
-                              "parameter", claim="the kernel on more than one block")
+                              "parameter", claim=ON_BLOCKS)
         if self.unplaced_writes:  # `spread` or `block_tests`: blocks do different work
             tensor, text = self.unplaced_writes[0]
             kernel = "that gives each block a chunk" if self.block_bounds or self.block_steps else \
@@ -836,7 +860,7 @@ class Uniform:
                                  f"kernel {kernel}: it cannot tell that no other block writes there",
                                  "offset the write by the chunk start and the task's place in the chunk (`start + "
                                  "j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
-                                 claim="the kernel on more than one block")
+                                 claim=ON_BLOCKS, at=text)
             # in a kernel that only spreads its work, another run may show the write as a race
             refusal.deferred = not (self.block_bounds or self.block_steps or self.block_tests)
             return refusal
@@ -847,7 +871,7 @@ class Uniform:
                               "write it: it cannot tell that no other block writes there meanwhile",
                               "read it at a place computed from the block and the loop variables, or after "
                               "`pl.system.sync_all()` once every block has written it",
-                              claim="the kernel on more than one block")
+                              claim=ON_BLOCKS, at=text)
         return None
 
     def block_read(self, tensor: str, offsets: Any, foot: Any, epoch: Any, text: Callable[[], str]) -> None:
@@ -968,14 +992,14 @@ class Uniform:
                                  "meet there",
                                  "keep each block within its chunk: `core_id * chunk + j` with `j` from 0 to "
                                  "`chunk - 1`, the other parts of the offset within one step",
-                                 claim="the kernel on more than one block")
+                                 claim=ON_BLOCKS, at=text)
         for key, _, rect, text in self.guarded_writes:
             for other, seen, words in self.shared_reads:
                 if other == key and _meet(rect, seen):
                     raise NonUniform(f"`{key[0]}` is written by one block (`{text()}`) and read by every block "
                                      f"(`{words()}`), which nothing orders",
                                      "put `pl.system.sync_all()` between the write and the reads, or read it "
-                                     "in the writing block only", claim="the kernel on more than one block")
+                                     "in the writing block only", claim=ON_BLOCKS, at=words)
         # every block adds, whether or not the blocks split the work: a plain access by any block meets
         for key, rect, text in self.shared_atomics:
             # a plain access every block makes at a place it names meets the additions where
@@ -987,7 +1011,7 @@ class Uniform:
                                  "additions meet that access unordered",
                                  "put `pl.system.sync_all()` between the atomic adds and the other accesses of "
                                  f"`{key[0]}`, a barrier of every core that makes them (`core_type=AIV_ONLY` or "
-                                 "`AIC_ONLY` orders one kind of core only)", claim="the kernel on more than one block")
+                                 "`AIC_ONLY` orders one kind of core only)", claim=ON_BLOCKS, at=met)
         for i, (tensor, blocks, rect, text) in enumerate(self.guarded_writes):
             for other, others, seen, words in self.guarded_writes[i + 1:]:
                 if other == tensor and others != blocks and _meet(rect, seen):
@@ -995,7 +1019,7 @@ class Uniform:
                                      f"`{words()}`, each under a test singling out another block), which nothing "
                                      "orders", "write each place from one block, or put "
                                      "`pl.system.sync_all()` between the writes",
-                                     claim="the kernel on more than one block")
+                                     claim=ON_BLOCKS, at=words)
         if (self.spread or self.block_tests) and self.shared_writes:
             # a test of the block whose outcome the run cannot settle sends blocks different ways:
             # their work differs (`k = 1 if core_id < 1 else 0` moving a read), and a place every
@@ -1007,7 +1031,7 @@ class Uniform:
                              "offset the write by the block (`core_id * ...`, or a per-core range "
                              "`pl.range(core_id, n, num_cores)`), make it an atomic add, or write it from one block "
                              "(`if core_id == 0:`)",
-                             claim="the kernel on more than one block")
+                             claim=ON_BLOCKS, at=text)
         by_tensor: dict[tuple[str, int], list[Access]] = {}
         for acc in self.accesses:
             by_tensor.setdefault((acc.tensor, acc.epoch), []).append(acc)
@@ -1034,7 +1058,7 @@ class Uniform:
                                  "block index other than by scaling it: two blocks may take the same value there",
                                  f"place each block's accesses of `{tensor}` by the block index times a constant "
                                  "(`core_id * K`) or a per-core range (`pl.range(core_id, n, num_cores)`)",
-                                 claim="the kernel on more than one block")
+                                 claim=ON_BLOCKS)
             self._blocks_apart(tensor, accs)
             if all(c is None or not c[0] for a in accs for c in a.coords):
                 continue  # no access moves with the loop: the same regions every iteration
@@ -1094,7 +1118,7 @@ class Uniform:
                                      "start each block's tasks at a chunk start that covers them (`core_id * n + j` "
                                      "with `j` from 0 to `n - 1`), or spread the tasks over the blocks "
                                      "(`pl.range(core_id, n, num_cores)`)",
-                                     claim="the kernel on more than one block")
+                                     claim=ON_BLOCKS)
             lo = min(a.coords[axis][1] for a in accs)
             hi = max(a.coords[axis][1] + a.coords[axis][2] for a in accs)
             if hi - lo > abs(step):
@@ -1103,7 +1127,7 @@ class Uniform:
                                  f"reach {hi - lo} apart in one block's run (`{first.text}`): two blocks meet there",
                                  f"keep one block's accesses of `{tensor}` within {abs(step)} of each other, or move "
                                  "them with the block by what they reach",
-                                 claim="the kernel on more than one block")
+                                 claim=ON_BLOCKS)
 
     def _off_grid(self, tensor: str, accs: list[Access]) -> None:
         """Refuse, naming the tile grid, a written tensor that a grid's coordinates place but do

@@ -54,3 +54,15 @@ def test_a_barrier_of_the_vector_cores_only_is_named_for_the_cubes_atomic_adds()
     assert "`sums` is added to atomically by every block" in d.message
     assert "a barrier of every core that makes them (`core_type=AIV_ONLY` or `AIC_ONLY` orders one kind" in d.message
     assert _errors(ATOMIC.replace("    BARRIER\n", BARRIER)) == []  # a barrier of every core, where every core runs
+
+
+def test_a_refusal_about_the_blocks_points_at_the_access_and_gives_the_blocks_hint():
+    """The caret was on the kernel's `def` and the help spoke of loops of run-time trip count."""
+    vector_only = ATOMIC.replace("    BARRIER\n    with pl.section_vector():\n",
+                                 "    with pl.section_vector():\n"
+                                 "        pl.system.sync_all(core_type=pl.SyncCoreType.AIV_ONLY)\n")
+    [d] = transpile(vector_only, path="k.py").diagnostics
+    line = vector_only.splitlines()[d.line - 1]
+    assert line.strip() == "pl.load(fin, sums, [sub_id * HALF, 0])" and d.column == line.index("pl.load") + 1
+    assert d.hint.startswith("The check proves a kernel for every block count from the GM places each block reaches")
+    assert "trip count" not in d.hint
