@@ -77,6 +77,41 @@ def int_values(dtype: str) -> tuple[int, int] | None:
     return None
 
 
+#: The values a scalar of a Python type a kernel declares holds when the kernel is launched:
+#: an `int` is passed as a 64-bit integer, a `bool` as 0 or 1.
+PYTHON_INT_VALUES = {"int": (-(2 ** 63), 2 ** 63 - 1), "bool": (0, 1)}
+
+
+def scalar_int_values(declared: str) -> tuple[int, int] | None:
+    """The least and greatest value of a scalar declared `declared` (`int`, `bool` or a `pl`
+    integer dtype's name such as `DT_UINT8`); None when that is no integer type. A launch
+    passes no other value, so the soundness check proves a kernel for these values, and the
+    emulator and `--arg` refuse others."""
+    return PYTHON_INT_VALUES.get(declared) or int_values(declared)
+
+
+def integer_argument_fault(declared: str, value: object) -> str | None:
+    """Why `value` cannot be passed for a scalar declared `declared` (an integer type of
+    `scalar_int_values`): not an integer (a fraction, text, a NaN), or outside its values.
+    None when it can be; a whole float (`3.0`) can, as the integer it is."""
+    bounds = scalar_int_values(declared)
+    if bounds is None:
+        return None
+    if isinstance(value, float):
+        if not value.is_integer():
+            return f"{value!r} is not an integer"
+        value = int(value)
+    try:
+        number = int(value)  # type: ignore[call-overload]  # numpy integers and bools too
+    except (TypeError, ValueError, OverflowError):
+        return f"{value!r} is not an integer"
+    if number != value:
+        return f"{value!r} is not an integer"
+    if not bounds[0] <= number <= bounds[1]:
+        return f"{value!r} is outside its values {bounds[0]}..{bounds[1]}"
+    return None
+
+
 def element_bytes(dtype: str) -> int:
     """Bytes per element as the front end sizes tiles: ceil(bits/8), at least 1."""
     return max(1, (DTYPE_BITS[dtype] + 7) // 8)

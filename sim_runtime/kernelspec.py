@@ -15,6 +15,7 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pto_api.memory import integer_argument_fault, scalar_int_values
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
 
@@ -118,7 +119,9 @@ def tiling_data_param(fn) -> tuple[str, type] | None:
 
 
 def build_tiling_data(cls: type, values: Mapping[str, object]):
-    """An instance of the tiling-data class from field values (dataclass defaults fill the rest)."""
+    """An instance of the tiling-data class from field values (dataclass defaults fill the rest).
+    A value given for a field declared `int` or `bool` (or a `pl` integer dtype) is one of that
+    type's values, as for a scalar parameter; what the class's own code makes of it is its own."""
     names = [f.name for f in dataclasses.fields(cls)]
     needed = [f.name for f in dataclasses.fields(cls)
               if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
@@ -126,7 +129,35 @@ def build_tiling_data(cls: type, values: Mapping[str, object]):
     if missing:
         raise KernelError(f"tiling data {cls.__name__} needs field(s) {', '.join(missing)} "
                           f"(fields: {', '.join(names)}), e.g. --arg {missing[0]}=VALUE")
-    return cls(**{k: v for k, v in values.items() if k in names})
+    given = {k: v for k, v in values.items() if k in names}
+    for name, declared in tiling_data_types(cls).items():
+        fault = integer_argument_fault(declared, given[name]) if name in given else None
+        if fault is not None:
+            raise KernelError(f"tiling-data field {cls.__name__}.{name} is declared {declared}: {fault}")
+        if name in given and isinstance(given[name], float):
+            given[name] = int(given[name])  # type: ignore[call-overload]  # a whole float: checked above
+    return cls(**given)
+
+
+def tiling_data_types(cls: type) -> dict[str, str]:
+    """Each field of the tiling-data class declared with an integer type, and that type's name
+    (`int`, `bool`, `DT_INT32`)."""
+    hints = {f.name: declared_scalar_type(f.type) for f in dataclasses.fields(cls)}
+    return {name: declared for name, declared in hints.items() if declared is not None}
+
+
+def declared_scalar_type(annotation) -> str | None:
+    """The name of the integer type a scalar is declared with (`int`, `bool`, or a `pl` integer
+    dtype's name), from the annotation as Python evaluated it or as text; None for any other."""
+    if annotation in (int, bool):
+        return annotation.__name__
+    if isinstance(annotation, DType):
+        name = annotation.name
+    elif isinstance(annotation, str):
+        name = annotation.rsplit(".", 1)[-1].strip()
+    else:
+        return None
+    return name if scalar_int_values(name) is not None else None
 
 
 def tiling_data_fields(cls: type) -> list[str]:
@@ -153,6 +184,8 @@ class LaunchNames:
     tiling_key: TilingKeySchema | None
     tiling_data: tuple[str, ...]  #: every field of the tiling-data parameter
     tiling_data_required: tuple[str, ...]  #: its fields without a default
+    #: its fields declared with an integer type, and that type (`tiling_data_types`)
+    tiling_data_types: tuple[tuple[str, str], ...] = ()
 
     @property
     def names(self) -> frozenset[str]:
@@ -165,4 +198,5 @@ def launch_names(kernel) -> LaunchNames:
     fields = dataclasses.fields(td[1]) if td else ()
     required = tuple(f.name for f in fields
                      if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-    return LaunchNames(kernel.tiling_key_schema, tuple(f.name for f in fields), required)
+    types = tuple(tiling_data_types(td[1]).items()) if td else ()
+    return LaunchNames(kernel.tiling_key_schema, tuple(f.name for f in fields), required, types)

@@ -13,11 +13,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pto_api.memory import int_values
+from pto_api.memory import integer_argument_fault
 from sim_runtime.dtypes import DType
 from sim_runtime.errors import KernelError, SimulationError, raised_at
 from sim_runtime.gantt import GanttRun, render_gantt
-from sim_runtime.kernelspec import build_tiling_data, dtype_named, tiling_data_fields, tiling_data_param
+from sim_runtime.kernelspec import (
+    build_tiling_data,
+    declared_scalar_type,
+    dtype_named,
+    tiling_data_fields,
+    tiling_data_param,
+)
 from sim_runtime.lowering import lower
 from sim_runtime.machine import CoreStats, Machine
 from sim_runtime.tiles import GMPointer, GMTensor, PtrSpec, TensorSpec
@@ -88,13 +94,15 @@ def _tensor(name: str, spec: TensorSpec, value) -> GMTensor:
 
 
 def _scalar(name: str, spec, value):
-    """A scalar argument, within the values its declared integer dtype holds: the hardware
-    passes no other (`pl.DT_UINT8` is never -1)."""
-    bounds = int_values(spec.name) if isinstance(spec, DType) else None
-    if bounds is not None and isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
-            and not bounds[0] <= value <= bounds[1]:
-        raise KernelError(f"scalar parameter {name!r} = {value} is outside the values of {spec.name} "
-                          f"({bounds[0]}..{bounds[1]})")
+    """A scalar argument, within the values its declared integer type holds (`int`: int64,
+    `bool`: 0 or 1, `pl.DT_UINT8`: 0..255): the hardware passes no other, and a whole float
+    is passed as the integer it is."""
+    declared = declared_scalar_type(spec)
+    fault = integer_argument_fault(declared, value) if declared else None
+    if fault is not None:
+        raise KernelError(f"scalar parameter {name!r} is declared {declared}: {fault}")
+    if declared and isinstance(value, (float, np.floating)):
+        return int(value)
     return value
 
 

@@ -732,23 +732,24 @@ def _header(n: cst.FunctionDef | cst.ClassDef | cst.Lambda) -> list[cst.CSTNode]
     """What a `def`, `class` or `lambda` evaluates where it stands, before its body ever runs."""
     if isinstance(n, cst.ClassDef):
         return [*(d.decorator for d in n.decorators), *(a.value for a in (*n.bases, *n.keywords))]
+    if isinstance(n, cst.FunctionDef):  # its decorators, defaults and annotations
+        return [part for part in _header_evaluated(n) if part is not None]
     params = n.params
-    parts: list[cst.CSTNode] = [p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-                                if p.default is not None]
-    if isinstance(n, cst.FunctionDef):  # its decorators and annotations
-        parts += [part for part in _header_evaluated(n) if part is not None]
-    return parts
+    return [p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is not None]
 
 
 def _header_evaluated(fn: cst.FunctionDef) -> list[cst.BaseExpression | None]:
-    """A `def`'s decorators and its annotations (parameters' and return): without `from
-    __future__ import annotations`, Python evaluates the annotations when the `def` runs. With
-    it they stay text, and reading them as evaluated can only make more names unknown."""
+    """A `def`'s decorators, its parameters' defaults and its annotations (parameters' and
+    return): Python evaluates the decorators and defaults when the `def` runs, and the
+    annotations too without `from __future__ import annotations`. With it they stay text, and
+    reading them as evaluated can only make more names unknown."""
     params = fn.params
     star = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-    anns = [p.annotation.annotation if p.annotation is not None else None
-            for p in (*params.posonly_params, *params.params, *star, *params.kwonly_params)]
-    return [d.decorator for d in fn.decorators] + anns + [fn.returns.annotation if fn.returns is not None else None]
+    every = (*params.posonly_params, *params.params, *star, *params.kwonly_params)
+    anns = [p.annotation.annotation if p.annotation is not None else None for p in every]
+    defaults = [p.default for p in every]
+    return ([d.decorator for d in fn.decorators] + defaults + anns
+            + [fn.returns.annotation if fn.returns is not None else None])
 
 
 def _bound_names(stmt: cst.CSTNode) -> list[str]:

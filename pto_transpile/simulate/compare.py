@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 import libcst as cst
 
-from pto_api.memory import int_values
+from pto_api.memory import integer_argument_fault, scalar_int_values
 from pto_transpile.read.consteval import NotConstant
 from pto_transpile.read.model import SCALAR, TENSOR
 from pto_transpile.read.pipelined import pipelined_as
@@ -115,12 +115,12 @@ def declared_shape(file, param) -> tuple[int | None, ...] | None:
 
 
 def _declared_integer(file, param) -> str | None:
-    """The integer type a scalar parameter is declared with (`int`, `DT_INT32`, ...), or None."""
+    """The integer type a scalar parameter is declared with (`int`, `bool`, `DT_INT32`, ...), or None."""
     ann = param.annotation.annotation if param.annotation is not None else None
     if isinstance(ann, cst.Name):
-        return "int" if ann.value == "int" else None
+        return ann.value if ann.value in ("int", "bool") else None
     path = file.pl.path(ann) if ann is not None else None
-    return path[0] if path is not None and len(path) == 1 and path[0].startswith(("DT_INT", "DT_UINT")) else None
+    return path[0] if path is not None and len(path) == 1 and scalar_int_values(path[0]) is not None else None
 
 
 def _shown(shape) -> str:
@@ -169,14 +169,16 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
             if name in shapes:
                 _check_override(name, kernel, declared, shapes[name])
     for name, ks in sorted(integers.items()):
-        value = scalars.get(name)
-        if isinstance(value, float) and not value.is_integer() or isinstance(value, str):
-            raise click.BadParameter(f"{name} is an integer parameter of `{', '.join(sorted(ks))}`, not {value!r}",
-                                     param_hint="--arg")
-        bounds = int_values(dtypes.get(name, ""))
-        if bounds is not None and isinstance(value, (int, float)) and not bounds[0] <= value <= bounds[1]:
-            raise click.BadParameter(f"{name} is a {dtypes[name]} parameter of `{', '.join(sorted(ks))}`: {value!r} is "
-                                     f"outside its values {bounds[0]}..{bounds[1]}", param_hint="--arg")
+        fault = integer_argument_fault(dtypes[name], scalars[name]) if name in scalars else None
+        if fault is not None:
+            raise click.BadParameter(f"{name} is a parameter of `{', '.join(sorted(ks))}` declared {dtypes[name]}: "
+                                     f"{fault}", param_hint="--arg")
+    for kernel, given in sorted((launch or {}).items()):
+        for name, declared in given.tiling_data_types:
+            fault = integer_argument_fault(declared, scalars[name]) if name in scalars else None
+            if fault is not None:
+                raise click.BadParameter(f"{name} is a tiling-data field of `{kernel}` declared {declared}: {fault}",
+                                         param_hint="--arg")
     missing = [(f"tensor {name} (declared {_shown(declared)} in `{kernel}`)",
                 f"--shape {name}={'x'.join('D' + str(i) if d is DYNAMIC else str(d) for i, d in enumerate(declared))}")
                for name, by_kernel in sorted(tensors.items()) for kernel, declared in sorted(by_kernel.items())

@@ -117,17 +117,17 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
 
 def _stale_header(file, kernel) -> Problem | None:
     """The kernel's `def` reads a name the module binds to another value afterwards: Python
-    evaluated its decorators' arguments and its parameters' annotations when the `def` ran
-    (`@pl.jit(auto_mutex=AM)`, `a: pl.Tensor[[ROWS, TILE], ...]`), while the check reads the
-    module's names as they end (`ModuleNames.stale_headers`)."""
+    evaluated its decorators' arguments, its parameters' defaults and their annotations when
+    the `def` ran (`@pl.jit(auto_mutex=AM)`, `d: int = D`, `a: pl.Tensor[[ROWS, TILE], ...]`),
+    while the check reads the module's names as they end (`ModuleNames.stale_headers`)."""
     stale = file.names.stale_headers.get(kernel.node)
     if not stale:
         return None
     names = ", ".join(f"`{n}`" for n in stale)
-    return Problem("construct", f"the decorator or a parameter annotation of `{kernel.name}` reads {names}, which the "
-                                "module binds to another value after the `def`: Python evaluated them when the "
-                                "`def` ran, the check reads the value the module ends with; bind each such name "
-                                "once, before the kernel", kernel.node)
+    return Problem("construct", f"the `def` of `{kernel.name}` reads {names} in a decorator, a parameter's default "
+                                "or an annotation, and the module binds it to another value after the `def`: Python "
+                                "evaluated them when the `def` ran, the check reads the value the module ends with; "
+                                "bind each such name once, before the kernel", kernel.node)
 
 
 def _changes_pl(file, kernel) -> Problem | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pto_api.memory import int_values
+from pto_api.memory import scalar_int_values
 
 #: the values a scalar parameter declared `int`, or not declared, is taken to take (a launch
 #: passes a 64-bit integer); a parameter of a `pl` integer dtype takes that dtype's
@@ -22,12 +22,14 @@ def sampled_default(file, param: cst.Param) -> bool:
 
 
 def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
-    """The values an integer scalar parameter can take: those of its declared `pl` integer
-    dtype (`int_values`; the emulator and `--arg` refuse others); int64's for `int`, no
-    annotation or anything else."""
+    """The values an integer scalar parameter can take: those of its declared type (`bool`:
+    0 and 1, a `pl` integer dtype's; `scalar_int_values`, by which the emulator and `--arg`
+    refuse others); int64's for `int`, no annotation or anything else."""
     ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Name):
+        return scalar_int_values(ann.value) or INT64
     path = pl_path(ann) if ann is not None else None
-    return (int_values(path[-1]) if path else None) or INT64
+    return (scalar_int_values(path[-1]) if path else None) or INT64
 
 
 def declared_integer(file, param: cst.Param, pl_path) -> bool:

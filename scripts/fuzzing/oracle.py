@@ -512,7 +512,6 @@ def _launches(text: str, kernel: str, path: str) -> list[Launch]:
     default launch otherwise. The block count is set per run (`_on_blocks`)."""
     import inspect
 
-    from pto_api.memory import int_values
     from sim_runtime.dtypes import DType
     from sim_runtime.kernelspec import launch_names
     from sim_runtime.launch import param_annotations
@@ -532,17 +531,27 @@ def _launches(text: str, kernel: str, path: str) -> list[Launch]:
     # floating one, a small count for an integer one (the run-time mutators' `fz_` ones are set
     # per run)
     required = {n for n, p in inspect.signature(k.fn).parameters.items() if p.default is inspect.Parameter.empty}
-    own = {n: (3 if int_values(s.name) is not None else 0.5) for n, s in specs.items()
+    own = {n: _sample(s.name) for n, s in specs.items()
            if isinstance(s, DType) and n in required and not n.startswith("fz_")}
     if not dynamic and not key and not names.tiling_data and not own:
         return [Launch()]
-    td = {**{n: 0.5 for n in names.tiling_data}, **own}
+    integer_fields = dict(names.tiling_data_types)
+    td = {**{n: _sample(integer_fields.get(n, "")) for n in names.tiling_data}, **own}
     out = []
     for i, size in enumerate(DYNAMIC_SIZES):
         shapes = {n: tuple(d if isinstance(d, int) and d > 0 else size for d in shape) for n, shape in dynamic.items()}
         values = {**td, **{n: (f.values[0] if i == 0 else f.values[-1]) for n, f in key.items()}}
         out.append(Launch(shapes, values))
     return out
+
+
+def _sample(declared: str) -> int | float:
+    """A launch value for a scalar declared `declared`: a small count within an integer type's
+    values (a launch passes no other), a fraction for any other type."""
+    from pto_api.memory import scalar_int_values
+
+    bounds = scalar_int_values(declared)
+    return 0.5 if bounds is None else min(3, bounds[1])
 
 
 #: Values the scalar parameters added by the run-time mutators take, and the contents of the

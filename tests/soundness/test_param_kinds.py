@@ -69,6 +69,9 @@ DEFAULT_TRIPS = edited(_marked("ki == n - 1 and n == 13", "n", None),
 @pytest.mark.parametrize("name", SHIFTS)
 def test_a_parameter_is_proven_for_every_value_a_launch_passes(name, preload):
     (message,) = error_messages(transpile(SHIFTS[name], path="k.py", preload=preload))
+    if name == "default rebound":  # the default Python took at the `def` is not the name's last value
+        assert "reads `SHIFT` in a decorator, a parameter's default or an annotation" in message, message
+        return
     assert "`pl.store(out, y, [ki * TILE + sub_id * (HALF + shift), 0])` reaches past the stride" in message, message
 
 

@@ -1,0 +1,119 @@
+"""The values a scalar can take are one table for the check, `--arg` and the emulator (probe h74).
+
+The check proves a kernel for the values a declared type holds (`int`: int64, `bool`: 0 or 1,
+`pl.DT_BOOL`: 0 or 1). Before, the emulator and `--arg` passed a fraction to a `bool` or an
+`int` tiling field and an integer past int64 to an `int`, and the check trusted a tiling
+field's `int` where the class's own code (an inherited or assigned `__post_init__`) or its
+default (`k: int = 1.5`) gave it a fraction. A kernel whose stage writes the rows the next
+task reads only for such a value was proven, and raced pipelined. A parameter's default was
+read with the value its name ends the module with, not the one Python evaluated at the `def`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from pto_transpile.cli import main
+from sim_runtime.api import run_kernel
+from sim_runtime.errors import KernelError
+from sim_runtime.verify import make_inputs, verify
+
+BASE = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+SHAPES = {"a": (128, 32), "out": (96, 32)}
+W = "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n"
+
+
+def _racy(declaration: str, test: str, head: str = "") -> str:
+    """The base kernel whose vector stage also writes `a` at row block `i + sh`: with `sh = 1`
+    (when `test` holds), the rows the next task's cube stage reads, which pipelined it reads first."""
+    return edited(BASE, [
+        ("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n" + head),
+        ("def finish(i, sub_id, out, proj_vec_db, res_db):", "def finish(i, sh, sub_id, a, out, proj_vec_db, res_db):"),
+        ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n",
+         "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n"
+         "    pl.store(a, res, [(i + sh) * BLOCK + sub_id * HALF, 0])\n"),
+        (W, f"{W}    {declaration},\n"),
+        ("    n_blocks = a.shape[0] // BLOCK\n", "    n_blocks = out.shape[0] // BLOCK\n"),
+        ("    for i in pl.range(0, n_blocks):\n",
+         f"    for i in pl.range(0, n_blocks):\n        sh = 1 if {test} else 0\n"),
+        ("            finish(i, sub_id, out, proj_vec_db, res_db)",
+         "            finish(i, sh, sub_id, a, out, proj_vec_db, res_db)"),
+    ])
+
+
+def _tiling(fields: str, before: str = "") -> str:
+    return _racy("tiling: TD", "tiling.k > 1 and tiling.k < 2",
+                 "from dataclasses import dataclass, field\n\n" + before + f"\n@dataclass\nclass TD{fields}\n\n")
+
+
+INHERITED = _tiling("(Base):\n    k: int\n",
+                    "\nclass Base:\n    def __post_init__(self):\n        self.k = self.k / 4\n\n")
+ASSIGNED = _tiling(":\n    k: int\n    __post_init__ = _quarter\n",
+                   "\ndef _quarter(self):\n    self.k = self.k / 4\n\n")
+FLOAT_DEFAULT = _tiling(":\n    k: int = 1.5\n")
+FIELD_DEFAULT = _tiling(":\n    k: int = field(default=1.5)\n")
+REBOUND_DEFAULT = _tiling(":\n    k: int\n    k = 1.5\n")
+PLAIN = _tiling(":\n    k: int\n")
+
+
+def _errors(text: str):
+    return [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+
+
+@pytest.mark.parametrize("text", [INHERITED, ASSIGNED, FLOAT_DEFAULT, FIELD_DEFAULT, REBOUND_DEFAULT],
+                         ids=["inherited __post_init__", "assigned __post_init__", "float default",
+                              "field(default=1.5)", "k = 1.5 in the body"])
+def test_a_tiling_field_something_else_may_set_is_not_taken_as_its_annotation(text):
+    errors = _errors(text)
+    assert errors and all(d.code == codes.PIPELINE_NOT_PROVEN for d in errors), [d.message for d in errors]
+    assert any("writes `a`" in d.message for d in errors)
+
+
+def test_the_emulator_shows_the_inherited_post_init_kernel_wrong_at_an_integer_launch_value():
+    code = transpile(INHERITED, path="k.py", _skip_rules=["PTO061"]).code
+    assert code is not None
+    rows = verify(INHERITED, code, "kern", path="k.py", shapes=SHAPES, scalars={"k": 6}).rows
+    assert rows[0].verdict == "ok" and rows[1].verdict != "ok", [(r.verdict, r.message) for r in rows]
+
+
+def test_a_plain_integer_tiling_field_is_proven_and_a_launch_passes_it_only_integers():
+    result = transpile(PLAIN, path="k.py")
+    assert _errors(PLAIN) == [] and result.code is not None
+    for k in (1, 2):
+        rows = verify(PLAIN, result.code, "kern", path="k.py", shapes=SHAPES, scalars={"k": k}).rows
+        assert [r.verdict for r in rows] == ["ok", "ok"]
+    for k, fault in ((1.5, "1.5 is not an integer"), (10 ** 20, "is outside its values")):
+        inputs = make_inputs(PLAIN, "kern", path="k.py", seed=0, shapes=SHAPES, scalars={"k": 1})
+        with pytest.raises(KernelError, match=f"tiling-data field TD.k is declared int: .*{fault}"):
+            run_kernel("k.py", "kern", {**inputs, "k": k}, source=PLAIN, mode="sequential")
+
+
+@pytest.mark.parametrize("declaration, test, value, fault", [
+    ("d: bool", "d > 1 and d < 2", 1.5, "declared bool: 1.5 is not an integer"),
+    ("d: pl.DT_BOOL", "d > 0 and d < 1", 0.5, "declared DT_BOOL: 0.5 is not an integer"),
+    ("d: int", "d > 9223372036854775807", 10 ** 20, "declared int: 100000000000000000000 is outside its values"),
+], ids=["bool", "DT_BOOL", "int past int64"])
+def test_a_scalar_is_launched_only_with_values_of_its_declared_type(tmp_path, declaration, test, value, fault):
+    text = _racy(declaration, test)
+    assert _errors(text) == []  # proven for the values the type holds
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), "--simulate", "--shape", "a=128x32", "--shape", "out=96x32",
+                                  "--arg", f"d={value}", "-o", str(tmp_path / "out.py")])
+    assert r.exit_code == 2 and fault in r.output, r.output
+    inputs = make_inputs(text, "kern", path="k.py", seed=0, shapes=SHAPES, scalars={"d": 0})
+    with pytest.raises(KernelError, match=f"scalar parameter 'd' is {fault}"):
+        run_kernel("k.py", "kern", {**inputs, "d": value}, source=text, mode="sequential")
+
+
+def test_a_parameter_default_reads_the_name_as_the_def_saw_it():
+    text = _racy("d: int = D", "d > 1 and d < 2", "\nD = 1.5\n")
+    text += "\n\nD = 3  # after the kernel: its default stays 1.5\n"
+    [d] = _errors(text)
+    assert d.code == codes.PIPELINE_NOT_PROVEN, d.message
+    assert "the `def` of `kern` reads `D` in a decorator, a parameter's default or an annotation" in d.message
