@@ -244,4 +244,5 @@ def test_the_emulator_refuses_a_value_outside_an_integer_dtype():
     out = "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n"
     text = DEMO.read_text().replace(out, out + "    m: pl.DT_UINT8,\n")
     report = verify(text, text, "pipeline_demo_kernel", path="k.py", scalars={"m": -1})
-    assert report.rows[0].verdict == "error" and "'m' is declared DT_UINT8: -1 is outside its values 0..255" in report.rows[0].message
+    assert report.rows[0].verdict == "error"
+    assert "'m' is declared DT_UINT8: -1 is outside its values 0..255" in report.rows[0].message
