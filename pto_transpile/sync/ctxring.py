@@ -236,8 +236,9 @@ def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     (such an argument is passed as written); an element of a tensor or tile (`sc[i]`) is a
     number of the iteration. A choice between two handles (`a if first else b`) is one too."""
     if isinstance(expr, cst.IfExp):
-        return all(isinstance(arm, cst.Name) and kernel.kinds.get(arm.value) in HANDLE_KINDS
-                   or _handle_valued(kernel, arm) for arm in (expr.body, expr.orelse))
+        return all(_is_handle(kernel, arm) for arm in (expr.body, expr.orelse))
+    if isinstance(expr, cst.Subscript) and _handle_display(kernel, expr.value):
+        return True
     base = expr.func if isinstance(expr, cst.Call) else expr
     while isinstance(base, (cst.Subscript, cst.Attribute)):
         base = base.value
@@ -246,3 +247,21 @@ def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     element = isinstance(expr, cst.Subscript) and expr.value is base and kernel.kinds.get(base.value) in (
         TENSOR, TILE) and not any(isinstance(e.slice, cst.Slice) for e in expr.slice)
     return not element
+
+
+def _is_handle(kernel: Kernel, expr: cst.BaseExpression) -> bool:
+    """Is `expr` a handle: a name bound to one, or an expression whose value is one."""
+    return isinstance(expr, cst.Name) and kernel.kinds.get(expr.value) in HANDLE_KINDS or _handle_valued(kernel, expr)
+
+
+def _handle_display(kernel: Kernel, expr: cst.BaseExpression) -> bool:
+    """Is `expr` a tuple, list or dict written out whose items are all handles (`(r0, r1)`,
+    `{0: r0, 1: r1}`)? An item picked from it (`(r0, r1)[i % 2]`) is a handle, as an item
+    of a name bound to it (`rs[i % 2]`) is: its index travels, the pick is made where the stage runs."""
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        items = [e.value for e in expr.elements if isinstance(e, cst.Element)]
+        return bool(items) and len(items) == len(expr.elements) and all(_is_handle(kernel, v) for v in items)
+    if isinstance(expr, cst.Dict):
+        pairs = [e for e in expr.elements if isinstance(e, cst.DictElement)]
+        return bool(pairs) and len(pairs) == len(expr.elements) and all(_is_handle(kernel, e.value) for e in pairs)
+    return False
