@@ -3,7 +3,8 @@
 through a name (`rs[i % 2]`) is: its index travels in the ctx ring and the pick is made where
 the delayed stage runs (probe h74). Before, only a pick from a name was known to be a tile,
 and the kernel was refused with PTO072 saying the tile's int/float type could not be told,
-with a help to annotate the expression."""
+with a help to annotate the expression. An index with a `:=` (`rs[(i := i) % 2]`) is the
+int it binds: it was refused with the same message."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from helpers import edited
 from pto_transpile import transpile
 from sim_runtime.verify import verify
 
-PICKS = ["(r0, r1)[i % 2]", "[r0, r1][i % 2]", "{0: r0, 1: r1}[i % 2]"]
+PICKS = ["(r0, r1)[i % 2]", "[r0, r1][i % 2]", "{0: r0, 1: r1}[i % 2]", "rs[(i := i) % 2]"]
 
 
 def _picking(pick: str) -> str:
