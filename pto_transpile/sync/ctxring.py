@@ -177,8 +177,10 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
         if kind is None:
             names = sorted({fn.name.value for fn, _ in receivers.get(fname, [])})
             stages = "stage " + ", ".join(f"`{n}`" for n in names) if names else "a stage"
-            plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name),
-                                         {"value": fills[0].source, "stage": stages}))
+            fields = {"value": fills[0].source, "stage": stages}
+            if not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
+                fields["_hint"] = "expression"
+            plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
         out[fname] = kind
     return out
