@@ -20,6 +20,7 @@ from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import children
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
+from pto_transpile.sync.kindcause import cause_of
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 continue
             travels, unknown = _travels(kernel, value)
             if unknown and not travels:
-                findings.append(Finding(codes.ARGUMENT_KIND_UNKNOWN, value,
-                                        {"stage": s.func, "names": ", ".join(unknown)}))
+                findings.append(_kind_unknown(file, kernel, s.func, value, unknown))
             parts = [] if travels or unknown else _live_parts(kernel, value)
             if parts:
                 carried = []
@@ -155,6 +155,18 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
     plan = CtxPlan(["_pl_is_valid"] + names + ["_pl_task_id"], list(fills.values()), args, slot_fields, findings)
     plan.types = _field_types(file, kernel, plan, receivers, anchors)
     return plan
+
+
+def _kind_unknown(file, kernel: Kernel, stage: str, value: cst.BaseExpression, unknown: list[str]) -> Finding:
+    """PTO054 for a stage argument: naming what made its names unknown when that is known
+    (a parameter's annotation, an item of a tuple of numbers), as the fix is there."""
+    fields = {"stage": stage, "names": ", ".join(unknown)}
+    for name in unknown:
+        cause = cause_of(file, kernel, name)
+        if cause is not None:
+            fields.update(cause.fields, name=name, _message=cause.key, _hint=cause.key)
+            return Finding(codes.ARGUMENT_KIND_UNKNOWN, value, fields, ((cause.note, cause.node),))
+    return Finding(codes.ARGUMENT_KIND_UNKNOWN, value, fields)
 
 
 def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dict[str, str]:
