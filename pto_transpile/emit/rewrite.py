@@ -290,29 +290,41 @@ class LoopEmitter:
     # all together ---------------------------------------------------------------------------
     @cached_property
     def end_name(self) -> str | None:
-        """The name the loop's end is kept in before the loop, when the loop body rebinds a name
-        the end reads (`for ki in pl.range(0, left): left = left - 1`): `range` took the end
-        once, while the validity test of each beat reads it again. None: the end is read in place."""
+        """The name the loop's end is kept in before the loop: `range` took the end once, while
+        the validity test of each beat reads it again. Kept when the loop body rebinds a name the
+        end reads (`for ki in pl.range(0, left): left = left - 1`), or when the end is more than
+        names and numbers (`pl.getval(lens, 0)` reads memory a stage may write, a call may have
+        effects). None: the end is read in place."""
         loop = self.loop
         if self.sched.serial or loop.end is None or loop.var is None:
             return None
+        if self.end_hoisted:
+            return f"_pl_end_{loop.var}"
         read = {n.value for n in iter_nodes(loop.end) if isinstance(n, cst.Name)}
         return f"_pl_end_{loop.var}" if read & _bound_in(loop.node.body) else None
+
+    @cached_property
+    def end_hoisted(self) -> bool:
+        """Whether the end is evaluated once, before the loop, and the loop header reads it
+        from `_pl_end_<var>` too: an end that is more than names and numbers may read memory
+        or have effects, so evaluating it in the header as well would take it twice."""
+        return not self.sched.serial and self.loop.end is not None and self.loop.var is not None \
+            and not _plain(self.loop.end)
 
     def replacements(self) -> dict[cst.CSTNode, Replacement]:
         """What this loop changes in the kernel, keyed by the replaced node (nodes are equal only to themselves)."""
         before, after = self.declarations(), self.after_outer()
         new_loop = self.serial_loop() if self.sched.serial else self.pipelined_loop()
+        if self.end_hoisted and self.end_name is not None:
+            new_loop = _with_end(new_loop, self.loop.end, self.end_name)
         repl: dict[cst.CSTNode, Replacement] = dict(self.pick_rewrites())
         outer = self.loop.outer
         end: list[cst.BaseStatement] = [] if self.end_name is None or self.loop.end is None else [
             assign(self.end_name, self.loop.end)]
         if outer is self.loop.node:
             repl[outer] = cst.FlattenSentinel(_carry_leading(before + end, new_loop) + after)
-        elif end:
-            repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop])
-        else:
-            repl[self.loop.node] = new_loop
+        else:  # a nested loop: its end right above it, the declarations and the drain around the outer loop
+            repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop]) if end else new_loop
 
             def around(updated: cst.CSTNode) -> cst.FlattenSentinel:
                 """The outer loop, as rewritten below it, between the declarations and the drain."""
@@ -335,6 +347,25 @@ def _bound_in(body: cst.CSTNode) -> set[str]:
             [m.name for m in n.names] if isinstance(n, (cst.Global, cst.Nonlocal)) else []
         out.update(m.value for t in targets for m in iter_nodes(t) if isinstance(m, cst.Name))
     return out
+
+
+#: expressions whose reading has no effect and reads no memory: names and numbers under operators
+_PLAIN = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.BinaryOperation, cst.UnaryOperation,
+          cst.BooleanOperation, cst.Comparison, cst.IfExp)
+
+
+def _plain(expr: cst.BaseExpression) -> bool:
+    """Whether an expression is names and numbers under operators (`n_blocks`, `N + 1`,
+    `N_ITER if N_ITER else 4`): reading it again gives what `range` took unless a name is
+    rebound. A call, an item, an attribute or anything else may read memory or have effects."""
+    return all(isinstance(n, _PLAIN) for n in iter_nodes(expr) if isinstance(n, cst.BaseExpression))
+
+
+def _with_end(loop: cst.For, end: cst.BaseExpression | None, name: str) -> cst.For:
+    """The loop header with its end argument read from `name`, as evaluated before the loop."""
+    call = cst.ensure_type(loop.iter, cst.Call)
+    args = [a.with_changes(value=cst.Name(name)) if a.value is end else a for a in call.args]
+    return loop.with_changes(iter=call.with_changes(args=args))
 
 
 def _subscript(group: str, index: cst.BaseExpression) -> cst.Subscript:

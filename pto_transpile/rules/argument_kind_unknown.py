@@ -8,7 +8,10 @@ does not know (a function imported from another module, a non-`pl` call), so it 
 clear whether it is a per-iteration scalar or a handle (tensor, tile group, struct). A
 function of the file is read: its return annotation (`-> int`), else what its `return`s
 give from the kinds of the arguments of the call (`offset(ki, sub_id)` of `return ki *
-TILE + sub_id * HALF` is a scalar).
+TILE + sub_id * HALF` is a scalar). When the name is computed from a parameter whose
+annotation the tool does not read (`tiling: "TD"`, `tiling: TD | None`, no annotation), or
+from an item of a tuple of numbers picked by a value of the run (`(0, 0, 1)[d]`, an int the
+check cannot follow for every `d`), the message names that instead.
 
 ## Why it matters for pipelining
 Scalars a stage receives are snapshotted into the ctx ring every beat, so the stage,
@@ -36,6 +39,18 @@ RULE = Rule(
     message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
             "it must travel in the ctx ring",
     hint="Bind `{names}` from a `pl` call, a literal or an annotated parameter so its kind is known",
+    messages={
+        "parameter": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
+                     "it must travel in the ctx ring: it is computed from parameter `{param}`, which {said}",
+        "item": "`{name}` (passed to stage `{stage}`) is an item of a tuple of numbers picked by a value of the run "
+                "(`{pick}`): the check does not follow which item such a pick gives, so it cannot prove the kernel "
+                "for every value of `{index}`",
+    },
+    hints={
+        "parameter": "Annotate `{param}` with what it holds, written as the class or type itself: {write}",
+        "item": "Compute `{name}` from `{index}` with arithmetic or tests ({example}), which the check follows for "
+                "every value",
+    },
     phase="analysis",
     seed="where a value's kind (scalar or handle) cannot be decided statically, say so rather than guess",
     doc=DOC,

@@ -39,6 +39,9 @@ RULE = Rule(
             "told; the field's initialiser would have to guess its type",
     hint="Annotate the name where it is bound (`{value}: pl.DT_FP32 = ...` or `pl.DT_INT32`), or compute it "
          "from values whose type is known",
+    hints={"expression": "Bind `{value}` to a name annotated with its type before the call (`v: pl.DT_FP32 = "
+                         "{value}` or `pl.DT_INT32`) and pass the name, or compute it from values whose type "
+                         "is known"},
     phase="analysis",
     seed="each ctx field is initialised with a value of the type it carries, never a guessed one",
     doc=DOC,

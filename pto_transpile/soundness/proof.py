@@ -58,6 +58,9 @@ HINTS = {
               "`pl.system.sync_all()` of every core that makes them between accesses of a part blocks share",
     "cases": "The check runs a kernel at every value of a scalar parameter where one of its tests changes outcome; "
              "test each parameter against fewer values (or make it a tiling-key field)",
+    "offsets": "The check runs a kernel at a few values of a scalar parameter; the accesses of a written tensor "
+               "stay apart for every value only when the parameter moves them all alike: offset them as the message "
+               "says",
     "runtime": "The check proves what a value known only at run time (a scalar parameter, tiling data, the block "
                "index, a value read from GM) decides for every value it can take; where it sets the bytes an op "
                "reaches (a tile address, a vector function's loops and addresses), pass a compile-time value "

@@ -55,15 +55,18 @@ MAX_RESIDUE_PERIOD = 64
 #: What a refusal about the blocks says the check cannot prove.
 ON_BLOCKS = "the kernel on more than one block"
 #: The kinds of problem a NonUniform is reported as (`NonUniform.kind`).
-KINDS = frozenset({"nonuniform", "blocks", "cases"})
+KINDS = frozenset({"nonuniform", "blocks", "cases", "offsets"})
 
 
 class NonUniform(Exception):
     """The loop body uses a loop variable, counter or trip count outside the conditions."""
 
-    def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count", at: Any = None):
+    def __init__(self, what: str, fix: str, claim: str = "the loop for every trip count", at: Any = None,
+                 kind: str | None = None):
         super().__init__(what)
         self.what, self.fix, self.claim = what, fix, claim
+        #: the kind of problem when the claim does not tell it (`kind`)
+        self._kind = kind
         #: the access to point at (from `at`, a `Said`, or set by the raiser), else the caller's node
         self.node: Any = getattr(at, "node", None)
         #: named only if no run shows a more precise problem (`check.Problem.deferred`)
@@ -71,7 +74,10 @@ class NonUniform(Exception):
 
     @property
     def kind(self) -> str:
-        """The kind of problem, for its hint: the blocks, a scalar's values or a loop's trip counts."""
+        """The kind of problem, for its hint: the blocks, a scalar's values (its tests, or the GM
+        offsets it moves: "offsets") or a loop's trip counts."""
+        if self._kind is not None:
+            return self._kind
         return "blocks" if self.claim == ON_BLOCKS else \
             "cases" if self.claim.startswith("the kernel for every value") else "nonuniform"
 
@@ -1049,7 +1055,8 @@ class Uniform:
                                  "overlap for some values",
                                  f"offset every access of `{tensor}` by the same expression of "
                                  f"{', '.join(_quoted(n) for n in names)}, or none",
-                                 claim=f"the kernel for every value of {', '.join(_quoted(n) for n in names)}")
+                                 claim=f"the kernel for every value of {', '.join(_quoted(n) for n in names)}",
+                                 kind="offsets")
             derived = next((a for a in accs for part in a.shift for v, _ in part if _derived_per_block(v)), None)
             if derived is not None:
                 # `core_id % 8`, `core_id // 2`, `min(core_id, 1)`: the run follows block 0, and

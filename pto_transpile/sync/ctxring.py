@@ -20,6 +20,7 @@ from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import children
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
+from pto_transpile.sync.kindcause import cause_of
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 continue
             travels, unknown = _travels(kernel, value)
             if unknown and not travels:
-                findings.append(Finding(codes.ARGUMENT_KIND_UNKNOWN, value,
-                                        {"stage": s.func, "names": ", ".join(unknown)}))
+                findings.append(_kind_unknown(file, kernel, s.func, value, unknown))
             parts = [] if travels or unknown else _live_parts(kernel, value)
             if parts:
                 carried = []
@@ -157,6 +157,18 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
     return plan
 
 
+def _kind_unknown(file, kernel: Kernel, stage: str, value: cst.BaseExpression, unknown: list[str]) -> Finding:
+    """PTO054 for a stage argument: naming what made its names unknown when that is known
+    (a parameter's annotation, an item of a tuple of numbers), as the fix is there."""
+    fields = {"stage": stage, "names": ", ".join(unknown)}
+    for name in unknown:
+        cause = cause_of(file, kernel, name)
+        if cause is not None:
+            fields.update(cause.fields, name=name, _message=cause.key, _hint=cause.key)
+            return Finding(codes.ARGUMENT_KIND_UNKNOWN, value, fields, ((cause.note, cause.node),))
+    return Finding(codes.ARGUMENT_KIND_UNKNOWN, value, fields)
+
+
 def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dict[str, str]:
     """The type each field carries: what its fills hold, else what the stage parameters
     receiving it do with it (`ctxtypes.py`); a field neither says is reported (PTO072)
@@ -177,8 +189,10 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
         if kind is None:
             names = sorted({fn.name.value for fn, _ in receivers.get(fname, [])})
             stages = "stage " + ", ".join(f"`{n}`" for n in names) if names else "a stage"
-            plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name),
-                                         {"value": fills[0].source, "stage": stages}))
+            fields = {"value": fills[0].source, "stage": stages}
+            if not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
+                fields["_hint"] = "expression"
+            plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
         out[fname] = kind
     return out
@@ -236,8 +250,9 @@ def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     (such an argument is passed as written); an element of a tensor or tile (`sc[i]`) is a
     number of the iteration. A choice between two handles (`a if first else b`) is one too."""
     if isinstance(expr, cst.IfExp):
-        return all(isinstance(arm, cst.Name) and kernel.kinds.get(arm.value) in HANDLE_KINDS
-                   or _handle_valued(kernel, arm) for arm in (expr.body, expr.orelse))
+        return all(_is_handle(kernel, arm) for arm in (expr.body, expr.orelse))
+    if isinstance(expr, cst.Subscript) and _handle_display(kernel, expr.value):
+        return True
     base = expr.func if isinstance(expr, cst.Call) else expr
     while isinstance(base, (cst.Subscript, cst.Attribute)):
         base = base.value
@@ -246,3 +261,21 @@ def _handle_valued(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     element = isinstance(expr, cst.Subscript) and expr.value is base and kernel.kinds.get(base.value) in (
         TENSOR, TILE) and not any(isinstance(e.slice, cst.Slice) for e in expr.slice)
     return not element
+
+
+def _is_handle(kernel: Kernel, expr: cst.BaseExpression) -> bool:
+    """Is `expr` a handle: a name bound to one, or an expression whose value is one."""
+    return isinstance(expr, cst.Name) and kernel.kinds.get(expr.value) in HANDLE_KINDS or _handle_valued(kernel, expr)
+
+
+def _handle_display(kernel: Kernel, expr: cst.BaseExpression) -> bool:
+    """Is `expr` a tuple, list or dict written out whose items are all handles (`(r0, r1)`,
+    `{0: r0, 1: r1}`)? An item picked from it (`(r0, r1)[i % 2]`) is a handle, as an item
+    of a name bound to it (`rs[i % 2]`) is: its index travels, the pick is made where the stage runs."""
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        items = [e.value for e in expr.elements if isinstance(e, cst.Element)]
+        return bool(items) and len(items) == len(expr.elements) and all(_is_handle(kernel, v) for v in items)
+    if isinstance(expr, cst.Dict):
+        pairs = [e for e in expr.elements if isinstance(e, cst.DictElement)]
+        return bool(pairs) and len(pairs) == len(expr.elements) and all(_is_handle(kernel, e.value) for e in pairs)
+    return False

@@ -181,6 +181,8 @@ class ScalarTypes:
             return join(self.of(expr.left), self.of(expr.right))
         if isinstance(expr, cst.IfExp):
             return join(self.of(expr.body), self.of(expr.orelse))
+        if isinstance(expr, cst.NamedExpr):  # `(j := i + 1)` is the value it binds
+            return self.of(expr.value)
         if isinstance(expr, cst.Call):
             return self._call(expr)
         if isinstance(expr, cst.Subscript):

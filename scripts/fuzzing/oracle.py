@@ -57,7 +57,7 @@ A race the check reports through an access it could not place exactly (under a c
 it cannot decide, a scalar GM access standing for the whole tensor) counts as proven here
 too: a disagreement on it points at that imprecision, which the failure's message shows.
 
-Refusals whose kinds the check cannot decide (unmodelled, nonuniform, blocks, cases, dynamic,
+Refusals whose kinds the check cannot decide (unmodelled, nonuniform, blocks, cases, offsets, dynamic,
 size, undecided) are not run: the check gives no verdict on them. A run that never ends is a hang
 of the whole mutant, as for accepted kernels (the emulator reports a deadlock itself when
 every unfinished core is blocked, so a run that never ends is a fault of the emulator).

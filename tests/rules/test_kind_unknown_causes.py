@@ -1,0 +1,80 @@
+"""PTO054 names what made a stage argument's kind unknown (probe h74). Both kernels below were
+refused with "cannot tell whether `sh` ... is a scalar or a handle" and the help to bind `sh`
+from a literal, though `sh` is an int bound from literals: what the tool could not follow was
+an item of a tuple of numbers picked by a parameter (`(0, 0, 0, 0, 1, 0)[d]`, which the check
+cannot prove for every `d`), or the kind of `tiling`, annotated with a string (`"TD"`) or a
+union (`TD | None`). The message now names the pick or the parameter, and the help says what
+to write there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from sim_runtime.verify import verify
+
+BASE = (Path(__file__).parents[1] / "soundness" / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+LOOP = "    for i in pl.range(0, n_blocks):\n"
+CALL = "            finish(i, sub_id, out, proj_vec_db, res_db)\n"
+PARAMS = "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n"
+#: the vector stage scales by `sh`, a number the loop body computes
+SCALED = edited(BASE, [
+    ("def finish(i, sub_id, out, proj_vec_db, res_db):", "def finish(i, sh, sub_id, out, proj_vec_db, res_db):"),
+    ("    pl.muls(res, proj, 0.5)\n", "    pl.muls(res, proj, sh)\n"),
+    (CALL, CALL.replace("finish(i,", "finish(i, sh,")),
+])
+#: `sh` an item of a tuple of numbers picked by an int parameter
+PICK = "        sh = (0.5, 0.5, 0.5, 0.5, 2.0, 0.5)[d]"
+ITEM = edited(SCALED, [(PARAMS, PARAMS + "    d: int,\n"), (LOOP, LOOP + PICK + "\n")])
+#: `sh` computed from a field of the tiling data
+TILING = edited(SCALED, [
+    ("import pypto_pro.language as pl\n",
+     "from dataclasses import dataclass\n\nimport pypto_pro.language as pl\n\n\n@dataclass\nclass TD:\n    k: int\n"),
+    (PARAMS, PARAMS + "    tiling: TD,\n"),
+    (LOOP, LOOP + "        sh = 2.0 if tiling.k > 1 else 0.5\n"),
+])
+SHAPES = {"a": (96, 32), "out": (96, 32)}
+
+
+def _error(text: str):
+    [d] = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert d.code == codes.ARGUMENT_KIND_UNKNOWN, d.message
+    return d
+
+
+def _runs_as_the_serial_kernel(text: str, scalars: dict) -> None:
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    report = verify(text, result.code, "kern", path="k.py", shapes=SHAPES, scalars=scalars)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_an_item_picked_by_a_parameter_is_named_with_the_tests_to_write_instead():
+    d = _error(ITEM)
+    assert d.message == ("`sh` (passed to stage `finish`) is an item of a tuple of numbers picked by a value of the "
+                         "run (`(0.5, 0.5, 0.5, 0.5, 2.0, 0.5)[d]`): the check does not follow which item such a pick "
+                         "gives, so it cannot prove the kernel for every value of `d`"), d.message
+    assert d.hint.startswith("Compute `sh` from `d` with arithmetic or tests (`2.0 if d == 4 else 0.5`)"), d.hint
+    assert [r.line for r in d.related] == [ITEM.splitlines().index(PICK) + 1]
+
+
+@pytest.mark.parametrize("d", [1, 4])
+def test_the_item_help_applied_gives_a_proven_kernel_that_runs_as_the_serial_one(d):
+    applied = edited(ITEM, [("(0.5, 0.5, 0.5, 0.5, 2.0, 0.5)[d]", "2.0 if d == 4 else 0.5")])
+    _runs_as_the_serial_kernel(applied, {"d": d})
+
+
+@pytest.mark.parametrize("annotation", ['"TD"', "TD | None"])
+def test_a_parameter_whose_annotation_is_not_read_is_named_with_the_annotation_to_write(annotation):
+    d = _error(edited(TILING, [("    tiling: TD,\n", f"    tiling: {annotation},\n")]))
+    assert d.message.endswith(f"it is computed from parameter `tiling`, which is annotated `{annotation}`, which "
+                              "the tool does not read"), d.message
+    assert d.hint.startswith("Annotate `tiling` with what it holds, written as the class or type itself: "
+                             "`tiling: TD`"), d.hint
+
+
+def test_the_parameter_help_applied_gives_a_proven_kernel_that_runs_as_the_serial_one():
+    _runs_as_the_serial_kernel(TILING, {"k": 2})
