@@ -130,8 +130,10 @@ def build_tiling_data(cls: type, values: Mapping[str, object]):
         raise KernelError(f"tiling data {cls.__name__} needs field(s) {', '.join(missing)} "
                           f"(fields: {', '.join(names)}), e.g. --arg {missing[0]}=VALUE")
     given = {k: v for k, v in values.items() if k in names}
+    defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
     for name, declared in tiling_data_types(cls).items():
-        fault = integer_argument_fault(declared, given[name]) if name in given else None
+        value = given.get(name, defaults.get(name))  # a default is passed as any value is
+        fault = integer_argument_fault(declared, value) if name in given or name in defaults else None
         if fault is not None:
             raise KernelError(f"tiling-data field {cls.__name__}.{name} is declared {declared}: {fault}")
         if name in given and isinstance(given[name], float):

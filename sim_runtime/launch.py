@@ -168,7 +168,7 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
         elif td is not None and name == td[0]:
             args[name] = build_tiling_data(td[1], td_values)
         elif p.default is not inspect.Parameter.empty:
-            args[name] = p.default
+            args[name] = _scalar(name, spec, p.default)  # a default is passed as any value is
         else:
             raise KernelError(f"missing input for kernel parameter {name!r}")
     names.update(_datatype_names(kernel, annotations, given, datatypes or {}))

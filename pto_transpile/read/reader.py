@@ -56,6 +56,9 @@ class FileCaches:
     #: (vector function name, the functions being analysed around it) -> (role per positional
     #: parameter, the findings on the way); filled by `sync.scan.vf_param_roles`
     vf_param_roles: dict[tuple[str, frozenset], tuple[dict[int, str], list[Finding]]] = field(default_factory=dict)
+    #: class name -> whether code of the file uses the class other than by calling it, annotating
+    #: with it or aliasing it; filled by `soundness.tilingdata`
+    classes_touched: dict[str, bool] = field(default_factory=dict)
     #: what every soundness interpreter run on this file shares (a `soundness.interpbase.FileMemo`);
     #: set by the file's first `Interpreter`
     soundness: Any = None

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
+from pto_api.memory import integer_argument_fault
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import parameters
@@ -37,15 +38,15 @@ from pto_transpile.soundness.interp import (
     CannotModel,
     Config,
     Interpreter,
-    tiling_field_types,
 )
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.opevents import SPILL_NOTE
 from pto_transpile.soundness.order import Outcome, eager_counts, run_concurrent, run_sequential, twin_races
-from pto_transpile.soundness.params import declared_integer, sampled_default
+from pto_transpile.soundness.params import declared_int_type, declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
+from pto_transpile.soundness.tilingdata import tiling_field_types
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
 from pto_transpile.soundness.values import (
     UNKNOWN,
@@ -109,7 +110,7 @@ def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Pro
 
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
-    changed = _changes_pl(file, kernel) or _stale_header(file, kernel)
+    changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel)
     if changed is not None:
         return [changed]
     return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
@@ -128,6 +129,24 @@ def _stale_header(file, kernel) -> Problem | None:
                                 "or an annotation, and the module binds it to another value after the `def`: Python "
                                 "evaluated them when the `def` ran, the check reads the value the module ends with; "
                                 "bind each such name once, before the kernel", kernel.node)
+
+
+def _default_outside(file, kernel) -> Problem | None:
+    """A parameter's default that is no value of its declared integer type (`d: pl.DT_UINT8 =
+    300`, `d: int = 2 ** 70`): the check proves the kernel for the type's values, which are all
+    a launch passes (`--arg` and the emulator refuse others), and the default is none of them."""
+    for p in parameters(kernel.node):
+        declared = declared_int_type(p, file.pl.path)
+        if declared is None or p.default is None:
+            continue
+        value = file.evaluator.try_eval(p.default, None)
+        fault = integer_argument_fault(declared, value) if isinstance(value, (int, float)) else None
+        if fault is not None:
+            code = file.source.code(p.default)
+            return Problem("construct", f"the default of `{p.name.value}` (`{code}`) is no value of {declared}, the "
+                                        f"type it is declared: {fault}; give it a default among those values",
+                           p.default)
+    return None
 
 
 def _changes_pl(file, kernel) -> Problem | None:
@@ -157,7 +176,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
     What the check proves comes back as its kind; what it cannot decide as "undecided",
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
-    changed = _changes_pl(file, kernel) or _stale_header(file, kernel)
+    changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel)
     if changed is not None:
         return [replace(changed, kind="undecided", detail=f"the check cannot follow this: {changed.detail}")]
     return _each_instance(file, kernel, lambda: _check_hand_written(file, kernel))

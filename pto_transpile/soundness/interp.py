@@ -27,7 +27,6 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.compiletime import datatypes_of
-from pto_transpile.read.meaning import Class
 from pto_transpile.read.walk import children, iter_nodes, parameters
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
@@ -49,6 +48,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
+from pto_transpile.soundness.tilingdata import tiling_field_types
 from pto_transpile.soundness.uniform import NonUniform
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, Symbol, TensorV
 from pto_transpile.soundness.vfcalls import VectorCalls
@@ -226,68 +226,6 @@ def _check_spellings(file, fn: cst.FunctionDef) -> None:
                     and unicodedata.normalize("NFKC", name.value) != name.value:
                 raise CannotModel(f"`{name.value}` is the name `{unicodedata.normalize('NFKC', name.value)}` to "
                                   "Python (it reads identifiers in NFKC form): spell it so", name, kind="construct")
-
-
-def tiling_fields(file, param: cst.Param) -> tuple[str, ...] | None:
-    """The scalar fields (`int`, `float`, `bool`) of a tiling-data parameter: one annotated with
-    a module-level `@dataclass`; None for any other parameter. Array fields (`int[4]`) are left
-    out: an element of one is unknown to the check."""
-    types = tiling_field_types(file, param)
-    return None if types is None else tuple(types)
-
-
-def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
-    """`tiling_fields` with the type each is taken to hold (`int`, `float` or `bool`). The class
-    is the one the annotation's name means where the kernel is defined (the last of two `class`
-    statements of one name, the class a `ScaleTiling = ScaleTilingV2` alias names). A launch
-    passes each field a value of its declared type (`--arg` and the emulator refuse others),
-    but what reaches the kernel is what the class holds once built, so a declared `int` or
-    `bool` is trusted only where nothing else can set the field: in a class of annotated fields
-    alone (no base class, no method or other statement: an inherited or assigned
-    `__post_init__` may set `self.k = self.k / 4`), with no default or a literal of its type
-    (`k: int = 1.5` holds 1.5). Any other field is `float`: a number of any kind, data to the
-    check."""
-    ann = param.annotation.annotation if param.annotation is not None else None
-    if not isinstance(ann, cst.Name):
-        return None
-    meaning = file.meaning(ann.value)
-    node = meaning.node if isinstance(meaning, Class) else None
-    if not isinstance(node, cst.ClassDef) or not any(
-            (isinstance(d.decorator, cst.Name) and d.decorator.value == "dataclass")
-            or (isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "dataclass")
-            or (isinstance(d.decorator, cst.Call) and "dataclass" in cst.Module([]).code_for_node(d.decorator.func))
-            for d in node.decorators):
-        return None
-    lines = [line for s in node.body.body if isinstance(s, cst.SimpleStatementLine) for line in s.body]
-    fields = {line.target.value: line.annotation.annotation.value for line in lines
-              if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
-              and isinstance(line.annotation.annotation, cst.Name)
-              and line.annotation.annotation.value in ("int", "float", "bool")}
-    plain = not node.bases and not node.keywords and len(lines) == len(node.body.body) and all(
-        isinstance(line, (cst.AnnAssign, cst.Pass)) or _docstring(line) for line in lines)
-    if not plain:
-        return dict.fromkeys(fields, "float")
-    defaults = {line.target.value: line.value for line in lines
-                if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)}
-    return {name: kind if _literal_of(defaults.get(name), kind) else "float" for name, kind in fields.items()}
-
-
-def _docstring(line: cst.BaseSmallStatement) -> bool:
-    return isinstance(line, cst.Expr) and isinstance(line.value, (cst.SimpleString, cst.ConcatenatedString))
-
-
-def _literal_of(default: cst.BaseExpression | None, kind: str) -> bool:
-    """Is a field's default absent, or a literal of the type it is declared (`3`, `-1` for
-    `int`; `True`, `0` for `bool`)? A name, a call (`field(default=1.5)`) or a number of
-    another kind may hold anything."""
-    if default is None or kind == "float":
-        return True
-    sign = 1
-    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, cst.Minus):
-        default, sign = default.expression, -1
-    if isinstance(default, cst.Integer):
-        return kind == "int" or sign * default.evaluated_value in (0, 1)
-    return kind == "bool" and isinstance(default, cst.Name) and default.value in ("True", "False")
 
 
 def _yields_itself(fn: cst.FunctionDef) -> bool:

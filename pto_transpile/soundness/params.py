@@ -44,3 +44,13 @@ def declared_integer(file, param: cst.Param, pl_path) -> bool:
         return ann.value in ("int", "bool")
     path = pl_path(ann)
     return bool(path) and path[-1].startswith(("DT_INT", "DT_UINT", "DT_BOOL"))
+
+
+def declared_int_type(param: cst.Param, pl_path) -> str | None:
+    """The integer type a scalar parameter is declared with (`int`, `bool`, or a `pl` integer
+    dtype's name such as `DT_UINT8`: `scalar_int_values` has its values), or None."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Name):
+        return ann.value if scalar_int_values(ann.value) is not None else None
+    path = pl_path(ann) if ann is not None else None
+    return path[-1] if path and scalar_int_values(path[-1]) is not None else None

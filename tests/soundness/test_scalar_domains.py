@@ -7,6 +7,9 @@ field's `int` where the class's own code (an inherited or assigned `__post_init_
 default (`k: int = 1.5`) gave it a fraction. A kernel whose stage writes the rows the next
 task reads only for such a value was proven, and raced pipelined. A parameter's default was
 read with the value its name ends the module with, not the one Python evaluated at the `def`.
+Probe h75 found more ways for a file's code to set a field (a `ClassVar` `__post_init__` or
+`__getattribute__`, `setattr(TD, "__init__", f)` after the kernel, `int = float`) and defaults
+outside the declared type (`d: pl.DT_UINT8 = 300`): each is refused now.
 """
 
 from __future__ import annotations
@@ -59,15 +62,35 @@ FLOAT_DEFAULT = _tiling(":\n    k: int = 1.5\n")
 FIELD_DEFAULT = _tiling(":\n    k: int = field(default=1.5)\n")
 REBOUND_DEFAULT = _tiling(":\n    k: int\n    k = 1.5\n")
 PLAIN = _tiling(":\n    k: int\n")
+#: more ways for code of the file to set a field (probe h75)
+QUARTER = "\ndef _quarter(self):\n    self.k = self.k / 4\n\n"
+CLASSVAR_POST_INIT = _tiling(":\n    k: int\n    __post_init__: ClassVar = _quarter\n",
+                             "from typing import ClassVar\n" + QUARTER)
+CLASSVAR_GETATTRIBUTE = _tiling(
+    ":\n    k: int\n    __getattribute__: ClassVar = _get\n",
+    "from typing import ClassVar\n\ndef _get(self, name):\n    v = object.__getattribute__(self, name)\n"
+    "    return v / 4 if name == 'k' else v\n\n")
+PATCHED_AFTER = _tiling(":\n    k: int\n") + "\n\n_init = TD.__init__\n\n\ndef _quartered(self, k):\n" \
+    "    _init(self, k)\n    self.k = self.k / 4\n\n\nsetattr(TD, '__init__', _quartered)\n"
+INT_REBOUND = _tiling(":\n    k: int\n", "int = float\n")
+INT_IN_BODY = _tiling(":\n    int: ClassVar = float\n    k: int\n", "from typing import ClassVar\n")
+HUGE_DEFAULT = _tiling(":\n    k: int = 99999999999999999999\n")
+#: what the file may do with a sealed class: call it, alias it, annotate and test with it
+USED_PLAINLY = _tiling(":\n    k: int\n") + "\n\nTD2 = TD\n\n\ndef host(t: TD2) -> TD:\n" \
+    "    return t if isinstance(t, TD) else TD(k=4)\n"
 
 
 def _errors(text: str):
     return [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
 
 
-@pytest.mark.parametrize("text", [INHERITED, ASSIGNED, FLOAT_DEFAULT, FIELD_DEFAULT, REBOUND_DEFAULT],
+@pytest.mark.parametrize("text", [INHERITED, ASSIGNED, FLOAT_DEFAULT, FIELD_DEFAULT, REBOUND_DEFAULT,
+                                  CLASSVAR_POST_INIT, CLASSVAR_GETATTRIBUTE, PATCHED_AFTER, INT_REBOUND, INT_IN_BODY,
+                                  HUGE_DEFAULT],
                          ids=["inherited __post_init__", "assigned __post_init__", "float default",
-                              "field(default=1.5)", "k = 1.5 in the body"])
+                              "field(default=1.5)", "k = 1.5 in the body", "ClassVar __post_init__",
+                              "ClassVar __getattribute__", "setattr after the kernel", "int = float",
+                              "int: ClassVar = float", "default past int64"])
 def test_a_tiling_field_something_else_may_set_is_not_taken_as_its_annotation(text):
     errors = _errors(text)
     assert errors and all(d.code == codes.PIPELINE_NOT_PROVEN for d in errors), [d.message for d in errors]
@@ -79,6 +102,30 @@ def test_the_emulator_shows_the_inherited_post_init_kernel_wrong_at_an_integer_l
     assert code is not None
     rows = verify(INHERITED, code, "kern", path="k.py", shapes=SHAPES, scalars={"k": 6}).rows
     assert rows[0].verdict == "ok" and rows[1].verdict != "ok", [(r.verdict, r.message) for r in rows]
+
+
+def test_a_sealed_class_the_file_calls_aliases_and_annotates_with_keeps_its_integer_field():
+    assert _errors(USED_PLAINLY) == []
+
+
+def test_the_emulator_shows_a_class_patched_after_the_kernel_wrong_at_an_integer_launch_value():
+    code = transpile(PATCHED_AFTER, path="k.py", _skip_rules=["PTO061"]).code
+    assert code is not None
+    rows = verify(PATCHED_AFTER, code, "kern", path="k.py", shapes=SHAPES, scalars={"k": 6}).rows
+    assert rows[0].verdict == "ok" and rows[1].verdict != "ok", [(r.verdict, r.message) for r in rows]
+
+
+@pytest.mark.parametrize("declaration, test, words", [
+    ("d: int = 2 ** 70", "d > 9223372036854775807", "the default of `d` (`2 ** 70`) is no value of int"),
+    ("d: pl.DT_UINT8 = 300", "d > 255", "the default of `d` (`300`) is no value of DT_UINT8"),
+], ids=["int", "DT_UINT8"])
+def test_a_default_outside_its_declared_type_is_refused_and_not_launched(declaration, test, words):
+    text = _racy(declaration, test)
+    [d] = _errors(text)
+    assert d.code == codes.PIPELINE_NOT_PROVEN and words in d.message, d.message
+    inputs = make_inputs(text, "kern", path="k.py", seed=0, shapes=SHAPES)
+    with pytest.raises(KernelError, match="scalar parameter 'd' is declared .* is outside its values"):
+        run_kernel("k.py", "kern", inputs, source=text, mode="sequential")
 
 
 def test_a_plain_integer_tiling_field_is_proven_and_a_launch_passes_it_only_integers():

@@ -1,0 +1,134 @@
+"""What the fields of a tiling-data parameter hold, as the check takes them.
+
+A launch passes each field a value of its declared type (`--arg` and the emulator refuse
+others), but what reaches the kernel is what the object holds once built: a class's own code
+may change it (`__post_init__` setting `self.k = self.k / 4`, inherited, assigned, or added
+later by `TD.__init__ = ...`), and so may a default (`k: int = 1.5`). A declared `int` or
+`bool` is trusted only where nothing but the launch can set the field: the class is sealed
+(`_sealed`). Any other field is `float`: a number of any kind, data to the check.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from pto_api.memory import scalar_int_values
+from pto_transpile.read.meaning import Class
+
+#: the annotations a scalar field is read from (others, `int[4]` arrays, are left out)
+SCALAR_TYPES = ("int", "float", "bool")
+
+
+def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
+    """The scalar fields (`int`, `float`, `bool`) of a tiling-data parameter, one annotated with a
+    module-level `@dataclass`, each with the type it is taken to hold; None for any other
+    parameter. Array fields (`int[4]`) are left out: an element of one is unknown to the check.
+    The class
+    is the one the annotation's name means where the kernel is defined (the last of two `class`
+    statements of one name, the class a `ScaleTiling = ScaleTilingV2` alias names)."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if not isinstance(ann, cst.Name):
+        return None
+    meaning = file.meaning(ann.value)
+    node = meaning.node if isinstance(meaning, Class) else None
+    if not isinstance(node, cst.ClassDef) or not any(_dataclass(d) for d in node.decorators):
+        return None
+    lines = [line for s in node.body.body if isinstance(s, cst.SimpleStatementLine) for line in s.body]
+    fields = {line.target.value: line.annotation.annotation.value for line in lines
+              if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
+              and isinstance(line.annotation.annotation, cst.Name)
+              and line.annotation.annotation.value in SCALAR_TYPES}
+    if not _sealed(file, node, lines):
+        return dict.fromkeys(fields, "float")
+    defaults = {line.target.value: line.value for line in lines
+                if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)}
+    return {name: kind if _literal_of(defaults.get(name), kind) else "float" for name, kind in fields.items()}
+
+
+def _dataclass(decorator: cst.Decorator) -> bool:
+    """`@dataclass`, `@dataclasses.dataclass` or either called (`@dataclass(frozen=True)`)."""
+    d = decorator.decorator
+    d = d.func if isinstance(d, cst.Call) else d
+    return (isinstance(d, cst.Name) and d.value == "dataclass") or \
+        (isinstance(d, cst.Attribute) and d.attr.value == "dataclass")
+
+
+def _sealed(file, node: cst.ClassDef, lines: list) -> bool:
+    """Can nothing but the launch set the class's fields? It has no base class or metaclass (an
+    inherited `__post_init__`), no decorator but the dataclass one, a body of annotated fields of
+    the scalar and array types alone (no method, no `__post_init__: ClassVar = f`, no `int =
+    float`), the module does not bind the type names it uses (`int = float`), and no code of the
+    file does more with the class than call it, annotate with it or alias it (`TD.__init__ = f`,
+    `setattr(TD, ...)`)."""
+    if node.bases or node.keywords or not all(_dataclass(d) for d in node.decorators):
+        return False
+    if len(lines) != len(node.body.body) or not all(_field_line(line) for line in lines):
+        return False
+    if any(file.meaning(name) is not None for name in SCALAR_TYPES):
+        return False
+    touched = file.caches.classes_touched
+    if node.name.value not in touched:
+        touched[node.name.value] = _touched(file, node.name.value)
+    return not touched[node.name.value]
+
+
+def _field_line(line: cst.BaseSmallStatement) -> bool:
+    """A docstring, `pass`, or a field annotated with a scalar type or an array of one."""
+    if isinstance(line, cst.Pass) or isinstance(line, cst.Expr) and isinstance(
+            line.value, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if not isinstance(line, cst.AnnAssign) or not isinstance(line.target, cst.Name) \
+            or line.target.value.startswith("__"):
+        return False
+    ann = line.annotation.annotation
+    ann = ann.value if isinstance(ann, cst.Subscript) else ann
+    return isinstance(ann, cst.Name) and ann.value in SCALAR_TYPES
+
+
+def _touched(file, name: str) -> bool:
+    """Does any code of the file use class `name` (or a module-level alias of it) other than by
+    calling it, annotating with it, testing an instance against it or aliasing it? Read from
+    Python's tree of every statement, functions kept as text included."""
+    statements = file.source.python_statements()
+    names = {name}
+    while True:  # the aliases: `ScaleTiling = ScaleTilingV2`, `B = A = TD`
+        more = {t.id for s in statements if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+                and s.value.id in names for t in s.targets if isinstance(t, ast.Name)} - names
+        if not more:
+            break
+        names |= more
+    allowed: set[int] = set()
+    for s in statements:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Call):
+                allowed.add(id(n.func))
+                if isinstance(n.func, ast.Name) and n.func.id in ("isinstance", "issubclass") and len(n.args) == 2:
+                    allowed.add(id(n.args[1]))
+            elif isinstance(n, ast.arg) and n.annotation is not None:
+                allowed.update(id(a) for a in ast.walk(n.annotation))
+            elif isinstance(n, (ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)):
+                ann = n.annotation if isinstance(n, ast.AnnAssign) else n.returns
+                if ann is not None:
+                    allowed.update(id(a) for a in ast.walk(ann))
+        if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and s.value.id in names \
+                and all(isinstance(t, ast.Name) for t in s.targets):
+            allowed.update(id(n) for n in (s.value, *s.targets))  # an alias
+    return any(isinstance(n, ast.Name) and n.id in names and id(n) not in allowed
+               for s in statements for n in ast.walk(s))
+
+
+def _literal_of(default: cst.BaseExpression | None, kind: str) -> bool:
+    """Is a field's default absent, or a literal of the type it is declared and one of its
+    values (`3`, `-1` for `int`; `True`, `0` for `bool`)? A name, a call (`field(default=1.5)`),
+    a number of another kind or past the type's values (`10 ** 20`) may hold anything."""
+    if default is None or kind == "float":
+        return True
+    sign = 1
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, cst.Minus):
+        default, sign = default.expression, -1
+    bounds = scalar_int_values(kind)
+    if isinstance(default, cst.Integer) and bounds is not None:
+        return bounds[0] <= sign * int(default.evaluated_value) <= bounds[1]
+    return kind == "bool" and isinstance(default, cst.Name) and default.value in ("True", "False")
