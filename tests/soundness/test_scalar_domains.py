@@ -106,6 +106,7 @@ def test_the_emulator_shows_the_inherited_post_init_kernel_wrong_at_an_integer_l
 
 def test_a_sealed_class_the_file_calls_aliases_and_annotates_with_keeps_its_integer_field():
     assert _errors(USED_PLAINLY) == []
+    assert _errors(_tiling(": k: int\n")) == []  # its body on the `class` line (probe h75)
 
 
 def test_the_emulator_shows_a_class_patched_after_the_kernel_wrong_at_an_integer_launch_value():
