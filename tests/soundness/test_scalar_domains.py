@@ -165,3 +165,13 @@ def test_a_parameter_default_reads_the_name_as_the_def_saw_it():
     [d] = _errors(text)
     assert d.code == codes.PIPELINE_NOT_PROVEN, d.message
     assert "the `def` of `kern` reads `D` in a decorator, a parameter's default or an annotation" in d.message
+
+
+def test_an_arg_for_a_tiling_field_of_a_file_that_does_not_load_says_why(tmp_path):
+    # a dataclass Python refuses (a field without a default after one with): the fields are not known
+    text = _tiling(":\n    j: int = 1\n    k: int\n")
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), "--simulate", "--shape", "a=128x32", "--shape", "out=96x32",
+                                  "--arg", "k=1", "-o", str(tmp_path / "out.py")])
+    assert r.exit_code == 2 and "the file does not load" in r.output and "non-default argument" in r.output, r.output
