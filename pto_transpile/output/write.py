@@ -28,7 +28,7 @@ def check_target(target: Path, *, input_path: Path | None = None) -> None:
     """RefusedWrite when `target` is a directory or the input file itself."""
     if target.is_dir():
         raise RefusedWrite(f"{target} is a directory; give a file name")
-    if input_path is not None and target.exists() and os.path.samefile(target, input_path):
+    if input_path is not None and target.exists() and input_path.exists() and os.path.samefile(target, input_path):
         raise RefusedWrite(f"refusing to overwrite the input file {input_path}")
 
 

@@ -114,6 +114,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     """Work out the module body top to bottom (see the module docstring); `trees`: Python's tree
     of every top-level statement, which `effects.py` reads for what the whole file does."""
     run = _ModuleRun(pl_path)
+    run.postponed = _postpones_annotations(module)
     run.block(list(module.body))
     held = {n: m.value for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
     nested = {n for n, m in run.env.items() if isinstance(m, Value) and sum(1 for _ in _lists_in(m.value)) > 1}
@@ -174,6 +175,9 @@ class _ModuleRun:
         self.scopes: dict[cst.CSTNode, dict[str, Meaning]] = {}
         #: a decorated `def` -> what each name its header reads meant when it ran (`stale_headers`)
         self.header_names: dict[cst.FunctionDef, dict[str, Meaning | None]] = {}
+        #: `from __future__ import annotations`: a `def` leaves its annotations as text, read
+        #: later with the module's names as they end, as the check reads them
+        self.postponed = False
         self.pure: dict[str, bool] = {}  #: dotted callee -> `pure_callee`
         #: name -> the dotted name of what the import that bound it (still bound) imported
         self.origins: dict[str, str] = {}
@@ -192,7 +196,8 @@ class _ModuleRun:
         elif isinstance(stmt, cst.FunctionDef):
             if stmt.decorators:
                 self.scopes[stmt] = dict(self.env)
-                self.header_names[stmt] = {n.value: self.env.get(n.value) for part in _header_evaluated(stmt)
+                self.header_names[stmt] = {n.value: self.env.get(n.value)
+                                           for part in _header_evaluated(stmt, annotations=not self.postponed)
                                            if part is not None for n in _walk_here(part) if isinstance(n, cst.Name)}
             for part in _header_evaluated(stmt):
                 if part is not None:
@@ -738,18 +743,34 @@ def _header(n: cst.FunctionDef | cst.ClassDef | cst.Lambda) -> list[cst.CSTNode]
     return [p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is not None]
 
 
-def _header_evaluated(fn: cst.FunctionDef) -> list[cst.BaseExpression | None]:
-    """A `def`'s decorators, its parameters' defaults and its annotations (parameters' and
-    return): Python evaluates the decorators and defaults when the `def` runs, and the
-    annotations too without `from __future__ import annotations`. With it they stay text, and
-    reading them as evaluated can only make more names unknown."""
+def _header_evaluated(fn: cst.FunctionDef, annotations: bool = True) -> list[cst.BaseExpression | None]:
+    """A `def`'s decorators, its parameters' defaults and (with `annotations`) its annotations,
+    parameters' and return: Python evaluates the decorators and defaults when the `def` runs,
+    and the annotations too without `from __future__ import annotations`. With it they stay
+    text, and reading them as evaluated can only make more names unknown."""
     params = fn.params
     star = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
     every = (*params.posonly_params, *params.params, *star, *params.kwonly_params)
-    anns = [p.annotation.annotation if p.annotation is not None else None for p in every]
+    anns = [p.annotation.annotation if p.annotation is not None else None for p in every] if annotations else []
     defaults = [p.default for p in every]
-    return ([d.decorator for d in fn.decorators] + defaults + anns
-            + [fn.returns.annotation if fn.returns is not None else None])
+    returns = [fn.returns.annotation if fn.returns is not None and annotations else None]
+    return [d.decorator for d in fn.decorators] + defaults + anns + returns
+
+
+def _postpones_annotations(module: cst.Module) -> bool:
+    """Does the module start with `from __future__ import annotations` (after its docstring)?"""
+    for stmt in module.body:
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else None
+        if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) \
+                and small.module.value == "__future__":
+            if not isinstance(small.names, cst.ImportStar) and any(
+                    isinstance(a.name, cst.Name) and a.name.value == "annotations" for a in small.names):
+                return True
+            continue
+        if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+            continue
+        return False
+    return False
 
 
 def _bound_names(stmt: cst.CSTNode) -> list[str]:

@@ -65,10 +65,14 @@ def _launch_names(source: str, path: Path, kernels) -> dict:
 
     try:
         module = load_kernel_module(source, path=str(path))
-    except SimulationError:
-        return {}  # the verification reports why the file does not load
+    except SimulationError as exc:
+        return {_NOT_LOADED: str(exc)}  # the verification reports why, unless a --arg it names must say it first
     return {k.name: launch_names(getattr(module, k.name)) for k in kernels
             if hasattr(getattr(module, k.name, None), "tiling_key_schema")}
+
+
+#: the key of `_launch_names`'s answer when the file does not load: why
+_NOT_LOADED = ""
 
 
 def _launch_missing(launch: dict, scalars: dict) -> list[tuple[str, str]]:
@@ -152,7 +156,9 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                 if integer:
                     integers.setdefault(name, set()).add(k.name)
                     dtypes[name] = integer
-    for given in (launch or {}).values():
+    launch = dict(launch or {})
+    not_loaded = launch.pop(_NOT_LOADED, None)
+    for given in launch.values():
         for launch_name in given.names:
             scalar_params.setdefault(launch_name, set())
     names = ", ".join(sorted(k.name for k in kernels))
@@ -162,8 +168,12 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                                      f"(tensors: {', '.join(sorted(tensors)) or 'none'})", param_hint="--shape")
     for name in scalars:
         if name not in scalar_params:
-            raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} "
-                                     f"(scalars: {', '.join(sorted(scalar_params)) or 'none'})", param_hint="--arg")
+            why = "" if not_loaded is None else \
+                f"; the tiling-key and tiling-data fields it may name are not known: the file does not load " \
+                f"({not_loaded})"
+            known = ", ".join(sorted(scalar_params)) or "none"
+            raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} (scalars: {known}){why}",
+                                     param_hint="--arg")
     for name, by_kernel in sorted(tensors.items()):
         for kernel, declared in sorted(by_kernel.items()):
             if name in shapes:
@@ -173,7 +183,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
         if fault is not None:
             raise click.BadParameter(f"{name} is a parameter of `{', '.join(sorted(ks))}` declared {dtypes[name]}: "
                                      f"{fault}", param_hint="--arg")
-    for kernel, given in sorted((launch or {}).items()):
+    for kernel, given in sorted(launch.items()):
         for name, declared in given.tiling_data_types:
             fault = integer_argument_fault(declared, scalars[name]) if name in scalars else None
             if fault is not None:
@@ -185,7 +195,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                if declared is not None and DYNAMIC in declared and name not in shapes]
     missing += [(f"scalar parameter {name} (of `{', '.join(sorted(ks))}`)", f"--arg {name}=VALUE")
                 for name, ks in sorted(scalar_params.items()) if ks and name not in scalars]
-    missing += _launch_missing(launch or {}, scalars)
+    missing += _launch_missing(launch, scalars)
     if missing:
         flags = " ".join(dict.fromkeys(flag for _, flag in missing))
         raise click.BadParameter(f"the simulation needs {len(missing)} more value(s): "

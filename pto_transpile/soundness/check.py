@@ -125,10 +125,10 @@ def _stale_header(file, kernel) -> Problem | None:
     if not stale:
         return None
     names = ", ".join(f"`{n}`" for n in stale)
-    return Problem("construct", f"the `def` of `{kernel.name}` reads {names} in a decorator, a parameter's default "
-                                "or an annotation, and the module binds it to another value after the `def`: Python "
-                                "evaluated them when the `def` ran, the check reads the value the module ends with; "
-                                "bind each such name once, before the kernel", kernel.node)
+    return Problem("stale", f"the `def` of `{kernel.name}` reads {names} in a decorator, a parameter's default "
+                            "or an annotation, and the module binds it to another value or changes it after the "
+                            "`def`: Python evaluated them when the `def` ran, the check reads the value the module "
+                            "ends with", kernel.node)
 
 
 def _default_outside(file, kernel) -> Problem | None:

@@ -70,6 +70,9 @@ HINTS = {
                  "does",
     "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
                   "of leaving early, so both ways of the test run to the end",
+    "stale": "Bind each name the kernel's `def` reads in a decorator, a default or an annotation once, before the "
+             "kernel, and leave its value as it is (with `from __future__ import annotations`, annotations are read "
+             "later and may name what the module binds afterwards)",
     "generator": "Write the kernel as a plain function, without `yield` or `async`: a call runs the body of a plain "
                  "function only",
     "section": "Bind the name where every core that reads it runs (outside the sections), or read it only in a "

@@ -35,7 +35,7 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     node = meaning.node if isinstance(meaning, Class) else None
     if not isinstance(node, cst.ClassDef) or not any(_dataclass(d) for d in node.decorators):
         return None
-    lines = [line for s in node.body.body if isinstance(s, cst.SimpleStatementLine) for line in s.body]
+    lines = _small_statements(node)
     fields = {line.target.value: line.annotation.annotation.value for line in lines
               if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
               and isinstance(line.annotation.annotation, cst.Name)
@@ -45,6 +45,14 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     defaults = {line.target.value: line.value for line in lines
                 if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)}
     return {name: kind if _literal_of(defaults.get(name), kind) else "float" for name, kind in fields.items()}
+
+
+def _small_statements(node: cst.ClassDef) -> list[cst.BaseSmallStatement]:
+    """The simple statements of a class body, on lines of their own or on the `class` line
+    (`class TD: k: int`)."""
+    if isinstance(node.body, cst.SimpleStatementSuite):
+        return list(node.body.body)
+    return [line for s in node.body.body if isinstance(s, cst.SimpleStatementLine) for line in s.body]
 
 
 def _dataclass(decorator: cst.Decorator) -> bool:
@@ -64,7 +72,8 @@ def _sealed(file, node: cst.ClassDef, lines: list) -> bool:
     `setattr(TD, ...)`)."""
     if node.bases or node.keywords or not all(_dataclass(d) for d in node.decorators):
         return False
-    if len(lines) != len(node.body.body) or not all(_field_line(line) for line in lines):
+    if any(isinstance(s, cst.BaseCompoundStatement) for s in node.body.body) \
+            or not all(_field_line(line) for line in lines):
         return False
     if any(file.meaning(name) is not None for name in SCALAR_TYPES):
         return False

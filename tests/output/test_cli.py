@@ -190,6 +190,17 @@ def test_missing_file_exit_2(tmp_path):
     assert r.exit_code == 2 and json.loads(r.output)[0]["code"] == "PTO002"
 
 
+@pytest.mark.parametrize("flags", [["--check"], ["-o", "{out}"]], ids=["default output", "-o"])
+def test_a_missing_file_whose_output_exists_is_reported_as_missing(tmp_path, monkeypatch, flags):
+    # the output path existed while the input did not: comparing the two raised (probe h75)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "build" / "gone" / "pipeline_generated.py"
+    out.parent.mkdir(parents=True)
+    out.write_text("x = 1\n")
+    r = run(tmp_path / "gone.py", "--format", "json", *[f.format(out=out) for f in flags])
+    assert r.exit_code == 2 and json.loads(r.output)[0]["code"] == "PTO002", r.output
+
+
 def test_usage_errors_exit_2():
     assert run().exit_code == 2
     assert run(DEMO, "--preload", "x").exit_code == 2

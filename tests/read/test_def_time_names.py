@@ -71,7 +71,18 @@ def test_an_annotation_reads_the_name_as_the_def_saw_it():
     rebound = text + "\n\nROWS = 4 * 32  # after the kernel: its annotations hold 48 * 32\n"
     (message,) = error_messages(transpile(rebound, path="annot.py"))
     assert "reads `ROWS` in a decorator, a parameter's default or an annotation, and the module binds it to " \
-        "another value after the `def`" in message
+        "another value or changes it after the `def`" in message
+
+
+def test_postponed_annotations_read_the_names_as_the_module_ends():
+    # with `from __future__ import annotations` a `def` keeps its annotations as text, read later
+    # with the module's last values, as the check reads them (probe h75)
+    text = edited(LATE, [("def mark(ki, n, st):\n", "def mark(ki, st):\n"),
+                         ("    for ki in pl.range(0, n):\n", "    for ki in pl.range(0, a.shape[0] // TILE):\n"),
+                         ("            mark(ki, n, st)\n", "            mark(ki, st)\n")])
+    postponed = "from __future__ import annotations\n" + text + "\n\nROWS = 4 * 32\n"
+    (message,) = error_messages(transpile(postponed, path="annot.py"))
+    assert "`ki >= 40` singles out iterations" in message, message  # the kernel's own defect, past its header
 
 
 def test_a_decorator_argument_reads_the_name_as_the_def_saw_it():

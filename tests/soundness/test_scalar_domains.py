@@ -106,6 +106,7 @@ def test_the_emulator_shows_the_inherited_post_init_kernel_wrong_at_an_integer_l
 
 def test_a_sealed_class_the_file_calls_aliases_and_annotates_with_keeps_its_integer_field():
     assert _errors(USED_PLAINLY) == []
+    assert _errors(_tiling(": k: int\n")) == []  # its body on the `class` line (probe h75)
 
 
 def test_the_emulator_shows_a_class_patched_after_the_kernel_wrong_at_an_integer_launch_value():
@@ -164,3 +165,13 @@ def test_a_parameter_default_reads_the_name_as_the_def_saw_it():
     [d] = _errors(text)
     assert d.code == codes.PIPELINE_NOT_PROVEN, d.message
     assert "the `def` of `kern` reads `D` in a decorator, a parameter's default or an annotation" in d.message
+
+
+def test_an_arg_for_a_tiling_field_of_a_file_that_does_not_load_says_why(tmp_path):
+    # a dataclass Python refuses (a field without a default after one with): the fields are not known
+    text = _tiling(":\n    j: int = 1\n    k: int\n")
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), "--simulate", "--shape", "a=128x32", "--shape", "out=96x32",
+                                  "--arg", "k=1", "-o", str(tmp_path / "out.py")])
+    assert r.exit_code == 2 and "the file does not load" in r.output and "non-default argument" in r.output, r.output
