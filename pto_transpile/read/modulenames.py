@@ -149,7 +149,8 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     dynamic = _dynamic_namespace(normal) or _reached_namespace(found, run.env)
     if dynamic:
         names.dynamic = dynamic
-        reason = f"the file changes module names at run time through `{dynamic}`"
+        reason = f"the file reaches a namespace through `{dynamic}`, by which its code may change module names at " \
+                 "run time"
         names.meanings = {n: Unknown(reason) for n in names.meanings}
         names.defaults = {fn: {p: Unknown(reason) for p in d} for fn, d in names.defaults.items()}
         names.scopes = {node: {n: Unknown(reason) for n in scope} for node, scope in names.scopes.items()}
