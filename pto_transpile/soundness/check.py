@@ -80,6 +80,12 @@ MAX_TRIP_RUNS = 600
 #: Most sets of scalar parameter values added where tests on them change outcome (each is
 #: run at every trip count the kernel needs).
 MAX_CUT_RUNS = 200
+#: Most runs in a row, each added by a test of the one before, that move one parameter the same
+#: way (up, or down): a test whose root follows the value run (`while k < d:` asks for d + 1 at
+#: every d) would add runs up to `MAX_CUT_RUNS`, each longer than the last.
+MAX_CHASE = 3
+#: Trip counts `_probe_far` runs a chased parameter at, the fewest tasks first.
+FAR_PROBES = 4
 
 
 @dataclass
@@ -167,7 +173,7 @@ def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -
     if isinstance(configs, Problem):
         return [configs]
     return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
-                                                         cuts), longer, kernel.name)
+                                                         cuts), longer, kernel.name, _tested_by_while(file, kernel))
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -189,7 +195,11 @@ def _check_hand_written(file, kernel) -> list[Problem]:
     configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer)
     if isinstance(configs, Problem):
         return [configs]
-    return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer, kernel.name)
+    problems = _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer,
+                        kernel.name, _tested_by_while(file, kernel))
+    # more cases than the check runs: its own syncs are not shown wrong, only not followed
+    return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
+            if p.kind in ("cases", "cases_while") else p for p in problems]
 
 
 def _once(make: Callable[[], object]) -> Callable[[], object]:
@@ -205,23 +215,54 @@ def _once(make: Callable[[], object]) -> Callable[[], object]:
     return once
 
 
-def _run_all(configs: list[Config], check, longer, kernel: str = "") -> list[Problem]:
+def _tested_by_while(file, kernel) -> Callable[[str], tuple[str, cst.While] | None]:
+    """For a parameter's name: the first `while` of the kernel whose test reads it (its test's
+    code and the loop), if any."""
+    def find(name: str) -> tuple[str, cst.While] | None:
+        for loop in _whiles(kernel.node):
+            if any(type(n) is cst.Name and n.value == name for n in _nodes(loop.test)):
+                return file.source.code(loop.test), loop
+        return None
+    return find
+
+
+def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out, stack = [], [node]
+    while stack:
+        top = stack.pop()
+        out.append(top)
+        stack.extend(reversed(top.children))
+    return out
+
+
+def _whiles(node: cst.CSTNode) -> list[cst.While]:
+    return [n for n in _nodes(node) if type(n) is cst.While]
+
+
+def _run_all(configs: list[Config], check, longer, kernel: str = "",
+             tested_by_while: Callable[[str], tuple[str, cst.While] | None] = lambda _name: None) -> list[Problem]:
     """The problems of the first configuration that has any. A run of static sizes that turns
     out long is proven at representative trip counts instead (`longer`), or, outside the
     conditions of that argument, followed to its end as far as the step budget allows; if
     that fails too, the construct that kept the argument out is named. A run whose tests on a
     sampled parameter change outcome around some value (`Uniform.cut`) adds the runs at those
     values (docs/design.md, "For every value of a parameter"). How many runs are judged is
-    reported as they are (`progress`), and once more, all of them, when the proof ends."""
+    reported as they are (`progress`), and once more, all of them, when the proof ends. Runs
+    added one after another, each by a test of the one before, that move a parameter the same
+    way more than `MAX_CHASE` times are a test whose root follows the value run (`_chased`)."""
     try:
-        return _judge_runs(configs, check, longer, kernel)
+        return _judge_runs(configs, check, longer, kernel, tested_by_while)
     finally:
         progress.report(kernel, len(configs), len(configs))
 
 
-def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Problem]:
+def _judge_runs(configs: list[Config], check, longer, kernel: str,
+                tested_by_while: Callable[[str], tuple[str, cst.While] | None]) -> list[Problem]:
     queue = list(configs)
     seen = {_config_key(c) for c in queue}
+    #: a run added by a test (`_config_key`) -> (parameter, +1 or -1, the values of the runs in a row
+    #: that moved it so)
+    chase: dict[tuple, tuple[str, int, tuple[int, ...]]] = {}
     passed = {id(configs[i]): cuts for i, cuts in parallel.passed_runs(
         configs, check, lambda done: progress.report(kernel, done, len(configs))).items()}
     judged = 0
@@ -253,6 +294,14 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Probl
                 if _config_key(more) not in seen:
                     seen.add(_config_key(more))
                     queue.append(more)
+                    step = chase.get(_config_key(config))
+                    way = 1 if value > config.scalars[name] else -1
+                    values = (*step[2], value) if step is not None and step[:2] == (name, way) \
+                        else (config.scalars[name], value)
+                    chase[_config_key(more)] = (name, way, values)
+                    if len(values) > MAX_CHASE + 1:
+                        return _probe_far(configs, check, name, values) or [_chased(name, values,
+                                                                                   tested_by_while(name))]
         if len({scalars for scalars, _ in seen}) > MAX_CUT_RUNS + len(configs):
             names = sorted({name for name, _ in cuts}) or sorted(config.scalars)
             return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)} split their values into "
@@ -260,6 +309,44 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str) -> list[Probl
         if queue and id(queue[0]) not in passed:
             progress.report(kernel, judged, judged + len(queue))
     return deferred
+
+
+def _probe_far(configs: list[Config], check, name: str, values: tuple[int, ...]) -> list[Problem]:
+    """The problems of the first run, at the `FAR_PROBES` smallest trip counts of `configs`, with
+    `name` moved past the values a chase reached (`_chased`) by more than the hardware counter's
+    depth: a defect that grows with the repetitions the parameter sets (the sets a `while` around
+    the pipeline loop lets pile up where it runs few tasks) shows there, and is named rather than
+    the chase. The kernel is refused either way; this only picks the message."""
+    far = values[-1] + (COUNTER_DEPTH + 1) * (1 if values[-1] > values[0] else -1)
+    trips: dict = {}
+    for config in configs:
+        if name in config.scalars:
+            trips.setdefault(_config_key(config)[1], config)
+    cheapest = sorted(trips.values(), key=lambda c: sum(v for v in c.trips.values() if isinstance(v, int)))
+    for config in cheapest[:FAR_PROBES]:
+        problems = check(replace(config, scalars={**config.scalars, name: far}), set())
+        if problems and not all(p.deferred for p in problems) and problems[0].kind != "long":
+            return problems
+    return []
+
+
+def _chased(name: str, values: tuple[int, ...], loop: tuple[str, cst.While] | None) -> Problem:
+    """The refusal of a parameter whose runs each asked for the next value beyond their own
+    (`values`, in the order they were asked): a test whose root moves with the parameter, as
+    the test of a `while` loop that repeats as many times as the parameter says, has a root at
+    each of its values, so the pieces the check runs (docs/design.md, "For every value of a
+    parameter") go on to `MAX_CUT_RUNS` values, each run longer than the last (probe h75's
+    `while k < d:` in a `for`: 8 runs per value, hours)."""
+    shown = ", ".join(str(v) for v in values[:-1])
+    way = "larger" if values[1] > values[0] else "smaller"
+    detail = (f"the runs at `{name}` = {shown} each asked for a {way} value of `{name}` than their own (the last "
+              f"{values[-1]}), a test changing outcome beyond each: its values split into more cases than the check "
+              "runs")
+    if loop is None:
+        return Problem("cases", detail, None)
+    test, node = loop
+    return Problem("cases_while", f"{detail}; `while {test}:` tests `{name}`, and its test changes outcome where the "
+                                  f"loop ends, at a repetition `{name}` sets, so each value is a case of its own", node)
 
 
 def _config_key(config: Config) -> tuple:

@@ -45,6 +45,8 @@ HINTS = {
     "overflow_while": "Write the `while` around the pipeline loop as a `for` loop over `pl.range` (`while k < d:` as "
                       "`for k in pl.range(0, d):`): the pipeline then opens once before that loop and closes once "
                       "after it, and its tasks run on across the repetitions",
+    "cases_while": "Write the `while` as a `for` loop over `pl.range` (`while k < d:` as `for k in pl.range(0, d):`): "
+                   "the check proves a loop of run-time trip count from a few trip counts",
     "dynamic": "The check proves loops of run-time trip count when they count from a constant by 1 up to a scalar "
                "parameter or one expression of a `pl.DYNAMIC` dimension (plus a constant); use one of those forms",
     "nonuniform": "The check proves a loop of run-time trip count by running every trip count up to a bound; that "

@@ -41,3 +41,49 @@ def test_an_overflow_from_a_while_around_the_pipeline_loop_names_the_while():
 def test_the_for_loop_the_hint_names_is_proven():
     result = transpile(FOR, path="k.py")
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
+def _nested(header: str, step: str) -> str:
+    """`BASE` with its pipeline loop inside `header`'s two loops, `step` ending each repetition
+    of the inner one."""
+    inner = "".join("        " + line if line.strip() else line for line in BODY.splitlines(keepends=True))
+    return edited(BASE, [(PARAMS, PARAMS.replace("):\n", "    d: pl.DT_INT32,\n):\n")),
+                         (BODY, header + inner + step)])
+
+
+#: probe h75: the `while` inside a `for` around the pipeline loop. The pipeline opens before the
+#: `for`, so the `while` repeats no opening sets; every run passed, but each run at a value of `d`
+#: asked for the next (`k < d` changes outcome at k = d), and the check went on to 200 values of `d`,
+#: each at 8 trip counts and longer than the last: --check did not end in 600 s.
+WHILE_IN_FOR = _nested("    for r in pl.range(0, 2):\n        k = 0\n        while k < d:\n",
+                       "            k = k + 1\n")
+FOR_IN_FOR = _nested("    for r in pl.range(0, 2):\n        for k in pl.range(0, d):\n", "")
+
+
+def test_a_while_on_a_parameter_inside_a_for_is_refused_promptly_naming_it(monkeypatch):
+    from pto_transpile.soundness import check
+
+    # main followed `d` up to this many values (past 600 s); lowered, main ends in ~40 s with another message
+    monkeypatch.setattr(check, "MAX_CUT_RUNS", 20)
+    runs = []
+    one = check._check_one
+    monkeypatch.setattr(check, "_check_one", lambda *args: runs.append(args[4]) or one(*args))
+    [d] = [d for d in transpile(WHILE_IN_FOR, path="k.py").diagnostics if d.is_error]
+    assert d.code == codes.PIPELINE_NOT_PROVEN
+    assert "each asked for a larger value of `d` than their own" in d.message, d.message
+    assert "`while k < d:` tests `d`, and its test changes outcome where the loop ends" in d.message, d.message
+    assert d.line == WHILE_IN_FOR.splitlines().index("        while k < d:") + 1
+    assert d.hint.startswith("Write the `while` as a `for` loop over `pl.range`"), d.hint
+    assert len(runs) < 150, len(runs)
+
+
+def test_the_for_loop_inside_a_for_the_hint_names_is_proven():
+    result = transpile(FOR_IN_FOR, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
+def test_a_while_on_a_parameter_that_a_constant_bounds_is_still_proven():
+    # `k < 3` ends the loop from d = 3 on: the runs at d stop asking for d + 1 there
+    text = WHILE_IN_FOR.replace("        while k < d:\n", "        while k < d and k < 3:\n")
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
