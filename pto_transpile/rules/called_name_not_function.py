@@ -25,8 +25,11 @@ def check(ctx):
                 yield func, {"name": func.value, "function": fn.name.value,
                              "what": f"is bound to `{meaning.value!r}`, not a function"}
             elif isinstance(meaning, Unknown) and not meaning.imported:
-                yield func, {"name": func.value, "function": fn.name.value,
-                             "what": f"cannot be known without running the file: {meaning.reason}"}
+                fields = {"name": func.value, "function": fn.name.value,
+                          "what": f"cannot be known without running the file: {meaning.reason}"}
+                if file.names.dynamic:  # every name is unknown: the fix is the namespace's use, not this name
+                    fields.update(_hint="namespace", namespace=file.names.dynamic)
+                yield func, fields
 
 
 DOC = """\
@@ -70,6 +73,9 @@ RULE = Rule(
     title="A call names a module-level name that is not statically a function",
     message="`{function}` calls `{name}`, which at the end of the module {what}",
     hint="Bind `{name}` to one function at module level (unconditionally, or under a compile-time constant test)",
+    hints={"namespace": "Keep data in objects of its own rather than reaching a namespace through `{namespace}` (an "
+                        "object's `__dict__`, `globals()`, `sys.modules`): the check then reads every module name as "
+                        "the module binds it"},
     phase="file",
     check=check,
     seed="a function called by a kernel, stage or helper is known statically, as the module binds it once it has run",

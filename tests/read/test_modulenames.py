@@ -326,3 +326,11 @@ def test_a_file_that_rebinds_names_through_globals_is_not_told_it_has_no_stages(
     # a file with no stage at all still hears so
     plain = ex.kernel().replace("@pl.pipeline.stage\n", "") + '\nglobals()["EXTRA"] = 1\n'
     assert "PTO004" in {d.code for d in transpile(plain, path="m.py").diagnostics}
+
+
+def test_a_file_that_reaches_a_namespace_is_told_to_stop_reaching_it():
+    # the help said to bind the called name to one function, which it already was (probe h75)
+    text = ex.kernel() + '\nglobals()["EXTRA"] = 1\n'
+    hints = {d.hint for d in transpile(text, path="m.py").diagnostics if d.code == "PTO070"}
+    assert hints and all(h.startswith("Keep data in objects of its own rather than reaching a namespace through "
+                                      "`globals()`") for h in hints), hints
