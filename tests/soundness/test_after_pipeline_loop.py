@@ -13,7 +13,28 @@ from helpers import edited
 from pto_transpile import codes, transpile
 from sim_runtime.verify import verify
 
-STORE_AFTER = (Path(__file__).parent / "kernels" / "store_after_inner_loop.py").read_text(encoding="utf-8")
+ROWS = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+#: an outer per-core loop around a pipeline loop accumulating into `run_db`, and a store of the sum
+#: after the pipeline loop, in the outer body
+STORE_AFTER = edited(ROWS, [
+    ("def finish(i, sub_id, out, proj_vec_db, res_db):\n    proj = proj_vec_db.next()\n    res = res_db.next()\n"
+     "    pl.muls(res, proj, 0.5)\n    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n",
+     "def accum(ki, proj_vec_db, run_db):\n    proj = proj_vec_db.next()\n    run = run_db.current()\n"
+     "    if ki == 0:\n        pl.muls(run, proj, 1.0)\n    else:\n        pl.add(run, run, proj)\n"),
+    ("        res_db = pl.make_tile_group(", "        run_db = pl.make_tile_group("),
+    ("addrs=0x8000, mutex_ids=[10, 11],", "addrs=0x8000, mutex_ids=[10],"),
+    ("    n_blocks = a.shape[0] // BLOCK\n    for i in pl.range(0, n_blocks):\n        with pl.section_cube():\n"
+     "            project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+     "        with pl.section_vector():\n            finish(i, sub_id, out, proj_vec_db, res_db)\n",
+     "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    num_cores = pl.get_block_num()\n"
+     "    nq = out.shape[0] // BLOCK\n    nk = a.shape[0] // BLOCK\n"
+     "    for qi in pl.range(core_id, nq, num_cores):\n        for ki in pl.range(0, nk):\n"
+     "            with pl.section_cube():\n"
+     "                project(ki, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+     "            with pl.section_vector():\n                accum(ki, proj_vec_db, run_db)\n"
+     "        with pl.section_vector():\n            run = run_db.current()\n"
+     "            pl.store(out, run, [qi * BLOCK + sub_id * HALF, 0])\n"),
+])
 #: the help applied: the last stage stores the sum at the last inner iteration
 IN_LAST_STAGE = edited(STORE_AFTER, [
     ("def accum(ki, proj_vec_db, run_db):", "def accum(ki, nk, qi, sub_id, out, proj_vec_db, run_db):"),
