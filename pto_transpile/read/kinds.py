@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 import libcst as cst
 
+from pto_api.memory import scalar_int_values
 from pto_transpile.read.model import (
     GROUP,
     HANDLE_KINDS,
@@ -168,3 +169,13 @@ def names_in(expr: cst.CSTNode) -> list[str]:
         elif isinstance(n, cst.Name) and n not in skip:
             found.append(n.value)
     return found
+
+
+def declared_int_type(param: cst.Param, pl_path) -> str | None:
+    """The integer type a scalar parameter is declared with (`int`, `bool`, or a `pl` integer
+    dtype's name such as `DT_UINT8`: `scalar_int_values` has its values), or None."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Name):
+        return ann.value if scalar_int_values(ann.value) is not None else None
+    path = pl_path(ann) if ann is not None else None
+    return path[-1] if path and scalar_int_values(path[-1]) is not None else None

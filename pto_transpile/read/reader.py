@@ -205,16 +205,16 @@ def _stored_names(file: FileModel, fn: cst.FunctionDef) -> Counter[str]:
 
 def section_of(with_node: cst.With, pl: PlNames) -> str | None:
     """"cube"/"vector" for `with pl.section_cube():` / `with pl.section_vector():`, else None."""
-    if not with_node.items:
-        return None
-    item = with_node.items[0].item
-    if isinstance(item, cst.Call):
-        path = pl.path(item.func)
-        if path == ("section_cube",):
-            return CUBE
-        if path == ("section_vector",):
-            return VECTOR
-    return None
+    return section_of_item(with_node.items[0], pl) if with_node.items else None
+
+
+def section_of_item(item: cst.WithItem, pl: PlNames) -> str | None:
+    """"cube"/"vector" when a `with` item is a `pl.section_cube()`/`pl.section_vector()` call."""
+    call = item.item
+    return _SECTIONS.get(pl.path(call.func)) if isinstance(call, cst.Call) else None
+
+
+_SECTIONS: dict[tuple[str, ...] | None, str] = {("section_cube",): CUBE, ("section_vector",): VECTOR}
 
 
 def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> cst.Call | None:

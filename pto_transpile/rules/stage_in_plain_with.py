@@ -1,7 +1,7 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.read.reader import section_of
+from pto_transpile.read.reader import section_of, section_of_item
 from pto_transpile.read.walk import find
 from pto_transpile.rules.rule import Rule
 
@@ -37,13 +37,7 @@ def check(ctx):
 def _section_kinds(with_node: cst.With, pl) -> list[str]:
     """The kinds ("cube"/"vector") of the `pl.section_*()` calls among the items of `with_node`,
     wherever they stand: `with other(), pl.section_vector():` is a section `with` too."""
-    return [kind for item in with_node.items if (kind := _item_kind(item, pl)) is not None]
-
-
-def _item_kind(item: cst.WithItem, pl) -> str | None:
-    """"cube"/"vector" when the `with` item is a `pl.section_cube()`/`pl.section_vector()` call."""
-    path = pl.path(item.item.func) if isinstance(item.item, cst.Call) else None
-    return {("section_cube",): "cube", ("section_vector",): "vector"}.get(path) if path else None
+    return [kind for item in with_node.items if (kind := section_of_item(item, pl)) is not None]
 
 
 def _misshapen(with_node: cst.With) -> bool:
@@ -60,7 +54,7 @@ def _shape_fields(with_node: cst.With, ctx) -> dict:
     header = "with " + ", ".join(code(item.item) + (f" as {code(item.asname.name)}" if item.asname else "")
                                  for item in with_node.items) + ":"
     kinds = _section_kinds(with_node, ctx.file.pl)
-    others = [code(item.item) for item in with_node.items if _item_kind(item, ctx.file.pl) is None]
+    others = [code(item.item) for item in with_node.items if section_of_item(item, ctx.file.pl) is None]
     asname = with_node.items[0].asname
     if len(with_node.items) == 1 and asname is not None:
         fault, rest = f"binds it to `{code(asname.name)}`", "; a section yields no value to bind"

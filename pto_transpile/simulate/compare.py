@@ -15,8 +15,9 @@ from pathlib import Path
 import click
 import libcst as cst
 
-from pto_api.memory import integer_argument_fault, scalar_int_values
+from pto_api.memory import integer_argument_fault
 from pto_transpile.read.consteval import NotConstant
+from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.model import SCALAR, TENSOR
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
@@ -118,15 +119,6 @@ def declared_shape(file, param) -> tuple[int | None, ...] | None:
     return tuple(out)
 
 
-def _declared_integer(file, param) -> str | None:
-    """The integer type a scalar parameter is declared with (`int`, `bool`, `DT_INT32`, ...), or None."""
-    ann = param.annotation.annotation if param.annotation is not None else None
-    if isinstance(ann, cst.Name):
-        return ann.value if ann.value in ("int", "bool") else None
-    path = file.pl.path(ann) if ann is not None else None
-    return path[0] if path is not None and len(path) == 1 and scalar_int_values(path[0]) is not None else None
-
-
 def _shown(shape) -> str:
     return "[" + ", ".join("pl.DYNAMIC" if d is DYNAMIC else str(d) for d in shape) + "]"
 
@@ -152,7 +144,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                 if k.params.get(name) == SCALAR and param.default is None:
                     scalar_params.setdefault(name, set()).add(k.name)
                 scalar_params.setdefault(name, set())
-                integer = _declared_integer(file, param)
+                integer = declared_int_type(param, file.pl.path)
                 if integer:
                     integers.setdefault(name, set()).add(k.name)
                     dtypes[name] = integer

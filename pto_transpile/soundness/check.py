@@ -27,9 +27,10 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_api.memory import integer_argument_fault
+from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.unpacking import divmod_operations
-from pto_transpile.read.walk import parameters
+from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
 from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
 from pto_transpile.soundness.interp import (
@@ -42,7 +43,7 @@ from pto_transpile.soundness.interp import (
 from pto_transpile.soundness.longrun import looks_long
 from pto_transpile.soundness.opevents import SPILL_NOTE
 from pto_transpile.soundness.order import Outcome, eager_counts, run_concurrent, run_sequential, twin_races
-from pto_transpile.soundness.params import declared_int_type, declared_integer, sampled_default
+from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
@@ -219,24 +220,11 @@ def _tested_by_while(file, kernel) -> Callable[[str], tuple[str, cst.While] | No
     """For a parameter's name: the first `while` of the kernel whose test reads it (its test's
     code and the loop), if any."""
     def find(name: str) -> tuple[str, cst.While] | None:
-        for loop in _whiles(kernel.node):
-            if any(type(n) is cst.Name and n.value == name for n in _nodes(loop.test)):
+        for loop in file.find(kernel.node, cst.While):
+            if any(type(n) is cst.Name and n.value == name for n in iter_nodes(loop.test)):
                 return file.source.code(loop.test), loop
         return None
     return find
-
-
-def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    out, stack = [], [node]
-    while stack:
-        top = stack.pop()
-        out.append(top)
-        stack.extend(reversed(top.children))
-    return out
-
-
-def _whiles(node: cst.CSTNode) -> list[cst.While]:
-    return [n for n in _nodes(node) if type(n) is cst.While]
 
 
 def _run_all(configs: list[Config], check, longer, kernel: str = "",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_api.memory import scalar_int_values
+from pto_transpile.read.kinds import declared_int_type
 
 #: the values a scalar parameter declared `int`, or not declared, is taken to take (a launch
 #: passes a 64-bit integer); a parameter of a `pl` integer dtype takes that dtype's
@@ -25,11 +26,7 @@ def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
     """The values an integer scalar parameter can take: those of its declared type (`bool`:
     0 and 1, a `pl` integer dtype's; `scalar_int_values`, by which the emulator and `--arg`
     refuse others); int64's for `int`, no annotation or anything else."""
-    ann = param.annotation.annotation if param.annotation is not None else None
-    if isinstance(ann, cst.Name):
-        return scalar_int_values(ann.value) or INT64
-    path = pl_path(ann) if ann is not None else None
-    return (scalar_int_values(path[-1]) if path else None) or INT64
+    return scalar_int_values(declared_int_type(param, pl_path) or "") or INT64
 
 
 def declared_integer(file, param: cst.Param, pl_path) -> bool:
@@ -45,12 +42,3 @@ def declared_integer(file, param: cst.Param, pl_path) -> bool:
     path = pl_path(ann)
     return bool(path) and path[-1].startswith(("DT_INT", "DT_UINT", "DT_BOOL"))
 
-
-def declared_int_type(param: cst.Param, pl_path) -> str | None:
-    """The integer type a scalar parameter is declared with (`int`, `bool`, or a `pl` integer
-    dtype's name such as `DT_UINT8`: `scalar_int_values` has its values), or None."""
-    ann = param.annotation.annotation if param.annotation is not None else None
-    if isinstance(ann, cst.Name):
-        return ann.value if scalar_int_values(ann.value) is not None else None
-    path = pl_path(ann) if ann is not None else None
-    return path[-1] if path and scalar_int_values(path[-1]) is not None else None
