@@ -334,3 +334,4 @@ def test_a_file_that_reaches_a_namespace_is_told_to_stop_reaching_it():
     hints = {d.hint for d in transpile(text, path="m.py").diagnostics if d.code == "PTO070"}
     assert hints and all(h.startswith("Keep data in objects of its own rather than reaching a namespace through "
                                       "`globals()`") for h in hints), hints
+    assert "PTO070" not in {d.code for d in transpile(ex.kernel(), path="m.py").diagnostics}  # the help applied

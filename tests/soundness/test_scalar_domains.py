@@ -127,6 +127,9 @@ def test_a_default_outside_its_declared_type_is_refused_and_not_launched(declara
     inputs = make_inputs(text, "kern", path="k.py", seed=0, shapes=SHAPES)
     with pytest.raises(KernelError, match="scalar parameter 'd' is declared .* is outside its values"):
         run_kernel("k.py", "kern", inputs, source=text, mode="sequential")
+    # the help applied: a default among the type's values (the test on `d` then never holds)
+    within = text.replace("= 2 ** 70", "= 5").replace("= 300", "= 255")
+    assert _errors(within) == []
 
 
 def test_a_plain_integer_tiling_field_is_proven_and_a_launch_passes_it_only_integers():
