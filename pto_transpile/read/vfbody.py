@@ -176,7 +176,7 @@ def _assigns_and_calls(nodes: list) -> list[ast.Assign | ast.Call]:
         if isinstance(node, (ast.Assign, ast.Call)):
             out.append(node)
         names = last_first.get(type(node))
-        for name in names if names is not None else _child_fields(type(node))[::-1]:
+        for name in names if names is not None else child_fields(type(node))[::-1]:
             value = getattr(node, name, None)  # pushed last to first: popped first to last
             if isinstance(value, ast.AST):
                 stack.append(value)
@@ -201,24 +201,24 @@ _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "level", "
                           "type_comment", "module", "tag"})
 
 
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of an ast class that may hold nodes, in `_SOURCE_ORDER`."""
-    names = _SOURCE_ORDER.get(cls) or cls._fields  # type: ignore[attr-defined]
+def child_fields(cls: type, source_order: bool = True) -> tuple[str, ...]:
+    """The fields of an ast class that may hold nodes, in `_SOURCE_ORDER` (else the class's own)."""
+    names = (_SOURCE_ORDER.get(cls) if source_order else None) or cls._fields  # type: ignore[attr-defined]
     leaves = _LEAF_FIELDS | ({"value"} if cls is ast.Constant else set())
     return tuple(n for n in names if n not in leaves)
 
 
-def _ast_classes(cls: type = ast.AST) -> list[type]:
+def ast_classes(cls: type = ast.AST) -> list[type]:
     """`cls` and every class below it."""
     out = [cls]
     subclasses: list[type] = type.__subclasses__(cls)
     for sub in subclasses:
-        out += _ast_classes(sub)
+        out += ast_classes(sub)
     return out
 
 
-#: `_child_fields` of every ast class, last field first (a walk pushes them so), fixed at import
-_CHILD_FIELDS_LAST_FIRST: dict[type, tuple[str, ...]] = {cls: _child_fields(cls)[::-1] for cls in _ast_classes()}
+#: `child_fields` of every ast class, last field first (a walk pushes them so), fixed at import
+_CHILD_FIELDS_LAST_FIRST: dict[type, tuple[str, ...]] = {cls: child_fields(cls)[::-1] for cls in ast_classes()}
 
 
 def _ast_vf_prefix(func: ast.expr) -> tuple[str, ...] | None:

@@ -41,6 +41,7 @@ from typing import Any
 from pto_api.memory import DTYPE_BITS, element_bytes
 from pto_api.ops import VF_MACHINE_STATE_OPS, VF_OP_ROLES, VF_REGISTER_OPS
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
+from pto_transpile.read.vfbody import ast_classes, child_fields
 
 #: Every `vf` op a vector function may call (the memory ops, modelled or refused when run, and
 #: those that only touch registers).
@@ -329,7 +330,9 @@ class _Subset:
                 self.refuse("an attribute of a value", node)
             return
         fields = _CHILD_FIELDS.get(type(node))
-        for f in fields if fields is not None else _child_fields(type(node)):  # `ast.iter_child_nodes` but `ctx`
+        if fields is None:
+            fields = child_fields(type(node), source_order=False)
+        for f in fields:  # `ast.iter_child_nodes` but `ctx`
             v = getattr(node, f, None)
             if isinstance(v, ast.AST):
                 self.expr(v, effects=False)
@@ -1200,7 +1203,7 @@ def _name_ids(node: ast.AST) -> frozenset:
             ids.append(n.id)
             continue
         names = fields.get(type(n))
-        for f in names if names is not None else _child_fields(type(n)):
+        for f in names if names is not None else child_fields(type(n), source_order=False):
             v = getattr(n, f, None)
             if isinstance(v, ast.AST):
                 stack.append(v)
@@ -1219,7 +1222,7 @@ def _subnodes(node: ast.AST) -> list[ast.AST]:
     while stack:
         n = stack.pop()
         names = fields.get(type(n))
-        for f in names if names is not None else _child_fields(type(n)):
+        for f in names if names is not None else child_fields(type(n), source_order=False):
             v = getattr(n, f, None)
             if isinstance(v, ast.AST):
                 out.append(v)
@@ -1232,28 +1235,8 @@ def _subnodes(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-#: Fields that never hold a node (names, constants, flags), and `ctx`, whose nodes no caller needs
-_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "level", "conversion", "is_async", "simple",
-                          "type_comment", "module", "tag"})
-
-
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of an ast class that may hold nodes, in their order."""
-    leaves = _LEAF_FIELDS | ({"value"} if cls is ast.Constant else set())
-    return tuple(f for f in cls._fields if f not in leaves)  # type: ignore[attr-defined]
-
-
-def _ast_classes(cls: type = ast.AST) -> list[type]:
-    """`cls` and every class below it."""
-    out = [cls]
-    subclasses: list[type] = type.__subclasses__(cls)
-    for sub in subclasses:
-        out += _ast_classes(sub)
-    return out
-
-
-#: `_child_fields` of every ast class, fixed at import
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {cls: _child_fields(cls) for cls in _ast_classes()}
+#: the fields of every ast class that may hold nodes, in the class's own order, fixed at import
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {cls: child_fields(cls, source_order=False) for cls in ast_classes()}
 
 
 def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
