@@ -89,6 +89,9 @@ HINTS = {
                      "`num_cores = pl.get_block_num()` does (each block runs every `num_cores`-th iteration from its "
                      "index), or give each block a chunk (`pl.range(start, min(start + chunk, n))` with "
                      "`start = core_id * chunk`)",
+    "zero_step": "Compute the step of a `pl.range` so that it is at least 1 for every block count and every value "
+                 "of the scalars it reads (`pl.range(core_id, n, num_cores)` steps by the block count); the check "
+                 "runs the kernel at each such value",
     "unmodelled": "The check follows the kernel's Python statement by statement, with `pl` ops called by name and "
                   "the file's own functions; write what the message names in a form it follows (the message says "
                   "how where there is one), and if the kernel is valid as written, please report it",

@@ -1683,8 +1683,11 @@ class PythonSubset(InterpreterBase):
             on_index = any(var == BLOCK or var[0] == "derived" and BLOCK in var[2] for var, _ in form)
             return CannotModel(f"`{code}` steps by {arg}, which is 0{' on block 0' if on_index else ''} when the "
                                "kernel runs on 1 block, and a range cannot step by 0", node, kind="per_core_step")
-        return CannotModel(f"`{code}` steps by {arg}, which is 0 in a run the check follows, and a range cannot step "
-                           "by 0", node)
+        scalars = ", ".join(f"`{k} = {v}`" for k, v in sorted(self.config.scalars.items()))
+        run = f"{self.config.block_num} block{'s' if self.config.block_num > 1 else ''}" + (
+            f", {scalars}" if scalars else "")
+        return CannotModel(f"`{code}` steps by {arg}, which is 0 in a run the check follows ({run}), and a range "
+                           "cannot step by 0", node, kind="zero_step")
 
 
 class _CertifiedIds(NamedTuple):

@@ -42,3 +42,16 @@ def test_a_step_zero_on_one_block_is_named_with_the_block_count_that_makes_it(st
 def test_the_step_the_hint_names_is_accepted():
     result = transpile(_stepping("num_cores"), path="k.py")
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
+def test_a_step_zero_the_block_count_does_not_explain_names_the_run_and_the_step_hint():
+    """`max(num_cores - 1, 0)` is a plain 0 at one block, no form of the block count: the message
+    names the run the check followed, and the help is about the step, not about how the check
+    follows Python (probe h75; before, the generic "write it in a form it follows" help)."""
+    text = _stepping("max(num_cores - 1, 0)")
+    [d] = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert d.message.endswith("steps by `max(num_cores - 1, 0)`, which is 0 in a run the check follows (1 block), "
+                              "and a range cannot step by 0"), d.message
+    assert d.hint.startswith("Compute the step of a `pl.range` so that it is at least 1 for every block count"), d.hint
+    result = transpile(_stepping("num_cores"), path="k.py")  # the hint's example
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
