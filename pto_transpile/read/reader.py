@@ -211,10 +211,10 @@ def section_of(with_node: cst.With, pl: PlNames) -> str | None:
 def section_of_item(item: cst.WithItem, pl: PlNames) -> str | None:
     """"cube"/"vector" when a `with` item is a `pl.section_cube()`/`pl.section_vector()` call."""
     call = item.item
-    return _SECTIONS.get(pl.path(call.func)) if isinstance(call, cst.Call) else None
+    return SECTION_PATHS.get(pl.path(call.func)) if isinstance(call, cst.Call) else None
 
 
-_SECTIONS: dict[tuple[str, ...] | None, str] = {("section_cube",): CUBE, ("section_vector",): VECTOR}
+SECTION_PATHS: dict[tuple[str, ...] | None, str] = {("section_cube",): CUBE, ("section_vector",): VECTOR}
 
 
 def stage_call_of(stmt: cst.BaseSmallStatement, stages) -> cst.Call | None:

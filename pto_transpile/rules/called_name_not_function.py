@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.deadcode import dead_nodes
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.meaning import Unknown, Value
@@ -21,7 +22,11 @@ def check(ctx):
             if type(func) is not cst.Name or func.value in local or func in dead_nodes(file, fn):
                 continue
             meaning = file.meaning(func.value)
-            if isinstance(meaning, Value):
+            if isinstance(meaning, Value) and isinstance(meaning.value, PlSymbol):
+                # `sv = pl.section_vector`: the transform and the check know `pl` calls by their name
+                yield func, {"name": func.value, "function": fn.name.value, "pl_name": repr(meaning.value),
+                             "what": f"is `{meaning.value!r}` under another name", "_hint": "pl_alias"}
+            elif isinstance(meaning, Value):
                 yield func, {"name": func.value, "function": fn.name.value,
                              "what": f"is bound to `{meaning.value!r}`, not a function"}
             elif isinstance(meaning, Unknown) and not meaning.imported:
@@ -73,7 +78,9 @@ RULE = Rule(
     title="A call names a module-level name that is not statically a function",
     message="`{function}` calls `{name}`, which at the end of the module {what}",
     hint="Bind `{name}` to one function at module level (unconditionally, or under a compile-time constant test)",
-    hints={"namespace": "Keep data in objects of its own rather than reaching a namespace through `{namespace}` (an "
+    hints={"pl_alias": "Call `{pl_name}` by its name: the transform and the check tell `pl` calls (sections, ops, "
+                       "syncs) by the name they are written with",
+           "namespace": "Keep data in objects of its own rather than reaching a namespace through `{namespace}` (an "
                         "object's `__dict__`, `globals()`, `sys.modules`): the check then reads every module name as "
                         "the module binds it"},
     phase="file",

@@ -1,7 +1,9 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.read.reader import section_of, section_of_item
+from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.meaning import Value
+from pto_transpile.read.reader import SECTION_PATHS, section_of, section_of_item
 from pto_transpile.read.walk import find
 from pto_transpile.rules.rule import Rule
 
@@ -14,7 +16,10 @@ def check(ctx):
     for loop in k.loops:
         for s in loop.stages:
             if s.section == "with" and s.holder not in misshapen:
-                yield s.call, {"stage": s.func}
+                alias = _section_alias(s.holder, ctx.file, k.node)
+                yield s.call, {"stage": s.func} if alias is None else {
+                    "stage": s.func, "header": _header(s.holder, ctx), "section": alias,
+                    "_message": "alias", "_hint": "alias"}
     # a stage call buried deeper (a `with` inside the section, ...) is no stage of its loop
     # at all; calls under a runtime `if` are PTO007's
     known = {s.call for loop in k.loops for s in loop.stages}
@@ -40,6 +45,26 @@ def _section_kinds(with_node: cst.With, pl) -> list[str]:
     return [kind for item in with_node.items if (kind := section_of_item(item, pl)) is not None]
 
 
+def _section_alias(with_node, file, kernel: cst.FunctionDef) -> str | None:
+    """"cube"/"vector" when a `with` calls a name the kernel or the module binds to
+    `pl.section_*` (`sv = pl.section_vector`, then `with sv():`): the section under another
+    name, which the transform does not read as one."""
+    if not isinstance(with_node, cst.With) or len(with_node.items) != 1:
+        return None
+    call = with_node.items[0].item
+    if type(call) is not cst.Call or type(call.func) is not cst.Name:
+        return None
+    name = call.func.value
+    local = [n for a in file.find(kernel, cst.Assign) for t in a.targets
+             if type(t.target) is cst.Name and t.target.value == name for n in [a.value]]
+    if local:  # the kernel's own binding, when all of its bindings name one section
+        kinds = {SECTION_PATHS.get(file.pl.path(n) or ()) for n in local}
+        return kinds.pop() if len(kinds) == 1 else None
+    meaning = file.meaning(name)
+    value = meaning.value if isinstance(meaning, Value) else None
+    return SECTION_PATHS.get(value.path) if isinstance(value, PlSymbol) else None
+
+
 def _misshapen(with_node: cst.With) -> bool:
     """Does a section `with` hold more than its one `pl.section_*()` call, or bind it `as` a name?
     PyPTO's section is one context manager that yields no value, and the emulator lowers the
@@ -47,12 +72,18 @@ def _misshapen(with_node: cst.With) -> bool:
     return len(with_node.items) != 1 or with_node.items[0].asname is not None
 
 
+def _header(with_node: cst.With, ctx) -> str:
+    """The items of a `with` as written, between `with` and `:`."""
+    code = ctx.source.code
+    return ", ".join(code(item.item) + (f" as {code(item.asname.name)}" if item.asname else "")
+                     for item in with_node.items)
+
+
 def _shape_fields(with_node: cst.With, ctx) -> dict:
     """The message fields of a misshapen section `with`: its header, its first section's kind and
     what is wrong with it (an `as` target or the number of items)."""
     code = ctx.source.code
-    header = "with " + ", ".join(code(item.item) + (f" as {code(item.asname.name)}" if item.asname else "")
-                                 for item in with_node.items) + ":"
+    header = f"with {_header(with_node, ctx)}:"
     kinds = _section_kinds(with_node, ctx.file.pl)
     others = [code(item.item) for item in with_node.items if section_of_item(item, ctx.file.pl) is None]
     asname = with_node.items[0].asname
@@ -108,10 +139,13 @@ RULE = Rule(
     hint="Put the stage call directly in a `with pl.section_cube():` or `with pl.section_vector():` block",
     messages={"one_line": "stage call `{stage}` shares its line with `with pl.section_{section}():`; the transform "
                           "rebuilds a section from the statements of its indented block",
+              "alias": "stage call `{stage}` is in `with {header}:`, which is `pl.section_{section}()` under another "
+                       "name; the transform knows a section by its `pl` name",
               "shape": "a section `with` takes exactly one `pl.section_*()` call and no `as`, but `{header}` "
                        "{fault}"},
     hints={"one_line": "Put the call on its own line under the `with`, indented: `with pl.section_{section}():` "
                        "then `    {stage}(...)`",
+           "alias": "Write the header as `with pl.section_{section}():`",
            "shape": "Write the header as `with pl.section_{section}():`{rest}"},
     check=check,
     seed="stage calls are wrapped in `with pl.section_cube()` / `with pl.section_vector()` blocks",

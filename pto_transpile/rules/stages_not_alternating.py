@@ -12,9 +12,10 @@ CORE_OF_PIPE = {"M": "cube", "V": "vector"}
 
 def check(ctx):
     for loop in ctx.kernel.loops:
-        staged = [s for s in loop.stages if s.section in ("cube", "vector")]
-        for prev, cur in pairwise(staged):
-            if prev.section == cur.section and prev.holder is not cur.holder:
+        # a stage whose core is not known (no section, or a `with` another rule reports) stands
+        # between its neighbours: which core it belongs on decides whether they alternate
+        for prev, cur in pairwise(loop.stages):
+            if prev.section == cur.section in ("cube", "vector") and prev.holder is not cur.holder:
                 fields = {"prev": prev.func, "stage": cur.func, "core": cur.section}
                 misplaced = next(((s, op) for s in (cur, prev) for op in [_foreign_op(ctx.file, s)] if op), None)
                 if misplaced is not None:

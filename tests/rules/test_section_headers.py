@@ -48,3 +48,32 @@ def test_a_section_header_other_than_one_call_is_refused_at_the_with(case):
 
 def test_the_plain_header_is_accepted():
     assert [d.message for d in transpile(BASE, path="k.py").diagnostics if d.is_error] == []
+
+
+ALIAS_MESSAGE = ("stage call `finish` is in `with {header}:`, which is `pl.section_vector()` under another name; the "
+                 "transform knows a section by its `pl` name")
+
+
+@pytest.mark.parametrize("where", ["module", "kernel"])
+def test_a_section_under_another_name_is_named_once_with_the_fix(where):
+    """`sv = pl.section_vector` then `with sv():` (probe h75). Before, a module alias gave three
+    errors, PTO070 "bound to `pl.section_vector`, not a function", a generic PTO009 and a PTO012
+    about the cube stages around the call, and a kernel-local one the generic PTO009 only."""
+    bind = ("\nBLOCK = 32\n", "\nBLOCK = 32\nsv = pl.section_vector\n") if where == "module" else \
+        ("    for i in pl.range(0, n_blocks):\n", "    sv = pl.section_vector\n    for i in pl.range(0, n_blocks):\n")
+    text = edited(BASE, [bind, (IN_LOOP, IN_LOOP.replace("pl.section_vector()", "sv()"))])
+    errors = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    [d] = [d for d in errors if d.code == codes.STAGE_IN_PLAIN_WITH]
+    assert d.message == ALIAS_MESSAGE.format(header="sv()"), d.message
+    assert d.hint == "Write the header as `with pl.section_vector():`", d.hint
+    assert codes.STAGES_NOT_ALTERNATING not in {e.code for e in errors}
+    if where == "module":  # the call of the alias itself, where PTO070 judges module names
+        [alias] = [e for e in errors if e.code == codes.CALLED_NAME_NOT_FUNCTION]
+        assert alias.message.endswith("calls `sv`, which at the end of the module is `pl.section_vector` under "
+                                      "another name"), alias.message
+        assert alias.hint.startswith("Call `pl.section_vector` by its name"), alias.hint
+        assert len(errors) == 2, [e.message for e in errors]
+    else:
+        assert len(errors) == 1, [e.message for e in errors]
+    fixed = edited(text, [("sv()", "pl.section_vector()")])
+    assert [e.message for e in transpile(fixed, path="k.py").diagnostics if e.is_error] == []
