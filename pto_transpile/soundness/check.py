@@ -49,21 +49,25 @@ from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
 from pto_transpile.soundness.tilingdata import tiling_field_types
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
+from pto_transpile.soundness.uniform import PER_CORE_COUNT
 from pto_transpile.soundness.values import (
     UNKNOWN,
     Opaque,
     StructV,
     TensorV,
-    describe_origin,
     evaluate_origin,
     is_unknown,
     nonnegative,
     quotient_parameters,
+    root_words,
     trip_leaves,
 )
 
 #: Problems reported per kernel: the first few explain the bug, the rest repeat it.
 MAX_PROBLEMS = 4
+#: The most tasks a per-core range over a static count may give one block: the check runs it at
+#: every count from 0 (`Config.per_core_counts`), a run each.
+MAX_PER_CORE_TASKS = 64
 #: Values tried for scalar kernel parameters the check cannot know. Trip counts among them:
 #: empty, one iteration, shorter than the ring, about as long, longer than every rotation;
 #: offsets among them: 0 and 1 put an access on its own or the next iteration's row, where
@@ -271,11 +275,23 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
                     problems = [instead]
+        if problems and _shares(config) and "(shown with" not in problems[0].detail:
+            problems[0] = replace(problems[0], detail=f"{problems[0].detail} (shown with {', '.join(_shares(config))})")
         if problems and all(p.deferred for p in problems):
             deferred = deferred or problems
             problems = []
         if problems:
             return problems
+        for tasks in sorted(value for name, value in cuts if name == PER_CORE_COUNT):
+            if tasks > MAX_PER_CORE_TASKS:
+                return [Problem("per_core_static", f"a per-core range runs {tasks} tasks of a static count on one "
+                                f"block; the check runs each count a block can take, up to {MAX_PER_CORE_TASKS}",
+                                None)]
+            for count in range(tasks):  # each share a block of some launch runs (this run ran all)
+                more = replace(config, per_core_counts={**config.per_core_counts, tasks: count})
+                if _config_key(more) not in seen:
+                    seen.add(_config_key(more))
+                    queue.append(more)
         for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
             if name in config.scalars and config.scalars[name] != value:
                 more = replace(config, scalars={**config.scalars, name: value})
@@ -290,7 +306,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                     if len(values) > MAX_CHASE + 1:
                         return _probe_far(configs, check, name, values) or [_chased(name, values,
                                                                                    tested_by_while(name))]
-        if len({scalars for scalars, _ in seen}) > MAX_CUT_RUNS + len(configs):
+        if len({key[0] for key in seen}) > MAX_CUT_RUNS + len(configs):
             names = sorted({name for name, _ in cuts}) or sorted(config.scalars)
             return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)} split their values into "
                                      f"more cases than the check runs ({MAX_CUT_RUNS})", None)]
@@ -337,12 +353,20 @@ def _chased(name: str, values: tuple[int, ...], loop: tuple[str, cst.While] | No
                                   f"loop ends, at a repetition `{name}` sets, so each value is a case of its own", node)
 
 
+def _shares(config: Config) -> list[str]:
+    """The runs' per-core shares in words: which count of a per-core range over a static count
+    a block took in the run a problem was found in (`Config.per_core_counts`)."""
+    return [f"a block running {count} of the {tasks} tasks of a per-core range" for tasks, count in
+            sorted(config.per_core_counts.items()) if count < tasks]
+
+
 def _config_key(config: Config) -> tuple:
-    return tuple(sorted(config.scalars.items())), tuple(sorted(config.trips.items(), key=repr))
+    return (tuple(sorted(config.scalars.items())), tuple(sorted(config.trips.items(), key=repr)),
+            tuple(sorted(config.per_core_counts.items())))
 
 
 def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> list[Problem]:
-    interp = Interpreter(file, kernel.node, config, auto_mutex)
+    interp = Interpreter(file, kernel.node, replace(config, per_core_checked=True), auto_mutex)
     interp.rotation_margin = 0  # its own prefire and drain tests
     # its own ring entries hold the numbers of the beats in flight (`now.row`), each a beat's
     # value; a plain number one keeps across beats (`ring[0].cnt + 1`) is carried, as anywhere
@@ -373,6 +397,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
 
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool,
                cuts: set) -> list[Problem]:
+    config = replace(config, per_core_checked=True)  # a run of the proof, which gives each block its count
     first = Interpreter(file, kernel.node, config, auto_mutex)
     first.own_arrays = True
     try:
@@ -458,8 +483,9 @@ class _Report:
         parts = [f"{k}={v}" for k, v in runtypes.INSTANCE.items()]  # the tiling-key instance, in field order
         parts += [f"{k}={v}" for k, v in sorted(self.config.scalars.items())]
         real = self.config.real_trips
-        parts += [f"{_root_words(k)} = {v}" + (f" for its {real[k]}" if real.get(k, v) != v else "")
+        parts += [f"{root_words(k)} = {v}" + (f" for its {real[k]}" if real.get(k, v) != v else "")
                   for k, v in self.config.trips.items()]
+        parts += _shares(self.config)
         if not parts:
             return ""
         stands = any(real.get(k, v) != v for k, v in self.config.trips.items())
@@ -914,14 +940,6 @@ def _reads_gm(file, kernel) -> bool:
     return False
 
 
-def _root_words(origin: tuple) -> str:
-    if origin and origin[0] in ("param", "const"):
-        return f"`{origin[1]}`"
-    if origin and origin[0] == "read":
-        return f"the value of {describe_origin(origin)}"
-    return describe_origin(origin).replace(" (a `pl.DYNAMIC` dimension)", "")
-
-
 @dataclass
 class _Found:
     """What the discovery runs of the serial and the generated kernel found."""
@@ -948,6 +966,8 @@ class _Found:
     live: set = field(default_factory=set)
     #: trip-count roots of the loops whose first or last iteration a test singles out
     edged: set = field(default_factory=set)
+    #: trip-count roots of per-core ranges (`Uniform.per_core_roots`)
+    per_core_roots: set = field(default_factory=set)
 
     def one_inner(self) -> dict:
         """Outer loop's root -> its inner loop's root, for the outer loops around exactly one
@@ -989,6 +1009,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
                                   if read not in interp.gm_writes)
         found.nested.update((a[1], b[1]) for a, b in uni.nested)
         found.edged.update(v[1] for v in uni.edged)
+        found.per_core_roots |= uni.per_core_roots_seen
         found.periods |= uni.periods
         found.rings |= uni.rings
         found.depths |= uni.depths
@@ -1257,7 +1278,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     where = kernel.node.name
     for origin in roots:
         if origin in found.in_address:
-            detail = (f"a GM offset depends on {_root_words(origin)}, the trip count of a loop, so the check cannot "
+            detail = (f"a GM offset depends on {root_words(origin)}, the trip count of a loop, so the check cannot "
                       "prove the loop for every trip count; to make it provable, compute GM offsets from the loop "
                       "variable only")
             # a hand-pipelined kernel outside the argument is not shown wrong: it is not checked
@@ -1306,6 +1327,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
+                                  per_core_roots=frozenset(found.per_core_roots),
                                   loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                                   steady=b.steady(found, trips) if hand else {}))
     count = len(configs) + len(base) - 1
@@ -1318,6 +1340,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots
                                and ("param", k) not in leaves},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
+                              per_core_roots=frozenset(found.per_core_roots),
                               loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs)))
     return configs
 
@@ -1366,6 +1389,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
     if not shorter:
         return None
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
+                   per_core_roots=frozenset(found.per_core_roots),
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
                    steady=b.steady(found, trips) if hand else {})]

@@ -102,6 +102,7 @@ class InterpreterBase:
         #: (`n_rows` of `n_rows // TILE`): run-time values (`Interpreter._scalar`)
         self.quotient_leaves = frozenset(p for root in self.trips for p in quotient_parameters(root)) - set(self.trips)
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars),
+                               per_core_roots=config.per_core_roots,
                                scalar_ranges={p.name.value: int_range(p, file.pl.path) for p in parameters(fn)})
         self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed
         #: per core: the barriers of its own kind passed (MIX, and AIV_ONLY or AIC_ONLY: `_epoch`)

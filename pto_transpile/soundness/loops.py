@@ -52,6 +52,7 @@ from pto_transpile.soundness.values import (
     TensorV,
     TileV,
     is_unknown,
+    root_words,
     trip_root,
 )
 
@@ -260,6 +261,15 @@ class Loops(InterpreterBase):
         r = range(int(first.start), int(first.stop), int(first.step))
         if len(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)
+        short = False
+        if per_core and root is None and self.config.per_core_checked and not uni.discover:
+            # a static count: block b of B runs ceil((M - b) / B) of the M tasks one block runs,
+            # each count from 0 to M on some launch; every run other than this run at M is asked for
+            count = self.config.per_core_counts.get(len(r))
+            if count is None:
+                uni.per_core_static.add(len(r))
+            elif count < len(r):
+                r, short = r[:count], True
         key = ("loop", id(node))
         label = self._code_of(node.target)
         stop = first.stop
@@ -269,7 +279,7 @@ class Loops(InterpreterBase):
         uni.loop_steps[key] = abs(int(first.step))
         loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
                     stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop),
-                    starts, chunk)
+                    starts, chunk, short)
         if chunk is not None or (root is not None and marks_block_index(root[1])):
             uni.spread = True  # the blocks run different tasks: a place every block writes is a race
         for outer in uni.active:
@@ -289,6 +299,16 @@ class Loops(InterpreterBase):
         if per_core:
             uni.per_core.add(key)
             uni.spread = True
+            if root is not None:
+                uni.per_core_roots_seen.add(root[1])
+        elif root is not None and root[1] in uni.per_core_roots and not uni.discover:
+            # at B blocks a per-core range over the same count runs ceil((n - b) / B) of its tasks
+            # on block b while this loop runs all n: the runs (one block) have the two counts equal
+            raise nonuniform(NonUniform(
+                f"`{text}` counts up to {root_words(root[1])}, the trip count of a per-core range, whose blocks "
+                "each run only their share of it, which the check follows as that range's own count",
+                "bound this loop by a count of its own (another tensor dimension or parameter), or spread it over "
+                "the blocks as the per-core range is"), node.iter)
         saved = uni.loops.get(key)
         uni.loops[key] = loop
         uni.active.append(loop)

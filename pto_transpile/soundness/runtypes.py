@@ -108,6 +108,14 @@ class Config:
     #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a
     #: kernel whose static loops run long is checked at representative trip counts
     symbolic_dims: bool = False
+    #: the trip-count roots of per-core ranges (`Uniform.per_core_roots`), found by discovery
+    per_core_roots: frozenset = frozenset()
+    #: a per-core range over a static count runs, on block b of B, ceil((M - b) / B) of the M
+    #: tasks it runs on one block: the runs of the proof (`per_core_checked`) give each such range
+    #: every count up to M, here by M (`Loops._dynamic_for`); a range whose M is not here runs
+    #: all M and asks for the other counts (`Uniform.cut_values`)
+    per_core_counts: dict = field(default_factory=dict)
+    per_core_checked: bool = False
     #: module constants followed as trip-count roots (`("const", name)`), as scalar parameters are
     symbolic_names: frozenset = frozenset()
     #: trip-count root -> (first, length): one period of steady iterations of its loop, in a run

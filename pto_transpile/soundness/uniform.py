@@ -35,7 +35,7 @@ from typing import Any
 from pto_transpile.soundness.events import INF
 from pto_transpile.soundness.params import INT64
 from pto_transpile.soundness.rotations import Rotations
-from pto_transpile.soundness.values import Opaque, Sym, nonnegative, shifted
+from pto_transpile.soundness.values import Opaque, Sym, nonnegative, root_words, shifted
 
 #: the coordinates of a tile grid, `x // n` and `x % n` of a loop variable (`Uniform.grid`)
 GRID = "grid"
@@ -94,6 +94,11 @@ class Said:
         return self._code_of(self.node)
 
 
+#: the name a request for the other counts of a per-core range over a static count carries among
+#: `Uniform.cut_values` (no parameter has it: it is not an identifier)
+PER_CORE_COUNT = "<per-core tasks>"
+
+
 @dataclass
 class Loop:
     """One loop of run-time trip count, as it runs now."""
@@ -112,6 +117,9 @@ class Loop:
     starts: tuple = ()
     #: the block's chunk start it starts at (`pl.range(start, end)`, `Uniform.opaque_chunk`), or None
     chunk: Any = None
+    #: a per-core range over a static count run at fewer tasks than its stop gives one block
+    #: (`Config.per_core_counts`): a block's count, whose stop reads the whole count
+    short: bool = False
 
 
 @dataclass
@@ -196,6 +204,14 @@ class Uniform:
     phased: bool = False
     #: the variables of the per-core ranges (`pl.range(core_id, n, num_cores)`), one value per block
     per_core: set = field(default_factory=set)
+    #: the trip-count roots of per-core ranges (origins): each block runs its own share of the
+    #: count, so anything but the range's own count that reads the root is refused (`_whole_count`);
+    #: from the discovery run, which gathers them in `per_core_roots_seen`
+    per_core_roots: frozenset = frozenset()
+    per_core_roots_seen: set = field(default_factory=set)
+    #: the tasks (at one block) of the per-core ranges over a static count this run met whose
+    #: other counts no run has taken yet (`Config.per_core_counts`): asked for by `cut_values`
+    per_core_static: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
     shared_writes: list = field(default_factory=list)
     #: (tensor, code) of each GM write at a place the run cannot follow (`block_write`)
@@ -379,6 +395,7 @@ class Uniform:
                 (self.rot.pick_residues if self.pick_index else self.rot.residues).add((lf, int(right)))
                 return Sym(value, lf, True)
             if not rf and int(right) > 0 and lf and not lres and all(v[0] == "size" for v, _ in lf):
+                self._whole_count([v for v, _ in lf], text, "takes a residue of")
                 # `n % 2` of a trip count (a software pipeline's drain picks its event ids by it):
                 # the same in every iteration, and periodic in the count, whose runs cover every
                 # residue once `k` joins the period of the loop it bounds (`root_periods`; of a
@@ -458,6 +475,15 @@ class Uniform:
                     and diff.const == -a * loop.stop_const):
                 return result  # the loop variable against the loop's own stop: the same in every iteration
             if loop is not None and loop.per_core and _last_of_per_core(loop, rest, a):
+                if loop.short:
+                    # this run gives the block fewer tasks than the stop's whole count, which the
+                    # test reads: true at no iteration of this run, at the last of the block's
+                    raise NonUniform(f"`{text}` tests the block's last iteration of a per-core range over a "
+                                     "static count: the check runs each count a block can take, with the stop "
+                                     "still the whole count, which such a test does not reach",
+                                     "loop over the block's own count instead, `my_n = (n - core_id + num_cores - "
+                                     "1) // num_cores` with `for k in pl.range(0, my_n):` and `t = core_id + k * "
+                                     "num_cores`, and test `k == my_n - 1`")
                 # `i + num_cores >= n` in `pl.range(core_id, n, num_cores)`: x = i + B - n is in
                 # [0, B) at the block's last iteration and below 0 at the others, B any block count
                 e = diff.const + a * loop.stop_const
@@ -500,6 +526,7 @@ class Uniform:
             return result  # block index, sampled parameters: this run's values (cut where they flip)
         if len(sizes) == 1 and len(rest) == 1:
             ((var, t),) = sizes.items()
+            self._whole_count([var], lambda: text, "tests")
             if var[0] == "size" and var in self.roots:
                 zero = self.roots[var]  # the value that gives no iteration, and every one below it
                 d1 = t * (zero + 1) + diff.const  # one iteration, and every count above
@@ -509,6 +536,23 @@ class Uniform:
             return result
         raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
                          "test the trip count only against 0 (`n > 0`)")
+
+    def _whole_count(self, variables: list, text: Callable[[], str], what: str) -> None:
+        """Refuse a test or a residue of the trip count of a per-core range (`n > 0`, `n % 2` with
+        `pl.range(core_id, n, num_cores)`): at B blocks, block b runs ceil((n - b) / B) of the n
+        tasks, which is n in the runs the check makes (one block) and another count on every block
+        past one; a value of n itself says nothing of the block's own count, whose runs the check
+        makes (a block with no task while n > 0, an odd count while n is even)."""
+        if self.discover:
+            return
+        for var in variables:
+            if var[0] == "size" and var[1] in self.per_core_roots:
+                raise NonUniform(f"`{text()}` {what} {root_words(var[1])}, the trip count of a per-core range: "
+                                 "each block runs only its share of it (block b of B: ceil((n - b) / B) tasks), "
+                                 "which the check follows as the loop's own count",
+                                 "loop over the block's own count instead, `my_n = (n - core_id + num_cores - 1) "
+                                 "// num_cores` with `for k in pl.range(0, my_n):` and `t = core_id + k * "
+                                 "num_cores`, and test or take residues of `my_n`")
 
     def _edge(self, loop: Loop | None, result: bool) -> bool:
         """A test that singles out the first or the last iteration of `loop`: remembered."""
@@ -562,7 +606,7 @@ class Uniform:
         roots (each piece's values nearest to 0); for tests on
         several residues, values of every residue modulo the lcm of their periods (up to
         `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
-        out: set = set()
+        out: set = {(PER_CORE_COUNT, tasks) for tasks in self.per_core_static}
         for name, roots in self.scalar_roots.items():
             for root in roots:
                 lo, hi = math.floor(root), math.ceil(root)

@@ -89,6 +89,15 @@ class Opaque(_Unknown):
         return f"<value of {describe_origin(self.origin)}>"
 
 
+def root_words(origin: tuple) -> str:
+    """A trip-count root in a message: `n` for a parameter or a module name, else its origin."""
+    if origin and origin[0] in ("param", "const"):
+        return f"`{origin[1]}`"
+    if origin and origin[0] == "read":
+        return f"the value of {describe_origin(origin)}"
+    return describe_origin(origin).replace(" (a `pl.DYNAMIC` dimension)", "")
+
+
 def describe_origin(origin: Any) -> str:
     """Words for an `Opaque` origin: the read (stage and task, or the kernel body's line text)."""
     if not isinstance(origin, tuple):

@@ -1,0 +1,144 @@
+"""A per-core range gives each block its share of the tasks (probe h77).
+
+`pl.range(core_id, n, num_cores)` runs, on block b of B, ceil((n - b) / B) of the n tasks one
+block runs: every count from 0 to n on some launch. The check runs one block, so it must run
+the range at each such count, and nothing but the range's own count may read n. Before:
+- a range over a static count (`a.shape[0] // BLOCK` of a static shape) was run at that count
+  only, so a vector epilogue whose load of a workspace the cube's prologue stored was ordered
+  only through the slot the block's last task used was proven, and raced at `--block-dim 2`
+  (the block's one task left the epilogue's slot unused) and 3 (a block with no task);
+- over a `pl.DYNAMIC` count, `n > 0` and `(n - 1) % 2` read the whole count as the block's:
+  the same epilogue under `if n_blocks > 0:`, picking `res_db[(n_blocks - 1) % 2]`, raced at
+  two blocks, and a hand-pipelined tail waiting on event `(n - 1) % 2` deadlocked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import codes, transpile
+from pto_transpile.soundness import check as check_module
+from sim_runtime.verify import verify
+
+BASE = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+ROWS = "    a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
+W = "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n"
+PROLOGUE = """        # a prologue of each block: ws[core_id] = w @ w, which the vector cores' epilogue reads
+        l0 = left_db.current()
+        r0 = right_db.current()
+        c0 = acc_db.current()
+        pl.move(l0, w_slot)
+        pl.move(r0, w_slot)
+        pl.matmul(c0, l0, r0)
+        pl.store(ws, c0, [core_id * BLOCK, 0])
+"""
+EPILOGUE = """
+    with pl.section_vector():
+{guard}        e = {slot}
+{indent}        pl.load(e, ws, [core_id * BLOCK + sub_id * HALF, 0])
+{indent}        pl.muls(e, e, 2.0)
+{indent}        pl.store(out2, e, [core_id * BLOCK + sub_id * HALF, 0])
+"""
+
+
+def _spread(static: bool, slot: str = "res_db.next()", guard: str = "", epilogue: bool = True) -> str:
+    """The base kernel over the blocks (`pl.range(core_id, n_blocks, num_cores)`), two row blocks
+    of a static or a `pl.DYNAMIC` shape, with a prologue on the cube storing a workspace row per
+    block and a vector epilogue after the loop loading it into the slot `slot`."""
+    rows = ROWS.replace("pl.DYNAMIC", "NT * BLOCK") if static else ROWS
+    tail = EPILOGUE.format(guard=f"        if {guard}:\n" if guard else "", indent="    " if guard else "",
+                           slot=slot).replace("\n        e =", "\n            e =" if guard else "\n        e =")
+    return edited(BASE, [
+        ("BLOCK = 32\n", "BLOCK = 32\nNT = 2\nNB_MAX = 4\n"),
+        (ROWS, rows),
+        (W, W + "    ws: pl.Tensor[[NB_MAX * BLOCK, BLOCK], pl.DT_FP32],\n"
+                "    out2: pl.Tensor[[NB_MAX * BLOCK, BLOCK], pl.DT_FP32],\n"
+                "):\n    sub_id = pl.get_subblock_idx()\n    core_id = pl.get_block_idx() // pl.get_subblock_num()\n"
+                "    num_cores = pl.get_block_num()\n"),
+        ("):\n    proj_vec_db", "    proj_vec_db"),
+        ("        pl.load(w_slot, w, [0, 0])\n", "        pl.load(w_slot, w, [0, 0])\n" + PROLOGUE),
+        ("    sub_id = pl.get_subblock_idx()\n    n_blocks", "    n_blocks"),
+        ("    for i in pl.range(0, n_blocks):\n", "    for i in pl.range(core_id, n_blocks, num_cores):\n"),
+    ]) + (tail if epilogue else "")
+
+
+COUNT = "the trip count of a per-core range"
+
+
+def _errors(text: str, preload: int = 1) -> list:
+    return [d for d in transpile(text, path="k.py", preload=preload).diagnostics if d.is_error]
+
+
+def _runs_at_two_blocks(text: str, shapes: dict) -> list[str]:
+    """The emulator's verdicts on the serial and the pipelined kernel (the check skipped) at two blocks."""
+    code = transpile(text, path="k.py", preload=1, _skip_rules=["PTO061"]).code
+    assert code is not None
+    return [row.verdict for row in verify(text, code, "kern", path="k.py", block_dim=2, shapes=shapes).rows]
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_static_count_is_run_at_every_share_a_block_takes_and_the_epilogue_race_is_named(preload):
+    text = _spread(static=True)
+    [d] = _errors(text, preload)
+    assert d.code == codes.PIPELINE_NOT_PROVEN, d
+    assert "`pl.load` on MTE2 of AIV0 reads `ws" in d.message and "`pl.store` on FIX of AIC writes `ws" in d.message
+    assert d.line == text.splitlines().index("        pl.load(e, ws, [core_id * BLOCK + sub_id * HALF, 0])") + 1
+
+
+def test_the_emulator_shows_the_static_kernel_race_at_two_blocks():
+    serial, piped = _runs_at_two_blocks(_spread(static=True), {})
+    assert serial == "ok" and piped != "ok", (serial, piped)
+
+
+def test_a_static_per_core_range_without_the_epilogue_is_proven_from_every_count(monkeypatch):
+    runs: list = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    assert _errors(_spread(static=True, epilogue=False)) == []
+    # two tasks on one block; on B blocks a block takes 0, 1 or 2 of them
+    assert sorted(r.per_core_counts.get(2, 2) for r in runs) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(("slot", "guard", "words"), [
+    ("res_db[(n_blocks - 1) % 2]", "n_blocks > 0", "`n_blocks > 0` tests `a.shape[0] // 32`, " + COUNT),
+    ("res_db[(n_blocks - 1) % 2]", "", "`(n_blocks - 1) % 2` takes a residue of `a.shape[0] // 32`, " + COUNT),
+], ids=["test", "residue"])
+def test_the_whole_count_of_a_dynamic_per_core_range_is_read_only_as_its_stop(slot, guard, words):
+    text = _spread(static=False, slot=slot, guard=guard)
+    [d] = _errors(text)
+    assert d.code == codes.PIPELINE_NOT_PROVEN and words in d.message, d.message
+    assert d.hint.startswith("The check proves a loop of run-time trip count"), d.hint
+
+
+def test_the_emulator_shows_the_dynamic_kernel_race_at_two_blocks():
+    text = _spread(static=False, slot="res_db[(n_blocks - 1) % 2]", guard="n_blocks > 0")
+    serial, piped = _runs_at_two_blocks(text, {"a": (64, 32), "out": (64, 32)})
+    assert serial == "ok" and piped != "ok", (serial, piped)
+
+
+def test_a_loop_over_the_whole_count_of_a_per_core_range_is_refused():
+    text = _spread(static=False, epilogue=False) + (
+        "    with pl.section_vector():\n"
+        "        for j in pl.range(0, n_blocks):\n"
+        "            e = res_db.next()\n"
+        "            pl.load(e, a, [j * BLOCK + sub_id * HALF, 0])\n")
+    [d] = _errors(text)
+    assert "`pl.range(0, n_blocks)` counts up to `a.shape[0] // 32`, the trip count of a per-core range" in d.message, \
+        d.message
+
+
+def test_the_hint_applied_the_block_s_own_count_is_proven_and_runs_clean():
+    """The help's form: a loop from 0 to the block's own count, whose residue picks the slot."""
+    text = edited(_spread(static=False, slot="res_db[(my_n - 1) % 2]", guard="my_n > 0"), [(
+        "    for i in pl.range(core_id, n_blocks, num_cores):\n",
+        "    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n"
+        "    for k in pl.range(0, my_n):\n        i = core_id + k * num_cores\n")])
+    result = transpile(text, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    for rows in (32, 64, 96):
+        shapes = {"a": (rows, 32), "out": (rows, 32)}
+        report = verify(text, result.code, "kern", path="k.py", block_dim=2, shapes=shapes)
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], rows
