@@ -76,6 +76,17 @@ class Verbatim(cst.BaseStatement):
         return f"Verbatim({self.name!r}, {len(_NEWLINE.findall(self.text))} lines)"
 
 
+def leading_line_count(text: str) -> int:
+    """The blank and comment lines a kept definition's text starts with (before its first
+    decorator or its `def`/`class` line)."""
+    count = 0
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        count += 1
+    return count
+
+
 @dataclass
 class Partial:
     module: cst.Module

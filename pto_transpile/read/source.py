@@ -125,7 +125,9 @@ class SourceFile:
             positions = self._positions[index] = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
         r = positions[node]
         shift = self._first_line(index) - 1
-        return CodeRange(CodePosition(r.start.line + shift, r.start.column),
+        # a kept definition's text starts with its leading lines: it starts at its own first line
+        lead = partial.leading_line_count(node.text) if type(node) is partial.Verbatim else 0
+        return CodeRange(CodePosition(r.start.line + shift + lead, r.start.column),
                          CodePosition(r.end.line + shift, r.end.column))
 
     def statement_of(self, node: cst.CSTNode) -> cst.BaseStatement | None:

@@ -7,6 +7,8 @@ from pto_transpile.read.partial import Verbatim
 from pto_transpile.rules.rule import Rule
 
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+([^\W\d]\w*)", re.M)
+#: the name a decorator line starts with (`@JIT`, `@JIT(...)`)
+_DECORATOR = re.compile(r"^[ \t]*@[ \t]*([^\W\d]\w*)[ \t]*(?:\(|$|#)", re.M)
 
 
 def check(ctx):
@@ -67,8 +69,15 @@ def _jit_by_other_means(file, stmt: cst.CSTNode, jits: set[str]):
         for d in stmt.decorators:
             called = _called(d.decorator)
             if isinstance(called, cst.Name) and called.value in jits:
-                yield stmt.name, {"kernel": stmt.name.value,
+                yield stmt.name, {"kernel": stmt.name.value, "name": called.value, "_hint": "alias",
                                   "where": f"decorated with `{called.value}`, a name for `pl.jit`"}
+    elif isinstance(stmt, Verbatim) and not stmt.is_class:
+        # a `def` no analysis parsed (its decorators name no `pl` root): its decorator lines
+        header = _DEF.search(stmt.text)
+        for name in _DECORATOR.findall(stmt.text[:header.start()] if header is not None else ""):
+            if name in jits:
+                yield stmt, {"kernel": stmt.name, "name": name, "_hint": "alias",
+                             "where": f"decorated with `{name}`, a name for `pl.jit`"}
     for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
         value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
         # `pl.jit(...)(fn)` or `pl.jit(fn)` makes a kernel; `JIT = pl.jit(...)` only a decorator
@@ -137,6 +146,8 @@ RULE = Rule(
     message="kernel `{kernel}` is {where}: pto-transpile reads the kernels a module defines at its top level "
             "with `@pl.jit`, so this one is neither checked nor pipelined",
     hint="Define the kernel at module level; make what the factory chooses module constants or tiling-key fields",
+    hints={"alias": "Decorate the kernel with `@pl.jit(...)` itself, written out with the arguments `{name}` is "
+                    "given: the transform reads and rewrites the kernel's own decorator"},
     phase="file",
     check=check,
     seed="the kernel is a `@pl.jit` function the module defines",
