@@ -1,0 +1,150 @@
+"""Kernels a hostile probe (h76) found accepted and wrong on the emulator, all edits of the seed
+demo: stage2 (vector) writes a scratch tile every task, stage4 (vector) reads it after writing
+part of it itself, so the proof stands or falls with which bytes stage4's own write covers. Each
+refused kernel has a valid twin that stays proven: the fixes follow the bytes, they refuse no form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from pto_transpile.soundness import vfextent
+from sim_runtime import verify
+
+SEED = (Path(__file__).parents[2] / "examples" / "seed_demo.py").read_text()
+
+
+def _seed(vfs: str, two: tuple[str, str], four: tuple[str, str], extra: str, tiles: str) -> str:
+    """The seed demo with vector functions `vfs`; stage2 is given the names `two[0]` and runs
+    `two[1]` first, stage4 is given `four[0]` and runs `four[1]` after its store; `extra` is a
+    new output of type `extra`; `tiles` are made in a vector section before the loop."""
+    body = "".join(f"    {line}\n" for line in two[1].splitlines())
+    tail = "".join(f"    {line}\n" for line in four[1].splitlines())
+    return edited(SEED, [
+        ("import pypto_pro.language as pl\n",
+         "import pypto_pro.language as pl\nfrom pypto_pro.language import Vf as vf\n"),
+        ("N_ITER = 4\n", "N_ITER = 4\n\n\n" + vfs),
+        ("def stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db):\n"
+         '    """Vector: relu on this AIV\'s half, convert to NZ, insert it into the L1 buffer by row offset."""\n',
+         f"def stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db, {two[0]}):\n" + body),
+        ("def stage4(ki, sub_id, out, out_vec_db):", f"def stage4(ki, sub_id, out, out_vec_db, {four[0]}, extra):"),
+        ("    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n",
+         "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n" + tail),
+        ("    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n):\n",
+         f"    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n    extra: {extra},\n):\n"),
+        ("    # The pipeline loop: the 4 stages, cube and vector alternating\n",
+         "    with pl.section_vector():\n" + "".join(f"        {line}\n" for line in tiles.splitlines())
+         + "\n    # The pipeline loop: the 4 stages, cube and vector alternating\n"),
+        ("            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)",
+         f"            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db, {two[0]})"),
+        ("            stage4(ki, sub_id, out, out_vec_db)",
+         f"            stage4(ki, sub_id, out, out_vec_db, {four[0]}, extra)"),
+    ])
+
+
+def _group(name: str, shape: str, dtype: str, addr: int, mutex: int, extra: str = "") -> str:
+    return (f"{name} = pl.make_tile_group(type=pl.TileType(shape={shape}, dtype=pl.{dtype}, "
+            f"target_memory=pl.MemorySpace.Vec{extra}), addrs={addr:#x}, mutex_ids=[{mutex}])\n")
+
+
+def _wrong_on_the_emulator(text: str, extra: tuple[int, int]) -> bool:
+    """Whether the pipelined kernel, made with the proof skipped, differs from the serial one."""
+    code = transpile(text, path="k.py", preload=1, _skip_rules=["PTO061"]).code
+    assert code is not None
+    report = verify(text, code, "pipeline_demo_kernel", shapes={"extra": extra}, seed=0)
+    assert report.rows[0].verdict == "ok", report.rows[0].message
+    return report.rows[-1].verdict != "ok"
+
+
+# -- 1. a vector-function store writes whole lanes of the register's dtype ----------------------
+
+#: stage2 fills 3 elements of the [1, 3] `scr` with a register `full` makes: of a scalar without
+#: `dtype=`, an int64 register (8-byte lanes), so the 12-byte mask turns on 2 lanes, 16 bytes, one
+#: element past `scr`; stage4 broadcasts that element through `q - 5` (`q` is 32 bytes on).
+LANES = """\
+@pl.vector_function
+def fill_vf(t, v):
+    m = vf.update_mask(3, dtype=pl.DT_INT32)
+    x = vf.full(v{dtype})
+    vf.store_align(t, x, m)
+
+
+@pl.vector_function
+def pick_vf(t, o):
+    p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_INT32)
+    r = vf.load_align(t, -5, dist=pl.LoadDist.BRC_B32)
+    vf.store_align(o, r, p)
+"""
+
+
+def _lanes(dtype: str = "", value: str = "ki * 4294967296 + 5") -> str:
+    """`value`'s high half is the element past `scr` an int64 lane writes."""
+    return _seed(LANES.format(dtype=dtype), ("scr_g", f"scr = scr_g.current()\nfill_vf(scr, {value})"),
+                 ("q_g, o_g", "q = q_g.current()\no = o_g.current()\npick_vf(q, o)\n"
+                  "pl.store(extra, o, [ki * 2 + sub_id, 0])"),
+                 "pl.Tensor[[N_ITER * 2, 64], pl.DT_INT32]",
+                 _group("scr_g", "[1, 3]", "DT_INT32", 0x20000, 22) + _group("q_g", "[1, 8]", "DT_INT32", 0x20020, 24)
+                 + _group("o_g", "[1, 64]", "DT_INT32", 0x20100, 23))
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_store_of_a_register_wider_than_the_tiles_elements_is_refused(preload):
+    """The check counted lanes of the tile's 4-byte elements: exactly 12 bytes, all inside `scr`,
+    so stage4's read of the 13th to 16th byte saw no write at all."""
+    errors = error_messages(transpile(_lanes(), path="k.py", preload=preload))
+    assert len(errors) == 1 and "pick_vf()" in errors[0] and "fill_vf()" in errors[0], errors
+
+
+def test_the_register_of_the_tiles_dtype_is_proven():
+    """With `dtype=pl.DT_INT32` the register's lanes are the tile's: 12 bytes, inside `scr`."""
+    assert error_messages(transpile(_lanes(", dtype=pl.DT_INT32", "ki + 5"), path="k.py", preload=1)) == []
+
+
+@pytest.mark.emulator
+def test_the_emulator_writes_the_registers_lanes():
+    assert _wrong_on_the_emulator(_lanes(), (8, 64))
+    assert not _wrong_on_the_emulator(_lanes(", dtype=pl.DT_INT32", "ki + 5"), (8, 64))
+
+
+def _functions(body: str) -> vfextent.VectorFunctions:
+    """The evaluator of one vector function `f(t, v)` with `body`."""
+    text = "def f(t, v):\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    return vfextent.VectorFunctions(lambda name: text if name == "f" else None, lambda name: None)
+
+
+def _stored(body: str, elem: int, arg) -> tuple:
+    """The bytes `body(t, v)` stores to a `[1, 3]` tile of `elem`-byte elements, and whether exactly."""
+    extent = _functions(body).extents("f", (vfextent.TileArg(elem, (1, 3)), arg))[0]
+    return extent.writes, extent.exact
+
+
+@pytest.mark.parametrize(("body", "elem", "arg", "stored"), [
+    # an int scalar makes int64 lanes: a 12-byte mask turns on two, past the tile; 16 bytes are whole lanes
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nvf.store_align(t, x, m)", 4, 5, (((0, 256),), False)),
+    ("m = vf.update_mask(4, dtype=pl.DT_INT32)\nx = vf.full(v)\nvf.store_align(t, x, m)", 4, 5, (((0, 16),), True)),
+    # a float scalar makes fp32 lanes: in an fp16 tile, a 6-byte mask turns on two lanes, 8 bytes
+    ("m = vf.update_mask(3, dtype=pl.DT_FP16)\nx = vf.full(v)\nvf.store_align(t, x, m)", 2, 5.0,
+     (((0, 256),), False)),
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nvf.store_align(t, x, m)", 4, 5.0, (((0, 12),), True)),
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v, dtype=pl.DT_INT32)\nvf.store_align(t, x, m)", 4, 5,
+     (((0, 12),), True)),
+    # lane-wise ops keep their source's lanes, through a name bound in a loop
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nfor i in range(4):\n    y = vf.load_align(t)\n"
+     "    x = vf.add(x, y, m)\nvf.store_align(t, x, m)", 4, 5.0, (((0, 12),), True)),
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nfor i in range(4):\n    y = vf.load_align(t)\n"
+     "    x = vf.add(x, y, m)\nvf.store_align(t, x, m)", 4, 5, (((0, 256),), False)),
+], ids=["int64-past", "int64-whole", "fp32-in-fp16", "fp32", "dtype", "loop-fp32", "loop-int64"])
+def test_a_stores_bytes_follow_the_registers_lanes(body, elem, arg, stored):
+    """Whole lanes of the register's dtype, under the mask read at those lanes; a mask of other
+    lanes than the register's is taken as the whole register (a superset, not exact)."""
+    assert _stored(body, elem, arg) == stored
+
+
+def test_a_call_with_an_int_and_one_with_an_equal_float_are_two_calls():
+    """`5 == 5.0`: the remembered extents of one were given to the other, whose lanes differ."""
+    vfs = _functions("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nvf.store_align(t, x, m)")
+    tile = vfextent.TileArg(4, (1, 3))
+    assert [vfs.extents("f", (tile, a))[0].writes for a in (5.0, 5)] == [((0, 12),), ((0, 256),)]
