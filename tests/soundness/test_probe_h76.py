@@ -148,3 +148,37 @@ def test_a_call_with_an_int_and_one_with_an_equal_float_are_two_calls():
     vfs = _functions("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nvf.store_align(t, x, m)")
     tile = vfextent.TileArg(4, (1, 3))
     assert [vfs.extents("f", (tile, a))[0].writes for a in (5.0, 5)] == [((0, 12),), ((0, 256),)]
+
+
+# -- 2. `pl.make_tile(..., size=)` past the shape: ops write the shape's bytes only ---------------
+
+def _sized(shape: str = "[1, 8]") -> str:
+    """`big` (type `shape`, 64 bytes reserved) and `pad` (its second 32 bytes); stage2 fills `pad`
+    every task, stage4 fills `big`, then stores `pad`: a `[1, 8]` `big` leaves `pad` as stage2 made it."""
+    return _seed("", ("pad", "pl.system.bar_all()\npl.full(pad, ki)"),
+                 ("big, pad", "pl.system.bar_all()\npl.full(big, 0)\npl.system.bar_all()\n"
+                  "pl.store(extra, pad, [ki * 2 + sub_id, 0])"),
+                 "pl.Tensor[[N_ITER * 2, 8], pl.DT_INT32]",
+                 "t_type = pl.TileType(shape=[1, 8], dtype=pl.DT_INT32, target_memory=pl.MemorySpace.Vec)\n"
+                 f"big = pl.make_tile(pl.TileType(shape={shape}, dtype=pl.DT_INT32, "
+                 "target_memory=pl.MemorySpace.Vec), addr=0x20000, size=64)\n"
+                 "pad = pl.make_tile(t_type, addr=0x20020)")
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_write_of_a_tile_with_room_past_its_shape_covers_only_the_shape(preload):
+    """`pl.full(big, 0)` was taken as overwriting all 64 bytes `size=` reserves, so stage4's
+    store of `pad` saw it in both runs and never which task's `pl.full(pad, ki)` it reads."""
+    errors = error_messages(transpile(_sized(), path="k.py", preload=preload))
+    assert len(errors) == 1 and "reads `pad`" in errors[0] and f"stage `stage2` (task {preload})" in errors[0], errors
+
+
+def test_a_tile_whose_shape_fills_its_room_still_covers_it():
+    """A `[1, 16]` `big` writes all 64 bytes: stage4 stores what it wrote itself."""
+    assert error_messages(transpile(_sized("[1, 16]"), path="k.py", preload=1)) == []
+
+
+@pytest.mark.emulator
+def test_the_emulator_writes_the_shape_only():
+    assert _wrong_on_the_emulator(_sized(), (8, 8))
+    assert not _wrong_on_the_emulator(_sized("[1, 16]"), (8, 8))
