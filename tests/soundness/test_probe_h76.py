@@ -182,3 +182,87 @@ def test_a_tile_whose_shape_fills_its_room_still_covers_it():
 def test_the_emulator_writes_the_shape_only():
     assert _wrong_on_the_emulator(_sized(), (8, 8))
     assert not _wrong_on_the_emulator(_sized("[1, 16]"), (8, 8))
+
+
+# -- 3 and 4. `pl.TileType` and `pl.set_validshape` read by their signatures ----------------------
+
+#: stage2 stores 8 int32 lanes into `t` ([1, 8]) every task; stage4 fills `t`'s valid window, then
+#: broadcasts element 5 into a row of `extra`: with a [1, 4] window, element 5 is stage2's
+VALID = """\
+@pl.vector_function
+def put_vf(t, v):
+    m = vf.update_mask(8, dtype=pl.DT_INT32)
+    x = vf.full(v, dtype=pl.DT_INT32)
+    vf.store_align(t, x, m)
+
+
+@pl.vector_function
+def get_vf(t, o):
+    p = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_INT32)
+    r = vf.load_align(t, 5, dist=pl.LoadDist.BRC_B32)
+    vf.store_align(o, r, p)
+"""
+
+
+def _valid(tile_type: str, narrow: str = "") -> str:
+    """`t_g` of type `tile_type`; stage4 runs `narrow` before its `pl.full(t, 0)`."""
+    return _seed(VALID, ("t_g", "t = t_g.current()\nput_vf(t, ki)"),
+                 ("t_g, o_g", f"t = t_g.current()\n{narrow}pl.full(t, 0)\no = o_g.current()\nget_vf(t, o)\n"
+                  "pl.store(extra, o, [ki * 2 + sub_id, 0])"),
+                 "pl.Tensor[[N_ITER * 2, 64], pl.DT_INT32]",
+                 f"t_g = pl.make_tile_group(type={tile_type}, addrs=0x20000, mutex_ids=[22])\n"
+                 + _group("o_g", "[1, 64]", "DT_INT32", 0x20100, 23))
+
+
+PLAIN = "pl.TileType(shape=[1, 8], dtype=pl.DT_INT32, target_memory=pl.MemorySpace.Vec)"
+
+
+@pytest.mark.parametrize("tile_type", [
+    "pl.TileType([1, 8], pl.DT_INT32, pl.MemorySpace.Vec, [1, 4])",
+    "pl.TileType([1, 8], pl.DT_INT32, pl.MemorySpace.Vec, valid_shape=[1, 4])",
+], ids=["by-position", "by-keyword"])
+def test_a_valid_shape_given_by_position_is_read(tile_type):
+    """`TileType(shape, dtype, target_memory, valid_shape, ...)`: a valid shape given fourth was
+    dropped, so `pl.full(t, 0)` was taken as writing all of `t`, element 5 too."""
+    errors = error_messages(transpile(_valid(tile_type), path="k.py", preload=1))
+    assert len(errors) == 1 and "get_vf()" in errors[0] and "put_vf()" in errors[0], errors
+
+
+@pytest.mark.parametrize("narrow", [
+    "pl.set_validshape(tile=t, shape=[1, 4])\n",
+    "pl.set_validshape(t, shape=[1, 4])\n",
+    "pl.set_validshape(t, [1, 4])\n",
+], ids=["keywords", "mixed", "positions"])
+def test_a_set_validshape_by_keyword_is_read(narrow):
+    """`set_validshape(tile, shape)` changed the model only when its tile came by position."""
+    errors = error_messages(transpile(_valid(PLAIN, narrow), path="k.py", preload=1))
+    assert len(errors) == 1 and "get_vf()" in errors[0] and "put_vf()" in errors[0], errors
+
+
+@pytest.mark.parametrize(("tile_type", "narrow"), [
+    ("pl.TileType([1, 8], pl.DT_INT32, pl.MemorySpace.Vec, [1, 8])", ""),
+    (PLAIN, "pl.set_validshape(tile=t, shape=[1, 8])\n"),
+], ids=["TileType", "set_validshape"])
+def test_a_whole_valid_shape_by_position_or_keyword_is_proven(tile_type, narrow):
+    """The whole tile valid: stage4's fill covers element 5, which it then reads back itself."""
+    assert error_messages(transpile(_valid(tile_type, narrow), path="k.py", preload=1)) == []
+
+
+def test_a_keyword_set_validshape_does_not_take_is_refused():
+    """`target=` was the emulator's name, which PyPTO's `set_validshape(tile, shape)` does not take."""
+    result = transpile(_valid(PLAIN, "pl.set_validshape(target=t, shape=[1, 4])\n"), path="k.py", preload=1)
+    assert error_messages(result) == ["`pl.set_validshape` takes no keyword `target` (it takes `shape`, `tile`)"]
+
+
+def test_arguments_that_do_not_bind_are_refused():
+    """Python raises TypeError on them; the check names the parameters instead of reading past them."""
+    errors = error_messages(transpile(_valid(PLAIN, "pl.set_validshape(t, [1, 4], shape=[1, 4])\n"), path="k.py",
+                                      preload=1))
+    assert len(errors) == 1 and "does not match `pl.set_validshape`'s parameters (tile, shape)" in errors[0], errors
+
+
+@pytest.mark.emulator
+def test_the_emulator_takes_pyptos_names_and_positions():
+    assert _wrong_on_the_emulator(_valid(PLAIN, "pl.set_validshape(tile=t, shape=[1, 4])\n"), (8, 64))
+    assert _wrong_on_the_emulator(_valid("pl.TileType([1, 8], pl.DT_INT32, pl.MemorySpace.Vec, [1, 4])"), (8, 64))
+    assert not _wrong_on_the_emulator(_valid(PLAIN, "pl.set_validshape(tile=t, shape=[1, 8])\n"), (8, 64))
