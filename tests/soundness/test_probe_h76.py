@@ -266,3 +266,42 @@ def test_the_emulator_takes_pyptos_names_and_positions():
     assert _wrong_on_the_emulator(_valid(PLAIN, "pl.set_validshape(tile=t, shape=[1, 4])\n"), (8, 64))
     assert _wrong_on_the_emulator(_valid("pl.TileType([1, 8], pl.DT_INT32, pl.MemorySpace.Vec, [1, 4])"), (8, 64))
     assert not _wrong_on_the_emulator(_valid(PLAIN, "pl.set_validshape(tile=t, shape=[1, 8])\n"), (8, 64))
+
+
+# -- `pl.dump_data(data, offsets, shapes, *, workspace)`: its places --------------------------------
+
+ROWS = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+STORE = "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n"
+
+
+def _dumped(dump: str) -> str:
+    """rows_two_stages.py whose vector stage, given `a` too, runs `dump` after its store."""
+    return edited(ROWS, [(STORE, f"{STORE}    {dump}\n"),
+                         ("def finish(i, sub_id, out,", "def finish(i, sub_id, a, out,"),
+                         ("            finish(i, sub_id, out,", "            finish(i, sub_id, a, out,")])
+
+
+@pytest.mark.parametrize("dump", [
+    "pl.dump_data(a, [i * BLOCK + sub_id * HALF, 0], [HALF, BLOCK])",
+    "pl.dump_data(a, offsets=[i * BLOCK + sub_id * HALF, 0], shapes=[HALF, BLOCK])",
+    "pl.system.bar_all()\n    pl.dump_data(out, [i * BLOCK + sub_id * HALF, 0], [HALF, BLOCK])",
+], ids=["input", "by-keyword", "the-rows-it-stored"])
+def test_a_dumped_window_is_placed_at_its_offsets(dump):
+    """`dump_data`'s offsets are argument 1: they were judged as an operand that must not vary with
+    the loop (and argument 2, its shapes, taken as the place)."""
+    assert error_messages(transpile(_dumped(dump), path="k.py", preload=1)) == []
+
+
+def test_a_dumps_workspace_is_written():
+    """`workspace=` is a GM tensor the dump writes (an Acc tile goes through it): it was no event,
+    so a stage loading the tensor raced with it unseen."""
+    errors = error_messages(transpile(_dumped("pl.dump_data(res, workspace=a)"), path="k.py", preload=1))
+    assert errors and "`pl.dump_data` on V of AIV0 writes `a` while stage `project` (task 1), `pl.load`" in errors[0]
+
+
+@pytest.mark.emulator
+def test_the_emulator_runs_the_placed_dumps():
+    text = _dumped("pl.dump_data(a, [i * BLOCK + sub_id * HALF, 0], [HALF, BLOCK])")
+    code = transpile(text, path="k.py", preload=1).code
+    rows = verify(text, code, "kern", path="k.py", shapes={"a": (96, 32), "out": (96, 32)}).rows
+    assert [row.verdict for row in rows] == ["ok", "ok"]
