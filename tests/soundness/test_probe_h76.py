@@ -178,6 +178,13 @@ def test_a_tile_whose_shape_fills_its_room_still_covers_it():
     assert error_messages(transpile(_sized("[1, 16]"), path="k.py", preload=1)) == []
 
 
+def test_a_tile_with_less_room_than_its_shape_is_refused():
+    """Its ops write the whole shape, past the bytes the tile was taken to span (the emulator
+    refuses the declaration)."""
+    errors = error_messages(transpile(_sized().replace("size=64", "size=16"), path="k.py", preload=1))
+    assert len(errors) == 1 and "reserves 16 bytes, fewer than the 32 of its shape" in errors[0], errors
+
+
 @pytest.mark.emulator
 def test_the_emulator_writes_the_shape_only():
     assert _wrong_on_the_emulator(_sized(), (8, 8))
