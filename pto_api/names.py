@@ -8,6 +8,8 @@ is reported as a misspelling; any other unknown name is left to the rules that n
 
 from __future__ import annotations
 
+from typing import Any
+
 from pto_api.memory import DTYPE_BITS, MEMORY_SPACES
 from pto_api.ops import ACC_TO_VEC_MODES, BLOCK_OP_ROLES, DESCRIPTOR_ONLY_OPS, OP_PIPE, PIPES
 from pto_api.sync import CROSS_CORE_SYNC_MODES
@@ -44,18 +46,39 @@ PL_MEMBERS: dict[str, frozenset[str]] = {
     "TileLayout": frozenset({"ND", "DN", "NZ", "ZN", "NN", "ZZ"}),
 }
 
+#: The parameters of the calls the check reads by name, in PyPTO's order: (those a call may give
+#: by position or by keyword, those it gives by keyword only). The emulator's functions take the
+#: same; `bind` places a call's arguments as Python does.
+PL_PARAMETERS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    ("TileType",): (("shape", "dtype", "target_memory", "valid_shape", "layout", "fractal", "pad", "compact"), ()),
+    ("make_tile",): (("tile_type",), ("addr", "size")),
+    ("make_tile_group",): ((), ("type", "addrs", "mutex_ids", "depth", "fwd_ids", "bwd_ids")),
+    ("set_validshape",): (("tile", "shape"), ()),
+}
+
+
+def bind(path: tuple[str, ...], pos: list, kw: dict) -> dict[str, Any] | None:
+    """The arguments of a `PL_PARAMETERS` call `pl.<path>(*pos, **kw)` by parameter name; None
+    where Python raises TypeError (more positional arguments than it takes, a keyword it does not
+    take or that a positional argument already gave)."""
+    either, only = PL_PARAMETERS[path]
+    if len(pos) > len(either) or any(k not in either + only for k in kw):
+        return None
+    bound = dict(zip(either, pos, strict=False))
+    if any(k in bound for k in kw):
+        return None
+    return {**bound, **kw}
+
+
 #: Keywords of the calls whose signatures are fixed (the real ones, and the emulator's, raise
 #: TypeError on others).
 PL_KEYWORDS: dict[tuple[str, ...], frozenset[str]] = {
+    **{path: frozenset(either + only) for path, (either, only) in PL_PARAMETERS.items()},
     ("jit",): frozenset({"arch", "auto_mutex", "name", "pipeline", "tiling_key", "datatype", "compile_timeout"}),
     ("pipeline", "PipelineConfig"): frozenset({"preload", "sync_only"}),
-    ("make_tile_group",): frozenset({"type", "addrs", "mutex_ids", "depth", "fwd_ids", "bwd_ids"}),
-    ("TileType",): frozenset({"shape", "dtype", "target_memory", "valid_shape", "layout", "fractal", "pad",
-                              "compact"}),
     # start, end and step are positional: the transform reads them so, and a keyword would be
     # silently left out of the loop's bounds
     ("range",): frozenset(),
-    ("make_tile",): frozenset({"tile_type", "addr", "size"}),
     **{("system", name): frozenset({"pipe", "event_id", "sync_mode"})
        for name in ("set_cross_core", "wait_cross_core")},
     **{("system", name): frozenset({"set_pipe", "wait_pipe", "event_id"}) for name in ("sync_src", "sync_dst")},

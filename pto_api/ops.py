@@ -209,6 +209,19 @@ VF_REGISTER_OPS = frozenset({
     "sub", "subc", "subs", "truncate", "unalign_reg_for_store", "unpack", "update_mask", "xor",
 })
 
+#: `vf.*` ops whose result register has the dtype of their first operand (lane-wise arithmetic
+#: and logic, select, reductions, copies, `full` of a register): a store of it writes lanes of
+#: that width.
+VF_SAME_DTYPE_OPS = frozenset({
+    "abs", "abs_sub", "add", "adds", "and_", "axpy", "div", "exp", "full", "leaky_relu", "ln", "log", "log10", "log2",
+    "max", "maxs", "min", "mins", "move", "mul", "mul_add_dst", "mul_dst_add", "muls", "neg", "not_", "or_",
+    "pair_reduce_sum", "prelu", "reduce_max", "reduce_min", "reduce_sum", "relu", "select", "shift_left",
+    "shift_right", "sqrt", "squeeze", "sub", "subs", "truncate", "xor",
+})
+#: `vf.*` ops whose result register has the dtype their `dtype=` names, or this one without it
+#: (None: `dtype=` is required).
+VF_RESULT_DTYPES: dict[str, str | None] = {"astype": None, "exp_sub": "DT_FP32"}
+
 #: `vf.*` ops whose result register is also an input: `acc = vf.<op>(...)` reads `acc`
 #: before writing it. So does any lane-wise op given `mode=MergeMode.MERGING` (inactive
 #: lanes keep the target's old value).

@@ -12,3 +12,7 @@ BLOCK_BYTES = 32
 BLOCKS_PER_REG = REG_BYTES // BLOCK_BYTES
 #: bytes a broadcast load reads, per `pl.LoadDist` member
 BROADCAST_BYTES = {"BRC_B8": 1, "BRC_B16": 2, "BRC_B32": 4}
+#: The register dtype `vf.full` gives a scalar when no `dtype=` names one: an untyped float is
+#: fp32, an integer int64. A NORM store writes whole lanes of its register's dtype, so this
+#: width, not the tile's element, decides the bytes such a store reaches.
+FLOAT_LITERAL_DTYPE, INT_LITERAL_DTYPE = "DT_FP32", "DT_INT64"

@@ -325,8 +325,8 @@ def struct_array(n, typename, /, **fields):  # positional-only: fields may be ca
 make_tuple = _tiles.make_tuple
 
 
-def set_validshape(target, shape):
-    _ops.set_validshape(target, shape, _where())
+def set_validshape(tile, shape):
+    _ops.set_validshape(tile, shape, _where())
 
 
 def get_block_idx() -> int:

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, REG_BYTES
+from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, FLOAT_LITERAL_DTYPE, INT_LITERAL_DTYPE, REG_BYTES
 from sim_runtime import assumed, costs, minifloat, rounding
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
@@ -324,7 +324,7 @@ def full(value, mask=None, *, dtype=None, mode=None) -> Reg:
     if isinstance(value, Reg):
         raise UnsupportedOpError("vf.full of a register (lane broadcast) is not emulated", _where())
     if dtype is None:
-        dtype = DTYPES["DT_FP32"] if isinstance(value, float) else DTYPES["DT_INT64"]
+        dtype = DTYPES[FLOAT_LITERAL_DTYPE if isinstance(value, float) else INT_LITERAL_DTYPE]
     m = None if mask is None else _mask("full", mask)
     reg = Reg.of(dtype, assumed.scalar_literal(value))
     return _result(dtype, reg.values(), m, _merge_base("full", mode, dtype))

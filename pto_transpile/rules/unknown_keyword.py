@@ -38,8 +38,8 @@ DOC = """\
 ## What it checks
 A keyword argument that the call does not take, in the calls whose signatures are fixed:
 `@pl.jit(...)`, `pl.pipeline.PipelineConfig(...)`, `pl.make_tile_group(...)`,
-`pl.TileType(...)`, `pl.make_tile(...)`, the `pl.system` sync calls, and `pl.range(...)`
-(which takes start, end and step by position only). A keyword an edit or two from a real
+`pl.TileType(...)`, `pl.make_tile(...)`, `pl.set_validshape(tile, shape)`, the `pl.system`
+sync calls, and `pl.range(...)` (which takes start, end and step by position only). A keyword an edit or two from a real
 one is named as its misspelling. In a data op (`pl.move`, `pl.load`, `pl.store`,
 `pl.cast`, ...) a keyword is reported when it is such a near misspelling of one the op
 takes (`acc_to_vec_modee=`, `offset=` for `offsets=`).

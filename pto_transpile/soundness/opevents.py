@@ -63,6 +63,9 @@ class OpEvents(InterpreterBase):
         pos, kw = self._args(node, ctx)
         if op in ("load", "store") and len(pos) == 2 and "offsets" in kw:
             pos.append(kw.pop("offsets"))  # `pl.store(out, y, offsets=[...])`: the third operand by name
+        for i, name in enumerate(("offsets", "shapes"), 1):  # `pl.dump_data(data, offsets, shapes)`
+            if op == "dump_data" and len(pos) == i and name in kw:
+                pos.append(kw.pop(name))
         if op in MACHINE_STATE_OPS:
             raise CannotModel(f"`pl.{op}` reads or sets a core's special registers or vector-mask mode, which the "
                               "check does not follow across stages run ahead of one another: keep the value in a "
@@ -122,10 +125,11 @@ class OpEvents(InterpreterBase):
         values = SCALAR_VALUE_OPERANDS.get(op, ())
         given = list(pos) + list(kw.values())
         operand = f"an operand of `pl.{op}` in"
+        at = GM_OFFSETS.get(op, 2)
         for i, value in enumerate(given):
             # a GM op's place (its offsets, or the element index of `pl.getval`/`pl.setval`) is
             # judged by the GM rules (`_record_gm`), as `t[i]` is
-            place = i == 2 or i == 1 and op in ("getval", "setval")
+            place = i == at or i == 2 and op == "setval"  # (setval's value: data, `ev.values`)
             if not (gm and place) and i not in values and isinstance(value, (int, list, tuple)):
                 self._plain(value, operand, node)
         for i, value in enumerate(pos):
@@ -136,7 +140,7 @@ class OpEvents(InterpreterBase):
                     foot, offsets = self._element_foot(value, pos[1] if len(pos) > 1 else kw.get("offset"),
                                                        bool(ctx.may))
                 else:
-                    offsets = pos[2] if len(pos) > 2 else UNKNOWN
+                    offsets = pos[at] if len(pos) > at else UNKNOWN
                     written = offsets  # as the kernel wrote them, for the foot's label
                     try:
                         offsets = _flat(value, offsets, transpose or order is not None,
@@ -144,7 +148,8 @@ class OpEvents(InterpreterBase):
                                                                             lambda: self._code_of(node)))
                     except NonUniform as exc:
                         raise nonuniform(exc, node) from None
-                    foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core)
+                    foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core,
+                                         pos[2] if op == "dump_data" and len(pos) > 2 else None)
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self._epoch(ctx.core))
@@ -180,7 +185,16 @@ class OpEvents(InterpreterBase):
                     writes.extend(feet)
         for name, role in op_keyword_roles(op).items():  # `pl.quant(..., offset=z)`
             value = kw.get(name)
-            if isinstance(value, (TileV, AnyTileV)):
+            if isinstance(value, TensorV) and role and "W" in role:
+                # `pl.dump_data(acc, workspace=ws)` writes the whole tile into `ws` from its start:
+                # where it ends is not followed, the whole tensor, a superset, never a cover
+                foot = Foot(("GM", value.name), 0, INF, 0, INF, value.name, bool(ctx.may), True)
+                self._record_gm(value, UNKNOWN, foot, True, node, self._epoch(ctx.core))
+                self.uniform.block_write(value.name, UNKNOWN, foot, ctx.one_block, self._epoch(ctx.core),
+                                         Said(node, self._code_of))
+                writes.append(foot)
+                self._gm_written(value, ctx)
+            elif isinstance(value, (TileV, AnyTileV)):
                 feet = self._tile_feet(value, ctx.core, acc_mode)
                 if role and "R" in role:
                     reads.extend(feet)
@@ -442,14 +456,18 @@ class OpEvents(InterpreterBase):
         return tuple(sorted(ids)) if ids else ()
 
     def _gm_foot(self, tensor: TensorV, flat: Any, written: Any, tile: Any, transpose: bool, may: bool,
-                 core: int) -> Foot:
-        """The GM window a load or store moves: the tile's valid shape at `flat`, the 2-D offsets of
-        the `written` ones (`_flat`), which its label shows."""
+                 core: int, shapes: Any = None) -> Foot:
+        """The GM window a load or store moves: the tile's valid shape (or the `shapes` of a 2-D
+        window `pl.dump_data` prints) at `flat`, the 2-D offsets of the `written` ones (`_flat`),
+        which its label shows."""
         rows = cols = None
         tiled = isinstance(tile, (TileV, AnyTileV))
         valid = self.valid.widest(tile, core) if tiled else ()
         if len(valid) == 2:
             rows, cols = gm_extent(valid, transpose)
+        elif len(tensor.shape) == 2 and isinstance(shapes, (list, tuple)) and len(shapes) == 2 \
+                and all(type(d) is int and d > 0 for d in shapes):
+            rows, cols = shapes
         if (isinstance(flat, (list, tuple)) and len(flat) == 2 and rows is not None and cols is not None
                 and all(isinstance(o, int) and not isinstance(o, bool) for o in flat)):
             r, c = flat
@@ -512,6 +530,11 @@ class OpEvents(InterpreterBase):
         n = counts[text]
         counts[text] = n + 1
         return ("code", text, n)
+
+
+#: the operand that places a GM op's window, where it is not argument 2: `pl.getval(t, i)`,
+#: `pl.setval(t, i, v)`, `pl.dump_data(data, offsets, shapes)`
+GM_OFFSETS = {"getval": 1, "setval": 1, "dump_data": 1}
 
 
 def _flat(tensor: TensorV, offsets: Any, transpose: bool, arith=None) -> Any:

@@ -15,6 +15,7 @@ import libcst as cst
 
 from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, initial_valid, slot_addresses
 from pto_api.memory import DTYPE_BITS
+from pto_api.names import PL_PARAMETERS, bind
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
 from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
@@ -66,11 +67,12 @@ class PlCalls(InterpreterBase):
         if head == "set_stride":
             raise CannotModel("`pl.set_stride` moves the GM elements every later access of the tensor reaches, which "
                               "the check does not follow", node, kind="stride")
+        if head == "set_validshape":
+            args = self._bound(path, node, ctx)
+            self.valid.set(args.get("tile"), args.get("shape"), ctx.core, bool(ctx.may),
+                           ctx.scope[1] if ctx.scope else "")
+            return None
         if head in DESCRIPTOR_ONLY_OPS:
-            pos, kw = self._args(node, ctx)
-            if head == "set_validshape" and pos:
-                self.valid.set(pos[0], pos[1] if len(pos) > 1 else kw.get("shape"), ctx.core, bool(ctx.may),
-                               ctx.scope[1] if ctx.scope else "")
             return None
         return self.block_op(head, node, ctx)
 
@@ -96,27 +98,36 @@ class PlCalls(InterpreterBase):
             raise self._too_long("this loop runs too many iterations to follow", node)
         return r
 
-    def _tile_type(self, node, ctx) -> Any:
+    def _bound(self, path: tuple, node: cst.Call, ctx: Ctx) -> dict:
+        """The arguments of a call of fixed signature by parameter name (`pto_api.names.bind`)."""
         pos, kw = self._args(node, ctx)
-        shape = kw.get("shape", pos[0] if pos else UNKNOWN)
-        dtype = kw.get("dtype", pos[1] if len(pos) > 1 else UNKNOWN)
-        memory = kw.get("target_memory", pos[2] if len(pos) > 2 else Symbol(("MemorySpace", "Vec")))
+        args = bind(path, pos, kw)
+        if args is None:
+            either, only = PL_PARAMETERS[path]
+            raise CannotModel(f"`{self._code_of(node)}` does not match `pl.{'.'.join(path)}`'s parameters "
+                              f"({', '.join(either + tuple(f'{k}=' for k in only))}): give each once, by position "
+                              "in that order or by its name", node, kind="construct")
+        return args
+
+    def _tile_type(self, node, ctx) -> Any:
+        args = self._bound(("TileType",), node, ctx)
+        shape = args.get("shape", UNKNOWN)
+        dtype = args.get("dtype", UNKNOWN)
+        memory = args.get("target_memory", Symbol(("MemorySpace", "Vec")))
         if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
             return UNKNOWN
-        self._plain(list(shape) + list(kw.get("valid_shape") or ()) if isinstance(kw.get("valid_shape"), (list, tuple))
-                    else shape, "the shape of", node)
+        valid = args.get("valid_shape")
+        self._plain(list(shape) + list(valid) if isinstance(valid, (list, tuple)) else shape, "the shape of", node)
         if not (isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS):
-            given = node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else next(
-                (a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+            given = _argument(node, 1, "dtype")
             what = f"`{self._code_of(given)}`" if given is not None else "none"
             raise CannotModel(f"the dtype of this tile type ({what}) is not a `pl` dtype the check can read, and its "
                               "element size places the tile's bytes: write the `pl.DT_...` dtype, or declare the "
                               "tensor a `datatype=` name stands for with one", node, kind="construct")
         mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
-        valid = kw.get("valid_shape")
         known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(
             d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
-        layout = kw.get("layout")
+        layout = args.get("layout")
         layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
         at_run_time = isinstance(valid, (list, tuple)) and any(run_time(d) for d in valid)
         return TileTypeV(tuple(shape), mem, elem_bytes(dtype),
@@ -139,8 +150,8 @@ class PlCalls(InterpreterBase):
                                   where, kind="runtime")
 
     def _make_tile(self, node, ctx) -> Any:
-        pos, kw = self._args(node, ctx)
-        ttype = pos[0] if pos else kw.get("tile_type", UNKNOWN)
+        kw = self._bound(("make_tile",), node, ctx)
+        ttype = kw.get("tile_type", UNKNOWN)
         addr = kw.get("addr", UNKNOWN)
         if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
             raise CannotModel("the type or address of this tile is not static", node)
@@ -148,6 +159,10 @@ class PlCalls(InterpreterBase):
         self._compile_time([addr, kw.get("size")], "addr", node)
         size = kw.get("size")
         size = size if isinstance(size, int) else ttype.nbytes
+        if size < ttype.nbytes:
+            raise CannotModel(f"`{self._code_of(node)}` reserves {size} bytes, fewer than the {ttype.nbytes} of its "
+                              "shape, which its ops write: give `size=` at least that, or leave it out", node,
+                              kind="construct")
         label = self.named[1] if self.named[0] is node else self._code_of(node)
         tile = TileV(ttype.memory, addr, addr + size, (), label, ttype.shape, ttype.valid,
                      ttype.elem, ttype.layout, self.valid.number())
@@ -158,7 +173,7 @@ class PlCalls(InterpreterBase):
         return tile
 
     def _make_tile_group(self, node, ctx) -> Any:
-        pos, kw = self._args(node, ctx)
+        kw = self._bound(("make_tile_group",), node, ctx)
         ttype = kw.get("type", UNKNOWN)
         addrs = kw.get("addrs", UNKNOWN)
         self._plain(addrs, "the addresses of", node)
@@ -338,6 +353,13 @@ class PlCalls(InterpreterBase):
             for name in struct.fields:
                 struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
         return None
+
+
+def _argument(node: cst.Call, index: int, name: str) -> cst.BaseExpression | None:
+    """The expression a call gives parameter `name`, the `index`-th positional one (None: not given)."""
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    return positional[index] if len(positional) > index else next(
+        (a.value for a in node.args if a.keyword is not None and a.keyword.value == name), None)
 
 
 def _at_this_run(eid: int) -> str:

@@ -55,12 +55,16 @@ class ValidShapes:
 
     def partial(self, tile: TileV, core: int) -> bool:
         """Whether an op may touch less of `tile` than the whole of it on `core`: its valid shape
-        is not its declared one, or is not known (`of` and `exact` in one call, for every foot)."""
+        is not its declared one, or is not known (`of` and `exact` in one call, for every foot),
+        or its bytes are more than its shape's (`pl.make_tile(..., size=)`: ops write the shape's
+        elements, never the room past them)."""
         desc = tile.desc
         if not desc:  # a view: its declared shape, never exact
             return True
-        valid = self._valid[core].get(desc) or tile.valid or tile.shape
-        return tuple(valid) != tuple(tile.shape) or desc in self._inexact[core]
+        shape = tile.shape
+        valid = self._valid[core].get(desc) or tile.valid or shape
+        return tuple(valid) != tuple(shape) or desc in self._inexact[core] \
+            or len(shape) == 2 and tile.hi - tile.lo > shape[0] * shape[1] * tile.elem
 
     def unknown(self, tile: TileV) -> None:
         """A tile declared with a valid shape known only at run time: inexact on every core."""

@@ -5,18 +5,20 @@ vector function may reach bytes outside the tile it is given: the next slot of t
 another buffer. Knowing only *which* parameters are read or written (the access roles) would
 then hide a conflict. This module evaluates the body with Python's `ast` on abstract values:
 a tile argument is a pointer (its argument, a byte offset, the element size and the declared
-shape), scalars are numbers, registers are opaque and masks are the number of leading
-register bytes they enable. Loops over `pl.range`/`range` with static bounds run; branches
-whose condition is not static run both ways. The result is, per tile argument, the byte
-intervals read and written relative to the argument's first byte.
+shape), scalars are numbers, registers are opaque but for the width of their lanes, and masks
+are the number of leading register bytes they enable. Loops over `pl.range`/`range` with static
+bounds run; branches whose condition is not static run both ways. The result is, per tile
+argument, the byte intervals read and written relative to the argument's first byte.
 
 Addressing is the hardware's: a pointer moves by elements of its tile's dtype; an offset is
 elements too, a `[row, col]` offset `row * shape[1] + col` of the declared shape. A NORM load
 reads one 256-byte register; a broadcast load (`BRC_B8/16/32`, or `BRC` by register width)
 reads one element. A NORM store writes the enabled lanes of the register, whose lanes have the
-element type of the tile it is stored to (a lane is on when the mask bit of its first byte is,
-so the enabled bytes are rounded up to whole lanes). A
-`DATA_BLOCK_COPY` store writes each 32-byte block that has an enabled byte at
+register's dtype, not the tile's (the `dtype=` of the op that made it, else the tile's for a
+load, the scalar literal's for `full`, the source's for lane-wise ops): a lane is on when the
+mask bit of its first byte is, so the enabled bytes are rounded up to whole lanes; a register
+whose lanes are not known is taken with the widest. A `DATA_BLOCK_COPY` store writes each
+32-byte block that has an enabled byte at
 `start + b * block_stride * 32`. `post_update=True` reads or writes at a cursor, one per target
 address per call (shared with nested vector functions), that starts at the target and moves
 by the offset (NORM) or by `repeat_stride * 32` bytes (`DATA_BLOCK_COPY`).
@@ -39,8 +41,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from pto_api.memory import DTYPE_BITS, element_bytes
-from pto_api.ops import VF_MACHINE_STATE_OPS, VF_OP_ROLES, VF_REGISTER_OPS
-from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
+from pto_api.ops import VF_MACHINE_STATE_OPS, VF_OP_ROLES, VF_REGISTER_OPS, VF_RESULT_DTYPES, VF_SAME_DTYPE_OPS
+from pto_api.registers import (
+    BLOCK_BYTES,
+    BLOCKS_PER_REG,
+    BROADCAST_BYTES,
+    FLOAT_LITERAL_DTYPE,
+    INT_LITERAL_DTYPE,
+    REG_BYTES,
+)
 from pto_transpile.read.vfbody import ast_classes, child_fields
 
 #: Every `vf` op a vector function may call (the memory ops, modelled or refused when run, and
@@ -98,6 +107,9 @@ class _Opaque:
 
 
 _REG = _Opaque()
+#: the widest lane a register may have (int64): a store of a register whose lanes are not known
+#: writes whole lanes of this width, a superset of what narrower lanes write under the same mask
+_WIDEST_LANE = max(element_bytes(d) for d in DTYPE_BITS)
 
 _UNKNOWN = _Opaque()
 #: pass this for a scalar argument whose value is not known
@@ -157,12 +169,14 @@ class VectorFunctions:
         self._starts: dict[tuple, frozenset] = {}
         #: per vector function, the names that surely hold a data register (`_data_names`)
         self._data: dict[str, frozenset[str]] = {}
+        #: per vector function, the bindings of its names (`_bindings`)
+        self._bound: dict[str, _Bindings] = {}
 
     def extents(self, name: str, args: tuple, kwargs: tuple = ()) -> dict[int, Extent]:
         """Per tile argument (by position among `args`), the bytes the call reaches. `args`
         holds `TileArg` for tiles and plain values (numbers, strings, None) for scalars;
         `kwargs` is a tuple of (name, value) pairs. Raises `Unmodelled`."""
-        key = (name, args, kwargs)
+        key = _call_key(name, args, kwargs)
         hit = self._cache.get(key)
         if hit is None:
             run = _Run(self)
@@ -175,7 +189,11 @@ class VectorFunctions:
         offset)` (after `extents` of the same call): two of them at one address share a cursor
         on the hardware, which a call with placed arguments (`TileArg.base`) follows."""
         self.extents(name, args, kwargs)
-        return self._starts[(name, args, kwargs)]
+        return self._starts[_call_key(name, args, kwargs)]
+
+    def bindings(self, name: str) -> _Bindings:
+        """The bindings of the names of vector function `name` (read with its tree)."""
+        return self._bound.get(name, _Bindings(frozenset(), {}))
 
     def data_names(self, name: str) -> frozenset[str]:
         """The names of vector function `name` that surely hold a data register (`_data_names`,
@@ -227,10 +245,17 @@ class VectorFunctions:
                 del self._trees[name]
                 self._refused[name] = exc
                 raise
-            self._data[name] = _data_names(fn, nodes)
+            self._bound[name] = _bindings(fn, nodes)
+            self._data[name] = _data_names(self._bound[name])
             fn.body = _prune(fn.body, self.memo)  # on a copy: the caller's tree stays whole
             self._trees[name] = fn
         return self._trees[name]
+
+
+def _call_key(name: str, args: tuple, kwargs: tuple) -> tuple:
+    """A call's key among the remembered ones: its arguments and their types (`5` and `5.0` are
+    equal, but `vf.full` makes registers of other widths of them)."""
+    return name, args, kwargs, tuple(type(a) for a in args), tuple(type(v) for _, v in kwargs)
 
 
 def _remembered(ask: Callable[[str], bool]) -> Callable[[str], bool]:
@@ -432,13 +457,18 @@ def _data_expr(expr: ast.expr, data: frozenset[str]) -> bool:
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr, ast.comprehension})
 
 
-def _data_names(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> frozenset[str]:
-    """The names of `fn` that surely hold a data register wherever they are read: no parameter,
-    and every binding a plain assignment of a data register (`_data_expr`), or a pair of them
-    (`a, b = vf.de_interleave(x, y)`). The largest such set: a binding may read the name itself
-    (`m = vf.max(m, r, p)`), which is data by induction over the bindings run. What a mask may
-    reach (`vf.load_align` into a name holding a mask loads a mask) is left out. `nodes`:
-    `_subnodes(fn)`, when the caller has it."""
+@dataclass(frozen=True)
+class _Bindings:
+    """Every binding of each name of a vector function, as a set (`_bindings`)."""
+
+    params: frozenset[str]
+    #: name -> the values bound to it: a plain assignment's value, a pair's call (`a, b =
+    #: vf.de_interleave(x, y)`), None for any other binding (a loop variable, `+=`, ...)
+    values: dict[str, list[ast.expr | None]]
+
+
+def _bindings(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> _Bindings:
+    """The bindings of `fn`'s names. `nodes`: `_subnodes(fn)`, when the caller has it."""
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
     params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
     bindings: dict[str, list[ast.expr | None]] = {}
@@ -460,6 +490,16 @@ def _data_names(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> froz
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.comprehension)):
             for n in (e for e in _subnodes(node.target) if isinstance(e, ast.Name)):
                 bindings.setdefault(n.id, []).append(None)
+    return _Bindings(frozenset(params), bindings)
+
+
+def _data_names(bound: _Bindings) -> frozenset[str]:
+    """The names that surely hold a data register wherever they are read: no parameter, and
+    every binding a plain assignment of a data register (`_data_expr`), or a pair of them
+    (`a, b = vf.de_interleave(x, y)`). The largest such set: a binding may read the name itself
+    (`m = vf.max(m, r, p)`), which is data by induction over the bindings run. What a mask may
+    reach (`vf.load_align` into a name holding a mask loads a mask) is left out."""
+    params, bindings = bound.params, bound.values
     data = {n for n, values in bindings.items() if n not in params and all(v is not None for v in values)}
     changed = True
     while changed:
@@ -499,6 +539,10 @@ class _Run:
         #: the register the `vf.store_align` being run stores surely holds data, not a mask
         #: (`_data_names`): a mask register's store writes other bytes
         self.stores_data = True
+        #: bytes per lane of the register that `vf.store_align` stores (None: not known)
+        self.stored_lane: int | None = None
+        #: `_lane_of` per (stored expression, environment)
+        self.lanes: dict[tuple[int, int], tuple[dict, int | None]] = {}
 
     def top(self, name: str, args: tuple, kwargs: dict) -> dict[int, Extent]:
         bound = [_Ptr(i, 0, a) if isinstance(a, TileArg) else a for i, a in enumerate(args)]
@@ -773,6 +817,7 @@ class _Run:
                 stored = node.args[1] if len(node.args) > 1 else next(
                     (k.value for k in node.keywords if k.arg == "reg"), None)
                 self.stores_data = stored is not None and _data_expr(stored, self.owner.data_names(self.active[-1]))
+                self.stored_lane = None if stored is None else self._lane_of(stored, env)
             return self._vf_op(path.rsplit(".", 1)[-1], args, kwargs)
         if isinstance(node.func, ast.Name):
             name = node.func.id
@@ -786,6 +831,32 @@ class _Run:
         if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
             raise Unmodelled(f"a tile pointer is passed to `{path or 'a call'}`, which the check cannot follow")
         return _UNKNOWN
+
+    # register lanes ----------------------------------------------------------------------------
+    def _lane_of(self, expr: ast.expr, env: dict) -> int | None:
+        """Bytes per lane of the register `expr` gives (None: not known), from the bindings of
+        the names it reads, all of them: pruning leaves register arithmetic unrun, so the
+        value a name holds when stored is one of them (`_register_lane`)."""
+        key = (id(expr), id(env))
+        hit = self.lanes.get(key)
+        if hit is None or hit[0] is not env:
+            lane = _register_lane(expr, self.owner.bindings(self.active[-1]), self._fixed(env), set())
+            hit = self.lanes[key] = (env, lane if isinstance(lane, int) else None)
+        return hit[1]
+
+    def _fixed(self, env: dict) -> Callable[[ast.expr], Any]:
+        """The value of an expression that reads no name the function binds (its parameters,
+        module constants, `pl.DT_...`: the same wherever it is read), else unknown."""
+        bound = self.owner.bindings(self.active[-1]).values
+
+        def value(node: ast.expr) -> Any:
+            if _name_ids(node) & bound.keys():
+                return _UNKNOWN
+            try:
+                return self.expr(node, env) if not isinstance(node, ast.Call) else _UNKNOWN
+            except Unmodelled:
+                return _UNKNOWN
+        return value
 
     # vf ops ------------------------------------------------------------------------------------
     def _vf_op(self, op: str, args: list, kwargs: dict) -> Any:
@@ -845,13 +916,17 @@ class _Run:
         ptr = _pointer("store_align", ptr)
         if dist is not None and dist not in ("NORM", "NORM_B8", "NORM_B16", "NORM_B32"):
             raise Unmodelled(f"`vf.store_align` with dist={dist} is not modelled")
-        enabled = _enabled(mask, ptr.tile.elem)
+        # whole lanes of the register's dtype (an int64 `vf.full(1)` stored in an int32 tile
+        # writes 8-byte lanes); of the widest when not known: the same bytes for a mask of whole
+        # lanes of that width, else the guard below takes the whole register
+        lane = self.stored_lane or _WIDEST_LANE
+        enabled = _enabled(mask, lane)
         if mask is not None and not (isinstance(mask, _Mask) and mask.exact):
             self.inexact = True  # which lanes it writes is not known: all of them, a superset
-        if isinstance(mask, _Mask) and mask.nbytes % ptr.tile.elem or dist in _STORE_DIST_BYTES and \
-                _STORE_DIST_BYTES[dist] != ptr.tile.elem:
-            # lanes of another width than the tile's elements (an fp16 mask or dist on an fp32
-            # tile): the whole register, a superset
+        if isinstance(mask, _Mask) and mask.nbytes % lane or dist in _STORE_DIST_BYTES and \
+                _STORE_DIST_BYTES[dist] != lane:
+            # a mask or dist of lanes of another width than the register's (an fp16 mask on an
+            # fp32 register): the whole register, a superset
             enabled, self.inexact = REG_BYTES, True
         if not self.stores_data:
             # the register may be a mask (a compare's result, a name a mask may reach): its
@@ -1324,6 +1399,52 @@ def _count_mask(count: Any, dtype: Any) -> Any:
     if _integer(count) and (dtype is None or _dtype_bytes(dtype) is not None):
         return _Mask(max(0, min(REG_BYTES // size, count)) * size)
     return _Mask(REG_BYTES, exact=False)
+
+
+#: a lane width not decided yet (a binding that reads the name it binds: `m = vf.max(m, r, p)`)
+_OPEN = object()
+
+
+def _register_lane(expr: ast.expr, bound: _Bindings, fixed: Callable[[ast.expr], Any], seen: set) -> Any:
+    """Bytes per lane of the register `expr` gives: the `dtype=` it names, the tile's for a load,
+    the literal's for `full` of a scalar, the first operand's for lane-wise ops (None: not known,
+    `_OPEN`: only through a name being decided). A name's is that of all its bindings, when
+    they agree (a parameter's is not known)."""
+    if isinstance(expr, ast.Name):
+        values = bound.values.get(expr.id)
+        if expr.id in seen:
+            return _OPEN
+        if expr.id in bound.params or not values or any(v is None for v in values):
+            return None
+        seen.add(expr.id)
+        lanes = {_register_lane(v, bound, fixed, seen) for v in values if v is not None} - {_OPEN}
+        seen.discard(expr.id)
+        return _OPEN if not lanes else lanes.pop() if len(lanes) == 1 else None
+    if not (isinstance(expr, ast.Call) and _callee(expr.func).startswith("vf.")) \
+            or any(isinstance(a, ast.Starred) for a in expr.args):
+        return None
+    path = _callee(expr.func)
+    op, args = path[3:], expr.args
+    named = {k.arg: k.value for k in expr.keywords}
+    dtype = _dtype_bytes(fixed(named["dtype"])) if "dtype" in named else 0
+    if op in VF_RESULT_DTYPES:
+        return dtype if "dtype" in named else _dtype_bytes(VF_RESULT_DTYPES[op])
+    first = args[0] if args else named.get("src", named.get("src0"))
+    if first is None:
+        return None
+    if op == "load_align":
+        ptr = fixed(first)
+        return dtype if "dtype" in named else ptr.tile.elem if isinstance(ptr, _Ptr) else None
+    if op == "full" and "dtype" in named:
+        return dtype
+    if op == "full":
+        scalar = first.value if isinstance(first, ast.Constant) else fixed(first)
+        if type(scalar) in (int, float):
+            return _dtype_bytes(FLOAT_LITERAL_DTYPE if type(scalar) is float else INT_LITERAL_DTYPE)
+    if op in VF_SAME_DTYPE_OPS:
+        lane = _register_lane(first, bound, fixed, seen)
+        return lane if "dtype" not in named or lane == dtype else None
+    return None
 
 
 def _enabled(mask: Any, lane: int) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from pto_api.names import PL_KEYWORDS, PL_MEMBERS, PL_NAMES
+from pto_api.names import PL_KEYWORDS, PL_MEMBERS, PL_NAMES, PL_PARAMETERS, bind
 from pto_api.ops import OP_KEYWORDS, op_keywords
 from pto_transpile.suggest import closest
 
@@ -57,6 +57,35 @@ def test_the_keyword_tables_match_the_emulators_signatures():
     for name in ("set_cross_core", "wait_cross_core", "sync_src", "sync_dst", "mutex_lock", "mutex_unlock",
                  "sync_all"):
         assert set(inspect.signature(getattr(pl.system, name)).parameters) == PL_KEYWORDS[("system", name)], name
+
+
+def test_the_emulator_takes_the_parameters_the_check_binds():
+    """By position and keyword as PyPTO does: a call the check binds one way and the emulator
+    another (its own name, `set_validshape(target=...)`) is proven on one reading, run on another."""
+    import dataclasses
+    import inspect
+
+    import sim_runtime.pl as pl
+    import sim_runtime.tiles as tiles
+
+    def split(fn) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        params = [p for p in inspect.signature(fn).parameters.values() if p.name not in ("owner", "where")]
+        return (tuple(p.name for p in params if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD),
+                tuple(p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY))
+
+    assert (tuple(f.name for f in dataclasses.fields(tiles.TileType)), ()) == PL_PARAMETERS[("TileType",)]
+    assert split(pl.make_tile) == PL_PARAMETERS[("make_tile",)]
+    assert split(tiles.make_tile_group) == PL_PARAMETERS[("make_tile_group",)]
+    assert split(pl.set_validshape) == PL_PARAMETERS[("set_validshape",)]
+
+
+def test_bind_places_arguments_as_python_does():
+    assert bind(("TileType",), [[1, 8], "i32", "Vec", [1, 4]], {"layout": "ND"}) == {
+        "shape": [1, 8], "dtype": "i32", "target_memory": "Vec", "valid_shape": [1, 4], "layout": "ND"}
+    assert bind(("set_validshape",), [], {"tile": "t", "shape": [1, 4]}) == {"tile": "t", "shape": [1, 4]}
+    assert bind(("set_validshape",), ["t"], {"tile": "t"}) is None  # given twice
+    assert bind(("set_validshape",), [], {"target": "t"}) is None  # not a parameter
+    assert bind(("make_tile",), ["tt", 0x100], {}) is None  # addr is keyword-only
 
 
 def _keywords_read(package: Path) -> dict[str, set[str]]:
