@@ -276,9 +276,9 @@ class PlCalls(InterpreterBase):
             if self.apart_tests:
                 # `sync_all` waits for every block: one the test sends the other way never arrives
                 raise CannotModel(f"`{self._code_of(node)}` is under `if {self.apart_tests[-1]}:`, a test that may "
-                                  "go another way on another block: a block that skips the barrier never arrives "
-                                  "and the others wait for it forever; put the barrier where every block reaches it",
-                                  node, kind="nonuniform")
+                                  "go another way on another block or on the other vector core of a block: a core "
+                                  "that skips the barrier never arrives and the others wait for it forever; put the "
+                                  "barrier where every core it waits for reaches it", node, kind="nonuniform")
             uneven = next((lp for lp in self.uniform.active if lp.per_core or lp.chunk is not None
                            or (lp.root is not None and marks_block_index(lp.root[1]))), None)
             if uneven is not None:
