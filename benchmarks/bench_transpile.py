@@ -11,7 +11,8 @@ P1  one file: `transpile()` (read, every rule, schedule, sync graph, plan, the s
     check, emission) against libcst's `parse_module(text).code` of the same text, for the
     seed demo, an attention kernel of FlashAttention's size and shape
     (benchmarks/kernels/attention_kernel.py, and examples/flash_attention_dn.py when the
-    repository has it, at the rows of its own test: one run of the proof), and a ~700-line
+    repository has it, at the rows of its own test: a run of each share of its query tiles a block
+    can take), and a ~700-line
     file whose kernel is a small part (the demo and many unrelated helpers), clean and with
     one error. Beside them, for reading, the FlashAttention example as it is (`pl.DYNAMIC`
     rows: the proof for every size, dozens of runs).

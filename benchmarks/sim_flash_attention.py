@@ -44,7 +44,7 @@ def main() -> None:
               "k": rng.random((512, 128)).astype(np.float16),
               "v": rng.random((512, 128)).astype(np.float16),
               "o": np.zeros((256, 128), np.float16)}  # its rows are `pl.DYNAMIC`: the output gives them
-    code = transpile(fixed_flash_attention(), preload=2, path=FA.name).code  # its rows fixed: one run of the proof
+    code = transpile(fixed_flash_attention(), preload=2, path=FA.name).code  # its rows fixed: a few runs of the proof
     demo_s, _ = timed(lambda: run_kernel(DEMO, "pipeline_demo_kernel", {}, mode="sequential"))
     serial_s, serial = timed(lambda: run_kernel(FA, "flash_attention_dn", inputs, mode="sequential"))
     piped_s, piped = timed(lambda: run_kernel("flash_attention_dn_p2.py", "flash_attention_dn", inputs, source=code))

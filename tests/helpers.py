@@ -54,7 +54,7 @@ FLASH_ROWS = {"q": "SEQ_Q", "k": "SEQ_KV", "v": "SEQ_KV", "o": "SEQ_Q"}
 def fixed_rows(text: str, rows: dict[str, str] | None = None) -> str:
     """`text` with the `pl.DYNAMIC` rows of the named tensor parameters fixed (`q:
     pl.Tensor[[pl.DYNAMIC, TD], ...]` -> `q: pl.Tensor[[SEQ_Q, TD], ...]`): the same kernel at
-    one size, proven by one run of static trip counts instead of the dozens a proof for every
+    one size, proven by a few runs of static trip counts instead of the dozens a proof for every
     size takes. For the tests, benchmarks and fuzz bases that are not about run-time sizes."""
     for name, size in (FLASH_ROWS if rows is None else rows).items():
         old = f"    {name}: pl.Tensor[[pl.DYNAMIC, "

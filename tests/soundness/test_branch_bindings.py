@@ -84,4 +84,5 @@ def test_a_barrier_under_a_test_of_compile_time_values_is_reached_by_every_block
 
 def test_a_barrier_under_a_test_of_the_block_is_refused():
     errors = error_messages(transpile(_barrier_under("core_id > 0"), path="barrier.py"))
-    assert any("a test that may go another way on another block or on the other vector core of a block" in e for e in errors), errors
+    words = "a test that may go another way on another block or on the other vector core of a block"
+    assert any(words in e for e in errors), errors

@@ -24,7 +24,8 @@ AFTER_LOOP = "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_
 def test_a_barrier_under_the_truth_of_a_range_of_the_block_index_is_refused():
     text = edited(TILED, [(AFTER_LOOP, AFTER_LOOP + "    if bool(range(core_id)):\n        pl.system.sync_all()\n")])
     errors = error_messages(transpile(text, path="barrier.py"))
-    assert any("a test that may go another way on another block or on the other vector core of a block" in e for e in errors), errors
+    words = "a test that may go another way on another block or on the other vector core of a block"
+    assert any(words in e for e in errors), errors
 
 
 def test_the_truth_of_a_range_of_the_loop_variable_is_not_taken_as_settled():
