@@ -89,6 +89,9 @@ HINTS = {
                      "`num_cores = pl.get_block_num()` does (each block runs every `num_cores`-th iteration from its "
                      "index), or give each block a chunk (`pl.range(start, min(start + chunk, n))` with "
                      "`start = core_id * chunk`)",
+    "per_core_static": "Give the range's count a `pl.DYNAMIC` dimension (or take it from a scalar parameter): the "
+                       "check then proves it for every count from a few runs, where a static count is run at each "
+                       "share a block can take",
     "zero_step": "Compute the step of a `pl.range` so that it is at least 1 for every block count and every value "
                  "of the scalars it reads (`pl.range(core_id, n, num_cores)` steps by the block count); the check "
                  "runs the kernel at each such value",

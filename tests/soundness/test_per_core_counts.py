@@ -142,3 +142,12 @@ def test_the_hint_applied_the_block_s_own_count_is_proven_and_runs_clean():
         shapes = {"a": (rows, 32), "out": (rows, 32)}
         report = verify(text, result.code, "kern", path="k.py", block_dim=2, shapes=shapes)
         assert [row.verdict for row in report.rows] == ["ok", "ok"], rows
+
+
+def test_a_static_count_past_the_runs_the_check_makes_is_refused_and_the_hint_applied_is_proven():
+    text = _spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 70\n")
+    [d] = _errors(text)
+    assert "a per-core range runs 70 tasks of a static count on one block; the check runs each count a block can " \
+           "take, up to 64" in d.message, d.message
+    assert d.hint.startswith("Give the range's count a `pl.DYNAMIC` dimension"), d.hint
+    assert _errors(_spread(static=False, epilogue=False)) == []
