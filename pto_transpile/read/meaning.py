@@ -56,3 +56,23 @@ class Unknown:
 
 
 Meaning = Value | Function | Class | Unknown
+
+
+def unknown_reasons(file, nodes) -> dict[str, str]:
+    """The module names under `nodes` whose value cannot be known without running the file (not
+    imported ones: another module's), each with the reason: why a value built from them is not
+    static."""
+    meanings = file.names.meanings
+    found: dict[str, str] = {}
+    for node in nodes:
+        for name in ([] if node is None else file.find(node, cst.Name)):
+            meaning = meanings.get(name.value)
+            if isinstance(meaning, Unknown) and not meaning.imported:
+                found.setdefault(name.value, meaning.reason)
+    return found
+
+
+def unknown_words(found: dict[str, str]) -> str:
+    """`unknown_reasons` as the end of a message."""
+    return "".join(f"; `{name}` is not a compile-time constant ({reason})" for name, reason in sorted(found.items()))
+

@@ -28,7 +28,7 @@ import libcst as cst
 from pto_api.effects import COUNTER_DEPTH
 from pto_api.memory import integer_argument_fault
 from pto_transpile.read.kinds import declared_int_type
-from pto_transpile.read.meaning import Unknown
+from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
@@ -738,17 +738,8 @@ def _unknown_names(file, nodes: list) -> str:
     """The module names an access mentions (else the top-level statement around it) that the check cannot
     know (handed to a call it does not run, rebound where it cannot tell which binding holds, ...),
     each with the reason: the usual cause of a place not known in a kernel of static sizes."""
-    meanings = file.names.meanings
-    found: dict[str, str] = {}
-    for scope in (nodes, [file.source.statement_of(n) for n in nodes]):
-        for node in scope:
-            for name in ([] if node is None else file.find(node, cst.Name)):
-                meaning = meanings.get(name.value)
-                if isinstance(meaning, Unknown) and not meaning.imported:
-                    found.setdefault(name.value, meaning.reason)
-        if found:
-            break
-    return "".join(f"; `{name}` is not a compile-time constant ({reason})" for name, reason in sorted(found.items()))
+    found = unknown_reasons(file, nodes) or unknown_reasons(file, [file.source.statement_of(n) for n in nodes])
+    return unknown_words(found)
 
 
 def _op_name(ev: Event) -> str:

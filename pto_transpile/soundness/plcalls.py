@@ -19,6 +19,7 @@ from pto_api.names import PL_PARAMETERS, bind
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
 from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
@@ -98,6 +99,11 @@ class PlCalls(InterpreterBase):
             raise self._too_long("this loop runs too many iterations to follow", node)
         return r
 
+    def _not_static(self, what: str, node: cst.CSTNode) -> CannotModel:
+        """`what` is not static, with the module names the call reads that the check cannot know
+        and why (a list built by a comprehension, a value a call returns, ...)."""
+        return CannotModel(what + unknown_words(unknown_reasons(self.file, [node])), node)
+
     def _bound(self, path: tuple, node: cst.Call, ctx: Ctx) -> dict:
         """The arguments of a call of fixed signature by parameter name (`pto_api.names.bind`)."""
         pos, kw = self._args(node, ctx)
@@ -154,7 +160,7 @@ class PlCalls(InterpreterBase):
         ttype = kw.get("tile_type", UNKNOWN)
         addr = kw.get("addr", UNKNOWN)
         if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
-            raise CannotModel("the type or address of this tile is not static", node)
+            raise self._not_static("the type or address of this tile is not static", node)
         self._plain([addr, kw.get("size")], "the address of", node)
         self._compile_time([addr, kw.get("size")], "addr", node)
         size = kw.get("size")
@@ -183,7 +189,7 @@ class PlCalls(InterpreterBase):
         self._compile_time(mutex, "mutex_ids", node, "mutex id")
         depth = kw.get("depth")
         if not isinstance(ttype, TileTypeV):
-            raise CannotModel("the tile type of this group is not static", node)
+            raise self._not_static("the tile type of this group is not static", node)
         mutex_slots: list[tuple] = []
         if isinstance(mutex, (list, tuple)) and mutex:
             for m in mutex:
@@ -192,13 +198,13 @@ class PlCalls(InterpreterBase):
                 elif isinstance(m, (list, tuple)) and all(isinstance(x, int) for x in m):
                     mutex_slots.append(tuple(m))
                 else:
-                    raise CannotModel("the mutex ids of this group are not static", node)
+                    raise self._not_static("the mutex ids of this group are not static", node)
         n = len(mutex_slots) or (depth if isinstance(depth, int) else None)
         static = isinstance(addrs, int) or (isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs))
         if not static:
-            raise CannotModel("the addresses of this group are not static", node)
+            raise self._not_static("the addresses of this group are not static", node)
         if n is None or not 0 < n <= 64:
-            raise CannotModel("the slot count of this group is not static (`depth=` or `mutex_ids=`)", node)
+            raise self._not_static("the slot count of this group is not static (`depth=` or `mutex_ids=`)", node)
         try:
             starts = slot_addresses(addrs, n, ttype.nbytes)
         except ValueError as exc:
@@ -226,7 +232,7 @@ class PlCalls(InterpreterBase):
         pos, kw = self._args(node, ctx)
         n = pos[0] if pos else UNKNOWN
         if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
-            raise CannotModel("the length of this struct array is not static", node)
+            raise self._not_static("the length of this struct array is not static", node)
         self._plain(n, "the length of", node)
         _plain_fields(kw, node)
         self.uniform.rings.add(int(n))
@@ -260,7 +266,7 @@ class PlCalls(InterpreterBase):
             if mode is not None and not (isinstance(mode, Symbol) and mode.leaf == "INTRA_BLOCK"):
                 raise CannotModel("only the default INTRA_BLOCK cross-core sync mode is modelled", node)
             if not isinstance(pipe, Symbol) or not isinstance(eid, int):
-                raise CannotModel("the pipe or event id of this sync is not static", node)
+                raise self._not_static("the pipe or event id of this sync is not static", node)
             if run_time(eid):  # a residue of the loop variable is periodic and fine; this is not
                 raise CannotModel(f"the event id `{self._code_of(node)}` uses depends on a value known only at run "
                                   "time (the block index or count, a parameter, a trip count): pick it from a list of "
@@ -294,7 +300,7 @@ class PlCalls(InterpreterBase):
         elif name in ("sync_src", "sync_dst"):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
-                raise CannotModel("the pipes or event id of this sync are not static", node)
+                raise self._not_static("the pipes or event id of this sync are not static", node)
             _pipes(node, sp, wp)
             ev = self._sync_event(name, sp.leaf, eid, node, ctx)
             ev.wait_pipe = wp.leaf
@@ -302,13 +308,12 @@ class PlCalls(InterpreterBase):
             self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
         return None
 
-    @staticmethod
-    def _barrier_type(core_type: Any, node, ctx: Ctx) -> str:
+    def _barrier_type(self, core_type: Any, node, ctx: Ctx) -> str:
         """The `core_type` of a `sync_all`, which the calling core must belong to."""
         name = core_type.leaf if isinstance(core_type, Symbol) else DEFAULT_BARRIER if core_type is None else None
         kinds = barrier_kinds(name)
         if name is None or kinds is None:
-            raise CannotModel("the core type of this `sync_all` is not static", node)
+            raise self._not_static("the core type of this `sync_all` is not static", node)
         if CORE_KIND[ctx.core] not in kinds:
             raise CannotModel(f"{CORES[ctx.core]} reaches a `sync_all(core_type={name})`, which it is not part of",
                               node)
