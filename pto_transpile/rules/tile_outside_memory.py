@@ -11,7 +11,9 @@ def check(ctx):
         if space is None:
             continue
         for i, (start, end) in enumerate(buf.ranges):
-            if space.alignment > 1 and start % space.alignment:
+            if start < 0:
+                problem = f"starts at {start:#x}, below the first byte of the memory"
+            elif space.alignment > 1 and start % space.alignment:
                 problem = f"starts at {start:#x}, which is not a multiple of {space.alignment} bytes"
             elif space.capacity is not None and end > space.capacity:
                 problem = f"ends at {end:#x}, past the {space.capacity // 1024} KB of {space.hardware}"
@@ -25,8 +27,9 @@ def check(ctx):
 DOC = """\
 ## What it checks
 A tile group whose `addrs` the file fixes puts a slot at an address its memory does not
-allow: not a multiple of the memory's alignment (UB and L1 32 bytes, L0A and L0B 512, L0C
-64), or ending past the memory's capacity (UB 248 KB, L1 512 KB, L0A and L0B 64 KB).
+allow: below its first byte (a negative address), not a multiple of the memory's alignment
+(UB and L1 32 bytes, L0A and L0B 512, L0C 64), or ending past the memory's capacity (UB 248
+KB, L1 512 KB, L0A and L0B 64 KB).
 
 ## Why it matters for pipelining
 Every later step trusts the addresses: the overlap analysis, the inserted syncs and the

@@ -123,6 +123,12 @@ class PlCalls(InterpreterBase):
         if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
             return UNKNOWN
         valid = args.get("valid_shape")
+        if not shape or any(type(d) is int and d < 1 for d in shape):
+            raise CannotModel(f"the shape of `{self._code_of(node)}` has no element", node, kind="declaration")
+        if isinstance(valid, (list, tuple)) and len(valid) != len(shape):
+            entries = f"{len(valid)} entr{'y' if len(valid) == 1 else 'ies'}"
+            raise CannotModel(f"`{self._code_of(node)}` gives `valid_shape` {entries} for a shape of {len(shape)} "
+                              "dimensions", node, kind="declaration")
         self._plain(list(shape) + list(valid) if isinstance(valid, (list, tuple)) else shape, "the shape of", node)
         if not (isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS):
             given = _argument(node, 1, "dtype")

@@ -92,6 +92,8 @@ HINTS = {
     "per_core_static": "Give the range's count a `pl.DYNAMIC` dimension (or take it from a scalar parameter): the "
                        "check then proves it for every count from a few runs, where a static count is run at each "
                        "share a block can take",
+    "declaration": "Declare each tile type as the hardware takes it: every dimension of `shape` at least 1, and "
+                   "`valid_shape`, when given, with one entry per dimension of `shape`",
     "zero_step": "Compute the step of a `pl.range` so that it is at least 1 for every block count and every value "
                  "of the scalars it reads (`pl.range(core_id, n, num_cores)` steps by the block count); the check "
                  "runs the kernel at each such value",
