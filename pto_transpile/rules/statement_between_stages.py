@@ -1,3 +1,5 @@
+import libcst as cst
+
 from pto_transpile import codes
 from pto_transpile.rules.rule import Rule
 
@@ -5,7 +7,10 @@ from pto_transpile.rules.rule import Rule
 def check(ctx):
     for loop in ctx.kernel.loops:
         for stmt in loop.between:
-            yield stmt, {"statement": ctx.source.code(stmt).strip().splitlines()[0]}
+            fields = {"statement": ctx.source.code(stmt).strip().splitlines()[0]}
+            if any(ctx.file.pl.path(c.func) == ("system", "sync_all") for c in ctx.file.find(stmt, cst.Call)):
+                fields["_hint"] = "barrier"  # in a stage it runs, pipelined, only where the task is in range
+            yield stmt, fields
 
 
 DOC = """\
@@ -42,6 +47,9 @@ RULE = Rule(
     title="A statement sits between two stage calls of the pipeline loop",
     message="`{statement}` sits between two stage calls; nothing may come between the first and the last stage",
     hint="Move it into a stage, or before the first stage (runs once per beat) or after the last one",
+    hints={"barrier": "A barrier between two stages orders two iterations' work that the pipelined loop runs in "
+                      "different beats: hand the data from one stage to the next through a tile group with "
+                      "`fwd_ids`/`bwd_ids` instead, or put the barrier before or after the pipeline loop"},
     check=check,
     seed="no other statement sits between the first and the last stage of the pipeline loop",
     doc=DOC,

@@ -285,6 +285,12 @@ class PlCalls(InterpreterBase):
                 raise CannotModel(f"`{self._code_of(node)}` waits for every block, and a block that returned early "
                                   "(`if core_id >= n: return`) never arrives; let every block reach the barrier",
                                   node, kind="nonuniform")
+            if self.apart_tests and self.apart_tests[-1].startswith("_pl_"):
+                # the generated kernel's test of a stage's task (`if _pl_ctx_neg1._pl_is_valid:`)
+                raise CannotModel(f"`{self._code_of(node)}` is in a stage, which the pipelined kernel runs only "
+                                  f"where its task is in range (`if {self.apart_tests[-1]}:`), a test the check does "
+                                  "not show goes the same way on every block and core: one that skips the barrier "
+                                  "leaves the others waiting for it", node, kind="barrier_in_stage")
             if self.apart_tests:
                 # `sync_all` waits for every block: one the test sends the other way never arrives
                 raise CannotModel(f"`{self._code_of(node)}` is under `if {self.apart_tests[-1]}:`, a test that may "

@@ -94,6 +94,8 @@ HINTS = {
                        "share a block can take",
     "declaration": "Declare each tile type as the hardware takes it: every dimension of `shape` at least 1, and "
                    "`valid_shape`, when given, with one entry per dimension of `shape`",
+    "barrier_in_stage": "Put the barrier before or after the pipeline loop, where every core runs it once, and "
+                        "hand data from one stage to the next through a tile group with `fwd_ids`/`bwd_ids`",
     "zero_step": "Compute the step of a `pl.range` so that it is at least 1 for every block count and every value "
                  "of the scalars it reads (`pl.range(core_id, n, num_cores)` steps by the block count); the check "
                  "runs the kernel at each such value",
