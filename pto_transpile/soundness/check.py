@@ -68,6 +68,9 @@ MAX_PROBLEMS = 4
 #: The most tasks a per-core range over a static count may give one block: the check runs it at
 #: every count from 0 (`Config.per_core_counts`), a run each.
 MAX_PER_CORE_TASKS = 64
+#: The most runs the shares of per-core ranges over static counts may add to one proof (two such
+#: ranges of M1 and M2 tasks add about M1 x M2).
+MAX_PER_CORE_RUNS = 256
 #: Values tried for scalar kernel parameters the check cannot know. Trip counts among them:
 #: empty, one iteration, shorter than the ring, about as long, longer than every rotation;
 #: offsets among them: 0 and 1 put an access on its own or the next iteration's row, where
@@ -258,6 +261,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
     passed = {id(configs[i]): cuts for i, cuts in parallel.passed_runs(
         configs, check, lambda done: progress.report(kernel, done, len(configs))).items()}
     judged = 0
+    shares = 0  #: runs added for the shares of per-core ranges over static counts
     deferred: list[Problem] = []  #: the first run's problems named only if no run shows another
     while queue:
         config = queue.pop(0)
@@ -292,6 +296,10 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                 if _config_key(more) not in seen:
                     seen.add(_config_key(more))
                     queue.append(more)
+                    shares += 1
+            if shares > MAX_PER_CORE_RUNS:  # several ranges over static counts: every pair of shares
+                return [Problem("per_core_static", "the per-core ranges over static counts give more pairs of shares "
+                                f"a block can take than the check runs ({MAX_PER_CORE_RUNS})", None)]
         for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
             if name in config.scalars and config.scalars[name] != value:
                 more = replace(config, scalars={**config.scalars, name: value})

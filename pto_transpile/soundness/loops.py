@@ -52,6 +52,7 @@ from pto_transpile.soundness.values import (
     TensorV,
     TileV,
     is_unknown,
+    nonnegative,
     root_words,
     trip_root,
 )
@@ -261,7 +262,6 @@ class Loops(InterpreterBase):
         r = range(int(first.start), int(first.stop), int(first.step))
         if len(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)
-        short = False
         if per_core and root is None and self.config.per_core_checked and not uni.discover:
             # a static count: block b of B runs ceil((M - b) / B) of the M tasks one block runs,
             # each count from 0 to M on some launch; every run other than this run at M is asked for
@@ -269,7 +269,7 @@ class Loops(InterpreterBase):
             if count is None:
                 uni.per_core_static.add(len(r))
             elif count < len(r):
-                r, short = r[:count], True
+                r = r[:count]
         key = ("loop", id(node))
         label = self._code_of(node.target)
         stop = first.stop
@@ -279,7 +279,7 @@ class Loops(InterpreterBase):
         uni.loop_steps[key] = abs(int(first.step))
         loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
                     stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop),
-                    starts, chunk, short)
+                    starts, chunk)
         if chunk is not None or (root is not None and marks_block_index(root[1])):
             uni.spread = True  # the blocks run different tasks: a place every block writes is a race
         for outer in uni.active:
@@ -301,6 +301,7 @@ class Loops(InterpreterBase):
             uni.spread = True
             if root is not None:
                 uni.per_core_roots_seen.add(root[1])
+                self._per_core_share(root, zero, first, text, node)
         elif root is not None and root[1] in uni.per_core_roots and not uni.discover:
             # at B blocks a per-core range over the same count runs ceil((n - b) / B) of its tasks
             # on block b while this loop runs all n: the runs (one block) have the two counts equal
@@ -363,6 +364,30 @@ class Loops(InterpreterBase):
             raise CannotModel("`break` out of a loop of run-time trip count", node)
         if node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
+
+    def _per_core_share(self, root: tuple, zero: int, rng: SymRange, text: str, node: cst.For) -> None:
+        """The runs give a per-core range over a root every count the root takes, each block's
+        share at one block: that covers every share only when the root's least value gives the
+        range no task (a share of 0, a block past the last task), and only when every per-core
+        range over the root has the same stop and start (the same share on each block)."""
+        uni = self.uniform
+        if uni.discover:
+            return
+        if nonnegative(root[1]) and zero < 0:
+            raise nonuniform(NonUniform(
+                f"`{text}` gives each block at least {-zero} task{'s' if zero < -1 else ''} in every run the check "
+                f"makes ({root_words(root[1])} is 0 or more), while a block past the last task runs none",
+                "count the tasks with one expression of the dimensions whose least value is 0 (`(a.shape[0] + "
+                "TILE) // TILE` rather than `a.shape[0] // TILE + 1`), or bound the range by the count itself"),
+                node.iter)
+        shape = (_form_of(rng.start), int(rng.start), _form_of(rng.step), int(rng.step), zero)
+        if uni.per_core_shapes.setdefault(root, shape) != shape:
+            raise nonuniform(NonUniform(
+                f"`{text}` is a second per-core range over {root_words(root[1])} that starts, steps or ends "
+                "elsewhere than the first: on a block of a launch their shares differ in ways the runs, which tie "
+                "both to the one count, never make",
+                "spread every loop over the blocks with the same `pl.range(core_id, n, num_cores)`, or bound the "
+                "second by a count of its own"), node.iter)
 
     def _sync_drift(self, root: Any, marks: list[list[int]], label: str, node: cst.For) -> None:
         """`syncdrift.refusal` of one period of the loop's steady iterations (`Config.steady`),

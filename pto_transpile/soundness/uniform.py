@@ -117,9 +117,6 @@ class Loop:
     starts: tuple = ()
     #: the block's chunk start it starts at (`pl.range(start, end)`, `Uniform.opaque_chunk`), or None
     chunk: Any = None
-    #: a per-core range over a static count run at fewer tasks than its stop gives one block
-    #: (`Config.per_core_counts`): a block's count, whose stop reads the whole count
-    short: bool = False
 
 
 @dataclass
@@ -209,6 +206,8 @@ class Uniform:
     #: from the discovery run, which gathers them in `per_core_roots_seen`
     per_core_roots: frozenset = frozenset()
     per_core_roots_seen: set = field(default_factory=set)
+    #: per-core root -> the start, step and zero of the first per-core range over it (`_per_core_share`)
+    per_core_shapes: dict = field(default_factory=dict)
     #: the tasks (at one block) of the per-core ranges over a static count this run met whose
     #: other counts no run has taken yet (`Config.per_core_counts`): asked for by `cut_values`
     per_core_static: set = field(default_factory=set)
@@ -475,15 +474,6 @@ class Uniform:
                     and diff.const == -a * loop.stop_const):
                 return result  # the loop variable against the loop's own stop: the same in every iteration
             if loop is not None and loop.per_core and _last_of_per_core(loop, rest, a):
-                if loop.short:
-                    # this run gives the block fewer tasks than the stop's whole count, which the
-                    # test reads: true at no iteration of this run, at the last of the block's
-                    raise NonUniform(f"`{text}` tests the block's last iteration of a per-core range over a "
-                                     "static count: the check runs each count a block can take, with the stop "
-                                     "still the whole count, which such a test does not reach",
-                                     "loop over the block's own count instead, `my_n = (n - core_id + num_cores - "
-                                     "1) // num_cores` with `for k in pl.range(0, my_n):` and `t = core_id + k * "
-                                     "num_cores`, and test `k == my_n - 1`")
                 # `i + num_cores >= n` in `pl.range(core_id, n, num_cores)`: x = i + B - n is in
                 # [0, B) at the block's last iteration and below 0 at the others, B any block count
                 e = diff.const + a * loop.stop_const
@@ -503,6 +493,15 @@ class Uniform:
                 raise NonUniform(f"`{text}` singles out iterations other than the first of a per-core range",
                                  "test the loop variable only against the loop's start (`t == core_id`, "
                                  "`t > core_id`)")
+            if loop is not None and loop.per_core and loop.root is None and (rest or diff.const):
+                # a static count: the runs give the block each share with the stop still the whole
+                # count, so no test against it but `t < stop` reads a block's own iterations
+                raise NonUniform(f"`{text}` tests the variable of a per-core range over a static count against "
+                                 "other than its start: the check runs each share of the tasks a block can take, "
+                                 "with the count still the whole count, which such a test does not follow",
+                                 "loop over the block's own count instead, `my_n = (n - core_id + num_cores - 1) "
+                                 "// num_cores` with `for k in pl.range(0, my_n):` and `t = core_id + k * "
+                                 "num_cores`, and test `k` (`k == my_n - 1` for the block's last task)")
             if loop is None or loop.per_core or loop.step != 1:
                 raise NonUniform(f"`{text}` tests the variable of a loop that does not count by 1 from a "
                                  "static start (a per-core range)",

@@ -151,3 +151,56 @@ def test_a_static_count_past_the_runs_the_check_makes_is_refused_and_the_hint_ap
            "take, up to 64" in d.message, d.message
     assert d.hint.startswith("Give the range's count a `pl.DYNAMIC` dimension"), d.hint
     assert _errors(_spread(static=False, epilogue=False)) == []
+
+
+PER_CORE = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
+
+
+def test_a_per_core_range_whose_runs_never_give_a_block_no_task_is_refused_and_the_help_applied_is_proven():
+    """`pl.range(core_id, n + 1, num_cores)` runs at least one task at every count the check runs n
+    at (from 0), while a block past the last task runs none (probe h78: the epilogue race of the
+    tests above, at 32 rows on three blocks)."""
+    text = edited(_spread(static=False), [(PER_CORE, PER_CORE.replace("n_blocks,", "n_blocks + 1,"))])
+    [d] = _errors(text)
+    assert "`pl.range(core_id, n_blocks + 1, num_cores)` gives each block at least 1 task in every run the check " \
+           "makes" in d.message, d.message
+    # one expression of the dimension: its least value gives no task
+    fixed = edited(_spread(static=False, epilogue=False), [
+        ("    n_blocks = a.shape[0] // BLOCK\n", "    n_blocks = (a.shape[0] + BLOCK) // BLOCK\n")])
+    assert _errors(fixed) == []
+
+
+def test_two_per_core_ranges_over_one_count_that_end_apart_are_refused():
+    """Their shares are tied to the one count in the runs, not on the blocks of a launch."""
+    text = _spread(static=False, epilogue=False) + (
+        "    pl.system.sync_all()\n"
+        "    for j in pl.range(core_id, n_blocks - 1, num_cores):\n"
+        "        with pl.section_vector():\n"
+        "            e = res_db.next()\n"
+        "            pl.load(e, a, [j * BLOCK + sub_id * HALF, 0])\n")
+    messages = [d.message for d in _errors(text)]
+    assert any("`pl.range(core_id, n_blocks - 1, num_cores)` is a second per-core range over `a.shape[0] // 32` that "
+               "starts, steps or ends elsewhere than the first" in m for m in messages), messages
+
+
+def test_a_static_per_core_range_s_last_iteration_test_gets_the_block_s_own_count_as_help():
+    text = edited(_spread(static=True, epilogue=False), [(
+        "            finish(i, sub_id, out, proj_vec_db, res_db)\n",
+        "            finish(i, sub_id, out, proj_vec_db, res_db)\n        if i + num_cores >= n_blocks:\n"
+        "            with pl.section_vector():\n                e = res_db.next()\n")])
+    [d] = _errors(text)
+    assert "`i + num_cores >= n_blocks` tests the variable of a per-core range over a static count against other " \
+           "than its start" in d.message, d.message
+    assert "loop over the block's own count instead" in d.message
+
+
+def test_two_static_per_core_ranges_give_more_pairs_of_shares_than_the_check_runs():
+    """64 and 63 tasks: every pair of shares, about 4,000 runs, ran for more than ten minutes."""
+    two = _spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 64\n") + (
+        "    pl.system.sync_all()\n"
+        "    for j in pl.range(core_id, n_blocks - 1, num_cores):\n"
+        "        with pl.section_vector():\n"
+        "            e = res_db.next()\n"
+        "            pl.load(e, a, [j * BLOCK + sub_id * HALF, 0])\n")
+    [d] = _errors(two)
+    assert "give more pairs of shares a block can take than the check runs (256)" in d.message, d.message
