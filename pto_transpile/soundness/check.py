@@ -68,8 +68,8 @@ MAX_PROBLEMS = 4
 #: The most tasks a per-core range over a static count may give one block: the check runs it at
 #: every count from 0 (`Config.per_core_counts`), a run each.
 MAX_PER_CORE_TASKS = 64
-#: The most runs the shares of per-core ranges over static counts may add to one proof (two such
-#: ranges of M1 and M2 tasks add about M1 x M2).
+#: The most runs the shares of per-core ranges over static counts may add to one proof (a range of
+#: M tasks adds M for each run of the other counts; two such ranges of M1 and M2 tasks about M1 x M2).
 MAX_PER_CORE_RUNS = 256
 #: Values tried for scalar kernel parameters the check cannot know. Trip counts among them:
 #: empty, one iteration, shorter than the ring, about as long, longer than every rotation;
@@ -298,8 +298,9 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                     queue.append(more)
                     shares += 1
             if shares > MAX_PER_CORE_RUNS:  # several ranges over static counts: every pair of shares
-                return [Problem("per_core_static", "the per-core ranges over static counts give more pairs of shares "
-                                f"a block can take than the check runs ({MAX_PER_CORE_RUNS})", None)]
+                return [Problem("per_core_static", "the per-core ranges over static counts need more runs than the "
+                                f"check makes ({MAX_PER_CORE_RUNS}): one per share of their tasks a block can take, "
+                                "for each run of the other counts (each pair of shares, with two such ranges)", None)]
         for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
             if name in config.scalars and config.scalars[name] != value:
                 more = replace(config, scalars={**config.scalars, name: value})

@@ -203,4 +203,4 @@ def test_two_static_per_core_ranges_give_more_pairs_of_shares_than_the_check_run
         "            e = res_db.next()\n"
         "            pl.load(e, a, [j * BLOCK + sub_id * HALF, 0])\n")
     [d] = _errors(two)
-    assert "give more pairs of shares a block can take than the check runs (256)" in d.message, d.message
+    assert "the per-core ranges over static counts need more runs than the check makes (256)" in d.message, d.message
