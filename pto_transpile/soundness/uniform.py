@@ -499,9 +499,10 @@ class Uniform:
                 raise NonUniform(f"`{text}` tests the variable of a per-core range over a static count against "
                                  "other than its start: the check runs each share of the tasks a block can take, "
                                  "with the count still the whole count, which such a test does not follow",
-                                 "loop over the block's own count instead, `my_n = (n - core_id + num_cores - 1) "
-                                 "// num_cores` with `for k in pl.range(0, my_n):` and `t = core_id + k * "
-                                 "num_cores`, and test `k` (`k == my_n - 1` for the block's last task)")
+                                 "give the count a `pl.DYNAMIC` dimension and loop over the block's own count, "
+                                 "`my_n = (n - core_id + num_cores - 1) // num_cores` with `for k in pl.range(0, "
+                                 "my_n):` and `t = core_id + k * num_cores`, testing `k` (`k == my_n - 1` for the "
+                                 "block's last task)")
             if loop is None or loop.per_core or loop.step != 1:
                 raise NonUniform(f"`{text}` tests the variable of a loop that does not count by 1 from a "
                                  "static start (a per-core range)",

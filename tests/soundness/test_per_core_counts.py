@@ -181,6 +181,12 @@ def test_two_per_core_ranges_over_one_count_that_end_apart_are_refused():
     messages = [d.message for d in _errors(text)]
     assert any("`pl.range(core_id, n_blocks - 1, num_cores)` is a second per-core range over `a.shape[0] // 32` that "
                "starts, steps or ends elsewhere than the first" in m for m in messages), messages
+    # the help applied: the same range, or a count of the second loop's own
+    same = text.replace("pl.range(core_id, n_blocks - 1, num_cores)", "pl.range(core_id, n_blocks, num_cores)")
+    assert _errors(same) == []
+    own = text.replace("    for j in pl.range(core_id, n_blocks - 1, num_cores):\n",
+                       "    m_blocks = out.shape[0] // BLOCK\n    for j in pl.range(core_id, m_blocks, num_cores):\n")
+    assert _errors(own) == []
 
 
 def test_a_static_per_core_range_s_last_iteration_test_gets_the_block_s_own_count_as_help():
@@ -191,7 +197,15 @@ def test_a_static_per_core_range_s_last_iteration_test_gets_the_block_s_own_coun
     [d] = _errors(text)
     assert "`i + num_cores >= n_blocks` tests the variable of a per-core range over a static count against other " \
            "than its start" in d.message, d.message
-    assert "loop over the block's own count instead" in d.message
+    assert "give the count a `pl.DYNAMIC` dimension and loop over the block's own count" in d.message
+    # the help applied: the block's last task of its own count
+    own = edited(_spread(static=False, epilogue=False), [
+        (PER_CORE, "    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n    for k in pl.range(0, my_n):\n"
+                   "        i = core_id + k * num_cores\n"),
+        ("            finish(i, sub_id, out, proj_vec_db, res_db)\n",
+         "            finish(i, sub_id, out, proj_vec_db, res_db)\n        if k == my_n - 1:\n"
+         "            with pl.section_vector():\n                e = res_db.next()\n")])
+    assert _errors(own) == []
 
 
 def test_two_static_per_core_ranges_give_more_pairs_of_shares_than_the_check_runs():
