@@ -55,8 +55,8 @@ def _section_alias(with_node, file, kernel: cst.FunctionDef) -> str | None:
     if type(call) is not cst.Call or type(call.func) is not cst.Name:
         return None
     name = call.func.value
-    local = [n for a in file.find(kernel, cst.Assign) for t in a.targets
-             if type(t.target) is cst.Name and t.target.value == name for n in [a.value]]
+    local = [a.value for a in file.find(kernel, cst.Assign)
+             if any(type(t.target) is cst.Name and t.target.value == name for t in a.targets)]
     if local:  # the kernel's own binding, when all of its bindings name one section
         kinds = {SECTION_PATHS.get(file.pl.path(n) or ()) for n in local}
         return kinds.pop() if len(kinds) == 1 else None
