@@ -326,6 +326,14 @@ def store_pipe(src_mem: str) -> str:
     return "FIX" if src_mem == "Acc" else "MTE3"
 
 
+def dump_pipe(data_mem: str | None) -> str:
+    """Pipe of `pl.dump_data` of `data` in `data_mem` (None: a GM tensor). A GM tensor or a Vec
+    tile is printed by the vector core (V); an Acc tile cannot be printed in place, so the whole
+    tile is first written into its GM `workspace=` out of L0C, by the cube core's fixpipe, as a
+    store from Acc is."""
+    return "FIX" if data_mem == "Acc" else "V"
+
+
 #: Which cores may issue work on each pipe: the cube core (AIC) runs the matrix unit, the
 #: L1 -> L0 moves and the fixpipe out of L0C; the vector cores (AIV) run the vector unit and
 #: write out of UB; both load from GM and have a scalar unit.

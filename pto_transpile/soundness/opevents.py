@@ -29,6 +29,7 @@ from pto_api.ops import (
     PIPE_CORES,
     SCALAR_VALUE_OPERANDS,
     SOURCE_WINDOW_OPS,
+    dump_pipe,
     move_pipe,
     op_keyword_roles,
     op_pipe,
@@ -327,6 +328,9 @@ class OpEvents(InterpreterBase):
             if isinstance(src, (TileV, AnyTileV)):
                 return store_pipe(_memory(src))
             raise CannotModel(f"the source tile of this `pl.{op}` is not known", node)
+        if op == "dump_data":  # an Acc tile goes out through the cube's fixpipe; a tensor, a Vec tile on V
+            data = pos[0] if pos else None
+            return dump_pipe(_memory(data) if isinstance(data, (TileV, AnyTileV)) else None)
         pipe = op_pipe(op)
         if pipe is None:
             raise CannotModel(f"no pipe is known for `pl.{op}`", node)

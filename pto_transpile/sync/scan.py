@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, move_pipe, op_keyword_roles, op_pipe, op_roles, store_pipe
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, dump_pipe, move_pipe, op_keyword_roles, op_pipe, op_roles, store_pipe
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read import vfbody
@@ -385,6 +385,8 @@ class _OpWalker:
                 self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="source")
                 return None
             return store_pipe(src)
+        if op == "dump_data":  # an Acc tile goes out through the cube's fixpipe; a tensor, a Vec tile on V
+            return dump_pipe(self.s.memory_of(positional[0], self.bindings) if positional else None)
         pipe = op_pipe(op)
         if pipe is None:
             self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="registry")

@@ -1,10 +1,12 @@
-"""`pl.printf`, `pl.pto_assert`, `pl.trap` (pipe S) and `pl.dump_data` (pipe V): what they
-print goes to the run's log (see `sim_runtime.debug`)."""
+"""`pl.printf`, `pl.pto_assert`, `pl.trap` (pipe S) and `pl.dump_data` (pipe V; FIX on the
+cube core for an Acc tile, which goes out through its GM workspace): what they print goes to
+the run's log (see `sim_runtime.debug`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from pto_api.ops import dump_pipe
 from sim_runtime import costs, debug
 from sim_runtime.errors import KernelError
 from sim_runtime.memory import Footprint
@@ -97,4 +99,5 @@ def dump_data(call: OpCall) -> OpPlan:
             ws[:] = np.ascontiguousarray(data.dtype.to_storage(whole)).view(np.uint8).reshape(-1)
         _log(call, debug.dump_text(data, v, f"{data.space} tile"))
 
-    return OpPlan("V", costs.vector_cost(nr * nc * data.dtype.itemsize), run_tile, accesses, mutex_of(call))
+    return OpPlan(dump_pipe(data.space), costs.vector_cost(nr * nc * data.dtype.itemsize), run_tile, accesses,
+                  mutex_of(call))
