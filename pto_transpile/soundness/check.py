@@ -68,6 +68,12 @@ MAX_PROBLEMS = 4
 #: The most tasks a per-core range over a static count may give one block: the check runs it at
 #: every count from 0 (`Config.per_core_counts`), a run each.
 MAX_PER_CORE_TASKS = 64
+#: The most tasks of a per-core range over a static count the check gives its shares run by run
+#: before it tries the count as a size known only at run time (`_symbolic_shares`): a run each of
+#: 0 .. M tasks costs about M * M / 2 tasks, the argument for every count a few runs at most
+#: `_Bounds.outer` tasks (FlashAttention with 16 static query tiles and run-time keys: 86 s run by
+#: run, as long as with run-time query tiles when every count is proven)
+MAX_SHARES_RUN_BY_RUN = 3
 #: The most runs the shares of per-core ranges over static counts may add to one proof (a range of
 #: M tasks adds M for each run of the other counts; two such ranges of M1 and M2 tasks about M1 x M2).
 MAX_PER_CORE_RUNS = 256
@@ -180,8 +186,10 @@ def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -
     configs = _trip_configs(file, kernel, functions, auto_mutex, longer=longer)
     if isinstance(configs, Problem):
         return [configs]
+    symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, symbolic=True))
     return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
-                                                         cuts), longer, kernel.name, _tested_by_while(file, kernel))
+                                                         cuts), longer, kernel.name, _tested_by_while(file, kernel),
+                    symbolic)
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -203,8 +211,9 @@ def _check_hand_written(file, kernel) -> list[Problem]:
     configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer)
     if isinstance(configs, Problem):
         return [configs]
+    symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, hand=True, symbolic=True))
     problems = _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer,
-                        kernel.name, _tested_by_while(file, kernel))
+                        kernel.name, _tested_by_while(file, kernel), symbolic)
     # more cases than the check runs: its own syncs are not shown wrong, only not followed
     return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
             if p.kind in ("cases", "cases_while") else p for p in problems]
@@ -235,7 +244,8 @@ def _tested_by_while(file, kernel) -> Callable[[str], tuple[str, cst.While] | No
 
 
 def _run_all(configs: list[Config], check, longer, kernel: str = "",
-             tested_by_while: Callable[[str], tuple[str, cst.While] | None] = lambda _name: None) -> list[Problem]:
+             tested_by_while: Callable[[str], tuple[str, cst.While] | None] = lambda _name: None,
+             symbolic: Callable[[], object] | None = None) -> list[Problem]:
     """The problems of the first configuration that has any. A run of static sizes that turns
     out long is proven at representative trip counts instead (`longer`), or, outside the
     conditions of that argument, followed to its end as far as the step budget allows; if
@@ -244,15 +254,18 @@ def _run_all(configs: list[Config], check, longer, kernel: str = "",
     values (docs/design.md, "For every value of a parameter"). How many runs are judged is
     reported as they are (`progress`), and once more, all of them, when the proof ends. Runs
     added one after another, each by a test of the one before, that move a parameter the same
-    way more than `MAX_CHASE` times are a test whose root follows the value run (`_chased`)."""
+    way more than `MAX_CHASE` times are a test whose root follows the value run (`_chased`).
+    A per-core range over a static count of more than `MAX_SHARES_RUN_BY_RUN` tasks is proven for
+    every count first (`symbolic`, `_symbolic_shares`)."""
     try:
-        return _judge_runs(configs, check, longer, kernel, tested_by_while)
+        return _judge_runs(configs, check, longer, kernel, tested_by_while, symbolic)
     finally:
         progress.report(kernel, len(configs), len(configs))
 
 
 def _judge_runs(configs: list[Config], check, longer, kernel: str,
-                tested_by_while: Callable[[str], tuple[str, cst.While] | None]) -> list[Problem]:
+                tested_by_while: Callable[[str], tuple[str, cst.While] | None],
+                symbolic: Callable[[], object] | None = None) -> list[Problem]:
     queue = list(configs)
     seen = {_config_key(c) for c in queue}
     #: a run added by a test (`_config_key`) -> (parameter, +1 or -1, the values of the runs in a row
@@ -262,6 +275,9 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         configs, check, lambda done: progress.report(kernel, done, len(configs))).items()}
     judged = 0
     shares = 0  #: runs added for the shares of per-core ranges over static counts
+    #: the problems of the proof for every size (`_symbolic_shares`), named where the shares
+    #: are too many to run one by one
+    any_size: list[Problem] = []
     deferred: list[Problem] = []  #: the first run's problems named only if no run shows another
     while queue:
         config = queue.pop(0)
@@ -286,11 +302,18 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
             problems = []
         if problems:
             return problems
+        many = [value for name, value in cuts if name == PER_CORE_COUNT and value > MAX_SHARES_RUN_BY_RUN]
+        if many and symbolic is not None:
+            found = _symbolic_shares(symbolic, check, longer, kernel, tested_by_while)
+            if found == []:
+                return []
+            # outside the argument for every count, or wrong at some size: each share, run by run
+            symbolic, any_size = None, found or []
         for tasks in sorted(value for name, value in cuts if name == PER_CORE_COUNT):
             if tasks > MAX_PER_CORE_TASKS:
-                return [Problem("per_core_static", f"a per-core range runs {tasks} tasks of a static count on one "
-                                f"block; the check runs each count a block can take, up to {MAX_PER_CORE_TASKS}",
-                                None)]
+                return _at_some_size(any_size) or [Problem(
+                    "per_core_static", f"a per-core range runs {tasks} tasks of a static count on one block; the "
+                    f"check runs each count a block can take, up to {MAX_PER_CORE_TASKS}", None)]
             for count in range(tasks):  # each share a block of some launch runs (this run ran all)
                 more = replace(config, per_core_counts={**config.per_core_counts, tasks: count})
                 if _config_key(more) not in seen:
@@ -298,7 +321,8 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                     queue.append(more)
                     shares += 1
             if shares > MAX_PER_CORE_RUNS:  # several ranges over static counts: every pair of shares
-                return [Problem("per_core_static", "the per-core ranges over static counts need more runs than the "
+                return _at_some_size(any_size) or [Problem(
+                    "per_core_static", "the per-core ranges over static counts need more runs than the "
                                 f"check makes ({MAX_PER_CORE_RUNS}): one per share of their tasks a block can take, "
                                 "for each run of the other counts (each pair of shares, with two such ranges)", None)]
         for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
@@ -322,6 +346,33 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         if queue and id(queue[0]) not in passed:
             progress.report(kernel, judged, judged + len(queue))
     return deferred
+
+
+def _symbolic_shares(symbolic: Callable[[], object], check, longer, kernel: str,
+                     tested_by_while: Callable[[str], tuple[str, cst.While] | None]) -> list[Problem] | None:
+    """Is the kernel proven with its static sizes followed as sizes known only at run time
+    (`_trip_configs(symbolic=True)`)? Those runs prove it for every size, its own among them, and
+    a per-core range over such a size for every share a block takes (docs/design.md, "Per-core
+    shares"), in the runs the argument for every trip count makes instead of one for each of the
+    M + 1 shares of its static count: their problems, empty when proven; None outside that
+    argument. A kernel outside it, or wrong at some other size, is not refused for it: its own
+    sizes are then proven share by share (`_at_some_size`)."""
+    configs = symbolic()
+    if not isinstance(configs, list):
+        return None
+    return _judge_runs(configs, check, longer, kernel, tested_by_while)
+
+
+def _at_some_size(problems: list[Problem]) -> list[Problem]:
+    """The problems of the proof for every size, when the shares of a static count are too many
+    to run one by one: the kernel is refused either way, and they name what to change (two
+    accesses, or the construct that keeps it out of the argument for every count), where the
+    count of shares alone would only say that there are too many."""
+    if not problems or problems[0].kind == "long":
+        return []
+    note = " (with the static sizes taken as sizes known only at run time: the per-core range's shares are too " \
+           "many to run one by one)"
+    return [replace(problems[0], detail=problems[0].detail + note), *problems[1:]]
 
 
 def _probe_far(configs: list[Config], check, name: str, values: tuple[int, ...]) -> list[Problem]:
@@ -1244,7 +1295,7 @@ class _Bounds:
 
 
 def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False,
-                  longer: Callable[[], object] | None = None) -> list[Config] | Problem:
+                  longer: Callable[[], object] | None = None, symbolic: bool = False) -> list[Config] | Problem:
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
     docs/design.md ("For every trip count"): inner loops 0 .. `_Bounds.inner`, outer loops
@@ -1253,7 +1304,9 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     `% k` of a loop variable or counter, every tile group's depth) and the ctx ring."""
     base = _configs(file, kernel)
     unknown = frozenset(_range_constants(file, kernel, known=False))
-    if not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel) \
+    if symbolic:  # static sizes and loop-bounding constants followed as run-time sizes too
+        unknown |= frozenset(_range_constants(file, kernel))
+    elif not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel) \
             and not _splits_by_blocks(file, kernel):
         # every trip count is static: run it; a run that turns out long (`_run_all`) is
         # proven at representative trip counts instead, and so is one whose loop bounds
@@ -1263,7 +1316,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             if isinstance(instead, list):
                 return instead
         return [replace(base[0], step_budget=LONG_RUN)]
-    found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand, symbolic_names=unknown)
+    found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand, symbolic_dims=symbolic,
+                      symbolic_names=unknown)
     if isinstance(found, Problem):
         return found
     roots = found.roots
@@ -1273,8 +1327,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                          if not any(_holds(root, origin) for root in roots)))
     if reads:  # values read from GM once, used other than as a trip count: sampled as parameters are
         base = _configs(file, kernel, reads)
-    if not roots:
-        return base
+    if not roots:  # (with `symbolic`, no per-core range over a static count to prove for every count)
+        return base if not symbolic else Problem("nonuniform", "no trip count to follow", kernel.node.name)
     where = kernel.node.name
     for origin in roots:
         if origin in found.in_address:
@@ -1327,7 +1381,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
-                                  per_core_roots=frozenset(found.per_core_roots),
+                                  symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                                   loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                                   steady=b.steady(found, trips) if hand else {}))
     count = len(configs) + len(base) - 1
@@ -1340,7 +1394,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots
                                and ("param", k) not in leaves},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
-                              per_core_roots=frozenset(found.per_core_roots),
+                              symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                               loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs)))
     return configs
 

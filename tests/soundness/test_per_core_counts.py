@@ -144,13 +144,53 @@ def test_the_hint_applied_the_block_s_own_count_is_proven_and_runs_clean():
         assert [row.verdict for row in report.rows] == ["ok", "ok"], rows
 
 
-def test_a_static_count_past_the_runs_the_check_makes_is_refused_and_the_hint_applied_is_proven():
-    text = _spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 70\n")
+def _counted_runs(monkeypatch) -> list:
+    runs: list = []
+    real = check_module._check_one
+    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    return runs
+
+
+@pytest.mark.parametrize("tasks", [8, 70])
+def test_a_long_static_count_is_proven_for_every_count_in_a_few_runs(monkeypatch, tasks):
+    """Past `MAX_SHARES_RUN_BY_RUN` tasks the static count is followed as a size known only at
+    run time, whose proof holds for every count and every share: 70 tasks were refused (a run for
+    each of the 71 shares), and FlashAttention with 16 static query tiles took 86 s."""
+    runs = _counted_runs(monkeypatch)
+    assert _errors(_spread(static=True, epilogue=False).replace("NT = 2\n", f"NT = {tasks}\n")) == []
+    assert len(runs) < 12 and all(r.symbolic_dims for r in runs[1:]), [r.trips for r in runs]
+
+
+@pytest.mark.parametrize(("tasks", "shown"), [
+    (8, "(shown with a block running 0 of the 8 tasks of a per-core range)"),
+    (70, "(with the static sizes taken as sizes known only at run time: the per-core range's shares are too many "
+         "to run one by one)"),
+])
+def test_a_long_static_count_with_the_epilogue_race_is_refused_naming_it(tasks, shown):
+    """Wrong at some count, the kernel is judged share by share at its own; past the shares the
+    check runs one by one, the race the proof for every count found is named."""
+    [d] = _errors(_spread(static=True).replace("NT = 2\n", f"NT = {tasks}\n"))
+    assert "`pl.load` on MTE2 of AIV0 reads `ws" in d.message and "`pl.store` on FIX of AIC writes `ws" in d.message
+    assert d.message.endswith(shown), d.message
+
+
+GUARDED = '    with pl.section_vector():\n        if n_blocks > 1:\n            pl.printf("many\\n")\n'
+
+
+def test_a_static_count_outside_the_argument_for_every_count_is_proven_share_by_share(monkeypatch):
+    """`n_blocks > 1` tests the whole count, which the proof for every count refuses (a block runs
+    only its share); the count being static, each share is run instead."""
+    runs = _counted_runs(monkeypatch)
+    assert _errors(_spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 8\n") + GUARDED) == []
+    assert sorted(r.per_core_counts.get(8, 8) for r in runs if not r.symbolic_dims) == list(range(9))
+
+
+def test_past_the_shares_run_one_by_one_the_construct_that_keeps_it_out_is_named_and_the_help_applied_is_proven():
+    text = _spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 70\n") + GUARDED
     [d] = _errors(text)
-    assert "a per-core range runs 70 tasks of a static count on one block; the check runs each count a block can " \
-           "take, up to 64" in d.message, d.message
-    assert d.hint.startswith("Give the range's count a `pl.DYNAMIC` dimension"), d.hint
-    assert _errors(_spread(static=False, epilogue=False)) == []
+    assert "`n_blocks > 1` tests `a.shape[0] // 32`, " + COUNT in d.message, d.message
+    assert d.hint.startswith("The check proves a loop of run-time trip count"), d.hint
+    assert _errors(text.replace("        if n_blocks > 1:\n", "        if NT > 1:\n")) == []
 
 
 PER_CORE = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
@@ -209,12 +249,18 @@ def test_a_static_per_core_range_s_last_iteration_test_gets_the_block_s_own_coun
 
 
 def test_two_static_per_core_ranges_give_more_pairs_of_shares_than_the_check_runs():
-    """64 and 63 tasks: every pair of shares, about 4,000 runs, ran for more than ten minutes."""
-    two = _spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 64\n") + (
+    """64 and 63 tasks: every pair of shares, about 4,000 runs, ran for more than ten minutes, and
+    was then refused past 256 runs; the proof for every count names why it cannot take the pair
+    (their shares differ on a block as no count of theirs makes them), and the help is proven."""
+    second = (
         "    pl.system.sync_all()\n"
         "    for j in pl.range(core_id, n_blocks - 1, num_cores):\n"
         "        with pl.section_vector():\n"
         "            e = res_db.next()\n"
         "            pl.load(e, a, [j * BLOCK + sub_id * HALF, 0])\n")
+    two = _spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 64\n") + second
     [d] = _errors(two)
-    assert "the per-core ranges over static counts need more runs than the check makes (256)" in d.message, d.message
+    assert "`pl.range(core_id, n_blocks - 1, num_cores)` is a second per-core range over `a.shape[0] // 32` that " \
+           "starts, steps or ends elsewhere than the first" in d.message, d.message
+    same = two.replace("pl.range(core_id, n_blocks - 1, num_cores)", "pl.range(core_id, n_blocks, num_cores)")
+    assert _errors(same) == []
