@@ -61,13 +61,108 @@ def bind(path: tuple[str, ...], pos: list, kw: dict) -> dict[str, Any] | None:
     """The arguments of a `PL_PARAMETERS` call `pl.<path>(*pos, **kw)` by parameter name; None
     where Python raises TypeError (more positional arguments than it takes, a keyword it does not
     take or that a positional argument already gave)."""
-    either, only = PL_PARAMETERS[path]
-    if len(pos) > len(either) or any(k not in either + only for k in kw):
+    return _bind(*PL_PARAMETERS[path], pos, kw)
+
+
+def _bind(either: tuple[str, ...], only: tuple[str, ...], pos: list, kw: dict,
+          rest: str | None = None) -> dict[str, Any] | None:
+    """`bind` by the parameters `either` (by position or keyword), `only` (by keyword); the
+    positional arguments past `either` go to the list `rest` when it is named (`*rest`)."""
+    if len(pos) > len(either) and rest is None or any(k not in either + only for k in kw):
         return None
-    bound = dict(zip(either, pos, strict=False))
+    bound: dict[str, Any] = dict(zip(either, pos, strict=False))
     if any(k in bound for k in kw):
         return None
+    if rest is not None and len(pos) > len(either):
+        bound[rest] = list(pos[len(either):])
     return {**bound, **kw}
+
+
+_UNARY = ("src", "preg", "mode")
+_BINARY = ("src0", "src1", "preg", "mode")
+_WITH_SCALAR = ("src", "scalar", "preg", "mode")
+
+#: PyPTO's parameters of each `vf.<op>` (`pl.Vf`, the register ops of a vector function), in
+#: its order and spelling, as a Python signature lists them: the names before `*args` are
+#: given by position or keyword, `*args` takes the positional arguments past them, the names
+#: after it are keyword-only. The emulator's functions take the same (it may add keyword-only
+#: ones after them); the check binds the memory and mask ops by them (`vf_bind`).
+VF_PARAMETERS: dict[str, tuple[str, ...]] = {
+    # arithmetic and logic, lane by lane
+    **dict.fromkeys(("abs", "neg", "relu", "log2", "log10", "not_", "truncate", "move", "pair_reduce_sum"), _UNARY),
+    **dict.fromkeys(("exp", "ln", "log", "sqrt"), (*_UNARY, "precision")),
+    **dict.fromkeys(("add", "sub", "mul", "div", "max", "min", "mull", "abs_sub", "and_", "or_", "select",
+                     "mul_add_dst", "mul_dst_add"), _BINARY),
+    "xor": (*_BINARY, "dtype"),
+    **dict.fromkeys(("adds", "maxs", "mins", "leaky_relu", "axpy"), _WITH_SCALAR),
+    "muls": ("src0", "scaler", "preg", "mode"),  # PyPTO spells its scalar `scaler`, unlike `adds`'s `scalar`
+    "prelu": ("src", "slope", "preg", "mode"),
+    "shift_left": ("src", "shift", "preg", "mode"),
+    "shift_right": ("src", "shift", "preg", "mode", "dtype"),
+    "addc": ("src0", "src1", "carry_src", "preg", "mode"),
+    "subc": ("src0", "src1", "borrow_src", "preg", "mode"),
+    # the prototype stops at `layout`; the parameters it describes add `dtype` (DT_FP32 from fp16
+    # sources), which real kernels pass
+    "exp_sub": ("src0", "src1", "preg", "layout", "dtype"),
+    "muls_cast": ("src", "scalar", "preg", "dtype", "layout"),
+    # compare, select, reduce
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge"), ("a", "b", "preg", "cmp_dtype")),
+    **dict.fromkeys(("reduce_sum", "reduce_max", "reduce_min"), ("src", "preg", "datablock", "merge_mode")),
+    "squeeze": ("src", "preg", "gather_mode", "dtype"),
+    "histograms": ("src", "preg", "bin_type", "hist_type"),
+    "arange": ("start", "index_order", "dtype"),
+    # conversion and lane moves; `astype`'s `dtype` is required (it has no default to convert
+    # to), and its prototype stops at `saturate` while the parameters it describes end with the
+    # MergeMode `mode` every lane-wise op takes
+    "astype": ("src", "preg", "dtype", "layout", "round_mode", "saturate", "mode"),
+    "bit_cast": ("src", "dtype"),
+    **dict.fromkeys(("pack", "unpack"), ("src", "dtype", "part")),
+    **dict.fromkeys(("interleave", "de_interleave"), ("src0", "src1", "dtype")),
+    "unsqueeze": ("mask", "dtype"),
+    "full": ("src", "preg", "dtype", "mode", "pos"),
+    # masks
+    "create_mask": ("pattern", "dtype"),
+    "update_mask": ("scalar", "dtype"),
+    "mask_gen_with_reg_tensor": ("src", "offset"),
+    "get_mask_spr": ("width",),
+    "clear_spr": (),
+    # memory: a tile argument is `tile`
+    "create_addr_reg": ("index0", "stride0", "index1", "stride1", "index2", "stride2", "index3", "stride3", "dtype"),
+    "load_align": ("tile", "offset", "dist", "dtype", "post_update", "block_stride", "repeat_stride",
+                   "data_copy_mode"),
+    # `*args` are what PyPTO's store forms put after the source: `preg` then `offset` for a
+    # register (`even, odd, preg, offset` for INTLV), `offset` alone for a mask
+    "store_align": ("tile", "src", "*args", "dist", "data_copy_mode", "block_stride", "repeat_stride", "post_update"),
+    "load": ("tile", "stride", "post_update", "repeat_stride", "count"),
+    "store": ("tile", "src", "count", "post_update", "repeat_stride"),
+    "gather": ("src", "index", "preg", "data_copy_mode"),
+    "scatter": ("tile", "src", "index", "preg"),
+    "load_unalign_init": (),
+    "load_unalign_pre": ("align_reg", "tile"),
+    # the prototype reads `(tile, align_reg, ...)`, but PyPTO's own examples call
+    # `load_unalign(ureg, tile, ...)`, the order of `load_unalign_pre`: that order is kept
+    "load_unalign": ("align_reg", "tile", "stride", "post_update"),
+    "unalign_reg_for_store": (),
+    "store_unalign": ("tile", "src", "align_reg", "stride", "post_update"),
+    "store_unalign_post": ("tile", "align_reg", "stride", "post_update"),
+    "mem_bar": ("mode",),
+}
+
+
+def vf_signature(op: str) -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+    """`VF_PARAMETERS[op]` split as Python reads it: (by position or keyword, the name of its
+    `*args` or None, keyword-only)."""
+    params = VF_PARAMETERS[op]
+    star = next((i for i, p in enumerate(params) if p.startswith("*")), len(params))
+    rest = params[star][1:] if star < len(params) else None
+    return params[:star], rest, params[star + 1:]
+
+
+def vf_bind(op: str, pos: list, kw: dict) -> dict[str, Any] | None:
+    """The arguments of `vf.<op>(*pos, **kw)` by PyPTO's parameter names (the positional ones
+    past the named, of `store_align`, as the list `args`); None where Python raises TypeError."""
+    either, rest, only = vf_signature(op)
+    return _bind(either, only, pos, kw, rest)
 
 
 #: Keywords of the calls whose signatures are fixed (the real ones, and the emulator's, raise
