@@ -308,12 +308,12 @@ def create_mask(pattern=None, dtype=None) -> Mask:
     return _lanes_mask(dtype, active)
 
 
-def update_mask(n, dtype=None) -> Mask:
-    """`plt`: lanes [0, min(n, lanes)) active (the scalar itself is not changed)."""
+def update_mask(scalar, dtype=None) -> Mask:
+    """`plt`: lanes [0, min(scalar, lanes)) active (the scalar itself is not changed)."""
     _run("update_mask")
     dtype = dtype or DTYPES["DT_FP32"]
     lanes = REG_BYTES // dtype.itemsize
-    return _lanes_mask(dtype, np.arange(lanes) < max(0, min(int(n), lanes)))
+    return _lanes_mask(dtype, np.arange(lanes) < max(0, min(int(scalar), lanes)))
 
 
 # -- broadcasts and arithmetic -------------------------------------------------------------
@@ -330,44 +330,53 @@ def full(value, mask=None, *, dtype=None, mode=None) -> Reg:
     return _result(dtype, reg.values(), m, _merge_base("full", mode, dtype))
 
 
-def add(a, b, mask, *, mode=None) -> Reg:
-    return _lanewise("add", np.add, [a, b], mask, mode)
+def add(src0, src1, preg, mode=None) -> Reg:
+    return _lanewise("add", np.add, [src0, src1], preg, mode)
 
 
-def sub(a, b, mask, *, mode=None) -> Reg:
-    return _lanewise("sub", np.subtract, [a, b], mask, mode)
+def sub(src0, src1, preg, mode=None) -> Reg:
+    return _lanewise("sub", np.subtract, [src0, src1], preg, mode)
 
 
-def mul(a, b, mask, *, mode=None) -> Reg:
-    return _lanewise("mul", np.multiply, [a, b], mask, mode)
+def mul(src0, src1, preg, mode=None) -> Reg:
+    return _lanewise("mul", np.multiply, [src0, src1], preg, mode)
 
 
-def div(a, b, mask, *, mode=None) -> Reg:
-    return _lanewise("div", np.divide, [a, b], mask, mode)
+def div(src0, src1, preg, mode=None) -> Reg:
+    return _lanewise("div", np.divide, [src0, src1], preg, mode)
 
 
-def max_(a, b, mask, *, mode=None) -> Reg:
+def max_(src0, src1, preg, mode=None) -> Reg:
     """`vf.max`: NaN if either lane is NaN."""
-    return _lanewise("max", np.maximum, [a, b], mask, mode)
+    return _lanewise("max", np.maximum, [src0, src1], preg, mode)
 
 
-def min_(a, b, mask, *, mode=None) -> Reg:
+def min_(src0, src1, preg, mode=None) -> Reg:
     """`vf.min`."""
-    return _lanewise("min", np.minimum, [a, b], mask, mode)
+    return _lanewise("min", np.minimum, [src0, src1], preg, mode)
 
 
-def adds(a, scalar, mask, *, mode=None) -> Reg:
-    a = _reg("adds", a)
-    return _lanewise("adds", lambda x: x + _scalar(a, scalar), [a], mask, mode)
+def adds(src, scalar, preg, mode=None) -> Reg:
+    src = _reg("adds", src)
+    return _lanewise("adds", lambda x: x + _scalar(src, scalar), [src], preg, mode)
 
 
-def muls(a, scalar, mask, *, mode=None) -> Reg:
-    a = _reg("muls", a)
-    return _lanewise("muls", lambda x: x * _scalar(a, scalar), [a], mask, mode)
+def muls(src0, scaler, preg, mode=None) -> Reg:
+    """`scaler` is PyPTO's spelling."""
+    src0 = _reg("muls", src0)
+    return _lanewise("muls", lambda x: x * _scalar(src0, scaler), [src0], preg, mode)
 
 
-def exp(a, mask, *, mode=None) -> Reg:
-    return _lanewise("exp", assumed.exp32, [a], mask, mode)
+def _precision(op: str, precision) -> None:
+    """The `precision` of exp, ln, log and sqrt: what a value other than the default changes is
+    not documented, so only the default is emulated."""
+    if precision is not None:
+        raise UnsupportedOpError(f"vf.{op} with precision={precision!r} is not emulated", _where())
+
+
+def exp(src, preg, mode=None, precision=None) -> Reg:
+    _precision("exp", precision)
+    return _lanewise("exp", assumed.exp32, [src], preg, mode)
 
 
 def _widen(reg: Reg, layout) -> np.ndarray:
@@ -376,12 +385,12 @@ def _widen(reg: Reg, layout) -> np.ndarray:
     return reg.values()[part::2].astype(np.float32)
 
 
-def exp_sub(x, m, mask, layout=None, dtype=None) -> Reg:
-    """exp(x - m) lane by lane, fp32 result (`dtype`, if given, names it: DT_FP32 is the
+def exp_sub(src0, src1, preg, layout=None, dtype=None) -> Reg:
+    """exp(src0 - src1) lane by lane, fp32 result (`dtype`, if given, names it: DT_FP32 is the
     only result type, fp16 sources included); 16-bit sources are widened from the even
-    (ZERO) or odd (ONE) lanes. `m` is an ordinary register: there is no implicit broadcast."""
+    (ZERO) or odd (ONE) lanes. `src1` is an ordinary register: there is no implicit broadcast."""
     _run("exp_sub")
-    x, m, mask = _reg("exp_sub", x), _reg("exp_sub", m), _mask("exp_sub", mask)
+    x, m, mask = _reg("exp_sub", src0), _reg("exp_sub", src1), _mask("exp_sub", preg)
     fp32 = DTYPES["DT_FP32"]
     if dtype is not None and dtype is not fp32:
         raise KernelError(f"vf.exp_sub gives DT_FP32 lanes, not {_name(dtype, '')}", _where())
@@ -417,13 +426,13 @@ def _saturated(values: np.ndarray, dtype: DType) -> np.ndarray:
     return np.clip(np.nan_to_num(values.astype(np.float64), nan=0.0, posinf=top, neginf=-top), -top, top)
 
 
-def astype(src, mask, *, dtype, layout=None, round_mode=None, mode=None, saturate=None) -> Reg:
+def astype(src, preg, dtype, layout=None, round_mode=None, saturate=None, mode=None) -> Reg:
     """Convert lanes to `dtype`. Narrowing 32 -> 16 bits puts source lane i in lane 2i (ZERO)
     or 2i+1 (ONE) with the other lanes 0; widening 16 -> 32 reads the even (ZERO) or odd
     (ONE) lanes. Default rounding CAST_RINT (nearest, ties to even). SaturateMode.ON is
     emulated for float -> float conversions."""
     _run("astype")
-    src, mask = _reg("astype", src), _mask("astype", mask)
+    src, mask = _reg("astype", src), _mask("astype", preg)
     rmode = _name(round_mode, "CAST_RINT")
     lay = _name(layout, "ZERO")
     part = CAST_LAYOUTS.index(lay)
@@ -489,17 +498,17 @@ def _small_float_cast(src: Reg, mask: Mask, dtype: DType, part: int, rmode: str,
     return Reg(dtype, dtype.to_storage(np.where(wide_mask, vals, 0).astype(dtype.compute)).copy())
 
 
-def de_interleave(s0, s1, dtype=None) -> tuple[Reg, Reg] | tuple[Mask, Mask]:
-    """Over the sequence s0 ++ s1: (even elements, odd elements), each one register. Two
+def de_interleave(src0, src1, dtype=None) -> tuple[Reg, Reg] | tuple[Mask, Mask]:
+    """Over the sequence src0 ++ src1: (even elements, odd elements), each one register. Two
     masks de-interleave their lanes of `dtype` (default `assumed.MASK_INTERLEAVE_DTYPE`):
     the inverse of `vf.interleave` of masks at the same width."""
     _run("de_interleave")
-    if isinstance(s0, Mask) or isinstance(s1, Mask):
-        m0, m1 = _mask("de_interleave", s0), _mask("de_interleave", s1)
+    if isinstance(src0, Mask) or isinstance(src1, Mask):
+        m0, m1 = _mask("de_interleave", src0), _mask("de_interleave", src1)
         width = (dtype or DTYPES[assumed.MASK_INTERLEAVE_DTYPE]).itemsize
         seq = np.concatenate((m0.bits.reshape(-1, width), m1.bits.reshape(-1, width)))
         return Mask(seq[0::2].reshape(-1).copy()), Mask(seq[1::2].reshape(-1).copy())
-    s0, s1 = _reg("de_interleave", s0), _reg("de_interleave", s1)
+    s0, s1 = _reg("de_interleave", src0), _reg("de_interleave", src1)
     if s0.dtype.bits != s1.dtype.bits:
         raise KernelError("vf.de_interleave: registers of different widths", _where())
     seq = np.concatenate((s0.lanes, s1.lanes.view(s0.lanes.dtype)))
@@ -533,13 +542,13 @@ def _aligned(op: str, addr: int, alignment: int) -> None:
         raise KernelError(f"vf.{op}: address {addr:#x} is not {alignment}-byte aligned", _where())
 
 
-def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False, block_stride=None, repeat_stride=None,
+def load_align(tile, offset=None, dist=None, dtype=None, post_update=False, block_stride=None, repeat_stride=None,
                data_copy_mode=None) -> Reg:
-    """NORM: 256 bytes at `ptr + offset` (tile elements) as one register of the tile's dtype
+    """NORM: 256 bytes at `tile + offset` (tile elements) as one register of the tile's dtype
     (or `dtype`); BRC_B8/16/32 (or BRC, by register width): one element broadcast to every
     lane. With `post_update`, the load reads at the cursor and moves it on by `offset`."""
     run = _run("load_align")
-    ptr = _ptr("load_align", ptr)
+    ptr = _ptr("load_align", tile)
     rdt = dtype or ptr.dtype
     if _name(data_copy_mode, "NORM") == "DATA_BLOCK_COPY":
         return _load_blocks(run, ptr, rdt, offset, post_update, block_stride, repeat_stride)
@@ -562,7 +571,7 @@ def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False, bl
             raise KernelError(f"vf.load_align: {d} on a {rdt.name} register", _where())
         _aligned("load_align", addr, width)
         run.touch(ptr, addr, addr + width, "R")
-        one = ptr.mem.buf[addr:addr + width].view(rdt.storage)
+        one: np.ndarray = ptr.mem.buf[addr:addr + width].view(rdt.storage)
         return Reg(rdt, np.repeat(one, REG_BYTES // width))
     raise UnsupportedOpError(f"vf.load_align with dist={d} is not emulated", _where())
 
@@ -583,15 +592,15 @@ def _load_blocks(run: VfRun, ptr: Ptr, rdt: DType, offset, post_update: bool, bl
     return Reg(rdt, data.view(rdt.storage).copy())
 
 
-def store_align(ptr, reg, mask, offset=None, *, block_stride=None, repeat_stride=None, data_copy_mode=None,
-                post_update=False, dist=None) -> None:
-    """NORM: the active lanes of `reg` go to `ptr + offset` (with `post_update` the trailing
+def store_align(tile, src, preg, offset=None, *, dist=None, data_copy_mode=None, block_stride=None,
+                repeat_stride=None, post_update=False) -> None:
+    """NORM: the active lanes of `src` go to `tile + offset` (with `post_update` the trailing
     int is the cursor step in elements instead); NORM_B8/16/32 read the mask at lanes of
     that width instead of the register's. DATA_BLOCK_COPY: the register's 8 blocks of
     32 bytes go to `cursor + b * block_stride * 32`, a block only if one of its mask bits is
     set; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
     run = _run("store_align")
-    ptr, reg, mask = _ptr("store_align", ptr), _reg("store_align", reg), _mask("store_align", mask)
+    ptr, reg, mask = _ptr("store_align", tile), _reg("store_align", src), _mask("store_align", preg)
     if _name(dist, "NORM") == "FIRST_ELEMENT":
         start = ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
         width = reg.dtype.itemsize

@@ -103,25 +103,30 @@ def mask_gen_with_reg_tensor(src, offset=None) -> Mask:
     return Mask(np.repeat(lanes, w))
 
 
-def _with_carry(op: str, sign: int):
+def _with_carry(op: str, sign: int, src0, src1, carry, preg) -> tuple[Mask, Reg]:
     """`carry, dst = vf.addc(a, b, carry_in, preg)`: dst = a + b + c (subc: a - b - c) modulo
     2^32, the carry (borrow) out per lane in the returned mask."""
-    def f(src0, src1, carry_src, preg, mode=None):
-        _run(op)
-        a, b = _reg(op, src0), _reg(op, src1)
-        cin, preg = _mask(op, carry_src), _mask(op, preg)
-        if a.dtype.name not in ("DT_INT32", "DT_UINT32") or b.dtype.bits != 32:
-            raise KernelError(f"vf.{op} works on 32-bit integer registers, got {a.dtype.name}", _where())
-        u = DTYPES["DT_UINT32"]
-        x, y = a.lanes.view(np.uint32).astype(np.int64), b.lanes.view(np.uint32).astype(np.int64)
-        c = cin.lanes(u).astype(np.int64)
-        total = x + sign * (y + c)
-        on = preg.lanes(u)
-        out = np.where(on, total % (1 << 32), 0).astype(np.uint32)
-        flag = on & ((total >= 1 << 32) if sign > 0 else (total < 0))
-        return Mask(np.repeat(flag, 4)), Reg(a.dtype, out.view(a.dtype.storage))
-    f.__name__ = op
-    return f
+    _run(op)
+    a, b = _reg(op, src0), _reg(op, src1)
+    cin, preg = _mask(op, carry), _mask(op, preg)
+    if a.dtype.name not in ("DT_INT32", "DT_UINT32") or b.dtype.bits != 32:
+        raise KernelError(f"vf.{op} works on 32-bit integer registers, got {a.dtype.name}", _where())
+    u = DTYPES["DT_UINT32"]
+    x, y = a.lanes.view(np.uint32).astype(np.int64), b.lanes.view(np.uint32).astype(np.int64)
+    c = cin.lanes(u).astype(np.int64)
+    total = x + sign * (y + c)
+    on = preg.lanes(u)
+    out = np.where(on, total % (1 << 32), 0).astype(np.uint32)
+    flag = on & ((total >= 1 << 32) if sign > 0 else (total < 0))
+    return Mask(np.repeat(flag, 4)), Reg(a.dtype, out.view(a.dtype.storage))
+
+
+def addc(src0, src1, carry_src, preg, mode=None) -> tuple[Mask, Reg]:
+    return _with_carry("addc", 1, src0, src1, carry_src, preg)
+
+
+def subc(src0, src1, borrow_src, preg, mode=None) -> tuple[Mask, Reg]:
+    return _with_carry("subc", -1, src0, src1, borrow_src, preg)
 
 
 def muls_cast(src, scalar, preg, dtype=None, layout=None) -> Reg:
@@ -162,7 +167,6 @@ def get_mask_spr(width=None) -> Mask:
     return Mask(np.repeat(active, w))
 
 
-OPS = {f.__name__: f for f in (pack, interleave, histograms, mask_gen_with_reg_tensor, muls_cast, clear_spr,
-                               get_mask_spr)}
-OPS.update(addc=_with_carry("addc", 1), subc=_with_carry("subc", -1))
+OPS = {f.__name__: f for f in (pack, interleave, histograms, mask_gen_with_reg_tensor, addc, subc, muls_cast,
+                               clear_spr, get_mask_spr)}
 vf.OPS.update(OPS)

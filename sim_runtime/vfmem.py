@@ -149,13 +149,13 @@ def _load_mask(run: VfRun, ptr: Ptr, offset, dist: str, post_update: bool) -> Ma
     return Mask(spread(_mask_bits(_read(run, ptr, addr, n))))
 
 
-def load_align(ptr, offset=None, dist=None, *, dtype=None, post_update=False, block_stride=None,
+def load_align(tile, offset=None, dist=None, dtype=None, post_update=False, block_stride=None,
                repeat_stride=None, data_copy_mode=None):
     """Every `LoadDist`: into a register (two for DINTLV) or, when the variable assigned to
     already holds a mask, into that mask. The NORM, broadcast and block-copy forms are
     `vf.load_align`'s."""
     target = vf.target_value("load_align")
-    ptr = _ptr("load_align", ptr)
+    ptr = _ptr("load_align", tile)
     d = _name(dist, "NORM")
     if isinstance(target, Mask):
         return _load_mask(_run("load_align"), ptr, offset, d, post_update)
@@ -212,24 +212,23 @@ def _store_interleaved(run: VfRun, ptr: Ptr, even: Reg, odd: Reg, mask: Mask, ad
     _write(run, ptr, addr, seq.view(np.uint8), on)
 
 
-def store_align(ptr, src, *args, dist=None, data_copy_mode=None, block_stride=None, repeat_stride=None,
-                post_update=False, **kwargs):
+def store_align(tile, src, *args, dist=None, data_copy_mode=None, block_stride=None, repeat_stride=None,
+                post_update=False):
     """Every `StoreDist`: `store_align(t, mask, [offset], dist=NORM|PACK)` stores a mask;
     `store_align(t, even, odd, preg, [offset], dist=INTLV...)` two registers interleaved;
     PACK/PACK4 the low half/quarter of each active lane; the rest is `vf.store_align`'s."""
-    ptr = _ptr("store_align", ptr)
+    ptr = _ptr("store_align", tile)
     d = _name(dist, "NORM")
     if isinstance(src, Mask):
-        offset = args[0] if args else kwargs.get("offset")
-        return _store_mask(_run("store_align"), ptr, src, offset, d, post_update)
+        return _store_mask(_run("store_align"), ptr, src, args[0] if args else None, d, post_update)
     if d in ("INTLV", "INTLV_B32"):
         odd, preg, *rest = args
         run = _run("store_align")
-        addr = _address(run, ptr, rest[0] if rest else kwargs.get("offset"), post_update, 2 * REG_BYTES)
+        addr = _address(run, ptr, rest[0] if rest else None, post_update, 2 * REG_BYTES)
         return _store_interleaved(run, ptr, _reg("store_align", src), _reg("store_align", odd),
                                   _mask("store_align", preg), addr, d)
-    preg, *rest = args if args else (kwargs.pop("mask", None),)
-    offset = rest[0] if rest else kwargs.get("offset")
+    preg, *rest = args if args else (None,)
+    offset = rest[0] if rest else None
     if d in ("PACK", "PACK4"):
         run = _run("store_align")
         reg, mask = _reg("store_align", src), _mask("store_align", preg)

@@ -11,20 +11,29 @@ from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, REG_BYTES
 from sim_runtime import assumed, vf
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError
-from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _reg, _result, _run, _scalar, _where
+from sim_runtime.vf import Mask, Reg, _lanewise, _mask, _name, _precision, _reg, _result, _run, _scalar, _where
 
 vf._OWN_FILES.add(__file__)
 
 
 def _unary(op: str, fn):
+    def f(src, preg, mode=None):
+        return _lanewise(op, fn, [src], preg, mode)
+    f.__name__ = op
+    return f
+
+
+def _unary_precise(op: str, fn):
+    """A unary op that also takes PyPTO's `precision` (only its default is emulated)."""
     def f(src, preg, mode=None, precision=None):
+        _precision(op, precision)
         return _lanewise(op, fn, [src], preg, mode)
     f.__name__ = op
     return f
 
 
 def _binary(op: str, fn):
-    def f(src0, src1, preg, mode=None, dtype=None):
+    def f(src0, src1, preg, mode=None):
         return _lanewise(op, fn, [src0, src1], preg, mode)
     f.__name__ = op
     return f
@@ -56,11 +65,17 @@ def _logic(op: str, fn, srcs: list, preg, mode):
     return Mask(fn(*(s.bits for s in srcs)) & _mask(op, preg).bits)
 
 
-def _bitwise(op: str, fn):
-    def f(src0, src1, preg, mode=None, dtype=None):
-        return _logic(op, fn, [src0, src1], preg, mode)
-    f.__name__ = op
-    return f
+def and_(src0, src1, preg, mode=None):
+    return _logic("and_", np.bitwise_and, [src0, src1], preg, mode)
+
+
+def or_(src0, src1, preg, mode=None):
+    return _logic("or_", np.bitwise_or, [src0, src1], preg, mode)
+
+
+def xor(src0, src1, preg, mode=None, dtype=None):
+    """`dtype` names the lanes' type, which a bitwise op does not change."""
+    return _logic("xor", np.bitwise_xor, [src0, src1], preg, mode)
 
 
 def not_(src, preg, mode=None):
@@ -81,30 +96,43 @@ def _integer(op: str, reg: Reg) -> None:
         raise KernelError(f"vf.{op} works on integer registers, got {reg.dtype.name}", _where())
 
 
-def _shift(op: str, left: bool):
-    def f(src, shift, preg, mode=None, dtype=None):
-        src = _reg(op, src)
-        _integer(op, src)
-        amount = shift.values() if isinstance(shift, Reg) else _scalar(src, shift)
-        return _lanewise(op, lambda x: np.left_shift(x, amount) if left else np.right_shift(x, amount),
-                         [src], preg, mode)
-    f.__name__ = op
-    return f
+def _shift(op: str, fn, src, shift, preg, mode):
+    src = _reg(op, src)
+    _integer(op, src)
+    amount = shift.values() if isinstance(shift, Reg) else _scalar(src, shift)
+    return _lanewise(op, lambda x: fn(x, amount), [src], preg, mode)
 
 
-def _accumulate(op: str, fn):
+def shift_left(src, shift, preg, mode=None):
+    return _shift("shift_left", np.left_shift, src, shift, preg, mode)
+
+
+def shift_right(src, shift, preg, mode=None, dtype=None):
+    """`dtype` names the lanes' type, which the shift keeps."""
+    return _shift("shift_right", np.right_shift, src, shift, preg, mode)
+
+
+def _accumulate(op: str, fn, src, other, preg, mode):
     """`dst = vf.<op>(a, b, preg)`: the register assigned to is also read (it must already
     hold a value), as in the DSL, where the call names its accumulator by assignment."""
     assert op in VF_TARGET_READ_OPS, op
+    dst = vf.target_register(op, "accumulates into the register it is assigned to")
+    src = _reg(op, src)
+    value = _scalar(src, other) if not isinstance(other, Reg) else other.values()
+    acc = dst.values()
+    return _lanewise(op, lambda a: fn(acc, a, value), [src], preg, mode)
 
-    def f(src0, src1, preg, mode=None):
-        dst = vf.target_register(op, "accumulates into the register it is assigned to")
-        src0 = _reg(op, src0)
-        other = _scalar(src0, src1) if not isinstance(src1, Reg) else src1.values()
-        acc = dst.values()
-        return _lanewise(op, lambda a: fn(acc, a, other), [src0], preg, mode)
-    f.__name__ = op
-    return f
+
+def mul_add_dst(src0, src1, preg, mode=None):
+    return _accumulate("mul_add_dst", lambda d, a, b: a * b + d, src0, src1, preg, mode)
+
+
+def mul_dst_add(src0, src1, preg, mode=None):
+    return _accumulate("mul_dst_add", lambda d, a, b: d * a + b, src0, src1, preg, mode)
+
+
+def axpy(src, scalar, preg, mode=None):
+    return _accumulate("axpy", lambda d, a, s: s * a + d, src, scalar, preg, mode)
 
 
 def _compare(op: str, fn):
@@ -362,18 +390,15 @@ def _log(x):
 
 NEW_OPS = {
     "abs": _unary("abs", np.abs), "neg": _unary("neg", np.negative), "relu": _unary("relu", lambda x: np.maximum(x, 0)),
-    "sqrt": _unary("sqrt", np.sqrt), "ln": _unary("ln", _log), "log": _unary("log", _log),
+    "sqrt": _unary_precise("sqrt", np.sqrt), "ln": _unary_precise("ln", _log), "log": _unary_precise("log", _log),
     "log2": _unary("log2", np.log2), "log10": _unary("log10", np.log10), "not_": not_,
-    "and_": _bitwise("and_", np.bitwise_and), "or_": _bitwise("or_", np.bitwise_or),
-    "xor": _bitwise("xor", np.bitwise_xor), "abs_sub": _binary("abs_sub", _abs_sub),
-    "shift_left": _shift("shift_left", True), "shift_right": _shift("shift_right", False),
+    "and_": and_, "or_": or_, "xor": xor, "abs_sub": _binary("abs_sub", _abs_sub),
+    "shift_left": shift_left, "shift_right": shift_right,
     "subs": _with_scalar("subs", np.subtract), "maxs": _with_scalar("maxs", np.maximum),
     "mins": _with_scalar("mins", np.minimum),
     "leaky_relu": _with_scalar("leaky_relu", lambda x, s: np.where(x >= 0, x, x * s)),
     "prelu": _prelu,
-    "mul_add_dst": _accumulate("mul_add_dst", lambda d, a, b: a * b + d),
-    "mul_dst_add": _accumulate("mul_dst_add", lambda d, a, b: d * a + b),
-    "axpy": _accumulate("axpy", lambda d, a, s: s * a + d),
+    "mul_add_dst": mul_add_dst, "mul_dst_add": mul_dst_add, "axpy": axpy,
     **{n: _compare(n, fn) for n, fn in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
                                          ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal))},
     "select": select,
