@@ -192,7 +192,8 @@ def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks
             continue
         fn = trees[0]
         body = vfbody.from_ast(fn)
-        if any(call.op is not None and call.op not in VF_OP_ROLES and any(vfbody.root(a, aliases) for a in call.args)
+        if any(call.op is not None and call.op not in VF_OP_ROLES
+               and any(vfbody.root(a, aliases) for a in (*call.args, *dict(call.keywords).values()))
                for call, aliases in vfbody.calls(body)):
             continue
         out[i] = (body, tuple(_dotted(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list), fn)

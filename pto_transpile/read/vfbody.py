@@ -2,7 +2,7 @@
 
 A vector function's body is register code: the access scan and the soundness check only
 need which parameter each `vf.*` op (or nested vector function) reaches through its
-arguments (positional; by keyword too for a nested function), following
+arguments (by position or keyword: an op's keywords are PyPTO's parameter names), following
 `p = param + offset` aliases. `VfBody` is exactly that, in source order: the assignments
 and the calls, each expression reduced to the chain a root is found along (a name, the
 left operand of a binary operation, the value of a subscript or attribute). Vector
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from pto_api.names import VF_PARAMETERS, vf_signature
 from pto_api.ops import VF_OP_ROLES, VF_REGISTER_OPS
 from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.meaning import Value
@@ -52,7 +53,7 @@ class OpCall:
     function: str | None
     args: tuple[Shape, ...]  #: positional, non-starred arguments
     node: cst.Call | None = None  #: the libcst node, when read from libcst (findings point at it)
-    keywords: tuple[tuple[str, Shape], ...] = ()  #: keyword arguments of a call of a plain name
+    keywords: tuple[tuple[str, Shape], ...] = ()  #: keyword arguments
     #: how an op call names what it is called on: `("vf",)`, `("Vf",)`, `("pl", "Vf")`, ...
     #: (whether the file binds it to `pl.Vf` is `is_vf`'s to say)
     prefix: tuple[str, ...] = ("vf",)
@@ -104,11 +105,11 @@ def from_cst(fn: cst.FunctionDef, nodes) -> VfBody:
         else:
             func = node.func
             args = tuple(_cst_shape(a.value) for a in node.args if a.keyword is None and not a.star)
+            keywords = tuple((a.keyword.value, _cst_shape(a.value)) for a in node.args if a.keyword is not None)
             prefix = _cst_vf_prefix(func)
             if prefix is not None:
-                items.append(OpCall(func.attr.value, None, args, node, prefix=prefix))
+                items.append(OpCall(func.attr.value, None, args, node, keywords, prefix=prefix))
             elif isinstance(func, cst.Name):
-                keywords = tuple((a.keyword.value, _cst_shape(a.value)) for a in node.args if a.keyword is not None)
                 items.append(OpCall(None, func.value, args, node, keywords))
     return VfBody(fn.name.value, tuple(p.name.value for p in fn.params.params), tuple(items))
 
@@ -156,11 +157,11 @@ def from_ast(fn: ast.FunctionDef) -> VfBody:
         else:
             func = node.func
             args = tuple(_ast_shape(a) for a in node.args if not isinstance(a, ast.Starred))
+            keywords = tuple((k.arg, _ast_shape(k.value)) for k in node.keywords if k.arg is not None)
             prefix = _ast_vf_prefix(func)
             if prefix is not None and isinstance(func, ast.Attribute):
-                items.append(OpCall(func.attr, None, args, prefix=prefix))
+                items.append(OpCall(func.attr, None, args, None, keywords, prefix=prefix))
             elif isinstance(func, ast.Name):
-                keywords = tuple((k.arg, _ast_shape(k.value)) for k in node.keywords if k.arg is not None)
                 items.append(OpCall(None, func.id, args, None, keywords))
     return VfBody(fn.name, tuple(a.arg for a in fn.args.args), tuple(items))
 
@@ -285,12 +286,13 @@ def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],
             if table is None and call.op in VF_REGISTER_OPS:
                 continue  # registers only: what a parameter gives it is a scalar
             if table is None:
-                reached = [p for p in (root(a, aliases) for a in call.args) if p is not None]
+                reached = [p for p in (root(a, aliases) for a in (*call.args, *dict(call.keywords).values()))
+                           if p is not None]
                 role = unknown(name, call) if reached else None
                 for p in reached:
                     add(p, role)
                 continue
-            for i, a in enumerate(call.args):
+            for i, a in op_arguments(call):
                 add(root(a, aliases), table[i] if i < len(table) else None)
         elif call.function is not None and call.function in file.vector_functions and call.function not in active:
             inner = param_roles(file, call.function, unknown, active | {name})
@@ -300,3 +302,11 @@ def param_roles(file, name: str, unknown: Callable[[str, OpCall], str | None],
                 if i in inner:
                     add(root(a, aliases), inner[i])
     return {i: roles[p] for i, p in enumerate(body.params) if p in roles}
+
+
+def op_arguments(call: OpCall) -> list[tuple[int, Shape]]:
+    """The arguments of a `vf.<op>` call by the position of their parameter in PyPTO's signature
+    (`pto_api.names.VF_PARAMETERS`: `vf.load_align(tile=t)` gives `t` as argument 0); a keyword
+    that is not one of them is left out (Python would raise TypeError)."""
+    either = vf_signature(call.op)[0] if call.op in VF_PARAMETERS else ()
+    return [*enumerate(call.args), *((either.index(k), a) for k, a in call.keywords if k in either)]

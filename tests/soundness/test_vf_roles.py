@@ -43,6 +43,17 @@ def test_the_check_follows_keyword_arguments_of_a_nested_vector_function():
     assert interp._vf_param_roles("outer") == {0: "R", 1: "W", 2: "RW"}
 
 
+def test_the_tiles_an_op_is_given_by_pyptos_parameter_names_count():
+    # `tile=`, `src=`, `align_reg=`: by PyPTO's signatures (pto_api.names.VF_PARAMETERS)
+    source = SOURCE.replace("    r = vf.load_align(src)\n    vf.store_align(dst, r)\n",
+                            "    r = vf.load_align(offset=0, tile=src)\n    vf.store_align(tile=dst, src=r)\n")
+    source = source.replace("    vf.mystery_op(c)\n",
+                            "    u = vf.load_unalign_init()\n    vf.load_unalign_pre(u, tile=c)\n")
+    file = read(SourceFile.parse(source, "k.py"))
+    interp = Interpreter(file, file.kernels[0].node, Config())
+    assert interp._vf_param_roles("outer") == {0: "R", 1: "W", 2: "R"}
+
+
 
 # -- the spellings of `pl.Vf` --------------------------------------------------------------
 # PyPTO's kernels write the vector-register namespace several ways: `vf.op` (`from
