@@ -14,7 +14,7 @@ Addressing is the hardware's: a pointer moves by elements of its tile's dtype; a
 elements too, a `[row, col]` offset `row * shape[1] + col` of the declared shape. A NORM load
 reads one 256-byte register; a broadcast load (`BRC_B8/16/32`, or `BRC` by register width)
 reads one element. A NORM store writes the enabled lanes of the register, whose lanes have the
-register's dtype, not the tile's (the `dtype=` of the op that made it, else the tile's for a
+register's dtype, not the tile's (the `dtype` of the op that made it, else the tile's for a
 load, the scalar literal's for `full`, the source's for lane-wise ops): a lane is on when the
 mask bit of its first byte is, so the enabled bytes are rounded up to whole lanes; a register
 whose lanes are not known is taken with the widest. A `DATA_BLOCK_COPY` store writes each
@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pto_api.memory import DTYPE_BITS, element_bytes
+from pto_api.names import VF_PARAMETERS, vf_bind
 from pto_api.ops import VF_MACHINE_STATE_OPS, VF_OP_ROLES, VF_REGISTER_OPS, VF_RESULT_DTYPES, VF_SAME_DTYPE_OPS
 from pto_api.registers import (
     BLOCK_BYTES,
@@ -450,7 +451,17 @@ def _data_expr(expr: ast.expr, data: frozenset[str]) -> bool:
     if op in _DATA_RESULT_OPS:
         return True
     k = _PASSING_OPS.get(op)
-    return k is not None and len(expr.args) >= k and all(_data_expr(a, data) for a in expr.args[:k])
+    operands = _bound_call(expr, op) or {}
+    return k is not None and all(operands.get(p) is not None and _data_expr(operands[p], data)
+                                 for p in VF_PARAMETERS[op][:k])
+
+
+def _bound_call(call: ast.Call, op: str) -> dict[str, Any] | None:
+    """The argument nodes of the call `vf.<op>(...)` by PyPTO's parameter names
+    (`pto_api.names.vf_bind`); None where they do not bind, or the op is not PyPTO's."""
+    if op not in VF_PARAMETERS or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    return vf_bind(op, call.args, {k.arg: k.value for k in call.keywords})
 
 
 #: the nodes that bind names (what `_data_names` looks at)
@@ -815,7 +826,7 @@ class _Run:
         if path and path.startswith(("vf.", "pl.Vf.")):
             if path.endswith(".store_align"):
                 stored = node.args[1] if len(node.args) > 1 else next(
-                    (k.value for k in node.keywords if k.arg == "reg"), None)
+                    (k.value for k in node.keywords if k.arg == "src"), None)
                 self.stores_data = stored is not None and _data_expr(stored, self.owner.data_names(self.active[-1]))
                 self.stored_lane = None if stored is None else self._lane_of(stored, env)
             return self._vf_op(path.rsplit(".", 1)[-1], args, kwargs)
@@ -864,18 +875,9 @@ class _Run:
         if self.ops > OP_BUDGET:
             raise Unmodelled("the vector function runs too many register ops to follow")
         if op == "load_align":
-            return self._load(*_params(args, kwargs, ("ptr", "offset", "dist"), ("dtype", "post_update")))
-        if op == "store_align" and len(args) > 2 and (args[2] is _UNKNOWN or isinstance(args[2], Bounded)):
-            # a mask register stored at an offset the evaluator cannot compute, or a register under
-            # a mask it cannot name: which one this store is, is not known
-            raise Unmodelled("a `vf.store_align` whose third operand is neither a mask nor an offset the check "
-                             "can compute")
-        if op == "store_align" and (len(args) > 2 and not isinstance(args[2], (_Mask, _Opaque)) or isinstance(
-                args[1] if len(args) > 1 else kwargs.get("reg"), _Mask)):
-            return self._store_mask(*_params(args, kwargs, ("ptr", "mask", "offset"), ("post_update", "dist")))
+            return self._load(*_arguments(op, args, kwargs, ("tile", "offset", "dist", "dtype", "post_update")))
         if op == "store_align":
-            return self._store(*_params(args, kwargs, ("ptr", "reg", "mask", "offset"),
-                                        ("block_stride", "repeat_stride", "data_copy_mode", "post_update", "dist")))
+            return self._store_align(args, kwargs)
         if op in VF_OP_ROLES:
             raise Unmodelled(f"the bytes `vf.{op}` reaches are not modelled")
         if op in VF_MACHINE_STATE_OPS or op == "squeeze" and (args[2:3] or [kwargs.get("gather_mode")])[0] not in (
@@ -883,11 +885,10 @@ class _Run:
             raise Unmodelled(f"`vf.{op}` reads or sets a core's special registers or mask state, which the check "
                              "does not follow across stages run ahead of one another")
         if op == "create_mask":
-            pattern, dtype = _params(args, kwargs, ("pattern", "dtype"), ())
+            pattern, dtype = _arguments(op, args, kwargs, ("pattern", "dtype"))
             return _mask_of("ALL" if pattern is None else pattern, dtype)
         if op == "update_mask":
-            count, dtype = _params(args, kwargs, ("n", "dtype"), ("count",))[:2]
-            return _count_mask(count if count is not None else kwargs.get("count"), dtype)
+            return _count_mask(*_arguments(op, args, kwargs, ("scalar", "dtype")))
         if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
             raise Unmodelled(f"`vf.{op}` is given a tile pointer; only loads and stores are modelled")
         if op == "de_interleave":
@@ -911,6 +912,24 @@ class _Run:
             raise Unmodelled(f"`vf.load_align` with dist={d} is not modelled")
         self._touch(ptr, start, start + width, "R")
         return _REG
+
+    def _store_align(self, args: list, kwargs: dict) -> None:
+        """`store_align(tile, src, *args)`: PyPTO's store forms put `preg, offset` after a
+        register, `offset` alone after a mask; a third operand that is no mask is the offset
+        (the source is a mask)."""
+        bound = vf_bind("store_align", args, kwargs) or {}
+        third = bound.get("args", [])[:1]
+        if third and (third[0] is _UNKNOWN or isinstance(third[0], Bounded)):
+            # a mask register stored at an offset the evaluator cannot compute, or a register under
+            # a mask it cannot name: which one this store is, is not known
+            raise Unmodelled("a `vf.store_align` whose third operand is neither a mask nor an offset the check "
+                             "can compute")
+        if third and not isinstance(third[0], (_Mask, _Opaque)) or isinstance(bound.get("src"), _Mask):
+            return self._store_mask(*_arguments("store_align", args, kwargs,
+                                                ("tile", "src", "offset", "post_update", "dist"), ("offset",)))
+        return self._store(*_arguments("store_align", args, kwargs, (
+            "tile", "src", "preg", "offset", "block_stride", "repeat_stride", "data_copy_mode", "post_update", "dist"),
+            ("preg", "offset")))
 
     def _store(self, ptr, reg, mask, offset, block_stride, repeat_stride, mode, post_update, dist) -> None:
         ptr = _pointer("store_align", ptr)
@@ -1097,7 +1116,7 @@ def _affine_walk(stmts: list, var: str, memo: dict, definite: set, assigned: set
                 if not path.startswith(("vf.", "pl.Vf.")) or (op in VF_OP_ROLES and op not in _MODELLED):
                     return False  # a nested vector function or an op not modelled: run it for real
                 args = _address_operands(node, op)
-                if any(k.arg == "post_update" for k in node.keywords) and any(
+                if "post_update" in (_bound_call(node, op) or {k.arg for k in node.keywords}) and any(
                         _names(memo, a) & varying for a in args):
                     return False
                 if not all(_linear_in(a, varying, memo) and not _names(memo, a) & curved for a in args):
@@ -1252,7 +1271,7 @@ def _address_operands(call: ast.Call, op: str) -> list[ast.expr]:
     """The operands of `call` that can decide which bytes it touches: all of them but the
     register a `vf.store_align` stores (its value moves no byte)."""
     args = list(call.args[:1] + call.args[2:]) if op == "store_align" else list(call.args)
-    return args + [k.value for k in call.keywords if not (op == "store_align" and k.arg == "reg")]
+    return args + [k.value for k in call.keywords if not (op == "store_align" and k.arg == "src")]
 
 
 def _names(memo: dict, node: ast.AST | None) -> frozenset:
@@ -1314,15 +1333,24 @@ def _subnodes(node: ast.AST) -> list[ast.AST]:
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {cls: child_fields(cls, source_order=False) for cls in ast_classes()}
 
 
-def _params(args: list, kwargs: dict, positional: tuple, keyword: tuple) -> list:
-    if len(args) > len(positional):
-        raise Unmodelled("a `vf` memory op with more positional arguments than it takes")
-    values = dict(zip(positional, args, strict=False))  # trailing positional arguments may be left out
-    for k, v in kwargs.items():
-        if k not in positional + keyword or k in values:
-            raise Unmodelled(f"a `vf` memory op with an unexpected argument `{k}`")
-        values[k] = v
-    return [values.get(p) for p in positional + keyword]
+def _arguments(op: str, args: list, kwargs: dict, read: tuple[str, ...], rest: tuple[str, ...] = ()) -> list:
+    """The values of the parameters `read` of `vf.<op>(*args, **kwargs)` (None where not given),
+    bound by PyPTO's parameters (`pto_api.names.VF_PARAMETERS`; the items of its `*args` named
+    by `rest`). Refused where Python would not bind the call, or where it gives a parameter the
+    evaluator does not read (the bytes would depend on it)."""
+    bound = vf_bind(op, args, kwargs)
+    if bound is None:
+        raise Unmodelled(f"a `vf.{op}` whose arguments do not fit its parameters "
+                         f"({', '.join(VF_PARAMETERS[op])}): give each once, by position in that order or by "
+                         "its name")
+    extra = bound.pop("args", [])
+    if len(extra) > len(rest):
+        raise Unmodelled(f"a `vf.{op}` with more positional arguments than the check models")
+    bound.update(zip(rest, extra, strict=False))
+    unread = next((k for k in bound if k not in read), None)
+    if unread is not None:
+        raise Unmodelled(f"a `vf.{op}` given `{unread}`, which the check does not model")
+    return [bound.get(p) for p in read]
 
 
 def _stored(node: ast.AST) -> set[str]:
@@ -1420,16 +1448,16 @@ def _register_lane(expr: ast.expr, bound: _Bindings, fixed: Callable[[ast.expr],
         lanes = {_register_lane(v, bound, fixed, seen) for v in values if v is not None} - {_OPEN}
         seen.discard(expr.id)
         return _OPEN if not lanes else lanes.pop() if len(lanes) == 1 else None
-    if not (isinstance(expr, ast.Call) and _callee(expr.func).startswith("vf.")) \
-            or any(isinstance(a, ast.Starred) for a in expr.args):
+    if not (isinstance(expr, ast.Call) and _callee(expr.func).startswith("vf.")):
         return None
-    path = _callee(expr.func)
-    op, args = path[3:], expr.args
-    named = {k.arg: k.value for k in expr.keywords}
+    op = _callee(expr.func)[3:]
+    named = _bound_call(expr, op)  # a `dtype` may come by position: `vf.full(v, m, pl.DT_INT32)`
+    if named is None:
+        return None
     dtype = _dtype_bytes(fixed(named["dtype"])) if "dtype" in named else 0
     if op in VF_RESULT_DTYPES:
         return dtype if "dtype" in named else _dtype_bytes(VF_RESULT_DTYPES[op])
-    first = args[0] if args else named.get("src", named.get("src0"))
+    first = named.get(VF_PARAMETERS[op][0]) if VF_PARAMETERS[op] else None
     if first is None:
         return None
     if op == "load_align":

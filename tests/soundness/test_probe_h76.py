@@ -109,6 +109,21 @@ def test_the_emulator_writes_the_registers_lanes():
     assert not _wrong_on_the_emulator(_lanes(", dtype=pl.DT_INT32", "ki + 5"), (8, 64))
 
 
+#: `vf.full(v, mask, pl.DT_INT64)` of a float: int64 lanes, the dtype given by position (the
+#: check read only `dtype=`, took the float's fp32 lanes and proved the kernel)
+INT64_BY_POSITION = (", vf.create_mask(), pl.DT_INT64", "ki * 4294967296.0 + 5.0")
+
+
+def test_a_register_dtype_given_by_position_is_its_lanes():
+    errors = error_messages(transpile(_lanes(*INT64_BY_POSITION), path="k.py", preload=1))
+    assert len(errors) == 1 and "pick_vf()" in errors[0] and "fill_vf()" in errors[0], errors
+
+
+@pytest.mark.emulator
+def test_the_emulator_writes_the_lanes_of_a_dtype_given_by_position():
+    assert _wrong_on_the_emulator(_lanes(*INT64_BY_POSITION), (8, 64))
+
+
 def _functions(body: str) -> vfextent.VectorFunctions:
     """The evaluator of one vector function `f(t, v)` with `body`."""
     text = "def f(t, v):\n" + "".join(f"    {line}\n" for line in body.splitlines())
@@ -136,7 +151,15 @@ def _stored(body: str, elem: int, arg) -> tuple:
      "    x = vf.add(x, y, m)\nvf.store_align(t, x, m)", 4, 5.0, (((0, 12),), True)),
     ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v)\nfor i in range(4):\n    y = vf.load_align(t)\n"
      "    x = vf.add(x, y, m)\nvf.store_align(t, x, m)", 4, 5, (((0, 256),), False)),
-], ids=["int64-past", "int64-whole", "fp32-in-fp16", "fp32", "dtype", "loop-fp32", "loop-int64"])
+    # a dtype by position, as PyPTO's signatures take it: int64 lanes of a float
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v, vf.create_mask(), pl.DT_INT64)\nvf.store_align(t, x, m)",
+     4, 5.0, (((0, 256),), False)),
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.load_align(t, 0, pl.LoadDist.NORM, pl.DT_INT64)\n"
+     "vf.store_align(t, x, m)", 4, 5, (((0, 256),), False)),
+    ("m = vf.update_mask(3, dtype=pl.DT_INT32)\nx = vf.full(v, vf.create_mask(), pl.DT_INT32)\nvf.store_align(t, x, m)",
+     4, 5, (((0, 12),), True)),
+], ids=["int64-past", "int64-whole", "fp32-in-fp16", "fp32", "dtype", "loop-fp32", "loop-int64",
+        "full-dtype-by-position", "load-dtype-by-position", "full-int32-by-position"])
 def test_a_stores_bytes_follow_the_registers_lanes(body, elem, arg, stored):
     """Whole lanes of the register's dtype, under the mask read at those lanes; a mask of other
     lanes than the register's is taken as the whole register (a superset, not exact)."""

@@ -117,6 +117,14 @@ HOLES = {
     "update_mask with a positional dtype": ([(_END, _END + "    tail = vf.update_mask(16, pl.DT_INT64)\n"
                                                            "    vf.store_align(dst, x, tail, HALF * BLOCK - 16)\n")],
                                             "writes `proj_vec_db[0]", {}),
+    # the two above, naming the arguments as PyPTO does: refused for the same bytes
+    "update_mask by PyPTO's names": ([(_END, _END + "    tail = vf.update_mask(scalar=16, dtype=pl.DT_INT64)\n"
+                                                    "    vf.store_align(dst, x, tail, HALF * BLOCK - 16)\n")],
+                                     "writes `proj_vec_db[0]", {}),
+    "a mask register stored by PyPTO's names": (
+        [(_END, _END + "    keep = vf.create_mask(pattern=pl.MaskPattern.H, dtype=pl.DT_FP32)\n"
+                       "    vf.store_align(tile=dst + HALF * BLOCK, src=keep)\n")],
+        "writes `proj_vec_db[0]", {}),
     "a return under a test": ([(_LOOP, "    if HALF == 0 or BLOCK == 0:\n        return\n"
                                        "    for k in pl.range(0, HALF * BLOCK // LANES + 1):\n")],
                               "`proj_vec_db[0] (bytes 0..2304 from its start)`", {}),
@@ -222,11 +230,25 @@ def test_a_vector_function_reaching_bytes_the_model_missed_is_refused(name):
 
 
 @pytest.mark.parametrize("name", ["a tile view", "one tile as two streamed arguments", "a mask register stored",
-                                  "a value carried out of a bounded loop", "a tile by keyword after a default"])
+                                  "a value carried out of a bounded loop", "a tile by keyword after a default",
+                                  "a mask register stored by PyPTO's names"])
 def test_the_emulator_shows_the_race(name):
     edits, _, scalars = HOLES[name]
     verdicts = _verdicts(edited(BASE, edits), scalars)
     assert verdicts[0] == "ok" and verdicts[1].startswith("race"), verdicts
+
+
+def test_vf_ops_given_pyptos_names_are_proven_and_the_kernel_runs_as_the_serial_one():
+    """`tile=`, `src=`, `scalar=`, `scaler=`: the check bound only the emulator's old names (`ptr`,
+    `reg`, `n`) and refused the rest; the emulator raised TypeError."""
+    text = edited(BASE, [
+        ("        x = vf.load_align(src, k * LANES)\n", "        x = vf.load_align(tile=src, offset=k * LANES)\n"),
+        ("        x = vf.muls(x, 0.5, p32)\n", "        x = vf.muls(src0=x, scaler=0.5, preg=p32)\n"),
+        (_END, _END + "    lead = vf.update_mask(scalar=HALF, dtype=pl.DT_FP32)\n"
+                      "    vf.store_align(tile=dst, src=lead)\n"),
+    ])
+    assert _errors(text) == []
+    assert _verdicts(text, {}) == ["ok", "ok"]
 
 
 def test_tiles_given_by_keyword_are_read_by_their_places_and_the_kernel_runs_as_the_serial_one():

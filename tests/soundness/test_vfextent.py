@@ -242,6 +242,11 @@ LOOPS = [
     "def f(x, y):\n    for i in pl.range(0, 12):\n        a = vf.load_align(x, (i % 3) * LANES)\n",
     "def f(x, y):\n    for i in pl.range(0, 12):\n        a = vf.load_align(x, i * i)\n",
     "def f(x, y):\n    p = x\n    for i in pl.range(0, 12):\n        a = vf.load_align(p)\n        p = p + LANES\n",
+    # a post-update cursor at an address of the loop variable (one cursor, moving): run for
+    # real, `post_update` given by keyword or by position
+    "def f(x, y):\n    for i in pl.range(0, 12):\n        a = vf.load_align(x + 0 * i, LANES, post_update=True)\n",
+    "def f(x, y):\n    for i in pl.range(0, 12):\n"
+    "        a = vf.load_align(x + 0 * i, LANES, pl.LoadDist.NORM, None, True)\n",
 ]
 
 
@@ -263,7 +268,7 @@ def test_which_loops_are_summarised():
     memo: dict = {}
     verdicts = [_affine_loop(next(s for s in _prune(ast.parse(b).body[0].body, memo) if isinstance(s, ast.For)), memo)
                 for b in LOOPS]
-    assert verdicts == [True, True, True, False, False, False]
+    assert verdicts == [True, True, True, False, False, False, False, False]
 
 
 def test_a_store_in_the_documented_norm_copy_mode_is_a_plain_store():
@@ -273,3 +278,46 @@ def test_a_store_in_the_documented_norm_copy_mode_is_a_plain_store():
             vf.store_align(y, vf.load_align(x), full, data_copy_mode=pl.DataCopyMode.NORM)
         """, F32, F32)
     assert e[1].writes == ((0, 256),)
+
+
+# -- PyPTO's parameter names ------------------------------------------------------------------
+
+#: (a call with every argument by position, the same call naming them as PyPTO does)
+BY_NAME = [
+    ("r = vf.load_align(x, LANES, pl.LoadDist.NORM)", "r = vf.load_align(tile=x, offset=LANES, dist=pl.LoadDist.NORM)"),
+    ("r = vf.load_align(x, 3, pl.LoadDist.BRC_B32)", "r = vf.load_align(x, dist=pl.LoadDist.BRC_B32, offset=3)"),
+    ("vf.store_align(y, vf.load_align(x), vf.update_mask(8, pl.DT_FP32), LANES)",
+     "vf.store_align(y, vf.load_align(tile=x), vf.update_mask(scalar=8, dtype=pl.DT_FP32), LANES)"),
+    ("vf.store_align(y, vf.load_align(x), vf.create_mask(pl.MaskPattern.VL8, pl.DT_FP32))",
+     "vf.store_align(y, vf.load_align(x), vf.create_mask(dtype=pl.DT_FP32, pattern=pl.MaskPattern.VL8))"),
+    # a register of data, not a mask, by its operands: stored with post_update
+    ("vf.store_align(y, vf.select(vf.load_align(x), vf.load_align(x), vf.create_mask()), vf.create_mask(), LANES, "
+     "post_update=True)",
+     "vf.store_align(y, vf.select(src0=vf.load_align(x), src1=vf.load_align(x), preg=vf.create_mask()), "
+     "vf.create_mask(), LANES, post_update=True)"),
+    # a mask register stored: its bits
+    ("vf.store_align(y, vf.create_mask(pl.MaskPattern.H, pl.DT_FP32))",
+     "vf.store_align(tile=y, src=vf.create_mask(pattern=pl.MaskPattern.H, dtype=pl.DT_FP32))"),
+]
+
+
+@pytest.mark.parametrize(("positional", "by_name"), BY_NAME)
+def test_a_call_naming_pyptos_parameters_reaches_what_the_positional_one_does(positional, by_name):
+    body = "def f(x, y):\n    {}\n"
+    assert extents(body.format(by_name), ROW, ROW) == extents(body.format(positional), ROW, ROW)
+
+
+@pytest.mark.parametrize(("call", "reason"), [
+    # what Python would not bind
+    ("vf.store_align(y, vf.load_align(x), vf.update_mask(n=8))",
+     r"`vf.update_mask` whose arguments do not fit its parameters \(scalar, dtype\)"),
+    ("vf.load_align(x, 0, tile=x)", "whose arguments do not fit"),
+    ("vf.store_align(y, vf.load_align(x), preg=vf.create_mask())", r"\(tile, src, \*args, dist, "),
+    # what the bytes would depend on and the evaluator does not read
+    ("vf.load_align(x, 0, block_stride=2)", "`vf.load_align` given `block_stride`, which the check does not model"),
+    ("vf.store_align(y, vf.create_mask(), 0, block_stride=2)", "given `block_stride`"),
+    ("vf.store_align(y, vf.load_align(x), vf.create_mask(), 0, 1)", "more positional arguments than the check models"),
+])
+def test_a_call_the_check_cannot_bind_by_pyptos_parameters_is_refused(call, reason):
+    with pytest.raises(Unmodelled, match=reason):
+        extents(f"def f(x, y):\n    {call}\n", ROW, ROW)
