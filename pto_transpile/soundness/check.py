@@ -40,7 +40,7 @@ from pto_transpile.soundness.interp import (
     Config,
     Interpreter,
 )
-from pto_transpile.soundness.longrun import looks_long
+from pto_transpile.soundness.longrun import longest_loop, looks_long
 from pto_transpile.soundness.opevents import SPILL_NOTE
 from pto_transpile.soundness.order import Outcome, eager_counts, run_concurrent, run_sequential, twin_races
 from pto_transpile.soundness.params import declared_integer, sampled_default
@@ -69,11 +69,16 @@ MAX_PROBLEMS = 4
 #: every count from 0 (`Config.per_core_counts`), a run each.
 MAX_PER_CORE_TASKS = 64
 #: The most tasks of a per-core range over a static count the check gives its shares run by run
-#: before it tries the count as a size known only at run time (`_symbolic_shares`): a run each of
+#: before it tries the count as a size known only at run time (`_for_every_size`): a run each of
 #: 0 .. M tasks costs about M * M / 2 tasks, the argument for every count a few runs at most
 #: `_Bounds.outer` tasks (FlashAttention with 16 static query tiles and run-time keys: 86 s run by
 #: run, as long as with run-time query tiles when every count is proven)
 MAX_SHARES_RUN_BY_RUN = 3
+#: The iterations of its longest static loop that a kernel proven for run-time values may run
+#: over all its runs (each run follows the loop whole) before it is proven for every size first
+#: (`_long_loops_by_value`), where a loop runs at most about 15 iterations a run, in a few dozen
+#: runs
+MAX_STATIC_LOOP_BY_VALUE = 256
 #: The most runs the shares of per-core ranges over static counts may add to one proof (a range of
 #: M tasks adds M for each run of the other counts; two such ranges of M1 and M2 tasks about M1 x M2).
 MAX_PER_CORE_RUNS = 256
@@ -189,7 +194,7 @@ def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -
     symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, symbolic=True))
     return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
                                                          cuts), longer, kernel.name, _tested_by_while(file, kernel),
-                    symbolic)
+                    symbolic, _long_loops_by_value(file, kernel, configs))
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -213,7 +218,8 @@ def _check_hand_written(file, kernel) -> list[Problem]:
         return [configs]
     symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, hand=True, symbolic=True))
     problems = _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer,
-                        kernel.name, _tested_by_while(file, kernel), symbolic)
+                        kernel.name, _tested_by_while(file, kernel), symbolic,
+                        _long_loops_by_value(file, kernel, configs))
     # more cases than the check runs: its own syncs are not shown wrong, only not followed
     return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
             if p.kind in ("cases", "cases_while") else p for p in problems]
@@ -245,7 +251,7 @@ def _tested_by_while(file, kernel) -> Callable[[str], tuple[str, cst.While] | No
 
 def _run_all(configs: list[Config], check, longer, kernel: str = "",
              tested_by_while: Callable[[str], tuple[str, cst.While] | None] = lambda _name: None,
-             symbolic: Callable[[], object] | None = None) -> list[Problem]:
+             symbolic: Callable[[], object] | None = None, every_size_first: bool = False) -> list[Problem]:
     """The problems of the first configuration that has any. A run of static sizes that turns
     out long is proven at representative trip counts instead (`longer`), or, outside the
     conditions of that argument, followed to its end as far as the step budget allows; if
@@ -255,9 +261,14 @@ def _run_all(configs: list[Config], check, longer, kernel: str = "",
     reported as they are (`progress`), and once more, all of them, when the proof ends. Runs
     added one after another, each by a test of the one before, that move a parameter the same
     way more than `MAX_CHASE` times are a test whose root follows the value run (`_chased`).
-    A per-core range over a static count of more than `MAX_SHARES_RUN_BY_RUN` tasks is proven for
-    every count first (`symbolic`, `_symbolic_shares`)."""
+    A per-core range over a static count of more than `MAX_SHARES_RUN_BY_RUN` tasks, and with
+    `every_size_first` the whole kernel, is proven for every size first (`symbolic`,
+    `_for_every_size`)."""
     try:
+        if every_size_first and symbolic is not None:
+            if _for_every_size(symbolic, check, longer, kernel, tested_by_while) == []:
+                return []
+            symbolic = None  # refused at some size, or outside the argument: its own sizes, run by run
         return _judge_runs(configs, check, longer, kernel, tested_by_while, symbolic)
     finally:
         progress.report(kernel, len(configs), len(configs))
@@ -275,7 +286,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         configs, check, lambda done: progress.report(kernel, done, len(configs))).items()}
     judged = 0
     shares = 0  #: runs added for the shares of per-core ranges over static counts
-    #: the problems of the proof for every size (`_symbolic_shares`), named where the shares
+    #: the problems of the proof for every size (`_for_every_size`), named where the shares
     #: are too many to run one by one
     any_size: list[Problem] = []
     deferred: list[Problem] = []  #: the first run's problems named only if no run shows another
@@ -304,7 +315,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
             return problems
         many = [value for name, value in cuts if name == PER_CORE_COUNT and value > MAX_SHARES_RUN_BY_RUN]
         if many and symbolic is not None:
-            found = _symbolic_shares(symbolic, check, longer, kernel, tested_by_while)
+            found = _for_every_size(symbolic, check, longer, kernel, tested_by_while)
             if found == []:
                 return []
             # outside the argument for every count, or wrong at some size: each share, run by run
@@ -348,7 +359,20 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
     return deferred
 
 
-def _symbolic_shares(symbolic: Callable[[], object], check, longer, kernel: str,
+def _long_loops_by_value(file, kernel, configs: list[Config]) -> bool:
+    """Do the runs of a kernel proven for values known only at run time (a `pl.DYNAMIC`
+    dimension, a scalar parameter: runs at many trip counts and samples) follow its longest static
+    loop for more than `MAX_STATIC_LOOP_BY_VALUE` iterations in all? Each run follows such a loop
+    to its end, where the proof for every size takes it at a few counts (FlashAttention with
+    run-time query rows and 64 static KV tiles: 43 runs, 22 s, against 4 s). A kernel of static
+    sizes only is not proven by value (its long loops are proven at representative counts,
+    `_long_static`)."""
+    by_value = not configs[0].symbolic_dims and configs[0].step_budget != LONG_RUN
+    return by_value and len(configs) * longest_loop(file, kernel, _static_dims(file, kernel)) \
+        > MAX_STATIC_LOOP_BY_VALUE
+
+
+def _for_every_size(symbolic: Callable[[], object], check, longer, kernel: str,
                      tested_by_while: Callable[[str], tuple[str, cst.While] | None]) -> list[Problem] | None:
     """Is the kernel proven with its static sizes followed as sizes known only at run time
     (`_trip_configs(symbolic=True)`)? Those runs prove it for every size, its own among them, and

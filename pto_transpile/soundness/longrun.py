@@ -32,7 +32,19 @@ def iterations(file, kernel, dims: dict) -> int:
     """The most iterations any nest of `pl.range` loops in the kernel body runs (the product of
     its trip counts); a loop whose count cannot be read counts once. `dims`: each GM tensor
     parameter's static shape."""
+    return _loops(file, kernel, dims)[0]
+
+
+def longest_loop(file, kernel, dims: dict) -> int:
+    """The most iterations one `pl.range` loop of the kernel body runs, of those whose count can
+    be read (0 when none can)."""
+    return max(_loops(file, kernel, dims)[1], default=0)
+
+
+def _loops(file, kernel, dims: dict) -> tuple[int, list[int]]:
+    """`iterations`, and the trip count of each loop whose count can be read."""
     env: dict[str, Any] = {}
+    counts: list[int] = []
 
     def value(node: cst.BaseExpression) -> int | None:
         if type(node) is cst.Name and node.value in env:
@@ -42,14 +54,15 @@ def iterations(file, kernel, dims: dict) -> int:
                 and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             shape = dims.get(node.value.value.value, ())
             i = value(node.slice[0].slice.value)
-            return shape[i] if isinstance(i, int) and 0 <= i < len(shape) else None
+            dim = shape[i] if isinstance(i, int) and 0 <= i < len(shape) else None
+            return dim if type(dim) is int else None  # (`pl.DYNAMIC` is a `pl` constant, not a size)
         if type(node) is cst.BinaryOperation and type(node.operator) in _OPS:
             a, b = value(node.left), value(node.right)
             if a is None or b is None or (b == 0 and type(node.operator) in (cst.FloorDivide, cst.Modulo)):
                 return None
             return _OPS[type(node.operator)](a, b)
         found = file.evaluator.try_eval(node, None)
-        return found if isinstance(found, int) and not isinstance(found, bool) else None
+        return found if type(found) is int else None
 
     def trips(call: cst.Call) -> int:
         args = [value(a.value) for a in call.args]
@@ -57,7 +70,10 @@ def iterations(file, kernel, dims: dict) -> int:
             args = [0, *args]
         start, stop = (args[0] if args[0] is not None else 0), args[1]
         step = args[2] if len(args) > 2 and args[2] is not None and args[2] > 0 else 1
-        return 1 if stop is None else max(0, -(-(stop - start) // step))
+        if stop is None:
+            return 1
+        counts.append(max(0, -(-(stop - start) // step)))
+        return counts[-1]
 
     def walk(body, product: int) -> int:
         most = product
@@ -79,7 +95,7 @@ def iterations(file, kernel, dims: dict) -> int:
                                           else [stmt.orelse], product))
         return most
 
-    return walk(kernel.node.body.body, 1)
+    return walk(kernel.node.body.body, 1), counts
 
 
 def looks_long(file, kernel, dims: dict) -> bool:
