@@ -178,6 +178,10 @@ OP_KEYWORDS: dict[str, frozenset[str]] = {
 }
 
 
+#: The GM tensor operand of the ops that read one where their roles name no tile (the roles of
+#: `store`, `getval`, `setval` and `dump_data` name theirs, at 0): `pl.load(tile, tensor, ...)`.
+GM_SOURCE_OPERAND: dict[str, int] = {"load": 1, "load_tile": 1}
+
 #: Ops that only change a tile descriptor: no data access, no mutex, no sync.
 DESCRIPTOR_ONLY_OPS = frozenset({"set_validshape", "set_stride"})
 

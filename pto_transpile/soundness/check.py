@@ -482,7 +482,9 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool,
                cuts: set) -> list[Problem]:
     config = replace(config, per_core_checked=True)  # a run of the proof, which gives each block its count
-    first = Interpreter(file, kernel.node, config, auto_mutex)
+    # the serial kernel's syncs run in its order (sequential sections): only the generated
+    # kernel's steady periods are looked at for a core running ahead (`Loops._sync_drift`)
+    first = Interpreter(file, kernel.node, replace(config, steady={}), auto_mutex)
     first.own_arrays = True
     try:
         serial = first.run()
@@ -1407,7 +1409,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
                                   symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                                   loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
-                                  steady=b.steady(found, trips) if hand else {}))
+                                  steady=b.steady(found, trips)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -1470,7 +1472,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
                    per_core_roots=frozenset(found.per_core_roots),
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
-                   steady=b.steady(found, trips) if hand else {})]
+                   steady=b.steady(found, trips))]
 
 
 def _static_dims(file, kernel) -> dict:

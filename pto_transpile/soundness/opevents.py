@@ -23,6 +23,7 @@ from pto_api.effects import (
     source_window,
 )
 from pto_api.ops import (
+    GM_SOURCE_OPERAND,
     MACHINE_STATE_OPS,
     MATMUL_OPERANDS,
     PARTIAL_WRITE_OPS,
@@ -95,6 +96,7 @@ class OpEvents(InterpreterBase):
             # offsets in tiles, times the tile's extent in an order the check does not model
             raise CannotModel(f"`pl.{op}` takes its offsets in tiles, which the check does not follow: use "
                               f"`pl.{op[:-5]}` with element offsets", node, kind="construct")
+        self._named_operands(op, roles, pos, kw, node)
         for name, value in kw.items():  # a tile given by keyword: one the op table names, or not followed
             if isinstance(value, (TileV, AnyTileV, TensorV)) and name not in op_keyword_roles(op):
                 raise CannotModel(f"`pl.{op}` is given {name}= a tile or tensor, which the op table does not name: "
@@ -316,6 +318,32 @@ class OpEvents(InterpreterBase):
             self.strays.extend((tile.memory, f.r0, f.r1) for f in out if f.r0 < tile.lo or f.r1 > tile.hi)
         writes = feet[1] if exact else [windowed(f) for f in feet[1]]
         return writes, feet[0]
+
+    def _named_operands(self, op: str, roles: tuple, pos: list, kw: dict, node: cst.Call) -> None:
+        """Refuse an operand in a tile's or a GM tensor's place that the run cannot name: a pick
+        of one of several tensors (`(ws, ws2)[d % 2]` by a parameter, `{0: ws, 1: ws2}[i % 2]`,
+        `ws if alpha > 0.5 else ws2`), a view of a pointer: what it reads or writes would be no
+        event at all, so no race, no read and no output could show it (probe h79)."""
+        places: list[tuple[int | str, Any]] = [
+            (i, v) for i, v in enumerate(pos) if i < len(roles) and roles[i] or i == GM_SOURCE_OPERAND.get(op)]
+        places += [(name, kw[name]) for name in op_keyword_roles(op) if name in kw and kw[name] is not None]
+        for place, value in places:
+            if isinstance(value, (TileV, AnyTileV, TensorV)) or not is_unknown(value) and not isinstance(value, Opaque):
+                continue
+            args = [a for a in node.args if a.keyword is None and not a.star]
+            which = args[place] if isinstance(place, int) and place < len(args) else next(
+                (a for a in node.args if a.keyword is not None and a.keyword.value == place), node)
+            code = self._code_of(which.value if isinstance(which, cst.Arg) else which)
+            if isinstance(value, Opaque) and value.origin[0] == "float" and "." not in value.origin[1]:
+                raise CannotModel(f"`{code}` is a kernel parameter the check reads as a number, so what `pl.{op}` "
+                                  "reads or writes there is not known: the check reads a GM tensor parameter from a "
+                                  "`pl.Tensor[[...], dtype]` annotation written on it (not a type alias, a string or "
+                                  "a `pl.Ptr`)", node, kind="construct")
+            raise CannotModel(f"the check cannot tell which tile or tensor `{code}` is, so what `pl.{op}` reads or "
+                              "writes there is not known: name a tensor parameter or a tile directly (one picked by "
+                              "a run-time value or from a dict, or made from a pointer, is not followed); to "
+                              "alternate, pick from a tuple by the loop variable's residue (`(ws0, ws1)[i % 2]`)",
+                              node, kind="construct")
 
     def _pipe(self, op: str, pos: list, node) -> str:
         if op in ("move", "insert"):

@@ -10,10 +10,12 @@ from pto_api.effects import COUNTER_DEPTH, barrier_kinds
 from pto_transpile.soundness.events import CORE_KIND, CORES, SET_RECEIVERS, WAIT_SENDERS
 
 
-def refusal(events: list, start: list[int], end: list[int], length: int, label: str) -> str | None:
+def refusal(events: list, start: list[int], end: list[int], length: int, label: str,
+            balance: bool = True) -> str | None:
     """Why the period of `length` iterations of the loop over `label` that each core's events
-    `start[c]:end[c]` hold makes the pending events grow with the trip count; None when it does not."""
-    net = sync_balance(events, start, end)
+    `start[c]:end[c]` hold makes the pending events grow with the trip count; None when it does
+    not. Without `balance`, only a core running ahead (`unthrottled`) is looked for."""
+    net = sync_balance(events, start, end) if balance else {}
     drift = next(((k, n) for k, n in sorted(net.items(), key=repr) if n), None)
     if drift is not None:
         (what, *_), n = drift
