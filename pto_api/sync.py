@@ -15,3 +15,33 @@ MUTEX_IDS = range(32)
 
 #: `pl.CrossCoreSyncMode` members and their values.
 CROSS_CORE_SYNC_MODES = {"INTER_BLOCK": 0, "INTER_SUBBLOCK": 1, "INTRA_BLOCK": 2, "UNICAST_BLOCK": 3}
+
+#: The Acc unit flag (`phase=`), a hardware handshake between the cube's M pipe (`matmul*`
+#: writes Acc) and its FIX pipe (`store*` reads Acc), one flag per L0C region, 0 at launch.
+#: Per phase of a call: (the value the op waits for before its Acc access, the value it
+#: sets after it, None: it leaves the flag). Partial only waits; Final waits, then flips it.
+#: With a phase, auto_mutex emits no mutex for the call's Acc tile: the flag replaces it.
+UNIT_FLAG_START = 0
+UNIT_FLAG: dict[tuple[str, str], tuple[int, int | None]] = {
+    ("M", "Partial"): (0, None),
+    ("M", "Final"): (0, 1),
+    ("FIX", "Partial"): (1, None),
+    ("FIX", "Final"): (1, 0),
+}
+#: The ops that take `phase=` and the side of the flag they are on (`STPhase.Unspecified`
+#: gives a store no phase).
+PHASE_OPS = {**dict.fromkeys(("matmul", "matmul_acc", "matmul_bias", "matmul_mx", "matmul_mx_acc"), "M"),
+             **dict.fromkeys(("store", "store_tile"), "FIX")}
+
+
+def unit_flag(op: str, phase: str | None) -> tuple[int, int | None] | None:
+    """(waits for, sets) of `pl.<op>(..., phase=<phase>)` (`phase` a member name of
+    `pl.AccPhase`/`pl.STPhase`), or None when the call does not use the flag. The docs' own
+    example passes an AccPhase to a store; the member name is what is read, as for the enums'
+    shared names. An unknown name raises ValueError."""
+    side = PHASE_OPS.get(op)
+    if side is None or phase in (None, "Unspecified"):
+        return None
+    if (side, phase) not in UNIT_FLAG:
+        raise ValueError(f"unknown phase {phase!r}: Partial or Final")
+    return UNIT_FLAG[side, phase]
