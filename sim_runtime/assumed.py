@@ -32,6 +32,12 @@ here rather than given a switch:
   MTE3 syncs, and nothing exempts GM tensors or `pl.dump_data` (pipe V). So writing a GM
   tensor with `t[i] = x` and then printing it with `pl.dump_data(t)` is a race unless an S ->
   V `sync_src`/`sync_dst` pair separates them.
+* The Acc unit flag of `phase=` (`pto_api.sync.UNIT_FLAG`): the docs state its rules "for
+  the same block of L0C"; the emulator keeps one flag per Acc region (the declared bytes of
+  the call's Acc tile in its cube core's L0C), 0 at launch, and refuses phase calls on two
+  regions that overlap without being equal. The flag is followed in program order on its
+  core: a call that finds the other value than it waits for is reported as a hang, even
+  where a later op of the core on the other pipe might have changed it first.
 * Timing: every number of the cost model (bandwidths, cube and vector rates, issue cost,
   queue depth, sync latency) lives in `costs.py`, whose `SOURCES` names the public source of
   each or marks it assumed; how the pipes spend them is `coretime.py`.

@@ -5,8 +5,9 @@ A core's scalar front end issues every instruction in program order, one every
 on an AIV; S for scalar work). Each pipe runs its queue in order, and the pipes run at
 the same time, so a load on MTE2 overlaps an independent vector op on V. An op starts
 when its pipe is free, its issue slot has come, and everything it is ordered after is
-done: earlier ops sharing an auto_mutex id, the flags (`sync_dst`) and cross-core waits
-queued before it on its pipe, `bar_all`. These are exactly the orders the race detector
+done: earlier ops sharing an auto_mutex id, the op that set the Acc unit flag a `phase=`
+call waits for, the flags (`sync_dst`) and cross-core waits queued before it on its pipe,
+`bar_all`. These are exactly the orders the race detector
 (`races.py`) knows, so timing never orders what the race detector leaves unordered.
 
 Scalar work (`S`: getval/setval, a wait on the S pipe) holds the front end until it is
@@ -53,10 +54,11 @@ class CoreTime:
     def _queue(self, pipe: str, start: int) -> None:
         self.queued[pipe].append(start)
 
-    def op(self, pipe: str, cost: int, mutex=()) -> tuple[int, int]:
-        """An op of `cost` cycles on `pipe` touching `mutex` ids: its (start, end)."""
+    def op(self, pipe: str, cost: int, mutex=(), after: int = 0) -> tuple[int, int]:
+        """An op of `cost` cycles on `pipe` touching `mutex` ids, waiting for an Acc unit flag
+        set by an op that ended at `after`: its (start, end)."""
         at = self._issue_into(pipe)
-        start = max([at, self.pipe_free[pipe]] + [self.mutex_free[m] for m in mutex])
+        start = max([at, self.pipe_free[pipe], after] + [self.mutex_free[m] for m in mutex])
         end = start + cost
         self.pipe_free[pipe] = end
         self._queue(pipe, start)

@@ -35,6 +35,7 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.races import Access, RaceDetector
 from sim_runtime.scheduler import Blocker, Scheduler
 from sim_runtime.timeline import Span, Timeline
+from sim_runtime.unitflags import UnitFlags
 
 
 class Core:
@@ -183,6 +184,7 @@ class Machine:
         self.vector_masks: dict[str, dict] = {}  #: per core: `pl.set_vec_mask` state (see ops.ssbuf)
         self.races = RaceDetector(self.cores, self.warnings)
         self.atomics = HeldAtomics()
+        self.unit_flags = UnitFlags()
         self.timeline = Timeline()
         self.scheduler = Scheduler(self.cores, self.rng)
         self.section_barriers: dict[int, list[_Barrier]] = defaultdict(list)
@@ -244,22 +246,27 @@ class Machine:
 
     def execute(self, core: Core, op: str, plan: OpPlan, where: Location):
         self.scheduler.point(core)
+        label = plan.label or f"pl.{op}"
+        flag = self.unit_flags.wait(core, plan.flag, label, plan.pipe, where) if plan.flag else None
         self.atomics.settle(plan.accesses)
         try:
             result = plan.run()
         except SimulationError as exc:
             raise located(exc, where) from None
         mutex = plan.mutex if self.auto_mutex else ()
-        start, end = core.time.op(plan.pipe, self.cost(plan.cost), mutex)
+        start, end = core.time.op(plan.pipe, self.cost(plan.cost), mutex, after=flag.end if flag else 0)
+        if flag is not None and flag.clock is not None:  # it waited for the op that set the flag
+            self.races.acquire(core, plan.pipe, [flag.clock])
         vc, comp, epoch = self.races.op_clock(core, plan.pipe, mutex)
         stage = core.stage_label()
         for mem, fp, kind, *atomic in sorted(plan.accesses, key=lambda a: a[2] != "R"):
             data = None
             if kind == "W" and core.kind == "aiv":
                 data = fp.snapshot(mem.buf)
-            acc = Access(fp, kind, core, plan.pipe, comp, epoch, plan.label or f"pl.{op}", where, stage, data,
-                         mem.label(), *atomic)
+            acc = Access(fp, kind, core, plan.pipe, comp, epoch, label, where, stage, data, mem.label(), *atomic)
             self.races.check(acc, vc)
+        if flag is not None and plan.flag is not None:
+            self.unit_flags.set(flag, plan.flag, label, self.races.release_clock(core, plan.pipe), end, where)
         core.record(self, Span("op", core.block, core.name, op, start, end, pipe=plan.pipe,
                                where=str(where)))
         return result

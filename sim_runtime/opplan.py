@@ -6,6 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
+@dataclass(frozen=True)
+class FlagUse:
+    """A call's use of the Acc unit flag (`phase=`, `pto_api.sync.UNIT_FLAG`)."""
+
+    region: tuple[int, int]  #: the Acc tile's bytes [lo, hi) in the L0C of its cube core
+    waits: int  #: the value the op waits for before its access
+    sets: int | None  #: the value it sets after it (None: it leaves the flag)
+    phase: str  #: how reports name the phase ("AccPhase.Final")
+
+
 @dataclass
 class OpPlan:
     """One op of one core. `run` performs its effect; `accesses` are (memory, Footprint, "R"/"W"),
@@ -21,3 +31,4 @@ class OpPlan:
     accesses: list = field(default_factory=list)
     mutex: tuple = ()
     label: str = ""  #: how reports name the op (default `pl.<name>`)
+    flag: FlagUse | None = None  #: its use of the Acc unit flag, if it is given a `phase=`

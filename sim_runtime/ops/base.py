@@ -13,8 +13,9 @@ import numpy as np
 
 from pto_api.memory import MEMORY_SPACES
 from pto_api.ops import op_keyword_roles, op_pipe, op_roles
+from pto_api.sync import unit_flag
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
-from sim_runtime.opplan import OpPlan
+from sim_runtime.opplan import FlagUse, OpPlan
 from sim_runtime.ops.costclass import op_cost
 from sim_runtime.tiles import Tile
 
@@ -97,11 +98,35 @@ def pipe_of(name: str, where: Location | None = None) -> str:
 
 
 def mutex_of(call: OpCall) -> tuple:
+    """The auto_mutex ids of the call's positional tiles; with a `phase=`, none of its Acc
+    tiles' (the unit flag orders the matmul and the store instead, `pto_api.sync.UNIT_FLAG`)."""
+    phased = _phase(call)[1] is not None
     ids: list[int] = []
     for a in call.args:
-        if isinstance(a, Tile):
+        if isinstance(a, Tile) and not (phased and a.space == "Acc"):
             ids.extend(a.mutex)
     return tuple(dict.fromkeys(ids))
+
+
+def _phase(call: OpCall) -> tuple[str, tuple[int, int | None] | None]:
+    """How reports name the call's `phase=`, and what it waits for and sets (None: no phase)."""
+    phase = call.kwargs.get("phase")
+    name = getattr(phase, "name", phase)
+    try:
+        use = unit_flag(call.name, name)
+    except ValueError as exc:
+        raise call.fail(str(exc)) from None
+    return f"{type(phase).__name__}.{name}", use
+
+
+def flag_of(call: OpCall, acc: Tile) -> FlagUse | None:
+    """The call's use of the unit flag of `acc`'s region (its declared bytes), if it has a phase."""
+    text, use = _phase(call)
+    if use is None:
+        return None
+    if acc.space != "Acc":
+        raise call.fail(f"phase= orders the access to an Acc tile; {acc.name} is in {acc.space}")
+    return FlagUse((acc.addr, acc.addr + acc.type.nbytes), *use, text)
 
 
 def vector_plan(call: OpCall, table_name: str, run: Callable, accesses: list | None = None) -> OpPlan:

@@ -9,6 +9,7 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.ops.base import (
     OpCall,
     fits,
+    flag_of,
     handles,
     local,
     mutex_of,
@@ -61,4 +62,5 @@ def matmul(call: OpCall) -> OpPlan:
     if bias is not None:
         accesses.append((mems[id(bias)], bias.footprint(mems[id(bias)], 0, 0, 1, n), "R"))
     accesses.append((mems[id(dst)], dst.footprint(mems[id(dst)], 0, 0, m, n), "W"))
-    return OpPlan(pipe_of(call.name), costs.matmul_cost(m, n, k, lhs.dtype.name), run, accesses, mutex_of(call))
+    return OpPlan(pipe_of(call.name), costs.matmul_cost(m, n, k, lhs.dtype.name), run, accesses, mutex_of(call),
+                  flag=flag_of(call, dst))

@@ -13,6 +13,7 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.ops.base import (
     OpCall,
     fits,
+    flag_of,
     handles,
     local,
     mutex_of,
@@ -135,7 +136,8 @@ def store(call: OpCall) -> OpPlan:
     if atomic:
         accesses.insert(0, (tensor, gfp, "R", atomic))
     pipe = store_pipe(src.space)
-    return OpPlan(pipe, costs.dma_cost(pipe, vr * vc * src.dtype.itemsize), run, accesses, mutex_of(call))
+    return OpPlan(pipe, costs.dma_cost(pipe, vr * vc * src.dtype.itemsize), run, accesses, mutex_of(call),
+                  flag=flag_of(call, src))
 
 
 # -- tile <-> tile -----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ LAYERS = [
     {"errors", "costs", "scheduler", "dtypes", "assumed"},
     {"layouts", "memory", "rounding", "minifloat", "opplan", "timeline", "crosscore", "kernelspec", "coretime"},
     {"gantt", "bound"},
-    {"tiles", "races", "atomics"},
+    {"tiles", "races", "atomics", "unitflags"},
     {"vf", "gm", "debug"},  # and the ops package (its modules import tiles, vf-free helpers)
     {"machine", "vfops", "vfmem", "vflanes"},
     {"lowering"},
