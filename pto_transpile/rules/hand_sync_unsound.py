@@ -14,6 +14,8 @@ HAND_HINTS = {
             "stands on the wrong side of its access",
     "deadlock": "Each wait named here needs a set the other core raises first: add the missing `set_cross_core` "
                 "(or prime the release events before the loop), or remove the wait that has no set",
+    "unit_flag": "Give every matmul and store of an Acc tile a `phase=`, Partial but for the last matmul and the "
+                 "last store of the tile, which take Final, or give none of them a phase",
     "unbalanced": "Give every set a wait that consumes it (drain the release events after the loop) or remove the "
                   "set",
     "overflow": "Wait for this event before raising it again: a counter holds only so many pending sets",

@@ -608,12 +608,27 @@ class _Report:
     def _deadlock(self) -> None:
         if not self.p.deadlock:
             return
+        hung = [ev for ev in self.p.deadlock if ev.flag]
+        for ev in hung:  # the cause: whatever other cores wait for, this core no longer sends
+            self.add("unit_flag", "the pipelined kernel hangs: " + self._flag_hang(ev), self.node_of(ev))
+        if hung:
+            return
         parts = []
         for ev in self.p.deadlock:
             nxt = _next_op(self.piped, ev)
             before = f" before stage `{nxt.stage}` (task {nxt.task})" if nxt is not None and nxt.stage else ""
             parts.append(f"{CORES[ev.core]} waits on event id {ev.event_id} ({ev.pipe}){before}")
         self.add("deadlock", "the pipelined kernel deadlocks: " + "; ".join(parts), self.kernel.node.name)
+
+    def _flag_hang(self, ev: Event) -> str:
+        """A `phase=` call that finds its Acc unit flag at the other value: only its core's later
+        ops could change it (`order._Concurrent.step`)."""
+        region, waits, _, phase = ev.flag
+        value, _, setter = self.p.unit_flags.get((ev.core, region), (1 - waits, None, None))
+        by = f"set by {self.who(setter)}" if setter is not None else "its value at launch"
+        return (f"{self.who(ev)} with `phase={phase}` waits for the unit flag of Acc bytes [{region[1]}, "
+                f"{region[2]}) to be {waits}, but it is {value} ({by}); only a later op of {CORES[ev.core]} could "
+                "change it (the last matmul and the last store of an Acc region take Final)")
 
     def _balance(self) -> None:
         for text in self.p.unbalanced[:2]:

@@ -128,6 +128,7 @@ class InterpreterBase:
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
+        self.flag_regions: set[tuple] = set()  #: the Acc regions whose unit flag a `phase=` call used
         #: a run that reads the periods of its loops (a discovery run, one at chosen trip
         #: counts) follows which entries its rotations pick (`renaming.py`, `renamed.py`)
         self.periods_read = config.discover or bool(config.trips)

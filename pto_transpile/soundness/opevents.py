@@ -37,6 +37,7 @@ from pto_api.ops import (
     op_roles,
     store_pipe,
 )
+from pto_api.sync import PHASE_OPS, unit_flag
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot, maybe, new_foot, windowed
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
@@ -203,7 +204,11 @@ class OpEvents(InterpreterBase):
                     reads.extend(feet)
                 if role and "W" in role:
                     writes.extend(windowed(f) for f in feet)
-        ev = self._op_event(op, pipe, reads, writes, self._mutex(tiles), node, ctx)
+        flag = self._unit_flag(op, pos, kw, node, ctx)
+        # with a phase, auto_mutex emits no mutex for the call's Acc tiles: the flag orders them
+        held = [t for t in tiles if not (flag and _memory(t) == "Acc")]
+        ev = self._op_event(op, pipe, reads, writes, self._mutex(held), node, ctx)
+        ev.flag = flag
         if values or op == "setval":
             ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
         if op == "getval":  # data: unknown, but named by this read in both runs
@@ -344,6 +349,36 @@ class OpEvents(InterpreterBase):
                               "a run-time value or from a dict, or made from a pointer, is not followed); to "
                               "alternate, pick from a tuple by the loop variable's residue (`(ws0, ws1)[i % 2]`)",
                               node, kind="construct")
+
+    def _unit_flag(self, op: str, pos: list, kw: dict, node, ctx: Ctx) -> tuple:
+        """`Event.flag` of a `matmul*`/`store*` call given a `phase=`; () without one. The flag
+        is one per Acc region (the Acc tile's bytes), followed in program order: a call under a
+        runtime condition, or whose Acc tile is not known, is refused, as is a region that
+        overlaps another one without being it (which flag the hardware keeps is not documented)."""
+        phase = kw.get("phase")
+        if op not in PHASE_OPS or phase is None:
+            return ()
+        try:
+            use = unit_flag(op, phase.leaf if isinstance(phase, Symbol) else "?")
+        except ValueError:
+            raise CannotModel(f"the `phase=` given to `pl.{op}` is not one the check can read: write "
+                              "`pl.AccPhase.Partial`/`Final` or `pl.STPhase.Partial`/`Final`", node,
+                              kind="construct") from None
+        if use is None:  # `pl.STPhase.Unspecified`
+            return ()
+        acc = pos[0 if PHASE_OPS[op] == "M" else 1] if len(pos) > 1 else None
+        if ctx.may or not isinstance(acc, TileV) or acc.memory != "Acc":
+            why = "runs under a runtime condition" if ctx.may else "has no known Acc tile"
+            raise CannotModel(f"`pl.{op}(..., phase=...)` {why}: the check follows the Acc unit flag only for calls "
+                              "that always run, on a known Acc tile", node, kind="construct")
+        region = (acc.memory, acc.lo, acc.hi)
+        clash = next((r for r in self.flag_regions if r != region and r[1] < acc.hi and acc.lo < r[2]), None)
+        if clash is not None:
+            raise CannotModel(f"`pl.{op}(..., phase=...)` uses the unit flag of Acc bytes [{acc.lo}, {acc.hi}), "
+                              f"which overlap bytes [{clash[1]}, {clash[2]}) another phase call used: which flag the "
+                              "hardware keeps for them is not documented", node, kind="construct")
+        self.flag_regions.add(region)
+        return (region, *use, ".".join(phase.path[-2:]))
 
     def _pipe(self, op: str, pos: list, node) -> str:
         if op in ("move", "insert"):

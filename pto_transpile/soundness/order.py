@@ -5,7 +5,9 @@ runs (the pipelined kernel's meaning on hardware) follow the same rules as the e
 detector: each core issues ops in order into per-pipe queues, so an op on (core, pipe) is
 ordered after earlier ops on that pipe, after the waits that pipe executed, and after earlier
 ops of the core holding one of its auto_mutex ids; a set carries what its pipe has issued, the
-wait that consumes it passes that on; a `sync_all` orders the cores of its type.
+wait that consumes it passes that on; a `sync_all` orders the cores of its type. A `phase=`
+call waits for its Acc region's unit flag (`pto_api.sync.UNIT_FLAG`), followed in program
+order on its core, and is ordered after the Final call that set it.
 
 Both runs keep, per memory, the accesses not yet overwritten and answer, for every read, which
 writes it may see ("reaching writes"). A concurrent run also reports races (two conflicting
@@ -22,6 +24,7 @@ from itertools import count
 
 from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
 from pto_api.ops import PIPES
+from pto_api.sync import UNIT_FLAG_START
 from pto_transpile.soundness.events import (
     AIC,
     AIV0,
@@ -163,6 +166,8 @@ class Outcome:
     overflow: list[Event] = field(default_factory=list)
     #: writer -> the reduction of its atomic store, for the writers that made one (`commuted`)
     atomic: dict[WriterId, str] = field(default_factory=dict)
+    #: (core, Acc region) -> the unit flag's value, the clock its setter released, its setter (None: none)
+    unit_flags: dict[tuple, tuple] = field(default_factory=dict)
 
 
 class _Memory:
@@ -493,6 +498,11 @@ class _Concurrent:
         if kind == "op":
             p = PIPE_INDEX[ev.pipe]
             vc = self.clock[core][p]
+            if ev.flag:  # a `phase=` call waits for its Acc region's unit flag, then takes its setter's clock
+                value, released, _ = self.outcome.unit_flags.get((core, ev.flag[0]), (UNIT_FLAG_START, ZERO, None))
+                if value != ev.flag[1]:
+                    return False  # only this core's later ops could change it: it hangs
+                vc = join(vc, released)
             held = self.mutex[core]
             for m in ev.mutex:
                 if m in held:
@@ -503,6 +513,8 @@ class _Concurrent:
             for m in ev.mutex:
                 held[m] = vc
             self.memory.access(ev, vc, comp)
+            if ev.flag and ev.flag[2] is not None:  # Final: sets the flag, releasing its pipe's clock
+                self.outcome.unit_flags[(core, ev.flag[0])] = (ev.flag[2], vc, ev)
             return True
         if kind == "set":
             carried = self.clock[core][PIPE_INDEX[ev.pipe]]

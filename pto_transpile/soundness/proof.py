@@ -38,6 +38,9 @@ HINTS = {
     "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
                 "their iteration); do not change them inside stages",
     "output": "Let each GM region be written by one stage per iteration",
+    "unit_flag": "Give every matmul and store of an Acc tile a `phase=`, Partial but for the last matmul and the "
+                 "last store of the tile, which take Final (`pl.AccPhase.Final`, `pl.STPhase.Final`), or give none "
+                 "of them a phase: auto_mutex then orders the matmul and the store",
     "deadlock": "Give the buffers on this cycle more tiles, or lower `preload` (when it is above 0)",
     "unbalanced": "Give each cross-core buffer its own event ids, or lower `preload` (when it is above 0); if the "
                   "kernel passes every other rule, please report this",
