@@ -57,3 +57,15 @@ def test_acc_regions_that_overlap_are_not_followed():
     found = transpile(run_ahead(slots=2).replace("addr=0x1000", "addr=0x800"), path="k.py").diagnostics
     assert any(d.code == "PTO077" and "which overlap bytes [0, 4096) another phase call used" in d.message
                for d in found), found
+
+
+def test_a_phase_call_under_a_runtime_condition_is_not_followed():
+    """Which value the flag holds after a store that may not run is not known (skipped, it
+    leaves 1 and the region's next matmul hangs)."""
+    text = ksplit().replace("mm(ki, a, b, out,", "mm(ki, a, b, out, gate,").replace(
+        "    pl.store(out, acc", "    if gate[ki] > 0:\n        pl.store(out, acc").replace(
+        "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n",
+        "    out: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],\n    gate: pl.Tensor[[N_ITER], pl.DT_INT32],\n")
+    assert _errors(text) == ["the pipelined kernel is not proven equivalent to the serial one: `pl.store(..., "
+                             "phase=...)` runs under a runtime condition: the check follows the Acc unit flag only "
+                             "for calls that always run, on a known Acc tile"]
