@@ -1155,6 +1155,8 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         if type(obj) is dict:  # `rows["r"]`: by a key compared alike at every run
             key = self.eval(node.slice[0].slice.value, ctx)
+            if isinstance(key, Sym) and (key.residue or any(var[0] in INDEX for var, _ in key.form)):
+                key = int(key)  # `{0: r0, 1: r1}[i % 2]`: the task's entry, as a tuple's pick below
             return obj.get(key, UNKNOWN) if containers.plain_key(key) else UNKNOWN
         if self.periods_read and (type(obj) is GroupV or id(obj) in self.sequences):
             index = self._pick_index(obj, node, ctx)
