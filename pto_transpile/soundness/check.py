@@ -70,10 +70,11 @@ MAX_PROBLEMS = 4
 MAX_PER_CORE_TASKS = 64
 #: The most tasks of a per-core range over a static count the check gives its shares run by run
 #: before it tries the count as a size known only at run time (`_for_every_size`): a run each of
-#: 0 .. M tasks costs about M * M / 2 tasks, the argument for every count a few runs at most
-#: `_Bounds.outer` tasks (FlashAttention with 16 static query tiles and run-time keys: 86 s run by
-#: run, as long as with run-time query tiles when every count is proven)
-MAX_SHARES_RUN_BY_RUN = 3
+#: 0 .. M tasks costs about M * M / 2 tasks, the argument for every count about as many for M
+#: near its bound (2Z + L, 7 to 15), and a dozen runs besides (FlashAttention with 16 static
+#: query tiles and run-time keys: 86 s share by share, 9 s for every count; the seed demo over 4
+#: tasks: 5 runs, 0.17 s, against 11 runs, 0.48 s)
+MAX_SHARES_RUN_BY_RUN = 8
 #: The iterations of its longest static loop that a kernel proven for run-time values may run
 #: over all its runs (each run follows the loop whole) before it is proven for every size first
 #: (`_long_loops_by_value`), where a loop runs at most about 15 iterations a run, in a few dozen

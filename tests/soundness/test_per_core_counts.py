@@ -151,7 +151,7 @@ def _counted_runs(monkeypatch) -> list:
     return runs
 
 
-@pytest.mark.parametrize("tasks", [8, 70])
+@pytest.mark.parametrize("tasks", [10, 70])
 def test_a_long_static_count_is_proven_for_every_count_in_a_few_runs(monkeypatch, tasks):
     """Past `MAX_SHARES_RUN_BY_RUN` tasks the static count is followed as a size known only at
     run time, whose proof holds for every count and every share: 70 tasks were refused (a run for
@@ -162,7 +162,7 @@ def test_a_long_static_count_is_proven_for_every_count_in_a_few_runs(monkeypatch
 
 
 @pytest.mark.parametrize(("tasks", "shown"), [
-    (8, "(shown with a block running 0 of the 8 tasks of a per-core range)"),
+    (10, "(shown with a block running 0 of the 10 tasks of a per-core range)"),
     (70, "(with the static sizes taken as sizes known only at run time: the per-core range's shares are too many "
          "to run one by one)"),
 ])
@@ -181,8 +181,8 @@ def test_a_static_count_outside_the_argument_for_every_count_is_proven_share_by_
     """`n_blocks > 1` tests the whole count, which the proof for every count refuses (a block runs
     only its share); the count being static, each share is run instead."""
     runs = _counted_runs(monkeypatch)
-    assert _errors(_spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 8\n") + GUARDED) == []
-    assert sorted(r.per_core_counts.get(8, 8) for r in runs if not r.symbolic_dims) == list(range(9))
+    assert _errors(_spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 10\n") + GUARDED) == []
+    assert sorted(r.per_core_counts.get(10, 10) for r in runs if not r.symbolic_dims) == list(range(11))
 
 
 def test_past_the_shares_run_one_by_one_the_construct_that_keeps_it_out_is_named_and_the_help_applied_is_proven():
