@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import linecache
 import sys
 import threading
@@ -155,15 +156,12 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
-        kernels, host = _split_host_code(source, filename)
+        kernels, host = _module_code(source, filename)
         with _registered(module):
-            # `dont_inherit`: the file's own `__future__` imports, not this module's (its
-            # `annotations` import would keep the kernel's annotations as text, read at the end of
-            # the module instead of when each `def` ran)
-            exec(compile(kernels, filename, "exec", dont_inherit=True), ns)
+            exec(kernels, ns)
             if host is not None:
                 try:
-                    exec(compile(host, filename, "exec", dont_inherit=True), ns)
+                    exec(host, ns)
                 except Exception:  # host code after the last kernel needs a device: not run
                     pass
     except SyntaxError as exc:
@@ -174,6 +172,18 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
         raise KernelError(f"loading the kernel file raised {type(exc).__name__}: {exc}",
                           raised_at(exc, filename)) from exc
     return module
+
+
+@functools.lru_cache(maxsize=16)
+def _module_code(source: str, filename: str) -> tuple[types.CodeType, types.CodeType | None]:
+    """The compiled kernels and host code of a file (`_split_host_code`), once per text: a run
+    loads the file for the serial and again for the pipelined kernel, and a test runs one file
+    at several launches. `dont_inherit`: the file's own `__future__` imports, not this module's
+    (its `annotations` import would keep the kernel's annotations as text, read at the end of the
+    module instead of when each `def` ran)."""
+    kernels, host = _split_host_code(source, filename)
+    return (compile(kernels, filename, "exec", dont_inherit=True),
+            None if host is None else compile(host, filename, "exec", dont_inherit=True))
 
 
 def _split_host_code(source: str, filename: str) -> tuple[ast.Module, ast.Module | None]:

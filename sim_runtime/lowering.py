@@ -12,8 +12,9 @@ from __future__ import annotations
 import __future__
 
 import ast
-import copy
+import functools
 import inspect
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -91,15 +92,12 @@ def _sync_owners(fdef: _FunctionDef, stages: dict) -> dict:
     return owners
 
 
-def _find_def(tree: ast.Module, fn) -> _FunctionDef:
-    first = fn.__code__.co_firstlineno
-    cands = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+def _find_def(tree: ast.Module, name: str, first: int) -> _FunctionDef | None:
+    cands = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
     for n in cands:
         if first in [n.lineno] + [d.lineno for d in n.decorator_list]:
             return n
-    if cands:
-        return cands[-1]
-    raise _no_source(fn)
+    return cands[-1] if cands else None
 
 
 def _no_source(fn) -> KernelError:
@@ -115,21 +113,38 @@ def lower(fn) -> LoweredKernel:
         if home is None:
             raise _no_source(fn)
         source = inspect.getsource(home)
-    fdef = copy.deepcopy(_find_def(ast.parse(source, filename), fn))
+    future = g.get("annotations")
+    flags = future.compiler_flag if isinstance(future, __future__._Feature) else 0
+    stages = _stage_names(g)
+    found = _lowered_code(source, filename, fn.__name__, fn.__code__.co_firstlineno, flags,
+                          tuple(sorted(stages)))
+    if found is None:
+        raise _no_source(fn)
+    code, kind, owners = found
+    ns: dict = {}
+    exec(code, g, ns)
+    g[SECTION_FN] = section_entry
+    return LoweredKernel(ns[fn.__name__], kind, dict(owners), stages)
+
+
+@functools.lru_cache(maxsize=32)
+def _lowered_code(source: str, filename: str, name: str, first: int, flags: int,
+                  stages: tuple[str, ...]) -> tuple[types.CodeType, str, dict] | None:
+    """The lowered kernel `name` of `source` compiled, its kind and its syncs' owners, once per
+    file text: a verification lowers the same kernel for every run (serial, pipelined, each
+    launch). None when the source has no such `def`."""
+    fdef = _find_def(ast.parse(source, filename), name, first)
+    if fdef is None:
+        return None
     fdef.decorator_list = []
     sections = _Sections(filename)
     fdef = sections.visit(fdef)
-    stages = _stage_names(g)
     module = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
-    ns: dict = {}
-    future = g.get("annotations")
-    flags = future.compiler_flag if isinstance(future, __future__._Feature) else 0
-    exec(compile(module, filename, "exec", flags=flags, dont_inherit=True), g, ns)
-    g[SECTION_FN] = section_entry
     kinds = sections.kinds
     # no section_cube compiles aiv-only, a section-less kernel too (`assumed.py`)
     kind = "mix" if kinds == {"cube", "vector"} else "cube" if kinds == {"cube"} else "vector"
-    return LoweredKernel(ns[fn.__name__], kind, _sync_owners(fdef, stages), stages)
+    code = compile(module, filename, "exec", flags=flags, dont_inherit=True)
+    return code, kind, _sync_owners(fdef, dict.fromkeys(stages))
 
 
 def section_entry(kind: str, line: int) -> bool:
