@@ -343,12 +343,10 @@ class OpEvents(InterpreterBase):
                 raise CannotModel(f"`{code}` is a kernel parameter the check reads as a number, so what `pl.{op}` "
                                   "reads or writes there is not known: the check reads a GM tensor parameter from a "
                                   "`pl.Tensor[[...], dtype]` annotation written on it (not a type alias, a string or "
-                                  "a `pl.Ptr`)", node, kind="construct")
+                                  "a `pl.Ptr`)", node, kind="operand")
             raise CannotModel(f"the check cannot tell which tile or tensor `{code}` is, so what `pl.{op}` reads or "
-                              "writes there is not known: name a tensor parameter or a tile directly (one picked by "
-                              "a run-time value or from a dict, or made from a pointer, is not followed); to "
-                              "alternate, pick from a tuple by the loop variable's residue (`(ws0, ws1)[i % 2]`)",
-                              node, kind="construct")
+                              "writes there is not known: one picked by a parameter, the block index or a test the "
+                              "run follows both ways, or made from a pointer, is not followed", node, kind="operand")
 
     def _unit_flag(self, op: str, pos: list, kw: dict, node, ctx: Ctx) -> tuple:
         """`Event.flag` of a `matmul*`/`store*` call given a `phase=`; () without one. The flag

@@ -73,6 +73,9 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "operand": "Give each tile or GM tensor an op reads or writes as one the check follows: a tensor parameter "
+               "annotated `pl.Tensor[[...], dtype]` on the parameter itself, a tile, or to alternate between several "
+               "a pick by the loop variable's residue (`(ws0, ws1)[i % 2]`)",
     "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
                   "of leaving early, so both ways of the test run to the end",
     "stale": "Bind each name the kernel's `def` reads in a decorator, a default or an annotation once, before the "
