@@ -483,9 +483,10 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool,
                cuts: set) -> list[Problem]:
     config = replace(config, per_core_checked=True)  # a run of the proof, which gives each block its count
-    # the serial kernel's syncs run in its order (sequential sections): only the generated
-    # kernel's steady periods are looked at for a core running ahead (`Loops._sync_drift`)
-    first = Interpreter(file, kernel.node, replace(config, steady={}), auto_mutex)
+    # the serial kernel's syncs run in its order (sequential sections): its steady periods are
+    # looked at for the author's syncs balancing, the generated kernel's for a core running
+    # ahead (`Loops._sync_drift`)
+    first = Interpreter(file, kernel.node, replace(config, steady=config.serial_steady), auto_mutex)
     first.own_arrays = True
     try:
         serial = first.run()
@@ -1043,6 +1044,8 @@ class _Found:
     periods: set = field(default_factory=set)
     rings: set = field(default_factory=set)
     depths: set = field(default_factory=set)
+    #: the most credits of one counter the author's own syncs raise ahead in the serial kernel (`_primed`)
+    primed: int = 0
     in_address: set = field(default_factory=set)
     #: trip-count roots a block's chunk start is scaled by (`core_id * my_n`): their order against
     #: other counts decides whether blocks meet, which representative counts need not keep
@@ -1108,6 +1111,10 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.depths |= uni.depths
         if hand:  # credits raised ahead let the other core run as many tasks ahead as a group's slots
             found.depths.add(_primed(interp.trace))
+        elif pl is None:  # the author's own credits in a kernel the transform pipelines (its only syncs
+            # in the serial kernel) let the core that waits for them run as far ahead in the
+            # generated one, past the ctx ring where no tile group holds it back (probe h80)
+            found.primed = max(found.primed, _primed(interp.trace))
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
         found.chunk_roots.update(v[1] for v in uni.chunk_roots if v[0] == "size")
         for origin, period in uni.rot.loop_periods(groups=interp.rotation_margin is not None).items():
@@ -1194,7 +1201,8 @@ class _Bounds:
     def of(cls, found: _Found, generated: bool) -> _Bounds:
         # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
         # its buffers let a task run at most one rotation of its deepest group ahead
-        ring = max(found.rings) if found.rings and generated else max(found.depths, default=1) + 1
+        ring = max(max(found.rings), found.primed + 1) if found.rings and generated \
+            else max(found.depths, default=1) + 1
         period = math.lcm(*found.periods) if found.periods else 1
         inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
         inner += [p for root, p in found.root_periods.items() if root not in found.outer]
@@ -1252,6 +1260,20 @@ class _Bounds:
         for out_root, inner_root in found.nested:
             if out_root in trips and inner_root in trips and out_root in self.rotations:
                 out[out_root] = self.outer_period(out_root, trips[inner_root] - found.roots[inner_root])
+        return out
+
+    def serial_steady(self, found: _Found, trips: dict) -> dict:
+        """`steady` for the serial kernel of an auto-pipelined one (`Config.serial_steady`): its
+        sections run in order, so every iteration but the first and the last is steady, and the
+        author's own syncs there must balance in a whole period `L` (their event ids rotating
+        with it), in a run that has one."""
+        out = {root: (1, self.period) for root in found.roots
+               if root not in found.outer and root in trips and trips[root] - found.roots[root] >= self.period + 2}
+        for o, i in found.nested:
+            if o in trips and i in trips:
+                period = self.outer_period(o, trips[i] - found.roots[i])
+                if trips[o] - found.roots[o] >= period + 2:
+                    out[o] = (1, period)
         return out
 
     def steady(self, found: _Found, trips: dict) -> dict:
@@ -1425,7 +1447,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
                                   symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                                   loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
-                                  steady=b.steady(found, trips)))
+                                  steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -1488,7 +1510,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
                    per_core_roots=frozenset(found.per_core_roots),
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
-                   steady=b.steady(found, trips))]
+                   steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips))]
 
 
 def _static_dims(file, kernel) -> dict:

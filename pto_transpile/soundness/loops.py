@@ -401,8 +401,10 @@ class Loops(InterpreterBase):
         if window is None or window[0] + window[1] >= len(marks):
             return
         first, length = window
+        # the serial kernel of an auto-pipelined one runs its sections in order: only whether the
+        # author's own syncs balance in a whole period is asked of it (`Config.serial_steady`)
         reason = syncdrift.refusal(self.trace.events, marks[first], marks[first + length], length, label,
-                                   balance=self.rotation_margin is not None)
+                                   balance=self.rotation_margin is not None, ahead=self.rotation_margin != 1)
         if reason is not None:
             raise CannotModel(reason, node, kind="drift")
 

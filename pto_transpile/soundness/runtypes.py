@@ -121,6 +121,8 @@ class Config:
     #: trip-count root -> (first, length): one period of steady iterations of its loop, in a run
     #: whose count is the argument's bound, where sets and waits must balance (`Loops._sync_drift`)
     steady: dict = field(default_factory=dict)
+    #: the same for the serial kernel of an auto-pipelined one (`_Bounds.serial_steady`)
+    serial_steady: dict = field(default_factory=dict)
     #: statements this run may take; past `LONG_RUN`-sized budgets the run is "long", not refused
     step_budget: int = STEP_BUDGET
     #: GM tensor -> its shape, for a run that follows one launch (tests/semantics/footprints.py):

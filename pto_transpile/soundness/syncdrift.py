@@ -11,10 +11,11 @@ from pto_transpile.soundness.events import CORE_KIND, CORES, SET_RECEIVERS, WAIT
 
 
 def refusal(events: list, start: list[int], end: list[int], length: int, label: str,
-            balance: bool = True) -> str | None:
+            balance: bool = True, ahead: bool = True) -> str | None:
     """Why the period of `length` iterations of the loop over `label` that each core's events
     `start[c]:end[c]` hold makes the pending events grow with the trip count; None when it does
-    not. Without `balance`, only a core running ahead (`unthrottled`) is looked for."""
+    not. Without `balance`, only a core running ahead (`unthrottled`) is looked for; without
+    `ahead`, only the balance."""
     net = sync_balance(events, start, end) if balance else {}
     drift = next(((k, n) for k, n in sorted(net.items(), key=repr) if n), None)
     if drift is not None:
@@ -24,10 +25,10 @@ def refusal(events: list, start: list[int], end: list[int], length: int, label: 
                 f"{'wait for' if n > 0 else 'raise'}: the events pending at its end grow with its trip count and "
                 f"overflow the hardware counter ({COUNTER_DEPTH}) or leave a wait unmatched at some count; consume "
                 "every event in the iterations that raise it")
-    ahead = unthrottled(events, start, end)
-    if ahead is None:
+    runs_ahead = unthrottled(events, start, end) if ahead else None
+    if runs_ahead is None:
         return None
-    sender, receiver, eid = ahead
+    sender, receiver, eid = runs_ahead
     return (f"in the loop over `{label}`, {CORES[sender]} raises event id {eid} for {CORES[receiver]} but never "
             f"waits for anything {CORES[receiver]} raises: it may run ahead without bound, and the sets pending "
             f"grow with the trip count past the hardware counter ({COUNTER_DEPTH}); make {CORES[sender]} wait for "
