@@ -127,3 +127,14 @@ OVER_BLOCKS = [
 def hand_pipelined_over_blocks() -> str:
     """The hand-pipelined example over any number of tiles and blocks (`OVER_BLOCKS`)."""
     return edited((ROOT / "examples" / "hand_pipelined.py").read_text(encoding="utf-8"), OVER_BLOCKS)
+
+
+def judged_runs(monkeypatch) -> list:
+    """The configurations the soundness check judges a kernel at from now on (each run of
+    `check._check_one`, in order), recorded as they are judged."""
+    from pto_transpile.soundness import check
+
+    runs: list = []
+    real = check._check_one
+    monkeypatch.setattr(check, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    return runs

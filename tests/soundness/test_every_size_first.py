@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, judged_runs
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 
@@ -47,10 +47,7 @@ def _repeated(tasks: int, extra: str = "") -> str:
 
 @pytest.fixture
 def runs(monkeypatch) -> list:
-    seen: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: seen.append(a[4]) or real(*a))
-    return seen
+    return judged_runs(monkeypatch)
 
 
 def _errors(text: str) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixed_flash_attention, resized
+from helpers import fixed_flash_attention, judged_runs, resized
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness import interp as interp_module
@@ -42,10 +42,7 @@ def _errors(text: str, path: str) -> list[str]:
 
 
 def _runs(monkeypatch) -> list:
-    runs: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
-    return runs
+    return judged_runs(monkeypatch)
 
 
 @pytest.mark.parametrize("make", [_static, _constant])

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import judged_runs
 from pto_transpile import transpile
-from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness import parallel
 
 KERNELS = Path(__file__).parent / "kernels"
@@ -20,9 +20,7 @@ def _diagnostics(name: str) -> list[tuple]:
 
 @pytest.mark.parametrize("name", ["trip_param.py", "residue_defect.py", "branch_on_param.py", "dynamic_rows.py"])
 def test_a_proof_on_workers_says_what_the_proof_here_says(name, monkeypatch):
-    runs: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    runs = judged_runs(monkeypatch)
     alone = _diagnostics(name)
     sequential = len(runs)
     monkeypatch.setattr(parallel, "JOBS", 2)
@@ -34,9 +32,7 @@ def test_a_proof_on_workers_says_what_the_proof_here_says(name, monkeypatch):
 
 
 def test_an_accepted_proof_on_workers_runs_nothing_here(monkeypatch):
-    here: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: here.append(a[4]) or real(*a))
+    here = judged_runs(monkeypatch)
     monkeypatch.setattr(parallel, "JOBS", 2)
     monkeypatch.setattr(parallel, "MIN_RUNS", 2)
     result = transpile((KERNELS / "trip_param.py").read_text(), path="trip_param.py")
@@ -53,9 +49,7 @@ def test_the_command_judges_the_runs_of_one_file_on_its_jobs(jobs, here, monkeyp
 
     from pto_transpile.cli import main
 
-    runs: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    runs = judged_runs(monkeypatch)
     monkeypatch.setattr(parallel, "MIN_RUNS", 2)
     result = CliRunner().invoke(main, [str(KERNELS / "trip_param.py"), "-j", jobs, "-o", str(tmp_path / "out.py")],
                                 catch_exceptions=False)

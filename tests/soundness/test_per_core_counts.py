@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, judged_runs
 from pto_transpile import codes, transpile
-from pto_transpile.soundness import check as check_module
 from sim_runtime.verify import verify
 
 BASE = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
@@ -94,9 +93,7 @@ def test_the_emulator_shows_the_static_kernel_race_at_two_blocks():
 
 
 def test_a_static_per_core_range_without_the_epilogue_is_proven_from_every_count(monkeypatch):
-    runs: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
+    runs = judged_runs(monkeypatch)
     assert _errors(_spread(static=True, epilogue=False)) == []
     # two tasks on one block; on B blocks a block takes 0, 1 or 2 of them
     assert sorted(r.per_core_counts.get(2, 2) for r in runs) == [0, 1, 2]
@@ -144,19 +141,12 @@ def test_the_hint_applied_the_block_s_own_count_is_proven_and_runs_clean():
         assert [row.verdict for row in report.rows] == ["ok", "ok"], rows
 
 
-def _counted_runs(monkeypatch) -> list:
-    runs: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
-    return runs
-
-
 @pytest.mark.parametrize("tasks", [10, 70])
 def test_a_long_static_count_is_proven_for_every_count_in_a_few_runs(monkeypatch, tasks):
     """Past `MAX_SHARES_RUN_BY_RUN` tasks the static count is followed as a size known only at
     run time, whose proof holds for every count and every share: 70 tasks were refused (a run for
     each of the 71 shares), and FlashAttention with 16 static query tiles took 86 s."""
-    runs = _counted_runs(monkeypatch)
+    runs = judged_runs(monkeypatch)
     assert _errors(_spread(static=True, epilogue=False).replace("NT = 2\n", f"NT = {tasks}\n")) == []
     assert len(runs) < 12 and all(r.symbolic_dims for r in runs[1:]), [r.trips for r in runs]
 
@@ -180,7 +170,7 @@ GUARDED = '    with pl.section_vector():\n        if n_blocks > 1:\n            
 def test_a_static_count_outside_the_argument_for_every_count_is_proven_share_by_share(monkeypatch):
     """`n_blocks > 1` tests the whole count, which the proof for every count refuses (a block runs
     only its share); the count being static, each share is run instead."""
-    runs = _counted_runs(monkeypatch)
+    runs = judged_runs(monkeypatch)
     assert _errors(_spread(static=True, epilogue=False).replace("NT = 2\n", "NT = 10\n") + GUARDED) == []
     assert sorted(r.per_core_counts.get(10, 10) for r in runs if not r.symbolic_dims) == list(range(11))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from helpers import fixed_flash_attention
+from helpers import fixed_flash_attention, judged_runs
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness.renaming import certify
@@ -133,10 +133,7 @@ def group_ring(n: int, alias: bool = False, mutex: str = "") -> str:
 
 
 def _runs(monkeypatch) -> list:
-    runs: list = []
-    real = check_module._check_one
-    monkeypatch.setattr(check_module, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
-    return runs
+    return judged_runs(monkeypatch)
 
 
 def _errors(text: str) -> list[str]:
