@@ -317,8 +317,8 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         many = [value for name, value in cuts if name == PER_CORE_COUNT and value > MAX_SHARES_RUN_BY_RUN]
         if many and symbolic is not None:
             found = _for_every_size(symbolic, check, longer, kernel, tested_by_while)
-            if found == []:
-                return []
+            if found == []:  # proven for every size; what the runs so far deferred still stands
+                return deferred
             # outside the argument for every count, or wrong at some size: each share, run by run
             symbolic, any_size = None, found or []
         for tasks in sorted(value for name, value in cuts if name == PER_CORE_COUNT):
