@@ -144,6 +144,15 @@ def parameters(fn: cst.FunctionDef) -> list[cst.Param]:
     return [*params.posonly_params, *params.params, *params.kwonly_params]
 
 
+def call_argument(node: cst.Call, index: int | None, name: str | None) -> cst.BaseExpression | None:
+    """The expression a call gives a parameter: the `index`-th positional argument, else the
+    one given by keyword `name` (None: not given)."""
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    if index is not None and index < len(positional):
+        return positional[index]
+    return next((a.value for a in node.args if a.keyword is not None and a.keyword.value == name), None)
+
+
 def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
     """The statements of a block. A one-line block (`if x: a = 1`) holds simple statements
     instead: they are listed where statements go, and every walk tells nodes apart by type."""

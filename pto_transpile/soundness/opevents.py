@@ -38,6 +38,7 @@ from pto_api.ops import (
     store_pipe,
 )
 from pto_api.sync import PHASE_OPS, unit_flag
+from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot, maybe, new_foot, windowed
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
@@ -335,10 +336,8 @@ class OpEvents(InterpreterBase):
         for place, value in places:
             if isinstance(value, (TileV, AnyTileV, TensorV)) or not is_unknown(value) and not isinstance(value, Opaque):
                 continue
-            args = [a for a in node.args if a.keyword is None and not a.star]
-            which = args[place] if isinstance(place, int) and place < len(args) else next(
-                (a for a in node.args if a.keyword is not None and a.keyword.value == place), node)
-            code = self._code_of(which.value if isinstance(which, cst.Arg) else which)
+            given = call_argument(node, place, None) if isinstance(place, int) else call_argument(node, None, place)
+            code = self._code_of(given or node)
             if isinstance(value, Opaque) and value.origin[0] == "float" and "." not in value.origin[1]:
                 raise CannotModel(f"`{code}` is a kernel parameter the check reads as a number, so what `pl.{op}` "
                                   "reads or writes there is not known: the check reads a GM tensor parameter from a "

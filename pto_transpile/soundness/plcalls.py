@@ -20,6 +20,7 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
 from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
+from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
@@ -131,7 +132,7 @@ class PlCalls(InterpreterBase):
                               "dimensions", node, kind="declaration")
         self._plain(list(shape) + list(valid) if isinstance(valid, (list, tuple)) else shape, "the shape of", node)
         if not (isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS):
-            given = _argument(node, 1, "dtype")
+            given = call_argument(node, 1, "dtype")
             what = f"`{self._code_of(given)}`" if given is not None else "none"
             raise CannotModel(f"the dtype of this tile type ({what}) is not a `pl` dtype the check can read, and its "
                               "element size places the tile's bytes: write the `pl.DT_...` dtype, or declare the "
@@ -370,13 +371,6 @@ class PlCalls(InterpreterBase):
             for name in struct.fields:
                 struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
         return None
-
-
-def _argument(node: cst.Call, index: int, name: str) -> cst.BaseExpression | None:
-    """The expression a call gives parameter `name`, the `index`-th positional one (None: not given)."""
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    return positional[index] if len(positional) > index else next(
-        (a.value for a in node.args if a.keyword is not None and a.keyword.value == name), None)
 
 
 def _at_this_run(eid: int) -> str:

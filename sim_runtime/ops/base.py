@@ -111,6 +111,8 @@ def mutex_of(call: OpCall) -> tuple:
 def _phase(call: OpCall) -> tuple[str, tuple[int, int | None] | None]:
     """How reports name the call's `phase=`, and what it waits for and sets (None: no phase)."""
     phase = call.kwargs.get("phase")
+    if phase is None:  # (every op asks, through `mutex_of`)
+        return "", None
     name = getattr(phase, "name", phase)
     try:
         use = unit_flag(call.name, name)
