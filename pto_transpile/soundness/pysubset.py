@@ -737,7 +737,7 @@ class PythonSubset(InterpreterBase):
                 f"`{self._code_of(node)}` computes with a coordinate of a tile grid (`idx // n`, `idx % n`) and a "
                 "value known only at run time", "use the grid's coordinates only in GM offsets, scaled by numbers: "
                 "read the column as `j = idx % n_tiles` (not `idx - i * n_tiles`)"), node)
-        if fn is not None and (opaque or fn is operator.mul and self._meets_parameter(fn, left, right)
+        if fn is not None and (opaque or self._meets_parameter(fn, left, right)
                                or fn is operator.sub and self._left_of_chunk(left, right)):
             # a run-time value with the block index or count (`(n - core_id + num_cores - 1) //
             # num_cores`, the tiles of one core) or a scalar parameter (`n - chunk`, `core_id *
@@ -819,17 +819,22 @@ class PythonSubset(InterpreterBase):
         return None
 
     def _meets_parameter(self, fn, left: Any, right: Any) -> bool:
-        """A scalar parameter (`chunk`, `tiling.chunk`) meeting the block index in a product
+        """A scalar parameter (`chunk`, `tiling.chunk`, `n`) meeting the block index in a product
         (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`; `(core_id + 1) * chunk`, the next
-        block's): named as a run-time value."""
-        return fn is operator.mul and any(
-            parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),) and a.const in (0, 1)
+        block's), or the block count in a sum (`n + num_cores`, of the chunk size `(n + num_cores -
+        1) // num_cores`): named as a run-time value, as a `pl.DYNAMIC` dimension in its place is."""
+        if fn is operator.mul:
+            return any(parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),)
+                       and a.const in (0, 1) and not a.residue for a, b in ((left, right), (right, left)))
+        return (fn is operator.add or fn is operator.sub) and any(
+            parameter_size(b) is not None and isinstance(a, Sym) and a.form == (BLOCK_COUNT,) and not a.const
             and not a.residue for a, b in ((left, right), (right, left)))
 
     def _left_of_chunk(self, left: Any, right: Any) -> bool:
-        """`N - start`, `N` a whole number and `start` a chunk start by a run-time size: the tasks
-        left from the block's chunk on, a run-time value (`Uniform.opaque_chunk`)."""
-        return type(left) is int and self.uniform.chunk_value(right) is not None
+        """`N - start`, `N` a whole number or a scalar parameter and `start` a chunk start by a
+        run-time size: the tasks left from the block's chunk on, a run-time value
+        (`Uniform.opaque_chunk`)."""
+        return (type(left) is int or parameter_size(left) is not None) and self.uniform.chunk_value(right) is not None
 
     def _clamped(self, value: Any) -> Any:
         """An argument of `min`/`max` beside a run-time value, as a run-time value where it is a

@@ -186,3 +186,52 @@ def test_a_per_core_range_stepping_by_a_core_count_of_the_tiling_names_it():
                           ("    num_cores = pl.get_block_num()\n", "    num_cores = tiling.core_num\n")])
     ((code, message),) = _findings(text)
     assert code == "PTO061" and "starts at the block index but does not step by the block count" in message, message
+
+
+#: chunks whose size is computed from a scalar task count as from a shape (`chunk = (n +
+#: num_cores - 1) // num_cores`): refused before with a help naming this very form (the count
+#: met the block count as a number of this run, not the run-time value it is)
+_COUNT = ("    tiling: ScaleTiling,\n", "    tiling: ScaleTiling,\n    n: pl.DT_INT32,\n")
+_CHUNK_OF_N = "    chunk = (n + num_cores - 1) // num_cores\n    start = core_id * chunk\n"
+OF_A_COUNT = {
+    "start to end": _CHUNK_OF_N + "    for i in pl.range(start, min(start + chunk, n)):\n",
+    "counted": _CHUNK_OF_N + "    for j in pl.range(0, min(chunk, n - start)):\n        i = start + j\n",
+}
+OF_A_COUNT_DEFECTS = {
+    "an end one past": (_CHUNK_OF_N + "    for i in pl.range(start, min(start + chunk + 1, n)):\n",
+                        "reaches past its block's own chunk"),
+    "a count one more": (_CHUNK_OF_N + "    for j in pl.range(0, min(chunk + 1, n - start)):\n        i = start + j\n",
+                         "reaches past its block's own chunk"),
+    "a size by the block index": ("    chunk = (n + core_id) // num_cores\n    start = core_id * chunk\n"
+                                  "    for i in pl.range(start, min(start + chunk, n)):\n",
+                                  "starts or steps by a block value other than as a per-core range does"),
+}
+
+
+def _count_verdicts(text: str, tiles: int, blocks: int, n: int) -> list[str]:
+    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    rows = (32 * tiles, 32)
+    return [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
+                                          scalars={"scale": 0.5, "ApplyRelu": 1, "n": n}, block_dim=blocks).rows]
+
+
+@pytest.mark.parametrize("name", list(OF_A_COUNT))
+def test_chunks_of_a_scalar_count_are_proven_and_run_as_the_serial_kernel(name):
+    text = edited(TILED, [_COUNT, (LOOP, OF_A_COUNT[name])])
+    assert _findings(text) == []
+    # no task, fewer tasks than blocks, a short last chunk, every tile
+    for tiles, blocks, n in ((5, 2, 0), (5, 3, 2), (7, 3, 7), (6, 2, 5)):
+        assert _count_verdicts(text, tiles, blocks, n) == ["ok", "ok"], (tiles, blocks, n)
+
+
+@pytest.mark.parametrize("name", list(OF_A_COUNT_DEFECTS))
+def test_chunks_of_a_scalar_count_that_meet_are_refused(name):
+    form, words = OF_A_COUNT_DEFECTS[name]
+    ((code, message),) = _findings(edited(TILED, [_COUNT, (LOOP, form)]))
+    assert code == "PTO061" and words in message, message
+
+
+def test_the_emulator_shows_chunks_of_a_count_one_past_race_between_blocks():
+    text = edited(TILED, [_COUNT, (LOOP, OF_A_COUNT_DEFECTS["an end one past"][0])])
+    assert _count_verdicts(text, 7, 1, 7) == ["ok", "ok"]
+    assert _count_verdicts(text, 7, 3, 7)[-1] == "race"
