@@ -223,7 +223,7 @@ def _check_hand_written(file, kernel) -> list[Problem]:
                         _long_loops_by_value(file, kernel, configs))
     # more cases than the check runs: its own syncs are not shown wrong, only not followed
     return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
-            if p.kind in ("cases", "cases_while") else p for p in problems]
+            if p.kind in ("cases", "cases_while", "credits") else p for p in problems]
 
 
 def _once(make: Callable[[], object]) -> Callable[[], object]:
@@ -451,11 +451,7 @@ def _config_key(config: Config) -> tuple:
 
 
 def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> list[Problem]:
-    interp = Interpreter(file, kernel.node, replace(config, per_core_checked=True), auto_mutex)
-    interp.rotation_margin = 0  # its own prefire and drain tests
-    # its own ring entries hold the numbers of the beats in flight (`now.row`), each a beat's
-    # value; a plain number one keeps across beats (`ring[0].cnt + 1`) is carried, as anywhere
-    interp.own_arrays = "numbers"
+    interp = _serial_interpreter(file, kernel, config, auto_mutex, True)
     try:
         trace = interp.run()
     except CannotModel as exc:
@@ -470,7 +466,8 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
     maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
     outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
     report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
-    problems = report.problems() or _unplaced(interp, kernel)
+    problems = report.problems() or _drawn_elsewhere(file, kernel, config, auto_mutex, trace, True, interp) \
+        or _unplaced(interp, kernel)
     if not problems and maybe:
         race = maybe[0]
         problems = [Problem("undecided", f"{report.who(race.later)} and {report.who(race.earlier)} touch "
@@ -483,11 +480,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
 def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex: bool,
                cuts: set) -> list[Problem]:
     config = replace(config, per_core_checked=True)  # a run of the proof, which gives each block its count
-    # the serial kernel's syncs run in its order (sequential sections): its steady periods are
-    # looked at for the author's syncs balancing, the generated kernel's for a core running
-    # ahead (`Loops._sync_drift`)
-    first = Interpreter(file, kernel.node, replace(config, steady=config.serial_steady), auto_mutex)
-    first.own_arrays = True
+    first = _serial_interpreter(file, kernel, config, auto_mutex, False)
     try:
         serial = first.run()
     except CannotModel as exc:
@@ -502,7 +495,82 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
         return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
     cuts |= first.uniform.cut_values() | interp.uniform.cut_values()
     s, p = run_sequential(serial), run_concurrent(piped)
-    return _Report(file, kernel, serial, piped, s, p, config).problems() or _unplaced(first, kernel)
+    return _Report(file, kernel, serial, piped, s, p, config).problems() \
+        or _drawn_elsewhere(file, kernel, config, auto_mutex, serial, False, first, interp) or _unplaced(first, kernel)
+
+
+def _drawn_elsewhere(file, kernel, config: Config, auto_mutex: bool, trace: Trace, hand: bool,
+                     *runs: Interpreter) -> list[Problem]:
+    """A run that shows no problem of its own at values of the scalars where the kernel leaves
+    the conditions its trip counts were drawn for (`_more_credits`, `_spread_elsewhere`):
+    deferred, so that a run showing a defect of the kernel names it instead."""
+    found = _more_credits(file, kernel, config, auto_mutex, trace, hand) or _spread_elsewhere(config, kernel, *runs)
+    return [] if found is None else [found]
+
+
+def _more_credits(file, kernel, config: Config, auto_mutex: bool, trace: Trace, hand: bool) -> Problem | None:
+    """A run at other values of the scalars than the discovery run its trip counts were drawn
+    from (`Config.primed`), where the kernel primes more credits than at the discovery's values:
+    at `d = 7` of `range(8 if d == 7 else 1)`, a test's piece run at the same counts, the core
+    they free runs further ahead than the runs reach (probe h81). The credits (`_primed`, the
+    most sets pending at once) are compared with a run at the same trip counts and the
+    discovery's values, as where the author's syncs drift they grow with the trip count."""
+    if config.primed is None:
+        return None
+    credits, at = config.primed
+    here = _primed(trace)
+    reference = {k: at.get(k, v) for k, v in config.scalars.items()}
+    if here <= credits or reference == config.scalars:
+        return None
+    try:
+        there = _primed(_serial_interpreter(file, kernel, replace(config, scalars=reference), auto_mutex, hand).run())
+    except CannotModel:
+        return None
+    if here <= there:
+        return None
+    values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items()) if reference[k] != v)
+    return Problem("credits", f"at {values}, the kernel primes {here} credits of one event ahead of the other core's "
+                              f"waits (sets pending at once), against {there} at the values the check's trip counts "
+                              "were drawn from: each lets that core run a task further ahead, so the runs do not "
+                              "reach the tasks where it is furthest ahead", kernel.node.name, deferred=True)
+
+
+def _spread_elsewhere(config: Config, kernel, *runs: Interpreter) -> Problem | None:
+    """A loop of run-time trip count that is a per-core range in this run but not in the
+    discovery run its trip counts were drawn from (`Config.per_core_roots`): at `d = 7` of
+    `pl.range(core_id if d == 7 else 0, n, num_cores if d == 7 else 1)`, a test's piece, each
+    block runs only its share of the count, which the runs follow as the whole count (probe h81)."""
+    if not config.zeros:  # no discovery drew this run's counts
+        return None
+    seen = sorted((root for run in runs for root in run.uniform.per_core_roots_seen
+                   if root not in config.per_core_roots), key=repr)
+    if not seen:
+        return None
+    values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items())) or "some values of its scalars"
+    return Problem("nonuniform", f"at {values}, the loop up to {root_words(seen[0])} is a per-core range (each block "
+                                 "runs its share of the count), and at the values the check's trip counts were drawn "
+                                 "from a loop every block runs whole: the check follows the count one way; spread "
+                                 "the loop over the blocks, or not, whatever the scalars", kernel.node.name,
+                   deferred=True)
+
+
+def _serial_interpreter(file, kernel, config: Config, auto_mutex: bool, hand: bool) -> Interpreter:
+    """The interpreter of a run of the kernel as written: a hand-pipelined kernel's own syncs
+    judged alone, or the serial original of a kernel the transform pipelines."""
+    if hand:
+        interp = Interpreter(file, kernel.node, replace(config, per_core_checked=True), auto_mutex)
+        interp.rotation_margin = 0  # its own prefire and drain tests
+        # its own ring entries hold the numbers of the beats in flight (`now.row`), each a beat's
+        # value; a plain number one keeps across beats (`ring[0].cnt + 1`) is carried, as anywhere
+        interp.own_arrays = "numbers"
+        return interp
+    # the serial kernel's syncs run in its order (sequential sections): its steady periods are
+    # looked at for the author's syncs balancing, the generated kernel's for a core running
+    # ahead (`Loops._sync_drift`)
+    interp = Interpreter(file, kernel.node, replace(config, per_core_checked=True, steady=config.serial_steady),
+                         auto_mutex)
+    interp.own_arrays = True
+    return interp
 
 
 def _unplaced(interp: Interpreter, kernel) -> list[Problem]:
@@ -1111,8 +1179,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.depths |= uni.depths
         if hand:  # credits raised ahead let the other core run as many tasks ahead as a group's slots
             found.depths.add(_primed(interp.trace))
-        elif pl is None:  # the author's own credits in a kernel the transform pipelines (its only syncs
-            # in the serial kernel) let the core that waits for them run as far ahead in the
+        if hand or pl is None:  # the author's own credits in a kernel the transform pipelines (its only
+            # syncs in the serial kernel) let the core that waits for them run as far ahead in the
             # generated one, past the ctx ring where no tile group holds it back (probe h80)
             found.primed = max(found.primed, _primed(interp.trace))
         found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
@@ -1202,7 +1270,7 @@ class _Bounds:
         # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
         # its buffers let a task run at most one rotation of its deepest group ahead
         ring = max(max(found.rings), found.primed + 1) if found.rings and generated \
-            else max(found.depths, default=1) + 1
+            else max(max(found.depths, default=1), found.primed) + 1
         period = math.lcm(*found.periods) if found.periods else 1
         inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
         inner += [p for root, p in found.root_periods.items() if root not in found.outer]
@@ -1447,7 +1515,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
                                   symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                                   loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
-                                  steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips)))
+                                  steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
+                                  primed=(found.primed, dict(base[0].scalars))))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -1459,7 +1528,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                and ("param", k) not in leaves},
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
                               symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
-                              loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs)))
+                              loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs),
+                              primed=(found.primed, dict(base[0].scalars))))
     return configs
 
 
@@ -1510,7 +1580,8 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
                    per_core_roots=frozenset(found.per_core_roots),
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
-                   steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips))]
+                   steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
+                                  primed=(found.primed, {}))]
 
 
 def _static_dims(file, kernel) -> dict:

@@ -89,6 +89,9 @@ HINTS = {
                "last iterations run after the loop, in its drain, and read it there",
     "stride": "Keep GM tensors contiguous: pass a strided view to the kernel as a tensor parameter of its own",
     "event_id": "Keep every event id within the hardware's range (0..15), or lower `preload` (when it is above 0)",
+    "credits": "Prime as many credits (sets of an event before the loop, which the other core waits for in it) "
+               "for every value of the kernel's scalars and tiling data: the check bounds how far one core runs "
+               "ahead of the other by the credits it finds primed",
     "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
              "period of iterations; if the kernel passes every other rule, please report this",
     "per_core_step": "Step a per-core range by the block count, as `pl.range(core_id, n, num_cores)` with "

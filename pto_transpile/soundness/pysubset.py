@@ -447,8 +447,7 @@ class PythonSubset(InterpreterBase):
             else:
                 self._kept_outside(obj, target.value, target, ctx)
                 if type(obj) in (list, dict):
-                    part = target.slice[0].slice if len(target.slice) == 1 else None
-                    key = _placed_key(self.eval(part.value, ctx)) if isinstance(part, cst.Index) else slice(None)
+                    key = self._change_key(target, ctx)
                     self._change(lambda: containers.set_item(obj, key, value), target, ctx)
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
@@ -464,6 +463,19 @@ class PythonSubset(InterpreterBase):
             else:
                 for t in names:
                     self.assign(t, UNKNOWN, ctx)
+
+    def _change_key(self, target: cst.Subscript, ctx: Ctx) -> Any:
+        """The key a change of a list or dict is made at (`_placed_key`; a slice: all of it). A key
+        that varies with a loop of run-time trip count (`picks[i] = ws`) is refused, as a pick by
+        it is: an item per iteration, which a later read at a constant (`picks[20]`) tests for
+        one iteration, followed only at the counts run (probe h81)."""
+        part = target.slice[0].slice if len(target.slice) == 1 else None
+        if not isinstance(part, cst.Index):
+            return slice(None)
+        key = self.eval(part.value, ctx)
+        if isinstance(key, Sym) and not key.residue:
+            self._plain(key, "the index", part.value)
+        return _placed_key(key)
 
     def _change(self, change: Callable[[], Any], node: cst.CSTNode, ctx: Ctx) -> Any:
         """A change of a list or dict made on the model's container (`containers`), or refused:
@@ -1160,7 +1172,11 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         if type(obj) is dict:  # `rows["r"]`: by a key compared alike at every run
             key = self.eval(node.slice[0].slice.value, ctx)
-            if isinstance(key, Sym) and (key.residue or any(var[0] in INDEX for var, _ in key.form)):
+            if isinstance(key, Sym) and not key.residue:
+                # `{...}[i]`: an entry per iteration, followed only at the counts run (probe h81), as
+                # a tuple's pick by the loop variable is refused below
+                self._plain(key, "the key", node.slice[0].slice.value)
+            if isinstance(key, Sym) and key.residue:
                 key = int(key)  # `{0: r0, 1: r1}[i % 2]`: the task's entry, as a tuple's pick below
             return obj.get(key, UNKNOWN) if containers.plain_key(key) else UNKNOWN
         if self.periods_read and (type(obj) is GroupV or id(obj) in self.sequences):
@@ -2039,8 +2055,7 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
             obj = self.eval(target.value, ctx)
             self._kept_outside(obj, target.value, target, ctx)
             if type(obj) in (list, dict) and isinstance(target, cst.Subscript):
-                part = target.slice[0].slice if len(target.slice) == 1 else None
-                key = _placed_key(self.eval(part.value, ctx)) if isinstance(part, cst.Index) else slice(None)
+                key = self._change_key(target, ctx)
                 self._change(partial(containers.del_item, obj, key), target, ctx)
 
 

@@ -123,6 +123,10 @@ class Config:
     steady: dict = field(default_factory=dict)
     #: the same for the serial kernel of an auto-pipelined one (`_Bounds.serial_steady`)
     serial_steady: dict = field(default_factory=dict)
+    #: (the most credits of one counter the discovery run found primed ahead, `check._primed`;
+    #: the scalars it ran at), which the trip counts of this run were drawn from; None where no
+    #: discovery drew them. A run at other scalars whose kernel primes more is refused (probe h81)
+    primed: tuple | None = None
     #: statements this run may take; past `LONG_RUN`-sized budgets the run is "long", not refused
     step_budget: int = STEP_BUDGET
     #: GM tensor -> its shape, for a run that follows one launch (tests/semantics/footprints.py):
