@@ -156,14 +156,19 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
-        kernels, host = _module_code(source, filename)
+        kernels, host, read = _module_code(source, filename)
         with _registered(module):
             exec(kernels, ns)
-            if host is not None:
+            for code, line, names in host:
                 try:
-                    exec(host, ns)
+                    exec(code, ns)
                 except Exception:  # host code after the last kernel needs a device: not run
-                    pass
+                    unrun = sorted(set(names) & read)
+                    if unrun:  # its value, or the one before it, would run a kernel other than the file's
+                        raise KernelError(f"`{unrun[0]}` is bound by host code after the last kernel that the "
+                                          "emulator cannot run (it needs a device), and a function of the file "
+                                          "reads it: bind the names a kernel reads before the kernel",
+                                          Location(filename, line)) from None
     except SyntaxError as exc:
         raise KernelError(f"syntax error: {exc.msg}", Location(filename, exc.lineno or 0)) from None
     except SimulationError:
@@ -175,29 +180,59 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
 
 
 @functools.lru_cache(maxsize=16)
-def _module_code(source: str, filename: str) -> tuple[types.CodeType, types.CodeType | None]:
-    """The compiled kernels and host code of a file (`_split_host_code`), once per text: a run
-    loads the file for the serial and again for the pipelined kernel, and a test runs one file
-    at several launches. `dont_inherit`: the file's own `__future__` imports, not this module's
-    (its `annotations` import would keep the kernel's annotations as text, read at the end of the
-    module instead of when each `def` ran)."""
+def _module_code(source: str, filename: str) -> tuple[types.CodeType, tuple[tuple[types.CodeType, int, tuple], ...],
+                                                      frozenset[str]]:
+    """The compiled kernels of a file; each statement of its host code with its line and the
+    module names it binds (`_split_host_code`); and the names its functions read. Once per text:
+    a run loads the file for the serial and again for the pipelined kernel, and a test runs one
+    file at several launches. `dont_inherit`: the file's own `__future__` imports, not this
+    module's (its `annotations` import would keep the kernel's annotations as text, read at the
+    end of the module instead of when each `def` ran)."""
     kernels, host = _split_host_code(source, filename)
-    return (compile(kernels, filename, "exec", dont_inherit=True),
-            None if host is None else compile(host, filename, "exec", dont_inherit=True))
+    statements = tuple((compile(ast.Module(body=[stmt], type_ignores=[]), filename, "exec", dont_inherit=True),
+                        stmt.lineno, tuple(sorted(_bound_names(stmt)))) for stmt in host)
+    read = frozenset(n.id for stmt in (*kernels.body, *host) for fn in ast.walk(stmt)
+                     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                     for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+    return compile(kernels, filename, "exec", dont_inherit=True), statements, read
 
 
-def _split_host_code(source: str, filename: str) -> tuple[ast.Module, ast.Module | None]:
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The names a module-level statement may bind (its own and those of what it nests, on the
+    safe side: a local of a function it defines is counted too)."""
+    names: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names if a.name != "*")
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return names
+
+
+def _split_host_code(source: str, filename: str) -> tuple[ast.Module, list[ast.stmt]]:
     """The module up to its last `@pl.jit` kernel, and the module-level statements after it.
 
     Tutorials put host code (tensors made on the device, the kernel called, results
     compared) at module level after the kernel; on the emulator it has no device and
-    fails. What follows the last kernel is run too, but where it raises the rest of it is
-    left out rather than failing the load: the kernels and everything they can use are
-    defined by then. A failure before the last kernel is still a load error."""
+    fails. What follows the last kernel is run too, statement by statement, so a later
+    rebinding of a name a kernel reads still happens; one that raises is left out, unless it
+    binds a name a function of the file reads (a load error then: its value is not known). A
+    failure before the last kernel is a load error."""
     tree = ast.parse(source, filename)
     last = max((i for i, stmt in enumerate(tree.body) if isinstance(stmt, ast.FunctionDef)
                 and any("jit" in ast.unparse(d) for d in stmt.decorator_list)), default=None)
     if last is None or last == len(tree.body) - 1:
-        return tree, None
-    return (ast.Module(body=tree.body[:last + 1], type_ignores=[]),
-            ast.Module(body=tree.body[last + 1:], type_ignores=[]))
+        return tree, []
+    return ast.Module(body=tree.body[:last + 1], type_ignores=[]), tree.body[last + 1:]
+
+

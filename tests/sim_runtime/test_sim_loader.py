@@ -166,3 +166,29 @@ def test_a_failure_before_the_last_kernel_is_still_a_load_error():
     source = "import pypto_pro.language as pl\nimport torch\nX = torch.rand(2, 2)[0] + undefined_name\n" + BODY
     with pytest.raises(KernelError, match="loading the kernel file raised NameError"):
         load_kernel_module(source, path="host.py")
+
+
+#: `BODY` with its scale a module name (`SCALE = 3.0` before the kernel)
+SCALED = "import pypto_pro.language as pl\nimport torch\nSCALE = 3.0\n" + BODY.replace(
+    "pl.muls(t[0], t[0], 3.0)", "pl.muls(t[0], t[0], SCALE)")
+
+
+def _scaled_run(host: str):
+    x = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
+    return x, run_kernel("host.py", "k", {"x": x, "out": np.zeros_like(x)}, source=SCALED + host)
+
+
+def test_host_code_runs_on_past_a_statement_that_needs_a_device():
+    """A name the host code rebinds after a statement that fails here holds what the module ends
+    with, the value the check proves the kernel with (probe h81: the rest was dropped, and the
+    emulator ran the kernel with the value it held before)."""
+    x, result = _scaled_run("w = torch.randn(16, 32)\nw_ref = w * 0.5\nSCALE = 2.0\n")
+    assert np.array_equal(result.outputs["out"], x * 2)
+
+
+def test_a_name_a_failed_host_statement_binds_is_not_run_with_its_old_value():
+    # `SCALE` would be rebound by a statement that needs a device: any value would run another kernel
+    with pytest.raises(KernelError, match="`SCALE` is bound by host code after the last kernel that the emulator "
+                                          "cannot run") as raised:
+        _scaled_run("w = torch.randn(16, 32)\nSCALE = w * 0.5\n")
+    assert raised.value.location is not None and raised.value.location.line == SCALED.count("\n") + 2
