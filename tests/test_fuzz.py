@@ -142,6 +142,13 @@ def test_trip_from_scalar_bounds_a_pipeline_loop_by_a_new_parameter():
     assert all("fz_n: pl.DT_INT32" in t for t in texts)
 
 
+def test_chunk_loop_takes_the_task_count_from_a_new_parameter_at_times():
+    texts = {_mutate("chunk_loop", seed=s)[0] for s in range(16)}
+    counted = [t for t in texts if "blk_chunk = (fz_n + num_cores - 1) // num_cores" in t]
+    assert counted and all("fz_n: pl.DT_INT32" in t for t in counted)
+    assert any("blk_chunk = (N_ITER + num_cores - 1) // num_cores" in t for t in texts)
+
+
 def test_rebind_module_name_rebinds_a_constant_after_its_definition():
     _, added = _changed(DEMO, _mutate("rebind_module_name")[0])
     assert added and re.match(r"(\w+ \+= \d+|if \w+ > 1:|\w+ = \w+ \* 2 if )", added[0])

@@ -703,7 +703,8 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
     """Give each block a contiguous chunk of a pipeline loop's iterations, the last block the
     remainder, as production kernels do: `chunk = (N + num_cores - 1) // num_cores`, `start =
     core_id * chunk`, then `pl.range(start, min(start + chunk, N))`, or a loop over the block's
-    task count `pl.range(0, min(chunk, N - start))` whose variable is added to the start; or a
+    task count `pl.range(0, min(chunk, N - start))` whose variable is added to the start (`N` the
+    loop's count, or in three such chunks of ten a new scalar parameter `fz_n`); or a
     balanced split (`start = core_id * base + min(core_id, rem)`, `base + 1` tasks below `rem`),
     or the last block taking the rest, or a floor split (`core_id * N // num_cores` to `(core_id
     + 1) * N // num_cores`). The loop is a per-core range (`pl.range(core_id, N,
@@ -752,6 +753,9 @@ def chunk_loop(a: Anatomy, rng: random.Random) -> Mutation:
         edits.append((a.node_span(args[0])[0], a.node_span(args[-1])[1], "blk_start, blk_end"))
         return a.edit(*edits), (f"the loop at line {node.lineno} runs over each block's floor split: "
                                 f"pl.range(core_id * {stop} // {blocks}, (core_id + 1) * {stop} // {blocks}{extra})")
+    if rng.random() < 0.3:  # the task count a scalar of the host's (`n: pl.DT_INT32`), as production kernels take it
+        stop = RUNTIME_PREFIX + "n"
+        edits.append(_add_kernel_scalar(a, kernel, stop))
     edits.append((at, at, f"{indent}blk_chunk = ({stop} + {blocks} - 1) // {blocks}\n"
                           f"{indent}blk_start = core_id * blk_chunk\n"))
     if rng.random() < 0.5:
