@@ -546,9 +546,11 @@ def _spread_elsewhere(config: Config, kernel, *runs: Interpreter) -> Problem | N
                    if root not in config.per_core_roots), key=repr)
     if not seen:
         return None
-    values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items())) or "some values of its scalars"
-    return Problem("nonuniform", f"at {values}, the loop up to {root_words(seen[0])} is a per-core range (each block "
-                                 "runs its share of the count), and at the values the check's trip counts were drawn "
+    at = config.primed[1] if config.primed is not None else {}
+    values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items()) if at.get(k, v) != v)
+    where = f"at {values}" if values else "at trip counts other than the discovery run's"
+    return Problem("nonuniform", f"{where}, the loop up to {root_words(seen[0])} is a per-core range (each block "
+                                 "runs its share of the count), and in the run the check's trip counts were drawn "
                                  "from a loop every block runs whole: the check follows the count one way; spread "
                                  "the loop over the blocks, or not, whatever the scalars", kernel.node.name,
                    deferred=True)
@@ -1581,7 +1583,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
                    steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
-                                  primed=(found.primed, {}))]
+                   primed=(found.primed, {}))]
 
 
 def _static_dims(file, kernel) -> dict:
