@@ -597,8 +597,9 @@ def store_align(tile, src, preg, offset=None, *, dist=None, data_copy_mode=None,
     """NORM: the active lanes of `src` go to `tile + offset` (with `post_update` the trailing
     int is the cursor step in elements instead); NORM_B8/16/32 read the mask at lanes of
     that width instead of the register's. DATA_BLOCK_COPY: the register's 8 blocks of
-    32 bytes go to `cursor + b * block_stride * 32`, a block only if one of its mask bits is
-    set; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
+    32 bytes go to `cursor + b * block_stride * 32` (the tile's address without `post_update`;
+    the 4th argument is `block_stride` in this mode, as PyPTO binds it), a block only if one of
+    its mask bits is set; `post_update` then moves the cursor by `repeat_stride * 32` bytes."""
     run = _run("store_align")
     ptr, reg, mask = _ptr("store_align", tile), _reg("store_align", src), _mask("store_align", preg)
     if _name(dist, "NORM") == "FIRST_ELEMENT":
@@ -616,9 +617,12 @@ def store_align(tile, src, preg, offset=None, *, dist=None, data_copy_mode=None,
     data = reg.lanes.view(np.uint8)
     buf = ptr.mem.buf
     if _name(data_copy_mode, "NORM") == "DATA_BLOCK_COPY":
-        if post_update and offset is not None:
-            raise UnsupportedOpError("vf.store_align DATA_BLOCK_COPY with both an offset and post_update", _where())
-        start = run.cursor(ptr) if post_update else ptr.addr + _elements(ptr, offset) * ptr.dtype.itemsize
+        if offset is not None:  # the 4th argument of a block copy is its block stride: it takes no offset
+            if block_stride is not None:
+                raise KernelError("vf.store_align DATA_BLOCK_COPY given its block stride twice (its 4th argument "
+                                  "is the block stride in this mode)", _where())
+            block_stride = offset
+        start = run.cursor(ptr) if post_update else ptr.addr
         _aligned("store_align", start, assumed.REGISTER_ACCESS_ALIGNMENT)
         stride = int(block_stride if block_stride is not None else 1) * BLOCK_BYTES
         for b in range(BLOCKS_PER_REG):

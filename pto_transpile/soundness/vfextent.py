@@ -18,10 +18,11 @@ register's dtype, not the tile's (the `dtype` of the op that made it, else the t
 load, the scalar literal's for `full`, the source's for lane-wise ops): a lane is on when the
 mask bit of its first byte is, so the enabled bytes are rounded up to whole lanes; a register
 whose lanes are not known is taken with the widest. A `DATA_BLOCK_COPY` store writes each
-32-byte block that has an enabled byte at
-`start + b * block_stride * 32`. `post_update=True` reads or writes at a cursor, one per target
-address per call (shared with nested vector functions), that starts at the target and moves
-by the offset (NORM) or by `repeat_stride * 32` bytes (`DATA_BLOCK_COPY`).
+32-byte block that has an enabled byte at `start + b * block_stride * 32` (its 4th argument
+is `block_stride`, not an offset: the start is the target, or its cursor). `post_update=True`
+reads or writes at a cursor, one per target address per call (shared with nested vector
+functions), that starts at the target and moves by the offset (NORM) or by `repeat_stride *
+32` bytes (`DATA_BLOCK_COPY`).
 
 A loop whose trip count is known only within bounds (`Bounded`: a run-time value clamped,
 `min(d, 16)`) runs to its largest count, and what it stores is a superset; it may not move a
@@ -955,12 +956,12 @@ class _Run:
                                  "mask (a compare's result, or a name a mask may reach)")
             enabled, self.inexact = max(enabled, REG_BYTES // 8), True
         if mode == "DATA_BLOCK_COPY":
-            if post_update is True:
-                if offset is not None:
-                    raise Unmodelled("`vf.store_align` DATA_BLOCK_COPY with both an offset and post_update")
-                start = self._cursor_at(ptr)
-            else:
-                start = ptr.offset + _elements(ptr, offset)
+            if offset is not None:  # the 4th argument of a block copy is its block stride (PyPTO's binding)
+                if block_stride is not None:
+                    raise Unmodelled("a `vf.store_align` DATA_BLOCK_COPY given its block stride twice (its 4th "
+                                     "argument is the block stride in this mode)")
+                block_stride = offset
+            start = self._cursor_at(ptr) if post_update is True else ptr.offset
             stride = _static(block_stride, 1, "block_stride") * BLOCK_BYTES
             blocks = min(BLOCKS_PER_REG, -(-enabled // BLOCK_BYTES))
             for b in range(blocks):

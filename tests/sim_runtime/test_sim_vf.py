@@ -413,3 +413,36 @@ def test_vector_functions_use_the_vf_namespace_without_an_import():
     src = vec_kernel(vfs, "copy(a[0], b[0])", [1, 64]).replace("from pypto_pro.language import Vf as vf\n", "")
     assert "import Vf" not in src
     assert np.array_equal(run(src, x=x).outputs["out"], x)
+
+
+def test_the_fourth_argument_of_a_block_copy_store_is_its_block_stride():
+    # PyPTO binds `vf.store_align(t, r, m, 2, data_copy_mode=DATA_BLOCK_COPY)` as block_stride=2:
+    # block b of the register at the tile's start + b * 2 * 32 bytes (read as an element offset before)
+    vfs = """
+    @pl.vector_function
+    def spread(src, dst):
+        ones = vf.update_mask(64, dtype=pl.DT_FP32)
+        r = vf.load_align(src, 0)
+        vf.store_align(dst, r, ones, 2, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
+    """
+    x = rows(1, 64, np.float32)
+    y = np.zeros((1, 128), np.float32)
+    out = run(vec_kernel(vfs, "spread(a[0], b[0])", [1, 64], "DT_FP32", out_shape=[1, 128], prefill=True),
+              x=x, y=y).outputs["out"].reshape(-1)
+    want = np.zeros(128, np.float32)
+    for b in range(8):  # 8 fp32 per 32-byte block, every other block
+        want[16 * b:16 * b + 8] = x[0, 8 * b:8 * b + 8]
+    assert np.array_equal(out, want)
+
+
+def test_a_block_copy_store_given_its_block_stride_twice_is_an_error():
+    vfs = """
+    @pl.vector_function
+    def spread(src, dst):
+        ones = vf.update_mask(64, dtype=pl.DT_FP32)
+        r = vf.load_align(src, 0)
+        vf.store_align(dst, r, ones, 2, block_stride=2, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
+    """
+    with pytest.raises(KernelError, match="given its block stride twice"):
+        run(vec_kernel(vfs, "spread(a[0], b[0])", [1, 64], "DT_FP32", out_shape=[1, 128], prefill=True),
+            x=rows(1, 64, np.float32), y=np.zeros((1, 128), np.float32))

@@ -104,6 +104,28 @@ def test_a_block_strided_store_with_post_update_moves_its_cursor_by_the_repeat_s
     assert e[1].writes[0] == (0, 64) and e[1].writes[-1] == (1024 + 7 * 128, 1024 + 7 * 128 + 64)
 
 
+def test_the_fourth_argument_of_a_block_copy_store_is_its_block_stride():
+    # PyPTO binds it as `block_stride` in this mode (read as an element offset before): the 8
+    # blocks of the register two blocks apart from the tile's start, as the emulator stores them
+    e = extents("""
+        def f(x, p):
+            m = vf.update_mask(64, dtype=pl.DT_FP32)
+            r = vf.load_align(x, 0)
+            vf.store_align(p, r, m, 2, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
+        """, F32, TileArg(4, (1, 128)))
+    assert e[1].writes == tuple((64 * b, 64 * b + 32) for b in range(8))
+
+
+def test_a_block_copy_store_given_its_block_stride_twice_is_refused():
+    with pytest.raises(Unmodelled, match="given its block stride twice"):
+        extents("""
+            def f(x, p):
+                m = vf.update_mask(64, dtype=pl.DT_FP32)
+                r = vf.load_align(x, 0)
+                vf.store_align(p, r, m, 2, block_stride=2, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
+            """, F32, TileArg(4, (1, 128)))
+
+
 def test_a_norm_post_update_load_moves_by_its_offset():
     e = extents("""
         def f(x):
