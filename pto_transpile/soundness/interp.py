@@ -50,7 +50,7 @@ from pto_transpile.soundness.runtypes import (
 )
 from pto_transpile.soundness.tilingdata import tiling_field_types
 from pto_transpile.soundness.uniform import NonUniform
-from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, Symbol, TensorV
+from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, Symbol, TensorV, root_words
 from pto_transpile.soundness.vfcalls import VectorCalls
 
 __all__ = ["DISCOVERY_TRIPS", "LONG_RUN", "STEP_BUDGET", "CannotModel", "Config", "Ctx", "Interpreter", "SymRange"]
@@ -94,6 +94,14 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
                               f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
                               "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
+        residues = sorted((k, root) for root, k in self.uniform.root_periods.items()
+                          if root in self.config.zeros and self.config.period and self.config.period % k)
+        if residues:  # the counts were run for the residues the discovery run took (probe h82)
+            k, root = residues[0]
+            raise CannotModel(f"a residue `% {k}` of {root_words(root)}, a trip count, is taken at some values of the "
+                              f"scalars or trip counts only, after the check chose the counts it runs for a period of "
+                              f"{self.config.period}; take it in every run (outside the test that chooses it)",
+                              self.fn.name, kind="nonuniform")
         edged = sorted({var[1] for var in self.uniform.edged} & self.config.alike, key=repr)
         if edged:
             raise CannotModel("a test singles out the first or the last iteration of a loop at some trip counts, after "
