@@ -104,6 +104,9 @@ MAX_CUT_RUNS = 200
 #: way (up, or down): a test whose root follows the value run (`while k < d:` asks for d + 1 at
 #: every d) would add runs up to `MAX_CUT_RUNS`, each longer than the last.
 MAX_CHASE = 3
+#: rounds of a proof whose runs prime more credits than its trip counts were drawn for, each run
+#: again with those (`_with_credits`)
+CREDIT_ROUNDS = 3
 #: Trip counts `_probe_far` runs a chased parameter at, the fewest tasks first.
 FAR_PROBES = 4
 
@@ -119,6 +122,8 @@ class Problem:
     #: named only when no run shows a more precise problem (`Uniform.unplaced`: a write whose
     #: place is not known, which another run may show as the race it is)
     deferred: bool = False
+    #: for a "credits" problem: the most credits a run primed (`_more_credits`)
+    credits: int = 0
 
 
 def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Problem]:
@@ -188,14 +193,34 @@ def _changes_pl(file, kernel) -> Problem | None:
 def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None), (generated, generated_pl)]
-    longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=False))
-    configs = _trip_configs(file, kernel, functions, auto_mutex, longer=longer)
-    if isinstance(configs, Problem):
-        return [configs]
-    symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, symbolic=True))
-    return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
-                                                         cuts), longer, kernel.name, _tested_by_while(file, kernel),
-                    symbolic, _long_loops_by_value(file, kernel, configs))
+
+    def prove(credits: int) -> list[Problem]:
+        longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=False, credits=credits))
+        configs = _trip_configs(file, kernel, functions, auto_mutex, longer=longer, credits=credits)
+        if isinstance(configs, Problem):
+            return [configs]
+        symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, symbolic=True, credits=credits))
+        return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
+                                                             cuts), longer, kernel.name, _tested_by_while(file, kernel),
+                        symbolic, _long_loops_by_value(file, kernel, configs))
+
+    return _with_credits(prove)
+
+
+def _with_credits(prove: Callable[[int], list[Problem]]) -> list[Problem]:
+    """`prove(credits)` with the trip counts drawn for the most credits any of its runs primed
+    (`_more_credits`): the discovery run finds them at a few tasks and the first sample of the
+    scalars, where a run at another trip count or value may prime more (`range(8 if n % 2 == 0
+    else 1)`, probe h82). Each round that a run primes more is run again with those, until none
+    does (or `CREDIT_ROUNDS` rounds: the credits still grow, and the last round names them)."""
+    credits = 0
+    for _ in range(CREDIT_ROUNDS):
+        problems = prove(credits)
+        more = max((p.credits for p in problems if p.kind == "credits"), default=0)
+        if more <= credits:
+            return problems
+        credits = more
+    return problems
 
 
 def check_hand_written(file, kernel) -> list[Problem]:
@@ -213,14 +238,19 @@ def check_hand_written(file, kernel) -> list[Problem]:
 def _check_hand_written(file, kernel) -> list[Problem]:
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None)]
-    longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=True))
-    configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer)
-    if isinstance(configs, Problem):
-        return [configs]
-    symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, hand=True, symbolic=True))
-    problems = _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer,
+
+    def prove(credits: int) -> list[Problem]:
+        longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=True, credits=credits))
+        configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer, credits=credits)
+        if isinstance(configs, Problem):
+            return [configs]
+        symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, hand=True, symbolic=True,
+                                               credits=credits))
+        return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer,
                         kernel.name, _tested_by_while(file, kernel), symbolic,
                         _long_loops_by_value(file, kernel, configs))
+
+    problems = _with_credits(prove)
     # more cases than the check runs: its own syncs are not shown wrong, only not followed
     return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
             if p.kind in ("cases", "cases_while", "credits") else p for p in problems]
@@ -368,7 +398,7 @@ def _long_loops_by_value(file, kernel, configs: list[Config]) -> bool:
     run-time query rows and 64 static KV tiles: 43 runs, 22 s, against 4 s). A kernel of static
     sizes only is not proven by value (its long loops are proven at representative counts,
     `_long_static`)."""
-    by_value = not configs[0].symbolic_dims and configs[0].step_budget != LONG_RUN
+    by_value = bool(configs) and not configs[0].symbolic_dims and configs[0].step_budget != LONG_RUN
     return by_value and len(configs) * longest_loop(file, kernel, _static_dims(file, kernel)) \
         > MAX_STATIC_LOOP_BY_VALUE
 
@@ -466,8 +496,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
     maybe = [r for r in outcome.races if r.earlier_foot.may or r.later_foot.may]
     outcome.races = [r for r in outcome.races if not (r.earlier_foot.may or r.later_foot.may)]
     report = _Report(file, kernel, Trace(), trace, Outcome(), outcome, config, alone=True)
-    problems = report.problems() or _drawn_elsewhere(file, kernel, config, auto_mutex, trace, True, interp) \
-        or _unplaced(interp, kernel)
+    problems = report.problems() or _drawn_elsewhere(kernel, config, trace, interp) or _unplaced(interp, kernel)
     if not problems and maybe:
         race = maybe[0]
         problems = [Problem("undecided", f"{report.who(race.later)} and {report.who(race.earlier)} touch "
@@ -496,43 +525,34 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
     cuts |= first.uniform.cut_values() | interp.uniform.cut_values()
     s, p = run_sequential(serial), run_concurrent(piped)
     return _Report(file, kernel, serial, piped, s, p, config).problems() \
-        or _drawn_elsewhere(file, kernel, config, auto_mutex, serial, False, first, interp) or _unplaced(first, kernel)
+        or _drawn_elsewhere(kernel, config, serial, first, interp) or _unplaced(first, kernel)
 
 
-def _drawn_elsewhere(file, kernel, config: Config, auto_mutex: bool, trace: Trace, hand: bool,
-                     *runs: Interpreter) -> list[Problem]:
-    """A run that shows no problem of its own at values of the scalars where the kernel leaves
-    the conditions its trip counts were drawn for (`_more_credits`, `_spread_elsewhere`):
-    deferred, so that a run showing a defect of the kernel names it instead."""
-    found = _more_credits(file, kernel, config, auto_mutex, trace, hand) or _spread_elsewhere(config, kernel, *runs)
+def _drawn_elsewhere(kernel, config: Config, trace: Trace, *runs: Interpreter) -> list[Problem]:
+    """A run that shows no problem of its own where the kernel leaves the conditions its trip
+    counts were drawn for (`_more_credits`, `_spread_elsewhere`): deferred, so that a run
+    showing a defect of the kernel names it instead."""
+    found = _more_credits(config, trace, kernel) or _spread_elsewhere(config, kernel, *runs)
     return [] if found is None else [found]
 
 
-def _more_credits(file, kernel, config: Config, auto_mutex: bool, trace: Trace, hand: bool) -> Problem | None:
-    """A run at other values of the scalars than the discovery run its trip counts were drawn
-    from (`Config.primed`), where the kernel primes more credits than at the discovery's values:
-    at `d = 7` of `range(8 if d == 7 else 1)`, a test's piece run at the same counts, the core
-    they free runs further ahead than the runs reach (probe h81). The credits (`_primed`, the
-    most sets pending at once) are compared with a run at the same trip counts and the
-    discovery's values, as where the author's syncs drift they grow with the trip count."""
+def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
+    """A run that primes more credits (`_primed`, the most sets of one counter pending at once)
+    than its trip counts were drawn for (`Config.primed`): the core they free runs further ahead
+    than the runs reach, at another value of a scalar (`range(8 if d == 7 else 1)`, probe h81)
+    or another trip count (`range(8 if n % 2 == 0 else 1)`, probe h82). Deferred, carrying the
+    credits, which the proof runs again with (`_with_credits`)."""
     if config.primed is None:
         return None
-    credits, at = config.primed
+    credits, _ = config.primed
     here = _primed(trace)
-    reference = {k: at.get(k, v) for k, v in config.scalars.items()}
-    if here <= credits or reference == config.scalars:
+    if here <= credits:
         return None
-    try:
-        there = _primed(_serial_interpreter(file, kernel, replace(config, scalars=reference), auto_mutex, hand).run())
-    except CannotModel:
-        return None
-    if here <= there:
-        return None
-    values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items()) if reference[k] != v)
-    return Problem("credits", f"at {values}, the kernel primes {here} credits of one event ahead of the other core's "
-                              f"waits (sets pending at once), against {there} at the values the check's trip counts "
-                              "were drawn from: each lets that core run a task further ahead, so the runs do not "
-                              "reach the tasks where it is furthest ahead", kernel.node.name, deferred=True)
+    values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items()))
+    return Problem("credits", f"a run{' at ' + values if values else ''} primes {here} credits of one event ahead of "
+                              f"the other core's waits (sets pending at once), against {credits} the check's trip "
+                              "counts were drawn for, and more in each run drawn for those: the core they free runs "
+                              "further ahead than the runs reach", kernel.node.name, deferred=True, credits=here)
 
 
 def _spread_elsewhere(config: Config, kernel, *runs: Interpreter) -> Problem | None:
@@ -1116,6 +1136,9 @@ class _Found:
     depths: set = field(default_factory=set)
     #: the most credits of one counter the author's own syncs raise ahead in the serial kernel (`_primed`)
     primed: int = 0
+    #: trip-count root -> the zeros of the loops over it, where they differ (`pl.range(0, n)` and
+    #: `pl.range(0, n + 1)`): `roots` holds the first loop's
+    zeros: dict = field(default_factory=dict)
     in_address: set = field(default_factory=set)
     #: trip-count roots a block's chunk start is scaled by (`core_id * my_n`): their order against
     #: other counts decides whether blocks meet, which representative counts need not keep
@@ -1169,6 +1192,8 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         uni = interp.uniform
         for var, zero in uni.roots.items():
             found.roots.setdefault(var[1], zero)
+        for var, zeros in uni.root_zeros.items():
+            found.zeros.setdefault(var[1], set()).update(zeros)
         found.outer.update(v[1] for v in uni.outer)
         if pl is None:  # the serial kernel's reads: the generated one reads them where it does
             found.gm_reads.update((label, origin) for label, (origin, read) in interp.gm_reads.items()
@@ -1429,7 +1454,8 @@ class _Bounds:
 
 
 def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False,
-                  longer: Callable[[], object] | None = None, symbolic: bool = False) -> list[Config] | Problem:
+                  longer: Callable[[], object] | None = None, symbolic: bool = False,
+                  credits: int = 0) -> list[Config] | Problem:
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
     docs/design.md ("For every trip count"): inner loops 0 .. `_Bounds.inner`, outer loops
@@ -1454,6 +1480,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                       symbolic_names=unknown)
     if isinstance(found, Problem):
         return found
+    found.primed = max(found.primed, credits)  # what a run of an earlier round primed (`_with_credits`)
     roots = found.roots
     # a read a trip count is computed from (`my_n = (counts[0] - core_id + ...) // num_cores`) is
     # part of that root, which names it: sampled, the count would be a number, not the root
@@ -1486,8 +1513,28 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # A loop that runs no iteration is the same at every count at or below its zero but for the
     # residues the kernel takes of its root (`n % 2`, `Uniform.root_periods`): the counts just
     # below the zero give each of them (`n = -1` for a parameter, `n = 0` for `pl.range(0, n - 1)`)
-    ranges = [[roots[o] + t for t in range(-found.root_periods.get(o, 0), (longest if o in outer else b.inner) + 1)
-               if roots[o] + t >= 0 or not nonnegative(o)] for o in roots]
+    # loops over one count from different starts (`pl.range(0, n)`, `pl.range(0, n + 1)`): the
+    # counts run give each of them every count from its zero up (probe h82: a loop from another
+    # start than the first ran no task in any run)
+    shifted = {o: max(found.zeros.get(o, {roots[o]})) - min(found.zeros.get(o, {roots[o]})) for o in roots}
+    if any(shifted[o] and (o in outer or any(o in pair for pair in nested)) for o in roots):
+        o = next(o for o in roots if shifted[o] and (o in outer or any(o in pair for pair in nested)))
+        return Problem("nonuniform", f"loops over {root_words(o)} start from different values (their zeros "
+                                     f"{sorted(found.zeros[o])}), one of them in or around another loop of run-time "
+                                     "trip count: the check follows such a count from one start; start the loops over "
+                                     "one count at the same value", where)
+    low = {o: min(found.zeros.get(o, {roots[o]})) for o in roots}
+    ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0),
+                                         (longest if o in outer else b.inner) + shifted[o] + 1)
+               if low[o] + t >= 0 or not nonnegative(o)] for o in roots]
+    roots = {o: low[o] for o in roots}  # the counts below are taken from the first zero of each
+    for o, counts in zip(roots, ranges, strict=True):
+        if not counts:  # `pl.range(0, n + 20)`: at least 20 tasks at every size, none of the counts run (probe h82)
+            top = longest if o in outer else b.inner
+            return Problem("nonuniform", f"a loop of {root_words(o)} + {-roots[o]} iterations runs at least "
+                                         f"{-roots[o]} at every size, past the {top} the check runs to prove it for "
+                                         "every trip count; count it to the size itself (`pl.range(0, n)`) and add the "
+                                         "offset to the loop variable", where)
     # a parameter a root is computed from (`n_rows // TILE`) is that run-time value, not a sample
     leaves = {p for origin in roots for p in quotient_parameters(origin)}
     fixed = {k: v for k, v in base[0].scalars.items() if ("param", k) not in roots and ("param", k) not in leaves}
@@ -1502,7 +1549,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if any(runs[out] > b.outer(runs[inner], out) or b.held_by_pair(runs[out], runs[inner], out)
                for out, inner in nested):
             continue
-        if any(b.subsumed(runs[o], False) for o in roots if o not in outer):
+        if any(b.subsumed(runs[o], False) for o in roots if o not in outer and not shifted[o]):
             continue
         if any(b.subsumed(runs[out], True, runs[inner], out) for out, inner in nested if out in single):
             continue
@@ -1524,7 +1571,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
                                   f"ring {ring}), more than the check's limit of {MAX_TRIP_RUNS}: fewer loops of "
                                   "run-time trip count or shorter rotations (tile group depths, `% k`)", where)
-    middle = {o: roots[o] + 3 for o in roots}
+    middle = {o: roots[o] + shifted[o] + 3 for o in roots}  # three tasks of each loop
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots
                                and ("param", k) not in leaves},
@@ -1537,7 +1584,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
 
 
 
-def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) -> list[Config] | Problem | None:
+def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
+                 credits: int = 0) -> list[Config] | Problem | None:
     """For a kernel whose sizes are all static but whose loops run long (FlashAttention at
     4096 x 32768): one run at representative trip counts, with the tensor dimensions followed
     as symbols, as for `pl.DYNAMIC` ones. Outside the argument's conditions, the reason (a
@@ -1552,9 +1600,11 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool) ->
         if hand:
             return replace(found, kind="undecided", detail=f"the check cannot follow this: {found.detail}")
         return found
+    found.primed = max(found.primed, credits)  # (`_with_credits`)
     leaves = [leaf for origin in found.roots for leaf in set(trip_leaves(origin))]
-    if not found.roots or found.in_address or found.chunk_roots or len(leaves) != len(set(leaves)):
-        return None
+    if not found.roots or found.in_address or found.chunk_roots or len(leaves) != len(set(leaves)) \
+            or any(len(zeros) > 1 for zeros in found.zeros.values()):
+        return None  # (loops over one count from different starts: the real run is followed)
     b = _Bounds.of(found, len(functions) > 1)
     trips: dict = {}
     shorter = False

@@ -296,6 +296,10 @@ class Loops(InterpreterBase):
             else:
                 zero = int(first.stop) - len(r)
             uni.roots.setdefault(root, zero)
+            # every loop over the count keeps its own zero (`pl.range(0, n)` and `pl.range(0, n + 1)`):
+            # the counts run cover each (`check._trip_configs`), and its tests are read against it
+            uni.root_zeros.setdefault(root, set()).add(zero)
+            loop.zero = zero
         if per_core:
             uni.per_core.add(key)
             uni.spread = True

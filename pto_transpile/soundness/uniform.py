@@ -117,6 +117,9 @@ class Loop:
     starts: tuple = ()
     #: the block's chunk start it starts at (`pl.range(start, end)`, `Uniform.opaque_chunk`), or None
     chunk: Any = None
+    #: the value of its root that gives it no iteration (its own: another loop over the same
+    #: count may start elsewhere), or None
+    zero: int | None = None
 
 
 @dataclass
@@ -158,6 +161,8 @@ class Uniform:
     rings: set = field(default_factory=set)  #: lengths of struct arrays (the ctx ring)
     depths: set = field(default_factory=set)  #: slot counts of tile groups
     roots: dict = field(default_factory=dict)  #: size variable -> its value giving 0 iterations
+    #: size variable -> the value giving 0 iterations of each loop over it (`roots` holds the first's)
+    root_zeros: dict = field(default_factory=dict)
     outer: set = field(default_factory=set)  #: roots of loops that contain another dynamic loop
     nested: set = field(default_factory=set)  #: (outer root, inner root) of dynamic loops one inside the other
     in_address: set = field(default_factory=set)  #: size variables found in GM offsets (discovery)
@@ -513,9 +518,10 @@ class Uniform:
                 if _settled(op, d1, a):
                     return self._edge(loop, result)
                 raise NonUniform(f"`{text}` singles out iterations other than the first", fix)
-            if loop.root is not None and rest == {loop.root: -a} and loop.root in self.roots:
+            zero = loop.zero if loop.zero is not None else self.roots.get(loop.root)
+            if loop.root is not None and rest == {loop.root: -a} and zero is not None:
                 # at the last iteration but one: ki = start + T - 2 and the root is T + zero
-                d1 = a * (loop.start - self.roots[loop.root] - 2) + diff.const
+                d1 = a * (loop.start - zero - 2) + diff.const
                 if _settled(op, d1, -a):
                     return self._edge(loop, result)
                 raise NonUniform(f"`{text}` singles out iterations other than the last", fix)
@@ -528,9 +534,10 @@ class Uniform:
             ((var, t),) = sizes.items()
             self._whole_count([var], lambda: text, "tests")
             if var[0] == "size" and var in self.roots:
-                zero = self.roots[var]  # the value that gives no iteration, and every one below it
-                d1 = t * (zero + 1) + diff.const  # one iteration, and every count above
-                if _settled(op, d1, t) and self._empty_settled(op, var, t * zero + diff.const, t):
+                # for each loop over the count: the value that gives it no iteration, and every one below it
+                zeros = self.root_zeros.get(var) or {self.roots[var]}
+                if all(_settled(op, t * (zero + 1) + diff.const, t)  # one iteration, and every count above
+                       and self._empty_settled(op, var, t * zero + diff.const, t, zero) for zero in zeros):
                     return result
         if self.discover:
             return result
@@ -560,13 +567,12 @@ class Uniform:
             self.edged.add(loop.root)
         return result
 
-    def _empty_settled(self, op, var: tuple, d0: int, t: int) -> bool:
+    def _empty_settled(self, op, var: tuple, d0: int, t: int, zero: int) -> bool:
         """Is `op(d, 0)` the same for every value of the root `var` that gives the loop no
         iteration (`d0` at its zero, `t` per unit)? Those are the values from the zero down to 0
         for a root no launch makes negative (`nonnegative`), down without end for another; the
         check runs one of them (and one per residue it takes), so a test must not tell them apart
         (`if n + 2 <= 0:` is true at n = -2 and false at n = -1, both loops empty)."""
-        zero = self.roots[var]
         if not nonnegative(var[1]):
             return _settled(op, d0, -t)
         return len({bool(op(d0 - t * k, 0)) for k in range(max(zero, 0) + 1)}) <= 1
