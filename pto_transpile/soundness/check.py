@@ -537,15 +537,16 @@ def _drawn_elsewhere(kernel, config: Config, trace: Trace, *runs: Interpreter) -
 
 
 def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
-    """A run that primes more credits (`_primed`, the most sets of one counter pending at once)
-    than its trip counts were drawn for (`Config.primed`): the core they free runs further ahead
+    """A run that primes more credits (`_primed_before_waiting`) than its trip counts were drawn
+    for (`Config.primed`, the most sets pending at once in the discovery run, `_primed`): the core
+    they free runs further ahead
     than the runs reach, at another value of a scalar (`range(8 if d == 7 else 1)`, probe h81)
     or another trip count (`range(8 if n % 2 == 0 else 1)`, probe h82). Deferred, carrying the
     credits, which the proof runs again with (`_with_credits`)."""
     if config.primed is None:
         return None
     credits, _ = config.primed
-    here = _primed(trace)
+    here = _primed_before_waiting(trace)
     if here <= credits:
         return None
     values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items()))
@@ -553,6 +554,23 @@ def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
                               f"the other core's waits (sets pending at once), against {credits} the check's trip "
                               "counts were drawn for, and more in each run drawn for those: the core they free runs "
                               "further ahead than the runs reach", kernel.node.name, deferred=True, credits=here)
+
+
+def _primed_before_waiting(trace: Trace) -> int:
+    """The most sets of one event a core raises before it first waits for anything: credits it
+    primes ahead (`for _ in range(DEPTH): set_cross_core(...)` before the loop), whatever the
+    trip count (the most pending at once, `_primed`, also counts what a core the credits free
+    raises on other counters as it runs ahead, which grows with the run)."""
+    most = 0
+    for events in trace.events:
+        raised: Counter = Counter()
+        for ev in events:
+            if ev.kind in ("wait", "barrier"):
+                break
+            if ev.kind == "set":
+                raised[ev.event_id] += 1
+        most = max(most, *raised.values(), 0)
+    return most
 
 
 def _spread_elsewhere(config: Config, kernel, *runs: Interpreter) -> Problem | None:
