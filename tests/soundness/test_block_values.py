@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import edited, hand_pipelined_over_blocks
+from helpers import edited, hand_pipelined_over_blocks, spread
 from pto_transpile import codes, transpile
 from sim_runtime import verify
 
@@ -288,7 +288,7 @@ REMAINDER = {
 }
 
 
-@pytest.mark.parametrize("name", list(REMAINDER))
+@pytest.mark.parametrize("name", spread(list(REMAINDER), 3))  # all: campaign
 def test_chunks_with_a_remainder_are_proven_and_run_as_the_serial_kernel(name):
     # refused before: `core_id * chunk` by a run-time chunk was a run-time value of its own, so
     # the offsets by it were unknown ("`out` is reached ... not known") and `pl.range(start, end)`

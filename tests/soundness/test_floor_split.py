@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, spread
 from pto_transpile import codes, transpile
 from sim_runtime import verify
 
@@ -44,8 +44,9 @@ SPELLINGS = [edited(SPLIT, [(END, "    end = (core_id + 1) * n_blocks // pl.get_
              edited(SPLIT, [(END, "    end = (core_id + 1) * n_blocks // (num_cores)\n")])]
 
 
-@pytest.mark.parametrize("text", [SPLIT, FROM_ZERO, SHORT, *SPELLINGS],
-                         ids=["start-to-end", "from-zero", "floor-length", "get-block-num", "alias", "parenthesised"])
+@pytest.mark.parametrize("text", spread([pytest.param(t, id=i) for t, i in zip(
+    [SPLIT, FROM_ZERO, SHORT, *SPELLINGS],
+    ["start-to-end", "from-zero", "floor-length", "get-block-num", "alias", "parenthesised"], strict=True)], 3))
 def test_a_floor_split_is_proven_and_runs_as_the_serial_kernel(text):
     assert _errors(text) == []
     assert _verdicts(text) == {("ok", "ok")}

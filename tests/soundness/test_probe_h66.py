@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, spread
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -74,7 +74,7 @@ SLICED = edited(SLICED, [("            prep(bias_db)\n", "            prep(t, bi
 
 @pytest.mark.parametrize("text", [VIEWED, VIEWED_IN_STAGE, FIRST, SLICED],
                          ids=["view before the loop", "view in the stage", "first iteration", "tuple slice"])
-@pytest.mark.parametrize("preload", [1, 2])
+@pytest.mark.parametrize("preload", spread([1, 2], 1))  # preload 2 in the campaign tier
 def test_a_fixed_entry_reached_another_way_keeps_the_rotation_in_the_period(text, preload):
     errors = error_messages(transpile(text, path="k.py", preload=preload))
     assert len(errors) == 1 and "(task 1" in errors[0] and "reads `bias" in errors[0], errors

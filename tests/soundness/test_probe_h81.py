@@ -52,6 +52,7 @@ def test_the_help_applied_is_proven():
 
 
 @pytest.mark.emulator
+@pytest.mark.campaign  # the overflow at 24 tiles, serial and pipelined (test_probe_h82 runs one)
 def test_the_emulator_overflows_at_the_value_that_primes_more():
     shapes = {"a": (768, 32), "mid": (768, 32), "out": (768, 32)}
     code = transpile(CREDITS, path="k.py", preload=1, _skip_rules=["PTO061"]).code

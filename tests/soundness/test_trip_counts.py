@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixed_flash_attention, judged_runs
+from helpers import fixed_flash_attention, judged_runs, spread
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 
@@ -307,7 +307,7 @@ def test_a_trip_count_from_tiling_data_is_proven_for_every_count():
 
 
 @pytest.mark.parametrize("read", ["n = lens[0]", "n = pl.getval(lens, 0)"])
-@pytest.mark.parametrize("bound", ["n", "min(N_ITER, n)", "max(0, N_ITER - n)"])
+@pytest.mark.parametrize("bound", spread(["n", "min(N_ITER, n)", "max(0, N_ITER - n)"], 2))  # all: campaign
 def test_every_spelling_of_a_trip_count_read_from_gm_is_proven(read, bound):
     # `pl.getval` read a value per core (three values, so the generated kernel's guards tested
     # another value than the loop's bound) and `min` of a GM value was not a trip count at all
