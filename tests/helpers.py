@@ -138,3 +138,34 @@ def judged_runs(monkeypatch) -> list:
     real = check._check_one
     monkeypatch.setattr(check, "_check_one", lambda *a: runs.append(a[4]) or real(*a))
     return runs
+
+
+#: tests/soundness/kernels/hand_event_in_stages.py with the credits its help asks for, taken one
+#: per two tasks: the cube waits for a release of the vector cores on even tasks, and they
+#: release one on even tasks. The vector cores prime `range(8 if d == 7 else 1)` credits before
+#: the loop: at `d = 7` the cube runs 16 tasks ahead and the sets of event 5 pending pass the
+#: hardware counter at 24 tiles (probe h81: the trip counts were drawn from the one credit of the
+#: first sample of `d`).
+CREDITS_BY_PARAMETER = [
+    ("def produce(i, a, mid, b_slot, a_l1, left_db, right_db, acc_db):\n",
+     "def produce(i, a, mid, b_slot, a_l1, left_db, right_db, acc_db):\n"
+     "    if i % 2 == 0:\n        pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=6)\n"),
+    ("    pl.store(out, r, [i * TILE + sub_id * HALF, 0])\n",
+     "    pl.store(out, r, [i * TILE + sub_id * HALF, 0])\n"
+     "    if i % 2 == 0:\n        pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=6)\n"),
+    ("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n):\n",
+     "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    d: pl.DT_INT32,\n):\n"),
+    ("    for i in pl.range(0, n):\n",
+     "    with pl.section_vector():\n        for _c in range(8 if d == 7 else 1):\n"
+     "            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=6)\n    for i in pl.range(0, n):\n"),
+    ("            consume(i, sub_id, mid, out, r_db)\n",
+     "            consume(i, sub_id, mid, out, r_db)\n    with pl.section_cube():\n"
+     "        for _c in range(8 if d == 7 else 1):\n"
+     "            pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=6)\n"),
+]
+
+
+def credits_by_parameter() -> str:
+    """`CREDITS_BY_PARAMETER` applied to hand_event_in_stages.py."""
+    text = (ROOT / "tests" / "soundness" / "kernels" / "hand_event_in_stages.py").read_text(encoding="utf-8")
+    return edited(text, CREDITS_BY_PARAMETER)

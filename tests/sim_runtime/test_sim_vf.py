@@ -415,34 +415,32 @@ def test_vector_functions_use_the_vf_namespace_without_an_import():
     assert np.array_equal(run(src, x=x).outputs["out"], x)
 
 
+#: a vector function storing one fp32 register by a block copy whose 4th argument is `{fourth}`
+BLOCK_COPY = """
+    @pl.vector_function
+    def spread(src, dst):
+        ones = vf.update_mask(64, dtype=pl.DT_FP32)
+        r = vf.load_align(src, 0)
+        vf.store_align(dst, r, ones, {fourth}, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
+    """
+
+
+def _block_copy(fourth: str, x: np.ndarray) -> np.ndarray:
+    kernel = vec_kernel(BLOCK_COPY.format(fourth=fourth), "spread(a[0], b[0])", [1, 64], "DT_FP32",
+                        out_shape=[1, 128], prefill=True)
+    return run(kernel, x=x, y=np.zeros((1, 128), np.float32)).outputs["out"].reshape(-1)
+
+
 def test_the_fourth_argument_of_a_block_copy_store_is_its_block_stride():
     # PyPTO binds `vf.store_align(t, r, m, 2, data_copy_mode=DATA_BLOCK_COPY)` as block_stride=2:
     # block b of the register at the tile's start + b * 2 * 32 bytes (read as an element offset before)
-    vfs = """
-    @pl.vector_function
-    def spread(src, dst):
-        ones = vf.update_mask(64, dtype=pl.DT_FP32)
-        r = vf.load_align(src, 0)
-        vf.store_align(dst, r, ones, 2, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
-    """
     x = rows(1, 64, np.float32)
-    y = np.zeros((1, 128), np.float32)
-    out = run(vec_kernel(vfs, "spread(a[0], b[0])", [1, 64], "DT_FP32", out_shape=[1, 128], prefill=True),
-              x=x, y=y).outputs["out"].reshape(-1)
     want = np.zeros(128, np.float32)
     for b in range(8):  # 8 fp32 per 32-byte block, every other block
         want[16 * b:16 * b + 8] = x[0, 8 * b:8 * b + 8]
-    assert np.array_equal(out, want)
+    assert np.array_equal(_block_copy("2", x), want)
 
 
 def test_a_block_copy_store_given_its_block_stride_twice_is_an_error():
-    vfs = """
-    @pl.vector_function
-    def spread(src, dst):
-        ones = vf.update_mask(64, dtype=pl.DT_FP32)
-        r = vf.load_align(src, 0)
-        vf.store_align(dst, r, ones, 2, block_stride=2, data_copy_mode=pl.DataCopyMode.DATA_BLOCK_COPY)
-    """
     with pytest.raises(KernelError, match="given its block stride twice"):
-        run(vec_kernel(vfs, "spread(a[0], b[0])", [1, 64], "DT_FP32", out_shape=[1, 128], prefill=True),
-            x=rows(1, 64, np.float32), y=np.zeros((1, 128), np.float32))
+        _block_copy("2, block_stride=2", rows(1, 64, np.float32))

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import credits_by_parameter, edited, error_messages
 from pto_transpile import transpile
 from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"
-CREDITS = (KERNELS / "credits_by_parameter.py").read_text(encoding="utf-8")
+CREDITS = credits_by_parameter()
 #: the same kernel with one relu a task, not 40: the vector stage's length only makes the cube run
 #: ahead in time on the emulator, where the check's counts do not depend on it
 BRIEF = CREDITS.replace("    for _k in range(40):\n", "    for _k in range(1):\n")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import credits_by_parameter, edited, error_messages
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -126,7 +126,7 @@ def test_a_loop_always_past_the_bound_in_a_kernel_without_scalars_is_refused_not
 
 
 
-CREDITS = (KERNELS / "credits_by_parameter.py").read_text(encoding="utf-8")
+CREDITS = credits_by_parameter()
 #: the pipeline loop's count made a trip-count root before the credits are primed, and the
 #: number of credits chosen by its parity
 BY_PARITY = edited(CREDITS, [("    n = a.shape[0] // TILE\n",
