@@ -60,11 +60,15 @@ def _findings(text: str) -> list[tuple[str, str]]:
 
 
 def _verdicts(text: str, tiles: int, blocks: int, chunk: int, c2: int = 0) -> list[str]:
+    return _run(text, tiles, blocks, {"chunk": chunk, **({"c2": c2} if PARAMS[1] in text else {})})
+
+
+def _run(text: str, tiles: int, blocks: int, scalars: dict) -> list[str]:
+    """The verdicts of the serial and the pipelined kernel on `tiles` row blocks and `blocks` blocks."""
     code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
     rows = (32 * tiles, 32)
-    scalars = {"scale": 0.5, "ApplyRelu": 1, "chunk": chunk, **({"c2": c2} if PARAMS[1] in text else {})}
     return [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
-                                          scalars=scalars, block_dim=blocks).rows]
+                                          scalars={"scale": 0.5, "ApplyRelu": 1, **scalars}, block_dim=blocks).rows]
 
 
 @pytest.mark.parametrize("name", list(ACCEPTED))
@@ -209,10 +213,7 @@ OF_A_COUNT_DEFECTS = {
 
 
 def _count_verdicts(text: str, tiles: int, blocks: int, n: int) -> list[str]:
-    code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
-    rows = (32 * tiles, 32)
-    return [row.verdict for row in verify(text, code, "tiled_scale_kernel", shapes={"a": rows, "out": rows},
-                                          scalars={"scale": 0.5, "ApplyRelu": 1, "n": n}, block_dim=blocks).rows]
+    return _run(text, tiles, blocks, {"n": n})
 
 
 @pytest.mark.parametrize("name", list(OF_A_COUNT))
