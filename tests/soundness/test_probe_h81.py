@@ -166,3 +166,11 @@ def test_hand_written_credits_chosen_by_a_scalar_name_the_overflow_they_cause():
     text = text.replace("for _ in range(DEPTH):", "for _ in range(DEPTH if d == 7 else 2):")
     [error] = error_messages(transpile(text, path="k.py"))
     assert "more than 15 sets of event id 0 from AIC can be pending at once" in error and "d=7" in error, error
+
+
+def test_the_loop_spread_whatever_the_scalar_is_proven():
+    # the help applied to a kernel that takes no residue of the count: spread for every value of `d`
+    text = edited(ROWS, [SPREAD[2], SPREAD[3]]).replace("core_id if d == 7 else 0", "core_id").replace(
+        "num_cores if d == 7 else 1", "num_cores")
+    assert "pl.range(core_id, n_blocks, num_cores)" in text
+    assert error_messages(transpile(text, path="k.py", preload=1)) == []
