@@ -537,7 +537,7 @@ def _drawn_elsewhere(kernel, config: Config, trace: Trace, *runs: Interpreter) -
 
 
 def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
-    """A run that primes more credits (`_primed_before_waiting`) than its trip counts were drawn
+    """A run that primes more credits (`_primed_ahead`) than its trip counts were drawn
     for (`Config.primed`, the most sets pending at once in the discovery run, `_primed`): the core
     they free runs further ahead
     than the runs reach, at another value of a scalar (`range(8 if d == 7 else 1)`, probe h81)
@@ -546,30 +546,35 @@ def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
     if config.primed is None:
         return None
     credits, _ = config.primed
-    here = _primed_before_waiting(trace)
+    here = _primed_ahead(trace)
     if here <= credits:
         return None
     values = ", ".join(f"`{k} = {v}`" for k, v in sorted(config.scalars.items()))
     return Problem("credits", f"a run{' at ' + values if values else ''} primes {here} credits of one event ahead of "
-                              f"the other core's waits (sets pending at once), against {credits} the check's trip "
-                              "counts were drawn for, and more in each run drawn for those: the core they free runs "
-                              "further ahead than the runs reach", kernel.node.name, deferred=True, credits=here)
+                              f"the other core's waits (sets of it in a row, no wait between), against {credits} the "
+                              "check's trip counts were drawn for, and more in each run drawn for those: the core they "
+                              "free runs further ahead than the runs reach", kernel.node.name, deferred=True,
+                   credits=here)
 
 
-def _primed_before_waiting(trace: Trace) -> int:
-    """The most sets of one event a core raises before it first waits for anything: credits it
-    primes ahead (`for _ in range(DEPTH): set_cross_core(...)` before the loop), whatever the
+def _primed_ahead(trace: Trace) -> int:
+    """The most sets of one event a core raises in a row, with no wait between them, before it
+    first waits for anything or outside its stages: credits it primes ahead (`for _ in
+    range(DEPTH): set_cross_core(...)` before the loop, or after a first handshake), whatever the
     trip count (the most pending at once, `_primed`, also counts what a core the credits free
-    raises on other counters as it runs ahead, which grows with the run)."""
+    raises on other counters as it runs ahead, which grows with the run). A stage's own sets past
+    the core's first wait are its tasks' signals, one per task, not credits."""
     most = 0
     for events in trace.events:
         raised: Counter = Counter()
+        waited = False
         for ev in events:
             if ev.kind in ("wait", "barrier"):
-                break
-            if ev.kind == "set":
+                waited = True
+                raised.clear()
+            elif ev.kind == "set" and (not waited or ev.task < 0):
                 raised[ev.event_id] += 1
-        most = max(most, *raised.values(), 0)
+                most = max(most, raised[ev.event_id])
     return most
 
 
