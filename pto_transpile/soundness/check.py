@@ -560,22 +560,19 @@ def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
 def _primed_ahead(trace: Trace) -> int:
     """The most sets of one event a core raises in a row, with no wait between them: credits it
     primes ahead (`for _ in range(DEPTH): set_cross_core(...)` before the loop, after a first
-    handshake, or in a stage's first task), whatever the trip count (the most pending at once,
-    `_primed`, also counts what a core the credits free raises on other counters as it runs
-    ahead, which grows with the run). Past the core's first wait, a stage's sets are counted task
-    by task: one a task is its tasks' signal, not a credit."""
+    handshake, in a stage's first task), whatever the trip count, and the tasks a core signals
+    between two waits of its own (a wait every 16 tasks at some trip counts, probe h83). The
+    most pending at once (`_primed`) also counts what a core the credits free raises on other
+    counters as it runs ahead, which grows with the run."""
     most = 0
     for events in trace.events:
         raised: Counter = Counter()
-        waited = False
         for ev in events:
             if ev.kind in ("wait", "barrier"):
-                waited = True
                 raised.clear()
             elif ev.kind == "set":
-                key = (ev.event_id, ev.task if waited and ev.task >= 0 else None)
-                raised[key] += 1
-                most = max(most, raised[key])
+                raised[ev.event_id] += 1
+                most = max(most, raised[ev.event_id])
     return most
 
 
