@@ -561,8 +561,7 @@ def _primed_ahead(trace: Trace) -> int:
     """The most sets of one event a core raises in a row, with no wait between them: credits it
     primes ahead (`for _ in range(DEPTH): set_cross_core(...)` before the loop, after a first
     handshake, in a stage's first task), whatever the trip count, and the tasks a core signals
-    between two waits of its own (a wait every 16 tasks at some trip counts, probe h83). The
-    most pending at once (`_primed`) also counts what a core the credits free raises on other
+    between two waits of its own. The most pending at once (`_primed`) also counts what a core the credits free raises on other
     counters as it runs ahead, which grows with the run."""
     most = 0
     for events in trace.events:
@@ -1528,7 +1527,13 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # an outer loop runs through both of its boundary zones and every phase of what it carries,
     # more of its iterations when the inner loops are short (filtered per inner count below)
     outer, nested = found.outer, found.nested
-    longest = max((b.outer(n, o) for n in range(b.inner + 1) for o in outer), default=0)
+    # a loop whose run-time count's residues the kernel takes (`n % 16 == 15`) behaves as one loop per
+    # residue class: each class needs its own run past the bound, where the counts up to the bound hold
+    # only one count of each class, maybe short of it (probe h83: the class of 15 run at n = 15 alone,
+    # 15 tasks, and the race it holds needs a task 15); the counts go `k - 1` further
+    extra = {o: found.root_periods.get(o, 1) - 1 for o in roots}
+    inner_top = max((b.inner + extra[o] for o in roots if o not in outer), default=b.inner)
+    longest = max((b.outer(n, o) + extra[o] for n in range(inner_top + 1) for o in outer), default=0)
     # a root that cannot be negative (`a.shape[0] // 32`) is not run below 0, where a loop to
     # `root + 1` would run no iteration: no launch has such a count
     # A loop that runs no iteration is the same at every count at or below its zero but for the
@@ -1546,12 +1551,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                      "one count at the same value", where)
     low = {o: min(found.zeros.get(o, {roots[o]})) for o in roots}
     ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0),
-                                         (longest if o in outer else b.inner) + shifted[o] + 1)
+                                         (longest if o in outer else b.inner + extra[o]) + shifted[o] + 1)
                if low[o] + t >= 0 or not nonnegative(o)] for o in roots]
     roots = {o: low[o] for o in roots}  # the counts below are taken from the first zero of each
     for o, counts in zip(roots, ranges, strict=True):
         if not counts:  # `pl.range(0, n + 20)`: at least 20 tasks at every size, none of the counts run (probe h82)
-            top = longest if o in outer else b.inner
+            top = longest if o in outer else b.inner + extra[o]
             return Problem("nonuniform", f"a loop of {root_words(o)} + {-roots[o]} iterations runs at least "
                                          f"{-roots[o]} at every size, past the {top} the check runs to prove it for "
                                          "every trip count; count it to the size itself (`pl.range(0, n)`) and add the "
@@ -1567,7 +1572,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     for values in itertools.product(*ranges):
         trips = dict(zip(roots, values, strict=True))
         runs = {o: max(trips[o] - roots[o], 0) for o in roots}  # iterations each loop runs
-        if any(runs[out] > b.outer(runs[inner], out) or b.held_by_pair(runs[out], runs[inner], out)
+        if any(runs[out] > b.outer(runs[inner], out) + extra[out] or b.held_by_pair(runs[out], runs[inner], out)
                for out, inner in nested):
             continue
         if any(b.subsumed(runs[o], False) for o in roots if o not in outer and not shifted[o]):
