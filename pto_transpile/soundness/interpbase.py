@@ -129,6 +129,10 @@ class InterpreterBase:
         self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]
         self.flag_regions: set[tuple] = set()  #: the Acc regions whose unit flag a `phase=` call used
+        #: the run-time values a discovery run took a residue of before a loop made them trip counts
+        #: (`n % 4` above `pl.range(0, n)`): bound from the start, they are residues of a root
+        #: (`check._discover`)
+        self.opaque_residues: set = set()
         #: a run that reads the periods of its loops (a discovery run, one at chosen trip
         #: counts) follows which entries its rotations pick (`renaming.py`, `renamed.py`)
         self.periods_read = config.discover or bool(config.trips)

@@ -723,6 +723,8 @@ class PythonSubset(InterpreterBase):
                 if quotient_parameter(("op", "floordiv", moved, right)) is not None:
                     return opaque_op("floordiv", Opaque(moved), right)  # as `_parameter_quotient` names it
             if fn is not None and opaque_operands(left, right):
+                if fn is operator.mod and self.config.discover:
+                    self.opaque_residues.update(v.origin for v in (left, right) if type(v) is Opaque)
                 return opaque_op(fn.__name__, left, right)
             return UNKNOWN
         if (isinstance(left, (list, tuple)) or isinstance(right, (list, tuple))) and op not in (cst.Add, cst.Multiply):

@@ -541,8 +541,20 @@ class Uniform:
                     return result
         if self.discover:
             return result
-        raise NonUniform(f"`{text}` tests a trip count other than for the empty loop",
-                         "test the trip count only against 0 (`n > 0`)")
+        raise NonUniform(f"`{text}` tests a trip count other than for the empty loop", self._empty_test(sizes))
+
+    def _empty_test(self, sizes: dict) -> str:
+        """The help of a test on a trip count other than the empty loop's: test it against the
+        value that empties its loop, which is 0 only for a loop counting to the size itself
+        (`pl.range(0, n + 2)` is empty at `n = -2`, probe h83)."""
+        zeros = {z for var in sizes if var in self.roots for z in self.root_zeros.get(var) or {self.roots[var]}}
+        if len(sizes) != 1 or len(zeros) != 1 or zeros == {0}:
+            return "test the trip count only against 0 (`n > 0`)"
+        ((var, _),) = sizes.items()
+        (zero,) = zeros
+        return (f"test {root_words(var[1])} only against {zero}, where its loop runs no iteration (`n > {zero}` "
+                f"for the loop's `n`, `pl.range(0, n + {-zero})`)") if zero < 0 else \
+            f"test {root_words(var[1])} only against {zero}, where its loop runs no iteration (`n > {zero}`)"
 
     def _whole_count(self, variables: list, text: Callable[[], str], what: str) -> None:
         """Refuse a test or a residue of the trip count of a per-core range (`n > 0`, `n % 2` with
