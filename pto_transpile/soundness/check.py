@@ -1596,6 +1596,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
             configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
                                   symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                                   loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
+                   root_periods=dict(found.root_periods),
                                   steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
                                   primed=(found.primed, dict(base[0].scalars))))
     count = len(configs) + len(base) - 1
@@ -1610,6 +1611,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                               trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
                               symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
                               loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs),
+                              root_periods=dict(found.root_periods),
                               primed=(found.primed, dict(base[0].scalars))))
     return configs
 
@@ -1663,6 +1665,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
     return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
                    per_core_roots=frozenset(found.per_core_roots),
                    symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
+                   root_periods=dict(found.root_periods),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
                    steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
                    primed=(found.primed, {}))]

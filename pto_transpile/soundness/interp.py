@@ -95,13 +95,14 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                               f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
                               "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
         residues = sorted((k, root) for root, k in self.uniform.root_periods.items()
-                          if root in self.config.zeros and self.config.period and self.config.period % k)
-        if residues:  # the counts were run for the residues the discovery run took (probe h82)
+                          if root in self.config.zeros and self.config.root_periods.get(root, 1) % k)
+        if residues:  # the counts were run for the residues the discovery run took (probes h82, h83)
             k, root = residues[0]
             raise CannotModel(f"a residue `% {k}` of {root_words(root)}, a trip count, is taken at some values of the "
-                              f"scalars or trip counts only, after the check chose the counts it runs for a period of "
-                              f"{self.config.period}; take it in every run (outside the test that chooses it)",
-                              self.fn.name, kind="nonuniform")
+                              f"scalars or trip counts only, or in some iterations only (after `and`, `or`, in a "
+                              f"conditional expression), where the check chose the counts it runs for the residues "
+                              f"the discovery run took; take it in every run and iteration (in a statement of its "
+                              f"own, before the test that uses it)", self.fn.name, kind="nonuniform")
         edged = sorted({var[1] for var in self.uniform.edged} & self.config.alike, key=repr)
         if edged:
             raise CannotModel("a test singles out the first or the last iteration of a loop at some trip counts, after "

@@ -99,6 +99,9 @@ class Config:
     #: the same per trip-count root of an inner loop: the period of its own iterations
     #: (`Rotations.loop_period`), which divides `period`
     loop_periods: dict = field(default_factory=dict)
+    #: trip-count root -> the `k` of the residues `root % k` the counts were chosen for (each class
+    #: run past the bound, `check._trip_configs`): a run that takes another is refused
+    root_periods: dict = field(default_factory=dict)
     #: trip-count roots of the outer loops whose counts were chosen for iterations that are all
     #: alike (no test singles out the first or the last: `_Bounds.steady_pair`); a run finding
     #: such a test is refused

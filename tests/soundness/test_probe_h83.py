@@ -43,6 +43,11 @@ HANDSHAKE = edited(CREDITS, [(
     "    with pl.section_cube():\n        pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=7)\n"
     "    with pl.section_vector():\n        pl.system.wait_cross_core(pipe=pl.PipeType.MTE2, event_id=7)\n"
     "        for _c in range(8 if d == 7 else 1):\n")])
+#: a barrier of every core instead of the handshake
+AFTER_BARRIER = edited(CREDITS, [(
+    "    with pl.section_vector():\n        for _c in range(8 if d == 7 else 1):\n",
+    "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+    "    with pl.section_vector():\n        for _c in range(8 if d == 7 else 1):\n")])
 #: the parity of the count chooses the credits; a loop over it first makes it a trip count
 BY_PARITY = edited(HANDSHAKE, [("    n = a.shape[0] // TILE\n",
                                 "    n = a.shape[0] // TILE\n    for _k in pl.range(0, n):\n        pass\n")]).replace(
@@ -87,6 +92,36 @@ OFFSET_RACE = edited(PICKED, [
     ("    n_blocks = a.shape[0] // BLOCK\n    for i in pl.range(0, n_blocks):\n",
      "    n_blocks = c.shape[0] // BLOCK\n    for i in pl.range(0, n_blocks + 10):\n"),
     (CALL, CALL.replace("alpha)", "alpha, n_blocks)"))])
+#: the same class, each block looping over its own count (the help of the refusal of `n % 16` with
+#: `pl.range(core_id, n, num_cores)`, applied), `ws` rows per block
+PER_CORE_CLASS = edited(PICKED, [
+    ("def project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db):\n",
+     "def project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db, core_id):\n"),
+    ("    pl.load(cur_w, ws, [0, 0])\n", "    pl.load(cur_w, ws, [core_id * BLOCK, 0])\n"),
+    (FINISH, FINISH.replace("alpha)", "alpha, core_id, my_n, j)")),
+    (PICK, "    if my_n % 16 == 15 and j % 16 == 14:\n"
+           "        pl.store(ws, res, [core_id * BLOCK + sub_id * HALF, 0])\n"),
+    ("    ws: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n", "    ws: pl.Tensor[[8 * BLOCK, BLOCK], pl.DT_FP32],\n"),
+    ("    for i in pl.range(0, n_blocks):\n",
+     "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    num_cores = pl.get_block_num()\n"
+     "    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n    for j in pl.range(0, my_n):\n"
+     "        i = core_id + j * num_cores\n"),
+    ("            project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db)\n",
+     "            project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db, core_id)\n"),
+    (CALL, CALL.replace("alpha)", "alpha, core_id, my_n, j)"))])
+#: an outer loop over `m` whose class `m % 8 == 7` writes `ws` at its iteration 7, task 4
+OUTER_CLASS = edited(PICKED, [
+    (FINISH, FINISH.replace("alpha)", "alpha, m, r)")),
+    (PICK, "    rr = r % 8 == 7\n    mm = m % 8 == 7\n    qq = i % 8 == 4\n"
+           "    if rr and mm and qq:\n        pl.store(ws, res, [sub_id * HALF, 0])\n"),
+    ("    ws2: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n", "    ws2: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"),
+    ("    for i in pl.range(0, n_blocks):\n        with pl.section_cube():\n"
+     "            project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+     "        with pl.section_vector():\n" + CALL,
+     "    m = ws2.shape[0] // BLOCK\n    for r in pl.range(0, m):\n        for i in pl.range(0, n_blocks):\n"
+     "            with pl.section_cube():\n"
+     "                project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+     "            with pl.section_vector():\n    " + CALL.replace("alpha)", "alpha, m, r)"))])
 #: a residue of `n` taken above the loops over it, used where the outer loop over `m` runs none
 BEFORE_LOOPS = edited(PICKED, [
     (FINISH, FINISH.replace("alpha)", "alpha, r15, z)")),
@@ -119,8 +154,9 @@ def brief(text: str) -> str:
 
 @pytest.mark.parametrize(("text", "preload", "shown"), [
     (HANDSHAKE, 1, "d=7"), pytest.param(HANDSHAKE, 2, "d=7", marks=pytest.mark.campaign), (BY_PARITY, 1, "= 16"),
-    (IN_FIRST_TASK, 1, "d=7"),
-    (BY_RESIDUE, 1, "= 31")], ids=["handshake", "handshake-p2", "parity", "first-task", "residue-schedule"])
+    (IN_FIRST_TASK, 1, "d=7"), (AFTER_BARRIER, 1, "d=7"),
+    (BY_RESIDUE, 1, "= 31")], ids=["handshake", "handshake-p2", "parity", "first-task", "barrier",
+                               "residue-schedule"])
 def test_credits_past_a_first_wait_are_run_past(text, preload, shown):
     [error] = error_messages(transpile(brief(text), path="k.py", preload=preload))
     assert OVERFLOW in error and shown in error, error
@@ -138,10 +174,31 @@ def test_as_many_credits_for_every_value_is_proven():
     assert error_messages(transpile(text, path="k.py", preload=1)) == []
 
 
-@pytest.mark.parametrize(("text", "task"), [(CLASS_RACE, 15), (OFFSET_RACE, 1)], ids=["class", "offset-loop"])
+@pytest.mark.parametrize(("text", "task"), [(CLASS_RACE, 15), (OFFSET_RACE, 1), (PER_CORE_CLASS, 15)],
+                         ids=["class", "offset-loop", "per-core"])
 def test_a_residue_class_is_run_past_the_bound(text, task):
     [error] = error_messages(transpile(text, path="k.py", preload=1))
     assert f"{RACE}{task})" in error, error
+
+
+@pytest.mark.campaign  # 50 s: every outer count to 7 past its bound, at each inner count
+def test_a_residue_class_of_an_outer_count_is_run_past_the_bound():
+    [error] = error_messages(transpile(OUTER_CLASS, path="k.py", preload=1))
+    # iteration 7 of the outer loop, tasks 4 and 5 of it: a class run at m = 7 alone had no iteration 8
+    assert "stage `project` (task 40)" in error and "stage `finish` (task 39)" in error, error
+
+
+def test_a_residue_of_a_count_taken_in_some_iterations_only_is_refused():
+    # `m % 8` taken only where `r % 8 == 7`: never in the discovery run's 3 outer iterations, so
+    # the counts were not chosen for its classes; its help (take it in a statement of its own) is
+    # `OUTER_CLASS`, whose race the runs then reach
+    short_circuit = OUTER_CLASS.replace("    rr = r % 8 == 7\n    mm = m % 8 == 7\n    qq = i % 8 == 4\n"
+                                        "    if rr and mm and qq:\n",
+                                        "    if r % 8 == 7 and m % 8 == 7 and i % 8 == 4:\n")
+    assert short_circuit != OUTER_CLASS
+    [error] = error_messages(transpile(short_circuit, path="k.py", preload=1))
+    assert "a residue `% 8` of `ws2.shape[0] // 32`, a trip count, is taken" in error \
+        and "in some iterations only" in error, error
 
 
 def test_a_residue_taken_above_the_loops_is_a_residue_of_the_trip_count():
