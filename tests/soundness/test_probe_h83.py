@@ -153,8 +153,12 @@ def brief(text: str) -> str:
 
 
 @pytest.mark.parametrize(("text", "preload", "shown"), [
-    (HANDSHAKE, 1, "d=7"), pytest.param(HANDSHAKE, 2, "d=7", marks=pytest.mark.campaign), (BY_PARITY, 1, "= 16"),
-    (IN_FIRST_TASK, 1, "d=7"), (AFTER_BARRIER, 1, "d=7"),
+    # the handshake and the schedule by a residue here; the other forms take the same path
+    # (`_primed_ahead`), 5 s each, in the campaign
+    (HANDSHAKE, 1, "d=7"), pytest.param(HANDSHAKE, 2, "d=7", marks=pytest.mark.campaign),
+    pytest.param(BY_PARITY, 1, "= 16", marks=pytest.mark.campaign),
+    pytest.param(IN_FIRST_TASK, 1, "d=7", marks=pytest.mark.campaign),
+    pytest.param(AFTER_BARRIER, 1, "d=7", marks=pytest.mark.campaign),
     (BY_RESIDUE, 1, "= 31")], ids=["handshake", "handshake-p2", "parity", "first-task", "barrier",
                                "residue-schedule"])
 def test_credits_past_a_first_wait_are_run_past(text, preload, shown):

@@ -185,6 +185,7 @@ def test_other_spellings_of_boundary_tests_are_proven(old, new):
 
 
 @pytest.mark.emulator
+@pytest.mark.campaign  # 11 s; at fixed rows, the example runs bit-identical in test_sim_flash_attention
 def test_the_dynamic_flash_attention_runs_bit_identical_past_the_counts_checked():
     """16 KV tiles (the check runs up to 15) and 3 query tiles on 2 blocks (unequal work)."""
     from sim_runtime.verify import verify
