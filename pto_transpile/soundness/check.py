@@ -42,7 +42,14 @@ from pto_transpile.soundness.interp import (
 )
 from pto_transpile.soundness.longrun import longest_loop, looks_long
 from pto_transpile.soundness.opevents import SPILL_NOTE
-from pto_transpile.soundness.order import Outcome, eager_counts, run_concurrent, run_sequential, twin_races
+from pto_transpile.soundness.order import (
+    Outcome,
+    eager_counts,
+    pending_at_waits,
+    run_concurrent,
+    run_sequential,
+    twin_races,
+)
 from pto_transpile.soundness.params import declared_integer, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
@@ -558,12 +565,14 @@ def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
 
 
 def _primed_ahead(trace: Trace) -> int:
-    """The most sets of one event a core raises in a row, with no wait between them: credits it
-    primes ahead (`for _ in range(DEPTH): set_cross_core(...)` before the loop, after a first
-    handshake, in a stage's first task), whatever the trip count, and the tasks a core signals
-    between two waits of its own. The most pending at once (`_primed`) also counts what a core
-    the credits free raises on other counters as it runs ahead, which grows with the run."""
-    most = 0
+    """Credits a core primes ahead, whatever the trip count: the most sets of one event it
+    raises in a row, with no wait between them (`for _ in range(DEPTH): set_cross_core(...)`
+    before the loop, in a stage's first task), and the most sets of one counter pending where a
+    wait for it comes, in the order the statements ran (`order.pending_at_waits`: credits raised
+    one by one, each after a handshake or a barrier, probe h84). The most pending at once when
+    every wait is taken as soon as it can be (`_primed`) also counts what the core the credits
+    free raises on other counters as it runs ahead, which grows with the run."""
+    most = pending_at_waits(trace.events)
     for events in trace.events:
         raised: Counter = Counter()
         for ev in events:

@@ -69,6 +69,7 @@ class InterpreterBase:
     eval: Callable[[cst.BaseExpression, Ctx], Any]  #: pysubset
     truth: Callable[..., bool | None]  #: pysubset
     assign: Callable[[cst.BaseExpression, Any, Ctx], None]  #: pysubset
+    _binop: Callable[[Any, Any, Any, Any], Any]  #: pysubset
     exec_block: Callable[[Any, list[Ctx]], None]  #: pysubset
     _exec_may: Callable[[Ctx, Callable[[Ctx], object]], None]  #: pysubset
     _args: Callable[[cst.Call, Ctx], tuple[list, dict]]  #: pysubset
@@ -133,6 +134,9 @@ class InterpreterBase:
         #: (`n % 4` above `pl.range(0, n)`): bound from the start, they are residues of a root
         #: (`check._discover`)
         self.opaque_residues: set = set()
+        #: the values counters hold as loops of run-time trip count leave them, values of those
+        #: counts (`Loops._counters_after`): a later loop that carries one is refused naming it
+        self.counters_left: list = []
         #: a run that reads the periods of its loops (a discovery run, one at chosen trip
         #: counts) follows which entries its rotations pick (`renaming.py`, `renamed.py`)
         self.periods_read = config.discover or bool(config.trips)

@@ -346,6 +346,8 @@ class Loops(InterpreterBase):
                 moves.append({k: n - before.get(k, 0) for k, n in rot.moved.items() if n != before.get(k, 0)})
             if not broke:  # the last iteration's steps: a loop of one iteration has no other
                 self._last_steps(ctxs, previous, carried)
+                if root is not None and not per_core and r:
+                    self._counters_after(ctxs, previous, carried, root, loop.zero or 0, len(r), node)
                 marks.append([len(core) for core in self.trace.events])
                 self._sync_drift(root, marks, label, node)
             rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
@@ -572,6 +574,7 @@ class Loops(InterpreterBase):
             if name in counters and isinstance(value, int) and not isinstance(value, bool):
                 var = ("carried", name)
                 k = counters[name]
+                prev.setdefault(("start", name), value)  # (`_counters_after`)
                 flip = k if isinstance(k, Flip) else None
                 if isinstance(value, Sym) and any(v[0] == "loop" for v, _ in value.form) and not value.residue:
                     raise nonuniform(NonUniform(f"counter `{name}` is set from the loop variable and carried",
@@ -584,6 +587,11 @@ class Loops(InterpreterBase):
                     # at (`cur == my_n`): a value of that loop's trip count, which its form (the
                     # counter's own variable) no longer says, taken for periodic (a plain counter's
                     # tests are refused and its offsets judged by their stride, whatever its start)
+                    raise nonuniform(NonUniform(
+                        f"counter `{name}` starts at the value an earlier loop left it at, which depends on that "
+                        "loop's trip count", f"start `{name}` at a constant before this loop, or give each loop a "
+                        "counter of its own"), node)
+                if name not in prev and any(value is left for left in self.counters_left):
                     raise nonuniform(NonUniform(
                         f"counter `{name}` starts at the value an earlier loop left it at, which depends on that "
                         "loop's trip count", f"start `{name}` at a constant before this loop, or give each loop a "
@@ -753,6 +761,40 @@ class Loops(InterpreterBase):
                         if value is None:
                             continue  # not one of its two values: the next iteration's start says so
                     self.uniform.counter_steps.setdefault(("carried", name), set()).add(_step(value, prev[name], k))
+
+    def _counters_after(self, ctxs: list[Ctx], previous: list[dict], counters: dict, root: tuple, zero: int,
+                        trips: int, node: cst.For) -> None:
+        """Each counter as the loop leaves it, a value of its trip count: `start + step * T`
+        with `T = root - zero` (`% k` of it for `x = (x + c) % k`, `a` or `b` by `T % 2` for a
+        flip). Left a value of its own variable, it read as periodic after the loop, and `q % 16
+        == 15` of `q` counting a loop over `n` passed for a residue of a loop variable: the
+        counts were not run past the bound in each residue class of `n` (probe h84). A counter a
+        loop around this one carries too stays its counter, and so do the generated kernel's own
+        (`_pl_...`: its drain picks event ids by them, which `renaming.py` certifies)."""
+        uni = self.uniform
+        around = {name for loop in uni.active[:-1] for name in uni.rot.loop_facts.get(loop.key, (None, frozenset()))[1]}
+        for ctx, prev in zip(ctxs, previous, strict=True):
+            for name, k in counters.items():
+                if name in around or name.startswith("_pl_"):
+                    continue
+                value = _carried_value(ctx, name)
+                start = prev.get(("start", name))
+                if not isinstance(value, Sym) or not any(v == ("carried", name) for v, _ in value.form) \
+                        or type(start) is not int:
+                    continue  # a counter from a run-time start keeps its own variable
+                if isinstance(k, Flip):
+                    a = prev[("flip", name)]
+                    count = Sym(trips, ((root, 1),), False, -zero)
+                    parity = self._binop(cst.Modulo, count, 2, node)
+                    after = self._binop(cst.Add, a, self._binop(cst.Multiply, k.other(a) - a, parity, node), node)
+                else:
+                    delta = prev.get(("delta", name), _step(value, start, k))
+                    plain = Sym(start + delta * trips, ((root, delta),), False, start - delta * zero)
+                    after = plain if k is None else self._binop(cst.Modulo, plain, k, node)
+                    if k is None and int(value) != int(plain):
+                        continue  # (a step that is not the same in every iteration is refused there)
+                _set_carried(ctx, name, after)
+                self.counters_left.append(after)
 
     def _read_first(self, node: cst.For) -> frozenset:
         """`read_first` of a loop's body, once per loop."""

@@ -603,6 +603,27 @@ def _core(index: int) -> str:
     return CORES[index]
 
 
+def pending_at_waits(events: list[list[Event]]) -> int:
+    """The most sets of one counter pending where a wait for it comes, in the order the run
+    followed the kernel's statements (`Event.seq`): the sections one after another, as the
+    serial kernel runs them. A set raised before the wait that takes it, however many waits
+    for other counters or barriers lie between (credits a core primes one by one, each after a
+    handshake), counts; a wait that comes before its set (the other side of a handshake)
+    takes the set raised after it."""
+    sets: Counter = Counter()
+    consumed: Counter = Counter()
+    most = 0
+    for ev in sorted((ev for core in events for ev in core if ev.kind in ("set", "wait")), key=lambda ev: ev.seq):
+        if ev.kind == "set":
+            for receiver in SET_RECEIVERS[ev.core]:
+                sets[(ev.core, receiver, ev.event_id)] += 1
+            continue
+        for key in [(sender, ev.core, ev.event_id) for sender in WAIT_SENDERS[ev.core]]:
+            most = max(most, sets[key] - consumed[key])
+            consumed[key] += 1
+    return most
+
+
 def eager_counts(events: list[list[Event]]) -> tuple[list[Event], int]:
     """(the sets that overflow a counter, the most sets of one counter pending at once) when
     every wait is taken as soon as its sets are there. The run takes a wait on a counter fed

@@ -1,0 +1,114 @@
+"""Probe h84's holes: kernels `--check` accepted whose pipelined run overflowed an event counter
+or raced on the emulator while the serial run was ok.
+
+- Credits primed one by one, each set followed by a handshake the cube answers at once (a
+  ping-pong), by a barrier of the vector cores only or of every core: a run's credits were the
+  sets of one event in a row, which every wait or barrier ended, so the runs at `d = 7` (or at
+  even counts) kept the trip counts drawn for one credit, and event 5 overflowed at 24 tiles.
+  A run's credits are now also the most sets of one counter pending where a wait for it comes,
+  in the order the statements ran (`order.pending_at_waits`).
+- A residue of a counter that counts a loop over the trip count (`q = q + 1`, so `q == n` after
+  it): the counter kept its own variable after the loop and `q % 16` read as periodic, not as a
+  residue of the count, whose classes the counts were then not run past the bound for. A
+  counter now leaves such a loop as a value of its count (`Loops._counters_after`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import credits_by_parameter, edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNELS = Path(__file__).parent / "kernels"
+CREDITS = credits_by_parameter()
+PICKED = (KERNELS / "workspace_pick.py").read_text(encoding="utf-8")
+OVERFLOW = "more than 15 sets of event id 5 from AIC can be pending at once"
+PRIMING = "    with pl.section_vector():\n        for _c in range(8 if d == 7 else 1):\n"
+CREDIT = "            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=6)\n"
+
+#: each credit followed by a handshake: the vector raises event 8 and waits for the cube's 7
+PING_PONG = edited(CREDITS, [(
+    PRIMING + CREDIT,
+    PRIMING + CREDIT + "            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=8)\n"
+                       "            pl.system.wait_cross_core(pipe=pl.PipeType.MTE2, event_id=7)\n"
+                       "    with pl.section_cube():\n        for _c in range(8 if d == 7 else 1):\n"
+                       "            pl.system.wait_cross_core(pipe=pl.PipeType.FIX, event_id=8)\n"
+                       "            pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=7)\n")])
+BY_PARITY = edited(PING_PONG, [("    n = a.shape[0] // TILE\n",
+                                "    n = a.shape[0] // TILE\n    for _k in pl.range(0, n):\n        pass\n")]).replace(
+    "range(8 if d == 7 else 1)", "range(8 if n % 2 == 0 else 1)")
+BY_HAND = edited(PING_PONG, [("@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))",
+                              "@pl.jit(auto_mutex=True)")])
+#: each credit followed by a barrier of the vector cores, or of every core
+AIV_BARRIER = edited(CREDITS, [(PRIMING + CREDIT, PRIMING + CREDIT
+                                + "            pl.system.sync_all(core_type=pl.SyncCoreType.AIV_ONLY)\n")])
+MIX_BARRIER = edited(CREDITS, [(PRIMING + CREDIT,
+                                "    for _c in range(8 if d == 7 else 1):\n        with pl.section_vector():\n"
+                                "            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=6)\n"
+                                "        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n")])
+
+FINISH = "def finish(i, sub_id, out, ws, ws2, proj_vec_db, res_db, d, alpha):\n"
+CALL = "            finish(i, sub_id, out, ws, ws2, proj_vec_db, res_db, d, alpha)\n"
+PICK = "    pl.store({0: ws, 1: ws2}[i % 2], res, [sub_id * HALF, 0])  # the pick the tests replace\n"
+#: the vector stage of task 14 writes `ws`, which the cube stage of task 15 loads, where `q % 16 == 15`
+COUNTED = edited(PICKED, [
+    (FINISH, FINISH.replace("alpha)", "alpha, n)")),
+    (PICK, "    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws, res, [sub_id * HALF, 0])\n"),
+    ("    n_blocks = a.shape[0] // BLOCK\n",
+     "    n_blocks = a.shape[0] // BLOCK\n    q = 0\n    for _k in pl.range(0, n_blocks):\n        q = q + 1\n"),
+    (CALL, CALL.replace("alpha)", "alpha, q)"))])
+
+
+def brief(text: str) -> str:
+    """`text` with one relu a task, not 40: the check's counts do not depend on how long a stage runs."""
+    short = text.replace("    for _k in range(40):\n", "    for _k in range(1):\n")
+    assert short != text
+    return short
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    (PING_PONG, "d=7"),
+    # the barriers and the parity take the ping-pong's path (`pending_at_waits`), 5 s each
+    pytest.param(BY_PARITY, "= 16", marks=pytest.mark.campaign),
+    pytest.param(AIV_BARRIER, "d=7", marks=pytest.mark.campaign),
+    pytest.param(MIX_BARRIER, "d=7", marks=pytest.mark.campaign)], ids=["ping-pong", "parity", "aiv-barrier", "mix"])
+def test_credits_primed_one_by_one_are_run_past(text, shown):
+    [error] = error_messages(transpile(brief(text), path="k.py", preload=1))
+    assert OVERFLOW in error and shown in error, error
+
+
+def test_credits_primed_one_by_one_in_a_hand_written_pipeline_are_run_past():
+    result = transpile(brief(BY_HAND), path="k.py", preload=1)
+    errors = [d for d in result.diagnostics if d.code == "PTO068"]
+    assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, result.diagnostics
+
+
+def test_a_residue_of_a_counter_of_the_trip_count_is_a_residue_of_the_count():
+    [error] = error_messages(transpile(COUNTED, path="k.py", preload=1))
+    assert "writes `ws[0:16, 0:32]` while stage `project` (task 15)" in error, error
+
+
+def test_a_counter_of_the_trip_count_used_whole_is_proven():
+    # the count itself, as the stage argument the counter was: the same value in every task
+    text = COUNTED.replace("    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws, res, [sub_id * HALF, 0])\n",
+                           "    if i % 16 == 14:\n        pl.store(ws2, res, [sub_id * HALF, 0])\n")
+    assert text != COUNTED
+    assert error_messages(transpile(text, path="k.py", preload=1)) == []
+
+
+@pytest.mark.emulator
+@pytest.mark.campaign  # runs of 24 and 31 tasks
+def test_the_emulator_shows_both_defects():
+    shapes = {"a": (768, 32), "mid": (768, 32), "out": (768, 32)}
+    code = transpile(PING_PONG, path="k.py", preload=1, _skip_rules=["PTO061"]).code
+    rows = verify(PING_PONG, code, "kern", path="k.py", shapes=shapes, scalars={"d": 7}).rows
+    assert rows[0].verdict == "ok" and rows[1].verdict.startswith("overflow"), rows[1].verdict
+    code = transpile(COUNTED, path="k.py", preload=1, _skip_rules=["PTO061"]).code
+    for n, verdict in ((15, "ok"), (31, "race")):
+        rows = verify(COUNTED, code, "kern", path="k.py", shapes={"a": (32 * n, 32), "out": (32 * n, 32)},
+                      scalars={"d": 1, "alpha": 0.5}).rows
+        assert rows[0].verdict == "ok" and rows[1].verdict.startswith(verdict), (n, rows[1].verdict)
