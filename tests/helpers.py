@@ -169,3 +169,18 @@ def credits_by_parameter() -> str:
     """`CREDITS_BY_PARAMETER` applied to hand_event_in_stages.py."""
     text = (ROOT / "tests" / "soundness" / "kernels" / "hand_event_in_stages.py").read_text(encoding="utf-8")
     return edited(text, CREDITS_BY_PARAMETER)
+
+
+def brief_stage(text: str) -> str:
+    """A credits kernel (`credits_by_parameter` and its edits) with one relu a task, not 40: the
+    check's counts do not depend on how long a stage runs, only the emulator's timing does."""
+    short = text.replace("    for _k in range(40):\n", "    for _k in range(1):\n")
+    assert short != text
+    return short
+
+
+def hand_written_errors(text: str) -> list:
+    """The PTO068 errors (a hand-written pipeline's syncs not sound) of `text` at preload 1."""
+    from pto_transpile import transpile
+
+    return [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.code == "PTO068"]

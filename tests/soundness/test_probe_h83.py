@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import credits_by_parameter, edited, error_messages
+from helpers import brief_stage, credits_by_parameter, edited, error_messages, hand_written_errors
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -144,14 +144,6 @@ FLAG_ABOVE = edited(ROWS, [
      "            finish(i, sub_id, out, proj_vec_db, res_db, r)\n")])
 
 
-def brief(text: str) -> str:
-    """`text` with one relu a task, not 40: the check's counts do not depend on how long a stage
-    runs, only the emulator's timing does."""
-    short = text.replace("    for _k in range(40):\n", "    for _k in range(1):\n")
-    assert short != text
-    return short
-
-
 @pytest.mark.parametrize(("text", "preload", "shown"), [
     # the handshake and the schedule by a residue here; the other forms take the same path
     # (`_primed_ahead`), 5 s each, in the campaign
@@ -162,18 +154,17 @@ def brief(text: str) -> str:
     (BY_RESIDUE, 1, "= 31")], ids=["handshake", "handshake-p2", "parity", "first-task", "barrier",
                                "residue-schedule"])
 def test_credits_past_a_first_wait_are_run_past(text, preload, shown):
-    [error] = error_messages(transpile(brief(text), path="k.py", preload=preload))
+    [error] = error_messages(transpile(brief_stage(text), path="k.py", preload=preload))
     assert OVERFLOW in error and shown in error, error
 
 
 def test_credits_past_a_first_wait_of_a_hand_written_pipeline_are_run_past():
-    result = transpile(brief(BY_HAND), path="k.py", preload=1)
-    errors = [d for d in result.diagnostics if d.code == "PTO068"]
-    assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, result.diagnostics
+    errors = hand_written_errors(brief_stage(BY_HAND))
+    assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, errors
 
 
 def test_as_many_credits_for_every_value_is_proven():
-    text = brief(HANDSHAKE).replace(CHOSEN, "range(1)")
+    text = brief_stage(HANDSHAKE).replace(CHOSEN, "range(1)")
     assert text.count("for _c in range(1):") == 2
     assert error_messages(transpile(text, path="k.py", preload=1)) == []
 

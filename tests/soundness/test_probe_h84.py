@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import credits_by_parameter, edited, error_messages
+from helpers import brief_stage, credits_by_parameter, edited, error_messages, hand_written_errors
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -63,13 +63,6 @@ COUNTED = edited(PICKED, [
     (CALL, CALL.replace("alpha)", "alpha, q)"))])
 
 
-def brief(text: str) -> str:
-    """`text` with one relu a task, not 40: the check's counts do not depend on how long a stage runs."""
-    short = text.replace("    for _k in range(40):\n", "    for _k in range(1):\n")
-    assert short != text
-    return short
-
-
 @pytest.mark.parametrize(("text", "shown"), [
     (PING_PONG, "d=7"),
     # the barriers and the parity take the ping-pong's path (`pending_at_waits`), 5 s each
@@ -77,14 +70,13 @@ def brief(text: str) -> str:
     pytest.param(AIV_BARRIER, "d=7", marks=pytest.mark.campaign),
     pytest.param(MIX_BARRIER, "d=7", marks=pytest.mark.campaign)], ids=["ping-pong", "parity", "aiv-barrier", "mix"])
 def test_credits_primed_one_by_one_are_run_past(text, shown):
-    [error] = error_messages(transpile(brief(text), path="k.py", preload=1))
+    [error] = error_messages(transpile(brief_stage(text), path="k.py", preload=1))
     assert OVERFLOW in error and shown in error, error
 
 
 def test_credits_primed_one_by_one_in_a_hand_written_pipeline_are_run_past():
-    result = transpile(brief(BY_HAND), path="k.py", preload=1)
-    errors = [d for d in result.diagnostics if d.code == "PTO068"]
-    assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, result.diagnostics
+    errors = hand_written_errors(brief_stage(BY_HAND))
+    assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, errors
 
 
 def test_a_residue_of_a_counter_of_the_trip_count_is_a_residue_of_the_count():
