@@ -14,6 +14,8 @@ import pytest
 from footprints import OpFeet, checker_ops, emulator_ops, gm_shapes, launch_of, within
 from shared_cases import CASES
 
+from helpers import spread
+
 pytestmark = pytest.mark.emulator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +103,7 @@ def _compare(path: Path, kernel: str) -> None:
     assert not problems, "\n".join(problems[:20])
 
 
-@pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", spread(KERNEL_FILES, 16, ids=lambda p: str(p.relative_to(ROOT))))  # all: campaign
 def test_every_op_touches_the_same_bytes_in_the_checker_and_the_emulator(path):
     kernels = _kernels(path)
     assert kernels, path

@@ -262,7 +262,7 @@ STATIC_SPLITS = {
 }
 
 
-@pytest.mark.parametrize("name", list(STATIC_SPLITS))
+@pytest.mark.parametrize("name", spread(list(STATIC_SPLITS), 2))  # every split in the campaign tier
 def test_a_static_count_split_over_a_run_time_block_count_is_proven(name):
     # refused before: `(N + num_cores - 1) // num_cores` with `N` static was a value of its own at
     # block 0 of one block, and `core_id` times it no value the check could name

@@ -64,6 +64,8 @@ def test_a_value_that_changes_past_the_second_iteration_is_still_refused(start, 
     assert code == codes.PIPELINE_NOT_PROVEN and "`first` carries a value from one iteration" in message, message
 
 
+@pytest.mark.emulator
+@pytest.mark.campaign  # 10 s: the proof for every size, then the emulator
 def test_flash_attention_with_its_first_kv_tile_flagged_is_proven_and_bit_identical():
     text = edited((ROOT / "examples" / "flash_attention_dn.py").read_text(), [
         ("def compute_p(ki, tick,", "def compute_p(first, tick,"),

@@ -233,7 +233,7 @@ def test_a_test_the_discovery_run_missed_refuses_the_kernel(monkeypatch):
     assert errors and "a test singles out the first or the last iteration" in errors[0], errors
 
 
-@pytest.mark.parametrize("m, n", [(8, 160), (32, 16)])
+@pytest.mark.parametrize("m, n", [pytest.param(8, 160, marks=pytest.mark.campaign), (32, 16)])
 def test_a_value_carried_from_the_loop_variable_into_later_iterations_is_refused(monkeypatch, m, n):
     # `p3` holds the outer loop variable of three iterations before: the first three outer
     # iterations differ from the rest, which no representative count need hold, so the

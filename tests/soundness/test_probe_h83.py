@@ -145,9 +145,10 @@ FLAG_ABOVE = edited(ROWS, [
 
 
 @pytest.mark.parametrize(("text", "preload", "shown"), [
-    # the handshake and the schedule by a residue here; the other forms take the same path
+    # the schedule by a residue here; the other forms take the path of test_probe_h84's ping-pong
     # (`_primed_ahead`), 5 s each, in the campaign
-    (HANDSHAKE, 1, "d=7"), pytest.param(HANDSHAKE, 2, "d=7", marks=pytest.mark.campaign),
+    pytest.param(HANDSHAKE, 1, "d=7", marks=pytest.mark.campaign),
+    pytest.param(HANDSHAKE, 2, "d=7", marks=pytest.mark.campaign),
     pytest.param(BY_PARITY, 1, "= 16", marks=pytest.mark.campaign),
     pytest.param(IN_FIRST_TASK, 1, "d=7", marks=pytest.mark.campaign),
     pytest.param(AFTER_BARRIER, 1, "d=7", marks=pytest.mark.campaign),
@@ -158,6 +159,7 @@ def test_credits_past_a_first_wait_are_run_past(text, preload, shown):
     assert OVERFLOW in error and shown in error, error
 
 
+@pytest.mark.campaign  # the hand-written path of credits is test_probe_h84's in the default suite
 def test_credits_past_a_first_wait_of_a_hand_written_pipeline_are_run_past():
     errors = hand_written_errors(brief_stage(BY_HAND))
     assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, errors

@@ -15,17 +15,14 @@ or raced on the emulator while the serial run was ok.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from test_probe_h83 import CLASS_RACE
 
 from helpers import brief_stage, credits_by_parameter, edited, error_messages, hand_written_errors
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNELS = Path(__file__).parent / "kernels"
 CREDITS = credits_by_parameter()
-PICKED = (KERNELS / "workspace_pick.py").read_text(encoding="utf-8")
 OVERFLOW = "more than 15 sets of event id 5 from AIC can be pending at once"
 PRIMING = "    with pl.section_vector():\n        for _c in range(8 if d == 7 else 1):\n"
 CREDIT = "            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=6)\n"
@@ -51,16 +48,11 @@ MIX_BARRIER = edited(CREDITS, [(PRIMING + CREDIT,
                                 "            pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=6)\n"
                                 "        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n")])
 
-FINISH = "def finish(i, sub_id, out, ws, ws2, proj_vec_db, res_db, d, alpha):\n"
-CALL = "            finish(i, sub_id, out, ws, ws2, proj_vec_db, res_db, d, alpha)\n"
-PICK = "    pl.store({0: ws, 1: ws2}[i % 2], res, [sub_id * HALF, 0])  # the pick the tests replace\n"
-#: the vector stage of task 14 writes `ws`, which the cube stage of task 15 loads, where `q % 16 == 15`
-COUNTED = edited(PICKED, [
-    (FINISH, FINISH.replace("alpha)", "alpha, n)")),
-    (PICK, "    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws, res, [sub_id * HALF, 0])\n"),
+#: test_probe_h83's race in the class `n % 16 == 15`, the class taken of a counter of the count
+COUNTED = edited(CLASS_RACE, [
     ("    n_blocks = a.shape[0] // BLOCK\n",
      "    n_blocks = a.shape[0] // BLOCK\n    q = 0\n    for _k in pl.range(0, n_blocks):\n        q = q + 1\n"),
-    (CALL, CALL.replace("alpha)", "alpha, q)"))])
+    ("res_db, d, alpha, n_blocks)\n", "res_db, d, alpha, q)\n")])
 
 
 @pytest.mark.parametrize(("text", "shown"), [

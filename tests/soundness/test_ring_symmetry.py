@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from helpers import fixed_flash_attention, resized
+from helpers import fixed_flash_attention, resized, spread
 from pto_transpile import transpile
 from pto_transpile.soundness.ringsymmetry import certified
 from pto_transpile.soundness.rotations import Rotations
@@ -57,7 +57,7 @@ _TAMPERED = [
 ]
 
 
-@pytest.mark.parametrize("old, new", _TAMPERED)
+@pytest.mark.parametrize("old, new", spread([pytest.param(*t) for t in _TAMPERED], 3))  # all: campaign
 def test_a_counter_that_can_change_anything_but_the_pick_is_not(generated, old, new):
     assert old in generated, old
     tampered = generated.replace(old, new, 1)
