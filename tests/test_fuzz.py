@@ -90,6 +90,7 @@ def _overlapping_pairs(text: str) -> int:
                if g.memory == h.memory and g.start < h.end and h.start < g.end)
 
 
+@pytest.mark.campaign  # 4 s
 def test_edit_address_moves_a_group_onto_another_of_the_same_memory():
     before = _overlapping_pairs(DEMO)
     for seed in range(6):

@@ -137,6 +137,7 @@ def test_auto_mutex_is_on_only_when_it_surely_is(value, module):
     assert "`pl.load` on MTE2 of AIC writes `a_l1[0]`" in first or "writes `a_l1[0]`" in first, first
 
 
+@pytest.mark.campaign  # the credits measure's paths run in test_probe_h83/h84 by default
 def test_credits_primed_ahead_are_run_past():
     (message,) = error_messages(transpile(WORKSPACE, path="k.py"))
     assert OVERFLOW in message and "(shown with `a.shape[0] // 32` = 8)" in message, message

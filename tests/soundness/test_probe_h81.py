@@ -36,6 +36,7 @@ PICK = "{0: ws, 1: ws2}[i % 2]"
 BY_INDEX = "{" + ", ".join(f"{k}: {'ws' if k == 20 else 'ws2'}" for k in range(22)) + "}[i]"
 
 
+@pytest.mark.campaign  # the credits measure's paths run in test_probe_h83/h84 by default
 def test_credits_primed_by_a_scalar_are_run_past_at_the_value_that_primes_more():
     assert BRIEF != CREDITS
     [error] = error_messages(transpile(BRIEF, path="k.py", preload=1))
@@ -158,6 +159,7 @@ def test_the_same_loop_spread_whatever_the_scalar_names_the_parity():
 WORKSPACE = (KERNELS / "workspace_overflow.py").read_text(encoding="utf-8")
 
 
+@pytest.mark.campaign  # the credits measure's paths run in test_probe_h83/h84 by default
 def test_hand_written_credits_chosen_by_a_scalar_name_the_overflow_they_cause():
     # a hand-pipelined kernel: the runs at `d = 7` that show the overflow are named, not the
     # credits the trip counts were drawn for (deferred until no run shows another problem)

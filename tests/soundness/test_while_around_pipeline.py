@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from helpers import edited
 from pto_transpile import codes, transpile
 
@@ -60,6 +62,7 @@ WHILE_IN_FOR = _nested("    for r in pl.range(0, 2):\n        k = 0\n        whi
 FOR_IN_FOR = _nested("    for r in pl.range(0, 2):\n        for k in pl.range(0, d):\n", "")
 
 
+@pytest.mark.campaign  # 4 s
 def test_a_while_on_a_parameter_inside_a_for_is_refused_promptly_naming_it(monkeypatch):
     from pto_transpile.soundness import check
 
