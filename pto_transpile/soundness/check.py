@@ -1384,6 +1384,13 @@ class _Bounds:
                           self.root_periods.get(root, 1))
         return period if self.period % period == 0 else self.period
 
+    def drawn(self, found: _Found, trips: dict) -> dict:
+        """The fields of a run at `trips` that say what its counts were drawn for (`Config`): the
+        periods, the residues and the alike outer loops a run checks it meets."""
+        return dict(trips=trips, period=self.period, per_core_roots=frozenset(found.per_core_roots),
+                    loop_periods=self.loop_periods(found, trips), alike=frozenset(self.pairs),
+                    root_periods=dict(found.root_periods))
+
     def loop_periods(self, found: _Found, trips: dict) -> dict:
         """The period each loop's runs were chosen for at `trips` (`Config.loop_periods`)."""
         out = {root: self.inner_period for root in found.roots if root not in found.outer}
@@ -1602,12 +1609,9 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         key = tuple(trips.values())
         if key not in seen:
             seen.add(key)
-            configs.append(Config(dict(fixed), trips=trips, zeros=zeros, period=period, symbolic_names=unknown,
-                                  symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
-                                  loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
-                   root_periods=dict(found.root_periods),
+            configs.append(Config(dict(fixed), zeros=zeros, symbolic_names=unknown, symbolic_dims=symbolic,
                                   steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
-                                  primed=(found.primed, dict(base[0].scalars))))
+                                  primed=(found.primed, dict(base[0].scalars)), **b.drawn(found, trips)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
@@ -1617,11 +1621,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots
                                and ("param", k) not in leaves},
-                              trips=dict(middle), zeros=zeros, period=period, symbolic_names=unknown,
-                              symbolic_dims=symbolic, per_core_roots=frozenset(found.per_core_roots),
-                              loop_periods=b.loop_periods(found, middle), alike=frozenset(b.pairs),
-                              root_periods=dict(found.root_periods),
-                              primed=(found.primed, dict(base[0].scalars))))
+                              zeros=zeros, symbolic_names=unknown, symbolic_dims=symbolic,
+                              primed=(found.primed, dict(base[0].scalars)), **b.drawn(found, dict(middle))))
     return configs
 
 
@@ -1671,13 +1672,10 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
         trips[origin] = found.roots[origin] + rep
     if not shorter:
         return None
-    return [Config(trips=trips, zeros=dict(found.roots), period=b.period, symbolic_dims=True,
-                   per_core_roots=frozenset(found.per_core_roots),
-                   symbolic_names=frozenset(names), loop_periods=b.loop_periods(found, trips), alike=frozenset(b.pairs),
-                   root_periods=dict(found.root_periods),
+    return [Config(zeros=dict(found.roots), symbolic_dims=True, symbolic_names=frozenset(names),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
                    steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
-                   primed=(found.primed, {}))]
+                   primed=(found.primed, {}), **b.drawn(found, trips))]
 
 
 def _static_dims(file, kernel) -> dict:

@@ -770,7 +770,8 @@ class Loops(InterpreterBase):
         == 15` of `q` counting a loop over `n` passed for a residue of a loop variable: the
         counts were not run past the bound in each residue class of `n` (probe h84). A counter a
         loop around this one carries too stays its counter, and so do the generated kernel's own
-        (`_pl_...`: its drain picks event ids by them, which `renaming.py` certifies)."""
+        (`_pl_...`: its drain picks event ids by them, which `renaming.py` certifies; the
+        reserved-name rule keeps the prefix out of the author's code)."""
         uni = self.uniform
         around = {name for loop in uni.active[:-1] for name in uni.rot.loop_facts.get(loop.key, (None, frozenset()))[1]}
         for ctx, prev in zip(ctxs, previous, strict=True):

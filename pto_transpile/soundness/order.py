@@ -18,6 +18,7 @@ and counters that overflow.
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import count
@@ -613,15 +614,21 @@ def pending_at_waits(events: list[list[Event]]) -> int:
     sets: Counter = Counter()
     consumed: Counter = Counter()
     most = 0
-    for ev in sorted((ev for core in events for ev in core if ev.kind in ("set", "wait")), key=lambda ev: ev.seq):
+    for ev in heapq.merge(*events, key=_seq):  # each core's events are in `seq` order already
         if ev.kind == "set":
             for receiver in SET_RECEIVERS[ev.core]:
                 sets[(ev.core, receiver, ev.event_id)] += 1
+            continue
+        if ev.kind != "wait":
             continue
         for key in [(sender, ev.core, ev.event_id) for sender in WAIT_SENDERS[ev.core]]:
             most = max(most, sets[key] - consumed[key])
             consumed[key] += 1
     return most
+
+
+def _seq(ev: Event) -> int:
+    return ev.seq
 
 
 def eager_counts(events: list[list[Event]]) -> tuple[list[Event], int]:

@@ -552,9 +552,8 @@ class Uniform:
             return "test the trip count only against 0 (`n > 0`)"
         ((var, _),) = sizes.items()
         (zero,) = zeros
-        return (f"test {root_words(var[1])} only against {zero}, where its loop runs no iteration (`n > {zero}` "
-                f"for the loop's `n`, `pl.range(0, n + {-zero})`)") if zero < 0 else \
-            f"test {root_words(var[1])} only against {zero}, where its loop runs no iteration (`n > {zero}`)"
+        shown = f" for the loop's `n`, `pl.range(0, n + {-zero})`" if zero < 0 else ""
+        return f"test {root_words(var[1])} only against {zero}, where its loop runs no iteration (`n > {zero}`{shown})"
 
     def _whole_count(self, variables: list, text: Callable[[], str], what: str) -> None:
         """Refuse a test or a residue of the trip count of a per-core range (`n > 0`, `n % 2` with
