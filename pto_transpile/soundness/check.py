@@ -1213,6 +1213,9 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
                     # of a run-time value then, a residue of the root once bound from the start (probe h83)
                     trips = dict(interp.trips)
                     continue
+                if interp.short_roots:  # a loop over a root from further on ran too few iterations
+                    trips = {**interp.trips, **interp.short_roots}
+                    continue
                 break
             except CannotModel as exc:
                 more = _roots_first(file, fn, pl, interp, trips, auto_mutex)

@@ -137,6 +137,10 @@ class InterpreterBase:
         #: the values counters hold as loops of run-time trip count leave them, values of those
         #: counts (`Loops._counters_after`): a later loop that carries one is refused naming it
         self.counters_left: list = []
+        #: trip-count root -> the value a discovery run should have bound it to, where a later loop
+        #: over it starts further on than the loop that bound it (`pl.range(0, n + 20)` then
+        #: `pl.range(0, n)`) and ran fewer than `DISCOVERY_TRIPS` iterations (`Loops._bind_trips`)
+        self.short_roots: dict = {}
         #: a run that reads the periods of its loops (a discovery run, one at chosen trip
         #: counts) follows which entries its rotations pick (`renaming.py`, `renamed.py`)
         self.periods_read = config.discover or bool(config.trips)

@@ -237,7 +237,11 @@ class Loops(InterpreterBase):
         if not isinstance(stop, tuple) or isinstance(start, tuple) or isinstance(step, tuple):
             return it
         root, c = trip_root(stop)
-        self.trips.setdefault(root, DISCOVERY_TRIPS + (start if isinstance(start, int) else 0) - c)
+        wanted = DISCOVERY_TRIPS + (start if isinstance(start, int) else 0) - c
+        if self.trips.setdefault(root, wanted) < wanted:
+            # a loop over the root from further on than the one that bound it: too few iterations
+            # to show what they do (probe h84: none, and its residues went unseen); run again
+            self.short_roots[root] = max(self.short_roots.get(root, wanted), wanted)
         return SymRange(start, Sym(self.trips[root] + c, ((("size", root), 1),), const=c), step)
 
     def _dynamic_for(self, node: cst.For, ctxs: list[Ctx], iters: list) -> None:
@@ -300,6 +304,13 @@ class Loops(InterpreterBase):
             # the counts run cover each (`check._trip_configs`), and its tests are read against it
             uni.root_zeros.setdefault(root, set()).add(zero)
             loop.zero = zero
+            if uni.discover and not per_core and len(r) < DISCOVERY_TRIPS and int(first.step) > 0 \
+                    and isinstance(stop, Sym) and stop.form == ((root, 1),):
+                # a loop over a root an earlier loop from further back bound (`pl.range(0, n + 20)`
+                # then `pl.range(0, n)`): too few iterations to show what they do (probe h84: none,
+                # and the residues its body takes went unseen); `check._discover` runs again
+                wanted = zero + DISCOVERY_TRIPS * int(first.step)
+                self.short_roots[root[1]] = max(self.short_roots.get(root[1], wanted), wanted)
         if per_core:
             uni.per_core.add(key)
             uni.spread = True

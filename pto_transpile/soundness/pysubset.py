@@ -1493,6 +1493,10 @@ class PythonSubset(InterpreterBase):
             # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
             # a loop it bounds is a loop of run-time trip count like one bounded by the value
             return opaque_op(name, *pos)
+        if name == "int" and len(pos) == 1 and type(pos[0]) is Opaque:
+            # `int(n_blocks)` of a run-time value: named as arithmetic on it is, so a residue of it
+            # is one of the trip count it holds (probe h84: unknown, its `% 16` went unseen)
+            return opaque_op(name, *pos)
         if not known(*pos):
             return UNKNOWN
         if any(isinstance(p, Sym) for p in pos):

@@ -84,6 +84,29 @@ def test_a_counter_of_the_trip_count_used_whole_is_proven():
     assert error_messages(transpile(text, path="k.py", preload=1)) == []
 
 
+#: the class race with the count passed as `int(n_blocks)`: a run-time value the discovery run
+#: took for unknown, so the residue showed only in the runs at chosen counts
+BY_INT = edited(CLASS_RACE, [
+    ("    n_blocks = a.shape[0] // BLOCK\n", "    n_blocks = a.shape[0] // BLOCK\n    q = int(n_blocks)\n"),
+    ("res_db, d, alpha, n_blocks)\n", "res_db, d, alpha, q)\n")])
+#: the class race after a serial loop over the same count from 20 further back: the discovery
+#: run gave the count 3 iterations of that loop, and the pipeline loop none
+SHIFTED = edited(CLASS_RACE, [("    n_blocks = a.shape[0] // BLOCK\n",
+                               "    n_blocks = a.shape[0] // BLOCK\n    for _k in pl.range(0, n_blocks + 20):\n"
+                               "        pass\n")])
+#: the same, its store into `ws2`, which nothing reads
+HARMLESS = ("    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws, res, [sub_id * HALF, 0])\n",
+            "    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws2, res, [sub_id * HALF, 0])\n")
+
+
+@pytest.mark.parametrize("text", [BY_INT, SHIFTED], ids=["int", "shifted-loop"])
+def test_a_residue_seen_late_is_proven_or_shown(text):
+    # refused with "taken at some values only", their help already applied (probe h84, misleading)
+    [error] = error_messages(transpile(text, path="k.py", preload=1))
+    assert "writes `ws[0:16, 0:32]` while stage `project` (task 15)" in error, error
+    assert error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1)) == []
+
+
 @pytest.mark.emulator
 @pytest.mark.campaign  # runs of 24 and 31 tasks
 def test_the_emulator_shows_both_defects():
