@@ -137,6 +137,9 @@ class InterpreterBase:
         #: the values counters hold as loops of run-time trip count leave them, values of those
         #: counts (`Loops._counters_after`): a later loop that carries one is refused naming it
         self.counters_left: list = []
+        #: loops of run-time trip count left so far: names the run-time values they leave behind
+        #: (`Loops._values_after`), the same in the serial and the generated kernel
+        self.loops_left = 0
         #: trip-count root -> the value a discovery run should have bound it to, where a later loop
         #: over it starts further on than the loop that bound it (`pl.range(0, n + 20)` then
         #: `pl.range(0, n)`) and ran fewer than `DISCOVERY_TRIPS` iterations (`Loops._bind_trips`)

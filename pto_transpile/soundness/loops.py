@@ -359,6 +359,8 @@ class Loops(InterpreterBase):
                 self._last_steps(ctxs, previous, carried)
                 if root is not None and not per_core and r:
                     self._counters_after(ctxs, previous, carried, root, loop.zero or 0, len(r), node)
+                if r:
+                    self._values_after(ctxs, key, carried, root if not per_core else None, loop, r, node)
                 marks.append([len(core) for core in self.trace.events])
                 self._sync_drift(root, marks, label, node)
             rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
@@ -582,7 +584,9 @@ class Loops(InterpreterBase):
             value = env.get(holder)  # (`_carried_value`)
             if field:
                 value = value.fields.get(field) if isinstance(value, StructV) and value.origin == "struct" else None
-            if name in counters and isinstance(value, int) and not isinstance(value, bool):
+            if name in counters and isinstance(value, int):
+                if type(value) is bool:  # `q = False` before `q = q + 1`: counts from 0 (probe h85)
+                    value = int(value)
                 var = ("carried", name)
                 k = counters[name]
                 prev.setdefault(("start", name), value)  # (`_counters_after`)
@@ -783,14 +787,15 @@ class Loops(InterpreterBase):
         loop around this one carries too stays its counter, and so do the generated kernel's own
         (`_pl_...`: its drain picks event ids by them, which `renaming.py` certifies; the
         reserved-name rule keeps the prefix out of the author's code)."""
-        uni = self.uniform
-        around = {name for loop in uni.active[:-1] for name in uni.rot.loop_facts.get(loop.key, (None, frozenset()))[1]}
+        around = self._carried_around()
         for ctx, prev in zip(ctxs, previous, strict=True):
             for name, k in counters.items():
                 if name in around or name.startswith("_pl_"):
                     continue
                 value = _carried_value(ctx, name)
                 start = prev.get(("start", name))
+                if type(start) is Sym and not start.form and not start.residue:
+                    start = int(start)  # `q = 0 * d` (probe h85): the number it is
                 if not isinstance(value, Sym) or not any(v == ("carried", name) for v, _ in value.form) \
                         or type(start) is not int:
                     continue  # a counter from a run-time start keeps its own variable
@@ -801,12 +806,71 @@ class Loops(InterpreterBase):
                     after = self._binop(cst.Add, a, self._binop(cst.Multiply, k.other(a) - a, parity, node), node)
                 else:
                     delta = prev.get(("delta", name), _step(value, start, k))
+                    if not delta:  # it never moved (one iteration, not bumped in it): no value of the count
+                        continue
                     plain = Sym(start + delta * trips, ((root, delta),), False, start - delta * zero)
                     after = plain if k is None else self._binop(cst.Modulo, plain, k, node)
                     if k is None and int(value) != int(plain):
                         continue  # (a step that is not the same in every iteration is refused there)
                 _set_carried(ctx, name, after)
                 self.counters_left.append(after)
+
+    def _carried_around(self) -> set:
+        """The names the loops around the running one carry across their iterations."""
+        facts = self.uniform.rot.loop_facts
+        return {name for loop in self.uniform.active[:-1] for name in facts.get(loop.key, (None, frozenset()))[1]}
+
+    def _values_after(self, ctxs: list[Ctx], key: tuple, carried: dict, root: tuple | None, loop: Loop,
+                      r: range, node: cst.For) -> None:
+        """What else a loop of run-time trip count leaves behind: its variable at the last
+        iteration, names the body computed from it (`q = k`), counters `_counters_after` did not
+        rebind (a run-time start, a per-core range). Left as values of the variable, they read as
+        periodic after the loop, and `q % 16 == 14` of `q == n - 1` passed for a residue of a loop
+        variable, not of the count, whose classes the counts were then not run past the bound for
+        (probe h85). Rebound as values of the count where they are affine in the variable alone
+        and the loop counts by 1 from a static start (`k = start + T - 1`); else as a run-time
+        value of their own, which the check follows as a value read from GM. The author's
+        containers (struct fields, lists, dicts) are rebound too in a kernel the transform
+        pipelines; a ring of a pipelined kernel holds the last tasks' values for its drain."""
+        around = self._carried_around()
+        stale = {key} | {("carried", name) for name in carried if name not in around and not name.startswith("_pl_")}
+        self.loops_left += 1
+        exit_mark = self.loops_left
+        start = loop.start
+        last = None
+        if root is not None and loop.step == 1 and loop.zero is not None and loop.chunk is None \
+                and all(not form for form, _ in loop.starts):
+            # the variable's last value `start + T - 1`, with the root `zero + T`
+            last = Sym(r[-1], ((root, 1),), False, start - loop.zero - 1)
+        memo: dict[int, Any] = {}
+
+        def left(value: Any, path: str) -> Any:
+            if type(value) is not Sym or not any(var in stale for var, _ in value.form):
+                return value
+            hit = memo.get(id(value))
+            if hit is not None and hit[0] is value:
+                return hit[1]
+            form = dict(value.form)
+            a = form.get(key, 0)
+            if last is not None and not value.residue and not set(form) - {key} & stale:
+                # `value - a * k + a * last`, named as arithmetic names it
+                var = Sym(r[-1], ((key, 1),), moving=r[-1])
+                rest = self._binop(cst.Subtract, value, self._binop(cst.Multiply, a, var, node), node)
+                after = self._binop(cst.Add, rest, self._binop(cst.Multiply, a, last, node), node)
+            else:
+                after = Opaque(("left", path, exit_mark))
+            memo[id(value)] = (value, after)
+            return after
+
+        containers = self.rotation_margin == 1
+        for ctx in ctxs:
+            for name, value in list(ctx.env.items()):
+                if name.startswith("_pl_"):
+                    continue
+                if type(value) is Sym:
+                    ctx.env[name] = left(value, name)
+                elif containers:
+                    _rebind_within(value, name, left, set())
 
     def _read_first(self, node: cst.For) -> frozenset:
         """`read_first` of a loop's body, once per loop."""
@@ -941,6 +1005,33 @@ def _carrier(node) -> str | None:
     if type(node) is cst.Attribute and type(node.value) is cst.Name:
         return f"{node.value.value}.{node.attr.value}"
     return None
+
+
+def _rebind_within(value: Any, path: str, left, seen: set) -> None:
+    """`left` of every number a struct's fields, a list or a dict hold, in place, at any depth."""
+    if id(value) in seen:
+        return
+    if isinstance(value, StructV):
+        seen.add(id(value))
+        for field, held in list(value.fields.items()):
+            if type(held) is Sym:
+                value.fields[field] = left(held, f"{path}.{field}")
+            else:
+                _rebind_within(held, f"{path}.{field}", left, seen)
+    elif type(value) is list:
+        seen.add(id(value))
+        for i, held in enumerate(value):
+            if type(held) is Sym:
+                value[i] = left(held, f"{path}[{i}]")
+            else:
+                _rebind_within(held, f"{path}[{i}]", left, seen)
+    elif type(value) is dict:
+        seen.add(id(value))
+        for k, held in list(value.items()):
+            if type(held) is Sym:
+                value[k] = left(held, f"{path}[{k!r}]")
+            else:
+                _rebind_within(held, f"{path}[{k!r}]", left, seen)
 
 
 def _carried_value(ctx: Ctx, name: str) -> Any:
