@@ -132,6 +132,13 @@ class Loops(InterpreterBase):
                                           "it (the test differs between blocks, or is not known); bind it once, "
                                           "or choose between two values by a test of the block index "
                                           "(`cnt = a if core_id < rem else b`)", node.iter)
+                    if type(node.iter) is cst.Call and type(node.iter.func) is cst.Name \
+                            and node.iter.func.value == "range" and "range" not in ctx.env:
+                        # Python's `range` runs when the JIT traces the kernel: a count it cannot know
+                        raise CannotModel(f"`{code}` loops with Python's `range`, which the JIT unrolls while it "
+                                          "compiles the kernel, over a count that is not static: loop with "
+                                          f"`pl.range` (`pl.{code}`), as a loop of run-time trip count is written",
+                                          node.iter, kind="dynamic")
                     raise CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
                                       "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
                                       "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "
@@ -810,8 +817,11 @@ class Loops(InterpreterBase):
                         continue
                     plain = Sym(start + delta * trips, ((root, delta),), False, start - delta * zero)
                     after = plain if k is None else self._binop(cst.Modulo, plain, k, node)
-                    if k is None and int(value) != int(plain):
-                        continue  # (a step that is not the same in every iteration is refused there)
+                if int(after) != int(value):
+                    # not what the run left: a step not the same in every iteration (refused there for a
+                    # plain counter), a flip made twice or skipped once (probe h85); `_values_after`
+                    # makes it a run-time value of its own
+                    continue
                 _set_carried(ctx, name, after)
                 self.counters_left.append(after)
 

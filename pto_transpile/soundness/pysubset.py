@@ -1632,6 +1632,8 @@ class PythonSubset(InterpreterBase):
         else:
             inner = ctx.child(env)
             made = self._made
+        replayed = fn.kind == "stage" and self.rotation_margin is None
+        self.uniform.replayed += replayed
         self._frames.append(fn.node)
         try:
             self.exec_block(fn.node.body.body, [inner])
@@ -1642,6 +1644,7 @@ class PythonSubset(InterpreterBase):
         finally:
             self._made = made
             self._frames.pop()
+            self.uniform.replayed -= replayed
         return None
 
     def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx, defaults: dict | None = None) -> dict:

@@ -155,6 +155,9 @@ class Uniform:
     """What one run learnt: periods, trip roots, the GM accesses to judge at the end."""
 
     discover: bool = False
+    #: stage calls of a generated kernel running: their tests of a trip count are the serial
+    #: kernel's, judged in its run with the loops around them (a drain runs them after the loop)
+    replayed: int = 0
     periods: set = field(default_factory=set)
     #: trip-count root -> the lcm of every `k` of a residue `root % k` taken of it
     root_periods: dict = field(default_factory=dict)
@@ -534,12 +537,15 @@ class Uniform:
             ((var, t),) = sizes.items()
             self._whole_count([var], lambda: text, "tests")
             if var[0] == "size" and var in self.roots:
-                # for each loop over the count: the value that gives it no iteration, and every one below it
-                zeros = self.root_zeros.get(var) or {self.roots[var]}
+                # for each loop over the count: the value that gives it no iteration, and every one below it;
+                # a test inside loops over it runs only where each of them runs an iteration, so only
+                # against their zero (`n > 0` in the stage of `pl.range(0, n)` beside `pl.range(0, n + 1)`)
+                inside = {loop.zero for loop in self.active if loop.root == var and loop.zero is not None}
+                zeros = {max(inside)} if inside else self.root_zeros.get(var) or {self.roots[var]}
                 if all(_settled(op, t * (zero + 1) + diff.const, t)  # one iteration, and every count above
                        and self._empty_settled(op, var, t * zero + diff.const, t, zero) for zero in zeros):
                     return result
-        if self.discover:
+        if self.discover or self.replayed:
             return result
         raise NonUniform(f"`{text}` tests a trip count other than for the empty loop", self._empty_test(sizes))
 

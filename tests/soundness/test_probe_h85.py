@@ -11,15 +11,22 @@ loop leaves behind is now a value of its count where it is affine in the variabl
 run-time value of its own (`Loops._values_after`); a counter from `False` counts from 0. A
 counter bumped in every iteration but the last was refused, valid, as taking its residue "at some
 values only": at one task it never moved and was taken for the count times 0.
+
+A `% k` counter or a flip was rebound to what its step gives over the count without a look at
+the value the run left: a flip made twice per iteration (it never changes) or skipped in the last
+one, a `% 32` counter stepping by 2 in the last iteration, a `% 32` counter from `False` (its
+start taken one iteration late) were each read as another value of the count than they hold, and
+a test on them true at every count was false in every run. A counter is now rebound only to the
+value the run left (`Loops._counters_after`), else it is a run-time value of its own.
 """
 
 from __future__ import annotations
 
 import pytest
-from test_probe_h83 import CLASS_RACE, PER_CORE_CLASS
+from test_probe_h83 import CALL, CLASS_RACE, FINISH, PER_CORE_CLASS, PICK, PICKED
 
 from helpers import edited, error_messages
-from pto_transpile import transpile
+from pto_transpile import codes, transpile
 from sim_runtime import verify
 
 RACE = "writes `ws[0:16, 0:32]` while stage `project` (task "
@@ -76,3 +83,58 @@ def test_the_emulator_shows_the_race_at_the_class_past_the_bound():
         rows = verify(LAST, code, "kern", path="k.py", shapes={"a": (32 * n, 32), "out": (32 * n, 32)},
                       scalars={"d": 1, "alpha": 0.5}).rows
         assert rows[0].verdict == "ok" and rows[1].verdict.startswith(verdict), (n, rows[1].verdict)
+
+
+def _picked(test: str, before: str, values: str) -> str:
+    """workspace_pick.py whose vector stage writes `ws` at task 14 where `test` (of `n` and `z`)
+    holds, the two computed by `before`, after the line binding `n_blocks`, and passed as `values`."""
+    return edited(PICKED, [(FINISH, FINISH.replace("alpha)", "alpha, n, z)")),
+                           (PICK, f"    if {test} and i % 16 == 14:\n        pl.store(ws, res, [sub_id * HALF, 0])\n"),
+                           (LOOP, LOOP + before), (CALL, CALL.replace("alpha)", f"alpha, {values})"))])
+
+
+FLIPS = "    f = 0\n    for _k in pl.range(0, n_blocks):\n"
+MISREAD = {
+    "flip-twice": _picked("n == 0 and z == 1", FLIPS + "        f = 1 - f\n        f = 1 - f\n    z = n_blocks % 2\n",
+                          "f, z"),
+    "flip-skipped-last": _picked("n != z", FLIPS + "        if _k < n_blocks - 1:\n            f = 1 - f\n"
+                                 "    z = n_blocks % 2\n", "f, z"),
+    "modulo-last-step": _picked("n == z", "    q = 0\n    for _k in pl.range(0, n_blocks):\n"
+                                "        q = (q + (1 + (_k == n_blocks - 1))) % 32\n"
+                                "    z = (n_blocks + 1) % 32\n", "q, z"),
+    "modulo-from-false": _picked("n == z", "    q = False\n    for _k in pl.range(0, n_blocks):\n"
+                                 "        q = (q + 1) % 32\n    z = n_blocks % 32\n", "q, z"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISREAD))
+def test_a_counter_is_rebound_only_to_the_value_the_run_left(name):
+    [error] = error_messages(transpile(MISREAD[name], path="k.py", preload=1))
+    assert RACE in error, error
+    assert error_messages(transpile(edited(MISREAD[name], [HARMLESS]), path="k.py", preload=1)) == []
+
+
+def test_a_flip_from_true_is_no_internal_error():
+    # `f = True` was never taken for a counter at its first value: a KeyError in a run of one task
+    text = _picked("n == 1", "    f = True\n    for _k in pl.range(0, n_blocks):\n        f = 1 - f\n    z = 0\n",
+                   "f, z")
+    result = transpile(edited(text, [HARMLESS]), path="k.py", preload=1)
+    assert codes.INTERNAL_ERROR not in {d.code for d in result.diagnostics}, result.diagnostics
+
+
+def test_a_test_of_the_count_inside_a_loop_over_it_is_read_against_that_loop():
+    # `n > 0` in a stage of `pl.range(0, n)` beside a loop to `n + 1`: true wherever it runs, and
+    # refused with a help that was its own code
+    text = edited(CLASS_RACE, [(LOOP, LOOP + "    for _k in pl.range(0, n_blocks + 1):\n        pass\n"),
+                               ("    if n % 16 == 15 and i % 16 == 14:\n", "    if n > 0 and i % 16 == 14:\n")])
+    [error] = error_messages(transpile(text, path="k.py", preload=1))
+    assert f"{RACE}15)" in error, error
+    assert error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1)) == []
+
+
+def test_a_python_range_over_a_run_time_count_is_named_so():
+    text = edited(CLASS_RACE, [(LOOP, LOOP + "    for _k in range(n_blocks):\n        pass\n")])
+    [error] = error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1))
+    assert "loops with Python's `range`" in error and "`pl.range(n_blocks)`" in error, error
+    applied = edited(text, [HARMLESS, ("for _k in range(n_blocks)", "for _k in pl.range(n_blocks)")])
+    assert error_messages(transpile(applied, path="k.py", preload=1)) == []
