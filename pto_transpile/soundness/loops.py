@@ -10,8 +10,9 @@ trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and n
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import libcst as cst
@@ -50,6 +51,7 @@ from pto_transpile.soundness.values import (
     StructV,
     Sym,
     TensorV,
+    TileTypeV,
     TileV,
     is_unknown,
     nonnegative,
@@ -135,10 +137,13 @@ class Loops(InterpreterBase):
                     if type(node.iter) is cst.Call and type(node.iter.func) is cst.Name \
                             and node.iter.func.value == "range" and "range" not in ctx.env:
                         # Python's `range` runs when the JIT traces the kernel: a count it cannot know
+                        stepped = len(node.iter.args) == 3
+                        instead = ("`pl.range` by 1 and act on the iterations the step picks (`for i in "
+                                   "pl.range(start, stop):` with `if (i - start) % step == 0:`)") if stepped else \
+                            f"`pl.range` (`pl.{code}`)"
                         raise CannotModel(f"`{code}` loops with Python's `range`, which the JIT unrolls while it "
-                                          "compiles the kernel, over a count that is not static: loop with "
-                                          f"`pl.range` (`pl.{code}`), as a loop of run-time trip count is written",
-                                          node.iter, kind="dynamic")
+                                          f"compiles the kernel, over a count that is not static: loop with {instead}, "
+                                          "as a loop of run-time trip count is written", node.iter, kind="dynamic")
                     raise CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
                                       "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
                                       "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "
@@ -310,6 +315,11 @@ class Loops(InterpreterBase):
             # every loop over the count keeps its own zero (`pl.range(0, n)` and `pl.range(0, n + 1)`):
             # the counts run cover each (`check._trip_configs`), and its tests are read against it
             uni.root_zeros.setdefault(root, set()).add(zero)
+            for earlier, period in uni.left_periods.get(root, {}).items():
+                if earlier != key and period > 1:
+                    # what an earlier loop over the count left may depend on its phase there (a flag a
+                    # test of `k % 16` set, probe h86): a residue of the count for this loop
+                    uni.root_periods[root[1]] = math.lcm(uni.root_periods.get(root[1], 1), period)
             loop.zero = zero
             if uni.discover and not per_core and len(r) < DISCOVERY_TRIPS and int(first.step) > 0 \
                     and isinstance(stop, Sym) and stop.form == ((root, 1),):
@@ -368,6 +378,8 @@ class Loops(InterpreterBase):
                     self._counters_after(ctxs, previous, carried, root, loop.zero or 0, len(r), node)
                 if r:
                     self._values_after(ctxs, key, carried, root if not per_core else None, loop, r, node)
+                    if root is not None:
+                        uni.left_periods.setdefault(root, {})[key] = rot.loop_period(key, groups=False)
                 marks.append([len(core) for core in self.trace.events])
                 self._sync_drift(root, marks, label, node)
             rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
@@ -862,7 +874,7 @@ class Loops(InterpreterBase):
                 return hit[1]
             form = dict(value.form)
             a = form.get(key, 0)
-            if last is not None and not value.residue and not set(form) - {key} & stale:
+            if last is not None and not value.residue and not (set(form) - {key}) & stale:
                 # `value - a * k + a * last`, named as arithmetic names it
                 var = Sym(r[-1], ((key, 1),), moving=r[-1])
                 rest = self._binop(cst.Subtract, value, self._binop(cst.Multiply, a, var, node), node)
@@ -872,15 +884,11 @@ class Loops(InterpreterBase):
             memo[id(value)] = (value, after)
             return after
 
-        containers = self.rotation_margin == 1
+        seen: dict[int, Any] = {}
         for ctx in ctxs:
             for name, value in list(ctx.env.items()):
-                if name.startswith("_pl_"):
-                    continue
-                if type(value) is Sym:
-                    ctx.env[name] = left(value, name)
-                elif containers:
-                    _rebind_within(value, name, left, set())
+                if not name.startswith("_pl_"):
+                    ctx.env[name] = _left_within(value, name, left, seen)
 
     def _read_first(self, node: cst.For) -> frozenset:
         """`read_first` of a loop's body, once per loop."""
@@ -1017,31 +1025,45 @@ def _carrier(node) -> str | None:
     return None
 
 
-def _rebind_within(value: Any, path: str, left, seen: set) -> None:
-    """`left` of every number a struct's fields, a list or a dict hold, in place, at any depth."""
-    if id(value) in seen:
-        return
-    if isinstance(value, StructV):
-        seen.add(id(value))
-        for field, held in list(value.fields.items()):
-            if type(held) is Sym:
-                value.fields[field] = left(held, f"{path}.{field}")
-            else:
-                _rebind_within(held, f"{path}.{field}", left, seen)
-    elif type(value) is list:
-        seen.add(id(value))
-        for i, held in enumerate(value):
-            if type(held) is Sym:
-                value[i] = left(held, f"{path}[{i}]")
-            else:
-                _rebind_within(held, f"{path}[{i}]", left, seen)
-    elif type(value) is dict:
-        seen.add(id(value))
-        for k, held in list(value.items()):
-            if type(held) is Sym:
-                value[k] = left(held, f"{path}[{k!r}]")
-            else:
-                _rebind_within(held, f"{path}[{k!r}]", left, seen)
+def _left_within(value: Any, path: str, left, seen: dict) -> Any:
+    """`value` with `left` of every number it holds, at any depth: in place in what can change
+    (lists, dicts, struct fields, a function's defaults), rebuilt where it cannot (tuples, tiles,
+    tile types). A pipelined kernel's ctx ring (`pl.struct_array` entries) is left as it is: its
+    drain runs the last tasks with their values."""
+    kind = type(value)
+    if kind is Sym:
+        return left(value, path)
+    if kind in (int, float, bool, str) or value is None:
+        return value
+    hit = seen.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    seen[id(value)] = (value, value)  # (a cycle through mutable containers stops here)
+    out = value
+    if kind is tuple:
+        items = tuple(_left_within(v, f"{path}[{i}]", left, seen) for i, v in enumerate(value))
+        out = items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    elif kind is list:
+        if not (value and all(type(v) is StructV and v.origin == "ctx" for v in value)):
+            value[:] = [_left_within(v, f"{path}[{i}]", left, seen) for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        for k, v in list(value.items()):
+            value[k] = _left_within(v, f"{path}[{k!r}]", left, seen)
+    elif kind is StructV:
+        if value.origin != "ctx":
+            for f, v in list(value.fields.items()):
+                value.fields[f] = _left_within(v, f"{path}.{f}", left, seen)
+    elif kind is FunctionV:
+        if value.defaults:
+            for f, v in list(value.defaults.items()):
+                value.defaults[f] = _left_within(v, f"{path}({f}=)", left, seen)
+    elif kind in (TileV, TileTypeV, AnyTileV):
+        changes = {f.name: _left_within(getattr(value, f.name), f"{path}.{f.name}", left, seen)
+                   for f in fields(value)}
+        if any(changes[k] is not getattr(value, k) for k in changes):
+            out = replace(value, **changes)
+    seen[id(value)] = (value, out)
+    return out
 
 
 def _carried_value(ctx: Ctx, name: str) -> Any:

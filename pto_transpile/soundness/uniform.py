@@ -161,6 +161,9 @@ class Uniform:
     periods: set = field(default_factory=set)
     #: trip-count root -> the lcm of every `k` of a residue `root % k` taken of it
     root_periods: dict = field(default_factory=dict)
+    #: size variable -> {loop key: its period} of the loops over it that ran to their end: what
+    #: they left may depend on the count's phase, a residue of it for a later loop over it
+    left_periods: dict = field(default_factory=dict)
     rings: set = field(default_factory=set)  #: lengths of struct arrays (the ctx ring)
     depths: set = field(default_factory=set)  #: slot counts of tile groups
     roots: dict = field(default_factory=dict)  #: size variable -> its value giving 0 iterations

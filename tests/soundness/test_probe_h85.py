@@ -138,3 +138,14 @@ def test_a_python_range_over_a_run_time_count_is_named_so():
     assert "loops with Python's `range`" in error and "`pl.range(n_blocks)`" in error, error
     applied = edited(text, [HARMLESS, ("for _k in range(n_blocks)", "for _k in pl.range(n_blocks)")])
     assert error_messages(transpile(applied, path="k.py", preload=1)) == []
+
+
+def test_a_python_range_with_a_step_over_a_run_time_count_is_named_so():
+    # its help once said `pl.range(0, n, 2)`, which is refused for its step (probe h86)
+    text = edited(CLASS_RACE, [(LOOP, LOOP + "    for _k in range(0, n_blocks, 2):\n        pass\n")])
+    [error] = error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1))
+    assert "loops with Python's `range`" in error and "`if (i - start) % step == 0:`" in error, error
+    applied = edited(text, [HARMLESS, ("    for _k in range(0, n_blocks, 2):\n        pass\n",
+                                       "    for _k in pl.range(0, n_blocks):\n        if _k % 2 == 0:\n"
+                                       "            pass\n")])
+    assert error_messages(transpile(applied, path="k.py", preload=1)) == []
