@@ -27,6 +27,7 @@ from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
     CannotModel,
     Ctx,
+    FunctionReturn,
     LoopBreak,
     LoopContinue,
     SymRange,
@@ -368,7 +369,15 @@ class Loops(InterpreterBase):
                     if self.periods_read:
                         self._carried_tiles(ctx, node, key)
                 before = dict(rot.moved)
-                if self._loop_body(node, ctxs):
+                try:
+                    ended = self._loop_body(node, ctxs)
+                except FunctionReturn:
+                    # out of the function in some iteration, as `break` leaves the loop (probe h86:
+                    # what it returned, and the loop's syncs, were never judged as the loop's end)
+                    raise CannotModel("`return` from inside a loop of run-time trip count leaves it in some "
+                                      "iteration, as `break` does: let the loop run to its end and return after it",
+                                      node, kind="construct") from None
+                if ended:
                     broke = True
                     break
                 moves.append({k: n - before.get(k, 0) for k, n in rot.moved.items() if n != before.get(k, 0)})

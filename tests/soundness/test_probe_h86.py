@@ -9,7 +9,9 @@ last iteration) or a function's default (`def g(x=k + 1)`), or was no value of t
 at all: the outcome of a test of its residue (`flag = 1` where `(k + 1) % 16 == 15`), a plain
 number. What a loop leaves is now rebound wherever it is held (`_left_within`), and a loop over a
 count that another loop over the same count follows has its period joined to the count's
-residues (`Uniform.left_periods`): whatever the first leaves may depend on the count's phase.
+residues (`Uniform.left_periods`): whatever the first leaves may depend on the count's phase. A
+`return` from inside such a loop (in a helper) left it past all of that, as `break` would: it is
+refused as `break` is.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ LEFT = {
                              "        if (_k + 1) % 16 == 15:\n            flag = 1\n"),
 }
 HARMLESS = ("pl.store(ws, res, [", "pl.store(ws2, res, [")
+#: the last value a helper returns from inside its loop (`return k + 1` in the last iteration)
+RETURNED = _flagged("    def last(m):\n        for _k in pl.range(0, m):\n            if _k == m - 1:\n"
+                    "                return _k + 1\n        return 0\n    q = last(n_blocks)\n" + FLAG)
 
 
 @pytest.mark.parametrize("name", sorted(LEFT))
@@ -63,3 +68,10 @@ def test_the_emulator_shows_the_race_of_a_test_outcome_at_31_tasks():
         rows = verify(text, code, "kern", path="k.py", shapes={"a": (32 * n, 32), "out": (32 * n, 32)},
                       scalars={"d": 1, "alpha": 0.5}).rows
         assert rows[0].verdict == "ok" and rows[1].verdict.startswith(verdict), (n, rows[1].verdict)
+
+
+def test_a_return_from_inside_a_loop_of_run_time_trip_count_is_refused():
+    # it left the loop past what the check does at a loop's end (probe h86)
+    for text in (RETURNED, edited(RETURNED, [HARMLESS])):
+        [error] = error_messages(transpile(text, path="k.py", preload=1))
+        assert "`return` from inside a loop of run-time trip count" in error, error
