@@ -107,6 +107,7 @@ INNER = """    for i in pl.range(0, n_blocks):
 """
 
 
+@pytest.mark.campaign  # 3 s, the suite's time
 def test_an_outer_event_is_held_back_by_nothing_where_the_inner_loop_runs_no_task():
     """With a task, the cube waits for the vector cores' releases of `proj_vec_db`; with none
     (fewer than 32 rows), nothing: the outer loop's own event 5 piles up with its count."""

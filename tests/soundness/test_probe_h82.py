@@ -57,6 +57,7 @@ def _outer(test: str) -> str:
 PIECE = "d == 7 and m % 16 == 15"
 
 
+@pytest.mark.campaign  # 3 s, the suite's time
 def test_a_residue_of_an_outer_trip_count_taken_in_a_piece_only_is_refused():
     [error] = error_messages(transpile(_outer(PIECE), path="k.py", preload=1))
     assert "a residue `% 16` of `ws2.shape[0] // 32`, a trip count, is taken at some values" in error, error

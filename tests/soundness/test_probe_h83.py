@@ -185,6 +185,7 @@ def test_a_residue_class_of_an_outer_count_is_run_past_the_bound():
     assert "stage `project` (task 40)" in error and "stage `finish` (task 39)" in error, error
 
 
+@pytest.mark.campaign  # 3 s, the suite's time
 def test_a_residue_of_a_count_taken_in_some_iterations_only_is_refused():
     # `m % 8` taken only where `r % 8 == 7`: never in the discovery run's 3 outer iterations, so
     # the counts were not chosen for its classes; its help (take it in a statement of its own) is

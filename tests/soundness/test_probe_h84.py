@@ -99,7 +99,8 @@ HARMLESS = ("    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws, res, [s
             "    if n % 16 == 15 and i % 16 == 14:\n        pl.store(ws2, res, [sub_id * HALF, 0])\n")
 
 
-@pytest.mark.parametrize("text", [BY_INT, SHIFTED], ids=["int", "shifted-loop"])
+@pytest.mark.parametrize("text", [pytest.param(BY_INT, id="int"),
+                                  pytest.param(SHIFTED, id="shifted-loop", marks=pytest.mark.campaign)])
 def test_a_residue_seen_late_is_proven_or_shown(text):
     # refused with "taken at some values only", their help already applied (probe h84, misleading)
     [error] = error_messages(transpile(text, path="k.py", preload=1))

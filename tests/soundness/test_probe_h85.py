@@ -60,17 +60,23 @@ PER_CORE = edited(PER_CORE_CLASS, [
 HARMLESS = ("pl.store(ws, res, [", "pl.store(ws2, res, [")
 
 
-@pytest.mark.parametrize(("text", "task"), [(LEAKED, 15), (LAST, 15), (FROM_FALSE, 15), (FROM_ZERO_TIMES, 15),
-                                            (PER_CORE, 1), (SOME_ITERATIONS, 1)],
-                         ids=["loop-variable", "last-value", "from-false", "from-zero-times", "per-core",
-                              "some-iterations"])
+CAMPAIGN = pytest.mark.campaign  # one form of each path runs by default (the suite's time)
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    pytest.param(LEAKED, 15, id="loop-variable", marks=CAMPAIGN), pytest.param(LAST, 15, id="last-value"),
+    pytest.param(FROM_FALSE, 15, id="from-false", marks=CAMPAIGN),
+    pytest.param(FROM_ZERO_TIMES, 15, id="from-zero-times", marks=CAMPAIGN), pytest.param(PER_CORE, 1, id="per-core"),
+    pytest.param(SOME_ITERATIONS, 1, id="some-iterations", marks=CAMPAIGN)])
 def test_a_value_a_loop_left_behind_is_one_of_its_count(text, task):
     [error] = error_messages(transpile(text, path="k.py", preload=1))
     assert f"{RACE}{task})" in error, error
 
 
-@pytest.mark.parametrize("text", [LEAKED, LAST, FROM_FALSE, PER_CORE, SOME_ITERATIONS],
-                         ids=["loop-variable", "last-value", "from-false", "per-core", "some-iterations"])
+@pytest.mark.parametrize("text", [
+    pytest.param(LEAKED, id="loop-variable", marks=CAMPAIGN), pytest.param(LAST, id="last-value", marks=CAMPAIGN),
+    pytest.param(FROM_FALSE, id="from-false", marks=CAMPAIGN), pytest.param(PER_CORE, id="per-core"),
+    pytest.param(SOME_ITERATIONS, id="some-iterations", marks=CAMPAIGN)])
 def test_the_same_kernels_are_proven_where_nothing_reads_what_they_write(text):
     assert error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1)) == []
 
@@ -107,7 +113,8 @@ MISREAD = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(MISREAD))
+@pytest.mark.parametrize("name", [pytest.param(name, marks=() if name == "flip-twice" else CAMPAIGN)
+                                  for name in sorted(MISREAD)])
 def test_a_counter_is_rebound_only_to_the_value_the_run_left(name):
     [error] = error_messages(transpile(MISREAD[name], path="k.py", preload=1))
     assert RACE in error, error
@@ -132,6 +139,7 @@ def test_a_test_of_the_count_inside_a_loop_over_it_is_read_against_that_loop():
     assert error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1)) == []
 
 
+@CAMPAIGN  # (the stepped form below runs by default)
 def test_a_python_range_over_a_run_time_count_is_named_so():
     text = edited(CLASS_RACE, [(LOOP, LOOP + "    for _k in range(n_blocks):\n        pass\n")])
     [error] = error_messages(transpile(edited(text, [HARMLESS]), path="k.py", preload=1))
