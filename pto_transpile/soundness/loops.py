@@ -860,9 +860,10 @@ class Loops(InterpreterBase):
         variable, not of the count, whose classes the counts were then not run past the bound for
         (probe h85). Rebound as values of the count where they are affine in the variable alone
         and the loop counts by 1 from a static start (`k = start + T - 1`); else as a run-time
-        value of their own, which the check follows as a value read from GM. The author's
-        containers (struct fields, lists, dicts) are rebound too in a kernel the transform
-        pipelines; a ring of a pipelined kernel holds the last tasks' values for its drain."""
+        value of their own, which the check follows as a value read from GM. What the names hold
+        is rebound wherever it is (`_left_within`: a tuple, a struct, a function's defaults, probe
+        h86) but in a ctx ring, which holds the last tasks' values for the drain; the generated
+        kernel's own `_pl_` names are left as they are."""
         around = self._carried_around()
         stale = {key} | {("carried", name) for name in carried if name not in around and not name.startswith("_pl_")}
         self.loops_left += 1
