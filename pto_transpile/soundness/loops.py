@@ -861,9 +861,9 @@ class Loops(InterpreterBase):
         (probe h85). Rebound as values of the count where they are affine in the variable alone
         and the loop counts by 1 from a static start (`k = start + T - 1`); else as a run-time
         value of their own, which the check follows as a value read from GM. What the names hold
-        is rebound wherever it is (`_left_within`: a tuple, a struct, a function's defaults, probe
-        h86) but in a ctx ring, which holds the last tasks' values for the drain; the generated
-        kernel's own `_pl_` names are left as they are."""
+        is rebound wherever it is (`_left_within`: a tuple, a struct, a `pl.struct_array` entry, a
+        function's defaults, probes h86 and h87); the generated kernel's own `_pl_` names, its ctx
+        ring among them, are left as they are: its drain runs the last tasks with their values."""
         around = self._carried_around()
         stale = {key} | {("carried", name) for name in carried if name not in around and not name.startswith("_pl_")}
         self.loops_left += 1
@@ -1038,8 +1038,7 @@ def _carrier(node) -> str | None:
 def _left_within(value: Any, path: str, left, seen: dict) -> Any:
     """`value` with `left` of every number it holds, at any depth: in place in what can change
     (lists, dicts, struct fields, a function's defaults), rebuilt where it cannot (tuples, tiles,
-    tile types). A pipelined kernel's ctx ring (`pl.struct_array` entries) is left as it is: its
-    drain runs the last tasks with their values."""
+    tile types)."""
     kind = type(value)
     if kind is Sym:
         return left(value, path)
@@ -1054,15 +1053,13 @@ def _left_within(value: Any, path: str, left, seen: dict) -> Any:
         items = tuple(_left_within(v, f"{path}[{i}]", left, seen) for i, v in enumerate(value))
         out = items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     elif kind is list:
-        if not (value and all(type(v) is StructV and v.origin == "ctx" for v in value)):
-            value[:] = [_left_within(v, f"{path}[{i}]", left, seen) for i, v in enumerate(value)]
+        value[:] = [_left_within(v, f"{path}[{i}]", left, seen) for i, v in enumerate(value)]
     elif isinstance(value, dict):
         for k, v in list(value.items()):
             value[k] = _left_within(v, f"{path}[{k!r}]", left, seen)
     elif kind is StructV:
-        if value.origin != "ctx":
-            for f, v in list(value.fields.items()):
-                value.fields[f] = _left_within(v, f"{path}.{f}", left, seen)
+        for f, v in list(value.fields.items()):
+            value.fields[f] = _left_within(v, f"{path}.{f}", left, seen)
     elif kind is FunctionV:
         if value.defaults:
             for f, v in list(value.defaults.items()):
