@@ -122,6 +122,9 @@ class InterpreterBase:
         #: the functions being run, innermost last (the kernel's own body is below them): the
         #: frame a nested `def` closes over (`PythonSubset._def`)
         self._frames: list[cst.FunctionDef] = []
+        #: the frames of the functions running, callers first (`Loops._values_after` rebinds what a
+        #: loop leaves in any of them: a struct a caller holds, probe h87)
+        self._frame_envs: list[dict] = []
         #: each core's frame of the kernel body itself (a section runs on some of them)
         self._kernel_ctxs: list = []
         self.steps = 0

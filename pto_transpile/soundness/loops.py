@@ -387,14 +387,18 @@ class Loops(InterpreterBase):
                     self._counters_after(ctxs, previous, carried, root, loop.zero or 0, len(r), node)
                 if r:
                     self._values_after(ctxs, key, carried, root if not per_core else None, loop, r, node)
-                    if root is not None:
-                        uni.left_periods.setdefault(root, {})[key] = rot.loop_period(key, groups=False)
                 marks.append([len(core) for core in self.trace.events])
                 self._sync_drift(root, marks, label, node)
             rot.loop_lengths[key] = max(rot.loop_lengths.get(key, 0), len(moves))
             if self.rotation_margin == 1:  # the serial kernel: the moves of a middle iteration
                 for group in rot.group_depths:
                     rot.group_moves[(key, group)] = moves[1].get(group, 0) if len(moves) >= 3 else None
+            if root is not None and not broke and r:
+                # where a group's moves are measured (three iterations of the serial kernel) the phase
+                # its cursor is left at counts too (probe h87: a slot of its own valid shape); elsewhere
+                # the residues alone, which the period a run with the moves measured gives is a multiple of
+                groups = self.rotation_margin == 1 and len(moves) >= 3
+                uni.left_periods.setdefault(root, {})[key] = rot.loop_period(key, groups=groups)
             margin = self.rotation_margin
             unsteady = None if margin is None else rot.unsteady(moves, margin or max(uni.depths, default=1) + 1)
             if unsteady is not None:
@@ -895,10 +899,12 @@ class Loops(InterpreterBase):
             return after
 
         seen: dict[int, Any] = {}
-        for ctx in ctxs:
-            for name, value in list(ctx.env.items()):
+        envs = {id(env): env for env in (*(ctx.env for ctx in ctxs), *self._frame_envs,
+                                         *(ctx.env for ctx in self._kernel_ctxs))}
+        for env in envs.values():  # this frame's and its callers' (a struct a caller holds, probe h87)
+            for name, value in list(env.items()):
                 if not name.startswith("_pl_"):
-                    ctx.env[name] = _left_within(value, name, left, seen)
+                    env[name] = _left_within(value, name, left, seen)
 
     def _read_first(self, node: cst.For) -> frozenset:
         """`read_first` of a loop's body, once per loop."""

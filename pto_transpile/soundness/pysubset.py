@@ -1635,6 +1635,7 @@ class PythonSubset(InterpreterBase):
         replayed = fn.kind == "stage" and self.rotation_margin is None
         self.uniform.replayed += replayed
         self._frames.append(fn.node)
+        self._frame_envs.append(ctx.env)
         try:
             self.exec_block(fn.node.body.body, [inner])
         except FunctionReturn as ret:
@@ -1644,6 +1645,7 @@ class PythonSubset(InterpreterBase):
         finally:
             self._made = made
             self._frames.pop()
+            self._frame_envs.pop()
             self.uniform.replayed -= replayed
         return None
 

@@ -6,16 +6,21 @@ A value of a loop's variable kept in an entry of the author's own `pl.struct_arr
 ring, whose values a drain reads. Read after the loop, `row % 16` passed for a residue of a loop
 variable and the class `n % 16 == 15` was not run past the bound (the race needs n = 31). Every
 container is now rebound (`Loops._values_after`); the generated kernel's ring is its own `_pl_`
-names, which are left as they are.
+names, which are left as they are. The same walk did not reach a caller's frame (a helper that
+drops its own name for the struct), and the phase a first loop leaves a tile group at (a slot of
+its own valid shape) was no residue of the count for a later loop over it.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from test_probe_h86 import FLAG, HARMLESS, RACE, _flagged
 
 from helpers import edited, error_messages
 from pto_transpile import transpile
 
+KERNELS = Path(__file__).parent / "kernels"
 IN_RING = _flagged("    ring = pl.struct_array(2, \"Beat\", row=0)\n    for _k in pl.range(0, n_blocks):\n"
                    "        ring[0].row = _k + 1\n    q = ring[0].row\n" + FLAG)
 
@@ -24,3 +29,23 @@ def test_a_value_left_in_the_authors_struct_array_is_one_of_the_count():
     [error] = error_messages(transpile(IN_RING, path="k.py", preload=1))
     assert RACE in error, error
     assert error_messages(transpile(edited(IN_RING, [HARMLESS]), path="k.py", preload=1)) == []
+
+
+#: a helper's loop writes into a struct the caller holds, and drops its own name for it in the
+#: last iteration: the walk at the loop's end did not reach the caller's frame
+DROPPED = _flagged("    def fill(st, m):\n        for _k in pl.range(0, m):\n            st.v = _k + 1\n"
+                   "            if _k == m - 1:\n                st = None\n        return 0\n"
+                   "    s = pl.struct('S', v=0)\n    fill(s, n_blocks)\n    q = s.v\n" + FLAG)
+GROUP_PHASE = (KERNELS / "group_phase_left.py").read_text(encoding="utf-8")
+
+
+def test_a_value_left_where_only_a_caller_holds_it_is_one_of_the_count():
+    [error] = error_messages(transpile(DROPPED, path="k.py", preload=1))
+    assert RACE in error, error
+
+
+def test_the_phase_a_loop_leaves_a_tile_group_at_is_a_residue_of_the_count():
+    [error] = error_messages(transpile(GROUP_PHASE, path="k.py", preload=1))
+    assert "while stage `project` (task 15)" in error, error
+    harmless = edited(GROUP_PHASE, [("        pl.store(ws, res2,", "        pl.store(ws2, res2,")])
+    assert error_messages(transpile(harmless, path="k.py", preload=1)) == []
