@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_probe_h86 import FLAG, HARMLESS, RACE, _flagged
 
 from helpers import edited, error_messages
@@ -25,6 +26,7 @@ IN_RING = _flagged("    ring = pl.struct_array(2, \"Beat\", row=0)\n    for _k i
                    "        ring[0].row = _k + 1\n    q = ring[0].row\n" + FLAG)
 
 
+@pytest.mark.campaign  # the suite's time: the caller's frame below runs by default
 def test_a_value_left_in_the_authors_struct_array_is_one_of_the_count():
     [error] = error_messages(transpile(IN_RING, path="k.py", preload=1))
     assert RACE in error, error
@@ -44,6 +46,7 @@ def test_a_value_left_where_only_a_caller_holds_it_is_one_of_the_count():
     assert RACE in error, error
 
 
+@pytest.mark.campaign  # the suite's time
 def test_the_phase_a_loop_leaves_a_tile_group_at_is_a_residue_of_the_count():
     [error] = error_messages(transpile(GROUP_PHASE, path="k.py", preload=1))
     assert "while stage `project` (task 15)" in error, error
