@@ -13,15 +13,13 @@ its own valid shape) was no residue of the count for a later loop over it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from test_probe_h83 import CALL, FINISH, PICK, PICKED
 from test_probe_h86 import FLAG, HARMLESS, RACE, _flagged
 
 from helpers import edited, error_messages
 from pto_transpile import transpile
 
-KERNELS = Path(__file__).parent / "kernels"
 IN_RING = _flagged("    ring = pl.struct_array(2, \"Beat\", row=0)\n    for _k in pl.range(0, n_blocks):\n"
                    "        ring[0].row = _k + 1\n    q = ring[0].row\n" + FLAG)
 
@@ -38,7 +36,23 @@ def test_a_value_left_in_the_authors_struct_array_is_one_of_the_count():
 DROPPED = _flagged("    def fill(st, m):\n        for _k in pl.range(0, m):\n            st.v = _k + 1\n"
                    "            if _k == m - 1:\n                st = None\n        return 0\n"
                    "    s = pl.struct('S', v=0)\n    fill(s, n_blocks)\n    q = s.v\n" + FLAG)
-GROUP_PHASE = (KERNELS / "group_phase_left.py").read_text(encoding="utf-8")
+#: a depth-16 tile group a first loop over the count moves once per task, left at slot `n % 16`
+#: for the pipeline loop, whose vector stage stores one slot's valid rows into `ws`: only slot 13
+#: has 16 valid rows, which reach the rows the cube's next task loads (the race needs n = 31)
+GROUP_PHASE = edited(PICKED, [
+    ("    pl.load(cur_w, ws, [0, 0])\n", "    pl.load(cur_w, ws, [32, 0])\n"),
+    (FINISH, FINISH.replace("alpha)", "alpha, g)")),
+    (PICK, "    res2 = g.next()\n    pl.muls(res2, proj, 0.25)\n    if i % 16 == 14:\n"
+           "        pl.store(ws, res2, [24 + sub_id * 40, 0])\n"),
+    ("    ws: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n", "    ws: pl.Tensor[[3 * BLOCK, BLOCK], pl.DT_FP32],\n"),
+    ("    for i in pl.range(0, n_blocks):\n",
+     "    with pl.section_vector():\n        g = pl.make_tile_group(\n"
+     "            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+     "            addrs=0x10000, mutex_ids=list(range(14, 30)),\n        )\n        for j in range(16):\n"
+     "            tj = g[j]\n            pl.set_validshape(tj, [16 if j == 13 else 8, BLOCK])\n"
+     "        for _k in pl.range(0, n_blocks):\n            _slot = g.next()\n"
+     "    for i in pl.range(0, n_blocks):\n"),
+    (CALL, CALL.replace("alpha)", "alpha, g)"))])
 
 
 def test_a_value_left_where_only_a_caller_holds_it_is_one_of_the_count():
