@@ -90,6 +90,7 @@ def test_the_help_applied_is_proven():
 
 
 @pytest.mark.emulator
+@pytest.mark.campaign  # 2 s of emulator, the suite's time
 def test_the_emulator_overflows_without_the_credits_and_runs_with_them():
     shapes = {"a": (768, 32), "mid": (768, 32), "out": (768, 32)}
     for text, verdict in ((HAND, "overflow"), (edited(HAND, CREDITS) + DRAIN, "ok")):

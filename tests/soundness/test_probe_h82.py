@@ -146,6 +146,7 @@ def test_credits_primed_by_a_number_the_trip_count_chooses_are_run_past():
 
 
 @pytest.mark.emulator
+@pytest.mark.campaign  # 2 s of emulator, the suite's time
 def test_the_emulator_overflows_at_an_even_count_only():
     code = transpile(BY_PARITY, path="k.py", preload=1, _skip_rules=["PTO061"]).code
     for rows, verdict in ((800, "ok"), (768, "overflow")):  # 25 tiles, 24 tiles

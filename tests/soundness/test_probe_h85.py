@@ -148,6 +148,7 @@ def test_a_python_range_over_a_run_time_count_is_named_so():
     assert error_messages(transpile(applied, path="k.py", preload=1)) == []
 
 
+@CAMPAIGN  # the suite's time
 def test_a_python_range_with_a_step_over_a_run_time_count_is_named_so():
     # its help once said `pl.range(0, n, 2)`, which is refused for its step (probe h86)
     text = edited(CLASS_RACE, [(LOOP, LOOP + "    for _k in range(0, n_blocks, 2):\n        pass\n")])

@@ -65,7 +65,7 @@ def _static_run(b: _Bounds, m: int, n: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("edged", [False, True], ids=["alike", "first or last tested"])
-@pytest.mark.parametrize("ring", [2, 3, 4])
+@pytest.mark.parametrize("ring", [2, 3, pytest.param(4, marks=pytest.mark.campaign)])  # ring 4: campaign
 def test_the_runs_hold_every_situation_of_every_longer_run(ring, edged):
     b = _bounds(ring, edged)
     runs = _dynamic_runs(b)
