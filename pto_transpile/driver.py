@@ -21,6 +21,7 @@ from pto_transpile.emit.rewrite import KernelRewriter, LoopEmitter, strip_pipeli
 from pto_transpile.emit.style import Style
 from pto_transpile.preload import Auto, Override, check_preload, loop_preload
 from pto_transpile.read.layout import TooComplex
+from pto_transpile.read.mark import marked, placeholder, stamped
 from pto_transpile.read.model import Kernel
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import FileModel, read
@@ -198,6 +199,8 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
             transformed.append(kernel)
     if reporter.has_errors:
         return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), results, src)
+    stand_in = placeholder()
+    replacements.update({k.node: lambda fn: marked(fn, stand_in) for k in transformed})
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
@@ -206,7 +209,7 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
-    return TranspileResult(path, src.render(module), diagnostics, results, src)
+    return TranspileResult(path, stamped(src.render(module), stand_in), diagnostics, results, src)
 
 
 def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_counter: list[int]):

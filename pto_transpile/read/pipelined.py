@@ -2,12 +2,15 @@
 
 Neither is transformed (again). The driver skips them, the emulator runs them as written,
 and the rules say so (PTO060) and check the syncs of the hand-written ones (PTO068).
+A kernel is pto-transpile's output only while it carries the mark pto-transpile wrote
+(`mark.py`); one that binds the generated counters without it is checked as hand-written.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from pto_transpile.read.mark import is_marked, mark_of
 from pto_transpile.read.model import Kernel
 from pto_transpile.read.reader import FileModel
 
@@ -18,18 +21,24 @@ MARKERS = ("_pl_task_id", "_pl_sync_id")
 SYNCS = (("system", "set_cross_core"), ("system", "wait_cross_core"), ("system", "sync_src"), ("system", "sync_dst"))
 #: The start of what `pipelined_as` says of a kernel pipelined by hand.
 BY_HAND = "pipelined by hand"
+#: What `pipelined_as` says of pto-transpile's own output.
+GENERATED = "already the output of pto-transpile"
 
 
 def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
     """How a kernel without `pipeline=` is already pipelined, or None if it is not.
 
-    pto-transpile's output binds its task counter; a kernel pipelined by hand raises and
-    waits for cross-core events itself. Neither is transformed (again): it is left as written.
+    pto-transpile's output binds its task counter and carries its mark; a kernel pipelined
+    by hand raises and waits for cross-core events itself. Neither is transformed (again): it is left as written.
     A kernel that sets `pipeline=` is always the user's serial kernel, whatever names it binds."""
     if kernel.pipeline_keyword is not None:
         return None
     if any(n.startswith(MARKERS) for n in kernel.stored):
-        return "already the output of pto-transpile"
+        if is_marked(kernel.node, file.source.text):
+            return GENERATED
+        return f"{BY_HAND} (it binds `_pl_task_id` or `_pl_sync_id` as pto-transpile's output does, but " + (
+            "the file changed after pto-transpile wrote it" if mark_of(kernel.node) is not None
+            else "without the mark pto-transpile writes above its kernels") + ")"
     if _syncs(file, kernel.node.body, set()):
         return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` or `sync_src`/`sync_dst` itself)"
     return None

@@ -16,12 +16,17 @@ def check(ctx):
 DOC = """\
 ## What it checks
 (A note.) A kernel without `pipeline=` is already pipelined: it is pto-transpile's output
-(it binds the generated task counter `_pl_task_id` / `_pl_sync_id`), or its author
-pipelined it by hand (it calls `pl.system.set_cross_core`/`wait_cross_core`, or the
-intra-core flags `sync_src`/`sync_dst`, itself or in a function of the file it calls, as
-production kernels do). Such a kernel is left exactly as written: the output file holds it
+(it binds the generated task counter `_pl_task_id` / `_pl_sync_id` and carries the comment
+pto-transpile writes above it, `# Written by pto-transpile (digest ...)`, whose digest is
+that of the whole file), or its author pipelined it by hand (it calls
+`pl.system.set_cross_core`/`wait_cross_core`, or the intra-core flags `sync_src`/`sync_dst`,
+itself or in a function of the file it calls, as production kernels do).
+Such a kernel is left exactly as written: the output file holds it
 byte for byte, and the exit status is 0, so `--check` in a pre-commit hook accepts committed
-generated files and hand-written pipelines alike.
+generated files and hand-written pipelines alike. A kernel that binds the generated counters
+without a mark matching its file (a generated file edited afterwards, or a hand-written
+pipeline that uses those names) counts as pipelined by hand: its syncs are checked
+(PTO068, PTO077).
 
 ## Why it matters for pipelining
 A pipelined kernel holds its own ring of contexts, validity guards and cross-core syncs;

@@ -75,10 +75,17 @@ def test_file_with_only_plain_kernels_is_left_as_it_is_with_a_note():
 def test_already_pipelined_example_is_current_output():
     """PTO060's first example is a literal copy of generated code; it must stay what we generate."""
     import skeleton as ex
+    from pto_transpile.read.mark import PREFIX, stamped
     from pto_transpile.rules import registry
 
+    def mark_of(text: str) -> str:
+        return text[text.index(PREFIX) + len(PREFIX):][:16]
+
     code = transpile(ex.kernel(config="preload=1")).code
-    assert registry()["PTO060"].invalid[0] == code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1)
+    example = registry()["PTO060"].invalid[0]
+    # the example's mark holds the digest of the example's own text, `# E:` comment included
+    assert example == stamped(code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1), mark_of(code))
+    assert "already the output of pto-transpile" in transpile(example).diagnostics[0].message
     again = transpile(code)  # the generated file itself: left byte for byte, with a note
     assert again.ok and again.code == code and [d.code for d in again.diagnostics] == ["PTO060"]
 

@@ -1,0 +1,69 @@
+"""The mark pto-transpile writes above each kernel it pipelines, and how it is recognised.
+
+A generated kernel is left as written when it is read again (`pipelined.py`): its syncs were
+proven when it was written, so it is not checked again. Its names alone (`_pl_task_id`) do
+not say that: an author can bind them too, or edit the generated file. So each kernel
+pto-transpile writes carries a comment with a digest of the whole file it was written into,
+and a kernel counts as pto-transpile's output only while that digest is the file's own.
+Any edit after pto-transpile wrote the file (to the kernel, a stage, a constant, a comment)
+makes its kernels hand-written pipelines, whose syncs are checked as such.
+
+The digest is of the text with newlines made `\\n` and every mark's own digest blanked, so
+that stamping a mark does not change what it is a digest of. It guards against accidents,
+not against an author who computes it on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+
+import libcst as cst
+
+#: The comment, less its digest and the rest of the line.
+PREFIX = "# Written by pto-transpile (digest "
+TEMPLATE = PREFIX + "{digest}): edit the serial kernel it came from, not this one."
+_DIGEST = re.compile(re.escape(PREFIX) + r"([0-9a-f]{16})\)")
+_NEWLINES = re.compile(r"\r\n?")
+
+
+def digest(text: str) -> str:
+    """The digest a mark in `text` must hold for its kernel to count as pto-transpile's output."""
+    blank = _DIGEST.sub(PREFIX + "0" * 16 + ")", _NEWLINES.sub("\n", text))
+    return hashlib.sha256(blank.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def mark_of(fn: cst.FunctionDef) -> str | None:
+    """The digest in the mark above `fn` (its own comment lines, before its decorators), if any."""
+    for line in fn.leading_lines:
+        found = _DIGEST.match(line.comment.value) if line.comment is not None else None
+        if found:
+            return found.group(1)
+    return None
+
+
+def is_marked(fn: cst.FunctionDef, text: str) -> bool:
+    """Whether `fn`, a kernel of `text`, carries a mark whose digest is the digest of `text`."""
+    found = mark_of(fn)
+    return found is not None and found == digest(text)
+
+
+def placeholder() -> str:
+    """A digest to write until the file's text is final: unknown to any author beforehand."""
+    return secrets.token_hex(8)
+
+
+def marked(fn: cst.FunctionDef, stand_in: str) -> cst.FunctionDef:
+    """`fn` with one mark right above it (holding `stand_in` until `stamped`); a mark it had goes."""
+    kept = [line for line in fn.leading_lines
+            if line.comment is None or not _DIGEST.match(line.comment.value)]
+    mark = cst.EmptyLine(comment=cst.Comment(TEMPLATE.format(digest=stand_in)))
+    return fn.with_changes(leading_lines=[*kept, mark])
+
+
+def stamped(text: str, stand_in: str) -> str:
+    """`text` with every mark holding `stand_in` given the digest of `text`."""
+    if stand_in not in text:
+        return text
+    return text.replace(PREFIX + stand_in + ")", PREFIX + digest(text) + ")")
