@@ -69,6 +69,17 @@ def fixed_flash_attention(name: str = "flash_attention_dn.py") -> str:
     return fixed_rows((ROOT / "examples" / name).read_text(encoding="utf-8"))
 
 
+def restamped(code: str) -> str:
+    """Generated `code` edited by a test, with the digest in each pto-transpile mark made that of
+    the edited text: what pto-transpile writes when the edit is made to its input instead."""
+    import re
+
+    from pto_transpile.read.mark import PREFIX, digest
+
+    stamp = f"{PREFIX}{digest(code)})"
+    return re.sub(re.escape(PREFIX) + r"[0-9a-f]{16}\)", lambda _: stamp, code)
+
+
 def resized(text: str, seq_q: int, seq_kv: int) -> str:
     """A FlashAttention example's text (or its output) with the sizes of its test changed:
     the constants `SEQ_Q` and `SEQ_KV`, which fix the rows in `fixed_flash_attention`."""

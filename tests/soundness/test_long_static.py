@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixed_flash_attention, judged_runs, resized, spread
+from helpers import fixed_flash_attention, judged_runs, resized, restamped, spread
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness import interp as interp_module
@@ -82,7 +82,7 @@ def test_flash_attention_at_a_production_size_is_proven():
     result = transpile(text, path="flash_attention_dn.py")
     assert [d.message for d in result.diagnostics if d.severity == "error"] == []
     small = transpile(fixed_flash_attention(), path="flash_attention_dn.py")
-    assert result.code == resized(small.code, 4096, 32768)
+    assert result.code == restamped(resized(small.code, 4096, 32768))
 
 
 def test_loop_bounds_that_say_the_run_is_long_skip_the_first_attempt(monkeypatch):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from helpers import fixed_flash_attention
+from helpers import fixed_flash_attention, restamped
 from pto_transpile import transpile
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
@@ -80,7 +80,7 @@ def test_every_spelling_of_vf_gives_the_same_accesses_and_the_same_kernel(prefix
     assert other.ok, [d.message for d in other.diagnostics]
     assert [[(a.buffer, a.role, a.pipe) for a in s] for s in other.loops[0].accesses] == \
         [[(a.buffer, a.role, a.pipe) for a in s] for s in plain.loops[0].accesses]
-    assert other.code == _spelled(plain.code, prefix)
+    assert other.code == restamped(_spelled(plain.code, prefix))
 
 
 #: `pl.Vf` given a module-level name once and for all, as constants are
@@ -93,7 +93,7 @@ def test_a_module_name_bound_to_pl_vf_is_read_as_it(prefix):
     text = re.sub(r"\bvf\.", prefix + ".", fixed_flash_attention().replace(_IMPORT, ASSIGNED[prefix]))
     other = transpile(text, preload=2)
     assert other.ok, [d.message for d in other.diagnostics]
-    assert other.code == re.sub(r"\bvf\.", prefix + ".", plain.code.replace(_IMPORT, ASSIGNED[prefix]))
+    assert other.code == restamped(re.sub(r"\bvf\.", prefix + ".", plain.code.replace(_IMPORT, ASSIGNED[prefix])))
 
 
 @pytest.mark.parametrize("rebinding", ["if os.environ.get('FAST'):\n    Vf = None\n", "Vf = pl.Tile\n"])
