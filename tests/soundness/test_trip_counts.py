@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixed_flash_attention, judged_runs, spread
+from helpers import fixed_flash_attention, judged_runs, restamped, spread
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 
@@ -147,7 +147,7 @@ def _dynamic_flash_attention_of(code: str) -> str:
     """The output for the example at fixed rows (`fixed_flash_attention`), its rows dynamic again."""
     for seq in ("SEQ_Q", "SEQ_KV"):
         code = code.replace(f"pl.Tensor[[{seq}, TD]", "pl.Tensor[[pl.DYNAMIC, TD]")
-    return code
+    return restamped(code)
 
 
 @pytest.mark.emulator
