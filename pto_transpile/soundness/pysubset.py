@@ -759,7 +759,7 @@ class PythonSubset(InterpreterBase):
             parts = [(v, part) for v, part in ((left, node.left), (right, node.right))] \
                 if isinstance(node, cst.BinaryOperation) else []
             named = [v if isinstance(v, Opaque) or type(v) is int
-                     else _first_named(self._block_mark(v, part), parameter_size(v)) for v, part in parts]
+                     else _first_named(self._block_mark(v, part), run_time_size(v)) for v, part in parts]
             if named and all(v is not None for v in named):
                 value = opaque_op(fn.__name__, *named)
                 start = None
@@ -836,13 +836,17 @@ class PythonSubset(InterpreterBase):
         """A scalar parameter (`chunk`, `tiling.chunk`, `n`) meeting the block index in a product
         (`core_id * chunk`, a chunk start: `Uniform.opaque_chunk`; `(core_id + 1) * chunk`, the next
         block's), or the block count in a sum (`n + num_cores`, of the chunk size `(n + num_cores -
-        1) // num_cores`): named as a run-time value, as a `pl.DYNAMIC` dimension in its place is."""
+        1) // num_cores`): named as a run-time value, as a `pl.DYNAMIC` dimension in its place is.
+        So is any run-time size, a trip-count root included, less the block index (`n - core_id`, of
+        a block's task count `(n - core_id + num_cores - 1) // num_cores`): a loop over `n` before
+        it makes `n` such a root, and it stays the run-time value it was."""
         if fn is operator.mul:
             return any(parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),)
                        and a.const in (0, 1) and not a.residue for a, b in ((left, right), (right, left)))
         return (fn is operator.add or fn is operator.sub) and any(
             parameter_size(b) is not None and isinstance(a, Sym) and a.form == (BLOCK_COUNT,) and not a.const
-            and not a.residue for a, b in ((left, right), (right, left)))
+            and not a.residue or run_time_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),)
+            and not a.const and not a.residue for a, b in ((left, right), (right, left)))
 
     def _left_of_chunk(self, left: Any, right: Any) -> bool:
         """`N - start`, `N` a whole number or a scalar parameter and `start` a chunk start by a
@@ -1902,6 +1906,20 @@ def parameter_size(value: Any) -> Opaque | None:
     if var[0] == "scalar":
         return Opaque(("param", var[1]))
     if var[0] == "size" and isinstance(var[1], tuple) and var[1][:1] == ("param",):
+        return Opaque(var[1])
+    return None
+
+
+def run_time_size(value: Any) -> Opaque | None:
+    """`parameter_size`, or the run-time value a trip-count root stands for (`a.shape[0] // TILE`
+    once a loop has counted up to it); None for any other value, a symbolic module name's root
+    included."""
+    named = parameter_size(value)
+    if named is not None or not (isinstance(value, Sym) and len(value.form) == 1 and not value.const
+                                 and not value.residue):
+        return named
+    (var, coefficient), = value.form
+    if coefficient == 1 and var[0] == "size" and isinstance(var[1], tuple) and var[1][:1] != ("const",):
         return Opaque(var[1])
     return None
 
