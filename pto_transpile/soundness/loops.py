@@ -120,35 +120,7 @@ class Loops(InterpreterBase):
                 seqs.append(list(it))
             else:
                 if ctx.scope is None or len(ctxs) > 1:
-                    dims = _dynamic_dims(it)
-                    if dims:
-                        raise CannotModel(f"the trip count `{self._code_of(node.iter)}` depends on {dims}, a size "
-                                          "known only at run time, in a way the check cannot count through",
-                                          node.iter, kind="dynamic")
-                    code = self._code_of(node.iter)
-                    rebound = sorted({(n.value, v.test) for n in iter_nodes(node.iter) if type(n) is cst.Name
-                                      and isinstance(v := ctx.env.get(n.value), Rebound)})
-                    if rebound:
-                        name, test = rebound[0]
-                        raise CannotModel(f"the trip count of `{code}` depends on `{name}`, which a branch of `if "
-                                          f"{test}:` rebinds: the check cannot tell which value it holds after "
-                                          "it (the test differs between blocks, or is not known); bind it once, "
-                                          "or choose between two values by a test of the block index "
-                                          "(`cnt = a if core_id < rem else b`)", node.iter)
-                    if type(node.iter) is cst.Call and type(node.iter.func) is cst.Name \
-                            and node.iter.func.value == "range" and "range" not in ctx.env:
-                        # Python's `range` runs when the JIT traces the kernel: a count it cannot know
-                        stepped = len(node.iter.args) == 3
-                        instead = ("`pl.range` by 1 and act on the iterations the step picks (`for i in "
-                                   "pl.range(start, stop):` with `if (i - start) % step == 0:`)") if stepped else \
-                            f"`pl.range` (`pl.{code}`)"
-                        raise CannotModel(f"`{code}` loops with Python's `range`, which the JIT unrolls while it "
-                                          f"compiles the kernel, over a count that is not static: loop with {instead}, "
-                                          "as a loop of run-time trip count is written", node.iter, kind="dynamic")
-                    raise CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
-                                      "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
-                                      "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "
-                                      "`%`, `min` and `max`, with a block's chunk start `core_id * chunk`)", node.iter)
+                    raise self._uncounted(node, ctx, it)
                 seqs.append(None)
         known_seqs = [s for s in seqs if s is not None]
         if len(known_seqs) < len(seqs):
@@ -177,6 +149,39 @@ class Loops(InterpreterBase):
                                       kind="construct")
         if not broke and node.orelse is not None:
             self.exec_block(node.orelse.body.body, ctxs)
+
+    def _uncounted(self, node: cst.For, ctx: Ctx, it: Any) -> CannotModel:
+        """Why the check cannot follow a loop over `it`, neither a sequence nor a count it names:
+        what the count depends on, and how to write the loop instead."""
+        dims = _dynamic_dims(it)
+        if dims:
+            return CannotModel(f"the trip count `{self._code_of(node.iter)}` depends on {dims}, a size "
+                               "known only at run time, in a way the check cannot count through",
+                               node.iter, kind="dynamic")
+        code = self._code_of(node.iter)
+        rebound = sorted({(n.value, v.test) for n in iter_nodes(node.iter) if type(n) is cst.Name
+                          and isinstance(v := ctx.env.get(n.value), Rebound)})
+        if rebound:
+            name, test = rebound[0]
+            return CannotModel(f"the trip count of `{code}` depends on `{name}`, which a branch of `if "
+                               f"{test}:` rebinds: the check cannot tell which value it holds after "
+                               "it (the test differs between blocks, or is not known); bind it once, "
+                               "or choose between two values by a test of the block index "
+                               "(`cnt = a if core_id < rem else b`)", node.iter)
+        if type(node.iter) is cst.Call and type(node.iter.func) is cst.Name \
+                and node.iter.func.value == "range" and "range" not in ctx.env:
+            # Python's `range` runs when the JIT traces the kernel: a count it cannot know
+            stepped = len(node.iter.args) == 3
+            instead = ("`pl.range` by 1 and act on the iterations the step picks (`for i in "
+                       "pl.range(start, stop):` with `if (i - start) % step == 0:`)") if stepped else \
+                f"`pl.range` (`pl.{code}`)"
+            return CannotModel(f"`{code}` loops with Python's `range`, which the JIT unrolls while it "
+                               f"compiles the kernel, over a count that is not static: loop with {instead}, "
+                               "as a loop of run-time trip count is written", node.iter, kind="dynamic")
+        return CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
+                           "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
+                           "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "
+                           "`%`, `min` and `max`, with a block's chunk start `core_id * chunk`)", node.iter)
 
     def _loop_view(self, it: cst.BaseExpression, ctx: Ctx) -> View | Done | None:
         """The items a loop over `enumerate(xs)`, `zip(xs, ys)`, `reversed(xs)` or `d.items()`
