@@ -180,6 +180,13 @@ def _forget_lists_called(file, value: cst.BaseExpression, *envs: dict[str, Meani
                 env[name] = Unknown("a call in the class body may have changed it")
 
 
+def class_unchanged(file, cls: cst.ClassDef) -> bool:
+    """Whether the attributes of `cls` are what its body's statements bind, whenever the file
+    reads them: no metaclass, special method or statement the check does not follow in its
+    body, and nothing in the file that sets or hands out the class."""
+    return not (_unread_body(file, cls) or _changed_elsewhere(file, cls))
+
+
 def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
     """Why the class the statement made may not be what the JIT reads ("" when nothing in the
     file can change it): an attribute named as one of its fields, `is_valid` or a special one

@@ -18,6 +18,8 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from pto_transpile.read.classnames import attribute_rebound, class_rebound
+
 #: Builtins that never change what they are given (when the file does not rebind them).
 PURE_BUILTINS = frozenset({
     "len", "min", "max", "abs", "int", "float", "bool", "str", "repr", "tuple", "list", "sorted", "reversed",
@@ -90,6 +92,10 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
                        _defines_operators(statements, text))
     functions = {stmt.name: i for i, stmt in enumerate(statements)
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if text is not None:
+        for name, method in _static_methods(statements, text):  # walked as functions of their own
+            functions[name] = len(statements)
+            statements.append(method)
     queue = list(range(len(statements)))
     if text is not None and words is not None:
         # `\b(?:words)\b|\b(?:calls)\s*\(`, with the word boundary both start with tested apart
@@ -267,6 +273,22 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
             return "a builtin hands out what it holds"
         return None if callee else "a call is given it"  # a named callee: judged as `handed`
     return "it is used where it may change"
+
+
+def _static_methods(statements: list[ast.AST], text: str) -> list[tuple[str, ast.FunctionDef]]:
+    """(`Class.method`, its `def`) for each `@staticmethod` a call through that name runs: of a
+    class the file binds once and never rebinds, defined once in its body and never set again."""
+    out = []
+    for cls in statements:
+        if not isinstance(cls, ast.ClassDef) or class_rebound(text, cls.name):
+            continue
+        defined = [s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        for method in cls.body:
+            if isinstance(method, ast.FunctionDef) and method.decorator_list and all(
+                    isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list) \
+                    and defined.count(method.name) == 1 and not attribute_rebound(text, cls.name, method.name):
+                out.append((f"{cls.name}.{method.name}", method))
+    return out
 
 
 def _changes_parameters(fn: ast.AST, found: Effects, clean: set[str]) -> bool:

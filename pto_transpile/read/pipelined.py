@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_transpile.read.mark import is_marked, mark_of
+from pto_transpile.read.meaning import Class
 from pto_transpile.read.model import Kernel
 from pto_transpile.read.reader import FileModel
 
@@ -46,7 +47,8 @@ def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
 
 def _syncs(file: FileModel, body: cst.CSTNode, seen: set[str]) -> bool:
     """Whether `body`, or a function of the file it calls (a `produce`/`consume` helper, at any
-    depth), raises or waits for an event itself."""
+    depth), or a method of a class of the file it names (`Ev.notify()`, `ev = Ev(); ev.notify()`),
+    raises or waits for an event itself."""
     for call in file.find(body, cst.Call):
         if file.pl.path(call.func) in SYNCS:
             return True
@@ -55,5 +57,11 @@ def _syncs(file: FileModel, body: cst.CSTNode, seen: set[str]) -> bool:
         if isinstance(helper, cst.FunctionDef):
             seen.add(name)
             if _syncs(file, helper.body, seen):
+                return True
+    for named in file.find(body, cst.Name):
+        meaning = file.meaning(named.value) if named.value not in seen else None
+        if isinstance(meaning, Class) and isinstance(meaning.node, cst.ClassDef):
+            seen.add(named.value)
+            if _syncs(file, meaning.node.body, seen):
                 return True
     return False

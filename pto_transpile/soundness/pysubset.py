@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
+from pto_transpile.read.classnames import attribute_rebound
+from pto_transpile.read.compiletime import class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
@@ -654,6 +656,10 @@ class PythonSubset(InterpreterBase):
             found = self._symbolic(f"{node.value.value}.{node.attr.value}")  # `config.NT`, imported
             if found is not None:
                 return found
+        if type(node.value) is cst.Name and node.value.value not in ctx.env:
+            member = self._class_member(node.value.value, node.attr.value, node)
+            if member is not _ABSENT:  # `notify = Ev.notify`, `Ev.EVENT`
+                return member
         obj = self.eval(node.value, ctx)
         attr = node.attr.value
         if isinstance(obj, StructV):
@@ -668,6 +674,54 @@ class PythonSubset(InterpreterBase):
         if type(obj) is Symbol:  # `AT.AtomicAdd` with `AT = pl.AtomicType`: the `pl` constant it names
             return Symbol((*obj.path, attr))
         return UNKNOWN
+
+    def _class_member(self, cls: str, attr: str, node: cst.CSTNode) -> Any:
+        """`cls.attr` where `cls` is a class of the file (`_ABSENT` for any other): a
+        `@staticmethod` as the function it is, followed as the file's functions are outside
+        stages (in one, a call the check does not run is refused, `_unknown_call_in_stage`); a
+        class attribute bound once to a value of module constants, where nothing changes the
+        class. A method's body may raise or wait for events or run any `pl` op: called as
+        something unknown, those went unseen (probe h88). Another method is refused."""
+        meaning = self.file.meaning(cls)
+        if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
+            return _ABSENT
+        body = meaning.node.body.body
+        bound = [stmt for stmt in body if attr in _class_binds(stmt)]
+        if not bound:
+            return _ABSENT
+        fn = bound[-1]
+        if any(isinstance(stmt, cst.FunctionDef) for stmt in bound):
+            if self._made is not None:
+                return _ABSENT
+            static = isinstance(fn, cst.FunctionDef) and self.file.meaning("staticmethod") is None and all(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in fn.decorators)
+            if not isinstance(fn, cst.FunctionDef) or not static or len(bound) > 1 \
+                    or attribute_rebound(self.file.source.text, cls, attr):
+                raise CannotModel(f"the check follows only the `@staticmethod`s of a class, each bound once in its "
+                                  f"body and never rebound: `{cls}.{attr}` is not one; make it a function of the "
+                                  "file, or such a static method", node, kind="construct")
+            return FunctionV("helper", fn)
+        value = _class_constant(bound, list(body))
+        if value is None or not class_unchanged(self.file, meaning.node) \
+                or attribute_rebound(self.file.source.text, cls, attr):
+            return _ABSENT
+        return import_const(self.file.evaluator.try_eval(value, UNKNOWN))
+
+    def _class_running_pl(self, func: cst.BaseExpression, ctx: Ctx) -> str | None:
+        """The name of the class of the file a call makes or calls a method of (`Ev()`, `Ev.make()`,
+        `Ev().notify()`), when a method of it runs a `pl` op; None otherwise."""
+        root = func
+        while isinstance(root, (cst.Attribute, cst.Call)):
+            root = root.value if isinstance(root, cst.Attribute) else root.func
+        if not isinstance(root, cst.Name) or root.value in ctx.env:
+            return None
+        meaning = self.file.meaning(root.value)
+        if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
+            return None
+        methods = [stmt for stmt in meaning.node.body.body if isinstance(stmt, cst.FunctionDef)]
+        if any(self.path(n) is not None for fn in methods for n in self.file.find(fn, (cst.Attribute, cst.Name))):
+            return root.value
+        return None
 
     def _field(self, obj: StructV, attr: str, node, ctx: Ctx, default: Any = UNKNOWN) -> Any:
         """A field of a struct; read by the kernel's own code (outside stages), it is kept for
@@ -839,14 +893,17 @@ class PythonSubset(InterpreterBase):
         1) // num_cores`): named as a run-time value, as a `pl.DYNAMIC` dimension in its place is.
         So is any run-time size, a trip-count root included, less the block index (`n - core_id`, of
         a block's task count `(n - core_id + num_cores - 1) // num_cores`): a loop over `n` before
-        it makes `n` such a root, and it stays the run-time value it was."""
+        it makes `n` such a root, and it stays the run-time value it was. (Not a sum with the block
+        index: `start + core_id + j`, a place, keeps its stride.)"""
         if fn is operator.mul:
             return any(parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),)
                        and a.const in (0, 1) and not a.residue for a, b in ((left, right), (right, left)))
+        if fn is operator.sub and run_time_size(left) is not None and isinstance(right, Sym) \
+                and right.form == ((BLOCK, 1),) and not right.const and not right.residue:
+            return True  # `n - core_id`, of a block's task count: what it is at every value of `n`
         return (fn is operator.add or fn is operator.sub) and any(
             parameter_size(b) is not None and isinstance(a, Sym) and a.form == (BLOCK_COUNT,) and not a.const
-            and not a.residue or run_time_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),)
-            and not a.const and not a.residue for a, b in ((left, right), (right, left)))
+            and not a.residue for a, b in ((left, right), (right, left)))
 
     def _left_of_chunk(self, left: Any, right: Any) -> bool:
         """`N - start`, `N` a whole number or a scalar parameter and `start` a chunk start by a
@@ -1304,6 +1361,10 @@ class PythonSubset(InterpreterBase):
             return self.pl_call(path, node, ctx)
         func = node.func
         if type(func) is cst.Attribute:
+            if type(func.value) is cst.Name and func.value.value not in ctx.env:
+                method = self._class_member(func.value.value, func.attr.value, func)
+                if isinstance(method, FunctionV):  # `Ev.notify(...)`: a static method of a class of the file
+                    return self.call_function(method, node, ctx)
             obj = self.eval(func.value, ctx)
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
@@ -1367,6 +1428,11 @@ class PythonSubset(InterpreterBase):
         _no_functions(self._code_of(node.func), [*pos, *kw.values()], node)
         if self._made is not None:
             self._unknown_call_in_stage(node, [*pos, *kw.values()], ctx)
+        elif (cls := self._class_running_pl(node.func, ctx)) is not None:
+            raise CannotModel(f"`{self._code_of(node)}` calls into `{cls}`, a class whose methods run `pl` ops, which "
+                              "the check follows only as `@staticmethod`s called through the class "
+                              f"(`{cls}.method(...)`): write them so, or as functions of the file", node,
+                              kind="construct")
         elif _holds_container([*pos, *kw.values()]) and not self._reads_only(node, pos, ctx):
             # `list.__setitem__(offs, 1, 0)`, `setattr(st, "s", 0)`, `vars(st)`: a change the model
             # would not make, and go on reading the list or struct as it was
@@ -1996,6 +2062,39 @@ _KEPT = (", and the pipeline does not carry it to a later stage or iteration: re
 #: Imported modules whose functions keep no state between calls (numbers in, numbers out); the
 #: functions of any other module may (`random.seed(v)`, `sys.setrecursionlimit(v)`)
 _STATELESS_MODULES = frozenset({"math", "cmath"})
+
+
+def _class_binds(stmt: cst.CSTNode) -> set[str]:
+    """The names a statement of a class body binds in the class: a `def`, a `class`, the
+    targets of an assignment; any other statement (an `if`, a loop) counts as binding every
+    name it mentions."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return {stmt.name.value}
+    if isinstance(stmt, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Assign, cst.AnnAssign, cst.Expr, cst.Pass)) for s in stmt.body):
+        targets = [t.target for s in stmt.body if isinstance(s, cst.Assign) for t in s.targets] + \
+            [s.target for s in stmt.body if isinstance(s, cst.AnnAssign)]
+        return {n.value for t in targets for n in iter_nodes(t) if isinstance(n, cst.Name)}
+    return {n.value for n in iter_nodes(stmt) if isinstance(n, cst.Name)}
+
+
+def _class_constant(bound: list, body: list) -> cst.BaseExpression | None:
+    """The value a class attribute is bound to once, by a plain assignment of its own, when it
+    reads no name the class body binds (there `B = A + 1` reads the class's `A`, not the
+    module's); None otherwise."""
+    if len(bound) != 1 or not isinstance(bound[0], cst.SimpleStatementLine) or len(bound[0].body) != 1:
+        return None
+    small = bound[0].body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        value = small.value
+    elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+        value = small.value
+    else:
+        return None
+    inside = {name for stmt in body for name in _class_binds(stmt)}
+    if any(isinstance(n, cst.Name) and n.value in inside for n in iter_nodes(value)):
+        return None
+    return value
 
 
 def _plain_class(node: Any) -> bool:

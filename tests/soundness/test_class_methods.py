@@ -1,0 +1,93 @@
+"""Static methods of a class of the file are followed as the file's functions are (probe h88).
+
+A call through a class (`Ev.notify()`) was a call of something unknown: given no tile, it was
+neither run nor refused. A hand-pipelined kernel whose syncs sit in such methods was taken for
+a plain kernel (PTO003, its syncs never checked), and a pipelined kernel whose body raised an
+event of the transform's own ids that way was written although it raced. Such a call now runs
+the method's body, class attributes it reads (`Handshake.EVENT`) are their values, and a call
+into a class the check does not follow that way (an instance's method) is refused, not skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from test_probe_h83 import CALL, PICK, PICKED
+
+from helpers import edited
+from pto_transpile import transpile
+from sim_runtime import verify
+
+HAND = (Path(__file__).resolve().parents[2] / "examples" / "hand_pipelined.py").read_text(encoding="utf-8")
+#: each sync of the hand-pipelined example by (op, pipe): the static method of `Ev` it becomes
+METHODS = {("set", "FIX"): "full_set", ("wait", "V"): "full_wait", ("set", "V"): "free_set",
+           ("wait", "FIX"): "free_wait"}
+EV = "class Ev:\n" + "\n".join(
+    f"    @staticmethod\n    def {name}(e):\n        pl.system.{op}_cross_core(pipe=pl.PipeType.{pipe}, event_id=e)\n"
+    for (op, pipe), name in METHODS.items()) + "\n\n"
+SYNC = re.compile(r"pl\.system\.(set|wait)_cross_core\(pipe=pl\.PipeType\.(FIX|V), event_id=(.*)\)$", re.M)
+
+
+def _through_class(text: str) -> str:
+    """The hand-pipelined example with each of its syncs made through a static method of `Ev`."""
+    calls = SYNC.sub(lambda m: f"Ev.{METHODS[(m.group(1), m.group(2))]}({m.group(3)})", text)
+    return calls.replace("\n@pl.jit(", "\n" + EV + "@pl.jit(", 1)
+
+
+STATIC = _through_class(HAND)
+WAITS = [line for line in STATIC.splitlines(keepends=True) if re.match(r" +Ev\.\w+_wait\(", line)]
+
+
+def _codes(text: str) -> list[str]:
+    return [d.code for d in transpile(text, path="k.py").diagnostics]
+
+
+def test_syncs_in_static_methods_are_the_kernel_s_own_and_are_proven():
+    assert STATIC.count("Ev.") == 8 and len(WAITS) == 4
+    assert _codes(STATIC) == ["PTO060"]
+    assert [row.verdict for row in verify(STATIC, STATIC, "hand_pipelined_kernel", path="k.py").rows] == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("wait", range(4))
+def test_a_wait_missing_from_static_methods_is_an_error(wait):
+    assert "PTO068" in _codes(STATIC.replace(WAITS[wait], "", 1))
+
+
+def test_an_instance_s_methods_are_refused_not_skipped():
+    text = STATIC.replace("    @staticmethod\n    def ", "    def ")
+    text = re.sub(r"    def (\w+)\(e\):", r"    def \1(self, e):", text)
+    kernel = text.index("\ndef hand_pipelined_kernel(")
+    body = text[kernel:].replace("Ev.", "ev.").replace("    ring = ", "    ev = Ev()\n    ring = ", 1)
+    result = transpile(text[:kernel] + body, path="k.py")
+    found = [d for d in result.diagnostics if d.code == "PTO077"]
+    assert found and "`Ev()` calls into `Ev`, a class whose methods run `pl` ops" in found[0].message
+
+
+#: the author's own cube -> vector notice per iteration, on event 0, which the transform also
+#: gives `proj_vec_db`'s forward events: the cube's next notice releases the vector's wait
+#: for the slot before the cube's `pl.move` into it is done
+HANDSHAKE = '''class Handshake:
+    EVENT = 0
+
+    @staticmethod
+    def notify():
+        pl.system.set_cross_core(pipe=pl.PipeType.MTE2, event_id=Handshake.EVENT)
+
+    @staticmethod
+    def receive():
+        pl.system.wait_cross_core(pipe=pl.PipeType.V, event_id=Handshake.EVENT)
+
+
+'''
+PROJECT = "            project(i, a, ws, a_l1_db, w_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+
+
+def test_a_static_method_raising_a_generated_event_id_is_refused_naming_the_race():
+    text = edited(PICKED, [(PICK, "    pl.store(ws2, res, [sub_id * HALF, 0])\n"),
+                           ("\n@pl.jit(", "\n" + HANDSHAKE + "@pl.jit("),
+                           (PROJECT, "            Handshake.notify()\n        with pl.section_cube():\n" + PROJECT),
+                           (CALL, CALL + "        with pl.section_vector():\n            Handshake.receive()\n")])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and "reads `proj_vec_db[0]` while stage `project` (task 0), `pl.move`" in errors[0], errors
