@@ -92,6 +92,7 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
                        _defines_operators(statements, text))
     functions = {stmt.name: i for i, stmt in enumerate(statements)
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    functions.update(_aliases(statements, functions))
     if text is not None:
         for name, method in _static_methods(statements, text):  # walked as functions of their own
             functions[name] = len(statements)
@@ -288,6 +289,33 @@ def _static_methods(statements: list[ast.AST], text: str) -> list[tuple[str, ast
                     isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list) \
                     and defined.count(method.name) == 1 and not attribute_rebound(text, cls.name, method.name):
                 out.append((f"{cls.name}.{method.name}", method))
+    return out
+
+
+def _aliases(statements: list[ast.AST], functions: dict[str, int]) -> dict[str, int]:
+    """Module names bound once to a function of the file, itself bound once (`free_set =
+    _free_set`, `a, b = _a, _b`): a call through one runs that function."""
+    stores: dict[str, int] = {}
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            names = [node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else \
+                list(node.names) if isinstance(node, (ast.Global, ast.Nonlocal)) else \
+                [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else \
+                [a.asname or a.name for a in node.names] if isinstance(node, (ast.Import, ast.ImportFrom)) else []
+            for name in names:
+                stores[name] = stores.get(name, 0) + 1
+    out = {}
+    for stmt in statements:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        target, value = stmt.targets[0], stmt.value
+        pairs = [(target, value)] if isinstance(target, ast.Name) else \
+            list(zip(target.elts, value.elts, strict=True)) if isinstance(target, (ast.Tuple, ast.List)) and isinstance(
+                value, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts) else []
+        for alias, named in pairs:
+            if isinstance(alias, ast.Name) and isinstance(named, ast.Name) and named.id in functions \
+                    and stores.get(alias.id) == 1 and stores.get(named.id) == 1:
+                out[alias.id] = functions[named.id]
     return out
 
 

@@ -281,8 +281,13 @@ class _ModuleRun:
         if isinstance(small, cst.Assign):
             meaning = self.value_of(small.value)
             self.escape(small.value, meaning)
+            parts = self.parts_of(small.value) if isinstance(meaning, Unknown) else None
             for target in small.targets:
-                self.assign(target.target, meaning)
+                if parts is not None and _splits_into(target.target, len(parts)):
+                    for el, part in zip(target.target.elements, parts, strict=True):  # type: ignore[attr-defined]
+                        self.assign(el.value, part)
+                else:
+                    self.assign(target.target, meaning)
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
                 meaning = self.value_of(small.value)
@@ -342,6 +347,14 @@ class _ModuleRun:
             return Value(self.ev.eval(node))
         except NotConstant as exc:
             return Unknown(exc.cause)
+
+    def parts_of(self, node: cst.BaseExpression) -> list[Meaning] | None:
+        """The meaning of each element of a tuple or list display (`_a, _b`), all computed before
+        any is bound, as Python does; None for any other value or one with a starred element."""
+        if not isinstance(node, (cst.Tuple, cst.List)) or any(isinstance(el, cst.StarredElement)
+                                                              for el in node.elements):
+            return None
+        return [self.value_of(el.value) for el in node.elements]
 
     def assign(self, target: cst.BaseExpression, meaning: Meaning) -> None:
         if isinstance(target, cst.Name):
@@ -670,6 +683,12 @@ def _part(target: cst.BaseExpression) -> str:
                                                                                              cst.Subscript)):
         target = target.value
     return "an attribute" if isinstance(target, cst.Attribute) else "an item"
+
+
+def _splits_into(target: cst.BaseExpression, n: int) -> bool:
+    """Whether `target` is a tuple or list of `n` targets, none starred."""
+    return isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == n and not any(
+        isinstance(el, cst.StarredElement) for el in target.elements)
 
 
 def _root_name(node: cst.BaseExpression) -> str | None:
