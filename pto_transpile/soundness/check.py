@@ -338,8 +338,8 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         judged += 1
         if problems and problems[0].kind == "long":
             instead = longer()
-            if isinstance(instead, list):
-                problems = _run_all(instead, check, lambda: None, kernel)
+            if isinstance(instead, list):  # each with this run's samples of the scalar parameters
+                problems = _run_all([replace(c, scalars=config.scalars) for c in instead], check, lambda: None, kernel)
             else:
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
@@ -1511,16 +1511,21 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     unknown = frozenset(_range_constants(file, kernel, known=False))
     if symbolic:  # static sizes and loop-bounding constants followed as run-time sizes too
         unknown |= frozenset(_range_constants(file, kernel))
-    elif not base[0].scalars and not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel) \
+    elif not unknown and not _has_runtime_dims(file, kernel) and not _reads_gm(file, kernel) \
             and not _splits_by_blocks(file, kernel):
         # every trip count is static: run it; a run that turns out long (`_run_all`) is
         # proven at representative trip counts instead, and so is one whose loop bounds
-        # already say it is long (`longrun`), without the first attempt
-        if longer is not None and looks_long(file, kernel, _static_dims(file, kernel)):
-            instead = longer()
-            if isinstance(instead, list):
-                return instead
-        return [replace(base[0], step_budget=LONG_RUN)]
+        # already say it is long (`longrun`), without the first attempt; with each sample of
+        # the scalar parameters, where it has some
+        long = looks_long(file, kernel, _static_dims(file, kernel))
+        instead = longer() if long and longer is not None else None
+        if isinstance(instead, list):
+            return [replace(c, scalars=b.scalars) for b in base for c in instead]
+        if not base[0].scalars:
+            return [replace(base[0], step_budget=LONG_RUN)]
+        if long:  # too long to run at each sample: its static sizes followed as run-time sizes
+            symbolic = True
+            unknown |= frozenset(_range_constants(file, kernel))
     found = _discover(file, kernel, functions, auto_mutex, base[0].scalars, hand, symbolic_dims=symbolic,
                       symbolic_names=unknown)
     if isinstance(found, Problem):
