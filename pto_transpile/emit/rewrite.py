@@ -322,7 +322,12 @@ class LoopEmitter:
         end: list[cst.BaseStatement] = [] if self.end_name is None or self.loop.end is None else [
             assign(self.end_name, self.loop.end)]
         if outer is self.loop.node:
-            repl[outer] = cst.FlattenSentinel(_carry_leading(before + end, new_loop) + after)
+            # the loop never breaks (PTO059), so its `else:` runs once it is over: after the drain,
+            # which finishes the last tasks, as it runs after the last iteration serially
+            tail = _else_body(new_loop)
+            if tail:
+                new_loop = new_loop.with_changes(orelse=None)
+            repl[outer] = cst.FlattenSentinel(_carry_leading(before + end, new_loop) + after + tail)
         else:  # a nested loop: its end right above it, the declarations and the drain around the outer loop
             repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop]) if end else new_loop
 
@@ -333,6 +338,21 @@ class LoopEmitter:
 
             repl[outer] = around
         return repl
+
+
+def _else_body(loop: cst.BaseCompoundStatement) -> list[cst.BaseStatement]:
+    """The statements of a `for` loop's `else:`, the comments on and above the `else:` line
+    kept above the first of them; [] for a loop without one."""
+    orelse = loop.orelse if isinstance(loop, cst.For) else None
+    if orelse is None or not isinstance(orelse.body, cst.IndentedBlock) or not orelse.body.body:
+        return []
+    body = list(orelse.body.body)
+    header = orelse.body.header.comment
+    comments = [*orelse.leading_lines, *([cst.EmptyLine(comment=header)] if header is not None else [])]
+    first = body[0]
+    if comments and isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        body[0] = first.with_changes(leading_lines=[*comments, *first.leading_lines])
+    return body
 
 
 def _bound_in(body: cst.CSTNode) -> set[str]:

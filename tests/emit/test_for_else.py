@@ -1,0 +1,42 @@
+"""A pipeline loop's `else:` runs after the drain, as it runs after the last iteration serially.
+
+The loop never breaks (PTO059), so Python runs its `else:` once the loop is over. The output
+kept the `else:` on the pipelined loop and put the drain, which runs the last tasks' delayed
+stages, after it: the `else:` body read `out` before the last task's store, and the kernel
+was refused as keeping tile state across iterations (probe h88). The body now follows the
+drain, with the comments of the `else:` line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import edited
+from pto_transpile import transpile
+from sim_runtime import verify
+
+ROWS = (Path(__file__).resolve().parents[1] / "soundness" / "kernels" / "rows_two_stages.py").read_text()
+CALL = "            finish(i, sub_id, out, proj_vec_db, res_db)\n"
+ELSE = ("    else:  # the last tile, once more\n"
+        "        with pl.section_vector():\n"
+        "            tail = res_db.next()\n"
+        "            pl.system.bar_all()\n"
+        "            pl.load(tail, out, [(n_blocks - 1) * BLOCK + sub_id * HALF, 0])\n"
+        "            pl.store(last, tail, [sub_id * HALF, 0])\n")
+KERNEL = edited(ROWS, [
+    ("    a: pl.Tensor[[pl.DYNAMIC, BLOCK]", "    a: pl.Tensor[[4 * BLOCK, BLOCK]"),
+    ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK]", "    out: pl.Tensor[[4 * BLOCK, BLOCK]"),
+    ("    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n",
+     "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n    last: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n"),
+    (CALL, CALL + ELSE),
+])
+
+
+def test_the_else_body_follows_the_drain_and_the_kernel_runs_as_the_serial_one():
+    result = transpile(KERNEL, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    code = result.code
+    assert "else:  # the last tile" not in code
+    assert code.index("for _pl_drain in") < code.index("    # the last tile, once more\n") \
+        < code.index("        tail = res_db.next()\n")
+    assert [row.verdict for row in verify(KERNEL, code, "kern", path="k.py").rows] == ["ok", "ok"]
