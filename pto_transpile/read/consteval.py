@@ -188,6 +188,21 @@ class ConstEvaluator:
     def _List(self, node: cst.List) -> list:
         return list(self._elements(node))
 
+    def _Dict(self, node: cst.Dict) -> dict:
+        """`{"auto_mutex": True}`: keys and values folded in order (a key given twice keeps its
+        last value, as Python's display does)."""
+        out: dict = {}
+        for el in node.elements:
+            if type(el) is not cst.DictElement:
+                raise NotConstant(el, "`**` in a dict display is not a compile-time constant")
+            key = self.eval(el.key)
+            try:
+                hash(key)
+            except TypeError:
+                raise NotConstant(el.key, "a key that is not hashable") from None
+            out[key] = self.eval(el.value)
+        return out
+
     def _elements(self, node: cst.Tuple | cst.List) -> list:
         out = []
         for el in node.elements:
