@@ -34,7 +34,7 @@ def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
     A kernel that sets `pipeline=` is always the user's serial kernel, whatever names it binds."""
     if kernel.pipeline_keyword is not None:
         return None
-    if any(n.startswith(MARKERS) for n in kernel.stored):
+    if binds_markers(kernel):
         if is_marked(kernel.node, file.source.text):
             return GENERATED
         return f"{BY_HAND} (it binds `_pl_task_id` or `_pl_sync_id` as pto-transpile's output does, but " + (
@@ -43,6 +43,11 @@ def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
     if _syncs(file, kernel.node.body, set()):
         return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` or `sync_src`/`sync_dst` itself)"
     return None
+
+
+def binds_markers(kernel: Kernel) -> bool:
+    """Whether `kernel` binds the counters pto-transpile's output binds (`_pl_task_id`)."""
+    return any(n.startswith(MARKERS) for n in kernel.stored)
 
 
 def _syncs(file: FileModel, body: cst.CSTNode, seen: set[str]) -> bool:

@@ -93,3 +93,17 @@ def test_a_serial_kernel_added_to_an_output_makes_the_old_kernel_hand_written():
     assert again.ok and again.code == result.code
     notes = sorted(d.message.split(" is ")[1][:20] for d in again.diagnostics if d.code == "PTO060")
     assert notes == ["already the output o", "pipelined by hand (i"], notes
+
+
+def test_an_edited_output_the_check_cannot_follow_is_an_error():
+    """Of a loop of run-time trip count, the generated ring's validity flags are more than the
+    check follows in a hand-written kernel: a warning would let an edit that moves a wait
+    pass (probe h89). An edited output the check cannot follow is refused (PTO082)."""
+    text = (ROOT / "examples" / "flash_attention_dn.py").read_text(encoding="utf-8")
+    out = generated(text, preload=2)
+    edited = out.replace("\nimport numpy as np\n", "\nimport numpy as np  # an edit\n")
+    assert edited != out
+    result = transpile(edited, path="k.py")
+    assert not result.ok and [d.code for d in result.diagnostics if d.is_error] == ["PTO082"]
+    assert any("`_pl_ctx_arr[0]._pl_is_valid` carries a value" in d.message for d in result.diagnostics)
+    assert transpile(out, path="k.py").ok  # unedited: left as written, a note

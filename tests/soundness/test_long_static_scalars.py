@@ -27,7 +27,8 @@ SWITCHED = edited(ROWS, [
     ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK]", f"    out: pl.Tensor[[{TILES} * BLOCK, BLOCK]"),
     ("    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n",
      "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n    apply_relu: pl.DT_INT32,\n"),
-    ("def finish(i, sub_id, out, proj_vec_db, res_db):", "def finish(i, sub_id, out, a, proj_vec_db, res_db, apply_relu):"),
+    ("def finish(i, sub_id, out, proj_vec_db, res_db):",
+     "def finish(i, sub_id, out, a, proj_vec_db, res_db, apply_relu):"),
     (STORE, "    if apply_relu == 1:\n        pl.relu(res, res)\n" + STORE),
     ("finish(i, sub_id, out, proj_vec_db, res_db)", "finish(i, sub_id, out, a, proj_vec_db, res_db, apply_relu)"),
 ])
