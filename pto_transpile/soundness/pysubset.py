@@ -1978,16 +1978,18 @@ def parameter_size(value: Any) -> Opaque | None:
 
 def run_time_size(value: Any) -> Opaque | None:
     """`parameter_size`, or the run-time value a trip-count root stands for (`a.shape[0] // TILE`
-    once a loop has counted up to it); None for any other value, a symbolic module name's root
-    included."""
-    named = parameter_size(value)
-    if named is not None or not (isinstance(value, Sym) and len(value.form) == 1 and not value.const
-                                 and not value.residue):
-        return named
+    once a loop has counted up to it), either moved by a whole number (`n - 1`); None for any
+    other value, a symbolic module name's root included."""
+    if not (isinstance(value, Sym) and len(value.form) == 1 and not value.residue):
+        return None
     (var, coefficient), = value.form
-    if coefficient == 1 and var[0] == "size" and isinstance(var[1], tuple) and var[1][:1] != ("const",):
-        return Opaque(var[1])
-    return None
+    named = parameter_size(Sym(int(value) - value.const, value.form))
+    if named is None and coefficient == 1 and var[0] == "size" and isinstance(var[1], tuple) \
+            and var[1][:1] != ("const",):
+        named = Opaque(var[1])
+    if named is None or not value.const:
+        return named
+    return Opaque(_moved(("op", "add", named.origin, value.const)))
 
 
 def _parameter_quotient(left: Any, k: int) -> Opaque | None:

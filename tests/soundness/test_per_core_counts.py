@@ -150,7 +150,11 @@ AS_PARAMETER = [("):\n    sub_id = pl.get_subblock_idx()",
                 ("    n_blocks = a.shape[0] // BLOCK\n", "    n_blocks = nb\n")]
 
 
-@pytest.mark.parametrize("count", ["dimension", "parameter"])
+SPELLED = ("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n",
+           "    my_n = (n_blocks - 1 - core_id) // num_cores + 1\n")
+
+
+@pytest.mark.parametrize("count", ["dimension", "parameter", "parameter, spelled otherwise"])
 def test_a_loop_over_the_count_before_the_block_s_own_count_keeps_it_a_run_time_value(count):
     """A per-core loop over `n_blocks` makes it a trip-count root; the block's own count computed
     from it after (`(n_blocks - core_id + num_cores - 1) // num_cores`) was refused as "not a
@@ -158,14 +162,16 @@ def test_a_loop_over_the_count_before_the_block_s_own_count_keeps_it_a_run_time_
     loop. It is the run-time value it was, and the kernel is proven; picking the wrong slot after
     the loop stays refused."""
     text = edited(_spread(static=False, slot="res_db[(my_n - 1) % 2]", guard="my_n > 0"), [OWN_COUNT])
-    if count == "parameter":
+    if count.startswith("parameter"):
         text = edited(text, AS_PARAMETER)
+    if count.endswith("otherwise"):  # the same count on every block (probe h89: `n_blocks - 1` is moved)
+        text = edited(text, [SPELLED])
     result = transpile(text, path="k.py", preload=1)
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
     for rows, blocks in ((96, 2), (160, 3)):
         report = verify(text, result.code, "kern", path="k.py", block_dim=blocks,
                         shapes={"a": (rows, 32), "out": (rows, 32)},
-                        scalars={"nb": rows // 32} if count == "parameter" else None)
+                        scalars={"nb": rows // 32} if count.startswith("parameter") else None)
         assert [row.verdict for row in report.rows] == ["ok", "ok"], (rows, blocks)
     wrong = text.replace("res_db[(my_n - 1) % 2]", "res_db[my_n % 2]")
     assert "`ws[0:32, 0:32]`, and nothing orders the two" in " ".join(d.message for d in _errors(wrong))
