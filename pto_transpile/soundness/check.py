@@ -780,7 +780,9 @@ class _Report:
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + anywhere)
-            kind = "anywhere" if anywhere and not self.alone else "loops" if self._loops_apart(a, b) else "race"
+            shaped = any(f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
+            kind = ("anywhere_shape" if shaped else "anywhere") if anywhere and not self.alone \
+                else "loops" if self._loops_apart(a, b) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
@@ -951,9 +953,11 @@ def _anywhere(*feet: Foot) -> str:
     whole = sorted({f.label for f in feet if f.key[0] == "GM" and f.r1 == INF})
     if not whole:
         return ""
-    return (f"; where {' and '.join(f'`{w}`' for w in whole)} is reached is not known (an offset computed from a "
-            "value known only at run time, such as a `pl.min` of a `pl.DYNAMIC` dimension), so the check takes "
-            "every element")
+    shaped = sorted({f.unplaced for f in feet if f.key[0] == "GM" and f.r1 == INF and f.unplaced})
+    why = "; ".join(shaped) if shaped else \
+        "an offset computed from a value known only at run time, such as a `pl.min` of a `pl.DYNAMIC` dimension"
+    return f"; where {' and '.join(f'`{w}`' for w in whole)} is reached is not known ({why}), so the check takes " \
+        "every element"
 
 
 def _unknown_names(file, nodes: list) -> str:

@@ -42,6 +42,8 @@ class Foot(NamedTuple):
     #: shares, so two atomic feet of one reduction are of one class (`effects.atomic_class`):
     #: they commute, and neither orders nor hides the other
     atomic: str = ""
+    #: for a GM window placed nowhere (the whole tensor): why, where the reason is its shape
+    unplaced: str = ""
 
     def commutes(self, other: Foot) -> bool:
         """Two atomic stores of one class: GM applies each as one read-modify-write per element,
@@ -61,22 +63,22 @@ class Foot(NamedTuple):
         return (self.key, self.r0, self.r1, self.c0, self.c1)
 
 
-#: a `Foot` made from its nine fields in order, as `Foot(...)` makes it, without its Python-level
+#: a `Foot` made from its ten fields in order, as `Foot(...)` makes it, without its Python-level
 #: constructor (runs make thousands of feet): `new_foot(Foot, (key, r0, r1, c0, c1, label, may,
-#: window, atomic))`
+#: window, atomic, unplaced))`
 new_foot = tuple.__new__
 
 
 def windowed(foot: Foot) -> Foot:
     """`foot._replace(window=True)`: the same foot as a superset, which covers nothing."""
-    key, r0, r1, c0, c1, label, may, _, atomic = foot
-    return new_foot(Foot, (key, r0, r1, c0, c1, label, may, True, atomic))
+    key, r0, r1, c0, c1, label, may, _, atomic, unplaced = foot
+    return new_foot(Foot, (key, r0, r1, c0, c1, label, may, True, atomic, unplaced))
 
 
 def maybe(foot: Foot) -> Foot:
     """`foot._replace(may=True)`: the same foot, touched only if a branch runs."""
-    key, r0, r1, c0, c1, label, _, window, atomic = foot
-    return new_foot(Foot, (key, r0, r1, c0, c1, label, True, window, atomic))
+    key, r0, r1, c0, c1, label, _, window, atomic, unplaced = foot
+    return new_foot(Foot, (key, r0, r1, c0, c1, label, True, window, atomic, unplaced))
 
 
 @dataclass

@@ -492,7 +492,7 @@ class OpEvents(InterpreterBase):
             keys = [(memory, AIC)] if memory != "Vec" else [("Vec", core)] if core != AIC \
                 else self._tile_keys(memory, core, acc_mode)
             for key in keys:
-                out.append(new_foot(Foot, (key, t.lo, t.hi, 0, 1, t.label, may or unsure, window, "")))
+                out.append(new_foot(Foot, (key, t.lo, t.hi, 0, 1, t.label, may or unsure, window, "", "")))
         return out
 
     @staticmethod
@@ -546,7 +546,7 @@ class OpEvents(InterpreterBase):
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
                         tiled and not self.valid.exact(tile, core))
         # where it lands is not known: anywhere in the tensor, a superset, never a cover
-        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True)
+        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=_unplaced_shape(tensor))
 
     def _epoch(self, core: int) -> tuple:
         """The barriers `core` has passed, as a GM access records them: those of every core, its
@@ -627,6 +627,16 @@ def _flat(tensor: TensorV, offsets: Any, transpose: bool, arith=None) -> Any:
         else:
             row = row * d + o
     return [row, offsets[-1]]
+
+
+def _unplaced_shape(tensor: TensorV) -> str:
+    """Why a window of `tensor` is placed nowhere when its shape is the reason (`_flat`): a
+    dimension between the first and the last known only at run time; "" otherwise."""
+    inner = tensor.shape[1:-1] if len(tensor.shape) > 2 else ()
+    if all(type(d) is int and d > 0 for d in inner):
+        return ""
+    return (f"`{tensor.name}` has {len(tensor.shape)} dimensions and one between the first and the last is known only "
+            "at run time: the check places a window of such a tensor only where those are static")
 
 
 #: how a GM window's label says its rows run past the tensor's last axis (`_spill`)

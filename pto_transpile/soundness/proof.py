@@ -27,6 +27,9 @@ HINTS = {
     "anywhere": "Keep GM offsets to what the loop variable and `pl.get_subblock_idx()` give (`i * BLOCK + sub_id * "
                 "HALF`) and let a valid shape shorten the op at a tail (`pl.set_validshape(res, [pl.min(HALF, rows - "
                 "sub_id * HALF), BLOCK])` under an `if` that count is positive)",
+    "anywhere_shape": "Give a tensor of more than two dimensions static sizes between its first and its last "
+                      "(`pl.Tensor[[pl.DYNAMIC, ROWS, BLOCK], ...]`), or store into it as a 2-D tensor whose rows "
+                      "are all but the last dimension",
     "twin": "Give each vector core its own part of the memory both share: offset the rows (or columns) it "
             "reaches by `pl.get_subblock_idx()` times the part's size, or let one core do the op "
             "(`if sub_id == 0:`)",

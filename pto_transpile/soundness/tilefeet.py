@@ -148,8 +148,8 @@ def insert_feet(dst: Any, src: Any, offset: Any, src_valid: tuple, keys_of) -> t
         return None
     r, c = offset
     label = f"{dst.label}[{r}:{r + src_valid[0]}, {c}:{c + src_valid[1]}]"
-    reads = [new_foot(Foot, (key, src.lo + o, src.lo + o + run, 0, 1, src.label, False, False, ""))
+    reads = [new_foot(Foot, (key, src.lo + o, src.lo + o + run, 0, 1, src.label, False, False, "", ""))
              for key in keys_of(src) for o in src_off]
-    writes = [new_foot(Foot, (key, dst.lo + o, dst.lo + o + run, 0, 1, label, False, False, ""))
+    writes = [new_foot(Foot, (key, dst.lo + o, dst.lo + o + run, 0, 1, label, False, False, "", ""))
               for key in keys_of(dst) for o in dst_off]
     return reads, writes

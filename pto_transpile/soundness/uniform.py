@@ -935,7 +935,10 @@ class Uniform:
             refusal = NonUniform(f"`{tensor}` is written at a place the check cannot follow (`{text()}`), in a "
                                  f"kernel {kernel}: it cannot tell that no other block writes there",
                                  "offset the write by the chunk start and the task's place in the chunk (`start + "
-                                 "j`), make it an atomic add, or write it from one block (`if core_id == 0:`)",
+                                 "j`), with the chunk start in a form the check follows (`start = core_id * chunk`, "
+                                 "the last block taking the rest; or a balanced split, `start = core_id * base + "
+                                 "min(core_id, rem)`), make it an atomic add, or write it from one block (`if "
+                                 "core_id == 0:`)",
                                  claim=ON_BLOCKS, at=text)
             # in a kernel that only spreads its work, another run may show the write as a race
             refusal.deferred = not (self.block_bounds or self.block_steps or self.block_tests)

@@ -276,3 +276,18 @@ def test_a_static_count_split_over_a_run_time_block_count_is_proven(name):
         "base + 1 if core_id < rem", "base + 1 if core_id <= rem")
     ((code, _),) = _findings(defect)
     assert code == "PTO061"
+
+
+FIRST_TAKES_THE_REST = ("    chunk = n_blocks // num_cores\n    rem = n_blocks - chunk * num_cores\n"
+                        "    if core_id == 0:\n        start = 0\n        cnt = chunk + rem\n"
+                        "    else:\n        start = core_id * chunk + rem\n        cnt = chunk\n" + TASKS)
+
+
+def test_the_first_block_taking_the_rest_is_refused_naming_the_forms_the_check_follows():
+    """Valid, but no form the check follows (probe h88): the help said to offset the write by
+    `start + j`, which the kernel did. It names the chunk starts the check follows; the last
+    block taking the rest, one of them, is proven (ACCEPTED above)."""
+    errors = [d for d in transpile(edited(TILED, [(LOOP, FIRST_TAKES_THE_REST)]), path="k.py").diagnostics
+              if d.is_error]
+    assert len(errors) == 1 and "the last block taking the rest" in errors[0].message, errors
+    assert "`start = core_id * base + min(core_id, rem)`" in errors[0].message
