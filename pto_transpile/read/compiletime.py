@@ -187,6 +187,24 @@ def class_unchanged(file, cls: cst.ClassDef) -> bool:
     return not (_unread_body(file, cls) or _changed_elsewhere(file, cls))
 
 
+def class_constant(file, cls: cst.ClassDef, value: cst.BaseExpression) -> Any:
+    """The value a class attribute's expression had when the class statement ran, where it is
+    the same at the module's end (no name it reads rebound or changed after the class) and
+    cannot change in place (numbers, strings, tuples of them); `NOT_CONSTANT` otherwise."""
+    then = _as_then(file, file.names.scopes.get(cls, {}), value)
+    now = file.evaluator.try_eval(value, _NOT_CONSTANT)
+    if then is _NOT_CONSTANT or now is _NOT_CONSTANT or type(then) is not type(now) or then != now \
+            or not _immutable(then):
+        return _NOT_CONSTANT
+    return then
+
+
+def _immutable(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return all(_immutable(v) for v in value)
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
 def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
     """Why the class the statement made may not be what the JIT reads ("" when nothing in the
     file can change it): an attribute named as one of its fields, `is_valid` or a special one
@@ -404,6 +422,8 @@ class _Search:
 
 #: a value the evaluator could not compute
 _NOT_CONSTANT = object()
+#: what `class_constant` gives for an attribute it cannot know
+NOT_CONSTANT = _NOT_CONSTANT
 
 
 def _as_then(file, scope: dict, node: cst.BaseExpression) -> Any:

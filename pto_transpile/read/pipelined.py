@@ -67,6 +67,6 @@ def _syncs(file: FileModel, body: cst.CSTNode, seen: set[str]) -> bool:
         meaning = file.meaning(named.value) if named.value not in seen else None
         if isinstance(meaning, Class) and isinstance(meaning.node, cst.ClassDef):
             seen.add(named.value)
-            if _syncs(file, meaning.node.body, seen):
+            if _syncs(file, meaning.node, seen):  # its methods, and the classes of the file it is made from
                 return True
     return False

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import libcst as cst
 
 from pto_transpile.read.classnames import attribute_rebound
-from pto_transpile.read.compiletime import class_unchanged
+from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
@@ -687,7 +687,7 @@ class PythonSubset(InterpreterBase):
             return _ABSENT
         body = meaning.node.body.body
         bound = [stmt for stmt in body if attr in _class_binds(stmt)]
-        if not bound:
+        if not bound:  # (one its bases may bind: a call of it is refused where one runs `pl` ops)
             return _ABSENT
         fn = bound[-1]
         if any(isinstance(stmt, cst.FunctionDef) for stmt in bound):
@@ -705,7 +705,8 @@ class PythonSubset(InterpreterBase):
         if value is None or not class_unchanged(self.file, meaning.node) \
                 or attribute_rebound(self.file.source.text, cls, attr):
             return _ABSENT
-        return import_const(self.file.evaluator.try_eval(value, UNKNOWN))
+        found = class_constant(self.file, meaning.node, value)
+        return _ABSENT if found is NOT_CONSTANT else found
 
     def _class_running_pl(self, func: cst.BaseExpression, ctx: Ctx) -> str | None:
         """The name of the class of the file a call makes or calls a method of (`Ev()`, `Ev.make()`,
@@ -715,12 +716,17 @@ class PythonSubset(InterpreterBase):
             root = root.value if isinstance(root, cst.Attribute) else root.func
         if not isinstance(root, cst.Name) or root.value in ctx.env:
             return None
-        meaning = self.file.meaning(root.value)
-        if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
-            return None
-        methods = [stmt for stmt in meaning.node.body.body if isinstance(stmt, cst.FunctionDef)]
-        if any(self.path(n) is not None for fn in methods for n in self.file.find(fn, (cst.Attribute, cst.Name))):
-            return root.value
+        todo, seen = [root.value], set()
+        while todo:  # the class and the classes of the file it is made from (its bases, at any depth)
+            name = todo.pop()
+            meaning = self.file.meaning(name) if name not in seen else None
+            seen.add(name)
+            if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
+                continue
+            methods = [stmt for stmt in meaning.node.body.body if isinstance(stmt, cst.FunctionDef)]
+            if any(self.path(n) is not None for fn in methods for n in self.file.find(fn, (cst.Attribute, cst.Name))):
+                return root.value
+            todo += [b.value.value for b in meaning.node.bases if isinstance(b.value, cst.Name)]
         return None
 
     def _field(self, obj: StructV, attr: str, node, ctx: Ctx, default: Any = UNKNOWN) -> Any:

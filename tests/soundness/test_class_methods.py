@@ -91,3 +91,25 @@ def test_a_static_method_raising_a_generated_event_id_is_refused_naming_the_race
                            (CALL, CALL + "        with pl.section_vector():\n            Handshake.receive()\n")])
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert len(errors) == 1 and "reads `proj_vec_db[0]` while stage `project` (task 0), `pl.move`" in errors[0], errors
+
+
+def _handshake(classes: str) -> str:
+    return edited(PICKED, [(PICK, "    pl.store(ws2, res, [sub_id * HALF, 0])\n"),
+                           ("\n@pl.jit(", "\n" + classes + "@pl.jit("),
+                           (PROJECT, "            Handshake.notify()\n        with pl.section_cube():\n" + PROJECT),
+                           (CALL, CALL + "        with pl.section_vector():\n            Handshake.receive()\n")])
+
+
+def test_a_class_attribute_is_the_value_it_had_when_the_class_was_made():
+    # `EVENT = X` took 0 when the class ran; `X` is 12 at the module's end: neither is taken for it
+    text = _handshake("X = 0\n\n\n" + HANDSHAKE.replace("    EVENT = 0\n", "    EVENT = X\n") + "X = 12\n\n\n")
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and "the pipe or event id of this sync is not static" in errors[0], errors
+
+
+def test_a_static_method_a_class_inherits_is_refused_where_it_runs_pl_ops():
+    base = HANDSHAKE.replace("class Handshake:\n    EVENT = 0\n", "class Base:\n    EVENT = 0\n")
+    text = _handshake(base.replace("Handshake.EVENT", "0") + "class Handshake(Base):\n    pass\n\n\n")
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and "`Handshake.notify()` calls into `Handshake`, a class whose methods run `pl` ops" \
+        in errors[0], errors
