@@ -14,6 +14,13 @@ import re
 _ASSIGNS = r"\s*(?:[-+*/%&|^@:]|//|<<|>>|\*\*)?=(?!=)"
 
 
+def name_bound(text: str, name: str) -> bool:
+    """Whether `text` may bind `name` anywhere (`staticmethod = f`, `import x as staticmethod`)."""
+    n = re.escape(name)
+    return re.search(rf"\b{n}{_ASSIGNS}|\b(?:as|global|nonlocal|del|def|class)\s+{n}\b|\bimport\b[^\n]*\b{n}\b"
+                     rf"|\bfor\b[^\n:]*\b{n}\b[^\n:]*\bin\b", text) is not None
+
+
 def class_rebound(text: str, cls: str) -> bool:
     """Whether `text` may bind `cls` other than by one `class cls` statement."""
     name = re.escape(cls)

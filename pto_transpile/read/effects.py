@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pto_transpile.read.classnames import attribute_rebound, class_rebound
+from pto_transpile.read.classnames import attribute_rebound, class_rebound, name_bound
 
 #: Builtins that never change what they are given (when the file does not rebind them).
 PURE_BUILTINS = frozenset({
@@ -279,7 +279,9 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
 def _static_methods(statements: list[ast.AST], text: str) -> list[tuple[str, ast.FunctionDef]]:
     """(`Class.method`, its `def`) for each `@staticmethod` a call through that name runs: of a
     class the file binds once and never rebinds, defined once in its body and never set again."""
-    out = []
+    out: list[tuple[str, ast.FunctionDef]] = []
+    if name_bound(text, "staticmethod"):  # the decorator may be another function
+        return out
     for cls in statements:
         if not isinstance(cls, ast.ClassDef) or class_rebound(text, cls.name):
             continue

@@ -113,3 +113,11 @@ def test_a_static_method_a_class_inherits_is_refused_where_it_runs_pl_ops():
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert len(errors) == 1 and "`Handshake.notify()` calls into `Handshake`, a class whose methods run `pl` ops" \
         in errors[0], errors
+
+
+def test_a_module_that_rebinds_staticmethod_follows_none():
+    # `staticmethod` bound to another decorator: `Ev.full_set` may be anything it returns
+    text = STATIC.replace("\nclass Ev:\n", "\nstaticmethod = classmethod\n\n\nclass Ev:\n", 1)
+    found = [d for d in transpile(text, path="k.py").diagnostics if d.code in ("PTO068", "PTO077")]
+    assert found and all("follows only the `@staticmethod`s of a class" in d.message or "not static" in d.message
+                         for d in found), [d.message for d in found]
