@@ -12,6 +12,7 @@ import gc
 from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import libcst as cst
 
@@ -199,8 +200,8 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
             transformed.append(kernel)
     if reporter.has_errors:
         return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), results, src)
-    stand_in = placeholder()
-    replacements.update({k.node: lambda fn: marked(fn, stand_in) for k in transformed})
+    stand_ins = {placeholder(): k.name for k in transformed}
+    replacements.update({k.node: partial(marked, stand_in=s) for s, k in zip(stand_ins, transformed, strict=True)})
     module = _rewrite_kernels(src.module, file, replacements)
     if file.pl.module_ref is None and replacements:
         module = _add_pl_import(module)
@@ -209,7 +210,7 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
         return TranspileResult(path, None, diagnostics, results, src)
-    return TranspileResult(path, stamped(src.render(module), stand_in), diagnostics, results, src)
+    return TranspileResult(path, stamped(src.render(module), stand_ins), diagnostics, results, src)
 
 
 def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_counter: list[int]):

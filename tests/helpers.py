@@ -71,13 +71,15 @@ def fixed_flash_attention(name: str = "flash_attention_dn.py") -> str:
 
 def restamped(code: str) -> str:
     """Generated `code` edited by a test, with the digest in each pto-transpile mark made that of
-    the edited text: what pto-transpile writes when the edit is made to its input instead."""
+    the edited text and its kernel: what pto-transpile writes when the edit is made to its input."""
     import re
 
     from pto_transpile.read.mark import PREFIX, digest
 
-    stamp = f"{PREFIX}{digest(code)})"
-    return re.sub(re.escape(PREFIX) + r"[0-9a-f]{16}\)", lambda _: stamp, code)
+    mark = re.compile(re.escape(PREFIX) + r"[0-9a-f]{16}\)")
+    kernels = [re.compile(r"\ndef (\w+)\(").search(code, m.end()) for m in mark.finditer(code)]
+    stamps = iter([f"{PREFIX}{digest(code, k.group(1))})" for k in kernels if k is not None])
+    return mark.sub(lambda _: next(stamps), code)
 
 
 def resized(text: str, seq_q: int, seq_kv: int) -> str:

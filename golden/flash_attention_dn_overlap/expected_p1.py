@@ -300,7 +300,7 @@ def compute_gu(ki, kv_tiles, tick, q_count, qi, sub_id, o, pv_vec_db, running_o_
         pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.V, event_id=EV_O_FREE)
 
 
-# Written by pto-transpile (digest c96e8f69ec93fdab): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest 1fe209c3495f9e2c): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def flash_attention_dn_overlap(
     q: pl.Tensor[[pl.DYNAMIC, TD], pl.DT_FP16],

@@ -60,7 +60,7 @@ def c2(row, q, out, ybuf, left_db, right_db, acc_db):
     pl.store(out, acc, [row * T, 0])
 
 
-# Written by pto-transpile (digest f3035f597fcd897b): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest 33af89e0dd0939e1): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def nested_kernel(
     w: pl.Tensor[[NB * K * T, T], pl.DT_FP32],

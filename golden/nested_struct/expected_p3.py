@@ -60,7 +60,7 @@ def c2(row, q, out, ybuf, left_db, right_db, acc_db):
     pl.store(out, acc, [row * T, 0])
 
 
-# Written by pto-transpile (digest d1f03cfc92362a32): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest ccd35e9011d25db3): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def nested_kernel(
     w: pl.Tensor[[NB * K * T, T], pl.DT_FP32],

@@ -81,7 +81,7 @@ def stage4(ki, sub_id, out, out_vec_db):
     pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])
 
 
-# Written by pto-transpile (digest e9f1d3b5cdefb1cf): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest 237a997d7c691d09): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def pipeline_demo_kernel(
     a: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],

@@ -81,7 +81,7 @@ def stage4(ki, sub_id, out, out_vec_db):
     pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])
 
 
-# Written by pto-transpile (digest e1cb09d635c962be): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest e20ddadf856c797f): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def pipeline_demo_kernel(
     a: pl.Tensor[[N_ITER * TILE, TILE], pl.DT_FP32],

@@ -65,7 +65,7 @@ def finish(i, j, sub_id, scale, out, proj_vec_db, res_db):
     pl.store(out, res, [i * BLOCK + sub_id * HALF, j * BLOCK])
 
 
-# Written by pto-transpile (digest c75c32399cb37c30): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest bdb035754471a192): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def tiled_grid_kernel(
     a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],

@@ -65,7 +65,7 @@ def finish(i, j, sub_id, scale, out, proj_vec_db, res_db):
     pl.store(out, res, [i * BLOCK + sub_id * HALF, j * BLOCK])
 
 
-# Written by pto-transpile (digest af9c3a8bbf8e34a5): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest 2c7fae993b5b9a18): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def tiled_grid_kernel(
     a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],

@@ -80,7 +80,7 @@ def finish(i, sub_id, scale, out, proj_vec_db, res_db):
     pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])
 
 
-# Written by pto-transpile (digest 6159388686e6d6a6): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest b30d37cec5a88c36): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True, tiling_key=EpilogueKey)
 def tiled_scale_kernel(
     a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],

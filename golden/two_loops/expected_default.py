@@ -56,7 +56,7 @@ def half_store(j, sub_id, out, ybuf, r_db):
     pl.store(out, r, [j * TILE + sub_id * HALF, 0])
 
 
-# Written by pto-transpile (digest cdff711c46f6337a): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest d2111abd9ee82806): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def two_loop_kernel(
     a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],

@@ -56,7 +56,7 @@ def half_store(j, sub_id, out, ybuf, r_db):
     pl.store(out, r, [j * TILE + sub_id * HALF, 0])
 
 
-# Written by pto-transpile (digest cad4976078b2aa85): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest 636c56b7585027e8): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def two_loop_kernel(
     a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],

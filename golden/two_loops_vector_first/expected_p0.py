@@ -104,7 +104,7 @@ def proj_out(j, out, w_slot, s_db, left_db, right_db, acc_db):
     pl.store(out, acc, [j * TILE, 0])
 
 
-# Written by pto-transpile (digest e4ba2e18e2e1ab5b): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest ad14512743f6deee): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def two_loops_kernel(
     x: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],

@@ -104,7 +104,7 @@ def proj_out(j, out, w_slot, s_db, left_db, right_db, acc_db):
     pl.store(out, acc, [j * TILE, 0])
 
 
-# Written by pto-transpile (digest e7d043c06743dcc7): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest 9f5dd40612cb875d): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def two_loops_kernel(
     x: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],

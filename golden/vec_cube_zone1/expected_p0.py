@@ -34,7 +34,7 @@ def c1(i, dm, out, mbuf, left_db, right_db, acc_db):
     pl.store(out, acc, [i * TILE, 0])
 
 
-# Written by pto-transpile (digest 392d3c07ea3e2c0c): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest a722b526173c53d0): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def vec_cube_kernel(
     a: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],

@@ -8,9 +8,11 @@ and a kernel counts as pto-transpile's output only while that digest is the file
 Any edit after pto-transpile wrote the file (to the kernel, a stage, a constant, a comment)
 makes its kernels hand-written pipelines, whose syncs are checked as such.
 
-The digest is of the text with newlines made `\\n` and every mark's own digest blanked, so
-that stamping a mark does not change what it is a digest of. It guards against accidents,
-not against an author who computes it on purpose.
+The digest is of the kernel's name and the text with newlines made `\\n` and every mark's own
+digest blanked, so that stamping a mark does not change what it is a digest of, and the mark of
+one kernel is no mark of another: a run that pipelines one kernel of a file cannot be made to
+stamp another it left as written. It guards against accidents, not against an author who
+computes it on purpose.
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ _DIGEST = re.compile(re.escape(PREFIX) + r"([0-9a-f]{16})\)")
 _NEWLINES = re.compile(r"\r\n?")
 
 
-def digest(text: str) -> str:
-    """The digest a mark in `text` must hold for its kernel to count as pto-transpile's output."""
+def digest(text: str, kernel: str) -> str:
+    """The digest the mark of `kernel` in `text` must hold for it to count as pto-transpile's output."""
     blank = _DIGEST.sub(PREFIX + "0" * 16 + ")", _NEWLINES.sub("\n", text))
-    return hashlib.sha256(blank.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return hashlib.sha256(f"{kernel}\n{blank}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def mark_of(fn: cst.FunctionDef) -> str | None:
@@ -44,9 +46,9 @@ def mark_of(fn: cst.FunctionDef) -> str | None:
 
 
 def is_marked(fn: cst.FunctionDef, text: str) -> bool:
-    """Whether `fn`, a kernel of `text`, carries a mark whose digest is the digest of `text`."""
+    """Whether `fn`, a kernel of `text`, carries a mark whose digest is its digest in `text`."""
     found = mark_of(fn)
-    return found is not None and found == digest(text)
+    return found is not None and found == digest(text, fn.name.value)
 
 
 def placeholder() -> str:
@@ -62,8 +64,9 @@ def marked(fn: cst.FunctionDef, stand_in: str) -> cst.FunctionDef:
     return fn.with_changes(leading_lines=[*kept, mark])
 
 
-def stamped(text: str, stand_in: str) -> str:
-    """`text` with every mark holding `stand_in` given the digest of `text`."""
-    if stand_in not in text:
-        return text
-    return text.replace(PREFIX + stand_in + ")", PREFIX + digest(text) + ")")
+def stamped(text: str, stand_ins: dict[str, str]) -> str:
+    """`text` with the mark holding each stand-in given the digest of its kernel (`stand_ins`:
+    stand-in -> kernel name) in `text`."""
+    for stand_in, kernel in stand_ins.items():
+        text = text.replace(PREFIX + stand_in + ")", PREFIX + digest(text, kernel) + ")")
+    return text

@@ -18,7 +18,7 @@ DOC = """\
 (A note.) A kernel without `pipeline=` is already pipelined: it is pto-transpile's output
 (it binds the generated task counter `_pl_task_id` / `_pl_sync_id` and carries the comment
 pto-transpile writes above it, `# Written by pto-transpile (digest ...)`, whose digest is
-that of the whole file), or its author pipelined it by hand (it calls
+that of the whole file and the kernel's name), or its author pipelined it by hand (it calls
 `pl.system.set_cross_core`/`wait_cross_core`, or the intra-core flags `sync_src`/`sync_dst`,
 itself or in a function of the file it calls, as production kernels do).
 Such a kernel is left exactly as written: the output file holds it

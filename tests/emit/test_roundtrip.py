@@ -84,7 +84,7 @@ def test_already_pipelined_example_is_current_output():
     code = transpile(ex.kernel(config="preload=1")).code
     example = registry()["PTO060"].invalid[0]
     # the example's mark holds the digest of the example's own text, `# E:` comment included
-    assert example == stamped(code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1), mark_of(code))
+    assert example == stamped(code.replace("\ndef kernel(", "\ndef kernel(  # E: PTO060", 1), {mark_of(code): "kernel"})
     assert "already the output of pto-transpile" in transpile(example).diagnostics[0].message
     again = transpile(code)  # the generated file itself: left byte for byte, with a note
     assert again.ok and again.code == code and [d.code for d in again.diagnostics] == ["PTO060"]

@@ -54,7 +54,7 @@ def test_a_forged_or_stale_mark_does_not_make_a_kernel_generated():
 
 def test_the_output_read_again_is_left_as_written():
     out = generated()
-    assert out.count(PREFIX) == 1 and f"{PREFIX}{digest(out)})" in out
+    assert out.count(PREFIX) == 1 and f"{PREFIX}{digest(out, 'pipeline_demo_kernel')})" in out
     again = transpile(out, path="k.py")
     assert again.ok and again.code == out
     assert [(d.code, "already the output of pto-transpile" in d.message) for d in again.diagnostics] \
@@ -88,7 +88,8 @@ def test_a_serial_kernel_added_to_an_output_makes_the_old_kernel_hand_written():
     note = next(d for d in result.diagnostics if d.code == "PTO060")
     assert "pipeline_demo_kernel" in note.message and "the file changed" in note.message
     # the new kernel's mark holds the output's digest; the old one's stays stale
-    assert result.code.count(PREFIX) == 2 and result.code.count(f"{PREFIX}{digest(result.code)})") == 1
+    assert result.code.count(PREFIX) == 2 and f"{PREFIX}{digest(result.code, 'second_kernel')})" in result.code
+    assert f"{PREFIX}{digest(result.code, 'pipeline_demo_kernel')})" not in result.code
     again = transpile(result.code, path="k.py")
     assert again.ok and again.code == result.code
     notes = sorted(d.message.split(" is ")[1][:20] for d in again.diagnostics if d.code == "PTO060")
@@ -107,3 +108,25 @@ def test_an_edited_output_the_check_cannot_follow_is_an_error():
     assert not result.ok and [d.code for d in result.diagnostics if d.is_error] == ["PTO082"]
     assert any("`_pl_ctx_arr[0]._pl_is_valid` carries a value" in d.message for d in result.diagnostics)
     assert transpile(out, path="k.py").ok  # unedited: left as written, a note
+
+
+def test_a_run_that_pipelines_one_kernel_stamps_no_other():
+    """Every mark held the digest of the whole file, its marks blanked: a digest a first run
+    printed, copied above a kernel the second run left as written (edited), became that
+    kernel's valid mark in the second run's output (probe h89; an edit the check could not
+    follow is an error now, PTO082, so such a run writes nothing). A mark's digest is now also
+    of its kernel's name: a run vouches only for the kernels it pipelined."""
+    out = generated()
+    edited = out.replace("\nimport os\n", "\nimport os  # an edit\n")
+    second = DEMO[DEMO.index("@pl.pipeline.stage"):].replace("pipeline_demo_kernel", "second_kernel")
+    for k in "1234":
+        second = second.replace(f"stage{k}(", f"stage{k}_b(")
+    first = transpile(edited + "\n\n" + second, path="k.py")
+    assert first.code is not None
+    copied = re.findall(re.escape(PREFIX) + r"([0-9a-f]{16})\)", first.code)[-1]  # the second kernel's
+    old = re.findall(re.escape(PREFIX) + r"([0-9a-f]{16})\)", edited)[0]
+    again = transpile(edited.replace(old, copied) + "\n\n" + second, path="k.py")
+    assert again.code is not None
+    read = transpile(again.code, path="k.py")
+    notes = {d.message.split("`")[1]: d.message for d in read.diagnostics if d.code == "PTO060"}
+    assert "already the output" in notes["second_kernel"] and "pipelined by hand" in notes["pipeline_demo_kernel"]
