@@ -200,7 +200,10 @@ class ConstEvaluator:
                 hash(key)
             except TypeError:
                 raise NotConstant(el.key, "a key that is not hashable") from None
-            out[key] = self.eval(el.value)
+            value = self.eval(el.value)
+            if not _plain_data(value):  # `{"s": pl.store}`: ops are called by their names, which the scan reads
+                raise NotConstant(el.value, "a dict value other than numbers, strings and displays of them")
+            out[key] = value
         return out
 
     def _elements(self, node: cst.Tuple | cst.List) -> list:
@@ -298,6 +301,15 @@ class ConstEvaluator:
             except Exception as exc:
                 raise NotConstant(node, f"cannot fold: {exc}") from None
         raise NotConstant(node, "function calls are not compile-time constants")
+
+
+def _plain_data(value: Any) -> bool:
+    """Numbers, strings, truth values, None, and tuples, lists and dicts of them."""
+    if isinstance(value, (tuple, list)):
+        return all(_plain_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain_data(k) and _plain_data(v) for k, v in value.items())
+    return value is None or isinstance(value, (bool, int, float, str))
 
 
 def _size(value: Any) -> int:
