@@ -100,9 +100,9 @@ def test_an_edited_output_the_check_cannot_follow_is_an_error():
     """Of a loop of run-time trip count, the generated ring's validity flags are more than the
     check follows in a hand-written kernel: a warning would let an edit that moves a wait
     pass (probe h89). An edited output the check cannot follow is refused (PTO082)."""
-    text = (ROOT / "examples" / "flash_attention_dn.py").read_text(encoding="utf-8")
+    text = (ROOT / "tests" / "soundness" / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
     out = generated(text, preload=2)
-    edited = out.replace("\nimport numpy as np\n", "\nimport numpy as np  # an edit\n")
+    edited = out.replace("\nBLOCK = 32\n", "\nBLOCK = 32  # an edit\n")
     assert edited != out
     result = transpile(edited, path="k.py")
     assert not result.ok and [d.code for d in result.diagnostics if d.is_error] == ["PTO082"]
