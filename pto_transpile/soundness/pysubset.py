@@ -900,7 +900,8 @@ class PythonSubset(InterpreterBase):
         So is any run-time size, a trip-count root included, less the block index (`n - core_id`, of
         a block's task count `(n - core_id + num_cores - 1) // num_cores`): a loop over `n` before
         it makes `n` such a root, and it stays the run-time value it was. (Not a sum with the block
-        index: `start + core_id + j`, a place, keeps its stride.)"""
+        index: `start + core_id + j`, a place, keeps its stride.) And a block's own run-time value
+        (`rest = n - core_id`, a root where a later loop counts up to it) plus the block count."""
         if fn is operator.mul:
             return any(parameter_size(b) is not None and isinstance(a, Sym) and a.form == ((BLOCK, 1),)
                        and a.const in (0, 1) and not a.residue for a, b in ((left, right), (right, left)))
@@ -908,8 +909,8 @@ class PythonSubset(InterpreterBase):
                 and right.form == ((BLOCK, 1),) and not right.const and not right.residue:
             return True  # `n - core_id`, of a block's task count: what it is at every value of `n`
         return (fn is operator.add or fn is operator.sub) and any(
-            parameter_size(b) is not None and isinstance(a, Sym) and a.form == (BLOCK_COUNT,) and not a.const
-            and not a.residue for a, b in ((left, right), (right, left)))
+            (parameter_size(b) is not None or _of_a_block(run_time_size(b))) and isinstance(a, Sym)
+            and a.form == (BLOCK_COUNT,) and not a.const and not a.residue for a, b in ((left, right), (right, left)))
 
     def _left_of_chunk(self, left: Any, right: Any) -> bool:
         """`N - start`, `N` a whole number or a scalar parameter and `start` a chunk start by a
@@ -1996,6 +1997,20 @@ def run_time_size(value: Any) -> Opaque | None:
     if named is None or not value.const:
         return named
     return Opaque(_moved(("op", "add", named.origin, value.const)))
+
+
+def _of_a_block(named: Opaque | None) -> bool:
+    """Whether a named run-time value is computed from a block value (`n - core_id`)."""
+    if named is None:
+        return False
+    todo: list = [named.origin]
+    while todo:
+        part = todo.pop()
+        if isinstance(part, tuple):
+            if part[:1] == ("block",):
+                return True
+            todo += [p.origin if isinstance(p, Opaque) else p for p in part]
+    return False
 
 
 def _parameter_quotient(left: Any, k: int) -> Opaque | None:

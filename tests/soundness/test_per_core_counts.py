@@ -154,6 +154,12 @@ SPELLED = ("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n",
            "    my_n = (n_blocks - 1 - core_id) // num_cores + 1\n")
 
 
+#: the block's tasks from its first on, a name a later loop counts up to (probe h89)
+THROUGH_REST = ("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n",
+                "    rest = n_blocks - core_id\n    my_n = (rest + num_cores - 1) // num_cores\n")
+TAIL = "\n    with pl.section_vector():\n        for t in pl.range(0, rest):\n            pl.printf(\"tail\\n\")\n"
+
+
 @pytest.mark.parametrize("count", ["dimension", "parameter", "parameter, spelled otherwise"])
 def test_a_loop_over_the_count_before_the_block_s_own_count_keeps_it_a_run_time_value(count):
     """A per-core loop over `n_blocks` makes it a trip-count root; the block's own count computed
@@ -175,6 +181,22 @@ def test_a_loop_over_the_count_before_the_block_s_own_count_keeps_it_a_run_time_
         assert [row.verdict for row in report.rows] == ["ok", "ok"], (rows, blocks)
     wrong = text.replace("res_db[(my_n - 1) % 2]", "res_db[my_n % 2]")
     assert "`ws[0:32, 0:32]`, and nothing orders the two" in " ".join(d.message for d in _errors(wrong))
+
+
+@pytest.mark.campaign  # two roots, the later loop's and the pipeline loop's: 14 s
+def test_the_block_s_count_through_a_name_a_later_loop_counts_up_to_is_proven():
+    """`rest = n_blocks - core_id`, a root where a later loop counts up to it, plus the block
+    count (`my_n = (rest + num_cores - 1) // num_cores`) was Sym arithmetic: the pipeline loop
+    over `my_n` was refused, blamed on itself (probe h89). A block's own run-time value plus the
+    block count is named as a parameter plus it is; blocks whose tasks meet stay refused."""
+    text = edited(_spread(static=False, epilogue=False), [OWN_COUNT, *AS_PARAMETER, THROUGH_REST]) + TAIL
+    result = transpile(text, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    for rows, blocks in ((96, 2), (160, 3)):
+        report = verify(text, result.code, "kern", path="k.py", block_dim=blocks,
+                        shapes={"a": (rows, 32), "out": (rows, 32)}, scalars={"nb": rows // 32})
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], (rows, blocks)
+    assert _errors(text.replace("i = core_id + k * num_cores", "i = core_id + k"))  # blocks meet
 
 
 @pytest.mark.parametrize("tasks", [10, 70])
