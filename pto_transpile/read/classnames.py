@@ -4,11 +4,15 @@ A call through `Class.method` runs the `@staticmethod` the class body defines on
 neither `Class` nor `Class.method` is bound to anything else: the checks that follow such calls
 (the module-name analysis, the soundness check's interpreter) ask this first. Read from the
 text with patterns that err towards yes: a false alarm only leaves the call unfollowed.
+`plain_members` says which classes those checks follow at all.
 """
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 
 #: An assignment's operator after a target (`=`, `+=`, `:=`), not a comparison.
 _ASSIGNS = r"\s*(?:[-+*/%&|^@:]|//|<<|>>|\*\*)?=(?!=)"
@@ -37,3 +41,48 @@ def attribute_rebound(text: str, cls: str, attr: str) -> bool:
     c, a = re.escape(cls), re.escape(attr)
     return re.search(rf"\b{c}\s*\.\s*{a}{_ASSIGNS}|\bdel\b[^\n]*\b{c}\s*\.\s*{a}\b"
                      rf"|\b(?:setattr|delattr)\s*\(\s*{c}\b|\b{c}\s*\.\s*__dict__", text) is not None
+
+
+def plain_members(tree: ast.ClassDef, text: str) -> bool:
+    """Whether the members of class `tree` are what its body's statements say, whenever the
+    file reads them: no base (an `__init_subclass__`), keyword (a metaclass) or decorator
+    that may replace them; a body of a docstring, names bound once to values and `def`s
+    decorated `@staticmethod` alone; `staticmethod` the builtin; and the class's name used
+    nowhere but as `Class.member` (no alias that could set a member, `HS = Class`)."""
+    if tree.bases or tree.keywords or tree.decorator_list or name_bound(text, "staticmethod"):
+        return False
+    names: list[str] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            if not (len(stmt.decorator_list) == 1 and isinstance(stmt.decorator_list[0], ast.Name)
+                    and stmt.decorator_list[0].id == "staticmethod"):
+                return False
+            names.append(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not all(isinstance(t, ast.Name) for t in targets):
+                return False
+            names += [t.id for t in targets]  # type: ignore[attr-defined]
+        elif not (isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            return False
+    if len(names) != len(set(names)) or "staticmethod" in names:
+        return False
+    return _named_only_as_class(text, tree.name) and not any(attribute_rebound(text, tree.name, n) for n in names)
+
+
+def _named_only_as_class(text: str, cls: str) -> bool:
+    """Whether every use of the name `cls` in the code (not in strings or comments) is its
+    `class` statement or `cls.member`."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT,
+                                    tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    for i, t in enumerate(tokens):
+        if t.type == tokenize.NAME and t.string == cls:
+            after = tokens[i + 1] if i + 1 < len(tokens) else None
+            before = tokens[i - 1] if i else None
+            if not (after is not None and after.string == "." or before is not None and before.string == "class"):
+                return False
+    return True

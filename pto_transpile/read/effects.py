@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pto_transpile.read.classnames import attribute_rebound, class_rebound, name_bound
+from pto_transpile.read.classnames import plain_members
 
 #: Builtins that never change what they are given (when the file does not rebind them).
 PURE_BUILTINS = frozenset({
@@ -278,20 +278,10 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
 
 def _static_methods(statements: list[ast.AST], text: str) -> list[tuple[str, ast.FunctionDef]]:
     """(`Class.method`, its `def`) for each `@staticmethod` a call through that name runs: of a
-    class the file binds once and never rebinds, defined once in its body and never set again."""
-    out: list[tuple[str, ast.FunctionDef]] = []
-    if name_bound(text, "staticmethod"):  # the decorator may be another function
-        return out
-    for cls in statements:
-        if not isinstance(cls, ast.ClassDef) or class_rebound(text, cls.name):
-            continue
-        defined = [s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-        for method in cls.body:
-            if isinstance(method, ast.FunctionDef) and method.decorator_list and all(
-                    isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list) \
-                    and defined.count(method.name) == 1 and not attribute_rebound(text, cls.name, method.name):
-                out.append((f"{cls.name}.{method.name}", method))
-    return out
+    class whose members nothing can replace (`classnames.plain_members`)."""
+    return [(f"{cls.name}.{method.name}", method) for cls in statements
+            if isinstance(cls, ast.ClassDef) and plain_members(cls, text)
+            for method in cls.body if isinstance(method, ast.FunctionDef)]
 
 
 def _aliases(statements: list[ast.AST], functions: dict[str, int]) -> dict[str, int]:

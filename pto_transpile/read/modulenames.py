@@ -390,7 +390,7 @@ class _ModuleRun:
             return
         op = AUGMENTED[type(node.operator)]()
         new = self.value_of(cst.BinaryOperation(cst.Name(name), op, node.value))
-        if isinstance(old.value, list):  # `+=` / `*=` change a list in place: its other names see it
+        if isinstance(old.value, (list, dict, set)):  # `+=`, `*=`, `|=` change it in place: its other names see it
             self.forget({id(old.value)}, f"the list it holds is changed in place through `{name}`")
         self.bind(name, new)
 

@@ -9,6 +9,7 @@ A call of `pl.*` goes to `plcalls.py`, a vector function's to `vfcalls.py`.
 
 from __future__ import annotations
 
+import ast
 import operator
 from collections.abc import Callable
 from dataclasses import replace
@@ -18,7 +19,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
-from pto_transpile.read.classnames import attribute_rebound
+from pto_transpile.read.classnames import plain_members
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
@@ -687,26 +688,47 @@ class PythonSubset(InterpreterBase):
             return _ABSENT
         body = meaning.node.body.body
         bound = [stmt for stmt in body if attr in _class_binds(stmt)]
-        if not bound:  # (one its bases may bind: a call of it is refused where one runs `pl` ops)
+        if not bound:  # (one its bases may bind: a call of it is refused, `_unknown_call_of`)
             return _ABSENT
         fn = bound[-1]
+        plain = self._plain_members(meaning.node)
         if any(isinstance(stmt, cst.FunctionDef) for stmt in bound):
             if self._made is not None:
                 return _ABSENT
-            static = isinstance(fn, cst.FunctionDef) and self.file.meaning("staticmethod") is None and all(
-                isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in fn.decorators)
-            if not isinstance(fn, cst.FunctionDef) or not static or len(bound) > 1 \
-                    or attribute_rebound(self.file.source.text, cls, attr):
-                raise CannotModel(f"the check follows only the `@staticmethod`s of a class, each bound once in its "
-                                  f"body and never rebound: `{cls}.{attr}` is not one; make it a function of the "
-                                  "file, or such a static method", node, kind="construct")
+            if not plain or not isinstance(fn, cst.FunctionDef):
+                raise CannotModel(f"the check follows the `@staticmethod`s of a class only where nothing can replace "
+                                  "them: no base, metaclass or decorator of the class, a body of `@staticmethod`s "
+                                  f"and constants, and its name used only as `{cls}.member`; `{cls}.{attr}` is not "
+                                  "one: make it a function of the file, or the class so", node, kind="construct")
             return FunctionV("helper", fn)
         value = _class_constant(bound, list(body))
-        if value is None or not class_unchanged(self.file, meaning.node) \
-                or attribute_rebound(self.file.source.text, cls, attr):
+        if value is None or not plain or not class_unchanged(self.file, meaning.node):
             return _ABSENT
         found = class_constant(self.file, meaning.node, value)
         return _ABSENT if found is NOT_CONSTANT else found
+
+    def _plain_members(self, node: cst.ClassDef) -> bool:
+        """`classnames.plain_members` of a class of the file, once per class."""
+        hit = self._plain_classes.get(id(node))
+        if hit is None or hit[0] is not node:
+            tree = self.file.source.tree_of(node)
+            plain = isinstance(tree, ast.ClassDef) and plain_members(tree, self.file.source.text)
+            hit = self._plain_classes[id(node)] = (node, plain)
+        return hit[1]
+
+    def _free_callee(self, func: cst.BaseExpression, ctx: Ctx) -> bool:
+        """Whether a call the check does not run, outside a stage, cannot raise or wait for an
+        event or run a `pl` op: a builtin, a function of a stateless module (`math.ceil`), a
+        plain class of the file made (`Tiling(...)`), a method of a number, string or display."""
+        if self._builtin_called(func, ctx) is not None or self._stateless_function(func, ctx):
+            return True
+        if isinstance(func, cst.Name):
+            meaning = self.file.meaning(func.value) if func.value not in ctx.env else None
+            return isinstance(meaning, Class) and _plain_class(meaning.node)
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ctx.env:
+            return isinstance(ctx.env[func.value.value], (str, bytes, int, float, tuple, list, dict, set, frozenset))
+        return isinstance(func, cst.Attribute) and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString,
+                                                                           cst.List, cst.Tuple, cst.Dict))
 
     def _class_running_pl(self, func: cst.BaseExpression, ctx: Ctx) -> str | None:
         """The name of the class of the file a call makes or calls a method of (`Ev()`, `Ev.make()`,
@@ -1440,6 +1462,12 @@ class PythonSubset(InterpreterBase):
                               "the check follows only as `@staticmethod`s called through the class "
                               f"(`{cls}.method(...)`): write them so, or as functions of the file", node,
                               kind="construct")
+        elif not self._free_callee(node.func, ctx):
+            # a method, a function of another module, a value the check cannot name: it may raise
+            # or wait for an event or run a `pl` op the pipeline must order (probe h90)
+            raise CannotModel(f"the kernel calls `{self._code_of(node.func)}`, which the check does not run: it may "
+                              "raise or wait for events or run `pl` ops the pipeline must order; call `pl` ops "
+                              "directly or through the file's own functions", node, kind="construct")
         elif _holds_container([*pos, *kw.values()]) and not self._reads_only(node, pos, ctx):
             # `list.__setitem__(offs, 1, 0)`, `setattr(st, "s", 0)`, `vars(st)`: a change the model
             # would not make, and go on reading the list or struct as it was

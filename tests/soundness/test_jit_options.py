@@ -36,3 +36,11 @@ def test_auto_mutex_off_in_the_dict_leaves_the_ops_unordered(options):
     errors = [d.message for d in transpile(_with_options(options), path="k.py").diagnostics if d.is_error]
     assert errors and "`pl.move` on MTE1 of AIC reads `a_l1_db[0]` while stage `project` (task 0), `pl.load`" \
         in errors[0], errors
+
+
+def test_a_dict_changed_in_place_through_another_name_is_not_its_first_value():
+    # `PICK |= {...}` changes the dict `SEL` holds too (probe h90): `SEL["slot"]` is 1 at run
+    # time, the workspace the next task's cube stage loads; read as 0, the race went unseen
+    text = edited(PICKED, [(PICK, '    pl.store((ws2, ws)[SEL["slot"]], res, [sub_id * HALF, 0])\n'),
+                           (JIT, 'SEL = {"slot": 0}\nPICK = SEL\nPICK |= {"slot": 1}\n\n\n' + JIT)])
+    assert [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
