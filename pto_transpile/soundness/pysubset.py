@@ -1462,18 +1462,18 @@ class PythonSubset(InterpreterBase):
                               "the check follows only as `@staticmethod`s called through the class "
                               f"(`{cls}.method(...)`): write them so, or as functions of the file", node,
                               kind="construct")
-        elif not self._free_callee(node.func, ctx):
-            # a method, a function of another module, a value the check cannot name: it may raise
-            # or wait for an event or run a `pl` op the pipeline must order (probe h90)
-            raise CannotModel(f"the kernel calls `{self._code_of(node.func)}`, which the check does not run: it may "
-                              "raise or wait for events or run `pl` ops the pipeline must order; call `pl` ops "
-                              "directly or through the file's own functions", node, kind="construct")
         elif _holds_container([*pos, *kw.values()]) and not self._reads_only(node, pos, ctx):
             # `list.__setitem__(offs, 1, 0)`, `setattr(st, "s", 0)`, `vars(st)`: a change the model
             # would not make, and go on reading the list or struct as it was
             raise CannotModel(f"the check cannot tell what `{self._code_of(node.func)}` does with the list, dict "
                               "or struct it is given: change it with an assignment, or a list method, in the "
                               "kernel", node, kind="construct")
+        elif not self._free_callee(node.func, ctx):
+            # a method, a function of another module, a value the check cannot name: it may raise
+            # or wait for an event or run a `pl` op the pipeline must order (probe h90)
+            raise CannotModel(f"the kernel calls `{self._code_of(node.func)}`, which the check does not run: it may "
+                              "raise or wait for events or run `pl` ops the pipeline must order; call `pl` ops "
+                              "directly or through the file's own functions", node, kind="construct")
         return UNKNOWN
 
     def _reads_only(self, node: cst.Call, pos: list, ctx: Ctx) -> bool:
