@@ -198,6 +198,22 @@ def _changes_pl(file, kernel) -> Problem | None:
 
 
 def _check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
+    return _options_noted(file, kernel, _check_pipeline(file, kernel, generated, generated_pl))
+
+
+def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
+    """`problems`, a race among them saying why the mutexes ordered nothing, where the JIT's
+    options were given as `**OPTS` the check could not read (auto_mutex then taken as off)."""
+    unread = _options_unread(file, kernel)
+    if not unread:
+        return problems
+    note = (f"; `@pl.jit(**{unread})` could not be read as constants, so the check takes `auto_mutex` as off and "
+            "the tiles' mutex ids as ordering nothing: give `auto_mutex=` in the decorator itself, not in `{unread}`")
+    return [replace(p, detail=p.detail + note) if p.kind in ("race", "anywhere", "anywhere_shape", "twin") else p
+            for p in problems]
+
+
+def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None), (generated, generated_pl)]
 
@@ -239,7 +255,7 @@ def check_hand_written(file, kernel) -> list[Problem]:
     changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel)
     if changed is not None:
         return [replace(changed, kind="undecided", detail=f"the check cannot follow this: {changed.detail}")]
-    return _each_instance(file, kernel, lambda: _check_hand_written(file, kernel))
+    return _options_noted(file, kernel, _each_instance(file, kernel, lambda: _check_hand_written(file, kernel)))
 
 
 def _check_hand_written(file, kernel) -> list[Problem]:
@@ -1060,10 +1076,11 @@ def _auto_mutex(file, kernel) -> bool:
     the environment), which orders nothing the run may not order."""
     call = kernel.jit_decorator.decorator
     if isinstance(call, cst.Call):
-        for a in call.args:
+        for a in call.args:  # given by its name, wherever (a dict that gives it too is a TypeError)
             if a.keyword is not None and a.keyword.value == "auto_mutex":
                 value = file.evaluator.try_eval(a.value, _NOT_KNOWN)
                 return value is not _NOT_KNOWN and bool(value)
+        for a in call.args:
             if a.star == "**":  # `**OPTIONS`: what it holds, when it can be read
                 options = file.evaluator.try_eval(a.value, _NOT_KNOWN)
                 if not isinstance(options, dict):
@@ -1074,6 +1091,19 @@ def _auto_mutex(file, kernel) -> bool:
 
 
 _NOT_KNOWN = object()
+
+
+def _options_unread(file, kernel) -> str:
+    """The code of a `**OPTIONS` of the kernel's `@pl.jit` that the check could not read (and
+    no `auto_mutex=` given beside it), or ""."""
+    call = kernel.jit_decorator.decorator
+    if not isinstance(call, cst.Call) or any(a.keyword is not None and a.keyword.value == "auto_mutex"
+                                             for a in call.args):
+        return ""
+    for a in call.args:
+        if a.star == "**" and not isinstance(file.evaluator.try_eval(a.value, _NOT_KNOWN), dict):
+            return file.source.code(a.value)
+    return ""
 
 
 def _gm_annotation(file, param: cst.Param) -> cst.Subscript | None:

@@ -44,3 +44,17 @@ def test_a_dict_changed_in_place_through_another_name_is_not_its_first_value():
     text = edited(PICKED, [(PICK, '    pl.store((ws2, ws)[SEL["slot"]], res, [sub_id * HALF, 0])\n'),
                            (JIT, 'SEL = {"slot": 0}\nPICK = SEL\nPICK |= {"slot": 1}\n\n\n' + JIT)])
     assert [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+
+
+def test_options_the_check_cannot_read_are_named_where_the_mutexes_would_order_the_race():
+    """A dict of options holding more than constants (`**OPTS` with a `PipelineConfig`) is not
+    read: the check takes `auto_mutex` as off, and the races the mutexes order were shown with a
+    help to keep both accesses in one stage, which they were (probe h90). The race says why; its
+    advice, applied, is proven."""
+    pipeline = "pl.pipeline.PipelineConfig(preload=1)"
+    text = _with_options(f'{{"auto_mutex": True, "pipeline": {pipeline}}}').replace(
+        f"**OPTS, pipeline={pipeline}", "**OPTS")
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert errors and all("`@pl.jit(**OPTS)` could not be read as constants" in e for e in errors), errors
+    fixed = text.replace('{"auto_mutex": True, ', "{").replace("@pl.jit(**OPTS)", "@pl.jit(**OPTS, auto_mutex=True)")
+    assert [d.message for d in transpile(fixed, path="k.py").diagnostics if d.is_error] == []
