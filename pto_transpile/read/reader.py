@@ -298,8 +298,17 @@ class KernelReader:
         if isinstance(value, cst.Call) and self.pl.path(value.func) == ("pipeline", "PipelineConfig"):
             spec = PreloadSpec(node=None, values=(2,))
             for arg in value.args:
-                if (arg.keyword is not None and arg.keyword.value == "preload"
-                        or (arg.keyword is None and arg is value.args[0])):
+                if arg.star == "**":  # `PipelineConfig(**PIPE)`: what the dict gives
+                    given = self.evaluator.try_eval(arg.value, None)
+                    if not isinstance(given, dict):
+                        return PreloadSpec(node=arg.value, problem="the `**` arguments of `PipelineConfig` are not "
+                                                                   "compile-time constants")
+                    if given.get("sync_only") is True:
+                        return PreloadSpec(node=arg.value, values=(0,))
+                    if "preload" in given:
+                        spec = self._preload_value(given["preload"], arg.value)
+                elif (arg.keyword is not None and arg.keyword.value == "preload"
+                        or (arg.keyword is None and not arg.star and arg is value.args[0])):
                     spec = self._fold_preload(arg.value)
             return self._sync_only(value, spec)
         return PreloadSpec(node=value, problem="`pipeline=` is not a `pl.pipeline.PipelineConfig(...)` call")
@@ -323,6 +332,10 @@ class KernelReader:
             value = self.evaluator.eval(node)
         except NotConstant as exc:
             return PreloadSpec(node=node, problem=f"preload is not a compile-time constant ({exc.reason})")
+        return self._preload_value(value, node)
+
+    @staticmethod
+    def _preload_value(value: Any, node: cst.BaseExpression) -> PreloadSpec:
         wrong = preload.problem(value)
         if wrong is not None:
             return PreloadSpec(node=node, problem=wrong)
