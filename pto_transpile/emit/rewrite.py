@@ -321,15 +321,16 @@ class LoopEmitter:
         outer = self.loop.outer
         end: list[cst.BaseStatement] = [] if self.end_name is None or self.loop.end is None else [
             assign(self.end_name, self.loop.end)]
+        # the loop never breaks (PTO059), so its `else:` runs once it is over, as the statements
+        # after it do: after the drain, which finishes the last tasks (a nested loop's, after the
+        # loop in the outer body, where the check judges what follows it as it judges them)
+        tail = _else_body(new_loop)
+        if tail:
+            new_loop = new_loop.with_changes(orelse=None)
         if outer is self.loop.node:
-            # the loop never breaks (PTO059), so its `else:` runs once it is over: after the drain,
-            # which finishes the last tasks, as it runs after the last iteration serially
-            tail = _else_body(new_loop)
-            if tail:
-                new_loop = new_loop.with_changes(orelse=None)
             repl[outer] = cst.FlattenSentinel(_carry_leading(before + end, new_loop) + after + tail)
         else:  # a nested loop: its end right above it, the declarations and the drain around the outer loop
-            repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop]) if end else new_loop
+            repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop] + tail) if end or tail else new_loop
 
             def around(updated: cst.CSTNode) -> cst.FlattenSentinel:
                 """The outer loop, as rewritten below it, between the declarations and the drain."""

@@ -882,7 +882,8 @@ class _Report:
         if ev.stage or node is None:
             return False
         line = self.file.source.span(node).start.line
-        return any(self.file.source.span(loop.node).end.line < line <= self.file.source.span(loop.outer).end.line
+        # (after the loop's body: its `else:` runs after it too, `rewrite._else_body`)
+        return any(self.file.source.span(loop.node.body).end.line < line <= self.file.source.span(loop.outer).end.line
                    for loop in self.kernel.loops if loop.nested)
 
     def _fields(self) -> None:

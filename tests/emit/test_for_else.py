@@ -40,3 +40,29 @@ def test_the_else_body_follows_the_drain_and_the_kernel_runs_as_the_serial_one()
     assert code.index("for _pl_drain in") < code.index("    # the last tile, once more\n") \
         < code.index("        tail = res_db.next()\n")
     assert [row.verdict for row in verify(KERNEL, code, "kern", path="k.py").rows] == ["ok", "ok"]
+
+
+NESTED = edited(ROWS, [
+    ("HALF = BLOCK // 2\n", "HALF = BLOCK // 2\nGROUP = 4\n"),
+    ("    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n",
+     "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n    last: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"),
+    ("    n_blocks = a.shape[0] // BLOCK\n" + "    for i in pl.range(0, n_blocks):\n" + CALL.replace(
+        "            finish", "        with pl.section_cube():\n            project(i, a, w_slot, a_l1_db, left_db, "
+        "right_db, acc_db, proj_vec_db)\n        with pl.section_vector():\n            finish"),
+     "    for g in pl.range(0, a.shape[0] // (GROUP * BLOCK)):\n        for j in pl.range(0, GROUP):\n"
+     "            i = g * GROUP + j\n            with pl.section_cube():\n"
+     "                project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+     "            with pl.section_vector():\n                finish(i, sub_id, out, proj_vec_db, res_db)\n"
+     "        else:  # the group's last tile, once more\n            with pl.section_vector():\n"
+     "                tail = res_db.next()\n                pl.system.bar_all()\n"
+     "                pl.load(tail, out, [(g * GROUP + GROUP - 1) * BLOCK + sub_id * HALF, 0])\n"
+     "                pl.store(last, tail, [g * BLOCK + sub_id * HALF, 0])\n"),
+])
+
+
+def test_a_nested_pipeline_loop_s_else_is_judged_as_what_follows_the_loop():
+    """A nested loop's `else:` runs before the last tasks' delayed stages, which run on in the
+    next outer iteration or the drain: refused, with the help for code after a nested pipeline
+    loop (it had the help for state kept in a tile, probe h90)."""
+    errors = [d for d in transpile(NESTED, path="k.py", preload=1).diagnostics if d.is_error]
+    assert len(errors) == 1 and "Do what follows the pipeline loop in the last stage" in errors[0].hint, errors
