@@ -13,6 +13,11 @@ import ast
 import io
 import re
 import tokenize
+from typing import Any
+
+import libcst as cst
+
+from pto_transpile.read.meaning import Class
 
 #: An assignment's operator after a target (`=`, `+=`, `:=`), not a comparison.
 _ASSIGNS = r"\s*(?:[-+*/%&|^@:]|//|<<|>>|\*\*)?=(?!=)"
@@ -86,3 +91,18 @@ def _named_only_as_class(text: str, cls: str) -> bool:
             if not (after is not None and after.string == "." or before is not None and before.string == "class"):
                 return False
     return True
+
+
+def static_method(file, func: Any) -> Any:
+    """The `def` a call through `func` runs when it is `Class.method`, a `@staticmethod` of a
+    class of `file` whose members nothing can replace (`plain_members`); None otherwise."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        return None
+    meaning = file.meaning(func.value.value)
+    if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
+        return None
+    tree = file.source.tree_of(meaning.node)
+    if not isinstance(tree, ast.ClassDef) or not plain_members(tree, file.source.text):
+        return None
+    found = [s for s in meaning.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value]
+    return found[0] if len(found) == 1 else None

@@ -678,8 +678,8 @@ class PythonSubset(InterpreterBase):
 
     def _class_member(self, cls: str, attr: str, node: cst.CSTNode) -> Any:
         """`cls.attr` where `cls` is a class of the file (`_ABSENT` for any other): a
-        `@staticmethod` as the function it is, followed as the file's functions are outside
-        stages (in one, a call the check does not run is refused, `_unknown_call_in_stage`); a
+        `@staticmethod` as the function it is, followed as the file's functions are (the scan of
+        a stage follows it as it follows them, `scan.StageScanner`); a
         class attribute bound once to a value of module constants, where nothing changes the
         class. A method's body may raise or wait for events or run any `pl` op: called as
         something unknown, those went unseen (probe h88). Another method is refused."""
@@ -693,8 +693,6 @@ class PythonSubset(InterpreterBase):
         fn = bound[-1]
         plain = self._plain_members(meaning.node)
         if any(isinstance(stmt, cst.FunctionDef) for stmt in bound):
-            if self._made is not None:
-                return _ABSENT
             if not plain or not isinstance(fn, cst.FunctionDef):
                 raise CannotModel(f"the check follows the `@staticmethod`s of a class only where nothing can replace "
                                   "them: no base, metaclass or decorator of the class, a body of `@staticmethod`s "

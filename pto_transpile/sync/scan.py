@@ -17,6 +17,7 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, dump_pipe, move_pipe, op_keyword_ro
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read import vfbody
+from pto_transpile.read.classnames import static_method
 from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.read.model import Access, Kernel, StageCall
 from pto_transpile.read.walk import children
@@ -277,6 +278,11 @@ class _OpWalker:
                 self._vf_call(name, node)
             elif name in self.s.file.helpers and name not in self.stack:
                 self._helper_call(name, node)
+        elif type(node.func) is cst.Attribute:  # `Epilogue.halve(...)`: a static method, scanned as a helper
+            method = static_method(self.s.file, node.func)
+            name = self.s.file.source.code(node.func)
+            if method is not None and name not in self.stack:
+                self._helper_call(name, node, method)
         return True
 
     # ------------------------------------------------------------------------------------
@@ -392,8 +398,8 @@ class _OpWalker:
             self.s_finding(codes.UNKNOWN_PIPE, node, op=op, side="registry")
         return pipe
 
-    def _helper_call(self, name: str, node: cst.Call) -> None:
-        helper = self.s.file.helpers[name]
+    def _helper_call(self, name: str, node: cst.Call, helper: cst.FunctionDef | None = None) -> None:
+        helper = helper if helper is not None else self.s.file.helpers[name]
         params = [p.name.value for p in helper.params.params]
         bound = {}
         for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star], strict=False):

@@ -21,6 +21,8 @@ from pto_transpile import transpile
 from sim_runtime import verify
 
 HAND = (Path(__file__).resolve().parents[2] / "examples" / "hand_pipelined.py").read_text(encoding="utf-8")
+ROWS_KERNEL = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+MULS = "    pl.muls(res, proj, 0.5)\n"
 #: each sync of the hand-pipelined example by (op, pipe): the static method of `Ev` it becomes
 METHODS = {("set", "FIX"): "full_set", ("wait", "V"): "full_wait", ("set", "V"): "free_set",
            ("wait", "FIX"): "free_wait"}
@@ -172,3 +174,19 @@ def test_an_instance_s_methods_reaching_pl_through_a_function_are_refused():
                                                  "            Handshake().notify()\n")
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert len(errors) == 1 and "which the check does not run" in errors[0], errors
+
+
+#: the vector stage's epilogue as a static method it calls with the slot it took
+EPILOGUE = "class Epilogue:\n    @staticmethod\n    def halve(dst, src):\n        pl.muls(dst, src, 0.5)\n\n\n"
+
+
+def test_a_static_method_a_stage_calls_is_scanned_with_the_stage_and_proven():
+    """The access scan did not follow it: the vector stage's read of its slot went unseen and the
+    kernel was refused as using a cross-core buffer in one stage only (PTO033, probe h90)."""
+    text = edited(ROWS_KERNEL, [(MULS, "    Epilogue.halve(res, proj)\n"),
+                                ("\n@pl.jit(", "\n" + EPILOGUE + "@pl.jit(")])
+    result = transpile(text, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics] == [] and result.code is not None
+    for rows in (64, 160):
+        report = verify(text, result.code, "kern", path="k.py", shapes={"a": (rows, 32), "out": (rows, 32)})
+        assert [row.verdict for row in report.rows] == ["ok", "ok"], rows

@@ -31,14 +31,13 @@ FOLLOWED = {  # the op itself, under another name or in a statement that runs it
     "finally": ("    try:\n        pass\n    finally:\n        pl.store(ARGS)", ""),
     "else of try": ("    try:\n        pass\n    except ValueError:\n        pass\n"
                     "    else:\n        pl.store(ARGS)", ""),
+    "static method": ("    H.put(ARGS)",
+                      "class H:\n    @staticmethod\n    def put(o, y, r):\n        pl.store(o, y, r)\n"),
 }
 REFUSED = {  # what the check does not run: named
     "getattr": ("    getattr(pl, 'store')(ARGS)", "", "hands `pl` on, which the check cannot follow"),
     "module alias": ("    P.store(ARGS)", "P = pl\n", "what `P.store` does with tensor `a`"),
     "dict of ops": ("    OPS['s'](ARGS)", "OPS = {'s': pl.store}\n", "what `OPS['s']` does with tensor `a`"),
-    "static method": ("    H.put(ARGS)",
-                      "class H:\n    @staticmethod\n    def put(o, y, r):\n        pl.store(o, y, r)\n",
-                      "what `H.put` does with tensor `a`"),
     "comprehension": ("    [pl.store(ARGS) for _ in (0,)]", "", "calls inside a `ListComp` expression"),
     "f-string": ("    _ = f'{pl.store(ARGS)}'", "", "calls inside a `FormattedString` expression"),
     "except block": ("    try:\n        pass\n    except ValueError:\n        pl.store(ARGS)", "",
