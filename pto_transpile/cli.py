@@ -99,7 +99,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
             from pto_transpile.output.run import run_files
 
             run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
-                            simulate, seed, block_dim, shapes, scalars, timeline, jobs)
+                            simulate, seed, block_dim, shapes, scalars, timeline, jobs, report)
             run = _pictures(run, report, gantt)
             _simulate_only_options(ctx, run)
             code = run_files(run)
@@ -141,7 +141,7 @@ def _stdout_closed() -> int:
 # -- settings ---------------------------------------------------------------------------------
 
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
-              block_dim, shapes, scalars, timeline, jobs=None) -> Run:
+              block_dim, shapes, scalars, timeline, jobs=None, report=None) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
@@ -157,6 +157,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     targets = _targets(inputs, output, show_diff)
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
+    _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
     from pto_transpile.output.files import cpu_count
     from pto_transpile.output.render.text import wants_color
 
@@ -255,7 +256,32 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[P
             check_target(target, input_path=None if item.is_stdin else item.path)
         except RefusedWrite as exc:
             raise click.UsageError(str(exc)) from None
+        _not_an_input(target, inputs, f"the output of {item.path}")
     return targets
+
+
+def _not_an_input(target: Path, inputs: list[Input], what: str) -> None:
+    """UsageError when `target` is one of the run's input files: an output never replaces one
+    (`k.py out/k.py -o out/` would write k.py's kernel over the input out/k.py)."""
+    from pto_transpile.output.write import same_file
+
+    for item in inputs:
+        if not item.is_stdin and same_file(target, item.path):
+            raise click.UsageError(f"refusing to overwrite the input file {item.path} ({what})")
+
+
+def _other_outputs(inputs: list[Input], targets: list[Path | None], named: dict[str, Path | None]) -> None:
+    """UsageError when `--timeline` or `--report` names an input file, a kernel's output, or
+    the file the other of the two writes: each would silently replace the other."""
+    from pto_transpile.output.write import same_file
+
+    given = [(flag, path) for flag, path in named.items() if path is not None and str(path) != "-"]
+    for flag, path in given:
+        _not_an_input(path, inputs, f"given to {flag}")
+        if any(t is not None and same_file(path, t) for t in targets):
+            raise click.UsageError(f"{flag} {path} is the file the generated kernel is written to; give another name")
+    if len(given) == 2 and same_file(given[0][1], given[1][1]):
+        raise click.UsageError(f"--timeline and --report both name {given[0][1]}; give each its own file")
 
 
 def _explain(code: str) -> int:

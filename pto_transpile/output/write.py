@@ -32,6 +32,14 @@ def check_target(target: Path, *, input_path: Path | None = None) -> None:
         raise RefusedWrite(f"refusing to overwrite the input file {input_path}")
 
 
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same file where both exist (links included), the
+    same resolved path where one does not yet."""
+    if a.exists() and b.exists():
+        return os.path.samefile(a, b)
+    return Path(os.path.realpath(a)) == Path(os.path.realpath(b))
+
+
 def write_output(target: Path, text: str, *, input_path: Path | None = None) -> None:
     """Write `text` to `target` (see the module doc); OSError when the environment refuses."""
     check_target(target, input_path=input_path)
