@@ -89,6 +89,7 @@ KERNEL_IN_FUNCTION = "PTO079"
 STAGE_CALL_STARRED = "PTO080"
 TILE_GROUP_DEPTH_MISMATCH = "PTO081"
 EDITED_OUTPUT_UNCHECKED = "PTO082"
+STAGE_CALL_ARGUMENTS = "PTO083"
 OUTPUT_OUT_OF_DATE = "PTO094"
 SIMULATION_FAILED = "PTO095"
 USELESS_SUPPRESSION = "PTO096"
@@ -99,4 +100,4 @@ INTERNAL_ERROR = "PTO099"
 #: Misspellings and the like: a file with one of these errors is not analysed further (the
 #: kernel, loop and graph rules would report what follows from the typo, not the typo).
 STOPS_ANALYSIS = frozenset({UNDEFINED_NAME, UNKNOWN_API_NAME, UNKNOWN_KEYWORD, BLOCK_INDEX_PER_CORE,
-                            STAGE_NOT_DECORATED, STAGE_CALL_STARRED})
+                            STAGE_NOT_DECORATED, STAGE_CALL_STARRED, STAGE_CALL_ARGUMENTS})

@@ -24,6 +24,7 @@ from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_u
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value
+from pto_transpile.read.signature import binding_problem
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import containers
@@ -1718,7 +1719,7 @@ class PythonSubset(InterpreterBase):
             # calling it makes a generator or coroutine: its body runs when it is iterated, if ever
             raise CannotModel(f"`{fn.name}` is a generator or coroutine, whose body the call does not run: the check "
                               "does not follow it", node, kind="construct")
-        env = self._bind(fn.node, pos, kw, ctx, fn.defaults)
+        env = self._bind(fn.node, pos, kw, ctx, fn.defaults, node)
         if fn.kind == "stage":
             if ctx.may and not self.config.roots_only:
                 raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
@@ -1752,9 +1753,14 @@ class PythonSubset(InterpreterBase):
             self.uniform.replayed -= replayed
         return None
 
-    def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx, defaults: dict | None = None) -> dict:
+    def _bind(self, fn: cst.FunctionDef, pos: list, kw: dict, ctx: Ctx, defaults: dict | None = None,
+              call: cst.CSTNode | None = None) -> dict:
         env: dict = {}
         params = list(fn.params.posonly_params) + list(fn.params.params)
+        problem = binding_problem(fn, len(pos), kw)
+        if problem:  # (probe h91: a stage called with `bogus=1` was written, and failed at its first call)
+            raise CannotModel(f"{problem}: Python raises TypeError at this call", call if call is not None else fn,
+                              kind="construct")
         for i, p in enumerate(params):
             name = p.name.value
             if i < len(pos):
@@ -1768,8 +1774,6 @@ class PythonSubset(InterpreterBase):
         star, stars = fn.params.star_arg, fn.params.star_kwarg
         if type(star) is cst.Param:
             env[star.name.value] = tuple(pos[len(params):])  # `def pick(*vals)`: the other positions
-        elif len(pos) > len(params):
-            raise CannotModel(f"`{fn.name.value}` is given {len(pos)} positional arguments, more than it takes", fn)
         if stars is not None:
             env[stars.name.value] = {k: v for k, v in kw.items() if k not in env}
         return env
