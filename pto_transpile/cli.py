@@ -65,7 +65,7 @@ def _codes(values) -> list[str]:
                                                  "lines).")
 @click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare; "
                                                "nothing is written when they differ.")
-@click.option("--seed", default=0, show_default=True, help="Input seed for --simulate.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Input seed for --simulate.")
 @click.option("--block-dim", default=1, show_default=True, type=click.IntRange(min=1), help="Blocks for --simulate.")
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Shape of a tensor whose declared "
                                                                              "dimensions include pl.DYNAMIC, for "

@@ -1,0 +1,42 @@
+"""A file with no kernel, named on the command line, is reported and not written; `--seed`
+takes what the emulator can seed (probe h91).
+
+`helpers/attn.py` (no kernel) was copied to `build/attn/pipeline_generated.py`, over the
+pipelined kernel `kern/attn.py` had just written there, exit 0. `--seed -1` came back as
+"the emulator finds the serial kernel wrong" (PTO095).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pto_transpile.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_a_named_file_without_a_kernel_is_reported_and_not_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kern").mkdir()
+    (tmp_path / "helpers").mkdir()
+    shutil.copy(ROOT / "examples" / "seed_demo.py", tmp_path / "kern" / "attn.py")
+    (tmp_path / "helpers" / "attn.py").write_text("def helper():\n    return 1\n")
+    assert run("kern/attn.py").exit_code == 0
+    generated = (tmp_path / "build" / "attn" / "pipeline_generated.py").read_text()
+    r = run("helpers/attn.py")
+    assert r.exit_code == 0 and "PTO003" in r.output and "no kernel to pipeline; nothing written" in r.output
+    assert (tmp_path / "build" / "attn" / "pipeline_generated.py").read_text() == generated
+    r = run("helpers/attn.py", "-o", "-")  # a filter still passes the text through
+    assert r.exit_code == 0 and "def helper():" in r.output
+
+
+def test_a_negative_seed_is_a_usage_error():
+    r = run(ROOT / "examples" / "seed_demo.py", "--simulate", "--seed", "-1", "-o", "-")
+    assert r.exit_code == 2 and "--seed" in r.output and "x>=0" in r.output
