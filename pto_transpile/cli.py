@@ -9,6 +9,7 @@ Only click and this package's light modules are imported up front: `--version` a
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from dataclasses import replace
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from pto_transpile.read.discover import Input
 
 EXIT_STDOUT_CLOSED = 128 + 13  # what a shell reports for a process ended by SIGPIPE
+EXIT_INTERRUPTED = 128 + 2  # what a shell reports for a process ended by SIGINT (Ctrl-C)
 REPORT_HINT = "this is a bug in pto-transpile; please report it with the input file"
 #: Options that only mean something with --simulate (click parameter name -> flag).
 SIMULATE_ONLY = {"seed": "--seed", "block_dim": "--block-dim", "shapes": "--shape", "scalars": "--arg",
@@ -92,6 +94,9 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
     [tool.pto-transpile]) or - for standard input."""
     from pto_transpile.diagnostics import InternalError
 
+    if sys.stdout is None:  # started with stdout closed (`>&-`): nowhere to print the report or the kernel
+        click.echo("pto-transpile: standard output is closed; nothing was done", err=True)
+        ctx.exit(EXIT_USAGE)
     try:
         if explain:
             code = _explain(explain)
@@ -107,6 +112,15 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
         raise
     except BrokenPipeError:
         code = _stdout_closed()
+    except KeyboardInterrupt:
+        click.echo("pto-transpile: interrupted; nothing more was written", err=True)
+        code = EXIT_INTERRUPTED
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT):
+            click.echo(f"pto-transpile: internal error: {type(exc).__name__}: {exc}\nhint: {REPORT_HINT}", err=True)
+        else:  # a full disk or a standard output that takes nothing (`> /dev/full`): not a bug
+            click.echo(f"pto-transpile: cannot write the output: {exc.strerror or exc}", err=True)
+        code = EXIT_USAGE
     except InternalError as exc:
         click.echo(f"pto-transpile: internal error: {exc}\nhint: {REPORT_HINT}", err=True)
         code = EXIT_USAGE
