@@ -289,7 +289,10 @@ def _other_outputs(inputs: list[Input], targets: list[Path | None], named: dict[
     the file the other of the two writes: each would silently replace the other."""
     from pto_transpile.output.write import same_file
 
-    given = [(flag, path) for flag, path in named.items() if path is not None and str(path) != "-"]
+    for flag, path in named.items():
+        if path is not None and str(path) == "-":
+            raise click.UsageError(f"{flag} writes a file: give it a file name (- is not standard output here)")
+    given = [(flag, path) for flag, path in named.items() if path is not None]
     for flag, path in given:
         _not_an_input(path, inputs, f"given to {flag}")
         if any(t is not None and same_file(path, t) for t in targets):

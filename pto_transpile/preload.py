@@ -79,10 +79,9 @@ def parse_preload(text: str) -> PreloadArg:
     parts = [p.strip() for p in text.split(",")]
     if "," in text and parts[-1] == "":
         parts.pop()  # `2,` is a list of one value
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"expected N, N,M,... (integers >= 0) or auto, got {text!r}") from None
+    if not all(p.isascii() and p.isdigit() for p in parts):  # not `+1`, `１` or `1,,2`, which int() would take
+        raise ValueError(f"expected N, N,M,... (integers >= 0) or auto, got {text!r}")
+    values = [int(p) for p in parts]
     return check_preload(values if "," in text else values[0])
 
 

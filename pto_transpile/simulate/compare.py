@@ -32,9 +32,11 @@ AS_WRITTEN = "as written"
 
 
 def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
-    out = {}
+    out: dict[str, tuple[int, ...]] = {}
     for item in shapes or ():
         name, _, dims = item.partition("=")
+        if name.strip() in out:  # (probe h91: the last one won, and a mismatch became the kernel's fault)
+            raise click.BadParameter(f"{name.strip()} is given twice", param_hint="--shape")
         try:
             out[name.strip()] = tuple(int(d) for d in dims.lower().split("x"))
         except ValueError:
@@ -45,9 +47,11 @@ def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
 
 
 def parse_scalars(items) -> dict[str, int | float]:
-    out = {}
+    out: dict[str, int | float] = {}
     for item in items or ():
         name, _, value = item.partition("=")
+        if name.strip() in out:
+            raise click.BadParameter(f"{name.strip()} is given twice", param_hint="--arg")
         try:
             out[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
         except ValueError:

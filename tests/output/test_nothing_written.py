@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pto_transpile.cli import main
@@ -40,3 +41,19 @@ def test_a_named_file_without_a_kernel_is_reported_and_not_written(tmp_path, mon
 def test_a_negative_seed_is_a_usage_error():
     r = run(ROOT / "examples" / "seed_demo.py", "--simulate", "--seed", "-1", "-o", "-")
     assert r.exit_code == 2 and "--seed" in r.output and "x>=0" in r.output
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--preload", "+1"], "got '+1'"),
+    (["--preload", "\uff11"], "got '\uff11'"),
+    (["--preload", "1,,2"], "got '1,,2'"),
+    (["--simulate", "--report", "-"], "--report writes a file: give it a file name"),
+    (["--simulate", "--timeline", "-"], "--timeline writes a file: give it a file name"),
+    (["--simulate", "--shape", "a=1x1", "--shape", "a=2x2"], "a is given twice"),
+    (["--simulate", "--arg", "n=1", "--arg", "n=2"], "n is given twice"),
+])
+def test_command_line_values_a_user_mistyped_are_usage_errors(args, words):
+    """`+1` and a full-width digit were taken for 1, `--report -` made a file named `-`, and a
+    `--shape` or `--arg` given twice kept the last silently (probe h91)."""
+    r = run(ROOT / "examples" / "seed_demo.py", *args, "-o", "-")
+    assert r.exit_code == 2 and words in r.output, r.output
