@@ -81,13 +81,16 @@ def _codes(values) -> list[str]:
                    "the --preload auto candidates, the diagnostics and the diff (--simulate or --preload auto).")
 @click.option("--gantt", is_flag=True, help="Draw the serial and pipelined runs in the terminal, a row per core "
                                             "(--simulate or --preload auto).")
+@click.option("--force-exclude", is_flag=True, help="Leave out the files named on the command line that the "
+                                                    "excludes of [tool.pto-transpile] leave out (for a pre-commit "
+                                                    "hook, which names every staged file).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Processes to use (default: the number of "
                                                                              "CPUs): files transpiled at once, or the "
                                                                              "runs of one file's proof when it has "
                                                                              "many; output stays in file order.")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
-         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs):
+         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude):
     """Turn serial cube/vector PyPTO kernels into pipelined kernels, with every sync inserted.
 
     FILES are kernel files, directories (every *.py file under them, less the excludes of
@@ -104,11 +107,11 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
             from pto_transpile.output.run import run_files
 
             run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
-                            simulate, seed, block_dim, shapes, scalars, timeline, jobs, report)
+                            simulate, seed, block_dim, shapes, scalars, timeline, jobs, report, force_exclude)
             run = _pictures(run, report, gantt)
             _simulate_only_options(ctx, run)
             code = run_files(run)
-    except click.UsageError:
+    except (click.UsageError, click.exceptions.Exit):
         raise
     except BrokenPipeError:
         code = _stdout_closed()
@@ -155,11 +158,11 @@ def _stdout_closed() -> int:
 # -- settings ---------------------------------------------------------------------------------
 
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
-              block_dim, shapes, scalars, timeline, jobs=None, report=None) -> Run:
+              block_dim, shapes, scalars, timeline, jobs=None, report=None, force_exclude=False) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
-    inputs = _inputs(files, defaults, base)
+    inputs = _inputs(files, defaults, base, force_exclude)
     preload = _preload(preload, defaults, seed, block_dim, shapes, scalars)
     fmt = fmt or defaults.get("format", "text")
     if fmt not in FORMATS:
@@ -195,14 +198,16 @@ def _defaults(files) -> tuple[dict, Path]:
     return defaults, (pyproject.parent if pyproject is not None else Path.cwd().resolve())
 
 
-def _inputs(files, defaults: dict, base: Path) -> list[Input]:
+def _inputs(files, defaults: dict, base: Path, force_exclude: bool = False) -> list[Input]:
     from pto_transpile.output.config import exclude_patterns
     from pto_transpile.read.discover import expand
     from pto_transpile.read.excludes import DEFAULT_EXCLUDES, Excludes
 
-    inputs = expand(files, Excludes(exclude_patterns(defaults, DEFAULT_EXCLUDES)), base)
+    inputs = expand(files, Excludes(exclude_patterns(defaults, DEFAULT_EXCLUDES)), base, force_exclude)
     if sum(item.is_stdin for item in inputs) > 1:
         raise click.UsageError("- (standard input) can be given once")
+    if not inputs and force_exclude:  # every file named is excluded: nothing to do (a pre-commit hook)
+        raise click.exceptions.Exit(EXIT_OK)
     if not inputs:
         raise click.UsageError(f"no Python files under {', '.join(map(str, files))} (after the excludes of "
                                "[tool.pto-transpile])")

@@ -157,6 +157,10 @@ Options:
   --gantt                         Draw the serial and pipelined runs in the
                                   terminal, a row per core (--simulate or
                                   --preload auto).
+  --force-exclude                 Leave out the files named on the command
+                                  line that the excludes of [tool.pto-
+                                  transpile] leave out (for a pre-commit hook,
+                                  which names every staged file).
   -j, --jobs INTEGER RANGE        Processes to use (default: the number of
                                   CPUs): files transpiled at once, or the runs
                                   of one file's proof when it has many; output

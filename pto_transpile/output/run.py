@@ -113,7 +113,8 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if target is not None and _nothing_to_do(result):
         # a file named on the command line holds no kernel: nothing is written, so that a helper
         # module never lands as a `pipeline_generated.py` (over a kernel's, probe h91)
-        click.echo(f"{item.name}: no kernel to pipeline; nothing written", file=notes)
+        if not run.check:
+            click.echo(f"{item.name}: no kernel to pipeline; nothing written", file=notes)
         return EXIT_OK
     code = result.code
     assert code is not None  # no error: the kernel was written

@@ -37,11 +37,15 @@ class Input:
         return STDIN_NAME if self.is_stdin else str(self.path)
 
 
-def expand(arguments: Iterable[Path], excludes: Excludes, base: Path) -> list[Input]:
-    """The inputs, in argument order; `base` is where exclude patterns are relative to."""
+def expand(arguments: Iterable[Path], excludes: Excludes, base: Path, force: bool = False) -> list[Input]:
+    """The inputs, in argument order; `base` is where exclude patterns are relative to. With
+    `force`, a file named on the command line is left out too where the excludes leave it out
+    (itself or a folder above it), as a pre-commit hook that names every staged file needs."""
     out: list[Input] = []
     seen: set[object] = set()
     for arg in arguments:
+        if force and str(arg) != STDIN and not arg.is_dir() and _excluded_file(arg, excludes, base):
+            continue
         found = _walk(arg, excludes, base) if str(arg) != STDIN and arg.is_dir() else [Input(arg)]
         for item in found:
             key = _identity(item.path)
@@ -57,6 +61,14 @@ def _identity(path: Path) -> object:
         return info.st_dev, info.st_ino
     except OSError:
         return str(path)
+
+
+def _excluded_file(path: Path, excludes: Excludes, base: Path) -> bool:
+    """Whether the excludes leave out `path` or a folder above it (up to `base`)."""
+    relative = _relative(path, base)
+    parts = relative.split("/")
+    folders = ("/".join(parts[:i]) for i in range(1, len(parts)))
+    return excludes.excluded(relative, is_dir=False) or any(excludes.excluded(f, is_dir=True) for f in folders)
 
 
 def _walk(top: Path, excludes: Excludes, base: Path) -> list[Input]:
