@@ -286,7 +286,20 @@ def _static_methods(statements: list[ast.AST], text: str) -> list[tuple[str, ast
 
 def _aliases(statements: list[ast.AST], functions: dict[str, int]) -> dict[str, int]:
     """Module names bound once to a function of the file, itself bound once (`free_set =
-    _free_set`, `a, b = _a, _b`): a call through one runs that function."""
+    _free_set`, `a, b = _a, _b`): a call through one runs that function. (The file is walked
+    for its bindings only where a top-level assignment names a function of the file.)"""
+    candidates = []
+    for stmt in statements:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        target, value = stmt.targets[0], stmt.value
+        pairs = [(target, value)] if isinstance(target, ast.Name) else \
+            list(zip(target.elts, value.elts, strict=True)) if isinstance(target, (ast.Tuple, ast.List)) and isinstance(
+                value, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts) else []
+        candidates += [(alias.id, named.id) for alias, named in pairs
+                       if isinstance(alias, ast.Name) and isinstance(named, ast.Name) and named.id in functions]
+    if not candidates:
+        return {}
     stores: dict[str, int] = {}
     for stmt in statements:
         for node in ast.walk(stmt):
@@ -296,19 +309,7 @@ def _aliases(statements: list[ast.AST], functions: dict[str, int]) -> dict[str, 
                 [a.asname or a.name for a in node.names] if isinstance(node, (ast.Import, ast.ImportFrom)) else []
             for name in names:
                 stores[name] = stores.get(name, 0) + 1
-    out = {}
-    for stmt in statements:
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
-            continue
-        target, value = stmt.targets[0], stmt.value
-        pairs = [(target, value)] if isinstance(target, ast.Name) else \
-            list(zip(target.elts, value.elts, strict=True)) if isinstance(target, (ast.Tuple, ast.List)) and isinstance(
-                value, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts) else []
-        for alias, named in pairs:
-            if isinstance(alias, ast.Name) and isinstance(named, ast.Name) and named.id in functions \
-                    and stores.get(alias.id) == 1 and stores.get(named.id) == 1:
-                out[alias.id] = functions[named.id]
-    return out
+    return {alias: functions[named] for alias, named in candidates if stores.get(alias) == 1 and stores.get(named) == 1}
 
 
 def _changes_parameters(fn: ast.AST, found: Effects, clean: set[str]) -> bool:
