@@ -1,12 +1,13 @@
-"""Whether a file may rebind a class's name, or an attribute of it, outside the class body.
+"""Which classes of a file the checks follow the members of, and the static methods they run.
 
 A call through `Class.method` runs the `@staticmethod` the class body defines only while
-neither `Class` nor `Class.method` is bound to anything else: the checks that follow such calls
-(the module-name analysis, the soundness check's interpreter) ask this first. Read from the
-text with patterns that err towards yes: a false alarm only leaves the call unfollowed.
-`plain_members` says which classes those checks follow at all.
+nothing replaces it: no base (whose `__init_subclass__` may), metaclass or class decorator,
+no rebinding of `staticmethod`, of the method or of the class (through an alias, which could
+set a member). `plain_members` says which classes are so; the module-name analysis, the access
+scan and the soundness check's interpreter follow the members of those alone. Read from the
+text and its tokens with patterns that err towards no: a false alarm only leaves the class
+unfollowed, and a call into it refused.
 """
-
 from __future__ import annotations
 
 import ast
@@ -28,16 +29,6 @@ def name_bound(text: str, name: str) -> bool:
     n = re.escape(name)
     return re.search(rf"\b{n}{_ASSIGNS}|\b(?:as|global|nonlocal|del|def|class)\s+{n}\b|\bimport\b[^\n]*\b{n}\b"
                      rf"|\bfor\b[^\n:]*\b{n}\b[^\n:]*\bin\b", text) is not None
-
-
-def class_rebound(text: str, cls: str) -> bool:
-    """Whether `text` may bind `cls` other than by one `class cls` statement."""
-    name = re.escape(cls)
-    if len(re.findall(rf"^[ \t]*class[ \t]+{name}\b", text, flags=re.M)) != 1:
-        return True
-    return re.search(rf"\b{name}{_ASSIGNS}|\b(?:as|global|nonlocal|del|def)\s+{name}\b|\bimport\b[^\n]*\b{name}\b"
-                     rf"|\bfor\b[^\n:]*\b{name}\b[^\n:]*\bin\b|\bclass\s+\w+\b[^\n]*:[^\n]*\b{name}\s*=",
-                     text) is not None
 
 
 def attribute_rebound(text: str, cls: str, attr: str) -> bool:
