@@ -8,6 +8,7 @@ scan and the soundness check's interpreter follow the members of those alone. Re
 text and its tokens with patterns that err towards no: a false alarm only leaves the class
 unfollowed, and a call into it refused.
 """
+
 from __future__ import annotations
 
 import ast
