@@ -8,6 +8,8 @@ pipelined kernel `kern/attn.py` had just written there, exit 0. `--seed -1` came
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from pathlib import Path
 
@@ -57,3 +59,14 @@ def test_command_line_values_a_user_mistyped_are_usage_errors(args, words):
     `--shape` or `--arg` given twice kept the last silently (probe h91)."""
     r = run(ROOT / "examples" / "seed_demo.py", *args, "-o", "-")
     assert r.exit_code == 2 and words in r.output, r.output
+
+
+def test_a_simulation_failure_carries_the_whole_verdict_in_the_machine_formats():
+    """PTO095 kept the first line of the emulator's verdict: "data race on GM tensor 'out' (bytes
+    ...):", and which accesses raced went to the human table alone (probe h91)."""
+    r = CliRunner().invoke(main, [str(ROOT / "examples" / "seed_demo.py"), "--simulate",
+                                 "--block-dim", "2", "--format", "json", "-o", os.devnull])
+    assert r.exit_code == 1
+    message = next(d["message"] for d in json.loads(r.stdout) if d["code"] == "PTO095")
+    assert "earlier: write by b0.AIV0 on pipe MTE3: pl.store in stage4" in message, message
+    assert "later: write by b1.AIV0 on pipe MTE3: pl.store in stage4" in message
