@@ -70,3 +70,13 @@ def test_a_simulation_failure_carries_the_whole_verdict_in_the_machine_formats()
     message = next(d["message"] for d in json.loads(r.stdout) if d["code"] == "PTO095")
     assert "earlier: write by b0.AIV0 on pipe MTE3: pl.store in stage4" in message, message
     assert "later: write by b1.AIV0 on pipe MTE3: pl.store in stage4" in message
+
+
+def test_sarif_locations_are_uri_references():
+    """`artifactLocation.uri` was the raw path: a space, a non-ASCII letter, an absolute path
+    without `file:` and `<stdin>` are no URI references (probe h91)."""
+    from pto_transpile.output.render.sarif import file_uri
+
+    assert file_uri("sp ace/\u00fcn/bad k.py") == "sp%20ace/%C3%BCn/bad%20k.py"
+    assert file_uri("/tmp/x/bad1.py") == "file:///tmp/x/bad1.py"
+    assert file_uri("<stdin>") == "stdin" and file_uri("kern\\k.py") == "kern/k.py"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import PurePosixPath
+from urllib.parse import quote
 
 from pto_transpile.rules import registry
 
@@ -35,7 +37,7 @@ def render_sarif(diagnostics, sources=None) -> str:
             "message": {"text": d.message + (f"\nhint: {d.hint}" if d.hint else "")},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": {"uri": d.path.replace("\\", "/")},
+                    "artifactLocation": {"uri": file_uri(d.path)},
                     "region": {"startLine": d.line, "startColumn": d.column,
                                "endLine": d.end_line, "endColumn": d.end_column},
                 }
@@ -46,7 +48,7 @@ def render_sarif(diagnostics, sources=None) -> str:
                 "id": i,
                 "message": {"text": r.message},
                 "physicalLocation": {
-                    "artifactLocation": {"uri": (r.path or d.path).replace("\\", "/")},
+                    "artifactLocation": {"uri": file_uri(r.path or d.path)},
                     "region": {"startLine": r.line, "startColumn": r.column},
                 },
             } for i, r in enumerate(d.related)]
@@ -60,3 +62,14 @@ def render_sarif(diagnostics, sources=None) -> str:
         }],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def file_uri(path: str) -> str:
+    """A file's path as the URI reference SARIF asks for: a relative path percent-encoded
+    (`sp%20ace/k.py`), an absolute one as a `file:` URI; the standard input as `stdin`."""
+    if path.startswith("<") and path.endswith(">"):
+        return quote(path.strip("<>"))
+    posix = path.replace("\\", "/")
+    if PurePosixPath(posix).is_absolute():
+        return "file://" + quote(posix)
+    return quote(posix)
