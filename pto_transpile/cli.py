@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -167,11 +168,14 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     fmt = fmt or defaults.get("format", "text")
     if fmt not in FORMATS:
         raise click.UsageError(f"unknown format {fmt!r} in pyproject.toml")
+    configured = {name for name, given in (("select", select), ("ignore", ignore), ("output", output))
+                  if not given and defaults.get(name)}
     select = _codes(select) or _codes(defaults.get("select", []))
     ignore = _codes(ignore) or _codes(defaults.get("ignore", []))
-    _check_filters(select, ignore)
     output = output or defaults.get("output")
-    targets = _targets(inputs, output, show_diff)
+    with _from_config(configured):
+        _check_filters(select, ignore)
+        targets = _targets(inputs, output, show_diff)
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
@@ -220,6 +224,8 @@ def _preload(preload, defaults, seed, block_dim, shapes, scalars):
     try:
         value = parse_preload(preload) if preload is not None else _default_preload(defaults.get("preload"))
     except ValueError as exc:
+        if preload is None:  # from pyproject.toml, not the command line
+            raise click.UsageError(f"`preload` in [tool.pto-transpile] of pyproject.toml: {exc}") from None
         raise click.BadParameter(str(exc), param_hint="--preload") from None
     if isinstance(value, Auto):  # the simulated runs that choose take --simulate's settings
         from pto_transpile.simulate.compare import parse_scalars, parse_shapes
@@ -236,6 +242,22 @@ def _pictures(run: Run, report: Path | None, gantt: bool) -> Run:
         if report.is_dir():
             raise click.UsageError(f"--report: {report} is a directory; give a file name")
     return replace(run, report=report, gantt=gantt)
+
+
+@contextmanager
+def _from_config(names: set[str]):
+    """A usage error about a setting `[tool.pto-transpile]` gave (`names`), not the command
+    line, is said of that table: it spoke of the flag (`--select`, `-o`) no one typed."""
+    try:
+        yield
+    except click.UsageError as exc:
+        flags = {"select": "--select", "ignore": "--ignore", "output": "-o"}
+        said = exc.format_message()
+        for name in sorted(names):
+            flag = flags[name]
+            if said.startswith(flag) or f"{flag} " in said or f"{flag}:" in said:
+                raise click.UsageError(f"`{name}` in [tool.pto-transpile] of pyproject.toml: {said}") from None
+        raise
 
 
 def _default_preload(value):

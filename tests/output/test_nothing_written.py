@@ -80,3 +80,20 @@ def test_sarif_locations_are_uri_references():
     assert file_uri("sp ace/\u00fcn/bad k.py") == "sp%20ace/%C3%BCn/bad%20k.py"
     assert file_uri("/tmp/x/bad1.py") == "file:///tmp/x/bad1.py"
     assert file_uri("<stdin>") == "stdin" and file_uri("kern\\k.py") == "kern/k.py"
+
+
+@pytest.mark.parametrize(("setting", "words"), [
+    ('preload = "x"', "`preload` in [tool.pto-transpile] of pyproject.toml"),
+    ('select = ["PTO999"]', "`select` in [tool.pto-transpile] of pyproject.toml"),
+    ('output = "gen.py"', "`output` in [tool.pto-transpile] of pyproject.toml"),
+])
+def test_a_bad_setting_of_the_project_is_said_of_the_project_not_of_a_flag(tmp_path, monkeypatch, setting, words):
+    """A bad `[tool.pto-transpile]` value was reported as a command-line flag no one typed
+    (`Invalid value for --preload`, probe h91)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.pto-transpile]\n{setting}\n")
+    (tmp_path / "src").mkdir()
+    for name in ("seed_demo.py", "two_loops.py"):
+        shutil.copy(ROOT / "examples" / name, tmp_path / "src" / name)
+    r = run("src", "--check")
+    assert r.exit_code == 2 and words in r.output, r.output
