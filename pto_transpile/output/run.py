@@ -189,7 +189,8 @@ def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, s
     try:
         outcome = simulate_and_report(item.path, serial, result, generated_path=generated_name, seed=run.seed,
                                       block_dim=run.block_dim, shapes=run.shapes, timeline=run.timeline,
-                                      scalars=run.scalars, stream=run.notes_stream, gantt=run.gantt)
+                                      scalars=run.scalars, stream=run.notes_stream, gantt=run.gantt,
+                                      color=run.color if run.fmt == "text" else False)
     except OSError as exc:
         if run.timeline is None:
             raise

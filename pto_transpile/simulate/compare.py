@@ -269,7 +269,8 @@ def check_before_transpiling(source: str, path: str, shapes=(), scalars=()) -> N
 
 
 def simulate_and_report(path: Path, serial: str, result, *, generated_path: str, seed: int, block_dim: int,
-                        shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False) -> Simulation:
+                        shapes=(), timeline=None, scalars=(), stream=None, gantt: bool = False,
+                        color: bool | None = None) -> Simulation:
     """Print one verification per pipelined kernel of `result`, with each pipeline loop's
     bound (and, with `gantt`, the runs as a terminal chart); `failures` lists the kernels
     found wrong (a mismatch, deadlock, race or imbalance). OSError when the --timeline
@@ -285,7 +286,10 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     file = read(result.source)
     kernels, hand = _simulated(file)
     check_launch_arguments(serial, path, file, kernels, shape_map, scalar_map)
-    console = Console(file=stream, highlight=False)
+    # coloured as the report is (`--color`, NO_COLOR, FORCE_COLOR); None: as rich decides
+    console = Console(file=stream, highlight=False) if color is None else \
+        Console(file=stream, highlight=False, force_terminal=True) if color else \
+        Console(file=stream, highlight=False, color_system=None)
     plain = not console.is_terminal
     origins = None
     outcome = Simulation()

@@ -97,3 +97,11 @@ def test_a_bad_setting_of_the_project_is_said_of_the_project_not_of_a_flag(tmp_p
         shutil.copy(ROOT / "examples" / name, tmp_path / "src" / name)
     r = run("src", "--check")
     assert r.exit_code == 2 and words in r.output, r.output
+
+
+@pytest.mark.parametrize(("color", "escapes"), [("never", False), ("always", True)])
+def test_the_simulation_table_and_chart_follow_the_colour_choice(color, escapes):
+    """`--color never` (and NO_COLOR) coloured the report only, not the simulation table or the
+    Gantt chart; `--color always` did not colour them when piped (probe h91)."""
+    r = run(ROOT / "examples" / "seed_demo.py", "--simulate", "--gantt", "--color", color, "-o", os.devnull)
+    assert r.exit_code == 0 and ("\x1b[" in r.output) == escapes
