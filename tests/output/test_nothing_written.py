@@ -105,3 +105,16 @@ def test_the_simulation_table_and_chart_follow_the_colour_choice(color, escapes)
     Gantt chart; `--color always` did not colour them when piped (probe h91)."""
     r = run(ROOT / "examples" / "seed_demo.py", "--simulate", "--gantt", "--color", color, "-o", os.devnull)
     assert r.exit_code == 0 and ("\x1b[" in r.output) == escapes
+
+
+def test_the_caret_lands_under_the_span_after_wide_characters():
+    """With a Chinese string before the flagged token, the caret was drawn three cells to its
+    left: columns are code points, a CJK character takes two cells (probe h91)."""
+    from pto_transpile.output.render.text import render_blocks
+    from pto_transpile.rules import registry
+
+    source = 'x = "\u65e5\u672c\u8a9e"; ids = [0, 99]\n'
+    column = source.index("ids") + 1
+    d = registry()["PTO099"].diagnostic({"detail": "x"}, "k.py", 1, column, 1, column + 3)
+    caret = render_blocks([d], {"k.py": source}).splitlines()[4]
+    assert caret == "  | " + " " * (column - 1 + 3) + "^^^", caret  # three wide characters: three cells more

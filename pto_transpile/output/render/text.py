@@ -11,6 +11,7 @@ error[PTO043]: cross-core buffer `p_mat_db` has 2 tile(s), ...
 from __future__ import annotations
 
 import os
+import unicodedata
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
 
@@ -48,11 +49,11 @@ def _block(d, source_lines, color: bool) -> str:
     level = d.severity.value
     line_text = source_lines[d.line - 1] if source_lines and 0 < d.line <= len(source_lines) else ""
     expanded = line_text.expandtabs(8)
-    prefix_len = len(line_text[: d.column - 1].expandtabs(8))
+    prefix_len = _cells(line_text[: d.column - 1].expandtabs(8))
     if d.end_line == d.line:
-        width = max(1, len(line_text[: d.end_column - 1].expandtabs(8)) - prefix_len)
+        width = max(1, _cells(line_text[: d.end_column - 1].expandtabs(8)) - prefix_len)
     else:
-        width = max(1, len(expanded.rstrip()) - prefix_len)
+        width = max(1, _cells(expanded.rstrip()) - prefix_len)
     gutter = " " * len(str(d.line))
     if color:
         style = _STYLE[level]
@@ -75,6 +76,13 @@ def _block(d, source_lines, color: bool) -> str:
         if d.hint:
             out.append(f"{gutter} = help: {d.hint}")
     return "\n".join(out)
+
+
+def _cells(text: str) -> int:
+    """The terminal cells `text` takes: two for a wide character (CJK, full-width forms), none
+    for a combining one, one for any other; the caret under a span after a Chinese comment or
+    string lands under it (probe h91: code points put it three cells left)."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def render_blocks(diagnostics, sources=None, color: bool = False) -> str:
