@@ -40,6 +40,12 @@ def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields)
     return registry()[code].diagnostic({"path": path, "detail": detail, **fields}, path, line, 1, line, 1)
 
 
+def _unreadable(reason: str) -> str:
+    """Which help fits why a file could not be read (PTO002's `hints`)."""
+    return "missing" if reason == "no such file" else "size" if "bytes" in reason else \
+        "encoding" if reason.startswith("not UTF-8") else "access"
+
+
 def run_files(run: Run) -> int:
     """Every input of `run`, in order; the exit status."""
     sink = Sink(run.fmt, run.diagnostics_stream, run.color)
@@ -91,7 +97,8 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     """Report, simulate, compare or write one input; its exit status."""
     notes = run.notes_stream
     if isinstance(outcome, Unreadable):
-        sink.file([_tool_diagnostic(codes.UNREADABLE_FILE, item.name, outcome.reason)], {})
+        reason = outcome.reason
+        sink.file([_tool_diagnostic(codes.UNREADABLE_FILE, item.name, reason, _hint=_unreadable(reason))], {})
         return EXIT_USAGE
     text, result = outcome
     if item.walked and _nothing_to_do(result):

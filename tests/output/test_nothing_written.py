@@ -118,3 +118,14 @@ def test_the_caret_lands_under_the_span_after_wide_characters():
     d = registry()["PTO099"].diagnostic({"detail": "x"}, "k.py", 1, column, 1, column + 3)
     caret = render_blocks([d], {"k.py": source}).splitlines()[4]
     assert caret == "  | " + " " * (column - 1 + 3) + "^^^", caret  # three wide characters: three cells more
+
+
+def test_an_unreadable_file_gets_the_help_for_why(tmp_path):
+    """Every file that could not be read got "Check the path, and save the file as UTF-8",
+    a missing or too large one too (probe h91)."""
+    (tmp_path / "enc.py").write_bytes(b"\xff\xfe")
+    (tmp_path / "big.py").write_text("x = 1\n" * 200_000)
+    for name, words in (("nosuch.py", "Check the path: no file is there"), ("enc.py", "Save the file as UTF-8"),
+                        ("big.py", "Split the file")):
+        r = run(tmp_path / name)
+        assert r.exit_code == 2 and words in r.output, (name, r.output)
