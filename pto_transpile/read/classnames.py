@@ -93,8 +93,7 @@ def static_method(file, func: Any) -> Any:
     meaning = file.meaning(func.value.value)
     if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
         return None
-    tree = file.source.tree_of(meaning.node)
-    if not isinstance(tree, ast.ClassDef) or not plain_members(tree, file.source.text):
+    if not file.fixed_members(meaning.node):
         return None
     found = [s for s in meaning.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value]
     return found[0] if len(found) == 1 else None

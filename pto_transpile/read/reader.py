@@ -7,6 +7,7 @@ can be reported in one run.
 
 from __future__ import annotations
 
+import ast
 from collections import ChainMap, Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,6 +18,7 @@ import libcst as cst
 from pto_transpile import preload
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read import compiletime, modulenames, partial
+from pto_transpile.read.classnames import plain_members
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.read.declarations import parse_buffer
 from pto_transpile.read.kinds import annotation_kind, infer, slot_access
@@ -59,6 +61,9 @@ class FileCaches:
     #: class name -> whether code of the file uses the class other than by calling it, annotating
     #: with it or aliasing it; filled by `soundness.tilingdata`
     classes_touched: dict[str, bool] = field(default_factory=dict)
+    #: class `def` -> whether nothing can replace its members (`classnames.plain_members`);
+    #: filled by `FileModel.fixed_members`
+    plain_classes: dict[cst.ClassDef, bool] = field(default_factory=dict)
     #: what every soundness interpreter run on this file shares (a `soundness.interpbase.FileMemo`);
     #: set by the file's first `Interpreter`
     soundness: Any = None
@@ -137,6 +142,15 @@ class FileModel:
         """`walk.find` (`kind` may be a tuple of types): the reader, the scan, the rules and
         the soundness check look into the same functions many times."""
         return self.index.find(node, kind, skip_functions)
+
+    def fixed_members(self, node: cst.ClassDef) -> bool:
+        """`classnames.plain_members` of a class of the file, once per class: the access scan and
+        the soundness check both ask it (the text is tokenized to answer)."""
+        cache = self.caches.plain_classes
+        if node not in cache:
+            tree = self.source.tree_of(node)
+            cache[node] = isinstance(tree, ast.ClassDef) and plain_members(tree, self.source.text)
+        return cache[node]
 
     def vf_body(self, name: str) -> VfBody:
         """What the role analyses read of vector function `name` (from its text or its tree)."""

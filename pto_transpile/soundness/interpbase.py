@@ -62,7 +62,6 @@ class FileMemo:
     #: per tiling-key instance (its fields' values, sorted), the bytes each vector function reaches,
     #: per call's arguments: a key field is a compile-time name in a vector function too
     extents: dict[tuple, vfextent.VectorFunctions] = field(default_factory=dict)
-    plain_classes: dict = field(default_factory=dict)  #: id(ClassDef) -> (node, `plain_members`)
 
 
 class InterpreterBase:
@@ -210,7 +209,6 @@ class InterpreterBase:
         self._divmods = shared.divmods
         self._carried = shared.carried
         self._read_firsts = shared.read_firsts
-        self._plain_classes = shared.plain_classes
         self._functions = {**{n: FunctionV("helper", f) for n, f in file.helpers.items()},
                            **{n: FunctionV("vf", f) for n, f in file.vector_functions.items()},
                            **{n: FunctionV("stage", s.node) for n, s in file.stages.items()}}

@@ -9,7 +9,6 @@ A call of `pl.*` goes to `plcalls.py`, a vector function's to `vfcalls.py`.
 
 from __future__ import annotations
 
-import ast
 import operator
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,7 +18,6 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
-from pto_transpile.read.classnames import plain_members
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
@@ -692,7 +690,7 @@ class PythonSubset(InterpreterBase):
         if not bound:  # (one its bases may bind: a call of it is refused, `_unknown_call_of`)
             return _ABSENT
         fn = bound[-1]
-        plain = self._plain_members(meaning.node)
+        plain = self.file.fixed_members(meaning.node)
         if any(isinstance(stmt, cst.FunctionDef) for stmt in bound):
             if not plain or not isinstance(fn, cst.FunctionDef):
                 raise CannotModel(f"the check follows the `@staticmethod`s of a class only where nothing can replace "
@@ -706,28 +704,24 @@ class PythonSubset(InterpreterBase):
         found = class_constant(self.file, meaning.node, value)
         return _ABSENT if found is NOT_CONSTANT else found
 
-    def _plain_members(self, node: cst.ClassDef) -> bool:
-        """`classnames.plain_members` of a class of the file, once per class."""
-        hit = self._plain_classes.get(id(node))
-        if hit is None or hit[0] is not node:
-            tree = self.file.source.tree_of(node)
-            plain = isinstance(tree, ast.ClassDef) and plain_members(tree, self.file.source.text)
-            hit = self._plain_classes[id(node)] = (node, plain)
-        return hit[1]
-
     def _free_callee(self, func: cst.BaseExpression, ctx: Ctx) -> bool:
         """Whether a call the check does not run, outside a stage, cannot raise or wait for an
         event or run a `pl` op: a builtin, a function of a stateless module (`math.ceil`), a
         plain class of the file made (`Tiling(...)`), a method of a number, string or display."""
-        if self._builtin_called(func, ctx) is not None or self._stateless_function(func, ctx):
+        if self._runs_nothing_of_the_file(func, ctx):
             return True
-        if isinstance(func, cst.Name):
-            meaning = self.file.meaning(func.value) if func.value not in ctx.env else None
-            return isinstance(meaning, Class) and _plain_class(meaning.node)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ctx.env:
             return isinstance(ctx.env[func.value.value], (str, bytes, int, float, tuple, list, dict, set, frozenset))
         return isinstance(func, cst.Attribute) and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString,
                                                                            cst.List, cst.Tuple, cst.Dict))
+
+    def _runs_nothing_of_the_file(self, func: cst.BaseExpression, ctx: Ctx) -> bool:
+        """A builtin, a function of a stateless module (`math.ceil`), or a class of the file with
+        no method made (`Tiling(...)`): a callee that runs no code of the file, nor a `pl` op."""
+        if self._builtin_called(func, ctx) is not None or self._stateless_function(func, ctx):
+            return True
+        meaning = self.file.meaning(func.value) if isinstance(func, cst.Name) and func.value not in ctx.env else None
+        return isinstance(meaning, Class) and _plain_class(meaning.node)
 
     def _class_running_pl(self, func: cst.BaseExpression, ctx: Ctx) -> str | None:
         """The name of the class of the file a call makes or calls a method of (`Ev()`, `Ev.make()`,
@@ -1512,7 +1506,6 @@ class PythonSubset(InterpreterBase):
         root: cst.BaseExpression = func
         while isinstance(root, cst.Attribute):
             root = root.value
-        meaning = self.file.meaning(root.value) if isinstance(root, cst.Name) else None
         method = func.attr.value if isinstance(func, cst.Attribute) else ""
         if isinstance(func, cst.Attribute) and plain:
             receiver = self.eval(func.value, ctx)
@@ -1520,9 +1513,8 @@ class PythonSubset(InterpreterBase):
                 return  # `"{}".format(ki)`, `rows.sort()`: a method of a string or of a value the stage made
         if builtin_name in PURE_BUILTINS and all(_plain(a, made, deep=True) for a in args):
             return  # `sum(range(2))`, `sorted(HALVES)`: builtins that change nothing they are given
-        callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and method not in MUTATING_METHODS and (
-            builtin_name is not None or self._stateless_function(func, ctx)
-            or root is func and isinstance(meaning, Class) and _plain_class(meaning.node))
+        callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and method not in MUTATING_METHODS \
+            and self._runs_nothing_of_the_file(func, ctx)
         if not (plain and callee_free):
             stage = ctx.scope[1] if ctx.scope is not None else "?"
             raise CannotModel(f"stage `{stage}` calls `{self._code_of(node.func)}`, which the check does not run, "
