@@ -18,12 +18,18 @@ import ast
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 
+
+def literal_value(node: cst.SimpleString | cst.Integer | cst.Float) -> Any:
+    """The value of a literal as Python's parser reads it. libcst's `evaluated_value` and
+    `ast.literal_eval` read it so too, but each call leaves a reference cycle (a nested function
+    that calls itself) for the cycle collector."""
+    return cast(ast.Constant, ast.parse(node.value, mode="eval").body).value
 
 class NotConstant(Exception):
     def __init__(self, node: cst.CSTNode, reason: str, cause: str = ""):
@@ -177,7 +183,7 @@ class ConstEvaluator:
         return float(node.value.replace("_", ""))
 
     def _SimpleString(self, node: cst.SimpleString) -> Any:
-        return ast.literal_eval(node.value)
+        return literal_value(node)
 
     def _ConcatenatedString(self, node: cst.ConcatenatedString) -> Any:
         return self.eval(node.left) + self.eval(node.right)

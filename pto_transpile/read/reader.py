@@ -42,7 +42,14 @@ from pto_transpile.read.plnames import PlNames
 from pto_transpile.read.source import SourceFile
 from pto_transpile.read.unpacking import unpacked
 from pto_transpile.read.vfbody import VfBody, from_cst
-from pto_transpile.read.walk import BINDERS, NodeIndex, blocks, names_stored, parameters, statements_of
+from pto_transpile.read.walk import (
+    BINDERS,
+    NodeIndex,
+    lines_outside,
+    names_stored,
+    parameters,
+    statements_of,
+)
 
 
 @dataclass
@@ -641,29 +648,18 @@ class KernelReader:
             return []
         picks: dict[str, OuterPick] = {}
         aliases: dict[str, str] = {}
-        inner = loop.node
-
-        def visit(stmts) -> None:
-            for stmt in stmts:
-                if stmt is inner:
-                    continue
-                if isinstance(stmt, cst.SimpleStatementLine):
-                    for small in stmt.body:
-                        if (isinstance(small, cst.Assign) and len(small.targets) == 1
-                                and isinstance(small.targets[0].target, cst.Name)):
-                            target = small.targets[0].target.value
-                            picked = slot_access(small.value, self.kernel.buffers)
-                            if picked is not None and target not in picks:
-                                group, accessor = picked
-                                picks[target] = OuterPick(target, group, accessor, stmt, small.value,
-                                                          self.kernel.buffers[group].slot_count)
-                            elif isinstance(small.value, cst.Name):
-                                aliases[target] = small.value.value
-                else:
-                    for block in blocks(stmt):
-                        visit(block)
-
-        visit(statements_of(loop.outer.body))
+        for stmt in lines_outside(statements_of(loop.outer.body), (loop.node,)):
+            for small in stmt.body:
+                if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)):
+                    target = small.targets[0].target.value
+                    picked = slot_access(small.value, self.kernel.buffers)
+                    if picked is not None and target not in picks:
+                        group, accessor = picked
+                        picks[target] = OuterPick(target, group, accessor, stmt, small.value,
+                                                  self.kernel.buffers[group].slot_count)
+                    elif isinstance(small.value, cst.Name):
+                        aliases[target] = small.value.value
         passed = {a.value.value for s in loop.stages for a in s.passed if isinstance(a.value, cst.Name)}
         keep: dict[str, OuterPick] = {}
         for passed_name in passed:
@@ -675,3 +671,4 @@ class KernelReader:
                 keep[name] = picks[name]
                 loop.pick_aliases[passed_name] = name
         return list(keep.values())
+

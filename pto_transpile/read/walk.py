@@ -159,6 +159,19 @@ def statements_of(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
     return list(cast(Sequence[cst.BaseStatement], suite.body))
 
 
+def lines_outside(stmts, skip) -> Iterator[cst.SimpleStatementLine]:
+    """The simple statement lines of `stmts` and of the blocks below them, in order, but for
+    those of the statements in `skip` (a container of statements)."""
+    for stmt in stmts:
+        if stmt in skip:
+            continue
+        if type(stmt) is cst.SimpleStatementLine:
+            yield stmt
+        else:
+            for block in blocks(stmt):
+                yield from lines_outside(block, skip)
+
+
 def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStatement]]:
     """The statement lists directly inside a compound statement (an `elif` is a nested
     `if`, listed as a one-statement block); nested `def` bodies only with `functions`."""
@@ -187,20 +200,22 @@ def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
     """Names bound by assignments, loop targets and `as` clauses under `node`; `binders`,
     when given, are the BINDERS under it, already found."""
     found: list[cst.Name] = []
-
-    def _collect(t) -> None:
-        if isinstance(t, cst.Name):
-            found.append(t)
-        elif isinstance(t, (cst.Tuple, cst.List)):
-            for el in t.elements:
-                _collect(el.value)
-
     for n in iter_nodes(node) if binders is None else binders:
         if type(n) is cst.AssignTarget or type(n) is cst.AnnAssign or type(n) is cst.AugAssign or type(n) is cst.For:
-            _collect(n.target)
+            _target_names(n.target, found)
         elif type(n) is cst.AsName:
-            _collect(n.name)
+            _target_names(n.name, found)
     return found
+
+
+def _target_names(t, found: list[cst.Name]) -> None:
+    """The names target `t` binds, appended to `found` (a module function: a nested one that calls
+    itself is a reference cycle)."""
+    if isinstance(t, cst.Name):
+        found.append(t)
+    elif isinstance(t, (cst.Tuple, cst.List)):
+        for el in t.elements:
+            _target_names(el.value, found)
 
 
 class NodeIndex:

@@ -10,7 +10,7 @@ import libcst as cst
 from pto_transpile.read.kinds import slot_access
 from pto_transpile.read.model import Kernel
 from pto_transpile.read.reader import FileModel
-from pto_transpile.read.walk import blocks
+from pto_transpile.read.walk import lines_outside
 from pto_transpile.rules.context import KernelContext
 
 
@@ -40,27 +40,17 @@ def picks_outside_loops(ctx: KernelContext) -> list[Pick]:
 def _picks(file: FileModel, kernel: Kernel) -> Iterator[Pick]:
     loop_ids = {loop.node for loop in kernel.loops}
     groups = kernel.buffers
+    for stmt in lines_outside(kernel.node.body.body, loop_ids):
+        for small in stmt.body:
+            standalone = None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name):
+                access = slot_access(small.value, groups)
+                if access is not None:
+                    standalone = small.value
+                    yield Pick(stmt, small, small.value, access[0], small.targets[0].target.value)
+            for n in file.find(small, (cst.Call, cst.Subscript)):
+                access = slot_access(n, groups) if n is not standalone else None
+                if access is not None:
+                    yield Pick(stmt, small, n, access[0], None)
 
-    def walk(stmts) -> Iterator[Pick]:
-        for stmt in stmts:
-            if stmt in loop_ids:
-                continue
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    yield from _small(stmt, small)
-            for block in blocks(stmt):
-                yield from walk(block)
-
-    def _small(stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement) -> Iterator[Pick]:
-        standalone = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-            access = slot_access(small.value, groups)
-            if access is not None:
-                standalone = small.value
-                yield Pick(stmt, small, small.value, access[0], small.targets[0].target.value)
-        for n in file.find(small, (cst.Call, cst.Subscript)):
-            access = slot_access(n, groups) if n is not standalone else None
-            if access is not None:
-                yield Pick(stmt, small, n, access[0], None)
-
-    yield from walk(kernel.node.body.body)

@@ -42,40 +42,43 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
     picked: set[str] = set()
     written: set[str] = set()
     found = []
-
-    def visit(stmts, depth: int) -> None:
-        for stmt in stmts:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if type(small) is cst.Assign and len(small.targets) == 1 \
-                            and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
-                        picked.add(small.targets[0].target.value)
-                    for call in ctx.file.find(small, cst.Call):
-                        touched = _touched(ctx.file, call)
-                        for role, arg in touched:
-                            var = arg.value if isinstance(arg, cst.Name) else None
-                            if var not in picked:
-                                continue
-                            if "R" in role and var not in written:
-                                found.append((call, var))
-                                written.add(var)  # once per tile is enough
-                        covers = not _writes_part(ctx.file, call)
-                        for role, arg in touched:
-                            if "W" in role and isinstance(arg, cst.Name) and depth == 0 and covers:
-                                written.add(arg.value)
-            elif isinstance(stmt, cst.If):
-                visit(stmt.body.body, depth + 1)
-                orelse = stmt.orelse
-                while orelse is not None:
-                    visit(orelse.body.body, depth + 1)
-                    orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
-            elif isinstance(stmt, (cst.For, cst.While)):
-                visit(stmt.body.body, depth + 1)
-            elif isinstance(stmt, cst.With):
-                visit(stmt.body.body, depth)
-
-    visit(fn.body.body, 0)
+    for stmt, depth in _lines_and_depths(fn.body.body, 0):
+        for small in stmt.body:
+            if type(small) is cst.Assign and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
+                picked.add(small.targets[0].target.value)
+            for call in ctx.file.find(small, cst.Call):
+                touched = _touched(ctx.file, call)
+                for role, arg in touched:
+                    var = arg.value if isinstance(arg, cst.Name) else None
+                    if var not in picked:
+                        continue
+                    if "R" in role and var not in written:
+                        found.append((call, var))
+                        written.add(var)  # once per tile is enough
+                covers = not _writes_part(ctx.file, call)
+                for role, arg in touched:
+                    if "W" in role and isinstance(arg, cst.Name) and depth == 0 and covers:
+                        written.add(arg.value)
     return found
+
+
+def _lines_and_depths(stmts, depth: int):
+    """Each simple statement line under `stmts`, in order, with the number of branches and loops
+    around it (a `with` adds none)."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            yield stmt, depth
+        elif isinstance(stmt, cst.If):
+            yield from _lines_and_depths(stmt.body.body, depth + 1)
+            orelse = stmt.orelse
+            while orelse is not None:
+                yield from _lines_and_depths(orelse.body.body, depth + 1)
+                orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+        elif isinstance(stmt, (cst.For, cst.While)):
+            yield from _lines_and_depths(stmt.body.body, depth + 1)
+        elif isinstance(stmt, cst.With):
+            yield from _lines_and_depths(stmt.body.body, depth)
 
 
 def _touched(file, call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import builtins
+from functools import partial
 
 import libcst as cst
 
@@ -121,16 +122,7 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
     """Names bound under `node`: targets, parameters (of nested functions and lambdas too),
     imports, nested definitions, comprehension targets, `global`/`nonlocal` names."""
     names: set[str] = set()
-
-    def targets(t) -> None:
-        if isinstance(t, cst.Name):
-            names.add(t.value)
-        elif isinstance(t, (cst.Tuple, cst.List)):
-            for el in t.elements:
-                targets(el.value)
-        elif isinstance(t, cst.StarredElement):
-            targets(t.value)
-
+    targets = partial(_add_targets, names)
     for n in file.find(node, _BINDERS):
         if type(n) in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr):
             targets(n.target)
@@ -155,6 +147,17 @@ def _bound(file, node: cst.CSTNode) -> set[str]:
         elif isinstance(n, cst.MatchMapping) and n.rest is not None:  # `case {**rest}:`
             names.add(n.rest.value)
     return names
+
+
+def _add_targets(names: set[str], t) -> None:
+    """Add the names target `t` binds to `names` (starred ones too)."""
+    if isinstance(t, cst.Name):
+        names.add(t.value)
+    elif isinstance(t, (cst.Tuple, cst.List)):
+        for el in t.elements:
+            _add_targets(names, el.value)
+    elif isinstance(t, cst.StarredElement):
+        _add_targets(names, t.value)
 
 
 def _reads(file, fn: cst.FunctionDef):

@@ -10,14 +10,16 @@ run's state, the per-file memos, the helpers all of them use (static-value check
 from __future__ import annotations
 
 import ast
+import weakref
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import libcst as cst
 
-from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.consteval import PlSymbol, literal_value
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.read.vfbody import bound_to_vf
@@ -188,13 +190,20 @@ class InterpreterBase:
             shared = file.caches.soundness = FileMemo()
         instance = tuple(sorted(runtypes.INSTANCE.items()))
         if instance not in shared.extents:
-            shared.extents[instance] = vfextent.VectorFunctions(lambda name: vf_source(file, name), self._vf_constant,
-                                                      lambda name: name in file.names.stale_defaults,
-                                                      lambda name: file.meaning(name) is not None,
+            # the evaluator is kept with the file (`file.caches`): what it asks of the file goes through
+            # a weak reference, so that the file and its memo make no reference cycle
+            held = weakref.proxy(file)
+            shared.extents[instance] = vfextent.VectorFunctions(lambda name: vf_source(held, name),
+                                                      partial(_vf_constant, held, self.key),
+                                                      lambda name: name in held.names.stale_defaults,
+                                                      lambda name: held.meaning(name) is not None,
                                                       frozenset({file.pl.module_ref or "pl"} | {
                                                           a for a, path in file.pl.aliases.items() if path == ()}),
-                                                      lambda name: _names_vf(file, name))
+                                                      lambda name: _names_vf(held, name))
         self._extents: vfextent.VectorFunctions = shared.extents[instance]
+        #: the code of a node, remembered for the file (`Said`): a function of the memo, not of the run,
+        #: so that what a run keeps of it holds no reference back to the run
+        self._code_of: Callable[[Any], str] = partial(_code_in, shared.code)
         self._code = shared.code
         self._strings = shared.strings
         self._integers = shared.integers
@@ -222,23 +231,11 @@ class InterpreterBase:
         value = self.file.evaluator.try_eval(node, UNKNOWN)
         return import_const(value)
 
-    def _vf_constant(self, name: str) -> Any:
-        if name in self.key:  # a tiling-key field of the instance proven
-            return self.key[name]
-        if name not in self.file.constants:
-            return None
-        value = self._const(cst.Name(name))
-        return value.leaf if isinstance(value, Symbol) else value
 
     def _next_seq(self) -> int:
         self.seq += 1
         return self.seq
 
-    def _code_of(self, node) -> str:
-        hit = self._code.get(id(node))
-        if hit is None or hit[0] is not node:
-            hit = self._code[id(node)] = (node, expression_code(node))
-        return hit[1]
 
     def _integer(self, node: cst.Integer) -> int:
         hit = self._integers.get(id(node))
@@ -247,10 +244,10 @@ class InterpreterBase:
         return hit[1]
 
     def _string(self, node: cst.SimpleString) -> Any:
-        """The value of a string literal (libcst computes it with Python's parser: remembered)."""
+        """The value of a string literal (Python's parser computes it: remembered)."""
         hit = self._strings.get(id(node))
         if hit is None or hit[0] is not node:
-            hit = self._strings[id(node)] = (node, node.evaluated_value)
+            hit = self._strings[id(node)] = (node, literal_value(node))
         return hit[1]
 
     def path(self, node: cst.BaseExpression) -> tuple | None:
@@ -321,3 +318,22 @@ def import_const(value: Any) -> Any:
     if value is None:
         return UNKNOWN
     return value
+
+
+def _code_in(memo: dict, node) -> str:
+    """The code of `node`, remembered in `memo` (by id, kept with the node)."""
+    hit = memo.get(id(node))
+    if hit is None or hit[0] is not node:
+        hit = memo[id(node)] = (node, expression_code(node))
+    return hit[1]
+
+
+def _vf_constant(file, key: dict[str, int], name: str) -> Any:
+    """A module name's value for the vector functions' evaluator: a tiling-key field of the
+    instance proven (`key`), else the file's constant (None: not a constant)."""
+    if name in key:
+        return key[name]
+    if name not in file.constants:
+        return None
+    value = import_const(file.evaluator.try_eval(cst.Name(name), UNKNOWN))
+    return value.leaf if isinstance(value, Symbol) else value

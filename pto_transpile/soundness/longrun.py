@@ -43,59 +43,66 @@ def longest_loop(file, kernel, dims: dict) -> int:
 
 def _loops(file, kernel, dims: dict) -> tuple[int, list[int]]:
     """`iterations`, and the trip count of each loop whose count can be read."""
-    env: dict[str, Any] = {}
-    counts: list[int] = []
+    counter = _LoopCounter(file, dims)
+    return counter.walk(kernel.node.body.body, 1), counter.counts
 
-    def value(node: cst.BaseExpression) -> int | None:
-        if type(node) is cst.Name and node.value in env:
-            return env[node.value]
+
+class _LoopCounter:
+    """Reads the trip counts of a kernel's loops, with the straight-line locals before them."""
+
+    def __init__(self, file, dims: dict) -> None:
+        self.file, self.dims = file, dims
+        self.env: dict[str, Any] = {}
+        self.counts: list[int] = []
+
+    def value(self, node: cst.BaseExpression) -> int | None:
+        if type(node) is cst.Name and node.value in self.env:
+            return self.env[node.value]
         if type(node) is cst.Subscript and type(node.value) is cst.Attribute \
                 and node.value.attr.value == "shape" and isinstance(node.value.value, cst.Name) \
                 and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-            shape = dims.get(node.value.value.value, ())
-            i = value(node.slice[0].slice.value)
+            shape = self.dims.get(node.value.value.value, ())
+            i = self.value(node.slice[0].slice.value)
             dim = shape[i] if isinstance(i, int) and 0 <= i < len(shape) else None
             return dim if type(dim) is int else None  # (`pl.DYNAMIC` is a `pl` constant, not a size)
         if type(node) is cst.BinaryOperation and type(node.operator) in _OPS:
-            a, b = value(node.left), value(node.right)
+            a, b = self.value(node.left), self.value(node.right)
             if a is None or b is None or (b == 0 and type(node.operator) in (cst.FloorDivide, cst.Modulo)):
                 return None
             return _OPS[type(node.operator)](a, b)
-        found = file.evaluator.try_eval(node, None)
+        found = self.file.evaluator.try_eval(node, None)
         return found if type(found) is int else None
 
-    def trips(call: cst.Call) -> int:
-        args = [value(a.value) for a in call.args]
+    def trips(self, call: cst.Call) -> int:
+        args = [self.value(a.value) for a in call.args]
         if len(args) == 1:
             args = [0, *args]
         start, stop = (args[0] if args[0] is not None else 0), args[1]
         step = args[2] if len(args) > 2 and args[2] is not None and args[2] > 0 else 1
         if stop is None:
             return 1
-        counts.append(max(0, -(-(stop - start) // step)))
-        return counts[-1]
+        self.counts.append(max(0, -(-(stop - start) // step)))
+        return self.counts[-1]
 
-    def walk(body, product: int) -> int:
+    def walk(self, body, product: int) -> int:
         most = product
         for stmt in body:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, cst.Assign) and len(small.targets) == 1 \
                             and isinstance(small.targets[0].target, cst.Name):
-                        env[small.targets[0].target.value] = value(small.value)
+                        self.env[small.targets[0].target.value] = self.value(small.value)
             elif isinstance(stmt, cst.For) and isinstance(stmt.iter, cst.Call) \
-                    and file.pl.path(stmt.iter.func) == ("range",) and 1 <= len(stmt.iter.args) <= 3:
-                most = max(most, walk(stmt.body.body, product * trips(stmt.iter)))
+                    and self.file.pl.path(stmt.iter.func) == ("range",) and 1 <= len(stmt.iter.args) <= 3:
+                most = max(most, self.walk(stmt.body.body, product * self.trips(stmt.iter)))
             elif isinstance(stmt, (cst.With, cst.For, cst.While)):
-                most = max(most, walk(stmt.body.body, product))
+                most = max(most, self.walk(stmt.body.body, product))
             elif isinstance(stmt, cst.If):
-                most = max(most, walk(stmt.body.body, product))
+                most = max(most, self.walk(stmt.body.body, product))
                 if stmt.orelse is not None:
-                    most = max(most, walk(stmt.orelse.body.body if isinstance(stmt.orelse, cst.Else)
-                                          else [stmt.orelse], product))
+                    most = max(most, self.walk(stmt.orelse.body.body if isinstance(stmt.orelse, cst.Else)
+                                               else [stmt.orelse], product))
         return most
-
-    return walk(kernel.node.body.body, 1), counts
 
 
 def looks_long(file, kernel, dims: dict) -> bool:

@@ -1185,38 +1185,50 @@ def read_first(block, core: str = "") -> frozenset:
     whichever runs, the name is bound after it. With `core` ("cube" or "vector"), on a core of
     that kind: a section of its own kind runs in line (`cur_q_slot = q_l1_db.next()` in a cube
     section binds it for the cube stages after it), a section of the other kind not at all."""
-    found: set[str] = set()
+    reads = _FirstReads(core)
+    reads.visit(_statements(block), set())
+    return frozenset(reads.found)
 
-    def visit_if(stmt: cst.If, written: set[str]) -> set[str]:
+
+def _loads(node) -> set[str]:
+    """The names (and fields) read under `node`."""
+    return set(_walk_names(node))
+
+
+class _FirstReads:
+    """`read_first`'s walk: the names read before they are bound, gathered in `found`."""
+
+    def __init__(self, core: str) -> None:
+        self.core = core
+        self.found: set[str] = set()
+
+    def visit_if(self, stmt: cst.If, written: set[str]) -> set[str]:
         """Visit the branches of `stmt` (its test is read already); the names every branch binds."""
         bound: list[set[str]] = []
         node: cst.If = stmt
         while True:
             inside = set(written)
-            visit(_statements(node.body), inside)
+            self.visit(_statements(node.body), inside)
             bound.append(inside)
             if type(node.orelse) is cst.If:  # `elif`: its test is read where it stands
-                found.update(n for n in loads(node.orelse.test) if n not in written)
+                self.found.update(n for n in _loads(node.orelse.test) if n not in written)
                 node = node.orelse
                 continue
             if type(node.orelse) is cst.Else:
                 inside = set(written)
-                visit(_statements(node.orelse.body), inside)
+                self.visit(_statements(node.orelse.body), inside)
                 return set.intersection(inside, *bound)
             return set()
 
-    def loads(node) -> set[str]:
-        return set(_walk_names(node))
-
-    def visit(statements, written: set[str]) -> None:
+    def visit(self, statements, written: set[str]) -> None:
         for stmt in statements:
             if type(stmt) is cst.FunctionDef:  # its defaults and decorators are read where it stands
                 params = stmt.params
                 for p in (*params.posonly_params, *params.params, *params.kwonly_params):
                     if p.default is not None:
-                        found.update(n for n in loads(p.default) if n not in written)
+                        self.found.update(n for n in _loads(p.default) if n not in written)
                 for d in stmt.decorators:
-                    found.update(n for n in loads(d.decorator) if n not in written)
+                    self.found.update(n for n in _loads(d.decorator) if n not in written)
                 written.add(stmt.name.value)
                 continue
             if type(stmt) is cst.ClassDef:
@@ -1225,43 +1237,40 @@ def read_first(block, core: str = "") -> frozenset:
                 for small in stmt.body:
                     targets: list = []
                     if type(small) is cst.Assign:
-                        targets, reads = [t.target for t in small.targets], loads(small.value)
+                        targets, reads = [t.target for t in small.targets], _loads(small.value)
                     elif type(small) is cst.AnnAssign:
-                        targets, reads = [small.target], loads(small.value) if small.value is not None else set()
+                        targets, reads = [small.target], _loads(small.value) if small.value is not None else set()
                     elif type(small) is cst.AugAssign:
-                        targets, reads = [small.target], loads(small.target) | loads(small.value)
+                        targets, reads = [small.target], _loads(small.target) | _loads(small.value)
                     else:
-                        reads = loads(small)
+                        reads = _loads(small)
                     for t in targets:  # subscripts and the struct of a field are read
                         if type(t) not in (cst.Name, cst.Tuple, cst.List):
-                            reads |= loads(t) - {_carrier(t)}
-                    found.update(n for n in reads if n not in written)
+                            reads |= _loads(t) - {_carrier(t)}
+                    self.found.update(n for n in reads if n not in written)
                     for t in targets:
                         written.update(_target_names(t))
                         if type(t) is cst.Attribute and _carrier(t) is not None:
                             written.add(_carrier(t))  # type: ignore[arg-type]
                 continue
-            kind = _section_kind(stmt) if core and type(stmt) is cst.With else None
+            kind = _section_kind(stmt) if self.core and type(stmt) is cst.With else None
             if kind is not None:
-                if kind == core:
-                    visit(_statements(stmt.body), written)
+                if kind == self.core:
+                    self.visit(_statements(stmt.body), written)
                 continue
             inner = set(written)
             for child in _headers(stmt):
-                found.update(n for n in loads(child) if n not in written)
+                self.found.update(n for n in _loads(child) if n not in written)
             if type(stmt) is cst.If:
-                written |= visit_if(stmt, written)
+                written |= self.visit_if(stmt, written)
                 continue
             if type(stmt) is cst.For:  # its target is bound before its body runs
-                visit(_statements(stmt.body), inner | set(_target_names(stmt.target)))
+                self.visit(_statements(stmt.body), inner | set(_target_names(stmt.target)))
                 if stmt.orelse is not None:
-                    visit(_statements(stmt.orelse.body), set(inner))
+                    self.visit(_statements(stmt.orelse.body), set(inner))
                 continue
             for block in _blocks(stmt):
-                visit(_statements(block), set(inner))
-
-    visit(_statements(block), set())
-    return frozenset(found)
+                self.visit(_statements(block), set(inner))
 
 
 def _section_kind(stmt: cst.With) -> str | None:

@@ -10,6 +10,7 @@ an `Event` with its footprint (`Foot`s) and the mutex ids its tiles hold, named 
 from __future__ import annotations
 
 import operator
+from functools import partial
 from typing import Any, cast
 
 import libcst as cst
@@ -150,7 +151,7 @@ class OpEvents(InterpreterBase):
                     try:
                         offsets = _flat(value, offsets, transpose or order is not None,
                                         lambda fn, a, b: self.uniform.binop(fn, a, b, fn(int(a), int(b)),
-                                                                            lambda: self._code_of(node)))
+                                                                            partial(self._code_of, node)))
                     except NonUniform as exc:
                         raise nonuniform(exc, node) from None
                     foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core,
@@ -564,7 +565,7 @@ class OpEvents(InterpreterBase):
             return
         try:  # (`_uniform`, without its closure)
             self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0), write,
-                                   lambda: self._code_of(node), epoch, foot.may, node)
+                                   partial(self._code_of, node), epoch, foot.may, node)
         except NonUniform as exc:
             raise nonuniform(exc, node) from None
 

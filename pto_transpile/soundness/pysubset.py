@@ -861,7 +861,7 @@ class PythonSubset(InterpreterBase):
         except Exception:
             return UNKNOWN
         try:
-            result = self.uniform.binop(fn, left, right, value, lambda: self._code_of(node))
+            result = self.uniform.binop(fn, left, right, value, partial(self._code_of, node))
         except NonUniform as exc:
             raise nonuniform(exc, node) from None
         if not isinstance(result, int) and self._varies(left, right):

@@ -15,6 +15,7 @@ import ast
 import libcst as cst
 
 from pto_api.memory import scalar_int_values
+from pto_transpile.read.consteval import literal_value
 from pto_transpile.read.meaning import Class
 
 #: the annotations a scalar field is read from (others, `int[4]` arrays, are left out)
@@ -139,5 +140,5 @@ def _literal_of(default: cst.BaseExpression | None, kind: str) -> bool:
         default, sign = default.expression, -1
     bounds = scalar_int_values(kind)
     if isinstance(default, cst.Integer) and bounds is not None:
-        return bounds[0] <= sign * int(default.evaluated_value) <= bounds[1]
+        return bounds[0] <= sign * int(literal_value(default)) <= bounds[1]
     return kind == "bool" and isinstance(default, cst.Name) and default.value in ("True", "False")

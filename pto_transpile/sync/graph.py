@@ -207,25 +207,32 @@ def find_cycles(graph: SyncGraph) -> list[tuple[int, list[Edge]]]:
             # ordered by program order and auto_mutex -- so it cannot be part of a deadlock.
             continue
         out_edges.setdefault(e.src.seq, []).append(e)
-    limit = len(graph.nodes) + 1
-    best: dict[frozenset, tuple[int, list[Edge]]] = {}
+    search = _CycleSearch(out_edges, len(graph.nodes) + 1)
+    for n in graph.nodes:
+        search.dfs(n.seq, n.seq, [], {n.seq}, 0)
+    return sorted(search.best.values(), key=lambda c: c[0])
 
-    def dfs(start: int, at: int, path: list[Edge], visited: set[int], total: int) -> None:
-        if len(path) > limit:
+
+@dataclass
+class _CycleSearch:
+    """The cycles through each node, the one of least total distance kept per node set."""
+
+    out_edges: dict[int, list[Edge]]
+    limit: int  #: the longest path tried
+    best: dict[frozenset, tuple[int, list[Edge]]] = field(default_factory=dict)
+
+    def dfs(self, start: int, at: int, path: list[Edge], visited: set[int], total: int) -> None:
+        if len(path) > self.limit:
             return
-        for e in out_edges.get(at, ()):
+        for e in self.out_edges.get(at, ()):
             nxt = e.dst.seq
             if nxt == start:
                 cycle = path + [e]
                 key = frozenset(x.src.seq for x in cycle)
                 t = total + e.dist
-                if key not in best or t < best[key][0]:
-                    best[key] = (t, cycle)
+                if key not in self.best or t < self.best[key][0]:
+                    self.best[key] = (t, cycle)
             elif nxt not in visited:
                 visited.add(nxt)
-                dfs(start, nxt, path + [e], visited, total + e.dist)
+                self.dfs(start, nxt, path + [e], visited, total + e.dist)
                 visited.discard(nxt)
-
-    for n in graph.nodes:
-        dfs(n.seq, n.seq, [], {n.seq}, 0)
-    return sorted(best.values(), key=lambda c: c[0])

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from pto_transpile.read.consteval import literal_value
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.meaning import Class
 from pto_transpile.read.model import UNKNOWN, Kernel
@@ -93,7 +94,7 @@ def _named_in(ann: cst.BaseExpression | None) -> list[str]:
         if isinstance(node, cst.Name):
             out.append(node.value)
         elif isinstance(node, cst.SimpleString):
-            text = node.evaluated_value
+            text = literal_value(node)
             if isinstance(text, str) and text.isidentifier():
                 out.append(text)
     return out
@@ -128,7 +129,7 @@ def _numbers(node: cst.BaseExpression, bindings) -> cst.Tuple | cst.List | None:
 def _number(node: cst.BaseExpression) -> int | float | None:
     """The value of a number literal (`4`, `-1`, `0.5`), else None."""
     if isinstance(node, (cst.Integer, cst.Float)):
-        return node.evaluated_value
+        return literal_value(node)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         inner = _number(node.expression)
         return None if inner is None else -inner
