@@ -92,11 +92,11 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
                        _defines_operators(statements, text))
     functions = {stmt.name: i for i, stmt in enumerate(statements)
                  if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    functions.update(_aliases(statements, functions))
     if text is not None:
         for name, method in _static_methods(statements, text):  # walked as functions of their own
             functions[name] = len(statements)
             statements.append(method)
+    functions.update(_aliases(statements, functions))
     queue = list(range(len(statements)))
     if text is not None and words is not None:
         # `\b(?:words)\b|\b(?:calls)\s*\(`, with the word boundary both start with tested apart
@@ -286,8 +286,10 @@ def _static_methods(statements: list[ast.AST], text: str) -> list[tuple[str, ast
 
 def _aliases(statements: list[ast.AST], functions: dict[str, int]) -> dict[str, int]:
     """Module names bound once to a function of the file, itself bound once (`free_set =
-    _free_set`, `a, b = _a, _b`): a call through one runs that function. (The file is walked
-    for its bindings only where a top-level assignment names a function of the file.)"""
+    _free_set`, `a, b = _a, _b`), or to a static method among `functions` (`halve =
+    Epilogue.halve`, whose class nothing can change): a call through one runs that function.
+    (The file is walked for its bindings only where a top-level assignment names a function of
+    the file.)"""
     candidates = []
     for stmt in statements:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
@@ -296,20 +298,25 @@ def _aliases(statements: list[ast.AST], functions: dict[str, int]) -> dict[str, 
         pairs = [(target, value)] if isinstance(target, ast.Name) else \
             list(zip(target.elts, value.elts, strict=True)) if isinstance(target, (ast.Tuple, ast.List)) and isinstance(
                 value, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts) else []
-        candidates += [(alias.id, named.id) for alias, named in pairs
-                       if isinstance(alias, ast.Name) and isinstance(named, ast.Name) and named.id in functions]
+        candidates += [(alias.id, _dotted(named)) for alias, named in pairs
+                       if isinstance(alias, ast.Name) and _dotted(named) in functions]
     if not candidates:
         return {}
     stores: dict[str, int] = {}
+    members = {id(m) for stmt in statements for node in ast.walk(stmt) if isinstance(node, ast.ClassDef)
+               for m in node.body}  # a class body's `def`s bind the class's attributes
     for stmt in statements:
         for node in ast.walk(stmt):
+            if id(node) in members and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
             names = [node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else \
                 list(node.names) if isinstance(node, (ast.Global, ast.Nonlocal)) else \
                 [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else \
                 [a.asname or a.name for a in node.names] if isinstance(node, (ast.Import, ast.ImportFrom)) else []
             for name in names:
                 stores[name] = stores.get(name, 0) + 1
-    return {alias: functions[named] for alias, named in candidates if stores.get(alias) == 1 and stores.get(named) == 1}
+    return {alias: functions[named] for alias, named in candidates
+            if stores.get(alias) == 1 and ("." in named or stores.get(named) == 1)}
 
 
 def _changes_parameters(fn: ast.AST, found: Effects, clean: set[str]) -> bool:

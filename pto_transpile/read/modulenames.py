@@ -39,6 +39,7 @@ from typing import Any
 
 import libcst as cst
 
+from pto_transpile.read.classnames import plain_members
 from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.read.effects import (
     ANY,
@@ -113,7 +114,8 @@ class ModuleNames:
 def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | None = None) -> ModuleNames:
     """Work out the module body top to bottom (see the module docstring); `trees`: Python's tree
     of every top-level statement, which `effects.py` reads for what the whole file does."""
-    run = _ModuleRun(pl_path)
+    tops = trees if trees is not None else ast.parse(text).body
+    run = _ModuleRun(pl_path, lambda cls: _fixed_class(cls, tops, text))
     run.postponed = _postpones_annotations(module)
     run.block(list(module.body))
     held = {n: m.value for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
@@ -124,8 +126,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
                     for c in _calls_in(m.node))}
     words = {*held, *keys, *_class_names(list(keys.values())), *FUNCTION_ATTRIBUTES, *CLASS_ATTRIBUTES, "is_valid"}
     guarded = {**{n: _depth(v) for n, v in held.items()}, **dict.fromkeys(keys, 0)}
-    found = effects(trees if trees is not None else ast.parse(text).body, run.env, run.pure_callee, text, words,
-                    nested, guarded)
+    found = effects(tops, run.env, run.pure_callee, text, words, nested, guarded)
     names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
     for name, line in found.globals.items():
         names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})")
@@ -165,9 +166,11 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
 class _ModuleRun:
     """The module's names as bound so far, while its statements are taken in order."""
 
-    def __init__(self, pl_path: Callable):
+    def __init__(self, pl_path: Callable, fixed_class: Callable[[cst.ClassDef], bool] = lambda _cls: False):
         self.env: dict[str, Meaning] = {}
         self.pl_path = pl_path
+        #: whether nothing can replace the members of a class of the file (`classnames.plain_members`)
+        self.fixed_class = fixed_class
         self.ev = ConstEvaluator(self.env, pl_path)
         self.star = ""
         self.defaults: dict[cst.FunctionDef, dict[str, Meaning]] = {}
@@ -343,10 +346,24 @@ class _ModuleRun:
             found = self.env.get(node.value)
             if isinstance(found, (Function, Class, Unknown)):
                 return found
+        method = self.static_method(node)
+        if method is not None:
+            return method
         try:
             return Value(self.ev.eval(node))
         except NotConstant as exc:
             return Unknown(exc.cause)
+
+    def static_method(self, node: cst.BaseExpression) -> Function | None:
+        """`Class.method` (`halve = Epilogue.halve`): the `@staticmethod` it names, of a class of
+        the file whose members nothing can replace; None for anything else."""
+        if type(node) is not cst.Attribute or type(node.value) is not cst.Name:
+            return None
+        cls = self.env.get(node.value.value)
+        if not isinstance(cls, Class) or not isinstance(cls.node, cst.ClassDef) or not self.fixed_class(cls.node):
+            return None
+        found = [s for s in cls.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == node.attr.value]
+        return Function(found[0]) if len(found) == 1 else None
 
     def parts_of(self, node: cst.BaseExpression) -> list[Meaning] | None:
         """The meaning of each element of a tuple or list display (`_a, _b`), all computed before
@@ -826,3 +843,10 @@ def _dotted_text(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Attribute):
         return _dotted_text(node.value) + "." + node.attr.value
     return node.value if isinstance(node, cst.Name) else "?"
+
+
+def _fixed_class(cls: cst.ClassDef, tops: list, text: str) -> bool:
+    """`classnames.plain_members` of a class statement of the module body (Python's tree of
+    the one top-level class of its name); no for any other."""
+    trees = [t for t in tops if isinstance(t, ast.ClassDef) and t.name == cls.name.value]
+    return len(trees) == 1 and plain_members(trees[0], text)

@@ -146,11 +146,12 @@ def _definition(text: str, layout: Layout, i: int) -> str | None:
 
 def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int]) -> set[int] | None:
     """Statements to parse: every statement that is not a definition, every definition
-    decorated as a root, and (transitively) every definition a parsed one mentions, but
-    the vector functions read as text. None when there is no root: a file without kernels
-    is read whole."""
+    decorated as a root, and (transitively) every definition a parsed one mentions, or that a
+    statement binding a name it mentions mentions (`halve = Epilogue.halve`), but the vector
+    functions read as text. None when there is no root: a file without kernels is read whole."""
     keep = {i for i, name in enumerate(names) if name is None}
     by_name: dict[str, list[int]] = {}
+    followed: set[int] = set()  #: statements other than definitions whose names were followed
     todo = []
     for i, name in enumerate(names):
         if name is None:
@@ -165,14 +166,33 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
             keep.add(i)
     if not todo:
         return None
+    binders: dict[str, list[int]] = {}  #: name -> the statements other than definitions that bind it
+    for i, name in enumerate(names):
+        if name is None:
+            for bound in _stored(layout.statements[i]):
+                binders.setdefault(bound, []).append(i)
     while todo:
         i = todo.pop()
-        if i in keep or i in as_text:
+        if i in as_text or (i in keep if names[i] is not None else i in followed):
             continue
         keep.add(i)
+        followed.add(i)
         for word in layout.names(i):
             todo += [j for j in by_name.get(word, ()) if j not in keep]
+            todo += [j for j in binders.get(word, ()) if j not in followed]
     return keep
+
+
+def _stored(trees: list[ast.stmt]) -> set[str]:
+    """The names statements bind, at any depth (targets, imports, `for` and `with` names)."""
+    out: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                out.add(node.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
 
 
 def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks: list[str]) -> dict[int, tuple]:

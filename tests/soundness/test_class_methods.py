@@ -190,3 +190,40 @@ def test_a_static_method_a_stage_calls_is_scanned_with_the_stage_and_proven():
     for rows in (64, 160):
         report = verify(text, result.code, "kern", path="k.py", shapes={"a": (rows, 32), "out": (rows, 32)})
         assert [row.verdict for row in report.rows] == ["ok", "ok"], rows
+
+
+def _aliased(text: str, alias: str, member: str) -> str:
+    """`text` with `alias = member` below the class of `member`, and its calls of `member` made
+    through it."""
+    text = text.replace(f"{member}(", f"{alias}(")
+    end = text.index("\n\n\n", text.index(f"\nclass {member.split('.')[0]}")) + 1
+    return text[:end] + f"\n{alias} = {member}\n" + text[end:]
+
+
+def test_a_module_alias_of_a_static_method_is_that_method():
+    """`halve = Epilogue.halve` was an attribute access the module-name reading did not fold:
+    a call through it was PTO070 ("cannot be known without running the file")."""
+    text = _aliased(edited(ROWS_KERNEL, [(MULS, "    Epilogue.halve(res, proj)\n"),
+                                         ("\n@pl.jit(", "\n" + EPILOGUE + "@pl.jit(")]), "halve", "Epilogue.halve")
+    assert "    halve(res, proj)\n" in text
+    result = transpile(text, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics] == [] and result.code is not None
+    report = verify(text, result.code, "kern", path="k.py", shapes={"a": (96, 32), "out": (96, 32)})
+    assert [row.verdict for row in report.rows] == ["ok", "ok"]
+
+
+def test_syncs_through_aliases_of_static_methods_are_checked():
+    text = STATIC
+    for name in METHODS.values():
+        text = _aliased(text, name, f"Ev.{name}")
+    assert "Ev." not in text[text.index("\ndef hand_pipelined_kernel("):]
+    assert _codes(text) == ["PTO060"]
+    assert [row.verdict for row in verify(text, text, "hand_pipelined_kernel", path="k.py").rows] == ["ok", "ok"]
+    wait = next(line for line in text.splitlines(keepends=True) if re.match(r" +full_wait\(", line))
+    assert "PTO068" in _codes(text.replace(wait, "", 1))
+
+
+def test_an_alias_of_a_method_of_a_class_that_may_change_is_not_followed():
+    text = _aliased(STATIC, "full_set", "Ev.full_set").replace("\nclass Ev:\n", "\nclass Ev(object):\n", 1)
+    found = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO070"]
+    assert found and "`full_set`" in found[0].message, [d.message for d in found]
