@@ -164,7 +164,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
     inputs = _inputs(files, defaults, base, force_exclude)
-    preload = _preload(preload, defaults, seed, block_dim, shapes, scalars)
+    preload_value = _preload(preload, defaults, seed, block_dim, shapes, scalars)
     fmt = fmt or defaults.get("format", "text")
     if fmt not in FORMATS:
         raise click.UsageError(f"unknown format {fmt!r} in pyproject.toml")
@@ -182,8 +182,9 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     from pto_transpile.output.files import cpu_count
     from pto_transpile.output.render.text import wants_color
 
-    run = Run(tuple(inputs), tuple(targets), preload, output, check, show_diff, fmt, False, select, ignore,
-              provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count())
+    run = Run(tuple(inputs), tuple(targets), preload_value, output, check, show_diff, fmt, False, select, ignore,
+              provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count(),
+              preload_is_default=preload is None)
     # colour depends on where the report goes, which the settings above decide
     return replace(run, color=fmt == "text" and wants_color(color, run.diagnostics_stream))
 

@@ -88,12 +88,16 @@ def _selectors(values: Iterable[str] | None, option: str) -> tuple[str, ...]:
 
 def transpile(source: str, *, preload: Override = None, path: str | None = None,
               select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-              _skip_rules: Iterable[str] = ()) -> TranspileResult:
+              preload_is_default: bool = False, _skip_rules: Iterable[str] = ()) -> TranspileResult:
     """Transpile one kernel file's text. Problems in the kernel are diagnostics, and a bug of
     pto-transpile itself is the PTO099 internal-error diagnostic; only a bad `preload`,
     `select` or `ignore` (a usage error) raises ValueError. The file is never imported or
     run: `preload="auto"`, which runs it on the emulator, is refused here; choose with
     `autopreload.choose_preload()` and pass its `.preload`.
+
+    `preload_is_default`: `preload` is a project's default (pyproject.toml), not an override,
+    so a kernel marked `PipelineConfig(sync_only=True)` keeps preload 0; an override replaces
+    that too, and `sync_only_overridden` names the kernels it did.
 
     `select`/`ignore` filter what `diagnostics` shows; an error always blocks the output.
     `_skip_rules` is for the test suite alone: it switches rules off so that the backstop
@@ -101,7 +105,7 @@ def transpile(source: str, *, preload: Override = None, path: str | None = None,
     path = path or "<string>"
     if source.startswith(BOM):  # kept on the output, invisible to the analysis and to positions
         result = transpile(source[len(BOM):], preload=preload, path=path, select=select, ignore=ignore,
-                           _skip_rules=_skip_rules)
+                           preload_is_default=preload_is_default, _skip_rules=_skip_rules)
         if result.code is not None:
             result.code = BOM + result.code
         return result
@@ -112,7 +116,7 @@ def transpile(source: str, *, preload: Override = None, path: str | None = None,
     selection = Selection.parse(select, ignore)
     try:
         with _cycle_collector_paused():
-            result = _transpile(source, override, path, frozenset(_skip_rules))
+            result = _transpile(source, override, preload_is_default, path, frozenset(_skip_rules))
     except (TooComplex, RecursionError) as exc:  # the input's size or depth, not a bug
         result = TranspileResult(path, None, [too_complex_diagnostic(path, exc)])
     except Exception as exc:
@@ -144,7 +148,7 @@ def _cycle_collector_paused():
             gc.enable()
 
 
-def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) -> TranspileResult:
+def _transpile(source: str, preload: Override, is_default: bool, path: str, skip: frozenset[str]) -> TranspileResult:
     try:
         src = SourceFile.parse(source, path)
     except (SyntaxError, ValueError) as err:
@@ -162,12 +166,15 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
     replacements: dict[cst.CSTNode, object] = {}
     transformed: list[Kernel] = []
     overlap_counter = [0]
+    overridden: list[str] = []  # kernels marked sync_only whose preload 0 the override replaced
     for kernel in file.kernels:
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
             continue  # a plain kernel: nothing to transform, nothing to judge
         if pipelined_as(kernel, file) is not None:
             continue  # left as written; PTO060 (file phase) says so once
-        preloads = _preloads(kernel, preload)
+        preloads = _preloads(kernel, preload, is_default)
+        if kernel.preload.sync_only and any(preloads):
+            overridden.append(kernel.name)
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads, [])
         # errors of the scan count against the kernel too: an access it could not resolve is
@@ -199,7 +206,8 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
         if emitters:
             transformed.append(kernel)
     if reporter.has_errors:
-        return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), results, src)
+        return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), results, src,
+                               sync_only_overridden=overridden)
     stand_ins = {placeholder(): k.name for k in transformed}
     replacements.update({k.node: partial(marked, stand_in=s) for s, k in zip(stand_ins, transformed, strict=True)})
     module = _rewrite_kernels(src.module, file, replacements)
@@ -209,8 +217,9 @@ def _transpile(source: str, preload: Override, path: str, skip: frozenset[str]) 
         reporter.report_all(prove(file, module, transformed))
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
-        return TranspileResult(path, None, diagnostics, results, src)
-    return TranspileResult(path, stamped(src.render(module), stand_ins), diagnostics, results, src)
+        return TranspileResult(path, None, diagnostics, results, src, sync_only_overridden=overridden)
+    return TranspileResult(path, stamped(src.render(module), stand_ins), diagnostics, results, src,
+                           sync_only_overridden=overridden)
 
 
 def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_counter: list[int]):
@@ -247,8 +256,9 @@ def _rewrite_kernels(module: cst.Module, file: FileModel, replacements: dict) ->
     return module.with_changes(body=body)
 
 
-def _preloads(kernel: Kernel, override: Override) -> tuple:
-    if override is None:
+def _preloads(kernel: Kernel, override: Override, is_default: bool = False) -> tuple:
+    """The kernel's preloads: its own, or the override; a project default gives way to `sync_only=True`."""
+    if override is None or (is_default and kernel.preload.sync_only):
         return kernel.preload.values or ()
     if isinstance(override, int):
         return (override,)

@@ -42,6 +42,8 @@ class TranspileResult:
     source: SourceFile | None = None  #: the parsed input (for positions of what the loops hold)
     hidden: list[Diagnostic] = field(default_factory=list)  #: found, but filtered out by `select`/`ignore`
     preload_choice: PreloadChoice | None = None  #: with `--preload auto`: the candidates and the choice
+    #: kernels marked `PipelineConfig(sync_only=True)` that the preload override pipelined anyway
+    sync_only_overridden: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -21,7 +21,7 @@ from pto_transpile.read.discover import Input
 from pto_transpile.read.inputs import UnreadableInput, read_input, read_stdin
 from pto_transpile.results import TranspileResult
 
-#: (preload, select, ignore), as `transpile` takes them.
+#: (preload, select, ignore, preload_is_default), as `transpile` takes them.
 Options = tuple
 
 
@@ -71,7 +71,7 @@ def _stdin_text() -> str | Unreadable:
 
 def _one(item: Input, text: str | Unreadable | None, options: Options, transpile: Callable[..., TranspileResult],
          slim: bool) -> Outcome:
-    preload, select, ignore = options
+    preload, select, ignore, preload_is_default = options
     if isinstance(text, Unreadable):
         return text
     if text is None:
@@ -79,7 +79,9 @@ def _one(item: Input, text: str | Unreadable | None, options: Options, transpile
             text = read_input(item.path)
         except UnreadableInput as exc:
             return Unreadable(str(exc))
-    result = transpile(text, preload=preload, path=item.name, select=select, ignore=ignore)
+    result = transpile(text, preload=preload, path=item.name, select=select, ignore=ignore,
+                       preload_is_default=preload_is_default)
     if slim:  # what crosses back to the parent: no syntax trees
-        result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden)
+        result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden,
+                                 sync_only_overridden=result.sync_only_overridden)
     return text, result

@@ -57,7 +57,7 @@ def run_files(run: Run) -> int:
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
     jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
-    options = (run.preload, tuple(run.select), tuple(run.ignore))
+    options = (run.preload, tuple(run.select), tuple(run.ignore), run.preload_is_default)
     status = EXIT_OK
     # a file transpiled in this process may judge the runs of a long proof on `run.jobs`
     # processes (files spread over workers judge theirs there, one process each); on a
@@ -107,6 +107,9 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if result.preload_choice is not None:
         click.echo(f"{item.name}:\n{result.preload_choice.render()}", nl=False, file=notes)
     sink.file(result.diagnostics, sources)
+    for kernel in result.sync_only_overridden:
+        click.echo(f"note: {item.name}: kernel `{kernel}` is marked PipelineConfig(sync_only=True); --preload "
+                   f"{_preload_text(run.preload)} overrides it", file=run.notes_stream)
     if any(d.code == codes.INTERNAL_ERROR for d in result.diagnostics):
         return EXIT_USAGE
     if not result.ok:
@@ -136,6 +139,13 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if run.check:
         return _check_output(run, code, target, sink)
     return _write(run, item, code, target, sink)
+
+
+def _preload_text(preload) -> str:
+    """The preload as `--preload` takes it."""
+    if isinstance(preload, Auto):
+        return "auto"
+    return ",".join(map(str, preload)) if isinstance(preload, tuple) else str(preload)
 
 
 def _nothing_to_do(result) -> bool:

@@ -40,6 +40,7 @@ class Run:
     jobs: int = 1
     report: Path | None = None
     gantt: bool = False
+    preload_is_default: bool = False  #: `preload` came from pyproject.toml: `sync_only=True` kernels keep 0
 
     @property
     def simulates(self) -> bool:

@@ -167,6 +167,7 @@ class PreloadSpec:
     values: tuple | None = None  #: folded values, valid (`preload.problem`); None when `problem` says why not
     is_sequence: bool = False
     problem: str | None = None  #: why it could not be folded
+    sync_only: bool = False  #: `sync_only=True`: the kernel asks for preload 0 whatever `preload` says
 
 
 @dataclass

@@ -325,7 +325,7 @@ class KernelReader:
                         return PreloadSpec(node=arg.value, problem="the `**` arguments of `PipelineConfig` are not "
                                                                    "compile-time constants")
                     if given.get("sync_only") is True:
-                        return PreloadSpec(node=arg.value, values=(0,))
+                        return PreloadSpec(node=arg.value, values=(0,), sync_only=True)
                     if "preload" in given:
                         spec = self._preload_value(given["preload"], arg.value)
                 elif (arg.keyword is not None and arg.keyword.value == "preload"
@@ -346,7 +346,7 @@ class KernelReader:
             return PreloadSpec(node=arg.value, problem=f"sync_only is not a compile-time constant ({exc.reason})")
         if not isinstance(value, bool):
             return PreloadSpec(node=arg.value, problem=f"sync_only must be True or False, got {value!r}")
-        return PreloadSpec(node=spec.node, values=(0,)) if value else spec
+        return PreloadSpec(node=spec.node, values=(0,), sync_only=True) if value else spec
 
     def _fold_preload(self, node: cst.BaseExpression) -> PreloadSpec:
         try:

@@ -33,28 +33,37 @@ DEFAULT_PRELOAD = 2
 
 
 def transpile_choosing(source: str, *, preload: Auto | None = None, path: str | None = None,
-                       select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> TranspileResult:
+                       select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+                       preload_is_default: bool = False) -> TranspileResult:
     """`--preload auto`: choose each loop's preload on the emulator (this runs the file's
-    Python), then `transpile()` with it; the candidates are in `preload_choice`."""
-    choice = choose_preload(source, path=path or "<string>", select=select, ignore=ignore, settings=preload)
-    result = transpile(source, preload=choice.preload, path=path, select=select, ignore=ignore)
+    Python), then `transpile()` with it; the candidates are in `preload_choice`. As a
+    project default (`preload_is_default`), the choice leaves `sync_only=True` kernels serial."""
+    choice = choose_preload(source, path=path or "<string>", select=select, ignore=ignore, settings=preload,
+                            keep_sync_only=preload_is_default)
+    result = transpile(source, preload=choice.preload, path=path, select=select, ignore=ignore,
+                       preload_is_default=preload_is_default)
     result.preload_choice = choice
     return result
 
 
 def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str] | None = None,
-                   ignore: Iterable[str] | None = None, settings: Auto | None = None) -> PreloadChoice:
+                   ignore: Iterable[str] | None = None, settings: Auto | None = None,
+                   keep_sync_only: bool = False) -> PreloadChoice:
     """The preload override `--preload auto` transpiles `source` with (see the module doc):
     `transpile(source, preload=choice.preload)` then writes the chosen kernel. Runs the
     kernel file's Python on the emulator. Raises click.BadParameter (a usage error) when
     `settings` names a shape or value no pipelined kernel takes, contradicts a declared
-    shape, or lacks one the run needs, as `--simulate` does."""
+    shape, or lacks one the run needs, as `--simulate` does. `keep_sync_only` (auto as a
+    project default): kernels marked `sync_only=True` stay serial and are not tuned."""
     settings = settings or Auto()
     try:
         file = read(SourceFile.parse(source, path))
         kernels = [k for k in file.kernels if k.loops and pipelined_as(k, file) is None]
     except Exception:  # a file that does not read is reported by the transpile itself
         return PreloadChoice(None, note="the file does not read: nothing to simulate")
+    if keep_sync_only and kernels and all(k.preload.sync_only for k in kernels):
+        return PreloadChoice(None, note="every kernel is marked PipelineConfig(sync_only=True): it keeps preload 0")
+    kernels = [k for k in kernels if not (keep_sync_only and k.preload.sync_only)]
     if not kernels:
         return PreloadChoice(None, note="no pipeline loop to choose a preload for")
     check_launch_arguments(source, path, file, kernels, dict(settings.shapes), dict(settings.scalars))
@@ -68,7 +77,8 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
         seen: dict[str, Candidate] = {}  # generated code -> the first candidate that generated it
         for preload in range(MAX_PRELOAD + 1):
             trial = _override(current[:loop] + [preload] + current[loop + 1:])
-            result = transpile(source, preload=trial, path=path, select=select, ignore=ignore)
+            result = transpile(source, preload=trial, path=path, select=select, ignore=ignore,
+                               preload_is_default=keep_sync_only)
             candidate = Candidate(loop, preload, None, "ok")
             choice.candidates.append(candidate)
             if not result.ok:
