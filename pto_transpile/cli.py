@@ -52,7 +52,8 @@ def _codes(values) -> list[str]:
                                                          "PipelineConfig.")
 @click.option("-o", "--output", "output", default=None, help="Output file, '-' for stdout, or a directory (each "
                                                              "input at its relative path). Default: "
-                                                             "build/<stem>/pipeline_generated.py.")
+                                                             "build/<path>/pipeline_generated.py, <path> being the "
+                                                             "input's relative path without .py.")
 @click.option("--check", is_flag=True, help="Report problems and write nothing (with -o: exit 1 if that file is "
                                             "missing or out of date).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against "

@@ -118,7 +118,8 @@ Options:
                                   overrides the kernel's PipelineConfig.
   -o, --output TEXT               Output file, '-' for stdout, or a directory
                                   (each input at its relative path). Default:
-                                  build/<stem>/pipeline_generated.py.
+                                  build/<path>/pipeline_generated.py, <path>
+                                  being the input's relative path without .py.
   --check                         Report problems and write nothing (with -o:
                                   exit 1 if that file is missing or out of
                                   date).

@@ -20,8 +20,10 @@ class RefusedWrite(Exception):
     """The target is one pto-transpile will not write: the input file, or a directory."""
 
 
-def default_output(input_path: Path) -> Path:
-    return Path("build") / input_path.stem / "pipeline_generated.py"
+def default_output(input_path: Path, cwd: Path) -> Path:
+    """`build/<path relative to cwd without .py>/pipeline_generated.py`: it depends on the
+    file alone, never on the other inputs, so per-file runs and one batch run agree."""
+    return Path("build") / _relative_key(input_path, cwd).with_suffix("") / "pipeline_generated.py"
 
 
 def check_target(target: Path, *, input_path: Path | None = None) -> None:
@@ -77,27 +79,14 @@ def output_targets(inputs: list, output: str | None, cwd: Path) -> list[Path | N
 
     `-o -` prints, `-o FILE` takes one input, `-o DIR` (an existing directory, or a name
     ending in `/`) gets each output at the input's path relative to the working directory.
-    By default an input goes to `build/<stem>/pipeline_generated.py`, unless another input
-    has the same stem: then each of those is keyed by its relative path,
-    `build/<dir>/<stem>/pipeline_generated.py`. Stdin goes to stdout unless `-o` says."""
+    By default an input goes to `default_output`. Stdin goes to stdout unless `-o` says."""
     if output == "-":
         return [None] * len(inputs)
     if output is not None:
         if is_dir_target(output):
             return [Path(output) / _relative_key(item.path, cwd) for item in inputs]
         return [Path(output)] * len(inputs)
-    stems: dict[str, int] = {}
-    for item in inputs:
-        stems[item.path.stem] = stems.get(item.path.stem, 0) + 1
-    out: list[Path | None] = []
-    for item in inputs:
-        if item.is_stdin:
-            out.append(None)
-        elif stems[item.path.stem] > 1:
-            out.append(Path("build") / _relative_key(item.path, cwd).with_suffix("") / "pipeline_generated.py")
-        else:
-            out.append(default_output(item.path))
-    return out
+    return [None if item.is_stdin else default_output(item.path, cwd) for item in inputs]
 
 
 def is_dir_target(output: str) -> bool:

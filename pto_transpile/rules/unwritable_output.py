@@ -4,7 +4,7 @@ from pto_transpile.rules.rule import Rule
 DOC = """\
 ## What it checks
 The command line tool cannot write an output it was asked for: the generated kernel
-(`-o`, or the default `build/<stem>/pipeline_generated.py`) or the `--timeline` trace.
+(`-o`, or the default `build/<path without .py>/pipeline_generated.py`) or the `--timeline` trace.
 The directory is read-only, does not exist (for `--timeline`, which creates no
 directories), or the disk refuses the write. Reported by the CLI with exit status 2.
 

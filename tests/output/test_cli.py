@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -51,10 +52,33 @@ def bad(tmp_path):
 
 def test_default_output_path_and_exit_0(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = run(DEMO, "--preload", "2")
+    shutil.copy(DEMO, tmp_path / "seed_demo.py")
+    r = run("seed_demo.py", "--preload", "2")
     assert r.exit_code == 0
     out = tmp_path / "build" / "seed_demo" / "pipeline_generated.py"
     assert out.is_file() and "wrote build/seed_demo/pipeline_generated.py" in r.output
+
+
+def test_an_input_outside_the_working_directory_keeps_its_absolute_path_under_build(tmp_path, monkeypatch):
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    r = run(DEMO)
+    key = DEMO.resolve().relative_to(DEMO.resolve().anchor).with_suffix("")
+    assert r.exit_code == 0 and r.output == f"wrote {Path('build') / key / 'pipeline_generated.py'}\n", r.output
+
+
+def test_the_default_output_of_a_file_does_not_depend_on_the_other_inputs(tmp_path, monkeypatch):
+    # `multi/seed_demo.py` alone went to build/seed_demo/, where `seed_demo.py` alone then wrote over it
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "multi").mkdir()
+    shutil.copy(DEMO, tmp_path / "seed_demo.py")
+    (tmp_path / "multi" / "seed_demo.py").write_text(DEMO.read_text().replace("# ", "#  "))
+    alone = [run("multi/seed_demo.py").output, run("seed_demo.py").output]
+    assert alone == ["wrote build/multi/seed_demo/pipeline_generated.py\n",
+                     "wrote build/seed_demo/pipeline_generated.py\n"]
+    assert "#  " in (tmp_path / "build" / "multi" / "seed_demo" / "pipeline_generated.py").read_text()
+    assert "#  " not in (tmp_path / "build" / "seed_demo" / "pipeline_generated.py").read_text()
+    assert run("seed_demo.py", "multi/seed_demo.py").output == alone[1] + alone[0]
 
 
 def test_output_to_stdout():

@@ -32,10 +32,11 @@ def test_a_named_file_without_a_kernel_is_reported_and_not_written(tmp_path, mon
     shutil.copy(ROOT / "examples" / "seed_demo.py", tmp_path / "kern" / "attn.py")
     (tmp_path / "helpers" / "attn.py").write_text("def helper():\n    return 1\n")
     assert run("kern/attn.py").exit_code == 0
-    generated = (tmp_path / "build" / "attn" / "pipeline_generated.py").read_text()
+    generated = (tmp_path / "build" / "kern" / "attn" / "pipeline_generated.py").read_text()
     r = run("helpers/attn.py")
     assert r.exit_code == 0 and "PTO003" in r.output and "no kernel to pipeline; nothing written" in r.output
-    assert (tmp_path / "build" / "attn" / "pipeline_generated.py").read_text() == generated
+    assert (tmp_path / "build" / "kern" / "attn" / "pipeline_generated.py").read_text() == generated
+    assert not (tmp_path / "build" / "helpers").exists()
     r = run("helpers/attn.py", "-o", "-")  # a filter still passes the text through
     assert r.exit_code == 0 and "def helper():" in r.output
 
