@@ -45,11 +45,14 @@ def cpu_count() -> int:
 
 
 def transpile_files(inputs: tuple[Input | Path, ...], options: Options, jobs: int,
-                    transpile: Callable[..., TranspileResult] = transpile) -> Iterator[Outcome]:
+                    transpile: Callable[..., TranspileResult] = transpile,
+                    texts: list[str | Unreadable | None] | None = None) -> Iterator[Outcome]:
     """One outcome per input, in their order; `jobs` > 1 uses that many processes. Standard
-    input (`-`) is read here, in this process, before any worker starts."""
+    input (`-`) is read here, in this process, before any worker starts; `texts` are the
+    inputs' texts when the caller has read them already (`read_all`)."""
     items = [item if isinstance(item, Input) else Input(item) for item in inputs]
-    texts: list[str | Unreadable | None] = [_stdin_text() if item.is_stdin else None for item in items]
+    if texts is None:
+        texts = [_stdin_text() if item.is_stdin else None for item in items]
     jobs = min(jobs, len(items))
     if jobs <= 1:
         for item, text in zip(items, texts, strict=True):
@@ -60,6 +63,19 @@ def transpile_files(inputs: tuple[Input | Path, ...], options: Options, jobs: in
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         n = len(items)
         yield from pool.map(_one, items, texts, [options] * n, [transpile] * n, [True] * n, chunksize=chunk)
+
+
+def read_all(inputs: tuple[Input, ...]) -> list[str | Unreadable | None]:
+    """Every input's text, or why it could not be read: for a run that looks at all the
+    files before it transpiles any (what `--shape`/`--arg` name)."""
+    return [_stdin_text() if item.is_stdin else _file_text(item.path) for item in inputs]
+
+
+def _file_text(path: Path) -> str | Unreadable:
+    try:
+        return read_input(path)
+    except UnreadableInput as exc:
+        return Unreadable(str(exc))
 
 
 def _stdin_text() -> str | Unreadable:
@@ -75,10 +91,9 @@ def _one(item: Input, text: str | Unreadable | None, options: Options, transpile
     if isinstance(text, Unreadable):
         return text
     if text is None:
-        try:
-            text = read_input(item.path)
-        except UnreadableInput as exc:
-            return Unreadable(str(exc))
+        text = _file_text(item.path)
+        if isinstance(text, Unreadable):
+            return text
     result = transpile(text, preload=preload, path=item.name, select=select, ignore=ignore,
                        preload_is_default=preload_is_default)
     if slim:  # what crosses back to the parent: no syntax trees

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import sys
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -54,6 +55,7 @@ def run_files(run: Run) -> int:
                                     f"directory {run.timeline.parent} does not exist")], {})
         sink.close()
         return EXIT_USAGE
+    texts, shares = _shares(run)  # a --shape or --arg no kernel takes is a usage error before anything runs
     # --provenance and --simulate read the whole result (syntax trees) and --preload auto
     # prints as it goes: those runs stay in this process; any other may spread its files
     jobs = 1 if run.provenance or run.simulates or isinstance(run.preload, Auto) else run.jobs
@@ -65,15 +67,9 @@ def run_files(run: Run) -> int:
     line = status_for(sys.stderr)
     try:
         with parallel.proof_jobs(run.jobs), progress.listening(line) if line else nullcontext():
-            if isinstance(run.preload, Auto):  # the one path that runs the kernel file's Python (on the emulator)
-                from pto_transpile.simulate.autopreload import transpile_choosing
-
-                outcomes = transpile_files(run.inputs, options, jobs, transpile_choosing)
-            else:
-                outcomes = transpile_files(run.inputs, options, jobs, _checking_launch(run) if run.simulate
-                                           else driver.transpile)
+            outcomes = transpile_files(run.inputs, options, jobs, _launch(run, shares), texts)
             for item, target, outcome in zip(run.inputs, run.targets, outcomes, strict=True):
-                status = max(status, _one_file(run, item, target, outcome, sink))
+                status = max(status, _one_file(_scoped(run, shares, item.name), item, target, outcome, sink))
     finally:
         if line:
             line.erase()
@@ -81,13 +77,50 @@ def run_files(run: Run) -> int:
     return status
 
 
-def _checking_launch(run: Run):
-    """`driver.transpile` that first makes the usage checks of --simulate on the file
-    (`check_before_transpiling`): a mistake in --shape or --arg is said before the proof."""
-    from pto_transpile.simulate.compare import check_before_transpiling  # --simulate loads the emulator anyway
+def _shares(run: Run) -> tuple[list | None, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]:
+    """The inputs' texts and, per input name, its share of --shape and --arg (`compare.share`),
+    when several files are simulated with such values; (None, {}) otherwise: one file takes
+    them all, and its own checks say what does not fit."""
+    if not (run.simulate or isinstance(run.preload, Auto)) or len(run.inputs) < 2 or not (run.shapes or run.scalars):
+        return None, {}
+    from pto_transpile.output.files import read_all
+    from pto_transpile.simulate.compare import Takes, share, takes
+
+    texts = read_all(run.inputs)
+    files = [takes(text, item.name) if isinstance(text, str) else Takes(item.name, frozenset(), frozenset())
+             for item, text in zip(run.inputs, texts, strict=True)]
+    return texts, dict(zip((item.name for item in run.inputs), share(files, run.shapes, run.scalars), strict=True))
+
+
+def _scoped(run: Run, shares: dict, name: str) -> Run:
+    """`run` with the --shape and --arg values of input `name` alone."""
+    if name not in shares:
+        return run
+    shapes, scalars = shares[name]
+    if isinstance(run.preload, Auto):
+        from pto_transpile.simulate.compare import parse_scalars, parse_shapes
+
+        run = replace(run, preload=replace(run.preload, shapes=parse_shapes(shapes), scalars=parse_scalars(scalars)))
+    return replace(run, shapes=shapes, scalars=scalars)
+
+
+def _launch(run: Run, shares: dict):
+    """What transpiles each file: `--preload auto` chooses on the emulator (the one path that
+    runs the kernel file's Python); --simulate first makes its usage checks on the file
+    (`check_before_transpiling`), so that a mistake in --shape or --arg is said before the proof."""
+    if not (run.simulate or isinstance(run.preload, Auto)):
+        return driver.transpile
 
     def transpile(source: str, **options):
-        check_before_transpiling(source, options.get("path") or "<string>", run.shapes, run.scalars)
+        path = options.get("path") or "<string>"
+        scoped = _scoped(run, shares, path)
+        if isinstance(scoped.preload, Auto):
+            from pto_transpile.simulate.autopreload import transpile_choosing
+
+            return transpile_choosing(source, **{**options, "preload": scoped.preload})
+        from pto_transpile.simulate.compare import check_before_transpiling  # --simulate loads the emulator anyway
+
+        check_before_transpiling(source, path, scoped.shapes, scoped.scalars)
         return driver.transpile(source, **options)
 
     return transpile

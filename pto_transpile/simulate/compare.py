@@ -199,6 +199,69 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                                  param_hint=" / ".join(dict.fromkeys(flag.split()[0] for _, flag in missing)))
 
 
+@dataclass(frozen=True)
+class Takes:
+    """The names the simulated kernels of one file take: tensors for --shape (`sized`: those
+    with a dimension --shape may set), scalar parameters and tiling-key and tiling-data
+    fields for --arg. `not_loaded` says why the tiling fields are not known (the file does
+    not load), None when they are."""
+
+    path: str
+    tensors: frozenset[str]
+    scalars: frozenset[str]
+    not_loaded: str | None = None
+    sized: frozenset[str] = frozenset()
+
+
+def takes(source: str, path: str) -> Takes:
+    """What --shape and --arg can name in the file `source` (nothing when it does not read:
+    the transpile reports why). Loading the file for its tiling keys runs its Python."""
+    try:
+        file = read(SourceFile.parse(source, path))
+    except Exception:  # a file that does not read is reported by the transpile itself
+        return Takes(path, frozenset(), frozenset())
+    kernels, _ = _simulated(file)
+    tensors = {p.name.value: declared_shape(file, p) for k in kernels for p in parameters(k.node)
+               if k.params.get(p.name.value) == TENSOR}
+    sized = {name for name, declared in tensors.items() if declared is None or DYNAMIC in declared}
+    scalars = {p.name.value for k in kernels for p in parameters(k.node) if k.params.get(p.name.value) != TENSOR}
+    launch = _launch_names(source, Path(path), kernels) if kernels else {}
+    not_loaded = launch.pop(_NOT_LOADED, None)
+    for given in launch.values():
+        scalars.update(given.names)
+    return Takes(path, frozenset(tensors), frozenset(scalars), not_loaded, frozenset(sized))
+
+
+def share(files: list[Takes], shapes, scalars) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each file's --shape and --arg values, so that kernels of other signatures can be
+    simulated in one run: an --arg goes to the files whose kernels take that name, a --shape
+    to those where that tensor has pl.DYNAMIC dimensions (to every file with that tensor when
+    none has: its check says the shape is fixed). click.BadParameter (exit 2) for a value no
+    file takes: it is a typo, never silently dropped."""
+    shape_names, scalar_names = parse_shapes(shapes), parse_scalars(scalars)  # format and duplicates first
+    for names, kind, flag in ((shape_names, "tensors", "--shape"), (scalar_names, "scalars", "--arg")):
+        for name in names:
+            if not any(name in getattr(f, kind) for f in files):
+                raise click.BadParameter(_taken_by_none(name, files, kind), param_hint=flag)
+    sized = {name for name in shape_names if any(name in f.sized for f in files)}
+    return [(tuple(v for v in shapes if _name(v) in (f.sized if _name(v) in sized else f.tensors)),
+             tuple(v for v in scalars if _name(v) in f.scalars)) for f in files]
+
+
+def _name(value: str) -> str:
+    return value.partition("=")[0].strip()
+
+
+def _taken_by_none(name: str, files: list[Takes], kind: str) -> str:
+    """Why `name` fits no file: what each file's kernels take instead."""
+    each = "; ".join(f"{f.path}: {', '.join(sorted(getattr(f, kind))) or 'none'}" for f in files)
+    what = "tensor parameter" if kind == "tensors" else "scalar parameter"
+    unknown = [f"{f.path} ({f.not_loaded})" for f in files if f.not_loaded is not None and kind == "scalars"]
+    why = f"; the tiling-key and tiling-data fields of files that do not load are not known: {', '.join(unknown)}" \
+        if unknown else ""
+    return f"{name!r} is not a {what} of any kernel given ({kind}: {each}){why}"
+
+
 def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scalars: dict) -> None:
     """click.BadParameter (a usage error, exit 2) when the kernels cannot be run as
     `shapes` and `scalars` ask: the checks of `check_simulation_arguments`, and a tiling key
