@@ -58,7 +58,10 @@ def _codes(values) -> list[str]:
                                             "missing or out of date).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print what writing would change instead of writing (against "
                                                         "the -o file, else against the input).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Diagnostic format (default: text).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Diagnostic format (default: text). The report goes to stdout, or to stderr when stdout carries "
+                   "the code (-o -; - without -o in text) or a diff (--diff); json, sarif and github never print "
+                   "the code of - without -o.")
 @click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour the text report; auto: on a terminal (FORCE_COLOR or NO_COLOR in the environment "
                    "decide otherwise).")

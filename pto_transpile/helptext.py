@@ -127,7 +127,11 @@ Options:
                                   writing (against the -o file, else against
                                   the input).
   --format [github|json|sarif|text]
-                                  Diagnostic format (default: text).
+                                  Diagnostic format (default: text). The
+                                  report goes to stdout, or to stderr when
+                                  stdout carries the code (-o -; - without -o
+                                  in text) or a diff (--diff); json, sarif and
+                                  github never print the code of - without -o.
   --color [auto|always|never]     Colour the text report; auto: on a terminal
                                   (FORCE_COLOR or NO_COLOR in the environment
                                   decide otherwise).  [default: auto]

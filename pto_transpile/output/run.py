@@ -6,8 +6,10 @@ kernel wrong, or `--check` found that the `-o` file is missing or differs from w
 generated; 2 unreadable input, unwritable output, or an internal error (a usage error is
 click's, also 2).
 
-Whenever stdout carries data (the code with `-o -`, or json/sarif/github diagnostics),
-everything else (tables, notes, "wrote" lines) goes to stderr. Each file's report is
+The report goes to stdout, in any format, unless stdout carries the code (`-o -`, or standard
+input without `-o` and a text report) or a diff (--diff): then to stderr. Whenever stdout
+carries data (the code, a diff, or json/sarif/github diagnostics), everything else (tables,
+notes, "wrote" lines) goes to stderr. Each file's report is
 printed when that file is done, in the order the files were given.
 """
 
@@ -169,7 +171,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
             return status
     if run.show_diff:
         return _diff(run, item, text, code, target, sink)
-    if run.check:
+    if run.check or (target is None and not run.to_stdout):  # stdout carries the report, not the code
         return _check_output(run, code, target, sink)
     return _write(run, item, code, target, sink)
 

@@ -49,14 +49,19 @@ class Run:
 
     @property
     def to_stdout(self) -> bool:
-        return any(t is None for t in self.targets) and not (self.check or self.show_diff)
+        """The generated code goes to stdout: `-o -`, or standard input without `-o` and a text
+        report (with json, sarif or github, stdout carries the report: standard input is
+        checked, as with --check)."""
+        return (any(t is None for t in self.targets) and not (self.check or self.show_diff)
+                and (self.output == "-" or self.fmt == "text"))
 
     @property
     def notes_stream(self):
-        """Where tables and notes go: stderr whenever stdout carries data."""
-        return sys.stderr if self.to_stdout or self.fmt != "text" else sys.stdout
+        """Where tables and notes go: stderr whenever stdout carries data (code, a diff or a report)."""
+        return sys.stderr if self.to_stdout or self.show_diff or self.fmt != "text" else sys.stdout
 
     @property
     def diagnostics_stream(self):
-        """stderr when stdout carries the code or a diff (so `--diff | patch` reads only the diff)."""
+        """The report, in any format: stdout, unless stdout carries the code (`-o -`) or a diff
+        (--diff), so that `--diff | patch` reads only the diff."""
         return sys.stderr if self.to_stdout or self.show_diff else sys.stdout
