@@ -16,6 +16,7 @@ printed when that file is done, in the order the files were given.
 from __future__ import annotations
 
 import difflib
+import errno
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -43,6 +44,21 @@ def _tool_diagnostic(code: str, path: str, detail: str, line: int = 1, **fields)
     return registry()[code].diagnostic({"path": path, "detail": detail, **fields}, path, line, 1, line, 1)
 
 
+def _unwritable(path: Path, exc: OSError) -> Diagnostic:
+    """PTO098 for `path`, with the help that fits why the write failed."""
+    detail, hint = exc.strerror or str(exc), None
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        hint = "space"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        hint = "access"
+    elif exc.errno == errno.ENOENT and path.exists():  # the temporary file of an atomic write (a file in /proc)
+        detail, hint = f"no new file can be created in {path.resolve().parent} ({detail})", "new-file"
+    elif exc.errno == errno.ENOENT and not path.parent.is_dir():
+        hint = "no-directory"
+    fields: dict[str, str] = {"_hint": hint} if hint else {}
+    return _tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(path), detail, 1, **fields)
+
+
 def _unreadable(reason: str) -> str:
     """Which help fits why a file could not be read (PTO002's `hints`)."""
     return "missing" if reason == "no such file" else "size" if "bytes" in reason else \
@@ -54,7 +70,7 @@ def run_files(run: Run) -> int:
     sink = Sink(run.fmt, run.diagnostics_stream, run.color)
     if run.simulate and run.timeline is not None and not run.timeline.resolve().parent.is_dir():
         sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline),
-                                    f"directory {run.timeline.parent} does not exist")], {})
+                                    f"directory {run.timeline.parent} does not exist", _hint="no-directory")], {})
         sink.close()
         return EXIT_USAGE
     texts, shares = _shares(run)  # a --shape or --arg no kernel takes is a usage error before anything runs
@@ -198,7 +214,7 @@ def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) ->
     except RefusedWrite as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
-        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(target), exc.strerror or str(exc))], {})
+        sink.file([_unwritable(target, exc)], {})
         return EXIT_USAGE
     click.echo(f"wrote {target}", file=run.notes_stream)
     return EXIT_OK
@@ -212,7 +228,8 @@ def _check_output(run: Run, code: str, target: Path | None, sink: Sink) -> int:
     if stale is None:
         return EXIT_OK
     detail, line, current = stale
-    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), detail, line)],
+    missing: dict[str, str] = {"_message": "missing", "_hint": "missing"} if not target.exists() else {}
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), detail, line, **missing)],
               {str(target): current} if current else {})
     return EXIT_ERRORS
 
@@ -246,7 +263,7 @@ def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, s
     except OSError as exc:
         if run.timeline is None:
             raise
-        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.timeline), exc.strerror or str(exc))], {})
+        sink.file([_unwritable(run.timeline, exc)], {})
         return EXIT_USAGE
     if run.report is not None and not _report(run, item, serial, result, outcome, sink):
         return EXIT_USAGE
@@ -270,7 +287,7 @@ def _report(run: Run, item: Input, text: str, result, outcome, sink: Sink) -> bo
     try:
         run.report.write_text(page, encoding="utf-8")
     except OSError as exc:
-        sink.file([_tool_diagnostic(codes.UNWRITABLE_OUTPUT, str(run.report), exc.strerror or str(exc))], {})
+        sink.file([_unwritable(run.report, exc)], {})
         return False
     click.echo(f"report written to {run.report}", file=run.notes_stream)
     return True

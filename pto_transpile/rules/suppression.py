@@ -16,6 +16,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from pto_transpile.diagnostics import Diagnostic
+from pto_transpile.suggest import closest
 
 _DIRECTIVE = re.compile(r"#\s*pto-transpile\s*:\s*(?P<body>.*)$")
 _IGNORE = re.compile(r"ignore(?:\[(?P<codes>[^\]]*)\])?(?=\s|#|$)")
@@ -75,12 +76,20 @@ def find_suppressions(text: str, rules: dict) -> list[Suppression]:
 def _resolve(item: str, rules: dict, by_name: dict, sup: Suppression) -> str:
     code = item.upper() if item.upper() in rules else by_name.get(item.lower())
     if code is None:
-        sup.problems.append(f"`{item}` names no rule")
+        near = _near(item, rules)
+        sup.problems.append(f"`{item}` names no rule" + (f"; did you mean `{near}`?" if near else ""))
         return ""
     if rules[code].severity.value == "error":
         sup.problems.append(f"{code} is an error, and errors cannot be suppressed")
         return ""
     return code
+
+
+def _near(item: str, rules: dict) -> str | None:
+    """The rule code or name `item` most likely misspells (`PTO42`, `missing-sync-al`), or None."""
+    if item.upper().startswith("PTO"):
+        return closest(item.upper(), rules)
+    return closest(item.lower(), [r.name for r in rules.values()])
 
 
 def _comments(text: str) -> list[tuple[int, int, str]]:

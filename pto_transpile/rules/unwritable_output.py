@@ -33,6 +33,11 @@ RULE = Rule(
     title="An output file cannot be written",
     message="cannot write `{path}`: {detail}",
     hint="Check that the directory exists and is writable, or choose another path",
+    hints={"space": "Free space on that file system (or raise the quota), or choose another path",
+           "access": "Make the directory (or the file) writable, or choose another path",
+           "new-file": "Choose a path in a directory that takes new files: the output is written to a temporary "
+                       "file beside it, then renamed over it",
+           "no-directory": "Create the directory, or choose another path"},
     phase="analysis",
     seed="every requested output is written, or the run says why not",
     doc=DOC,
