@@ -13,6 +13,8 @@ from typing import Any
 
 import libcst as cst
 
+from pto_transpile.read.walk import iter_nodes
+
 
 @dataclass(frozen=True)
 class Value:
@@ -69,7 +71,28 @@ def unknown_reasons(file, nodes) -> dict[str, str]:
             meaning = meanings.get(name.value)
             if isinstance(meaning, Unknown) and not meaning.imported:
                 found.setdefault(name.value, meaning.reason)
+        for attr in ([] if node is None else file.find(node, cst.Attribute)):
+            cls = meanings.get(attr.value.value) if type(attr.value) is cst.Name else None
+            if isinstance(cls, Class) and isinstance(cls.node, cst.ClassDef) and not file.fixed_members(cls.node):
+                found.setdefault(f"{cls.name}.{attr.attr.value}",
+                                 "the check reads the attributes of a class only where nothing can replace them: no "
+                                 "base, metaclass or decorator, a body of constants and `@staticmethod`s, and its name "
+                                 "used only as `Class.member`; use a module constant")
     return found
+
+
+def class_binds(stmt: cst.CSTNode) -> set[str]:
+    """The names a statement of a class body binds in the class: a `def`, a `class`, the
+    targets of an assignment; any other statement (an `if`, a loop) counts as binding every
+    name it mentions."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return {stmt.name.value}
+    if isinstance(stmt, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Assign, cst.AnnAssign, cst.Expr, cst.Pass)) for s in stmt.body):
+        targets = [t.target for s in stmt.body if isinstance(s, cst.Assign) for t in s.targets] + \
+            [s.target for s in stmt.body if isinstance(s, cst.AnnAssign)]
+        return {n.value for t in targets for n in iter_nodes(t) if isinstance(n, cst.Name)}
+    return {n.value for n in iter_nodes(stmt) if isinstance(n, cst.Name)}
 
 
 def unknown_words(found: dict[str, str]) -> str:

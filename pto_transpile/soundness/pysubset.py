@@ -21,7 +21,7 @@ import libcst as cst
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
-from pto_transpile.read.meaning import Class, Function, Unknown, Value
+from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.signature import binding_problem
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import children, iter_nodes
@@ -686,7 +686,7 @@ class PythonSubset(InterpreterBase):
         if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
             return _ABSENT
         body = meaning.node.body.body
-        bound = [stmt for stmt in body if attr in _class_binds(stmt)]
+        bound = [stmt for stmt in body if attr in class_binds(stmt)]
         if not bound:  # (one its bases may bind: a call of it is refused, `_unknown_call_of`)
             return _ABSENT
         fn = bound[-1]
@@ -2109,20 +2109,6 @@ _KEPT = (", and the pipeline does not carry it to a later stage or iteration: re
 _STATELESS_MODULES = frozenset({"math", "cmath"})
 
 
-def _class_binds(stmt: cst.CSTNode) -> set[str]:
-    """The names a statement of a class body binds in the class: a `def`, a `class`, the
-    targets of an assignment; any other statement (an `if`, a loop) counts as binding every
-    name it mentions."""
-    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-        return {stmt.name.value}
-    if isinstance(stmt, cst.SimpleStatementLine) and all(
-            isinstance(s, (cst.Assign, cst.AnnAssign, cst.Expr, cst.Pass)) for s in stmt.body):
-        targets = [t.target for s in stmt.body if isinstance(s, cst.Assign) for t in s.targets] + \
-            [s.target for s in stmt.body if isinstance(s, cst.AnnAssign)]
-        return {n.value for t in targets for n in iter_nodes(t) if isinstance(n, cst.Name)}
-    return {n.value for n in iter_nodes(stmt) if isinstance(n, cst.Name)}
-
-
 def _class_constant(bound: list, body: list) -> cst.BaseExpression | None:
     """The value a class attribute is bound to once, by a plain assignment of its own, when it
     reads no name the class body binds (there `B = A + 1` reads the class's `A`, not the
@@ -2136,7 +2122,7 @@ def _class_constant(bound: list, body: list) -> cst.BaseExpression | None:
         value = small.value
     else:
         return None
-    inside = {name for stmt in body for name in _class_binds(stmt)}
+    inside = {name for stmt in body for name in class_binds(stmt)}
     if any(isinstance(n, cst.Name) and n.value in inside for n in iter_nodes(value)):
         return None
     return value

@@ -227,3 +227,14 @@ def test_an_alias_of_a_method_of_a_class_that_may_change_is_not_followed():
     text = _aliased(STATIC, "full_set", "Ev.full_set").replace("\nclass Ev:\n", "\nclass Ev(object):\n", 1)
     found = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO070"]
     assert found and "`full_set`" in found[0].message, [d.message for d in found]
+def test_an_attribute_of_a_class_the_check_does_not_read_is_named_with_why():
+    """An event id taken from a base's attribute (`Events.FREE` with `FREE` bound in `Base`) was
+    "the pipe or event id of this sync is not static", with nothing naming the attribute."""
+    kernel = HAND.index("\n@pl.jit(")
+    text = HAND[:kernel] + "\n\nclass Base:\n    FREE = [2, 3]\n\n\nclass Events(Base):\n    pass\n\n" \
+        + HAND[kernel:].replace("EV_FREE[", "Events.FREE[")
+    found = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO077"]
+    assert found and "`Events.FREE` is not a compile-time constant (the check reads the attributes of a class only " \
+        "where nothing can replace them" in found[0].message and "use a module constant" in found[0].message, found
+    # the help applied: the ids in a module constant
+    assert _codes(text.replace("Events.FREE[", "EV_FREE[")) == ["PTO060"]
