@@ -4,8 +4,9 @@ A call through `Class.method` runs the `@staticmethod` the class body defines on
 nothing replaces it: no base (whose `__init_subclass__` may), metaclass or class decorator,
 no rebinding of `staticmethod`, of the method or of the class (through an alias, which could
 set a member). `plain_members` says which classes are so; the module-name analysis, the access
-scan and the soundness check's interpreter follow the members of those alone. Read from the
-text and its tokens with patterns that err towards no: a false alarm only leaves the class
+scan and the soundness check's interpreter follow the members of those alone. Read from
+Python's tree of the whole file (what its code stores, wherever it runs: strings and comments
+are not code) and its tokens, erring towards no: a false alarm only leaves the class
 unfollowed, and a call into it refused.
 """
 
@@ -13,31 +14,118 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import libcst as cst
 
 from pto_transpile.read.meaning import Class
 
-#: An assignment's operator after a target (`=`, `+=`, `:=`), not a comparison.
-_ASSIGNS = r"\s*(?:[-+*/%&|^@:]|//|<<|>>|\*\*)?=(?!=)"
+#: Calls that set or delete an attribute of their first argument by name.
+_SETTERS = frozenset({"setattr", "delattr"})
+
+
+@dataclass(frozen=True)
+class _Stores:
+    """What the code of a file (Python's tree of it: not its strings or comments) may change
+    of its names and attributes, wherever it runs."""
+
+    bound: Counter[str]  #: name -> how many places bind it (`=`, `import as`, `def`, `for`, ...)
+    #: attribute names set or deleted on any object (`x.m = f`, `for C.m in ...`, `setattr(x, "m", f)`);
+    #: `*` for `setattr`/`delattr` by a computed name
+    attributes: frozenset[str]
+    #: names something under which is set or deleted (`C.m.__code__ = ...`, `setattr(C, ...)`), or
+    #: whose `__dict__` is read
+    reached: frozenset[str]
+    strings: frozenset[str]  #: string constants other than a statement of its own (a docstring)
+    star: bool  #: a `from m import *`, which may bind any name
+
+
+@lru_cache(maxsize=4)
+def _stores(text: str) -> _Stores | None:
+    """`_Stores` of the file `text`; None when Python cannot parse it (then no class is plain)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    bound: Counter[str] = Counter()
+    attributes: set[str] = set()
+    reached: set[str] = set()
+    strings: set[str] = set()
+    star = False
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+    for node in ast.walk(tree):
+        bound.update(_names_bound(node))
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            if isinstance(node, ast.Attribute):
+                attributes.add(node.attr)
+            reached.update(_root(node))
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            reached.update(_root(node.value))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SETTERS:
+            if node.args:
+                reached.update(_root(node.args[0]))
+            name = node.args[1] if len(node.args) > 1 else None
+            attributes.add(name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else "*")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            strings.add(node.value)
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            star = True
+    return _Stores(bound, frozenset(attributes), frozenset(reached), frozenset(strings), star)
+
+
+def _root(node: ast.expr) -> list[str]:
+    """The name an attribute or subscript chain starts at (`C` of `C.m.__code__`), if any."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return [node.id] if isinstance(node, ast.Name) else []
+
+
+def _names_bound(node: ast.AST) -> list[str]:
+    """The names `node` binds in some scope: a target, an import, a `def` or `class`, a
+    parameter, `global`/`nonlocal`, an `except ... as`, a `match` capture."""
+    if isinstance(node, ast.Name):
+        return [] if isinstance(node.ctx, ast.Load) else [node.id]
+    if isinstance(node, ast.alias):
+        return [] if node.name == "*" else [node.asname or node.name.partition(".")[0]]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names)
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    return []
 
 
 def name_bound(text: str, name: str) -> bool:
-    """Whether `text` may bind `name` anywhere (`staticmethod = f`, `import x as staticmethod`)."""
-    n = re.escape(name)
-    return re.search(rf"\b{n}{_ASSIGNS}|\b(?:as|global|nonlocal|del|def|class)\s+{n}\b|\bimport\b[^\n]*\b{n}\b"
-                     rf"|\bfor\b[^\n:]*\b{n}\b[^\n:]*\bin\b", text) is not None
+    """Whether the code of `text` may bind `name` anywhere, or set it as an attribute or by its
+    spelling (`staticmethod = f`, `import x as staticmethod`, `builtins.staticmethod = f`,
+    `globals()["staticmethod"] = f`, `from m import *`); yes when `text` does not parse."""
+    found = _stores(text)
+    return found is None or found.star or found.bound[name] > 0 or name in found.attributes or name in found.strings
 
 
-def attribute_rebound(text: str, cls: str, attr: str) -> bool:
-    """Whether `text` may set or delete `cls.attr` outside the class body (`Ev.notify = f`,
-    `setattr(Ev, ...)`, `del Ev.notify`)."""
-    c, a = re.escape(cls), re.escape(attr)
-    return re.search(rf"\b{c}\s*\.\s*{a}{_ASSIGNS}|\bdel\b[^\n]*\b{c}\s*\.\s*{a}\b"
-                     rf"|\b(?:setattr|delattr)\s*\(\s*{c}\b|\b{c}\s*\.\s*__dict__", text) is not None
+def class_rebound(text: str, cls: str) -> bool:
+    """Whether the code of `text` may bind the name `cls` other than by its one `class` statement,
+    or set or delete something under it (`Ev.notify.__code__ = ...`, `setattr(Ev, ...)`), or read
+    `Ev.__dict__`; yes when `text` does not parse."""
+    found = _stores(text)
+    return found is None or found.star or found.bound[cls] != 1 or cls in found.reached
+
+
+def attribute_rebound(text: str, attr: str) -> bool:
+    """Whether the code of `text` may set or delete an attribute `attr` of some object (`Ev.notify
+    = f`, `Ev.notify, x = f, 1`, `for Ev.notify in ...`, `del Ev.notify`, `setattr(x, "notify",
+    f)`, `setattr` by a computed name); yes when `text` does not parse."""
+    found = _stores(text)
+    return found is None or attr in found.attributes or "*" in found.attributes
 
 
 def plain_members(tree: ast.ClassDef, text: str) -> bool:
@@ -64,7 +152,8 @@ def plain_members(tree: ast.ClassDef, text: str) -> bool:
             return False
     if len(names) != len(set(names)) or "staticmethod" in names:
         return False
-    return _named_only_as_class(text, tree.name) and not any(attribute_rebound(text, tree.name, n) for n in names)
+    return _named_only_as_class(text, tree.name) and not class_rebound(text, tree.name) \
+        and not any(attribute_rebound(text, n) for n in names)
 
 
 def _named_only_as_class(text: str, cls: str) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read import partial
+from pto_transpile.read.classnames import attribute_rebound, class_rebound
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
 from pto_transpile.read.effects import CLASS_ATTRIBUTES, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
@@ -183,8 +184,13 @@ def _forget_lists_called(file, value: cst.BaseExpression, *envs: dict[str, Meani
 def class_unchanged(file, cls: cst.ClassDef) -> bool:
     """Whether the attributes of `cls` are what its body's statements bind, whenever the file
     reads them: no metaclass, special method or statement the check does not follow in its
-    body, and nothing in the file that sets or hands out the class."""
-    return not (_unread_body(file, cls) or _changed_elsewhere(file, cls))
+    body, and nothing in the file that sets or hands out the class, nor sets an attribute named
+    as one of its members anywhere (`C.A, x = 1, 0`, `for C.A in ...`: Python's tree of the
+    whole file, which the effects reading walks only where a statement mentions its words)."""
+    if _unread_body(file, cls) or _changed_elsewhere(file, cls):
+        return False
+    text = file.source.text
+    return not class_rebound(text, cls.name.value) and not any(attribute_rebound(text, n) for n in _member_names(cls))
 
 
 def class_constant(file, cls: cst.ClassDef, value: cst.BaseExpression) -> Any:
@@ -212,11 +218,7 @@ def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
     ...`, `setattr` by a computed name), or the class handed to a call that is not a function
     of this file (whose body that scan reads) nor a builtin that changes nothing."""
     effects = file.names.effects
-    names = [t for stmt in cls.body.body if isinstance(stmt, cst.SimpleStatementLine)
-             for small in stmt.body if isinstance(small, (cst.Assign, cst.AnnAssign))
-             for t in (target_names(small.target) if isinstance(small, cst.AnnAssign)
-                       else [n for target in small.targets for n in target_names(target.target)])]
-    hit = effects.attribute_set([*names, "is_valid", *sorted(CLASS_ATTRIBUTES)])
+    hit = effects.attribute_set([*_member_names(cls), "is_valid", *sorted(CLASS_ATTRIBUTES)])
     if hit is not None:
         attr, line = hit
         what = "an attribute by a computed name" if attr == "*" else f"an attribute named `{attr}`"
@@ -233,6 +235,14 @@ def _changed_elsewhere(file, cls: cst.ClassDef) -> str:
         if not (callee == head and isinstance(file.meaning(head), Function)):
             return f"is handed to `{callee or 'a call'}`, which may change it"
     return ""
+
+
+def _member_names(cls: cst.ClassDef) -> list[str]:
+    """The names the assignments of the class body bind."""
+    return [t for stmt in cls.body.body if isinstance(stmt, cst.SimpleStatementLine)
+            for small in stmt.body if isinstance(small, (cst.Assign, cst.AnnAssign))
+            for t in (target_names(small.target) if isinstance(small, cst.AnnAssign)
+                      else [n for target in small.targets for n in target_names(target.target)])]
 
 
 def _unread_body(file, cls: cst.ClassDef) -> str:

@@ -117,9 +117,11 @@ def test_a_static_method_a_class_inherits_is_refused_where_it_runs_pl_ops():
         in errors[0], errors
 
 
-def test_a_module_that_rebinds_staticmethod_follows_none():
+@pytest.mark.parametrize("binding", ["staticmethod = classmethod", "(staticmethod) = classmethod",
+                                     "[staticmethod] = [classmethod]", "staticmethod, _X = classmethod, 0"])
+def test_a_module_that_rebinds_staticmethod_follows_none(binding):
     # `staticmethod` bound to another decorator: `Ev.full_set` may be anything it returns
-    text = STATIC.replace("\nclass Ev:\n", "\nstaticmethod = classmethod\n\n\nclass Ev:\n", 1)
+    text = STATIC.replace("\nclass Ev:\n", f"\n{binding}\n\n\nclass Ev:\n", 1)
     found = [d for d in transpile(text, path="k.py").diagnostics if d.code in ("PTO068", "PTO077")]
     assert found and all("follows the `@staticmethod`s of a class only where nothing can replace them" in d.message
                          for d in found), [d.message for d in found]
@@ -238,3 +240,69 @@ def test_an_attribute_of_a_class_the_check_does_not_read_is_named_with_why():
         "where nothing can replace them" in found[0].message and "use a module constant" in found[0].message, found
     # the help applied: the ids in a module constant
     assert _codes(text.replace("Events.FREE[", "EV_FREE[")) == ["PTO060"]
+
+
+#: stores the regex reading of the file took for no store of `Handshake.notify` (probe h92):
+#: the class was followed as its body says while Python ran `_notify0`, a race
+STORED = {
+    "a tuple target": "Handshake.notify, _STORED = staticmethod(_notify0), True\n",
+    "a list target": "[Handshake.notify] = [staticmethod(_notify0)]\n",
+    "a parenthesized target": "(Handshake.notify) = staticmethod(_notify0)\n",
+    "a for target": "for Handshake.notify in [staticmethod(_notify0)]:\n    pass\n",
+    "a with target": "with _holding(staticmethod(_notify0)) as Handshake.notify:\n    pass\n",
+}
+HOLDING = "def _holding(value):\n    return contextlib.nullcontext(value)\n\n\n"
+
+
+@pytest.mark.parametrize("how", list(STORED))
+def test_a_member_stored_by_any_target_is_not_followed_and_the_kernel_is_refused(how):
+    classes = EVENT_0 + HOLDING + "class Handshake:\n" + QUIET + "\n\n" + STORED[how] + "\n\n"
+    text = _handshake(classes).replace("import pypto_pro.language as pl\n",
+                                       "import contextlib\n\nimport pypto_pro.language as pl\n", 1)
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and "only where nothing can replace them" in errors[0] \
+        and "`Handshake.notify` is not one" in errors[0], errors
+
+
+#: the vector stage also stores its rows into `a` at `i + Cfg.AHEAD`: 0 by the class body, where
+#: the next task's cube stage loads nothing of them; 1 once rebound, a cross-core race
+AHEAD = [("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n",
+          "    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])\n"
+          "    pl.store(a, res, [(i + Cfg.AHEAD) * BLOCK + sub_id * HALF, 0])\n"),
+         ("def finish(i, sub_id, out, ", "def finish(i, sub_id, out, a, "),
+         ("            finish(i, sub_id, out, ", "            finish(i, sub_id, out, a, ")]
+CFG = "class Cfg:\n    AHEAD = 0\n\n\n"
+REBOUND = {"a for target": "for Cfg.AHEAD in (1,):\n    pass\n",
+           "a tuple target": "Cfg.AHEAD, _X = 1, 0\n",
+           "a list target": "[Cfg.AHEAD] = [1]\n",
+           "a parenthesized target": "(Cfg.AHEAD) = 1\n"}
+
+
+def test_a_class_constant_nothing_rebinds_is_its_value():
+    text = edited(ROWS_KERNEL, [*AHEAD, ("\n@pl.jit(", "\n" + CFG + "@pl.jit(")])
+    result = transpile(text, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics] == [] and result.code is not None
+
+
+@pytest.mark.parametrize("how", list(REBOUND))
+def test_a_class_constant_rebound_by_any_target_is_not_its_body_s_value(how):
+    """`for Cfg.AHEAD in (1,)` was read as no store: the check proved the store at rows `i` while
+    Python stored rows `i + 1`, which the next task's cube stage loads (probe h92)."""
+    text = edited(ROWS_KERNEL, [*AHEAD, ("\n@pl.jit(", "\n" + CFG + REBOUND[how] + "\n\n@pl.jit(")])
+    errors = [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
+    assert errors and "Cfg.AHEAD" in text.splitlines()[errors[0].line - 1], [d.message for d in errors]
+
+
+#: a plain class whose docstring (not code) spells a store of its member (probe h92)
+DOCUMENTED = ('class Epilogue:\n    """Unit tests stub it by assigning `Epilogue.halve = fake`.\n\n'
+              '    Helpers need no import: each is a staticmethod of a class.\n    """\n\n'
+              "    @staticmethod\n    def halve(dst, src):\n        pl.muls(dst, src, 0.5)  # Epilogue.halve = f\n\n\n")
+
+
+def test_a_docstring_or_comment_spelling_a_store_leaves_the_class_followed():
+    text = edited(ROWS_KERNEL, [(MULS, "    Epilogue.halve(res, proj)\n"),
+                                ("\n@pl.jit(", "\n" + DOCUMENTED + "@pl.jit(")])
+    result = transpile(text, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics] == [] and result.code is not None
+    report = verify(text, result.code, "kern", path="k.py", shapes={"a": (96, 32), "out": (96, 32)})
+    assert [row.verdict for row in report.rows] == ["ok", "ok"]
