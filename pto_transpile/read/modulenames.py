@@ -91,6 +91,9 @@ class ModuleNames:
     #: how the file changes module names at run time (`globals()`, ...), "" when it does not:
     #: then every name is unknown at the module's end
     dynamic: str = ""
+    #: name -> the dotted name of the module or object the import that bound it imported
+    #: (`operator` for `import operator as math`), for a name that import still binds at the end
+    origins: dict[str, str] = field(default_factory=dict)
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means at module level; None when the file binds it nowhere."""
@@ -157,6 +160,8 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
         names.scopes = {node: {n: Unknown(reason) for n in scope} for node, scope in names.scopes.items()}
     names.stale_defaults = {fn for fn, seen in run.default_names.items()
                             if dynamic or any(names.meanings.get(n) != m for n, m in seen.items())}
+    names.origins = {n: o for n, o in run.origins.items()
+                     if isinstance(m := names.meanings.get(n), Unknown) and m.imported}
     if not dynamic:  # else every name is unknown at the end, and what reads one is refused as such
         names.stale_headers = {fn: stale for fn, seen in run.header_names.items()
                                if (stale := sorted(n for n, m in seen.items() if names.meanings.get(n) != m))}

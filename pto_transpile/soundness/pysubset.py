@@ -1484,11 +1484,13 @@ class PythonSubset(InterpreterBase):
 
     def _stateless_function(self, func: cst.BaseExpression, ctx: Ctx) -> bool:
         """A function of an imported module whose functions keep no state (`math.ceil`, not
-        `random.seed`)."""
+        `random.seed`): the module an import of it binds to the name and nothing rebinds, not
+        whatever the name spells (`import operator as math`)."""
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)) or func.value.value in ctx.env:
             return False
         meaning = self.file.meaning(func.value.value)
-        return isinstance(meaning, Unknown) and meaning.imported and func.value.value in _STATELESS_MODULES \
+        return isinstance(meaning, Unknown) and meaning.imported \
+            and self.file.names.origins.get(func.value.value) in _STATELESS_MODULES \
             and func.attr.value not in MUTATING_METHODS
 
     def _unknown_call_in_stage(self, node: cst.Call, args: list, ctx: Ctx) -> None:

@@ -125,6 +125,9 @@ BODY_CALLS = {
     "list.__setitem__": ("        offs = [0, 1]\n        list.__setitem__(offs, 1, 0)\n", "offs[sub_id]", ""),
     "operator.setitem": ("        offs = [0, 1]\n        operator.setitem(offs, 1, 0)\n", "offs[sub_id]",
                          "import operator\n"),
+    # an import binding `math` to another module: the name is not the stateless `math` (probe h92)
+    "operator imported as math": ("        offs = [0, 1]\n        math.setitem(offs, 1, 0)\n", "offs[sub_id]",
+                                  "import operator as math\n"),
     "setattr on a struct": ("        st = pl.struct(s=1)\n        st.s = sub_id\n        setattr(st, 's', 0)\n",
                             "st.s", ""),
     "vars of a struct": ("        st = pl.struct(s=1)\n        st.s = sub_id\n        vars(st)['s'] = 0\n",
@@ -149,9 +152,15 @@ def test_the_emulator_shows_the_list_changed_by_a_call_races():
     assert _verdicts(_body_call("list.__setitem__")) == ["race"]
 
 
-def test_a_call_that_only_reads_a_list_of_the_kernel_is_followed():
-    text = kernel(_STORE.split("\n", 1)[1], "import math\n",
-                  [(_SETUP, _SETUP + "        offs = [0, 1]\n        width = math.prod(offs) + len(offs)\n"),
+def test_a_module_imported_as_math_is_refused_naming_its_call():
+    errors = _errors(_body_call("operator imported as math"))
+    assert len(errors) == 1 and "what `math.setitem` does with the list" in errors[0][1], errors
+
+
+@pytest.mark.parametrize("module", ["math", "m"])
+def test_a_call_that_only_reads_a_list_of_the_kernel_is_followed(module):
+    text = kernel(_STORE.split("\n", 1)[1], "import math\n" if module == "math" else "import math as m\n",
+                  [(_SETUP, _SETUP + f"        offs = [0, 1]\n        width = {module}.prod(offs) + len(offs)\n"),
                    (_CALL, _CALL.replace("sub_id", "offs[sub_id]"))])
     assert _errors(text) == []
     assert _verdicts(text) == ["ok", "ok"]
