@@ -63,7 +63,6 @@ _UNCERTAIN: dict[type, str] = {
 _MUTATING_METHODS = "|".join(sorted(MUTATING_METHODS))
 #: Decorators (besides `pl`'s) that return the class they are given, by the full name of the import.
 _KEEPING_DECORATORS = frozenset({"dataclasses.dataclass"})
-_CALL_AFTER = re.compile(r"\s*\(")
 
 
 @dataclass
@@ -608,7 +607,9 @@ def _dynamic_namespace(text: str) -> str:
             sys_names.add(tokens[i + 2].string)  # `import sys as _s`
         if word == "sys" and before == "from" and "modules" in _imported_names(tokens, i + 1):
             return "sys.modules"
-        if word in _NAMESPACE_CALLS and after == "(" and before not in (".", "def"):
+        if word in _NAMESPACE_CALLS and before not in (".", "def"):
+            if after != "(":  # the builtin itself, handed on or called another way: `(exec)(...)`, `run = exec`
+                return word
             if word != "vars" or (i + 2 < len(tokens) and tokens[i + 2].string == ")"):
                 return f"{word}()"
         if word in _NAMESPACE_ATTRIBUTES and before == ".":
@@ -651,7 +652,7 @@ def _may_change_namespace(text: str) -> bool:
                                                                                      or text[end] == "_")):
                 dot = text[:at].rstrip().endswith(".")
                 if word in _NAMESPACE_CALLS:
-                    if not dot and _CALL_AFTER.match(text, end):
+                    if not dot:  # called, or handed on (`(exec)(...)`, `run = exec`)
                         return True
                 elif word == "modules":
                     line = text[text.rfind("\n", 0, at) + 1:at]

@@ -33,6 +33,7 @@ from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
 from pto_transpile.soundness.events import CORES, INF, Event, Foot, Trace
+from pto_transpile.soundness.hiddenclasses import hidden_class
 from pto_transpile.soundness.interp import (
     LONG_RUN,
     STEP_BUDGET,
@@ -148,10 +149,28 @@ def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Pro
 
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
     """Problems of `generated` against `kernel.node`; empty when they are proven equivalent."""
-    changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel)
+    changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel) \
+        or _hidden_class(file, kernel)
     if changed is not None:
         return [changed]
     return _each_instance(file, kernel, lambda: _check_kernel(file, kernel, generated, generated_pl))
+
+
+def _hidden_class(file, kernel) -> Problem | None:
+    """The kernel reaches a class whose methods reach `pl` and which the check does not follow
+    (`hiddenclasses`)."""
+    found = hidden_class(file, kernel)
+    if found is None:
+        return None
+    name, line = found
+    return Problem("construct", f"`{kernel.name}` reaches `{name}` (line {line}), a class whose methods run `pl` ops "
+                                "or reach them through the file's functions, which Python may run where the check does "
+                                "not look (making an instance, a subscript, a truth test, an attribute read, a builtin "
+                                "handed the class): make them functions of the file called by name, or "
+                                "`@staticmethod`s of a class nothing can replace (no base, metaclass or decorator, a "
+                                "body of `@staticmethod`s and constants, its name used only as `Class.member`, "
+                                f"`staticmethod` not rebound), called as `{name}.method(...)`",
+                   kernel.node)
 
 
 def _stale_header(file, kernel) -> Problem | None:
@@ -252,7 +271,8 @@ def check_hand_written(file, kernel) -> list[Problem]:
     What the check proves comes back as its kind; what it cannot decide as "undecided",
     saying what it could not follow (a race that only a runtime condition may avoid, or a
     construct the model does not follow)."""
-    changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel)
+    changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel) \
+        or _hidden_class(file, kernel)
     if changed is not None:
         return [replace(changed, kind="undecided", detail=f"the check cannot follow this: {changed.detail}")]
     return _options_noted(file, kernel, _each_instance(file, kernel, lambda: _check_hand_written(file, kernel)))

@@ -1437,6 +1437,12 @@ class PythonSubset(InterpreterBase):
 
     def _unknown_call_of(self, node: cst.Call, pos: list, kw: dict, ctx: Ctx) -> Any:
         """`_unknown_call` with its arguments computed."""
+        func = node.func
+        if type(func) is cst.Name and func.value in _RUNS_CODE and func.value not in ctx.env \
+                and self.file.meaning(func.value) is None:
+            raise CannotModel(f"the kernel calls `{func.value}`, which runs code of its own choosing or ends the "
+                              "program, where the check cannot follow what runs: leave it out of the kernel and the "
+                              "functions it calls", node, kind="construct")
         if pos and isinstance(pos[0], StructV) and self._builtin_called(node.func, ctx) == "getattr" \
                 and _reads_attribute("getattr", pos) and not kw:
             return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)  # `st.f`, spelled so
@@ -1478,7 +1484,8 @@ class PythonSubset(InterpreterBase):
     def _builtin_called(self, func: cst.BaseExpression, ctx: Ctx) -> str | None:
         """The name of the builtin a call is made through (`len`), or None: a name neither the
         frame nor the module binds."""
-        if isinstance(func, cst.Name) and func.value not in ctx.env and self.file.meaning(func.value) is None:
+        if isinstance(func, cst.Name) and func.value not in ctx.env and self.file.meaning(func.value) is None \
+                and func.value not in _RUNS_CODE:
             return func.value
         return None
 
@@ -2422,6 +2429,10 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
 
 #: the builtins a choice's values may call: numbers of numbers, nothing else done
 _PURE_BUILTINS = frozenset({"min", "max", "abs"})
+#: Builtins that run code of their own choosing or end the program (`exec("pl.store(...)")`,
+#: `exit()`): never a call that runs nothing of the file.
+_RUNS_CODE = frozenset({"exec", "eval", "compile", "__import__", "breakpoint", "exit", "quit", "input", "help",
+                        "open"})
 
 
 def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:

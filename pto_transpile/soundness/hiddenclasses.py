@@ -1,0 +1,120 @@
+"""Classes whose methods Python runs where the check does not look.
+
+Python calls a class's methods without a call written: making an instance runs `__init__`,
+`x[i]` runs `__getitem__` (`C[i]` a `__class_getitem__`), `if x:` runs `__bool__`, reading
+`C.attr` may run a metaclass's `__getattr__`, and a builtin handed the class (`max(...,
+key=C)`) calls it. The check runs the kernel's Python statement by statement and follows the
+`pl` ops of the file's functions and of the `@staticmethod`s of a class nothing can replace
+(`classnames.plain_members`); a method run those other ways would raise or wait for events or
+run `pl` ops it never sees. So a kernel that reaches a class whose methods reach `pl` (or
+the builtins that run code of their choosing), by any mention at all, is refused, unless the
+class is such a plain one (its members used only as `Class.member`).
+
+Read from Python's syntax tree of the file's top-level statements: which definitions reach
+`pl` (a fixed point over the names their code mentions), and which names the kernel reaches
+(its code, and, through each name it mentions, the statements that bind that name).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+import libcst as cst
+
+from pto_transpile.read.meaning import Class
+
+#: Builtins through which code reaches what the check cannot follow (a namespace, code run from text).
+_RISKY = frozenset({"exec", "eval", "compile", "__import__", "globals", "vars", "locals", "getattr", "setattr",
+                    "importlib", "sys"})
+
+
+def hidden_class(file, kernel) -> tuple[str, int] | None:
+    """(class name, line of a mention) of a class the kernel reaches whose methods reach `pl`
+    and which is not plain; None when there is none."""
+    tops = file.source.python_statements()
+    reaching = _reaching(tops, _pl_names(file))
+    classes = {s.name: s for s in tops if isinstance(s, ast.ClassDef) and s.name in reaching}
+    if not classes:
+        return None
+    for name, line in _reached(tops, kernel.name):
+        if name in classes and not _plain(file, name):
+            return name, line
+    return None
+
+
+def _pl_names(file) -> frozenset[str]:
+    """The names that stand for the `pl` module or something imported from it."""
+    return frozenset({file.pl.module_ref or "pl", *file.pl.aliases})
+
+
+def _code_names(stmt: ast.stmt) -> set[str]:
+    """The names the code of a definition mentions where it runs after the module was made: a
+    function's whole `def`; for a class, its methods (at any depth), its bases and keywords
+    (a metaclass), whose code is the class's too."""
+    if isinstance(stmt, ast.ClassDef):
+        inner: list[ast.AST] = [*stmt.bases, *stmt.keywords]
+        inner += [n for n in ast.walk(stmt) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+        return _names_in(inner)
+    return _names_in([stmt])
+
+
+def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
+    return {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _reaching(tops: list[ast.stmt], pl: frozenset[str]) -> set[str]:
+    """The top-level functions and classes whose code reaches `pl` or a risky builtin, directly or
+    through another such definition."""
+    defs = {s.name: _code_names(s) for s in tops
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    found = {name for name, names in defs.items() if names & (pl | _RISKY)}
+    while True:
+        more = {name for name, names in defs.items() if name not in found and names & found}
+        if not more:
+            return found
+        found |= more
+
+
+def _reached(tops: list[ast.stmt], kernel: str) -> list[tuple[str, int]]:
+    """Each name the kernel reaches, with the line of its first mention: the names its `def`
+    mentions, and through each, those of the statements that bind it (definitions, and
+    module-level assignments and imports)."""
+    binders: dict[str, list[ast.stmt]] = {}
+    for stmt in tops:
+        for name in _bound(stmt):
+            binders.setdefault(name, []).append(stmt)
+    seen: dict[str, int] = {}
+    done: set[int] = set()
+    todo: list[ast.stmt] = [s for s in binders.get(kernel, ())
+                            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    while todo:
+        stmt = todo.pop()
+        if id(stmt) in done:
+            continue
+        done.add(id(stmt))
+        own = stmt.name if isinstance(stmt, ast.ClassDef) else None
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and node.id != own and node.id not in seen:
+                seen[node.id] = node.lineno
+                todo += binders.get(node.id, [])
+    return sorted(seen.items(), key=lambda item: item[1])
+
+
+def _bound(stmt: ast.stmt) -> set[str]:
+    """The module names a top-level statement binds."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
+
+
+def _plain(file, name: str) -> bool:
+    """Whether class `name` is one whose `@staticmethod`s and constants the check follows."""
+    meaning = file.meaning(name)
+    return isinstance(meaning, Class) and isinstance(meaning.node, cst.ClassDef) and file.fixed_members(meaning.node)
