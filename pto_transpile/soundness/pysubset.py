@@ -747,6 +747,10 @@ class PythonSubset(InterpreterBase):
     def _field(self, obj: StructV, attr: str, node, ctx: Ctx, default: Any = UNKNOWN) -> Any:
         """A field of a struct; read by the kernel's own code (outside stages), it is kept for
         the comparison with the serial run (`Trace.fields`)."""
+        if attr not in obj.fields and (attr in obj.methods or "*" in obj.methods):
+            raise CannotModel(f"reading `{self._code_of(node)}` runs code of the tiling data's class (a method, a "
+                              "property or `__getattr__`), which the check does not run: compute the value in the "
+                              "kernel from the fields", node, kind="construct")
         value = obj.fields.get(attr, default)
         if ctx.scope is None:
             reads = self._field_reads[ctx.core]

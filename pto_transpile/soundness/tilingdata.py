@@ -48,6 +48,24 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     return {name: kind if _literal_of(defaults.get(name), kind) else "float" for name, kind in fields.items()}
 
 
+def tiling_methods(file, param: cst.Param) -> frozenset[str]:
+    """The attributes of a tiling-data parameter whose read runs code of its class: each name
+    its body defines with a `def` (a method, a property), and "*" where a `__getattr__` or
+    `__getattribute__` may run for any name, or where a base, metaclass or other decorator may
+    add either."""
+    meaning = file.meaning(param.annotation.annotation.value) \
+        if param.annotation is not None and isinstance(param.annotation.annotation, cst.Name) else None
+    node = meaning.node if isinstance(meaning, Class) else None
+    if not isinstance(node, cst.ClassDef):
+        return frozenset()
+    names = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef)} \
+        if isinstance(node.body, cst.IndentedBlock) else set()
+    if names & {"__getattr__", "__getattribute__"} or node.bases or node.keywords \
+            or any(not _dataclass(d) for d in node.decorators):
+        names.add("*")
+    return frozenset(names)
+
+
 def _small_statements(node: cst.ClassDef) -> list[cst.BaseSmallStatement]:
     """The simple statements of a class body, on lines of their own or on the `class` line
     (`class TD: k: int`)."""

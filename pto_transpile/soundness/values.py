@@ -276,6 +276,9 @@ class StructV:
 
     fields: dict = field(default_factory=dict)
     origin: str = ""
+    #: for tiling data: the attributes whose read runs code of its class (a method, a property;
+    #: "*" for a `__getattr__`)
+    methods: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -75,3 +75,22 @@ def test_a_builtin_running_code_of_its_choosing_in_a_stage_is_refused(call):
                             f"    c_vec = c_vec_db.next()\n    y = y_db.next()\n    {call}\n")])
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert errors and all(re.search(r"`(exec|exit|eval)`", e) for e in errors), errors
+
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(encoding="utf-8")
+#: a property of the tiling data that counts its reads: what each read gives depends on the
+#: order of the reads on every core, which pipelining changes
+RAMP = ("    scale: float\n    reads: int = 0\n\n    @property\n    def ramp(self):\n        self.reads += 1\n"
+        "        return self.scale * (self.reads % 3 + 1)\n")
+
+
+@pytest.mark.parametrize("read", ["tiling.ramp", 'getattr(tiling, "ramp")'])
+def test_reading_a_property_of_tiling_data_is_refused(read):
+    text = edited(TILED, [("    scale: float\n", RAMP),
+                          ("finish(i, sub_id, tiling.scale, out", f"finish(i, sub_id, {read}, out")])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and "runs code of the tiling data's class" in errors[0], errors
+    # the help applied: the value computed in the kernel from the fields
+    fixed = edited(text, [(f"finish(i, sub_id, {read}, out", "finish(i, sub_id, tiling.scale * 2, out")])
+    result = transpile(fixed, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
