@@ -536,6 +536,8 @@ class KernelReader:
                     self.kernel.slot_vars.setdefault(n, self.kernel.slot_vars[value.value])
         elif isinstance(small, cst.AnnAssign) and small.value is not None:
             kind = infer(small.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+            if kind == UNKNOWN:  # `half_row: int = offsets[sub_id]`: the annotation says what the value is
+                kind = annotation_kind(small.annotation, self.pl.path)
             self._bind_target(small.target, section, kind)
         elif isinstance(small, cst.AugAssign):
             self._bind_target(small.target, section, SCALAR)

@@ -38,7 +38,8 @@ RULE = Rule(
     title="Whether a stage argument must travel with its task cannot be decided",
     message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
             "it must travel in the ctx ring",
-    hint="Bind `{names}` from a `pl` call, a literal or an annotated parameter so its kind is known",
+    hint="Bind `{names}` from a `pl` call, a literal, an annotated parameter or arithmetic of those "
+         "(`sub_id * HALF`), or annotate it where it is bound (`{names}: int = ...`), so its kind is known",
     messages={
         "parameter": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
                      "it must travel in the ctx ring: it is computed from parameter `{param}`, which {said}",

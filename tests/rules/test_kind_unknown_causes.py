@@ -78,3 +78,16 @@ def test_a_parameter_whose_annotation_is_not_read_is_named_with_the_annotation_t
 
 def test_the_parameter_help_applied_gives_a_proven_kernel_that_runs_as_the_serial_one():
     _runs_as_the_serial_kernel(TILING, {"k": 2})
+
+
+def test_a_local_annotated_int_is_a_scalar():
+    """`sh: float = (0.5, 2.0)[sub_id]`, a number per vector core, was PTO054 with the help to
+    annotate it: the annotation of a local name was not read (probe h92)."""
+    annotated = edited(SCALED, [(LOOP, "    with pl.section_vector():\n        sh: float = (0.5, 2.0)[sub_id]\n"
+                                       + LOOP)])
+    result = transpile(annotated, path="k.py", preload=1)
+    assert [d.message for d in result.diagnostics] == [] and result.code is not None
+    report = verify(annotated, result.code, "kern", path="k.py", shapes=SHAPES)
+    assert [row.verdict for row in report.rows] == ["ok", "ok"]
+    unannotated = annotated.replace("sh: float = ", "sh = ")
+    assert codes.ARGUMENT_KIND_UNKNOWN in [d.code for d in transpile(unannotated, path="k.py", preload=1).diagnostics]
