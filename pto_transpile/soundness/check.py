@@ -228,8 +228,8 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
         return problems
     note = (f"; `@pl.jit(**{unread})` could not be read as constants, so the check takes `auto_mutex` as off and "
             "the tiles' mutex ids as ordering nothing: give `auto_mutex=` in the decorator itself, not in `{unread}`")
-    return [replace(p, detail=p.detail + note) if p.kind in ("race", "anywhere", "anywhere_shape", "twin") else p
-            for p in problems]
+    return [replace(p, detail=p.detail + note) if p.kind in ("race", "race_body", "anywhere", "anywhere_shape", "twin")
+            else p for p in problems]
 
 
 def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
@@ -818,7 +818,8 @@ class _Report:
                       "barrier between these pipes)" + anywhere)
             shaped = any(f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
             kind = ("anywhere_shape" if shaped else "anywhere") if anywhere and not self.alone \
-                else "loops" if self._loops_apart(a, b) else "race"
+                else "loops" if self._loops_apart(a, b) \
+                else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))

@@ -22,6 +22,9 @@ from pto_transpile.soundness.check import Problem, check_kernel
 HINTS = {
     "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
             "never synchronised), or keep both accesses in one stage",
+    "race_body": "Put `pl.system.sync_all()` between the pipeline loop and the kernel-body code that touches the "
+                 "same memory (every core then finishes the loop, its drain included, before that code runs), or "
+                 "move that access into a stage",
     "loops": "Order the two pipeline loops with `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between them "
              "(every core finishes the first loop, its drain included, before any starts the second)",
     "anywhere": "Keep GM offsets to what the loop variable and `pl.get_subblock_idx()` give (`i * BLOCK + sub_id * "

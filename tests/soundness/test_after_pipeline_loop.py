@@ -61,3 +61,32 @@ def test_the_help_applied_gives_a_proven_kernel_that_runs_as_the_serial_one(bloc
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
     rows = verify(IN_LAST_STAGE, result.code, "kern", path="k.py", shapes=SHAPES, block_dim=block_dim).rows
     assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
+
+
+TRIP = (Path(__file__).parent / "kernels" / "trip_param.py").read_text(encoding="utf-8")
+#: after the pipeline loop, the cube loads what the vector stage stored to `last` (probe h92)
+LOAD_LAST = edited(TRIP, [
+    ("    last: pl.Tensor[[TILE, TILE], pl.DT_FP32],\n",
+     "    last: pl.Tensor[[TILE, TILE], pl.DT_FP32],\n    post: pl.Tensor[[TILE, TILE], pl.DT_FP32],\n"),
+    ("            scale_store(ki, n, sub_id, out, last, c_vec_db, y_db, bias_ring)\n",
+     "            scale_store(ki, n, sub_id, out, last, c_vec_db, y_db, bias_ring)\n"
+     "    with pl.section_cube():\n        t = a_l1.next()\n        pl.load(t, last, [0, 0])\n"
+     "        left = left_db.next()\n        right = right_db.next()\n        acc = acc_db.next()\n"
+     "        pl.move(left, t)\n        pl.move(right, t)\n        pl.matmul(acc, left, right)\n"
+     "        pl.store(post, acc, [0, 0])\n"),
+])
+
+
+def test_a_race_of_the_kernel_body_after_the_loop_helps_with_a_barrier():
+    """The help was to hand data between stages through tile groups, or keep both accesses in
+    one stage: neither fits code of the kernel body. A barrier after the loop does."""
+    found = [d for d in transpile(LOAD_LAST, path="k.py").diagnostics if d.is_error]
+    assert len(found) == 1 and "the kernel body at line" in found[0].message, [d.message for d in found]
+    assert found[0].hint.startswith("Put `pl.system.sync_all()` between the pipeline loop and the kernel-body code")
+    fixed = edited(LOAD_LAST, [("    with pl.section_cube():\n        t = a_l1.next()\n",
+                                "    pl.system.sync_all()\n    with pl.section_cube():\n        t = a_l1.next()\n")])
+    result = transpile(fixed, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    shapes = {"a": (96, 32), "out": (96, 32)}
+    report = verify(fixed, result.code, "kernel", path="k.py", shapes=shapes, scalars={"n": 3})
+    assert [row.verdict for row in report.rows] == ["ok", "ok"]
