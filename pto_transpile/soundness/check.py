@@ -157,12 +157,18 @@ def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) ->
 
 
 def _hidden_class(file, kernel) -> Problem | None:
-    """The kernel reaches a class whose methods reach `pl` and which the check does not follow
-    (`hiddenclasses`)."""
+    """The kernel reaches a class whose methods reach `pl` and which the check does not follow,
+    or an object the file's code made that way (`hiddenclasses`)."""
     found = hidden_class(file, kernel)
     if found is None:
         return None
-    name, line = found
+    name, line, what = found
+    if what == "object":
+        return Problem("construct", f"`{kernel.name}` reaches `{name}` (line {line}), made at module level by a call "
+                                    "of code that runs `pl` ops: what it is, and what Python runs when the kernel "
+                                    "uses it (a subscript, a truth test, an attribute read, a call), the check does "
+                                    "not know; make the code a function of the file the kernel calls by name",
+                       kernel.node)
     return Problem("construct", f"`{kernel.name}` reaches `{name}` (line {line}), a class whose methods run `pl` ops "
                                 "or reach them through the file's functions, which Python may run where the check does "
                                 "not look (making an instance, a subscript, a truth test, an attribute read, a builtin "

@@ -29,17 +29,28 @@ _RISKY = frozenset({"exec", "eval", "compile", "__import__", "globals", "vars", 
                     "importlib", "sys"})
 
 
-def hidden_class(file, kernel) -> tuple[str, int] | None:
-    """(class name, line of a mention) of a class the kernel reaches whose methods reach `pl`
-    and which is not plain; None when there is none."""
+def hidden_class(file, kernel) -> tuple[str, int, str] | None:
+    """(name, line of a mention, what it is) of a name the kernel reaches that Python may run
+    `pl` ops through where the check does not look: a class whose methods reach `pl` and which
+    is not plain ("class"), or a module name made by a call whose code reaches `pl` ("object":
+    `KICK = make_kick()`, `K = type("K", (), {"__getitem__": kick})`); None when there is none."""
     tops = file.source.python_statements()
+    names = {s.name for s in tops if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} | {"type"}
+    made = [s for s in tops if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and any(isinstance(n, ast.Call) for n in ast.walk(s)) and _names_in([s]) & names]
+    if not made and not any(isinstance(s, ast.ClassDef) and (s.bases or s.keywords or _methods(s)) for s in tops):
+        return None  # (no class with code of its own, no object made by the file's code: answered without a walk)
     reaching = _reaching(tops, _pl_names(file))
-    classes = {s.name: s for s in tops if isinstance(s, ast.ClassDef) and s.name in reaching}
-    if not classes:
+    bad = {s.name: "class" for s in tops if isinstance(s, ast.ClassDef) and s.name in reaching
+           and not _plain(file, s.name)}
+    for stmt in made:
+        if _names_in([stmt]) & reaching:
+            bad.update(dict.fromkeys(_bound(stmt), "object"))
+    if not bad:
         return None
     for name, line in _reached(tops, kernel.name):
-        if name in classes and not _plain(file, name):
-            return name, line
+        if name in bad:
+            return name, line, bad[name]
     return None
 
 
@@ -53,10 +64,13 @@ def _code_names(stmt: ast.stmt) -> set[str]:
     function's whole `def`; for a class, its methods (at any depth), its bases and keywords
     (a metaclass), whose code is the class's too."""
     if isinstance(stmt, ast.ClassDef):
-        inner: list[ast.AST] = [*stmt.bases, *stmt.keywords]
-        inner += [n for n in ast.walk(stmt) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
-        return _names_in(inner)
+        return _names_in([*stmt.bases, *stmt.keywords, *_methods(stmt)])
     return _names_in([stmt])
+
+
+def _methods(cls: ast.ClassDef) -> list[ast.AST]:
+    """The functions defined anywhere in a class body (methods, and those nested in them)."""
+    return [n for n in ast.walk(cls) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
 
 
 def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
@@ -77,9 +91,9 @@ def _reaching(tops: list[ast.stmt], pl: frozenset[str]) -> set[str]:
 
 
 def _reached(tops: list[ast.stmt], kernel: str) -> list[tuple[str, int]]:
-    """Each name the kernel reaches, with the line of its first mention: the names its `def`
-    mentions, and through each, those of the statements that bind it (definitions, and
-    module-level assignments and imports)."""
+    """Each module name the kernel reaches, with the line of its first mention: the names its
+    `def` reads that it does not bind itself, and through each, those of the statements that
+    bind it (definitions, and module-level assignments and imports)."""
     binders: dict[str, list[ast.stmt]] = {}
     for stmt in tops:
         for name in _bound(stmt):
@@ -93,12 +107,33 @@ def _reached(tops: list[ast.stmt], kernel: str) -> list[tuple[str, int]]:
         if id(stmt) in done:
             continue
         done.add(id(stmt))
-        own = stmt.name if isinstance(stmt, ast.ClassDef) else None
+        own = _locals(stmt)
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and node.id != own and node.id not in seen:
+            if isinstance(node, ast.Name) and node.id not in own and node.id not in seen:
                 seen[node.id] = node.lineno
                 todo += binders.get(node.id, [])
     return sorted(seen.items(), key=lambda item: item[1])
+
+
+def _locals(stmt: ast.stmt) -> set[str]:
+    """The names a top-level statement binds for itself alone: a function's parameters and the
+    names its body binds (but those it declares `global`), a class's own name; none for any
+    other statement."""
+    if isinstance(stmt, ast.ClassDef):
+        return {stmt.name}
+    if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    args = stmt.args
+    own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}
+    declared: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            own.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not stmt:
+            own.add(node.name)
+    return own - declared
 
 
 def _bound(stmt: ast.stmt) -> set[str]:

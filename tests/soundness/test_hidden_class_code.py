@@ -61,6 +61,34 @@ def test_a_class_whose_methods_python_runs_unasked_is_refused(way):
                                           errors[0]), errors
 
 
+#: objects the file's code makes at module level, whose dunders run the syncs
+MADE = {
+    "a factory function": (
+        f"class _Kick:\n    def __getitem__(self, event_id):\n        {KICK}\n\n\n"
+        "def _make():\n    return _Kick()\n\n\nKICK = _make()\n", "KICK[0]"),
+    "a class made by type()": (
+        f"def _kick(self, event_id):\n    {KICK}\n\n\nKICK = type('K', (), {{'__getitem__': _kick}})()\n",
+        "KICK[0]"),
+}
+
+
+@pytest.mark.parametrize("way", list(MADE))
+def test_an_object_made_by_code_that_runs_pl_is_refused(way):
+    classes, kick = MADE[way]
+    settle = WAYS["a subscription of the class"][0].split("\n\n\n", 1)[1]
+    text = _kernel(classes + "\n\n" + settle, kick, "_Settle[0]")
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and re.search(r"reaches `(KICK|_Kick|_Settle)` \(line \d+\)", errors[0]), errors
+
+
+def test_a_parameter_named_as_a_module_name_of_a_harness_reaches_nothing():
+    """The kernel's parameter `a` is not the module's `a` of the harness below `__main__`."""
+    classes, _, _ = WAYS["a subscription of the class"]
+    text = KERNEL + f"\n\n{classes}\n\nif __name__ == \"__main__\":\n    a = _Kick[0]\n"
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
 def test_such_a_class_the_kernel_does_not_reach_changes_nothing():
     """A class of a test harness in the kernel file, used below `if __name__ == "__main__":`."""
     classes, _, _ = WAYS["a subscription of the class"]
