@@ -40,7 +40,7 @@ def hidden_class(file, kernel) -> tuple[str, int, str] | None:
             and any(isinstance(n, ast.Call) for n in ast.walk(s)) and _names_in([s]) & names]
     if not made and not any(isinstance(s, ast.ClassDef) and (s.bases or s.keywords or _methods(s)) for s in tops):
         return None  # (no class with code of its own, no object made by the file's code: answered without a walk)
-    reaching = _reaching(tops, _pl_names(file))
+    reaching = _reaching(tops, file.pl.aliases, file.pl.module_ref or "pl")
     bad = {s.name: "class" for s in tops if isinstance(s, ast.ClassDef) and s.name in reaching
            and not _plain(file, s.name)}
     for stmt in made:
@@ -54,18 +54,36 @@ def hidden_class(file, kernel) -> tuple[str, int, str] | None:
     return None
 
 
-def _pl_names(file) -> frozenset[str]:
-    """The names that stand for the `pl` module or something imported from it."""
-    return frozenset({file.pl.module_ref or "pl", *file.pl.aliases})
-
-
-def _code_names(stmt: ast.stmt) -> set[str]:
-    """The names the code of a definition mentions where it runs after the module was made: a
-    function's whole `def`; for a class, its methods (at any depth), its bases and keywords
-    (a metaclass), whose code is the class's too."""
+def _code(stmt: ast.stmt) -> list[ast.AST]:
+    """The code of a definition that runs after the module was made: a function's whole `def`;
+    for a class, its methods (at any depth), its bases and keywords (a metaclass), whose code is
+    the class's too."""
     if isinstance(stmt, ast.ClassDef):
-        return _names_in([*stmt.bases, *stmt.keywords, *_methods(stmt)])
-    return _names_in([stmt])
+        return [*stmt.bases, *stmt.keywords, *_methods(stmt)]
+    return [stmt]
+
+
+def _runs_pl(code: list[ast.AST], aliases: dict[str, tuple[str, ...]], ref: str) -> bool:
+    """Does `code` name a `pl` op (`pl.store`, `pl.system.sync_all`, `store` imported from it),
+    the module itself, or a builtin that runs code of its choosing? A name of a type or a
+    constant (`pl.DT_FP16`, `pl.PipeType.FIX`, `pl.Tensor[...]`: a part that starts with a
+    capital) is none of those."""
+    for root in code:
+        parents = {id(child): node for node in ast.walk(root) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(root):
+            if not isinstance(node, ast.Name):
+                continue
+            if node.id in _RISKY:
+                return True
+            if node.id != ref and node.id not in aliases:
+                continue
+            path, at = list(aliases.get(node.id, ())), id(node)
+            while isinstance(up := parents.get(at), ast.Attribute):
+                path.append(up.attr)
+                at = id(up)
+            if not any(part[:1].isupper() for part in path):
+                return True
+    return False
 
 
 def _methods(cls: ast.ClassDef) -> list[ast.AST]:
@@ -77,12 +95,12 @@ def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
     return {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _reaching(tops: list[ast.stmt], pl: frozenset[str]) -> set[str]:
-    """The top-level functions and classes whose code reaches `pl` or a risky builtin, directly or
-    through another such definition."""
-    defs = {s.name: _code_names(s) for s in tops
-            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    found = {name for name, names in defs.items() if names & (pl | _RISKY)}
+def _reaching(tops: list[ast.stmt], aliases: dict[str, tuple[str, ...]], ref: str) -> set[str]:
+    """The top-level functions and classes whose code runs `pl` ops or a risky builtin
+    (`_runs_pl`), directly or through another such definition."""
+    code = {s.name: _code(s) for s in tops if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    defs = {name: _names_in(nodes) for name, nodes in code.items()}
+    found = {name for name, nodes in code.items() if _runs_pl(nodes, aliases, ref)}
     while True:
         more = {name for name, names in defs.items() if name not in found and names & found}
         if not more:

@@ -89,6 +89,15 @@ def test_a_parameter_named_as_a_module_name_of_a_harness_reaches_nothing():
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
 
 
+def test_a_class_whose_methods_name_only_pl_types_and_constants_runs_no_pl_op():
+    """`pl.DT_FP32`, `pl.PipeType.V`: names of the `pl` module that are no op."""
+    shapes = ("class _Shapes:\n    def dtype(self):\n        return (pl.DT_FP32, pl.PipeType.V)\n\n\n"
+              "SHAPES = _Shapes()\n")
+    text = _kernel(shapes, "SHAPES", "SHAPES")
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
 def test_such_a_class_the_kernel_does_not_reach_changes_nothing():
     """A class of a test harness in the kernel file, used below `if __name__ == "__main__":`."""
     classes, _, _ = WAYS["a subscription of the class"]
