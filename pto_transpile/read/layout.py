@@ -92,6 +92,18 @@ class Layout:
         return found
 
 
+def stored_names(trees: list[ast.stmt]) -> set[str]:
+    """The names statements bind, at any depth (targets, imports, `for` and `with` names)."""
+    out: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                out.add(node.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
+
+
 def read_layout(text: str, path: str = "<string>") -> Layout:
     """The layout of `text`'s top-level statements. TooComplex when `text` is too large or
     nests too deeply to parse safely; SyntaxError (or ValueError, for a NUL byte) in

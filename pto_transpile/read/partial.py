@@ -27,7 +27,7 @@ import libcst as cst
 
 from pto_api.ops import VF_OP_ROLES
 from pto_transpile.read import vfbody
-from pto_transpile.read.layout import Layout
+from pto_transpile.read.layout import Layout, stored_names
 from pto_transpile.read.vfbody import VfBody
 
 #: Decorator names that make a function a root of the analysis (`@pl.jit`, `@pl.pipeline.stage`,
@@ -169,7 +169,7 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
     binders: dict[str, list[int]] = {}  #: name -> the statements other than definitions that bind it
     for i, name in enumerate(names):
         if name is None:
-            for bound in _stored(layout.statements[i]):
+            for bound in stored_names(layout.statements[i]):
                 binders.setdefault(bound, []).append(i)
     while todo:
         i = todo.pop()
@@ -181,18 +181,6 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
             todo += [j for j in by_name.get(word, ()) if j not in keep]
             todo += [j for j in binders.get(word, ()) if j not in followed]
     return keep
-
-
-def _stored(trees: list[ast.stmt]) -> set[str]:
-    """The names statements bind, at any depth (targets, imports, `for` and `with` names)."""
-    out: set[str] = set()
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                out.add(node.id)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                out.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return out
 
 
 def _vector_functions(text: str, layout: Layout, names: list[str | None], chunks: list[str]) -> dict[int, tuple]:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
+from pto_transpile.read.layout import stored_names
 from pto_transpile.read.meaning import Class
 
 #: Builtins through which code reaches what the check cannot follow (a namespace, code run from text).
@@ -158,13 +159,7 @@ def _bound(stmt: ast.stmt) -> set[str]:
     """The module names a top-level statement binds."""
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return {stmt.name}
-    out: set[str] = set()
-    for node in ast.walk(stmt):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            out.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return out
+    return stored_names([stmt])
 
 
 def _plain(file, name: str) -> bool:
