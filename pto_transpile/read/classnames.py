@@ -120,6 +120,13 @@ def class_rebound(text: str, cls: str) -> bool:
     return found is None or found.star or found.bound[cls] != 1 or cls in found.reached
 
 
+def changed_under(text: str, name: str) -> bool:
+    """Whether the code of `text` may set or delete something under the name `name` (`math.erfc =
+    f`, `setattr(math, ...)`) or read its `__dict__`; yes when `text` does not parse."""
+    found = _stores(text)
+    return found is None or name in found.reached
+
+
 def attribute_rebound(text: str, attr: str) -> bool:
     """Whether the code of `text` may set or delete an attribute `attr` of some object (`Ev.notify
     = f`, `Ev.notify, x = f, 1`, `for Ev.notify in ...`, `del Ev.notify`, `setattr(x, "notify",

@@ -55,6 +55,9 @@ class Unknown:
 
     reason: str
     imported: bool = False  #: bound by an import (another module's object), not by this file's code
+    #: what made it (`K()`, `type(...)`, a decorator, a function through `global`) when the value
+    #: may be an object on which Python runs code of the file where it is used ("" when not)
+    made: str = ""
 
 
 Meaning = Value | Function | Class | Unknown

@@ -61,6 +61,8 @@ _UNCERTAIN: dict[type, str] = {
     cst.With: "a module-level `with` block", cst.Match: "a module-level `match` statement",
 }
 _MUTATING_METHODS = "|".join(sorted(MUTATING_METHODS))
+#: Builtins whose result is a plain number, string or bool, whatever they are given.
+_PLAIN_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "range"})
 #: Decorators (besides `pl`'s) that return the class they are given, by the full name of the import.
 _KEEPING_DECORATORS = frozenset({"dataclasses.dataclass"})
 
@@ -131,7 +133,8 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     found = effects(tops, run.env, run.pure_callee, text, words, nested, guarded)
     names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
     for name, line in found.globals.items():
-        names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})")
+        names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})",
+                                       made=f"a function, through `global {name}` (line {line})")
     _forget_changed_lists(run, text)
     for name, (line, how) in found.touched.items():
         run.changed(name, f"{how} (line {line})")
@@ -242,7 +245,8 @@ class _ModuleRun:
             self.note_calls(decorator.decorator)
             node = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
             if self.pl_path(node) is None and self.imported_as(_dotted_text(node)) not in _KEEPING_DECORATORS:
-                return Unknown(f"it is bound to what its decorator `@{_dotted_text(node)}` returns")
+                return Unknown(f"it is bound to what its decorator `@{_dotted_text(node)}` returns",
+                               made=f"its decorator `@{_dotted_text(node)}`")
         return meaning
 
     def pure_callee(self, dotted: str) -> bool:
@@ -356,7 +360,43 @@ class _ModuleRun:
         try:
             return Value(self.ev.eval(node))
         except NotConstant as exc:
-            return Unknown(exc.cause)
+            return Unknown(exc.cause, made=self.maker(node))
+
+    def maker(self, node: cst.BaseExpression) -> str:
+        """The code of what makes the value of `node` when it may be an object on which Python
+        runs code of the file (a call of anything but a `pl` op, a builtin of a plain type, a
+        `math` function or a data class of the file; a lambda; a name bound to such an object);
+        "" when it is plain data."""
+        for sub in _walk_here(node):
+            if type(sub) is cst.Lambda:
+                return "a lambda"
+            if type(sub) is cst.Name and isinstance(found := self.env.get(sub.value), Unknown) and found.made:
+                return found.made
+        if type(node) is cst.Call and not self.plain_call(node):
+            dotted = _dotted_text(node.func)
+            return f"`{dotted}(...)`" if dotted and "?" not in dotted else "a call"
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            return next((m for el in node.elements if (m := self.maker(el.value))), "")
+        if isinstance(node, cst.Dict):
+            return next((m for el in node.elements if isinstance(el, cst.DictElement)
+                         and (m := self.maker(el.key) or self.maker(el.value))), "")
+        if type(node) in (cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Attribute, cst.IfExp):
+            return next((self.maker(c) for c in _walk_here(node) if type(c) is cst.Call and not self.plain_call(c)
+                         and self.maker(c)), "")
+        return ""
+
+    def plain_call(self, node: cst.Call) -> bool:
+        """A call whose result is a `pl` object, a number or string, or an instance of a data
+        class of the file: nothing on which Python would run the file's code."""
+        if self.pl_path(node.func) is not None:
+            return True
+        dotted = _dotted_text(node.func)
+        if type(node.func) is cst.Name and dotted in _PLAIN_BUILTINS and dotted not in self.env:
+            return True
+        if self.imported_as(dotted).startswith("math."):
+            return True
+        meaning = self.env.get(dotted) if type(node.func) is cst.Name else None
+        return isinstance(meaning, Class) and isinstance(meaning.node, cst.ClassDef) and _data_class(meaning.node)
 
     def static_method(self, node: cst.BaseExpression) -> Function | None:
         """`Class.method` (`halve = Epilogue.halve`): the `@staticmethod` it names, of a class of
@@ -856,3 +896,14 @@ def _fixed_class(cls: cst.ClassDef, tops: list, text: str) -> bool:
     the one top-level class of its name); no for any other."""
     trees = [t for t in tops if isinstance(t, ast.ClassDef) and t.name == cls.name.value]
     return len(trees) == 1 and plain_members(trees[0], text)
+
+
+def _data_class(node: cst.ClassDef) -> bool:
+    """A class of fields alone: no base, keyword or method, decorated (if at all) by `@dataclass`
+    (what Python runs on an instance is its own, not the file's)."""
+    if node.bases or node.keywords or not isinstance(node.body, cst.IndentedBlock):
+        return not node.bases and not node.keywords
+    if any(isinstance(s, (cst.FunctionDef, cst.ClassDef)) for s in node.body.body):
+        return False
+    return all(_dotted_text(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator).split(".")[-1]
+               == "dataclass" for d in node.decorators)

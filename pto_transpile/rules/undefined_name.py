@@ -40,11 +40,13 @@ def check(ctx):
         # its decorators, defaults and annotations run when the `def` does, outside it: the
         # function's own parameters and names are not bound there
         header = {n for part in _header(fn) for n in file.find(part, cst.Name)}
+        # what a lambda or comprehension there binds for itself (`k=type("K", (), {"f": lambda s, e: e})`)
+        in_header = module_names | {n for part in _header(fn) for n in _bound(file, part)}
         reported = set()
         reads = _reads(file, fn)
         dead = None
         for name in reads:
-            scope = module_names if name in header else bound
+            scope = in_header if name in header else bound
             if name.value not in scope and name.value not in _BUILTINS and name.value not in reported:
                 dead = dead_nodes(file, fn) if dead is None else dead
                 if name in dead:

@@ -127,11 +127,25 @@ def _reached(tops: list[ast.stmt], kernel: str) -> list[tuple[str, int]]:
             continue
         done.add(id(stmt))
         own = _locals(stmt)
+        typed = {id(n) for ann in _annotations(stmt) for n in ast.walk(ann)}
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and node.id not in own and node.id not in seen:
+            if isinstance(node, ast.Name) and node.id not in own and node.id not in seen and id(node) not in typed:
                 seen[node.id] = node.lineno
                 todo += binders.get(node.id, [])
     return sorted(seen.items(), key=lambda item: item[1])
+
+
+def _annotations(stmt: ast.stmt) -> list[ast.expr]:
+    """The annotations of a function's parameters and return, and of its annotated assignments:
+    names the kernel never runs (a tiling-data parameter's class: what its instance runs is
+    judged where the kernel reads it, `tilingdata.tiling_methods`)."""
+    if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    args = stmt.args
+    found = [a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+             if a is not None and a.annotation is not None]
+    found += [n.annotation for n in ast.walk(stmt) if isinstance(n, ast.AnnAssign)]
+    return found + ([stmt.returns] if stmt.returns is not None else [])
 
 
 def _locals(stmt: ast.stmt) -> set[str]:
@@ -145,8 +159,10 @@ def _locals(stmt: ast.stmt) -> set[str]:
     args = stmt.args
     own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}
     declared: set[str] = set()
+    # a comprehension's variable is its own scope's (`[KICK for KICK in ...]` binds no `KICK` of the function)
+    scoped = {id(n) for c in ast.walk(stmt) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)}
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in scoped:
             own.add(node.id)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             declared.update(node.names)

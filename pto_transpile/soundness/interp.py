@@ -48,7 +48,7 @@ from pto_transpile.soundness.runtypes import (
     SymRange,
     nonuniform,
 )
-from pto_transpile.soundness.tilingdata import tiling_field_types, tiling_methods
+from pto_transpile.soundness.tilingdata import operator_methods, tiling_field_types, tiling_methods
 from pto_transpile.soundness.uniform import NonUniform
 from pto_transpile.soundness.values import UNKNOWN, Opaque, StructV, Sym, Symbol, TensorV, root_words
 from pto_transpile.soundness.vfcalls import VectorCalls
@@ -177,9 +177,16 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
                 env[name] = self._tensor(name, ann)
             elif (types := tiling_field_types(self.file, p)) is not None:
                 # tiling data: each scalar field is a run-time value of its own, `tiling.blocks`
+                methods = tiling_methods(self.file, p)
+                special = operator_methods(methods)
+                if special:
+                    raise CannotModel(f"the class of tiling data `{name}` defines `{special[0]}`, which Python runs "
+                                      "on the value where the kernel formats, tests, compares or computes with it, "
+                                      "unseen by the check: read its fields in the kernel instead", p,
+                                      kind="construct")
                 env[name] = StructV({f: Opaque(("float", f"{name}.{f}")) if t == "float"
                                      else self._scalar(f"{name}.{f}") for f, t in types.items()}, "tiling",
-                                    tiling_methods(self.file, p))
+                                    methods)
             elif not declared_integer(self.file, p, self.pl.path):
                 # a number no sampled integer stands for (`if alpha == 0.5:`): data, named by the
                 # parameter, so what a test on it decides is followed both ways

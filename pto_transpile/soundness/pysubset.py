@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
+from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
@@ -624,8 +625,20 @@ class PythonSubset(InterpreterBase):
         hit = self._globals.get(name)
         if hit is None:
             hit = self._globals[name] = self._global(name)
+        if hit[1] is UNKNOWN:
+            self._no_object(f"`{name}`", self.file.meaning(name), node)
         # a module constant is copied (lists are mutable); everything else is shared
         return import_const(hit[1]) if hit[0] else hit[1]
+
+    def _no_object(self, what: str, meaning: Any, node) -> None:
+        """Refuse a module name (or default) that may hold an object the file's code made: Python
+        runs that object's methods where the kernel uses it, unseen (probe h93)."""
+        if isinstance(meaning, Unknown) and meaning.made:
+            raise CannotModel(f"{what} is bound to what {meaning.made} makes: an object of a kind the check does "
+                              "not know, on which Python may run code of the file where the kernel uses it (a "
+                              "subscript, a test, an operator, a format, an attribute, a `key=`); bind it to a "
+                              "constant, or make what it does a function of the file called by name", node,
+                              kind="construct")
 
     def _symbolic(self, name: str) -> Sym | None:
         """A module name (`N`, `config.NT`) whose value is known only at run time, as the trip-count
@@ -698,6 +711,13 @@ class PythonSubset(InterpreterBase):
                                   f"and constants, and its name used only as `{cls}.member`; `{cls}.{attr}` is not "
                                   "one: make it a function of the file, or the class so", node, kind="construct")
             return FunctionV("helper", fn)
+        made = next((n for stmt in bound for n in iter_nodes(stmt) if type(n) is cst.Lambda
+                     or type(n) is cst.Call and self.path(n.func) is None and not (
+                         type(n.func) is cst.Name and n.func.value in _PLAIN_RESULTS)), None)
+        if made is not None:  # `KICK = type("K", (), {"__getitem__": kick})()` in the class body
+            raise CannotModel(f"`{cls}.{attr}` is bound in the class body to what `{self._code_of(made)}` makes: an "
+                              "object of a kind the check does not know, on which Python may run code of the file "
+                              "where the kernel uses it; bind it to a constant", node, kind="construct")
         value = _class_constant(bound, list(body))
         if value is None or not plain or not class_unchanged(self.file, meaning.node):
             return _ABSENT
@@ -1502,7 +1522,8 @@ class PythonSubset(InterpreterBase):
         meaning = self.file.meaning(func.value.value)
         return isinstance(meaning, Unknown) and meaning.imported \
             and self.file.names.origins.get(func.value.value) in _STATELESS_MODULES \
-            and func.attr.value not in MUTATING_METHODS
+            and func.attr.value not in MUTATING_METHODS \
+            and not changed_under(self.file.source.text, func.value.value)  # (`math.erfc = kick`)
 
     def _unknown_call_in_stage(self, node: cst.Call, args: list, ctx: Ctx) -> None:
         """A call the check does not run, inside a stage, may keep a value past the invocation
@@ -1572,6 +1593,11 @@ class PythonSubset(InterpreterBase):
             _struct_given(self._code_of(node.func), node)  # `list(st)`, `len(st)`
         if name in _CONTAINERS:
             return self._container(name, pos, kw, node, ctx)
+        if any(is_unknown(v) for v in kw.values()) or name in ("map", "filter") and pos and is_unknown(pos[0]):
+            # `max(xs, key=HOOKS["kick"])`: a value the check cannot name may be a function it calls
+            raise CannotModel(f"`{name}` is given a value the check cannot name where it takes a function "
+                              f"(`{self._code_of(node)}`), which it may call where the check does not follow: "
+                              "call the function yourself", node, kind="construct")
         if kw and name != "print":  # `max(a, b, key=abs)`, `int("10", base=2)`: not what the model computes
             _no_functions(name, [*pos, *kw.values()], node)
             return UNKNOWN
@@ -1792,6 +1818,7 @@ class PythonSubset(InterpreterBase):
         if defaults is not None:
             return defaults.get(name, UNKNOWN)
         meaning = self.file.names.defaults.get(fn, {}).get(name)
+        self._no_object(f"the default of `{name}`", meaning, p)  # (`def fire(e, k=K()):`)
         if isinstance(meaning, Value):
             return import_const(meaning.value)
         if isinstance(meaning, Function):
@@ -2433,6 +2460,8 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
 
 #: the builtins a choice's values may call: numbers of numbers, nothing else done
 _PURE_BUILTINS = frozenset({"min", "max", "abs"})
+#: Builtins whose result is a plain number, string or bool (or a range), whatever they are given.
+_PLAIN_RESULTS = frozenset({"int", "float", "str", "bool", "len", "round", "range"})
 #: Builtins that run code of their own choosing or end the program (`exec("pl.store(...)")`,
 #: `exit()`): never a call that runs nothing of the file.
 _RUNS_CODE = frozenset({"exec", "eval", "compile", "__import__", "breakpoint", "exit", "quit", "input", "help",

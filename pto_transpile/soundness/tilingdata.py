@@ -58,12 +58,26 @@ def tiling_methods(file, param: cst.Param) -> frozenset[str]:
     node = meaning.node if isinstance(meaning, Class) else None
     if not isinstance(node, cst.ClassDef):
         return frozenset()
-    names = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef)} \
-        if isinstance(node.body, cst.IndentedBlock) else set()
+    lines = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    names = {s.name.value for s in lines if isinstance(s, cst.FunctionDef)}
+    # a class attribute bound by a plain assignment (`kick = property(_kick)`, no annotation: no
+    # field) may be a descriptor whose read runs code
+    names |= {t.target.value for s in lines if isinstance(s, cst.SimpleStatementLine) for small in s.body
+              if isinstance(small, cst.Assign) for t in small.targets if isinstance(t.target, cst.Name)}
     if names & {"__getattr__", "__getattribute__"} or node.bases or node.keywords \
             or any(not _dataclass(d) for d in node.decorators):
         names.add("*")
     return frozenset(names)
+
+
+def operator_methods(methods: frozenset[str]) -> list[str]:
+    """The special methods among a tiling class's `methods` that Python runs on the value itself
+    where the kernel formats, tests, compares or computes with it (`__format__`, `__mul__`)."""
+    return sorted(m for m in methods if m.startswith("__") and m.endswith("__") and m not in _AT_LAUNCH)
+
+
+#: special methods that run where the host makes the tiling data, not in the kernel
+_AT_LAUNCH = frozenset({"__init__", "__post_init__", "__new__", "__init_subclass__", "__set_name__"})
 
 
 def _small_statements(node: cst.ClassDef) -> list[cst.BaseSmallStatement]:
