@@ -4,6 +4,7 @@ Neither is transformed (again). The driver skips them, the emulator runs them as
 and the rules say so (PTO060) and check the syncs of the hand-written ones (PTO068).
 A kernel is pto-transpile's output only while it carries the mark pto-transpile wrote
 (`mark.py`); one that binds the generated counters without it is checked as hand-written.
+A kernel under a mark whose digest is not its own is an edited output, whatever its names.
 """
 
 from __future__ import annotations
@@ -41,13 +42,24 @@ def pipelined_as(kernel: Kernel, file: FileModel) -> str | None:
             "the file changed after pto-transpile wrote it" if mark_of(kernel.node) is not None
             else "without the mark pto-transpile writes above its kernels") + ")"
     if _syncs(file, kernel.node.body, set()):
-        return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` or `sync_src`/`sync_dst` itself)"
+        stale = " under pto-transpile's mark, but the file changed after pto-transpile wrote it"
+        return f"{BY_HAND} (it calls `set_cross_core`/`wait_cross_core` or `sync_src`/`sync_dst` itself" + (
+            stale if edited_output(kernel, file) else "") + ")"
     return None
 
 
 def binds_markers(kernel: Kernel) -> bool:
     """Whether `kernel` binds the counters pto-transpile's output binds (`_pl_task_id`)."""
     return any(n.startswith(MARKERS) for n in kernel.stored)
+
+
+def edited_output(kernel: Kernel, file: FileModel) -> bool:
+    """Whether `kernel` is pto-transpile's output changed after it was written: it binds the
+    generated counters or carries a mark, and no mark above it holds its digest. The stale mark
+    counts by itself, so renaming the counters does not make an edit a plain hand pipeline."""
+    if is_marked(kernel.node, file.source.text):
+        return False
+    return binds_markers(kernel) or mark_of(kernel.node) is not None
 
 
 def _syncs(file: FileModel, body: cst.CSTNode, seen: set[str]) -> bool:

@@ -1,13 +1,13 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.read.pipelined import binds_markers
+from pto_transpile.read.pipelined import edited_output
 from pto_transpile.rules.hand_sync_unsound import findings, hand_pipelined
 from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     for kernel in hand_pipelined(ctx.file):
-        if binds_markers(kernel):
+        if edited_output(kernel, ctx.file):
             for node, fields in findings(ctx.file, kernel, undecided=True):
                 fields.pop("_hint", None)
                 yield node, fields
@@ -15,13 +15,15 @@ def check(ctx):
 
 DOC = """\
 ## What it checks
-A kernel that binds pto-transpile's task counter (`_pl_task_id`, `_pl_sync_id`) but does not
-carry the mark pto-transpile writes above its output with the digest of its file is an
-output edited after it was written (or a hand-written kernel that took those names). It is
-checked as a hand-pipelined kernel (PTO068); where the check cannot follow its syncs (its
-own ctx ring's validity flags, in a loop of run-time trip count), that is this error, not
-the PTO077 warning a kernel pipelined by hand gets: an edit to generated code that keeps the
-events balanced and moves a wait is a race the emulator shows and nothing else would.
+A kernel that binds pto-transpile's task counter (`_pl_task_id`, `_pl_sync_id`) or carries
+the mark pto-transpile writes above its output (`# Written by pto-transpile (digest ...)`),
+but no mark holding the digest of its file, is an output edited after it was written (or a
+hand-written kernel that took those names). The stale mark is enough: renaming the counters
+does not make an edited output a kernel pipelined by hand. It is checked as a
+hand-pipelined kernel (PTO068); where the check cannot follow its syncs (its own ctx ring's
+validity flags, in a loop of run-time trip count), that is this error, not the PTO077 warning
+a kernel pipelined by hand gets: an edit to generated code that keeps the events balanced and
+moves a wait is a race the emulator shows and nothing else would.
 
 ## Why it matters for pipelining
 The generated kernel was proven against its serial kernel when it was written; an edit
@@ -47,8 +49,8 @@ RULE = Rule(
     code=codes.EDITED_OUTPUT_UNCHECKED,
     name="edited-output-unchecked",
     title="An edited output of pto-transpile whose syncs cannot be checked",
-    message="`{kernel}` binds pto-transpile's task counter in a file changed after pto-transpile wrote it, and "
-            "its syncs could not be checked: {detail}",
+    message="`{kernel}` is pto-transpile's output (its task counter or its mark) in a file changed after "
+            "pto-transpile wrote it, and its syncs could not be checked: {detail}",
     hint="Change the serial kernel the file came from and transpile it again, instead of editing the output",
     phase="file",
     severity=Severity.ERROR,

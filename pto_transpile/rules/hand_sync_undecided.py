@@ -1,13 +1,13 @@
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
-from pto_transpile.read.pipelined import binds_markers
+from pto_transpile.read.pipelined import edited_output
 from pto_transpile.rules.hand_sync_unsound import findings, hand_pipelined
 from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     for kernel in hand_pipelined(ctx.file):
-        if not binds_markers(kernel):  # an edited output: an error (PTO082)
+        if not edited_output(kernel, ctx.file):  # an edited output: an error (PTO082)
             yield from findings(ctx.file, kernel, undecided=True)
 
 

@@ -130,3 +130,18 @@ def test_a_run_that_pipelines_one_kernel_stamps_no_other():
     read = transpile(again.code, path="k.py")
     notes = {d.message.split("`")[1]: d.message for d in read.diagnostics if d.code == "PTO060"}
     assert "already the output" in notes["second_kernel"] and "pipelined by hand" in notes["pipeline_demo_kernel"]
+
+
+def test_an_edited_output_with_its_counter_renamed_is_still_an_edited_output():
+    """Renaming `_pl_task_id` in an edited output made it a plain hand pipeline, a warning
+    (PTO077) under its stale mark (probe h92). The mark counts by itself: a kernel under a mark
+    whose digest is not its own is an edited output, whatever its names."""
+    text = (ROOT / "tests" / "soundness" / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+    out = generated(text, preload=2)
+    assert "_pl_task_id" in out
+    renamed = out.replace("_pl_task_id", "task_id")
+    result = transpile(renamed, path="k.py")
+    assert not result.ok and [d.code for d in result.diagnostics if d.is_error] == ["PTO082"]
+    assert "PTO077" not in [d.code for d in result.diagnostics]
+    unmarked = re.sub(re.escape(PREFIX) + r".*\n", "", renamed)  # no mark, no generated names: by hand
+    assert [d.code for d in transpile(unmarked, path="k.py").diagnostics if d.is_error] == []
