@@ -47,6 +47,19 @@ def raised_at(exc: BaseException, file: str) -> Location | None:
     return Location(file, lines[-1] or 0) if lines else None
 
 
+#: What kernel code raises that is the kernel failing: its exceptions, and the `SystemExit` of
+#: `exit()`, `quit()` or `sys.exit()`, which on the emulator would end the tool, not the kernel.
+KERNEL_FAULTS = (Exception, SystemExit)
+
+
+def raised_what(exc: BaseException) -> str:
+    """`exc` as a verdict names it: its type and message (`exit()` gives no message of its own)."""
+    if isinstance(exc, SystemExit):
+        code = "" if exc.code is None else f" with code {exc.code!r}"
+        return f"SystemExit{code} (exit(), quit() or sys.exit(): a kernel has no process to end)"
+    return f"{type(exc).__name__}: {exc}"
+
+
 class SimulationError(Exception):
     """Base class: the simulated kernel did something the hardware would not survive."""
 

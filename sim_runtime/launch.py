@@ -15,7 +15,7 @@ import numpy as np
 
 from pto_api.memory import integer_argument_fault
 from sim_runtime.dtypes import DType
-from sim_runtime.errors import KernelError, SimulationError, raised_at
+from sim_runtime.errors import KERNEL_FAULTS, KernelError, SimulationError, raised_at, raised_what
 from sim_runtime.gantt import GanttRun, render_gantt
 from sim_runtime.kernelspec import (
     build_tiling_data,
@@ -181,9 +181,8 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
             low.fn(**args)
         except SimulationError:
             raise
-        except Exception as exc:
-            raise KernelError(f"{core.name}: kernel raised {type(exc).__name__}: {exc}",
-                              raised_at(exc, filename)) from exc
+        except KERNEL_FAULTS as exc:
+            raise KernelError(f"{core.name}: kernel raised {raised_what(exc)}", raised_at(exc, filename)) from exc
 
     with compile_time_names(kernel.fn.__globals__, names, kernel.fn.__name__):
         machine.scheduler.run(body, machine.stuck_error)

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sim_runtime import pl as sim_pl
-from sim_runtime.errors import KernelError, Location, SimulationError, raised_at
+from sim_runtime.errors import KERNEL_FAULTS, KernelError, Location, SimulationError, raised_at, raised_what
 from sim_runtime.kernelspec import TilingKeyField
 
 _PACKAGE = "pypto_pro"
@@ -162,7 +162,7 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
             for code, line, names in host:
                 try:
                     exec(code, ns)
-                except Exception:  # host code after the last kernel needs a device: not run
+                except KERNEL_FAULTS:  # host code after the last kernel needs a device: not run
                     unrun = sorted(set(names) & read)
                     if unrun:  # its value, or the one before it, would run a kernel other than the file's
                         raise KernelError(f"`{unrun[0]}` is bound by host code after the last kernel that the "
@@ -173,9 +173,8 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
         raise KernelError(f"syntax error: {exc.msg}", Location(filename, exc.lineno or 0)) from None
     except SimulationError:
         raise
-    except Exception as exc:  # the module itself failed to run: report it at its line
-        raise KernelError(f"loading the kernel file raised {type(exc).__name__}: {exc}",
-                          raised_at(exc, filename)) from exc
+    except KERNEL_FAULTS as exc:  # the module itself failed to run: report it at its line
+        raise KernelError(f"loading the kernel file raised {raised_what(exc)}", raised_at(exc, filename)) from exc
     return module
 
 

@@ -168,6 +168,17 @@ def test_a_failure_before_the_last_kernel_is_still_a_load_error():
         load_kernel_module(source, path="host.py")
 
 
+def test_a_file_that_exits_while_it_loads_is_a_load_error_not_the_end_of_the_tool():
+    """`exit()` in the file's module code ended the process that loaded it (probe h92): before the
+    last kernel it is a load error, after it host code the emulator does not run."""
+    with pytest.raises(KernelError, match="loading the kernel file raised SystemExit"):
+        load_kernel_module("import pypto_pro.language as pl\nexit()\n" + BODY, path="host.py")
+    source = "import pypto_pro.language as pl\n" + BODY + "import sys\nsys.exit(0)\n"
+    x = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
+    result = run_kernel("host.py", "k", {"x": x, "out": np.zeros_like(x)}, source=source)
+    assert np.array_equal(result.outputs["out"], x * 3)
+
+
 #: `BODY` with its scale a module name (`SCALE = 3.0` before the kernel)
 SCALED = "import pypto_pro.language as pl\nimport torch\nSCALE = 3.0\n" + BODY.replace(
     "pl.muls(t[0], t[0], 3.0)", "pl.muls(t[0], t[0], SCALE)")

@@ -105,3 +105,19 @@ def test_the_largest_difference_counts_alike_elements_as_equal():
     assert _max_difference(np.array([inf, 3.0]), np.array([-inf, 1.5])) == inf
     assert _max_difference(np.array([2.0, 3.0], dtype=np.float16), np.array([2.0, 1.5], dtype=np.float16)) == 1.5
     assert _max_difference(np.zeros((0, 4)), np.zeros((0, 4))) == 0.0
+
+
+STORE = "    pl.store(out, out_vec, [ki * TILE + sub_id * TILE_HALF, 0])\n"
+
+
+@pytest.mark.parametrize("ends", ["exit()", "quit()", "raise SystemExit(3)", "__import__('sys').exit()"])
+def test_a_kernel_that_exits_fails_its_run_and_ends_nothing_else(ends):
+    """`exit()` in a stage ended the whole tool, status 0, with no verdict (probe h92): the
+    SystemExit of a core's thread was re-raised as it was. It is the kernel raising now."""
+    assert STORE in SERIAL and STORE in P2
+    exits = STORE + f"    if ki == 1:\n        {ends}\n"
+    report = verify(SERIAL, P2.replace(STORE, exits), NAME)
+    assert [r.verdict for r in report.rows] == ["ok", "error"]
+    assert "kernel raised SystemExit" in report.rows[1].message
+    serial = verify(SERIAL.replace(STORE, exits), P2, NAME)
+    assert [r.verdict for r in serial.rows] == ["error"] and "SystemExit" in serial.rows[0].message
