@@ -1223,6 +1223,8 @@ class _Found:
     outer: set = field(default_factory=set)
     nested: set = field(default_factory=set)
     periods: set = field(default_factory=set)
+    #: period -> what takes it (`Uniform.period_sources`)
+    period_sources: dict = field(default_factory=dict)
     rings: set = field(default_factory=set)
     depths: set = field(default_factory=set)
     #: the most credits of one counter the author's own syncs raise ahead in the serial kernel (`_primed`)
@@ -1302,6 +1304,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
         found.edged.update(v[1] for v in uni.edged)
         found.per_core_roots |= uni.per_core_roots_seen
         found.periods |= uni.periods
+        found.period_sources = {**uni.period_sources, **found.period_sources}
         found.rings |= uni.rings
         found.depths |= uni.depths
         if hand:  # credits raised ahead let the other core run as many tasks ahead as a group's slots
@@ -1560,6 +1563,47 @@ class _Bounds:
         return low + (trips - low) % period
 
 
+def _phases_past_limit(found: _Found, b: _Bounds, extra: dict, where) -> Problem | None:
+    """A loop of run-time trip count in no other is run at every count from its zero up to
+    `b.inner` and the residues of its own count (`extra`), an outer loop at every count up to
+    `b.outer` of each count of its inner loop: one run per count, past the run limit when a
+    period is long. Refused before the counts are listed, which for `% (2 ** 70)` would never
+    end, naming what makes the period that long."""
+    below = {o: min(min(found.zeros.get(o, {zero})), 0) for o, zero in found.roots.items()}  # counts < 0 not run
+    for o in found.roots:
+        least = b.inner + extra[o] + below[o]  # but for both zones alone (`subsumed`)
+        if o not in found.outer and least > MAX_TRIP_RUNS:
+            return _too_long(found, b, o, least, b.inner_period, where)
+    for out, inner in found.nested:
+        if inner in found.outer:
+            continue
+        for n in range(-below[inner], b.inner + extra[inner] + 1):  # the inner counts run
+            least = b.outer(n, out) + extra[out] + below[out] - 1  # outer counts 1 .. `b.outer` at this one
+            if n != 2 * b.zone and least > MAX_TRIP_RUNS:
+                return _too_long(found, b, out, least, b.outer_period(out, n), where)
+    return None
+
+
+def _too_long(found: _Found, b: _Bounds, root, least: int, period: int, where) -> Problem:
+    return Problem("period", f"proving the loop of {root_words(root)} takes at least {least} runs (period {b.period}, "
+                             f"ring {b.ring}), more than the check's limit of {MAX_TRIP_RUNS}: the check runs each "
+                             f"phase of {_long_periods(found, period)}", where)
+
+
+def _long_periods(found: _Found, period: int) -> str:
+    """What takes the periods `period` is the lcm of, the longest first, as many as make it
+    longer than the run limit alone (the whole `period` when nothing is known to take them)."""
+    taken: list[str] = []
+    lcm = 1
+    for k in sorted((k for k in found.period_sources if k > 1 and period % k == 0), reverse=True):
+        if lcm % k:
+            taken.append(found.period_sources[k])
+            lcm = math.lcm(lcm, k)
+        if lcm > MAX_TRIP_RUNS:
+            return " and ".join(taken)
+    return f"a period of {period} iterations"
+
+
 def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False,
                   longer: Callable[[], object] | None = None, symbolic: bool = False,
                   credits: int = 0) -> list[Config] | Problem:
@@ -1624,6 +1668,9 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     # only one count of each class, maybe short of it (probe h83: the class of 15 run at n = 15 alone,
     # 15 tasks, and the race it holds needs a task 15); the counts go `k - 1` further
     extra = {o: found.root_periods.get(o, 1) - 1 for o in roots}
+    too_long = _phases_past_limit(found, b, extra, where)
+    if too_long is not None:
+        return too_long
     inner_top = max((b.inner + extra[o] for o in roots if o not in outer), default=b.inner)
     longest = max((b.outer(n, o) + extra[o] for n in range(inner_top + 1) for o in outer), default=0)
     # a root that cannot be negative (`a.shape[0] // 32`) is not run below 0, where a loop to

@@ -10,6 +10,7 @@ trip count. A discovery run gives such a loop `DISCOVERY_TRIPS` iterations and n
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from dataclasses import dataclass, fields, replace
@@ -682,6 +683,7 @@ class Loops(InterpreterBase):
                 prev[name] = int(value)
                 if k is not None:
                     uni.periods.add(k)
+                    uni.period_source(k, functools.partial("counter `{}` modulo {}".format, name, k))
                     # a counter that only picks a tile group's slot (`renaming.index_counters`)
                     picks = self.periods_read and name in self._renaming().counters
                     (uni.rot.pick_residues if picks else uni.rot.residues).add((((var, 1),), k))

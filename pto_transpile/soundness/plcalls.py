@@ -224,6 +224,7 @@ class PlCalls(InterpreterBase):
             for tile in tiles:
                 self.valid.unknown(tile)
         self.uniform.periods.add(n)
+        self.uniform.period_source(n, lambda: f"a tile group of {n} slots")
         self.uniform.depths.add(n)
         group = GroupV("", tiles, node)
         if self.periods_read:

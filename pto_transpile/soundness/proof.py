@@ -58,6 +58,9 @@ HINTS = {
                    "the check proves a loop of run-time trip count from a few trip counts",
     "dynamic": "The check proves loops of run-time trip count when they count from a constant by 1 up to a scalar "
                "parameter or one expression of a `pl.DYNAMIC` dimension (plus a constant); use one of those forms",
+    "period": "The check runs a loop of run-time trip count at every count up to its period (the lcm of every `% k` "
+              "of its variable and every tile group's slot count): take residues by a smaller modulus, or give the "
+              "tile group fewer slots",
     "nonuniform": "The check proves a loop of run-time trip count by running every trip count up to a bound; that "
                   "stands for every trip count only when the body uses the loop variable in the ways the message "
                   "names",

@@ -159,6 +159,9 @@ class Uniform:
     #: kernel's, judged in its run with the loops around them (a drain runs them after the loop)
     replayed: int = 0
     periods: set = field(default_factory=set)
+    #: period -> what takes it, first seen (`ki % 7`, a tile group of 7 slots), for a message
+    #: naming a period too long to run every phase of (discovery runs only)
+    period_sources: dict = field(default_factory=dict)
     #: trip-count root -> the lcm of every `k` of a residue `root % k` taken of it
     root_periods: dict = field(default_factory=dict)
     #: size variable -> {loop key: its period} of the loops over it that ran to their end: what
@@ -312,6 +315,12 @@ class Uniform:
                     return True
         return False
 
+    def period_source(self, k: int, words: Callable[[], str]) -> None:
+        """Record what takes the period `k` (`words()`, asked once per period of a discovery
+        run): a period too long for the check names it."""
+        if self.discover and k not in self.period_sources:
+            self.period_sources[k] = words()
+
     # --- arithmetic -----------------------------------------------------------------------
     def binop(self, fn, left: Any, right: Any, value: Any, text: Callable[[], str]) -> Any:
         """`value = fn(left, right)` computed concretely; its form, or NonUniform. `text()` is
@@ -402,6 +411,7 @@ class Uniform:
                                  "a tile group's `next()` pick the slot")
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
+                self.period_source(int(right), lambda: f"`{text()}`")
                 (self.rot.pick_residues if self.pick_index else self.rot.residues).add((lf, int(right)))
                 return Sym(value, lf, True)
             if not rf and int(right) > 0 and lf and not lres and all(v[0] == "size" for v, _ in lf):
@@ -412,6 +422,7 @@ class Uniform:
                 # value the discovery run follows as a size that bounds no loop, `d % 1024` of a
                 # scalar parameter, it joins no period: `check._discover`)
                 k = int(right)
+                self.period_source(k, lambda: f"`{text()}`")
                 for var, _ in lf:
                     self.root_periods[var[1]] = math.lcm(self.root_periods.get(var[1], 1), k)
                 return Sym(value, lf, True)

@@ -584,3 +584,29 @@ def test_a_causal_inner_count_is_refused_naming_the_enclosing_loop():
     (diagnostic,) = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert diagnostic.code == "PTO061" and "the trip count of `pl.range(0, kv_end)` depends on an enclosing loop " \
                                           "variable" in diagnostic.message, diagnostic.message
+
+
+@pytest.mark.parametrize(("pick", "named"), [
+    ("ki % (2 ** 70) % 3", "`ki % (2 ** 70)`"),
+    ("ki % 701 % 3", "`ki % 701`"),
+    ("(ki % 25 + ki % 27) % 3", "`ki % 27` and `ki % 25`"),
+])
+def test_a_period_past_the_run_limit_is_refused_naming_its_residues(pick, named):
+    """`ki % (2 ** 70)` made the check walk every count up to the period before the run limit
+    was compared: it never ended (probe h92). The counts a loop needs are known from its period
+    alone; past the limit the kernel is refused at once, naming the `% k` that make it long."""
+    text = (KERNELS / "trip_param.py").read_text()
+    assert "bias_ring[ki % 3]" in text
+    (message,) = _errors(transpile(text.replace("bias_ring[ki % 3]", f"bias_ring[{pick}]"), path="k.py"))
+    assert f"more than the check's limit of {check_module.MAX_TRIP_RUNS}: the check runs each phase of {named}" \
+        in message, message
+
+
+def test_an_outer_loop_of_a_period_past_the_run_limit_is_refused_naming_its_residue():
+    """The same for an outer loop: `q_count % (2 ** 70)` made its counts as long as the period
+    (probe h92); refused at once, naming the counter's residue."""
+    text = _dynamic_flash_attention()
+    assert "q_count % 3]" in text
+    (message,) = _errors(transpile(text.replace("q_count % 3]", "q_count % (2 ** 70) % 3]"), path="k.py"))
+    assert "proving the loop of `q.shape[0] // 128` takes at least" in message, message
+    assert "the check runs each phase of `q_count % (2 ** 70)`" in message, message
