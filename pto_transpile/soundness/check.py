@@ -302,7 +302,7 @@ def _check_hand_written(file, kernel) -> list[Problem]:
     problems = _with_credits(prove)
     # more cases than the check runs: its own syncs are not shown wrong, only not followed
     return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
-            if p.kind in ("cases", "cases_while", "credits") else p for p in problems]
+            if p.kind in ("cases", "cases_while", "credits", "period") else p for p in problems]
 
 
 def _once(make: Callable[[], object]) -> Callable[[], object]:
