@@ -91,9 +91,8 @@ def test_a_parameter_named_as_a_module_name_of_a_harness_reaches_nothing():
 
 def test_a_class_whose_methods_name_only_pl_types_and_constants_runs_no_pl_op():
     """`pl.DT_FP32`, `pl.PipeType.V`: names of the `pl` module that are no op."""
-    shapes = ("class _Shapes:\n    def dtype(self):\n        return (pl.DT_FP32, pl.PipeType.V)\n\n\n"
-              "SHAPES = _Shapes()\n")
-    text = _kernel(shapes, "SHAPES", "SHAPES")
+    shapes = "class _Shapes:\n    ROWS = 2\n\n    def dtype(self):\n        return (pl.DT_FP32, pl.PipeType.V)\n"
+    text = _kernel(shapes, "_Shapes.ROWS", "_Shapes.ROWS")
     result = transpile(text, path="k.py")
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
 
