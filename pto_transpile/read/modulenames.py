@@ -371,10 +371,13 @@ class _ModuleRun:
             if type(sub) is cst.Lambda:
                 return "a lambda"
             if type(sub) is cst.Name and isinstance(found := self.env.get(sub.value), Unknown) and found.made:
-                return found.made
+                return found.made if "(through" in found.made else f"{found.made} (through `{sub.value}`)"
         if type(node) is cst.Call and not self.plain_call(node):
             dotted = _dotted_text(node.func)
             return f"`{dotted}(...)`" if dotted and "?" not in dotted else "a call"
+        if type(node) is cst.Call and self.pl_path(node.func) is None and type(node.func) is cst.Name \
+                and isinstance(self.env.get(node.func.value), Class):  # a data class: what its fields hold
+            return next((m for a in node.args if (m := self.maker(a.value))), "")
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             return next((m for el in node.elements if (m := self.maker(el.value))), "")
         if isinstance(node, cst.Dict):
@@ -899,11 +902,20 @@ def _fixed_class(cls: cst.ClassDef, tops: list, text: str) -> bool:
 
 
 def _data_class(node: cst.ClassDef) -> bool:
-    """A class of fields alone: no base, keyword or method, decorated (if at all) by `@dataclass`
-    (what Python runs on an instance is its own, not the file's)."""
+    """A class of fields whose instances run nothing of the file where a kernel uses them: no
+    base, keyword or nested class, decorated (if at all) by `@dataclass`, its methods plain ones
+    (no special method, which Python runs unasked, no decorator such as `@property`), its class
+    attributes annotated fields whose defaults call nothing (an object a `default_factory` makes)."""
     if node.bases or node.keywords or not isinstance(node.body, cst.IndentedBlock):
         return not node.bases and not node.keywords
-    if any(isinstance(s, (cst.FunctionDef, cst.ClassDef)) for s in node.body.body):
-        return False
+    for s in node.body.body:
+        if isinstance(s, cst.ClassDef) or isinstance(s, cst.FunctionDef) and (
+                s.decorators or s.name.value.startswith("__") and s.name.value.endswith("__")):
+            return False
+        if isinstance(s, cst.SimpleStatementLine) and any(
+                isinstance(small, (cst.Assign, cst.AugAssign)) or isinstance(small, cst.AnnAssign)
+                and small.value is not None and any(type(n) in (cst.Call, cst.Lambda) for n in _walk_here(small.value))
+                for small in s.body):
+            return False
     return all(_dotted_text(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator).split(".")[-1]
                == "dataclass" for d in node.decorators)

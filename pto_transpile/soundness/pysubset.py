@@ -634,10 +634,10 @@ class PythonSubset(InterpreterBase):
         """Refuse a module name (or default) that may hold an object the file's code made: Python
         runs that object's methods where the kernel uses it, unseen (probe h93)."""
         if isinstance(meaning, Unknown) and meaning.made:
-            raise CannotModel(f"{what} is bound to what {meaning.made} makes: an object of a kind the check does "
-                              "not know, on which Python may run code of the file where the kernel uses it (a "
-                              "subscript, a test, an operator, a format, an attribute, a `key=`); bind it to a "
-                              "constant, or make what it does a function of the file called by name", node,
+            raise CannotModel(f"{what} holds what {meaning.made} returns or makes at module level: a value of a "
+                              "kind the check does not know, on which Python may run code of the file where the "
+                              "kernel uses it (a subscript, a test, an operator, a format, an attribute, a `key=`); "
+                              "bind it to a constant (a literal, or arithmetic of constants)", node,
                               kind="construct")
 
     def _symbolic(self, name: str) -> Sym | None:
@@ -715,8 +715,8 @@ class PythonSubset(InterpreterBase):
                      or type(n) is cst.Call and self.path(n.func) is None and not (
                          type(n.func) is cst.Name and n.func.value in _PLAIN_RESULTS)), None)
         if made is not None:  # `KICK = type("K", (), {"__getitem__": kick})()` in the class body
-            raise CannotModel(f"`{cls}.{attr}` is bound in the class body to what `{self._code_of(made)}` makes: an "
-                              "object of a kind the check does not know, on which Python may run code of the file "
+            raise CannotModel(f"`{cls}.{attr}` holds what `{self._code_of(made)}` returns or makes in the class body: "
+                              "a value of a kind the check does not know, on which Python may run code of the file "
                               "where the kernel uses it; bind it to a constant", node, kind="construct")
         value = _class_constant(bound, list(body))
         if value is None or not plain or not class_unchanged(self.file, meaning.node):
@@ -767,10 +767,11 @@ class PythonSubset(InterpreterBase):
     def _field(self, obj: StructV, attr: str, node, ctx: Ctx, default: Any = UNKNOWN) -> Any:
         """A field of a struct; read by the kernel's own code (outside stages), it is kept for
         the comparison with the serial run (`Trace.fields`)."""
-        if attr not in obj.fields and (attr in obj.methods or "*" in obj.methods):
-            raise CannotModel(f"reading `{self._code_of(node)}` runs code of the tiling data's class (a method, a "
-                              "property or `__getattr__`), which the check does not run: compute the value in the "
-                              "kernel from the fields", node, kind="construct")
+        if attr in obj.methods or "*" in obj.methods and attr not in obj.fields:
+            raise CannotModel(f"reading `{self._code_of(node)}` runs code of the tiling data's class or gives an "
+                              "object (a method, a property, `__getattr__`, a field of another type than numbers, or "
+                              "one whose default calls something), which the check does not follow: compute the "
+                              "value in the kernel from the fields of numbers", node, kind="construct")
         value = obj.fields.get(attr, default)
         if ctx.scope is None:
             reads = self._field_reads[ctx.core]

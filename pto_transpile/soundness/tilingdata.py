@@ -17,6 +17,7 @@ import libcst as cst
 from pto_api.memory import scalar_int_values
 from pto_transpile.read.consteval import literal_value
 from pto_transpile.read.meaning import Class
+from pto_transpile.read.walk import iter_nodes
 
 #: the annotations a scalar field is read from (others, `int[4]` arrays, are left out)
 SCALAR_TYPES = ("int", "float", "bool")
@@ -64,10 +65,22 @@ def tiling_methods(file, param: cst.Param) -> frozenset[str]:
     # field) may be a descriptor whose read runs code
     names |= {t.target.value for s in lines if isinstance(s, cst.SimpleStatementLine) for small in s.body
               if isinstance(small, cst.Assign) for t in small.targets if isinstance(t.target, cst.Name)}
+    # a field that may hold an object: one of another type than the numbers and arrays of numbers
+    # the check reads (`hook: object`), or whose default calls something (`field(default_factory=K)`)
+    names |= {small.target.value for s in lines if isinstance(s, cst.SimpleStatementLine) for small in s.body
+              if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
+              and (not _data_annotation(small.annotation.annotation) or small.value is not None and any(
+                  isinstance(n, (cst.Call, cst.Lambda)) for n in iter_nodes(small.value)))}
     if names & {"__getattr__", "__getattribute__"} or node.bases or node.keywords \
             or any(not _dataclass(d) for d in node.decorators):
         names.add("*")
     return frozenset(names)
+
+
+def _data_annotation(node: cst.BaseExpression) -> bool:
+    """`int`, `float`, `bool`, or an array of one of them (`int[4]`)."""
+    base = node.value if isinstance(node, cst.Subscript) else node
+    return isinstance(base, cst.Name) and base.value in SCALAR_TYPES
 
 
 def operator_methods(methods: frozenset[str]) -> list[str]:

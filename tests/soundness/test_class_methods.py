@@ -168,7 +168,7 @@ def test_a_class_whose_members_may_be_replaced_is_not_followed_and_the_kernel_is
     assert len(errors) == 1 and ("only where nothing can replace them" in errors[0]
                                  or "which the check does not run" in errors[0]
                                  or "a class whose methods run `pl` ops" in errors[0]
-                                 or "makes: an object of a kind the check does not know" in errors[0]), errors
+                                 or "a value of a kind the check does not know" in errors[0]), errors
 
 
 def test_an_instance_s_methods_reaching_pl_through_a_function_are_refused():

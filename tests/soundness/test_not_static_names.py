@@ -19,7 +19,7 @@ RES = "            addrs=0x8000, mutex_ids=[10, 11],\n"
     ("RES_ADDRS = [0x8000 + k * 2048 for k in range(2)]\n", "RES_ADDRS",
      "the addresses of this group are not static; `RES_ADDRS` is not a compile-time constant ("),
     ("def _addrs():\n    return [0x8000, 0x8800]\n\n\nRES_ADDRS = _addrs()\n", "RES_ADDRS",
-     "`RES_ADDRS` is bound to what `_addrs(...)` makes: an object of a kind the check does not know"),
+     "`RES_ADDRS` holds what `_addrs(...)` returns or makes at module level: a value of a kind"),
 ], ids=["comprehension", "call"])
 def test_a_group_whose_addresses_the_check_cannot_know_names_the_module_name(module, addrs, words):
     text = edited(BASE, [("HALF = BLOCK // 2\n", "HALF = BLOCK // 2\n" + module),
