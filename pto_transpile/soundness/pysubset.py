@@ -363,6 +363,7 @@ class PythonSubset(InterpreterBase):
         `test`, when the branch is an `if`'s)."""
         before = dict(ctx.env)
         contents = {name: _contents(value) for name, value in before.items() if _mutable(value)}
+        fields = _struct_fields(before.values())
         ctx.may += 1
         try:
             run(ctx)
@@ -375,6 +376,12 @@ class PythonSubset(InterpreterBase):
             changed = name in contents and _contents(value) != contents[name]  # `st[0] = core_id` in the branch
             if name not in before or not _kept(before[name], value) or changed:
                 ctx.env[name] = UNKNOWN if test is None else Rebound(test)
+        # a struct the branch changed is the same object wherever it is held (a caller's name, a
+        # ring): what a field may hold after it is unknown there too, not the branch's value
+        for struct, old in fields:
+            for field_name, value in list(struct.fields.items()):
+                if field_name not in old or not _kept(old[field_name], value):
+                    struct.fields[field_name] = UNKNOWN
 
     def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
         """The body, then `else` and `finally`, as when nothing raises (the model raises
@@ -2488,6 +2495,21 @@ def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:
 def _mutable(value: Any) -> bool:
     """A value a branch can change in place, or one holding such: a list, a dict, a struct, a tuple."""
     return isinstance(value, (list, dict, StructV, tuple))
+
+
+def _struct_fields(values, depth: int = 0) -> list[tuple[StructV, dict]]:
+    """Each struct among `values` (in containers too, to a depth), with its fields as they are."""
+    found: list[tuple[StructV, dict]] = []
+    for value in values:
+        if isinstance(value, StructV):
+            found.append((value, dict(value.fields)))
+            if depth < 4:
+                found += _struct_fields(value.fields.values(), depth + 1)
+        elif isinstance(value, (list, tuple)) and depth < 4:
+            found += _struct_fields(value, depth + 1)
+        elif isinstance(value, dict) and depth < 4:
+            found += _struct_fields(value.values(), depth + 1)
+    return found
 
 
 def _contents(value: Any, depth: int = 0) -> Any:

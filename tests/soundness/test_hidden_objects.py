@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_hidden_class_code import KICK, SETTLE, TILED, _kernel
+from test_hidden_class_code import KERNEL, KICK, SETTLE, TILED, _kernel
 
 from helpers import edited
 from pto_transpile import transpile
@@ -124,3 +124,34 @@ def test_a_value_a_function_of_the_file_computes_names_the_name_it_was_computed_
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert errors and "holds what `align_up(...)` (through `BLOCK`) returns or makes at module level" in errors[0] \
         and "bind it to a constant (a literal, or arithmetic of constants)" in errors[0], errors
+
+
+TRIP = edited(KERNEL, [
+    ("def scale_store(ki, n, sub_id, out,", "def scale_store(ki, n, alpha, sub_id, a, out,"),
+    ("scale_store(ki, n, sub_id, out,", "scale_store(ki, n, alpha, sub_id, a, out,"),
+    ("    n: pl.DT_INT32,\n", "    n: pl.DT_INT32,\n    alpha: pl.DT_FP32,\n"),
+])
+STORE = "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"
+
+
+@pytest.mark.parametrize("carried, refused", [("        row += TILE\n", True), ("", False)])
+def test_a_loop_the_check_cannot_count_stands_for_any_of_its_iterations(carried, refused):
+    """Its body ran once, with what it carries at its first iteration's value: the second
+    iteration's store into the rows the cube's next task loads went unseen (probe h94)."""
+    text = edited(TRIP, [(STORE, STORE + "    row = ki * TILE + sub_id * HALF\n"
+                                          "    for _spare in range(a.shape[0] // TILE - n):\n"
+                                          "        pl.store(a, y, [row, 0])\n" + carried)])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert bool(errors) == refused, errors
+
+
+def test_a_struct_field_a_helper_sets_under_an_undecided_test_is_unknown_to_its_caller():
+    """`if alpha > 0.0: st.step = 0` in a helper: the caller's `st` kept `step = 0`, as if the
+    branch had surely run, and the store at `ki + 1` when it does not went unseen (probe h94)."""
+    helper = "def _maybe_clear(st, alpha):\n    if alpha > 0.0:\n        st.step = 0\n    return 0\n\n\n"
+    stage = "@pl.pipeline.stage\ndef scale_store("
+    text = edited(TRIP, [("\n" + stage, "\n" + helper + stage),
+                         (STORE, STORE + "    st = pl.struct('Step', step=1)\n    _maybe_clear(st, alpha)\n"
+                                          "    pl.store(a, y, [(ki + st.step) * TILE + sub_id * HALF, 0])\n")])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert errors and "writes `a`" in errors[0], errors
