@@ -383,16 +383,20 @@ class _ModuleRun:
         if isinstance(node, cst.Dict):
             return next((m for el in node.elements if isinstance(el, cst.DictElement)
                          and (m := self.maker(el.key) or self.maker(el.value))), "")
-        if type(node) in (cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Attribute, cst.IfExp):
-            return next((self.maker(c) for c in _walk_here(node) if type(c) is cst.Call and not self.plain_call(c)
-                         and self.maker(c)), "")
-        return ""
+        # what the value is made of: an operand, the container an item is taken from (`int(time.time())
+        # % 2` is a number whatever `time.time()` is; a plain call's arguments say nothing of its result)
+        parts = {cst.BinaryOperation: ("left", "right"), cst.UnaryOperation: ("expression",),
+                 cst.Subscript: ("value",), cst.Attribute: ("value",), cst.IfExp: ("body", "orelse")}
+        return next((m for attr in parts.get(type(node), ()) if (m := self.maker(getattr(node, attr)))), "")
 
     def plain_call(self, node: cst.Call) -> bool:
         """A call whose result is a `pl` object, a number or string, or an instance of a data
         class of the file: nothing on which Python would run the file's code."""
         if self.pl_path(node.func) is not None:
             return True
+        if type(node.func) is cst.Attribute and isinstance(node.func.value, (cst.SimpleString, cst.Integer, cst.Float,
+                                                                             cst.ConcatenatedString)):
+            return True  # `"bias".upper()`: a method of a literal string or number
         dotted = _dotted_text(node.func)
         if type(node.func) is cst.Name and dotted in _PLAIN_BUILTINS and dotted not in self.env:
             return True

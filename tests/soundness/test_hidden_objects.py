@@ -155,3 +155,11 @@ def test_a_struct_field_a_helper_sets_under_an_undecided_test_is_unknown_to_its_
                                           "    pl.store(a, y, [(ki + st.step) * TILE + sub_id * HALF, 0])\n")])
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert errors and "writes `a`" in errors[0], errors
+
+
+def test_a_number_or_string_made_at_module_level_by_a_call_is_read_as_data():
+    """`"bias".upper()`, `int(time.time()) % 2`: a string and a number whatever the call inside
+    (probe h94: refused as objects)."""
+    text = _kernel("import time\n\n\nMODE = 'bias'.upper()\nPARITY = int(time.time()) % 2\n", "MODE", "PARITY")
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None

@@ -94,7 +94,10 @@ def _errors(text: str):
 def test_a_tiling_field_something_else_may_set_is_not_taken_as_its_annotation(text):
     errors = _errors(text)
     assert errors and all(d.code == codes.PIPELINE_NOT_PROVEN for d in errors), [d.message for d in errors]
-    assert any("writes `a`" in d.message for d in errors)
+    # the race it makes, or (a default that calls something, a class attribute, a special method)
+    # the read of the field itself
+    assert any("writes `a`" in d.message or "runs code of the tiling data's class" in d.message
+               or "which Python runs on the value" in d.message for d in errors)
 
 
 def test_the_emulator_shows_the_inherited_post_init_kernel_wrong_at_an_integer_launch_value():
