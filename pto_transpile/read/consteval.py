@@ -116,8 +116,9 @@ def _sequence(kind: type) -> Callable[..., Any]:
     return make
 
 
-_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
-                                            "range": range, "list": _sequence(list), "tuple": _sequence(tuple)}
+_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "pow": pow, "sum": sum,
+                                            "divmod": divmod, "int": int, "range": range, "list": _sequence(list),
+                                            "tuple": _sequence(tuple)}
 _NAMED = {"True": True, "False": False, "None": None}
 #: Limits of folding, shared with the soundness interpreter: the largest exponent,
 MAX_POWER = 4096
@@ -302,6 +303,8 @@ class ConstEvaluator:
             if any(a.keyword is not None or a.star for a in node.args):
                 raise NotConstant(node, "keyword or starred arguments are not folded")
             args = [self.eval(a.value) for a in node.args]
+            if node.func.value == "pow" and (len(args) != 2 or too_big(cst.Power, *args)):
+                raise NotConstant(node, "`pow` of these is not folded (three arguments, or too large a result)")
             try:
                 return _BUILTINS[node.func.value](*args)
             except Exception as exc:

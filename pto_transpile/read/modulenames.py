@@ -63,6 +63,9 @@ _UNCERTAIN: dict[type, str] = {
 _MUTATING_METHODS = "|".join(sorted(MUTATING_METHODS))
 #: Builtins whose result is a plain number, string or bool, whatever they are given.
 _PLAIN_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "range"})
+#: Builtins whose result is plain data when what they are given is (`pow(2, 5)`, `sum(SIZES)`).
+_PLAIN_OF_PLAIN = frozenset({"pow", "sum", "divmod", "abs", "min", "max", "sorted", "tuple", "list", "dict", "set",
+                             "frozenset"})
 #: Decorators (besides `pl`'s) that return the class they are given, by the full name of the import.
 _KEEPING_DECORATORS = frozenset({"dataclasses.dataclass"})
 
@@ -400,6 +403,8 @@ class _ModuleRun:
         dotted = _dotted_text(node.func)
         if type(node.func) is cst.Name and dotted in _PLAIN_BUILTINS and dotted not in self.env:
             return True
+        if type(node.func) is cst.Name and dotted in _PLAIN_OF_PLAIN and dotted not in self.env:
+            return not any(self.maker(a.value) for a in node.args)  # `pow(2, 5)`: numbers of numbers
         if self.imported_as(dotted).startswith("math."):
             return True
         meaning = self.env.get(dotted) if type(node.func) is cst.Name else None
@@ -905,6 +910,17 @@ def _fixed_class(cls: cst.ClassDef, tops: list, text: str) -> bool:
     return len(trees) == 1 and plain_members(trees[0], text)
 
 
+def _plain_default(value: cst.BaseExpression) -> bool:
+    """A field's default that calls nothing, or `field(default=...)` of one (a `default_factory`
+    of a container: `list`, `dict`)."""
+    if type(value) is cst.Call and _dotted_text(value.func).split(".")[-1] == "field":
+        return all(a.keyword is not None and (a.keyword.value != "default_factory" and _plain_default(a.value)
+                                              or a.keyword.value == "default_factory"
+                                              and _dotted_text(a.value) in ("list", "dict", "tuple", "set"))
+                   for a in value.args)
+    return not any(type(n) in (cst.Call, cst.Lambda) for n in _walk_here(value))
+
+
 def _data_class(node: cst.ClassDef) -> bool:
     """A class of fields whose instances run nothing of the file where a kernel uses them: no
     base, keyword or nested class, decorated (if at all) by `@dataclass`, its methods plain ones
@@ -914,12 +930,12 @@ def _data_class(node: cst.ClassDef) -> bool:
         return not node.bases and not node.keywords
     for s in node.body.body:
         if isinstance(s, cst.ClassDef) or isinstance(s, cst.FunctionDef) and (
-                s.decorators or s.name.value.startswith("__") and s.name.value.endswith("__")):
+                any(_dotted_text(d.decorator) not in ("staticmethod", "classmethod") for d in s.decorators)
+                or s.name.value.startswith("__") and s.name.value.endswith("__")):
             return False
         if isinstance(s, cst.SimpleStatementLine) and any(
                 isinstance(small, (cst.Assign, cst.AugAssign)) or isinstance(small, cst.AnnAssign)
-                and small.value is not None and any(type(n) in (cst.Call, cst.Lambda) for n in _walk_here(small.value))
-                for small in s.body):
+                and small.value is not None and not _plain_default(small.value) for small in s.body):
             return False
     return all(_dotted_text(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator).split(".")[-1]
                == "dataclass" for d in node.decorators)

@@ -74,6 +74,7 @@ class InterpreterBase:
     _binop: Callable[[Any, Any, Any, Any], Any]  #: pysubset
     exec_block: Callable[[Any, list[Ctx]], None]  #: pysubset
     _exec_may: Callable[[Ctx, Callable[[Ctx], object]], None]  #: pysubset
+    _exec_uncounted: Callable[[cst.For, Ctx], None]  #: pysubset
     _args: Callable[[cst.Call, Ctx], tuple[list, dict]]  #: pysubset
     _unknown_call: Callable[[cst.Call, Ctx], Any]  #: pysubset
     _unknown_call_of: Callable[[cst.Call, list, dict, Ctx], Any]  #: pysubset

@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.consteval import MAX_ITEMS
-from pto_transpile.read.walk import children, iter_nodes, names_stored
+from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import syncdrift
 from pto_transpile.soundness.events import AIC
 from pto_transpile.soundness.interpbase import InterpreterBase
@@ -127,8 +127,7 @@ class Loops(InterpreterBase):
         if len(known_seqs) < len(seqs):
             ctx = ctxs[0]
             self.assign(node.target, UNKNOWN, ctx)
-            self._any_iteration(node, ctx)
-            self._exec_may(ctx, lambda c: self._loop_body(node, [c]))
+            self._exec_uncounted(node, ctx)
             if node.orelse is not None:  # runs unless the body breaks, which is not known here
                 raise CannotModel("the `else` of a loop the check cannot count: whether it runs is not known",
                                   node.orelse, kind="construct")
@@ -263,23 +262,6 @@ class Loops(InterpreterBase):
             # to show what they do (probe h84: none, and its residues went unseen); run again
             self.short_roots[root] = max(self.short_roots.get(root, wanted), wanted)
         return SymRange(start, Sym(self.trips[root] + c, ((("size", root), 1),), const=c), step)
-
-    def _any_iteration(self, node: cst.For, ctx: Ctx) -> None:
-        """Before the one run of the body of a loop the check cannot count, stand for any of its
-        iterations: what an iteration carries to the next (`row += TILE`, a field it bumps) is
-        unknown, not the value it holds before the first (probe h94)."""
-        targets = [n.target for n in iter_nodes(node.body)
-                   if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))]
-        bound = {n.value for n in names_stored(node.body)} | {
-            f"{t.value.value}.{t.attr.value}" for t in targets
-            if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)}
-        for name in read_first(node.body) & bound:
-            holder, _, attr = name.partition(".")
-            value = ctx.env.get(holder)
-            if not attr and holder in ctx.env:
-                ctx.env[holder] = UNKNOWN
-            elif attr and isinstance(value, StructV) and attr in value.fields:
-                value.fields[attr] = UNKNOWN
 
     def _dynamic_for(self, node: cst.For, ctxs: list[Ctx], iters: list) -> None:
         """A loop whose trip count varies between runs: its variable is a `Sym`, counters

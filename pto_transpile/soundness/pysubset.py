@@ -25,11 +25,11 @@ from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.signature import binding_problem
 from pto_transpile.read.unpacking import divmod_operations
-from pto_transpile.read.walk import children, iter_nodes
+from pto_transpile.read.walk import children, iter_nodes, names_stored
 from pto_transpile.soundness import containers
 from pto_transpile.soundness.events import AIC, CORES, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
-from pto_transpile.soundness.loops import Loops
+from pto_transpile.soundness.loops import Loops, read_first
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
     CannotModel,
@@ -382,6 +382,34 @@ class PythonSubset(InterpreterBase):
             for field_name, value in list(struct.fields.items()):
                 if field_name not in old or not _kept(old[field_name], value):
                     struct.fields[field_name] = UNKNOWN
+
+    def _exec_uncounted(self, node: cst.For, ctx: Ctx) -> None:
+        """The body of a loop the check cannot count, run once as one that may not run. That one
+        run stands for every iteration only where no iteration hands anything to the next: a
+        name the body reads before it binds it (`row += TILE`, a name an earlier iteration's
+        branch bound), or anything held before the loop that the body changes (a field at any
+        depth, an item of a list, through a helper or an alias), is refused (probes h94, h95)."""
+        carried = sorted(read_first(node.body) & _bound_or_set_in(node.body))
+        if carried:
+            raise self._hands_on(node, carried[0])
+        before = {name: _contents(value) for name, value in ctx.env.items()}
+        held = dict(ctx.env)
+
+        def run(c: Ctx) -> None:
+            self._loop_body(node, [c])  # type: ignore[attr-defined]  # (`Loops`, beside it in the interpreter)
+            for name, value in c.env.items():
+                if name in before and (value is not held[name] and not _kept(held[name], value)
+                                       or _contents(value) != before[name]):
+                    raise self._hands_on(node, name)
+
+        self._exec_may(ctx, run)
+
+    def _hands_on(self, node: cst.For, name: str) -> CannotModel:
+        return CannotModel(f"`for {self._code_of(node.target)} in {self._code_of(node.iter)}` runs a number of "
+                           f"times the check cannot count, and one iteration changes `{name}` (or what it holds) for "
+                           "the next: the check follows one iteration, which stands for all only where none hands "
+                           "anything on; give the loop a count the check can name (a constant, a tiling-key field), "
+                           "or compute each iteration's values from the loop variable", node.iter, kind="construct")
 
     def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
         """The body, then `else` and `finally`, as when nothing raises (the model raises
@@ -2497,18 +2525,22 @@ def _mutable(value: Any) -> bool:
     return isinstance(value, (list, dict, StructV, tuple))
 
 
-def _struct_fields(values, depth: int = 0) -> list[tuple[StructV, dict]]:
-    """Each struct among `values` (in containers too, to a depth), with its fields as they are."""
+def _struct_fields(values) -> list[tuple[StructV, dict]]:
+    """Each struct among `values` or inside them (structs, lists, tuples, dicts, at any depth),
+    with its fields as they are."""
     found: list[tuple[StructV, dict]] = []
-    for value in values:
+    seen: set[int] = set()
+    todo = list(values)
+    while todo:
+        value = todo.pop()
+        if not isinstance(value, (StructV, list, tuple, dict)) or id(value) in seen:
+            continue
+        seen.add(id(value))
         if isinstance(value, StructV):
             found.append((value, dict(value.fields)))
-            if depth < 4:
-                found += _struct_fields(value.fields.values(), depth + 1)
-        elif isinstance(value, (list, tuple)) and depth < 4:
-            found += _struct_fields(value, depth + 1)
-        elif isinstance(value, dict) and depth < 4:
-            found += _struct_fields(value.values(), depth + 1)
+            todo.extend(value.fields.values())
+        else:
+            todo.extend(value.values() if isinstance(value, dict) else value)
     return found
 
 
@@ -2612,3 +2644,10 @@ def view_part(tile: TileV, bounds: list) -> tuple:
             return ()
         part.append(hi - lo)
     return tuple(part)
+
+
+def _bound_or_set_in(body: cst.CSTNode) -> set[str]:
+    """The names a block binds, and the fields `x.f` it assigns."""
+    targets = [n.target for n in iter_nodes(body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))]
+    return {n.value for n in names_stored(body)} | {f"{t.value.value}.{t.attr.value}" for t in targets
+                                                   if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)}

@@ -163,3 +163,58 @@ def test_a_number_or_string_made_at_module_level_by_a_call_is_read_as_data():
     text = _kernel("import time\n\n\nMODE = 'bias'.upper()\nPARITY = int(time.time()) % 2\n", "MODE", "PARITY")
     result = transpile(text, path="k.py")
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
+#: ways one iteration of a loop the check cannot count hands the next its row (probe h95)
+CARRIES = {
+    "a struct in a list": ("    sts = [pl.struct('R', row=ki * TILE + sub_id * HALF)]\n",
+                           "        pl.store(a, y, [sts[0].row, 0])\n        sts[0].row += TILE\n"),
+    "a nested field": ("    st = pl.struct('O', inner=pl.struct('R', row=ki * TILE + sub_id * HALF))\n",
+                       "        pl.store(a, y, [st.inner.row, 0])\n        st.inner.row += TILE\n"),
+    "a walrus": ("    row = ki * TILE + sub_id * HALF\n",
+                 "        pl.store(a, y, [row, 0])\n        _w = (row := row + TILE)\n"),
+    "an alias": ("    st = pl.struct('R', row=ki * TILE + sub_id * HALF)\n",
+                 "        for s in (st,):\n            pl.store(a, y, [s.row, 0])\n            s.row += TILE\n"),
+}
+
+
+@pytest.mark.parametrize("way", list(CARRIES))
+def test_a_loop_the_check_cannot_count_may_hand_nothing_to_its_next_iteration(way):
+    setup, body = CARRIES[way]
+    text = edited(TRIP, [(STORE, STORE + setup + "    for _spare in range(a.shape[0] // TILE - n):\n" + body)])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert errors and "runs a number of times the check cannot count" in errors[0], errors
+
+
+def test_a_struct_field_set_deep_inside_a_both_ways_branch_is_unknown_to_the_caller():
+    helper = ("def _maybe_clear(st, alpha):\n    if alpha > 0.0:\n        st.a.b.c.d.e.step = 0\n    return 0\n\n\n")
+    deep = "pl.struct('E', step=1)"
+    for name in "dcba":
+        deep = f"pl.struct('{name.upper()}', {chr(ord(name) + 1)}={deep})"
+    stage = "@pl.pipeline.stage\ndef scale_store("
+    text = edited(TRIP, [("\n" + stage, "\n" + helper + stage),
+                         (STORE, STORE + f"    st = pl.struct('S', a={deep})\n    _maybe_clear(st, alpha)\n"
+                                          "    step = st.a.b.c.d.e.step\n"
+                                          "    pl.store(a, y, [(ki + step) * TILE + sub_id * HALF, 0])\n")])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert errors and "writes `a`" in errors[0], errors
+
+
+@pytest.mark.parametrize("config", [
+    "@dataclass(frozen=True)\nclass Config:\n    scale: float\n\n    @classmethod\n    def default(cls):\n"
+    "        return cls(0.5)\n",
+    "@dataclass(frozen=True)\nclass Config:\n    scale: float = field(default=0.5)\n"])
+def test_a_data_class_with_a_classmethod_or_a_field_default_is_data(config):
+    """Probe h95: refused as objects."""
+    text = edited(TILED, [("from dataclasses import dataclass\n", "from dataclasses import dataclass, field\n"),
+                          ("\n@dataclass\nclass ScaleTiling:", f"\n{config}\n\nCFG = Config(scale=0.5)\n\n\n"
+                                                             "@dataclass\nclass ScaleTiling:"),
+                          ("finish(i, sub_id, tiling.scale, out", "finish(i, sub_id, CFG.scale, out")])
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
+def test_pow_sum_and_divmod_of_constants_are_constants():
+    text = edited(TILED, [("BLOCK = 32 ", "BLOCK = pow(2, 5) + sum((0, 0)) + divmod(7, 8)[0] ")])
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
