@@ -305,6 +305,8 @@ class ConstEvaluator:
             args = [self.eval(a.value) for a in node.args]
             if node.func.value == "pow" and (len(args) != 2 or too_big(cst.Power, *args)):
                 raise NotConstant(node, "`pow` of these is not folded (three arguments, or too large a result)")
+            if node.func.value == "sum" and not (args and hasattr(args[0], "__len__") and len(args[0]) <= MAX_ITEMS):
+                raise NotConstant(node, f"`sum` of more than {MAX_ITEMS} items is not folded")
             try:
                 return _BUILTINS[node.func.value](*args)
             except Exception as exc:

@@ -2533,12 +2533,14 @@ def _struct_fields(values) -> list[tuple[StructV, dict]]:
     todo = list(values)
     while todo:
         value = todo.pop()
-        if not isinstance(value, (StructV, list, tuple, dict)) or id(value) in seen:
+        if not isinstance(value, (StructV, list, tuple, dict, FunctionV)) or id(value) in seen:
             continue
         seen.add(id(value))
         if isinstance(value, StructV):
             found.append((value, dict(value.fields)))
             todo.extend(value.fields.values())
+        elif isinstance(value, FunctionV):  # a nested `def f(s=st):`: its defaults hold `st`
+            todo.extend((value.defaults or {}).values())
         else:
             todo.extend(value.values() if isinstance(value, dict) else value)
     return found
@@ -2562,6 +2564,8 @@ def _contents(value: Any, depth: int = 0) -> Any:
         return ("struct", tuple((k, _contents(v, depth + 1)) for k, v in value.fields.items()))
     if type(value) in (int, float, bool, str) or value is None:
         return (type(value).__name__, value)
+    if isinstance(value, FunctionV) and value.defaults:  # a nested `def f(s=st):` holds what its defaults hold
+        return ("function", id(value), tuple((k, _contents(v, depth + 1)) for k, v in value.defaults.items()))
     return ("object", id(value))
 
 

@@ -218,3 +218,22 @@ def test_pow_sum_and_divmod_of_constants_are_constants():
     text = edited(TILED, [("BLOCK = 32 ", "BLOCK = pow(2, 5) + sum((0, 0)) + divmod(7, 8)[0] ")])
     result = transpile(text, path="k.py")
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+
+
+def test_a_struct_held_in_a_nested_def_s_default_is_followed():
+    """`def _clear(s=st): s.step = 0` called under a both-ways test, and a loop the check cannot
+    count bumping a default's field each call: the struct the default holds was not walked (probe h96)."""
+    clear = ("    st = pl.struct('S', step=1)\n\n    def _clear(s=st):\n        s.step = 0\n\n"
+             "    if alpha > 0.0:\n        _clear()\n    pl.store(a, y, [(ki + st.step) * TILE + sub_id * HALF, 0])\n")
+    bump = ("    def _next(cur=pl.struct('R', row=ki * TILE + sub_id * HALF)):\n        cur.row += TILE\n"
+            "        return cur.row - TILE\n\n    for _spare in range(a.shape[0] // TILE - n):\n"
+            "        pl.store(a, y, [_next(), 0])\n")
+    for body in (clear, bump):
+        errors = [d.message for d in transpile(edited(TRIP, [(STORE, STORE + body)]), path="k.py").diagnostics
+                  if d.is_error]
+        assert errors and ("writes `a`" in errors[0] or "the check cannot count" in errors[0]), errors
+
+
+def test_a_sum_of_a_huge_range_at_module_level_is_not_folded():
+    text = _kernel("BIG = sum(range(10 ** 10))\n", "0", "0")
+    assert transpile(text, path="k.py").code is not None  # (it ran for minutes: the sum was folded)
