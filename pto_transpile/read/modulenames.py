@@ -62,7 +62,7 @@ _UNCERTAIN: dict[type, str] = {
 }
 _MUTATING_METHODS = "|".join(sorted(MUTATING_METHODS))
 #: Builtins whose result is a plain number, string or bool, whatever they are given.
-_PLAIN_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "range"})
+PLAIN_RESULT_BUILTINS = frozenset({"int", "float", "str", "bool", "len", "round", "range"})
 #: Builtins whose result is plain data when what they are given is (`pow(2, 5)`, `sum(SIZES)`).
 _PLAIN_OF_PLAIN = frozenset({"pow", "sum", "divmod", "abs", "min", "max", "sorted", "tuple", "list", "dict", "set",
                              "frozenset"})
@@ -401,7 +401,7 @@ class _ModuleRun:
                                                                              cst.ConcatenatedString)):
             return True  # `"bias".upper()`: a method of a literal string or number
         dotted = _dotted_text(node.func)
-        if type(node.func) is cst.Name and dotted in _PLAIN_BUILTINS and dotted not in self.env:
+        if type(node.func) is cst.Name and dotted in PLAIN_RESULT_BUILTINS and dotted not in self.env:
             return True
         if type(node.func) is cst.Name and dotted in _PLAIN_OF_PLAIN and dotted not in self.env:
             return not any(self.maker(a.value) for a in node.args)  # `pow(2, 5)`: numbers of numbers

@@ -23,6 +23,7 @@ from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_u
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
+from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
 from pto_transpile.read.signature import binding_problem
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import children, iter_nodes, names_stored
@@ -748,7 +749,7 @@ class PythonSubset(InterpreterBase):
             return FunctionV("helper", fn)
         made = next((n for stmt in bound for n in iter_nodes(stmt) if type(n) is cst.Lambda
                      or type(n) is cst.Call and self.path(n.func) is None and not (
-                         type(n.func) is cst.Name and n.func.value in _PLAIN_RESULTS)), None)
+                         type(n.func) is cst.Name and n.func.value in PLAIN_RESULT_BUILTINS)), None)
         if made is not None:  # `KICK = type("K", (), {"__getitem__": kick})()` in the class body
             raise CannotModel(f"`{cls}.{attr}` holds what `{self._code_of(made)}` returns or makes in the class body: "
                               "a value of a kind the check does not know, on which Python may run code of the file "
@@ -2496,8 +2497,6 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
 
 #: the builtins a choice's values may call: numbers of numbers, nothing else done
 _PURE_BUILTINS = frozenset({"min", "max", "abs"})
-#: Builtins whose result is a plain number, string or bool (or a range), whatever they are given.
-_PLAIN_RESULTS = frozenset({"int", "float", "str", "bool", "len", "round", "range"})
 #: Builtins that run code of their own choosing or end the program (`exec("pl.store(...)")`,
 #: `exit()`): never a call that runs nothing of the file.
 _RUNS_CODE = frozenset({"exec", "eval", "compile", "__import__", "breakpoint", "exit", "quit", "input", "help",
