@@ -98,6 +98,10 @@ class ModuleNames:
     #: name -> the dotted name of the module or object the import that bound it imported
     #: (`operator` for `import operator as math`), for a name that import still binds at the end
     origins: dict[str, str] = field(default_factory=dict)
+    #: name -> the `pl.TileType(...)` call it is bound to at the module's end, by one unconditional
+    #: `NAME = pl.TileType(...)` (a tile group's `type=NAME` declares that type; the name's meaning
+    #: stays unknown: the call makes a `pl` object, no compile-time value)
+    tile_types: dict[str, cst.Call] = field(default_factory=dict)
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means at module level; None when the file binds it nowhere."""
@@ -167,6 +171,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
                             if dynamic or any(names.meanings.get(n) != m for n, m in seen.items())}
     names.origins = {n: o for n, o in run.origins.items()
                      if isinstance(m := names.meanings.get(n), Unknown) and m.imported}
+    names.tile_types = {n: call for n, (call, bound) in run.tile_types.items() if names.meanings.get(n) is bound}
     if not dynamic:  # else every name is unknown at the end, and what reads one is refused as such
         names.stale_headers = {fn: stale for fn, seen in run.header_names.items()
                                if (stale := sorted(n for n, m in seen.items() if names.meanings.get(n) != m))}
@@ -197,6 +202,9 @@ class _ModuleRun:
         self.origins: dict[str, str] = {}
         #: every list a name has held (kept alive, so that ids stay theirs)
         self.lists_held: dict[str, dict[int, Any]] = {}
+        #: name -> the `pl.TileType(...)` call a plain assignment bound it to, and the meaning bound
+        #: then (kept at the end only if the name still means that: `evaluate`)
+        self.tile_types: dict[str, tuple[cst.Call, Meaning]] = {}
 
     # statements ----------------------------------------------------------------------
     def block(self, stmts: list) -> None:
@@ -302,6 +310,11 @@ class _ModuleRun:
                         self.assign(el.value, part)
                 else:
                     self.assign(target.target, meaning)
+            value, targets = small.value, small.targets
+            if len(targets) == 1 and isinstance(targets[0].target, cst.Name) and isinstance(value, cst.Call) \
+                    and self.pl_path(value.func) == ("TileType",):
+                name = targets[0].target.value
+                self.tile_types[name] = (value, self.env[name])
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
                 meaning = self.value_of(small.value)

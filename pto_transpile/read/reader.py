@@ -269,7 +269,9 @@ class KernelReader:
         # the JIT binds (a tiling-key field is a constant of each instance, not of the file).
         self.evaluator = ConstEvaluator(file.names.meanings, file.pl.path, hidden=bound | self.jit.names)
         self.kernel_bound = bound
-        self.tile_types: dict[str, cst.Call] = {}
+        #: names of tile types: the module's (`NAME = pl.TileType(...)`) unless the kernel binds the
+        #: name itself, then the kernel's own (`_declaration`)
+        self.tile_types: dict[str, cst.Call] = {n: c for n, c in file.names.tile_types.items() if n not in bound}
 
     # entry ------------------------------------------------------------------------------
     def read(self) -> Kernel:

@@ -658,6 +658,11 @@ class PythonSubset(InterpreterBase):
             found = self._symbolic(name)
             if found is not None:
                 return found
+        tile_type = self.file.names.tile_types.get(name)
+        if tile_type is not None and not self._reads_jit_names(tile_type):
+            # `HALF_VEC = pl.TileType(...)` at module level: the type, its arguments read as the module
+            # reads them (not cached with the constants: a run-time size may shape it)
+            return self.pl_call(("TileType",), tile_type, Ctx(ctx.core, {}))
         hit = self._globals.get(name)
         if hit is None:
             hit = self._globals[name] = self._global(name)
@@ -665,6 +670,12 @@ class PythonSubset(InterpreterBase):
             self._no_object(f"`{name}`", self.file.meaning(name), node)
         # a module constant is copied (lists are mutable); everything else is shared
         return import_const(hit[1]) if hit[0] else hit[1]
+
+    def _reads_jit_names(self, node: cst.CSTNode) -> bool:
+        """Does `node` mention a name the JIT binds in functions (a tiling-key field)? Module-level
+        code does not see those: the check leaves such a type unknown."""
+        names = self.file.jit_names
+        return bool(names) and any(n.value in names for n in self.file.find(node, cst.Name))
 
     def _no_object(self, what: str, meaning: Any, node) -> None:
         """Refuse a module name (or default) that may hold an object the file's code made: Python
