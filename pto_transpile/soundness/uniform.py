@@ -333,7 +333,9 @@ class Uniform:
         lres = left.residue if left_sym else False
         rres = right.residue if right_sym else False
         if not isinstance(value, int) or isinstance(value, bool):
-            if _index(lf) or _index(rf):
+            # a float of a residue (`1.0 + ki % 2`) takes one value per residue, as a test of the
+            # residue choosing it would (`2.0 if ki % 2 == 1 else 1.0`): periodic, kept as the value
+            if _index(lf) and not lres or _index(rf) and not rres:
                 raise NonUniform(f"`{text()}` computes a non-integer from the loop variable",
                                  "use the loop variable only in integer GM offsets, boundary tests and `% k`")
             return value
