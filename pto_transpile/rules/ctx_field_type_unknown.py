@@ -8,7 +8,8 @@ and whether it is an integer or a float cannot be told from how it is computed: 
 division `a / b`, `pl.getval` of a tile whose dtype is not a constant, a name bound from
 values of both kinds without a `pl` dtype. The uses of the stage parameter receiving it
 (an index or loop bound is an integer; the scalar of a vector op takes its tile's dtype)
-do not tell either.
+do not tell either. A function chosen per iteration (`_relu if ki == 0 else _neg`) is
+neither: a field holds numbers only.
 
 ## Why it matters for pipelining
 PyPTO types each field of a `pl.struct_array` from its initialiser: a float carried in a
@@ -35,13 +36,15 @@ RULE = Rule(
     code=codes.CTX_FIELD_TYPE_UNKNOWN,
     name="ctx-field-type-unknown",
     title="Whether a value a delayed stage receives is an integer or a float cannot be told",
-    message="`{value}` travels to {stage} in a ctx field, but whether it is an integer or a float cannot be "
-            "told; the field's initialiser would have to guess its type",
+    message="`{value}` travels to {stage} in a ctx field, but {why}",
     hint="Annotate the name where it is bound (`{value}: pl.DT_FP32 = ...` or `pl.DT_INT32`), or compute it "
          "from values whose type is known",
     hints={"expression": "Bind `{value}` to a name annotated with its type before the call (`v: pl.DT_FP32 = "
                          "{value}` or `pl.DT_INT32`) and pass the name, or compute it from values whose type "
-                         "is known"},
+                         "is known",
+           "function": "A ctx field holds a number, not a function: hand the stage what chooses the function (the "
+                       "loop variable, or a flag computed from it) and call each function by its name under a test in "
+                       "the stage (`if ki == 0: _relu(y, c)` / `else: _neg(y, c)`)"},
     phase="analysis",
     seed="each ctx field is initialised with a value of the type it carries, never a guessed one",
     doc=DOC,

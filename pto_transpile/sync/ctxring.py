@@ -189,8 +189,12 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
         if kind is None:
             names = sorted({fn.name.value for fn, _ in receivers.get(fname, [])})
             stages = "stage " + ", ".join(f"`{n}`" for n in names) if names else "a stage"
-            fields = {"value": fills[0].source, "stage": stages}
-            if not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
+            fields = {"value": fills[0].source, "stage": stages,
+                      "why": "whether it is an integer or a float cannot be told; the field's initialiser would "
+                             "have to guess its type"}
+            if all(_functions_only(file, f.value) for f in fills):
+                fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
+            elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
             plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
@@ -278,4 +282,16 @@ def _handle_display(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Dict):
         pairs = [e for e in expr.elements if isinstance(e, cst.DictElement)]
         return bool(pairs) and len(pairs) == len(expr.elements) and all(_is_handle(kernel, e.value) for e in pairs)
+    return False
+
+
+def _functions_only(file, value: cst.BaseExpression) -> bool:
+    """Is `value` one of the file's functions, whichever it is (`_relu`, `_relu if ki == 0 else
+    _neg`, `(_relu, _neg)[ki % 2]`)?"""
+    if isinstance(value, cst.Name):
+        return value.value in file.functions_by_name
+    if isinstance(value, cst.IfExp):
+        return _functions_only(file, value.body) and _functions_only(file, value.orelse)
+    if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.Tuple, cst.List)):
+        return bool(value.value.elements) and all(_functions_only(file, e.value) for e in value.value.elements)
     return False

@@ -20,7 +20,7 @@ from pto_transpile.read import vfbody
 from pto_transpile.read.classnames import static_method
 from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.read.model import Access, Kernel, StageCall
-from pto_transpile.read.walk import children
+from pto_transpile.read.walk import BINDERS, children, names_stored
 
 
 @dataclass
@@ -74,24 +74,46 @@ class StageScanner:
             return result
         bindings: dict[str, Binding] = {}
         aggregates: dict[str, dict[str, str]] = {}
+        functions: dict[str, tuple[str, ...]] = {}
         for param, arg in stage_call.bind(func.params):
             v = arg.value
-            if isinstance(v, cst.Name):
+            candidates = self._functions_handed(v)
+            if candidates:  # `scale_store(..., _relu)`: the stage calls `_relu` as `post(...)`
+                functions[param] = candidates
+            elif isinstance(v, cst.Name):
                 if v.value in self.kernel.buffers:
                     bindings[param] = Binding(self.kernel.buffers[v.value].name, True)
                 elif v.value in self.kernel.slot_vars:
                     bindings[param] = Binding(self.kernel.buffers[self.kernel.slot_vars[v.value]].name, False)
                 elif v.value in self.kernel.tuples:
                     aggregates[param] = self.kernel.tuples[v.value]
-        self._scan_function(func.node, bindings, aggregates, stage_call.index, result, stack=(func.name,))
+        self._scan_function(func.node, bindings, aggregates, stage_call.index, result, stack=(func.name,),
+                            functions=functions)
         return result
+
+    def _functions_handed(self, value: cst.BaseExpression) -> tuple[str, ...]:
+        """The functions of the file an argument may be: `_relu`, `_relu if ki == 0 else _neg`,
+        `(_relu, _neg)[ki % 2]` (empty when it may be anything else)."""
+        if isinstance(value, cst.Name):
+            name = value.value
+            return (name,) if name in self.file.helpers and name not in self.kernel.stored else ()
+        if isinstance(value, cst.IfExp):
+            body, orelse = self._functions_handed(value.body), self._functions_handed(value.orelse)
+            return body + orelse if body and orelse else ()
+        if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.Tuple, cst.List)):
+            each = [self._functions_handed(e.value) for e in value.value.elements]
+            return tuple(n for names in each for n in names) if each and all(each) else ()
+        return ()
 
     # one function body ------------------------------------------------------------------
     def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack,
-                       call_site=None, depth: int = 0) -> None:
+                       call_site=None, depth: int = 0, functions: dict[str, tuple[str, ...]] | None = None) -> None:
         bindings = dict(bindings)
         self._bind_locals(fn, bindings, aggregates, result)
         walker = _OpWalker(self, fn, bindings, stage_index, result, stack, call_site)
+        if functions:  # parameters the body does not rebind: each the file's function its caller hands it
+            rebound = {n.value for n in names_stored(fn.body, self.file.find(fn.body, BINDERS))}
+            walker.functions = {p: f for p, f in functions.items() if p not in rebound}
         walker.guarded = depth
         walker.walk(fn.body)
 
@@ -159,6 +181,9 @@ class _OpWalker:
         self.result = result
         self.stack = stack
         self._made: set[str] | None = None
+        #: parameters bound, at the call this walk follows, to functions of the file (their names:
+        #: several where the caller chooses one)
+        self.functions: dict[str, tuple[str, ...]] = {}
         #: how many constructs around the node being walked may skip it (`if`, loops, `try`,
         #: `x if c else y`, `a and b`, comprehensions; a conditional call of a helper)
         self.guarded = 0
@@ -274,7 +299,10 @@ class _OpWalker:
             return True
         if type(node.func) is cst.Name:
             name = node.func.value
-            if name in self.s.file.vector_functions:
+            handed = self.functions.get(name)
+            if handed is not None:
+                self._handed_call(handed, node)
+            elif name in self.s.file.vector_functions:
                 self._vf_call(name, node)
             elif name in self.s.file.helpers and name not in self.stack:
                 self._helper_call(name, node)
@@ -402,15 +430,28 @@ class _OpWalker:
         helper = helper if helper is not None else self.s.file.helpers[name]
         params = [p.name.value for p in helper.params.params]
         bound = {}
-        for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star], strict=False):
+        functions = {}
+        named = [(p, a) for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star],
+                                        strict=False)]
+        named += [(a.keyword.value, a) for a in node.args if a.keyword is not None and a.keyword.value in params]
+        for p, a in named:
             if isinstance(a.value, cst.Name) and a.value.value in self.bindings:
                 bound[p] = self.bindings[a.value.value]
-        for a in node.args:
-            if a.keyword is not None and a.keyword.value in params and isinstance(a.value, cst.Name) \
-                    and a.value.value in self.bindings:
-                bound[a.keyword.value] = self.bindings[a.value.value]
+            elif isinstance(a.value, cst.Name) and a.value.value in self.functions:
+                functions[p] = self.functions[a.value.value]  # handed on: `post` passed to a helper
         self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node,
-                              self.depth)
+                              self.depth, functions)
+
+    def _handed_call(self, handed: tuple[str, ...], node: cst.Call) -> None:
+        """A call of a parameter bound to the file's functions `handed`: each scanned as called here,
+        under a test where the caller chooses among several."""
+        self.guarded += len(handed) > 1
+        try:
+            for helper in dict.fromkeys(handed):
+                if helper not in self.stack:
+                    self._helper_call(helper, node)
+        finally:
+            self.guarded -= len(handed) > 1
 
     def _vf_call(self, name: str, node: cst.Call) -> None:
         roles = vf_param_roles(self.s.file, name, self, set())
