@@ -149,10 +149,15 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     if hit is not None:
         attr, line = hit
         what = "an attribute by a computed name" if attr == ANY else f"`{attr}`"
+        changed = None if attr == ANY else _functions_changed(module, tops, run.env, text)
         for name, meaning in list(run.env.items()):
-            if isinstance(meaning, Function):
+            if isinstance(meaning, Function) and changed is None:
                 run.env[name] = Unknown(f"the file sets {what} of some object (line {line}), which may change what "
                                         "a function does")
+            elif isinstance(meaning, Function) and changed is not None and meaning.node in changed:
+                set_line, set_attr = changed[meaning.node]
+                run.env[name] = Unknown(f"the file sets `{set_attr}` of it (line {set_line}), which changes what the "
+                                        "function does")
     normal = text if text.isascii() else unicodedata.normalize("NFKC", text)
     for spelled, name in _respelled(text):
         # `ＦＬＡＧ = 1` binds `FLAG` to Python, while this reading keeps names as spelled
@@ -556,6 +561,38 @@ class _ModuleRun:
 
 
 # the end of the run ------------------------------------------------------------------------
+def _functions_changed(module: cst.Module, tops: list, env: dict, text: str) -> dict | None:
+    """Where every function attribute the file sets (`__defaults__`, `__code__`, ...) is set by a
+    module-level statement `f.__defaults__ = ...` on a name bound once, to a function: those
+    functions (their `def`) -> (line, attribute). None where some set may reach any object (in a
+    function, through `setattr`, on another expression, on a name bound more than once)."""
+    if re.search(r"setattr|delattr", text):
+        return None
+    sites = sum(1 for top in tops for n in ast.walk(top)
+                if isinstance(n, ast.Attribute) and n.attr in FUNCTION_ATTRIBUTES and not isinstance(n.ctx, ast.Load))
+    targets = [(t, top.lineno) for top in tops for t in _targets(top)
+               if isinstance(t, ast.Attribute) and t.attr in FUNCTION_ATTRIBUTES]
+    if len(targets) != sites:
+        return None
+    bindings = [name for stmt in module.body for name in _bound_names(stmt)]
+    bindings += [stmt.name.value for stmt in module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))]
+    changed: dict = {}
+    for target, line in targets:
+        name = target.value.id if isinstance(target.value, ast.Name) else ""
+        meaning = env.get(name)
+        if not isinstance(meaning, Function) or bindings.count(name) != 1:
+            return None
+        changed.setdefault(meaning.node, (line, target.attr))
+    return changed
+
+
+def _targets(stmt: ast.stmt) -> list[ast.expr]:
+    """What an assignment or `del` statement stores to or deletes (nothing for other statements)."""
+    if isinstance(stmt, (ast.Assign, ast.Delete)):
+        return list(stmt.targets)
+    return [stmt.target] if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
+
+
 def _forget_changed_lists(run: _ModuleRun, text: str) -> None:
     """Every name holding a list that a name changed in place somewhere in the file (in a
     function, at any time) ever held."""
