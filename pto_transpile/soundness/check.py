@@ -56,8 +56,8 @@ from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
 from pto_transpile.soundness.tilingdata import tiling_field_types
+from pto_transpile.soundness.uniform import EMPTY_COUNT, PER_CORE_COUNT
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
-from pto_transpile.soundness.uniform import PER_CORE_COUNT
 from pto_transpile.soundness.values import (
     UNKNOWN,
     Opaque,
@@ -416,7 +416,17 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                     "per_core_static", "the per-core ranges over static counts need more runs than the "
                                 f"check makes ({MAX_PER_CORE_RUNS}): one per share of their tasks a block can take, "
                                 "for each run of the other counts (each pair of shares, with two such ranges)", None)]
-        for name, value in sorted(cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural values first
+        for origin, count in sorted((value for name, value in cuts if name == EMPTY_COUNT), key=repr):
+            # a count the loop runs no iteration at either, told apart from this run's by a test
+            if origin in config.trips and config.trips[origin] != count:
+                more = replace(config, trips={**config.trips, origin: count},
+                               steady={k: v for k, v in config.steady.items() if k != origin},
+                               serial_steady={k: v for k, v in config.serial_steady.items() if k != origin})
+                if _config_key(more) not in seen:
+                    seen.add(_config_key(more))
+                    queue.append(more)
+        scalar_cuts = [cut for cut in cuts if cut[0] != EMPTY_COUNT]
+        for name, value in sorted(scalar_cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural first
             if name in config.scalars and config.scalars[name] != value:
                 more = replace(config, scalars={**config.scalars, name: value})
                 if _config_key(more) not in seen:

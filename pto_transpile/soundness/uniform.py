@@ -97,6 +97,8 @@ class Said:
 #: the name a request for the other counts of a per-core range over a static count carries among
 #: `Uniform.cut_values` (no parameter has it: it is not an identifier)
 PER_CORE_COUNT = "<per-core tasks>"
+#: the name of a cut (`cut_values`) whose value is (trip-count root, a count that empties its loop)
+EMPTY_COUNT = "<empty trip count>"
 
 
 @dataclass
@@ -225,6 +227,9 @@ class Uniform:
     #: the tasks (at one block) of the per-core ranges over a static count this run met whose
     #: other counts no run has taken yet (`Config.per_core_counts`): asked for by `cut_values`
     per_core_static: set = field(default_factory=set)
+    #: (trip-count root, value) pairs a test tells apart from the run's own empty count: counts that
+    #: give the loop no iteration all the same, each side of the test run as a case of its own
+    empty_cuts: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
     shared_writes: list = field(default_factory=list)
     #: (tensor, code) of each GM write at a place the run cannot follow (`block_write`)
@@ -558,8 +563,11 @@ class Uniform:
                 # against their zero (`n > 0` in the stage of `pl.range(0, n)` beside `pl.range(0, n + 1)`)
                 inside = {loop.zero for loop in self.active if loop.root == var and loop.zero is not None}
                 zeros = {max(inside)} if inside else self.root_zeros.get(var) or {self.roots[var]}
-                if all(_settled(op, t * (zero + 1) + diff.const, t)  # one iteration, and every count above
-                       and self._empty_settled(op, var, t * zero + diff.const, t, zero) for zero in zeros):
+                if all(_settled(op, t * (zero + 1) + diff.const, t) for zero in zeros):  # one iteration, and above
+                    for zero in zeros:
+                        if not self._empty_settled(op, var, t * zero + diff.const, t, zero):
+                            # `assert n >= 0`: the empty counts on each side of the test, run as cases
+                            self.empty_cuts.update((var[1], v) for v in self._empty_sides(var, t, diff.const, zero))
                     return result
         if self.discover or self.replayed:
             return result
@@ -610,6 +618,15 @@ class Uniform:
             return _settled(op, d0, -t)
         return len({bool(op(d0 - t * k, 0)) for k in range(max(zero, 0) + 1)}) <= 1
 
+    def _empty_sides(self, var: tuple, t: int, c: int, zero: int) -> range:
+        """The values of root `var` around the root of `t * n + c` (at and one beyond each side)
+        that empty its loop (at or below `zero`; not below 0 for a root no launch makes negative):
+        the test keeps its outcome on each piece they split the empty counts into, and a run of each
+        piece stands for all of it, as for a sampled parameter (`cut_values`)."""
+        root = Fraction(-c, t)
+        low = 0 if nonnegative(var[1]) else math.floor(root) - 1
+        return range(max(math.floor(root) - 1, low), min(math.ceil(root) + 1, zero) + 1)
+
     def cut(self, rest: dict, diff: Any, text: str) -> None:
         """Remember a test on one sampled parameter `d` (the rest of `diff`'s form) for
         `cut_values`: its root when it is affine in `d` (`a * d + c OP 0`), its period when it
@@ -646,6 +663,7 @@ class Uniform:
         several residues, values of every residue modulo the lcm of their periods (up to
         `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
         out: set = {(PER_CORE_COUNT, tasks) for tasks in self.per_core_static}
+        out.update((EMPTY_COUNT, cut) for cut in self.empty_cuts)
         for name, roots in self.scalar_roots.items():
             for root in roots:
                 lo, hi = math.floor(root), math.ceil(root)

@@ -97,26 +97,30 @@ def test_a_defect_only_at_negative_counts_of_a_parameter_is_refused():
         assert [row.verdict for row in report.rows] == verdicts, (n, report.rows)
 
 
-@pytest.mark.parametrize("edits, test", [
-    # `n + 2 <= 0` holds at n = -2 and not at n = -1: both loops are empty, only -1 is run
+@pytest.mark.parametrize("edits, witness", [
+    # `n + 2 <= 0` holds at n = -2 and not at n = -1: both loops are empty
     ([("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
        "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n"),
       ("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n", "    my_n = n\n"),
       ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
        "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n"
        "        if my_n + 2 <= 0:\n            pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=4)\n")],
-     "my_n + 2 <= 0"),
-    # a loop to `n_blocks - 1` is empty at 1 and at 0 (an empty `a`), only 1 is run
+     "`n` = -3"),
+    # a loop to `n_blocks - 1` is empty at 1 and at 0 (an empty `a`)
     ([("    my_n = (n_blocks - core_id + num_cores - 1) // num_cores\n", "    my_n = n_blocks - 2\n"),
       ("    for t in pl.range(0, my_n + 1):\n", "    for t in pl.range(0, n_blocks - 1):\n"),
       ("        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n",
        "        pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[1])\n"
        "        if n_blocks == 0:\n            pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=4)\n")],
-     "n_blocks == 0"),
+     "`a.shape[0] // 32` = 0"),
 ], ids=["parameter", "dimension"])
-def test_a_test_that_tells_empty_loops_apart_is_not_taken_as_settled(edits, test):
-    ((code, message),) = _findings(edited(KERNEL, edits))
-    assert code == "PTO077" and f"`{test}` tests a trip count other than for the empty loop" in message, message
+def test_a_test_that_tells_empty_loops_apart_runs_each_side(edits, witness):
+    """Each side of the test among the empty counts is run (it was refused as undecided, PTO077):
+    the set the test guards is found never waited for, on both vector cores."""
+    findings = _findings(edited(KERNEL, edits))
+    assert [code for code, _ in findings] == ["PTO068", "PTO068"], findings
+    assert all(m.endswith(f"1 set(s) of event id 4 from AIV{i} to AIC are never waited for (shown with {witness})")
+               for i, (_, m) in enumerate(findings)), findings
 
 
 _CONSUMED = "                consume(before.row, sub_id, out, x_db, r_db)\n"

@@ -1,0 +1,41 @@
+"""A test on a trip count that tells apart counts at which its loop runs no iteration (`assert n
+>= 0`: true at 0, false at -1) is run on each side, as a test on a sampled parameter is: the
+runs at the counts around its root among the empty ones (probe h92: refused, with a help, `n > 0`,
+that changed what the kernel accepts). What the kernel does at such a count is then judged like
+any other run: a defect only there is found, with the count that shows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNEL = (Path(__file__).parent / "kernels" / "trip_param.py").read_text(encoding="utf-8")
+LOOP = "    for ki in pl.range(0, n):\n"
+BIAS = "        pl.full(bias_2, 3.0)\n"
+
+
+@pytest.mark.parametrize("guard", ["    assert n >= 0, 'n'\n", "    assert n > -1\n", "    assert not n < 0\n",
+                                   "    assert 0 <= n\n", "    if n < 0:\n        return\n"])
+def test_a_nonnegative_guard_is_accepted(guard):
+    text = edited(KERNEL, [(LOOP, guard + LOOP)])
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    for n in (0, 5):
+        report = verify(text, result.code, "kernel", shapes={"a": (160, 32), "out": (160, 32)}, scalars={"n": n})
+        assert [r.verdict for r in report.rows] == ["ok", "ok"], (n, report.rows)
+
+
+@pytest.mark.parametrize("test, shown", [("n < -3", -4), ("n < -300", -301), ("2 * n + 7 < 0", -4), ("n == -1", -1)])
+def test_a_defect_only_at_an_empty_count_is_found(test, shown):
+    """A store of a tile just filled, on another pipe with no sync between (and by both vector cores
+    to the same rows of `last`), under a test only a negative count passes: found at that count (it
+    was refused as a test the check could not follow)."""
+    text = edited(KERNEL, [(BIAS, BIAS + f"        if {test}:\n            pl.store(last, bias_0, [0, 0])\n")])
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and all(m.endswith(f"(shown with `n` = {shown})") for m in messages), messages
+    assert "`pl.store` on MTE3 of AIV0 reads `bias_0`" in messages[0], messages
