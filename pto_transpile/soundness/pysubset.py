@@ -99,6 +99,8 @@ _CONTAINERS: dict[str, Callable[..., Any]] = {"list": list, "dict": dict, "tuple
 #: Builtins whose result is a number (or a range) computed from their arguments: over a
 #: run-time value, a run-time value too (`int`, `min`, `max`, `abs` keep a parameter's form).
 _NUMBER_OF = frozenset({"float", "bool", "len", "range", "min", "max", "abs"})
+#: those of `_NUMBER_OF` whose result of a trip count is a number like the count times a constant
+_OF_A_COUNT = frozenset({"float", "min", "max", "abs"})
 _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
                                                    "float": float, "bool": bool}
 
@@ -1665,8 +1667,12 @@ class PythonSubset(InterpreterBase):
             return kept[0]
         if self._number_of_run_time(name, pos):
             # `float(d)`, `bool(core_id)`, `len(range(d))`: computed at this run's value, a test
-            # on the result would be taken as settled for the values not run
-            self._plain(list(pos), f"the argument of `{name}`", node)
+            # on the result would be taken as settled for the values not run; a number of a trip
+            # count (`1.0 / max(n_blocks, 1)`, `float(n_blocks)`) is a run-time value as `n_blocks
+            # * 1.0` is, but one of the loop variable is not followed
+            indexed = any(isinstance(p, Sym) and any(v[0] in INDEX for v, _ in p.form) for p in pos)
+            if name not in _OF_A_COUNT or indexed:
+                self._plain(list(pos), f"the argument of `{name}`", node)
             return opaque_op(name, *pos)
         if name in ("min", "max") and any(isinstance(p, Opaque) for p in pos):
             # `min(chunk, n - start)` with `chunk` a parameter: a run-time value clamped by it
