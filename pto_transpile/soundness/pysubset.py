@@ -1097,6 +1097,9 @@ class PythonSubset(InterpreterBase):
                 single = next((v for v in (left, right) if isinstance(v, OneBlock) and v.others), None)
                 if single is not None:
                     return True if right is True else single
+            if right is (not isinstance(node.operator, cst.And)) and _gives_a_bool(node.left):
+                # `alpha > 0.0 and i == n - 1` at an iteration but the last: False whichever the left is
+                return right
             return UNKNOWN
         is_and = isinstance(node.operator, cst.And)
         if t != is_and:
@@ -2073,6 +2076,14 @@ def _is_ring(value: Any) -> bool:
 def _name_group(group: GroupV, name: str) -> None:
     group.name = name
     group.tiles = tuple(replace(t, label=f"{name}[{i}]") for i, t in enumerate(group.tiles))
+
+
+def _gives_a_bool(node: cst.BaseExpression) -> bool:
+    """Is `node`'s value True or False, whatever its operands hold (a comparison, a `not`, or `and`/`or`
+    of such)? Then `node and False` is False and `node or True` is True, as values, not only as truths."""
+    if isinstance(node, cst.Comparison) or isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return True
+    return isinstance(node, cst.BooleanOperation) and _gives_a_bool(node.left) and _gives_a_bool(node.right)
 
 
 def opaque_operands(*values: Any) -> bool:
