@@ -1412,7 +1412,9 @@ class _Bounds:
         ring = max(max(found.rings), found.primed + 1) if found.rings and generated \
             else max(max(found.depths, default=1), found.primed) + 1
         period = math.lcm(*found.periods) if found.periods else 1
-        inner = [p for root, p in found.loop_periods.items() if root not in found.outer]
+        # a root that bounds an inner loop as well as the outer one (an n x n grid) counts for both
+        shared = {o for o, i in found.nested if o == i}
+        inner = [p for root, p in found.loop_periods.items() if root not in found.outer or root in shared]
         inner += [p for root, p in found.root_periods.items() if root not in found.outer]
         inner_period = math.lcm(*inner) if inner and generated else period
         whole = math.lcm(1, *found.live) if generated else period
@@ -1475,6 +1477,8 @@ class _Bounds:
         for out_root, inner_root in found.nested:
             if out_root in trips and inner_root in trips and out_root in self.rotations:
                 out[out_root] = self.outer_period(out_root, trips[inner_root] - found.roots[inner_root])
+            if out_root == inner_root:  # one root bounds both loops: the runs were chosen for the inner's period too
+                out[out_root] = math.lcm(out.get(out_root, 1), self.inner_period)
         return out
 
     def serial_steady(self, found: _Found, trips: dict) -> dict:
