@@ -176,6 +176,8 @@ class OpEvents(InterpreterBase):
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 if ctx.scope:
                     self.valid.use(value, ctx.scope[1])
+                    if self._for_every_count:
+                        self._carried_shape(value, ctx, node)
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
                 if i == 0:
                     # which blocks it writes is not known, or only part of the destination
@@ -548,6 +550,28 @@ class OpEvents(InterpreterBase):
                         tiled and not self.valid.exact(tile, core))
         # where it lands is not known: anywhere in the tensor, a superset, never a cover
         return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=_unplaced_shape(tensor))
+
+    @property
+    def _for_every_count(self) -> bool:
+        """Does this run stand for runs at other trip counts (loops of run-time trip count, or
+        static sizes followed as such), where state one iteration hands to another must be of
+        a kind the argument follows?"""
+        return bool(self.config.trips) or self.config.symbolic_dims
+
+    def _carried_shape(self, tile: Any, ctx: Ctx, node) -> None:
+        """Refuse an op of a stage using a tile whose valid shape another iteration set (`ValidShapes.carried`)."""
+        scope = ctx.scope
+        found = self.valid.carried(tile, ctx.core, scope) if scope is not None else None
+        if found is None or scope is None:
+            return
+        label, where = found
+        by = f"stage `{where[1]}` in task {where[2]}" if where[0] == "stage" \
+            else "kernel-body code inside a loop of run-time trip count"
+        raise nonuniform(NonUniform(
+            f"stage `{scope[1]}` (task {scope[2]}) uses the valid shape of `{label}` that {by} set: a valid "
+            "shape one iteration hands to another",
+            "set a tile's valid shape in every task that uses it (`pl.set_validshape` in the stage, before the op), "
+            "or once before the loop"), node)
 
     def _epoch(self, core: int) -> tuple:
         """The barriers `core` has passed, as a GM access records them: those of every core, its

@@ -71,8 +71,11 @@ class PlCalls(InterpreterBase):
                               "the check does not follow", node, kind="stride")
         if head == "set_validshape":
             args = self._bound(path, node, ctx)
+            uni = self.uniform
+            where = ctx.scope if ctx.scope else ("body", tuple((loop.key, uni.values.get(loop.key))
+                                                               for loop in uni.active))
             self.valid.set(args.get("tile"), args.get("shape"), ctx.core, bool(ctx.may),
-                           ctx.scope[1] if ctx.scope else "")
+                           ctx.scope[1] if ctx.scope else "", where)
             return None
         if head in DESCRIPTOR_ONLY_OPS:
             return None

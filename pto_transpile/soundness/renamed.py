@@ -41,9 +41,10 @@ def settle(interp: Any) -> None:
     regions = _regions(interp)
     strays = interp.strays
     made = {id(tile): id(node) for node, tile in interp.made}
+    reshaped = interp.valid.set_in_loops
     for seq in interp.sequences.values():
         if id(seq) in rot.picks and seq and all(isinstance(v, TileV) for v in seq) \
-                and (not _tuple_alone(seq, made, regions, strays)
+                and (not _tuple_alone(seq, made, regions, strays) or any(t.desc in reshaped for t in seq)
                      or any(_meet((t.memory, t.lo, t.hi), held) for t in seq for held in rot.carried)):
             rot.picked(seq, None, len(seq))
     by_node: dict[int, list[GroupV]] = {}
@@ -63,6 +64,8 @@ def settle(interp: Any) -> None:
             continue
         if len({g.depth for g in members}) != 1 or not _class_alone(nodes, regions, strays):
             continue
+        if any(t.desc in reshaped for g in members for t in g.tiles):
+            continue  # a slot's valid shape set in a loop: the slots are not alike at every phase
         # the same moves in an iteration of every loop (one that ran too few iterations to
         # measure, None for every member, is measured by the runs where it runs longer)
         loops = {loop for loop, key in rot.group_moves if key in keys}

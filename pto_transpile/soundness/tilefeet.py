@@ -32,6 +32,13 @@ class ValidShapes:
         #: descriptor -> (the stages that set it to a shape known only at run time, a tile's label)
         self.set_at_run_time: dict[int, tuple[set[str], str]] = {}
         self.used_by: dict[int, set[str]] = {}  #: descriptor -> the stages whose ops use its tile
+        #: each core's descriptors -> where their valid shape was last set: ("stage", name, task) in a
+        #: stage invocation, ("body", iterations) in kernel-body code, with the iteration of each loop
+        #: of run-time trip count it runs in (`carried`)
+        self._set_at: list[dict[int, tuple]] = [{}, {}, {}]
+        #: descriptors whose valid shape a stage, or kernel-body code inside a loop of run-time trip
+        #: count, sets: their tiles are not alike whatever the phase of a rotation (`renamed.py`)
+        self.set_in_loops: set[int] = set()
 
     def number(self) -> int:
         """A new descriptor's number (it starts with its type's valid shape)."""
@@ -102,7 +109,25 @@ class ValidShapes:
                 return label, sorted(setters - {""})[0], others[0]
         return None
 
-    def set(self, target: Any, shape: Any, core: int, may: bool, stage: str = "") -> None:
+    def carried(self, tile: TileV | AnyTileV, core: int, scope: tuple) -> tuple[str, tuple] | None:
+        """For an op of stage invocation `scope` (("stage", name, task)) using `tile`: (its label,
+        where its valid shape was set) when that was an exact shape other than the declared one,
+        set in another task or in kernel-body code inside a loop of run-time trip count. Such a
+        shape is state one iteration hands to another, which the runs at a few trip counts do not
+        stand for at every count (probe h97: a slot sized in the first task and stored from in task
+        13, one sized 15 tasks ahead); None when it was set in the same task, outside those loops,
+        or never. A shape known only at run time is taken as the declared one, its footprints the
+        largest, whichever task set it (the README's row tail)."""
+        set_at = self._set_at[core]
+        for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
+            where = set_at.get(t.desc) if t.desc else None
+            if where is None:
+                continue
+            if where[0] == "stage" and where[2] != scope[2] or where[0] == "body" and where[1]:
+                return t.label, where
+        return None
+
+    def set(self, target: Any, shape: Any, core: int, may: bool, stage: str = "", where: tuple = ()) -> None:
         """`pl.set_validshape(target, shape)` on `core`: one tile or every slot of a group.
         Which tile (an unknown index), the shape or whether it runs (`may`) unknown: each tile
         it may change keeps the larger of what it may be."""
@@ -127,6 +152,13 @@ class ValidShapes:
                 old = self.of(t, core)
                 new = (max(old[0], new[0]), max(old[1], new[1]))
             self._valid[core][t.desc] = tuple(new)
+            if where and known and tuple(new) != tuple(t.valid or t.shape):
+                # an exact shape other than the declared one: what a later use sees is this set's
+                self._set_at[core][t.desc] = where
+                if where[0] == "stage" or where[1]:
+                    self.set_in_loops.add(t.desc)
+            elif where:  # the declared shape again, or one not known (taken as the declared, inexact)
+                self._set_at[core].pop(t.desc, None)
             if not known:
                 inexact.add(t.desc)
                 self.set_at_run_time.setdefault(t.desc, (set(), t.label))[0].add(stage)
