@@ -15,8 +15,6 @@ import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-import numpy as _np
-
 from pto_api import CROSS_CORE_SYNC_MODES, PIPES
 from pto_api.effects import ATOMIC_REDUCTIONS as _ATOMIC_REDUCTIONS
 from pto_api.ops import ACC_TO_VEC_MODES
@@ -449,10 +447,11 @@ def set_stride(tensor, stride):
 
 
 def const(value, dtype):
-    """A typed scalar constant: the value converted to `dtype` (ints wrap, floats round)."""
+    """A typed scalar constant: the value converted to `dtype` (ints wrap, floats round), an int or
+    a float that remembers its dtype (a struct field it initialises keeps that type)."""
     if not isinstance(dtype, _DType) or not dtype.computable:
         raise KernelError(f"pl.const needs a scalar pl.DT_* dtype, got {dtype!r}", _where())
-    return _np.asarray(value).astype(dtype.compute).item()
+    return _tiles.typed_scalar(value, dtype)
 
 
 class _SimtNamespace:

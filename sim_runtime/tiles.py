@@ -447,18 +447,58 @@ def gm_element_access(tensor: GMTensor, key, value=None, *, store: bool = False)
 
 # -- structs -----------------------------------------------------------------------------------
 
+class TypedInt(int):
+    """An integer of a `pl` dtype (`pl.const(0, pl.DT_INT32)`): computes as an int."""
+
+    dtype: Any = None
+
+
+class TypedFloat(float):
+    """A float of a `pl` dtype (`pl.const(0.0, pl.DT_FP16)`): computes as a float."""
+
+    dtype: Any = None
+
+
+def typed_scalar(value: Any, dtype: Any) -> TypedInt | TypedFloat:
+    """`value` converted to `dtype` as the device stores it (ints wrap, floats round, bf16 to its
+    8 bits of mantissa), marked with the dtype."""
+    stored = dtype.to_storage(np.asarray(value).astype(dtype.compute))
+    plain = np.asarray(dtype.to_compute(np.asarray(stored))).item()
+    out: TypedInt | TypedFloat = TypedFloat(plain) if isinstance(plain, float) else TypedInt(plain)
+    out.dtype = dtype
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
 class Struct:
-    """`pl.struct("T", f=v, ...)`: a per-core mutable record; list fields are copied."""
+    """`pl.struct("T", f=v, ...)`: a per-core mutable record; list fields are copied. PyPTO
+    lowers it to a C++ struct whose fields take their initialiser's type: a field initialised
+    with `pl.const(v, dtype)` holds values of that dtype, one initialised with an int holds
+    integers (a float stored into it is truncated), so a value carried in a field of another
+    type than its own changes as it would on the device."""
 
     _typename: str
+    _kinds: dict  #: field -> the dtype, or `int`, its values are converted to
 
     def __init__(self, typename: str, fields: dict):
         object.__setattr__(self, "_typename", typename)
+        kinds = {k: v.dtype if isinstance(v, (TypedInt, TypedFloat)) else int for k, v in fields.items()
+                 if isinstance(v, (TypedInt, TypedFloat)) or type(v) is int}
+        object.__setattr__(self, "_kinds", kinds)
         for k, v in fields.items():
             object.__setattr__(self, k, list(v) if isinstance(v, (list, tuple)) else v)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        kind = self._kinds.get(name)
+        if kind is not None and _number(value):
+            value = int(value) if kind is int else typed_scalar(value, kind)
+        object.__setattr__(self, name, value)
+
     def __repr__(self) -> str:
-        items = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if k != "_typename")
+        items = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if k not in ("_typename", "_kinds"))
         return f"{self._typename}({items})"
 
 

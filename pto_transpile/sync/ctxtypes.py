@@ -315,7 +315,8 @@ class ScalarTypes:
 
 def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: str) -> str | None:
     """What the uses of a stage parameter say of its type: an index, a loop bound or an
-    offset is an int; the scalar of a vector op takes the tile's dtype (None: nothing)."""
+    offset is an int; the scalar of a vector op is a float or an int as its tile's dtype is,
+    at the full width of a kernel scalar (None: nothing)."""
     found: str | None = "?"
     for call in file.find(stage_fn.body, cst.Call):
         path = file.pl.path(call.func)
@@ -325,7 +326,11 @@ def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: s
         if path == ("range",) and any(_mentions(a, param) for a in args):
             found = INT if found in ("?", INT) else None
         elif path[-1] in _SCALAR_OPS and args and _is_name(args[-1], param):
-            kind = _tile_dtype_in(file, types, stage_fn, args[0])
+            # the op converts the scalar to its tile's dtype; the value carried is the kernel's own
+            # (a float scalar, or an int), which a narrower field would round before a test reads
+            # it (probe h98: fp16 made 1.0001 1.0 for `gain > 1.0`)
+            tile = _tile_dtype_in(file, types, stage_fn, args[0])
+            kind = None if tile is None else FLOAT if is_float(tile) else INT
             found = kind if found == "?" else join(found, kind)
         else:
             for a in args:

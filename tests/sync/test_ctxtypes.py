@@ -141,7 +141,7 @@ def test_a_typed_constant_initialiser_runs_on_the_emulator():
 #: a probe found each of these typed `0` (an int) while the value is a float: PyPTO would hand
 #: the delayed stage 0 for 0.5
 @pytest.mark.parametrize("binding, init", [
-    ("s = 2 ** -1", "pl.const(0.0, pl.DT_FP32)"),  # an int to a negative power: not known, the stage's use says
+    ("s = 2 ** -1", "0.0"),  # an int to a negative power: not known, the stage's use says: a float
     ("s = 2 ** 3", "0"),
     ("s = round(ki * 0.5, 1)", "0.0"),
     ("s = round(ki * 0.5)", "0"),
@@ -156,7 +156,7 @@ def test_a_power_or_a_rounding_has_the_type_python_gives(binding, init):
     ("(0.5, 2.0)", "0.0"),
     ("[1, 2]", "0"),
     ("range(2)", "0"),
-    ("SCALES", "pl.const(0.0, pl.DT_FP32)"),  # what a module list holds: the stage's use says
+    ("SCALES", "0.0"),  # what a module list holds: the stage's use says, a float
 ])
 def test_a_loop_variable_has_the_type_of_what_it_runs_over(items, init):
     inner = ex.loop(ex.cube(), ex.vector(CALL))
@@ -168,3 +168,22 @@ def test_a_loop_variable_has_the_type_of_what_it_runs_over(items, init):
 def test_a_parameter_the_body_rebinds_keeps_its_declared_type():
     params = ex.PARAMS + "\ns: pl.DT_FP32,"
     assert ring(scaled("if ki == 0:\n    s = 1", params=params))["s"] == "pl.const(0.0, pl.DT_FP32)"
+
+
+@pytest.mark.emulator
+def test_a_value_only_an_fp16_op_types_is_carried_at_a_kernel_scalars_width():
+    """Its field holds a float (`0.0`), not the fp16 the op converts it to: the delayed stage's
+    `gain > 1.0` sees 1.0001, as the serial kernel's does; the field typed fp16 (as generated
+    before) makes the pipelined kernel clip other tiles, which the emulator's typed fields show."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "soundness" / "kernels" / "gain_to_fp16_tile.py").read_text(encoding="utf-8")
+    code = transpile(text, path="k.py").code
+    assert "gain=0.0," in code
+    run = dict(shapes={"a": (160, 32), "out": (160, 32), "gains": (160, 32)}, scalars={"scale": 1.0, "ApplyRelu": 0},
+               block_dim=2)
+    report = verify(text, code, "tiled_scale_kernel", path="k.py", **run)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    narrowed = code.replace("gain=0.0,", "gain=pl.const(0.0, pl.DT_FP16),")
+    report = verify(text, narrowed, "tiled_scale_kernel", path="k.py", **run)
+    assert [r.verdict for r in report.rows] == ["ok", "mismatch"], report.rows[-1].message
