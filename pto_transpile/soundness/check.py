@@ -1345,7 +1345,7 @@ def _primed(trace) -> int:
     soon as it can be (`order.eager_counts`): credits a hand-written pipeline primes (`for _ in
     range(DEPTH): set_cross_core(...)`, before its loop or after a first handshake), each letting
     the core that waits for them run one task further ahead, as one slot of a tile group does."""
-    return eager_counts(trace.events)[1]
+    return eager_counts(trace.events, trace.cores)[1]
 
 
 def _discovery_run(file, fn, pl, config: Config, auto_mutex: bool) -> Interpreter:

@@ -119,6 +119,10 @@ class Invocation:
 @dataclass
 class Trace:
     events: list[list[Event]] = field(default_factory=lambda: [[], [], []])
+    #: the cores a block of the kernel has: all three for a mix kernel; one vector core for a
+    #: kernel with no `section_cube` (the JIT compiles it aiv-only), the cube alone for one with
+    #: only `section_cube` (`kernel_cores`)
+    cores: tuple = (0, 1, 2)
     invocations: list[Invocation] = field(default_factory=list)
     problems: list[tuple[str, cst.CSTNode | None]] = field(default_factory=list)  #: why the run is not modelled
     #: (core, id of the `s.f` node, its n-th read there) -> (value, node): each field of a struct

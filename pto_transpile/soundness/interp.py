@@ -27,6 +27,7 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.compiletime import datatypes_of
+from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import children, iter_nodes, parameters
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
@@ -67,7 +68,8 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
         if self.fn.asynchronous is not None or "yield" in self.file.source.text and _yields_itself(self.fn):
             raise CannotModel(f"kernel `{self.fn.name.value}` is a generator or coroutine: calling it runs none of its "
                               "body, so there is no kernel to compare", self.fn.name, kind="generator")
-        ctxs = self._kernel_ctxs = [Ctx(core, self._params(core)) for core in (AIC, AIV0, AIV1)]
+        self.trace.cores = kernel_cores(self.file, self.fn)
+        ctxs = self._kernel_ctxs = [Ctx(core, self._params(core)) for core in self.trace.cores]
         try:
             self.exec_block(self.fn.body.body, ctxs)
         except FunctionReturn:
@@ -255,3 +257,14 @@ def _yields_itself(fn: cst.FunctionDef) -> bool:
         if type(node) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
             stack.extend(children(node))
     return False
+
+
+def kernel_cores(file, fn: cst.FunctionDef) -> tuple:
+    """The cores one block of kernel `fn` has, read from its sections as the JIT compiles it: a
+    `section_cube` and a `section_vector` make a mix kernel (the cube and two vector cores); no
+    `section_cube`, a vector-only kernel, one vector core per block (a kernel with no section at
+    all too); only `section_cube`, the cube alone."""
+    kinds = {section_of(w, file.pl) for w in file.find(fn, cst.With)} - {None}
+    if kinds == {"cube", "vector"}:
+        return (AIC, AIV0, AIV1)
+    return (AIC,) if kinds == {"cube"} else (AIV0,)

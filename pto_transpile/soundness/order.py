@@ -460,7 +460,7 @@ class _Concurrent:
         else:
             self._balance()
             if not self.outcome.overflow and any(len(pipes) > 1 for pipes in self.pipes_of.values()):
-                self.outcome.overflow = eager_counts(events)[0]
+                self.outcome.overflow = eager_counts(events, self.trace.cores)[0]
         self.memory.finish()
         return self.outcome
 
@@ -472,7 +472,7 @@ class _Concurrent:
         for ev in heads.values():
             if ev.kind != "barrier":
                 continue
-            members = [c for c in range(3) if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())]
+            members = [c for c in self.trace.cores if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())]
             if all(c in heads and heads[c].kind == "barrier" and heads[c].pipe == ev.pipe for c in members):
                 joined = ZERO
                 for c in members:
@@ -631,7 +631,7 @@ def _seq(ev: Event) -> int:
     return ev.seq
 
 
-def eager_counts(events: list[list[Event]]) -> tuple[list[Event], int]:
+def eager_counts(events: list[list[Event]], cores: tuple = (0, 1, 2)) -> tuple[list[Event], int]:
     """(the sets that overflow a counter, the most sets of one counter pending at once) when
     every wait is taken as soon as its sets are there. The run takes a wait on a counter fed
     from several pipes last, when nothing else can move (`_Concurrent.run`), which keeps the
@@ -666,7 +666,7 @@ def eager_counts(events: list[list[Event]]) -> tuple[list[Event], int]:
         heads = {c: events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])}
         passed = False
         for ev in heads.values():
-            members = [c for c in range(3) if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())] \
+            members = [c for c in cores if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())] \
                 if ev.kind == "barrier" else []
             if members and all(c in heads and heads[c].kind == "barrier" and heads[c].pipe == ev.pipe
                                for c in members):

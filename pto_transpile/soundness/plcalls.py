@@ -254,6 +254,12 @@ class PlCalls(InterpreterBase):
         `2 * block + sub`, so `get_block_idx() // get_subblock_num()` is the block on every core."""
         name = (self.path(node.func) or ("",))[-1]
         core, sub = ctx.core, ctx.core - AIV0
+        if len(self.trace.cores) == 1:  # one core per block (aiv-only or cube-only): its index is the block's
+            if name == "get_block_idx":
+                return Sym(0, ((BLOCK, 1),))
+            if name == "get_block_num":
+                return Sym(self.config.block_num, ((("core", name), 1),))
+            return {"get_subblock_idx": 0, "get_subblock_num": 1}[name]
         if name == "get_block_idx":
             # the block `b` (block 0 in the run): the cube core's index is `b`, a vector core's
             # `2 * b + sub`, so `get_block_idx() // get_subblock_num()` is `b` on every core, one

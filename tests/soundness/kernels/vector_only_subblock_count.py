@@ -1,0 +1,54 @@
+"""A vector-only kernel that raises one flag per vector core (`for _ in range(pl.get_subblock_num())`)
+and takes it twice: one vector core per block raises one (probe h98: proven on a model of two vector
+cores per block; the emulator deadlocks at one block)."""
+
+import pypto_pro.language as pl
+
+TILE = 32
+HALF = TILE // 2  # each of a block's two vector cores takes half of a tile's rows
+EV_LOADED = [0, 1]  # MTE2 -> V: slot k holds the tile
+EV_DONE = [2, 3]  # V -> MTE3: slot k's result is ready
+EV_FREE = [4, 5]  # MTE3 -> MTE2: slot k may be loaded again
+
+
+@pl.jit(auto_mutex=False)
+def relu_rows_kernel(
+    a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+):
+    core_id = pl.get_block_idx() // pl.get_subblock_num()
+    sub_id = pl.get_subblock_idx()
+    num_cores = pl.get_block_num()
+    n_tiles = a.shape[0] // TILE
+    x_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x0, depth=2)
+    y_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x4000, depth=2)
+    with pl.section_vector():
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=EV_FREE[0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=EV_FREE[1])
+        j = 0
+        for t in pl.range(core_id, n_tiles, num_cores):
+            row = t * TILE + sub_id * HALF
+            x = x_db.next()
+            y = y_db.next()
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=EV_FREE[j % 2])
+            pl.load(x, a, [row, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=EV_LOADED[j % 2])
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=EV_LOADED[j % 2])
+            pl.relu(y, x)
+            pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=EV_DONE[j % 2])
+            pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=EV_DONE[j % 2])
+            pl.store(out, y, [row, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=EV_FREE[j % 2])
+            j = j + 1
+        # one end-of-kernel flag per vector core of the block, all taken before the drain
+        for _s in range(pl.get_subblock_num()):
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=7)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=7)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=7)
+        # drain: the last release of each slot
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=EV_FREE[0])
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=EV_FREE[1])
