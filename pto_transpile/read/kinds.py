@@ -146,9 +146,21 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
             # `t[i]` / `t[i, j]` reads one element of GM (a scalar); slices view the tensor
             return SCALAR if all(isinstance(e.slice, cst.Index) for e in expr.slice) else TENSOR
         if inner == "const":
-            return "const"
+            # `GAINS[j % 2]`: an item of a constant picked by a value of the iteration is one too
+            parts = [p for e in expr.slice for p in _slice_parts(e.slice) if p is not None]
+            found = {infer(p, kinds, groups, pl_path) for p in parts} - {"const"}
+            if found and any(isinstance(e.slice, cst.Slice) for e in expr.slice):
+                return UNKNOWN  # a part of it chosen by the iteration: a sequence, not a number
+            return "const" if not found else UNKNOWN if found & ({UNKNOWN} | HANDLE_KINDS) else SCALAR
         return UNKNOWN
     return UNKNOWN
+
+
+def _slice_parts(part: cst.BaseSlice) -> tuple:
+    """The expressions of one subscript part: its index, or a slice's bounds and step."""
+    if isinstance(part, cst.Index):
+        return (part.value,)
+    return (part.lower, part.upper, part.step) if isinstance(part, cst.Slice) else ()
 
 
 def _numeric(parts, kinds, groups, pl_path) -> str:

@@ -187,3 +187,14 @@ def test_a_value_only_an_fp16_op_types_is_carried_at_a_kernel_scalars_width():
     narrowed = code.replace("gain=0.0,", "gain=pl.const(0.0, pl.DT_FP16),")
     report = verify(text, narrowed, "tiled_scale_kernel", path="k.py", **run)
     assert [r.verdict for r in report.rows] == ["ok", "mismatch"], report.rows[-1].message
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("binding", ["s = SCALES[ki % 2]", "s = SCALES[(ki + 1) % 2] * 2"])
+def test_an_item_of_a_constant_picked_by_the_iteration_travels_with_its_task(binding):
+    """`SCALES[ki % 2]` is a number of the iteration, carried in the ring (probe h98: taken for a
+    constant, the delayed stage read the newer task's pick, and the check blamed the kernel)."""
+    text = scaled(binding).replace("N = 4\n", "N = 4\nSCALES = (0.5, 2.0)\n")
+    assert ring(text)["s"] == "0.0"
+    report = verify(text, transpile(text, path="k.py").code, "kernel", path="k.py")
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
