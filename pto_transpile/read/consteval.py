@@ -15,6 +15,7 @@ computed, and so is nesting deeper than Python's stack allows.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -116,6 +117,12 @@ def _sequence(kind: type) -> Callable[..., Any]:
     return make
 
 
+#: Python's `math` functions a module constant may be computed with (`WARM = math.ceil(LATENCY / 2)`),
+#: each returning a number from numbers
+MATH: dict[str, Callable[..., Any]] = {name: getattr(math, name) for name in (
+    "ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "sqrt", "log2", "fabs", "copysign")}
+#: the largest integer argument (in bits) a `math` function is folded on
+MAX_FOLD_BITS = 64
 _BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "pow": pow, "sum": sum,
                                             "divmod": divmod, "int": int, "range": range, "list": _sequence(list),
                                             "tuple": _sequence(tuple)}
@@ -144,11 +151,15 @@ class ConstEvaluator:
         names: Mapping[str, Meaning],
         pl_path: Callable[[cst.BaseExpression], tuple[str, ...] | None],
         hidden: frozenset[str] | set[str] = frozenset(),
+        origins: Mapping[str, str] | None = None,
     ):
         self._names = names
         self._hidden = hidden
         self._pl_path = pl_path
         self._depth = 0
+        #: name -> what the import still binding it imported (`math`, `math.ceil`): the functions of
+        #: Python's `math` in `MATH` are folded through them (None: not folded)
+        self._origins = origins
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means here at module level (None: not bound there, or hidden)."""
@@ -311,7 +322,33 @@ class ConstEvaluator:
                 return _BUILTINS[node.func.value](*args)
             except Exception as exc:
                 raise NotConstant(node, f"cannot fold: {exc}") from None
+        fn = self._math_function(node.func)
+        if fn is not None:
+            if any(a.keyword is not None or a.star for a in node.args):
+                raise NotConstant(node, "keyword or starred arguments are not folded")
+            args = [self.eval(a.value) for a in node.args]
+            if not all(type(a) in (int, float) and _size(a) <= MAX_FOLD_BITS for a in args):
+                raise NotConstant(node, f"`math.{fn}` of these is not folded")
+            try:
+                return MATH[fn](*args)
+            except Exception as exc:
+                raise NotConstant(node, f"cannot fold: {exc}") from None
         raise NotConstant(node, "function calls are not compile-time constants")
+
+    def _math_function(self, func: cst.BaseExpression) -> str | None:
+        """The name of the `math` function `func` stands for (`math.ceil`, `m.ceil` after `import
+        math as m`, `ceil` after `from math import ceil`), when `MATH` folds it."""
+        origins = self._origins
+        if origins is None:
+            return None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and origins.get(func.value.value) == "math" and func.attr.value in MATH:
+            return func.attr.value
+        if isinstance(func, cst.Name):
+            origin = origins.get(func.value, "")
+            head, _, leaf = origin.partition(".")
+            return leaf if head == "math" and leaf in MATH else None
+        return None
 
 
 def _plain_data(value: Any) -> bool:

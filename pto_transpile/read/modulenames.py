@@ -126,7 +126,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     """Work out the module body top to bottom (see the module docstring); `trees`: Python's tree
     of every top-level statement, which `effects.py` reads for what the whole file does."""
     tops = trees if trees is not None else ast.parse(text).body
-    run = _ModuleRun(pl_path, lambda cls: _fixed_class(cls, tops, text))
+    run = _ModuleRun(pl_path, lambda cls: _fixed_class(cls, tops, text), fold_math=not _math_replaced(text))
     run.postponed = _postpones_annotations(module)
     run.block(list(module.body))
     held = {n: m.value for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
@@ -186,12 +186,15 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
 class _ModuleRun:
     """The module's names as bound so far, while its statements are taken in order."""
 
-    def __init__(self, pl_path: Callable, fixed_class: Callable[[cst.ClassDef], bool] = lambda _cls: False):
+    def __init__(self, pl_path: Callable, fixed_class: Callable[[cst.ClassDef], bool] = lambda _cls: False,
+                 fold_math: bool = False):
         self.env: dict[str, Meaning] = {}
         self.pl_path = pl_path
         #: whether nothing can replace the members of a class of the file (`classnames.plain_members`)
         self.fixed_class = fixed_class
-        self.ev = ConstEvaluator(self.env, pl_path)
+        #: name -> the dotted name of what the import that bound it (still bound) imported
+        self.origins: dict[str, str] = {}
+        self.ev = ConstEvaluator(self.env, pl_path, origins=self.origins if fold_math else None)
         self.star = ""
         self.defaults: dict[cst.FunctionDef, dict[str, Meaning]] = {}
         #: function name -> what each name its defaults mention meant when the `def` ran
@@ -203,8 +206,6 @@ class _ModuleRun:
         #: later with the module's names as they end, as the check reads them
         self.postponed = False
         self.pure: dict[str, bool] = {}  #: dotted callee -> `pure_callee`
-        #: name -> the dotted name of what the import that bound it (still bound) imported
-        self.origins: dict[str, str] = {}
         #: every list a name has held (kept alive, so that ids stay theirs)
         self.lists_held: dict[str, dict[int, Any]] = {}
         #: name -> the `pl.TileType(...)` call a plain assignment bound it to, and the meaning bound
@@ -561,6 +562,18 @@ class _ModuleRun:
 
 
 # the end of the run ------------------------------------------------------------------------
+def _math_replaced(text: str) -> bool:
+    """May the file replace a function of Python's `math` (`math.ceil = f`, `m.floor += ...` after
+    `import math as m`, `setattr`, a namespace)? Then no `math` call is folded."""
+    if "math" not in text:
+        return False
+    if re.search(r"setattr|__dict__|\bvars\s*\(|\bglobals\s*\(", text):
+        return True
+    aliases = {m.group(1) or "math" for m in re.finditer(r"\bimport\s+math\b(?:\s+as\s+(\w+))?", text)}
+    return any(re.search(rf"\b{re.escape(a)}\s*\.\s*\w+\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)", text)
+               for a in aliases)
+
+
 def _functions_changed(module: cst.Module, tops: list, env: dict, text: str) -> dict | None:
     """Where every function attribute the file sets (`__defaults__`, `__code__`, ...) is set by a
     module-level statement `f.__defaults__ = ...` on a name bound once, to a function: those
