@@ -1890,7 +1890,19 @@ class PythonSubset(InterpreterBase):
             raise CannotModel(f"the bounds of `{self._code_of(node)}` combine values known only at run time in a "
                               "way the check cannot count through", node, kind="dynamic")
         if not 1 <= len(pos) <= 3 or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
-            raise CannotModel(f"the bounds of `{self._code_of(node)}` are not integers the check can follow", node)
+            args = node.args if isinstance(node, cst.Call) else ()
+            how = ""
+            if len(pos) == 2 and len(args) == 2 and not (isinstance(args[0].value, cst.Integer)
+                                                         and args[0].value.value == "0"):
+                first, end = self._code_of(args[0].value), args[1].value
+                if isinstance(end, cst.BinaryOperation) and isinstance(end.operator, cst.Add) \
+                        and self._code_of(end.left) == first:
+                    count = self._code_of(end.right)
+                else:
+                    count = f"{self._code_of(end)} - {first}"
+                how = (f": count it from 0 and add the start in its body (`for k in pl.range(0, {count}):` with "
+                       f"`i = {first} + k`)")
+            raise CannotModel(f"the bounds of `{self._code_of(node)}` are not integers the check can follow{how}", node)
         start, stop, step = (0, pos[0], 1) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) == 3 else 1)
         if int(step) == 0:
             raise self._zero_step(step, node)
