@@ -353,7 +353,9 @@ class Uniform:
                 # form (that of `ki` and `n`) would say it grows with both
                 raise NonUniform(f"`{text()}` adds a residue to a value known only at run time (a trip count, a "
                                  "parameter, the block index or a value read from GM)",
-                                 "keep residues (`x % k`) apart from values known only at run time")
+                                 "keep residues (`x % k`) apart from values known only at run time: for a GM "
+                                 "workspace of several slots per block, give each slot a tensor of its own, picked "
+                                 "by the residue (`(ws_a, ws_b)[j % 2]`) and offset by the run-time value alone")
             sign = 1 if fn is operator.add else -1
             form = _add(lf, rf, sign)
             const = (left.const if left_sym else int(left)) + sign * (right.const if right_sym else int(right))
