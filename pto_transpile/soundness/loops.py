@@ -61,6 +61,13 @@ from pto_transpile.soundness.values import (
     trip_root,
 )
 
+#: the cores of a block run a loop a different number of times (the flattened vector index of a
+#: vector-only epilogue, `pl.range(pl.get_block_idx(), n, pl.get_block_num() * pl.get_subblock_num())`)
+UNEQUAL_COUNTS = ("the cores run this loop a different number of times: the check follows the cores of a block in "
+                  "step, through loops of one count on every core; spread the work over the blocks "
+                  "(`pl.range(core_id, n, num_cores)` with `core_id = pl.get_block_idx() // pl.get_subblock_num()`) "
+                  "and split each piece between the vector cores by `pl.get_subblock_idx()`")
+
 
 @dataclass(frozen=True)
 class Flip:
@@ -133,7 +140,7 @@ class Loops(InterpreterBase):
                                   node.orelse, kind="construct")
             return
         if len({len(s) for s in known_seqs}) > 1:
-            raise CannotModel("the cores run this loop a different number of times", node.iter)
+            raise CannotModel(UNEQUAL_COUNTS, node.iter)
         broke = False
         for i in range(len(known_seqs[0]) if known_seqs else 0):
             for ctx, s in zip(ctxs, known_seqs, strict=True):
@@ -230,7 +237,7 @@ class Loops(InterpreterBase):
     def _for_view(self, node: cst.For, ctxs: list[Ctx], views: list[View]) -> None:
         """`exec_for` over the items `_loop_view` read, each core its own."""
         if len({len(v.items) for v in views}) > 1:
-            raise CannotModel("the cores run this loop a different number of times", node.iter)
+            raise CannotModel(UNEQUAL_COUNTS, node.iter)
         for i in range(len(views[0].items)):
             for ctx, view in zip(ctxs, views, strict=True):
                 self.assign(node.target, view.items[i], ctx)
@@ -268,7 +275,7 @@ class Loops(InterpreterBase):
         carried across its iterations too, and its body must stay uniform (`uniform.py`)."""
         text = self._code_of(node.iter)
         if not all(isinstance(it, SymRange) for it in iters):
-            raise CannotModel("the cores run this loop a different number of times", node.iter)
+            raise CannotModel(UNEQUAL_COUNTS, node.iter)
         uni = self.uniform
         first = iters[0]
         try:
@@ -278,7 +285,7 @@ class Loops(InterpreterBase):
                         or any(_form_of(a) != _form_of(b) for a, b in ((it.start, first.start), (it.stop, first.stop),
                                                                       (it.step, first.step))):
                     # `pl.range(0, tbl[sub_id])`: counts of their own, equal only at this run's values
-                    raise CannotModel("the cores run this loop a different number of times", node.iter)
+                    raise CannotModel(UNEQUAL_COUNTS, node.iter)
             root, per_core = self._loop_root(first, text)
         except NonUniform as exc:
             raise nonuniform(exc, node.iter) from None

@@ -550,7 +550,9 @@ class Uniform:
                 d1 = a * (loop.start - zero - 2) + diff.const
                 if _settled(op, d1, -a):
                     return self._edge(loop, result)
-                raise NonUniform(f"`{text}` singles out iterations other than the last", fix)
+                lag = (" (a pipeline's lag of more than one beat, a loop of `n + k` beats whose producer stops at "
+                       "`n`, is not followed: the check proves a lag of one beat, `n + 1`)") if zero <= -2 else ""
+                raise NonUniform(f"`{text}` singles out iterations other than the last{lag}", fix)
             raise NonUniform(f"`{text}` compares the loop variable with a value that is not its trip count", fix)
         sizes = {v: c for v, c in rest.items() if self._trip_dependent(v)}
         if not sizes:
