@@ -420,6 +420,7 @@ class KernelReader:
         for stmt in stmts:
             if isinstance(stmt, cst.BaseSmallStatement):  # of a one-line suite (`if t: x = 1`): a line of its own
                 stmt = cst.SimpleStatementLine(body=[stmt])
+            self._walruses(stmt, section)
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     self._simple(small, stmt, section)
@@ -479,6 +480,24 @@ class KernelReader:
                             stage_call_of(s, self.file.stages) for s in inner.body):
                         return True
         return False
+
+    def _walruses(self, stmt: cst.CSTNode, section: str | None) -> None:
+        """`(gain := ...)` in a line or in a compound statement's header (its test, its `in`, its
+        items) binds `gain` in the kernel, of the kind of its value (probe h100: a value bound so
+        alone was not carried to its delayed stage)."""
+        heads: list = [stmt] if isinstance(stmt, cst.SimpleStatementLine) else \
+            [getattr(stmt, part, None) for part in ("test", "iter", "items")]
+        orelse = getattr(stmt, "orelse", None)
+        while isinstance(orelse, cst.If):  # `elif` tests
+            heads.append(orelse.test)
+            orelse = orelse.orelse
+        for head in heads:
+            for part in head if isinstance(head, (list, tuple)) else (head,):
+                if part is None:
+                    continue
+                for named in self.file.find(part, cst.NamedExpr, skip_functions=True):
+                    kind = infer(named.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
+                    self._bind_target(named.target, section, kind)
 
     # bindings ---------------------------------------------------------------------------
     def _bind(self, name: str, section: str | None, kind: str) -> None:

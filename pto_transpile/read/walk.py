@@ -193,15 +193,16 @@ def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStat
 
 
 #: The nodes that bind names (`names_stored` reads their targets).
-BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.NamedExpr)
 
 
 def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
-    """Names bound by assignments, loop targets and `as` clauses under `node`; `binders`,
+    """Names bound by assignments, `:=`, loop targets and `as` clauses under `node`; `binders`,
     when given, are the BINDERS under it, already found."""
     found: list[cst.Name] = []
     for n in iter_nodes(node) if binders is None else binders:
-        if type(n) is cst.AssignTarget or type(n) is cst.AnnAssign or type(n) is cst.AugAssign or type(n) is cst.For:
+        if type(n) is cst.AssignTarget or type(n) is cst.AnnAssign or type(n) is cst.AugAssign or type(n) is cst.For \
+                or type(n) is cst.NamedExpr:  # `(gain := ...)` binds `gain` in the function
             _target_names(n.target, found)
         elif type(n) is cst.AsName:
             _target_names(n.name, found)

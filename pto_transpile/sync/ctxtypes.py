@@ -62,7 +62,11 @@ def join(a: str | None, b: str | None) -> str | None:
         return a if is_float(a) else b  # an int next to a float is promoted to the float
     plain = {a, b} & {INT, FLOAT}
     if plain:
-        return (set((a, b)) - plain).pop()  # a literal takes the dtype of the typed side
+        # a literal takes the dtype of the typed side when that is at least a kernel scalar's width
+        # (32 bits); a narrower one is promoted (`alpha * scale` of an fp16 `alpha`, an int8 read
+        # plus an offset: probe h100), the value a kernel scalar
+        typed = (set((a, b)) - plain).pop()
+        return typed if DTYPE_BITS.get(typed, 0) >= 32 else plain.pop()
     return a if DTYPE_BITS.get(a, 0) >= DTYPE_BITS.get(b, 0) else b
 
 
@@ -350,7 +354,8 @@ UNPACKED = "__pto_unpacked__"
 def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
     """name -> every value bound to it in `fn` (nested functions left out)."""
     out: dict[str, list] = {}
-    for node in file.find(fn.body, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For), skip_functions=True):
+    for node in file.find(fn.body, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.AsName),
+                          skip_functions=True):
         if isinstance(node, cst.Assign):
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
@@ -371,6 +376,12 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
         elif isinstance(node, cst.For):
             for n in file.find(node.target, cst.Name):
                 out.setdefault(n.value, []).append(("loop", (node.target, node.iter, n.value)))
+        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+            out.setdefault(node.target.value, []).append(("value", node.value))  # `(gain := ...)`
+        elif isinstance(node, cst.AsName):
+            # `with ... as x`, `except E as x`: a value of no type the analysis reads
+            for n in file.find(node.name, cst.Name):
+                out.setdefault(n.value, []).append(("value", cst.Name(UNPACKED)))
     return iter(out.items())
 
 

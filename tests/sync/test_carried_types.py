@@ -1,0 +1,38 @@
+"""What travels in the ctx ring, and in a field of what type (probe h100): a typed scalar narrower
+than a kernel scalar combined with a plain number (`alpha * scale` of an fp16 `alpha`, an int8 read
+plus an offset) is promoted as the device promotes it, and a value bound by `:=` is bound (it was
+carried in a field typed by the name's other bindings, or not carried at all). Each kernel ran
+wrong on the emulator as generated before: rounded, wrapped, truncated, or another task's value."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNELS = Path(__file__).parent / "kernels"
+#: kernel -> (the field and its initialiser, the emulator's run)
+CASES = {
+    "fp16_param_times_float_in_fp16_field": ("gain=0.0", dict(scalars={"scale": 0.1, "alpha": 1.0, "ApplyRelu": 0})),
+    "int8_gm_index_wraps_in_int8_field": ("src_row=0", dict(scalars={"scale": 0.5, "ApplyRelu": 0},
+                                                            shapes={"perm": (5,)})),
+    "walrus_float_in_int_field": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
+    "walrus_only_not_carried": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_value_travels_in_a_field_of_its_type_and_runs_as_the_serial_kernel(name):
+    text = (KERNELS / f"h100_{name}.py").read_text(encoding="utf-8")
+    result = transpile(text, path="k.py")
+    assert result.ok, result.diagnostics
+    field, run = CASES[name]
+    ring = re.search(r"pl\.struct_array\((.*?)\)\n", result.code, re.S)
+    assert ring is not None and field in ring.group(1).replace(" ", "").replace("\n", ""), ring
+    shapes = {"a": (160, 32), "out": (160, 32), **run.get("shapes", {})}
+    report = verify(text, result.code, "tiled_scale_kernel", shapes=shapes, scalars=run["scalars"], block_dim=2)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
