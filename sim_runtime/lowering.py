@@ -18,10 +18,14 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sim_runtime.dtypes import DType
 from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.scheduler import current_core
+from sim_runtime.tiles import typed_scalar
 
 SECTION_FN = "__pl_sim_section__"
+#: converts the value of a local annotated with a `pl` dtype (`gain: pl.DT_FP32 = ...`) to it
+TYPED_FN = "__pl_sim_typed__"
 _SECTIONS = {"section_cube": "cube", "section_vector": "vector"}
 _SYNC_CALLS = {"set_cross_core": True, "wait_cross_core": False}  # name -> site is after its stage
 _FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -49,6 +53,17 @@ class _Sections(ast.NodeTransformer):
     def __init__(self, filename: str):
         self.filename = filename
         self.kinds: set[str] = set()
+
+    def visit_AnnAssign(self, node: ast.AnnAssign):
+        """`x: pl.DT_FP16 = v`: the kernel's scalar `x` is of that dtype on the device, so `v` is
+        converted to it (a number; anything else is kept)."""
+        self.generic_visit(node)
+        ann = node.annotation
+        if node.value is not None and isinstance(ann, ast.Attribute) and ann.attr.startswith("DT_"):
+            call = ast.Call(func=ast.Name(TYPED_FN, ast.Load()), args=[node.value, ann], keywords=[])
+            node.value = ast.copy_location(call, node.value)
+            ast.fix_missing_locations(node)
+        return node
 
     def visit_With(self, node: ast.With):
         self.generic_visit(node)
@@ -124,6 +139,7 @@ def lower(fn) -> LoweredKernel:
     ns: dict = {}
     exec(code, g, ns)
     g[SECTION_FN] = section_entry
+    g[TYPED_FN] = typed_local
     return LoweredKernel(ns[fn.__name__], kind, dict(owners), stages)
 
 
@@ -153,3 +169,11 @@ def section_entry(kind: str, line: int) -> bool:
     if core is None:
         raise KernelError(f"pl.section_{kind}() outside a simulated kernel run", caller())
     return core.machine.enter_section(core, kind, line)
+
+
+def typed_local(value, dtype):
+    """The value of a local annotated with a `pl` dtype, converted to it when it is a number."""
+    if isinstance(dtype, DType) and dtype.computable and isinstance(value, (int, float)) \
+            and not isinstance(value, bool):
+        return typed_scalar(value, dtype)
+    return value

@@ -82,7 +82,11 @@ class ScalarTypes:
         fn = fn if fn is not None else kernel.node
         self._params = {p.name.value: p for p in fn.params.params} if fixed is None else {}
         self._fixed: dict[str, str | None] = dict(fixed or {})
-        self._bindings = {n: v for n, v in _bindings(file, fn) if n not in self._fixed}
+        self._bindings = dict(_bindings(file, fn))
+        for name in [n for n in self._fixed if n in self._bindings]:
+            # a helper's parameter its body rebinds (`p = p / 100`): the argument's type on entry,
+            # joined with what the body binds (probe h100: taken for the argument's type alone)
+            self._bindings[name].append(("fixed", self._fixed.pop(name)))
         for name, param in self._params.items():  # a parameter the body rebinds: what it holds on entry too
             if name in self._bindings:
                 self._bindings[name].append(("annotation", param.annotation))
@@ -124,6 +128,8 @@ class ScalarTypes:
 
     def _binding(self, value) -> str | None:
         kind, node = value
+        if kind == "fixed":
+            return node
         if kind == "annotation":
             return _dtype_of_annotation(self.file, node)
         if kind == "loop":

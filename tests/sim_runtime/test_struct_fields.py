@@ -41,3 +41,23 @@ def test_a_field_holding_something_else_than_a_number_is_kept():
     src = KERNEL.replace("f=INIT", "f=0, g=None").replace("ring[1].f = VALUE", "ring[1].g = (1.5, 2)\n        "
                                                              "ring[1].f = ring[1].g[0]")
     assert run_kernel("k.py", "k", {}, source=src).outputs["out"][0, 0] == 1.0  # 1.5 into the int field
+
+
+LOCAL = "import pypto_pro.language as pl\n" + textwrap.dedent("""
+@pl.jit
+def k(out: pl.Tensor[[1, 8], pl.DT_FP32]):
+    with pl.section_vector():
+        x: ANNOTATION = VALUE
+        pl.setval(out, 0, x)
+""")
+
+
+@pytest.mark.parametrize("annotation, value, seen", [
+    ("pl.DT_FP16", "1.0001", 1.0),  # a kernel scalar of that dtype on the device
+    ("pl.DT_INT8", "300", 44.0),
+    ("pl.DT_FP32", "1.00000001", 1.0),
+    ("float", "1.0001", 1.0001),  # not a `pl` dtype: kept as it is
+])
+def test_a_local_annotated_with_a_pl_dtype_holds_a_value_of_it(annotation, value, seen):
+    out = run_kernel("k.py", "k", {}, source=LOCAL.replace("ANNOTATION", annotation).replace("VALUE", value))
+    assert out.outputs["out"][0, 0] == pytest.approx(seen, rel=1e-7, abs=0)

@@ -22,6 +22,9 @@ CASES = {
                                                             shapes={"perm": (5,)})),
     "walrus_float_in_int_field": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
     "walrus_only_not_carried": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
+    # the serial kernel's `gain: pl.DT_FP32 = ...` is fp32 too: the emulator converts an annotated local
+    "hint_fp32_annotation_rounds_gain": ("gain=pl.const(0.0,pl.DT_FP32)", dict(scalars={"scale": 0.5,
+                                                                                       "ApplyRelu": 0})),
 }
 
 
@@ -36,3 +39,12 @@ def test_the_value_travels_in_a_field_of_its_type_and_runs_as_the_serial_kernel(
     shapes = {"a": (160, 32), "out": (160, 32), **run.get("shapes", {})}
     report = verify(text, result.code, "tiled_scale_kernel", shapes=shapes, scalars=run["scalars"], block_dim=2)
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_helper_rebinding_its_parameter_is_not_typed_by_the_argument():
+    """`def percent(p): p = p / 100; return p` of an int: its result's type is not the int's (it was
+    taken for one, and 0.5 carried as 0); a true division's type is not known, so the ring refuses."""
+    text = (KERNELS / "h100_struct_field_from_helper_rebinding_param.py").read_text(encoding="utf-8")
+    messages = [d.message for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
+    assert messages == ["`pos.gain` travels to a stage in a ctx field, but whether it is an integer or a float cannot "
+                        "be told; the field's initialiser would have to guess its type"], messages
