@@ -395,6 +395,10 @@ def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, ow
         if own is None or _root(node.value) != own:  # `self.x = ...` in a method: the instance's
             out.attributes.setdefault(node.attr, line)
         _touch(out, node.value, line, "an attribute of it is set")
+    elif isinstance(node, ast.Attribute) and node.attr == "__kwdefaults__":
+        # a function's keyword defaults are a dict: reading it hands out what changes them
+        # (`f.__kwdefaults__["row"] = 24`, `.update(...)`: probe h99)
+        out.attributes.setdefault(node.attr, line)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
         _touch(out, node.value, line, "an item of it is assigned")
     elif isinstance(node, (ast.Global, ast.Nonlocal)):

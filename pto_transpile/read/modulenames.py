@@ -176,7 +176,10 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
                             if dynamic or any(names.meanings.get(n) != m for n, m in seen.items())}
     names.origins = {n: o for n, o in run.origins.items()
                      if isinstance(m := names.meanings.get(n), Unknown) and m.imported}
-    names.tile_types = {n: call for n, (call, bound) in run.tile_types.items() if names.meanings.get(n) is bound}
+    # kept where the name still holds that call's type and every name the call reads still means what
+    # it meant when the call ran (probe h99: `ROWS` rebound after `HALF_VEC = pl.TileType([ROWS, ...])`)
+    names.tile_types = {n: call for n, (call, bound, read) in run.tile_types.items()
+                        if names.meanings.get(n) is bound and all(names.meanings.get(r) == m for r, m in read.items())}
     if not dynamic:  # else every name is unknown at the end, and what reads one is refused as such
         names.stale_headers = {fn: stale for fn, seen in run.header_names.items()
                                if (stale := sorted(n for n, m in seen.items() if names.meanings.get(n) != m))}
@@ -208,9 +211,9 @@ class _ModuleRun:
         self.pure: dict[str, bool] = {}  #: dotted callee -> `pure_callee`
         #: every list a name has held (kept alive, so that ids stay theirs)
         self.lists_held: dict[str, dict[int, Any]] = {}
-        #: name -> the `pl.TileType(...)` call a plain assignment bound it to, and the meaning bound
-        #: then (kept at the end only if the name still means that: `evaluate`)
-        self.tile_types: dict[str, tuple[cst.Call, Meaning]] = {}
+        #: name -> the `pl.TileType(...)` call a plain assignment bound it to, the meaning bound then,
+        #: and what each name the call reads meant then (kept at the end if all still hold: `evaluate`)
+        self.tile_types: dict[str, tuple[cst.Call, Meaning, dict]] = {}
 
     # statements ----------------------------------------------------------------------
     def block(self, stmts: list) -> None:
@@ -320,7 +323,8 @@ class _ModuleRun:
             if len(targets) == 1 and isinstance(targets[0].target, cst.Name) and isinstance(value, cst.Call) \
                     and self.pl_path(value.func) == ("TileType",):
                 name = targets[0].target.value
-                self.tile_types[name] = (value, self.env[name])
+                read = {n.value: self.env.get(n.value) for n in _walk_here(value) if isinstance(n, cst.Name)}
+                self.tile_types[name] = (value, self.env[name], read)
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
                 meaning = self.value_of(small.value)
@@ -581,8 +585,9 @@ def _functions_changed(module: cst.Module, tops: list, env: dict, text: str) -> 
     function, through `setattr`, on another expression, on a name bound more than once)."""
     if re.search(r"setattr|delattr", text):
         return None
-    sites = sum(1 for top in tops for n in ast.walk(top)
-                if isinstance(n, ast.Attribute) and n.attr in FUNCTION_ATTRIBUTES and not isinstance(n.ctx, ast.Load))
+    sites = sum(1 for top in tops for n in ast.walk(top)  # (a read of `__kwdefaults__` hands out its dict)
+                if isinstance(n, ast.Attribute) and n.attr in FUNCTION_ATTRIBUTES
+                and (not isinstance(n.ctx, ast.Load) or n.attr == "__kwdefaults__"))
     targets = [(t, top.lineno) for top in tops for t in _targets(top)
                if isinstance(t, ast.Attribute) and t.attr in FUNCTION_ATTRIBUTES]
     if len(targets) != sites:

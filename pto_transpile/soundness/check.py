@@ -726,6 +726,8 @@ class _Report:
         if not self.out:
             self._scalars()
         if not self.out:
+            self._shapes()
+        if not self.out:
             self._outputs()
         return self.out[:MAX_PROBLEMS]
 
@@ -942,6 +944,23 @@ class _Report:
                 if len(self.out) >= MAX_PROBLEMS:
                     return
 
+    def _shapes(self) -> None:
+        """Each stage op uses tiles whose valid shapes were set where its serial twin's were
+        (`Event.shapes`): which task sized a tile decides how much of it the op moves or computes,
+        which the footprints (the largest a shape may be) do not show."""
+        for core in self.piped.events:
+            for ev in core:
+                twin = self.by_ident.get((ev.core, ev.ident)) if ev.shapes else None
+                if twin is None or twin.shapes == ev.shapes:
+                    continue
+                serial, piped = next((a, b) for a, b in zip(twin.shapes, ev.shapes, strict=False) if a != b)
+                self.add("value", f"{self.who(twin)} uses a tile whose valid shape {_set_by(serial)} set in the serial "
+                                  f"kernel but {_set_by(piped)} in the pipelined one: set a tile's valid shape in the "
+                                  "stage that uses it, in every task, before the op", self.node_of(twin),
+                         key=("shape", id(twin.node)))
+                if len(self.out) >= MAX_PROBLEMS:
+                    return
+
     def _scalars(self) -> None:
         """Each op computes with the scalars its serial twin computes with (`Event.values`): a
         value kept in the kernel's own struct by a stage given it, read after the loop, is
@@ -1069,6 +1088,14 @@ def _same_tensor(a: TensorV, b) -> bool:
     its origin, a fresh value in each run."""
     return (isinstance(b, TensorV) and (a.name, a.elem, len(a.shape)) == (b.name, b.elem, len(b.shape))
             and all(_same(x, y) if isinstance(x, Opaque) else x == y for x, y in zip(a.shape, b.shape, strict=True)))
+
+
+def _set_by(where: tuple) -> str:
+    """Who set a tile's valid shape, by `ValidShapes.provenance`, in words."""
+    if not where or where[0] is None:
+        return "its declaration (or code before the loop)"
+    place = where[0]
+    return f"stage `{place[1]}` in task {place[2]}" if place[0] == "stage" else "kernel-body code in the loop"
 
 
 def _compared(v) -> bool:

@@ -100,6 +100,9 @@ class Event:
     #: the scalar values an op computes with (`muls`'s scalar, the value `setval` stores): data the
     #: order of accesses does not show, compared with the serial twin's (`check._Report._scalars`)
     values: tuple = ()
+    #: for each tile it uses, where that tile's valid shape was last set inside a loop (("stage",
+    #: name, task) or ("body",)), or None: compared with the serial twin's (`check._Report._shapes`)
+    shapes: tuple = ()
     #: its use of the Acc unit flag (`phase=`, `pto_api.sync.UNIT_FLAG`): (the Acc region
     #: (memory, lo, hi), the value it waits for, the value it sets or None, the phase as written)
     flag: tuple = ()

@@ -123,6 +123,7 @@ class OpEvents(InterpreterBase):
                               "or `order=[1, 0]`", node, kind="construct")
         transpose = flag is True or (isinstance(order, (list, tuple)) and list(order) == [1, 0])
         reads: list[Foot] = []
+        shapes: list[tuple] = []  #: where each tile operand's valid shape was set (`ValidShapes.provenance`)
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)
         inserts = op == "insert" or (op == "move" and _move_inserts(pos, kw))
@@ -176,6 +177,7 @@ class OpEvents(InterpreterBase):
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 if ctx.scope:
                     self.valid.use(value, ctx.scope[1])
+                    shapes.append(self.valid.provenance(value, ctx.core))
                     if self._for_every_count:
                         self._carried_shape(value, ctx, node)
                 feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
@@ -213,6 +215,7 @@ class OpEvents(InterpreterBase):
         held = [t for t in tiles if not (flag and _memory(t) == "Acc")]
         ev = self._op_event(op, pipe, reads, writes, self._mutex(held), node, ctx)
         ev.flag = flag
+        ev.shapes = tuple(shapes)
         if values or op == "setval":
             ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
         if op == "getval":  # data: unknown, but named by this read in both runs

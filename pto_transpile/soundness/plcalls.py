@@ -147,7 +147,8 @@ class PlCalls(InterpreterBase):
         layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
         at_run_time = isinstance(valid, (list, tuple)) and any(run_time(d) for d in valid)
         return TileTypeV(tuple(shape), mem, elem_bytes(dtype),
-                         initial_valid(shape, valid) if known_valid and not at_run_time else (), layout, at_run_time)
+                         initial_valid(shape, valid) if known_valid and not at_run_time else (), layout, at_run_time,
+                         in_loop_body=not ctx.scope and bool(self.uniform.active))
 
     def _compile_time(self, value: Any, keyword: str, node: cst.Call, what: str = "tile address") -> None:
         """Tile addresses and mutex ids are fixed when the kernel is compiled: one computed from a
@@ -171,6 +172,12 @@ class PlCalls(InterpreterBase):
         addr = kw.get("addr", UNKNOWN)
         if not isinstance(ttype, TileTypeV) or not isinstance(addr, int):
             raise self._not_static("the type or address of this tile is not static", node)
+        if ctx.scope and ttype.in_loop_body and ttype.valid_at_run_time:
+            # (probe h99: a delayed stage is handed another iteration's type, both taken as declared)
+            raise CannotModel(f"stage `{ctx.scope[1]}` makes a tile of a type whose valid shape kernel-body code "
+                              "inside the loop computes at run time, in each iteration: pipelined, the stage may be "
+                              "handed another iteration's type; make the type in the stage, or set the shape there "
+                              "(`pl.set_validshape`)", node, kind="construct")
         self._plain([addr, kw.get("size")], "the address of", node)
         self._compile_time([addr, kw.get("size")], "addr", node)
         size = kw.get("size")

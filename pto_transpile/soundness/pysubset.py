@@ -1382,7 +1382,7 @@ class PythonSubset(InterpreterBase):
         key = (id(tile), part)
         hit = self._views.get(key)
         if hit is None or hit[0] is not tile:
-            hit = self._views[key] = (tile, replace(tile, desc=0, part=part))
+            hit = self._views[key] = (tile, replace(tile, desc=0, part=part, base=tile.desc or tile.base))
         return hit[1]
 
     def _ring_index(self, ring: list, pick: cst.Subscript, ctx: Ctx) -> Any:

@@ -120,12 +120,30 @@ class ValidShapes:
         largest, whichever task set it (the README's row tail)."""
         set_at = self._set_at[core]
         for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
-            where = set_at.get(t.desc) if t.desc else None
-            if where is None:
+            desc = t.desc or t.base  # a view's shape is its tile's, clipped
+            found = set_at.get(desc) if desc else None
+            if found is None:
                 continue
-            if where[0] == "stage" and where[2] != scope[2] or where[0] == "body" and where[1]:
+            where, exact = found
+            # a stage's own shape set in another task counts where it is exact: one known only at
+            # run time is taken as the declared one, the largest (the README's row tail); code of
+            # the kernel body inside the loop hands every shape it sets to a later stage
+            if where[0] == "stage" and where[2] != scope[2] and exact or where[0] == "body":
                 return t.label, where
         return None
+
+    def provenance(self, tile: TileV | AnyTileV, core: int) -> tuple:
+        """Where the valid shape of `tile` (of each tile it may be) was last set inside a loop:
+        ("stage", name, task), ("body",), or None. A stage op's twin in the other run must see
+        the shape set at the same place: a shape one task sets and another task's op uses is data
+        the footprints do not show (probe h99: a shape set under a test followed both ways, one
+        known only at run time set by kernel-body code, one used through a view)."""
+        set_at = self._set_at[core]
+        out = []
+        for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
+            found = set_at.get(t.desc or t.base)
+            out.append(None if found is None else found[0] if found[0][0] == "stage" else ("body",))
+        return tuple(out)
 
     def set(self, target: Any, shape: Any, core: int, may: bool, stage: str = "", where: tuple = ()) -> None:
         """`pl.set_validshape(target, shape)` on `core`: one tile or every slot of a group.
@@ -152,12 +170,12 @@ class ValidShapes:
                 old = self.of(t, core)
                 new = (max(old[0], new[0]), max(old[1], new[1]))
             self._valid[core][t.desc] = tuple(new)
-            if where and known and tuple(new) != tuple(t.valid or t.shape):
-                # an exact shape other than the declared one: what a later use sees is this set's
-                self._set_at[core][t.desc] = where
-                if where[0] == "stage" or where[1]:
-                    self.set_in_loops.add(t.desc)
-            elif where:  # the declared shape again, or one not known (taken as the declared, inexact)
+            if where and (where[0] == "stage" or where[1]):
+                # set inside a loop: what a later use sees is this set's (exact: a shape known here,
+                # set whatever the test around it does), and the tiles it sets are not alike
+                self._set_at[core][t.desc] = (where, known and not (may or not sure))
+                self.set_in_loops.add(t.desc)
+            elif where:  # set before the loop: the state every iteration starts from
                 self._set_at[core].pop(t.desc, None)
             if not known:
                 inexact.add(t.desc)

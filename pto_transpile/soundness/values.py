@@ -216,6 +216,8 @@ class TileTypeV:
     layout: str = ""
     #: `valid_shape` computed from a value known only at run time (`run_time`)
     valid_at_run_time: bool = False
+    #: made by kernel-body code inside a loop of run-time trip count: each iteration its own
+    in_loop_body: bool = field(default=False, compare=False)
 
     @property
     def nbytes(self) -> int:
@@ -247,6 +249,8 @@ class TileV:
     #: to or from GM at the most (its valid shape is that, clipped by its tile's); () otherwise.
     #: Its bytes stay those of its whole tile, and its row stride its tile's.
     part: tuple = ()
+    #: for a view, its tile's descriptor: whose valid shape, set by whom, the view's is clipped from
+    base: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,8 @@ from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"
 #: each hole -> the tile and task of the first use the check refuses, and the task that set its shape
-#: (a shape set to the declared one carries nothing: task 0 of the third sizes its slot as declared)
 HOLES = {"renamed_group_unlike_valid_shapes": ("g[1]", 1, 0), "renamed_tuple_unlike_valid_shapes": ("b13", 13, 0),
-         "renamed_group_state_carried_ahead": ("g[14]", 14, 1),
+         "renamed_group_state_carried_ahead": ("g[13]", 13, 0),
          "period_bound_state_carried_in_slot_shapes": ("g[15]", 15, 0)}
 
 
