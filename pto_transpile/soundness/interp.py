@@ -78,13 +78,6 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             raise CannotModel("`break`/`continue` outside a loop", self.fn) from None
         except RecursionError:
             raise CannotModel("the kernel nests too deeply to follow", self.fn) from None
-        shared = self.valid.shared_run_time_shape()
-        if shared is not None:
-            tile, setter, user = shared
-            raise CannotModel(f"stage `{setter}` sets the valid shape of `{tile}` to one known only at run time, and "
-                              f"stage `{user}` uses the tile: pipelined, `{user}` may run while another iteration's "
-                              f"shape is set; set the shape in the stage that uses the tile", self.fn.name,
-                              kind="construct")
         if self.periods_read:
             renamed.settle(self)
         try:

@@ -176,7 +176,6 @@ class OpEvents(InterpreterBase):
                     reads.append(foot)  # an atomic add reads what it adds to
             elif role is not None and isinstance(value, (TileV, AnyTileV)):
                 if ctx.scope:
-                    self.valid.use(value, ctx.scope[1])
                     shapes.append(self.valid.provenance(value, ctx.core))
                     if self._for_every_count:
                         self._carried_shape(value, ctx, node)

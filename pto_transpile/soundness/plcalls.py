@@ -74,8 +74,7 @@ class PlCalls(InterpreterBase):
             uni = self.uniform
             where = ctx.scope if ctx.scope else ("body", tuple((loop.key, uni.values.get(loop.key))
                                                                for loop in uni.active))
-            self.valid.set(args.get("tile"), args.get("shape"), ctx.core, bool(ctx.may),
-                           ctx.scope[1] if ctx.scope else "", where)
+            self.valid.set(args.get("tile"), args.get("shape"), ctx.core, bool(ctx.may), where)
             return None
         if head in DESCRIPTOR_ONLY_OPS:
             return None

@@ -29,9 +29,6 @@ class ValidShapes:
         self._numbers = count(1)
         self._valid: list[dict[int, tuple]] = [{}, {}, {}]
         self._inexact: list[set[int]] = [set(), set(), set()]  #: descriptors whose valid shape is not known
-        #: descriptor -> (the stages that set it to a shape known only at run time, a tile's label)
-        self.set_at_run_time: dict[int, tuple[set[str], str]] = {}
-        self.used_by: dict[int, set[str]] = {}  #: descriptor -> the stages whose ops use its tile
         #: each core's descriptors -> where their valid shape was last set: ("stage", name, task) in a
         #: stage invocation, ("body", iterations) in kernel-body code, with the iteration of each loop
         #: of run-time trip count it runs in (`carried`)
@@ -89,26 +86,6 @@ class ValidShapes:
                   for s, t in zip(shapes, tiles, strict=True)]
         return (max(s[0] for s in shapes), max(s[1] for s in shapes))
 
-    def use(self, tile: TileV | AnyTileV, stage: str) -> None:
-        """An op of `stage` uses `tile` (its valid shape)."""
-        used_by = self.used_by
-        for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
-            if t.desc:
-                stages = used_by.get(t.desc)
-                if stages is None:
-                    stages = used_by[t.desc] = set()
-                stages.add(stage)
-
-    def shared_run_time_shape(self) -> tuple[str, str, str] | None:
-        """(tile, the stage that sets its valid shape to one known only at run time, another
-        stage using the tile), or None: pipelined, the other stage may run while another
-        iteration's shape is set, which the check, taking such a shape as the largest, misses."""
-        for desc, (setters, label) in sorted(self.set_at_run_time.items()):
-            others = sorted(self.used_by.get(desc, set()) - setters - {""})
-            if others and setters - {""}:
-                return label, sorted(setters - {""})[0], others[0]
-        return None
-
     def carried(self, tile: TileV | AnyTileV, core: int, scope: tuple) -> tuple[str, tuple] | None:
         """For an op of stage invocation `scope` (("stage", name, task)) using `tile`: (its label,
         where its valid shape was set) when that was an exact shape other than the declared one,
@@ -124,11 +101,11 @@ class ValidShapes:
             found = set_at.get(desc) if desc else None
             if found is None:
                 continue
-            where, exact = found
-            # a stage's own shape set in another task counts where it is exact: one known only at
-            # run time is taken as the declared one, the largest (the README's row tail); code of
-            # the kernel body inside the loop hands every shape it sets to a later stage
-            if where[0] == "stage" and where[2] != scope[2] and exact or where[0] == "body":
+            where, exact, changed = found
+            # a stage's own shape set in another task counts where it is exact and that set changed
+            # it: one known only at run time is taken as the declared one, the largest (the README's
+            # row tail); code of the kernel body inside the loop hands every shape it sets on
+            if where[0] == "stage" and where[2] != scope[2] and exact and changed or where[0] == "body":
                 return t.label, where
         return None
 
@@ -139,13 +116,17 @@ class ValidShapes:
         the footprints do not show (probe h99: a shape set under a test followed both ways, one
         known only at run time set by kernel-body code, one used through a view)."""
         set_at = self._set_at[core]
-        out = []
+        out: list = []
         for t in tile.choices if isinstance(tile, AnyTileV) else (tile,):
             found = set_at.get(t.desc or t.base)
-            out.append(None if found is None else found[0] if found[0][0] == "stage" else ("body",))
+            # an exact shape shows in the op's footprints, but for a view's (its tile's declared)
+            if found is None or found[1] and t.desc:
+                out.append(None)
+            else:
+                out.append(found[0] if found[0][0] == "stage" else ("body",))
         return tuple(out)
 
-    def set(self, target: Any, shape: Any, core: int, may: bool, stage: str = "", where: tuple = ()) -> None:
+    def set(self, target: Any, shape: Any, core: int, may: bool, where: tuple = ()) -> None:
         """`pl.set_validshape(target, shape)` on `core`: one tile or every slot of a group.
         Which tile (an unknown index), the shape or whether it runs (`may`) unknown: each tile
         it may change keeps the larger of what it may be."""
@@ -173,13 +154,12 @@ class ValidShapes:
             if where and (where[0] == "stage" or where[1]):
                 # set inside a loop: what a later use sees is this set's (exact: a shape known here,
                 # set whatever the test around it does), and the tiles it sets are not alike
-                self._set_at[core][t.desc] = (where, known and not (may or not sure))
+                self._set_at[core][t.desc] = (where, known and not (may or not sure), True)
                 self.set_in_loops.add(t.desc)
             elif where:  # set before the loop: the state every iteration starts from
                 self._set_at[core].pop(t.desc, None)
             if not known:
                 inexact.add(t.desc)
-                self.set_at_run_time.setdefault(t.desc, (set(), t.label))[0].add(stage)
             elif not (may or not sure):
                 inexact.discard(t.desc)
 
