@@ -96,6 +96,8 @@ class StageScanner:
         `(_relu, _neg)[ki % 2]` (empty when it may be anything else)."""
         if isinstance(value, cst.Name):
             name = value.value
+            if name in self.kernel.stored:
+                name = self._kernel_alias(name)  # `post = epilogue` in the kernel, then `finish(..., post)`
             return (name,) if name in self.file.helpers and name not in self.kernel.stored else ()
         if isinstance(value, cst.IfExp):
             body, orelse = self._functions_handed(value.body), self._functions_handed(value.orelse)
@@ -104,6 +106,18 @@ class StageScanner:
             each = [self._functions_handed(e.value) for e in value.value.elements]
             return tuple(n for names in each for n in names) if each and all(each) else ()
         return ()
+
+    def _kernel_alias(self, name: str) -> str:
+        """What a kernel local bound once, by `name = other`, and in no other way, is a name for
+        ("" when it is bound otherwise)."""
+        body = self.kernel.node.body
+        bound = [n for n in names_stored(body, self.file.find(body, BINDERS)) if n.value == name]
+        values = [a.value for a in self.file.find(body, cst.Assign)
+                  if any(isinstance(t.target, cst.Name) and t.target.value == name for t in a.targets)]
+        if len(bound) != 1 or len(values) != 1 or not isinstance(values[0], cst.Name) \
+                or any(p.name.value == name for p in self.kernel.node.params.params):
+            return ""
+        return values[0].value
 
     # one function body ------------------------------------------------------------------
     def _scan_function(self, fn: cst.FunctionDef, bindings, aggregates, stage_index, result, stack,

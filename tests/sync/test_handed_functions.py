@@ -54,3 +54,15 @@ def test_a_function_chosen_per_iteration_cannot_travel_in_a_ctx_field(choice):
     (message,) = error_messages(transpile(_handed(choice), path="k.py"))
     assert message == (f"`{choice}` travels to stage `scale_store` in a ctx field, but it is a function of the file, "
                        "which a ctx field cannot hold")
+
+
+def test_handed_by_a_kernel_local_bound_once():
+    """`post = _neg_in_place` in the kernel, then `scale_store(..., post)` (probe h99: a false PTO033)."""
+    loop = "    for ki in pl.range(0, n):\n"
+    _verified(edited(_handed("post"), [(loop, "    post = _neg_in_place\n" + loop)]))
+
+
+def test_a_kernel_local_bound_twice_is_not_followed():
+    loop = "    for ki in pl.range(0, n):\n"
+    text = edited(_handed("post"), [(loop, "    post = _neg_in_place\n    if n > 3:\n        post = _relu\n" + loop)])
+    assert error_messages(transpile(text, path="k.py"))
