@@ -59,8 +59,12 @@ class _Sections(ast.NodeTransformer):
         converted to it (a number; anything else is kept)."""
         self.generic_visit(node)
         ann = node.annotation
-        if node.value is not None and isinstance(ann, ast.Attribute) and ann.attr.startswith("DT_"):
-            call = ast.Call(func=ast.Name(TYPED_FN, ast.Load()), args=[node.value, ann], keywords=[])
+        if node.value is not None and isinstance(ann, (ast.Attribute, ast.Name)):
+            # `pl.DT_FP16`, or a name bound to a dtype (`I32 = pl.DT_INT32`): converted where it is one
+            # (as a lambda: Python never evaluates a local's annotation, which may name anything)
+            lazy = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                              body=ann)
+            call = ast.Call(func=ast.Name(TYPED_FN, ast.Load()), args=[node.value, lazy], keywords=[])
             node.value = ast.copy_location(call, node.value)
             ast.fix_missing_locations(node)
         return node
@@ -171,8 +175,13 @@ def section_entry(kind: str, line: int) -> bool:
     return core.machine.enter_section(core, kind, line)
 
 
-def typed_local(value, dtype):
-    """The value of a local annotated with a `pl` dtype, converted to it when it is a number."""
+def typed_local(value, annotation):
+    """The value of a local annotated with a `pl` dtype (`annotation()` is it), converted to it
+    when it is a number; any other annotation changes nothing, as in Python."""
+    try:
+        dtype = annotation()
+    except Exception:  # an annotation Python would never have evaluated
+        return value
     if isinstance(dtype, DType) and dtype.computable and isinstance(value, (int, float)) \
             and not isinstance(value, bool):
         return typed_scalar(value, dtype)

@@ -227,8 +227,8 @@ class Uniform:
     #: the tasks (at one block) of the per-core ranges over a static count this run met whose
     #: other counts no run has taken yet (`Config.per_core_counts`): asked for by `cut_values`
     per_core_static: set = field(default_factory=set)
-    #: (trip-count root, value) pairs a test tells apart from the run's own empty count: counts that
-    #: give the loop no iteration all the same, each side of the test run as a case of its own
+    #: tests that tell apart counts giving a loop no iteration (the root's variable, the test's
+    #: `t * n + c`, the loop's zero): each side run as a case of its own (`cut_values`)
     empty_cuts: set = field(default_factory=set)
     #: (tensor, code) of each GM write whose place does not depend on the block (`block_write`)
     shared_writes: list = field(default_factory=list)
@@ -571,7 +571,7 @@ class Uniform:
                     for zero in zeros:
                         if not self._empty_settled(op, var, t * zero + diff.const, t, zero):
                             # `assert n >= 0`: the empty counts on each side of the test, run as cases
-                            self.empty_cuts.update((var[1], v) for v in self._empty_sides(var, t, diff.const, zero))
+                            self.empty_cuts.add((var, t, diff.const, zero))
                     return result
         if self.discover or self.replayed:
             return result
@@ -623,13 +623,16 @@ class Uniform:
         return len({bool(op(d0 - t * k, 0)) for k in range(max(zero, 0) + 1)}) <= 1
 
     def _empty_sides(self, var: tuple, t: int, c: int, zero: int) -> range:
-        """The values of root `var` around the root of `t * n + c` (at and one beyond each side)
-        that empty its loop (at or below `zero`; not below 0 for a root no launch makes negative):
-        the test keeps its outcome on each piece they split the empty counts into, and a run of each
-        piece stands for all of it, as for a sampled parameter (`cut_values`)."""
+        """The values of root `var` around the root of `t * n + c` that empty its loop (at or
+        below `zero`; not below 0 for a root no launch makes negative): the test keeps its outcome
+        on each piece they split the empty counts into, and runs of each piece stand for all of it,
+        as for a sampled parameter; `k` of them on each side where the kernel takes residues `% k`
+        of the root, one of each residue (probe h102: `n % 3 == 1 and n < -5`, true at -8, -11, ...,
+        none of which the runs at -6, -5 and -4 were)."""
         root = Fraction(-c, t)
-        low = 0 if nonnegative(var[1]) else math.floor(root) - 1
-        return range(max(math.floor(root) - 1, low), min(math.ceil(root) + 1, zero) + 1)
+        k = self.root_periods.get(var[1], 1)
+        low = 0 if nonnegative(var[1]) else math.floor(root) - k
+        return range(max(math.floor(root) - k, low), min(math.ceil(root) + k, zero) + 1)
 
     def cut(self, rest: dict, diff: Any, text: str) -> None:
         """Remember a test on one sampled parameter `d` (the rest of `diff`'s form) for
@@ -667,7 +670,8 @@ class Uniform:
         several residues, values of every residue modulo the lcm of their periods (up to
         `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
         out: set = {(PER_CORE_COUNT, tasks) for tasks in self.per_core_static}
-        out.update((EMPTY_COUNT, cut) for cut in self.empty_cuts)
+        out.update((EMPTY_COUNT, (var[1], v)) for var, t, c, zero in self.empty_cuts
+                   for v in self._empty_sides(var, t, c, zero))
         for name, roots in self.scalar_roots.items():
             for root in roots:
                 lo, hi = math.floor(root), math.ceil(root)

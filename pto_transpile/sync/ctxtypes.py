@@ -59,7 +59,10 @@ def join(a: str | None, b: str | None) -> str | None:
     if a == b:
         return a
     if is_float(a) != is_float(b):
-        return a if is_float(a) else b  # an int next to a float is promoted to the float
+        # an int next to a float is promoted to the float, a kernel float where the float's dtype is
+        # narrow (probe h101: fp16 `alpha` times an int, carried in an fp16 field, was rounded)
+        float_side = a if is_float(a) else b
+        return FLOAT if DTYPE_BITS.get(float_side, 32) < 32 else float_side
     plain = {a, b} & {INT, FLOAT}
     if plain:
         # a literal takes the dtype of the typed side when that is at least a kernel scalar's width
@@ -67,7 +70,19 @@ def join(a: str | None, b: str | None) -> str | None:
         # plus an offset: probe h100), the value a kernel scalar
         typed = (set((a, b)) - plain).pop()
         return typed if DTYPE_BITS.get(typed, 0) >= 32 else plain.pop()
-    return a if DTYPE_BITS.get(a, 0) >= DTYPE_BITS.get(b, 0) else b
+    # two dtypes: floats in a kernel float; ints of another width or sign in one that holds both
+    # (probe h101: an int32 or a uint32 in an int32 field wrapped 3e9)
+    return FLOAT if is_float(a) else "DT_INT64" if {a, b} != {"DT_INT64", "DT_UINT64"} else None
+
+
+def arithmetic(a: str | None, b: str | None) -> str | None:
+    """The type of `a op b`: as `join`, but a narrow dtype (fewer than 32 bits) is promoted even
+    next to its own kind: the kernel computes at a scalar's width (probe h101: `alpha + beta` of
+    two fp16 parameters, carried in an fp16 field, was rounded), and so do two dtypes."""
+    kind = join(a, b)
+    if kind is not None and kind not in (INT, FLOAT) and DTYPE_BITS.get(kind, 0) < 32:
+        return FLOAT if is_float(kind) else INT
+    return kind
 
 
 class ScalarTypes:
@@ -182,7 +197,7 @@ class ScalarTypes:
                 power = self.file.evaluator.try_eval(expr.right, None)
                 if not (isinstance(power, int) and power >= 0):
                     return None
-            return join(left, right)
+            return arithmetic(left, right)
         if isinstance(expr, cst.UnaryOperation):
             return INT if isinstance(expr.operator, cst.Not) else self.of(expr.expression)
         if isinstance(expr, cst.Comparison):
@@ -288,7 +303,16 @@ class ScalarTypes:
         if isinstance(base, cst.Attribute) and base.attr.value == "shape":
             return INT
         if len(node.slice) >= 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
-            return self.container_dtype(base)  # one element of a tile or tensor
+            found = self.container_dtype(base)  # one element of a tile or tensor
+            if found is None and isinstance(base, cst.Name) and len(node.slice) == 1:
+                # an item of a module constant (`GAINS[j % 2]`): the kind its items share (probe h101)
+                items = self.file.meaning(base.value)
+                values = items.value if isinstance(items, Value) and isinstance(items.value, (tuple, list)) else ()
+                kinds = {FLOAT if isinstance(v, float) else INT if isinstance(v, int) else None for v in values}
+                if len(kinds) == 1 and None not in kinds and base.value not in self._bindings \
+                        and base.value not in self._params:
+                    return kinds.pop()
+            return found
         return None
 
     def _attribute(self, node: cst.Attribute) -> str | None:
@@ -297,9 +321,15 @@ class ScalarTypes:
             return None
         decls = self.kernel.structs.get(base.value)
         if decls:
-            init = next((a.value for a in decls[0].call.args if a.keyword is not None
-                         and a.keyword.value == node.attr.value), None)
-            return self.of(init) if init is not None else None
+            # declared in several places (`if mode: st = pl.struct(g=0)` / `else: ... g=0.0`): a type
+            # that holds each (probe h101: the first declaration's alone truncated the other's float)
+            kind: str | None = "?"
+            for decl in decls:
+                init = next((a.value for a in decl.call.args if a.keyword is not None
+                             and a.keyword.value == node.attr.value), None)
+                found = self.of(init) if init is not None else None
+                kind = found if kind == "?" else join(kind, found)
+            return None if kind == "?" else kind
         param = self._params.get(base.value)
         if param is not None and param.annotation is not None and isinstance(param.annotation.annotation, cst.Name):
             return _dataclass_field(self.file, param.annotation.annotation.value, node.attr.value)
@@ -375,7 +405,13 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
                             value = values[i] if values is not None else cst.Name(UNPACKED)
                             out.setdefault(el.value.value, []).append(("value", value))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
-            out.setdefault(node.target.value, []).append(("annotation", node.annotation))
+            builtin = isinstance(node.annotation.annotation, cst.Name) and node.annotation.annotation.value in (
+                "int", "float", "bool") and file.meaning(node.annotation.annotation.value) is None
+            if builtin and node.value is not None:
+                # `g: int = 0.5`: Python converts nothing, the value is what it is (probe h101)
+                out.setdefault(node.target.value, []).append(("value", node.value))
+            else:
+                out.setdefault(node.target.value, []).append(("annotation", node.annotation))
         elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
             op = AUGMENTED[type(node.operator)]()
             out.setdefault(node.target.value, []).append(("value", cst.BinaryOperation(node.target, op, node.value)))

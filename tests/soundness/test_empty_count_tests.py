@@ -39,3 +39,11 @@ def test_a_defect_only_at_an_empty_count_is_found(test, shown):
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and all(m.endswith(f"(shown with `n` = {shown})") for m in messages), messages
     assert "`pl.store` on MTE3 of AIV0 reads `bias_0`" in messages[0], messages
+
+
+def test_each_residue_of_the_count_is_run_on_each_side():
+    """`n % 3 == 1 and n < -5`: the runs around -5 take each residue of 3 on each side (probe h102:
+    the three runs at -6, -5 and -4 never took the branch, true at -8)."""
+    text = (Path(__file__).parent / "kernels" / "h102_empty_count_residue_and.py").read_text(encoding="utf-8")
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])" in messages[0], messages

@@ -48,3 +48,28 @@ def test_a_helper_rebinding_its_parameter_is_not_typed_by_the_argument():
     messages = [d.message for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
     assert messages == ["`pos.gain` travels to a stage in a ctx field, but whether it is an integer or a float cannot "
                         "be told; the field's initialiser would have to guess its type"], messages
+
+
+#: probe h101's kernels (kernel `kern`): the scalars and extra tensors of a run that showed each wrong
+H101 = {
+    "fp16_param_times_int_in_fp16_field": ({"alpha": 1.0009765625}, {}),
+    "fp16_plus_fp16_in_fp16_field": ({"alpha": 1.0, "beta": 1.0009765625}, {}),
+    "int32_or_uint32_in_int32_field": ({"k": 1, "u": 3000000000}, {}),
+    "int_annotation_ring_truncates": ({}, {}),
+    "int_tile_use_types_float_pick": ({}, {"cnt": (160, 32)}),
+    "struct_declared_two_ways_first_type_carried": ({"alpha": 0.5, "mode": 0}, {}),
+}
+
+
+@pytest.mark.parametrize("name", list(H101))
+def test_a_field_holds_what_the_serial_kernel_computes(name):
+    """An fp16 times an int or plus an fp16 is computed at a kernel scalar's width; an int32 or a
+    uint32 needs a field holding both; `g: int = 0.5` converts nothing (nor does the emulator); a
+    constant's float item is a float whatever op uses it; a struct declared twice holds each."""
+    text = (KERNELS / f"h101_{name}.py").read_text(encoding="utf-8")
+    result = transpile(text, path="k.py")
+    assert result.ok, result.diagnostics
+    scalars, shapes = H101[name]
+    report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32), **shapes}, scalars=scalars,
+                    block_dim=2)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message

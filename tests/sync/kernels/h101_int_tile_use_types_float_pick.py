@@ -1,0 +1,96 @@
+"""a float of no type the reader can tell (a pick from a module tuple of floats,
+GAINS[j % 2]) travels in the ctx ring; its only op use is the scalar of `pl.fill` on an
+INT32 tile, so `stage_use_type` types the field INT (`g=0` in the struct_array) and the
+ring truncates 0.5 -> 0 and 2.5 -> 2. The stage's test `if g > 2` then takes the other
+branch in the pipelined kernel. (The check reads `fill` on an int tile as "the value is
+an int", but the serial kernel's value is the float; the op alone converts it.) (probe h101)"""
+import pypto_pro.language as pl
+
+BLOCK = 32
+HALF = BLOCK // 2
+GAINS = (0.5, 2.5)
+
+
+@pl.pipeline.stage
+def project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db):
+    cur_a = a_l1_db.next()
+    pl.load(cur_a, a, [i * BLOCK, 0])
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, cur_a)
+    pl.move(right, w_slot)
+    pl.matmul(acc, left, right)
+    proj = proj_vec_db.next()
+    pl.move(proj, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+
+@pl.pipeline.stage
+def finish(i, sub_id, g, out, cnt, proj_vec_db, res_db, cnt_db):
+    proj = proj_vec_db.next()
+    res = res_db.next()
+    c = cnt_db.next()
+    pl.fill(c, g)
+    pl.store(cnt, c, [i * BLOCK + sub_id * HALF, 0])
+    if g > 2:
+        pl.muls(res, proj, 3.0)
+    else:
+        pl.muls(res, proj, 0.5)
+    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])
+
+
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+def kern(
+    a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],
+    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],
+    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],
+    cnt: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_INT32],
+):
+    proj_vec_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x0000, mutex_ids=[8, 9], fwd_ids=[0, 1], bwd_ids=[2, 3],
+    )
+    with pl.section_cube():
+        a_l1_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat),
+            addrs=0x0000, mutex_ids=[0, 1],
+        )
+        w_l1 = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat),
+            addrs=0x8000, mutex_ids=[2],
+        )
+        left_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left),
+            addrs=0x0000, mutex_ids=[3, 4],
+        )
+        right_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right),
+            addrs=0x0000, mutex_ids=[5],
+        )
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[BLOCK, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc),
+            addrs=0x0000, mutex_ids=[6, 7],
+        )
+        w_slot = w_l1.current()
+        pl.load(w_slot, w, [0, 0])
+    with pl.section_vector():
+        res_db = pl.make_tile_group(
+            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+            addrs=0x8000, mutex_ids=[10, 11],
+        )
+        cnt_db = pl.make_tile_group(
+            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_INT32, target_memory=pl.MemorySpace.Vec),
+            addrs=0x10000, mutex_ids=[12, 13],
+        )
+    sub_id = pl.get_subblock_idx()
+    core_id = pl.get_block_idx() // pl.get_subblock_num()
+    num_cores = pl.get_block_num()
+    n_blocks = a.shape[0] // BLOCK
+    j = 0
+    for i in pl.range(core_id, n_blocks, num_cores):
+        g = GAINS[j % 2]
+        j = j + 1
+        with pl.section_cube():
+            project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)
+        with pl.section_vector():
+            finish(i, sub_id, g, out, cnt, proj_vec_db, res_db, cnt_db)
