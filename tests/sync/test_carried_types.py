@@ -73,3 +73,10 @@ def test_a_field_holds_what_the_serial_kernel_computes(name):
     report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32), **shapes}, scalars=scalars,
                     block_dim=2)
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_two_structs_sharing_a_field_name_are_refused():
+    """Their fields would travel in one ctx field (PTO084)."""
+    text = (KERNELS / "h101_two_structs_share_a_field.py").read_text(encoding="utf-8")
+    codes = [d.code for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
+    assert codes == ["PTO084"], codes
