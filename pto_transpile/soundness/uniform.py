@@ -477,6 +477,10 @@ class Uniform:
     def test(self, left: Any, right: Any, result: bool, text: str, op=operator.ne) -> bool:
         """A comparison between `left` and `right` (one of them a `Sym`): allowed when it only
         singles out the first iteration, the last or the empty loop; else NonUniform."""
+        if any(isinstance(v, float) and not v.is_integer() for v in (left, right)):
+            # (probe h102: `n <= -0.5` was read as `n <= 0`, its empty side `n = -1` never run)
+            raise NonUniform(f"`{text}` compares a value that varies between runs with a number that is not whole",
+                             "compare with a whole number (`n <= -1` for `n <= -0.5`)")
         diff = self.binop(operator.sub, left, right, int(left) - int(right), lambda: text)
         if not isinstance(diff, Sym) or diff.residue:
             return result  # periodic in the loop variable: its period is in `periods`

@@ -47,3 +47,15 @@ def test_each_residue_of_the_count_is_run_on_each_side():
     text = (Path(__file__).parent / "kernels" / "h102_empty_count_residue_and.py").read_text(encoding="utf-8")
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])" in messages[0], messages
+
+
+@pytest.mark.parametrize("name, words", [
+    ("empty_count_dim_residue_and", "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])"),
+    ("fractional_count_bound", "`n <= -0.5` compares a value that varies between runs with a number that is not "
+                                 "whole"),
+])
+def test_probe_h102_kernels_are_refused(name, words):
+    """A dimension root's residue with a test on its empty counts; a test against a fraction."""
+    text = (Path(__file__).parent / "kernels" / f"h102_{name}.py").read_text(encoding="utf-8")
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and words in messages[0], messages
