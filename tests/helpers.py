@@ -197,3 +197,46 @@ def hand_written_errors(text: str) -> list:
     from pto_transpile import transpile
 
     return [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.code == "PTO068"]
+
+
+def patched(base: str, patch: str) -> str:
+    """`base` with the unified diff `patch` applied (hunks in order, each line of context and each
+    removed line checked: a patch that no longer applies fails loudly, as `edited` does)."""
+    import re
+
+    lines = base.splitlines(keepends=True)
+    out: list[str] = []
+    at = 0  #: the next line of `base` not yet copied
+    hunk = re.compile(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
+    started = False  #: past the `---`/`+++` header
+    for line in patch.splitlines(keepends=True):
+        head = hunk.match(line)
+        if head is not None:
+            started = True
+            start = int(head.group(1)) - (0 if head.group(2) == "0" else 1)
+            assert start >= at, f"hunk at line {start + 1} overlaps the one before it"
+            out += lines[at:start]
+            at = start
+        elif not started:
+            continue
+        elif line.startswith(" ") or line.startswith("-"):
+            assert at < len(lines) and lines[at].rstrip("\n") == line[1:].rstrip("\n"), (at + 1, line)
+            if line.startswith(" "):
+                out.append(lines[at])
+            at += 1
+        elif line.startswith("+"):
+            out.append(line[1:] if line.endswith("\n") else line[1:] + "\n")
+    return "".join(out + lines[at:])
+
+
+def kernel_text(path) -> str:
+    """A test kernel's text: the file itself, or, where it is kept as the part that differs from
+    another kernel of the repository, `NAME.patch` applied to the file its `---` line names."""
+    from pathlib import Path
+
+    path = Path(path)
+    if path.exists():
+        return path.read_text(encoding="utf-8")
+    patch = path.with_suffix(".patch").read_text(encoding="utf-8")
+    base = patch.splitlines()[0].removeprefix("--- ").strip()
+    return patched((ROOT / base).read_text(encoding="utf-8"), patch)

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import kernel_text
 from pto_transpile import transpile
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 
-KERNEL = (Path(__file__).parents[1] / "soundness" / "kernels" / "warm_math_ceil.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parents[1] / "soundness" / "kernels" / "warm_math_ceil.py")
 
 
 def _constants(text: str) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -44,7 +44,7 @@ def test_a_defect_only_at_an_empty_count_is_found(test, shown):
 def test_each_residue_of_the_count_is_run_on_each_side():
     """`n % 3 == 1 and n < -5`: the runs around -5 take each residue of 3 on each side (probe h102:
     the three runs at -6, -5 and -4 never took the branch, true at -8)."""
-    text = (Path(__file__).parent / "kernels" / "h102_empty_count_residue_and.py").read_text(encoding="utf-8")
+    text = kernel_text(Path(__file__).parent / "kernels" / "h102_empty_count_residue_and.py")
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])" in messages[0], messages
 
@@ -56,6 +56,6 @@ def test_each_residue_of_the_count_is_run_on_each_side():
 ])
 def test_probe_h102_kernels_are_refused(name, words):
     """A dimension root's residue with a test on its empty counts; a test against a fraction."""
-    text = (Path(__file__).parent / "kernels" / f"h102_{name}.py").read_text(encoding="utf-8")
+    text = kernel_text(Path(__file__).parent / "kernels" / f"h102_{name}.py")
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and words in messages[0], messages

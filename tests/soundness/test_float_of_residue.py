@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = (Path(__file__).parent / "kernels" / "float_of_residue.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "float_of_residue.py")
 SCALE = "    pl.muls(y, y, 1.0 + ki % 2)\n"
 LOOP = "    for ki in pl.range(0, n):\n"
 

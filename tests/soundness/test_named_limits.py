@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import kernel_text
 from pto_transpile import transpile
 
 KERNELS = Path(__file__).parent / "kernels"
 
 
 def _messages(name: str) -> list[str]:
-    text = (KERNELS / f"{name}.py").read_text(encoding="utf-8")
+    text = kernel_text(KERNELS / f"{name}.py")
     return [d.message for d in transpile(text, path="k.py").diagnostics if d.severity != "note"]
 
 

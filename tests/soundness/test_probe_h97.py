@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -24,7 +24,7 @@ HOLES = {"renamed_group_unlike_valid_shapes": ("g[1]", 1, 0), "renamed_tuple_unl
 
 
 def _kernel(name: str) -> str:
-    return (KERNELS / f"h97_{name}.py").read_text(encoding="utf-8")
+    return kernel_text(KERNELS / f"h97_{name}.py")
 
 
 @pytest.mark.parametrize("name", list(HOLES))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import error_messages
+from helpers import error_messages, kernel_text
 from pto_transpile import codes, transpile
 from sim_runtime import verify
 
@@ -38,7 +38,7 @@ HOLES = {
 
 
 def _kernel(name: str) -> str:
-    return (KERNELS / f"h99_{name}.py").read_text(encoding="utf-8")
+    return kernel_text(KERNELS / f"h99_{name}.py")
 
 
 @pytest.mark.parametrize("name", list(HOLES))

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = (Path(__file__).parent / "kernels" / "sliding_window.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "sliding_window.py")
 LOOP = "        for i in pl.range(r, r + win):\n"
 
 

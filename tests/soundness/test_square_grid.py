@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = (Path(__file__).parent / "kernels" / "square_grid.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "square_grid.py")
 EXTRA = "    if i % 4 == 3:\n        pl.store(ws2, res, [sub_id * HALF, 0])\n"
 
 

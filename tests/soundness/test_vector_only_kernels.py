@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -19,7 +20,7 @@ SHAPES = {"a": (256, 32), "out": (256, 32)}
 
 
 def _kernel(name: str) -> str:
-    return (KERNELS / f"{name}.py").read_text(encoding="utf-8")
+    return kernel_text(KERNELS / f"{name}.py")
 
 
 def _findings(text: str) -> list[tuple[str, str, str]]:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = (Path(__file__).parent / "kernels" / "workspace_slots.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "workspace_slots.py")
 WS2 = "    ws2: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n"
 
 

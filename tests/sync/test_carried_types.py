@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -30,7 +31,7 @@ CASES = {
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_value_travels_in_a_field_of_its_type_and_runs_as_the_serial_kernel(name):
-    text = (KERNELS / f"h100_{name}.py").read_text(encoding="utf-8")
+    text = kernel_text(KERNELS / f"h100_{name}.py")
     result = transpile(text, path="k.py")
     assert result.ok, result.diagnostics
     field, run = CASES[name]
@@ -44,7 +45,7 @@ def test_the_value_travels_in_a_field_of_its_type_and_runs_as_the_serial_kernel(
 def test_a_helper_rebinding_its_parameter_is_not_typed_by_the_argument():
     """`def percent(p): p = p / 100; return p` of an int: its result's type is not the int's (it was
     taken for one, and 0.5 carried as 0); a true division's type is not known, so the ring refuses."""
-    text = (KERNELS / "h100_struct_field_from_helper_rebinding_param.py").read_text(encoding="utf-8")
+    text = kernel_text(KERNELS / "h100_struct_field_from_helper_rebinding_param.py")
     messages = [d.message for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
     assert messages == ["`pos.gain` travels to a stage in a ctx field, but whether it is an integer or a float cannot "
                         "be told; the field's initialiser would have to guess its type"], messages
@@ -66,7 +67,7 @@ def test_a_field_holds_what_the_serial_kernel_computes(name):
     """An fp16 times an int or plus an fp16 is computed at a kernel scalar's width; an int32 or a
     uint32 needs a field holding both; `g: int = 0.5` converts nothing (nor does the emulator); a
     constant's float item is a float whatever op uses it; a struct declared twice holds each."""
-    text = (KERNELS / f"h101_{name}.py").read_text(encoding="utf-8")
+    text = kernel_text(KERNELS / f"h101_{name}.py")
     result = transpile(text, path="k.py")
     assert result.ok, result.diagnostics
     scalars, shapes = H101[name]
@@ -77,6 +78,6 @@ def test_a_field_holds_what_the_serial_kernel_computes(name):
 
 def test_two_structs_sharing_a_field_name_are_refused():
     """Their fields would travel in one ctx field (PTO084)."""
-    text = (KERNELS / "h101_two_structs_share_a_field.py").read_text(encoding="utf-8")
+    text = kernel_text(KERNELS / "h101_two_structs_share_a_field.py")
     codes = [d.code for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
     assert codes == ["PTO084"], codes

@@ -13,6 +13,7 @@ import libcst as cst
 import pytest
 
 import skeleton as ex
+from helpers import kernel_text
 from pto_transpile import transpile
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
@@ -177,7 +178,7 @@ def test_a_value_only_an_fp16_op_types_is_carried_at_a_kernel_scalars_width():
     before) makes the pipelined kernel clip other tiles, which the emulator's typed fields show."""
     from pathlib import Path
 
-    text = (Path(__file__).parents[1] / "soundness" / "kernels" / "gain_to_fp16_tile.py").read_text(encoding="utf-8")
+    text = kernel_text(Path(__file__).parents[1] / "soundness" / "kernels" / "gain_to_fp16_tile.py")
     code = transpile(text, path="k.py").code
     assert "gain=0.0," in code
     run = dict(shapes={"a": (160, 32), "out": (160, 32), "gains": (160, 32)}, scalars={"scale": 1.0, "ApplyRelu": 0},
