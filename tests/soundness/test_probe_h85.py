@@ -67,7 +67,7 @@ CAMPAIGN = pytest.mark.campaign  # one form of each path runs by default (the su
     pytest.param(LEAKED, 15, id="loop-variable", marks=CAMPAIGN), pytest.param(LAST, 15, id="last-value"),
     pytest.param(FROM_FALSE, 15, id="from-false", marks=CAMPAIGN),
     pytest.param(FROM_ZERO_TIMES, 15, id="from-zero-times", marks=CAMPAIGN), pytest.param(PER_CORE, 15, id="per-core"),
-    pytest.param(SOME_ITERATIONS, 1, id="some-iterations", marks=CAMPAIGN)])
+    pytest.param(SOME_ITERATIONS, 15, id="some-iterations", marks=CAMPAIGN)])
 def test_a_value_a_loop_left_behind_is_one_of_its_count(text, task):
     [error] = error_messages(transpile(text, path="k.py", preload=1))
     assert f"{RACE}{task})" in error, error
