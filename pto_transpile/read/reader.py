@@ -71,6 +71,9 @@ class FileCaches:
     #: class `def` -> whether nothing can replace its members (`classnames.plain_members`);
     #: filled by `FileModel.fixed_members`
     plain_classes: dict[cst.ClassDef, bool] = field(default_factory=dict)
+    #: kernel `def` (the file's, or a generated one) -> the cores one block of it has; filled by
+    #: `soundness.interp.kernel_cores` (each run of the proof asks)
+    kernel_cores: dict[cst.FunctionDef, tuple] = field(default_factory=dict)
     #: what every soundness interpreter run on this file shares (a `soundness.interpbase.FileMemo`);
     #: set by the file's first `Interpreter`
     soundness: Any = None

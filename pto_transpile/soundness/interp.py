@@ -257,7 +257,29 @@ def kernel_cores(file, fn: cst.FunctionDef) -> tuple:
     `section_cube` and a `section_vector` make a mix kernel (the cube and two vector cores); no
     `section_cube`, a vector-only kernel, one vector core per block (a kernel with no section at
     all too); only `section_cube`, the cube alone."""
-    kinds = {section_of(w, file.pl) for w in file.find(fn, cst.With)} - {None}
-    if kinds == {"cube", "vector"}:
-        return (AIC, AIV0, AIV1)
-    return (AIC,) if kinds == {"cube"} else (AIV0,)
+    cache = file.caches.kernel_cores
+    if fn not in cache:
+        kinds = {section_of(w, file.pl) for w in _with_statements(fn.body.body)} - {None}
+        cache[fn] = (AIC, AIV0, AIV1) if kinds == {"cube", "vector"} else (AIC,) if kinds == {"cube"} else (AIV0,)
+    return cache[fn]
+
+
+def _with_statements(stmts) -> list[cst.With]:
+    """Every `with` statement among `stmts` and the blocks of their compound statements (a section
+    is a statement: the walk looks at no expression, a tenth of a full walk)."""
+    out: list[cst.With] = []
+    todo = list(stmts)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, cst.With):
+            out.append(stmt)
+        if isinstance(stmt, cst.BaseCompoundStatement) and not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            for part in (stmt, getattr(stmt, "orelse", None), getattr(stmt, "finalbody", None),
+                         *getattr(stmt, "handlers", ())):
+                if isinstance(part, cst.If) and part is not stmt:  # an `elif`: a statement of its own
+                    todo.append(part)
+                    continue
+                body = getattr(part, "body", None)
+                if isinstance(body, cst.IndentedBlock):
+                    todo.extend(body.body)
+    return out

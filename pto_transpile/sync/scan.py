@@ -66,6 +66,7 @@ class StageScanner:
         self.pl = file.pl
         self.kernel = kernel
         self.tracked = tracked_buffers(kernel)
+        self._aliases: dict[str, str] = {}  #: `_kernel_alias`'s answers
 
     def scan_stage(self, stage_call: StageCall) -> ScanResult:
         result = ScanResult()
@@ -110,6 +111,11 @@ class StageScanner:
     def _kernel_alias(self, name: str) -> str:
         """What a kernel local bound once, by `name = other`, and in no other way, is a name for
         ("" when it is bound otherwise)."""
+        if name not in self._aliases:
+            self._aliases[name] = self._find_alias(name)
+        return self._aliases[name]
+
+    def _find_alias(self, name: str) -> str:
         body = self.kernel.node.body
         bound = [n for n in names_stored(body, self.file.find(body, BINDERS)) if n.value == name]
         values = [a.value for a in self.file.find(body, cst.Assign)
