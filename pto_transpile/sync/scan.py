@@ -19,6 +19,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read import vfbody
 from pto_transpile.read.classnames import static_method
 from pto_transpile.read.kinds import SLOT_ACCESSORS
+from pto_transpile.read.meaning import Function
 from pto_transpile.read.model import Access, Kernel, StageCall
 from pto_transpile.read.walk import BINDERS, children, names_stored
 
@@ -88,6 +89,13 @@ class StageScanner:
                     bindings[param] = Binding(self.kernel.buffers[self.kernel.slot_vars[v.value]].name, False)
                 elif v.value in self.kernel.tuples:
                     aggregates[param] = self.kernel.tuples[v.value]
+        given = {param for param, _ in stage_call.bind(func.params)}
+        defaults = self.file.names.defaults.get(func.node, {})  # what each default meant when the `def` ran
+        for param, meaning in defaults.items():
+            # `def finish(..., post=_keep_raw)`, called as `post(...)`: the function the default is
+            names = [n for n, fn in self.file.helpers.items() if isinstance(meaning, Function) and fn is meaning.node]
+            if param not in given and names:
+                functions[param] = (names[0],)
         self._scan_function(func.node, bindings, aggregates, stage_call.index, result, stack=(func.name,),
                             functions=functions)
         return result

@@ -66,3 +66,14 @@ def test_a_kernel_local_bound_twice_is_not_followed():
     loop = "    for ki in pl.range(0, n):\n"
     text = edited(_handed("post"), [(loop, "    post = _neg_in_place\n    if n > 3:\n        post = _relu\n" + loop)])
     assert error_messages(transpile(text, path="k.py"))
+
+
+def test_handed_as_the_parameter_default():
+    """`def scale_store(..., post=_neg_in_place)`, called without it (probe h102: its reads of the
+    consumed tile were missed, and the check refused with a help naming tile groups)."""
+    text = edited(_handed("post"), [
+        ("def scale_store(ki, n, sub_id, out, last, c_vec_db, y_db, bias_ring, post):",
+         "def scale_store(ki, n, sub_id, out, last, c_vec_db, y_db, bias_ring, post=_neg_in_place):"),
+        ("scale_store(ki, n, sub_id, out, last, c_vec_db, y_db, bias_ring, post)",
+         "scale_store(ki, n, sub_id, out, last, c_vec_db, y_db, bias_ring)")])
+    _verified(text)
