@@ -301,3 +301,18 @@ class NodeIndex:
                 on_path.add(node)
                 stack.extend(children(node))
         return on_path
+
+
+def function_choices(value: cst.BaseExpression, function: Callable[[str], str | None]) -> tuple[str, ...]:
+    """The functions `value` may be: a name `function` takes for one (its answer: the function's
+    name), `_relu if ki == 0 else _neg`, `(_relu, _neg)[ki % 2]`; empty when it may be anything else."""
+    if isinstance(value, cst.Name):
+        name = function(value.value)
+        return (name,) if name else ()
+    if isinstance(value, cst.IfExp):
+        body, orelse = function_choices(value.body, function), function_choices(value.orelse, function)
+        return body + orelse if body and orelse else ()
+    if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.Tuple, cst.List)):
+        each = [function_choices(e.value, function) for e in value.value.elements]
+        return tuple(n for names in each for n in names) if each and all(each) else ()
+    return ()

@@ -28,7 +28,7 @@ import libcst as cst
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.compiletime import datatypes_of
 from pto_transpile.read.reader import section_of
-from pto_transpile.read.walk import children, iter_nodes, parameters
+from pto_transpile.read.walk import blocks, children, iter_nodes, parameters
 from pto_transpile.soundness import renamed, renaming, ringsymmetry
 from pto_transpile.soundness.events import AIC, AIV0, AIV1, Trace
 from pto_transpile.soundness.loops import Loops
@@ -273,13 +273,6 @@ def _with_statements(stmts) -> list[cst.With]:
         stmt = todo.pop()
         if isinstance(stmt, cst.With):
             out.append(stmt)
-        if isinstance(stmt, cst.BaseCompoundStatement) and not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            for part in (stmt, getattr(stmt, "orelse", None), getattr(stmt, "finalbody", None),
-                         *getattr(stmt, "handlers", ())):
-                if isinstance(part, cst.If) and part is not stmt:  # an `elif`: a statement of its own
-                    todo.append(part)
-                    continue
-                body = getattr(part, "body", None)
-                if isinstance(body, cst.IndentedBlock):
-                    todo.extend(body.body)
+        for block in blocks(stmt):
+            todo.extend(block)
     return out

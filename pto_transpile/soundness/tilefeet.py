@@ -29,9 +29,9 @@ class ValidShapes:
         self._numbers = count(1)
         self._valid: list[dict[int, tuple]] = [{}, {}, {}]
         self._inexact: list[set[int]] = [set(), set(), set()]  #: descriptors whose valid shape is not known
-        #: each core's descriptors -> where their valid shape was last set: ("stage", name, task) in a
-        #: stage invocation, ("body", iterations) in kernel-body code, with the iteration of each loop
-        #: of run-time trip count it runs in (`carried`)
+        #: each core's descriptors -> (where their valid shape was last set inside a loop: ("stage",
+        #: name, task) in a stage invocation, ("body", iterations) in kernel-body code, with the
+        #: iteration of each loop of run-time trip count it runs in; whether that shape is exact)
         self._set_at: list[dict[int, tuple]] = [{}, {}, {}]
         #: descriptors whose valid shape a stage, or kernel-body code inside a loop of run-time trip
         #: count, sets: their tiles are not alike whatever the phase of a rotation (`renamed.py`)
@@ -88,8 +88,8 @@ class ValidShapes:
 
     def carried(self, tile: TileV | AnyTileV, core: int, scope: tuple) -> tuple[str, tuple] | None:
         """For an op of stage invocation `scope` (("stage", name, task)) using `tile`: (its label,
-        where its valid shape was set) when that was an exact shape other than the declared one,
-        set in another task or in kernel-body code inside a loop of run-time trip count. Such a
+        where its valid shape was set) when that was an exact shape set in another task, or any
+        shape set by kernel-body code inside a loop of run-time trip count. Such a
         shape is state one iteration hands to another, which the runs at a few trip counts do not
         stand for at every count (probe h97: a slot sized in the first task and stored from in task
         13, one sized 15 tasks ahead); None when it was set in the same task, outside those loops,
@@ -101,11 +101,11 @@ class ValidShapes:
             found = set_at.get(desc) if desc else None
             if found is None:
                 continue
-            where, exact, changed = found
-            # a stage's own shape set in another task counts where it is exact and that set changed
-            # it: one known only at run time is taken as the declared one, the largest (the README's
-            # row tail); code of the kernel body inside the loop hands every shape it sets on
-            if where[0] == "stage" and where[2] != scope[2] and exact and changed or where[0] == "body":
+            where, exact = found
+            # a stage's own shape set in another task counts where it is exact: one known only at run
+            # time is taken as the declared one, the largest (the README's row tail); code of the
+            # kernel body inside the loop hands every shape it sets on
+            if where[0] == "stage" and where[2] != scope[2] and exact or where[0] == "body":
                 return t.label, where
         return None
 
@@ -154,7 +154,7 @@ class ValidShapes:
             if where and (where[0] == "stage" or where[1]):
                 # set inside a loop: what a later use sees is this set's (exact: a shape known here,
                 # set whatever the test around it does), and the tiles it sets are not alike
-                self._set_at[core][t.desc] = (where, known and not (may or not sure), True)
+                self._set_at[core][t.desc] = (where, known and not (may or not sure))
                 self.set_in_loops.add(t.desc)
             elif where:  # set before the loop: the state every iteration starts from
                 self._set_at[core].pop(t.desc, None)

@@ -18,7 +18,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.printing import code_of
-from pto_transpile.read.walk import children
+from pto_transpile.read.walk import children, function_choices
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
@@ -192,7 +192,7 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             fields = {"value": fills[0].source, "stage": stages,
                       "why": "whether it is an integer or a float cannot be told; the field's initialiser would "
                              "have to guess its type"}
-            if all(_functions_only(file, f.value) for f in fills):
+            if all(function_choices(f.value, lambda n: n if n in file.functions_by_name else None) for f in fills):
                 fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
             elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
@@ -282,16 +282,4 @@ def _handle_display(kernel: Kernel, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Dict):
         pairs = [e for e in expr.elements if isinstance(e, cst.DictElement)]
         return bool(pairs) and len(pairs) == len(expr.elements) and all(_is_handle(kernel, e.value) for e in pairs)
-    return False
-
-
-def _functions_only(file, value: cst.BaseExpression) -> bool:
-    """Is `value` one of the file's functions, whichever it is (`_relu`, `_relu if ki == 0 else
-    _neg`, `(_relu, _neg)[ki % 2]`)?"""
-    if isinstance(value, cst.Name):
-        return value.value in file.functions_by_name
-    if isinstance(value, cst.IfExp):
-        return _functions_only(file, value.body) and _functions_only(file, value.orelse)
-    if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.Tuple, cst.List)):
-        return bool(value.value.elements) and all(_functions_only(file, e.value) for e in value.value.elements)
     return False

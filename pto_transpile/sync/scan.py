@@ -21,7 +21,7 @@ from pto_transpile.read.classnames import static_method
 from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.read.meaning import Function
 from pto_transpile.read.model import Access, Kernel, StageCall
-from pto_transpile.read.walk import BINDERS, children, names_stored
+from pto_transpile.read.walk import BINDERS, children, function_choices, names_stored
 
 
 @dataclass
@@ -77,7 +77,8 @@ class StageScanner:
         bindings: dict[str, Binding] = {}
         aggregates: dict[str, dict[str, str]] = {}
         functions: dict[str, tuple[str, ...]] = {}
-        for param, arg in stage_call.bind(func.params):
+        bound = stage_call.bind(func.params)
+        for param, arg in bound:
             v = arg.value
             candidates = self._functions_handed(v)
             if candidates:  # `scale_store(..., _relu)`: the stage calls `_relu` as `post(...)`
@@ -89,7 +90,7 @@ class StageScanner:
                     bindings[param] = Binding(self.kernel.buffers[self.kernel.slot_vars[v.value]].name, False)
                 elif v.value in self.kernel.tuples:
                     aggregates[param] = self.kernel.tuples[v.value]
-        given = {param for param, _ in stage_call.bind(func.params)}
+        given = {param for param, _ in bound}
         defaults = self.file.names.defaults.get(func.node, {})  # what each default meant when the `def` ran
         for param, meaning in defaults.items():
             # `def finish(..., post=_keep_raw)`, called as `post(...)`: the function the default is
@@ -101,20 +102,13 @@ class StageScanner:
         return result
 
     def _functions_handed(self, value: cst.BaseExpression) -> tuple[str, ...]:
-        """The functions of the file an argument may be: `_relu`, `_relu if ki == 0 else _neg`,
-        `(_relu, _neg)[ki % 2]` (empty when it may be anything else)."""
-        if isinstance(value, cst.Name):
-            name = value.value
+        """The functions of the file an argument may be (`function_choices`), a kernel local bound
+        once to one (`post = epilogue`, then `finish(..., post)`) followed to it."""
+        def helper(name: str) -> str | None:
             if name in self.kernel.stored:
-                name = self._kernel_alias(name)  # `post = epilogue` in the kernel, then `finish(..., post)`
-            return (name,) if name in self.file.helpers and name not in self.kernel.stored else ()
-        if isinstance(value, cst.IfExp):
-            body, orelse = self._functions_handed(value.body), self._functions_handed(value.orelse)
-            return body + orelse if body and orelse else ()
-        if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.Tuple, cst.List)):
-            each = [self._functions_handed(e.value) for e in value.value.elements]
-            return tuple(n for names in each for n in names) if each and all(each) else ()
-        return ()
+                name = self._kernel_alias(name)
+            return name if name in self.file.helpers and name not in self.kernel.stored else None
+        return function_choices(value, helper)
 
     def _kernel_alias(self, name: str) -> str:
         """What a kernel local bound once, by `name = other`, and in no other way, is a name for
