@@ -1072,12 +1072,12 @@ def _argument_difference(serial: tuple, piped: tuple) -> str | None:
                 if _compared(v) and not _same(v, w):
                     return f"field `{f}` of `{param}` = {v!r} in the serial kernel but {w!r} in the pipelined one"
                 if v is UNKNOWN and _compared(w):
-                    return (f"field `{f}` of `{param}` is a value the check cannot compute in the serial kernel but "
+                    return (f"field `{f}` of `{param}` as a value the check cannot compute in the serial kernel but "
                             f"{w!r} in the pipelined one")
         elif _compared(a) and not _same(a, b):
             return f"`{param}` = {a!r} in the serial kernel but {b!r} in the pipelined one"
         elif a is UNKNOWN and _compared(b):
-            return f"`{param}` is a value the check cannot compute in the serial kernel but {b!r} in the pipelined one"
+            return f"`{param}` as a value the check cannot compute in the serial kernel but {b!r} in the pipelined one"
         elif isinstance(a, TensorV) and not _same_tensor(a, b):
             return f"tensor `{a.name}` as `{param}` in the serial kernel but something else in the pipelined one"
     return None

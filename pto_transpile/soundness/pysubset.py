@@ -20,7 +20,7 @@ import libcst as cst
 
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
-from pto_transpile.read.consteval import AUGMENTED, BINOPS, MAX_ITEMS, too_big
+from pto_transpile.read.consteval import AUGMENTED, BINOPS, MATH, MAX_FOLD_BITS, MAX_ITEMS, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
@@ -1464,6 +1464,9 @@ class PythonSubset(InterpreterBase):
                 method = self._class_member(func.value.value, func.attr.value, func)
                 if isinstance(method, FunctionV):  # `Ev.notify(...)`: a static method of a class of the file
                     return self.call_function(method, node, ctx)
+                if self._stateless_function(func, ctx) and self.file.names.origins.get(func.value.value) == "math" \
+                        and func.attr.value in MATH:
+                    return self._math_call(func.attr.value, node, ctx)
             obj = self.eval(func.value, ctx)
             if isinstance(obj, GroupV) and func.attr.value in ("next", "current", "previous"):
                 return self.pick(obj, func.attr.value, ctx)
@@ -1504,6 +1507,31 @@ class PythonSubset(InterpreterBase):
                               "`pl` op that runs on some blocks or cores only; call each function by its name, under "
                               "an `if` statement", node, kind="construct")
         return self._unknown_call(node, ctx)
+
+    def _math_call(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
+        """A function of Python's `math` module: `math.floor(x / k)` and `math.ceil(x / k)` of an
+        integer `x` (a dimension, a parameter, the loop variable) and a whole `k > 0` are `x // k`
+        and `(x + k - 1) // k`, followed as those are (a trip count written so was a value the
+        check could not follow); of numbers this run knows, it is folded as at module level."""
+        args = node.args
+        if name in ("floor", "ceil") and len(args) == 1 and args[0].keyword is None and not args[0].star \
+                and type(args[0].value) is cst.BinaryOperation and type(args[0].value.operator) is cst.Divide:
+            divided = args[0].value
+            left, right = self.eval(divided.left, ctx), self.eval(divided.right, ctx)
+            if type(right) is int and right > 0 and (type(left) is int or isinstance(left, (Sym, Opaque))):
+                top = left if name == "floor" else self._binop(cst.Add, left, right - 1, divided)
+                return self._binop(cst.FloorDivide, top, right, divided)
+            pos: list = [self._binop(cst.Divide, left, right, divided)]
+            kw: dict = {}
+        else:
+            pos, kw = self._args(node, ctx)
+        if not kw and pos and all(type(p) in (int, float) for p in pos) \
+                and not any(type(p) is int and p.bit_length() > MAX_FOLD_BITS for p in pos):
+            try:
+                return MATH[name](*pos)
+            except (ArithmeticError, ValueError):
+                pass
+        return self._unknown_call_of(node, pos, kw, ctx)
 
     def _unknown_call(self, node: cst.Call, ctx: Ctx) -> Any:
         """A call of something the check does not know (`getattr(pl, "store")`, a method of a
