@@ -1725,10 +1725,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     shifted = {o: max(found.zeros.get(o, {roots[o]})) - min(found.zeros.get(o, {roots[o]})) for o in roots}
     if any(shifted[o] and (o in outer or any(o in pair for pair in nested)) for o in roots):
         o = next(o for o in roots if shifted[o] and (o in outer or any(o in pair for pair in nested)))
-        return Problem("nonuniform", f"loops over {root_words(o)} start from different values (their zeros "
-                                     f"{sorted(found.zeros[o])}), one of them in or around another loop of run-time "
-                                     "trip count: the check follows such a count from one start; start the loops over "
-                                     "one count at the same value", where)
+        return Problem("nonuniform", f"loops over {root_words(o)} run different numbers of iterations at one size "
+                                     f"(they run none from {root_words(o)} = "
+                                     f"{' and '.join(str(z) for z in sorted(found.zeros[o]))} on), one of them in or "
+                                     "around another loop of run-time trip count: the check follows nested loops over "
+                                     "one count only when they run as many iterations; give the loop that runs fewer "
+                                     "a count of its own (another dimension, or a scalar parameter)", where)
     low = {o: min(found.zeros.get(o, {roots[o]})) for o in roots}
     ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0),
                                          (longest if o in outer else b.inner + extra[o]) + shifted[o] + 1)
