@@ -15,7 +15,7 @@ def check(ctx):
                     continue
                 for field in k.structs[name][0].fields:
                     first = owner.setdefault(field, name)
-                    if first != name:
+                    if first != name and k.structs[first] is not k.structs[name]:  # (`st = cfg`: one struct)
                         yield a.value, {"field": field, "first": first, "second": name}
                         break
 

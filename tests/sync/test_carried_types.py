@@ -81,3 +81,22 @@ def test_two_structs_sharing_a_field_name_are_refused():
     text = kernel_text(KERNELS / "h101_two_structs_share_a_field.py")
     codes = [d.code for d in transpile(text, path="k.py").diagnostics if d.severity == "error"]
     assert codes == ["PTO084"], codes
+
+
+@pytest.mark.parametrize("passed", ["st, pre", "pre, pre"])
+def test_a_struct_under_a_second_name_travels_as_the_struct(passed):
+    """`pre = st`, the body setting `st.gain`, the stage given `pre` (alone or beside `st`): one
+    struct, whose fields travel as its fields (probe h101: `pre` was taken for a number the ring
+    could not type, PTO072, and beside `st` for a second struct sharing its fields, PTO084)."""
+    text = kernel_text(KERNELS / "h101_two_structs_share_a_field.py")
+    text = text.replace('    pre = pl.struct("Epilogue", gain=0.0)  # the float gain the epilogue scales by\n',
+                        "    pre = st  # the same struct, by the name the epilogue reads it by\n", 1)
+    text = text.replace("    pre.gain = alpha\n", "", 1).replace("            finish(i, sub_id, st, pre,",
+                                                              f"            finish(i, sub_id, {passed},")
+    assert "pre = st" in text and "pre.gain = alpha" not in text and f"finish(i, sub_id, {passed}," in text
+    result = transpile(text, path="k.py")
+    assert result.ok, result.diagnostics
+    assert "_pl_ctx_0.gain = st.gain" in result.code or "_pl_ctx_0.gain = pre.gain" in result.code, result.code
+    report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)}, scalars={"alpha": 2},
+                    block_dim=2)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
