@@ -745,6 +745,8 @@ class Loops(InterpreterBase):
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
                 for f, v in struct.fields.items():
                     signature = None if _moving(v) else _signature(v)
+                    if signature is not None and path == name and f in self._fields_bound_first(node, ctx, name):
+                        continue  # (`st.g = 0.5 + 2.0 * (j % 2)` before any read: carries nothing, probe h101)
                     if signature is not None:
                         self._same_as_before(prev, ("field", path, f), signature, f"field `{path}.{f}`", node,
                                              f"step it in the loop body, outside the stages, as a counter "
@@ -760,6 +762,16 @@ class Loops(InterpreterBase):
         hit = self._read_firsts.get((id(node), kind))
         if hit is None or hit[0] is not node:
             hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
+        return hit[1]
+
+    def _fields_bound_first(self, node: cst.For, ctx: Ctx, name: str) -> frozenset:
+        """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx`
+        runs, once per loop, kind and name."""
+        kind = "cube" if ctx.core == AIC else "vector"
+        key = ("bound", id(node), kind, name)
+        hit = self._read_firsts.get(key)
+        if hit is None or hit[0] is not node:
+            hit = self._read_firsts[key] = (node, fields_bound_first(node.body, name, kind))
         return hit[1]
 
     def _read_first_parts(self, node: cst.For, ctx: Ctx) -> tuple[tuple[str, str], ...]:
@@ -1197,6 +1209,54 @@ def read_first(block, core: str = "") -> frozenset:
     reads = _FirstReads(core)
     reads.visit(_statements(block), set())
     return frozenset(reads.found)
+
+
+def fields_bound_first(block, name: str, core: str) -> frozenset:
+    """The fields `f` of the struct `name` that every iteration of a loop over `block` binds
+    (`name.f = ...`, a statement of its own, on a core of kind `core`) before anything may read
+    them: the field read, or the whole struct (handed to a stage or a helper, aliased) while the
+    field is unbound. What such a field held at an iteration's start is read by nothing, so it
+    carries nothing from one iteration to the next. Anything under a branch or a nested loop
+    counts as a read only (on the safe side)."""
+    bound: set[str] = set()
+    read: set[str] = set()
+
+    def reads(node) -> bool:
+        """Note the fields `node` reads; True when it reads the whole struct."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
+                read.add(n.attr.value)
+                continue
+            if type(n) is cst.Name and n.value == name:
+                return True
+            stack.extend(children(n))
+        return False
+
+    def visit(statements) -> bool:
+        for stmt in statements:
+            kind = _section_kind(stmt) if type(stmt) is cst.With else None
+            if kind is not None:
+                if kind == core and not visit(_statements(stmt.body)):
+                    return False
+                continue
+            if type(stmt) is not cst.SimpleStatementLine:
+                if reads(stmt):
+                    return False
+                continue
+            for small in stmt.body:
+                target = small.targets[0].target if type(small) is cst.Assign and len(small.targets) == 1 else None
+                field = target.attr.value if type(target) is cst.Attribute and type(target.value) is cst.Name \
+                    and target.value.value == name else None
+                if reads(small.value if field is not None else small):  # type: ignore[attr-defined]
+                    return False
+                if field is not None and field not in read:
+                    bound.add(field)
+        return True
+
+    visit(_statements(block))
+    return frozenset(bound)
 
 
 def _loads(node) -> set[str]:
