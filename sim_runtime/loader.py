@@ -25,6 +25,7 @@ from pathlib import Path
 from sim_runtime import pl as sim_pl
 from sim_runtime.errors import KERNEL_FAULTS, KernelError, Location, SimulationError, raised_at, raised_what
 from sim_runtime.kernelspec import TilingKeyField
+from sim_runtime.typedlocals import TYPED_FN, TypedLocals, typed_local
 
 _PACKAGE = "pypto_pro"
 #: Host-side harness modules: stubbed even when installed. A kernel file uses them only in
@@ -151,6 +152,7 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     # `vf` is the reserved namespace of `@pl.vector_function` bodies: they use it without an
     # import (a module that binds `vf` itself shadows this, as a global shadows a builtin)
     my_builtins["vf"] = sim_pl.Vf
+    my_builtins[TYPED_FN] = typed_local  # annotated locals of every function (`TypedLocals`)
     ns["__builtins__"] = my_builtins
     ns["__pl_sim_source__"] = source
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
@@ -188,6 +190,7 @@ def _module_code(source: str, filename: str) -> tuple[types.CodeType, tuple[tupl
     module's (its `annotations` import would keep the kernel's annotations as text, read at the
     end of the module instead of when each `def` ran)."""
     kernels, host = _split_host_code(source, filename)
+    kernels = ast.fix_missing_locations(TypedLocals().visit(kernels))  # stages' and helpers' typed locals
     statements = tuple((compile(ast.Module(body=[stmt], type_ignores=[]), filename, "exec", dont_inherit=True),
                         stmt.lineno, tuple(sorted(_bound_names(stmt)))) for stmt in host)
     read = frozenset(n.id for stmt in (*kernels.body, *host) for fn in ast.walk(stmt)

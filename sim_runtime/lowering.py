@@ -18,14 +18,11 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sim_runtime.dtypes import DType
 from sim_runtime.errors import KernelError, Location, caller
 from sim_runtime.scheduler import current_core
-from sim_runtime.tiles import typed_scalar
+from sim_runtime.typedlocals import TYPED_FN, typed_assignment, typed_local
 
 SECTION_FN = "__pl_sim_section__"
-#: converts the value of a local annotated with a `pl` dtype (`gain: pl.DT_FP32 = ...`) to it
-TYPED_FN = "__pl_sim_typed__"
 _SECTIONS = {"section_cube": "cube", "section_vector": "vector"}
 _SYNC_CALLS = {"set_cross_core": True, "wait_cross_core": False}  # name -> site is after its stage
 _FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -58,16 +55,7 @@ class _Sections(ast.NodeTransformer):
         """`x: pl.DT_FP16 = v`: the kernel's scalar `x` is of that dtype on the device, so `v` is
         converted to it (a number; anything else is kept)."""
         self.generic_visit(node)
-        ann = node.annotation
-        if node.value is not None and isinstance(ann, (ast.Attribute, ast.Name)):
-            # `pl.DT_FP16`, or a name bound to a dtype (`I32 = pl.DT_INT32`): converted where it is one
-            # (as a lambda: Python never evaluates a local's annotation, which may name anything)
-            lazy = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-                              body=ann)
-            call = ast.Call(func=ast.Name(TYPED_FN, ast.Load()), args=[node.value, lazy], keywords=[])
-            node.value = ast.copy_location(call, node.value)
-            ast.fix_missing_locations(node)
-        return node
+        return typed_assignment(node)
 
     def visit_With(self, node: ast.With):
         self.generic_visit(node)
@@ -173,16 +161,3 @@ def section_entry(kind: str, line: int) -> bool:
     if core is None:
         raise KernelError(f"pl.section_{kind}() outside a simulated kernel run", caller())
     return core.machine.enter_section(core, kind, line)
-
-
-def typed_local(value, annotation):
-    """The value of a local annotated with a `pl` dtype (`annotation()` is it), converted to it
-    when it is a number; any other annotation changes nothing, as in Python."""
-    try:
-        dtype = annotation()
-    except Exception:  # an annotation Python would never have evaluated
-        return value
-    if isinstance(dtype, DType) and dtype.computable and isinstance(value, (int, float)) \
-            and not isinstance(value, bool):
-        return typed_scalar(value, dtype)
-    return value

@@ -27,6 +27,7 @@ import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
 from pto_api.memory import integer_argument_fault
+from pto_api.scalars import INT_FIELD
 from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
@@ -63,6 +64,7 @@ from pto_transpile.soundness.values import (
     Opaque,
     StructV,
     TensorV,
+    describe_origin,
     evaluate_origin,
     is_unknown,
     nonnegative,
@@ -879,7 +881,14 @@ class _Report:
                                      "serial kernel but fewer in the pipelined one", inv.node, key=("count", inv.stage))
                 continue
             diff = _argument_difference(inv.args, twin.args)
-            if diff is not None:
+            if diff is not None and self.piped.conversions:
+                # the ring's field is of another type than what it carries: the transform's doing
+                field_name, (given, held, kind) = next(iter(self.piped.conversions.items()))
+                self.add("ring_type", f"stage `{inv.stage}` (task {inv.number}) on {CORES[inv.core]} receives {diff}: "
+                                      f"the ctx ring carries `{field_name}` in a field of {_kind_words(kind)}, which "
+                                      f"holds {_shown(held)} where {_shown(given)} is stored", inv.node,
+                         key=("argument", inv.stage))
+            elif diff is not None:
                 self.add("argument", f"stage `{inv.stage}` (task {inv.number}) on {CORES[inv.core]} receives {diff}",
                          inv.node, key=("argument", inv.stage))
         counts = {(i.core, i.stage) for i in self.serial.invocations}
@@ -1096,6 +1105,17 @@ def _set_by(where: tuple) -> str:
         return "its declaration (or code before the loop)"
     place = where[0]
     return f"stage `{place[1]}` in task {place[2]}" if place[0] == "stage" else "kernel-body code in the loop"
+
+
+def _kind_words(kind: str) -> str:
+    """A ctx field's kind (`pto_api.scalars`) in words."""
+    return "integers (initialised with an int)" if kind == INT_FIELD else f"`pl.{kind}`"
+
+
+def _shown(value) -> str:
+    """A value in a message: a number as Python prints it, a run-time value by what it is computed from."""
+    return repr(value) if isinstance(value, (int, float)) and not isinstance(value, Opaque) \
+        else describe_origin(value.origin) if isinstance(value, Opaque) else "another value"
 
 
 def _compared(v) -> bool:

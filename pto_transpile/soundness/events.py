@@ -132,3 +132,6 @@ class Trace:
     #: the kernel's own code reads outside stages, compared with the serial run's
     #: (`check._Report._fields`): a stage given the struct writes its task's ctx entry instead
     fields: dict = field(default_factory=dict)
+    #: ctx field -> (the value stored, what the field holds, its kind): the first value a field
+    #: of the ctx ring changed by converting it to its type (`pto_api.scalars`)
+    conversions: dict = field(default_factory=dict)

@@ -17,6 +17,7 @@ from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, init
 from pto_api.memory import DTYPE_BITS
 from pto_api.names import PL_PARAMETERS, bind
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
+from pto_api.scalars import INT_FIELD, storable
 from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
@@ -41,6 +42,7 @@ from pto_transpile.soundness.values import (
     run_time,
     sampled_int,
     trip_root,
+    typed_number,
 )
 
 SYNC_OPS = frozenset({"set_cross_core", "wait_cross_core"})
@@ -243,7 +245,7 @@ class PlCalls(InterpreterBase):
     def _struct(self, node, ctx) -> Any:
         _, kw = self._args(node, ctx)
         _plain_fields(kw, node)
-        return StructV(dict(kw), "struct")
+        return StructV(dict(kw), "struct", kinds=self._field_kinds(node, kw))
 
     def _struct_array(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -253,7 +255,42 @@ class PlCalls(InterpreterBase):
         self._plain(n, "the length of", node)
         _plain_fields(kw, node)
         self.uniform.rings.add(int(n))
-        return [StructV(dict(kw), "ctx") for _ in range(n)]
+        kinds = self._field_kinds(node, kw)
+        return [StructV(dict(kw), "ctx", kinds=kinds) for _ in range(n)]
+
+    def _field_kinds(self, node: cst.Call, fields: dict) -> dict:
+        """What each field of a `pl.struct(...)` holds, from its initialiser: the dtype of a
+        `pl.const(v, dtype)`, integers for a Python int (`pto_api.scalars`); a float, or anything
+        else, keeps what it is given. `pl.make_tuple(...)` types nothing."""
+        if self.path(node.func) == ("make_tuple",):
+            return {}
+        kinds = {}
+        for arg in node.args:
+            if arg.keyword is None:
+                continue
+            name = arg.keyword.value
+            dtype = self._const_dtype(arg.value)
+            if dtype is not None:
+                kinds[name] = dtype
+            elif type(fields.get(name)) is int:
+                kinds[name] = INT_FIELD
+        return kinds
+
+    def _const_dtype(self, node: cst.BaseExpression) -> str | None:
+        """The dtype of `pl.const(v, pl.DT_X)` (or `dtype=`) when this module converts values to it."""
+        if type(node) is not cst.Call or self.path(node.func) != ("const",):
+            return None
+        given = [a.value for a in node.args if a.keyword is None][1:2] or \
+            [a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"]
+        path = self.path(given[0]) if given else None
+        return path[-1] if path and len(path) == 1 and storable(path[-1]) else None
+
+    def _pl_const(self, node, ctx) -> Any:
+        """`pl.const(v, dtype)`: `v` as a scalar of `dtype` holds it (a number; anything else as it is)."""
+        pos, kw = self._args(node, ctx)
+        value = pos[0] if pos else kw.get("value", UNKNOWN)
+        dtype = self._const_dtype(node)
+        return typed_number(value, dtype) if dtype is not None else value
 
     def _core_query(self, node, ctx) -> Any:
         """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
@@ -417,6 +454,7 @@ _PL_CALLS: dict[str, Callable] = {
     "make_tile_group": PlCalls._make_tile_group,
     "struct": PlCalls._struct,
     "struct_array": PlCalls._struct_array,
+    "const": PlCalls._pl_const,
     "make_tuple": PlCalls._struct,
     "section_cube": PlCalls._section,
     "section_vector": PlCalls._section,

@@ -43,6 +43,9 @@ HINTS = {
                   "in the next outer iteration or the drain",
     "argument": "Pass per-iteration values to stages as arguments computed in the loop body (they travel with "
                 "their iteration); do not change them inside stages",
+    "ring_type": "pto-transpile gave the ctx field another type than the value it carries (please report it); "
+                 "annotate the value where the loop body binds it with the dtype it has (`d: pl.DT_FP32 = ...`, or "
+                 "`pl.DT_INT64` for an integer), which types the field",
     "output": "Let each GM region be written by one stage per iteration",
     "unit_flag": "Give every matmul and store of an Acc tile a `phase=`, Partial but for the last matmul and the "
                  "last store of the tile, which take Final (`pl.AccPhase.Final`, `pl.STPhase.Final`), or give none "

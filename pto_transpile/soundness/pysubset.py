@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
+from pto_api.memory import DTYPE_BITS
+from pto_api.scalars import storable
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MATH, MAX_FOLD_BITS, MAX_ITEMS, too_big
@@ -79,6 +81,7 @@ from pto_transpile.soundness.values import (
     run_time,
     sampled_int,
     shifted,
+    typed_number,
 )
 
 _NAME, _CALL, _LINE, _COMPARISON = cst.Name, cst.Call, cst.SimpleStatementLine, cst.Comparison
@@ -174,8 +177,37 @@ class PythonSubset(InterpreterBase):
                 self.assign(bound, value, ctx)
 
     def _ann_assign(self, small: cst.AnnAssign, ctx: Ctx) -> None:
-        if small.value is not None:
-            self.assign(small.target, self.eval(small.value, ctx), ctx)
+        """`x: pl.DT_FP16 = v`: a scalar of that dtype, in the kernel and in every function it
+        calls, as the JIT types it (and the emulator converts it): `v` converted where it is a
+        number. A value of the loop variable or a counter in a dtype narrower than 32 bits wraps,
+        or rounds, at some count: not followed."""
+        if small.value is None:
+            return
+        value = self.eval(small.value, ctx)
+        dtype = self._annotated_dtype(small.annotation, ctx)
+        if dtype is not None:
+            if isinstance(value, Sym) and value.form and DTYPE_BITS.get(dtype, 64) < 32:
+                raise nonuniform(NonUniform(
+                    f"`{self._code_of(small.target)}` holds a value computed from a loop variable or counter as "
+                    f"`{dtype}`, which wraps or rounds at some iteration the check does not run",
+                    "annotate it `pl.DT_INT32` or `pl.DT_INT64`, or not at all"), small)
+            value = typed_number(value, dtype)
+        self.assign(small.target, value, ctx)
+
+    def _annotated_dtype(self, annotation: cst.Annotation, ctx: Ctx) -> str | None:
+        """The `DT_*` dtype an annotation names (`pl.DT_FP16`, or a name bound to one) when a
+        scalar of it converts (`pto_api.scalars.storable`); None for any other annotation."""
+        node = annotation.annotation
+        if type(node) not in (cst.Attribute, cst.Name):
+            return None
+        path = self.path(node)
+        if path is None and type(node) is cst.Name:
+            try:  # (Python never evaluates a local's annotation: one the check cannot is no dtype)
+                bound = self.eval(node, ctx)
+            except CannotModel:
+                return None
+            path = bound.path if isinstance(bound, Symbol) else None
+        return path[-1] if path and len(path) == 1 and storable(path[-1]) else None
 
     def _return(self, small: cst.Return, ctx: Ctx) -> None:
         raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None, small)
@@ -473,7 +505,11 @@ class PythonSubset(InterpreterBase):
                     # abs(alpha)`): named by the stage invocation that set it, so a stage that
                     # reads another invocation's value than in the serial kernel is caught
                     value = Opaque(("set by", ctx.core, *ctx.scope, self._code_of(target)))
-                obj.fields[target.attr.value] = value
+                kind = obj.kinds.get(target.attr.value)
+                held = value if kind is None else typed_number(value, kind)
+                if held is not value and obj.origin == "ctx":
+                    self.trace.conversions.setdefault(target.attr.value, (value, held, kind))
+                obj.fields[target.attr.value] = held
                 return
             if (handle := _handle_in([value])) is not None:
                 raise CannotModel(f"{_handle_words(handle)} is kept in `{self._code_of(target)}`, an object the check "
@@ -1531,6 +1567,8 @@ class PythonSubset(InterpreterBase):
                 return MATH[name](*pos)
             except (ArithmeticError, ValueError):
                 pass
+        if not kw and opaque_operands(*pos):  # `math.sqrt(alpha)` of a run-time value: one of its own
+            return opaque_op(name, *pos)
         return self._unknown_call_of(node, pos, kw, ctx)
 
     def _unknown_call(self, node: cst.Call, ctx: Ctx) -> Any:

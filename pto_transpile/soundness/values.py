@@ -17,6 +17,8 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api.scalars import INT_FIELD, stored
+
 
 class _Unknown:
     """A value the interpreter cannot know statically (data, an unmodelled call, ...)."""
@@ -114,7 +116,7 @@ def describe_origin(origin: Any) -> str:
         return f"`{origin[5]}` as stage `{origin[3]}` (task {origin[4]}) set it"
     if origin and origin[0] == "shape":
         return f"`{origin[1]}.shape[{origin[2]}]` (a `pl.DYNAMIC` dimension)"
-    if origin and origin[0] == "op":
+    if origin and origin[0] == "op" or len(origin) == 2 and origin[0] == "float":
         return f"`{origin_code(origin)}`"
     return repr(origin)
 
@@ -142,8 +144,8 @@ def _code(origin: Any) -> tuple[str, int]:
     kind = origin[0]
     if kind == "shape":
         return f"{origin[1]}.shape[{origin[2]}]", _ATOM
-    if kind in ("param", "const") and len(origin) == 2:  # a scalar parameter (`n_rows`), a module name
-        return str(origin[1]), _ATOM
+    if kind in ("param", "const", "float") and len(origin) == 2:  # a scalar parameter (`n_rows`, a float
+        return str(origin[1]), _ATOM  # `alpha`, `tiling.scale`), a module name
     if kind == "op" and origin[1] in _BINARY and len(origin) == 4:
         symbol, strength = _BINARY[origin[1]]
         (left, ls), (right, rs) = _code(origin[2]), _code(origin[3])
@@ -283,6 +285,9 @@ class StructV:
     #: for tiling data: the attributes whose read runs code of its class (a method, a property;
     #: "*" for a `__getattr__`)
     methods: frozenset[str] = frozenset()
+    #: field -> what it holds, from its initialiser (`pto_api.scalars`: `INT_FIELD` or a `DT_*`
+    #: name): a number stored into it is converted as the device converts it
+    kinds: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -519,3 +524,43 @@ def evaluate_origin(origin, dims: dict, names: dict) -> int | None:
         except (ZeroDivisionError, TypeError):
             return None
     return None
+
+
+def typed_number(value: Any, kind: str) -> Any:
+    """`value` as a scalar of `kind` (`pto_api.scalars`: a field initialised with an int, or a
+    `DT_*` name) holds it: a number converted where that changes it; an integer that varies between runs (`Sym`) kept
+    where the conversion leaves its value, else converted (its form no longer holds); anything
+    else as it is."""
+    if type(value) in (int, float):
+        # a value the conversion leaves equal is kept as it is (`1` in an fp32 field): what the
+        # device holds either way, and the emulator computes the same from both
+        converted = stored(value, kind)
+        return value if converted == value else converted
+    if type(value) is Sym:
+        converted = stored(int(value), kind)
+        return value if converted == int(value) else converted
+    if type(value) is Opaque and (kind == INT_FIELD or kind.startswith(("DT_INT", "DT_UINT"))) \
+            and float_valued(value.origin):
+        # a float the run does not know (`alpha * 0.5` of a float parameter) in an integer field:
+        # whatever it is, the field holds its integer part, another value than the run's
+        return Opaque(("op", "int", value.origin))
+    return value
+
+
+#: operations on run-time values whose result is an integer whatever they are given
+_INTEGER_RESULTS = frozenset({"int", "floor", "ceil", "trunc", "len", "round"})
+
+
+def float_valued(origin: Any) -> bool:
+    """Is a run-time value a float: a float parameter or tiling-data field (`("float", name)`),
+    or arithmetic with one, with a float number, or by true division? (A value read from GM, or
+    anything else, is not said to be.)"""
+    if type(origin) is float:
+        return True
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] == "float":
+        return True
+    if origin[0] != "op" or len(origin) < 2 or origin[1] in _INTEGER_RESULTS:
+        return False
+    return origin[1] == "truediv" or any(float_valued(part) for part in origin[2:])

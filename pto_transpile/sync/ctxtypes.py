@@ -36,6 +36,8 @@ _INDEX_CALLS = frozenset({"get_block_idx", "get_block_num", "get_subblock_idx", 
 #: `pl` vector ops whose last positional argument is a scalar of the tiles' dtype.
 _SCALAR_OPS = frozenset({"adds", "subs", "muls", "divs", "maxs", "mins", "ands", "ors", "shls", "shrs",
                          "axpy", "leaky_relu", "duplicate", "fill", "compare_scalar", "select_scalar"})
+#: `math` functions that return an integer (every other one returns a float)
+_MATH_INTEGERS = frozenset({"floor", "ceil", "trunc", "gcd", "lcm", "isqrt", "comb", "perm", "factorial"})
 _BUILTIN_TYPES = {"int": INT, "float": FLOAT, "len": INT, "round": INT, "bool": INT}
 
 
@@ -76,13 +78,17 @@ def join(a: str | None, b: str | None) -> str | None:
 
 
 def arithmetic(a: str | None, b: str | None) -> str | None:
-    """The type of `a op b`: as `join`, but a narrow dtype (fewer than 32 bits) is promoted even
-    next to its own kind: the kernel computes at a scalar's width (probe h101: `alpha + beta` of
-    two fp16 parameters, carried in an fp16 field, was rounded), and so do two dtypes."""
+    """The type of `a op b`: a plain integer or float, whatever dtypes its operands have. The
+    serial kernel computes with their values (an fp32 parameter plus `1e-9`, an int32 one times
+    4: `2 ** 32`, neither rounded nor wrapped), so the field carrying the result must hold
+    whatever that gives (probes h101 and h103: fp16, fp32, int32 and uint32 fields rounded or
+    wrapped what the serial kernel kept); with a 64-bit integer operand, a 64-bit field."""
     kind = join(a, b)
-    if kind is not None and kind not in (INT, FLOAT) and DTYPE_BITS.get(kind, 0) < 32:
-        return FLOAT if is_float(kind) else INT
-    return kind
+    if kind is None:
+        return None
+    if is_float(kind):
+        return FLOAT
+    return "DT_INT64" if DTYPE_BITS.get(kind, 0) >= 64 else INT  # (a 64-bit operand: a field as wide)
 
 
 class ScalarTypes:
@@ -96,6 +102,10 @@ class ScalarTypes:
         self._containers: dict[str, str | None] = dict(containers or {})
         fn = fn if fn is not None else kernel.node
         self._params = {p.name.value: p for p in fn.params.params} if fixed is None else {}
+        #: a helper's parameters: names of its own, never the module's or the kernel's of the same
+        #: spelling (probe h103: `SCALES[k]` of a parameter typed as the module tuple `SCALES`)
+        self._own = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)} \
+            if fixed is not None else set()
         self._fixed: dict[str, str | None] = dict(fixed or {})
         self._bindings = dict(_bindings(file, fn))
         for name in [n for n in self._fixed if n in self._bindings]:
@@ -199,7 +209,10 @@ class ScalarTypes:
                     return None
             return arithmetic(left, right)
         if isinstance(expr, cst.UnaryOperation):
-            return INT if isinstance(expr.operator, cst.Not) else self.of(expr.expression)
+            if isinstance(expr.operator, cst.Not):
+                return INT
+            inner = self.of(expr.expression)
+            return arithmetic(inner, inner)  # `-shift` of a uint32: a plain integer, as `0 - shift` is
         if isinstance(expr, cst.Comparison):
             return INT
         if isinstance(expr, cst.BooleanOperation):  # `a or b` is one of its operands
@@ -228,6 +241,8 @@ class ScalarTypes:
             return self.names[name]
         if name in self._params:
             return _dtype_of_annotation(self.file, self._params[name].annotation)
+        if name in self._own:
+            return None  # a helper's parameter no argument types
         if name in self._keys:
             return INT
         meaning = self.file.meaning(name)
@@ -253,6 +268,10 @@ class ScalarTypes:
             if path in PL_NUMERIC and args:  # the scalar `pl.min`/`pl.max`: the type of its arguments
                 return self._joined(args)
             return None
+        func = call.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and self.file.names.origins.get(func.value.value) == "math":
+            return INT if func.attr.value in _MATH_INTEGERS else FLOAT  # `math.sqrt(x)`: a float
         if isinstance(call.func, cst.Name):
             name = call.func.value
             if self.file.meaning(name) is None and name == "round" and (len(call.args) > 1 or any(
@@ -274,11 +293,15 @@ class ScalarTypes:
         return result
 
     def _helper(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
-        """The type `fn` returns given the argument types (its own bindings followed once)."""
-        if fn.returns is not None:  # the author's word for it (`-> int`, `-> pl.DT_INT32`)
-            declared = _dtype_of_annotation(self.file, fn.returns)
-            if declared is not None:
-                return declared
+        """The type `fn` returns given the argument types (its own bindings followed once); its
+        return annotation only where they do not tell: Python converts nothing on return (probe
+        h103: `-> int` of a helper returning 0.75 typed the field int, which truncated it)."""
+        found = self._returned(fn, call)
+        if found is None and fn.returns is not None:
+            return _dtype_of_annotation(self.file, fn.returns)
+        return found
+
+    def _returned(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
         if fn in self._active:
             return None
         self._active.add(fn)
@@ -287,6 +310,9 @@ class ScalarTypes:
             given = list(zip(params, [a for a in call.args if a.keyword is None and not a.star], strict=False))
             given += [(a.keyword.value, a) for a in call.args if a.keyword is not None]
             bound = {p: self.of(a.value) for p, a in given}
+            for p in (*fn.params.params, *fn.params.kwonly_params):  # left at its default: the default's type
+                if p.name.value not in bound and p.default is not None:
+                    bound[p.name.value] = _default_type(self.file, p.default)
             containers = {p: self.container_dtype(a.value) for p, a in given}
             inner = ScalarTypes(self.file, self.kernel, fn, bound, self._active,
                                 {p: d for p, d in containers.items() if d is not None})
@@ -300,8 +326,9 @@ class ScalarTypes:
 
     def _subscript(self, node: cst.Subscript) -> str | None:
         base = node.value
-        if isinstance(base, cst.Attribute) and base.attr.value == "shape":
-            return INT
+        owner = base.value if isinstance(base, cst.Attribute) and base.attr.value == "shape" else None
+        if isinstance(owner, cst.Name) and (self._declared_dtype(owner.value) or self.container_dtype(owner)):
+            return INT  # a dimension of a tensor or tile (not any `.shape`: probe h103, a class's tuple of floats)
         if len(node.slice) >= 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
             found = self.container_dtype(base)  # one element of a tile or tensor
             if found is None and isinstance(base, cst.Name) and len(node.slice) == 1:
@@ -310,7 +337,7 @@ class ScalarTypes:
                 values = items.value if isinstance(items, Value) and isinstance(items.value, (tuple, list)) else ()
                 kinds = {FLOAT if isinstance(v, float) else INT if isinstance(v, int) else None for v in values}
                 if len(kinds) == 1 and None not in kinds and base.value not in self._bindings \
-                        and base.value not in self._params:
+                        and base.value not in self._params and base.value not in self._own:
                     return kinds.pop()
             return found
         return None
@@ -319,7 +346,7 @@ class ScalarTypes:
         base = node.value
         if not isinstance(base, cst.Name):
             return None
-        decls = self.kernel.structs.get(base.value)
+        decls = self.kernel.structs.get(base.value) if base.value not in self._own else None
         if decls:
             # declared in several places (`if mode: st = pl.struct(g=0)` / `else: ... g=0.0`): a type
             # that holds each (probe h101: the first declaration's alone truncated the other's float)
@@ -345,6 +372,17 @@ class ScalarTypes:
         group = self.kernel.slot_vars.get(name) or (name if name in self.kernel.buffers else None)
         if group is not None:
             return _group_dtype(self.file, self.kernel.buffers[group].call)
+        rebound = [value for kind, value in self._bindings.get(name, []) if kind != "annotation"]
+        if rebound:
+            # `gains = gains32`: the element dtype of each tensor parameter it is bound to, when they
+            # agree (probe h103: a getval of it was typed by the parameter's annotation alone)
+            kinds = {self._declared_dtype(name)} | {self._declared_dtype(v.value) if isinstance(v, cst.Name) else None
+                                                    for v in rebound}
+            return kinds.pop() if len(kinds) == 1 else None
+        return self._declared_dtype(name)
+
+    def _declared_dtype(self, name: str) -> str | None:
+        """The element dtype a tensor parameter is declared with."""
         param = self._params.get(name)
         if param is not None and param.annotation is not None:
             ann = param.annotation.annotation
@@ -387,6 +425,27 @@ def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: s
 UNPACKED = "__pto_unpacked__"
 
 
+def _default_type(file, default: cst.BaseExpression) -> str | None:
+    """The type of a parameter's default, computed where the `def` stands (module level): a number
+    (or a module name bound to one)."""
+    value = file.evaluator.try_eval(default, None)
+    return None if isinstance(value, bool) or not isinstance(value, (int, float)) \
+        else FLOAT if isinstance(value, float) else INT
+
+
+def _unpacked_bindings(file, target: cst.Tuple | cst.List, value: cst.BaseExpression | None, out: dict) -> None:
+    """The names of an unpacking target with their values, nested targets too (`(d, e), f =
+    (x, i), 2`: probe h103, `d` went unseen); a value nothing binds (`UNPACKED`) where the
+    unpacking is not of a display."""
+    values = unpacked(target, value, lambda name: file.meaning(name) is None) if value is not None else None
+    for i, el in enumerate(target.elements):
+        item = values[i] if values is not None else None
+        if isinstance(el.value, cst.Name):
+            out.setdefault(el.value.value, []).append(("value", item if item is not None else cst.Name(UNPACKED)))
+        elif isinstance(el.value, (cst.Tuple, cst.List)):
+            _unpacked_bindings(file, el.value, item, out)
+
+
 def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
     """name -> every value bound to it in `fn` (nested functions left out)."""
     out: dict[str, list] = {}
@@ -399,11 +458,7 @@ def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
                 elif isinstance(t.target, (cst.Tuple, cst.List)):
                     # `a, b = x, y` (or `divmod(n, d)`) binds each name to its value; any other
                     # unpacking to a value nothing binds (`UNPACKED`), of no type the analysis knows
-                    values = unpacked(t.target, node.value, lambda name: file.meaning(name) is None)
-                    for i, el in enumerate(t.target.elements):
-                        if isinstance(el.value, cst.Name):
-                            value = values[i] if values is not None else cst.Name(UNPACKED)
-                            out.setdefault(el.value.value, []).append(("value", value))
+                    _unpacked_bindings(file, t.target, node.value, out)
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
             builtin = isinstance(node.annotation.annotation, cst.Name) and node.annotation.annotation.value in (
                 "int", "float", "bool") and file.meaning(node.annotation.annotation.value) is None
@@ -460,6 +515,8 @@ def _dataclass_field(file, cls_name: str, attr: str) -> str | None:
     meaning = file.meaning(cls_name)
     if not isinstance(meaning, Class) or not isinstance(meaning.node, cst.ClassDef):
         return None
+    if any(isinstance(stmt, cst.FunctionDef) for stmt in meaning.node.body.body):
+        return None  # a method may set the field to another type (`__post_init__`: probe h103)
     for stmt in meaning.node.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:

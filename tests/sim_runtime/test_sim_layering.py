@@ -16,7 +16,7 @@ LAYERS = [
     {"layouts", "memory", "rounding", "minifloat", "opplan", "timeline", "crosscore", "kernelspec", "coretime"},
     {"gantt", "bound"},
     {"tiles", "races", "atomics", "unitflags"},
-    {"vf", "gm", "debug"},  # and the ops package (its modules import tiles, vf-free helpers)
+    {"vf", "gm", "debug", "typedlocals"},  # and the ops package (its modules import tiles, vf-free helpers)
     {"machine", "vfops", "vfmem", "vflanes"},
     {"lowering"},
     {"launch"},

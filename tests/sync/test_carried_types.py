@@ -100,3 +100,64 @@ def test_a_struct_under_a_second_name_travels_as_the_struct(passed):
     report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)}, scalars={"alpha": 2},
                     block_dim=2)
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+#: probe h103's kernels the ring now types as what they carry -> the emulator's run
+H103_CARRIED = {
+    "helper_return_annotation_trusted": {"alpha": 1.0},
+    "float_annotated_local_typed_by_int_tile_use": {"alpha": 2.25},
+    "getval_of_rebound_tensor_param": {},
+    "nested_tuple_target_binding_unseen": {"alpha": 1.5},
+    "uint_param_minus_index": {"shift": 3},
+    "int32_param_times_literal": {"big": 2 ** 30},
+    "fp32_param_plus_literal": {"alpha": 1.0},
+    "helper_local_dtype_annotation": {"alpha": 1.0001},
+    "helper_default_param_shadowed_by_module_name": {"alpha": 1.5},
+}
+
+
+@pytest.mark.parametrize("name", list(H103_CARRIED))
+def test_a_field_holds_what_the_serial_kernel_computes_with(name):
+    """Arithmetic gives a plain integer or float whatever dtypes its operands have (a 64-bit
+    integer operand: a 64-bit field); a helper's return annotation, a parameter at its default, a
+    nested unpacking and a rebound tensor are read as Python reads them; a `math` function gives
+    a float. Each kernel's pipelined run differed from the serial one on the emulator (probe h103)."""
+    text = kernel_text(KERNELS / f"h103_{name}.py")
+    result = transpile(text, path="k.py")
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)}, scalars=H103_CARRIED[name])
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("name, words", [
+    ("any_shape_attribute_item_typed_int", "whether it is an integer or a float cannot be told"),
+    ("helper_param_item_typed_as_module_tuple", "whether it is an integer or a float cannot be told"),
+    ("helper_param_named_like_kernel_struct", "whether it is an integer or a float cannot be told"),
+    ("tiling_int_field_changed_by_post_init", "whether it is an integer or a float cannot be told"),
+    ("uint8_offset_local_wraps_past_8_blocks", "`row` holds a value computed from a loop variable or counter as "
+                                               "`DT_UINT8`, which wraps or rounds at some iteration"),
+])
+def test_a_value_of_a_type_the_ring_cannot_tell_is_refused(name, words):
+    """Not typed from a name of the module or the kernel spelled as a helper's parameter, from any
+    `.shape`, or from a dataclass annotation a method may overrule; a loop's offset in a dtype that
+    wraps is not followed as the integer it is at the counts run (probe h103: each accepted, and
+    wrong on the emulator)."""
+    messages = [d.message for d in transpile(kernel_text(KERNELS / f"h103_{name}.py"), path="k.py").diagnostics
+                if d.severity == "error"]
+    assert messages and words in messages[0], messages
+
+
+def test_a_field_of_another_type_than_its_value_is_refused_by_the_check(monkeypatch):
+    """Whatever the ring's typing decides, the check converts what a ctx field stores as the
+    device does (`pto_api.scalars`) and compares what the delayed stage receives: a float
+    parameter's value in a field typed int (as the typing would give every field here) is
+    refused, naming the field, and the help says whose doing it is."""
+    from pto_transpile.sync import ctxtypes
+
+    monkeypatch.setattr(ctxtypes.ScalarTypes, "of", lambda self, expr: ctxtypes.INT)
+    result = transpile(kernel_text(KERNELS / "h103_fp32_param_plus_literal.py"), path="k.py")
+    (error,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert "receives `d` = <value of `alpha + 1e-09`> in the serial kernel but <value of `int(alpha + 1e-09)`> " \
+           "in the pipelined one: the ctx ring carries `d` in a field of integers (initialised with an int), which " \
+           "holds `int(alpha + 1e-09)` where `alpha + 1e-09` is stored" in error.message, error.message
+    assert error.hint.startswith("pto-transpile gave the ctx field another type than the value it carries"), error.hint
