@@ -23,6 +23,11 @@ WAIT_SENDERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 INF = 1 << 62
 
 
+#: what an atomic addition into a float tensor adds to its reduction (`Foot.atomic`): GM applies
+#: one core's in issue order, and their order changes the rounding (`order.commuted`)
+ROUNDED = ", rounded"
+
+
 class Foot(NamedTuple):
     """Part of one memory an op touches; `may` when the op may not touch it (a runtime branch,
     an unknown index choosing among tiles). A named tuple: runs make thousands of them."""
@@ -41,7 +46,7 @@ class Foot(NamedTuple):
     #: other access. Feet only meet within one tensor, whose element type every store into it
     #: shares, so two atomic feet of one reduction are of one class (`effects.atomic_class`):
     #: they commute, and neither orders nor hides the other
-    atomic: str = ""
+    atomic: str = ""  # ("add", or "add, rounded" into a float tensor: `ROUNDED`)
     #: for a GM window placed nowhere (the whole tensor): why, where the reason is its shape
     unplaced: str = ""
 

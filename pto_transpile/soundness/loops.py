@@ -753,7 +753,7 @@ class Loops(InterpreterBase):
                                              f"(`{path}.{f} = {path}.{f} + 1`) or a residue of one, or compute it "
                                              "from the loop variable")
                     elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
-                            and f"{name}.{f}" in first():
+                            and f"{name}.{f}" in first() and (id(struct), f) not in counted(env, counters):
                         self._moved(f"field `{name}.{f}`", node)
 
     def _read_first_on(self, node: cst.For, ctx: Ctx) -> frozenset:
@@ -1209,6 +1209,17 @@ def read_first(block, core: str = "") -> frozenset:
     reads = _FirstReads(core)
     reads.visit(_statements(block), set())
     return frozenset(reads.found)
+
+
+def counted(env: dict, counters: dict) -> set:
+    """(id of a struct, field) for each struct field a counter steps (`cnt.n = cnt.n + 1`), so
+    that the struct under another name (`view = cnt`) is the same counter, not a field it carries."""
+    out = set()
+    for name in counters:
+        holder, dot, field_name = name.partition(".")
+        if dot and isinstance(env.get(holder), StructV):
+            out.add((id(env[holder]), field_name))
+    return out
 
 
 def fields_bound_first(block, name: str, core: str) -> frozenset:

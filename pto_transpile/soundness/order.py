@@ -33,6 +33,7 @@ from pto_transpile.soundness.events import (
     CORE_KIND,
     CORES,
     INF,
+    ROUNDED,
     SET_RECEIVERS,
     WAIT_SENDERS,
     Event,
@@ -298,20 +299,34 @@ class _Memory:
 def commuted(writers, atomic: dict) -> tuple:
     """`writers` (in the order they wrote) with each run of adjacent atomic stores of one class
     (`atomic`: writer -> its reduction) in one canonical order: such stores commute, so two runs
-    that issue them in other orders leave the same contents."""
+    that issue them in other orders leave the same contents. Float additions commute only up to
+    rounding: GM applies one core's in the order it issues them, so theirs is kept per core
+    (probe h104: two stages of one vector core adding fp32 tiles into the same rows, reordered
+    by the pipeline, summed to other bits)."""
     if len(writers) < 2:  # the common case: one writer is in canonical order
         return tuple(writers)
     out: list = []
     run: list = []
     for w in dict.fromkeys(writers):
         if run and atomic.get(w) != atomic.get(run[0]):
-            out += sorted(run, key=repr)
+            out += _canonical(run, atomic.get(run[0]))
             run = []
         if atomic.get(w):
             run.append(w)
         else:
             out.append(w)
-    return tuple(out + sorted(run, key=repr))
+    return tuple(out + (_canonical(run, atomic.get(run[0])) if run else []))
+
+
+def _canonical(run: list, reduction) -> list:
+    """A run of atomic stores of one class in canonical order: sorted, but for float additions,
+    whose order on one core is kept (each core's, the cores in turn)."""
+    if not (isinstance(reduction, str) and reduction.endswith(ROUNDED)):
+        return sorted(run, key=repr)
+    by_core: dict = {}
+    for w in run:
+        by_core.setdefault(w[0], []).append(w)
+    return [w for core in sorted(by_core, key=repr) for w in by_core[core]]
 
 
 def contents(pieces: list[tuple], atomic: dict | None = None) -> tuple:

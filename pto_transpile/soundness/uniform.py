@@ -398,7 +398,9 @@ class Uniform:
                 # run follows at block 0 only
                 raise NonUniform(f"`{text()}` takes a residue of the loop variable moved by the block index or count, "
                                  "whose residues differ between blocks",
-                                 "take residues of the loop variable itself (`t % 2`)")
+                                 "take residues of the iterations counted from the loop's start (`(i - start) % 2` "
+                                 "in `pl.range(start, stop)`, where `start` holds the block's offset), or of a "
+                                 "counter (`j = j + 1` in the loop, then `j % 2`)")
             if _index(lf) and any(var[0] not in INDEX for var, _ in lf):
                 # `(ki + d) % 7`: which residue an iteration takes depends on `d`, which the run
                 # follows at its own value only

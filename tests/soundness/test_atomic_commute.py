@@ -11,15 +11,18 @@ The kernels are the rules' two-stage example with the vector stage's store edite
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import skeleton as ex
-from helpers import error_messages
+from helpers import error_messages, kernel_text
 from pto_transpile import transpile
-from pto_transpile.soundness.events import AIV0, AIV1, Event, Foot, Trace
+from pto_transpile.soundness.events import AIV0, AIV1, ROUNDED, Event, Foot, Trace
 from pto_transpile.soundness.order import run_sequential
 from sim_runtime import verify
 
+KERNELS = Path(__file__).parent / "kernels"
 STORE = "    pl.store(out, x, [ki * TILE + sub_id * HALF, 0])"
 ADD = "pl.store(out, x, [0, 0], atomic=pl.AtomicType.AtomicAdd)"
 #: `out` is the 16 rows both vector cores add into
@@ -88,3 +91,27 @@ def test_an_add_moved_across_a_plain_store_is_seen_otherwise():
 def test_a_plain_store_between_adds_splits_them():
     # the adds before the overwrite are gone; only the one after it commutes with nothing
     assert _run([(AIV0, "a", ADDS), (AIV0, "w", PLAIN), (AIV1, "b", ADDS)])[0] == ((AIV0, ("w",)), (AIV1, ("b",)))
+
+
+ROUNDED_ADDS = PLAIN._replace(atomic="add" + ROUNDED)
+
+
+def test_float_adds_of_one_core_in_another_order_are_seen_otherwise():
+    """GM applies one core's additions in the order it issues them, and floats round otherwise in
+    another order: two cores' additions commute, one core's do not (integers' do)."""
+    across = [(AIV0, "a", ROUNDED_ADDS), (AIV1, "b", ROUNDED_ADDS), (AIV0, "c", ROUNDED_ADDS)]
+    assert _run(across) == _run([across[1], across[0], across[2]])  # AIV1's moved among AIV0's
+    assert _run(across) != _run([across[2], across[1], across[0]])  # AIV0's own two swapped
+    exact = [(core, name, ADDS) for core, name, _ in across]
+    assert _run(exact) == _run([exact[2], exact[1], exact[0]])
+
+
+def test_two_stages_of_one_core_adding_floats_into_one_region_are_refused():
+    """Probe h104: pipelined, the vector core issues `fill_row` of task 1 before `scale_store` of
+    task 0; accepted as additions that commute, the emulator's sum differed in its last bits."""
+    text = kernel_text(KERNELS / "h104_atomic_add_two_stages_one_core.py")
+    result = transpile(text, path="k.py")
+    (error,) = [d for d in result.diagnostics if d.is_error]
+    assert "`total[0:16, 0:32]` is summed in another order: float atomic additions of one core" in error.message, \
+        error.message
+    assert error.hint.startswith("Let one stage make the atomic additions into a region"), error.hint

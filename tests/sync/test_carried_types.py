@@ -113,6 +113,7 @@ H103_CARRIED = {
     "fp32_param_plus_literal": {"alpha": 1.0},
     "helper_local_dtype_annotation": {"alpha": 1.0001},
     "helper_default_param_shadowed_by_module_name": {"alpha": 1.5},
+    "struct_alias_counter": {"alpha": 1.5},  # (a counter in a struct handed on under a second name)
 }
 
 
