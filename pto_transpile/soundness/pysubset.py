@@ -974,7 +974,7 @@ class PythonSubset(InterpreterBase):
             result = self.uniform.binop(fn, left, right, value, partial(self._code_of, node))
         except NonUniform as exc:
             raise nonuniform(exc, node) from None
-        if not isinstance(result, int) and self._varies(left, right):
+        if not isinstance(result, (int, Opaque)) and self._varies(left, right):
             # `d / 2`, `d * 1.0`: a number the run follows at one value of `d` only; as itself,
             # a test on it would hold for the values run and be taken as settled for the rest
             return opaque_op(fn.__name__, left, right)

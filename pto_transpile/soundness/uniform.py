@@ -341,8 +341,10 @@ class Uniform:
             # a float of a residue (`1.0 + ki % 2`) takes one value per residue, as a test of the
             # residue choosing it would (`2.0 if ki % 2 == 1 else 1.0`): periodic, kept as the value
             if _index(lf) and not lres or _index(rf) and not rres:
-                raise NonUniform(f"`{text()}` computes a non-integer from the loop variable",
-                                 "use the loop variable only in integer GM offsets, boundary tests and `% k`")
+                # `i * 0.5`: a value of its own for each iteration, as a value read from GM is (probe
+                # h103): the data operand of an op takes it, a test on it is followed both ways,
+                # and a place computed from it is refused as one of a run-time value
+                return Opaque(("op", fn.__name__, int(left) if left_sym else left, int(right) if right_sym else right))
             return value
         if fn is operator.add or fn is operator.sub:
             if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
