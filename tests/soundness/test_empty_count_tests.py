@@ -41,16 +41,24 @@ def test_a_defect_only_at_an_empty_count_is_found(test, shown):
     assert "`pl.store` on MTE3 of AIV0 reads `bias_0`" in messages[0], messages
 
 
-def test_each_residue_of_the_count_is_run_on_each_side():
+#: the second loop of probe h102's kernels over a static count: the runs of the first loop's count
+#: alone (its run-time count made the runs those of both counts, 214 in 11 s; both forms refused)
+SECOND_LOOP = ("    m = a.shape[0] // TILE - 1\n", "    m = 4\n")
+
+
+@pytest.mark.parametrize("second", [pytest.param(None, marks=pytest.mark.campaign, id="run-time"),
+                                    pytest.param(SECOND_LOOP, id="static")])
+def test_each_residue_of_the_count_is_run_on_each_side(second):
     """`n % 3 == 1 and n < -5`: the runs around -5 take each residue of 3 on each side (probe h102:
     the three runs at -6, -5 and -4 never took the branch, true at -8)."""
     text = kernel_text(Path(__file__).parent / "kernels" / "h102_empty_count_residue_and.py")
-    messages = error_messages(transpile(text, path="k.py"))
-    assert messages and "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])" in messages[0], messages
+    messages = error_messages(transpile(edited(text, [second]) if second else text, path="k.py"))
+    assert messages and "(shown with `n` = -8)" in messages[0], messages
 
 
 @pytest.mark.parametrize("name, words", [
-    ("empty_count_dim_residue_and", "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])"),
+    pytest.param("empty_count_dim_residue_and", "pl.store(a, y, [(ki + 1) * TILE + sub_id * HALF, 0])",
+                 marks=pytest.mark.campaign),
     ("fractional_count_bound", "`n <= -0.5` compares a value that varies between runs with a number that is not "
                                  "whole"),
 ])
@@ -59,3 +67,12 @@ def test_probe_h102_kernels_are_refused(name, words):
     text = kernel_text(Path(__file__).parent / "kernels" / f"h102_{name}.py")
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and words in messages[0], messages
+
+
+def test_a_dimension_root_s_residue_with_a_test_on_its_empty_counts_is_refused():
+    """probe h102's dimension kernel with its second loop over a static count (the campaign runs it
+    as it is): `n % 4 == 1 and n < 4` of the warm-up loop's `n - 8` iterations, true at n = 1."""
+    text = edited(kernel_text(Path(__file__).parent / "kernels" / "h102_empty_count_dim_residue_and.py"),
+                  [SECOND_LOOP])
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and "(shown with `warm.shape[0] // 32` = 1)" in messages[0], messages
