@@ -16,6 +16,7 @@ Nothing here trusts the emitter: the generated kernel is read back as code.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import struct
@@ -33,7 +34,7 @@ from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
-from pto_transpile.soundness.events import CORES, INF, ROUNDED, Event, Foot, Trace
+from pto_transpile.soundness.events import CORES, INF, ROUNDED, WAIT_SENDERS, Event, Foot, Trace
 from pto_transpile.soundness.hiddenclasses import hidden_class
 from pto_transpile.soundness.interp import (
     LONG_RUN,
@@ -627,14 +628,17 @@ def _primed_ahead(trace: Trace) -> int:
     every wait is taken as soon as it can be (`_primed`) also counts what the core the credits
     free raises on other counters as it runs ahead, which grows with the run."""
     most = pending_at_waits(trace.events)
-    for events in trace.events:
-        raised: Counter = Counter()
-        for ev in events:
-            if ev.kind in ("wait", "barrier"):
-                raised.clear()
-            elif ev.kind == "set":
-                raised[ev.event_id] += 1
-                most = max(most, raised[ev.event_id])
+    raised: Counter = Counter()  #: (core, event id) -> its sets in a row
+    for ev in heapq.merge(*trace.events, key=lambda e: e.seq):  # in the order the statements ran
+        if ev.kind in ("wait", "barrier"):
+            for key in [k for k in raised if k[0] == ev.core]:
+                del raised[key]
+            if ev.kind == "wait":  # the other core taking a set ends the row (probe h104: an author's
+                for sender in WAIT_SENDERS[ev.core]:  # event set and waited once a task, beside a tile
+                    raised.pop((sender, ev.event_id), None)  # group, was counted as sets in a row)
+        elif ev.kind == "set":
+            raised[(ev.core, ev.event_id)] += 1
+            most = max(most, raised[(ev.core, ev.event_id)])
     return most
 
 
