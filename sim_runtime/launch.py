@@ -26,7 +26,7 @@ from sim_runtime.kernelspec import (
 )
 from sim_runtime.lowering import lower
 from sim_runtime.machine import CoreStats, Machine
-from sim_runtime.tiles import GMPointer, GMTensor, PtrSpec, TensorSpec
+from sim_runtime.tiles import GMPointer, GMTensor, PtrSpec, TensorSpec, typed_scalar
 from sim_runtime.timeline import Timeline
 
 
@@ -102,7 +102,12 @@ def _scalar(name: str, spec, value):
     if fault is not None:
         raise KernelError(f"scalar parameter {name!r} is declared {declared}: {fault}")
     if declared and isinstance(value, (float, np.floating)):
-        return int(value)
+        value = int(value)
+    if isinstance(spec, DType) and spec.computable and isinstance(value, (int, float, np.integer, np.floating)) \
+            and not isinstance(value, bool):
+        # a parameter of a `pl` dtype is a scalar of that dtype on the device (`alpha: pl.DT_FP16`
+        # rounded to fp16, probe h106), in the serial kernel as in the pipelined one
+        return typed_scalar(value, spec)
     return value
 
 

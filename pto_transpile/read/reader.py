@@ -552,7 +552,7 @@ class KernelReader:
                 for n in names:  # `xin = x_db`: one more name of the group, as `a = b = make_tile_group(...)`
                     self.kernel.buffers.setdefault(n, self.kernel.buffers[value.value])
             elif (isinstance(value, cst.Name) and value.value in self.kernel.structs
-                  and all(self.bindings[n] == 1 for n in names)):
+                  and all(self.bindings[n] == 1 for n in (*names, value.value))):
                 for n in names:  # `st = cfg`: one more name of the struct (its fields travel as the struct's)
                     self.kernel.structs.setdefault(n, self.kernel.structs[value.value])
             picked = slot_access(value, self.kernel.buffers)

@@ -42,6 +42,8 @@ RULE = Rule(
     hints={"expression": "Bind `{value}` to a name annotated with its type before the call (`v: pl.DT_FP32 = "
                          "{value}` or `pl.DT_INT32`) and pass the name, or compute it from values whose type "
                          "is known",
+           "struct": "Pass the struct by the name it was made with (`{struct}`), or bind the second name once, "
+                     "on a line of its own (`{value} = {struct}`), and bind neither again",
            "function": "A ctx field holds a number, not a function: hand the stage what chooses the function (the "
                        "loop variable, or a flag computed from it) and call each function by its name under a test in "
                        "the stage (`if ki == 0: _relu(y, c)` / `else: _neg(y, c)`)"},

@@ -49,7 +49,9 @@ RULE = Rule(
     name="loop-step-not-positive",
     title="The pipeline loop runs backwards or does not advance",
     message="the pipeline loop {detail} (`{step}`); only forward iteration with a positive step is supported",
-    hint="Iterate forwards with a positive step and compute the reversed index inside the stages, e.g. `n - 1 - i`",
+    hint="Iterate forwards with a positive step and compute the reversed index inside the stages, e.g. `N - 1 - i` "
+         "with `N` static (the proof follows a GM offset computed from a run-time trip count for no count but its "
+         "own: with `n` known only at run time, keep the forward order)",
     check=check,
     seed="the pipeline loop's step is positive: no reverse iteration",
     doc=DOC,

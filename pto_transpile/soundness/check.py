@@ -34,7 +34,7 @@ from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
-from pto_transpile.soundness.events import CORES, INF, ROUNDED, WAIT_SENDERS, Event, Foot, Trace
+from pto_transpile.soundness.events import CORES, INF, WAIT_SENDERS, Event, Foot, Trace
 from pto_transpile.soundness.hiddenclasses import hidden_class
 from pto_transpile.soundness.interp import (
     LONG_RUN,
@@ -1002,11 +1002,11 @@ class _Report:
             inexact = any(f.window for ev in events for f in ev.writes if f.key == key)
             note = (" (a write whose extent is known only at run time, a valid shape or an offset, counts as "
                     "reaching all it may reach, and as overwriting none of it)") if inexact else ""
-            rounded = [ev for ev in events for f in ev.writes if f.key == key and f.atomic.endswith(ROUNDED)]
-            if rounded and len(rounded) == len(events):
-                self.add("rounded_adds", f"`{key[1]}[{r0}:{r1}, {c0}:{c1}]` is summed in another order: float atomic "
-                                         f"additions of one core, which round differently in another order; the "
-                                         f"serial kernel adds {self.writers(serial, self.s)}, the pipelined kernel "
+            added = [ev for ev in events for f in ev.writes if f.key == key and f.atomic]
+            if added and len(added) == len(events):
+                self.add("rounded_adds", f"`{key[1]}[{r0}:{r1}, {c0}:{c1}]` is summed in another order: atomic "
+                                         "additions of one core, which round or truncate otherwise in another order; "
+                                         f"the serial kernel adds {self.writers(serial, self.s)}, the pipelined kernel "
                                          f"{self.writers(piped, self.p)}", self.kernel.node.name, key=("output", key))
                 return
             self.add("output", f"`{key[1]}[{r0}:{r1}, {c0}:{c1}]` ends with different contents: the serial kernel "

@@ -23,9 +23,6 @@ WAIT_SENDERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 INF = 1 << 62
 
 
-#: what an atomic addition into a float tensor adds to its reduction (`Foot.atomic`): GM applies
-#: one core's in issue order, and their order changes the rounding (`order.commuted`)
-ROUNDED = ", rounded"
 
 
 class Foot(NamedTuple):
@@ -46,7 +43,7 @@ class Foot(NamedTuple):
     #: other access. Feet only meet within one tensor, whose element type every store into it
     #: shares, so two atomic feet of one reduction are of one class (`effects.atomic_class`):
     #: they commute, and neither orders nor hides the other
-    atomic: str = ""  # ("add", or "add, rounded" into a float tensor: `ROUNDED`)
+    atomic: str = ""
     #: for a GM window placed nowhere (the whole tensor): why, where the reason is its shape
     unplaced: str = ""
 

@@ -40,7 +40,7 @@ from pto_api.ops import (
 )
 from pto_api.sync import PHASE_OPS, unit_flag
 from pto_transpile.read.walk import call_argument
-from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, ROUNDED, Event, Foot, maybe, new_foot, windowed
+from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foot, maybe, new_foot, windowed
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
 from pto_transpile.soundness.tilefeet import insert_feet
@@ -158,7 +158,7 @@ class OpEvents(InterpreterBase):
                     foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core,
                                          pos[2] if op == "dump_data" and len(pos) > 2 else None)
                 if write and op in GM_WRITE_OPS and reduction:
-                    foot = foot._replace(atomic=reduction + (ROUNDED if value.name in self.fractional else ""))
+                    foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self._epoch(ctx.core))
                 if write and reduction:
                     self.uniform.block_atomic(value.name, offsets, foot, ctx.one_block, self._epoch(ctx.core),

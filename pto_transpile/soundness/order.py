@@ -33,7 +33,6 @@ from pto_transpile.soundness.events import (
     CORE_KIND,
     CORES,
     INF,
-    ROUNDED,
     SET_RECEIVERS,
     WAIT_SENDERS,
     Event,
@@ -298,31 +297,30 @@ class _Memory:
 
 def commuted(writers, atomic: dict) -> tuple:
     """`writers` (in the order they wrote) with each run of adjacent atomic stores of one class
-    (`atomic`: writer -> its reduction) in one canonical order: such stores commute, so two runs
-    that issue them in other orders leave the same contents. Float additions commute only up to
-    rounding: GM applies one core's in the order it issues them, so theirs is kept per core
-    (probe h104: two stages of one vector core adding fp32 tiles into the same rows, reordered
-    by the pipeline, summed to other bits)."""
+    (`atomic`: writer -> its reduction) in one canonical order: such stores commute across cores,
+    so two runs that interleave the cores' stores otherwise leave the same contents. One core's
+    keep their order: GM applies them in the order the core issues them, and additions round
+    (floats) or truncate (a float tile into an integer tensor) otherwise in another order (probes
+    h104, h106: two stages of one vector core adding into one region, reordered by the pipeline,
+    summed to other values)."""
     if len(writers) < 2:  # the common case: one writer is in canonical order
         return tuple(writers)
     out: list = []
     run: list = []
     for w in dict.fromkeys(writers):
         if run and atomic.get(w) != atomic.get(run[0]):
-            out += _canonical(run, atomic.get(run[0]))
+            out += _canonical(run)
             run = []
         if atomic.get(w):
             run.append(w)
         else:
             out.append(w)
-    return tuple(out + (_canonical(run, atomic.get(run[0])) if run else []))
+    return tuple(out + _canonical(run))
 
 
-def _canonical(run: list, reduction) -> list:
-    """A run of atomic stores of one class in canonical order: sorted, but for float additions,
-    whose order on one core is kept (each core's, the cores in turn)."""
-    if not (isinstance(reduction, str) and reduction.endswith(ROUNDED)):
-        return sorted(run, key=repr)
+def _canonical(run: list) -> list:
+    """A run of atomic stores of one class in canonical order: each core's in the order it
+    issued them, the cores in turn."""
     by_core: dict = {}
     for w in run:
         by_core.setdefault(w[0], []).append(w)

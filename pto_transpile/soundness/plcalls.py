@@ -24,7 +24,7 @@ from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
-from pto_transpile.soundness.pysubset import opaque_op, opaque_operands
+from pto_transpile.soundness.pysubset import opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
 from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
@@ -290,7 +290,10 @@ class PlCalls(InterpreterBase):
         pos, kw = self._args(node, ctx)
         value = pos[0] if pos else kw.get("value", UNKNOWN)
         dtype = self._const_dtype(node)
-        return typed_number(value, dtype) if dtype is not None else value
+        if dtype is None:
+            return value
+        refuse_narrowed(value, dtype, f"`{self._code_of(node)}`", node)
+        return typed_number(value, dtype)
 
     def _core_query(self, node, ctx) -> Any:
         """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is

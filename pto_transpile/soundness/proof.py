@@ -48,7 +48,7 @@ HINTS = {
                  "`pl.DT_INT64` for an integer), which types the field",
     "output": "Let each GM region be written by one stage per iteration",
     "rounded_adds": "Let one stage make the atomic additions into a region (sum in a tile first, then add it once), "
-                    "or make them from different cores: GM applies each core's float additions in the order it "
+                    "or make them from different cores: GM applies each core's additions in the order it "
                     "issues them, which pipelining changes",
     "unit_flag": "Give every matmul and store of an Acc tile a `phase=`, Partial but for the last matmul and the "
                  "last store of the tile, which take Final (`pl.AccPhase.Final`, `pl.STPhase.Final`), or give none "

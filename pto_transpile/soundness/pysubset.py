@@ -18,8 +18,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
-from pto_api.memory import DTYPE_BITS
-from pto_api.scalars import storable
+from pto_api.scalars import INT_FIELD, storable
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
 from pto_transpile.read.consteval import AUGMENTED, BINOPS, MATH, MAX_FOLD_BITS, MAX_ITEMS, too_big
@@ -75,8 +74,10 @@ from pto_transpile.soundness.values import (
     Unkeyed,
     Unrun,
     evaluate_origin,
+    integer_valued,
     is_unknown,
     known,
+    narrows,
     quotient_parameter,
     run_time,
     sampled_int,
@@ -186,11 +187,7 @@ class PythonSubset(InterpreterBase):
         value = self.eval(small.value, ctx)
         dtype = self._annotated_dtype(small.annotation, ctx)
         if dtype is not None:
-            if isinstance(value, Sym) and value.form and DTYPE_BITS.get(dtype, 64) < 32:
-                raise nonuniform(NonUniform(
-                    f"`{self._code_of(small.target)}` holds a value computed from a loop variable or counter as "
-                    f"`{dtype}`, which wraps or rounds at some iteration the check does not run",
-                    "annotate it `pl.DT_INT32` or `pl.DT_INT64`, or not at all"), small)
+            refuse_narrowed(value, dtype, f"`{self._code_of(small.target)}`", small)
             value = typed_number(value, dtype)
         self.assign(small.target, value, ctx)
 
@@ -506,6 +503,8 @@ class PythonSubset(InterpreterBase):
                     # reads another invocation's value than in the serial kernel is caught
                     value = Opaque(("set by", ctx.core, *ctx.scope, self._code_of(target)))
                 kind = obj.kinds.get(target.attr.value)
+                if kind is not None and obj.origin != "ctx":  # (the ring types what it carries as it is)
+                    refuse_narrowed(value, kind, f"field `{self._code_of(target)}`", target)
                 held = value if kind is None else typed_number(value, kind)
                 if held is not value and obj.origin == "ctx":
                     self.trace.conversions.setdefault(target.attr.value, (value, held, kind))
@@ -1522,6 +1521,12 @@ class PythonSubset(InterpreterBase):
                     pos, kw = self._args(node, ctx)
                     return self._change(lambda: containers.call_method(obj, func.attr.value, pos, kw), node, ctx)
             return self._unknown_call(node, ctx)
+        if type(func) is cst.Name and func.value not in ctx.env:
+            head, _, leaf = self.file.names.origins.get(func.value, "").partition(".")
+            meaning = self.file.meaning(func.value)
+            if head == "math" and leaf in MATH and isinstance(meaning, Unknown) and meaning.imported \
+                    and not changed_under(self.file.source.text, func.value):  # `from math import ceil`
+                return self._math_call(leaf, node, ctx)
         callee = self.eval(func, ctx)
         if isinstance(callee, FunctionV):
             return self.call_function(callee, node, ctx)
@@ -1545,18 +1550,25 @@ class PythonSubset(InterpreterBase):
         return self._unknown_call(node, ctx)
 
     def _math_call(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
-        """A function of Python's `math` module: `math.floor(x / k)` and `math.ceil(x / k)` of an
-        integer `x` (a dimension, a parameter, the loop variable) and a whole `k > 0` are `x // k`
-        and `(x + k - 1) // k`, followed as those are (a trip count written so was a value the
-        check could not follow); of numbers this run knows, it is folded as at module level."""
+        """A function of Python's `math` module: `math.floor(x / k)` and `math.ceil(x / k)` of
+        integers that vary between runs (a dimension, an integer parameter, the loop variable, the
+        block index or count) are `x // k` and `-(-x // k)` (`(x + k - 1) // k` for a whole `k > 0`),
+        followed as those are (a trip count or a split written so was a value the check could not
+        follow, probes h101 and h106), exact while the quotient is below 2 ** 53; of numbers this
+        run knows, it is what Python computes (`(2 ** 54 + 2) / 2` rounds first: probe h106)."""
         args = node.args
         if name in ("floor", "ceil") and len(args) == 1 and args[0].keyword is None and not args[0].star \
                 and type(args[0].value) is cst.BinaryOperation and type(args[0].value.operator) is cst.Divide:
             divided = args[0].value
             left, right = self.eval(divided.left, ctx), self.eval(divided.right, ctx)
-            if type(right) is int and right > 0 and (type(left) is int or isinstance(left, (Sym, Opaque))):
-                top = left if name == "floor" else self._binop(cst.Add, left, right - 1, divided)
-                return self._binop(cst.FloorDivide, top, right, divided)
+            if _integral(left) and _integral(right) and (_varying(left) or _varying(right)):
+                if name == "floor":
+                    return self._binop(cst.FloorDivide, left, right, divided)
+                if type(right) is int and right > 0:
+                    return self._binop(cst.FloorDivide, self._binop(cst.Add, left, right - 1, divided), right,
+                                       divided)
+                negated = self._binop(cst.FloorDivide, self._binop(cst.Subtract, 0, left, divided), right, divided)
+                return self._binop(cst.Subtract, 0, negated, divided)
             pos: list = [self._binop(cst.Divide, left, right, divided)]
             kw: dict = {}
         else:
@@ -2760,3 +2772,26 @@ def _bound_or_set_in(body: cst.CSTNode) -> set[str]:
     targets = [n.target for n in iter_nodes(body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))]
     return {n.value for n in names_stored(body)} | {f"{t.value.value}.{t.attr.value}" for t in targets
                                                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)}
+
+
+def _integral(value: Any) -> bool:
+    """An integer, or a value known only at run time that is one (a dimension, an integer
+    parameter, the loop variable, the block index, arithmetic of those by `+ - * // %`)."""
+    if type(value) is int or isinstance(value, Sym):
+        return True
+    return isinstance(value, Opaque) and integer_valued(value.origin)
+
+
+def _varying(value: Any) -> bool:
+    return isinstance(value, (Sym, Opaque))
+
+
+def refuse_narrowed(value: Any, kind: str, what: str, node) -> None:
+    """Refuse a value that varies between runs held in a dtype that changes it at some run
+    (`values.narrows`): the run's value fits, another's wraps or rounds."""
+    if narrows(value, kind):
+        held = "an integer field" if kind == INT_FIELD else f"`{kind}`"
+        raise nonuniform(NonUniform(
+            f"{what} holds a value computed from a loop variable, a counter, a trip count or a scalar parameter as "
+            f"{held}, which wraps or rounds it at some run the check does not make",
+            "hold it as `pl.DT_INT64` (a field `pl.const(0, pl.DT_INT64)`), or not typed at all"), node)

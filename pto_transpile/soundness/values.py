@@ -564,3 +564,49 @@ def float_valued(origin: Any) -> bool:
     if origin[0] != "op" or len(origin) < 2 or origin[1] in _INTEGER_RESULTS:
         return False
     return origin[1] == "truediv" or any(float_valued(part) for part in origin[2:])
+
+
+#: operations of integers whose result is an integer
+_INTEGER_OPS = frozenset({"add", "sub", "mul", "floordiv", "mod", "neg", "max", "min", "abs", "int", "floor",
+                          "ceil", "trunc"})
+
+
+def integer_valued(origin: Any) -> bool:
+    """Is a run-time value an integer: a `pl.DYNAMIC` dimension, an integer parameter or module
+    name, a block value, or `+ - * // %`, `min`, `max` of such and of integers? (A float parameter is `("float",
+    name)`; a value read from GM, or anything else, is not said to be.)"""
+    if type(origin) is int or isinstance(origin, Sym):
+        return True
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] in ("shape", "param", "const") and len(origin) in (2, 3) or origin[0] == "block":
+        return True  # (a block value: the index or count, moved by whole numbers)
+    if origin[0] == "op" and len(origin) >= 3:
+        if origin[1] in ("int", "floor", "ceil", "trunc"):
+            return True
+        return origin[1] in _INTEGER_OPS and all(integer_valued(part) for part in origin[2:])
+    return False
+
+
+#: dtypes that hold every integer a run can make (a value of the loop variable, a trip count, a
+#: parameter): the 64-bit integers
+_WIDE = frozenset({"DT_INT64", "DT_UINT64"})
+#: dtypes that hold every value of an integer parameter (32 bits; a float one is not: fp32 rounds
+#: past 2 ** 24)
+_PARAMETER_WIDE = frozenset({"DT_INT32", "DT_UINT32", "DT_INT64", "DT_UINT64"})
+
+
+def narrows(value: Any, kind: str) -> bool:
+    """Would a scalar of `kind` (`pto_api.scalars`) change some run's value of `value`, an
+    integer the run follows with its form (`Sym`)? One that grows with the loop variable, a
+    counter or a trip count wraps or rounds at some count in any dtype but a 64-bit integer
+    (`n * 2 ** 27` as `DT_INT32` is 0 at `n` = 32: probe h106); one of a scalar parameter, in a
+    float dtype or an integer one narrower than 32 bits. The value at this run's counts says
+    nothing of the others."""
+    if not isinstance(value, Sym) or not value.form or kind == INT_FIELD:
+        return False
+    grows = any(var[0] in ("loop", "carried", "grid", "size") for var, _ in value.form)
+    if grows:
+        return kind not in _WIDE
+    parameter = any(var[0] == "scalar" for var, _ in value.form)
+    return parameter and kind not in _PARAMETER_WIDE

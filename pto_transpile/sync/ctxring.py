@@ -18,7 +18,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.printing import code_of
-from pto_transpile.read.walk import children, function_choices
+from pto_transpile.read.walk import children, function_choices, iter_nodes
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
@@ -192,8 +192,13 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             fields = {"value": fills[0].source, "stage": stages,
                       "why": "whether it is an integer or a float cannot be told; the field's initialiser would "
                              "have to guess its type"}
+            struct = _struct_named(kernel, fills[0].value)
             if all(function_choices(f.value, lambda n: n if n in file.functions_by_name else None) for f in fills):
                 fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
+            elif struct is not None:  # (probe h106: `st, bias = cfg, 0.0`, or `cfg` bound again)
+                fields.update(why=f"it is the struct `{struct}` under another name, which the ring follows only when "
+                                  "both are bound once and the second on a line of its own", struct=struct,
+                              _hint="struct")
             elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
             plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
@@ -283,3 +288,23 @@ def _handle_display(kernel: Kernel, expr: cst.BaseExpression) -> bool:
         pairs = [e for e in expr.elements if isinstance(e, cst.DictElement)]
         return bool(pairs) and len(pairs) == len(expr.elements) and all(_is_handle(kernel, e.value) for e in pairs)
     return False
+
+
+def _struct_named(kernel, value: cst.BaseExpression) -> str | None:
+    """The struct a name is bound to in the kernel (`st = cfg`, `st, bias = cfg, 0.0` of a
+    `cfg = pl.struct(...)`), where the ring does not take it for that struct; None for any other."""
+    if not isinstance(value, cst.Name):
+        return None
+    for node in iter_nodes(kernel.node):
+        if not isinstance(node, cst.Assign):
+            continue
+        for target in node.targets:
+            pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = [(target.target, node.value)]
+            if isinstance(target.target, (cst.Tuple, cst.List)) and isinstance(node.value, (cst.Tuple, cst.List)) \
+                    and len(target.target.elements) == len(node.value.elements):
+                pairs = [(t.value, v.value) for t, v in zip(target.target.elements, node.value.elements, strict=True)]
+            for bound, source in pairs:
+                if isinstance(bound, cst.Name) and bound.value == value.value and isinstance(source, cst.Name) \
+                        and source.value in kernel.structs:
+                    return source.value
+    return None

@@ -135,8 +135,9 @@ def test_a_field_holds_what_the_serial_kernel_computes_with(name):
     ("helper_param_item_typed_as_module_tuple", "whether it is an integer or a float cannot be told"),
     ("helper_param_named_like_kernel_struct", "whether it is an integer or a float cannot be told"),
     ("tiling_int_field_changed_by_post_init", "whether it is an integer or a float cannot be told"),
-    ("uint8_offset_local_wraps_past_8_blocks", "`row` holds a value computed from a loop variable or counter as "
-                                               "`DT_UINT8`, which wraps or rounds at some iteration"),
+    ("uint8_offset_local_wraps_past_8_blocks", "`row` holds a value computed from a loop variable, a counter, a "
+                                               "trip count or a scalar parameter as `DT_UINT8`, which wraps or "
+                                               "rounds it at some run"),
 ])
 def test_a_value_of_a_type_the_ring_cannot_tell_is_refused(name, words):
     """Not typed from a name of the module or the kernel spelled as a helper's parameter, from any
