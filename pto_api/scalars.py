@@ -29,19 +29,40 @@ def storable(dtype: str) -> bool:
 
 
 def stored(value: int | float, kind: str) -> int | float:
-    """`value` as a field of `kind` (`INT_FIELD` or a `DT_*` name `storable` accepts) holds it."""
+    """`value` as a field of `kind` (`INT_FIELD` or a `DT_*` name `storable` accepts) holds it.
+    ValueError where the device's conversion is not defined: a NaN, an infinity or a float past
+    the range of an integer dtype (numpy gives whatever the platform's conversion gives)."""
+    width = DTYPE_BITS.get(kind, 0)
+    if isinstance(value, float) and kind != INT_FIELD and kind not in _FLOAT_FORMATS and kind != "DT_BF16":
+        low, high = (-(2.0 ** (width - 1)), 2.0 ** (width - 1)) if kind.startswith("DT_INT") else (0.0, 2.0 ** width)
+        if not (math.isfinite(value) and low <= value < high):
+            raise ValueError(f"{value!r} as {kind}")
+    elif isinstance(value, float) and kind == INT_FIELD and not math.isfinite(value):
+        raise ValueError(f"{value!r} as an integer")
     if kind == INT_FIELD:
         return int(value)
     if kind in _FLOAT_FORMATS:
-        return _rounded(float(value), _FLOAT_FORMATS[kind])
+        return _rounded(_float(value), _FLOAT_FORMATS[kind])
     if kind == "DT_BF16":
-        bits = struct.unpack("<I", struct.pack("<f", _rounded(float(value), "f")))[0]
+        bits = struct.unpack("<I", struct.pack("<f", _rounded(_float(value), "f")))[0]
         bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF  # round to nearest even
         return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
-    width = DTYPE_BITS[kind]
     whole = int(value) & ((1 << width) - 1)
     signed = kind.startswith("DT_INT")
     return whole - (1 << width) if signed and whole >> (width - 1) else whole
+
+
+def _float(value: int | float) -> float:
+    """`value` as a float, an integer past 2 ** 53 rounded once to fp32's 24 bits, as numpy
+    converts an int64 to float32 (through a double it would round twice)."""
+    if isinstance(value, float) or abs(value) < 2 ** 53:
+        return float(value)
+    shift = abs(value).bit_length() - 24
+    quotient, rest = divmod(abs(value), 1 << shift)
+    half = 1 << (shift - 1)
+    if rest > half or rest == half and quotient & 1:
+        quotient += 1
+    return math.copysign(float(quotient << shift), value)
 
 
 def _rounded(value: float, code: str) -> float:

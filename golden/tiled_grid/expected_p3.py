@@ -65,7 +65,7 @@ def finish(i, j, sub_id, scale, out, proj_vec_db, res_db):
     pl.store(out, res, [i * BLOCK + sub_id * HALF, j * BLOCK])
 
 
-# Written by pto-transpile (digest 2c7fae993b5b9a18): edit the serial kernel it came from, not this one.
+# Written by pto-transpile (digest ba1940f6fede96cd): edit the serial kernel it came from, not this one.
 @pl.jit(auto_mutex=True)
 def tiled_grid_kernel(
     a: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],
@@ -124,7 +124,7 @@ def tiled_grid_kernel(
         _pl_is_valid=0,
         i=0,
         j=0,
-        scale=pl.const(0.0, pl.DT_FP32),
+        scale=0.0,
         sub_id=0,
         _pl_task_id=0,
     )

@@ -132,6 +132,9 @@ class InterpreterBase:
         self._kernel_ctxs: list = []
         self.steps = 0
         self._field_reads: list[dict[int, int]] = [{}, {}, {}]  #: per core: id of an `s.f` node -> reads so far
+        #: (id of a frame's names, a local annotated with a dtype) -> (the dtype, the value it holds):
+        #: a struct field it initialises holds that dtype, as the device types it (`_field_kinds`)
+        self._typed_locals: dict[tuple[int, str], tuple[str, Any]] = {}
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]

@@ -46,6 +46,7 @@ from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
 from pto_transpile.soundness.tilefeet import insert_feet
 from pto_transpile.soundness.uniform import NonUniform, Said, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
+    FLOAT_READ,
     UNKNOWN,
     AnyTileV,
     GroupV,
@@ -240,8 +241,9 @@ class OpEvents(InterpreterBase):
         if not (gm and element and ev.ident[0] == "code" and not ctx.may and not self.uniform.loops) \
                 or element[0] in self.gm_writes or element[0] in self.fractional:
             # (an element of a floating tensor: a fraction no sampled integer stands for, data
-            # whose tests are followed both ways, as a float parameter's are)
-            return Opaque(origin)
+            # whose tests are followed both ways, as a float parameter's are; marked a float, which
+            # an integer ctx field would truncate: `values.float_valued`)
+            return Opaque(origin + ((FLOAT_READ,) if gm and element and element[0] in self.fractional else ()))
         counts = self.gm_read_counts[ctx.core]
         label = gm_read_label(element, counts[element])
         counts[element] += 1

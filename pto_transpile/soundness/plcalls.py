@@ -245,7 +245,7 @@ class PlCalls(InterpreterBase):
     def _struct(self, node, ctx) -> Any:
         _, kw = self._args(node, ctx)
         _plain_fields(kw, node)
-        return StructV(dict(kw), "struct", kinds=self._field_kinds(node, kw))
+        return StructV(dict(kw), "struct", kinds=self._field_kinds(node, kw, ctx))
 
     def _struct_array(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
@@ -255,12 +255,13 @@ class PlCalls(InterpreterBase):
         self._plain(n, "the length of", node)
         _plain_fields(kw, node)
         self.uniform.rings.add(int(n))
-        kinds = self._field_kinds(node, kw)
+        kinds = self._field_kinds(node, kw, ctx)
         return [StructV(dict(kw), "ctx", kinds=kinds) for _ in range(n)]
 
-    def _field_kinds(self, node: cst.Call, fields: dict) -> dict:
+    def _field_kinds(self, node: cst.Call, fields: dict, ctx) -> dict:
         """What each field of a `pl.struct(...)` holds, from its initialiser: the dtype of a
-        `pl.const(v, dtype)`, integers for a Python int (`pto_api.scalars`); a float, or anything
+        `pl.const(v, dtype)` or of a local annotated with one (probe h105: `pl.struct(g=row)` of a
+        `row: pl.DT_UINT8`), integers for a Python int (`pto_api.scalars`); a float, or anything
         else, keeps what it is given. `pl.make_tuple(...)` types nothing."""
         if self.path(node.func) == ("make_tuple",):
             return {}
@@ -270,6 +271,9 @@ class PlCalls(InterpreterBase):
                 continue
             name = arg.keyword.value
             dtype = self._const_dtype(arg.value)
+            if dtype is None and type(arg.value) is cst.Name:
+                typed = self._typed_locals.get((id(ctx.env), arg.value.value))
+                dtype = typed[0] if typed is not None and ctx.env.get(arg.value.value) is typed[1] else None
             if dtype is not None:
                 kinds[name] = dtype
             elif type(fields.get(name)) is int:

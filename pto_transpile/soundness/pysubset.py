@@ -189,6 +189,8 @@ class PythonSubset(InterpreterBase):
         if dtype is not None:
             refuse_narrowed(value, dtype, f"`{self._code_of(small.target)}`", small)
             value = typed_number(value, dtype)
+            if type(small.target) is cst.Name:
+                self._typed_locals[(id(ctx.env), small.target.value)] = (dtype, value)
         self.assign(small.target, value, ctx)
 
     def _annotated_dtype(self, annotation: cst.Annotation, ctx: Ctx) -> str | None:
@@ -198,11 +200,21 @@ class PythonSubset(InterpreterBase):
         if type(node) not in (cst.Attribute, cst.Name):
             return None
         path = self.path(node)
-        if path is None and type(node) is cst.Name:
+        root = node
+        while type(root) is cst.Attribute:
+            root = root.value
+        if type(root) is cst.Name and root.value not in ctx.env \
+                and root.value in _bound_in(self._frames[-1] if self._frames else self.fn):
+            return None  # a local bound later (the annotation, evaluated here, raises: probe h105)
+        if path is None:
             try:  # (Python never evaluates a local's annotation: one the check cannot is no dtype)
                 bound = self.eval(node, ctx)
             except CannotModel:
                 return None
+            if is_unknown(bound):  # `row: Idx.T` of `class Idx: T = pl.DT_UINT8` (probe h105)
+                raise CannotModel(f"the check cannot tell whether the annotation `{self._code_of(node)}` names a `pl` "
+                                  "dtype, which converts the value on the device: annotate with the dtype itself "
+                                  "(`pl.DT_INT32`) or a module name bound to it", node, kind="construct")
             path = bound.path if isinstance(bound, Symbol) else None
         return path[-1] if path and len(path) == 1 and storable(path[-1]) else None
 
@@ -505,7 +517,7 @@ class PythonSubset(InterpreterBase):
                 kind = obj.kinds.get(target.attr.value)
                 if kind is not None and obj.origin != "ctx":  # (the ring types what it carries as it is)
                     refuse_narrowed(value, kind, f"field `{self._code_of(target)}`", target)
-                held = value if kind is None else typed_number(value, kind)
+                held = value if kind is None else typed_number(value, kind, keep_equal=obj.origin == "ctx")
                 if held is not value and obj.origin == "ctx":
                     self.trace.conversions.setdefault(target.attr.value, (value, held, kind))
                 obj.fields[target.attr.value] = held

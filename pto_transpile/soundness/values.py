@@ -526,16 +526,20 @@ def evaluate_origin(origin, dims: dict, names: dict) -> int | None:
     return None
 
 
-def typed_number(value: Any, kind: str) -> Any:
+def typed_number(value: Any, kind: str, keep_equal: bool = False) -> Any:
     """`value` as a scalar of `kind` (`pto_api.scalars`: a field initialised with an int, or a
-    `DT_*` name) holds it: a number converted where that changes it; an integer that varies between runs (`Sym`) kept
+    `DT_*` name) holds it: a number converted; an integer that varies between runs (`Sym`) kept
     where the conversion leaves its value, else converted (its form no longer holds); anything
     else as it is."""
     if type(value) in (int, float):
-        # a value the conversion leaves equal is kept as it is (`1` in an fp32 field): what the
-        # device holds either way, and the emulator computes the same from both
-        converted = stored(value, kind)
-        return value if converted == value else converted
+        try:
+            converted = stored(value, kind)
+        except ValueError:  # (a NaN, or a float past an integer dtype's range: not defined)
+            return UNKNOWN
+        # in a ctx field (`keep_equal`), a value the conversion leaves equal is kept as it is (`1`
+        # in a float field): the serial kernel hands the stage that, and the emulator computes
+        # the same from both; a local or a struct of the kernel holds the converted value
+        return value if keep_equal and converted == value else converted
     if type(value) is Sym:
         converted = stored(int(value), kind)
         return value if converted == int(value) else converted
@@ -547,6 +551,8 @@ def typed_number(value: Any, kind: str) -> Any:
     return value
 
 
+#: the mark of a value read from an element of a floating-point GM tensor (the last item of its origin)
+FLOAT_READ = "of a float tensor"
 #: operations on run-time values whose result is an integer whatever they are given
 _INTEGER_RESULTS = frozenset({"int", "floor", "ceil", "trunc", "len", "round"})
 
@@ -559,10 +565,12 @@ def float_valued(origin: Any) -> bool:
         return True
     if not isinstance(origin, tuple) or not origin:
         return False
-    if origin[0] == "float":
+    if origin[0] == "float" or origin[0] == "read" and origin[-1] == FLOAT_READ:
         return True
     if origin[0] != "op" or len(origin) < 2 or origin[1] in _INTEGER_RESULTS:
         return False
+    if origin[1] == "pow" and len(origin) == 4 and not (type(origin[3]) is int and origin[3] >= 0):
+        return True  # `k ** -1`, `a ** b` of a value read at run time: a float where the power is negative
     return origin[1] == "truediv" or any(float_valued(part) for part in origin[2:])
 
 
@@ -603,8 +611,8 @@ def narrows(value: Any, kind: str) -> bool:
     (`n * 2 ** 27` as `DT_INT32` is 0 at `n` = 32: probe h106); one of a scalar parameter, in a
     float dtype or an integer one narrower than 32 bits. The value at this run's counts says
     nothing of the others."""
-    if not isinstance(value, Sym) or not value.form or kind == INT_FIELD:
-        return False
+    if not isinstance(value, Sym) or not value.form or kind == INT_FIELD or value.residue:
+        return False  # (a residue is periodic: the runs take each of its values)
     grows = any(var[0] in ("loop", "carried", "grid", "size") for var, _ in value.form)
     if grows:
         return kind not in _WIDE

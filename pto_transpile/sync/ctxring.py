@@ -19,7 +19,7 @@ from pto_transpile.read.kinds import names_in
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import children, function_choices, iter_nodes
-from pto_transpile.sync.ctxtypes import INT, ScalarTypes, join, stage_use_type
+from pto_transpile.sync.ctxtypes import INT, ScalarTypes, field_kind, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
 
@@ -203,7 +203,7 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                 fields["_hint"] = "expression"
             plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
-        out[fname] = kind
+        out[fname] = field_kind(kind)
     return out
 
 

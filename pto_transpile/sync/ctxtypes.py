@@ -77,6 +77,19 @@ def join(a: str | None, b: str | None) -> str | None:
     return FLOAT if is_float(a) else "DT_INT64" if {a, b} != {"DT_INT64", "DT_UINT64"} else None
 
 
+def field_kind(kind: str) -> str:
+    """The type of the ctx field carrying a value of `kind`: a kernel scalar (`0` or `0.0`), or a
+    64-bit integer dtype for a 64-bit integer. Never narrower: a field of the value's own dtype
+    changes it wherever the typing erred or the serial kernel computed past it (probe h105: int8,
+    uint32, fp16, bf16 and fp32 fields wrapped or rounded what the serial kernel kept), and a kernel
+    scalar holds every value of a narrower dtype exactly."""
+    if kind in (INT, FLOAT):
+        return kind
+    if is_float(kind):
+        return FLOAT
+    return kind if DTYPE_BITS.get(kind, 0) >= 64 else INT
+
+
 def arithmetic(a: str | None, b: str | None) -> str | None:
     """The type of `a op b`: a plain integer or float, whatever dtypes its operands have. The
     serial kernel computes with their values (an fp32 parameter plus `1e-9`, an int32 one times
@@ -88,7 +101,7 @@ def arithmetic(a: str | None, b: str | None) -> str | None:
         return None
     if is_float(kind):
         return FLOAT
-    return "DT_INT64" if DTYPE_BITS.get(kind, 0) >= 64 else INT  # (a 64-bit operand: a field as wide)
+    return kind if DTYPE_BITS.get(kind, 0) >= 64 else INT  # (a 64-bit operand: a field as wide)
 
 
 class ScalarTypes:

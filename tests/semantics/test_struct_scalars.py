@@ -16,7 +16,8 @@ from sim_runtime.tiles import Struct, typed_scalar
 
 VALUES = [0, 1, -1, 3, -3, 0.75, -0.75, 1.5, 2.5, -2.5, 127, 128, 255, 256, -129, 2 ** 15, 2 ** 16 + 3,
           2 ** 31, 2 ** 32 + 5, -(2 ** 31) - 1, 2 ** 40 + 7, 1e-9, 1.0000001, 1.000000001, 0.1, 1 / 3,
-          65504.0, 65520.0, 70000.0, 1e38, 3.5e38, -1e-40, 1.00390625, 1.005859375, 2 ** 24 + 1]
+          65504.0, 65520.0, 70000.0, 1e38, 3.5e38, -1e-40, 1.00390625, 1.005859375, 2 ** 24 + 1,
+          2 ** 54 + 2 ** 30 + 1, 2 ** 60 + 2 ** 36 + 2 ** 35 - 1, -0.0]
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy on values past a dtype
 DTYPE_NAMES = [name for name in DTYPES if storable(name) and DTYPES[name].computable]
 
@@ -28,9 +29,14 @@ def test_every_convertible_dtype_is_covered():
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
 def test_a_value_of_a_dtype_is_stored_as_the_emulator_stores_it(dtype):
+    bits = DTYPES[dtype].bits
+    low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1)) if dtype.startswith("DT_INT") else (0, 2 ** bits)
     for value in VALUES:
-        if not DTYPES[dtype].is_float() and isinstance(value, float) and abs(value) >= 2 ** (DTYPES[dtype].bits - 1):
-            continue  # a float past the integer's range: the device's conversion is not defined
+        if not DTYPES[dtype].is_float() and isinstance(value, float) and not low <= value < high:
+            # a float past the integer's range: the device's conversion is not defined, nor followed
+            with pytest.raises(ValueError):
+                stored(value, dtype)
+            continue
         ours = stored(value, dtype)
         theirs = typed_scalar(value, DTYPES[dtype])
         assert ours == theirs or math.isnan(ours) and math.isnan(theirs), (dtype, value, ours, theirs)

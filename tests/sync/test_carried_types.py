@@ -24,8 +24,7 @@ CASES = {
     "walrus_float_in_int_field": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
     "walrus_only_not_carried": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
     # the serial kernel's `gain: pl.DT_FP32 = ...` is fp32 too: the emulator converts an annotated local
-    "hint_fp32_annotation_rounds_gain": ("gain=pl.const(0.0,pl.DT_FP32)", dict(scalars={"scale": 0.5,
-                                                                                       "ApplyRelu": 0})),
+    "hint_fp32_annotation_rounds_gain": ("gain=0.0", dict(scalars={"scale": 0.5, "ApplyRelu": 0})),
 }
 
 
