@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import struct
 
-from pto_api.memory import DTYPE_BITS
+from pto_api.memory import DTYPE_BITS, int_values
 
 #: the kind of a field initialised with a Python int
 INT_FIELD = "int"
@@ -72,3 +72,19 @@ def _rounded(value: float, code: str) -> float:
         return struct.unpack(code, struct.pack(code, value))[0]
     except OverflowError:  # past the format's largest finite value
         return math.copysign(math.inf, value)
+
+
+#: the integers each float dtype holds exactly: those of at most this many bits (its mantissa
+#: and the hidden bit)
+_EXACT_INT_BITS = {"DT_FP16": 11, "DT_BF16": 8, "DT_FP32": 24}
+
+
+def holds_every(kind: str, dtype: str) -> bool:
+    """Does a scalar of `kind` hold every value of `dtype` unchanged (an int8 parameter as
+    `DT_INT16`, or as `DT_FP32`)?"""
+    inner, outer = int_values(dtype), int_values(kind)
+    if inner is not None and outer is not None:
+        return outer[0] <= inner[0] and inner[1] <= outer[1]
+    if inner is not None and kind in _EXACT_INT_BITS:
+        return max(abs(inner[0]), inner[1]) <= 2 ** _EXACT_INT_BITS[kind]
+    return kind == dtype or (dtype in ("DT_FP16", "DT_BF16") and kind == "DT_FP32")

@@ -296,7 +296,7 @@ class PlCalls(InterpreterBase):
         dtype = self._const_dtype(node)
         if dtype is None:
             return value
-        refuse_narrowed(value, dtype, f"`{self._code_of(node)}`", node)
+        refuse_narrowed(value, dtype, f"`{self._code_of(node)}`", node, self.fn, self.pl)
         return typed_number(value, dtype)
 
     def _core_query(self, node, ctx) -> Any:

@@ -187,7 +187,7 @@ class PythonSubset(InterpreterBase):
         value = self.eval(small.value, ctx)
         dtype = self._annotated_dtype(small.annotation, ctx)
         if dtype is not None:
-            refuse_narrowed(value, dtype, f"`{self._code_of(small.target)}`", small)
+            refuse_narrowed(value, dtype, f"`{self._code_of(small.target)}`", small, self.fn, self.pl)
             value = typed_number(value, dtype)
             if type(small.target) is cst.Name:
                 self._typed_locals[(id(ctx.env), small.target.value)] = (dtype, value)
@@ -516,7 +516,7 @@ class PythonSubset(InterpreterBase):
                     value = Opaque(("set by", ctx.core, *ctx.scope, self._code_of(target)))
                 kind = obj.kinds.get(target.attr.value)
                 if kind is not None and obj.origin != "ctx":  # (the ring types what it carries as it is)
-                    refuse_narrowed(value, kind, f"field `{self._code_of(target)}`", target)
+                    refuse_narrowed(value, kind, f"field `{self._code_of(target)}`", target, self.fn, self.pl)
                 held = value if kind is None else typed_number(value, kind, keep_equal=obj.origin == "ctx")
                 if held is not value and obj.origin == "ctx":
                     self.trace.conversions.setdefault(target.attr.value, (value, held, kind))
@@ -2798,12 +2798,29 @@ def _varying(value: Any) -> bool:
     return isinstance(value, (Sym, Opaque))
 
 
-def refuse_narrowed(value: Any, kind: str, what: str, node) -> None:
+def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef | None = None, pl=None) -> None:
     """Refuse a value that varies between runs held in a dtype that changes it at some run
-    (`values.narrows`): the run's value fits, another's wraps or rounds."""
-    if narrows(value, kind):
+    (`values.narrows`): the run's value fits, another's wraps or rounds. A scalar parameter of
+    the kernel `fn` itself is held unchanged by a dtype that holds every value of its own."""
+    if narrows(value, kind, _declared_dtype(value, fn, pl)):
         held = "an integer field" if kind == INT_FIELD else f"`{kind}`"
         raise nonuniform(NonUniform(
             f"{what} holds a value computed from a loop variable, a counter, a trip count or a scalar parameter as "
             f"{held}, which wraps or rounds it at some run the check does not make",
             "hold it as `pl.DT_INT64` (a field `pl.const(0, pl.DT_INT64)`), or not typed at all"), node)
+
+
+def _declared_dtype(value: Any, fn: cst.FunctionDef | None, pl) -> str | None:
+    """The `pl` dtype a scalar parameter of `fn` is declared with, when `value` is that parameter
+    itself (a sampled `Sym` of it, unmoved); None otherwise."""
+    if fn is None or pl is None or not isinstance(value, Sym) or value.const or len(value.form) != 1:
+        return None
+    (var, coefficient), = value.form
+    name = var[1] if var[0] == "scalar" else var[1][1] if var[0] == "size" and var[1][:1] == ("param",) else None
+    if coefficient != 1 or name is None:
+        return None
+    for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
+        if p.name.value == name and p.annotation is not None:
+            path = pl.path(p.annotation.annotation)
+            return path[-1] if path and len(path) == 1 and path[0].startswith("DT_") else None
+    return None

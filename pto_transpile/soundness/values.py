@@ -17,7 +17,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_api.scalars import INT_FIELD, stored
+from pto_api.scalars import INT_FIELD, holds_every, stored
 
 
 class _Unknown:
@@ -604,15 +604,18 @@ _WIDE = frozenset({"DT_INT64", "DT_UINT64"})
 _PARAMETER_WIDE = frozenset({"DT_INT32", "DT_UINT32", "DT_INT64", "DT_UINT64"})
 
 
-def narrows(value: Any, kind: str) -> bool:
+def narrows(value: Any, kind: str, declared: str | None = None) -> bool:
     """Would a scalar of `kind` (`pto_api.scalars`) change some run's value of `value`, an
     integer the run follows with its form (`Sym`)? One that grows with the loop variable, a
     counter or a trip count wraps or rounds at some count in any dtype but a 64-bit integer
     (`n * 2 ** 27` as `DT_INT32` is 0 at `n` = 32: probe h106); one of a scalar parameter, in a
     float dtype or an integer one narrower than 32 bits. The value at this run's counts says
-    nothing of the others."""
+    nothing of the others. `declared`: the dtype of the scalar parameter `value` is, if it is
+    one itself."""
     if not isinstance(value, Sym) or not value.form or kind == INT_FIELD or value.residue:
         return False  # (a residue is periodic: the runs take each of its values)
+    if declared is not None and holds_every(kind, declared):
+        return False  # (a parameter itself, of a dtype `kind` holds: `g: pl.DT_INT8 = k` of an int8 `k`)
     grows = any(var[0] in ("loop", "carried", "grid", "size") for var, _ in value.form)
     if grows:
         return kind not in _WIDE

@@ -29,6 +29,7 @@ ACCEPTED = {
                                                               scalars={"k": 5}),
     "uint64_param_plus_one_in_int64_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"u": 2 ** 63}),
     "internal_nan_in_int32_local": dict(shapes={"a": (64, 32), "out": (64, 32)}, scalars={}),
+    "int8_param_annotated_int8": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"k": -7}),
     "whole_float_in_int32_local_said_not_static": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={}),
 }
 REFUSED = [
