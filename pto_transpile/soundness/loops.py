@@ -969,7 +969,12 @@ class Loops(InterpreterBase):
 
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
-        if key in prev and prev[key] != value:
+        before = prev.get(key, value)
+        if before != value and not (before != before and value != value):  # (NaN is NaN again: probe h105)
+            if type(value) is float and type(before) is float:
+                # `g = g + 0.25`: a counter is an integer the check follows by its step
+                fix = "count the iterations with an integer (`j = j + 1`) and compute the float from it " \
+                      "(`g = g0 + 0.25 * j`), or from the loop variable"
             raise nonuniform(NonUniform(f"{words} carries a value from one iteration to the next",
                                          fix or "make it a counter (`x = x + c`) or a residue of one "
                                          "(`x = (x + c) % k`), or compute it from the loop variable"), node)
@@ -1257,7 +1262,8 @@ def fields_bound_first(block, name: str, core: str) -> frozenset:
                     return False
                 continue
             for small in stmt.body:
-                target = small.targets[0].target if type(small) is cst.Assign and len(small.targets) == 1 else None
+                target = small.targets[0].target if type(small) is cst.Assign and len(small.targets) == 1 \
+                    else small.target if type(small) is cst.AnnAssign and small.value is not None else None
                 field = target.attr.value if type(target) is cst.Attribute and type(target.value) is cst.Name \
                     and target.value.value == name else None
                 if reads(small.value if field is not None else small):  # type: ignore[attr-defined]

@@ -29,6 +29,8 @@ ACCEPTED = {
                                                               scalars={"k": 5}),
     "uint64_param_plus_one_in_int64_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"u": 2 ** 63}),
     "internal_nan_in_int32_local": dict(shapes={"a": (64, 32), "out": (64, 32)}, scalars={}),
+    "annotated_field_bound_first": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"h": 1.0}),
+    "nan_sentinel_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={}),
     "int8_param_annotated_int8": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"k": -7}),
     "whole_float_in_int32_local_said_not_static": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={}),
 }
@@ -63,3 +65,22 @@ def test_the_kernel_is_proven_and_runs_as_the_serial_one(name):
 @pytest.mark.parametrize("name", REFUSED)
 def test_the_kernel_is_refused(name):
     assert error_messages(transpile(kernel_text(KERNELS / f"h105_{name}.py"), path="k.py"))
+
+
+def test_a_float_counter_is_refused_naming_the_form_that_is_proven():
+    """`g = g + 0.25` is refused with a help the kernel can follow (it said "make it a counter",
+    which it is); following it (`g = 0.5 + 0.25 * j` of an integer `j = j + 1`) is proven and runs
+    as the serial kernel (probe h105)."""
+    text = kernel_text(KERNELS / "h105_float_counter.py")
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "`g` carries a value from one iteration to the next" in message and "count the iterations with an " \
+           "integer (`j = j + 1`) and compute the float from it (`g = g0 + 0.25 * j`)" in message, message
+    loop = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
+    fixed = text.replace("    g = 0.5\n" + loop, "    j = 0\n" + loop + "        g = 0.5 + 0.25 * j\n", 1)
+    fixed = fixed.replace("        g = g + 0.25\n", "        j = j + 1\n", 1)
+    assert "        g = g + 0.25\n" not in fixed and "g = 0.5 + 0.25 * j" in fixed
+    result = transpile(fixed, path="k.py")
+    assert error_messages(result) == []
+    report = verify(fixed, result.code, "tiled_scale_kernel", shapes={"a": (224, 32), "out": (224, 32)},
+                    scalars={"ApplyRelu": 0, "scale": 0.5}, block_dim=2)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows
