@@ -724,17 +724,22 @@ class Loops(InterpreterBase):
                                                  "iterations"), node)
                 prev[("container", name)] = snapshot
             if isinstance(value, FunctionV) and value.defaults:
-                # `def bump(box=[1])` in the kernel: its default is a list the calls keep changing
+                # `def bump(box=[1])` in the kernel: its default is a list the calls keep changing (or a
+                # struct, or a tuple holding a list: probe h108)
                 for param, default in value.defaults.items():
-                    if type(default) in (list, dict) and _plain_container(default):
+                    if isinstance(default, StructV):
+                        snapshot = tuple(sorted((f, _signature(v)) for f, v in default.fields.items()))
+                    elif type(default) in (list, dict, tuple) and _plain_container(default):
                         snapshot = _snapshot(default)
-                        before = prev.get(("default", name, param), _NONE)
-                        if before is not _NONE and before != snapshot:
-                            raise nonuniform(NonUniform(
-                                f"the default of `{param}` of `{name}` changes from one iteration of the loop to "
-                                "the next", f"pass `{name}` a value the iteration computes instead of keeping it "
-                                "in a default"), node)
-                        prev[("default", name, param)] = snapshot
+                    else:
+                        continue
+                    before = prev.get(("default", name, param), _NONE)
+                    if before is not _NONE and before != snapshot:
+                        raise nonuniform(NonUniform(
+                            f"the default of `{param}` of `{name}` changes from one iteration of the loop to the "
+                            f"next", f"pass `{name}` a value the iteration computes instead of keeping it in a "
+                            "default"), node)
+                    prev[("default", name, param)] = snapshot
             # every `pl.struct` the kernel holds, also in a list, tuple, dict or another struct's field
             # (and the entries of its own struct arrays, in a serial kernel to transform)
             if not (isinstance(value, StructV) or kind in (list, tuple, dict)):
@@ -1238,14 +1243,16 @@ def fields_bound_first(block, name: str, core: str) -> frozenset:
     read: set[str] = set()
 
     def reads(node) -> bool:
-        """Note the fields `node` reads; True when it reads the whole struct."""
+        """Note the fields `node` reads; True when it reads the whole struct, or calls a function
+        by a plain name, which may read it where `node` does not name it (`prev_g()` of a `def
+        prev_g(s=st)`: probe h108)."""
         stack = [node]
         while stack:
             n = stack.pop()
             if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
                 read.add(n.attr.value)
                 continue
-            if type(n) is cst.Name and n.value == name:
+            if type(n) is cst.Name and n.value == name or type(n) is cst.Call and type(n.func) is cst.Name:
                 return True
             stack.extend(children(n))
         return False

@@ -24,7 +24,7 @@ from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
-from pto_transpile.soundness.pysubset import opaque_op, opaque_operands, refuse_narrowed
+from pto_transpile.soundness.pysubset import declared_dtype, opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
 from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
@@ -38,6 +38,7 @@ from pto_transpile.soundness.values import (
     TensorV,
     TileTypeV,
     TileV,
+    integer_valued,
     known,
     run_time,
     sampled_int,
@@ -274,10 +275,20 @@ class PlCalls(InterpreterBase):
             if dtype is None and type(arg.value) is cst.Name:
                 typed = self._typed_locals.get((id(ctx.env), arg.value.value))
                 dtype = typed[0] if typed is not None and ctx.env.get(arg.value.value) is typed[1] else None
-            if dtype is not None:
-                kinds[name] = dtype
-            elif type(fields.get(name)) is int:
-                kinds[name] = INT_FIELD
+            value = fields.get(name)
+            if dtype is None and type(arg.value) is cst.Call and self.path(arg.value.func) is None \
+                    and not (type(arg.value.func) is cst.Name and arg.value.func.value in ("int", "float")):
+                # `g=make_tag()` of a `return pl.const(0, pl.DT_INT16)`: a dtype the check does not see
+                # (probe h107: the int16 field wrapped, the check followed the value whole)
+                raise CannotModel(f"struct field `{name}` is initialised by `{self._code_of(arg.value)}`, whose dtype "
+                                  "(which types the field) the check does not follow: initialise it with a number or "
+                                  "`pl.const(v, dtype)` where the struct is made", arg.value, kind="construct")
+            declared = declared_dtype(value, self.fn, self.pl) if dtype is None else None
+            if dtype is not None or declared is not None and storable(declared):
+                kinds[name] = dtype or declared  # (a parameter of a `pl` dtype: the launch passes it typed)
+            elif type(value) is int or isinstance(value, Sym) \
+                    or isinstance(value, Opaque) and integer_valued(value.origin):
+                kinds[name] = INT_FIELD  # (an integer the run does not know: a parameter, a size, probe h107)
         return kinds
 
     def _const_dtype(self, node: cst.BaseExpression) -> str | None:

@@ -2802,7 +2802,7 @@ def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef 
     """Refuse a value that varies between runs held in a dtype that changes it at some run
     (`values.narrows`): the run's value fits, another's wraps or rounds. A scalar parameter of
     the kernel `fn` itself is held unchanged by a dtype that holds every value of its own."""
-    if narrows(value, kind, _declared_dtype(value, fn, pl)):
+    if narrows(value, kind, declared_dtype(value, fn, pl)):
         held = "an integer field" if kind == INT_FIELD else f"`{kind}`"
         raise nonuniform(NonUniform(
             f"{what} holds a value computed from a loop variable, a counter, a trip count or a scalar parameter as "
@@ -2810,7 +2810,7 @@ def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef 
             "hold it as `pl.DT_INT64` (a field `pl.const(0, pl.DT_INT64)`), or not typed at all"), node)
 
 
-def _declared_dtype(value: Any, fn: cst.FunctionDef | None, pl) -> str | None:
+def declared_dtype(value: Any, fn: cst.FunctionDef | None, pl) -> str | None:
     """The `pl` dtype a scalar parameter of `fn` is declared with, when `value` is that parameter
     itself (a sampled `Sym` of it, unmoved); None otherwise."""
     if fn is None or pl is None or not isinstance(value, Sym) or value.const or len(value.form) != 1:

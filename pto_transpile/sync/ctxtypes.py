@@ -23,7 +23,7 @@ import libcst as cst
 
 from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.consteval import AUGMENTED, PlSymbol
-from pto_transpile.read.kinds import PL_NUMERIC
+from pto_transpile.read.kinds import PL_NUMERIC, slot_access
 from pto_transpile.read.meaning import Class, Value
 from pto_transpile.read.unpacking import unpacked
 from pto_transpile.read.walk import iter_nodes
@@ -78,16 +78,12 @@ def join(a: str | None, b: str | None) -> str | None:
 
 
 def field_kind(kind: str) -> str:
-    """The type of the ctx field carrying a value of `kind`: a kernel scalar (`0` or `0.0`), or a
-    64-bit integer dtype for a 64-bit integer. Never narrower: a field of the value's own dtype
-    changes it wherever the typing erred or the serial kernel computed past it (probe h105: int8,
-    uint32, fp16, bf16 and fp32 fields wrapped or rounded what the serial kernel kept), and a kernel
-    scalar holds every value of a narrower dtype exactly."""
-    if kind in (INT, FLOAT):
-        return kind
-    if is_float(kind):
-        return FLOAT
-    return kind if DTYPE_BITS.get(kind, 0) >= 64 else INT
+    """The type of the ctx field carrying a value of `kind`: a kernel scalar, `0` or `0.0`, never
+    a dtype of its own: a field of the value's dtype changes it wherever the typing erred or the
+    serial kernel computed past it (probes h105, h107: int8, uint32, int64, uint64, fp16 and fp32
+    fields wrapped or rounded what the serial kernel kept), and a kernel scalar holds every value
+    of a dtype exactly."""
+    return FLOAT if is_float(kind) else INT
 
 
 def arithmetic(a: str | None, b: str | None) -> str | None:
@@ -134,6 +130,7 @@ class ScalarTypes:
         self.names: dict[str, str | None] = dict(self._fixed)  #: the names solved so far
         self._pending: dict[str, str | None] = {}  #: the names being solved ("?": no type yet)
         self._read_names: dict[cst.CSTNode, list[str]] = {}  #: binding value -> the names it reads (`_reads`)
+        self._fields_typing: set[tuple[str, str]] = set()  #: struct fields whose type is being worked out
 
     def _solve(self, name: str) -> None:
         """`name`'s type and those of the names its bindings read, transitively: the join of
@@ -319,11 +316,11 @@ class ScalarTypes:
             return None
         self._active.add(fn)
         try:
-            params = [p.name.value for p in fn.params.params]
+            params = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]  # (probe h107)
             given = list(zip(params, [a for a in call.args if a.keyword is None and not a.star], strict=False))
             given += [(a.keyword.value, a) for a in call.args if a.keyword is not None]
             bound = {p: self.of(a.value) for p, a in given}
-            for p in (*fn.params.params, *fn.params.kwonly_params):  # left at its default: the default's type
+            for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):  # at its default
                 if p.name.value not in bound and p.default is not None:
                     bound[p.name.value] = _default_type(self.file, p.default)
             containers = {p: self.container_dtype(a.value) for p, a in given}
@@ -360,6 +357,18 @@ class ScalarTypes:
         if not isinstance(base, cst.Name):
             return None
         decls = self.kernel.structs.get(base.value) if base.value not in self._own else None
+        key = (base.value, node.attr.value)
+        if decls and key in self._fields_typing:  # (`st = pl.struct(g=st.g + 0.5)`: probe h108)
+            return None
+        if decls:
+            self._fields_typing.add(key)
+            try:
+                return self._declared_field(decls, node)
+            finally:
+                self._fields_typing.discard(key)
+        return self._param_field(base, node)
+
+    def _declared_field(self, decls: list, node: cst.Attribute) -> str | None:
         if decls:
             # declared in several places (`if mode: st = pl.struct(g=0)` / `else: ... g=0.0`): a type
             # that holds each (probe h101: the first declaration's alone truncated the other's float)
@@ -367,9 +376,15 @@ class ScalarTypes:
             for decl in decls:
                 init = next((a.value for a in decl.call.args if a.keyword is not None
                              and a.keyword.value == node.attr.value), None)
-                found = self.of(init) if init is not None else None
+                # a field initialised by `True`/`False` holds what it is given (PyPTO and the emulator
+                # type it by no number): not typed by it (probe h107: an int field truncated a float)
+                boolean = isinstance(init, cst.Name) and init.value in ("True", "False")
+                found = self.of(init) if init is not None and not boolean else None
                 kind = found if kind == "?" else join(kind, found)
             return None if kind == "?" else kind
+        return None
+
+    def _param_field(self, base: cst.Name, node: cst.Attribute) -> str | None:
         param = self._params.get(base.value)
         if param is not None and param.annotation is not None and isinstance(param.annotation.annotation, cst.Name):
             return _dataclass_field(self.file, param.annotation.annotation.value, node.attr.value)
@@ -383,6 +398,19 @@ class ScalarTypes:
         if name in self._containers:
             return self._containers[name]
         group = self.kernel.slot_vars.get(name) or (name if name in self.kernel.buffers else None)
+        values = [value for kind, value in self._bindings.get(name, []) if kind == "value"]
+        if group is not None and len(values) > 1:
+            # a name bound to slots of several groups (`t = u` then `t = v`): a dtype holding each
+            # (probe h107: typed by the first group's alone, an int32 field truncated an fp32 value)
+            groups = [self.kernel.slot_vars.get(v.value) if isinstance(v, cst.Name) else
+                      (slot_access(v, self.kernel.buffers) or (None,))[0] for v in values]
+            kinds = {_group_dtype(self.file, self.kernel.buffers[g].call) if g is not None else None for g in groups}
+            if None in kinds:
+                return None
+            found = kinds.pop()
+            for k in kinds:
+                found = join(found, k)
+            return found
         if group is not None:
             return _group_dtype(self.file, self.kernel.buffers[group].call)
         rebound = [value for kind, value in self._bindings.get(name, []) if kind != "annotation"]

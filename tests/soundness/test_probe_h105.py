@@ -24,7 +24,6 @@ ACCEPTED = {
     "fp32_param_or_its_product_in_fp32_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"h": 0.5}),
     "int4_annotated_local_ring_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"k": -3}),
     "round_ndigits_of_int8_param_in_int8_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"k": 126}),
-    "struct_field_initialised_by_int8_param": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"k": 100}),
     "uint32_param_or_negative_gm_value_in_uint32_field": dict(shapes={"a": (160, 32), "out": (160, 32)},
                                                               scalars={"k": 5}),
     "uint64_param_plus_one_in_int64_field": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={"u": 2 ** 63}),
@@ -35,6 +34,8 @@ ACCEPTED = {
     "whole_float_in_int32_local_said_not_static": dict(shapes={"a": (160, 32), "out": (160, 32)}, scalars={}),
 }
 REFUSED = [
+    # (the launch passes `k` as an int8, so the field `g=k` is one, and `k + 100` wraps in it at some run)
+    "struct_field_initialised_by_int8_param",
     "annotation_class_attribute_uint8",
     "annotation_name_rebound_later_in_kernel",
     "bf16_field_block_ramp_rounds_past_256",
