@@ -18,7 +18,9 @@ from typing import Any
 
 import libcst as cst
 
+from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.read.effects import PURE_BUILTINS
 from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import syncdrift
 from pto_transpile.soundness.events import AIC
@@ -776,7 +778,9 @@ class Loops(InterpreterBase):
         key = ("bound", id(node), kind, name)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, fields_bound_first(node.body, name, kind))
+            builtins = frozenset(n for n in PURE_BUILTINS if n not in ctx.env and self.file.meaning(n) is None
+                                 and not changed_under(self.file.source.text, n))
+            hit = self._read_firsts[key] = (node, fields_bound_first(node.body, name, kind, builtins))
         return hit[1]
 
     def _read_first_parts(self, node: cst.For, ctx: Ctx) -> tuple[tuple[str, str], ...]:
@@ -1232,7 +1236,7 @@ def counted(env: dict, counters: dict) -> set:
     return out
 
 
-def fields_bound_first(block, name: str, core: str) -> frozenset:
+def fields_bound_first(block, name: str, core: str, builtins: frozenset = frozenset()) -> frozenset:
     """The fields `f` of the struct `name` that every iteration of a loop over `block` binds
     (`name.f = ...`, a statement of its own, on a core of kind `core`) before anything may read
     them: the field read, or the whole struct (handed to a stage or a helper, aliased) while the
@@ -1252,8 +1256,9 @@ def fields_bound_first(block, name: str, core: str) -> frozenset:
             if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
                 read.add(n.attr.value)
                 continue
-            if type(n) is cst.Name and n.value == name or type(n) is cst.Call and type(n.func) is cst.Name:
-                return True
+            if type(n) is cst.Name and n.value == name \
+                    or type(n) is cst.Call and type(n.func) is cst.Name and n.func.value not in builtins:
+                return True  # (a builtin nothing rebinds, `float(j % 2)`, reads what it is given alone)
             stack.extend(children(n))
         return False
 

@@ -50,3 +50,14 @@ def test_a_field_read_before_it_is_bound_is_still_judged(edit):
                               "        st.g = 0.5 + 2.0 * (j % 2)\n")])
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and CARRIES in messages[0], messages
+
+
+def test_a_builtin_in_the_binding_reads_only_what_it_is_given():
+    """`float(...)`, `min(...)` read their arguments alone; a call of another name may read the
+    struct (a function whose default holds it: probe h108) and stays a read."""
+    text = edited(KERNEL, [(BIND, "        st.g = min(float(j % 2), 1.0) + 0.5\n        j = j + 1\n")])
+    assert error_messages(transpile(text, path="k.py")) == []
+    helper = "    def again(s=st):\n        return s.g\n"
+    text = edited(KERNEL, [(LOOP, helper + LOOP), (BIND, "        st.g = again() + 0.5\n        j = j + 1\n")])
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and CARRIES in messages[0], messages
