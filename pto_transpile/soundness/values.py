@@ -575,8 +575,7 @@ def float_valued(origin: Any) -> bool:
 
 
 #: operations of integers whose result is an integer
-_INTEGER_OPS = frozenset({"add", "sub", "mul", "floordiv", "mod", "neg", "max", "min", "abs", "int", "floor",
-                          "ceil", "trunc"})
+_INTEGER_OPS = frozenset({"add", "sub", "mul", "floordiv", "mod", "neg", "max", "min", "abs"})
 
 
 def integer_valued(origin: Any) -> bool:
