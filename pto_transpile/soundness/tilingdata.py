@@ -38,10 +38,9 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     if not isinstance(node, cst.ClassDef) or not any(_dataclass(d) for d in node.decorators):
         return None
     lines = _small_statements(node)
-    fields = {line.target.value: line.annotation.annotation.value for line in lines
+    fields = {line.target.value: kind for line in lines
               if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)
-              and isinstance(line.annotation.annotation, cst.Name)
-              and line.annotation.annotation.value in SCALAR_TYPES}
+              and (kind := scalar_kind(file, line.annotation.annotation)) is not None}
     if not _sealed(file, node, lines):
         return dict.fromkeys(fields, "float")
     defaults = {line.target.value: line.value for line in lines
@@ -69,7 +68,7 @@ def tiling_methods(file, param: cst.Param) -> frozenset[str]:
     # the check reads (`hook: object`), or whose default calls something (`field(default_factory=K)`)
     names |= {small.target.value for s in lines if isinstance(s, cst.SimpleStatementLine) for small in s.body
               if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
-              and (not _data_annotation(small.annotation.annotation) or small.value is not None and any(
+              and (not _data_annotation(file, small.annotation.annotation) or small.value is not None and any(
                   isinstance(n, (cst.Call, cst.Lambda)) for n in iter_nodes(small.value)))}
     if names & {"__getattr__", "__getattribute__"} or node.bases or node.keywords \
             or any(not _dataclass(d) for d in node.decorators):
@@ -77,10 +76,24 @@ def tiling_methods(file, param: cst.Param) -> frozenset[str]:
     return frozenset(names)
 
 
-def _data_annotation(node: cst.BaseExpression) -> bool:
-    """`int`, `float`, `bool`, or an array of one of them (`int[4]`)."""
+def _data_annotation(file, node: cst.BaseExpression) -> bool:
+    """A scalar type (`scalar_kind`), or an array of one of them (`int[4]`)."""
     base = node.value if isinstance(node, cst.Subscript) else node
-    return isinstance(base, cst.Name) and base.value in SCALAR_TYPES
+    return scalar_kind(file, base) is not None
+
+
+def scalar_kind(file, ann: cst.BaseExpression) -> str | None:
+    """The kind of number a field annotated `ann` holds: `int`, `float` or `bool`, a `pl`
+    integer dtype's name (`DT_INT32`: the launch passes one of its values, as to a scalar
+    parameter), `float` for a `pl` float dtype (`DT_FP32`); None for any other annotation."""
+    if isinstance(ann, cst.Name):
+        return ann.value if ann.value in SCALAR_TYPES else None
+    path = file.pl.path(ann)
+    if len(path) != 1 or not path[0].startswith("DT_"):
+        return None
+    if scalar_int_values(path[0]) is not None:
+        return path[0]
+    return "float" if path[0].startswith(("DT_FP", "DT_BF")) else None
 
 
 def operator_methods(methods: frozenset[str]) -> list[str]:
@@ -119,7 +132,7 @@ def _sealed(file, node: cst.ClassDef, lines: list) -> bool:
     if node.bases or node.keywords or not all(_dataclass(d) for d in node.decorators):
         return False
     if any(isinstance(s, cst.BaseCompoundStatement) for s in node.body.body) \
-            or not all(_field_line(line) for line in lines):
+            or not all(_field_line(file, line) for line in lines):
         return False
     if any(file.meaning(name) is not None for name in SCALAR_TYPES):
         return False
@@ -129,7 +142,7 @@ def _sealed(file, node: cst.ClassDef, lines: list) -> bool:
     return not touched[node.name.value]
 
 
-def _field_line(line: cst.BaseSmallStatement) -> bool:
+def _field_line(file, line: cst.BaseSmallStatement) -> bool:
     """A docstring, `pass`, or a field annotated with a scalar type or an array of one."""
     if isinstance(line, cst.Pass) or isinstance(line, cst.Expr) and isinstance(
             line.value, (cst.SimpleString, cst.ConcatenatedString)):
@@ -137,9 +150,7 @@ def _field_line(line: cst.BaseSmallStatement) -> bool:
     if not isinstance(line, cst.AnnAssign) or not isinstance(line.target, cst.Name) \
             or line.target.value.startswith("__"):
         return False
-    ann = line.annotation.annotation
-    ann = ann.value if isinstance(ann, cst.Subscript) else ann
-    return isinstance(ann, cst.Name) and ann.value in SCALAR_TYPES
+    return _data_annotation(file, line.annotation.annotation)
 
 
 def _touched(file, name: str) -> bool:
