@@ -193,6 +193,7 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                       "why": "whether it is an integer or a float cannot be told; the field's initialiser would "
                              "have to guess its type"}
             struct = _struct_named(kernel, fills[0].value)
+            division = types.division_in(fills[0].value)
             if all(function_choices(f.value, lambda n: n if n in file.functions_by_name else None) for f in fills):
                 fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
             elif struct is not None:  # (probe h106: `st, bias = cfg, 0.0`, or `cfg` bound again)
@@ -201,6 +202,9 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                               _hint="struct")
             elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
+            if division is not None and fields.get("_hint") not in ("function", "struct"):  # (probe h108: `n / 2`)
+                fields.update(why=f"it is computed by `{file.source.code(division)}`, a `/` of integers, and whether "
+                                  "the device's `/` of integers gives an integer or a float is not documented")
             plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
         out[fname] = field_kind(kind)

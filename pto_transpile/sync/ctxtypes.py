@@ -131,6 +131,24 @@ class ScalarTypes:
         self._pending: dict[str, str | None] = {}  #: the names being solved ("?": no type yet)
         self._read_names: dict[cst.CSTNode, list[str]] = {}  #: binding value -> the names it reads (`_reads`)
         self._fields_typing: set[tuple[str, str]] = set()  #: struct fields whose type is being worked out
+        #: the `/` of two numbers not known to be floats met so far (`division_in`)
+        self._divisions: set[cst.BinaryOperation] = set()
+
+    def division_in(self, expr: cst.BaseExpression) -> cst.BinaryOperation | None:
+        """A `/` of two integers (or of numbers of unknown kind) that `expr` is computed through,
+        directly or through the bindings of the names it reads: why its type is unknown."""
+        seen: set[str] = set()
+        todo: list[cst.CSTNode] = [expr]
+        while todo:
+            node = todo.pop()
+            found = next((d for d in self.file.find(node, cst.BinaryOperation) if d in self._divisions), None)
+            if found is not None:
+                return found
+            for name in self._reads(node):
+                if name not in seen:
+                    seen.add(name)
+                    todo += [v for kind, v in self._bindings.get(name, ()) if kind == "value"]
+        return None
 
     def _solve(self, name: str) -> None:
         """`name`'s type and those of the names its bindings read, transitively: the join of
@@ -211,6 +229,7 @@ class ScalarTypes:
         if isinstance(expr, cst.BinaryOperation):
             left, right = self.of(expr.left), self.of(expr.right)
             if isinstance(expr.operator, cst.Divide) and not (is_float(left) or is_float(right)):
+                self._divisions.add(expr)
                 return None  # `/` of two ints: whether the JIT keeps an int is not documented
             if isinstance(expr.operator, cst.Power) and not (is_float(left) or is_float(right)):
                 # an int to a negative power is a float: an int only for a power known not negative

@@ -162,3 +162,12 @@ def test_a_field_of_another_type_than_its_value_is_refused_by_the_check(monkeypa
            "in the pipelined one: the ctx ring carries `d` in a field of integers (initialised with an int), which " \
            "holds `int(alpha + 1e-09)` where `alpha + 1e-09` is stored" in error.message, error.message
     assert error.hint.startswith("pto-transpile gave the ctx field another type than the value it carries"), error.hint
+
+
+def test_a_division_of_integers_the_ring_cannot_type_is_named():
+    """`g = n / 2` of an integer parameter handed to a delayed stage that tests it: the device's
+    `/` of integers is not documented to give a float, so the ring does not type the field, and
+    the refusal names the division rather than saying the type "cannot be told" (probe h108)."""
+    messages = [d.message for d in transpile(kernel_text(KERNELS / "h108_true_division_of_integers_in_ring.py"),
+                                             path="k.py").diagnostics if d.severity == "error"]
+    assert messages and "it is computed by `n / 2`, a `/` of integers" in messages[0], messages
