@@ -173,6 +173,8 @@ class InterpreterBase:
         #: the tiling-key fields of the instance proven, bound in every function (in vector
         #: functions too: their evaluator is one per instance, `FileMemo.extents`)
         self.key: dict[str, int] = dict(runtypes.INSTANCE)
+        #: the instance, as a key of the file's memos of what differs between instances
+        self._instance = tuple(sorted(runtypes.INSTANCE.items()))
         self.groups: list[GroupV] = []  #: every tile group made
         self.strays: list[tuple[str, int, int]] = []  #: (memory, lo, hi) an op reaches outside its tiles
         self.valid = ValidShapes()

@@ -21,10 +21,12 @@ import libcst as cst
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.effects import PURE_BUILTINS
+from pto_transpile.read.localnames import local_names
 from pto_transpile.read.walk import children, iter_nodes
-from pto_transpile.soundness import syncdrift
+from pto_transpile.soundness import runtypes, syncdrift
 from pto_transpile.soundness.events import AIC
 from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.keytests import Decide, key_decider, undecided
 from pto_transpile.soundness.loopviews import DICT_VIEWS, VIEW_BUILTINS, Done, View, computed
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
@@ -746,6 +748,8 @@ class Loops(InterpreterBase):
             # (and the entries of its own struct arrays, in a serial kernel to transform)
             if not (isinstance(value, StructV) or kind in (list, tuple, dict)):
                 continue  # (`_structs_in` finds nothing in it)
+            if isinstance(value, StructV) and self._bound_first(node, ctx, name):
+                continue  # (`st = pl.struct(g=0.5 * ki)` before any read: the struct before it is read by nothing)
             for path, struct in _structs_in(name, value, arrays):
                 # a hand-written ring's entries carry each beat's values to a later beat by design
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
@@ -766,28 +770,54 @@ class Loops(InterpreterBase):
     def _read_first_on(self, node: cst.For, ctx: Ctx) -> frozenset:
         """`read_first` of a loop's body on the kind of core `ctx` runs, once per loop and kind."""
         kind = "cube" if ctx.core == AIC else "vector"
-        hit = self._read_firsts.get((id(node), kind))
+        key = (id(node), kind, self._instance)
+        hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[(id(node), kind)] = (node, read_first(node.body, kind))
+            hit = self._read_firsts[key] = (node, read_first(node.body, kind, self._key_decider()))
         return hit[1]
+
+    def _key_decider(self) -> Decide:
+        """The tests of the tiling-key instance proven, decided (`keytests`): of its fields that
+        the kernel does not bind again."""
+        bound = self._read_firsts.get(("bound names",))
+        if bound is None:  # (every function's own names: a field one of them binds may not be the key's there)
+            fns = [self.fn, *(f for f in self.file.functions_by_name.values() if isinstance(f, cst.FunctionDef))]
+            bound = self._read_firsts[("bound names",)] = frozenset().union(*(local_names(self.file, f) for f in fns))
+        return key_decider(runtypes.INSTANCE, lambda e: self.file.evaluator.try_eval(e, None),
+                           lambda name: name in bound)
 
     def _fields_bound_first(self, node: cst.For, ctx: Ctx, name: str) -> frozenset:
         """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx`
         runs, once per loop, kind and name."""
         kind = "cube" if ctx.core == AIC else "vector"
-        key = ("bound", id(node), kind, name)
+        key = ("bound", id(node), kind, name, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            builtins = frozenset(n for n in PURE_BUILTINS if n not in ctx.env and self.file.meaning(n) is None
-                                 and not changed_under(self.file.source.text, n))
-            hit = self._read_firsts[key] = (node, fields_bound_first(node.body, name, kind, builtins))
+            hit = self._read_firsts[key] = (node, fields_bound_first(node.body, name, kind, self._builtins(ctx),
+                                                                     self._key_decider()))
         return hit[1]
+
+    def _bound_first(self, node: cst.For, ctx: Ctx, name: str) -> bool:
+        """`bound_first` of the name `name` in a loop's body on the kind of core `ctx` runs, once
+        per loop, kind and name."""
+        kind = "cube" if ctx.core == AIC else "vector"
+        key = ("whole", id(node), kind, name, self._instance)
+        hit = self._read_firsts.get(key)
+        if hit is None or hit[0] is not node:
+            hit = self._read_firsts[key] = (node, bound_first(node.body, name, kind, self._builtins(ctx),
+                                                              self._key_decider()))
+        return hit[1]
+
+    def _builtins(self, ctx: Ctx) -> frozenset:
+        """The builtins nothing rebinds: a call of one reads what it is given alone."""
+        return frozenset(n for n in PURE_BUILTINS if n not in ctx.env and self.file.meaning(n) is None
+                         and not changed_under(self.file.source.text, n))
 
     def _read_first_parts(self, node: cst.For, ctx: Ctx) -> tuple[tuple[str, str], ...]:
         """`_read_first_on` as (name, field) pairs (`x.f`: `("x", "f")`, `x`: `("x", "")`), split
         once per loop and kind (the entry holds the names it split, so it is theirs)."""
         names = self._read_first_on(node, ctx)
-        key = ("parts", id(node), "cube" if ctx.core == AIC else "vector")
+        key = ("parts", id(node), "cube" if ctx.core == AIC else "vector", self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not names:
             hit = self._read_firsts[key] = (names, tuple((base, attr) for base, _, attr in
@@ -1212,15 +1242,16 @@ def _tiles_in(value: Any, certified: dict) -> list:
     return []
 
 
-def read_first(block, core: str = "") -> frozenset:
+def read_first(block, core: str = "", decide: Decide = undecided) -> frozenset:
     """The names (and `x.f` fields) a block may read before it binds them, in program order:
     what an iteration may take from the one before. A binding under a branch or in a nested
     loop counts only within it (a superset of what is carried, on the safe side), but for one
     that every branch of an `if` with an `else` makes (`if KEY == 0: x = a` / `else: x = b`):
     whichever runs, the name is bound after it. With `core` ("cube" or "vector"), on a core of
     that kind: a section of its own kind runs in line (`cur_q_slot = q_l1_db.next()` in a cube
-    section binds it for the cube stages after it), a section of the other kind not at all."""
-    reads = _FirstReads(core)
+    section binds it for the cube stages after it), a section of the other kind not at all. A
+    test `decide` settles (a tiling-key field's, `keytests`) runs its branch alone, in line."""
+    reads = _FirstReads(core, decide)
     reads.visit(_statements(block), set())
     return frozenset(reads.found)
 
@@ -1236,25 +1267,55 @@ def counted(env: dict, counters: dict) -> set:
     return out
 
 
-def fields_bound_first(block, name: str, core: str, builtins: frozenset = frozenset()) -> frozenset:
+def bound_first(block, name: str, core: str, builtins: frozenset = frozenset(), decide: Decide = undecided) -> bool:
+    """Does every iteration of a loop over `block` bind `name` itself (`st = pl.struct(g=...)`, a
+    statement of its own, on a core of kind `core`) before anything may read it: the name or a
+    field of it read, or a function called by a plain name (which may read it where the body does
+    not name it, as `fields_bound_first` takes it)? Then what `name` held at an iteration's start,
+    the struct of the iteration before, is read by nothing (probe h108)."""
+    return _first_binding(block, name, core, builtins, True, decide) is True
+
+
+def fields_bound_first(block, name: str, core: str, builtins: frozenset = frozenset(),
+                       decide: Decide = undecided) -> frozenset:
     """The fields `f` of the struct `name` that every iteration of a loop over `block` binds
     (`name.f = ...`, a statement of its own, on a core of kind `core`) before anything may read
     them: the field read, or the whole struct (handed to a stage or a helper, aliased) while the
     field is unbound. What such a field held at an iteration's start is read by nothing, so it
     carries nothing from one iteration to the next. Anything under a branch or a nested loop
-    counts as a read only (on the safe side)."""
-    bound: set[str] = set()
-    read: set[str] = set()
+    counts as a read only (on the safe side), but the branch of a test `decide` settles."""
+    found = _first_binding(block, name, core, builtins, False, decide)
+    return found if isinstance(found, frozenset) else frozenset()
 
-    def reads(node) -> bool:
+
+def _first_binding(block, name: str, core: str, builtins: frozenset, whole: bool,
+                   decide: Decide = undecided) -> frozenset | bool:
+    """`fields_bound_first`'s walk; with `whole`, True where `name` itself is bound first
+    (`bound_first`), else the fields bound first."""
+    walk = _FirstBinding(name, core, builtins, whole, decide)
+    walk.visit(_statements(block))
+    return "" in walk.bound if whole else frozenset(walk.bound)
+
+
+class _FirstBinding:
+    """`_first_binding`'s walk (methods, not nested functions calling themselves: a cycle the
+    collector alone frees, holding `decide` and the interpreter behind it)."""
+
+    def __init__(self, name: str, core: str, builtins: frozenset, whole: bool, decide: Decide) -> None:
+        self.name, self.core, self.builtins, self.whole, self.decide = name, core, builtins, whole, decide
+        self.bound: set[str] = set()
+        self.read: set[str] = set()
+
+    def reads(self, node) -> bool:
         """Note the fields `node` reads; True when it reads the whole struct, or calls a function
         by a plain name, which may read it where `node` does not name it (`prev_g()` of a `def
         prev_g(s=st)`: probe h108)."""
+        name, builtins = self.name, self.builtins
         stack = [node]
         while stack:
             n = stack.pop()
             if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
-                read.add(n.attr.value)
+                self.read.add(n.attr.value)
                 continue
             if type(n) is cst.Name and n.value == name \
                     or type(n) is cst.Call and type(n.func) is cst.Name and n.func.value not in builtins:
@@ -1262,15 +1323,22 @@ def fields_bound_first(block, name: str, core: str, builtins: frozenset = frozen
             stack.extend(children(n))
         return False
 
-    def visit(statements) -> bool:
+    def visit(self, statements) -> bool:
+        """Walk `statements`; False once a read or the name's own binding ends the walk."""
+        name = self.name
         for stmt in statements:
             kind = _section_kind(stmt) if type(stmt) is cst.With else None
             if kind is not None:
-                if kind == core and not visit(_statements(stmt.body)):
+                if kind == self.core and not self.visit(_statements(stmt.body)):
+                    return False
+                continue
+            taken = _taken(stmt, self.decide) if type(stmt) is cst.If else None
+            if taken is not None:  # (the test a tiling-key instance settles: its branch runs in line)
+                if self.reads(stmt.test) or not self.visit(taken):
                     return False
                 continue
             if type(stmt) is not cst.SimpleStatementLine:
-                if reads(stmt):
+                if self.reads(stmt):
                     return False
                 continue
             for small in stmt.body:
@@ -1278,14 +1346,16 @@ def fields_bound_first(block, name: str, core: str, builtins: frozenset = frozen
                     else small.target if type(small) is cst.AnnAssign and small.value is not None else None
                 field = target.attr.value if type(target) is cst.Attribute and type(target.value) is cst.Name \
                     and target.value.value == name else None
-                if reads(small.value if field is not None else small):  # type: ignore[attr-defined]
+                itself = self.whole and type(target) is cst.Name and target.value == name
+                if self.reads(small.value if field is not None or itself else small):  # type: ignore[attr-defined]
                     return False
-                if field is not None and field not in read:
-                    bound.add(field)
+                if itself:  # (a field of the struct before it read first: `st = pl.struct(g=st.g + 0.5)`)
+                    if not self.read:
+                        self.bound.add("")
+                    return False
+                if field is not None and field not in self.read:
+                    self.bound.add(field)
         return True
-
-    visit(_statements(block))
-    return frozenset(bound)
 
 
 def _loads(node) -> set[str]:
@@ -1296,8 +1366,9 @@ def _loads(node) -> set[str]:
 class _FirstReads:
     """`read_first`'s walk: the names read before they are bound, gathered in `found`."""
 
-    def __init__(self, core: str) -> None:
+    def __init__(self, core: str, decide: Decide = undecided) -> None:
         self.core = core
+        self.decide = decide
         self.found: set[str] = set()
 
     def visit_if(self, stmt: cst.If, written: set[str]) -> set[str]:
@@ -1360,6 +1431,10 @@ class _FirstReads:
             for child in _headers(stmt):
                 self.found.update(n for n in _loads(child) if n not in written)
             if type(stmt) is cst.If:
+                taken = _taken(stmt, self.decide)
+                if taken is not None:  # (the test a tiling-key instance settles: its branch runs in line)
+                    self.visit(taken, written)
+                    continue
                 written |= self.visit_if(stmt, written)
                 continue
             if type(stmt) is cst.For:  # its target is bound before its body runs
@@ -1378,6 +1453,19 @@ def _section_kind(stmt: cst.With) -> str | None:
     func = item.func if type(item) is cst.Call and not item.args else None
     name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     return {"section_cube": "cube", "section_vector": "vector"}.get(name)
+
+
+def _taken(stmt: cst.If, decide: Decide) -> list | None:
+    """The statements that run of an `if` whose test `decide` settles (an `elif` as an `if` of
+    its own), or None when it does not."""
+    outcome = decide(stmt.test)
+    if outcome is None:
+        return None
+    if outcome:
+        return _statements(stmt.body)
+    if type(stmt.orelse) is cst.If:
+        return [stmt.orelse]
+    return _statements(stmt.orelse.body) if type(stmt.orelse) is cst.Else else []
 
 
 def _statements(block) -> list:

@@ -3,9 +3,10 @@ iteration: nothing is carried from the one before (`loops.read_first`). Producti
 a per-iteration value by a tiling key that way (`if IsTnd == 1: off = ...` / `else: off = ...`);
 it was refused as a value carried across iterations, while the one-line `x = a if k else b` was
 proven. A binding in some branches only, and a carried value read by an `elif` test (which was
-not read at all), are still carried. And a stage under a test of a module dtype constant against
-itself (`if DTYPE == pl.DT_FP32:`, one enum member) is decided. The kernels are
-examples/tiled_scale.py with the scale of `finish` chosen in the loop body."""
+not read at all), are still carried, but where a tiling-key instance decides the test. And a
+stage under a test of a module dtype constant against itself (`if DTYPE == pl.DT_FP32:`, one
+enum member) is decided. The kernels are examples/tiled_scale.py with the scale of `finish`
+chosen in the loop body."""
 
 from __future__ import annotations
 
@@ -34,7 +35,11 @@ ONE_LINE = choose("        if ApplyRelu == 0: sc = i * 2  # noqa: E701, F821\n"
                   "        else: sc = i * 3  # noqa: E701\n")
 ELIF = choose("        if ApplyRelu == 0:  # noqa: F821\n            sc = i * 2\n"
               "        elif ApplyRelu == 1:  # noqa: F821\n            sc = i * 3\n        else:\n            sc = i\n")
-SOME_BRANCH = choose("        if ApplyRelu == 0:  # noqa: F821\n            sc = i * 2\n", before="    sc = 1\n")
+SOME_BRANCH = choose("        if j % 3 == 0:\n            sc = i * 2\n        j = j + 1\n",
+                     before="    sc = 1\n    j = 0\n")
+#: bound in some branches, of a test the tiling-key instance decides: in every iteration of
+#: instance 0, in none of instance 1 (which keeps the 1 set before the loop)
+KEY_BRANCH = choose("        if ApplyRelu == 0:  # noqa: F821\n            sc = i * 2\n", before="    sc = 1\n")
 ELIF_READS_CARRIED = choose("        if ApplyRelu == 5:  # noqa: F821\n            sc = i\n        elif prev > 0:\n"
                             "            sc = i * 2\n        else:\n            sc = i * 3\n        prev = i\n",
                             before="    prev = 0\n")
@@ -44,7 +49,7 @@ DTYPE_GUARD = edited(BASE, [("HALF = BLOCK // 2", "DTYPE = pl.DT_FP32\nHALF = BL
 SHAPES = {"a": (160, 32), "out": (160, 32)}
 
 
-@pytest.mark.parametrize("name", ["EVERY_BRANCH", "ONE_LINE", "ELIF", "DTYPE_GUARD"])
+@pytest.mark.parametrize("name", ["EVERY_BRANCH", "ONE_LINE", "ELIF", "DTYPE_GUARD", "KEY_BRANCH"])
 def test_a_value_bound_in_every_branch_is_not_carried(name):
     result = transpile(globals()[name], path=f"{name.lower()}.py")
     assert error_messages(result) == [], [str(d) for d in result.diagnostics]
@@ -52,7 +57,7 @@ def test_a_value_bound_in_every_branch_is_not_carried(name):
 
 @pytest.mark.emulator
 @pytest.mark.parametrize("relu", [0, 1])
-@pytest.mark.parametrize("name", ["EVERY_BRANCH", "DTYPE_GUARD"])
+@pytest.mark.parametrize("name", ["EVERY_BRANCH", "DTYPE_GUARD", "KEY_BRANCH"])
 def test_they_verify_ok(name, relu):
     text = globals()[name]
     code = transpile(text, path="chosen.py").code

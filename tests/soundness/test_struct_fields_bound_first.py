@@ -37,8 +37,8 @@ def test_a_field_bound_before_any_read_is_proven_and_runs_as_the_serial_kernel(p
 
 @pytest.mark.parametrize("edit", [
     (BIND, "        st.g = 3.0 - st.g\n"),  # read, then bound
-    # bound under a test
-    (BIND, "        if ApplyRelu == 1:  # noqa: F821\n            st.g = 0.5 + 2.0 * (j % 2)\n        j = j + 1\n"),
+    # bound under a test of the run (one a tiling-key instance decides runs in line: test_key_decided_bindings)
+    (BIND, "        if j % 3 == 1:\n            st.g = 0.5 + 2.0 * (j % 2)\n        j = j + 1\n"),
     # the stage is handed the struct before the body binds the field: it reads the last iteration's
     (BIND, "        j = j + 1\n"),
 ], ids=["read-first", "under-a-test", "handed-first"])
