@@ -138,6 +138,10 @@ def build_tiling_data(cls: type, values: Mapping[str, object]):
             raise KernelError(f"tiling-data field {cls.__name__}.{name} is declared {declared}: {fault}")
         if name in given and isinstance(given[name], float):
             given[name] = int(given[name])  # type: ignore[call-overload]  # a whole float: checked above
+    for f in dataclasses.fields(cls):  # a `float` field is a float on the device, given `2` or `2.0` (probe h109)
+        value = given.get(f.name)
+        if f.type in (float, "float") and isinstance(value, int) and not isinstance(value, bool):
+            given[f.name] = float(value)
     return cls(**given)
 
 

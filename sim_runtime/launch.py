@@ -96,13 +96,15 @@ def _tensor(name: str, spec: TensorSpec, value) -> GMTensor:
 def _scalar(name: str, spec, value):
     """A scalar argument, within the values its declared integer type holds (`int`: int64,
     `bool`: 0 or 1, `pl.DT_UINT8`: 0..255): the hardware passes no other, and a whole float
-    is passed as the integer it is."""
+    is passed as the integer it is, and a whole number given a `float` as the float it is."""
     declared = declared_scalar_type(spec)
     fault = integer_argument_fault(declared, value) if declared else None
     if fault is not None:
         raise KernelError(f"scalar parameter {name!r} is declared {declared}: {fault}")
     if declared and isinstance(value, (float, np.floating)):
         value = int(value)
+    if spec is float and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        value = float(value)  # a `float` parameter is a float on the device, given `2` or `2.0` (probe h109)
     if isinstance(spec, DType) and spec.computable and isinstance(value, (int, float, np.integer, np.floating)) \
             and not isinstance(value, bool):
         # a parameter of a `pl` dtype is a scalar of that dtype on the device (`alpha: pl.DT_FP16`

@@ -16,7 +16,7 @@ def _words(struct: Struct) -> list[tuple[str, int | None, type]]:
     """(field, list position or None, int/float) for every 32-bit word of the struct."""
     out: list[tuple[str, int | None, type]] = []
     for name, value in vars(struct).items():
-        if name == "_typename":
+        if name.startswith("_"):  # (the struct's own: its type name, its fields' kinds; probe h109)
             continue
         items = value if isinstance(value, list) else [value]
         for k, v in enumerate(items):
@@ -68,7 +68,7 @@ def ssbuf_load(call: OpCall) -> OpPlan:
             raw = mem.buf[offset + 4 * i:offset + 4 * i + 4]
             v = (raw.view(np.float32) if kind is float else raw.view(np.int32))[0].item()
             if k is None:
-                object.__setattr__(struct, name, v)
+                setattr(struct, name, v)  # (converted to the field's kind, as any store into it)
             else:
                 getattr(struct, name)[k] = v
 

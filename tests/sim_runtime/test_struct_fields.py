@@ -61,3 +61,35 @@ def k(out: pl.Tensor[[1, 8], pl.DT_FP32]):
 def test_a_local_annotated_with_a_pl_dtype_holds_a_value_of_it(annotation, value, seen):
     out = run_kernel("k.py", "k", {}, source=LOCAL.replace("ANNOTATION", annotation).replace("VALUE", value))
     assert out.outputs["out"][0, 0] == pytest.approx(seen, rel=1e-7, abs=0)
+
+
+def test_ssbuf_copies_the_fields_of_a_struct_and_not_its_kinds():
+    """`pl.ssbuf_store` lays out the fields alone (probe h109: the fields' kinds, kept beside them,
+    were taken for the first word, and every store raised a TypeError blamed on the kernel)."""
+    source = "import pypto_pro.language as pl\n" + textwrap.dedent("""
+    @pl.jit
+    def k(out: pl.Tensor[[1, 8], pl.DT_FP32]):
+        with pl.section_vector():
+            w = pl.struct("SB", s=0.25, n=3)
+            pl.ssbuf_store(w, 0)
+            r = pl.struct("SB", s=0.0, n=pl.const(0, pl.DT_INT8))
+            pl.ssbuf_load(r, 0)
+            pl.setval(out, 0, r.s + r.n)
+    """)
+    assert run_kernel("k.py", "k", {}, source=source).outputs["out"][0, 0] == 3.25
+
+
+def test_a_float_field_of_tiling_data_given_a_whole_number_holds_a_float():
+    """A launch passes a `float` field as the float it is, given `2` or `2.0` (probe h109: the int 2
+    made a struct initialised from it a field of integers in the emulator alone)."""
+    from dataclasses import dataclass
+
+    from sim_runtime.kernelspec import build_tiling_data
+
+    @dataclass
+    class Tiling:
+        scale: float
+        rows: int
+
+    built = build_tiling_data(Tiling, {"scale": 2, "rows": 3})
+    assert type(built.scale) is float and type(built.rows) is int
