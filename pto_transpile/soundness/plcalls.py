@@ -23,6 +23,7 @@ from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
+from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import declared_dtype, opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
@@ -271,18 +272,24 @@ class PlCalls(InterpreterBase):
             if arg.keyword is None:
                 continue
             name = arg.keyword.value
-            dtype = self._const_dtype(arg.value)
+            dtype = self._const_dtype(arg.value, ctx)
             if dtype is None and type(arg.value) is cst.Name:
                 typed = self._typed_locals.get((id(ctx.env), arg.value.value))
                 dtype = typed[0] if typed is not None and ctx.env.get(arg.value.value) is typed[1] else None
             value = fields.get(name)
-            if dtype is None and type(arg.value) is cst.Call and self.path(arg.value.func) is None \
-                    and not (type(arg.value.func) is cst.Name and arg.value.func.value in ("int", "float")):
-                # `g=make_tag()` of a `return pl.const(0, pl.DT_INT16)`: a dtype the check does not see
-                # (probe h107: the int16 field wrapped, the check followed the value whole)
-                raise CannotModel(f"struct field `{name}` is initialised by `{self._code_of(arg.value)}`, whose dtype "
-                                  "(which types the field) the check does not follow: initialise it with a number or "
-                                  "`pl.const(v, dtype)` where the struct is made", arg.value, kind="construct")
+            if dtype is None and _number(value):
+                # `g=make_tag()` of a `return pl.const(0, pl.DT_INT16)`, or a name bound to it, or a stage's
+                # parameter: a dtype the check does not see (probes h107, h109: the int16 field wrapped, the
+                # check followed the value whole; a ctx field handed the stage `g` without its int8)
+                fn = self._frames[-1] if self._frames else self.fn
+                found = InitKinds(self.file, fn, self.fn).kind(arg.value)
+                if found is None:
+                    raise CannotModel(f"struct field `{name}` is initialised by `{self._code_of(arg.value)}`, which "
+                                      "may or may not hold a value of a `pl` dtype (which types the field): the check "
+                                      f"does not follow which; initialise it with a number, `int(...)`, `float(...)` "
+                                      "or `pl.const(v, dtype)`", arg.value, kind="construct")
+                if found != PLAIN and storable(found):
+                    dtype = found
             declared = declared_dtype(value, self.fn, self.pl) if dtype is None else None
             if dtype is not None or declared is not None and storable(declared):
                 kinds[name] = dtype or declared  # (a parameter of a `pl` dtype: the launch passes it typed)
@@ -291,20 +298,30 @@ class PlCalls(InterpreterBase):
                 kinds[name] = INT_FIELD  # (an integer the run does not know: a parameter, a size, probe h107)
         return kinds
 
-    def _const_dtype(self, node: cst.BaseExpression) -> str | None:
-        """The dtype of `pl.const(v, pl.DT_X)` (or `dtype=`) when this module converts values to it."""
+    def _const_dtype(self, node: cst.BaseExpression, ctx) -> str | None:
+        """The dtype of `pl.const(v, pl.DT_X)` (or `dtype=`) when this module converts values to it:
+        named where it stands or by a name bound to it (`tag_dt = pl.DT_INT16`, probe h109: taken
+        for no dtype, the value followed unconverted). A dtype the check cannot name is refused."""
         if type(node) is not cst.Call or self.path(node.func) != ("const",):
             return None
         given = [a.value for a in node.args if a.keyword is None][1:2] or \
             [a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"]
-        path = self.path(given[0]) if given else None
-        return path[-1] if path and len(path) == 1 and storable(path[-1]) else None
+        if not given:
+            return None
+        path = self.path(given[0])
+        if not path:
+            value = self.eval(given[0], ctx)
+            path = value.path if isinstance(value, Symbol) else None
+            if not path:
+                raise CannotModel(f"the dtype of `{self._code_of(node)}` is not a `pl` dtype the check can name: "
+                                  "give it as `pl.DT_...` or a name bound to one", node, kind="construct")
+        return path[-1] if len(path) == 1 and storable(path[-1]) else None
 
     def _pl_const(self, node, ctx) -> Any:
         """`pl.const(v, dtype)`: `v` as a scalar of `dtype` holds it (a number; anything else as it is)."""
         pos, kw = self._args(node, ctx)
         value = pos[0] if pos else kw.get("value", UNKNOWN)
-        dtype = self._const_dtype(node)
+        dtype = self._const_dtype(node, ctx)
         if dtype is None:
             return value
         refuse_narrowed(value, dtype, f"`{self._code_of(node)}`", node, self.fn, self.pl)
@@ -478,6 +495,12 @@ _PL_CALLS: dict[str, Callable] = {
     "section_vector": PlCalls._section,
     **{n: PlCalls._core_query for n in ("get_block_idx", "get_block_num", "get_subblock_idx", "get_subblock_num")},
 }
+
+
+def _number(value: Any) -> bool:
+    """A number the check follows (a plain one, a `Sym`, a run-time value), which a field's kind
+    converts."""
+    return type(value) in (int, float) or isinstance(value, (Sym, Opaque)) or value is UNKNOWN
 
 
 def _plain_fields(fields: dict, node) -> None:

@@ -32,6 +32,7 @@ from pto_transpile.soundness import containers
 from pto_transpile.soundness.events import AIC, CORES, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops, read_first
+from pto_transpile.soundness.params import int_range
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
     CannotModel,
@@ -57,6 +58,7 @@ from pto_transpile.soundness.uniform import (
     walks_grid,
 )
 from pto_transpile.soundness.values import (
+    INT32_VALUES,
     UNKNOWN,
     AnyTileV,
     Builtin,
@@ -515,9 +517,9 @@ class PythonSubset(InterpreterBase):
                     # reads another invocation's value than in the serial kernel is caught
                     value = Opaque(("set by", ctx.core, *ctx.scope, self._code_of(target)))
                 kind = obj.kinds.get(target.attr.value)
-                if kind is not None and obj.origin != "ctx":  # (the ring types what it carries as it is)
+                if kind is not None:  # (a struct array of the kernel's own too: probe h109)
                     refuse_narrowed(value, kind, f"field `{self._code_of(target)}`", target, self.fn, self.pl)
-                held = value if kind is None else typed_number(value, kind, keep_equal=obj.origin == "ctx")
+                held = value if kind is None else typed_number(value, kind)
                 if held is not value and obj.origin == "ctx":
                     self.trace.conversions.setdefault(target.attr.value, (value, held, kind))
                 obj.fields[target.attr.value] = held
@@ -2802,12 +2804,23 @@ def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef 
     """Refuse a value that varies between runs held in a dtype that changes it at some run
     (`values.narrows`): the run's value fits, another's wraps or rounds. A scalar parameter of
     the kernel `fn` itself is held unchanged by a dtype that holds every value of its own."""
-    if narrows(value, kind, declared_dtype(value, fn, pl)):
+    if narrows(value, kind, declared_dtype(value, fn, pl), partial(_parameter_range, fn, pl)):
         held = "an integer field" if kind == INT_FIELD else f"`{kind}`"
         raise nonuniform(NonUniform(
             f"{what} holds a value computed from a loop variable, a counter, a trip count or a scalar parameter as "
             f"{held}, which wraps or rounds it at some run the check does not make",
             "hold it as `pl.DT_INT64` (a field `pl.const(0, pl.DT_INT64)`), or not typed at all"), node)
+
+
+def _parameter_range(fn: cst.FunctionDef | None, pl, name: str) -> tuple[int, int]:
+    """The values the scalar parameter `name` can take: its `pl` integer dtype's, when the kernel
+    `fn` declares it with one (`params.int_range`), else a 32-bit integer's (`values.INT32_VALUES`)."""
+    for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params) if fn is not None else ():
+        if p.name.value == name and p.annotation is not None and pl is not None:
+            path = pl.path(p.annotation.annotation)
+            if path and len(path) == 1 and path[0].startswith(("DT_INT", "DT_UINT")):
+                return int_range(p, pl.path)
+    return INT32_VALUES
 
 
 def declared_dtype(value: Any, fn: cst.FunctionDef | None, pl) -> str | None:

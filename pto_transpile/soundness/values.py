@@ -17,6 +17,7 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api.memory import int_values
 from pto_api.scalars import INT_FIELD, holds_every, stored
 
 
@@ -526,20 +527,18 @@ def evaluate_origin(origin, dims: dict, names: dict) -> int | None:
     return None
 
 
-def typed_number(value: Any, kind: str, keep_equal: bool = False) -> Any:
+def typed_number(value: Any, kind: str) -> Any:
     """`value` as a scalar of `kind` (`pto_api.scalars`: a field initialised with an int, or a
-    `DT_*` name) holds it: a number converted; an integer that varies between runs (`Sym`) kept
-    where the conversion leaves its value, else converted (its form no longer holds); anything
-    else as it is."""
+    `DT_*` name) holds it, as the emulator stores it: a number converted (`16.0` in a field of
+    integers is `16`, an int where the serial kernel hands the stage a float: probe h109); an
+    integer that varies between runs (`Sym`) kept where the conversion leaves its value, else
+    converted (its form no longer holds); a run-time float (`Opaque`) in an integer field its
+    integer part; anything else as it is."""
     if type(value) in (int, float):
         try:
-            converted = stored(value, kind)
+            return stored(value, kind)
         except ValueError:  # (a NaN, or a float past an integer dtype's range: not defined)
             return UNKNOWN
-        # in a ctx field (`keep_equal`), a value the conversion leaves equal is kept as it is (`1`
-        # in a float field): the serial kernel hands the stage that, and the emulator computes
-        # the same from both; a local or a struct of the kernel holds the converted value
-        return value if keep_equal and converted == value else converted
     if type(value) is Sym:
         converted = stored(int(value), kind)
         return value if converted == int(value) else converted
@@ -603,20 +602,52 @@ _WIDE = frozenset({"DT_INT64", "DT_UINT64"})
 _PARAMETER_WIDE = frozenset({"DT_INT32", "DT_UINT32", "DT_INT64", "DT_UINT64"})
 
 
-def narrows(value: Any, kind: str, declared: str | None = None) -> bool:
+def narrows(value: Any, kind: str, declared: str | None = None,
+            parameter_range: Callable[[str], tuple[int, int]] | None = None) -> bool:
     """Would a scalar of `kind` (`pto_api.scalars`) change some run's value of `value`, an
     integer the run follows with its form (`Sym`)? One that grows with the loop variable, a
     counter or a trip count wraps or rounds at some count in any dtype but a 64-bit integer
     (`n * 2 ** 27` as `DT_INT32` is 0 at `n` = 32: probe h106); one of a scalar parameter, in a
-    float dtype or an integer one narrower than 32 bits. The value at this run's counts says
-    nothing of the others. `declared`: the dtype of the scalar parameter `value` is, if it is
-    one itself."""
+    float dtype or an integer one narrower than 32 bits. In the dtypes that remain, the value
+    must fit at every run (`_fits`): `ki * 2 ** 57` as `DT_INT64` wraps at `ki` = 64 (probe
+    h109). The value at this run's counts says nothing of the others. `declared`: the dtype of
+    the scalar parameter `value` is, if it is one itself; `parameter_range`: the values a scalar
+    parameter (by name) can take."""
     if not isinstance(value, Sym) or not value.form or kind == INT_FIELD or value.residue:
         return False  # (a residue is periodic: the runs take each of its values)
     if declared is not None and holds_every(kind, declared):
         return False  # (a parameter itself, of a dtype `kind` holds: `g: pl.DT_INT8 = k` of an int8 `k`)
     grows = any(var[0] in ("loop", "carried", "grid", "size") for var, _ in value.form)
-    if grows:
-        return kind not in _WIDE
+    if grows and kind not in _WIDE:
+        return True
     parameter = any(var[0] == "scalar" for var, _ in value.form)
-    return parameter and kind not in _PARAMETER_WIDE
+    if not grows and not parameter:
+        return False
+    if not grows and kind not in _PARAMETER_WIDE:
+        return True
+    return not _fits(value, kind, parameter_range or (lambda _name: INT32_VALUES))
+
+
+#: the values a loop variable, a counter, a trip count or a size takes at any run the check
+#: proves a kernel for: below 2 ** 32 in magnitude (a loop of 2 ** 32 iterations is no run)
+COUNT_BOUND = 2 ** 32
+#: the values of a scalar parameter declared without a `pl` dtype, as the ring and the typed
+#: locals take them (a launch passes a 32-bit integer)
+INT32_VALUES = (-(2 ** 31), 2 ** 31 - 1)
+
+
+def _fits(value: Sym, kind: str, parameter_range: Callable[[str], tuple[int, int]]) -> bool:
+    """Does every value `value`'s form takes, its variables in their ranges (`COUNT_BOUND`, a
+    parameter's own), fit in the integer dtype `kind`?"""
+    bounds = int_values(kind)
+    if bounds is None:
+        return False
+    low = high = value.const
+    for var, coefficient in value.form:
+        if var[0] == "scalar":
+            a, b = parameter_range(var[1])
+        else:  # (a counter may step down from where it starts: either sign)
+            a, b = (-COUNT_BOUND if var[0] == "carried" else 0), COUNT_BOUND
+        ends = (coefficient * a, coefficient * b)
+        low, high = low + min(ends), high + max(ends)
+    return bounds[0] <= low and high <= bounds[1]

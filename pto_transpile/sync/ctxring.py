@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from pto_api.scalars import storable
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
@@ -207,8 +208,35 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                                   "the device's `/` of integers gives an integer or a float is not documented")
             plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
-        out[fname] = field_kind(kind)
+        out[fname] = _declared_dtype(file, kernel, fills) or field_kind(kind)
     return out
+
+
+def _declared_dtype(file, kernel: Kernel, fills: list) -> str | None:
+    """The `pl` dtype of a struct field that a struct handed whole to a stage declares in every
+    declaration (`pl.struct(g=pl.const(0, pl.DT_INT8))`): the field the ring stands in for holds
+    values of that dtype alone, converted at every store, and so does a ctx field of that dtype,
+    where a store in the stage converts the same (probe h109: a `0` field held 150 where the
+    user's int8 field wrapped it)."""
+    found: set[str] = set()
+    for fill in fills:
+        value = fill.value
+        if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
+            return None
+        decls = kernel.structs.get(value.value.value) or []
+        if not decls:
+            return None
+        for decl in decls:
+            init = next((a.value for a in decl.call.args if a.keyword is not None
+                         and a.keyword.value == value.attr.value), None)
+            given = [a.value for a in init.args if a.keyword is None][1:2] or [
+                a.value for a in init.args if a.keyword is not None and a.keyword.value == "dtype"] \
+                if isinstance(init, cst.Call) and file.pl.path(init.func) == ("const",) else []
+            path = file.pl.path(given[0]) if given else None
+            if not path or len(path) != 1 or not storable(path[0]):
+                return None
+            found.add(path[0])
+    return found.pop() if len(found) == 1 else None
 
 
 def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]:

@@ -472,12 +472,26 @@ def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: s
             found = kind if found == "?" else join(found, kind)
         else:
             for a in args:
-                if isinstance(a, (cst.List, cst.Tuple)) and any(_mentions(e.value, param) for e in a.elements):
+                if isinstance(a, (cst.List, cst.Tuple)) and any(_bare(e.value, param) for e in a.elements):
                     found = INT if found in ("?", INT) else None  # an offset list
     for sub in file.find(stage_fn.body, cst.Subscript):
-        if any(isinstance(e.slice, cst.Index) and _mentions(e.slice.value, param) for e in sub.slice):
+        if any(isinstance(e.slice, cst.Index) and _bare(e.slice.value, param) for e in sub.slice):
             found = INT if found in ("?", INT) else None  # an index
     return None if found == "?" else found
+
+
+def _bare(node: cst.CSTNode, name: str) -> bool:
+    """Does `name` stand in `node` outside any call? An offset computed from it there is an int
+    only if it is one; under a call (`int(x * 2)`, `round(x)`) it may be a float the call turns
+    into an int (probe h109: `[int(x * 2) % 4 * HALF, 0]` typed a float `x`'s field int)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name) and n.value == name:
+            return True
+        if not isinstance(n, cst.Call):
+            stack.extend(n.children)
+    return False
 
 
 # helpers -----------------------------------------------------------------------------------

@@ -1,0 +1,75 @@
+"""Probe h109: values whose type the ctx ring changed, and struct fields typed by a value whose
+dtype the check did not see. A field of integers chosen from how a stage uses a value truncated
+a float the check could not compute or did not take for one (`sqrt` imported by name, a GM read
+through an alias, a float tile's element, `round(x, 1)`, `pow(x, -1)`), and gave an int where the
+serial kernel handed the stage `16.0`; a struct made in a stage from a value of a `pl` dtype, or
+from a name bound to a factory's result, took the dtype in the serial kernel only; a `pl.const`
+whose dtype was a local name, and a 64-bit field of the loop variable times 2 ** 57, wrapped at
+counts the check does not run; a struct handed whole to a stage lost its int8 field in the ring.
+Each was accepted and wrong on the emulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import error_messages, kernel_text
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNELS = Path(__file__).parent / "kernels"
+ROWS = {"a": (160, 32), "out": (160, 32)}
+
+UNTYPED = "whether it is an integer or a float cannot be told"
+REFUSED = {
+    # a field typed from an offset `int(x * 2)` the stage computes: no longer typed so
+    "h109_float_annotated_from_math_sqrt_in_int_ring_field": UNTYPED,
+    "h109_fp32_gm_read_via_tiling_key_alias_truncated_in_int_ring_field": UNTYPED,
+    "h109_getval_of_fp32_make_tile_truncated_in_int_ring_field": UNTYPED,
+    "h109_unknown_builtin_pow_value_truncated_in_int_ring_field": UNTYPED,
+    "h109_round_ndigits_of_gm_read_truncated_in_int_ring_field": "it is computed by `(pl.getval(sel, i) % 4) / 3`",
+    "h109_whole_float_in_int_ring_field_types_stage_struct": "it is computed by `BLOCK / 2`, a `/` of integers",
+    # struct fields initialised by a value whose dtype the check does not see
+    "h109_int8_const_loses_dtype_in_ring_struct_in_stage": "struct field `v` is initialised by `g`, which may",
+    "h109_int16_factory_tag_bound_to_name_then_struct": "struct field `tag` is initialised by `t0`, which may or may",
+    "h109_struct_field_from_bool_tiling_default_truncated_in_ring": "field `g` is initialised by `tiling.use_bias`",
+    # values that wrap at counts the check does not run
+    "h109_pl_const_with_local_dtype_alias_wraps_unseen": "`pl.const(ki * 2048, tag_dt)` holds a value computed from",
+    "h109_int64_field_of_loop_variable_times_constant_wraps": "field `tg.tag` holds a value computed from a loop",
+    "h109_user_struct_array_typed_field_exempt_from_narrowing": "holds a value computed from a loop variable",
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_the_kernel_is_refused(name):
+    messages = error_messages(transpile(kernel_text(KERNELS / f"{name}.py"), path="k.py"))
+    assert messages and REFUSED[name] in messages[0], messages
+
+
+@pytest.mark.parametrize("name, kernel, run", [
+    # the ctx field mirrors the int8 field of the struct it stands in for
+    ("h109_stage_writes_runtime_value_into_typed_struct_field_replaced_by_ctx", "kern", dict(shapes=ROWS)),
+    ("h109_struct_made_per_iteration", "kern", dict(shapes=ROWS)),
+    # a `float` parameter given `2` is the float 2.0, as on the device (the emulator passed the int)
+    ("h109_float_param_given_whole_number_makes_int_struct", "tiled_scale_kernel", dict(
+        shapes=ROWS, scalars={"scale": 0.5, "ApplyRelu": 1, "alpha": 2}, block_dim=2)),
+])
+def test_the_kernel_is_proven_and_runs_as_the_serial_one(name, kernel, run):
+    text = kernel_text(KERNELS / f"{name}.py")
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == [], error_messages(result)
+    report = verify(text, result.code, kernel, **run)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_whole_float_in_a_field_of_integers_is_the_integer_the_emulator_stores():
+    """The check converts what a ctx field of integers stores as the emulator does: `16.0` is the
+    int `16` there (it was kept as `16.0`, "equal"), which the comparison of what a stage
+    receives tells from the float the serial kernel hands it."""
+    from pto_api.scalars import INT_FIELD
+    from pto_transpile.soundness.values import typed_number
+
+    held = typed_number(16.0, INT_FIELD)
+    assert held == 16 and type(held) is int
+    assert type(typed_number(3, "DT_FP32")) is float
