@@ -44,6 +44,8 @@ RULE = Rule(
                          "is known",
            "struct": "Pass the struct by the name it was made with (`{struct}`), or bind the second name once, "
                      "on a line of its own (`{value} = {struct}`), and bind neither again",
+           "handle": "Pass `{handle}` to the stage as an argument of its own and keep only numbers in the struct "
+                     "(a handle is the same in every iteration: it needs no ctx field)",
            "function": "A ctx field holds a number, not a function: hand the stage what chooses the function (the "
                        "loop variable, or a flag computed from it) and call each function by its name under a test in "
                        "the stage (`if ki == 0: _relu(y, c)` / `else: _neg(y, c)`)"},

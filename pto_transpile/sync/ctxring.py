@@ -197,6 +197,9 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             division = types.division_in(fills[0].value)
             if all(function_choices(f.value, lambda n: n if n in file.functions_by_name else None) for f in fills):
                 fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
+            elif (handle := _handle_in_struct(kernel, fills[0].value)) is not None:  # (probe h109: `st.o` of `o=out`)
+                fields.update(why=f"it is `{handle}`, a handle (a tensor, a tile or a tile group) held in the struct, "
+                                  "and a ctx field holds a number", handle=handle, _hint="handle")
             elif struct is not None:  # (probe h106: `st, bias = cfg, 0.0`, or `cfg` bound again)
                 fields.update(why=f"it is the struct `{struct}` under another name, which the ring follows only when "
                                   "both are bound once and the second on a line of its own", struct=struct,
@@ -210,6 +213,19 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             kind = INT
         out[fname] = _declared_dtype(file, kernel, fills) or field_kind(kind)
     return out
+
+
+def _handle_in_struct(kernel: Kernel, value: cst.BaseExpression) -> str | None:
+    """The name of the handle a struct field `st.f` is initialised with (`pl.struct(o=out)`) in
+    a declaration, if any."""
+    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
+        return None
+    for decl in kernel.structs.get(value.value.value) or []:
+        init = next((a.value for a in decl.call.args if a.keyword is not None
+                     and a.keyword.value == value.attr.value), None)
+        if isinstance(init, cst.Name) and kernel.kinds.get(init.value) in HANDLE_KINDS:
+            return init.value
+    return None
 
 
 def _declared_dtype(file, kernel: Kernel, fills: list) -> str | None:

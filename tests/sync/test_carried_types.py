@@ -171,3 +171,13 @@ def test_a_division_of_integers_the_ring_cannot_type_is_named():
     messages = [d.message for d in transpile(kernel_text(KERNELS / "h108_true_division_of_integers_in_ring.py"),
                                              path="k.py").diagnostics if d.severity == "error"]
     assert messages and "it is computed by `n / 2`, a `/` of integers" in messages[0], messages
+
+
+def test_a_handle_held_in_a_struct_is_named_with_the_fix_that_works():
+    """`st = pl.struct(g=0.0, o=out)` handed whole to a stage: a ctx field holds a number, and the
+    refusal says `st.o` is the tensor `out`, to be passed as an argument of its own (probe h109: it
+    asked to annotate the tensor as `pl.DT_FP32`, which changed nothing)."""
+    (error,) = [d for d in transpile(kernel_text(KERNELS / "h109_tensor_in_struct.py"), path="k.py").diagnostics
+                if d.severity == "error"]
+    assert "it is `out`, a handle (a tensor, a tile or a tile group) held in the struct" in error.message
+    assert error.hint.startswith("Pass `out` to the stage as an argument of its own"), error.hint
