@@ -787,25 +787,22 @@ class Loops(InterpreterBase):
                            lambda name: name in bound)
 
     def _fields_bound_first(self, node: cst.For, ctx: Ctx, name: str) -> frozenset:
-        """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx`
-        runs, once per loop, kind and name."""
-        kind = "cube" if ctx.core == AIC else "vector"
-        key = ("bound", id(node), kind, name, self._instance)
-        hit = self._read_firsts.get(key)
-        if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, fields_bound_first(node.body, name, kind, self._builtins(ctx),
-                                                                     self._key_decider()))
-        return hit[1]
+        """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx` runs."""
+        return self._walked("bound", fields_bound_first, node, ctx, name)
 
     def _bound_first(self, node: cst.For, ctx: Ctx, name: str) -> bool:
-        """`bound_first` of the name `name` in a loop's body on the kind of core `ctx` runs, once
-        per loop, kind and name."""
+        """`bound_first` of the name `name` in a loop's body on the kind of core `ctx` runs."""
+        return self._walked("whole", bound_first, node, ctx, name)
+
+    def _walked(self, tag: str, walk, node: cst.For, ctx: Ctx, name: str) -> Any:
+        """`walk(body, name, kind, builtins, decide)` of a loop's body, once per loop, kind of
+        core, name and tiling-key instance."""
         kind = "cube" if ctx.core == AIC else "vector"
-        key = ("whole", id(node), kind, name, self._instance)
+        key = (tag, id(node), kind, name, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, bound_first(node.body, name, kind, self._builtins(ctx),
-                                                              self._key_decider()))
+            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, self._builtins(ctx),
+                                                       self._key_decider()))
         return hit[1]
 
     def _builtins(self, ctx: Ctx) -> frozenset:
