@@ -629,10 +629,18 @@ class Loops(InterpreterBase):
             return memo[0]
 
         env = ctx.env
+        #: (struct, field) -> the counter name it was followed by: the field stepped under a second
+        #: name (`v = cnt`, then `v.n += 1` and `cnt.n += 1`) is that one counter (probe h109)
+        followed: dict[tuple[int, str], str] = {}
         for name, holder, field in assigned:
             value = env.get(holder)  # (`_carried_value`)
             if field:
-                value = value.fields.get(field) if isinstance(value, StructV) and value.origin == "struct" else None
+                struct = value if isinstance(value, StructV) and value.origin == "struct" else None
+                value = struct.fields.get(field) if struct is not None else None
+                if struct is not None and name in counters:
+                    earlier = followed.setdefault((id(struct), field), name)
+                    if earlier != name and counters.get(earlier) == counters[name]:
+                        continue  # (its steps are the first name's: the delta between iteration starts)
             if name in counters and isinstance(value, int):
                 if type(value) is bool:  # `q = False` before `q = q + 1`: counts from 0 (probe h85)
                     value = int(value)

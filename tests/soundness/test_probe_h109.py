@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import error_messages, kernel_text
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -73,3 +73,28 @@ def test_a_whole_float_in_a_field_of_integers_is_the_integer_the_emulator_stores
     held = typed_number(16.0, INT_FIELD)
     assert held == 16 and type(held) is int
     assert type(typed_number(3, "DT_FP32")) is float
+
+
+TWO_NAMES = kernel_text(KERNELS / "h109_counter_stepped_under_two_names.py")
+
+
+def test_a_counter_stepped_under_two_names_is_one_counter():
+    """`v = cnt`, then `v.n += 1` and `cnt.n += 1`: one field, stepped by 2 an iteration, was taken
+    for two counters, one starting where the other left it (refused, asking to start it at a
+    constant, which it did)."""
+    result = transpile(TWO_NAMES, path="k.py")
+    assert error_messages(result) == [], error_messages(result)
+    for rows in (32, 160):
+        report = verify(TWO_NAMES, result.code, "kern", shapes={"a": (rows, 32), "out": (rows, 32)})
+        assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("steps", [
+    "        v.n = v.n * 2 + 1\n        cnt.n += 1\n",  # not a counter under one of the names
+    "        v.n += 2\n        cnt.n = (cnt.n + 1) % 4\n",  # a counter and a residue of one field
+])
+def test_a_field_stepped_otherwise_under_a_second_name_is_still_judged(steps):
+    text = edited(TWO_NAMES, [("        v.n += 1\n        cnt.n += 1\n", steps)])
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and messages[0].startswith("the pipelined kernel is not proven equivalent"), messages
+    assert "field `v.n` carries a value" in messages[0] or "counter `v.n` starts at" in messages[0], messages
