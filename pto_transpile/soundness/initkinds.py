@@ -44,13 +44,27 @@ class InitKinds:
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
         if isinstance(expr, cst.Subscript):
-            value = expr.value
-            return PLAIN if isinstance(value, cst.Attribute) and value.attr.value == "shape" else None
+            return self._item(expr.value)
         if isinstance(expr, cst.Attribute):
             return self._field(expr, depth)
         if isinstance(expr, cst.Name):
             return self._name(expr.value, depth)
         return None
+
+    def _item(self, value: cst.BaseExpression) -> str | None:
+        """An item of `value`: a dimension (`x.shape[0]`), an element of a GM tensor parameter of
+        the kernel (read as `pl.getval` reads it) or of a module name bound to numbers."""
+        if isinstance(value, cst.Attribute) and value.attr.value == "shape":
+            return PLAIN
+        if not isinstance(value, cst.Name) or value.value in self._binding_map():
+            return None
+        if self.fn is self.kernel_fn and value.value in self._params():
+            param = next(p for p in self._param_nodes() if p.name.value == value.value)
+            ann = param.annotation.annotation if param.annotation is not None else None
+            return PLAIN if isinstance(ann, cst.Subscript) and self.file.pl.path(ann.value) == ("Tensor",) else None
+        items = self.file.constants.get(value.value) if value.value not in self._params() else None
+        return PLAIN if isinstance(items, (list, tuple)) and items and all(
+            type(v) in (int, float, bool) for v in items) else None
 
     def _call(self, call: cst.Call, depth: int) -> str | None:
         path = self.file.pl.path(call.func)
@@ -59,7 +73,7 @@ class InitKinds:
                 [a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"]
             dtype = self.file.pl.path(given[0]) if given else None
             return dtype[0] if dtype and len(dtype) == 1 else None
-        if path and path[0].startswith("get_"):  # `pl.get_block_idx()` and the other core queries
+        if path:  # `pl.getval(...)`, `pl.get_block_idx()`: every op but `pl.const` gives a plain number
             return PLAIN
         if type(call.func) is cst.Name and self.file.meaning(call.func.value) is None \
                 and call.func.value not in self._names():

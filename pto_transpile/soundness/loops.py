@@ -758,6 +758,8 @@ class Loops(InterpreterBase):
                 continue  # (`_structs_in` finds nothing in it)
             if isinstance(value, StructV) and self._bound_first(node, ctx, name):
                 continue  # (`st = pl.struct(g=0.5 * ki)` before any read: the struct before it is read by nothing)
+            if isinstance(value, StructV) and self._unused_alias(node, name, value, env):
+                continue  # (`cfg = st` that nothing reads: the struct is judged under `st`, probe h109)
             for path, struct in _structs_in(name, value, arrays):
                 # a hand-written ring's entries carry each beat's values to a later beat by design
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
@@ -793,6 +795,20 @@ class Loops(InterpreterBase):
             bound = self._read_firsts[("bound names",)] = frozenset().union(*(local_names(self.file, f) for f in fns))
         return key_decider(runtypes.INSTANCE, lambda e: self.file.evaluator.try_eval(e, None),
                            lambda name: name in bound)
+
+    def _unused_alias(self, node: cst.For, name: str, value: StructV, env: dict) -> bool:
+        """Is `name` a second name of a struct another name of `env` holds, that neither the loop's
+        body nor a function or lambda of the kernel names? The struct is judged under the other."""
+        if not any(v is value for other, v in env.items() if other != name):
+            return False
+        key = ("alias", id(node), name)
+        hit = self._read_firsts.get(key)
+        if hit is None or hit[0] is not node:
+            nested = [n for n in self.file.find(self.fn, (cst.FunctionDef, cst.Lambda)) if n is not self.fn]
+            named = any(type(n) is cst.Name and n.value == name for block in (node.body, *nested)
+                        for n in iter_nodes(block))
+            hit = self._read_firsts[key] = (node, not named)
+        return hit[1]
 
     def _fields_bound_first(self, node: cst.For, ctx: Ctx, name: str) -> frozenset:
         """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx` runs."""

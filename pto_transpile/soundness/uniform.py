@@ -420,8 +420,10 @@ class Uniform:
                 # which residues a block sees depends on how many blocks there are
                 raise NonUniform(f"`{text()}` takes a residue of `{per_core[0]}`, the variable of a per-core range, "
                                  "whose residues on each block depend on the number of blocks",
-                                 "count the iterations with a counter (`j = j + 1` in the loop, then `j % k`) or let "
-                                 "a tile group's `next()` pick the slot")
+                                 "where it picks a slot, count the block's own iterations with a counter (`j = j + 1` "
+                                 "in the loop, then `j % k`: the residue of the block's iteration, not of the row "
+                                 f"`{per_core[0]}`) or let a tile group's `next()` pick the slot; a residue of "
+                                 f"`{per_core[0]}` itself is not followed")
             if not rf and int(right) > 0 and (_index(lf) or lres):
                 self.periods.add(int(right))
                 self.period_source(int(right), lambda: f"`{text()}`")

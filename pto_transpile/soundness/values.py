@@ -613,14 +613,24 @@ def narrows(value: Any, kind: str, declared: str | None = None,
     h109). The value at this run's counts says nothing of the others. `declared`: the dtype of
     the scalar parameter `value` is, if it is one itself; `parameter_range`: the values a scalar
     parameter (by name) can take."""
-    if not isinstance(value, Sym) or not value.form or kind == INT_FIELD or value.residue:
-        return False  # (a residue is periodic: the runs take each of its values)
+    if not isinstance(value, Sym) or not value.form or kind == INT_FIELD:
+        return False
+    parameter = any(var[0] == "scalar" for var, _ in value.form)
+    if any(var[0] == "derived" and any(root[0] in ("scalar", "size") for root in var[2]) for var, _ in value.form):
+        # computed from a parameter or a size otherwise than affinely (`k % 200`, `n * n`): no range
+        # the check knows, so no dtype is known to hold it at every run (probe h109: `k % 200` as
+        # `DT_INT8` wrapped at `k` = 150)
+        return True
+    if value.residue:
+        # a residue of the loop variable or a counter is periodic: the runs take each of its
+        # values; one of a sampled parameter (`k % 200`) is not run at all of them (probe h109: as
+        # `DT_INT8` it wrapped at `k` = 150), and fits only a dtype that holds every parameter's
+        return parameter and kind not in _PARAMETER_WIDE
     if declared is not None and holds_every(kind, declared):
         return False  # (a parameter itself, of a dtype `kind` holds: `g: pl.DT_INT8 = k` of an int8 `k`)
     grows = any(var[0] in ("loop", "carried", "grid", "size") for var, _ in value.form)
     if grows and kind not in _WIDE:
         return True
-    parameter = any(var[0] == "scalar" for var, _ in value.form)
     if not grows and not parameter:
         return False
     if not grows and kind not in _PARAMETER_WIDE:

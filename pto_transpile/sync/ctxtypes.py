@@ -73,8 +73,9 @@ def join(a: str | None, b: str | None) -> str | None:
         typed = (set((a, b)) - plain).pop()
         return typed if DTYPE_BITS.get(typed, 0) >= 32 else plain.pop()
     # two dtypes: floats in a kernel float; ints of another width or sign in one that holds both
-    # (probe h101: an int32 or a uint32 in an int32 field wrapped 3e9)
-    return FLOAT if is_float(a) else "DT_INT64" if {a, b} != {"DT_INT64", "DT_UINT64"} else None
+    # (probe h101: an int32 or a uint32 in an int32 field wrapped 3e9), an int64 and a uint64 in a
+    # kernel integer, which holds both (probe h109: refused as of a kind that cannot be told)
+    return FLOAT if is_float(a) else "DT_INT64" if {a, b} != {"DT_INT64", "DT_UINT64"} else INT
 
 
 def field_kind(kind: str) -> str:

@@ -51,7 +51,7 @@ def test_a_residue_of_a_per_core_loop_variable_is_refused_naming_it():
     result = transpile(per_core("ki % 2", counter=False), path="per_core.py", preload=1)
     (message,) = error_messages(result)
     assert "`ki % 2` takes a residue of `ki`, the variable of a per-core range" in message
-    assert "count the iterations with a counter (`j = j + 1` in the loop, then `j % k`)" in message
+    assert "count the block's own iterations with a counter (`j = j + 1` in the loop, then `j % k`" in message
 
 
 def test_the_counter_the_hint_suggests_is_proven_and_verified():

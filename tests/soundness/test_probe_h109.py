@@ -38,6 +38,8 @@ REFUSED = {
     "h109_pl_const_with_local_dtype_alias_wraps_unseen": "`pl.const(ki * 2048, tag_dt)` holds a value computed from",
     "h109_int64_field_of_loop_variable_times_constant_wraps": "field `tg.tag` holds a value computed from a loop",
     "h109_user_struct_array_typed_field_exempt_from_narrowing": "holds a value computed from a loop variable",
+    # a residue of a parameter is not run at all of its values: `k % 200` as int8 wraps at k = 150
+    "h109_int8_local_of_parameter_residue": "`bank` holds a value computed from",
 }
 
 
@@ -51,6 +53,10 @@ def test_the_kernel_is_refused(name):
     # the ctx field mirrors the int8 field of the struct it stands in for
     ("h109_stage_writes_runtime_value_into_typed_struct_field_replaced_by_ctx", "kern", dict(shapes=ROWS)),
     ("h109_struct_made_per_iteration", "kern", dict(shapes=ROWS)),
+    # an alias of the struct that nothing reads: the struct is judged under the name the loop uses
+    ("h109_unused_struct_alias", "kern", dict(shapes=ROWS)),
+    # an int64 or a uint64 value: a kernel integer holds both (refused as of a kind that cannot be told)
+    ("h109_int64_or_uint64_value", "kern", dict(shapes=ROWS, scalars={"k": -5, "u": 2 ** 63 + 3})),
     # a `float` parameter given `2` is the float 2.0, as on the device (the emulator passed the int)
     ("h109_float_param_given_whole_number_makes_int_struct", "tiled_scale_kernel", dict(
         shapes=ROWS, scalars={"scale": 0.5, "ApplyRelu": 1, "alpha": 2}, block_dim=2)),
@@ -98,3 +104,10 @@ def test_a_field_stepped_otherwise_under_a_second_name_is_still_judged(steps):
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and messages[0].startswith("the pipelined kernel is not proven equivalent"), messages
     assert "field `v.n` carries a value" in messages[0] or "counter `v.n` starts at" in messages[0], messages
+
+
+def test_an_alias_the_loop_reads_is_still_judged():
+    text = edited(kernel_text(KERNELS / "h109_unused_struct_alias.py"),
+                  [("        st.g = 0.5 + 0.25 * (i % 2)\n", "        g0 = cfg.g\n        st.g = g0 + 0.25\n")])
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and "carries a value" in messages[0], messages
