@@ -480,26 +480,34 @@ class Struct:
     integers (a float stored into it is truncated), so a value carried in a field of another
     type than its own changes as it would on the device."""
 
-    _typename: str
-    _kinds: dict  #: field -> the dtype, or `int`, its values are converted to
-
     def __init__(self, typename: str, fields: dict):
-        object.__setattr__(self, "_typename", typename)
-        kinds = {k: v.dtype if isinstance(v, (TypedInt, TypedFloat)) else int for k, v in fields.items()
-                 if isinstance(v, (TypedInt, TypedFloat)) or type(v) is int}
-        object.__setattr__(self, "_kinds", kinds)
+        # the struct's own records live under keys no field can be named (a field `_kinds` took
+        # their place and broke every store: probe h110)
+        state = vars(self)
+        state[TYPENAME] = typename
+        #: field -> the dtype, or `int`, its values are converted to
+        state[KINDS] = {k: v.dtype if isinstance(v, (TypedInt, TypedFloat)) else int for k, v in fields.items()
+                        if isinstance(v, (TypedInt, TypedFloat)) or type(v) is int}
         for k, v in fields.items():
             object.__setattr__(self, k, list(v) if isinstance(v, (list, tuple)) else v)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        kind = self._kinds.get(name)
+        kind = vars(self)[KINDS].get(name)
         if kind is not None and _number(value):
             value = int(value) if kind is int else typed_scalar(value, kind)
         object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
-        items = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if k not in ("_typename", "_kinds"))
-        return f"{self._typename}({items})"
+        return f"{vars(self)[TYPENAME]}({', '.join(f'{k}={v!r}' for k, v in struct_fields(self))})"
+
+
+#: the keys of a struct's own records in its `__dict__`: not identifiers, so no field's name
+TYPENAME, KINDS = "\0typename", "\0kinds"
+
+
+def struct_fields(struct: Struct) -> list[tuple[str, Any]]:
+    """A struct's fields and their values, in their order."""
+    return [(k, v) for k, v in vars(struct).items() if not k.startswith("\0")]
 
 
 class StructArray:

@@ -24,8 +24,9 @@ def typed_local(value, annotation):
         dtype = annotation()
     except Exception:  # an annotation Python would never have evaluated
         return value
-    if isinstance(dtype, DType) and dtype.computable and isinstance(value, (int, float)) \
-            and not isinstance(value, bool):
+    if isinstance(dtype, DType) and dtype.computable and isinstance(value, (int, float)):
+        # (a bool too: `aligned: pl.DT_INT32 = n % 32 == 0` is the int32 1 or 0, as `pl.const`
+        # makes it, probe h110)
         return typed_scalar(value, dtype)
     return value
 

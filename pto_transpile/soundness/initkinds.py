@@ -76,7 +76,8 @@ class InitKinds:
         if path:  # `pl.getval(...)`, `pl.get_block_idx()`: every op but `pl.const` gives a plain number
             return PLAIN
         if type(call.func) is cst.Name and self.file.meaning(call.func.value) is None \
-                and call.func.value not in self._names():
+                and call.func.value not in self._names() and call.func.value not in self._params():
+            # (a builtin nothing rebinds: not a parameter of its name, `def f(v, int=keep)`, probe h110)
             if call.func.value in _PLAIN_BUILTINS:
                 return PLAIN
             if call.func.value in _CHOOSING_BUILTINS and call.args:
@@ -90,8 +91,8 @@ class InitKinds:
     def _field(self, node: cst.Attribute, depth: int) -> str | None:
         """A field of a struct the function makes: the kind of its initialiser in every
         `pl.struct(...)` the name is bound to (None for a struct bound otherwise)."""
-        if type(node.value) is not cst.Name:
-            return None
+        if type(node.value) is not cst.Name or node.value.value in self._params() and self.fn is not self.kernel_fn:
+            return None  # (a stage's struct parameter, bound again or not: its caller's struct, probe h110)
         bindings = self._binding_map().get(node.value.value) or []
         found: str | None = "?"
         for kind, value in bindings:
@@ -99,9 +100,19 @@ class InitKinds:
                 return None
             init = next((a.value for a in value.args if a.keyword is not None
                          and a.keyword.value == node.attr.value), None)
-            k = self.kind(init, depth + 1) if init is not None else None
+            k = self._field_kind(init)
             found = k if found == "?" else _join(found, k)
         return None if found == "?" else found
+
+    def _field_kind(self, init: cst.BaseExpression | None) -> str | None:
+        """What a field initialised by `init` holds whatever is stored into it: values of the
+        dtype of a `pl.const`, plain integers for an integer literal; a field of any other
+        initialiser keeps what it is given, a value of a `pl` dtype a helper or an alias may
+        store too (probe h110)."""
+        if isinstance(init, cst.Call) and self.file.pl.path(init.func) == ("const",):
+            return self._call(init, 0)
+        bare = init.expression if isinstance(init, cst.UnaryOperation) else init
+        return PLAIN if isinstance(bare, cst.Integer) else None
 
     def _name(self, name: str, depth: int) -> str | None:
         if name in ("True", "False"):
@@ -137,7 +148,8 @@ class InitKinds:
         path = self.file.pl.path(ann)
         if path and len(path) == 1 and path[0].startswith("DT_"):
             return path[0]
-        return PLAIN if type(ann) is cst.Name and ann.value in ("int", "float", "bool") else None
+        # (a `bool` one is a Python bool, which types no field, where the check's number would: probe h110)
+        return PLAIN if type(ann) is cst.Name and ann.value in ("int", "float") else None
 
     def _param_nodes(self) -> list:
         p = self.fn.params
@@ -162,7 +174,7 @@ class InitKinds:
                         plain = type(t.target) is cst.Name
                         for n in self.file.find(t.target, cst.Name):
                             out.setdefault(n.value, []).append(("value", node.value) if plain else ("other", node))
-                elif isinstance(node, cst.AnnAssign) and type(node.target) is cst.Name:
+                elif isinstance(node, cst.AnnAssign) and type(node.target) is cst.Name and node.value is not None:
                     out.setdefault(node.target.value, []).append(("annotation", node.annotation))
                 elif isinstance(node, cst.AugAssign) and type(node.target) is cst.Name:
                     out.setdefault(node.target.value, []).append(("value", cst.BinaryOperation(

@@ -48,8 +48,10 @@ class KeyTests:
     def value(self, expr: cst.BaseExpression) -> int | None:
         if type(expr) is cst.Name and expr.value in self.key and not self.rebound(expr.value):
             return self.key[expr.value]
-        if any(type(n) is cst.Name and n.value in self.key for n in _names(expr)):
-            return None  # (a key field inside an expression this reads no further)
+        if any(type(n) is cst.Name and (n.value in self.key or self.rebound(n.value)) for n in _names(expr)):
+            # (a key field inside an expression this reads no further; a name the kernel binds,
+            # which is not the module's constant there: probe h110, `Mode == DECAY` of a local `DECAY`)
+            return None
         found = self.constant(expr)
         return found if isinstance(found, int) else None  # (a bool is an int)
 

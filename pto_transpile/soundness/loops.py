@@ -1428,8 +1428,9 @@ class _FirstReads:
                     targets: list = []
                     if type(small) is cst.Assign:
                         targets, reads = [t.target for t in small.targets], _loads(small.value)
-                    elif type(small) is cst.AnnAssign:
-                        targets, reads = [small.target], _loads(small.value) if small.value is not None else set()
+                    elif type(small) is cst.AnnAssign:  # (a bare `gain: float` binds nothing: probe h110)
+                        bound = small.value is not None
+                        targets, reads = ([small.target], _loads(small.value)) if bound else ([], set())
                     elif type(small) is cst.AugAssign:
                         targets, reads = [small.target], _loads(small.target) | _loads(small.value)
                     else:

@@ -325,7 +325,7 @@ class PlCalls(InterpreterBase):
         if dtype is None:
             return value
         refuse_narrowed(value, dtype, f"`{self._code_of(node)}`", node, self.fn, self.pl)
-        return typed_number(value, dtype)
+        return typed_number(value, dtype, scalar=True)
 
     def _core_query(self, node, ctx) -> Any:
         """`pl.get_block_idx()` and friends, for block 0: an AIV's block index is
@@ -500,7 +500,7 @@ _PL_CALLS: dict[str, Callable] = {
 def _number(value: Any) -> bool:
     """A number the check follows (a plain one, a `Sym`, a run-time value), which a field's kind
     converts."""
-    return type(value) in (int, float) or isinstance(value, (Sym, Opaque)) or value is UNKNOWN
+    return type(value) in (int, float, bool) or isinstance(value, (Sym, Opaque)) or value is UNKNOWN
 
 
 def _plain_fields(fields: dict, node) -> None:

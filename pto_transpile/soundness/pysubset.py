@@ -32,7 +32,7 @@ from pto_transpile.soundness import containers
 from pto_transpile.soundness.events import AIC, CORES, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops, read_first
-from pto_transpile.soundness.params import int_range
+from pto_transpile.soundness.params import INT64, int_range
 from pto_transpile.soundness.runtypes import (
     DISCOVERY_TRIPS,
     CannotModel,
@@ -58,7 +58,6 @@ from pto_transpile.soundness.uniform import (
     walks_grid,
 )
 from pto_transpile.soundness.values import (
-    INT32_VALUES,
     UNKNOWN,
     AnyTileV,
     Builtin,
@@ -190,7 +189,7 @@ class PythonSubset(InterpreterBase):
         dtype = self._annotated_dtype(small.annotation, ctx)
         if dtype is not None:
             refuse_narrowed(value, dtype, f"`{self._code_of(small.target)}`", small, self.fn, self.pl)
-            value = typed_number(value, dtype)
+            value = typed_number(value, dtype, scalar=True)
             if type(small.target) is cst.Name:
                 self._typed_locals[(id(ctx.env), small.target.value)] = (dtype, value)
         self.assign(small.target, value, ctx)
@@ -2813,14 +2812,14 @@ def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef 
 
 
 def _parameter_range(fn: cst.FunctionDef | None, pl, name: str) -> tuple[int, int]:
-    """The values the scalar parameter `name` can take: its `pl` integer dtype's, when the kernel
-    `fn` declares it with one (`params.int_range`), else a 32-bit integer's (`values.INT32_VALUES`)."""
+    """The values the scalar parameter (or tiling-data field) `name` can take: those of its
+    declared type (`params.int_range`: a `pl` integer dtype's, `bool`'s, int64's for `int` or
+    none: a launch passes a 64-bit integer), int64's for a tiling field (probe h110: taken for
+    32 bits, `epoch * 2 ** 30` was said to fit an int64 field)."""
     for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params) if fn is not None else ():
-        if p.name.value == name and p.annotation is not None and pl is not None:
-            path = pl.path(p.annotation.annotation)
-            if path and len(path) == 1 and path[0].startswith(("DT_INT", "DT_UINT")):
-                return int_range(p, pl.path)
-    return INT32_VALUES
+        if p.name.value == name and pl is not None:
+            return int_range(p, pl.path)
+    return INT64
 
 
 def declared_dtype(value: Any, fn: cst.FunctionDef | None, pl) -> str | None:

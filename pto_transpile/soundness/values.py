@@ -527,16 +527,18 @@ def evaluate_origin(origin, dims: dict, names: dict) -> int | None:
     return None
 
 
-def typed_number(value: Any, kind: str) -> Any:
+def typed_number(value: Any, kind: str, scalar: bool = False) -> Any:
     """`value` as a scalar of `kind` (`pto_api.scalars`: a field initialised with an int, or a
     `DT_*` name) holds it, as the emulator stores it: a number converted (`16.0` in a field of
     integers is `16`, an int where the serial kernel hands the stage a float: probe h109); an
     integer that varies between runs (`Sym`) kept where the conversion leaves its value, else
     converted (its form no longer holds); a run-time float (`Opaque`) in an integer field its
     integer part; anything else as it is."""
-    if type(value) in (int, float):
+    if type(value) in (int, float) or scalar and type(value) is bool:
+        # (a bool is converted by `pl.const` and an annotated local, `scalar`, not by a struct
+        # field, which keeps it as it is given, in the emulator: probe h110)
         try:
-            return stored(value, kind)
+            return stored(int(value) if type(value) is bool else value, kind)
         except ValueError:  # (a NaN, or a float past an integer dtype's range: not defined)
             return UNKNOWN
     if type(value) is Sym:
@@ -635,15 +637,12 @@ def narrows(value: Any, kind: str, declared: str | None = None,
         return False
     if not grows and kind not in _PARAMETER_WIDE:
         return True
-    return not _fits(value, kind, parameter_range or (lambda _name: INT32_VALUES))
+    return not _fits(value, kind, parameter_range or (lambda _name: (-(2 ** 63), 2 ** 63 - 1)))
 
 
 #: the values a loop variable, a counter, a trip count or a size takes at any run the check
 #: proves a kernel for: below 2 ** 32 in magnitude (a loop of 2 ** 32 iterations is no run)
 COUNT_BOUND = 2 ** 32
-#: the values of a scalar parameter declared without a `pl` dtype, as the ring and the typed
-#: locals take them (a launch passes a 32-bit integer)
-INT32_VALUES = (-(2 ** 31), 2 ** 31 - 1)
 
 
 def _fits(value: Sym, kind: str, parameter_range: Callable[[str], tuple[int, int]]) -> bool:
@@ -656,6 +655,8 @@ def _fits(value: Sym, kind: str, parameter_range: Callable[[str], tuple[int, int
     for var, coefficient in value.form:
         if var[0] == "scalar":
             a, b = parameter_range(var[1])
+        elif var[0] == "size" and isinstance(var[1], tuple) and var[1][:1] == ("param",):
+            a, b = parameter_range(var[1][1])  # (a parameter followed as a size: its own range, probe h110)
         else:  # (a counter may step down from where it starts: either sign)
             a, b = (-COUNT_BOUND if var[0] == "carried" else 0), COUNT_BOUND
         ends = (coefficient * a, coefficient * b)

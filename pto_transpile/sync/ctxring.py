@@ -197,7 +197,7 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             division = types.division_in(fills[0].value)
             if all(function_choices(f.value, lambda n: n if n in file.functions_by_name else None) for f in fills):
                 fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
-            elif (handle := _handle_in_struct(kernel, fills[0].value)) is not None:  # (probe h109: `st.o` of `o=out`)
+            elif (handle := _handle_in_struct(file, kernel, fills[0].value)) is not None:  # (probe h109: `o=out`)
                 fields.update(why=f"it is `{handle}`, a handle (a tensor, a tile or a tile group) held in the struct, "
                                   "and a ctx field holds a number", handle=handle, _hint="handle")
             elif struct is not None:  # (probe h106: `st, bias = cfg, 0.0`, or `cfg` bound again)
@@ -215,16 +215,39 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
     return out
 
 
-def _handle_in_struct(kernel: Kernel, value: cst.BaseExpression) -> str | None:
-    """The name of the handle a struct field `st.f` is initialised with (`pl.struct(o=out)`) in
-    a declaration, if any."""
+def _bound_otherwise(file, kernel: Kernel, name: str) -> bool:
+    """Does the kernel bind `name` to anything but a `pl.struct(...)` (`st = make_cfg()`: a
+    struct whose fields are typed by another's initialisers, probe h110)?"""
+    for node in file.find(kernel.node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr,
+                                        cst.AsName)):
+        if isinstance(node, cst.Assign):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    if t.target.value == name and not (isinstance(node.value, cst.Call)
+                                                       and file.pl.path(node.value.func) == ("struct",)):
+                        return True
+                elif isinstance(t.target, (cst.Tuple, cst.List)) and any(
+                        isinstance(e.value, cst.Name) and e.value.value == name for e in t.target.elements):
+                    return True  # (`st, x = ...`; `st.g = ...` binds no name)
+        else:
+            target = node.name if isinstance(node, cst.AsName) else node.target
+            if isinstance(target, cst.Name) and target.value == name or isinstance(node, (cst.For, cst.AsName)) \
+                    and any(n.value == name for n in file.find(target, cst.Name)
+                            if not isinstance(target, cst.Attribute)):
+                return True  # (`st.g += 1` binds no name)
+    return False
+
+
+def _handle_in_struct(file, kernel: Kernel, value: cst.BaseExpression) -> str | None:
+    """The code of the handle a struct field `st.f` is initialised with (`pl.struct(o=out)`,
+    `o=outs[0]`: probe h110) in a declaration, if any."""
     if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
         return None
     for decl in kernel.structs.get(value.value.value) or []:
         init = next((a.value for a in decl.call.args if a.keyword is not None
                      and a.keyword.value == value.attr.value), None)
-        if isinstance(init, cst.Name) and kernel.kinds.get(init.value) in HANDLE_KINDS:
-            return init.value
+        if init is not None and _is_handle(kernel, init):
+            return file.source.code(init)
     return None
 
 
@@ -240,7 +263,7 @@ def _declared_dtype(file, kernel: Kernel, fills: list) -> str | None:
         if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
             return None
         decls = kernel.structs.get(value.value.value) or []
-        if not decls:
+        if not decls or _bound_otherwise(file, kernel, value.value.value):
             return None
         for decl in decls:
             init = next((a.value for a in decl.call.args if a.keyword is not None
@@ -249,6 +272,8 @@ def _declared_dtype(file, kernel: Kernel, fills: list) -> str | None:
                 a.value for a in init.args if a.keyword is not None and a.keyword.value == "dtype"] \
                 if isinstance(init, cst.Call) and file.pl.path(init.func) == ("const",) else []
             path = file.pl.path(given[0]) if given else None
+            if not path and given:  # a module name bound to a dtype (`TAG_DT = pl.DT_INT8`, probe h110)
+                path = getattr(file.evaluator.try_eval(given[0], None), "path", None)
             if not path or len(path) != 1 or not storable(path[0]):
                 return None
             found.add(path[0])

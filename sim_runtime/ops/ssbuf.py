@@ -9,15 +9,13 @@ from sim_runtime import assumed, costs
 from sim_runtime.memory import Footprint, Memory
 from sim_runtime.opplan import OpPlan
 from sim_runtime.ops.base import OpCall, handles
-from sim_runtime.tiles import Struct
+from sim_runtime.tiles import Struct, struct_fields
 
 
 def _words(struct: Struct) -> list[tuple[str, int | None, type]]:
     """(field, list position or None, int/float) for every 32-bit word of the struct."""
     out: list[tuple[str, int | None, type]] = []
-    for name, value in vars(struct).items():
-        if name.startswith("_"):  # (the struct's own: its type name, its fields' kinds; probe h109)
-            continue
+    for name, value in struct_fields(struct):  # (not its type name or its fields' kinds: probe h109)
         items = value if isinstance(value, list) else [value]
         for k, v in enumerate(items):
             kind = float if isinstance(v, float) else int

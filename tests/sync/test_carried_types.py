@@ -181,3 +181,11 @@ def test_a_handle_held_in_a_struct_is_named_with_the_fix_that_works():
                 if d.severity == "error"]
     assert "it is `out`, a handle (a tensor, a tile or a tile group) held in the struct" in error.message
     assert error.hint.startswith("Pass `out` to the stage as an argument of its own"), error.hint
+
+
+def test_a_handle_picked_from_a_tuple_into_a_struct_is_named():
+    """`pl.struct(g=0.0, o=outs[0])`: the handle is named as written (probe h110: the refusal fell
+    back to a number of a kind that cannot be told)."""
+    (error,) = [d for d in transpile(kernel_text(KERNELS / "h110_handle_in_struct_via_tuple_item.py"),
+                                     path="k.py").diagnostics if d.severity == "error"]
+    assert "it is `outs[0]`, a handle (a tensor, a tile or a tile group) held in the struct" in error.message
