@@ -1449,9 +1449,11 @@ class _FirstReads:
                 if kind == self.core:
                     self.visit(_statements(stmt.body), written)
                 continue
-            inner = set(written)
             for child in _headers(stmt):
-                self.found.update(n for n in _loads(child) if n not in written)
+                reads, walrus = _header_names(child)
+                self.found.update(n for n in reads if n not in written)
+                written |= walrus  # (`if (g := ...) > 10.0:` binds `g` where it stands: probe h110)
+            inner = set(written)
             if type(stmt) is cst.If:
                 taken = _taken(stmt, self.decide)
                 if taken is not None:  # (the test a tiling-key instance settles: its branch runs in line)
@@ -1509,6 +1511,31 @@ def _walk_names(node):
             yield n.value.value
             continue
         stack.extend(children(n))
+
+
+def _header_names(node) -> tuple[set[str], set[str]]:
+    """(the names and fields a compound statement's header reads, the names an assignment
+    expression in it binds whenever it runs). A walrus under `and`/`or`, a conditional
+    expression, a comprehension or a lambda may not run: its name is read, not bound."""
+    reads: set[str] = set()
+    bound: set[str] = set()
+    stack: list = [(node, True)]
+    while stack:
+        n, always = stack.pop()
+        if type(n) is cst.NamedExpr and type(n.target) is cst.Name:
+            (bound if always else reads).add(n.target.value)
+            stack.append((n.value, always))
+            continue
+        if type(n) is cst.Name:
+            reads.add(n.value)
+            continue
+        if type(n) is cst.Attribute and type(n.value) is cst.Name:
+            reads.update((f"{n.value.value}.{n.attr.value}", n.value.value))
+            continue
+        maybe = always and type(n) not in (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp,
+                                           cst.DictComp, cst.GeneratorExp)
+        stack.extend((c, maybe) for c in children(n))
+    return reads, bound - reads
 
 
 def _headers(stmt) -> list:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import error_messages, kernel_text
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -54,3 +54,25 @@ def test_the_kernel_is_proven_and_runs_as_the_serial_one(name):
     assert error_messages(result) == [], error_messages(result)
     report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)})
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+WALRUS = kernel_text(KERNELS / "h110_walrus_bound_value.py")
+TEST = "        if (g := 0.5 + 0.25 * (i % 2)) > 10.0:\n"
+
+
+def test_a_value_bound_by_a_walrus_in_a_test_is_made_in_the_iteration():
+    result = transpile(WALRUS, path="k.py")
+    assert error_messages(result) == [], error_messages(result)
+    report = verify(WALRUS, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("test", [
+    "        if (g := g * 2.0 + 0.5) > 10.0:\n",  # it reads the value before
+    "        if i > 0 and (g := 0.5 + 0.25 * (i % 2)) > 10.0:\n",  # it may not run
+])
+def test_a_walrus_that_reads_the_value_or_may_not_run_still_carries(test):
+    loop = "    for i in pl.range(0, n_blocks):\n"
+    text = edited(WALRUS, [(TEST, test), (loop, "    g = 0.5\n" + loop)])
+    messages = error_messages(transpile(text, path="k.py"))
+    assert messages and "`g` carries a value" in messages[0], messages
