@@ -73,20 +73,27 @@ class InitKinds:
                 [a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"]
             dtype = self.file.pl.path(given[0]) if given else None
             return dtype[0] if dtype and len(dtype) == 1 else None
-        if path:  # `pl.getval(...)`, `pl.get_block_idx()`: every op but `pl.const` gives a plain number
+        if path in (("min",), ("max",)):  # Python's own: they give back an argument (probe h111)
+            return self._chosen(call, depth)
+        if path:  # `pl.getval(...)`, `pl.get_block_idx()`: every other op gives a plain number
             return PLAIN
         if type(call.func) is cst.Name and self.file.meaning(call.func.value) is None \
                 and call.func.value not in self._names() and call.func.value not in self._params():
             # (a builtin nothing rebinds: not a parameter of its name, `def f(v, int=keep)`, probe h110)
             if call.func.value in _PLAIN_BUILTINS:
                 return PLAIN
-            if call.func.value in _CHOOSING_BUILTINS and call.args:
-                kinds = [self.kind(a.value, depth + 1) for a in call.args]
-                found = kinds[0]
-                for k in kinds[1:]:
-                    found = _join(found, k)
-                return found
+            if call.func.value in _CHOOSING_BUILTINS:
+                return self._chosen(call, depth)
         return None
+
+    def _chosen(self, call: cst.Call, depth: int) -> str | None:
+        """`min(...)`/`max(...)`: one of their arguments, as it is."""
+        if not call.args or any(a.star for a in call.args):
+            return None
+        found = self.kind(call.args[0].value, depth + 1)
+        for a in call.args[1:]:
+            found = _join(found, self.kind(a.value, depth + 1))
+        return found
 
     def _field(self, node: cst.Attribute, depth: int) -> str | None:
         """A field of a struct the function makes: the kind of its initialiser in every
@@ -111,7 +118,9 @@ class InitKinds:
         store too (probe h110)."""
         if isinstance(init, cst.Call) and self.file.pl.path(init.func) == ("const",):
             return self._call(init, 0)
-        bare = init.expression if isinstance(init, cst.UnaryOperation) else init
+        # (`-1`, not `not 0`: a bool, which types no field, probe h111)
+        bare = init.expression if isinstance(init, cst.UnaryOperation) and isinstance(
+            init.operator, (cst.Minus, cst.Plus)) else init
         return PLAIN if isinstance(bare, cst.Integer) else None
 
     def _name(self, name: str, depth: int) -> str | None:
@@ -143,8 +152,8 @@ class InitKinds:
         """A kernel parameter: the launch passes one of a `pl` dtype typed, any other as it is."""
         param = next(p for p in self._param_nodes() if p.name.value == name)
         ann = param.annotation.annotation if param.annotation is not None else None
-        if ann is None:
-            return None
+        if ann is None or param.default is not None and self.kind(param.default, _DEPTH) != PLAIN:
+            return None  # (a run that passes nothing gets the default as it is: `g: int = pl.const(...)`, h111)
         path = self.file.pl.path(ann)
         if path and len(path) == 1 and path[0].startswith("DT_"):
             return path[0]

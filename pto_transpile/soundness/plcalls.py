@@ -25,7 +25,7 @@ from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
-from pto_transpile.soundness.pysubset import declared_dtype, opaque_op, opaque_operands, refuse_narrowed
+from pto_transpile.soundness.pysubset import opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
 from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
@@ -273,26 +273,26 @@ class PlCalls(InterpreterBase):
                 continue
             name = arg.keyword.value
             dtype = self._const_dtype(arg.value, ctx)
-            if dtype is None and type(arg.value) is cst.Name:
-                typed = self._typed_locals.get((id(ctx.env), arg.value.value))
-                dtype = typed[0] if typed is not None and ctx.env.get(arg.value.value) is typed[1] else None
             value = fields.get(name)
             if dtype is None and _number(value):
-                # `g=make_tag()` of a `return pl.const(0, pl.DT_INT16)`, or a name bound to it, or a stage's
-                # parameter: a dtype the check does not see (probes h107, h109: the int16 field wrapped, the
-                # check followed the value whole; a ctx field handed the stage `g` without its int8)
+                # read from the code, never from the check's number (probe h111: `int(gp)` of an int8
+                # parameter is its unmoved value, and a small int is one object wherever it was made):
+                # `g=make_tag()` of a `return pl.const(0, pl.DT_INT16)`, a name bound to it, a stage's
+                # parameter hold a dtype the check does not see (probes h107, h109)
                 fn = self._frames[-1] if self._frames else self.fn
                 found = InitKinds(self.file, fn, self.fn).kind(arg.value)
                 if found is None:
                     raise CannotModel(f"struct field `{name}` is initialised by `{self._code_of(arg.value)}`, which "
                                       "may or may not hold a value of a `pl` dtype (which types the field): the check "
                                       f"does not follow which; initialise it with a number, `int(...)`, `float(...)` "
-                                      "or `pl.const(v, dtype)`", arg.value, kind="construct")
-                if found != PLAIN and storable(found):
+                                      "or `pl.const(v, dtype)`", arg.value, kind="field_init")
+                if found != PLAIN and not storable(found):
+                    raise CannotModel(f"struct field `{name}` is initialised by a value of `pl.{found}`, whose "
+                                      "conversion the check does not follow", arg.value, kind="field_init")
+                if found != PLAIN:
                     dtype = found
-            declared = declared_dtype(value, self.fn, self.pl) if dtype is None else None
-            if dtype is not None or declared is not None and storable(declared):
-                kinds[name] = dtype or declared  # (a parameter of a `pl` dtype: the launch passes it typed)
+            if dtype is not None:
+                kinds[name] = dtype
             elif type(value) is int or isinstance(value, Sym) \
                     or isinstance(value, Opaque) and integer_valued(value.origin):
                 kinds[name] = INT_FIELD  # (an integer the run does not know: a parameter, a size, probe h107)

@@ -85,6 +85,8 @@ HINTS = {
                "index, a value read from GM) decides for every value it can take; where it sets the bytes an op "
                "reaches (a tile address, a vector function's loops and addresses), pass a compile-time value "
                "instead (a module constant or a tiling-key field)",
+    "field_init": "Initialise the struct field where the struct is made with a number of its type, `int(...)` or "
+                  "`float(...)` of the value, or `pl.const(v, dtype)`: PyPTO types the field by its initialiser",
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
