@@ -138,11 +138,23 @@ def build_tiling_data(cls: type, values: Mapping[str, object]):
             raise KernelError(f"tiling-data field {cls.__name__}.{name} is declared {declared}: {fault}")
         if name in given and isinstance(given[name], float):
             given[name] = int(given[name])  # type: ignore[call-overload]  # a whole float: checked above
-    for f in dataclasses.fields(cls):  # a `float` field is a float on the device, given `2` or `2.0` (probe h109)
-        value = given.get(f.name)
-        if f.type in (float, "float") and isinstance(value, int) and not isinstance(value, bool):
+    for f in dataclasses.fields(cls):
+        # a field declared `float` or with a `pl` float dtype is a float on the device, given `2` or
+        # `2.0`, or left at a default of `2` (probes h109, h111)
+        value = given.get(f.name, defaults.get(f.name))
+        if _float_field(f.type) and isinstance(value, int) and not isinstance(value, bool):
             given[f.name] = float(value)
     return cls(**given)
+
+
+def _float_field(annotation) -> bool:
+    """Is a dataclass field declared `float` or with a `pl` float dtype (as Python evaluated the
+    annotation, or as its text)?"""
+    if annotation in (float, "float"):
+        return True
+    name = annotation.name if isinstance(annotation, DType) else \
+        annotation.rsplit(".", 1)[-1].strip() if isinstance(annotation, str) else ""
+    return name.startswith(("DT_FP", "DT_BF"))
 
 
 def tiling_data_types(cls: type) -> dict[str, str]:

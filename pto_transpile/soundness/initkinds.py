@@ -191,7 +191,8 @@ class InitKinds:
                 elif isinstance(node, cst.For):
                     ranged = type(node.iter) is cst.Call and (
                         self.file.pl.path(node.iter.func) == ("range",)
-                        or type(node.iter.func) is cst.Name and node.iter.func.value == "range")
+                        or type(node.iter.func) is cst.Name and node.iter.func.value == "range"
+                        and self.file.meaning("range") is None)  # (the builtin: probe h111)
                     for n in self.file.find(node.target, cst.Name):
                         out.setdefault(n.value, []).append(("range" if ranged and type(node.target) is cst.Name
                                                             else "other", node))

@@ -135,6 +135,9 @@ class InterpreterBase:
         #: (id of a frame's names, a local annotated with a dtype) -> (the dtype, the value it holds):
         #: a struct field it initialises holds that dtype, as the device types it (`_field_kinds`)
         self._typed_locals: dict[tuple[int, str], tuple[str, Any]] = {}
+        #: (ctx entry, field) -> why a store into it is refused: filled from a struct's field of
+        #: another kind (`PythonSubset._field_kind_apart`)
+        self._ring_kinds: dict[tuple[int, str], str] = {}
         self._budget = config.step_budget
         self._symbolic_names = config.symbolic_names
         self.cursors: list[dict[int, Any]] = [{}, {}, {}]

@@ -761,6 +761,10 @@ class Loops(InterpreterBase):
             if isinstance(value, StructV) and self._unused_alias(node, name, value, env):
                 continue  # (`cfg = st` that nothing reads: the struct is judged under `st`, probe h109)
             for path, struct in _structs_in(name, value, arrays):
+                if struct is None:
+                    raise nonuniform(NonUniform(f"`{path}` holds a struct more containers deep than the check "
+                                                "follows (four)", f"keep the struct in a name of its own, not in "
+                                                f"`{name}`"), node)
                 # a hand-written ring's entries carry each beat's values to a later beat by design
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
@@ -1218,10 +1222,11 @@ def _moving(value) -> bool:
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
 
 
-def _structs_in(path: str, value: Any, arrays: bool) -> list[tuple[str, StructV]]:
+def _structs_in(path: str, value: Any, arrays: bool) -> list[tuple[str, StructV | None]]:
     """(path, struct) of every `pl.struct` a value holds: itself, the items of a list, tuple or
-    dict, a struct's fields (`box[0]`, `st.inner`); with `arrays`, the entries of a struct array."""
-    found: list[tuple[str, StructV]] = []
+    dict, a struct's fields (`box[0]`, `st.inner`); with `arrays`, the entries of a struct array.
+    (path, None) where a container goes deeper than the check follows."""
+    found: list[tuple[str, StructV | None]] = []
     _collect_structs(path, value, arrays, 0, found)
     return found
 
@@ -1230,6 +1235,7 @@ def _collect_structs(path: str, value: Any, arrays: bool, depth: int, found: lis
     """`_structs_in`, in order, into `found`; an item that is neither a struct nor a container
     holds none, and is passed over without naming its path."""
     if depth > 4:
+        found.append((path, None))  # (deeper than the check follows: refused by `_carry`, probe h111)
         return
     if isinstance(value, StructV):
         if value.origin == "struct" or arrays and value.origin == "ctx":
@@ -1591,7 +1597,8 @@ def _plain_container(value) -> bool:
         return True
     items = list(value.items()) if isinstance(value, dict) else list(value)
     flat = [x for pair in items for x in pair] if isinstance(value, dict) else items
-    return all(isinstance(x, _PLAIN_OR_HANDLE) or type(x) in (list, tuple, dict) and _plain_container(x)
+    # (a struct among them: a number beside it, or how many there are, may change, probe h111)
+    return all(isinstance(x, (*_PLAIN_OR_HANDLE, StructV)) or type(x) in (list, tuple, dict) and _plain_container(x)
                for x in flat)
 
 
@@ -1607,6 +1614,8 @@ def _snapshot(value):
         return (type(value).__name__, tuple([_snapshot(x) for x in value]))
     if isinstance(value, _HANDLES):
         return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
+    if isinstance(value, StructV):
+        return ("struct",)  # (its fields are judged as the struct's: `_structs_in`)
     return (value, getattr(value, "form", ()))
 
 
@@ -1616,6 +1625,8 @@ def _signature(value: Any) -> Any:
     for anything else (handles, containers: judged by the rules of their own)."""
     if isinstance(value, bool) or type(value) in (int, float):
         return value
+    if type(value) is str:  # (a string field that grows: probe h111)
+        return ("str", value)
     if isinstance(value, Sym):
         # (a residue is periodic: its phase is in the period)
         return None if value.residue else (int(value), value.form)

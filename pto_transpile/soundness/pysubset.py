@@ -176,7 +176,32 @@ class PythonSubset(InterpreterBase):
             if type(bound) is cst.Name and type(value) is not GroupV:  # (`assign` of a name, without its call)
                 ctx.env[bound.value] = value
             else:
+                mismatch = self._field_kind_apart(bound, source, ctx) \
+                    if type(bound) is cst.Attribute and type(source) is cst.Attribute else None
                 self.assign(bound, value, ctx)
+                if mismatch is not None:  # (a store into it later, by a stage, converts otherwise)
+                    self._ring_kinds[mismatch[0]] = mismatch[1]
+
+    def _field_kind_apart(self, target: cst.Attribute, source: cst.Attribute, ctx: Ctx) -> tuple | None:
+        """A ctx field filled from a struct's field (`_pl_ctx_0.g = st.g`) of another kind: the
+        key of the ctx field, and words for the refusal of a stage's store into it, which would
+        convert otherwise than the struct's field does in the serial kernel (probe h111: `st.g`
+        of an int8 `tag` in a field of integers, where a run-time value the stage stored wrapped
+        in the serial kernel alone). None where the kinds agree."""
+        into, of = self.eval(target.value, ctx), self.eval(source.value, ctx)
+        if not (isinstance(into, StructV) and into.origin == "ctx" and isinstance(of, StructV)
+                and of.origin == "struct"):
+            return None
+        mine, theirs = into.kinds.get(target.attr.value), of.kinds.get(source.attr.value)
+        self._ring_kinds.pop((id(into), target.attr.value), None)  # (filled anew)
+        if mine == theirs:
+            return None
+        words = {None: "a field that keeps what it is given", INT_FIELD: "a field of integers"}
+        return (id(into), target.attr.value), (
+            f"the ctx ring carries `{self._code_of(source)}`, {words.get(theirs, f'a `pl.{theirs}` field')} as its "
+            f"initialiser types it, in {words.get(mine, f'a `pl.{mine}` field')}, and a stage stores into it, which "
+            "the two fields convert otherwise: initialise the field with `pl.const(v, pl.DT_...)` written out where "
+            "the struct is made")
 
     def _ann_assign(self, small: cst.AnnAssign, ctx: Ctx) -> None:
         """`x: pl.DT_FP16 = v`: a scalar of that dtype, in the kernel and in every function it
@@ -510,6 +535,9 @@ class PythonSubset(InterpreterBase):
                                   "`pl.struct` or a name of the kernel and pass it to the stages that use it", target,
                                   kind="construct")
             if isinstance(obj, StructV):
+                apart = self._ring_kinds.get((id(obj), target.attr.value)) if obj.origin == "ctx" else None
+                if apart is not None:
+                    raise CannotModel(apart, target, kind="ring_type")
                 if value is UNKNOWN and ctx.scope is not None:
                     # a value the check cannot compute, kept for later stages (`st.scale =
                     # abs(alpha)`): named by the stage invocation that set it, so a stage that

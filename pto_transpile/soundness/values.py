@@ -17,7 +17,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_api.memory import int_values
+from pto_api.memory import DTYPE_BITS, int_values
 from pto_api.scalars import INT_FIELD, holds_every, stored
 
 
@@ -549,6 +549,12 @@ def typed_number(value: Any, kind: str, scalar: bool = False) -> Any:
         # a float the run does not know (`alpha * 0.5` of a float parameter) in an integer field:
         # whatever it is, the field holds its integer part, another value than the run's
         return Opaque(("op", "int", value.origin))
+    if type(value) is Opaque and kind != INT_FIELD and (DTYPE_BITS.get(kind, 64) < 32 or not kind.startswith(
+            ("DT_INT", "DT_UINT"))):
+        # a value the run does not know, in a dtype that wraps or rounds it at some run (a GM read
+        # times 40 as int8, probe h111): the same conversion of the same value is one value, a
+        # field of another kind (a ctx field of integers) holds another
+        return Opaque(("op", "as", kind, value.origin))
     return value
 
 

@@ -17,10 +17,11 @@ from pto_api.scalars import storable
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
+from pto_transpile.read.localnames import local_names
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import children, function_choices, iter_nodes
-from pto_transpile.sync.ctxtypes import INT, ScalarTypes, field_kind, join, stage_use_type
+from pto_transpile.sync.ctxtypes import INT, ScalarTypes, bindings, field_kind, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
 
@@ -215,6 +216,26 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
     return out
 
 
+def _named_dtype(file, kernel: Kernel, name: str) -> str | None:
+    """The `pl` dtype of every value the kernel binds `name` to: `pl.const(v, pl.DT_X)` or an
+    annotation `name: pl.DT_X = ...` (probe h111: `st = pl.struct(g=tag)` of a `tag =
+    pl.const(0, pl.DT_INT8)` had its field carried in a field of integers); None otherwise."""
+    found: set[str] = set()
+    for kind, node in dict(bindings(file, kernel.node)).get(name, []):
+        if kind == "annotation":
+            path = file.pl.path(node.annotation)
+        elif kind == "value" and isinstance(node, cst.Call) and file.pl.path(node.func) == ("const",):
+            given = [a.value for a in node.args if a.keyword is None][1:2] or [
+                a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"]
+            path = file.pl.path(given[0]) if given else None
+        else:
+            return None
+        if not path or len(path) != 1 or not storable(path[0]):
+            return None
+        found.add(path[0])
+    return found.pop() if len(found) == 1 else None
+
+
 def _bound_otherwise(file, kernel: Kernel, name: str) -> bool:
     """Does the kernel bind `name` to anything but a `pl.struct(...)` (`st = make_cfg()`: a
     struct whose fields are typed by another's initialisers, probe h110)?"""
@@ -268,11 +289,19 @@ def _declared_dtype(file, kernel: Kernel, fills: list) -> str | None:
         for decl in decls:
             init = next((a.value for a in decl.call.args if a.keyword is not None
                          and a.keyword.value == value.attr.value), None)
+            if isinstance(init, cst.Name):  # a name bound to values of one dtype (`tag = pl.const(0, DT)`)
+                named = _named_dtype(file, kernel, init.value)
+                if named is None:
+                    return None
+                found.add(named)
+                continue
             given = [a.value for a in init.args if a.keyword is None][1:2] or [
                 a.value for a in init.args if a.keyword is not None and a.keyword.value == "dtype"] \
                 if isinstance(init, cst.Call) and file.pl.path(init.func) == ("const",) else []
             path = file.pl.path(given[0]) if given else None
-            if not path and given:  # a module name bound to a dtype (`TAG_DT = pl.DT_INT8`, probe h110)
+            if not path and given and not (isinstance(given[0], cst.Name) and given[0].value in local_names(
+                    file, kernel.node)):  # a module name bound to a dtype (`TAG_DT = pl.DT_INT8`, probe h110),
+                # not one the kernel binds itself (probe h111)
                 path = getattr(file.evaluator.try_eval(given[0], None), "path", None)
             if not path or len(path) != 1 or not storable(path[0]):
                 return None

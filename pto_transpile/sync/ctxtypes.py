@@ -117,7 +117,7 @@ class ScalarTypes:
         self._own = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)} \
             if fixed is not None else set()
         self._fixed: dict[str, str | None] = dict(fixed or {})
-        self._bindings = dict(_bindings(file, fn))
+        self._bindings = dict(bindings(file, fn))
         for name in [n for n in self._fixed if n in self._bindings]:
             # a helper's parameter its body rebinds (`p = p / 100`): the argument's type on entry,
             # joined with what the body binds (probe h100: taken for the argument's type alone)
@@ -521,7 +521,7 @@ def _unpacked_bindings(file, target: cst.Tuple | cst.List, value: cst.BaseExpres
             _unpacked_bindings(file, el.value, item, out)
 
 
-def _bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
+def bindings(file, fn: cst.FunctionDef) -> Iterator[tuple[str, list]]:
     """name -> every value bound to it in `fn` (nested functions left out)."""
     out: dict[str, list] = {}
     for node in file.find(fn.body, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.AsName),
