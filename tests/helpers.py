@@ -240,3 +240,26 @@ def kernel_text(path) -> str:
     patch = path.with_suffix(".patch").read_text(encoding="utf-8")
     base = patch.splitlines()[0].removeprefix("--- ").strip()
     return patched((ROOT / base).read_text(encoding="utf-8"), patch)
+
+
+def refusal_of(path) -> str:
+    """The first error of transpiling the test kernel `path` (`kernel_text`); fails when it is
+    accepted, or refused by an internal error."""
+    from pto_transpile import transpile
+
+    messages = error_messages(transpile(kernel_text(path), path="k.py"))
+    assert messages and not messages[0].startswith("internal error"), messages
+    return messages[0]
+
+
+def assert_proven_and_run(path, kernel: str, **run) -> None:
+    """The test kernel `path` is accepted, and its pipelined form runs as the serial kernel on the
+    emulator (`sim_runtime.verify` with `run`)."""
+    from pto_transpile import transpile
+    from sim_runtime import verify
+
+    text = kernel_text(path)
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == [], error_messages(result)
+    report = verify(text, result.code, kernel, **run)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages, kernel_text
+from helpers import assert_proven_and_run, edited, error_messages, kernel_text, refusal_of
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -45,8 +45,7 @@ REFUSED = {
 
 @pytest.mark.parametrize("name", list(REFUSED))
 def test_the_kernel_is_refused(name):
-    messages = error_messages(transpile(kernel_text(KERNELS / f"{name}.py"), path="k.py"))
-    assert messages and REFUSED[name] in messages[0], messages
+    assert REFUSED[name] in refusal_of(KERNELS / f"{name}.py")
 
 
 @pytest.mark.parametrize("name, kernel, run", [
@@ -62,11 +61,7 @@ def test_the_kernel_is_refused(name):
         shapes=ROWS, scalars={"scale": 0.5, "ApplyRelu": 1, "alpha": 2}, block_dim=2)),
 ])
 def test_the_kernel_is_proven_and_runs_as_the_serial_one(name, kernel, run):
-    text = kernel_text(KERNELS / f"{name}.py")
-    result = transpile(text, path="k.py")
-    assert error_messages(result) == [], error_messages(result)
-    report = verify(text, result.code, kernel, **run)
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    assert_proven_and_run(KERNELS / f"{name}.py", kernel, **run)
 
 
 def test_a_whole_float_in_a_field_of_integers_is_the_integer_the_emulator_stores():

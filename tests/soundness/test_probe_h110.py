@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages, kernel_text
+from helpers import assert_proven_and_run, edited, error_messages, kernel_text, refusal_of
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -33,8 +33,7 @@ REFUSED = {
 
 @pytest.mark.parametrize("name", list(REFUSED))
 def test_the_kernel_is_refused(name):
-    messages = error_messages(transpile(kernel_text(KERNELS / f"{name}.py"), path="k.py"))
-    assert messages and REFUSED[name] in messages[0], messages
+    assert REFUSED[name] in refusal_of(KERNELS / f"{name}.py")
 
 
 @pytest.mark.parametrize("name", [
@@ -50,11 +49,7 @@ def test_the_kernel_is_refused(name):
     "h110_struct_field_named_kinds_breaks_ctx_entries",
 ])
 def test_the_kernel_is_proven_and_runs_as_the_serial_one(name):
-    text = kernel_text(KERNELS / f"{name}.py")
-    result = transpile(text, path="k.py")
-    assert error_messages(result) == [], error_messages(result)
-    report = verify(text, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    assert_proven_and_run(KERNELS / f"{name}.py", "kern", shapes={"a": (160, 32), "out": (160, 32)})
 
 
 WALRUS = kernel_text(KERNELS / "h110_walrus_bound_value.py")

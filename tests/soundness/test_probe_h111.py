@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import error_messages, kernel_text
-from pto_transpile import transpile
-from sim_runtime import verify
+from helpers import assert_proven_and_run, refusal_of
 
 KERNELS = Path(__file__).parent / "kernels"
 ROWS = {"a": (640, 32), "out": (640, 32)}
@@ -40,8 +38,7 @@ REFUSED = {
 
 @pytest.mark.parametrize("name", list(REFUSED))
 def test_the_kernel_is_refused(name):
-    messages = error_messages(transpile(kernel_text(KERNELS / f"{name}.py"), path="k.py"))
-    assert messages and REFUSED[name] in messages[0], messages
+    assert REFUSED[name] in refusal_of(KERNELS / f"{name}.py")
 
 
 @pytest.mark.parametrize("name, kernel, run", [
@@ -55,8 +52,4 @@ def test_the_kernel_is_refused(name):
     ("h111_tiling_fp32_field_given_whole_number", "kernel", dict(shapes=ROWS, scalars={"n": 20, "k": 2})),
 ])
 def test_the_kernel_is_proven_and_runs_as_the_serial_one(name, kernel, run):
-    text = kernel_text(KERNELS / f"{name}.py")
-    result = transpile(text, path="k.py")
-    assert error_messages(result) == [], error_messages(result)
-    report = verify(text, result.code, kernel, **run)
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    assert_proven_and_run(KERNELS / f"{name}.py", kernel, **run)
