@@ -2836,7 +2836,9 @@ def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef 
         raise nonuniform(NonUniform(
             f"{what} holds a value computed from a loop variable, a counter, a trip count or a scalar parameter as "
             f"{held}, which wraps or rounds it at some run the check does not make",
-            "hold it as `pl.DT_INT64` (a field `pl.const(0, pl.DT_INT64)`), or not typed at all"), node)
+            "hold it untyped (a name with no annotation, a struct field initialised with `0`), or as `pl.DT_INT64` "
+            "(a field `pl.const(0, pl.DT_INT64)`) where it fits 64 bits at every run: a loop variable, a counter or a "
+            "parameter times less than 2 ** 31"), node)
 
 
 def _parameter_range(fn: cst.FunctionDef | None, pl, name: str) -> tuple[int, int]:

@@ -554,6 +554,8 @@ def typed_number(value: Any, kind: str, scalar: bool = False) -> Any:
         # a value the run does not know, in a dtype that wraps or rounds it at some run (a GM read
         # times 40 as int8, probe h111): the same conversion of the same value is one value, a
         # field of another kind (a ctx field of integers) holds another
+        if type(value.origin) is tuple and value.origin[:3] == ("op", "as", kind):
+            return value  # (converted to `kind` already: a field of the same dtype holds it as it is)
         return Opaque(("op", "as", kind, value.origin))
     return value
 

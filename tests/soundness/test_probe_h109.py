@@ -106,3 +106,20 @@ def test_an_alias_the_loop_reads_is_still_judged():
                   [("        st.g = 0.5 + 0.25 * (i % 2)\n", "        g0 = cfg.g\n        st.g = g0 + 0.25\n")])
     messages = error_messages(transpile(text, path="k.py"))
     assert messages and "carries a value" in messages[0], messages
+
+
+@pytest.mark.parametrize("name, edit, kernel, run", [
+    # the field's initialiser made plain, as the refusal's help says
+    ("h109_int8_const_loses_dtype_in_ring_struct_in_stage", ("    s = pl.struct(v=g)", "    s = pl.struct(v=int(g))"),
+     "kern", dict(shapes=ROWS)),
+    # held untyped, as the refusal's help says: a field initialised with `0`, a name with no annotation
+    ("h109_int64_field_of_loop_variable_times_constant_wraps",
+     ("pl.struct(tag=pl.const(0, pl.DT_INT64))", "pl.struct(tag=0)"), "kernel",
+     dict(shapes={"a": (2144, 32), "out": (2144, 32)}, scalars={"n": 67})),
+    ("h109_int8_local_of_parameter_residue", ("        bank: pl.DT_INT8 = k % 200", "        bank = k % 200"),
+     "kernel", dict(shapes=ROWS, scalars={"n": 5, "k": 150})),
+])
+def test_the_help_applied_gives_a_proven_kernel(name, edit, kernel, run, tmp_path):
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(edited(kernel_text(KERNELS / f"{name}.py"), [edit]), encoding="utf-8")
+    assert_proven_and_run(fixed, kernel, **run)
