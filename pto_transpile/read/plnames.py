@@ -96,6 +96,14 @@ class PlNames:
         return None
 
 
+def const_dtype_argument(call: cst.Call) -> cst.BaseExpression | None:
+    """The dtype argument of a `pl.const(value, dtype)` call: the second positional one, or
+    `dtype=`; None when it has none."""
+    given = [a.value for a in call.args if a.keyword is None][1:2] or \
+        [a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"]
+    return given[0] if given else None
+
+
 def _module_level_statements(body) -> list:
     """Statements at module level, looking into `if`/`try` blocks (guarded imports)."""
     out = []

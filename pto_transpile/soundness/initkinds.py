@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from pto_transpile.read.plnames import const_dtype_argument
+
 #: the kind of an initialiser that holds no `pl` dtype
 PLAIN = "plain"
 #: builtins whose result is a plain number whatever they are given
@@ -69,9 +71,8 @@ class InitKinds:
     def _call(self, call: cst.Call, depth: int) -> str | None:
         path = self.file.pl.path(call.func)
         if path == ("const",):
-            given = [a.value for a in call.args if a.keyword is None][1:2] or \
-                [a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"]
-            dtype = self.file.pl.path(given[0]) if given else None
+            given = const_dtype_argument(call)
+            dtype = self.file.pl.path(given) if given is not None else None
             return dtype[0] if dtype and len(dtype) == 1 else None
         if path in (("min",), ("max",)):  # Python's own: they give back an argument (probe h111)
             return self._chosen(call, depth)

@@ -21,6 +21,7 @@ from pto_api.scalars import INT_FIELD, storable
 from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
+from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.walk import call_argument
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.initkinds import PLAIN, InitKinds
@@ -304,13 +305,12 @@ class PlCalls(InterpreterBase):
         for no dtype, the value followed unconverted). A dtype the check cannot name is refused."""
         if type(node) is not cst.Call or self.path(node.func) != ("const",):
             return None
-        given = [a.value for a in node.args if a.keyword is None][1:2] or \
-            [a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"]
-        if not given:
+        given = const_dtype_argument(node)
+        if given is None:
             return None
-        path = self.path(given[0])
+        path = self.path(given)
         if not path:
-            value = self.eval(given[0], ctx)
+            value = self.eval(given, ctx)
             path = value.path if isinstance(value, Symbol) else None
             if not path:
                 raise CannotModel(f"the dtype of `{self._code_of(node)}` is not a `pl` dtype the check can name: "

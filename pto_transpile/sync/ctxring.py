@@ -19,6 +19,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import children, function_choices, iter_nodes
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, bindings, field_kind, join, stage_use_type
@@ -176,6 +177,7 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
     receiving it do with it (`ctxtypes.py`); a field neither says is reported (PTO072)
     rather than typed by a guess."""
     types = ScalarTypes(file, kernel)
+    bound = dict(bindings(file, kernel.node))
     out: dict[str, str] = {"_pl_is_valid": INT, "_pl_task_id": INT}
     out.update({f: INT for f in plan.slot_fields.values()})
     for fname in plan.fields:
@@ -212,51 +214,47 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                                   "the device's `/` of integers gives an integer or a float is not documented")
             plan.findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, anchors.get(fname, kernel.node.name), fields))
             kind = INT
-        out[fname] = _declared_dtype(file, kernel, fills) or field_kind(kind)
+        out[fname] = _declared_dtype(file, kernel, fills, bound) or field_kind(kind)
     return out
 
 
-def _named_dtype(file, kernel: Kernel, name: str) -> str | None:
-    """The `pl` dtype of every value the kernel binds `name` to: `pl.const(v, pl.DT_X)` or an
-    annotation `name: pl.DT_X = ...` (probe h111: `st = pl.struct(g=tag)` of a `tag =
-    pl.const(0, pl.DT_INT8)` had its field carried in a field of integers); None otherwise."""
+def _named_dtype(file, bound: dict, name: str, local: frozenset) -> str | None:
+    """The `pl` dtype of every value the kernel binds `name` to (`bound`: `ctxtypes.bindings`):
+    `pl.const(v, pl.DT_X)` or an annotation `name: pl.DT_X = ...` (probe h111: `st =
+    pl.struct(g=tag)` of a `tag = pl.const(0, pl.DT_INT8)` had its field carried in a field of
+    integers); None otherwise. `local`: the kernel's own names, never a module's dtype alias."""
     found: set[str] = set()
-    for kind, node in dict(bindings(file, kernel.node)).get(name, []):
+    for kind, node in bound.get(name, []):
         if kind == "annotation":
             path = file.pl.path(node.annotation)
-        elif kind == "value" and isinstance(node, cst.Call) and file.pl.path(node.func) == ("const",):
-            given = [a.value for a in node.args if a.keyword is None][1:2] or [
-                a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"]
-            path = file.pl.path(given[0]) if given else None
+            dtype = path[0] if path and len(path) == 1 and storable(path[0]) else None
         else:
+            dtype = _const_dtype(file, node, local) if kind == "value" else None
+        if dtype is None:
             return None
-        if not path or len(path) != 1 or not storable(path[0]):
-            return None
-        found.add(path[0])
+        found.add(dtype)
     return found.pop() if len(found) == 1 else None
 
 
-def _bound_otherwise(file, kernel: Kernel, name: str) -> bool:
-    """Does the kernel bind `name` to anything but a `pl.struct(...)` (`st = make_cfg()`: a
-    struct whose fields are typed by another's initialisers, probe h110)?"""
-    for node in file.find(kernel.node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr,
-                                        cst.AsName)):
-        if isinstance(node, cst.Assign):
-            for t in node.targets:
-                if isinstance(t.target, cst.Name):
-                    if t.target.value == name and not (isinstance(node.value, cst.Call)
-                                                       and file.pl.path(node.value.func) == ("struct",)):
-                        return True
-                elif isinstance(t.target, (cst.Tuple, cst.List)) and any(
-                        isinstance(e.value, cst.Name) and e.value.value == name for e in t.target.elements):
-                    return True  # (`st, x = ...`; `st.g = ...` binds no name)
-        else:
-            target = node.name if isinstance(node, cst.AsName) else node.target
-            if isinstance(target, cst.Name) and target.value == name or isinstance(node, (cst.For, cst.AsName)) \
-                    and any(n.value == name for n in file.find(target, cst.Name)
-                            if not isinstance(target, cst.Attribute)):
-                return True  # (`st.g += 1` binds no name)
-    return False
+def _const_dtype(file, node: cst.BaseExpression | None, local: frozenset) -> str | None:
+    """The dtype `pl.const(v, dtype)` converts to, named where it stands or by a module name
+    bound to one (`TAG_DT = pl.DT_INT8`, probe h110) that the kernel does not bind itself (its
+    `local` names: probe h111); None for anything else."""
+    if not (isinstance(node, cst.Call) and file.pl.path(node.func) == ("const",)):
+        return None
+    given = const_dtype_argument(node)
+    path = file.pl.path(given) if given is not None else None
+    if not path and given is not None and not (isinstance(given, cst.Name) and given.value in local):
+        path = getattr(file.evaluator.try_eval(given, None), "path", None)
+    return path[0] if path and len(path) == 1 and storable(path[0]) else None
+
+
+def _bound_otherwise(file, bound: dict, name: str) -> bool:
+    """Does the kernel bind `name` (`bound`: `ctxtypes.bindings`) to anything but a
+    `pl.struct(...)` (`st = make_cfg()`: a struct whose fields are typed by another's
+    initialisers, probe h110)?"""
+    return any(kind != "value" or not (isinstance(node, cst.Call) and file.pl.path(node.func) == ("struct",))
+               for kind, node in bound.get(name, []))
 
 
 def _handle_in_struct(file, kernel: Kernel, value: cst.BaseExpression) -> str | None:
@@ -272,40 +270,30 @@ def _handle_in_struct(file, kernel: Kernel, value: cst.BaseExpression) -> str | 
     return None
 
 
-def _declared_dtype(file, kernel: Kernel, fills: list) -> str | None:
+def _declared_dtype(file, kernel: Kernel, fills: list, bound: dict) -> str | None:
     """The `pl` dtype of a struct field that a struct handed whole to a stage declares in every
-    declaration (`pl.struct(g=pl.const(0, pl.DT_INT8))`): the field the ring stands in for holds
-    values of that dtype alone, converted at every store, and so does a ctx field of that dtype,
-    where a store in the stage converts the same (probe h109: a `0` field held 150 where the
-    user's int8 field wrapped it)."""
+    declaration (`pl.struct(g=pl.const(0, pl.DT_INT8))`, or of a name bound to such values):
+    the field the ring stands in for holds values of that dtype alone, converted at every
+    store, and so does a ctx field of that dtype, where a store in the stage converts the same
+    (probe h109: a `0` field held 150 where the user's int8 field wrapped it). `bound`: the
+    kernel's bindings (`ctxtypes.bindings`)."""
     found: set[str] = set()
+    local = frozenset(local_names(file, kernel.node))
     for fill in fills:
         value = fill.value
         if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
             return None
         decls = kernel.structs.get(value.value.value) or []
-        if not decls or _bound_otherwise(file, kernel, value.value.value):
+        if not decls or _bound_otherwise(file, bound, value.value.value):
             return None
         for decl in decls:
             init = next((a.value for a in decl.call.args if a.keyword is not None
                          and a.keyword.value == value.attr.value), None)
-            if isinstance(init, cst.Name):  # a name bound to values of one dtype (`tag = pl.const(0, DT)`)
-                named = _named_dtype(file, kernel, init.value)
-                if named is None:
-                    return None
-                found.add(named)
-                continue
-            given = [a.value for a in init.args if a.keyword is None][1:2] or [
-                a.value for a in init.args if a.keyword is not None and a.keyword.value == "dtype"] \
-                if isinstance(init, cst.Call) and file.pl.path(init.func) == ("const",) else []
-            path = file.pl.path(given[0]) if given else None
-            if not path and given and not (isinstance(given[0], cst.Name) and given[0].value in local_names(
-                    file, kernel.node)):  # a module name bound to a dtype (`TAG_DT = pl.DT_INT8`, probe h110),
-                # not one the kernel binds itself (probe h111)
-                path = getattr(file.evaluator.try_eval(given[0], None), "path", None)
-            if not path or len(path) != 1 or not storable(path[0]):
+            dtype = _named_dtype(file, bound, init.value, local) if isinstance(init, cst.Name) else \
+                _const_dtype(file, init, local)
+            if dtype is None:
                 return None
-            found.add(path[0])
+            found.add(dtype)
     return found.pop() if len(found) == 1 else None
 
 
