@@ -1516,7 +1516,7 @@ def _walk_names(node):
             yield f"{n.value.value}.{n.attr.value}"
             yield n.value.value
             continue
-        stack.extend(children(n))
+        stack.extend(_read_children(n))
 
 
 def _header_names(node) -> tuple[set[str], set[str]]:
@@ -1540,8 +1540,18 @@ def _header_names(node) -> tuple[set[str], set[str]]:
             continue
         maybe = always and type(n) not in (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp,
                                            cst.DictComp, cst.GeneratorExp)
-        stack.extend((c, maybe) for c in children(n))
+        stack.extend((c, maybe) for c in _read_children(n))
     return reads, bound - reads
+
+
+def _read_children(node) -> list:
+    """The children of `node` that may read a name: not a field's name (`g` of `cfgs[0].g`) nor a
+    keyword's (`g` of `f(g=1)`), which read nothing of the local `g`."""
+    if type(node) is cst.Attribute:
+        return [node.value]
+    if type(node) is cst.Arg:
+        return [node.value]
+    return children(node)
 
 
 def _headers(stmt) -> list:
