@@ -185,13 +185,24 @@ class ScalarTypes:
         if kind == "fixed":
             return node
         if kind == "annotation":
-            return _dtype_of_annotation(self.file, node)
+            return self._annotated(node)
         if kind == "loop":
             return self._loop_item(*node)
         found = self.of(node)
         if found is None and any(self._pending.get(n) == "?" for n in self._reads(node)):
             return "?"
         return found
+
+    def _annotated(self, annotation: cst.Annotation | None) -> str | None:
+        """The dtype an annotation names: `pl.DT_X`, a module name bound to one, or a name the
+        function binds itself to `pl.DT_X` values only (`tag_t = pl.DT_INT8`, `tag: tag_t = ...`,
+        probe h110), never the module's value of a name the function binds (None then)."""
+        node = annotation.annotation if annotation is not None else None
+        if not (isinstance(node, cst.Name) and node.value in self._bindings):
+            return _dtype_of_annotation(self.file, annotation)
+        found = {self.file.pl.path(value) if kind == "value" else None for kind, value in self._bindings[node.value]}
+        path = found.pop() if len(found) == 1 else None
+        return path[0] if path is not None and len(path) == 1 and path[0] in DTYPE_BITS else None
 
     def _loop_item(self, target: cst.BaseExpression, it: cst.BaseExpression, name: str) -> str | None:
         """The type of loop variable `name` of `for target in it`: an int over `range`/`pl.range`

@@ -1,0 +1,49 @@
+"""A value annotated with a dtype the kernel names itself (`tag_t = pl.DT_INT8`, `tag: tag_t =
+...`) travels in a ctx field of that dtype's kind. The ring read such a name at module level
+only: a kernel's own alias left the field's type unknown (PTO072 asked for the annotation that
+was there, probe h110), and a module name of the same spelling typed the field by the module's
+dtype, a field of integers for a kernel's float (refused as a difference the tool had made)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import assert_proven_and_run, kernel_text, refusal_of
+
+KERNEL = Path(__file__).parents[1] / "soundness" / "kernels" / "local_dtype_alias_annotation.py"
+ROWS = {"a": (160, 32), "out": (160, 32)}
+ALIAS = "    tag_t = pl.DT_INT8\n"
+BOUND = "        tag: tag_t = 100 + 100 * (i % 2)\n"
+
+
+def _variant(tmp_path, module: str | None, alias: str, bound: str) -> Path:
+    text = kernel_text(KERNEL)
+    assert ALIAS in text and BOUND in text
+    text = text.replace(ALIAS, alias).replace(BOUND, bound)
+    if module is not None:
+        text = text.replace("\nBLOCK = 32\n", f"\nBLOCK = 32\n{module}\n", 1)
+    path = tmp_path / "kernel.py"
+    path.write_text(text)
+    return path
+
+
+def test_a_kernels_own_dtype_alias_types_the_field():
+    assert_proven_and_run(KERNEL, "kern", shapes=ROWS)
+
+
+@pytest.mark.parametrize("module, alias, bound", [
+    # the module's name is an integer dtype; the kernel's, of the same spelling, a float one
+    ("tag_t = pl.DT_INT32", "    tag_t = pl.DT_FP32\n", "        tag: tag_t = (i % 2) * 0.5 - 0.25\n"),
+    # the other way round
+    ("tag_t = pl.DT_FP32", "    tag_t = pl.DT_INT16\n", "        tag: tag_t = 200 - 300 * (i % 2)\n"),
+])
+def test_the_kernels_binding_of_a_name_types_the_field_not_the_modules(tmp_path, module, alias, bound):
+    assert_proven_and_run(_variant(tmp_path, module, alias, bound), "kern", shapes=ROWS)
+
+
+def test_an_alias_bound_to_two_dtypes_is_said_untyped(tmp_path):
+    path = _variant(tmp_path, None, "    tag_t = pl.DT_INT8\n    if a.shape[0] > 64:\n        tag_t = pl.DT_FP32\n",
+                    BOUND)
+    assert "whether it is an integer or a float cannot be told" in refusal_of(path)
