@@ -44,6 +44,9 @@ RULE = Rule(
                          "is known",
            "struct": "Pass the struct by the name it was made with (`{struct}`), or bind the second name once, "
                      "on a line of its own (`{value} = {struct}`), and bind neither again",
+           "struct_entry": "Declare a struct with the fields the stage reads before the loop (`{value} = "
+                           "pl.struct(...)`), set them in the loop (`{value}.f = ...`) and pass that struct: the "
+                           "ring carries a struct made by `pl.struct` field by field, not an entry of `{array}`",
            "handle": "Pass `{handle}` to the stage as an argument of its own and keep only numbers in the struct "
                      "(a handle is the same in every iteration: it needs no ctx field)",
            "function": "A ctx field holds a number, not a function: hand the stage what chooses the function (the "

@@ -207,6 +207,9 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                 fields.update(why=f"it is the struct `{struct}` under another name, which the ring follows only when "
                                   "both are bound once and the second on a line of its own", struct=struct,
                               _hint="struct")
+            elif (array := _struct_array_of(kernel, bound, fills[0].value)) is not None:  # (probe h111)
+                fields.update(why=f"it is an entry of the struct array `{array}`, a struct, and a ctx field holds a "
+                                  "number", array=array, _hint="struct_entry")
             elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
             if division is not None and fields.get("_hint") not in ("function", "struct"):  # (probe h108: `n / 2`)
@@ -378,6 +381,18 @@ def _handle_display(kernel: Kernel, expr: cst.BaseExpression) -> bool:
         pairs = [e for e in expr.elements if isinstance(e, cst.DictElement)]
         return bool(pairs) and len(pairs) == len(expr.elements) and all(_is_handle(kernel, e.value) for e in pairs)
     return False
+
+
+def _struct_array_of(kernel, bound: dict, value: cst.BaseExpression) -> str | None:
+    """The struct array a name is bound to an entry of (`ent = arr[i % 2]` of an `arr =
+    pl.struct_array(...)`: `bound`, `ctxtypes.bindings`), if any."""
+    if not isinstance(value, cst.Name):
+        return None
+    for kind, node in bound.get(value.value, []):
+        if kind == "value" and isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) \
+                and any(decl.is_array for decl in kernel.structs.get(node.value.value) or []):
+            return node.value.value
+    return None
 
 
 def _struct_named(kernel, value: cst.BaseExpression) -> str | None:

@@ -1,8 +1,11 @@
-"""A value annotated with a dtype the kernel names itself (`tag_t = pl.DT_INT8`, `tag: tag_t =
+"""What a value handed to a delayed stage is, told where the kernel says it.
+
+A value annotated with a dtype the kernel names itself (`tag_t = pl.DT_INT8`, `tag: tag_t =
 ...`) travels in a ctx field of that dtype's kind. The ring read such a name at module level
 only: a kernel's own alias left the field's type unknown (PTO072 asked for the annotation that
 was there, probe h110), and a module name of the same spelling typed the field by the module's
-dtype, a field of integers for a kernel's float (refused as a difference the tool had made)."""
+dtype, a field of integers for a kernel's float (refused as a difference the tool had made).
+An entry of a struct array is named as one (probe h111)."""
 
 from __future__ import annotations
 
@@ -47,3 +50,22 @@ def test_an_alias_bound_to_two_dtypes_is_said_untyped(tmp_path):
     path = _variant(tmp_path, None, "    tag_t = pl.DT_INT8\n    if a.shape[0] > 64:\n        tag_t = pl.DT_FP32\n",
                     BOUND)
     assert "whether it is an integer or a float cannot be told" in refusal_of(path)
+
+
+ENTRY = Path(__file__).parents[1] / "soundness" / "kernels" / "struct_array_entry_handed_on.py"
+
+
+def test_an_entry_of_a_struct_array_is_named_so_and_the_help_fixes_it(tmp_path):
+    """`ent = arr[i % 2]` handed to a stage was said to be a number of unknown kind, with the help
+    to annotate it `pl.DT_FP32`, which only moved the refusal (probe h111)."""
+    message = refusal_of(ENTRY)
+    assert "it is an entry of the struct array `arr`, a struct" in message, message
+    text = kernel_text(ENTRY)
+    entry = "        ent = arr[i % 2]\n        ent.a = (i % 3) * 0.5 + 0.25\n"
+    assert entry in text
+    declared = '    arr = pl.struct_array(2, "S", a=0.0)\n'
+    text = text.replace(entry, "        ent.a = (i % 3) * 0.5 + 0.25\n").replace(
+        declared, declared + "    ent = pl.struct(a=0.0)\n")
+    path = tmp_path / "kernel.py"
+    path.write_text(text)
+    assert_proven_and_run(path, "kern", shapes=ROWS)
