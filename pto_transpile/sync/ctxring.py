@@ -22,7 +22,7 @@ from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel
 from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import children, function_choices, iter_nodes
-from pto_transpile.sync.ctxtypes import INT, ScalarTypes, bindings, field_kind, join, stage_use_type
+from pto_transpile.sync.ctxtypes import INT, ScalarTypes, bindings, dtype_bound, field_kind, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
 
@@ -232,20 +232,24 @@ def _named_dtype(file, bound: dict, name: str, local: frozenset) -> str | None:
             path = file.pl.path(node.annotation)
             dtype = path[0] if path and len(path) == 1 and storable(path[0]) else None
         else:
-            dtype = _const_dtype(file, node, local) if kind == "value" else None
+            dtype = _const_dtype(file, node, local, bound) if kind == "value" else None
         if dtype is None:
             return None
         found.add(dtype)
     return found.pop() if len(found) == 1 else None
 
 
-def _const_dtype(file, node: cst.BaseExpression | None, local: frozenset) -> str | None:
-    """The dtype `pl.const(v, dtype)` converts to, named where it stands or by a module name
-    bound to one (`TAG_DT = pl.DT_INT8`, probe h110) that the kernel does not bind itself (its
+def _const_dtype(file, node: cst.BaseExpression | None, local: frozenset, bound: dict) -> str | None:
+    """The dtype `pl.const(v, dtype)` converts to, named where it stands, by a name the kernel
+    binds to it alone (`bound`: `ctxtypes.bindings`; `tag_dt = pl.DT_INT8`, probe h110) or by a
+    module name bound to one (`TAG_DT = pl.DT_INT8`) that the kernel does not bind itself (its
     `local` names: probe h111); None for anything else."""
     if not (isinstance(node, cst.Call) and file.pl.path(node.func) == ("const",)):
         return None
     given = const_dtype_argument(node)
+    if isinstance(given, cst.Name) and given.value in local:
+        dtype = dtype_bound(file, bound, given.value)
+        return dtype if dtype is not None and storable(dtype) else None
     path = file.pl.path(given) if given is not None else None
     if not path and given is not None and not (isinstance(given, cst.Name) and given.value in local):
         path = getattr(file.evaluator.try_eval(given, None), "path", None)
@@ -293,7 +297,7 @@ def _declared_dtype(file, kernel: Kernel, fills: list, bound: dict) -> str | Non
             init = next((a.value for a in decl.call.args if a.keyword is not None
                          and a.keyword.value == value.attr.value), None)
             dtype = _named_dtype(file, bound, init.value, local) if isinstance(init, cst.Name) else \
-                _const_dtype(file, init, local)
+                _const_dtype(file, init, local, bound)
             if dtype is None:
                 return None
             found.add(dtype)

@@ -25,6 +25,7 @@ from pto_api.memory import DTYPE_BITS
 from pto_transpile.read.consteval import AUGMENTED, PlSymbol
 from pto_transpile.read.kinds import PL_NUMERIC, slot_access
 from pto_transpile.read.meaning import Class, Value
+from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.unpacking import unpacked
 from pto_transpile.read.walk import iter_nodes
 
@@ -200,9 +201,14 @@ class ScalarTypes:
         node = annotation.annotation if annotation is not None else None
         if not (isinstance(node, cst.Name) and node.value in self._bindings):
             return _dtype_of_annotation(self.file, annotation)
-        found = {self.file.pl.path(value) if kind == "value" else None for kind, value in self._bindings[node.value]}
-        path = found.pop() if len(found) == 1 else None
-        return path[0] if path is not None and len(path) == 1 and path[0] in DTYPE_BITS else None
+        return dtype_bound(self.file, self._bindings, node.value)
+
+    def _dtype_named(self, node: cst.BaseExpression) -> str | None:
+        """The dtype a `pl.DT_X` expression names, or a name bound to one: the function's own
+        bindings of the name (`tag_dt = pl.DT_INT8`, probe h110), else the module's."""
+        if isinstance(node, cst.Name) and node.value in self._bindings:
+            return dtype_bound(self.file, self._bindings, node.value)
+        return _leaf(self.file, node)
 
     def _loop_item(self, target: cst.BaseExpression, it: cst.BaseExpression, name: str) -> str | None:
         """The type of loop variable `name` of `for target in it`: an int over `range`/`pl.range`
@@ -302,8 +308,9 @@ class ScalarTypes:
             op = path[-1]
             if op in _INDEX_CALLS:
                 return INT
-            if op == "const" and len(args) == 2:
-                return _leaf(self.file, args[1])
+            given = const_dtype_argument(call) if op == "const" and args else None
+            if given is not None:  # (`pl.const(v, pl.DT_X)`, `dtype=`, or a name bound to one)
+                return self._dtype_named(given)
             if op == "getval" and args:
                 return self.container_dtype(args[0])
             if path in PL_NUMERIC and args:  # the scalar `pl.min`/`pl.max`: the type of its arguments
@@ -578,6 +585,14 @@ def _dtype_of_annotation(file, annotation: cst.Annotation | None) -> str | None:
         return FLOAT
     leaf = _leaf(file, node)
     return leaf if leaf in DTYPE_BITS else None
+
+
+def dtype_bound(file, bound: dict, name: str) -> str | None:
+    """The `pl` dtype a name the function binds stands for (`bound`: `bindings`): every binding
+    `pl.DT_X` written out, the same one (`tag_t = pl.DT_INT8`); None for any other."""
+    found = {file.pl.path(value) if kind == "value" else None for kind, value in bound.get(name, [])}
+    path = found.pop() if len(found) == 1 else None
+    return path[0] if path is not None and len(path) == 1 and path[0] in DTYPE_BITS else None
 
 
 def _leaf(file, node: cst.BaseExpression) -> str | None:

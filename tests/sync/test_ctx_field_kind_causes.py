@@ -69,3 +69,32 @@ def test_an_entry_of_a_struct_array_is_named_so_and_the_help_fixes_it(tmp_path):
     path = tmp_path / "kernel.py"
     path.write_text(text)
     assert_proven_and_run(path, "kern", shapes=ROWS)
+
+
+CONST = Path(__file__).parents[1] / "soundness" / "kernels" / "struct_field_const_dtype_by_name.py"
+DECLARED = "    st = pl.struct(g=pl.const(0, tag_dt))\n"
+
+
+def _const_variant(tmp_path, old: str, new: str) -> Path:
+    text = kernel_text(CONST)
+    assert old in text
+    path = tmp_path / "kernel.py"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_a_struct_fields_dtype_named_by_the_kernel_types_its_ctx_field():
+    """`pl.const(0, tag_dt)` of a `tag_dt = pl.DT_INT8` the kernel binds: the ctx field is int8
+    as the struct's is, and the stage's `st.g + 100` wraps alike (probe h110: PTO072)."""
+    assert_proven_and_run(CONST, "kern", shapes=ROWS)
+
+
+def test_a_struct_fields_dtype_given_by_keyword_types_its_ctx_field(tmp_path):
+    path = _const_variant(tmp_path, DECLARED, "    st = pl.struct(g=pl.const(0, dtype=pl.DT_INT8))\n")
+    assert_proven_and_run(path, "kern", shapes=ROWS)
+
+
+def test_a_dtype_name_bound_to_two_dtypes_types_no_ctx_field(tmp_path):
+    path = _const_variant(tmp_path, "    tag_dt = pl.DT_INT8\n",
+                          "    tag_dt = pl.DT_INT8\n    if a.shape[0] > 64:\n        tag_dt = pl.DT_INT16\n")
+    assert "internal error" not in refusal_of(path)
