@@ -152,6 +152,11 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
             if found and any(isinstance(e.slice, cst.Slice) for e in expr.slice):
                 return UNKNOWN  # a part of it chosen by the iteration: a sequence, not a number
             return "const" if not found else UNKNOWN if found & ({UNKNOWN} | HANDLE_KINDS) else SCALAR
+        if inner == SCALAR and all(isinstance(e.slice, cst.Index) for e in expr.slice):
+            # `PICK[j % 2][0]`: an item of an item of a constant (a number or a tuple of them,
+            # never a handle: a module constant holds none); it was unknown, and as the index of
+            # a tile pick it stayed behind while the stage ran ahead (probe h101)
+            return _numeric([p for e in expr.slice for p in _slice_parts(e.slice)], kinds, groups, pl_path)
         return UNKNOWN
     return UNKNOWN
 

@@ -379,16 +379,28 @@ class ScalarTypes:
             return INT  # a dimension of a tensor or tile (not any `.shape`: probe h103, a class's tuple of floats)
         if len(node.slice) >= 1 and all(isinstance(e.slice, cst.Index) for e in node.slice):
             found = self.container_dtype(base)  # one element of a tile or tensor
-            if found is None and isinstance(base, cst.Name) and len(node.slice) == 1:
-                # an item of a module constant (`GAINS[j % 2]`): the kind its items share (probe h101)
-                items = self.file.meaning(base.value)
-                values = items.value if isinstance(items, Value) and isinstance(items.value, (tuple, list)) else ()
-                kinds = {FLOAT if isinstance(v, float) else INT if isinstance(v, int) else None for v in values}
-                if len(kinds) == 1 and None not in kinds and base.value not in self._bindings \
-                        and base.value not in self._params and base.value not in self._own:
-                    return kinds.pop()
+            if found is None and len(node.slice) == 1:
+                found = self._constant_item(node)
             return found
         return None
+
+    def _constant_item(self, node: cst.Subscript) -> str | None:
+        """The kind the items of a module constant share, for an item of it (`GAINS[j % 2]`,
+        probe h101) or an item of an item (`PICK[j % 2][0]` of a tuple of tuples)."""
+        root, depth = node.value, 1
+        while isinstance(root, cst.Subscript) and len(root.slice) == 1 and isinstance(root.slice[0].slice, cst.Index):
+            root, depth = root.value, depth + 1
+        if not isinstance(root, cst.Name) or root.value in self._bindings or root.value in self._params \
+                or root.value in self._own:
+            return None
+        meaning = self.file.meaning(root.value)
+        values: list = [meaning.value] if isinstance(meaning, Value) else []
+        for _ in range(depth):
+            if not values or not all(isinstance(v, (tuple, list)) for v in values):
+                return None
+            values = [item for v in values for item in v]
+        kinds = {FLOAT if isinstance(v, float) else INT if isinstance(v, int) else None for v in values}
+        return kinds.pop() if len(kinds) == 1 and None not in kinds else None
 
     def _attribute(self, node: cst.Attribute) -> str | None:
         base = node.value

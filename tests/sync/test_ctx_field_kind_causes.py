@@ -98,3 +98,13 @@ def test_a_dtype_name_bound_to_two_dtypes_types_no_ctx_field(tmp_path):
     path = _const_variant(tmp_path, "    tag_dt = pl.DT_INT8\n",
                           "    tag_dt = pl.DT_INT8\n    if a.shape[0] > 64:\n        tag_dt = pl.DT_INT16\n")
     assert "internal error" not in refusal_of(path)
+
+
+def test_an_item_of_an_item_of_a_constant_picks_the_tile_where_the_stage_runs():
+    """`sel = PICK[j % 2][0]` of a tuple of tuples, as the index of `bufs[sel]`: its kind was
+    unknown, so it stayed behind in the written kernel, which picked the current iteration's tile
+    for a delayed stage; the check refused it as the kernel's own GM writes differing (probe h101)."""
+    path = Path(__file__).parent / "kernels" / "item_of_constant_item_picks_tile.py"
+    assert "        sel = PICK[j % 2][0]\n" in kernel_text(path)
+    for blocks in (1, 2):
+        assert_proven_and_run(path, "kern", shapes=ROWS, block_dim=blocks)
