@@ -21,7 +21,7 @@ from pto_transpile.read.localnames import local_names
 from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
 from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.printing import code_of
-from pto_transpile.read.walk import children, function_choices, iter_nodes
+from pto_transpile.read.walk import BINDERS, children, function_choices, iter_nodes, names_stored
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, bindings, dtype_bound, field_kind, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
@@ -108,6 +108,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 if a is arg:
                     receivers.setdefault(fname, []).append((func.node, param))
 
+    in_loop = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
     for s in loop.stages:
         forms: list[ArgForm] = []
         for pos, arg in enumerate(s.passed):
@@ -128,6 +129,11 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
             travels, unknown = _travels(kernel, value)
             if unknown and not travels:
                 findings.append(_kind_unknown(file, kernel, s.func, value, unknown))
+            elif not travels and (picked := [n for n in _unknown_names(kernel, value) if n in in_loop]):
+                # `bufs[sel]` of a `sel` the loop binds: the pick is the iteration's, and a name of
+                # unknown kind cannot travel; passed as written, a delayed stage would get the
+                # current iteration's tile (probe h101)
+                findings.append(_kind_unknown(file, kernel, s.func, value, picked))
             parts = [] if travels or unknown else _live_parts(kernel, value)
             if parts:
                 carried = []
@@ -325,6 +331,11 @@ def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]
     if handle and (not live or _handle_valued(kernel, expr)):
         return False, []
     return live, unknown
+
+
+def _unknown_names(kernel: Kernel, expr: cst.BaseExpression) -> list[str]:
+    """The names of unknown kind `expr` reads."""
+    return [n for n in names_in(expr) if kernel.kinds.get(n) == UNKNOWN]
 
 
 def _live_parts(kernel: Kernel, expr: cst.BaseExpression) -> list[cst.BaseExpression]:

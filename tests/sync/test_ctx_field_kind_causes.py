@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import assert_proven_and_run, kernel_text, refusal_of
+from pto_transpile import transpile
 
 KERNEL = Path(__file__).parents[1] / "soundness" / "kernels" / "local_dtype_alias_annotation.py"
 ROWS = {"a": (160, 32), "out": (160, 32)}
@@ -108,3 +109,12 @@ def test_an_item_of_an_item_of_a_constant_picks_the_tile_where_the_stage_runs():
     assert "        sel = PICK[j % 2][0]\n" in kernel_text(path)
     for blocks in (1, 2):
         assert_proven_and_run(path, "kern", shapes=ROWS, block_dim=blocks)
+
+
+def test_a_tile_pick_by_a_name_of_unknown_kind_the_loop_binds_is_named(tmp_path):
+    """`bufs[sel]` of a `sel` whose kind the reader cannot tell: passed as written, the delayed
+    stage would get the current iteration's tile; PTO054 names `sel`, as for `sel` passed alone."""
+    path = Path(__file__).parent / "kernels" / "item_of_constant_item_picks_tile.py"
+    text = kernel_text(path).replace("        sel = PICK[j % 2][0]\n", "        sel = PICKD.get(j % 2, 0)\n")
+    result = transpile(text.replace("PICK = ((0,), (1,))\n", "PICKD = {0: 0, 1: 1}\n"), path="k.py")
+    assert [(d.code, "`sel`" in d.message) for d in result.diagnostics if d.is_error] == [("PTO054", True)]
