@@ -292,12 +292,31 @@ class PlCalls(InterpreterBase):
                                       "conversion the check does not follow", arg.value, kind="field_init")
                 if found != PLAIN:
                     dtype = found
+            if dtype is None and value is UNKNOWN:
+                # a value the check does not compute (`round(x) if q else x`, probe h112): an int
+                # makes a field of integers, which converts every store, a float one that keeps them
+                builtin = self._converted_by(arg.value, ctx)
+                if builtin is None:
+                    raise CannotModel(f"struct field `{name}` is initialised by `{self._code_of(arg.value)}`, whose "
+                                      "value the check does not compute, so whether the field holds integers "
+                                      "(converting what is stored into it) or floats is not known: initialise it "
+                                      "with `int(...)` or `float(...)` of the value", arg.value, kind="field_init")
+                if builtin == "int":
+                    dtype = INT_FIELD
             if dtype is not None:
                 kinds[name] = dtype
             elif type(value) is int or isinstance(value, Sym) \
                     or isinstance(value, Opaque) and integer_valued(value.origin):
                 kinds[name] = INT_FIELD  # (an integer the run does not know: a parameter, a size, probe h107)
         return kinds
+
+    def _converted_by(self, node: cst.BaseExpression, ctx) -> str | None:
+        """`int` or `float` for a call of that builtin (`int(round(x))`), None for anything else."""
+        if type(node) is cst.Call and len(node.args) == 1 and node.args[0].keyword is None \
+                and not node.args[0].star:
+            builtin = self._builtin_called(node.func, ctx)
+            return builtin if builtin in ("int", "float") else None
+        return None
 
     def _const_dtype(self, node: cst.BaseExpression, ctx) -> str | None:
         """The dtype of `pl.const(v, pl.DT_X)` (or `dtype=`) when this module converts values to it:

@@ -87,6 +87,9 @@ HINTS = {
                "instead (a module constant or a tiling-key field)",
     "field_init": "Initialise the struct field where the struct is made with a number of its type, `int(...)` or "
                   "`float(...)` of the value, or `pl.const(v, dtype)`: PyPTO types the field by its initialiser",
+    "identity": "Test what a value is, not which object holds it: `a == b` for `a is b` of numbers, `a.f == b.f` of "
+                "each field for two structs, `isinstance(x, int)` for `type(x) is int`; the pipelined kernel hands "
+                "delayed stages copies of the values in ctx fields",
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",

@@ -96,18 +96,18 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Is: operator.is_, cst.IsNot: operator.is_not,
 }
 _BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance", "divmod", "list",
-             "dict", "tuple")
+             "dict", "tuple", "round")
 #: The augmented assignments that change a list or dict in place (`containers.add_in_place`).
 _IN_PLACE: dict[type, str] = {cst.AddAssign: "+=", cst.MultiplyAssign: "*=", cst.BitOrAssign: "|="}
 #: Builtins that make a new container of what they are given (`_container`).
 _CONTAINERS: dict[str, Callable[..., Any]] = {"list": list, "dict": dict, "tuple": tuple}
 #: Builtins whose result is a number (or a range) computed from their arguments: over a
 #: run-time value, a run-time value too (`int`, `min`, `max`, `abs` keep a parameter's form).
-_NUMBER_OF = frozenset({"float", "bool", "len", "range", "min", "max", "abs"})
+_NUMBER_OF = frozenset({"float", "bool", "len", "range", "min", "max", "abs", "round"})
 #: those of `_NUMBER_OF` whose result of a trip count is a number like the count times a constant
 _OF_A_COUNT = frozenset({"float", "min", "max", "abs"})
 _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "int": int,
-                                                   "float": float, "bool": bool}
+                                                   "float": float, "bool": bool, "round": round}
 
 
 #: builtins that go through what a range holds one by one, as a loop over it does
@@ -1233,6 +1233,10 @@ class PythonSubset(InterpreterBase):
                     result = False
             elif not is_unknown(result):
                 if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
+                        and (_ring_carries(left) or _ring_carries(right)):
+                    raise CannotModel(f"`{self._code_of(node)}` tests whether two values are one object, which the "
+                                      f"pipelined kernel changes{_IDENTITY}", node, kind="identity")
+                if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
                         or _opaque_to_compare(left) or _opaque_to_compare(right):
                     # `ROWS is ROWS` (the model copies a module list at every read), `p is q` of two equal
                     # constants (Python may keep one object), a `pl` constant (an `IntEnum` member equals
@@ -1639,6 +1643,9 @@ class PythonSubset(InterpreterBase):
             raise CannotModel(f"the kernel calls `{func.value}`, which runs code of its own choosing or ends the "
                               "program, where the check cannot follow what runs: leave it out of the kernel and the "
                               "functions it calls", node, kind="construct")
+        if self._builtin_called(node.func, ctx) in ("id", "type") and len(pos) == 1 and not kw:
+            raise CannotModel(f"`{self._code_of(node)}` reads which object or type holds a value, which the pipelined "
+                              f"kernel changes{_IDENTITY}", node, kind="identity")
         if pos and isinstance(pos[0], StructV) and self._builtin_called(node.func, ctx) == "getattr" \
                 and _reads_attribute("getattr", pos) and not kw:
             return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)  # `st.f`, spelled so
@@ -2091,6 +2098,18 @@ def _opaque_to_compare(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_opaque_to_compare(v) for v in value)
     return not (isinstance(value, (int, float, str, Opaque)) or value is None or type(value) is dict)
+
+
+#: why a test of identity or type cannot be compared across the two kernels
+_IDENTITY = (": a value handed to a delayed stage travels in a ctx field of its own (a struct as the task's ctx entry, "
+             "a number in a field of integers or floats), so two names of one object become two, two structs one, "
+             "and a typed number a plain one; compare the values instead (`==` of numbers or of a struct's fields, "
+             "`isinstance`)")
+
+
+def _ring_carries(value: Any) -> bool:
+    """A value the ctx ring may hand a delayed stage in another object: a number or a struct."""
+    return isinstance(value, (int, float, Sym, Opaque, StructV))
 
 
 def _singleton(value: Any) -> bool:

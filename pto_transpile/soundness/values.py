@@ -600,6 +600,8 @@ def integer_valued(origin: Any) -> bool:
     if origin[0] == "op" and len(origin) >= 3:
         if origin[1] in ("int", "floor", "ceil", "trunc"):
             return True
+        if origin[1] == "round":  # `round(x)` is an integer, `round(x, n)` one of an integer `x`
+            return len(origin) == 3 or integer_valued(origin[2])
         return origin[1] in _INTEGER_OPS and all(integer_valued(part) for part in origin[2:])
     return False
 
