@@ -138,7 +138,8 @@ class LoopEmitter:
                 form = forms[pos]
                 pos += 1
                 if form.form == "parts":
-                    arg = arg.with_changes(value=_carried_parts(arg.value, form.parts, ctxvar))
+                    given = form.picked if form.picked is not None else arg.value
+                    arg = arg.with_changes(value=_carried_parts(given, form.parts, ctxvar))
                     new_args.append(arg)
                     continue
                 text = {

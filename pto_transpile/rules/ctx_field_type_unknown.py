@@ -47,6 +47,9 @@ RULE = Rule(
            "struct_entry": "Declare a struct with the fields the stage reads before the loop (`{value} = "
                            "pl.struct(...)`), set them in the loop (`{value}.f = ...`) and pass that struct: the "
                            "ring carries a struct made by `pl.struct` field by field, not an entry of `{array}`",
+           "made_tuple": "Declare a struct with the same fields before the loop (`{value} = pl.struct(...)`), set them "
+                         "in the loop (`{value}.f = ...`) and pass that struct: the ring carries a struct made by "
+                         "`pl.struct` field by field",
            "handle": "Pass `{handle}` to the stage as an argument of its own and keep only numbers in the struct "
                      "(a handle is the same in every iteration: it needs no ctx field)",
            "function": "A ctx field holds a number, not a function: hand the stage what chooses the function (the "

@@ -18,7 +18,17 @@ from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.localnames import local_names
-from pto_transpile.read.model import HANDLE_KINDS, TENSOR, TILE, UNKNOWN, Kernel, OuterPick, PipelineLoop
+from pto_transpile.read.model import (
+    HANDLE_KINDS,
+    STRUCT,
+    STRUCT_ARRAY,
+    TENSOR,
+    TILE,
+    UNKNOWN,
+    Kernel,
+    OuterPick,
+    PipelineLoop,
+)
 from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import BINDERS, children, function_choices, iter_nodes, names_stored
@@ -48,6 +58,9 @@ class ArgForm:
     #: for "parts", a handle picked by values of the iteration (`bufs[ki % 2]`): each of those
     #: values (a node of the argument) and the field that carries it; the rest is passed as written
     parts: tuple[tuple[cst.BaseExpression, str], ...] = ()
+    #: for "parts" of a name the loop body binds to such a pick (`bias = bias_db[i % 2]`): the
+    #: pick, passed in the name's place with its task's values (the name holds a later task's)
+    picked: cst.BaseExpression | None = None
 
 
 @dataclass
@@ -126,14 +139,33 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 add(Fill(fname, cst.Name(fname), sections_of(kernel, pick.target)))
                 forms.append(ArgForm("slot", fname, pick.group))
                 continue
+            changing = _changing_tuple(file, kernel, loop, value, in_loop)
+            if changing is not None:
+                # `cfg = pl.make_tuple(bias=...)` in the body, or `cfg.bias = ...` there: a handle, passed
+                # as written, so a delayed stage would read what a later task's body left in it (h112)
+                findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, value, {
+                    "value": changing[0], "stage": f"stage `{s.func}`", "_hint": "made_tuple",
+                    "why": f"it is a `pl.make_tuple` {changing[1]}, a handle the ring cannot hand on (a ctx field "
+                           "holds a number): a delayed stage would read what a later iteration left in it"}))
+                forms.append(ArgForm("keep"))
+                continue
+            picked = _bound_pick(file, kernel, loop, name) if name is not None else None
+            if picked is not None:
+                carried = []
+                for k, part in enumerate(_live_parts(kernel, picked)):
+                    fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}_{k}"
+                    add(Fill(fname, part, (s.section,) if s.section in ("cube", "vector") else None))
+                    carried.append((part, fname))
+                forms.append(ArgForm("parts", parts=tuple(carried), picked=picked))
+                continue
             travels, unknown = _travels(kernel, value)
             if unknown and not travels:
                 findings.append(_kind_unknown(file, kernel, s.func, value, unknown))
-            elif not travels and (picked := [n for n in _unknown_names(kernel, value) if n in in_loop]):
+            elif not travels and (unknown_picks := [n for n in _unknown_names(kernel, value) if n in in_loop]):
                 # `bufs[sel]` of a `sel` the loop binds: the pick is the iteration's, and a name of
                 # unknown kind cannot travel; passed as written, a delayed stage would get the
                 # current iteration's tile (probe h101)
-                findings.append(_kind_unknown(file, kernel, s.func, value, picked))
+                findings.append(_kind_unknown(file, kernel, s.func, value, unknown_picks))
             parts = [] if travels or unknown else _live_parts(kernel, value)
             if parts:
                 carried = []
@@ -331,6 +363,62 @@ def _travels(kernel: Kernel, expr: cst.BaseExpression) -> tuple[bool, list[str]]
     if handle and (not live or _handle_valued(kernel, expr)):
         return False, []
     return live, unknown
+
+
+def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.BaseExpression | None:
+    """The pick a stage argument `name` stands for when the loop body binds it once, at its top
+    level, to a handle picked by values of the iteration (`bias = bias_db[i % 2]`, `dst = (even,
+    odd)[i % 2]`) from handles the body does not bind: passed by its name, a delayed stage would
+    get a later task's pick (probe h112); passed as the pick, its values travel. None otherwise."""
+    stored = [n for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS)) if n.value == name]
+    if len(stored) != 1 or kernel.kinds.get(name) in (STRUCT, STRUCT_ARRAY):
+        return None  # (an entry of a struct array: a struct, its fields set per task, PTO072 names it)
+    for stmt in loop.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is stored[0]:
+                value = small.value
+                parts = _live_parts(kernel, value)
+                fixed = {n for part in parts for n in names_in(part)}
+                bound = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
+                if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound:
+                    return value
+    return None
+
+
+def _changing_tuple(file, kernel: Kernel, loop: PipelineLoop, value: cst.BaseExpression,
+                    in_loop: set[str]) -> tuple[str, str] | None:
+    """(name, how) of a `pl.make_tuple` a stage argument reads that the loop body changes: binds
+    (`cfg = pl.make_tuple(...)` per iteration), sets a field of (`cfg.gain = alpha * i`), or whose
+    members are structs or names the body changes (`pl.make_tuple(cfg=st)` with `st.g = ...`). A
+    tuple is passed as written, and a delayed stage reads it after later iterations' bodies ran."""
+    stored = _attribute_roots(file, loop)
+    for name in names_in(value):
+        if name not in kernel.tuples:
+            continue
+        if name in in_loop:
+            return name, "the loop body makes"
+        if name in stored:
+            return name, "whose fields the loop body sets"
+        for member in kernel.tuples[name].values():
+            if member in in_loop or member in stored or member in kernel.structs or member in kernel.tuples:
+                return name, f"holding `{member}`, which the loop body changes or which is a struct"
+    return None
+
+
+def _attribute_roots(file, loop: PipelineLoop) -> set[str]:
+    """The names whose fields the loop body stores to (`cfg.gain = ...`, `cfg.a.b += ...`)."""
+    roots: set[str] = set()
+    for node in file.find(loop.node.body, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        for target in targets:
+            for part in ([e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]):
+                while isinstance(part, (cst.Attribute, cst.Subscript)):
+                    part = part.value
+                if isinstance(part, cst.Name) and part is not target:
+                    roots.add(part.value)
+    return roots
 
 
 def _unknown_names(kernel: Kernel, expr: cst.BaseExpression) -> list[str]:

@@ -1,0 +1,59 @@
+"""A handle the loop body picks by a value of the iteration and binds to a name (`dst = (even,
+odd)[i % 2]`, `bias = bias_db[i % 2]`), the name handed to a delayed stage: the name holds a
+later task's pick when the stage runs, so the written kernel passes the pick itself, its index
+carried in the task's ctx entry. It passed the name, and the check refused the kernel with
+helps that did not lead to the fix (probe h112). A `pl.make_tuple` the body makes is named as
+such, with a help that fixes it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import assert_proven_and_run, kernel_text, refusal_of
+from pto_transpile import transpile
+
+KERNELS = Path(__file__).parent / "kernels"
+SHAPES = {"a": (160, 32), "even": (160, 32), "odd": (160, 32)}
+
+
+@pytest.mark.parametrize("name, pick", [
+    ("h112_tensor_pick_bound_to_name", r"finish\(.*, \(even, odd\)\[_pl_ctx_neg\d\._pl_arg_finish_2_0\],"),
+    ("h112_tile_slot_pick_bound_to_name", r"finish\(.*, bias_db\[_pl_ctx_neg\d\._pl_arg_finish_3_0\],"),
+])
+@pytest.mark.parametrize("preload", [1, 2])
+def test_the_pick_is_passed_with_its_tasks_index(name, pick, preload):
+    result = transpile(kernel_text(KERNELS / f"{name}.py"), path="k.py", preload=preload)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert re.search(pick, result.code), result.code
+
+
+@pytest.mark.parametrize("name", ["h112_tensor_pick_bound_to_name", "h112_tile_slot_pick_bound_to_name"])
+@pytest.mark.parametrize("rows", [160, 64])
+def test_the_kernel_runs_as_the_serial_one(name, rows):
+    shapes = {k: (rows, 32) for k in SHAPES}
+    assert_proven_and_run(KERNELS / f"{name}.py", "kern", shapes=shapes)
+
+
+def test_a_pick_from_a_handle_the_body_rebinds_is_not_passed_for_the_name(tmp_path):
+    """`bias_db` bound again in the body: the pick would name another group at the delayed call."""
+    text = kernel_text(KERNELS / "h112_tile_slot_pick_bound_to_name.py")
+    bound = "        bias = bias_db[i % 2]\n"
+    assert bound in text
+    result = transpile(text.replace(bound, "        bias_db = (bias_db[1], bias_db[0])\n" + bound), path="k.py")
+    assert "bias_db[_pl_ctx" not in (result.code or "")
+
+
+def test_a_tuple_made_in_the_body_is_named_and_the_help_fixes_it(tmp_path):
+    path = KERNELS / "h112_make_tuple_made_per_iteration.py"
+    assert "it is a `pl.make_tuple` the loop body makes" in refusal_of(path)
+    text = kernel_text(path)
+    made = "        row_cfg = pl.make_tuple(bias=0.25 * (i % 2))"
+    assert made in text
+    i = text.index("    for i in pl.range(")
+    text = text[:i] + "    row_cfg = pl.struct(bias=0.0)\n" + text[i:]
+    fixed = tmp_path / "kernel.py"
+    fixed.write_text(text.replace(made, "        row_cfg.bias = 0.25 * (i % 2)"))
+    assert_proven_and_run(fixed, "kern", shapes={"a": (160, 32), "out": (160, 32)})
