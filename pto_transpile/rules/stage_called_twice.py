@@ -5,12 +5,16 @@ from pto_transpile.rules.rule import Rule
 
 def check(ctx):
     for loop in ctx.kernel.loops:
-        seen: dict[str, StageCall] = {}
+        seen: dict[object, StageCall] = {}
         for s in loop.stages:
-            if s.func in seen:
-                yield s.call, {"stage": s.func, "line": ctx.source.line_of(seen[s.func].call)}
+            # one function under two names (`project2 = project`, probe h112) is one stage too
+            stage = ctx.file.stages.get(s.func)
+            key = stage.node if stage is not None else s.func
+            if key in seen:
+                named = stage.node.name.value if stage is not None else s.func  # (the `def`'s name)
+                yield s.call, {"stage": named, "line": ctx.source.line_of(seen[key].call)}
             else:
-                seen[s.func] = s
+                seen[key] = s
 
 
 DOC = """\

@@ -193,6 +193,9 @@ class InterpreterBase:
         #: design, so that only the plain numbers they keep across beats are judged
         self.own_arrays: bool | str = False
         self.gm_writes: set[str] = set()  #: GM tensors written so far in this run (`OpEvents._gm_written`)
+        #: the names of GM reads at an index that moves with a loop (`pl.getval(lens, b)`): another
+        #: value in each iteration of that loop, under one name (`Loops._loop_root`)
+        self.moving_reads: set[tuple] = set()
         self.gm_read_counts: list[Counter[tuple]] = [Counter(), Counter(), Counter()]  #: per core: reads per element
         shared = file.caches.soundness
         if shared is None:

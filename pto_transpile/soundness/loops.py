@@ -63,6 +63,7 @@ from pto_transpile.soundness.values import (
     nonnegative,
     root_words,
     trip_root,
+    vars_inside,
 )
 
 #: the cores of a block run a loop a different number of times (the flattened vector index of a
@@ -476,13 +477,29 @@ class Loops(InterpreterBase):
         if reason is not None:
             raise CannotModel(reason, node, kind="drift")
 
+    def _moving_read(self, value: Any) -> bool:
+        """Is `value` computed from a GM read at an index that moves with a loop (`moving_reads`)?"""
+        if isinstance(value, Sym):
+            return any(var[0] == "size" and self._moving_read(var[1]) for var, _ in value.form)
+        if isinstance(value, Opaque):
+            value = value.origin
+        if isinstance(value, tuple):
+            return value in self.moving_reads or any(self._moving_read(part) for part in value)
+        return False
+
     def _loop_root(self, rng: SymRange, text: str) -> tuple[Any, bool]:
         """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""
         forms = {part: (v.form if isinstance(v, Sym) else ()) for part, v in
                  (("start", rng.start), ("stop", rng.stop), ("step", rng.step))}
-        inside = [var for v in (rng.start, rng.stop, rng.step) for var in _vars_inside(v)]
+        inside = [var for v in (rng.start, rng.stop, rng.step) for var in vars_inside(v)]
         if any(var[0] in INDEX for f in forms.values() for var, _ in f) or any(var[0] in INDEX for var in inside):
             raise NonUniform(f"the trip count of `{text}` depends on an enclosing loop variable or counter",
+                             "give the inner loop a trip count that does not change between iterations")
+        if any(self._moving_read(v) for v in (rng.start, rng.stop, rng.step)):
+            # `cnt = pl.getval(lens, b)` of an enclosing loop's `b`: a count per iteration of that
+            # loop, which the argument for every trip count does not cover (probe h112)
+            raise NonUniform(f"the trip count of `{text}` is read from GM at an index that moves with an enclosing "
+                             "loop, so it changes from one iteration of that loop to the next",
                              "give the inner loop a trip count that does not change between iterations")
         if self._chunk_start(rng.start) is not None:  # `pl.range(start, end)` over a block's chunk
             if int(rng.step) != 1 or forms["step"]:
@@ -1578,19 +1595,6 @@ def _blocks(stmt) -> list:
             elif isinstance(child, (cst.If, cst.Else, cst.Finally, cst.ExceptHandler)):
                 stack.append(child)
     return out
-
-
-def _vars_inside(value: Any) -> list:
-    """The variables of the numbers of the run a run-time value is computed from (`min(kv_tiles, qi
-    + 1)` holds the loop variable `qi`): such a value is another one in each iteration of that loop."""
-    if isinstance(value, Sym):
-        return [found for var, _ in value.form
-                for found in ([var] + (_vars_inside(var[1]) if var[0] == "size" else []))]
-    if isinstance(value, Opaque):
-        value = value.origin
-    if isinstance(value, tuple):
-        return [var for part in value for var in _vars_inside(part)]
-    return []
 
 
 _NONE = object()

@@ -44,7 +44,7 @@ from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, INF, Event, Foo
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx, nonuniform
 from pto_transpile.soundness.tilefeet import insert_feet
-from pto_transpile.soundness.uniform import NonUniform, Said, is_block_value, marks_block_index
+from pto_transpile.soundness.uniform import INDEX, NonUniform, Said, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     FLOAT_READ,
     UNKNOWN,
@@ -57,6 +57,7 @@ from pto_transpile.soundness.values import (
     TileV,
     is_unknown,
     run_time,
+    vars_inside,
 )
 
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
@@ -222,8 +223,14 @@ class OpEvents(InterpreterBase):
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
             index = pos[1] if len(pos) > 1 else kw.get("offset")
-            return self._read_value(ev, gm, ctx, _element(tensor, index), _at_block(index))
+            return self._moving(self._read_value(ev, gm, ctx, _element(tensor, index), _at_block(index)), index)
         return None
+
+    def _moving(self, value: Any, index: Any) -> Any:
+        """`value`, a GM read at `index`, noted in `moving_reads` when the index moves with a loop."""
+        if isinstance(value, Opaque) and any(var[0] in INDEX for var in vars_inside(index)):
+            self.moving_reads.add(value.origin)
+        return value
 
     def _read_value(self, ev: Event, gm: bool, ctx: Ctx, element: tuple = (), per_block: bool = False) -> Any:
         """What a scalar read gives: data, named by the read in both runs. A read of a GM
@@ -455,7 +462,7 @@ class OpEvents(InterpreterBase):
         # GM is one memory: the cores that run this read together (kernel code outside any
         # section) read one value; a write that could come between them is a conflict of its own
         element = _element(tensor, index[0] if len(index) == 1 else index)
-        return self._read_value(ev, True, ctx, element, _at_block(index)) if role == "R" \
+        return self._moving(self._read_value(ev, True, ctx, element, _at_block(index)), index) if role == "R" \
             else Opaque(("read", "GM", ev.ident))
 
     @staticmethod

@@ -811,6 +811,9 @@ class PythonSubset(InterpreterBase):
             return obj.shape if obj.desc else UNKNOWN  # a view's shape is its slice's, not followed
         if type(obj) is Symbol:  # `AT.AtomicAdd` with `AT = pl.AtomicType`: the `pl` constant it names
             return Symbol((*obj.path, attr))
+        if attr == "dtype" and self._made is not None and _ring_carries(obj):
+            raise CannotModel(f"`{self._code_of(node)}` reads the dtype a scalar is held in, which the pipelined "
+                              f"kernel changes{_IDENTITY}", node, kind="identity")
         return UNKNOWN
 
     def _class_member(self, cls: str, attr: str, node: cst.CSTNode) -> Any:
@@ -1232,7 +1235,8 @@ class PythonSubset(InterpreterBase):
                 if not _SAME_MEMBER[type(target.operator)]:
                     result = False
             elif not is_unknown(result):
-                if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
+                if self._made is not None and type(target.operator) in (cst.Is, cst.IsNot) \
+                        and not (_singleton(left) or _singleton(right)) \
                         and (_ring_carries(left) or _ring_carries(right)):
                     raise CannotModel(f"`{self._code_of(node)}` tests whether two values are one object, which the "
                                       f"pipelined kernel changes{_IDENTITY}", node, kind="identity")
@@ -1643,7 +1647,12 @@ class PythonSubset(InterpreterBase):
             raise CannotModel(f"the kernel calls `{func.value}`, which runs code of its own choosing or ends the "
                               "program, where the check cannot follow what runs: leave it out of the kernel and the "
                               "functions it calls", node, kind="construct")
-        if self._builtin_called(node.func, ctx) in ("id", "type") and len(pos) == 1 and not kw:
+        if self._made is not None and self._builtin_called(node.func, ctx) in ("getattr", "hasattr") \
+                and len(pos) >= 2 and pos[1] == "dtype" and _ring_carries(pos[0]):
+            raise CannotModel(f"`{self._code_of(node)}` reads the dtype a scalar is held in, which the pipelined "
+                              f"kernel changes{_IDENTITY}", node, kind="identity")
+        if self._made is not None and self._builtin_called(node.func, ctx) in ("id", "type") and len(pos) == 1 \
+                and not kw:
             raise CannotModel(f"`{self._code_of(node)}` reads which object or type holds a value, which the pipelined "
                               f"kernel changes{_IDENTITY}", node, kind="identity")
         if pos and isinstance(pos[0], StructV) and self._builtin_called(node.func, ctx) == "getattr" \
@@ -2100,7 +2109,8 @@ def _opaque_to_compare(value: Any) -> bool:
     return not (isinstance(value, (int, float, str, Opaque)) or value is None or type(value) is dict)
 
 
-#: why a test of identity or type cannot be compared across the two kernels
+#: why a test of identity or type in a stage cannot be compared across the two kernels (in the
+#: kernel body, the same objects in both)
 _IDENTITY = (": a value handed to a delayed stage travels in a ctx field of its own (a struct as the task's ctx entry, "
              "a number in a field of integers or floats), so two names of one object become two, two structs one, "
              "and a typed number a plain one; compare the values instead (`==` of numbers or of a struct's fields, "

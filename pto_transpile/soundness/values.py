@@ -587,6 +587,19 @@ def float_valued(origin: Any) -> bool:
 _INTEGER_OPS = frozenset({"add", "sub", "mul", "floordiv", "mod", "neg", "max", "min", "abs"})
 
 
+def vars_inside(value: Any) -> list:
+    """The variables of the numbers of the run a run-time value is computed from (`min(kv_tiles, qi
+    + 1)` holds the loop variable `qi`): such a value is another one in each iteration of that loop."""
+    if isinstance(value, Sym):
+        return [found for var, _ in value.form
+                for found in ([var] + (vars_inside(var[1]) if var[0] == "size" else []))]
+    if isinstance(value, Opaque):
+        value = value.origin
+    if isinstance(value, (tuple, list)):
+        return [var for part in value for var in vars_inside(part)]
+    return []
+
+
 def integer_valued(origin: Any) -> bool:
     """Is a run-time value an integer: a `pl.DYNAMIC` dimension, an integer parameter or module
     name, a block value, or `+ - * // %`, `min`, `max` of such and of integers? (A float parameter is `("float",

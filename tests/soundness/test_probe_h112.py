@@ -34,6 +34,16 @@ def _edited(tmp_path, path: Path, old: str, new: str) -> Path:
     ("h112_round_choice_field_tiling_key_instance", RING_APART),
     ("h112_struct_identity_merged_in_ctx", "`cfg is base_cfg` " + IDENTITY),
     ("h112_typed_scalar_identity_split_by_ctx_fields", "`tag is base_tag` " + IDENTITY),
+    ("h112_scalar_dtype_lost_in_ctx_field", "`factor.dtype` reads the dtype a scalar is held in"),
+    # a `pl.make_tuple` is passed as written: a delayed stage reads what later iterations left in it
+    ("h112_make_tuple_in_body_next_iteration_value", "it is a `pl.make_tuple` the loop body makes"),
+    ("h112_make_tuple_field_set_in_body", "it is a `pl.make_tuple` whose fields the loop body sets"),
+    ("h112_struct_inside_make_tuple_read_late", "it is a `pl.make_tuple` holding `st`"),
+    ("h112_tiled_scale_epilogue_tuple", "it is a `pl.make_tuple` whose fields the loop body sets"),
+    # misleading refusals: the construct named as it is
+    ("h112_stage_called_twice_through_alias", "stage `project` is already called at line"),
+    ("h112_varlen_last_tile_test_said_not_trip_count",
+     "the trip count of `pl.range(0, cnt)` is read from GM at an index that moves with an enclosing loop"),
 ])
 def test_the_kernel_is_refused(name, expected):
     assert expected in refusal_of(KERNELS / f"{name}.py")
@@ -55,6 +65,25 @@ def test_a_field_initialised_by_round_of_a_float_kept_float_is_proven(tmp_path):
 def test_other_tests_of_identity_or_type_are_refused(tmp_path, test):
     path = _edited(tmp_path, TYPED, "    if tag is base_tag:", f"    if {test}:")
     assert "which the pipelined kernel changes" in refusal_of(path)
+
+
+@pytest.mark.parametrize("test", ['getattr(factor, "dtype", None) is not None', 'hasattr(factor, "dtype")'])
+def test_other_reads_of_a_scalars_dtype_are_refused(tmp_path, test):
+    path = _edited(tmp_path, KERNELS / "h112_scalar_dtype_lost_in_ctx_field.py", "    if factor.dtype == pl.DT_INT32:",
+                   f"    if {test}:")
+    assert "reads the dtype a scalar is held in" in refusal_of(path)
+
+
+def test_identity_in_the_kernel_body_is_the_same_in_both_kernels(tmp_path):
+    """The ring changes what a stage receives, not what the kernel body computes with."""
+    text = kernel_text(TYPED)
+    call = "            finish(i, sub_id, out, tag, base_tag, proj_vec_db, res_db)\n"
+    assert call in text and "    if tag is base_tag:" in text
+    text = text.replace("    if tag is base_tag:", "    if base_tag:").replace(
+        call, call.replace("tag, base_tag,", "tag, tag is base_tag,"))
+    path = tmp_path / "kernel.py"
+    path.write_text(text)
+    assert_proven_and_run(path, "kern", shapes=ROWS)
 
 
 def test_the_help_for_identity_fixes_the_kernel(tmp_path):
