@@ -89,3 +89,9 @@ def test_identity_in_the_kernel_body_is_the_same_in_both_kernels(tmp_path):
 def test_the_help_for_identity_fixes_the_kernel(tmp_path):
     path = _edited(tmp_path, TYPED, "    if tag is base_tag:", "    if tag == base_tag:")
     assert_proven_and_run(path, "kern", shapes=ROWS)
+
+
+def test_a_field_initialised_by_round_is_a_field_of_integers_in_the_check_too():
+    """`round(x)` gives an int: the field is one of integers, as the ring's is (it was taken for a
+    field that keeps what it is given, and refused as a ring the tool got wrong)."""
+    assert_proven_and_run(KERNELS / "h112_round_initialised_struct_field.py", "kern", shapes=ROWS)
