@@ -373,16 +373,21 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
     stored = [n for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS)) if n.value == name]
     if len(stored) != 1 or kernel.kinds.get(name) in (STRUCT, STRUCT_ARRAY):
         return None  # (an entry of a struct array: a struct, its fields set per task, PTO072 names it)
-    for stmt in loop.body:
+    for k, stmt in enumerate(loop.body):
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
-        for small in stmt.body:
+        for j, small in enumerate(stmt.body):
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is stored[0]:
                 value = small.value
                 parts = _live_parts(kernel, value)
                 fixed = {n for part in parts for n in names_in(part)}
                 bound = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
-                if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound:
+                # the parts are computed again where the ctx entry is filled, after the body's
+                # statements before the stages: nothing after the pick may bind what they read
+                later = {n.value for node in [*stmt.body[j + 1:], *loop.body[k + 1:]]
+                         for n in names_stored(node, file.find(node, BINDERS))}
+                if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound \
+                        and not fixed & later:
                     return value
     return None
 

@@ -57,3 +57,14 @@ def test_a_tuple_made_in_the_body_is_named_and_the_help_fixes_it(tmp_path):
     fixed = tmp_path / "kernel.py"
     fixed.write_text(text.replace(made, "        row_cfg.bias = 0.25 * (i % 2)"))
     assert_proven_and_run(fixed, "kern", shapes={"a": (160, 32), "out": (160, 32)})
+
+
+def test_a_pick_whose_index_the_body_steps_after_it_is_not_passed_for_the_name():
+    """`bias = bias_db[j % 2]` then `j = j + 1`: the ctx entry is filled after the body's
+    statements, where `j % 2` is the next pick's; the name is not replaced by the pick."""
+    text = kernel_text(KERNELS / "h112_tile_slot_pick_bound_to_name.py")
+    i = text.index("    for i in pl.range(")
+    text = (text[:i] + "    j = 0\n" + text[i:]).replace(
+        "        bias = bias_db[i % 2]\n", "        bias = bias_db[j % 2]\n        j = j + 1\n")
+    result = transpile(text, path="k.py", _skip_rules=["PTO061"])
+    assert result.code is not None and "bias_db[_pl_ctx" not in result.code
