@@ -386,8 +386,9 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                 # statements before the stages: nothing after the pick may bind what they read
                 later = {n.value for node in [*stmt.body[j + 1:], *loop.body[k + 1:]]
                          for n in names_stored(node, file.find(node, BINDERS))}
+                calls = any(isinstance(n, cst.Call) for part in parts for n in iter_nodes(part))
                 if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound \
-                        and not fixed & later:
+                        and not fixed & later and not calls:  # (a call's effects would happen twice)
                     return value
     return None
 
