@@ -341,13 +341,12 @@ class ScalarTypes:
         return result
 
     def _helper(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
-        """The type `fn` returns given the argument types (its own bindings followed once); its
-        return annotation only where they do not tell: Python converts nothing on return (probe
-        h103: `-> int` of a helper returning 0.75 typed the field int, which truncated it)."""
-        found = self._returned(fn, call)
-        if found is None and fn.returns is not None:
-            return _dtype_of_annotation(self.file, fn.returns)
-        return found
+        """The type `fn` returns given the argument types (its own bindings followed once), never
+        its return annotation: Python converts nothing on return (probe h103: `-> int` of a
+        helper returning 0.75 typed the field int, which truncated it; probe h113: where the
+        bindings did not tell, `-> int` of one returning `pow(1.5, k)`, which the check does not
+        compute, so no comparison showed the truncation)."""
+        return self._returned(fn, call)
 
     def _returned(self, fn: cst.FunctionDef, call: cst.Call) -> str | None:
         if fn in self._active:
@@ -506,9 +505,27 @@ def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: s
                 if isinstance(a, (cst.List, cst.Tuple)) and any(_bare(e.value, param) for e in a.elements):
                     found = INT if found in ("?", INT) else None  # an offset list
     for sub in file.find(stage_fn.body, cst.Subscript):
-        if any(isinstance(e.slice, cst.Index) and _bare(e.slice.value, param) for e in sub.slice):
+        if any(isinstance(e.slice, cst.Index) and _bare(e.slice.value, param) for e in sub.slice) \
+                and not _keyed(file, stage_fn, sub.value):
             found = INT if found in ("?", INT) else None  # an index
     return None if found == "?" else found
+
+
+def _keyed(file, stage_fn: cst.FunctionDef, base: cst.BaseExpression) -> bool:
+    """May `base` be a dict, whose keys may be floats (`SCALE_OF_GAIN[gain]`, probe h113: the key
+    taken for an index typed a float's ctx field int)? A dict written out or made by `dict`, or
+    a name the stage or the module binds to one."""
+    if isinstance(base, (cst.Dict, cst.DictComp)):
+        return True
+    if isinstance(base, cst.Call) and isinstance(base.func, cst.Name) and base.func.value == "dict":
+        return True
+    if isinstance(base, cst.Name):
+        local = dict(bindings(file, stage_fn)).get(base.value)
+        if local is not None:
+            return any(kind != "value" or _keyed(file, stage_fn, node) for kind, node in local)
+        meaning = file.meaning(base.value)
+        return isinstance(meaning, Value) and isinstance(meaning.value, dict)
+    return False
 
 
 def _bare(node: cst.CSTNode, name: str) -> bool:
