@@ -50,6 +50,13 @@ RULE = Rule(
            "made_tuple": "Declare a struct with the same fields before the loop (`{value} = pl.struct(...)`), set them "
                          "in the loop (`{value}.f = ...`) and pass that struct: the ring carries a struct made by "
                          "`pl.struct` field by field",
+           "struct_field": "Initialise the field where the struct is made with a number of the type it carries "
+                           "(`{field}=0.0` for a float, `{field}=0` for an integer, or `pl.const(0, pl.DT_...)`): "
+                           "PyPTO types a struct's field by its initialiser, and a bool or a value of either type "
+                           "says neither",
+           "handle_chosen": "Write the choice in the call (`(even, odd)[i % 2]` for the tensors, `bufs[i % 2]` for a "
+                            "slot): a pick by a value of the iteration travels with its task; or bind `{value}` once, "
+                            "at the top of the loop body, to such a pick",
            "handle": "Pass `{handle}` to the stage as an argument of its own and keep only numbers in the struct "
                      "(a handle is the same in every iteration: it needs no ctx field)",
            "function": "A ctx field holds a number, not a function: hand the stage what chooses the function (the "

@@ -223,7 +223,8 @@ class OpEvents(InterpreterBase):
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
             index = pos[1] if len(pos) > 1 else kw.get("offset")
-            return self._moving(self._read_value(ev, gm, ctx, _element(tensor, index), _at_block(index)), index)
+            return self._moving(self._read_value(ev, gm, ctx, _element(tensor, index), _at_block(index),
+                                                 tensor.name if tensor is not None else None), index)
         return None
 
     def _moving(self, value: Any, index: Any) -> Any:
@@ -232,7 +233,8 @@ class OpEvents(InterpreterBase):
             self.moving_reads.add(value.origin)
         return value
 
-    def _read_value(self, ev: Event, gm: bool, ctx: Ctx, element: tuple = (), per_block: bool = False) -> Any:
+    def _read_value(self, ev: Event, gm: bool, ctx: Ctx, element: tuple = (), per_block: bool = False,
+                    tensor: str | None = None) -> Any:
         """What a scalar read gives: data, named by the read in both runs. A read of a GM
         element the kernel's own code names by numbers (`start = starts[0]`, `starts[sub_id]`),
         before its first loop of run-time trip count, is one value for the whole run (GM is one
@@ -250,7 +252,10 @@ class OpEvents(InterpreterBase):
             # (an element of a floating tensor: a fraction no sampled integer stands for, data
             # whose tests are followed both ways, as a float parameter's are; marked a float, which
             # an integer ctx field would truncate: `values.float_valued`)
-            return Opaque(origin + ((FLOAT_READ,) if gm and element and element[0] in self.fractional else ()))
+            # (of a float tensor at any index: probe h113, a read at `i % 2` was no float, and an
+            # integer ctx field's truncation of it went unseen)
+            fractional = gm and (element and element[0] in self.fractional or tensor in self.fractional)
+            return Opaque(origin + ((FLOAT_READ,) if fractional else ()))
         counts = self.gm_read_counts[ctx.core]
         label = gm_read_label(element, counts[element])
         counts[element] += 1
@@ -462,7 +467,8 @@ class OpEvents(InterpreterBase):
         # GM is one memory: the cores that run this read together (kernel code outside any
         # section) read one value; a write that could come between them is a conflict of its own
         element = _element(tensor, index[0] if len(index) == 1 else index)
-        return self._moving(self._read_value(ev, True, ctx, element, _at_block(index)), index) if role == "R" \
+        return self._moving(self._read_value(ev, True, ctx, element, _at_block(index), tensor.name), index) \
+            if role == "R" \
             else Opaque(("read", "GM", ev.ident))
 
     @staticmethod

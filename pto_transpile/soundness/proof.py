@@ -87,6 +87,8 @@ HINTS = {
                "instead (a module constant or a tiling-key field)",
     "field_init": "Initialise the struct field where the struct is made with a number of its type, `int(...)` or "
                   "`float(...)` of the value, or `pl.const(v, dtype)`: PyPTO types the field by its initialiser",
+    "struct_in_field": "Declare one struct before the loop (`st = pl.struct(...)`), set its fields in the loop from "
+                       "the struct the iteration picks (`st.g = (st_even, st_odd)[i % 2].g`) and pass that struct",
     "identity": "Test what a value is, not which object holds it: `a == b` for `a is b` of numbers, `a.f == b.f` of "
                 "each field for two structs, `isinstance(x, int)` for `type(x) is int`; the pipelined kernel hands "
                 "delayed stages copies of the values in ctx fields",

@@ -534,6 +534,12 @@ class PythonSubset(InterpreterBase):
                                   "the pipeline does not carry from one stage or task to another: keep the value in a "
                                   "`pl.struct` or a name of the kernel and pass it to the stages that use it", target,
                                   kind="construct")
+            if isinstance(obj, StructV) and obj.origin == "ctx" and _holds_struct([value]):
+                # `st: pl.DT_FP32 = (st_even, st_odd)[i % 2]` carried in a field: the entry would hold the
+                # struct itself, and a delayed stage read its fields as later iterations left them (h113)
+                raise CannotModel(f"a struct travels to a delayed stage in the ctx field `{target.attr.value}`, which "
+                                  "holds a number: the stage would read the struct's fields as later iterations "
+                                  "leave them", target, kind="struct_in_field")
             if isinstance(obj, StructV):
                 apart = self._ring_kinds.get((id(obj), target.attr.value)) if obj.origin == "ctx" else None
                 if apart is not None:
@@ -811,6 +817,10 @@ class PythonSubset(InterpreterBase):
             return obj.shape if obj.desc else UNKNOWN  # a view's shape is its slice's, not followed
         if type(obj) is Symbol:  # `AT.AtomicAdd` with `AT = pl.AtomicType`: the `pl` constant it names
             return Symbol((*obj.path, attr))
+        if attr.startswith("__") and self._made is not None and _ring_carries(obj):
+            # `tag.__class__`: the class of what the ring hands on (probe h113)
+            raise CannotModel(f"`{self._code_of(node)}` reads what object holds a value, which the pipelined kernel "
+                              f"changes{_IDENTITY}", node, kind="identity")
         if attr == "dtype" and self._made is not None and _ring_carries(obj):
             raise CannotModel(f"`{self._code_of(node)}` reads the dtype a scalar is held in, which the pipelined "
                               f"kernel changes{_IDENTITY}", node, kind="identity")
@@ -1195,6 +1205,12 @@ class PythonSubset(InterpreterBase):
                 raise CannotModel(f"`{self._code_of(target.comparator)}` may or may not run in a chained comparison: "
                                   "compute it in a statement of its own", target.comparator, kind="construct")
             right = self.eval(target.comparator, ctx)
+            if self._made is not None and (_holds_struct([left]) or _holds_struct([right])) \
+                    and not (_singleton(left) or _singleton(right)):  # (`st is None`: decided, one way in both)
+                # a `pl.struct` has no `==` of its own: `a == b`, `a in (b,)` test identity, and the
+                # ring hands two structs as one ctx entry (probe h113)
+                raise CannotModel(f"`{self._code_of(node)}` compares structs, which is whether they are one "
+                                  f"object, which the pipelined kernel changes{_IDENTITY}", node, kind="identity")
             if _tells_blocks_apart(left, right):
                 # the check follows block 0: for the others, either outcome (both ways, `may`);
                 # `core_id == c` alone is true on one block only
@@ -1655,6 +1671,14 @@ class PythonSubset(InterpreterBase):
                 and not kw:
             raise CannotModel(f"`{self._code_of(node)}` reads which object or type holds a value, which the pipelined "
                               f"kernel changes{_IDENTITY}", node, kind="identity")
+        if self._made is not None and len(pos) == 3 and isinstance(pos[0], StructV) \
+                and self._builtin_called(node.func, ctx) == "getattr":
+            # `getattr(base_cfg, "bias", d)`: a field the struct may lack, which the ctx entry a stage's
+            # structs travel in as one has (probe h113)
+            raise CannotModel(f"`{self._code_of(node)}` reads a field the struct may not have, with a default: the "
+                              "pipelined kernel hands a stage the structs it is given as one ctx entry, which has "
+                              "the fields of all of them; read fields the struct declares (`s.field`)", node,
+                              kind="identity")
         if pos and isinstance(pos[0], StructV) and self._builtin_called(node.func, ctx) == "getattr" \
                 and _reads_attribute("getattr", pos) and not kw:
             return self._field(pos[0], pos[1], node, ctx, pos[2] if len(pos) == 3 else UNKNOWN)  # `st.f`, spelled so

@@ -122,6 +122,20 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                     receivers.setdefault(fname, []).append((func.node, param))
 
     in_loop = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
+    named: dict[str, tuple] = {}  #: ctx field of an argument -> (stage, argument, part) it carries
+
+    def arg_field(s, pos: int, arg: cst.Arg, part: int | None = None) -> str:
+        """The ctx field of an argument (or of a part of it): `_pl_arg_<stage>_<position or
+        keyword>[_<part>]`, made unique where a keyword's name ends like a part's (`dst_0=...`
+        beside `dst=` whose part 0 travels: probe h113, one value dropped)."""
+        key = (s.index, pos, part)
+        base = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}" + \
+            ("" if part is None else f"_{part}")
+        name, n = base, 1
+        while named.setdefault(name, key) != key:
+            name, n = f"{base}_{n}", n + 1
+        return name
+
     for s in loop.stages:
         forms: list[ArgForm] = []
         for pos, arg in enumerate(s.passed):
@@ -150,10 +164,23 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 forms.append(ArgForm("keep"))
                 continue
             picked = _bound_pick(file, kernel, loop, name) if name is not None else None
+            kind = kernel.kinds.get(name) if name is not None else None
+            if picked is None and name is not None and (
+                    kind in HANDLE_KINDS and _chosen_in_body(file, loop, name)
+                    or kind in (*HANDLE_KINDS, UNKNOWN) and _picked_in_body(file, kernel, loop, name)):
+                # `dst = even` / `if i % 2: dst = odd`: passed by its name, a delayed stage would get
+                # a later iteration's choice (probe h113)
+                findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, value, {
+                    "value": name, "stage": f"stage `{s.func}`", "_hint": "handle_chosen",
+                    "why": "it is a handle (a tensor, tile or tile group) the loop body chooses per iteration, and "
+                           "a ctx field holds a number: passed by its name, a delayed stage would get a later "
+                           "iteration's"}))
+                forms.append(ArgForm("keep"))
+                continue
             if picked is not None:
                 carried = []
                 for k, part in enumerate(_live_parts(kernel, picked)):
-                    fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}_{k}"
+                    fname = arg_field(s, pos, arg, k)
                     add(Fill(fname, part, (s.section,) if s.section in ("cube", "vector") else None))
                     carried.append((part, fname))
                 forms.append(ArgForm("parts", parts=tuple(carried), picked=picked))
@@ -174,7 +201,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                         fname = f"_pl_{part.value}" if part.value in struct_fields else part.value
                         add(Fill(fname, cst.Name(part.value), sections_of(kernel, part.value)))
                     else:
-                        fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}_{k}"
+                        fname = arg_field(s, pos, arg, k)
                         add(Fill(fname, part, (s.section,) if s.section in ("cube", "vector") else None))
                     carried.append((part, fname))
                 forms.append(ArgForm("parts", parts=tuple(carried)))
@@ -186,7 +213,7 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 forms.append(ArgForm("field", fname))
                 received(fname, s, arg)
             else:
-                fname = f"_pl_arg_{s.func}_{pos if arg.keyword is None else arg.keyword.value}"
+                fname = arg_field(s, pos, arg)
                 section = (s.section,) if s.section in ("cube", "vector") else None
                 add(Fill(fname, value, section))
                 forms.append(ArgForm("field", fname))
@@ -248,6 +275,9 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             elif (array := _struct_array_of(kernel, bound, fills[0].value)) is not None:  # (probe h111)
                 fields.update(why=f"it is an entry of the struct array `{array}`, a struct, and a ctx field holds a "
                                   "number", array=array, _hint="struct_entry")
+            elif isinstance(fills[0].value, cst.Attribute) and isinstance(fills[0].value.value, cst.Name) \
+                    and fills[0].value.value.value in kernel.structs:  # a field of a struct handed whole (h113)
+                fields.update(_hint="struct_field", field=fills[0].value.attr.value)
             elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
             if division is not None and fields.get("_hint") not in ("function", "struct"):  # (probe h108: `n / 2`)
@@ -377,8 +407,16 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
         for j, small in enumerate(stmt.body):
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is stored[0]:
-                value = small.value
+            # `dst = pick`, or annotated (`dst: pl.Tensor[...] = pick`: probe h113)
+            given: cst.BaseExpression | None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, given = small.targets[0].target, small.value
+            elif isinstance(small, cst.AnnAssign):
+                target, given = small.target, small.value
+            else:
+                continue
+            if target is stored[0] and given is not None:
+                value = given
                 parts = _live_parts(kernel, value)
                 fixed = {n for part in parts for n in names_in(part)}
                 bound = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
@@ -393,6 +431,23 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
     return None
 
 
+def _chosen_in_body(file, loop: PipelineLoop, name: str) -> bool:
+    """Does the loop body bind `name` more than once (`dst = even` / `if ...: dst = odd`)? Bound
+    once, under a test or not, it may hold one handle for good (`if i == core_id: b = g.current()`),
+    which the check judges."""
+    return sum(n.value == name for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))) > 1
+
+
+def _picked_in_body(file, kernel: Kernel, loop: PipelineLoop, name: str) -> bool:
+    """Does the loop body bind `name`, at its top level (every iteration), to a pick by a value of
+    the iteration (one `_bound_pick` cannot pass in the name's place: its index bound again after
+    it, or calling something)?"""
+    return any(isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
+                                                     for t in small.targets)
+               and _handle_valued(kernel, small.value) and bool(_live_parts(kernel, small.value))
+               for stmt in loop.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body)
+
+
 def _changing_tuple(file, kernel: Kernel, loop: PipelineLoop, value: cst.BaseExpression,
                     in_loop: set[str]) -> tuple[str, str] | None:
     """(name, how) of a `pl.make_tuple` a stage argument reads that the loop body changes: binds
@@ -400,16 +455,35 @@ def _changing_tuple(file, kernel: Kernel, loop: PipelineLoop, value: cst.BaseExp
     members are structs or names the body changes (`pl.make_tuple(cfg=st)` with `st.g = ...`). A
     tuple is passed as written, and a delayed stage reads it after later iterations' bodies ran."""
     stored = _attribute_roots(file, loop)
+    bound = dict(bindings(file, kernel.node))
     for name in names_in(value):
         if name not in kernel.tuples:
             continue
         if name in in_loop:
             return name, "the loop body makes"
-        if name in stored:
+        # its fields set through it or a name bound to it (`view = cfg`, `view.g = ...`: probe h113)
+        aliases = {name} | {n for n, values in bound.items() if any(
+            kind == "value" and isinstance(v, cst.Name) and v.value == name for kind, v in values)}
+        if aliases & stored:
             return name, "whose fields the loop body sets"
+        handed = _handed_to_calls(file, loop, aliases)
+        if handed is not None:  # (`set_gain(cfg, k)` may set its fields: probe h113)
+            return name, f"that the loop body hands to `{handed}`, which may set its fields"
         for member in kernel.tuples[name].values():
             if member in in_loop or member in stored or member in kernel.structs or member in kernel.tuples:
                 return name, f"holding `{member}`, which the loop body changes or which is a struct"
+    return None
+
+
+def _handed_to_calls(file, loop: PipelineLoop, names: set[str]) -> str | None:
+    """The code of a function the loop body calls with one of `names` (not a stage, not a `pl`
+    op), if any."""
+    stages = {id(s.call) for s in loop.stages}
+    for call in file.find(loop.node.body, cst.Call):
+        if id(call) in stages or file.pl.path(call.func) is not None:
+            continue
+        if any(n in names for a in call.args for n in names_in(a.value)):
+            return file.source.code(call.func)
     return None
 
 

@@ -427,11 +427,34 @@ class ScalarTypes:
                              and a.keyword.value == node.attr.value), None)
                 # a field initialised by `True`/`False` holds what it is given (PyPTO and the emulator
                 # type it by no number): not typed by it (probe h107: an int field truncated a float)
-                boolean = isinstance(init, cst.Name) and init.value in ("True", "False")
+                boolean = init is not None and self._may_be_bool(init, set())
                 found = self.of(init) if init is not None and not boolean else None
                 kind = found if kind == "?" else join(kind, found)
             return None if kind == "?" else kind
         return None
+
+    def _may_be_bool(self, node: cst.BaseExpression, seen: set[str]) -> bool:
+        """May `node` be a bool, which types no struct field: `True`, a module name bound to one
+        (probe h113: `g=USE_GAIN` typed the field int, which truncated the float stored in it), a
+        comparison, `not x`, `bool(x)`, `a and b` of such, a name the function binds to such."""
+        if isinstance(node, cst.Comparison) or isinstance(node, cst.UnaryOperation) \
+                and isinstance(node.operator, cst.Not):
+            return True
+        if isinstance(node, cst.BooleanOperation):
+            return self._may_be_bool(node.left, seen) or self._may_be_bool(node.right, seen)
+        if isinstance(node, cst.IfExp):
+            return self._may_be_bool(node.body, seen) or self._may_be_bool(node.orelse, seen)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "bool" \
+                and self.file.meaning("bool") is None:
+            return True
+        if isinstance(node, cst.Name) and node.value in self._bindings:
+            if node.value in seen:
+                return False
+            seen.add(node.value)
+            return any(kind == "value" and self._may_be_bool(value, seen) for kind, value in self._bindings[node.value])
+        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+            return True
+        return isinstance(self.file.evaluator.try_eval(node, None), bool)
 
     def _param_field(self, base: cst.Name, node: cst.Attribute) -> str | None:
         param = self._params.get(base.value)

@@ -19,7 +19,8 @@ KERNELS = Path(__file__).parent / "kernels"
 ROWS = {"a": (640, 32), "out": (640, 32)}
 
 REFUSED = {
-    "h111_bool_not_literal_field_init": "initialised by `hold.a`",
+    # (a field initialised by a bool types no ctx field either: PTO072, probe h113)
+    "h111_bool_not_literal_field_init": "`st.v` travels to a stage in a ctx field, but whether it is an integer",
     "h111_pl_min_of_typed_const_field_init": "initialised by `pl.min(tag, 100)`",
     "h111_int_param_default_pl_const_field_init": "initialised by `g`",
     "h111_typed_local_rebound_to_small_int_identity": "initialised by `tag`",

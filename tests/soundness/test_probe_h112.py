@@ -32,7 +32,7 @@ def _edited(tmp_path, path: Path, old: str, new: str) -> Path:
 @pytest.mark.parametrize("name, expected", [
     ("h112_round_choice_field_int_serially_float_in_ring", RING_APART),
     ("h112_round_choice_field_tiling_key_instance", RING_APART),
-    ("h112_struct_identity_merged_in_ctx", "`cfg is base_cfg` " + IDENTITY),
+    ("h112_struct_identity_merged_in_ctx", "`cfg is base_cfg` compares structs, which is whether they are one object"),
     ("h112_typed_scalar_identity_split_by_ctx_fields", "`tag is base_tag` " + IDENTITY),
     ("h112_scalar_dtype_lost_in_ctx_field", "`factor.dtype` reads the dtype a scalar is held in"),
     # a `pl.make_tuple` is passed as written: a delayed stage reads what later iterations left in it

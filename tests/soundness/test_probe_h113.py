@@ -1,12 +1,17 @@
 """Probe h113: a ctx field typed int by what the value's type does not say, for a float the
 check does not compute (`pow(1.5, i % 2)`), so no comparison showed the truncation: the stage's
-use of it as a key of a dict (`SCALE_OF_GAIN[gain]`, taken for an index), and a helper's return
-annotation `-> int` (Python converts nothing on return). Each was accepted and wrong on the
-emulator."""
+use of it as a key of a dict (`SCALE_OF_GAIN[gain]`, taken for an index), a helper's return
+annotation `-> int` (Python converts nothing on return), a bool module constant initialising a
+struct field; a float read from GM at a moving index, not marked a float; observers of what the
+ring changes besides `is`/`id`/`type` (`x.__class__`, `==` of structs, `getattr` of a field a
+struct may lack); a struct carried in a number's field; a `pl.make_tuple` changed through an
+alias or by a helper. Each was accepted and wrong on the emulator."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from helpers import assert_proven_and_run, kernel_text, refusal_of
 
@@ -14,6 +19,29 @@ KERNELS = Path(__file__).parent / "kernels"
 ROWS = {"a": (160, 32), "out": (160, 32)}
 KEYED = KERNELS / "h113_float_arg_typed_int_by_index_use.py"
 RETURNED = KERNELS / "h113_helper_return_annotation_types_ring_int.py"
+
+
+REFUSED = {
+    "h113_bool_constant_struct_field_int_ring": "`st.g` travels to a stage in a ctx field, but whether it is an",
+    "h113_class_attribute_observes_ring_type": "`tag.__class__` reads what object holds a value",
+    "h113_struct_equality_observes_ctx_merge": "`cfg == base_cfg` compares structs",
+    "h113_struct_pick_carried_by_reference": "a struct travels to a delayed stage in the ctx field `st`",
+    "h113_tuple_field_set_by_helper": "a `pl.make_tuple` that the loop body hands to `set_gain`",
+    "h113_tuple_field_set_through_alias_uncomputed": "a `pl.make_tuple` whose fields the loop body sets",
+    "h113_two_structs_one_ctx_entry_getattr": "reads a field the struct may not have, with a default",
+    "h113_gm_float_via_alias_in_int_ring_field": "receives `gain` = <value of `pl.getval(src, i % 2)`",
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_the_kernel_is_refused(name):
+    assert REFUSED[name] in refusal_of(KERNELS / f"{name}.py")
+
+
+def test_the_help_for_a_bool_initialised_field_fixes_it(tmp_path):
+    path = _edited(tmp_path, KERNELS / "h113_bool_constant_struct_field_int_ring.py", "pl.struct(g=USE_GAIN)",
+                   "pl.struct(g=0.0)")
+    assert_proven_and_run(path, "kern", shapes=ROWS)
 
 
 def _edited(tmp_path, path: Path, old: str, new: str) -> Path:

@@ -59,12 +59,47 @@ def test_a_tuple_made_in_the_body_is_named_and_the_help_fixes_it(tmp_path):
     assert_proven_and_run(fixed, "kern", shapes={"a": (160, 32), "out": (160, 32)})
 
 
-def test_a_pick_whose_index_the_body_steps_after_it_is_not_passed_for_the_name():
+def test_a_pick_whose_index_the_body_steps_after_it_is_named_with_the_fix():
     """`bias = bias_db[j % 2]` then `j = j + 1`: the ctx entry is filled after the body's
-    statements, where `j % 2` is the next pick's; the name is not replaced by the pick."""
+    statements, where `j % 2` is the next pick's; the name is not replaced by the pick, and
+    passed by its name the stage would get a later task's: PTO072 says so (probe h113)."""
     text = kernel_text(KERNELS / "h112_tile_slot_pick_bound_to_name.py")
     i = text.index("    for i in pl.range(")
     text = (text[:i] + "    j = 0\n" + text[i:]).replace(
         "        bias = bias_db[i % 2]\n", "        bias = bias_db[j % 2]\n        j = j + 1\n")
-    result = transpile(text, path="k.py", _skip_rules=["PTO061"])
-    assert result.code is not None and "bias_db[_pl_ctx" not in result.code
+    errors = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["PTO072"] and "the loop body chooses per iteration" in errors[0].message
+
+
+def test_a_handle_chosen_by_an_if_in_the_body_is_named_with_the_fix():
+    text = kernel_text(KERNELS / "h112_tensor_pick_bound_to_name.py")
+    bound = "        dst = (even, odd)[i % 2]"
+    assert bound in text
+    text = text.replace(bound, "        dst = even\n        if i % 2 == 1:\n            dst = odd\n        pass")
+    errors = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["PTO072"] and "`(even, odd)[i % 2]`" in errors[0].hint
+
+
+def test_an_annotated_pick_is_passed_with_its_tasks_index(tmp_path):
+    text = kernel_text(KERNELS / "h112_tensor_pick_bound_to_name.py").replace(
+        "        dst = (even, odd)[i % 2]",
+        "        dst: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32] = (even, odd)[i % 2]")
+    path = tmp_path / "kernel.py"
+    path.write_text(text)
+    assert_proven_and_run(path, "kern", shapes=SHAPES)
+
+
+def test_a_keyword_ending_like_a_part_gets_a_field_of_its_own(tmp_path):
+    """`dst=dst` (its index in `_pl_arg_finish_dst_0`) beside `dst_0=...`: one field name for two
+    values, one of them dropped (probe h113)."""
+    text = kernel_text(KERNELS / "h112_tensor_pick_bound_to_name.py")
+    assert "def finish(i, sub_id, dst, proj_vec_db, res_db):" in text
+    text = text.replace("def finish(i, sub_id, dst, proj_vec_db, res_db):",
+                        "def finish(i, sub_id, proj_vec_db, res_db, dst=None, dst_0=0.5):")
+    text = text.replace("            finish(i, sub_id, dst, proj_vec_db, res_db)",
+                        "            finish(i, sub_id, proj_vec_db, res_db, dst=dst, dst_0=0.25 * (i % 3))")
+    text = text.replace("    pl.muls(res, proj, 0.5)", "    pl.muls(res, proj, dst_0)")
+    assert "pl.muls(res, proj, dst_0)" in text
+    path = tmp_path / "kernel.py"
+    path.write_text(text)
+    assert_proven_and_run(path, "kern", shapes=SHAPES)
