@@ -229,6 +229,16 @@ def patched(base: str, patch: str) -> str:
     return "".join(out + lines[at:])
 
 
+def edited_kernel(folder, path, old: str, new: str):
+    """The test kernel `path` (`kernel_text`) with `old`, standing in it once, replaced by `new`,
+    written to `folder` as `kernel.py`: its path."""
+    from pathlib import Path
+
+    out = Path(folder) / "kernel.py"
+    out.write_text(edited(kernel_text(path), [(old, new)]), encoding="utf-8")
+    return out
+
+
 def kernel_text(path) -> str:
     """A test kernel's text: the file itself, or, where it is kept as the part that differs from
     another kernel of the repository, `NAME.patch` applied to the file its `---` line names."""

@@ -163,11 +163,12 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                            "holds a number): a delayed stage would read what a later iteration left in it"}))
                 forms.append(ArgForm("keep"))
                 continue
-            picked = _bound_pick(file, kernel, loop, name) if name is not None else None
+            body_name = name if name is not None and name in in_loop else None  # (a name the loop body binds)
+            picked = _bound_pick(file, kernel, loop, body_name) if body_name is not None else None
             kind = kernel.kinds.get(name) if name is not None else None
-            if picked is None and name is not None and (
-                    kind in HANDLE_KINDS and _chosen_in_body(file, loop, name)
-                    or kind in (*HANDLE_KINDS, UNKNOWN) and _picked_in_body(file, kernel, loop, name)):
+            if picked is None and body_name is not None and (
+                    kind in HANDLE_KINDS and _chosen_in_body(file, loop, body_name)
+                    or kind in (*HANDLE_KINDS, UNKNOWN) and _picked_in_body(file, kernel, loop, body_name)):
                 # `dst = even` / `if i % 2: dst = odd`: passed by its name, a delayed stage would get
                 # a later iteration's choice (probe h113)
                 findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, value, {
@@ -454,11 +455,12 @@ def _changing_tuple(file, kernel: Kernel, loop: PipelineLoop, value: cst.BaseExp
     (`cfg = pl.make_tuple(...)` per iteration), sets a field of (`cfg.gain = alpha * i`), or whose
     members are structs or names the body changes (`pl.make_tuple(cfg=st)` with `st.g = ...`). A
     tuple is passed as written, and a delayed stage reads it after later iterations' bodies ran."""
+    tuples = [name for name in names_in(value) if name in kernel.tuples]
+    if not tuples:
+        return None
     stored = _attribute_roots(file, loop)
     bound = dict(bindings(file, kernel.node))
-    for name in names_in(value):
-        if name not in kernel.tuples:
-            continue
+    for name in tuples:
         if name in in_loop:
             return name, "the loop body makes"
         # its fields set through it or a name bound to it (`view = cfg`, `view.g = ...`: probe h113)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_proven_and_run, kernel_text, refusal_of
+from helpers import assert_proven_and_run, edited_kernel, kernel_text, refusal_of
 
 KERNELS = Path(__file__).parent / "kernels"
 ROWS = {"a": (160, 32), "out": (160, 32)}
@@ -20,13 +20,6 @@ TYPED = KERNELS / "h112_typed_scalar_identity_split_by_ctx_fields.py"
 RING_APART = "the ctx ring carries `budget.credits`, a field of integers as its initialiser types it"
 IDENTITY = "tests whether two values are one object, which the pipelined kernel changes"
 
-
-def _edited(tmp_path, path: Path, old: str, new: str) -> Path:
-    text = kernel_text(path)
-    assert old in text
-    out = tmp_path / "kernel.py"
-    out.write_text(text.replace(old, new))
-    return out
 
 
 @pytest.mark.parametrize("name, expected", [
@@ -51,26 +44,26 @@ def test_the_kernel_is_refused(name, expected):
 
 @pytest.mark.parametrize("init", ["max(round(6.4), 0.5)", "round(RATIO * 8) or 0.5", "0.0 or round(RATIO * 8)"])
 def test_other_initialisers_through_round_are_refused(tmp_path, init):
-    path = _edited(tmp_path, ROUND, "credits=round(RATIO * 8) if QUANTISE else RATIO * 8", f"credits={init}")
+    path = edited_kernel(tmp_path, ROUND, "credits=round(RATIO * 8) if QUANTISE else RATIO * 8", f"credits={init}")
     assert RING_APART in refusal_of(path)
 
 
 def test_a_field_initialised_by_round_of_a_float_kept_float_is_proven(tmp_path):
-    path = _edited(tmp_path, ROUND, "credits=round(RATIO * 8) if QUANTISE else RATIO * 8",
+    path = edited_kernel(tmp_path, ROUND, "credits=round(RATIO * 8) if QUANTISE else RATIO * 8",
                    "credits=float(round(RATIO * 8)) if QUANTISE else RATIO * 8")
     assert_proven_and_run(path, "kern", shapes=ROWS)
 
 
 @pytest.mark.parametrize("test", ["type(tag) is int", "id(tag) == id(base_tag)"])
 def test_other_tests_of_identity_or_type_are_refused(tmp_path, test):
-    path = _edited(tmp_path, TYPED, "    if tag is base_tag:", f"    if {test}:")
+    path = edited_kernel(tmp_path, TYPED, "    if tag is base_tag:", f"    if {test}:")
     assert "which the pipelined kernel changes" in refusal_of(path)
 
 
 @pytest.mark.parametrize("test", ['getattr(factor, "dtype", None) is not None', 'hasattr(factor, "dtype")'])
 def test_other_reads_of_a_scalars_dtype_are_refused(tmp_path, test):
-    path = _edited(tmp_path, KERNELS / "h112_scalar_dtype_lost_in_ctx_field.py", "    if factor.dtype == pl.DT_INT32:",
-                   f"    if {test}:")
+    path = edited_kernel(tmp_path, KERNELS / "h112_scalar_dtype_lost_in_ctx_field.py",
+                         "    if factor.dtype == pl.DT_INT32:", f"    if {test}:")
     assert "reads the dtype a scalar is held in" in refusal_of(path)
 
 
@@ -87,7 +80,7 @@ def test_identity_in_the_kernel_body_is_the_same_in_both_kernels(tmp_path):
 
 
 def test_the_help_for_identity_fixes_the_kernel(tmp_path):
-    path = _edited(tmp_path, TYPED, "    if tag is base_tag:", "    if tag == base_tag:")
+    path = edited_kernel(tmp_path, TYPED, "    if tag is base_tag:", "    if tag == base_tag:")
     assert_proven_and_run(path, "kern", shapes=ROWS)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_proven_and_run, kernel_text, refusal_of
+from helpers import assert_proven_and_run, edited_kernel, refusal_of
 
 KERNELS = Path(__file__).parent / "kernels"
 ROWS = {"a": (160, 32), "out": (160, 32)}
@@ -39,17 +39,10 @@ def test_the_kernel_is_refused(name):
 
 
 def test_the_help_for_a_bool_initialised_field_fixes_it(tmp_path):
-    path = _edited(tmp_path, KERNELS / "h113_bool_constant_struct_field_int_ring.py", "pl.struct(g=USE_GAIN)",
+    path = edited_kernel(tmp_path, KERNELS / "h113_bool_constant_struct_field_int_ring.py", "pl.struct(g=USE_GAIN)",
                    "pl.struct(g=0.0)")
     assert_proven_and_run(path, "kern", shapes=ROWS)
 
-
-def _edited(tmp_path, path: Path, old: str, new: str) -> Path:
-    text = kernel_text(path)
-    assert old in text
-    out = tmp_path / "kernel.py"
-    out.write_text(text.replace(old, new))
-    return out
 
 
 def test_a_dict_key_is_no_index_and_types_no_ctx_field():
@@ -57,7 +50,7 @@ def test_a_dict_key_is_no_index_and_types_no_ctx_field():
 
 
 def test_the_annotation_the_help_asks_for_fixes_it(tmp_path):
-    path = _edited(tmp_path, KEYED, "        gain: float = pow(1.5, i % 2)",
+    path = edited_kernel(tmp_path, KEYED, "        gain: float = pow(1.5, i % 2)",
                    "        gain: pl.DT_FP32 = pow(1.5, i % 2)")
     assert_proven_and_run(path, "kern", shapes=ROWS)
 
@@ -68,5 +61,6 @@ def test_a_helpers_return_annotation_types_no_ctx_field():
 
 
 def test_a_helper_annotated_int_returning_what_no_use_types_is_refused(tmp_path):
-    path = _edited(tmp_path, RETURNED, "    pl.muls(res, proj, gain)", "    pl.muls(res, proj, 2.0)\n    print(gain)")
+    path = edited_kernel(tmp_path, RETURNED, "    pl.muls(res, proj, gain)",
+                         "    pl.muls(res, proj, 2.0)\n    print(gain)")
     assert "whether it is an integer or a float cannot be told" in refusal_of(path)

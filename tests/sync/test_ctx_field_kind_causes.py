@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_proven_and_run, kernel_text, refusal_of
+from helpers import assert_proven_and_run, edited_kernel, kernel_text, refusal_of
 from pto_transpile import transpile
 
 KERNEL = Path(__file__).parents[1] / "soundness" / "kernels" / "local_dtype_alias_annotation.py"
@@ -77,11 +77,7 @@ DECLARED = "    st = pl.struct(g=pl.const(0, tag_dt))\n"
 
 
 def _const_variant(tmp_path, old: str, new: str) -> Path:
-    text = kernel_text(CONST)
-    assert old in text
-    path = tmp_path / "kernel.py"
-    path.write_text(text.replace(old, new))
-    return path
+    return edited_kernel(tmp_path, CONST, old, new)
 
 
 def test_a_struct_fields_dtype_named_by_the_kernel_types_its_ctx_field():
