@@ -404,7 +404,10 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
     stored = [n for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS)) if n.value == name]
     if len(stored) != 1 or kernel.kinds.get(name) in (STRUCT, STRUCT_ARRAY):
         return None  # (an entry of a struct array: a struct, its fields set per task, PTO072 names it)
-    for k, stmt in enumerate(loop.body):
+    calls = {id(stage.call) for stage in loop.stages}
+    first = next((k for k, stmt in enumerate(loop.body)
+                  if any(id(c) in calls for c in file.find(stmt, cst.Call))), len(loop.body))
+    for k, stmt in enumerate(loop.body[:first]):  # (after the stages, the next iteration's pick)
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
         for j, small in enumerate(stmt.body):
@@ -425,9 +428,9 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                 # statements before the stages: nothing after the pick may bind what they read
                 later = {n.value for node in [*stmt.body[j + 1:], *loop.body[k + 1:]]
                          for n in names_stored(node, file.find(node, BINDERS))}
-                calls = any(isinstance(n, cst.Call) for part in parts for n in iter_nodes(part))
+                called = any(isinstance(n, cst.Call) for part in parts for n in iter_nodes(part))
                 if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound \
-                        and not fixed & later and not calls:  # (a call's effects would happen twice)
+                        and not fixed & later and not called:  # (a call's effects would happen twice)
                     return value
     return None
 

@@ -103,3 +103,18 @@ def test_a_keyword_ending_like_a_part_gets_a_field_of_its_own(tmp_path):
     path = tmp_path / "kernel.py"
     path.write_text(text)
     assert_proven_and_run(path, "kern", shapes=SHAPES)
+
+
+def test_a_pick_after_the_stages_is_not_passed_for_the_name():
+    """`bias = bias_db[i % 2]` after the stage calls is the next iteration's pick: passed as the
+    pick, the stage of iteration i would pick with `i`, where the serial kernel's uses `i - 1`."""
+    text = kernel_text(KERNELS / "h112_tile_slot_pick_bound_to_name.py")
+    text = text.replace("        bias = bias_db[i % 2]\n", "")
+    loop = text.index("    for i in pl.range(")
+    text = text[:loop] + "    bias = bias_db[1]\n" + text[loop:]
+    call = text.index("            finish(")
+    end = text.index("\n", call) + 1
+    text = text[:end] + "        bias = bias_db[i % 2]\n" + text[end:]
+    result = transpile(text, path="k.py", _skip_rules=["PTO061"])
+    assert "bias_db[_pl_ctx" not in (result.code or "")
+    assert [d.code for d in result.diagnostics if d.is_error] == ["PTO072"]
