@@ -407,9 +407,19 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
     calls = {id(stage.call) for stage in loop.stages}
     first = next((k for k, stmt in enumerate(loop.body)
                   if any(id(c) in calls for c in file.find(stmt, cst.Call))), len(loop.body))
-    for k, stmt in enumerate(loop.body[:first]):  # (after the stages, the next iteration's pick)
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
+    # the statements before the stages (after them, the next iteration's pick), and those of a
+    # section there (`with pl.section_vector(): bias = bias_db[i % 2]`, probe h113), each with what
+    # runs after it in the body
+    lines: list[tuple[cst.SimpleStatementLine, list[cst.CSTNode]]] = []
+    for k, stmt in enumerate(loop.body[:first]):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            lines.append((stmt, list(loop.body[k + 1:])))
+        elif isinstance(stmt, cst.With) and all(isinstance(item.item, cst.Call) and file.pl.path(item.item.func)
+                                                in (("section_cube",), ("section_vector",)) for item in stmt.items):
+            inner = list(stmt.body.body)
+            lines += [(line, [*inner[m + 1:], *loop.body[k + 1:]]) for m, line in enumerate(inner)
+                      if isinstance(line, cst.SimpleStatementLine)]
+    for stmt, after in lines:
         for j, small in enumerate(stmt.body):
             # `dst = pick`, or annotated (`dst: pl.Tensor[...] = pick`: probe h113)
             given: cst.BaseExpression | None
@@ -426,7 +436,7 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                 bound = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
                 # the parts are computed again where the ctx entry is filled, after the body's
                 # statements before the stages: nothing after the pick may bind what they read
-                later = {n.value for node in [*stmt.body[j + 1:], *loop.body[k + 1:]]
+                later = {n.value for node in [*stmt.body[j + 1:], *after]
                          for n in names_stored(node, file.find(node, BINDERS))}
                 called = any(isinstance(n, cst.Call) for part in parts for n in iter_nodes(part))
                 if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound \

@@ -118,3 +118,17 @@ def test_a_pick_after_the_stages_is_not_passed_for_the_name():
     result = transpile(text, path="k.py", _skip_rules=["PTO061"])
     assert "bias_db[_pl_ctx" not in (result.code or "")
     assert [d.code for d in result.diagnostics if d.is_error] == ["PTO072"]
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_pick_bound_in_a_section_before_the_stages_is_passed_with_its_tasks_index(tmp_path, preload):
+    """`with pl.section_vector(): bias = bias_db[i % 2]` at the top of the body, where vector-only
+    code is written (probe h113: passed by its name, refused as tile state kept across iterations)."""
+    text = kernel_text(KERNELS / "h112_tile_slot_pick_bound_to_name.py").replace(
+        "        bias = bias_db[i % 2]\n", "        with pl.section_vector():\n            bias = bias_db[i % 2]\n")
+    text = text.replace("pipeline=pl.pipeline.PipelineConfig(preload=1)",
+                        f"pipeline=pl.pipeline.PipelineConfig(preload={preload})")
+    assert "            bias = bias_db[i % 2]\n" in text and f"preload={preload}" in text
+    path = tmp_path / "kernel.py"
+    path.write_text(text)
+    assert_proven_and_run(path, "kern", shapes={k: (96, 32) for k in SHAPES})
