@@ -401,7 +401,9 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
     level, to a handle picked by values of the iteration (`bias = bias_db[i % 2]`, `dst = (even,
     odd)[i % 2]`) from handles the body does not bind: passed by its name, a delayed stage would
     get a later task's pick (probe h112); passed as the pick, its values travel. None otherwise."""
-    stored = [n for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS)) if n.value == name]
+    body_names = names_stored(loop.node.body, file.find(loop.node.body, BINDERS))
+    bound = {n.value for n in body_names}  #: what the loop body binds
+    stored = [n for n in body_names if n.value == name]
     if len(stored) != 1 or kernel.kinds.get(name) in (STRUCT, STRUCT_ARRAY):
         return None  # (an entry of a struct array: a struct, its fields set per task, PTO072 names it)
     calls = {id(stage.call) for stage in loop.stages}
@@ -433,7 +435,6 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                 value = given
                 parts = _live_parts(kernel, value)
                 fixed = {n for part in parts for n in names_in(part)}
-                bound = {n.value for n in names_stored(loop.node.body, file.find(loop.node.body, BINDERS))}
                 # the parts are computed again where the ctx entry is filled, after the body's
                 # statements before the stages: nothing after the pick may bind what they read
                 later = {n.value for node in [*stmt.body[j + 1:], *after]
