@@ -10,6 +10,7 @@ compile-time constants pass through unchanged; a handle picked by live values (`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import libcst as cst
 
@@ -165,14 +166,22 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                 continue
             body_name = name if name is not None and name in in_loop else None  # (a name the loop body binds)
             picked = _bound_pick(file, kernel, loop, body_name) if body_name is not None else None
-            kind = kernel.kinds.get(name) if name is not None else None
+            viewed = _view_base(value)
+            if body_name is None and viewed is not None and viewed.value in in_loop:
+                # a view of a bound pick (`bias[0:HALF, :]` of `bias = bias_db[i % 2]`, probe h113): the
+                # view of the pick itself, as if written in the call (`bias_db[i % 2][0:HALF, :]`)
+                body_name = viewed.value
+                of_view = _bound_pick(file, kernel, loop, body_name)
+                if of_view is not None:
+                    picked = cast(cst.BaseExpression, value.deep_replace(viewed, of_view))
+            kind = kernel.kinds.get(body_name) if body_name is not None else None
             if picked is None and body_name is not None and (
                     kind in HANDLE_KINDS and _chosen_in_body(file, loop, body_name)
                     or kind in (*HANDLE_KINDS, UNKNOWN) and _picked_in_body(file, kernel, loop, body_name)):
                 # `dst = even` / `if i % 2: dst = odd`: passed by its name, a delayed stage would get
                 # a later iteration's choice (probe h113)
                 findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, value, {
-                    "value": name, "stage": f"stage `{s.func}`", "_hint": "handle_chosen",
+                    "value": body_name, "stage": f"stage `{s.func}`", "_hint": "handle_chosen",
                     "why": "it is a handle (a tensor, tile or tile group) the loop body chooses per iteration, and "
                            "a ctx field holds a number: passed by its name, a delayed stage would get a later "
                            "iteration's"}))
@@ -444,6 +453,15 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                         and not fixed & later and not called:  # (a call's effects would happen twice)
                     return value
     return None
+
+
+def _view_base(value: cst.BaseExpression) -> cst.Name | None:
+    """The name a view or an item is taken of (`bias` of `bias[0:HALF, :]` or `bias[0:HALF][:, 0:8]`),
+    or None for any other argument."""
+    base = value
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    return base if base is not value and isinstance(base, cst.Name) else None
 
 
 def _chosen_in_body(file, loop: PipelineLoop, name: str) -> bool:

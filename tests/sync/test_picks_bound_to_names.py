@@ -14,6 +14,7 @@ import pytest
 
 from helpers import assert_proven_and_run, kernel_text, refusal_of
 from pto_transpile import transpile
+from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"
 SHAPES = {"a": (160, 32), "even": (160, 32), "odd": (160, 32)}
@@ -132,3 +133,30 @@ def test_a_pick_bound_in_a_section_before_the_stages_is_passed_with_its_tasks_in
     path = tmp_path / "kernel.py"
     path.write_text(text)
     assert_proven_and_run(path, "kern", shapes={k: (96, 32) for k in SHAPES})
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_view_of_a_bound_pick_is_the_view_of_the_pick(preload):
+    """`bias = bias_db[i % 2]` handed as `bias[0:HALF, :]` (probe h113: passed as written, refused as
+    tile state kept across iterations): the view of the pick itself, as if written in the call."""
+    path = KERNELS / "h113_bound_pick_passed_as_view.py"
+    result = transpile(kernel_text(path), path="k.py", preload=preload)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert re.search(r"bias_db\[_pl_ctx_neg\d\._pl_arg_finish_3_0\]\[0:HALF, :\]", result.code), result.code
+    report = verify(kernel_text(path), result.code, "kern", shapes={k: (96, 32) for k in SHAPES})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("binding", [
+    "        bias = bias_db[0]\n        if i % 2 == 1:\n            bias = bias_db[1]\n",
+    "        k = i % 2\n        bias = bias_db[k]\n        k = 0\n",
+])
+def test_a_view_of_a_handle_chosen_in_the_body_is_named_with_the_fix(binding):
+    """A view of a name the body binds twice, or of a pick whose index it steps after: PTO072 naming
+    the handle chosen per iteration, as for the name itself."""
+    text = kernel_text(KERNELS / "h113_bound_pick_passed_as_view.py")
+    assert "        bias = bias_db[i % 2]\n" in text
+    result = transpile(text.replace("        bias = bias_db[i % 2]\n", binding), path="k.py")
+    errors = [d for d in result.diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["PTO072"], [d.message for d in errors]
+    assert "the loop body chooses per iteration" in errors[0].message and "`bias`" in errors[0].message
