@@ -92,6 +92,10 @@ HINTS = {
     "identity": "Test what a value is, not which object holds it: `a == b` for `a is b` of numbers, `a.f == b.f` of "
                 "each field for two structs, `isinstance(x, int)` for `type(x) is int`; the pipelined kernel hands "
                 "delayed stages copies of the values in ctx fields",
+    "module_changed": "Leave the module's lists and dicts as the module binds them: bind the values the kernel needs "
+                      "at module level (a tuple of the final values), or copy the list in the kernel (`row = "
+                      "list(ROW)`), change the copy, and annotate what a stage is handed from it (`g: pl.DT_FP32 = "
+                      "row[i % 2]`)",
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",

@@ -623,9 +623,17 @@ class PythonSubset(InterpreterBase):
         struct fields only, so such a kernel is not followed."""
         if self._made is None and is_unknown(obj):
             # outside a stage too: `hold[d][0] = 0` may change a list the kernel reads elsewhere
-            raise CannotModel(f"`{self._code_of(holder)}` is changed, and the check does not follow what it is (it "
-                              "may be a list or struct the kernel reads elsewhere): change the list itself, by a "
-                              "name that holds it", node, kind="construct")
+            root = holder
+            while isinstance(root, (cst.Subscript, cst.Attribute)):
+                root = root.value
+            module = isinstance(root, cst.Name) and root.value not in ctx.env
+            what = f"`{self._code_of(root)}` is a list, dict or object of the module" if module else \
+                "the check does not follow what it holds (a list, dict or object the module binds, or one reached " \
+                "through a value it does not compute)"
+            # (probe h113: it asked to change "the list itself, by a name that holds it" of `ROW[1] = 2.5`)
+            raise CannotModel(f"the kernel changes `{self._code_of(holder)}`, and {what}: the check reads module "
+                              "names as the module binds them and does not follow a change to what they hold",
+                              node, kind="module_changed")
         if self._made is None or isinstance(obj, (list, dict)) and id(obj) in self._made:
             return
         what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_proven_and_run, edited_kernel, refusal_of
+from helpers import assert_proven_and_run, edited, edited_kernel, kernel_text, refusal_of
+from pto_transpile import transpile
 
 KERNELS = Path(__file__).parent / "kernels"
 ROWS = {"a": (160, 32), "out": (160, 32)}
@@ -64,3 +65,18 @@ def test_a_helper_annotated_int_returning_what_no_use_types_is_refused(tmp_path)
     path = edited_kernel(tmp_path, RETURNED, "    pl.muls(res, proj, gain)",
                          "    pl.muls(res, proj, 2.0)\n    print(gain)")
     assert "whether it is an integer or a float cannot be told" in refusal_of(path)
+
+
+MODULE_LIST = KERNELS / "h113_module_list_changed_by_its_name.py"
+
+
+def test_a_module_list_the_kernel_changes_is_named_with_a_help_that_fixes_it(tmp_path):
+    """It said "change the list itself, by a name that holds it" of `ROW[1] = 2.5`, with a help about
+    calling `pl` ops (probe h113). The help's copy, annotated, is accepted and runs."""
+    result = transpile(kernel_text(MODULE_LIST), path="k.py")
+    error = next(d for d in result.diagnostics if d.is_error)
+    assert "`ROW` is a list, dict or object of the module" in error.message, error.message
+    assert "row = list(ROW)" in (error.hint or ""), error.hint
+    path = edited_kernel(tmp_path, MODULE_LIST, "    ROW[1] = 2.5\n", "    row = list(ROW)\n    row[1] = 2.5\n")
+    path.write_text(edited(path.read_text(), [("g = ROW[i % 2]", "g: pl.DT_FP32 = row[i % 2]")]))
+    assert_proven_and_run(path, "kern", shapes=ROWS)
