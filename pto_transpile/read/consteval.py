@@ -120,7 +120,10 @@ def _sequence(kind: type) -> Callable[..., Any]:
 #: Python's `math` functions a module constant may be computed with (`WARM = math.ceil(LATENCY / 2)`),
 #: each returning a number from numbers
 MATH: dict[str, Callable[..., Any]] = {name: getattr(math, name) for name in (
-    "ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "sqrt", "log2", "fabs", "copysign")}
+    "ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "sqrt", "log2", "fabs", "copysign", "exp", "expm1", "log",
+    "log10", "log1p", "pow", "hypot", "fmod", "remainder", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
+    "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "degrees", "radians", "isfinite", "isinf",
+    "isnan")}
 #: the largest integer argument (in bits) a `math` function is folded on
 MAX_FOLD_BITS = 64
 _BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "pow": pow, "sum": sum,

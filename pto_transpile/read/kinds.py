@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 import libcst as cst
 
 from pto_api.memory import scalar_int_values
+from pto_transpile.read.consteval import MATH
 from pto_transpile.read.model import (
     GROUP,
     HANDLE_KINDS,
@@ -102,6 +103,11 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         if isinstance(expr.func, cst.Name) and expr.func.value in NUMERIC_BUILTINS and expr.func.value not in kinds \
                 and expr.args and not any(a.keyword is not None or a.star for a in expr.args):
             return _numeric([a.value for a in expr.args], kinds, groups, pl_path)
+        func = expr.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "math" \
+                and "math" not in kinds and func.attr.value in MATH and expr.args \
+                and not any(a.keyword is not None or a.star for a in expr.args):
+            return _numeric([a.value for a in expr.args], kinds, groups, pl_path)  # `math.exp(i % 2)`: a number
         return UNKNOWN
     if isinstance(expr, cst.IfExp):
         return _numeric([expr.test, expr.body, expr.orelse], kinds, groups, pl_path)

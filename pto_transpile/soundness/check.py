@@ -23,6 +23,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import libcst as cst
 
@@ -58,11 +59,12 @@ from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
 from pto_transpile.soundness.tilingdata import tiling_field_types
-from pto_transpile.soundness.uniform import EMPTY_COUNT, PER_CORE_COUNT
+from pto_transpile.soundness.uniform import EMPTY_COUNT, INDEX, PER_CORE_COUNT
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
 from pto_transpile.soundness.values import (
     UNKNOWN,
     Opaque,
+    OriginSym,
     StructV,
     TensorV,
     describe_origin,
@@ -1138,12 +1140,23 @@ def _same(a, b) -> bool:
     bit for bit (`-0.0` is not `0.0`: `1 / x` tells them apart; `True` is not `1`, nor `2` `2.0`:
     `str` and `isinstance` do)."""
     if isinstance(a, Opaque):
-        return isinstance(b, Opaque) and a.origin == b.origin
+        return isinstance(b, Opaque) and (a.origin == b.origin or _at_iteration(a.origin) == _at_iteration(b.origin))
     if not _scalar(b) or _kind(a) is not _kind(b):
         return False
     if isinstance(a, float):
         return struct.pack("<d", a) == struct.pack("<d", b)
     return a == b
+
+
+def _at_iteration(origin: Any) -> Any:
+    """A run-time value's origin with each number of a loop variable or counter (`math.sqrt(i + 1)`)
+    as its number at the iteration: the serial and the pipelined kernel run different loops, whose
+    variables the forms name apart, and a stage handed another iteration's value gets another number."""
+    if isinstance(origin, OriginSym) and origin.form and all(var[0] in INDEX for var, _ in origin.form):
+        return ("at iteration", int(origin))
+    if isinstance(origin, tuple):
+        return tuple(_at_iteration(part) for part in origin)
+    return origin
 
 
 def _kind(v) -> type:

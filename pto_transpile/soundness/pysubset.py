@@ -96,7 +96,10 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     cst.Is: operator.is_, cst.IsNot: operator.is_not,
 }
 _BUILTINS = ("range", "len", "min", "max", "abs", "int", "float", "bool", "print", "isinstance", "divmod", "list",
-             "dict", "tuple", "round")
+             "dict", "tuple", "round", "pow", "sum")
+#: builtins of numbers (`pow(a, b)`, `sum(xs)` of the numbers of one list or tuple) the check computes,
+#: or names as the run-time values they are (`_numbers_of`)
+_OF_NUMBERS: dict[str, Callable[..., Any]] = {"pow": pow, "sum": lambda *items: sum(items)}
 #: The augmented assignments that change a list or dict in place (`containers.add_in_place`).
 _IN_PLACE: dict[type, str] = {cst.AddAssign: "+=", cst.MultiplyAssign: "*=", cst.BitOrAssign: "|="}
 #: Builtins that make a new container of what they are given (`_container`).
@@ -1652,9 +1655,45 @@ class PythonSubset(InterpreterBase):
                 return MATH[name](*pos)
             except (ArithmeticError, ValueError):
                 pass
+        named = "math.pow" if name == "pow" else name  # (a float, where the builtin `pow` of integers is not)
         if not kw and opaque_operands(*pos):  # `math.sqrt(alpha)` of a run-time value: one of its own
-            return opaque_op(name, *pos)
+            return opaque_op(named, *pos)
+        if not kw and pos and all(isinstance(p, (int, float)) and type(p) is not bool and known(p) for p in pos) \
+                and any(isinstance(p, Sym) for p in pos):
+            return self._of_numbers_of_the_run(named, MATH[name], pos)
         return self._unknown_call_of(node, pos, kw, ctx)
+
+    def _numbers_of(self, name: str, pos: list) -> Any:
+        """`pow(a, b)` or `sum(xs)` (`_OF_NUMBERS`): computed of numbers, named of run-time values
+        (`Opaque`, or numbers the run follows with their form: `_of_numbers_of_the_run`), else unknown."""
+        items = pos if name == "pow" and len(pos) == 2 else list(pos[0]) \
+            if name == "sum" and len(pos) == 1 and type(pos[0]) in (list, tuple) and len(pos[0]) <= MAX_ITEMS else None
+        if items is None:
+            return UNKNOWN
+        if opaque_operands(*items):
+            return opaque_op(name, *items)
+        if not all(isinstance(p, (int, float)) and type(p) is not bool and known(p) for p in items) \
+                or name == "pow" and too_big(cst.Power, *(int(p) if isinstance(p, Sym) else p for p in items)):
+            return UNKNOWN
+        if any(isinstance(p, Sym) for p in items):
+            return self._of_numbers_of_the_run(name, _OF_NUMBERS[name], items)
+        try:
+            return _OF_NUMBERS[name](*items)
+        except (ArithmeticError, ValueError, TypeError):
+            return UNKNOWN
+
+    def _of_numbers_of_the_run(self, name: str, fn: Callable[..., Any], pos: list) -> Any:
+        """A function the check computes (`math.exp`, `pow`, `sum`) of numbers the run follows with
+        their form (`i % 2`, a sampled parameter, a trip count), as the builtins in `_NUMBER_OF` are: one
+        that stands for other values at other runs is a run-time value named by the call, so that what a
+        stage receives from it is compared between the runs (probe h113: `pow(1.5, i % 2)` was unknown and
+        never compared); one the same at every run (a residue, a block value) is computed."""
+        if self._varies(*pos):
+            return opaque_op(name, *pos)
+        try:
+            return fn(*[int(p) if isinstance(p, Sym) else p for p in pos])
+        except (ArithmeticError, ValueError, TypeError):
+            return UNKNOWN
 
     def _unknown_call(self, node: cst.Call, ctx: Ctx) -> Any:
         """A call of something the check does not know (`getattr(pl, "store")`, a method of a
@@ -1809,6 +1848,8 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         if name == "divmod":
             return self._divmod(pos, kw, node)
+        if name in _OF_NUMBERS and not kw:
+            return self._numbers_of(name, pos)
         if pos and isinstance(pos[0], StructV) and name not in ("print", "isinstance", "id"):
             _struct_given(self._code_of(node.func), node)  # `list(st)`, `len(st)`
         if name in _CONTAINERS:

@@ -563,7 +563,14 @@ def typed_number(value: Any, kind: str, scalar: bool = False) -> Any:
 #: the mark of a value read from an element of a floating-point GM tensor (the last item of its origin)
 FLOAT_READ = "of a float tensor"
 #: operations on run-time values whose result is an integer whatever they are given
-_INTEGER_RESULTS = frozenset({"int", "floor", "ceil", "trunc", "len", "round"})
+_INTEGER_RESULTS = frozenset({"int", "floor", "ceil", "trunc", "len", "round", "isqrt", "gcd", "lcm", "bool",
+                              "isfinite", "isinf", "isnan"})
+#: operations on run-time values whose result is a float whatever they are given (`float`, and
+#: Python's `math` functions but those of `_INTEGER_RESULTS`)
+_FLOAT_RESULTS = frozenset({"float", "sqrt", "log2", "fabs", "copysign", "exp", "expm1", "log", "log10", "log1p",
+                            "hypot", "fmod", "remainder", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
+                            "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "degrees", "radians",
+                            "math.pow"})
 
 
 def float_valued(origin: Any) -> bool:
@@ -576,7 +583,13 @@ def float_valued(origin: Any) -> bool:
         return False
     if origin[0] == "float" or origin[0] == "read" and origin[-1] == FLOAT_READ:
         return True
-    if origin[0] != "op" or len(origin) < 2 or origin[1] in _INTEGER_RESULTS:
+    if origin[0] != "op" or len(origin) < 2:
+        return False
+    if origin[1] in _FLOAT_RESULTS:
+        return True
+    if origin[1] == "round":  # `round(x, n)` of a float is a float; `round(x)` an integer
+        return len(origin) == 4 and float_valued(origin[2])
+    if origin[1] in _INTEGER_RESULTS:
         return False
     if origin[1] == "pow" and len(origin) == 4 and not (type(origin[3]) is int and origin[3] >= 0):
         return True  # `k ** -1`, `a ** b` of a value read at run time: a float where the power is negative
@@ -611,8 +624,10 @@ def integer_valued(origin: Any) -> bool:
     if origin[0] in ("shape", "param", "const") and len(origin) in (2, 3) or origin[0] == "block":
         return True  # (a block value: the index or count, moved by whole numbers)
     if origin[0] == "op" and len(origin) >= 3:
-        if origin[1] in ("int", "floor", "ceil", "trunc"):
+        if origin[1] in ("int", "floor", "ceil", "trunc", "isqrt"):
             return True
+        if origin[1] in ("gcd", "lcm"):
+            return all(integer_valued(part) for part in origin[2:])
         if origin[1] == "round":  # `round(x)` is an integer, `round(x, n)` one of an integer `x`
             return len(origin) == 3 or integer_valued(origin[2])
         return origin[1] in _INTEGER_OPS and all(integer_valued(part) for part in origin[2:])
