@@ -460,9 +460,11 @@ class PlCalls(InterpreterBase):
 
     def _ssbuf(self, op: str, node, ctx) -> Any:
         """`pl.ssbuf_store(struct, offset)` / `pl.ssbuf_load(struct, offset)`: a scalar-pipe write
-        or read of the block's SSBUF, a memory its cube and vector cores share. Where in it the
-        struct lands is not followed: the whole buffer, a superset, never a cover. A load's fields
-        are data named by the load."""
+        or read of the block's SSBUF, a memory its cube and vector cores share: the struct's 32-bit
+        words (a list field's element by element) from the byte `offset` on, where the offset is
+        the same at every run (a number, the subblock index: `sub_id * 4` places each AIV's word
+        apart, probe h110), else the whole buffer, a superset, never a cover. A load's fields are
+        data named by the load."""
         pos, kw = self._args(node, ctx)
         struct = pos[0] if pos else kw.get("struct_var")
         if isinstance(struct, StructV) and struct.origin == "ctx":
@@ -471,13 +473,26 @@ class PlCalls(InterpreterBase):
             raise CannotModel(f"`pl.{op}` moves a struct that reaches its stage as an argument: pipelined, the stage "
                               "receives it inside the ctx ring's entry, whose bytes are not the struct's; make the "
                               "struct in the stage that moves it", node, kind="construct")
-        foot = Foot(("SSBUF",), 0, INF, 0, INF, "SSBUF", bool(ctx.may), True)
+        foot = _ssbuf_foot(struct, pos[1] if len(pos) > 1 else kw.get("offset"), bool(ctx.may), self._static_enough)
         write = op == "ssbuf_store"
         ev = self._op_event(op, "S", () if write else (foot,), (foot,) if write else (), (), node, ctx)
         if not write and isinstance(struct, StructV):
             for name in struct.fields:
                 struct.fields[name] = Opaque(("read", "SSBUF", ev.ident, name))
         return None
+
+
+def _ssbuf_foot(struct: Any, offset: Any, may: bool, static: Callable[[Sym], bool]) -> Foot:
+    """The bytes of SSBUF an `ssbuf_store`/`ssbuf_load` of `struct` at `offset` reaches, or the
+    whole buffer (a superset) where the offset or the struct's words are not known."""
+    fields = list(struct.fields.values()) if isinstance(struct, StructV) else None
+    placed = isinstance(offset, int) and not isinstance(offset, bool) and known(offset) \
+        and (not isinstance(offset, Sym) or static(offset))
+    if fields is None or not placed:
+        return Foot(("SSBUF",), 0, INF, 0, INF, "SSBUF", may, True)
+    start = int(offset)
+    end = start + 4 * sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in fields)
+    return Foot(("SSBUF",), 0, 1, start, end, f"SSBUF[{start}:{end}]", may)
 
 
 def _at_this_run(eid: int) -> str:
