@@ -22,7 +22,7 @@ from pto_api.sync import EVENT_IDS
 from pto_transpile.read.consteval import MAX_ITEMS
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.plnames import const_dtype_argument
-from pto_transpile.read.walk import call_argument
+from pto_transpile.read.walk import call_argument, iter_nodes
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
@@ -79,11 +79,20 @@ class PlCalls(InterpreterBase):
             uni = self.uniform
             where = ctx.scope if ctx.scope else ("body", tuple((loop.key, uni.values.get(loop.key))
                                                                for loop in uni.active))
-            self.valid.set(args.get("tile"), args.get("shape"), ctx.core, bool(ctx.may), where)
+            self.valid.set(args.get("tile"), args.get("shape"), ctx.core, bool(ctx.may), where,
+                           fixed=not any(a.star for a in node.args)
+                           and self._constant_expression(call_argument(node, 1, "shape"), ctx))
             return None
         if head in DESCRIPTOR_ONLY_OPS:
             return None
         return self.block_op(head, node, ctx)
+
+    def _constant_expression(self, expr: cst.BaseExpression | None, ctx: Ctx) -> bool:
+        """Is `expr` a compile-time constant, the same at every iteration and run (`[8, BLOCK]` of
+        module constants), not only at this one (`[16 if i % 16 == 7 else 8, BLOCK]`)?"""
+        if expr is None or any(n.value in ctx.env for n in iter_nodes(expr) if isinstance(n, cst.Name)):
+            return False
+        return self.file.evaluator.try_eval(expr, _NOT_CONSTANT) is not _NOT_CONSTANT
 
     def _range(self, node, ctx) -> Any:
         pos, _ = self._args(node, ctx)
@@ -493,6 +502,10 @@ def _ssbuf_foot(struct: Any, offset: Any, may: bool, static: Callable[[Sym], boo
     start = int(offset)
     end = start + 4 * sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in fields)
     return Foot(("SSBUF",), 0, 1, start, end, f"SSBUF[{start}:{end}]", may)
+
+
+#: what `try_eval` gives for an expression that is no compile-time constant
+_NOT_CONSTANT = object()
 
 
 def _at_this_run(eid: int) -> str:

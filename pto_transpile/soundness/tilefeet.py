@@ -36,6 +36,10 @@ class ValidShapes:
         #: descriptors whose valid shape a stage, or kernel-body code inside a loop of run-time trip
         #: count, sets: their tiles are not alike whatever the phase of a rotation (`renamed.py`)
         self.set_in_loops: set[int] = set()
+        #: each core's descriptors -> every valid shape any `pl.set_validshape` gave them, `None` for
+        #: one not known exactly (a run-time size, a test followed both ways, a pick of tiles) or not
+        #: given by a compile-time constant (`fixed`: the same at every iteration and run)
+        self._shapes_given: list[dict[int, set]] = [{}, {}, {}]
 
     def number(self) -> int:
         """A new descriptor's number (it starts with its type's valid shape)."""
@@ -102,6 +106,9 @@ class ValidShapes:
             if found is None:
                 continue
             where, exact = found
+            if len(given := self._shapes_given[core].get(desc, set())) == 1 and None not in given:
+                continue  # one shape whoever set it: the same at every use (probe h99: `[8, BLOCK]` set
+                # before the loop and again in every task was refused as a shape one task hands to another)
             # a stage's own shape set in another task counts where it is exact: one known only at run
             # time is taken as the declared one, the largest (the README's row tail); code of the
             # kernel body inside the loop hands every shape it sets on
@@ -126,7 +133,7 @@ class ValidShapes:
                 out.append(found[0] if found[0][0] == "stage" else ("body",))
         return tuple(out)
 
-    def set(self, target: Any, shape: Any, core: int, may: bool, where: tuple = ()) -> None:
+    def set(self, target: Any, shape: Any, core: int, may: bool, where: tuple = (), fixed: bool = False) -> None:
         """`pl.set_validshape(target, shape)` on `core`: one tile or every slot of a group.
         Which tile (an unknown index), the shape or whether it runs (`may`) unknown: each tile
         it may change keeps the larger of what it may be."""
@@ -150,7 +157,13 @@ class ValidShapes:
             if may or not sure:
                 old = self.of(t, core)
                 new = (max(old[0], new[0]), max(old[1], new[1]))
+            in_loop = bool(where) and (where[0] == "stage" or bool(where[1]))
+            if t.desc not in self._shapes_given[core]:
+                # first set inside a loop: an earlier iteration's uses saw the tile's own shape
+                self._shapes_given[core][t.desc] = {tuple(self.of(t, core))} if in_loop else set()
             self._valid[core][t.desc] = tuple(new)
+            self._shapes_given[core][t.desc].add(
+                tuple(int(d) for d in new) if fixed and known and not (may or not sure) else None)
             if where and (where[0] == "stage" or where[1]):
                 # set inside a loop: what a later use sees is this set's (exact: a shape known here,
                 # set whatever the test around it does), and the tiles it sets are not alike
