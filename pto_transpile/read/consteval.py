@@ -54,6 +54,44 @@ class PlSymbol:
         return "pl." + ".".join(self.path)
 
 
+class Record:
+    """An instance of a data class of the file made at module level of constants (`TILING =
+    Tiling(rows=64)`, `@dataclass class Tiling: rows: int = 32`): its fields by name, read-only (a
+    kernel that sets one is refused where it does). Equal as Python's data classes are: of one
+    class, field by field; hashable when the class is frozen."""
+
+    __slots__ = ("cls", "fields", "frozen")
+
+    def __init__(self, cls: str, fields: Mapping[str, Any], frozen: bool):
+        object.__setattr__(self, "cls", cls)
+        object.__setattr__(self, "fields", dict(fields))
+        object.__setattr__(self, "frozen", frozen)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return object.__getattribute__(self, "fields")[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a field of `{self.cls}` made at module level is read-only here")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and (self.cls, self.fields) == (other.cls, other.fields)
+
+    def __hash__(self) -> int:
+        if not self.frozen:
+            raise TypeError(f"unhashable type: '{self.cls}'")
+        return hash((self.cls, tuple(self.fields.items())))
+
+    def __repr__(self) -> str:
+        return f"{self.cls}({', '.join(f'{k}={v!r}' for k, v in self.fields.items())})"
+
+
+#: `@dataclass(...)` options under which an instance's fields are what its call gives, defaults filled
+_RECORD_OPTIONS = frozenset({"frozen", "eq", "order", "repr", "unsafe_hash", "slots", "match_args"})
+
+
 #: The operators folded, by libcst node type (the soundness interpreter computes with them too).
 BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
@@ -257,6 +295,10 @@ class ConstEvaluator:
         path = self._pl_path(node)
         if path is not None:
             return PlSymbol(path)
+        if isinstance(node.value, (cst.Name, cst.Attribute)):
+            base = self.try_eval(node.value, None)
+            if isinstance(base, Record) and node.attr.value in base.fields:
+                return base.fields[node.attr.value]  # `TILING.rows` of a data class made at module level
         raise NotConstant(node, "attribute access is not a compile-time constant")
 
     # operators ------------------------------------------------------------------------
@@ -336,7 +378,89 @@ class ConstEvaluator:
                 return MATH[fn](*args)
             except Exception as exc:
                 raise NotConstant(node, f"cannot fold: {exc}") from None
+        if type(node.func) is cst.Name:
+            meaning = self.meaning(node.func.value)
+            if isinstance(meaning, Class) and isinstance(meaning.node, cst.ClassDef):
+                return self._record(meaning.node, node)
         raise NotConstant(node, "function calls are not compile-time constants")
+
+    def _record(self, cls: cst.ClassDef, node: cst.Call) -> Record:
+        """`Tiling(rows=64)` of a data class of the file (`@dataclass`, a body of annotated fields
+        whose defaults are constants, no method, base or class variable): its `Record`."""
+        frozen = self._data_class_options(cls)
+        if frozen is None:
+            raise NotConstant(node, f"`{cls.name.value}` is not a plain data class, whose instances the check follows")
+        fields: dict[str, Any] = {}
+        defaults: dict[str, cst.BaseExpression | None] = {}
+        for stmt in cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ():
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    value = small.value
+                    if isinstance(value, cst.Call) and type(value.func) is cst.Name and value.func.value == "field":
+                        given = [a for a in value.args if a.keyword is not None and a.keyword.value == "default"]
+                        if len(given) != 1 or len(value.args) != 1:
+                            raise NotConstant(node, f"a field of `{cls.name.value}` is made by a factory")
+                        value = given[0].value
+                    defaults[small.target.value] = value
+        names = list(defaults)
+        positional = [a for a in node.args if a.keyword is None]
+        if any(a.star for a in node.args) or len(positional) > len(names):
+            raise NotConstant(node, f"the arguments of `{cls.name.value}(...)` are not folded")
+        for name, a in zip(names, positional, strict=False):
+            fields[name] = self.eval(a.value)
+        for a in node.args:
+            if a.keyword is not None:
+                if a.keyword.value not in defaults or a.keyword.value in fields:
+                    raise NotConstant(node, f"`{cls.name.value}` has no field `{a.keyword.value}` to give once")
+                fields[a.keyword.value] = self.eval(a.value)
+        for name in names:
+            if name not in fields:
+                default = defaults[name]
+                if default is None:
+                    raise NotConstant(node, f"field `{name}` of `{cls.name.value}` is not given")
+                fields[name] = self.eval(default)
+        return Record(cls.name.value, {name: fields[name] for name in names}, frozen)
+
+    def _data_class_options(self, cls: cst.ClassDef) -> bool | None:
+        """Whether a plain data class's instances are frozen; None for any other class: one with
+        bases, keywords, methods, class variables or decorator options that change what an
+        instance holds (`init=False`, `kw_only=True`)."""
+        origins = self._origins
+        if origins is None or cls.bases or cls.keywords or len(cls.decorators) != 1 \
+                or not isinstance(cls.body, cst.IndentedBlock):
+            return None
+        decorator = cls.decorators[0].decorator
+        call = decorator if isinstance(decorator, cst.Call) else None
+        func = call.func if call is not None else decorator
+        spelled = func.value if isinstance(func, cst.Name) else \
+            f"{func.value.value}.{func.attr.value}" if isinstance(func, cst.Attribute) \
+            and isinstance(func.value, cst.Name) else ""
+        head, _, leaf = spelled.partition(".")
+        if not (origins.get(head) == "dataclasses.dataclass" and not leaf
+                or origins.get(head) == "dataclasses" and leaf == "dataclass"):
+            return None
+        frozen = False
+        for a in call.args if call is not None else ():
+            if a.keyword is None or a.keyword.value not in _RECORD_OPTIONS:
+                return None
+            value = self.try_eval(a.value, None)
+            if not isinstance(value, bool):
+                return None
+            frozen = value if a.keyword.value == "frozen" else frozen
+        for stmt in cls.body.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                return None
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    annotation = small.annotation.annotation
+                    base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+                    if isinstance(base, (cst.Name, cst.Attribute)) and getattr(base, "attr", base).value in (
+                            "ClassVar", "InitVar"):
+                        return None
+                elif not (isinstance(small, cst.Pass) or isinstance(small, cst.Expr)
+                          and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))):
+                    return None
+        return frozen
 
     def _math_function(self, func: cst.BaseExpression) -> str | None:
         """The name of the `math` function `func` stands for (`math.ceil`, `m.ceil` after `import

@@ -214,6 +214,11 @@ def _method_self(parent: ast.AST, child: ast.AST, inherited: str | None) -> str 
     return inherited
 
 
+#: the depth (`guarded`) of a data-class instance whose fields cannot change in place: reading a
+#: field changes nothing, anything else is judged as a use of an object
+FIELDS_ONLY = -1
+
+
 def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: ast.AST) -> str | None:
     """How a use of a guarded name may change its object, or None when it cannot: an item read
     down to an immutable element, a comparison, a `pl` op's argument, a builtin that changes
@@ -227,6 +232,10 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
     depth = context.guarded[name.id]
     node: ast.AST = name
     parent = parents.get(id(node))
+    if depth == FIELDS_ONLY:  # a data-class instance of unchanging fields (`TILING.rows`)
+        if isinstance(parent, ast.Attribute) and parent.value is node and not parent.attr.startswith("__"):
+            return None if isinstance(parent.ctx, ast.Load) else "an attribute of it is assigned"
+        depth = 0
     levels = 0
     fresh = False  # the outermost subscript a slice: a new list of the items at `levels`
     while isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):

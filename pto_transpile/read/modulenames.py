@@ -40,10 +40,11 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.classnames import plain_members
-from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol
+from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol, Record
 from pto_transpile.read.effects import (
     ANY,
     CLASS_ATTRIBUTES,
+    FIELDS_ONLY,
     FUNCTION_ATTRIBUTES,
     MUTATING_METHODS,
     PURE_BUILTINS,
@@ -669,9 +670,11 @@ _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 def _depth(value: Any) -> int:
     """How many subscripts reach an element of `value` that cannot change in place (0: `value`
-    itself cannot)."""
+    itself cannot; `FIELDS_ONLY`: a data-class instance, whose fields cannot)."""
+    if isinstance(value, Record):
+        return FIELDS_ONLY if all(_depth(v) == 0 for v in value.fields.values()) else 1
     items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple, set)) else ()
-    inner = max((_depth(v) for v in items), default=0)
+    inner = max((1 if d == FIELDS_ONLY else d for d in map(_depth, items)), default=0)
     return 1 + inner if isinstance(value, (list, dict, set)) or inner else 0
 
 
@@ -793,13 +796,15 @@ def _mutable(value: Any) -> bool:
 
 
 def _lists_in(value: Any) -> Iterator[Any]:
-    """The lists, dicts and sets a value holds (itself included), through tuples, lists and
-    dicts: `D = {"x": L}; D["x"][0] = 1` changes `L`."""
-    if isinstance(value, (list, dict, set)):
+    """The lists, dicts, sets and data-class instances a value holds (itself included), through
+    tuples, lists, dicts and instances: `D = {"x": L}; D["x"][0] = 1` changes `L`, `T.rows = 16`
+    changes the instance `T` holds."""
+    if isinstance(value, (list, dict, set, Record)):
         yield value
-    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    items = value.values() if isinstance(value, dict) else value.fields.values() if isinstance(value, Record) \
+        else value if isinstance(value, (list, tuple)) else ()
     for item in items:
-        if isinstance(item, (list, tuple, dict, set)):
+        if isinstance(item, (list, tuple, dict, set, Record)):
             yield from _lists_in(item)
 
 

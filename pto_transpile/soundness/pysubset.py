@@ -21,7 +21,7 @@ import libcst as cst
 from pto_api.scalars import INT_FIELD, storable
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
-from pto_transpile.read.consteval import AUGMENTED, BINOPS, MATH, MAX_FOLD_BITS, MAX_ITEMS, too_big
+from pto_transpile.read.consteval import AUGMENTED, BINOPS, MATH, MAX_FOLD_BITS, MAX_ITEMS, Record, too_big
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
@@ -530,6 +530,10 @@ class PythonSubset(InterpreterBase):
             ctx.env[target.value] = value
         elif isinstance(target, cst.Attribute):
             obj = self.eval(target.value, ctx)
+            if type(obj) is Record:
+                raise CannotModel(f"`{self._code_of(target)}` sets a field of `{obj.cls}` made at module level, which "
+                                  "the check reads as the constant the module made: keep the value in a `pl.struct` "
+                                  "or a name of the kernel", target, kind="construct")
             if isinstance(obj, StructV) and obj.origin == "tiling":
                 # the host's tiling data, one copy a core: a field set on one core (a cube stage)
                 # and read on another (a vector stage) is not a value the pipeline carries
@@ -824,6 +828,8 @@ class PythonSubset(InterpreterBase):
             return self._field(obj, attr, node, ctx)
         if isinstance(obj, TensorV) and attr == "shape":
             return obj.shape
+        if type(obj) is Record:  # `TILING.rows` of a data class made at module level
+            return obj.fields[attr] if attr in obj.fields else UNKNOWN
         if isinstance(obj, TileV) and attr == "shape":
             return obj.shape if obj.desc else UNKNOWN  # a view's shape is its slice's, not followed
         if type(obj) is Symbol:  # `AT.AtomicAdd` with `AT = pl.AtomicType`: the `pl` constant it names
@@ -2248,7 +2254,7 @@ def _reads_attribute(builtin: str | None, args: list) -> bool:
 def _holds_container(values: list) -> bool:
     """A list, dict or struct of the kernel among `values` or in the tuples among them, or a value
     the check does not follow (which may be one)."""
-    return any(isinstance(v, (list, dict, StructV)) or v is UNKNOWN
+    return any(isinstance(v, (list, dict, StructV, Record)) or v is UNKNOWN
                or type(v) is tuple and _holds_container(list(v)) for v in values)
 
 

@@ -1,0 +1,61 @@
+"""Tiling data in a data class instance made at module level (`TILING = GemmTiling()`, `@dataclass
+class GemmTiling: rows: int = BLOCK`) is a compile-time constant: its fields fold where a module
+constant does (`i * TILING.rows` as a GM offset). It was "not a compile-time constant (function calls
+are not compile-time constants)", so every store through it was placed anywhere in the tensor and
+refused as a race. A kernel that sets a field, by any route, is refused; one the module changes is
+unknown as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, kernel_text
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNELS = Path(__file__).parent / "kernels"
+GEMM = KERNELS / "gemm_tiling_dataclass.py"
+SHAPES = {"a": (160, 96), "b": (96, 32), "out": (160, 32)}
+BODY = "    m_tiles = a.shape[0] // BLOCK\n"
+
+
+def _errors(text: str) -> list[str]:
+    return [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+@pytest.mark.parametrize("relu, block_dim", [(1, 3), (0, 2)])
+def test_the_kernel_is_proven_and_runs(preload, relu, block_dim):
+    text = kernel_text(GEMM)
+    result = transpile(text, path="k.py", preload=preload)
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "gemm_epi", shapes=SHAPES, block_dim=block_dim,
+                    scalars={"alpha": 1.5, "WITH_RELU": relu})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("made", ["GemmTiling(0.25, BLOCK)", "GemmTiling(rows=BLOCK, scale=0.25)"])
+def test_fields_given_by_position_or_name_fold(made):
+    assert _errors(edited(kernel_text(GEMM), [("TILING = GemmTiling()", f"TILING = {made}")])) == []
+
+
+@pytest.mark.parametrize("change", [
+    "    TILING.rows = 64\n", '    setattr(TILING, "rows", 64)\n', '    object.__setattr__(TILING, "rows", 64)\n'])
+def test_a_kernel_setting_a_field_is_refused(change):
+    errors = _errors(edited(kernel_text(GEMM), [(BODY, BODY + change)]))
+    assert errors and any(words in errors[0] for words in (
+        "the kernel changes `TILING`, and `TILING` is a list, dict or object of the module",
+        "sets a field of `GemmTiling` made at module level", "cannot tell what")), errors
+
+
+@pytest.mark.parametrize("edit", [
+    ("TILING = GemmTiling()\n", "TILING = GemmTiling()\nTILING.rows = 16\n"),
+    ("class EpiKey:", "def configure():\n    TILING.rows = 16\n\n\nclass EpiKey:"),
+    ("class EpiKey:", "ALIAS = TILING\nALIAS.rows = 16\n\n\nclass EpiKey:"),
+])
+def test_an_instance_the_module_may_change_is_no_constant(edit):
+    text = edited(kernel_text(GEMM), [("@dataclass(frozen=True)", "@dataclass"), edit])
+    errors = _errors(text)
+    assert errors and "`TILING` is not a compile-time constant" in errors[0], errors
