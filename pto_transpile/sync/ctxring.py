@@ -441,7 +441,7 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
             else:
                 continue
             if target is stored[0] and given is not None:
-                value = given
+                value = _displays_inlined(given, loop, lines, stmt, bound, body_names)
                 parts = _live_parts(kernel, value)
                 fixed = {n for part in parts for n in names_in(part)}
                 # the parts are computed again where the ctx entry is filled, after the body's
@@ -453,6 +453,28 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                         and not fixed & later and not called:  # (a call's effects would happen twice)
                     return value
     return None
+
+
+def _displays_inlined(value: cst.BaseExpression, loop: PipelineLoop, lines: list, before: cst.CSTNode,
+                      bound: set[str], body_names: list[cst.Name]) -> cst.BaseExpression:
+    """`value` with each name the loop body binds once, on a line before `before`, to a display
+    of handles it does not bind (`pair = (even, odd)`) written as that display (`pair[i % 2]` as
+    `(even, odd)[i % 2]`, probe h113): the same handles in every iteration, as if written in place."""
+    for name in [n for n in iter_nodes(value) if isinstance(n, cst.Name)]:
+        if sum(n.value == name.value for n in body_names) != 1:
+            continue
+        for stmt, _after in lines:
+            if stmt is before:
+                break
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                        and isinstance(small.targets[0].target, cst.Name) \
+                        and small.targets[0].target.value == name.value \
+                        and isinstance(small.value, (cst.Tuple, cst.List)) and small.value.elements \
+                        and all(isinstance(el, cst.Element) and isinstance(el.value, cst.Name)
+                                and el.value.value not in bound for el in small.value.elements):
+                    value = cast(cst.BaseExpression, value.deep_replace(name, small.value))
+    return value
 
 
 def _view_base(value: cst.BaseExpression) -> cst.Name | None:

@@ -160,3 +160,29 @@ def test_a_view_of_a_handle_chosen_in_the_body_is_named_with_the_fix(binding):
     errors = [d for d in result.diagnostics if d.is_error]
     assert [d.code for d in errors] == ["PTO072"], [d.message for d in errors]
     assert "the loop body chooses per iteration" in errors[0].message and "`bias`" in errors[0].message
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_pick_from_a_tuple_the_body_names_is_the_pick_of_the_tuple(preload):
+    """`pair = (even, odd)`, `dst = pair[i % 2]` (probe h113: PTO054, then helps that led to other
+    refusals): the tuple holds the same handles in every iteration, so the pick is passed as
+    `(even, odd)[i % 2]`, as if written in place."""
+    path = KERNELS / "h113_pick_from_tuple_named_in_body.py"
+    result = transpile(kernel_text(path), path="k.py", preload=preload)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert re.search(r"finish\(.*, \(even, odd\)\[_pl_ctx_neg\d\._pl_arg_finish_2_0\],", result.code), result.code
+    report = verify(kernel_text(path), result.code, "kern", shapes={k: (96, 32) for k in SHAPES})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("old, new", [
+    ("        pair = (even, odd)\n", "        pair = (even, odd)\n        if i == 3:\n            pair = (odd, even)\n"),
+    ("        pair = (even, odd)\n", "        first = even\n        pair = (first, odd)\n"),
+])
+def test_a_tuple_the_body_changes_is_not_taken_for_its_display(old, new):
+    """Bound twice, or holding a name the body binds: the name holds another tuple in some task."""
+    text = kernel_text(KERNELS / "h113_pick_from_tuple_named_in_body.py")
+    assert old in text
+    result = transpile(text.replace(old, new), path="k.py")
+    assert "(even, odd)[_pl_ctx" not in (result.code or "")
+    assert [d.code for d in result.diagnostics if d.is_error] == ["PTO072"], [d.message for d in result.diagnostics]
