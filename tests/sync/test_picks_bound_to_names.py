@@ -176,7 +176,8 @@ def test_a_pick_from_a_tuple_the_body_names_is_the_pick_of_the_tuple(preload):
 
 
 @pytest.mark.parametrize("old, new", [
-    ("        pair = (even, odd)\n", "        pair = (even, odd)\n        if i == 3:\n            pair = (odd, even)\n"),
+    ("        pair = (even, odd)\n",
+     "        pair = (even, odd)\n        if i == 3:\n            pair = (odd, even)\n"),
     ("        pair = (even, odd)\n", "        first = even\n        pair = (first, odd)\n"),
 ])
 def test_a_tuple_the_body_changes_is_not_taken_for_its_display(old, new):
