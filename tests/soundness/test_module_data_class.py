@@ -25,8 +25,7 @@ def _errors(text: str) -> list[str]:
     return [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
 
 
-@pytest.mark.parametrize("preload", [1, 2])
-@pytest.mark.parametrize("relu, block_dim", [(1, 3), (0, 2)])
+@pytest.mark.parametrize("preload, relu, block_dim", [(1, 1, 3), (2, 0, 2)])
 def test_the_kernel_is_proven_and_runs(preload, relu, block_dim):
     text = kernel_text(GEMM)
     result = transpile(text, path="k.py", preload=preload)
