@@ -28,7 +28,7 @@ from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
-from pto_transpile.soundness.uniform import BLOCK, block_words, is_block_value, marks_block_index
+from pto_transpile.soundness.uniform import BLOCK, INDEX, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -482,7 +482,7 @@ class PlCalls(InterpreterBase):
             raise CannotModel(f"`pl.{op}` moves a struct that reaches its stage as an argument: pipelined, the stage "
                               "receives it inside the ctx ring's entry, whose bytes are not the struct's; make the "
                               "struct in the stage that moves it", node, kind="construct")
-        foot = _ssbuf_foot(struct, pos[1] if len(pos) > 1 else kw.get("offset"), bool(ctx.may), self._static_enough)
+        foot = _ssbuf_foot(struct, pos[1] if len(pos) > 1 else kw.get("offset"), bool(ctx.may))
         write = op == "ssbuf_store"
         ev = self._op_event(op, "S", () if write else (foot,), (foot,) if write else (), (), node, ctx)
         if not write and isinstance(struct, StructV):
@@ -491,12 +491,15 @@ class PlCalls(InterpreterBase):
         return None
 
 
-def _ssbuf_foot(struct: Any, offset: Any, may: bool, static: Callable[[Sym], bool]) -> Foot:
+def _ssbuf_foot(struct: Any, offset: Any, may: bool) -> Foot:
     """The bytes of SSBUF an `ssbuf_store`/`ssbuf_load` of `struct` at `offset` reaches, or the
-    whole buffer (a superset) where the offset or the struct's words are not known."""
+    whole buffer (a superset) where the offset or the struct's words are not known. An offset is
+    placed where it is a number or a residue of a loop variable (each of its values met in the
+    runs), not where a block value or a parameter moves it: the run follows block 0 and a few
+    samples, and two cores' words apart there may meet at another block or value."""
     fields = list(struct.fields.values()) if isinstance(struct, StructV) else None
-    placed = isinstance(offset, int) and not isinstance(offset, bool) and known(offset) \
-        and (not isinstance(offset, Sym) or static(offset))
+    placed = isinstance(offset, int) and not isinstance(offset, bool) and known(offset) and (
+        not isinstance(offset, Sym) or offset.residue and all(var[0] in INDEX for var, _ in offset.form))
     if fields is None or not placed:
         return Foot(("SSBUF",), 0, INF, 0, INF, "SSBUF", may, True)
     start = int(offset)

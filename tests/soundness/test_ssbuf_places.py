@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_proven_and_run, edited_kernel, refusal_of
+from helpers import assert_proven_and_run, edited, edited_kernel, refusal_of
 from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"
@@ -33,3 +33,25 @@ def test_words_the_aivs_share_are_a_race(tmp_path, old, new):
     assert "`pl.ssbuf_store` on S of AIV" in refusal and "SSBUF[" in refusal, refusal
     text = path.read_text()
     assert verify(text, text, "kern", shapes=ROWS).rows[0].verdict == "race"  # (the emulator agrees)
+
+
+def test_words_a_block_value_places_are_the_whole_buffer(tmp_path):
+    """`sub_id * (1 - core) * 4`: the AIVs' words apart at block 0, the same word at block 1. The run
+    follows block 0, so a block value (or a parameter, followed at a few samples) leaves the offset
+    unplaced; the emulator shows the race from two blocks."""
+    core = "    core = pl.get_block_idx() // pl.get_subblock_num()\n"
+    path = edited_kernel(tmp_path, WORDS, "    pl.ssbuf_store(info, sub_id * 4)\n",
+                         core + "    pl.ssbuf_store(info, sub_id * (1 - core) * 4)\n")
+    text = edited(path.read_text(), [("pl.ssbuf_load(hdr, sub_id * 4)", "pl.ssbuf_load(hdr, sub_id * (1 - core) * 4)")])
+    path.write_text(text)
+    refusal = refusal_of(path)
+    assert "`pl.ssbuf_store` on S of AIV1 writes `SSBUF` while" in refusal, refusal
+    assert verify(text, text, "kern", shapes=ROWS, block_dim=2).rows[0].verdict == "race"
+
+
+@pytest.mark.parametrize("rows", [160, 96])
+def test_words_a_residue_of_the_loop_variable_places_are_proven_and_run(tmp_path, rows):
+    offset = "(i % 2) * 8 + sub_id * 4"
+    path = edited_kernel(tmp_path, WORDS, "    pl.ssbuf_store(info, sub_id * 4)", f"    pl.ssbuf_store(info, {offset})")
+    path.write_text(edited(path.read_text(), [("pl.ssbuf_load(hdr, sub_id * 4)", f"pl.ssbuf_load(hdr, {offset})")]))
+    assert_proven_and_run(path, "kern", shapes={"a": (rows, 32), "out": (rows, 32)})
