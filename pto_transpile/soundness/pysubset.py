@@ -10,6 +10,7 @@ A call of `pl.*` goes to `plcalls.py`, a vector function's to `vfcalls.py`.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -1724,6 +1725,16 @@ class PythonSubset(InterpreterBase):
                 and not kw:
             raise CannotModel(f"`{self._code_of(node)}` reads which object or type holds a value, which the pipelined "
                               f"kernel changes{_IDENTITY}", node, kind="identity")
+        builtin = self._builtin_called(node.func, ctx)
+        if self._made is not None and builtin is not None and builtin not in _VALUE_READERS \
+                and not (builtin == "getattr" and pos and isinstance(pos[0], StructV)) \
+                and any(_ring_carries(v) for v in _flat_values([*pos, *kw.values()])):
+            # `dir(g)`, `vars(g)`, `hasattr(g, "__dict__")`: what object holds a number or struct, which
+            # the ring changes (a `pl.const` typed scalar arrives plain, probe h114); only builtins that
+            # read a value are allowed on one
+            raise CannotModel(f"`{self._code_of(node)}` reads more of a value than the value itself (its object, "
+                              f"type or attributes), which the pipelined kernel changes{_IDENTITY}", node,
+                              kind="identity")
         if self._made is not None and len(pos) == 3 and isinstance(pos[0], StructV) \
                 and self._builtin_called(node.func, ctx) == "getattr":
             # `getattr(base_cfg, "bias", d)`: a field the struct may lack, which the ctx entry a stage's
@@ -1808,6 +1819,11 @@ class PythonSubset(InterpreterBase):
         method = func.attr.value if isinstance(func, cst.Attribute) else ""
         if isinstance(func, cst.Attribute) and plain:
             receiver = self.eval(func.value, ctx)
+            if isinstance(receiver, str) and method in ("format", "format_map") and _FIELD_LOOKUP.search(receiver) \
+                    and any(_ring_carries(v) for v in _flat_values(args)):
+                # `"{0.dtype}".format(g)`: a field of the format looks up an attribute or item (probe h114)
+                raise CannotModel(f"`{self._code_of(node)}` looks up attributes of a value in a format field, which "
+                                  f"the pipelined kernel changes{_IDENTITY}", node, kind="identity")
             if isinstance(receiver, str) or isinstance(receiver, (list, dict)) and id(receiver) in made:
                 return  # `"{}".format(ki)`, `rows.sort()`: a method of a string or of a value the stage made
         if builtin_name in PURE_BUILTINS and all(_plain(a, made, deep=True) for a in args):
@@ -2194,6 +2210,21 @@ _IDENTITY = (": a value handed to a delayed stage travels in a ctx field of its 
              "a number in a field of integers or floats), so two names of one object become two, two structs one, "
              "and a typed number a plain one; compare the values instead (`==` of numbers or of a struct's fields, "
              "`isinstance`)")
+
+
+#: builtins that read only the value of a number given them (not its object, type or attributes):
+#: allowed in a stage on what the ctx ring may hand it in another object (`_ring_carries`)
+_VALUE_READERS = frozenset({
+    "abs", "min", "max", "round", "int", "float", "bool", "complex", "pow", "sum", "divmod", "len", "range", "print",
+    "isinstance", "str", "repr", "format", "ascii", "hash", "hex", "oct", "bin", "chr", "ord", "sorted", "reversed",
+    "enumerate", "zip", "any", "all", "iter", "next", "list", "tuple", "dict", "set", "frozenset", "map", "filter"})
+#: a field of a format string that looks up an attribute or item of its value (`{0.dtype}`, `{g[0]}`)
+_FIELD_LOOKUP = re.compile(r"\{[^{}!:]*[.\[]")
+
+
+def _flat_values(values: list) -> list:
+    """`values`, with the items of the tuples and lists among them (one level)."""
+    return [w for v in values for w in (v if type(v) in (tuple, list) else (v,))]
 
 
 def _ring_carries(value: Any) -> bool:
