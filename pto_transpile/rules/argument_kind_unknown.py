@@ -39,7 +39,8 @@ RULE = Rule(
     message="cannot tell whether `{names}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
             "it must travel in the ctx ring",
     hint="Bind `{names}` from a `pl` call, a literal, an annotated parameter or arithmetic of those "
-         "(`sub_id * HALF`), or annotate it where it is bound (`{names}: int = ...`), so its kind is known",
+         "(`sub_id * HALF`), or annotate it where it is bound with the dtype it has (`{names}: pl.DT_FP32 = ...`, "
+         "or `pl.DT_INT32` for an integer), which types the ctx field that carries it",
     messages={
         "parameter": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
                      "it must travel in the ctx ring: it is computed from parameter `{param}`, which {said}",

@@ -42,6 +42,8 @@ RULE = Rule(
     hints={"expression": "Bind `{value}` to a name annotated with its type before the call (`v: pl.DT_FP32 = "
                          "{value}` or `pl.DT_INT32`) and pass the name, or compute it from values whose type "
                          "is known",
+           "display": "Hand the stage each item of `{value}` as an argument of its own, with a parameter for each: "
+                      "a ctx field carries one number",
            "struct": "Pass the struct by the name it was made with (`{struct}`), or bind the second name once, "
                      "on a line of its own (`{value} = {struct}`), and bind neither again",
            "struct_entry": "Declare a struct with the fields the stage reads before the loop (`{value} = "

@@ -89,6 +89,9 @@ HINTS = {
                   "`float(...)` of the value, or `pl.const(v, dtype)`: PyPTO types the field by its initialiser",
     "struct_in_field": "Declare one struct before the loop (`st = pl.struct(...)`), set its fields in the loop from "
                        "the struct the iteration picks (`st.g = (st_even, st_odd)[i % 2].g`) and pass that struct",
+    "tuple_in_field": "A ctx field carries one number: hand the stage each number as an argument of its own, and a "
+                      "tensor, tile or tile group picked in the call (`(even, odd)[i % 2]`, `bufs[i % 2]`), which "
+                      "the transform picks with its task; annotate only numbers with a `pl` dtype",
     "identity": "Test what a value is, not which object holds it: `a == b` for `a is b` of numbers, `a.f == b.f` of "
                 "each field for two structs, `isinstance(x, int)` for `type(x) is int`; the pipelined kernel hands "
                 "delayed stages copies of the values in ctx fields",

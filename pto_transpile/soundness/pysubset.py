@@ -542,6 +542,15 @@ class PythonSubset(InterpreterBase):
                                   "the pipeline does not carry from one stage or task to another: keep the value in a "
                                   "`pl.struct` or a name of the kernel and pass it to the stages that use it", target,
                                   kind="construct")
+            if isinstance(obj, StructV) and obj.origin == "ctx" and (
+                    type(value) in (tuple, list, dict, str) or isinstance(value, (TensorV, TileV, AnyTileV, GroupV))):
+                # `v: pl.DT_FP32 = (g, 0.25 * (i % 3))`, `dst: pl.DT_FP32 = outs[0]` passed to a stage: a field
+                # of numbers cannot hold it (the emulator keeps the Python object; PyPTO has no such field:
+                # probe h114)
+                what = type(value).__name__ if type(value) in (tuple, list, dict, str) else _handle_words(value)
+                raise CannotModel(f"{'a ' if type(value) in (tuple, list, dict, str) else ''}{what} travels to a "
+                                  f"delayed stage in the ctx field `{target.attr.value}`, which holds a number",
+                                  target, kind="tuple_in_field")
             if isinstance(obj, StructV) and obj.origin == "ctx" and _holds_struct([value]):
                 # `st: pl.DT_FP32 = (st_even, st_odd)[i % 2]` carried in a field: the entry would hold the
                 # struct itself, and a delayed stage read its fields as later iterations left them (h113)

@@ -17,6 +17,7 @@ import libcst as cst
 from pto_api.scalars import storable
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
+from pto_transpile.read.effects import MUTATING_METHODS
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.model import (
@@ -177,7 +178,8 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
             kind = kernel.kinds.get(body_name) if body_name is not None else None
             if picked is None and body_name is not None and (
                     kind in HANDLE_KINDS and _chosen_in_body(file, loop, body_name)
-                    or kind in (*HANDLE_KINDS, UNKNOWN) and _picked_in_body(file, kernel, loop, body_name)):
+                    or kind in (*HANDLE_KINDS, UNKNOWN) and _picked_in_body(file, kernel, loop, body_name)
+                    or kind in (*HANDLE_KINDS, UNKNOWN) and _item_of_changing(file, loop, body_name)):
                 # `dst = even` / `if i % 2: dst = odd`: passed by its name, a delayed stage would get
                 # a later iteration's choice (probe h113)
                 findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, value, {
@@ -288,6 +290,8 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             elif isinstance(fills[0].value, cst.Attribute) and isinstance(fills[0].value.value, cst.Name) \
                     and fills[0].value.value.value in kernel.structs:  # a field of a struct handed whole (h113)
                 fields.update(_hint="struct_field", field=fills[0].value.attr.value)
+            elif isinstance(fills[0].value, (cst.Tuple, cst.List)):  # `(g, 0.25 * (i % 3))` (probe h114)
+                fields.update(why="it is a tuple, and a ctx field holds one number", _hint="display")
             elif not isinstance(fills[0].value, cst.Name):  # an expression cannot be annotated where it is written
                 fields["_hint"] = "expression"
             if division is not None and fields.get("_hint") not in ("function", "struct"):  # (probe h108: `n / 2`)
@@ -449,7 +453,11 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
                 later = {n.value for node in [*stmt.body[j + 1:], *after]
                          for n in names_stored(node, file.find(node, BINDERS))}
                 called = any(isinstance(n, cst.Call) for part in parts for n in iter_nodes(part))
-                if parts and _handle_valued(kernel, value) and not (set(names_in(value)) - fixed) & bound \
+                # the handles it picks from are read again where the delayed stage runs: the body must
+                # neither bind them nor change them in place (`outs.reverse()`: probe h114)
+                held = set(names_in(value)) - fixed
+                if parts and _handle_valued(kernel, value) and not held & bound \
+                        and not held & _changed_in_place(file, loop) \
                         and not fixed & later and not called:  # (a call's effects would happen twice)
                     return value
     return None
@@ -501,6 +509,20 @@ def _picked_in_body(file, kernel: Kernel, loop: PipelineLoop, name: str) -> bool
                                                      for t in small.targets)
                and _handle_valued(kernel, small.value) and bool(_live_parts(kernel, small.value))
                for stmt in loop.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body)
+
+
+def _item_of_changing(file, loop: PipelineLoop, name: str) -> bool:
+    """Is `name` bound in the loop body to an item of a list the body changes in place (`dst =
+    outs[0]` with `outs.reverse()` each iteration: a ping-pong, probe h114)? Passed by its name, a
+    delayed stage would get a later iteration's item."""
+    changed = _changed_in_place(file, loop)
+    for node in file.find(loop.node.body, (cst.Assign, cst.AnnAssign)):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        if node.value is not None and isinstance(node.value, cst.Subscript) \
+                and any(isinstance(t, cst.Name) and t.value == name for t in targets) \
+                and set(names_in(node.value.value)) & changed:
+            return True
+    return False
 
 
 def _changing_tuple(file, kernel: Kernel, loop: PipelineLoop, value: cst.BaseExpression,
@@ -555,6 +577,21 @@ def _attribute_roots(file, loop: PipelineLoop) -> set[str]:
                 if isinstance(part, cst.Name) and part is not target:
                     roots.add(part.value)
     return roots
+
+
+def _changed_in_place(file, loop: PipelineLoop) -> set[str]:
+    """The names whose objects the loop body changes in place: a field or item stored to (`outs[0] =
+    ...`, `cfg.gain = ...`) or a changing method called (`outs.reverse()`, `bufs.append(t)`)."""
+    changed = _attribute_roots(file, loop)
+    for call in file.find(loop.node.body, cst.Call):
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+            root = func.value
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value
+            if isinstance(root, cst.Name):
+                changed.add(root.value)
+    return changed
 
 
 def _unknown_names(kernel: Kernel, expr: cst.BaseExpression) -> list[str]:

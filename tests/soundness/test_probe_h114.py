@@ -62,3 +62,68 @@ def test_other_observers_of_the_object_are_refused(observer):
 def test_builtins_that_read_the_value_stay_allowed(tmp_path, reader):
     path = edited_kernel(tmp_path, DIR, TESTED, f"0.25 if {reader} else 0.5")
     assert_proven_and_run(path, "kern", shapes=ROWS)
+
+
+# misleading refusals -------------------------------------------------------------------------
+
+PTO054 = KERNELS / "h114_pto054_hint_leads_to_wrong_acceptance.py"
+TUPLE = KERNELS / "h114_tuple_arg_hint_scalar_dtype.py"
+PINGPONG = KERNELS / "h114_pingpong_tensor_hints_scalar_dtype.py"
+PAIRS = {"a": (160, 32), "even": (160, 32), "odd": (160, 32)}
+
+
+def _errors(text: str):
+    return [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+
+
+def test_the_kind_help_asks_for_a_dtype_and_applied_fixes_it(tmp_path):
+    """It asked for `gain: int = ...`, which was accepted and wrong (the ring's int field truncated 1.5)."""
+    (error,) = _errors(kernel_text(PTO054))
+    assert error.code == "PTO054" and "`gain: pl.DT_FP32 = ...`" in error.hint, error.hint
+    path = edited_kernel(tmp_path, PTO054, "        gain = pow(1.5, i % 2)",
+                         "        gain: pl.DT_FP32 = pow(1.5, i % 2)")
+    assert_proven_and_run(path, "kern", shapes=ROWS)
+
+
+def test_a_tuple_argument_is_named_a_tuple_with_a_help_that_fits():
+    """It asked to annotate the tuple with a scalar dtype, which was accepted and put the tuple in a float field."""
+    (error,) = _errors(kernel_text(TUPLE))
+    assert "it is a tuple, and a ctx field holds one number" in error.message, error.message
+    assert "as an argument of its own" in error.hint, error.hint
+    annotated = edited(kernel_text(TUPLE), [
+        ("finish(i, sub_id, out, (g, 0.25 * (i % 3)),", "finish(i, sub_id, out, v,"),
+        ("        g: float = pow(1.5, i % 2)\n", "        g: float = pow(1.5, i % 2)\n"
+                                                 "        v: pl.DT_FP32 = (g, 0.25 * (i % 3))\n")])
+    assert _errors(annotated), "a tuple annotated as a number was accepted"
+
+
+def test_a_tuple_in_a_field_of_numbers_is_refused_by_the_check():
+    """Typed int by a mention in a `pl.range` bound, the tuple was carried in a field of integers."""
+    ranged = "    for _r in pl.range(0, max(1, int(pair[0]))):\n        pl.muls(res, proj, gain)"
+    text = edited(kernel_text(TUPLE), [("    pl.muls(res, proj, gain)", ranged)])
+    errors = _errors(text)
+    assert errors and "a tuple travels to a delayed stage in the ctx field" in errors[0].message, errors
+
+
+def test_an_item_of_a_ping_pong_list_is_named_with_the_fix(tmp_path):
+    """`dst = outs[0]` with `outs.reverse()` each iteration: PTO054 then helps that led to a tensor in
+    a float ctx field, accepted. Now PTO072 names the choice; a number's annotation is refused by the
+    check; the help's pick is proven and runs."""
+    (error,) = _errors(kernel_text(PINGPONG))
+    assert error.code == "PTO072" and "the loop body chooses per iteration" in error.message, error.message
+    typed = edited(kernel_text(PINGPONG), [("        dst = outs[0]", "        dst: pl.DT_FP32 = outs[0]")])
+    errors = _errors(typed)
+    assert errors and "tensor `even` travels to a delayed stage in the ctx field `dst`" in errors[0].message, errors
+    path = edited_kernel(tmp_path, PINGPONG, "        dst = outs[0]", "        dst = (even, odd)[i % 2]")
+    assert_proven_and_run(path, "kern", shapes=PAIRS)
+
+
+def test_a_picked_list_changed_in_place_is_not_passed_as_the_pick():
+    """`dst = outs[i % 2]` with `outs.reverse()` after it: the pick, read again where the delayed stage
+    runs, would see the list reversed; it is PTO072 instead."""
+    text = edited(kernel_text(PINGPONG), [("        dst = outs[0]", "        dst = outs[i % 2]")])
+    assert [e.code for e in _errors(text)] == ["PTO072"]
+
+
+def test_a_sum_of_a_comprehension_in_a_stage_is_proven_and_runs():
+    assert_proven_and_run(KERNELS / "h114_sum_of_comprehension_in_stage.py", "kern", shapes=ROWS)
