@@ -139,12 +139,8 @@ def test_a_pick_bound_in_a_section_before_the_stages_is_passed_with_its_tasks_in
 def test_a_view_of_a_bound_pick_is_the_view_of_the_pick(preload):
     """`bias = bias_db[i % 2]` handed as `bias[0:HALF, :]` (probe h113: passed as written, refused as
     tile state kept across iterations): the view of the pick itself, as if written in the call."""
-    path = KERNELS / "h113_bound_pick_passed_as_view.py"
-    result = transpile(kernel_text(path), path="k.py", preload=preload)
-    assert result.ok, [d.message for d in result.diagnostics]
-    assert re.search(r"bias_db\[_pl_ctx_neg\d\._pl_arg_finish_3_0\]\[0:HALF, :\]", result.code), result.code
-    report = verify(kernel_text(path), result.code, "kern", shapes={k: (96, 32) for k in SHAPES})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    _passed_as_pick_and_run("h113_bound_pick_passed_as_view",
+                            r"bias_db\[_pl_ctx_neg\d\._pl_arg_finish_3_0\]\[0:HALF, :\]", preload)
 
 
 @pytest.mark.parametrize("binding", [
@@ -167,12 +163,8 @@ def test_a_pick_from_a_tuple_the_body_names_is_the_pick_of_the_tuple(preload):
     """`pair = (even, odd)`, `dst = pair[i % 2]` (probe h113: PTO054, then helps that led to other
     refusals): the tuple holds the same handles in every iteration, so the pick is passed as
     `(even, odd)[i % 2]`, as if written in place."""
-    path = KERNELS / "h113_pick_from_tuple_named_in_body.py"
-    result = transpile(kernel_text(path), path="k.py", preload=preload)
-    assert result.ok, [d.message for d in result.diagnostics]
-    assert re.search(r"finish\(.*, \(even, odd\)\[_pl_ctx_neg\d\._pl_arg_finish_2_0\],", result.code), result.code
-    report = verify(kernel_text(path), result.code, "kern", shapes={k: (96, 32) for k in SHAPES})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    _passed_as_pick_and_run("h113_pick_from_tuple_named_in_body",
+                            r"finish\(.*, \(even, odd\)\[_pl_ctx_neg\d\._pl_arg_finish_2_0\],", preload)
 
 
 @pytest.mark.parametrize("old, new", [
@@ -187,3 +179,14 @@ def test_a_tuple_the_body_changes_is_not_taken_for_its_display(old, new):
     result = transpile(text.replace(old, new), path="k.py")
     assert "(even, odd)[_pl_ctx" not in (result.code or "")
     assert [d.code for d in result.diagnostics if d.is_error] == ["PTO072"], [d.message for d in result.diagnostics]
+
+
+def _passed_as_pick_and_run(name: str, pick: str, preload: int) -> None:
+    """Test kernel `name` is accepted at `preload`, its stage call picks as `pick` (a regex) with the
+    task's index, and it runs as the serial kernel on the emulator."""
+    text = kernel_text(KERNELS / f"{name}.py")
+    result = transpile(text, path="k.py", preload=preload)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert re.search(pick, result.code), result.code
+    report = verify(text, result.code, "kern", shapes={k: (96, 32) for k in SHAPES})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
