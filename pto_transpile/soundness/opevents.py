@@ -55,6 +55,7 @@ from pto_transpile.soundness.values import (
     Symbol,
     TensorV,
     TileV,
+    describe_origin,
     is_unknown,
     run_time,
     vars_inside,
@@ -566,7 +567,8 @@ class OpEvents(InterpreterBase):
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
                         tiled and not self.valid.exact(tile, core))
         # where it lands is not known: anywhere in the tensor, a superset, never a cover
-        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=_unplaced_shape(tensor))
+        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True,
+                    unplaced=_unplaced_shape(tensor) or _run_time_offset(written))
 
     @property
     def _for_every_count(self) -> bool:
@@ -679,6 +681,29 @@ def _unplaced_shape(tensor: TensorV) -> str:
         return ""
     return (f"`{tensor.name}` has {len(tensor.shape)} dimensions and one between the first and the last is known only "
             "at run time: the check places a window of such a tensor only where those are static")
+
+
+def _run_time_offset(written: Any) -> str:
+    """Why a window is placed nowhere when an offset is a value known only at run time: the values
+    it is computed from, named (`tiling.rows`, a value read from GM); "" when none is named."""
+    offsets = written if isinstance(written, (list, tuple)) else [written]
+    named = sorted({words for o in offsets if isinstance(o, Opaque) for words in _leaf_words(o.origin)})
+    if not named:
+        return ""
+    return f"an offset is computed from {' and '.join(named)}, which a run of the check does not know"
+
+
+def _leaf_words(origin: Any) -> list[str]:
+    """The values a run-time value is computed from, in words alike for every task (a value stage
+    `finish` reads from GM, `tiling.rows`, `x.shape[0]`)."""
+    if isinstance(origin, tuple) and origin and origin[0] == "op":
+        return [w for part in origin[2:] for w in _leaf_words(part)]
+    if isinstance(origin, tuple) and origin and origin[0] == "read" and len(origin) > 2 \
+            and isinstance(origin[2], tuple) and origin[2][:1] == ("stage",):
+        return [f"a value stage `{origin[2][1]}` reads from GM"]
+    if isinstance(origin, tuple) and origin:
+        return [describe_origin(origin)]
+    return []
 
 
 #: how a GM window's label says its rows run past the tensor's last axis (`_spill`)

@@ -10,9 +10,12 @@ kernel is accepted and runs as the serial one.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from test_stage_containers import ROW, _errors, accepted_and_ok, kernel
 
-from pto_transpile import codes
+from helpers import edited, kernel_text
+from pto_transpile import codes, transpile
 
 _TEST = '''
 
@@ -46,3 +49,17 @@ def test_pl_min_and_max_of_numbers_are_computed():
     errors = _errors(kernel(f"    pl.store(out, y, [pl.min({ROW}, 0), 0])\n"))
     assert {c for c, _ in errors} == {codes.PIPELINE_NOT_PROVEN}, errors
     assert all("writes `out[0:16, 0:32]`" in message for _, message in errors), errors
+
+
+def test_a_window_placed_by_data_read_from_gm_names_the_read():
+    """A scatter (`pl.store(out, res, [pl.getval(idx, i) + ...])`): where the store lands is data, and
+    the refusal says so, naming the stage that reads it, not "such as a `pl.min` of a dimension"."""
+    text = edited(kernel_text(Path(__file__).parent / "kernels" / "rows_two_stages.py"), [
+        ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])",
+         "    pl.store(out, res, [pl.getval(idx, i) + sub_id * HALF, 0])"),
+        ("def finish(i, sub_id, out,", "def finish(i, sub_id, out, idx,"),
+        ("            finish(i, sub_id, out,", "            finish(i, sub_id, out, idx,"),
+        ("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+         "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    idx: pl.Tensor[[64], pl.DT_INT32],\n")])
+    errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert errors and "an offset is computed from a value stage `finish` reads from GM" in errors[0], errors
