@@ -45,7 +45,7 @@ from pto_transpile.soundness.interp import (
     Interpreter,
 )
 from pto_transpile.soundness.longrun import longest_loop, looks_long
-from pto_transpile.soundness.opevents import SPILL_NOTE
+from pto_transpile.soundness.opevents import SHAPE_UNPLACED, SPILL_NOTE
 from pto_transpile.soundness.order import (
     Outcome,
     eager_counts,
@@ -842,7 +842,7 @@ class _Report:
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + anywhere)
-            shaped = any(f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
+            shaped = any(SHAPE_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
             kind = ("anywhere_shape" if shaped else "anywhere") if anywhere and not self.alone \
                 else "loops" if self._loops_apart(a, b) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"

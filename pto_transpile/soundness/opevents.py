@@ -10,6 +10,7 @@ an `Event` with its footprint (`Foot`s) and the mutex ids its tiles hold, named 
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from functools import partial
 from typing import Any, cast
 
@@ -159,7 +160,8 @@ class OpEvents(InterpreterBase):
                     except NonUniform as exc:
                         raise nonuniform(exc, node) from None
                     foot = self._gm_foot(value, offsets, written, tile_arg, transpose, bool(ctx.may), ctx.core,
-                                         pos[2] if op == "dump_data" and len(pos) > 2 else None)
+                                         pos[2] if op == "dump_data" and len(pos) > 2 else None,
+                                         lambda: self._offsets_code(node, at))
                 if write and op in GM_WRITE_OPS and reduction:
                     foot = foot._replace(atomic=reduction)
                 self._record_gm(value, offsets, foot, write, node, self._epoch(ctx.core))
@@ -540,8 +542,13 @@ class OpEvents(InterpreterBase):
                 ids.update(common)
         return tuple(sorted(ids)) if ids else ()
 
+    def _offsets_code(self, node: cst.Call, at: int) -> str:
+        """The text of the offsets a GM op is given (argument `at`, or `offsets=`), "" when not written."""
+        given = call_argument(node, at, "offsets")
+        return self._code_of(given) if given is not None else ""
+
     def _gm_foot(self, tensor: TensorV, flat: Any, written: Any, tile: Any, transpose: bool, may: bool,
-                 core: int, shapes: Any = None) -> Foot:
+                 core: int, shapes: Any = None, code: Callable[[], str] = lambda: "") -> Foot:
         """The GM window a load or store moves: the tile's valid shape (or the `shapes` of a 2-D
         window `pl.dump_data` prints) at `flat`, the 2-D offsets of the `written` ones (`_flat`),
         which its label shows."""
@@ -567,8 +574,11 @@ class OpEvents(InterpreterBase):
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
                         tiled and not self.valid.exact(tile, core))
         # where it lands is not known: anywhere in the tensor, a superset, never a cover
-        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True,
-                    unplaced=_unplaced_shape(tensor) or _run_time_offset(written))
+        why = _unplaced_shape(tensor) or _run_time_offset(written)
+        if not why and is_unknown(written if not isinstance(written, (list, tuple)) else next(
+                (o for o in written if is_unknown(o)), None)) and code():
+            why = f"its offsets `{code()}` are not a value the check computes"
+        return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=why)
 
     @property
     def _for_every_count(self) -> bool:
@@ -679,8 +689,12 @@ def _unplaced_shape(tensor: TensorV) -> str:
     inner = tensor.shape[1:-1] if len(tensor.shape) > 2 else ()
     if all(type(d) is int and d > 0 for d in inner):
         return ""
-    return (f"`{tensor.name}` has {len(tensor.shape)} dimensions and one between the first and the last is known only "
-            "at run time: the check places a window of such a tensor only where those are static")
+    return (f"`{tensor.name}` has {len(tensor.shape)} dimensions and {SHAPE_UNPLACED}: the check places a window of "
+            "such a tensor only where those are static")
+
+
+#: the words of `_unplaced_shape`, by which a report tells that reason from the others
+SHAPE_UNPLACED = "one between the first and the last is known only at run time"
 
 
 def _run_time_offset(written: Any) -> str:

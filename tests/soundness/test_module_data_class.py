@@ -58,3 +58,16 @@ def test_an_instance_the_module_may_change_is_no_constant(edit):
     text = edited(kernel_text(GEMM), [("@dataclass(frozen=True)", "@dataclass"), edit])
     errors = _errors(text)
     assert errors and "`TILING` is not a compile-time constant" in errors[0], errors
+
+
+def test_tiling_data_handed_as_a_parameter_is_known_only_at_run_time():
+    """The same class as a kernel parameter (`tiling: GemmTiling`): its fields are the host's, so
+    `i * tiling.rows` may place two tasks' rows on one another; the refusal quotes the offsets."""
+    text = edited(kernel_text(GEMM).replace("TILING.", "tiling."), [
+        ("TILING = GemmTiling()\n", ""),
+        ("def epilogue(i, sub_id, out, alpha,", "def epilogue(i, sub_id, out, alpha, tiling,"),
+        ("            epilogue(i, sub_id, out, alpha,", "            epilogue(i, sub_id, out, alpha, tiling,"),
+        ("    alpha: pl.DT_FP32,\n):", "    alpha: pl.DT_FP32,\n    tiling: GemmTiling,\n):")])
+    errors = _errors(text)
+    assert errors and "its offsets `[i * tiling.rows + sub_id * HALF, 0]` are not a value the check computes" \
+        in errors[0], errors

@@ -63,3 +63,4 @@ def test_a_window_placed_by_data_read_from_gm_names_the_read():
          "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    idx: pl.Tensor[[64], pl.DT_INT32],\n")])
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert errors and "an offset is computed from a value stage `finish` reads from GM" in errors[0], errors
+
