@@ -496,8 +496,10 @@ class _ModuleRun:
         (A function or class is judged by the attributes the file sets: `effects.py`.)"""
         found = self.env.get(name) if name is not None else None
         if isinstance(found, Value):
+            held = "data-class instance" if isinstance(found.value, Record) else "list"
+            cannot = "leave its fields as the module made them" if held != "list" else "a tuple cannot"
             self.forget({id(x) for x in _lists_in(found.value)},
-                        f"the list it holds may change: {how} (`{name}`); a tuple cannot")
+                        f"the {held} it holds may change: {how} (`{name}`); {cannot}")
 
     def escape(self, node: cst.BaseExpression, meaning: Meaning) -> None:
         """A list put into a value the check does not follow (`D = {"x": L}`) may be changed
