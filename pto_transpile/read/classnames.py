@@ -193,3 +193,101 @@ def static_method(file, func: Any) -> Any:
         return None
     found = [s for s in meaning.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value]
     return found[0] if len(found) == 1 else None
+
+
+#: the annotations of a data class's fields whose instances the check folds (`record_class`)
+_FIELD_TYPES = frozenset({"int", "float", "bool", "str"})
+#: `@dataclass(...)` options that leave an instance's fields what its call gives
+_RECORD_OPTIONS = frozenset({"frozen", "eq", "repr", "slots"})
+
+
+def record_class(text: str, name: str) -> bool:
+    """Whether an instance of the module-level class `name` made at module level holds just the
+    fields its call gives, the defaults filled, whatever else the file does: one `class` of that
+    name, decorated `@dataclass` (the name `from dataclasses import dataclass` binds, nothing
+    setting anything of `dataclasses`) with options that change no field (`frozen`, `eq=True`,
+    `repr`, `slots`); a body of fields annotated `int`, `float`, `bool` or `str` (names nothing
+    rebinds: no `ClassVar`, `InitVar` or `field(...)` by another spelling), ASCII-named, whose
+    defaults are numbers, strings or arithmetic of module names bound once (the same when the class
+    is made and when an instance is); and the class's name only called or named in annotations
+    (nothing sets, replaces or hands on the class). Probe h115 found ten ways past a looser test."""
+    found = _stores(text)
+    if found is None or found.star:
+        return False
+    tree = ast.parse(text)
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    if len(classes) != 1 or found.bound[name] != 1 or name in found.reached or name in found.strings:
+        return False
+    cls = classes[0]
+    if cls.bases or cls.keywords or len(cls.decorator_list) != 1 or not _plain_dataclass(cls.decorator_list[0], tree,
+                                                                                           found):
+        return False
+    fields: list[str] = []
+    for k, stmt in enumerate(cls.body):
+        if k == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
+                and isinstance(stmt.value.value, str):
+            continue
+        if not (isinstance(stmt, ast.AnnAssign) and stmt.simple and isinstance(stmt.target, ast.Name)
+                and stmt.target.id.isascii() and stmt.target.id not in fields
+                and isinstance(stmt.annotation, ast.Name) and stmt.annotation.id in _FIELD_TYPES
+                and found.bound[stmt.annotation.id] == 0 and stmt.annotation.id not in found.strings
+                and (stmt.value is None or _constant_default(stmt.value, fields, found))):
+            return False
+        fields.append(stmt.target.id)
+    return _only_called(tree, name)
+
+
+def _plain_dataclass(decorator: ast.expr, tree: ast.Module, found: _Stores) -> bool:
+    """`@dataclass` or `@dataclass(frozen=True, ...)` of options in `_RECORD_OPTIONS` (`eq` true), the
+    name bound once, by `from dataclasses import dataclass`, and nothing of `dataclasses` set."""
+    call = decorator if isinstance(decorator, ast.Call) else None
+    func = call.func if call is not None else decorator
+    if not (isinstance(func, ast.Name) and func.id == "dataclass"):
+        return False
+    if call is not None and (call.args or any(
+            k.arg not in _RECORD_OPTIONS or not isinstance(k.value, ast.Constant) or type(k.value.value) is not bool
+            or k.arg == "eq" and k.value.value is not True for k in call.keywords)):
+        return False
+    imported = any(isinstance(n, ast.ImportFrom) and n.module == "dataclasses" and n.level == 0
+                   and any(a.name == "dataclass" and a.asname in (None, "dataclass") for a in n.names)
+                   for n in tree.body)
+    return imported and found.bound["dataclass"] == 1 and "dataclass" not in found.attributes \
+        and "dataclasses" not in found.reached and "dataclass" not in found.strings
+
+
+def _constant_default(value: ast.expr, fields: list[str], found: _Stores) -> bool:
+    """A number, a string, or arithmetic of those and of module names bound once (never a field of
+    the class, which the class body would read in its own scope)."""
+    if isinstance(value, ast.Constant):
+        return type(value.value) in (int, float, bool, str)
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        return _constant_default(value.operand, fields, found)
+    if isinstance(value, ast.BinOp):
+        return _constant_default(value.left, fields, found) and _constant_default(value.right, fields, found)
+    if isinstance(value, ast.Name):
+        return value.id not in fields and found.bound[value.id] == 1 and value.id not in found.reached \
+            and value.id not in found.strings
+    return False
+
+
+def _only_called(tree: ast.Module, name: str) -> bool:
+    """Is every use of `name` in `tree` a call of it (`Tiling(rows=64)`) or in an annotation?"""
+    annotations: set[int] = set()
+    called: set[int] = set()
+    for node in ast.walk(tree):
+        for annotation in _annotations_of(node):
+            annotations.update(id(n) for n in ast.walk(annotation))
+        if isinstance(node, ast.Call):
+            called.add(id(node.func))
+    return all(id(n) in called or id(n) in annotations
+               for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name)
+
+
+def _annotations_of(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.arg) and node.annotation is not None:
+        return [node.annotation]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+        return [node.returns]
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    return []

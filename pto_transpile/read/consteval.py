@@ -60,12 +60,13 @@ class Record:
     kernel that sets one is refused where it does). Equal as Python's data classes are: of one
     class, field by field; hashable when the class is frozen."""
 
-    __slots__ = ("cls", "fields", "frozen")
+    __slots__ = ("cls", "fields", "frozen", "key")
 
-    def __init__(self, cls: str, fields: Mapping[str, Any], frozen: bool):
+    def __init__(self, cls: str, fields: Mapping[str, Any], frozen: bool, key: int = 0):
         object.__setattr__(self, "cls", cls)
         object.__setattr__(self, "fields", dict(fields))
         object.__setattr__(self, "frozen", frozen)
+        object.__setattr__(self, "key", key)  #: the class statement's identity: two classes of one name differ
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -77,12 +78,12 @@ class Record:
         raise AttributeError(f"a field of `{self.cls}` made at module level is read-only here")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Record) and (self.cls, self.fields) == (other.cls, other.fields)
+        return isinstance(other, Record) and (self.key, self.fields) == (other.key, other.fields)
 
     def __hash__(self) -> int:
         if not self.frozen:
             raise TypeError(f"unhashable type: '{self.cls}'")
-        return hash((self.cls, tuple(self.fields.items())))
+        return hash((self.key, tuple(self.fields.items())))
 
     def __repr__(self) -> str:
         return f"{self.cls}({', '.join(f'{k}={v!r}' for k, v in self.fields.items())})"
@@ -193,8 +194,12 @@ class ConstEvaluator:
         pl_path: Callable[[cst.BaseExpression], tuple[str, ...] | None],
         hidden: frozenset[str] | set[str] = frozenset(),
         origins: Mapping[str, str] | None = None,
+        record_class: Callable[[str], bool] | None = None,
     ):
         self._names = names
+        #: whether instances of the module-level class of that name are folded (`classnames.record_class`);
+        #: None: no instance is made here (an instance the module made is read, `Record`)
+        self._record_class = record_class
         self._hidden = hidden
         self._pl_path = pl_path
         self._depth = 0
@@ -387,21 +392,18 @@ class ConstEvaluator:
     def _record(self, cls: cst.ClassDef, node: cst.Call) -> Record:
         """`Tiling(rows=64)` of a data class of the file (`@dataclass`, a body of annotated fields
         whose defaults are constants, no method, base or class variable): its `Record`."""
-        frozen = self._data_class_options(cls)
+        frozen = self._data_class_options(cls) if self._record_class is not None \
+            and self._record_class(cls.name.value) else None
         if frozen is None:
-            raise NotConstant(node, f"`{cls.name.value}` is not a plain data class, whose instances the check follows")
+            raise NotConstant(node, f"`{cls.name.value}` is not a data class whose instances the check follows: "
+                                    "`@dataclass` (at most `frozen=True`), fields annotated `int`, `float`, `bool` or "
+                                    "`str` with constant defaults, the class only called")
         fields: dict[str, Any] = {}
         defaults: dict[str, cst.BaseExpression | None] = {}
         for stmt in cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ():
             for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    value = small.value
-                    if isinstance(value, cst.Call) and type(value.func) is cst.Name and value.func.value == "field":
-                        given = [a for a in value.args if a.keyword is not None and a.keyword.value == "default"]
-                        if len(given) != 1 or len(value.args) != 1:
-                            raise NotConstant(node, f"a field of `{cls.name.value}` is made by a factory")
-                        value = given[0].value
-                    defaults[small.target.value] = value
+                    defaults[small.target.value] = small.value
         names = list(defaults)
         positional = [a for a in node.args if a.keyword is None]
         if any(a.star for a in node.args) or len(positional) > len(names):
@@ -419,7 +421,7 @@ class ConstEvaluator:
                 if default is None:
                     raise NotConstant(node, f"field `{name}` of `{cls.name.value}` is not given")
                 fields[name] = self.eval(default)
-        return Record(cls.name.value, {name: fields[name] for name in names}, frozen)
+        return Record(cls.name.value, {name: fields[name] for name in names}, frozen, id(cls))
 
     def _data_class_options(self, cls: cst.ClassDef) -> bool | None:
         """Whether a plain data class's instances are frozen; None for any other class: one with

@@ -35,11 +35,12 @@ import tokenize
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import libcst as cst
 
-from pto_transpile.read.classnames import plain_members
+from pto_transpile.read.classnames import plain_members, record_class
 from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol, Record
 from pto_transpile.read.effects import (
     ANY,
@@ -127,7 +128,8 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     """Work out the module body top to bottom (see the module docstring); `trees`: Python's tree
     of every top-level statement, which `effects.py` reads for what the whole file does."""
     tops = trees if trees is not None else ast.parse(text).body
-    run = _ModuleRun(pl_path, lambda cls: _fixed_class(cls, tops, text), fold_math=not _math_replaced(text))
+    run = _ModuleRun(pl_path, lambda cls: _fixed_class(cls, tops, text), fold_math=not _math_replaced(text),
+                     record_class=partial(record_class, text))
     run.postponed = _postpones_annotations(module)
     run.block(list(module.body))
     held = {n: m.value for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
@@ -191,14 +193,15 @@ class _ModuleRun:
     """The module's names as bound so far, while its statements are taken in order."""
 
     def __init__(self, pl_path: Callable, fixed_class: Callable[[cst.ClassDef], bool] = lambda _cls: False,
-                 fold_math: bool = False):
+                 fold_math: bool = False, record_class: Callable[[str], bool] | None = None):
         self.env: dict[str, Meaning] = {}
         self.pl_path = pl_path
         #: whether nothing can replace the members of a class of the file (`classnames.plain_members`)
         self.fixed_class = fixed_class
         #: name -> the dotted name of what the import that bound it (still bound) imported
         self.origins: dict[str, str] = {}
-        self.ev = ConstEvaluator(self.env, pl_path, origins=self.origins if fold_math else None)
+        self.ev = ConstEvaluator(self.env, pl_path, origins=self.origins if fold_math else None,
+                                 record_class=record_class)
         self.star = ""
         self.defaults: dict[cst.FunctionDef, dict[str, Meaning]] = {}
         #: function name -> what each name its defaults mention meant when the `def` ran

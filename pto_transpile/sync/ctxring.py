@@ -445,13 +445,14 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
             else:
                 continue
             if target is stored[0] and given is not None:
-                value = _displays_inlined(given, loop, lines, stmt, bound, body_names)
+                value = _displays_inlined(file, given, loop, lines, stmt, bound, body_names)
                 parts = _live_parts(kernel, value)
                 fixed = {n for part in parts for n in names_in(part)}
                 # the parts are computed again where the ctx entry is filled, after the body's
                 # statements before the stages: nothing after the pick may bind what they read
                 later = {n.value for node in [*stmt.body[j + 1:], *after]
-                         for n in names_stored(node, file.find(node, BINDERS))}
+                         for n in names_stored(node, file.find(node, BINDERS))} \
+                    | {root for node in [*stmt.body[j + 1:], *after] for root in _stored_under(file, node)}
                 called = any(isinstance(n, cst.Call) for part in parts for n in iter_nodes(part))
                 # the handles it picks from are read again where the delayed stage runs: the body must
                 # neither bind them nor change them in place (`outs.reverse()`: probe h114)
@@ -463,14 +464,15 @@ def _bound_pick(file, kernel: Kernel, loop: PipelineLoop, name: str) -> cst.Base
     return None
 
 
-def _displays_inlined(value: cst.BaseExpression, loop: PipelineLoop, lines: list, before: cst.CSTNode,
+def _displays_inlined(file, value: cst.BaseExpression, loop: PipelineLoop, lines: list, before: cst.CSTNode,
                       bound: set[str], body_names: list[cst.Name]) -> cst.BaseExpression:
     """`value` with each name the loop body binds once, on a line before `before`, to a display
     of handles it does not bind (`pair = (even, odd)`) written as that display (`pair[i % 2]` as
     `(even, odd)[i % 2]`, probe h113): the same handles in every iteration, as if written in place."""
+    changed = _stored_under(file, loop.node.body)
     for name in [n for n in iter_nodes(value) if isinstance(n, cst.Name)]:
-        if sum(n.value == name.value for n in body_names) != 1:
-            continue
+        if sum(n.value == name.value for n in body_names) != 1 or name.value in changed:
+            continue  # (bound again, or changed in place: `pair.reverse()`, probe h115)
         for stmt, _after in lines:
             if stmt is before:
                 break
@@ -581,17 +583,37 @@ def _attribute_roots(file, loop: PipelineLoop) -> set[str]:
 
 def _changed_in_place(file, loop: PipelineLoop) -> set[str]:
     """The names whose objects the loop body changes in place: a field or item stored to (`outs[0] =
-    ...`, `cfg.gain = ...`) or a changing method called (`outs.reverse()`, `bufs.append(t)`)."""
-    changed = _attribute_roots(file, loop)
-    for call in file.find(loop.node.body, cst.Call):
+    ...`, `cfg.gain = ...`) or a changing method called (`outs.reverse()`, `bufs.append(t)`, and
+    through the type, `list.reverse(outs)`: probe h115)."""
+    return _attribute_roots(file, loop) | _stored_under(file, loop.node.body)
+
+
+def _stored_under(file, node: cst.CSTNode) -> set[str]:
+    """The names under which `node` stores (`st.k += 1`, `outs[0] = t`) or calls a changing method
+    (`outs.reverse()`; `list.reverse(outs)` counts the names it is given too)."""
+    roots: set[str] = set()
+    for found in file.find(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+        targets = [t.target for t in found.targets] if isinstance(found, cst.Assign) else [found.target]
+        for target in targets:
+            for part in ([e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]):
+                if isinstance(part, (cst.Attribute, cst.Subscript)):
+                    roots.update(_root_names([part]))
+    for call in file.find(node, cst.Call):
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
-            root = func.value
-            while isinstance(root, (cst.Attribute, cst.Subscript)):
-                root = root.value
-            if isinstance(root, cst.Name):
-                changed.add(root.value)
-    return changed
+            roots.update(_root_names([func.value, *(a.value for a in call.args)]))
+    return roots
+
+
+def _root_names(exprs: list[cst.BaseExpression]) -> set[str]:
+    """The names attribute and subscript chains start at (`outs` of `outs[0].x`)."""
+    out: set[str] = set()
+    for root in exprs:
+        while isinstance(root, (cst.Attribute, cst.Subscript)):
+            root = root.value
+        if isinstance(root, cst.Name):
+            out.add(root.value)
+    return out
 
 
 def _unknown_names(kernel: Kernel, expr: cst.BaseExpression) -> list[str]:

@@ -190,3 +190,16 @@ def _passed_as_pick_and_run(name: str, pick: str, preload: int) -> None:
     assert re.search(pick, result.code), result.code
     report = verify(text, result.code, "kern", shapes={k: (96, 32) for k in SHAPES})
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("name", ["pick_of_display_changed_in_place", "pick_index_struct_counter_stepped_after",
+                                  "pick_list_reversed_by_unbound_method"])
+def test_a_pick_whose_handles_or_index_the_body_changes_is_named_with_the_fix(name):
+    """`pair = [even, odd]` reversed in place (`pair.reverse()`, `list.reverse(outs)`), or an index
+    read from a struct field the body steps after the pick (`st.k += 1`): the pick, read again where
+    the delayed stage runs, would give another handle (probe h115: passed as the pick, or PTO054,
+    and refused blaming the kernel); PTO072 names the choice with the help that fixes it."""
+    result = transpile(kernel_text(KERNELS / f"h115_{name}.py"), path="k.py")
+    errors = [d for d in result.diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["PTO072"], [d.message for d in errors]
+    assert "the loop body chooses per iteration" in errors[0].message, errors[0].message
