@@ -251,7 +251,7 @@ def _plain_dataclass(decorator: ast.expr, tree: ast.Module, found: _Stores) -> b
     imported = any(isinstance(n, ast.ImportFrom) and n.module == "dataclasses" and n.level == 0
                    and any(a.name == "dataclass" and a.asname in (None, "dataclass") for a in n.names)
                    for n in tree.body)
-    return imported and found.bound["dataclass"] == 1 and "dataclass" not in found.attributes \
+    return imported and found.bound["dataclass"] == 1 and not {"dataclass", "*"} & found.attributes \
         and "dataclasses" not in found.reached and "dataclass" not in found.strings
 
 
