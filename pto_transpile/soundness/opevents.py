@@ -55,6 +55,7 @@ from pto_transpile.soundness.values import (
     Sym,
     Symbol,
     TensorV,
+    TensorView,
     TileV,
     describe_origin,
     is_unknown,
@@ -365,6 +366,10 @@ class OpEvents(InterpreterBase):
                                   "reads or writes there is not known: the check reads a GM tensor parameter from a "
                                   "`pl.Tensor[[...], dtype]` annotation written on it (not a type alias, a string or "
                                   "a `pl.Ptr`)", node, kind="operand")
+            if isinstance(value, TensorView):  # (probe h115: the message named causes that did not apply)
+                raise CannotModel(f"`{code}` is a view of GM tensor `{value.tensor}`, which the check does not follow "
+                                  f"as an operand of `pl.{op}`: give `{value.tensor}` itself and add the view's start "
+                                  f"to the offsets", node, kind="tensor_view")
             raise CannotModel(f"the check cannot tell which tile or tensor `{code}` is, so what `pl.{op}` reads or "
                               "writes there is not known: one picked by a parameter, the block index or a test the "
                               "run follows both ways, or made from a pointer, is not followed", node, kind="operand")

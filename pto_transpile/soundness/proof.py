@@ -102,6 +102,9 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "tensor_view": "Hand the op the tensor itself and add the view's row and column start to its offsets "
+                   "(`pl.store(out, res, [i * BLOCK, (i % 2) * BLOCK])` for a store into `out[:, (i % 2) * "
+                   "BLOCK:...]`): a GM offset moved by the loop variable's residue is followed",
     "operand": "Give each tile or GM tensor an op reads or writes as one the check follows: a tensor parameter "
                "annotated `pl.Tensor[[...], dtype]` on the parameter itself, a tile, or to alternate between several "
                "a pick by the loop variable's residue (`(ws0, ws1)[i % 2]`)",

@@ -72,6 +72,7 @@ from pto_transpile.soundness.values import (
     Sym,
     Symbol,
     TensorV,
+    TensorView,
     TileV,
     Unkeyed,
     Unrun,
@@ -1453,6 +1454,8 @@ class PythonSubset(InterpreterBase):
             # own, and the rows and columns it spans when its bounds are static
             return AnyTileV(tuple(self._view(t, bounds) for t in obj.choices), obj.label) \
                 if isinstance(obj, AnyTileV) else self._view(obj, bounds)
+        if isinstance(obj, TensorV) and any(type(e.slice) is cst.Slice for e in node.slice):
+            return TensorView(obj.name)  # `out[:, 0:BLOCK]`: a view, which reads nothing (h115)
         if isinstance(obj, TensorV):
             return self._gm_element(obj, node, "R", ctx)
         if len(node.slice) == 1 and type(node.slice[0].slice) is cst.Slice and type(obj) in (list, tuple):

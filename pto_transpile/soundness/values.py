@@ -69,6 +69,18 @@ class Rebound(_Unknown):
         return obj
 
 
+class TensorView(_Unknown):
+    """A view of a GM tensor (`out[:, 0:BLOCK]`): an operand the check does not follow (where its
+    window lies in the tensor), remembering the tensor so that a refusal can name the fix."""
+
+    tensor: str
+
+    def __new__(cls, tensor: str) -> TensorView:  # not the UNKNOWN singleton: one per view
+        obj = object.__new__(cls)
+        obj.tensor = tensor
+        return obj
+
+
 class Opaque(_Unknown):
     """A run-time value (data read by `pl.getval`, or arithmetic on such values) named by its
     origin: the read that produced it, identified the same way in the serial and the pipelined

@@ -32,3 +32,12 @@ def test_the_kernel_is_refused(name):
 @pytest.mark.parametrize("rows", [256, 320])
 def test_the_control_is_proven_and_runs(rows):
     assert_proven_and_run(KERNELS / "h115_dataclass_control.py", "chain", shapes={"x": (rows, 32)})
+
+
+def test_a_view_of_a_gm_tensor_is_named_with_the_fix():
+    """`dst = out[:, (i % 2) * BLOCK:...]` handed to a stage: it was "one picked by a parameter, the block
+    index or a test ..., or made from a pointer" (none applied), and a view read as a GM element. The
+    refusal names the view; its help, the column in the store offset, is proven and runs."""
+    refusal = refusal_of(KERNELS / "h115_view_picked_by_residue.py")
+    assert "`dst` is a view of GM tensor `out`, which the check does not follow" in refusal, refusal
+    assert_proven_and_run(KERNELS / "h115_view_column_in_offset.py", "kern", shapes={"a": (160, 32), "out": (160, 64)})
