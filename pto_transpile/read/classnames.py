@@ -13,6 +13,7 @@ unfollowed, and a call into it refused.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import tokenize
 from collections import Counter
@@ -141,7 +142,7 @@ def plain_members(tree: ast.ClassDef, text: str) -> bool:
     that may replace them; a body of a docstring, names bound once to values and `def`s
     decorated `@staticmethod` alone; `staticmethod` the builtin; and the class's name used
     nowhere but as `Class.member` (no alias that could set a member, `HS = Class`)."""
-    if tree.bases or tree.keywords or tree.decorator_list or name_bound(text, "staticmethod"):
+    if tree.bases or tree.keywords or tree.decorator_list or name_bound(text, "staticmethod") or _mangles(tree):
         return False
     names: list[str] = []
     for stmt in tree.body:
@@ -163,9 +164,36 @@ def plain_members(tree: ast.ClassDef, text: str) -> bool:
         and not any(attribute_rebound(text, n) for n in names)
 
 
+def _mangles(tree: ast.ClassDef) -> bool:
+    """Does the class body spell a name Python reads otherwise there: `__X` (`_Class__X`, name
+    mangling), or a name of the class's own namespace (`__qualname__`, `__module__`)? (Probe h116.)"""
+    for node in ast.walk(tree):
+        spelled = node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) \
+            else node.attr if isinstance(node, ast.Attribute) and not node.attr.endswith("__") \
+            else node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not tree else ""
+        if spelled.startswith("__"):
+            return True
+    return False
+
+
+def with_fstring_code(text: str) -> str:
+    """`text` and, after it, the code of every f-string's replacement fields, one per line: Python
+    3.11's tokenizer reads an f-string as one STRING token, so a scan of tokens would not see
+    `f"{globals().update(N=1)}"` run code (probe h116)."""
+    if "{" not in text:
+        return text
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text
+    fields = [ast.unparse(n.value) for n in ast.walk(tree) if isinstance(n, ast.FormattedValue)]
+    return text if not fields else text + "\n" + "\n".join(f"({code})" for code in fields) + "\n"
+
+
 def _named_only_as_class(text: str, cls: str) -> bool:
-    """Whether every use of the name `cls` in the code (not in strings or comments) is its
-    `class` statement or `cls.member`."""
+    """Whether every use of the name `cls` in the code (not in strings or comments, but in the
+    replacement fields of f-strings) is its `class` statement or `cls.member`."""
+    text = with_fstring_code(text)
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                   if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT,
@@ -199,6 +227,8 @@ def static_method(file, func: Any) -> Any:
 _FIELD_TYPES = frozenset({"int", "float", "bool", "str"})
 #: `@dataclass(...)` options that leave an instance's fields what its call gives
 _RECORD_OPTIONS = frozenset({"frozen", "eq", "repr", "slots"})
+#: what the `dataclasses` module holds, none of which a file whose data classes are folded may set
+_DATACLASS_NAMES = frozenset(dir(dataclasses))
 
 
 def record_class(text: str, name: str) -> bool:
@@ -216,8 +246,9 @@ def record_class(text: str, name: str) -> bool:
         return False
     tree = ast.parse(text)
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
-    if len(classes) != 1 or found.bound[name] != 1 or name in found.reached or name in found.strings:
-        return False
+    if len(classes) != 1 or found.bound[name] != 1 or name in found.reached or name in found.strings \
+            or any(isinstance(n, ast.Name) and n.id.startswith("__") for n in ast.walk(classes[0])):
+        return False  # (`__x` in a class body is `_Tiling__x`, and `__qualname__` the class's own: probe h116)
     cls = classes[0]
     if cls.bases or cls.keywords or len(cls.decorator_list) != 1 or not _plain_dataclass(cls.decorator_list[0], tree,
                                                                                            found):
@@ -251,8 +282,11 @@ def _plain_dataclass(decorator: ast.expr, tree: ast.Module, found: _Stores) -> b
     imported = any(isinstance(n, ast.ImportFrom) and n.module == "dataclasses" and n.level == 0
                    and any(a.name == "dataclass" and a.asname in (None, "dataclass") for a in n.names)
                    for n in tree.body)
-    return imported and found.bound["dataclass"] == 1 and not {"dataclass", "*"} & found.attributes \
-        and "dataclasses" not in found.reached and "dataclass" not in found.strings
+    # nothing the module holds set by any route (`import dataclasses as _dc; _dc._process_class = f`,
+    # probe h116): no attribute of that name set anywhere, nor spelled in a string
+    held = _DATACLASS_NAMES | {"*"}
+    return imported and found.bound["dataclass"] == 1 and not held & found.attributes \
+        and not _DATACLASS_NAMES & found.strings and "dataclasses" not in found.reached
 
 
 def _constant_default(value: ast.expr, fields: list[str], found: _Stores) -> bool:
@@ -271,23 +305,7 @@ def _constant_default(value: ast.expr, fields: list[str], found: _Stores) -> boo
 
 
 def _only_called(tree: ast.Module, name: str) -> bool:
-    """Is every use of `name` in `tree` a call of it (`Tiling(rows=64)`) or in an annotation?"""
-    annotations: set[int] = set()
-    called: set[int] = set()
-    for node in ast.walk(tree):
-        for annotation in _annotations_of(node):
-            annotations.update(id(n) for n in ast.walk(annotation))
-        if isinstance(node, ast.Call):
-            called.add(id(node.func))
-    return all(id(n) in called or id(n) in annotations
-               for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name)
-
-
-def _annotations_of(node: ast.AST) -> list[ast.expr]:
-    if isinstance(node, ast.arg) and node.annotation is not None:
-        return [node.annotation]
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
-        return [node.returns]
-    if isinstance(node, ast.AnnAssign):
-        return [node.annotation]
-    return []
+    """Is every use of `name` in `tree` a call of it (`Tiling(rows=64)`)? (An annotation is an
+    expression Python may evaluate: `_: (_T := Tiling) = None` hands the class on, probe h116.)"""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return all(id(n) in called for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name)

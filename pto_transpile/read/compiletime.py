@@ -131,7 +131,7 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     if isinstance(cls, partial.Verbatim):
         raise partial.ReadWhole(f"the tiling-key class `{cls.name}` was kept as text")
     key = TilingKey(cls.name.value, cls, scope=file.names.scopes.get(cls))
-    problem = _unread_body(file, cls) or _changed_elsewhere(file, cls)
+    problem = _unread_body(file, cls) or _changed_elsewhere(file, cls) or _mangled_in(cls)
     # the class body's own names come first in what it computes (`MAX = 4; A = ...(values=list(range(MAX)))`)
     now: dict[str, Meaning] = {}
     then: dict[str, Meaning] = {}
@@ -165,6 +165,15 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     if not key.fields:
         return None, f"class `{key.name}` declares no `TilingKeyField`"
     return key, ""
+
+
+def _mangled_in(cls: cst.ClassDef) -> str:
+    """Why a key class's body cannot be read as written: it spells `__X`, which Python reads as
+    `_Class__X` there (name mangling), or a name of the class's own namespace (`__qualname__`:
+    probe h116); "" otherwise."""
+    found = next((n.value for n in iter_nodes(cls.body) if isinstance(n, cst.Name) and n.value.startswith("__")
+                  and not (n.value.endswith("__") and n.value not in ("__qualname__", "__module__"))), None)
+    return f"names `{found}` in its body, which Python reads under another name there" if found else ""
 
 
 def _forget_lists_called(file, value: cst.BaseExpression, *envs: dict[str, Meaning]) -> None:

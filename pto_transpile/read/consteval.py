@@ -421,6 +421,10 @@ class ConstEvaluator:
                 if default is None:
                     raise NotConstant(node, f"field `{name}` of `{cls.name.value}` is not given")
                 fields[name] = self.eval(default)
+        if any(isinstance(v, float) and v != v for v in fields.values()):
+            # a NaN: Python shares one object among instances made of one default (equal as the same
+            # object), the fold makes one each (probe h116)
+            raise NotConstant(node, f"a field of `{cls.name.value}(...)` is a NaN, which instances compare by object")
         return Record(cls.name.value, {name: fields[name] for name in names}, frozen, id(cls))
 
     def _data_class_options(self, cls: cst.ClassDef) -> bool | None:

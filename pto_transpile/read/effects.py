@@ -232,10 +232,13 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
     depth = context.guarded[name.id]
     node: ast.AST = name
     parent = parents.get(id(node))
-    if depth == FIELDS_ONLY:  # a data-class instance of unchanging fields (`TILING.rows`)
-        if isinstance(parent, ast.Attribute) and parent.value is node and not parent.attr.startswith("__"):
-            return None if isinstance(parent.ctx, ast.Load) else "an attribute of it is assigned"
-        depth = 0
+    if depth == FIELDS_ONLY:  # a data-class instance of unchanging fields: `TILING.rows` read, nothing else
+        if isinstance(parent, ast.Attribute) and parent.value is node and not parent.attr.startswith("_") \
+                and isinstance(parent.ctx, ast.Load):
+            return None
+        # (`type(TILING).stride = ...` changes its class: probe h116; every other use is judged so)
+        return "an attribute of it is assigned" if isinstance(parent, ast.Attribute) \
+            else "it is used where it may change"
     levels = 0
     fresh = False  # the outermost subscript a slice: a new list of the items at `levels`
     while isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):

@@ -40,7 +40,7 @@ from typing import Any
 
 import libcst as cst
 
-from pto_transpile.read.classnames import plain_members, record_class
+from pto_transpile.read.classnames import plain_members, record_class, with_fstring_code
 from pto_transpile.read.consteval import AUGMENTED, ConstEvaluator, NotConstant, PlSymbol, Record
 from pto_transpile.read.effects import (
     ANY,
@@ -718,6 +718,7 @@ def _dynamic_namespace(text: str) -> str:
     `model.eval()` and words in strings or comments are not it."""
     if not _may_change_namespace(text):
         return ""
+    text = with_fstring_code(text)  # (the code of f-strings' fields: probe h116)
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                   if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT,
