@@ -225,6 +225,10 @@ class _ModuleRun:
             self.statement(stmt)
 
     def statement(self, stmt) -> None:
+        for root in _item_targets(stmt):
+            # `for ROWS[0] in ...`, `with ... as ROWS[0]`, `[0 for ROWS[0] in ...]`: an item of it is set
+            # as the statement runs (probe h116), before what follows reads it
+            self.changed(root, "an item or attribute of it is a loop, `with` or comprehension target")
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 self.small(small)
@@ -945,6 +949,21 @@ def _postpones_annotations(module: cst.Module) -> bool:
             continue
         return False
     return False
+
+
+def _item_targets(stmt: cst.CSTNode) -> list[str]:
+    """The names under which a `for`, `with ... as` or comprehension target in `stmt` sets an item
+    or attribute (`ROWS` of `for ROWS[0] in ...`)."""
+    out: list[str] = []
+    for n in _walk_here(stmt) if not isinstance(stmt, Verbatim) else ():
+        target = n.target if isinstance(n, (cst.For, cst.CompFor)) else n.name if isinstance(n, cst.AsName) else None
+        parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for part in parts:
+            if isinstance(part, (cst.Subscript, cst.Attribute)):
+                root = _root_name(part)
+                if root is not None:
+                    out.append(root)
+    return out
 
 
 def _bound_names(stmt: cst.CSTNode) -> list[str]:
