@@ -204,8 +204,10 @@ def _named_only_as_class(text: str, cls: str) -> bool:
         if t.type == tokenize.NAME and t.string == cls:
             after = tokens[i + 1] if i + 1 < len(tokens) else None
             before = tokens[i - 1] if i else None
-            if not (after is not None and after.string == "." or before is not None and before.string == "class"):
-                return False
+            member = tokens[i + 2] if i + 2 < len(tokens) else None
+            if not (after is not None and after.string == "." and member is not None
+                    and not member.string.startswith("__") or before is not None and before.string == "class"):
+                return False  # (`Tiling.__mro__[0]` reaches the class itself: probe h116)
     return True
 
 

@@ -121,6 +121,11 @@ def effects(statements: Iterable[ast.AST], bound: Iterable[str] = (),
             visit = _VISITS.get(type(node))
             if visit is not None:
                 visit(node, found, context, node is top, own)
+            if type(node) is ast.Global:
+                for name in node.names:  # `global __ROWS` in a class is `_Class__ROWS` (probe h116)
+                    mangled = _mangled(name, node, parents)
+                    if mangled != name:
+                        found.globals.setdefault(mangled, node.lineno)
             if type(node) is ast.Name and node.id in context.guarded:
                 how = _use(node, parents, context, top)
                 if how is not None:
@@ -212,6 +217,17 @@ def _method_self(parent: ast.AST, child: ast.AST, inherited: str | None) -> str 
             return None
         return args[0].arg
     return inherited
+
+
+def _mangled(name: str, node: ast.AST, parents: dict[int, ast.AST]) -> str:
+    """`name` as Python reads it at `node`: `__x` inside a class body (or a function in it) is
+    `_Class__x`, the class's name without its leading underscores."""
+    if not name.startswith("__") or name.endswith("__"):
+        return name
+    at = parents.get(id(node))
+    while at is not None and not isinstance(at, ast.ClassDef):
+        at = parents.get(id(at))
+    return f"_{at.name.lstrip('_')}{name}" if at is not None and at.name.strip("_") else name
 
 
 #: the depth (`guarded`) of a data-class instance whose fields cannot change in place: reading a

@@ -131,6 +131,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     run = _ModuleRun(pl_path, lambda cls: _fixed_class(cls, tops, text), fold_math=not _math_replaced(text),
                      record_class=partial(record_class, text))
     run.postponed = _postpones_annotations(module)
+    run.rebound_globals = _global_names(tops) if "global" in text else frozenset()
     run.block(list(module.body))
     held = {n: m.value for n, m in run.env.items() if isinstance(m, Value) and any(True for _ in _lists_in(m.value))}
     nested = {n for n, m in run.env.items() if isinstance(m, Value) and sum(1 for _ in _lists_in(m.value)) > 1}
@@ -202,6 +203,8 @@ class _ModuleRun:
         self.origins: dict[str, str] = {}
         self.ev = ConstEvaluator(self.env, pl_path, origins=self.origins if fold_math else None,
                                  record_class=record_class)
+        #: the module names a function of the file binds through `global` (mangled as Python reads them)
+        self.rebound_globals: frozenset[str] = frozenset()
         self.star = ""
         self.defaults: dict[cst.FunctionDef, dict[str, Meaning]] = {}
         #: function name -> what each name its defaults mention meant when the `def` ran
@@ -563,6 +566,12 @@ class _ModuleRun:
                 for name in target_names(n.target):
                     self.bind(name, Unknown("it is bound by `:=` at module level"))
             elif type(n) is cst.Call and not self._pure(n.func):
+                for name in self.rebound_globals:
+                    # a function of the file the call may run rebinds it through `global` (probe h116:
+                    # `_Host.narrow()` before `STRIDE = ROWS`), from here on
+                    if name in self.env:
+                        self.bind(name, Unknown("a function of the file may rebind it through `global` when a "
+                                                "module-level call runs it"))
                 for arg in n.args:
                     for name in _passed(arg.value):
                         self.changed(name, "a module-level call is given it")
@@ -749,16 +758,23 @@ def _dynamic_namespace(text: str) -> str:
             return f".{word}"
         if word == "import_module":
             return "importlib.import_module"
-        if word == "modules" and before == "." and i >= 2 and tokens[i - 2].string in sys_names:
-            return "sys.modules"
+        if word == "modules" and before == "." and (i >= 2 and tokens[i - 2].string in sys_names or after == "["):
+            return "sys.modules"  # (indexed under another name too: `_SYSTEM.modules[__name__]`, probe h116)
+        if word == "sys" and before == ".":
+            return "sys.modules"  # `os.sys`: the `sys` module reached through another (probe h116)
+        if word == "gc" and before in ("import", "from", ","):
+            return "gc.get_objects"  # every object, under whatever name it is imported (probe h116)
     return ""
 
 
 #: Builtins whose call can read or change module names (`vars` only without an argument).
 _NAMESPACE_CALLS = frozenset({"globals", "exec", "eval", "vars", "locals", "__import__"})
 #: Attributes that hold a namespace: a frame's, a function's globals, any object's dict.
-_NAMESPACE_ATTRIBUTES = frozenset({"f_globals", "f_locals", "__globals__", "__dict__"})
-_NAMESPACE_WORDS = (*_NAMESPACE_CALLS, *_NAMESPACE_ATTRIBUTES, "import_module", "modules")
+_NAMESPACE_ATTRIBUTES = frozenset({"f_globals", "f_locals", "__globals__", "__dict__",
+                                   # a frame's or a function's builtins, the module object `inspect`
+                                   # finds, every class (probe h116)
+                                   "f_builtins", "getmodule", "__builtins__", "__subclasses__"})
+_NAMESPACE_WORDS = (*_NAMESPACE_CALLS, *_NAMESPACE_ATTRIBUTES, "import_module", "modules", "sys", "gc")
 
 
 def _imported_names(tokens: list, at: int) -> set[str]:
@@ -791,7 +807,7 @@ def _may_change_namespace(text: str) -> bool:
                     line = text[text.rfind("\n", 0, at) + 1:at]
                     if dot or "sys" in line:
                         return True
-                elif dot or word == "import_module":
+                elif dot or word in ("import_module", "gc"):
                     return True
             at = text.find(word, end)
     return False
@@ -951,11 +967,35 @@ def _postpones_annotations(module: cst.Module) -> bool:
     return False
 
 
+def _global_names(tops: list) -> frozenset[str]:
+    """The names a `global` statement anywhere in the file declares, as Python reads them (`__x`
+    in a class is `_Class__x`)."""
+    out: set[str] = set()
+    stack = [(top, top.name if isinstance(top, ast.ClassDef) else "") for top in tops]
+    while stack:  # (a loop, not a nested function calling itself: that would leave a reference cycle)
+        node, cls = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Global):
+                out.update(f"_{cls.lstrip('_')}{n}" if cls.strip("_") and n.startswith("__") and not n.endswith("__")
+                           else n for n in child.names)
+            stack.append((child, child.name if isinstance(child, ast.ClassDef) else cls))
+    return frozenset(out)
+
+
 def _item_targets(stmt: cst.CSTNode) -> list[str]:
     """The names under which a `for`, `with ... as` or comprehension target in `stmt` sets an item
     or attribute (`ROWS` of `for ROWS[0] in ...`)."""
     out: list[str] = []
-    for n in _walk_here(stmt) if not isinstance(stmt, Verbatim) else ():
+    if isinstance(stmt, (Verbatim, cst.FunctionDef)):
+        return out  # (a function's body runs when it is called: `effects.py` judges what it changes)
+    stack: list[cst.CSTNode] = [stmt]
+    found: list[cst.CSTNode] = []
+    while stack:  # every node but those of function bodies and lambdas, which run later
+        node = stack.pop()
+        if isinstance(node, (cst.For, cst.CompFor, cst.AsName)):
+            found.append(node)
+        stack.extend(c for c in children(node) if not isinstance(c, (cst.FunctionDef, cst.Lambda)))
+    for n in found:
         target = n.target if isinstance(n, (cst.For, cst.CompFor)) else n.name if isinstance(n, cst.AsName) else None
         parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
         for part in parts:
