@@ -66,6 +66,7 @@ def test_credits_primed_one_by_one_are_run_past(text, shown):
     assert OVERFLOW in error and shown in error, error
 
 
+@pytest.mark.campaign  # 3.4 s: the default suite keeps the generated-kernel cases above
 def test_credits_primed_one_by_one_in_a_hand_written_pipeline_are_run_past():
     errors = hand_written_errors(brief_stage(BY_HAND))
     assert len(errors) == 1 and "more than 15 sets of event id 5" in errors[0].message, errors
