@@ -89,10 +89,6 @@ class Record:
         return f"{self.cls}({', '.join(f'{k}={v!r}' for k, v in self.fields.items())})"
 
 
-#: `@dataclass(...)` options under which an instance's fields are what its call gives, defaults filled
-_RECORD_OPTIONS = frozenset({"frozen", "eq", "order", "repr", "unsafe_hash", "slots", "match_args"})
-
-
 #: The operators folded, by libcst node type (the soundness interpreter computes with them too).
 BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
@@ -392,9 +388,7 @@ class ConstEvaluator:
     def _record(self, cls: cst.ClassDef, node: cst.Call) -> Record:
         """`Tiling(rows=64)` of a data class of the file (`@dataclass`, a body of annotated fields
         whose defaults are constants, no method, base or class variable): its `Record`."""
-        frozen = self._data_class_options(cls) if self._record_class is not None \
-            and self._record_class(cls.name.value) else None
-        if frozen is None:
+        if self._record_class is None or not self._record_class(cls.name.value):
             raise NotConstant(node, f"`{cls.name.value}` is not a data class whose instances the check follows: "
                                     "`@dataclass` (at most `frozen=True`), fields annotated `int`, `float`, `bool` or "
                                     "`str` with constant defaults, the class only called")
@@ -425,48 +419,16 @@ class ConstEvaluator:
             # a NaN: Python shares one object among instances made of one default (equal as the same
             # object), the fold makes one each (probe h116)
             raise NotConstant(node, f"a field of `{cls.name.value}(...)` is a NaN, which instances compare by object")
-        return Record(cls.name.value, {name: fields[name] for name in names}, frozen, id(cls))
+        return Record(cls.name.value, {name: fields[name] for name in names}, self._frozen(cls), id(cls))
 
-    def _data_class_options(self, cls: cst.ClassDef) -> bool | None:
-        """Whether a plain data class's instances are frozen; None for any other class: one with
-        bases, keywords, methods, class variables or decorator options that change what an
-        instance holds (`init=False`, `kw_only=True`)."""
-        origins = self._origins
-        if origins is None or cls.bases or cls.keywords or len(cls.decorators) != 1 \
-                or not isinstance(cls.body, cst.IndentedBlock):
-            return None
+    @staticmethod
+    def _frozen(cls: cst.ClassDef) -> bool:
+        """Whether `@dataclass(frozen=True)` makes the class's instances frozen (the class being one
+        `classnames.record_class` found plain: its decorator's options are literal bools)."""
         decorator = cls.decorators[0].decorator
-        call = decorator if isinstance(decorator, cst.Call) else None
-        func = call.func if call is not None else decorator
-        spelled = func.value if isinstance(func, cst.Name) else \
-            f"{func.value.value}.{func.attr.value}" if isinstance(func, cst.Attribute) \
-            and isinstance(func.value, cst.Name) else ""
-        head, _, leaf = spelled.partition(".")
-        if not (origins.get(head) == "dataclasses.dataclass" and not leaf
-                or origins.get(head) == "dataclasses" and leaf == "dataclass"):
-            return None
-        frozen = False
-        for a in call.args if call is not None else ():
-            if a.keyword is None or a.keyword.value not in _RECORD_OPTIONS:
-                return None
-            value = self.try_eval(a.value, None)
-            if not isinstance(value, bool):
-                return None
-            frozen = value if a.keyword.value == "frozen" else frozen
-        for stmt in cls.body.body:
-            if not isinstance(stmt, cst.SimpleStatementLine):
-                return None
-            for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    annotation = small.annotation.annotation
-                    base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-                    if isinstance(base, (cst.Name, cst.Attribute)) and getattr(base, "attr", base).value in (
-                            "ClassVar", "InitVar"):
-                        return None
-                elif not (isinstance(small, cst.Pass) or isinstance(small, cst.Expr)
-                          and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))):
-                    return None
-        return frozen
+        return isinstance(decorator, cst.Call) and any(
+            a.keyword is not None and a.keyword.value == "frozen" and isinstance(a.value, cst.Name)
+            and a.value.value == "True" for a in decorator.args)
 
     def _math_function(self, func: cst.BaseExpression) -> str | None:
         """The name of the `math` function `func` stands for (`math.ceil`, `m.ceil` after `import

@@ -569,39 +569,35 @@ def _handed_to_calls(file, loop: PipelineLoop, names: set[str]) -> str | None:
 
 def _attribute_roots(file, loop: PipelineLoop) -> set[str]:
     """The names whose fields the loop body stores to (`cfg.gain = ...`, `cfg.a.b += ...`)."""
-    roots: set[str] = set()
-    for node in file.find(loop.node.body, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        for target in targets:
-            for part in ([e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]):
-                while isinstance(part, (cst.Attribute, cst.Subscript)):
-                    part = part.value
-                if isinstance(part, cst.Name) and part is not target:
-                    roots.add(part.value)
-    return roots
+    return _assigned_under(file, loop.node.body)
 
 
 def _changed_in_place(file, loop: PipelineLoop) -> set[str]:
     """The names whose objects the loop body changes in place: a field or item stored to (`outs[0] =
     ...`, `cfg.gain = ...`) or a changing method called (`outs.reverse()`, `bufs.append(t)`, and
     through the type, `list.reverse(outs)`: probe h115)."""
-    return _attribute_roots(file, loop) | _stored_under(file, loop.node.body)
+    return _stored_under(file, loop.node.body)
 
 
 def _stored_under(file, node: cst.CSTNode) -> set[str]:
     """The names under which `node` stores (`st.k += 1`, `outs[0] = t`) or calls a changing method
     (`outs.reverse()`; `list.reverse(outs)` counts the names it is given too)."""
-    roots: set[str] = set()
-    for found in file.find(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-        targets = [t.target for t in found.targets] if isinstance(found, cst.Assign) else [found.target]
-        for target in targets:
-            for part in ([e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]):
-                if isinstance(part, (cst.Attribute, cst.Subscript)):
-                    roots.update(_root_names([part]))
+    roots = _assigned_under(file, node)
     for call in file.find(node, cst.Call):
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
             roots.update(_root_names([func.value, *(a.value for a in call.args)]))
+    return roots
+
+
+def _assigned_under(file, node: cst.CSTNode) -> set[str]:
+    """The names under which an assignment in `node` stores (`st.k += 1`, `outs[0] = t`)."""
+    roots: set[str] = set()
+    for found in file.find(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+        targets = [t.target for t in found.targets] if isinstance(found, cst.Assign) else [found.target]
+        for target in targets:
+            parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+            roots.update(_root_names([p for p in parts if isinstance(p, (cst.Attribute, cst.Subscript))]))
     return roots
 
 
