@@ -58,6 +58,9 @@ class Unknown:
     #: what made it (`K()`, `type(...)`, a decorator, a function through `global`) when the value
     #: may be an object on which Python runs code of the file where it is used ("" when not)
     made: str = ""
+    #: the fix when it is not the name's own binding: what the file does elsewhere that makes the
+    #: name unknown (a function attribute set through another expression), "" for the usual fix
+    fix: str = ""
 
 
 Meaning = Value | Function | Class | Unknown

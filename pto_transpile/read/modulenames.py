@@ -157,7 +157,9 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
         for name, meaning in list(run.env.items()):
             if isinstance(meaning, Function) and changed is None:
                 run.env[name] = Unknown(f"the file sets {what} of some object (line {line}), which may change what "
-                                        "a function does")
+                                        "a function does",
+                                        fix=f"the attribute line {line} sets by a computed name" if attr == ANY
+                                        else f"{what} (line {line})")
             elif isinstance(meaning, Function) and changed is not None and meaning.node in changed:
                 set_line, set_attr = changed[meaning.node]
                 run.env[name] = Unknown(f"the file sets `{set_attr}` of it (line {set_line}), which changes what the "

@@ -34,6 +34,8 @@ def check(ctx):
                           "what": f"cannot be known without running the file: {meaning.reason}"}
                 if file.names.dynamic:  # every name is unknown: the fix is the namespace's use, not this name
                     fields.update(_hint="namespace", namespace=file.names.dynamic)
+                elif meaning.fix:  # every function is unknown: the fix is the store that may reach any of them
+                    fields.update(_hint="function_attribute", store=meaning.fix)
                 yield func, fields
 
 
@@ -80,6 +82,10 @@ RULE = Rule(
     hint="Bind `{name}` to one function at module level (unconditionally, or under a compile-time constant test)",
     hints={"pl_alias": "Call `{pl_name}` by its name: the transform and the check tell `pl` calls (sections, ops, "
                        "syncs) by the name they are written with",
+           "function_attribute": "Set {store} through the function's own name, in a module-level statement "
+                                 "(`f.__defaults__ = ...` where `f` is bound once, by its `def`), or not at all: a "
+                                 "store through another expression (a list item, a call's result) may reach any "
+                                 "function, `{name}` among them",
            "namespace": "Keep data in objects of its own rather than reaching a namespace through `{namespace}` (an "
                         "object's `__dict__`, `globals()`, `sys.modules`): the check then reads every module name as "
                         "the module binds it"},

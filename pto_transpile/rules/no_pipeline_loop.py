@@ -1,6 +1,7 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
 from pto_transpile.rules.rule import Rule
@@ -17,7 +18,7 @@ def check(ctx):
                             "names": names, "_hint": "forgotten"}
     elif not ctx.file.stages:
         if _decorated_stages(ctx):
-            return  # stages the file's names hide (`globals()` rebinds them): PTO070 names what hides them
+            return  # stages the file's names hide (`globals()`, a `__defaults__` store): PTO070 names what hides them
         yield k.node.name, {"detail": "the file has no `@pl.pipeline.stage` functions"}
     else:
         yield k.node.name, {"detail": "no `for` loop calls a stage inside `with "
@@ -25,12 +26,14 @@ def check(ctx):
 
 
 def _decorated_stages(ctx) -> bool:
-    """Does a module-level function carry a decorator written `...pipeline.stage` in a file
-    that rebinds its module names at run time (`globals()`: PTO070 says so), which hides the
-    stages from the reading of its names?"""
-    return bool(ctx.file.names.dynamic) and any(
+    """Does a module-level function carry a decorator written `...pipeline.stage` whose name
+    cannot be known without running the file (it rebinds its module names at run time through
+    `globals()`, or sets `__defaults__` of some object)? That hides the stages from the reading
+    of its names, and PTO070 names what hides them where the kernel calls them."""
+    return any(
         isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "stage"
         and isinstance(d.decorator.value, cst.Attribute) and d.decorator.value.attr.value == "pipeline"
+        and isinstance(ctx.file.meaning(stmt.name.value), Unknown)
         for stmt in ctx.file.source.module.body if isinstance(stmt, cst.FunctionDef) for d in stmt.decorators)
 
 

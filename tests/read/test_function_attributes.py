@@ -51,3 +51,18 @@ def test_a_set_the_reading_cannot_pin_to_one_function_reaches_every_function(tai
     messages = _with(tail)
     assert any("calls `mm_stage`" in m for m in messages) and any("calls `scale_store`" in m for m in messages), \
         messages
+
+
+@pytest.mark.parametrize("tail, store", [
+    ("[_unused][0].__defaults__ = (2,)\n", "Set `__defaults__` (line"),
+    ("setattr(_unused, '__defa' + 'ults__', (2,))\n", "Set the attribute line"),
+])
+def test_a_set_that_reaches_every_function_is_what_the_refusal_names(tail, store):
+    """Probe h116: a set through a list item made every function unknown, and the refusal said
+    the file has no stage functions (PTO004: it has two, called as that help asks) and asked to
+    bind each stage to one function at module level (PTO070: each is, by its `def`). The stages
+    are named where the kernel calls them, with the store as what to change."""
+    errors = [d for d in transpile(KERNEL + UNUSED + tail, path="k.py").diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["PTO070", "PTO070"], [d.message for d in errors]
+    assert all(d.hint.startswith(store) and "through the function's own name" in d.hint for d in errors), \
+        [d.hint for d in errors]
