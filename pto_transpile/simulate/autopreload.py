@@ -22,6 +22,7 @@ from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.results import TranspileResult
 from pto_transpile.simulate.compare import check_launch_arguments
+from pto_transpile.simulate.isolated import in_child
 from pto_transpile.simulate.provenance import LineOrigins
 from sim_runtime.bound import loop_bound
 from sim_runtime.errors import annotate_locations
@@ -126,9 +127,9 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
     serial_total = 0
     names = {label: f"<{path} pipelined at {label}>" for label in codes}
     for kernel in kernels:
-        report = sim_runtime.verify(source, codes, kernel.name, path=path, seed=settings.seed,
-                                    block_dim=settings.block_dim, shapes=dict(settings.shapes),
-                                    scalars=dict(settings.scalars), generated_paths=names)
+        report = in_child(sim_runtime.verify, source, codes, kernel.name, path=path, seed=settings.seed,
+                          block_dim=settings.block_dim, shapes=dict(settings.shapes),
+                          scalars=dict(settings.scalars), generated_paths=names)
         serial, rows = report.rows[0], {r.version: r for r in report.rows[1:]}
         if serial.verdict != "ok" or serial.cycles is None:
             for c in by_label.values():

@@ -23,6 +23,7 @@ from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.read.walk import parameters
+from pto_transpile.simulate.isolated import in_child
 from pto_transpile.simulate.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.simulate.provenance import LineOrigins
 
@@ -64,16 +65,21 @@ def parse_scalars(items) -> dict[str, int | float]:
 def _launch_names(source: str, path: Path, kernels) -> dict:
     """Per kernel, the names a launch gives besides parameters (tiling-key and tiling-data
     fields); a usage error names the tiling-key fields a launch must choose and does not."""
+    return in_child(_loaded_launch_names, source, str(path), [k.name for k in kernels])
+
+
+def _loaded_launch_names(source: str, path: str, kernels: list[str]) -> dict:
+    """`_launch_names`, from the file's module as Python runs it (in a child: `isolated.py`)."""
     from sim_runtime import SimulationError
     from sim_runtime.kernelspec import launch_names
     from sim_runtime.loader import load_kernel_module
 
     try:
-        module = load_kernel_module(source, path=str(path))
+        module = load_kernel_module(source, path=path)
     except SimulationError as exc:
         return {_NOT_LOADED: str(exc)}  # the verification reports why, unless a --arg it names must say it first
-    return {k.name: launch_names(getattr(module, k.name)) for k in kernels
-            if hasattr(getattr(module, k.name, None), "tiling_key_schema")}
+    return {name: launch_names(getattr(module, name)) for name in kernels
+            if hasattr(getattr(module, name, None), "tiling_key_schema")}
 
 
 #: the key of `_launch_names`'s answer when the file does not load: why
@@ -359,9 +365,9 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     for kernel in kernels:
         label, code, code_path = (AS_WRITTEN, serial, str(path)) if kernel in hand else \
             (PIPELINED, result.code, generated_path)
-        report = verify(serial, {label: code}, kernel.name, path=str(path), seed=seed,
-                        block_dim=block_dim, shapes=shape_map, timeline_path=timeline, scalars=scalar_map,
-                        generated_paths={label: code_path})
+        report = in_child(verify, serial, {label: code}, kernel.name, path=str(path), seed=seed,
+                          block_dim=block_dim, shapes=shape_map, timeline_path=timeline, scalars=scalar_map,
+                          generated_paths={label: code_path})
         for row in report.rows:
             if row.version == PIPELINED and row.message:
                 origins = origins or LineOrigins(result)

@@ -1,0 +1,47 @@
+"""The emulator runs the kernel file's Python in a child process: what the file's module code
+changes (here `dataclasses.dataclass` and `json.dumps` replaced, probe h115) ends with the child.
+Run in the tool's own process, the patch reached the report's rendering (rich makes a data class
+after the load) and `--simulate` ended with an internal error (exit 2)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import ROOT
+from pto_transpile.cli import main
+from pto_transpile.simulate.isolated import ChildEnded, in_child
+
+pytestmark = pytest.mark.emulator
+
+PATCH = ("import dataclasses\nimport functools\n\n"
+         "dataclasses.dataclass = functools.partial(dataclasses.dataclass, init=False)\n"
+         "import json\n\njson.dumps = None\n")
+
+
+def test_a_file_that_patches_the_standard_library_is_simulated_and_leaves_the_tool_as_it_was(tmp_path):
+    demo = (ROOT / "examples" / "seed_demo.py").read_text(encoding="utf-8")
+    kernel = tmp_path / "patched.py"
+    kernel.write_text(demo.replace("import pypto_pro.language as pl\n", PATCH + "import pypto_pro.language as pl\n",
+                                   1), encoding="utf-8")
+    dataclass, dumps = dataclasses.dataclass, json.dumps
+    for options in (["--preload", "1"], ["--preload", "auto"]):
+        r = CliRunner().invoke(main, [str(kernel), *options, "--simulate", "-o", str(tmp_path / "out.py")],
+                               catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        assert re.search(r"^  pipelined .* ok$", r.output, re.MULTILINE), r.output
+    assert dataclasses.dataclass is dataclass
+    assert json.dumps is dumps
+
+
+def test_what_the_child_raises_is_raised_here_and_its_end_is_named():
+    with pytest.raises(ZeroDivisionError):
+        in_child(lambda: 1 // 0)
+    assert in_child(sorted, [3, 1, 2]) == [1, 2, 3]
+    with pytest.raises(ChildEnded, match="exit status 7"):
+        in_child(os._exit, 7)
