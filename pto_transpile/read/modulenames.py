@@ -54,7 +54,7 @@ from pto_transpile.read.effects import (
 )
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 from pto_transpile.read.partial import Verbatim
-from pto_transpile.read.walk import children
+from pto_transpile.read.walk import children, root_name
 
 #: Module-level compound statements whose bindings may happen any number of times, or not at all.
 _UNCERTAIN: dict[type, str] = {
@@ -471,7 +471,7 @@ class _ModuleRun:
         elif isinstance(target, (cst.Tuple, cst.List)):
             self.unpack(target, meaning)
         elif isinstance(target, (cst.Subscript, cst.Attribute)):
-            self.changed(_root_name(target), f"{_part(target)} of it is assigned at module level")
+            self.changed(root_name(target), f"{_part(target)} of it is assigned at module level")
 
     def unpack(self, target: cst.Tuple | cst.List, meaning: Meaning) -> None:
         elements = list(target.elements)
@@ -489,7 +489,7 @@ class _ModuleRun:
     def augment(self, node: cst.AugAssign) -> None:
         target = node.target
         if not isinstance(target, cst.Name):
-            self.changed(_root_name(target), f"{_part(target)} of it is augmented at module level")
+            self.changed(root_name(target), f"{_part(target)} of it is augmented at module level")
             return
         name = target.value
         old = self.env.get(name)
@@ -559,7 +559,7 @@ class _ModuleRun:
             for el in target.elements:
                 self.delete(el.value)
         else:
-            self.changed(_root_name(target), f"{_part(target)} of it is deleted at module level")
+            self.changed(root_name(target), f"{_part(target)} of it is deleted at module level")
 
     def note_calls(self, node: cst.CSTNode) -> None:
         """Lists a module-level call is given may be changed by it; `:=` binds names."""
@@ -578,7 +578,7 @@ class _ModuleRun:
                     for name in _passed(arg.value):
                         self.changed(name, "a module-level call is given it")
                 if isinstance(n.func, cst.Attribute):
-                    self.changed(_root_name(n.func), "a method of it is called at module level")
+                    self.changed(root_name(n.func), "a method of it is called at module level")
 
     def _pure(self, func: cst.BaseExpression) -> bool:
         if self.pl_path(func) is not None:
@@ -867,13 +867,6 @@ def _splits_into(target: cst.BaseExpression, n: int) -> bool:
         isinstance(el, cst.StarredElement) for el in target.elements)
 
 
-def _root_name(node: cst.BaseExpression) -> str | None:
-    """`X` of `X.a[1].b`."""
-    while isinstance(node, (cst.Attribute, cst.Subscript)):
-        node = node.value
-    return node.value if isinstance(node, cst.Name) else None
-
-
 def target_names(target: cst.BaseExpression) -> list[str]:
     """The names an assignment target binds (none for an attribute or an item)."""
     if isinstance(target, cst.Name):
@@ -888,7 +881,7 @@ def target_names(target: cst.BaseExpression) -> list[str]:
 def _passed(node: cst.BaseExpression) -> list[str]:
     """Names whose objects a call given `node` receives (not the results of operations on them)."""
     if isinstance(node, (cst.Name, cst.Subscript, cst.Attribute)):
-        root = _root_name(node)
+        root = root_name(node)
         return [root] if root is not None else []
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         return [n for el in node.elements for n in _passed(el.value)]
@@ -1002,7 +995,7 @@ def _item_targets(stmt: cst.CSTNode) -> list[str]:
         parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
         for part in parts:
             if isinstance(part, (cst.Subscript, cst.Attribute)):
-                root = _root_name(part)
+                root = root_name(part)
                 if root is not None:
                     out.append(root)
     return out

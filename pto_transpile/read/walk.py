@@ -196,6 +196,14 @@ def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStat
 BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.NamedExpr)
 
 
+def root_name(node: cst.BaseExpression) -> str | None:
+    """`X` of `X.a[1].b`: the name an attribute and subscript chain starts at (None when it starts
+    at a call or another expression)."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
 def names_stored(node: cst.CSTNode, binders=None) -> list[cst.Name]:
     """Names bound by assignments, `:=`, loop targets and `as` clauses under `node`; `binders`,
     when given, are the BINDERS under it, already found."""

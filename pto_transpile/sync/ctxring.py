@@ -33,7 +33,7 @@ from pto_transpile.read.model import (
 )
 from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.printing import code_of
-from pto_transpile.read.walk import BINDERS, children, function_choices, iter_nodes, names_stored
+from pto_transpile.read.walk import BINDERS, children, function_choices, iter_nodes, names_stored, root_name
 from pto_transpile.sync.ctxtypes import INT, ScalarTypes, bindings, dtype_bound, field_kind, join, stage_use_type
 from pto_transpile.sync.kindcause import cause_of
 
@@ -586,7 +586,7 @@ def _stored_under(file, node: cst.CSTNode) -> set[str]:
     for call in file.find(node, cst.Call):
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
-            roots.update(_root_names([func.value, *(a.value for a in call.args)]))
+            roots.update(_roots_of([func.value, *(a.value for a in call.args)]))
     return roots
 
 
@@ -597,19 +597,13 @@ def _assigned_under(file, node: cst.CSTNode) -> set[str]:
         targets = [t.target for t in found.targets] if isinstance(found, cst.Assign) else [found.target]
         for target in targets:
             parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
-            roots.update(_root_names([p for p in parts if isinstance(p, (cst.Attribute, cst.Subscript))]))
+            roots.update(_roots_of([p for p in parts if isinstance(p, (cst.Attribute, cst.Subscript))]))
     return roots
 
 
-def _root_names(exprs: list[cst.BaseExpression]) -> set[str]:
+def _roots_of(exprs: list[cst.BaseExpression]) -> set[str]:
     """The names attribute and subscript chains start at (`outs` of `outs[0].x`)."""
-    out: set[str] = set()
-    for root in exprs:
-        while isinstance(root, (cst.Attribute, cst.Subscript)):
-            root = root.value
-        if isinstance(root, cst.Name):
-            out.add(root.value)
-    return out
+    return {name for e in exprs if (name := root_name(e)) is not None}
 
 
 def _unknown_names(kernel: Kernel, expr: cst.BaseExpression) -> list[str]:
