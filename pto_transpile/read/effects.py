@@ -442,10 +442,11 @@ def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, ow
         out.reached.setdefault("builtins", line)
     elif isinstance(node, (ast.List, ast.Tuple, ast.Set)) and isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
         for el in node.elts:
-            _touch(out, el, line, "it is held by another value")
+            if not _immutable_part(el, context):  # (`[pl.DYNAMIC, TILING.cols]` holds a number)
+                _touch(out, el, line, "it is held by another value")
     elif isinstance(node, ast.Dict):
         for part in (*node.keys, *node.values):
-            if part is not None:
+            if part is not None and not _immutable_part(part, context):
                 _touch(out, part, line, "it is held by another value")
 
 
@@ -499,7 +500,12 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
 
 def _immutable_part(node: ast.AST, context: _Context) -> bool:
     """`L[i]` or `L[a:b]` of a guarded list down to its immutable elements (`x = ROWS[0]`, `rows =
-    ROWS[:]` of a flat list): a name bound to it shares nothing with the list that can change."""
+    ROWS[:]` of a flat list), or a field of a data-class instance whose fields cannot change
+    (`TILING.cols`: a number or a string): a name or a display holding it shares nothing with the
+    object that can change."""
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
+            and context.guarded.get(node.value.id) == FIELDS_ONLY:
+        return not node.attr.startswith("_")
     levels = 0
     fresh = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
     while isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):

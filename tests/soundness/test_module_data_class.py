@@ -71,3 +71,27 @@ def test_tiling_data_handed_as_a_parameter_is_known_only_at_run_time():
     errors = _errors(text)
     assert errors and "its offsets `[i * tiling.rows + sub_id * HALF, 0]` are not a value the check computes" \
         in errors[0], errors
+
+
+def test_a_field_in_the_kernels_annotations_and_pipeline_config_folds():
+    """A tensor sized by tiling data (`pl.Tensor[[pl.DYNAMIC, TILING.cols], ...]`) and the preload
+    taken from it: a field in a display is a number the display holds, not the instance (probe
+    h115: "the `def` of `chain` reads `TILING` ... and the module changes it after the `def`")."""
+    text = edited(kernel_text(KERNELS / "h115_dataclass_control.py"), [
+        ("    scale: float = 0.5\n", "    scale: float = 0.5\n    cols: int = BLOCK\n    preload: int = 1\n"),
+        ("    x: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n",
+         "    x: pl.Tensor[[pl.DYNAMIC, TILING.cols], pl.DT_FP32],\n"
+         "    w: pl.Tensor[[TILING.cols, TILING.cols], pl.DT_FP32],\n"),
+        ("PipelineConfig(preload=1)", "PipelineConfig(preload=TILING.preload)"),
+    ])
+    result = transpile(text, path="k.py")
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "chain", shapes={"x": (256, 32)}, block_dim=2)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("held", ["[TILING]", "(TILING, 1)", "{TILING.cols: TILING}"])
+def test_the_instance_itself_in_a_display_is_still_a_use(held):
+    text = edited(kernel_text(KERNELS / "h115_dataclass_control.py"), [
+        ("TILING = Tiling(stride=2 * BLOCK)\n", f"TILING = Tiling(stride=2 * BLOCK)\nHELD = {held}\n")])
+    assert any("`TILING` is not a compile-time constant" in m for m in _errors(text)), _errors(text)
