@@ -54,7 +54,7 @@ from pto_transpile.soundness.order import (
     run_sequential,
     twin_races,
 )
-from pto_transpile.soundness.params import declared_integer, sampled_default
+from pto_transpile.soundness.params import declared_integer, int_range, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
@@ -1776,9 +1776,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                      "one count only when they run as many iterations; give the loop that runs fewer "
                                      "a count of its own (another dimension, or a scalar parameter)", where)
     low = {o: min(found.zeros.get(o, {roots[o]})) for o in roots}
+    least = {o: _least_value(file, kernel, o) for o in roots}
     ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0),
                                          (longest if o in outer else b.inner + extra[o]) + shifted[o] + 1)
-               if low[o] + t >= 0 or not nonnegative(o)] for o in roots]
+               if (low[o] + t >= 0 or not nonnegative(o)) and low[o] + t >= least[o]] for o in roots]
     roots = {o: low[o] for o in roots}  # the counts below are taken from the first zero of each
     for o, counts in zip(roots, ranges, strict=True):
         if not counts:  # `pl.range(0, n + 20)`: at least 20 tasks at every size, none of the counts run (probe h82)
@@ -1880,6 +1881,17 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
                    steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
                    primed=(found.primed, {}), **b.drawn(found, trips))]
+
+
+def _least_value(file, kernel, origin) -> float:
+    """The least value a launch can give a trip-count root that is a scalar parameter: that of its
+    declared type (`rounds: pl.DT_UINT8` is never -1, which the emulator refuses to launch with
+    too; probe h117); -inf for any other root."""
+    if isinstance(origin, tuple) and len(origin) == 2 and origin[0] == "param":
+        param = next((p for p in parameters(kernel.node) if p.name.value == origin[1]), None)
+        if param is not None and declared_integer(file, param, file.pl.path):
+            return int_range(param, file.pl.path)[0]
+    return -math.inf
 
 
 def _static_dims(file, kernel) -> dict:
