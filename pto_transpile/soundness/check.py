@@ -359,6 +359,15 @@ def _run_all(configs: list[Config], check, longer, kernel: str = "",
         progress.report(kernel, len(configs), len(configs))
 
 
+def _too_long_to_follow(instead: Problem) -> Problem:
+    """Why a run of static sizes too long to follow to its end is not proven at representative trip
+    counts either: both said, since the loops the argument's words call "of run-time trip count" are
+    static here (probe h117: a static kernel of 10,000 tasks refused as if the count were not)."""
+    detail = (f"its loops are static but run past the {STEP_BUDGET:,} steps the check follows, and proving them "
+              f"at a few trip counts instead, as for every count, does not hold: {instead.detail}")
+    return replace(instead, detail=detail, kind="long_static" if instead.kind == "nonuniform" else instead.kind)
+
+
 def _judge_runs(configs: list[Config], check, longer, kernel: str,
                 tested_by_while: Callable[[str], tuple[str, cst.While] | None],
                 symbolic: Callable[[], object] | None = None) -> list[Problem]:
@@ -390,7 +399,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
             else:
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
-                    problems = [instead]
+                    problems = [_too_long_to_follow(instead)]
         if problems and _shares(config) and "(shown with" not in problems[0].detail:
             problems[0] = replace(problems[0], detail=f"{problems[0].detail} (shown with {', '.join(_shares(config))})")
         if problems and all(p.deferred for p in problems):

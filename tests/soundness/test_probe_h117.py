@@ -7,6 +7,10 @@ from pathlib import Path
 
 from helpers import edited, kernel_text
 from pto_transpile import transpile
+from pto_transpile.soundness import check as check_module
+from pto_transpile.soundness.check import Config, Problem
+from pto_transpile.soundness.proof import HINTS
+from pto_transpile.soundness.runtypes import STEP_BUDGET
 from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"
@@ -32,3 +36,34 @@ def test_a_signed_count_is_still_run_below_zero():
     text = edited(kernel_text(KERNELS / "h117_unsigned_count_plus_one.py"),
                   [("    rounds: pl.DT_UINT8,", "    rounds: pl.DT_INT8,")])
     assert any("deadlocks" in m and "`rounds` = -1" in m for m in _errors(text)), _errors(text)
+
+
+def test_a_static_kernel_too_long_to_follow_is_refused_saying_so():
+    """A static kernel of 10,000 tasks whose real run passes the step budget, and whose proof at a
+    few trip counts fails on a test of one task (`d == 5`), was refused only with that proof's words,
+    "the loop for every trip count", as if its count were not static. Both are said now (a 10,000
+    task kernel takes 14 s to follow to the budget: the judging of the runs is given them here)."""
+    runs: list = []
+
+    def run(config, cuts):
+        runs.append(config.step_budget)
+        return [Problem("long" if len(runs) == 1 else "size", "the kernel runs too many statements", None)]
+
+    instead = Problem("nonuniform", "`d == 5` singles out iterations other than the first, so the check cannot "
+                                    "prove the loop for every trip count", None)
+    (problem,) = check_module._run_all([Config()], run, lambda: instead)
+    assert runs[-1] == STEP_BUDGET
+    assert problem.kind == "long_static" and problem.detail == (
+        f"its loops are static but run past the {STEP_BUDGET:,} steps the check follows, and proving them at a few "
+        f"trip counts instead, as for every count, does not hold: {instead.detail}")
+    assert "run fewer tasks per launch" in HINTS[problem.kind]
+
+
+def test_a_flat_tile_index_is_named_with_the_grid_that_is_proven():
+    """`qi * NK + ki` of a long static kernel (NK bounding the inner loop, followed as a count) was
+    "`qi * NK` multiplies two values that vary", of a constant; the same at run-time sizes."""
+    text = edited(kernel_text(KERNELS / "gemm_tiling_dataclass.py"), [
+        ("pl.load(cur_a, a, [i * BLOCK, kk * BLOCK])", "pl.load(cur_a, a, [(i * k_tiles + kk) * BLOCK, 0])")])
+    (message,) = _errors(text)
+    assert "`i * k_tiles` multiplies a loop variable by a trip count (the flat index of a tile grid" in message
+    assert "address the grid in two dimensions" in message, message
