@@ -461,8 +461,11 @@ class TypedFloat(float):
 
 def typed_scalar(value: Any, dtype: Any) -> TypedInt | TypedFloat:
     """`value` converted to `dtype` as the device stores it (ints wrap, floats round, bf16 to its
-    8 bits of mantissa), marked with the dtype."""
-    stored = dtype.to_storage(np.asarray(value).astype(dtype.compute))
+    8 bits of mantissa), marked with the dtype. A NaN or a float out of an integer dtype's range
+    converts as numpy's cast does, without its warning: the serial and the pipelined run convert
+    alike, and the warning would only clutter the report."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        stored = dtype.to_storage(np.asarray(value).astype(dtype.compute))
     plain = np.asarray(dtype.to_compute(np.asarray(stored))).item()
     out: TypedInt | TypedFloat = TypedFloat(plain) if isinstance(plain, float) else TypedInt(plain)
     out.dtype = dtype
