@@ -252,6 +252,8 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
         if isinstance(parent, ast.Attribute) and parent.value is node and not parent.attr.startswith("_") \
                 and isinstance(parent.ctx, ast.Load):
             return None
+        if _field_by_getattr(parent, node, context):
+            return None
         # (`type(TILING).stride = ...` changes its class: probe h116; every other use is judged so)
         return "an attribute of it is assigned" if isinstance(parent, ast.Attribute) \
             else "it is used where it may change"
@@ -493,9 +495,22 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
         return
     for arg in (*node.args, *(k.value for k in node.keywords)):
         root = _root(arg.value if isinstance(arg, ast.Starred) else arg)
+        if isinstance(arg, ast.Name) and context.guarded.get(arg.id) == FIELDS_ONLY \
+                and _field_by_getattr(node, arg, context):
+            continue  # `getattr(TILING, "rows")` reads a field, as `TILING.rows` does
         if root is not None:
             out.handed.setdefault(root, set()).add(callee)
             out.handed_lines.setdefault(root, line)
+
+
+def _field_by_getattr(call: ast.AST | None, instance: ast.AST, context: _Context) -> bool:
+    """`getattr(TILING, "rows")` (with a default or not): the builtin, not a name of the file, given
+    the instance and a field's name as a literal, as `TILING.rows` reads it."""
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "getattr" \
+        and "getattr" not in context.shadowed and not call.keywords and len(call.args) in (2, 3) \
+        and call.args[0] is instance and isinstance(call.args[1], ast.Constant) \
+        and isinstance(call.args[1].value, str) and call.args[1].value.isidentifier() \
+        and not call.args[1].value.startswith("_")
 
 
 def _immutable_part(node: ast.AST, context: _Context) -> bool:

@@ -1721,6 +1721,22 @@ class PythonSubset(InterpreterBase):
         pos, kw = self._args(node, ctx)
         return self._unknown_call_of(node, pos, kw, ctx)
 
+
+    def _record_field(self, pos: list, kw: dict, node: cst.Call) -> Any:
+        """`getattr(TILING, "rows")` of module tiling data: the field, as `TILING.rows` reads it (the
+        module reading takes only a field's name written as a literal for such a read), or the
+        default given for a field the class does not have."""
+        record, name = pos[0], pos[1] if len(pos) > 1 else None
+        if kw or len(pos) not in (2, 3) or not isinstance(name, str) or name.startswith("_"):
+            raise CannotModel(f"`{self._code_of(node)}` reads tiling data otherwise than a field by its name: "
+                              f"write `{self._code_of(node.args[0].value)}.field`", node, kind="construct")
+        if name in record.fields:
+            return record.fields[name]
+        if len(pos) == 3:
+            return pos[2]
+        raise CannotModel(f"`{self._code_of(node)}` reads a field `{record.cls}` does not have: Python raises "
+                          "AttributeError there", node, kind="construct")
+
     def _unknown_call_of(self, node: cst.Call, pos: list, kw: dict, ctx: Ctx) -> Any:
         """`_unknown_call` with its arguments computed."""
         func = node.func
@@ -1729,6 +1745,8 @@ class PythonSubset(InterpreterBase):
             raise CannotModel(f"the kernel calls `{func.value}`, which runs code of its own choosing or ends the "
                               "program, where the check cannot follow what runs: leave it out of the kernel and the "
                               "functions it calls", node, kind="construct")
+        if pos and type(pos[0]) is Record and self._builtin_called(node.func, ctx) == "getattr":
+            return self._record_field(pos, kw, node)
         if self._made is not None and self._builtin_called(node.func, ctx) in ("getattr", "hasattr") \
                 and len(pos) >= 2 and pos[1] == "dtype" and _ring_carries(pos[0]):
             raise CannotModel(f"`{self._code_of(node)}` reads the dtype a scalar is held in, which the pipelined "

@@ -95,3 +95,26 @@ def test_the_instance_itself_in_a_display_is_still_a_use(held):
     text = edited(kernel_text(KERNELS / "h115_dataclass_control.py"), [
         ("TILING = Tiling(stride=2 * BLOCK)\n", f"TILING = Tiling(stride=2 * BLOCK)\nHELD = {held}\n")])
     assert any("`TILING` is not a compile-time constant" in m for m in _errors(text)), _errors(text)
+
+
+@pytest.mark.parametrize("read", ['getattr(TILING, "stride")', 'getattr(TILING, "stride", 1)',
+                                  'getattr(TILING, "nope", 2 * BLOCK)'])
+def test_a_field_read_by_getattr_folds(read):
+    """`getattr(TILING, "stride")` is `TILING.stride` (probe h115: refused as a use that may change
+    the instance, "a call is given it"); a field the class lacks gives the default."""
+    text = kernel_text(KERNELS / "h115_dataclass_control.py").replace("i * TILING.stride", f"i * {read}")
+    result = transpile(text, path="k.py")
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "chain", shapes={"x": (256, 32)}, block_dim=2)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("read, words", [
+    ('getattr(TILING, "nope", BLOCK)', "`x` is written in a loop"),  # the default: 32 rows, the stages overlap
+    ('getattr(TILING, STRIDE)', "`TILING` is not a compile-time constant"),  # a name, not a literal
+    ('getattr(TILING, "nope")', "reads a field `Tiling` does not have"),
+])
+def test_other_reads_by_getattr_are_followed_or_refused(read, words):
+    text = kernel_text(KERNELS / "h115_dataclass_control.py").replace("i * TILING.stride", f"i * {read}")
+    text = text.replace("TILING = Tiling(", 'STRIDE = "stride"\nTILING = Tiling(', 1)
+    assert any(words in m for m in _errors(text)), _errors(text)
