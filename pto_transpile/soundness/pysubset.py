@@ -1721,7 +1721,6 @@ class PythonSubset(InterpreterBase):
         pos, kw = self._args(node, ctx)
         return self._unknown_call_of(node, pos, kw, ctx)
 
-
     def _record_field(self, pos: list, kw: dict, node: cst.Call) -> Any:
         """`getattr(TILING, "rows")` of module tiling data: the field, as `TILING.rows` reads it (the
         module reading takes only a field's name written as a literal for such a read), or the
