@@ -102,6 +102,10 @@ HINTS = {
                       "at module level (a tuple of the final values), or copy the list in the kernel (`row = "
                       "list(ROW)`), change the copy, and annotate what a stage is handed from it (`g: pl.DT_FP32 = "
                       "row[i % 2]`)",
+    "made_object": "Keep what the kernel reads at module level as constants (literals, arithmetic of constants, "
+                   "tuples of them) or as an instance of a plain data class of the file (`@dataclass`, fields "
+                   "annotated `int`, `float`, `bool` or `str` with constant defaults, made at module level: "
+                   "`TILING = Tiling(rows=64)`), whose fields the check reads as constants",
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",

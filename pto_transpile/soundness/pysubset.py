@@ -795,7 +795,7 @@ class PythonSubset(InterpreterBase):
                               "kind the check does not know, on which Python may run code of the file where the "
                               "kernel uses it (a subscript, a test, an operator, a format, an attribute, a `key=`); "
                               "bind it to a constant (a literal, or arithmetic of constants)", node,
-                              kind="construct")
+                              kind="made_object")
 
     def _symbolic(self, name: str) -> Sym | None:
         """A module name (`N`, `config.NT`) whose value is known only at run time, as the trip-count
