@@ -341,7 +341,7 @@ class Loops(InterpreterBase):
                     uni.root_periods[root[1]] = math.lcm(uni.root_periods.get(root[1], 1), period)
             loop.zero = zero
             if uni.discover and not per_core and len(r) < DISCOVERY_TRIPS and int(first.step) > 0 \
-                    and isinstance(stop, Sym) and stop.form == ((root, 1),):
+                    and isinstance(stop, Sym) and stop.form == ((root, 1),) and not stop.residue:
                 # a loop over a root an earlier loop from further back bound (`pl.range(0, n + 20)`
                 # then `pl.range(0, n)`): too few iterations to show what they do (probe h84: none,
                 # and the residues its body takes went unseen); `check._discover` runs again

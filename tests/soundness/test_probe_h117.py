@@ -67,3 +67,24 @@ def test_a_flat_tile_index_is_named_with_the_grid_that_is_proven():
     (message,) = _errors(text)
     assert "`i * k_tiles` multiplies a loop variable by a trip count (the flat index of a tile grid" in message
     assert "address the grid in two dimensions" in message, message
+
+
+def test_a_loop_bounded_by_a_residue_of_a_parameter_is_checked_and_runs(monkeypatch):
+    """`for _k in range(d % 2)` ran fewer iterations than a discovery run gives a loop, so the run
+    asked for a larger `d` and was run again with the same one, without end (a kill after 600 s).
+    The discovery runs are counted here, so that the test fails rather than hangs."""
+    runs = []
+    discovery_run = check_module._discovery_run
+
+    def counted(*args, **kwargs):
+        runs.append(1)
+        assert len(runs) < 50, "the discovery runs do not end"
+        return discovery_run(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "_discovery_run", counted)
+    text = kernel_text(KERNELS / "h117_residue_bounded_loop.py")
+    assert _errors(text) == []
+    result = transpile(text, path="k.py")
+    for d in (1, 2):
+        report = verify(text, result.code, "kern", shapes={"a": (128, 32), "out": (128, 32)}, scalars={"d": d})
+        assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
