@@ -1355,7 +1355,13 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
     found = _Found()
     for fn, pl in functions:
         trips: dict = {}
+        tried: list[dict] = []  #: the counts each run was given: a run asked for again settles nothing
         while True:
+            if trips in tried:
+                return Problem("unmodelled", "the check's discovery run asks to be run again at the counts it was "
+                                             f"run at ({_counts_words(trips)}), so it never settles (please report "
+                                             "this kernel)", kernel.node.name)
+            tried.append(dict(trips))
             interp = _discovery_run(file, fn, pl, Config(dict(scalars), trips=dict(trips), discover=True,
                                                          symbolic_dims=symbolic_dims, symbolic_names=symbolic_names),
                                     auto_mutex)
@@ -1418,6 +1424,11 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
     found.root_periods = {origin: k for origin, k in found.root_periods.items() if origin in found.roots}
     found.periods |= set(found.root_periods.values())
     return found
+
+
+def _counts_words(trips: dict) -> str:
+    """`n` = 3, ... of a discovery run's trip counts, for a message."""
+    return ", ".join(f"{root_words(root)} = {count}" for root, count in trips.items()) or "none bound"
 
 
 def _primed(trace) -> int:

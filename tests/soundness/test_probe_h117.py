@@ -88,3 +88,26 @@ def test_a_loop_bounded_by_a_residue_of_a_parameter_is_checked_and_runs(monkeypa
     for d in (1, 2):
         report = verify(text, result.code, "kern", shapes={"a": (128, 32), "out": (128, 32)}, scalars={"d": d})
         assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_discovery_run_that_asks_for_the_counts_it_had_ends_with_a_refusal(monkeypatch):
+    """Whatever makes a discovery run ask for the counts it was given, the check ends, refusing
+    the kernel (the defect above, made again: each run asks for a longer loop over `d`)."""
+    discovery_run = check_module._discovery_run
+
+    def asking(*args, **kwargs):
+        interp = discovery_run(*args, **kwargs)
+        run = interp.run
+
+        def run_and_ask():
+            trace = run()
+            interp.short_roots = {("param", "d"): 3}
+            return trace
+
+        interp.run = run_and_ask
+        return interp
+
+    monkeypatch.setattr(check_module, "_discovery_run", asking)
+    (message,) = _errors(kernel_text(KERNELS / "h117_residue_bounded_loop.py"))
+    assert "the check's discovery run asks to be run again at the counts it was run at (" in message, message
+    assert "so it never settles" in message, message
