@@ -111,3 +111,19 @@ def test_a_discovery_run_that_asks_for_the_counts_it_had_ends_with_a_refusal(mon
     (message,) = _errors(kernel_text(KERNELS / "h117_residue_bounded_loop.py"))
     assert "the check's discovery run asks to be run again at the counts it was run at (" in message, message
     assert "so it never settles" in message, message
+
+
+def test_a_pipeline_loop_counted_to_a_residue_is_refused_naming_the_count_and_the_fix_runs():
+    """`pl.range(0, d % 4)` was refused for "`i < d % 4` adds a residue to a value that grows with
+    the loop variable", a test only the generated kernel has. The count is named now, with the fix:
+    a count of its own, which is proven and runs."""
+    text = kernel_text(KERNELS / "h117_residue_trip_count.py")
+    (message,) = _errors(text)
+    assert "`pl.range(0, d % 4)` counts a pipeline loop to a residue of a run-time value" in message, message
+    assert "(`n_rem: pl.DT_INT32`, `pl.range(0, n_rem)`)" in message, message
+    fixed = edited(text, [("i in pl.range(0, d % 4):", "i in pl.range(0, n_rem):"),
+                          ("    d: pl.DT_INT32,\n", "    d: pl.DT_INT32,\n    n_rem: pl.DT_INT32,\n")])
+    result = transpile(fixed, path="k.py")
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(fixed, result.code, "kern", shapes={"a": (128, 32), "out": (128, 32)}, scalars={"d": 3, "n_rem": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
