@@ -467,8 +467,8 @@ class Loops(InterpreterBase):
         `set_cross_core` in a stage or around the pipeline loop, which no ring holds back where
         no tile group crosses the cores, or where the inner loop runs no task (probe h79)."""
         window = self.config.steady.get(root[1] if root is not None else None)
-        if window is None or window[0] + window[1] >= len(marks):
-            return
+        if window is None or window[0] < 0 or window[0] + window[1] >= len(marks):
+            return  # (no such period in this run)
         first, length = window
         # the serial kernel of an auto-pipelined one runs its sections in order: only whether the
         # author's own syncs balance in a whole period is asked of it (`Config.serial_steady`)
