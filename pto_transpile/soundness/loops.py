@@ -191,10 +191,30 @@ class Loops(InterpreterBase):
             return CannotModel(f"`{code}` loops with Python's `range`, which the JIT unrolls while it "
                                f"compiles the kernel, over a count that is not static: loop with {instead}, "
                                "as a loop of run-time trip count is written", node.iter, kind="dynamic")
+        residue = self._residue_in(node.iter, ctx)
+        if residue is not None:  # (probe h118: `n_blocks - d % 4`, `%` being among the forms listed below)
+            return CannotModel(f"the trip count of `{code}` is computed from `{residue}`, a residue of a run-time "
+                               "value, which the check does not follow in a trip count; count the loop to a value of "
+                               "its own: a scalar parameter the caller computes (`n_iter: pl.DT_INT32`, `pl.range(0, "
+                               "n_iter)`) or a quotient of a `pl.DYNAMIC` dimension", node.iter, kind="nonuniform")
         return CannotModel(f"the trip count of `{code}` is neither static nor a run-time "
                            "value the check can name (one computed from `pl.DYNAMIC` dimensions, scalar "
                            "parameters, GM values read by numbers and the block count by `+`, `-`, `//`, "
                            "`%`, `min` and `max`, with a block's chunk start `core_id * chunk`)", node.iter)
+
+    def _residue_in(self, expr: cst.BaseExpression, ctx: Ctx) -> str | None:
+        """The code of a residue of a run-time value in `expr` (`d % 4` of names and numbers, read
+        again here: nothing it reads runs code), or None."""
+        for n in iter_nodes(expr):
+            if type(n) is cst.BinaryOperation and type(n.operator) is cst.Modulo \
+                    and all(type(x) in (cst.Name, cst.Integer) for x in (n.left, n.right)):
+                try:
+                    value = self.eval(n, ctx)
+                except (CannotModel, NonUniform):
+                    continue
+                if isinstance(value, Sym) and value.residue:
+                    return self._code_of(n)
+        return None
 
     def _loop_view(self, it: cst.BaseExpression, ctx: Ctx) -> View | Done | None:
         """The items a loop over `enumerate(xs)`, `zip(xs, ys)`, `reversed(xs)` or `d.items()`
