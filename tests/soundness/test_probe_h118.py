@@ -27,5 +27,6 @@ def test_a_count_computed_from_a_residue_names_the_residue_and_its_fix_runs():
                           ("    d: pl.DT_INT32,\n", "    d: pl.DT_INT32,\n    n_iter: pl.DT_INT32,\n")])
     result = transpile(fixed, path="k.py")
     assert result.ok, [d.message for d in result.diagnostics]
-    report = verify(fixed, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)}, scalars={"d": 3, "n_iter": 2})
+    report = verify(fixed, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)},
+                    scalars={"d": 3, "n_iter": 2})
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
