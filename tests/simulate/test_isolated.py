@@ -45,3 +45,38 @@ def test_what_the_child_raises_is_raised_here_and_its_end_is_named():
     assert in_child(sorted, [3, 1, 2]) == [1, 2, 3]
     with pytest.raises(ChildEnded, match="exit status 7"):
         in_child(os._exit, 7)
+
+
+def test_a_replaced_pickle_does_not_carry_the_answer(tmp_path):
+    """Probe h118: the file's module code replaced `pickle.dumps`, which the child used to send its
+    answer: it rewrote every verdict to "ok" (and could hand the tool bytes that run code). The
+    child sends with the function taken before any file ran; this file's replacement would fail
+    the run if it were used."""
+    demo = (ROOT / "examples" / "seed_demo.py").read_text(encoding="utf-8")
+    kernel = tmp_path / "pickled.py"
+    patch = "import pickle\n\n\ndef _refuse(*args, **kwargs):\n    raise SystemExit(7)\n\n\npickle.dumps = _refuse\n"
+    kernel.write_text(demo.replace("import pypto_pro.language as pl\n", patch + "import pypto_pro.language as pl\n", 1),
+                      encoding="utf-8")
+    r = CliRunner().invoke(main, [str(kernel), "--preload", "1", "--simulate", "-o", str(tmp_path / "out.py")],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^  pipelined .* ok$", r.output, re.MULTILINE), r.output
+
+
+class _Runs:
+    """An object whose pickle runs `touch` where it is read back: what a file's code can make of
+    a class the answer holds (its `__reduce__`)."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no child process without fork")
+def test_an_answer_that_would_run_code_is_not_read_back(tmp_path):
+    mark = tmp_path / "ran"
+    with pytest.raises(RuntimeError, match="holds `posix.system`, which the tool does not read back"):
+        in_child(_Runs, mark)
+    assert not mark.exists()
