@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
-from pto_api.memory import integer_argument_fault
+from pto_api.memory import integer_argument_fault, scalar_int_values
 from pto_api.scalars import INT_FIELD
 from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
@@ -54,11 +54,11 @@ from pto_transpile.soundness.order import (
     run_sequential,
     twin_races,
 )
-from pto_transpile.soundness.params import declared_integer, int_range, sampled_default
+from pto_transpile.soundness.params import declared_integer, int_range, pl_dtype, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
-from pto_transpile.soundness.tilingdata import tiling_field_types
+from pto_transpile.soundness.tilingdata import tiling_field_least, tiling_field_types
 from pto_transpile.soundness.uniform import EMPTY_COUNT, INDEX, PER_CORE_COUNT
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
 from pto_transpile.soundness.values import (
@@ -1904,13 +1904,37 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
 
 
 def _least_value(file, kernel, origin) -> float:
-    """The least value a launch can give a trip-count root that is a scalar parameter: that of its
-    declared type (`rounds: pl.DT_UINT8` is never -1, which the emulator refuses to launch with
-    too; probe h117); -inf for any other root."""
+    """The least value a launch can give a trip-count root: that of the declared type of a scalar
+    parameter or of a tiling-data field (`rounds: pl.DT_UINT8` is never -1, which the emulator
+    refuses to launch with too; probe h117), the larger of a `max`'s and the smaller of a `min`'s
+    (`max(pl.getval(meta, 0), 0)` is never -1: probe h118), a quotient by a positive constant or a
+    constant added to such a value; -inf for any other root."""
+    if type(origin) is int:
+        return origin
+    if isinstance(origin, tuple) and len(origin) == 4 and origin[:2] in (("op", "max"), ("op", "min")):
+        pick = max if origin[1] == "max" else min
+        return pick(_least_value(file, kernel, origin[2]), _least_value(file, kernel, origin[3]))
+    if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "op" and type(origin[3]) is int:
+        # `rounds // 2`, `rounds + 1` of a count whose least value is known (probe h118)
+        least = _least_value(file, kernel, origin[2])
+        if least == -math.inf:
+            return least
+        if origin[1] == "floordiv" and origin[3] > 0:
+            return least // origin[3]
+        if origin[1] in ("add", "sub"):
+            return least + (origin[3] if origin[1] == "add" else -origin[3])
     if isinstance(origin, tuple) and len(origin) == 2 and origin[0] == "param":
-        param = next((p for p in parameters(kernel.node) if p.name.value == origin[1]), None)
-        if param is not None and declared_integer(file, param, file.pl.path):
-            return int_range(param, file.pl.path)[0]
+        name, _, attr = origin[1].partition(".")
+        param = next((p for p in parameters(kernel.node) if p.name.value == name), None)
+        if param is None:
+            return -math.inf
+        if attr:
+            field_least = tiling_field_least(file, param, attr)
+            return -math.inf if field_least is None else field_least
+        if declared_integer(file, param, file.pl.path):
+            values = scalar_int_values(pl_dtype(file, param.annotation.annotation, file.pl.path)
+                                       if param.annotation is not None else "")
+            return (values or int_range(param, file.pl.path))[0]
     return -math.inf
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import libcst as cst
 
 from pto_api.memory import scalar_int_values
+from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.kinds import declared_int_type
+from pto_transpile.read.meaning import Value
 
 #: the values a scalar parameter declared `int`, or not declared, is taken to take (a launch
 #: passes a 64-bit integer); a parameter of a `pl` integer dtype takes that dtype's
@@ -37,8 +39,19 @@ def declared_integer(file, param: cst.Param, pl_path) -> bool:
     ann = param.annotation.annotation if param.annotation is not None else None
     if ann is None:
         return False
-    if isinstance(ann, cst.Name):
-        return ann.value in ("int", "bool")
+    if isinstance(ann, cst.Name) and ann.value in ("int", "bool"):
+        return True
+    leaf = pl_dtype(file, ann, pl_path)
+    return bool(leaf) and leaf.startswith(("DT_INT", "DT_UINT", "DT_BOOL"))
+
+
+def pl_dtype(file, ann: cst.BaseExpression, pl_path) -> str:
+    """The `pl` dtype an annotation names, as the emulator reads it: `pl.DT_UINT8`, `DT_UINT8`
+    imported by name from `pl`, or a module name bound to one (`U8 = pl.DT_UINT8`: probe h118);
+    "" for anything else."""
     path = pl_path(ann)
-    return bool(path) and path[-1].startswith(("DT_INT", "DT_UINT", "DT_BOOL"))
+    if path:
+        return path[-1]
+    meaning = file.meaning(ann.value) if isinstance(ann, cst.Name) else None
+    return meaning.value.leaf if isinstance(meaning, Value) and isinstance(meaning.value, PlSymbol) else ""
 

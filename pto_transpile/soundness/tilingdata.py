@@ -48,6 +48,15 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     return {name: kind if _literal_of(defaults.get(name), kind) else "float" for name, kind in fields.items()}
 
 
+def tiling_field_least(file, param: cst.Param, name: str) -> int | None:
+    """The least value of an integer tiling-data field by the type it is taken to hold (`rounds:
+    pl.DT_UINT8`: 0), as the emulator and `--arg` take it; None for any other field."""
+    types = tiling_field_types(file, param)
+    kind = types.get(name) if types is not None else None
+    values = scalar_int_values(kind) if kind is not None else None
+    return values[0] if values is not None else None
+
+
 def tiling_methods(file, param: cst.Param) -> frozenset[str]:
     """The attributes of a tiling-data parameter whose read runs code of its class: each name
     its body defines with a `def` (a method, a property), and "*" where a `__getattr__` or

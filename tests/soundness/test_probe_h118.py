@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from helpers import edited, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
@@ -29,4 +31,30 @@ def test_a_count_computed_from_a_residue_names_the_residue_and_its_fix_runs():
     assert result.ok, [d.message for d in result.diagnostics]
     report = verify(fixed, result.code, "kern", shapes={"a": (160, 32), "out": (160, 32)},
                     scalars={"d": 3, "n_iter": 2})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+SHAPES = {"a": (96, 32), "out": (96, 32)}
+
+
+@pytest.mark.parametrize("name, edits, scalars", [
+    ("h117_unsigned_count_plus_one.py", [("    rounds: pl.DT_UINT8,", "    rounds: DT_UINT8,"),
+                                         ("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n"
+                                          "from pypto_pro.language import DT_UINT8\n")],
+     {"rounds": 0}),
+    ("h117_unsigned_count_plus_one.py", [("    rounds: pl.DT_UINT8,", "    rounds: U8,"),
+                                         ("pl.range(0, rounds + 1)", "pl.range(0, rounds // 2 + 1)"),
+                                         ("import pypto_pro.language as pl\n",
+                                          "import pypto_pro.language as pl\n\nU8 = pl.DT_UINT8\n")], {"rounds": 1}),
+    ("h118_unsigned_tiling_field.py", [], {"rounds": 0}),
+    ("h118_clamped_gm_count.py", [], {}),
+], ids=["dtype-imported-by-name", "dtype-alias-quotient", "tiling-field", "clamped-gm-read"])
+def test_a_count_no_launch_makes_negative_is_not_run_below_zero(name, edits, scalars):
+    """The least value a launch gives a count (probe h117's `rounds: pl.DT_UINT8`) is read through
+    a dtype imported by name or bound to a module name, a quotient of such a count, a tiling-data
+    field's dtype and a clamp `max(x, 0)`: each was run at -1 and refused as deadlocking there.
+    Each runs as written."""
+    text = edited(kernel_text(KERNELS / name), edits) if edits else kernel_text(KERNELS / name)
+    assert _errors(text) == []
+    report = verify(text, {"as written": text}, "hand_pipelined_kernel", shapes=SHAPES, scalars=scalars)
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
