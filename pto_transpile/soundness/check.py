@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
-from pto_api.memory import integer_argument_fault, scalar_int_values
+from pto_api.memory import integer_argument_fault
 from pto_api.scalars import INT_FIELD
 from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
@@ -54,7 +54,7 @@ from pto_transpile.soundness.order import (
     run_sequential,
     twin_races,
 )
-from pto_transpile.soundness.params import declared_integer, int_range, pl_dtype, sampled_default
+from pto_transpile.soundness.params import declared_integer, int_range, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
@@ -1932,9 +1932,7 @@ def _least_value(file, kernel, origin) -> float:
             field_least = tiling_field_least(file, param, attr)
             return -math.inf if field_least is None else field_least
         if declared_integer(file, param, file.pl.path):
-            values = scalar_int_values(pl_dtype(file, param.annotation.annotation, file.pl.path)
-                                       if param.annotation is not None else "")
-            return (values or int_range(param, file.pl.path))[0]
+            return int_range(param, file.pl.path, file)[0]
     return -math.inf
 
 

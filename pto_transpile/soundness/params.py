@@ -24,11 +24,15 @@ def sampled_default(file, param: cst.Param) -> bool:
     return isinstance(value, int)
 
 
-def int_range(param: cst.Param, pl_path) -> tuple[int, int]:
+def int_range(param: cst.Param, pl_path, file=None) -> tuple[int, int]:
     """The values an integer scalar parameter can take: those of its declared type (`bool`:
     0 and 1, a `pl` integer dtype's; `scalar_int_values`, by which the emulator and `--arg`
-    refuse others); int64's for `int`, no annotation or anything else."""
-    return scalar_int_values(declared_int_type(param, pl_path) or "") or INT64
+    refuse others), with `file` also a dtype bound to a module name (`pl_dtype`); int64's for
+    `int`, no annotation or anything else."""
+    declared = declared_int_type(param, pl_path)
+    if declared is None and file is not None and param.annotation is not None:
+        declared = pl_dtype(file, param.annotation.annotation, pl_path)
+    return scalar_int_values(declared or "") or INT64
 
 
 def declared_integer(file, param: cst.Param, pl_path) -> bool:

@@ -386,7 +386,12 @@ class Uniform:
                 sym = right if rf else left
                 return Sym(value, tuple([(v, c * k) for v, c in (lf or rf) if c * k]), lres or rres,
                            _const(sym) * k, _moving(sym) * k)
-            return self._derive(value, lf, rf, text, _TIMES)
+            if _loop_times_count(lf, rf):
+                raise NonUniform(f"`{text()}` multiplies a loop variable by a trip count (the flat index of a tile "
+                                 "grid, `i * n + j`), which the check does not follow for every count",
+                                 "address the grid in two dimensions, the loop variables each in its own (`[i * TILE "
+                                 "+ r, j * TILE]` of a `[M * TILE, N * TILE]` tensor)")
+            return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn in (operator.mod, operator.floordiv) and (on_grid(lf) or on_grid(rf)):
             raise NonUniform(f"`{text()}` divides a coordinate of a tile grid (`idx // n`, `idx % n`) or takes its "
                              "residue: a value the check does not follow for every count of the grid",
@@ -468,11 +473,6 @@ class Uniform:
         return self._derive(value, lf, rf, text, "applies this operator to the loop variable")
 
     def _derive(self, value: int, lf: tuple, rf: tuple, text: Callable[[], str], what: str) -> Sym:
-        if what == _TIMES and _loop_times_count(lf, rf):
-            raise NonUniform(f"`{text()}` multiplies a loop variable by a trip count (the flat index of a tile grid, "
-                             "`i * n + j`), which the check does not follow for every count",
-                             "address the grid in two dimensions, the loop variables each in its own (`[i * TILE + "
-                             "r, j * TILE]` of a `[M * TILE, N * TILE]` tensor)")
         if _index(lf) or _index(rf):
             raise NonUniform(f"`{text()}` {what}: a value neither affine nor periodic in the loop variable",
                              "use the loop variable only in affine GM offsets (`ki * TILE + c`), boundary tests "
@@ -1740,10 +1740,6 @@ def _moving(value: Any) -> int:
 
 def _residue(value: Any) -> bool:
     return isinstance(value, Sym) and value.residue
-
-
-#: what `Uniform._derive` says of a product of two values that vary
-_TIMES = "multiplies two values that vary"
 
 
 def _loop_times_count(lf: tuple, rf: tuple) -> bool:
