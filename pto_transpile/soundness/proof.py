@@ -71,8 +71,8 @@ HINTS = {
                   "stands for every trip count only when the body uses the loop variable in the ways the message "
                   "names",
     "long_static": "A static kernel too long to follow to its end is proven as one of run-time sizes would be: "
-                   "use the loop variables in the ways the message names, or run fewer tasks per launch (spread them "
-                   "over the blocks with `pl.range(core_id, n, num_cores)`)",
+                   "use the loop variables in the ways the message names, or run fewer tasks per launch (fewer rows "
+                   "a launch: a run within the steps the check follows is checked as written)",
     "size": "A long loop is proven from a few trip counts when it counts by 1 over a tensor dimension or a module "
             "constant (`pl.range(0, a.shape[0] // TILE)`, `pl.range(0, N)`) and its body uses the loop variable only "
             "in affine GM offsets, first/last-iteration tests and residues `% k`; otherwise shorten the run",
