@@ -28,6 +28,18 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
+def test_its_syncs_are_proven_once_for_both_rules(monkeypatch):
+    """PTO068 (what the check proves wrong) and PTO077 (what it cannot decide) read one proof."""
+    import pto_transpile.soundness.check as check
+
+    proofs = []
+    prove = check._check_hand_written
+    monkeypatch.setattr(check, "_check_hand_written", lambda *a: proofs.append(a) or prove(*a))
+    broken = "".join(line for i, line in enumerate(TEXT.splitlines(keepends=True)) if i != WAITS[0])
+    result = transpile(broken, path="hand.py")
+    assert len(proofs) == 1 and "PTO068" in [d.code for d in result.diagnostics]
+
+
 def test_left_byte_for_byte_with_a_note(tmp_path):
     r = run(EXAMPLE, "--check")
     assert r.exit_code == 0 and "note[PTO060]" in r.output and "pipelined by hand" in r.output

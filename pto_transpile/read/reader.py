@@ -74,6 +74,9 @@ class FileCaches:
     #: kernel `def` (the file's, or a generated one) -> the cores one block of it has; filled by
     #: `soundness.interp.kernel_cores` (each run of the proof asks)
     kernel_cores: dict[cst.FunctionDef, tuple] = field(default_factory=dict)
+    #: kernel `def` pipelined by hand -> the problems of its own syncs; filled by
+    #: `soundness.check.check_hand_written`, which PTO068 and PTO077 both ask
+    hand_written: dict[cst.FunctionDef, list] = field(default_factory=dict)
     #: what every soundness interpreter run on this file shares (a `soundness.interpbase.FileMemo`);
     #: set by the file's first `Interpreter`
     soundness: Any = None

@@ -11,12 +11,16 @@ import dataclasses
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import libcst as cst
 
 N = TypeVar("N", bound=cst.CSTNode)
 _FIELDS: dict[type, tuple[str, ...]] = {}
+#: the node types `iter_nodes(skip_functions=True)` does not enter
+_FUNCTIONS = (cst.FunctionDef, cst.Lambda)
+#: per kind `find` was asked for, whether each node type is of it
+_OF_KIND: dict[Any, dict[type, bool]] = {}
 #: Fields that hold only layout: whitespace, comments, punctuation, brackets, `async`.
 #: Analysis never needs them, and skipping them keeps the walk cheap.
 _LAYOUT_FIELDS = frozenset({
@@ -59,13 +63,26 @@ def iter_nodes(node: cst.CSTNode, skip_functions: bool = False) -> Iterator[cst.
     while stack:
         n = stack.pop()
         yield n
-        if skip_functions and n is not node and isinstance(n, (cst.FunctionDef, cst.Lambda)):
+        if skip_functions and n is not node and type(n) in _FUNCTIONS:
             continue
         stack.extend(reversed(children(n)))
 
 
 def find(node: cst.CSTNode, kind: type[N], skip_functions: bool = False) -> list[N]:
-    return [n for n in iter_nodes(node, skip_functions) if isinstance(n, kind)]
+    """Every node of `kind` under `node`. Which node types are of a kind is remembered:
+    `isinstance` against libcst's classes (abstract base classes) is slow every time."""
+    of_kind = _OF_KIND.get(kind)
+    if of_kind is None:
+        of_kind = _OF_KIND[kind] = {}
+    out = []
+    for n in iter_nodes(node, skip_functions):
+        t = type(n)
+        hit = of_kind.get(t)
+        if hit is None:
+            hit = of_kind[t] = issubclass(t, kind)
+        if hit:
+            out.append(n)
+    return out  # type: ignore[return-value]  # (what `issubclass` let through is of `kind`)
 
 
 def _is_node(cls: type) -> bool:

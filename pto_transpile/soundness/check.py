@@ -281,7 +281,14 @@ def check_hand_written(file, kernel) -> list[Problem]:
     own syncs, judged with hardware semantics (there is no serial kernel to compare with).
     What the check proves comes back as its kind; what it cannot decide as "undecided",
     saying what it could not follow (a race that only a runtime condition may avoid, or a
-    construct the model does not follow)."""
+    construct the model does not follow). Worked out once per kernel: two rules ask."""
+    known = file.caches.hand_written.get(kernel.node)
+    if known is None:
+        known = file.caches.hand_written[kernel.node] = _hand_written_problems(file, kernel)
+    return known
+
+
+def _hand_written_problems(file, kernel) -> list[Problem]:
     changed = _changes_pl(file, kernel) or _stale_header(file, kernel) or _default_outside(file, kernel) \
         or _hidden_class(file, kernel)
     if changed is not None:

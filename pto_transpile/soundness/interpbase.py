@@ -55,6 +55,9 @@ class FileMemo:
     tests: dict[int, tuple] = field(default_factory=dict)
     #: id(function) -> (function, whether its body holds a `yield`: `pysubset._yields`)
     yields: dict[int, tuple] = field(default_factory=dict)
+    #: id(function) -> (function, the names it binds: `pysubset._bound_in`), asked at every
+    #: annotated assignment whose annotation reads a name the frame has not bound
+    bound: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, its counters, the names its body binds, its first-iteration flags:
     #: `Loops._carried_names`, which reads the loop's nodes and the file's constant folder only)
     carried: dict[int, tuple] = field(default_factory=dict)
@@ -223,6 +226,7 @@ class InterpreterBase:
         self._vf_roles = shared.vf
         self._paths = shared.paths
         self._yields = shared.yields
+        self._names_bound = shared.bound
         self._tests = shared.tests
         self._rings = shared.rings
         self._certificates = shared.renaming

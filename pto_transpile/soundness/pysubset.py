@@ -235,7 +235,7 @@ class PythonSubset(InterpreterBase):
         while type(root) is cst.Attribute:
             root = root.value
         if type(root) is cst.Name and root.value not in ctx.env \
-                and root.value in _bound_in(self._frames[-1] if self._frames else self.fn):
+                and root.value in self._bound_in(self._frames[-1] if self._frames else self.fn):
             return None  # a local bound later (the annotation, evaluated here, raises: probe h105)
         if path is None:
             try:  # (Python never evaluates a local's annotation: one the check cannot is no dtype)
@@ -248,6 +248,13 @@ class PythonSubset(InterpreterBase):
                                   "(`pl.DT_INT32`) or a module name bound to it", node, kind="construct")
             path = bound.path if isinstance(bound, Symbol) else None
         return path[-1] if path and len(path) == 1 and storable(path[-1]) else None
+
+    def _bound_in(self, fn: cst.FunctionDef) -> set[str]:
+        """`_bound_in`, read once per function of the file."""
+        hit = self._names_bound.get(id(fn))
+        if hit is None or hit[0] is not fn:
+            hit = self._names_bound[id(fn)] = (fn, frozenset(_bound_in(fn)))
+        return hit[1]
 
     def _return(self, small: cst.Return, ctx: Ctx) -> None:
         raise FunctionReturn(self.eval(small.value, ctx) if small.value is not None else None, small)
@@ -265,7 +272,7 @@ class PythonSubset(InterpreterBase):
             raise CannotModel(f"the check does not run the annotations of `{stmt.name.value}`, which call something",
                               stmt, kind="construct")
         outer = self._frames[-1] if self._frames else self.fn
-        shared = sorted(_names_in(stmt.body) - _bound_in(stmt) & _bound_in(outer))
+        shared = sorted(_names_in(stmt.body) - _bound_in(stmt) & self._bound_in(outer))
         if shared or any(type(n) is cst.Nonlocal for n in iter_nodes(stmt.body)):
             # Python's closure reads (and `nonlocal` binds) the names of the function around it;
             # the model gives a nested function no closure: it would read the module's names

@@ -140,6 +140,20 @@ def test_node_index_finds_what_find_finds():
     assert index.find(elsewhere, cst.Name) == [elsewhere]
 
 
+def test_find_gives_what_isinstance_picks():
+    """`find` remembers which node types are of a kind; what it gives is what `isinstance` picks,
+    for abstract kinds, tuples of kinds and concrete ones, with nested functions skipped or not."""
+    from pto_transpile.read.walk import find
+
+    module = _parsed(None)
+    kinds = [cst.BaseExpression, cst.BaseSmallStatement, (cst.Call, cst.Subscript), cst.Name, cst.BaseNumber,
+             (cst.FunctionDef, cst.Lambda, cst.ClassDef)]
+    for kind in kinds:
+        for skip in (False, True):
+            picked = [n for n in iter_nodes(module, skip) if isinstance(n, kind)]
+            assert find(module, kind, skip) == picked and (picked or skip), kind
+
+
 def test_node_index_paths_match_a_walk():
     from golden_cases import cases
     from pto_transpile.emit.rewrite import _paths_to
