@@ -212,8 +212,9 @@ class Loops(InterpreterBase):
                     value = self.eval(n, ctx)
                 except (CannotModel, NonUniform):
                     continue
-                if isinstance(value, Sym) and value.residue:
-                    return self._code_of(n)
+                if isinstance(value, Sym) and (value.residue or len(value.form) == 1
+                                               and value.form[0][0] in self.uniform.residues_of):
+                    return self._code_of(n)  # (of a trip-count root, or of a sampled scalar)
         return None
 
     def _loop_view(self, it: cst.BaseExpression, ctx: Ctx) -> View | Done | None:

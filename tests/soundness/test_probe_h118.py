@@ -34,6 +34,15 @@ def test_a_count_computed_from_a_residue_names_the_residue_and_its_fix_runs():
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
 
 
+def test_a_count_clamped_from_a_residue_of_a_sampled_scalar_names_the_residue():
+    """`min(d % 4, 3)`: `d` is sampled there, not a trip-count root, and the residue of a sampled
+    scalar got the general words, which list `%` among the forms the check follows."""
+    text = edited(kernel_text(KERNELS / "h117_residue_trip_count.py"),
+                  [("for i in pl.range(0, d % 4):", "for i in pl.range(0, min(d % 4, 3)):")])
+    (message,) = _errors(text)
+    assert "the trip count of `pl.range(0, min(d % 4, 3))` is computed from `d % 4`, a residue" in message, message
+
+
 SHAPES = {"a": (96, 32), "out": (96, 32)}
 
 
