@@ -1914,13 +1914,15 @@ def _least_value(file, kernel, origin) -> float:
     """The least value a launch can give a trip-count root: that of the declared type of a scalar
     parameter or of a tiling-data field (`rounds: pl.DT_UINT8` is never -1, which the emulator
     refuses to launch with too; probe h117), the larger of a `max`'s and the smaller of a `min`'s
-    (`max(pl.getval(meta, 0), 0)` is never -1: probe h118), a quotient by a positive constant or a
-    constant added to such a value; -inf for any other root."""
+    (`max(pl.getval(meta, 0), 0)` is never -1: probe h118), 0 for an `abs`, a quotient by a positive
+    constant or a constant added to such a value; -inf for any other root."""
     if type(origin) is int:
         return origin
     if isinstance(origin, tuple) and len(origin) == 4 and origin[:2] in (("op", "max"), ("op", "min")):
         pick = max if origin[1] == "max" else min
         return pick(_least_value(file, kernel, origin[2]), _least_value(file, kernel, origin[3]))
+    if isinstance(origin, tuple) and len(origin) == 3 and origin[:2] == ("op", "abs"):
+        return max(_least_value(file, kernel, origin[2]), 0)  # `abs(n)` (probe h119)
     if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "op" and type(origin[3]) is int:
         # `rounds // 2`, `rounds + 1` of a count whose least value is known (probe h118)
         least = _least_value(file, kernel, origin[2])

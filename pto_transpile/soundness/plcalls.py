@@ -26,7 +26,7 @@ from pto_transpile.read.walk import call_argument, iter_nodes
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
-from pto_transpile.soundness.pysubset import opaque_op, opaque_operands, refuse_narrowed
+from pto_transpile.soundness.pysubset import bound_arguments, opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
 from pto_transpile.soundness.uniform import BLOCK, INDEX, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
@@ -95,7 +95,7 @@ class PlCalls(InterpreterBase):
         return self.file.evaluator.try_eval(expr, _NOT_CONSTANT) is not _NOT_CONSTANT
 
     def _range(self, node, ctx) -> Any:
-        pos, _ = self._args(node, ctx)
+        pos, _ = bound_arguments(self, node, ctx)
         pos = [sampled_int(p) for p in pos]
         if any(isinstance(p, Opaque) for p in pos) and any(isinstance(p, Sym) for p in pos):
             pos = [int(p) if isinstance(p, Sym) and not self.config.discover else p for p in pos]

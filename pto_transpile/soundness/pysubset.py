@@ -119,6 +119,9 @@ _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max"
 _ITERATING = frozenset({"range", "print", "isinstance", "enumerate", "zip", "reversed", "iter"})
 
 
+#: the name the generated kernel keeps a pipeline loop's end in, before the loop: `_pl_end_<var>`
+_END = "_pl_end_"
+
 #: comparisons of a `pl` constant with itself, and their outcome
 _SAME_MEMBER = {cst.Equal: True, cst.Is: True, cst.NotEqual: False, cst.IsNot: False}
 
@@ -175,7 +178,16 @@ class PythonSubset(InterpreterBase):
         source = small.value
         if type(source) is _CALL and len(targets) == 1 and type(targets[0].target) is _NAME:
             self.named = (source, targets[0].target.value)  # `s0 = pl.make_tile(...)`: messages say `s0`
-        value = self.eval(source, ctx)
+        if len(targets) == 1 and type(targets[0].target) is _NAME and targets[0].target.value.startswith(_END):
+            # the end of a pipeline loop the generated kernel keeps before it (a name of its own, PTO040):
+            # a loop's bound, as in the serial kernel's loop header (`bound_arguments`)
+            outer, self.bounding = self.bounding, True
+            try:
+                value = self.eval(source, ctx)
+            finally:
+                self.bounding = outer
+        else:
+            value = self.eval(source, ctx)
         for target in targets:
             bound = target.target
             if type(bound) is cst.Name and type(value) is not GroupV:  # (`assign` of a name, without its call)
@@ -703,6 +715,8 @@ class PythonSubset(InterpreterBase):
             if value is not _ABSENT:
                 if type(value) is Opaque and value.origin in self.trips:
                     return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
+                if self.clamping and type(value) is Sym:
+                    return self._bound_part(value)
                 return value
         method = _EVAL.get(type(node))
         if method is None:
@@ -719,7 +733,18 @@ class PythonSubset(InterpreterBase):
         value = method(self, node, ctx)
         if type(value) is Opaque and value.origin in self.trips:
             return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
+        if self.clamping and type(value) is Sym:
+            return self._bound_part(value)
         return value
+
+    def _bound_part(self, value: Sym) -> Any:
+        """In a clamp in a loop's bounds, in the discovery run (`clamping`), a scalar parameter (or
+        tiling-data field) is the run-time value it is, so that the clamp is named by the arithmetic
+        made of it (`pl.range(0, max(0, N - n))`), a trip-count root the runs then count through
+        (probe h119: this run's number, the loop was one of static count, run at the parameter's
+        samples alone)."""
+        named = parameter_size(value)
+        return value if named is None else named
 
     def _integer_literal(self, node: cst.Integer, ctx: Ctx) -> int:
         """`_integer`, its memo read here: integer literals are the commonest expression after names."""
@@ -958,10 +983,10 @@ class PythonSubset(InterpreterBase):
         lhs, rhs = node.left, node.right
         env = ctx.env
         left = env.get(lhs.value, _ABSENT) if type(lhs) is cst.Name else _ABSENT
-        if left is _ABSENT or type(left) is Opaque:
+        if left is _ABSENT or type(left) is Opaque or self.clamping:
             left = self._operand(lhs, ctx) if type(lhs) is _COMPARISON else self.eval(lhs, ctx)
         right = env.get(rhs.value, _ABSENT) if type(rhs) is cst.Name else _ABSENT
-        if right is _ABSENT or type(right) is Opaque:
+        if right is _ABSENT or type(right) is Opaque or self.clamping:
             right = self._operand(rhs, ctx) if type(rhs) is _COMPARISON else self.eval(rhs, ctx)
         if self.periods_read and id(node) in self._certified_ids().updates:
             # `C = (C + 1) % k` of a counter that only picks a tile group's slots
@@ -1880,7 +1905,7 @@ class PythonSubset(InterpreterBase):
             expr = a.value
             # a bound name is its value unless that is a run-time value (`eval`, without its call)
             value = env.get(expr.value, _ABSENT) if type(expr) is cst.Name else _ABSENT
-            if value is _ABSENT or type(value) is Opaque:
+            if value is _ABSENT or type(value) is Opaque or self.clamping:
                 value = self.eval(expr, ctx)
             if a.keyword is None and not a.star:  # the commonest: a plain positional argument
                 pos.append(value)
@@ -1899,7 +1924,16 @@ class PythonSubset(InterpreterBase):
         return pos, kw
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
-        pos, kw = self._args(node, ctx)
+        if name == "range":
+            pos, kw = bound_arguments(self, node, ctx)
+        elif name in ("min", "max", "abs") and self.bounding and self.config.discover and not self.clamping:
+            self.clamping = True  # (`_bound_part`)
+            try:
+                pos, kw = self._args(node, ctx)
+            finally:
+                self.clamping = False
+        else:
+            pos, kw = self._args(node, ctx)
         if name not in _ITERATING and any(isinstance(v, SymRange) for v in (*pos, *kw.values())):
             # `bool(range(ki, n - 1))`, `len(range(core_id))`: what the range holds varies with the
             # run (its bounds are a loop variable, a trip count, the block): not this run's number
@@ -1947,8 +1981,9 @@ class PythonSubset(InterpreterBase):
             # `min(chunk, n - start)` with `chunk` a parameter: a run-time value clamped by it
             pos = [self._clamped(p) for p in pos]
         pos = [sampled_int(p) for p in pos]
-        if name in ("min", "max") and opaque_operands(*pos):
-            # a run-time value clamped (`min(N_ITER, lens[0])`): named like arithmetic on it, so
+        integer = type(pos[0]) is Opaque and pos[0].origin[0] in ("param", "op", "shape")  # (not float data)
+        if (name in ("min", "max") or name == "abs" and integer) and opaque_operands(*pos):
+            # a run-time value clamped (`min(N_ITER, lens[0])`, `abs(n)`): named like arithmetic on it, so
             # a loop it bounds is a loop of run-time trip count like one bounded by the value
             return opaque_op(name, *pos)
         if name == "int" and len(pos) == 1 and type(pos[0]) is Opaque:
@@ -3000,6 +3035,25 @@ def _integral(value: Any) -> bool:
 
 def _varying(value: Any) -> bool:
     return isinstance(value, (Sym, Opaque))
+
+
+def bound_arguments(interp: InterpreterBase, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
+    """The arguments of a range (`pl.range`, `range`): a loop's bounds, where a clamp of a trip
+    count is one (`bounding`, `_builtin`). A bound computed from a sampled parameter otherwise
+    is refused: the loop would run at the samples alone, as one of static count (probe h119:
+    `n_eff = max(n, 0)`, `pl.range(0, n_eff)`)."""
+    outer, interp.bounding = interp.bounding, True
+    try:
+        pos, kw = interp._args(node, ctx)
+    finally:
+        interp.bounding = outer
+    if not interp.config.discover and any(isinstance(p, Sym) and sampled_int(p) is not p for p in pos):
+        names = sorted({var[1] for p in pos if isinstance(p, Sym) for var, _ in p.form})
+        raise CannotModel(f"the trip count of `{interp._code_of(node)}` is computed from "
+                          f"{', '.join(f'`{n}`' for n in names)}, known only at run time, in a way the check does "
+                          "not follow as a trip count: write the clamp in the loop's bounds (`pl.range(0, max(n, "
+                          "0))`) or count the loop to the value itself", node, kind="nonuniform")
+    return pos, kw
 
 
 def refuse_narrowed(value: Any, kind: str, what: str, node, fn: cst.FunctionDef | None = None, pl=None) -> None:

@@ -426,10 +426,29 @@ def shifted(origin) -> tuple[Any, int]:
     return origin, moved
 
 
+def clamped_parameter(origin) -> tuple | None:
+    """The parameter of a trip-count root that is a scalar parameter clamped by constants
+    (`max(n, 0)`, `min(n, 4)`, `abs(n)`, `0 - min(n, 0)`, moved by whole numbers too):
+    `("param", name)`, or None. Sampled, the count would be a number of the sample, and the
+    loop it bounds one of static count (probe h119)."""
+    base = shifted(origin)[0]
+    if isinstance(base, tuple) and len(base) == 2 and base[0] == "param":
+        return base
+    if not (isinstance(base, tuple) and base[:1] == ("op",)):
+        return None
+    parts = [part for part in base[2:] if type(part) is not int]
+    if len(parts) != 1 or not (base[1] in ("max", "min", "abs", "Minus") or base[1] == "sub" and type(base[2]) is int):
+        return None
+    return clamped_parameter(parts[0])
+
+
 def quotient_parameters(origin) -> set:
     """The parameters of the quotients a trip-count root is or holds (`quotient_parameter`):
-    `min(per, n_blocks - core_id * per)` with `n_blocks = (n_rows + 31) // 32` holds `n_rows`'s."""
+    `min(per, n_blocks - core_id * per)` with `n_blocks = (n_rows + 31) // 32` holds `n_rows`'s;
+    and that of a root that is a parameter clamped by constants (`clamped_parameter`)."""
     found = {quotient_parameter(origin)} - {None}
+    if isinstance(origin, tuple) and origin[:1] == ("op",) and (clamped := clamped_parameter(origin)) is not None:
+        found.add(clamped)
     if isinstance(origin, tuple) and origin[:1] == ("op",):
         for part in origin[2:]:
             found |= quotient_parameters(part)
@@ -449,6 +468,8 @@ def nonnegative(origin) -> bool:
         return True
     if origin[0] == "op" and len(origin) == 4 and origin[1] in ("add", "sub"):
         return _sum_lower_bound(origin) >= 0
+    if origin[:2] == ("op", "abs"):
+        return True
     if origin[0] == "op" and len(origin) == 4 and origin[1] == "mul":
         return nonnegative(origin[2]) and nonnegative(origin[3])
     if origin[0] == "op" and len(origin) == 4 and origin[1] in ("floordiv", "mod"):

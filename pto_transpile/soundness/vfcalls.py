@@ -19,7 +19,16 @@ from pto_transpile.soundness.events import Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
 from pto_transpile.soundness.uniform import roots_of as _roots_of
-from pto_transpile.soundness.values import AnyTileV, FunctionV, Opaque, Symbol, TileV, is_unknown, run_time
+from pto_transpile.soundness.values import (
+    AnyTileV,
+    FunctionV,
+    Opaque,
+    Symbol,
+    TileV,
+    is_unknown,
+    run_time,
+    trip_leaves,
+)
 
 
 class VectorCalls(InterpreterBase):
@@ -163,7 +172,10 @@ def _parameter_names(node: Any) -> list[str]:
 
 
 def _parameters(value: Any) -> list[str]:
-    """The scalar parameters a value is computed from."""
+    """The scalar parameters a value is computed from (a run-time value named by its origin too:
+    `min(keep, 6)` of a trip count)."""
+    if isinstance(value, Opaque):
+        return [leaf[1] for leaf in trip_leaves(value.origin) if leaf[0] == "param"]
     out = []
     for var in _roots_of(value):
         if var[0] == "scalar":
