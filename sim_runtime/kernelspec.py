@@ -42,6 +42,12 @@ class TilingKeySchema:
     fields: dict[str, TilingKeyField]
     is_valid: object = None
 
+    def __getstate__(self) -> dict:
+        """Sent from the emulator's child process without `is_valid`, an instance of the kernel
+        file's own class, which no other process can make: the keys it accepted were judged in
+        the child."""
+        return {**self.__dict__, "is_valid": None}
+
     @staticmethod
     def of(cls) -> TilingKeySchema:
         """Check a tiling-key class as `@pl.jit` does when it is applied."""

@@ -80,3 +80,16 @@ def test_an_answer_that_would_run_code_is_not_read_back(tmp_path):
     with pytest.raises(RuntimeError, match="holds `posix.system`, which the tool does not read back"):
         in_child(_Runs, mark)
     assert not mark.exists()
+
+
+def test_a_kernel_whose_tiling_key_has_is_valid_is_simulated(tmp_path):
+    """The tiling key's schema holds an instance of the file's own class (`is_valid`), which only
+    the child can make: it used to end `--simulate` with an internal error (probe h119)."""
+    from helpers import kernel_text
+
+    path = tmp_path / "k.py"
+    path.write_text(kernel_text(ROOT / "tests/soundness/kernels/h119_tiling_key_is_valid.py"), encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), "-o", str(tmp_path / "out.py"), "--simulate", "--shape", "a=160x32",
+                                  "--shape", "out=160x32", "--arg", "scale=0.5", "--arg", "ApplyRelu=1",
+                                  "--block-dim", "1"], catch_exceptions=False)
+    assert r.exit_code == 0 and "internal error" not in r.output, r.output
