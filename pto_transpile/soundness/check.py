@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from pto_api.effects import COUNTER_DEPTH
-from pto_api.memory import integer_argument_fault
+from pto_api.memory import integer_argument_fault, scalar_int_values
 from pto_api.scalars import INT_FIELD
 from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
@@ -54,7 +54,7 @@ from pto_transpile.soundness.order import (
     run_sequential,
     twin_races,
 )
-from pto_transpile.soundness.params import declared_integer, int_range, sampled_default
+from pto_transpile.soundness.params import declared_integer, int_range, pl_dtype, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
@@ -1914,8 +1914,9 @@ def _least_value(file, kernel, origin) -> float:
     """The least value a launch can give a trip-count root: that of the declared type of a scalar
     parameter or of a tiling-data field (`rounds: pl.DT_UINT8` is never -1, which the emulator
     refuses to launch with too; probe h117), the larger of a `max`'s and the smaller of a `min`'s
-    (`max(pl.getval(meta, 0), 0)` is never -1: probe h118), 0 for an `abs`, a quotient by a positive
-    constant or a constant added to such a value; -inf for any other root."""
+    (`max(pl.getval(meta, 0), 0)` is never -1: probe h118), 0 for an `abs` or a tensor dimension, the
+    least of an element read of a GM tensor's integer dtype, a quotient by a positive constant or a
+    constant added to such a value; -inf for any other root."""
     if type(origin) is int:
         return origin
     if isinstance(origin, tuple) and len(origin) == 4 and origin[:2] in (("op", "max"), ("op", "min")):
@@ -1932,6 +1933,16 @@ def _least_value(file, kernel, origin) -> float:
             return least // origin[3]
         if origin[1] in ("add", "sub"):
             return least + (origin[3] if origin[1] == "add" else -origin[3])
+    if isinstance(origin, tuple) and origin[:1] == ("shape",):
+        return 0  # a tensor dimension (`min(meta.shape[0], 4)` is never -1: probe h119)
+    if isinstance(origin, tuple) and origin[:2] == ("read", "GM") and origin[-1][:1] == ("at",):
+        # an element of a GM tensor of an integer dtype (`meta: pl.Tensor[[8], pl.DT_UINT32]`: probe h119)
+        param = next((p for p in parameters(kernel.node) if p.name.value == origin[-1][1]), None)
+        ann = _gm_annotation(file, param) if param is not None else None
+        dtype = ann.slice[1].slice if ann is not None and len(ann.slice) == 2 else None
+        values = scalar_int_values(pl_dtype(file, dtype.value, file.pl.path)) if isinstance(dtype, cst.Index) else None
+        if values is not None:
+            return values[0]
     if isinstance(origin, tuple) and len(origin) == 2 and origin[0] == "param":
         name, _, attr = origin[1].partition(".")
         param = next((p for p in parameters(kernel.node) if p.name.value == name), None)

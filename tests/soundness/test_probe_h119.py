@@ -60,3 +60,27 @@ def test_a_clamp_bound_to_a_name_before_the_loop_is_refused_naming_the_parameter
     (message,) = _errors(text)
     assert "the trip count of `pl.range(0, n_eff)` is computed from `n_iter`, known only at run time, in a way the " \
            "check does not follow as a trip count: write the clamp in the loop's bounds" in message, message
+
+
+def _runs_ok(text: str, **given) -> list[str]:
+    report = verify(text, {"as written": text}, "hand_pipelined_kernel", path="k.py", **given)
+    return [r.verdict for r in report.rows]
+
+
+def test_a_count_no_launch_makes_negative_is_not_run_below_zero():
+    """`reps = min(meta.shape[0], 4)` (a dimension) and `reps = pl.getval(meta, 0)` of a `DT_UINT32`
+    tensor are never -1; both were run at -1 and refused as a deadlock. Both run clean."""
+    import numpy as np
+
+    dims = kernel_text(KERNELS / "h119_min_of_dimension_count.py")
+    assert _errors(dims) == []
+    for m in (1, 5):
+        assert set(_runs_ok(dims, shapes={"a": (96, 32), "out": (96, 32), "meta": (m,)})) == {"ok"}
+    unsigned = kernel_text(KERNELS / "h119_unsigned_gm_count.py")
+    assert _errors(unsigned) == []
+    for v in (0, 3):
+        meta = np.zeros(8, dtype=np.uint32)
+        meta[0] = v
+        assert set(_runs_ok(unsigned, shapes={"a": (96, 32), "out": (96, 32)}, tensors={"meta": meta})) == {"ok"}
+    signed = edited(unsigned, [("pl.Tensor[[8], pl.DT_UINT32]", "pl.Tensor[[8], pl.DT_INT32]")])
+    assert any("deadlocks" in m for m in _errors(signed))  # -1 is an int32's: the refusal stands
