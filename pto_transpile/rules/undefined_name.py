@@ -7,6 +7,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.deadcode import dead_nodes
+from pto_transpile.read.walk import iter_nodes
 from pto_transpile.rules._spelling import undefined
 from pto_transpile.rules.rule import Rule
 
@@ -90,7 +91,13 @@ def _module_bound(file) -> set[str] | None:
 
 
 def _bound_by(small: cst.BaseSmallStatement) -> set[str]:
-    """Names one module-level simple statement binds (no tree search needed)."""
+    """Names one module-level simple statement binds: its targets, and those of a `:=` anywhere
+    in it (`_unused = (STRIDE := 16)` binds `STRIDE` at module level: probe h119)."""
+    walrus = {n for e in iter_nodes(small) if type(e) is cst.NamedExpr for n in _target_names(e.target)}
+    return walrus | _targets_of(small)
+
+
+def _targets_of(small: cst.BaseSmallStatement) -> set[str]:
     if isinstance(small, cst.Assign):
         return {n for t in small.targets for n in _target_names(t.target)}
     if isinstance(small, (cst.AnnAssign, cst.AugAssign)):

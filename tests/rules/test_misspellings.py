@@ -145,3 +145,14 @@ def test_a_data_ops_keyword_far_from_every_known_one_is_left_alone():
     text = KERNEL.replace("pl.move(left, cur_a)", "pl.move(left, cur_a, unit_flag=True)", 1)
     assert "pl.move(left, cur_a, unit_flag=True)" in text
     assert [d.code for d in transpile(text).diagnostics] == []
+
+
+@pytest.mark.parametrize("binding", ["_unused = (STRIDE := 16)", "SIZES = [STRIDE := 16, 32]",
+                                     "SIZES = {'stride': (STRIDE := HALF)}", "(STRIDE := 16)"])
+def test_a_module_name_bound_by_walrus_is_not_undefined(binding):
+    """A module-level `:=` binds its name wherever it stands in the statement (probe h119: "`STRIDE`
+    is not defined ... fix the spelling", of a name bound before its use)."""
+    text = edited([("HALF = TILE // 2\n", f"HALF = TILE // 2\n{binding}\n"),
+                   ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])",
+                    "pl.store(out, y, [ki * TILE + sub_id * HALF + 0 * STRIDE, 0])")])
+    assert "STRIDE" in text and not [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO069"]
