@@ -1804,9 +1804,14 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
                                      "a count of its own (another dimension, or a scalar parameter)", where)
     low = {o: min(found.zeros.get(o, {roots[o]})) for o in roots}
     least = {o: _least_value(file, kernel, o) for o in roots}
-    ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0),
-                                         (longest if o in outer else b.inner + extra[o]) + shifted[o] + 1)
-               if (low[o] + t >= 0 or not nonnegative(o)) and low[o] + t >= least[o]] for o in roots]
+    most = {o: _greatest_value(o) for o in roots}
+    tops = {o: low[o] + (longest if o in outer else b.inner + extra[o]) + shifted[o] for o in roots}
+    ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0), tops[o] - low[o] + 1)
+               if (low[o] + t >= 0 or not nonnegative(o)) and least[o] <= low[o] + t <= most[o]] for o in roots]
+    # a root whose every value is among the counts run (`min(x, 4)`) is proven count by count: no
+    # steady period of its loop stands for longer runs (`Loops._sync_drift`; probe h119: a token
+    # loop of at most 4 rounds was said to pend sets without bound)
+    every = {o for o in roots if most[o] <= tops[o]}
     roots = {o: low[o] for o in roots}  # the counts below are taken from the first zero of each
     for o, counts in zip(roots, ranges, strict=True):
         if not counts:  # `pl.range(0, n + 20)`: at least 20 tasks at every size, none of the counts run (probe h82)
@@ -1842,7 +1847,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         if key not in seen:
             seen.add(key)
             configs.append(Config(dict(fixed), zeros=zeros, symbolic_names=unknown, symbolic_dims=symbolic,
-                                  steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
+                                  steady=_but(b.steady(found, trips), every),
+                                  serial_steady=_but(b.serial_steady(found, trips), every),
                                   primed=(found.primed, dict(base[0].scalars)), **b.drawn(found, trips)))
     count = len(configs) + len(base) - 1
     if count > MAX_TRIP_RUNS:
@@ -1908,6 +1914,31 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
                    steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
                    primed=(found.primed, {}), **b.drawn(found, trips))]
+
+
+def _but(steady: dict, every: set) -> dict:
+    """The steady periods of the loops whose roots are not run at every value (`every`)."""
+    return {root: window for root, window in steady.items() if root not in every}
+
+
+def _greatest_value(origin) -> float:
+    """The greatest value a trip-count root can take, where constants bound it: a `min` with one
+    (`min(pl.getval(meta, 0), 4)` is at most 4), and a `max`, a quotient by a positive constant or
+    a constant added to such a value; inf for any other root."""
+    if type(origin) is int:
+        return origin
+    if not (isinstance(origin, tuple) and origin[:1] == ("op",) and len(origin) == 4):
+        return math.inf
+    if origin[1] in ("max", "min"):
+        return (max if origin[1] == "max" else min)(_greatest_value(origin[2]), _greatest_value(origin[3]))
+    if type(origin[3]) is int and origin[1] in ("add", "sub", "floordiv"):
+        most = _greatest_value(origin[2])
+        if most == math.inf:
+            return most
+        if origin[1] == "floordiv":
+            return most // origin[3] if origin[3] > 0 else math.inf
+        return most + (origin[3] if origin[1] == "add" else -origin[3])
+    return math.inf
 
 
 def _least_value(file, kernel, origin) -> float:

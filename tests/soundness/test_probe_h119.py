@@ -84,3 +84,19 @@ def test_a_count_no_launch_makes_negative_is_not_run_below_zero():
         assert set(_runs_ok(unsigned, shapes={"a": (96, 32), "out": (96, 32)}, tensors={"meta": meta})) == {"ok"}
     signed = edited(unsigned, [("pl.Tensor[[8], pl.DT_UINT32]", "pl.Tensor[[8], pl.DT_INT32]")])
     assert any("deadlocks" in m for m in _errors(signed))  # -1 is an int32's: the refusal stands
+
+
+def test_a_token_loop_of_a_clamped_count_is_run_at_each_count_it_can_take():
+    """`max(min(pl.getval(meta, 0), 4), 0)` rounds of sets, then as many waits: at most 4 pending,
+    every count run; without the `min` the sets pend past the counter's 15 at 16 rounds."""
+    import numpy as np
+
+    text = kernel_text(KERNELS / "h119_clamped_token_loop.py")
+    assert _errors(text) == []
+    for v in (-5, 3, 1000):
+        meta = np.zeros(8, dtype=np.int32)
+        meta[0] = v
+        assert set(_runs_ok(text, shapes={"a": (96, 32), "out": (96, 32)}, tensors={"meta": meta})) == {"ok"}
+    unbounded = edited(text, [("    tokens = max(min(pl.getval(meta, 0), 4), 0)\n",
+                               "    tokens = max(pl.getval(meta, 0), 0)\n")])
+    assert any("overflow the hardware counter" in m for m in _errors(unbounded))
