@@ -43,10 +43,14 @@ class TilingKeySchema:
     is_valid: object = None
 
     def __getstate__(self) -> dict:
-        """Sent from the emulator's child process without `is_valid`, an instance of the kernel
-        file's own class, which no other process can make: the keys it accepted were judged in
-        the child."""
-        return {**self.__dict__, "is_valid": None}
+        """Sent from the emulator's child process as plain data: without `is_valid`, an instance
+        of the kernel file's own class, which no other process can make (the keys it accepted
+        were judged in the child), and with each field a `TilingKeyField` of plain integers (a
+        field may be of a subclass the file defines, its values members of the file's `IntEnum`;
+        probe h120)."""
+        fields = {name: TilingKeyField(int(f.bits), tuple(int(v) for v in f.values))
+                  for name, f in self.fields.items()}
+        return {**self.__dict__, "fields": fields, "is_valid": None}
 
     @staticmethod
     def of(cls) -> TilingKeySchema:
