@@ -76,6 +76,11 @@ def _module_bound(file) -> set[str] | None:
     for stmt in file.source.module.body:
         if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             names.add(stmt.name.value)
+            # a `:=` in what the statement evaluates where it stands binds at module level too
+            # (`def f(v=(STRIDE := 16))`: probe h120)
+            evaluated = _header(stmt) if type(stmt) is cst.FunctionDef else [
+                *(d.decorator for d in stmt.decorators), *(a.value for a in (*stmt.bases, *stmt.keywords))]
+            names |= {n for part in evaluated for n in _walrus_targets(part)}
         elif isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if type(small) is cst.ImportFrom and type(small.names) is cst.ImportStar:
@@ -93,8 +98,14 @@ def _module_bound(file) -> set[str] | None:
 def _bound_by(small: cst.BaseSmallStatement) -> set[str]:
     """Names one module-level simple statement binds: its targets, and those of a `:=` anywhere
     in it (`_unused = (STRIDE := 16)` binds `STRIDE` at module level: probe h119)."""
-    walrus = {n for e in iter_nodes(small) if type(e) is cst.NamedExpr for n in _target_names(e.target)}
-    return walrus | _targets_of(small)
+    return _walrus_targets(small) | _targets_of(small)
+
+
+def _walrus_targets(node: cst.CSTNode) -> set[str]:
+    """The names a `:=` in `node` binds in the scope `node` is evaluated in (one in a lambda's body
+    binds in the lambda's; one in a comprehension, in the scope around it)."""
+    return {n for e in iter_nodes(node, skip_functions=True) if type(e) is cst.NamedExpr
+            for n in _target_names(e.target)}
 
 
 def _targets_of(small: cst.BaseSmallStatement) -> set[str]:

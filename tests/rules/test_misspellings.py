@@ -148,7 +148,9 @@ def test_a_data_ops_keyword_far_from_every_known_one_is_left_alone():
 
 
 @pytest.mark.parametrize("binding", ["_unused = (STRIDE := 16)", "SIZES = [STRIDE := 16, 32]",
-                                     "SIZES = {'stride': (STRIDE := HALF)}", "(STRIDE := 16)"])
+                                     "SIZES = {'stride': (STRIDE := HALF)}", "(STRIDE := 16)",
+                                     "def _stride(v=(STRIDE := 16)):\n    return v",
+                                     "class _Holder(type(STRIDE := 16)):\n    pass"])
 def test_a_module_name_bound_by_walrus_is_not_undefined(binding):
     """A module-level `:=` binds its name wherever it stands in the statement (probe h119: "`STRIDE`
     is not defined ... fix the spelling", of a name bound before its use)."""
@@ -156,3 +158,10 @@ def test_a_module_name_bound_by_walrus_is_not_undefined(binding):
                    ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])",
                     "pl.store(out, y, [ki * TILE + sub_id * HALF + 0 * STRIDE, 0])")])
     assert "STRIDE" in text and not [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO069"]
+
+
+def test_a_walrus_in_a_lambda_s_body_binds_nothing_at_module_level():
+    text = edited([("HALF = TILE // 2\n", "HALF = TILE // 2\n_f = lambda: (STRIDE := 16)\n"),
+                   ("pl.store(out, y, [ki * TILE + sub_id * HALF, 0])",
+                    "pl.store(out, y, [ki * TILE + sub_id * HALF + 0 * STRIDE, 0])")])
+    assert [d.code for d in transpile(text, path="k.py").diagnostics if d.is_error] == ["PTO069"]
