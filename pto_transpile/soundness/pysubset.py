@@ -1924,9 +1924,7 @@ class PythonSubset(InterpreterBase):
         return pos, kw
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
-        if name == "range":
-            pos, kw = bound_arguments(self, node, ctx)
-        elif name in ("min", "max", "abs") and self.bounding and self.config.discover and not self.clamping:
+        if name in ("min", "max", "abs") and self.bounding and self.config.discover and not self.clamping:
             self.clamping = True  # (`_bound_part`)
             try:
                 pos, kw = self._args(node, ctx)
@@ -3038,7 +3036,7 @@ def _varying(value: Any) -> bool:
 
 
 def bound_arguments(interp: InterpreterBase, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
-    """The arguments of a range (`pl.range`, `range`): a loop's bounds, where a clamp of a trip
+    """The arguments of a `pl.range`: a loop's bounds, where a clamp of a trip
     count is one (`bounding`, `_builtin`). A bound computed from a sampled parameter otherwise
     is refused: the loop would run at the samples alone, as one of static count (probe h119:
     `n_eff = max(n, 0)`, `pl.range(0, n_eff)`)."""
