@@ -3046,11 +3046,18 @@ def bound_arguments(interp: InterpreterBase, node: cst.Call, ctx: Ctx) -> tuple[
     finally:
         interp.bounding = outer
     if not interp.config.discover and any(isinstance(p, Sym) and sampled_int(p) is not p for p in pos):
-        names = sorted({var[1] for p in pos if isinstance(p, Sym) for var, _ in p.form})
-        raise CannotModel(f"the trip count of `{interp._code_of(node)}` is computed from "
-                          f"{', '.join(f'`{n}`' for n in names)}, known only at run time, in a way the check does "
-                          "not follow as a trip count: write the clamp in the loop's bounds (`pl.range(0, max(n, "
-                          "0))`) or count the loop to the value itself", node, kind="nonuniform")
+        sampled = interp.config.scalars
+        names = sorted({var[1] for p in pos if isinstance(p, Sym) for var, _ in p.form}
+                       | {n.value for n in iter_nodes(node) if type(n) is cst.Name and n.value in sampled})
+        values = ", ".join(f"`{n}`" for n in names)
+        if len(names) > 1:  # `pl.range(0, min(n, m))` (probe h120: the fix named was where it stood)
+            fix = ("a count made of several run-time values; count the loop to a parameter the caller computes "
+                   "(`n_iter: pl.DT_INT32`, `pl.range(0, n_iter)`)")
+        else:
+            fix = ("write the clamp in the loop's bounds (`pl.range(0, max(n, 0))`) or count the loop to the value "
+                   "itself")
+        raise CannotModel(f"the trip count of `{interp._code_of(node)}` is computed from {values}, known only at run "
+                          f"time, in a way the check does not follow as a trip count: {fix}", node, kind="nonuniform")
     return pos, kw
 
 

@@ -100,3 +100,10 @@ def test_a_token_loop_of_a_clamped_count_is_run_at_each_count_it_can_take():
     unbounded = edited(text, [("    tokens = max(min(pl.getval(meta, 0), 4), 0)\n",
                                "    tokens = max(pl.getval(meta, 0), 0)\n")])
     assert any("overflow the hardware counter" in m for m in _errors(unbounded))
+
+
+def test_a_count_clamped_by_two_parameters_is_refused_with_a_fix_that_applies():
+    """`pl.range(0, min(n, m))`: "write the clamp in the loop's bounds", where it stood (probe h120)."""
+    (message,) = _errors(kernel_text(KERNELS / "h120_min_of_two_params.py"))
+    assert "computed from `m`, `n`, known only at run time" in message and "count the loop to a parameter the " \
+           "caller computes (`n_iter: pl.DT_INT32`, `pl.range(0, n_iter)`)" in message, message
