@@ -73,9 +73,6 @@ class InterpreterBase:
     #: inside a loop's bounds (`PlCalls._range`), where a clamp of a trip count is one
     #: (`PythonSubset._builtin`)
     bounding: bool = False
-    #: in the discovery run, inside a clamp (`min`, `max`, `abs`) in a loop's bounds, where a scalar
-    #: parameter is the run-time value it is (`PythonSubset._bound_part`)
-    clamping: bool = False
     # what one mixin calls on another (each is defined by the mixin named)
     eval: Callable[[cst.BaseExpression, Ctx], Any]  #: pysubset
     truth: Callable[..., bool | None]  #: pysubset

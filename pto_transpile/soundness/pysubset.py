@@ -715,8 +715,6 @@ class PythonSubset(InterpreterBase):
             if value is not _ABSENT:
                 if type(value) is Opaque and value.origin in self.trips:
                     return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
-                if self.clamping and type(value) is Sym:
-                    return self._bound_part(value)
                 return value
         method = _EVAL.get(type(node))
         if method is None:
@@ -733,18 +731,21 @@ class PythonSubset(InterpreterBase):
         value = method(self, node, ctx)
         if type(value) is Opaque and value.origin in self.trips:
             return Sym(self.trips[value.origin], ((("size", value.origin), 1),))
-        if self.clamping and type(value) is Sym:
-            return self._bound_part(value)
         return value
 
-    def _bound_part(self, value: Sym) -> Any:
-        """In a clamp in a loop's bounds, in the discovery run (`clamping`), a scalar parameter (or
-        tiling-data field) is the run-time value it is, so that the clamp is named by the arithmetic
-        made of it (`pl.range(0, max(0, N - n))`), a trip-count root the runs then count through
-        (probe h119: this run's number, the loop was one of static count, run at the parameter's
-        samples alone)."""
-        named = parameter_size(value)
-        return value if named is None else named
+    def _clamp_frame(self, ctx: Ctx) -> Ctx:
+        """`ctx` for the arguments of a clamp in a loop's bounds, in the discovery run: its scalar
+        parameters and tiling-data fields the run-time values they are, so that the clamp is named
+        by the arithmetic made of them (`pl.range(0, max(0, N - n))`), a trip-count root the runs
+        then count through (probe h119: this run's number, the loop was one of static count, run
+        at the parameter's samples alone)."""
+        named: dict[str, Any] = {}
+        for name, value in ctx.env.items():
+            if type(value) is StructV and value.origin == "tiling":
+                named[name] = replace(value, fields={f: _run_time_value(v) for f, v in value.fields.items()})
+            elif (size := _run_time_value(value)) is not value:
+                named[name] = size
+        return replace(ctx, env={**ctx.env, **named}) if named else ctx
 
     def _integer_literal(self, node: cst.Integer, ctx: Ctx) -> int:
         """`_integer`, its memo read here: integer literals are the commonest expression after names."""
@@ -983,10 +984,10 @@ class PythonSubset(InterpreterBase):
         lhs, rhs = node.left, node.right
         env = ctx.env
         left = env.get(lhs.value, _ABSENT) if type(lhs) is cst.Name else _ABSENT
-        if left is _ABSENT or type(left) is Opaque or self.clamping:
+        if left is _ABSENT or type(left) is Opaque:
             left = self._operand(lhs, ctx) if type(lhs) is _COMPARISON else self.eval(lhs, ctx)
         right = env.get(rhs.value, _ABSENT) if type(rhs) is cst.Name else _ABSENT
-        if right is _ABSENT or type(right) is Opaque or self.clamping:
+        if right is _ABSENT or type(right) is Opaque:
             right = self._operand(rhs, ctx) if type(rhs) is _COMPARISON else self.eval(rhs, ctx)
         if self.periods_read and id(node) in self._certified_ids().updates:
             # `C = (C + 1) % k` of a counter that only picks a tile group's slots
@@ -1905,7 +1906,7 @@ class PythonSubset(InterpreterBase):
             expr = a.value
             # a bound name is its value unless that is a run-time value (`eval`, without its call)
             value = env.get(expr.value, _ABSENT) if type(expr) is cst.Name else _ABSENT
-            if value is _ABSENT or type(value) is Opaque or self.clamping:
+            if value is _ABSENT or type(value) is Opaque:
                 value = self.eval(expr, ctx)
             if a.keyword is None and not a.star:  # the commonest: a plain positional argument
                 pos.append(value)
@@ -1924,14 +1925,8 @@ class PythonSubset(InterpreterBase):
         return pos, kw
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
-        if name in ("min", "max", "abs") and self.bounding and self.config.discover and not self.clamping:
-            self.clamping = True  # (`_bound_part`)
-            try:
-                pos, kw = self._args(node, ctx)
-            finally:
-                self.clamping = False
-        else:
-            pos, kw = self._args(node, ctx)
+        clamp = name in ("min", "max", "abs") and self.bounding and self.config.discover
+        pos, kw = self._args(node, self._clamp_frame(ctx) if clamp else ctx)
         if name not in _ITERATING and any(isinstance(v, SymRange) for v in (*pos, *kw.values())):
             # `bool(range(ki, n - 1))`, `len(range(core_id))`: what the range holds varies with the
             # run (its bounds are a loop variable, a trip count, the block): not this run's number
@@ -3033,6 +3028,13 @@ def _integral(value: Any) -> bool:
 
 def _varying(value: Any) -> bool:
     return isinstance(value, (Sym, Opaque))
+
+
+def _run_time_value(value: Any) -> Any:
+    """A scalar parameter or tiling-data field as the run-time value it is (`parameter_size`);
+    any other value as it is."""
+    size = parameter_size(value) if type(value) is Sym else None
+    return value if size is None else size
 
 
 def bound_arguments(interp: InterpreterBase, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
