@@ -1429,6 +1429,13 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
     # scalar parameter the discovery run followed as a size but that bounds no loop (`d % 1024 ==
     # 0` of an alignment) are the sampled parameter's, whose tests are cut where they change
     found.root_periods = {origin: k for origin, k in found.root_periods.items() if origin in found.roots}
+    # a root whose values are one residue class modulo k (`max(reps, 0) * 2`) is run at those values
+    # alone, and k joins its period as a residue the kernel takes would: a longer run stands for
+    # one of the class (`_stride`)
+    for origin in found.roots:
+        stride = _stride(file, kernel, origin)
+        if stride is not None:
+            found.root_periods[origin] = math.lcm(found.root_periods.get(origin, 1), stride[0])
     found.periods |= set(found.root_periods.values())
     return found
 
@@ -1806,8 +1813,10 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     least = {o: _least_value(file, kernel, o) for o in roots}
     most = {o: _greatest_value(o) for o in roots}
     tops = {o: low[o] + (longest if o in outer else b.inner + extra[o]) + shifted[o] for o in roots}
+    taken = {o: _stride(file, kernel, o) or (1, 0) for o in roots}
     ranges = [[low[o] + t for t in range(-found.root_periods.get(o, 0), tops[o] - low[o] + 1)
-               if (low[o] + t >= 0 or not nonnegative(o)) and least[o] <= low[o] + t <= most[o]] for o in roots]
+               if (low[o] + t >= 0 or not nonnegative(o)) and least[o] <= low[o] + t <= most[o]
+               and (low[o] + t - taken[o][1]) % taken[o][0] == 0] for o in roots]
     # a root whose every value is among the counts run (`min(x, 4)`) is proven count by count: no
     # steady period of its loop stands for longer runs (`Loops._sync_drift`; probe h119: a token
     # loop of at most 4 rounds was said to pend sets without bound)
@@ -1855,7 +1864,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         return Problem("dynamic", f"proving the loops of run-time trip count takes {count} runs (period {period}, "
                                   f"ring {ring}), more than the check's limit of {MAX_TRIP_RUNS}: fewer loops of "
                                   "run-time trip count or shorter rotations (tile group depths, `% k`)", where)
-    middle = {o: roots[o] + shifted[o] + 3 for o in roots}  # three tasks of each loop
+    # three tasks of each loop, or the next count its root can give (`_stride`)
+    middle = {o: roots[o] + shifted[o] + 3 + (taken[o][1] - roots[o] - shifted[o] - 3) % taken[o][0] for o in roots}
     for config in base[1:]:  # the other samples of the parameters that are not trip counts
         configs.append(Config({k: v for k, v in config.scalars.items() if ("param", k) not in roots
                                and ("param", k) not in leaves},
@@ -1923,20 +1933,22 @@ def _but(steady: dict, every: set) -> dict:
 
 def _greatest_value(origin) -> float:
     """The greatest value a trip-count root can take, where constants bound it: a `min` with one
-    (`min(pl.getval(meta, 0), 4)` is at most 4), and a `max`, a quotient by a positive constant or
-    a constant added to such a value; inf for any other root."""
+    (`min(pl.getval(meta, 0), 4)` is at most 4), and a `max`, a product or quotient by a positive
+    constant or a constant added to such a value; inf for any other root."""
     if type(origin) is int:
         return origin
     if not (isinstance(origin, tuple) and origin[:1] == ("op",) and len(origin) == 4):
         return math.inf
     if origin[1] in ("max", "min"):
         return (max if origin[1] == "max" else min)(_greatest_value(origin[2]), _greatest_value(origin[3]))
-    if type(origin[3]) is int and origin[1] in ("add", "sub", "floordiv"):
+    if type(origin[3]) is int and origin[1] in ("add", "sub", "floordiv", "mul"):
         most = _greatest_value(origin[2])
         if most == math.inf:
             return most
-        if origin[1] == "floordiv":
-            return most // origin[3] if origin[3] > 0 else math.inf
+        if origin[1] in ("floordiv", "mul"):
+            if origin[3] <= 0:
+                return math.inf
+            return most // origin[3] if origin[1] == "floordiv" else most * origin[3]
         return most + (origin[3] if origin[1] == "add" else -origin[3])
     return math.inf
 
@@ -1946,8 +1958,8 @@ def _least_value(file, kernel, origin) -> float:
     parameter or of a tiling-data field (`rounds: pl.DT_UINT8` is never -1, which the emulator
     refuses to launch with too; probe h117), the larger of a `max`'s and the smaller of a `min`'s
     (`max(pl.getval(meta, 0), 0)` is never -1: probe h118), 0 for an `abs` or a tensor dimension, the
-    least of an element read of a GM tensor's integer dtype, a quotient by a positive constant or a
-    constant added to such a value; -inf for any other root."""
+    least of an element read of a GM tensor's integer dtype, a product or quotient by a positive
+    constant or a constant added to such a value; -inf for any other root."""
     if type(origin) is int:
         return origin
     if isinstance(origin, tuple) and len(origin) == 4 and origin[:2] in (("op", "max"), ("op", "min")):
@@ -1962,6 +1974,8 @@ def _least_value(file, kernel, origin) -> float:
             return least
         if origin[1] == "floordiv" and origin[3] > 0:
             return least // origin[3]
+        if origin[1] == "mul" and origin[3] > 0:
+            return least * origin[3]
         if origin[1] in ("add", "sub"):
             return least + (origin[3] if origin[1] == "add" else -origin[3])
     if isinstance(origin, tuple) and origin[:1] == ("shape",):
@@ -1985,6 +1999,46 @@ def _least_value(file, kernel, origin) -> float:
         if declared_integer(file, param, file.pl.path):
             return int_range(param, file.pl.path, file)[0]
     return -math.inf
+
+
+def _stride(file, kernel, origin) -> tuple[int, int] | None:
+    """`(k, c)` when every value a trip-count root can take is `c` modulo `k > 1`: a product of an
+    integer run-time value by a constant (`max(reps, 0) * 2` is even), a constant added to one, a
+    `max`/`min` of such values and constants of their class. None for any other root: it is run at
+    every count (probe h120: a hand kernel balanced at the even counts its loop can run was refused
+    at 1)."""
+    if not (isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "op"):
+        return None
+    op, a, b = origin[1:]
+    if op == "mul":
+        scale, value = (b, a) if type(b) is int else (a, b) if type(a) is int else (0, None)
+        if abs(scale) < 2 or not _integral(file, kernel, value):
+            return None
+        k, c = _stride(file, kernel, value) or (1, 0)
+        return abs(scale) * k, scale * c % (abs(scale) * k)
+    if op in ("add", "sub") and type(b) is int or op == "add" and type(a) is int:
+        value, shift = (a, b) if type(b) is int else (b, a)
+        inner = _stride(file, kernel, value)
+        return None if inner is None else (inner[0], (inner[1] + (-shift if op == "sub" else shift)) % inner[0])
+    if op in ("max", "min"):
+        strides = [_stride(file, kernel, x) for x in (a, b) if type(x) is not int]
+        if not strides or None in strides or len(set(strides)) > 1:
+            return None
+        k, c = strides[0]
+        return (k, c) if all((x - c) % k == 0 for x in (a, b) if type(x) is int) else None
+    return None
+
+
+def _integral(file, kernel, origin) -> bool:
+    """Is every value of the run-time value `origin` an integer: a tensor dimension, a scalar,
+    tiling-data field or GM element of an integer type (those whose least value is known), and
+    sums, products, quotients, residues, `max`, `min` and `abs` of such values?"""
+    if type(origin) is int:
+        return True
+    if isinstance(origin, tuple) and origin[:1] == ("op",):
+        return origin[1] in ("add", "sub", "mul", "floordiv", "mod", "max", "min", "abs") \
+            and all(_integral(file, kernel, x) for x in origin[2:])
+    return _least_value(file, kernel, origin) > -math.inf
 
 
 def _static_dims(file, kernel) -> dict:
