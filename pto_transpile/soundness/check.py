@@ -2021,10 +2021,11 @@ def _stride(file, kernel, origin) -> tuple[int, int] | None:
         inner = _stride(file, kernel, value)
         return None if inner is None else (inner[0], (inner[1] + (-shift if op == "sub" else shift)) % inner[0])
     if op in ("max", "min"):
-        strides = [_stride(file, kernel, x) for x in (a, b) if type(x) is not int]
-        if not strides or None in strides or len(set(strides)) > 1:
+        strides = {_stride(file, kernel, x) for x in (a, b) if type(x) is not int}
+        stride = strides.pop() if len(strides) == 1 else None
+        if stride is None:
             return None
-        k, c = strides[0]
+        k, c = stride
         return (k, c) if all((x - c) % k == 0 for x in (a, b) if type(x) is int) else None
     return None
 
