@@ -389,8 +389,12 @@ class Uniform:
             if _loop_times_count(lf, rf):
                 raise NonUniform(f"`{text()}` multiplies a loop variable by a trip count (the flat index of a tile "
                                  "grid, `i * n + j`), which the check does not follow for every count",
-                                 "address the grid in two dimensions, the loop variables each in its own (`[i * TILE "
-                                 "+ r, j * TILE]` of a `[M * TILE, N * TILE]` tensor)")
+                                 "walk the tiles with one loop over their flat index, and read the coordinates back "
+                                 "from it (`for t in pl.range(core_id, m * n, num_cores):`, then `i = t // n`, `j = t "
+                                 "% n`, the row `t * TILE` of a tensor whose rows are the tiles one after another, as "
+                                 "a batch of sequences flattened into rows), or address the grid in two dimensions, "
+                                 "the loop variables each in its own (`[i * TILE + r, j * TILE]` of a `[M * TILE, N * "
+                                 "TILE]` tensor)")
             return self._derive(value, lf, rf, text, "multiplies two values that vary")
         if fn in (operator.mod, operator.floordiv) and (on_grid(lf) or on_grid(rf)):
             raise NonUniform(f"`{text()}` divides a coordinate of a tile grid (`idx // n`, `idx % n`) or takes its "
