@@ -499,14 +499,16 @@ def atomic_store(a: Anatomy, rng: random.Random) -> Mutation:
 
 def trip_from_scalar(a: Anatomy, rng: random.Random) -> Mutation:
     """Make a pipeline loop's trip count depend on a scalar kernel parameter:
-    `pl.range(lo, min(hi, n))`, or `max(0, hi - n)`."""
+    `pl.range(lo, min(hi, n))`, `max(0, hi - n)`, or a multiple of a clamp of it (`min(hi,
+    max(n, 0) * 2)`, `min(hi, 2 * max(0, n) + 1)`: counts of one residue class, where `hi` is of it)."""
     loops = [lp for lp in a.loops if isinstance(lp.node.iter, ast.Call) and 1 <= len(lp.node.iter.args) <= 3]
     loop = _choose(rng, loops)
     args = loop.node.iter.args
     hi = args[0] if len(args) == 1 else args[1]
     name = RUNTIME_PREFIX + "n"
     start, end = a.node_span(hi)
-    bound = _choose(rng, ["min({hi}, {n})", "min({n}, {hi})", "max(0, {hi} - {n})"])
+    bound = _choose(rng, ["min({hi}, {n})", "min({n}, {hi})", "max(0, {hi} - {n})", "min({hi}, max({n}, 0) * 2)",
+                          "min({hi}, 2 * max(0, {n}) + 1)"])
     edits = [(start, end, bound.format(hi=a.segment(start, end), n=name)),
              _add_kernel_scalar(a, _kernel_of(a, loop.node), name)]
     return a.edit(*edits), f"the loop at line {loop.node.lineno} runs at most {name} times"
