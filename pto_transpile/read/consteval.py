@@ -170,6 +170,13 @@ MAX_POWER = 4096
 #: Largest folded integer, in bits (10**4096 has 13,607), and longest folded sequence or string.
 MAX_INT_BITS = 1 << 16
 MAX_ITEMS = 1 << 16
+
+
+def range_length(r: range) -> int:
+    """`len(r)`, which raises OverflowError past `sys.maxsize` items (`range(0, 1 << 64)`): the
+    count computed on Python's integers, for a limit to refuse."""
+    step = r.step
+    return max(0, (r.stop - r.start + step - (1 if step > 0 else -1)) // step)
 #: Deepest evaluation (nested operators); deeper would exhaust Python's recursion limit, and
 #: no compile-time constant needs it.
 MAX_EVAL_DEPTH = 150

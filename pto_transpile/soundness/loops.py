@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 
 from pto_transpile.read.classnames import changed_under
-from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.read.consteval import MAX_ITEMS, range_length
 from pto_transpile.read.effects import PURE_BUILTINS
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.walk import children, iter_nodes
@@ -316,7 +316,7 @@ class Loops(InterpreterBase):
         except NonUniform as exc:
             raise nonuniform(exc, node.iter) from None
         r = range(int(first.start), int(first.stop), int(first.step))
-        if len(r) > MAX_ITEMS:
+        if range_length(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)
         if per_core and root is None and self.config.per_core_checked and not uni.discover:
             # a static count: block b of B runs ceil((M - b) / B) of the M tasks one block runs,

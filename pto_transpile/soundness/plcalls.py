@@ -19,7 +19,7 @@ from pto_api.names import PL_PARAMETERS, bind
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
 from pto_api.scalars import INT_FIELD, storable
 from pto_api.sync import EVENT_IDS
-from pto_transpile.read.consteval import MAX_ITEMS
+from pto_transpile.read.consteval import MAX_ITEMS, range_length
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.plnames import const_dtype_argument
 from pto_transpile.read.walk import call_argument, iter_nodes
@@ -112,7 +112,7 @@ class PlCalls(InterpreterBase):
         if len(pos) == 3 and pos[2] == 0:
             raise CannotModel(f"`{self._code_of(node)}` steps by 0, and a range cannot step by 0", node)
         r = range(*pos)
-        if len(r) > MAX_ITEMS:
+        if range_length(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)
         return r
 

@@ -22,7 +22,16 @@ import libcst as cst
 from pto_api.scalars import INT_FIELD, storable
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
-from pto_transpile.read.consteval import AUGMENTED, BINOPS, MATH, MAX_FOLD_BITS, MAX_ITEMS, Record, too_big
+from pto_transpile.read.consteval import (
+    AUGMENTED,
+    BINOPS,
+    MATH,
+    MAX_FOLD_BITS,
+    MAX_ITEMS,
+    Record,
+    range_length,
+    too_big,
+)
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
@@ -1995,7 +2004,7 @@ class PythonSubset(InterpreterBase):
         try:
             if name == "range":
                 r = range(*pos)
-                if len(r) > MAX_ITEMS:
+                if range_length(r) > MAX_ITEMS:
                     raise CannotModel("this range is too long to follow", node)
                 return r
             if name in ("print", "isinstance"):

@@ -52,6 +52,7 @@ from pto_api.registers import (
     INT_LITERAL_DTYPE,
     REG_BYTES,
 )
+from pto_transpile.read.consteval import range_length
 from pto_transpile.read.vfbody import ast_classes, child_fields
 
 #: Every `vf` op a vector function may call (the memory ops, modelled or refused when run, and
@@ -711,7 +712,11 @@ class _Run:
         self._for_values(stmt, env, range(*bounds))
 
     def _for_values(self, stmt: ast.For, env: dict, values: range) -> None:
-        if len(values) > 3 and _affine_loop(stmt, self.owner.memo):
+        count = range_length(values)
+        if count > OP_BUDGET:  # (each iteration runs an op at least, or does nothing the call is judged by)
+            raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) runs {count:,} iterations, "
+                             "too many to follow")
+        if count > 3 and _affine_loop(stmt, self.owner.memo):
             self._for_affine(stmt, env, values)
             return
         for value in values:
@@ -722,7 +727,7 @@ class _Run:
         """A loop whose accesses move by a fixed number of bytes per iteration (`_affine_loop`):
         the first two iterations and the last run, the ones between are those two shifted.
         The last one, run for real, must match its prediction, or the evaluator refuses."""
-        outer, n = self.log, len(values)
+        outer, n = self.log, range_length(values)
         before = dict(self.cursors)
         logs, cursors, ops = [], [], self.ops
         for value in values[:2]:
@@ -740,8 +745,10 @@ class _Run:
         for a, b in zip(first, second, strict=True):
             self._touch_at(*a)
             self._touch_at(*b)
-        self._touch_shifted(first, steps, range(2, n - 1))
         self.ops += (self.ops - ops) // 2 * (n - 3)
+        if self.ops > OP_BUDGET:  # (before the touches of the iterations not run, one by one)
+            raise Unmodelled("the vector function runs too many register ops to follow")
+        self._touch_shifted(first, steps, range(2, n - 1))
         self.cursors = {key: c + (n - 3) * moved[key] for key, c in cursors[1].items()}
         self.log = []
         self._assign(stmt.target, values[-1], env)
