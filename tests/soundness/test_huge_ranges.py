@@ -22,8 +22,8 @@ def _diagnostics(text: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("text", [
-    edited(DEMO, [(BODY, "    for ki in pl.range(0, N_ITER):\n        for w in pl.range(0, 1 << 64):\n            pass\n"
-                         "        with pl.section_cube():\n")]),
+    edited(DEMO, [(BODY, "    for ki in pl.range(0, N_ITER):\n        for w in pl.range(0, 1 << 64):\n"
+                         "            pass\n        with pl.section_cube():\n")]),
     edited(DEMO, [("    for ki in pl.range(0, N_ITER):\n", "    for ki in pl.range(0, 10 ** 30):\n")]),
     edited(DEMO, [("    cur_a = a_l1_db.next()\n", "    cur_a = a_l1_db.next()\n    for r in pl.range(0, NO_LIMIT):\n"
                                                     "        pass\n"),
