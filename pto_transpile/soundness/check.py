@@ -601,7 +601,8 @@ def _check_one(file, kernel, generated, generated_pl, config: Config, auto_mutex
     try:
         piped = interp.run()
     except CannotModel as exc:
-        return [Problem(exc.kind, f"{exc.reason} (in the generated kernel)", kernel.node.name)]
+        return [Problem(exc.kind, exc.reason if exc.in_source else f"{exc.reason} (in the generated kernel)",
+                        kernel.node.name)]
     cuts |= first.uniform.cut_values() | interp.uniform.cut_values()
     s, p = run_sequential(serial), run_concurrent(piped)
     return _Report(file, kernel, serial, piped, s, p, config).problems() \
@@ -1389,7 +1390,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
                 if more is not None:
                     trips = more
                     continue
-                where = "" if pl is None else " (in the generated kernel)"
+                where = "" if pl is None or exc.in_source else " (in the generated kernel)"
                 node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
                 if hand:
                     return Problem("undecided", f"the check cannot follow this: {exc.reason}", node)

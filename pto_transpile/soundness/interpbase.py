@@ -231,6 +231,8 @@ class InterpreterBase:
         self._yields = shared.yields
         self._names_bound = shared.bound
         self._tests = shared.tests
+        #: the test of the `if ...: return` being judged as a quiet return (`PythonSubset.exec_if`)
+        self._quiet_test: cst.BaseExpression | None = None
         self._rings = shared.rings
         self._certificates = shared.renaming
         self._walks = shared.walks

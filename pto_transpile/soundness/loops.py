@@ -739,6 +739,17 @@ class Loops(InterpreterBase):
                     if delta == 0:
                         uni.stalled.add(var)
                     if prev.setdefault(("delta", name), delta) != delta:
+                        if name.startswith("_pl_task_id"):
+                            # the generated kernel's own task counter, moved by the tasks of the pipeline
+                            # loop in it: a count the author sets anew in each of its iterations (probe h121)
+                            refusal = nonuniform(NonUniform(
+                                "the pipeline loop runs different numbers of tasks in different iterations of the "
+                                "loop around it: its trip count is computed anew in each, from values the check "
+                                "cannot tell are the same (a read of GM, a pick or a test of the outer loop's "
+                                "variable)", "compute the pipeline loop's trip count once, before the loop around "
+                                "it, so that every iteration of that loop runs as many tasks"), node)
+                            refusal.in_source = True
+                            raise refusal
                         raise nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
                                                      "iterations", f"step `{name}` by the same amount in every "
                                                      "iteration"), node)

@@ -115,8 +115,11 @@ HINTS = {
     "operand": "Give each tile or GM tensor an op reads or writes as one the check follows: a tensor parameter "
                "annotated `pl.Tensor[[...], dtype]` on the parameter itself, a tile, or to alternate between several "
                "a pick by the loop variable's residue (`(ws0, ws1)[i % 2]`)",
-    "early_exit": "Put what follows under the opposite `if` (`if mine > 0:` around the rest of the stage) instead "
-                  "of leaving early, so both ways of the test run to the end",
+    "early_exit": "In a stage or a helper, put what follows under the opposite `if` (`if mine > 0:` around the rest "
+                  "of the stage) instead of leaving early, so both ways of the test run to the end; in the kernel "
+                  "itself, return only at its top level, before any loop, sync or GM write, with one comparison of "
+                  "values the same on every core and block (`if n_tiles == 0: return`, or `if core_id >= n: "
+                  "return` for the blocks with nothing to do)",
     "stale": "Bind each name the kernel's `def` reads in a decorator, a default or an annotation once, before the "
              "kernel, and leave its value as it is (with `from __future__ import annotations`, annotations are read "
              "later and may name what the module binds afterwards)",

@@ -312,10 +312,18 @@ class PythonSubset(InterpreterBase):
         compared: dict[int, tuple | None] = {}  #: core -> what the test itself compared (`_choose_assignments`)
         first = len(self.uniform.block_tests)
         apart: dict[int, bool] = {}  #: core -> whether its test may go another way on another block
+        # a return where nothing has happened yet: its test is left undecided, the run going on
+        # whatever it says (below), so it is not judged as a test of the run's values either
+        # (`n_blocks < 3` of a trip count, or of a per-core range's)
+        self._quiet_test = node.test if self._quiet_return(node, ctxs) else None
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
             self.tested, self.tested_apart = None, False
-            value = self.eval(node.test, ctx)
+            try:
+                value = self.eval(node.test, ctx)
+            except BaseException:
+                self._quiet_test = None
+                raise
             operands.append(self.tested)
             compared[id(ctx)] = self.tested if self.tested_at is _without_not(node.test) else None
             # a test that compared nothing the run follows: one of compile-time values (a tiling-key
@@ -328,10 +336,17 @@ class PythonSubset(InterpreterBase):
             truth = self.truth(value, node.test)
             block_test &= truth is None and len(self.uniform.block_tests) > tests
             taken[truth].append(ctx)
+        self._quiet_test = None
         if block_test and taken[None] and self._early_return(node, taken[None], operands):
             if _choice_test(node.test, compared[id(ctxs[0])], self._run_time) in _BLOCK_ZERO_STAYS:
                 # every other block returns: block 0 alone goes on, sent no different way by it
                 del self.uniform.block_tests[first:]
+            return
+        if taken[None] and not taken[True] and not taken[False] and not any(apart.values()) \
+                and self._returns_quietly(node, taken[None], operands):
+            # `if n_blocks == 0: return` of a value the same on every core and block: where it holds,
+            # every core of every block returns having done nothing (the pipelined kernel too, which
+            # keeps it as written); the run follows the cores that go on, at every value
             return
         settled_apart = any(apart[id(ctx)] for ctx in (*taken[True], *taken[False]))
         if settled_apart:  # settled for this run's value, which another block may not have
@@ -423,25 +438,37 @@ class PythonSubset(InterpreterBase):
         (the test is of the block), so they neither race nor compute; the run goes on as the blocks
         that stay. A barrier of every block after it is refused (`Uniform.early_exit`): a block
         that returned never reaches it."""
-        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-        plain = (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
-                 and isinstance(body[0].body[0], cst.Return) and _returns_nothing(body[0].body[0]))
-        # one comparison, of the same values on every core of the block: `core_id + sub_id >= n`,
-        # `pl.get_block_idx() >= n` or `core_id >= tbl[sub_id]` would send the cores apart
-        test = node.test
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and operands[0] is not None
-                and all(_same_value(a, b) for pair in operands for a, b in zip(pair or (None, None), operands[0],
-                                                                                strict=True))):
-            return False
-        top = all(ctx.may == 0 and ctx.scope is None for ctx in ctxs) and node in self.fn.body.body
-        # no GM write, set or wait before it: a block that returns leaves nothing behind but its own
-        # on-chip tiles
-        quiet = all(ev.kind == "op" and not any(f.key[0] == "GM" for f in ev.writes)
-                    for events in self.trace.events for ev in events)
-        if not (plain and node.orelse is None and top and quiet and len(ctxs) == 3 and not self.uniform.loops):
+        if not self._returns_quietly(node, ctxs, operands):
             return False
         self.uniform.early_exit = True
         return True
+
+    def _returns_quietly(self, node: cst.If, ctxs: list[Ctx], operands: list) -> bool:
+        """Is `node` a plain `if <one comparison>: return` where nothing has happened yet
+        (`_quiet_return`), compared with the same operands on the three cores of the block?
+        Where its test holds, the cores leave together having left nothing behind but their own
+        on-chip tiles."""
+        # the same values on every core of the block: `core_id + sub_id >= n`, `pl.get_block_idx()
+        # >= n` or `core_id >= tbl[sub_id]` would send the cores apart
+        return self._quiet_return(node, ctxs) and operands[0] is not None and all(
+            _same_value(a, b) for pair in operands for a, b in zip(pair or (None, None), operands[0], strict=True))
+
+    def _quiet_return(self, node: cst.If, ctxs: list[Ctx]) -> bool:
+        """Is `node` a plain `if <one comparison>: return`, without `else`, at the kernel's top level,
+        run on all three cores, before any loop and before anything but ops that write no GM (no
+        sync, no barrier)?"""
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        plain = (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
+                 and isinstance(body[0].body[0], cst.Return) and _returns_nothing(body[0].body[0]))
+        test = node.test
+        if not (plain and node.orelse is None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and len(ctxs) == 3 and not self.uniform.loops and node in self.fn.body.body
+                and all(ctx.may == 0 and ctx.scope is None for ctx in ctxs)):
+            return False
+        # no GM write, set or wait before it: a core that returns leaves nothing behind but its own
+        # on-chip tiles
+        return all(ev.kind == "op" and not any(f.key[0] == "GM" for f in ev.writes)
+                   for events in self.trace.events for ev in events)
 
     def _exec_one_block(self, ctx: Ctx, single: OneBlock | None, run: Callable[[Ctx], object], test: str) -> None:
         """A branch that may or may not be taken (`_exec_may`), on the block `single` names alone
@@ -1290,6 +1317,13 @@ class PythonSubset(InterpreterBase):
                     target.operator, (cst.Equal, cst.NotEqual)) else None
                 left, result = right, (OneBlock(single, isinstance(target.operator, cst.NotEqual))
                                        if single is not None else UNKNOWN)
+                continue
+            if self._quiet_test is node and (isinstance(left, Sym) or isinstance(right, Sym)):
+                # the test of a quiet return (`exec_if`): undecided, what it compares named
+                self.tested_apart |= any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size"
+                                         and marks_block_index(var[1]) for v in (left, right)
+                                         if isinstance(v, Sym) for var, _ in v.form)
+                result, self.tested, self.tested_at = UNKNOWN, (left, right), node
                 continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
                 op = _CMPOPS[type(target.operator)]

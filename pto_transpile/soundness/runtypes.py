@@ -37,6 +37,9 @@ class CannotModel(Exception):
         #: "construct" for Python the check does not run (a call it cannot resolve); "stride"
         #: for a GM tensor's strides changed in the kernel
         self.kind = kind
+        #: the reason speaks of the author's kernel, where a run of the generated one found it: said
+        #: without "(in the generated kernel)"
+        self.in_source = False
 
 
 class FunctionReturn(Exception):
