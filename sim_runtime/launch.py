@@ -206,13 +206,19 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
 
 
 def _datatype_names(kernel, annotations: dict, given: dict, datatypes: dict) -> dict[str, DType]:
-    """`datatype={"x": "dt"}`: `dt` is the dtype the launch gives, else the argument's own."""
+    """`datatype={"x": "dt"}`: `dt` is the dtype the launch gives, else the argument's own. It is
+    the dtype of `x`: a launch that gives another than the one `x` is declared with
+    (`pl.Tensor[[...], pl.DT_FP16]`) contradicts the declaration, and is refused (a raw
+    `pl.Ptr[pl.DT_UINT8]` holds any data the name types)."""
     out: dict[str, DType] = {}
     for param, name in (kernel.options.get("datatype") or {}).items():
-        if name in datatypes:
-            dt = dtype_named(datatypes[name])
-        elif param in datatypes:
-            dt = dtype_named(datatypes[param])
+        if name in datatypes or param in datatypes:
+            dt = dtype_named(datatypes[name] if name in datatypes else datatypes[param])
+            spec = annotations.get(param)
+            if isinstance(spec, TensorSpec) and dt is not spec.dtype:
+                raise KernelError(f"datatype name {name!r} is the dtype of parameter {param!r}, which is declared "
+                                  f"{spec.dtype.name}: the launch binds it to {dt.name}; declare {param!r} with the "
+                                  f"dtype it holds (or as a `pl.Ptr` whose data the name types)")
         else:
             value, spec = given.get(param), annotations.get(param)
             if isinstance(spec, TensorSpec):

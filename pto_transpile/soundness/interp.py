@@ -146,19 +146,23 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
 
     def _datatype_names(self) -> dict:
         """`@pl.jit(datatype={"x": "dt"})` binds `dt` to the dtype of argument `x` in every
-        function: the dtype `x` is declared with, when that is a `pl` dtype. Otherwise `dt`
-        stays unknown, and a tile type of it is refused (its element size places its bytes)."""
-        bound = {}
+        function: the dtype `x` is declared with, when that is a `pl` dtype (a launch that binds
+        `dt` to another contradicts the declaration: the emulator refuses it). Otherwise `dt`
+        stays unknown (`x` a raw `pl.Ptr`, or two parameters of the name declared apart), and a
+        tile type of it is refused (its element size places its bytes)."""
+        declared: dict[str, list] = {}
         params = {p.name.value: p for p in parameters(self.fn)}
         for param, name in datatypes_of(self.file, self.fn).items():
             p = params.get(param)
             ann = p.annotation.annotation if p is not None and p.annotation is not None else None
+            dtype = UNKNOWN
             if isinstance(ann, cst.Subscript) and self.pl.path(ann.value) == ("Tensor",):
                 items = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
                 dtype = self._const(items[1]) if len(items) > 1 else UNKNOWN
-                if isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS:
-                    bound[name] = dtype
-        return bound
+            declared.setdefault(name, []).append(dtype if isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS
+                                                 else None)
+        return {name: dtypes[0] for name, dtypes in declared.items()
+                if None not in dtypes and len({d.leaf for d in dtypes}) == 1}
 
     def _params(self, core: int) -> dict:
         env: dict = {}
