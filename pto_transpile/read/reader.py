@@ -372,6 +372,24 @@ class KernelReader:
             return PreloadSpec(node=node, values=tuple(value), is_sequence=True)
         return PreloadSpec(node=node, values=(value,))
 
+    def _around_whole_loops(self, stmts) -> bool:
+        """Is every stage call in `stmts` in a `for` loop among them (not at their own level, nor in
+        a `with` or `if` around a stage call of its own)?"""
+        for stmt in stmts:
+            if isinstance(stmt, cst.For):
+                continue
+            if isinstance(stmt, cst.If):
+                orelse = stmt.orelse
+                rest = [] if orelse is None else [orelse] if isinstance(orelse, cst.If) else statements_of(orelse.body)
+                if not (self._around_whole_loops(statements_of(stmt.body)) and self._around_whole_loops(rest)):
+                    return False
+            elif isinstance(stmt, (cst.With, cst.While, cst.Try)):
+                if self._has_stage_call(stmt) and not self._around_whole_loops(statements_of(stmt.body)):
+                    return False
+            elif self._has_stage_call(stmt):
+                return False
+        return True
+
     def _has_stage_call(self, node: cst.CSTNode) -> bool:
         stages = self.file.stages
         return any(isinstance(c.func, cst.Name) and c.func.value in stages for c in self.file.find(node, cst.Call))
@@ -457,7 +475,10 @@ class KernelReader:
             elif isinstance(stmt, cst.If):
                 if self._has_stage_call(stmt) and self._constant_branch(stmt) is None:
                     per_instance = self.instance_constant(stmt.test)
-                    if in_loop is not None or not per_instance:
+                    # around whole loops, outside any pipeline loop (`if flag > 0:` around an optional
+                    # pass): the test decides whether every stage of those loops runs or none, and the
+                    # soundness check follows it as any test (probe h122)
+                    if in_loop is not None or not per_instance and not self._around_whole_loops([stmt]):
                         self.kernel.dynamic_stage_ifs.append((stmt, section or ""))
                         if per_instance:
                             self.kernel.key_stage_ifs.add(stmt)

@@ -20,7 +20,11 @@ away first. Runtime conditions (the loop variable, `pl.get_subblock_idx()`) are 
 A test on tiling-key fields (`if HasAtten == 1:`) is constant in each instance the JIT
 compiles, but the generated file serves every instance: such a test may choose between
 whole pipeline loops (each branch holding its own loop, kept as written), not between
-stages of one pipeline loop.
+stages of one pipeline loop. A run-time test outside every pipeline loop whose branches hold
+whole loops (every stage call under it is in a loop under it: `if flag > 0:` around an
+optional pass) decides whether every stage of those loops runs or none; it is transpiled, the
+fill and the drain inside the branch, and the soundness check follows the test as any other
+(a test that sends the cores of one block different ways is a deadlock it refuses).
 
 ## Why it matters for pipelining
 The pipelined loop runs stage `s` of iteration `i - delay(s)` in beat `i`, and every

@@ -1,0 +1,55 @@
+"""A run-time `if` around a whole pipeline loop (`if flag > 0:`, an optional pass chosen by a
+launch argument) decides whether every stage of the loop runs or none: PTO007, made for an `if`
+that may skip a producer and leave its consumer waiting, refused it as a branch around a stage
+(probe h122). It is transpiled now, the fill and the drain inside the branch, and the soundness
+check follows the test as any other: at each value of the parameter, and a test that sends the
+cores of a block different ways deadlocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+ROWS = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+LOOP = """    for i in pl.range(0, n_blocks):
+        with pl.section_cube():
+            project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)
+        with pl.section_vector():
+            finish(i, sub_id, out, proj_vec_db, res_db)
+"""
+PARAMS = ("    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n",
+          "    w: pl.Tensor[[BLOCK, BLOCK], pl.DT_FP32],\n    flag: pl.DT_INT32,\n")
+
+
+def _under(test: str, extra: str = "") -> str:
+    inner = "".join("    " + line + "\n" for line in LOOP.splitlines())
+    return edited(ROWS, [PARAMS, (LOOP, f"    if {test}:\n{extra}{inner}")])
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_whole_loop_under_a_test_of_a_parameter_is_proven_and_runs_as_the_serial_kernel(preload):
+    text = _under("flag > 0")
+    result = transpile(text, path="k.py", preload=preload)
+    assert error_messages(result) == []
+    for flag in (0, 1, 3):
+        for rows in (32, 160):
+            report = verify(text, result.code, "kern", path="k.py", shapes={"a": (rows, 32), "out": (rows, 32)},
+                            scalars={"flag": flag})
+            assert [r.verdict for r in report.rows] == ["ok", "ok"], (flag, rows, report.rows[-1].message)
+
+
+def test_a_test_that_sends_the_cores_of_a_block_apart_deadlocks():
+    (message,) = error_messages(transpile(_under("pl.get_subblock_idx() == 0"), path="k.py"))
+    assert "deadlocks" in message, message
+
+
+def test_a_stage_called_beside_the_loop_under_the_test_is_still_refused():
+    text = _under("flag > 0", extra="        with pl.section_vector():\n"
+                                    "            finish(0, sub_id, out, proj_vec_db, res_db)\n")
+    assert any("branch condition `flag > 0` wraps a stage call" in m for m in error_messages(transpile(text,
+                                                                                                      path="k.py")))
