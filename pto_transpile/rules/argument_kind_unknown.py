@@ -47,11 +47,15 @@ RULE = Rule(
         "item": "`{name}` (passed to stage `{stage}`) is an item of a tuple of numbers picked by a value of the run "
                 "(`{pick}`): the check does not follow which item such a pick gives, so it cannot prove the kernel "
                 "for every value of `{index}`",
+        "handle": "`{name}` (passed to stage `{stage}`) is a tile or tensor picked by a value of the run "
+                  "(`{pick}`): a handle, which no ctx field carries to a delayed stage under a name of its own",
     },
     hints={
         "parameter": "Annotate `{param}` with what it holds, written as the class or type itself: {write}",
         "item": "Compute `{name}` from `{index}` with arithmetic or tests ({example}), which the check follows for "
                 "every value",
+        "handle": "Pass the pick itself in the stage call (`{pick}` as the argument): the pipelined kernel picks it "
+                  "again for each task, computing `{index}` from that task's values",
     },
     phase="analysis",
     seed="where a value's kind (scalar or handle) cannot be decided statically, say so rather than guess",

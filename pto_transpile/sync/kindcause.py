@@ -4,8 +4,9 @@
 made it unknown nor what to change, when `sh` is an int computed from something else. The
 cause is found by following the kernel's bindings from the unknown name to the first of:
 a parameter whose annotation does not say what it holds (`tiling: "TD"`, `TD | None`, none),
-or an item of a tuple or list of numbers picked by a value of the run (`(0, 0, 1)[d]`),
-which the check does not follow for every index.
+an item of a tuple or list of numbers picked by a value of the run (`(0, 0, 1)[d]`), which
+the check does not follow for every index, or a pick of tiles or tensors (`biases[h % 2]`),
+which is a handle the stage call should pick itself.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import libcst as cst
 from pto_transpile.read.consteval import literal_value
 from pto_transpile.read.kinds import names_in
 from pto_transpile.read.meaning import Class
-from pto_transpile.read.model import UNKNOWN, Kernel
+from pto_transpile.read.model import TENSOR, TILE, UNKNOWN, Kernel
 from pto_transpile.read.printing import code_of
 from pto_transpile.read.walk import iter_nodes
 
@@ -28,7 +29,7 @@ class Cause:
     """What made a name's kind unknown: the message and hint keys of PTO054, their fields,
     and the node to point a note at."""
 
-    key: str  #: "parameter" or "item"
+    key: str  #: "parameter", "item" or "handle"
     fields: dict[str, str]
     node: cst.CSTNode
     note: str
@@ -50,7 +51,7 @@ def cause_of(file, kernel: Kernel, name: str) -> Cause | None:
                 return _parameter(file, kernel, current)
             continue
         for value in bindings.get(current, []):
-            item = _item_pick(kernel, bindings, value)
+            item = _item_pick(kernel, bindings, value) or _handle_pick(kernel, bindings, value)
             if item is not None:
                 return item
             todo += [n for n in names_in(value) if kernel.kinds.get(n) == UNKNOWN and n not in seen]
@@ -114,6 +115,24 @@ def _item_pick(kernel: Kernel, bindings, value: cst.BaseExpression) -> Cause | N
         fields = {"pick": code_of(node), "index": code_of(index), "example": _example(display, code_of(index))}
         return Cause("item", fields, node, f"`{code_of(node)}` is picked here")
     return None
+
+
+def _handle_pick(kernel: Kernel, bindings, value: cst.BaseExpression) -> Cause | None:
+    """`value` is a pick of a tuple of tiles or tensors (`biases[h % 2]` of `biases = (b0, b1)`,
+    bound in the loop around the pipeline loop): a handle, which no ctx field carries to a delayed
+    stage under the name it is bound to (probe h122: the help asked for a dtype annotation, which
+    the check then refused as a tile in a field of numbers)."""
+    if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)):
+        return None
+    items = value.value
+    if isinstance(items, cst.Name) and len(bindings.get(items.value, [])) == 1:
+        items = bindings[items.value][0]
+    if not (isinstance(items, (cst.Tuple, cst.List)) and items.elements and all(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
+            and kernel.kinds.get(e.value.value) in (TILE, TENSOR) for e in items.elements)):
+        return None
+    fields = {"pick": code_of(value), "index": code_of(value.slice[0].slice.value)}
+    return Cause("handle", fields, value, f"`{code_of(value)}` is picked here")
 
 
 def _numbers(node: cst.BaseExpression, bindings) -> cst.Tuple | cst.List | None:

@@ -91,3 +91,21 @@ def test_a_local_annotated_int_is_a_scalar():
     assert [row.verdict for row in report.rows] == ["ok", "ok"]
     unannotated = annotated.replace("sh: float = ", "sh = ")
     assert codes.ARGUMENT_KIND_UNKNOWN in [d.code for d in transpile(unannotated, path="k.py", preload=1).diagnostics]
+
+
+def test_a_tile_picked_in_the_loop_around_is_named_a_handle_with_the_pick_to_pass():
+    """Probe h122: `bias = biases[h % 2]` in the outer loop, `bias` handed to a stage: the help asked
+    for a dtype annotation, which the check refuses (a tile in a field of numbers)."""
+    text = (Path(__file__).parents[1] / "soundness" / "kernels" / "h122_outer_tile_pick.py").read_text(
+        encoding="utf-8")
+    d = _error(text)
+    assert d.message == ("`bias` (passed to stage `scale_store`) is a tile or tensor picked by a value of the run "
+                         "(`biases[h % 2]`): a handle, which no ctx field carries to a delayed stage under a name of "
+                         "its own"), d.message
+    assert d.hint.startswith("Pass the pick itself in the stage call (`biases[h % 2]` as the argument)"), d.hint
+    fixed = edited(text, [("    scale_store(ki, h, sub_id, out, bias, c_vec_db, y_db)",
+                           "    scale_store(ki, h, sub_id, out, biases[h % 2], c_vec_db, y_db)")])
+    result = transpile(fixed, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
+    report = verify(fixed, result.code, "kernel", path="k.py")
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
