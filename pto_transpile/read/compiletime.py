@@ -84,6 +84,9 @@ class Instances:
     problem: str = ""
     node: cst.CSTNode | None = None  #: where the problem lies
     kind: str = ""  #: "too-many", "not-static" or "none-valid" (with a problem)
+    #: the keys among `keys` kept only because `is_valid` could not be evaluated for them (as
+    #: tuples of their values in field order): maybe never compiled
+    undecided: frozenset = frozenset()
 
     @property
     def known(self) -> bool:
@@ -378,7 +381,7 @@ def instances(file, jit: JitNames, limit: int = MAX_INSTANCES) -> Instances:
     if not keys:
         return Instances((), f"`{jit.key.name}.is_valid` accepts no combination of its fields' values",
                          jit.key.is_valid or jit.key_node, "none-valid")
-    return Instances(tuple(keys))
+    return Instances(tuple(keys), undecided=frozenset(search.undecided))
 
 
 class _TooMany(Exception):
@@ -397,6 +400,8 @@ class _Search:
         self.key = key
         self.limit = limit
         self.checks = 0
+        #: the whole keys `is_valid` could not be evaluated for, kept (`Instances.undecided`)
+        self.undecided: set[tuple[int, ...]] = set()
 
     def keys(self) -> Iterator[dict[str, int]]:
         found = 0
@@ -409,7 +414,10 @@ class _Search:
     def _extend(self, chosen: list[int]) -> Iterator[tuple[int, ...]]:
         fields = self.key.fields
         if len(chosen) == len(fields):
-            if self._verdict(chosen) is not False:
+            verdict = self._verdict(chosen)
+            if verdict is None and self.key.is_valid is not None:
+                self.undecided.add(tuple(chosen))
+            if verdict is not False:
                 yield tuple(chosen)
             return
         for v in fields[len(chosen)].values or ():

@@ -143,13 +143,29 @@ def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Pro
     """`prove` for every tiling-key instance the JIT compiles the kernel for (the fields bound
     as compile-time names, `runtypes.instance`): the problems of the first that has any. A
     kernel whose instances cannot be listed (PTO071 says why) is proven once, its fields unknown."""
-    keys: tuple[dict[str, int], ...] = file.instances(kernel).keys or ({},)
+    found = file.instances(kernel)
+    keys: tuple[dict[str, int], ...] = found.keys or ({},)
     for key in keys:
         with runtypes.instance(key):
             problems = prove()
         if problems:
-            return problems
+            return _of_instance(problems, key, len(keys) > 1, tuple(key.values()) in found.undecided)
     return []
+
+
+def _of_instance(problems: list[Problem], key: dict[str, int], several: bool, undecided: bool) -> list[Problem]:
+    """`problems`, the first naming the tiling-key instance they were shown in when the kernel has
+    several, and saying so where `is_valid` could not be evaluated for it: an instance the JIT may
+    never compile (probe h122: the author was told to change accesses right in every instance)."""
+    if not (several or undecided) or not key:
+        return problems
+    words = ", ".join(f"{name}={value}" for name, value in key.items())
+    note = f" (in the tiling-key instance {words}"
+    if undecided:
+        note += (", kept because the check could not evaluate `is_valid` for it, which it follows only as plain "
+                 "statements (assignments, `if` tests, `return` of comparisons): if `is_valid` rules this instance "
+                 "out, write it so")
+    return [replace(problems[0], detail=problems[0].detail + note + ")"), *problems[1:]]
 
 
 def check_kernel(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:

@@ -1,0 +1,36 @@
+"""A refusal shown in one tiling-key instance of several names that instance, and says where it
+was kept only because the check could not evaluate `is_valid` for it (probe h122: `is_valid`
+written with a loop; the refusal blamed stores that are right in every instance the JIT
+compiles). Written in plain statements, the same `is_valid` rules the instance out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+
+TEXT = (Path(__file__).parent / "kernels" / "h122_is_valid_loop.py").read_text(encoding="utf-8")
+
+
+def test_the_instance_kept_for_an_is_valid_not_followed_is_named():
+    (message,) = error_messages(transpile(TEXT, path="k.py", preload=1))
+    assert "do not stay within one stride of each other" in message, message
+    assert message.endswith("(in the tiling-key instance MODE=1, WIDE=1, kept because the check could not evaluate "
+                            "`is_valid` for it, which it follows only as plain statements (assignments, `if` tests, "
+                            "`return` of comparisons): if `is_valid` rules this instance out, write it so)"), message
+
+
+def test_is_valid_in_plain_statements_rules_it_out():
+    plain = edited(TEXT, [("        for v in key:\n            if v == 0:\n                return True\n"
+                           "        return False\n",
+                           "        mode, wide = key\n        return not (mode == 1 and wide == 1)\n")])
+    assert error_messages(transpile(plain, path="k.py", preload=1)) == []
+
+
+def test_an_instance_is_valid_accepts_is_named_without_the_note():
+    """With `is_valid` gone, (1, 1) is an instance: the refusal names it, and no more."""
+    whole = edited(TEXT, [("    def is_valid(self, key):\n        for v in key:\n            if v == 0:\n"
+                           "                return True\n        return False\n", "")])
+    (message,) = error_messages(transpile(whole, path="k.py", preload=1))
+    assert message.endswith("(in the tiling-key instance MODE=1, WIDE=1)"), message
