@@ -5,7 +5,9 @@ DOC = """\
 ## What it checks
 An op that is not in the table of known ops (which arguments it writes, which it reads)
 receives a tile of a synchronised buffer: a cross-core buffer or one sharing addresses
-with it. `vf.*` ops in vector functions are checked against their own table.
+with it. `vf.*` ops in vector functions are checked against their own table. A helper of
+the file handed such a tile through `*args` or `**kwargs` is one too: the scan follows a
+helper's named parameters only.
 
 ## Why it matters for pipelining
 Syncs follow data: a read of a cross-core tile must wait for the producer's `set`, and a
@@ -36,6 +38,10 @@ RULE = Rule(
     title="An op with unknown read/write roles touches a synchronised buffer",
     message="`{op}` touches buffer(s) {buffers}, but which of its arguments it reads or writes is not known",
     hint="Use an op from the supported set on cross-core buffers, or copy through a local tile first",
+    messages={"starred": "helper `{op}` is handed tile(s) of buffer(s) {buffers} through `{via}`, which the access "
+                         "scan does not follow: which of them it reads or writes is not known"},
+    hints={"starred": "Give `{op}` a named parameter for each tile it is handed (`def {op}(dst, src, ...)`), which "
+                      "the scan binds by position or name"},
     phase="analysis",
     seed="every op touching a synchronised buffer has known read/write roles",
     doc=DOC,

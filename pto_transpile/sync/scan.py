@@ -451,6 +451,7 @@ class _OpWalker:
     def _helper_call(self, name: str, node: cst.Call, helper: cst.FunctionDef | None = None) -> None:
         helper = helper if helper is not None else self.s.file.helpers[name]
         params = [p.name.value for p in helper.params.params]
+        self._starred_buffers(name, node, helper, params)
         bound = {}
         functions = {}
         named = [(p, a) for p, a in zip(params, [a for a in node.args if a.keyword is None and not a.star],
@@ -463,6 +464,22 @@ class _OpWalker:
                 functions[p] = self.functions[a.value.value]  # handed on: `post` passed to a helper
         self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node,
                               self.depth, functions)
+
+    def _starred_buffers(self, name: str, node: cst.Call, helper: cst.FunctionDef, params: list[str]) -> None:
+        """Tiles of synchronised buffers handed to a helper's `*args` or `**kwargs` (probe h122:
+        their accesses went unseen, and the buffer was said to have no consumer): refused as an op
+        whose roles are not known, naming the helper and the parameter."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        star, kwargs = helper.params.star_arg, helper.params.star_kwarg
+        into = [(a, f"*{star.name.value}") for a in positional[len(params):] if isinstance(star, cst.Param)]
+        into += [(a, f"**{kwargs.name.value}") for a in node.args if a.keyword is not None
+                 and a.keyword.value not in params and isinstance(kwargs, cst.Param)]
+        hidden = {(self.bindings[a.value.value].buffer, via) for a, via in into if isinstance(a.value, cst.Name)
+                  and a.value.value in self.bindings and self.bindings[a.value.value].buffer in self.s.tracked}
+        if hidden:
+            buffers = ", ".join(sorted(b for b, _ in hidden))
+            self.s_finding(codes.OP_ROLES_UNKNOWN, node, op=name, buffers=buffers, via=sorted(v for _, v in hidden)[0],
+                           _message="starred", _hint="starred")
 
     def _handed_call(self, handed: tuple[str, ...], node: cst.Call) -> None:
         """A call of a parameter bound to the file's functions `handed`: each scanned as called here,

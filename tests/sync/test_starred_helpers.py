@@ -1,0 +1,35 @@
+"""A helper of the file handed a cross-core tile through `*args` or `**kwargs`: the access scan
+binds a helper's named parameters only, so the tile's read went unseen and PTO033 said the buffer
+had no consumer (probe h122). The scan names the helper and the parameter it cannot follow
+(PTO053); with named parameters the same kernel is proven and runs as the serial one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+TEXT = (Path(__file__).parents[1] / "soundness" / "kernels" / "h122_helper_star_args.py").read_text(encoding="utf-8")
+HELPER = "def _scale(*args, factor=2.0):\n    dst, src = args\n    pl.muls(dst, src, factor)\n"
+CALL = "    _scale(y, c_vec, factor=3.0)\n"
+KWARGS = edited(TEXT, [(HELPER, "def _scale(**kw):\n    pl.muls(kw['dst'], kw['src'], kw.get('factor', 2.0))\n"),
+                       (CALL, "    _scale(dst=y, src=c_vec)\n")])
+NAMED = edited(TEXT, [(HELPER, "def _scale(dst, src, factor=2.0):\n    pl.muls(dst, src, factor)\n")])
+
+
+@pytest.mark.parametrize("text, via", [(TEXT, "*args"), (KWARGS, "**kw")], ids=["args", "kwargs"])
+def test_a_tile_handed_through_a_starred_parameter_is_named(text, via):
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert message == (f"helper `_scale` is handed tile(s) of buffer(s) c_vec_db through `{via}`, which the access "
+                       "scan does not follow: which of them it reads or writes is not known"), message
+
+
+def test_with_named_parameters_it_is_proven_and_runs_as_the_serial_kernel():
+    result = transpile(NAMED, path="k.py", preload=2)
+    assert error_messages(result) == []
+    report = verify(NAMED, result.code, "kernel", path="k.py", shapes={"a": (160, 32), "out": (160, 32)})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
