@@ -386,6 +386,12 @@ class Uniform:
                 sym = right if rf else left
                 return Sym(value, tuple([(v, c * k) for v, c in (lf or rf) if c * k]), lres or rres,
                            _const(sym) * k, _moving(sym) * k)
+            if _loop_times_count(lf, rf) and not any(var in self.roots for var, _ in lf + rf if var[0] == "size"):
+                # `i * d` of a parameter that bounds no loop: a stride known only at run time (probe h121)
+                raise NonUniform(f"`{text()}` multiplies a loop variable by a value known only at run time, a stride "
+                                 "the check does not follow for every value",
+                                 "make the stride a compile-time constant (a module constant, or a tiling-key field "
+                                 "with a value for each stride the kernel is compiled for)")
             if _loop_times_count(lf, rf):
                 raise NonUniform(f"`{text()}` multiplies a loop variable by a trip count (the flat index of a tile "
                                  "grid, `i * n + j`), which the check does not follow for every count",
