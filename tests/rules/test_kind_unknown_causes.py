@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, kernel_text
 from pto_transpile import codes, transpile
 from sim_runtime.verify import verify
 
@@ -96,8 +96,7 @@ def test_a_local_annotated_int_is_a_scalar():
 def test_a_tile_picked_in_the_loop_around_is_named_a_handle_with_the_pick_to_pass():
     """Probe h122: `bias = biases[h % 2]` in the outer loop, `bias` handed to a stage: the help asked
     for a dtype annotation, which the check refuses (a tile in a field of numbers)."""
-    text = (Path(__file__).parents[1] / "soundness" / "kernels" / "h122_outer_tile_pick.py").read_text(
-        encoding="utf-8")
+    text = kernel_text(Path(__file__).parents[1] / "soundness" / "kernels" / "h122_outer_tile_pick.py")
     d = _error(text)
     assert d.message == ("`bias` (passed to stage `scale_store`) is a tile or tensor picked by a value of the run "
                          "(`biases[h % 2]`): a handle, which no ctx field carries to a delayed stage under a name of "

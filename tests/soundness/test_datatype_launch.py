@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime.errors import KernelError
 from sim_runtime.launch import simulate
 from sim_runtime.loader import load_kernel_module
 
-TEXT = (Path(__file__).parent / "kernels" / "h122_datatype_launch.py").read_text(encoding="utf-8")
+TEXT = kernel_text(Path(__file__).parent / "kernels" / "h122_datatype_launch.py")
 
 
 def _inputs(rows: int = 96) -> dict:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 
-TEXT = (Path(__file__).parent / "kernels" / "h122_is_valid_loop.py").read_text(encoding="utf-8")
+TEXT = kernel_text(Path(__file__).parent / "kernels" / "h122_is_valid_loop.py")
 
 
 def test_the_instance_kept_for_an_is_valid_not_followed_is_named():

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-TEXT = (Path(__file__).parents[1] / "soundness" / "kernels" / "h122_helper_star_args.py").read_text(encoding="utf-8")
+TEXT = kernel_text(Path(__file__).parents[1] / "soundness" / "kernels" / "h122_helper_star_args.py")
 HELPER = "def _scale(*args, factor=2.0):\n    dst, src = args\n    pl.muls(dst, src, factor)\n"
 CALL = "    _scale(y, c_vec, factor=3.0)\n"
 KWARGS = edited(TEXT, [(HELPER, "def _scale(**kw):\n    pl.muls(kw['dst'], kw['src'], kw.get('factor', 2.0))\n"),
