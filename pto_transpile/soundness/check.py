@@ -1956,6 +1956,7 @@ def _greatest_value(origin) -> float:
         return origin
     if not (isinstance(origin, tuple) and origin[:1] == ("op",) and len(origin) == 4):
         return math.inf
+    origin = _constant_right(origin)
     if origin[1] in ("max", "min"):
         return (max if origin[1] == "max" else min)(_greatest_value(origin[2]), _greatest_value(origin[3]))
     if type(origin[3]) is int and origin[1] in ("add", "sub", "floordiv", "mul"):
@@ -1984,6 +1985,8 @@ def _least_value(file, kernel, origin) -> float:
         return pick(_least_value(file, kernel, origin[2]), _least_value(file, kernel, origin[3]))
     if isinstance(origin, tuple) and len(origin) == 3 and origin[:2] == ("op", "abs"):
         return max(_least_value(file, kernel, origin[2]), 0)  # `abs(n)` (probe h119)
+    if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "op":
+        origin = _constant_right(origin)
     if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "op" and type(origin[3]) is int:
         # `rounds // 2`, `rounds + 1` of a count whose least value is known (probe h118)
         least = _least_value(file, kernel, origin[2])
@@ -2016,6 +2019,14 @@ def _least_value(file, kernel, origin) -> float:
         if declared_integer(file, param, file.pl.path):
             return int_range(param, file.pl.path, file)[0]
     return -math.inf
+
+
+def _constant_right(origin: tuple) -> tuple:
+    """`("op", "mul", 2, x)` as `("op", "mul", x, 2)`: a sum or product with the constant on the left
+    (`2 * min(n, 4)`, probe h123), read as the one with it on the right."""
+    if origin[1] in ("add", "mul") and type(origin[2]) is int and type(origin[3]) is not int:
+        return ("op", origin[1], origin[3], origin[2])
+    return origin
 
 
 def _stride(file, kernel, origin) -> tuple[int, int] | None:

@@ -53,3 +53,12 @@ def test_a_stage_called_beside_the_loop_under_the_test_is_still_refused():
                                     "            finish(0, sub_id, out, proj_vec_db, res_db)\n")
     assert any("branch condition `flag > 0` wraps a stage call" in m for m in error_messages(transpile(text,
                                                                                                       path="k.py")))
+
+
+def test_a_loop_the_discovery_run_does_not_meet_is_refused_saying_so():
+    """Every integer parameter is 3 in the run that finds the loops of run-time trip count, so a
+    loop under `flag > 5` is met in the runs at larger values only, with no count to follow it by
+    (probe h123: the message blamed a trip count already in the form its help asked for)."""
+    (message,) = error_messages(transpile(_under("flag > 5"), path="k.py"))
+    assert "a test of a parameter keeps it out of that run (`if flag > 5:` around it)" in message, message
+    assert "cannot count through" not in message, message

@@ -53,3 +53,10 @@ def test_an_unbounded_multiple_still_grows_the_pending_sets():
     the class changes which counts are run, not what a longer run is shown to do."""
     text = edited(kernel_text(KERNEL), [(LOOP, "    for k in pl.range(0, max(reps, 0) * 2):\n")])
     assert any("the sets pending grow with the trip count" in m for m in _errors(text)), _errors(text)
+
+
+def test_the_constant_on_the_left_is_read_as_on_the_right():
+    """`2 * min(max(reps, 0), 4)` takes the values `min(max(reps, 0), 4) * 2` does: at most 8, so every
+    count is run and no drift is judged (probe h123: it was refused as sets pending without bound)."""
+    text = edited(kernel_text(KERNEL), [(LOOP, "    for k in pl.range(0, 2 * min(max(reps, 0), 4)):\n")])
+    assert _errors(text) == []
