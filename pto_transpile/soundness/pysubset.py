@@ -440,7 +440,12 @@ class PythonSubset(InterpreterBase):
         that returned never reaches it."""
         if not self._returns_quietly(node, ctxs, operands):
             return False
-        self.uniform.early_exit = True
+        # a test of the block count alone (`num_cores == 3`) holds on every block or on none: a barrier
+        # after it is reached by all of them or by none (probe h123)
+        values = [v for pair in operands if pair for v in pair]
+        if not all(type(v) is int or isinstance(v, Sym) and all(_block_count_only(var) for var, _ in v.form)
+                   for v in values):
+            self.uniform.early_exit = True
         return True
 
     def _returns_quietly(self, node: cst.If, ctxs: list[Ctx], operands: list) -> bool:
@@ -3016,6 +3021,13 @@ def _one_block(left: Any, right: Any) -> Fraction | str | None:
 #: the block `core_id == num_cores - 1` singles out (`_one_block`): another than any numbered one
 #: unless there is one block, where a write under it and one under `core_id == 0` are one block's
 LAST_BLOCK = "last"
+
+
+def _block_count_only(var: tuple) -> bool:
+    """Is `var` the block count, or a value computed from it alone (`num_cores // 2`): the same on
+    every block?"""
+    count = BLOCK_COUNT[0]
+    return var == count or var[0] == "derived" and bool(var[2]) and all(r == count for r in var[2])
 
 
 def _tells_blocks_apart(left: Any, right: Any) -> bool:

@@ -71,3 +71,30 @@ def test_a_quiet_return_before_a_per_core_range_holds_on_every_block(test):
                         shapes={"a": (rows, 32), "out": (rows, 32)}, scalars={"scale": 0.5, "ApplyRelu": 1},
                         block_dim=blocks)
         assert [r.verdict for r in report.rows] == ["ok", "ok"], (rows, blocks, report.rows[-1].message)
+
+
+BARRIER = "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+
+
+def _returns_then_barrier(test: str) -> str:
+    per_core = "    for i in pl.range(core_id, n_blocks, num_cores):\n"
+    call = "            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)\n"
+    return edited(SCALE, [(per_core, f"    if {test}:\n        return\n" + per_core), (call, call + BARRIER)])
+
+
+def test_a_return_on_the_block_count_alone_lets_a_barrier_after_it_stand():
+    """`num_cores == 3` holds on every block or on none: the barrier after it is reached by all of
+    them or by none (probe h123: refused as a block that returned early never arriving)."""
+    text = _returns_then_barrier("num_cores == 3")
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    for blocks in (1, 2, 3, 4):
+        report = verify(text, result.code, "tiled_scale_kernel", path="k.py",
+                        shapes={"a": (128, 32), "out": (128, 32)}, scalars={"scale": 0.5, "ApplyRelu": 0},
+                        block_dim=blocks)
+        assert [r.verdict for r in report.rows] == ["ok", "ok"], (blocks, report.rows[-1].message)
+
+
+def test_a_return_on_the_block_index_before_a_barrier_is_still_refused():
+    (message,) = error_messages(transpile(_returns_then_barrier("core_id >= 2"), path="k.py"))
+    assert "a block that returned early" in message and "never arrives" in message, message
