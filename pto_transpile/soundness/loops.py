@@ -167,16 +167,6 @@ class Loops(InterpreterBase):
         """Why the check cannot follow a loop over `it`, neither a sequence nor a count it names:
         what the count depends on, and how to write the loop instead."""
         dims = _dynamic_dims(it)
-        if dims and not self.config.discover and self.config.scalars:
-            # a loop the discovery run, every integer parameter 3 there, did not meet (probe h123: a
-            # whole pipeline loop under `if flag > 5:`); its count would be a root of its own
-            return CannotModel(f"the trip count `{self._code_of(node.iter)}` depends on {dims}, a size known only "
-                               "at run time, and the loop is met at these values of the scalar parameters but not in "
-                               "the run where the check finds the loops of run-time trip count, every integer "
-                               "parameter 3 there: a test of a parameter keeps it out of that run (`if flag > 5:` "
-                               "around it), so the check has no count to follow it by; make the test one of a "
-                               "tiling-key field (a kernel instance for each outcome), or test the parameter inside "
-                               "the stages", node.iter, kind="dynamic")
         if dims:
             return CannotModel(f"the trip count `{self._code_of(node.iter)}` depends on {dims}, a size "
                                "known only at run time, in a way the check cannot count through",

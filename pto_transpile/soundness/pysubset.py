@@ -356,6 +356,8 @@ class PythonSubset(InterpreterBase):
                 self._exec_some(node, taken[True], ctxs, lambda: self.exec_block(node.body.body, taken[True]))
             if taken[False] and node.orelse is not None:
                 self._exec_some(node, taken[False], ctxs, lambda: self._exec_orelse(node.orelse, taken[False]))
+            if self.config.discover and not taken[None] and (not taken[True] or not taken[False]):
+                self._discover_untaken(node, ctxs, bool(taken[True]))
         finally:
             if settled_apart:
                 self.apart_tests.pop()
@@ -378,6 +380,26 @@ class PythonSubset(InterpreterBase):
                 finally:
                     if pushed:
                         self.apart_tests.pop()
+
+    def _discover_untaken(self, node: cst.If, ctxs: list[Ctx], took: bool) -> None:
+        """In the discovery run, the branch a run-time test did not take, when it holds a pipeline loop
+        (`if flag == 1:` around an optional pass, every integer parameter 3 there): run too, so that
+        its loops' trip counts are found; the runs at the values that take it (the test's cuts) then
+        count through them (probe h123: such a loop had no count to follow it by). A test of
+        compile-time values (a tiling-key field) chooses the instance's loop, and is left alone."""
+        branch = node.orelse if took else node.body
+        if branch is None or self._same_on_every_block(node.test, ctxs[0]) or not any(
+                type(n) is cst.For and any(type(c) is cst.Call and type(c.func) is cst.Name
+                                           and c.func.value in self.file.stages for c in iter_nodes(n.body))
+                for n in iter_nodes(branch)):
+            return
+        try:
+            if took:
+                self._exec_orelse(branch, ctxs)
+            else:
+                self.exec_block(branch.body, ctxs)
+        except (LoopBreak, LoopContinue, FunctionReturn):
+            pass  # (what follows is found where the run goes on)
 
     def _same_on_every_block(self, test: cst.BaseExpression, ctx: Ctx) -> bool:
         """Is `test` computed from compile-time values only, the same on every block: literals,

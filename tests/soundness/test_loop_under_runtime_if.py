@@ -55,10 +55,31 @@ def test_a_stage_called_beside_the_loop_under_the_test_is_still_refused():
                                                                                                       path="k.py")))
 
 
-def test_a_loop_the_discovery_run_does_not_meet_is_refused_saying_so():
-    """Every integer parameter is 3 in the run that finds the loops of run-time trip count, so a
-    loop under `flag > 5` is met in the runs at larger values only, with no count to follow it by
-    (probe h123: the message blamed a trip count already in the form its help asked for)."""
-    (message,) = error_messages(transpile(_under("flag > 5"), path="k.py"))
-    assert "a test of a parameter keeps it out of that run (`if flag > 5:` around it)" in message, message
-    assert "cannot count through" not in message, message
+@pytest.mark.parametrize("test", ["flag == 1", "flag > 5"])
+def test_a_loop_under_a_test_the_discovery_run_does_not_take_is_found_and_proven(test):
+    """Every integer parameter is 3 in the run that finds the loops of run-time trip count: the loop
+    under `flag == 1` is run there too, and the runs at the values that take the branch count
+    through it (probe h123: it was refused, blaming a trip count already in the form the help asked
+    for)."""
+    text = _under(test)
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    for flag in (0, 1, 6):
+        report = verify(text, result.code, "kern", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
+                        scalars={"flag": flag})
+        assert [r.verdict for r in report.rows] == ["ok", "ok"], (flag, report.rows[-1].message)
+
+
+@pytest.mark.parametrize("test", ["flag == 1", "flag == 7", "flag > 11"])
+def test_a_defect_under_such_a_test_is_refused(test):
+    """residue_defect.py's loop (wrong exactly when `n % 3 == 0`) under the test: shown at a value
+    of `flag` that takes the branch."""
+    base = (Path(__file__).parent / "kernels" / "residue_defect.py").read_text(encoding="utf-8")
+    loop = base[base.index("    for ki in pl.range(0, n):\n"):]
+    loop = loop[:loop.index("            scale_store(ki, sub_id, st.scale, out, c_vec_db, y_db)\n")
+                + len("            scale_store(ki, sub_id, st.scale, out, c_vec_db, y_db)\n")]
+    inner = "".join("    " + line + "\n" for line in loop.splitlines())
+    text = edited(base, [(loop, f"    if {test}:\n{inner}"),
+                         ("    n: pl.DT_INT32,\n", "    n: pl.DT_INT32,\n    flag: pl.DT_INT32,\n")])
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "receives `scale` = 2.0 in the serial kernel but 1.0 in the pipelined one (shown with flag=" in message
