@@ -35,6 +35,7 @@ from pto_api.ops import (
     dump_pipe,
     move_pipe,
     op_keyword_roles,
+    op_keywords,
     op_pipe,
     op_roles,
     store_pipe,
@@ -119,7 +120,9 @@ class OpEvents(InterpreterBase):
         acc = kw.get("acc_to_vec_mode")
         acc_mode = acc.leaf if isinstance(acc, Symbol) else None
         order = kw.get("order")
-        flag = kw.get("is_transpose")
+        # read where the op takes it (`pl.load`); a store does not take it (the op table; the emulator ignores it),
+        # and a window swapped by it hid the columns the store does write (probe h124)
+        flag = kw.get("is_transpose") if "is_transpose" in (op_keywords(op) or ()) else None
         if flag not in (None, True, False) or type(flag) not in (bool, type(None)) \
                 or order is not None and not (isinstance(order, (list, tuple)) and list(order) in ([0, 1], [1, 0])):
             # `is_transpose=1`, `order=reversed(...)`: the emulator transposes on any truthy flag or
