@@ -775,7 +775,8 @@ def _element(tensor: Any, index: Any) -> tuple:
 
 def _move_inserts(pos: list, kw: dict) -> bool:
     """`pl.move(dst, src, offset=...)` into a bigger destination is an insert (the emulator's
-    `transfer.move`): it writes the blocks `insert_blocks` names, not the whole destination.
+    `transfer.move`), but from Acc to Vec: it writes the blocks `insert_blocks` names, not the
+    whole destination.
     Bigger by the shapes of the operands as given: a view's own rows and columns, which the
     check does not hold for every view, so a move with a view is taken as no insert (its
     whole tiles, never covering, as for any view)."""
@@ -783,7 +784,10 @@ def _move_inserts(pos: list, kw: dict) -> bool:
     dst, src = (pos + [None, None])[:2]
     return (offset is not None and isinstance(dst, TileV) and isinstance(src, TileV) and bool(dst.desc and src.desc)
             and len(dst.shape) == 2 and len(src.shape) == 2
-            and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1]))
+            and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1])
+            # an Acc->Vec move takes no offset: it writes its source's half from the destination's
+            # origin (probe h124: taken for an insert lower down, the rows it writes were unseen)
+            and (src.memory, dst.memory) != ("Acc", "Vec"))
 
 
 def _memory(tile) -> str:

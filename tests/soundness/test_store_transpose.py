@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 
 TEXT = (Path(__file__).parent / "kernels" / "h124_store_transpose.py").read_text(encoding="utf-8")
@@ -22,3 +22,16 @@ def test_the_store_is_refused_with_or_without_the_flag(store):
     (message,) = error_messages(transpile(edited(TEXT, [(FLAGGED, store)]), path="k.py", preload=1))
     assert "`pl.store` on MTE3 of AIV0 writes `out[0:16, 0:32]`" in message, message
     assert "reads `out[0:16, 16:32]`, and nothing orders the two" in message, message
+
+
+ACC = kernel_text(Path(__file__).parent / "kernels" / "h124_acc_move_offset.py")
+MOVE = "    pl.move(proj, acc, [BLOCK, 0], acc_to_vec_mode=pl.AccToVecMode.SingleModeVec0)\n"
+
+
+@pytest.mark.parametrize("move", [MOVE, MOVE.replace("[BLOCK, 0], ", "")], ids=["offset", "none"])
+def test_an_acc_to_vec_move_with_an_offset_writes_from_the_origin_as_without(move):
+    """An Acc->Vec move takes no offset (the emulator's `_acc_to_vec`): the check took one into a
+    bigger destination for an insert lower down, and the rows it writes over the marker tile of
+    the other slot went unseen (probe h124: the pipelined kernel raced)."""
+    (message,) = error_messages(transpile(edited(ACC, [(MOVE, move)]), path="k.py", preload=1))
+    assert "reads `marker` while stage `project` (task 1), `pl.move` on FIX of AIC writes `proj_vec_db[1]`" in message
