@@ -1,8 +1,12 @@
-"""`is_transpose=` is read where the op takes it (`pl.load`): a store does not take it (the op
-table names no such keyword; the emulator ignores it). The check swapped a store's window by it,
-so the columns the store does write were outside its footprint, and a cube stage reading them
-back was accepted unordered (probe h124: the pipelined kernel raced on the emulator). Refused now
-as the store without the flag is."""
+"""Ops whose bytes the check read otherwise than the emulator runs them, each a race a probe found
+accepted (probes h124, h125), each refused now as its plain form is:
+- `is_transpose=` is read where the op takes it (`pl.load`): a store does not take it (the op
+  table names no such keyword; the emulator ignores it). The check swapped a store's window by it,
+  so the columns the store does write were outside its footprint, and a cube stage reading them
+  back was accepted unordered;
+- an Acc->Vec move takes no offset: the check took one into a bigger destination for an insert;
+- a `post_update` cursor given by position is shared between two parameters given one tile, as
+  one given by keyword."""
 
 from __future__ import annotations
 
@@ -35,3 +39,16 @@ def test_an_acc_to_vec_move_with_an_offset_writes_from_the_origin_as_without(mov
     the other slot went unseen (probe h124: the pipelined kernel raced)."""
     (message,) = error_messages(transpile(edited(ACC, [(MOVE, move)]), path="k.py", preload=1))
     assert "reads `marker` while stage `project` (task 1), `pl.move` on FIX of AIC writes `proj_vec_db[1]`" in message
+
+
+VF = kernel_text(Path(__file__).parent / "kernels" / "h125_vf_positional_post_update.py")
+POSITIONAL = "        z = vf.load_align(prev, LANES, pl.LoadDist.NORM, None, True)\n"
+
+
+@pytest.mark.parametrize("load", [POSITIONAL, POSITIONAL.replace("None, True)", "None, post_update=True)")],
+                         ids=["position", "keyword"])
+def test_a_post_update_cursor_given_by_position_is_shared_as_by_keyword(load):
+    """Two parameters given one tile share one cursor (probe h125: given by position, the check
+    kept one per parameter, and the second walk's bytes past the tile went unseen)."""
+    (message,) = error_messages(transpile(edited(VF, [(POSITIONAL, load)]), path="k.py", preload=1))
+    assert "`scale_vf()` on V of AIV0 reads `res_db[1] (bytes 2048..4096 from its start)`" in message, message
