@@ -153,7 +153,15 @@ class PlCalls(InterpreterBase):
             raise CannotModel(f"the dtype of this tile type ({what}) is not a `pl` dtype the check can read, and its "
                               "element size places the tile's bytes: write the `pl.DT_...` dtype, or declare the "
                               "tensor a `datatype=` name stands for with one", node, kind="construct")
-        mem = memory.leaf if isinstance(memory, Symbol) else "Vec"
+        for keyword, value, example in (("target_memory", memory, "pl.MemorySpace.Acc"),
+                                        ("layout", args.get("layout"), "pl.NZ")):
+            if not isinstance(value, Symbol) and (value is not None or keyword == "target_memory"):
+                # `target_memory="Acc"`, `pl.MemorySpace["Acc"]`: the emulator reads the space it names,
+                # the check took it for Vec, and an Acc tile's writes went unseen (probe h126)
+                raise CannotModel(f"the `{keyword}` of `{self._code_of(node)}` is not one the check can read, and it "
+                                  f"places the tile's bytes: write the `pl` constant itself (`{example}`)", node,
+                                  kind="construct")
+        mem = memory.leaf
         known_valid = isinstance(valid, (list, tuple)) and len(valid) == len(shape) == 2 and all(
             d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
         layout = args.get("layout")

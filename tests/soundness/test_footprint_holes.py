@@ -52,3 +52,23 @@ def test_a_post_update_cursor_given_by_position_is_shared_as_by_keyword(load):
     kept one per parameter, and the second walk's bytes past the tile went unseen)."""
     (message,) = error_messages(transpile(edited(VF, [(POSITIONAL, load)]), path="k.py", preload=1))
     assert "`scale_vf()` on V of AIV0 reads `res_db[1] (bytes 2048..4096 from its start)`" in message, message
+
+
+ACC_STRING = kernel_text(Path(__file__).parent / "kernels" / "h126_acc_string_memory.py")
+STRING = 'target_memory="Acc"),'
+
+
+@pytest.mark.parametrize("memory", [STRING, 'target_memory=pl.MemorySpace["Acc"]),'], ids=["string", "subscript"])
+def test_a_memory_space_not_written_as_the_pl_constant_is_refused(memory):
+    """The emulator reads the space such a spelling names; the check took it for Vec, and the
+    matmul's writes into the Acc slot a later stage reads went unseen (probe h126)."""
+    (message,) = error_messages(transpile(edited(ACC_STRING, [(STRING, memory)]), path="k.py", preload=2))
+    assert "is not one the check can read, and it places the tile's bytes: write the `pl` constant itself " \
+           "(`pl.MemorySpace.Acc`)" in message, message
+
+
+def test_written_as_the_constant_the_acc_slot_is_followed():
+    (message,) = error_messages(transpile(edited(ACC_STRING, [(STRING, "target_memory=pl.MemorySpace.Acc),")]),
+                                          path="k.py", preload=2))
+    assert "`pl.move` on FIX of AIC reads `acc_r_db[0]`: in the serial kernel it sees stage `project` (task 0)" \
+           in message, message
