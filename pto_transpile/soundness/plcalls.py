@@ -166,7 +166,12 @@ class PlCalls(InterpreterBase):
             d is None or (isinstance(d, int) and not isinstance(d, bool)) for d in valid)
         layout = args.get("layout")
         layout = layout.leaf if isinstance(layout, Symbol) else DEFAULT_LAYOUT.get(mem, "")
-        at_run_time = isinstance(valid, (list, tuple)) and any(run_time(d) for d in valid)
+        # a valid shape the check cannot read (`list(map(int, (8, 32)))`) may be any: as one of run-time
+        # values, never the declared shape exact, whose writes would cover the tile (probe h126)
+        readable = isinstance(valid, (list, tuple)) and all(
+            d is None or isinstance(d, int) and not isinstance(d, bool) or run_time(d) for d in valid)
+        at_run_time = any(run_time(d) for d in valid) if isinstance(valid, (list, tuple)) and readable \
+            else valid is not None
         return TileTypeV(tuple(shape), mem, elem_bytes(dtype),
                          initial_valid(shape, valid) if known_valid and not at_run_time else (), layout, at_run_time,
                          in_loop_body=not ctx.scope and bool(self.uniform.active))

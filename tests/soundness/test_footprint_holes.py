@@ -72,3 +72,16 @@ def test_written_as_the_constant_the_acc_slot_is_followed():
                                           path="k.py", preload=2))
     assert "`pl.move` on FIX of AIC reads `acc_r_db[0]`: in the serial kernel it sees stage `project` (task 0)" \
            in message, message
+
+
+UNREAD = kernel_text(Path(__file__).parent / "kernels" / "h126_valid_unread.py")
+MAPPED = "valid_shape=list(map(int, (QUART, BLOCK)))"
+
+
+@pytest.mark.parametrize("valid", [MAPPED, "valid_shape=[QUART, BLOCK]"], ids=["unread", "written"])
+def test_a_valid_shape_the_check_cannot_read_is_no_cover(valid):
+    """Taken for the declared shape, exact, a partial write covered the whole tile and cut an
+    earlier load of its bytes (probe h126); read as a shape of run-time values it does not."""
+    (message,) = error_messages(transpile(edited(UNREAD, [(MAPPED, valid)]), path="k.py", preload=1))
+    assert "`pl.store` on MTE3 of AIV0 reads `res_full_g[0]`: in the serial kernel it sees stage `copy` (task 0)" \
+           in message, message
