@@ -322,7 +322,11 @@ class OpEvents(InterpreterBase):
         dst, src = (pos + [None, None])[:2]
         extract = op == "move" and (len(pos) > 2 or kw.get("offset") is not None) and not (
             isinstance(src, TileV) and isinstance(dst, TileV) and (src.memory, dst.memory) == ("Acc", "Vec"))
-        if how is None or extract:  # an Acc->Vec move takes no offset: it writes its source's half
+        if extract:  # an insert when the destination is bigger by the operands' shapes as given: a
+            # view's own rows and columns, not followed (probe h126: a view source's insert was taken for
+            # an extract covering the whole destination, which it writes only the blocks of)
+            return not (isinstance(dst, TileV) and isinstance(src, TileV) and dst.desc and src.desc)
+        if how is None:  # an Acc->Vec move takes no offset: it writes its source's half
             return False
         valid = self.valid
         if not (isinstance(dst, TileV) and isinstance(src, TileV) and valid.exact(dst, core)
@@ -335,12 +339,15 @@ class OpEvents(InterpreterBase):
     def _insert_feet(self, pos: list, core: int) -> tuple[list[Foot], list[Foot]] | None:
         """(destination, source) feet of `pl.insert`: its exact blocks, when known."""
         dst, src, offset = (pos + [None, None, None])[:3]
-        if any(isinstance(t, TileV) and not t.desc for t in (dst, src)):
+        if isinstance(dst, TileV) and not dst.desc or isinstance(src, TileV) and not (src.desc or src.part):
             return None  # a view: where its blocks land is not followed, the whole tiles
         exact = isinstance(src, TileV) and self.valid.exact(src, core)
         # a valid shape known only at run time is never larger than the declared one: the blocks
-        # of the declared shape at the offset, a superset (`window`: never a cover)
-        valid = self.valid.of(src, core) if exact else (tuple(src.shape) if isinstance(src, TileV) else ())
+        # of the declared shape at the offset, a superset (`window`: never a cover); a view's
+        # is its tile's clipped by where it starts, which is not followed: at most its own rows
+        # and columns (the emulator inserts from the tile's start, its valid rows and columns)
+        valid = self.valid.of(src, core) if exact else self.valid.widest(src, core) if isinstance(src, TileV) \
+            else ()
         if isinstance(offset, (list, tuple)) and any(run_time(o) for o in offset):
             return None  # an offset known only at run time: the whole tiles
         feet = insert_feet(dst, src, offset, valid, lambda t: self._tile_keys(t.memory, core, None))
@@ -776,18 +783,25 @@ def _element(tensor: Any, index: Any) -> tuple:
 def _move_inserts(pos: list, kw: dict) -> bool:
     """`pl.move(dst, src, offset=...)` into a bigger destination is an insert (the emulator's
     `transfer.move`), but from Acc to Vec: it writes the blocks `insert_blocks` names, not the
-    whole destination.
-    Bigger by the shapes of the operands as given: a view's own rows and columns, which the
-    check does not hold for every view, so a move with a view is taken as no insert (its
-    whole tiles, never covering, as for any view)."""
+    whole destination. Bigger by the shapes of the operands as given: a view's own rows and
+    columns (`TileV.part`); a view whose bounds the check does not follow may be either, and
+    `_writes_less` takes its destination as a whole, never as a cover."""
     offset = pos[2] if len(pos) > 2 else kw.get("offset")
     dst, src = (pos + [None, None])[:2]
-    return (offset is not None and isinstance(dst, TileV) and isinstance(src, TileV) and bool(dst.desc and src.desc)
-            and len(dst.shape) == 2 and len(src.shape) == 2
-            and (dst.shape[0] > src.shape[0] or dst.shape[1] > src.shape[1])
+    if offset is None or not (isinstance(dst, TileV) and isinstance(src, TileV)):
+        return False
+    dst_shape, src_shape = _shape_as_given(dst), _shape_as_given(src)
+    return (len(dst_shape) == 2 and len(src_shape) == 2
+            and (dst_shape[0] > src_shape[0] or dst_shape[1] > src_shape[1])
             # an Acc->Vec move takes no offset: it writes its source's half from the destination's
             # origin (probe h124: taken for an insert lower down, the rows it writes were unseen)
             and (src.memory, dst.memory) != ("Acc", "Vec"))
+
+
+def _shape_as_given(tile: TileV) -> tuple:
+    """A tile's shape as an op given it sees it: a view's own rows and columns (() when its
+    bounds are not followed), else the declared shape."""
+    return tile.shape if tile.desc else tile.part
 
 
 def _memory(tile) -> str:

@@ -117,3 +117,16 @@ def test_every_op_of_a_shared_case_touches_the_same_bytes(case, tmp_path):
     path = tmp_path / f"{case.name}.py"
     path.write_text(case.source, encoding="utf-8")
     _compare(path, case.kernel)
+
+
+def test_a_view_moved_into_a_bigger_tile_is_no_cover_of_it(tmp_path):
+    """`pl.move(p_mat, relu_nz[0:32, 0:64], [sub_id * 32, 0])`: the destination is bigger than the
+    view, so the emulator inserts the view's blocks alone; the check took the move for an extract
+    that covers the whole destination, and a cover hides the earlier writes of the bytes it does
+    not reach (probe h126). It takes the whole destination now, never as a cover."""
+    from helpers import kernel_text
+
+    path = tmp_path / "view_move_insert.py"
+    kernel = ROOT / "tests" / "soundness" / "kernels" / "h126_view_move_insert.py"
+    path.write_text(kernel_text(kernel), encoding="utf-8")
+    _compare(path, "pipeline_demo_kernel")

@@ -6,7 +6,9 @@ accepted (probes h124, h125), each refused now as its plain form is:
   back was accepted unordered;
 - an Acc->Vec move takes no offset: the check took one into a bigger destination for an insert;
 - a `post_update` cursor given by position is shared between two parameters given one tile, as
-  one given by keyword."""
+  one given by keyword.
+Beside them, one the other way (probe h126): a move of a view into a bigger tile inserts the view's
+rows; taken for an extract covering the whole tile, it was refused as a race of the two AIVs."""
 
 from __future__ import annotations
 
@@ -85,3 +87,20 @@ def test_a_valid_shape_the_check_cannot_read_is_no_cover(valid):
     (message,) = error_messages(transpile(edited(UNREAD, [(MAPPED, valid)]), path="k.py", preload=1))
     assert "`pl.store` on MTE3 of AIV0 reads `res_full_g[0]`: in the serial kernel it sees stage `copy` (task 0)" \
            in message, message
+
+
+VIEW_MOVE = kernel_text(Path(__file__).parent / "kernels" / "h126_view_move_insert.py")
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_view_moved_into_a_bigger_tile_inserts_each_cores_rows(preload):
+    """`pl.move(p_mat, relu_nz[0:32, 0:64], [sub_id * 32, 0])` is an insert of the view's rows at
+    each AIV's offset, as the emulator runs it: the check took it for an extract covering the
+    whole slot, so the two AIVs' writes were a race it refused, and a cover hid earlier writes of
+    the rows it does not reach (probe h126). The kernel is the seed demo's, proven and run."""
+    from sim_runtime import verify
+
+    result = transpile(VIEW_MOVE, path="k.py", preload=preload)
+    assert error_messages(result) == [] and result.code is not None
+    rows = verify(VIEW_MOVE, result.code, "pipeline_demo_kernel", path="k.py").rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
