@@ -119,17 +119,23 @@ class OpEvents(InterpreterBase):
         reduction = (ATOMIC_REDUCTIONS[atomic.leaf] or "") if isinstance(atomic, Symbol) else ""
         acc = kw.get("acc_to_vec_mode")
         acc_mode = acc.leaf if isinstance(acc, Symbol) else None
-        order = kw.get("order")
         # read where the op takes it (`pl.load`); a store does not take it (the op table; the emulator ignores it),
         # and a window swapped by it hid the columns the store does write (probe h124)
-        flag = kw.get("is_transpose") if "is_transpose" in (op_keywords(op) or ()) else None
-        if flag not in (None, True, False) or type(flag) not in (bool, type(None)) \
-                or order is not None and not (isinstance(order, (list, tuple)) and list(order) in ([0, 1], [1, 0])):
+        takes_flag = "is_transpose" in (op_keywords(op) or ())
+        flag = kw.get("is_transpose") if takes_flag else None
+        rank = next((len(v.shape) for v in pos if isinstance(v, TensorV)), 2)
+        order = kw.get("order")
+        axes = _axes(order, rank)
+        if flag not in (None, True, False) or type(flag) not in (bool, type(None)) or order is not None and not axes:
             # `is_transpose=1`, `order=reversed(...)`: the emulator transposes on any truthy flag or
             # iterable order; the model only on the two it reads
-            raise CannotModel(f"`pl.{op}` is given a transpose the check does not read: write `is_transpose=True` "
-                              "or `order=[1, 0]`", node, kind="construct")
-        transpose = flag is True or (isinstance(order, (list, tuple)) and list(order) == [1, 0])
+            spell = "`is_transpose=True` or " if takes_flag else ""
+            raise CannotModel(f"`pl.{op}` is given a transpose the check does not read: write {spell}`order=` as a "
+                              f"list of two of the tensor's axes (`order=[{rank - 2}, {rank - 1}]` names its last two, "
+                              "the default)", node, kind="construct")
+        if axes == (rank - 2, rank - 1):  # the default spelled out (probe h126: `[1, 2]` of a rank-3 store)
+            order = None
+        transpose = flag is True or bool(axes) and axes[0] > axes[1]
         reads: list[Foot] = []
         shapes: list[tuple] = []  #: where each tile operand's valid shape was set (`ValidShapes.provenance`)
         writes: list[Foot] = []
@@ -668,6 +674,15 @@ class OpEvents(InterpreterBase):
 #: the operand that places a GM op's window, where it is not argument 2: `pl.getval(t, i)`,
 #: `pl.setval(t, i, v)`, `pl.dump_data(data, offsets, shapes)`
 GM_OFFSETS = {"getval": 1, "setval": 1, "dump_data": 1}
+
+
+def _axes(order: Any, rank: int) -> tuple[int, int] | None:
+    """The two axes `order=` names of a tensor of `rank` dimensions (the window's rows, then its
+    columns; the first after the second is a transpose), or None when it is not two of them."""
+    if not (isinstance(order, (list, tuple)) and len(order) == 2
+            and all(type(a) is int and 0 <= a < rank for a in order) and order[0] != order[1]):
+        return None
+    return order[0], order[1]
 
 
 def _flat(tensor: TensorV, offsets: Any, transpose: bool, arith=None) -> Any:

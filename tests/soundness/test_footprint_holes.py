@@ -104,3 +104,31 @@ def test_a_view_moved_into_a_bigger_tile_inserts_each_cores_rows(preload):
     assert error_messages(result) == [] and result.code is not None
     rows = verify(VIEW_MOVE, result.code, "pipeline_demo_kernel", path="k.py").rows
     assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
+
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(encoding="utf-8")
+RANK3 = edited(TILED, [("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],",
+                        "    out: pl.Tensor[[pl.DYNAMIC, BLOCK, BLOCK], pl.DT_FP32],"),
+                       ("    pl.store(out, res, [i * BLOCK + sub_id * HALF, 0])",
+                        "    pl.store(out, res, [i, sub_id * HALF, 0]{order})")])
+
+
+@pytest.mark.parametrize("order", ["", ", order=[1, 2]"], ids=["default", "spelled"])
+def test_the_default_axes_of_a_rank_3_store_spelled_out_are_no_transpose(order):
+    """`order=[1, 2]` of a rank-3 tensor names its last two axes, the default: it was refused as
+    a transpose, with a help naming `is_transpose=`, which a store does not take (probe h126)."""
+    from sim_runtime import verify
+
+    text = RANK3.replace("{order}", order)
+    result = transpile(text, path="k.py", preload=2)
+    assert error_messages(result) == [] and result.code is not None
+    rows = verify(text, result.code, "tiled_scale_kernel", path="k.py", block_dim=2,
+                  shapes={"a": (160, 32), "out": (5, 32, 32)}, scalars={"scale": 0.5, "ApplyRelu": 1}).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
+
+
+def test_an_order_the_check_does_not_read_names_the_axes_a_store_takes():
+    (message,) = error_messages(transpile(RANK3.replace("{order}", ", order=reversed([1, 2])"), path="k.py",
+                                          preload=2))
+    assert "`pl.store` is given a transpose the check does not read: write `order=` as a list of two of the " \
+           "tensor's axes (`order=[1, 2]` names its last two, the default)" in message, message
