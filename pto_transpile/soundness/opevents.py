@@ -135,7 +135,7 @@ class OpEvents(InterpreterBase):
                               "the default)", node, kind="construct")
         if axes == (rank - 2, rank - 1):  # the default spelled out (probe h126: `[1, 2]` of a rank-3 store)
             order = None
-        transpose = flag is True or bool(axes) and axes[0] > axes[1]
+        transpose = flag is True or axes is not None and axes[0] > axes[1]
         reads: list[Foot] = []
         shapes: list[tuple] = []  #: where each tile operand's valid shape was set (`ValidShapes.provenance`)
         writes: list[Foot] = []
