@@ -1085,6 +1085,9 @@ class PythonSubset(InterpreterBase):
                 if quotient_parameter(("op", "floordiv", moved, right)) is not None:
                     return opaque_op("floordiv", Opaque(moved), right)  # as `_parameter_quotient` names it
             if fn is not None and opaque_operands(left, right):
+                same = _identity(fn, left, right)
+                if same is not None:  # `(core_id < rem) * 1`: the value itself, as the check names it
+                    return same
                 if fn is operator.mod and self.config.discover:
                     self.opaque_residues.update(v.origin for v in (left, right) if type(v) is Opaque)
                 return opaque_op(fn.__name__, left, right)
@@ -1995,6 +1998,11 @@ class PythonSubset(InterpreterBase):
         return pos, kw
 
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
+        if name == "int" and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star \
+                and type(node.args[0].value) is _COMPARISON:
+            # `int(core_id < rem)`: the number 1 or 0, as the comparison is in arithmetic (`_operand`)
+            value = self._operand(node.args[0].value, ctx)
+            return int(value) if type(value) is bool else value
         clamp = name in ("min", "max", "abs") and self.bounding and self.config.discover
         pos, kw = self._args(node, self._clamp_frame(ctx) if clamp else ctx)
         if name not in _ITERATING and any(isinstance(v, SymRange) for v in (*pos, *kw.values())):
@@ -2579,6 +2587,16 @@ def _count_origin(value: Sym, count: Any) -> tuple:
 def _first_named(value: Any, otherwise: Any) -> Any:
     """`value`, or `otherwise` when it is None (a run-time value has no truth to test with `or`)."""
     return otherwise if value is None else value
+
+
+def _identity(fn: Any, left: Any, right: Any) -> Opaque | None:
+    """The run-time value of `x * 1`, `1 * x`, `x + 0`, `0 + x` or `x - 0`: `x` itself; else None."""
+    for value, other, ops in ((left, right, (operator.mul, operator.add, operator.sub)),
+                              (right, left, (operator.mul, operator.add))):
+        if type(value) is Opaque and type(other) is int and fn in ops \
+                and other == (1 if fn is operator.mul else 0):
+            return value
+    return None
 
 
 def opaque_op(name: str, *values: Any) -> Opaque:

@@ -110,6 +110,11 @@ ACCEPTED["balanced, the end as start + base + (core_id < rem)"] = (
 ACCEPTED["balanced, the end as base + start + (core_id < rem)"] = (
     BALANCED + "    end = base + start + (core_id < rem)\n    for i in pl.range(start, end):\n")
 
+# the truth value as a number by `int(...)` or `* 1` (refused before: "neither static nor a
+# run-time value the check can name", and a chunk said to reach past its block)
+ACCEPTED["balanced, one more as int of the test"] = BALANCED + "    cnt = base + int(core_id < rem)\n" + TASKS
+ACCEPTED["balanced, one more as the test times 1"] = BALANCED + "    cnt = base + (core_id < rem) * 1\n" + TASKS
+
 #: each with what the emulator shows at 7 or 8 tiles on 3 blocks ("race", or "error": a tile past the rows)
 DEFECTS = {
     "one more on every block": (BALANCED + "    cnt = base + 1\n" + TASKS, "error"),
@@ -170,6 +175,8 @@ DEFECTS = {
                                                               "    for i in pl.range(start, end):\n", "race"),
     "the end as start + start + base": (BALANCED + "    end = start + start + base\n"
                                                    "    for i in pl.range(start, end):\n", "error"),
+    "one more as int of the test up to rem": (BALANCED + "    cnt = base + int(core_id <= rem)\n" + TASKS, "race"),
+    "one more as the test times 2": (BALANCED + "    cnt = base + (core_id < rem) * 2\n" + TASKS, "error"),
     "a count by the block, the rows shared": ("    rem = n_blocks % num_cores\n"
                                               "    cnt = n_blocks if core_id < rem else 0\n"
                                               "    for i in pl.range(0, cnt):\n", None),
