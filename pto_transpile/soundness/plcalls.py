@@ -147,6 +147,9 @@ class PlCalls(InterpreterBase):
             raise CannotModel(f"`{self._code_of(node)}` gives `valid_shape` {entries} for a shape of {len(shape)} "
                               "dimensions", node, kind="declaration")
         self._plain(list(shape) + list(valid) if isinstance(valid, (list, tuple)) else shape, "the shape of", node)
+        # fixed when the kernel is compiled, as addresses are: one of a sampled parameter would be
+        # proven at the samples only (probe h127: a scratch tile grew over a group's slot past them)
+        self._compile_time(list(shape), "shape", node, "tile shape")
         if not (isinstance(dtype, Symbol) and dtype.leaf in DTYPE_BITS):
             given = call_argument(node, 1, "dtype")
             what = f"`{self._code_of(given)}`" if given is not None else "none"
@@ -228,6 +231,7 @@ class PlCalls(InterpreterBase):
         self._plain(addrs, "the addresses of", node)
         self._plain(kw.get("depth"), "the depth of", node)
         self._compile_time(addrs, "addrs", node)
+        self._compile_time(kw.get("depth"), "depth", node, "group depth")
         mutex = kw.get("mutex_ids")
         self._compile_time(mutex, "mutex_ids", node, "mutex id")
         depth = kw.get("depth")
@@ -403,10 +407,7 @@ class PlCalls(InterpreterBase):
                 raise CannotModel("only the default INTRA_BLOCK cross-core sync mode is modelled", node)
             if not isinstance(pipe, Symbol) or not isinstance(eid, int):
                 raise self._not_static("the pipe or event id of this sync is not static", node)
-            if run_time(eid):  # a residue of the loop variable is periodic and fine; this is not
-                raise CannotModel(f"the event id `{self._code_of(node)}` uses depends on a value known only at run "
-                                  "time (the block index or count, a parameter, a trip count): pick it from a list of "
-                                  "ids by a residue of the loop variable", node, kind="runtime")
+            self._event_id_fixed(eid, node)
             _pipes(node, pipe)
             self._sync_event("set" if name == "set_cross_core" else "wait", pipe.leaf, eid, node, ctx)
         elif name == "sync_all":
@@ -443,6 +444,9 @@ class PlCalls(InterpreterBase):
             sp, wp, eid = kw.get("set_pipe"), kw.get("wait_pipe"), kw.get("event_id")
             if not (isinstance(sp, Symbol) and isinstance(wp, Symbol) and isinstance(eid, int)):
                 raise self._not_static("the pipes or event id of this sync are not static", node)
+            # (probe h127: an id from a parameter was followed at its samples, and at one value past
+            # them a later task's wait took an earlier task's flag of another pair)
+            self._event_id_fixed(eid, node)
             _pipes(node, sp, wp)
             ev = self._sync_event(name, sp.leaf, eid, node, ctx)
             ev.wait_pipe = wp.leaf
@@ -460,6 +464,15 @@ class PlCalls(InterpreterBase):
             raise CannotModel(f"{CORES[ctx.core]} reaches a `sync_all(core_type={name})`, which it is not part of",
                               node)
         return name
+
+    def _event_id_fixed(self, eid: Any, node: cst.Call) -> None:
+        """Refuse an event id known only at run time: a run follows it at one value, where a
+        residue of the loop variable is periodic and every phase of it is run."""
+        if run_time(eid):
+            raise CannotModel(f"the event id `{self._code_of(node)}` uses depends on a value known only at run "
+                              "time (the block index or count, a parameter, a trip count): give a compile-time id (a "
+                              "module constant, a tiling-key field), or pick it from a list of ids by a residue of "
+                              "the loop variable", node, kind="runtime")
 
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
         if ctx.may and not self.config.roots_only:

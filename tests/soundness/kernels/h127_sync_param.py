@@ -1,0 +1,99 @@
+"""An intra-core flag whose event id is a scalar parameter `d` (a runtime value the launch
+passes), beside a fixed flag of id 7 on the same pipes. Serially every flag is consumed
+before the next stage raises another, whatever `d`; pipelined, the first vector stage of a
+later task runs before the last vector stage of an earlier one, so at `d == 7` its own
+`sync_dst(..., 7)` consumes the earlier task's pending flag of id `d` instead of its own."""
+
+import pypto_pro.language as pl
+
+TILE = 32
+HALF = TILE // 2
+
+
+@pl.pipeline.stage
+def prep(ki, d, sub_id, out2, z):
+    pl.full(z, 1.0)
+    pl.muls(z, z, ki * 1.0)
+    pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=7)
+    pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=7)
+    pl.store(out2, z, [ki * TILE + sub_id * HALF, 0])
+    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.V, event_id=6)
+    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.V, event_id=6)
+    pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=d)
+
+
+@pl.pipeline.stage
+def mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db):
+    cur_a = a_l1.next()
+    pl.load(cur_a, a, [ki * TILE, 0])
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, cur_a)
+    pl.move(right, cur_a)
+    pl.matmul(acc, left, right)
+    c_vec = c_vec_db.next()
+    pl.move(c_vec, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+
+@pl.pipeline.stage
+def finish(ki, d, sub_id, out, c_vec_db, y_db):
+    pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=d)
+    c_vec = c_vec_db.next()
+    y = y_db.next()
+    pl.relu(y, c_vec)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])
+
+
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+def kernel(
+    a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+    out2: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+    d: pl.DT_INT32,
+):
+    c_vec_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x0,
+        mutex_ids=[0, 1],
+        fwd_ids=[0, 1],
+        bwd_ids=[2, 3],
+    )
+    with pl.section_cube():
+        a_l1 = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[4, 5],
+        )
+        left_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[6, 7],
+        )
+        right_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right, layout=pl.ZN),
+            addrs=0x0,
+            mutex_ids=[8, 9],
+        )
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[10, 11],
+        )
+    with pl.section_vector():
+        sub_id = pl.get_subblock_idx()
+        y_db = pl.make_tile_group(
+            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+            addrs=0x4000,
+            mutex_ids=[12, 13],
+        )
+        z = pl.make_tile(pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                         addr=0x8000)
+    n = a.shape[0] // TILE
+    for ki in pl.range(0, n):
+        with pl.section_vector():
+            prep(ki, d, sub_id, out2, z)
+        with pl.section_cube():
+            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
+        with pl.section_vector():
+            finish(ki, d, sub_id, out, c_vec_db, y_db)
