@@ -591,9 +591,10 @@ class OpEvents(InterpreterBase):
             if spill is not None:
                 label += f" ({SPILL_NOTE} {tensor.shape[-1]} columns into the next rows)"
                 return Foot(("GM", tensor.name), *spill, label, may, True)
-            # a valid shape known only at run time: the window of the declared shape, a superset
+            # a valid shape known only at run time: the window of the declared shape, a superset; one of
+            # several tiles of different valid shapes: the widest's window, a superset too (probe h128)
             return Foot(("GM", tensor.name), r, r + rows, c, c + cols, label, may,
-                        tiled and not self.valid.exact(tile, core))
+                        tiled and not (self.valid.exact(tile, core) and self.valid.one_shape(tile, core)))
         # where it lands is not known: anywhere in the tensor, a superset, never a cover
         why = _unplaced_shape(tensor) or _run_time_offset(written)
         if not why and is_unknown(written if not isinstance(written, (list, tuple)) else next(

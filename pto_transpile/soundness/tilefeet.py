@@ -61,6 +61,13 @@ class ValidShapes:
             return tile.desc != 0 and tile.desc not in inexact
         return not any(t.desc == 0 or t.desc in inexact for t in tile.choices)
 
+    def one_shape(self, tile: TileV | AnyTileV, core: int) -> bool:
+        """Whether every tile `tile` may be has one valid shape on `core` (`widest` is then each
+        one's, not only the largest)."""
+        if not isinstance(tile, AnyTileV):
+            return True
+        return len({tuple(self.of(t, core)) for t in tile.choices}) <= 1
+
     def partial(self, tile: TileV, core: int) -> bool:
         """Whether an op may touch less of `tile` than the whole of it on `core`: its valid shape
         is not its declared one, or is not known (`of` and `exact` in one call, for every foot),
@@ -156,6 +163,8 @@ class ValidShapes:
                     new = t.shape
             if may or not sure:
                 old = self.of(t, core)
+                if tuple(old) != tuple(new):  # either shape: the larger, a superset, never exact (probe h128:
+                    inexact.add(t.desc)  # a store of it set under a data test covered rows it may not write)
                 new = (max(old[0], new[0]), max(old[1], new[1]))
             in_loop = bool(where) and (where[0] == "stage" or bool(where[1]))
             if t.desc not in self._shapes_given[core]:

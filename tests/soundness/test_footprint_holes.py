@@ -7,6 +7,8 @@ accepted (probes h124, h125), each refused now as its plain form is:
 - an Acc->Vec move takes no offset: the check took one into a bigger destination for an insert;
 - a `post_update` cursor given by position is shared between two parameters given one tile, as
   one given by keyword.
+A store that may write fewer rows than the window it is placed at (a valid shape set under a data
+test, a slot picked by data among slots of different shapes) covered that window (probe h128).
 Beside them, one the other way (probe h126): a move of a view into a bigger tile inserts the view's
 rows; taken for an extract covering the whole tile, it was refused as a race of the two AIVs."""
 
@@ -132,3 +134,23 @@ def test_an_order_the_check_does_not_read_names_the_axes_a_store_takes():
                                           preload=2))
     assert "`pl.store` is given a transpose the check does not read: write `order=` as a list of two of the " \
            "tensor's axes (`order=[1, 2]` names its last two, the default)" in message, message
+
+
+PARTIAL = kernel_text(Path(__file__).parent / "kernels" / "h128_gm_partial_cover.py")
+PICK = kernel_text(Path(__file__).parent / "kernels" / "h128_gm_pick_cover.py")
+UNDER_TEST = "    if out_vec[0, 0] > 0.0:\n        pl.set_validshape(head, [TILE_HALF // 2, TILE])\n"
+READ_BACK = ("`pl.load` on MTE2 of AIV0 reads `scratch[0:32, 0:64]`: in the serial kernel it sees stage `stage2` "
+             "(task 0), `pl.store` on MTE3 of AIV0; then stage `stage4` (task 0), `pl.store` on MTE3 of AIV0, in the "
+             "pipelined kernel stage `stage2` (task 1)")
+
+
+@pytest.mark.parametrize("text", [PARTIAL, edited(PARTIAL, [(UNDER_TEST, "    pl.set_validshape(head, [TILE_HALF // 2, "
+                                                                         "TILE])\n")]), PICK],
+                         ids=["under a data test", "always", "a slot picked by data"])
+def test_a_store_that_may_write_fewer_rows_covers_none(text):
+    """A valid shape set under a test followed both ways is either shape, and a slot picked by data
+    either slot's: the store writes the larger window at the most, a superset, never a cover. Taken
+    as covering it, the store hid an earlier stage's write of the rows it may not reach, which the
+    read-back sees from the next task when pipelined (probe h128: outputs differed by 335)."""
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert READ_BACK in message, message
