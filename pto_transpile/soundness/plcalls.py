@@ -279,6 +279,7 @@ class PlCalls(InterpreterBase):
     def _struct_array(self, node, ctx) -> Any:
         pos, kw = self._args(node, ctx)
         n = pos[0] if pos else UNKNOWN
+        self._compile_time(n, "", node, "struct array length")
         if not isinstance(n, int) or not 0 < n <= MAX_ITEMS:
             raise self._not_static("the length of this struct array is not static", node)
         self._plain(n, "the length of", node)

@@ -3,7 +3,8 @@ intra-core flag, a tile's shape and a group's depth taken from a scalar paramete
 index were followed at the values the check samples, and past them the pipelined kernel raced
 where the serial one did not (probe h127: a flag of id `d` beside a fixed one of id 7, taken by
 the wrong wait at `d == 7`; a scratch tile `d` rows high grown over a group's slot from `d == 13`).
-Each is refused now, as a cross-core event id or a tile address is; the constant forms are
+Each is refused now, as a cross-core event id or a tile address is (and a struct array's length
+likewise); the constant forms are
 proven at their own values, the racing ones refused."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -75,3 +76,18 @@ def test_a_group_depth_of_a_run_time_value_is_refused():
                            "        addrs=0x4000,\n            depth=d,\n")])
     (message,) = error_messages(transpile(text, path="k.py", preload=1))
     assert "the group depth `d` depends on the run-time value of `d`" in message, message
+
+
+STRUCTS = kernel_text(KERNELS / "h109_user_struct_array_typed_field_exempt_from_narrowing.py").replace(
+    "tag=pl.const(0, pl.DT_INT16)", "tag=0")
+
+
+@pytest.mark.parametrize("length, refused", [("2", False), ("d", True)])
+def test_a_struct_array_of_a_run_time_length_is_refused(length, refused):
+    text = edited(STRUCTS, [("    n: pl.DT_INT32,\n", "    n: pl.DT_INT32,\n    d: pl.DT_INT32,\n"),
+                            ("pl.struct_array(2,", f"pl.struct_array({length},")])
+    errors = error_messages(transpile(text, path="k.py", preload=1))
+    assert errors == (['the pipelined kernel is not proven equivalent to the serial one: the struct array length '
+                       '`pl.struct_array(d, "Tag", tag=0)` depends on the run-time value of `d`: the check proves '
+                       'struct array lengths only when they are compile-time constants (module constants, tiling-key '
+                       'fields)'] if refused else [])
