@@ -4,8 +4,7 @@ index were followed at the values the check samples, and past them the pipelined
 where the serial one did not (probe h127: a flag of id `d` beside a fixed one of id 7, taken by
 the wrong wait at `d == 7`; a scratch tile `d` rows high grown over a group's slot from `d == 13`).
 Each is refused now, as a cross-core event id or a tile address is (and a struct array's length
-likewise); the constant forms are
-proven at their own values, the racing ones refused."""
+likewise); the constant forms are proven at their own values, the racing ones refused."""
 
 from __future__ import annotations
 
