@@ -178,6 +178,9 @@ class InterpreterBase:
         self.tested_at: cst.CSTNode | None = None  #: the comparison `tested` comes from
         #: the tests of the branches being run that may go another way on another block
         self.apart_tests: list[str] = []
+        #: each `if` test around what runs now that the run cannot decide, and whether it is one
+        #: that may go another way on another block (`exec_if`)
+        self.may_tests: list[tuple] = []
         self.tested_apart = False  #: a test just run settled a value another block may not have
         #: the tiling-key fields of the instance proven, bound in every function (in vector
         #: functions too: their evaluator is one per instance, `FileMemo.extents`)

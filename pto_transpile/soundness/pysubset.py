@@ -371,6 +371,7 @@ class PythonSubset(InterpreterBase):
                 pushed = apart[id(ctx)]
                 if pushed:  # a barrier in either branch may be skipped by another block
                     self.apart_tests.append(test)
+                self.may_tests.append((node.test, pushed))
                 try:
                     self._exec_one_block(ctx, single if single is not None and not single.others else None,
                                          lambda c: self.exec_block(node.body.body, [c]), test)
@@ -378,6 +379,7 @@ class PythonSubset(InterpreterBase):
                         self._exec_one_block(ctx, single if single is not None and single.others else None,
                                              lambda c: self._exec_orelse(node.orelse, [c]), test)
                 finally:
+                    self.may_tests.pop()
                     if pushed:
                         self.apart_tests.pop()
 
@@ -2170,6 +2172,27 @@ class PythonSubset(InterpreterBase):
             return (self.uniform.negate(x) if int(x) < 0 else x,)
         return None
 
+    def _stage_under_test(self, stage: str) -> str:
+        """Why a stage under a test the run cannot decide is refused, and a form the check follows:
+        a test of the block (it may go another way on another block) as an early return on one
+        comparison, any other as a scalar parameter's."""
+        if not self.may_tests:
+            return f"stage `{stage}` is called under a condition the check cannot decide"
+        test, by_block = self.may_tests[-1]
+        code = self._code_of(test)
+        if by_block:
+            inverse = _INVERSE.get(type(test.comparisons[0].operator)) \
+                if type(test) is cst.Comparison and len(test.comparisons) == 1 else None
+            form = (f"if {self._code_of(test.left)} {inverse} {self._code_of(test.comparisons[0].comparator)}: return"
+                    if inverse else "if core_id >= n_tiles: return")
+            fix = (f"where it tests whether this block has work, around the whole pipeline loop, return early before "
+                   f"the loop instead, on one comparison of the block index (`{form}`), which the check follows for "
+                   "every block")
+        else:
+            fix = ("pass the value it tests as a scalar parameter (or a tiling-key field), whose tests the check "
+                   "decides at every value")
+        return f"stage `{stage}` is called under `if {code}:`, a test the check cannot decide for every run: {fix}"
+
     def call_function(self, fn: FunctionV, node: cst.Call, ctx: Ctx) -> Any:
         pos, kw = self._args(node, ctx)
         if fn.kind == "vf":
@@ -2182,7 +2205,7 @@ class PythonSubset(InterpreterBase):
         env = self._bind(fn.node, pos, kw, ctx, fn.defaults, node)
         if fn.kind == "stage":
             if ctx.may and not self.config.roots_only:
-                raise CannotModel(f"stage `{fn.name}` is called under a condition the check cannot decide", node)
+                raise CannotModel(self._stage_under_test(fn.name), node)
             name = fn.name
             counts = self.stage_counts[ctx.core]
             number = counts[name]
@@ -2587,6 +2610,11 @@ def _count_origin(value: Sym, count: Any) -> tuple:
 def _first_named(value: Any, otherwise: Any) -> Any:
     """`value`, or `otherwise` when it is None (a run-time value has no truth to test with `or`)."""
     return otherwise if value is None else value
+
+
+#: a comparison's operator -> the one that holds where it does not, as written in code
+_INVERSE = {cst.LessThan: ">=", cst.GreaterThanEqual: "<", cst.LessThanEqual: ">", cst.GreaterThan: "<=",
+            cst.Equal: "!=", cst.NotEqual: "=="}
 
 
 def _identity(fn: Any, left: Any, right: Any) -> Opaque | None:

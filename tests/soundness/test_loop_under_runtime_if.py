@@ -83,3 +83,42 @@ def test_a_defect_under_such_a_test_is_refused(test):
                          ("    n: pl.DT_INT32,\n", "    n: pl.DT_INT32,\n    flag: pl.DT_INT32,\n")])
     (message,) = error_messages(transpile(text, path="k.py"))
     assert "receives `scale` = 2.0 in the serial kernel but 1.0 in the pipelined one (shown with flag=" in message
+
+
+def _inside(text: str, loop: str, test: str) -> str:
+    return edited(text, [(loop, f"    if {test}:\n" + "".join("    " + line + "\n" for line in loop.splitlines()))])
+
+
+def test_a_whole_loop_under_a_test_of_a_value_read_from_gm_names_the_form_that_is_proven():
+    """A flag read from GM is data the run cannot decide a test of: the refusal named no test and
+    no fix; it names both now, and the fix is the kernel proven above."""
+    text = edited(_inside(ROWS, LOOP, "pl.getval(flags, 0) == 1"),
+                  [(PARAMS[0], PARAMS[0] + "    flags: pl.Tensor[[8], pl.DT_INT32],\n")])
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "stage `project` is called under `if pl.getval(flags, 0) == 1:`, a test the check cannot decide for " \
+           "every run: pass the value it tests as a scalar parameter (or a tiling-key field)" in message, message
+
+
+TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(encoding="utf-8")
+TILED_LOOP = """    for i in pl.range(core_id, n_blocks, num_cores):
+        with pl.section_cube():
+            project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)
+        with pl.section_vector():
+            finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)
+"""
+
+
+def test_a_whole_loop_under_a_test_of_the_block_names_the_early_return_that_is_proven():
+    """`if core_id < n_blocks:` around a per-core loop (is there work for this block?): the
+    refusal names the early return, which is proven and runs as the serial kernel, a block with
+    no task among them."""
+    (message,) = error_messages(transpile(_inside(TILED, TILED_LOOP, "core_id < n_blocks"), path="k.py"))
+    assert "stage `project` is called under `if core_id < n_blocks:`, a test the check cannot decide for every run: " \
+           "where it tests whether this block has work, around the whole pipeline loop, return early before the " \
+           "loop instead, on one comparison of the block index (`if core_id >= n_blocks: return`)" in message, message
+    text = edited(TILED, [(TILED_LOOP, "    if core_id >= n_blocks:\n        return\n" + TILED_LOOP)])
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    report = verify(text, result.code, "tiled_scale_kernel", path="k.py", block_dim=4,
+                    shapes={"a": (96, 32), "out": (96, 32)}, scalars={"scale": 0.5, "ApplyRelu": 1})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
