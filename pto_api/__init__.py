@@ -22,7 +22,7 @@ from pto_api.ops import (
     store_pipe,
 )
 from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, BROADCAST_BYTES, REG_BYTES
-from pto_api.sync import CROSS_CORE_SYNC_MODES, EVENT_IDS, MAX_OUTSTANDING_SETS, MUTEX_IDS
+from pto_api.sync import CROSS_CORE_SYNC_MODES, EVENT_IDS, MAX_OUTSTANDING_SETS, MUTEX_IDS, mutex_slot_error
 
 __all__ = [
     "BLOCK_BYTES",
@@ -35,6 +35,7 @@ __all__ = [
     "EVENT_IDS",
     "MAX_OUTSTANDING_SETS",
     "MUTEX_IDS",
+    "mutex_slot_error",
     "READ",
     "READ_WRITE",
     "WRITE",

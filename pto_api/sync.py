@@ -13,6 +13,20 @@ MAX_OUTSTANDING_SETS = 15
 #: Ids of auto_mutex buffer tokens (`mutex_ids` of `pl.make_tile_group`).
 MUTEX_IDS = range(32)
 
+
+
+def mutex_slot_error(slots: list[tuple]) -> str | None:
+    """Why a group's `mutex_ids`, as one tuple of ids per slot, is not one the front end accepts
+    (ids of `MUTEX_IDS`, none twice in a slot, every slot as many), or None."""
+    for ids in slots:
+        if not ids or any(type(i) is not int or i not in MUTEX_IDS for i in ids) or len(set(ids)) != len(ids):
+            return (f"bad mutex_ids entry {list(ids) if len(ids) != 1 else ids[0]!r} (ints {MUTEX_IDS.start}.."
+                    f"{MUTEX_IDS.stop - 1}, no duplicates in a slot)")
+    if len({len(ids) for ids in slots}) > 1:
+        return "every slot must have the same number of mutex ids"
+    return None
+
+
 #: `pl.CrossCoreSyncMode` members and their values.
 CROSS_CORE_SYNC_MODES = {"INTER_BLOCK": 0, "INTER_SUBBLOCK": 1, "INTRA_BLOCK": 2, "UNICAST_BLOCK": 3}
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from pto_api import EVENT_IDS, MUTEX_IDS, effects
+from pto_api import EVENT_IDS, effects, mutex_slot_error
 from pto_api.effects import initial_cursor, initial_valid, pick_slot, slot_addresses
 from pto_api.memory import MEMORY_SPACES, TILE_SPACES
 from sim_runtime import layouts
@@ -263,15 +263,10 @@ class TileGroup:
 def _normalise_mutex(mutex_ids) -> list[tuple[int, ...]] | None:
     if not mutex_ids:
         return None
-    out = []
-    for entry in mutex_ids:
-        ids = (entry,) if isinstance(entry, int) else tuple(entry)
-        if not ids or any(not isinstance(i, int) or i not in MUTEX_IDS for i in ids) or len(set(ids)) != len(ids):
-            raise KernelError(f"bad mutex_ids entry {entry!r} (ints {MUTEX_IDS.start}..{MUTEX_IDS.stop - 1}, "
-                              "no duplicates in a slot)")
-        out.append(ids)
-    if len({len(e) for e in out}) != 1:
-        raise KernelError("every slot must have the same number of mutex ids")
+    out = [(entry,) if isinstance(entry, int) else tuple(entry) for entry in mutex_ids]
+    problem = mutex_slot_error(out)
+    if problem is not None:
+        raise KernelError(problem)
     return out
 
 

@@ -18,7 +18,7 @@ from pto_api.memory import DTYPE_BITS
 from pto_api.names import PL_PARAMETERS, bind
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
 from pto_api.scalars import INT_FIELD, storable
-from pto_api.sync import EVENT_IDS
+from pto_api.sync import EVENT_IDS, mutex_slot_error
 from pto_transpile.read.consteval import MAX_ITEMS, range_length
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.plnames import const_dtype_argument
@@ -183,10 +183,10 @@ class PlCalls(InterpreterBase):
         """Tile addresses and mutex ids are fixed when the kernel is compiled: one computed from a
         scalar parameter, tiling data or the block would be checked only at the values the check
         samples (block 0 of one block)."""
-        for v in (value if isinstance(value, (list, tuple)) else (value,)):
-            names = sorted({var[1] if var[0] == "scalar" else block_words(var) if var[0] == "core"
-                            else "a value computed from the block index or count"
-                            for var, _ in getattr(v, "form", ()) if var[0] == "scalar" or is_block_value(var)})
+        for v in _leaves(value):
+            # (a value computed from a parameter other than by adding and scaling it, `d | 0`, is a
+            # variable of its own, derived from the parameter: probe h129)
+            names = sorted({name for var, _ in getattr(v, "form", ()) for name in _run_time_names(var)})
             if names:
                 where = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == keyword), node)
                 raise CannotModel(f"the {what} `{self._code_of(where)}` depends on the run-time value of "
@@ -246,6 +246,10 @@ class PlCalls(InterpreterBase):
                     mutex_slots.append(tuple(m))
                 else:
                     raise self._not_static("the mutex ids of this group are not static", node)
+            problem = mutex_slot_error([tuple(int(i) for i in ids) for ids in mutex_slots])
+            if problem is not None:  # (probe h129: accepted, where the front end refuses the group)
+                raise CannotModel(f"`mutex_ids=` of this group is not one PyPTO accepts: {problem}", node,
+                                  kind="declaration")
         n = len(mutex_slots) or (depth if isinstance(depth, int) else None)
         static = isinstance(addrs, int) or (isinstance(addrs, (list, tuple)) and all(isinstance(a, int) for a in addrs))
         if not static:
@@ -587,6 +591,27 @@ def _plain_fields(fields: dict, node) -> None:
         if isinstance(value, (list, tuple, dict)):
             raise CannotModel(f"struct field `{name}` is given a {type(value).__name__}: a field holds a number",
                               node, kind="construct")
+
+
+def _leaves(value: Any) -> list:
+    """The items of a value and of the lists and tuples in it (`mutex_ids=[[12], [m]]`)."""
+    if not isinstance(value, (list, tuple)):
+        return [value]
+    return [leaf for item in value for leaf in _leaves(item)]
+
+
+def _run_time_names(var: tuple) -> list[str]:
+    """The words for what a variable of a value's form is known from at run time: a scalar
+    parameter (or tiling data, a value read from GM), the block, or a value computed from them."""
+    if var[0] == "scalar":
+        return [var[1]]
+    if var[0] == "derived" and any(r[0] == "scalar" for r in var[2]):
+        return [r[1] for r in var[2] if r[0] == "scalar"]
+    if var[0] == "core":
+        return [block_words(var)]
+    if is_block_value(var):
+        return ["a value computed from the block index or count"]
+    return []
 
 
 def _pipes(node: cst.Call, *pipes: Symbol) -> None:

@@ -143,8 +143,9 @@ HINTS = {
     "per_core_static": "Give the range's count a `pl.DYNAMIC` dimension (or take it from a scalar parameter): the "
                        "check then proves it for every count from a few runs, where a static count is run at each "
                        "share a block can take",
-    "declaration": "Declare each tile type as the hardware takes it: every dimension of `shape` at least 1, and "
-                   "`valid_shape`, when given, with one entry per dimension of `shape`",
+    "declaration": "Declare each tile type and group as the hardware takes it: every dimension of `shape` at least "
+                   "1, `valid_shape`, when given, with one entry per dimension of `shape`, and `mutex_ids` of ids "
+                   "0..31, none twice in a slot and as many in every slot",
     "barrier_in_stage": "Put the barrier before or after the pipeline loop, where every core runs it once, and "
                         "hand data from one stage to the next through a tile group with `fwd_ids`/`bwd_ids`",
     "zero_step": "Compute the step of a `pl.range` so that it is at least 1 for every block count and every value "

@@ -4,7 +4,9 @@ index were followed at the values the check samples, and past them the pipelined
 where the serial one did not (probe h127: a flag of id `d` beside a fixed one of id 7, taken by
 the wrong wait at `d == 7`; a scratch tile `d` rows high grown over a group's slot from `d == 13`).
 Each is refused now, as a cross-core event id or a tile address is (and a struct array's length
-likewise); the constant forms are proven at their own values, the racing ones refused."""
+likewise); the constant forms are proven at their own values, the racing ones refused. A value
+computed from a parameter by other operators (`d | 0`, `d & 16`) and an id in a nested list are
+such values too (probe h129), and `mutex_ids` the front end refuses are refused as it does."""
 
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def test_a_tile_shape_of_a_run_time_value_is_refused():
 @pytest.mark.parametrize("rows, proven", [(12, True), (13, False)])
 def test_a_constant_shape_is_proven_at_its_rows(rows, proven):
     """12 rows end below the group; 13 reach its slot 0, which the cube writes meanwhile."""
-    text = SHAPE.replace("shape=[d, TILE]", f"shape=[{rows}, TILE]")
+    text = SHAPE.replace("(shape=[d, TILE], dtype", f"(shape=[{rows}, TILE], dtype")
     assert (error_messages(transpile(text, path="k.py", preload=1)) == []) is proven
 
 
@@ -90,3 +92,32 @@ def test_a_struct_array_of_a_run_time_length_is_refused(length, refused):
                        '`pl.struct_array(d, "Tag", tag=0)` depends on the run-time value of `d`: the check proves '
                        'struct array lengths only when they are compile-time constants (module constants, tiling-key '
                        'fields)'] if refused else [])
+
+
+_TWELVE = ("(shape=[d, TILE], dtype", "(shape=[12, TILE], dtype")
+
+
+@pytest.mark.parametrize("edit", [("(shape=[d, TILE], dtype", "(shape=[d | 0, TILE], dtype"),
+                                  ("addr=SCRATCH", "addr=SCRATCH + (d & 16) * 64"),
+                                  ("mutex_ids=[12, 13]", "mutex_ids=[[12], [d]]")],
+                         ids=["shape d | 0", "address d & 16", "nested mutex id"])
+def test_a_value_computed_from_a_parameter_is_no_compile_time_value(edit):
+    """`d | 0`, `d & 16`: computed from the parameter other than by adding and scaling it, a value
+    of its own the check derives from `d`, and read as compile-time before (probe h129: `d & 16`
+    is 0 at every sample, and from `d == 16` the scratch reached the group's slot); a mutex id in
+    a nested list was read only at the top level."""
+    text = edited(SHAPE, [edit] if edit[0] == _TWELVE[0] else [_TWELVE, edit])
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert "depends on the run-time value of `d`: the check proves" in message, message
+
+
+@pytest.mark.parametrize("ids, problem", [("[[12, 14], [13]]", "every slot must have the same number of mutex ids"),
+                                          ("[12, 40]", "bad mutex_ids entry 40 (ints 0..31, no duplicates in a slot)"),
+                                          ("[[12, 12], [13, 13]]", "bad mutex_ids entry [12, 12]")])
+def test_mutex_ids_the_front_end_refuses_are_refused(ids, problem):
+    """Accepted before, where the emulator (and PyPTO) refuse the group of the serial kernel too."""
+    text = edited(SHAPE, [_TWELVE, ("mutex_ids=[12, 13]", f"mutex_ids={ids}")])
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert f"`mutex_ids=` of this group is not one PyPTO accepts: {problem}" in message, message
+    rows = verify(text, text, "kernel", path="k.py", shapes=SHAPES, scalars={"d": 1}).rows
+    assert problem in rows[0].message, rows[0].message
