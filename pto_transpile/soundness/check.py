@@ -875,8 +875,13 @@ class _Report:
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + anywhere)
+            picked = next((e for e in (b, a) if e.picked_mutex), None)
+            if picked is not None:  # (probe h130: the help named tile groups and stages, which it had)
+                detail += (f"; {self.who(picked)} uses a tile picked by a value the check does not decide, among "
+                           "tiles of different auto_mutex ids, and holds only the ids every one of them has")
             shaped = any(SHAPE_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
             kind = ("anywhere_shape" if shaped else "anywhere") if anywhere and not self.alone \
+                else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],

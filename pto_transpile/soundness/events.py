@@ -108,6 +108,9 @@ class Event:
     #: its use of the Acc unit flag (`phase=`, `pto_api.sync.UNIT_FLAG`): (the Acc region
     #: (memory, lo, hi), the value it waits for, the value it sets or None, the phase as written)
     flag: tuple = ()
+    #: it uses a tile picked among tiles of different auto_mutex ids, of which it holds only those
+    #: every choice has (`OpEvents._mutex`): what the one it picks holds orders nothing here
+    picked_mutex: bool = False
 
 
 @dataclass

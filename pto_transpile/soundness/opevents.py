@@ -229,6 +229,8 @@ class OpEvents(InterpreterBase):
         held = [t for t in tiles if not (flag and _memory(t) == "Acc")]
         ev = self._op_event(op, pipe, reads, writes, self._mutex(held), node, ctx)
         ev.flag = flag
+        ev.picked_mutex = self.auto_mutex and any(
+            isinstance(t, AnyTileV) and len({c.mutex for c in t.choices}) > 1 for t in held)
         ev.shapes = tuple(shapes)
         if values or op == "setval":
             ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
@@ -373,6 +375,14 @@ class OpEvents(InterpreterBase):
             (i, v) for i, v in enumerate(pos) if i < len(roles) and roles[i] or i == GM_SOURCE_OPERAND.get(op)]
         places += [(name, kw[name]) for name in op_keyword_roles(op) if name in kw and kw[name] is not None]
         for place, value in places:
+            if isinstance(value, AnyTileV) and len({t.memory for t in value.choices}) > 1:
+                # the op's pipe is the memories': on one it is not the other's (probe h130: a move into
+                # a Vec or a Mat tile, put on V, ran on MTE3 where the Mat tile was picked)
+                given = call_argument(node, place, None) if isinstance(place, int) else call_argument(node, None, place)
+                spaces = " or ".join(sorted({t.memory for t in value.choices}))
+                raise CannotModel(f"`{self._code_of(given or node)}` is one of tiles in {spaces} memory, picked by a "
+                                  f"value the check does not decide, so which pipe `pl.{op}` runs on is not known: "
+                                  "pick among tiles of one memory, or choose the op by an `if`", node, kind="operand")
             if isinstance(value, (TileV, AnyTileV, TensorV)) or not is_unknown(value) and not isinstance(value, Opaque):
                 continue
             given = call_argument(node, place, None) if isinstance(place, int) else call_argument(node, None, place)

@@ -143,6 +143,11 @@ HINTS = {
     "per_core_static": "Give the range's count a `pl.DYNAMIC` dimension (or take it from a scalar parameter): the "
                        "check then proves it for every count from a few runs, where a static count is run at each "
                        "share a block can take",
+    "picked_mutex": "Choose between such tiles by an `if` whose branches each use one of them (each then holds "
+                    "its own tile's auto_mutex ids), or give the tiles one mutex id in common",
+    "uncounted": "Give a loop whose iterations hand something on (a name read before it is bound, a container or "
+                 "field changed, a tile group's `.next()`) a count the check can name: a constant, a tiling-key "
+                 "field, a scalar parameter or a `pl.DYNAMIC` dimension, not a value computed from data",
     "declaration": "Declare each tile type and group as the hardware takes it: every dimension of `shape` at least "
                    "1, `valid_shape`, when given, with one entry per dimension of `shape`, and `mutex_ids` of ids "
                    "0..31, none twice in a slot and as many in every slot",

@@ -548,27 +548,57 @@ class PythonSubset(InterpreterBase):
         name the body reads before it binds it (`row += TILE`, a name an earlier iteration's
         branch bound), or anything held before the loop that the body changes (a field at any
         depth, an item of a list, through a helper or an alias), is refused (probes h94, h95)."""
+        if self._at_most_once(node.iter, ctx):  # the run of the body as one that may not run is each case
+            self._exec_may(ctx, lambda c: self._loop_body(node, [c]))  # type: ignore[attr-defined]
+            return
         carried = sorted(read_first(node.body) & _bound_or_set_in(node.body))
         if carried:
-            raise self._hands_on(node, carried[0])
+            raise self._hands_on(node, f"`{carried[0]}` (or what it holds)")
         before = {name: _contents(value) for name, value in ctx.env.items()}
         held = dict(ctx.env)
+        # a name the body binds before it reads it takes nothing from the iteration before: what it
+        # holds after the loop is unknown, as after any branch that may run (`_exec_may`)
+        rebound = _bound_or_set_in(node.body)
+        cursors = self.cursors[ctx.core]  # type: ignore[attr-defined]  # (`OpEvents`)
+        moved = dict(cursors)
 
         def run(c: Ctx) -> None:
             self._loop_body(node, [c])  # type: ignore[attr-defined]  # (`Loops`, beside it in the interpreter)
             for name, value in c.env.items():
-                if name in before and (value is not held[name] and not _kept(held[name], value)
-                                       or _contents(value) != before[name]):
-                    raise self._hands_on(node, name)
+                if name in before and (_contents(held[name]) != before[name] or value is not held[name]
+                                       and not _kept(held[name], value) and name not in rebound):
+                    raise self._hands_on(node, f"`{name}` (or what it holds)")
+            # a tile group's cursor (`.next()`) is state too: the next iteration picks the next slot
+            # (probe h130: the slot a second iteration reached, and the valid shape it set, went unseen)
+            group = next((v for v in c.env.values() if type(v) is GroupV and cursors.get(id(v)) != moved.get(id(v))),
+                         None)
+            if group is not None or cursors != moved:
+                raise self._hands_on(node, f"the cursor of tile group `{group.name}`" if group is not None
+                                     else "a tile group's cursor")
 
         self._exec_may(ctx, run)
 
-    def _hands_on(self, node: cst.For, name: str) -> CannotModel:
+    def _at_most_once(self, it: cst.BaseExpression, ctx: Ctx) -> bool:
+        """`range(x > 0)`, `range(int(not done))`: a count of a truth value, 0 or 1, where no
+        iteration hands anything to another (the builtins, not names rebound)."""
+        def builtin(call: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+            if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == name \
+                    and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star \
+                    and self.eval(call.func, ctx) == Builtin(name):
+                return call.args[0].value
+            return None
+
+        count = builtin(it, "range")
+        if count is not None and type(count) is cst.Call:
+            count = builtin(count, "int") or builtin(count, "bool")
+        return type(count) is cst.Comparison or type(count) is cst.UnaryOperation and type(count.operator) is cst.Not
+
+    def _hands_on(self, node: cst.For, what: str) -> CannotModel:
         return CannotModel(f"`for {self._code_of(node.target)} in {self._code_of(node.iter)}` runs a number of "
-                           f"times the check cannot count, and one iteration changes `{name}` (or what it holds) for "
-                           "the next: the check follows one iteration, which stands for all only where none hands "
-                           "anything on; give the loop a count the check can name (a constant, a tiling-key field), "
-                           "or compute each iteration's values from the loop variable", node.iter, kind="construct")
+                           f"times the check cannot count, and one iteration changes {what} for the next: the check "
+                           "follows one iteration, which stands for all only where none hands anything on; give the "
+                           "loop a count the check can name (a constant, a tiling-key field), or compute each "
+                           "iteration's values from the loop variable", node.iter, kind="uncounted")
 
     def exec_try(self, node: cst.Try, ctxs: list[Ctx]) -> None:
         """The body, then `else` and `finally`, as when nothing raises (the model raises
