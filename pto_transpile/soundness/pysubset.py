@@ -559,7 +559,7 @@ class PythonSubset(InterpreterBase):
         # a name the body binds before it reads it takes nothing from the iteration before: what it
         # holds after the loop is unknown, as after any branch that may run (`_exec_may`)
         rebound = _bound_or_set_in(node.body)
-        cursors = self.cursors[ctx.core]  # type: ignore[attr-defined]  # (`OpEvents`)
+        cursors = self.cursors[ctx.core]  # (`OpEvents`, beside it in the interpreter)
         moved = dict(cursors)
 
         def run(c: Ctx) -> None:
