@@ -165,6 +165,12 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
         return key, f"class `{key.name}` derives from another class, whose fields are not read"
     if problem:
         return key, f"class `{key.name}` {problem}"
+    derived = next((c.func.value for c in iter_nodes(cls.body) if isinstance(c, cst.Call)
+                    and isinstance(c.func, cst.Name) and _derives_key_field(file, c.func.value)), None)
+    if derived is not None:  # (read as a plain class attribute, the field would be no name of the kernel's)
+        return None, (f"class `{key.name}` makes fields by `{derived}`, a class of this file derived from "
+                      "`TilingKeyField`, whose fields the check does not read: make each field by "
+                      "`TilingKeyField(...)` itself")
     if not key.fields:
         return None, f"class `{key.name}` declares no `TilingKeyField`"
     return key, ""
@@ -295,6 +301,16 @@ def _unread_body(file, cls: cst.ClassDef) -> str:
                 isinstance(n, cst.NamedExpr) for n in iter_nodes(stmt)):
             return "binds a name by `:=` in its body"
     return ""
+
+
+def _derives_key_field(file, name: str) -> bool:
+    """Is `name` a class of the file with `TilingKeyField` (by any dotted spelling) among its bases?"""
+    meaning = file.meaning(name)
+    node = getattr(meaning, "node", None)
+    return isinstance(node, cst.ClassDef) and any(
+        isinstance(b.value, (cst.Name, cst.Attribute))
+        and (b.value.attr if isinstance(b.value, cst.Attribute) else b.value).value == "TilingKeyField"
+        for b in node.bases)
 
 
 def _is_key_field(file, value: cst.Call) -> bool:

@@ -181,8 +181,13 @@ def other(x: pl.Tensor[[16, 16], pl.DT_FP32]):
 @pytest.mark.parametrize("change, replacement, why", [
     ("class AttnKey:", "class AttnKey(BaseKey):", "derives from another class"),
     ("tiling_key=AttnKey", "tiling_key=KEYS", "not a class defined in this file"),
+    # fields made by a subclass of `TilingKeyField`: said so, not "declares no `TilingKeyField`"
+    ("class AttnKey:\n    HasAtten = TilingKeyField(bits=1, values=[0, 1])\n    IsTnd = TilingKeyField(",
+     "class Bit(TilingKeyField):\n    pass\n\n\nclass AttnKey:\n    HasAtten = Bit(bits=1, values=[0, 1])\n"
+     "    IsTnd = Bit(", "makes fields by `Bit`, a class of this file derived from `TilingKeyField`"),
 ])
 def test_a_key_whose_fields_cannot_be_read_has_no_instances(change, replacement, why):
+    assert PRODUCTION.count(change) == 1
     file = model(PRODUCTION.replace(change, replacement))
     found = file.instances(file.kernels[0])
     assert not found.known and why in found.problem and found.kind == "not-static"
