@@ -108,9 +108,14 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             found[root] = math.lcm(found.get(root, 1), k)
         for root, chosen in self.config.loop_periods.items():
             if root in found and chosen % found[root]:
+                fix = "make the kernel take every `% k` and rotate every tile group in every iteration"
+                if self.strays:  # (probe h132: a vector function's store past its slot, at some iterations only)
+                    memory, lo, hi, tile_lo, _ = self.strays[0]
+                    fix = (f"an op reaches outside its tile ({memory} bytes {lo:#x}..{hi:#x}, from the tile at "
+                           f"{tile_lo:#x}) at some iterations only, where the same reach from another slot of its "
+                           "group lands elsewhere; keep every access within its tile")
                 raise CannotModel(f"what repeats in a loop repeats every {found[root]} iterations at some trip counts, "
-                                  f"after the check chose them for {chosen}; make the kernel take every `% k` and "
-                                  "rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
+                                  f"after the check chose them for {chosen}; {fix}", self.fn.name, kind="nonuniform")
         return self.trace
 
     def _ring_picks(self) -> frozenset:

@@ -188,7 +188,8 @@ class InterpreterBase:
         #: the instance, as a key of the file's memos of what differs between instances
         self._instance = tuple(sorted(runtypes.INSTANCE.items()))
         self.groups: list[GroupV] = []  #: every tile group made
-        self.strays: list[tuple[str, int, int]] = []  #: (memory, lo, hi) an op reaches outside its tiles
+        #: (memory, lo, hi) an op reaches outside its tiles, and (lo, hi) of the tile it reaches from
+        self.strays: list[tuple[str, int, int, int, int]] = []
         self.valid = ValidShapes()
         self.stage_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]
         self.code_counts: list[Counter[str]] = [Counter(), Counter(), Counter()]

@@ -362,7 +362,8 @@ class OpEvents(InterpreterBase):
         if feet is None:
             return None
         for tile, out in ((src, feet[0]), (dst, feet[1])):
-            self.strays.extend((tile.memory, f.r0, f.r1) for f in out if f.r0 < tile.lo or f.r1 > tile.hi)
+            self.strays.extend((tile.memory, f.r0, f.r1, tile.lo, tile.hi) for f in out
+                               if f.r0 < tile.lo or f.r1 > tile.hi)
         writes = feet[1] if exact else [windowed(f) for f in feet[1]]
         return writes, feet[0]
 

@@ -150,7 +150,7 @@ class VectorCalls(InterpreterBase):
                     continue
                 label = f"{t.label} (bytes {a}..{b} from its start)"
                 if a < 0 or b > size:
-                    self.strays.append((t.memory, t.lo + a, t.lo + b))
+                    self.strays.append((t.memory, t.lo + a, t.lo + b, t.lo, t.hi))
                 for key in self._tile_keys(t.memory, core, None):
                     out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV), not exact))
         return out
