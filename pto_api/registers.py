@@ -10,6 +10,10 @@ the tile's dtype.
 REG_BYTES = 256
 BLOCK_BYTES = 32
 BLOCKS_PER_REG = REG_BYTES // BLOCK_BYTES
+#: `pl.MaskPattern` members: all lanes, none, the first n (`VLn`), every third or fourth (`M3`,
+#: `M4`), the first half or quarter (`H`, `Q`)
+MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",
+                 "M3", "M4", "H", "Q")
 #: bytes a broadcast load reads, per `pl.LoadDist` member
 BROADCAST_BYTES = {"BRC_B8": 1, "BRC_B16": 2, "BRC_B32": 4}
 #: The register dtype `vf.full` gives a scalar when no `dtype=` names one: an untyped float is

@@ -33,7 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from pto_api.registers import BLOCK_BYTES, BLOCKS_PER_REG, FLOAT_LITERAL_DTYPE, INT_LITERAL_DTYPE, REG_BYTES
+from pto_api.registers import (
+    BLOCK_BYTES,
+    BLOCKS_PER_REG,
+    FLOAT_LITERAL_DTYPE,
+    INT_LITERAL_DTYPE,
+    MASK_PATTERNS,
+    REG_BYTES,
+)
 from sim_runtime import assumed, costs, minifloat, rounding
 from sim_runtime.dtypes import DTYPES, DType
 from sim_runtime.errors import KernelError, Location, UnsupportedOpError
@@ -42,9 +49,6 @@ from sim_runtime.opplan import OpPlan
 from sim_runtime.scheduler import current_core
 from sim_runtime.tiles import Tile
 
-#: `pl.MaskPattern` members.
-MASK_PATTERNS = ("ALL", "ALLF", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128",
-                 "M3", "M4", "H", "Q")
 #: `pl.LoadDist` members.
 LOAD_DISTS = ("NORM", "BRC", "BRC_B8", "BRC_B16", "BRC_B32", "US", "US_B8", "US_B16", "DS", "DS_B8", "DS_B16",
               "UNPK", "UNPK_B8", "UNPK_B16", "UNPK_B32", "UNPK4", "BLK", "E2B", "E2B_B16", "E2B_B32",

@@ -50,6 +50,7 @@ from pto_api.registers import (
     BROADCAST_BYTES,
     FLOAT_LITERAL_DTYPE,
     INT_LITERAL_DTYPE,
+    MASK_PATTERNS,
     REG_BYTES,
 )
 from pto_transpile.read.consteval import range_length
@@ -801,6 +802,13 @@ class _Run:
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
             a, b = self.expr(node.left, env), self.expr(node.comparators[0], env)
             return _COMPARE[type(node.ops[0])](a, b) if _number(a) and _number(b) else _UNKNOWN
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in (ast.Is, ast.IsNot):
+            # `LANES is not None` of a number: only the literal `None` is None here (`constant` names a
+            # module constant bound to None as unknown)
+            a, b = self.expr(node.left, env), self.expr(node.comparators[0], env)
+            if (a is None or _number(a)) and (b is None or _number(b)) and (a is None or b is None):
+                return (a is b) == isinstance(node.ops[0], ast.Is)
+            return _UNKNOWN
         if isinstance(node, (ast.Tuple, ast.List)):
             return tuple(self.expr(e, env) for e in node.elts)
         if isinstance(node, ast.Subscript):  # `OFFSETS[i]` of a tuple of numbers
@@ -835,7 +843,7 @@ class _Run:
                 raise Unmodelled("a power too large to follow in a vector function")
             try:
                 return _BINARY[op](a, b)
-            except (ArithmeticError, ValueError):
+            except (ArithmeticError, ValueError, TypeError):  # (`256.0 & -32`, in a branch that may not run)
                 return _UNKNOWN
         return _UNKNOWN
 
@@ -1437,7 +1445,9 @@ def _mask_of(pattern: Any, dtype: Any) -> Any:
         return _Mask(0)
     if pattern == "ALL":
         return _Mask(REG_BYTES)
-    if isinstance(pattern, str) and pattern.startswith("VL") and pattern[2:].isdigit():
+    if isinstance(pattern, str) and pattern not in MASK_PATTERNS:  # (the emulator refuses it too)
+        raise Unmodelled(f"mask pattern {pattern!r} is no `pl.MaskPattern` member ({', '.join(MASK_PATTERNS)})")
+    if isinstance(pattern, str) and pattern.startswith("VL"):
         return _Mask(min(lanes, int(pattern[2:])) * size)
     fraction = {"H": 2, "Q": 4}.get(pattern) if isinstance(pattern, str) else None
     return _Mask(lanes // fraction * size) if fraction else _Mask(REG_BYTES, exact=False)

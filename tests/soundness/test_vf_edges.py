@@ -1,0 +1,39 @@
+"""Vector-function bodies the evaluator read wrongly or crashed on (probe h132).
+
+- A float operand of a bitwise operator (`256.0 & -32`) in a branch that never runs raised
+  TypeError, an internal error on a valid kernel; the evaluator could not decide `LANES is not
+  None` either, so it ran both ways. Both are followed now: the kernel is proven and runs.
+- A mask pattern that is no `pl.MaskPattern` member (`"VL²"`: `isdigit()` holds, `int()` fails)
+  crashed the check; it is refused, as the emulator refuses the serial kernel."""
+
+from __future__ import annotations
+
+import pytest
+from test_vf_probe import _END, BASE
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+SHAPES = {"a": (192, 32), "out": (192, 32)}
+SCALARS = {"scale": 0.5, "ApplyRelu": 1}
+
+
+@pytest.mark.parametrize("preload", [1, 2])
+def test_a_float_bitwise_operand_in_a_branch_that_never_runs_is_no_crash(preload):
+    text = edited(BASE, [(_END, _END + "    if LANES is not None:\n        tail = 0\n    else:\n"
+                                       "        tail = (HALF * BLOCK / 2) & -32\n"
+                                       "    vf.store_align(dst, x, p32, tail)\n")])
+    result = transpile(text, path="k.py", preload=preload)
+    assert error_messages(result) == [] and result.code is not None
+    rows = verify(text, result.code, "tiled_scale_kernel", path="k.py", block_dim=2, shapes=SHAPES,
+                  scalars=SCALARS).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
+
+
+def test_a_mask_pattern_that_is_no_member_is_refused_as_the_emulator_refuses_it():
+    text = edited(BASE, [("pattern=pl.MaskPattern.ALL", 'pattern="VL²"')])
+    (message,) = error_messages(transpile(text, path="k.py", preload=2))
+    assert "mask pattern 'VL²' is no `pl.MaskPattern` member" in message, message
+    rows = verify(text, text, "tiled_scale_kernel", path="k.py", shapes=SHAPES, scalars=SCALARS).rows
+    assert rows[0].verdict != "ok", rows[0]
