@@ -16,6 +16,7 @@ import ast
 import builtins
 import functools
 import linecache
+import re
 import sys
 import threading
 import types
@@ -112,7 +113,12 @@ def make_import(real=builtins.__import__):
 
 
 def _looks_like_source(text: str) -> bool:
-    return "\n" in text
+    """Source text, not a path: it holds a line end (Python's: `\n`, `\r\n` or `\r` alone)."""
+    return "\n" in text or "\r" in text
+
+
+#: the line ends Python reads (`str.splitlines` also ends a line at a form feed, U+2028, ...)
+_LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
 _REGISTRY_LOCK = threading.RLock()
@@ -144,6 +150,7 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     else:
         filename = str(path_or_source)
         source = Path(filename).read_text(encoding="utf-8")
+    source = source.removeprefix("\ufeff")  # a byte order mark, which Python skips as it reads a file
     module = types.ModuleType("__sim_kernel__")
     module.__file__ = filename
     ns = module.__dict__
@@ -156,7 +163,7 @@ def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -
     ns["__builtins__"] = my_builtins
     ns["__pl_sim_source__"] = source
     # so tracebacks and `linecache` show the kernel's lines even when it only exists in memory
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    linecache.cache[filename] = (len(source), None, [line for line in _LINE.split(source) if line], filename)
     try:
         kernels, host, read = _module_code(source, filename)
         with _registered(module):

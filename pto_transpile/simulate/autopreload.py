@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import sim_runtime
-from pto_transpile.driver import transpile
+from pto_transpile.driver import BOM, transpile
 from pto_transpile.preload import Auto, Candidate, Override, PreloadChoice, loop_preload
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
@@ -57,6 +57,7 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
     shape, or lacks one the run needs, as `--simulate` does. `keep_sync_only` (auto as a
     project default): kernels marked `sync_only=True` stay serial and are not tuned."""
     settings = settings or Auto()
+    source = source.removeprefix(BOM)  # (as `transpile` reads it: probe h131, "the file does not read")
     try:
         file = read(SourceFile.parse(source, path))
         kernels = [k for k in file.kernels if k.loops and pipelined_as(k, file) is None]

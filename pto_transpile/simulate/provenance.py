@@ -12,6 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from pto_transpile.read.layout import source_lines
 from pto_transpile.results import TranspileResult
 
 
@@ -91,16 +92,16 @@ class LineOrigins:
 
     def __init__(self, result):
         self._input_line: dict[int, int] = {}
-        self._generated = (result.code or "").splitlines()
-        source_lines = result.source.text.splitlines() if result.source is not None else []
-        matcher = difflib.SequenceMatcher(None, source_lines, self._generated, autojunk=False)
+        self._generated = source_lines(result.code or "")
+        given = source_lines(result.source.text) if result.source is not None else []
+        matcher = difflib.SequenceMatcher(None, given, self._generated, autojunk=False)
         for tag, i1, i2, j1, _ in matcher.get_opcodes():
             if tag == "equal":
                 self._input_line.update({j1 + k + 1: i1 + k + 1 for k in range(i2 - i1)})
         #: a function called on a line of its own in the input -> those lines (a stage's call is
         #: rewritten, its arguments taken from the ctx ring, so it is not kept as it was)
         self._calls: dict[str, list[int]] = {}
-        for number, text in enumerate(source_lines, 1):
+        for number, text in enumerate(given, 1):
             m = _CALL_LINE.match(text)
             if m:
                 self._calls.setdefault(m.group(1), []).append(number)

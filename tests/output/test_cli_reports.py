@@ -246,3 +246,19 @@ def test_the_emulator_refuses_a_value_outside_an_integer_dtype():
     report = verify(text, text, "pipeline_demo_kernel", path="k.py", scalars={"m": -1})
     assert report.rows[0].verdict == "error"
     assert "'m' is declared DT_UINT8: -1 is outside its values 0..255" in report.rows[0].message
+
+
+def test_the_line_shown_is_the_one_named_after_a_comment_of_line_separators(tmp_path):
+    """Python ends a line at `\\r\\n`, `\\r` or `\\n` only; `str.splitlines` at U+2028, U+0085,
+    U+001C too, and the snippet showed the line three before the one the report named (probe
+    h131)."""
+    loop = "    # The pipeline loop: the 4 stages"
+    text = DEMO.read_text().replace(loop, "    # odd\u2028sep\x85 and\x1c more\n" + loop)
+    text = text.replace("            stage1(ki, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db)\n",
+                        "            stage1(ki, a, b_l1, a_l1_db, left_db, right_db, acc_db, mm1_vec_db)\n"
+                        "        tick = 1\n", 1)
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    r = run(path, "--check")
+    line = next(n for n, t in enumerate(text.split("\n"), 1) if t == "        tick = 1")
+    assert f"k.py:{line}:9" in r.stdout and f"{line} |         tick = 1" in r.stdout, r.stdout

@@ -203,3 +203,28 @@ def test_a_name_a_failed_host_statement_binds_is_not_run_with_its_old_value():
                                           "cannot run") as raised:
         _scaled_run("w = torch.randn(16, 32)\nSCALE = w * 0.5\n")
     assert raised.value.location is not None and raised.value.location.line == SCALED.count("\n") + 2
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_a_file_of_carriage_returns_is_source_text_not_a_path(end):
+    """Source text was told from a path by a `\\n` alone, so a file of `\\r` line ends (valid
+    Python) was opened as a path named by its whole text (probe h131: an internal error)."""
+    text = ("import pypto_pro.language as pl\n" + BODY).replace("\n", end)
+    x = np.ones((16, 32), np.float32)
+    assert np.array_equal(run_kernel("k.py", "k", {"x": x}, source=text).outputs["out"], 3 * x)
+
+
+def test_a_byte_order_mark_is_skipped_as_python_skips_it():
+    """(probe h131: `--simulate` said the serial kernel has a syntax error at U+FEFF)"""
+    x = np.ones((16, 32), np.float32)
+    out = run_kernel("k.py", "k", {"x": x}, source="\ufeffimport pypto_pro.language as pl\n" + BODY).outputs["out"]
+    assert np.array_equal(out, 3 * x)
+
+
+def test_lines_are_counted_as_python_counts_them():
+    """A comment holding U+2028 or U+0085 is one line for Python, several for `str.splitlines`:
+    the lines a report shows are Python's."""
+    import linecache
+
+    load_kernel_module("import pypto_pro.language as pl\n# a\u2028b\x85c\n" + BODY, path="sep.py")
+    assert linecache.getline("sep.py", 3) == "\n" and linecache.getline("sep.py", 4).startswith("@pl.jit")

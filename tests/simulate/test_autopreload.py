@@ -74,6 +74,12 @@ def test_a_tie_goes_to_the_smaller_preload(monkeypatch):
     assert choose_preload(demo_text()).preload == 1
 
 
+def test_a_byte_order_mark_is_read_as_the_transpile_reads_it(monkeypatch):
+    """(probe h131: "the file does not read: nothing to simulate", and the default preload kept)"""
+    monkeypatch.setattr(sim_runtime, "verify", _fake_verify({0: 900, 1: 700, 2: 800}))
+    assert choose_preload("\ufeff" + demo_text()).preload == 1
+
+
 def test_a_candidate_the_emulator_finds_wrong_is_never_chosen(monkeypatch):
     monkeypatch.setattr(sim_runtime, "verify", _fake_verify({0: 900, 1: 500, 2: 700}, {1: "race"}))
     choice = choose_preload(demo_text())

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import unicodedata
 
+from pto_transpile.read.layout import source_lines
+
 _STYLE = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
 
 
@@ -91,7 +93,7 @@ def render_blocks(diagnostics, sources=None, color: bool = False) -> str:
     blocks = []
     for d in diagnostics:
         text = sources.get(d.path)
-        blocks.append(_block(d, text.splitlines() if text else None, color))
+        blocks.append(_block(d, source_lines(text) if text else None, color))
     return "\n\n".join(blocks)
 
 
