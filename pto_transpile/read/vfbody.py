@@ -111,7 +111,8 @@ def from_cst(fn: cst.FunctionDef, nodes) -> VfBody:
                 items.append(OpCall(func.attr.value, None, args, node, keywords, prefix=prefix))
             elif isinstance(func, cst.Name):
                 items.append(OpCall(None, func.value, args, node, keywords))
-    return VfBody(fn.name.value, tuple(p.name.value for p in fn.params.params), tuple(items))
+    positional = (*fn.params.posonly_params, *fn.params.params)  # (probe h132: `def f(dst, /, src)`)
+    return VfBody(fn.name.value, tuple(p.name.value for p in positional), tuple(items))
 
 
 def _cst_vf_prefix(func: cst.BaseExpression) -> tuple[str, ...] | None:
@@ -163,7 +164,7 @@ def from_ast(fn: ast.FunctionDef) -> VfBody:
                 items.append(OpCall(func.attr, None, args, None, keywords, prefix=prefix))
             elif isinstance(func, ast.Name):
                 items.append(OpCall(None, func.id, args, None, keywords))
-    return VfBody(fn.name, tuple(a.arg for a in fn.args.args), tuple(items))
+    return VfBody(fn.name, tuple(a.arg for a in (*fn.args.posonlyargs, *fn.args.args)), tuple(items))
 
 
 def _assigns_and_calls(nodes: list) -> list[ast.Assign | ast.Call]:

@@ -22,7 +22,7 @@ def _uses(file, fn, param, seen=frozenset()):
             found.append((n, "index"))
     for call, helper_name in helper_calls:
         helper = file.helpers[helper_name]
-        params = [p.name.value for p in helper.params.params]
+        params = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
         for arg, name in zip(call.args, params, strict=False):
             if arg.keyword is None and arg.star == "" and isinstance(arg.value, cst.Name) and arg.value.value == param:
                 found += _uses(file, helper, name, seen | {helper_name})

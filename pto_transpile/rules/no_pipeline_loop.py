@@ -19,10 +19,27 @@ def check(ctx):
     elif not ctx.file.stages:
         if _decorated_stages(ctx):
             return  # stages the file's names hide (`globals()`, a `__defaults__` store): PTO070 names what hides them
+        aliases = _stage_aliases(ctx.file)
+        decorated = sorted({d.decorator.value for fn in ctx.file.source.module.body
+                            if isinstance(fn, cst.FunctionDef) for d in fn.decorators
+                            if isinstance(d.decorator, cst.Name) and d.decorator.value in aliases})
+        if decorated:  # (probe h131: the help asked for a loop the kernel has)
+            yield k.node.name, {"detail": f"its stages are decorated with `{decorated[0]}`, a name for "
+                                          "`pl.pipeline.stage`, which the tool does not follow",
+                                "name": decorated[0], "_hint": "alias"}
+            return
         yield k.node.name, {"detail": "the file has no `@pl.pipeline.stage` functions"}
     else:
         yield k.node.name, {"detail": "no `for` loop calls a stage inside `with "
                                       "pl.section_cube()/section_vector()` blocks"}
+
+
+def _stage_aliases(file) -> set[str]:
+    """Module names bound to `pl.pipeline.stage` (`stage = pl.pipeline.stage`)."""
+    return {t.target.value for stmt in file.source.module.body if isinstance(stmt, cst.SimpleStatementLine)
+            for small in stmt.body
+            if isinstance(small, cst.Assign) and file.pl.path(small.value) == ("pipeline", "stage")
+            for t in small.targets if isinstance(t.target, cst.Name)}
 
 
 def _decorated_stages(ctx) -> bool:
@@ -88,7 +105,9 @@ RULE = Rule(
     message="kernel has `pipeline=` but nothing to pipeline: {detail}",
     hint="Call each `@pl.pipeline.stage` function from a `for ... in pl.range(...)` loop, one "
          "per `with pl.section_*()` block",
-    hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`"},
+    hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`",
+           "alias": "Decorate each stage with `@pl.pipeline.stage` itself, as the transform reads it, not through "
+                    "`{name}`"},
     check=check,
     seed="a kernel with `pipeline=` calls its stages from a `for` loop, one per section block",
     doc=DOC,

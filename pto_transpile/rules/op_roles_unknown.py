@@ -39,9 +39,14 @@ RULE = Rule(
     message="`{op}` touches buffer(s) {buffers}, but which of its arguments it reads or writes is not known",
     hint="Use an op from the supported set on cross-core buffers, or copy through a local tile first",
     messages={"starred": "helper `{op}` is handed tile(s) of buffer(s) {buffers} through `{via}`, which the access "
-                         "scan does not follow: which of them it reads or writes is not known"},
+                         "scan does not follow: which of them it reads or writes is not known",
+              "stage_starred": "stage `{op}` takes tile(s) of buffer(s) {buffers} through `{via}`, which the access "
+                               "scan does not follow: which of them it reads or writes, and so whether it produces "
+                               "or consumes them, is not known"},
     hints={"starred": "Give `{op}` a named parameter for each tile it is handed (`def {op}(dst, src, ...)`), which "
-                      "the scan binds by position or name"},
+                      "the scan binds by position or name",
+           "stage_starred": "Give `{op}` a named parameter for each tile group or tile it is handed "
+                            "(`def {op}(i, out, x_db, y_db)`), which the scan binds by position or name"},
     phase="analysis",
     seed="every op touching a synchronised buffer has known read/write roles",
     doc=DOC,

@@ -1,13 +1,14 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.walk import parameters
 from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     k = ctx.kernel.node
     seen = set()
-    nodes = [p.name for p in k.params.params] + ctx.file.find(k.body, cst.Name)
+    nodes = [p.name for p in parameters(k)] + ctx.file.find(k.body, cst.Name)
     for decl in (d for ds in ctx.kernel.structs.values() for d in ds):
         nodes += [a.keyword for a in decl.call.args if a.keyword is not None]
     for n in nodes:

@@ -166,9 +166,9 @@ def _parameter_names(node: Any) -> list[str]:
     """The positional parameters of a vector function: a libcst `def`, or one kept as text
     with Python's tree (`partial.Verbatim`)."""
     if type(node) is cst.FunctionDef:
-        return [p.name.value for p in node.params.params]
+        return [p.name.value for p in (*node.params.posonly_params, *node.params.params)]
     tree = getattr(node, "tree", None)
-    return [a.arg for a in tree.args.args] if isinstance(tree, ast.FunctionDef) else []
+    return [a.arg for a in (*tree.args.posonlyargs, *tree.args.args)] if isinstance(tree, ast.FunctionDef) else []
 
 
 def _parameters(value: Any) -> list[str]:

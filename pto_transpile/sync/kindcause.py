@@ -21,7 +21,7 @@ from pto_transpile.read.kinds import names_in
 from pto_transpile.read.meaning import Class
 from pto_transpile.read.model import TENSOR, TILE, UNKNOWN, Kernel
 from pto_transpile.read.printing import code_of
-from pto_transpile.read.walk import iter_nodes
+from pto_transpile.read.walk import iter_nodes, parameters
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def _value_bindings(fn: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
 def _parameter(file, kernel: Kernel, name: str) -> Cause:
     """A parameter whose annotation says nothing the tool reads: name it, and the annotation
     to write (the tiling-data class itself when the annotation names one: `tiling: TD`)."""
-    param = next(p for p in kernel.node.params.params if p.name.value == name)
+    param = next(p for p in parameters(kernel.node) if p.name.value == name)
     ann = param.annotation.annotation if param.annotation is not None else None
     said = "has no annotation" if ann is None else f"is annotated `{code_of(ann)}`, which the tool does not read"
     classes = [c for c in _named_in(ann) if isinstance(file.meaning(c), Class)]

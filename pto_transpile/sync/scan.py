@@ -21,7 +21,7 @@ from pto_transpile.read.classnames import static_method
 from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.read.meaning import Function
 from pto_transpile.read.model import Access, Kernel, StageCall
-from pto_transpile.read.walk import BINDERS, children, function_choices, names_stored
+from pto_transpile.read.walk import BINDERS, children, function_choices, names_stored, parameters
 
 
 @dataclass
@@ -90,6 +90,7 @@ class StageScanner:
                     bindings[param] = Binding(self.kernel.buffers[self.kernel.slot_vars[v.value]].name, False)
                 elif v.value in self.kernel.tuples:
                     aggregates[param] = self.kernel.tuples[v.value]
+        self._starred_stage(stage_call, func, result)
         given = {param for param, _ in bound}
         defaults = self.file.names.defaults.get(func.node, {})  # what each default meant when the `def` ran
         for param, meaning in defaults.items():
@@ -100,6 +101,32 @@ class StageScanner:
         self._scan_function(func.node, bindings, aggregates, stage_call.index, result, stack=(func.name,),
                             functions=functions)
         return result
+
+    def _starred_stage(self, stage_call: StageCall, func, result: ScanResult) -> None:
+        """Tiles of synchronised buffers a stage takes through its own `*args` or `**kwargs`
+        (probe h131: their accesses went unseen, and PTO033 said the buffer had no consumer), as
+        `_OpWalker._starred_buffers` refuses them for a helper."""
+        star, kwargs = func.node.params.star_arg, func.node.params.star_kwarg
+        into = [(a, f"*{star.name.value}") for a in stage_call.positional[len(func.params):]
+                if isinstance(star, cst.Param)]
+        into += [(a, f"**{kwargs.name.value}") for a in stage_call.call.args if a.keyword is not None
+                 and a.keyword.value not in func.params and isinstance(kwargs, cst.Param)]
+        hidden = sorted({(buffer, via) for a, via in into for buffer in [self._buffer_named(a.value)]
+                         if buffer in self.tracked}, key=str)
+        if hidden:
+            result.findings.append(Finding(codes.OP_ROLES_UNKNOWN, stage_call.call, {
+                "op": func.name, "buffers": ", ".join(sorted({b for b, _ in hidden})), "via": hidden[0][1],
+                "_message": "stage_starred", "_hint": "stage_starred"}))
+
+    def _buffer_named(self, value: cst.BaseExpression) -> str | None:
+        """The buffer a stage's argument names (a group, or a slot taken from one), if any."""
+        if not isinstance(value, cst.Name):
+            return None
+        if value.value in self.kernel.buffers:
+            return self.kernel.buffers[value.value].name
+        if value.value in self.kernel.slot_vars:
+            return self.kernel.buffers[self.kernel.slot_vars[value.value]].name
+        return None
 
     def _functions_handed(self, value: cst.BaseExpression) -> tuple[str, ...]:
         """The functions of the file an argument may be (`function_choices`), a kernel local bound
@@ -123,7 +150,7 @@ class StageScanner:
         values = [a.value for a in self.file.find(body, cst.Assign)
                   if any(isinstance(t.target, cst.Name) and t.target.value == name for t in a.targets)]
         if len(bound) != 1 or len(values) != 1 or not isinstance(values[0], cst.Name) \
-                or any(p.name.value == name for p in self.kernel.node.params.params):
+                or any(p.name.value == name for p in parameters(self.kernel.node)):
             return ""
         return values[0].value
 
@@ -450,7 +477,7 @@ class _OpWalker:
 
     def _helper_call(self, name: str, node: cst.Call, helper: cst.FunctionDef | None = None) -> None:
         helper = helper if helper is not None else self.s.file.helpers[name]
-        params = [p.name.value for p in helper.params.params]
+        params = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
         self._starred_buffers(name, node, helper, params)
         bound = {}
         functions = {}

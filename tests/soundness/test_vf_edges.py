@@ -4,7 +4,8 @@
   TypeError, an internal error on a valid kernel; the evaluator could not decide `LANES is not
   None` either, so it ran both ways. Both are followed now: the kernel is proven and runs.
 - A mask pattern that is no `pl.MaskPattern` member (`"VL²"`: `isdigit()` holds, `int()` fails)
-  crashed the check; it is refused, as the emulator refuses the serial kernel."""
+  crashed the check; it is refused, as the emulator refuses the serial kernel.
+- A positional-only parameter (`def f(dst, /, src)`) had no role: it has its own now."""
 
 from __future__ import annotations
 
@@ -37,3 +38,15 @@ def test_a_mask_pattern_that_is_no_member_is_refused_as_the_emulator_refuses_it(
     assert "mask pattern 'VL²' is no `pl.MaskPattern` member" in message, message
     rows = verify(text, text, "tiled_scale_kernel", path="k.py", shapes=SHAPES, scalars=SCALARS).rows
     assert rows[0].verdict != "ok", rows[0]
+
+
+def test_a_positional_only_parameter_has_its_role():
+    """`def scale_vf(dst, /, src)`: the roles were read off the ordinary parameters alone, shifted
+    by one place, and the scan lost the read of `proj` (probe h132: PTO033 said the group had no
+    consumer). The same program as the base: proven and run."""
+    text = edited(BASE, [("def scale_vf(dst, src):\n", "def scale_vf(dst, /, src):\n")])
+    result = transpile(text, path="k.py", preload=2)
+    assert error_messages(result) == [] and result.code is not None
+    rows = verify(text, result.code, "tiled_scale_kernel", path="k.py", block_dim=2, shapes=SHAPES,
+                  scalars=SCALARS).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message

@@ -33,3 +33,22 @@ def test_with_named_parameters_it_is_proven_and_runs_as_the_serial_kernel():
     assert error_messages(result) == []
     report = verify(NAMED, result.code, "kernel", path="k.py", shapes={"a": (160, 32), "out": (160, 32)})
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+ROWS = (Path(__file__).parents[1] / "soundness" / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+FINISH = "def finish(i, sub_id, out, proj_vec_db, res_db):\n    proj = proj_vec_db.next()\n"
+STAGE_ARGS = edited(ROWS, [(FINISH, "def finish(i, sub_id, out, *dbs):\n    proj_vec_db, res_db = dbs\n"
+                                    "    proj = proj_vec_db.next()\n")])
+STAGE_KWARGS = edited(ROWS, [(FINISH, "def finish(i, sub_id, out, res_db, **kw):\n"
+                                      "    proj = kw[\"proj_vec_db\"].next()\n"),
+                             ("finish(i, sub_id, out, proj_vec_db, res_db)",
+                              "finish(i, sub_id, out, res_db, proj_vec_db=proj_vec_db)")])
+
+
+@pytest.mark.parametrize("text, via", [(STAGE_ARGS, "*dbs"), (STAGE_KWARGS, "**kw")], ids=["args", "kwargs"])
+def test_a_stage_taking_a_group_through_a_starred_parameter_is_named(text, via):
+    """A stage's own `*args`/`**kwargs` (probe h131: PTO033 said the group had no consumer)."""
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert message == (f"stage `finish` takes tile(s) of buffer(s) proj_vec_db through `{via}`, which the access scan "
+                       "does not follow: which of them it reads or writes, and so whether it produces or consumes "
+                       "them, is not known"), message
