@@ -40,11 +40,16 @@ RULE = Rule(
     hint="Use an op from the supported set on cross-core buffers, or copy through a local tile first",
     messages={"starred": "helper `{op}` is handed tile(s) of buffer(s) {buffers} through `{via}`, which the access "
                          "scan does not follow: which of them it reads or writes is not known",
+              "unknown_callee": "`{op}` is called with tile(s) of buffer(s) {buffers}, but it is no function of the "
+                                "file the access scan can name (a local name for one, or one picked from a container), "
+                                "so which of them it reads or writes is not known",
               "stage_starred": "stage `{op}` takes tile(s) of buffer(s) {buffers} through `{via}`, which the access "
                                "scan does not follow: which of them it reads or writes, and so whether it produces "
                                "or consumes them, is not known"},
     hints={"starred": "Give `{op}` a named parameter for each tile it is handed (`def {op}(dst, src, ...)`), which "
                       "the scan binds by position or name",
+           "unknown_callee": "Call the vector function or helper by the name its `def` binds at module level, "
+                             "which the scan follows into",
            "stage_starred": "Give `{op}` a named parameter for each tile group or tile it is handed "
                             "(`def {op}(i, out, x_db, y_db)`), which the scan binds by position or name"},
     phase="analysis",

@@ -9,6 +9,7 @@ declares a tile group or returns a tile, ...) are reported as findings with rule
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -355,6 +356,8 @@ class _OpWalker:
                 self._vf_call(name, node)
             elif name in self.s.file.helpers and name not in self.stack:
                 self._helper_call(name, node)
+            elif name not in self.s.file.helpers and name not in self.s.file.vector_functions:
+                self._unknown_callee(name, node)
         elif type(node.func) is cst.Attribute:  # `Epilogue.halve(...)`: a static method, scanned as a helper
             method = static_method(self.s.file, node.func)
             name = self.s.file.source.code(node.func)
@@ -492,6 +495,19 @@ class _OpWalker:
         self.s._scan_function(helper, bound, {}, self.stage_index, self.result, self.stack + (name,), node,
                               self.depth, functions)
 
+    def _unknown_callee(self, name: str, node: cst.Call) -> None:
+        """A call of a name that is no function of the file the scan knows (`f = scale_vf; f(res, x)`, a
+        function handed in a container), given tiles of synchronised buffers: what it does with them
+        is not known (probe h132: the read went unseen, and PTO033 said the group had no consumer).
+        Builtins (`print(x)`) touch no tile."""
+        if self.s.file.meaning(name) is not None or name in _BUILTIN_NAMES and name not in self.bindings:
+            return  # a module name the file rebinds is PTO070's to name
+        touched = {self.bindings[a.value.value].buffer for a in node.args if isinstance(a.value, cst.Name)
+                   and a.value.value in self.bindings and self.bindings[a.value.value].buffer in self.s.tracked}
+        if touched:
+            self.s_finding(codes.OP_ROLES_UNKNOWN, node, op=name, buffers=", ".join(sorted(touched)),
+                           _message="unknown_callee", _hint="unknown_callee")
+
     def _starred_buffers(self, name: str, node: cst.Call, helper: cst.FunctionDef, params: list[str]) -> None:
         """Tiles of synchronised buffers handed to a helper's `*args` or `**kwargs` (probe h122:
         their accesses went unseen, and the buffer was said to have no consumer): refused as an op
@@ -525,6 +541,10 @@ class _OpWalker:
             role = roles.get(i)
             if role and isinstance(a.value, cst.Name):
                 self._record(a.value, role, "V", node, name)
+
+
+#: the names Python's builtins module binds
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import pytest
-from test_vf_probe import _END, BASE
+from test_vf_probe import _CALL, _END, BASE
 
 from helpers import edited, error_messages
 from pto_transpile import transpile
@@ -50,3 +50,12 @@ def test_a_positional_only_parameter_has_its_role():
     rows = verify(text, result.code, "tiled_scale_kernel", path="k.py", block_dim=2, shapes=SHAPES,
                   scalars=SCALARS).rows
     assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
+
+
+def test_a_vector_function_called_through_a_local_name_is_refused_naming_the_call():
+    """`f = scale_vf; f(res, proj)`: the scan follows calls by the names the file's `def`s bind;
+    it missed this one's read of `proj`, and PTO033 said the group had no consumer (probe h132)."""
+    text = edited(BASE, [(_CALL, "    f = scale_vf\n    f(res, proj)\n")])
+    (message,) = error_messages(transpile(text, path="k.py", preload=2))
+    assert message.startswith("`f` is called with tile(s) of buffer(s) proj_vec_db, but it is no function of the file "
+                              "the access scan can name"), message
