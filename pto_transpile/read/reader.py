@@ -199,7 +199,8 @@ def _read(source: SourceFile) -> FileModel:
             continue
         decorators = [pl.path(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
                       for d in fn.decorators]
-        if ("pipeline", "stage") in decorators:
+        # `@pl.pipeline.stage()` calls the decorator with no function: no stage (PTO076 names it)
+        if any(pl.path(d.decorator) == ("pipeline", "stage") for d in fn.decorators):
             model.stages[name] = StageFunc(fn.name.value, fn, [p.name.value for p in parameters(fn)])
         elif ("vector_function",) in decorators:
             model.vector_functions[name] = fn

@@ -29,7 +29,17 @@ def check(ctx):
                     continue
                 for call, name in zip(calls, names, strict=True):
                     if _passes_a_group(call, kernel):  # a helper that only computes is a plain call
-                        yield name, {"function": name.value, "section": f"pl.section_{section}()"}
+                        called = _called_decorator(file, name.value)
+                        yield name, {"function": name.value, "section": f"pl.section_{section}()",
+                                     **({"_message": "called", "_hint": "called"} if called else {})}
+
+
+def _called_decorator(file, name: str) -> bool:
+    """Is helper `name` decorated with `@pl.pipeline.stage(...)`, the decorator called?"""
+    fn = file.helpers.get(name)
+    return fn is not None and any(isinstance(d.decorator, cst.Call)
+                                  and file.pl.path(d.decorator.func) == ("pipeline", "stage")
+                                  for d in fn.decorators)
 
 
 def _passes_a_group(call: cst.Call, kernel) -> bool:
@@ -85,6 +95,10 @@ RULE = Rule(
     message="`{function}` is called as a stage (alone in a `{section}` block of a loop) but is not decorated "
             "with `@pl.pipeline.stage`",
     hint="Decorate `{function}` with `@pl.pipeline.stage`",
+    messages={"called": "`{function}` is called as a stage (alone in a `{section}` block of a loop) but is "
+                        "decorated with `@pl.pipeline.stage()`, which calls the decorator with no function (Python "
+                        "raises TypeError when the module runs)"},
+    hints={"called": "Write the decorator without parentheses: `@pl.pipeline.stage`"},
     phase="file",
     check=check,
     seed="every function called as a stage of a pipeline loop is a `@pl.pipeline.stage` function",
