@@ -56,6 +56,9 @@ RULE = Rule(
                            "(`{field}=0.0` for a float, `{field}=0` for an integer, or `pl.const(0, pl.DT_...)`): "
                            "PyPTO types a struct's field by its initialiser, and a bool or a value of either type "
                            "says neither",
+           "pick_rebound": "Pick among handles the loop body does not rebind ({names} are rebound in it): a pick "
+                           "by the iteration of names bound before the loop (`(even, odd)[i % 2]`) travels with its "
+                           "task; write the handle each iteration uses as such a pick",
            "handle_chosen": "Write the choice in the call (`(even, odd)[i % 2]` for the tensors, `bufs[i % 2]` for a "
                             "slot): a pick by a value of the iteration travels with its task; or bind `{value}` once, "
                             "at the top of the loop body, to such a pick",

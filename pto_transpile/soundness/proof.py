@@ -109,6 +109,9 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "kept": "Keep what a stage computes in its own names, or pass it to the stage that uses it as an argument: "
+            "the pipeline carries a stage's arguments to its delayed run, never a value left in an object the "
+            "stage did not make (a default argument, a module list, one it is handed)",
     "tensor_view": "Hand the op the tensor itself and add the view's row and column start to its offsets "
                    "(`pl.store(out, res, [i * BLOCK, (i % 2) * BLOCK])` for a store into `out[:, (i % 2) * "
                    "BLOCK:...]`): a GM offset moved by the loop variable's residue is followed",

@@ -771,7 +771,7 @@ class PythonSubset(InterpreterBase):
         what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
         stage = ctx.scope[1] if ctx.scope is not None else "?"
         raise CannotModel(f"stage `{stage}` changes `{self._code_of(holder)}`, {what} it did not make: "
-                          f"a value kept there outlives the stage{_KEPT}", node, kind="construct")
+                          f"a value kept there outlives the stage{_KEPT}", node, kind="kept")
 
     def aug_assign(self, node: cst.AugAssign, ctx: Ctx) -> None:
         target = node.target
@@ -2001,7 +2001,7 @@ class PythonSubset(InterpreterBase):
             stage = ctx.scope[1] if ctx.scope is not None else "?"
             raise CannotModel(f"stage `{stage}` calls `{self._code_of(node.func)}`, which the check does not run, "
                               "with values it may keep past the stage (an object, a list, a method of a value)"
-                              f"{_KEPT}", node, kind="construct")
+                              f"{_KEPT}", node, kind="kept")
 
     def _args(self, node: cst.Call, ctx: Ctx) -> tuple[list, dict]:
         pos: list = []
@@ -2834,7 +2834,7 @@ def _rebinding(self: PythonSubset, small: cst.Global | cst.Nonlocal, ctx: Ctx) -
     if self._made is not None:
         stage = ctx.scope[1] if ctx.scope is not None else "?"
         raise CannotModel(f"stage `{stage}` binds {names} outside its own frame (`{keyword}`): "
-                          f"a value kept there outlives the stage{_KEPT}", small, kind="construct")
+                          f"a value kept there outlives the stage{_KEPT}", small, kind="kept")
     raise CannotModel(f"the kernel binds {names} outside its own frame (`{keyword}`) while it runs: the check reads "
                       "module names as the module leaves them, and a stage of a later iteration would read the "
                       "name rebound; pass the value as an argument instead", small, kind="construct")

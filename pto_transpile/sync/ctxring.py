@@ -182,11 +182,16 @@ def plan_ctx(file, kernel: Kernel, loop: PipelineLoop) -> CtxPlan:
                     or kind in (*HANDLE_KINDS, UNKNOWN) and _item_of_changing(file, loop, body_name)):
                 # `dst = even` / `if i % 2: dst = odd`: passed by its name, a delayed stage would get
                 # a later iteration's choice (probe h113)
+                rebound = _rebound_in_pick(file, loop, body_name)
                 findings.append(Finding(codes.CTX_FIELD_TYPE_UNKNOWN, value, {
                     "value": body_name, "stage": f"stage `{s.func}`", "_hint": "handle_chosen",
                     "why": "it is a handle (a tensor, tile or tile group) the loop body chooses per iteration, and "
                            "a ctx field holds a number: passed by its name, a delayed stage would get a later "
-                           "iteration's"}))
+                           "iteration's"} | ({
+                        "_hint": "pick_rebound", "names": ", ".join(f"`{n}`" for n in rebound),
+                        "why": f"it is picked from {', '.join(f'`{n}`' for n in rebound)}, which the loop body "
+                               "rebinds, and a ctx field holds a number: passed by its name, a delayed stage would "
+                               "get a later iteration's handle"} if rebound else {})))
                 forms.append(ArgForm("keep"))
                 continue
             if picked is not None:
@@ -511,6 +516,19 @@ def _picked_in_body(file, kernel: Kernel, loop: PipelineLoop, name: str) -> bool
                                                      for t in small.targets)
                and _handle_valued(kernel, small.value) and bool(_live_parts(kernel, small.value))
                for stmt in loop.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body)
+
+
+def _rebound_in_pick(file, loop: PipelineLoop, name: str) -> list[str]:
+    """The names a pick `name = (a, b)[i % 2]` at the top of the loop body reads that a later
+    statement of the body binds (a swap after the stages, `a, b = b, a`: probe h131, where the help
+    asked for the pick the body already made)."""
+    for k, stmt in enumerate(loop.body):
+        picks = [node for node in file.find(stmt, cst.Assign) if isinstance(node.value, cst.Subscript)
+                 and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)]
+        if picks:
+            later = {n.value for rest in loop.body[k + 1:] for n in names_stored(rest, file.find(rest, BINDERS))}
+            return sorted(set(names_in(picks[0].value.value)) & (later - {name}))
+    return []
 
 
 def _item_of_changing(file, loop: PipelineLoop, name: str) -> bool:

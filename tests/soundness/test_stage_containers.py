@@ -208,3 +208,14 @@ def test_a_load_the_check_reads_as_plain_runs_as_the_serial_kernel(flag):
     text = kernel(_SYNCED_LOAD.replace("{flag}", flag), "", _WIDER)
     assert _errors(text) == []
     assert _verdicts(text) == ["ok", "ok"]
+
+
+def test_a_stage_keeping_a_value_in_its_default_gets_the_help_for_it():
+    """The refusal was right, its help about calling `pl` ops by name (probe h131)."""
+    rows = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+    text = edited(rows, [("def finish(i, sub_id, out, proj_vec_db, res_db):\n    proj = proj_vec_db.next()\n",
+                          "def finish(i, sub_id, out, proj_vec_db, res_db, st=[0]):\n    proj = proj_vec_db.next()\n"
+                          "    st[0] = st[0] + 1\n")])
+    (error,) = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert "stage `finish` changes `st`, an object it did not make" in error.message, error.message
+    assert error.hint.startswith("Keep what a stage computes in its own names, or pass it to the stage"), error.hint

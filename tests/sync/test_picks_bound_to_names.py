@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_proven_and_run, kernel_text, refusal_of
+from helpers import assert_proven_and_run, edited, kernel_text, refusal_of
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -203,3 +203,15 @@ def test_a_pick_whose_handles_or_index_the_body_changes_is_named_with_the_fix(na
     errors = [d for d in result.diagnostics if d.is_error]
     assert [d.code for d in errors] == ["PTO072"], [d.message for d in errors]
     assert "the loop body chooses per iteration" in errors[0].message, errors[0].message
+
+
+def test_a_pick_from_names_the_body_rebinds_names_them():
+    """`dst = (even, odd)[i % 2]` with `even, odd = odd, even` after the last stage: the help asked
+    for the pick the body already made (probe h131); it names the rebinding now."""
+    last = "            finish(i, sub_id, dst, proj_vec_db, res_db)\n"
+    text = edited(kernel_text(KERNELS / "h112_tensor_pick_bound_to_name.py"),
+                  [(last, last + "        even, odd = odd, even\n")])
+    errors = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["PTO072"], errors
+    assert "it is picked from `even`, `odd`, which the loop body rebinds" in errors[0].message, errors[0].message
+    assert errors[0].hint.startswith("Pick among handles the loop body does not rebind"), errors[0].hint
