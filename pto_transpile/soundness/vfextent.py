@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import math
 import operator
 import textwrap
 from collections.abc import Callable
@@ -703,6 +704,8 @@ class _Run:
         if not (isinstance(it, ast.Call) and not it.keywords and _callee(it.func) in ("range", "pl.range")):
             raise Unmodelled(f"the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not over `pl.range`/`range`")
         bounds = [self.expr(a, env) for a in it.args]
+        if _callee(it.func) == "pl.range":  # `pl.range` takes `int()` of each bound (`HALF * BLOCK / LANES`)
+            bounds = [int(b) if type(b) is float and math.isfinite(b) else b for b in bounds]
         widest = _widest(bounds)
         if widest is None:
             raise Unmodelled(f"the trip count of the loop at line {stmt.lineno} (in `{self.active[-1]}`) is not static")
@@ -927,6 +930,7 @@ class _Run:
 
     def _load(self, ptr, offset, dist, dtype, post_update) -> Any:
         ptr = _pointer("load_align", ptr)
+        post_update = _truth(post_update)
         step = _elements(ptr, offset)
         start = self._at(ptr, step, post_update)
         d = dist if isinstance(dist, str) else "NORM"
@@ -963,6 +967,7 @@ class _Run:
 
     def _store(self, ptr, reg, mask, offset, block_stride, repeat_stride, mode, post_update, dist) -> None:
         ptr = _pointer("store_align", ptr)
+        post_update = _truth(post_update)
         if dist is not None and dist not in ("NORM", "NORM_B8", "NORM_B16", "NORM_B32"):
             raise Unmodelled(f"`vf.store_align` with dist={dist} is not modelled")
         # whole lanes of the register's dtype (an int64 `vf.full(1)` stored in an int32 tile
@@ -1011,6 +1016,7 @@ class _Run:
         """`store_align(t, mask, offset)`: a mask register's bits, one per register byte, at the
         offset (a third operand that is no mask is the offset: the source is a mask)."""
         ptr = _pointer("store_align", ptr)
+        post_update = _truth(post_update)
         if post_update not in (None, False) or dist not in (None, "NORM"):
             raise Unmodelled("a `vf.store_align` of a mask register with post_update or a dist is not modelled")
         start = ptr.offset + _elements(ptr, offset)
@@ -1433,6 +1439,12 @@ def _static(value: Any, default: int, what: str) -> int:
 def _dtype_bytes(dtype: Any) -> int | None:
     """Bytes per element of a `pl.DT_*` name (None: not a dtype the API table knows)."""
     return element_bytes(dtype) if isinstance(dtype, str) and dtype in DTYPE_BITS else None
+
+
+def _truth(flag: Any) -> Any:
+    """A flag as the op reads it, by its truth (`post_update=1` moves the cursor, `0` does not);
+    a value not known here as it is."""
+    return bool(flag) if isinstance(flag, (bool, int, float)) else flag
 
 
 def _mask_of(pattern: Any, dtype: Any) -> Any:

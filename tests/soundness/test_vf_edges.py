@@ -5,12 +5,14 @@
   None` either, so it ran both ways. Both are followed now: the kernel is proven and runs.
 - A mask pattern that is no `pl.MaskPattern` member (`"VL²"`: `isdigit()` holds, `int()` fails)
   crashed the check; it is refused, as the emulator refuses the serial kernel.
-- A positional-only parameter (`def f(dst, /, src)`) had no role: it has its own now."""
+- A positional-only parameter (`def f(dst, /, src)`) had no role: it has its own now.
+- A call through a local name (`f = scale_vf`) is named; a float bound of `pl.range` and a flag
+  given as a number are read as the op reads them (`int()`, truth)."""
 
 from __future__ import annotations
 
 import pytest
-from test_vf_probe import _CALL, _END, BASE
+from test_vf_probe import _CALL, _END, _LOOP, BASE
 
 from helpers import edited, error_messages
 from pto_transpile import transpile
@@ -59,3 +61,18 @@ def test_a_vector_function_called_through_a_local_name_is_refused_naming_the_cal
     (message,) = error_messages(transpile(text, path="k.py", preload=2))
     assert message.startswith("`f` is called with tile(s) of buffer(s) proj_vec_db, but it is no function of the file "
                               "the access scan can name"), message
+
+
+@pytest.mark.parametrize("edit", [(_LOOP, "    for k in pl.range(0, HALF * BLOCK / LANES):\n"),
+                                  ("        x = vf.load_align(src, k * LANES)\n",
+                                   "        x = vf.load_align(src, k * LANES, post_update=0)\n")],
+                         ids=["a float bound of pl.range", "post_update=0"])
+def test_static_values_of_another_python_type_are_read_as_the_op_reads_them(edit):
+    """`pl.range` takes `int()` of its bounds and an op a flag by its truth, as the emulator does:
+    both were called "not static" (probe h132)."""
+    text = edited(BASE, [edit])
+    result = transpile(text, path="k.py", preload=2)
+    assert error_messages(result) == [] and result.code is not None
+    rows = verify(text, result.code, "tiled_scale_kernel", path="k.py", block_dim=2, shapes=SHAPES,
+                  scalars=SCALARS).rows
+    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
