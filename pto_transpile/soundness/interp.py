@@ -275,13 +275,18 @@ def kernel_cores(file, fn: cst.FunctionDef) -> tuple:
 
 def _with_statements(stmts) -> list[cst.With]:
     """Every `with` statement among `stmts` and the blocks of their compound statements (a section
-    is a statement: the walk looks at no expression, a tenth of a full walk)."""
+    is a statement: the walk looks at no expression, a tenth of a full walk), those of functions
+    and classes defined in them too: the JIT, as the emulator, reads the sections of the kernel's
+    whole text (probe h133: a `section_cube` in a nested function made a mix kernel the check
+    proved as a vector-only one)."""
     out: list[cst.With] = []
     todo = list(stmts)
     while todo:
         stmt = todo.pop()
         if isinstance(stmt, cst.With):
             out.append(stmt)
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and isinstance(stmt.body, cst.IndentedBlock):
+            todo.extend(stmt.body.body)
         for block in blocks(stmt):
             todo.extend(block)
     return out
