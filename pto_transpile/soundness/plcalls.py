@@ -481,6 +481,10 @@ class PlCalls(InterpreterBase):
 
     def _sync_event(self, kind: str, pipe: str, eid: int, node, ctx: Ctx) -> Event:
         if ctx.may and not self.config.roots_only:
+            if kind == "bar":  # (probe h133: the split-K "block 0 combines" epilogue; no fix was named)
+                raise CannotModel(f"`{self._code_of(node)}` is under a test the check cannot decide: a pipe barrier "
+                                  "orders the pipes of the core that runs it, where it runs, and the check cannot tell "
+                                  "where", node, kind="pipe_barrier_test")
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
         if kind not in ("barrier", "bar") and int(eid) not in EVENT_IDS:
             # a residue of the loop variable takes each of its values in the runs the check makes

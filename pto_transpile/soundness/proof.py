@@ -109,6 +109,9 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "pipe_barrier_test": "Put the pipe barrier outside the test, splitting the branch around it (`if t: a` / "
+                         "`pl.system.bar_all()` / `if t: b`): every core then runs it, and it orders the ops of each "
+                         "core that runs them",
     "kept": "Keep what a stage computes in its own names, or pass it to the stage that uses it as an argument: "
             "the pipeline carries a stage's arguments to its delayed run, never a value left in an object the "
             "stage did not make (a default argument, a module list, one it is handed)",

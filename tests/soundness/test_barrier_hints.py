@@ -9,6 +9,7 @@ from pathlib import Path
 
 from helpers import edited
 from pto_transpile import codes, transpile
+from sim_runtime import verify
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 BARRIER = "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
@@ -66,3 +67,27 @@ def test_a_refusal_about_the_blocks_points_at_the_access_and_gives_the_blocks_hi
     assert line.strip() == "pl.load(fin, sums, [sub_id * HALF, 0])" and d.column == line.index("pl.load") + 1
     assert d.hint.startswith("The check proves a kernel for every block count from the GM places each block reaches")
     assert "trip count" not in d.hint
+
+
+SPLIT_K = (Path(__file__).parent / "kernels" / "h133_bar_all_under_block_test.py").read_text(encoding="utf-8")
+_UNDER = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n            pl.system.bar_all()\n"
+          "            pl.relu(fin, fin)\n            pl.system.bar_all()\n")
+_SPLIT = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n        pl.system.bar_all()\n        if core_id == 0:\n"
+          "            pl.relu(fin, fin)\n        pl.system.bar_all()\n        if core_id == 0:\n")
+
+
+def test_a_pipe_barrier_under_a_block_test_names_the_split_that_is_proven():
+    """Block 0 combines a split-K workspace after `sync_all`, its pipe barriers under `if core_id ==
+    0:` (probe h133: refused as "a sync under a runtime condition cannot be matched", no fix named).
+    The help's split is proven and runs as the serial kernel."""
+    errors = [d for d in transpile(SPLIT_K, path="k.py").diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["PTO061"], errors
+    assert "`pl.system.bar_all()` is under a test the check cannot decide" in errors[0].message, errors[0].message
+    assert errors[0].hint.startswith("Put the pipe barrier outside the test, splitting the branch around it")
+    text = edited(SPLIT_K, [(_UNDER, _SPLIT)])
+    result = transpile(text, path="k.py")
+    assert [d.message for d in result.diagnostics if d.is_error] == []
+    for blocks in (1, 3):
+        rows = verify(text, result.code, "splitk_kernel", path="k.py", block_dim=blocks,
+                      shapes={"a": (32, 160), "b": (160, 32)}).rows
+        assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
