@@ -72,8 +72,9 @@ def test_a_refusal_about_the_blocks_points_at_the_access_and_gives_the_blocks_hi
 SPLIT_K = (Path(__file__).parent / "kernels" / "h133_bar_all_under_block_test.py").read_text(encoding="utf-8")
 _UNDER = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n            pl.system.bar_all()\n"
           "            pl.relu(fin, fin)\n            pl.system.bar_all()\n")
-_SPLIT = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n        pl.system.bar_all()\n        if core_id == 0:\n"
-          "            pl.relu(fin, fin)\n        pl.system.bar_all()\n        if core_id == 0:\n")
+_SPLIT = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n        pl.system.bar_all()\n"
+          "        if core_id == 0:\n            pl.relu(fin, fin)\n        pl.system.bar_all()\n"
+          "        if core_id == 0:\n")
 
 
 def test_a_pipe_barrier_under_a_block_test_names_the_split_that_is_proven():
