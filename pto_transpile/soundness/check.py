@@ -45,7 +45,7 @@ from pto_transpile.soundness.interp import (
     Interpreter,
 )
 from pto_transpile.soundness.longrun import longest_loop, looks_long
-from pto_transpile.soundness.opevents import SHAPE_UNPLACED, SPILL_NOTE
+from pto_transpile.soundness.opevents import ELEMENT_UNPLACED, SHAPE_UNPLACED, SPILL_NOTE
 from pto_transpile.soundness.order import (
     Outcome,
     eager_counts,
@@ -880,7 +880,9 @@ class _Report:
                 detail += (f"; {self.who(picked)} uses a tile picked by a value the check does not decide, among "
                            "tiles of different auto_mutex ids, and holds only the ids every one of them has")
             shaped = any(SHAPE_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
-            kind = ("anywhere_shape" if shaped else "anywhere") if anywhere and not self.alone \
+            linear = any(ELEMENT_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
+            kind = ("anywhere_shape" if shaped else "anywhere_element" if linear else "anywhere") \
+                if anywhere and not self.alone \
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"

@@ -529,7 +529,9 @@ class OpEvents(InterpreterBase):
                 and tensor.shape[1] > 0:
             coords = divmod(index, tensor.shape[1])
         if coords is None or not all(isinstance(c, int) and not isinstance(c, bool) for c in coords):
-            return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True), UNKNOWN
+            linear = not isinstance(index, tuple) and rank == 2 and not is_unknown(index)
+            why = f"{ELEMENT_UNPLACED} the {rank}-D tensor `{tensor.name}` that is not a number here" if linear else ""
+            return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=why), UNKNOWN
         r, c = coords
         label = f"{tensor.name}[{int(r)}]" if rank == 1 else f"{tensor.name}[{int(r)}, {int(c)}]"
         return Foot(("GM", tensor.name), int(r), int(r) + 1, int(c), int(c) + 1, label, may, False), [r, c]
@@ -737,6 +739,8 @@ def _unplaced_shape(tensor: TensorV) -> str:
 
 #: the words of `_unplaced_shape`, by which a report tells that reason from the others
 SHAPE_UNPLACED = "one between the first and the last is known only at run time"
+#: the words of an element's linear offset the check places only as a number (`_element_foot`)
+ELEMENT_UNPLACED = "a linear element offset into"
 
 
 def _run_time_offset(written: Any) -> str:

@@ -30,6 +30,8 @@ HINTS = {
     "anywhere": "Keep GM offsets to what the loop variable and `pl.get_subblock_idx()` give (`i * BLOCK + sub_id * "
                 "HALF`) and let a valid shape shorten the op at a tail (`pl.set_validshape(res, [pl.min(HALF, rows - "
                 "sub_id * HALF), BLOCK])` under an `if` that count is positive)",
+    "anywhere_element": "Name the element by its row and column (`ws[core_id, sub_id] = v`): the check places "
+                        "those for every block and value, and a linear offset into a 2-D tensor only as a number",
     "anywhere_shape": "Give a tensor of more than two dimensions static sizes between its first and its last "
                       "(`pl.Tensor[[pl.DYNAMIC, ROWS, BLOCK], ...]`), or store into it as a 2-D tensor whose rows "
                       "are all but the last dimension",

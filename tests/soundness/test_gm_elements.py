@@ -5,6 +5,8 @@ accesses never meet; an access of another task's element is ordered like any oth
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from variants import base, edit
 
@@ -98,3 +100,18 @@ def test_the_emulator_agrees(read, same):
     code = transpile(text, path="flags.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
     rows = verify(text, code, "kernel", path="flags.py").rows
     assert (rows[-1].verdict == "ok") == same, [(r.verdict, r.message) for r in rows]
+
+
+BY_BLOCK = (Path(__file__).parent / "kernels" / "h133_linear_element_offset_by_block.py").read_text(encoding="utf-8")
+
+
+def test_a_linear_element_offset_by_the_block_names_the_row_and_column_form():
+    """`pl.setval(ws, core_id * 4 + sub_id, v)` into a `[16, 4]` tensor: placed only as a number,
+    the refusal blamed a `pl.min` of a `pl.DYNAMIC` dimension, which the kernel has none of (probe
+    h133). It names the linear offset, and the help the row and column form, which is proven."""
+    errors = [d for d in transpile(BY_BLOCK, path="k.py", preload=1).diagnostics if d.is_error]
+    assert "(a linear element offset into the 2-D tensor `ws` that is not a number here)" in errors[0].message
+    assert errors[0].hint.startswith("Name the element by its row and column"), errors[0].hint
+    text = BY_BLOCK.replace("pl.setval(ws, core_id * 4 + sub_id, 1.0)", "ws[core_id, sub_id] = 1.0")
+    assert text != BY_BLOCK
+    assert [d.message for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error] == []
