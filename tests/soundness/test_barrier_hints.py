@@ -69,7 +69,7 @@ def test_a_refusal_about_the_blocks_points_at_the_access_and_gives_the_blocks_hi
     assert "trip count" not in d.hint
 
 
-SPLIT_K = (Path(__file__).parent / "kernels" / "h133_bar_all_under_block_test.py").read_text(encoding="utf-8")
+SPLIT_K = (Path(__file__).parent / "kernels" / "h133_bar_all_under_block_zero.py").read_text(encoding="utf-8")
 _UNDER = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n            pl.system.bar_all()\n"
           "            pl.relu(fin, fin)\n            pl.system.bar_all()\n")
 _SPLIT = ("            pl.load(fin, acc_ws, [sub_id * HALF, 0])\n        pl.system.bar_all()\n"
