@@ -485,6 +485,14 @@ class PlCalls(InterpreterBase):
                 raise CannotModel(f"`{self._code_of(node)}` is under a test the check cannot decide: a pipe barrier "
                                   "orders the pipes of the core that runs it, where it runs, and the check cannot tell "
                                   "where", node, kind="pipe_barrier_test")
+            if self.may_tests:  # (probe h134: the message pointed at the sync, not at the test)
+                test = self._code_of(self.may_tests[-1][0])
+                raise CannotModel(f"`{self._code_of(node)}` is under `if {test}:`, a test the check cannot decide, so "
+                                  "whether it runs, and so which wait it matches, is not known: the check decides "
+                                  "tests of a loop variable against its loop's bounds (`if k == 0:` in `for k in "
+                                  "pl.range(0, my_n)`), of trip counts (`if my_n > 0:`), scalar parameters and "
+                                  "tiling-key fields",
+                                  node, kind="sync_test")
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
         if kind not in ("barrier", "bar") and int(eid) not in EVENT_IDS:
             # a residue of the loop variable takes each of its values in the runs the check makes

@@ -111,6 +111,9 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "sync_test": "Write the test around a sync as one the check decides: count the block's tasks from 0 (`for k "
+                 "in pl.range(0, my_n):` with `t = core_id + k * num_cores`) and test `k` against 0 or `my_n - 1`, "
+                 "or the count itself (`if my_n > 0:`), rather than the block index or a counter",
     "pipe_barrier_test": "Put the pipe barrier outside the test, splitting the branch around it (`if t: a` / "
                          "`pl.system.bar_all()` / `if t: b`): every core then runs it, and it orders the ops of each "
                          "core that runs them",

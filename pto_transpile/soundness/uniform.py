@@ -456,7 +456,8 @@ class Uniform:
                 for var, _ in lf:
                     self.root_periods[var[1]] = math.lcm(self.root_periods.get(var[1], 1), k)
                 return Sym(value, lf, True)
-            derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies")
+            derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies" if rf
+                                   else f"takes a residue by {int(right)}, a number below 1")
             now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None
             if not rf and int(right) > 0 and isinstance(now, int):
                 ((var, a),) = lf

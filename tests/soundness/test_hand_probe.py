@@ -177,3 +177,20 @@ def test_the_emulator_agrees(name, text, shapes, verdict):
     kernel = "hand_pipelined_kernel" if name == "helpers" else "ws_kernel"
     report = verify(text, text, kernel, path="k.py", shapes=shapes)
     assert report.rows[-1].verdict == verdict, (name, report.rows[-1].message)
+
+
+def test_a_sync_under_a_test_the_check_cannot_decide_names_the_test_and_the_form_it_decides():
+    """A vector-only kernel double-buffered by hand over a per-core range, its flags primed under
+    `if t == core_id:` and drained under `if j > 0:` of a counter: the warning pointed at the sync
+    and told to put no runtime condition around syncs (probe h134). It names the test and the form
+    the check decides, which is proven (the same kernel over `pl.range(0, my_n)`)."""
+    kernels = Path(__file__).parent / "kernels"
+    text = (kernels / "h134_runtime_condition_drain.py").read_text(encoding="utf-8")
+    (warning,) = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO077"]
+    assert "is under `if t == core_id:`, a test the check cannot decide" in warning.message \
+        or "is under `if j > 0:`, a test the check cannot decide" in warning.message, warning.message
+    counted = edited(text, [("    for t in pl.range(core_id, n_tiles, num_cores):\n        if t == core_id:\n",
+                             "    my_n = (n_tiles - core_id + num_cores - 1) // num_cores\n"
+                             "    for k in pl.range(0, my_n):\n        t = core_id + k * num_cores\n"
+                             "        if k == 0:\n"), ("    if j > 0:\n", "    if my_n > 0:\n")])
+    assert [d.code for d in transpile(counted, path="k.py").diagnostics if d.severity != "note"] == []
