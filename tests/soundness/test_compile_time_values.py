@@ -19,8 +19,8 @@ from pto_transpile import transpile
 from sim_runtime import verify
 
 KERNELS = Path(__file__).parent / "kernels"
-SYNC = (KERNELS / "h127_sync_param.py").read_text(encoding="utf-8")
-SHAPE = (KERNELS / "h127_shape_param.py").read_text(encoding="utf-8")
+SYNC = kernel_text(KERNELS / "h127_sync_param.py")
+SHAPE = kernel_text(KERNELS / "h127_shape_param.py")
 SHAPES = {"a": (96, 32), "out": (96, 32), "out2": (96, 32)}
 
 _PARAM_ID = "wait_pipe=pl.PipeType.MTE3, event_id=d)"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from variants import base, edit
 
-from helpers import error_messages
+from helpers import error_messages, kernel_text
 from pto_transpile import codes, transpile
 from pto_transpile.soundness.events import INF
 from pto_transpile.soundness.opevents import OpEvents
@@ -102,7 +102,7 @@ def test_the_emulator_agrees(read, same):
     assert (rows[-1].verdict == "ok") == same, [(r.verdict, r.message) for r in rows]
 
 
-BY_BLOCK = (Path(__file__).parent / "kernels" / "h133_linear_element_offset_by_block.py").read_text(encoding="utf-8")
+BY_BLOCK = kernel_text(Path(__file__).parent / "kernels" / "h133_linear_element_offset_by_block.py")
 
 
 def test_a_linear_element_offset_by_the_block_names_the_row_and_column_form():
