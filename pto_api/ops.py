@@ -101,13 +101,17 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
 }
 
 #: Positional operands that are values the op computes with (the scalar of a tile-scalar op, a
-#: fill value, axpy's alpha), not addresses, shapes or indices: a value that changes from one
-#: iteration to the next there changes the data only.
+#: fill value, axpy's alpha, fill_index's start), not addresses, shapes or indices: a value that
+#: changes from one iteration to the next there changes the data only. A binary or compare op
+#: given a scalar right operand is its tile-scalar op (`pl.add(y, x, k)` runs as `adds`), so
+#: that operand is one too where it is no tile.
 SCALAR_VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
     **{op: (2,) for op in ("adds", "subs", "muls", "divs", "rems", "ands", "ors", "shls", "shrs", "maxs", "mins",
                            "axpy")},
     "xors": (2,),
-    **{op: (1,) for op in ("full", "fill", "expands")},
+    **{op: (2,) for op in ("add", "sub", "mul", "div", "maximum", "minimum", "and_", "or_", "rem",
+                           "eq", "ne", "lt", "le", "gt", "ge")},
+    **{op: (1,) for op in ("full", "fill", "expands", "fill_index")},
 }
 
 #: Ops whose destination write can be smaller than the destination's valid window: by their

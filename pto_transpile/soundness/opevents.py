@@ -233,7 +233,9 @@ class OpEvents(InterpreterBase):
             isinstance(t, AnyTileV) and len({c.mutex for c in t.choices}) > 1 for t in held)
         ev.shapes = tuple(shapes)
         if values or op == "setval":
-            ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ())) if i < len(given))
+            # (a tile there, `pl.add(y, x, z)`, is an operand its roles read, no value)
+            ev.values = tuple(given[i] for i in (*values, *((2,) if op == "setval" else ()))
+                              if i < len(given) and not isinstance(given[i], (TileV, AnyTileV)))
         if op == "getval":  # data: unknown, but named by this read in both runs
             # GM is one memory: the cores that run this read together read one value, as `t[i]`
             tensor = pos[0] if pos and isinstance(pos[0], TensorV) else None
