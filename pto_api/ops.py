@@ -47,7 +47,10 @@ BLOCK_OP_ROLES: dict[str, tuple[Role, ...]] = {
         "add", "sub", "mul", "div", "rem", "maximum", "minimum", "and_", "or_", "shl", "shr",
         "partadd", "partmax", "partmin", "partmul", "lrelu",
     ),
-    **_same((_W, _R, _R, None), "xor", "prelu"),
+    # xor's fourth operand is the hardware's scratch ("used for intermediate computation, must not
+    # overlap out/lhs/rhs"): written, its contents undefined (probe h136: neither side counted it)
+    "xor": (_W, _R, _R, _W),
+    "prelu": (_W, _R, _R, None),
     # tile-scalar
     **_same((_W, _R, None), "adds", "subs", "muls", "divs", "rems", "ands", "ors", "shls", "shrs", "maxs", "mins"),
     "xors": (_W, _R, None, None),

@@ -130,3 +130,48 @@ def test_a_view_moved_into_a_bigger_tile_is_no_cover_of_it(tmp_path):
     kernel = ROOT / "tests" / "soundness" / "kernels" / "h126_view_move_insert.py"
     path.write_text(kernel_text(kernel), encoding="utf-8")
     _compare(path, "pipeline_demo_kernel")
+
+
+ROWS_BYTES = 16 * 32 * 4  #: one INT32 tile of the kernel below
+XOR = '''import pypto_pro.language as pl
+
+ROWS = 16
+COLS = 32
+
+
+@pl.jit
+def xor_kernel(
+    a: pl.Tensor[[ROWS, COLS], pl.DT_INT32],
+    b: pl.Tensor[[ROWS, COLS], pl.DT_INT32],
+    out: pl.Tensor[[ROWS, COLS], pl.DT_INT32],
+):
+    tt = pl.TileType(shape=[ROWS, COLS], dtype=pl.DT_INT32, target_memory=pl.MemorySpace.Vec)
+    with pl.section_cube():  # a mix kernel, as the comparison's core names are
+        pass
+    with pl.section_vector():
+        ta = pl.make_tile(tt, addr=0x0)
+        tb = pl.make_tile(tt, addr=0x800)
+        to = pl.make_tile(tt, addr=0x1000)
+        tmp = pl.make_tile(tt, addr=0x1800)
+        pl.load(ta, a, [0, 0])
+        pl.load(tb, b, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.xor(to, ta, tb, tmp)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.store(out, to, [0, 0])
+'''
+
+
+def test_xor_writes_its_scratch_tile_on_both_sides(tmp_path):
+    """`pl.xor(out, lhs, rhs, tmp)`: the hardware computes through `tmp` (PyPTO's reference: for
+    intermediate computation, not to overlap the others), so both sides count it written; neither
+    did (probe h136), and a race on it went unseen by either."""
+    path = tmp_path / "xor_kernel.py"
+    path.write_text(XOR, encoding="utf-8")
+    _compare(path, "xor_kernel")
+    for xor in [op for ops in emulator_ops(path, "xor_kernel").values() for op in ops if op.op == "xor"]:
+        written = [interval for intervals in xor.feet["W"].values() for interval in intervals]
+        assert any(a <= 0x1800 and 0x1800 + ROWS_BYTES <= b for a, b in written), written
+
