@@ -125,7 +125,8 @@ HINTS = {
                    "BLOCK:...]`): a GM offset moved by the loop variable's residue is followed",
     "operand": "Give each tile or GM tensor an op reads or writes as one the check follows: a tensor parameter "
                "annotated `pl.Tensor[[...], dtype]` on the parameter itself, a tile, or to alternate between several "
-               "a pick by the loop variable's residue (`(ws0, ws1)[i % 2]`)",
+               "a pick by the loop variable's residue (`(ws0, ws1)[i % 2]`); tiles of one memory chosen by data "
+               "as a pick of a tuple (`(a, b)[int(x > 0)]`), which the check follows as either",
     "early_exit": "In a stage or a helper, put what follows under the opposite `if` (`if mine > 0:` around the rest "
                   "of the stage) instead of leaving early, so both ways of the test run to the end; in the kernel "
                   "itself, return only at its top level, before any loop, sync or GM write, with one comparison of "

@@ -77,3 +77,16 @@ def test_a_store_of_a_tile_picked_among_mutex_groups_names_the_if():
                                   "        pl.store(out, tpl, [ki * TILE + sub_id * TILE_HALF, 0])\n    else:\n"
                                   "        pl.store(out, dbl, [ki * TILE + sub_id * TILE_HALF, 0])\n")])
     assert error_messages(transpile(text, path="k.py", preload=2)) == []
+
+
+TUPLE_PICK = _kernel("h135_pick_by_data_tuple")
+TUPLE = "        k = int(relu_vec[0, 0] > 0.0)\n        dst = (keep_vec, keep_mat)[k]\n"
+
+
+def test_a_tile_chosen_by_data_in_a_choice_names_the_tuple_pick_that_is_proven():
+    """`dst = keep_mat if x > 0 else keep_vec` is refused; the help named only a pick by the loop
+    variable's residue, where the same choice as a pick of a tuple is proven (probe h135)."""
+    assert error_messages(transpile(TUPLE_PICK, path="k.py", preload=2)) == []
+    text = edited(TUPLE_PICK, [(TUPLE, "        dst = keep_mat if relu_vec[0, 0] > 0.0 else keep_vec\n")])
+    (error,) = [d for d in transpile(text, path="k.py", preload=2).diagnostics if d.is_error]
+    assert "as a pick of a tuple (`(a, b)[int(x > 0)]`)" in error.hint, error.hint
