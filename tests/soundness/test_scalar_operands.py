@@ -1,12 +1,9 @@
-"""Two refusals of valid kernels the emulator runs as the serial ones (probe h136).
-
-- A binary or compare op given a scalar right operand is its tile-scalar op (`pl.add(y, x, ki)`
-  runs as `adds`), and `fill_index`'s start is a value too: a loop variable there changes the
-  data only. Written so, the kernel was refused as an operand varying with the loop, and written
-  `pl.adds` it was accepted.
-- Atomic additions of one core into an integer tensor make one sum in any order (integers wrap,
-  they do not round): summed in another order when pipelined, they were refused as additions
-  that round otherwise. Into a float tensor they still are."""
+"""A binary or compare op given a scalar right operand is its tile-scalar op (`pl.add(y, x, ki)`
+runs as `adds`), and `fill_index`'s start is a value too: a loop variable there changes the data
+only. Written so, the kernel was refused as an operand varying with the loop, and written `pl.adds`
+it was accepted (probe h136). Atomic additions of one core in another order stay refused, into an
+integer tensor too: GM converts each sum of float tiles to the tensor's type (probe h106), and the
+check does not tell integer tiles from float ones of one size."""
 
 from __future__ import annotations
 
@@ -37,16 +34,8 @@ def test_a_loop_variable_as_the_scalar_of_a_binary_op_is_data(op):
 ATOMIC = kernel_text(KERNELS / "h136_int_atomic_two_stages.py")
 
 
-@pytest.mark.parametrize("tiles", [2, 5])
-def test_integer_atomic_adds_of_one_core_are_proven_and_run_as_the_serial_kernel(tiles):
-    result = transpile(ATOMIC, path="k.py", preload=2)
-    assert error_messages(result) == [] and result.code is not None
-    size = (32 * tiles, 32)
-    rows = verify(ATOMIC, result.code, "kernel", path="k.py", shapes={"a": size, "out": size}).rows
-    assert [r.verdict for r in rows] == ["ok", "ok"], rows[-1].message
-
-
-def test_float_atomic_adds_of_one_core_in_another_order_are_still_refused():
-    text = ATOMIC.replace("pl.DT_INT32", "pl.DT_FP32")
+@pytest.mark.parametrize("dtype", ["pl.DT_INT32", "pl.DT_FP32"])
+def test_atomic_adds_of_one_core_in_another_order_are_refused(dtype):
+    text = ATOMIC.replace("pl.DT_INT32", dtype)
     (message,) = error_messages(transpile(text, path="k.py", preload=2))
     assert "is summed in another order: atomic additions of one core" in message, message
