@@ -41,6 +41,7 @@ HOISTED = edited(NESTED, [("    for b in pl.range(0, n):\n        cnt = min(max(
                            "    cnt = min(max(pl.getval(lens, 0), 0), 4)\n    for b in pl.range(0, n):\n")])
 
 
+@pytest.mark.campaign  # a few seconds each: in the campaign tier
 def test_a_count_read_anew_in_each_outer_iteration_is_refused_naming_the_loop_and_the_fix():
     (message,) = error_messages(transpile(NESTED, path="k.py"))
     assert "the pipeline loop runs different numbers of tasks in different iterations of the loop around it" in message

@@ -35,6 +35,7 @@ def test_a_store_the_next_task_loads_in_those_tasks_is_found(test, task):
                f"`finish` (task {task})" in m for m in messages), messages
 
 
+@pytest.mark.campaign  # a few seconds each: in the campaign tier
 def test_an_n_by_n_minus_one_grid_is_refused_naming_the_counts_and_its_fix_is_proven():
     """`pl.range(0, n_blocks - 1)` inside `pl.range(0, n_blocks)`: refused, as "loops that start from
     different values" with the fix "start them at the same value", which both already did (probe
