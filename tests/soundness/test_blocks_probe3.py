@@ -183,7 +183,8 @@ SAYS = {
     "a write of block 0 read by every block":
         "is written by one block (`pl.setval(done, 0, 1.0)`) and read by every block",
     "a negative chunk start to the next block's start": "in a way the check cannot count through",
-    "even chunks, a write to the next block's chunk": "`out2` is written at a place the check cannot follow",
+    # (`n_blocks + 0` is `n_blocks`: the write is named as the next block's chunk it reaches)
+    "even chunks, a write to the next block's chunk": "reaches past its block's own chunk",
     "even chunks, a mirrored write n - 1 - i": "`out2` is written at a place the check cannot follow",
     "chunks, a read of the next block's chunk": "`out` is read at a place the check cannot follow",
     "per-core range, a read of the last tile": "`out` is read at a place the check cannot follow",
