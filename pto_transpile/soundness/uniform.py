@@ -669,7 +669,7 @@ class Uniform:
         if not scalars:
             return
         if len(rest) != 1 or scalars[0][0] != "scalar" and scalars[0] not in self.residues_of:
-            names = sorted({_scalar_name(var) for var in scalars})
+            names = sorted({scalar_name(var) for var in scalars})
             self.unsettled.setdefault(text, names)
             return
         ((var, a),) = rest.items()
@@ -783,7 +783,7 @@ class Uniform:
                                      "number of iterations")
             # what moves the access with a parameter or with the block (`core_id * T`, `num_cores`):
             # accesses of one tensor that move differently meet for some value
-            shifts.append(_by_repr([(v, c) for v, c in form if _scalar(v) or is_block_value(v)]))
+            shifts.append(_by_repr([(v, c) for v, c in form if run_time_var(v)]))
             if _residue(o):
                 coords.append(None)
                 continue
@@ -1187,7 +1187,7 @@ class Uniform:
                 # regions that move apart with a parameter's value meet for some value: the
                 # run at the sampled values says nothing about the others
                 moving = next(a for a in accs if any(a.shift))
-                names = sorted({_scalar_name(v) for a in accs for part in a.shift for v, _ in part})
+                names = sorted({scalar_name(v) for a in accs for part in a.shift for v, _ in part})
                 raise NonUniform(f"`{tensor}` is written, and its accesses are offset by the run-time value of "
                                  f"{', '.join(_quoted(n) for n in names)} differently (`{moving.text}`), so they "
                                  "overlap for some values",
@@ -1773,6 +1773,12 @@ def _index(form: tuple) -> bool:
     return False
 
 
+def run_time_var(var: tuple) -> bool:
+    """A variable of a value's form that a run follows at one value: a scalar parameter's (or a
+    value computed from one), the block index's or count's."""
+    return _scalar(var) or is_block_value(var)
+
+
 def _scalar(var: tuple) -> bool:
     """A scalar kernel parameter, or a value computed from one."""
     return var[0] == "scalar" or var[0] == "derived" and any(r[0] == "scalar" for r in var[2])
@@ -1800,7 +1806,9 @@ def block_only(var: tuple) -> bool:
     return var[0] == "core" or var[0] == "derived" and bool(var[2]) and all(r[0] == "core" for r in var[2])
 
 
-def _scalar_name(var: tuple) -> str:
+def scalar_name(var: tuple) -> str:
+    """The words for a variable a run follows at one value (`run_time_var`): a parameter's name, the
+    block's words, or a value computed from them."""
     if var[0] == "core":
         return block_words(var)
     if var[0] == "derived" and not any(r[0] == "scalar" for r in var[2]):

@@ -107,11 +107,7 @@ class StageScanner:
         """Tiles of synchronised buffers a stage takes through its own `*args` or `**kwargs`
         (probe h131: their accesses went unseen, and PTO033 said the buffer had no consumer), as
         `_OpWalker._starred_buffers` refuses them for a helper."""
-        star, kwargs = func.node.params.star_arg, func.node.params.star_kwarg
-        into = [(a, f"*{star.name.value}") for a in stage_call.positional[len(func.params):]
-                if isinstance(star, cst.Param)]
-        into += [(a, f"**{kwargs.name.value}") for a in stage_call.call.args if a.keyword is not None
-                 and a.keyword.value not in func.params and isinstance(kwargs, cst.Param)]
+        into = starred_arguments(stage_call.call, func.node.params, func.params)
         hidden = sorted({(buffer, via) for a, via in into for buffer in [self._buffer_named(a.value)]
                          if buffer in self.tracked}, key=str)
         if hidden:
@@ -512,11 +508,7 @@ class _OpWalker:
         """Tiles of synchronised buffers handed to a helper's `*args` or `**kwargs` (probe h122:
         their accesses went unseen, and the buffer was said to have no consumer): refused as an op
         whose roles are not known, naming the helper and the parameter."""
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        star, kwargs = helper.params.star_arg, helper.params.star_kwarg
-        into = [(a, f"*{star.name.value}") for a in positional[len(params):] if isinstance(star, cst.Param)]
-        into += [(a, f"**{kwargs.name.value}") for a in node.args if a.keyword is not None
-                 and a.keyword.value not in params and isinstance(kwargs, cst.Param)]
+        into = starred_arguments(node, helper.params, params)
         hidden = {(self.bindings[a.value.value].buffer, via) for a, via in into if isinstance(a.value, cst.Name)
                   and a.value.value in self.bindings and self.bindings[a.value.value].buffer in self.s.tracked}
         if hidden:
@@ -541,6 +533,17 @@ class _OpWalker:
             role = roles.get(i)
             if role and isinstance(a.value, cst.Name):
                 self._record(a.value, role, "V", node, name)
+
+
+def starred_arguments(call: cst.Call, params: cst.Parameters, named: list[str]) -> list[tuple[cst.Arg, str]]:
+    """The arguments of `call` that a function of parameters `params` (its named ones `named`)
+    takes through its `*args` or `**kwargs`, each with that parameter as written (`*dbs`)."""
+    star, kwargs = params.star_arg, params.star_kwarg
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    into = [(a, f"*{star.name.value}") for a in positional[len(named):] if isinstance(star, cst.Param)]
+    into += [(a, f"**{kwargs.name.value}") for a in call.args if a.keyword is not None
+             and a.keyword.value not in named and isinstance(kwargs, cst.Param)]
+    return into
 
 
 #: the names Python's builtins module binds
