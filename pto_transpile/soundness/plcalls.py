@@ -28,13 +28,7 @@ from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.pysubset import bound_arguments, opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
-from pto_transpile.soundness.uniform import (
-    BLOCK,
-    INDEX,
-    marks_block_index,
-    run_time_var,
-    scalar_name,
-)
+from pto_transpile.soundness.uniform import BLOCK, INDEX, block_words, is_block_value, marks_block_index
 from pto_transpile.soundness.values import (
     UNKNOWN,
     AnyTileV,
@@ -192,7 +186,7 @@ class PlCalls(InterpreterBase):
         for v in _leaves(value):
             # (a value computed from a parameter other than by adding and scaling it, `d | 0`, is a
             # variable of its own, derived from the parameter: probe h129)
-            names = sorted({scalar_name(var) for var, _ in getattr(v, "form", ()) if run_time_var(var)})
+            names = sorted({name for var, _ in getattr(v, "form", ()) for name in _run_time_names(var)})
             if names:
                 where = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == keyword), node)
                 raise CannotModel(f"the {what} `{self._code_of(where)}` depends on the run-time value of "
@@ -616,6 +610,20 @@ def _leaves(value: Any) -> list:
     if not isinstance(value, (list, tuple)):
         return [value]
     return [leaf for item in value for leaf in _leaves(item)]
+
+
+def _run_time_names(var: tuple) -> list[str]:
+    """The words for what a variable of a value's form is known from at run time: a scalar
+    parameter (or tiling data, a value read from GM), the block, or a value computed from them."""
+    if var[0] == "scalar":
+        return [var[1]]
+    if var[0] == "derived" and any(r[0] == "scalar" for r in var[2]):
+        return [r[1] for r in var[2] if r[0] == "scalar"]
+    if var[0] == "core":
+        return [block_words(var)]
+    if is_block_value(var):
+        return ["a value computed from the block index or count"]
+    return []
 
 
 def _pipes(node: cst.Call, *pipes: Symbol) -> None:
