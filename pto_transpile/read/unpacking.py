@@ -14,9 +14,23 @@ def divmod_operations(call: cst.Call) -> tuple[cst.BinaryOperation, cst.BinaryOp
     call's own argument nodes), or None for any other argument list."""
     if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
         return None
-    n, d = (a.value for a in call.args)
+    n, d = (_grouped(a.value) for a in call.args)
     return (cst.BinaryOperation(left=n, operator=cst.FloorDivide(), right=d),
             cst.BinaryOperation(left=n, operator=cst.Modulo(), right=d))
+
+
+#: Operands that bind more loosely than `//` and `%` (or as loosely, on the right).
+_LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp, cst.Lambda, cst.NamedExpr)
+
+
+def _grouped(operand: cst.BaseExpression) -> cst.BaseExpression:
+    """`operand` as an operand of `//` or `%` prints: parenthesised when it binds more loosely
+    and has no parentheses of its own (`divmod(t - 1, 2)` is `(t - 1) // 2`, not `t - 1 // 2`).
+    The value is the same; only the words a message quotes change."""
+    loose = isinstance(operand, _LOOSE) or type(operand) is cst.UnaryOperation and type(operand.operator) is cst.Not
+    if loose and not operand.lpar:
+        return operand.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return operand
 
 
 def unpacked(target: cst.Tuple | cst.List, value: cst.BaseExpression,
