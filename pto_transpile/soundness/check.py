@@ -871,7 +871,8 @@ class _Report:
             verb_a = "writes" if race.earlier_foot in a.writes else "reads"
             anywhere = _anywhere(race.later_foot, race.earlier_foot)
             if anywhere:
-                anywhere += _unknown_names(self.file, [n for n in (nb, na) if n is not None])
+                anywhere += _unknown_names(self.file, [n for n in (nb, na) if n is not None]) \
+                    or self._unknown_arguments([(b, nb), (a, na)])
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
                       f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
                       "barrier between these pipes)" + anywhere)
@@ -891,6 +892,26 @@ class _Report:
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _unknown_arguments(self, accesses: list[tuple[Event, cst.CSTNode | None]]) -> str:
+        """Words for a stage parameter an access of unknown place reads whose value the serial
+        run did not compute: the argument the kernel's call gives it (`finish(int(f), ...)`),
+        which the access's own offsets, already in the form the help asks for, do not show."""
+        calls = {(i.core, i.stage, i.number): i for i in self.serial.invocations}
+        for ev, node in accesses:
+            inv = calls.get((ev.core, ev.stage, ev.task)) if ev.stage else None
+            stage = self.file.stages.get(ev.stage) if inv is not None else None
+            if node is None or stage is None or inv is None or type(inv.node) is not cst.Call:
+                continue
+            read = {n.value for n in self.file.find(node, cst.Name)}
+            for param, value in inv.args:
+                given = _argument_for(inv.node, stage.node, param) if param in read and is_unknown(value) else None
+                if given is not None:
+                    code = self.file.source.code(given)
+                    return (f"; the stage's `{param}` is `{code}` where the kernel calls `{ev.stage}`, a value the "
+                            "check does not compute (pass the loop variable, or integer arithmetic of it, not "
+                            "through a float or a call the check does not follow)")
+        return ""
 
     def _loops_apart(self, a: Event, b: Event) -> bool:
         """Are `a` and `b` in stages of two different pipeline loops of the kernel? Stages hand
@@ -1101,6 +1122,22 @@ def _unknown_names(file, nodes: list) -> str:
     each with the reason: the usual cause of a place not known in a kernel of static sizes."""
     found = unknown_reasons(file, nodes) or unknown_reasons(file, [file.source.statement_of(n) for n in nodes])
     return unknown_words(found)
+
+
+def _argument_for(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+    """The argument `call` gives `fn`'s parameter `param`: by keyword, or by position among
+    the arguments before any starred one; None when it takes its default or a starred one."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [*fn.params.posonly_params, *fn.params.params]
+    index = next((i for i, p in enumerate(positional) if p.name.value == param), None)
+    given = []
+    for arg in call.args:
+        if arg.keyword is not None or arg.star:
+            break
+        given.append(arg.value)
+    return given[index] if index is not None and index < len(given) else None
 
 
 def _op_name(ev: Event) -> str:
