@@ -19,7 +19,7 @@ import libcst as cst
 from pto_transpile.emit import nodes
 from pto_transpile.emit.style import COMPARISON_OPERAND, VALUE, Style, assign, call, operand
 from pto_transpile.read.model import Kernel, OuterPick, PipelineLoop, StageCall
-from pto_transpile.read.walk import children, iter_nodes
+from pto_transpile.read.walk import breaks_out, children, iter_nodes
 from pto_transpile.sync.ctxring import CtxPlan
 from pto_transpile.sync.ctxtypes import INT, initialiser
 from pto_transpile.sync.plan import Plan, SyncOp
@@ -334,9 +334,14 @@ class LoopEmitter:
             repl[self.loop.node] = cst.FlattenSentinel(end + [new_loop] + tail) if end or tail else new_loop
 
             def around(updated: cst.CSTNode) -> cst.FlattenSentinel:
-                """The outer loop, as rewritten below it, between the declarations and the drain."""
+                """The outer loop, as rewritten below it, between the declarations and the drain; its
+                `else:` after the drain, as the pipeline loop's own, unless a `break` of its own may skip
+                it (probe h138: left on the loop, it ran before the last tasks' delayed stages)."""
                 assert isinstance(updated, cst.BaseCompoundStatement)
-                return cst.FlattenSentinel(_carry_leading(before, updated) + after)
+                last = [] if breaks_out(updated) else _else_body(updated)
+                if last:
+                    updated = updated.with_changes(orelse=None)
+                return cst.FlattenSentinel(_carry_leading(before, updated) + after + last)
 
             repl[outer] = around
         return repl

@@ -209,6 +209,24 @@ def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStat
     return []
 
 
+def breaks_out(loop: cst.BaseCompoundStatement) -> bool:
+    """Does `loop`'s body hold a `break` that leaves `loop` itself (none of an inner loop's body,
+    but one in an inner loop's `else:`; none in a nested `def` or `class`)? Without one, its
+    `else:` runs whenever the loop is over, as the statements after it do."""
+    def breaks(stmts) -> bool:
+        for stmt in stmts:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                if any(type(small) is cst.Break for small in stmt.body):
+                    return True
+            elif isinstance(stmt, (cst.For, cst.While)):
+                if stmt.orelse is not None and breaks(statements_of(stmt.orelse.body)):
+                    return True
+            elif any(breaks(block) for block in blocks(stmt)):
+                return True
+        return False
+    return breaks(statements_of(loop.body))
+
+
 #: The nodes that bind names (`names_stored` reads their targets).
 BINDERS = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.NamedExpr)
 

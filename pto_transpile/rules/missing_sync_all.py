@@ -4,6 +4,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.diagnostics import Severity
+from pto_transpile.read.walk import breaks_out, statements_of
 from pto_transpile.rules._walk import calls_in, statements
 from pto_transpile.rules.rule import Rule
 
@@ -20,7 +21,10 @@ def check(ctx):
         start, end = pos[prev.outer], pos[loop.outer]
         if start > end:
             continue
-        inside_prev = {s for s in statements([prev.outer])}
+        # the outer loop's `else:` (with no `break` of its own) is emitted after the drain, as what follows it
+        last = prev.outer.orelse if isinstance(prev.outer, cst.For) and not breaks_out(prev.outer) else None
+        after = set(statements(statements_of(last.body))) if last is not None else set()
+        inside_prev = {s for s in statements([prev.outer]) if s not in after}
         between = [s for s in order[start + 1:end] if s not in inside_prev]
         if not any(ctx.file.pl.path(c.func) == ("system", "sync_all") for s in between for c in calls_in(s)):
             yield loop.outer, {"line": ctx.source.line_of(prev.node)}

@@ -66,3 +66,51 @@ def test_a_nested_pipeline_loop_s_else_is_judged_as_what_follows_the_loop():
     loop (it had the help for state kept in a tile, probe h90)."""
     errors = [d for d in transpile(NESTED, path="k.py", preload=1).diagnostics if d.is_error]
     assert len(errors) == 1 and "Do what follows the pipeline loop in the last stage" in errors[0].hint, errors
+
+
+#: the pipeline loop inside a loop over groups of row blocks, whose `else:` (once every group is
+#: done) orders the cores and reads what the last task stored (probe h138)
+STAGES = ("            with pl.section_cube():\n"
+          "                project(i, a, w_slot, a_l1_db, left_db, right_db, acc_db, proj_vec_db)\n"
+          "            with pl.section_vector():\n                finish(i, sub_id, out, proj_vec_db, res_db)\n")
+OUTER_ELSE = ("    else:  # every group done\n"
+              "        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+              "        with pl.section_vector():\n            tail = res_db.next()\n"
+              "            pl.load(tail, out, [sub_id * HALF, 0])\n"
+              "            pl.store(last, tail, [sub_id * HALF, 0])\n")
+OUTER = edited(NESTED, [(NESTED[NESTED.index("        else:  # the group's last tile"):], OUTER_ELSE)])
+
+
+def test_an_outer_loop_s_else_follows_the_drain_and_the_kernel_runs_as_the_serial_one():
+    """It stayed on the outer loop, before the drain: the check refused the kernel asking for the
+    `sync_all` the `else:` holds (and with `else: return`, for other event ids)."""
+    for preload in (1, 2):
+        result = transpile(OUTER, path="k.py", preload=preload)
+        assert [d.message for d in result.diagnostics if d.severity != "note"] == [] and result.code is not None
+        code = result.code
+        assert "else:  # every group done" not in code
+        assert code.index("for _pl_drain in") < code.index("    # every group done\n") \
+            < code.index("    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n")
+        for rows in (128, 384):
+            report = verify(OUTER, code, "kern", path="k.py", shapes={"a": (rows, 32), "out": (rows, 32),
+                                                                       "last": (32, 32)})
+            assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_an_outer_loop_that_may_break_keeps_its_else():
+    """A `break` of the outer loop skips its `else:`: the body stays on the loop, and the check
+    judges it where it runs, before the drain (refused here: it reads what the drain stores)."""
+    text = edited(OUTER, [(STAGES, STAGES + "        if g > 7:\n            break\n")])
+    result = transpile(text, path="k.py", preload=1, _skip_rules={"PTO061"})
+    assert result.code is not None and "    else:  # every group done\n" in result.code
+    assert result.code.index("    else:  # every group done\n") < result.code.index("for _pl_drain in")
+
+
+def test_a_barrier_in_the_outer_loop_s_else_stands_between_two_loops():
+    """PTO042 looked for the `sync_all` between the loops outside the first loop's statements,
+    its `else:` included, and warned although it runs after the drain."""
+    second = "    for k in pl.range(0, 2):\n" + STAGES.replace("            ", "        ", 4).replace("(i, ", "(k, ")
+    warned = [d.code for d in transpile(OUTER + second, path="k.py", preload=1).diagnostics]
+    assert "PTO042" not in warned, warned
+    plain = edited(OUTER, [("        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n", "")])
+    assert "PTO042" in [d.code for d in transpile(plain + second, path="k.py", preload=1).diagnostics]
