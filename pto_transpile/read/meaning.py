@@ -61,6 +61,8 @@ class Unknown:
     #: the fix when it is not the name's own binding: what the file does elsewhere that makes the
     #: name unknown (a function attribute set through another expression), "" for the usual fix
     fix: str = ""
+    #: the line of a `global` statement of a function or class body that may rebind it, 0 when none
+    global_line: int = 0
 
 
 Meaning = Value | Function | Class | Unknown

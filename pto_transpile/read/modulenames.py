@@ -145,7 +145,7 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
     names = ModuleNames(run.env, run.star, run.defaults, scopes=run.scopes, effects=found)
     for name, line in found.globals.items():
         names.meanings[name] = Unknown(f"a function may rebind it at any time through `global {name}` (line {line})",
-                                       made=f"a function, through `global {name}` (line {line})")
+                                       made=f"a function, through `global {name}` (line {line})", global_line=line)
     _forget_changed_lists(run, text)
     for name, (line, how) in found.touched.items():
         run.changed(name, f"{how} (line {line})")

@@ -108,6 +108,9 @@ HINTS = {
                    "tuples of them) or as an instance of a plain data class of the file (`@dataclass`, fields "
                    "annotated `int`, `float`, `bool` or `str` with constant defaults, made at module level: "
                    "`TILING = Tiling(rows=64)`), whose fields the check reads as constants",
+    "global_rebound": "Bind the name with a statement of the module itself (`FLAG = 1` after `FLAG = 0`), not "
+                      "through `global` in a function or class body: the check reads the module's own statements "
+                      "in order, and each binding there is the value that follows it",
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",

@@ -918,6 +918,10 @@ class PythonSubset(InterpreterBase):
     def _no_object(self, what: str, meaning: Any, node) -> None:
         """Refuse a module name (or default) that may hold an object the file's code made: Python
         runs that object's methods where the kernel uses it, unseen (probe h93)."""
+        if isinstance(meaning, Unknown) and meaning.global_line:  # (probe h137: it said "a value of a kind")
+            raise CannotModel(f"{what} is rebound through `global` (line {meaning.global_line}) in a function or "
+                              "class body, whose code the check does not run where the module does: which value it "
+                              "holds where the kernel reads it is not known", node, kind="global_rebound")
         if isinstance(meaning, Unknown) and meaning.made:
             raise CannotModel(f"{what} holds what {meaning.made} returns or makes at module level: a value of a "
                               "kind the check does not know, on which Python may run code of the file where the "

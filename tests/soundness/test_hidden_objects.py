@@ -12,6 +12,7 @@ that calls it, and a stateless module something is stored under.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from test_hidden_class_code import KERNEL, KICK, SETTLE, TILED, _kernel
@@ -46,6 +47,7 @@ def test_an_object_or_callable_the_check_cannot_name_is_refused(way):
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert len(errors) == 1 and re.search(r"returns or makes (at module level|in the class body): a value of a kind"
                                           r"|made at module level by a call|cannot name where it takes a function"
+                                          r"|is rebound through `global` \(line \d+\) in a function or class body"
                                           r"|the kernel calls `math\.erfc`", errors[0]), errors
 
 
@@ -237,3 +239,20 @@ def test_a_struct_held_in_a_nested_def_s_default_is_followed():
 def test_a_sum_of_a_huge_range_at_module_level_is_not_folded():
     text = _kernel("BIG = sum(range(10 ** 10))\n", "0", "0")
     assert transpile(text, path="k.py").code is not None  # (it ran for minutes: the sum was folded)
+
+
+@pytest.mark.parametrize("rebinding", ["def _setup():\n    global FLAG\n    FLAG = 1\n\n\n_setup()\n",
+                                       "class _Setup:\n    global FLAG\n    FLAG = 1\n"],
+                         ids=["a function called at module level", "a class body"])
+def test_a_literal_rebound_through_global_is_named_as_such(rebinding):
+    """The refusal said `FLAG` held "what a function returns or makes: a value of a kind the check
+    does not know" and asked for a literal, which it is; in a class body no function is involved
+    (probe h137). It names the `global` now, and the module statement that is proven."""
+    rows = (Path(__file__).parent / "kernels" / "rows_two_stages.py").read_text(encoding="utf-8")
+    head, scale = "HALF = BLOCK // 2\n", ("pl.muls(res, proj, 0.5)", "pl.muls(res, proj, 0.5 * FLAG)")
+    text = edited(rows, [(head, head + "FLAG = 0\n\n\n" + rebinding), scale])
+    errors = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert len(errors) == 1 and "`FLAG` is rebound through `global` (line " in errors[0].message, errors
+    assert "a statement of the module itself" in errors[0].hint
+    proven = edited(rows, [(head, head + "FLAG = 0\nFLAG = 1\n"), scale])
+    assert transpile(proven, path="k.py").ok
