@@ -873,9 +873,11 @@ class _Report:
             if anywhere:
                 anywhere += _unknown_names(self.file, [n for n in (nb, na) if n is not None]) \
                     or self._unknown_arguments([(b, nb), (a, na)])
+            shared = "" if a.stage or b.stage else self._shared_event_id()
+            unordered = "nothing surely orders the two" if shared else \
+                "nothing orders the two (no set/wait pair, mutex or barrier between these pipes)"
             detail = (f"{self.who(b)} {verb_b} `{race.later_foot.label}` while {self.who(a)} {verb_a} "
-                      f"`{race.earlier_foot.label}`, and nothing orders the two (no set/wait pair, mutex or "
-                      "barrier between these pipes)" + anywhere)
+                      f"`{race.earlier_foot.label}`, and {unordered}" + anywhere + shared)
             picked = next((e for e in (b, a) if e.picked_mutex), None)
             if picked is not None:  # (probe h130: the help named tile groups and stages, which it had)
                 detail += (f"; {self.who(picked)} uses a tile picked by a value the check does not decide, among "
@@ -884,6 +886,7 @@ class _Report:
             linear = any(ELEMENT_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
             kind = ("anywhere_shape" if shaped else "anywhere_element" if linear else "anywhere") \
                 if anywhere and not self.alone \
+                else "shared_event_id" if shared \
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
@@ -892,6 +895,26 @@ class _Report:
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _shared_event_id(self) -> str:
+        """Words for a wait of the kernel's own that a set the transform makes for a tile group may
+        meet: the same event id, set by the other kind of core (probe h138: a handshake before the
+        loop on an id of a group's `bwd_ids` was met by the prefire's set, and the refusal said
+        nothing orders the two accesses, although the kernel's own pair stands between them)."""
+        made = {(ev.core, ev.event_id) for events in self.piped.events for ev in events
+                if ev.kind == "set" and _input_node(self.file, ev.node, None) is None}
+        for events in self.piped.events:
+            for ev in events:
+                node = _input_node(self.file, ev.node, None) if ev.kind == "wait" else None
+                if node is None or not any((sender, ev.event_id) in made for sender in WAIT_SENDERS[ev.core]):
+                    continue
+                groups = [f"`{name}` (`{ids.keyword}`)" for name, buffer in self.kernel.buffers.items()
+                          for ids in (buffer.fwd, buffer.bwd) if ids is not None and ev.event_id in (ids.values or ())]
+                declared = f", which tile group {' and '.join(groups)} declares too" if groups else ""
+                return (f"; the kernel's own wait at line {self.file.source.span(node).start.line} takes event id "
+                        f"{ev.event_id}{declared}: the pipeline sets that id for the group (before the loop, in it "
+                        "and in the drain), and one of those sets may meet this wait before the kernel's own set")
+        return ""
 
     def _unknown_arguments(self, accesses: list[tuple[Event, cst.CSTNode | None]]) -> str:
         """Words for a stage parameter an access of unknown place reads whose value the serial

@@ -108,6 +108,8 @@ HINTS = {
                    "tuples of them) or as an instance of a plain data class of the file (`@dataclass`, fields "
                    "annotated `int`, `float`, `bool` or `str` with constant defaults, made at module level: "
                    "`TILING = Tiling(rows=64)`), whose fields the check reads as constants",
+    "shared_event_id": "Give the kernel's own `set_cross_core`/`wait_cross_core` event ids that no tile group "
+                       "declares in `fwd_ids`/`bwd_ids`: the pipelined kernel sets and waits for those ids itself",
     "global_rebound": "Bind the name with a statement of the module itself (`FLAG = 1` after `FLAG = 0`), not "
                       "through `global` in a function or class body: the check reads the module's own statements "
                       "in order, and each binding there is the value that follows it",
