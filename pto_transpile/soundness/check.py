@@ -23,6 +23,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import libcst as cst
@@ -35,7 +36,7 @@ from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
-from pto_transpile.soundness.events import CORES, INF, WAIT_SENDERS, Event, Foot, Trace
+from pto_transpile.soundness.events import CORES, INF, WAIT_SENDERS, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.hiddenclasses import hidden_class
 from pto_transpile.soundness.interp import (
     LONG_RUN,
@@ -803,7 +804,7 @@ class _Report:
     def who(self, ev: Event) -> str:
         """An access as a person finds it: the stage and task, or the kernel body's line (two
         loads of the body on one pipe would read the same otherwise)."""
-        where = f"stage `{ev.stage}` (task {ev.task})" if ev.stage else "the kernel body"
+        where = f"stage `{ev.stage}` (task {ev.task}{self._loop_words(ev)})" if ev.stage else "the kernel body"
         if not ev.stage:
             node = _input_node(self.file, (self.by_ident.get((ev.core, ev.ident)) or ev).node, None)
             if node is not None:
@@ -920,9 +921,8 @@ class _Report:
         """Words for a stage parameter an access of unknown place reads whose value the serial
         run did not compute: the argument the kernel's call gives it (`finish(int(f), ...)`),
         which the access's own offsets, already in the form the help asks for, do not show."""
-        calls = {(i.core, i.stage, i.number): i for i in self.serial.invocations}
         for ev, node in accesses:
-            inv = calls.get((ev.core, ev.stage, ev.task)) if ev.stage else None
+            inv = self._serial_invocations.get((ev.core, ev.stage, ev.task)) if ev.stage else None
             stage = self.file.stages.get(ev.stage) if inv is not None else None
             if node is None or stage is None or inv is None or type(inv.node) is not cst.Call:
                 continue
@@ -939,9 +939,33 @@ class _Report:
     def _loops_apart(self, a: Event, b: Event) -> bool:
         """Are `a` and `b` in stages of two different pipeline loops of the kernel? Stages hand
         data through tile groups within a loop; between two loops only a barrier orders them."""
-        loops = [{i for i, loop in enumerate(self.kernel.loops) for call in loop.stages if call.func == ev.stage}
-                 for ev in (a, b)]
+        loops = [self._loops_of(ev) for ev in (a, b)]
         return all(len(found) == 1 for found in loops) and loops[0] != loops[1]
+
+    def _loop_words(self, ev: Event) -> str:
+        """", of the loop at line N" for a stage more than one pipeline loop calls (its task numbers
+        run on from one loop to the next), "" otherwise."""
+        if sum(1 for loop in self.kernel.loops if any(call.func == ev.stage for call in loop.stages)) < 2:
+            return ""
+        found = self._loops_of(ev)
+        if len(found) != 1:
+            return ""
+        return f", of the loop at line {self.file.source.span(self.kernel.loops[found.pop()].node).start.line}"
+
+    def _loops_of(self, ev: Event) -> set[int]:
+        """The pipeline loops whose calls may have run `ev`'s stage invocation: the one whose call
+        the serial run's invocation of that number made (probe h138: one stage called in two loops
+        was in both), else every loop that calls the stage."""
+        inv = self._serial_invocations.get((ev.core, ev.stage, ev.task))
+        loops = {i for i, loop in enumerate(self.kernel.loops) for call in loop.stages if call.func == ev.stage}
+        by_call = {i for i in loops for call in self.kernel.loops[i].stages
+                   if inv is not None and call.call is inv.node}
+        return by_call or loops
+
+    @cached_property
+    def _serial_invocations(self) -> dict[tuple, Invocation]:
+        """(core, stage, number) -> the serial run's stage invocation."""
+        return {(i.core, i.stage, i.number): i for i in self.serial.invocations}
 
     def _twin_races(self) -> None:
         """The same op on both vector cores meeting in shared memory: a race of the serial
