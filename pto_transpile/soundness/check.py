@@ -890,6 +890,7 @@ class _Report:
                 else "shared_event_id" if shared \
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
+                else "race_core" if not self.alone and _one_invocation(a, b) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),
@@ -1169,6 +1170,13 @@ def _unknown_names(file, nodes: list) -> str:
     each with the reason: the usual cause of a place not known in a kernel of static sizes."""
     found = unknown_reasons(file, nodes) or unknown_reasons(file, [file.source.statement_of(n) for n in nodes])
     return unknown_words(found)
+
+
+def _one_invocation(a: Event, b: Event) -> bool:
+    """Are `a` and `b` ops of one stage invocation on two pipes of its core? Only that core's own
+    syncs order them, as they do in the serial kernel (probe h138: the help said to keep the two
+    accesses in one stage, where they were)."""
+    return bool(a.stage) and (a.core, a.stage, a.task) == (b.core, b.stage, b.task) and a.pipe != b.pipe
 
 
 def _argument_for(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:

@@ -22,6 +22,10 @@ from pto_transpile.soundness.check import Problem, check_kernel
 HINTS = {
     "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
             "never synchronised), or keep both accesses in one stage",
+    "race_core": "Order the two ops of the core yourself, as the serial kernel needs too: `pl.system.sync_src("
+                 "set_pipe=..., wait_pipe=..., event_id=...)` on the first op's pipe after it and the matching "
+                 "`sync_dst` on the second op's pipe before it (the pipes of one core run ahead of one another, and "
+                 "auto_mutex orders tiles, not GM)",
     "race_body": "Put `pl.system.sync_all()` between the pipeline loop and the kernel-body code that touches the "
                  "same memory (every core then finishes the loop, its drain included, before that code runs), or "
                  "move that access into a stage",
