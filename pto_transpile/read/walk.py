@@ -213,18 +213,22 @@ def breaks_out(loop: cst.BaseCompoundStatement) -> bool:
     """Does `loop`'s body hold a `break` that leaves `loop` itself (none of an inner loop's body,
     but one in an inner loop's `else:`; none in a nested `def` or `class`)? Without one, its
     `else:` runs whenever the loop is over, as the statements after it do."""
-    def breaks(stmts) -> bool:
-        for stmt in stmts:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                if any(type(small) is cst.Break for small in stmt.body):
-                    return True
-            elif isinstance(stmt, (cst.For, cst.While)):
-                if stmt.orelse is not None and breaks(statements_of(stmt.orelse.body)):
-                    return True
-            elif any(breaks(block) for block in blocks(stmt)):
+    return _breaks(statements_of(loop.body))
+
+
+def _breaks(stmts: list[cst.BaseStatement]) -> bool:
+    """Does a `break` among `stmts` leave the loop they are the body of (`breaks_out`)? A
+    module-level function: a nested one calling itself would hold itself in a reference cycle."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            if any(type(small) is cst.Break for small in stmt.body):
                 return True
-        return False
-    return breaks(statements_of(loop.body))
+        elif isinstance(stmt, (cst.For, cst.While)):
+            if stmt.orelse is not None and _breaks(statements_of(stmt.orelse.body)):
+                return True
+        elif any(_breaks(block) for block in blocks(stmt)):
+            return True
+    return False
 
 
 #: The nodes that bind names (`names_stored` reads their targets).

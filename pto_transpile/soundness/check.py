@@ -256,8 +256,11 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
         return problems
     note = (f"; `@pl.jit(**{unread})` could not be read as constants, so the check takes `auto_mutex` as off and "
             "the tiles' mutex ids as ordering nothing: give `auto_mutex=` in the decorator itself, not in `{unread}`")
-    return [replace(p, detail=p.detail + note) if p.kind in ("race", "race_body", "anywhere", "anywhere_shape", "twin")
-            else p for p in problems]
+    return [replace(p, detail=p.detail + note) if p.kind in _MUTEX_ORDERED else p for p in problems]
+
+
+#: the kinds of problem a race makes, which mutexes the check did not read might have ordered
+_MUTEX_ORDERED = ("race", "race_body", "race_core", "anywhere", "anywhere_shape", "twin")
 
 
 def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
