@@ -25,6 +25,7 @@ from sim_runtime.errors import (
     DeadlockError,
     KernelError,
     Location,
+    RaceError,
     SectionMismatchError,
     SimulationError,
     SyncBalanceError,
@@ -183,6 +184,8 @@ class Machine:
         self.address_registers: dict[str, int] = {}  #: per core: the AR special register (see vf)
         self.vector_masks: dict[str, dict] = {}  #: per core: `pl.set_vec_mask` state (see ops.ssbuf)
         self.races = RaceDetector(self.cores, self.warnings)
+        #: (core, the counters a wait takes from) -> the pipe and place of the first wait on them
+        self.wait_pipes: dict[tuple, tuple[str, Location]] = {}
         self.atomics = HeldAtomics()
         self.unit_flags = UnitFlags()
         self.timeline = Timeline()
@@ -317,6 +320,7 @@ class Machine:
             self.scheduler.point(core)
             recs = self.counters.consume(keys, need_all, allow_debt=True)
         else:
+            self._one_wait_pipe(core, keys, pipe, eid, where)
             text = (f"wait_cross_core(pipe={pipe}, event_id={eid}, sync_mode={MODE_NAMES.get(mode, mode)}) "
                     f"at {where}, stage {self._sync_context(core, where)}")
             self.scheduler.point(core, _FlagWait(self.counters, keys, need_all, text))
@@ -326,6 +330,19 @@ class Machine:
         self.races.acquire(core, pipe, [r.clock for r in recs])
         core.record(self, Span("wait", core.block, core.name, "wait_cross_core", start, end, pipe=pipe,
                                where=str(where), links=tuple(r.span for r in recs)))
+
+    def _one_wait_pipe(self, core: Core, keys, pipe: str, eid: int, where: Location) -> None:
+        """Refuse waits of one core on one event counter on two pipes. Each pipe runs its waits
+        when it reaches them, and the counter gives a set to whichever wait runs first: a later
+        task's wait on an idle pipe can take the set an earlier task's wait on a busy pipe was
+        raised for. The emulator matches waits to sets in program order, which the hardware does
+        not promise here, so the run proves nothing about them."""
+        first = self.wait_pipes.setdefault((core.index, tuple(keys)), (pipe, where))
+        if first[0] != pipe:
+            raise RaceError(f"{core.name} waits for event id {eid} on pipe {first[0]} (at {first[1]}) and on pipe "
+                            f"{pipe}: each pipe runs its waits when it reaches them, so a wait may take the set "
+                            "raised for the other; wait for one event id on one pipe (`S` holds back all of the "
+                            "core's later work)", where)
 
     # -- intra-core flags (sync_src / sync_dst) -----------------------------------------------
     def sync_src(self, core: Core, set_pipe, wait_pipe, event_id, where: Location) -> None:

@@ -3,7 +3,8 @@
 On hardware a core issues ops in program order into per-pipe queues that run
 asynchronously, so program order is not completion order. Each (core, pipe) therefore gets
 its own vector-clock component. An op on (c, P) happens after the previous op on (c, P), the
-waits executed on (c, P), and every earlier op of c that touched one of its auto_mutex ids.
+waits executed on (c, P) or on c's scalar pipe (which issues c's later work only once it has
+passed), and every earlier op of c that touched one of its auto_mutex ids.
 A set on (c, P) carries (c, P)'s clock; the wait consuming it joins that clock into the
 waiting pipe. Accesses are checked FastTrack-style: each record keeps only its own epoch,
 and records made redundant by a later ordered write (or a covering read of the same pipe)
@@ -25,6 +26,8 @@ from sim_runtime.errors import Location, RaceError
 from sim_runtime.memory import Footprint
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
+#: the scalar pipe, which issues every op of its core in program order
+SCALAR = "S"
 #: History is bucketed by address page so a check only visits nearby records.
 PAGE = 4096
 
@@ -110,11 +113,15 @@ class RaceDetector:
         return self.pipe_clock[core.index][PIPE_INDEX[pipe]].copy()
 
     def acquire(self, core, pipe: str, clocks) -> None:
-        """A wait on (core, pipe) consumed sets carrying `clocks`."""
+        """A wait on (core, pipe) consumed sets carrying `clocks`. A wait on the scalar pipe
+        holds back the issue of all the core's later work, so every pipe follows it."""
         cur = self.pipe_clock[core.index][PIPE_INDEX[pipe]]
         for vc in clocks:
             cur = np.maximum(cur, vc)
-        self.pipe_clock[core.index][PIPE_INDEX[pipe]] = cur
+        if pipe == SCALAR:
+            self.pipe_clock[core.index] = [np.maximum(vc, cur) for vc in self.pipe_clock[core.index]]
+        else:
+            self.pipe_clock[core.index][PIPE_INDEX[pipe]] = cur
 
     def join_all(self, cores) -> None:
         """Barrier (sync_all, sequential section boundary): everyone after everything."""

@@ -21,6 +21,8 @@ HAND_HINTS = {
     "overflow": "Wait for this event before raising it again: a counter holds only so many pending sets",
     "event_id": "Keep every event id within the hardware's range: pick it from a list of ids by a residue of the "
                 "loop variable (`EV_FULL[t % 2]`)",
+    "wait_pipes": "Wait for one event id on one pipe of a core: where the data is read on several pipes, wait on "
+                  "the scalar pipe (`pipe=pl.PipeType.S`), which holds back all of the core's later work",
     "drift": "Wait for every event in the iterations that raise it (and drain after the loop only what the last "
              "iterations raise), so that the events pending stay as many whatever the trip count",
 }

@@ -759,6 +759,7 @@ class _Report:
     def problems(self) -> list[Problem]:
         self._deadlock()
         self._balance()
+        self._wait_pipes()
         self._races()
         if self.alone:  # the concurrent run already set the vector cores' copies against each other
             return self.out[:MAX_PROBLEMS]
@@ -849,6 +850,28 @@ class _Report:
         return (f"{self.who(ev)} with `phase={phase}` waits for the unit flag of Acc bytes [{region[1]}, "
                 f"{region[2]}) to be {waits}, but it is {value} ({by}); only a later op of {CORES[ev.core]} could "
                 "change it (the last matmul and the last store of an Acc region take Final)")
+
+    def _wait_pipes(self) -> None:
+        """Refuse waits of one core on one event id on two pipes. Each pipe runs its waits when it
+        reaches them, and the counter gives a set to whichever wait runs first, while the run takes
+        them in program order: a later task's wait on an idle pipe could take the set raised for an
+        earlier task's wait on a busy one (probe h140)."""
+        first: dict[tuple[int, int], Event] = {}
+        for events in self.piped.events:
+            for ev in events:
+                if ev.kind != "wait":
+                    continue
+                seen = first.setdefault((ev.core, ev.event_id), ev)
+                if seen.pipe == ev.pipe:
+                    continue
+                node_a, node_b = _input_node(self.file, seen.node, None), _input_node(self.file, ev.node, None)
+                where = "".join(f" ({p} at line {self.file.source.span(n).start.line})" if n is not None else f" ({p})"
+                                for p, n in ((seen.pipe, node_a), (ev.pipe, node_b)))
+                self.add("wait_pipes", f"{CORES[ev.core]} waits for event id {ev.event_id} on two pipes{where}: each "
+                         "pipe runs its waits when it reaches them, and the counter gives a set to whichever runs "
+                         "first, so a wait may take the set raised for the other", node_b or node_a,
+                         key=("wait_pipes", ev.core, ev.event_id))
+                return
 
     def _balance(self) -> None:
         for text in self.p.unbalanced[:2]:

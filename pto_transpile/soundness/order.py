@@ -3,7 +3,8 @@
 Sequential runs (the serial kernel's meaning) take the events in program order. Concurrent
 runs (the pipelined kernel's meaning on hardware) follow the same rules as the emulator's race
 detector: each core issues ops in order into per-pipe queues, so an op on (core, pipe) is
-ordered after earlier ops on that pipe, after the waits that pipe executed, and after earlier
+ordered after earlier ops on that pipe, after the waits that pipe executed (every pipe after a
+wait on the scalar pipe, which holds back the issue of the core's later work), and after earlier
 ops of the core holding one of its auto_mutex ids; a set carries what its pipe has issued, the
 wait that consumes it passes that on; a `sync_all` orders the cores of its type. A `phase=`
 call waits for its Acc region's unit flag (`pto_api.sync.UNIT_FLAG`), followed in program
@@ -42,6 +43,8 @@ from pto_transpile.soundness.events import (
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
 NPIPES = len(PIPES)
+#: the scalar pipe, which issues every op of its core in program order
+SCALAR = PIPE_INDEX["S"]
 WIDTH = 3 * NPIPES
 ZERO = (0,) * WIDTH
 
@@ -547,7 +550,10 @@ class _Concurrent:
             for k in keys:
                 self.consumed[k] += 1
                 vc = join(vc, self._acquired(k, exact))
-            self.clock[core][p] = vc
+            if p == SCALAR:  # it holds back the issue of all the core's later work: every pipe follows it
+                self.clock[core] = [join(c, vc) for c in self.clock[core]]
+            else:
+                self.clock[core][p] = vc
             return True
         if kind == "sync_src":
             self.flags[(core, ev.pipe, ev.wait_pipe, ev.event_id)].append(self.clock[core][PIPE_INDEX[ev.pipe]])

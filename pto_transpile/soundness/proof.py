@@ -112,6 +112,9 @@ HINTS = {
                    "tuples of them) or as an instance of a plain data class of the file (`@dataclass`, fields "
                    "annotated `int`, `float`, `bool` or `str` with constant defaults, made at module level: "
                    "`TILING = Tiling(rows=64)`), whose fields the check reads as constants",
+    "wait_pipes": "Wait for one event id on one pipe of a core: where a tile is read on several pipes, wait on the "
+                  "scalar pipe (`pl.system.wait_cross_core(pipe=pl.PipeType.S, ...)`), which holds back all of the "
+                  "core's later work, or read the tile on one pipe",
     "shared_event_id": "Give the kernel's own `set_cross_core`/`wait_cross_core` event ids that no tile group "
                        "declares in `fwd_ids`/`bwd_ids`: the pipelined kernel sets and waits for those ids itself",
     "global_rebound": "Bind the name with a statement of the module itself (`FLAG = 1` after `FLAG = 0`), not "

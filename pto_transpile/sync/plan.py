@@ -8,7 +8,7 @@ it, so that hardware set and wait counts match exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -100,7 +100,28 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
         for i in range(skew):
             plan.prefire.append(SyncOp("set", edge.src.pipe, ref, edge, edge.src.section, i % ref.count))
             plan.drain.append(SyncOp("wait", edge.dst.pipe, ref, edge, edge.dst.section, i % ref.count))
+    _one_wait_pipe(plan)
     return plan
+
+
+def _one_wait_pipe(plan: Plan) -> None:
+    """Put every wait of one core on one list of event ids on the scalar pipe when the edges
+    would wait on several pipes (a consumer reading a handed tile on V in one branch and on MTE3
+    in the other). A wait runs on its pipe when that pipe reaches it, and the counter of an id
+    gives a set to whichever wait runs first: the V wait of a later task could take the set
+    meant for an earlier task's MTE3 wait and read the slot before it is written (probe h140).
+    Waits of one pipe run in program order, and a wait on S holds back all the core's later work."""
+    waits = [op for ops in plan.pre.values() for op in ops] + plan.drain
+    pipes: dict[tuple[str, str], set[str]] = {}
+    for op in waits:
+        if op.kind == "wait":
+            pipes.setdefault((op.section, op.ids.name), set()).add(op.pipe)
+    mixed = {key for key, found in pipes.items() if len(found) > 1}
+    if not mixed:
+        return
+    scalar = {id(op): replace(op, pipe="S") for op in waits if op.kind == "wait" and (op.section, op.ids.name) in mixed}
+    plan.pre = {i: [scalar.get(id(op), op) for op in ops] for i, ops in plan.pre.items()}
+    plan.drain = [scalar.get(id(op), op) for op in plan.drain]
 
 
 def _shared_owner(kernel: Kernel, edges: list[Edge]) -> dict[int, str]:
