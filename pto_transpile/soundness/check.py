@@ -761,6 +761,7 @@ class _Report:
         self._balance()
         self._wait_pipes()
         self._races()
+        self._scalar_gm()
         if self.alone:  # the concurrent run already set the vector cores' copies against each other
             return self.out[:MAX_PROBLEMS]
         self._twin_races()
@@ -850,6 +851,54 @@ class _Report:
         return (f"{self.who(ev)} with `phase={phase}` waits for the unit flag of Acc bytes [{region[1]}, "
                 f"{region[2]}) to be {waits}, but it is {value} ({by}); only a later op of {CORES[ev.core]} could "
                 "change it (the last matmul and the last store of an Acc region take Final)")
+
+    def _scalar_gm(self) -> None:
+        """Refuse a scalar-pipe access of GM that another core or pipe writes or reads without a
+        `pl.system.dcci` of the tensor between it and the sync that orders the two. The scalar pipe
+        reads and writes GM through its core's data cache, which PyPTO makes consistent across
+        cores and pipes only by `dcci`: a read may see the line an earlier task's read brought in
+        (a workspace slot read every two tasks), and a write stay in the cache (probe h140). The
+        dcci must stand after the last sync before a read and before the first sync after a write."""
+        order = {(ev.core, ev.ident): i for events in self.piped.events for i, ev in enumerate(events)}
+        for rid, writers in self.p.reaching.items():
+            read, foot = self.p.read_events[rid]
+            if foot.key[0] != "GM":
+                continue
+            for wid in writers:
+                write = self.p.writers.get(wid)
+                if write is None or (write.core, write.pipe) == (read.core, read.pipe):
+                    continue
+                tensor = foot.key[1]
+                if read.pipe == "S" and not self._dcci_between(read.core, order[(read.core, read.ident)], -1, tensor):
+                    self._cache_problem(read, write, tensor, "read")
+                    return
+                if write.pipe == "S" and not self._dcci_between(write.core, order[wid], 1, tensor):
+                    self._cache_problem(write, read, tensor, "write")
+                    return
+
+    def _dcci_between(self, core: int, at: int, step: int, tensor: str) -> bool:
+        """Is there a `dcci` of `tensor` on `core` from event `at` towards the nearest sync event
+        (backwards for `step` -1, forwards for 1)?"""
+        events = self.piped.events[core]
+        i = at + step
+        while 0 <= i < len(events):
+            ev = events[i]
+            if ev.kind == "dcci" and ev.values == (tensor,):
+                return True
+            if ev.kind in ("wait", "set", "barrier", "bar", "sync_src", "sync_dst"):
+                return False
+            i += step
+        return False
+
+    def _cache_problem(self, scalar: Event, other: Event, tensor: str, verb: str) -> None:
+        where = "before it, after the sync that orders the two" if verb == "read" else \
+            "after it, before the sync that orders the two"
+        self.add("cache", f"{self.who(scalar)} {verb}s GM `{tensor}` through the scalar pipe's data cache, and "
+                 f"{self.who(other)} {'wrote' if verb == 'read' else 'reads'} those bytes, with no "
+                 f"`pl.system.dcci({tensor}, ...)` on {CORES[scalar.core]} {where}: the cache may hold an older "
+                 "line (PyPTO makes the data cache consistent across cores and pipes only by `dcci`)",
+                 self.node_of(scalar), [(f"the other access: {self.who(other)}", self.node_of(other))],
+                 key=("cache", tensor))
 
     def _wait_pipes(self) -> None:
         """Refuse waits of one core on one event id on two pipes. Each pipe runs its waits when it

@@ -457,7 +457,22 @@ class PlCalls(InterpreterBase):
             ev.wait_pipe = wp.leaf
         elif name in PIPE_BARRIERS:
             self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
+        elif name == "dcci":
+            self._dcci(pos[0] if pos else kw.get("target"), node, ctx)
         return None
+
+    def _dcci(self, target: Any, node: cst.Call, ctx: Ctx) -> None:
+        """`pl.system.dcci(t, ...)`: the core's data cache cleaned and invalidated for GM tensor `t`,
+        which makes the scalar pipe's accesses of it and other pipes' and cores' consistent
+        (`check._Report._scalar_gm`). One under a test the check cannot decide may not run: it
+        counts for nothing. Its reach (a line, the whole cache) is not followed: any counts."""
+        if not isinstance(target, TensorV) or ctx.may:
+            return
+        scope = ctx.scope
+        self.seq += 2
+        self.trace.events[ctx.core].append(Event(ctx.core, "dcci", "S", self.seq - 1, node=node, op="dcci",
+                                                 ident=("dcci", self.seq), values=(target.name,),
+                                                 stage=scope[1] if scope else "", task=scope[2] if scope else -1))
 
     def _barrier_type(self, core_type: Any, node, ctx: Ctx) -> str:
         """The `core_type` of a `sync_all`, which the calling core must belong to."""

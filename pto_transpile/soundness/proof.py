@@ -112,6 +112,10 @@ HINTS = {
                    "tuples of them) or as an instance of a plain data class of the file (`@dataclass`, fields "
                    "annotated `int`, `float`, `bool` or `str` with constant defaults, made at module level: "
                    "`TILING = Tiling(rows=64)`), whose fields the check reads as constants",
+    "cache": "Clean and invalidate the core's data cache for the tensor where the scalar pipe meets another core's "
+             "or pipe's data: `pl.system.dcci(t, [row, col], cache_line=pl.CacheLine.SINGLE_CACHE_LINE)` in the "
+             "stage, after the sync before a scalar read and before the sync after a scalar write, or read GM "
+             "through a tile (`pl.load`, then `getval` of the tile)",
     "wait_pipes": "Wait for one event id on one pipe of a core: where a tile is read on several pipes, wait on the "
                   "scalar pipe (`pl.system.wait_cross_core(pipe=pl.PipeType.S, ...)`), which holds back all of the "
                   "core's later work, or read the tile on one pipe",
