@@ -29,6 +29,8 @@ def check(ctx):
         in_body = group in body_names
         if len(uses) < 2 and not in_body:
             continue  # one stage alone keeps its own order of iterations when pipelined
+        if not in_body and not any(_writes(ctx, ctx.file.stages[stage.func].node, param) for stage, param in uses):
+            continue  # read only (filled before the loop): every iteration reads the same data (probe h139)
         for stage, param in uses:
             for node, var in _reads_before_write(ctx, ctx.file.stages[stage.func].node, param):
                 others = [s.func for s, _ in uses if s is not stage] or ["the loop body"]
@@ -61,6 +63,26 @@ def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
                     if "W" in role and isinstance(arg, cst.Name) and depth == 0 and covers:
                         written.add(arg.value)
     return found
+
+
+def _writes(ctx, fn: cst.FunctionDef, param: str) -> bool:
+    """Does the stage write a tile it picks from `param` (under a test or not), or hand one to a
+    call the check reads no roles of?"""
+    picked: set[str] = set()
+    for stmt, _depth in _lines_and_depths(fn.body.body, 0):
+        for small in stmt.body:
+            if type(small) is cst.Assign and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
+                picked.add(small.targets[0].target.value)
+            for call in ctx.file.find(small, cst.Call):
+                touched = _touched(ctx.file, call)
+                if any("W" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
+                    return True
+                given = {a.value.value for a in call.args if isinstance(a.value, cst.Name)}
+                if not touched and given & (picked | {param}) and ctx.file.pl.path(call.func) is None \
+                        and not _picks(call, param):
+                    return True  # a helper of the file given the tile or the group: it may write it
+    return False
 
 
 def _lines_and_depths(stmts, depth: int):
@@ -115,7 +137,9 @@ DOC = """\
 ## What it checks
 A stage reads a tile of a local tile group (one without `fwd_ids`/`bwd_ids`) before it
 writes that tile in the same call, or writes it only under a condition (`if ki > 0:`),
-while another stage on the same core, or the loop body, uses the same group. Reads and
+while another stage on the same core, or the loop body, uses the same group, and a stage
+writes a tile of it (a group every stage only reads, filled before the loop, holds the same
+data for every iteration, whichever order they run in). Reads and
 writes are those of the `pl` ops the stage runs and of the vector functions it calls (by the
 `vf` ops in their bodies: a tile a vector function only stores to is written).
 
