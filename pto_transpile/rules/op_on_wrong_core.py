@@ -10,19 +10,35 @@ def check(ctx):
         core = stage.section
         if core not in ("cube", "vector"):
             continue
+        nowhere = {a.node: a for a in accesses if _nowhere(ctx, a)}
         for a in accesses:
             if a.node in seen:
                 continue
             memory = ctx.kernel.buffers[a.buffer].memory
-            problem = None
-            if core not in PIPE_CORES.get(a.pipe, (core,)):
+            problem, fields = None, {}
+            if a.node in nowhere:  # (probe h140: `Mat -> Vec` on V; each refusal sent the author to the other core)
+                b = nowhere[a.node]
+                owner = SPACE_CORE[ctx.kernel.buffers[b.buffer].memory]
+                problem = (f"it reaches `{b.buffer}` in `{ctx.kernel.buffers[b.buffer].memory}`, the {owner} core's "
+                           f"memory, on the {b.pipe} pipe, which only the {_other(owner)} core has: a move between "
+                           "the two cores' memories that pto-transpile and its emulator do not model")
+                fields = {"_hint": "nowhere"}
+            elif core not in PIPE_CORES.get(a.pipe, (core,)):
                 problem = f"it runs on the {a.pipe} pipe, which only the {_other(core)} core has"
             elif memory in SPACE_CORE and SPACE_CORE[memory] != core \
                     and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES):
                 problem = f"`{a.buffer}` lives in `{memory}`, the {_other(core)} core's memory"
             if problem:
                 seen.add(a.node)
-                yield a.node, {"op": a.op, "stage": stage.func, "core": core, "problem": problem}
+                yield a.node, {"op": a.op, "stage": stage.func, "core": core, "problem": problem, **fields}
+
+
+def _nowhere(ctx, a) -> bool:
+    """Does access `a` reach one core's memory on a pipe only the other core has, other than the
+    documented cross-core writes (the fixpipe into Vec, MTE3 into Mat)?"""
+    memory = ctx.kernel.buffers[a.buffer].memory
+    return memory in SPACE_CORE and a.pipe in PIPE_CORES and SPACE_CORE[memory] not in PIPE_CORES[a.pipe] \
+        and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES)
 
 
 def _other(core: str) -> str:
@@ -34,8 +50,10 @@ DOC = """\
 An op inside a stage belongs to the other core: a `pl.matmul`, an L1 -> L0 move or a
 Left/Right/Acc tile in a stage called in `section_vector()`, or a vector op (`pl.relu`,
 `pl.add`, a vector function...) or a store from UB in a stage called in `section_cube()`.
-A stage may reach into the other core's memory only the two documented ways: the cube's
-fixpipe move from Acc into a UB tile, and the vector core's `pl.insert` into an L1 tile.
+A stage may reach into the other core's memory only the two ways pto-transpile models: the
+cube's fixpipe move from Acc into a UB tile, and the vector core's `pl.insert` into an L1 tile.
+An op that reaches one core's memory on a pipe only the other core has (a `pl.move` from a Mat
+tile into a Vec tile, on V by PyPTO's table of moves) is refused in either core's stage.
 
 ## Why it matters for pipelining
 Each section runs on one core, with that core's pipes and memories. An op of the other
@@ -67,6 +85,9 @@ RULE = Rule(
     title="A stage uses an op or a memory of the other core",
     message="`pl.{op}` in stage `{stage}` cannot run on the {core} core: {problem}",
     hint="Move this op into a stage of the other core and hand the data over through a cross-core buffer",
+    hints={"nowhere": "Hand the data over the ways pto-transpile and its emulator model: from the cube by the "
+                      "fixpipe (`pl.move` from an Acc tile into a Vec tile), from the vector core by `pl.insert` (or "
+                      "`pl.move`) into a Mat tile; a move straight from Mat into Vec is not modelled"},
     phase="loop",
     check=check,
     seed="each section runs on its own core, with that core's pipes and memories",
