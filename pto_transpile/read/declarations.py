@@ -7,6 +7,9 @@ cross-core event ids with the reason when their spelling is not accepted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import libcst as cst
 
 from pto_api.effects import slot_addresses
@@ -16,13 +19,16 @@ from pto_transpile.read.model import Buffer, IdList
 
 
 def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types, constants, kernel_bound,
-                 code) -> Buffer:
-    """The facts of `name = pl.make_tile_group(...)`: memory, slot size, tiles, addresses, ids."""
+                 code, made: Callable[[cst.Call], cst.Call | None] = lambda _call: None) -> Buffer:
+    """The facts of `name = pl.make_tile_group(...)`: memory, slot size, tiles, addresses, ids.
+    `made`: the `pl.TileType(...)` call a call of a function of the file returns (`factory_type`)."""
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     buf = Buffer(name=name, statement=line, call=call, section=section)
     ttype = kw.get("type")
     if isinstance(ttype, cst.Name) and ttype.value in tile_types:
         ttype = tile_types[ttype.value]
+    elif isinstance(ttype, cst.Call):
+        ttype = made(ttype) or ttype
     shape = dtype = None
     if isinstance(ttype, cst.Call):
         tkw = {a.keyword.value: a.value for a in ttype.args if a.keyword is not None}
@@ -63,6 +69,72 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
             else:
                 buf.bwd = ids
     return buf
+
+def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Call], bool]) -> cst.Call | None:
+    """The `pl.TileType(...)` call `call` of `fn` returns, its parameters replaced by the
+    arguments `call` gives them (or their defaults): for a tile type a function of the file makes
+    (`type=half_vec()`, `def half_vec(memory=pl.MemorySpace.Vec): return pl.TileType(...)`, probe
+    h139). None unless `fn`'s body is one `return` of such a call (after a docstring) and every
+    parameter is plain and given once."""
+    body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else []
+    if body and _docstring(body[0]):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return None
+    ret = body[0].body[0]
+    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call) or not is_type(ret.value):
+        return None
+    params = fn.params
+    if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None \
+            or params.posonly_params or params.kwonly_params:
+        return None
+    given: dict[str, cst.BaseExpression] = {}
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > len(params.params):
+        return None
+    for p, a in zip(params.params, positional, strict=False):
+        given[p.name.value] = a.value
+    for a in call.args:
+        if a.keyword is not None:
+            if a.keyword.value in given or a.keyword.value not in {p.name.value for p in params.params}:
+                return None
+            given[a.keyword.value] = a.value
+    for p in params.params:
+        if p.name.value not in given:
+            if p.default is None:
+                return None
+            given[p.name.value] = p.default
+    return cast(cst.Call, ret.value.visit(_Substitute(given)))
+
+
+def _docstring(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+        and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString,
+                                                                                   cst.ConcatenatedString))
+
+
+class _Substitute(cst.CSTTransformer):
+    """Names of parameters replaced by the expressions given them (attribute and keyword names
+    untouched: only the object of `x.attr` and the value of `k=v` can be a parameter)."""
+
+    def __init__(self, given: dict[str, cst.BaseExpression]):
+        self.given = given
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return False
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return updated.with_changes(value=original.value.visit(self))
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        return False
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(value=original.value.visit(self))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.given.get(original.value, updated)
+
 
 def parse_id_list(keyword: str, node: cst.BaseExpression, evaluator, constants, kernel_bound, code) -> IdList:
     """`fwd_ids=`/`bwd_ids=`: a literal integer list, or a module-level name bound to one (seed)."""

@@ -20,7 +20,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read import compiletime, modulenames, partial
 from pto_transpile.read.classnames import plain_members
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
-from pto_transpile.read.declarations import parse_buffer
+from pto_transpile.read.declarations import factory_type, parse_buffer
 from pto_transpile.read.kinds import annotation_kind, infer, slot_access
 from pto_transpile.read.meaning import Class, Meaning, Value
 from pto_transpile.read.model import (
@@ -627,13 +627,23 @@ class KernelReader:
         kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
         return SCALAR if kinds == {SCALAR} else UNKNOWN
 
+    def _made_type(self, call: cst.Call) -> cst.Call | None:
+        """The tile type a plain function of the file returns for `call` (`declarations.factory_type`),
+        if the name it calls is bound to one where the kernel runs."""
+        if not isinstance(call.func, cst.Name) or call.func.value in self.kernel_bound:
+            return None
+        fn = self.file.helpers.get(call.func.value)
+        if not isinstance(fn, cst.FunctionDef):
+            return None
+        return factory_type(call, fn, lambda c: self.pl.path(c.func) == ("TileType",))
+
     def _declaration(self, names: list[str], call: cst.Call, line, section) -> None:
         path = self.pl.path(call.func)
         leaf = path[-1] if path else (call.func.attr.value if isinstance(call.func, cst.Attribute) else
                                       call.func.value if isinstance(call.func, cst.Name) else None)
         if leaf == "make_tile_group":
             buf = parse_buffer(names[0], call, line, section, self.evaluator, self.tile_types,
-                               self.file.constants, self.kernel_bound, self.file.source.code)
+                               self.file.constants, self.kernel_bound, self.file.source.code, self._made_type)
             for n in names:
                 self.kernel.buffers.setdefault(n, buf)
         elif leaf in ("struct", "struct_array") and isinstance(call.func, cst.Attribute):

@@ -1,0 +1,53 @@
+"""A tile type a function of the file makes (`type=half_vec()`, production kernels' factories of
+tile types) is read as the `pl.TileType(...)` the function returns, its parameters replaced by
+the arguments. The reader could not resolve its memory and refused the kernel with PTO028 ("an
+unresolvable memory space", asking for the `target_memory` it had) and PTO052 (asking for the
+`g.next()` it used) (probe h139)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNEL = (Path(__file__).parents[1] / "soundness" / "kernels" / "trip_param.py").read_text(encoding="utf-8")
+GROUP = "    c_vec_db = pl.make_tile_group(\n"
+INLINE = GROUP + "        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+HEAD = "HALF = TILE // 2\n"
+
+FACTORIES = {
+    "no parameter": ("def half_vec():\n    \"\"\"The tile each vector core handles.\"\"\"\n"
+                     "    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n",
+                     "half_vec()"),
+    "a memory by position": ("def half(memory):\n    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, "
+                             "target_memory=memory)\n", "half(pl.MemorySpace.Vec)"),
+    "a default and a keyword": ("def tile(shape, memory=pl.MemorySpace.Vec, dtype=pl.DT_FP16):\n"
+                                "    return pl.TileType(shape=shape, dtype=dtype, target_memory=memory)\n",
+                                "tile([HALF, TILE], dtype=pl.DT_FP32)"),
+}
+
+
+def _kernel(factory: str, call: str) -> str:
+    return edited(KERNEL, [(HEAD, HEAD + "\n\n" + factory + "\n"), (INLINE, f"{GROUP}        type={call},\n")])
+
+
+@pytest.mark.parametrize("way", list(FACTORIES))
+def test_a_tile_type_made_by_a_function_is_read_and_the_kernel_proven(way):
+    text = _kernel(*FACTORIES[way])
+    result = transpile(text, path="k.py", preload=2)
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
+                    scalars={"n": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_function_doing_more_than_returning_a_type_is_not_read_as_one():
+    factory = ("def half_vec():\n    shape = [HALF, TILE]\n"
+               "    return pl.TileType(shape=shape, dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n")
+    codes = [d.code for d in transpile(_kernel(factory, "half_vec()"), path="k.py", preload=2).diagnostics
+             if d.is_error]
+    assert "PTO028" in codes, codes
