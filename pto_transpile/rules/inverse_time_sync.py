@@ -36,7 +36,7 @@ RULE = Rule(
     title="A sync would wait on a task that runs later",
     message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload "
             "(task offset {skew}): the consumer would wait on a task that runs later",
-    hint="Lower the preload, or stop sharing addresses between these buffers",
+    hint="Stop sharing addresses between these buffers, or lower the preload (when it is above 1)",
     phase="analysis",
     seed="no sync may wait for a task that runs later than the waiting one",
     doc=DOC,

@@ -36,8 +36,7 @@ NO_EXAMPLES = {
 #: Rules no known kernel reaches, because an earlier check always fires first (each doc
 #: says which). They keep valid examples; the lead decides whether to keep the code.
 UNREACHABLE = {
-    # both rules are unit-tested on hand-built graphs in tests/sync/test_syncgraph.py
-    "PTO036": "the graph models one tile per stage per task, and PTO037 rejects anything else first",
+    # unit-tested on a hand-built graph in tests/sync/test_syncgraph.py
     "PTO047": "the serial order runs a tile's earlier user first; no kernel passing the other checks gives it",
 }
 
