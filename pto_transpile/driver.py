@@ -236,7 +236,7 @@ def _analyse_loop(reporter: Reporter, lctx: LoopContext, preload: int, overlap_c
     reporter.run("graph", lctx)
     if reporter.error_count != before:
         return None
-    plan = result.plan = make_plan(kernel, loop, graph, overlap_counter)
+    plan = result.plan = make_plan(kernel, loop, graph, overlap_counter, preload)
     reporter.report_all(plan.findings + forward_only_overwrites(kernel, loop, graph, plan, sched)
                         + outer_slot_overwrites(kernel, loop, sched))
     ctx = None

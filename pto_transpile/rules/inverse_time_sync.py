@@ -36,7 +36,8 @@ RULE = Rule(
     title="A sync would wait on a task that runs later",
     message="sync edge {edge.src.stage} -> {edge.dst.stage} on `{edge.dst.buffer}` runs inverse-time at this preload "
             "(task offset {skew}): the consumer would wait on a task that runs later",
-    hint="Stop sharing addresses between these buffers, or lower the preload (when it is above 1)",
+    hint="Lower the preload, or stop sharing addresses between these buffers",
+    hints={"addresses": "Stop sharing addresses between these buffers (preload 1 is the lowest that pipelines)"},
     phase="analysis",
     seed="no sync may wait for a task that runs later than the waiting one",
     doc=DOC,

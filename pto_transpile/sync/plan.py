@@ -59,7 +59,8 @@ def lifted_name(kind: str, buffer: str) -> str:
     return f"_pl_{kind}_ids_{buffer}"
 
 
-def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_counter: list[int]) -> Plan:
+def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_counter: list[int],
+              preload: int = 1) -> Plan:
     plan = Plan()
     touched = {n.buffer for n in graph.nodes}
     refs: dict[tuple[str, str], IdRef] = {}
@@ -89,7 +90,8 @@ def make_plan(kernel: Kernel, loop: PipelineLoop, graph: SyncGraph, overlap_coun
             plan.findings.append(Finding(codes.REUSE_ORDER_REVERSED, edge.dst.access.node, {"edge": edge}))
             continue
         if skew < 0:
-            plan.findings.append(Finding(codes.INVERSE_TIME_SYNC, edge.dst.access.node, {"edge": edge, "skew": skew}))
+            fields = {"edge": edge, "skew": skew, **({"_hint": "addresses"} if preload <= 1 else {})}
+            plan.findings.append(Finding(codes.INVERSE_TIME_SYNC, edge.dst.access.node, fields))
             continue
         if skew % ref.count:
             plan.findings.append(Finding(codes.TASK_OFFSET_NOT_MULTIPLE, edge.dst.access.node,

@@ -24,5 +24,5 @@ def test_an_unstable_reuse_distance_names_the_two_groups():
 
 def test_an_inverse_time_reuse_at_preload_1_does_not_ask_first_for_a_lower_preload():
     errors = [d for d in _errors(1) if d.code == "PTO048"]
-    assert errors and errors[0].hint == ("Stop sharing addresses between these buffers, or lower the preload "
-                                         "(when it is above 1)"), [d.hint for d in errors]
+    assert errors and errors[0].hint == ("Stop sharing addresses between these buffers (preload 1 is the lowest "
+                                         "that pipelines)"), [d.hint for d in errors]
