@@ -327,7 +327,7 @@ class Machine:
             recs = self.counters.consume(keys, need_all, allow_debt=False)
         released = max((r.time for r in recs), default=0)
         start, end = core.time.wait(pipe, released, self.cost(costs.COSTS.sync))
-        self.races.acquire(core, pipe, [r.clock for r in recs])
+        self.races.acquire(core, pipe, [r.clock for r in recs], holds_issue=True)
         core.record(self, Span("wait", core.block, core.name, "wait_cross_core", start, end, pipe=pipe,
                                where=str(where), links=tuple(r.span for r in recs)))
 

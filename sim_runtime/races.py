@@ -3,8 +3,8 @@
 On hardware a core issues ops in program order into per-pipe queues that run
 asynchronously, so program order is not completion order. Each (core, pipe) therefore gets
 its own vector-clock component. An op on (c, P) happens after the previous op on (c, P), the
-waits executed on (c, P) or on c's scalar pipe (which issues c's later work only once it has
-passed), and every earlier op of c that touched one of its auto_mutex ids.
+waits executed on (c, P) or on c's scalar pipe (what such a wait acquired: c's later work is
+issued only once it has passed), and every earlier op of c that touched one of its auto_mutex ids.
 A set on (c, P) carries (c, P)'s clock; the wait consuming it joins that clock into the
 waiting pipe. Accesses are checked FastTrack-style: each record keeps only its own epoch,
 and records made redundant by a later ordered write (or a covering read of the same pipe)
@@ -112,16 +112,19 @@ class RaceDetector:
         """What a set raised on (core, pipe) carries: everything issued on that pipe so far."""
         return self.pipe_clock[core.index][PIPE_INDEX[pipe]].copy()
 
-    def acquire(self, core, pipe: str, clocks) -> None:
-        """A wait on (core, pipe) consumed sets carrying `clocks`. A wait on the scalar pipe
-        holds back the issue of all the core's later work, so every pipe follows it."""
-        cur = self.pipe_clock[core.index][PIPE_INDEX[pipe]]
+    def acquire(self, core, pipe: str, clocks, holds_issue: bool = False) -> None:
+        """A wait on (core, pipe) consumed sets carrying `clocks`. A wait that `holds_issue` on the
+        scalar pipe (a cross-core wait, a `sync_dst`) stalls the issue of all the core's later work,
+        so every pipe follows what it acquired (not the scalar pipe's own earlier work: a scalar
+        store needs a flag of its own before a DMA reads it)."""
+        got = np.zeros(self.width, np.int64)
         for vc in clocks:
-            cur = np.maximum(cur, vc)
-        if pipe == SCALAR:
-            self.pipe_clock[core.index] = [np.maximum(vc, cur) for vc in self.pipe_clock[core.index]]
+            np.maximum(got, vc, out=got)
+        mine = self.pipe_clock[core.index]
+        if holds_issue and pipe == SCALAR:
+            self.pipe_clock[core.index] = [np.maximum(vc, got) for vc in mine]
         else:
-            self.pipe_clock[core.index][PIPE_INDEX[pipe]] = cur
+            mine[PIPE_INDEX[pipe]] = np.maximum(mine[PIPE_INDEX[pipe]], got)
 
     def join_all(self, cores) -> None:
         """Barrier (sync_all, sequential section boundary): everyone after everything."""
@@ -133,11 +136,13 @@ class RaceDetector:
             self.pipe_clock[c.index] = [joined.copy() for _ in PIPES]
 
     def join_core(self, core) -> None:
-        """bar_all: every pipe of the core after all of its pipes."""
+        """bar_all: every pipe of the core after all of its pipes but the scalar one (PyPTO's
+        barrier waits for V, M, MTE1, MTE2, MTE3 and FIX; a scalar store needs a flag of its own)."""
         joined = np.zeros(self.width, np.int64)
-        for vc in self.pipe_clock[core.index]:
-            np.maximum(joined, vc, out=joined)
-        self.pipe_clock[core.index] = [joined.copy() for _ in PIPES]
+        for p, vc in zip(PIPES, self.pipe_clock[core.index], strict=True):
+            if p != SCALAR:
+                np.maximum(joined, vc, out=joined)
+        self.pipe_clock[core.index] = [np.maximum(vc, joined) for vc in self.pipe_clock[core.index]]
 
     def mutex_lock(self, core, pipe: str, mid: int) -> None:
         if mid in self.mutex_clock[core.index]:
@@ -156,7 +161,7 @@ class RaceDetector:
         q = self.local_flags[(core.index, set_pipe, wait_pipe, eid)]
         if not q:
             return False
-        self.acquire(core, wait_pipe, [q.pop(0)[0]])
+        self.acquire(core, wait_pipe, [q.pop(0)[0]], holds_issue=True)
         return True
 
     def pending_flags(self) -> list[str]:

@@ -220,6 +220,8 @@ def _breaks(stmts: list[cst.BaseStatement]) -> bool:
     """Does a `break` among `stmts` leave the loop they are the body of (`breaks_out`)? A
     module-level function: a nested one calling itself would hold itself in a reference cycle."""
     for stmt in stmts:
+        if type(stmt) is cst.Break:  # a one-line block lists its simple statements (`if x: break`, probe h141)
+            return True
         if isinstance(stmt, cst.SimpleStatementLine):
             if any(type(small) is cst.Break for small in stmt.body):
                 return True

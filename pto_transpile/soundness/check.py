@@ -869,21 +869,24 @@ class _Report:
                 if write is None or (write.core, write.pipe) == (read.core, read.pipe):
                     continue
                 tensor = foot.key[1]
-                if read.pipe == "S" and not self._dcci_between(read.core, order[(read.core, read.ident)], -1, tensor):
+                if read.pipe == "S" and not self._dcci_between(read.core, order[(read.core, read.ident)], -1, foot):
                     self._cache_problem(read, write, tensor, "read")
                     return
-                if write.pipe == "S" and not self._dcci_between(write.core, order[wid], 1, tensor):
+                written = next((f for f in write.writes if f.key == foot.key), foot)
+                if write.pipe == "S" and not self._dcci_between(write.core, order[wid], 1, written):
                     self._cache_problem(write, read, tensor, "write")
                     return
 
-    def _dcci_between(self, core: int, at: int, step: int, tensor: str) -> bool:
-        """Is there a `dcci` of `tensor` on `core` from event `at` towards the nearest sync event
-        (backwards for `step` -1, forwards for 1)?"""
+    def _dcci_between(self, core: int, at: int, step: int, foot: Foot) -> bool:
+        """Is there a `dcci` on `core` reaching the scalar access of `foot` (the whole cache, or the
+        line of its element) from event `at` towards the nearest sync event (backwards for `step`
+        -1, forwards for 1)?"""
         events = self.piped.events[core]
+        element = (foot.r0, foot.c0) if foot.r1 == foot.r0 + 1 and foot.c1 == foot.c0 + 1 else None
         i = at + step
         while 0 <= i < len(events):
             ev = events[i]
-            if ev.kind == "dcci" and ev.values == (tensor,):
+            if ev.kind == "dcci" and ev.values[0] == foot.key[1] and ev.values[1] in (None, element):
                 return True
             if ev.kind in ("wait", "set", "barrier", "bar", "sync_src", "sync_dst"):
                 return False
@@ -895,8 +898,9 @@ class _Report:
             "after it, before the sync that orders the two"
         self.add("cache", f"{self.who(scalar)} {verb}s GM `{tensor}` through the scalar pipe's data cache, and "
                  f"{self.who(other)} {'wrote' if verb == 'read' else 'reads'} those bytes, with no "
-                 f"`pl.system.dcci({tensor}, ...)` on {CORES[scalar.core]} {where}: the cache may hold an older "
-                 "line (PyPTO makes the data cache consistent across cores and pipes only by `dcci`)",
+                 f"`pl.system.dcci({tensor}, ...)` of the whole cache or of the line at that element on "
+                 f"{CORES[scalar.core]} {where}: the cache may hold an older line (PyPTO makes the data cache "
+                 "consistent across cores and pipes only by `dcci`)",
                  self.node_of(scalar), [(f"the other access: {self.who(other)}", self.node_of(other))],
                  key=("cache", tensor))
 

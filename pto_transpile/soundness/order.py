@@ -3,8 +3,8 @@
 Sequential runs (the serial kernel's meaning) take the events in program order. Concurrent
 runs (the pipelined kernel's meaning on hardware) follow the same rules as the emulator's race
 detector: each core issues ops in order into per-pipe queues, so an op on (core, pipe) is
-ordered after earlier ops on that pipe, after the waits that pipe executed (every pipe after a
-wait on the scalar pipe, which holds back the issue of the core's later work), and after earlier
+ordered after earlier ops on that pipe, after the waits that pipe executed (every pipe after what
+a wait on the scalar pipe acquired: it holds back the issue of the core's later work), and after earlier
 ops of the core holding one of its auto_mutex ids; a set carries what its pipe has issued, the
 wait that consumes it passes that on; a `sync_all` orders the cores of its type. A `phase=`
 call waits for its Acc region's unit flag (`pto_api.sync.UNIT_FLAG`), followed in program
@@ -546,14 +546,11 @@ class _Concurrent:
             if not self._satisfiable(core, ev):
                 return False
             p = PIPE_INDEX[ev.pipe]
-            vc = self.clock[core][p]
+            got = ZERO
             for k in keys:
                 self.consumed[k] += 1
-                vc = join(vc, self._acquired(k, exact))
-            if p == SCALAR:  # it holds back the issue of all the core's later work: every pipe follows it
-                self.clock[core] = [join(c, vc) for c in self.clock[core]]
-            else:
-                self.clock[core][p] = vc
+                got = join(got, self._acquired(k, exact))
+            self._acquire(core, p, got)
             return True
         if kind == "sync_src":
             self.flags[(core, ev.pipe, ev.wait_pipe, ev.event_id)].append(self.clock[core][PIPE_INDEX[ev.pipe]])
@@ -562,20 +559,32 @@ class _Concurrent:
             queue = self.flags[(core, ev.pipe, ev.wait_pipe, ev.event_id)]
             if not queue:
                 return False
-            p = PIPE_INDEX[ev.wait_pipe]
-            self.clock[core][p] = join(self.clock[core][p], queue.pop(0))
+            self._acquire(core, PIPE_INDEX[ev.wait_pipe], queue.pop(0))
             return True
         if kind == "bar":
             if ev.pipe != "ALL":
                 # `bar_mte2()`: the pipe's earlier ops finish before its later ones, which its
                 # queue already does; the other pipes are not held (the emulator's model too)
                 return True
+            # every pipe but the scalar one (PyPTO's barrier waits for V, M, MTE1, MTE2, MTE3 and FIX):
+            # a scalar store before it is not finished for the DMA after it (probe h142)
             joined = ZERO
-            for vc in self.clock[core]:
-                joined = join(joined, vc)
+            for i, vc in enumerate(self.clock[core]):
+                if i != SCALAR:
+                    joined = join(joined, vc)
             self.clock[core] = [join(vc, joined) for vc in self.clock[core]]
             return True
         return True
+
+    def _acquire(self, core: int, p: int, got: tuple) -> None:
+        """A wait on pipe `p` of `core` passed with what `got` carries: later work of that pipe
+        follows it, and of every pipe when `p` is the scalar one, which stalls the issue of all
+        the core's later work until it passes. The scalar pipe's own earlier work is not waited
+        for by the other pipes (a scalar store needs a flag of its own before a DMA reads it)."""
+        if p == SCALAR:
+            self.clock[core] = [join(c, got) for c in self.clock[core]]
+        else:
+            self.clock[core][p] = join(self.clock[core][p], got)
 
     def _acquired(self, key: tuple, exact: bool) -> tuple:
         """What the k-th wait on a counter may rely on. With sets from one pipe the k-th set is

@@ -26,6 +26,7 @@ from pto_transpile.read.walk import call_argument, iter_nodes
 from pto_transpile.soundness.events import AIC, AIV0, CORE_KIND, CORES, INF, Event, Foot
 from pto_transpile.soundness.initkinds import PLAIN, InitKinds
 from pto_transpile.soundness.interpbase import InterpreterBase
+from pto_transpile.soundness.opevents import OpEvents
 from pto_transpile.soundness.pysubset import bound_arguments, opaque_op, opaque_operands, refuse_narrowed
 from pto_transpile.soundness.runtypes import DISCOVERY_TRIPS, CannotModel, Ctx
 from pto_transpile.soundness.uniform import BLOCK, INDEX, block_words, is_block_value, marks_block_index
@@ -458,20 +459,35 @@ class PlCalls(InterpreterBase):
         elif name in PIPE_BARRIERS:
             self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
         elif name == "dcci":
-            self._dcci(pos[0] if pos else kw.get("target"), node, ctx)
+            self._dcci(pos, kw, node, ctx)
         return None
 
-    def _dcci(self, target: Any, node: cst.Call, ctx: Ctx) -> None:
-        """`pl.system.dcci(t, ...)`: the core's data cache cleaned and invalidated for GM tensor `t`,
-        which makes the scalar pipe's accesses of it and other pipes' and cores' consistent
-        (`check._Report._scalar_gm`). One under a test the check cannot decide may not run: it
-        counts for nothing. Its reach (a line, the whole cache) is not followed: any counts."""
+    def _dcci(self, pos: list, kw: dict, node: cst.Call, ctx: Ctx) -> None:
+        """`pl.system.dcci(t, offset, cache_line=...)`: the core's data cache cleaned and invalidated,
+        which makes the scalar pipe's accesses of GM tensor `t` consistent with other pipes' and
+        cores' (`check._Report._scalar_gm`). Its reach is the event's `values`: (`t`, None) for the
+        whole cache (the default), (`t`, (row, column)) for the one line at an element; a line is
+        taken to hold that element alone (PyPTO gives no line size), and a line at an offset the
+        check does not place reaches nothing (probes h141, h142: any dcci of `t` counted). One under
+        a test the check cannot decide may not run: it counts for nothing."""
+        target = pos[0] if pos else kw.get("target")
         if not isinstance(target, TensorV) or ctx.may:
             return
+        line = kw.get("cache_line")
+        element = None
+        if isinstance(line, Symbol) and line.leaf == "SINGLE_CACHE_LINE":
+            offset = pos[1] if len(pos) > 1 else kw.get("offset", 0)
+            index = tuple(offset) if isinstance(offset, (list, tuple)) else offset
+            foot, _ = OpEvents._element_foot(target, index, False)
+            if foot.r1 == INF:
+                return
+            element = (foot.r0, foot.c0)
+        elif line is not None and not (isinstance(line, Symbol) and line.leaf == "ENTIRE_DATA_CACHE"):
+            return  # a reach the check does not read
         scope = ctx.scope
         self.seq += 2
         self.trace.events[ctx.core].append(Event(ctx.core, "dcci", "S", self.seq - 1, node=node, op="dcci",
-                                                 ident=("dcci", self.seq), values=(target.name,),
+                                                 ident=("dcci", self.seq), values=(target.name, element),
                                                  stage=scope[1] if scope else "", task=scope[2] if scope else -1))
 
     def _barrier_type(self, core_type: Any, node, ctx: Ctx) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from helpers import edited
 from pto_transpile import transpile
 from sim_runtime import verify
@@ -97,10 +99,13 @@ def test_an_outer_loop_s_else_follows_the_drain_and_the_kernel_runs_as_the_seria
             assert [row.verdict for row in report.rows] == ["ok", "ok"], report.rows[-1].message
 
 
-def test_an_outer_loop_that_may_break_keeps_its_else():
+@pytest.mark.parametrize("leave", ["        if g > 7:\n            break\n", "        if g > 7: break\n"],
+                         ids=["on its own line", "on the test's line"])
+def test_an_outer_loop_that_may_break_keeps_its_else(leave):
     """A `break` of the outer loop skips its `else:`: the body stays on the loop, and the check
-    judges it where it runs, before the drain (refused here: it reads what the drain stores)."""
-    text = edited(OUTER, [(STAGES, STAGES + "        if g > 7:\n            break\n")])
+    judges it where it runs, before the drain (refused here: it reads what the drain stores).
+    A one-line `if g > 7: break` was missed (probe h141)."""
+    text = edited(OUTER, [(STAGES, STAGES + leave)])
     result = transpile(text, path="k.py", preload=1, _skip_rules={"PTO061"})
     assert result.code is not None and "    else:  # every group done\n" in result.code
     assert result.code.index("    else:  # every group done\n") < result.code.index("for _pl_drain in")

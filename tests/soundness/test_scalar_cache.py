@@ -26,8 +26,8 @@ def test_a_scalar_read_of_what_another_core_wrote_needs_a_dcci():
     errors = [d for d in transpile(KERNEL, path="k.py", preload=1).diagnostics if d.is_error]
     assert len(errors) == 1, [d.message for d in errors]
     assert ("`getval` on S of AIV0 reads GM `ws` through the scalar pipe's data cache, and stage `mm_stage` "
-            "(task 0), `pl.store` on FIX of AIC wrote those bytes, with no `pl.system.dcci(ws, ...)` on AIV0 before "
-            "it") in errors[0].message, errors[0].message
+            "(task 0), `pl.store` on FIX of AIC wrote those bytes, with no `pl.system.dcci(ws, ...)` of the whole "
+            "cache or of the line at that element on AIV0 before it") in errors[0].message, errors[0].message
     assert errors[0].hint.startswith("Clean and invalidate the core's data cache for the tensor")
 
 
@@ -36,7 +36,7 @@ def test_a_dcci_before_the_sync_does_not_count():
     sub = "        sub_id = pl.get_subblock_idx()\n"
     text = edited(KERNEL, [(sub, sub + "        pl.system.dcci(ws, cache_line=pl.CacheLine.ENTIRE_DATA_CACHE)\n")])
     errors = [d.message for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
-    assert len(errors) == 1 and "with no `pl.system.dcci(ws, ...)` on AIV0 before it" in errors[0], errors
+    assert len(errors) == 1 and "of the line at that element on AIV0 before it" in errors[0], errors
 
 
 @pytest.mark.parametrize("preload", [1, 2])
@@ -57,9 +57,24 @@ def test_a_scalar_write_another_core_reads_needs_a_dcci_after_it():
     text = edited(KERNEL, [(READ, DCCI + READ), (call, after)])
     errors = [d.message for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
     assert len(errors) == 1 and "`setval` on S of AIV0 writes GM `out` through the scalar pipe's data cache" \
-        in errors[0] and "with no `pl.system.dcci(out, ...)` on AIV0 after it" in errors[0], errors
+        in errors[0] and "of the line at that element on AIV0 after it" in errors[0], errors
     cleaned = edited(text, [(store, store + "    pl.system.dcci(out, [ki * 2 + sub_id, 0])\n")])
     # (the cube's one load of every task's sums is refused on its own: the check compares the order of
     # the writes it sees, which differs)
     errors = [d.message for d in transpile(cleaned, path="k.py", preload=1).diagnostics if d.is_error]
     assert not any("data cache" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("line", ["[2 * TILE - 1, 0]", "[(ki % 2) * TILE, 0]"], ids=["another row", "AIV0's row"])
+def test_a_dcci_of_a_line_the_read_does_not_reach_does_not_count(line):
+    """Any dcci of the tensor counted, whatever line it named (probes h141, h142): AIV1 reads the
+    row 16 past AIV0's, whose line a dcci at AIV0's row does not reach."""
+    dcci = f"    pl.system.dcci(ws, {line}, cache_line=pl.CacheLine.SINGLE_CACHE_LINE)\n"
+    errors = [d.message for d in transpile(edited(KERNEL, [(READ, dcci + READ)]), path="k.py", preload=1).diagnostics
+              if d.is_error]
+    assert len(errors) == 1 and "of the line at that element on AIV" in errors[0], errors
+
+
+def test_a_dcci_of_the_whole_cache_counts():
+    dcci = "    pl.system.dcci(ws, cache_line=pl.CacheLine.ENTIRE_DATA_CACHE)\n"
+    assert transpile(edited(KERNEL, [(READ, dcci + READ)]), path="k.py", preload=1).ok
