@@ -82,6 +82,51 @@ def _pos(rec: _Record) -> tuple:
     return rec.pos
 
 
+#: the most writers of one read whose order `_disjoint_in_canonical_order` settles (pairs: its square)
+MAX_ORDERED_WRITERS = 64
+
+
+def _disjoint_in_canonical_order(records: list[_Record]) -> list[WriterId]:
+    """The writers a read sees, in an order that keeps only what the bytes show: two writes of
+    parts that do not overlap leave the same contents in either order, so only overlapping ones
+    keep their order, and the rest follow a canonical one (the smallest writer first whenever
+    several may come next). A read of rows that several tasks' stores wrote, one row each, sees
+    the same writes in the serial and the pipelined kernel though the cores interleave them
+    differently; it was refused as seeing them in another order. Atomic stores keep their order
+    here (`commuted` settles those); past `MAX_ORDERED_WRITERS`, all do."""
+    writers = [r.writer for r in records]
+    n = len(records)
+    if n < 2 or n > MAX_ORDERED_WRITERS or any(r.foot.atomic for r in records):
+        return writers
+    before: list[set[int]] = [set() for _ in range(n)]  #: the earlier writes each must follow
+    for j in range(n):
+        b0, b1, d0, d1 = records[j].rect
+        for i in range(j):
+            a0, a1, c0, c1 = records[i].rect
+            if a0 < b1 and b0 < a1 and c0 < d1 and d0 < c1:
+                before[j].add(i)
+    keys = [_writer_key(w) for w in writers]
+    ready = [(keys[j], j) for j in range(n) if not before[j]]
+    heapq.heapify(ready)
+    out: list[WriterId] = []
+    done: set[int] = set()
+    while ready:
+        _, j = heapq.heappop(ready)
+        out.append(writers[j])
+        done.add(j)
+        for m in range(n):
+            if m not in done and j in before[m]:
+                before[m].discard(j)
+                if not before[m]:
+                    heapq.heappush(ready, (keys[m], m))
+    return out
+
+
+def _writer_key(writer: WriterId) -> tuple:
+    """A total order of writers the same in every run (their idents are)."""
+    return (writer[0], repr(writer[1]))
+
+
 class _Store:
     """The live records of one memory, by rectangle. A kernel touches few rectangles of a memory
     (its tiles, their parts) many times: each rectangle seen keeps the cells of the ones it
@@ -260,8 +305,8 @@ class _Memory:
                 b0, b1 = (p0 if p0 > c0 else c0), (p1 if p1 < c1 else c1)
                 if any(w.r0 <= a0 and a1 <= w.r1 and w.c0 <= b0 and b1 <= w.c1 for _, w in covers[k:]):
                     continue
-            seen.append(r.writer)
-        return seen
+            seen.append(r)
+        return _disjoint_in_canonical_order(seen)
 
     def _write(self, ev: Event, foot: Foot, vc: tuple, comp: int, epoch: int) -> None:
         """Check the write against what it overlaps and drop what it overwrites, keeping the
