@@ -36,6 +36,10 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
         mem = tkw.get("target_memory", positional[2] if len(positional) > 2 else None)
         if isinstance(mem, cst.Attribute) and mem.attr.value in TILE_SPACES:
             buf.memory = mem.attr.value
+        elif mem is not None:  # `target_memory=VEC` of `VEC = pl.MemorySpace.Vec` (probe h143)
+            space = evaluator.try_eval(mem)
+            if isinstance(space, PlSymbol) and space.leaf in TILE_SPACES:
+                buf.memory = space.leaf
         buf.memory_node = mem if mem is not None else ttype
         shape = evaluator.try_eval(tkw.get("shape", positional[0] if positional else None) or cst.Name("None"))
         dtype = evaluator.try_eval(tkw.get("dtype", positional[1] if len(positional) > 1 else None) or cst.Name("None"))
@@ -74,8 +78,8 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
     """The `pl.TileType(...)` call `call` of `fn` returns, its parameters replaced by the
     arguments `call` gives them (or their defaults): for a tile type a function of the file makes
     (`type=half_vec()`, `def half_vec(memory=pl.MemorySpace.Vec): return pl.TileType(...)`, probe
-    h139). None unless `fn`'s body is one `return` of such a call (after a docstring) and every
-    parameter is plain and given once."""
+    h139), keyword-only ones too. None unless `fn`'s body is one `return` of such a call (after a
+    docstring) and every parameter is plain and given once."""
     body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else []
     if body and _docstring(body[0]):
         body = body[1:]
@@ -85,8 +89,8 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
     if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call) or not is_type(ret.value):
         return None
     params = fn.params
-    if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None \
-            or params.posonly_params or params.kwonly_params:
+    if not isinstance(params.star_arg, (cst.ParamStar, cst.MaybeSentinel)) or params.star_kwarg is not None \
+            or params.posonly_params:
         return None
     given: dict[str, cst.BaseExpression] = {}
     positional = [a for a in call.args if a.keyword is None]
@@ -94,12 +98,13 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
         return None
     for p, a in zip(params.params, positional, strict=False):
         given[p.name.value] = a.value
+    names = {p.name.value for p in (*params.params, *params.kwonly_params)}
     for a in call.args:
         if a.keyword is not None:
-            if a.keyword.value in given or a.keyword.value not in {p.name.value for p in params.params}:
+            if a.keyword.value in given or a.keyword.value not in names:
                 return None
             given[a.keyword.value] = a.value
-    for p in params.params:
+    for p in (*params.params, *params.kwonly_params):
         if p.name.value not in given:
             if p.default is None:
                 return None

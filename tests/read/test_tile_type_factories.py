@@ -28,6 +28,12 @@ FACTORIES = {
     "a default and a keyword": ("def tile(shape, memory=pl.MemorySpace.Vec, dtype=pl.DT_FP16):\n"
                                 "    return pl.TileType(shape=shape, dtype=dtype, target_memory=memory)\n",
                                 "tile([HALF, TILE], dtype=pl.DT_FP32)"),
+    "keyword-only parameters": ("def tile(*, rows, memory):\n"
+                                "    return pl.TileType(shape=[rows, TILE], dtype=pl.DT_FP32, target_memory=memory)\n",
+                                "tile(memory=pl.MemorySpace.Vec, rows=HALF)"),
+    # no factory: the memory named at module level (probe h143)
+    "a memory bound to a name": ("VEC = pl.MemorySpace.Vec\n",
+                                 "pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=VEC)"),
 }
 
 
