@@ -50,7 +50,7 @@ def test_a_helper_rebinding_a_module_name_with_global_is_refused(what):
     errors = error_messages(transpile(text, path="global.py"))
     name = "SCALE" if what == "stage" else "LEFT"
     assert any(f"binds `{name}` outside its own frame (`global`)" in e
-               or f"`{name}` holds what a function, through `global {name}`" in e for e in errors), errors
+               or f"`{name}` is rebound through `global` (line " in e for e in errors), errors
 
 
 def test_one_more_atomic_add_by_block_0_alone_is_proven():
