@@ -92,8 +92,12 @@ class CoreTime:
         self.flags[(set_pipe, wait_pipe, eid)].append(self.pipe_free[set_pipe])
 
     def sync_dst(self, set_pipe: str, wait_pipe: str, eid: int) -> None:
+        """Later work on `wait_pipe` (all work, for the scalar pipe, which stalls the issue at it,
+        as the race detector orders it) starts once the flag is raised."""
         raised = self.flags[(set_pipe, wait_pipe, eid)].popleft()
         self.pipe_free[wait_pipe] = max(self.pipe_free[wait_pipe], raised)
+        if wait_pipe == SCALAR:
+            self.issue = max(self.issue, raised)
 
     def mutex_lock(self, pipe: str, mid: int) -> None:
         self.pipe_free[pipe] = max(self.pipe_free[pipe], self.mutex_free[mid])
