@@ -41,48 +41,47 @@ def check(ctx):
 def _reads_before_write(ctx, fn: cst.FunctionDef, param: str):
     """(op call, tile variable) for each read of a tile picked from `param` before an
     unconditional write of it in this call of the stage."""
-    picked: set[str] = set()
     written: set[str] = set()
     found = []
-    for stmt, depth in _lines_and_depths(fn.body.body, 0):
-        for small in stmt.body:
-            if type(small) is cst.Assign and len(small.targets) == 1 \
-                    and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
-                picked.add(small.targets[0].target.value)
-            for call in ctx.file.find(small, cst.Call):
-                touched = _touched(ctx.file, call)
-                for role, arg in touched:
-                    var = arg.value if isinstance(arg, cst.Name) else None
-                    if var not in picked:
-                        continue
-                    if "R" in role and var not in written:
-                        found.append((call, var))
-                        written.add(var)  # once per tile is enough
-                covers = not _writes_part(ctx.file, call)
-                for role, arg in touched:
-                    if "W" in role and isinstance(arg, cst.Name) and depth == 0 and covers:
-                        written.add(arg.value)
+    for call, touched, picked, depth in _calls_with_picks(ctx, fn, param):
+        for role, arg in touched:
+            var = arg.value if isinstance(arg, cst.Name) else None
+            if var is None or var not in picked:
+                continue
+            if "R" in role and var not in written:
+                found.append((call, var))
+                written.add(var)  # once per tile is enough
+        covers = not _writes_part(ctx.file, call)
+        for role, arg in touched:
+            if "W" in role and isinstance(arg, cst.Name) and depth == 0 and covers:
+                written.add(arg.value)
     return found
 
 
 def _writes(ctx, fn: cst.FunctionDef, param: str) -> bool:
     """Does the stage write a tile it picks from `param` (under a test or not), or hand one to a
     call the check reads no roles of?"""
+    for call, touched, picked, _depth in _calls_with_picks(ctx, fn, param):
+        if any("W" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
+            return True
+        given = {a.value.value for a in call.args if isinstance(a.value, cst.Name)}
+        if not touched and given & (picked | {param}) and ctx.file.pl.path(call.func) is None \
+                and not _picks(call, param):
+            return True  # a helper of the file given the tile or the group: it may write it
+    return False
+
+
+def _calls_with_picks(ctx, fn: cst.FunctionDef, param: str):
+    """Each call of the stage, in order, with what it touches (`_touched`), the names bound so far
+    to tiles picked from `param` (`t = g.next()`), and the branches and loops around it."""
     picked: set[str] = set()
-    for stmt, _depth in _lines_and_depths(fn.body.body, 0):
+    for stmt, depth in _lines_and_depths(fn.body.body, 0):
         for small in stmt.body:
             if type(small) is cst.Assign and len(small.targets) == 1 \
                     and isinstance(small.targets[0].target, cst.Name) and _picks(small.value, param):
                 picked.add(small.targets[0].target.value)
             for call in ctx.file.find(small, cst.Call):
-                touched = _touched(ctx.file, call)
-                if any("W" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
-                    return True
-                given = {a.value.value for a in call.args if isinstance(a.value, cst.Name)}
-                if not touched and given & (picked | {param}) and ctx.file.pl.path(call.func) is None \
-                        and not _picks(call, param):
-                    return True  # a helper of the file given the tile or the group: it may write it
-    return False
+                yield call, _touched(ctx.file, call), picked, depth
 
 
 def _lines_and_depths(stmts, depth: int):
