@@ -19,9 +19,9 @@ _VARIED = ("tests/soundness/", "tests/sync/")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Keep the default suite within five minutes on two cores: of each probe's file, and of
-    each parametrized test of four cases or more in the folders above, an evenly spread quarter
-    (the first and the last included) runs by default; the rest carries the `campaign`
+    """Keep the default suite within five minutes on two cores: of each probe's file an evenly
+    spread fifth, and of each parametrized test of four cases or more in the folders above an
+    evenly spread quarter (the first and the last included), runs by default; the rest carries the `campaign`
     marker, which `.ci/run` runs after the default suite. Groups `helpers.spread` samples
     already are left as they are, and a test named by its id on the command line runs."""
     named = [_node_id(config, arg) for arg in config.args if "::" in arg]
@@ -37,7 +37,7 @@ def pytest_collection_modifyitems(config, items):
         probe = len(key) == 1
         if n < (2 if probe else 4) or any(item.get_closest_marker("campaign") for item in group):
             continue
-        keep = max(1 if probe else 2, math.ceil(n / 4))
+        keep = max(1, math.ceil(n / 5)) if probe else max(2, math.ceil(n / 4))
         chosen = {round(i * (n - 1) / (keep - 1)) for i in range(keep)} if keep > 1 else {0}
         for i, item in enumerate(group):
             if i not in chosen and not any(item.nodeid.startswith(arg) for arg in named):
