@@ -7,12 +7,14 @@ an op issues on, memory spaces. Both `pto_transpile` (to place cross-core sync) 
 
 from pto_api.memory import CROSS_CORE_SPACES, MEMORY_SPACES
 from pto_api.ops import (
+    BAR_ALL_PIPES,
     BLOCK_OP_ROLES,
     DESCRIPTOR_ONLY_OPS,
     OP_PIPE,
     PIPES,
     READ,
     READ_WRITE,
+    SCALAR_PIPE,
     VF_OP_ROLES,
     WRITE,
     dump_pipe,
@@ -43,6 +45,8 @@ __all__ = [
     "MEMORY_SPACES",
     "OP_PIPE",
     "PIPES",
+    "BAR_ALL_PIPES",
+    "SCALAR_PIPE",
     "VF_OP_ROLES",
     "dump_pipe",
     "move_pipe",

@@ -14,6 +14,12 @@ Role = str | None
 
 #: Pipe names as `pl.PipeType` members spell them.
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
+#: The scalar pipe: it issues every op of its core in program order, so a wait on it (a
+#: cross-core wait, a `sync_dst`) holds back the issue of all the core's later work.
+SCALAR_PIPE = "S"
+#: The pipes `pl.system.bar_all()` waits for (PyPTO's barrier: V, M, MTE1, MTE2, MTE3 and FIX):
+#: not the scalar one, whose stores need a flag of their own before another pipe reads them.
+BAR_ALL_PIPES = frozenset(p for p in PIPES if p != SCALAR_PIPE)
 
 #: Access roles of a tile argument: read, written, or both.
 READ, WRITE, READ_WRITE = "R", "W", "RW"

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
+from pto_api import SCALAR_PIPE
 from sim_runtime.costs import COSTS
 
 #: The pipe whose work the front end itself waits for.
-SCALAR = "S"
+SCALAR = SCALAR_PIPE
 
 
 @dataclass

@@ -21,13 +21,11 @@ from typing import Protocol
 
 import numpy as np
 
-from pto_api import PIPES
+from pto_api import BAR_ALL_PIPES, PIPES, SCALAR_PIPE
 from sim_runtime.errors import Location, RaceError
 from sim_runtime.memory import Footprint
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
-#: the scalar pipe, which issues every op of its core in program order
-SCALAR = "S"
 #: History is bucketed by address page so a check only visits nearby records.
 PAGE = 4096
 
@@ -121,7 +119,7 @@ class RaceDetector:
         for vc in clocks:
             np.maximum(got, vc, out=got)
         mine = self.pipe_clock[core.index]
-        if holds_issue and pipe == SCALAR:
+        if holds_issue and pipe == SCALAR_PIPE:
             self.pipe_clock[core.index] = [np.maximum(vc, got) for vc in mine]
         else:
             mine[PIPE_INDEX[pipe]] = np.maximum(mine[PIPE_INDEX[pipe]], got)
@@ -140,7 +138,7 @@ class RaceDetector:
         barrier waits for V, M, MTE1, MTE2, MTE3 and FIX; a scalar store needs a flag of its own)."""
         joined = np.zeros(self.width, np.int64)
         for p, vc in zip(PIPES, self.pipe_clock[core.index], strict=True):
-            if p != SCALAR:
+            if p in BAR_ALL_PIPES:
                 np.maximum(joined, vc, out=joined)
         self.pipe_clock[core.index] = [np.maximum(vc, joined) for vc in self.pipe_clock[core.index]]
 

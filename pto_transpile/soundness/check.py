@@ -28,6 +28,7 @@ from typing import Any
 
 import libcst as cst
 
+from pto_api import SCALAR_PIPE
 from pto_api.effects import COUNTER_DEPTH
 from pto_api.memory import integer_argument_fault, scalar_int_values
 from pto_api.scalars import INT_FIELD
@@ -36,7 +37,7 @@ from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
-from pto_transpile.soundness.events import CORES, INF, WAIT_SENDERS, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.events import CORES, INF, SYNC_KINDS, WAIT_SENDERS, Event, Foot, Invocation, Trace
 from pto_transpile.soundness.hiddenclasses import hidden_class
 from pto_transpile.soundness.interp import (
     LONG_RUN,
@@ -859,21 +860,25 @@ class _Report:
         cores and pipes only by `dcci`: a read may see the line an earlier task's read brought in
         (a workspace slot read every two tasks), and a write stay in the cache (probe h140). The
         dcci must stand after the last sync before a read and before the first sync after a write."""
-        order = {(ev.core, ev.ident): i for events in self.piped.events for i, ev in enumerate(events)}
+        order: dict[tuple, int] = {}  #: each event's place on its core, made at the first scalar access
         for rid, writers in self.p.reaching.items():
             read, foot = self.p.read_events[rid]
             if foot.key[0] != "GM":
                 continue
             for wid in writers:
                 write = self.p.writers.get(wid)
-                if write is None or (write.core, write.pipe) == (read.core, read.pipe):
+                if write is None or (write.core, write.pipe) == (read.core, read.pipe) \
+                        or SCALAR_PIPE not in (read.pipe, write.pipe):
                     continue
+                if not order:
+                    order = {(ev.core, ev.ident): i for events in self.piped.events for i, ev in enumerate(events)}
                 tensor = foot.key[1]
-                if read.pipe == "S" and not self._dcci_between(read.core, order[(read.core, read.ident)], -1, foot):
+                if read.pipe == SCALAR_PIPE and not self._dcci_between(read.core, order[(read.core, read.ident)], -1,
+                                                                       foot):
                     self._cache_problem(read, write, tensor, "read")
                     return
                 written = next((f for f in write.writes if f.key == foot.key), foot)
-                if write.pipe == "S" and not self._dcci_between(write.core, order[wid], 1, written):
+                if write.pipe == SCALAR_PIPE and not self._dcci_between(write.core, order[wid], 1, written):
                     self._cache_problem(write, read, tensor, "write")
                     return
 
@@ -888,7 +893,7 @@ class _Report:
             ev = events[i]
             if ev.kind == "dcci" and ev.values[0] == foot.key[1] and ev.values[1] in (None, element):
                 return True
-            if ev.kind in ("wait", "set", "barrier", "bar", "sync_src", "sync_dst"):
+            if ev.kind in SYNC_KINDS:
                 return False
             i += step
         return False

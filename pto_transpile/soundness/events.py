@@ -21,6 +21,8 @@ SET_RECEIVERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 #: Senders whose sets one wait consumes: the AIC waits for a set from each AIV.
 WAIT_SENDERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 INF = 1 << 62
+#: the kinds of event that order one core's pipes or cores against each other (`Event.kind`)
+SYNC_KINDS = frozenset({"set", "wait", "barrier", "bar", "sync_src", "sync_dst"})
 
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import count
 
 from pto_api.effects import COUNTER_DEPTH, after_sets, barrier_kinds
-from pto_api.ops import PIPES
+from pto_api.ops import BAR_ALL_PIPES, PIPES, SCALAR_PIPE
 from pto_api.sync import UNIT_FLAG_START
 from pto_transpile.soundness.events import (
     AIC,
@@ -43,8 +43,9 @@ from pto_transpile.soundness.events import (
 
 PIPE_INDEX = {p: i for i, p in enumerate(PIPES)}
 NPIPES = len(PIPES)
-#: the scalar pipe, which issues every op of its core in program order
-SCALAR = PIPE_INDEX["S"]
+SCALAR = PIPE_INDEX[SCALAR_PIPE]
+#: the pipes `bar_all` waits for, by index
+BAR_ALL = frozenset(PIPE_INDEX[p] for p in BAR_ALL_PIPES)
 WIDTH = 3 * NPIPES
 ZERO = (0,) * WIDTH
 
@@ -105,6 +106,8 @@ def _disjoint_in_canonical_order(records: list[_Record]) -> list[WriterId]:
             a0, a1, c0, c1 = records[i].rect
             if a0 < b1 and b0 < a1 and c0 < d1 and d0 < c1:
                 before[j].add(i)
+    if all(len(before[j]) == j for j in range(n)):
+        return writers  # every two overlap: the order they wrote is the only one
     keys = [_writer_key(w) for w in writers]
     ready = [(keys[j], j) for j in range(n) if not before[j]]
     heapq.heapify(ready)
@@ -615,7 +618,7 @@ class _Concurrent:
             # a scalar store before it is not finished for the DMA after it (probe h142)
             joined = ZERO
             for i, vc in enumerate(self.clock[core]):
-                if i != SCALAR:
+                if i in BAR_ALL:
                     joined = join(joined, vc)
             self.clock[core] = [join(vc, joined) for vc in self.clock[core]]
             return True

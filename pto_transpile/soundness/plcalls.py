@@ -16,7 +16,7 @@ import libcst as cst
 from pto_api.effects import DEFAULT_BARRIER, DEFAULT_LAYOUT, barrier_kinds, initial_valid, slot_addresses
 from pto_api.memory import DTYPE_BITS
 from pto_api.names import PL_PARAMETERS, bind
-from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES
+from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES, SCALAR_PIPE
 from pto_api.scalars import INT_FIELD, storable
 from pto_api.sync import EVENT_IDS, mutex_slot_error
 from pto_transpile.read.consteval import MAX_ITEMS, range_length
@@ -486,7 +486,7 @@ class PlCalls(InterpreterBase):
             return  # a reach the check does not read
         scope = ctx.scope
         self.seq += 2
-        self.trace.events[ctx.core].append(Event(ctx.core, "dcci", "S", self.seq - 1, node=node, op="dcci",
+        self.trace.events[ctx.core].append(Event(ctx.core, "dcci", SCALAR_PIPE, self.seq - 1, node=node, op="dcci",
                                                  ident=("dcci", self.seq), values=(target.name, element),
                                                  stage=scope[1] if scope else "", task=scope[2] if scope else -1))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from pto_api import EVENT_IDS
+from pto_api import EVENT_IDS, SCALAR_PIPE
 from pto_transpile import codes
 from pto_transpile.diagnostics import Finding
 from pto_transpile.read.model import Kernel, PipelineLoop
@@ -113,17 +113,19 @@ def _one_wait_pipe(plan: Plan) -> None:
     gives a set to whichever wait runs first: the V wait of a later task could take the set
     meant for an earlier task's MTE3 wait and read the slot before it is written (probe h140).
     Waits of one pipe run in program order, and a wait on S holds back all the core's later work."""
-    waits = [op for ops in plan.pre.values() for op in ops] + plan.drain
     pipes: dict[tuple[str, str], set[str]] = {}
-    for op in waits:
+    for op in [*(op for ops in plan.pre.values() for op in ops), *plan.drain]:
         if op.kind == "wait":
             pipes.setdefault((op.section, op.ids.name), set()).add(op.pipe)
     mixed = {key for key, found in pipes.items() if len(found) > 1}
-    if not mixed:
-        return
-    scalar = {id(op): replace(op, pipe="S") for op in waits if op.kind == "wait" and (op.section, op.ids.name) in mixed}
-    plan.pre = {i: [scalar.get(id(op), op) for op in ops] for i, ops in plan.pre.items()}
-    plan.drain = [scalar.get(id(op), op) for op in plan.drain]
+
+    def on_scalar(ops: list[SyncOp]) -> list[SyncOp]:
+        return [replace(op, pipe=SCALAR_PIPE) if op.kind == "wait" and (op.section, op.ids.name) in mixed else op
+                for op in ops]
+
+    if mixed:
+        plan.pre = {i: on_scalar(ops) for i, ops in plan.pre.items()}
+        plan.drain = on_scalar(plan.drain)
 
 
 def _shared_owner(kernel: Kernel, edges: list[Edge]) -> dict[int, str]:
