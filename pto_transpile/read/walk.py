@@ -210,27 +210,29 @@ def blocks(stmt: cst.CSTNode, functions: bool = False) -> list[list[cst.BaseStat
 
 
 def breaks_out(loop: cst.BaseCompoundStatement) -> bool:
-    """Does `loop`'s body hold a `break` that leaves `loop` itself (none of an inner loop's body,
-    but one in an inner loop's `else:`; none in a nested `def` or `class`)? Without one, its
-    `else:` runs whenever the loop is over, as the statements after it do."""
-    return _breaks(statements_of(loop.body))
+    """Does `loop`'s body hold a `break` that leaves `loop` itself? Without one, its `else:` runs
+    whenever the loop is over, as the statements after it do."""
+    return next(loop_exits(statements_of(loop.body), {cst.Break}), None) is not None
 
 
-def _breaks(stmts: list[cst.BaseStatement]) -> bool:
-    """Does a `break` among `stmts` leave the loop they are the body of (`breaks_out`)? A
-    module-level function: a nested one calling itself would hold itself in a reference cycle."""
+def loop_exits(stmts, kinds) -> Iterator[cst.CSTNode]:
+    """The statements of `kinds` (`cst.Break`, `cst.Continue`, `cst.Return`) among `stmts` and the
+    blocks below them that leave the loop `stmts` are the body of: an inner loop's own `break` and
+    `continue` stay in it, but those of its `else:` leave this loop too, and a `return` leaves
+    every loop; nested `def`s and classes are not looked into. A one-line block (`if x: break`)
+    lists its simple statements where statements go (probe h141: such a break was missed)."""
     for stmt in stmts:
-        if type(stmt) is cst.Break:  # a one-line block lists its simple statements (`if x: break`, probe h141)
-            return True
-        if isinstance(stmt, cst.SimpleStatementLine):
-            if any(type(small) is cst.Break for small in stmt.body):
-                return True
+        if type(stmt) in kinds:
+            yield stmt
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            yield from (small for small in stmt.body if type(small) in kinds)
         elif isinstance(stmt, (cst.For, cst.While)):
-            if stmt.orelse is not None and _breaks(statements_of(stmt.orelse.body)):
-                return True
-        elif any(_breaks(block) for block in blocks(stmt)):
-            return True
-    return False
+            yield from loop_exits(statements_of(stmt.body), {k for k in kinds if k is cst.Return})
+            if stmt.orelse is not None:
+                yield from loop_exits(statements_of(stmt.orelse.body), kinds)
+        else:
+            for block in blocks(stmt):
+                yield from loop_exits(block, kinds)
 
 
 #: The nodes that bind names (`names_stored` reads their targets).

@@ -1,34 +1,20 @@
 import libcst as cst
 
 from pto_transpile import codes
-from pto_transpile.read.walk import blocks
+from pto_transpile.read.walk import loop_exits
 from pto_transpile.rules.rule import Rule
 
 _EXITS: dict[type, str] = {cst.Break: "break", cst.Continue: "continue", cst.Return: "return"}
 
 
-def _exits(stmts, exits):
-    """Exit statements that leave the given statement list's loop (not inner loops' own)."""
-    for stmt in stmts:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if type(small) in exits:
-                    yield small
-        else:
-            # a break/continue in an inner loop belongs to it; a return still leaves everything
-            inner = {cst.Return} if isinstance(stmt, (cst.For, cst.While)) else exits
-            for block in blocks(stmt):
-                yield from _exits(block, inner)
-
-
 def check(ctx):
     for loop in ctx.kernel.loops:
-        for node in _exits(loop.body, set(_EXITS)):
+        for node in loop_exits(loop.body, _EXITS):
             yield node, {"what": _EXITS[type(node)], "where": "the pipeline loop body"}
         if loop.nested:
             outer_only = [s for s in loop.outer.body.body if s is not loop.node]
-            for node in _exits(outer_only, {cst.Return}):
-                if not any(node is n for n in _exits(loop.body, set(_EXITS))):
+            for node in loop_exits(outer_only, {cst.Return}):
+                if not any(node is n for n in loop_exits(loop.body, _EXITS)):
                     yield node, {"what": "return", "where": "a loop around the pipeline loop"}
 
 
