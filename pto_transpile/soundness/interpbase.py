@@ -85,7 +85,9 @@ class InterpreterBase:
     _unknown_call: Callable[[cst.Call, Ctx], Any]  #: pysubset
     _unknown_call_of: Callable[[cst.Call, list, dict, Ctx], Any]  #: pysubset
     _builtin_called: Callable[[cst.BaseExpression, Ctx], str | None]  #: pysubset
-    _sym_range: Callable[[list, Any], SymRange]  #: pysubset
+    _sym_range: Callable[..., SymRange]  #: pysubset
+    block_term: Callable[[Any], Any]  #: pysubset
+    host_step: Callable[[Any, Any], bool]  #: loops
     pl_call: Callable[[tuple, cst.Call, Ctx], Any]  #: plcalls
     block_op: Callable[[str, cst.Call, Ctx], Any]  #: opevents
     pick: Callable[[GroupV, str, Ctx], Any]  #: opevents

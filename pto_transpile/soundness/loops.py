@@ -22,6 +22,7 @@ from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.consteval import MAX_ITEMS, range_length
 from pto_transpile.read.effects import PURE_BUILTINS
 from pto_transpile.read.localnames import local_names
+from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import runtypes, syncdrift
 from pto_transpile.soundness.events import AIC
@@ -111,6 +112,13 @@ def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
     if len(start) != 1 or start[0][0] != BLOCK or start[0][1] <= 0 or not isinstance(value, Sym):
         return False  # counting down from the block index (`pl.range(0 - core_id, -n, 0 - num_cores)`) is not one
     return step == ((BLOCK_COUNT[0], start[0][1]),) and not value.const
+
+
+def _step_code(call: Any) -> str:
+    """The code of the step of `pl.range(start, stop, step)`, for a message (`n` when not one)."""
+    if isinstance(call, cst.Call) and len(call.args) == 3 and call.args[2].keyword is None:
+        return expression_code(call.args[2].value)
+    return "n"
 
 
 class Loops(InterpreterBase):
@@ -312,10 +320,13 @@ class Loops(InterpreterBase):
                                                                       (it.step, first.step))):
                     # `pl.range(0, tbl[sub_id])`: counts of their own, equal only at this run's values
                     raise CannotModel(UNEQUAL_COUNTS, node.iter)
-            root, per_core = self._loop_root(first, text)
+            root, per_core = self._loop_root(first, text, node.iter)
         except NonUniform as exc:
             raise nonuniform(exc, node.iter) from None
-        r = range(int(first.start), int(first.stop), int(first.step))
+        # the run follows block 0 of one block, whose share is every task: a range stepping by the
+        # host's core count too (`host_step`), by 1 here as by the block count
+        host = first.step.form if per_core and self.host_step(first.start, first.step) else ()
+        r = range(int(first.start), int(first.stop), 1 if host else int(first.step))
         if range_length(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)
         if per_core and root is None and self.config.per_core_checked and not uni.discover:
@@ -332,10 +343,10 @@ class Loops(InterpreterBase):
         starts = tuple((it.start.form, it.start.const) if isinstance(it.start, Sym) else ((), int(it.start))
                        for it in iters)
         chunk = self._chunk_start(first.start)
-        uni.loop_steps[key] = abs(int(first.step))
-        loop = Loop(key, label, int(first.start), int(first.step), len(r), root, per_core,
+        uni.loop_steps[key] = abs(r.step)
+        loop = Loop(key, label, int(first.start), r.step, len(r), root, per_core,
                     stop.form if isinstance(stop, Sym) else (), stop.const if isinstance(stop, Sym) else int(stop),
-                    starts, chunk)
+                    starts, chunk, host_step=host)
         if chunk is not None or (root is not None and marks_block_index(root[1])):
             uni.spread = True  # the blocks run different tasks: a place every block writes is a race
         for outer in uni.active:
@@ -508,7 +519,7 @@ class Loops(InterpreterBase):
             return value in self.moving_reads or any(self._moving_read(part) for part in value)
         return False
 
-    def _loop_root(self, rng: SymRange, text: str) -> tuple[Any, bool]:
+    def _loop_root(self, rng: SymRange, text: str, call: Any = None) -> tuple[Any, bool]:
         """The trip-count root a dynamic loop counts up to, and whether it is a per-core range."""
         forms = {part: (v.form if isinstance(v, Sym) else ()) for part, v in
                  (("start", rng.start), ("stop", rng.stop), ("step", rng.step))}
@@ -535,15 +546,19 @@ class Loops(InterpreterBase):
                              "loop over the chunk in that form, or from 0 to the block's task count and add the "
                              "start to the offsets (`for j in pl.range(0, min(chunk, n - start)): i = start + j`)")
         per_core = any(is_block_value(var) for part in ("start", "step") for var, _ in forms[part])
-        if per_core and len(forms["start"]) == 1 and forms["start"][0][0] == BLOCK and any(
+        if per_core and self.host_step(rng.start, rng.step):
+            pass  # a per-core range over the host's core count, which the blocks that go on are below
+        elif per_core and len(forms["start"]) == 1 and forms["start"][0][0] == BLOCK and any(
                 var[0] == "scalar" or var[0] == "size" and var[1][:1] == ("param",) for var, _ in forms["step"]):
             raise NonUniform(f"`{text}` starts at the block index but does not step by the block count "
                              "`pl.get_block_num()`: a step that is a scalar parameter or a tiling-data "
                              "field (a core count of the host's) may be smaller than the number of blocks, and "
                              "blocks past it would run the tiles of others",
-                             "step by `pl.get_block_num()`, or give each block a chunk by the host's count "
-                             "(`start = core_id * chunk`, `pl.range(start, min(start + chunk, n))`)")
-        if per_core and not _per_core_range(forms["start"], forms["step"], rng.step):
+                             f"send the blocks at or past it home first (`if core_id >= {_step_code(call)}: "
+                             "return` at the kernel's top level, before any loop, sync or GM write), step by "
+                             "`pl.get_block_num()`, or give each block a chunk by the host's count (`start = "
+                             "core_id * chunk`, `pl.range(start, min(start + chunk, n))`)")
+        elif per_core and not _per_core_range(forms["start"], forms["step"], rng.step):
             raise NonUniform(f"`{text}` starts or steps by a block value other than as a per-core range does",
                              "give each block every `num_cores`-th iteration from its index "
                              "(`pl.range(core_id, n, num_cores)`), or a chunk (`pl.range(start, min(start + chunk, "
@@ -569,6 +584,19 @@ class Loops(InterpreterBase):
         raise NonUniform(f"the trip count of `{text}` is not a run-time size plus a constant",
                          "bound the loop by the parameter itself (`pl.range(0, n)`) or by one expression of a "
                          "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
+
+    def host_step(self, start: Any, step: Any) -> bool:
+        """Are `start` and `step` those of `pl.range(core_id, n, used_cores)` after `if core_id >= used_cores: return`
+        (`Uniform.blocks_below`)? Every block that goes on has an index below the step, so block
+        b runs b, b + U, ...: a per-core range over U blocks, the blocks past them gone (and a
+        share of U blocks the launch lacks run by none, in the serial kernel alike)."""
+        if not (isinstance(start, Sym) and start.form == ((BLOCK, 1),) and not start.const and not start.residue):
+            return False
+        if not isinstance(step, Sym) or not step.form or step.residue or any(is_block_value(var)
+                                                                              for var, _ in step.form):
+            return False
+        term = self.block_term(step)
+        return term is not None and term in self.uniform.blocks_below
 
     def _chunk_start(self, start: Any) -> tuple | None:
         """The variable of a block's chunk start by a run-time size that a loop starts at

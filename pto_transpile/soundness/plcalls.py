@@ -97,7 +97,9 @@ class PlCalls(InterpreterBase):
 
     def _range(self, node, ctx) -> Any:
         pos, _ = bound_arguments(self, node, ctx)
-        pos = [sampled_int(p) for p in pos]
+        # (the host's core count a per-core range steps by stays the run-time value it is, `host_step`)
+        host = len(pos) == 3 and self.host_step(pos[0], pos[2])
+        pos = [p if host and i == 2 else sampled_int(p) for i, p in enumerate(pos)]
         if any(isinstance(p, Opaque) for p in pos) and any(isinstance(p, Sym) for p in pos):
             pos = [int(p) if isinstance(p, Sym) and not self.config.discover else p for p in pos]
             stop = pos[0] if len(pos) == 1 else pos[1]
@@ -107,7 +109,7 @@ class PlCalls(InterpreterBase):
             self.trips.setdefault(root, DISCOVERY_TRIPS - c)
             pos = [Sym(self.trips[root] + c, ((("size", root), 1),), const=c) if p is stop else p for p in pos]
         if any(isinstance(p, Sym) for p in pos):
-            return self._sym_range(pos, node)
+            return self._sym_range(pos, node, host)
         if not pos or not known(*pos) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
             return opaque_op("range", *pos) if opaque_operands(*pos) else UNKNOWN
         if len(pos) == 3 and pos[2] == 0:

@@ -338,9 +338,13 @@ class PythonSubset(InterpreterBase):
             taken[truth].append(ctx)
         self._quiet_test = None
         if block_test and taken[None] and self._early_return(node, taken[None], operands):
-            if _choice_test(node.test, compared[id(ctxs[0])], self._run_time) in _BLOCK_ZERO_STAYS:
+            choice = _choice_test(node.test, compared[id(ctxs[0])], self._run_time)
+            if choice in _BLOCK_ZERO_STAYS:
                 # every other block returns: block 0 alone goes on, sent no different way by it
                 del self.uniform.block_tests[first:]
+            elif choice is not None and choice[1] and choice[0][:2] == ("lt", INDEX_TERM):
+                # `if core_id >= used_cores: return`: the blocks that go on are below `used_cores`
+                self.uniform.blocks_below.add(choice[0][2])
             return
         if taken[None] and not taken[True] and not taken[False] and not any(apart.values()) \
                 and self._returns_quietly(node, taken[None], operands):
@@ -1514,6 +1518,10 @@ class PythonSubset(InterpreterBase):
         named = _first_named(self.uniform.chunk_value(value), self._clamped(value))
         return named if isinstance(named, Opaque) else None
 
+    def block_term(self, value: Any) -> Any:
+        """`value` as the operand of a test of the block index names it (`_block_term`)."""
+        return _block_term(value, self._run_time)
+
     def _by_block(self, node: cst.IfExp, ctx: Ctx, tested: tuple | None) -> Any:
         """`a if core_id < rem else b`, a choice by one comparison (`tested`, what the test itself
         compared: of the block index, or of run-time values) between values computed without
@@ -2312,7 +2320,7 @@ class PythonSubset(InterpreterBase):
             return found[0] if found else UNKNOWN
         return UNKNOWN
 
-    def _sym_range(self, pos: list, node) -> SymRange:
+    def _sym_range(self, pos: list, node, host: bool = False) -> SymRange:
         if any(isinstance(p, Opaque) for p in pos):
             # a run-time value the discovery run did not take for a trip count: mixed with
             # another one (`min(n_blocks, n)`), or changed after the loop was found
@@ -2333,7 +2341,7 @@ class PythonSubset(InterpreterBase):
                        f"`i = {first} + k`)")
             raise CannotModel(f"the bounds of `{self._code_of(node)}` are not integers the check can follow{how}", node)
         start, stop, step = (0, pos[0], 1) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) == 3 else 1)
-        if int(step) == 0:
+        if int(step) == 0 and not host:  # (a host's count of 0 or less sends every block home first)
             raise self._zero_step(step, node)
         return SymRange(start, stop, step)
 
@@ -3204,9 +3212,11 @@ def bound_arguments(interp: InterpreterBase, node: cst.Call, ctx: Ctx) -> tuple[
         pos, kw = interp._args(node, ctx)
     finally:
         interp.bounding = outer
-    if not interp.config.discover and any(isinstance(p, Sym) and sampled_int(p) is not p for p in pos):
+    # (the host's core count a per-core range steps by is no trip count: `Loops.host_step`)
+    counted = pos[:2] if len(pos) == 3 and interp.host_step(pos[0], pos[2]) else pos
+    if not interp.config.discover and any(isinstance(p, Sym) and sampled_int(p) is not p for p in counted):
         sampled = interp.config.scalars
-        names = sorted({var[1] for p in pos if isinstance(p, Sym) for var, _ in p.form}
+        names = sorted({var[1] for p in counted if isinstance(p, Sym) for var, _ in p.form if var[0] == "scalar"}
                        | {n.value for n in iter_nodes(node) if type(n) is cst.Name and n.value in sampled})
         values = ", ".join(f"`{n}`" for n in names)
         if len(names) > 1:  # `pl.range(0, min(n, m))` (probe h120: the fix named was where it stood)

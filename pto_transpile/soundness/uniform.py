@@ -122,6 +122,10 @@ class Loop:
     #: the value of its root that gives it no iteration (its own: another loop over the same
     #: count may start elsewhere), or None
     zero: int | None = None
+    #: a per-core range's step where it is not the block count: the form of the host's core
+    #: count the blocks that go on are below (`Loops.host_step`), the step `i + used_cores >= n`
+    #: tests the last iteration by
+    host_step: tuple = ()
 
 
 @dataclass
@@ -187,6 +191,9 @@ class Uniform:
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
     #: some blocks return early (`if core_id >= n: return`, `PythonSubset._early_return`)
     early_exit: bool = False
+    #: what the block index of every block that goes on is below, by such a return (`core_id <
+    #: used_cores`), as `_block_term` names it: a per-core range may step by it (`Loops.host_step`)
+    blocks_below: set = field(default_factory=set)
     #: loop variable -> the loop's step in this run (`_step_of`)
     loop_steps: dict = field(default_factory=dict)
     #: counter -> every step it took over an iteration, on any core (the last iteration's too)
@@ -1727,6 +1734,8 @@ def _last_of_per_core(loop: Loop, rest: dict, a: int) -> bool:
     form = loop.starts[0][0]
     if len(form) != 1 or form[0][0] != BLOCK or form[0][1] <= 0:
         return False
+    if loop.host_step:  # `pl.range(core_id, n, used_cores)`: `i + used_cores >= n`
+        return rest == {**{var: a * c for var, c in loop.host_step}, loop.root: -a}
     return rest == {BLOCK_COUNT[0]: a * form[0][1], loop.root: -a}
 
 
