@@ -62,6 +62,7 @@ from pto_transpile.soundness.values import (
     is_unknown,
     run_time,
     vars_inside,
+    whole_tile,
 )
 
 GM_WRITE_OPS = frozenset({"store", "store_tile"})
@@ -141,6 +142,10 @@ class OpEvents(InterpreterBase):
         writes: list[Foot] = []
         tile_arg = next(iter(tiles), None)
         inserts = op == "insert" or (op == "move" and _move_inserts(pos, kw))
+        # an op that places what it touches inside a tile (an element offset, an extract's or an
+        # insert's window, indices, records) may reach past a view's rows: the view's whole tile
+        placed = op in PLACED_OPS or "offset" in kw or any(isinstance(v, (int, list, tuple)) and not isinstance(v, bool)
+                                                           for v in pos)
         exact = self._insert_feet(pos[:2] + [pos[2] if len(pos) > 2 else kw.get("offset")], ctx.core) \
             if inserts else None
         values = SCALAR_VALUE_OPERANDS.get(op, ())
@@ -194,7 +199,8 @@ class OpEvents(InterpreterBase):
                     shapes.append(self.valid.provenance(value, ctx.core))
                     if self._for_every_count:
                         self._carried_shape(value, ctx, node)
-                feet = exact[i] if exact and i < 2 else self._tile_feet(value, ctx.core, acc_mode)
+                feet = exact[i] if exact and i < 2 else \
+                    self._tile_feet(whole_tile(value) if placed else value, ctx.core, acc_mode)
                 if i == 0:
                     # which blocks it writes is not known, or only part of the destination
                     part = inserts and exact is None or self._writes_part(op, pos, ctx.core) \
@@ -219,7 +225,7 @@ class OpEvents(InterpreterBase):
                 writes.append(foot)
                 self._gm_written(value, ctx)
             elif isinstance(value, (TileV, AnyTileV)):
-                feet = self._tile_feet(value, ctx.core, acc_mode)
+                feet = self._tile_feet(whole_tile(value), ctx.core, acc_mode)
                 if role and "R" in role:
                     reads.extend(feet)
                 if role and "W" in role:
@@ -480,7 +486,7 @@ class OpEvents(InterpreterBase):
     def _element_access(self, tile, node, role: str, ctx: Ctx) -> Opaque:
         """An element read or write of a tile; a read's value is named by the read."""
         op = "getval" if role == "R" else "setval"
-        feet = self._tile_feet(tile, ctx.core, None)
+        feet = self._tile_feet(whole_tile(tile), ctx.core, None)  # (at an offset that may pass a view's rows)
         written = [windowed(f) for f in feet]  # one element of it: never a cover
         ev = self._op_event(op, "S", feet if "R" in role else (), written if "W" in role else (),
                             self._mutex([tile]), node, ctx)
@@ -550,8 +556,9 @@ class OpEvents(InterpreterBase):
             # (`_tile_keys`, its commonest answers without its call)
             keys = [(memory, AIC)] if memory != "Vec" else [("Vec", core)] if core != AIC \
                 else self._tile_keys(memory, core, acc_mode)
+            lo, hi = t.span or (t.lo, t.hi)  # (a view of whole rows: those rows' bytes)
             for key in keys:
-                out.append(new_foot(Foot, (key, t.lo, t.hi, 0, 1, t.label, may or unsure, window, "", "")))
+                out.append(new_foot(Foot, (key, lo, hi, 0, 1, t.label, may or unsure, window, "", "")))
         return out
 
     @staticmethod
@@ -811,6 +818,12 @@ def _element(tensor: Any, index: Any) -> tuple:
     if not index or not all(type(i) is int for i in index):
         return ()
     return tensor.name, index
+
+
+#: ops that place what they touch inside a tile operand by an offset, indices or a count of
+#: records of their own, not by its valid window: a view given to one is its whole tile
+PLACED_OPS = frozenset({"getval", "setval", "insert", "gather", "gatherb", "gathermask", "scatter", "histogram",
+                        "sort32", "mrgsort", "mrgsort2", "reshape", "transpose", "ub_copy", "dump_data"})
 
 
 def _move_inserts(pos: list, kw: dict) -> bool:

@@ -1655,14 +1655,16 @@ class PythonSubset(InterpreterBase):
         return self._own(seq[slice(*bounds)])
 
     def _view(self, tile: TileV, bounds: list) -> TileV:
-        """`tile` as a view (descriptor 0) spanning `view_part(tile, bounds)`, made once per tile
-        and part: tiles are immutable, and `dataclasses.replace` costs more than the rest of the
+        """`tile` as a view (descriptor 0) spanning `view_part(tile, bounds)`, and the bytes of its
+        rows where it has whole rows of an ND tile (`row_span`), made once per tile, part and
+        span: tiles are immutable, and `dataclasses.replace` costs more than the rest of the
         subscript."""
         part = view_part(tile, bounds)
-        key = (id(tile), part)
+        span = row_span(tile, bounds, part)
+        key = (id(tile), part, span)
         hit = self._views.get(key)
         if hit is None or hit[0] is not tile:
-            hit = self._views[key] = (tile, replace(tile, desc=0, part=part, base=tile.desc or tile.base))
+            hit = self._views[key] = (tile, replace(tile, desc=0, part=part, base=tile.desc or tile.base, span=span))
         return hit[1]
 
     def _ring_index(self, ring: list, pick: cst.Subscript, ctx: Ctx) -> Any:
@@ -3161,7 +3163,8 @@ def view_part(tile: TileV, bounds: list) -> tuple:
     """The rows and columns of `tile[r0:r1, c0:c1]` (None bounds: from the start, to the end),
     as PyPTO makes a view of a rank-2 tile: inside the tile (the view of a view, inside that
     view), without a step; () for anything else (bounds known only at run time, a step), where
-    the view is taken as its whole tile."""
+    the view is taken as its whole tile. A bound that is a residue of loop variables or counters
+    (`(ki % 4) * H`) is followed as a number: it repeats with the period its modulus joins."""
     dims = tile.part or tile.shape
     if len(bounds) != 2 or len(dims) != 2:
         return ()
@@ -3169,11 +3172,44 @@ def view_part(tile: TileV, bounds: list) -> tuple:
     for (lo, hi, step), dim in zip(bounds, dims, strict=True):
         lo = 0 if lo is None else lo
         hi = dim if hi is None else hi
-        if step is not None or type(lo) is not int or type(hi) is not int or type(dim) is not int \
+        if step is not None or not _periodic(lo) or not _periodic(hi) or type(dim) is not int \
                 or not 0 <= lo < hi <= dim:
             return ()
-        part.append(hi - lo)
+        part.append(int(hi) - int(lo))
     return tuple(part)
+
+
+def _periodic(value: Any) -> bool:
+    """A whole number, or a residue of loop variables and counters alone: the same in every
+    iteration of a phase of the period, at every trip count."""
+    if type(value) is int:
+        return True
+    return isinstance(value, Sym) and value.residue and all(var[0] in INDEX for var, _ in value.form)
+
+
+#: the bytes of the blocks vector ops move (a row of a view is its own only in whole blocks)
+BLOCK_BYTES = 32
+
+
+def row_span(tile: TileV, bounds: list, part: tuple) -> tuple:
+    """The bytes `[lo, hi)` of the rows of `tile[r0:r1, :]`, a view `part` (`view_part`) of
+    whole rows of an ND tile, row-major with its tile's row stride of whole 32-byte blocks (a
+    view of such a view, inside its rows); () for any other view: a layout that keeps a row's
+    elements apart, some columns only, rows that share a block, bounds the runs do not follow, a
+    view of a view taken whole."""
+    if not part or tile.layout != "ND" or len(tile.shape) != 2 or type(tile.shape[1]) is not int:
+        return ()
+    width = tile.shape[1]
+    (r0, _, _), (c0, c1, _) = bounds
+    if part[1] != width or c0 not in (None, 0) or c1 not in (None, width):
+        return ()  # (`view_part` checked the bounds: whole rows when the columns are the width)
+    if tile.desc == 0 and not tile.span:
+        return ()  # a view whose bytes are its whole tile's
+    stride = width * tile.elem
+    if stride % BLOCK_BYTES:
+        return ()  # (rows apart by less than the 32-byte blocks an op moves: neighbours share one)
+    first = (tile.span[0] if tile.span else tile.lo) + (0 if r0 is None else int(r0)) * stride
+    return (first, first + part[0] * stride)
 
 
 def _bound_or_set_in(body: cst.CSTNode) -> set[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
@@ -266,6 +266,20 @@ class TileV:
     part: tuple = ()
     #: for a view, its tile's descriptor: whose valid shape, set by whom, the view's is clipped from
     base: int = field(default=0, compare=False)
+    #: for a view of whole rows of an ND tile whose row bounds the runs follow (`tile[r0:r1, :]`,
+    #: `r0` a number or a residue of a loop variable): the bytes `[lo, hi)` of its rows, which
+    #: block ops on it reach (`OpEvents._tile_feet`); () otherwise, its whole tile's
+    span: tuple = ()
+
+
+def whole_tile(tile: Any) -> Any:
+    """`tile` (a tile, or each tile it may be) reaching its whole tile's bytes: a view of whole
+    rows as its tile (`TileV.span`)."""
+    if type(tile) is TileV:
+        return replace(tile, span=()) if tile.span else tile
+    if isinstance(tile, AnyTileV) and any(t.span for t in tile.choices):
+        return AnyTileV(tuple(whole_tile(t) for t in tile.choices), tile.label)
+    return tile
 
 
 @dataclass(frozen=True)
