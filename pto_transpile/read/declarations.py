@@ -74,19 +74,22 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
                 buf.bwd = ids
     return buf
 
-def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Call], bool]) -> cst.Call | None:
+def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Call], bool],
+                 made: Callable[[cst.Call], cst.Call | None] = lambda _call: None) -> cst.Call | None:
     """The `pl.TileType(...)` call `call` of `fn` returns, its parameters replaced by the
     arguments `call` gives them (or their defaults): for a tile type a function of the file makes
     (`type=half_vec()`, `def half_vec(memory=pl.MemorySpace.Vec): return pl.TileType(...)`, probe
-    h139), keyword-only ones too. None unless `fn`'s body is one `return` of such a call (after a
-    docstring) and every parameter is plain and given once."""
+    h139), keyword-only ones too; a function returning what another one makes (`return
+    vec_type(HALF)`) returns the type `made` gives that call, its arguments replaced alike (probe
+    h143). None unless `fn`'s body is one `return` of such a call (after a docstring) and every
+    parameter is plain and given once."""
     body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else []
     if body and _docstring(body[0]):
         body = body[1:]
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
         return None
     ret = body[0].body[0]
-    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call) or not is_type(ret.value):
+    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
         return None
     params = fn.params
     if not isinstance(params.star_arg, (cst.ParamStar, cst.MaybeSentinel)) or params.star_kwarg is not None \
@@ -109,7 +112,8 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
             if p.default is None:
                 return None
             given[p.name.value] = p.default
-    return cast(cst.Call, ret.value.visit(_Substitute(given)))
+    returned = cast(cst.Call, ret.value.visit(_Substitute(given)))
+    return returned if is_type(ret.value) else made(returned)
 
 
 def _docstring(stmt: cst.BaseStatement) -> bool:

@@ -51,6 +51,10 @@ from pto_transpile.read.walk import (
     statements_of,
 )
 
+#: how many functions of the file one tile type may be made through (`half_vec()` calling
+#: `vec_type(HALF)`, ...): past it the type is not read
+MAX_FACTORY_DEPTH = 8
+
 
 @dataclass
 class FileCaches:
@@ -627,15 +631,18 @@ class KernelReader:
         kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
         return SCALAR if kinds == {SCALAR} else UNKNOWN
 
-    def _made_type(self, call: cst.Call) -> cst.Call | None:
+    def _made_type(self, call: cst.Call, depth: int = 0) -> cst.Call | None:
         """The tile type a plain function of the file returns for `call` (`declarations.factory_type`),
-        if the name it calls is bound to one where the kernel runs."""
-        if not isinstance(call.func, cst.Name) or call.func.value in self.kernel_bound:
+        if the name it calls is bound to one where the kernel runs (where a factory calls another,
+        at module level, up to `MAX_FACTORY_DEPTH` of them)."""
+        if not isinstance(call.func, cst.Name) or depth == 0 and call.func.value in self.kernel_bound \
+                or depth > MAX_FACTORY_DEPTH:
             return None
         fn = self.file.helpers.get(call.func.value)
         if not isinstance(fn, cst.FunctionDef):
             return None
-        return factory_type(call, fn, lambda c: self.pl.path(c.func) == ("TileType",))
+        return factory_type(call, fn, lambda c: self.pl.path(c.func) == ("TileType",),
+                            lambda inner: self._made_type(inner, depth + 1))
 
     def _declaration(self, names: list[str], call: cst.Call, line, section) -> None:
         path = self.pl.path(call.func)

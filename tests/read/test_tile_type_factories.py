@@ -31,6 +31,10 @@ FACTORIES = {
     "keyword-only parameters": ("def tile(*, rows, memory):\n"
                                 "    return pl.TileType(shape=[rows, TILE], dtype=pl.DT_FP32, target_memory=memory)\n",
                                 "tile(memory=pl.MemorySpace.Vec, rows=HALF)"),
+    # one factory returning what another makes, its arguments passed on (probe h143)
+    "a factory of a factory": ("def vec_type(rows, dtype):\n    return pl.TileType(shape=[rows, TILE], dtype=dtype, "
+                               "target_memory=pl.MemorySpace.Vec)\n\n\ndef half_vec(dtype=pl.DT_FP32):\n"
+                               "    return vec_type(HALF, dtype)\n", "half_vec()"),
     # no factory: the memory named at module level (probe h143)
     "a memory bound to a name": ("VEC = pl.MemorySpace.Vec\n",
                                  "pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=VEC)"),
@@ -56,4 +60,10 @@ def test_a_function_doing_more_than_returning_a_type_is_not_read_as_one():
                "    return pl.TileType(shape=shape, dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n")
     codes = [d.code for d in transpile(_kernel(factory, "half_vec()"), path="k.py", preload=2).diagnostics
              if d.is_error]
+    assert "PTO028" in codes, codes
+
+
+def test_factories_calling_each_other_for_ever_are_not_read():
+    factory = "def ping():\n    return pong()\n\n\ndef pong():\n    return ping()\n"
+    codes = [d.code for d in transpile(_kernel(factory, "ping()"), path="k.py", preload=2).diagnostics if d.is_error]
     assert "PTO028" in codes, codes
