@@ -86,7 +86,6 @@ class InterpreterBase:
     _unknown_call_of: Callable[[cst.Call, list, dict, Ctx], Any]  #: pysubset
     _builtin_called: Callable[[cst.BaseExpression, Ctx], str | None]  #: pysubset
     _sym_range: Callable[..., SymRange]  #: pysubset
-    block_term: Callable[[Any], Any]  #: pysubset
     host_step: Callable[[Any, Any], bool]  #: loops
     pl_call: Callable[[tuple, cst.Call, Ctx], Any]  #: plcalls
     block_op: Callable[[str, cst.Call, Ctx], Any]  #: opevents

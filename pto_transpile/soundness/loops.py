@@ -114,6 +114,12 @@ def _per_core_range(start: tuple, step: tuple, value: Any) -> bool:
     return step == ((BLOCK_COUNT[0], start[0][1]),) and not value.const
 
 
+def _step_form(step: Any) -> tuple:
+    """A host's core count a per-core range steps by (`Loops.host_step`) as `Loop.host_step`
+    holds it: its form and constant."""
+    return (step.form, step.const) if isinstance(step, Sym) else ((), int(step))
+
+
 def _step_code(call: Any) -> str:
     """The code of the step of `pl.range(start, stop, step)`, for a message (`n` when not one)."""
     if isinstance(call, cst.Call) and len(call.args) == 3 and call.args[2].keyword is None:
@@ -325,7 +331,7 @@ class Loops(InterpreterBase):
             raise nonuniform(exc, node.iter) from None
         # the run follows block 0 of one block, whose share is every task: a range stepping by the
         # host's core count too (`host_step`), by 1 here as by the block count
-        host = first.step.form if per_core and self.host_step(first.start, first.step) else ()
+        host = _step_form(first.step) if per_core and self.host_step(first.start, first.step) else ()
         r = range(int(first.start), int(first.stop), 1 if host else int(first.step))
         if range_length(r) > MAX_ITEMS:
             raise self._too_long("this loop runs too many iterations to follow", node)
@@ -548,12 +554,13 @@ class Loops(InterpreterBase):
         per_core = any(is_block_value(var) for part in ("start", "step") for var, _ in forms[part])
         if per_core and self.host_step(rng.start, rng.step):
             pass  # a per-core range over the host's core count, which the blocks that go on are below
-        elif per_core and len(forms["start"]) == 1 and forms["start"][0][0] == BLOCK and any(
-                var[0] == "scalar" or var[0] == "size" and var[1][:1] == ("param",) for var, _ in forms["step"]):
+        elif per_core and len(forms["start"]) == 1 and forms["start"][0][0] == BLOCK and (any(
+                var[0] == "scalar" or var[0] == "size" and var[1][:1] == ("param",) for var, _ in forms["step"])
+                or not forms["step"] and int(rng.step) >= 1):  # (a host's count, or a number)
             raise NonUniform(f"`{text}` starts at the block index but does not step by the block count "
-                             "`pl.get_block_num()`: a step that is a scalar parameter or a tiling-data "
-                             "field (a core count of the host's) may be smaller than the number of blocks, and "
-                             "blocks past it would run the tiles of others",
+                             "`pl.get_block_num()`: a step that is a core count of the host's (a scalar "
+                             "parameter, a tiling-data field, a number) may be smaller than the number of blocks, "
+                             "and blocks past it would run the tiles of others",
                              f"send the blocks at or past it home first (`if core_id >= {_step_code(call)}: "
                              "return` at the kernel's top level, before any loop, sync or GM write), step by "
                              "`pl.get_block_num()`, or give each block a chunk by the host's count (`start = "
@@ -586,17 +593,20 @@ class Loops(InterpreterBase):
                          "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
 
     def host_step(self, start: Any, step: Any) -> bool:
-        """Are `start` and `step` those of `pl.range(core_id, n, used_cores)` after `if core_id >= used_cores: return`
-        (`Uniform.blocks_below`)? Every block that goes on has an index below the step, so block
-        b runs b, b + U, ...: a per-core range over U blocks, the blocks past them gone (and a
-        share of U blocks the launch lacks run by none, in the serial kernel alike)."""
+        """Are `start` and `step` those of `pl.range(core_id, n, used_cores)` after `if core_id >=
+        used_cores: return` (`Uniform.blocks_below`)? Every block that goes on has an index below
+        the step, so block b runs b, b + U, ...: a per-core range over U blocks, the blocks past
+        them gone (and a share of U blocks the launch lacks run by none, in the serial kernel
+        alike). `U` is a scalar parameter or tiling-data field, or a number (a module constant, a
+        tiling-key field) of 1 or more."""
         if not (isinstance(start, Sym) and start.form == ((BLOCK, 1),) and not start.const and not start.residue):
             return False
+        if type(step) is int:
+            return step >= 1 and ((), step) in self.uniform.blocks_below
         if not isinstance(step, Sym) or not step.form or step.residue or any(is_block_value(var)
                                                                               for var, _ in step.form):
             return False
-        term = self.block_term(step)
-        return term is not None and term in self.uniform.blocks_below
+        return (step.form, step.const) in self.uniform.blocks_below
 
     def _chunk_start(self, start: Any) -> tuple | None:
         """The variable of a block's chunk start by a run-time size that a loop starts at

@@ -342,9 +342,9 @@ class PythonSubset(InterpreterBase):
             if choice in _BLOCK_ZERO_STAYS:
                 # every other block returns: block 0 alone goes on, sent no different way by it
                 del self.uniform.block_tests[first:]
-            elif choice is not None and choice[1] and choice[0][:2] == ("lt", INDEX_TERM):
-                # `if core_id >= used_cores: return`: the blocks that go on are below `used_cores`
-                self.uniform.blocks_below.add(choice[0][2])
+            below = _stay_below(node.test, compared[id(ctxs[0])])
+            if below is not None:  # `if core_id >= used_cores: return`: the blocks that go on are below it
+                self.uniform.blocks_below.add(below)
             return
         if taken[None] and not taken[True] and not taken[False] and not any(apart.values()) \
                 and self._returns_quietly(node, taken[None], operands):
@@ -493,7 +493,7 @@ class PythonSubset(InterpreterBase):
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         plain = (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
                  and isinstance(body[0].body[0], cst.Return) and _returns_nothing(body[0].body[0]))
-        test = node.test
+        test = _without_not(node.test)  # (`if not core_id < n: return`: the comparison it negates)
         if not (plain and node.orelse is None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
                 and len(ctxs) == 3 and not self.uniform.loops and node in self.fn.body.body
                 and all(ctx.may == 0 and ctx.scope is None for ctx in ctxs)):
@@ -1517,10 +1517,6 @@ class PythonSubset(InterpreterBase):
             return value
         named = _first_named(self.uniform.chunk_value(value), self._clamped(value))
         return named if isinstance(named, Opaque) else None
-
-    def block_term(self, value: Any) -> Any:
-        """`value` as the operand of a test of the block index names it (`_block_term`)."""
-        return _block_term(value, self._run_time)
 
     def _by_block(self, node: cst.IfExp, ctx: Ctx, tested: tuple | None) -> Any:
         """`a if core_id < rem else b`, a choice by one comparison (`tested`, what the test itself
@@ -2945,6 +2941,50 @@ def _choice_test(test: cst.BaseExpression, tested: tuple | None, named: Callable
     if name == "eq" and right == INDEX_TERM:
         left, right = right, left
     return (name, left, right), swap
+
+
+#: `index OP bound` returning the blocks whose index is at least `bound` plus this: `>=` 0, `>` 1
+_RETURNS_FROM = {cst.GreaterThanEqual: 0, cst.GreaterThan: 1}
+#: the same with `not` before the comparison
+_NOT_RETURNS_FROM = {cst.LessThan: 0, cst.LessThanEqual: 1}
+
+
+def _stay_below(test: cst.BaseExpression, tested: tuple | None) -> tuple | None:
+    """What the index of every block that goes on past `if <test>: return` is below, as (form,
+    constant) of a value the same on every block (`Loop.host_step`): `core_id >= used_cores`,
+    `core_id > used_cores - 1`, `used_cores <= core_id`, `core_id + 1 >= used_cores + 1`, `not
+    core_id < used_cores`, `core_id != 0` (below 1); None for any other test."""
+    negated = False
+    while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        negated, test = not negated, test.expression
+    comparison = test
+    if not (tested is not None and len(tested) == 2 and isinstance(comparison, cst.Comparison)
+            and len(comparison.comparisons) == 1):
+        return None
+    operator_type = type(comparison.comparisons[0].operator)
+    left, right = tested
+    if _index_shift_of(right) is not None and _index_shift_of(left) is None:  # `used_cores <= core_id`
+        left, right, operator_type = right, left, _MIRRORED.get(operator_type, operator_type)
+    shift = _index_shift_of(left)
+    if shift is None or _index_shift_of(right) is not None:
+        return None
+    if operator_type is cst.NotEqual and not negated and type(right) is int and right - shift == 0:
+        return ((), 1)  # `core_id != 0`: block 0 alone
+    more = (_NOT_RETURNS_FROM if negated else _RETURNS_FROM).get(operator_type)
+    if more is None:
+        return None
+    if type(right) is int:
+        return ((), right - shift + more)
+    if not isinstance(right, Sym) or right.residue or any(var[0] in INDEX or var == BLOCK for var, _ in right.form):
+        return None
+    return (right.form, right.const - shift + more)
+
+
+def _index_shift_of(value: Any) -> int | None:
+    """`c` of a value that is the block index plus `c`, or None."""
+    if isinstance(value, Sym) and value.form == ((BLOCK, 1),) and not value.residue:
+        return value.const
+    return None
 
 
 def _without_not(test: cst.BaseExpression) -> cst.BaseExpression:

@@ -122,9 +122,9 @@ class Loop:
     #: the value of its root that gives it no iteration (its own: another loop over the same
     #: count may start elsewhere), or None
     zero: int | None = None
-    #: a per-core range's step where it is not the block count: the form of the host's core
-    #: count the blocks that go on are below (`Loops.host_step`), the step `i + used_cores >= n`
-    #: tests the last iteration by
+    #: a per-core range's step where it is not the block count: the form and constant of the
+    #: host's core count the blocks that go on are below (`Loops.host_step`), the step `i +
+    #: used_cores >= n` tests the last iteration by
     host_step: tuple = ()
 
 
@@ -192,7 +192,8 @@ class Uniform:
     #: some blocks return early (`if core_id >= n: return`, `PythonSubset._early_return`)
     early_exit: bool = False
     #: what the block index of every block that goes on is below, by such a return (`core_id <
-    #: used_cores`), as `_block_term` names it: a per-core range may step by it (`Loops.host_step`)
+    #: used_cores`), as (form, constant) (`pysubset._stay_below`): a per-core range may step by it
+    #: (`Loops.host_step`)
     blocks_below: set = field(default_factory=set)
     #: loop variable -> the loop's step in this run (`_step_of`)
     loop_steps: dict = field(default_factory=dict)
@@ -540,7 +541,8 @@ class Uniform:
             if loop is not None and loop.per_core and _last_of_per_core(loop, rest, a):
                 # `i + num_cores >= n` in `pl.range(core_id, n, num_cores)`: x = i + B - n is in
                 # [0, B) at the block's last iteration and below 0 at the others, B any block count
-                e = diff.const + a * loop.stop_const
+                # (a host's count of `HOST` cores, a number, is in the difference's constant)
+                e = diff.const + a * loop.stop_const - (a * loop.host_step[1] if loop.host_step else 0)
                 if _settled(op, e, a) and _settled(op, e - a, -a):
                     return self._edge(loop, result)
                 raise NonUniform(f"`{text}` singles out iterations other than the last of a per-core range",
@@ -1735,7 +1737,7 @@ def _last_of_per_core(loop: Loop, rest: dict, a: int) -> bool:
     if len(form) != 1 or form[0][0] != BLOCK or form[0][1] <= 0:
         return False
     if loop.host_step:  # `pl.range(core_id, n, used_cores)`: `i + used_cores >= n`
-        return rest == {**{var: a * c for var, c in loop.host_step}, loop.root: -a}
+        return rest == {**{var: a * c for var, c in loop.host_step[0]}, loop.root: -a}
     return rest == {BLOCK_COUNT[0]: a * form[0][1], loop.root: -a}
 
 

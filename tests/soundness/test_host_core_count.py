@@ -32,6 +32,19 @@ def kernel(guard: str, step: str = "used_cores", extra: list | None = None) -> s
 ACCEPTED = {
     "a scalar parameter": kernel(GUARD),
     "the comparison mirrored": kernel("    if used_cores <= core_id:\n        return\n"),
+    # the same return written other ways (probe h146)
+    "by > less one": kernel("    if core_id > used_cores - 1:\n        return\n"),
+    "the index shifted": kernel("    if core_id + 1 >= used_cores + 1:\n        return\n"),
+    "negated": kernel("    if not core_id < used_cores:\n        return\n"),
+    # a count known when the kernel is compiled (probe h146)
+    "a module constant": edited(TILED, [("HALF = BLOCK // 2", "HOST_CORES = 2\nHALF = BLOCK // 2"),
+                                        (LOOP, "    if core_id >= HOST_CORES:\n        return\n"
+                                               "    for i in pl.range(core_id, n_blocks, HOST_CORES):\n")]),
+    "a tiling-key field": edited(TILED, [("    ApplyRelu = TilingKeyField(bits=1, values=[0, 1])\n",
+                                          "    ApplyRelu = TilingKeyField(bits=1, values=[0, 1])\n"
+                                          "    UsedCores = TilingKeyField(bits=3, values=[1, 2, 4])\n"),
+                                         (LOOP, "    if core_id >= UsedCores:\n        return\n"
+                                                "    for i in pl.range(core_id, n_blocks, UsedCores):\n")]),
     "a tiling-data field": edited(TILED, [*FIELD, (LOOP, "    if core_id >= tiling.core_num:\n        return\n"
                                                          "    for i in pl.range(core_id, n_blocks, "
                                                          "tiling.core_num):\n")]),
@@ -42,6 +55,10 @@ REFUSED = {
     "no return": kernel(""),
     "a return one block later": kernel("    if core_id >= used_cores + 1:\n        return\n"),
     "a return past the count": kernel("    if core_id > used_cores:\n        return\n"),
+    "a return one block later by a constant": edited(TILED, [
+        ("HALF = BLOCK // 2", "HOST_CORES = 2\nHALF = BLOCK // 2"),
+        (LOOP, "    if core_id > HOST_CORES:\n        return\n"
+               "    for i in pl.range(core_id, n_blocks, HOST_CORES):\n")]),
     "a return by another count": kernel("    if core_id >= other:\n        return\n",
                                         extra=[("    used_cores: pl.DT_INT32,\n",
                                                 "    used_cores: pl.DT_INT32,\n    other: pl.DT_INT32,\n")]),
@@ -78,13 +95,31 @@ def test_the_tiling_field_form_runs_as_the_serial_kernel():
         assert verdicts == ["ok", "ok"], (tiles, blocks, used, verdicts)
 
 
-@pytest.mark.parametrize("name", list(REFUSED))
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", ["a module constant", "a tiling-key field", "by > less one", "negated"])
+def test_the_other_forms_run_as_the_serial_kernel(name):
+    text = ACCEPTED[name]
+    scalars = {"UsedCores": 2} if "UsedCores" in text else {"used_cores": 2} if "used_cores:" in text else {}
+    for tiles, blocks in ((7, 3), (5, 1), (9, 2)):
+        verdicts = _verdicts(text, tiles, blocks, scalars)
+        assert verdicts == ["ok", "ok"], (tiles, blocks, verdicts)
+
+
+@pytest.mark.parametrize("name", [name for name in REFUSED if "constant" not in name])
 def test_blocks_at_or_past_the_step_are_refused_and_race(name):
     text = REFUSED[name]
     errors = error_messages(transpile(text, path="k.py"))
     assert errors and "does not step by the block count" in errors[0], errors
     # two host cores on three blocks: block 2 goes on and runs block 0's tiles
     verdicts = _verdicts(text, 7, 3, {"used_cores": 2, **({"other": 3} if "other:" in text else {})})
+    assert "race" in verdicts, verdicts
+
+
+def test_a_return_past_a_constant_count_is_refused_and_races():
+    text = REFUSED["a return one block later by a constant"]
+    errors = error_messages(transpile(text, path="k.py"))
+    assert errors and "`if core_id >= HOST_CORES: return`" in errors[0], errors
+    verdicts = _verdicts(text, 7, 3, {})
     assert "race" in verdicts, verdicts
 
 
