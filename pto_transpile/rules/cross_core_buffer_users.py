@@ -1,5 +1,7 @@
+import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.walk import iter_nodes
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.rule import Rule
 
@@ -10,10 +12,21 @@ def check(ctx):
         names = ", ".join(f"`{s.func}`" for s in stages)
         if len(users) == 1:
             detail = f"is used only by {names} in this pipeline loop; it needs a producer and a consumer"
+            packed = next((s for s in ctx.loop.stages if s not in stages and _packed(s.call, buf)), None)
+            if packed is not None:  # (probe h146: the help asked for what the kernel did)
+                detail += (f"; `{packed.func}` is given it inside a tuple, list or dict, through which pto-transpile "
+                           "does not follow a tile group's uses: pass it as an argument of its own")
             yield stages[0].call, {"buffer": buf, "detail": detail}
         elif len(users) > 2:
             detail = f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"
             yield stages[2].call, {"buffer": buf, "detail": detail}
+
+
+def _packed(call: cst.Call, name: str) -> bool:
+    """Does `call` give `name` inside a tuple, list or dict argument (`(proj_db, res_db)`)?"""
+    return any(type(node) is cst.Name and node.value == name
+               for arg in call.args if isinstance(arg.value, (cst.Tuple, cst.List, cst.Dict))
+               for node in iter_nodes(arg.value))
 
 
 DOC = """\

@@ -33,3 +33,18 @@ def test_two_vector_stages_are_still_told_to_merge():
 
     [d] = [d for d in transpile(registry()["PTO012"].invalid[0]).diagnostics if d.code == "PTO012"]
     assert d.hint.startswith("Merge `act` and `st`")
+
+
+def test_a_group_given_to_a_stage_inside_a_tuple_is_named_so():
+    # the help asked for one producer and one consumer, which the kernel had (probe h146)
+    from pathlib import Path
+
+    from helpers import edited
+
+    text = edited((Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(), [
+        ("def finish(i, sub_id, scale, out, proj_vec_db, res_db):\n",
+         "def finish(i, sub_id, scale, out, groups):\n    proj_vec_db, res_db = groups\n"),
+        ("finish(i, sub_id, tiling.scale, out, proj_vec_db, res_db)",
+         "finish(i, sub_id, tiling.scale, out, (proj_vec_db, res_db))")])
+    [d] = [d for d in transpile(text).diagnostics if d.code == "PTO033"]
+    assert "`finish` is given it inside a tuple, list or dict" in d.message, d.message
