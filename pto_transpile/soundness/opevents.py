@@ -95,6 +95,12 @@ class OpEvents(InterpreterBase):
                 tiles.append(v)
             elif isinstance(v, TensorV):
                 gm = True
+        group = next((v for i, v in enumerate(pos) if type(v) is GroupV and roles is not None and i < len(roles)
+                      and roles[i] is not None), None)
+        if group is not None:  # (`pl.relu(y, x_db)`: no slot, no footprint; the emulator refuses it)
+            raise CannotModel(f"`pl.{op}` is given the tile group `{group.name}` where it takes a tile: take one "
+                              f"first, `slot = {group.name}.next()` (or `.current()`), and give the op `slot`",
+                              node, kind="construct")
         if roles is not None and any(isinstance(v, (TileV, AnyTileV)) for v in pos[len(roles):]):
             raise CannotModel(f"`pl.{op}` is given more operands than the op table names: what it does with the "
                               "others is not known", node)

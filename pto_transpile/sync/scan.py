@@ -447,10 +447,21 @@ class _OpWalker:
             b = self.bindings.get(value.value)
             if b is None or b.buffer not in self.s.tracked:
                 continue
+            if b.is_group and self._given_whole(node, value):
+                # `pl.relu(y, x_db)`: the group where the op takes a tile (probe ux1: accepted, and
+                # the emulator refused the serial kernel)
+                self.s_finding(codes.GROUP_AS_TILE, value, op=op, group=value.value)
+                continue
             prev = merged.get(b.buffer)
             merged[b.buffer] = role if prev is None or prev == role else "RW"
         for buffer, role in merged.items():
             self._append(Access(self.stage_index, buffer, role, pipe, node, op, self.conditional))
+
+    @staticmethod
+    def _given_whole(node: cst.Call, name: cst.Name) -> bool:
+        """Is `name` an argument of `node` as it is (not the tile of a pick or view of it that
+        `_operand` named by it)?"""
+        return any(a.value is name for a in node.args)
 
     def _pipe(self, op: str, positional, node) -> str | None:
         if op in ("move", "insert"):
