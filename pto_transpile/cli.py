@@ -89,13 +89,16 @@ def _codes(values) -> list[str]:
 @click.option("--force-exclude", is_flag=True, help="Leave out the files named on the command line that the "
                                                     "excludes of [tool.pto-transpile] leave out (for a pre-commit "
                                                     "hook, which names every staged file).")
+@click.option("--force", is_flag=True, help="Replace an output file pto-transpile did not write (one with no "
+                                            "`# Written by pto-transpile` mark); without it, such a file is left "
+                                            "alone.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Processes to use (default: the number of "
                                                                              "CPUs): files transpiled at once, or the "
                                                                              "runs of one file's proof when it has "
                                                                              "many; output stays in file order.")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
-         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude):
+         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude, force):
     """Turn serial cube/vector PyPTO kernels into pipelined kernels, with every sync inserted.
 
     FILES are kernel files, directories (every *.py file under them, less the excludes of
@@ -112,7 +115,8 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
             from pto_transpile.output.run import run_files
 
             run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
-                            simulate, seed, block_dim, shapes, scalars, timeline, jobs, report, force_exclude)
+                            simulate, seed, block_dim, shapes, scalars, timeline, jobs, report, force_exclude,
+                            force)
             run = _pictures(run, report, gantt)
             _simulate_only_options(ctx, run)
             code = run_files(run)
@@ -163,7 +167,8 @@ def _stdout_closed() -> int:
 # -- settings ---------------------------------------------------------------------------------
 
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
-              block_dim, shapes, scalars, timeline, jobs=None, report=None, force_exclude=False) -> Run:
+              block_dim, shapes, scalars, timeline, jobs=None, report=None, force_exclude=False,
+              force=False) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
@@ -179,7 +184,8 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     output = output or defaults.get("output")
     with _from_config(configured):
         _check_filters(select, ignore)
-        targets = _targets(inputs, output, show_diff)
+        # (the default build/ path is the tool's own; a file named by -o may be anyone's)
+        targets = _targets(inputs, output, show_diff, replace_foreign=force or check or show_diff or not output)
     if timeline is not None and timeline.is_dir():
         raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
@@ -281,7 +287,8 @@ def _check_filters(select, ignore) -> None:
         raise click.UsageError(str(exc)) from None
 
 
-def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[Path | None]:
+def _targets(inputs: list[Input], output: str | None, show_diff: bool,
+             replace_foreign: bool = True) -> list[Path | None]:
     from pto_transpile.output.write import RefusedWrite, check_target, is_dir_target, output_targets
 
     if output == "-" and show_diff:
@@ -298,11 +305,11 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool) -> list[P
     for item, target in zip(inputs, targets, strict=True):
         if target is None:
             continue
+        _not_an_input(target, inputs, f"the output of {item.path}")
         try:
-            check_target(target, input_path=None if item.is_stdin else item.path)
+            check_target(target, input_path=None if item.is_stdin else item.path, replace_foreign=replace_foreign)
         except RefusedWrite as exc:
             raise click.UsageError(str(exc)) from None
-        _not_an_input(target, inputs, f"the output of {item.path}")
     return targets
 
 

@@ -166,6 +166,10 @@ Options:
                                   line that the excludes of [tool.pto-
                                   transpile] leave out (for a pre-commit hook,
                                   which names every staged file).
+  --force                         Replace an output file pto-transpile did not
+                                  write (one with no `# Written by pto-
+                                  transpile` mark); without it, such a file is
+                                  left alone.
   -j, --jobs INTEGER RANGE        Processes to use (default: the number of
                                   CPUs): files transpiled at once, or the runs
                                   of one file's proof when it has many; output

@@ -15,6 +15,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from pto_transpile.read.mark import PREFIX
+
 
 class RefusedWrite(Exception):
     """The target is one pto-transpile will not write: the input file, or a directory."""
@@ -26,12 +28,29 @@ def default_output(input_path: Path, cwd: Path) -> Path:
     return Path("build") / _relative_key(input_path, cwd).with_suffix("") / "pipeline_generated.py"
 
 
-def check_target(target: Path, *, input_path: Path | None = None) -> None:
-    """RefusedWrite when `target` is a directory or the input file itself."""
+def check_target(target: Path, *, input_path: Path | None = None, replace_foreign: bool = True) -> None:
+    """RefusedWrite when `target` is a directory or the input file itself, or, unless
+    `replace_foreign`, a file of someone else's: a regular file with no pto-transpile mark."""
     if target.is_dir():
         raise RefusedWrite(f"{target} is a directory; give a file name")
     if input_path is not None and target.exists() and input_path.exists() and os.path.samefile(target, input_path):
         raise RefusedWrite(f"refusing to overwrite the input file {input_path}")
+    if not replace_foreign and _foreign(target, input_path):
+        raise RefusedWrite(f"refusing to replace {target}: it exists and pto-transpile did not write it (it has no "
+                           f"`{PREFIX.strip()}...` mark); give --force to replace it")
+
+
+def _foreign(target: Path, input_path: Path | None) -> bool:
+    """Is `target` an existing regular file pto-transpile did not write: no mark in it, and not
+    the input's text as it is (what a file with no kernel to pipeline is written as)? A file it
+    cannot stat or read is left to the write, which says why."""
+    try:
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            return False  # (a device, a FIFO: written into, never replaced)
+        text = Path(target).read_bytes()
+        return PREFIX.encode() not in text and (input_path is None or text != Path(input_path).read_bytes())
+    except OSError:
+        return False
 
 
 def same_file(a: Path, b: Path) -> bool:

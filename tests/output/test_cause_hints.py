@@ -59,7 +59,7 @@ def test_an_existing_file_where_no_new_file_can_be_created_says_so(tmp_path, mon
         raise FileNotFoundError(errno.ENOENT, "No such file or directory")
 
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
-    record = _record(run(DEMO, "-o", target, "--format", "json"))
+    record = _record(run(DEMO, "-o", target, "--format", "json", "--force"))
     assert f"no new file can be created in {tmp_path.resolve()}" in record["message"], record
     assert "temporary file" in record["hint"] and target.read_text() == "old\n"
 

@@ -42,8 +42,29 @@ def test_a_symlink_to_a_file_is_written_through_and_the_link_stays(tmp_path):
     real.write_text("old\n")
     link = tmp_path / "link.py"
     link.symlink_to(real)
-    assert run(DEMO, "-o", link).exit_code == 0
+    assert run(DEMO, "-o", link, "--force").exit_code == 0  # ("old": a file it did not write)
     assert link.is_symlink() and real.read_text() == expected_code()
+
+
+def test_a_file_it_did_not_write_is_replaced_only_with_force(tmp_path):
+    # a hand-written kernel named by -o by mistake was replaced (first-hour study ux1)
+    mine = tmp_path / "mine.py"
+    mine.write_text("# my serial kernel\n")
+    r = run(DEMO, "-o", mine)
+    assert r.exit_code == 2 and "refusing to replace" in r.output and "give --force" in r.output, r.output
+    assert mine.read_text() == "# my serial kernel\n"
+    assert run(DEMO, "-o", mine, "--check").exit_code == 1  # (checked against, never written)
+    assert run(DEMO, "-o", mine, "--force").exit_code == 0 and mine.read_text() == expected_code()
+    assert run(DEMO, "-o", mine).exit_code == 0  # its own output, marked: replaced again
+
+
+def test_the_copy_of_a_file_with_nothing_to_pipeline_is_replaced_again(tmp_path):
+    # a kernel pipelined by hand is written as it is, with no mark: the same text, its own copy
+    source = tmp_path / "hand.py"
+    source.write_text((DEMO.parent / "hand_pipelined.py").read_text())
+    out = tmp_path / "out.py"
+    assert run(source, "-o", out).exit_code == 0
+    assert run(source, "-o", out).exit_code == 0 and out.read_text() == source.read_text()
 
 
 def test_a_fifo_target_is_written_into(tmp_path):
@@ -80,7 +101,7 @@ def test_new_files_get_the_umask_mode_and_old_files_keep_theirs(tmp_path):
         kept = tmp_path / "kept.py"
         kept.write_text("old\n")
         kept.chmod(0o604)
-        assert run(DEMO, "-o", kept).exit_code == 0
+        assert run(DEMO, "-o", kept, "--force").exit_code == 0
         assert stat.S_IMODE(kept.stat().st_mode) == 0o604 and kept.read_text() == expected_code()
     finally:
         os.umask(old)
