@@ -25,10 +25,13 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     buf = Buffer(name=name, statement=line, call=call, section=section)
     ttype = kw.get("type")
+    factory = None  #: the call of a function of the file that made the type (`type=half_vec()`)
     if isinstance(ttype, cst.Name) and ttype.value in tile_types:
         ttype = tile_types[ttype.value]
     elif isinstance(ttype, cst.Call):
-        ttype = made(ttype) or ttype
+        returned = made(ttype)
+        if returned is not None:
+            factory, ttype = ttype, returned
     shape = dtype = None
     if isinstance(ttype, cst.Call):
         tkw = {a.keyword.value: a.value for a in ttype.args if a.keyword is not None}
@@ -40,7 +43,8 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
             space = evaluator.try_eval(mem)
             if isinstance(space, PlSymbol) and space.leaf in TILE_SPACES:
                 buf.memory = space.leaf
-        buf.memory_node = mem if mem is not None else ttype
+        # (a factory's nodes are not the file's: the call that made the type is where it is written)
+        buf.memory_node = factory if factory is not None else mem if mem is not None else ttype
         shape = evaluator.try_eval(tkw.get("shape", positional[0] if positional else None) or cst.Name("None"))
         dtype = evaluator.try_eval(tkw.get("dtype", positional[1] if len(positional) > 1 else None) or cst.Name("None"))
     else:
@@ -114,6 +118,25 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
             given[p.name.value] = p.default
     returned = cast(cst.Call, ret.value.visit(_Substitute(given)))
     return returned if is_type(ret.value) else made(returned)
+
+
+#: how many functions of the file one tile type may be made through (`half_vec()` calling
+#: `vec_type(HALF)`, ...): past it the type is not read
+MAX_FACTORY_DEPTH = 8
+
+
+def made_type(file, call: cst.Call, bound: frozenset | set = frozenset(), depth: int = 0) -> cst.Call | None:
+    """The tile type a plain function of the file returns for `call` (`factory_type`), if the name
+    it calls is a function of the file where the call is made (not one of `bound`, the names the
+    function making it binds: a kernel's); where a factory calls another, at module level, up to
+    `MAX_FACTORY_DEPTH` of them."""
+    if not isinstance(call.func, cst.Name) or depth == 0 and call.func.value in bound or depth > MAX_FACTORY_DEPTH:
+        return None
+    fn = file.helpers.get(call.func.value)
+    if not isinstance(fn, cst.FunctionDef):
+        return None
+    return factory_type(call, fn, lambda c: file.pl.path(c.func) == ("TileType",),
+                        lambda inner: made_type(file, inner, bound, depth + 1))
 
 
 def _docstring(stmt: cst.BaseStatement) -> bool:

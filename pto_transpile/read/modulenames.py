@@ -104,6 +104,9 @@ class ModuleNames:
     #: `NAME = pl.TileType(...)` (a tile group's `type=NAME` declares that type; the name's meaning
     #: stays unknown: the call makes a `pl` object, no compile-time value)
     tile_types: dict[str, cst.Call] = field(default_factory=dict)
+    #: module names bound to the call of a function of the file (`HALF_VEC = half_vec()`), kept as
+    #: `tile_types` are: a tile type when the function makes one (`Reader._made_type`)
+    made_types: dict[str, cst.Call] = field(default_factory=dict)
 
     def meaning(self, name: str) -> Meaning | None:
         """What `name` means at module level; None when the file binds it nowhere."""
@@ -184,8 +187,10 @@ def evaluate(module: cst.Module, pl_path: Callable, text: str, trees: list | Non
                      if isinstance(m := names.meanings.get(n), Unknown) and m.imported}
     # kept where the name still holds that call's type and every name the call reads still means what
     # it meant when the call ran (probe h99: `ROWS` rebound after `HALF_VEC = pl.TileType([ROWS, ...])`)
-    names.tile_types = {n: call for n, (call, bound, read) in run.tile_types.items()
-                        if names.meanings.get(n) is bound and all(names.meanings.get(r) == m for r, m in read.items())}
+    names.tile_types, names.made_types = ({n: call for n, (call, bound, read) in found.items()
+                                           if names.meanings.get(n) is bound
+                                           and all(names.meanings.get(r) == m for r, m in read.items())}
+                                          for found in (run.tile_types, run.made_types))
     if not dynamic:  # else every name is unknown at the end, and what reads one is refused as such
         names.stale_headers = {fn: stale for fn, seen in run.header_names.items()
                                if (stale := sorted(n for n, m in seen.items() if names.meanings.get(n) != m))}
@@ -223,6 +228,7 @@ class _ModuleRun:
         #: name -> the `pl.TileType(...)` call a plain assignment bound it to, the meaning bound then,
         #: and what each name the call reads meant then (kept at the end if all still hold: `evaluate`)
         self.tile_types: dict[str, tuple[cst.Call, Meaning, dict]] = {}
+        self.made_types: dict[str, tuple[cst.Call, Meaning, dict]] = {}
 
     # statements ----------------------------------------------------------------------
     def block(self, stmts: list) -> None:
@@ -334,10 +340,11 @@ class _ModuleRun:
                     self.assign(target.target, meaning)
             value, targets = small.value, small.targets
             if len(targets) == 1 and isinstance(targets[0].target, cst.Name) and isinstance(value, cst.Call) \
-                    and self.pl_path(value.func) == ("TileType",):
+                    and (self.pl_path(value.func) == ("TileType",) or isinstance(value.func, cst.Name)):
                 name = targets[0].target.value
                 read = {n.value: self.env.get(n.value) for n in _walk_here(value) if isinstance(n, cst.Name)}
-                self.tile_types[name] = (value, self.env[name], read)
+                made = self.tile_types if self.pl_path(value.func) == ("TileType",) else self.made_types
+                made[name] = (value, self.env[name], read)
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
                 meaning = self.value_of(small.value)

@@ -20,7 +20,7 @@ from pto_transpile.diagnostics import Finding
 from pto_transpile.read import compiletime, modulenames, partial
 from pto_transpile.read.classnames import plain_members
 from pto_transpile.read.consteval import ConstEvaluator, NotConstant, PlSymbol
-from pto_transpile.read.declarations import factory_type, parse_buffer
+from pto_transpile.read.declarations import made_type, parse_buffer
 from pto_transpile.read.kinds import annotation_kind, infer, slot_access
 from pto_transpile.read.meaning import Class, Meaning, Value
 from pto_transpile.read.model import (
@@ -50,10 +50,6 @@ from pto_transpile.read.walk import (
     parameters,
     statements_of,
 )
-
-#: how many functions of the file one tile type may be made through (`half_vec()` calling
-#: `vec_type(HALF)`, ...): past it the type is not read
-MAX_FACTORY_DEPTH = 8
 
 
 @dataclass
@@ -283,6 +279,9 @@ class KernelReader:
         #: names of tile types: the module's (`NAME = pl.TileType(...)`) unless the kernel binds the
         #: name itself, then the kernel's own (`_declaration`)
         self.tile_types: dict[str, cst.Call] = {n: c for n, c in file.names.tile_types.items() if n not in bound}
+        for n, c in file.names.made_types.items():  # `HALF_VEC = half_vec()`, the call made at module level
+            if n not in bound and (made := made_type(file, c)) is not None:
+                self.tile_types[n] = made
 
     # entry ------------------------------------------------------------------------------
     def read(self) -> Kernel:
@@ -631,18 +630,10 @@ class KernelReader:
         kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
         return SCALAR if kinds == {SCALAR} else UNKNOWN
 
-    def _made_type(self, call: cst.Call, depth: int = 0) -> cst.Call | None:
-        """The tile type a plain function of the file returns for `call` (`declarations.factory_type`),
-        if the name it calls is bound to one where the kernel runs (where a factory calls another,
-        at module level, up to `MAX_FACTORY_DEPTH` of them)."""
-        if not isinstance(call.func, cst.Name) or depth == 0 and call.func.value in self.kernel_bound \
-                or depth > MAX_FACTORY_DEPTH:
-            return None
-        fn = self.file.helpers.get(call.func.value)
-        if not isinstance(fn, cst.FunctionDef):
-            return None
-        return factory_type(call, fn, lambda c: self.pl.path(c.func) == ("TileType",),
-                            lambda inner: self._made_type(inner, depth + 1))
+    def _made_type(self, call: cst.Call) -> cst.Call | None:
+        """The tile type a plain function of the file returns for `call` (`declarations.made_type`),
+        if the name it calls is bound to one where the kernel runs."""
+        return made_type(self.file, call, self.kernel_bound)
 
     def _declaration(self, names: list[str], call: cst.Call, line, section) -> None:
         path = self.pl.path(call.func)

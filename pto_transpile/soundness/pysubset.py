@@ -32,6 +32,7 @@ from pto_transpile.read.consteval import (
     range_length,
     too_big,
 )
+from pto_transpile.read.declarations import made_type
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
@@ -901,6 +902,9 @@ class PythonSubset(InterpreterBase):
             if found is not None:
                 return found
         tile_type = self.file.names.tile_types.get(name)
+        if tile_type is None and name in self.file.names.made_types:
+            # `HALF_VEC = half_vec()` at module level, of a function of the file returning a type
+            tile_type = made_type(self.file, self.file.names.made_types[name])
         if tile_type is not None and not self._reads_jit_names(tile_type):
             # `HALF_VEC = pl.TileType(...)` at module level: the type, its arguments read as the module
             # reads them (not cached with the constants: a run-time size may shape it)

@@ -35,6 +35,10 @@ FACTORIES = {
     "a factory of a factory": ("def vec_type(rows, dtype):\n    return pl.TileType(shape=[rows, TILE], dtype=dtype, "
                                "target_memory=pl.MemorySpace.Vec)\n\n\ndef half_vec(dtype=pl.DT_FP32):\n"
                                "    return vec_type(HALF, dtype)\n", "half_vec()"),
+    # what a factory makes bound to a module name (probe h147: PTO028 and PTO052)
+    "a module name for what a factory makes": ("def half_vec():\n    return pl.TileType(shape=[HALF, TILE], "
+                                               "dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n\n\n"
+                                               "HALF_VEC = half_vec()\n", "HALF_VEC"),
     # no factory: the memory named at module level (probe h143)
     "a memory bound to a name": ("VEC = pl.MemorySpace.Vec\n",
                                  "pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=VEC)"),
@@ -67,3 +71,12 @@ def test_factories_calling_each_other_for_ever_are_not_read():
     factory = "def ping():\n    return pong()\n\n\ndef pong():\n    return ping()\n"
     codes = [d.code for d in transpile(_kernel(factory, "ping()"), path="k.py", preload=2).diagnostics if d.is_error]
     assert "PTO028" in codes, codes
+
+
+def test_a_module_name_a_factory_reads_and_the_kernel_binds_too_is_no_crash():
+    # the factory's nodes are not the file's: a refusal pointed into them and crashed (PTO099, probe h147)
+    factory = ("MEMV = pl.MemorySpace.Vec\n\n\ndef half_vec():\n"
+               "    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=MEMV)\n")
+    text = edited(_kernel(factory, "half_vec()"), [(GROUP, "    MEMV = pl.MemorySpace.Vec\n" + GROUP)])
+    codes = [d.code for d in transpile(text, path="k.py", preload=2).diagnostics if d.is_error]
+    assert "PTO099" not in codes, codes
