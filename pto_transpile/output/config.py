@@ -34,7 +34,13 @@ def load_defaults(start: Path) -> tuple[dict, Path | None]:
     section = data.get("tool", {}).get("pto-transpile", {})
     unknown = set(section) - KEYS
     if unknown:
-        raise ValueError(f"{path}: unknown key(s) in [tool.pto-transpile]: {', '.join(sorted(unknown))}")
+        from pto_transpile.suggest import closest
+
+        words = []
+        for key in sorted(unknown):
+            near = closest(key, sorted(KEYS))
+            words.append(f"{key} (did you mean `{near}`?)" if near else key)
+        raise ValueError(f"{path}: unknown key(s) in [tool.pto-transpile]: {', '.join(words)}")
     for key in ("exclude", "extend-exclude"):
         value = section.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -31,9 +31,9 @@ pipeline that uses those names) counts as pipelined by hand: its syncs are check
 ## Why it matters for pipelining
 A pipelined kernel holds its own ring of contexts, validity guards and cross-core syncs;
 pipelining it again would add a second set of syncs on the same event ids. The serial
-source is what the transform takes. To check the syncs of a hand-written pipeline, run it
-with `--simulate`: the emulator runs it with hardware semantics and reports races,
-deadlocks and unbalanced events.
+source is what the transform takes. The syncs of a hand-written pipeline are checked all
+the same, for every run (PTO068, PTO077); `--simulate` also runs it with hardware
+semantics on the emulator, which reports races, deadlocks and unbalanced events.
 
 ## Example
 ```python
@@ -58,7 +58,8 @@ RULE = Rule(
     message="kernel `{kernel}` is {how}; it is left as written",
     hint="Run pto-transpile on the serial kernel the generated file came from",
     hints={"generated": "Run pto-transpile on the serial kernel the generated file came from",
-           "hand": "Run with `--simulate` to check its syncs on the emulated NPU"},
+           "hand": "Its syncs are checked all the same (PTO068 names an unsound one, PTO077 one the check cannot "
+                   "follow); `--simulate` also runs it on the emulated NPU"},
     phase="file",
     severity=Severity.NOTE,
     check=check,

@@ -7,9 +7,13 @@ from pto_transpile.rules.rule import unfilled
 
 
 def explain(code: str) -> str:
-    """The text of rule `code` (a code or a rule name); ValueError names the codes there are."""
+    """The text of rule `code` (a code, its number or a rule name); ValueError names the codes
+    there are."""
     rules = registry()
-    rule = rules.get(code.strip().upper()) or next((r for r in rules.values() if r.name == code.strip().lower()), None)
+    given = code.strip()
+    if given.isdigit():  # `--explain 43`: the number of PTO043
+        given = f"PTO{int(given):03d}"
+    rule = rules.get(given.upper()) or next((r for r in rules.values() if r.name == given.lower()), None)
     if rule is None:
         raise ValueError(f"unknown rule {code!r}; codes run from {min(rules)} to {max(rules)}")
     lines = [f"{rule.code} {rule.name}: {rule.title}\n", f"severity: {rule.severity.value}"]

@@ -168,6 +168,7 @@ def test_explain():
     r = run("--explain", "PTO043")
     assert r.exit_code == 0 and "too-few-tiles" in r.output
     assert run("--explain", "PTO999").exit_code == 2
+    assert run("--explain", "43").output == r.output  # the number alone (first-hour study ux1)
 
 
 def test_check_writes_nothing_and_detects_stale_output(tmp_path):
@@ -237,6 +238,14 @@ def test_pyproject_defaults(tmp_path):
     shutil.copy(DEMO, src)
     r = run(src, "-o", tmp_path / "o.py")
     assert r.exit_code == 0 and "struct_array(3," in (tmp_path / "o.py").read_text()
+
+
+def test_a_misspelt_pyproject_key_is_named_with_the_key_meant(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.pto-transpile]\npreloads = 1\n')
+    src = tmp_path / "k.py"
+    shutil.copy(DEMO, src)
+    r = run(src, "--check")
+    assert r.exit_code == 2 and "preloads (did you mean `preload`?)" in r.output, r.output
 
 
 def test_internal_error_exit_2_with_hint(monkeypatch):
