@@ -5,12 +5,21 @@ from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
-    seen = set()
+    seen: set = set()
     for stage, accesses in zip(ctx.loop.stages, all_accesses(ctx), strict=True):
         core = stage.section
         if core not in ("cube", "vector"):
             continue
         nowhere = {a.node: a for a in accesses if _nowhere(ctx, a)}
+        if accesses and not nowhere and all(_of_other_core(ctx, a, core) for a in accesses):
+            # every op of the stage is the other core's: the section is what is wrong (first-hour
+            # study ux1: one error per op, each sending the op to the other core)
+            seen.update(a.node for a in accesses)
+            ops = ", ".join(dict.fromkeys(f"`pl.{a.op}`" for a in accesses))
+            yield stage.call, {"op": accesses[0].op, "stage": stage.func, "core": core,
+                               "problem": f"every op of the stage ({ops}) runs on the {_other(core)} core",
+                               "_hint": "section", "other": _other(core)}
+            continue
         for a in accesses:
             if a.node in seen:
                 continue
@@ -31,6 +40,14 @@ def check(ctx):
             if problem:
                 seen.add(a.node)
                 yield a.node, {"op": a.op, "stage": stage.func, "core": core, "problem": problem, **fields}
+
+
+def _of_other_core(ctx, a, core: str) -> bool:
+    """Does access `a` run on a pipe only the other core has, or reach the other core's memory
+    other than by a documented cross-core write?"""
+    memory = ctx.kernel.buffers[a.buffer].memory
+    return core not in PIPE_CORES.get(a.pipe, (core,)) or memory in SPACE_CORE and SPACE_CORE[memory] != core \
+        and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES)
 
 
 def _nowhere(ctx, a) -> bool:
@@ -85,7 +102,8 @@ RULE = Rule(
     title="A stage uses an op or a memory of the other core",
     message="`pl.{op}` in stage `{stage}` cannot run on the {core} core: {problem}",
     hint="Move this op into a stage of the other core and hand the data over through a cross-core buffer",
-    hints={"nowhere": "Hand the data over the ways pto-transpile and its emulator model: from the cube by the "
+    hints={"section": "Call `{stage}` in a `pl.section_{other}()` block",
+           "nowhere": "Hand the data over the ways pto-transpile and its emulator model: from the cube by the "
                       "fixpipe (`pl.move` from an Acc tile into a Vec tile), from the vector core by `pl.insert` (or "
                       "`pl.move`) into a Mat tile; a move straight from Mat into Vec is not modelled"},
     phase="loop",

@@ -2,9 +2,10 @@ from itertools import pairwise
 
 import libcst as cst
 
-from pto_api.ops import op_pipe
+from pto_api.ops import CROSS_CORE_WRITES, SPACE_CORE, op_pipe
 from pto_transpile import codes
 from pto_transpile.rules.rule import Rule
+from pto_transpile.sync.scan import StageScanner
 
 #: The core whose unit executes an op's pipe: matmuls need the cube unit, V work the vector unit.
 CORE_OF_PIPE = {"M": "cube", "V": "vector"}
@@ -17,7 +18,7 @@ def check(ctx):
         for prev, cur in pairwise(loop.stages):
             if prev.section == cur.section in ("cube", "vector") and prev.holder is not cur.holder:
                 fields = {"prev": prev.func, "stage": cur.func, "core": cur.section}
-                misplaced = next(((s, op) for s in (cur, prev) for op in [_foreign_op(ctx.file, s)] if op), None)
+                misplaced = next(((s, op) for s in (cur, prev) for op in [_foreign_op(ctx, s)] if op), None)
                 if misplaced is not None:
                     stage, op = misplaced
                     other = "vector" if stage.section == "cube" else "cube"
@@ -25,8 +26,11 @@ def check(ctx):
                 yield cur.call, fields
 
 
-def _foreign_op(file, stage) -> str:
-    """A `pl` op of the stage's function that only the other core can run ("" if none)."""
+def _foreign_op(ctx, stage) -> str:
+    """A `pl` op of the stage's function that only the other core can run ("" if none): by its
+    pipe (a matmul, a vector op), or by the memory of the tiles it moves (a store from a Vec
+    tile: the MTE3 pipe is on both cores, UB on the vector core alone)."""
+    file = ctx.file
     func = file.stages.get(stage.func)
     if func is None:
         return ""
@@ -36,7 +40,22 @@ def _foreign_op(file, stage) -> str:
             core = CORE_OF_PIPE.get(op_pipe(path[0]) or "")
             if core is not None and core != stage.section:
                 return path[0]
+    for a in _accesses(ctx, stage):
+        memory = ctx.kernel.buffers[a.buffer].memory
+        if memory in SPACE_CORE and SPACE_CORE[memory] != stage.section \
+                and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES):
+            return a.op
     return ""
+
+
+def _accesses(ctx, stage) -> list:
+    """Every access of `stage` to a tile group of the kernel (`sync.scan`), worked out once."""
+    memo = ctx.memo.setdefault("stage_accesses", {})
+    if stage.call not in memo:
+        scanner = StageScanner(ctx.file, ctx.kernel)
+        scanner.tracked = set(ctx.kernel.buffers)
+        memo[stage.call] = scanner.scan_stage(stage).accesses
+    return memo[stage.call]
 
 
 DOC = """\

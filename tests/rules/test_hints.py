@@ -48,3 +48,28 @@ def test_a_group_given_to_a_stage_inside_a_tuple_is_named_so():
          "finish(i, sub_id, tiling.scale, out, (proj_vec_db, res_db))")])
     [d] = [d for d in transpile(text).diagnostics if d.code == "PTO033"]
     assert "`finish` is given it inside a tuple, list or dict" in d.message, d.message
+
+
+def test_a_stage_whose_every_op_is_the_other_cores_is_told_to_change_section():
+    # the sections of the two stages swapped: one error per op, each sending the op to the other
+    # core, and none at the call (first-hour study ux1)
+    from pathlib import Path
+
+    from helpers import edited
+
+    text = edited((Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(), [
+        ("        with pl.section_cube():\n            project(",
+         "        with pl.section_vector():\n            project("),
+        ("        with pl.section_vector():\n            finish(",
+         "        with pl.section_cube():\n            finish(")])
+    found = [(d.code, d.hint) for d in transpile(text).diagnostics if d.is_error]
+    assert found == [("PTO066", "Call `project` in a `pl.section_cube()` block"),
+                     ("PTO066", "Call `finish` in a `pl.section_vector()` block")], found
+
+
+def test_a_store_from_ub_in_a_cube_section_is_named_the_vector_cores():
+    text = demo_text().replace("        with pl.section_vector():\n            stage4(",
+                               "        with pl.section_cube():\n            stage4(")
+    [d] = [d for d in transpile(text).diagnostics if d.code == "PTO012"]
+    assert d.hint == ("`stage4` calls `pl.store`, which runs on the vector core: call it in a "
+                      "`pl.section_vector()` block")
