@@ -120,7 +120,13 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
             run = _pictures(run, report, gantt)
             _simulate_only_options(ctx, run)
             code = run_files(run)
-    except (click.UsageError, click.exceptions.Exit):
+    except click.UsageError as exc:
+        if fmt in ("json", "sarif"):  # a CI step parsing stdout gets a document saying why (study ux1)
+            from pto_transpile.output.render.usage import usage_document
+
+            click.echo(usage_document(fmt, exc.format_message()), nl=False)
+        raise
+    except click.exceptions.Exit:
         raise
     except BrokenPipeError:
         code = _stdout_closed()

@@ -47,3 +47,20 @@ def test_ctrl_c_ends_the_run_with_130(monkeypatch):
     monkeypatch.setattr("pto_transpile.output.run.run_files", interrupted)
     r = CliRunner().invoke(cli.main, [str(DEMO), "-o", "-"])
     assert r.exit_code == 130 and "interrupted" in r.output
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_a_usage_error_still_prints_a_document_in_json_and_sarif(fmt):
+    # a CI step parsing stdout got nothing and a parse error instead of the reason (study ux1)
+    import json
+
+    tiled = Path(__file__).parents[2] / "examples" / "tiled_scale.py"
+    r = CliRunner().invoke(cli.main, [str(tiled), "--simulate", "--format", fmt], catch_exceptions=False)
+    assert r.exit_code == 2
+    doc = json.loads(r.stdout)
+    if fmt == "json":
+        assert doc[0]["code"] == "usage" and "--shape a=D0x32" in doc[0]["message"], doc
+    else:
+        (invocation,) = doc["runs"][0]["invocations"]
+        assert invocation["executionSuccessful"] is False and doc["runs"][0]["results"] == []
+        assert "--shape a=D0x32" in invocation["toolExecutionNotifications"][0]["message"]["text"]
