@@ -73,3 +73,16 @@ def test_a_store_from_ub_in_a_cube_section_is_named_the_vector_cores():
     [d] = [d for d in transpile(text).diagnostics if d.code == "PTO012"]
     assert d.hint == ("`stage4` calls `pl.store`, which runs on the vector core: call it in a "
                       "`pl.section_vector()` block")
+
+
+def test_two_stage_arguments_swapped_are_named_at_the_call():
+    # PTO052 inside the stage said its tiles did not resolve (first-hour study ux1)
+    for old, new, words in (
+            ("            stage4(ki, sub_id, out, out_vec_db)", "            stage4(ki, sub_id, out_vec_db, out)",
+             "parameter `out` is given `out_vec_db`, a tile group, and the stage loads or stores it as a GM tensor"),
+            ("            stage1(ki, a, b_l1, a_l1_db,", "            stage1(ki, a_l1_db, b_l1, a,",
+             "parameter `a` is given `a_l1_db`, a tile group, and the stage loads or stores it as a GM tensor"),
+            ("            stage4(ki, sub_id, out, out_vec_db)", "            stage4(ki, sub_id, out, out)",
+             "parameter `out_vec_db` is given `out`, a GM tensor, and the stage takes a tile of it")):
+        errors = [d for d in transpile(demo_text().replace(old, new)).diagnostics if d.is_error]
+        assert [d.code for d in errors] == ["PTO083"] and words in errors[0].message, [str(d) for d in errors]
