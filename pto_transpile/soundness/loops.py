@@ -556,7 +556,7 @@ class Loops(InterpreterBase):
             pass  # a per-core range over the host's core count, which the blocks that go on are below
         elif per_core and len(forms["start"]) == 1 and forms["start"][0][0] == BLOCK and (any(
                 var[0] == "scalar" or var[0] == "size" and var[1][:1] == ("param",) for var, _ in forms["step"])
-                or not forms["step"] and int(rng.step) >= 1):  # (a host's count, or a number)
+                or not forms["step"] and int(rng.step) >= 2):  # (a host's count, or a number past 1)
             raise NonUniform(f"`{text}` starts at the block index but does not step by the block count "
                              "`pl.get_block_num()`: a step that is a core count of the host's (a scalar "
                              "parameter, a tiling-data field, a number) may be smaller than the number of blocks, "
