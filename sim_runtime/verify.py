@@ -55,6 +55,8 @@ class VerifyRow:
 class VerifyReport:
     kernel: str
     rows: list[VerifyRow]
+    #: what the run says beside its verdicts (`unwritten_rows`)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -82,6 +84,8 @@ class VerifyReport:
                           "-" if r.speedup is None else f"{r.speedup:.2f}x", diff,
                           f"[{style}]{verdict}[/{style}]")
         console.print(table)
+        for note in self.notes:
+            console.print(f"note: {note}", markup=False, highlight=False)
 
 
 def _verdict(exc: Exception) -> str:
@@ -177,6 +181,7 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
         rows.append(VerifyRow("serial", None, None, verdict=_verdict(exc), message=_describe(exc, outputs)))
         return VerifyReport(kernel_name, rows)
     rows.append(VerifyRow("serial", serial.cycles, 1.0, run=serial))
+    notes = unwritten_rows(inputs, serial.outputs)
     for label, src in generated.items():
         try:
             res = run_kernel((generated_paths or {}).get(label, path), kernel_name, inputs, source=src,
@@ -198,7 +203,39 @@ def verify(serial_source: str, generated_source, kernel_name: str, *, path: str 
                               "" if same else "outputs differ from the serial kernel", run=res))
     if timeline_path is not None:
         write_trace(timeline_path, {r.version: (r.run.timeline, list(r.run.cores)) for r in rows if r.run})
-    return VerifyReport(kernel_name, rows)
+    return VerifyReport(kernel_name, rows, notes)
+
+
+def unwritten_rows(inputs: dict, outputs: dict) -> list[str]:
+    """For each float tensor the serial run wrote, the rows it left as they were: a `--shape`
+    that does not fit the kernel (rows past a multiple of its tile, an output longer than its
+    input) leaves them so, and both runs agree there without checking anything. Read from the
+    contents (random before the run, so a written row keeps none of them by chance)."""
+    notes = []
+    for name, out in outputs.items():
+        before = inputs.get(name)
+        if not isinstance(before, np.ndarray) or not np.issubdtype(out.dtype, np.floating) or out.ndim == 0 \
+                or before.shape != out.shape:
+            continue
+        same = np.asarray(before).astype(out.dtype) == out
+        rows = same.reshape(out.shape[0], -1).all(axis=1)
+        if rows.all() or not rows.any():
+            continue  # never written (an input), or every row written
+        spans = _spans(np.flatnonzero(rows).tolist())
+        notes.append(f"`{name}`: row{'s' if rows.sum() > 1 else ''} {spans} of {out.shape[0]} still hold what they "
+                     "held before the run: the serial kernel wrote none of them, so neither run is checked there "
+                     "(do the --shape values fit the kernel's tiles?)")
+    return notes
+
+
+def _spans(rows: list[int]) -> str:
+    """`0..3, 7` of sorted row numbers."""
+    out, start = [], rows[0]
+    for i, a in enumerate(rows):
+        if i + 1 == len(rows) or rows[i + 1] != a + 1:
+            out.append(str(start) if start == a else f"{start}..{a}")
+            start = rows[i + 1] if i + 1 < len(rows) else a
+    return ", ".join(out)
 
 
 def _max_difference(got: np.ndarray, ref: np.ndarray) -> float:

@@ -419,6 +419,7 @@ def _render_plain(report, console) -> None:
         first, *rest = row.verdict_text.splitlines() or [row.verdict]
         out.append(f"  {version:<{width}}  cycles {cycles}  speedup {speedup}  max |diff| {diffs}  {first}")
         out += [f"  {'':<{width}}  {line}" for line in rest]
+    out += [f"  note: {note}" for note in report.notes]
     console.print("\n".join(out), markup=False, highlight=False, soft_wrap=True)
 
 
@@ -436,3 +437,5 @@ def _render_table(report, console) -> None:
     for row in report.rows:
         if row.message:
             console.print(f"{row.version}: {row.verdict_text}", markup=False, highlight=False, soft_wrap=True)
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)
