@@ -972,6 +972,7 @@ class _Report:
             linear = any(ELEMENT_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
             kind = ("anywhere_shape" if shaped else "anywhere_element" if linear else "anywhere") \
                 if anywhere and not self.alone \
+                else "mutex_off" if self._mutex_off(race, a, b) \
                 else "shared_event_id" if shared \
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
@@ -982,6 +983,17 @@ class _Report:
                      accesses=tuple((CORES[e.core], e.pipe, _op_name(e)) for e in sorted((a, b), key=_program_order)))
             if len(self.out) >= MAX_PROBLEMS:
                 return
+
+    def _mutex_off(self, race, a: Event, b: Event) -> bool:
+        """Is `race` two ops of one core on a tile of a kernel that turns auto_mutex off, which
+        would order them (study ux1: the help asked for hand-written flags, never naming the
+        option)?"""
+        if a.core != b.core or race.later_foot.key[0] == "GM" or race.earlier_foot.key[0] == "GM":
+            return False
+        call = self.kernel.jit_decorator.decorator
+        given = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "auto_mutex"),
+                     None) if isinstance(call, cst.Call) else None
+        return given is not None and self.file.evaluator.try_eval(given, _NOT_KNOWN) in (False, 0, None)
 
     def _shared_event_id(self) -> str:
         """Words for a wait of the kernel's own that a set the transform makes for a tile group may

@@ -26,6 +26,9 @@ HINTS = {
                  "set_pipe=..., wait_pipe=..., event_id=...)` on the first op's pipe after it and the matching "
                  "`sync_dst` on the second op's pipe before it (the pipes of one core run ahead of one another, and "
                  "auto_mutex orders tiles, not GM)",
+    "mutex_off": "Turn `auto_mutex` on (`@pl.jit(auto_mutex=True, ...)`, the default): the JIT then orders the ops "
+                 "of one core on a tile by the tile's `mutex_ids`, which the transform relies on; or order the two "
+                 "yourself with `pl.system.sync_src`/`sync_dst`",
     "race_body": "Put `pl.system.sync_all()` between the pipeline loop and the kernel-body code that touches the "
                  "same memory (every core then finishes the loop, its drain included, before that code runs), or "
                  "move that access into a stage",
