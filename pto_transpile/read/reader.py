@@ -118,6 +118,13 @@ class FileModel:
         return self.names.functions
 
     @cached_property
+    def made_tile_types(self) -> dict[str, cst.Call]:
+        """Module names bound to what a tile-type factory of the file makes (`HALF_VEC =
+        half_vec()`) -> the `pl.TileType(...)` call it returns (`declarations.made_type`),
+        resolved once: the reader and every run of the check ask."""
+        return {n: made for n, c in self.names.made_types.items() if (made := made_type(self, c)) is not None}
+
+    @cached_property
     def jit_names(self) -> frozenset[str]:
         """Names the JIT binds in every function of the file: the tiling-key fields and
         `datatype=` names of every `@pl.jit(...)` read (kernels, and kernels defined in
@@ -279,9 +286,8 @@ class KernelReader:
         #: names of tile types: the module's (`NAME = pl.TileType(...)`) unless the kernel binds the
         #: name itself, then the kernel's own (`_declaration`)
         self.tile_types: dict[str, cst.Call] = {n: c for n, c in file.names.tile_types.items() if n not in bound}
-        for n, c in file.names.made_types.items():  # `HALF_VEC = half_vec()`, the call made at module level
-            if n not in bound and (made := made_type(file, c)) is not None:
-                self.tile_types[n] = made
+        # `HALF_VEC = half_vec()`, the call made at module level
+        self.tile_types.update((n, made) for n, made in file.made_tile_types.items() if n not in bound)
 
     # entry ------------------------------------------------------------------------------
     def read(self) -> Kernel:

@@ -1,6 +1,6 @@
 from pto_api.ops import CROSS_CORE_WRITES, PIPE_CORES, SPACE_CORE
 from pto_transpile import codes
-from pto_transpile.rules._accesses import all_accesses
+from pto_transpile.rules._accesses import all_accesses, in_other_cores_memory
 from pto_transpile.rules.rule import Rule
 
 
@@ -23,7 +23,6 @@ def check(ctx):
         for a in accesses:
             if a.node in seen:
                 continue
-            memory = ctx.kernel.buffers[a.buffer].memory
             problem, fields = None, {}
             if a.node in nowhere:  # (probe h140: `Mat -> Vec` on V; each refusal sent the author to the other core)
                 b = nowhere[a.node]
@@ -34,8 +33,8 @@ def check(ctx):
                 fields = {"_hint": "nowhere"}
             elif core not in PIPE_CORES.get(a.pipe, (core,)):
                 problem = f"it runs on the {a.pipe} pipe, which only the {_other(core)} core has"
-            elif memory in SPACE_CORE and SPACE_CORE[memory] != core \
-                    and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES):
+            elif in_other_cores_memory(ctx.kernel, a, core):
+                memory = ctx.kernel.buffers[a.buffer].memory
                 problem = f"`{a.buffer}` lives in `{memory}`, the {_other(core)} core's memory"
             if problem:
                 seen.add(a.node)
@@ -43,11 +42,8 @@ def check(ctx):
 
 
 def _of_other_core(ctx, a, core: str) -> bool:
-    """Does access `a` run on a pipe only the other core has, or reach the other core's memory
-    other than by a documented cross-core write?"""
-    memory = ctx.kernel.buffers[a.buffer].memory
-    return core not in PIPE_CORES.get(a.pipe, (core,)) or memory in SPACE_CORE and SPACE_CORE[memory] != core \
-        and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES)
+    """Does access `a` run on a pipe only the other core has, or reach the other core's memory?"""
+    return core not in PIPE_CORES.get(a.pipe, (core,)) or in_other_cores_memory(ctx.kernel, a, core)
 
 
 def _nowhere(ctx, a) -> bool:

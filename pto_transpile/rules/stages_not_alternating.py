@@ -2,10 +2,10 @@ from itertools import pairwise
 
 import libcst as cst
 
-from pto_api.ops import CROSS_CORE_WRITES, SPACE_CORE, op_pipe
+from pto_api.ops import op_pipe
 from pto_transpile import codes
+from pto_transpile.rules._accesses import in_other_cores_memory, stage_accesses
 from pto_transpile.rules.rule import Rule
-from pto_transpile.sync.scan import StageScanner
 
 #: The core whose unit executes an op's pipe: matmuls need the cube unit, V work the vector unit.
 CORE_OF_PIPE = {"M": "cube", "V": "vector"}
@@ -40,22 +40,7 @@ def _foreign_op(ctx, stage) -> str:
             core = CORE_OF_PIPE.get(op_pipe(path[0]) or "")
             if core is not None and core != stage.section:
                 return path[0]
-    for a in _accesses(ctx, stage):
-        memory = ctx.kernel.buffers[a.buffer].memory
-        if memory in SPACE_CORE and SPACE_CORE[memory] != stage.section \
-                and not ("W" in a.role and (a.pipe, memory) in CROSS_CORE_WRITES):
-            return a.op
-    return ""
-
-
-def _accesses(ctx, stage) -> list:
-    """Every access of `stage` to a tile group of the kernel (`sync.scan`), worked out once."""
-    memo = ctx.memo.setdefault("stage_accesses", {})
-    if stage.call not in memo:
-        scanner = StageScanner(ctx.file, ctx.kernel)
-        scanner.tracked = set(ctx.kernel.buffers)
-        memo[stage.call] = scanner.scan_stage(stage).accesses
-    return memo[stage.call]
+    return next((a.op for a in stage_accesses(ctx, stage) if in_other_cores_memory(ctx.kernel, a, stage.section)), "")
 
 
 DOC = """\

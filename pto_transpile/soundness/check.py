@@ -990,10 +990,8 @@ class _Report:
         option)?"""
         if a.core != b.core or race.later_foot.key[0] == "GM" or race.earlier_foot.key[0] == "GM":
             return False
-        call = self.kernel.jit_decorator.decorator
-        given = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "auto_mutex"),
-                     None) if isinstance(call, cst.Call) else None
-        return given is not None and self.file.evaluator.try_eval(given, _NOT_KNOWN) in (False, 0, None)
+        # (options the check could not read are named by `_options_noted` instead)
+        return not _auto_mutex(self.file, self.kernel) and not _options_unread(self.file, self.kernel)
 
     def _shared_event_id(self) -> str:
         """Words for a wait of the kernel's own that a set the transform makes for a tile group may

@@ -32,7 +32,6 @@ from pto_transpile.read.consteval import (
     range_length,
     too_big,
 )
-from pto_transpile.read.declarations import made_type
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
@@ -901,10 +900,8 @@ class PythonSubset(InterpreterBase):
             found = self._symbolic(name)
             if found is not None:
                 return found
-        tile_type = self.file.names.tile_types.get(name)
-        if tile_type is None and name in self.file.names.made_types:
-            # `HALF_VEC = half_vec()` at module level, of a function of the file returning a type
-            tile_type = made_type(self.file, self.file.names.made_types[name])
+        # `HALF_VEC = pl.TileType(...)`, or `= half_vec()` of a function of the file returning one
+        tile_type = self.file.names.tile_types.get(name) or self.file.made_tile_types.get(name)
         if tile_type is not None and not self._reads_jit_names(tile_type):
             # `HALF_VEC = pl.TileType(...)` at module level: the type, its arguments read as the module
             # reads them (not cached with the constants: a run-time size may shape it)
