@@ -15,6 +15,7 @@ import libcst as cst
 from pto_api.effects import slot_addresses
 from pto_api.memory import DTYPE_BITS, TILE_SPACES, element_bytes
 from pto_transpile.read.consteval import PlSymbol
+from pto_transpile.read.meaning import Value
 from pto_transpile.read.model import Buffer, IdList
 
 
@@ -79,14 +80,18 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
     return buf
 
 def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Call], bool],
-                 made: Callable[[cst.Call], cst.Call | None] = lambda _call: None) -> cst.Call | None:
+                 made: Callable[[cst.Call], cst.Call | None] = lambda _call: None,
+                 fixed: dict[str, cst.BaseExpression] | None = None) -> cst.Call | None:
     """The `pl.TileType(...)` call `call` of `fn` returns, its parameters replaced by the
     arguments `call` gives them (or their defaults): for a tile type a function of the file makes
     (`type=half_vec()`, `def half_vec(memory=pl.MemorySpace.Vec): return pl.TileType(...)`, probe
     h139), keyword-only ones too; a function returning what another one makes (`return
     vec_type(HALF)`) returns the type `made` gives that call, its arguments replaced alike (probe
-    h143). None unless `fn`'s body is one `return` of such a call (after a docstring) and every
-    parameter is plain and given once."""
+    h143). `fixed`: what a defaulted parameter stands for instead of its default's text, and, keyed
+    `.name`, what a free name of the body stands for instead of itself (`_fixed_names`). None
+    unless `fn`'s body is one `return` of such a call (after a docstring) and every parameter is
+    plain and given once."""
+    fixed = fixed or {}
     body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else []
     if body and _docstring(body[0]):
         body = body[1:]
@@ -115,7 +120,8 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
         if p.name.value not in given:
             if p.default is None:
                 return None
-            given[p.name.value] = p.default
+            given[p.name.value] = fixed.get(p.name.value, p.default)
+    given.update((name[1:], value) for name, value in fixed.items() if name.startswith("."))
     returned = cast(cst.Call, ret.value.visit(_Substitute(given)))
     return returned if is_type(ret.value) else made(returned)
 
@@ -135,8 +141,64 @@ def made_type(file, call: cst.Call, bound: frozenset | set = frozenset(), depth:
     fn = file.helpers.get(call.func.value)
     if not isinstance(fn, cst.FunctionDef):
         return None
+    try:
+        fixed = _fixed_names(file, fn, bound)
+    except _Unexpressed:
+        return None
     return factory_type(call, fn, lambda c: file.pl.path(c.func) == ("TileType",),
-                        lambda inner: made_type(file, inner, bound, depth + 1))
+                        lambda inner: made_type(file, inner, bound, depth + 1), fixed)
+
+
+class _Unexpressed(Exception):
+    """A value a factory reads in its own scope that no expression of the caller's scope can stand for."""
+
+
+def _fixed_names(file, fn: cst.FunctionDef, bound: frozenset | set) -> dict[str, cst.BaseExpression]:
+    """What the names `fn` reads in its own scope stand for where its returned call is read, in
+    the caller's scope: a parameter's default as Python computed it when the `def` ran (a name it
+    mentions that the module rebinds later does not change it: probe h147, `def vec_type(rows,
+    memory=MEM)` then `MEM = pl.MemorySpace.Mat`), and a module name the body reads that the
+    caller binds too (Python reads the module's: probe h147, a kernel binding `MEMV` locally),
+    each as an expression of its value. Raises `_Unexpressed` where such a value has none."""
+    fixed: dict[str, cst.BaseExpression] = {}
+    params = fn.params
+    if fn.name.value in file.names.stale_defaults:
+        at_def = file.names.defaults.get(fn, {})
+        for p in (*params.params, *params.kwonly_params):
+            if p.default is not None:
+                fixed[p.name.value] = _expressed(at_def.get(p.name.value), file.pl.module_ref)
+    own = {p.name.value for p in (*params.params, *params.kwonly_params)}
+    for name in {n.value for n in file.find(fn.body, cst.Name)} & set(bound) - own:
+        fixed["." + name] = _expressed(file.names.meanings.get(name), file.pl.module_ref)
+    return fixed
+
+
+def _expressed(meaning, pl_ref: str | None) -> cst.BaseExpression:
+    """An expression of the compile-time value `meaning` holds."""
+    if not isinstance(meaning, Value):
+        raise _Unexpressed
+    return _literal(meaning.value, pl_ref)
+
+
+def _literal(value, pl_ref: str | None) -> cst.BaseExpression:
+    if value is None or isinstance(value, bool):
+        return cst.Name(repr(value))
+    if isinstance(value, int):
+        return cst.Integer(str(value)) if value >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-value)))
+    if isinstance(value, float) and value == value and abs(value) != float("inf"):
+        return cst.Float(repr(abs(value))) if value >= 0 else cst.UnaryOperation(cst.Minus(), cst.Float(repr(-value)))
+    if isinstance(value, str):
+        return cst.SimpleString(repr(value))
+    if isinstance(value, PlSymbol) and pl_ref is not None:
+        head, *rest = pl_ref.split(".")
+        node: cst.BaseExpression = cst.Name(head)
+        for part in (*rest, *value.path):
+            node = cst.Attribute(node, cst.Name(part))
+        return node
+    if isinstance(value, (list, tuple)):
+        elements = [cst.Element(_literal(v, pl_ref)) for v in value]
+        return cst.List(elements) if isinstance(value, list) else cst.Tuple(elements)
+    raise _Unexpressed
 
 
 def _docstring(stmt: cst.BaseStatement) -> bool:

@@ -73,10 +73,41 @@ def test_factories_calling_each_other_for_ever_are_not_read():
     assert "PTO028" in codes, codes
 
 
-def test_a_module_name_a_factory_reads_and_the_kernel_binds_too_is_no_crash():
-    # the factory's nodes are not the file's: a refusal pointed into them and crashed (PTO099, probe h147)
+@pytest.mark.parametrize("local", ["pl.MemorySpace.Vec", "pl.MemorySpace.Mat"])
+def test_a_module_name_a_factory_reads_is_the_modules_whatever_the_kernel_binds(local):
+    # the factory's body runs in the module's scope: the kernel's own `MEMV` is not what it reads. The
+    # reader read the substituted call in the kernel's scope: a crash (PTO099, the refusal pointed into
+    # the factory's nodes), then PTO028 "unresolvable memory space" (probe h147)
     factory = ("MEMV = pl.MemorySpace.Vec\n\n\ndef half_vec():\n"
                "    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=MEMV)\n")
-    text = edited(_kernel(factory, "half_vec()"), [(GROUP, "    MEMV = pl.MemorySpace.Vec\n" + GROUP)])
-    codes = [d.code for d in transpile(text, path="k.py", preload=2).diagnostics if d.is_error]
-    assert "PTO099" not in codes, codes
+    text = edited(_kernel(factory, "half_vec()"), [(GROUP, f"    MEMV = {local}\n" + GROUP)])
+    result = transpile(text, path="k.py", preload=2)
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
+                    scalars={"n": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_factorys_default_is_what_its_name_meant_when_the_def_ran():
+    # Python computes `memory=MEM` once, at the `def`: the later `MEM = Mat` does not change it. The
+    # reader read the name as the module ends and refused the Vec group as Mat (PTO066, probe h147)
+    factory = ("MEM = pl.MemorySpace.Vec\n\n\ndef vec_type(rows, memory=MEM):\n"
+               "    return pl.TileType(shape=[rows, TILE], dtype=pl.DT_FP32, target_memory=memory)\n\n\n"
+               "def half_vec():\n    return vec_type(HALF)\n\n\nMEM = pl.MemorySpace.Mat\n")
+    text = _kernel(factory, "half_vec()")
+    result = transpile(text, path="k.py", preload=2)
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
+                    scalars={"n": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_factorys_default_rebound_to_the_wrong_memory_before_the_def_is_refused():
+    # the other way round: Mat when the `def` ran, Vec at the end; the group is Mat, which a vector stage
+    # cannot read, and whose tiles overlap `a_l1` there (the same fix must not read the late value)
+    factory = ("MEM = pl.MemorySpace.Mat\n\n\ndef vec_type(rows, memory=MEM):\n"
+               "    return pl.TileType(shape=[rows, TILE], dtype=pl.DT_FP32, target_memory=memory)\n\n\n"
+               "def half_vec():\n    return vec_type(HALF)\n\n\nMEM = pl.MemorySpace.Vec\n")
+    errors = [d.message for d in transpile(_kernel(factory, "half_vec()"), path="k.py", preload=2).diagnostics
+              if d.is_error]
+    assert any("`c_vec_db`" in m and "`Mat`" in m for m in errors), errors
