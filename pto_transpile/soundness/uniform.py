@@ -543,11 +543,16 @@ class Uniform:
                 # [0, B) at the block's last iteration and below 0 at the others, B any block count
                 # (a host's count of `HOST` cores, a number, is in the difference's constant)
                 e = diff.const + a * loop.stop_const - (a * loop.host_step[1] if loop.host_step else 0)
-                if _settled(op, e, a) and _settled(op, e - a, -a):
+                # (a host count that is a number U: x is in [0, U) at the last iteration, probe h147's `i ==
+                # n - 1` after `if core_id != 0: return`, U = 1)
+                blocks = loop.host_step[1] if loop.host_step and not loop.host_step[0] else None
+                last = _settled(op, e, a) if blocks is None else _settled_within(op, e, a, blocks)
+                if last and _settled(op, e - a, -a):
                     return self._edge(loop, result)
+                step = "num_cores" if not loop.host_step else str(blocks) if blocks is not None else "used_cores"
                 raise NonUniform(f"`{text}` singles out iterations other than the last of a per-core range",
-                                 "test the block's last iteration as `i + num_cores >= n` (or `i + num_cores < n` "
-                                 "for the others)")
+                                 f"test the block's last iteration as `i + {step} >= n` (or `i + {step} < n` for the "
+                                 "others)" + (", the range's step for `used_cores`" if step == "used_cores" else ""))
             start = next((c for f, c in loop.starts if f and rest == {v: -a * k for v, k in f}), None) \
                 if loop is not None and loop.per_core else None
             if start is not None:
@@ -1739,6 +1744,17 @@ def _last_of_per_core(loop: Loop, rest: dict, a: int) -> bool:
     if loop.host_step:  # `pl.range(core_id, n, used_cores)`: `i + used_cores >= n`
         return rest == {**{var: a * c for var, c in loop.host_step[0]}, loop.root: -a}
     return rest == {BLOCK_COUNT[0]: a * form[0][1], loop.root: -a}
+
+
+def _settled_within(op, d1: int, slope: int, count: int) -> bool:
+    """Is `op(d, 0)` the same for every `d = d1 + slope * u`, u = 0 .. count - 1? (`slope` != 0)"""
+    if count <= 1:
+        return True
+    if op in (operator.eq, operator.ne):
+        return d1 % slope != 0 or not 0 <= -d1 // slope < count  # 0 is met at no u of the range
+    if op in (operator.lt, operator.le, operator.gt, operator.ge):
+        return bool(op(d1, 0)) == bool(op(d1 + slope * (count - 1), 0))  # monotone in d: as at both ends
+    return False
 
 
 def _settled(op, d1: int, slope: int) -> bool:

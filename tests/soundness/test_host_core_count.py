@@ -159,3 +159,30 @@ def test_the_last_iteration_by_the_launch_count_is_not():
                         ("finish(i, core_id, used_cores,", "finish(i, core_id, num_cores,")])
     errors = error_messages(transpile(text, path="k.py", preload=1))
     assert errors and "`i + num_cores >= n_blocks` tests the variable of a loop" in errors[0], errors
+
+
+#: block 0 alone goes on (`core_id != 0`, a host count of 1) and steps by 1: `i == n_blocks - 1` is its
+#: last iteration (probe h147: refused as other than the last, with a hint, `i + num_cores >= n`, wrong
+#: for this loop)
+BLOCK0 = edited(SUM, [("    if core_id >= used_cores:\n        return\n    for i in pl.range(core_id, n_blocks, "
+                       "used_cores):\n", "    if core_id != 0:\n        return\n    for i in pl.range(core_id, "
+                                         "n_blocks, 1):\n"),
+                      ("    if i + used_cores >= n_blocks:", "    if i == n_blocks - 1:")])
+
+
+@pytest.mark.emulator
+def test_the_last_iteration_of_a_single_host_block_tested_by_equality_is_a_boundary_test():
+    assert error_messages(transpile(BLOCK0, path="k.py", preload=1)) == []
+    for tiles, blocks in ((7, 3), (5, 2), (6, 1)):
+        verdicts = _verdicts(BLOCK0, tiles, blocks, {"used_cores": 2})
+        assert verdicts == ["ok", "ok"], (tiles, blocks, verdicts)
+
+
+def test_equality_with_the_last_tile_is_not_the_last_iteration_of_two_host_blocks():
+    # two blocks go on, stepping by 2: the test singles out tile n - 1, the last iteration of one block
+    # alone (the other never stores its sum), outside the argument; the help names the step
+    text = edited(BLOCK0, [("    if core_id != 0:\n", "    if core_id >= 2:\n"),
+                           ("n_blocks, 1):\n", "n_blocks, 2):\n")])
+    errors = error_messages(transpile(text, path="k.py", preload=1))
+    assert errors and "`i == n_blocks - 1` singles out iterations other than the last" in errors[0], errors
+    assert "`i + 2 >= n`" in errors[0], errors
