@@ -1,4 +1,4 @@
-"""Every script the README names runs (smoke: small sizes), so none of them rots unseen."""
+"""Every script the README or a page of docs/ names runs (smoke: small sizes), so none of them rots unseen."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ SMOKE = {
 
 
 def test_every_script_the_readme_names_has_a_smoke_run():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+    readme = "\n".join(p.read_text(encoding="utf-8") for p in pages)
     named = set(re.findall(r"\b((?:scripts|benchmarks)/\w+\.py)\b", readme))
     named |= {f"benchmarks/{p.name}" for p in (ROOT / "benchmarks").glob("*.py")} if "benchmarks/" in readme else set()
     assert named and named <= set(SMOKE), f"add a smoke run for {sorted(named - set(SMOKE))}"
