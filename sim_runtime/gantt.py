@@ -51,6 +51,13 @@ def gantt_rows(run: GanttRun, scale: float, width: int) -> list[tuple[str, list[
     return rows
 
 
+def _key(runs: list[GanttRun]) -> str:
+    """`s1 = project, s2 = finish`: each stage number drawn, with its function's name."""
+    names = sorted({(s.stage, s.stage_fn or s.name) for run in runs for s in run.timeline.stages
+                    if s.stage is not None})
+    return ", ".join(f"s{n} = {name}" for n, name in names)
+
+
 def render_gantt(runs: list[GanttRun], console=None, title: str = "simulated timeline") -> None:
     from rich.console import Console
     from rich.text import Text
@@ -62,9 +69,13 @@ def render_gantt(runs: list[GanttRun], console=None, title: str = "simulated tim
     scale = max(longest, 1) / width
     rows = [gantt_rows(run, scale, width) for run in runs]
     stacked = any(name == "" for run_rows in rows for name, _ in run_rows)
-    console.print(Text(f"{title}: one character = {scale:.0f} cycles; sN·iM = stage N on iteration M"
+    console.print(Text(f"{title}: one character = {scale:.0f} cycles; sN·iM = stage N on the block's task M "
+                       "(counted from 0 on each block)"
                        + ("; a core's stages that overlap in time are drawn on the lines under it" if stacked else ""),
                        style="bold"), soft_wrap=True)
+    key = _key(runs)
+    if key:
+        console.print(Text(key), soft_wrap=True)
     for run, run_rows in zip(runs, rows, strict=True):
         console.print(Text(f"{run.label}: {run.makespan} cycles", style="italic"), soft_wrap=True)
         for name, cells in run_rows:

@@ -380,7 +380,8 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
             if gantt:
                 _render_gantt(view, console)
         if timeline is not None and report.ok:
-            console.print(f"trace of both runs written to {timeline} (open it in https://ui.perfetto.dev)",
+            console.print(f"trace of both runs written to {timeline} (open it in https://ui.perfetto.dev; its "
+                          "microseconds are cycles)",
                           markup=False)
         if report.failed:  # an op the emulator lacks leaves a version unchecked, not wrong
             outcome.failures += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,

@@ -53,7 +53,20 @@ def test_gantt_fits_the_console_width():
     console = Console(record=True, width=60)
     render_gantt([res.gantt("pipelined")], console)
     lines = console.export_text().splitlines()
-    assert lines and max(len(x) for x in lines if not x.startswith(("pipelined", "simulated"))) <= 60
+    assert lines and max(len(x) for x in lines if not x.startswith(("pipelined", "simulated", "s1 ="))) <= 60
+
+
+def test_the_gantt_names_each_stage_it_numbers():
+    # the terminal chart drew `s1`..`s4` with no key (the HTML report has one; first-hour study ux1)
+    from rich.console import Console
+
+    from sim_runtime import run_kernel
+    from sim_runtime.gantt import render_gantt
+
+    res = run_kernel(ROOT / "tests" / "sim_kernels" / "demo_p2.py", "pipeline_demo_kernel", {})
+    console = Console(record=True, width=200)
+    render_gantt([res.gantt("pipelined")], console)
+    assert "s1 = stage1, s2 = stage2, s3 = stage3, s4 = stage4" in console.export_text()
 
 
 def test_the_report_is_one_self_contained_page(demo_run):
@@ -149,5 +162,6 @@ def test_gantt_says_what_the_extra_lines_under_a_core_are():
         return console.export_text()
 
     stacked, apart = chart([(0, 60), (30, 100)]), chart([(0, 50), (50, 100)])
-    assert "drawn on the lines under it" in stacked and len(stacked.splitlines()) == 4
-    assert "drawn on the lines under it" not in apart and len(apart.splitlines()) == 3
+    assert "s1 = mm" in stacked  # (the key: a line of its own)
+    assert "drawn on the lines under it" in stacked and len(stacked.splitlines()) == 5
+    assert "drawn on the lines under it" not in apart and len(apart.splitlines()) == 4

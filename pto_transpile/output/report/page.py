@@ -133,7 +133,8 @@ def _legend(stages_of: dict, windows: dict, separate: bool) -> str:
             "state between them." if cut else "")
     if separate:
         note += " Each run is drawn at its own time scale (on one scale the shorter would be too narrow to read)."
-    return (f'<div class="legend">A cell <b>sN·iM</b> is stage N working on iteration M; its width is its time '
+    return ('<div class="legend">A cell <b>sN·iM</b> is stage N working on the block&#39;s task M (counted from 0 '
+            "on each block); its width is its time "
             f"(first op start to last op end). Hover a cell for its cycles and the set → wait arrows that "
             f"release it or that it raises.{swatches}"
             '<span class="sw" style="background:#fff3cd"></span>fill: the bounding core waits for its first input'
