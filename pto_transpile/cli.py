@@ -21,6 +21,7 @@ import click
 from click.core import ParameterSource
 
 from pto_transpile import __version__
+from pto_transpile.output.refusal import Refused
 from pto_transpile.output.render import FORMATS
 from pto_transpile.output.settings import EXIT_OK, EXIT_USAGE, Run
 
@@ -124,7 +125,8 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
         if fmt in ("json", "sarif"):  # a CI step parsing stdout gets a document saying why (study ux1)
             from pto_transpile.output.render.usage import usage_document
 
-            click.echo(usage_document(fmt, exc.format_message()), nl=False)
+            hint = "" if isinstance(exc, Refused) else "See `pto-transpile --help`"  # (its message says what to do)
+            click.echo(usage_document(fmt, exc.format_message(), hint), nl=False)
         raise
     except click.exceptions.Exit:
         raise
@@ -193,7 +195,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
         # (the default build/ path is the tool's own; a file named by -o may be anyone's)
         targets = _targets(inputs, output, show_diff, replace_foreign=force or check or show_diff or not output)
     if timeline is not None and timeline.is_dir():
-        raise click.UsageError(f"--timeline: {timeline} is a directory; give a file name")
+        raise Refused(f"--timeline: {timeline} is a directory; give a file name")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
     from pto_transpile.output.files import cpu_count
     from pto_transpile.output.render.text import wants_color
@@ -257,7 +259,7 @@ def _pictures(run: Run, report: Path | None, gantt: bool) -> Run:
         if len(run.inputs) > 1:
             raise click.UsageError("--report takes one input file; run once per file")
         if report.is_dir():
-            raise click.UsageError(f"--report: {report} is a directory; give a file name")
+            raise Refused(f"--report: {report} is a directory; give a file name")
     return replace(run, report=report, gantt=gantt)
 
 
@@ -315,7 +317,7 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
         try:
             check_target(target, input_path=None if item.is_stdin else item.path, replace_foreign=replace_foreign)
         except RefusedWrite as exc:
-            raise click.UsageError(str(exc)) from None
+            raise Refused(str(exc)) from None
     return targets
 
 

@@ -28,6 +28,7 @@ from pto_transpile import codes, driver
 from pto_transpile.diagnostics import Diagnostic
 from pto_transpile.output.files import Unreadable, transpile_files
 from pto_transpile.output.proof_status import status_for
+from pto_transpile.output.refusal import Refused
 from pto_transpile.output.render import Sink, renderer
 from pto_transpile.output.settings import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Run
 from pto_transpile.output.stale import current_text, staleness
@@ -212,7 +213,7 @@ def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) ->
     try:
         write_output(target, code, input_path=None if item.is_stdin else item.path)
     except RefusedWrite as exc:
-        raise click.UsageError(str(exc)) from None
+        raise Refused(str(exc)) from None
     except OSError as exc:
         sink.file([_unwritable(target, exc)], {})
         return EXIT_USAGE
