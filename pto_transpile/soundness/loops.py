@@ -25,6 +25,7 @@ from pto_transpile.read.localnames import local_names
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.read.walk import children, iter_nodes
 from pto_transpile.soundness import runtypes, syncdrift
+from pto_transpile.soundness.deadnames import dead_names
 from pto_transpile.soundness.events import AIC
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.keytests import Decide, key_decider, undecided
@@ -806,6 +807,8 @@ class Loops(InterpreterBase):
                                  if span else a)
                 else:
                     _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
+            elif not field and name in self._dead_names():
+                continue  # what it carries reaches nothing but names like it (`deadnames`)
             elif _moving(value) and name in first():
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
             elif (signature := _signature(value)) is not None and name in first():
@@ -875,6 +878,15 @@ class Loops(InterpreterBase):
                     elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
                             and f"{name}.{f}" in first() and (id(struct), f) not in counted(env, counters):
                         self._moved(f"field `{name}.{f}`", node)
+
+    def _dead_names(self) -> frozenset:
+        """`dead_names` of the function running now, once per function."""
+        fn = self._frames[-1] if self._frames else self.fn
+        key = ("dead names", id(fn))
+        hit = self._read_firsts.get(key)
+        if hit is None or hit[0] is not fn:
+            hit = self._read_firsts[key] = (fn, dead_names(expression_code(fn)))
+        return hit[1]
 
     def _read_first_on(self, node: cst.For, ctx: Ctx) -> frozenset:
         """`read_first` of a loop's body on the kind of core `ctx` runs, once per loop and kind."""
