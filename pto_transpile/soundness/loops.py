@@ -1539,19 +1539,23 @@ class _FirstReads:
             if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
                     targets: list = []
+                    walrus: set[str] = set()  #: (`f(e := EV[t % 2])` binds `e` where it stands: probe h148)
                     if type(small) is cst.Assign:
-                        targets, reads = [t.target for t in small.targets], _loads(small.value)
+                        targets = [t.target for t in small.targets]
+                        reads, walrus = _header_names(small.value)
                     elif type(small) is cst.AnnAssign:  # (a bare `gain: float` binds nothing: probe h110)
                         bound = small.value is not None
-                        targets, reads = ([small.target], _loads(small.value)) if bound else ([], set())
+                        targets, (reads, walrus) = ([small.target], _header_names(small.value)) if bound \
+                            else ([], (set(), set()))
                     elif type(small) is cst.AugAssign:
                         targets, reads = [small.target], _loads(small.target) | _loads(small.value)
                     else:
-                        reads = _loads(small)
+                        reads, walrus = _header_names(small)
                     for t in targets:  # subscripts and the struct of a field are read
                         if type(t) not in (cst.Name, cst.Tuple, cst.List):
                             reads |= _loads(t) - {_carrier(t)}
                     self.found.update(n for n in reads if n not in written)
+                    written |= walrus
                     for t in targets:
                         written.update(_target_names(t))
                         if type(t) is cst.Attribute and _carrier(t) is not None:

@@ -184,3 +184,36 @@ def test_a_sender_nothing_holds_back_is_refused_and_overflows_past_16_tiles():
     verdicts = [[row.verdict for row in verify(UNTHROTTLED, UNTHROTTLED, "kernel", shapes={
         "a": (32 * tiles, 32), "out": (32 * tiles, 32)}).rows] for tiles in (15, 40)]
     assert verdicts[0] == ["ok", "ok"] and verdicts[1][1].startswith("overflow"), verdicts
+
+
+RELEASE = "                pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[(t - 1) % 2])\n"
+
+
+def test_an_event_id_bound_by_an_assignment_expression_where_it_is_used_is_proven():
+    # `e := ...` binds `e` where it stands: read as carried from the iteration before, the syncs
+    # were "not checked" (PTO077, probe h148), the same line as a plain assignment proven
+    text = edited(KERNEL, [(RELEASE, "                pl.system.set_cross_core(pipe=pl.PipeType.V, "
+                                     "event_id=(e := EV_FREE[(t - 1) % 2]))\n")])
+    assert _findings(text) == []
+    assert _verdicts(text, 7, 2) == ["ok", "ok"]
+
+
+def test_an_event_id_read_before_an_assignment_expression_binds_it_is_followed_as_carried():
+    # the release uses the id the beat before bound (an iteration's first read is of the last one's):
+    # not taken as bound where the walrus stands, so the check follows it and finds the deadlock
+    text = edited(KERNEL, [("    for t in pl.range(0, my_n + 1):\n",
+                            "    e = EV_FREE[1]\n    for t in pl.range(0, my_n + 1):\n"),
+                           (RELEASE, "                pl.system.set_cross_core(pipe=pl.PipeType.V, "
+                                     "event_id=[e, (e := EV_FREE[t % 2])][0])\n")])
+    assert [code for code, _ in _findings(text)] == ["PTO068"], _findings(text)
+    assert _verdicts(text, 1) != ["ok", "ok"]
+
+
+def test_a_sync_called_through_a_local_alias_given_an_item_of_a_module_list_is_proven():
+    # a call given `EV_FREE[...]`, a number of a flat list, is not given the list: the list was taken
+    # as one a call may change, "not a compile-time constant" (PTO077, probe h148)
+    text = edited(KERNEL, [("    for t in pl.range(0, my_n + 1):\n",
+                            "    sc = pl.system.set_cross_core\n    for t in pl.range(0, my_n + 1):\n"),
+                           (RELEASE, "                sc(pipe=pl.PipeType.V, event_id=EV_FREE[(t - 1) % 2])\n")])
+    assert _findings(text) == []
+    assert _verdicts(text, 7, 2) == ["ok", "ok"]
