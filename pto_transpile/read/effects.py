@@ -498,9 +498,20 @@ def _call(node: ast.Call, out: Effects, context: _Context, line: int) -> None:
         if isinstance(arg, ast.Name) and context.guarded.get(arg.id) == FIELDS_ONLY \
                 and _field_by_getattr(node, arg, context):
             continue  # `getattr(TILING, "rows")` reads a field, as `TILING.rows` does
-        if root is not None:
+        if root is not None and not _immutable_item(arg, context):
             out.handed.setdefault(root, set()).add(callee)
             out.handed_lines.setdefault(root, line)
+
+
+def _immutable_item(arg: ast.AST, context: _Context) -> bool:
+    """Is `arg` an item of a guarded list deep enough that it cannot change (`EV[(t - 1) % 2]` of a
+    flat list of numbers)? A call given it is not given the list (probe h148: a call through a
+    local alias given an event id of `EV` made the list "not a compile-time constant")."""
+    levels = 0
+    while isinstance(arg, ast.Subscript) and not isinstance(arg.slice, ast.Slice):
+        arg, levels = arg.value, levels + 1
+    depth = context.guarded.get(arg.id) if isinstance(arg, ast.Name) else None
+    return depth is not None and depth > 0 and levels >= depth  # (FIELDS_ONLY is below 0)
 
 
 def _field_by_getattr(call: ast.AST | None, instance: ast.AST, context: _Context) -> bool:
