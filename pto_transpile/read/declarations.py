@@ -17,6 +17,7 @@ from pto_api.memory import DTYPE_BITS, TILE_SPACES, element_bytes
 from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.meaning import Value
 from pto_transpile.read.model import Buffer, IdList
+from pto_transpile.read.walk import iter_nodes
 
 
 def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types, constants, kernel_bound,
@@ -81,16 +82,16 @@ def parse_buffer(name: str, call: cst.Call, line, section, evaluator, tile_types
 
 def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Call], bool],
                  made: Callable[[cst.Call], cst.Call | None] = lambda _call: None,
-                 fixed: dict[str, cst.BaseExpression] | None = None) -> cst.Call | None:
+                 fixed: dict[str, cst.BaseExpression | None] | None = None) -> cst.Call | None:
     """The `pl.TileType(...)` call `call` of `fn` returns, its parameters replaced by the
     arguments `call` gives them (or their defaults): for a tile type a function of the file makes
     (`type=half_vec()`, `def half_vec(memory=pl.MemorySpace.Vec): return pl.TileType(...)`, probe
     h139), keyword-only ones too; a function returning what another one makes (`return
     vec_type(HALF)`) returns the type `made` gives that call, its arguments replaced alike (probe
     h143). `fixed`: what a defaulted parameter stands for instead of its default's text, and, keyed
-    `.name`, what a free name of the body stands for instead of itself (`_fixed_names`). None
-    unless `fn`'s body is one `return` of such a call (after a docstring) and every parameter is
-    plain and given once."""
+    `.name`, what a free name of the body stands for instead of itself (`_fixed_names`; None where
+    no expression can, and the type is not read if it is needed). None unless `fn`'s body is one
+    `return` of such a call (after a docstring) and every parameter is plain and given once."""
     fixed = fixed or {}
     body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else []
     if body and _docstring(body[0]):
@@ -120,8 +121,15 @@ def factory_type(call: cst.Call, fn: cst.FunctionDef, is_type: Callable[[cst.Cal
         if p.name.value not in given:
             if p.default is None:
                 return None
-            given[p.name.value] = fixed.get(p.name.value, p.default)
-    given.update((name[1:], value) for name, value in fixed.items() if name.startswith("."))
+            default = fixed.get(p.name.value, p.default)
+            if default is None:
+                return None
+            given[p.name.value] = default
+    free = {name[1:]: value for name, value in fixed.items() if name.startswith(".")}
+    if any(value is None and name in {n.value for n in iter_nodes(ret.value) if type(n) is cst.Name}
+           for name, value in free.items()):
+        return None
+    given.update((name, value) for name, value in free.items() if value is not None)
     returned = cast(cst.Call, ret.value.visit(_Substitute(given)))
     return returned if is_type(ret.value) else made(returned)
 
@@ -141,26 +149,18 @@ def made_type(file, call: cst.Call, bound: frozenset | set = frozenset(), depth:
     fn = file.helpers.get(call.func.value)
     if not isinstance(fn, cst.FunctionDef):
         return None
-    try:
-        fixed = _fixed_names(file, fn, bound)
-    except _Unexpressed:
-        return None
     return factory_type(call, fn, lambda c: file.pl.path(c.func) == ("TileType",),
-                        lambda inner: made_type(file, inner, bound, depth + 1), fixed)
+                        lambda inner: made_type(file, inner, bound, depth + 1), _fixed_names(file, fn, bound))
 
 
-class _Unexpressed(Exception):
-    """A value a factory reads in its own scope that no expression of the caller's scope can stand for."""
-
-
-def _fixed_names(file, fn: cst.FunctionDef, bound: frozenset | set) -> dict[str, cst.BaseExpression]:
+def _fixed_names(file, fn: cst.FunctionDef, bound: frozenset | set) -> dict[str, cst.BaseExpression | None]:
     """What the names `fn` reads in its own scope stand for where its returned call is read, in
     the caller's scope: a parameter's default as Python computed it when the `def` ran (a name it
     mentions that the module rebinds later does not change it: probe h147, `def vec_type(rows,
     memory=MEM)` then `MEM = pl.MemorySpace.Mat`), and a module name the body reads that the
     caller binds too (Python reads the module's: probe h147, a kernel binding `MEMV` locally),
-    each as an expression of its value. Raises `_Unexpressed` where such a value has none."""
-    fixed: dict[str, cst.BaseExpression] = {}
+    each as an expression of its value (None where no expression stands for it)."""
+    fixed: dict[str, cst.BaseExpression | None] = {}
     params = fn.params
     if fn.name.value in file.names.stale_defaults:
         at_def = file.names.defaults.get(fn, {})
@@ -173,11 +173,16 @@ def _fixed_names(file, fn: cst.FunctionDef, bound: frozenset | set) -> dict[str,
     return fixed
 
 
-def _expressed(meaning, pl_ref: str | None) -> cst.BaseExpression:
-    """An expression of the compile-time value `meaning` holds."""
-    if not isinstance(meaning, Value):
-        raise _Unexpressed
-    return _literal(meaning.value, pl_ref)
+def _expressed(meaning, pl_ref: str | None) -> cst.BaseExpression | None:
+    """An expression of the compile-time value `meaning` holds, or None."""
+    try:
+        return _literal(meaning.value, pl_ref) if isinstance(meaning, Value) else None
+    except _Unexpressed:
+        return None
+
+
+class _Unexpressed(Exception):
+    """A value no expression of the caller's scope stands for."""
 
 
 def _literal(value, pl_ref: str | None) -> cst.BaseExpression:
