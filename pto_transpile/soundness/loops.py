@@ -1633,7 +1633,9 @@ def _walk_names(node):
 def _header_names(node) -> tuple[set[str], set[str]]:
     """(the names and fields a compound statement's header reads, the names an assignment
     expression in it binds whenever it runs). A walrus under `and`/`or`, a conditional
-    expression, a comprehension or a lambda may not run: its name is read, not bound."""
+    expression, a comprehension or a lambda, past the first link of a chained comparison or in an
+    `assert` (its message runs when the test fails, neither under `python -O`) may not run: its
+    name is read, not bound."""
     reads: set[str] = set()
     bound: set[str] = set()
     stack: list = [(node, True)]
@@ -1648,6 +1650,13 @@ def _header_names(node) -> tuple[set[str], set[str]]:
             continue
         if type(n) is cst.Attribute and type(n.value) is cst.Name:
             reads.update((f"{n.value.value}.{n.attr.value}", n.value.value))
+            continue
+        if type(n) is cst.Comparison:  # `a < b < (e := 0)`: a chain stops at its first false link
+            stack.extend([(n.left, always), *((t.comparator, always and i == 0) for i, t in
+                                              enumerate(n.comparisons))])
+            continue
+        if type(n) is cst.Assert:  # its message runs only when the test fails (probe h149), and
+            stack.extend([(n.test, False), *([(n.msg, False)] if n.msg is not None else [])])  # `-O` runs neither
             continue
         maybe = always and type(n) not in (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp,
                                            cst.DictComp, cst.GeneratorExp)

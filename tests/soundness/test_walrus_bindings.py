@@ -1,0 +1,66 @@
+"""An assignment expression binds its name where it stands only where it runs whenever its
+statement does: under `and`/`or`, a conditional expression, a comprehension, a lambda, past
+the first link of a chained comparison (`a < b < (e := 0)` stops at its first false link) or in
+an `assert` (its message runs only when the test fails, neither runs under `python -O`) it may
+not, and a name it binds is carried from the iteration before as if it were not there. Probe
+h149: `t = ki < 0 < (e := 0)` and `assert ki >= 0, (e := 0)` hid a doubling carried value, and
+the pipelined kernel raced from the twelfth tile on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNEL = (Path(__file__).parent / "kernels" / "dynamic_rows.py").read_text(encoding="utf-8")
+
+#: `e` doubles every iteration; past 2 ** 12 the cube loads the tile the vector core stored one
+#: iteration before: serially after the store, pipelined before it
+DOUBLING = [
+    ("def mm_stage(ki, a, a_l1,", "def mm_stage(ki, e, a, out, a_l1,"),
+    ("    pl.load(cur_a, a, [ki * TILE, 0])\n",
+     "    if e >= 2 ** 12:\n        pl.load(cur_a, out, [(ki - 1) * TILE, 0])\n"
+     "    else:\n        pl.load(cur_a, a, [ki * TILE, 0])\n"),
+    ("    for ki in pl.range(0, n_tiles):\n", "    e = 1\n    for ki in pl.range(0, n_tiles):\n        BIND\n"),
+    ("            mm_stage(ki, a, a_l1,", "            mm_stage(ki, e, a, out, a_l1,"),
+    ("            scale_store(ki, sub_id, out, c_vec_db, y_db)\n",
+     "            scale_store(ki, sub_id, out, c_vec_db, y_db)\n        e = e * 2\n"),
+]
+
+NOT_ALWAYS = {
+    "a chained comparison's second link": "t = ki < 0 < (e := 0)",
+    "an if test's second link": "if ki < 0 < (e := 0):\n            pass",
+    "an assert's message": "assert ki >= 0, (e := 0)",
+    "an assert's test": "assert (e := 0) == 0",
+    "an or": "t = ki >= 0 or (e := 0)",
+}
+
+
+def _kernel(bind: str) -> str:
+    return edited(KERNEL, DOUBLING).replace("BIND", bind)
+
+
+@pytest.mark.parametrize("where", list(NOT_ALWAYS))
+def test_a_walrus_that_may_not_run_binds_nothing_and_the_carried_value_is_refused(where):
+    errors = error_messages(transpile(_kernel(NOT_ALWAYS[where]), path="k.py", preload=2))
+    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+
+
+@pytest.mark.emulator
+def test_the_emulator_shows_the_race_from_the_twelfth_tile():
+    text = _kernel(NOT_ALWAYS["a chained comparison's second link"])
+    code = transpile(text, path="k.py", preload=1, _skip_rules=("PTO061",)).code
+    verdicts = [row.verdict for row in verify(text, code, "kernel", path="k.py",
+                                              shapes={"a": (14 * 32, 32), "out": (14 * 32, 32)}).rows]
+    assert verdicts[0] == "ok" and verdicts[1] != "ok", verdicts
+
+
+def test_a_walrus_that_always_runs_binds_its_name_where_it_stands():
+    # the first link of a chain, and a plain call's argument, always run: `e` is bound before it is read
+    for bind in ("t = (e := 0) < 1 < 2", "t = abs((e := 0))"):
+        text = _kernel(bind).replace("        e = e * 2\n", "")
+        assert error_messages(transpile(text, path="k.py", preload=2)) == [], bind
