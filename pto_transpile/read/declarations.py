@@ -156,17 +156,19 @@ def made_type(file, call: cst.Call, bound: frozenset | set = frozenset(), depth:
 def _fixed_names(file, fn: cst.FunctionDef, bound: frozenset | set) -> dict[str, cst.BaseExpression | None]:
     """What the names `fn` reads in its own scope stand for where its returned call is read, in
     the caller's scope: a parameter's default as Python computed it when the `def` ran (a name it
-    mentions that the module rebinds later does not change it: probe h147, `def vec_type(rows,
-    memory=MEM)` then `MEM = pl.MemorySpace.Mat`), and a module name the body reads that the
+    mentions that the module rebinds later, or the caller binds too, does not change it: probe
+    h147, `def vec_type(rows, memory=MEM)` then `MEM = pl.MemorySpace.Mat`), and a module name the body reads that the
     caller binds too (Python reads the module's: probe h147, a kernel binding `MEMV` locally),
     each as an expression of its value (None where no expression stands for it)."""
     fixed: dict[str, cst.BaseExpression | None] = {}
     params = fn.params
-    if fn.name.value in file.names.stale_defaults:
-        at_def = file.names.defaults.get(fn, {})
-        for p in (*params.params, *params.kwonly_params):
-            if p.default is not None:
-                fixed[p.name.value] = _expressed(at_def.get(p.name.value), file.pl.module_ref)
+    stale = fn.name.value in file.names.stale_defaults
+    at_def = file.names.defaults.get(fn, {})
+    for p in (*params.params, *params.kwonly_params):
+        # (a default that mentions a name the caller binds too: Python read the module's, probe h149)
+        if p.default is not None and (stale or any(n.value in bound for n in iter_nodes(p.default)
+                                                   if type(n) is cst.Name)):
+            fixed[p.name.value] = _expressed(at_def.get(p.name.value), file.pl.module_ref)
     own = {p.name.value for p in (*params.params, *params.kwonly_params)}
     for name in {n.value for n in file.find(fn.body, cst.Name)} & set(bound) - own:
         fixed["." + name] = _expressed(file.names.meanings.get(name), file.pl.module_ref)

@@ -111,3 +111,16 @@ def test_a_factorys_default_rebound_to_the_wrong_memory_before_the_def_is_refuse
     errors = [d.message for d in transpile(_kernel(factory, "half_vec()"), path="k.py", preload=2).diagnostics
               if d.is_error]
     assert any("`c_vec_db`" in m and "`Mat`" in m for m in errors), errors
+
+
+def test_a_factorys_default_naming_what_the_kernel_binds_too_is_the_modules():
+    # `memory=MEMV` was computed at the `def`, from the module's `MEMV`; substituted as text, it was read
+    # in the kernel's scope, where `MEMV` is the kernel's own: PTO028 and PTO052 (probe h149)
+    factory = ("MEMV = pl.MemorySpace.Vec\n\n\ndef half_vec(memory=MEMV):\n"
+               "    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=memory)\n")
+    text = edited(_kernel(factory, "half_vec()"), [(GROUP, "    MEMV = pl.MemorySpace.Mat\n" + GROUP)])
+    result = transpile(text, path="k.py", preload=2)
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
+                    scalars={"n": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
