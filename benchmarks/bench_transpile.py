@@ -287,9 +287,52 @@ def p1(repeat: int, smoke: bool = False) -> None:
         judged = "" if goal is None else verdict(ratio, goal, smoke)
         print(f"  {name:32s} {text.count(chr(10)):5d} {base * 1e3:7.1f}ms {mine * 1e3:8.1f}ms {ratio:5.2f}x "
               f"{paired(rounds):6.2f}x  {judged}")
+    where_the_time_goes([c for c in cases if c[3] is not None or c is cases[0]], repeat)
     if FLASH_ATTENTION.exists():
         size_ratio(repeat, smoke)
         dynamic_rows(smoke)
+
+
+def proof_share(text: str, repeat: int) -> tuple[float, float]:
+    """(CPU seconds of one transpile of `text`, the part its soundness check took), best of
+    `repeat`: the check (`driver.prove`) timed where the driver calls it."""
+    from pto_transpile import driver
+
+    real = driver.prove
+    spent: list[float] = []
+
+    def timed(*args, **kwargs):
+        t0 = time.process_time()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent.append(time.process_time() - t0)
+
+    best = (math.inf, 0.0)
+    driver.prove = timed
+    try:
+        for _ in range(repeat):
+            spent.clear()
+            gc.collect()
+            t0 = time.process_time()
+            ours(text)
+            total = time.process_time() - t0
+            if total < best[0]:
+                best = (total, sum(spent))
+    finally:
+        driver.prove = real
+    return best
+
+
+def where_the_time_goes(cases: list, repeat: int) -> None:
+    """The soundness check's share of each transpile, and what the rest costs against libcst
+    alone: the goals above hold the whole transpile, proof included, to a multiple of the parse."""
+    print("  where the time goes: the soundness check's share, and the rest against libcst")
+    for name, text, _, _ in cases:
+        total, proof = proof_share(text, repeat)
+        (base,) = interleaved([lambda text=text: baseline(text)], repeat)
+        print(f"    {name:32s} proof {proof * 1e3:6.1f}ms of {total * 1e3:6.1f}ms ({proof / total:4.0%}); "
+              f"the rest {(total - proof) / base:4.2f}x libcst")
 
 
 def size_ratio(repeat: int, smoke: bool) -> None:
