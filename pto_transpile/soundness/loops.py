@@ -807,11 +807,12 @@ class Loops(InterpreterBase):
                                  if span else a)
                 else:
                     _set_carried(ctx, name, Sym(int(value), ((var, 1),), k is not None, 0, int(value)))
-            elif not field and name in self._dead_names():
-                continue  # what it carries reaches nothing but names like it (`deadnames`)
-            elif _moving(value) and name in first():
+            elif name not in first() or not field and name in self._dead_names():
+                continue  # read by nothing before the body binds it, or what it carries reaches nothing
+                # but names like it (`deadnames`)
+            elif _moving(value):
                 self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
-            elif (signature := _signature(value)) is not None and name in first():
+            elif (signature := _signature(value)) is not None:
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
