@@ -937,9 +937,15 @@ class Loops(InterpreterBase):
         key = (tag, id(node), kind, name, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, self._builtins(ctx),
+            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, self._builtins(ctx) | self._pl_roots(ctx),
                                                        self._key_decider()))
         return hit[1]
+
+    def _pl_roots(self, ctx: Ctx) -> frozenset:
+        """The names the file binds to `pl` or what it holds that the code running here does not
+        bind again: a call through one (`pl.struct(...)`, `pl.system.sync_all()`) is a `pl` op,
+        which reads what it is given alone."""
+        return frozenset(n for n in self.file.pl.aliases if n not in ctx.env)
 
     def _builtins(self, ctx: Ctx) -> frozenset:
         """The builtins nothing rebinds: a call of one reads what it is given alone."""
@@ -1298,6 +1304,25 @@ def _set_carried(ctx: Ctx, name: str, value: Any) -> None:
         ctx.env[name] = value
 
 
+def _root_name(func) -> str | None:
+    """`f` of a call of `f`, `pl` of one of `pl.system.sync_all`; None for any other callee
+    (`fns[0]`, `make()`)."""
+    while type(func) is cst.Attribute:
+        func = func.value
+    return func.value if type(func) is cst.Name else None
+
+
+def _target_reads(target) -> set[str]:
+    """The names and fields an assignment's target reads: a subscript's object and index, the
+    struct of a field (`st.g`: `st`, not the field it binds), each in a tuple or list of targets
+    too (`_, tmp[(f := e * 2) * 0] = 0, 0`: probe h150)."""
+    if type(target) is cst.Name:
+        return set()
+    if type(target) in (cst.Tuple, cst.List):
+        return set().union(*(_target_reads(e.value) for e in target.elements))
+    return _loads(target) - {_carrier(target)}
+
+
 def _target_names(target) -> list[str]:
     if type(target) is cst.Name:
         return [target.value]
@@ -1442,9 +1467,10 @@ class _FirstBinding:
         self.read: set[str] = set()
 
     def reads(self, node) -> bool:
-        """Note the fields `node` reads; True when it reads the whole struct, or calls a function
-        by a plain name, which may read it where `node` does not name it (`prev_g()` of a `def
-        prev_g(s=st)`: probe h108)."""
+        """Note the fields `node` reads; True when it reads the whole struct, or calls anything but
+        a builtin or a `pl` op (`builtins` holds the names of both), which may read it where `node`
+        does not name it (`prev_g()` of a `def prev_g(s=st)`: probe h108; the same function called
+        from a list, `fns[0]()`, or through an attribute: probe h150)."""
         name, builtins = self.name, self.builtins
         stack = [node]
         while stack:
@@ -1452,9 +1478,9 @@ class _FirstBinding:
             if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
                 self.read.add(n.attr.value)
                 continue
-            if type(n) is cst.Name and n.value == name \
-                    or type(n) is cst.Call and type(n.func) is cst.Name and n.func.value not in builtins:
-                return True  # (a builtin nothing rebinds, `float(j % 2)`, reads what it is given alone)
+            if type(n) is cst.Name and n.value == name or type(n) is cst.Call and _root_name(n.func) not in builtins:
+                # (a builtin nothing rebinds, `float(j % 2)`, or a `pl` op, reads what it is given alone)
+                return True
             stack.extend(children(n))
         return False
 
@@ -1552,9 +1578,8 @@ class _FirstReads:
                         targets, reads = [small.target], _loads(small.target) | _loads(small.value)
                     else:
                         reads, walrus = _header_names(small)
-                    for t in targets:  # subscripts and the struct of a field are read
-                        if type(t) not in (cst.Name, cst.Tuple, cst.List):
-                            reads |= _loads(t) - {_carrier(t)}
+                    for t in targets:  # subscripts and the struct of a field are read, in a tuple too
+                        reads |= _target_reads(t)
                     self.found.update(n for n in reads if n not in written)
                     written |= walrus
                     for t in targets:

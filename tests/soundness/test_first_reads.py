@@ -1,10 +1,18 @@
-"""An assignment expression binds its name where it stands only where it runs whenever its
-statement does: under `and`/`or`, a conditional expression, a comprehension, a lambda, past
-the first link of a chained comparison (`a < b < (e := 0)` stops at its first false link) or in
-an `assert` (its message runs only when the test fails, neither runs under `python -O`) it may
-not, and a name it binds is carried from the iteration before as if it were not there. Probe
-h149: `t = ki < 0 < (e := 0)` and `assert ki >= 0, (e := 0)` hid a doubling carried value, and
-the pipelined kernel raced from the twelfth tile on."""
+"""What an iteration reads before it binds it is carried from the iteration before, and judged
+(it must repeat: a counter, a residue, a flag); a read the walk of the loop body misses is a
+carried value never judged. Probes h149 and h150 hid a doubling value that, from the twelfth
+tile on, makes the cube load what the vector core stored one iteration before (serially after
+the store, pipelined before it), in four ways:
+
+- an assignment expression that may not run taken as binding its name where it stands: past the
+  first link of a chained comparison (`a < b < (e := 0)` stops at its first false link), in an
+  `assert` (its message runs only when the test fails, neither runs under `python -O`), as under
+  `and`/`or`, a conditional expression, a comprehension or a lambda;
+- a subscript in a tuple of assignment targets (`_, tmp[(f := e * 2) * 0] = 0, 0`), whose index
+  is read (probe h150);
+- a struct field read by a function called other than by its plain name (`fns[0]()` of a `def
+  peek(s=st)`), taken as bound first by the assignment after it (probe h150).
+"""
 
 from __future__ import annotations
 
@@ -64,3 +72,18 @@ def test_a_walrus_that_always_runs_binds_its_name_where_it_stands():
     for bind in ("t = (e := 0) < 1 < 2", "t = abs((e := 0))"):
         text = _kernel(bind).replace("        e = e * 2\n", "")
         assert error_messages(transpile(text, path="k.py", preload=2)) == [], bind
+
+
+def test_a_subscript_in_a_tuple_of_targets_reads_its_index():
+    text = _kernel("_, tmp[(f := e * 2) * 0] = 0, 0\n        e = f\n        del f").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    e = 1\n    tmp = [0]\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+
+
+def test_a_function_called_from_a_list_may_read_a_struct_field_before_it_is_bound():
+    text = _kernel("x = fns[0]()\n        st.g = x\n        e = st.g").replace("        e = e * 2\n", "").replace(
+        "    e = 1\n", "    st = pl.struct(g=1)\n\n    def peek(s=st):\n        return s.g * 2\n\n"
+                     "    fns = [peek]\n    del peek\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "field `st.g` carries a value from one iteration to the next" in errors[0], errors
