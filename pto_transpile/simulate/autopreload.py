@@ -23,6 +23,7 @@ from pto_transpile.read.source import SourceFile
 from pto_transpile.results import TranspileResult
 from pto_transpile.simulate.compare import check_launch_arguments
 from pto_transpile.simulate.isolated import in_child
+from pto_transpile.simulate.pipeview import loop_groups
 from pto_transpile.simulate.provenance import LineOrigins
 from sim_runtime.bound import loop_bound
 from sim_runtime.errors import annotate_locations
@@ -146,9 +147,11 @@ def _simulate(source, path, kernels, codes, by_label, settings: Auto, choice: Pr
             elif c.cycles is not None and row.cycles is not None:  # a run that ends "ok" has its cycles
                 c.cycles += row.cycles
                 if not c.bound and row.run is not None and loop < len(kernel.loops):
-                    fns = {s.func for s in kernel.loops[loop].stages}
-                    bound = loop_bound(row.run.timeline, list(row.run.cores), fns)
-                    c.bound = bound.summary() if bound is not None else ""
+                    indexes, fns = next(g for g in loop_groups(kernel) if loop in g[0])
+                    bound = loop_bound(row.run.timeline, list(row.run.cores), set(fns))
+                    together = f" (loops {', '.join(map(str, indexes))} together: they call the same stage " \
+                        "functions)" if len(indexes) > 1 else ""
+                    c.bound = bound.summary() + together if bound is not None else ""
     choice.serial_cycles = serial_total
     return ""
 
