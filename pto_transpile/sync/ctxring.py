@@ -641,7 +641,9 @@ def _live_parts(kernel: Kernel, expr: cst.BaseExpression) -> list[cst.BaseExpres
         if isinstance(node, cst.BaseExpression) and node is not expr and _live_scalar(kernel, node):
             found.append(node)
             continue
-        stack.extend(reversed(children(node)))
+        # (an attribute's name and a keyword's are no values: `scale` of `tiling.scale` beside a
+        # scalar parameter `scale` travelled, and the stage was given `tiling._pl_ctx_neg1.scale`: study ux2)
+        stack.extend(reversed([node.value] if isinstance(node, (cst.Attribute, cst.Arg)) else children(node)))
     return found
 
 
