@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pto_api.memory import integer_argument_fault, scalar_int_values
@@ -128,17 +128,18 @@ def tiling_data_param(fn) -> tuple[str, type] | None:
     return None
 
 
-def build_tiling_data(cls: type, values: Mapping[str, object]):
+def build_tiling_data(cls: type, values: Mapping[str, object], flag: Callable[[str], str] = str):
     """An instance of the tiling-data class from field values (dataclass defaults fill the rest).
     A value given for a field declared `int` or `bool` (or a `pl` integer dtype) is one of that
-    type's values, as for a scalar parameter; what the class's own code makes of it is its own."""
+    type's values, as for a scalar parameter; what the class's own code makes of it is its own.
+    `flag`: how `--arg` names a field (`LaunchNames.field_name`), for the message of a missing one."""
     names = [f.name for f in dataclasses.fields(cls)]
     needed = [f.name for f in dataclasses.fields(cls)
               if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
     missing = [n for n in needed if n not in values]
     if missing:
         raise KernelError(f"tiling data {cls.__name__} needs field(s) {', '.join(missing)} "
-                          f"(fields: {', '.join(names)}), e.g. --arg {missing[0]}=VALUE")
+                          f"(fields: {', '.join(names)}), e.g. --arg {flag(missing[0])}=VALUE")
     given = {k: v for k, v in values.items() if k in names}
     defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
     for name, declared in tiling_data_types(cls).items():
@@ -214,10 +215,26 @@ class LaunchNames:
     tiling_data_required: tuple[str, ...]  #: its fields without a default
     #: its fields declared with an integer type, and that type (`tiling_data_types`)
     tiling_data_types: tuple[tuple[str, str], ...] = ()
+    tiling_param: str = ""  #: the name of the tiling-data parameter
+    params: tuple[str, ...] = ()  #: the kernel's parameters
+
+    def field_name(self, field: str) -> str:
+        """How `--arg` names a tiling-data field: by its name, or as `tiling.n_rows` (the
+        parameter's name, a dot and the field's), which a field named as a parameter of the
+        kernel needs (`--arg n_rows` sets the parameter; study ux2)."""
+        return f"{self.tiling_param}.{field}" if field in self.params else field
 
     @property
     def names(self) -> frozenset[str]:
-        return frozenset((*(self.tiling_key.fields if self.tiling_key else ()), *self.tiling_data))
+        """The names `--arg` gives the launch by: the tiling-key fields and the tiling-data fields
+        (`field_name`)."""
+        return frozenset((*(self.tiling_key.fields if self.tiling_key else ()),
+                          *(self.field_name(f) for f in self.tiling_data)))
+
+    @property
+    def dotted(self) -> frozenset[str]:
+        """`tiling.FIELD` for every tiling-data field: a name `--arg` takes for any of them."""
+        return frozenset(f"{self.tiling_param}.{f}" for f in self.tiling_data)
 
 
 def launch_names(kernel) -> LaunchNames:
@@ -227,4 +244,5 @@ def launch_names(kernel) -> LaunchNames:
     required = tuple(f.name for f in fields
                      if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
     types = tuple(tiling_data_types(td[1]).items()) if td else ()
-    return LaunchNames(kernel.tiling_key_schema, tuple(f.name for f in fields), required, types)
+    return LaunchNames(kernel.tiling_key_schema, tuple(f.name for f in fields), required, types,
+                       td[0] if td else "", tuple(inspect.signature(kernel.fn).parameters))

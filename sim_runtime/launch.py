@@ -21,6 +21,7 @@ from sim_runtime.kernelspec import (
     build_tiling_data,
     declared_scalar_type,
     dtype_named,
+    launch_names,
     tiling_data_fields,
     tiling_data_param,
 )
@@ -133,12 +134,15 @@ def _split_inputs(kernel, inputs: dict, tiling_key: dict | None) -> tuple[dict, 
     td_fields = set(tiling_data_fields(td[1])) if td else set()
     args, key, fields = {}, dict(tiling_key or {}), {}
     for name, value in inputs.items():
+        holder, dot, field = name.partition(".")
         if name in params:
             args[name] = value
         elif schema is not None and name in schema.fields:
             key[name] = value
         elif name in td_fields:
             fields[name] = value
+        elif dot and td is not None and holder == td[0] and field in td_fields:
+            fields[field] = value  # `tiling.n_rows`: a field named as a parameter is (`LaunchNames.field_name`)
         else:
             known = [*params, *(schema.fields if schema else ()), *sorted(td_fields)]
             raise KernelError(f"inputs name no parameter of {kernel.fn.__name__}: {name} "
@@ -173,7 +177,7 @@ def simulate(kernel, inputs: dict, *, block_dim: int = 1, mode: str = "concurren
         elif name in given:
             args[name] = _scalar(name, spec, given[name])
         elif td is not None and name == td[0]:
-            args[name] = build_tiling_data(td[1], td_values)
+            args[name] = build_tiling_data(td[1], td_values, launch_names(kernel).field_name)
         elif p.default is not inspect.Parameter.empty:
             args[name] = _scalar(name, spec, p.default)  # a default is passed as any value is
         else:

@@ -101,8 +101,9 @@ def _launch_missing(launch: dict, scalars: dict) -> list[tuple[str, str]]:
                 elif scalars[f] not in spec.values:
                     raise click.BadParameter(f"tiling-key field {f}={scalars[f]} of kernel {kernel} is not one of "
                                              f"{list(spec.values)}", param_hint="--arg")
-        missing += [(f"tiling-data field {f} of `{kernel}`", f"--arg {f}=VALUE")
-                    for f in names.tiling_data_required if f not in scalars]
+        missing += [(f"tiling-data field {f} of `{kernel}`", f"--arg {names.field_name(f)}=VALUE")
+                    for f in names.tiling_data_required if names.field_name(f) not in scalars
+                    and f"{names.tiling_param}.{f}" not in scalars]
     return missing
 
 
@@ -163,13 +164,21 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
     for given in launch.values():
         for launch_name in given.names:
             scalar_params.setdefault(launch_name, set())
+    dotted = {name for given in launch.values() for name in given.dotted}
+    tiling = {given.tiling_param: kernel for kernel, given in launch.items() if given.tiling_param}
+    for name in scalars:
+        if name in tiling:  # (its value is built from its fields: `--arg tiling=3` was taken, and dropped)
+            raise click.BadParameter(f"{name!r} is the tiling-data parameter of `{tiling[name]}`: give its fields "
+                                     f"(--arg {name}.FIELD=VALUE, or the field's own name)", param_hint="--arg")
+    for given in launch.values():
+        scalar_params.pop(given.tiling_param, None)  # (not a value of its own: its fields are)
     names = ", ".join(sorted(k.name for k in kernels))
     for name in shapes:
         if name not in tensors:
             raise click.BadParameter(f"{name!r} is not a tensor parameter of {names} "
                                      f"(tensors: {', '.join(sorted(tensors)) or 'none'})", param_hint="--shape")
     for name in scalars:
-        if name not in scalar_params:
+        if name not in scalar_params and name not in dotted:
             why = "" if not_loaded is None else \
                 f"; the tiling-key and tiling-data fields it may name are not known: the file does not load " \
                 f"({not_loaded})"
@@ -186,8 +195,10 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
             raise click.BadParameter(f"{name} is a parameter of `{', '.join(sorted(ks))}` declared {dtypes[name]}: "
                                      f"{fault}", param_hint="--arg")
     for kernel, given in sorted(launch.items()):
-        for name, declared in given.tiling_data_types:
-            fault = integer_argument_fault(declared, scalars[name]) if name in scalars else None
+        for td_field, declared in given.tiling_data_types:
+            name = next((n for n in (given.field_name(td_field), f"{given.tiling_param}.{td_field}")
+                         if n in scalars), "")
+            fault = integer_argument_fault(declared, scalars[name]) if name else None
             if fault is not None:
                 raise click.BadParameter(f"{name} is a tiling-data field of `{kernel}` declared {declared}: {fault}",
                                          param_hint="--arg")
@@ -217,6 +228,7 @@ class Takes:
     scalars: frozenset[str]
     not_loaded: str | None = None
     sized: frozenset[str] = frozenset()
+    dotted: frozenset[str] = frozenset()  #: `tiling.FIELD` names --arg takes besides `scalars`
 
 
 def takes(source: str, path: str) -> Takes:
@@ -235,7 +247,9 @@ def takes(source: str, path: str) -> Takes:
     not_loaded = launch.pop(_NOT_LOADED, None)
     for given in launch.values():
         scalars.update(given.names)
-    return Takes(path, frozenset(tensors), frozenset(scalars), not_loaded, frozenset(sized))
+        scalars.discard(given.tiling_param)  # (its fields are given, not it)
+    dotted = frozenset(name for given in launch.values() for name in given.dotted)
+    return Takes(path, frozenset(tensors), frozenset(scalars), not_loaded, frozenset(sized), dotted)
 
 
 def share(files: list[Takes], shapes, scalars) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -247,11 +261,11 @@ def share(files: list[Takes], shapes, scalars) -> list[tuple[tuple[str, ...], tu
     shape_names, scalar_names = parse_shapes(shapes), parse_scalars(scalars)  # format and duplicates first
     for names, kind, flag in ((shape_names, "tensors", "--shape"), (scalar_names, "scalars", "--arg")):
         for name in names:
-            if not any(name in getattr(f, kind) for f in files):
+            if not any(name in getattr(f, kind) or kind == "scalars" and name in f.dotted for f in files):
                 raise click.BadParameter(_taken_by_none(name, files, kind), param_hint=flag)
     sized = {name for name in shape_names if any(name in f.sized for f in files)}
     return [(tuple(v for v in shapes if _name(v) in (f.sized if _name(v) in sized else f.tensors)),
-             tuple(v for v in scalars if _name(v) in f.scalars)) for f in files]
+             tuple(v for v in scalars if _name(v) in f.scalars or _name(v) in f.dotted)) for f in files]
 
 
 def _name(value: str) -> str:

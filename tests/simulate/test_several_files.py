@@ -45,7 +45,7 @@ def test_a_shape_goes_to_the_kernel_where_that_tensor_is_dynamic(kernels):
     ("--shape", "q=64x32", "'q' is not a tensor parameter of any kernel given (tensors: seed_demo.py: a, b, d, out; "
                            "tiled_scale.py: a, out, w)"),
     ("--arg", "bogus=1", "'bogus' is not a scalar parameter of any kernel given (scalars: seed_demo.py: none; "
-                         "tiled_scale.py: ApplyRelu, scale, tiling)"),
+                         "tiled_scale.py: ApplyRelu, scale)"),
 ])
 def test_a_value_no_kernel_takes_is_a_usage_error_naming_it(kernels, flag, value, words):
     r = run("seed_demo.py", "tiled_scale.py", "--simulate", *FITS_SCALE, flag, value, "-o", "out/")

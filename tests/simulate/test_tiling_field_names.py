@@ -1,0 +1,49 @@
+"""`--arg` names a tiling-data field by its own name, or as `tiling.FIELD` (the tiling-data
+parameter's name, a dot and the field's). A field named as a scalar parameter of the kernel needs
+the dotted name: `--arg n_rows=200` sets the parameter, and the launch was refused by the emulator
+("tiling data needs field(s) n_rows", reported as PTO095 with exit status 1) although `--arg n_rows`
+was given (study ux2). `--arg tiling=3` was taken as the whole tiling data and dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from helpers import ROOT, edited
+from pto_transpile.cli import main
+
+TILED = (ROOT / "examples" / "tiled_scale.py").read_text(encoding="utf-8")
+#: a field `scale` of the tiling data and a scalar parameter `scale` of the kernel
+CLASH = edited(TILED, [("    tiling: ScaleTiling,\n):", "    tiling: ScaleTiling,\n    scale: pl.DT_FP32,\n):")])
+BASE = ["--simulate", "--shape", "a=64x32", "--shape", "out=64x32", "--arg", "ApplyRelu=1", "-j", "1"]
+
+
+def _run(tmp_path: Path, text: str, *args: str):
+    kernel = tmp_path / "k.py"
+    kernel.write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, [str(kernel), *BASE, *args, "-o", str(tmp_path / "out.py")],
+                              catch_exceptions=False)
+
+
+def test_a_field_named_as_a_parameter_is_asked_for_by_its_dotted_name(tmp_path):
+    r = _run(tmp_path, CLASH, "--arg", "scale=0.5")
+    assert r.exit_code == 2, r.output
+    assert "tiling-data field scale of `tiled_scale_kernel`; add --arg tiling.scale=VALUE" in r.output, r.output
+
+
+def test_the_dotted_name_sets_the_field(tmp_path):
+    r = _run(tmp_path, CLASH, "--arg", "scale=0.5", "--arg", "tiling.scale=0.25")
+    assert r.exit_code == 0, r.output
+    assert "pipelined" in r.output and "ok" in r.output
+
+
+def test_a_field_of_its_own_name_takes_either(tmp_path):
+    for flag in ("scale=0.5", "tiling.scale=0.5"):
+        r = _run(tmp_path, TILED, "--arg", flag)
+        assert r.exit_code == 0, (flag, r.output)
+
+
+def test_the_tiling_data_parameter_itself_is_no_arg(tmp_path):
+    r = _run(tmp_path, TILED, "--arg", "scale=0.5", "--arg", "tiling=3")
+    assert r.exit_code == 2 and "'tiling' is the tiling-data parameter of `tiled_scale_kernel`" in r.output, r.output
