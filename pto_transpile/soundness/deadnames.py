@@ -62,7 +62,9 @@ def _reads(node: ast.AST, into: frozenset[str] | None, feeds: list) -> None:
         for t in targets:
             if names is None:  # a subscript or attribute target reads what it stores into
                 _reads(t, None, feeds)
-        _reads(node.value, names, feeds)
+        # (a value that runs code anywhere may run it or not by what it reads: `c = e > k and
+        # box.append(1)`, probe h151; its reads are live)
+        _reads(node.value, names if _pure(node.value) else None, feeds)
         return
     if isinstance(node, ast.Name):
         if isinstance(node.ctx, ast.Load):
@@ -72,6 +74,11 @@ def _reads(node: ast.AST, into: frozenset[str] | None, feeds: list) -> None:
         into = None  # a call, a subscript, an attribute read...: what it does may depend on the value
     for child in ast.iter_child_nodes(node):
         _reads(child, into, feeds)
+
+
+def _pure(node: ast.AST) -> bool:
+    """Does `node` compute its value from its operands alone, everywhere under it?"""
+    return all(isinstance(n, _PURE) for n in ast.walk(node))
 
 
 def _plain_targets(targets: list[ast.expr]) -> frozenset[str] | None:

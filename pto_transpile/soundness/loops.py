@@ -822,10 +822,11 @@ class Loops(InterpreterBase):
             kind = type(value)
             if kind not in (list, tuple, dict, str) and not isinstance(value, (FunctionV, StructV)):
                 continue  # (the commonest values, numbers and tiles: nothing below judges them)
-            if kind in (list, tuple, dict, str) and _plain_container(value):
+            if kind in (list, tuple, dict, str):
                 # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
-                # counter in disguise (`len(seen) > 100` holds only past the runs made)
-                snapshot = _snapshot(value)
+                # counter in disguise (`len(seen) > 100` holds only past the runs made); one of
+                # other items (`box.append(abs)`) by its shape at least (probe h151)
+                snapshot = _snapshot(value) if _plain_container(value) else _shape(value)
                 before = prev.get(("container", name), _NONE)
                 if before is not _NONE and before != snapshot:
                     raise nonuniform(NonUniform(f"`{name}` changes from one iteration of the loop to the next: what "
@@ -1743,6 +1744,16 @@ def _plain_container(value) -> bool:
     # (a struct among them: a number beside it, or how many there are, may change, probe h111)
     return all(isinstance(x, (*_PLAIN_OR_HANDLE, StructV)) or type(x) in (list, tuple, dict) and _plain_container(x)
                for x in flat)
+
+
+def _shape(value):
+    """What can be compared of a container that holds more than `_plain_container` does: its
+    kind, length and the kind of each item, nested containers alike."""
+    if type(value) in (list, tuple):
+        return (type(value).__name__, tuple(_shape(x) for x in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((_shape(k), _shape(v)) for k, v in value.items()))
+    return _snapshot(value) if isinstance(value, (int, float, str)) else type(value).__name__
 
 
 def _snapshot(value):

@@ -57,6 +57,7 @@ def test_a_swap_read_after_the_loop_is_carried_and_refused():
     ("c, e = e, c", {"c", "e"}),
     ("c = c + e", {"c", "e"}),  # `e` feeds only `c`, which nothing else reads
     ("c, e = e, f(c)", set()),  # a call may do anything with the value
+    ("c = e > 3 and g()", {"c"}),  # `e` decides whether `g` runs (probe h151): live; `c` is read by nothing
     ("c, e = e, c\n    g(e)", set()),  # `e` read by a call, `c` feeding it
     ("c, e = e, c\n    t[c] = 1", set()),  # a subscript target reads its index
     ("c, e = e, c\n    print(locals())", set()),

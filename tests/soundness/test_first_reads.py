@@ -87,3 +87,25 @@ def test_a_function_called_from_a_list_may_read_a_struct_field_before_it_is_boun
                      "    fns = [peek]\n    del peek\n")
     errors = error_messages(transpile(text, path="k.py", preload=2))
     assert errors and "field `st.g` carries a value from one iteration to the next" in errors[0], errors
+
+
+def _fed(bind: str) -> str:
+    """The kernel with the cube stage given `f`, computed as `bind` says, in place of `e`."""
+    return _kernel(bind).replace("            mm_stage(ki, e, a, out,", "            mm_stage(ki, f, a, out,")
+
+
+def test_a_read_that_decides_whether_a_call_runs_is_live():
+    # `c` is read by nothing, but `e` decides whether `box.append(1)` runs, and `box` reaches the stage
+    # (probe h151: `e` was taken for dead, never judged, and the kernel raced from the twelfth tile)
+    text = _fed("c = e >= 2 ** 12 and box.append(1)\n        f: pl.DT_INT32 = box[-1] * 4096").replace(
+        "    e = 1\n", "    e = 1\n    box = [0]\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+
+
+def test_a_list_of_other_items_that_grows_is_judged_by_its_shape():
+    # `box.append(abs)`: a list of a builtin was never compared across iterations (probe h151)
+    text = _fed("box.append(abs)\n        f: pl.DT_INT32 = (len(box) >= 13) * 4096").replace(
+        "    e = 1\n", "    box = []\n").replace("        e = e * 2\n", "")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`box` changes from one iteration of the loop to the next" in errors[0], errors
