@@ -93,6 +93,7 @@ STAGE_CALL_ARGUMENTS = "PTO083"
 STRUCTS_SHARE_FIELD = "PTO084"
 STRUCT_DECLARATIONS_DIFFER = "PTO085"
 GROUP_AS_TILE = "PTO086"
+OP_ARGUMENTS = "PTO087"
 OUTPUT_OUT_OF_DATE = "PTO094"
 SIMULATION_FAILED = "PTO095"
 USELESS_SUPPRESSION = "PTO096"
@@ -103,4 +104,4 @@ INTERNAL_ERROR = "PTO099"
 #: Misspellings and the like: a file with one of these errors is not analysed further (the
 #: kernel, loop and graph rules would report what follows from the typo, not the typo).
 STOPS_ANALYSIS = frozenset({UNDEFINED_NAME, UNKNOWN_API_NAME, UNKNOWN_KEYWORD, BLOCK_INDEX_PER_CORE,
-                            STAGE_NOT_DECORATED, STAGE_CALL_STARRED, STAGE_CALL_ARGUMENTS})
+                            STAGE_NOT_DECORATED, STAGE_CALL_STARRED, STAGE_CALL_ARGUMENTS, OP_ARGUMENTS})

@@ -72,7 +72,7 @@ PARTIAL = {
 #: a second probe's: writes the check counted as covering all of `x` (a reduction by `dim=`, a
 #: scratch operand the emulator does not touch, a destination that is not the first operand)
 LESS = {
-    "maximum with dim": "pl.maximum(x, ysm, dim=0)",
+    "maximum with dim": "pl.maximum(x, ysm, ysm, dim=0)",  # (its third operand the scratch tile)
     "argmax's scratch": "pl.argmax(ysm, ysm, x)",
     "gather's scratch": "pl.gather(ysm, ysm, ysm, x)",
     "mrgsort2's destination": "pl.mrgsort2(ysm, ysm, x, ysm)",
@@ -113,7 +113,8 @@ _WHOLE = "shape=[TILE_HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpac
 
 @pytest.mark.parametrize("op, small, said", [
     # 16 fp32 records of `x`'s 32 columns into a 64-byte destination: the emulator writes them on
-    ("pl.full(x, 0.0)\n    pl.mrgsort(ysm, x)", "shape=[1, 16], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec",
+    ("pl.full(x, 0.0)\n    pl.mrgsort(ysm, x, block_len=2)",
+     "shape=[1, 16], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec",
      "`pl.mrgsort` writes as many records as its source's valid columns hold"),
     ("pl.ub_copy(x, ysm)\n    n = pl.get_spr()", _WHOLE, "`pl.get_spr` reads or sets a core's special registers"),
     ("pl.ub_copy(x, ysm)\n    pl.set_vec_mask(0, ki + 1)", _WHOLE,
