@@ -56,9 +56,11 @@ def _reads(node: ast.AST, into: frozenset[str] | None, feeds: list) -> None:
     """Each name `node` reads, with `into`: the names of the assignment it is the value of."""
     if isinstance(node, (ast.Assign, ast.AugAssign)):
         targets: list[ast.expr] = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
-        names = _plain_targets(targets)
+        # (`box *= k` changes a list in place, through every name that holds it: `box = other`
+        # before, probe h152; what an augmented assignment reads is live)
+        names = _plain_targets(targets) if isinstance(node, ast.Assign) else None
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            feeds.append((node.target.id, names))  # `c += 1` reads `c` into `c`
+            feeds.append((node.target.id, None))
         for t in targets:
             if names is None:  # a subscript or attribute target reads what it stores into
                 _reads(t, None, feeds)

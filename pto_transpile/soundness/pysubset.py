@@ -128,6 +128,23 @@ _PYTHON_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max"
 _ITERATING = frozenset({"range", "print", "isinstance", "enumerate", "zip", "reversed", "iter"})
 
 
+def _leaves_block(block: cst.CSTNode) -> str | None:
+    """`return`, `break` or `continue` that leaves `block` (not one of a loop or function inside
+    it), as its keyword, or None."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(block, False)]  # (node, inside a loop of the block)
+    while stack:
+        node, looped = stack.pop()
+        if type(node) is cst.Return:
+            return "return"
+        if type(node) in (cst.Break, cst.Continue) and not looped:
+            return "break" if type(node) is cst.Break else "continue"
+        if type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            continue
+        inner = looped or type(node) in (cst.For, cst.While)
+        stack.extend((child, inner) for child in node.children)
+    return None
+
+
 #: the name the generated kernel keeps a pipeline loop's end in, before the loop: `_pl_end_<var>`
 _END = "_pl_end_"
 
@@ -619,6 +636,13 @@ class PythonSubset(InterpreterBase):
             # handler does: neither is known
             raise CannotModel("`try` with an `except` block: where its body raises, and so what runs, is not known "
                               "to the check", node.handlers[0], kind="construct")
+        leaves = _leaves_block(node.finalbody.body) if node.finalbody is not None else None
+        if leaves is not None:
+            # `finally: continue` ends an exception the body raises (`1 // (n - 777)`), and the rest
+            # of the body does not run: where it raises is not known (probe h152)
+            raise CannotModel(f"a `finally` block that leaves it by `{leaves}` swallows any exception its `try` "
+                              "raises, and where the body raises, and so what runs, is not known to the check",
+                              node.finalbody, kind="construct")
         try:
             self.exec_block(node.body.body, ctxs)
             if node.orelse is not None:

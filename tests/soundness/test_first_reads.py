@@ -109,3 +109,23 @@ def test_a_list_of_other_items_that_grows_is_judged_by_its_shape():
         "    e = 1\n", "    box = []\n").replace("        e = e * 2\n", "")
     errors = error_messages(transpile(text, path="k.py", preload=2))
     assert errors and "`box` changes from one iteration of the loop to the next" in errors[0], errors
+
+
+def test_an_augmented_assignment_through_a_second_name_is_live():
+    # `box *= k` changes the list `other` holds too: `e` decides its length (probe h152: `e` and `box`
+    # were taken for dead, and the kernel raced from the twelfth tile)
+    text = _fed("box *= (e < 4096) + 0\n        f: pl.DT_INT32 = (1 - len(other)) * 4096").replace(
+        "    e = 1\n", "    e = 1\n    other = [0]\n    box = other\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+
+
+def test_a_finally_that_leaves_its_block_is_refused():
+    # `finally: continue` swallows what the `try` raises (`1 // (n - 777)` at n = 777), and the rest of
+    # the body does not run there: the check, whose model raises nothing, ran it (probe h152)
+    text = _fed("f = ki * 4096\n        for _r in range(1):\n            try:\n                c = 1 // (n - 777)\n"
+                "                f = 0\n            finally:\n                continue").replace(
+        "        e = e * 2\n", "").replace("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
+                                          "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "a `finally` block that leaves it by `continue` swallows any exception" in errors[0], errors
