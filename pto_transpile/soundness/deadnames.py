@@ -2,10 +2,11 @@
 
 A name the loop body reads before it binds it carries a value from one iteration to the next,
 which the check must show repeats (a counter, a residue of one, a flag) before it can stand
-a few trip counts for every count. A name whose every read feeds only an assignment to such
-names (`c, e = e, c` and nothing else reading `c` or `e`, anywhere in the function: after the
-loop, in a nested function, through `global`) influences no op, test, bound, address or stage
-argument: what it carries cannot change what the kernel does, and it need not repeat (probe
+a few trip counts for every count. A name whose every read is in the value of an assignment to
+such names that only moves values between names (`c, e = e, c`: names and displays of them, no
+operator, call or subscript) and nothing else reading `c` or `e`, anywhere in the function
+(after the loop, in a nested function, through `global`), influences no op, test, bound, address
+or stage argument: what it carries cannot change what the kernel does, and it need not repeat (probe
 h148: a swap nothing read refused the kernel). Read from Python's own tree of the function,
 whose load and store contexts say what is a read.
 """
@@ -44,9 +45,11 @@ def dead_names(function_text: str) -> frozenset[str]:
     return frozenset(dead)
 
 
-#: expressions whose value is computed from their operands alone, running no code of the file
-_PURE = (ast.Name, ast.Constant, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
-         ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context)
+#: the values a dead name may be given: names and displays of them, which move values between
+#: names and compute nothing (an operator may raise, `1 // (n - 777)`, or decide, `e > k and f()`,
+#: whether code runs: probes h151, h152)
+_PURE = (ast.Name, ast.Tuple, ast.List, ast.expr_context)
+
 
 #: builtins that read every local name of the function they are called in
 _READ_ALL = frozenset({"locals", "vars", "eval", "exec", "dir"})
@@ -73,13 +76,13 @@ def _reads(node: ast.AST, into: frozenset[str] | None, feeds: list) -> None:
             feeds.append((node.id, into))
         return
     if into is not None and not isinstance(node, _PURE):
-        into = None  # a call, a subscript, an attribute read...: what it does may depend on the value
+        into = None  # an operator, a call, a subscript...: what it does may depend on the value
     for child in ast.iter_child_nodes(node):
         _reads(child, into, feeds)
 
 
 def _pure(node: ast.AST) -> bool:
-    """Does `node` compute its value from its operands alone, everywhere under it?"""
+    """Is `node` a name, or a display of names, everywhere under it?"""
     return all(isinstance(n, _PURE) for n in ast.walk(node))
 
 
