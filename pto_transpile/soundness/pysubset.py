@@ -65,6 +65,7 @@ from pto_transpile.soundness.uniform import (
     marks_block_index,
     may_differ_between_blocks,
     on_grid,
+    run_time_var,
     walks_grid,
 )
 from pto_transpile.soundness.values import (
@@ -2064,6 +2065,20 @@ class PythonSubset(InterpreterBase):
                 pos.append(value)
         return pos, kw
 
+    def _tail_of_another_count(self, pos: list, node: cst.Call) -> None:
+        """A tail (`pl.min(TM, rows - i * TM)`) the check follows only over a loop whose count is
+        computed from the value it clamps: refused here, saying so (study ux2: a count from the
+        tiling data beside a tail of a scalar parameter got "pass only static values there",
+        which would remove the tail)."""
+        for v in pos:
+            moving = isinstance(v, Sym) and any(var[0] == "loop" for var, _ in v.form)
+            if moving and any(run_time_var(var) or var[0] == "size" for var, _ in v.form):
+                code = self._code_of(node)
+                raise nonuniform(NonUniform(
+                    f"the tail `{code}` clamps by a value its loop's trip count is not computed from",
+                    "compute the loop's count from the value the tail clamps (`n_tiles = (rows + TILE - 1) // "
+                    "TILE` for `pl.min(TILE, rows - i * TILE)`), which the check follows as a row tail"), node)
+
     def _builtin(self, name: str, node: cst.Call, ctx: Ctx) -> Any:
         if name == "int" and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star \
                 and type(node.args[0].value) is _COMPARISON:
@@ -2135,6 +2150,9 @@ class PythonSubset(InterpreterBase):
                 return pos[0]
             if name == "range":
                 return self._sym_range(pos, node)
+            if name in ("min", "max") and any(isinstance(p, Sym) and any(v[0] == "loop" for v, _ in p.form)
+                                              for p in pos):
+                self._tail_of_another_count(pos, node)
             self._plain(list(pos), f"the argument of `{name}`", node)
             pos = [int(p) if isinstance(p, Sym) else p for p in pos]
         try:
