@@ -27,6 +27,9 @@ class CoreLoad:
     pipes: dict[str, int]  #: busy cycles of each of its pipes
     first: int  #: start of its first op in the loop
     last: int  #: end of its last op in the loop
+    #: the iterations it runs: a block of a per-core range runs its share of them (study ux2: a
+    #: block of one tile was divided by block 0's two)
+    iterations: int = 0
 
     @property
     def busiest_pipe(self) -> str:
@@ -51,7 +54,7 @@ class LoopBound:
 
     @property
     def beat(self) -> float:
-        return self.bounding.busy / self.iterations if self.iterations else 0.0
+        return self.per_iteration(self.bounding)
 
     @property
     def fill(self) -> int:
@@ -78,7 +81,12 @@ class LoopBound:
         return 100.0 * (1 - core.busy / self.actual) if self.actual else 0.0
 
     def per_iteration(self, core: CoreLoad) -> float:
-        return core.busy / self.iterations if self.iterations else 0.0
+        runs = core.iterations or self.iterations
+        return core.busy / runs if runs else 0.0
+
+    def _runs(self, core: CoreLoad) -> str:
+        """How many iterations `core` runs, said where it is fewer than the loop's most."""
+        return f" over its {core.iterations} iteration(s)" if 0 < core.iterations < self.iterations else ""
 
     def summary(self) -> str:
         """One line: "cube-bound (b0.AIC, busiest pipe M), 91% of the bound; b0.AIV0 idles 22%"."""
@@ -89,11 +97,15 @@ class LoopBound:
 
     def detail(self) -> list[str]:
         """The numbers behind the summary, one line each."""
-        lines = [f"{c.core}: busy {self.per_iteration(c):.0f} cycles per iteration "
-                 f"({', '.join(f'{p} {n / self.iterations:.0f}' for p, n in sorted(c.pipes.items()))}), "
+        def pipes(c: CoreLoad) -> str:
+            runs = c.iterations or self.iterations
+            return ", ".join(f"{p} {n / runs:.0f}" for p, n in sorted(c.pipes.items()))
+
+        lines = [f"{c.core}: busy {self.per_iteration(c):.0f} cycles per iteration ({pipes(c)}){self._runs(c)}, "
                  f"idle {self.idle_percent(c):.0f}% of the loop" for c in self.cores]
         lost = sum(b - a for a, b in self.gaps)
-        lines.append(f"bound = {self.iterations} x {self.beat:.0f} (beat of {self.bounding.core}) + fill {self.fill} "
+        runs = self.bounding.iterations or self.iterations
+        lines.append(f"bound = {runs} x {self.beat:.0f} (beat of {self.bounding.core}) + fill {self.fill} "
                      f"+ drain {self.drain} = {self.bound} cycles; the loop took {self.actual} "
                      f"({self.percent:.0f}% of the bound); {self.bounding.core} idles {lost} cycles in "
                      f"{len(self.gaps)} gap(s) between its first and last op")
@@ -117,9 +129,10 @@ def loop_bound(timeline: Timeline, cores: list[str], stage_fns: set[str] | None 
         pipes: dict[str, list] = defaultdict(list)
         for s in mine:
             pipes[s.pipe].append((s.start, s.end))
+        tasks = [s.task for s in stages if s.core == core and s.task is not None]
         loads.append(CoreLoad(core, union_length((s.start, s.end) for s in mine),
                               {p: union_length(iv) for p, iv in pipes.items()},
-                              min(s.start for s in mine), max(s.end for s in mine)))
+                              min(s.start for s in mine), max(s.end for s in mine), max(tasks, default=-1) + 1))
     iterations = max(s.task for s in stages if s.task is not None) + 1
     result = LoopBound(iterations, min(s.start for s in ops), max(s.end for s in ops), loads)
     result.gaps = idle_gaps([(s.start, s.end) for s in by_core[result.bounding.core]])

@@ -67,3 +67,16 @@ def test_interval_helpers():
     assert idle_gaps([(0, 10), (5, 20), (30, 40), (35, 50)]) == [(20, 30)]
     spans = [Span("stage", 0, "c", "s", a, b) for a, b in [(0, 10), (5, 15), (10, 20), (12, 14)]]
     assert lanes(spans) == [0, 1, 0, 2]
+
+
+def test_each_core_is_counted_over_its_own_iterations():
+    # a block of a per-core range runs its share: one iteration of 100 cycles on b1 was reported as 50
+    # a "per iteration", divided by block 0's two (study ux2)
+    t = two_stage_timeline(cube=100, vector=60, n=2)
+    t.add(op("b1.AIC", "M", 0, 100, 1, 0, "s1"))
+    t.add(stage("b1.AIC", 0, 100, 1, 0, "s1"))
+    b = loop_bound(t, ["b0.AIC", "b0.AIV0", "b1.AIC"])
+    b1 = next(c for c in b.cores if c.core == "b1.AIC")
+    assert (b1.iterations, b.per_iteration(b1)) == (1, 100)
+    assert "b1.AIC: busy 100 cycles per iteration (M 100) over its 1 iteration(s)" in "\n".join(b.detail())
+    assert "b0.AIC: busy 100 cycles per iteration (M 100), idle" in "\n".join(b.detail())
