@@ -26,6 +26,7 @@ from pto_transpile.read.walk import parameters
 from pto_transpile.simulate.isolated import in_child
 from pto_transpile.simulate.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.simulate.provenance import LineOrigins
+from pto_transpile.suggest import closest
 
 PIPELINED = "pipelined"
 #: a kernel pipelined by hand, run with hardware semantics against its own sequential run
@@ -175,15 +176,19 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
     names = ", ".join(sorted(k.name for k in kernels))
     for name in shapes:
         if name not in tensors:
+            near = closest(name, tensors)
+            meant = f"; did you mean {near!r}?" if near is not None else ""
             raise click.BadParameter(f"{name!r} is not a tensor parameter of {names} "
-                                     f"(tensors: {', '.join(sorted(tensors)) or 'none'})", param_hint="--shape")
+                                     f"(tensors: {', '.join(sorted(tensors)) or 'none'}){meant}", param_hint="--shape")
     for name in scalars:
         if name not in scalar_params and name not in dotted:
             why = "" if not_loaded is None else \
                 f"; the tiling-key and tiling-data fields it may name are not known: the file does not load " \
                 f"({not_loaded})"
             known = ", ".join(sorted(scalar_params)) or "none"
-            raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} (scalars: {known}){why}",
+            near = closest(name, [*scalar_params, *dotted])
+            meant = f"; did you mean {near!r}?" if near is not None else ""
+            raise click.BadParameter(f"{name!r} is not a scalar parameter of {names} (scalars: {known}){why}{meant}",
                                      param_hint="--arg")
     for name, by_kernel in sorted(tensors.items()):
         for kernel, declared in sorted(by_kernel.items()):

@@ -1,8 +1,9 @@
-"""`--arg` names a tiling-data field by its own name, or as `tiling.FIELD` (the tiling-data
-parameter's name, a dot and the field's). A field named as a scalar parameter of the kernel needs
-the dotted name: `--arg n_rows=200` sets the parameter, and the launch was refused by the emulator
-("tiling data needs field(s) n_rows", reported as PTO095 with exit status 1) although `--arg n_rows`
-was given (study ux2). `--arg tiling=3` was taken as the whole tiling data and dropped."""
+"""How `--arg` names what a launch is given: a tiling-data field by its own name, or as
+`tiling.FIELD` (the tiling-data parameter's name, a dot and the field's). A field named as a
+scalar parameter of the kernel needs the dotted name: `--arg n_rows=200` sets the parameter,
+and the launch was refused by the emulator ("tiling data needs field(s) n_rows", reported as
+PTO095 with exit status 1) although `--arg n_rows` was given (study ux2). `--arg tiling=3` was
+taken as the whole tiling data and dropped. A misspelt name gets the one meant."""
 
 from __future__ import annotations
 
@@ -47,3 +48,13 @@ def test_a_field_of_its_own_name_takes_either(tmp_path):
 def test_the_tiling_data_parameter_itself_is_no_arg(tmp_path):
     r = _run(tmp_path, TILED, "--arg", "scale=0.5", "--arg", "tiling=3")
     assert r.exit_code == 2 and "'tiling' is the tiling-data parameter of `tiled_scale_kernel`" in r.output, r.output
+
+
+def test_a_misspelt_name_gets_the_one_meant(tmp_path):
+    # (study ux2: `--arg nrows=5` listed the scalars, with no "did you mean")
+    r = _run(tmp_path, TILED, "--arg", "scal=0.5")
+    assert r.exit_code == 2 and "'scal' is not a scalar parameter" in r.output and "did you mean 'scale'?" in r.output
+    kernel = tmp_path / "k.py"
+    r = CliRunner().invoke(main, [str(kernel), "--simulate", "--shape", "aa=64x32", "--shape", "out=64x32",
+                                  "--arg", "ApplyRelu=1", "--arg", "scale=0.5", "-o", str(tmp_path / "out.py")])
+    assert r.exit_code == 2 and "did you mean 'a'?" in r.output, r.output
