@@ -1597,6 +1597,12 @@ class _FirstReads:
                 reads, walrus = _header_names(child)
                 self.found.update(n for n in reads if n not in written)
                 written |= walrus  # (`if (g := ...) > 10.0:` binds `g` where it stands: probe h110)
+            # a subscript in a `for` or `with ... as` target reads its index (`for tmp[(g := e * 2) * 0] in`:
+            # probe h153)
+            targets = [stmt.target] if type(stmt) is cst.For else \
+                [item.asname.name for item in stmt.items if item.asname is not None] if type(stmt) is cst.With else []
+            for target in targets:
+                self.found.update(n for n in _target_reads(target) if n not in written)
             inner = set(written)
             if type(stmt) is cst.If:
                 taken = _taken(stmt, self.decide)

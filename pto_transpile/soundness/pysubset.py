@@ -141,8 +141,10 @@ def _leaves_block(block: cst.CSTNode) -> str | None:
             return "break" if type(node) is cst.Break else "continue"
         if type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
             continue
-        inner = looped or type(node) in (cst.For, cst.While)
-        stack.extend((child, inner) for child in node.children)
+        if isinstance(node, (cst.For, cst.While)):  # its body's `break` is its own; its `else:`'s is not (h153)
+            stack.extend((child, child is node.body or looped) for child in node.children)
+            continue
+        stack.extend((child, looped) for child in node.children)
     return None
 
 

@@ -129,3 +129,23 @@ def test_a_finally_that_leaves_its_block_is_refused():
                                           "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n")
     errors = error_messages(transpile(text, path="k.py", preload=2))
     assert errors and "a `finally` block that leaves it by `continue` swallows any exception" in errors[0], errors
+
+
+def test_a_finally_that_leaves_its_block_from_a_loops_else_is_refused():
+    # a loop's `else:` is not inside the loop: its `continue` is the enclosing loop's (probe h153)
+    text = _fed("f = ki * 4096\n        for _r in range(1):\n            try:\n                c = 1 // (n - 777)\n"
+                "                f = 0\n            finally:\n                for _s in range(0):\n"
+                "                    pass\n                else:\n                    continue").replace(
+        "        e = e * 2\n", "").replace("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
+                                          "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "a `finally` block that leaves it by `continue` swallows any exception" in errors[0], errors
+
+
+def test_a_subscript_in_a_for_target_reads_its_index():
+    # (probe h153: `for tmp[(g := e * 2) * 0] in range(1)` read only the loop's iterable)
+    text = _fed("for tmp[(g := e * 2) * 0] in range(1):\n            pass\n        e = g\n        del g\n"
+                "        f: pl.DT_INT32 = (e >= 4096) * 4096").replace("        e = e * 2\n", "").replace(
+        "    e = 1\n", "    e = 1\n    tmp = [0]\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
