@@ -16,6 +16,11 @@ def check(ctx):
         names = ", ".join(f"`{n}`" for n in forgotten)
         yield k.node.name, {"detail": f"a loop calls {names} in section blocks, but they are not stages",
                             "names": names, "_hint": "forgotten"}
+    elif (held := _sections_in_helpers(ctx)) is not None:
+        helper, line = held
+        yield k.node.name, {"detail": f"the loop at line {line} calls `{helper}`, whose body holds the section blocks "
+                                      "and the stage calls, where the transform does not look",
+                            "helper": helper, "line": line, "_hint": "helper"}
     elif not ctx.file.stages:
         if _decorated_stages(ctx):
             return  # stages the file's names hide (`globals()`, a `__defaults__` store): PTO070 names what hides them
@@ -52,6 +57,25 @@ def _decorated_stages(ctx) -> bool:
         and isinstance(d.decorator.value, cst.Attribute) and d.decorator.value.attr.value == "pipeline"
         and isinstance(ctx.file.meaning(stmt.name.value), Unknown)
         for stmt in ctx.file.source.module.body if isinstance(stmt, cst.FunctionDef) for d in stmt.decorators)
+
+
+def _sections_in_helpers(ctx) -> tuple[str, int] | None:
+    """(a function of the file a `for` loop of the kernel calls whose own body holds a
+    `with pl.section_*()` block calling a stage, the loop's line): the loop's body factored
+    into a helper (study ux2: "nothing to pipeline", said of a loop that called the stages
+    through it)."""
+    file = ctx.file
+    for loop in find(ctx.kernel.node.body, cst.For):
+        for call in find(loop.body, cst.Call):
+            name = call.func.value if isinstance(call.func, cst.Name) else ""
+            helper = file.helpers.get(name)
+            if not isinstance(helper, cst.FunctionDef):
+                continue
+            for block in find(helper.body, cst.With):
+                if section_of(block, file.pl) and any(isinstance(c.func, cst.Name) and c.func.value in file.stages
+                                                      for c in find(block.body, cst.Call)):
+                    return name, file.source.span(loop).start.line
+    return None
 
 
 def _plain_calls_in_sections(ctx) -> list[str]:
@@ -107,7 +131,9 @@ RULE = Rule(
          "per `with pl.section_*()` block",
     hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`",
            "alias": "Decorate each stage with `@pl.pipeline.stage` itself, as the transform reads it, not through "
-                    "`{name}`"},
+                    "`{name}`",
+           "helper": "Write the body of `{helper}` in the loop at line {line}: the transform pipelines the loop whose "
+                     "own body calls the stages in section blocks"},
     check=check,
     seed="a kernel with `pipeline=` calls its stages from a `for` loop, one per section block",
     doc=DOC,
