@@ -791,7 +791,7 @@ class Loops(InterpreterBase):
                             raise refusal
                         raise nonuniform(NonUniform(f"counter `{name}` steps by different amounts in different "
                                                      "iterations", f"step `{name}` by the same amount in every "
-                                                     "iteration"), node)
+                                                     "iteration"), _binding_site(node, name))
                     stepped = uni.rot.core_steps.setdefault((key, var), {})
                     stepped[ctx.core] = delta
                     uni.rot.steps[(key, var)] = delta if len(set(stepped.values())) == 1 else None
@@ -811,7 +811,7 @@ class Loops(InterpreterBase):
                 continue  # read by nothing before the body binds it, or what it carries reaches nothing
                 # but names like it (`deadnames`)
             elif _moving(value):
-                self._moved(f"field `{name}`" if "." in name else f"`{name}`", node)
+                self._moved(f"field `{name}`" if "." in name else f"`{name}`", _binding_site(node, name))
             elif (signature := _signature(value)) is not None:
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
@@ -974,11 +974,14 @@ class Loops(InterpreterBase):
         if stepped and others:
             raise nonuniform(NonUniform(f"counter `{name}` steps by a value known only at run time (the block, a "
                                          "parameter or a size)", f"step `{name}` by a constant, and scale it "
-                                         "where it is used (`i = t * d`)"), node)
+                                         "where it is used (`i = t * d`)"), _binding_site(node, name))
+        own = f"`{node.target.value}`" if isinstance(node, cst.For) and type(node.target) is cst.Name \
+            else "the loop's variable"
         if not stepped and any(is_block_value(v) or v[-1] == "blocks" for v in others):
             raise nonuniform(NonUniform(f"counter `{name}` starts at a value of the block", f"start `{name}` at a "
                                          "constant and add the block's part where it is used "
-                                         "(`i = core_id + t * num_cores`)"), node)
+                                         f"(`i = core_id + t * num_cores`), or compute it from {own} in the loop"),
+                             _binding_site(node, name))
         if not stepped and others:
             # followed as a number of its own, it forgets what it started from: `c % 7` of a
             # counter started at a parameter `d` takes the phase of this run's `d` only
@@ -1139,7 +1142,7 @@ class Loops(InterpreterBase):
             self.uniform._edge(self.uniform.loops.get(key), True)
             prev[name] = value
             return
-        self._same_as_before(prev, name, value, words, node)
+        self._same_as_before(prev, name, value, words, _binding_site(node, name))
 
     def _flags_of(self, node: cst.For) -> frozenset:
         """`_flag_literals` of a loop, read with its carried names (`_carried_names`)."""
@@ -1219,6 +1222,21 @@ def _continues(body) -> bool:
             continue
         stack.extend(children(node))
     return False
+
+
+def _binding_site(loop: cst.For, name: str) -> cst.CSTNode:
+    """The first statement of `loop`'s body that binds `name` (`x`, or a field `st.n`), where a
+    refusal of what it carries points (study ux2: the caret was on the `for`); the loop itself when
+    none is found."""
+    holder, _, field = name.partition(".")
+    for small in _small_statements(loop.body):
+        targets = [t.target for t in small.targets] if type(small) is cst.Assign else \
+            [small.target] if type(small) in (cst.AugAssign, cst.AnnAssign) else []
+        for t in targets:
+            if field and type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == holder \
+                    and t.attr.value == field or not field and name in _target_names(t):
+                return small
+    return loop
 
 
 def _small_statements(block) -> list:

@@ -149,3 +149,11 @@ def test_a_subscript_in_a_for_target_reads_its_index():
         "    e = 1\n", "    e = 1\n    tmp = [0]\n")
     errors = error_messages(transpile(text, path="k.py", preload=2))
     assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+
+
+def test_a_carried_value_is_shown_where_the_loop_binds_it():
+    # the caret was on the `for`; it is on the statement that carries the value (study ux2)
+    result = transpile(_kernel("pass"), path="k.py", preload=2)
+    error = next(d for d in result.diagnostics if d.is_error)
+    assert "`e` carries a value" in error.message
+    assert _kernel("pass").splitlines()[error.line - 1].strip() == "e = e * 2", error.line
