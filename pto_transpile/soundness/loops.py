@@ -820,13 +820,14 @@ class Loops(InterpreterBase):
         arrays = bool(self.own_arrays)
         for name, value in ctx.env.items():
             kind = type(value)
-            if kind not in (list, tuple, dict, str) and not isinstance(value, (FunctionV, StructV)):
+            if kind not in (list, tuple, dict, str, range) and not isinstance(value, (FunctionV, StructV)):
                 continue  # (the commonest values, numbers and tiles: nothing below judges them)
-            if kind in (list, tuple, dict, str):
+            if kind in (list, tuple, dict, str, range):
                 # `seen.append(ki)`, `s = s + "x"`: a container the iterations change is a
                 # counter in disguise (`len(seen) > 100` holds only past the runs made); one of
-                # other items (`box.append(abs)`) by its shape at least (probe h151)
-                snapshot = _snapshot(value) if _plain_container(value) else _shape(value)
+                # other items (`box.append(abs)`) by its shape at least (probe h151), a range by
+                # its bounds (`r = range(len(r) * 2)`: probe h154)
+                snapshot = _snapshot(value) if kind is range or _plain_container(value) else _shape(value)
                 before = prev.get(("container", name), _NONE)
                 if before is not _NONE and before != snapshot:
                     raise nonuniform(NonUniform(f"`{name}` changes from one iteration of the loop to the next: what "
@@ -843,7 +844,9 @@ class Loops(InterpreterBase):
                         snapshot = tuple(sorted((f, _signature(v)) for f, v in default.fields.items()))
                     elif type(default) in (list, dict, tuple) and _plain_container(default):
                         snapshot = _snapshot(default)
-                    else:
+                    elif name not in first() or (snapshot := _signature(default)) is None:
+                        # (a number, of a function the body reads before it binds it again: `def g(x=g() * 2)`
+                        # in the loop body, made anew with another default each iteration: probe h154)
                         continue
                     before = prev.get(("default", name, param), _NONE)
                     if before is not _NONE and before != snapshot:
@@ -1784,6 +1787,8 @@ def _snapshot(value):
     """A copy of a plain container to compare with the next iteration's (numbers with their form)."""
     if type(value) is int:  # (the commonest item: no form)
         return (value, ())
+    if type(value) is range:
+        return ("range", value.start, value.stop, value.step)
     if isinstance(value, str):
         return value
     if isinstance(value, dict):

@@ -157,3 +157,20 @@ def test_a_carried_value_is_shown_where_the_loop_binds_it():
     error = next(d for d in result.diagnostics if d.is_error)
     assert "`e` carries a value" in error.message
     assert _kernel("pass").splitlines()[error.line - 1].strip() == "e = e * 2", error.line
+
+
+def test_a_function_made_in_the_loop_carries_its_default():
+    # `def g(x=g() * 2)` reads the function of the iteration before, whose default doubles (probe h154)
+    text = _fed("f: pl.DT_INT32 = (g() >= 4096) * 4096\n        def g(x=g() * 2):\n            return x").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    def g(x=1):\n        return x\n\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "the default of `x` of `g` changes from one iteration of the loop to the next" in errors[0], \
+        errors
+
+
+def test_a_range_carried_across_iterations_is_compared():
+    # `r = range(len(r) * 2)` (probe h154: a range was never compared)
+    text = _fed("f: pl.DT_INT32 = (len(r) >= 4096) * 4096\n        r = range(len(r) * 2)").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    r = range(1)\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`r` changes from one iteration of the loop to the next" in errors[0], errors
