@@ -817,6 +817,12 @@ class Loops(InterpreterBase):
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
                 self._settles(prev, name, signature, f"field `{name}`" if "." in name else f"`{name}`", node, key)
+            elif not field and not _judged_elsewhere(value):
+                # any other value (a function, a `pl` constant, an object): the same one at every
+                # iteration's start, or refused, whatever its kind (probes h151..h154 carried values of
+                # kinds a list of kinds left out)
+                self._same_as_before(prev, ("kind", name), _kind_signature(value), f"`{name}`",
+                                     _binding_site(node, name))
         arrays = bool(self.own_arrays)
         for name, value in ctx.env.items():
             kind = type(value)
@@ -836,25 +842,20 @@ class Loops(InterpreterBase):
                                                  "(or a counter `x = x + c`) instead of keeping it across "
                                                  "iterations"), node)
                 prev[("container", name)] = snapshot
-            if isinstance(value, FunctionV) and value.defaults:
+            if isinstance(value, FunctionV) or kind in (list, tuple, dict) and not _plain_container(value):
                 # `def bump(box=[1])` in the kernel: its default is a list the calls keep changing (or a
-                # struct, or a tuple holding a list: probe h108)
-                for param, default in value.defaults.items():
-                    if isinstance(default, StructV):
-                        snapshot = tuple(sorted((f, _signature(v)) for f, v in default.fields.items()))
-                    elif type(default) in (list, dict, tuple) and _plain_container(default):
-                        snapshot = _snapshot(default)
-                    elif name not in first() or (snapshot := _signature(default)) is None:
-                        # (a number, of a function the body reads before it binds it again: `def g(x=g() * 2)`
-                        # in the loop body, made anew with another default each iteration: probe h154)
-                        continue
-                    before = prev.get(("default", name, param), _NONE)
+                # struct, or a tuple holding a list: probe h108); a number in it, of a function the body
+                # reads before it makes it anew (`def g(x=g() * 2)`: probe h154); wherever the function
+                # is held, in a list or another function's default (`fns = [g]; del g`: probe h155)
+                for path, param, snapshot in _defaults_in(name, value, value if isinstance(value, FunctionV)
+                                                          and name not in first() else None):
+                    before = prev.get(("default", path, param), _NONE)
                     if before is not _NONE and before != snapshot:
                         raise nonuniform(NonUniform(
-                            f"the default of `{param}` of `{name}` changes from one iteration of the loop to the "
-                            f"next", f"pass `{name}` a value the iteration computes instead of keeping it in a "
+                            f"the default of `{param}` of `{path}` changes from one iteration of the loop to the "
+                            f"next", f"pass `{path}` a value the iteration computes instead of keeping it in a "
                             "default"), node)
-                    prev[("default", name, param)] = snapshot
+                    prev[("default", path, param)] = snapshot
             # every `pl.struct` the kernel holds, also in a list, tuple, dict or another struct's field
             # (and the entries of its own struct arrays, in a serial kernel to transform)
             if not (isinstance(value, StructV) or kind in (list, tuple, dict)):
@@ -1800,6 +1801,63 @@ def _snapshot(value):
     if isinstance(value, StructV):
         return ("struct",)  # (its fields are judged as the struct's: `_structs_in`)
     return (value, getattr(value, "form", ()))
+
+
+#: how deep `_defaults_in` follows functions and containers into one another
+_DEFAULTS_DEPTH = 4
+
+
+def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen: set | None = None):
+    """(where, parameter, snapshot) of the default of every function reachable from `value`: the
+    function itself, the items of a container, the defaults of a function, and so on down
+    (`_DEFAULTS_DEPTH`). A default's snapshot is what an iteration's start must find again: a
+    container's, a struct's fields, a number's signature, another function's own. `fresh`: a
+    function the body makes anew before it reads it, whose numbers in defaults are its own
+    iteration's (containers still are shared: `def bump(box=[1])`)."""
+    seen = set() if seen is None else seen
+    if depth > _DEFAULTS_DEPTH or id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, FunctionV):
+        for param, default in (value.defaults or {}).items():
+            if isinstance(default, StructV):
+                snapshot: Any = tuple(sorted((f, _signature(v)) for f, v in default.fields.items()))
+            elif type(default) in (list, dict, tuple):
+                snapshot = _snapshot(default) if _plain_container(default) else _shape(default)
+            elif value is fresh:
+                snapshot = None
+            else:
+                snapshot = _signature(default) or _kind_signature(default)
+            if snapshot is not None:
+                yield path, param, snapshot
+            yield from _defaults_in(f"{path}.{param}", default, fresh, depth + 1, seen)
+    elif type(value) in (list, tuple):
+        for i, item in enumerate(value):
+            yield from _defaults_in(f"{path}[{i}]", item, fresh, depth + 1, seen)
+    elif type(value) is dict:
+        for k, item in value.items():
+            yield from _defaults_in(f"{path}[{k!r}]", item, fresh, depth + 1, seen)
+
+
+def _judged_elsewhere(value: Any) -> bool:
+    """Is `value` one the rules of its own judge across iterations: a handle (the rotations), a
+    struct (its fields), a container or range (their snapshots), a value not known (followed both
+    ways where it is tested) or a residue (periodic)?"""
+    return isinstance(value, (*_HANDLES, StructV, list, tuple, dict, str, range)) or is_unknown(value) \
+        or isinstance(value, Sym) and value.residue
+
+
+def _kind_signature(value: Any) -> Any:
+    """What an iteration's start must find again in a name of any other kind: a function by its
+    `def` and its defaults' values, a value by equality where it has one, else the object itself."""
+    if isinstance(value, FunctionV):
+        defaults = tuple(sorted((k, _signature(v) or type(v).__name__) for k, v in (value.defaults or {}).items()))
+        return ("function", id(value.node), defaults)
+    try:
+        hash(value)
+    except TypeError:
+        return ("object", type(value).__name__, id(value))
+    return ("value", value)
 
 
 def _signature(value: Any) -> Any:

@@ -174,3 +174,26 @@ def test_a_range_carried_across_iterations_is_compared():
         "        e = e * 2\n", "").replace("    e = 1\n", "    r = range(1)\n")
     errors = error_messages(transpile(text, path="k.py", preload=2))
     assert errors and "`r` changes from one iteration of the loop to the next" in errors[0], errors
+
+
+@pytest.mark.parametrize("held, called", [
+    # a default of items other than numbers (probe h155: only plain ones were compared)
+    ("    def g(box=[]):\n        box.append(abs)\n        return len(box)\n\n", "g()"),
+    # a function held in a list, or in another function's default, only (probe h155)
+    ("    def g(box=[0]):\n        box.append(1)\n        return len(box)\n\n    fns = [g]\n    del g\n\n", "fns[0]()"),
+    ("    def g(box=[0]):\n        box.append(1)\n        return len(box)\n\n    def h(fn=g):\n        return fn()\n\n"
+     "    del g\n\n", "h()"),
+])
+def test_a_default_is_compared_wherever_its_function_is_held(held, called):
+    text = _fed(f"f: pl.DT_INT32 = ({called} >= 13) * 4096").replace("        e = e * 2\n", "").replace(
+        "    e = 1\n", held)
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "changes from one iteration of the loop to the next" in errors[0], errors
+
+
+def test_a_value_of_any_other_kind_carried_must_be_the_same_at_every_iteration_start():
+    # a function the body reads and then rebinds (`fn` is `g` at the first iteration, `h` after)
+    text = _fed("f: pl.DT_INT32 = fn() * 0\n        fn = h").replace("        e = e * 2\n", "").replace(
+        "    e = 1\n", "    def g():\n        return 1\n\n    def h():\n        return 2\n\n    fn = g\n")
+    errors = error_messages(transpile(text, path="k.py", preload=2))
+    assert errors and "`fn` carries a value from one iteration to the next" in errors[0], errors
