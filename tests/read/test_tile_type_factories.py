@@ -45,6 +45,15 @@ FACTORIES = {
 }
 
 
+def _proven_and_runs(text: str) -> None:
+    """`text` is proven at preload 2, and the emulator runs what it writes as the serial kernel."""
+    result = transpile(text, path="k.py", preload=2)
+    assert result.ok, [d.message for d in result.diagnostics]
+    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
+                    scalars={"n": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
 def _kernel(factory: str, call: str) -> str:
     return edited(KERNEL, [(HEAD, HEAD + "\n\n" + factory + "\n"), (INLINE, f"{GROUP}        type={call},\n")])
 
@@ -52,11 +61,7 @@ def _kernel(factory: str, call: str) -> str:
 @pytest.mark.parametrize("way", list(FACTORIES))
 def test_a_tile_type_made_by_a_function_is_read_and_the_kernel_proven(way):
     text = _kernel(*FACTORIES[way])
-    result = transpile(text, path="k.py", preload=2)
-    assert result.ok, [d.message for d in result.diagnostics]
-    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
-                    scalars={"n": 3})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    _proven_and_runs(text)
 
 
 def test_a_function_doing_more_than_returning_a_type_is_not_read_as_one():
@@ -81,11 +86,7 @@ def test_a_module_name_a_factory_reads_is_the_modules_whatever_the_kernel_binds(
     factory = ("MEMV = pl.MemorySpace.Vec\n\n\ndef half_vec():\n"
                "    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=MEMV)\n")
     text = edited(_kernel(factory, "half_vec()"), [(GROUP, f"    MEMV = {local}\n" + GROUP)])
-    result = transpile(text, path="k.py", preload=2)
-    assert result.ok, [d.message for d in result.diagnostics]
-    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
-                    scalars={"n": 3})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    _proven_and_runs(text)
 
 
 def test_a_factorys_default_is_what_its_name_meant_when_the_def_ran():
@@ -95,11 +96,7 @@ def test_a_factorys_default_is_what_its_name_meant_when_the_def_ran():
                "    return pl.TileType(shape=[rows, TILE], dtype=pl.DT_FP32, target_memory=memory)\n\n\n"
                "def half_vec():\n    return vec_type(HALF)\n\n\nMEM = pl.MemorySpace.Mat\n")
     text = _kernel(factory, "half_vec()")
-    result = transpile(text, path="k.py", preload=2)
-    assert result.ok, [d.message for d in result.diagnostics]
-    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
-                    scalars={"n": 3})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    _proven_and_runs(text)
 
 
 def test_a_factorys_default_rebound_to_the_wrong_memory_before_the_def_is_refused():
@@ -119,8 +116,4 @@ def test_a_factorys_default_naming_what_the_kernel_binds_too_is_the_modules():
     factory = ("MEMV = pl.MemorySpace.Vec\n\n\ndef half_vec(memory=MEMV):\n"
                "    return pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=memory)\n")
     text = edited(_kernel(factory, "half_vec()"), [(GROUP, "    MEMV = pl.MemorySpace.Mat\n" + GROUP)])
-    result = transpile(text, path="k.py", preload=2)
-    assert result.ok, [d.message for d in result.diagnostics]
-    report = verify(text, result.code, "kernel", path="k.py", shapes={"a": (96, 32), "out": (96, 32)},
-                    scalars={"n": 3})
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+    _proven_and_runs(text)

@@ -77,16 +77,20 @@ def test_a_walrus_that_always_runs_binds_its_name_where_it_stands():
 def test_a_subscript_in_a_tuple_of_targets_reads_its_index():
     text = _kernel("_, tmp[(f := e * 2) * 0] = 0, 0\n        e = f\n        del f").replace(
         "        e = e * 2\n", "").replace("    e = 1\n", "    e = 1\n    tmp = [0]\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+    _refused_with(text, "`e` carries a value from one iteration to the next")
 
 
 def test_a_function_called_from_a_list_may_read_a_struct_field_before_it_is_bound():
     text = _kernel("x = fns[0]()\n        st.g = x\n        e = st.g").replace("        e = e * 2\n", "").replace(
         "    e = 1\n", "    st = pl.struct(g=1)\n\n    def peek(s=st):\n        return s.g * 2\n\n"
                      "    fns = [peek]\n    del peek\n")
+    _refused_with(text, "field `st.g` carries a value from one iteration to the next")
+
+
+def _refused_with(text: str, words: str) -> None:
+    """`text` is refused at preload 2, its first error saying `words`."""
     errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "field `st.g` carries a value from one iteration to the next" in errors[0], errors
+    assert errors and words in errors[0], errors
 
 
 def _fed(bind: str) -> str:
@@ -99,16 +103,14 @@ def test_a_read_that_decides_whether_a_call_runs_is_live():
     # (probe h151: `e` was taken for dead, never judged, and the kernel raced from the twelfth tile)
     text = _fed("c = e >= 2 ** 12 and box.append(1)\n        f: pl.DT_INT32 = box[-1] * 4096").replace(
         "    e = 1\n", "    e = 1\n    box = [0]\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+    _refused_with(text, "`e` carries a value from one iteration to the next")
 
 
 def test_a_list_of_other_items_that_grows_is_judged_by_its_shape():
     # `box.append(abs)`: a list of a builtin was never compared across iterations (probe h151)
     text = _fed("box.append(abs)\n        f: pl.DT_INT32 = (len(box) >= 13) * 4096").replace(
         "    e = 1\n", "    box = []\n").replace("        e = e * 2\n", "")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`box` changes from one iteration of the loop to the next" in errors[0], errors
+    _refused_with(text, "`box` changes from one iteration of the loop to the next")
 
 
 def test_an_augmented_assignment_through_a_second_name_is_live():
@@ -116,8 +118,7 @@ def test_an_augmented_assignment_through_a_second_name_is_live():
     # were taken for dead, and the kernel raced from the twelfth tile)
     text = _fed("box *= (e < 4096) + 0\n        f: pl.DT_INT32 = (1 - len(other)) * 4096").replace(
         "    e = 1\n", "    e = 1\n    other = [0]\n    box = other\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+    _refused_with(text, "`e` carries a value from one iteration to the next")
 
 
 def test_a_finally_that_leaves_its_block_is_refused():
@@ -127,8 +128,7 @@ def test_a_finally_that_leaves_its_block_is_refused():
                 "                f = 0\n            finally:\n                continue").replace(
         "        e = e * 2\n", "").replace("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
                                           "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "a `finally` block that leaves it by `continue` swallows any exception" in errors[0], errors
+    _refused_with(text, "a `finally` block that leaves it by `continue` swallows any exception")
 
 
 def test_a_finally_that_leaves_its_block_from_a_loops_else_is_refused():
@@ -138,8 +138,7 @@ def test_a_finally_that_leaves_its_block_from_a_loops_else_is_refused():
                 "                    pass\n                else:\n                    continue").replace(
         "        e = e * 2\n", "").replace("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
                                           "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    n: pl.DT_INT32,\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "a `finally` block that leaves it by `continue` swallows any exception" in errors[0], errors
+    _refused_with(text, "a `finally` block that leaves it by `continue` swallows any exception")
 
 
 def test_a_subscript_in_a_for_target_reads_its_index():
@@ -147,8 +146,7 @@ def test_a_subscript_in_a_for_target_reads_its_index():
     text = _fed("for tmp[(g := e * 2) * 0] in range(1):\n            pass\n        e = g\n        del g\n"
                 "        f: pl.DT_INT32 = (e >= 4096) * 4096").replace("        e = e * 2\n", "").replace(
         "    e = 1\n", "    e = 1\n    tmp = [0]\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`e` carries a value from one iteration to the next" in errors[0], errors
+    _refused_with(text, "`e` carries a value from one iteration to the next")
 
 
 def test_a_carried_value_is_shown_where_the_loop_binds_it():
@@ -172,8 +170,7 @@ def test_a_range_carried_across_iterations_is_compared():
     # `r = range(len(r) * 2)` (probe h154: a range was never compared)
     text = _fed("f: pl.DT_INT32 = (len(r) >= 4096) * 4096\n        r = range(len(r) * 2)").replace(
         "        e = e * 2\n", "").replace("    e = 1\n", "    r = range(1)\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`r` changes from one iteration of the loop to the next" in errors[0], errors
+    _refused_with(text, "`r` changes from one iteration of the loop to the next")
 
 
 @pytest.mark.parametrize("held, called", [
@@ -187,13 +184,11 @@ def test_a_range_carried_across_iterations_is_compared():
 def test_a_default_is_compared_wherever_its_function_is_held(held, called):
     text = _fed(f"f: pl.DT_INT32 = ({called} >= 13) * 4096").replace("        e = e * 2\n", "").replace(
         "    e = 1\n", held)
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "changes from one iteration of the loop to the next" in errors[0], errors
+    _refused_with(text, "changes from one iteration of the loop to the next")
 
 
 def test_a_value_of_any_other_kind_carried_must_be_the_same_at_every_iteration_start():
     # a function the body reads and then rebinds (`fn` is `g` at the first iteration, `h` after)
     text = _fed("f: pl.DT_INT32 = fn() * 0\n        fn = h").replace("        e = e * 2\n", "").replace(
         "    e = 1\n", "    def g():\n        return 1\n\n    def h():\n        return 2\n\n    fn = g\n")
-    errors = error_messages(transpile(text, path="k.py", preload=2))
-    assert errors and "`fn` carries a value from one iteration to the next" in errors[0], errors
+    _refused_with(text, "`fn` carries a value from one iteration to the next")
