@@ -817,6 +817,19 @@ class Loops(InterpreterBase):
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
                 self._settles(prev, name, signature, f"field `{name}`" if "." in name else f"`{name}`", node, key)
+            elif isinstance(value, Sym) and value.residue:
+                # a residue of the loop variable (`p = ki % 2`, read before the body binds it) repeats
+                # with the period of the residues taken; one computed from itself too does not (`e = e
+                # * 2 + ki % 1`: probe h156, a doubling value marked a residue)
+                history = prev.setdefault(("history", name), [])
+                history.append(int(value))
+                period = math.lcm(1, *(k for k in uni.periods if isinstance(k, int) and 0 < k <= MAX_ITEMS))
+                if len(history) > period and history[-1] != history[-1 - period]:
+                    raise nonuniform(NonUniform(
+                        f"`{name}` carries a value from one iteration to the next that does not repeat with the "
+                        f"period of the residues the loop takes ({period})",
+                        f"compute `{name}` from the loop variable (`ki % k`), not from what it held before"),
+                        _binding_site(node, name))
             elif not field and not _judged_elsewhere(value):
                 # any other value (a function, a `pl` constant, an object): the same one at every
                 # iteration's start, or refused, whatever its kind (probes h151..h154 carried values of
@@ -1796,6 +1809,10 @@ def _snapshot(value):
         return ("dict", tuple((_snapshot(k), _snapshot(v)) for k, v in value.items()))
     if type(value) in (list, tuple):
         return (type(value).__name__, tuple([_snapshot(x) for x in value]))
+    if isinstance(value, TensorV):
+        # which tensor, which its shape and its bytes follow (`ts = ts[1:] + ts[:1]` over tensors of
+        # two shapes, `ts[0].shape[0]` tested: probe h156)
+        return ("tensor", id(value))
     if isinstance(value, _HANDLES):
         return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
     if isinstance(value, StructV):

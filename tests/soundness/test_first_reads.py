@@ -192,3 +192,26 @@ def test_a_value_of_any_other_kind_carried_must_be_the_same_at_every_iteration_s
     text = _fed("f: pl.DT_INT32 = fn() * 0\n        fn = h").replace("        e = e * 2\n", "").replace(
         "    e = 1\n", "    def g():\n        return 1\n\n    def h():\n        return 2\n\n    fn = g\n")
     _refused_with(text, "`fn` carries a value from one iteration to the next")
+
+
+def test_a_value_computed_from_itself_is_no_residue():
+    # `ki % 1` marked the doubling a residue, which the check took for periodic (probe h156)
+    text = _fed("e = e * 2 + ki % 1\n        f = e").replace("        e = e * 2\n", "")
+    _refused_with(text, "`e` carries a value from one iteration to the next that does not repeat")
+
+
+def test_a_residue_of_the_loop_variable_carried_is_periodic():
+    # `p = ki % 2` read before the body binds it again: the value of the iteration before, which repeats
+    text = _fed("f = p * 0\n        p = ki % 2").replace("        e = e * 2\n", "").replace("    e = 1\n",
+                                                                                   "    p = 0\n")
+    assert error_messages(transpile(text, path="k.py", preload=2)) == []
+
+
+def test_a_list_of_tensors_is_compared_by_which_tensors_it_holds():
+    # rotated every iteration, its first tensor's shape picks a branch from the thirteenth tile (probe h156)
+    text = _fed("f: pl.DT_INT32 = (ts[0].shape[0] == 96) * 4096\n        ts = ts[1:] + ts[:1]").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    ts = [z1] * 12 + [z2]\n").replace(
+        "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
+        "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    z1: pl.Tensor[[64, TILE], pl.DT_FP32],\n"
+        "    z2: pl.Tensor[[96, TILE], pl.DT_FP32],\n")
+    _refused_with(text, "`ts` changes from one iteration of the loop to the next")
