@@ -886,7 +886,8 @@ class Loops(InterpreterBase):
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
                 for f, v in struct.fields.items():
-                    signature = None if _moving(v) else _signature(v)
+                    signature = None if _moving(v) else _signature(v) if _signature(v) is not None \
+                        else _any_snapshot(v)  # (a list kept in a field: probe h157)
                     if signature is not None and path == name and f in self._fields_bound_first(node, ctx, name):
                         continue  # (`st.g = 0.5 + 2.0 * (j % 2)` before any read: carries nothing, probe h101)
                     if signature is not None:
@@ -1789,12 +1790,31 @@ def _plain_container(value) -> bool:
 
 def _shape(value):
     """What can be compared of a container that holds more than `_plain_container` does: its
-    kind, length and the kind of each item, nested containers alike."""
+    kind, length and each item, nested containers alike: an item as `_any_snapshot` has it, or
+    its kind where nothing more of it can be compared (a value not known)."""
     if type(value) in (list, tuple):
         return (type(value).__name__, tuple(_shape(x) for x in value))
     if isinstance(value, dict):
         return ("dict", tuple((_shape(k), _shape(v)) for k, v in value.items()))
-    return _snapshot(value) if isinstance(value, (int, float, str)) else type(value).__name__
+    found = _any_snapshot(value)
+    return type(value).__name__ if found is None else found
+
+
+def _any_snapshot(value: Any) -> Any:
+    """What an iteration's start must find again of a value of any kind (`_snapshot` of a
+    container, a range, a number, a tensor; a function or any other object as `_kind_signature`
+    has it), None for what rules of their own judge (tiles and groups, structs, values not known,
+    residues): a struct's field, an item of a container (probe h157: a list in a field, a range in a
+    list, compared by their kind alone)."""
+    if type(value) in (list, tuple, dict):
+        return _snapshot(value) if _plain_container(value) else _shape(value)
+    if type(value) in (int, float, str, range, bool) or isinstance(value, TensorV):
+        return _snapshot(value)
+    if isinstance(value, Sym):
+        return None if value.residue else _snapshot(value)
+    if _judged_elsewhere(value):
+        return None
+    return _kind_signature(value)
 
 
 def _snapshot(value):

@@ -215,3 +215,28 @@ def test_a_list_of_tensors_is_compared_by_which_tensors_it_holds():
         "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    z1: pl.Tensor[[64, TILE], pl.DT_FP32],\n"
         "    z2: pl.Tensor[[96, TILE], pl.DT_FP32],\n")
     _refused_with(text, "`ts` changes from one iteration of the loop to the next")
+
+
+def test_a_list_kept_in_a_struct_field_is_compared():
+    # (probe h157: a field whose value was no number was compared by nothing)
+    text = _fed("st.box = st.box + [1]\n        f: pl.DT_INT32 = (len(st.box) >= 14) * 4096").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    st = pl.struct(g=0)\n    st.box = [0]\n")
+    _refused_with(text, "field `st.box` carries a value from one iteration to the next")
+
+
+def test_a_range_in_a_list_is_compared_by_its_bounds():
+    # (probe h157: an item of a list of non-numbers was compared by its kind alone)
+    text = _fed("box = [range(len(box[0]) + 1)]\n        f: pl.DT_INT32 = (len(box[0]) >= 13) * 4096").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    box = [range(1)]\n")
+    _refused_with(text, "`box` changes from one iteration of the loop to the next")
+
+
+def test_an_object_the_kernel_makes_and_the_check_does_not_follow_is_named_as_such():
+    # a set the kernel made was called "a list, dict or object the module binds", with a hint to copy the
+    # module's list (probe h157)
+    text = _fed("s.add(0)\n        f: pl.DT_INT32 = (len(s) >= 13) * 4096").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    s = set()\n")
+    result = transpile(text, path="k.py", preload=2)
+    error = next(d for d in result.diagnostics if d.is_error)
+    assert "the kernel changes `s`, a value the check does not follow (a set" in error.message, error.message
+    assert "module" not in error.message and "list or a dict" in error.hint, error.hint
