@@ -111,6 +111,8 @@ HINTS = {
                       "at module level (a tuple of the final values), or copy the list in the kernel (`row = "
                       "list(ROW)`), change the copy, and annotate what a stage is handed from it (`g: pl.DT_FP32 = "
                       "row[i % 2]`)",
+    "unfollowed_object": "Keep what the kernel changes from one statement to the next in a list or a dict (the "
+                         "check follows `append`, item stores and their kin), or in the fields of a `pl.struct`",
     "made_object": "Keep what the kernel reads at module level as constants (literals, arithmetic of constants, "
                    "tuples of them) or as an instance of a plain data class of the file (`@dataclass`, fields "
                    "annotated `int`, `float`, `bool` or `str` with constant defaults, made at module level: "

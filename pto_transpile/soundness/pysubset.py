@@ -790,13 +790,14 @@ class PythonSubset(InterpreterBase):
             while isinstance(root, (cst.Subscript, cst.Attribute)):
                 root = root.value
             module = isinstance(root, cst.Name) and root.value not in ctx.env
-            what = f"`{self._code_of(root)}` is a list, dict or object of the module" if module else \
-                "the check does not follow what it holds (a list, dict or object the module binds, or one reached " \
-                "through a value it does not compute)"
+            if not module:  # (probe h157: a set the kernel made was called "an object the module binds")
+                raise CannotModel(f"the kernel changes `{self._code_of(holder)}`, a value the check does not follow "
+                                  "(a set, a bytearray or another object it does not model, or one reached through a "
+                                  "value it does not compute)", node, kind="unfollowed_object")
             # (probe h113: it asked to change "the list itself, by a name that holds it" of `ROW[1] = 2.5`)
-            raise CannotModel(f"the kernel changes `{self._code_of(holder)}`, and {what}: the check reads module "
-                              "names as the module binds them and does not follow a change to what they hold",
-                              node, kind="module_changed")
+            raise CannotModel(f"the kernel changes `{self._code_of(holder)}`, and `{self._code_of(root)}` is a list, "
+                              "dict or object of the module: the check reads module names as the module binds them "
+                              "and does not follow a change to what they hold", node, kind="module_changed")
         if self._made is None or isinstance(obj, (list, dict)) and id(obj) in self._made:
             return
         what = "a list or dict" if isinstance(obj, (list, dict)) else "an object"
