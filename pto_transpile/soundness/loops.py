@@ -855,7 +855,7 @@ class Loops(InterpreterBase):
                                                  "(or a counter `x = x + c`) instead of keeping it across "
                                                  "iterations"), node)
                 prev[("container", name)] = snapshot
-            if isinstance(value, FunctionV) or kind in (list, tuple, dict) and not _plain_container(value):
+            if isinstance(value, (FunctionV, StructV)) or kind in (list, tuple, dict) and not _plain_container(value):
                 # `def bump(box=[1])` in the kernel: its default is a list the calls keep changing (or a
                 # struct, or a tuple holding a list: probe h108); a number in it, of a function the body
                 # reads before it makes it anew (`def g(x=g() * 2)`: probe h154); wherever the function
@@ -887,7 +887,7 @@ class Loops(InterpreterBase):
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
                 for f, v in struct.fields.items():
                     signature = None if _moving(v) else _signature(v) if _signature(v) is not None \
-                        else _any_snapshot(v)  # (a list kept in a field: probe h157)
+                        else _any_snapshot(v, residues=False)  # (a list kept in a field: probe h157)
                     if signature is not None and path == name and f in self._fields_bound_first(node, ctx, name):
                         continue  # (`st.g = 0.5 + 2.0 * (j % 2)` before any read: carries nothing, probe h101)
                     if signature is not None:
@@ -1800,7 +1800,7 @@ def _shape(value):
     return type(value).__name__ if found is None else found
 
 
-def _any_snapshot(value: Any) -> Any:
+def _any_snapshot(value: Any, residues: bool = True, depth: int = 0) -> Any:
     """What an iteration's start must find again of a value of any kind (`_snapshot` of a
     container, a range, a number, a tensor; a function or any other object as `_kind_signature`
     has it), None for what rules of their own judge (tiles and groups, structs, values not known,
@@ -1811,10 +1811,12 @@ def _any_snapshot(value: Any) -> Any:
     if type(value) in (int, float, str, range, bool) or isinstance(value, TensorV):
         return _snapshot(value)
     if isinstance(value, Sym):
-        return None if value.residue else _snapshot(value)
+        # (an item's residue by its value: `box[1] = box[1] * 2 + ki % 1` beside a builtin, probe h158;
+        # a name's or a field's is judged by the period it repeats with)
+        return _snapshot(value) if residues or not value.residue else None
     if _judged_elsewhere(value):
         return None
-    return _kind_signature(value)
+    return _kind_signature(value, depth)
 
 
 def _snapshot(value):
@@ -1874,6 +1876,9 @@ def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen:
     elif type(value) is dict:
         for k, item in value.items():
             yield from _defaults_in(f"{path}[{k!r}]", item, fresh, depth + 1, seen)
+    elif isinstance(value, StructV):  # (a function held in a field alone: `st.fn = g; del g`, probe h158)
+        for f, item in value.fields.items():
+            yield from _defaults_in(f"{path}.{f}", item, fresh, depth + 1, seen)
 
 
 def _judged_elsewhere(value: Any) -> bool:
@@ -1884,11 +1889,15 @@ def _judged_elsewhere(value: Any) -> bool:
         or isinstance(value, Sym) and value.residue
 
 
-def _kind_signature(value: Any) -> Any:
+def _kind_signature(value: Any, depth: int = 0) -> Any:
     """What an iteration's start must find again in a name of any other kind: a function by its
-    `def` and its defaults' values, a value by equality where it has one, else the object itself."""
+    `def` and its defaults' values (`_any_snapshot`: a list default by its items, probe h158), a
+    value by equality where it has one, else the object itself."""
     if isinstance(value, FunctionV):
-        defaults = tuple(sorted((k, _signature(v) or type(v).__name__) for k, v in (value.defaults or {}).items()))
+        if depth > _DEFAULTS_DEPTH:
+            return ("function", id(value))
+        defaults = tuple(sorted((k, _any_snapshot(v, depth=depth + 1) or type(v).__name__)
+                                for k, v in (value.defaults or {}).items()))
         return ("function", id(value.node), defaults)
     try:
         hash(value)

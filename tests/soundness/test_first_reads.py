@@ -240,3 +240,19 @@ def test_an_object_the_kernel_makes_and_the_check_does_not_follow_is_named_as_su
     error = next(d for d in result.diagnostics if d.is_error)
     assert "the kernel changes `s`, a value the check does not follow (a set" in error.message, error.message
     assert "module" not in error.message and "list or a dict" in error.hint, error.hint
+
+
+def test_a_function_held_in_a_struct_field_alone_has_its_default_compared():
+    # (probe h158: `_defaults_in` did not walk structs, and a list default was compared by its kind)
+    text = _fed("h = st.fn\n        f: pl.DT_INT32 = (h() >= 13) * 4096\n        del h").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    def g(box=[0]):\n        box.append(1)\n"
+                                                      "        return len(box)\n\n    st = pl.struct(k=0)\n"
+                                                      "    st.fn = g\n    del g\n")
+    _refused_with(text, "the default of `box` of `st.fn` changes from one iteration of the loop to the next")
+
+
+def test_a_residue_item_beside_other_items_is_compared_by_its_value():
+    # (probe h158: a list holding a builtin compared a residue item by its kind)
+    text = _fed("f: pl.DT_INT32 = (box[1] >= 4096) * 4096\n        box[1] = box[1] * 2 + ki % 1").replace(
+        "        e = e * 2\n", "").replace("    e = 1\n", "    box = [abs, 1 + n_tiles % 1]\n")
+    _refused_with(text, "`box` changes from one iteration of the loop to the next")
