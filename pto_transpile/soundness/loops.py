@@ -821,15 +821,7 @@ class Loops(InterpreterBase):
                 # a residue of the loop variable (`p = ki % 2`, read before the body binds it) repeats
                 # with the period of the residues taken; one computed from itself too does not (`e = e
                 # * 2 + ki % 1`: probe h156, a doubling value marked a residue)
-                history = prev.setdefault(("history", name), [])
-                history.append(int(value))
-                period = math.lcm(1, *(k for k in uni.periods if isinstance(k, int) and 0 < k <= MAX_ITEMS))
-                if len(history) > period and history[-1] != history[-1 - period]:
-                    raise nonuniform(NonUniform(
-                        f"`{name}` carries a value from one iteration to the next that does not repeat with the "
-                        f"period of the residues the loop takes ({period})",
-                        f"compute `{name}` from the loop variable (`ki % k`), not from what it held before"),
-                        _binding_site(node, name))
+                self._repeats(prev, name, int(value), f"`{name}`", _binding_site(node, name))
             elif not field and not _judged_elsewhere(value):
                 # any other value (a function, a `pl` constant, an object): the same one at every
                 # iteration's start, or refused, whatever its kind (probes h151..h154 carried values of
@@ -886,6 +878,10 @@ class Loops(InterpreterBase):
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
                 for f, v in struct.fields.items():
+                    if isinstance(v, Sym) and v.residue and not beats:
+                        # (made a residue by a helper the struct is handed: probe h159)
+                        self._repeats(prev, f"{path}.{f}", int(v), f"field `{path}.{f}`", node)
+                        continue
                     signature = None if _moving(v) else _signature(v) if _signature(v) is not None \
                         else _any_snapshot(v, residues=False)  # (a list kept in a field: probe h157)
                     if signature is not None and path == name and f in self._fields_bound_first(node, ctx, name):
@@ -898,6 +894,19 @@ class Loops(InterpreterBase):
                     elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
                             and f"{name}.{f}" in first() and (id(struct), f) not in counted(env, counters):
                         self._moved(f"field `{name}.{f}`", node)
+
+    def _repeats(self, prev: dict, name: str, value: int, words: str, site) -> None:
+        """A residue carried into an iteration (by a name or a struct field) must repeat with the
+        period of the residues the loop takes: `value` at this iteration's start is what it was that
+        period before."""
+        history = prev.setdefault(("history", name), [])
+        history.append(value)
+        period = math.lcm(1, *(k for k in self.uniform.periods if isinstance(k, int) and 0 < k <= MAX_ITEMS))
+        if len(history) > period and history[-1] != history[-1 - period]:
+            raise nonuniform(NonUniform(
+                f"{words} carries a value from one iteration to the next that does not repeat with the period of "
+                f"the residues the loop takes ({period})",
+                f"compute {words} from the loop variable (`ki % k`), not from what it held before"), site)
 
     def _dead_names(self) -> frozenset:
         """`dead_names` of the function running now, once per function."""

@@ -22,6 +22,9 @@ from collections.abc import Iterator
 
 from pto_transpile.read.meaning import Unknown
 
+#: the functions whose `with` blocks say which core runs them
+_SECTIONS = frozenset({"section_cube", "section_vector"})
+
 #: the fields of a statement that hold statements
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -29,10 +32,15 @@ _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 def pl_change(file) -> tuple[int, str] | None:
     """(line, what) of the first place `file` changes `pl` or hands a namespace of it on (line
     0: a rebinding, anywhere); None when it does neither."""
-    for alias in file.pl.aliases:
+    for alias, path in file.pl.aliases.items():
         meaning = file.meaning(alias)
         if not (isinstance(meaning, Unknown) and meaning.imported):
             return 0, f"`{alias}`, imported from `pypto_pro.language`, is bound again in this file (or may be)"
+        if (path[-1:] and path[-1] in _SECTIONS or alias in _SECTIONS) and path != (alias,):
+            # (probe h159: `from pypto_pro.language import section_cube as section_vector`, a cube block
+            # the walks of the loop body and the emulator took for a vector one, by its spelling)
+            return 0, f"`{'.'.join(path) or 'pypto_pro.language'}` is imported as `{alias}`: a section is read by " \
+                      "the name it is written with"
     heads = set(file.pl.aliases) | set(file.pl.roots)
     if not heads:
         return None

@@ -256,3 +256,18 @@ def test_a_residue_item_beside_other_items_is_compared_by_its_value():
     text = _fed("f: pl.DT_INT32 = (box[1] >= 4096) * 4096\n        box[1] = box[1] * 2 + ki % 1").replace(
         "        e = e * 2\n", "").replace("    e = 1\n", "    box = [abs, 1 + n_tiles % 1]\n")
     _refused_with(text, "`box` changes from one iteration of the loop to the next")
+
+
+def test_a_residue_field_a_helper_makes_must_repeat():
+    # `upd(st, ki)` sets `st.e = st.e * 2 + ki % 1`: a field the body does not assign itself (probe h159)
+    text = _fed("f = st.e\n        upd(st, ki)").replace("        e = e * 2\n", "").replace(
+        "    e = 1\n", "    st = pl.struct(e=1)\n\n    def upd(s, k):\n        s.e = s.e * 2 + k % 1\n\n")
+    _refused_with(text, "field `st.e` carries a value from one iteration to the next that does not repeat")
+
+
+def test_a_section_imported_under_the_other_sections_name_is_refused():
+    # the walks of the loop body and the emulator read a section by its spelling, the interpreter by
+    # what it is: `section_cube as section_vector` hid what the block read first (probe h159)
+    text = _kernel("pass").replace("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n"
+                                   "from pypto_pro.language import section_cube as section_vector\n")
+    _refused_with(text, "`section_cube` is imported as `section_vector`: a section is read by the name it is written")
