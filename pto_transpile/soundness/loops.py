@@ -970,10 +970,12 @@ class Loops(InterpreterBase):
         return hit[1]
 
     def _pl_roots(self, ctx: Ctx) -> frozenset:
-        """The names the file binds to `pl` or what it holds that the code running here does not
-        bind again: a call through one (`pl.struct(...)`, `pl.system.sync_all()`) is a `pl` op,
-        which reads what it is given alone."""
-        return frozenset(n for n in self.file.pl.aliases if n not in ctx.env)
+        """The names the file binds to `pl` or what it holds, or to `math`, that the code running
+        here does not bind again: a call through one (`pl.struct(...)`, `math.exp(i % 2)`) is a `pl`
+        op or a function of numbers, which reads what it is given alone."""
+        origins = self.file.names.origins
+        return frozenset(n for n in (*self.file.pl.aliases, *(n for n, o in origins.items() if o in ("math", "cmath")))
+                         if n not in ctx.env)
 
     def _builtins(self, ctx: Ctx) -> frozenset:
         """The builtins nothing rebinds: a call of one reads what it is given alone."""
@@ -1841,9 +1843,11 @@ def _snapshot(value):
     if type(value) in (list, tuple):
         return (type(value).__name__, tuple([_snapshot(x) for x in value]))
     if isinstance(value, TensorV):
-        # which tensor, which its shape and its bytes follow (`ts = ts[1:] + ts[:1]` over tensors of
-        # two shapes, `ts[0].shape[0]` tested: probe h156)
-        return ("tensor", id(value))
+        # what a kernel can read of it, its shape and element size (`ts = ts[1:] + ts[:1]` over
+        # tensors of two shapes, `ts[0].shape[0]` tested: probe h156); which tensor an access reaches
+        # is the accesses' business, as a tile's is (a ping-pong list of outputs is followed)
+        # (a dimension known only at run time is read as such wherever it is tested, whichever tensor)
+        return ("tensor", tuple(d if type(d) is int else "run time" for d in value.shape), value.elem)
     if isinstance(value, _HANDLES):
         return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
     if isinstance(value, StructV):
