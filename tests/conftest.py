@@ -15,14 +15,18 @@ import pytest  # noqa: E402
 _PROBE_FILE = re.compile(r"test_probe_h\d+\.py$")
 #: folders whose parametrized tests run one check over variations of a kernel
 _VARIED = ("tests/soundness/", "tests/sync/")
+#: the folder whose files each prove kernels of one topic, test by test (half of each file of six
+#: tests or more runs by default)
+_PROVEN = "tests/soundness/"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Keep the default suite within five minutes on two cores: of each probe's file an evenly
-    spread fifth, and of each parametrized test of four cases or more in the folders above an
-    evenly spread quarter (the first and the last included), runs by default; the rest carries the `campaign`
-    marker, which `.ci/run` runs after the default suite. Groups `helpers.spread` samples
+    spread sixth, of each parametrized test of four cases or more in the folders above an evenly
+    spread fifth, and of the other tests of each file of tests/soundness/ of six or more an evenly
+    spread half (the first and the last included), runs by default; the rest carries the
+    `campaign` marker, which `.ci/run` runs after the default suite. Groups `helpers.spread` samples
     already are left as they are, and a test named by its id on the command line runs."""
     named = [_node_id(config, arg) for arg in config.args if "::" in arg]
     groups: dict[tuple, list] = {}
@@ -32,12 +36,14 @@ def pytest_collection_modifyitems(config, items):
             groups.setdefault((path,), []).append(item)
         elif path.startswith(_VARIED) and "[" in item.name:
             groups.setdefault((path, item.originalname), []).append(item)
+        elif path.startswith(_PROVEN):
+            groups.setdefault((path, None), []).append(item)
     for key, group in groups.items():
         n = len(group)
-        probe = len(key) == 1
-        if n < (2 if probe else 4) or any(item.get_closest_marker("campaign") for item in group):
+        probe, plain = len(key) == 1, len(key) == 2 and key[1] is None
+        if n < (2 if probe else 6 if plain else 4) or any(item.get_closest_marker("campaign") for item in group):
             continue
-        keep = max(1, math.ceil(n / 5)) if probe else max(2, math.ceil(n / 4))
+        keep = max(1, math.ceil(n / 6)) if probe else max(3, math.ceil(n / 2)) if plain else max(2, math.ceil(n / 5))
         chosen = {round(i * (n - 1) / (keep - 1)) for i in range(keep)} if keep > 1 else {0}
         for i, item in enumerate(group):
             if i not in chosen and not any(item.nodeid.startswith(arg) for arg in named):
