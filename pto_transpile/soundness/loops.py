@@ -965,11 +965,11 @@ class Loops(InterpreterBase):
         key = (tag, id(node), kind, name, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, self._builtins(ctx) | self._pl_roots(ctx),
-                                                       self._key_decider()))
+            quiet = self._builtins(ctx) | self._quiet_roots(ctx)
+            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, quiet, self._key_decider()))
         return hit[1]
 
-    def _pl_roots(self, ctx: Ctx) -> frozenset:
+    def _quiet_roots(self, ctx: Ctx) -> frozenset:
         """The names the file binds to `pl` or what it holds, or to `math`, that the code running
         here does not bind again: a call through one (`pl.struct(...)`, `math.exp(i % 2)`) is a `pl`
         op or a function of numbers, which reads what it is given alone."""
