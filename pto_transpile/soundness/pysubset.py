@@ -1459,6 +1459,13 @@ class PythonSubset(InterpreterBase):
                         and (_ring_carries(left) or _ring_carries(right)):
                     raise CannotModel(f"`{self._code_of(node)}` tests whether two values are one object, which the "
                                       f"pipelined kernel changes{_IDENTITY}", node, kind="identity")
+                if type(target.operator) in (cst.Is, cst.IsNot) and (left is None or right is None):
+                    # `layout is None` in a tile-type factory: no value the model holds is None but None
+                    # itself (a `pl` constant, a tile, a number are not), whatever `==` would say of it
+                    if not _CMPOPS[type(target.operator)](left, right):
+                        result = False
+                    left = right
+                    continue
                 if type(target.operator) in (cst.Is, cst.IsNot) and not (_singleton(left) or _singleton(right)) \
                         or _opaque_to_compare(left) or _opaque_to_compare(right):
                     # `ROWS is ROWS` (the model copies a module list at every read), `p is q` of two equal
@@ -2358,7 +2365,8 @@ class PythonSubset(InterpreterBase):
         meaning = self.file.names.defaults.get(fn, {}).get(name)
         self._no_object(f"the default of `{name}`", meaning, p)  # (`def fire(e, k=K()):`)
         if isinstance(meaning, Value):
-            return import_const(meaning.value)
+            # `layout=None`: None itself (a module constant of None is read as unknown, `import_const`)
+            return None if meaning.value is None else import_const(meaning.value)
         if isinstance(meaning, Function):
             found = [f for f in self._functions.values() if f.node is meaning.node]
             return found[0] if found else UNKNOWN
