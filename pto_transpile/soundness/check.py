@@ -144,21 +144,39 @@ class Problem:
 def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Problem]:
     """`prove` for every tiling-key instance the JIT compiles the kernel for (the fields bound
     as compile-time names, `runtypes.instance`): the problems of the first that has any. A
-    kernel whose instances cannot be listed (PTO071 says why) is proven once, its fields unknown."""
+    kernel whose instances cannot be listed (PTO071 says why) is proven once, its fields unknown.
+    The instances after the first, refused, are proven too, up to the first proven, only to say
+    whether the refusal is one instance's (study ux2: a refusal of every instance that named the
+    first sent its author looking for a bug of that instance)."""
     found = file.instances(kernel)
     keys: tuple[dict[str, int], ...] = found.keys or ({},)
-    for key in keys:
+    for at, key in enumerate(keys):
         with runtypes.instance(key):
             problems = prove()
         if problems:
-            return _of_instance(problems, key, len(keys) > 1, tuple(key.values()) in found.undecided)
+            undecided = tuple(key.values()) in found.undecided
+            if len(keys) > 1 and not undecided:
+                proven = keys[0] if at else _first_proven(keys[1:], prove)  # (those before it are)
+                return _of_instance(problems, key, proven is not None, False, proven)
+            return _of_instance(problems, key, len(keys) > 1, undecided)
     return []
 
 
-def _of_instance(problems: list[Problem], key: dict[str, int], several: bool, undecided: bool) -> list[Problem]:
-    """`problems`, the first naming the tiling-key instance they were shown in when the kernel has
-    several, and saying so where `is_valid` could not be evaluated for it: an instance the JIT may
-    never compile (probe h122: the author was told to change accesses right in every instance)."""
+def _first_proven(keys: tuple[dict[str, int], ...], prove: Callable[[], list[Problem]]) -> dict[str, int] | None:
+    """The first of `keys` whose instance `prove` finds no problem in, or None."""
+    for key in keys:
+        with runtypes.instance(key):
+            if not prove():
+                return key
+    return None
+
+
+def _of_instance(problems: list[Problem], key: dict[str, int], several: bool, undecided: bool,
+                 proven: dict[str, int] | None = None) -> list[Problem]:
+    """`problems`, the first naming the tiling-key instance they were shown in when another
+    instance is proven (`proven`, named too) or some instance's `is_valid` could not be evaluated,
+    and saying so where that is this instance: an instance the JIT may never compile (probe h122:
+    the author was told to change accesses right in every instance)."""
     if not (several or undecided) or not key:
         return problems
     words = ", ".join(f"{name}={value}" for name, value in key.items())
@@ -167,6 +185,8 @@ def _of_instance(problems: list[Problem], key: dict[str, int], several: bool, un
         note += (", kept because the check could not evaluate `is_valid` for it, which it follows only as plain "
                  "statements (assignments, `if` tests, `return` of comparisons): if `is_valid` rules this instance "
                  "out, write it so")
+    if proven is not None:
+        note += "; the instance " + ", ".join(f"{name}={value}" for name, value in proven.items()) + " is proven"
     return [replace(problems[0], detail=problems[0].detail + note + ")"), *problems[1:]]
 
 

@@ -33,4 +33,16 @@ def test_an_instance_is_valid_accepts_is_named_without_the_note():
     whole = edited(TEXT, [("    def is_valid(self, key):\n        for v in key:\n            if v == 0:\n"
                            "                return True\n        return False\n", "")])
     (message,) = error_messages(transpile(whole, path="k.py", preload=1))
-    assert message.endswith("(in the tiling-key instance MODE=1, WIDE=1)"), message
+    assert message.endswith("(in the tiling-key instance MODE=1, WIDE=1; the instance MODE=0, WIDE=0 is "
+                            "proven)"), message
+
+
+def test_a_refusal_of_every_instance_names_none():
+    """A tail over another count is refused in both instances of the activation's key: the
+    refusal named the first, and its author looked for a bug of that activation (study ux2)."""
+    kernel = (Path(__file__).parent / "kernels" / "ux2_act_matmul.py").read_text(encoding="utf-8")
+    text = edited(kernel, [("    for i in pl.range(core_id, n_tiles, num_cores):\n",
+                            "    for i in pl.range(core_id, tiling.n_tiles, num_cores):\n")])
+    (message,) = error_messages(transpile(text, path="k.py", preload=2))
+    assert "clamps by a value its loop's trip count is not computed from" in message, message
+    assert "tiling-key instance" not in message, message
