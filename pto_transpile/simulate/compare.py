@@ -391,7 +391,8 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
             if row.version == PIPELINED and row.message:
                 origins = origins or LineOrigins(result)
                 row.message = annotate_locations(row.message, generated_path, origins.note)
-        (_render_plain if plain else _render_table)(report, console)
+        shown = {PIPELINED: f"{PIPELINED} ({_preloads(result, kernel.name)})"} if label == PIPELINED else {}
+        (_render_plain if plain else _render_table)(report, console, shown)
         view = kernel_view(kernel, report, label)
         outcome.kernels.append(view)
         if report.ok:
@@ -423,19 +424,26 @@ def _render_gantt(view: KernelView, console) -> None:
                  title=f"{view.name}, serial and {view.label}")
 
 
-def _cells(row) -> tuple[str, str, str, str]:
+def _preloads(result, kernel: str) -> str:
+    """"preload 2" (or "preload 1, 2" over loops of different preloads): which kernel the
+    pipelined run is, a preload of 0 included (its cores overlap, no stage runs further ahead)."""
+    preloads = sorted({loop.schedule.preload for loop in result.loops if loop.kernel == kernel and loop.schedule})
+    return "preload " + ", ".join(map(str, preloads)) if preloads else "preload ?"
+
+
+def _cells(row, shown: dict[str, str]) -> tuple[str, str, str, str]:
     cycles = "-" if row.cycles is None else str(row.cycles)
     speedup = "-" if row.speedup is None else f"{row.speedup:.2f}x"
     diffs = ", ".join(f"{k}={v:.3g}" for k, v in row.max_diff.items()) or "-"
-    return row.version, cycles, speedup, diffs
+    return shown.get(row.version, row.version), cycles, speedup, diffs
 
 
-def _render_plain(report, console) -> None:
+def _render_plain(report, console, shown: dict[str, str]) -> None:
     """One line per version (version, cycles, speedup, diffs, verdict); details indented below."""
     out = [f"simulated verification of {report.kernel}:"]
-    width = max(len(r.version) for r in report.rows)
+    width = max(len(shown.get(r.version, r.version)) for r in report.rows)
     for row in report.rows:
-        version, cycles, speedup, diffs = _cells(row)
+        version, cycles, speedup, diffs = _cells(row, shown)
         first, *rest = row.verdict_text.splitlines() or [row.verdict]
         out.append(f"  {version:<{width}}  cycles {cycles}  speedup {speedup}  max |diff| {diffs}  {first}")
         out += [f"  {'':<{width}}  {line}" for line in rest]
@@ -443,7 +451,7 @@ def _render_plain(report, console) -> None:
     console.print("\n".join(out), markup=False, highlight=False, soft_wrap=True)
 
 
-def _render_table(report, console) -> None:
+def _render_table(report, console, shown: dict[str, str]) -> None:
     """A table of the numbers and verdicts; a failure's details follow it, unwrapped."""
     from rich.table import Table
 
@@ -452,10 +460,11 @@ def _render_table(report, console) -> None:
         table.add_column(col, justify="right" if col in ("cycles", "speedup") else "left")
     for row in report.rows:
         style = "green" if row.verdict == "ok" else "red"
-        table.add_row(*_cells(row), f"[{style}]{row.verdict}[/{style}]")
+        table.add_row(*_cells(row, shown), f"[{style}]{row.verdict}[/{style}]")
     console.print(table)
     for row in report.rows:
         if row.message:
-            console.print(f"{row.version}: {row.verdict_text}", markup=False, highlight=False, soft_wrap=True)
+            console.print(f"{shown.get(row.version, row.version)}: {row.verdict_text}", markup=False,
+                          highlight=False, soft_wrap=True)
     for note in report.notes:
         console.print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)

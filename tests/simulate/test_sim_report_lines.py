@@ -89,3 +89,19 @@ def test_preload_auto_names_a_candidates_lines_in_its_own_code_with_their_input_
     for c in failed:
         assert f"{DEMO}:" not in c.detail and f"<{DEMO} pipelined at preload={c.preload}>:" in c.detail, c.detail
         assert "(inserted sync: " in c.detail or "(input line " in c.detail, c.detail
+
+
+def test_the_pipelined_row_names_its_preload(tmp_path):
+    """A preload of 0 is still the pipelined kernel (its cores overlap, no stage runs further
+    ahead), but a row called "pipelined" alone read as the preload asked for (study ux2)."""
+    import re
+
+    from click.testing import CliRunner
+
+    from pto_transpile.cli import main
+
+    for preload in ("0",):
+        r = CliRunner().invoke(main, [str(DEMO), "--preload", preload, "--simulate", "-o", str(tmp_path / "o.py"),
+                                      "--force"], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        assert re.search(rf"^  pipelined \(preload {preload}\)  cycles \d+ .* ok$", r.output, re.M), r.output
