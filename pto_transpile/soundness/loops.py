@@ -852,8 +852,16 @@ class Loops(InterpreterBase):
                 # struct, or a tuple holding a list: probe h108); a number in it, of a function the body
                 # reads before it makes it anew (`def g(x=g() * 2)`: probe h154); wherever the function
                 # is held, in a list or another function's default (`fns = [g]; del g`: probe h155)
-                for path, param, snapshot in _defaults_in(name, value, value if isinstance(value, FunctionV)
-                                                          and name not in first() else None):
+                try:
+                    defaults = list(_defaults_in(name, value, value if isinstance(value, FunctionV)
+                                                 and name not in first() else None))
+                except _TooDeep:
+                    raise nonuniform(NonUniform(f"a function reached from `{name}` has a default that nests "
+                                                f"containers and structs more than {_DEFAULTS_DEPTH} deep, deeper "
+                                                "than the check compares them from one iteration to the next",
+                                                "pass the function the value instead of keeping it in a default"),
+                                     node) from None
+                for path, param, snapshot in defaults:
                     before = prev.get(("default", path, param), _NONE)
                     if before is not _NONE and before != snapshot:
                         raise nonuniform(NonUniform(
@@ -874,6 +882,11 @@ class Loops(InterpreterBase):
                     raise nonuniform(NonUniform(f"`{path}` holds a struct more containers deep than the check "
                                                 "follows (four)", f"keep the struct in a name of its own, not in "
                                                 f"`{name}`"), node)
+                # the fields it has: one the body adds at every iteration (`st.b2 = 1` once `st.b1` is
+                # there, then `st.b3`, ...) is a counter in disguise, read by `getattr(st, "b12", 0)`
+                # from an iteration past the runs made (probe h160); added in the first alone, the first
+                # iteration is an edge, as a flag's is
+                self._same_fields(prev, path, struct, node, key)
                 # a hand-written ring's entries carry each beat's values to a later beat by design
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
@@ -894,6 +907,24 @@ class Loops(InterpreterBase):
                     elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
                             and f"{name}.{f}" in first() and (id(struct), f) not in counted(env, counters):
                         self._moved(f"field `{name}.{f}`", node)
+
+    def _same_fields(self, prev: dict, path: str, struct: StructV, node, key: tuple) -> None:
+        """The fields `struct` (held at `path`) has are the ones it had at the previous
+        iteration's start, but at the second start, where added fields make the first iteration
+        an edge (`Uniform.edged`), as a flag does (`_settles`)."""
+        names = tuple(sorted(struct.fields))
+        starts = prev.get(("field starts", path), 0)
+        prev[("field starts", path)] = starts + 1
+        before = prev.get(("field names", path), names)
+        if before != names and starts == 1:
+            self.uniform._edge(self.uniform.loops.get(key), True)
+        elif before != names:
+            changed = ", ".join(f"`{f}`" for f in sorted(set(names) ^ set(before)))
+            raise nonuniform(NonUniform(f"the fields `{path}` has change from one iteration of the loop to the next "
+                                        f"({changed}): what the kernel reads of them may change at a count the check "
+                                        "does not run",
+                                        f"give `{path}` every field where it is made (`pl.struct(a=0, b=0)`)"), node)
+        prev[("field names", path)] = names
 
     def _repeats(self, prev: dict, name: str, value: int, words: str, site) -> None:
         """A residue carried into an iteration (by a name or a struct field) must repeat with the
@@ -1872,10 +1903,10 @@ def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen:
     seen.add(id(value))
     if isinstance(value, FunctionV):
         for param, default in (value.defaults or {}).items():
-            if isinstance(default, StructV):
-                snapshot: Any = tuple(sorted((f, _signature(v)) for f, v in default.fields.items()))
-            elif type(default) in (list, dict, tuple):
-                snapshot = _snapshot(default) if _plain_container(default) else _shape(default)
+            if isinstance(default, StructV) or type(default) in (list, dict, tuple):
+                # (whole: a struct in a tuple default, or in a struct default's field, is reached by
+                # nothing the name-held structs are judged by, `_structs_in`: probe h160)
+                snapshot: Any = _held_by_default(default)
             elif value is fresh:
                 snapshot = None
             else:
@@ -1892,6 +1923,37 @@ def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen:
     elif isinstance(value, StructV):  # (a function held in a field alone: `st.fn = g; del g`, probe h158)
         for f, item in value.fields.items():
             yield from _defaults_in(f"{path}.{f}", item, fresh, depth + 1, seen)
+
+
+class _TooDeep(Exception):
+    """A default holds containers and structs more deeply nested than the check compares."""
+
+
+def _held_by_default(value: Any, depth: int = 0) -> Any:
+    """What an iteration's start must find again of a container or struct a function's default
+    holds, all of it: structs by their fields and containers by their items, at any depth (a
+    function within by `_kind_signature`, its own defaults walked by `_defaults_in`), a number
+    with its form (a residue too: nothing else judges its period here)."""
+    if depth > _DEFAULTS_DEPTH:
+        raise _TooDeep
+    if isinstance(value, StructV):
+        return ("struct", tuple(sorted((f, _held_by_default(v, depth + 1)) for f, v in value.fields.items())))
+    if type(value) in (list, tuple):
+        return (type(value).__name__, tuple(_held_by_default(x, depth + 1) for x in value))
+    if type(value) is dict:
+        return ("dict", tuple((_held_by_default(k, depth + 1), _held_by_default(v, depth + 1))
+                              for k, v in value.items()))
+    if isinstance(value, FunctionV):
+        return _kind_signature(value, depth)
+    if isinstance(value, Sym):
+        return _snapshot(value)
+    found = _signature(value)
+    if found is not None:
+        return found
+    if isinstance(value, Opaque):
+        return ("data",)  # (compared with the serial kernel's where a stage receives it: `_signature`)
+    found = _any_snapshot(value, depth=depth)
+    return type(value).__name__ if found is None else found
 
 
 def _judged_elsewhere(value: Any) -> bool:
