@@ -2039,6 +2039,10 @@ class PythonSubset(InterpreterBase):
                                   f"the pipelined kernel changes{_IDENTITY}", node, kind="identity")
             if isinstance(receiver, str) or isinstance(receiver, (list, dict)) and id(receiver) in made:
                 return  # `"{}".format(ki)`, `rows.sort()`: a method of a string or of a value the stage made
+            if isinstance(receiver, (int, float, Opaque)) and all(_plain(a, made, deep=True) for a in args):
+                # `d.bit_length()` of a number (a scalar parameter too): keeps nothing, changes nothing;
+                # its value is not known, so a test of it is followed both ways (probe h161)
+                return
         if builtin_name in PURE_BUILTINS and all(_plain(a, made, deep=True) for a in args):
             return  # `sum(range(2))`, `sorted(HALVES)`: builtins that change nothing they are given
         callee_free = isinstance(root, cst.Name) and root.value not in ctx.env and method not in MUTATING_METHODS \
