@@ -105,3 +105,8 @@ INTERNAL_ERROR = "PTO099"
 #: kernel, loop and graph rules would report what follows from the typo, not the typo).
 STOPS_ANALYSIS = frozenset({UNDEFINED_NAME, UNKNOWN_API_NAME, UNKNOWN_KEYWORD, BLOCK_INDEX_PER_CORE,
                             STAGE_NOT_DECORATED, STAGE_CALL_STARRED, STAGE_CALL_ARGUMENTS, OP_ARGUMENTS})
+
+#: Warnings of what can go wrong when a kernel is pipelined which the soundness check settles: not
+#: shown for a kernel it proves (a drain still running when the next loop starts is a race or an
+#: event taken by the other loop, which it would refuse).
+SETTLED_BY_PROOF = frozenset({MISSING_SYNC_ALL})

@@ -57,7 +57,10 @@ DOC = """\
 (Warning.) A kernel has several pipeline loops, and there is no
 `pl.system.sync_all(...)` call between the end of one loop (its outermost loop) and the
 start of the next. Loops in different branches of one `if` (one loop per tiling-key
-instance, say) never both run, and need none.
+instance, say) never both run, and need none. A kernel the soundness check proves gets no
+such warning: what the barrier prevents is a race or an event taken by the other loop,
+which the proof shows it free of (a barrier costs cycles; the last example runs its two
+loops over other data, and is proven without one).
 
 ## Why it matters for pipelining
 A pipelined loop ends with drain beats (the delayed stages finish the last iterations)

@@ -16,7 +16,9 @@ def two_loops(comment: str = "", **kw) -> str:
 
 
 def codes(text: str) -> list[str]:
-    return sorted(d.code for d in transpile(text).diagnostics)
+    """The codes of `text`'s diagnostics, the soundness check left out: it proves these loops
+    apart, and PTO042 is not shown for a kernel it proves (what is tested here is the comments)."""
+    return sorted(d.code for d in transpile(text, _skip_rules=("PTO061",)).diagnostics)
 
 
 def test_the_warning_is_there_without_a_comment():
