@@ -71,6 +71,9 @@ _STORE_KEYWORDS = "*, relu_pre_mode=None, scale=None, order=None, atomic=AtomicT
 
 #: Prototype of each op (`system.<name>` for `pl.system.<name>`).
 _PROTOTYPES: dict[str, str] = {
+    # -- sections: `with pl.section_cube():` takes nothing (an argument would be evaluated by Python
+    # and by nothing else: the transform and the check read the call by its name)
+    **_all("", "section_cube", "section_vector"),
     # -- GM <-> tile, tile <-> tile --------------------------------------------------------------
     # (the transposing load is `order=[1, 0]`: the reference takes no `is_transpose=`)
     "load": "dst_tile, src_tensor, offsets, *, order=None",

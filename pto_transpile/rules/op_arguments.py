@@ -7,12 +7,20 @@ from pto_transpile import codes
 from pto_transpile.rules._spelling import analysed_functions
 from pto_transpile.rules.rule import Rule
 
+#: the sections, which take nothing at all
+_SECTIONS = (("section_cube",), ("section_vector",))
+
 
 def check(ctx):
     file = ctx.file
     for fn in analysed_functions(file):
         for call in file.find(fn, cst.Call):
             path = file.pl.path(call.func)
+            if path in _SECTIONS and call.args:
+                # (a starred or keyword argument too: Python evaluates it, the transform and the check
+                # read a section by its name alone, probe h162's `pl.section_vector((e := 0))`)
+                yield call, {"call": file.source.code(call.func), "wrong": "takes no arguments"}
+                continue
             if not path or any(a.star for a in call.args):
                 continue  # (`*args`, `**kw`: what they hold is not known here)
             positional = sum(1 for a in call.args if a.keyword is None)
@@ -29,7 +37,9 @@ an operand missing (`pl.matmul_acc(acc, left, right)`: it takes `dst, acc_in, lh
 more operands than it takes, a keyword-only parameter it requires left out
 (`pl.system.set_cross_core(pipe=...)` without `event_id=`), or one parameter given both by
 position and by keyword. The parameters are those of PyPTO's API reference for each op.
-A keyword the op does not take at all is PTO074's.
+A keyword the op does not take at all is PTO074's, but for the sections: `pl.section_cube()`
+and `pl.section_vector()` take no arguments of any kind (a starred one included), since
+Python would evaluate what they are given and the transform reads a section by its name.
 
 ## Why it matters for pipelining
 PyPTO raises `TypeError` on such a call when the kernel is compiled, so the kernel is wrong

@@ -1212,7 +1212,9 @@ class Loops(InterpreterBase):
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
         before = prev.get(key, value)
-        if before != value and not (before != before and value != value):  # (NaN is NaN again: probe h105)
+        # (NaN is NaN again: probe h105; 1 is not 1.0, which `==` says it is: the kernel can tell
+        # them apart, `(b * 10 ** 17 + 1) - b * 10 ** 17`, probe h162)
+        if (before != value or type(before) is not type(value)) and not (before != before and value != value):
             if type(value) is float and type(before) is float:
                 # `g = g + 0.25`: a counter is an integer the check follows by its step
                 fix = "count the iterations with an integer (`j = j + 1`) and compute the float from it " \
@@ -1865,6 +1867,8 @@ def _snapshot(value):
     """A copy of a plain container to compare with the next iteration's (numbers with their form)."""
     if type(value) is int:  # (the commonest item: no form)
         return (value, ())
+    if type(value) in (float, bool):  # (1.0 and True are not 1, which `==` says they are: probe h162)
+        return (type(value).__name__, value)
     if type(value) is range:
         return ("range", value.start, value.stop, value.step)
     if isinstance(value, str):
@@ -1945,8 +1949,8 @@ def _held_by_default(value: Any, depth: int = 0) -> Any:
                               for k, v in value.items()))
     if isinstance(value, FunctionV):
         return _kind_signature(value, depth)
-    if isinstance(value, Sym):
-        return _snapshot(value)
+    if isinstance(value, Sym) or type(value) in (int, float, bool):
+        return _snapshot(value)  # (typed: 1.0 is not 1)
     found = _signature(value)
     if found is not None:
         return found
@@ -1978,7 +1982,7 @@ def _kind_signature(value: Any, depth: int = 0) -> Any:
         hash(value)
     except TypeError:
         return ("object", type(value).__name__, id(value))
-    return ("value", value)
+    return ("value", type(value).__name__, value)  # (typed: `True == 1`)
 
 
 def _signature(value: Any) -> Any:
