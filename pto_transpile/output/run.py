@@ -25,14 +25,14 @@ from pathlib import Path
 import click
 
 from pto_transpile import codes, driver
-from pto_transpile.diagnostics import Diagnostic
+from pto_transpile.diagnostics import Diagnostic, Related
 from pto_transpile.output.files import Unreadable, transpile_files
 from pto_transpile.output.proof_status import status_for
 from pto_transpile.output.refusal import Refused
 from pto_transpile.output.render import Sink, renderer
 from pto_transpile.output.settings import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Run
 from pto_transpile.output.stale import current_text, staleness
-from pto_transpile.output.write import RefusedWrite, write_output
+from pto_transpile.output.write import RefusedWrite, foreign, holds_already, same_file, write_output
 from pto_transpile.preload import Auto
 from pto_transpile.read.discover import Input
 from pto_transpile.rules import registry
@@ -189,7 +189,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if run.show_diff:
         return _diff(run, item, text, code, target, sink)
     if run.check or (target is None and not run.to_stdout):  # stdout carries the report, not the code
-        return _check_output(run, code, target, sink)
+        return _check_output(run, item, code, target, sink)
     return _write(run, item, code, target, sink)
 
 
@@ -210,6 +210,9 @@ def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) ->
     if target is None:
         click.echo(code, nl=False)
         return EXIT_OK
+    if holds_already(target, code) and not (not item.is_stdin and same_file(target, item.path)):
+        click.echo(f"unchanged {target}", file=run.notes_stream)
+        return EXIT_OK
     try:
         write_output(target, code, input_path=None if item.is_stdin else item.path)
     except RefusedWrite as exc:
@@ -221,7 +224,7 @@ def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) ->
     return EXIT_OK
 
 
-def _check_output(run: Run, code: str, target: Path | None, sink: Sink) -> int:
+def _check_output(run: Run, item: Input, code: str, target: Path | None, sink: Sink) -> int:
     """`--check -o`: a PTO094 record when the output file is missing or out of date."""
     if not (run.output and target is not None):
         return EXIT_OK
@@ -229,9 +232,14 @@ def _check_output(run: Run, code: str, target: Path | None, sink: Sink) -> int:
     if stale is None:
         return EXIT_OK
     detail, line, current = stale
-    missing: dict[str, str] = {"_message": "missing", "_hint": "missing"} if not target.exists() else {}
-    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), detail, line, **missing)],
-              {str(target): current} if current else {})
+    which: dict[str, str] = {"_message": "missing", "_hint": "missing"} if not target.exists() else \
+        {"_hint": "foreign"} if foreign(target, None if item.is_stdin else item.path) else {}
+    # the input is named, and a place of its own: what a pull request changed (study ux3)
+    source = Related("the input it is generated from", 1, 1, item.name)
+    out = registry()[codes.OUTPUT_OUT_OF_DATE].diagnostic({"path": str(target), "detail": detail,
+                                                           "input": item.name, **which},
+                                                          str(target), line, 1, line, 1, (source,))
+    sink.file([out], {str(target): current} if current else {})
     return EXIT_ERRORS
 
 
@@ -245,7 +253,7 @@ def _diff(run: Run, item: Input, text: str, code: str, target: Path | None, sink
     click.echo("".join(difflib.unified_diff(before.splitlines(keepends=True), code.splitlines(keepends=True),
                                             fromfile=name, tofile=f"{name} (pipelined)")), nl=False)
     if run.check:
-        return _check_output(run, code, target, sink)
+        return _check_output(run, item, code, target, sink)
     return EXIT_OK
 
 

@@ -35,12 +35,12 @@ def check_target(target: Path, *, input_path: Path | None = None, replace_foreig
         raise RefusedWrite(f"{target} is a directory; give a file name")
     if input_path is not None and target.exists() and input_path.exists() and os.path.samefile(target, input_path):
         raise RefusedWrite(f"refusing to overwrite the input file {input_path}")
-    if not replace_foreign and _foreign(target, input_path):
+    if not replace_foreign and foreign(target, input_path):
         raise RefusedWrite(f"refusing to replace {target}: it exists and pto-transpile did not write it (it has no "
                            f"`{PREFIX.strip()}...` mark); give --force to replace it")
 
 
-def _foreign(target: Path, input_path: Path | None) -> bool:
+def foreign(target: Path, input_path: Path | None) -> bool:
     """Is `target` an existing regular file pto-transpile did not write: no mark in it, and not
     the input's text as it is (what a file with no kernel to pipeline is written as)? A file it
     cannot stat or read is left to the write, which says why."""
@@ -85,6 +85,16 @@ def write_output(target: Path, text: str, *, input_path: Path | None = None) -> 
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def holds_already(target: Path, text: str) -> bool:
+    """Is `target` a regular file holding `text` byte for byte (as `write_output` writes it)?
+    Then a write would change nothing but its time stamp, which make-style tools and a log of
+    what a run changed read as a change."""
+    try:
+        return stat.S_ISREG(os.stat(target).st_mode) and Path(target).read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def _umask() -> int:

@@ -5,7 +5,9 @@ DOC = """\
 ## What it checks
 `pto-transpile --check -o FILE` (or `--check -o DIR/`): the output file is missing, or its
 text differs from what pto-transpile would write now. The position is the first line that
-differs. Reported by the CLI with exit status 1, in every `--format`.
+differs, and the input it is the output of is named (a related location in the machine
+formats: the input is what a pull request changed, the output often not). Reported by the
+CLI with exit status 1, in every `--format`.
 
 ## Why it matters for pipelining
 A checked-in pipelined kernel that no longer matches its serial source runs code nobody
@@ -30,10 +32,13 @@ RULE = Rule(
     code=codes.OUTPUT_OUT_OF_DATE,
     name="output-out-of-date",
     title="A generated file is missing or out of date",
-    message="`{path}` {detail}: pto-transpile would change it",
+    message="`{path}` {detail}: pto-transpile would change it (it is the output of `{input}`)",
     hint="Regenerate it (run the same command without --check) and review the difference (--check --diff)",
-    messages={"missing": "`{path}` does not exist: pto-transpile would write it"},
-    hints={"missing": "Generate it: run the same command without --check"},
+    messages={"missing": "`{path}` does not exist: pto-transpile would write it (the output of `{input}`)"},
+    hints={"missing": "Generate it: run the same command without --check",
+           "foreign": "Regenerate it with the same command without --check and with --force: the file has no "
+                      "`# Written by pto-transpile` mark, which a plain run leaves alone; then review the "
+                      "difference (`git diff`)"},
     phase="analysis",
     seed="a checked-in pipelined kernel is what pto-transpile writes for its serial source",
     doc=DOC,

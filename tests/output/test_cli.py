@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import DEMO
+from helpers import DEMO, demo_text
 from pto_transpile.cli import main
 
 
@@ -337,3 +337,22 @@ def test_two_inputs_with_one_stem_get_outputs_keyed_by_their_relative_paths(tmp_
                                      "wrote build/other/pipeline_generated.py"]
     assert (tmp_path / "build" / "b" / "kernel" / "pipeline_generated.py").read_text() == \
         (tmp_path / "build" / "other" / "pipeline_generated.py").read_text()
+
+
+def test_an_output_that_holds_the_kernel_already_is_left_as_it_is(tmp_path, monkeypatch):
+    """A run that changes nothing leaves the file and its time stamp alone, and says so (study
+    ux3: every output was rewritten, so a log and make-style tools saw every file change)."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "seed_demo.py").write_text(demo_text(), encoding="utf-8")
+    first = CliRunner().invoke(main, ["seed_demo.py"], catch_exceptions=False)
+    out = tmp_path / "build" / "seed_demo" / "pipeline_generated.py"
+    assert first.output == "wrote build/seed_demo/pipeline_generated.py\n", first.output
+    os.utime(out, (1_000_000, 1_000_000))
+    again = CliRunner().invoke(main, ["seed_demo.py"], catch_exceptions=False)
+    assert again.exit_code == 0 and again.output == "unchanged build/seed_demo/pipeline_generated.py\n", again.output
+    assert out.stat().st_mtime == 1_000_000
+    out.write_text(out.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    third = CliRunner().invoke(main, ["seed_demo.py", "--force"], catch_exceptions=False)
+    assert third.output == "wrote build/seed_demo/pipeline_generated.py\n" and out.stat().st_mtime != 1_000_000

@@ -54,6 +54,21 @@ def test_a_missing_output_is_a_record_in_sarif_and_github(tmp_path):
     assert r.exit_code == 1 and r.stdout.startswith(f"::error file={missing},line=1") and "PTO094" in r.stdout
 
 
+def test_github_annotations_name_the_other_locations(tmp_path):
+    """An annotation has one place: a race's other access is named in its text, as the text
+    report's note names it (study ux3: the pull request showed one of the two accesses)."""
+    import re
+
+    from pto_transpile.rules import registry
+
+    kernel = tmp_path / "k.py"
+    kernel.write_text(re.sub(r"  # E: [A-Z0-9, ]+", "", registry()["PTO042"].invalid[0]), encoding="utf-8")
+    r = run(kernel, "--check", "--format", "github")
+    [race] = [line for line in r.stdout.splitlines() if "PTO061" in line]
+    assert r.exit_code == 1 and "(note: the other access: stage `st` (task 3" in race
+    assert re.search(rf"pl.store` on MTE3 of AIV0 at {re.escape(str(kernel))}:26:5\)", race), race
+
+
 def _racy(monkeypatch):
     """A kernel the static checks would refuse, let through so that the emulator finds the race."""
     from pto_transpile import driver

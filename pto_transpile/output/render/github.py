@@ -17,6 +17,9 @@ def render_github(diagnostics, sources=None) -> str:
         level = {"error": "error", "warning": "warning", "note": "notice"}[d.severity.value]
         props = (f"file={_escape_property(d.path)},line={d.line},col={d.column},"
                  f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code + ' ' + d.name)}")
-        text = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        # the other locations (a race's other access): an annotation has one place, so they are
+        # named in its text, as the text report's notes name them
+        notes = "".join(f" (note: {r.message} at {r.path or d.path}:{r.line}:{r.column})" for r in d.related)
+        text = d.message + notes + (f" (hint: {d.hint})" if d.hint else "")
         lines.append(f"::{level} {props}::{_escape_data(d.code + ' ' + text)}")
     return "".join(line + "\n" for line in lines)
