@@ -15,12 +15,16 @@ def check(ctx):
     for loop in ctx.kernel.loops:
         # a stage whose core is not known (no section, or a `with` another rule reports) stands
         # between its neighbours: which core it belongs on decides whether they alternate
+        told: set[int] = set()  #: the misplaced stages reported: one stage in the wrong section is one finding
         for prev, cur in pairwise(loop.stages):
             if prev.section == cur.section in ("cube", "vector") and prev.holder is not cur.holder:
                 fields = {"prev": prev.func, "stage": cur.func, "core": cur.section}
                 misplaced = next(((s, op) for s in (cur, prev) for op in [_foreign_op(ctx, s)] if op), None)
                 if misplaced is not None:
                     stage, op = misplaced
+                    if id(stage) in told:
+                        continue  # (its neighbour on the other side: study ux3 got two findings of one mistake)
+                    told.add(id(stage))
                     other = "vector" if stage.section == "cube" else "cube"
                     fields.update(_hint="misplaced", misplaced=stage.func, op=op, other=other)
                 yield cur.call, fields

@@ -156,3 +156,13 @@ def test_mistake_is_reported_at_its_line(name):
 
 def test_every_mutation_has_an_expectation():
     assert set(M) == set(EXPECT)
+
+
+def test_one_stage_in_the_wrong_section_is_one_finding():
+    """A vector stage put in a cube section between two cube stages made two PTO012 (one per
+    neighbour, the same hint twice: study ux3); it is one, at the misplaced stage's call."""
+    text = sub("        with pl.section_vector():\n            stage2(",
+               "        with pl.section_cube():\n            stage2(")
+    found = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO012"]
+    line = text.splitlines().index("            stage2(ki, sub_id, mm1_vec_db, relu_vec_db, relu_nz_db, p_mat_db)") + 1
+    assert [(d.line, "`stage2` calls `pl." in d.hint) for d in found] == [(line, True)], found
