@@ -180,7 +180,8 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
-    inputs = _inputs(files, defaults, base, force_exclude)
+    configured_output = _configured_output(defaults, base) if output is None else None
+    inputs = _inputs(files, defaults, base, force_exclude, configured_output)
     preload_value = _preload(preload, defaults, seed, block_dim, shapes, scalars)
     fmt = fmt or defaults.get("format", "text")
     if fmt not in FORMATS:
@@ -189,11 +190,12 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
                   if not given and defaults.get(name)}
     select = _codes(select) or _codes(defaults.get("select", []))
     ignore = _codes(ignore) or _codes(defaults.get("ignore", []))
-    output = output or defaults.get("output")
+    output = output or (configured_output[0] if configured_output else defaults.get("output"))
     with _from_config(configured):
         _check_filters(select, ignore)
         # (the default build/ path is the tool's own; a file named by -o may be anyone's)
-        targets = _targets(inputs, output, show_diff, replace_foreign=force or check or show_diff or not output)
+        targets = _targets(inputs, output, show_diff, replace_foreign=force or check or show_diff or not output,
+                           keys_from=configured_output[1] if configured_output else None)
     if timeline is not None and timeline.is_dir():
         raise Refused(f"--timeline: {timeline} is a directory; give a file name")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
@@ -221,12 +223,35 @@ def _defaults(files) -> tuple[dict, Path]:
     return defaults, (pyproject.parent if pyproject is not None else Path.cwd().resolve())
 
 
-def _inputs(files, defaults: dict, base: Path, force_exclude: bool = False) -> list[Input]:
+def _configured_output(defaults: dict, base: Path) -> tuple[str, Path, str | None] | None:
+    """`output = "DIR/"` of pyproject.toml as the command line would give it: (the directory
+    relative to the working directory, where inputs' paths under it are taken from: the
+    pyproject.toml's directory, as its exclude patterns are; the directory's own exclude
+    pattern, which a directory walk then leaves out: the outputs are no inputs). None for no
+    `output`, or one that names a file or stdout (taken as the command line takes it)."""
+    from pto_transpile.output.write import is_dir_target
+
+    output = defaults.get("output")
+    if not isinstance(output, str) or output == "-" or not is_dir_target(str(base / output)):
+        return None
+    folder = (base / output).resolve()
+    try:
+        pattern: str | None = "/" + folder.relative_to(base.resolve()).as_posix() + "/"
+    except ValueError:
+        pattern = None  # (outside the project: no walk of it reaches there)
+    return os.path.relpath(folder, Path.cwd()) + os.sep, base, pattern
+
+
+def _inputs(files, defaults: dict, base: Path, force_exclude: bool = False,
+            configured_output: tuple[str, Path, str | None] | None = None) -> list[Input]:
     from pto_transpile.output.config import exclude_patterns
     from pto_transpile.read.discover import expand
     from pto_transpile.read.excludes import DEFAULT_EXCLUDES, Excludes
 
-    inputs = expand(files, Excludes(exclude_patterns(defaults, DEFAULT_EXCLUDES)), base, force_exclude)
+    patterns = exclude_patterns(defaults, DEFAULT_EXCLUDES)
+    if configured_output is not None and configured_output[2] is not None:
+        patterns = [*patterns, configured_output[2]]
+    inputs = expand(files, Excludes(patterns), base, force_exclude)
     if sum(item.is_stdin for item in inputs) > 1:
         raise click.UsageError("- (standard input) can be given once")
     if not inputs and force_exclude:  # every file named is excluded: nothing to do (a pre-commit hook)
@@ -296,7 +321,7 @@ def _check_filters(select, ignore) -> None:
 
 
 def _targets(inputs: list[Input], output: str | None, show_diff: bool,
-             replace_foreign: bool = True) -> list[Path | None]:
+             replace_foreign: bool = True, keys_from: Path | None = None) -> list[Path | None]:
     from pto_transpile.output.write import RefusedWrite, check_target, is_dir_target, output_targets
 
     if output == "-" and show_diff:
@@ -306,7 +331,7 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
         raise click.UsageError("-o FILE (or -) takes one input file; give a directory (-o DIR/) for several")
     if output and output != "-" and is_dir_target(output) and any(item.is_stdin for item in inputs):
         raise click.UsageError("- (standard input) has no path to keep under -o DIR/; give -o FILE or -o -")
-    targets = output_targets(inputs, output, Path.cwd())
+    targets = output_targets(inputs, output, Path.cwd(), keys_from)
     named = [t for t in targets if t is not None]
     if output != "-" and len(set(named)) < len(named):
         raise click.UsageError("two inputs would be written to the same file; give -o DIR/")

@@ -103,17 +103,19 @@ def _umask() -> int:
     return mask
 
 
-def output_targets(inputs: list, output: str | None, cwd: Path) -> list[Path | None]:
+def output_targets(inputs: list, output: str | None, cwd: Path, keys_from: Path | None = None) -> list[Path | None]:
     """Where each input's kernel goes (None: stdout), in input order.
 
     `-o -` prints, `-o FILE` takes one input, `-o DIR` (an existing directory, or a name
-    ending in `/`) gets each output at the input's path relative to the working directory.
-    By default an input goes to `default_output`. Stdin goes to stdout unless `-o` says."""
+    ending in `/`) gets each output at the input's path relative to the working directory
+    (to `keys_from`, pyproject.toml's directory, for its `output`). By default an input goes
+    to `default_output`. Stdin goes to stdout unless `-o` says."""
     if output == "-":
         return [None] * len(inputs)
     if output is not None:
         if is_dir_target(output):
-            return [Path(output) / _relative_key(item.path, cwd) for item in inputs]
+            return [Path(output) / _relative_key(item.path, keys_from if keys_from is not None else cwd)
+                    for item in inputs]
         return [Path(output)] * len(inputs)
     return [None if item.is_stdin else default_output(item.path, cwd) for item in inputs]
 

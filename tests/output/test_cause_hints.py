@@ -75,7 +75,8 @@ def test_a_missing_checked_file_is_to_be_generated_not_changed(tmp_path):
     r = run(DEMO, "--check", "-o", tmp_path / "nope.py", "--format", "json")
     record = _record(r)
     assert r.exit_code == 1 and record["code"] == "PTO094"
-    assert record["message"] == f"`{tmp_path / 'nope.py'}` does not exist: pto-transpile would write it"
+    assert record["message"] == f"`{tmp_path / 'nope.py'}` does not exist: pto-transpile would write it (the " \
+                                f"output of `{DEMO}`)"
     assert record["hint"] == "Generate it: run the same command without --check"
     stale = tmp_path / "stale.py"
     stale.write_text("x = 1\n")
