@@ -171,6 +171,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
         if result.hidden_errors:
             click.echo(f"pto-transpile: {item.name}: {result.hidden_errors} error(s) not shown (filtered by "
                        "--select/--ignore); nothing was written", file=notes)
+            sink.blocked(item.name, result.hidden_errors)
         return status
     if target is not None and _nothing_to_do(result):
         # a file named on the command line holds no kernel: nothing is written, so that a helper

@@ -69,6 +69,48 @@ def test_github_annotations_name_the_other_locations(tmp_path):
     assert re.search(rf"pl.store` on MTE3 of AIV0 at {re.escape(str(kernel))}:26:5\)", race), race
 
 
+def test_sarif_gives_rule_pages_as_markdown_and_relative_paths_a_base(tmp_path, monkeypatch):
+    """Code scanning renders a rule's `help.markdown` (the page was plain text in
+    `fullDescription`), and resolves a relative path against the base it names (study ux3)."""
+    import re
+
+    from pto_transpile.rules import registry
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.py").write_text(re.sub(r"  # E: [A-Z0-9, ]+", "", registry()["PTO042"].invalid[0]),
+                                   encoding="utf-8")
+    doc = json.loads(run("k.py", "--check", "--format", "sarif").stdout)
+    [log] = doc["runs"]
+    rule = next(r for r in log["tool"]["driver"]["rules"] if r["id"] == "PTO061")
+    assert rule["help"]["markdown"].startswith("## What it checks") and "##" not in rule["fullDescription"]["text"]
+    assert log["originalUriBaseIds"] == {"%SRCROOT%": {"uri": tmp_path.resolve().as_uri() + "/"}}
+    result = next(r for r in log["results"] if r["ruleId"] == "PTO061")
+    where = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert where == {"uri": "k.py", "uriBaseId": "%SRCROOT%"}
+    assert result["relatedLocations"][0]["physicalLocation"]["artifactLocation"] == where
+
+
+def test_errors_hidden_by_the_filters_that_stop_the_output_are_said_in_the_report(tmp_path, monkeypatch):
+    """--ignore PTO061 hides the race, which still stops the output (exit status 1): the report
+    says why in every format but json's list, not on stderr alone (study ux3)."""
+    import re
+
+    from pto_transpile.rules import registry
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.py").write_text(re.sub(r"  # E: [A-Z0-9, ]+", "", registry()["PTO042"].invalid[0]),
+                                   encoding="utf-8")
+    said = "1 error(s) not shown (filtered by --select/--ignore)"
+    text = run("k.py", "--check", "--ignore", "PTO061")
+    assert text.exit_code == 1 and f"found 0 error(s) and 1 warning(s), and {said}" in text.stdout, text.output
+    github = run("k.py", "--check", "--ignore", "PTO061", "--format", "github")
+    assert f"::error file=k.py,line=1,title=pto-transpile::{said}; nothing was written" in github.stdout
+    [log] = json.loads(run("k.py", "--check", "--ignore", "PTO061", "--format", "sarif").stdout)["runs"]
+    [note] = log["invocations"][0]["toolExecutionNotifications"]
+    assert note["level"] == "error" and note["message"]["text"].startswith(said)
+    assert [r["ruleId"] for r in log["results"]] == ["PTO042"]
+
+
 def _racy(monkeypatch):
     """A kernel the static checks would refuse, let through so that the emulator finds the race."""
     from pto_transpile import driver

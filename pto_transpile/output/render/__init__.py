@@ -34,6 +34,18 @@ class Sink:
     def __init__(self, fmt: str, stream, color: bool = False):
         self.fmt, self.stream, self.color = fmt, stream, color
         self.all: list = []
+        #: (file, errors --select/--ignore hid, which still stopped its output)
+        self.hidden: list[tuple[str, int]] = []
+
+    def blocked(self, path: str, errors: int) -> None:
+        """`errors` of `path` hidden by --select/--ignore stopped its output (the exit status is 1):
+        said in the report itself, in every format but json (a list of diagnostics), not on
+        stderr alone (study ux3: a SARIF log without a result, and exit status 1)."""
+        self.hidden.append((path, errors))
+        if self.fmt == "github":
+            from pto_transpile.output.render.github import render_hidden
+
+            self._write(render_hidden(path, errors))
 
     def file(self, diagnostics, sources: dict[str, str]) -> None:
         self.all += diagnostics
@@ -47,12 +59,14 @@ class Sink:
             self._write(renderer(self.fmt)(diagnostics, sources))
 
     def close(self) -> None:
-        if self.fmt in WHOLE_RUN:
+        if self.fmt == "sarif":
+            self._write(renderer(self.fmt)(self.all, {}, hidden=self.hidden))
+        elif self.fmt in WHOLE_RUN:
             self._write(renderer(self.fmt)(self.all, {}))
-        elif self.fmt == "text" and self.all:
+        elif self.fmt == "text" and (self.all or self.hidden):
             from pto_transpile.output.render.text import summary
 
-            self._write(summary(self.all, color=self.color) + "\n")
+            self._write(summary(self.all, color=self.color, hidden=sum(n for _, n in self.hidden)) + "\n")
 
     def _write(self, text: str) -> None:
         if self.color:

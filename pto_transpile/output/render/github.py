@@ -23,3 +23,10 @@ def render_github(diagnostics, sources=None) -> str:
         text = d.message + notes + (f" (hint: {d.hint})" if d.hint else "")
         lines.append(f"::{level} {props}::{_escape_data(d.code + ' ' + text)}")
     return "".join(line + "\n" for line in lines)
+
+
+def render_hidden(path: str, errors: int) -> str:
+    """The annotation of a file whose output errors hidden by --select/--ignore stopped."""
+    props = f"file={_escape_property(path)},line=1,title=pto-transpile"
+    text = f"{errors} error(s) not shown (filtered by --select/--ignore); nothing was written"
+    return f"::error {props}::{_escape_data(text)}\n"

@@ -97,12 +97,15 @@ def render_blocks(diagnostics, sources=None, color: bool = False) -> str:
     return "\n\n".join(blocks)
 
 
-def summary(diagnostics, color: bool = False) -> str:
-    """The closing count line of a text report."""
+def summary(diagnostics, color: bool = False, hidden: int = 0) -> str:
+    """The closing count line of a text report (with the errors --select/--ignore hid, which
+    still stop a file's output)."""
     errors = sum(1 for d in diagnostics if d.is_error)
     notes = sum(1 for d in diagnostics if d.severity.value == "note")
     warnings = len(diagnostics) - errors - notes
     line = f"found {errors} error(s) and {warnings} warning(s)" + (f", {notes} note(s)" if notes else "")
+    if hidden:
+        line += f", and {hidden} error(s) not shown (filtered by --select/--ignore), which stop the output"
     return f"[bold]{line}[/]" if color else line
 
 
