@@ -660,6 +660,12 @@ class Loops(InterpreterBase):
             if type(sub) is cst.AsName:  # `with ... as x`, `except ... as x`: a binding, not followed
                 for name in _target_names(sub.name):
                     bindings[name] += 2
+            if type(sub) in (cst.FunctionDef, cst.ClassDef):
+                # `def g(): return 1` under a test of what `g()` returned before: which function
+                # a name holds is state too (probe h163, a counter of thirteen functions)
+                assigned.add(sub.name.value)
+                counters[sub.name.value] = "other"
+                bindings[sub.name.value] += 2
         # the loop's own variable is bound anew by the `for` at every iteration's start, whatever
         # the body made of it (`i = n - 1 - i`, a reversed walk): nothing of it is carried
         own = set(_target_names(node.target))
@@ -856,9 +862,9 @@ class Loops(InterpreterBase):
                     defaults = list(_defaults_in(name, value, value if isinstance(value, FunctionV)
                                                  and name not in first() else None))
                 except _TooDeep:
-                    raise nonuniform(NonUniform(f"a function reached from `{name}` has a default that nests "
-                                                f"containers and structs more than {_DEFAULTS_DEPTH} deep, deeper "
-                                                "than the check compares them from one iteration to the next",
+                    raise nonuniform(NonUniform(f"a function reached from `{name}` holds in its defaults functions, "
+                                                f"containers or structs nested more than {_DEFAULTS_DEPTH} deep, "
+                                                "deeper than the check compares them from one iteration to the next",
                                                 "pass the function the value instead of keeping it in a default"),
                                      node) from None
                 for path, param, snapshot in defaults:
@@ -1902,7 +1908,12 @@ def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen:
     function the body makes anew before it reads it, whose numbers in defaults are its own
     iteration's (containers still are shared: `def bump(box=[1])`)."""
     seen = set() if seen is None else seen
-    if depth > _DEFAULTS_DEPTH or id(value) in seen:
+    if id(value) in seen:
+        return
+    if depth > _DEFAULTS_DEPTH:
+        if isinstance(value, FunctionV) and value.defaults or type(value) in (list, tuple, dict) and value \
+                or isinstance(value, StructV):
+            raise _TooDeep  # (a growing default at the end of a chain of functions: probe h163)
         return
     seen.add(id(value))
     if isinstance(value, FunctionV):
