@@ -660,7 +660,7 @@ class Loops(InterpreterBase):
             if type(sub) is cst.AsName:  # `with ... as x`, `except ... as x`: a binding, not followed
                 for name in _target_names(sub.name):
                     bindings[name] += 2
-            if type(sub) in (cst.FunctionDef, cst.ClassDef):
+            if isinstance(sub, (cst.FunctionDef, cst.ClassDef)):
                 # `def g(): return 1` under a test of what `g()` returned before: which function
                 # a name holds is state too (probe h163, a counter of thirteen functions)
                 assigned.add(sub.name.value)
