@@ -23,9 +23,9 @@ _PROVEN = "tests/soundness/"
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Keep the default suite within five minutes on two cores: of each probe's file an evenly
-    spread sixth, of each parametrized test of four cases or more in the folders above an evenly
-    spread fifth, and of the other tests of each file of tests/soundness/ of six or more an evenly
-    spread half (the first and the last included), runs by default; the rest carries the
+    spread sixth, of each parametrized test in the folders above an evenly spread fifth (of two
+    or three cases, all but one), and of the other tests of each file of tests/soundness/ of six
+    or more an evenly spread third (the first and the last included), runs by default; the rest carries the
     `campaign` marker, which `.ci/run` runs after the default suite. Groups `helpers.spread` samples
     already are left as they are, and a test named by its id on the command line runs."""
     named = [_node_id(config, arg) for arg in config.args if "::" in arg]
@@ -41,9 +41,10 @@ def pytest_collection_modifyitems(config, items):
     for key, group in groups.items():
         n = len(group)
         probe, plain = len(key) == 1, len(key) == 2 and key[1] is None
-        if n < (2 if probe else 6 if plain else 4) or any(item.get_closest_marker("campaign") for item in group):
+        if n < (6 if plain else 2) or any(item.get_closest_marker("campaign") for item in group):
             continue
-        keep = max(1, math.ceil(n / 6)) if probe else max(3, math.ceil(n / 2)) if plain else max(2, math.ceil(n / 5))
+        keep = max(1, math.ceil(n / 6)) if probe else max(3, math.ceil(n / 3)) if plain else \
+            n - 1 if n < 4 else max(2, math.ceil(n / 5))
         chosen = {round(i * (n - 1) / (keep - 1)) for i in range(keep)} if keep > 1 else {0}
         for i, item in enumerate(group):
             if i not in chosen and not any(item.nodeid.startswith(arg) for arg in named):
