@@ -201,10 +201,13 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
     from pto_transpile.output.files import cpu_count
     from pto_transpile.output.render.text import wants_color
+    from pto_transpile.output.write import mirrored_folders
 
     run = Run(tuple(inputs), tuple(targets), preload_value, output, check, show_diff, fmt, False, select, ignore,
               provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count(),
-              preload_is_default=preload is None)
+              preload_is_default=preload is None,
+              mirrors=mirrored_folders([f for f in files if f.is_dir()], output, Path.cwd(),
+                                       configured_output[1] if configured_output else None))
     # colour depends on where the report goes, which the settings above decide
     return replace(run, color=fmt == "text" and wants_color(color, run.diagnostics_stream))
 

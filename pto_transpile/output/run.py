@@ -92,8 +92,30 @@ def run_files(run: Run) -> int:
     finally:
         if line:
             line.erase()
+    status = max(status, _orphans(run, sink))
     sink.close()
     return status
+
+
+def _orphans(run: Run, sink: Sink) -> int:
+    """The outputs of no input under the folders the run's directories mirror (`orphans`): with
+    --check, a PTO094 record each (exit status 1), otherwise a note each (study ux3: a renamed
+    kernel left its old output behind, and --check said nothing)."""
+    if not run.mirrors:
+        return EXIT_OK
+    from pto_transpile.output.orphans import orphans
+
+    lost = orphans(run.mirrors, run.targets)
+    if not lost:
+        return EXIT_OK
+    if not run.check:
+        for path in lost:
+            click.echo(f"note: {path} is pto-transpile's output of no input here (its input was renamed, moved or "
+                       "deleted): delete it, or restore its input", file=run.notes_stream)
+        return EXIT_OK
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(path), "", 1, input="", _message="orphan",
+                                _hint="orphan") for path in lost], {})
+    return EXIT_ERRORS
 
 
 def _shares(run: Run) -> tuple[list | None, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]:

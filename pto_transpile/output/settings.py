@@ -41,6 +41,9 @@ class Run:
     report: Path | None = None
     gantt: bool = False
     preload_is_default: bool = False  #: `preload` came from pyproject.toml: `sync_only=True` kernels keep 0
+    #: with `-o DIR/`: the folders under DIR that mirror the directories given, where each
+    #: output of pto-transpile is an output of an input found there (`output.orphans`)
+    mirrors: tuple[Path, ...] = ()
 
     @property
     def simulates(self) -> bool:

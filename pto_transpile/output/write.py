@@ -120,6 +120,16 @@ def output_targets(inputs: list, output: str | None, cwd: Path, keys_from: Path 
     return [None if item.is_stdin else default_output(item.path, cwd) for item in inputs]
 
 
+def mirrored_folders(folders: list[Path], output: str | None, cwd: Path, keys_from: Path | None = None
+                     ) -> tuple[Path, ...]:
+    """The folders under `-o DIR/` (or pyproject.toml's `output`) where the outputs of the
+    inputs found in `folders` go (`output_targets`); none without an output directory."""
+    if output is None or output == "-" or not is_dir_target(output):
+        return ()
+    return tuple(Path(output) / _relative_key(folder, keys_from if keys_from is not None else cwd)
+                 for folder in folders)
+
+
 def is_dir_target(output: str) -> bool:
     """`-o DIR`: an existing directory, or a name ending in a separator."""
     return output.endswith(("/", os.sep)) or Path(output).is_dir()

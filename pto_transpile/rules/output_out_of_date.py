@@ -6,8 +6,11 @@ DOC = """\
 `pto-transpile --check -o FILE` (or `--check -o DIR/`): the output file is missing, or its
 text differs from what pto-transpile would write now. The position is the first line that
 differs, and the input it is the output of is named (a related location in the machine
-formats: the input is what a pull request changed, the output often not). Reported by the
-CLI with exit status 1, in every `--format`.
+formats: the input is what a pull request changed, the output often not). With a directory
+among the inputs, a file under the output folder that mirrors it that carries pto-transpile's
+mark and is the output of none of the inputs found there is reported too: its input was
+renamed, moved or deleted (a run without `--check` notes it). Reported by the CLI with exit
+status 1, in every `--format`.
 
 ## Why it matters for pipelining
 A checked-in pipelined kernel that no longer matches its serial source runs code nobody
@@ -34,8 +37,11 @@ RULE = Rule(
     title="A generated file is missing or out of date",
     message="`{path}` {detail}: pto-transpile would change it (it is the output of `{input}`)",
     hint="Regenerate it (run the same command without --check) and review the difference (--check --diff)",
-    messages={"missing": "`{path}` does not exist: pto-transpile would write it (the output of `{input}`)"},
+    messages={"missing": "`{path}` does not exist: pto-transpile would write it (the output of `{input}`)",
+              "orphan": "`{path}` is pto-transpile's output of no input in the folders given: its input was "
+                        "renamed, moved or deleted"},
     hints={"missing": "Generate it: run the same command without --check",
+           "orphan": "Delete it (`git rm`), or restore its input",
            "foreign": "Regenerate it with the same command without --check and with --force: the file has no "
                       "`# Written by pto-transpile` mark, which a plain run leaves alone; then review the "
                       "difference (`git diff`)"},

@@ -262,6 +262,29 @@ def test_a_pyproject_output_folder_is_the_project_s_wherever_the_command_runs(tm
     assert r.exit_code == 1 and "../generated/kernels/gemm/mm.py` is out of date" in r.output, r.output
 
 
+def test_the_output_of_a_renamed_input_is_reported_by_check_and_noted_by_a_run(tmp_path, monkeypatch):
+    """A kernel renamed under a directory given left its old output behind, and --check said
+    nothing (study ux3); files under the output folder with no pto-transpile mark are no
+    outputs of it, and stay unmentioned."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kernels").mkdir()
+    shutil.copy(DEMO, tmp_path / "kernels" / "mm.py")
+    assert run(Path("kernels"), "-o", "gen/").exit_code == 0
+    (tmp_path / "gen" / "kernels" / "notes.py").write_text("# a file of someone else's\n")
+    (tmp_path / "kernels" / "mm.py").rename(tmp_path / "kernels" / "mm2.py")
+    wrote = run(Path("kernels"), "-o", "gen/")
+    assert wrote.exit_code == 0 and wrote.output.splitlines() == [
+        "wrote gen/kernels/mm2.py",
+        "note: gen/kernels/mm.py is pto-transpile's output of no input here (its input was renamed, moved or "
+        "deleted): delete it, or restore its input"], wrote.output
+    checked = run(Path("kernels"), "-o", "gen/", "--check", "--format", "json")
+    [record] = json.loads(checked.stdout)
+    assert checked.exit_code == 1 and record["code"] == "PTO094" and record["path"] == "gen/kernels/mm.py"
+    assert "output of no input in the folders given" in record["message"]
+    (tmp_path / "gen" / "kernels" / "mm.py").unlink()
+    assert run(Path("kernels"), "-o", "gen/", "--check").exit_code == 0
+
+
 def test_a_misspelt_pyproject_key_is_named_with_the_key_meant(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.pto-transpile]\npreloads = 1\n')
     src = tmp_path / "k.py"
