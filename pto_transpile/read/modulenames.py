@@ -551,8 +551,15 @@ class _ModuleRun:
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 bound = [head.value] if isinstance(head, cst.Name) else []
+            where = ""
+            if isinstance(node, cst.ImportFrom):
+                where = " from `" + "." * len(node.relative) + (_dotted_text(node.module) if node.module else "") + "`"
             for name in bound:
-                self.bind(name, Unknown(f"it is imported (`{name}` is another module's object)", imported=True))
+                # pto-transpile reads one file: what another module binds is not read (study ux3: a
+                # team's shared tile sizes), and the way out is the file's own constant
+                self.bind(name, Unknown(f"it is imported{where} (`{name}` is another module's object, and "
+                                        f"pto-transpile reads the kernel's file alone: define `{name}` in this file)",
+                                        imported=True))
             if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
                 if alias.asname is not None or isinstance(alias.name, cst.Name):
                     self.origins[bound[0]] = f"{_dotted_text(node.module)}.{_dotted_text(alias.name)}"
