@@ -303,8 +303,8 @@ def _simulate(run: Run, item: Input, serial: str, result, target: Path | None, s
         return EXIT_OK
     written = "nothing was written" if run.check or run.show_diff else (
         f"{target if target is not None else 'the code'} was not written")
-    sink.file([_tool_diagnostic(codes.SIMULATION_FAILED, item.name, f.verdict, f.line, kernel=f.kernel,
-                                version=f.version, written=written) for f in outcome.failures], {item.name: serial})
+    sink.file([_tool_diagnostic(codes.SIMULATION_FAILED, item.name, f.verdict, f.line, what=f.what,
+                                written=written) for f in outcome.failures], {item.name: serial})
     return EXIT_ERRORS
 
 

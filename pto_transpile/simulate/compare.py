@@ -320,6 +320,18 @@ class SimFailure:
     line: int  #: of the kernel's `def` in the input
     version: str
     verdict: str
+    hand: bool = False  #: a kernel pipelined by hand: its "serial" run is its own code, cores in turn
+
+    @property
+    def what(self) -> str:
+        """The run found wrong, in words: a hand-pipelined kernel has no serial kernel, its two
+        runs are its own code with the cores in turn and at once (study ux2: "the serial
+        kernel" and "the as written kernel" of a kernel written once)."""
+        if not self.hand:
+            return f"the {self.version} kernel `{self.kernel}`"
+        if self.version == AS_WRITTEN:
+            return f"kernel `{self.kernel}` as written, its cores running at once,"
+        return f"kernel `{self.kernel}` run with its cores one after another (the reference run)"
 
 
 @dataclass
@@ -405,7 +417,8 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
                           markup=False)
         if report.failed:  # an op the emulator lacks leaves a version unchecked, not wrong
             outcome.failures += [SimFailure(kernel.name, result.source.span(kernel.node.name).start.line, row.version,
-                                            _one_line(row.verdict_text) if row.verdict_text else row.verdict)
+                                            _one_line(row.verdict_text) if row.verdict_text else row.verdict,
+                                            kernel in hand)
                                  for row in report.rows if row.verdict not in ("ok", UNSUPPORTED)][:1]
     return outcome
 

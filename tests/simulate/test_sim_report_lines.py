@@ -105,3 +105,15 @@ def test_the_pipelined_row_names_its_preload(tmp_path):
                                       "--force"], catch_exceptions=False)
         assert r.exit_code == 0, r.output
         assert re.search(rf"^  pipelined \(preload {preload}\)  cycles \d+ .* ok$", r.output, re.M), r.output
+
+
+def test_a_hand_pipelined_kernel_found_wrong_is_named_by_its_runs_not_as_a_serial_kernel():
+    """A kernel pipelined by hand has no serial kernel: its reference run is its own code with
+    the cores in turn (study ux2: "the serial kernel `hand_act`" and "the as written kernel")."""
+    from pto_transpile.simulate.compare import AS_WRITTEN, SimFailure
+
+    assert SimFailure("k", 1, "serial", "x").what == "the serial kernel `k`"
+    assert SimFailure("k", 1, "pipelined", "x").what == "the pipelined kernel `k`"
+    assert SimFailure("k", 1, "serial", "x", hand=True).what == \
+        "kernel `k` run with its cores one after another (the reference run)"
+    assert SimFailure("k", 1, AS_WRITTEN, "x", hand=True).what == "kernel `k` as written, its cores running at once,"
