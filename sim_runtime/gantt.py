@@ -1,8 +1,9 @@
 """Terminal Gantt chart of one or more runs (rich): a row per core, a cell per stage invocation.
 
 All runs share one time scale, so a serial run is drawn longer than its pipelined version
-by exactly the speedup. A cell wide enough shows its `sN·iM` label; a narrower one its
-stage number. Stages of one core that overlap in time (they keep different pipes busy) are
+by exactly the speedup. A cell wide enough shows its `sN·iM` label; a narrower one `sN`,
+and one narrower still its stage number's last digit (each followed by a space, which keeps
+neighbouring cells apart). Stages of one core that overlap in time (they keep different pipes busy) are
 drawn on extra lines under the core's first. The chart fits the console's width.
 """
 
@@ -31,7 +32,8 @@ def _line(spans: list[Span], scale: float, width: int) -> list[Cell]:
         assert s.stage is not None, "every stage span carries its stage number"
         a = min(int(s.start / scale), width - 1)
         b = min(max(int(s.end / scale), a + 1), width)
-        text = s.label if b - a > len(s.label) else str(s.stage % 10)
+        short = f"s{s.stage}"
+        text = s.label if b - a > len(s.label) else short if b - a > len(short) else str(s.stage % 10)
         for x in range(a, b):
             i = x - a
             cells[x] = (text[i] if i < len(text) else " ", s.stage)

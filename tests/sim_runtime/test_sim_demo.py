@@ -126,3 +126,16 @@ def test_gantt_renders(capsys):
     res.render_gantt(console)
     text = console.export_text()
     assert "b0.AIC" in text and "b0.AIV1" in text and "1" in text and "4" in text
+
+
+def test_a_gantt_cell_too_narrow_for_its_label_shows_its_stage_as_sN():
+    """A bare digit read as a count (study ux2): `s2` where three cells fit (two and a space), the
+    digit where fewer do."""
+    from sim_runtime.gantt import _line
+    from sim_runtime.timeline import Span
+
+    def cells(length: int) -> str:
+        span = Span("stage", 0, "AIV0", "st", 0, length, stage=2, task=3)
+        return "".join(c for c, _ in _line([span], 1.0, 8))
+
+    assert cells(8) == "s2·i3   " and cells(3) == "s2 ·····" and cells(2) == "2 ······" and cells(1) == "2·······"
