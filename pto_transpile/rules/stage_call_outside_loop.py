@@ -40,7 +40,9 @@ RULE = Rule(
     name="stage-call-outside-loop",
     title="A stage is called outside any pipeline loop",
     message="stage `{stage}` is called outside a pipeline loop",
-    hint="Call stages only from the pipeline `for` loop, each in its own section block",
+    hint="Call stages only from the pipeline `for` loop, each in its own section block; for work done once "
+         "(an epilogue after the loop), call a plain function: drop `@pl.pipeline.stage` from `{stage}`, or give "
+         "that work a function of its own",
     check=check,
     seed="the stage calls of one pipeline sit in one `for` loop",
     doc=DOC,
