@@ -134,7 +134,7 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
             continue
         declared = spec.shape if isinstance(spec, TensorSpec) else ("undeclared",)
         shape = tuple((shapes or {}).get(name, declared))
-        if not all(isinstance(d, int) and d > 0 for d in shape):
+        if not all(isinstance(d, int) and d >= 0 for d in shape):  # (0 rows: a launch with nothing to do)
             what = "a dynamic shape" if isinstance(spec, TensorSpec) else "no declared size (a pl.Ptr)"
             raise SimulationError(f"tensor {name!r} has {what}; give it one (--shape {name}=D0xD1)")
         if spec.dtype.is_float():
@@ -215,7 +215,7 @@ def unwritten_rows(inputs: dict, outputs: dict) -> list[str]:
     for name, out in outputs.items():
         before = inputs.get(name)
         if not isinstance(before, np.ndarray) or not np.issubdtype(out.dtype, np.floating) or out.ndim == 0 \
-                or before.shape != out.shape:
+                or before.shape != out.shape or out.size == 0:
             continue
         same = np.asarray(before).astype(out.dtype) == out
         rows = same.reshape(out.shape[0], -1).all(axis=1)

@@ -43,8 +43,10 @@ def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
             out[name.strip()] = tuple(int(d) for d in dims.lower().split("x"))
         except ValueError:
             raise click.BadParameter(f"expected NAME=D0xD1, got {item!r}", param_hint="--shape") from None
-        if not name.strip() or not out[name.strip()] or min(out[name.strip()]) <= 0:
-            raise click.BadParameter(f"expected NAME=D0xD1 with positive sizes, got {item!r}", param_hint="--shape")
+        if not name.strip() or not out[name.strip()] or min(out[name.strip()]) < 0:
+            # (a size of 0 is a launch too: no rows to work on, every loop over them empty)
+            raise click.BadParameter(f"expected NAME=D0xD1 with sizes of 0 or more, got {item!r}",
+                                     param_hint="--shape")
     return out
 
 

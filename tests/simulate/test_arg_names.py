@@ -58,3 +58,16 @@ def test_a_misspelt_name_gets_the_one_meant(tmp_path):
     r = CliRunner().invoke(main, [str(kernel), "--simulate", "--shape", "aa=64x32", "--shape", "out=64x32",
                                   "--arg", "ApplyRelu=1", "--arg", "scale=0.5", "-o", str(tmp_path / "out.py")])
     assert r.exit_code == 2 and "did you mean 'a'?" in r.output, r.output
+
+
+def test_a_launch_of_no_rows_is_simulated_and_a_negative_size_refused(tmp_path):
+    """Zero rows is a launch (every block finds nothing to do): it was refused as "positive
+    sizes" (study ux2), and the emulator's check of rows left unwritten failed on it."""
+    kernel = ROOT / "examples" / "tiled_scale.py"
+    common = [str(kernel), "--check", "--simulate", "--arg", "ApplyRelu=1", "--arg", "scale=0.5"]
+    for blocks in ("1", "2"):
+        r = CliRunner().invoke(main, [*common, "--shape", "a=0x32", "--shape", "out=0x32", "--block-dim", blocks],
+                               catch_exceptions=False)
+        assert r.exit_code == 0 and "pipelined (preload 1)" in r.output and r.output.count(" ok") == 2, r.output
+    r = CliRunner().invoke(main, [*common, "--shape", "a=-1x32", "--shape", "out=0x32"])
+    assert r.exit_code == 2 and "sizes of 0 or more" in r.output, r.output
