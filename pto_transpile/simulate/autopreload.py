@@ -13,6 +13,7 @@ why. This runs the kernel file's Python on the emulator, as `--simulate` does.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import sim_runtime
 from pto_transpile.driver import BOM, transpile
@@ -69,7 +70,9 @@ def choose_preload(source: str, *, path: str = "<string>", select: Iterable[str]
     kernels = [k for k in kernels if not (keep_sync_only and k.preload.sync_only)]
     if not kernels:
         return PreloadChoice(None, note="no pipeline loop to choose a preload for")
-    check_launch_arguments(source, path, file, kernels, dict(settings.shapes), dict(settings.scalars))
+    unread = check_launch_arguments(source, path, file, kernels, dict(settings.shapes), dict(settings.scalars))
+    if unread:  # (tiling-data fields no code reads: run at 0)
+        settings = replace(settings, scalars={**dict(settings.scalars), **unread})
     current = _own_preloads(kernels)
     choice = PreloadChoice(None)
     choice.stage_counts = _stage_counts(kernels)

@@ -22,7 +22,7 @@ from pto_transpile.read.model import SCALAR, TENSOR
 from pto_transpile.read.pipelined import pipelined_as
 from pto_transpile.read.reader import read
 from pto_transpile.read.source import SourceFile
-from pto_transpile.read.walk import parameters
+from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.simulate.isolated import in_child
 from pto_transpile.simulate.pipeview import KernelView, bound_lines, kernel_view
 from pto_transpile.simulate.provenance import LineOrigins
@@ -89,9 +89,39 @@ def _loaded_launch_names(source: str, path: str, kernels: list[str]) -> dict:
 _NOT_LOADED = ""
 
 
-def _launch_missing(launch: dict, scalars: dict) -> list[tuple[str, str]]:
+#: calls and attributes through which code may read any field of an object, by a name it computes
+_REFLECTIVE = frozenset({"getattr", "vars", "asdict", "astuple", "fields", "replace", "__dict__", "__getattribute__"})
+
+
+def unread_fields(file, launch: dict) -> dict[str, tuple[str, ...]]:
+    """Per kernel, the tiling-data fields a launch must be given (no default) that no code of the
+    file can read: their name is no attribute read and no string anywhere in it, and nothing in it
+    reads fields by a computed name (`getattr`, `vars`, `dataclasses.asdict`, ...) or a pattern. The emulator
+    runs them at 0 (study ux2: `--simulate` asked for fields the kernel never reads). None of a
+    file that does not load (its fields are not known)."""
+    named: set[str] = set()
+    for node in iter_nodes(file.source.module):
+        if type(node) is cst.Attribute:
+            named.add(node.attr.value)
+        elif type(node) is cst.Name and node.value in _REFLECTIVE:
+            return {}  # (`getattr(tiling, name)`: any field, by a name it computes)
+        elif type(node) is cst.Match:
+            return {}  # (a class pattern reads fields by keyword, or by position: `case T(a, b)`)
+        elif type(node) is cst.SimpleString:
+            value = node.evaluated_value
+            named.add(value if isinstance(value, str) else "")
+        elif type(node) in (cst.FormattedString, cst.ConcatenatedString):
+            return {}  # (a name it builds: every field may be read)
+    if named & _REFLECTIVE:
+        return {}
+    return {kernel: tuple(f for f in given.tiling_data_required if f not in named)
+            for kernel, given in launch.items() if kernel != _NOT_LOADED}
+
+
+def _launch_missing(launch: dict, scalars: dict, unread: dict | None = None) -> list[tuple[str, str]]:
     """What a launch must be given and `scalars` lacks, as (what, its --arg flag); a tiling-key
-    value that is not one of the field's values is a usage error at once."""
+    value that is not one of the field's values is a usage error at once. A tiling-data field no
+    code reads (`unread_fields`) needs no value."""
     missing: list[tuple[str, str]] = []
     for kernel, names in launch.items():
         key = names.tiling_key
@@ -106,7 +136,7 @@ def _launch_missing(launch: dict, scalars: dict) -> list[tuple[str, str]]:
                                              f"{list(spec.values)}", param_hint="--arg")
         missing += [(f"tiling-data field {f} of `{kernel}`", f"--arg {names.field_name(f)}=VALUE")
                     for f in names.tiling_data_required if names.field_name(f) not in scalars
-                    and f"{names.tiling_param}.{f}" not in scalars]
+                    and f"{names.tiling_param}.{f}" not in scalars and f not in (unread or {}).get(kernel, ())]
     return missing
 
 
@@ -215,7 +245,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                if declared is not None and DYNAMIC in declared and name not in shapes]
     missing += [(f"scalar parameter {name} (of `{', '.join(sorted(ks))}`)", f"--arg {name}=VALUE")
                 for name, ks in sorted(scalar_params.items()) if ks and name not in scalars]
-    missing += _launch_missing(launch, scalars)
+    missing += _launch_missing(launch, scalars, unread_fields(file, launch))
     if missing:
         flags = " ".join(dict.fromkeys(flag for _, flag in missing))
         raise click.BadParameter(f"the simulation needs {len(missing)} more value(s): "
@@ -289,12 +319,27 @@ def _taken_by_none(name: str, files: list[Takes], kind: str) -> str:
     return f"{name!r} is not a {what} of any kernel given ({kind}: {each}){why}"
 
 
-def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scalars: dict) -> None:
+def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scalars: dict) -> dict[str, int]:
     """click.BadParameter (a usage error, exit 2) when the kernels cannot be run as
     `shapes` and `scalars` ask: the checks of `check_simulation_arguments`, and a tiling key
     or tiling data the launch must be given. `--simulate` and `--preload auto` both make
-    them before anything runs; loading the file for its tiling keys runs its Python."""
-    check_simulation_arguments(file, kernels, shapes, scalars, _launch_names(source, Path(path), kernels))
+    them before anything runs; loading the file for its tiling keys runs its Python. Returns the
+    values the emulator takes for fields no code reads (`unread_defaults`)."""
+    launch = _launch_names(source, Path(path), kernels)
+    check_simulation_arguments(file, kernels, shapes, scalars, launch)
+    return unread_defaults(file, launch, scalars)
+
+
+def unread_defaults(file, launch: dict, scalars: dict) -> dict[str, int]:
+    """The `--arg` values the emulator takes for tiling-data fields no code reads and the command
+    line did not give (`unread_fields`): 0, whatever the field holds, reaches nothing."""
+    out: dict[str, int] = {}
+    for kernel, fields in unread_fields(file, launch).items():
+        given = launch[kernel]
+        for f in fields:
+            if given.field_name(f) not in scalars and f"{given.tiling_param}.{f}" not in scalars:
+                out[given.field_name(f)] = 0
+    return out
 
 
 def _check_override(name: str, kernel: str, declared, given: tuple[int, ...]) -> None:
@@ -387,11 +432,15 @@ def simulate_and_report(path: Path, serial: str, result, *, generated_path: str,
     scalar_map = parse_scalars(scalars)
     file = read(result.source)
     kernels, hand = _simulated(file)
-    check_launch_arguments(serial, path, file, kernels, shape_map, scalar_map)
+    unread = check_launch_arguments(serial, path, file, kernels, shape_map, scalar_map)
+    scalar_map.update(unread)
     # coloured as the report is (`--color`, NO_COLOR, FORCE_COLOR); None: as rich decides
     console = Console(file=stream, highlight=False) if color is None else \
         Console(file=stream, highlight=False, force_terminal=True) if color else \
         Console(file=stream, highlight=False, color_system=None)
+    if unread:
+        console.print(f"note: no code of {Path(path).name} reads the tiling-data field(s) "
+                      f"{', '.join(sorted(unread))}: simulated as 0", markup=False, highlight=False, soft_wrap=True)
     plain = not console.is_terminal
     origins = None
     outcome = Simulation()

@@ -7,6 +7,7 @@ taken as the whole tiling data and dropped. A misspelt name gets the one meant."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -68,6 +69,29 @@ def test_a_launch_of_no_rows_is_simulated_and_a_negative_size_refused(tmp_path):
     for blocks in ("1", "2"):
         r = CliRunner().invoke(main, [*common, "--shape", "a=0x32", "--shape", "out=0x32", "--block-dim", blocks],
                                catch_exceptions=False)
-        assert r.exit_code == 0 and "pipelined (preload 1)" in r.output and r.output.count(" ok") == 2, r.output
+        assert r.exit_code == 0 and re.search(r"^  pipelined \(preload 1\) .* ok$", r.output, re.M), r.output
     r = CliRunner().invoke(main, [*common, "--shape", "a=-1x32", "--shape", "out=0x32"])
     assert r.exit_code == 2 and "sizes of 0 or more" in r.output, r.output
+
+
+def test_a_tiling_data_field_no_code_reads_is_run_at_zero_and_one_read_is_asked_for(tmp_path):
+    """`--simulate` asked for every field of the tiling data, the ones no code reads too (study
+    ux2): those run at 0, with a note; a field read by any code (here `tiling.n_tiles` as the
+    trip count) is asked for as before, and so are all of them where code reads fields by a
+    computed name."""
+    kernel = (ROOT / "tests" / "soundness" / "kernels" / "ux2_act_matmul.py").read_text(encoding="utf-8")
+    args = ["--check", "--simulate", "--shape", "a=200x32", "--shape", "out=200x32", "--arg", "n_rows=200",
+            "--arg", "scale=0.5", "--arg", "Act=1", "--block-dim", "2"]
+    path = tmp_path / "k.py"
+    path.write_text(kernel, encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), *args], catch_exceptions=False)
+    assert r.exit_code == 0 and "reads the tiling-data field(s) n_tiles, tile_rows: simulated as 0" in r.output
+    assert re.search(r"^  serial .* ok$", r.output, re.M) and re.search(r"^  pipelined .* ok$", r.output, re.M)
+    path.write_text(edited(kernel, [("    for i in pl.range(core_id, n_tiles, num_cores):\n",
+                                     "    for i in pl.range(core_id, tiling.n_tiles, num_cores):\n")]),
+                    encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), *args])
+    assert r.exit_code == 2 and "needs 1 more value(s): tiling-data field n_tiles" in r.output, r.output
+    path.write_text(kernel + "\n\nSHOWN = getattr(MatTiling, '__doc__')\n", encoding="utf-8")
+    r = CliRunner().invoke(main, [str(path), *args])
+    assert r.exit_code == 2 and "needs 2 more value(s)" in r.output, r.output
