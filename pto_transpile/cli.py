@@ -97,9 +97,11 @@ def _codes(values) -> list[str]:
                                                                              "CPUs): files transpiled at once, or the "
                                                                              "runs of one file's proof when it has "
                                                                              "many; output stays in file order.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print a line for each file written or left unchanged "
+                                                 "(the report, notes and --simulate's results are printed).")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
-         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude, force):
+         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude, force, quiet):
     """Turn serial cube/vector PyPTO kernels into pipelined kernels, with every sync inserted.
 
     FILES are kernel files, directories (every *.py file under them, less the excludes of
@@ -118,7 +120,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
             run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
                             simulate, seed, block_dim, shapes, scalars, timeline, jobs, report, force_exclude,
                             force)
-            run = _pictures(run, report, gantt)
+            run = replace(_pictures(run, report, gantt), quiet=quiet)
             _simulate_only_options(ctx, run)
             code = run_files(run)
     except click.UsageError as exc:

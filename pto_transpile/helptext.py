@@ -174,5 +174,8 @@ Options:
                                   CPUs): files transpiled at once, or the runs
                                   of one file's proof when it has many; output
                                   stays in file order.  [x>=1]
+  -q, --quiet                     Do not print a line for each file written or
+                                  left unchanged (the report, notes and
+                                  --simulate's results are printed).
   -h, --help                      Show this message and exit.
 """

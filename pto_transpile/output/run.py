@@ -234,7 +234,8 @@ def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) ->
         click.echo(code, nl=False)
         return EXIT_OK
     if holds_already(target, code) and not (not item.is_stdin and same_file(target, item.path)):
-        click.echo(f"unchanged {target}", file=run.notes_stream)
+        if not run.quiet:
+            click.echo(f"unchanged {target}", file=run.notes_stream)
         return EXIT_OK
     try:
         write_output(target, code, input_path=None if item.is_stdin else item.path)
@@ -243,7 +244,8 @@ def _write(run: Run, item: Input, code: str, target: Path | None, sink: Sink) ->
     except OSError as exc:
         sink.file([_unwritable(target, exc)], {})
         return EXIT_USAGE
-    click.echo(f"wrote {target}", file=run.notes_stream)
+    if not run.quiet:
+        click.echo(f"wrote {target}", file=run.notes_stream)
     return EXIT_OK
 
 

@@ -44,6 +44,7 @@ class Run:
     #: with `-o DIR/`: the folders under DIR that mirror the directories given, where each
     #: output of pto-transpile is an output of an input found there (`output.orphans`)
     mirrors: tuple[Path, ...] = ()
+    quiet: bool = False  #: no `wrote FILE` / `unchanged FILE` line per file (`-q`)
 
     @property
     def simulates(self) -> bool:

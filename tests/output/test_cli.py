@@ -401,3 +401,13 @@ def test_an_output_that_holds_the_kernel_already_is_left_as_it_is(tmp_path, monk
     out.write_text(out.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     third = CliRunner().invoke(main, ["seed_demo.py", "--force"], catch_exceptions=False)
     assert third.output == "wrote build/seed_demo/pipeline_generated.py\n" and out.stat().st_mtime != 1_000_000
+
+
+def test_quiet_leaves_out_the_line_of_each_file_written(tmp_path, monkeypatch):
+    """Study ux3: the `wrote` lines could not be silenced in a CI log."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "seed_demo.py").write_text(demo_text(), encoding="utf-8")
+    for _ in range(2):  # written, then unchanged
+        r = CliRunner().invoke(main, ["seed_demo.py", "-q"], catch_exceptions=False)
+        assert r.exit_code == 0 and r.output == "", r.output
+    assert (tmp_path / "build" / "seed_demo" / "pipeline_generated.py").is_file()
