@@ -897,8 +897,9 @@ class Loops(InterpreterBase):
                 # (`now.row = t * TILE`): of them, only plain numbers kept across beats are judged
                 beats = struct.origin == "ctx" and self.own_arrays == "numbers"
                 for f, v in struct.fields.items():
-                    if isinstance(v, Sym) and v.residue and not beats:
-                        # (made a residue by a helper the struct is handed: probe h159)
+                    if isinstance(v, Sym) and v.residue:
+                        # (made a residue by a helper the struct is handed: probe h159; in a hand-written
+                        # ring's entry too, `ring[0].e = ring[0].e * 3 // 2 + t % 1`: probe h164)
                         self._repeats(prev, f"{path}.{f}", int(v), f"field `{path}.{f}`", node)
                         continue
                     signature = None if _moving(v) else _signature(v) if _signature(v) is not None \
@@ -1218,9 +1219,7 @@ class Loops(InterpreterBase):
     @staticmethod
     def _same_as_before(prev: dict, key: Any, value: float, words: str, node, fix: str = "") -> None:
         before = prev.get(key, value)
-        # (NaN is NaN again: probe h105; 1 is not 1.0, which `==` says it is: the kernel can tell
-        # them apart, `(b * 10 ** 17 + 1) - b * 10 ** 17`, probe h162)
-        if (before != value or type(before) is not type(value)) and not (before != before and value != value):
+        if not _same_number(before, value):
             if type(value) is float and type(before) is float:
                 # `g = g + 0.25`: a counter is an integer the check follows by its step
                 fix = "count the iterations with an integer (`j = j + 1`) and compute the float from it " \
@@ -1825,6 +1824,17 @@ _HANDLES = (TensorV, TileV, AnyTileV, GroupV)
 _PLAIN_OR_HANDLE = (*_PLAIN, *_HANDLES)
 
 
+def _same_number(a: Any, b: Any) -> bool:
+    """Is `b` what `a` was, as a kernel can tell values apart: NaN is NaN again (probe h105);
+    1 is not 1.0, which `==` says it is (`(b * 10 ** 17 + 1) - b * 10 ** 17` tells them apart,
+    probe h162); -0.0 is not 0.0 (`math.copysign(1, b)`, probe h164)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        return a.hex() == b.hex() or a != a and b != b
+    return a == b
+
+
 def _plain_container(value) -> bool:
     """A list, tuple, dict or string of numbers, strings, handles (a tensor, tile or group: in
     the snapshot as one mark, their places being the rotation rules' business) and such
@@ -1873,8 +1883,10 @@ def _snapshot(value):
     """A copy of a plain container to compare with the next iteration's (numbers with their form)."""
     if type(value) is int:  # (the commonest item: no form)
         return (value, ())
-    if type(value) in (float, bool):  # (1.0 and True are not 1, which `==` says they are: probe h162)
-        return (type(value).__name__, value)
+    if type(value) is bool:  # (True is not 1, which `==` says it is: probe h162)
+        return ("bool", value)
+    if type(value) is float:  # (nor 1.0, probe h162; and -0.0 is not 0.0, probe h164: by its bits)
+        return ("float", value.hex())
     if type(value) is range:
         return ("range", value.start, value.stop, value.step)
     if isinstance(value, str):
