@@ -182,8 +182,13 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
-    configured_output = _configured_output(defaults, base) if output is None else None
-    inputs = _inputs(files, defaults, base, force_exclude, configured_output)
+    from_config = _configured_output(defaults, base)
+    configured_output = from_config if output is None else None
+    # the output folders, the project's and one -o names, are no inputs: a walk leaves them out
+    # (a second run read its own outputs as inputs and refused to overwrite them: ux3 review)
+    folders = [f for f in (from_config[3] if from_config else None, _output_folder(output)) if f is not None]
+    _no_inputs_inside(folders, files)
+    inputs = _inputs(files, defaults, base, force_exclude, [p for f in folders if (p := _folder_pattern(f, base))])
     preload_value = _preload(preload, defaults, seed, block_dim, shapes, scalars)
     fmt = fmt or defaults.get("format", "text")
     if fmt not in FORMATS:
@@ -197,7 +202,8 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
         _check_filters(select, ignore)
         # (the default build/ path is the tool's own; a file named by -o may be anyone's)
         targets = _targets(inputs, output, show_diff, replace_foreign=force or check or show_diff or not output,
-                           keys_from=configured_output[1] if configured_output else None)
+                           keys_from=configured_output[1] if configured_output else None,
+                           through_links=force or check or show_diff)
     if timeline is not None and timeline.is_dir():
         raise Refused(f"--timeline: {timeline} is a directory; give a file name")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
@@ -228,34 +234,57 @@ def _defaults(files) -> tuple[dict, Path]:
     return defaults, (pyproject.parent if pyproject is not None else Path.cwd().resolve())
 
 
-def _configured_output(defaults: dict, base: Path) -> tuple[str, Path, str | None] | None:
+def _configured_output(defaults: dict, base: Path) -> tuple[str, Path, None, Path] | None:
     """`output = "DIR/"` of pyproject.toml as the command line would give it: (the directory
     relative to the working directory, where inputs' paths under it are taken from: the
-    pyproject.toml's directory, as its exclude patterns are; the directory's own exclude
-    pattern, which a directory walk then leaves out: the outputs are no inputs). None for no
-    `output`, or one that names a file or stdout (taken as the command line takes it)."""
+    pyproject.toml's directory, as its exclude patterns are; None; the directory resolved).
+    None for no `output`, or one that names a file or stdout (taken as the command line takes it)."""
     from pto_transpile.output.write import is_dir_target
 
     output = defaults.get("output")
     if not isinstance(output, str) or output == "-" or not is_dir_target(str(base / output)):
         return None
     folder = (base / output).resolve()
+    return os.path.relpath(folder, Path.cwd()) + os.sep, base, None, folder
+
+
+def _output_folder(output: str | None) -> Path | None:
+    """The folder `-o DIR/` names, resolved; None for any other `-o`."""
+    from pto_transpile.output.write import is_dir_target
+
+    return Path(output).resolve() if output and output != "-" and is_dir_target(output) else None
+
+
+def _folder_pattern(folder: Path, base: Path) -> str | None:
+    """The exclude pattern (anchored at `base`) that leaves `folder` out of a walk; None for a
+    folder outside `base`, which no walk from there reaches through the patterns."""
     try:
-        pattern: str | None = "/" + folder.relative_to(base.resolve()).as_posix() + "/"
+        return "/" + folder.relative_to(base.resolve()).as_posix() + "/"
     except ValueError:
-        pattern = None  # (outside the project: no walk of it reaches there)
-    return os.path.relpath(folder, Path.cwd()) + os.sep, base, pattern
+        return None
+
+
+def _no_inputs_inside(folders: list[Path], files) -> None:
+    """A usage error when an output folder is a directory given as input or holds one: its
+    outputs would be walked as inputs by the next run (ux3 review: `output = "kernels/"`)."""
+    for folder in folders:
+        for arg in files:
+            if str(arg) == "-" or not arg.is_dir():
+                continue
+            walked = arg.resolve()
+            if walked == folder or folder in walked.parents:
+                raise click.UsageError(f"the output folder {os.path.relpath(folder)}/ holds the input folder {arg}: "
+                                       "give the outputs a folder of their own (-o DIR/, or `output` in "
+                                       "[tool.pto-transpile])")
 
 
 def _inputs(files, defaults: dict, base: Path, force_exclude: bool = False,
-            configured_output: tuple[str, Path, str | None] | None = None) -> list[Input]:
+            outputs: tuple[str, ...] | list[str] = ()) -> list[Input]:
     from pto_transpile.output.config import exclude_patterns
     from pto_transpile.read.discover import expand
     from pto_transpile.read.excludes import DEFAULT_EXCLUDES, Excludes
 
-    patterns = exclude_patterns(defaults, DEFAULT_EXCLUDES)
-    if configured_output is not None and configured_output[2] is not None:
-        patterns = [*patterns, configured_output[2]]
+    patterns = [*exclude_patterns(defaults, DEFAULT_EXCLUDES), *outputs]
     inputs = expand(files, Excludes(patterns), base, force_exclude)
     if sum(item.is_stdin for item in inputs) > 1:
         raise click.UsageError("- (standard input) can be given once")
@@ -326,7 +355,8 @@ def _check_filters(select, ignore) -> None:
 
 
 def _targets(inputs: list[Input], output: str | None, show_diff: bool,
-             replace_foreign: bool = True, keys_from: Path | None = None) -> list[Path | None]:
+             replace_foreign: bool = True, keys_from: Path | None = None,
+             through_links: bool = True) -> list[Path | None]:
     from pto_transpile.output.write import RefusedWrite, check_target, is_dir_target, output_targets
 
     if output == "-" and show_diff:
@@ -345,7 +375,10 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
             continue
         _not_an_input(target, inputs, f"the output of {item.path}")
         try:
-            check_target(target, input_path=None if item.is_stdin else item.path, replace_foreign=replace_foreign)
+            # a symlink in the tool's own build/ folder may point at anyone's file: that one is judged
+            # as a file -o names is (ux3 review: an unmarked file outside build/ was overwritten)
+            check_target(target, input_path=None if item.is_stdin else item.path,
+                         replace_foreign=replace_foreign and (through_links or not target.is_symlink()))
         except RefusedWrite as exc:
             raise Refused(str(exc)) from None
     return targets

@@ -41,6 +41,10 @@ def load_defaults(start: Path) -> tuple[dict, Path | None]:
             near = closest(key, sorted(KEYS))
             words.append(f"{key} (did you mean `{near}`?)" if near else key)
         raise ValueError(f"{path}: unknown key(s) in [tool.pto-transpile]: {', '.join(words)}")
+    output = section.get("output")
+    if output is not None and (not isinstance(output, str) or not output or "\0" in output):
+        raise ValueError(f"{path}: `output` in [tool.pto-transpile] must be a path: a folder ending in `/`, a file "
+                         "name, or `-` for standard output")
     for key in ("exclude", "extend-exclude"):
         value = section.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -11,21 +11,25 @@ from pathlib import Path
 from pto_transpile.read.mark import PREFIX
 
 
-def orphans(mirrors: tuple[Path, ...], targets: tuple[Path | None, ...]) -> list[Path]:
-    """The marked `*.py` files under `mirrors` that are none of `targets`, in path order."""
+def orphans(mirrors: tuple[tuple[Path, Path], ...], targets: tuple[Path | None, ...]) -> list[tuple[Path, Path]]:
+    """(file, the input it would be the output of) of the marked `*.py` files under each mirror
+    folder of `mirrors` ((mirror, input folder) pairs) that are none of `targets` and whose input
+    does not exist, in path order. An output whose input exists but was not an input of the run
+    (excluded, or under a folder the walk does not enter) is not one (ux3 review)."""
     made = {os.path.realpath(t) for t in targets if t is not None}
-    found: dict[str, Path] = {}
-    for folder in mirrors:
+    found: dict[str, tuple[Path, Path]] = {}
+    for folder, inputs in mirrors:
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*.py")):
             real = os.path.realpath(path)
-            if real in made or real in found or not path.is_file():
+            source = inputs / path.relative_to(folder)
+            if real in made or real in found or not path.is_file() or source.exists():
                 continue
             try:
                 marked = PREFIX.encode() in path.read_bytes()
             except OSError:
                 continue  # (a file it cannot read is no output it can tell)
             if marked:
-                found[real] = path
+                found[real] = (path, source)
     return sorted(found.values())

@@ -109,12 +109,12 @@ def _orphans(run: Run, sink: Sink) -> int:
     if not lost:
         return EXIT_OK
     if not run.check:
-        for path in lost:
-            click.echo(f"note: {path} is pto-transpile's output of no input here (its input was renamed, moved or "
-                       "deleted): delete it, or restore its input", file=run.notes_stream)
+        for path, source in lost:
+            click.echo(f"note: {path} is pto-transpile's output of `{source}`, which does not exist (renamed, moved or "
+                       "deleted?): delete it, or restore its input", file=run.notes_stream)
         return EXIT_OK
-    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(path), "", 1, input="", _message="orphan",
-                                _hint="orphan") for path in lost], {})
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(path), "", 1, input=str(source), _message="orphan",
+                                _hint="orphan") for path, source in lost], {})
     return EXIT_ERRORS
 
 

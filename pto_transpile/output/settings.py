@@ -41,9 +41,9 @@ class Run:
     report: Path | None = None
     gantt: bool = False
     preload_is_default: bool = False  #: `preload` came from pyproject.toml: `sync_only=True` kernels keep 0
-    #: with `-o DIR/`: the folders under DIR that mirror the directories given, where each
-    #: output of pto-transpile is an output of an input found there (`output.orphans`)
-    mirrors: tuple[Path, ...] = ()
+    #: with `-o DIR/`: (the folder under DIR that mirrors a directory given, that directory):
+    #: each output of pto-transpile there is the output of an input there (`output.orphans`)
+    mirrors: tuple[tuple[Path, Path], ...] = ()
     quiet: bool = False  #: no `wrote FILE` / `unchanged FILE` line per file (`-q`)
 
     @property

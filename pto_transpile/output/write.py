@@ -121,13 +121,21 @@ def output_targets(inputs: list, output: str | None, cwd: Path, keys_from: Path 
 
 
 def mirrored_folders(folders: list[Path], output: str | None, cwd: Path, keys_from: Path | None = None
-                     ) -> tuple[Path, ...]:
-    """The folders under `-o DIR/` (or pyproject.toml's `output`) where the outputs of the
-    inputs found in `folders` go (`output_targets`); none without an output directory."""
+                     ) -> tuple[tuple[Path, Path], ...]:
+    """(the folder under `-o DIR/` (or pyproject.toml's `output`, `keys_from` its directory) where
+    the outputs of the inputs found in a folder of `folders` go (`output_targets`), that folder);
+    none without an output directory. A folder given on the command line whose outputs fill the
+    whole of `-o DIR/` (a walk of the working directory) is left out: other folders' runs may
+    share DIR (ux3 review), while pyproject.toml's `output` is the project's own."""
     if output is None or output == "-" or not is_dir_target(output):
         return ()
-    return tuple(Path(output) / _relative_key(folder, keys_from if keys_from is not None else cwd)
-                 for folder in folders)
+    out = []
+    for folder in folders:
+        mirror = Path(output) / _relative_key(folder, keys_from if keys_from is not None else cwd)
+        if keys_from is None and os.path.realpath(mirror) == os.path.realpath(output):
+            continue
+        out.append((mirror, folder))
+    return tuple(out)
 
 
 def is_dir_target(output: str) -> bool:
@@ -136,9 +144,15 @@ def is_dir_target(output: str) -> bool:
 
 
 def _relative_key(path: Path, cwd: Path) -> Path:
-    """`path` relative to `cwd`; a path outside it keeps its absolute parts below the root."""
+    """`path` relative to `cwd`; a path outside it keeps its absolute parts below the root. A
+    path that reaches `cwd` through a symlink (`"$PWD/kernels"` in a checkout reached by one) is
+    inside it: compared resolved too (a CI step's absolute paths put outputs under `gen/tmp/...`)."""
     absolute = Path(os.path.abspath(path))
     try:
         return absolute.relative_to(cwd)
+    except ValueError:
+        pass
+    try:
+        return Path(os.path.realpath(absolute.parent)).relative_to(os.path.realpath(cwd)) / absolute.name
     except ValueError:
         return Path(*absolute.parts[1:])

@@ -87,4 +87,8 @@ def _relative(path: Path, base: Path) -> str:
     try:
         return absolute.relative_to(base).as_posix()
     except ValueError:
+        pass
+    try:  # (reached through a symlink: `"$PWD/kernels"` in a checkout reached by one)
+        return (Path(os.path.realpath(absolute.parent)).relative_to(os.path.realpath(base)) / absolute.name).as_posix()
+    except ValueError:
         return absolute.as_posix().lstrip("/")

@@ -8,8 +8,10 @@ text differs from what pto-transpile would write now. The position is the first 
 differs, and the input it is the output of is named (a related location in the machine
 formats: the input is what a pull request changed, the output often not). With a directory
 among the inputs, a file under the output folder that mirrors it that carries pto-transpile's
-mark and is the output of none of the inputs found there is reported too: its input was
-renamed, moved or deleted (a run without `--check` notes it). Reported by the CLI with exit
+mark and whose input (the file at its path under the directory) does not exist is reported
+too: the input was renamed, moved or deleted (a run without `--check` notes it). A walk of the
+working directory with `-o DIR/` on the command line looks for none (other folders' runs may
+share DIR); pyproject.toml's `output` is the project's own. Reported by the CLI with exit
 status 1, in every `--format`.
 
 ## Why it matters for pipelining
@@ -38,8 +40,8 @@ RULE = Rule(
     message="`{path}` {detail}: pto-transpile would change it (it is the output of `{input}`)",
     hint="Regenerate it (run the same command without --check) and review the difference (--check --diff)",
     messages={"missing": "`{path}` does not exist: pto-transpile would write it (the output of `{input}`)",
-              "orphan": "`{path}` is pto-transpile's output of no input in the folders given: its input was "
-                        "renamed, moved or deleted"},
+              "orphan": "`{path}` is pto-transpile's output of `{input}`, which does not exist (renamed, moved or "
+                        "deleted?)"},
     hints={"missing": "Generate it: run the same command without --check",
            "orphan": "Delete it (`git rm`), or restore its input",
            "foreign": "Regenerate it with the same command without --check and with --force: the file has no "

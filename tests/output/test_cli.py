@@ -275,12 +275,12 @@ def test_the_output_of_a_renamed_input_is_reported_by_check_and_noted_by_a_run(t
     wrote = run(Path("kernels"), "-o", "gen/")
     assert wrote.exit_code == 0 and wrote.output.splitlines() == [
         "wrote gen/kernels/mm2.py",
-        "note: gen/kernels/mm.py is pto-transpile's output of no input here (its input was renamed, moved or "
-        "deleted): delete it, or restore its input"], wrote.output
+        "note: gen/kernels/mm.py is pto-transpile's output of `kernels/mm.py`, which does not exist (renamed, moved "
+        "or deleted?): delete it, or restore its input"], wrote.output
     checked = run(Path("kernels"), "-o", "gen/", "--check", "--format", "json")
     [record] = json.loads(checked.stdout)
     assert checked.exit_code == 1 and record["code"] == "PTO094" and record["path"] == "gen/kernels/mm.py"
-    assert "output of no input in the folders given" in record["message"]
+    assert "output of `kernels/mm.py`, which does not exist" in record["message"]
     (tmp_path / "gen" / "kernels" / "mm.py").unlink()
     assert run(Path("kernels"), "-o", "gen/", "--check").exit_code == 0
 
