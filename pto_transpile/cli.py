@@ -364,7 +364,8 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
     several = len(inputs) > 1
     if output and several and (output == "-" or not is_dir_target(output)):
         raise click.UsageError("-o FILE (or -) takes one input file; give a directory (-o DIR/) for several")
-    if output and output != "-" and is_dir_target(output) and any(item.is_stdin for item in inputs):
+    if output and output != "-" and is_dir_target(output) and any(item.is_stdin for item in inputs) \
+            and keys_from is None:
         raise click.UsageError("- (standard input) has no path to keep under -o DIR/; give -o FILE or -o -")
     targets = output_targets(inputs, output, Path.cwd(), keys_from)
     named = [t for t in targets if t is not None]

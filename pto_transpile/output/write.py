@@ -114,7 +114,10 @@ def output_targets(inputs: list, output: str | None, cwd: Path, keys_from: Path 
         return [None] * len(inputs)
     if output is not None:
         if is_dir_target(output):
-            return [Path(output) / _relative_key(item.path, keys_from if keys_from is not None else cwd)
+            # (standard input has no path to keep there: with pyproject.toml's `output` it goes where
+            # it goes without one, to stdout)
+            return [None if item.is_stdin and keys_from is not None else
+                    Path(output) / _relative_key(item.path, keys_from if keys_from is not None else cwd)
                     for item in inputs]
         return [Path(output)] * len(inputs)
     return [None if item.is_stdin else default_output(item.path, cwd) for item in inputs]

@@ -109,3 +109,10 @@ def test_an_output_setting_that_is_no_path_is_a_usage_error(tmp_path, monkeypatc
         r = run("kernels/", "--format", "json")
         assert r.exit_code == 2 and "`output` in [tool.pto-transpile] must be a path" in r.output, (value, r.output)
         assert json.loads(r.stdout)[0]["code"] == "usage"
+
+
+def test_standard_input_goes_to_stdout_in_a_project_with_an_output_folder(tmp_path, monkeypatch):
+    """It has no path to keep under the folder; it was a usage error."""
+    monkeypatch.chdir(_project(tmp_path))
+    r = CliRunner().invoke(main, ["-"], input=DEMO.read_text(encoding="utf-8"), catch_exceptions=False)
+    assert r.exit_code == 0 and "_pl_ctx" in r.stdout and not (tmp_path / "gen").exists(), r.output
