@@ -242,7 +242,8 @@ def _configured_output(defaults: dict, base: Path) -> tuple[str, Path, None, Pat
     from pto_transpile.output.write import is_dir_target
 
     output = defaults.get("output")
-    if not isinstance(output, str) or output == "-" or not is_dir_target(str(base / output)):
+    # (`base / output` drops the `/` that makes "gen/" a folder before it exists: a fresh clone)
+    if not isinstance(output, str) or output == "-" or not (is_dir_target(output) or (base / output).is_dir()):
         return None
     folder = (base / output).resolve()
     return os.path.relpath(folder, Path.cwd()) + os.sep, base, None, folder

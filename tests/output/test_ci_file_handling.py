@@ -116,3 +116,12 @@ def test_standard_input_goes_to_stdout_in_a_project_with_an_output_folder(tmp_pa
     monkeypatch.chdir(_project(tmp_path))
     r = CliRunner().invoke(main, ["-"], input=DEMO.read_text(encoding="utf-8"), catch_exceptions=False)
     assert r.exit_code == 0 and "_pl_ctx" in r.stdout and not (tmp_path / "gen").exists(), r.output
+
+
+def test_the_output_folder_of_a_fresh_clone_is_the_project_s_from_a_subfolder(tmp_path, monkeypatch):
+    """Before `gen/` existed, `output = "gen/"` was taken as the command line's -o, relative to
+    the working directory: from kernels/ the outputs went to kernels/gen/."""
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path / "kernels")
+    assert run("a.py").output == "wrote ../gen/kernels/a.py\n"
+    assert not (tmp_path / "kernels" / "gen").exists()
