@@ -22,6 +22,26 @@ def kernel(name: str) -> str:
     return edited(start, edits)
 
 
+#: tests/soundness/kernels/dynamic_rows.py with the cube stage given `f`: from `f >= 4096` on it
+#: loads the tile of `out` the vector core stored one iteration before (serially after the store,
+#: pipelined before it), the shape of every carried-value probe since h149; BEFORE and BODY mark
+#: where the code before the loop and the loop body's own lines go (`loads_out`)
+LOADS_OUT = [
+    ("def mm_stage(ki, a, a_l1,", "def mm_stage(ki, e, a, out, a_l1,"),
+    ("    pl.load(cur_a, a, [ki * TILE, 0])\n",
+     "    if e >= 2 ** 12:\n        pl.load(cur_a, out, [(ki - 1) * TILE, 0])\n"
+     "    else:\n        pl.load(cur_a, a, [ki * TILE, 0])\n"),
+    ("    for ki in pl.range(0, n_tiles):\n", "BEFORE    for ki in pl.range(0, n_tiles):\nBODY"),
+    ("            mm_stage(ki, a, a_l1,", "            mm_stage(ki, f, a, out, a_l1,"),
+]
+
+
+def loads_out(before: str, body: str) -> str:
+    """`LOADS_OUT`'s kernel with `before` the loop and `body` at the start of its body (which
+    binds `f`, the value the cube stage tests)."""
+    return edited(kernel("dynamic_rows.py"), LOADS_OUT).replace("BEFORE", before).replace("BODY", body)
+
+
 #: name -> (the kernel it starts from, the edits `(old, new)` that make it)
 EDITS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "residue_tile_address.py": ("tests/soundness/kernels/trip_value_defect.py", [

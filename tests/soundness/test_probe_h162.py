@@ -13,23 +13,11 @@ were accepted and raced on the emulator from tile 12.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from probed import loads_out
 
-from helpers import edited, error_messages
+from helpers import error_messages
 from pto_transpile import transpile
-
-KERNEL = (Path(__file__).parent / "kernels" / "dynamic_rows.py").read_text(encoding="utf-8")
-
-LOADS_OUT = [
-    ("def mm_stage(ki, a, a_l1,", "def mm_stage(ki, e, a, out, a_l1,"),
-    ("    pl.load(cur_a, a, [ki * TILE, 0])\n",
-     "    if e >= 2 ** 12:\n        pl.load(cur_a, out, [(ki - 1) * TILE, 0])\n"
-     "    else:\n        pl.load(cur_a, a, [ki * TILE, 0])\n"),
-    ("    for ki in pl.range(0, n_tiles):\n", "BEFORE    for ki in pl.range(0, n_tiles):\nBODY"),
-    ("            mm_stage(ki, a, a_l1,", "            mm_stage(ki, f, a, out, a_l1,"),
-]
 
 BITS = "".join(f"    b{j} = 1\n" for j in range(4))
 #: the count the bits hold (a 1.0 is a set bit), and the next count written into them
@@ -44,7 +32,7 @@ LIST_COUNT = ("        c = 0\n        for j in range(4):\n"
 
 
 def _kernel(before: str, body: str) -> str:
-    return edited(KERNEL, LOADS_OUT).replace("BEFORE", before).replace("BODY", body)
+    return loads_out(before, body)
 
 
 @pytest.mark.parametrize("before, body, words", [

@@ -11,25 +11,14 @@ unchanged. Each made a kernel wrong on the emulator past the counts the check ru
 
 from __future__ import annotations
 
-from pathlib import Path
+from probed import loads_out
 
 from helpers import edited, error_messages, hand_pipelined_over_blocks
 from pto_transpile import transpile
 
-KERNEL = (Path(__file__).parent / "kernels" / "dynamic_rows.py").read_text(encoding="utf-8")
-
-LOADS_OUT = [
-    ("def mm_stage(ki, a, a_l1,", "def mm_stage(ki, e, a, out, a_l1,"),
-    ("    pl.load(cur_a, a, [ki * TILE, 0])\n",
-     "    if e >= 2 ** 12:\n        pl.load(cur_a, out, [(ki - 1) * TILE, 0])\n"
-     "    else:\n        pl.load(cur_a, a, [ki * TILE, 0])\n"),
-    ("    for ki in pl.range(0, n_tiles):\n", "BEFORE    for ki in pl.range(0, n_tiles):\nBODY"),
-    ("            mm_stage(ki, a, a_l1,", "            mm_stage(ki, f, a, out, a_l1,"),
-]
-
 
 def _kernel(before: str, body: str) -> str:
-    return "import math\n" + edited(KERNEL, LOADS_OUT).replace("BEFORE", before).replace("BODY", body)
+    return "import math\n" + loads_out(before, body)
 
 
 def test_minus_zero_and_zero_are_told_apart():
