@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 from collections import Counter
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -1827,11 +1828,11 @@ _PLAIN_OR_HANDLE = (*_PLAIN, *_HANDLES)
 def _same_number(a: Any, b: Any) -> bool:
     """Is `b` what `a` was, as a kernel can tell values apart: NaN is NaN again (probe h105);
     1 is not 1.0, which `==` says it is (`(b * 10 ** 17 + 1) - b * 10 ** 17` tells them apart,
-    probe h162); -0.0 is not 0.0 (`math.copysign(1, b)`, probe h164)."""
+    probe h162); -0.0 is not 0.0 (`math.copysign(1, b)`, probe h164), nor -nan nan (h165)."""
     if type(a) is not type(b):
         return False
-    if type(a) is float:
-        return a.hex() == b.hex() or a != a and b != b
+    if type(a) is float:  # (bit for bit: NaN is NaN again, a NaN's sign is its own, probe h165)
+        return struct.pack("<d", a) == struct.pack("<d", b)
     return a == b
 
 
@@ -1885,8 +1886,8 @@ def _snapshot(value):
         return (value, ())
     if type(value) is bool:  # (True is not 1, which `==` says it is: probe h162)
         return ("bool", value)
-    if type(value) is float:  # (nor 1.0, probe h162; and -0.0 is not 0.0, probe h164: by its bits)
-        return ("float", value.hex())
+    if type(value) is float:  # (nor 1.0, probe h162; -0.0 is not 0.0, h164, nor -nan nan, h165: by its bits)
+        return ("float", struct.pack("<d", value))
     if type(value) is range:
         return ("range", value.start, value.stop, value.step)
     if isinstance(value, str):

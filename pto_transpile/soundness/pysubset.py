@@ -306,12 +306,14 @@ class PythonSubset(InterpreterBase):
                               "decorator; define it undecorated, or at module level", stmt.decorators[0],
                               kind="construct")
         params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
-        annotations = [p.annotation for p in params if p.annotation is not None] + (
+        starred = [p for p in (stmt.params.star_arg, stmt.params.star_kwarg) if isinstance(p, cst.Param)]
+        annotations = [p.annotation for p in (*params, *starred) if p.annotation is not None] + (
             [stmt.returns] if stmt.returns is not None else [])
-        if any(type(n) is cst.Call for a in annotations for n in iter_nodes(a)):
-            # Python computes them when the `def` runs (without `from __future__ import annotations`)
-            raise CannotModel(f"the check does not run the annotations of `{stmt.name.value}`, which call something",
-                              stmt, kind="construct")
+        if any(type(n) in (cst.Call, cst.NamedExpr) for a in annotations for n in iter_nodes(a)):
+            # Python computes them when the `def` runs (without `from __future__ import annotations`):
+            # a call runs, a walrus binds (`def g(x: (e := e * 2) = 0)`, probe h165)
+            raise CannotModel(f"the check does not run the annotations of `{stmt.name.value}`, which call something "
+                              "or bind a name: annotate with names and `pl` types", stmt, kind="construct")
         outer = self._frames[-1] if self._frames else self.fn
         shared = sorted(_names_in(stmt.body) - _bound_in(stmt) & self._bound_in(outer))
         if shared or any(type(n) is cst.Nonlocal for n in iter_nodes(stmt.body)):
