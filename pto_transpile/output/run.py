@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import difflib
 import errno
+import os
+import stat
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -176,7 +178,9 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
         return EXIT_USAGE
     text, result = outcome
     if item.walked and _nothing_to_do(result):
-        return EXIT_OK  # a Python file without a kernel, found by walking a directory
+        # a Python file without a kernel, found by walking a directory; an output pto-transpile
+        # wrote for it when it had one is stale (ux3 review: it was never mentioned again)
+        return _left_behind(run, item, target, sink)
     sources = {item.name: text}
     if result.preload_choice is not None:
         click.echo(f"{item.name}:\n{result.preload_choice.render()}", nl=False, file=notes)
@@ -200,7 +204,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
         # module never lands as a `pipeline_generated.py` (over a kernel's, probe h91)
         if not run.check:
             click.echo(f"{item.name}: no kernel to pipeline; nothing written", file=notes)
-        return EXIT_OK
+        return _left_behind(run, item, target, sink)
     code = result.code
     assert code is not None  # no error: the kernel was written
     if run.provenance:
@@ -221,6 +225,28 @@ def _preload_text(preload) -> str:
     if isinstance(preload, Auto):
         return "auto"
     return ",".join(map(str, preload)) if isinstance(preload, tuple) else str(preload)
+
+
+def _left_behind(run: Run, item: Input, target: Path | None, sink: Sink) -> int:
+    """An output pto-transpile wrote at `target` for `item`, which holds no kernel now: with
+    --check a PTO094 (exit status 1), otherwise a note."""
+    from pto_transpile.read.mark import PREFIX
+
+    if target is None:
+        return EXIT_OK
+    try:
+        marked = stat.S_ISREG(os.stat(target).st_mode) and PREFIX.encode() in target.read_bytes()
+    except OSError:
+        return EXIT_OK
+    if not marked:
+        return EXIT_OK
+    if not run.check:
+        click.echo(f"note: {target} is pto-transpile's output of `{item.name}`, which holds no kernel to pipeline now: "
+                   "delete it", file=run.notes_stream)
+        return EXIT_OK
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), "", 1, input=item.name, _message="no-kernel",
+                                _hint="orphan")], {})
+    return EXIT_ERRORS
 
 
 def _nothing_to_do(result) -> bool:

@@ -37,16 +37,19 @@ class Input:
         return STDIN_NAME if self.is_stdin else str(self.path)
 
 
-def expand(arguments: Iterable[Path], excludes: Excludes, base: Path, force: bool = False) -> list[Input]:
+def expand(arguments: Iterable[Path], excludes: Excludes, base: Path, force: bool = False,
+           skip: frozenset[str] = frozenset()) -> list[Input]:
     """The inputs, in argument order; `base` is where exclude patterns are relative to. With
     `force`, a file named on the command line is left out too where the excludes leave it out
-    (itself or a folder above it), as a pre-commit hook that names every staged file needs."""
+    (itself or a folder above it), as a pre-commit hook that names every staged file needs.
+    A walk does not enter a folder whose real path is in `skip` (the output folders, however the
+    walk reaches them: through a symlink, or outside `base`)."""
     out: list[Input] = []
     seen: set[object] = set()
     for arg in arguments:
         if force and str(arg) != STDIN and not arg.is_dir() and _excluded_file(arg, excludes, base):
             continue
-        found = _walk(arg, excludes, base) if str(arg) != STDIN and arg.is_dir() else [Input(arg)]
+        found = _walk(arg, excludes, base, skip) if str(arg) != STDIN and arg.is_dir() else [Input(arg)]
         for item in found:
             key = _identity(item.path)
             if key not in seen:
@@ -71,11 +74,12 @@ def _excluded_file(path: Path, excludes: Excludes, base: Path) -> bool:
     return excludes.excluded(relative, is_dir=False) or any(excludes.excluded(f, is_dir=True) for f in folders)
 
 
-def _walk(top: Path, excludes: Excludes, base: Path) -> list[Input]:
+def _walk(top: Path, excludes: Excludes, base: Path, skip: frozenset[str] = frozenset()) -> list[Input]:
     found = []
     for folder, dirs, files in os.walk(top):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not excludes.excluded(_relative(here / d, base), is_dir=True))
+        dirs[:] = sorted(d for d in dirs if not excludes.excluded(_relative(here / d, base), is_dir=True)
+                         and not (skip and os.path.realpath(here / d) in skip))
         found += [Input(here / f, walked=True) for f in sorted(files)
                   if f.endswith(".py") and not excludes.excluded(_relative(here / f, base), is_dir=False)]
     return found

@@ -41,7 +41,8 @@ RULE = Rule(
     hint="Regenerate it (run the same command without --check) and review the difference (--check --diff)",
     messages={"missing": "`{path}` does not exist: pto-transpile would write it (the output of `{input}`)",
               "orphan": "`{path}` is pto-transpile's output of `{input}`, which does not exist (renamed, moved or "
-                        "deleted?)"},
+                        "deleted?)",
+              "no-kernel": "`{path}` is pto-transpile's output of `{input}`, which holds no kernel to pipeline now"},
     hints={"missing": "Generate it: run the same command without --check",
            "orphan": "Delete it (`git rm`), or restore its input",
            "foreign": "Regenerate it with the same command without --check and with --force: the file has no "

@@ -125,3 +125,53 @@ def test_the_output_folder_of_a_fresh_clone_is_the_project_s_from_a_subfolder(tm
     monkeypatch.chdir(tmp_path / "kernels")
     assert run("a.py").output == "wrote ../gen/kernels/a.py\n"
     assert not (tmp_path / "kernels" / "gen").exists()
+
+
+def test_a_symlinked_folder_or_dangling_link_in_build_is_not_written_through(tmp_path, monkeypatch):
+    """Second review: the fix judged a link to the file itself, not a folder on the way."""
+    monkeypatch.chdir(_project(tmp_path, None))
+    (tmp_path / "notes").mkdir()
+    mine = tmp_path / "notes" / "pipeline_generated.py"
+    mine.write_text('my = "notes"\n')
+    (tmp_path / "build" / "kernels").mkdir(parents=True)
+    (tmp_path / "build" / "kernels" / "a").symlink_to("../../notes")
+    assert run("kernels/a.py").exit_code == 2 and mine.read_text() == 'my = "notes"\n'
+    (tmp_path / "build" / "kernels" / "a").unlink()
+    (tmp_path / "build" / "kernels" / "a").mkdir()
+    (tmp_path / "build" / "kernels" / "a" / "pipeline_generated.py").symlink_to(tmp_path / "notes" / "planted.py")
+    assert run("kernels/a.py").exit_code == 2 and not (tmp_path / "notes" / "planted.py").exists()
+
+
+def test_two_inputs_meeting_through_a_symlinked_folder_are_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, kernel in (("x", DEMO), ("y", ROOT / "examples" / "tiled_scale.py")):
+        (tmp_path / name).mkdir()
+        shutil.copy(kernel, tmp_path / name / "k.py")
+    (tmp_path / "out" / "y").mkdir(parents=True)
+    (tmp_path / "out" / "x").symlink_to("y")
+    r = run("x", "y", "-o", "out/")
+    assert r.exit_code == 2 and "two inputs would be written to the same file" in r.output, r.output
+
+
+def test_an_output_folder_reached_through_a_symlink_or_from_above_is_no_input(tmp_path, monkeypatch):
+    monkeypatch.chdir(_project(tmp_path, "kernels/gen/"))
+    (tmp_path / "klink").symlink_to("kernels")
+    for _ in range(2):
+        assert run("klink").exit_code == 0
+    monkeypatch.chdir(tmp_path / "kernels")
+    (tmp_path / "pyproject.toml").unlink()
+    for _ in range(2):
+        r = run("..", "-o", "../out/")
+        assert r.exit_code == 0, r.output
+
+
+def test_the_output_of_an_input_that_holds_no_kernel_now_is_reported(tmp_path, monkeypatch):
+    monkeypatch.chdir(_project(tmp_path))
+    shutil.copy(ROOT / "examples" / "tiled_scale.py", tmp_path / "kernels" / "b.py")
+    assert run("kernels", "-q").exit_code == 0
+    (tmp_path / "kernels" / "b.py").write_text("def helper(x):\n    return x + 1\n")
+    r = run("--check", "kernels")
+    assert r.exit_code == 1 and "`gen/kernels/b.py` is pto-transpile's output of `kernels/b.py`, which holds no " \
+        "kernel to pipeline now" in r.output, r.output
+    r = run("kernels")
+    assert r.exit_code == 0 and "note: gen/kernels/b.py is pto-transpile's output of `kernels/b.py`" in r.output
