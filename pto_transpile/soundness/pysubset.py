@@ -255,6 +255,12 @@ class PythonSubset(InterpreterBase):
         number. A value of the loop variable or a counter in a dtype narrower than 32 bits wraps,
         or rounds, at some count: not followed."""
         if small.value is None:
+            if type(small.target) is not cst.Name:
+                # `box[(e := e * 2) * 0]: int`: Python evaluates the target's object and index (and
+                # nothing else), which the check does not follow (probe h166)
+                raise CannotModel(f"`{self._code_of(small)}` annotates a subscript or attribute without a value, "
+                                  "whose parts Python evaluates: annotate a plain name, or assign a value",
+                                  small, kind="construct")
             return
         value = self.eval(small.value, ctx)
         dtype = self._annotated_dtype(small.annotation, ctx)
@@ -2831,10 +2837,11 @@ def _scalars(value: Any, deep: bool = True, depth: int = 0) -> bool:
 
 def _lambda(self: PythonSubset, node: cst.Lambda, ctx: Ctx) -> Unrun:
     """A lambda, not run; its defaults are computed when it is made, as Python does, which the
-    check does not follow when they call anything."""
+    check does not follow when they call anything or bind a name (`lambda x=(e := e * 2): x`,
+    probe h166)."""
     params = node.params
     for p in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if p.default is not None and any(type(n) is cst.Call for n in iter_nodes(p.default)):
+        if p.default is not None and any(type(n) in (cst.Call, cst.NamedExpr) for n in iter_nodes(p.default)):
             raise CannotModel("the check does not run a lambda's defaults: write a `def` in the file", p.default,
                               kind="construct")
     return Unrun(node)
