@@ -423,7 +423,15 @@ class Loops(InterpreterBase):
                 value = Sym(v, ((key, 1),), moving=v) if chunk is None else Sym(v, ((key, 1), (chunk, 1)), moving=v)
                 for ctx, prev in zip(ctxs, previous, strict=True):
                     self.assign(node.target, value, ctx)
-                    self._carry(ctx, carried, in_order, prev, node, key)
+                    try:
+                        self._carry(ctx, carried, in_order, prev, node, key)
+                    except _TooDeep:
+                        raise nonuniform(NonUniform(
+                            "a value the loop keeps across iterations holds functions, containers or structs nested "
+                            f"more than {_DEFAULTS_DEPTH} deep (a function's defaults, a field, an item), deeper than "
+                            "the check compares them from one iteration to the next",
+                            "keep what the iterations share in names of their own, or pass it as an argument"),
+                            node) from None
                     if self.periods_read:
                         self._carried_tiles(ctx, node, key)
                 before = dict(rot.moved)
@@ -854,7 +862,9 @@ class Loops(InterpreterBase):
                                                  "(or a counter `x = x + c`) instead of keeping it across "
                                                  "iterations"), node)
                 prev[("container", name)] = snapshot
-            if isinstance(value, (FunctionV, StructV)) or kind in (list, tuple, dict) and not _plain_container(value):
+            if isinstance(value, (FunctionV, StructV)) or kind in (list, tuple, dict):
+                # (a list of structs is a plain container, and a struct's field may hold a function
+                # whose defaults change: probe h167)
                 # `def bump(box=[1])` in the kernel: its default is a list the calls keep changing (or a
                 # struct, or a tuple holding a list: probe h108); a number in it, of a function the body
                 # reads before it makes it anew (`def g(x=g() * 2)`: probe h154); wherever the function
@@ -1998,9 +2008,13 @@ def _kind_signature(value: Any, depth: int = 0) -> Any:
     value by equality where it has one, else the object itself."""
     if isinstance(value, FunctionV):
         if depth > _DEFAULTS_DEPTH:
-            return ("function", id(value))
-        defaults = tuple(sorted((k, _any_snapshot(v, depth=depth + 1) or type(v).__name__)
-                                for k, v in (value.defaults or {}).items()))
+            if value.defaults:
+                raise _TooDeep  # (its defaults would go uncompared: probe h167)
+            return ("function", id(value.node))
+        # a struct or container default whole (a struct default was its kind's name: probe h167)
+        defaults = tuple(sorted((k, _held_by_default(v, depth + 1) if isinstance(v, StructV) or type(v) in (
+            list, tuple, dict) else _any_snapshot(v, depth=depth + 1) or type(v).__name__)
+            for k, v in (value.defaults or {}).items()))
         return ("function", id(value.node), defaults)
     try:
         hash(value)
