@@ -1934,10 +1934,9 @@ def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen:
     if id(value) in seen:
         return
     if depth > _DEFAULTS_DEPTH:
-        if isinstance(value, FunctionV) and value.defaults or type(value) in (list, tuple, dict) and value \
-                or isinstance(value, StructV):
-            raise _TooDeep  # (a growing default at the end of a chain of functions: probe h163)
-        return
+        if _reaches_defaults(value, set()):
+            raise _TooDeep  # (a growing default at the end of a chain of functions: probes h163, h167)
+        return  # (structs this deep are `_structs_in`'s to refuse, in its own words)
     seen.add(id(value))
     if isinstance(value, FunctionV):
         for param, default in (value.defaults or {}).items():
@@ -1992,6 +1991,26 @@ def _held_by_default(value: Any, depth: int = 0) -> Any:
         return ("data",)  # (compared with the serial kernel's where a stage receives it: `_signature`)
     found = _any_snapshot(value, depth=depth)
     return type(value).__name__ if found is None else found
+
+
+def _reaches_defaults(value: Any, seen: set) -> bool:
+    """Does `value` hold, at any depth, a function with defaults (what `_defaults_in` compares)?"""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, FunctionV):
+            if item.defaults:
+                return True
+        elif type(item) in (list, tuple):
+            todo.extend(item)
+        elif type(item) is dict:
+            todo.extend(item.values())
+        elif isinstance(item, StructV):
+            todo.extend(item.fields.values())
+    return False
 
 
 def _judged_elsewhere(value: Any) -> bool:
