@@ -182,14 +182,17 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
-    from_config = _configured_output(defaults, base)
+    from pto_transpile.output import folders
+
+    from_config = folders.configured_output(defaults, base)
     configured_output = from_config if output is None else None
     # the output folders, the project's and one -o names, are no inputs: a walk leaves them out
     # (a second run read its own outputs as inputs and refused to overwrite them: ux3 review)
-    folders = [f for f in (from_config[3] if from_config else None, _output_folder(output)) if f is not None]
-    _no_inputs_inside(folders, files)
-    inputs = _inputs(files, defaults, base, force_exclude, [p for f in folders if (p := _folder_pattern(f, base))],
-                     frozenset(os.path.realpath(f) for f in folders))
+    out_folders = [f for f in (from_config[2] if from_config else None, folders.output_folder(output)) if f is not None]
+    folders.no_inputs_inside(out_folders, files)
+    inputs = _inputs(files, defaults, base, force_exclude,
+                     [p for f in out_folders if (p := folders.folder_pattern(f, base))],
+                     frozenset(os.path.realpath(f) for f in out_folders))
     preload_value = _preload(preload, defaults, seed, block_dim, shapes, scalars)
     fmt = fmt or defaults.get("format", "text")
     if fmt not in FORMATS:
@@ -233,61 +236,6 @@ def _defaults(files) -> tuple[dict, Path]:
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     return defaults, (pyproject.parent if pyproject is not None else Path.cwd().resolve())
-
-
-def _configured_output(defaults: dict, base: Path) -> tuple[str, Path, None, Path] | None:
-    """`output = "DIR/"` of pyproject.toml as the command line would give it: (the directory
-    relative to the working directory, where inputs' paths under it are taken from: the
-    pyproject.toml's directory, as its exclude patterns are; None; the directory resolved).
-    None for no `output`, or one that names a file or stdout (taken as the command line takes it)."""
-    from pto_transpile.output.write import is_dir_target
-
-    output = defaults.get("output")
-    # (`base / output` drops the `/` that makes "gen/" a folder before it exists: a fresh clone)
-    if not isinstance(output, str) or output == "-" or not (is_dir_target(output) or (base / output).is_dir()):
-        return None
-    folder = (base / output).resolve()
-    return os.path.relpath(folder, Path.cwd()) + os.sep, base, None, folder
-
-
-def _output_folder(output: str | None) -> Path | None:
-    """The folder `-o DIR/` names, resolved; None for any other `-o`."""
-    from pto_transpile.output.write import is_dir_target
-
-    return Path(output).resolve() if output and output != "-" and is_dir_target(output) else None
-
-
-def _stays_in(target: Path, output: str | None) -> bool:
-    """Does `target`, a default output under build/ (no `output`), stay there once every symlink
-    on its way is followed (a link to a file, or a folder on the way linked elsewhere, or a link
-    to nothing yet: ux3 review)? Written with no question only then."""
-    if output:
-        return True
-    build = os.path.realpath(target.parts[0]) if target.parts else ""
-    return os.path.realpath(target).startswith(build + os.sep)
-
-
-def _folder_pattern(folder: Path, base: Path) -> str | None:
-    """The exclude pattern (anchored at `base`) that leaves `folder` out of a walk; None for a
-    folder outside `base`, which no walk from there reaches through the patterns."""
-    try:
-        return "/" + folder.relative_to(base.resolve()).as_posix() + "/"
-    except ValueError:
-        return None
-
-
-def _no_inputs_inside(folders: list[Path], files) -> None:
-    """A usage error when an output folder is a directory given as input or holds one: its
-    outputs would be walked as inputs by the next run (ux3 review: `output = "kernels/"`)."""
-    for folder in folders:
-        for arg in files:
-            if str(arg) == "-" or not arg.is_dir():
-                continue
-            walked = arg.resolve()
-            if walked == folder or folder in walked.parents:
-                raise click.UsageError(f"the output folder {os.path.relpath(folder)}/ holds the input folder {arg}: "
-                                       "give the outputs a folder of their own (-o DIR/, or `output` in "
-                                       "[tool.pto-transpile])")
 
 
 def _inputs(files, defaults: dict, base: Path, force_exclude: bool = False,
@@ -369,6 +317,7 @@ def _check_filters(select, ignore) -> None:
 def _targets(inputs: list[Input], output: str | None, show_diff: bool,
              replace_foreign: bool = True, keys_from: Path | None = None,
              through_links: bool = True) -> list[Path | None]:
+    from pto_transpile.output.folders import stays_in
     from pto_transpile.output.write import RefusedWrite, check_target, is_dir_target, output_targets
 
     if output == "-" and show_diff:
@@ -390,7 +339,7 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
         try:
             # a symlink in the tool's own build/ folder may point at anyone's file: that one is judged
             # as a file -o names is (ux3 review: an unmarked file outside build/ was overwritten)
-            stays = through_links or _stays_in(target, output)
+            stays = through_links or stays_in(target, output)
             check_target(target, input_path=None if item.is_stdin else item.path,
                          replace_foreign=replace_foreign and stays)
         except RefusedWrite as exc:
