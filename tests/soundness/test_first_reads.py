@@ -98,6 +98,11 @@ def _fed(bind: str) -> str:
     return _kernel(bind).replace("            mm_stage(ki, e, a, out,", "            mm_stage(ki, f, a, out,")
 
 
+def _fed_with(bind: str, before: str) -> str:
+    """`_fed(bind)` with no `e` at all: `before` where `e` starts, and no doubling of it."""
+    return _fed(bind).replace("        e = e * 2\n", "").replace("    e = 1\n", before)
+
+
 def test_a_read_that_decides_whether_a_call_runs_is_live():
     # `c` is read by nothing, but `e` decides whether `box.append(1)` runs, and `box` reaches the stage
     # (probe h151: `e` was taken for dead, never judged, and the kernel raced from the twelfth tile)
@@ -143,9 +148,8 @@ def test_a_finally_that_leaves_its_block_from_a_loops_else_is_refused():
 
 def test_a_subscript_in_a_for_target_reads_its_index():
     # (probe h153: `for tmp[(g := e * 2) * 0] in range(1)` read only the loop's iterable)
-    text = _fed("for tmp[(g := e * 2) * 0] in range(1):\n            pass\n        e = g\n        del g\n"
-                "        f: pl.DT_INT32 = (e >= 4096) * 4096").replace("        e = e * 2\n", "").replace(
-        "    e = 1\n", "    e = 1\n    tmp = [0]\n")
+    text = _fed_with("for tmp[(g := e * 2) * 0] in range(1):\n            pass\n        e = g\n        del g\n"
+                "        f: pl.DT_INT32 = (e >= 4096) * 4096", "    e = 1\n    tmp = [0]\n")
     _refused_with(text, "`e` carries a value from one iteration to the next")
 
 
@@ -159,8 +163,8 @@ def test_a_carried_value_is_shown_where_the_loop_binds_it():
 
 def test_a_function_made_in_the_loop_carries_its_default():
     # `def g(x=g() * 2)` reads the function of the iteration before, whose default doubles (probe h154)
-    text = _fed("f: pl.DT_INT32 = (g() >= 4096) * 4096\n        def g(x=g() * 2):\n            return x").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    def g(x=1):\n        return x\n\n")
+    text = _fed_with("f: pl.DT_INT32 = (g() >= 4096) * 4096\n        def g(x=g() * 2):\n            return x",
+                     "    def g(x=1):\n        return x\n\n")
     # (the function a name holds is compared with its defaults since a `def` is a binding of the
     # loop body: probe h163)
     errors = error_messages(transpile(text, path="k.py", preload=2))
@@ -169,8 +173,7 @@ def test_a_function_made_in_the_loop_carries_its_default():
 
 def test_a_range_carried_across_iterations_is_compared():
     # `r = range(len(r) * 2)` (probe h154: a range was never compared)
-    text = _fed("f: pl.DT_INT32 = (len(r) >= 4096) * 4096\n        r = range(len(r) * 2)").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    r = range(1)\n")
+    text = _fed_with("f: pl.DT_INT32 = (len(r) >= 4096) * 4096\n        r = range(len(r) * 2)", "    r = range(1)\n")
     _refused_with(text, "`r` changes from one iteration of the loop to the next")
 
 
@@ -183,15 +186,14 @@ def test_a_range_carried_across_iterations_is_compared():
      "    del g\n\n", "h()"),
 ])
 def test_a_default_is_compared_wherever_its_function_is_held(held, called):
-    text = _fed(f"f: pl.DT_INT32 = ({called} >= 13) * 4096").replace("        e = e * 2\n", "").replace(
-        "    e = 1\n", held)
+    text = _fed_with(f"f: pl.DT_INT32 = ({called} >= 13) * 4096", held)
     _refused_with(text, "changes from one iteration of the loop to the next")
 
 
 def test_a_value_of_any_other_kind_carried_must_be_the_same_at_every_iteration_start():
     # a function the body reads and then rebinds (`fn` is `g` at the first iteration, `h` after)
-    text = _fed("f: pl.DT_INT32 = fn() * 0\n        fn = h").replace("        e = e * 2\n", "").replace(
-        "    e = 1\n", "    def g():\n        return 1\n\n    def h():\n        return 2\n\n    fn = g\n")
+    text = _fed_with("f: pl.DT_INT32 = fn() * 0\n        fn = h",
+                     "    def g():\n        return 1\n\n    def h():\n        return 2\n\n    fn = g\n")
     _refused_with(text, "`fn` carries a value from one iteration to the next")
 
 
@@ -203,15 +205,14 @@ def test_a_value_computed_from_itself_is_no_residue():
 
 def test_a_residue_of_the_loop_variable_carried_is_periodic():
     # `p = ki % 2` read before the body binds it again: the value of the iteration before, which repeats
-    text = _fed("f = p * 0\n        p = ki % 2").replace("        e = e * 2\n", "").replace("    e = 1\n",
-                                                                                   "    p = 0\n")
+    text = _fed_with("f = p * 0\n        p = ki % 2", "    p = 0\n")
     assert error_messages(transpile(text, path="k.py", preload=2)) == []
 
 
 def test_a_list_of_tensors_is_compared_by_which_tensors_it_holds():
     # rotated every iteration, its first tensor's shape picks a branch from the thirteenth tile (probe h156)
-    text = _fed("f: pl.DT_INT32 = (ts[0].shape[0] == 96) * 4096\n        ts = ts[1:] + ts[:1]").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    ts = [z1] * 12 + [z2]\n").replace(
+    text = _fed_with("f: pl.DT_INT32 = (ts[0].shape[0] == 96) * 4096\n        ts = ts[1:] + ts[:1]",
+                     "    ts = [z1] * 12 + [z2]\n").replace(
         "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
         "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    z1: pl.Tensor[[64, TILE], pl.DT_FP32],\n"
         "    z2: pl.Tensor[[96, TILE], pl.DT_FP32],\n")
@@ -220,23 +221,22 @@ def test_a_list_of_tensors_is_compared_by_which_tensors_it_holds():
 
 def test_a_list_kept_in_a_struct_field_is_compared():
     # (probe h157: a field whose value was no number was compared by nothing)
-    text = _fed("st.box = st.box + [1]\n        f: pl.DT_INT32 = (len(st.box) >= 14) * 4096").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    st = pl.struct(g=0)\n    st.box = [0]\n")
+    text = _fed_with("st.box = st.box + [1]\n        f: pl.DT_INT32 = (len(st.box) >= 14) * 4096",
+                     "    st = pl.struct(g=0)\n    st.box = [0]\n")
     _refused_with(text, "field `st.box` carries a value from one iteration to the next")
 
 
 def test_a_range_in_a_list_is_compared_by_its_bounds():
     # (probe h157: an item of a list of non-numbers was compared by its kind alone)
-    text = _fed("box = [range(len(box[0]) + 1)]\n        f: pl.DT_INT32 = (len(box[0]) >= 13) * 4096").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    box = [range(1)]\n")
+    text = _fed_with("box = [range(len(box[0]) + 1)]\n        f: pl.DT_INT32 = (len(box[0]) >= 13) * 4096",
+                     "    box = [range(1)]\n")
     _refused_with(text, "`box` changes from one iteration of the loop to the next")
 
 
 def test_an_object_the_kernel_makes_and_the_check_does_not_follow_is_named_as_such():
     # a set the kernel made was called "a list, dict or object the module binds", with a hint to copy the
     # module's list (probe h157)
-    text = _fed("s.add(0)\n        f: pl.DT_INT32 = (len(s) >= 13) * 4096").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    s = set()\n")
+    text = _fed_with("s.add(0)\n        f: pl.DT_INT32 = (len(s) >= 13) * 4096", "    s = set()\n")
     result = transpile(text, path="k.py", preload=2)
     error = next(d for d in result.diagnostics if d.is_error)
     assert "the kernel changes `s`, a value the check does not follow (a set" in error.message, error.message
@@ -245,24 +245,24 @@ def test_an_object_the_kernel_makes_and_the_check_does_not_follow_is_named_as_su
 
 def test_a_function_held_in_a_struct_field_alone_has_its_default_compared():
     # (probe h158: `_defaults_in` did not walk structs, and a list default was compared by its kind)
-    text = _fed("h = st.fn\n        f: pl.DT_INT32 = (h() >= 13) * 4096\n        del h").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    def g(box=[0]):\n        box.append(1)\n"
-                                                      "        return len(box)\n\n    st = pl.struct(k=0)\n"
-                                                      "    st.fn = g\n    del g\n")
+    text = _fed_with("h = st.fn\n        f: pl.DT_INT32 = (h() >= 13) * 4096\n        del h",
+                     "    def g(box=[0]):\n        box.append(1)\n"
+                     "        return len(box)\n\n    st = pl.struct(k=0)\n"
+                     "    st.fn = g\n    del g\n")
     _refused_with(text, "the default of `box` of `st.fn` changes from one iteration of the loop to the next")
 
 
 def test_a_residue_item_beside_other_items_is_compared_by_its_value():
     # (probe h158: a list holding a builtin compared a residue item by its kind)
-    text = _fed("f: pl.DT_INT32 = (box[1] >= 4096) * 4096\n        box[1] = box[1] * 2 + ki % 1").replace(
-        "        e = e * 2\n", "").replace("    e = 1\n", "    box = [abs, 1 + n_tiles % 1]\n")
+    text = _fed_with("f: pl.DT_INT32 = (box[1] >= 4096) * 4096\n        box[1] = box[1] * 2 + ki % 1",
+                     "    box = [abs, 1 + n_tiles % 1]\n")
     _refused_with(text, "`box` changes from one iteration of the loop to the next")
 
 
 def test_a_residue_field_a_helper_makes_must_repeat():
     # `upd(st, ki)` sets `st.e = st.e * 2 + ki % 1`: a field the body does not assign itself (probe h159)
-    text = _fed("f = st.e\n        upd(st, ki)").replace("        e = e * 2\n", "").replace(
-        "    e = 1\n", "    st = pl.struct(e=1)\n\n    def upd(s, k):\n        s.e = s.e * 2 + k % 1\n\n")
+    text = _fed_with("f = st.e\n        upd(st, ki)",
+                     "    st = pl.struct(e=1)\n\n    def upd(s, k):\n        s.e = s.e * 2 + k % 1\n\n")
     _refused_with(text, "field `st.e` carries a value from one iteration to the next that does not repeat")
 
 
