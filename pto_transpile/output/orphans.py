@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pto_transpile.read.mark import PREFIX
+from pto_transpile.output.write import marked_output
 
 
 def orphans(mirrors: tuple[tuple[Path, Path], ...], targets: tuple[Path | None, ...]) -> list[tuple[Path, Path]]:
@@ -24,12 +24,6 @@ def orphans(mirrors: tuple[tuple[Path, Path], ...], targets: tuple[Path | None, 
         for path in sorted(folder.rglob("*.py")):
             real = os.path.realpath(path)
             source = inputs / path.relative_to(folder)
-            if real in made or real in found or not path.is_file() or source.exists():
-                continue
-            try:
-                marked = PREFIX.encode() in path.read_bytes()
-            except OSError:
-                continue  # (a file it cannot read is no output it can tell)
-            if marked:
+            if real not in made and real not in found and not source.exists() and marked_output(path):
                 found[real] = (path, source)
     return sorted(found.values())

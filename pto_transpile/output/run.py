@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import difflib
 import errno
-import os
-import stat
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -34,7 +32,7 @@ from pto_transpile.output.refusal import Refused
 from pto_transpile.output.render import Sink, renderer
 from pto_transpile.output.settings import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Run
 from pto_transpile.output.stale import current_text, staleness
-from pto_transpile.output.write import RefusedWrite, foreign, holds_already, same_file, write_output
+from pto_transpile.output.write import RefusedWrite, foreign, holds_already, marked_output, same_file, write_output
 from pto_transpile.preload import Auto
 from pto_transpile.read.discover import Input
 from pto_transpile.rules import registry
@@ -107,16 +105,23 @@ def _orphans(run: Run, sink: Sink) -> int:
         return EXIT_OK
     from pto_transpile.output.orphans import orphans
 
-    lost = orphans(run.mirrors, run.targets)
-    if not lost:
-        return EXIT_OK
+    status = EXIT_OK
+    for path, source in orphans(run.mirrors, run.targets):
+        status = max(status, _stale_output(run, sink, path, str(source), "orphan",
+                                           "which does not exist (renamed, moved or deleted?): delete it, or restore "
+                                           "its input"))
+    return status
+
+
+def _stale_output(run: Run, sink: Sink, path: Path, source: str, kind: str, note: str) -> int:
+    """An output of pto-transpile at `path` that no input produces now (`kind`, PTO094's message
+    for it: its input `source` is gone, or holds no kernel): with --check a PTO094 (exit status
+    1), otherwise a note saying `note` of the input."""
     if not run.check:
-        for path, source in lost:
-            click.echo(f"note: {path} is pto-transpile's output of `{source}`, which does not exist (renamed, moved or "
-                       "deleted?): delete it, or restore its input", file=run.notes_stream)
+        click.echo(f"note: {path} is pto-transpile's output of `{source}`, {note}", file=run.notes_stream)
         return EXIT_OK
-    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(path), "", 1, input=str(source), _message="orphan",
-                                _hint="orphan") for path, source in lost], {})
+    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(path), "", 1, input=source, _message=kind,
+                                _hint="orphan")], {})
     return EXIT_ERRORS
 
 
@@ -230,23 +235,9 @@ def _preload_text(preload) -> str:
 def _left_behind(run: Run, item: Input, target: Path | None, sink: Sink) -> int:
     """An output pto-transpile wrote at `target` for `item`, which holds no kernel now: with
     --check a PTO094 (exit status 1), otherwise a note."""
-    from pto_transpile.read.mark import PREFIX
-
-    if target is None:
+    if target is None or not marked_output(target):
         return EXIT_OK
-    try:
-        marked = stat.S_ISREG(os.stat(target).st_mode) and PREFIX.encode() in target.read_bytes()
-    except OSError:
-        return EXIT_OK
-    if not marked:
-        return EXIT_OK
-    if not run.check:
-        click.echo(f"note: {target} is pto-transpile's output of `{item.name}`, which holds no kernel to pipeline now: "
-                   "delete it", file=run.notes_stream)
-        return EXIT_OK
-    sink.file([_tool_diagnostic(codes.OUTPUT_OUT_OF_DATE, str(target), "", 1, input=item.name, _message="no-kernel",
-                                _hint="orphan")], {})
-    return EXIT_ERRORS
+    return _stale_output(run, sink, target, item.name, "no-kernel", "which holds no kernel to pipeline now: delete it")
 
 
 def _nothing_to_do(result) -> bool:

@@ -87,6 +87,15 @@ def write_output(target: Path, text: str, *, input_path: Path | None = None) -> 
         raise
 
 
+def marked_output(path: Path) -> bool:
+    """Is `path` a regular file holding pto-transpile's mark (an output it wrote)? A file it
+    cannot stat or read is not one it can tell."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode) and PREFIX.encode() in Path(path).read_bytes()
+    except OSError:
+        return False
+
+
 def holds_already(target: Path, text: str) -> bool:
     """Is `target` a regular file holding `text` byte for byte (as `write_output` writes it)?
     Then a write would change nothing but its time stamp, which make-style tools and a log of
