@@ -167,7 +167,8 @@ def _shown(shape) -> str:
     return "[" + ", ".join("pl.DYNAMIC" if d is DYNAMIC else str(d) for d in shape) + "]"
 
 
-def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launch: dict | None = None) -> None:
+def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launch: dict | None = None,
+                               unread: dict | None = None) -> None:
     """click.BadParameter for what the emulator cannot run as asked: a --shape or --arg that
     names no parameter (nor a tiling-key or tiling-data field of `launch`), a --shape that
     contradicts a declared fixed dimension, a tiling-key value that is not one of its field's
@@ -245,7 +246,7 @@ def check_simulation_arguments(file, kernels, shapes: dict, scalars: dict, launc
                if declared is not None and DYNAMIC in declared and name not in shapes]
     missing += [(f"scalar parameter {name} (of `{', '.join(sorted(ks))}`)", f"--arg {name}=VALUE")
                 for name, ks in sorted(scalar_params.items()) if ks and name not in scalars]
-    missing += _launch_missing(launch, scalars, unread_fields(file, launch))
+    missing += _launch_missing(launch, scalars, unread if unread is not None else unread_fields(file, launch))
     if missing:
         flags = " ".join(dict.fromkeys(flag for _, flag in missing))
         raise click.BadParameter(f"the simulation needs {len(missing)} more value(s): "
@@ -326,15 +327,16 @@ def check_launch_arguments(source: str, path, file, kernels, shapes: dict, scala
     them before anything runs; loading the file for its tiling keys runs its Python. Returns the
     values the emulator takes for fields no code reads (`unread_defaults`)."""
     launch = _launch_names(source, Path(path), kernels)
-    check_simulation_arguments(file, kernels, shapes, scalars, launch)
-    return unread_defaults(file, launch, scalars)
+    unread = unread_fields(file, launch)  # (one walk of the file, for both)
+    check_simulation_arguments(file, kernels, shapes, scalars, launch, unread)
+    return unread_defaults(launch, scalars, unread)
 
 
-def unread_defaults(file, launch: dict, scalars: dict) -> dict[str, int]:
-    """The `--arg` values the emulator takes for tiling-data fields no code reads and the command
-    line did not give (`unread_fields`): 0, whatever the field holds, reaches nothing."""
+def unread_defaults(launch: dict, scalars: dict, unread: dict) -> dict[str, int]:
+    """The `--arg` values the emulator takes for the tiling-data fields no code reads (`unread`,
+    `unread_fields`) the command line did not give: 0, whatever the field holds, reaches nothing."""
     out: dict[str, int] = {}
-    for kernel, fields in unread_fields(file, launch).items():
+    for kernel, fields in unread.items():
         given = launch[kernel]
         for f in fields:
             if given.field_name(f) not in scalars and f"{given.tiling_param}.{f}" not in scalars:
