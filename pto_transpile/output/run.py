@@ -30,6 +30,7 @@ from pto_transpile.output.files import Unreadable, transpile_files
 from pto_transpile.output.proof_status import status_for
 from pto_transpile.output.refusal import Refused
 from pto_transpile.output.render import Sink, renderer
+from pto_transpile.output.render.hidden import hidden_words
 from pto_transpile.output.settings import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Run
 from pto_transpile.output.stale import current_text, staleness
 from pto_transpile.output.write import RefusedWrite, foreign, holds_already, marked_output, same_file, write_output
@@ -200,8 +201,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
         if run.report is not None and not _report(run, item, text, result, None, sink):
             status = EXIT_USAGE
         if result.hidden_errors:
-            click.echo(f"pto-transpile: {item.name}: {result.hidden_errors} error(s) not shown (filtered by "
-                       "--select/--ignore); nothing was written", file=notes)
+            click.echo(f"pto-transpile: {item.name}: {hidden_words(result.hidden_errors)}", file=notes)
             sink.blocked(item.name, result.hidden_errors)
         return status
     if target is not None and _nothing_to_do(result):

@@ -28,5 +28,6 @@ def render_github(diagnostics, sources=None) -> str:
 def render_hidden(path: str, errors: int) -> str:
     """The annotation of a file whose output errors hidden by --select/--ignore stopped."""
     props = f"file={_escape_property(path)},line=1,title=pto-transpile"
-    text = f"{errors} error(s) not shown (filtered by --select/--ignore); nothing was written"
-    return f"::error {props}::{_escape_data(text)}\n"
+    from pto_transpile.output.render.hidden import hidden_words
+
+    return f"::error {props}::{_escape_data(hidden_words(errors))}\n"

@@ -7,6 +7,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
+from pto_transpile.output.render.hidden import hidden_words
 from pto_transpile.rules import registry
 
 __version__ = "0.1.0"
@@ -74,7 +75,7 @@ def render_sarif(diagnostics, sources=None, hidden=()) -> str:
     if hidden:
         doc["runs"][0]["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [{
             "level": "error",
-            "message": {"text": f"{n} error(s) not shown (filtered by --select/--ignore); nothing was written"},
+            "message": {"text": hidden_words(n)},
             "locations": [{"physicalLocation": {"artifactLocation": _artifact(path)}}],
         } for path, n in hidden]}]
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
