@@ -19,7 +19,7 @@ def check(ctx):
             if path in _SECTIONS and call.args:
                 # (a starred or keyword argument too: Python evaluates it, the transform and the check
                 # read a section by its name alone, probe h162's `pl.section_vector((e := 0))`)
-                yield call, {"call": file.source.code(call.func), "wrong": "takes no arguments"}
+                yield call, {"call": file.source.code(call.func), "wrong": "takes no arguments", "_hint": "section"}
                 continue
             if not path or any(a.star for a in call.args):
                 continue  # (`*args`, `**kw`: what they hold is not known here)
@@ -68,6 +68,8 @@ RULE = Rule(
     title="A `pl` op is called with arguments it does not take",
     message="`{call}(...)` {wrong}",
     hint="Give `{call}` its operands in the order its signature lists them",
+    hints={"section": "Write `with {call}():`, with nothing between the parentheses; compute what was there in a "
+                      "statement of its own"},
     phase="file",
     check=check,
     seed="every op is called with its documented operands",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pto_transpile.output.render.hidden import hidden_words
+
 
 def _escape_data(s: str) -> str:
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -28,6 +30,4 @@ def render_github(diagnostics, sources=None) -> str:
 def render_hidden(path: str, errors: int) -> str:
     """The annotation of a file whose output errors hidden by --select/--ignore stopped."""
     props = f"file={_escape_property(path)},line=1,title=pto-transpile"
-    from pto_transpile.output.render.hidden import hidden_words
-
     return f"::error {props}::{_escape_data(hidden_words(errors))}\n"
