@@ -219,20 +219,6 @@ def test_a_list_of_tensors_is_compared_by_which_tensors_it_holds():
     _refused_with(text, "`ts` changes from one iteration of the loop to the next")
 
 
-def test_a_list_kept_in_a_struct_field_is_compared():
-    # (probe h157: a field whose value was no number was compared by nothing)
-    text = _fed_with("st.box = st.box + [1]\n        f: pl.DT_INT32 = (len(st.box) >= 14) * 4096",
-                     "    st = pl.struct(g=0)\n    st.box = [0]\n")
-    _refused_with(text, "field `st.box` carries a value from one iteration to the next")
-
-
-def test_a_range_in_a_list_is_compared_by_its_bounds():
-    # (probe h157: an item of a list of non-numbers was compared by its kind alone)
-    text = _fed_with("box = [range(len(box[0]) + 1)]\n        f: pl.DT_INT32 = (len(box[0]) >= 13) * 4096",
-                     "    box = [range(1)]\n")
-    _refused_with(text, "`box` changes from one iteration of the loop to the next")
-
-
 def test_an_object_the_kernel_makes_and_the_check_does_not_follow_is_named_as_such():
     # a set the kernel made was called "a list, dict or object the module binds", with a hint to copy the
     # module's list (probe h157)
@@ -243,27 +229,7 @@ def test_an_object_the_kernel_makes_and_the_check_does_not_follow_is_named_as_su
     assert "module" not in error.message and "list or a dict" in error.hint, error.hint
 
 
-def test_a_function_held_in_a_struct_field_alone_has_its_default_compared():
-    # (probe h158: `_defaults_in` did not walk structs, and a list default was compared by its kind)
-    text = _fed_with("h = st.fn\n        f: pl.DT_INT32 = (h() >= 13) * 4096\n        del h",
-                     "    def g(box=[0]):\n        box.append(1)\n"
-                     "        return len(box)\n\n    st = pl.struct(k=0)\n"
-                     "    st.fn = g\n    del g\n")
-    _refused_with(text, "the default of `box` of `st.fn` changes from one iteration of the loop to the next")
 
-
-def test_a_residue_item_beside_other_items_is_compared_by_its_value():
-    # (probe h158: a list holding a builtin compared a residue item by its kind)
-    text = _fed_with("f: pl.DT_INT32 = (box[1] >= 4096) * 4096\n        box[1] = box[1] * 2 + ki % 1",
-                     "    box = [abs, 1 + n_tiles % 1]\n")
-    _refused_with(text, "`box` changes from one iteration of the loop to the next")
-
-
-def test_a_residue_field_a_helper_makes_must_repeat():
-    # `upd(st, ki)` sets `st.e = st.e * 2 + ki % 1`: a field the body does not assign itself (probe h159)
-    text = _fed_with("f = st.e\n        upd(st, ki)",
-                     "    st = pl.struct(e=1)\n\n    def upd(s, k):\n        s.e = s.e * 2 + k % 1\n\n")
-    _refused_with(text, "field `st.e` carries a value from one iteration to the next that does not repeat")
 
 
 def test_a_section_imported_under_the_other_sections_name_is_refused():
@@ -272,3 +238,42 @@ def test_a_section_imported_under_the_other_sections_name_is_refused():
     text = _kernel("pass").replace("import pypto_pro.language as pl\n", "import pypto_pro.language as pl\n"
                                    "from pypto_pro.language import section_cube as section_vector\n")
     _refused_with(text, "`section_cube` is imported as `section_vector`: a section is read by the name it is written")
+
+
+#: values kept across iterations that were compared by nothing, or too little, each as (what the
+#: body binds, what stands before the loop in place of `e`, the refusal's words)
+KEPT = {
+    # (probe h157: a field whose value was no number was compared by nothing)
+    "a list kept in a struct field (h157)": (
+        "st.box = st.box + [1]\n        f: pl.DT_INT32 = (len(st.box) >= 14) * 4096",
+        "    st = pl.struct(g=0)\n    st.box = [0]\n",
+        "field `st.box` carries a value from one iteration to the next"),
+    # (probe h157: an item of a list of non-numbers was compared by its kind alone)
+    "a range in a list, by its bounds (h157)": (
+        "box = [range(len(box[0]) + 1)]\n        f: pl.DT_INT32 = (len(box[0]) >= 13) * 4096",
+        "    box = [range(1)]\n",
+        "`box` changes from one iteration of the loop to the next"),
+    # (probe h158: `_defaults_in` did not walk structs, and a list default was compared by its kind)
+    "a function held in a struct field alone, by its default (h158)": (
+        "h = st.fn\n        f: pl.DT_INT32 = (h() >= 13) * 4096\n        del h",
+        "    def g(box=[0]):\n        box.append(1)\n"
+        "        return len(box)\n\n    st = pl.struct(k=0)\n"
+        "    st.fn = g\n    del g\n",
+        "the default of `box` of `st.fn` changes from one iteration of the loop to the next"),
+    # (probe h158: a list holding a builtin compared a residue item by its kind)
+    "a residue item beside other items, by its value (h158)": (
+        "f: pl.DT_INT32 = (box[1] >= 4096) * 4096\n        box[1] = box[1] * 2 + ki % 1",
+        "    box = [abs, 1 + n_tiles % 1]\n",
+        "`box` changes from one iteration of the loop to the next"),
+    # `upd(st, ki)` sets `st.e = st.e * 2 + ki % 1`: a field the body does not assign itself (probe h159)
+    "a residue field a helper makes, by its period (h159)": (
+        "f = st.e\n        upd(st, ki)",
+        "    st = pl.struct(e=1)\n\n    def upd(s, k):\n        s.e = s.e * 2 + k % 1\n\n",
+        "field `st.e` carries a value from one iteration to the next that does not repeat"),
+}
+
+
+@pytest.mark.parametrize("kept", list(KEPT))
+def test_a_value_kept_across_iterations_is_compared(kept):
+    bind, before, words = KEPT[kept]
+    _refused_with(_fed_with(bind, before), words)
