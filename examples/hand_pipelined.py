@@ -2,7 +2,7 @@
 
 There is no `pipeline=` on `@pl.jit`: the author wrote the ring of per-iteration contexts,
 every cross-core `set_cross_core`/`wait_cross_core`, the priming of the release events
-and the drain. pto-transpile leaves such a kernel exactly as written (a note, exit 0);
+and the drain. pto-transpile leaves such a kernel as written (a note, exit 0, its copy marked);
 `pto-transpile examples/hand_pipelined.py --simulate` runs it on the emulated NPU with
 hardware semantics and reports any race, deadlock or unbalanced event in the author's
 own syncs.

@@ -22,9 +22,9 @@ from pto_transpile.emit.rewrite import KernelRewriter, LoopEmitter, strip_pipeli
 from pto_transpile.emit.style import Style
 from pto_transpile.preload import Auto, Override, check_preload, loop_preload
 from pto_transpile.read.layout import TooComplex
-from pto_transpile.read.mark import marked, placeholder, stamped
+from pto_transpile.read.mark import copy_marked, marked, placeholder, stamped
 from pto_transpile.read.model import Kernel
-from pto_transpile.read.pipelined import pipelined_as
+from pto_transpile.read.pipelined import BY_HAND, pipelined_as
 from pto_transpile.read.reader import FileModel, read
 from pto_transpile.read.source import SourceFile
 from pto_transpile.results import LoopResult, TranspileResult
@@ -167,11 +167,15 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
     transformed: list[Kernel] = []
     overlap_counter = [0]
     overridden: list[str] = []  # kernels marked sync_only whose preload 0 the override replaced
+    by_hand: list[Kernel] = []  # kernels pipelined by hand: left as written, under `COPY_MARK`
     for kernel in file.kernels:
+        how = pipelined_as(kernel, file)
+        if how is not None:  # left as written; PTO060 (file phase) says so once
+            if how.startswith(BY_HAND):
+                by_hand.append(kernel)
+            continue
         if not kernel.loops and kernel.pipeline_keyword is None and not kernel.stray_stage_calls:
             continue  # a plain kernel: nothing to transform, nothing to judge
-        if pipelined_as(kernel, file) is not None:
-            continue  # left as written; PTO060 (file phase) says so once
         preloads = _preloads(kernel, preload, is_default)
         if kernel.preload.sync_only and any(preloads):
             overridden.append(kernel.name)
@@ -210,8 +214,10 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
                                sync_only_overridden=overridden)
     stand_ins = {placeholder(): k.name for k in transformed}
     replacements.update({k.node: partial(marked, stand_in=s) for s, k in zip(stand_ins, transformed, strict=True)})
+    pipelines = bool(replacements)
+    replacements.update({k.node: copy_marked for k in by_hand})
     module = _rewrite_kernels(src.module, file, replacements)
-    if file.pl.module_ref is None and replacements:
+    if file.pl.module_ref is None and pipelines:
         module = _add_pl_import(module)
     if codes.PIPELINE_NOT_PROVEN not in skip:
         reporter.report_all(prove(file, module, transformed))

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from helpers import spread
 from pto_transpile import transpile
 from pto_transpile.cli import main
+from pto_transpile.read.mark import COPY_MARK
 from sim_runtime import DeadlockError, RaceError, SyncBalanceError, run_kernel
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "hand_pipelined.py"
@@ -40,14 +41,15 @@ def test_its_syncs_are_proven_once_for_both_rules(monkeypatch):
     assert len(proofs) == 1 and "PTO068" in [d.code for d in result.diagnostics]
 
 
-def test_left_byte_for_byte_with_a_note(tmp_path):
+def test_left_as_written_with_a_note_and_the_copy_marked(tmp_path):
     r = run(EXAMPLE, "--check")
     assert r.exit_code == 0 and "note[PTO060]" in r.output and "pipelined by hand" in r.output
     out = tmp_path / "o.py"
     assert run(EXAMPLE, "-o", out).exit_code == 0
-    assert out.read_bytes() == EXAMPLE.read_bytes()
+    marked = EXAMPLE.read_text().replace("\n@pl.jit(", f"\n{COPY_MARK}\n@pl.jit(", 1)
+    assert marked != EXAMPLE.read_text() and out.read_text() == marked
     result = transpile(TEXT, path="hand.py")
-    assert result.ok and result.code == TEXT and [d.code for d in result.diagnostics] == ["PTO060"]
+    assert result.ok and result.code == marked and [d.code for d in result.diagnostics] == ["PTO060"]
 
 
 def test_its_syncs_pass_the_emulator(tmp_path):

@@ -15,7 +15,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from pto_transpile.read.mark import PREFIX
+from pto_transpile.read.mark import PREFIX, written_by_us
 
 
 class RefusedWrite(Exception):
@@ -48,7 +48,7 @@ def foreign(target: Path, input_path: Path | None) -> bool:
         if not stat.S_ISREG(os.stat(target).st_mode):
             return False  # (a device, a FIFO: written into, never replaced)
         text = Path(target).read_bytes()
-        return PREFIX.encode() not in text and (input_path is None or text != Path(input_path).read_bytes())
+        return not written_by_us(text) and (input_path is None or text != Path(input_path).read_bytes())
     except OSError:
         return False
 
@@ -91,7 +91,7 @@ def marked_output(path: Path) -> bool:
     """Is `path` a regular file holding pto-transpile's mark (an output it wrote)? A file it
     cannot stat or read is not one it can tell."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode) and PREFIX.encode() in Path(path).read_bytes()
+        return stat.S_ISREG(os.stat(path).st_mode) and written_by_us(Path(path).read_bytes())
     except OSError:
         return False
 

@@ -26,6 +26,12 @@ import libcst as cst
 #: The comment, less its digest and the rest of the line.
 PREFIX = "# Written by pto-transpile (digest "
 TEMPLATE = PREFIX + "{digest}): edit the serial kernel it came from, not this one."
+#: The comment above a kernel pipelined by hand in the copy pto-transpile writes of its file.
+#: It names the copy as pto-transpile's own, so that the copy is replaced again after the
+#: file it came from is edited (it would otherwise be someone else's file, left alone without
+#: `--force`); it is no mark of a kernel pto-transpile pipelined, and changes no judgement.
+COPY_MARK = ("# Copied by pto-transpile: pipelined by hand, so left as written; "
+             "edit the file it came from, not this one.")
 _DIGEST = re.compile(re.escape(PREFIX) + r"([0-9a-f]{16})\)")
 _NEWLINES = re.compile(r"\r\n?")
 
@@ -49,6 +55,20 @@ def is_marked(fn: cst.FunctionDef, text: str) -> bool:
     """Whether `fn`, a kernel of `text`, carries a mark whose digest is its digest in `text`."""
     found = mark_of(fn)
     return found is not None and found == digest(text, fn.name.value)
+
+
+def copy_marked(fn: cst.FunctionDef) -> cst.FunctionDef:
+    """`fn`, a kernel pipelined by hand, with `COPY_MARK` right above it, unless a mark of
+    either kind is there already (a copy read again, an edited output of pto-transpile's)."""
+    if any(line.comment is not None and (line.comment.value == COPY_MARK or _DIGEST.match(line.comment.value))
+           for line in fn.leading_lines):
+        return fn
+    return fn.with_changes(leading_lines=[*fn.leading_lines, cst.EmptyLine(comment=cst.Comment(COPY_MARK))])
+
+
+def written_by_us(data: bytes) -> bool:
+    """Does a file's content hold a mark of either kind: an output pto-transpile wrote?"""
+    return PREFIX.encode() in data or COPY_MARK.encode() in data
 
 
 def placeholder() -> str:

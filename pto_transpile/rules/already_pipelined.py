@@ -21,9 +21,12 @@ pto-transpile writes above it, `# Written by pto-transpile (digest ...)`, whose 
 that of the whole file and the kernel's name), or its author pipelined it by hand (it calls
 `pl.system.set_cross_core`/`wait_cross_core`, or the intra-core flags `sync_src`/`sync_dst`,
 itself or in a function of the file it calls, as production kernels do).
-Such a kernel is left exactly as written: the output file holds it
-byte for byte, and the exit status is 0, so `--check` in a pre-commit hook accepts committed
-generated files and hand-written pipelines alike. A kernel that binds the generated counters
+Such a kernel is left as written, and the exit status is 0, so `--check` in a pre-commit hook
+accepts committed generated files and hand-written pipelines alike. The output file holds
+pto-transpile's output byte for byte; above a kernel pipelined by hand it adds one comment,
+`# Copied by pto-transpile: ...`, which names the copy as pto-transpile's own, so that a run
+after the hand-written file is edited replaces it (a file without a mark of pto-transpile's is
+someone else's, replaced only with `--force`). A kernel that binds the generated counters
 without a mark matching its file (a generated file edited afterwards, or a hand-written
 pipeline that uses those names) counts as pipelined by hand: its syncs are checked
 (PTO068, PTO077).

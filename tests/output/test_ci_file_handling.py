@@ -81,6 +81,15 @@ def test_the_output_of_an_input_left_out_of_the_walk_is_no_orphan(tmp_path, monk
     assert r.exit_code == 0 and r.output == "", r.output
 
 
+def test_the_copy_of_a_hand_pipelined_kernel_whose_input_is_gone_is_an_orphan(tmp_path, monkeypatch):
+    monkeypatch.chdir(_project(tmp_path))
+    shutil.copy(ROOT / "examples" / "hand_pipelined.py", tmp_path / "kernels" / "hand.py")
+    assert run("kernels/").exit_code == 0 and (tmp_path / "gen" / "kernels" / "hand.py").exists()
+    (tmp_path / "kernels" / "hand.py").unlink()
+    r = run("--check", "kernels/")
+    assert r.exit_code == 1 and "PTO094" in r.output and "hand.py" in r.output, r.output
+
+
 def test_a_walk_of_the_working_directory_into_a_shared_o_folder_claims_no_other_output(tmp_path, monkeypatch):
     for name, kernel in (("attn", DEMO), ("gemm", ROOT / "examples" / "tiled_scale.py")):
         (tmp_path / name).mkdir()

@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,6 +17,7 @@ from helpers import DEMO
 from pto_transpile import __version__, transpile
 from pto_transpile.cli import main
 from pto_transpile.read.inputs import MAX_INPUT_BYTES
+from pto_transpile.read.mark import COPY_MARK
 
 
 def run(*args):
@@ -59,13 +61,26 @@ def test_a_file_it_did_not_write_is_replaced_only_with_force(tmp_path):
     assert run(DEMO, "-o", mine).exit_code == 0  # its own output, marked: replaced again
 
 
-def test_the_copy_of_a_file_with_nothing_to_pipeline_is_replaced_again(tmp_path):
-    # a kernel pipelined by hand is written as it is, with no mark: the same text, its own copy
-    source = tmp_path / "hand.py"
-    source.write_text((DEMO.parent / "hand_pipelined.py").read_text())
-    out = tmp_path / "out.py"
-    assert run(source, "-o", out).exit_code == 0
-    assert run(source, "-o", out).exit_code == 0 and out.read_text() == source.read_text()
+def test_the_copy_of_a_kernel_pipelined_by_hand_is_replaced_again_after_its_input_is_edited(tmp_path, monkeypatch):
+    # written as it is but for one comment above the kernel, which names the copy as
+    # pto-transpile's own: without it, the copy of the text before the edit was someone else's
+    # file, replaced only with --force (study ux3)
+    monkeypatch.chdir(tmp_path)
+    hand = (DEMO.parent / "hand_pipelined.py").read_text()
+    for option, out in (("out.py", tmp_path / "out.py"), ("gen/", tmp_path / "gen" / "hand.py")):
+        Path("hand.py").write_text(hand)
+        assert run("hand.py", "-o", option).exit_code == 0
+        assert out.read_text().replace(COPY_MARK + "\n", "") == hand and out.read_text().count(COPY_MARK) == 1
+        Path("hand.py").write_text(hand + "\nLATER = 1\n")
+        r = run("hand.py", "-o", option)
+        assert r.exit_code == 0 and "did not write it" not in r.output, r.output
+        assert out.read_text().endswith("LATER = 1\n")
+
+
+def test_a_copy_read_again_keeps_one_mark():
+    hand = (DEMO.parent / "hand_pipelined.py").read_text()
+    once = transpile(hand, path="hand.py").code
+    assert once.count(COPY_MARK) == 1 and transpile(once, path="again.py").code == once
 
 
 def test_a_fifo_target_is_written_into(tmp_path):
