@@ -147,6 +147,12 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
                     target, value = small.targets[0].target, small.value
                 elif isinstance(small, cst.AnnAssign):
                     target, value = small.target, small.value
+                elif isinstance(small, cst.Assign):  # `A = B = ...`, bound together
+                    _bound_together(file, key, [t.target for t in small.targets], small.value, envs[0])
+                    continue
+                if isinstance(target, (cst.Tuple, cst.List)) and value is not None:  # `A, B = ...`
+                    _bound_together(file, key, [target], value, envs[0])
+                    continue
                 if not isinstance(target, cst.Name) or value is None:
                     continue
                 if isinstance(value, cst.Call) and _is_key_field(file, value):
@@ -156,6 +162,8 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
                     _forget_lists_called(file, value, now, then)
                     now[target.value] = _meaning_in(file, envs[0], value)
                     then[target.value] = _meaning_in(file, envs[1], value) if envs[1] is not None else now[target.value]
+                    if isinstance(now[target.value], Unknown):  # (`B = F(...)` with `F = TilingKeyField`)
+                        key.fields.append(KeyField(target.value, None, value, _MAYBE_FIELD))
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
             key.is_valid = stmt
             key.defaults_env = (ChainMap(dict(now), file.names.meanings),
@@ -174,6 +182,25 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
     if not key.fields:
         return None, f"class `{key.name}` declares no `TilingKeyField`"
     return key, ""
+
+
+#: why a name of a key class bound to a value the check cannot read is refused: the JIT takes
+#: every `TilingKeyField` among the class's attributes for a field, however it was made
+_MAYBE_FIELD = ("it is bound to a value the check cannot read, which the JIT takes for a field when it is a "
+                "`TilingKeyField` (made through another name, picked from a container, ...): make each field by "
+                "`NAME = TilingKeyField(...)` itself, and bind the class's other names to constants")
+
+
+def _bound_together(file, key: TilingKey, targets: list, value: cst.BaseExpression, env) -> None:
+    """Names of a key class bound by one statement (`A = B = ...`, `A, B = ...`): plain constants
+    are no fields; any other value may hold a `TilingKeyField` under each name, a field the JIT
+    enumerates and the check cannot, so each is a field with that problem."""
+    if isinstance(_meaning_in(file, env, value), Value):
+        return
+    for name in (n for t in targets for n in target_names(t)):
+        key.fields.append(KeyField(name, None, value, "it is bound together with other names (`A = B = ...`, "
+                                                      "`A, B = ...`), which the check does not read: bind each "
+                                                      "field by `NAME = TilingKeyField(...)` on a line of its own"))
 
 
 def _mangled_in(cls: cst.ClassDef) -> str:
@@ -380,7 +407,8 @@ def instances(file, jit: JitNames, limit: int = MAX_INSTANCES) -> Instances:
     if jit.key is None:
         return Instances(({},))
     fields = jit.key.fields
-    for f in fields:
+    # (a field made as written first: a name the check only cannot tell from a field is the lesser reason)
+    for f in sorted(fields, key=lambda f: f.problem == _MAYBE_FIELD):
         if f.values is None:
             return Instances((), f"tiling-key field `{f.name}` cannot be enumerated: {f.problem}", f.node,
                              "not-static")
