@@ -1025,6 +1025,12 @@ class PythonSubset(InterpreterBase):
         if attr == "dtype" and self._made is not None and _ring_carries(obj):
             raise CannotModel(f"`{self._code_of(node)}` reads the dtype a scalar is held in, which the pipelined "
                               f"kernel changes{_IDENTITY}", node, kind="identity")
+        if attr in MUTATING_METHODS and isinstance(obj, (list, dict, set)):
+            # `sorted([0], key=box.append)`, `st.write = box.append` then `print(0, file=st)`: whatever
+            # calls the method changes the container, where the check does not look (probe h168)
+            raise CannotModel(f"`{self._code_of(node)}` hands on a method that changes a {type(obj).__name__} the "
+                              "check follows, which whatever calls it changes where the check does not look: call "
+                              f"the method where it is named (`{self._code_of(node)}(...)`)", node, kind="construct")
         return UNKNOWN
 
     def _class_member(self, cls: str, attr: str, node: cst.CSTNode) -> Any:
@@ -2550,7 +2556,8 @@ def _placed_key(key: Any) -> Any:
 
 def _reads_attribute(builtin: str | None, args: list) -> bool:
     """`getattr(x, "name")` of a plain name: reading an attribute keeps nothing."""
-    return builtin == "getattr" and len(args) in (2, 3) and isinstance(args[1], str) and not args[1].startswith("__")
+    return builtin == "getattr" and len(args) in (2, 3) and isinstance(args[1], str) and not args[1].startswith("__") \
+        and args[1] not in MUTATING_METHODS  # (`getattr(box, "append")` hands on what changes `box`: probe h168)
 
 
 def _holds_container(values: list) -> bool:
