@@ -925,6 +925,35 @@ class Loops(InterpreterBase):
                     elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
                             and f"{name}.{f}" in first() and (id(struct), f) not in counted(env, counters):
                         self._moved(f"field `{name}.{f}`", node)
+        self._same_aliasing(prev, env, first, node)
+
+    def _same_aliasing(self, prev: dict, env: dict, first, node) -> None:
+        """Which of the lists, dicts and structs the names read before the body binds them reach
+        are one object is the same at every iteration's start: the values alone do not say it
+        (probe h170: `L = [L[0], L[0]] + L[1:-1]` makes `L[40]` one with `L[0]` from the 40th
+        iteration on, and a write through one is then read through the other; so for structs in
+        a list, and names that alias one another)."""
+        if not any(type(v) in _REACHING or isinstance(v, (StructV, FunctionV)) for v in env.values()):
+            if prev.get(("aliasing",), ()) != ():
+                prev[("aliasing",)] = ()  # (no container left: nothing can alias, judged below when one comes)
+            return
+        names = [n for n in env if n in first() and n not in self._dead_names()]
+        try:
+            found = _aliasing(env, names)
+        except _TooDeep:
+            raise nonuniform(NonUniform("the lists, dicts or structs the loop keeps nest more than "
+                                        f"{_ALIAS_DEPTH} deep, deeper than the check compares which of them are "
+                                        "one object from one iteration to the next",
+                                        "keep what the iterations share in names of their own"), node) from None
+        before = prev.get(("aliasing",), _NONE)
+        if before is not _NONE and before != found:
+            changed = min(set(found) ^ set(before))
+            raise nonuniform(NonUniform(
+                f"whether `{changed[0]}` and `{changed[1]}` are one object changes from one iteration of the loop to "
+                "the next: a write through one is read through the other from an iteration the check may not run",
+                "build what the iterations share anew in each iteration, or keep its parts in names of their own"),
+                node)
+        prev[("aliasing",)] = found
 
     def _same_fields(self, prev: dict, path: str, struct: StructV, node, key: tuple) -> None:
         """The fields `struct` (held at `path`) has are the ones it had at the previous
@@ -1921,6 +1950,53 @@ def _snapshot(value):
 
 #: how deep `_defaults_in` follows functions and containers into one another
 _DEFAULTS_DEPTH = 4
+#: containers followed into by `_aliasing` (a tuple holds objects, and is none itself)
+_REACHING = (list, dict, tuple)
+#: how deep `_aliasing` follows containers, structs and defaults; an object deeper is refused
+_ALIAS_DEPTH = 8
+
+
+def _aliasing(env: dict, names: list[str]) -> tuple:
+    """(path, first path) for each path from `names` (taken sorted) that reaches a list, dict or
+    `pl.struct` an earlier path reached: which of them are one object (`L[1]` one with `L[0]`,
+    `cfg` one with `st`), through items, fields and the defaults of functions. A ring entry (a
+    struct array's) is the rotation rules' to judge, and is passed over."""
+    seen: dict[int, str] = {}
+    out: list[tuple[str, str]] = []
+    for name in sorted(names):
+        _alias_walk(name, env[name], 0, seen, out)
+    return tuple(out)
+
+
+def _alias_walk(path: str, value: Any, depth: int, seen: dict[int, str], out: list[tuple[str, str]]) -> None:
+    """`_aliasing` from one value (a function of the module, not a closure: no reference cycle)."""
+    kind = type(value)
+    mutable = kind is list or kind is dict or isinstance(value, StructV) and value.origin == "struct"
+    if not (mutable or kind is tuple or isinstance(value, FunctionV)):
+        return
+    if mutable:
+        earlier = seen.get(id(value))
+        if earlier is not None:
+            out.append((path, earlier))
+            return
+        seen[id(value)] = path
+    if depth >= _ALIAS_DEPTH:
+        if mutable or (value.defaults if isinstance(value, FunctionV) else any(
+                type(x) in _REACHING or isinstance(x, (StructV, FunctionV)) for x in value)):
+            raise _TooDeep
+        return
+    if kind is list or kind is tuple:
+        for i, item in enumerate(value):
+            _alias_walk(f"{path}[{i}]", item, depth + 1, seen, out)
+    elif kind is dict:
+        for i, item in enumerate(value.values()):
+            _alias_walk(f"{path}.values()[{i}]", item, depth + 1, seen, out)
+    elif isinstance(value, StructV):
+        for f in sorted(value.fields):
+            _alias_walk(f"{path}.{f}", value.fields[f], depth + 1, seen, out)
+    else:
+        for param, default in (value.defaults or {}).items():
+            _alias_walk(f"{path}.__defaults__[{param}]", default, depth + 1, seen, out)
 
 
 def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen: set | None = None):
