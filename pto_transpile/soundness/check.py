@@ -334,7 +334,25 @@ def _hand_written_problems(file, kernel) -> list[Problem]:
         or _hidden_class(file, kernel)
     if changed is not None:
         return [replace(changed, kind="undecided", detail=f"the check cannot follow this: {changed.detail}")]
-    return _options_noted(file, kernel, _each_instance(file, kernel, lambda: _check_hand_written(file, kernel)))
+    problems = _each_instance(file, kernel, lambda: _check_hand_written(file, kernel))
+    return _options_noted(file, kernel, _unlisted_instances(file, kernel, problems))
+
+
+_CANNOT_FOLLOW = "the check cannot follow this: "
+
+
+def _unlisted_instances(file, kernel, problems: list[Problem]) -> list[Problem]:
+    """`problems` of a hand-pipelined kernel whose tiling-key instances cannot be listed (proven
+    once, its fields unknown): what the check could not follow is first of all the key, which
+    PTO071 names for a kernel pto-transpile pipelines (probe h171: a test of a field was said
+    undecidable, beside words that the check decides tests of tiling-key fields)."""
+    found = file.instances(kernel)
+    if found.known or not problems or problems[0].kind != "undecided":
+        return problems
+    then = problems[0].detail.removeprefix(_CANNOT_FOLLOW)
+    detail = (f"{_CANNOT_FOLLOW}the tiling-key instances cannot be listed, so each field is followed as any value it "
+              f"may take: {found.problem} (then: {then})")
+    return [replace(problems[0], detail=detail), *problems[1:]]
 
 
 def _check_hand_written(file, kernel) -> list[Problem]:
