@@ -937,9 +937,12 @@ class Loops(InterpreterBase):
             if prev.get(("aliasing",), ()) != ():
                 prev[("aliasing",)] = ()  # (no container left: nothing can alias, judged below when one comes)
             return
-        names = [n for n in env if n in first() and n not in self._dead_names()]
         try:
-            found = _aliasing(env, names)
+            # (no two paths from any name reach one object, the commonest case: none from those read first,
+            # which it costs a read of the loop's body to know)
+            found = _aliasing(env, list(env))
+            if found:
+                found = _aliasing(env, [n for n in env if n in first()])
         except _TooDeep:
             raise nonuniform(NonUniform("the lists, dicts or structs the loop keeps nest more than "
                                         f"{_ALIAS_DEPTH} deep, deeper than the check compares which of them are "
