@@ -99,9 +99,12 @@ def _codes(values) -> list[str]:
                                                                              "many; output stays in file order.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print a line for each file written or left unchanged "
                                                  "(the report, notes and --simulate's results are printed).")
+@click.option("--warnings-as-errors", is_flag=True, help="Report every warning shown as an error: exit status 1, and "
+                                                         "nothing is written for its file.")
 @click.pass_context
 def main(ctx, files, preload, output, check, show_diff, fmt, color, select, ignore, explain, provenance, simulate,
-         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude, force, quiet):
+         seed, block_dim, shapes, scalars, timeline, report, gantt, jobs, force_exclude, force, quiet,
+         warnings_as_errors):
     """Turn serial cube/vector PyPTO kernels into pipelined kernels, with every sync inserted.
 
     FILES are kernel files, directories (every *.py file under them, less the excludes of
@@ -119,7 +122,7 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
 
             run = _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance,
                             simulate, seed, block_dim, shapes, scalars, timeline, jobs, report, force_exclude,
-                            force)
+                            force, warnings_as_errors)
             run = replace(_pictures(run, report, gantt), quiet=quiet)
             _simulate_only_options(ctx, run)
             code = run_files(run)
@@ -178,7 +181,7 @@ def _stdout_closed() -> int:
 
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
               block_dim, shapes, scalars, timeline, jobs=None, report=None, force_exclude=False,
-              force=False) -> Run:
+              force=False, warnings_as_errors=False) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
     defaults, base = _defaults(files)
@@ -218,6 +221,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     run = Run(tuple(inputs), tuple(targets), preload_value, output, check, show_diff, fmt, False, select, ignore,
               provenance, simulate, seed, block_dim, tuple(shapes), tuple(scalars), timeline, jobs or cpu_count(),
               preload_is_default=preload is None,
+              warnings_as_errors=warnings_as_errors or defaults.get("warnings-as-errors", False),
               mirrors=mirrored_folders([f for f in files if f.is_dir()], output, Path.cwd(),
                                        configured_output[1] if configured_output else None))
     # colour depends on where the report goes, which the settings above decide

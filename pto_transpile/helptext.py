@@ -177,5 +177,8 @@ Options:
   -q, --quiet                     Do not print a line for each file written or
                                   left unchanged (the report, notes and
                                   --simulate's results are printed).
+  --warnings-as-errors            Report every warning shown as an error: exit
+                                  status 1, and nothing is written for its
+                                  file.
   -h, --help                      Show this message and exit.
 """

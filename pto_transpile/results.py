@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from pto_transpile.diagnostics import Diagnostic
+from pto_transpile.diagnostics import Diagnostic, Severity
 from pto_transpile.preload import PreloadChoice
 from pto_transpile.read.model import Access
 from pto_transpile.read.source import SourceFile
@@ -53,3 +53,13 @@ class TranspileResult:
     @property
     def hidden_errors(self) -> int:
         return sum(1 for d in self.hidden if d.is_error)
+
+
+def warnings_as_errors(result: TranspileResult) -> TranspileResult:
+    """`result` with each warning it shows reported as an error (`--warnings-as-errors`), which
+    keeps its file's output from being written, as any error does; a hidden one stays hidden."""
+    if not any(d.severity is Severity.WARNING for d in result.diagnostics):
+        return result
+    shown = [replace(d, severity=Severity.ERROR, message=f"{d.message} [--warnings-as-errors]")
+             if d.severity is Severity.WARNING else d for d in result.diagnostics]
+    return replace(result, code=None, diagnostics=shown)

@@ -12,7 +12,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 #: `exclude` replaces the directories and files a directory walk skips, `extend-exclude` adds
 #: to them (gitignore-style patterns, relative to the pyproject.toml's directory; see excludes.py)
-KEYS = {"preload", "select", "ignore", "format", "output", "exclude", "extend-exclude"}
+KEYS = {"preload", "select", "ignore", "format", "output", "exclude", "extend-exclude", "warnings-as-errors"}
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -45,6 +45,8 @@ def load_defaults(start: Path) -> tuple[dict, Path | None]:
     if output is not None and (not isinstance(output, str) or not output or "\0" in output):
         raise ValueError(f"{path}: `output` in [tool.pto-transpile] must be a path: a folder ending in `/`, a file "
                          "name, or `-` for standard output")
+    if not isinstance(section.get("warnings-as-errors", False), bool):
+        raise ValueError(f"{path}: `warnings-as-errors` in [tool.pto-transpile] must be true or false")
     for key in ("exclude", "extend-exclude"):
         value = section.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -36,6 +36,7 @@ from pto_transpile.output.stale import current_text, staleness
 from pto_transpile.output.write import RefusedWrite, foreign, holds_already, marked_output, same_file, write_output
 from pto_transpile.preload import Auto
 from pto_transpile.read.discover import Input
+from pto_transpile.results import warnings_as_errors
 from pto_transpile.rules import registry
 from pto_transpile.simulate.provenance import explain_syncs, render_provenance
 from pto_transpile.soundness import parallel, progress
@@ -183,6 +184,8 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
         sink.file([_tool_diagnostic(codes.UNREADABLE_FILE, item.name, reason, _hint=_unreadable(reason))], {})
         return EXIT_USAGE
     text, result = outcome
+    if run.warnings_as_errors:
+        result = warnings_as_errors(result)
     if item.walked and _nothing_to_do(result):
         # a Python file without a kernel, found by walking a directory; an output pto-transpile
         # wrote for it when it had one is stale (ux3 review: it was never mentioned again)

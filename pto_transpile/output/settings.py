@@ -45,6 +45,8 @@ class Run:
     #: each output of pto-transpile there is the output of an input there (`output.orphans`)
     mirrors: tuple[tuple[Path, Path], ...] = ()
     quiet: bool = False  #: no `wrote FILE` / `unchanged FILE` line per file (`-q`)
+    #: a warning shown counts as an error: reported as one, exit status 1, nothing written for its file
+    warnings_as_errors: bool = False
 
     @property
     def simulates(self) -> bool:
