@@ -514,7 +514,9 @@ def stage_use_type(file, types: ScalarTypes, stage_fn: cst.FunctionDef, param: s
         if path is None:
             continue
         args = [a.value for a in call.args if a.keyword is None and not a.star]
-        if path == ("range",) and any(_mentions(a, param) for a in args):
+        if path == ("range",) and any(_bare(a, param) for a in args):
+            # (a bound is an int only where the parameter stands outside a call: `int(p * 2)` may
+            # take a float, probe h173)
             found = INT if found in ("?", INT) else None
         elif path[-1] in _SCALAR_OPS and args and _is_name(args[-1], param):
             # the op converts the scalar to its tile's dtype; the value carried is the kernel's own
