@@ -2457,8 +2457,11 @@ _HANDLES = (TileV, AnyTileV, TensorV, GroupV)
 
 
 def _holds_run_time(value: Any) -> bool:
-    """A sequence with a value known only at run time (or unknown) among its elements."""
-    return isinstance(value, (list, tuple)) and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in value)
+    """A sequence or dict with a value known only at run time (or unknown) among its elements (a
+    dict's keys and values: `{"k": ki} == {"k": 40}` is a test of the loop variable, probe h172)."""
+    items = [*value.keys(), *value.values()] if type(value) is dict else value if isinstance(value, (list, tuple)) \
+        else None
+    return items is not None and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in items)
 
 
 #: values whose truth is always True (objects without `__bool__` or `__len__`)
@@ -2478,7 +2481,9 @@ def _opaque_to_compare(value: Any) -> bool:
     sequence holding one (`y[0:8, :] in [y]`)."""
     if isinstance(value, (list, tuple)):
         return any(_opaque_to_compare(v) for v in value)
-    return not (isinstance(value, (int, float, str, Opaque)) or value is None or type(value) is dict)
+    if type(value) is dict:  # (`{"k": make()} != {"k": make()}`: functions by identity in Python, probe h172)
+        return any(_opaque_to_compare(v) for v in (*value.keys(), *value.values()))
+    return not (isinstance(value, (int, float, str, Opaque)) or value is None)
 
 
 #: why a test of identity or type in a stage cannot be compared across the two kernels (in the
