@@ -167,6 +167,7 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
     transformed: list[Kernel] = []
     overlap_counter = [0]
     overridden: list[str] = []  # kernels marked sync_only whose preload 0 the override replaced
+    other: list[tuple[str, tuple]] = []  # kernels the preload given runs at other preloads than their own
     by_hand: list[Kernel] = []  # kernels pipelined by hand: left as written, under `COPY_MARK`
     for kernel in file.kernels:
         how = pipelined_as(kernel, file)
@@ -179,6 +180,8 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
         preloads = _preloads(kernel, preload, is_default)
         if kernel.preload.sync_only and any(preloads):
             overridden.append(kernel.name)
+        if preload is not None and preloads != tuple(kernel.preload.values or ()):
+            other.append((kernel.name, tuple(kernel.preload.values or ())))
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads, [])
         # errors of the scan count against the kernel too: an access it could not resolve is
@@ -211,7 +214,7 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
             transformed.append(kernel)
     if reporter.has_errors:
         return TranspileResult(path, None, sorted(reporter.finish(), key=Diagnostic.sort_key), results, src,
-                               sync_only_overridden=overridden)
+                               sync_only_overridden=overridden, preload_overridden=other)
     stand_ins = {placeholder(): k.name for k in transformed}
     replacements.update({k.node: partial(marked, stand_in=s) for s, k in zip(stand_ins, transformed, strict=True)})
     pipelines = bool(replacements)
@@ -223,11 +226,12 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
         reporter.report_all(prove(file, module, transformed))
     diagnostics = sorted(reporter.finish(), key=Diagnostic.sort_key)
     if any(d.is_error for d in diagnostics):
-        return TranspileResult(path, None, diagnostics, results, src, sync_only_overridden=overridden)
+        return TranspileResult(path, None, diagnostics, results, src, sync_only_overridden=overridden,
+                               preload_overridden=other)
     if codes.PIPELINE_NOT_PROVEN not in skip:
         diagnostics = _without_settled_warnings(diagnostics, src, transformed)
     return TranspileResult(path, stamped(src.render(module), stand_ins), diagnostics, results, src,
-                           sync_only_overridden=overridden)
+                           sync_only_overridden=overridden, preload_overridden=other)
 
 
 def _without_settled_warnings(diagnostics: list[Diagnostic], src: SourceFile, proven: list[Kernel]) -> list[Diagnostic]:

@@ -44,6 +44,10 @@ class TranspileResult:
     preload_choice: PreloadChoice | None = None  #: with `--preload auto`: the candidates and the choice
     #: kernels marked `PipelineConfig(sync_only=True)` that the preload override pipelined anyway
     sync_only_overridden: list[str] = field(default_factory=list)
+    #: (kernel, its own preloads) of the kernels the preload given (`--preload`, pyproject.toml)
+    #: ran at other preloads than their `PipelineConfig` says: a report of errors names where the
+    #: preload came from (study ux3: "at preload 7" of a kernel that says 1)
+    preload_overridden: list[tuple[str, tuple]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

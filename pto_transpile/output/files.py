@@ -98,5 +98,6 @@ def _one(item: Input, text: str | Unreadable | None, options: Options, transpile
                        preload_is_default=preload_is_default)
     if slim:  # what crosses back to the parent: no syntax trees
         result = TranspileResult(result.path, result.code, result.diagnostics, hidden=result.hidden,
-                                 sync_only_overridden=result.sync_only_overridden)
+                                 sync_only_overridden=result.sync_only_overridden,
+                                 preload_overridden=result.preload_overridden)
     return text, result

@@ -201,6 +201,9 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
         return EXIT_USAGE
     if not result.ok:
         status = EXIT_ERRORS
+        for kernel, own in result.preload_overridden:
+            click.echo(f"note: {item.name}: kernel `{kernel}` was pipelined at preload {_preload_text(run.preload)} "
+                       f"({_preload_source(run)}), not {_own_preload(own)}", file=notes)
         if run.report is not None and not _report(run, item, text, result, None, sink):
             status = EXIT_USAGE
         if result.hidden_errors:
@@ -226,6 +229,20 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if run.check or (target is None and not run.to_stdout):  # stdout carries the report, not the code
         return _check_output(run, item, code, target, sink)
     return _write(run, item, code, target, sink)
+
+
+def _preload_source(run: Run) -> str:
+    """Where the run's preload came from, for a note beside a report of errors."""
+    given = _preload_text(run.preload)
+    return f"`preload = {given}` in [tool.pto-transpile] of pyproject.toml" if run.preload_is_default \
+        else f"`--preload {given}`"
+
+
+def _own_preload(own: tuple) -> str:
+    """A kernel's own preloads as its `PipelineConfig` gives them, for a note."""
+    if not own:
+        return "at none of its own (it sets no `pipeline=`)"
+    return f"at its own `PipelineConfig(preload={own[0] if len(own) == 1 else list(own)})`"
 
 
 def _preload_text(preload) -> str:

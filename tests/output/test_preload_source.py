@@ -1,0 +1,34 @@
+"""A report of errors in a kernel pipelined at a preload it was given, not its own, says where that
+preload came from (study ux3: "at preload 7" of a kernel whose `PipelineConfig` says 2, and nothing
+said the 7 was pyproject.toml's)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from helpers import DEMO
+from pto_transpile.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_the_preload_s_source_is_named_beside_its_errors(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.py").write_text(DEMO.read_text())
+    (tmp_path / "pyproject.toml").write_text("[tool.pto-transpile]\npreload = 7\n")
+    r = run("k.py", "--check")
+    assert r.exit_code == 1 and "error[PTO043]" in r.output
+    assert ("note: k.py: kernel `pipeline_demo_kernel` was pipelined at preload 7 (`preload = 7` in "
+            "[tool.pto-transpile] of pyproject.toml), not at its own `PipelineConfig(preload=2)`") in r.output
+    r = run("k.py", "--check", "--preload", "5")
+    assert r.exit_code == 1 and "at preload 5 (`--preload 5`), not at its own" in r.output
+
+
+def test_no_note_when_the_kernel_is_clean_or_runs_at_its_own_preload(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.py").write_text(DEMO.read_text())
+    assert "was pipelined at" not in run("k.py", "--check", "--preload", "1").output
+    (tmp_path / "pyproject.toml").write_text("[tool.pto-transpile]\npreload = 2\n")
+    assert "was pipelined at" not in run("k.py", "--check").output
