@@ -204,7 +204,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
                   if not given and defaults.get(name)}
     select = _codes(select) or _codes(defaults.get("select", []))
     ignore = _codes(ignore) or _codes(defaults.get("ignore", []))
-    output = output or (configured_output[0] if configured_output else defaults.get("output"))
+    output = output or (configured_output[0] if configured_output else folders.configured_file(defaults, base))
     with _from_config(configured):
         _check_filters(select, ignore)
         # (the default build/ path is the tool's own; a file named by -o may be anyone's)

@@ -26,6 +26,16 @@ def configured_output(defaults: dict, base: Path) -> tuple[str, Path, Path] | No
     return os.path.relpath(folder, Path.cwd()) + os.sep, base, folder
 
 
+def configured_file(defaults: dict, base: Path) -> str | None:
+    """`output = "FILE"` of pyproject.toml (or `-`) as the command line would give it: a file name
+    taken from the pyproject.toml's directory, as a folder is (`configured_output`), wherever the
+    command runs (it was taken from the working directory: a run from a subfolder wrote there)."""
+    output = defaults.get("output")
+    if not isinstance(output, str) or output == "-":
+        return output
+    return os.path.relpath(base / output, Path.cwd())
+
+
 def output_folder(output: str | None) -> Path | None:
     """The folder `-o DIR/` names, resolved; None for any other `-o`."""
     return Path(output).resolve() if output and output != "-" and is_dir_target(output) else None

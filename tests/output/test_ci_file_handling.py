@@ -184,3 +184,11 @@ def test_the_output_of_an_input_that_holds_no_kernel_now_is_reported(tmp_path, m
         "kernel to pipeline now" in r.output, r.output
     r = run("kernels")
     assert r.exit_code == 0 and "note: gen/kernels/b.py is pto-transpile's output of `kernels/b.py`" in r.output
+
+
+def test_an_output_file_of_the_project_is_taken_from_its_pyproject_wherever_the_command_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(_project(tmp_path, "gen.py"))
+    monkeypatch.chdir(tmp_path / "kernels")
+    r = run("a.py")
+    assert r.exit_code == 0 and (tmp_path / "gen.py").exists() and not (tmp_path / "kernels" / "gen.py").exists()
+    assert run("a.py", "--check").exit_code == 0
