@@ -925,6 +925,20 @@ class Loops(InterpreterBase):
                     elif not beats and path == name and _moving(v) and f"{name}.{f}" not in counters \
                             and f"{name}.{f}" in first() and (id(struct), f) not in counted(env, counters):
                         self._moved(f"field `{name}.{f}`", node)
+                    elif struct.origin == "struct" and path != name and _moving(v):
+                        # a struct reached through a container or another struct (`box[0].e`): which of
+                        # its fields the body reads before it binds them is not read, so any that moves
+                        # is carried (probe h175: `box[0].e0 = box[0].e0 + ki`, a sum of the loop variable
+                        # whose `% 8` first gave 7 at the 49th iteration)
+                        self._moved(f"field `{path}.{f}`", node)
+                    elif struct.origin == "ctx" and _moving(v):
+                        # a struct array's entry (a hand-written ring's, or the author's own) carries each
+                        # beat's values by design (`now.row = t * TILE`, `arr[ki % 2].tag = ki * 2048`: the
+                        # same form at every start); one computed from what the entry held (`ring[0].e =
+                        # ring[0].e + t`) changes its form from one start to the next (probe h175)
+                        self._same_as_before(prev, ("form", path, f), v.form, f"field `{path}.{f}`", node,
+                                             f"set `{path}.{f}` anew in every beat from the loop variable "
+                                             "(`now.row = t * TILE`), not from what the entry held")
         self._same_aliasing(prev, env, first, node)
 
     def _same_aliasing(self, prev: dict, env: dict, first, node) -> None:
