@@ -1394,9 +1394,19 @@ def _fixed_place(tensor: str, access: Access) -> NonUniform:
 
 def _nearest(now: int, period: int, a: int, c: int, k: int, r: int) -> list[int]:
     """The values nearest to `now` at or above it and below it with `(a * v + c) % k == r`
-    (the residue repeats with `period`); none when no value gives it."""
-    up = next((now + j for j in range(period) if (a * (now + j) + c) % k == r), None)
-    return [] if up is None else sorted({up, up - period} if up != now else {now})
+    (the residue repeats with `period`); none when no value gives it. Solved as a congruence, not
+    searched: a period of `10 ** 30` (`d % 10 ** 30 == 10 ** 29`) ran for ever (probe h174)."""
+    if k == 0 or not (0 <= r < k if k > 0 else k < r <= 0):
+        return []  # (Python's `%` gives no such residue)
+    m = abs(k)
+    g = math.gcd(a, m)
+    rhs = (r - c) % m
+    if rhs % g:
+        return []
+    step = m // g  #: the values that give it are one class modulo `step`
+    first = rhs // g * pow(a // g, -1, step) % step if step > 1 else 0
+    up = now + (first - now) % step
+    return sorted({up, up - period} if up != now else {now})
 
 
 #: the block count as the check models it (block 0 of one block)
