@@ -29,6 +29,16 @@ _STRUCTURE = frozenset({
     "make_ptr", "make_tensor", "set_mm_layout_transform", "simt",
 })
 
+#: The enums of `pl` (`pl.TilePad.zero` is a member, a constant) and its other constants:
+#: values, not functions (a builtin given one calls nothing).
+ENUMS: frozenset[str] = frozenset({
+    "TileLayout", "MemorySpace", "PipeType", "CrossCoreSyncMode", "SyncCoreType", "SyncAllMode", "AccToVecMode",
+    "AtomicType", "ReluPreMode", "RoundMode", "AccPhase", "STPhase", "FillPadMode", "TilePad", "MaskPattern",
+    "LoadDist", "DataCopyMode", "CastLayout", "MergeMode", "MemBarMode", "DuplicatePos", "IndexOrder", "PackPart",
+    "QuantMode", "SaturateMode", "SqueezeMode", "StoreDist", "VFRoundMode", "HistType", "BinType", "MaskWidth",
+})
+CONSTANTS: frozenset[str] = frozenset({"DYNAMIC", "STATIC", "ND", "DN", "NZ", "ZN", "NN", "ZZ"}) | frozenset(DTYPE_BITS)
+
 #: Every top-level name of `pl`.
 PL_NAMES: frozenset[str] = _STRUCTURE | frozenset(BLOCK_OP_ROLES) | frozenset(OP_PIPE) | DESCRIPTOR_ONLY_OPS \
     | frozenset(DTYPE_BITS)

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
+from pto_api.names import CONSTANTS, ENUMS
 from pto_api.scalars import INT_FIELD, storable
 from pto_transpile.read.classnames import changed_under
 from pto_transpile.read.compiletime import NOT_CONSTANT, class_constant, class_unchanged
@@ -2608,9 +2609,16 @@ def _handle_in(values: list) -> Any:
 def _no_functions(callee: str, values: list, node: cst.Call) -> None:
     """Refuse a call handed a function (`sorted(xs, key=lambda _: pl.store(...))`, `map(f, xs)`):
     it may call it where the check does not follow."""
-    if any(isinstance(v, (Unrun, FunctionV, Symbol)) for v in _flat(values)):
+    if any(isinstance(v, (Unrun, FunctionV)) or isinstance(v, Symbol) and not _constant(v) for v in _flat(values)):
         raise CannotModel(f"`{callee}` is given a function, which it may call where the check does not follow: "
                           "call it yourself", node, kind="construct")
+
+
+def _constant(symbol: Symbol) -> bool:
+    """A `pl` constant, not a function: an enum's member (`pl.TilePad.zero`), a dtype, a layout
+    (probe h174: `int(pl.TilePad.zero)` was said to be given a function)."""
+    path = symbol.path
+    return len(path) == 2 and path[0] in ENUMS or len(path) == 1 and path[0] in CONSTANTS
 
 
 def _handle_words(value: Any) -> str:

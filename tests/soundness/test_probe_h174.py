@@ -22,3 +22,12 @@ def test_a_residue_of_a_huge_modulus_an_int32_value_gives_is_run_at_that_value()
     text = edited(KERNEL, [("if d % (10 ** 30) == 10 ** 29:", "if d % (10 ** 9) == 10 ** 8 + 7:")])
     errors = error_messages(transpile(text, path="k.py", preload=1))
     assert errors and "(shown with d=100000007)" in errors[0], errors
+
+
+def test_a_builtin_given_pl_constants_is_not_given_a_function():
+    # (`len([pl.DT_FP32])`, `int(pl.TilePad.zero)` were refused: "`len` is given a function")
+    text = edited(KERNEL, [("    c_vec = c_vec_db.next()\n    y = y_db.next()\n",
+                            "    c_vec = c_vec_db.next()\n    y = y_db.next()\n"
+                            "    kinds = len([pl.DT_FP32, pl.TilePad.zero, pl.NZ])\n"),
+                           ("if d % (10 ** 30) == 10 ** 29:", "if kinds != 3:")])
+    assert transpile(text, path="k.py", preload=1).ok
