@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, kernel_text
 from pto_transpile import transpile
 
-ALIAS = (Path(__file__).parent / "kernels" / "h169_key_field_alias.py").read_text(encoding="utf-8")
+ALIAS = kernel_text(Path(__file__).parent / "kernels" / "h169_key_field_alias.py")
 DIRECT = edited(ALIAS, [("F = TilingKeyField\n", ""), ("B = F(bits=1", "B = TilingKeyField(bits=1")])
 
 SPELLINGS = {

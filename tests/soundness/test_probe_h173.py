@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import edited, kernel_text
 from pto_transpile import transpile
 
-BY_PARAM = (Path(__file__).parent / "kernels" / "h173_float_item_bounds_a_loop.py").read_text(encoding="utf-8")
+BY_PARAM = kernel_text(Path(__file__).parent / "kernels" / "h173_float_item_bounds_a_loop.py")
 BY_BLOCKS = edited(BY_PARAM, [
     ("REPS = (1, 1, 1, 1.5)", "REPS = (1, 1, 1, 1.5, 1, 1, 1, 1, 1)"),
     ("    d: pl.DT_INT32,\n", ""),

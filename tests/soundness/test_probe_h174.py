@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 
-KERNEL = (Path(__file__).parent / "kernels" / "h174_huge_residue.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "h174_huge_residue.py")
 
 
 def test_a_residue_no_int32_value_gives_is_decided_at_once():
