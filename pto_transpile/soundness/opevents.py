@@ -25,6 +25,7 @@ from pto_api.effects import (
     source_window,
 )
 from pto_api.ops import (
+    BLOCK_OP_ROLES,
     GM_SOURCE_OPERAND,
     MACHINE_STATE_OPS,
     MATMUL_OPERANDS,
@@ -829,7 +830,10 @@ def _element(tensor: Any, index: Any) -> tuple:
 #: ops that place what they touch inside a tile operand by an offset, indices or a count of
 #: records of their own, not by its valid window: a view given to one is its whole tile
 PLACED_OPS = frozenset({"getval", "setval", "insert", "gather", "gatherb", "gathermask", "scatter", "histogram",
-                        "sort32", "mrgsort", "mrgsort2", "reshape", "transpose", "ub_copy", "dump_data"})
+                        "sort32", "mrgsort", "mrgsort2", "reshape", "transpose", "ub_copy", "dump_data"}) \
+    | frozenset(op for op in BLOCK_OP_ROLES if "expand" in op and op not in ("expands", "fillpad_expand"))
+#: (the row and column expands read as many rows or columns of their vector operand as the destination's
+#: valid shape has, from a view's first: past its rows, probe h177)
 
 
 def _move_inserts(pos: list, kw: dict) -> bool:
