@@ -18,6 +18,7 @@ from sim_runtime.ops.base import (
     values,
     vector_plan,
 )
+from sim_runtime.tiles import Tile
 
 # -- reductions and expands ----------------------------------------------------------------
 
@@ -55,7 +56,7 @@ def expand(call: OpCall) -> OpPlan:
         v = values(src, ms, vr, 1) if row else values(src, ms, 1, vc)
         put(out, mo, np.broadcast_to(v, (vr, vc)))
 
-    return vector_plan(call, call.name, run)
+    return _reads_what_it_expands(vector_plan(call, call.name, run), src, ms, vr, vc, row)
 
 
 def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
@@ -70,7 +71,15 @@ def _expand_binop(call: OpCall, row: bool, op: str) -> OpPlan:
         put(out, mo, np.asarray(fn(values(src, ms, vr, vc), v)).astype(out.dtype.compute))
 
     table = call.name if op_roles(call.name) else f"{'row' if row else 'col'}_expand_{op}"
-    return vector_plan(call, table, run)
+    return _reads_what_it_expands(vector_plan(call, table, run), vec, mv, vr, vc, row)
+
+
+def _reads_what_it_expands(plan: OpPlan, vec: Tile, mem, vr: int, vc: int, row: bool) -> OpPlan:
+    """`plan` reading the rows (or columns) of the vector operand it expands: as many as the
+    destination has valid, from the operand's first, past a view's own (its valid window, all
+    the role table gives, missed them: a race on the rows another op wrote went unseen)."""
+    plan.accesses.append((mem, vec.footprint(mem, 0, 0, vr, 1) if row else vec.footprint(mem, 0, 0, 1, vc), "R"))
+    return plan
 
 
 def _expand_handler(op: str, row: bool | None) -> Callable[[OpCall], OpPlan]:

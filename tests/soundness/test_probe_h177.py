@@ -35,3 +35,20 @@ def test_an_expand_given_a_view_reads_past_its_rows(read):
     text = edited(DEMO.read_text(), SIDE).replace("READ", read)
     errors = error_messages(transpile(text, path="k.py"))
     assert errors and "reads `side`" in errors[0], errors
+
+
+def test_the_emulator_sees_the_rows_an_expand_reads_past_a_view():
+    # its race detector took the view's valid window alone: a load into rows 8..16 of `side` on
+    # MTE2, unordered with the expand's read of rows 0..16 on V, was no race to it
+    from sim_runtime.verify import verify
+
+    read = ("pl.load(side[8:16, :], a, [ki * TILE, 0])\n"
+            "    pl.row_expand_add(out_vec, out_vec, side[0:8, :])")
+    text = edited(DEMO.read_text(), [*SIDE[:2], *SIDE[4:], SIDE[2], SIDE[3]]).replace("READ", read)
+    text = edited(text, [("def stage4(ki, sub_id, out, out_vec_db, side):",
+                          "def stage4(ki, sub_id, a, out, out_vec_db, side):"),
+                         ("stage4(ki, sub_id, out, out_vec_db, side)\n",
+                          "stage4(ki, sub_id, a, out, out_vec_db, side)\n"),
+                         ("    pl.relu(side[8:32, :], mm1_vec[8:32, :])\n", "")])
+    row = verify(text, text, "pipeline_demo_kernel", path="k.py").rows[0]
+    assert row.verdict == "race" and "from 0x20000" in row.message and "pl.row_expand_add" in row.message, row
