@@ -2163,7 +2163,8 @@ class PythonSubset(InterpreterBase):
             # `min(chunk, n - start)` with `chunk` a parameter: a run-time value clamped by it
             pos = [self._clamped(p) for p in pos]
         pos = [sampled_int(p) for p in pos]
-        integer = type(pos[0]) is Opaque and pos[0].origin[0] in ("param", "op", "shape")  # (not float data)
+        # (not float data; `print()`, `float()` take no argument: probe h176)
+        integer = bool(pos) and type(pos[0]) is Opaque and pos[0].origin[0] in ("param", "op", "shape")
         if (name in ("min", "max") or name == "abs" and integer) and opaque_operands(*pos):
             # a run-time value clamped (`min(N_ITER, lens[0])`, `abs(n)`): named like arithmetic on it, so
             # a loop it bounds is a loop of run-time trip count like one bounded by the value
