@@ -108,6 +108,9 @@ class InterpreterBase:
         self.auto_mutex = auto_mutex
         self.trace = Trace()
         self.seq = 0
+        #: id -> the lists a `pl.TileType` was made from (shape, valid_shape), held so ids stay theirs:
+        #: the type reads them again when a tile is made, so a change of one is refused (`_change`)
+        self._type_lists: dict[int, list] = {}
         self.trips = dict(config.trips)
         #: the scalar parameters a trip-count root of this run is computed from but is not itself
         #: (`n_rows` of `n_rows // TILE`): run-time values (`Interpreter._scalar`)

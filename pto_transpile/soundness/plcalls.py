@@ -137,6 +137,9 @@ class PlCalls(InterpreterBase):
 
     def _tile_type(self, node, ctx) -> Any:
         args = self._bound(("TileType",), node, ctx)
+        for held in (args.get("shape"), args.get("valid_shape")):
+            if type(held) is list:  # (`valid_shape=vs`: PyPTO's type keeps `vs` itself, probe h179)
+                self._type_lists[id(held)] = held
         shape = args.get("shape", UNKNOWN)
         dtype = args.get("dtype", UNKNOWN)
         memory = args.get("target_memory", Symbol(("MemorySpace", "Vec")))

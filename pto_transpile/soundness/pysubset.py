@@ -84,6 +84,7 @@ from pto_transpile.soundness.values import (
     Symbol,
     TensorV,
     TensorView,
+    TileTypeV,
     TileV,
     Unkeyed,
     Unrun,
@@ -732,6 +733,11 @@ class PythonSubset(InterpreterBase):
             if (handle := _handle_in([value])) is not None:
                 raise CannotModel(f"{_handle_words(handle)} is kept in `{self._code_of(target)}`, an object the check "
                                   "does not follow: pass it directly", target, kind="construct")
+            if isinstance(obj, _PL_OBJECTS):
+                # `tt.layout = pl.NZ` after `tt = pl.TileType(...)`: tiles made of it later take the change,
+                # where the model keeps what the constructor was given (probe h179)
+                raise CannotModel(f"`{self._code_of(target)}` changes a `pl` object after it is made, which the check "
+                                  "does not follow: give its constructor the value", target, kind="construct")
             self._kept_outside(obj, target.value, target, ctx)  # `box.x = v` in a stage: state it keeps
         elif isinstance(target, cst.Subscript):
             obj = self.eval(target.value, ctx)
@@ -743,7 +749,7 @@ class PythonSubset(InterpreterBase):
                 self._kept_outside(obj, target.value, target, ctx)
                 if type(obj) in (list, dict):
                     key = self._change_key(target, ctx)
-                    self._change(lambda: containers.set_item(obj, key, value), target, ctx)
+                    self._change(lambda: containers.set_item(obj, key, value), target, ctx, obj)
         elif isinstance(target, (cst.Tuple, cst.List)):
             names = [e.value for e in target.elements]
             stars = [i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)]
@@ -772,11 +778,16 @@ class PythonSubset(InterpreterBase):
             self._plain(key, "the index", part.value)
         return _placed_key(key)
 
-    def _change(self, change: Callable[[], Any], node: cst.CSTNode, ctx: Ctx) -> Any:
-        """A change of a list or dict made on the model's container (`containers`), or refused:
-        the model would go on reading what the kernel no longer holds. Under a condition the check
-        cannot decide it may or may not happen, and the container (which other names, frames or
-        defaults may hold) cannot be both: refused too."""
+    def _change(self, change: Callable[[], Any], node: cst.CSTNode, ctx: Ctx, changed: Any = None) -> Any:
+        """A change of a list or dict (`changed`) made on the model's container (`containers`), or
+        refused: the model would go on reading what the kernel no longer holds. Under a condition the
+        check cannot decide it may or may not happen, and the container (which other names, frames or
+        defaults may hold) cannot be both: refused too. A list a `pl.TileType` was made from is read
+        again by it when a tile is made, where the model took its values once: refused too."""
+        if changed is not None and id(changed) in self._type_lists:
+            raise CannotModel("a list a `pl.TileType` was made from is changed, which the type reads again when "
+                              "a tile is made of it: give the type a list of its own (`valid_shape=list(vs)`)",
+                              node, kind="construct")
         if ctx.may:
             raise CannotModel("a list or dict is changed under a condition the check cannot decide: change it "
                               "in both branches, or choose the value it takes (`v = a if c else b`)", node,
@@ -835,7 +846,7 @@ class PythonSubset(InterpreterBase):
         if type(old) in (list, dict):  # `rows += [v]` changes the list in place (`list.__iadd__`)
             self._kept_outside(old, target, node, ctx)
             self._change(lambda: containers.add_in_place(old, _IN_PLACE.get(type(node.operator), ""), value), node,
-                         ctx)
+                         ctx, old)
             self.assign(target, old, ctx)
             return
         if self._made is not None and (isinstance(old, (list, dict)) or is_unknown(old) and not isinstance(
@@ -1813,7 +1824,8 @@ class PythonSubset(InterpreterBase):
                 self._kept_outside(obj, func.value, node, ctx)
                 if type(obj) in (list, dict):
                     pos, kw = self._args(node, ctx)
-                    return self._change(lambda: containers.call_method(obj, func.attr.value, pos, kw), node, ctx)
+                    return self._change(lambda: containers.call_method(obj, func.attr.value, pos, kw), node, ctx,
+                                        obj)
             return self._unknown_call(node, ctx)
         if type(func) is cst.Name and func.value not in ctx.env:
             head, _, leaf = self.file.names.origins.get(func.value, "").partition(".")
@@ -2466,6 +2478,9 @@ def _holds_run_time(value: Any) -> bool:
     return items is not None and any(run_time(v) or is_unknown(v) or _holds_run_time(v) for v in items)
 
 
+#: the model's `pl` objects: an attribute set on one is not followed (`_PL_OBJECTS` in `assign`)
+_PL_OBJECTS = (TileTypeV, TileV, AnyTileV, GroupV, TensorV, Symbol)
+
 #: values whose truth is always True (objects without `__bool__` or `__len__`)
 _ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
 
@@ -2898,7 +2913,7 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
             self._kept_outside(obj, target.value, target, ctx)
             if type(obj) in (list, dict) and isinstance(target, cst.Subscript):
                 key = self._change_key(target, ctx)
-                self._change(partial(containers.del_item, obj, key), target, ctx)
+                self._change(partial(containers.del_item, obj, key), target, ctx, obj)
 
 
 def _yields(fn: cst.FunctionDef, memo: dict[int, tuple]) -> bool:
