@@ -32,6 +32,7 @@ from pto_api import SCALAR_PIPE
 from pto_api.effects import COUNTER_DEPTH
 from pto_api.memory import integer_argument_fault, scalar_int_values
 from pto_api.scalars import INT_FIELD
+from pto_transpile.read.consteval import PlSymbol
 from pto_transpile.read.kinds import declared_int_type
 from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
@@ -1466,15 +1467,21 @@ def _auto_mutex(file, kernel) -> bool:
         for a in call.args:  # given by its name, wherever (a dict that gives it too is a TypeError)
             if a.keyword is not None and a.keyword.value == "auto_mutex":
                 value = file.evaluator.try_eval(a.value, _NOT_KNOWN)
-                return value is not _NOT_KNOWN and bool(value)
+                return value is not _NOT_KNOWN and _truth(value)
         for a in call.args:
             if a.star == "**":  # `**OPTIONS`: what it holds, when it can be read
                 options = file.evaluator.try_eval(a.value, _NOT_KNOWN)
                 if not isinstance(options, dict):
                     return False
                 if "auto_mutex" in options:
-                    return bool(options["auto_mutex"])
+                    return _truth(options["auto_mutex"])
     return True
+
+
+def _truth(value) -> bool:
+    """A plain value's truth; False for a `pl` constant, whose truth the model does not know (an
+    IntEnum member of value 0, `pl.TilePad.null`, is false: probe h178), so the option is off."""
+    return not isinstance(value, PlSymbol) and bool(value)
 
 
 _NOT_KNOWN = object()

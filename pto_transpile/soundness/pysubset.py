@@ -2132,6 +2132,12 @@ class PythonSubset(InterpreterBase):
             # `bool(range(ki, n - 1))`, `len(range(core_id))`: what the range holds varies with the
             # run (its bounds are a loop variable, a trip count, the block): not this run's number
             return UNKNOWN
+        if name not in ("len", "print", "list", "tuple") and any(
+                isinstance(v, Symbol) for v in _flat([*pos, *kw.values()])):
+            # a `pl` constant is a number to Python where it is an IntEnum member (`bool(pl.TilePad.null)` is
+            # False, `isinstance(pl.TilePad.null, int)` True), which the model's symbol is not (probe h178)
+            _no_functions(name, [*pos, *kw.values()], node)
+            return UNKNOWN
         if name == "divmod":
             return self._divmod(pos, kw, node)
         if name in _OF_NUMBERS and not kw:
