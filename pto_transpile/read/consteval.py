@@ -263,6 +263,10 @@ class ConstEvaluator:
             if type(el) is not cst.DictElement:
                 raise NotConstant(el, "`**` in a dict display is not a compile-time constant")
             key = self.eval(el.key)
+            if isinstance(key, PlSymbol) and (not _plain_member(key) or any(
+                    isinstance(k, PlSymbol) and k != key and _canonical(k) == _canonical(key) for k in out)):
+                # (`{pl.ND: 1, pl.TileLayout.ND: 2}` is one key to Python, `{pl.TilePad.null: 1, 0: 2}` too)
+                raise NotConstant(el.key, "a `pl` constant as a key where Python may take two keys for one")
             try:
                 hash(key)
             except TypeError:
@@ -325,6 +329,8 @@ class ConstEvaluator:
 
     def _UnaryOperation(self, node: cst.UnaryOperation) -> Any:
         value = self.eval(node.expression)
+        if isinstance(node.operator, cst.Not):
+            return not _truth(value, node)
         try:
             return _UNOPS[type(node.operator)](value)
         except Exception as exc:
@@ -333,15 +339,17 @@ class ConstEvaluator:
     def _BooleanOperation(self, node: cst.BooleanOperation) -> Any:
         left = self.eval(node.left)
         if isinstance(node.operator, cst.And):
-            return self.eval(node.right) if left else left
-        return left if left else self.eval(node.right)
+            return self.eval(node.right) if _truth(left, node) else left
+        return left if _truth(left, node) else self.eval(node.right)
 
     def _Comparison(self, node: cst.Comparison) -> bool:
         left = self.eval(node.left)
         for target in node.comparisons:
             right = self.eval(target.comparator)
+            ok = _pl_compared(target.operator, left, right, node)
             try:
-                ok = _CMPOPS[type(target.operator)](left, right)
+                if ok is None:
+                    ok = _CMPOPS[type(target.operator)](left, right)
             except Exception as exc:
                 raise NotConstant(node, f"cannot fold: {exc}") from None
             if not ok:
@@ -350,7 +358,7 @@ class ConstEvaluator:
         return True
 
     def _IfExp(self, node: cst.IfExp) -> Any:
-        return self.eval(node.body) if self.eval(node.test) else self.eval(node.orelse)
+        return self.eval(node.body) if _truth(self.eval(node.test), node) else self.eval(node.orelse)
 
     def _Subscript(self, node: cst.Subscript) -> Any:
         value = self.eval(node.value)
@@ -367,6 +375,9 @@ class ConstEvaluator:
             if any(a.keyword is not None or a.star for a in node.args):
                 raise NotConstant(node, "keyword or starred arguments are not folded")
             args = [self.eval(a.value) for a in node.args]
+            if node.func.value not in ("len", "list", "tuple") and _holds_pl(args):
+                raise NotConstant(node, f"`{node.func.value}` of a `pl` constant is not folded: what Python computes "
+                                        "of one is its enum's (`bool(pl.TilePad.null)` is False)")
             if node.func.value == "pow" and (len(args) != 2 or too_big(cst.Power, *args)):
                 raise NotConstant(node, "`pow` of these is not folded (three arguments, or too large a result)")
             if node.func.value == "sum" and not (args and hasattr(args[0], "__len__") and len(args[0]) <= MAX_ITEMS):
@@ -499,3 +510,55 @@ def too_big(op: type, left: Any, right: Any) -> str:
         items = _size(left) + _size(right)
         return f"a sequence of {items} items (at most {MAX_ITEMS})" if items > MAX_ITEMS else ""
     return ""
+
+
+#: `pl` constants that are numbers to Python (IntEnum members, `pl.DYNAMIC`): equal to an int, false
+#: at 0 (probes h178, h180); the other enums' members are equal only to themselves, and true
+_NUMERIC_PL = frozenset({"TilePad", "CrossCoreSyncMode", "DYNAMIC", "STATIC"})
+#: layouts `pl` names twice (`pl.ND` is `pl.TileLayout.ND`)
+_LAYOUTS = frozenset({"ND", "DN", "NZ", "ZN", "NN", "ZZ"})
+
+
+def _plain_member(symbol: PlSymbol) -> bool:
+    """A `pl` constant Python compares by identity and holds true: not a number in disguise."""
+    return symbol.path[0] not in _NUMERIC_PL
+
+
+def _canonical(symbol: PlSymbol) -> tuple[str, ...]:
+    """The member a `pl` constant is, whichever of its names spells it."""
+    path = symbol.path
+    return ("TileLayout", path[0]) if len(path) == 1 and path[0] in _LAYOUTS else path
+
+
+def _holds_pl(value: Any) -> bool:
+    """A `pl` constant, or a container holding one."""
+    if isinstance(value, PlSymbol):
+        return True
+    if isinstance(value, dict):
+        return _holds_pl(list(value.keys())) or _holds_pl(list(value.values()))
+    return isinstance(value, (list, tuple, set, frozenset)) and any(_holds_pl(v) for v in value)
+
+
+def _truth(value: Any, node: cst.CSTNode) -> bool:
+    """Python's truth of a folded value: a `pl` constant that is a number in disguise (or a
+    container of `pl` constants, which compare as their members) is not folded."""
+    if isinstance(value, PlSymbol):
+        if not _plain_member(value):
+            raise NotConstant(node, f"the truth of `{value!r}` is not folded: it is an enum member of an int value")
+        return True
+    return bool(value)
+
+
+def _pl_compared(op: cst.BaseCompOp, left: Any, right: Any, node: cst.CSTNode) -> bool | None:
+    """A comparison with a `pl` constant as Python makes it: `==`, `!=`, `is`, `is not` of two
+    members Python compares by identity (their names may differ: `pl.ND`, `pl.TileLayout.ND`);
+    None where no `pl` constant takes part; any other is not folded (`pl.TilePad.null == 0` is True)."""
+    if not (_holds_pl(left) or _holds_pl(right)):
+        return None
+    if isinstance(left, PlSymbol) and isinstance(right, PlSymbol) and _plain_member(left) and _plain_member(right) \
+            and type(op) in (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot):
+        same = _canonical(left) == _canonical(right)
+        return same if type(op) in (cst.Equal, cst.Is) else not same
+    raise NotConstant(node, "a comparison with a `pl` constant is not folded, but of two members Python tells "
+                            "apart by identity (`pl.DT_FP32 == pl.DT_FP16`)")
+
