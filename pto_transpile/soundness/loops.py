@@ -1958,6 +1958,10 @@ def _snapshot(value):
         # is the accesses' business, as a tile's is (a ping-pong list of outputs is followed)
         # (a dimension known only at run time is read as such wherever it is tested, whichever tensor)
         return ("tensor", tuple(d if type(d) is int else "run time" for d in value.shape), value.elem)
+    if isinstance(value, TileV):
+        # what a kernel can read of it, its shape (`ts[0].shape[0] == 8` of a list of tiles of two shapes
+        # that rotates: probe h182, as of tensors); where it lies is the rotation rules' business
+        return ("tile", value.shape if value.desc else None)
     if isinstance(value, _HANDLES):
         return ("handle",)  # (`box = [w, 1]`: the number beside the tensor is what may change)
     if isinstance(value, StructV):
