@@ -29,6 +29,9 @@ _STRUCTURE = frozenset({
     "make_ptr", "make_tensor", "set_mm_layout_transform", "simt",
 })
 
+#: The layouts `pl` names twice: `pl.ND` is `pl.TileLayout.ND`.
+LAYOUTS: frozenset[str] = frozenset({"ND", "DN", "NZ", "ZN", "NN", "ZZ"})
+
 #: The enums of `pl` (`pl.TilePad.zero` is a member, a constant) and its other constants:
 #: values, not functions (a builtin given one calls nothing).
 ENUMS: frozenset[str] = frozenset({
@@ -37,7 +40,10 @@ ENUMS: frozenset[str] = frozenset({
     "LoadDist", "DataCopyMode", "CastLayout", "MergeMode", "MemBarMode", "DuplicatePos", "IndexOrder", "PackPart",
     "QuantMode", "SaturateMode", "SqueezeMode", "StoreDist", "VFRoundMode", "HistType", "BinType", "MaskWidth",
 })
-CONSTANTS: frozenset[str] = frozenset({"DYNAMIC", "STATIC", "ND", "DN", "NZ", "ZN", "NN", "ZZ"}) | frozenset(DTYPE_BITS)
+CONSTANTS: frozenset[str] = frozenset({"DYNAMIC", "STATIC"}) | LAYOUTS | frozenset(DTYPE_BITS)
+#: The `pl` constants that are numbers to Python (IntEnum members, `pl.DYNAMIC`): equal to an int,
+#: false at 0; any other enum's member is equal only to itself, and true.
+NUMERIC_CONSTANTS: frozenset[str] = frozenset({"TilePad", "CrossCoreSyncMode", "DYNAMIC", "STATIC"})
 
 #: Every top-level name of `pl`.
 PL_NAMES: frozenset[str] = _STRUCTURE | frozenset(BLOCK_OP_ROLES) | frozenset(OP_PIPE) | DESCRIPTOR_ONLY_OPS \
@@ -53,7 +59,7 @@ PL_MEMBERS: dict[str, frozenset[str]] = {
     "PipeType": frozenset((*PIPES, "ALL")),
     "AccToVecMode": frozenset(ACC_TO_VEC_MODES),
     "CrossCoreSyncMode": frozenset(CROSS_CORE_SYNC_MODES),
-    "TileLayout": frozenset({"ND", "DN", "NZ", "ZN", "NN", "ZZ"}),
+    "TileLayout": LAYOUTS,
 }
 
 #: The parameters of the calls the check reads by name, in PyPTO's order: (those a call may give

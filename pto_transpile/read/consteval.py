@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import libcst as cst
 
+from pto_api.names import LAYOUTS, NUMERIC_CONSTANTS
 from pto_transpile.read.meaning import Class, Function, Meaning, Unknown, Value
 
 
@@ -512,22 +513,15 @@ def too_big(op: type, left: Any, right: Any) -> str:
     return ""
 
 
-#: `pl` constants that are numbers to Python (IntEnum members, `pl.DYNAMIC`): equal to an int, false
-#: at 0 (probes h178, h180); the other enums' members are equal only to themselves, and true
-_NUMERIC_PL = frozenset({"TilePad", "CrossCoreSyncMode", "DYNAMIC", "STATIC"})
-#: layouts `pl` names twice (`pl.ND` is `pl.TileLayout.ND`)
-_LAYOUTS = frozenset({"ND", "DN", "NZ", "ZN", "NN", "ZZ"})
-
-
 def _plain_member(symbol: PlSymbol) -> bool:
     """A `pl` constant Python compares by identity and holds true: not a number in disguise."""
-    return symbol.path[0] not in _NUMERIC_PL
+    return symbol.path[0] not in NUMERIC_CONSTANTS  # (probes h178, h180)
 
 
 def _canonical(symbol: PlSymbol) -> tuple[str, ...]:
     """The member a `pl` constant is, whichever of its names spells it."""
     path = symbol.path
-    return ("TileLayout", path[0]) if len(path) == 1 and path[0] in _LAYOUTS else path
+    return ("TileLayout", path[0]) if len(path) == 1 and path[0] in LAYOUTS else path
 
 
 def _holds_pl(value: Any) -> bool:
