@@ -1205,6 +1205,10 @@ class PythonSubset(InterpreterBase):
             divided = self._sym_divide(fn, left, right, node)
             if divided is not None:
                 return divided
+        if fn is operator.and_:
+            masked = self._masked(left, right, node)
+            if masked is not None:
+                return masked
         opaque = isinstance(left, Opaque) or isinstance(right, Opaque)
         if opaque and any(isinstance(v, Sym) and on_grid(v.form) for v in (left, right)):
             raise nonuniform(NonUniform(
@@ -1254,6 +1258,21 @@ class PythonSubset(InterpreterBase):
             # a test on it would hold for the values run and be taken as settled for the rest
             return opaque_op(fn.__name__, left, right)
         return result
+
+    def _masked(self, left: Any, right: Any, node) -> Any:
+        """`x & m` (a ping-pong buffer's `ki & 1`) with `m` a number of no sign bit, as what it is:
+        `(x % 2**k) & m` for the `k` bits of `m`, a residue of `x` (of period `2**k`), judged as
+        `x % 2**k` is; None where neither operand is such a mask of a value not yet a residue."""
+        for x, m in ((left, right), (right, left)):
+            if isinstance(x, Sym) and not x.residue and type(m) in (int, bool) and m >= 0:
+                k = 1 << int(m).bit_length()
+                text = partial(self._code_of, node)
+                try:
+                    residue = self.uniform.binop(operator.mod, x, k, int(x) % k, text)
+                    return self.uniform.binop(operator.and_, residue, int(m), int(x) & int(m), text)
+                except NonUniform as exc:
+                    raise nonuniform(exc, node) from None
+        return None
 
     def _sym_divide(self, fn, left: Any, right: Any, node) -> Any:
         """`left // right` or `left % right` (one of them a `Sym`) as the check names it when it is

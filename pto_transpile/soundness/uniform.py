@@ -12,7 +12,8 @@ enter the kernel only as
   iterations never overlap, whatever the trip count and the number of blocks);
 * boundary tests that single out only the first or only the last iteration (`ki == 0`,
   `ki > 0`, `ki == kv_tiles - 1`, `ki < n - 1`) or only the empty loop (`n > 0`);
-* residues `x % k` with a static `k` (periodic: `k` joins the period);
+* residues `x % k` with a static `k` (periodic: `k` joins the period), and masks `x & m` of a
+  number `m >= 0`, the residue `x % 2**b` (`b` the bits of `m`) masked;
 * stage arguments and struct fields passed through unchanged.
 
 Values are `Sym` integers: the concrete number of this run plus a form, the coefficient of each
