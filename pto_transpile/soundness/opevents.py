@@ -531,13 +531,22 @@ class OpEvents(InterpreterBase):
         element that cannot be placed (an offset read from GM, a row length known only at run
         time, a tensor of more dimensions) is the whole tensor, a superset."""
         coords: Any = None
+        outside = ""  #: why an element named by a row and a column is not placed
         rank = len(tensor.shape)
         if isinstance(index, tuple) and len(index) == 2 and rank == 2:
             # a column past the row's end reaches the next row (the offset is linear): placed only
             # within the row, else the whole tensor
-            width = tensor.shape[1]
-            if type(width) is int and isinstance(index[1], int) and 0 <= int(index[1]) < width:
+            # a row before the first (`(-1, 0)`) is no row of the tensor, not its last as a Python
+            # index would be: placed only from row 0 on, below the row count where it is static
+            # (probe h184: `pl.getval(out, (-1, 0))` was placed at row -1, apart from every store)
+            width, height = tensor.shape[1], tensor.shape[0]
+            if type(width) is int and isinstance(index[1], int) and 0 <= int(index[1]) < width \
+                    and isinstance(index[0], int) and 0 <= int(index[0]) \
+                    and (type(height) is not int or int(index[0]) < height):
                 coords = index
+            elif all(isinstance(i, int) and not isinstance(i, bool) for i in index):
+                outside = (f"the element `{tensor.name}[{int(index[0])}, {int(index[1])}]` is outside its rows or "
+                           "columns here, at the linear offset row * width + column on hardware")
         elif not isinstance(index, tuple) and rank == 1:
             coords = (index, 0)
         elif not isinstance(index, tuple) and rank == 2 and type(index) is int and type(tensor.shape[1]) is int \
@@ -545,7 +554,7 @@ class OpEvents(InterpreterBase):
             coords = divmod(index, tensor.shape[1])
         if coords is None or not all(isinstance(c, int) and not isinstance(c, bool) for c in coords):
             linear = not isinstance(index, tuple) and rank == 2 and not is_unknown(index)
-            why = f"{ELEMENT_UNPLACED} the {rank}-D tensor `{tensor.name}` that is not a number here" if linear else ""
+            why = f"{ELEMENT_UNPLACED} the {rank}-D tensor `{tensor.name}` that is not a number here" if linear else outside
             return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=why), UNKNOWN
         r, c = coords
         label = f"{tensor.name}[{int(r)}]" if rank == 1 else f"{tensor.name}[{int(r)}, {int(c)}]"

@@ -24,13 +24,16 @@ def _element(call: OpCall, container, offset):
     from the container's data pointer (for a tile: raw, whatever its layout)."""
     if isinstance(container, GMTensor):
         arr = container.array
-        if isinstance(offset, tuple):
-            index = offset
-        else:
-            off = int(offset)
-            if not 0 <= off < arr.size:
-                raise call.fail(f"offset {off} outside GM tensor '{container.name}' of {arr.size} elements")
-            index = np.unravel_index(off, arr.shape)
+        # an index per axis is a linear offset row-major over the declared shape, as the hardware
+        # computes it: `(r, width)` is the first element of row r + 1, and `(-1, 0)` lies before the
+        # tensor, not in its last row (as a Python index would)
+        off = int(offset) if not isinstance(offset, tuple) else sum(
+            int(i) * int(np.prod(arr.shape[k + 1:], dtype=np.int64)) for k, i in enumerate(offset))
+        if isinstance(offset, tuple) and len(offset) != arr.ndim:
+            raise call.fail(f"index {offset} of {len(offset)} axes into GM tensor '{container.name}' of rank {arr.ndim}")
+        if not 0 <= off < arr.size:
+            raise call.fail(f"offset {off} outside GM tensor '{container.name}' of {arr.size} elements")
+        index = np.unravel_index(off, arr.shape)
         if not container.dtype.computable:
             raise UnsupportedOpError(f"pl.{call.name} on {container.dtype.name} elements is not implemented",
                                      call.where)
