@@ -376,11 +376,16 @@ class PythonSubset(InterpreterBase):
             if below is not None:  # `if core_id >= used_cores: return`: the blocks that go on are below it
                 self.uniform.blocks_below.add(below)
             return
-        if taken[None] and not taken[True] and not taken[False] and not any(apart.values()) \
+        if taken[None] and not taken[True] and not taken[False] \
                 and self._returns_quietly(node, taken[None], operands):
             # `if n_blocks == 0: return` of a value the same on every core and block: where it holds,
             # every core of every block returns having done nothing (the pipelined kernel too, which
-            # keeps it as written); the run follows the cores that go on, at every value
+            # keeps it as written); the run follows the cores that go on, at every value. Of a value
+            # the same on the cores of a block but not on every block (`if my_n == 0: return`, a
+            # block's share of the tiles), the blocks it holds on do nothing from here on, and never
+            # reach a barrier of every block (`Uniform.early_exit`)
+            if any(apart.values()):
+                self.uniform.early_exit = True
             return
         settled_apart = any(apart[id(ctx)] for ctx in (*taken[True], *taken[False]))
         if settled_apart:  # settled for this run's value, which another block may not have
