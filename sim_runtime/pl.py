@@ -391,7 +391,9 @@ def _sync_dst(*, set_pipe, wait_pipe, event_id):
 def _mutex(lock: bool):
     def fn(*, pipe, mutex_id=None, mode=0, max_mutex_id=2, mutex_ids=None):
         core = _core("system.mutex_lock" if lock else "system.mutex_unlock", _where())
-        ids = list(mutex_ids) if mutex_ids is not None else [mutex_id]
+        # the id is `mutex_id`; `mutex_ids` (or `max_mutex_id`) only lists the candidates the JIT
+        # compares a run-time id against, of which the one held is still `mutex_id`
+        ids = [mutex_id] if mutex_id is not None else list(mutex_ids or ())
         for mid in ids:
             core.machine.mutex(core, lock, _pipe(pipe), int(mid))
     return fn

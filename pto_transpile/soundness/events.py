@@ -22,7 +22,7 @@ SET_RECEIVERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 WAIT_SENDERS = {AIC: (AIV0, AIV1), AIV0: (AIC,), AIV1: (AIC,)}
 INF = 1 << 62
 #: the kinds of event that order one core's pipes or cores against each other (`Event.kind`)
-SYNC_KINDS = frozenset({"set", "wait", "barrier", "bar", "sync_src", "sync_dst"})
+SYNC_KINDS = frozenset({"set", "wait", "barrier", "bar", "sync_src", "sync_dst", "mutex_lock", "mutex_unlock"})
 
 
 
@@ -88,7 +88,8 @@ def maybe(foot: Foot) -> Foot:
 @dataclass
 class Event:
     core: int
-    kind: str  #: "op", "set", "wait", "barrier" (pipe: its core type), "bar", "sync_src", "sync_dst"
+    kind: str  #: "op", "set", "wait", "barrier" (pipe: its core type), "bar", "sync_src", "sync_dst",
+    #: "mutex_lock", "mutex_unlock" (event_id: the mutex id)
     pipe: str = ""
     seq: int = 0  #: position in the run's sequential order
     reads: tuple[Foot, ...] = ()

@@ -18,7 +18,7 @@ from pto_api.memory import DTYPE_BITS
 from pto_api.names import PL_PARAMETERS, bind
 from pto_api.ops import DESCRIPTOR_ONLY_OPS, PIPES, SCALAR_PIPE
 from pto_api.scalars import INT_FIELD, storable
-from pto_api.sync import EVENT_IDS, mutex_slot_error
+from pto_api.sync import EVENT_IDS, MUTEX_IDS, mutex_slot_error
 from pto_transpile.read.consteval import MAX_ITEMS, range_length
 from pto_transpile.read.meaning import unknown_reasons, unknown_words
 from pto_transpile.read.plnames import const_dtype_argument
@@ -461,11 +461,33 @@ class PlCalls(InterpreterBase):
             _pipes(node, sp, wp)
             ev = self._sync_event(name, sp.leaf, eid, node, ctx)
             ev.wait_pipe = wp.leaf
+        elif name in ("mutex_lock", "mutex_unlock"):
+            self._mutex_event(name, kw, node, ctx)
         elif name in PIPE_BARRIERS:
             self._sync_event("bar", PIPE_BARRIERS[name], 0, node, ctx)
         elif name == "dcci":
             self._dcci(pos, kw, node, ctx)
         return None
+
+    def _mutex_event(self, name: str, kw: dict, node: cst.Call, ctx: Ctx) -> None:
+        """`pl.system.mutex_lock(pipe=P, mutex_id=m)` / `mutex_unlock(...)` written by hand (a kernel
+        with `auto_mutex=False`): on the core that runs it, an unlock on P passes on what P has
+        issued to the id's next lock, and a lock on P holds P's later work until what the id's last
+        unlock passed on is done, as a `sync_src`/`sync_dst` pair of pipes would. The id is the
+        one `mutex_id` names (`mutex_ids`/`max_mutex_id` only list the candidates of an id known at
+        run time, which the check does not follow)."""
+        pipe, mid = kw.get("pipe"), kw.get("mutex_id")
+        if not isinstance(pipe, Symbol) or not isinstance(mid, int) or isinstance(mid, bool):
+            raise self._not_static("the pipe or mutex id of this mutex is not static", node)
+        if run_time(mid):
+            raise CannotModel(f"the mutex id `{self._code_of(node)}` uses depends on a value known only at run time "
+                              "(the block index or count, a parameter, a trip count): give a compile-time id, or pick "
+                              "it from a list of ids by a residue of the loop variable", node, kind="runtime")
+        _pipes(node, pipe)
+        if int(mid) not in MUTEX_IDS:
+            raise CannotModel(f"`{self._code_of(node)}` uses mutex id {int(mid)}{_at_this_run(mid)}, outside the "
+                              f"hardware's {MUTEX_IDS.start}..{MUTEX_IDS.stop - 1}", node, kind="event_id")
+        self._sync_event(name, pipe.leaf, int(mid), node, ctx)
 
     def _dcci(self, pos: list, kw: dict, node: cst.Call, ctx: Ctx) -> None:
         """`pl.system.dcci(t, offset, cache_line=...)`: the core's data cache cleaned and invalidated,
@@ -530,7 +552,7 @@ class PlCalls(InterpreterBase):
                                   "tiling-key fields",
                                   node, kind="sync_test")
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
-        if kind not in ("barrier", "bar") and int(eid) not in EVENT_IDS:
+        if kind not in ("barrier", "bar", "mutex_lock", "mutex_unlock") and int(eid) not in EVENT_IDS:
             # a residue of the loop variable takes each of its values in the runs the check makes
             raise CannotModel(f"`{self._code_of(node)}` uses event id {int(eid)}{_at_this_run(eid)}, outside the "
                               f"hardware's {EVENT_IDS.start}..{EVENT_IDS.stop - 1}", node, kind="event_id")
