@@ -276,6 +276,9 @@ def _use(name: ast.Name, parents: dict[int, ast.AST], context: _Context, top: as
         return None  # `A = L` at module level: `A` holds the list too, and is guarded as well
     if flat and isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
         return None
+    if flat and isinstance(parent, ast.Assign) and parent.value is node \
+            and all(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets):
+        return None  # `e0, e1 = EV_FREE`: its items bound, each a value that cannot change
     if flat and isinstance(parent, ast.BinOp) and not context.operators:
         return None
     if isinstance(parent, ast.Attribute) and parent.value is node and not depth:
@@ -414,7 +417,8 @@ def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, ow
     line = getattr(node, "lineno", 0)
     # the object itself, or an item of it, bound to another name or handed out (`k.__name__` is not)
     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None and not top \
-            and not isinstance(node.value, ast.Attribute) and not _immutable_part(node.value, context):
+            and not isinstance(node.value, ast.Attribute) and not _immutable_part(node.value, context) \
+            and not _unpacks_flat(node, context):
         _touch(out, node.value, line, "another name is bound to it")  # `a = L` in a function: `a.append(1)`
     elif isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None \
             and not isinstance(node.value, ast.Attribute):
@@ -450,6 +454,14 @@ def _visit(node: ast.AST, out: Effects, context: _Context, top: bool = False, ow
         for part in (*node.keys, *node.values):
             if part is not None and not _immutable_part(part, context):
                 _touch(out, part, line, "it is held by another value")
+
+
+def _unpacks_flat(node: ast.AST, context: _Context) -> bool:
+    """`e0, e1 = EV_FREE`: an unpacking binds the items of a value, not the value itself, so a
+    list of numbers is bound to no other name by it (one holding lists hands those out, and a
+    value made by the statement, `a, b = L, M`, binds what it holds: both judged as usual)."""
+    return isinstance(node, ast.Assign) and all(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) \
+        and isinstance(node.value, ast.Name) and node.value.id not in context.nested
 
 
 #: the node types `_visit` looks at; the others are only walked through

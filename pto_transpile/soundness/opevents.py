@@ -554,7 +554,8 @@ class OpEvents(InterpreterBase):
             coords = divmod(index, tensor.shape[1])
         if coords is None or not all(isinstance(c, int) and not isinstance(c, bool) for c in coords):
             linear = not isinstance(index, tuple) and rank == 2 and not is_unknown(index)
-            why = f"{ELEMENT_UNPLACED} the {rank}-D tensor `{tensor.name}` that is not a number here" if linear else outside
+            why = f"{ELEMENT_UNPLACED} the {rank}-D tensor `{tensor.name}` that is not a number here" if linear \
+                else outside
             return Foot(("GM", tensor.name), 0, INF, 0, INF, tensor.name, may, True, unplaced=why), UNKNOWN
         r, c = coords
         label = f"{tensor.name}[{int(r)}]" if rank == 1 else f"{tensor.name}[{int(r)}, {int(c)}]"

@@ -610,15 +610,15 @@ class _Concurrent:
             self._acquire(core, PIPE_INDEX[ev.wait_pipe], queue.pop(0))
             return True
         if kind == "mutex_lock":  # the pipe's later work after what the id's last unlock (or op) passed on
-            held = self.mutex[core].get(ev.event_id)
-            if held is not None:
+            last = self.mutex[core].get(ev.event_id)
+            if last is not None:
                 p = PIPE_INDEX[ev.pipe]
-                self.clock[core][p] = join(self.clock[core][p], held)
+                self.clock[core][p] = join(self.clock[core][p], last)
             return True
         if kind == "mutex_unlock":  # what the pipe has issued, passed on to the id's next lock
             vc = self.clock[core][PIPE_INDEX[ev.pipe]]
-            held = self.mutex[core].get(ev.event_id)
-            self.mutex[core][ev.event_id] = vc if held is None else join(held, vc)
+            last = self.mutex[core].get(ev.event_id)
+            self.mutex[core][ev.event_id] = vc if last is None else join(last, vc)
             return True
         if kind == "bar":
             if ev.pipe != "ALL":

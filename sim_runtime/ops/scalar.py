@@ -30,7 +30,8 @@ def _element(call: OpCall, container, offset):
         off = int(offset) if not isinstance(offset, tuple) else sum(
             int(i) * int(np.prod(arr.shape[k + 1:], dtype=np.int64)) for k, i in enumerate(offset))
         if isinstance(offset, tuple) and len(offset) != arr.ndim:
-            raise call.fail(f"index {offset} of {len(offset)} axes into GM tensor '{container.name}' of rank {arr.ndim}")
+            raise call.fail(f"index {offset} of {len(offset)} axes into GM tensor '{container.name}' of rank "
+                            f"{arr.ndim}")
         if not 0 <= off < arr.size:
             raise call.fail(f"offset {off} outside GM tensor '{container.name}' of {arr.size} elements")
         index = np.unravel_index(off, arr.shape)
