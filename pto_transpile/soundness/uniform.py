@@ -372,6 +372,11 @@ class Uniform:
             const = (left.const if left_sym else int(left)) + sign * (right.const if right_sym else int(right))
             return Sym(value, form, lres or rres, const,
                        (left.moving if left_sym else 0) + sign * (right.moving if right_sym else 0))
+        if lres and rres:
+            # `(ki % 7) * (ki % 7)`, `(ki & 15) << (ki % 3)`: any function of values periodic in the
+            # loop variables is periodic with the lcm of their periods, which those residues joined;
+            # its form names what it depends on, no term cancelling another (`(ki % 4) * (-ki % 4)`)
+            return Sym(value, _depends(lf, rf), True)
         if fn is operator.mul:
             if left_sym and right_sym:  # (`_times_blocks` and `_block_times_constant` ask both)
                 by_blocks = _times_blocks(left, right)
@@ -1869,6 +1874,15 @@ def _roots(form: tuple) -> set:
         elif v[0] == "derived":
             out.update(v[2])
     return out
+
+
+def _depends(a: tuple, b: tuple) -> tuple:
+    """The variables of two forms, each with a coefficient no sum cancels (the sum of their sizes):
+    the form of a value computed from both other than by adding them."""
+    out = {v: abs(c) for v, c in a}
+    for v, c in b:
+        out[v] = out.get(v, 0) + abs(c)
+    return tuple(out.items())
 
 
 def _add(a: tuple, b: tuple, sign: int) -> tuple:
