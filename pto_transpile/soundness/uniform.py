@@ -369,6 +369,9 @@ class Uniform:
                                  "by the residue (`(ws_a, ws_b)[j % 2]`) and offset by the run-time value alone")
             sign = 1 if fn is operator.add else -1
             form = _add(lf, rf, sign)
+            if lres and rres and len(form) < len({v for v, _ in lf} | {v for v, _ in rf}):
+                # `(ki % 4) + (-ki % 4)` (0, 4, 4, 4, ...): residues do not cancel as their variables do
+                form = _depends(lf, rf)
             const = (left.const if left_sym else int(left)) + sign * (right.const if right_sym else int(right))
             return Sym(value, form, lres or rres, const,
                        (left.moving if left_sym else 0) + sign * (right.moving if right_sym else 0))

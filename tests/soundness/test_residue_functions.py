@@ -39,3 +39,17 @@ def test_a_residue_times_the_loop_variable_is_still_refused():
     text = kernel("dynamic_rows.py").replace(*SCALED).replace("TEST", "(ki % 2) * ki == 6")
     errors = error_messages(transpile(text, path="k.py", preload=1))
     assert errors and "neither affine nor periodic" in errors[0], errors
+
+
+def test_residues_that_cancel_as_their_variables_do_still_vary():
+    # `(ki % 4) + (-ki % 4)` is 0, 4, 4, 4, 0, ...: a form of no variable would call it a constant
+    import operator
+
+    from pto_transpile.soundness.uniform import Uniform
+    from pto_transpile.soundness.values import Sym
+
+    ki = ("loop", 1)
+    total = Uniform().binop(operator.add, Sym(1, ((ki, 1),), True), Sym(3, ((ki, -1),), True), 4, lambda: "")
+    assert total.residue and [v for v, _ in total.form] == [ki]
+    same = Uniform().binop(operator.sub, Sym(1, ((ki, 1),), True), Sym(1, ((ki, 1),), True), 0, lambda: "")
+    assert same.residue and [v for v, _ in same.form] == [ki]
