@@ -103,6 +103,9 @@ def infer(expr: cst.BaseExpression, kinds: Mapping[str, str], groups: Mapping[st
         if isinstance(expr.func, cst.Name) and expr.func.value in NUMERIC_BUILTINS and expr.func.value not in kinds \
                 and expr.args and not any(a.keyword is not None or a.star for a in expr.args):
             return _numeric([a.value for a in expr.args], kinds, groups, pl_path)
+        if isinstance(expr.func, cst.Name) and expr.func.value in ("int", "float", "bool") \
+                and expr.func.value not in kinds and not expr.args:
+            return SCALAR  # `int()`, `float()`, `bool()`: 0, 0.0, False
         func = expr.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "math" \
                 and "math" not in kinds and func.attr.value in MATH and expr.args \
