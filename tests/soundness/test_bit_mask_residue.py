@@ -1,7 +1,7 @@
 """`ki & m` with `m` a number of no sign bit (a ping-pong buffer's `ki & 1`) is `(ki % 2**k) & m`,
 a residue of the loop variable of period `2**k` (`k` the bits of `m`): it was refused as "neither
 affine nor periodic". It is judged as `ki % 2**k` is now: proven where it is periodic, and a
-defect at one residue of the period is still found."""
+defect at one residue of the period is still found (`test_residue_functions.py`)."""
 
 from __future__ import annotations
 
@@ -22,16 +22,6 @@ def test_a_mask_of_the_loop_variable_is_proven(mask):
     for preload in (1, 2):
         result = transpile(text, path="k.py", preload=preload)
         assert result.ok, (mask, preload, error_messages(result))
-
-
-@pytest.mark.parametrize(("test", "count"), [("(ki & 15) == 13", 14), ("(ki & 12) == 12", 13),
-                                             ("(ki & 3) == (ki & 1) + 2", 3)])
-def test_a_defect_at_one_residue_of_a_mask_is_found(test, count):
-    # residue_defect.py's `mark` sets the scale in the last iteration where the mask holds: the
-    # pipelined kernel scales the task before it too, wrong exactly at those counts
-    text = kernel("residue_defect.py").replace("ki % 3 == 2", test)
-    (message,) = error_messages(transpile(text, path="k.py"))
-    assert "stage `scale_store`" in message and f"(shown with `n` = {count})" in message, message
 
 
 def test_a_mask_of_a_per_core_loop_variable_is_refused_as_its_residue_is():

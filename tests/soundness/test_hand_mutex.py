@@ -8,11 +8,13 @@ without a race. Both follow them now, and agree where a lock is missing or on th
 from __future__ import annotations
 
 import pytest
-from probed import kernel
 
-from helpers import edited
+from helpers import ROOT, edited, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
+
+#: examples/hand_pipelined.py with its mutexes written by hand (tests/soundness/kernels/hand_mutex.patch)
+MUTEXES = kernel_text(ROOT / "tests" / "soundness" / "kernels" / "hand_mutex.py")
 
 
 def _codes(text: str) -> list[str]:
@@ -26,7 +28,7 @@ def _emulated(text: str) -> str:
 
 
 def test_mutexes_written_by_hand_order_the_pipes_of_a_core():
-    text = kernel("hand_mutex.py")
+    text = MUTEXES
     assert _codes(text) == []
     assert _emulated(text) == "ok"
 
@@ -40,20 +42,20 @@ def test_mutexes_written_by_hand_order_the_pipes_of_a_core():
     ("        pl.system.mutex_lock(pipe=pipe, mutex_id=i)\n", "        pass\n"),
 ])
 def test_a_missing_or_misplaced_lock_is_a_race_to_both(edit):
-    text = edited(kernel("hand_mutex.py"), [edit])
+    text = edited(MUTEXES, [edit])
     assert _codes(text) == ["PTO068"] * len(_codes(text)) and _codes(text)
     assert _emulated(text) == "race"
 
 
 def test_a_mutex_id_past_the_hardware_is_refused():
-    text = edited(kernel("hand_mutex.py"), [("    locked(pl.PipeType.MTE3, [11 + s])\n",
+    text = edited(MUTEXES, [("    locked(pl.PipeType.MTE3, [11 + s])\n",
                                              "    locked(pl.PipeType.MTE3, [31 + s])\n")])
     messages = [d.message for d in transpile(text, path="k.py").diagnostics if d.code == "PTO068"]
     assert messages and "mutex id 32" in messages[0] and "outside the hardware's 0..31" in messages[0], messages
 
 
 def test_a_mutex_id_known_only_at_run_time_is_not_followed():
-    text = edited(kernel("hand_mutex.py"), [
+    text = edited(MUTEXES, [
         ("    locked(pl.PipeType.MTE3, [11 + s])\n",
          "    locked(pl.PipeType.MTE3, [11 + s + pl.get_block_idx() // pl.get_subblock_num()])\n")])
     messages = [d.message for d in transpile(text, path="k.py").diagnostics if d.code == "PTO077"]

@@ -26,8 +26,10 @@ def test_a_function_of_residues_is_proven(test):
 
 
 @pytest.mark.parametrize(("test", "count"), [("(ki % 7) * (ki % 5) == 24", 35), ("(ki % 4) * (-ki % 4) == 3", 2),
-                                             ("(ki % 3) ** (ki % 4) == 8", 12)])
+                                             ("(ki % 3) ** (ki % 4) == 8", 12), ("(ki & 15) == 13", 14),
+                                             ("(ki & 12) == 12", 13), ("(ki & 3) == (ki & 1) + 2", 3)])
 def test_a_defect_at_one_phase_of_a_function_of_residues_is_found(test, count):
+    """Masks of the loop variable (`test_bit_mask_residue.py`) among them."""
     # residue_defect.py's `mark` sets the scale in the last iteration where the test holds: the
     # pipelined kernel scales the task before it too, wrong exactly at those counts
     text = kernel("residue_defect.py").replace("ki % 3 == 2", test)
