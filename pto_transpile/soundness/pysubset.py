@@ -349,11 +349,24 @@ class PythonSubset(InterpreterBase):
         for ctx in ctxs:
             tests = len(self.uniform.block_tests)
             self.tested, self.tested_apart = None, False
-            try:
-                value = self.eval(node.test, ctx)
-            except BaseException:
-                self._quiet_test = None
-                raise
+            bare = _without_not(node.test)
+            named = ctx.env.get(bare.value, UNKNOWN) \
+                if self._quiet_test is not None and isinstance(bare, cst.Name) else None
+            if isinstance(named, Sym) and not _tells_blocks_apart(named, 0):
+                # `if not my_n: return`: the truth of a name, what a quiet return compares with 0
+                # (undecided, as that comparison is: `_compare`); of the block index itself
+                # (`if core_id: return`), judged as the test of it that it is
+                value, self.tested = UNKNOWN, (named, 0)
+                self.tested_apart = any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size"
+                                        and marks_block_index(var[1]) for var, _ in named.form)
+            else:
+                try:
+                    value = self.eval(node.test, ctx)
+                except BaseException:
+                    self._quiet_test = None
+                    raise
+                if named is not None and self.tested is None:
+                    self.tested = (named, 0)  # (of a value the run does not follow as a `Sym`: as itself)
             operands.append(self.tested)
             compared[id(ctx)] = self.tested if self.tested_at is _without_not(node.test) else None
             # a test that compared nothing the run follows: one of compile-time values (a tiling-key
@@ -529,7 +542,8 @@ class PythonSubset(InterpreterBase):
         plain = (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
                  and isinstance(body[0].body[0], cst.Return) and _returns_nothing(body[0].body[0]))
         test = _without_not(node.test)  # (`if not core_id < n: return`: the comparison it negates)
-        if not (plain and node.orelse is None and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+        if not (plain and node.orelse is None and (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                                                   or type(test) is cst.Name)
                 and len(ctxs) == 3 and not self.uniform.loops and node in self.fn.body.body
                 and all(ctx.may == 0 and ctx.scope is None for ctx in ctxs)):
             return False

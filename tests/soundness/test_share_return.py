@@ -62,3 +62,19 @@ def test_a_pipelined_kernel_returning_on_an_empty_share_is_proven_and_runs():
             report = verify(text, result.code, "kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
                             block_dim=blocks)
             assert [r.verdict for r in report.rows] == ["ok", "ok"], (preload, rows, blocks, report.rows)
+
+
+def test_the_truth_of_the_share_is_its_comparison_with_0():
+    # `if not my_n: return` (probe h186: warned about as a return the check cannot decide, while
+    # `if my_n == 0: return` was followed)
+    text = edited(hand_pipelined_over_blocks(), [(SHARE, SHARE + "    if not my_n:\n        return\n")])
+    assert _hand_codes(text) == []
+    report = verify(text, {"as written": text}, "hand_pipelined_kernel", shapes={"a": (64, 32), "out": (64, 32)},
+                    block_dim=3)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows
+
+
+def test_a_name_that_differs_between_the_cores_of_a_block_is_not_a_quiet_return():
+    text = edited(hand_pipelined_over_blocks(), [
+        (SHARE, SHARE + "    lone = pl.get_subblock_idx()\n    if not lone:\n        return\n")])
+    assert _hand_codes(text) == ["PTO077"]
