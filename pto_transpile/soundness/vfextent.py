@@ -842,8 +842,8 @@ class _Run:
                 return _Ptr(ptr.arg, ptr.offset + (k if op is ast.Add else -k) * ptr.tile.elem, ptr.tile)
             raise Unmodelled("arithmetic on a tile pointer other than `+`/`-` an offset")
         if _number(a) and _number(b) and op in _BINARY:
-            if op is ast.Pow and abs(b) > 64:
-                raise Unmodelled("a power too large to follow in a vector function")
+            if op in (ast.Pow, ast.LShift) and abs(b) > 64:  # (`1 << (1 << 40)`: memory, probe h187)
+                raise Unmodelled("a power or shift too large to follow in a vector function")
             try:
                 return _BINARY[op](a, b)
             except (ArithmeticError, ValueError, TypeError):  # (`256.0 & -32`, in a branch that may not run)
@@ -870,7 +870,7 @@ class _Run:
             if name in _BUILTINS and all(_number(a) for a in args) and not kwargs and name not in env:
                 try:
                     return _BUILTINS[name](*args)
-                except (TypeError, ValueError):
+                except (ArithmeticError, TypeError, ValueError):  # (`int(1e308 * 10.0)`: probe h187)
                     return _UNKNOWN
         if any(isinstance(a, _Ptr) for a in (*args, *kwargs.values())):
             raise Unmodelled(f"a tile pointer is passed to `{path or 'a call'}`, which the check cannot follow")
@@ -1507,12 +1507,18 @@ def _register_lane(expr: ast.expr, bound: _Bindings, fixed: Callable[[ast.expr],
     if op == "load_align":
         ptr = fixed(first)
         return dtype if "dtype" in named else ptr.tile.elem if isinstance(ptr, _Ptr) else None
-    if op == "full" and "dtype" in named:
-        return dtype
     if op == "full":
         scalar = first.value if isinstance(first, ast.Constant) else fixed(first)
-        if type(scalar) in (int, float):
-            return _dtype_bytes(FLOAT_LITERAL_DTYPE if type(scalar) is float else INT_LITERAL_DTYPE)
+        if type(scalar) in (int, float):  # a scalar broadcast: the `dtype=` named, else the literal's
+            return dtype if "dtype" in named else \
+                _dtype_bytes(FLOAT_LITERAL_DTYPE if type(scalar) is float else INT_LITERAL_DTYPE)
+        # a register's lane broadcast takes the source register's lanes, whatever `dtype=` says (PyPTO
+        # infers it from the source; probe h187: `vf.full(w, m, dtype=pl.DT_INT32)` of an int64 `w`
+        # wrote 8-byte lanes, past the 12 bytes the check placed); one naming other lanes is not known
+        lane = _register_lane(first, bound, fixed, seen)
+        if lane is not None:
+            return lane if "dtype" not in named or lane in (dtype, _OPEN) else None
+        return dtype if "dtype" in named else None
     if op in VF_SAME_DTYPE_OPS:
         lane = _register_lane(first, bound, fixed, seen)
         return lane if "dtype" not in named or lane == dtype else None
