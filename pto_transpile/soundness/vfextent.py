@@ -1515,10 +1515,10 @@ def _register_lane(expr: ast.expr, bound: _Bindings, fixed: Callable[[ast.expr],
         # a register's lane broadcast takes the source register's lanes, whatever `dtype=` says (PyPTO
         # infers it from the source; probe h187: `vf.full(w, m, dtype=pl.DT_INT32)` of an int64 `w`
         # wrote 8-byte lanes, past the 12 bytes the check placed); one naming other lanes is not known
+        # (a source whose lanes are not known, a register made by an op the check does not read or
+        # handed in by a caller, is of lanes not known either: probe h189)
         lane = _register_lane(first, bound, fixed, seen)
-        if lane is not None:
-            return lane if "dtype" not in named or lane in (dtype, _OPEN) else None
-        return dtype if "dtype" in named else None
+        return lane if lane is None or "dtype" not in named or lane in (dtype, _OPEN) else None
     if op in VF_SAME_DTYPE_OPS:
         lane = _register_lane(first, bound, fixed, seen)
         return lane if "dtype" not in named or lane == dtype else None

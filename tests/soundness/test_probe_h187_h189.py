@@ -1,4 +1,4 @@
-"""Probe h187: vector functions. `vf.full(w, m, dtype=pl.DT_INT32)` broadcasts a lane of the
+"""Probes h187 and h189: vector functions. `vf.full(w, m, dtype=pl.DT_INT32)` broadcasts a lane of the
 register `w`, whose lanes it keeps (PyPTO infers the dtype from the source register; the emulator
 ignores `dtype=` there): the check took the 4-byte lanes `dtype=` names, placed a 12-byte store of
 an int64 register inside `scr`, and proved a kernel whose stage4 reads the 4 bytes the store
@@ -19,9 +19,29 @@ TILED = (Path(__file__).parents[2] / "examples" / "tiled_scale.py").read_text(en
 BROADCAST = ("    x = vf.full(v)\n", "    w = vf.full(v)\n    x = vf.full(w, m, dtype=pl.DT_INT32)\n")
 
 
+#: probe h189: broadcasts of an int64 register whose lanes the check does not know (made by an op
+#: it does not read, handed in by a caller, returned by a call, unpacked from a pair) took the
+#: lanes `dtype=` names too
+UNKNOWN_SOURCE = {
+    "arange": [("    x = vf.full(v)\n", "    a = vf.arange(v, dtype=pl.DT_INT64)\n"
+                                       "    x = vf.full(a, m, dtype=pl.DT_INT32)\n")],
+    "caller": [("@pl.vector_function\ndef fill_vf(", "@pl.vector_function\ndef bcast_vf(t, r, m):\n"
+                "    x = vf.full(r, m, dtype=pl.DT_INT32)\n    vf.store_align(t, x, m)\n\n\n"
+                "@pl.vector_function\ndef fill_vf("),
+               ("    x = vf.full(v)\n    vf.store_align(t, x, m)\n", "    a = vf.full(v)\n    bcast_vf(t, a, m)\n")],
+    "call": [("@pl.vector_function\ndef fill_vf(", "@pl.vector_function\ndef widen_vf(v):\n    return vf.full(v)\n\n\n"
+              "@pl.vector_function\ndef fill_vf("),
+             ("    x = vf.full(v)\n", "    x = vf.full(widen_vf(v), m, dtype=pl.DT_INT32)\n")],
+    "pair": [("    x = vf.full(v)\n", "    w = vf.full(v)\n    lo, hi = vf.de_interleave(w, w)\n"
+                                     "    x = vf.full(lo, m, dtype=pl.DT_INT32)\n")],
+}
+
+
 @pytest.mark.parametrize("preload", [1, 2])
-def test_a_broadcast_of_a_wider_register_keeps_its_lanes(preload):
-    errors = error_messages(transpile(edited(_lanes(), [BROADCAST]), path="k.py", preload=preload))
+@pytest.mark.parametrize("source", ["known", *UNKNOWN_SOURCE])
+def test_a_broadcast_of_a_wider_register_keeps_its_lanes(preload, source):
+    text = edited(_lanes(), [BROADCAST] if source == "known" else UNKNOWN_SOURCE[source])
+    errors = error_messages(transpile(text, path="k.py", preload=preload))
     assert len(errors) == 1 and "pick_vf()" in errors[0] and "fill_vf()" in errors[0], errors
 
 
@@ -33,8 +53,10 @@ def test_a_broadcast_of_a_register_of_the_tiles_lanes_is_proven():
 
 
 @pytest.mark.emulator
-def test_the_emulator_writes_the_source_registers_lanes():
-    assert _wrong_on_the_emulator(edited(_lanes(), [BROADCAST]), (8, 64))
+@pytest.mark.parametrize("source", ["known", *UNKNOWN_SOURCE])
+def test_the_emulator_writes_the_source_registers_lanes(source):
+    assert _wrong_on_the_emulator(edited(_lanes(), [BROADCAST] if source == "known" else UNKNOWN_SOURCE[source]),
+                                  (8, 64))
 
 
 #: examples/tiled_scale.py's epilogue as a vector function that stores past `dst` at `far` where
