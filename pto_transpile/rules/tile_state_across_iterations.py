@@ -6,6 +6,7 @@ from pto_api.ops import DESCRIPTOR_ONLY_OPS, PARTIAL_WRITE_OPS, op_roles
 from pto_transpile import codes
 from pto_transpile.read import vfbody
 from pto_transpile.read.kinds import SLOT_ACCESSORS
+from pto_transpile.read.walk import names_stored
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import parameter_arguments
 
@@ -64,6 +65,8 @@ def _writes(ctx, fn: cst.FunctionDef, param: str) -> bool:
     for call, touched, picked, _depth in _calls_with_picks(ctx, fn, param):
         if any("W" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
             return True
+        if any("M" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
+            return True  # a helper writing it under a test
         given = {a.value.value for a in call.args if isinstance(a.value, cst.Name)}
         if not touched and given & (picked | {param}) and ctx.file.pl.path(call.func) is None \
                 and not _picks(call, param):
@@ -102,10 +105,18 @@ def _lines_and_depths(stmts, depth: int):
             yield from _lines_and_depths(stmt.body.body, depth)
 
 
-def _touched(file, call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
+def _touched(file, call: cst.Call, seen: frozenset = frozenset()) -> list[tuple[str, cst.BaseExpression]]:
     """(role, argument) for each argument of `call` a `pl` op or a vector function of the file
     reads or writes (a vector function's roles from the `vf` ops in its body; an op the table
-    does not know counts as reading and writing)."""
+    does not know counts as reading and writing), or a plain helper of the file does by its own
+    calls (`_helper_roles`)."""
+    if type(call.func) is cst.Name and call.func.value not in file.vector_functions and call.func.value not in seen \
+            and isinstance(helper := file.functions_by_name.get(call.func.value), cst.FunctionDef) \
+            and call.func.value not in file.stages:
+        params = [p.name.value for p in helper.params.params]
+        done = _helper_roles(file, helper, seen | {call.func.value})
+        return [(done[params[i]], a.value) for i, a in parameter_arguments(params, call.args)
+                if i < len(params) and params[i] in done]
     if type(call.func) is cst.Name and call.func.value in file.vector_functions:
         roles = vfbody.param_roles(file, call.func.value, lambda _function, _call: "RW")
         return [(roles[i], a.value) for i, a in parameter_arguments(file.vf_body(call.func.value).params, call.args)
@@ -140,7 +151,9 @@ while another stage on the same core, or the loop body, uses the same group, and
 writes a tile of it (a group every stage only reads, filled before the loop, holds the same
 data for every iteration, whichever order they run in). Reads and
 writes are those of the `pl` ops the stage runs and of the vector functions it calls (by the
-`vf` ops in their bodies: a tile a vector function only stores to is written).
+`vf` ops in their bodies: a tile a vector function only stores to is written), and of the plain
+helpers of the file it calls, in the order of their own calls (`mm_tile(acc, left, right, ...)`
+moving into `left` and `right`, then multiplying into `acc`, writes all three).
 
 ## Why it matters for pipelining
 Such a read sees what an earlier iteration left in the tile: state carried across
@@ -179,3 +192,27 @@ RULE = Rule(
     seed="the pipelined kernel must compute what the serial kernel computes",
     doc=DOC,
 )
+
+
+def _helper_roles(file, fn: cst.FunctionDef, seen: frozenset) -> dict[str, str]:
+    """What a plain helper does to each of its parameters, in the order of its calls: "R" when it
+    reads the parameter's tile before writing it, "W" when it writes all of it with no test around
+    (`mm_tile(acc, left, right, ...)` moving into `left` and `right`, then `matmul` into `acc`),
+    "M" when it may write it (under a test, or in part). A stage calling it has done the same."""
+    roles: dict[str, str] = {}
+    written: set[str] = set()
+    for stmt, depth in _lines_and_depths(fn.body.body, 0):
+        for call in file.find(stmt, cst.Call):
+            touched = _touched(file, call, seen)
+            for role, arg in touched:
+                if isinstance(arg, cst.Name) and "R" in role and arg.value not in written:
+                    roles[arg.value] = roles.get(arg.value, "") + "R"
+            covers = depth == 0 and not _writes_part(file, call)
+            for role, arg in touched:
+                if isinstance(arg, cst.Name) and ("W" in role or "M" in role):
+                    if covers and "W" in role:
+                        written.add(arg.value)
+                    roles[arg.value] = roles.get(arg.value, "") + ("W" if covers and "W" in role else "M")
+    for name in {n.value for n in names_stored(fn.body)}:  # a parameter bound again: its tile read, maybe written
+        roles[name] = "MR"
+    return {name: "".join(sorted(set(r))) for name, r in roles.items()}
