@@ -25,8 +25,9 @@ def binding_problem(fn: cst.FunctionDef, positional: int, keywords: Iterable[str
                 return f"`{name}()` got an unexpected keyword argument `{key}`"
         elif key in names[:positional]:
             return f"`{name}()` got multiple values for argument `{key}`"
-    missing = [p.name.value for i, p in enumerate(params) if i >= positional and p.name.value not in given
-               and p.default is None]
+    # (a keyword named as a positional-only parameter gives it nothing: `**kwargs` takes it)
+    missing = [p.name.value for i, p in enumerate(params) if i >= positional and p.default is None
+               and (p.name.value not in given or p.name.value in only_positional)]
     missing += [p.name.value for p in fn.params.kwonly_params if p.name.value not in given and p.default is None]
     if missing:
         return f"`{name}()` is missing a required argument: `{missing[0]}`"

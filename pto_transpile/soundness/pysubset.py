@@ -2413,11 +2413,15 @@ class PythonSubset(InterpreterBase):
         if problem:  # (probe h91: a stage called with `bogus=1` was written, and failed at its first call)
             raise CannotModel(f"{problem}: Python raises TypeError at this call", call if call is not None else fn,
                               kind="construct")
+        # the parameters a keyword binds: not the positional-only ones, whose names a keyword passes
+        # on to `**kwargs` (`def f(dst, src, inplace=True, /, **opts)` called with `inplace=False`
+        # keeps its default: probe h191)
+        by_name = {p.name.value for p in fn.params.params} | {p.name.value for p in fn.params.kwonly_params}
         for i, p in enumerate(params):
             name = p.name.value
             if i < len(pos):
                 env[name] = pos[i]
-            elif name in kw:
+            elif name in kw and name in by_name:
                 env[name] = kw[name]
             else:
                 env[name] = self._default(fn, p, defaults)
@@ -2427,7 +2431,7 @@ class PythonSubset(InterpreterBase):
         if type(star) is cst.Param:
             env[star.name.value] = tuple(pos[len(params):])  # `def pick(*vals)`: the other positions
         if stars is not None:
-            env[stars.name.value] = {k: v for k, v in kw.items() if k not in env}
+            env[stars.name.value] = {k: v for k, v in kw.items() if k not in by_name}
         return env
 
     def _default(self, fn: cst.FunctionDef, p: cst.Param, defaults: dict | None) -> Any:

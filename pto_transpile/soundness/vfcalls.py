@@ -190,10 +190,15 @@ def _by_position(fn: FunctionV, pos: list, kw: dict, node) -> tuple[list, dict]:
     `f(res, x)`), as far as the parameters run on without a gap: a tile is read by its place
     (its roles, its bytes). A tile left by keyword is refused."""
     params = _parameter_names(fn.node)
-    for p in params[len(pos):]:
-        if p not in kw:
+    first = _positional_only(fn.node)  # (a keyword names none of those: Python raises TypeError)
+    for i, p in enumerate(params[len(pos):], len(pos)):
+        if p not in kw or i < first:
             break
         pos.append(kw.pop(p))
+    only = [k for k in kw if k in params[:first]]
+    if only:
+        raise CannotModel(f"vector function `{fn.name}` is given its positional-only parameter `{only[0]}` by keyword: "
+                          "Python raises TypeError at this call", node, kind="construct")
     left = [k for k, v in kw.items() if isinstance(v, (TileV, AnyTileV))]
     if left:
         raise CannotModel(f"vector function `{fn.name}` is given the tile `{left[0]}` by keyword after a parameter "
@@ -267,3 +272,12 @@ def _vf_argument(value: Any, uniform) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     return vfextent.UNKNOWN
+
+
+def _positional_only(node: Any) -> int:
+    """How many of a vector function's first parameters are positional-only (before `/`): a libcst
+    `def`, or one kept as text with Python's tree."""
+    if type(node) is cst.FunctionDef:
+        return len(node.params.posonly_params)
+    tree = getattr(node, "tree", None)
+    return len(tree.args.posonlyargs) if isinstance(tree, ast.FunctionDef) else 0

@@ -612,8 +612,9 @@ class _Run:
         if given:
             raise Unmodelled(f"the call of `{fn.name}` gives `{given[0]}` twice")
         for k, v in kwargs.items():
-            if k not in params and k not in [a.arg for a in fn.args.kwonlyargs]:
-                raise Unmodelled(f"`{fn.name}` has no parameter `{k}`")
+            if k not in params and k not in [a.arg for a in fn.args.kwonlyargs] \
+                    or k in [a.arg for a in fn.args.posonlyargs]:  # (Python raises TypeError at the call)
+                raise Unmodelled(f"`{fn.name}` has no parameter `{k}` a keyword can name")
             env[k] = v
         defaults = list(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults, strict=True))
         defaults += [(a.arg, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True) if d is not None]
