@@ -8,6 +8,7 @@ reaches it."""
 
 from __future__ import annotations
 
+import pytest
 from probed import kernel
 
 from helpers import edited, error_messages, hand_pipelined_over_blocks
@@ -22,11 +23,16 @@ def _hand_codes(text: str) -> list[str]:
     return [d.code for d in transpile(text, path="k.py").diagnostics if d.code in ("PTO068", "PTO077")]
 
 
-def test_a_hand_pipelined_kernel_returning_on_an_empty_share_is_proven():
-    text = edited(hand_pipelined_over_blocks(), [(SHARE, RETURN)])
+@pytest.mark.parametrize(("test", "rows"), [
+    ("my_n == 0", 32),  # one tile on three blocks: two of them return
+    # the truth of the share (probe h186: warned about as a return the check cannot decide, while
+    # `if my_n == 0: return` was followed)
+    ("not my_n", 64),
+])
+def test_a_hand_pipelined_kernel_returning_on_an_empty_share_is_proven(test, rows):
+    text = edited(hand_pipelined_over_blocks(), [(SHARE, SHARE + f"    if {test}:\n        return\n")])
     assert _hand_codes(text) == []
-    # one tile on three blocks: two of them return
-    report = verify(text, {"as written": text}, "hand_pipelined_kernel", shapes={"a": (32, 32), "out": (32, 32)},
+    report = verify(text, {"as written": text}, "hand_pipelined_kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
                     block_dim=3)
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows
 
@@ -62,16 +68,6 @@ def test_a_pipelined_kernel_returning_on_an_empty_share_is_proven_and_runs():
             report = verify(text, result.code, "kernel", shapes={"a": (rows, 32), "out": (rows, 32)},
                             block_dim=blocks)
             assert [r.verdict for r in report.rows] == ["ok", "ok"], (preload, rows, blocks, report.rows)
-
-
-def test_the_truth_of_the_share_is_its_comparison_with_0():
-    # `if not my_n: return` (probe h186: warned about as a return the check cannot decide, while
-    # `if my_n == 0: return` was followed)
-    text = edited(hand_pipelined_over_blocks(), [(SHARE, SHARE + "    if not my_n:\n        return\n")])
-    assert _hand_codes(text) == []
-    report = verify(text, {"as written": text}, "hand_pipelined_kernel", shapes={"a": (64, 32), "out": (64, 32)},
-                    block_dim=3)
-    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows
 
 
 def test_a_name_that_differs_between_the_cores_of_a_block_is_not_a_quiet_return():
