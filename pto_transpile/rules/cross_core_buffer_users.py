@@ -13,13 +13,24 @@ def check(ctx):
         if len(users) == 1:
             detail = f"is used only by {names} in this pipeline loop; it needs a producer and a consumer"
             packed = next((s for s in ctx.loop.stages if s not in stages and _packed(s.call, buf)), None)
+            given = next((s for s in ctx.loop.stages if s not in stages and _given(s.call, buf)), None)
             if packed is not None:  # (probe h146: the help asked for what the kernel did)
                 detail += (f"; `{packed.func}` is given it inside a tuple, list or dict, through which pto-transpile "
                            "does not follow a tile group's uses: pass it as an argument of its own")
+            elif given is not None:  # (probe h192: `Ops.relu_into(y, c_vec)`, `relu_into(*args)`)
+                detail += (f"; `{given.func}` is given it, but none of the ops pto-transpile follows there touches it: "
+                           "a tile of it handed to a call it does not follow (a method of a class, a `*` argument) "
+                           "is not seen; do the op in the stage, or in a plain function of the file given the tile "
+                           "as an argument of its own")
             yield stages[0].call, {"buffer": buf, "detail": detail}
         elif len(users) > 2:
             detail = f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"
             yield stages[2].call, {"buffer": buf, "detail": detail}
+
+
+def _given(call: cst.Call, name: str) -> bool:
+    """Does `call` give `name` as an argument of its own?"""
+    return any(type(arg.value) is cst.Name and arg.value.value == name and not arg.star for arg in call.args)
 
 
 def _packed(call: cst.Call, name: str) -> bool:

@@ -2122,7 +2122,13 @@ class PythonSubset(InterpreterBase):
         pos: list = []
         kw: dict = {}
         env = ctx.env
-        for a in node.args:
+        args = node.args
+        if any(a.keyword is not None or a.star == "**" for a in args[:-1]):
+            # Python computes every positional argument, starred ones too, before any keyword, wherever
+            # the keyword is written (`f(y, c, inplace=len(used) > 0, *[used.append(ki)])`: probe h192)
+            args = [a for a in args if a.keyword is None and a.star != "**"] \
+                + [a for a in args if a.keyword is not None or a.star == "**"]
+        for a in args:
             expr = a.value
             # a bound name is its value unless that is a run-time value (`eval`, without its call)
             value = env.get(expr.value, _ABSENT) if type(expr) is cst.Name else _ABSENT
@@ -2139,6 +2145,10 @@ class PythonSubset(InterpreterBase):
             elif a.star == "**":
                 if not isinstance(value, StructV):
                     raise CannotModel("a `**` argument the check cannot expand", a)
+                twice = next((k for k in value.fields if k in kw), None)
+                if twice is not None:
+                    raise CannotModel(f"the call is given `{twice}` twice: Python raises TypeError at this call", a,
+                                      kind="construct")
                 kw.update(value.fields)
             else:
                 pos.append(value)
