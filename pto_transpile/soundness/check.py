@@ -57,11 +57,11 @@ from pto_transpile.soundness.order import (
     run_sequential,
     twin_races,
 )
-from pto_transpile.soundness.params import declared_integer, int_range, pl_dtype, sampled_default
+from pto_transpile.soundness.params import INT64, declared_integer, int_range, pl_dtype, sampled_default
 from pto_transpile.soundness.plchanges import pl_change
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
-from pto_transpile.soundness.tilingdata import tiling_field_least, tiling_field_types
+from pto_transpile.soundness.tilingdata import scalar_ranges, tiling_field_least, tiling_field_types
 from pto_transpile.soundness.uniform import EMPTY_COUNT, INDEX, PER_CORE_COUNT
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
 from pto_transpile.soundness.values import (
@@ -1522,9 +1522,18 @@ def _configs(file, kernel, reads: tuple = ()) -> list[Config]:
     if not unknown:
         return [Config()]
     n = len(SCALAR_TRIALS)
-    configs = [Config({name: SCALAR_TRIALS[(k + j) % n] for j, name in enumerate(unknown)}) for k in range(n)]
+    ranges = scalar_ranges(file, kernel.node)
+
+    def trial(name: str, i: int) -> int:
+        """The `i`-th sample, within the values the scalar's type holds (probe h193: `k: pl.DT_BOOL`
+        was run at 2, and refused as shown there)."""
+        least, most = ranges.get(name, INT64)
+        value = SCALAR_TRIALS[i % n]
+        return value if least <= value <= most else least + (value - least) % (most - least + 1)
+
+    configs = [Config({name: trial(name, k + j) for j, name in enumerate(unknown)}) for k in range(n)]
     if len(unknown) > 1:
-        configs.append(Config({name: SCALAR_TRIALS[-2] for name in unknown}))
+        configs.append(Config({name: trial(name, n - 2) for name in unknown}))
     return configs
 
 

@@ -23,12 +23,11 @@ from pto_transpile.read.consteval import PlSymbol, literal_value
 from pto_transpile.read.partial import Verbatim
 from pto_transpile.read.printing import code_of as expression_code
 from pto_transpile.read.vfbody import bound_to_vf
-from pto_transpile.read.walk import parameters
 from pto_transpile.soundness import runtypes, vfextent
 from pto_transpile.soundness.events import Event, Foot, Trace
-from pto_transpile.soundness.params import int_range
 from pto_transpile.soundness.runtypes import STEP_BUDGET, CannotModel, Config, Ctx, SymRange, nonuniform
 from pto_transpile.soundness.tilefeet import ValidShapes
+from pto_transpile.soundness.tilingdata import scalar_ranges
 from pto_transpile.soundness.uniform import INDEX, NonUniform, Uniform
 from pto_transpile.soundness.values import UNKNOWN, FunctionV, GroupV, Sym, Symbol, quotient_parameters
 
@@ -117,7 +116,7 @@ class InterpreterBase:
         self.quotient_leaves = frozenset(p for root in self.trips for p in quotient_parameters(root)) - set(self.trips)
         self.uniform = Uniform(discover=config.discover, scalar_values=dict(config.scalars),
                                per_core_roots=config.per_core_roots,
-                               scalar_ranges={p.name.value: int_range(p, file.pl.path) for p in parameters(fn)})
+                               scalar_ranges=scalar_ranges(file, fn))
         self.epochs = [0, 0, 0]  #: per core: the barriers of every core (`sync_all` of MIX type) passed
         #: per core: the barriers of its own kind passed (MIX, and AIV_ONLY or AIC_ONLY: `_epoch`)
         self.kind_epochs = [0, 0, 0]

@@ -17,7 +17,8 @@ import libcst as cst
 from pto_api.memory import scalar_int_values
 from pto_transpile.read.consteval import literal_value
 from pto_transpile.read.meaning import Class
-from pto_transpile.read.walk import iter_nodes
+from pto_transpile.read.walk import iter_nodes, parameters
+from pto_transpile.soundness.params import INT64, int_range
 
 #: the annotations a scalar field is read from (others, `int[4]` arrays, are left out)
 SCALAR_TYPES = ("int", "float", "bool")
@@ -46,6 +47,21 @@ def tiling_field_types(file, param: cst.Param) -> dict[str, str] | None:
     defaults = {line.target.value: line.value for line in lines
                 if isinstance(line, cst.AnnAssign) and isinstance(line.target, cst.Name)}
     return {name: kind if _literal_of(defaults.get(name), kind) else "float" for name, kind in fields.items()}
+
+
+def scalar_ranges(file, fn: cst.FunctionDef) -> dict[str, tuple[int, int]]:
+    """The values each integer scalar of a kernel can take, by the type declared for it: a scalar
+    parameter by name (`int_range`), a tiling-data field as `param.field` (`k: pl.DT_UINT8`: 0..255,
+    as the emulator and `--arg` take it; probe h193: a field's test past 255 was refused as shown
+    at 256). The check samples and cuts only within them."""
+    out: dict[str, tuple[int, int]] = {}
+    for p in parameters(fn):
+        types = tiling_field_types(file, p)
+        if types is None:
+            out[p.name.value] = int_range(p, file.pl.path, file)
+        else:
+            out.update({f"{p.name.value}.{f}": scalar_int_values(t) or INT64 for f, t in types.items()})
+    return out
 
 
 def tiling_field_least(file, param: cst.Param, name: str) -> int | None:
@@ -97,8 +113,8 @@ def scalar_kind(file, ann: cst.BaseExpression) -> str | None:
     parameter), `float` for a `pl` float dtype (`DT_FP32`); None for any other annotation."""
     if isinstance(ann, cst.Name):
         return ann.value if ann.value in SCALAR_TYPES else None
-    path = file.pl.path(ann)
-    if len(path) != 1 or not path[0].startswith("DT_"):
+    path = file.pl.path(ann)  # (None for `float | None`, `list[int]`, `"int"`: probe h193)
+    if path is None or len(path) != 1 or not path[0].startswith("DT_"):
         return None
     if scalar_int_values(path[0]) is not None:
         return path[0]
