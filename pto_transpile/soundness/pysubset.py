@@ -224,8 +224,11 @@ class PythonSubset(InterpreterBase):
             if type(bound) is cst.Name and type(value) is not GroupV:  # (`assign` of a name, without its call)
                 ctx.env[bound.value] = value
             else:
+                # (of plain names only: the ring's `_pl_ctx_0.g = st.g`; anything else computed again
+                # would run its calls twice, probe h194)
                 mismatch = self._field_kind_apart(bound, source, ctx) \
-                    if type(bound) is cst.Attribute and type(source) is cst.Attribute else None
+                    if type(bound) is cst.Attribute and type(source) is cst.Attribute \
+                    and type(bound.value) is cst.Name and type(source.value) is cst.Name else None
                 self.assign(bound, value, ctx)
                 if mismatch is not None:  # (a store into it later, by a stage, converts otherwise)
                     self._ring_kinds[mismatch[0]] = mismatch[1]
@@ -860,8 +863,16 @@ class PythonSubset(InterpreterBase):
                 self.eval(node.value, ctx)
                 self._gm_element(obj, target, "RW", ctx)
                 return
+        place = self._place(target, ctx) if type(target) is not cst.Name and _effects_in(node.value) else None
         old = self.eval(target, ctx)
         value = self._operand(node.value, ctx)  # `cnt += core_id < rem`: the comparison is 1 or 0
+        if place is not None and not all(_same_place(a, b) for a, b in zip(place, self._place(target, ctx),
+                                                                          strict=True)):
+            # Python computes the place once, before the value: `sel[i] += (i := 1)` adds to `sel[0]`,
+            # which the model, computing it again to store, would not (probe h194)
+            raise CannotModel(f"`{self._code_of(node.value)}` changes the place `{self._code_of(target)}` names, which "
+                              "Python computes before it: compute the value first, into a name of its own",
+                              node, kind="construct")
         if type(old) in (list, dict):  # `rows += [v]` changes the list in place (`list.__iadd__`)
             self._kept_outside(old, target, node, ctx)
             self._change(lambda: containers.add_in_place(old, _IN_PLACE.get(type(node.operator), ""), value), node,
@@ -873,6 +884,18 @@ class PythonSubset(InterpreterBase):
             # `box += [v]` changes a list in place (`list.__iadd__`), `box |= {...}` a dict
             self._kept_outside(old, target, node, ctx)
         self.assign(target, self._binop(AUGMENTED.get(type(node.operator)), old, value, node), ctx)
+
+    def _place(self, target: cst.BaseExpression, ctx: Ctx) -> tuple:
+        """What a subscript or attribute target is computed from (its object, and a subscript's
+        indices), compared before and after an augmented assignment's value (`aug_assign`)."""
+        if isinstance(target, cst.Subscript):
+            parts = [p for el in target.slice for p in (
+                (el.slice.value,) if isinstance(el.slice, cst.Index) else
+                (el.slice.lower, el.slice.upper, el.slice.step) if isinstance(el.slice, cst.Slice) else ())]
+            return (self.eval(target.value, ctx), *(None if p is None else self.eval(p, ctx) for p in parts))
+        if isinstance(target, cst.Attribute):
+            return (self.eval(target.value, ctx),)
+        return ()
 
     # expressions ---------------------------------------------------------------------------
     def eval(self, node: cst.BaseExpression, ctx: Ctx) -> Any:
@@ -2541,6 +2564,14 @@ _PL_OBJECTS = (TileTypeV, TileV, AnyTileV, GroupV, TensorV, Symbol)
 
 #: values whose truth is always True (objects without `__bool__` or `__len__`)
 _ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
+
+
+def _same_place(a: Any, b: Any) -> bool:
+    """One object, or one plain number or string (`_place`)."""
+    plain = (int, float, str, type(None))
+    return a is b or isinstance(a, plain) and isinstance(b, plain) and type(a) is type(b) and a == b \
+        or isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool) \
+        and int(a) == int(b)
 
 
 def _effects_in(node: cst.CSTNode) -> bool:
