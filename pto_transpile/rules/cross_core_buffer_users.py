@@ -14,9 +14,17 @@ def check(ctx):
             detail = f"is used only by {names} in this pipeline loop; it needs a producer and a consumer"
             packed = next((s for s in ctx.loop.stages if s not in stages and _packed(s.call, buf)), None)
             given = next((s for s in ctx.loop.stages if s not in stages and _given(s.call, buf)), None)
+            known = {id(s.call) for s in ctx.loop.stages}
+            buried = next((c for c in ctx.file.find(ctx.loop.node, cst.Call)
+                           if id(c) not in known and type(c.func) is cst.Name and c.func.value in ctx.file.stages
+                           and _given(c, buf)), None)
             if packed is not None:  # (probe h146: the help asked for what the kernel did)
                 detail += (f"; `{packed.func}` is given it inside a tuple, list or dict, through which pto-transpile "
                            "does not follow a tile group's uses: pass it as an argument of its own")
+            elif buried is not None:  # (probe h195: `_ = st(...) if c else None`, `assert st(...) is None`)
+                detail += (f"; `{buried.func.value}` is given it in a call inside an expression or another "
+                           "statement, which pto-transpile does not pipeline: write the stage call as the only "
+                           "statement of its section")
             elif given is not None:  # (probe h192: `Ops.relu_into(y, c_vec)`, `relu_into(*args)`)
                 detail += (f"; `{given.func}` is given it, but none of the ops pto-transpile follows there touches it: "
                            "a tile of it handed to a call it does not follow (a method of a class, a `*` argument) "

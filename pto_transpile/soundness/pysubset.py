@@ -2402,6 +2402,10 @@ class PythonSubset(InterpreterBase):
             return UNKNOWN
         if fn.node.asynchronous is not None or _yields(fn.node, self._yields):
             # calling it makes a generator or coroutine: its body runs when it is iterated, if ever
+            generator = _nested_generator(fn.node)
+            if generator is not None:  # (probe h195: the message named the stage itself a generator)
+                raise CannotModel(f"`{fn.name}` defines the generator `{generator}`, which the check does not follow: "
+                                  "compute its values with a loop in the function itself", node, kind="construct")
             raise CannotModel(f"`{fn.name}` is a generator or coroutine, whose body the call does not run: the check "
                               "does not follow it", node, kind="construct")
         env = self._bind(fn.node, pos, kw, ctx, fn.defaults, node)
@@ -3012,6 +3016,22 @@ def _yields(fn: cst.FunctionDef, memo: dict[int, tuple]) -> bool:
     if hit is None or hit[0] is not fn:
         hit = memo[id(fn)] = (fn, any(type(n) is cst.Yield for n in iter_nodes(fn.body)))
     return hit[1]
+
+
+def _nested_generator(fn: cst.FunctionDef) -> str | None:
+    """The name of a function nested in `fn` whose body yields, when `fn`'s own body does not
+    (`_yields` counts both, on the safe side); None otherwise."""
+    own: list[cst.CSTNode] = list(fn.body.body)
+    nested: list[cst.FunctionDef] = []
+    while own:
+        node = own.pop()
+        if type(node) is cst.Yield:
+            return None
+        if type(node) is cst.FunctionDef:
+            nested.append(node)
+            continue
+        own.extend(children(node))
+    return next((f.name.value for f in nested if any(type(n) is cst.Yield for n in iter_nodes(f.body))), None)
 
 
 def _imported(small: cst.Import | cst.ImportFrom, ctx: Ctx) -> None:
