@@ -2571,11 +2571,13 @@ _ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
 
 
 def _same_place(a: Any, b: Any) -> bool:
-    """One object, or one plain number or string (`_place`)."""
+    """One object, one plain number or string, one run-time value, or tuples of such (`_place`)."""
+    if type(a) is tuple and type(b) is tuple:
+        return len(a) == len(b) and all(_same_place(x, y) for x, y in zip(a, b, strict=True))
     plain = (int, float, str, type(None))
     return a is b or isinstance(a, plain) and isinstance(b, plain) and type(a) is type(b) and a == b \
         or isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool) \
-        and int(a) == int(b)
+        and int(a) == int(b) or isinstance(a, Opaque) and isinstance(b, Opaque) and a.origin == b.origin
 
 
 def _effects_in(node: cst.CSTNode) -> bool:

@@ -46,3 +46,14 @@ def test_a_place_is_computed_once(body):
 ])
 def test_the_place_python_computes_is_followed(body):
     assert error_messages(transpile(_kernel(body), path="k.py", preload=1)) == []
+
+
+def test_a_place_computed_again_is_the_same_place_when_its_values_are():
+    # a run-time value computed anew is a new object of the same origin; a tuple index compares by its items
+    from pto_transpile.soundness.pysubset import _same_place
+    from pto_transpile.soundness.values import Opaque, Sym
+
+    assert _same_place(Opaque(("param", "n")), Opaque(("param", "n")))
+    assert not _same_place(Opaque(("param", "n")), Opaque(("param", "m")))
+    assert _same_place((1, Sym(2, ())), (1, 2)) and not _same_place((1, 2), (1, 3))
+    assert _same_place([], []) is False
