@@ -155,6 +155,11 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
                     continue
                 if not isinstance(target, cst.Name) or value is None:
                     continue
+                if target.value == "is_valid" and not (isinstance(value, cst.Call) and _is_key_field(file, value)):
+                    # (`is_valid = lambda self, key: ...`, `= staticmethod(f)`: probe h198 had it read as a field)
+                    problem = problem or ("binds `is_valid` by an assignment, which the check does not run: write it "
+                                          "as `def is_valid(self, key):`")
+                    continue
                 if isinstance(value, cst.Call) and _is_key_field(file, value):
                     key.fields.append(_key_field(file, target.value, value, *envs))
                     now[target.value] = then[target.value] = Unknown("a tiling-key field")
@@ -371,9 +376,20 @@ def _key_field(file, name: str, call: cst.Call, now, then) -> KeyField:
     if then is not None and _as_then(file, then, values_node) != values:
         return KeyField(name, None, values_node, "its values are computed from names bound to other values after "
                                                  "the class (the class body saw the values they had then)")
-    if (not isinstance(values, (list, tuple)) or not values or len(set(values)) != len(values)
+    if (not isinstance(values, (list, tuple, range)) or not values or len(set(values)) != len(values)
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
         return KeyField(name, None, values_node, "its values are not a non-empty list of distinct integers")
+    bits_node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "bits"), None)
+    try:
+        bits = ConstEvaluator(now, file.pl.path).eval(bits_node) if bits_node is not None else None
+    except NotConstant:
+        bits = None
+    if not isinstance(bits, int) or isinstance(bits, bool) or bits <= 0:
+        return KeyField(name, None, bits_node or call, "its `bits=` is not a positive integer the check can read")
+    if len(values) > 2 ** bits:  # (the JIT refuses the class: probe h198 had one accepted and unloadable)
+        return KeyField(name, None, bits_node or call,
+                        f"its {len(values)} values do not fit in {bits} bit(s), which the JIT refuses: give it "
+                        "more bits")
     return KeyField(name, tuple(values), call)
 
 
