@@ -2382,7 +2382,17 @@ class PythonSubset(InterpreterBase):
             return f"stage `{stage}` is called under a condition the check cannot decide"
         test, by_block = self.may_tests[-1]
         code = self._code_of(test)
-        if by_block:
+        # the loops around the test, the innermost last; a loop inside the innermost but not around the
+        # test is the pipeline loop the test is around
+        around = [n for n in iter_nodes(self.fn.body) if isinstance(n, (cst.For, cst.While))
+                  and any(m is test for m in iter_nodes(n.body))]
+        if by_block and around and any(isinstance(m, (cst.For, cst.While)) and not any(k is test for k in iter_nodes(m))
+                                       for m in iter_nodes(around[-1].body)):
+            # (probe h197: a per-head mask read from GM around the loop, in the loop over heads, was
+            # told to return early, which would end every later head)
+            fix = ("inside another loop, a `return` would end its later iterations too: run the pipeline loop in "
+                   "every iteration and test the value inside the stages, whose tests the check follows both ways")
+        elif by_block:
             inverse = _INVERSE.get(type(test.comparisons[0].operator)) \
                 if type(test) is cst.Comparison and len(test.comparisons) == 1 else None
             form = (f"if {self._code_of(test.left)} {inverse} {self._code_of(test.comparisons[0].comparator)}: return"
