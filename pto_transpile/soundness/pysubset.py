@@ -2234,6 +2234,13 @@ class PythonSubset(InterpreterBase):
             pos = list(pos[0])  # `min([a, b])`: the same choice
             if len(pos) < 2:  # `max([x])` is `x` itself (`max(x)` would take the largest item of `x`)
                 return pos[0] if pos and not kw else UNKNOWN
+        if name in ("min", "max") and any(isinstance(p, (list, tuple)) and _varies_inside(p) for p in pos):
+            # `max((ki, 1), (19, 0))` compares the tuples item by item, a test of `ki` the run took as
+            # settled at the counts it ran (probe h199: from the 20th tile on it picked another tile)
+            raise nonuniform(NonUniform(f"`{self._code_of(node)}` compares sequences holding a value that varies "
+                                        "between runs or iterations, item by item",
+                                        "compare the numbers themselves (`ki >= WARMUP`), a test the check follows"),
+                             node)
         if name in ("min", "max") and len(pos) > 1:
             self._cut_between(pos, node)
         kept = self._keep_form(name, pos, node)
@@ -2578,6 +2585,13 @@ _PL_OBJECTS = (TileTypeV, TileV, AnyTileV, GroupV, TensorV, Symbol)
 
 #: values whose truth is always True (objects without `__bool__` or `__len__`)
 _ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
+
+
+def _varies_inside(seq: list | tuple) -> bool:
+    """Does a sequence hold, at any depth, a value that varies between runs or iterations (a `Sym`
+    of some form, a run-time value)?"""
+    return any(isinstance(v, Sym) and v.form or isinstance(v, Opaque)
+               or isinstance(v, (list, tuple)) and _varies_inside(v) for v in seq)
 
 
 def _same_place(a: Any, b: Any) -> bool:
