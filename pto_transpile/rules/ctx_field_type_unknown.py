@@ -46,6 +46,10 @@ RULE = Rule(
                       "a ctx field carries one number",
            "struct": "Pass the struct by the name it was made with (`{struct}`), or bind the second name once, "
                      "on a line of its own (`{value} = {struct}`), and bind neither again",
+           "struct_pick": "Pass the stage one struct made by `pl.struct(...)` before the loop and set its fields in "
+                          "the loop (`st = pl.struct(g=0.0)` before it, `st.g = ...` in it): the ring carries such a "
+                          "struct field by field, not a choice among structs; a dtype annotation does not make a "
+                          "struct a number",
            "struct_entry": "Declare a struct with the fields the stage reads before the loop (`{value} = "
                            "pl.struct(...)`), set them in the loop (`{value}.f = ...`) and pass that struct: the "
                            "ring carries a struct made by `pl.struct` field by field, not an entry of `{array}`",

@@ -289,6 +289,9 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                 fields.update(why=f"it is the struct `{struct}` under another name, which the ring follows only when "
                                   "both are bound once and the second on a line of its own", struct=struct,
                               _hint="struct")
+            elif (picked := _struct_picked(file, kernel, bound, fills[0].value)) is not None:  # (probe h200)
+                fields.update(why=f"it is a struct picked by a test or from a list (`{picked}`), which the ring does "
+                                  "not carry, and no dtype is one of a struct", struct=picked, _hint="struct_pick")
             elif (array := _struct_array_of(kernel, bound, fills[0].value)) is not None:  # (probe h111)
                 fields.update(why=f"it is an entry of the struct array `{array}`, a struct, and a ctx field holds a "
                                   "number", array=array, _hint="struct_entry")
@@ -700,6 +703,25 @@ def _struct_array_of(kernel, bound: dict, value: cst.BaseExpression) -> str | No
         if kind == "value" and isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) \
                 and any(decl.is_array for decl in kernel.structs.get(node.value.value) or []):
             return node.value.value
+    return None
+
+
+def _struct_picked(file, kernel, bound: dict, value: cst.BaseExpression) -> str | None:
+    """A struct the value picks among others (`even if i % 2 == 0 else odd`, `sts[i % 2]` of a list
+    of `pl.struct(...)`), itself or through a name bound to the pick: the name of one of them;
+    None for any other value."""
+    values = [value] + ([v for kind, v in bound.get(value.value, []) if kind == "value"]
+                        if isinstance(value, cst.Name) else [])
+    for v in values:
+        if not isinstance(v, (cst.IfExp, cst.Subscript)):
+            continue
+        for n in iter_nodes(v):
+            if isinstance(n, cst.Name) and n.value in kernel.structs:
+                return n.value
+            if isinstance(n, cst.Name) and any(kind == "value" and isinstance(made, (cst.List, cst.Tuple)) and any(
+                    isinstance(e.value, cst.Call) and file.pl.path(e.value.func) == ("struct",)
+                    for e in made.elements) for kind, made in bound.get(n.value, [])):
+                return n.value
     return None
 
 
