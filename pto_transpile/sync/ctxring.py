@@ -289,12 +289,12 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
                 fields.update(why=f"it is the struct `{struct}` under another name, which the ring follows only when "
                                   "both are bound once and the second on a line of its own", struct=struct,
                               _hint="struct")
-            elif (picked := _struct_picked(file, kernel, bound, fills[0].value)) is not None:  # (probe h200)
-                fields.update(why=f"it is a struct picked by a test or from a list (`{picked}`), which the ring does "
-                                  "not carry, and no dtype is one of a struct", struct=picked, _hint="struct_pick")
             elif (array := _struct_array_of(kernel, bound, fills[0].value)) is not None:  # (probe h111)
                 fields.update(why=f"it is an entry of the struct array `{array}`, a struct, and a ctx field holds a "
                                   "number", array=array, _hint="struct_entry")
+            elif (picked := _struct_picked(file, kernel, bound, fills[0].value)) is not None:  # (probe h200)
+                fields.update(why=f"it is a struct picked by a test or from a list (`{picked}`), which the ring does "
+                                  "not carry, and no dtype is one of a struct", struct=picked, _hint="struct_pick")
             elif isinstance(fills[0].value, cst.Attribute) and isinstance(fills[0].value.value, cst.Name) \
                     and fills[0].value.value.value in kernel.structs:  # a field of a struct handed whole (h113)
                 fields.update(_hint="struct_field", field=fills[0].value.attr.value)
