@@ -301,6 +301,13 @@ class PythonSubset(InterpreterBase):
             path = bound.path if isinstance(bound, Symbol) else None
         return path[-1] if path and len(path) == 1 and storable(path[-1]) else None
 
+    def _own_locals(self, fn: cst.FunctionDef) -> frozenset[str]:
+        """`_own_locals`, read once per function of the file."""
+        hit = self._names_bound.get(("own", id(fn)))
+        if hit is None or hit[0] is not fn:
+            hit = self._names_bound[("own", id(fn))] = (fn, _own_locals(fn))
+        return hit[1]
+
     def _bound_in(self, fn: cst.FunctionDef) -> set[str]:
         """`_bound_in`, read once per function of the file."""
         hit = self._names_bound.get(id(fn))
@@ -986,6 +993,13 @@ class PythonSubset(InterpreterBase):
                                   "of theirs)", node, kind="section")
         if name in self.key:  # before the file's cache of module names, shared by every instance
             return self.key[name]
+        if name in self._own_locals(self._frames[-1] if self._frames else self.fn):
+            # (probe h202: a stage reading `HALF` and binding `HALF = TILE // 2` after was run with the
+            # module's `HALF`)
+            raise CannotModel(f"`{name}` is read where the function has not bound it yet, and it binds it elsewhere "
+                              "in its body: Python takes it for the function's own name and raises UnboundLocalError "
+                              "here (bind it before the read, or name the module's value otherwise)", node,
+                              kind="construct")
         if self._symbolic_names and name in self._symbolic_names:
             found = self._symbolic(name)
             if found is not None:
@@ -2658,6 +2672,43 @@ def _singleton(value: Any) -> bool:
 def _names_in(node: cst.CSTNode) -> set[str]:
     """Every name `node` mentions."""
     return {n.value for n in iter_nodes(node) if type(n) is cst.Name}
+
+
+def _own_locals(fn: cst.FunctionDef) -> frozenset[str]:
+    """The names Python takes for `fn`'s own in its whole body: every name it assigns, loops over,
+    binds `as`, imports, defines or deletes, outside nested functions, classes and comprehensions
+    (but a `:=` in a comprehension binds here), less those it declares `global` or `nonlocal`."""
+    names: set[str] = set()
+    declared: set[str] = set()
+    todo: list[cst.CSTNode] = list(children(fn.body))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (cst.Global, cst.Nonlocal)):
+            declared |= {a.name.value for a in n.names}
+            continue
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            names.add(n.name.value)
+            todo.extend(d.decorator for d in n.decorators)  # (its body is a scope of its own)
+            continue
+        if isinstance(n, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            todo.extend(w for w in iter_nodes(n) if type(w) is cst.NamedExpr)
+            continue
+        target: cst.CSTNode | None = None
+        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.Del)):
+            target = n.target
+        elif isinstance(n, cst.AsName):
+            target = n.name
+        if target is not None and not isinstance(target, (cst.Subscript, cst.Attribute)):
+            names |= {t.value for t in iter_nodes(target) if type(t) is cst.Name}
+        if isinstance(n, (cst.Import, cst.ImportFrom)) and not isinstance(n.names, cst.ImportStar):
+            for alias in n.names:
+                bound: cst.BaseExpression = alias.asname.name if alias.asname is not None else alias.name
+                while isinstance(bound, cst.Attribute):  # `import a.b` binds `a`
+                    bound = bound.value
+                if isinstance(bound, cst.Name):
+                    names.add(bound.value)
+        todo.extend(children(n))
+    return frozenset(names - declared)
 
 
 def _bound_in(fn: cst.FunctionDef) -> set[str]:
