@@ -115,11 +115,9 @@ def _touched(file, call: cst.Call, seen: frozenset = frozenset()) -> list[tuple[
             and call.func.value not in file.stages:
         params = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
         done = _helper_roles(file, helper, seen | {call.func.value})
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        named = {p.name.value for p in helper.params.params}  # (a keyword binds no positional-only one)
-        pairs = [(params[i], a) for i, a in enumerate(positional) if i < len(params)]
-        pairs += [(a.keyword.value, a) for a in call.args if a.keyword is not None and a.keyword.value in named]
-        return [(done[name], a.value) for name, a in pairs if name in done]
+        return [(done[params[i]], a.value)
+                for i, a in parameter_arguments(params, call.args, len(helper.params.posonly_params))
+                if i < len(params) and params[i] in done]
     if type(call.func) is cst.Name and call.func.value in file.vector_functions:
         roles = vfbody.param_roles(file, call.func.value, lambda _function, _call: "RW")
         return [(roles[i], a.value) for i, a in parameter_arguments(file.vf_body(call.func.value).params, call.args)

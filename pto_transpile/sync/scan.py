@@ -561,11 +561,13 @@ def starred_arguments(call: cst.Call, params: cst.Parameters, named: list[str]) 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
-def parameter_arguments(params, args) -> list[tuple[int, cst.Arg]]:
+def parameter_arguments(params, args, positional_only: int = 0) -> list[tuple[int, cst.Arg]]:
     """(parameter index, argument) of a call: positional arguments by position, keyword
-    arguments by their parameter's name (starred ones bind nothing the scan can follow)."""
+    arguments by their parameter's name, but the first `positional_only` parameters, which a
+    keyword does not bind (starred ones bind nothing the scan can follow)."""
     out = list(enumerate(a for a in args if a.keyword is None and not a.star))
-    out += [(params.index(a.keyword.value), a) for a in args if a.keyword is not None and a.keyword.value in params]
+    out += [(params.index(a.keyword.value), a) for a in args
+            if a.keyword is not None and a.keyword.value in params[positional_only:]]
     return out
 
 
