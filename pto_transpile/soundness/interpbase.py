@@ -57,6 +57,11 @@ class FileMemo:
     #: id(function) -> (function, the names it binds: `pysubset._bound_in`), asked at every
     #: annotated assignment whose annotation reads a name the frame has not bound
     bound: dict[int, tuple] = field(default_factory=dict)
+    #: id(function) -> (function, the names Python takes for its own: `pysubset._own_locals`), asked
+    #: at every read of a name its frame has not bound
+    own: dict[int, tuple] = field(default_factory=dict)
+    #: id(call) -> (call, its arguments in the order Python computes them: `PythonSubset._args`)
+    orders: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, its counters, the names its body binds, its first-iteration flags:
     #: `Loops._carried_names`, which reads the loop's nodes and the file's constant folder only)
     carried: dict[int, tuple] = field(default_factory=dict)
@@ -237,6 +242,8 @@ class InterpreterBase:
         self._paths = shared.paths
         self._yields = shared.yields
         self._names_bound = shared.bound
+        self._locals_memo = shared.own
+        self._orders = shared.orders
         self._tests = shared.tests
         #: the test of the `if ...: return` being judged as a quiet return (`PythonSubset.exec_if`)
         self._quiet_test: cst.BaseExpression | None = None

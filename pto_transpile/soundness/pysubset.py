@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
@@ -303,9 +303,9 @@ class PythonSubset(InterpreterBase):
 
     def _own_locals(self, fn: cst.FunctionDef) -> frozenset[str]:
         """`_own_locals`, read once per function of the file."""
-        hit = self._names_bound.get(("own", id(fn)))
+        hit = self._locals_memo.get(id(fn))
         if hit is None or hit[0] is not fn:
-            hit = self._names_bound[("own", id(fn))] = (fn, _own_locals(fn))
+            hit = self._locals_memo[id(fn)] = (fn, _own_locals(fn))
         return hit[1]
 
     def _bound_in(self, fn: cst.FunctionDef) -> set[str]:
@@ -2159,13 +2159,10 @@ class PythonSubset(InterpreterBase):
         pos: list = []
         kw: dict = {}
         env = ctx.env
-        args = node.args
-        if any(a.keyword is not None or a.star == "**" for a in args[:-1]):
-            # Python computes every positional argument, starred ones too, before any keyword, wherever
-            # the keyword is written (`f(y, c, inplace=len(used) > 0, *[used.append(ki)])`: probe h192)
-            args = [a for a in args if a.keyword is None and a.star != "**"] \
-                + [a for a in args if a.keyword is not None or a.star == "**"]
-        for a in args:
+        hit = self._orders.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._orders[id(node)] = (node, _in_python_order(node.args))
+        for a in hit[1]:
             expr = a.value
             # a bound name is its value unless that is a run-time value (`eval`, without its call)
             value = env.get(expr.value, _ABSENT) if type(expr) is cst.Name else _ABSENT
@@ -2599,6 +2596,16 @@ _PL_OBJECTS = (TileTypeV, TileV, AnyTileV, GroupV, TensorV, Symbol)
 
 #: values whose truth is always True (objects without `__bool__` or `__len__`)
 _ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
+
+
+def _in_python_order(args: Sequence[cst.Arg]) -> Sequence[cst.Arg]:
+    """A call's arguments in the order Python computes them: every positional one, starred ones
+    too, before any keyword, wherever the keyword is written (`f(y, c, inplace=len(used) > 0,
+    *[used.append(ki)])`: probe h192)."""
+    if not any(a.keyword is not None or a.star == "**" for a in args[:-1]):
+        return args
+    return [a for a in args if a.keyword is None and a.star != "**"] \
+        + [a for a in args if a.keyword is not None or a.star == "**"]
 
 
 def _varies_inside(seq: list | tuple) -> bool:
