@@ -305,7 +305,8 @@ class PythonSubset(InterpreterBase):
         """`_own_locals`, read once per function of the file."""
         hit = self._locals_memo.get(id(fn))
         if hit is None or hit[0] is not fn:
-            hit = self._locals_memo[id(fn)] = (fn, _own_locals(fn))
+            # (a `:=` anywhere in the file's text, even in a string, has expressions walked)
+            hit = self._locals_memo[id(fn)] = (fn, _own_locals(fn, ":=" in self.file.source.text))
         return hit[1]
 
     def _bound_in(self, fn: cst.FunctionDef) -> set[str]:
@@ -2681,41 +2682,66 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     return {n.value for n in iter_nodes(node) if type(n) is cst.Name}
 
 
-def _own_locals(fn: cst.FunctionDef) -> frozenset[str]:
+def _own_locals(fn: cst.FunctionDef, walrus: bool = True) -> frozenset[str]:
     """The names Python takes for `fn`'s own in its whole body: every name it assigns, loops over,
-    binds `as`, imports, defines or deletes, outside nested functions, classes and comprehensions
-    (but a `:=` in a comprehension binds here), less those it declares `global` or `nonlocal`."""
+    binds `as` or by a `match` capture, imports, defines or deletes, outside nested functions, classes
+    and comprehensions (but a `:=` in a comprehension binds here), less those it declares `global` or
+    `nonlocal`. Without `walrus` (no `:=` in the file) no expression but a target can bind, and
+    expressions are not entered: the walk of a generated kernel is then a fraction of its nodes.
+    Nodes are told apart by exact type (libcst's classes are abstract base classes, whose
+    `isinstance` is slow)."""
     names: set[str] = set()
     declared: set[str] = set()
-    todo: list[cst.CSTNode] = list(children(fn.body))
+    todo: list[Any] = list(children(fn.body))  # (told apart by `type`, which mypy does not narrow by)
     while todo:
         n = todo.pop()
-        if isinstance(n, (cst.Global, cst.Nonlocal)):
+        kind = type(n)
+        if kind in _PLAIN_NODES:
+            if walrus or kind not in _EXPRESSIONS:
+                todo.extend(children(n))
+            continue
+        if kind is cst.Global or kind is cst.Nonlocal:
             declared |= {a.name.value for a in n.names}
             continue
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+        if kind is cst.FunctionDef or kind is cst.ClassDef:
             names.add(n.name.value)
             todo.extend(d.decorator for d in n.decorators)  # (its body is a scope of its own)
             continue
-        if isinstance(n, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+        if kind in _INNER_SCOPES:
             todo.extend(w for w in iter_nodes(n) if type(w) is cst.NamedExpr)
             continue
-        target: cst.CSTNode | None = None
-        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.Del)):
-            target = n.target
-        elif isinstance(n, cst.AsName):
-            target = n.name
-        if target is not None and not isinstance(target, (cst.Subscript, cst.Attribute)):
+        target = n.target if kind in _BINDS_TARGET else n.name if kind in _BINDS_NAME else None
+        if target is not None and type(target) is not cst.Subscript and type(target) is not cst.Attribute:
             names |= {t.value for t in iter_nodes(target) if type(t) is cst.Name}
-        if isinstance(n, (cst.Import, cst.ImportFrom)) and not isinstance(n.names, cst.ImportStar):
+        if (kind is cst.Import or kind is cst.ImportFrom) and type(n.names) is not cst.ImportStar:
             for alias in n.names:
                 bound: cst.BaseExpression = alias.asname.name if alias.asname is not None else alias.name
-                while isinstance(bound, cst.Attribute):  # `import a.b` binds `a`
+                while type(bound) is cst.Attribute:  # `import a.b` binds `a`
                     bound = bound.value
-                if isinstance(bound, cst.Name):
+                if type(bound) is cst.Name:
                     names.add(bound.value)
         todo.extend(children(n))
     return frozenset(names - declared)
+
+
+#: nodes that bind by their `target` (`_own_locals`)
+_BINDS_TARGET = frozenset({cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.Del})
+#: nodes that bind their `name` when it is not None (`_own_locals`)
+_BINDS_NAME = frozenset({cst.AsName, cst.MatchAs, cst.MatchStar})
+#: nodes whose names are a scope of their own but for `:=` (`_own_locals`)
+_INNER_SCOPES = frozenset({cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
+#: nodes `_own_locals` only walks through: none of them binds or declares a name
+_PLAIN_NODES = frozenset({
+    cst.Name, cst.Attribute, cst.Call, cst.Arg, cst.Integer, cst.Float, cst.SimpleString, cst.BinaryOperation,
+    cst.Comparison, cst.ComparisonTarget, cst.Subscript, cst.SubscriptElement, cst.Index, cst.Slice, cst.Tuple,
+    cst.List, cst.Element, cst.StarredElement, cst.Expr, cst.SimpleStatementLine, cst.IndentedBlock, cst.If,
+    cst.Else, cst.With, cst.WithItem, cst.UnaryOperation, cst.BooleanOperation, cst.IfExp, cst.Return, cst.Assign,
+    cst.Pass, cst.Break, cst.Continue, cst.Dict, cst.DictElement, cst.While, cst.Module,
+})
+#: the expressions among them, which bind nothing unless they hold a `:=` (`_own_locals`)
+_EXPRESSIONS = frozenset(k for k in _PLAIN_NODES if issubclass(k, cst.BaseExpression) or k in (
+    cst.Arg, cst.ComparisonTarget, cst.SubscriptElement, cst.Index, cst.Slice, cst.Element, cst.StarredElement,
+    cst.DictElement))
 
 
 def _bound_in(fn: cst.FunctionDef) -> set[str]:
