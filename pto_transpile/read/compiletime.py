@@ -404,15 +404,23 @@ def datatypes_of(file, fn: cst.FunctionDef) -> dict[str, str]:
 
 
 def _datatypes(file, node: cst.BaseExpression) -> dict[str, str]:
-    if not isinstance(node, cst.Dict):
+    """Kernel parameter -> dtype name of a `datatype=` value: a dict of strings written in place,
+    a module name bound to one, or `dict(x="dt", ...)`."""
+    value = file.evaluator.try_eval(node)
+    if value is None and type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "dict" \
+            and file.meaning("dict") is None:
+        value = {}
+        for arg in node.args:
+            item = file.evaluator.try_eval(arg.value)
+            if arg.keyword is not None:
+                value[arg.keyword.value] = item
+            elif arg.star == "**" and isinstance(item, dict):
+                value.update(item)
+            elif not arg.star and isinstance(item, dict):  # `dict({"x": "dt"}, y="dt2")`
+                value.update(item)
+    if not isinstance(value, dict):
         return {}
-    out = {}
-    for el in node.elements:
-        if isinstance(el, cst.DictElement):
-            key, value = file.evaluator.try_eval(el.key), file.evaluator.try_eval(el.value)
-            if isinstance(key, str) and isinstance(value, str) and value.isidentifier():
-                out[key] = value
-    return out
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v.isidentifier()}
 
 
 # the instances ------------------------------------------------------------------------------

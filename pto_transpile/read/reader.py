@@ -125,21 +125,24 @@ class FileModel:
         return {n: made for n, c in self.names.made_types.items() if (made := made_type(self, c)) is not None}
 
     @cached_property
-    def jit_names(self) -> frozenset[str]:
-        """Names the JIT binds in every function of the file: the tiling-key fields and
-        `datatype=` names of every `@pl.jit(...)` read (kernels, and kernels defined in
-        the functions read)."""
-        names: set[str] = set()
-        for k in self.kernels:
-            names |= k.jit.names if k.jit is not None else set()
+    def jits(self) -> tuple[compiletime.JitNames, ...]:
+        """What every `@pl.jit(...)` read binds: of the kernels, and of kernels defined in the
+        functions read."""
+        jits = [k.jit for k in self.kernels if k.jit is not None]
         kernel_nodes = {k.node for k in self.kernels}
         for fn in self.functions_by_name.values():
             if isinstance(fn, cst.FunctionDef):
                 for dec in self.find(fn, cst.Decorator):
                     call = compiletime.jit_call(dec, self.pl)
                     if call is not None and fn not in kernel_nodes:
-                        names |= compiletime.read_jit(self, call, fn).names
-        return frozenset(names)
+                        jits.append(compiletime.read_jit(self, call, fn))
+        return tuple(jits)
+
+    @cached_property
+    def jit_names(self) -> frozenset[str]:
+        """Names the JIT binds in every function of the file: the tiling-key fields and
+        `datatype=` names of every `@pl.jit(...)` read."""
+        return frozenset(n for jit in self.jits for n in jit.names)
 
     def instances(self, kernel: Kernel) -> compiletime.Instances:
         """The tiling-key instances the JIT may compile `kernel` for: `.keys` is a tuple of

@@ -45,7 +45,7 @@ def check(ctx):
         in_header = module_names | {n for part in _header(fn) for n in _bound(file, part)}
         reported = set()
         reads = _reads(file, fn)
-        dead = None
+        dead = unread = None
         for name in reads:
             scope = in_header if name in header else bound
             if name.value not in scope and name.value not in _BUILTINS and name.value not in reported:
@@ -53,12 +53,23 @@ def check(ctx):
                 if name in dead:
                     continue  # a branch no kernel instance compiles
                 reported.add(name.value)
+                if unread is None:
+                    unread = _unread_datatype(file)
                 if name in header:
                     node, fields = undefined(file, fn, name, scope, reads, True)
                     yield node, {**fields, "_message": "header" + fields.get("_message", ""),
                                  "_hint": fields.get("_hint", "header")}
                 else:
-                    yield undefined(file, fn, name, bound | _BUILTINS, reads, fn in kernels)
+                    node, fields = undefined(file, fn, name, bound | _BUILTINS, reads, fn in kernels)
+                    if unread and "param" not in fields:  # maybe a dtype name of a `datatype=` not read
+                        fields = {**fields, "datatype": file.source.code(unread), "_message": "datatype",
+                                  "_hint": "datatype"}
+                    yield node, fields
+
+
+def _unread_datatype(file) -> cst.BaseExpression | bool:
+    """The `datatype=` value of a `@pl.jit(...)` whose dtype names cannot be read, or False."""
+    return next((j.datatype_node for j in file.jits if j.datatype_node is not None and not j.datatypes), False)
 
 
 def _header(fn: cst.FunctionDef) -> list[cst.CSTNode]:
@@ -236,11 +247,15 @@ RULE = Rule(
                       "decorators are computed there, not in the function); did you mean `{suggestion}`?",
         "parameter": "parameter `{param}` of `{function}` is never used, and `{name}` is read there but bound "
                      "nowhere: did you mean `{name}`?",
+        "datatype": "`{name}` is not defined in `{function}`, unless `datatype={datatype}` of a `@pl.jit` binds it: "
+                    "pto-transpile cannot read the dtype names that value binds",
     },
     hints={
         "near": "Write `{suggestion}`, or bind `{name}` before it is used",
         "header": "Bind `{name}` at module level before the `def`, or drop the default and pass the value at the call",
         "parameter": "Rename the parameter `{param}` to `{name}`",
+        "datatype": "Write `datatype=` as a dict of strings (`datatype={{\"x\": \"x_dtype\"}}`), a module name bound "
+                    "to one, or `dict(x=\"x_dtype\")`; or bind `{name}` before it is used",
     },
     phase="file",
     check=check,

@@ -193,6 +193,32 @@ def test_a_key_whose_fields_cannot_be_read_has_no_instances(change, replacement,
     assert not found.known and why in found.problem and found.kind == "not-static"
 
 
+DATATYPE = 'datatype={"q": "q_dtype", "out": "q_dtype"}'
+
+
+@pytest.mark.parametrize("written, before", [
+    ('datatype=DTYPES', 'DTYPES = {"q": "q_dtype", "out": "q_dtype"}\n'),
+    ('datatype=dict(q="q_dtype", out="q_dtype")', ""),
+    ('datatype=dict(Q_DTYPE, out="q_dtype")', 'Q_DTYPE = {"q": "q_dtype"}\n'),
+])
+def test_a_datatype_bound_by_name_or_made_by_dict_is_read(written, before):
+    """`datatype=` as a module name bound to a dict of strings, or as `dict(...)`: its names are
+    bound as when written in place (probe h198: PTO069 said `q_dtype` was defined nowhere)."""
+    text = PRODUCTION.replace(DATATYPE, written).replace("TS = 64\n", "TS = 64\n" + before)
+    file = model(text)
+    assert file.kernels[0].jit.datatypes == {"q": "q_dtype", "out": "q_dtype"}
+    assert "PTO069" not in codes(text)
+
+
+def test_a_datatype_that_cannot_be_read_is_named_where_its_names_are_read():
+    text = PRODUCTION.replace(DATATYPE, "datatype=dtypes_for(AttnKey)").replace(
+        "TS = 64\n", "TS = 64\n\n\ndef dtypes_for(key):\n    return {\"q\": \"q_dtype\"}\n")
+    found = [d for d in transpile(text, path="k.py").diagnostics if d.code == "PTO069"]
+    assert found and all("unless `datatype=dtypes_for(AttnKey)` of a `@pl.jit` binds it" in d.message
+                         for d in found), [d.message for d in found]
+    assert "Write `datatype=` as a dict of strings" in found[0].hint
+
+
 def test_a_kernel_without_a_key_has_one_instance():
     file = model(ex.kernel())
     assert file.instances(file.kernels[0]).keys == ({},)
