@@ -1770,7 +1770,7 @@ class PythonSubset(InterpreterBase):
                 return obj.tiles[index]
             return AnyTileV(obj.tiles, f"{obj.name}[?]")
         if isinstance(obj, (list, tuple)):
-            if isinstance(index, int) and not isinstance(index, bool):
+            if isinstance(index, int):  # (a bool too: `(y, c_vec)[SKIP]` picks `y` when SKIP is False)
                 try:
                     return obj[index]
                 except IndexError:
@@ -2678,8 +2678,12 @@ def _singleton(value: Any) -> bool:
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
-    """Every name `node` mentions."""
-    return {n.value for n in iter_nodes(node) if type(n) is cst.Name}
+    """Every name `node` mentions as a name: not an attribute's (`x.a`) or a keyword's (`f(a=0)`),
+    which read no variable of that name."""
+    nodes = list(iter_nodes(node))
+    spelt = {id(n.attr) for n in nodes if type(n) is cst.Attribute} | {
+        id(n.keyword) for n in nodes if type(n) is cst.Arg and n.keyword is not None}
+    return {n.value for n in nodes if type(n) is cst.Name and id(n) not in spelt}
 
 
 def _own_locals(fn: cst.FunctionDef, walrus: bool = True) -> frozenset[str]:

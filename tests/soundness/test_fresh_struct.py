@@ -44,3 +44,12 @@ def test_a_struct_rebuilt_from_the_one_before_still_carries(binding, words):
         edits.append(("    st = pl.struct(g=0.0)\n", f"    st = pl.struct(g=0.0)\n\n{closure}"))
     messages = error_messages(transpile(edited(FRESH, edits), path="k.py"))
     assert messages and words in messages[0], messages
+
+
+def test_a_keyword_or_attribute_spelt_as_a_local_is_no_read_of_it():
+    """`pl.struct(a=0)` and `x.st` in a nested function read no `a` or `st` of the function around it
+    (the kernel's tensor `a`, its struct `st`): refused as closure reads, the fix named was already
+    there (probe h160's kernels, made by a function)."""
+    closure = "    def fresh(x):\n        return pl.struct(a=0, g=x.st)\n\n"
+    text = edited(FRESH, [("    st = pl.struct(g=0.0)\n", f"    st = pl.struct(g=0.0)\n\n{closure}")])
+    assert not any("of the function around it" in m for m in error_messages(transpile(text, path="k.py")))
