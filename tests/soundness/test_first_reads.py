@@ -246,7 +246,7 @@ KEPT = {
     # (probe h157: a field whose value was no number was compared by nothing)
     "a list kept in a struct field (h157)": (
         "st.box = st.box + [1]\n        f: pl.DT_INT32 = (len(st.box) >= 14) * 4096",
-        "    st = pl.struct(g=0)\n    st.box = [0]\n",
+        "    st = pl.struct(g=0, box=0)\n    st.box = [0]\n",
         "field `st.box` carries a value from one iteration to the next"),
     # (probe h157: an item of a list of non-numbers was compared by its kind alone)
     "a range in a list, by its bounds (h157)": (
@@ -257,7 +257,7 @@ KEPT = {
     "a function held in a struct field alone, by its default (h158)": (
         "h = st.fn\n        f: pl.DT_INT32 = (h() >= 13) * 4096\n        del h",
         "    def g(box=[0]):\n        box.append(1)\n"
-        "        return len(box)\n\n    st = pl.struct(k=0)\n"
+        "        return len(box)\n\n    st = pl.struct(k=0, fn=0)\n"
         "    st.fn = g\n    del g\n",
         "the default of `box` of `st.fn` changes from one iteration of the loop to the next"),
     # (probe h158: a list holding a builtin compared a residue item by its kind)

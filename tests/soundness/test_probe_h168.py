@@ -18,7 +18,7 @@ HANDED_ON = {
                      "`box.append` hands on a method that changes a list the check follows"),
     "getattr": ("    box = [0]\n", "        t = sorted([0], key=getattr(box, 'append'))\n",
                 "cannot tell what `getattr` does with the list"),
-    "print's file": ("    box = [0]\n    st = pl.struct(k=0)\n    st.write = box.append\n",
+    "print's file": ("    box = [0]\n    st = pl.struct(k=0, write=0)\n    st.write = box.append\n",
                      "        print(0, file=st)\n", "`box.append` hands on a method that changes a list"),
 }
 
