@@ -15,12 +15,12 @@ def binding_problem(fn: cst.FunctionDef, positional: int, keywords: Iterable[str
     params = [*fn.params.posonly_params, *fn.params.params]
     names = [p.name.value for p in params]
     only_positional = {p.name.value for p in fn.params.posonly_params}
-    keyword_only = {p.name.value for p in fn.params.kwonly_params}
+    by_keyword = keyword_parameters(fn)
     given = list(keywords)
     if positional > len(params) and not isinstance(fn.params.star_arg, cst.Param):
         return f"`{name}()` takes {len(params)} positional arguments but {positional} were given"
     for key in given:
-        if key in only_positional or key not in names and key not in keyword_only:
+        if key not in by_keyword:
             if fn.params.star_kwarg is None:
                 return f"`{name}()` got an unexpected keyword argument `{key}`"
         elif key in names[:positional]:
@@ -32,3 +32,9 @@ def binding_problem(fn: cst.FunctionDef, positional: int, keywords: Iterable[str
     if missing:
         return f"`{name}()` is missing a required argument: `{missing[0]}`"
     return ""
+
+
+def keyword_parameters(fn: cst.FunctionDef) -> set[str]:
+    """The parameters a keyword argument binds: all named ones but the positional-only (a keyword
+    of such a name goes to `**kwargs`, or raises TypeError without one)."""
+    return {p.name.value for p in (*fn.params.params, *fn.params.kwonly_params)}

@@ -63,10 +63,10 @@ def _writes(ctx, fn: cst.FunctionDef, param: str) -> bool:
     """Does the stage write a tile it picks from `param` (under a test or not), or hand one to a
     call the check reads no roles of?"""
     for call, touched, picked, _depth in _calls_with_picks(ctx, fn, param):
-        if any("W" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
+        # (or may write it: "M", a helper writing it under a test)
+        if any(("W" in role or "M" in role) and isinstance(arg, cst.Name) and arg.value in picked
+               for role, arg in touched):
             return True
-        if any("M" in role and isinstance(arg, cst.Name) and arg.value in picked for role, arg in touched):
-            return True  # a helper writing it under a test
         given = {a.value.value for a in call.args if isinstance(a.value, cst.Name)}
         if not touched and given & (picked | {param}) and ctx.file.pl.path(call.func) is None \
                 and not _picks(call, param):

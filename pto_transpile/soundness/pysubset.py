@@ -36,7 +36,7 @@ from pto_transpile.read.consteval import (
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
-from pto_transpile.read.signature import binding_problem
+from pto_transpile.read.signature import binding_problem, keyword_parameters
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import children, iter_nodes, names_stored
 from pto_transpile.soundness import containers
@@ -368,8 +368,7 @@ class PythonSubset(InterpreterBase):
                 # (undecided, as that comparison is: `_compare`); of the block index itself
                 # (`if core_id: return`), judged as the test of it that it is
                 value, self.tested = UNKNOWN, (named, 0)
-                self.tested_apart = any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size"
-                                        and marks_block_index(var[1]) for var, _ in named.form)
+                self.tested_apart = _apart_between_blocks(named)
             else:
                 try:
                     value = self.eval(node.test, ctx)
@@ -1521,9 +1520,7 @@ class PythonSubset(InterpreterBase):
                 continue
             if self._quiet_test is node and (isinstance(left, Sym) or isinstance(right, Sym)):
                 # the test of a quiet return (`exec_if`): undecided, what it compares named
-                self.tested_apart |= any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size"
-                                         and marks_block_index(var[1]) for v in (left, right)
-                                         if isinstance(v, Sym) for var, _ in v.form)
+                self.tested_apart |= _apart_between_blocks(left, right)
                 result, self.tested, self.tested_at = UNKNOWN, (left, right), node
                 continue
             if (isinstance(left, Sym) or isinstance(right, Sym)) and known(left, right) and not is_unknown(result):
@@ -1534,9 +1531,7 @@ class PythonSubset(InterpreterBase):
                     ok = op(left, right)
                     # `cnt > 0` with `cnt` a block's task count: settled for this run's count, which
                     # another block may not have (`exec_if`: a barrier under it)
-                    self.tested_apart |= any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size"
-                                             and marks_block_index(var[1]) for v in (left, right)
-                                             if isinstance(v, Sym) for var, _ in v.form)
+                    self.tested_apart |= _apart_between_blocks(left, right)
                     try:
                         self.uniform.test(left, right, ok, self._code_of(node), op)
                     except NonUniform as exc:
@@ -2482,7 +2477,7 @@ class PythonSubset(InterpreterBase):
         # the parameters a keyword binds: not the positional-only ones, whose names a keyword passes
         # on to `**kwargs` (`def f(dst, src, inplace=True, /, **opts)` called with `inplace=False`
         # keeps its default: probe h191)
-        by_name = {p.name.value for p in fn.params.params} | {p.name.value for p in fn.params.kwonly_params}
+        by_name = keyword_parameters(fn)
         for i, p in enumerate(params):
             name = p.name.value
             if i < len(pos):
@@ -2597,6 +2592,14 @@ _PL_OBJECTS = (TileTypeV, TileV, AnyTileV, GroupV, TensorV, Symbol)
 
 #: values whose truth is always True (objects without `__bool__` or `__len__`)
 _ALWAYS_TRUE = (TileV, AnyTileV, GroupV, TensorV, StructV, FunctionV, Builtin)
+
+
+def _apart_between_blocks(*values: Any) -> bool:
+    """Does a compared value vary from block to block: a `Sym` of a variable that may differ
+    between blocks, or of a run-time size computed from the block index (`exec_if`, `_compare`:
+    a test of it settled for this run's block, which another block may not share)."""
+    return any(may_differ_between_blocks(Sym(0, ((var, 1),))) or var[0] == "size" and marks_block_index(var[1])
+               for v in values if isinstance(v, Sym) for var, _ in v.form)
 
 
 def _in_python_order(args: Sequence[cst.Arg]) -> Sequence[cst.Arg]:
