@@ -148,6 +148,9 @@ HINTS = {
                "annotated `pl.Tensor[[...], dtype]` on the parameter itself, a tile, or to alternate between several "
                "a pick by the loop variable's residue (`(ws0, ws1)[i % 2]`); tiles of one memory chosen by data "
                "as a pick of a tuple (`(a, b)[int(x > 0)]`), which the check follows as either",
+    "cores_apart": "Leave a loop or the kernel on every core of the block at once: write the `break`, `continue` or "
+                   "`return` outside the `with pl.section_*()` block, under a test of a value every core computes in "
+                   "the kernel body, or put the section's remaining work under an `if` instead",
     "early_exit": "In a stage or a helper, put what follows under the opposite `if` (`if mine > 0:` around the rest "
                   "of the stage) instead of leaving early, so both ways of the test run to the end; in the kernel "
                   "itself, return only at its top level, before any loop, sync or GM write, with one comparison of "

@@ -505,8 +505,8 @@ class PythonSubset(InterpreterBase):
         return found
 
     @staticmethod
-    def _exec_some(node: cst.If, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
-        """A branch the test sends some of the cores into: a `return`, `break` or `continue` there
+    def _exec_some(node: cst.If | cst.With, some: list[Ctx], ctxs: list[Ctx], run: Callable[[], object]) -> None:
+        """A branch the test (or a section) sends some of the cores into: a `return`, `break` or `continue` there
         would leave the others where they are, which cores running in step cannot follow
         (`if sub_id >= 1: return` ended the run of every core)."""
         try:
@@ -515,7 +515,7 @@ class PythonSubset(InterpreterBase):
             if len(some) != len(ctxs):
                 raise CannotModel("`break`/`continue`/`return` on some cores of a block and not on the others: "
                                   "the cores of one block must leave a loop or the kernel together", exc.node,
-                                  kind="construct") from None
+                                  kind="cores_apart") from None
             raise
 
     def _early_return(self, node: cst.If, ctxs: list[Ctx], operands: list) -> bool:
@@ -696,16 +696,18 @@ class PythonSubset(InterpreterBase):
     def exec_with(self, node: cst.With, ctxs: list[Ctx]) -> None:
         item = node.items[0].item if node.items else None
         path = self.path(item.func) if isinstance(item, cst.Call) else None
-        if path == ("section_cube",):
-            ctxs = [c for c in ctxs if c.core == AIC]
-        elif path == ("section_vector",):
-            ctxs = [c for c in ctxs if c.core != AIC]
-        else:
-            for with_item in node.items:
-                if not (isinstance(with_item.item, cst.Call) and self.path(with_item.item.func) is not None):
-                    # `with suppress(IndexError):` ends its body early where it raises, unseen
-                    raise CannotModel(f"the check does not follow `with {self._code_of(with_item.item)}`: a context "
-                                      "manager may end its body where it raises", with_item, kind="construct")
+        if path in (("section_cube",), ("section_vector",)):
+            some = [c for c in ctxs if (c.core == AIC) == (path == ("section_cube",))]
+            # a `break`, `continue` or `return` there leaves the loop or kernel on the section's cores
+            # alone: the others go on (probe h207: a vector `break` skipped the loop's `else` on the
+            # cube too, where it took a slot, and the syncs guarded the slots the model saw)
+            self._exec_some(node, some, ctxs, lambda: self.exec_block(node.body.body, some))
+            return
+        for with_item in node.items:
+            if not (isinstance(with_item.item, cst.Call) and self.path(with_item.item.func) is not None):
+                # `with suppress(IndexError):` ends its body early where it raises, unseen
+                raise CannotModel(f"the check does not follow `with {self._code_of(with_item.item)}`: a context "
+                                  "manager may end its body where it raises", with_item, kind="construct")
         self.exec_block(node.body.body, ctxs)
 
     # assignment ----------------------------------------------------------------------------
