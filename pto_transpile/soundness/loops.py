@@ -913,7 +913,10 @@ class Loops(InterpreterBase):
                         # ring's entry too, `ring[0].e = ring[0].e * 3 // 2 + t % 1`: probe h164)
                         self._repeats(prev, f"{path}.{f}", int(v), f"field `{path}.{f}`", node)
                         continue
-                    signature = None if _moving(v) else _signature(v) if _signature(v) is not None \
+                    # (a field moving with the loops around this one alone, `cnt.q` of an outer counter
+                    # that this loop only reads, is a number of this loop's starts as any other: probe h206)
+                    signature = None if _moving(v) and not _moves_outside(v, key, counters, uni) \
+                        else _signature(v) if _signature(v) is not None \
                         else _any_snapshot(v, residues=False)  # (a list kept in a field: probe h157)
                     if signature is not None and path == name and f in self._fields_bound_first(node, ctx, name):
                         continue  # (`st.g = 0.5 + 2.0 * (j % 2)` before any read: carries nothing, probe h101)
@@ -1496,6 +1499,14 @@ def _dynamic_dims(value: Any) -> str:
 def _moving(value) -> bool:
     """A `Sym` that moves with a loop variable or counter (not a residue: periodic, in the period)."""
     return isinstance(value, Sym) and not value.residue and any(var[0] in INDEX for var, _ in value.form)
+
+
+def _moves_outside(value: Sym, key: tuple, counters: dict, uni) -> bool:
+    """Does a moving value move only with the loops around the loop `key` (their variables, or
+    counters that are not this loop's), so that no iteration of this loop moves it?"""
+    around = {loop.key for loop in uni.active if loop.key != key}
+    return all(var in around or var[0] == "carried" and var[1] not in counters
+               for var, _ in value.form if var[0] in INDEX)
 
 
 def _structs_in(path: str, value: Any, arrays: bool) -> list[tuple[str, StructV | None]]:
