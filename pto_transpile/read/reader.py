@@ -566,9 +566,11 @@ class KernelReader:
             # `base, rem = n // b, n % b` (or `divmod(n, b)`): each name the kind of its own value;
             # else unknown
             values = None if value is None else unpacked(target, value, lambda name: self.file.meaning(name) is None)
+            returned = None if values is not None or value is None else self._returned_kinds(value,
+                                                                                            len(target.elements))
             for i, el in enumerate(target.elements):
-                kind = "unknown" if values is None else infer(values[i], self.kernel.kinds, self.kernel.buffers,
-                                                              self.pl.path)
+                kind = returned[i] if returned is not None else "unknown" if values is None else infer(
+                    values[i], self.kernel.kinds, self.kernel.buffers, self.pl.path)
                 self._bind_target(el.value, section, kind, None if values is None else values[i])
 
     def _simple(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, section: str | None) -> None:
@@ -613,13 +615,42 @@ class KernelReader:
         parameters of the kinds of the arguments this call gives them (`offset(ki, sub_id)` of
         `return ki * TILE + sub_id * HALF`: a scalar when `ki` and `sub_id` are; a parameter
         the call gives no argument by position or name, or a local name, is not known)."""
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        scope = self._helper_scope(value)
+        if scope is None:
             return UNKNOWN
-        fn = self.file.helpers.get(value.func.value)
-        if not isinstance(fn, cst.FunctionDef) or value.func.value in self.kernel_bound:
-            return UNKNOWN
+        fn, params, returns = scope
         if fn.returns is not None:
             return annotation_kind(fn.returns, self.pl.path)
+        kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
+        return SCALAR if kinds == {SCALAR} else UNKNOWN
+
+    def _returned_kinds(self, value: cst.BaseExpression, count: int) -> list[str] | None:
+        """The kind of each of the `count` values a call of a plain function of the file returns
+        when every `return` of its body is a tuple of that many (`i, j = grid_pos(idx, n)` of
+        `return idx // n, idx % n`: two scalars when `idx` and `n` are, as `_returned_kind` reads
+        one value; probe h206), else None."""
+        scope = self._helper_scope(value)
+        if scope is None or scope[0].returns is not None or not scope[2]:
+            return None
+        _, params, returns = scope
+        rows = []
+        for r in returns:
+            if not (isinstance(r.value, (cst.Tuple, cst.List)) and len(r.value.elements) == count
+                    and not any(isinstance(e, cst.StarredElement) for e in r.value.elements)):
+                return None
+            rows.append([infer(e.value, params, {}, self.pl.path) for e in r.value.elements])
+        return [SCALAR if all(row[i] == SCALAR for row in rows) else UNKNOWN for i in range(count)]
+
+    def _helper_scope(self, value: cst.BaseExpression) -> tuple[cst.FunctionDef, dict[str, str], list] | None:
+        """For a call of a plain function of the file: the function, the kinds of its names as
+        this call gives them (its parameters of the kinds of the arguments, a name its body binds
+        unknown) and its own `return` statements; None for any other value, or a call Python
+        refuses."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return None
+        fn = self.file.helpers.get(value.func.value)
+        if not isinstance(fn, cst.FunctionDef) or value.func.value in self.kernel_bound:
+            return None
         returns = self.file.find(fn.body, cst.Return, skip_functions=True)
         params = {p.name.value: UNKNOWN for p in (*fn.params.posonly_params, *fn.params.params,
                                                   *fn.params.kwonly_params)}
@@ -629,15 +660,14 @@ class KernelReader:
         if not any(a.star for a in value.args) and not variadic:
             for i, arg in enumerate(value.args):
                 if arg.keyword is not None and arg.keyword.value not in by_name:
-                    return UNKNOWN  # a call Python refuses (`off(x=i)` of `def off(x, /)`, a keyword it lacks)
+                    return None  # a call Python refuses (`off(x=i)` of `def off(x, /)`, a keyword it lacks)
                 name = arg.keyword.value if arg.keyword is not None else positional[i] if i < len(positional) else None
                 if name is None:
-                    return UNKNOWN  # more positional arguments than it takes
+                    return None  # more positional arguments than it takes
                 params[name] = infer(arg.value, self.kernel.kinds, self.kernel.buffers, self.pl.path)
         # a name the body binds is a local, not known here (not a constant, as a free name is)
         params.update({n: UNKNOWN for n in _stored_names(self.file, fn)})
-        kinds = {infer(r.value, params, {}, self.pl.path) if r.value is not None else UNKNOWN for r in returns}
-        return SCALAR if kinds == {SCALAR} else UNKNOWN
+        return fn, params, returns
 
     def _made_type(self, call: cst.Call) -> cst.Call | None:
         """The tile type a plain function of the file returns for `call` (`declarations.made_type`),

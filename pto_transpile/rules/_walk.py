@@ -29,3 +29,19 @@ def stage_users(ctx) -> dict[str, list[int]]:
             if ctx.kernel.buffers[a.buffer].cross_core and i not in users.setdefault(a.buffer, []):
                 users[a.buffer].append(i)
     return users
+
+
+def tries_around_stage_calls(ctx) -> dict[cst.Call, tuple[int, int]]:
+    """Stage calls of the kernel that sit in a `try` statement inside one of its `for` loops ->
+    (line of the `try`, line of the loop): the transform pipelines the section blocks a loop's
+    body holds itself, so such calls are outside every pipeline loop, and saying so without the
+    `try` names nothing the author wrote (probe h207)."""
+    file = ctx.file
+    out: dict[cst.Call, tuple[int, int]] = {}
+    for loop in find(ctx.kernel.node.body, cst.For):
+        for kind in (cst.Try, cst.TryStar):
+            for block in find(loop.body, kind):
+                for call in find(block, cst.Call):
+                    if isinstance(call.func, cst.Name) and call.func.value in file.stages and call not in out:
+                        out[call] = (file.source.span(block).start.line, file.source.span(loop).start.line)
+    return out

@@ -4,6 +4,7 @@ from pto_transpile import codes
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
+from pto_transpile.rules._walk import tries_around_stage_calls
 from pto_transpile.rules.rule import Rule
 
 
@@ -21,6 +22,10 @@ def check(ctx):
         yield k.node.name, {"detail": f"the loop at line {line} calls `{helper}`, whose body holds the section blocks "
                                       "and the stage calls, where the transform does not look",
                             "helper": helper, "line": line, "_hint": "helper"}
+    elif tries := tries_around_stage_calls(ctx):
+        line, loop = min(tries.values())
+        yield k.node.name, {"detail": f"the loop at line {loop} calls its stages inside the `try` at line {line}, "
+                                      "where the transform does not look", "line": line, "loop": loop, "_hint": "try"}
     elif not ctx.file.stages:
         if _decorated_stages(ctx):
             return  # stages the file's names hide (`globals()`, a `__defaults__` store): PTO070 names what hides them
@@ -132,6 +137,9 @@ RULE = Rule(
     hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`",
            "alias": "Decorate each stage with `@pl.pipeline.stage` itself, as the transform reads it, not through "
                     "`{name}`",
+           "try": "Write the section blocks directly in the body of the loop at line {loop} and drop the `try` at "
+                  "line {line}: the transform pipelines the sections a loop's body holds itself, and a kernel raises "
+                  "nothing to catch",
            "helper": "Write the body of `{helper}` in the loop at line {line}: the transform pipelines the loop whose "
                      "own body calls the stages in section blocks"},
     check=check,

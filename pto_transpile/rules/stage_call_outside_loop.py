@@ -1,10 +1,17 @@
 from pto_transpile import codes
+from pto_transpile.rules._walk import tries_around_stage_calls
 from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
+    tries = tries_around_stage_calls(ctx)
     for name, call in ctx.kernel.stray_stage_calls:
-        yield call, {"stage": name}
+        if call in tries:
+            line, loop = tries[call]
+            yield call, {"stage": name, "where": f"inside the `try` at line {line}, not a pipeline loop's own body",
+                         "line": line, "loop": loop, "_hint": "try"}
+        else:
+            yield call, {"stage": name, "where": "outside a pipeline loop"}
 
 
 DOC = """\
@@ -39,10 +46,13 @@ RULE = Rule(
     code=codes.STAGE_CALL_OUTSIDE_LOOP,
     name="stage-call-outside-loop",
     title="A stage is called outside any pipeline loop",
-    message="stage `{stage}` is called outside a pipeline loop",
+    message="stage `{stage}` is called {where}",
     hint="Call stages only from the pipeline `for` loop, each in its own section block; for work done once "
          "(an epilogue after the loop), call a plain function: drop `@pl.pipeline.stage` from `{stage}`, or give "
          "that work a function of its own",
+    hints={"try": "Write the section blocks directly in the body of the loop at line {loop}: the transform "
+                  "pipelines the sections a loop's body holds itself, and a kernel raises nothing to catch, so drop "
+                  "the `try` at line {line}"},
     check=check,
     seed="the stage calls of one pipeline sit in one `for` loop",
     doc=DOC,
