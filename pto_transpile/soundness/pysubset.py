@@ -1626,9 +1626,30 @@ class PythonSubset(InterpreterBase):
             if name in arms[0] and name in arms[1] and _kept(arms[0][name], arms[1][name]):
                 merged[name] = arms[0][name]
                 continue
-            merged[name] = self._choice(test, values)
+            stepped = self._stepped_choice(test, before.get(name), values, node)
+            merged[name] = self._choice(test, values) if stepped is None else stepped
         ctx.env = {**before, **merged}
         return True
+
+    def _stepped_choice(self, test: tuple, before: Any, arms: list, node: cst.If) -> Any:
+        """`end = start + base` then `if core_id < rem: end = end + 1`: arms that are the value the
+        name had plus a constant each (none for an arm that keeps it) are that value plus the choice
+        between the constants, as `end = start + base + (1 if core_id < rem else 0)` computes it;
+        the choice of two whole sums named nothing the chunk of a balanced split is read from
+        (probe h208). None where the arms are not so."""
+        base = self._arm(before) if before is not None else None
+        if base is None or type(base) is int:
+            return None
+        steps = []
+        for arm in arms:
+            if arm == base:
+                steps.append(0)
+            elif isinstance(arm, tuple) and len(arm) == 4 and arm[:2] == ("op", "add") and base in arm[2:] \
+                    and type(arm[3] if arm[2] == base else arm[2]) is int:
+                steps.append(arm[3] if arm[2] == base else arm[2])  # (`end + 1` or `1 + end`)
+            else:
+                return None
+        return self._binop(cst.Add, before, self._choice(test, steps), node)
 
     def _pure(self, node: cst.CSTNode, ctx: Ctx) -> bool:
         """Does `node` call nothing but `min`, `max` and `abs` (the builtins, not names rebound):
@@ -3380,10 +3401,11 @@ _INDEX_TESTS: dict[type, tuple[str, bool]] = {
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:
-    """A block of `name = value` lines."""
+    """A block of `name = value` and `name += value` lines (and `pass`)."""
     return isinstance(block, cst.IndentedBlock) and all(
         isinstance(line, cst.SimpleStatementLine) and all(
             isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+            or isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) or isinstance(small, cst.Pass)
             for small in line.body)
         for line in block.body)
 

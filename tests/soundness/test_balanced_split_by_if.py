@@ -1,0 +1,49 @@
+"""A balanced split of the tiles over the blocks whose end an `if` on the block index raises
+(`end = start + base` then `if core_id < rem: end = end + 1`): refused as reaching past its block's
+chunk (probe h208), while the same end written `start + base + (1 if core_id < rem else 0)` was
+accepted. An arm that adds a constant to the value the name had is that value plus the choice
+between the constants now; an arm adding another constant still makes blocks overlap, refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages, kernel_text
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "balanced_split_if.py")
+IF = "    if core_id < rem:\n        end = end + 1\n"
+
+
+def _run(text: str, tiles: int, blocks: int) -> list[str]:
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    shape = (32 * tiles, 32)
+    report = verify(text, result.code, "kernel", shapes={"a": shape, "out": shape}, scalars={"d": 3}, block_dim=blocks)
+    return [r.verdict for r in report.rows]
+
+
+@pytest.mark.parametrize(("tiles", "blocks"), [(7, 1), (7, 2), (7, 3), (7, 4), (1, 2)])
+def test_the_end_raised_by_an_if_is_proven_and_verified(tiles, blocks):
+    assert _run(KERNEL, tiles, blocks) == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("written", ["    if core_id < rem:\n        end += 1\n",
+                                     "    if rem > core_id:\n        end = 1 + end\n",
+                                     "    if core_id >= rem:\n        pass\n    else:\n        end = end + 1\n"])
+def test_other_spellings_of_the_same_end_are_proven(written):
+    assert _run(edited(KERNEL, [(IF, written)]), 5, 3) == ["ok", "ok"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (IF, "    if core_id < rem:\n        end += 2\n"),
+    (IF, "    if core_id <= rem:\n        end = end + 1\n"),
+    (IF, "    if core_id < rem:\n        end = end + 1\n    else:\n        end = end - 1\n"),
+    ("start = core_id * base + pl.min(core_id, rem)", "start = core_id * base"),
+])
+def test_blocks_that_overlap_are_refused(old, new):
+    messages = error_messages(transpile(edited(KERNEL, [(old, new)]), path="k.py"))
+    assert any("reaches past its block's own chunk" in m for m in messages), messages
