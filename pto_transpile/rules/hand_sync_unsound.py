@@ -3,7 +3,7 @@ from pto_transpile.diagnostics import Severity
 from pto_transpile.read.pipelined import BY_HAND, pipelined_as
 from pto_transpile.rules.rule import Rule
 from pto_transpile.soundness.check import check_hand_written
-from pto_transpile.soundness.proof import problem_fields
+from pto_transpile.soundness.proof import HINTS, problem_fields
 
 #: The fix per kind of problem, in terms of the author's own syncs (a hand-pipelined kernel
 #: has no `fwd_ids` or preload to adjust).
@@ -23,6 +23,7 @@ HAND_HINTS = {
                 "loop variable (`EV_FULL[t % 2]`)",
     "wait_pipes": "Wait for one event id on one pipe of a core: where the data is read on several pipes, wait on "
                   "the scalar pipe (`pipe=pl.PipeType.S`), which holds back all of the core's later work",
+    "stray": HINTS["stray"],  # (no sync of the author's orders bytes a function reaches past its tile)
     "drift": "Wait for every event in the iterations that raise it (and drain after the loop only what the last "
              "iterations raise), so that the events pending stay as many whatever the trip count",
 }

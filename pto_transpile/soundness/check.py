@@ -38,7 +38,17 @@ from pto_transpile.read.meaning import Unknown, unknown_reasons, unknown_words
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
-from pto_transpile.soundness.events import CORES, INF, SYNC_KINDS, WAIT_SENDERS, Event, Foot, Invocation, Trace
+from pto_transpile.soundness.events import (
+    CORES,
+    INF,
+    PAST_ITS_END,
+    SYNC_KINDS,
+    WAIT_SENDERS,
+    Event,
+    Foot,
+    Invocation,
+    Trace,
+)
 from pto_transpile.soundness.hiddenclasses import hidden_class
 from pto_transpile.soundness.interp import (
     LONG_RUN,
@@ -282,7 +292,7 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
 
 
 #: the kinds of problem a race makes, which mutexes the check did not read might have ordered
-_MUTEX_ORDERED = ("race", "race_body", "race_core", "anywhere", "anywhere_shape", "twin")
+_MUTEX_ORDERED = ("race", "race_body", "race_core", "anywhere", "anywhere_shape", "twin", "stray")
 
 
 def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
@@ -1011,6 +1021,7 @@ class _Report:
             linear = any(ELEMENT_UNPLACED in f.unplaced for f in (race.later_foot, race.earlier_foot) if f.r1 == INF)
             kind = ("anywhere_shape" if shaped else "anywhere_element" if linear else "anywhere") \
                 if anywhere and not self.alone \
+                else "stray" if PAST_ITS_END in race.later_foot.label or PAST_ITS_END in race.earlier_foot.label \
                 else "mutex_off" if self._mutex_off(race, a, b) \
                 else "shared_event_id" if shared \
                 else "picked_mutex" if picked is not None \

@@ -67,6 +67,10 @@ class Foot(NamedTuple):
         return (self.key, self.r0, self.r1, self.c0, self.c1)
 
 
+#: what the label of a foot of bytes a vector function reaches outside the tile it is given says
+#: (`vfcalls._beyond`): `x_db[0] (bytes 0..8448 from its start, past its 8192 bytes)`
+PAST_ITS_END = ", past its "
+
 #: a `Foot` made from its ten fields in order, as `Foot(...)` makes it, without its Python-level
 #: constructor (runs make thousands of feet): `new_foot(Foot, (key, r0, r1, c0, c1, label, may,
 #: window, atomic, unplaced))`

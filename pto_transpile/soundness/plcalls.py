@@ -220,7 +220,7 @@ class PlCalls(InterpreterBase):
         if size < ttype.nbytes:
             raise CannotModel(f"`{self._code_of(node)}` reserves {size} bytes, fewer than the {ttype.nbytes} of its "
                               "shape, which its ops write: give `size=` at least that, or leave it out", node,
-                              kind="construct")
+                              kind="tile_size")
         label = self.named[1] if self.named[0] is node else self._code_of(node)
         tile = TileV(ttype.memory, addr, addr + size, (), label, ttype.shape, ttype.valid,
                      ttype.elem, ttype.layout, self.valid.number())

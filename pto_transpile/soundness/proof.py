@@ -132,6 +132,11 @@ HINTS = {
     "construct": "Call `pl` ops by their name (`pl.store(...)`), in the stage or in a plain function of the file, "
                  "outside comprehensions, f-strings and `except` blocks, so the check runs exactly what the kernel "
                  "does",
+    "tile_size": "Reserve each tile at least the bytes of its shape (element size times every dimension): raise "
+                 "`size=` to that or leave it out, and place the next tile at or past its end",
+    "stray": "Keep the bytes a vector function reaches within the tiles it is given: bound its loops and offsets "
+             "by the tile's shape (the bytes named past its end belong to whatever lies there), or declare the tile, "
+             "or the group's slots, as large as what it stores",
     "sync_test": "Write the test around a sync as one the check decides: count the block's tasks from 0 (`for k "
                  "in pl.range(0, my_n):` with `t = core_id + k * num_cores`) and test `k` against 0 or `my_n - 1`, "
                  "or the count itself (`if my_n > 0:`), rather than the block index or a counter",

@@ -15,7 +15,7 @@ import libcst as cst
 from pto_api.registers import BLOCK_BYTES as BLOCK
 from pto_transpile.read import vfbody
 from pto_transpile.soundness import vfextent
-from pto_transpile.soundness.events import Foot
+from pto_transpile.soundness.events import PAST_ITS_END, Foot
 from pto_transpile.soundness.interpbase import InterpreterBase
 from pto_transpile.soundness.runtypes import CannotModel, Ctx
 from pto_transpile.soundness.uniform import roots_of as _roots_of
@@ -148,8 +148,9 @@ class VectorCalls(InterpreterBase):
             for a, b in spans:
                 if whole and 0 <= a and b <= size:
                     continue
-                label = f"{t.label} (bytes {a}..{b} from its start)"
-                if a < 0 or b > size:
+                stray = a < 0 or b > size
+                label = f"{t.label} (bytes {a}..{b} from its start" + (f"{PAST_ITS_END}{size} bytes)" if stray else ")")
+                if stray:
                     self.strays.append((t.memory, t.lo + a, t.lo + b, t.lo, t.hi))
                 for key in self._tile_keys(t.memory, core, None):
                     out.append(Foot(key, t.lo + a, t.lo + b, 0, 1, label, isinstance(tile, AnyTileV), not exact))

@@ -52,7 +52,7 @@ def test_a_scalar_clamped_to_what_fits_is_accepted(argument):
 @pytest.mark.parametrize("argument, past", [("min(d, 17)", "4352"), ("min(d, 8) * 3", "5376")])
 def test_a_scalar_clamped_past_the_tile_is_refused_as_a_race(argument, past):
     (message,) = _messages(edit(vf_count(), ("fill_vf(y, d)", f"fill_vf(y, {argument})")), "vf_count.py")
-    assert f"`fill_vf()` on V of AIV0 writes `y_db[0] (bytes 0..{past} from its start)`" in message
+    assert f"`fill_vf()` on V of AIV0 writes `y_db[0] (bytes 0..{past} from its start, past its 4096 bytes)`" in message
 
 
 def test_a_loop_of_bounded_count_that_moves_an_address_register_is_refused():

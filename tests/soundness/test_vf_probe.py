@@ -127,7 +127,7 @@ HOLES = {
         "writes `proj_vec_db[0]", {}),
     "a return under a test": ([(_LOOP, "    if HALF == 0 or BLOCK == 0:\n        return\n"
                                        "    for k in pl.range(0, HALF * BLOCK // LANES + 1):\n")],
-                              "`proj_vec_db[0] (bytes 0..2304 from its start)`", {}),
+                              "`proj_vec_db[0] (bytes 0..2304 from its start, past its 2048 bytes)`", {}),
     "a function of the file named min": ([(_LOOP, "    for k in pl.range(0, min(HALF * BLOCK // LANES, 9)):\n"),
                                           ("LANES = 64\n", "LANES = 64\n\n\ndef min(a, b):  # noqa: A001\n"
                                                            "    return a if a > b else b\n")],
@@ -142,7 +142,7 @@ HOLES = {
                                                   "for k in range(HALF * BLOCK // LANES + 1)]\n")],
                                    "a `ListComp` expression in vector function `scale_vf` is not modelled", {}),
     "a keyword-only default": ([(_DEF, "def scale_vf(dst, src, *, HALF=HALF + 2):\n")],
-                               "`proj_vec_db[0] (bytes 0..2304 from its start)`", {}),
+                               "`proj_vec_db[0] (bytes 0..2304 from its start, past its 2048 bytes)`", {}),
 }
 
 

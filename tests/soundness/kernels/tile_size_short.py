@@ -1,0 +1,86 @@
+"""y = scale rows of (A_i @ A_i), stored per AIV half, through two plain tiles each given a `size=` of half
+its shape, so that the second starts inside the first."""
+import pypto_pro.language as pl
+from pypto_pro.language import Vf as vf
+
+TILE = 64
+HALF = TILE // 2
+LANES = 64
+
+
+@pl.vector_function
+def scale_vf(dst, src):
+    p32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    for i in pl.range(0, HALF):
+        x = vf.load_align(src, i * TILE)
+        x = vf.muls(x, 0.5, p32)
+        vf.store_align(dst, x, p32, i * TILE)
+
+
+@pl.pipeline.stage
+def mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db):
+    cur_a = a_l1.next()
+    pl.load(cur_a, a, [ki * TILE, 0])
+    left = left_db.next()
+    right = right_db.next()
+    acc = acc_db.next()
+    pl.move(left, cur_a)
+    pl.move(right, cur_a)
+    pl.matmul(acc, left, right)
+    c_vec = c_vec_db.next()
+    pl.move(c_vec, acc, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
+
+
+@pl.pipeline.stage
+def scale_store(ki, sub_id, out, c_vec_db, y_db):
+    c_vec = c_vec_db.next()
+    y = y_db[ki % 2]
+    scale_vf(y, c_vec)
+    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])
+
+
+@pl.jit(auto_mutex=True, pipeline=pl.pipeline.PipelineConfig(preload=1))
+def kernel(
+    a: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],
+):
+    c_vec_db = pl.make_tile_group(
+        type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+        addrs=0x0,
+        mutex_ids=[0, 1],
+        fwd_ids=[0, 1],
+        bwd_ids=[2, 3],
+    )
+    with pl.section_cube():
+        a_l1 = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[4, 5],
+        )
+        left_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[6, 7],
+        )
+        right_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right, layout=pl.ZN),
+            addrs=0x0,
+            mutex_ids=[8, 9],
+        )
+        acc_db = pl.make_tile_group(
+            type=pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc, layout=pl.NZ),
+            addrs=0x0,
+            mutex_ids=[10, 11],
+        )
+    with pl.section_vector():
+        sub_id = pl.get_subblock_idx()
+        y_type = pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)
+        y_0 = pl.make_tile(y_type, addr=0x8000, size=HALF * TILE * 2)
+        y_1 = pl.make_tile(y_type, addr=0x8000 + HALF * TILE * 2, size=HALF * TILE * 2)
+        y_db = (y_0, y_1)
+    n_tiles = a.shape[0] // TILE
+    for ki in pl.range(0, n_tiles):
+        with pl.section_cube():
+            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
+        with pl.section_vector():
+            scale_store(ki, sub_id, out, c_vec_db, y_db)
