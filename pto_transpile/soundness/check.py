@@ -1618,7 +1618,8 @@ class _Found:
     #: trip-count root -> the zeros of the loops over it, where they differ (`pl.range(0, n)` and
     #: `pl.range(0, n + 1)`): `roots` holds the first loop's
     zeros: dict = field(default_factory=dict)
-    in_address: set = field(default_factory=set)
+    #: roots found in GM offsets -> the code of the first such offset and its op (`Uniform.in_address`)
+    in_address: dict = field(default_factory=dict)
     #: trip-count roots a block's chunk start is scaled by (`core_id * my_n`): their order against
     #: other counts decides whether blocks meet, which representative counts need not keep
     chunk_roots: set = field(default_factory=set)
@@ -1705,7 +1706,9 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
             # syncs in the serial kernel) let the core that waits for them run as far ahead in the
             # generated one, past the ctx ring where no tile group holds it back (probe h80)
             found.primed = max(found.primed, _primed(interp.trace))
-        found.in_address.update(v[1] for v in uni.in_address if v[0] == "size")
+        for v, at in uni.in_address.items():
+            if v[0] == "size":
+                found.in_address.setdefault(v[1], at)
         found.chunk_roots.update(v[1] for v in uni.chunk_roots if v[0] == "size")
         for origin, period in uni.rot.loop_periods(groups=interp.rotation_margin is not None).items():
             found.loop_periods[origin] = math.lcm(found.loop_periods.get(origin, 1), period)
@@ -2057,9 +2060,12 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     where = kernel.node.name
     for origin in roots:
         if origin in found.in_address:
-            detail = (f"a GM offset depends on {root_words(origin)}, the trip count of a loop, so the check cannot "
-                      "prove the loop for every trip count; to make it provable, compute GM offsets from the loop "
-                      "variable only")
+            code, op = found.in_address[origin]
+            detail = (f"`{code}` reaches GM at an offset that depends on {root_words(origin)}, the trip count of a "
+                      "loop, so the check cannot prove the loop for every trip count; to make it provable, compute "
+                      "GM offsets from the loop variable only (`ki * TILE`), and after the loop from the tensor's own "
+                      "dimension (`x.shape[0] - TILE` for its last tile), not from the number of iterations")
+            where = _input_node(file, op, kernel)
             # a hand-pipelined kernel outside the argument is not shown wrong: it is not checked
             return Problem("undecided", f"the check cannot follow this: {detail}", where) if hand \
                 else Problem("nonuniform", detail, where)

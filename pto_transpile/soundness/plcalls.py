@@ -545,12 +545,15 @@ class PlCalls(InterpreterBase):
                                   "where", node, kind="pipe_barrier_test")
             if self.may_tests:  # (probe h134: the message pointed at the sync, not at the test)
                 test = self._code_of(self.may_tests[-1][0])
+                # a pair of one core's pipes orders that core's ops wherever it runs, as a pipe barrier does: split
+                # the branch around it (probe h213: block 0's reduction after `sync_all` was told to count tasks)
+                pipes = kind in ("sync_src", "sync_dst")
                 raise CannotModel(f"`{self._code_of(node)}` is under `if {test}:`, a test the check cannot decide, so "
                                   "whether it runs, and so which wait it matches, is not known: the check decides "
                                   "tests of a loop variable against its loop's bounds (`if k == 0:` in `for k in "
                                   "pl.range(0, my_n)`), of trip counts (`if my_n > 0:`), scalar parameters and "
                                   "tiling-key fields",
-                                  node, kind="sync_test")
+                                  node, kind="pipe_sync_test" if pipes else "sync_test")
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
         if kind not in ("barrier", "bar", "mutex_lock", "mutex_unlock") and int(eid) not in EVENT_IDS:
             # a residue of the loop variable takes each of its values in the runs the check makes

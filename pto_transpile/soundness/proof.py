@@ -140,6 +140,9 @@ HINTS = {
     "sync_test": "Write the test around a sync as one the check decides: count the block's tasks from 0 (`for k "
                  "in pl.range(0, my_n):` with `t = core_id + k * num_cores`) and test `k` against 0 or `my_n - 1`, "
                  "or the count itself (`if my_n > 0:`), rather than the block index or a counter",
+    "pipe_sync_test": "Put the `sync_src`/`sync_dst` pair outside the test, splitting the branch around it (`if t: "
+                      "a` / the pair / `if t: b`): every core then runs it, and it orders the ops of each core that "
+                      "runs them",
     "pipe_barrier_test": "Put the pipe barrier outside the test, splitting the branch around it (`if t: a` / "
                          "`pl.system.bar_all()` / `if t: b`): every core then runs it, and it orders the ops of each "
                          "core that runs them",

@@ -181,7 +181,8 @@ class Uniform:
     root_zeros: dict = field(default_factory=dict)
     outer: set = field(default_factory=set)  #: roots of loops that contain another dynamic loop
     nested: set = field(default_factory=set)  #: (outer root, inner root) of dynamic loops one inside the other
-    in_address: set = field(default_factory=set)  #: size variables found in GM offsets (discovery)
+    #: size variables found in GM offsets (discovery) -> the code of the first such offset and its op
+    in_address: dict = field(default_factory=dict)
     #: size variables of the chunk starts found in GM offsets (`core_id * my_n`, discovery)
     chunk_roots: set = field(default_factory=set)
     loops: dict = field(default_factory=dict)  #: ("loop", id) -> Loop, while it runs
@@ -799,7 +800,8 @@ class Uniform:
             trip = [v for v, _ in form if v[0] not in INDEX and self._trip_dependent(v)]
             if trip:
                 if self.discover:
-                    self.in_address.update(r for v in trip for r in ([v] if v[0] == "size" else v[2]))
+                    for r in (r for v in trip for r in ([v] if v[0] == "size" else v[2])):
+                        self.in_address.setdefault(r, (text(), node))
                 else:
                     raise NonUniform(f"the GM offset `{text()}` depends on the trip count",
                                      "compute GM offsets from the loop variable only (`ki * TILE`), not from the "
@@ -1244,7 +1246,7 @@ class Uniform:
                             "check follows both ways: it follows block 0, and another block may take what block 0 "
                             "does not")
                 # (a loop variable times the block count is its loop's variable too)
-                loops = [{v[:2] for c in a.coords if c for v, _ in c[0] if v[0] == "loop"} for a in (named or accs)]
+                loops = [_loops_of([a]) for a in (named or accs)]
                 if len(set().union(*loops)) > 1 and not any(len(x) > 1 for x in loops):
                     # each moves with its own loop, and no barrier separates the loops
                     raise NonUniform(f"`{tensor}` is accessed by two loops that no `pl.system.sync_all()` of the "
@@ -1253,7 +1255,11 @@ class Uniform:
                                      "put `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between the loops")
                 fixed = next((a for a in named if a.outside), None)
                 if fixed is not None and guarded is None:
-                    raise _fixed_place(tensor, fixed)
+                    # (a loop of the tensor's accesses running again after it: an outer loop around both)
+                    # (before it in any phase: a barrier before the access leaves it in the phase of the next run)
+                    every = [a for a in self.accesses if a.tensor == tensor]
+                    at, here = every.index(fixed), accs.index(fixed)
+                    raise _fixed_place(tensor, fixed, bool(_loops_of(every[:at]) & _loops_of(accs[here + 1:])))
                 raise NonUniform(f"`{tensor}` is written in a loop of run-time trip count and {why}",
                                  f"access `{tensor}` in every stage at the same stride along one dimension "
                                  "(`ki * TILE + c`, with each tile inside one stride)"
@@ -1383,13 +1389,32 @@ class Uniform:
         return math.lcm(*self.periods) if self.periods else 1
 
 
-def _fixed_place(tensor: str, access: Access) -> NonUniform:
+def _loops_of(accesses: list[Access]) -> set:
+    """The loops of run-time trip count whose variables place `accesses`."""
+    return {v[:2] for a in accesses for c in a.coords if c for v, _ in c[0] if v[0] == "loop"}
+
+
+def _fixed_place(tensor: str, access: Access, again: bool = False) -> NonUniform:
     """Why an access outside every loop of run-time trip count, at a place no loop moves, keeps
     the loop of `tensor` from being proven: `Uniform.finish` judges the accesses of a tensor
     between two barriers together, and proves the loop for every trip count from the counts up
     to a bound only when they all keep one stride of it; the access outside it keeps none. A
     barrier of every core between the two puts them in different phases, judged apart (and
-    ordered alike in the serial and the pipelined kernel)."""
+    ordered alike in the serial and the pipelined kernel). Where the loop runs again after the
+    access (`again`: an outer loop around both), a barrier before the access leaves it in the
+    phase of the loop's next run, and pipelined, each run's last tasks run after the access
+    (probe h212: the help asked for the barrier the kernel had)."""
+    if again and access.outside == "after":
+        exc = NonUniform(f"`{tensor}` is written in a loop of run-time trip count, and `{access.text}`, after the "
+                         "loop, accesses it at a place that does not move with the loop, while a loop around both "
+                         f"runs the loop again after it with no barrier between: the check proves such a loop only "
+                         f"when every access of `{tensor}` between two barriers keeps one stride of it, and pipelined, "
+                         f"the stages of the loop's last tasks run after `{access.text}`, in the next run of the loop "
+                         "or the drain",
+                         "do that work in the last stage, under a test of the loop's last iteration (`if ki == n - "
+                         "1:`), where the stage that writes it has run")
+        exc.node = access.node
+        return exc
     where = "before" if access.outside == "before" else "after"
     between = (f"between the accesses of `{tensor}` before the loop and the loop" if where == "before"
                else f"between the loop and the accesses of `{tensor}` after it")

@@ -61,3 +61,22 @@ def test_the_barrier_the_message_names_lets_the_check_prove_it(text):
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
     shapes = {"a": (96, 32), "out": (96, 32), "w": (32, 32)}
     assert [r.verdict for r in verify(text, result.code, "kern", path="k.py", shapes=shapes).rows] == ["ok", "ok"]
+
+
+HEADS = (Path(__file__).parent / "kernels" / "head_epilogue_after_barrier.py").read_text(encoding="utf-8")
+HEAD_BARRIER = "        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+
+
+@pytest.mark.parametrize("barrier", [True, False])
+def test_an_access_the_loop_runs_again_after_is_not_told_to_take_a_barrier(barrier):
+    """In an outer loop over heads, the load of each head's last tile after its pipeline loop: with
+    the barrier the help asked for before, or without, the loop's next run follows the load with
+    none between, and pipelined the last tasks of a head run after it (probe h212: the help asked
+    for the `sync_all` the kernel had). It says to do the work in the last stage now."""
+    text = HEADS if barrier else edited(HEADS, [(HEAD_BARRIER, "")])
+    (found,) = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    assert "while a loop around both runs the loop again after it with no barrier between" in found.message, \
+        found.message
+    assert "do that work in the last stage, under a test of the loop's last iteration" in found.message
+    assert "put `pl.system.sync_all()`" not in found.message
+    assert found.line == text[:text.index("pl.load(e, ws,")].count("\n") + 1

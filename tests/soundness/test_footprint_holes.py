@@ -55,7 +55,8 @@ def test_a_post_update_cursor_given_by_position_is_shared_as_by_keyword(load):
     """Two parameters given one tile share one cursor (probe h125: given by position, the check
     kept one per parameter, and the second walk's bytes past the tile went unseen)."""
     (message,) = error_messages(transpile(edited(VF, [(POSITIONAL, load)]), path="k.py", preload=1))
-    assert "`scale_vf()` on V of AIV0 reads `res_db[1] (bytes 2048..4096 from its start, past its 2048 bytes)`" in message, message
+    assert "`scale_vf()` on V of AIV0 reads `res_db[1] (bytes 2048..4096 from its start, past its 2048 bytes)`" \
+        in message, message
 
 
 ACC_STRING = kernel_text(Path(__file__).parent / "kernels" / "h126_acc_string_memory.py")

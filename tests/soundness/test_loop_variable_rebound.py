@@ -25,7 +25,7 @@ def _errors(text: str) -> list[str]:
 def test_a_reversed_walk_over_run_time_rows_is_refused_for_its_offsets_not_for_a_carried_value():
     [message] = _errors(REVERSED)
     assert "carries a value" not in message, message
-    assert "a GM offset depends on `a.shape[0] // 32`, the trip count of a loop" in message, message
+    assert "reaches GM at an offset that depends on `a.shape[0] // 32`, the trip count of a loop" in message, message
 
 
 def test_a_reversed_walk_over_fixed_rows_is_proven_and_runs_as_the_serial_kernel():

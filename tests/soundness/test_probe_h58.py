@@ -50,7 +50,7 @@ HOLES = {
     # the loop's last value, left in the struct, is a value of its count after it (probe h85): an
     # offset that moves with the count, refused for it before the runs that compare the reads
     "a read's place after the loop, n tasks": (_kernel("n", "st.last = st.i", PLACED),
-                                               "a GM offset depends on `n`, the trip count of a loop"),
+                                               "reaches GM at an offset that depends on `n`, the trip count of a loop"),
     "a read's place after the loop, 5 tasks": (_kernel("5", "st.last = st.i", PLACED), "reads `st.last` = "),
 }
 

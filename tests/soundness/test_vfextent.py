@@ -223,7 +223,8 @@ def test_a_vector_function_reading_past_its_tile_is_refused():
     assert result.code is None
     problems = [d for d in result.diagnostics if d.code == "PTO061"]
     assert problems, result.diagnostics
-    assert any("softmax_first_vf()" in d.message and "qk_vec_db[0] (bytes 0..65536 from its start, past its 32768 bytes)" in d.message
+    assert any("softmax_first_vf()" in d.message
+               and "qk_vec_db[0] (bytes 0..65536 from its start, past its 32768 bytes)" in d.message
                for d in problems), [d.message for d in problems]
 
 
