@@ -14,6 +14,7 @@ import functools
 import math
 import struct
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -47,6 +48,7 @@ from pto_transpile.soundness.uniform import (
     INDEX,
     Loop,
     NonUniform,
+    block_only,
     is_block_value,
     marks_block_index,
 )
@@ -598,6 +600,12 @@ class Loops(InterpreterBase):
                              "pl.DT_INT32`, `pl.range(0, n_rem)`) or a quotient of a `pl.DYNAMIC` dimension")
         if len(stop) == 1 and stop[0][0][0] == "size" and stop[0][1] == 1:
             return stop[0][0], per_core
+        if any(block_only(var) for var, _ in stop):  # (probe h213: the help asked for a parameter, as for any value)
+            raise NonUniform(f"`{text}` counts to the block count (or a value computed from it), which the check "
+                             "follows as the step of a per-core range, not as a trip count",
+                             "loop to a scalar parameter the host passes as the block count (`nb: pl.DT_INT32`, "
+                             "`pl.range(0, nb)`), or let each block add its part to the total itself with an atomic "
+                             "store (`atomic=pl.AtomicType.AtomicAdd`)")
         raise NonUniform(f"the trip count of `{text}` is not a run-time size plus a constant",
                          "bound the loop by the parameter itself (`pl.range(0, n)`) or by one expression of a "
                          "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
@@ -1021,7 +1029,8 @@ class Loops(InterpreterBase):
         key = (id(node), kind, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, read_first(node.body, kind, self._key_decider()))
+            hit = self._read_firsts[key] = (node, read_first(node.body, kind, self._key_decider(),
+                                                             self._plain_helpers(ctx)))
         return hit[1]
 
     def _key_decider(self) -> Decide:
@@ -1050,7 +1059,13 @@ class Loops(InterpreterBase):
 
     def _fields_bound_first(self, node: cst.For, ctx: Ctx, name: str) -> frozenset:
         """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx` runs."""
-        return self._walked("bound", fields_bound_first, node, ctx, name)
+        helpers = self._plain_helpers(ctx)
+        return self._walked("bound", functools.partial(fields_bound_first, helpers=helpers), node, ctx, name)
+
+    def _plain_helpers(self, ctx: Ctx) -> dict:
+        """The plain functions of the file a call in the running code reaches by name (not a name
+        the code binds itself): `fields_bound_first` reads what a call of one binds first."""
+        return {n: fn for n, fn in self.file.helpers.items() if n not in ctx.env and type(fn) is cst.FunctionDef}
 
     def _bound_first(self, node: cst.For, ctx: Ctx, name: str) -> bool:
         """`bound_first` of the name `name` in a loop's body on the kind of core `ctx` runs."""
@@ -1556,7 +1571,7 @@ def _tiles_in(value: Any, certified: dict) -> list:
     return []
 
 
-def read_first(block, core: str = "", decide: Decide = undecided) -> frozenset:
+def read_first(block, core: str = "", decide: Decide = undecided, helpers: dict | None = None) -> frozenset:
     """The names (and `x.f` fields) a block may read before it binds them, in program order:
     what an iteration may take from the one before. A binding under a branch or in a nested
     loop counts only within it (a superset of what is carried, on the safe side), but for one
@@ -1565,7 +1580,7 @@ def read_first(block, core: str = "", decide: Decide = undecided) -> frozenset:
     that kind: a section of its own kind runs in line (`cur_q_slot = q_l1_db.next()` in a cube
     section binds it for the cube stages after it), a section of the other kind not at all. A
     test `decide` settles (a tiling-key field's, `keytests`) runs its branch alone, in line."""
-    reads = _FirstReads(core, decide)
+    reads = _FirstReads(core, decide, helpers)
     reads.visit(_statements(block), set())
     return frozenset(reads.found)
 
@@ -1591,34 +1606,88 @@ def bound_first(block, name: str, core: str, builtins: frozenset = frozenset(), 
 
 
 def fields_bound_first(block, name: str, core: str, builtins: frozenset = frozenset(),
-                       decide: Decide = undecided) -> frozenset:
+                       decide: Decide = undecided, helpers: dict | None = None) -> frozenset:
     """The fields `f` of the struct `name` that every iteration of a loop over `block` binds
     (`name.f = ...`, a statement of its own, on a core of kind `core`) before anything may read
     them: the field read, or the whole struct (handed to a stage or a helper, aliased) while the
     field is unbound. What such a field held at an iteration's start is read by nothing, so it
     carries nothing from one iteration to the next. Anything under a branch or a nested loop
     counts as a read only (on the safe side), but the branch of a test `decide` settles."""
-    found = _first_binding(block, name, core, builtins, False, decide)
+    found = _first_binding(block, name, core, builtins, False, decide, helpers or {})
     return found if isinstance(found, frozenset) else frozenset()
 
 
 def _first_binding(block, name: str, core: str, builtins: frozenset, whole: bool,
-                   decide: Decide = undecided) -> frozenset | bool:
+                   decide: Decide = undecided, helpers: dict | None = None) -> frozenset | bool:
     """`fields_bound_first`'s walk; with `whole`, True where `name` itself is bound first
     (`bound_first`), else the fields bound first."""
-    walk = _FirstBinding(name, core, builtins, whole, decide)
+    walk = _FirstBinding(name, core, builtins, whole, decide, helpers or {})
     walk.visit(_statements(block))
     return "" in walk.bound if whole else frozenset(walk.bound)
+
+
+def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict,
+                  reads: Callable[[cst.CSTNode], bool]) -> tuple[frozenset, frozenset, bool] | None:
+    """For `tile_params(st, ki)`, a call of a plain function of the file (`helpers`) handed the
+    struct `name` as an argument: its body walked with its parameter for the struct, up to its
+    first statement that may leave it (`return`, `raise`), as (the fields it binds before anything
+    reads them, the fields it reads first, whether the walk went on to that point). Probe h206: a
+    helper setting the fields at the top of every iteration was refused where the same lines
+    inlined were accepted. None for a call this does not read: another callee, the struct given
+    twice or with a star, an argument that may read it (`reads`), a decorated function, or one
+    that names `name` itself."""
+    if type(call) is not cst.Call or type(call.func) is not cst.Name:
+        return None
+    fn = helpers.get(call.func.value)
+    if fn is None or fn.decorators or any(a.star for a in call.args):
+        return None
+    given = [a for a in call.args if type(a.value) is cst.Name and a.value.value == name]
+    if len(given) != 1 or any(reads(a.value) for a in call.args if a is not given[0]):
+        return None
+    positional = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+    at = call.args.index(given[0])
+    param = given[0].keyword.value if given[0].keyword is not None else positional[at] \
+        if at < len(positional) else None
+    if param is None or any(type(n) is cst.Name and n.value == name for n in iter_nodes(fn)):
+        return None
+    body = []
+    for stmt in _statements(fn.body):
+        if any(type(n) in _LEAVING for n in iter_nodes(stmt)):
+            break
+        body.append(stmt)
+    inner = _FirstBinding(param, core, builtins, False, undecided)
+    went_on = inner.visit(body)
+    return frozenset(inner.bound), frozenset(inner.read), went_on
+
+
+#: statements after which the rest of a function may not run
+_LEAVING = (cst.Return, cst.Raise, cst.Yield, cst.Global, cst.Nonlocal)
 
 
 class _FirstBinding:
     """`_first_binding`'s walk (methods, not nested functions calling themselves: a cycle the
     collector alone frees, holding `decide` and the interpreter behind it)."""
 
-    def __init__(self, name: str, core: str, builtins: frozenset, whole: bool, decide: Decide) -> None:
+    def __init__(self, name: str, core: str, builtins: frozenset, whole: bool, decide: Decide,
+                 helpers: dict | None = None) -> None:
         self.name, self.core, self.builtins, self.whole, self.decide = name, core, builtins, whole, decide
+        self.helpers = helpers or {}
         self.bound: set[str] = set()
         self.read: set[str] = set()
+
+    def helper_binds(self, small) -> bool | None:
+        """`tile_params(st, ki)` on a line of its own: the fields the function binds first count
+        as bound here (`bound_through`); True when the walk goes on through it, False when a read
+        there ends it, None for any other statement."""
+        if self.whole or type(small) is not cst.Expr:
+            return None
+        found = bound_through(small.value, self.name, self.core, self.builtins, self.helpers, self.reads)
+        if found is None:
+            return None
+        bound, read, went_on = found
+        self.bound.update(f for f in bound if f not in self.read)
+        self.read |= read
+        return went_on
 
     def reads(self, node) -> bool:
         """Note the fields `node` reads; True when it reads the whole struct, or calls anything but
@@ -1657,6 +1726,11 @@ class _FirstBinding:
                     return False
                 continue
             for small in stmt.body:
+                through = self.helper_binds(small)
+                if through is not None:
+                    if not through:
+                        return False
+                    continue
                 target = small.targets[0].target if type(small) is cst.Assign and len(small.targets) == 1 \
                     else small.target if type(small) is cst.AnnAssign and small.value is not None else None
                 field = target.attr.value if type(target) is cst.Attribute and type(target.value) is cst.Name \
@@ -1681,10 +1755,29 @@ def _loads(node) -> set[str]:
 class _FirstReads:
     """`read_first`'s walk: the names read before they are bound, gathered in `found`."""
 
-    def __init__(self, core: str, decide: Decide = undecided) -> None:
+    def __init__(self, core: str, decide: Decide = undecided, helpers: dict | None = None) -> None:
         self.core = core
         self.decide = decide
+        self.helpers = helpers or {}
         self.found: set[str] = set()
+
+    def through_helper(self, small, written: set[str]) -> None:
+        """`tile_params(st, ki)`: the fields of each name handed to a plain function of the file
+        that it reads first are read here, and those it binds first are bound after it
+        (`bound_through`)."""
+        call = small.value if type(small) is cst.Expr else None
+        if type(call) is not cst.Call or type(call.func) is not cst.Name or call.func.value not in self.helpers:
+            return
+        for arg in call.args:
+            name = arg.value.value if type(arg.value) is cst.Name else None
+            found = None if name is None else bound_through(
+                call, name, self.core, frozenset(), self.helpers,
+                lambda node, name=name: any(type(n) is cst.Call or type(n) is cst.Name and n.value == name
+                                            for n in iter_nodes(node)))
+            if found is not None:
+                bound, read, _ = found
+                self.found.update(f"{name}.{f}" for f in read - bound if f"{name}.{f}" not in written)
+                written.update(f"{name}.{f}" for f in bound)
 
     def visit_if(self, stmt: cst.If, written: set[str]) -> set[str]:
         """Visit the branches of `stmt` (its test is read already); the names every branch binds."""
@@ -1736,6 +1829,7 @@ class _FirstReads:
                         reads |= _target_reads(t)
                     self.found.update(n for n in reads if n not in written)
                     written |= walrus
+                    self.through_helper(small, written)
                     for t in targets:
                         written.update(_target_names(t))
                         if type(t) is cst.Attribute and _carrier(t) is not None:

@@ -1,0 +1,44 @@
+"""Struct fields a plain function of the file sets at the top of every iteration (`tile_params(st,
+ki)` of `p.row = ki * TILE`): refused as a field carrying a value from one iteration to the next,
+while the same lines written in the loop body were accepted (probe h206): which fields an
+iteration binds before it reads them was read in the loop body alone. A call handed the struct is
+read through now, up to the function's first statement that may leave it; a field the function
+reads before it binds it, or binds only on some paths, is still carried, and refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages, kernel_text
+from pto_transpile import transpile
+from sim_runtime import verify
+
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "fields_set_by_helper.py")
+HELPER = "def tile_params(p, ki):\n    p.row = ki * TILE\n    p.half = ki * TILE + HALF\n"
+CALL = "        tile_params(st, ki)\n"
+
+
+@pytest.mark.parametrize(("helper", "call"), [
+    (HELPER, CALL),
+    (HELPER.replace("(p, ki)", "(ki, p=None)"), "        tile_params(ki, p=st)\n"),
+])
+def test_fields_a_helper_sets_first_are_proven_and_verified(helper, call):
+    text = edited(KERNEL, [(HELPER, helper), (CALL, call)])
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    for rows in (32, 160):
+        report = verify(text, result.code, "kernel", shapes={"a": (rows, 32), "out": (rows, 32)})
+        assert [r.verdict for r in report.rows] == ["ok", "ok"], (rows, report.rows)
+
+
+@pytest.mark.parametrize("helper", [
+    "def tile_params(p, ki):\n    p.half = p.row + TILE + HALF\n    p.row = p.row + TILE\n",
+    "def tile_params(p, ki):\n    p.half = ki * TILE + HALF\n    if ki % 2 == 1:\n        return\n"
+    "    p.row = ki * TILE\n",
+    "def tile_params(p, ki):\n    p.half = ki * TILE + HALF\n    if ki % 2 == 0:\n        p.row = ki * TILE\n",
+])
+def test_a_field_the_helper_does_not_set_first_on_every_path_is_still_carried(helper):
+    messages = error_messages(transpile(edited(KERNEL, [(HELPER, helper)]), path="k.py"))
+    assert any("field `st.row` carries a value" in m for m in messages), messages
