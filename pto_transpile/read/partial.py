@@ -37,6 +37,8 @@ _DEFINITION = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+([^\W\d]\w*)")
 #: The keyword of a top-level definition's own line (below its decorators and leading comments).
 _KEYWORD = re.compile(r"^(?:async[ \t]+)?(def|class)[ \t]", re.M)
 _WORD = re.compile(r"[^\W\d]\w*")
+#: An indented decorator naming `jit` (`    @pl.jit(...)`): a kernel defined inside a definition.
+_NESTED_JIT = re.compile(r"^[ \t]+@[ \t]*[\w.]*\bjit\b", re.M)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 #: Characters Python and a line-based reading could disagree on (form feed resets indentation).
 _AMBIGUOUS = re.compile(r"[\f\v\x00]")
@@ -159,6 +161,10 @@ def _needed(text: str, layout: Layout, names: list[str | None], as_text: set[int
         by_name.setdefault(name, []).append(i)
         decorators = text[layout.bounds[i]:layout.heads[i]]
         if "@" in decorators and ROOT_DECORATORS.intersection(_WORD.findall(decorators)):
+            todo.append(i)
+        elif _NESTED_JIT.search(text, layout.heads[i], layout.bounds[i + 1]):
+            # a kernel made inside (a factory): what its `@pl.jit` binds in every function of the file
+            # (tiling-key fields, `datatype=` names) is read from it (probe h215)
             todo.append(i)
         elif ":=" in text[layout.bounds[i]:layout.bounds[i + 1]]:
             # a `:=` in what the statement evaluates where it stands (a default, an annotation, a

@@ -1634,8 +1634,8 @@ def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict
     reads them, the fields it reads first, whether the walk went on to that point). Probe h206: a
     helper setting the fields at the top of every iteration was refused where the same lines
     inlined were accepted. None for a call this does not read: another callee, the struct given
-    twice or with a star, an argument that may read it (`reads`), a decorated function, or one
-    that names `name` itself."""
+    twice or with a star, an argument that may read it (`reads`), a decorated function, a
+    generator or coroutine, or one that may read a module-level `name` by that name."""
     if type(call) is not cst.Call or type(call.func) is not cst.Name:
         return None
     fn = helpers.get(call.func.value)
@@ -1648,13 +1648,19 @@ def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict
     at = call.args.index(given[0])
     param = given[0].keyword.value if given[0].keyword is not None else positional[at] \
         if at < len(positional) else None
-    if param is None or any(type(n) is cst.Name and n.value == name for n in iter_nodes(fn)):
-        return None
+    own = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+    if param is None or fn.asynchronous is not None or any(type(n) is cst.Yield for n in iter_nodes(fn)):
+        return None  # (a generator's or coroutine's call runs none of its body)
+    if name not in own and any(type(n) is cst.Name and n.value == name for n in iter_nodes(fn)):
+        return None  # (a module-level struct the function may read by its name; a parameter of that name
+        # is the function's own, probe h214)
     body = []
     for stmt in _statements(fn.body):
         if any(type(n) in _LEAVING for n in iter_nodes(stmt)):
             break
         body.append(stmt)
+    if name in own and name != param:
+        return None  # (the function's parameter `name` is another value; its `param` is the struct)
     inner = _FirstBinding(param, core, builtins, False, undecided)
     went_on = inner.visit(body)
     return frozenset(inner.bound), frozenset(inner.read), went_on

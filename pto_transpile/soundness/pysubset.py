@@ -1640,15 +1640,13 @@ class PythonSubset(InterpreterBase):
         base = self._arm(before) if before is not None else None
         if base is None or type(base) is int:
             return None
+        terms, const = _sum_of(base)
         steps = []
-        for arm in arms:
-            if arm == base:
-                steps.append(0)
-            elif isinstance(arm, tuple) and len(arm) == 4 and arm[:2] == ("op", "add") and base in arm[2:] \
-                    and type(arm[3] if arm[2] == base else arm[2]) is int:
-                steps.append(arm[3] if arm[2] == base else arm[2])  # (`end + 1` or `1 + end`)
-            else:
+        for arm in arms:  # (`end + 1`, `1 + end`, `start + (base + 1)` of `end = start + base`: probe h214)
+            arm_terms, arm_const = _sum_of(arm) if arm is not None else ((None,), 0)
+            if arm_terms != terms:
                 return None
+            steps.append(arm_const - const)
         return self._binop(cst.Add, before, self._choice(test, steps), node)
 
     def _pure(self, node: cst.CSTNode, ctx: Ctx) -> bool:
@@ -3398,6 +3396,21 @@ _MIRRORED: dict[type, type] = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: c
 _INDEX_TESTS: dict[type, tuple[str, bool]] = {
     cst.LessThan: ("lt", False), cst.LessThanEqual: ("lt", False), cst.GreaterThan: ("lt", True),
     cst.GreaterThanEqual: ("lt", True), cst.Equal: ("eq", False), cst.NotEqual: ("eq", True)}
+
+
+def _sum_of(origin: Any) -> tuple[tuple, int]:
+    """A run-time value's origin as the terms it sums (sorted by their words) and a constant:
+    `("op", "add", a, 1)` and `("op", "add", 1, a)` are `((a,), 1)`, a difference by a number
+    adds its negative; a term of any other kind is itself."""
+    if type(origin) is int:
+        return (), origin
+    if isinstance(origin, tuple) and len(origin) == 4 and origin[0] == "op" and origin[1] in ("add", "sub"):
+        left, right = _sum_of(origin[2]), _sum_of(origin[3])
+        if origin[1] == "add":
+            return tuple(sorted(left[0] + right[0], key=repr)), left[1] + right[1]
+        if not right[0]:
+            return left[0], left[1] - right[1]
+    return (origin,), 0
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:

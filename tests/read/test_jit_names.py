@@ -378,3 +378,37 @@ def test_functions_by_name_is_the_model_of_every_function_name():
     file = model(PRODUCTION)
     assert isinstance(file.functions_by_name["row_offset"], cst.FunctionDef)
     assert "AttnKey" not in file.functions_by_name  # a class
+
+
+FACTORY = '''\
+import pypto_pro.language as pl
+from pypto_pro.runtime.tilingkey import TilingKeyField
+
+
+class Key:
+    IS_CAUSAL = TilingKeyField(bits=1, values=[0, 1])
+
+
+@pl.pipeline.stage
+def finish(ki, out, y_db):
+    y = y_db.next()
+    if IS_CAUSAL == 1:
+        pl.relu(y, y)
+    pl.store(out, y, [ki * 32, 0])
+
+
+def make_kernel(preload):
+    @pl.jit(tiling_key=Key, pipeline=pl.pipeline.PipelineConfig(preload=preload))
+    def kernel(out: pl.Tensor[[pl.DYNAMIC, 32], pl.DT_FP32]):
+        pass
+
+    return kernel
+'''
+
+
+def test_a_key_bound_by_the_jit_of_a_kernel_made_in_a_factory_is_no_undefined_name():
+    """The factory was kept as text, unread, so its `@pl.jit(tiling_key=Key)` bound nothing, and the
+    stage's `IS_CAUSAL` was said undefined beside PTO079, which names the cause (probe h215)."""
+    found = codes(FACTORY)
+    assert "PTO079" in found and "PTO069" not in found, found
+    assert "PTO069" in codes(FACTORY.replace("tiling_key=Key, ", ""))

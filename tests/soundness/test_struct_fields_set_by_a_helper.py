@@ -23,6 +23,8 @@ CALL = "        tile_params(st, ki)\n"
 @pytest.mark.parametrize(("helper", "call"), [
     (HELPER, CALL),
     (HELPER.replace("(p, ki)", "(ki, p=None)"), "        tile_params(ki, p=st)\n"),
+    # its parameter named as the kernel's struct, its own name there (probe h214: refused)
+    ("def tile_params(st, ki):\n    st.row = ki * TILE\n    st.half = ki * TILE + HALF\n", CALL),
 ])
 def test_fields_a_helper_sets_first_are_proven_and_verified(helper, call):
     text = edited(KERNEL, [(HELPER, helper), (CALL, call)])
