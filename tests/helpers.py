@@ -6,6 +6,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "seed_demo.py"
+#: tests/soundness/kernels/dynamic_rows.py, a small kernel over `pl.DYNAMIC` rows, and its pipeline loop
+DYNAMIC_ROWS = ROOT / "tests" / "soundness" / "kernels" / "dynamic_rows.py"
+DYNAMIC_ROWS_LOOP = """    for ki in pl.range(0, n_tiles):
+        with pl.section_cube():
+            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
+        with pl.section_vector():
+            scale_store(ki, sub_id, out, c_vec_db, y_db)"""
 
 
 def demo_text() -> str:

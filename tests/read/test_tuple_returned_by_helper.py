@@ -9,16 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages, kernel_text
+from helpers import DYNAMIC_ROWS_LOOP, edited, error_messages, kernel_text
 from pto_transpile import codes, transpile
 from sim_runtime import verify
 
 ROWS = kernel_text(Path(__file__).parents[1] / "soundness" / "kernels" / "dynamic_rows.py")
-LOOP = """    for ki in pl.range(0, n_tiles):
-        with pl.section_cube():
-            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
-        with pl.section_vector():
-            scale_store(ki, sub_id, out, c_vec_db, y_db)"""
+LOOP = DYNAMIC_ROWS_LOOP
 GRID = """    for idx in pl.range(0, n_tiles):
         i, j = grid_pos(idx, 2)
         with pl.section_cube():

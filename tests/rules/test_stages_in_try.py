@@ -7,15 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import edited
+from helpers import DYNAMIC_ROWS_LOOP, edited
 from pto_transpile import codes, transpile
 
 ROWS = (Path(__file__).parents[1] / "soundness" / "kernels" / "dynamic_rows.py").read_text(encoding="utf-8")
-LOOP = """    for ki in pl.range(0, n_tiles):
-        with pl.section_cube():
-            mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)
-        with pl.section_vector():
-            scale_store(ki, sub_id, out, c_vec_db, y_db)"""
+LOOP = DYNAMIC_ROWS_LOOP
 IN_TRY = """    for ki in pl.range(0, n_tiles):
         try:
             with pl.section_cube():

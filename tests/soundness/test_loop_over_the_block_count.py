@@ -6,13 +6,16 @@ verified on 3 blocks), or an atomic store of each block's part."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from test_pipe_syncs_under_a_block_test import KERNEL as UNDER_A_TEST
+from test_pipe_syncs_under_a_block_test import SPLIT, UNDER
 
-from helpers import edited, error_messages, kernel_text
+from helpers import edited, error_messages
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = kernel_text(Path(__file__).parent / "kernels" / "block_reduce_over_block_count.py")
+#: the pairs of syncs outside the test of the block index, the loop to the block count
+KERNEL = edited(UNDER_A_TEST, [(UNDER, SPLIT.replace("pl.range(0, nb)", "pl.range(0, num_cores)")),
+                               ("    nb: pl.DT_INT32,\n", "")])
 LOOP = "        for b in pl.range(0, num_cores):\n"
 
 
@@ -26,8 +29,7 @@ def test_the_block_count_is_named_as_such():
 
 
 def test_the_count_as_a_parameter_is_proven_and_verified():
-    text = edited(KERNEL, [(LOOP, "        for b in pl.range(0, nb):\n"),
-                           ("    ws: pl.Tensor", "    nb: pl.DT_INT32,\n    ws: pl.Tensor")])
+    text = edited(UNDER_A_TEST, [(UNDER, SPLIT)])
     result = transpile(text, path="k.py")
     assert error_messages(result) == []
     report = verify(text, result.code, "kernel", shapes={"a": (224, 32), "out": (224, 32), "ws": (96, 32)},

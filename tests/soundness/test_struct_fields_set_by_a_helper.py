@@ -11,13 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages, kernel_text
+from helpers import DYNAMIC_ROWS_LOOP, edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = kernel_text(Path(__file__).parent / "kernels" / "fields_set_by_helper.py")
+ROWS = kernel_text(Path(__file__).parent / "kernels" / "dynamic_rows.py")
 HELPER = "def tile_params(p, ki):\n    p.row = ki * TILE\n    p.half = ki * TILE + HALF\n"
 CALL = "        tile_params(st, ki)\n"
+STAGE = "@pl.pipeline.stage\ndef mm_stage"
+LOOP = DYNAMIC_ROWS_LOOP
+#: the rows of each tile kept in a struct the helper fills at the top of every iteration
+KERNEL = edited(ROWS, [(STAGE, HELPER + "\n\n" + STAGE), (LOOP, f"""    st = pl.struct("Params", row=0, half=0)
+    for ki in pl.range(0, n_tiles):
+{CALL}        with pl.section_cube():
+            mm_stage(st.row // TILE, a, a_l1, left_db, right_db, acc_db, c_vec_db)
+        with pl.section_vector():
+            scale_store(st.half // TILE, sub_id, out, c_vec_db, y_db)""")])
 
 
 @pytest.mark.parametrize(("helper", "call"), [
