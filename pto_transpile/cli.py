@@ -213,6 +213,8 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
                            through_links=force or check or show_diff)
     if timeline is not None and timeline.is_dir():
         raise Refused(f"--timeline: {timeline} is a directory; give a file name")
+    if timeline is not None and len(inputs) > 1:  # (probe h217: each file's run wrote over the last one's)
+        raise click.UsageError("--timeline takes one input file; run once per file")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
     from pto_transpile.output.files import cpu_count
     from pto_transpile.output.render.text import wants_color

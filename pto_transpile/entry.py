@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 
 EXIT_USAGE = 2  # as output/settings.py: unwritable output
+EXIT_STDOUT_CLOSED = 128 + 13  # as cli.py: what a shell reports for a process ended by SIGPIPE
 
 
 def main() -> None:
@@ -19,7 +20,7 @@ def main() -> None:
         _main(sys.argv[1:])
     except BrokenPipeError:
         _quiet_stdout()
-        sys.exit(1)  # as click does when the reader of stdout goes away
+        sys.exit(EXIT_STDOUT_CLOSED)  # (as the command itself: probe h217, `--help | true` gave 1)
     except OSError as exc:  # stdout cannot be written (a full disk): said, never a traceback
         _quiet_stdout()
         print(f"pto-transpile: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)

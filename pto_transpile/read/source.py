@@ -154,10 +154,10 @@ class SourceFile:
         """1-based line on which top-level statement `index` (with its leading lines) starts."""
         if self._first_lines is None:
             header = "".join(code_in(self.module, line) for line in self.module.header)
-            lines, line = [], 1 + header.count("\n")
+            lines, line = [], 1 + line_breaks(header)
             for stmt in self.module.body:
                 lines.append(line)
-                line += code_in(self.module, stmt).count("\n")
+                line += line_breaks(code_in(self.module, stmt))
             self._first_lines = lines
         return self._first_lines[index]
 
@@ -168,3 +168,8 @@ class SourceFile:
         """The source text of `node` exactly as written (hex stays hex)."""
         return code_in(self.module, node)
 
+
+def line_breaks(text: str) -> int:
+    """The line breaks in `text` as Python counts them: `\n`, `\r\n` and a lone `\r` (a file
+    saved with old Mac line endings; probe h217: its diagnostics were placed by `\n` alone)."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")

@@ -9,6 +9,7 @@ version, which no column width can wrap.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,11 @@ PIPELINED = "pipelined"
 AS_WRITTEN = "as written"
 
 
+#: The most elements a tensor given by `--shape` may have: 2 ** 26, 256 MiB of fp32, where a
+#: FlashAttention run at 32768 keys of 128 needs 4 Mi; the emulator's numpy arrays live in memory.
+MAX_SHAPE_ELEMENTS = 2 ** 26
+
+
 def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
     out: dict[str, tuple[int, ...]] = {}
     for item in shapes or ():
@@ -46,6 +52,11 @@ def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
         if not name.strip() or not out[name.strip()] or min(out[name.strip()]) < 0:
             # (a size of 0 is a launch too: no rows to work on, every loop over them empty)
             raise click.BadParameter(f"expected NAME=D0xD1 with sizes of 0 or more, got {item!r}",
+                                     param_hint="--shape")
+        elements = math.prod(out[name.strip()])
+        if elements > MAX_SHAPE_ELEMENTS:  # (probe h217: numpy's MemoryError was blamed on the kernel, PTO095)
+            raise click.BadParameter(f"{item} has {elements:,} elements, more than the emulator holds in this "
+                                     f"machine's memory ({MAX_SHAPE_ELEMENTS:,} per tensor): give a smaller size",
                                      param_hint="--shape")
     return out
 

@@ -1645,8 +1645,12 @@ def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict
     if len(given) != 1 or any(reads(a.value) for a in call.args if a is not given[0]):
         return None
     positional = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+    by_name = {p.name.value for p in (*fn.params.params, *fn.params.kwonly_params)}  # (not positional-only)
     at = call.args.index(given[0])
-    param = given[0].keyword.value if given[0].keyword is not None else positional[at] \
+    keyword = given[0].keyword.value if given[0].keyword is not None else None
+    # a keyword fills the parameter of its name only where that one takes keywords: else it goes to
+    # `**kw` (probe h216: `f(scratch, ki, p=st)` of `def f(p, /, ki, **kw)` sets `scratch`'s fields)
+    param = (keyword if keyword in by_name else None) if keyword is not None else positional[at] \
         if at < len(positional) else None
     own = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
     if param is None or fn.asynchronous is not None or any(type(n) is cst.Yield for n in iter_nodes(fn)):

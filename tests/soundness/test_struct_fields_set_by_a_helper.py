@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import DYNAMIC_ROWS_LOOP, edited, error_messages, kernel_text
-from pto_transpile import transpile
+from pto_transpile import codes, transpile
 from sim_runtime import verify
 
 ROWS = kernel_text(Path(__file__).parent / "kernels" / "dynamic_rows.py")
@@ -53,3 +53,16 @@ def test_fields_a_helper_sets_first_are_proven_and_verified(helper, call):
 def test_a_field_the_helper_does_not_set_first_on_every_path_is_still_carried(helper):
     messages = error_messages(transpile(edited(KERNEL, [(HELPER, helper)]), path="k.py"))
     assert any("field `st.row` carries a value" in m for m in messages), messages
+
+
+def test_a_keyword_the_helper_takes_into_kwargs_sets_no_field_of_the_struct():
+    """`tile_params(scratch, ki, p=st)` of `def tile_params(p, /, ki, **kw)`: `st` goes to `**kw` and
+    the helper sets `scratch`'s fields, but the check took the keyword for the parameter `p` and every
+    field of `st` for set first, missing a ten-deep delay of `ki` that races from the tenth iteration
+    on (probe h216: accepted; the emulator shows the race at 12 tiles)."""
+    text = kernel_text(Path(__file__).parent / "kernels" / "keyword_into_kwargs_helper.py")
+    messages = error_messages(transpile(text, path="k.py"))
+    assert any("field `st.d1` carries a value" in m for m in messages), messages
+    forced = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,))
+    report = verify(text, forced.code, "kernel", shapes={"a": (384, 32), "out": (416, 32)}, scalars={"d": 3})
+    assert [r.verdict for r in report.rows] == ["ok", "race"], report.rows

@@ -1,0 +1,54 @@
+"""What a first hour at the command line met (probe h217): diagnostics of a file saved with old Mac
+line endings (a lone `\\r`) placed by `\\n` alone, on the wrong line; a `--shape` too large for the
+machine blamed on the kernel (PTO095, numpy's MemoryError); `--timeline` over several files keeping
+the last trace only while saying it wrote each; `--help | true` exiting 1 where every other run
+whose reader goes away exits 141."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from helpers import DYNAMIC_ROWS, DYNAMIC_ROWS_LOOP, ROOT, edited
+from pto_transpile import transpile
+from pto_transpile.cli import main
+
+#: both stage calls in one cube section: PTO010 at the second call
+TWO_IN_ONE = DYNAMIC_ROWS_LOOP.replace("        with pl.section_vector():\n", "")
+
+
+def test_a_file_with_lone_cr_line_endings_is_placed_as_with_lf():
+    text = edited(DYNAMIC_ROWS.read_text(encoding="utf-8"), [(DYNAMIC_ROWS_LOOP, TWO_IN_ONE)])
+    (lf,) = [d for d in transpile(text, path="k.py").diagnostics if d.is_error]
+    (cr,) = [d for d in transpile(text.replace("\n", "\r"), path="k.py").diagnostics if d.is_error]
+    assert lf.line == text[:text.index("            scale_store(ki, sub_id")].count("\n") + 1
+    assert (cr.code, cr.line, cr.column, cr.end_line) == (lf.code, lf.line, lf.column, lf.end_line)
+
+
+def test_a_shape_too_large_for_the_emulator_is_a_usage_error(tmp_path):
+    huge = "99999999999x32"
+    result = CliRunner().invoke(main, [str(DYNAMIC_ROWS), "--simulate", "--shape", f"a={huge}", "--shape",
+                                       f"out={huge}", "-o", str(tmp_path / "out.py")])
+    assert result.exit_code == 2, result.output
+    assert "a=99999999999x32 has 3,199,999,999,968 elements, more than the emulator holds" in result.output
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_a_timeline_takes_one_input_file(tmp_path):
+    result = CliRunner().invoke(main, [str(DYNAMIC_ROWS), str(ROOT / "examples" / "seed_demo.py"), "--simulate",
+                                       "--shape", "a=96x32", "--shape", "out=96x32", "--timeline",
+                                       str(tmp_path / "t.json"), "-o", f"{tmp_path}/out/"])
+    assert result.exit_code == 2, result.output
+    assert "--timeline takes one input file" in result.output
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_the_help_to_a_closed_pipe_exits_as_every_run_does():
+    """`pto-transpile --help | true`: the console script answers the help itself (`entry.py`)."""
+    code = "import sys; sys.argv = ['pto-transpile', '--help']; from pto_transpile.entry import main; main()"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.close()  # the reader goes away before the help is written
+    proc.wait(timeout=60)
+    assert proc.returncode == 141, proc.stderr.read()
