@@ -1029,8 +1029,10 @@ class Loops(InterpreterBase):
         key = (id(node), kind, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
-            hit = self._read_firsts[key] = (node, read_first(node.body, kind, self._key_decider(),
-                                                             self._plain_helpers(ctx)))
+            env = ctx.env
+            hit = self._read_firsts[key] = (node, read_first(
+                node.body, kind, self._key_decider(), self._plain_helpers(ctx),
+                lambda name: frozenset(env[name].fields) if isinstance(env.get(name), StructV) else frozenset()))
         return hit[1]
 
     def _key_decider(self) -> Decide:
@@ -1063,9 +1065,14 @@ class Loops(InterpreterBase):
         return self._walked("bound", functools.partial(fields_bound_first, helpers=helpers), node, ctx, name)
 
     def _plain_helpers(self, ctx: Ctx) -> dict:
-        """The plain functions of the file a call in the running code reaches by name (not a name
-        the code binds itself): `fields_bound_first` reads what a call of one binds first."""
-        return {n: fn for n, fn in self.file.helpers.items() if n not in ctx.env and type(fn) is cst.FunctionDef}
+        """The plain functions a call in the running code reaches by name: the file's (not a name
+        the code binds itself) and those the kernel defines (probe h218: a `def` in the kernel handed
+        the struct hid its reads of the fields as a module function did). What a call of one binds
+        and reads first is read through it (`bound_through`)."""
+        found = {n: fn for n, fn in self.file.helpers.items() if n not in ctx.env and type(fn) is cst.FunctionDef}
+        found.update((n, v.node) for n, v in ctx.env.items()
+                     if type(v) is FunctionV and v.kind == "helper" and type(v.node) is cst.FunctionDef)
+        return found
 
     def _bound_first(self, node: cst.For, ctx: Ctx, name: str) -> bool:
         """`bound_first` of the name `name` in a loop's body on the kind of core `ctx` runs."""
@@ -1571,7 +1578,8 @@ def _tiles_in(value: Any, certified: dict) -> list:
     return []
 
 
-def read_first(block, core: str = "", decide: Decide = undecided, helpers: dict | None = None) -> frozenset:
+def read_first(block, core: str = "", decide: Decide = undecided, helpers: dict | None = None,
+               fields_of: Callable[[str], frozenset] | None = None) -> frozenset:
     """The names (and `x.f` fields) a block may read before it binds them, in program order:
     what an iteration may take from the one before. A binding under a branch or in a nested
     loop counts only within it (a superset of what is carried, on the safe side), but for one
@@ -1580,7 +1588,7 @@ def read_first(block, core: str = "", decide: Decide = undecided, helpers: dict 
     that kind: a section of its own kind runs in line (`cur_q_slot = q_l1_db.next()` in a cube
     section binds it for the cube stages after it), a section of the other kind not at all. A
     test `decide` settles (a tiling-key field's, `keytests`) runs its branch alone, in line."""
-    reads = _FirstReads(core, decide, helpers)
+    reads = _FirstReads(core, decide, helpers, fields_of)
     reads.visit(_statements(block), set())
     return frozenset(reads.found)
 
@@ -1631,7 +1639,8 @@ def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict
     """For `tile_params(st, ki)`, a call of a plain function of the file (`helpers`) handed the
     struct `name` as an argument: its body walked with its parameter for the struct, up to its
     first statement that may leave it (`return`, `raise`), as (the fields it binds before anything
-    reads them, the fields it reads first, whether the walk went on to that point). Probe h206: a
+    reads them, the fields it reads, whether the walk went through the whole body: False where a
+    read ended it or a statement that may leave cut it, after which any field may be read). Probe h206: a
     helper setting the fields at the top of every iteration was refused where the same lines
     inlined were accepted. None for a call this does not read: another callee, the struct given
     twice or with a star, an argument that may read it (`reads`), a decorated function, a
@@ -1658,15 +1667,16 @@ def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict
     if name not in own and any(type(n) is cst.Name and n.value == name for n in iter_nodes(fn)):
         return None  # (a module-level struct the function may read by its name; a parameter of that name
         # is the function's own, probe h214)
-    body = []
-    for stmt in _statements(fn.body):
-        if any(type(n) in _LEAVING for n in iter_nodes(stmt)):
-            break
-        body.append(stmt)
     if name in own and name != param:
         return None  # (the function's parameter `name` is another value; its `param` is the struct)
+    statements = list(_statements(fn.body))
+    # the statements before the first that may leave (a `return`, or an `if` holding one) run at every
+    # call; what follows runs at some calls, and may read any field (probe h218: a guard at the top
+    # hid the rest of the body, whose reads of the fields went unseen)
+    cut = next((i for i, stmt in enumerate(statements) if any(type(n) in _LEAVING for n in iter_nodes(stmt))),
+               len(statements))
     inner = _FirstBinding(param, core, builtins, False, undecided)
-    went_on = inner.visit(body)
+    went_on = inner.visit(statements[:cut]) and cut == len(statements)
     return frozenset(inner.bound), frozenset(inner.read), went_on
 
 
@@ -1765,28 +1775,36 @@ def _loads(node) -> set[str]:
 class _FirstReads:
     """`read_first`'s walk: the names read before they are bound, gathered in `found`."""
 
-    def __init__(self, core: str, decide: Decide = undecided, helpers: dict | None = None) -> None:
+    def __init__(self, core: str, decide: Decide = undecided, helpers: dict | None = None,
+                 fields_of: Callable[[str], frozenset] | None = None) -> None:
         self.core = core
         self.decide = decide
         self.helpers = helpers or {}
+        #: the fields of the struct a name holds where the loop runs (none for any other name)
+        self.fields_of = fields_of or (lambda _name: frozenset())
         self.found: set[str] = set()
 
     def through_helper(self, small, written: set[str]) -> None:
-        """`tile_params(st, ki)`: the fields of each name handed to a plain function of the file
-        that it reads first are read here, and those it binds first are bound after it
-        (`bound_through`)."""
-        call = small.value if type(small) is cst.Expr else None
-        if type(call) is not cst.Call or type(call.func) is not cst.Name or call.func.value not in self.helpers:
-            return
-        for arg in call.args:
-            name = arg.value.value if type(arg.value) is cst.Name else None
-            found = None if name is None else bound_through(
-                call, name, self.core, frozenset(), self.helpers,
-                lambda node, name=name: any(type(n) is cst.Call or type(n) is cst.Name and n.value == name
-                                            for n in iter_nodes(node)))
-            if found is not None:
-                bound, read, _ = found
-                self.found.update(f"{name}.{f}" for f in read - bound if f"{name}.{f}" not in written)
+        """A call of a plain function of the file handed a struct (`tile_params(st, ki)`): the
+        fields it reads first are read here and those it binds first are bound after it, where
+        its body is read through (`bound_through`); where it is not, or not to its end, every field
+        not bound before may be read there (probe h218: a helper's reads of what the fields carried
+        from the iteration before were not read at all)."""
+        calls = [n for n in iter_nodes(small) if type(n) is cst.Call and type(n.func) is cst.Name
+                 and n.func.value in self.helpers]
+        for call in calls:
+            for arg in call.args:
+                name = arg.value.value if type(arg.value) is cst.Name else None
+                fields = self.fields_of(name) if name is not None else frozenset()
+                if not fields:
+                    continue
+                found = bound_through(call, name, self.core, frozenset(), self.helpers,
+                                      lambda node, name=name: any(type(n) is cst.Call or type(n) is cst.Name
+                                                                  and n.value == name for n in iter_nodes(node))) \
+                    if type(small) is cst.Expr and small.value is call else None
+                bound, read, whole = found if found is not None else (frozenset(), frozenset(), False)
+                taken = read - bound if whole else fields - bound
+                self.found.update(f"{name}.{f}" for f in taken if f"{name}.{f}" not in written)
                 written.update(f"{name}.{f}" for f in bound)
 
     def visit_if(self, stmt: cst.If, written: set[str]) -> set[str]:

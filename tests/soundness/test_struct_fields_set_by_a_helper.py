@@ -66,3 +66,34 @@ def test_a_keyword_the_helper_takes_into_kwargs_sets_no_field_of_the_struct():
     forced = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,))
     report = verify(text, forced.code, "kernel", shapes={"a": (384, 32), "out": (416, 32)}, scalars={"d": 3})
     assert [r.verdict for r in report.rows] == ["ok", "race"], report.rows
+
+
+HISTORY = kernel_text(Path(__file__).parent / "kernels" / "history_in_helper.py")
+GUARD = '    if ki < 0:\n        raise ValueError("tile index must not be negative")\n'
+
+
+def _nested(text: str) -> str:
+    """The helper defined in the kernel, at the top of its body."""
+    start, end = text.index("def tile_params("), text.index("\n\n\n@pl.pipeline.stage")
+    helper = text[start:end]
+    body = text.index("):\n", text.index("def kernel(")) + 3
+    inner = "".join(f"    {line}" if line.strip() else line for line in helper.splitlines(keepends=True))
+    return text[:body] + inner + "\n" + text[body:].replace(helper + "\n\n\n", "")
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+@pytest.mark.parametrize("nested", [False, True])
+def test_fields_a_helper_reads_from_the_iteration_before_are_carried(guarded, nested):
+    """A helper shifting a history kept in the struct reads what the fields carried from the
+    iteration before: probe h218 found it accepted where a guard (`if ki < 0: raise`) stood at the
+    top of the helper, its body read only up to there; with no guard, or with the helper defined
+    in the kernel, it was accepted before this change too. Each races from the tenth iteration
+    (the emulator shows it at 12 tiles)."""
+    text = HISTORY if guarded else edited(HISTORY, [(GUARD, "")])
+    text = _nested(text) if nested else text
+    assert ("    def tile_params(" in text) == nested and (GUARD in text or "        if ki < 0:" in text) == guarded
+    messages = error_messages(transpile(text, path="k.py"))
+    assert any("field `st.d1` carries a value" in m for m in messages), messages
+    forced = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,))
+    report = verify(text, forced.code, "kernel", shapes={"a": (384, 32), "out": (416, 32)}, scalars={"d": 1})
+    assert [r.verdict for r in report.rows] == ["ok", "race"], report.rows
