@@ -26,10 +26,14 @@ def check(ctx):
                            "statement, which pto-transpile does not pipeline: write the stage call as the only "
                            "statement of its section")
             elif given is not None:  # (probe h192: `Ops.relu_into(y, c_vec)`, `relu_into(*args)`)
+                # (probe h219: `s, d = c_vec, y; pl.relu(d, s)` was told to do the op in the stage, as it did)
                 detail += (f"; `{given.func}` is given it, but none of the ops pto-transpile follows there touches it: "
-                           "a tile of it handed to a call it does not follow (a method of a class, a `*` argument) "
-                           "is not seen; do the op in the stage, or in a plain function of the file given the tile "
-                           "as an argument of its own")
+                           "an op reaches a tile of it where its operand is the name bound by `x = group.next()` "
+                           "(or `.current()`) or a plain alias of that name, given to a `pl` op called by its name "
+                           "or to a plain function of the file as an argument of its own; a tile passed on through "
+                           "tuple unpacking, a `for` target, an item of a container, a conditional or `and`/`or` "
+                           "expression, `getattr(pl, ...)`, a method of a class or a `*` argument is not seen: give "
+                           "the op that name")
             yield stages[0].call, {"buffer": buf, "detail": detail}
         elif len(users) > 2:
             detail = f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"
