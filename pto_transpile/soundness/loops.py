@@ -1680,6 +1680,13 @@ def bound_through(call, name: str, core: str, builtins: frozenset, helpers: dict
     return frozenset(inner.bound), frozenset(inner.read), went_on
 
 
+def _may_read(name: str) -> Callable[[cst.CSTNode], bool]:
+    """Whether an expression may read the struct `name`: it names it, or calls anything."""
+    def reads(node: cst.CSTNode) -> bool:
+        return any(type(n) is cst.Call or type(n) is cst.Name and n.value == name for n in iter_nodes(node))
+    return reads
+
+
 #: statements after which the rest of a function may not run
 _LEAVING = (cst.Return, cst.Raise, cst.Yield, cst.Global, cst.Nonlocal)
 
@@ -1794,13 +1801,11 @@ class _FirstReads:
                  and n.func.value in self.helpers]
         for call in calls:
             for arg in call.args:
-                name = arg.value.value if type(arg.value) is cst.Name else None
-                fields = self.fields_of(name) if name is not None else frozenset()
-                if not fields:
+                if type(arg.value) is not cst.Name or not self.fields_of(arg.value.value):
                     continue
-                found = bound_through(call, name, self.core, frozenset(), self.helpers,
-                                      lambda node, name=name: any(type(n) is cst.Call or type(n) is cst.Name
-                                                                  and n.value == name for n in iter_nodes(node))) \
+                name: str = arg.value.value
+                fields = self.fields_of(name)
+                found = bound_through(call, name, self.core, frozenset(), self.helpers, _may_read(name)) \
                     if type(small) is cst.Expr and small.value is call else None
                 bound, read, whole = found if found is not None else (frozenset(), frozenset(), False)
                 taken = read - bound if whole else fields - bound
