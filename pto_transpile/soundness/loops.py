@@ -1061,8 +1061,7 @@ class Loops(InterpreterBase):
 
     def _fields_bound_first(self, node: cst.For, ctx: Ctx, name: str) -> frozenset:
         """`fields_bound_first` of the struct `name` in a loop's body on the kind of core `ctx` runs."""
-        helpers = self._plain_helpers(ctx)
-        return self._walked("bound", functools.partial(fields_bound_first, helpers=helpers), node, ctx, name)
+        return self._walked("bound", fields_bound_first, node, ctx, name, helpers=True)
 
     def _plain_helpers(self, ctx: Ctx) -> dict:
         """The plain functions a call in the running code reaches by name: the file's (not a name
@@ -1078,15 +1077,17 @@ class Loops(InterpreterBase):
         """`bound_first` of the name `name` in a loop's body on the kind of core `ctx` runs."""
         return self._walked("whole", bound_first, node, ctx, name)
 
-    def _walked(self, tag: str, walk, node: cst.For, ctx: Ctx, name: str) -> Any:
+    def _walked(self, tag: str, walk, node: cst.For, ctx: Ctx, name: str, helpers: bool = False) -> Any:
         """`walk(body, name, kind, builtins, decide)` of a loop's body, once per loop, kind of
-        core, name and tiling-key instance."""
+        core, name and tiling-key instance (with `helpers`, the functions read through too:
+        `_plain_helpers`)."""
         kind = "cube" if ctx.core == AIC else "vector"
         key = (tag, id(node), kind, name, self._instance)
         hit = self._read_firsts.get(key)
         if hit is None or hit[0] is not node:
             quiet = self._builtins(ctx) | self._quiet_roots(ctx)
-            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, quiet, self._key_decider()))
+            extra = {"helpers": self._plain_helpers(ctx)} if helpers else {}
+            hit = self._read_firsts[key] = (node, walk(node.body, name, kind, quiet, self._key_decider(), **extra))
         return hit[1]
 
     def _quiet_roots(self, ctx: Ctx) -> frozenset:
@@ -1801,10 +1802,10 @@ class _FirstReads:
                  and n.func.value in self.helpers]
         for call in calls:
             for arg in call.args:
-                if type(arg.value) is not cst.Name or not self.fields_of(arg.value.value):
+                name = arg.value.value if type(arg.value) is cst.Name else ""
+                fields = self.fields_of(name) if name else frozenset()
+                if not fields:
                     continue
-                name: str = arg.value.value
-                fields = self.fields_of(name)
                 found = bound_through(call, name, self.core, frozenset(), self.helpers, _may_read(name)) \
                     if type(small) is cst.Expr and small.value is call else None
                 bound, read, whole = found if found is not None else (frozenset(), frozenset(), False)

@@ -12,7 +12,22 @@ from pto_transpile import transpile
 
 KERNELS = Path(__file__).parent / "kernels"
 PAST = kernel_text(KERNELS / "vf_row_past_slot.py")
-SHORT = kernel_text(KERNELS / "tile_size_short.py")
+#: the function kept within its tile, its two tiles plain ones each given a `size=` of half its shape
+SHORT = edited(PAST, [
+    ("    for i in pl.range(0, HALF + 1):\n        x = vf.load_align(src, (i % HALF) * TILE)\n",
+     "    for i in pl.range(0, HALF):\n        x = vf.load_align(src, i * TILE)\n"),
+    ("    y = y_db.next()\n", "    y = y_db[ki % 2]\n"),
+    ("""        y_db = pl.make_tile_group(
+            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+            addrs=0x8000,
+            mutex_ids=[12, 13],
+        )
+""", """        y_type = pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)
+        y_0 = pl.make_tile(y_type, addr=0x8000, size=HALF * TILE * 2)
+        y_1 = pl.make_tile(y_type, addr=0x8000 + HALF * TILE * 2, size=HALF * TILE * 2)
+        y_db = (y_0, y_1)
+"""),
+])
 
 
 def _errors(text: str) -> list:

@@ -55,12 +55,29 @@ def test_a_field_the_helper_does_not_set_first_on_every_path_is_still_carried(he
     assert any("field `st.row` carries a value" in m for m in messages), messages
 
 
+HISTORY = kernel_text(Path(__file__).parent / "kernels" / "history_in_helper.py")
+GUARD = '    if ki < 0:\n        raise ValueError("tile index must not be negative")\n'
+SHIFTS = "".join(f"    p.d{k} = p.d{k - 1}\n" for k in range(10, 1, -1)) + "    p.d1 = ki\n"
+#: `st`'s history kept in the loop body, a helper setting `scratch` given `st` by a keyword `**kw` takes
+INTO_KWARGS = edited(HISTORY, [
+    ("def tile_params(p, q, ki):\n" + GUARD + SHIFTS + "    q.vt = ki + pl.min(p.d10, 1)\n",
+     "def tile_params(p, /, ki, **kw):\n" + "".join(f"    p.d{k} = 0\n" for k in range(1, 11)) + "    p.vt = ki\n"),
+    ('    st = pl.struct("History", d1=0, d2=0, d3=0, d4=0, d5=0, d6=0, d7=0, d8=0, d9=0, d10=0)\n',
+     '    st = pl.struct("Params", d1=0, d2=0, d3=0, d4=0, d5=0, d6=0, d7=0, d8=0, d9=0, d10=0, vt=0)\n'
+     '    scratch = pl.struct("Params", d1=0, d2=0, d3=0, d4=0, d5=0, d6=0, d7=0, d8=0, d9=0, d10=0, vt=0)\n'),
+    ('        t = pl.struct("Tile", vt=0)\n        tile_params(st, t, ki)\n',
+     "        tile_params(scratch, ki, p=st)\n" + SHIFTS.replace("    p.", "        st.").replace("= p.", "= st.")
+     + "        st.vt = ki + pl.min(st.d10, 1)\n"),
+    ("scale_store(t.vt,", "scale_store(st.vt,"),
+])
+
+
 def test_a_keyword_the_helper_takes_into_kwargs_sets_no_field_of_the_struct():
     """`tile_params(scratch, ki, p=st)` of `def tile_params(p, /, ki, **kw)`: `st` goes to `**kw` and
     the helper sets `scratch`'s fields, but the check took the keyword for the parameter `p` and every
     field of `st` for set first, missing a ten-deep delay of `ki` that races from the tenth iteration
     on (probe h216: accepted; the emulator shows the race at 12 tiles)."""
-    text = kernel_text(Path(__file__).parent / "kernels" / "keyword_into_kwargs_helper.py")
+    text = INTO_KWARGS
     messages = error_messages(transpile(text, path="k.py"))
     assert any("field `st.d1` carries a value" in m for m in messages), messages
     forced = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,))
@@ -68,8 +85,6 @@ def test_a_keyword_the_helper_takes_into_kwargs_sets_no_field_of_the_struct():
     assert [r.verdict for r in report.rows] == ["ok", "race"], report.rows
 
 
-HISTORY = kernel_text(Path(__file__).parent / "kernels" / "history_in_helper.py")
-GUARD = '    if ki < 0:\n        raise ValueError("tile index must not be negative")\n'
 
 
 def _nested(text: str) -> str:
