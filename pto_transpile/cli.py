@@ -272,8 +272,9 @@ def _preload(preload, defaults, seed, block_dim, shapes, scalars):
             raise click.UsageError(f"`preload` in [tool.pto-transpile] of pyproject.toml: {exc}") from None
         raise click.BadParameter(str(exc), param_hint="--preload") from None
     if isinstance(value, Auto):  # the simulated runs that choose take --simulate's settings
-        from pto_transpile.simulate.compare import parse_scalars, parse_shapes
+        from pto_transpile.simulate.compare import check_block_dim, parse_scalars, parse_shapes
 
+        check_block_dim(block_dim)
         value = Auto(seed, block_dim, parse_shapes(shapes), parse_scalars(scalars))
     return value
 

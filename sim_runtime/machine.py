@@ -153,12 +153,22 @@ def _pipe_name(pipe) -> str:
     return name
 
 
+#: The most blocks the emulator launches. Its race detector keeps, per pipe of every core, a
+#: vector clock with one entry per pipe of every core: memory grows with the square of the
+#: blocks (512 blocks: 3 cores x 7 pipes each, 10,752 clocks of 10,752 entries, about 1 GB),
+#: and 100,000 blocks would need terabytes. Real launches use a few dozen.
+MAX_BLOCK_DIM = 512
+
+
 class Machine:
     def __init__(self, *, block_dim: int = 1, kind: str = "mix", mode: str = "concurrent",
                  schedule: str = "fixed", seed: int = 0, auto_mutex: bool = True,
                  sync_owner: dict | None = None, stage_numbers: dict | None = None):
         if not isinstance(block_dim, int) or isinstance(block_dim, bool) or block_dim <= 0:
             raise KernelError(f"block_dim must be a positive int, got {block_dim!r}")
+        if block_dim > MAX_BLOCK_DIM:
+            raise KernelError(f"block_dim {block_dim} is more than the emulator launches ({MAX_BLOCK_DIM}): its race "
+                              "detector's memory grows with the square of the blocks")
         if mode not in ("concurrent", "sequential"):
             raise ValueError(f"mode must be 'concurrent' or 'sequential', got {mode!r}")
         if schedule not in ("fixed", "random"):

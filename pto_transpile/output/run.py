@@ -170,7 +170,7 @@ def _launch(run: Run, shares: dict):
             return transpile_choosing(source, **{**options, "preload": scoped.preload})
         from pto_transpile.simulate.compare import check_before_transpiling  # --simulate loads the emulator anyway
 
-        check_before_transpiling(source, path, scoped.shapes, scoped.scalars)
+        check_before_transpiling(source, path, scoped.shapes, scoped.scalars, run.block_dim)
         return driver.transpile(source, **options)
 
     return transpile

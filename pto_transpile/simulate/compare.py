@@ -61,6 +61,19 @@ def parse_shapes(shapes) -> dict[str, tuple[int, ...]]:
     return out
 
 
+def check_block_dim(block_dim: int) -> None:
+    """click.BadParameter (exit 2) for more blocks than the emulator launches: its memory grows
+    with the square of the blocks, and the run would end with the machine out of memory,
+    reported as an internal error (probe h217: `--block-dim 100000`)."""
+    from sim_runtime.machine import MAX_BLOCK_DIM
+
+    if block_dim > MAX_BLOCK_DIM:
+        raise click.BadParameter(f"{block_dim} blocks are more than the emulator launches ({MAX_BLOCK_DIM}): it "
+                                 "orders every pair of cores, so its memory grows with the square of the blocks; "
+                                 f"give at most {MAX_BLOCK_DIM}",
+                                 param_hint="--block-dim")
+
+
 def parse_scalars(items) -> dict[str, int | float]:
     out: dict[str, int | float] = {}
     for item in items or ():
@@ -414,11 +427,12 @@ def _simulated(file) -> tuple[list, list]:
     return [k for k in file.kernels if k.loops and k not in hand] + hand, hand
 
 
-def check_before_transpiling(source: str, path: str, shapes=(), scalars=()) -> None:
+def check_before_transpiling(source: str, path: str, shapes=(), scalars=(), block_dim: int = 1) -> None:
     """The usage checks `simulate_and_report` makes (click.BadParameter, exit 2), made before
     the transpile: the proof of a kernel of run-time sizes takes seconds, and a missing
     --shape should not wait for it. A file that does not read is left to the transpile,
     which reports why."""
+    check_block_dim(block_dim)
     try:
         file = read(SourceFile.parse(source, path))
     except Exception:  # a file that does not read is reported by the transpile itself

@@ -2,18 +2,21 @@
 line endings (a lone `\\r`) placed by `\\n` alone, on the wrong line; a `--shape` too large for the
 machine blamed on the kernel (PTO095, numpy's MemoryError); `--timeline` over several files keeping
 the last trace only while saying it wrote each; `--help | true` exiting 1 where every other run
-whose reader goes away exits 141."""
+whose reader goes away exits 141; `--block-dim 100000` ending with the emulator out of memory."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from helpers import DYNAMIC_ROWS, DYNAMIC_ROWS_LOOP, ROOT, edited
 from pto_transpile import transpile
 from pto_transpile.cli import main
+from sim_runtime.errors import KernelError
+from sim_runtime.machine import MAX_BLOCK_DIM, Machine
 
 #: both stage calls in one cube section: PTO010 at the second call
 TWO_IN_ONE = DYNAMIC_ROWS_LOOP.replace("        with pl.section_vector():\n", "")
@@ -34,6 +37,21 @@ def test_a_shape_too_large_for_the_emulator_is_a_usage_error(tmp_path):
     assert result.exit_code == 2, result.output
     assert "a=99999999999x32 has 3,199,999,999,968 elements, more than the emulator holds" in result.output
     assert not (tmp_path / "out.py").exists()
+
+
+@pytest.mark.parametrize("how", [["--simulate"], ["--preload", "auto"]])
+def test_more_blocks_than_the_emulator_launches_is_a_usage_error(tmp_path, how):
+    """`--block-dim 100000` had the emulator killed for want of memory, reported as an internal error."""
+    result = CliRunner().invoke(main, [str(DYNAMIC_ROWS), *how, "--shape", "a=96x32", "--shape", "out=96x32",
+                                       "--block-dim", "100000", "-o", str(tmp_path / "out.py")])
+    assert result.exit_code == 2, result.output
+    assert f"100000 blocks are more than the emulator launches ({MAX_BLOCK_DIM})" in result.output
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_the_emulator_refuses_more_blocks_than_it_launches():
+    with pytest.raises(KernelError, match="more than the emulator launches"):
+        Machine(block_dim=MAX_BLOCK_DIM + 1)
 
 
 def test_a_timeline_takes_one_input_file(tmp_path):
