@@ -1646,8 +1646,11 @@ class PythonSubset(InterpreterBase):
             arm_terms, arm_const = _sum_of(arm) if arm is not None else ((None,), 0)
             if arm_terms != terms:
                 return None
-            steps.append(arm_const - const)
-        return self._binop(cst.Add, before, self._choice(test, steps), node)
+            steps.append(arm_const)
+        # the constant of the value before joins the choice (`end = start + base + 1` then `if core_id
+        # >= rem: end = end - 1` is `start + base` plus 1 or 0, probe h216)
+        terms_alone = self._binop(cst.Subtract, before, const, node) if const else before
+        return self._binop(cst.Add, terms_alone, self._choice(test, steps), node)
 
     def _pure(self, node: cst.CSTNode, ctx: Ctx) -> bool:
         """Does `node` call nothing but `min`, `max` and `abs` (the builtins, not names rebound):
@@ -3007,7 +3010,16 @@ def opaque_op(name: str, *values: Any) -> Opaque:
 def _canonical(origin: tuple) -> tuple:
     """A run-time value in the form the check recognises: `n - n // d * d` is `n % d` (for
     whole numbers, with `//` and `%` rounding alike, whichever way that is), the remainder of a
-    balanced split written by hand (`rem = n - base * num_cores`)."""
+    balanced split written by hand (`rem = n - base * num_cores`), a number added and taken away
+    again (`(x + 1) - 1` is `x`: an end raised by one, then lowered on some blocks, probe h216)."""
+    if len(origin) == 4 and origin[1] == "add" and type(origin[3]) is int:
+        inner = origin[2]
+        if isinstance(inner, tuple) and len(inner) == 4 and inner[:2] == ("op", "sub") and inner[3] == origin[3]:
+            return inner[2]
+    if len(origin) == 4 and origin[1] == "sub" and type(origin[3]) is int:
+        dropped = _without_addend(origin[2], origin[3])
+        if dropped is not None:
+            return dropped
     if len(origin) == 4 and origin[1] == "sub":
         n, product = origin[2:]
         if isinstance(product, tuple) and len(product) == 4 and product[:2] == ("op", "mul"):
@@ -3015,6 +3027,23 @@ def _canonical(origin: tuple) -> tuple:
                 if quotient == ("op", "floordiv", n, d):
                     return ("op", "mod", n, d)
     return origin
+
+
+def _without_addend(origin: Any, number: int) -> Any:
+    """A sum's origin with one addend `number` taken out, the other terms left as they were
+    written (`(start + 1) + base` less 1 is `start + base`); None when no addend is that number."""
+    if not (isinstance(origin, tuple) and len(origin) == 4 and origin[:2] == ("op", "add")):
+        return None
+    a, b = origin[2:]
+    if b == number and type(b) is int:
+        return a
+    if a == number and type(a) is int:
+        return b
+    for i, part in ((2, a), (3, b)):
+        dropped = _without_addend(part, number)
+        if dropped is not None:
+            return ("op", "add", dropped, b) if i == 2 else ("op", "add", a, dropped)
+    return None
 
 
 def _moved(origin: tuple) -> tuple:

@@ -2,7 +2,8 @@
 (`end = start + base` then `if core_id < rem: end = end + 1`): refused as reaching past its block's
 chunk (probe h208), while the same end written `start + base + (1 if core_id < rem else 0)` was
 accepted. An arm that adds a constant to the value the name had is that value plus the choice
-between the constants now; an arm adding another constant still makes blocks overlap, refused."""
+between the constants now; an arm adding another constant still makes blocks overlap, refused. The
+same end raised for every block and lowered past the remainder (probe h216) is that choice too."""
 
 from __future__ import annotations
 
@@ -40,11 +41,25 @@ def test_other_spellings_of_the_same_end_are_proven(written):
     assert _run(edited(KERNEL, [(IF, written)]), 5, 3) == ["ok", "ok"]
 
 
+RAISED = "    end = start + base\n" + IF
+
+
+@pytest.mark.parametrize("written", ["    end = start + base + 1\n    if core_id >= rem:\n        end = end - 1\n",
+                                     "    end = start + base + 1\n    if rem <= core_id:\n        end -= 1\n"])
+@pytest.mark.parametrize(("tiles", "blocks"), [(7, 3), (1, 2)])
+def test_the_end_lowered_by_an_if_is_proven_and_verified(written, tiles, blocks):
+    """One more for every block, then one less on the blocks past the remainder (probe h216: refused
+    as reaching past the block's chunk, `(x + 1) - 1` not read as `x`)."""
+    assert _run(edited(KERNEL, [(RAISED, written)]), tiles, blocks) == ["ok", "ok"]
+
+
 @pytest.mark.parametrize(("old", "new"), [
     (IF, "    if core_id < rem:\n        end += 2\n"),
     (IF, "    if core_id <= rem:\n        end = end + 1\n"),
     (IF, "    if core_id < rem:\n        end = end + 1\n    else:\n        end = end - 1\n"),
     ("start = core_id * base + pl.min(core_id, rem)", "start = core_id * base"),
+    (RAISED, "    end = start + base + 2\n    if core_id >= rem:\n        end = end - 1\n"),
+    (RAISED, "    end = start + base + 1\n    if core_id >= rem - 1:\n        end = end - 1\n"),
 ])
 def test_blocks_that_overlap_are_refused(old, new):
     messages = error_messages(transpile(edited(KERNEL, [(old, new)]), path="k.py"))
