@@ -36,7 +36,9 @@ def test_the_end_raised_by_an_if_is_proven_and_verified(tiles, blocks):
                                      "    if rem > core_id:\n        end = 1 + end\n",
                                      "    if core_id >= rem:\n        pass\n    else:\n        end = end + 1\n",
                                      # the end computed again from a count raised in the arm (probe h214)
-                                     "    if core_id < rem:\n        base = base + 1\n        end = start + base\n"])
+                                     "    if core_id < rem:\n        base = base + 1\n        end = start + base\n",
+                                     # a tuple target in the arm (probe h220: the arm was not followed)
+                                     "    if core_id < rem:\n        end, start = end + 1, start\n"])
 def test_other_spellings_of_the_same_end_are_proven(written):
     assert _run(edited(KERNEL, [(IF, written)]), 5, 3) == ["ok", "ok"]
 
