@@ -190,6 +190,8 @@ class Uniform:
     accesses: list = field(default_factory=list)
     active: list = field(default_factory=list)  #: the dynamic loops running, outermost first
     derived: int = 0
+    #: (operator, operands) -> the derived variable of that operation (`_derive`)
+    derived_by_operation: dict = field(default_factory=dict)
     stalled: set = field(default_factory=set)  #: counters seen unchanged over an iteration
     #: some blocks return early (`if core_id >= n: return`, `PythonSubset._early_return`)
     early_exit: bool = False
@@ -419,7 +421,7 @@ class Uniform:
                                  "a batch of sequences flattened into rows), or address the grid in two dimensions, "
                                  "the loop variables each in its own (`[i * TILE + r, j * TILE]` of a `[M * TILE, N * "
                                  "TILE]` tensor)")
-            return self._derive(value, lf, rf, text, "multiplies two values that vary")
+            return self._derive(value, lf, rf, text, "multiplies two values that vary", (fn, left, right))
         if fn in (operator.mod, operator.floordiv) and (on_grid(lf) or on_grid(rf)):
             raise NonUniform(f"`{text()}` divides a coordinate of a tile grid (`idx // n`, `idx % n`) or takes its "
                              "residue: a value the check does not follow for every count of the grid",
@@ -475,7 +477,7 @@ class Uniform:
                     self.root_periods[var[1]] = math.lcm(self.root_periods.get(var[1], 1), k)
                 return Sym(value, lf, True)
             derived = self._derive(value, lf, rf, text, "takes a residue by a value that varies" if rf
-                                   else f"takes a residue by {int(right)}, a number below 1")
+                                   else f"takes a residue by {int(right)}, a number below 1", (fn, left, right))
             now = self.scalar_values.get(lf[0][0][1]) if len(lf) == 1 and lf[0][0][0] == "scalar" else None
             if not rf and int(right) > 0 and isinstance(now, int):
                 ((var, a),) = lf
@@ -498,17 +500,29 @@ class Uniform:
                                  "with two nested loops (`for i in pl.range(core_id, m_tiles, num_cores):` around "
                                  f"`for j in pl.range(0, {int(right)}):`); else use the loop variable only in affine "
                                  "GM offsets, boundary tests and residues `% k`")
-            return self._derive(value, lf, rf, text, "divides the loop variable")
-        return self._derive(value, lf, rf, text, "applies this operator to the loop variable")
+            return self._derive(value, lf, rf, text, "divides the loop variable", (fn, left, right))
+        return self._derive(value, lf, rf, text, "applies this operator to the loop variable", (fn, left, right))
 
-    def _derive(self, value: int, lf: tuple, rf: tuple, text: Callable[[], str], what: str) -> Sym:
+    def _derive(self, value: int, lf: tuple, rf: tuple, text: Callable[[], str], what: str,
+                operation: tuple) -> Sym:
+        """A variable of its own for a value computed from run-time values other than affinely
+        (`d % 2`, `n // num_cores`). The same operation on the same operands is the same variable
+        wherever it is computed (probe h221: `d % 2` passed in each iteration was a new value each
+        time, so one store's offsets were said to differ between iterations); operands periodic in
+        the loop or moving with it are not the same value from one iteration to the next."""
         if _index(lf) or _index(rf):
             raise NonUniform(f"`{text()}` {what}: a value neither affine nor periodic in the loop variable",
                              "use the loop variable only in affine GM offsets (`ki * TILE + c`), boundary tests "
                              "(`ki == 0`, `ki == n - 1`) and residues `% k` with a static `k`")
         roots = frozenset(_roots(lf) | _roots(rf))
-        self.derived += 1
-        return Sym(value, ((("derived", self.derived, roots), 1),))
+        key = _operation_key(*operation)
+        var = None if key is None else self.derived_by_operation.get(key)
+        if var is None:
+            self.derived += 1
+            var = ("derived", self.derived, roots)
+            if key is not None:
+                self.derived_by_operation[key] = var
+        return Sym(value, ((var, 1),))
 
     def negate(self, value: Sym) -> Sym:
         return Sym(-int(value), tuple((v, -c) for v, c in value.form), value.residue, -value.const, -value.moving)
@@ -1858,6 +1872,23 @@ def _scalar(var: tuple) -> bool:
 def _quoted(name: str) -> str:
     """A parameter's name as code; words that already quote their code as they are."""
     return name if "`" in name else f"`{name}`"
+
+
+def _operation_key(fn, left: Any, right: Any) -> tuple | None:
+    """What names an operation on run-time values (`_derive`): the operator and each operand's
+    form and constant, or its number; None where an operand is periodic in the loop variables or
+    moves with them (its value is not the same in every iteration)."""
+    parts = []
+    for operand in (left, right):
+        if isinstance(operand, Sym):
+            if operand.residue or operand.moving:
+                return None
+            parts.append((operand.form, operand.const))
+        elif type(operand) is int:
+            parts.append(operand)
+        else:
+            return None
+    return (fn, *parts)
 
 
 def _derived_per_block(var: tuple) -> bool:

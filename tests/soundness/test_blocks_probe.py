@@ -68,11 +68,11 @@ PROBES = {
         "counter `t` steps by a value known only at run time"),
     "a chunk start core_id * (8 - 4 * num_cores)": (
         edited(TILED, [(LOOP, "    for j in pl.range(0, 4):\n        i = core_id * (8 - 4 * num_cores) + j\n")]),
-        "offset by the run-time value of a value computed from"),
+        "computed from the block index other than by scaling it"),
     "a chunk start core_id * (n_blocks - num_cores)": (
         edited(TILED, [HALVED, (LOOP, "    for j in pl.range(0, n_blocks - 1):\n"
                                       "        i = core_id * (n_blocks - num_cores) + j\n")]),
-        "offset by the run-time value of a value computed from"),
+        "computed from the block index other than by scaling it"),
     "a counter from core_id": (
         edited(TILED, [(LOOP, "    t = core_id\n    for q in pl.range(0, n_blocks // 2):\n        i = t\n"),
                        (FIN, FIN + "        t = t + 1\n")]),
