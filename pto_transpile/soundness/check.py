@@ -1027,6 +1027,7 @@ class _Report:
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
                 else "race_core" if not self.alone and _one_invocation(a, b) \
+                else "after_loop" if not self.alone and any(self._after_pipeline_loop(e) for e in (a, b)) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],
                      key=("race", frozenset((id(na), id(nb)))),

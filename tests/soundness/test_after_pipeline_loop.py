@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited
+from helpers import DYNAMIC_ROWS, DYNAMIC_ROWS_LOOP, edited
 from pto_transpile import codes, transpile
 from sim_runtime.verify import verify
 
@@ -90,3 +90,38 @@ def test_a_race_of_the_kernel_body_after_the_loop_helps_with_a_barrier():
     shapes = {"a": (96, 32), "out": (96, 32)}
     report = verify(fixed, result.code, "kernel", path="k.py", shapes=shapes, scalars={"n": 3})
     assert [row.verdict for row in report.rows] == ["ok", "ok"]
+
+
+
+#: an outer loop over heads around the pipeline, each head summing into a plain tile the kernel
+#: body zeroes before and stores after it, behind a barrier (probe h224)
+HEADS = edited(DYNAMIC_ROWS.read_text(encoding="utf-8"), [
+    ("def scale_store(ki, sub_id, out, c_vec_db, y_db):\n    c_vec = c_vec_db.next()\n    y = y_db.next()\n"
+     "    pl.relu(y, c_vec)\n    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n",
+     "def accum(c_vec_db, accv):\n    c_vec = c_vec_db.next()\n    pl.add(accv, accv, c_vec)\n"),
+    ("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n",
+     "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    nh: pl.DT_INT32,\n"),
+    ("        y_db = pl.make_tile_group(\n"
+     "            type=pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),\n"
+     "            addrs=0x4000,\n            mutex_ids=[12, 13],\n        )\n",
+     "        accv = pl.make_tile(\n"
+     "            pl.TileType(shape=[HALF, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x8000)\n"),
+    (DYNAMIC_ROWS_LOOP,
+     "    for h in pl.range(0, nh):\n        with pl.section_vector():\n            pl.full(accv, 0.0)\n"
+     "        for ki in pl.range(0, n_tiles):\n            with pl.section_cube():\n"
+     "                mm_stage(ki, a, a_l1, left_db, right_db, acc_db, c_vec_db)\n"
+     "            with pl.section_vector():\n                accum(c_vec_db, accv)\n"
+     "        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+     "        with pl.section_vector():\n            pl.store(out, accv, [h * TILE + sub_id * HALF, 0])\n"),
+])
+
+
+def test_a_barrier_before_the_store_gets_the_same_help():
+    """The barrier orders nothing against the delayed stages of the head's last tasks, which run
+    after it, in the next head or the drain; the help asked to add the barrier the kernel had."""
+    [d] = [d for d in transpile(HEADS, path="k.py").diagnostics if d.is_error]
+    assert d.code == codes.PIPELINE_NOT_PROVEN and "`pl.store` on MTE3 of AIV0 reads `accv`" in d.message, d.message
+    assert d.hint.startswith("Do what follows the pipeline loop in the last stage"), d.hint
+    forced = transpile(HEADS, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,))
+    report = verify(HEADS, forced.code, "kernel", shapes={"a": (64, 32), "out": (64, 32)}, scalars={"nh": 2})
+    assert [r.verdict for r in report.rows] == ["ok", "race"], report.rows
