@@ -74,7 +74,8 @@ def _codes(values) -> list[str]:
 @click.option("--simulate", is_flag=True, help="Run serial and generated kernel on the emulated NPU and compare; "
                                                "nothing is written when they differ.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Input seed for --simulate.")
-@click.option("--block-dim", default=1, show_default=True, type=click.IntRange(min=1), help="Blocks for --simulate.")
+@click.option("--block-dim", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Blocks for --simulate (at most 512, what the emulator launches).")
 @click.option("--shape", "shapes", multiple=True, metavar="NAME=D0xD1", help="Shape of a tensor whose declared "
                                                                              "dimensions include pl.DYNAMIC, for "
                                                                              "--simulate.")

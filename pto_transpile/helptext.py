@@ -147,7 +147,8 @@ Options:
                                   when they differ.
   --seed INTEGER RANGE            Input seed for --simulate.  [default: 0;
                                   x>=0]
-  --block-dim INTEGER RANGE       Blocks for --simulate.  [default: 1; x>=1]
+  --block-dim INTEGER RANGE       Blocks for --simulate (at most 512, what the
+                                  emulator launches).  [default: 1; x>=1]
   --shape NAME=D0xD1              Shape of a tensor whose declared dimensions
                                   include pl.DYNAMIC, for --simulate.
   --arg NAME=VALUE                Value of a scalar kernel parameter for

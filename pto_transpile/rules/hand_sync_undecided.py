@@ -42,8 +42,10 @@ RULE = Rule(
     name="hand-sync-undecided",
     title="The syncs of a hand-pipelined kernel could not be checked",
     message="the hand-written syncs of `{kernel}` could not be checked: {detail}",
-    hint="Make what the message names static (module constants, no runtime condition around syncs), or run "
-         "the kernel with `--simulate`",
+    hint="Write what the message names in a form the check follows: loops as `pl.range(...)` (a `while`, or "
+         "Python's `range` over a value known only at run time, is not followed), syncs outside conditions known "
+         "only at run time, `sync_mode` left at its default; or run the kernel with `--simulate`, which follows "
+         "each run it is given",
     phase="file",
     severity=Severity.WARNING,
     check=check,

@@ -49,6 +49,11 @@ def test_more_blocks_than_the_emulator_launches_is_a_usage_error(tmp_path, how):
     assert not (tmp_path / "out.py").exists()
 
 
+def test_the_help_names_the_emulator_limit():
+    result = CliRunner().invoke(main, ["--help"], terminal_width=200)
+    assert f"at most {MAX_BLOCK_DIM}, what the emulator launches" in " ".join(result.output.split())
+
+
 def test_the_emulator_refuses_more_blocks_than_it_launches():
     with pytest.raises(KernelError, match="more than the emulator launches"):
         Machine(block_dim=MAX_BLOCK_DIM + 1)
