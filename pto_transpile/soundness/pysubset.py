@@ -3443,7 +3443,7 @@ def _sum_of(origin: Any) -> tuple[tuple, int]:
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:
-    """A block of `name = value`, `a, b = x, y` and `name += value` lines (and `pass`)."""
+    """A block of `name = value`, `a, b = x, y` (probe h220) and `name += value` lines (and `pass`)."""
     return isinstance(block, cst.IndentedBlock) and all(
         isinstance(line, cst.SimpleStatementLine) and all(
             isinstance(small, cst.Assign) and len(small.targets) == 1 and _names_only(small.targets[0].target)
@@ -3451,13 +3451,6 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
             for small in line.body)
         for line in block.body)
 
-
-def _names_only(target: cst.BaseExpression) -> bool:
-    """A name, or a tuple or list of names (no `*`): `end, start = end + 1, start` (probe h220)."""
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return bool(target.elements) and all(type(el) is cst.Element and isinstance(el.value, cst.Name)
-                                             for el in target.elements)
-    return isinstance(target, cst.Name)
 
 
 #: the builtins a choice's values may call: numbers of numbers, nothing else done

@@ -1878,7 +1878,7 @@ def _operation_key(fn, left: Any, right: Any) -> tuple | None:
     """What names an operation on run-time values (`_derive`): the operator and each operand's
     form and constant, or its number; None where an operand is periodic in the loop variables or
     moves with them (its value is not the same in every iteration)."""
-    parts = []
+    parts: list = []
     for operand in (left, right):
         if isinstance(operand, Sym):
             if operand.residue or operand.moving:
