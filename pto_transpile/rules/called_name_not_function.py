@@ -36,6 +36,8 @@ def check(ctx):
                     fields.update(_hint="namespace", namespace=file.names.dynamic)
                 elif meaning.fix:  # every function is unknown: the fix is the store that may reach any of them
                     fields.update(_hint="function_attribute", store=meaning.fix)
+                elif meaning.made.startswith("its decorator"):  # (`VFN = pl.vector_function`, `@VFN`: probe h226)
+                    fields.update(_hint="decorator")
                 yield func, fields
 
 
@@ -86,6 +88,10 @@ RULE = Rule(
                                  "(`f.__defaults__ = ...` where `f` is bound once, by its `def`), or not at all: a "
                                  "store through another expression (a list item, a call's result) may reach any "
                                  "function, `{name}` among them",
+           "decorator": "Decorate `{name}`'s `def` with `pl`'s decorator itself (`@pl.vector_function`, "
+                        "`@pl.pipeline.stage`) or with a name imported for it (`from pypto_pro.language import "
+                        "vector_function`), or with `@dataclass`: a decorator reached through a name the module "
+                        "assigns is read as any other decorator, whose result is not known without running it",
            "namespace": "Keep data in objects of its own rather than reaching a namespace through `{namespace}` (an "
                         "object's `__dict__`, `globals()`, `sys.modules`): the check then reads every module name as "
                         "the module binds it"},
