@@ -1620,6 +1620,7 @@ class PythonSubset(InterpreterBase):
         if len(arms) == 1:  # no `else`: the names keep their values
             arms.append(before)
         merged = {}
+        plain = []  #: the names bound to a choice between their two values
         for name in {*arms[0], *arms[1]} - {n for n in before if _kept(before[n], arms[0].get(n)) and
                                                 _kept(before[n], arms[1].get(n))}:
             values = [self._arm(arm.get(name, UNKNOWN)) for arm in arms]
@@ -1628,8 +1629,39 @@ class PythonSubset(InterpreterBase):
                 continue
             stepped = self._stepped_choice(test, before.get(name), values, node)
             merged[name] = self._choice(test, values) if stepped is None else stepped
+            if stepped is None:
+                plain.append(name)
+        for name in sorted(plain):
+            relative = self._relative_choice(test, name, arms, merged, node)
+            if relative is not None:
+                merged[name] = relative
         ctx.env = {**before, **merged}
         return True
+
+    def _relative_choice(self, test: tuple, name: str, arms: list, merged: dict, node: cst.If) -> Any:
+        """`if core_id < rem: start = core_id * (base + 1); end = start + base + 1`, `else: start =
+        core_id * base + rem; end = start + base`: a name that each arm binds to another name's
+        value in that arm plus a sum of its own is that other name's choice (a balanced split's
+        start, `Uniform.balanced_choice`) plus the choice between the sums, as `end = start + base`
+        then `if core_id < rem: end = end + 1` computes it (probe h220: the choice of two whole
+        sums named nothing a block's chunk is read from). None where no name is so."""
+        for other in sorted(merged):
+            if other == name or not isinstance(merged[other], Sym):
+                continue  # (a choice the split's start was not made of names nothing)
+            rests = []
+            for arm in arms:
+                own, mine = self._arm(arm.get(other, UNKNOWN)), self._arm(arm.get(name, UNKNOWN))
+                if own is None or mine is None or type(own) is int:
+                    break
+                rest = _less_sum(_sum_of(mine), _sum_of(own))
+                if rest is None:
+                    break
+                rests.append(rest)
+            else:
+                named = self._run_time(merged[other])
+                if named is not None:
+                    return self._binop(cst.Add, named, self._choice(test, rests), node)
+        return None
 
     def _stepped_choice(self, test: tuple, before: Any, arms: list, node: cst.If) -> Any:
         """`end = start + base` then `if core_id < rem: end = end + 1`: arms that are the value the
@@ -3440,6 +3472,24 @@ def _sum_of(origin: Any) -> tuple[tuple, int]:
         if not right[0]:
             return left[0], left[1] - right[1]
     return (origin,), 0
+
+
+def _less_sum(whole: tuple[tuple, int], part: tuple[tuple, int]) -> Any:
+    """The origin of the sum `whole` less the sum `part` (each as `_sum_of` gives it: terms and a
+    constant), when every term of `part` is one of `whole`'s: the terms left added one after
+    the other, then the constant; None when `part` is not in `whole`, or nothing is left."""
+    rest = list(whole[0])
+    for term in part[0]:
+        if term not in rest:
+            return None
+        rest.remove(term)
+    const = whole[1] - part[1]
+    if not rest:
+        return None
+    origin = rest[0]
+    for term in rest[1:]:
+        origin = ("op", "add", origin, term)
+    return origin if const == 0 else ("op", "add", origin, const) if const > 0 else ("op", "sub", origin, -const)
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:

@@ -55,6 +55,33 @@ def test_the_end_lowered_by_an_if_is_proven_and_verified(written, tiles, blocks)
     assert _run(edited(KERNEL, [(RAISED, written)]), tiles, blocks) == ["ok", "ok"]
 
 
+SPLIT = "    start = core_id * base + pl.min(core_id, rem)\n" + RAISED
+
+
+def _arms(end_below: str, end_rest: str, start_rest: str = "core_id * base + rem") -> str:
+    """The split as an `if` whose arms each bind the start and the end."""
+    return (f"    if core_id < rem:\n        start = core_id * (base + 1)\n        end = {end_below}\n"
+            f"    else:\n        start = {start_rest}\n        end = {end_rest}\n")
+
+
+@pytest.mark.parametrize("written", [_arms("start + base + 1", "start + base"),
+                                     _arms("base + start + 1", "base + start")])
+@pytest.mark.parametrize(("tiles", "blocks"), [(7, 3), (1, 2)])
+def test_each_arm_binding_its_start_and_end_is_proven_and_verified(written, tiles, blocks):
+    """Each arm's end is its start plus the block's length (probe h220: refused as reaching past
+    the block's chunk, the end a choice between two whole sums)."""
+    assert _run(edited(KERNEL, [(SPLIT, written)]), tiles, blocks) == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("written", [_arms("start + base + 2", "start + base"),
+                                     _arms("start + base + 1", "start + base + 1"),
+                                     _arms("start + base", "start + base + 1"),
+                                     _arms("start + base + 1", "start + 2 * base")])
+def test_arms_whose_ends_make_blocks_overlap_are_refused(written):
+    messages = error_messages(transpile(edited(KERNEL, [(SPLIT, written)]), path="k.py"))
+    assert any("reaches past its block's own chunk" in m for m in messages), messages
+
+
 @pytest.mark.parametrize(("old", "new"), [
     (IF, "    if core_id < rem:\n        end += 2\n"),
     (IF, "    if core_id <= rem:\n        end = end + 1\n"),
