@@ -191,7 +191,7 @@ SAYS = {
     "a count from num_cores ** subblock_num": "is neither static nor a run-time value the check can name",
     "long static: M = N + 2 tasks from core_id * N": "reach 35264 apart in one block's run",
     "a hidden counter at core_id * 8 + t": "`t` carries a value from one iteration to the next",
-    "chunks by a count read per block": "offset by the run-time value of a value computed from",
+    "chunks by a count read per block": "computed from the block index other than by scaling it",
     "a count read at tbl[min(core_id, 3)], tiles from 0": "is neither static nor a run-time value the check can name",
 }
 
