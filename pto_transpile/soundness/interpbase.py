@@ -108,6 +108,8 @@ class InterpreterBase:
         self.file = file
         self.pl = file.pl
         self.fn = fn
+        self._kernel_ifs: frozenset[int] | None = None  #: `_of_kernel_arguments`, found once
+        self._kernel_arguments: frozenset[str] = frozenset()
         self.config = config
         self.auto_mutex = auto_mutex
         self.trace = Trace()

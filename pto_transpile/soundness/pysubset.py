@@ -34,6 +34,7 @@ from pto_transpile.read.consteval import (
     too_big,
 )
 from pto_transpile.read.effects import MUTATING_METHODS, PURE_BUILTINS
+from pto_transpile.read.localnames import unbound_parameters
 from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_binds
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
 from pto_transpile.read.signature import binding_problem, keyword_parameters
@@ -382,8 +383,8 @@ class PythonSubset(InterpreterBase):
             # a test that compared nothing the run follows: one of compile-time values (a tiling-key
             # field, a module constant, `True`) is the same on every block; any other may not be
             apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests \
-                or (not self._same_on_every_block(node.test, ctx) if self.tested is None
-                    else any(may_differ_between_blocks(v) for v in self.tested))
+                or (not (self._same_on_every_block(node.test, ctx) or self._of_kernel_arguments(node, ctx))
+                    if self.tested is None else any(may_differ_between_blocks(v) for v in self.tested))
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
@@ -475,6 +476,30 @@ class PythonSubset(InterpreterBase):
         for n in names:
             name = n.value
             if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
+                continue
+            if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
+                return False
+        return True
+
+    def _of_kernel_arguments(self, node: cst.If, ctx: Ctx) -> bool:
+        """Is `node` an `if` of the kernel's own body whose test reads, besides compile-time values,
+        only kernel parameters the kernel never binds again (`if flag > 0:` of a scalar
+        parameter)? The arguments of a launch reach every block and core alike, so every core
+        goes the same way (probe h227: a barrier under such a test was said to be reached by some
+        blocks only). Not compile-time (`_same_on_every_block`): the run still follows such a
+        test at the values it samples."""
+        if self._kernel_ifs is None:
+            self._kernel_ifs = _own_ifs(self.fn)
+            self._kernel_arguments = unbound_parameters(self.file, self.fn)
+        if id(node) not in self._kernel_ifs:
+            return False
+        calls, names = self._test_names(node.test)
+        if calls:
+            return False
+        for n in names:
+            name = n.value
+            if name in self._kernel_arguments or name in ("True", "False", "None") or name in self.key \
+                    or self.pl.path(n) == ():
                 continue
             if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
                 return False
@@ -3472,6 +3497,20 @@ def _sum_of(origin: Any) -> tuple[tuple, int]:
         if not right[0]:
             return left[0], left[1] - right[1]
     return (origin,), 0
+
+
+def _own_ifs(fn: cst.FunctionDef) -> frozenset[int]:
+    """The ids of the `if` statements of `fn`'s own body (not of a function or class in it)."""
+    out = set()
+    stack: list[cst.CSTNode] = list(fn.body.children)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if type(n) is cst.If:
+            out.add(id(n))
+        stack.extend(n.children)
+    return frozenset(out)
 
 
 def _less_sum(whole: tuple[tuple, int], part: tuple[tuple, int]) -> Any:

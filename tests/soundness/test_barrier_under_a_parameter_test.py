@@ -1,0 +1,74 @@
+"""A barrier and the loop after it under a test of a scalar kernel parameter (`if flag > 0:`):
+refused as a test "that may go another way on another block", though the arguments of a launch
+reach every block and core alike, so every core reaches the barrier or none does (probe h227).
+A parameter the kernel binds again, a test mixing in the block index, and a barrier alone under
+the test (the loop after it reading unordered where the test fails) are still refused."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from helpers import edited, error_messages
+from pto_transpile import transpile
+from sim_runtime import verify
+
+GOLDEN = (Path(__file__).parents[2] / "golden" / "two_loops_vector_first" / "input.py").read_text(encoding="utf-8")
+LOOP2 = """        with pl.section_vector():
+            gate_in(j, sub_id, mid, x_ub, x_nz, q_db)
+        with pl.section_cube():
+            mix(w_slot, q_db, left_db, right_db, acc_db, y_db)
+        with pl.section_vector():
+            act(sub_id, y_db, r_db, r_nz, s_db)
+        with pl.section_cube():
+            proj_out(j, out, w_slot, s_db, left_db, right_db, acc_db)
+"""
+BARRIER = "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
+KERNEL = edited(GOLDEN, [
+    ("preload=[0, 2]", "preload=[1, 2]"),
+    ("    x: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],", "    x: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],"),
+    ("    mid: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],\n    out: pl.Tensor[[N * TILE, TILE], pl.DT_FP32],\n",
+     "    mid: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n"
+     "    flag: pl.DT_INT32,\n"),
+    ("    for i in pl.range(0, N):",
+     "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    num_cores = pl.get_block_num()\n"
+     "    for i in pl.range(core_id, N, num_cores):"),
+    (BARRIER + "\n    # loop 2: pipelined, upstream stages run 2 iterations ahead on each core\n"
+     "    for j in pl.range(0, N):\n" + LOOP2,
+     "    if flag > 0:\n    " + BARRIER + "        for j in pl.range(core_id, N, num_cores):\n"
+     + "".join("    " + line + "\n" for line in LOOP2.splitlines())),
+])
+SHAPES = {"x": (128, 32), "mid": (128, 32), "out": (128, 32)}
+
+
+@functools.cache
+def _proven():
+    return transpile(KERNEL, path="k.py")
+
+
+@pytest.mark.parametrize(("flag", "blocks"), [(1, 2), (0, 3), (2, 1), (1, 3)])
+def test_a_barrier_under_a_test_of_a_parameter_is_proven_and_verified(flag, blocks):
+    result = _proven()
+    assert error_messages(result) == []
+    report = verify(KERNEL, result.code, "two_loops_kernel", shapes=SHAPES, scalars={"flag": flag}, block_dim=blocks)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("    core_id = pl.get_block_idx() // pl.get_subblock_num()\n",
+     "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    flag = flag + core_id\n"),
+    ("    if flag > 0:\n", "    if flag > core_id:\n"),
+])
+def test_a_test_that_may_differ_between_blocks_is_still_refused(old, new):
+    messages = error_messages(transpile(edited(KERNEL, [(old, new)]), path="k.py"))
+    assert any("a test that may go another way on another block" in m for m in messages), messages
+
+
+def test_a_barrier_alone_under_the_test_is_refused():
+    """Where the test fails, the second loop reads what the first wrote with no barrier between."""
+    guarded = "    if flag > 0:\n    " + BARRIER
+    alone = edited(KERNEL, [(guarded, guarded + "    if True:\n")])
+    messages = error_messages(transpile(alone, path="k.py"))
+    assert any("no `pl.system.sync_all()` of the cores accessing it separates" in m for m in messages), messages
