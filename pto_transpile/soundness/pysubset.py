@@ -2487,6 +2487,12 @@ class PythonSubset(InterpreterBase):
             # told to return early, which would end every later head)
             fix = ("inside another loop, a `return` would end its later iterations too: run the pipeline loop in "
                    "every iteration and test the value inside the stages, whose tests the check follows both ways")
+        elif by_block and _loop_before(self.fn, test):
+            # (probe h227: `if core_id == 0:` around a second pipeline loop, after the first and its
+            # barrier, was told to return early, which the check follows only before any work)
+            fix = ("after a loop of the kernel, a `return` is not followed either (only one before any loop, sync or "
+                   "GM write): run the pipeline loop on every block, its tasks spread over them (`pl.range(core_id, "
+                   "n, num_cores)`), or in a kernel of its own")
         elif by_block:
             inverse = _INVERSE.get(type(test.comparisons[0].operator)) \
                 if type(test) is cst.Comparison and len(test.comparisons) == 1 else None
@@ -3497,6 +3503,16 @@ def _sum_of(origin: Any) -> tuple[tuple, int]:
         if not right[0]:
             return left[0], left[1] - right[1]
     return (origin,), 0
+
+
+def _loop_before(fn: cst.FunctionDef, node: cst.CSTNode) -> bool:
+    """Does a loop of `fn` not around `node` come before it, as the code is written?"""
+    for n in iter_nodes(fn.body):
+        if n is node:
+            return False
+        if isinstance(n, (cst.For, cst.While)) and not any(m is node for m in iter_nodes(n)):
+            return True
+    return False
 
 
 def _own_ifs(fn: cst.FunctionDef) -> frozenset[int]:

@@ -72,3 +72,12 @@ def test_a_barrier_alone_under_the_test_is_refused():
     alone = edited(KERNEL, [(guarded, guarded + "    if True:\n")])
     messages = error_messages(transpile(alone, path="k.py"))
     assert any("no `pl.system.sync_all()` of the cores accessing it separates" in m for m in messages), messages
+
+
+def test_a_second_loop_on_one_block_is_not_told_to_return_early():
+    """`if core_id == 0:` around the second loop: the help was to return early instead, which the
+    check follows only before any loop, sync or GM write, so that form was refused too."""
+    text = edited(KERNEL, [("    if flag > 0:\n    " + BARRIER, BARRIER + "    if core_id == 0:\n"),
+                           ("        for j in pl.range(core_id, N, num_cores):", "        for j in pl.range(0, N):")])
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "under `if core_id == 0:`" in message and "after a loop of the kernel, a `return` is not followed" in message
