@@ -494,7 +494,7 @@ class PythonSubset(InterpreterBase):
         if id(node) not in self._kernel_ifs:
             return False
         calls, names = self._test_names(node.test)
-        if calls:
+        if calls or _reaches_into_arguments(node.test, self._kernel_arguments):
             return False
         for n in names:
             name = n.value
@@ -3511,6 +3511,24 @@ def _loop_before(fn: cst.FunctionDef, node: cst.CSTNode) -> bool:
         if n is node:
             return False
         if isinstance(n, (cst.For, cst.While)) and not any(m is node for m in iter_nodes(n)):
+            return True
+    return False
+
+
+def _reaches_into_arguments(test: cst.BaseExpression, arguments: frozenset[str]) -> bool:
+    """Does `test` read a field or an item of a kernel argument (`cfg.n`, `lst[0]`, `x[0, 0]`),
+    which the kernel may have changed per block, or GM another block writes? A tensor's shape
+    (`x.shape[0]`) is the launch's, the same everywhere."""
+    for n in iter_nodes(test):
+        if not isinstance(n, (cst.Attribute, cst.Subscript)):
+            continue
+        root = n.value
+        while isinstance(root, (cst.Attribute, cst.Subscript)):
+            root = root.value
+        if not isinstance(root, cst.Name) or root.value not in arguments:
+            continue
+        shape = n if isinstance(n, cst.Attribute) else n.value
+        if not (isinstance(shape, cst.Attribute) and shape.attr.value == "shape" and shape.value is root):
             return True
     return False
 

@@ -81,3 +81,16 @@ def test_a_second_loop_on_one_block_is_not_told_to_return_early():
                            ("        for j in pl.range(core_id, N, num_cores):", "        for j in pl.range(0, N):")])
     (message,) = error_messages(transpile(text, path="k.py"))
     assert "under `if core_id == 0:`" in message and "after a loop of the kernel, a `return` is not followed" in message
+
+
+@pytest.mark.parametrize(("test", "reaches"), [("flag > 0", False), ("x.shape[0] > 0", False),
+                                               ("cfg.n > 0", True), ("x[0, 0] > 0", True), ("lst[0] == 1", True),
+                                               ("other.n > 0", False)])
+def test_a_field_or_item_of_an_argument_is_not_the_launch_s(test, reaches):
+    """A field or an item of an argument may have been changed per block (`cfg.n = core_id`) or be
+    GM another block writes: a test of it is not taken as going the same way everywhere."""
+    import libcst as cst
+
+    from pto_transpile.soundness.pysubset import _reaches_into_arguments
+
+    assert _reaches_into_arguments(cst.parse_expression(test), frozenset({"flag", "x", "cfg", "lst"})) is reaches
