@@ -167,8 +167,10 @@ def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Pro
         if problems:
             undecided = tuple(key.values()) in found.undecided
             if len(keys) > 1 and not undecided:
-                proven = keys[0] if at else _first_proven(keys[1:], prove)  # (those before it are)
-                return _of_instance(problems, key, proven is not None, False, proven)
+                # (those before it are proven, each named: probe h222, of three the middle one was not)
+                first = _first_proven(keys[1:], prove) if not at else None
+                proven = keys[:at] if at else (first,) if first is not None else ()
+                return _of_instance(problems, key, bool(proven), False, proven)
             return _of_instance(problems, key, len(keys) > 1, undecided)
     return []
 
@@ -183,7 +185,7 @@ def _first_proven(keys: tuple[dict[str, int], ...], prove: Callable[[], list[Pro
 
 
 def _of_instance(problems: list[Problem], key: dict[str, int], several: bool, undecided: bool,
-                 proven: dict[str, int] | None = None) -> list[Problem]:
+                 proven: tuple[dict[str, int], ...] = ()) -> list[Problem]:
     """`problems`, the first naming the tiling-key instance they were shown in when another
     instance is proven (`proven`, named too) or some instance's `is_valid` could not be evaluated,
     and saying so where that is this instance: an instance the JIT may never compile (probe h122:
@@ -196,8 +198,13 @@ def _of_instance(problems: list[Problem], key: dict[str, int], several: bool, un
         note += (", kept because the check could not evaluate `is_valid` for it, which it follows only as plain "
                  "statements (assignments, `if` tests, `return` of comparisons): if `is_valid` rules this instance "
                  "out, write it so")
-    if proven is not None:
-        note += "; the instance " + ", ".join(f"{name}={value}" for name, value in proven.items()) + " is proven"
+    if proven:
+        parts = [", ".join(f"{name}={value}" for name, value in k.items()) for k in proven]
+        if len(parts) > 1:
+            parts = [f"({p})" if len(k) > 1 else p for p, k in zip(parts, proven, strict=True)]
+            note += f"; the instances {', '.join(parts[:-1])} and {parts[-1]} are proven"
+        else:
+            note += f"; the instance {parts[0]} is proven"
     return [replace(problems[0], detail=problems[0].detail + note + ")"), *problems[1:]]
 
 

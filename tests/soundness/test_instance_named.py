@@ -29,12 +29,13 @@ def test_is_valid_in_plain_statements_rules_it_out():
 
 
 def test_an_instance_is_valid_accepts_is_named_without_the_note():
-    """With `is_valid` gone, (1, 1) is an instance: the refusal names it, and no more."""
+    """With `is_valid` gone, (1, 1) is an instance: the refusal names it, and the instances before
+    it, each proven (probe h222: of three, the one between was not named)."""
     whole = edited(TEXT, [("    def is_valid(self, key):\n        for v in key:\n            if v == 0:\n"
                            "                return True\n        return False\n", "")])
     (message,) = error_messages(transpile(whole, path="k.py", preload=1))
-    assert message.endswith("(in the tiling-key instance MODE=1, WIDE=1; the instance MODE=0, WIDE=0 is "
-                            "proven)"), message
+    assert message.endswith("(in the tiling-key instance MODE=1, WIDE=1; the instances (MODE=0, WIDE=0), (MODE=0, "
+                            "WIDE=1) and (MODE=1, WIDE=0) are proven)"), message
 
 
 def test_a_refusal_of_every_instance_names_none():
