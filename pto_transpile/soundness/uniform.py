@@ -360,6 +360,15 @@ class Uniform:
             return value
         if fn is operator.add or fn is operator.sub:
             if (lres or rres) and (_index(lf) and not lres or _index(rf) and not rres):
+                residue = lf if lres else rf
+                if residue and not _index(residue):
+                    # `ki + d % 2`: a residue of a parameter or size, the same in every iteration
+                    # (probe h221: told to keep residues apart from offsets, with no form that works)
+                    raise NonUniform(f"`{text()}` adds a residue of a value known only at run time (a parameter or "
+                                     "a size, `x % k`) to a value that grows with the loop variable: the check "
+                                     "follows residues as values that repeat with the loop",
+                                     "compute the residue before the launch and pass it as a scalar parameter of its "
+                                     "own (`shift: pl.DT_INT32`), which the check places as a run-time offset")
                 raise NonUniform(f"`{text()}` adds a residue to a value that grows with the loop variable",
                                  "keep residues (`x % k`) apart from offsets")
             if (lres or rres) and (lf and not lres or rf and not rres):
