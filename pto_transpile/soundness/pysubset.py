@@ -382,9 +382,12 @@ class PythonSubset(InterpreterBase):
             compared[id(ctx)] = self.tested if self.tested_at is _without_not(node.test) else None
             # a test that compared nothing the run follows: one of compile-time values (a tiling-key
             # field, a module constant, `True`) is the same on every block; any other may not be
-            apart[id(ctx)] = self.tested_apart or len(self.uniform.block_tests) > tests \
-                or (not (self._same_on_every_block(node.test, ctx) or self._of_kernel_arguments(node, ctx))
-                    if self.tested is None else any(may_differ_between_blocks(v) for v in self.tested))
+            # (one of the launch's arguments alone is the same everywhere, however the run follows it:
+            # `flag % 2 == 1` too, probe h228)
+            apart[id(ctx)] = not self._of_kernel_arguments(node, ctx) and (
+                self.tested_apart or len(self.uniform.block_tests) > tests
+                or (not self._same_on_every_block(node.test, ctx) if self.tested is None
+                    else any(may_differ_between_blocks(v) for v in self.tested)))
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)

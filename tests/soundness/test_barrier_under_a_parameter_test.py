@@ -16,15 +16,9 @@ from pto_transpile import transpile
 from sim_runtime import verify
 
 GOLDEN = (Path(__file__).parents[2] / "golden" / "two_loops_vector_first" / "input.py").read_text(encoding="utf-8")
-LOOP2 = """        with pl.section_vector():
-            gate_in(j, sub_id, mid, x_ub, x_nz, q_db)
-        with pl.section_cube():
-            mix(w_slot, q_db, left_db, right_db, acc_db, y_db)
-        with pl.section_vector():
-            act(sub_id, y_db, r_db, r_nz, s_db)
-        with pl.section_cube():
-            proj_out(j, out, w_slot, s_db, left_db, right_db, acc_db)
-"""
+#: the second loop's body, as the golden file has it
+LOOP2 = GOLDEN[GOLDEN.index("    for j in pl.range(0, N):\n") + len("    for j in pl.range(0, N):\n"):
+               GOLDEN.index("\n\n\ndef reference")] + "\n"
 BARRIER = "    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n"
 KERNEL = edited(GOLDEN, [
     ("preload=[0, 2]", "preload=[1, 2]"),
@@ -53,6 +47,17 @@ def test_a_barrier_under_a_test_of_a_parameter_is_proven_and_verified(flag, bloc
     result = _proven()
     assert error_messages(result) == []
     report = verify(KERNEL, result.code, "two_loops_kernel", shapes=SHAPES, scalars={"flag": flag}, block_dim=blocks)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+@pytest.mark.parametrize("flag", [1, 2])
+def test_a_residue_of_the_parameter_is_the_same_everywhere_too(flag):
+    """`if flag % 2 == 1:`: the run follows the residue as a value of its own, which was taken as
+    one that may differ between blocks (probe h228); it is still the launch's argument alone."""
+    text = edited(KERNEL, [("    if flag > 0:\n", "    if flag % 2 == 1:\n")])
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    report = verify(text, result.code, "two_loops_kernel", shapes=SHAPES, scalars={"flag": flag}, block_dim=2)
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
 
 
