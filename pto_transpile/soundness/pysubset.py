@@ -478,9 +478,11 @@ class PythonSubset(InterpreterBase):
             return False
         for n in names:
             name = n.value
+            if name in ctx.env or name in self._symbolic_names:
+                return False  # (the kernel's own name, even one a tiling-key field or `pl` has: probe h230)
             if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
                 continue
-            if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
+            if not isinstance(self.file.meaning(name), Value):
                 return False
         return True
 
@@ -501,10 +503,13 @@ class PythonSubset(InterpreterBase):
             return False
         for n in names:
             name = n.value
-            if name in self._kernel_arguments or name in ("True", "False", "None") or name in self.key \
-                    or self.pl.path(n) == ():
+            if name in self._kernel_arguments:
                 continue
-            if name in ctx.env or name in self._symbolic_names or not isinstance(self.file.meaning(name), Value):
+            if name in ctx.env or name in self._symbolic_names:
+                return False  # a name of the kernel's own, though a tiling-key field or `pl` have it (probe h230)
+            if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
+                continue
+            if not isinstance(self.file.meaning(name), Value):
                 return False
         return True
 

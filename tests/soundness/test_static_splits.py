@@ -56,6 +56,10 @@ def _scr_at(place: str) -> tuple:
 WRONG = {
     "a barrier under if cnt > 0": (_two("cnti > 0"), "two_loops_kernel", (3, 5), "is under `if cnti > 0:`"),
     "a barrier under if cnt >= 1": (_two("cnti >= 1"), "two_loops_kernel", (3,), "is under `if cnti >= 1:`"),
+    # the count's name is a `datatype=` name too: the kernel's own name was taken for the launch's (probe h230)
+    "a barrier under a count named like a datatype name": (
+        edited(_two("cnti > 0"), [("@pl.jit(auto_mutex=True,", '@pl.jit(datatype={"x": "cnti"}, auto_mutex=True,')]),
+        "two_loops_kernel", (3, 5), "is under `if cnti > 0:`"),
     "an early return leaving two blocks": (_demo("    if core_id >= 2:\n        return\n" + _DEMO_LOOP),
                                            "pipeline_demo_kernel", (2, 3), "does not depend on the block"),
     "an early return of block 0": (_demo("    if core_id == 0:\n        return\n" + _DEMO_LOOP),
@@ -77,7 +81,7 @@ def test_the_probes_kernels_are_refused_naming_the_cause(name):
 
 
 @pytest.mark.parametrize("name", ["a barrier under if cnt > 0", "an early return leaving two blocks",
-                                  "a store at N % num_cores"])
+                                  "a store at N % num_cores", "a barrier under a count named like a datatype name"])
 def test_the_emulator_shows_them_wrong(name):
     text, kernel, blocks, _ = WRONG[name]
     code = transpile(text, path="k.py", _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
