@@ -438,7 +438,7 @@ class PlCalls(InterpreterBase):
                 raise CannotModel(f"`{self._code_of(node)}` is under `if {self.apart_tests[-1]}:`, a test that may "
                                   "go another way on another block or on the other vector core of a block: a core "
                                   "that skips the barrier never arrives and the others wait for it forever; put the "
-                                  "barrier where every core it waits for reaches it", node, kind="nonuniform")
+                                  "barrier where every core it waits for reaches it", node, kind="barrier_apart")
             uneven = next((lp for lp in self.uniform.active if lp.per_core or lp.chunk is not None
                            or (lp.root is not None and marks_block_index(lp.root[1]))), None)
             if uneven is not None:

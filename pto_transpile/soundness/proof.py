@@ -197,6 +197,9 @@ HINTS = {
                    "0..31, none twice in a slot and as many in every slot",
     "barrier_in_stage": "Put the barrier before or after the pipeline loop, where every core runs it once, and "
                         "hand data from one stage to the next through a tile group with `fwd_ids`/`bwd_ids`",
+    "barrier_apart": "Put the barrier outside the `if`, where every core it waits for reaches it, or test only what "
+                     "every block and core holds alike: kernel parameters the kernel never binds again and "
+                     "compile-time values (`if flag > 0:`), not the block index or a count computed from it",
     "zero_step": "Compute the step of a `pl.range` so that it is at least 1 for every block count and every value "
                  "of the scalars it reads (`pl.range(core_id, n, num_cores)` steps by the block count); the check "
                  "runs the kernel at each such value",
