@@ -27,12 +27,25 @@ def check(ctx):
 def _lower(ctx, i: int, j: int, tiles: int) -> str:
     """The hint's other way out: the largest lower preload at which `tiles` suffice, if any."""
     sections = [s.section for s in ctx.loop.stages]
-    for preload in range(ctx.schedule.preload - 1, -1, -1):
+
+    def fits(preload: int) -> bool:
         delays = schedule_for(sections, preload).delays
-        if delays[j] - delays[i] + 1 <= tiles:
-            return (". Or use preload 0 (the serial loop with the syncs inserted)" if preload == 0
-                    else f". Or lower the preload to {preload}")
-    return ""
+        return delays[j] - delays[i] + 1 <= tiles
+
+    # from preload 1 on, the distance between two stages grows with the preload (each delay is a
+    # constant plus the preload times the stages before it on its core): the largest that fits is
+    # found by halving, not by trying each (probe h231: `--preload 99999999999999999999` hung)
+    low, high = 0, ctx.schedule.preload - 1  # (`low` fits, or is 0)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid - 1
+    if not fits(low):
+        return ""
+    return ". Or use preload 0 (the serial loop with the syncs inserted)" if low == 0 \
+        else f". Or lower the preload to {low}"
 
 
 def growth(kernel, buf, need: int) -> str:

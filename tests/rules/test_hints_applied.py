@@ -132,6 +132,14 @@ def test_pto043_giving_the_tiles_it_names_helps():
 def test_pto043_names_the_preload_that_fits_and_it_fits():
     d = only(demo_text(), "PTO043", preload=3)
     assert "Or lower the preload to 2" in d.hint
+
+
+@pytest.mark.parametrize("preload", [4, 7, 10 ** 20])
+def test_pto043_finds_the_preload_that_fits_from_any_preload(preload):
+    """The hint's preload was found by trying each below the one given: `--preload 10**20` ran on
+    and on (probe h231)."""
+    d = only(demo_text(), "PTO043", preload=preload)
+    assert d.hint.endswith("Or lower the preload to 2"), d.hint
     assert_fixed(demo_text(), "PTO043", preload=2)
 
 
