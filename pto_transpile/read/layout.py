@@ -114,7 +114,11 @@ def stored_names(trees: list[ast.stmt]) -> set[str]:
     return out
 
 
-def read_layout(text: str, path: str = "<string>") -> Layout:
+#: The file name Python's parser is given: not a path it would read the file's lines from.
+_NO_FILE = "<pto-transpile input>"
+
+
+def read_layout(text: str) -> Layout:
     """The layout of `text`'s top-level statements. TooComplex when `text` is too large or
     nests too deeply to parse safely; SyntaxError (or ValueError, for a NUL byte) in
     Python's own words when Python's parser or compiler refuses it."""
@@ -123,10 +127,12 @@ def read_layout(text: str, path: str = "<string>") -> Layout:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # warnings about the file's contents are not ours to print
-            tree = ast.parse(text, path)
+            # (under a name no file has: given the file's, Python reads a line it places a syntax error on
+            # again from the disk, BOM and all, and the column comes out 2 short on line 1: probe h231)
+            tree = ast.parse(text, _NO_FILE)
             starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
             _check_depth(tree, text, starts)
-            code = compile(tree, path, "exec", dont_inherit=True)
+            code = compile(tree, _NO_FILE, "exec", dont_inherit=True)
     except SyntaxError as err:
         if err.msg.startswith(_TOO_MANY_BRACKETS):
             raise TooComplex(_deep_message(), err.lineno or 1, err.offset or 1) from None

@@ -42,7 +42,7 @@ class SourceFile:
         """Parse `text`. Before libcst sees it, layout.TooComplex refuses text too large or
         too deep to parse safely, and SyntaxError (or ValueError) is what Python's parser or
         compiler refuses; libcst.ParserSyntaxError is what libcst alone refuses."""
-        layout = read_layout(text, path)
+        layout = read_layout(text)
         skimmed = partial.parse(text, layout)
         if skimmed is not None:
             return cls(path=path, text=text, module=skimmed.module, _first_lines=skimmed.first_lines,

@@ -75,3 +75,13 @@ def test_the_help_to_a_closed_pipe_exits_as_every_run_does():
     proc.stdout.close()  # the reader goes away before the help is written
     proc.wait(timeout=60)
     assert proc.returncode == 141, proc.stderr.read()
+
+
+def test_a_syntax_error_on_the_first_line_of_a_file_with_a_bom_is_placed_at_its_column(tmp_path):
+    """Through the command line, Python was given the file's name, read the line again from the
+    disk, BOM and all, and placed the error 2 columns short (probe h231)."""
+    path = tmp_path / "k.py"
+    path.write_bytes(b"\xef\xbb\xbfx = (1 +)\n")
+    result = CliRunner().invoke(main, [str(path), "--format", "github", "--check"])
+    assert result.exit_code == 1, result.output
+    assert ",line=1,col=9,endLine=1,endColumn=10,title=PTO001" in result.output, result.output
