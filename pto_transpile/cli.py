@@ -180,11 +180,22 @@ def _stdout_closed() -> int:
 
 # -- settings ---------------------------------------------------------------------------------
 
+def _is_stdout(path: str) -> bool:
+    """Does `path` name the file standard output writes to (`/dev/stdout`, `/dev/fd/1`)?"""
+    try:
+        here, there = os.fstat(sys.stdout.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # (no such file, or a stdout with no file behind it)
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
               block_dim, shapes, scalars, timeline, jobs=None, report=None, force_exclude=False,
               force=False, warnings_as_errors=False) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
+    if output not in (None, "-") and _is_stdout(output):
+        output = "-"  # (`-o /dev/stdout`: the report then goes to stderr, not between the code's lines: probe h231)
     defaults, base = _defaults(files)
     from pto_transpile.output import folders
 

@@ -6,8 +6,10 @@ whose reader goes away exits 141; `--block-dim 100000` ending with the emulator 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -85,3 +87,15 @@ def test_a_syntax_error_on_the_first_line_of_a_file_with_a_bom_is_placed_at_its_
     result = CliRunner().invoke(main, [str(path), "--format", "github", "--check"])
     assert result.exit_code == 1, result.output
     assert ",line=1,col=9,endLine=1,endColumn=10,title=PTO001" in result.output, result.output
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout on this system")
+def test_an_output_named_by_the_path_of_stdout_is_stdout():
+    """`-o /dev/stdout --format json`: the code and the report shared the stream (probe h231); the
+    report goes to stderr, as with `-o -`."""
+    demo = str(ROOT / "examples" / "seed_demo.py")
+    done = subprocess.run([sys.executable, "-m", "pto_transpile", demo, "-o", "/dev/stdout", "--format", "json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(Path(demo).read_text(encoding="utf-8")[:20]), done.stdout[:200]
+    assert json.loads(done.stderr) == [], done.stderr
