@@ -39,7 +39,10 @@ def staleness(target: Path, code: str) -> tuple[str, int, str | None] | None:
     ours, theirs = code.splitlines(keepends=True), current.splitlines(keepends=True)
     pairs = enumerate(zip(ours, theirs, strict=False), 1)
     line = next((i for i, (a, b) in pairs if a != b), min(len(ours), len(theirs)) + 1)
-    return f"is out of date (first difference at line {line})", min(line, max(1, len(theirs))), current
+    if line > len(theirs):  # (the file stops short: the location is its last line, which the words name too, h231)
+        return (f"is out of date (it ends at line {len(theirs)}, where the output goes on)", max(1, len(theirs)),
+                current)
+    return f"is out of date (first difference at line {line})", line, current
 
 
 def _regular_or_missing(target: Path) -> bool:

@@ -184,6 +184,19 @@ def test_check_writes_nothing_and_detects_stale_output(tmp_path):
     assert run(DEMO, "--check", "-o", out).exit_code == 1
 
 
+def test_check_of_an_output_cut_short_names_its_last_line(tmp_path):
+    """The words said the first difference is at a line past the file's end, while the location was
+    its last line, which does not differ (probe h231)."""
+    out = tmp_path / "o.py"
+    assert run(DEMO, "-o", out).exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    out.write_text("".join(lines[:-1]), encoding="utf-8")
+    r = run(DEMO, "--check", "-o", out, "--format", "github")
+    assert r.exit_code == 1, r.output
+    assert f"line={len(lines) - 1}," in r.output and f"it ends at line {len(lines) - 1}, where the output goes on" \
+        in r.output, r.output
+
+
 def test_diff_prints_unified_diff(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = run(DEMO, "--diff", "--preload", "0")
