@@ -30,6 +30,7 @@ from pto_transpile.read.source import SourceFile
 from pto_transpile.results import LoopResult, TranspileResult
 from pto_transpile.rules import registry
 from pto_transpile.rules.context import FileContext, KernelContext, LoopContext
+from pto_transpile.rules.explain import codes_there_are
 from pto_transpile.rules.reporter import Reporter
 from pto_transpile.soundness.proof import prove
 from pto_transpile.sync.ctxring import plan_ctx
@@ -81,7 +82,7 @@ def _selectors(values: Iterable[str] | None, option: str) -> tuple[str, ...]:
             elif any(code.startswith(item.upper()) for code in rules):
                 out.append(item.upper())
             else:
-                raise ValueError(f"--{option}: {item!r} names no rule (codes run from {min(rules)} to {max(rules)}, "
+                raise ValueError(f"--{option}: {item!r} names no rule (codes run from {codes_there_are(rules)}, "
                                  "or give a rule name such as too-few-tiles)")
     return tuple(out)
 

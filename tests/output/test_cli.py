@@ -173,6 +173,16 @@ def test_explain():
     assert run("--explain", "43").output == r.output  # the number alone (first-hour study ux1)
 
 
+def test_an_unknown_code_is_told_the_codes_there_are():
+    """`PTO090` was said to lie between the first and the last code, and named no rule (probe h231)."""
+    from pto_transpile.rules.explain import codes_there_are
+
+    assert codes_there_are({"PTO001": 0, "PTO002": 0, "PTO005": 0, "PTO007": 0}) == \
+        "PTO001 to PTO007 except PTO003-PTO004, PTO006"
+    r = run("--explain", "PTO999")
+    assert r.exit_code == 2 and "codes run from PTO001 to" in r.output, r.output
+
+
 def test_check_writes_nothing_and_detects_stale_output(tmp_path):
     out = tmp_path / "o.py"
     r = run(DEMO, "--check", "-o", out)
