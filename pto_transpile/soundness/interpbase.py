@@ -60,6 +60,9 @@ class FileMemo:
     #: id(function) -> (function, the names Python takes for its own: `pysubset._own_locals`), asked
     #: at every read of a name its frame has not bound
     own: dict[int, tuple] = field(default_factory=dict)
+    #: id(function) -> (function, the ids of its own `if`s, [its parameters it never binds again] once
+    #: asked: `PythonSubset._of_kernel_arguments`)
+    arguments: dict[int, tuple] = field(default_factory=dict)
     #: id(call) -> (call, its arguments in the order Python computes them: `PythonSubset._args`)
     orders: dict[int, tuple] = field(default_factory=dict)
     #: id(loop) -> (loop, its counters, the names its body binds, its first-iteration flags:
@@ -108,8 +111,6 @@ class InterpreterBase:
         self.file = file
         self.pl = file.pl
         self.fn = fn
-        self._kernel_ifs: frozenset[int] | None = None  #: `_of_kernel_arguments`, found once
-        self._kernel_arguments: frozenset[str] = frozenset()
         self.config = config
         self.auto_mutex = auto_mutex
         self.trace = Trace()
@@ -247,6 +248,7 @@ class InterpreterBase:
         self._locals_memo = shared.own
         self._orders = shared.orders
         self._tests = shared.tests
+        self._arguments = shared.arguments
         #: the test of the `if ...: return` being judged as a quiet return (`PythonSubset.exec_if`)
         self._quiet_test: cst.BaseExpression | None = None
         self._rings = shared.rings

@@ -384,10 +384,10 @@ class PythonSubset(InterpreterBase):
             # field, a module constant, `True`) is the same on every block; any other may not be
             # (one of the launch's arguments alone is the same everywhere, however the run follows it:
             # `flag % 2 == 1` too, probe h228)
-            apart[id(ctx)] = not self._of_kernel_arguments(node, ctx) and (
-                self.tested_apart or len(self.uniform.block_tests) > tests
-                or (not self._same_on_every_block(node.test, ctx) if self.tested is None
-                    else any(may_differ_between_blocks(v) for v in self.tested)))
+            apart[id(ctx)] = (self.tested_apart or len(self.uniform.block_tests) > tests
+                              or (not self._same_on_every_block(node.test, ctx) if self.tested is None
+                                  else any(may_differ_between_blocks(v) for v in self.tested))) \
+                and not self._of_kernel_arguments(node, ctx)
             if isinstance(value, OneBlock):
                 one_block[id(ctx)] = value
             truth = self.truth(value, node.test)
@@ -493,17 +493,21 @@ class PythonSubset(InterpreterBase):
         goes the same way (probe h227: a barrier under such a test was said to be reached by some
         blocks only). Not compile-time (`_same_on_every_block`): the run still follows such a
         test at the values it samples."""
-        if self._kernel_ifs is None:
-            self._kernel_ifs = _own_ifs(self.fn)
-            self._kernel_arguments = unbound_parameters(self.file, self.fn)
-        if id(node) not in self._kernel_ifs:
+        hit = self._arguments.get(id(self.fn))
+        if hit is None or hit[0] is not self.fn:  # (once per file for each function run)
+            hit = self._arguments[id(self.fn)] = (self.fn, _own_ifs(self.fn), [])
+        _, ifs, found = hit
+        if id(node) not in ifs:
             return False
+        if not found:  # (the parameters, only once an `if` of the kernel's own body asks)
+            found.append(unbound_parameters(self.file, self.fn))
+        arguments = found[0]
         calls, names = self._test_names(node.test)
-        if calls or _reaches_into_arguments(node.test, self._kernel_arguments):
+        if calls or _reaches_into_arguments(node.test, arguments):
             return False
         for n in names:
             name = n.value
-            if name in self._kernel_arguments:
+            if name in arguments:
                 continue
             if name in ctx.env or name in self._symbolic_names:
                 return False  # a name of the kernel's own, though a tiling-key field or `pl` have it (probe h230)
@@ -3544,14 +3548,16 @@ def _reaches_into_arguments(test: cst.BaseExpression, arguments: frozenset[str])
 def _own_ifs(fn: cst.FunctionDef) -> frozenset[int]:
     """The ids of the `if` statements of `fn`'s own body (not of a function or class in it)."""
     out = set()
-    stack: list[cst.CSTNode] = list(fn.body.children)
+    stack: list[cst.CSTNode] = children(fn.body)
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        kind = type(n)
+        if kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda:
             continue
-        if type(n) is cst.If:
+        if kind is cst.If:
             out.add(id(n))
-        stack.extend(n.children)
+        if not isinstance(n, cst.BaseExpression):
+            stack.extend(children(n))  # (an expression holds no statement)
     return frozenset(out)
 
 
