@@ -469,15 +469,17 @@ class PythonSubset(InterpreterBase):
         except (LoopBreak, LoopContinue, FunctionReturn):
             pass  # (what follows is found where the run goes on)
 
-    def _same_on_every_block(self, test: cst.BaseExpression, ctx: Ctx) -> bool:
+    def _same_on_every_block(self, test: cst.BaseExpression, ctx: Ctx, arguments: frozenset[str] = frozenset()) -> bool:
         """Is `test` computed from compile-time values only, the same on every block: literals,
         tiling-key fields, module constants and `pl` constants, with no call and no name of the
-        kernel's own (which may hold a value of the run)?"""
+        kernel's own (which may hold a value of the run), but the kernel parameters `arguments`?"""
         calls, names = self._test_names(test)
         if calls:
             return False
         for n in names:
             name = n.value
+            if name in arguments:
+                continue
             if name in ctx.env or name in self._symbolic_names:
                 return False  # (the kernel's own name, even one a tiling-key field or `pl` has: probe h230)
             if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
@@ -501,21 +503,7 @@ class PythonSubset(InterpreterBase):
             return False
         if not found:  # (the parameters, only once an `if` of the kernel's own body asks)
             found.append(unbound_parameters(self.file, self.fn))
-        arguments = found[0]
-        calls, names = self._test_names(node.test)
-        if calls or _reaches_into_arguments(node.test, arguments):
-            return False
-        for n in names:
-            name = n.value
-            if name in arguments:
-                continue
-            if name in ctx.env or name in self._symbolic_names:
-                return False  # a name of the kernel's own, though a tiling-key field or `pl` have it (probe h230)
-            if name in ("True", "False", "None") or name in self.key or self.pl.path(n) == ():
-                continue
-            if not isinstance(self.file.meaning(name), Value):
-                return False
-        return True
+        return not _reaches_into_arguments(node.test, found[0]) and self._same_on_every_block(node.test, ctx, found[0])
 
     def _test_names(self, test: cst.BaseExpression) -> tuple[bool, tuple[cst.Name, ...]]:
         """(whether `test` calls anything, the names it reads a value of), read once per file:
@@ -3576,7 +3564,7 @@ def _less_sum(whole: tuple[tuple, int], part: tuple[tuple, int]) -> Any:
     origin = rest[0]
     for term in rest[1:]:
         origin = ("op", "add", origin, term)
-    return origin if const == 0 else ("op", "add", origin, const) if const > 0 else ("op", "sub", origin, -const)
+    return _moved(("op", "add", origin, const))
 
 
 def _plain_assignments(block: cst.BaseSuite) -> bool:
@@ -3587,7 +3575,6 @@ def _plain_assignments(block: cst.BaseSuite) -> bool:
             or isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) or isinstance(small, cst.Pass)
             for small in line.body)
         for line in block.body)
-
 
 
 #: the builtins a choice's values may call: numbers of numbers, nothing else done

@@ -13,32 +13,10 @@ from pto_transpile import transpile
 from sim_runtime import verify
 
 HEADS = kernel_text(Path(__file__).parent / "kernels" / "head_epilogue_after_barrier.py")
+#: the loop over heads, the kernel's last lines
+OVER_HEADS = HEADS[HEADS.index("    for h in pl.range(0, H):\n"):]
 #: the loop over heads taken away: one head, its pipeline loop at the kernel's top level
-KERNEL = edited(HEADS, [("""    for h in pl.range(0, H):
-        for ki in pl.range(0, n_tiles):
-            with pl.section_cube():
-                mm_stage(ki, h, a, a_l1, left_db, right_db, acc_db, c_vec_db)
-            with pl.section_vector():
-                relu_store(ki, h, sub_id, ws, c_vec_db, y_db)
-        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)
-        with pl.section_vector():
-            e = e_g.current()
-            pl.load(e, ws, [(n_tiles - 1) * TILE + sub_id * HALF, h * TILE])
-            pl.muls(e, e, 2.0)
-            pl.store(out, e, [sub_id * HALF, h * TILE])
-""", """    h = 1
-    for ki in pl.range(0, n_tiles):
-        with pl.section_cube():
-            mm_stage(ki, h, a, a_l1, left_db, right_db, acc_db, c_vec_db)
-        with pl.section_vector():
-            relu_store(ki, h, sub_id, ws, c_vec_db, y_db)
-    pl.system.sync_all(core_type=pl.SyncCoreType.MIX)
-    with pl.section_vector():
-        e = e_g.current()
-        pl.load(e, ws, [(n_tiles - 1) * TILE + sub_id * HALF, h * TILE])
-        pl.muls(e, e, 2.0)
-        pl.store(out, e, [sub_id * HALF, h * TILE])
-""")])
+KERNEL = edited(HEADS, [(OVER_HEADS, "    h = 1\n" + "".join(line[4:] for line in OVER_HEADS.splitlines(True)[1:]))])
 LOAD = "pl.load(e, ws, [(n_tiles - 1) * TILE + sub_id * HALF, h * TILE])"
 
 

@@ -55,9 +55,29 @@ def test_a_field_the_helper_does_not_set_first_on_every_path_is_still_carried(he
     assert any("field `st.row` carries a value" in m for m in messages), messages
 
 
-HISTORY = kernel_text(Path(__file__).parent / "kernels" / "history_in_helper.py")
 GUARD = '    if ki < 0:\n        raise ValueError("tile index must not be negative")\n'
 SHIFTS = "".join(f"    p.d{k} = p.d{k - 1}\n" for k in range(10, 1, -1)) + "    p.d1 = ki\n"
+SPLIT = kernel_text(Path(__file__).parent / "kernels" / "balanced_split_if.py")
+#: `tile_params(st, t, ki)`: a helper that checks its index first, then shifts a ten-deep history of
+#: `ki` in `st` and sets `t.vt = ki + min(st.d10, 1)`. From iteration 10 the vector stage stores tile
+#: ki + 1, which the next iteration's cube stores too (`out` has one tile more than `a`): the split
+#: kernel over all the tiles on one block, its vector stage placed by `t.vt`
+HISTORY = edited(SPLIT, [
+    ("\n\n@pl.pipeline.stage\ndef mm_stage(",
+     "\n\ndef tile_params(p, q, ki):\n" + GUARD + SHIFTS + "    q.vt = ki + pl.min(p.d10, 1)\n\n\n"
+     "@pl.pipeline.stage\ndef mm_stage("),
+    ("    shift = 0\n    pl.store(out, y, [(ki + shift) * TILE + sub_id * HALF, 0])\n",
+     "    pl.store(out, y, [ki * TILE + sub_id * HALF, 0])\n"),
+    ("    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    num_cores = pl.get_block_num()\n"
+     "    base = n_tiles // num_cores\n    rem = n_tiles % num_cores\n"
+     "    start = core_id * base + pl.min(core_id, rem)\n    end = start + base\n    if core_id < rem:\n"
+     "        end = end + 1\n    for ki in pl.range(start, end):\n",
+     '    st = pl.struct("History", d1=0, d2=0, d3=0, d4=0, d5=0, d6=0, d7=0, d8=0, d9=0, d10=0)\n'
+     "    for ki in pl.range(0, n_tiles):\n"
+     '        t = pl.struct("Tile", vt=0)\n        tile_params(st, t, ki)\n'),
+    ("            scale_store(ki, d, sub_id, out, c_vec_db, y_db)",
+     "            scale_store(t.vt, d, sub_id, out, c_vec_db, y_db)"),
+])
 #: `st`'s history kept in the loop body, a helper setting `scratch` given `st` by a keyword `**kw` takes
 INTO_KWARGS = edited(HISTORY, [
     ("def tile_params(p, q, ki):\n" + GUARD + SHIFTS + "    q.vt = ki + pl.min(p.d10, 1)\n",
