@@ -538,8 +538,11 @@ def _is_valid(file, fn: cst.FunctionDef, key: list[Meaning], defaults: tuple = (
     if not params or fn.params.posonly_params or isinstance(fn.params.star_arg, cst.Param) \
             or fn.params.star_kwarg is not None:
         return None  # `is_valid(self, *args)`: which parameter the key is in is not read here
-    local: dict[str, Meaning] = {p: Unknown("a parameter of is_valid") for p in params}
-    for p in fn.params.params:  # a parameter the JIT does not pass keeps its default
+    # keyword-only parameters (`def is_valid(self, key, *, LIMIT=1)`) are names of the body too, never the
+    # module's (probe h233: a module `LIMIT = 0` was read for the default 1, and an instance left unproven)
+    every = (*fn.params.params, *fn.params.kwonly_params)
+    local: dict[str, Meaning] = {p.name.value: Unknown("a parameter of is_valid") for p in every}
+    for p in every:  # a parameter the JIT does not pass keeps its default
         if p.default is not None:
             now, then = defaults if defaults[0] is not None else (file.names.meanings, None)
             try:

@@ -154,6 +154,19 @@ def test_is_valid_takes_the_key_after_self_and_its_other_parameters_keep_their_d
     assert len(file.instances(file.kernels[0]).keys) == 8
 
 
+@pytest.mark.parametrize("default, instances", [("1", 5), ("0", 3)])
+def test_a_keyword_only_default_of_is_valid_is_its_own_not_the_module_s(default, instances):
+    # probe h233: `LIMIT` was read as the module's 0, and the instances with HasAtten 1 dropped
+    # unproven, one of them racy (the 5 instances of its key here; with the default 0, its 3)
+    text = PRODUCTION.replace("    def is_valid(self, key):\n",
+                              f"    def is_valid(self, key, *, LIMIT={default}):\n"
+                              "        if key[0] > LIMIT:\n            return False\n")
+    text = text.replace("\nTS = 64\n", "\nTS = 64\nLIMIT = 0\n")
+    assert f"LIMIT={default}" in text and "LIMIT = 0" in text
+    file = model(text)
+    assert len(file.instances(file.kernels[0]).keys) == instances
+
+
 def test_an_is_valid_the_check_cannot_follow_keeps_every_combination():
     text = PRODUCTION.replace("        has_atten, is_tnd, block_m = key\n",
                               "        has_atten, is_tnd, block_m = key\n        print(key)\n")
