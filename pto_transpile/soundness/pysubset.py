@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 import libcst as cst
@@ -39,7 +39,7 @@ from pto_transpile.read.meaning import Class, Function, Unknown, Value, class_bi
 from pto_transpile.read.modulenames import PLAIN_RESULT_BUILTINS
 from pto_transpile.read.signature import binding_problem, keyword_parameters
 from pto_transpile.read.unpacking import divmod_operations
-from pto_transpile.read.walk import children, iter_nodes, names_stored
+from pto_transpile.read.walk import children, iter_nodes, names_stored, parameters
 from pto_transpile.soundness import containers
 from pto_transpile.soundness.events import AIC, CORES, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
@@ -501,9 +501,16 @@ class PythonSubset(InterpreterBase):
         _, ifs, found = hit
         if id(node) not in ifs:
             return False
-        if not found:  # (the parameters, only once an `if` of the kernel's own body asks)
+        if not any(n.value in self._parameter_names for n in self._test_names(node.test)[1]):
+            return self._same_on_every_block(node.test, ctx)  # (no parameter read: the walk below tells nothing)
+        if not found:  # (the parameters, only once an `if` of the kernel's own body reads one)
             found.append(unbound_parameters(self.file, self.fn))
         return not _reaches_into_arguments(node.test, found[0]) and self._same_on_every_block(node.test, ctx, found[0])
+
+    @cached_property
+    def _parameter_names(self) -> frozenset[str]:
+        """The names of the parameters of the function run (bound again in it or not)."""
+        return frozenset(p.name.value for p in parameters(self.fn))
 
     def _test_names(self, test: cst.BaseExpression) -> tuple[bool, tuple[cst.Name, ...]]:
         """(whether `test` calls anything, the names it reads a value of), read once per file:
@@ -2511,7 +2518,7 @@ class PythonSubset(InterpreterBase):
         if fn.kind == "vf":
             self._vf_call(fn, pos, kw, node, ctx)
             return UNKNOWN
-        if fn.node.asynchronous is not None or _yields(fn.node, self._yields):
+        if fn.node.asynchronous is not None or _yields(self.file, fn.node, self._yields):
             # calling it makes a generator or coroutine: its body runs when it is iterated, if ever
             generator = _nested_generator(fn.node)
             if generator is not None:  # (probe h195: the message named the stage itself a generator)
@@ -3239,12 +3246,12 @@ def _delete(self: PythonSubset, small: cst.Del, ctx: Ctx) -> None:
                 self._change(partial(containers.del_item, obj, key), target, ctx, obj)
 
 
-def _yields(fn: cst.FunctionDef, memo: dict[int, tuple]) -> bool:
+def _yields(file, fn: cst.FunctionDef, memo: dict[int, tuple]) -> bool:
     """Does `fn`'s body hold a `yield` (in a function nested in it too: on the safe side)? Read
-    once per function of the file (`memo`)."""
+    once per function of the file (`memo`), from the file's index of its nodes."""
     hit = memo.get(id(fn))
     if hit is None or hit[0] is not fn:
-        hit = memo[id(fn)] = (fn, any(type(n) is cst.Yield for n in iter_nodes(fn.body)))
+        hit = memo[id(fn)] = (fn, bool(file.find(fn.body, cst.Yield)))
     return hit[1]
 
 
