@@ -2189,13 +2189,22 @@ def _defaults_in(path: str, value: Any, fresh: Any = None, depth: int = 0, seen:
             yield from _defaults_in(f"{path}.{param}", default, fresh, depth + 1, seen)
     elif type(value) in (list, tuple):
         for i, item in enumerate(value):
-            yield from _defaults_in(f"{path}[{i}]", item, fresh, depth + 1, seen)
+            if _may_hold_defaults(item):
+                yield from _defaults_in(f"{path}[{i}]", item, fresh, depth + 1, seen)
     elif type(value) is dict:
         for k, item in value.items():
-            yield from _defaults_in(f"{path}[{k!r}]", item, fresh, depth + 1, seen)
+            if _may_hold_defaults(item):
+                yield from _defaults_in(f"{path}[{k!r}]", item, fresh, depth + 1, seen)
     elif isinstance(value, StructV):  # (a function held in a field alone: `st.fn = g; del g`, probe h158)
         for f, item in value.fields.items():
-            yield from _defaults_in(f"{path}.{f}", item, fresh, depth + 1, seen)
+            if _may_hold_defaults(item):
+                yield from _defaults_in(f"{path}.{f}", item, fresh, depth + 1, seen)
+
+
+def _may_hold_defaults(value: Any) -> bool:
+    """Is `value` one `_defaults_in` looks into (a function, container or struct)? Any other value
+    (a number, a tile: most items of the containers a kernel holds) yields nothing at any depth."""
+    return type(value) in (list, tuple, dict) or isinstance(value, (FunctionV, StructV))
 
 
 class _TooDeep(Exception):
