@@ -73,6 +73,24 @@ def test_each_arm_binding_its_start_and_end_is_proven_and_verified(written, tile
     assert _run(edited(KERNEL, [(SPLIT, written)]), tiles, blocks) == ["ok", "ok"]
 
 
+@pytest.mark.parametrize("complement", ["elif core_id >= rem:", "elif rem <= core_id:", "elif not core_id < rem:"])
+@pytest.mark.parametrize(("tiles", "blocks"), [(7, 3), (7, 4), (1, 2)])
+def test_the_arms_with_the_complement_as_elif_are_proven_and_verified(complement, tiles, blocks):
+    """`elif` with the test that holds exactly where the `if`'s does not is the `else` (probe h229:
+    refused as a name rebound under a test, without naming the `elif`)."""
+    written = _arms("start + base + 1", "start + base").replace("else:", complement)
+    assert _run(edited(KERNEL, [(SPLIT, written)]), tiles, blocks) == ["ok", "ok"]
+
+
+def test_an_elif_that_is_not_the_complement_is_not_taken_for_the_else():
+    """`elif core_id > rem:` leaves block `rem` with the values bound before: not a choice between the
+    two arms, refused (block `rem` would be modelled as running the `elif` arm)."""
+    written = "    start = 0\n    end = 0\n" + _arms("start + base + 1", "start + base").replace(
+        "else:", "elif core_id > rem:")
+    messages = error_messages(transpile(edited(KERNEL, [(SPLIT, written)]), path="k.py"))
+    assert any("rebinds" in m for m in messages), messages
+
+
 @pytest.mark.parametrize("written", [_arms("start + base + 2", "start + base"),
                                      _arms("start + base + 1", "start + base + 1"),
                                      _arms("start + base", "start + base + 1"),
