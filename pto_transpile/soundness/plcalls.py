@@ -548,12 +548,16 @@ class PlCalls(InterpreterBase):
                 # a pair of one core's pipes orders that core's ops wherever it runs, as a pipe barrier does: split
                 # the branch around it (probe h213: block 0's reduction after `sync_all` was told to count tasks)
                 pipes = kind in ("sync_src", "sync_dst")
+                # (probe h230: `if x.shape[0] > 64:` of a `pl.DYNAMIC` size no loop counts was told to count tasks)
+                size = not pipes and _reads_a_size(self.may_tests[-1][0])
+                sizes = (" (a tensor's size known only at run time is followed as a symbol, and a test of it decided "
+                         "only where it is a loop's trip count)") if size else ""
                 raise CannotModel(f"`{self._code_of(node)}` is under `if {test}:`, a test the check cannot decide, so "
                                   "whether it runs, and so which wait it matches, is not known: the check decides "
                                   "tests of a loop variable against its loop's bounds (`if k == 0:` in `for k in "
                                   "pl.range(0, my_n)`), of trip counts (`if my_n > 0:`), scalar parameters and "
-                                  "tiling-key fields",
-                                  node, kind="pipe_sync_test" if pipes else "sync_test")
+                                  f"tiling-key fields{sizes}",
+                                  node, kind="pipe_sync_test" if pipes else "sync_size_test" if size else "sync_test")
             raise CannotModel("a sync under a runtime condition cannot be matched statically", node)
         if kind not in ("barrier", "bar", "mutex_lock", "mutex_unlock") and int(eid) not in EVENT_IDS:
             # a residue of the loop variable takes each of its values in the runs the check makes
@@ -694,3 +698,8 @@ def _pipes(node: cst.Call, *pipes: Symbol) -> None:
         if pipe.leaf not in PIPES:
             raise CannotModel(f"`pl.PipeType.{pipe.leaf}` is not a pipe a sync flag is set or waited on: name one of "
                               f"{', '.join(PIPES)}", node, kind="construct")
+
+
+def _reads_a_size(test: cst.BaseExpression) -> bool:
+    """Does `test` read a tensor's size (`x.shape[0]`)?"""
+    return any(type(n) is cst.Attribute and n.attr.value == "shape" for n in iter_nodes(test))

@@ -140,6 +140,9 @@ HINTS = {
     "sync_test": "Write the test around a sync as one the check decides: count the block's tasks from 0 (`for k "
                  "in pl.range(0, my_n):` with `t = core_id + k * num_cores`) and test `k` against 0 or `my_n - 1`, "
                  "or the count itself (`if my_n > 0:`), rather than the block index or a counter",
+    "sync_size_test": "Test a value the check decides instead: a scalar parameter the host computes from the size "
+                      "(`if big > 0:` with `big: pl.DT_INT32`), or a tiling-key field, which every block and core "
+                      "holds alike",
     "pipe_sync_test": "Put the `sync_src`/`sync_dst` pair outside the test, splitting the branch around it (`if t: "
                       "a` / the pair / `if t: b`): every core then runs it, and it orders the ops of each core that "
                       "runs them",

@@ -101,3 +101,13 @@ def test_a_field_or_item_of_an_argument_is_not_the_launch_s(test, reaches):
     from pto_transpile.soundness.pysubset import _reaches_into_arguments
 
     assert _reaches_into_arguments(cst.parse_expression(test), frozenset({"flag", "x", "cfg", "lst"})) is reaches
+
+
+def test_a_barrier_under_a_test_of_a_run_time_size_is_told_to_test_a_parameter():
+    """`if x.shape[0] > 64:` of a `pl.DYNAMIC` size no loop counts: undecided, and told to count a
+    block's tasks from 0 (probe h230), which has nothing to do with it. The help names a scalar
+    parameter, the form the test above proves."""
+    result = transpile(edited(KERNEL, [("    if flag > 0:\n", "    if x.shape[0] > 64:\n")]), path="k.py")
+    (d,) = [d for d in result.diagnostics if d.code == "PTO061"]
+    assert "a tensor's size known only at run time is followed as a symbol" in d.message
+    assert "scalar parameter the host computes from the size" in d.hint and "count the block's tasks" not in d.hint
