@@ -187,6 +187,8 @@ class InterpreterBase:
         #: the operands of the latest comparison of the block (`PythonSubset._early_return`)
         self.tested: tuple | None = None
         self.tested_at: cst.CSTNode | None = None  #: the comparison `tested` comes from
+        #: the code of the tests of `if`s followed both ways that have an `elif` (`_uncounted` names it)
+        self.with_elif: set[str] = set()
         #: the tests of the branches being run that may go another way on another block
         self.apart_tests: list[str] = []
         #: each `if` test around what runs now that the run cannot decide, and whether it is one

@@ -194,11 +194,15 @@ class Loops(InterpreterBase):
                           and isinstance(v := ctx.env.get(n.value), Rebound)})
         if rebound:
             name, test = rebound[0]
+            # (probe h235: an `elif` not read as the `else` was never named)
+            elif_ = ("; an `elif` after it is read as its `else` only when its test is a comparison of the same two "
+                     "values the other way (`if core_id < rem:` then `elif core_id >= rem:`): write `else:`") \
+                if test in self.with_elif else ""
             return CannotModel(f"the trip count of `{code}` depends on `{name}`, which a branch of `if "
                                f"{test}:` rebinds: the check cannot tell which value it holds after "
                                "it (the test differs between blocks, or is not known); bind it once, "
                                "or choose between two values by a test of the block index "
-                               "(`cnt = a if core_id < rem else b`)", node.iter)
+                               f"(`cnt = a if core_id < rem else b`){elif_}", node.iter)
         if type(node.iter) is cst.Call and type(node.iter.func) is cst.Name \
                 and node.iter.func.value == "range" and "range" not in ctx.env:
             # Python's `range` runs when the JIT traces the kernel: a count it cannot know

@@ -90,6 +90,7 @@ from pto_transpile.soundness.values import (
     Unkeyed,
     Unrun,
     evaluate_origin,
+    float_valued,
     integer_valued,
     is_unknown,
     known,
@@ -434,6 +435,8 @@ class PythonSubset(InterpreterBase):
                 single = one_block.get(id(ctx))
                 # `core_id == 0` singles out its block in the body, `core_id != 0` in the `else`
                 test = self._code_of(node.test)
+                if type(node.orelse) is cst.If:  # (not taken for the `else`: `_complement`, named when refused)
+                    self.with_elif.add(test)
                 pushed = apart[id(ctx)]
                 if pushed:  # a barrier in either branch may be skipped by another block
                     self.apart_tests.append(test)
@@ -1451,6 +1454,11 @@ class PythonSubset(InterpreterBase):
         chunk = self.uniform.chunk_value(value)
         if chunk is not None:  # `n - start`: the start as the run-time value it is
             return chunk
+        if isinstance(value, Sym) and type(value.const) is int and value.const and not value.residue:
+            # `start + 1` (then `+ base`: probe h229): the start moved by a number, as `start + base + 1` is
+            chunk = self.uniform.chunk_value(Sym(int(value) - value.const, value.form))
+            if chunk is not None:
+                return opaque_op("add", chunk, value.const)
         if not (isinstance(value, Sym) and value.form and not value.residue
                 and all(block_only(var) and var[0] != "derived" for var, _ in value.form)):
             # `num_cores ** pl.get_subblock_num()`: a value of its own on each core, which one
@@ -1677,8 +1685,10 @@ class PythonSubset(InterpreterBase):
         """Does `test` (an `elif`'s) hold exactly where the choice test `choice` does not (`core_id >= rem`
         after `core_id < rem`; probe h229: the arms form written with `elif` was refused without naming
         it)? Its comparison is evaluated as `exec_if` would, what that records put back."""
-        saved = self.tested, self.tested_at, self.tested_apart, len(self.uniform.block_tests)
-        self.tested = None
+        if self._test_names(test)[0] or any(type(n) is cst.NamedExpr for n in iter_nodes(test)):
+            return False  # (a call, or `(pad := 1)`, which binds a name the `if`'s arm reads: probe h235)
+        saved = self.tested, self.tested_at, self.tested_apart, len(self.uniform.block_tests), ctx.env
+        self.tested, ctx.env = None, dict(ctx.env)
         try:
             self.eval(test, ctx)
             tested = self.tested if self.tested_at is _without_not(test) else None
@@ -1687,6 +1697,7 @@ class PythonSubset(InterpreterBase):
         finally:
             self.tested, self.tested_at, self.tested_apart = saved[:3]
             del self.uniform.block_tests[saved[3]:]
+            ctx.env = saved[4]
         other = _choice_test(test, tested, self._run_time)
         return other is not None and other[0] == choice[0] and other[1] != choice[1]
 
@@ -3625,7 +3636,8 @@ def _block_term(value: Any, named: Callable[[Any], Any]) -> Any:
     if type(value) is int:
         return value
     run_time = named(value)
-    return None if run_time is None else run_time.origin
+    # a float (`core_id <= f - 1` is not `core_id < f` for f = 2.5, and no test of NaN holds: probe h235)
+    return None if run_time is None or float_valued(run_time.origin) else run_time.origin
 
 
 def _mutable(value: Any) -> bool:

@@ -47,7 +47,11 @@ RAISED = "    end = start + base\n" + IF
 
 
 @pytest.mark.parametrize("written", ["    end = start + base + 1\n    if core_id >= rem:\n        end = end - 1\n",
-                                     "    end = start + base + 1\n    if rem <= core_id:\n        end -= 1\n"])
+                                     "    end = start + base + 1\n    if rem <= core_id:\n        end -= 1\n",
+                                     # the start moved by one first (probe h229: "bounds not integers")
+                                     "    end = start + 1 + base\n    if core_id >= rem:\n        end = end - 1\n",
+                                     "    end = start + 1\n    end = end + base\n    if core_id >= rem:\n"
+                                     "        end -= 1\n"])
 @pytest.mark.parametrize(("tiles", "blocks"), [(7, 3), (1, 2)])
 def test_the_end_lowered_by_an_if_is_proven_and_verified(written, tiles, blocks):
     """One more for every block, then one less on the blocks past the remainder (probe h216: refused
@@ -88,7 +92,30 @@ def test_an_elif_that_is_not_the_complement_is_not_taken_for_the_else():
     written = "    start = 0\n    end = 0\n" + _arms("start + base + 1", "start + base").replace(
         "else:", "elif core_id > rem:")
     messages = error_messages(transpile(edited(KERNEL, [(SPLIT, written)]), path="k.py"))
-    assert any("rebinds" in m for m in messages), messages
+    assert any("rebinds" in m and "an `elif` after it is read as its `else` only" in m for m in messages), messages
+
+
+def test_an_elif_test_that_binds_a_name_is_not_taken_for_the_else():
+    """`elif core_id + (pad := 1) > rem:` is the complement, but evaluating it bound `pad` for the
+    `if`'s arm too, which read 1 where Python reads 2, and blocks overlapping by a tile were accepted
+    (probe h235, racing at 3 blocks)."""
+    written = ("    pad = 2\n" + _arms("start + base + pad", "start + base")
+               .replace("else:", "elif core_id + (pad := 1) > rem:"))
+    assert error_messages(transpile(edited(KERNEL, [(SPLIT, written)]), path="k.py"))
+
+
+FLOAT_MODE = ("    r = f\n    mode = 0\n    if core_id <= r - 1:\n        mode = 1\n"
+              "    elif core_id >= r:\n        mode = 1\n"
+              "    for ki in pl.range(core_id * mode, n_tiles, num_cores):\n")
+
+
+def test_a_choice_by_a_float_is_not_read_as_one_by_a_whole_number():
+    """`core_id <= f - 1` is `core_id < f` for whole numbers only (f = 2.5: block 2 passes neither
+    test of the `elif` form), and no test of NaN holds: with the `elif`, accepted and racing at 3
+    blocks (probe h235). A block-index test against a float chooses nothing the check follows."""
+    text = edited(KERNEL, [("    d: pl.DT_INT32,\n", "    d: pl.DT_INT32,\n    f: pl.DT_FP32,\n"),
+                           (SPLIT + "    for ki in pl.range(start, end):\n", FLOAT_MODE)])
+    assert error_messages(transpile(text, path="k.py"))
 
 
 @pytest.mark.parametrize("written", [_arms("start + base + 2", "start + base"),
@@ -107,6 +134,9 @@ def test_arms_whose_ends_make_blocks_overlap_are_refused(written):
     ("start = core_id * base + pl.min(core_id, rem)", "start = core_id * base"),
     (RAISED, "    end = start + base + 2\n    if core_id >= rem:\n        end = end - 1\n"),
     (RAISED, "    end = start + base + 1\n    if core_id >= rem - 1:\n        end = end - 1\n"),
+    (RAISED, "    end = start + 1 + base\n"),
+    (RAISED, "    end = start + 2 + base\n    if core_id >= rem:\n        end = end - 1\n"),
+    (RAISED, "    end = start + 1\n    end = end + base\n    if core_id >= rem - 1:\n        end -= 1\n"),
 ])
 def test_blocks_that_overlap_are_refused(old, new):
     messages = error_messages(transpile(edited(KERNEL, [(old, new)]), path="k.py"))
