@@ -2379,11 +2379,13 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
         if file.pl.path(call.func) != ("range",) or not call.args or len(call.args) > 3:
             continue
         stop = call.args[0 if len(call.args) == 1 else 1].value
-        if not known and isinstance(stop, cst.Name):
+        if isinstance(stop, cst.Name):
             stop = _alias(file, kernel, stop)  # `nt = NT`, then `pl.range(0, nt)`
         if not known and _imported_attribute(file, stop):  # `pl.range(0, config.NT)`
             found[file.source.code(stop)] = None
             continue
+        if known:  # `pl.range(0, SEQ // TILE)`, `N - 1`: the constant the count is computed from (probe h232)
+            stop = _counted_name(file, stop)
         if not isinstance(stop, cst.Name):
             continue
         if known and stop.value in file.constants:
@@ -2393,6 +2395,17 @@ def _range_constants(file, kernel, known: bool = True) -> dict:
         elif not known and isinstance(file.names.meanings.get(stop.value), Unknown):
             found[stop.value] = None  # bound under a run-time `if`, imported (`from .config import N`), ...
     return found
+
+
+def _counted_name(file, stop: cst.BaseExpression) -> cst.BaseExpression:
+    """The name a loop's stop computes its count from by whole numbers (`SEQ // TILE`, `N - 1`,
+    `N // 2 + 1` name `SEQ` and `N`), else the stop itself."""
+    while type(stop) is cst.BinaryOperation and type(stop.operator) in (cst.FloorDivide, cst.Add, cst.Subtract):
+        by = file.evaluator.try_eval(stop.right, None)
+        if type(by) is not int or type(stop.operator) is cst.FloorDivide and by <= 0:
+            return stop
+        stop = stop.left
+    return stop
 
 
 def _alias(file, kernel, name: cst.Name) -> cst.BaseExpression:

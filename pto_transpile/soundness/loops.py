@@ -610,6 +610,12 @@ class Loops(InterpreterBase):
                              "loop to a scalar parameter the host passes as the block count (`nb: pl.DT_INT32`, "
                              "`pl.range(0, nb)`), or let each block add its part to the total itself with an atomic "
                              "store (`atomic=pl.AtomicType.AtomicAdd`)")
+        constant = _module_constant(stop)
+        if constant is not None:  # (probe h232: a static kernel was told to bound the loop by a parameter)
+            raise NonUniform(f"the trip count of `{text}` is computed from the module constant `{constant}`, not that "
+                             "constant plus a number",
+                             "count the loop to a module constant of its own, bound at module level to the loop's "
+                             "count (`N_TILES = SEQ // TILE`, then `pl.range(0, N_TILES)`)")
         raise NonUniform(f"the trip count of `{text}` is not a run-time size plus a constant",
                          "bound the loop by the parameter itself (`pl.range(0, n)`) or by one expression of a "
                          "`pl.DYNAMIC` dimension (`(k.shape[0] + TILE - 1) // TILE`)")
@@ -2315,3 +2321,20 @@ def _data(origin: Any) -> bool:
     return isinstance(origin, tuple) and bool(origin) and (origin[0] in ("read", "set by")
                                                            or any(_data(o) for o in origin))
 
+
+def _module_constant(value: Any) -> str | None:
+    """The module constant a trip count followed as a run-time size is computed from (`("const",
+    name)` anywhere in its form), or None."""
+    if isinstance(value, tuple):
+        if len(value) == 2 and value[0] == "const" and isinstance(value[1], str):
+            return value[1]
+        for part in value:
+            found = _module_constant(part)
+            if found is not None:
+                return found
+    elif isinstance(value, (list, frozenset)):  # (a derived value names what it is derived from in a set)
+        for part in sorted(value, key=repr):
+            found = _module_constant(part)
+            if found is not None:
+                return found
+    return None

@@ -112,6 +112,31 @@ def test_a_loop_too_long_to_follow_names_what_keeps_the_argument_out():
     assert _errors(_static("residue_defect.py", 100_002), "residue_defect.py") != []
 
 
+@pytest.mark.parametrize(("rows", "wrong"), [(100_001, False), (100_002, True)])
+def test_a_long_loop_counted_to_a_local_alias_of_a_constant_is_proven(rows, wrong):
+    """`count = N_TILES`, then `pl.range(0, count)`: the constant is the count, as written bare
+    (probe h232: "this loop runs too many iterations to follow")."""
+    text = _constant("residue_defect.py", rows).replace(
+        "    for ki in pl.range(0, N_TILES):", "    count = N_TILES\n    for ki in pl.range(0, count):")
+    assert "pl.range(0, count)" in text
+    assert bool(_errors(text, "residue_defect.py")) == wrong
+
+
+def test_a_long_loop_counted_to_a_quotient_of_a_constant_is_told_to_name_the_count():
+    """`pl.range(0, SEQ // TILE)` of module constants: not followed as a count, and the message said
+    the loop ran too many iterations (probe h232). It names the constant now, and the fix it gives,
+    the count bound to a module constant of its own, is proven."""
+    text = _constant("residue_defect.py", 100_001).replace("N_TILES = 100001\n",
+                                                           "N_TILES = 100001\nSEQ = N_TILES * TILE\n")
+    quotient = text.replace("pl.range(0, N_TILES)", "pl.range(0, SEQ // TILE)").replace(
+        "mark(ki, N_TILES, st)", "mark(ki, SEQ // TILE, st)")
+    errors = _errors(quotient, "residue_defect.py")
+    assert len(errors) == 1 and "computed from the module constant `SEQ`" in errors[0], errors
+    fixed = text.replace("SEQ = N_TILES * TILE\n", "SEQ = N_TILES * TILE\nCOUNT = SEQ // TILE\n").replace(
+        "pl.range(0, N_TILES)", "pl.range(0, COUNT)").replace("mark(ki, N_TILES, st)", "mark(ki, COUNT, st)")
+    assert "pl.range(0, COUNT)" in fixed and _errors(fixed, "residue_defect.py") == []
+
+
 def _emulated(text: str, path: str):
     """The emulator's last row (the pipelined kernel against the serial one) for `text`
     pipelined without the proof."""
