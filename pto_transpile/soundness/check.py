@@ -479,11 +479,19 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         if problems and problems[0].kind == "long":
             instead = longer()
             if isinstance(instead, list):  # each with this run's samples of the scalar parameters
-                problems = _run_all([replace(c, scalars=config.scalars) for c in instead], check, lambda: None, kernel)
+                whole = replace(config, step_budget=STEP_BUDGET)
+                problems = _run_all([replace(c, scalars=config.scalars, whole=whole) for c in instead], check,
+                                    lambda: None, kernel)
             else:
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
                     problems = [_too_long_to_follow(instead)]
+        if problems and config.whole is not None and problems[0].kind in NONUNIFORM_KINDS:
+            # outside the argument at representative counts (`N_TILES < 1000` of a static count, probe h232):
+            # the run of the kernel's own sizes, followed as far as the step budget allows, has the verdict
+            followed = check(config.whole, cuts)
+            problems = [_too_long_to_follow(problems[0])] if followed and followed[0].kind in ("size", "long") \
+                else followed
         if problems and _shares(config) and "(shown with" not in problems[0].detail:
             problems[0] = replace(problems[0], detail=f"{problems[0].detail} (shown with {', '.join(_shares(config))})")
         if problems and all(p.deferred for p in problems):
@@ -2045,7 +2053,8 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
         long = looks_long(file, kernel, _static_dims(file, kernel))
         instead = longer() if long and longer is not None else None
         if isinstance(instead, list):
-            return [replace(c, scalars=b.scalars) for b in base for c in instead]
+            return [replace(c, scalars=b.scalars, whole=replace(b, step_budget=STEP_BUDGET)) for b in base
+                    for c in instead]
         if not base[0].scalars:
             return [replace(base[0], step_budget=LONG_RUN)]
         if long:  # too long to run at each sample: its static sizes followed as run-time sizes

@@ -111,6 +111,9 @@ class Config:
     alike: frozenset = frozenset()
     #: a long static kernel run at representative counts: each root's count in the kernel
     real_trips: dict = field(default_factory=dict)
+    #: the run of the kernel's own sizes a representative run stands for, followed instead where
+    #: the representative one is outside the argument for every count (`check._judge_runs`)
+    whole: Any = None
     #: follow static tensor dimensions as symbols too (`pl.DYNAMIC` ones always are): a
     #: kernel whose static loops run long is checked at representative trip counts
     symbolic_dims: bool = False

@@ -137,6 +137,21 @@ def test_a_long_loop_counted_to_a_quotient_of_a_constant_is_told_to_name_the_cou
     assert "pl.range(0, COUNT)" in fixed and _errors(fixed, "residue_defect.py") == []
 
 
+@pytest.mark.parametrize(("test", "wrong"), [("n < 1000", False), ("n == 2000", True)])
+def test_a_static_count_tested_in_a_long_loop_is_followed_whole(monkeypatch, test, wrong):
+    """A loop of 2,000 static iterations is proven at representative counts, where a test of the count
+    other than against 0 is outside the argument: refused as "a trip count" tested, though the whole
+    run, within what the check follows, gives the verdict (probe h232). It is followed now."""
+    text = _constant("residue_defect.py", 2000).replace("ki == n - 1 and ki % 3 == 2", f"ki == n - 1 and {test}")
+    assert test in text
+    runs = _runs(monkeypatch)
+    errors = _errors(text, "residue_defect.py")
+    assert any(c.trips for c in runs) and any(not c.trips for c in runs)  # the representative run, then the whole
+    assert bool(errors) == wrong, errors
+    if wrong:
+        assert "(task 1999)" in errors[0] and "receives `scale`" in errors[0], errors
+
+
 def _emulated(text: str, path: str):
     """The emulator's last row (the pipelined kernel against the serial one) for `text`
     pipelined without the proof."""
@@ -254,8 +269,15 @@ def test_a_test_the_discovery_run_missed_refuses_the_kernel(monkeypatch):
         return found
 
     monkeypatch.setattr(check_module, "_discover", blind)
+    # (the whole run, followed where the representative one is refused so, finds the race itself:
+    # kept past the check's reach here, so that what the representative run says is seen)
+    budget = check_module.STEP_BUDGET
+    monkeypatch.setattr(check_module, "STEP_BUDGET", 1000)
     errors = _errors(_variants().middle_crossing_defect(32, 64), "middle_crossing_defect.py")
     assert errors and "a test singles out the first or the last iteration" in errors[0], errors
+    monkeypatch.setattr(check_module, "STEP_BUDGET", budget)
+    errors = _errors(_variants().middle_crossing_defect(32, 64), "middle_crossing_defect.py")
+    assert errors and "stage `fill_row` (task 64)" in errors[0], errors
 
 
 @pytest.mark.parametrize("m, n", [pytest.param(8, 160, marks=pytest.mark.campaign), (32, 16)])
