@@ -40,6 +40,9 @@ class KeyField:
     values: tuple[int, ...] | None  #: None when they are not distinct compile-time integers
     node: cst.CSTNode  #: the `TilingKeyField(...)` call
     problem: str = ""  #: why `values` is None
+    #: the name may hold no field at all: it is bound to a value the check cannot read (`B = F(...)`,
+    #: `A = B = ...`), which the JIT takes for a field only if it is a `TilingKeyField`
+    maybe: bool = False
 
 
 @dataclass
@@ -168,7 +171,7 @@ def _key_class(file, node: cst.BaseExpression, scope: dict | None = None) -> tup
                     now[target.value] = _meaning_in(file, envs[0], value)
                     then[target.value] = _meaning_in(file, envs[1], value) if envs[1] is not None else now[target.value]
                     if isinstance(now[target.value], Unknown):  # (`B = F(...)` with `F = TilingKeyField`)
-                        key.fields.append(KeyField(target.value, None, value, _MAYBE_FIELD))
+                        key.fields.append(KeyField(target.value, None, value, _MAYBE_FIELD, maybe=True))
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "is_valid":
             key.is_valid = stmt
             key.defaults_env = (ChainMap(dict(now), file.names.meanings),
@@ -205,7 +208,8 @@ def _bound_together(file, key: TilingKey, targets: list, value: cst.BaseExpressi
     for name in (n for t in targets for n in target_names(t)):
         key.fields.append(KeyField(name, None, value, "it is bound together with other names (`A = B = ...`, "
                                                       "`A, B = ...`), which the check does not read: bind each "
-                                                      "field by `NAME = TilingKeyField(...)` on a line of its own"))
+                                                      "field by `NAME = TilingKeyField(...)` on a line of its own",
+                                   maybe=True))
 
 
 def _mangled_in(cls: cst.ClassDef) -> str:

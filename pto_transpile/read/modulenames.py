@@ -883,12 +883,17 @@ def _splits_into(target: cst.BaseExpression, n: int) -> bool:
 
 def target_names(target: cst.BaseExpression) -> list[str]:
     """The names an assignment target binds (none for an attribute or an item)."""
+    return [n.value for n in _target_nodes(target)]
+
+
+def _target_nodes(target: cst.BaseExpression) -> list[cst.Name]:
+    """The `Name` nodes of the names an assignment target binds."""
     if isinstance(target, cst.Name):
-        return [target.value]
+        return [target]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for el in target.elements for n in target_names(el.value)]
+        return [n for el in target.elements for n in _target_nodes(el.value)]
     if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
+        return _target_nodes(target.value)
     return []
 
 
@@ -1019,29 +1024,50 @@ def _bound_names(stmt: cst.CSTNode) -> list[str]:
     """Every module-level name `stmt` may bind ("*" for a star import)."""
     out: list[str] = []
     for n in _walk_here(stmt):
-        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
-            out += target_names(n.target)
-        elif isinstance(n, cst.AsName):
-            out += target_names(n.name)
-        elif isinstance(n, cst.ImportAlias) and n.asname is None:
-            head: cst.BaseExpression = n.name
-            while isinstance(head, cst.Attribute):
-                head = head.value
-            if isinstance(head, cst.Name):
-                out.append(head.value)
-        elif isinstance(n, cst.ImportStar):
+        if isinstance(n, cst.ImportStar):
             out.append("*")
-        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not stmt:
-            out.append(n.name.value)
         elif isinstance(n, cst.Del):
             out += target_names(n.target)
-        elif isinstance(n, (cst.MatchAs, cst.MatchStar)) and n.name is not None:
-            out.append(n.name.value)
-        elif isinstance(n, cst.MatchMapping) and n.rest is not None:
-            out.append(n.rest.value)
-        elif isinstance(n, Verbatim):
-            out.append(n.name)
+        else:
+            out += [name for name, _ in _sites(n, stmt)]
     return out
+
+
+def binding_sites(module: cst.Module) -> Iterator[tuple[str, cst.CSTNode]]:
+    """Each module-level name the module body binds, in source order, with the node that binds it
+    (an assignment target's name, an import's alias, a `def` or `class`'s name, a definition kept
+    as text): what runs where each top-level statement stands, in `if`, `for`, `try` and `with`
+    blocks too, not in the bodies of functions and classes. A `del` binds nothing, nor does `X: int`
+    without a value; a star import binds names nobody can list, so it gives none."""
+    for stmt in module.body:
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            yield stmt.name.value, stmt.name
+        for n in _walk_here(stmt):
+            if not (isinstance(n, cst.AnnAssign) and n.value is None):
+                yield from _sites(n, stmt)
+
+
+def _sites(n: cst.CSTNode, stmt: cst.CSTNode) -> list[tuple[str, cst.CSTNode]]:
+    """The module-level names node `n` of statement `stmt` binds, each with the node that binds it
+    (`stmt`'s own name, for a `def` or `class`, is bound where the statement is taken)."""
+    if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
+        return [(name.value, name) for name in _target_nodes(n.target)]
+    if isinstance(n, cst.AsName):
+        return [(name.value, name) for name in _target_nodes(n.name)]
+    if isinstance(n, cst.ImportAlias) and n.asname is None:
+        head: cst.BaseExpression = n.name
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        return [(head.value, n)] if isinstance(head, cst.Name) else []
+    if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not stmt:
+        return [(n.name.value, n.name)]
+    if isinstance(n, (cst.MatchAs, cst.MatchStar)) and n.name is not None:
+        return [(n.name.value, n.name)]
+    if isinstance(n, cst.MatchMapping) and n.rest is not None:
+        return [(n.rest.value, n.rest)]
+    if isinstance(n, Verbatim):
+        return [(n.name, n)]
+    return []
 
 
 def _dotted_text(node: cst.BaseExpression) -> str:

@@ -303,14 +303,28 @@ def test_a_key_test_around_a_stage_inside_the_loop_is_refused_with_its_reason():
 
 def test_a_key_field_is_never_folded_as_a_module_constant_of_the_same_name():
     """`HasAtten = 1` at module level does not make the kernel's `if HasAtten == 1:` constant:
-    inside the kernel the name is the key's field."""
+    inside the kernel the name is the key's field. PyPTO refuses the file (PTO089, switched off
+    here so that the reading behind it is still seen)."""
     text = PER_INSTANCE_LOOPS.replace("N = 4\n", "N = 4\nHasAtten = 1\n", 1)
-    result = transpile(text, path="k.py", _skip_rules=["PTO061"])
+    result = transpile(text, path="k.py", _skip_rules=["PTO061", "PTO089"])
     assert result.ok, result.diagnostics
     (branch,) = _kernel_ifs(result.code)
     # both loops are pipelined: the instance with HasAtten = 0 runs the `else` one
     assert any("_pl_ctx_arr = " in ast.unparse(s) for s in branch.body)
     assert any("_pl_ctx_arr_1 = " in ast.unparse(s) for s in branch.orelse)
+
+
+def test_a_module_constant_named_as_a_key_field_is_refused():
+    """The same kernel as a whole: PyPTO's front end refuses a key field the module binds too, and
+    pto-transpile wrote it (probe: `ApplyRelu = 0` beside the key field `ApplyRelu`)."""
+    text = PER_INSTANCE_LOOPS.replace("N = 4\n", "N = 4\nHasAtten = 1\n", 1)
+    result = transpile(text, path="k.py")
+    assert result.code is None
+    (d,) = [d for d in result.diagnostics if d.code == "PTO089"]
+    assert d.is_error and text.splitlines()[d.line - 1] == "HasAtten = 1" and d.column == 1
+    assert "`HasAtten`" in d.message and "`Key.HasAtten`" in d.message and "kernel `kernel`" in d.message
+    assert [text.splitlines()[r.line - 1].strip() for r in d.related] == [
+        "HasAtten = TilingKeyField(bits=1, values=[0, 1])"]
 
 
 def test_a_key_test_in_the_kernel_body_is_kept_as_written():
