@@ -604,6 +604,15 @@ class Loops(InterpreterBase):
                              "pl.DT_INT32`, `pl.range(0, n_rem)`) or a quotient of a `pl.DYNAMIC` dimension")
         if len(stop) == 1 and stop[0][0][0] == "size" and stop[0][1] == 1:
             return stop[0][0], per_core
+        if any(block_only(var) and var[0] == "derived" for var, _ in stop):
+            # `my_n = (N - core_id + num_cores - 1) // num_cores` of a static `N` (probe h232: told it counted
+            # to the block count, and to pass the block count as a parameter)
+            raise NonUniform(f"`{text}` counts to a value computed from the block index or count and static "
+                             "numbers only (a block's share of a static count), which the check follows as a trip "
+                             "count only where the count it shares is known at run time",
+                             "take the count the blocks share from a `pl.DYNAMIC` dimension (`n = a.shape[0] // "
+                             "TILE`, `my_n = (n - core_id + num_cores - 1) // num_cores`) or a scalar parameter, or "
+                             "loop over the static count by a per-core range (`pl.range(core_id, N, num_cores)`)")
         if any(block_only(var) for var, _ in stop):  # (probe h213: the help asked for a parameter, as for any value)
             raise NonUniform(f"`{text}` counts to the block count (or a value computed from it), which the check "
                              "follows as the step of a per-core range, not as a trip count",

@@ -285,6 +285,18 @@ def test_a_static_count_split_over_a_run_time_block_count_is_proven(name):
     assert code == "PTO061"
 
 
+def test_a_block_s_strided_share_of_a_static_count_names_the_count_it_shares():
+    """`my_n = (N_ITER - core_id + num_cores - 1) // num_cores` of a static `N_ITER`: refused as
+    counting to the block count, with the help to pass the block count as a parameter (probe h232).
+    It names the share of a static count, and the count taken from a `pl.DYNAMIC` dimension."""
+    share = ("    my_n = (N_ITER - core_id + num_cores - 1) // num_cores\n    for k in pl.range(0, my_n):\n"
+             "        ki = core_id + k * num_cores\n")
+    (error,) = [d for d in transpile(edited(DEMO, [_DEMO_BLOCKS, (_DEMO_LOOP, share)]), path="k.py").diagnostics
+                if d.is_error]
+    assert "a block's share of a static count" in error.message and "`pl.DYNAMIC` dimension" in error.message
+    assert "the block count (`nb: pl.DT_INT32`" not in error.message
+
+
 FIRST_TAKES_THE_REST = ("    chunk = n_blocks // num_cores\n    rem = n_blocks - chunk * num_cores\n"
                         "    if core_id == 0:\n        start = 0\n        cnt = chunk + rem\n"
                         "    else:\n        start = core_id * chunk + rem\n        cnt = chunk\n" + TASKS)
