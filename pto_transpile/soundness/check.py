@@ -489,7 +489,10 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         if problems and config.whole is not None and problems[0].kind in NONUNIFORM_KINDS:
             # outside the argument at representative counts (`N_TILES < 1000` of a static count, probe h232):
             # the run of the kernel's own sizes, followed as far as the step budget allows, has the verdict
-            followed = check(config.whole, cuts)
+            # (with this run's samples and shares: runs added by the cuts of a whole run carry the first one's
+            # whole run, probe h236, where `d == 37` was judged by the run at d = 2)
+            followed = check(replace(config.whole, scalars=config.scalars, per_core_counts=config.per_core_counts),
+                             cuts)
             problems = [_too_long_to_follow(problems[0])] if followed and followed[0].kind in ("size", "long") \
                 else followed
         if problems and _shares(config) and "(shown with" not in problems[0].detail:

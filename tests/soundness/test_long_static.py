@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixed_flash_attention, judged_runs, resized, restamped, spread
+from helpers import edited, fixed_flash_attention, judged_runs, resized, restamped, spread
 from pto_transpile import transpile
 from pto_transpile.soundness import check as check_module
 from pto_transpile.soundness import interp as interp_module
@@ -150,6 +150,25 @@ def test_a_static_count_tested_in_a_long_loop_is_followed_whole(monkeypatch, tes
     assert bool(errors) == wrong, errors
     if wrong:
         assert "(task 1999)" in errors[0] and "receives `scale`" in errors[0], errors
+
+
+def test_each_sample_of_a_parameter_follows_its_own_whole_run(monkeypatch):
+    """A run added at `d = 37` by the test `d == 37`, refused at representative counts as the first
+    one was, was judged by the first run's whole run, at `d = 2`: a kernel wrong at d = 37 alone was
+    accepted, and differed on the emulator (probe h236, 2,000 tasks). 40 tasks taken for long here."""
+    from pto_transpile.soundness import longrun
+
+    monkeypatch.setattr(longrun, "LONG_ITERATIONS", 10)
+    text = _constant("residue_defect.py", 40)
+    text = edited(text, [("def mark(ki, n, st):", "def mark(ki, n, d, st):"),
+                         ("ki == n - 1 and ki % 3 == 2", "ki == n - 1 and n < 5000 and d == 37"),
+                         ("    out: pl.Tensor[[40 * TILE, TILE], pl.DT_FP32],\n",
+                          "    out: pl.Tensor[[40 * TILE, TILE], pl.DT_FP32],\n    d: pl.DT_INT32,\n"),
+                         ("mark(ki, N_TILES, st)", "mark(ki, N_TILES, d, st)")])
+    runs = _runs(monkeypatch)
+    errors = _errors(text, "residue_defect.py")
+    assert any(c.trips for c in runs), "the representative run"
+    assert errors and "(task 39)" in errors[0] and "(shown with d=37)" in errors[0], errors
 
 
 def _emulated(text: str, path: str):
