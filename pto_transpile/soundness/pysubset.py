@@ -531,6 +531,8 @@ class PythonSubset(InterpreterBase):
                 break
             if type(n) is cst.Attribute:
                 stack.append(n.value)
+            elif type(n) is cst.NamedExpr:
+                stack.append(n.value)  # (`(m := flag) > 0` reads `flag`; `m` is bound, not read: probe h235)
             elif type(n) is cst.Name:
                 names.append(n)
             else:

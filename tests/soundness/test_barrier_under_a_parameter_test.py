@@ -50,6 +50,17 @@ def test_a_barrier_under_a_test_of_a_parameter_is_proven_and_verified(flag, bloc
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
 
 
+@pytest.mark.parametrize("flag", [0, 1])
+def test_a_parameter_named_again_by_the_test_itself_is_the_same_everywhere_too(flag):
+    """`if (m := flag) > 0:`: the name the test binds was read as one of the kernel's own, which may
+    hold another value on another block (probe h235); it is bound to the argument, read."""
+    text = edited(KERNEL, [("    if flag > 0:\n", "    if (m := flag) > 0:\n")])
+    result = transpile(text, path="k.py")
+    assert error_messages(result) == []
+    report = verify(text, result.code, "two_loops_kernel", shapes=SHAPES, scalars={"flag": flag}, block_dim=3)
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
 @pytest.mark.parametrize("flag", [1, 2])
 def test_a_residue_of_the_parameter_is_the_same_everywhere_too(flag):
     """`if flag % 2 == 1:`: the run follows the residue as a value of its own, which was taken as
@@ -65,6 +76,7 @@ def test_a_residue_of_the_parameter_is_the_same_everywhere_too(flag):
     ("    core_id = pl.get_block_idx() // pl.get_subblock_num()\n",
      "    core_id = pl.get_block_idx() // pl.get_subblock_num()\n    flag = flag + core_id\n"),
     ("    if flag > 0:\n", "    if flag > core_id:\n"),
+    ("    if flag > 0:\n", "    if (m := core_id) > 0:\n"),
 ])
 def test_a_test_that_may_differ_between_blocks_is_still_refused(old, new):
     """With a help of its own: it was the help for loops of run-time trip count (probe h230)."""
