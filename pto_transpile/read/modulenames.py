@@ -935,7 +935,8 @@ def _walk_here(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         n = stack.pop()
         yield n
-        if n is not node and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            # (a top-level `class` too: its body binds class attributes, not module names, probe h238)
             stack.extend(reversed(_header(n)))
             continue
         stack.extend(reversed(children(n)))

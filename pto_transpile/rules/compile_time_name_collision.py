@@ -1,16 +1,18 @@
+import keyword
+
 import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.consteval import literal_value
 from pto_transpile.read.modulenames import binding_sites
-from pto_transpile.read.walk import parameters
+from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.rules.rule import Rule
 
 
 def check(ctx):
     file = ctx.file
     named = [(kernel, _compile_time_names(kernel)) for kernel in file.kernels if kernel.jit is not None]
-    named = [(kernel, names) for kernel, names in named if names]
+    named = [(kernel, names) for kernel, names in named if names or kernel.jit.datatype_node is not None]
     if not named:
         return  # (most files: no tiling key, no `datatype=`)
     bound = _module_bindings(file)
@@ -32,6 +34,10 @@ def check(ctx):
                 what = names[name][0]
                 yield node, {"name": name, "jit_name": what, "kernel": kernel.name, "_message": "field",
                              "_hint": "field", "_related": [(f"{what} is declared here", fields[name])]}
+    for kernel, _ in named:
+        for name, node in _not_identifiers(file, kernel):
+            yield node, {"name": name, "jit_name": "", "kernel": kernel.name, "_message": "identifier",
+                         "_hint": "identifier"}
     for (name, what), kernels in clashes.items():
         listed = " and ".join(f"`{k}`" for k in kernels)
         yield bound[name], {"name": name, "jit_name": what, "kernels": ("kernels " if len(kernels) > 1 else "kernel ")
@@ -96,12 +102,48 @@ def _parameters(fn: cst.FunctionDef) -> list[cst.Param]:
 
 def _module_bindings(file) -> dict[str, cst.CSTNode]:
     """Each name the module binds at its top level -> where it is first bound; not a name of a
-    branch the import never takes (`if False:`), which the module's names do not hold."""
+    branch the import never takes (`if False:`, `if TYPE_CHECKING:`), an `except ... as` name
+    (unbound where its handler ends), nor one a top-level `del` removes after its last binding:
+    the module's names do not hold them when the kernel is compiled (probe h238)."""
+    module = file.source.module
+    passing = {id(n) for stmt in module.body if type(stmt) is cst.If and _type_checking(stmt.test)
+               for n in iter_nodes(stmt.body)}
+    passing |= {id(h.name.name) for h in file.find(module, cst.ExceptHandler) if h.name is not None}
+    last: dict[str, tuple[int, bool]] = {}  #: name -> (top-level statement, whether it deletes it there)
     out: dict[str, cst.CSTNode] = {}
-    for name, node in binding_sites(file.source.module):
-        if name not in out and name in file.names.meanings:
-            out[name] = node
-    return out
+    for i, stmt in enumerate(module.body):
+        for name, node in binding_sites(cst.Module(body=[stmt])):
+            if id(node) not in passing and name in file.names.meanings:
+                out.setdefault(name, node)
+                last[name] = (i, False)
+        for small in stmt.body if type(stmt) is cst.SimpleStatementLine else ():
+            if type(small) is cst.Del:
+                for target in iter_nodes(small.target):
+                    if type(target) is cst.Name and target.value in last:
+                        last[target.value] = (i, True)
+    return {name: node for name, node in out.items() if not last[name][1]}
+
+
+def _type_checking(test: cst.BaseExpression) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING`: False when the module runs."""
+    return type(test) is cst.Name and test.value == "TYPE_CHECKING" or type(test) is cst.Attribute \
+        and test.attr.value == "TYPE_CHECKING" and type(test.value) is cst.Name and test.value.value == "typing"
+
+
+def _not_identifiers(file, kernel) -> list[tuple[str, cst.CSTNode]]:
+    """Each `datatype=` value of the kernel that is no name Python can bind (`"out-dtype"`, `"class"`),
+    with the string that writes it."""
+    node = kernel.jit.datatype_node
+    if type(node) is not cst.Dict:
+        return []
+    found = []
+    for element in node.elements:
+        value = element.value if isinstance(element, cst.DictElement) else None
+        if isinstance(value, cst.SimpleString):
+            text = literal_value(value)
+            if isinstance(text, str) and (not text.isidentifier() or keyword.iskeyword(text)):
+                found.append((text, value))
+    return found
 
 
 DOC = """\
@@ -111,7 +153,9 @@ its tiling key (`@pl.jit(tiling_key=Key)` with `class Key: ApplyRelu = TilingKey
 or a `datatype=` name (`@pl.jit(datatype={"x": "x_dtype"})`) that is also bound at the
 module's top level (an assignment, an import, a `def` or a `class`), a tiling-key field
 that is also a parameter of the kernel, or a `datatype=` name that is also a parameter
-of the kernel or a field of its tiling key.
+of the kernel or a field of its tiling key. A `datatype=` name that is no Python identifier
+(`"out-dtype"`, a keyword) is refused too. A name the module binds only where the import does
+not run (`if TYPE_CHECKING:`), only for an `except` handler, or deletes again is no collision.
 
 ## Why it matters for pipelining
 The JIT binds the fields and the `datatype=` names as constants in every function of the
@@ -173,9 +217,12 @@ RULE = Rule(
     messages={"parameter": "parameter `{name}` of kernel `{kernel}` collides with its {jit_name}: PyPTO refuses the "
                            "kernel",
               "field": "`datatype=` name `{name}` of kernel `{kernel}` collides with its {jit_name}: PyPTO refuses "
-                       "the kernel"},
+                       "the kernel",
+              "identifier": "`datatype=` name `{name}` of kernel `{kernel}` is no Python identifier, which a "
+                            "`datatype=` name must be: PyPTO refuses the kernel"},
     hints={"parameter": "Rename parameter `{name}` (and its uses in the kernel), or the {jit_name}",
-           "field": "Give the dtype another name than `{name}` in `datatype=` (and where the kernel reads it)"},
+           "field": "Give the dtype another name than `{name}` in `datatype=` (and where the kernel reads it)",
+           "identifier": "Name the dtype with letters, digits and underscores, not a keyword (`out_dtype`)"},
     phase="file",
     check=check,
     seed="a tiling-key field or `datatype=` name collides with no kernel parameter nor module-level name, and a "

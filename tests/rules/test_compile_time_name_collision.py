@@ -67,10 +67,33 @@ def test_every_kind_of_module_binding_collides():
 
 
 def test_a_name_no_statement_of_the_import_binds_is_no_collision():
-    """A branch the import never takes, an annotation without a value, a function's local."""
+    """A branch the import never takes, an annotation without a value, a function's local; a name
+    only `if TYPE_CHECKING:` imports, one deleted after its binding, an `except ... as` name (unbound
+    where the handler ends): refused before (probe h238)."""
     for new in ("if False:\n    ApplyRelu = 0\n", "ApplyRelu: int\n",
-                "def helper():\n    ApplyRelu = 0\n    return ApplyRelu\n"):
+                "def helper():\n    ApplyRelu = 0\n    return ApplyRelu\n",
+                "if TYPE_CHECKING:\n    from mymod import ApplyRelu\n",
+                "if typing.TYPE_CHECKING:\n    from mymod import ApplyRelu\n",
+                "ApplyRelu = 0\ndel ApplyRelu\n",
+                "try:\n    import mymod\nexcept ImportError as ApplyRelu:\n    pass\n"):
         assert collisions(edit(TEXT, "BLOCK = 32  #", new + "BLOCK = 32  #")) == [], new
+
+
+def test_a_module_name_after_the_key_class_is_reported_where_it_is_bound():
+    """The class body's field was taken for the module's first binding of the name (probe h238)."""
+    text = edit(TEXT, "\n\n@pl.jit(auto_mutex=True, tiling_key=EpilogueKey,",
+                "\nApplyRelu = 0\n\n\n@pl.jit(auto_mutex=True, tiling_key=EpilogueKey,")
+    assert [line for line, _ in collisions(text)] == ["ApplyRelu = 0"]
+    # bound again after a `del`: a module name again
+    again = edit(TEXT, "BLOCK = 32  #", "ApplyRelu = 0\ndel ApplyRelu\nApplyRelu = 1\nBLOCK = 32  #")
+    assert [line for line, _ in collisions(again)] == ["ApplyRelu = 0"]
+
+
+def test_a_datatype_name_that_is_no_identifier_is_refused():
+    """PyPTO takes a `datatype=` name only where it is a valid identifier (probe h238: accepted)."""
+    for name in ("out-dtype", "class", "1st"):
+        ((line, message),) = collisions(edit(WITH_DATATYPE, '"out_dtype"', f'"{name}"'))
+        assert f'"{name}"' in line and f"`datatype=` name `{name}`" in message and "no Python identifier" in message
 
 
 def test_a_parameter_named_as_the_key_field_or_a_datatype_name():
