@@ -136,7 +136,7 @@ def _not_identifiers(file, kernel) -> list[tuple[str, cst.CSTNode]]:
     node = kernel.jit.datatype_node
     if type(node) is not cst.Dict:
         return []
-    found = []
+    found: list[tuple[str, cst.CSTNode]] = []
     for element in node.elements:
         value = element.value if isinstance(element, cst.DictElement) else None
         if isinstance(value, cst.SimpleString):
