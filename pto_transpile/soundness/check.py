@@ -486,8 +486,10 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                 problems = check(replace(config, step_budget=STEP_BUDGET), cuts)
                 if problems and problems[0].kind == "size" and isinstance(instead, Problem):
                     problems = [_too_long_to_follow(instead)]
-        if problems and config.whole is not None and problems[0].kind in NONUNIFORM_KINDS:
-            # outside the argument at representative counts (`N_TILES < 1000` of a static count, probe h232):
+        if problems and config.whole is not None and (problems[0].kind in NONUNIFORM_KINDS
+                                                      or problems[0].kind == "undecided"):
+            # outside the argument at representative counts (`N_TILES < 1000` of a static count, probe h232;
+            # "undecided" in a kernel pipelined by hand, probe h238):
             # the run of the kernel's own sizes, followed as far as the step budget allows, has the verdict
             # (with this run's samples and shares: runs added by the cuts of a whole run carry the first one's
             # whole run, probe h236, where `d == 37` was judged by the run at d = 2)
