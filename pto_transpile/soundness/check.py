@@ -135,6 +135,10 @@ MAX_CHASE = 3
 CREDIT_ROUNDS = 3
 #: Trip counts `_probe_far` runs a chased parameter at, the fewest tasks first.
 FAR_PROBES = 4
+#: The shares of a per-core range over a long static count whose representatives a proof at
+#: representative counts lists (`_long_static`): every count up to this, past which a share's
+#: representative repeats with the period
+MAX_SHARE_SCAN = 4096
 
 
 @dataclass
@@ -861,7 +865,9 @@ class _Report:
         parts = [f"{k}={v}" for k, v in runtypes.INSTANCE.items()]  # the tiling-key instance, in field order
         parts += [f"{k}={v}" for k, v in sorted(self.config.scalars.items())]
         real = self.config.real_trips
-        parts += [f"{root_words(k)} = {v}" + (f" for its {real[k]}" if real.get(k, v) != v else "")
+        shares = self.config.shares
+        parts += [f"{root_words(k)} = {v}" + (f" for a block's share of {shares[k][0]} of its {shares[k][1]} tasks"
+                                              if k in shares else f" for its {real[k]}" if real.get(k, v) != v else "")
                   for k, v in self.config.trips.items()]
         parts += _shares(self.config)
         if not parts:
@@ -2215,32 +2221,50 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
             or any(len(zeros) > 1 for zeros in found.zeros.values()):
         return None  # (loops over one count from different starts: the real run is followed)
     b = _Bounds.of(found, len(functions) > 1)
-    trips: dict = {}
-    shorter = False
     counts: dict = {}
     for origin, zero in found.roots.items():
         stop = evaluate_origin(origin, dims, names)
         if stop is None:
             return None
         counts[origin] = max(stop - zero, 0)
-    # inner loops first: an outer loop's representative depends on how many tasks its inner
-    # loops run (the shortest, when there are several)
-    for origin in sorted(found.roots, key=lambda o: o in found.outer):
-        inners = [trips[i] - found.roots[i] if i in trips else counts[i]
-                  for o, i in found.nested if o == origin and i in counts]
-        out = next((o for o, i in b.pairs.items() if i == origin), None)
-        if out is not None:
-            rep = b.inner_representative(counts[origin], counts[out], out)
-        else:
-            rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None, origin)
-        shorter |= rep != counts[origin]
-        trips[origin] = found.roots[origin] + rep
-    if not shorter:
+    def representatives(counts: dict) -> dict:
+        """Each root's representative count, inner loops first: an outer loop's depends on how many
+        tasks its inner loops run (the shortest, when there are several)."""
+        trips: dict = {}
+        for origin in sorted(found.roots, key=lambda o: o in found.outer):
+            inners = [trips[i] - found.roots[i] if i in trips else counts[i]
+                      for o, i in found.nested if o == origin and i in counts]
+            out = next((o for o, i in b.pairs.items() if i == origin), None)
+            if out is not None:
+                rep = b.inner_representative(counts[origin], counts[out], out)
+            else:
+                rep = b.representative(counts[origin], origin in found.outer, min(inners) if inners else None, origin)
+            trips[origin] = found.roots[origin] + rep
+        return trips
+
+    whole = representatives(counts)
+    if all(whole[o] - found.roots[o] == counts[o] for o in found.roots):
         return None
+    # a per-core range's count is, on some launch, each block's share of it: every count from 0 to
+    # the kernel's (docs/design.md, "Per-core shares"), each at its own representative (probe h237: the
+    # one representative of the whole count stood for block 0 of one block, and a defect at a share of
+    # another residue, or of one task, raced at 2 to 5 blocks)
+    shared = sorted((o for o in found.roots if o in found.per_core_roots), key=repr)
+    for o in shared:
+        if counts[o] > MAX_SHARE_SCAN and representatives({**counts, o: MAX_SHARE_SCAN})[o] \
+                - found.roots[o] == MAX_SHARE_SCAN:
+            return None  # (shares past the scan not yet at their representatives: the real run is followed)
+    choices = [sorted({*range(min(counts[o], MAX_SHARE_SCAN) + 1), counts[o]}) for o in shared]
+    runs: dict[tuple, tuple[dict, dict]] = {}
+    for values in itertools.product(*choices):
+        each = {**counts, **dict(zip(shared, values, strict=True))}
+        trips = representatives(each)
+        runs.setdefault(tuple(sorted(trips.items(), key=repr)), (each, trips))
     return [Config(zeros=dict(found.roots), symbolic_dims=True, symbolic_names=frozenset(names),
                    real_trips={o: found.roots[o] + counts[o] for o in found.roots},
+                   shares={o: (each[o], counts[o]) for o in shared if each[o] != counts[o]},
                    steady=b.steady(found, trips), serial_steady=b.serial_steady(found, trips),
-                   primed=(found.primed, {}), **b.drawn(found, trips))]
+                   primed=(found.primed, {}), **b.drawn(found, trips)) for each, trips in runs.values()]
 
 
 def _but(steady: dict, every: set) -> dict:

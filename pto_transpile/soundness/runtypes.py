@@ -111,6 +111,9 @@ class Config:
     alike: frozenset = frozenset()
     #: a long static kernel run at representative counts: each root's count in the kernel
     real_trips: dict = field(default_factory=dict)
+    #: a run at representative counts standing for a block's share of a per-core range's tasks:
+    #: root -> (the share, every task of the range), for the words of a refusal
+    shares: dict = field(default_factory=dict)
     #: the run of the kernel's own sizes a representative run stands for, followed instead where
     #: the representative one is outside the argument for every count (`check._judge_runs`)
     whole: Any = None
