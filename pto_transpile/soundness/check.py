@@ -139,6 +139,8 @@ FAR_PROBES = 4
 #: representative counts lists (`_long_static`): every count up to this, past which a share's
 #: representative repeats with the period
 MAX_SHARE_SCAN = 4096
+#: The most pairs (triples, ...) of shares of several such ranges listed: 1,201 x 1,203 took 40 s
+MAX_SHARE_PAIRS = 20_000
 
 
 @dataclass
@@ -2255,6 +2257,8 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
                 - found.roots[o] == MAX_SHARE_SCAN:
             return None  # (shares past the scan not yet at their representatives: the real run is followed)
     choices = [sorted({*range(min(counts[o], MAX_SHARE_SCAN) + 1), counts[o]}) for o in shared]
+    if math.prod(len(c) for c in choices) > MAX_SHARE_PAIRS:
+        return None  # (two per-core ranges of thousands of tasks each: the real run is followed, probe h239)
     runs: dict[tuple, tuple[dict, dict]] = {}
     for values in itertools.product(*choices):
         each = {**counts, **dict(zip(shared, values, strict=True))}
