@@ -169,11 +169,36 @@ def _code(origin: Any) -> tuple[str, int]:
     if kind == "op" and origin[1] in _UNARY and len(origin) == 3:
         inner, strength = _code(origin[2])
         return _UNARY[origin[1]] + (inner if strength >= 7 else f"({inner})"), 7
+    if kind == "op" and origin[1] == "choose" and len(origin) == 5 and isinstance(origin[2], tuple) \
+            and len(origin[2]) == 3 and origin[2][0] in _TESTS:
+        # a choice by a test of the block (`cnt = base + 1 if core_id < rem else base`), as written
+        name, left, right = origin[2]
+        arms = [_code(arm) for arm in origin[3:]]
+        a, b = (text if strength > 0 else f"({text})" for text, strength in arms)
+        return f"{a} if {_term(left)} {_TESTS[name]} {_term(right)} else {b}", 0
     if kind == "op":
         return f"{origin[1]}({', '.join(_code(o)[0] for o in origin[2:])})", _ATOM
     if kind == "block" and len(origin) == 4:
         return origin[1], _ATOM
     return f"<{describe_origin(origin)}>", _ATOM
+
+
+#: the comparisons a choice by the block names (`uniform`'s test forms)
+_TESTS = {"lt": "<", "eq": "=="}
+
+
+def _term(term: Any) -> str:
+    """An operand of a choice's test: the block index (`core_id`), the block count plus a number
+    (`num_cores`), or a run-time value."""
+    if term == ("block", "index"):
+        return "core_id"
+    if isinstance(term, tuple) and len(term) == 3 and term[:2] == ("block", "index") and type(term[2]) is int:
+        return f"core_id + {term[2]}" if term[2] >= 0 else f"core_id - {-term[2]}"
+    if isinstance(term, tuple) and len(term) == 3 and term[0] == "block" and term[2] == "count" \
+            and type(term[1]) is int:
+        return "num_cores" if not term[1] else f"num_cores {'+' if term[1] > 0 else '-'} {abs(term[1])}"
+    text, strength = _code(term)
+    return text if strength > 5 else f"({text})"
 
 
 def origin_of(value: Any) -> Any:

@@ -310,3 +310,18 @@ def test_the_first_block_taking_the_rest_is_refused_naming_the_forms_the_check_f
               if d.is_error]
     assert len(errors) == 1 and "the last block taking the rest" in errors[0].message, errors
     assert "`start = core_id * base + min(core_id, rem)`" in errors[0].message
+
+
+def test_a_choice_by_the_block_reads_as_the_code_that_makes_it():
+    """A refusal showed a balanced split's count as the check's own tuple (probe h239: `choose(<('lt',
+    ('block', 'index'), ...)>, 1201 // num_cores + 1, 1201 // num_cores)`)."""
+    from pto_transpile.soundness.values import origin_code
+
+    count = ("block", "num_cores", 1, "count")
+    base = ("op", "floordiv", 1201, count)
+    choice = ("op", "choose", ("lt", ("block", "index"), ("op", "mod", 1201, count)), ("op", "add", base, 1), base)
+    assert origin_code(choice) == "1201 // num_cores + 1 if core_id < 1201 % num_cores else 1201 // num_cores"
+    assert origin_code(("op", "mul", choice, 2)) == \
+        "(1201 // num_cores + 1 if core_id < 1201 % num_cores else 1201 // num_cores) * 2"
+    last = ("op", "choose", ("lt", ("block", "index"), ("block", -1, "count")), base, 0)
+    assert origin_code(last) == "1201 // num_cores if core_id < num_cores - 1 else 0"
