@@ -33,7 +33,7 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -1034,13 +1034,13 @@ def _bound_names(stmt: cst.CSTNode) -> list[str]:
     return out
 
 
-def binding_sites(module: cst.Module) -> Iterator[tuple[str, cst.CSTNode]]:
-    """Each module-level name the module body binds, in source order, with the node that binds it
+def binding_sites(statements: Sequence[cst.CSTNode]) -> Iterator[tuple[str, cst.CSTNode]]:
+    """Each module-level name the top-level `statements` bind, in source order, with the node that binds it
     (an assignment target's name, an import's alias, a `def` or `class`'s name, a definition kept
     as text): what runs where each top-level statement stands, in `if`, `for`, `try` and `with`
     blocks too, not in the bodies of functions and classes. A `del` binds nothing, nor does `X: int`
     without a value; a star import binds names nobody can list, so it gives none."""
-    for stmt in module.body:
+    for stmt in statements:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             yield stmt.name.value, stmt.name
         for n in _walk_here(stmt):

@@ -112,7 +112,7 @@ def _module_bindings(file) -> dict[str, cst.CSTNode]:
     last: dict[str, tuple[int, bool]] = {}  #: name -> (top-level statement, whether it deletes it there)
     out: dict[str, cst.CSTNode] = {}
     for i, stmt in enumerate(module.body):
-        for name, node in binding_sites(cst.Module(body=[stmt])):
+        for name, node in binding_sites([stmt]):
             if id(node) not in passing and name in file.names.meanings:
                 out.setdefault(name, node)
                 last[name] = (i, False)

@@ -2334,16 +2334,10 @@ def _data(origin: Any) -> bool:
 def _module_constant(value: Any) -> str | None:
     """The module constant a trip count followed as a run-time size is computed from (`("const",
     name)` anywhere in its form), or None."""
-    if isinstance(value, tuple):
-        if len(value) == 2 and value[0] == "const" and isinstance(value[1], str):
-            return value[1]
-        for part in value:
-            found = _module_constant(part)
-            if found is not None:
-                return found
-    elif isinstance(value, (list, frozenset)):  # (a derived value names what it is derived from in a set)
-        for part in sorted(value, key=repr):
-            found = _module_constant(part)
-            if found is not None:
-                return found
-    return None
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "const" and isinstance(value[1], str):
+        return value[1]
+    if not isinstance(value, (tuple, list, frozenset)):
+        return None
+    # (a derived value names what it is derived from in a set)
+    parts = sorted(value, key=repr) if isinstance(value, frozenset) else value
+    return next((found for part in parts if (found := _module_constant(part)) is not None), None)
