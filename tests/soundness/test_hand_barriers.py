@@ -21,7 +21,8 @@ from pto_transpile import transpile
     ("pipe_bar_orders_nothing.py", "`pl.relu` on V of AIV0 reads `x` while the kernel body at line 20, `pl.load` on "
                                    "MTE2 of AIV0 writes `x`, and nothing orders the two"),
     ("tiling_key_instance_bar.py", "`pl.load` on MTE2 of AIV0 writes `x`, and nothing orders the two (no set/wait "
-                                   "pair, mutex or barrier between these pipes) (shown with LightSync=1)"),
+                                   "pair, mutex or barrier between these pipes) (in the tiling-key instance "
+                                   "LightSync=1; the instance LightSync=0 is proven)"),
     ("outer_loop_drift.py", "iteration(s) of the loop over `_h` raise 2 more sets of event id 4 from AIC to AIV0 than "
                             "they wait for"),
 ])
