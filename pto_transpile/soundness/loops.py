@@ -858,7 +858,14 @@ class Loops(InterpreterBase):
                 # a number, or a run-time value (`x = n_blocks`, doubled every iteration: its form
                 # or origin changes); one the body binds before any read (`gain = 2.0 if i ==
                 # core_id else 1.0`) holds at an iteration's start what no code of it reads
-                self._settles(prev, name, signature, f"field `{name}`" if "." in name else f"`{name}`", node, key)
+                words = f"field `{name}`" if "." in name else f"`{name}`"
+                # a counter stepped in an inner loop of run-time count, which leaves it at a value no form
+                # names (probe h239: told to be the counter `x = x + c` it was)
+                fix = (f"count the iterations of the loop of run-time trip count inside this one with a counter set "
+                       f"before that loop (`j = 0`), or compute the value from the loop variables: that loop leaves "
+                       f"`{name}` at a value the check does not follow as a number") \
+                    if name in counters and _left_by_a_loop(value.origin if isinstance(value, Opaque) else None) else ""
+                self._settles(prev, name, signature, words, node, key, fix)
             elif isinstance(value, Sym) and value.residue:
                 # a residue of the loop variable (`p = ki % 2`, read before the body binds it) repeats
                 # with the period of the residues taken; one computed from itself too does not (`e = e
@@ -1300,7 +1307,7 @@ class Loops(InterpreterBase):
                                      "pass the value on within the iteration, or keep it in a counter "
                                      "(`x = x + c`)"), node)
 
-    def _settles(self, prev: dict, name: str, value: Any, words: str, node, key: tuple) -> None:
+    def _settles(self, prev: dict, name: str, value: Any, words: str, node, key: tuple, fix: str = "") -> None:
         """A name the body reads before it binds it holds the same at every iteration's start
         but the first: a flag (`first = True` before the loop, `first = False` in it) singles
         out the first iteration as `ki == 0` does, and is remembered as such a test is (the
@@ -1311,7 +1318,7 @@ class Loops(InterpreterBase):
             self.uniform._edge(self.uniform.loops.get(key), True)
             prev[name] = value
             return
-        self._same_as_before(prev, name, value, words, _binding_site(node, name))
+        self._same_as_before(prev, name, value, words, _binding_site(node, name), fix)
 
     def _flags_of(self, node: cst.For) -> frozenset:
         """`_flag_literals` of a loop, read with its carried names (`_carried_names`)."""
@@ -2304,6 +2311,16 @@ def _kind_signature(value: Any, depth: int = 0) -> Any:
     except TypeError:
         return ("object", type(value).__name__, id(value))
     return ("value", type(value).__name__, value)  # (typed: `True == 1`)
+
+
+def _left_by_a_loop(origin: Any) -> bool:
+    """Is a run-time value computed from what a loop of run-time trip count left a name at
+    (`_values_after`: the origin `("left", name, mark)`)?"""
+    if not isinstance(origin, tuple) or not origin:
+        return False
+    if origin[0] == "left":
+        return True
+    return origin[0] == "op" and any(_left_by_a_loop(part) for part in origin[2:])
 
 
 def _signature(value: Any) -> Any:
