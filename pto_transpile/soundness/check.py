@@ -156,6 +156,8 @@ class Problem:
     deferred: bool = False
     #: for a "credits" problem: the most credits a run primed (`_more_credits`)
     credits: int = 0
+    #: for a "window" problem: the distance in tasks a hazard may span (`_revisited_past`)
+    window: int = 0
 
 
 def _each_instance(file, kernel, prove: Callable[[], list[Problem]]) -> list[Problem]:
@@ -313,12 +315,14 @@ def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None)
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None), (generated, generated_pl)]
 
-    def prove(credits: int) -> list[Problem]:
-        longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=False, credits=credits))
-        configs = _trip_configs(file, kernel, functions, auto_mutex, longer=longer, credits=credits)
+    def prove(credits: int, window: int) -> list[Problem]:
+        longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=False, credits=credits,
+                                            window=window))
+        configs = _trip_configs(file, kernel, functions, auto_mutex, longer=longer, credits=credits, window=window)
         if isinstance(configs, Problem):
             return [configs]
-        symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, symbolic=True, credits=credits))
+        symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, symbolic=True, credits=credits,
+                                               window=window))
         return _run_all(configs, lambda c, cuts: _check_one(file, kernel, generated, generated_pl, c, auto_mutex,
                                                              cuts), longer, kernel.name, _tested_by_while(file, kernel),
                         symbolic, _long_loops_by_value(file, kernel, configs))
@@ -326,19 +330,22 @@ def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None)
     return _with_credits(prove)
 
 
-def _with_credits(prove: Callable[[int], list[Problem]]) -> list[Problem]:
-    """`prove(credits)` with the trip counts drawn for the most credits any of its runs primed
-    (`_more_credits`): the discovery run finds them at a few tasks and the first sample of the
-    scalars, where a run at another trip count or value may prime more (`range(8 if n % 2 == 0
+def _with_credits(prove: Callable[[int, int], list[Problem]]) -> list[Problem]:
+    """`prove(credits, window)` with the trip counts drawn for the most credits any of its runs
+    primed (`_more_credits`): the discovery run finds them at a few tasks and the first sample of
+    the scalars, where a run at another trip count or value may prime more (`range(8 if n % 2 == 0
     else 1)`, probe h82). Each round that a run primes more is run again with those, until none
-    does (or `CREDIT_ROUNDS` rounds: the credits still grow, and the last round names them)."""
-    credits = 0
+    does (or `CREDIT_ROUNDS` rounds: the credits still grow, and the last round names them). The
+    same for the distance a hazard may span (`window`, `_revisited_past`): a GM place the loop
+    writes again, which the discovery run may not have reached."""
+    credits = window = 0
     for _ in range(CREDIT_ROUNDS):
-        problems = prove(credits)
+        problems = prove(credits, window)
         more = max((p.credits for p in problems if p.kind == "credits"), default=0)
-        if more <= credits:
+        wider = max((p.window for p in problems if p.kind == "window"), default=0)
+        if more <= credits and wider <= window:
             return problems
-        credits = more
+        credits, window = max(credits, more), max(window, wider)
     return problems
 
 
@@ -384,13 +391,15 @@ def _check_hand_written(file, kernel) -> list[Problem]:
     auto_mutex = _auto_mutex(file, kernel)
     functions = [(kernel.node, None)]
 
-    def prove(credits: int) -> list[Problem]:
-        longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=True, credits=credits))
-        configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer, credits=credits)
+    def prove(credits: int, window: int) -> list[Problem]:
+        longer = _once(lambda: _long_static(file, kernel, functions, auto_mutex, hand=True, credits=credits,
+                                            window=window))
+        configs = _trip_configs(file, kernel, functions, auto_mutex, hand=True, longer=longer, credits=credits,
+                                window=window)
         if isinstance(configs, Problem):
             return [configs]
         symbolic = _once(lambda: _trip_configs(file, kernel, functions, auto_mutex, hand=True, symbolic=True,
-                                               credits=credits))
+                                               credits=credits, window=window))
         return _run_all(configs, lambda c, cuts: _check_alone(file, kernel, c, auto_mutex, cuts), longer,
                         kernel.name, _tested_by_while(file, kernel), symbolic,
                         _long_loops_by_value(file, kernel, configs))
@@ -398,7 +407,7 @@ def _check_hand_written(file, kernel) -> list[Problem]:
     problems = _with_credits(prove)
     # more cases than the check runs: its own syncs are not shown wrong, only not followed
     return [replace(p, kind="undecided", detail=f"the check cannot follow this: {p.detail}")
-            if p.kind in ("cases", "cases_while", "credits", "period") else p for p in problems]
+            if p.kind in ("cases", "cases_while", "credits", "window", "period") else p for p in problems]
 
 
 def _once(make: Callable[[], object]) -> Callable[[], object]:
@@ -710,8 +719,26 @@ def _drawn_elsewhere(kernel, config: Config, trace: Trace, *runs: Interpreter) -
     """A run that shows no problem of its own where the kernel leaves the conditions its trip
     counts were drawn for (`_more_credits`, `_spread_elsewhere`): deferred, so that a run
     showing a defect of the kernel names it instead."""
-    found = _more_credits(config, trace, kernel) or _spread_elsewhere(config, kernel, *runs)
+    found = _more_credits(config, trace, kernel) or _revisited_past(config, kernel, *runs) \
+        or _spread_elsewhere(config, kernel, *runs)
     return [] if found is None else [found]
+
+
+def _revisited_past(config: Config, kernel, *runs: Interpreter) -> Problem | None:
+    """A run that writes a GM place again in a loop of run-time trip count, at a place that does
+    not move with the loop (a workspace, a residue of the loop variable: `Uniform.revisited`),
+    where its trip counts were drawn for hazards at most `W` (the ring) tasks apart: two such
+    accesses on pipes nothing orders race however far apart, and the first pair of two phases
+    may stand up to the period `L` apart (probe h240: a store at `ki % 8 == 7` and a load at
+    `ki % 8 == 6`, first meeting at 15 tasks, past the 14 run). Deferred, carrying the window
+    `L`, which the proof runs again with (`_with_credits`)."""
+    revisited = sorted({t for run in runs for t in run.uniform.revisited})
+    if not revisited or not config.period or config.window >= config.period:
+        return None
+    return Problem("window", f"`{revisited[0]}` is written again at one place in a loop of run-time trip count, so "
+                             f"two of its accesses may stand up to {config.period} tasks apart, the period, past the "
+                             f"{config.window} the check's trip counts were drawn for", kernel.node.name,
+                   deferred=True, window=config.period)
 
 
 def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:
@@ -1645,6 +1672,9 @@ class _Found:
     depths: set = field(default_factory=set)
     #: the most credits of one counter the author's own syncs raise ahead in the serial kernel (`_primed`)
     primed: int = 0
+    #: the distance in tasks a hazard may span, where a run of an earlier round found a GM place
+    #: written again (`_revisited_past`); 0: the ring's
+    window: int = 0
     #: trip-count root -> the zeros of the loops over it, where they differ (`pl.range(0, n)` and
     #: `pl.range(0, n + 1)`): `roots` holds the first loop's
     zeros: dict = field(default_factory=dict)
@@ -1813,7 +1843,12 @@ class _Bounds:
 
     ring: int  #: R, tasks in flight
     period: int  #: L
-    zone: int  #: F + W, with F = R - 1 and W = R
+    zone: int  #: F + W, with F = R - 1 and W = R (or L, `window`)
+    #: W, the distance in tasks a hazard may span: the ring's, or, where the loop writes a GM
+    #: place again at any distance (`_revisited_past`), at least the period L: the first pair of
+    #: two phases stands at most L apart, and a pair further apart is ordered when the pair of the
+    #: same phases L closer is (the later access follows its like L tasks before on its own pipe)
+    window: int = 0
     #: the period of an inner loop's own iterations (`Rotations.loop_period`: what its
     #: iterations move), which divides L
     inner_period: int = 0
@@ -1832,6 +1867,9 @@ class _Bounds:
     #: trip-count roots of the loops whose first or last iteration a test singles out
     edged: frozenset = frozenset()
 
+    def __post_init__(self) -> None:
+        self.window = self.window or self.ring
+
     @classmethod
     def of(cls, found: _Found, generated: bool) -> _Bounds:
         # tasks in flight: the generated kernel's ctx ring; a hand-pipelined kernel has none, and
@@ -1847,7 +1885,8 @@ class _Bounds:
         whole = math.lcm(1, *found.live) if generated else period
         inners = Counter(i for _, i in found.nested)
         pairs = {o: i for o, i in found.one_inner().items() if inners[i] == 1 and o not in found.edged}
-        return cls(ring, period, (ring - 1) + ring, inner_period if period % inner_period == 0 else period,
+        window = max(ring, found.window)
+        return cls(ring, period, (ring - 1) + window, window, inner_period if period % inner_period == 0 else period,
                    dict(found.rotations) if generated else {}, whole if period % whole == 0 else period,
                    dict(found.root_periods), pairs, frozenset(found.edged))
 
@@ -1856,7 +1895,7 @@ class _Bounds:
         """The fewest tasks of an inner loop whose outer loop's runs of two iterations hold
         every situation of a longer run (`steady_pair`): `Z + W + 2`, the last task of the first
         iteration (`n - 1`) out of the reach of a task whose neighbourhood holds no boundary."""
-        return self.zone + self.ring + 2
+        return self.zone + self.window + 2
 
     def alike(self, root, inner: int | None) -> bool:
         """Are the iterations of the outer loop `root`, whose inner loop runs `inner` tasks, all
@@ -1894,7 +1933,7 @@ class _Bounds:
     def drawn(self, found: _Found, trips: dict) -> dict:
         """The fields of a run at `trips` that say what its counts were drawn for (`Config`): the
         periods, the residues and the alike outer loops a run checks it meets."""
-        return dict(trips=trips, period=self.period, per_core_roots=frozenset(found.per_core_roots),
+        return dict(trips=trips, period=self.period, window=self.window, per_core_roots=frozenset(found.per_core_roots),
                     loop_periods=self.loop_periods(found, trips), alike=frozenset(self.pairs),
                     root_periods=dict(found.root_periods))
 
@@ -1945,9 +1984,9 @@ class _Bounds:
         """The outer iterations at either end that hold a task of a boundary zone or whose
         neighbourhood reaches one, for an inner loop of `inner` tasks (None: it has none, or
         they are at least `zone + W`)."""
-        if inner is None or inner == 0 or inner >= self.zone + self.ring:
+        if inner is None or inner == 0 or inner >= self.zone + self.window:
             return 1  # no task, or the tasks of the first and last iteration hold both zones
-        return -(-(self.zone + self.ring) // inner)
+        return -(-(self.zone + self.window) // inner)
 
     def outer(self, inner: int | None, root=None) -> int:
         """The same for an outer loop whose inner loop runs `inner` tasks: `reach` iterations
@@ -2047,7 +2086,7 @@ def _long_periods(found: _Found, period: int) -> str:
 
 def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = False,
                   longer: Callable[[], object] | None = None, symbolic: bool = False,
-                  credits: int = 0) -> list[Config] | Problem:
+                  credits: int = 0, window: int = 0) -> list[Config] | Problem:
     """The configurations to run: the scalar trials of `_configs`, and for loops whose trip
     count is known only at run time every trip count up to the bound of the argument in
     docs/design.md ("For every trip count"): inner loops 0 .. `_Bounds.inner`, outer loops
@@ -2079,6 +2118,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
     if isinstance(found, Problem):
         return found
     found.primed = max(found.primed, credits)  # what a run of an earlier round primed (`_with_credits`)
+    found.window = max(found.window, window)
     roots = found.roots
     # a read a trip count is computed from (`my_n = (counts[0] - core_id + ...) // num_cores`) is
     # part of that root, which names it: sampled, the count would be a number, not the root
@@ -2203,7 +2243,7 @@ def _trip_configs(file, kernel, functions: list, auto_mutex: bool, hand: bool = 
 
 
 def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
-                 credits: int = 0) -> list[Config] | Problem | None:
+                 credits: int = 0, window: int = 0) -> list[Config] | Problem | None:
     """For a kernel whose sizes are all static but whose loops run long (FlashAttention at
     4096 x 32768): one run at representative trip counts, with the tensor dimensions followed
     as symbols, as for `pl.DYNAMIC` ones. Outside the argument's conditions, the reason (a
@@ -2219,6 +2259,7 @@ def _long_static(file, kernel, functions: list, auto_mutex: bool, hand: bool,
             return replace(found, kind="undecided", detail=f"the check cannot follow this: {found.detail}")
         return found
     found.primed = max(found.primed, credits)  # (`_with_credits`)
+    found.window = max(found.window, window)
     leaves = [leaf for origin in found.roots for leaf in set(trip_leaves(origin))]
     if not found.roots or found.in_address or found.chunk_roots or len(leaves) != len(set(leaves)) \
             or any(len(zeros) > 1 for zeros in found.zeros.values()):

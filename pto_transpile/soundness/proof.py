@@ -181,6 +181,9 @@ HINTS = {
     "credits": "Prime as many credits (sets of an event before the loop, which the other core waits for in it) "
                "for every value of the kernel's scalars and tiling data: the check bounds how far one core runs "
                "ahead of the other by the credits it finds primed",
+    "window": "Write a GM workspace at a place that moves with the loop (`ws[ki * TILE]`, one tile per "
+              "iteration), or read it back only in the task that wrote it: a place written again in later "
+              "iterations is proven by runs that grow with the loop's period",
     "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
              "period of iterations; if the kernel passes every other rule, please report this",
     "per_core_step": "Step a per-core range by the block count, as `pl.range(core_id, n, num_cores)` with "

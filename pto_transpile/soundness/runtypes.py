@@ -99,6 +99,9 @@ class Config:
     #: the period the trip counts were chosen for: a run that finds a rotation not dividing it
     #: (one the discovery runs missed) is refused
     period: int = 0
+    #: the distance in tasks a hazard may span that the trip counts were drawn for (`_Bounds.window`):
+    #: a run that writes a GM place again, further apart than that, is run again (`_revisited_past`)
+    window: int = 0
     #: the same per trip-count root of an inner loop: the period of its own iterations
     #: (`Rotations.loop_period`), which divides `period`
     loop_periods: dict = field(default_factory=dict)

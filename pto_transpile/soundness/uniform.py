@@ -147,6 +147,7 @@ class Access:
     #: began or after one did; "" inside one
     outside: str = ""
     node: Any = None  #: the op's statement, where a message points
+    iteration: tuple = ()  #: the iteration it is made in (`Uniform.iteration`)
 
     @property
     def text(self) -> str:
@@ -252,6 +253,13 @@ class Uniform:
     shared_reads: list = field(default_factory=list)
     #: (tensor, epoch) of every GM write
     written: set = field(default_factory=set)
+    #: GM tensors a loop of run-time trip count writes at a place that does not move with it (the same
+    #: place, or a residue of the loop variable): two accesses there may meet however far apart
+    #: their tasks are (`check._revisited_past`)
+    revisited: set = field(default_factory=set)
+    #: GM tensor -> (iteration, op, write) of each of its accesses in such a loop at places the run does
+    #: not place (an element, the whole tensor: `OpEvents._record_gm`)
+    loose: dict = field(default_factory=dict)
     #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
     guarded_writes: list = field(default_factory=list)
     #: ((tensor, epoch), rectangle, code) of each atomic add every block makes at one place
@@ -839,7 +847,12 @@ class Uniform:
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         outside = "" if self.active else "after" if self.loops else "before"
-        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node))
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node,
+                                    self.iteration()))
+
+    def iteration(self) -> tuple:
+        """Which iteration of the loops of run-time trip count running now: each one's variable."""
+        return tuple(self.values.get(loop.key) for loop in self.active)
 
     def _within_chunk(self, tensor: str, offset: Any, extent: int, text: Callable[[], str]) -> None:
         """An offset by a block's chunk start (`core_id * my_n * T + j * T`) keeps the blocks apart
@@ -1159,6 +1172,7 @@ class Uniform:
         different iterations never overlap. (Accesses on either side of such a barrier are
         ordered in the serial and the pipelined kernel alike, whatever their distance.) Every
         test on a sampled parameter is one the check splits (`cut_values`)."""
+        self.revisited |= {tensor for tensor, seen in self.loose.items() if _met_again(seen)}
         self._phases()
         for text, names in self.unsettled.items():
             words = ", ".join(f"`{n}`" for n in names)
@@ -1254,6 +1268,8 @@ class Uniform:
                                  claim=ON_BLOCKS)
             self._blocks_apart(tensor, accs)
             if all(c is None or not c[0] for a in accs for c in a.coords):
+                if _met_again([(a.iteration, a.node, a.write) for a in accs if not a.outside]):
+                    self.revisited.add(tensor)
                 continue  # no access moves with the loop: the same regions every iteration
             if not self._kept_apart(accs):
                 self._off_grid(tensor, accs)
@@ -1966,6 +1982,24 @@ def _add(a: tuple, b: tuple, sign: int) -> tuple:
     for v, c in b:
         out[v] = get(v, 0) + sign * c
     return tuple([(v, c) for v, c in out.items() if c])
+
+
+def _met_again(accesses: list[tuple]) -> bool:
+    """Do two of these (iteration, op, write) accesses of one place, one a write, stand in different
+    iterations and come from different ops? One op's accesses run on one pipe of a core, in order,
+    however far apart (`last` written at `ki == n - 1` of each outer iteration); a write in one
+    iteration alone meets nothing of another (`Uniform.revisited`)."""
+    by_op: dict = {}  #: op -> (the iterations of its accesses, those of its writes)
+    for at, op, write in accesses:
+        seen, written = by_op.setdefault(op, (set(), set()))
+        seen.add(at)
+        if write:
+            written.add(at)
+    for op, (_, written) in by_op.items():
+        others = set().union(*(seen for other, (seen, _) in by_op.items() if other is not op)) if written else ()
+        if len(others) > 1 or others and written - others:
+            return True
+    return False
 
 
 def on_grid(form: tuple) -> bool:

@@ -1,0 +1,50 @@
+"""A GM place a loop of run-time trip count writes again, at a place that does not move with the
+loop (probe h240). The trip counts were drawn for hazards at most the ring's length apart; a store
+at `ki % 8 == 7` and a load of the same place at `ki % 8 == 6`, on pipes nothing orders, first meet
+7 tasks apart, at 15 tasks, past the 14 the check ran: accepted, it raced on the emulator from 15
+tasks on. Such a loop is run with the window widened to its period."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import error_messages, kernel_text
+from pto_transpile import codes, transpile
+from sim_runtime import verify
+
+KERNEL = Path(__file__).parent / "kernels" / "h240_gm_workspace_period.py"
+READ_BACK = """    if ki % 8 == 6:
+        pl.load(z, ws, [sub_id * HALF, 0])
+        pl.add(y, c_vec, z)
+    else:
+        pl.relu(y, c_vec)
+"""
+
+
+def _shapes(tiles: int) -> dict:
+    return {"a": (tiles * 16, 16), "out": (tiles * 16, 16), "ws": (16, 16)}
+
+
+def test_a_workspace_read_back_a_period_later_is_refused():
+    text = kernel_text(KERNEL)
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert "stage `scale_store` (task 14), `pl.load` on MTE2 of AIV0 reads `ws[0:8, 0:16]` while stage " \
+           "`scale_store` (task 7), `pl.store` on MTE3 of AIV0 writes `ws[0:8, 0:16]`" in message, message
+    assert "(shown with `a.shape[0] // 16` = 15)" in message, message
+
+
+def test_the_refusal_is_a_race_on_the_emulator():
+    text = kernel_text(KERNEL)
+    code = transpile(text, path="k.py", preload=1, _skip_rules=(codes.PIPELINE_NOT_PROVEN,)).code
+    assert [r.verdict for r in verify(text, code, "kernel", shapes=_shapes(14)).rows] == ["ok", "ok"]
+    rows = verify(text, code, "kernel", shapes=_shapes(15)).rows
+    assert [r.verdict for r in rows] == ["ok", "race"] and "GM tensor 'ws'" in rows[1].message, rows
+
+
+def test_a_workspace_only_written_is_proven():
+    """Stores of one place on one pipe follow each other however far apart: proven, and the
+    emulator agrees at a count past the window."""
+    text = kernel_text(KERNEL).replace(READ_BACK, "    pl.relu(y, c_vec)\n")
+    result = transpile(text, path="k.py", preload=1)
+    assert error_messages(result) == []
+    assert [r.verdict for r in verify(text, result.code, "kernel", shapes=_shapes(17)).rows] == ["ok", "ok"]
