@@ -287,6 +287,9 @@ class Uniform:
     #: its count is a floor quotient `D // k` of a run-time size (no row holds more than `D // k`
     #: tiles of `k` elements), else None
     grids: dict = field(default_factory=dict)
+    #: the grids whose row (`idx // n`) the run computed: a column alone (`ki % p`) is a residue by a
+    #: run-time value, as a message names it
+    grid_rows: set = field(default_factory=set)
 
     # --- a tile grid ------------------------------------------------------------------------
     def grid(self, fn, left: Any, right: Any, wide: bool = False, count: int | None = None) -> Sym | None:
@@ -313,6 +316,8 @@ class Uniform:
             return None
         gid = (left.form, left.const, key)
         self.grids.setdefault(gid, _floor_bound(right))
+        if fn is operator.floordiv:
+            self.grid_rows.add(gid)
         value = int(left) // n if fn is operator.floordiv else int(left) % n
         return Sym(value, (((GRID, gid, "q" if fn is operator.floordiv else "r"), 1),), False, 0, value)
 
@@ -515,8 +520,10 @@ class Uniform:
                                  "periodic in the loop variable",
                                  "for the row of a grid of tiles with a static number of columns, walk the grid "
                                  "with two nested loops (`for i in pl.range(core_id, m_tiles, num_cores):` around "
-                                 f"`for j in pl.range(0, {int(right)}):`); else use the loop variable only in affine "
-                                 "GM offsets, boundary tests and residues `% k`")
+                                 f"`for j in pl.range(0, {int(right)}):`); for a residue of the quotient "
+                                 f"(`(x // {int(right)}) % m` of the loop variable `x`), take the residue first, which "
+                                 f"is periodic: `(x % ({int(right)} * m)) // {int(right)}`; else use the loop variable "
+                                 "only in affine GM offsets, boundary tests and residues `% k`")
             return self._derive(value, lf, rf, text, "divides the loop variable", (fn, left, right))
         return self._derive(value, lf, rf, text, "applies this operator to the loop variable", (fn, left, right))
 
@@ -562,6 +569,16 @@ class Uniform:
                "`ki == n - 1`, `ki < n - 1`), or make the condition periodic (`ki % 2 == 0`)")
         if index:
             if on_grid(tuple(index.items())):
+                if all(v[0] != GRID or v[2] == "r" and v[1] not in self.grid_rows for v in index):
+                    # `ki % p == 1` of a scalar `p`: a residue of a period known only at run time, a column
+                    # of a grid as the check reads it (probe h240: no grid, and told to walk one)
+                    raise NonUniform(f"`{text}` tests a residue of the loop variable by a value known only at run "
+                                     "time, which singles out iterations with a period the check does not follow "
+                                     "for every value", "take the residue by a compile-time constant (`ki % P` with "
+                                     "`P` a module constant, or a tiling-key field with a value for each period); for "
+                                     "the column of a grid of tiles, walk the grid with two nested loops (`for i in "
+                                     "pl.range(core_id, m_tiles, num_cores):` around `for j in pl.range(0, "
+                                     "n_tiles):`), whose first and last iterations the check follows")
                 raise NonUniform(f"`{text}` tests a coordinate of a tile grid (`idx // n`, `idx % n`), which singles "
                                  "out iterations the check does not follow for every count of the grid",
                                  "use the grid's coordinates only in GM offsets; to test one, walk the grid with two "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited, error_messages
+from helpers import edited, error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -133,3 +133,32 @@ def test_a_column_computed_c_style_is_refused_naming_the_residue():
     text = edited(GRID, [("        j = idx % n_tiles  # and its column\n", "        j = idx - i * n_tiles\n")])
     errors = error_messages(transpile(text, path="k.py", preload=1))
     assert len(errors) == 1 and "read the column as `j = idx % n_tiles`" in errors[0], errors
+
+
+def test_a_residue_by_a_parameter_is_named_as_one_not_as_a_grid():
+    """`ki % p == 1` of a scalar `p` is a column of a grid as the check reads it; with no row of
+    that grid computed, the refusal called it one and told its author to walk a grid with two
+    loops (probe h240). It names the residue and the compile-time period that is proven."""
+    base = kernel_text(Path(__file__).parent / "kernels" / "dynamic_rows.py")
+    text = edited(base, [("def scale_store(ki, sub_id,", "def scale_store(ki, p, sub_id,"),
+                         ("    pl.relu(y, c_vec)\n", "    if ki % p == 1:\n        pl.muls(y, c_vec, 2.0)\n"
+                                                   "    else:\n        pl.relu(y, c_vec)\n"),
+                         ("    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n):",
+                          "    out: pl.Tensor[[pl.DYNAMIC, TILE], pl.DT_FP32],\n    p: pl.DT_INT32,\n):"),
+                         ("scale_store(ki, sub_id,", "scale_store(ki, p, sub_id,")])
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert "`ki % p == 1` tests a residue of the loop variable by a value known only at run time" in message, message
+    assert "tile grid" not in message.split("; to make it provable")[0], message
+    fixed = text.replace("ki % p == 1", "ki % 3 == 1")
+    assert error_messages(transpile(fixed, path="k.py", preload=1)) == []
+
+
+def test_a_residue_of_a_quotient_is_told_its_periodic_form():
+    """`(ki // 2) % 2` is refused at `ki // 2`; the help named a grid and residues, not the form of
+    the same value that is proven, `(ki % 4) // 2` (probe h240)."""
+    base = kernel_text(Path(__file__).parent / "kernels" / "dynamic_rows.py")
+    relu = "    pl.relu(y, c_vec)\n"
+    text = edited(base, [(relu, "    if (ki // 2) % 2 == 1:\n        pl.muls(y, c_vec, 2.0)\n    else:\n    " + relu)])
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert "take the residue first, which is periodic: `(x % (2 * m)) // 2`" in message, message
+    assert error_messages(transpile(text.replace("(ki // 2) % 2", "(ki % 4) // 2"), path="k.py", preload=1)) == []
