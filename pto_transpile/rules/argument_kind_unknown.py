@@ -49,6 +49,14 @@ RULE = Rule(
                 "for every value of `{index}`",
         "handle": "`{name}` (passed to stage `{stage}`) is a tile or tensor picked by a value of the run "
                   "(`{pick}`): a handle, which no ctx field carries to a delayed stage under a name of its own",
+        "helper": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
+                  "it must travel in the ctx ring: it is bound from `{call}`, a call of the file's function "
+                  "`{function}`, whose result the tool does not read",
+        "helper_value": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so "
+                        "whether it must travel in the ctx ring: it is bound from `{call}`, a call of the file's "
+                        "function `{function}`, whose result the tool does not read",
+        "container": "`{name}` (passed to stage `{stage}`) is a {container} (`{value}`), which no ctx field carries "
+                     "to a delayed stage",
     },
     hints={
         "parameter": "Annotate `{param}` with what it holds, written as the class or type itself: {write}",
@@ -56,6 +64,14 @@ RULE = Rule(
                 "every value",
         "handle": "Pass the pick itself in the stage call (`{pick}` as the argument): the pipelined kernel picks it "
                   "again for each task, computing `{index}` from that task's values",
+        "helper": "Make it in the kernel itself, calling {made} there as `{function}` does: a tile group, a tile "
+                  "or a tensor is read where the kernel's own `pl` call makes it",
+        "helper_value": "Annotate `{name}` where it is bound with the dtype it has (`{name}: pl.DT_FP32 = {call}`, or "
+                        "`pl.DT_INT32` for an integer) when it is a number; a tile group, a tile or a tensor is read "
+                        "where the kernel's own `pl` call makes it",
+        "container": "Bind the item the stage reads to a name of its own in the loop body, outside the sections, "
+                     "annotated with its dtype (`x: pl.DT_FP32 = {name}[0]`), and pass that name: a number travels "
+                     "in a ctx field of its own, a {container} in none",
     },
     phase="analysis",
     seed="where a value's kind (scalar or handle) cannot be decided statically, say so rather than guess",

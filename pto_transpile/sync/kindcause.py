@@ -5,8 +5,11 @@ made it unknown nor what to change, when `sh` is an int computed from something 
 cause is found by following the kernel's bindings from the unknown name to the first of:
 a parameter whose annotation does not say what it holds (`tiling: "TD"`, `TD | None`, none),
 an item of a tuple or list of numbers picked by a value of the run (`(0, 0, 1)[d]`), which
-the check does not follow for every index, or a pick of tiles or tensors (`biases[h % 2]`),
-which is a handle the stage call should pick itself.
+the check does not follow for every index, a pick of tiles or tensors (`biases[h % 2]`),
+which is a handle the stage call should pick itself, a call of one of the file's functions (a
+helper that makes the kernel's tile group), or a list, dict or set display (no ctx field carries
+a container). Each hint names the fix for that cause: a dtype annotation, the general hint,
+would type a ctx field of numbers for a handle or a container (probe h241).
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ def cause_of(file, kernel: Kernel, name: str) -> Cause | None:
                 return _parameter(file, kernel, current)
             continue
         for value in bindings.get(current, []):
-            item = _item_pick(kernel, bindings, value) or _handle_pick(kernel, bindings, value)
+            item = _item_pick(kernel, bindings, value) or _handle_pick(kernel, bindings, value) \
+                or _helper_call(file, value) or _container(value)
             if item is not None:
                 return item
             todo += [n for n in names_in(value) if kernel.kinds.get(n) == UNKNOWN and n not in seen]
@@ -133,6 +137,31 @@ def _handle_pick(kernel: Kernel, bindings, value: cst.BaseExpression) -> Cause |
         return None
     fields = {"pick": code_of(value), "index": code_of(value.slice[0].slice.value)}
     return Cause("handle", fields, value, f"`{code_of(value)}` is picked here")
+
+
+def _helper_call(file, value: cst.BaseExpression) -> Cause | None:
+    """`value` is a call of one of the file's plain functions (`make_vec_group(0x0, [0, 1])`),
+    whose result the tool does not read: the kernel's own `pl` call is what tells a tile group,
+    a tile or a tensor from a number."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        return None
+    fn = file.helpers.get(value.func.value)
+    if fn is None:
+        return None
+    made = next((code_of(r.value.func) for r in iter_nodes(fn.body, skip_functions=True)
+                 if isinstance(r, cst.Return) and isinstance(r.value, cst.Call)
+                 and file.pl.path(r.value.func) is not None), None)
+    fields = {"call": code_of(value), "function": fn.name.value, "made": f"`{made}(...)`" if made else ""}
+    return Cause("helper" if made else "helper_value", fields, value, f"`{code_of(value)}` is called here")
+
+
+def _container(value: cst.BaseExpression) -> Cause | None:
+    """`value` is a list, dict or set display (`box = [0.0]`): a container, which no ctx field
+    carries; its items may travel."""
+    if not isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+        return None
+    kind = {cst.List: "list", cst.ListComp: "list", cst.Dict: "dict", cst.DictComp: "dict"}.get(type(value), "set")
+    return Cause("container", {"container": kind, "value": code_of(value)}, value, f"the {kind} is made here")
 
 
 def _numbers(node: cst.BaseExpression, bindings) -> cst.Tuple | cst.List | None:

@@ -108,3 +108,32 @@ def test_a_tile_picked_in_the_loop_around_is_named_a_handle_with_the_pick_to_pas
     assert [d.message for d in result.diagnostics if d.is_error] == [] and result.code is not None
     report = verify(fixed, result.code, "kernel", path="k.py")
     assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+RULE_KERNELS = Path(__file__).parent / "kernels"
+
+
+def test_a_group_made_by_a_helper_is_told_to_be_made_in_the_kernel():
+    """A cross-core tile group made by a function of the file (`make_vec_group(...)`, returning
+    `pl.make_tile_group(...)`): the help asked for a dtype annotation, which then typed a ctx field of
+    numbers for a tile group (probe h241: forced through, it raced on UB)."""
+    d = [d for d in transpile(kernel_text(RULE_KERNELS / "h241_group_from_helper.py"), path="k.py").diagnostics
+         if d.is_error][0]
+    assert d.code == codes.ARGUMENT_KIND_UNKNOWN, d.message
+    assert "it is bound from `make_vec_group(0x0, [0, 1])`, a call of the file's function `make_vec_group`" \
+        in d.message, d.message
+    assert d.hint.startswith("Make it in the kernel itself, calling `pl.make_tile_group(...)` there"), d.hint
+    assert "DT_FP32" not in d.hint, d.hint
+
+
+def test_a_list_argument_is_told_to_pass_its_item():
+    text = kernel_text(RULE_KERNELS / "h241_list_argument.py")
+    d = _error(text)
+    assert d.message == "`box` (passed to stage `scale_store`) is a list (`[0.0]`), which no ctx field carries to a " \
+                        "delayed stage", d.message
+    assert "annotated with its dtype (`x: pl.DT_FP32 = box[0]`), and pass that name" in d.hint, d.hint
+    read = "        box[0] = factors[ki]\n"
+    fixed = edited(text, [(read, read + "        x: pl.DT_FP32 = box[0]\n"),
+                          ("            scale_store(ki, sub_id, box,", "            scale_store(ki, sub_id, x,"),
+                          ("    pl.muls(y, c_vec, box[0])\n", "    pl.muls(y, c_vec, box)\n")])
+    assert [d.message for d in transpile(fixed, path="k.py").diagnostics if d.is_error] == []
