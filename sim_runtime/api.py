@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sim_runtime.errors import KernelError
 from sim_runtime.launch import SimResult, simulate, tensor_specs
-from sim_runtime.loader import load_kernel_module
+from sim_runtime.loader import kernel_in, load_kernel_module
 from sim_runtime.pl import JitKernel
 
 __all__ = ["SimResult", "run_kernel", "simulate", "tensor_specs"]
@@ -30,7 +30,7 @@ def run_kernel(path=None, kernel_name: str | None = None, inputs: dict | None = 
         module = load_kernel_module(str(path) if isinstance(path, Path) else path)
     else:
         raise TypeError("run_kernel needs a path or source=")
-    kernel = getattr(module, kernel_name, None)
+    kernel = kernel_in(module, kernel_name)
     if not isinstance(kernel, JitKernel):
         raise KernelError(f"{kernel_name!r} is not a @pl.jit kernel in {module.__file__}")
     return simulate(kernel, inputs or {}, block_dim=block_dim, mode=mode, schedule=schedule, seed=seed,

@@ -140,6 +140,18 @@ def _registered(module: types.ModuleType):
                 sys.modules[module.__name__] = before
 
 
+def kernel_in(module: types.ModuleType, name: str):
+    """The module's attribute `name`, past decorators above `@pl.jit` that wrap it with
+    `functools.wraps` (their `__wrapped__`), which the kernel's launch runs through unchanged: the
+    `@pl.jit` kernel itself where one is found, else the attribute as it is (None when absent)."""
+    found: object = getattr(module, name, None)
+    for _ in range(16):  # (a chain of wrappers; a wrapper naming itself ends)
+        if isinstance(found, sim_pl.JitKernel) or not hasattr(found, "__wrapped__"):
+            break
+        found = found.__wrapped__
+    return found if isinstance(found, sim_pl.JitKernel) else getattr(module, name, None)
+
+
 def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -> types.ModuleType:
     """Run a kernel file (a path, or source text containing newlines) and return its module.
 
