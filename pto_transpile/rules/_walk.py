@@ -45,3 +45,11 @@ def tries_around_stage_calls(ctx) -> dict[cst.Call, tuple[int, int]]:
                     if isinstance(call.func, cst.Name) and call.func.value in file.stages and call not in out:
                         out[call] = (file.source.span(block).start.line, file.source.span(loop).start.line)
     return out
+
+
+def stage_methods(file) -> list[tuple[str, str]]:
+    """(class, function) of each function decorated `@pl.pipeline.stage` in the body of a top-level
+    class (a `@staticmethod` or a method): the tool reads module-level stages only."""
+    return [(stmt.name.value, fn.name.value) for stmt in file.source.module.body if isinstance(stmt, cst.ClassDef)
+            for fn in stmt.body.body if isinstance(fn, cst.FunctionDef)
+            if any(file.pl.path(d.decorator) == ("pipeline", "stage") for d in fn.decorators)]

@@ -2,7 +2,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.kinds import SLOT_ACCESSORS
-from pto_transpile.rules._walk import calls_in
+from pto_transpile.rules._walk import calls_in, stage_methods
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import tracked_buffers
 
@@ -38,7 +38,15 @@ def check(ctx):
             for call in calls_in(stmt):
                 hit = _touches(call, kernel, tracked, ctx.file)
                 if hit:
-                    yield call, {"buffer": hit[0], "use": hit[1]}
+                    func = call.func
+                    method = (func.value.value, func.attr.value) if isinstance(func, cst.Attribute) \
+                        and isinstance(func.value, cst.Name) else None
+                    if method is not None and method in stage_methods(ctx.file):
+                        # (probe h242: a stage of a class, told to move the use into the stage it is in)
+                        yield call, {"buffer": hit[0], "use": hit[1], "cls": method[0], "stage": method[1],
+                                     "_hint": "class"}
+                    else:
+                        yield call, {"buffer": hit[0], "use": hit[1]}
 
 
 DOC = """\
@@ -75,6 +83,8 @@ RULE = Rule(
     message="`{use}` touches buffer `{buffer}` in the pipeline loop body outside any stage; "
             "cross-core sync cannot order it",
     hint="Move this use of `{buffer}` into the stage that produces or consumes it",
+    hints={"class": "`{cls}.{stage}` is decorated `@pl.pipeline.stage` in class `{cls}`, where the tool does not "
+                    "read stages: define it as a function at the module's top level and call it as `{stage}(...)`"},
     check=check,
     seed="the pipeline loop body must not pick or operate on cross-core buffers, or on local buffers sharing their "
          "addresses; do it inside a stage",

@@ -4,7 +4,7 @@ from pto_transpile import codes
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.reader import section_of
 from pto_transpile.read.walk import find
-from pto_transpile.rules._walk import tries_around_stage_calls
+from pto_transpile.rules._walk import stage_methods, tries_around_stage_calls
 from pto_transpile.rules.rule import Rule
 
 
@@ -37,6 +37,12 @@ def check(ctx):
             yield k.node.name, {"detail": f"its stages are decorated with `{decorated[0]}`, a name for "
                                           "`pl.pipeline.stage`, which the tool does not follow",
                                 "name": decorated[0], "_hint": "alias"}
+            return
+        methods = stage_methods(ctx.file)
+        if methods:  # (probe h242: told to call stages the loop already called, as `Stages.project(...)`)
+            yield k.node.name, {"detail": f"its stages are functions of class `{methods[0][0]}` (`{methods[0][0]}."
+                                          f"{methods[0][1]}`), which the tool does not read as stages",
+                                "cls": methods[0][0], "_hint": "class"}
             return
         yield k.node.name, {"detail": "the file has no `@pl.pipeline.stage` functions"}
     else:
@@ -135,6 +141,8 @@ RULE = Rule(
     hint="Call each `@pl.pipeline.stage` function from a `for ... in pl.range(...)` loop, one "
          "per `with pl.section_*()` block",
     hints={"forgotten": "Decorate {names} with `@pl.pipeline.stage`",
+           "class": "Define each stage as a function at the module's top level and call it by its name "
+                    "(`project(...)` for `{cls}.project(...)`): the transform reads stages there",
            "alias": "Decorate each stage with `@pl.pipeline.stage` itself, as the transform reads it, not through "
                     "`{name}`",
            "try": "Write the section blocks directly in the body of the loop at line {loop} and drop the `try` at "
