@@ -1189,7 +1189,12 @@ class Uniform:
         different iterations never overlap. (Accesses on either side of such a barrier are
         ordered in the serial and the pipelined kernel alike, whatever their distance.) Every
         test on a sampled parameter is one the check splits (`cut_values`)."""
-        self.revisited |= {tensor for tensor, seen in self.loose.items() if _met_again(seen)}
+        # (an access the run cannot place may meet any of the tensor's accesses, placed ones too: probe h243)
+        placed: dict[str, list] = {}
+        for acc in self.accesses:
+            if not acc.outside and acc.tensor in self.loose:
+                placed.setdefault(acc.tensor, []).append((acc.iteration, acc.node, acc.write))
+        self.revisited |= {tensor for tensor, seen in self.loose.items() if _met_again(seen + placed.get(tensor, []))}
         self._phases()
         for text, names in self.unsettled.items():
             words = ", ".join(f"`{n}`" for n in names)

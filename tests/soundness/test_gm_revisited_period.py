@@ -48,3 +48,13 @@ def test_a_workspace_only_written_is_proven():
     result = transpile(text, path="k.py", preload=1)
     assert error_messages(result) == []
     assert [r.verdict for r in verify(text, result.code, "kernel", shapes=_shapes(17)).rows] == ["ok", "ok"]
+
+
+def test_a_workspace_placed_on_one_side_only_is_refused():
+    """A load of the workspace at a row read from GM (`pl.getval(idx, 0)`), a place the run does
+    not place, and a store at a placed row: each list of accesses held one op, and neither showed a
+    place met again, so the window stayed the ring's (probe h243: accepted, raced from 15 tasks)."""
+    text = kernel_text(Path(__file__).parent / "kernels" / "h243_workspace_row_from_gm.py")
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert "stage `scale_store` (task 14), `pl.load` on MTE2 of AIV0 reads `ws`" in message, message
+    assert "stage `scale_store` (task 7), `pl.store` on MTE3 of AIV0 writes `ws[0:8, 0:16]`" in message, message
