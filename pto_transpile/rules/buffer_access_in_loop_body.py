@@ -2,6 +2,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.kinds import SLOT_ACCESSORS
+from pto_transpile.read.meaning import Unknown
 from pto_transpile.rules._walk import calls_in, stage_methods
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import tracked_buffers
@@ -15,6 +16,8 @@ def _touches(call, kernel, tracked, file):
             return g.name, f"{func.value.value}.{func.attr.value}()"
     if isinstance(func, cst.Name) and func.value in file.stages:
         return None
+    if isinstance(func, cst.Name) and isinstance(meaning := file.meaning(func.value), Unknown) and not meaning.imported:
+        return None  # (what the name calls is not known: PTO070 says so, where this would blame a stage, probe h242)
     for arg in call.args:
         v = arg.value
         if isinstance(v, cst.Name):

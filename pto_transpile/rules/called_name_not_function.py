@@ -36,9 +36,22 @@ def check(ctx):
                     fields.update(_hint="namespace", namespace=file.names.dynamic)
                 elif meaning.fix:  # every function is unknown: the fix is the store that may reach any of them
                     fields.update(_hint="function_attribute", store=meaning.fix)
+                elif (stacked := _under_pl_decorator(file, func.value)) is not None:
+                    # (`@pl.pipeline.stage` over `@traced`: probe h242, told to add the decorator it had)
+                    fields.update(_hint="stacked", decorator=stacked)
                 elif meaning.made.startswith("its decorator"):  # (`VFN = pl.vector_function`, `@VFN`: probe h226)
                     fields.update(_hint="decorator")
                 yield func, fields
+
+
+def _under_pl_decorator(file, name: str) -> str | None:
+    """The first other decorator of a top-level `def name` that `pl`'s own decorator (`@pl.pipeline.stage`,
+    `@pl.vector_function`) stands over, or None: the `pl` decorator then receives what that one returns."""
+    for stmt in file.source.module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name and len(stmt.decorators) > 1:
+            if file.pl.path(stmt.decorators[0].decorator) in (("pipeline", "stage"), ("vector_function",)):
+                return file.source.code(stmt.decorators[1].decorator)
+    return None
 
 
 DOC = """\
@@ -88,6 +101,8 @@ RULE = Rule(
                                  "(`f.__defaults__ = ...` where `f` is bound once, by its `def`), or not at all: a "
                                  "store through another expression (a list item, a call's result) may reach any "
                                  "function, `{name}` among them",
+           "stacked": "Remove `@{decorator}` from `{name}`: `pl`'s decorator is read on the `def` it decorates "
+                      "directly, and here it is given what `{decorator}` returns (do that work inside the function)",
            "decorator": "Decorate `{name}`'s `def` with `pl`'s decorator itself (`@pl.vector_function`, "
                         "`@pl.pipeline.stage`) or with a name imported for it (`from pypto_pro.language import "
                         "vector_function`), or with `@dataclass`: a decorator reached through a name the module "

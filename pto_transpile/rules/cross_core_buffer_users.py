@@ -1,6 +1,8 @@
 import libcst as cst
 
 from pto_transpile import codes
+from pto_transpile.read.kinds import SLOT_ACCESSORS
+from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.walk import iter_nodes
 from pto_transpile.rules._walk import stage_users
 from pto_transpile.rules.rule import Rule
@@ -10,7 +12,10 @@ def check(ctx):
     for buf, users in stage_users(ctx).items():
         stages = [ctx.loop.stages[i] for i in users]
         names = ", ".join(f"`{s.func}`" for s in stages)
+        if len(users) == 1 and _given_to_unknown(ctx, buf):
+            continue  # (a call of a name PTO070 says is not known may be the other stage: probe h242)
         if len(users) == 1:
+            fields: dict = {}
             detail = f"is used only by {names} in this pipeline loop; it needs a producer and a consumer"
             packed = next((s for s in ctx.loop.stages if s not in stages and _packed(s.call, buf)), None)
             given = next((s for s in ctx.loop.stages if s not in stages and _given(s.call, buf)), None)
@@ -25,6 +30,11 @@ def check(ctx):
                 detail += (f"; `{buried.func.value}` is given it in a call inside an expression or another "
                            "statement, which pto-transpile does not pipeline: write the stage call as the only "
                            "statement of its section")
+            elif given is not None and (imported := _imported_callee(ctx.file, given.func)) is not None:
+                # (probe h242: `from .common import epilogue`, the op in it, and the help asked for a pair)
+                detail += (f"; `{given.func}` is given it and calls `{imported}`, a function imported from another "
+                           "module, which pto-transpile does not read")
+                fields = {"callee": imported, "_hint": "imported"}
             elif given is not None:  # (probe h192: `Ops.relu_into(y, c_vec)`, `relu_into(*args)`)
                 # (probe h219: `s, d = c_vec, y; pl.relu(d, s)` was told to do the op in the stage, as it did)
                 detail += (f"; `{given.func}` is given it, but none of the ops pto-transpile follows there touches it: "
@@ -34,10 +44,40 @@ def check(ctx):
                            "tuple unpacking, a `for` target, an item of a container, a conditional or `and`/`or` "
                            "expression, `getattr(pl, ...)`, a method of a class or a `*` argument is not seen: give "
                            "the op that name")
-            yield stages[0].call, {"buffer": buf, "detail": detail}
+            yield stages[0].call, {"buffer": buf, "detail": detail, **fields}
         elif len(users) > 2:
             detail = f"is used by {len(users)} stages ({names}); one buffer carries one producer/consumer pair"
             yield stages[2].call, {"buffer": buf, "detail": detail}
+
+
+def _given_to_unknown(ctx, name: str) -> bool:
+    """Does the loop give `name` to a call of a module name whose function is not known (PTO070)?"""
+    for call in ctx.file.find(ctx.loop.node, cst.Call):
+        meaning = ctx.file.meaning(call.func.value) if type(call.func) is cst.Name else None
+        if isinstance(meaning, Unknown) and not meaning.imported and _given(call, name):
+            return True
+    return False
+
+
+def _imported_callee(file, stage: str) -> str | None:
+    """The first function a stage's body gives a tile slot (a name bound by `x = g.next()` or
+    `.current()`) that an import binds (another module's function)."""
+    fn = file.stages[stage].node if stage in file.stages else None
+    if fn is None:
+        return None
+    slots = {t.target.value for node in file.find(fn, cst.Assign) for t in node.targets
+             if type(t.target) is cst.Name and type(node.value) is cst.Call and type(node.value.func) is cst.Attribute
+             and node.value.func.attr.value in SLOT_ACCESSORS}
+    for call in file.find(fn, cst.Call):
+        func = call.func
+        if not any(type(arg.value) is cst.Name and arg.value.value in slots for arg in call.args):
+            continue
+        name = func.value if type(func) is cst.Name else func.value.value \
+            if type(func) is cst.Attribute and type(func.value) is cst.Name else None
+        meaning = file.meaning(name) if name is not None and file.pl.path(func) is None else None
+        if isinstance(meaning, Unknown) and meaning.imported:
+            return file.source.code(func)
+    return None
 
 
 def _given(call: cst.Call, name: str) -> bool:
@@ -87,6 +127,8 @@ RULE = Rule(
     title="A cross-core buffer is not used by exactly two stages",
     message="cross-core buffer `{buffer}` {detail}",
     hint="Declare one tile group per producer/consumer pair, and pass each to exactly one cube and one vector stage",
+    hints={"imported": "Define `{callee}` in this file (its body as it is), or write its ops in the stage: "
+                       "pto-transpile follows a tile's uses through the file's own functions only"},
     phase="loop",
     check=check,
     seed="a cross-core buffer is used by exactly two stages",
