@@ -31,7 +31,9 @@ HINTS = {
                  "yourself with `pl.system.sync_src`/`sync_dst`",
     "race_body": "Put `pl.system.sync_all()` between the pipeline loop and the kernel-body code that touches the "
                  "same memory (every core then finishes the loop, its drain included, before that code runs), or "
-                 "move that access into a stage",
+                 "move that access into a stage; inside the pipeline loop's body, where no barrier fits (the body "
+                 "runs for the newest iteration, ahead of the stages run late), move it into the stage whose "
+                 "iteration it belongs to",
     "loops": "Order the two pipeline loops with `pl.system.sync_all(core_type=pl.SyncCoreType.MIX)` between them "
              "(every core finishes the first loop, its drain included, before any starts the second)",
     "anywhere": "Keep GM offsets to what the loop variable and `pl.get_subblock_idx()` give (`i * BLOCK + sub_id * "
@@ -45,8 +47,9 @@ HINTS = {
     "twin": "Give each vector core its own part of the memory both share: offset the rows (or columns) it "
             "reaches by `pl.get_subblock_idx()` times the part's size, or let one core do the op "
             "(`if sub_id == 0:`)",
-    "value": "Let each stage read only tiles it writes itself or receives through a cross-core buffer: state kept "
-             "in a tile across iterations changes when stages run ahead",
+    "value": "Let each stage, and the loop body, read only what it writes itself or receives through a cross-core "
+             "buffer or as an argument: state kept in a tile or in GM across iterations changes when stages run "
+             "ahead",
     "after_loop": "Do what follows the pipeline loop in the last stage, under a test of the last iteration "
                   "(`if ki == n - 1:`): pipelined, the stages of an outer iteration's last tasks run after that code, "
                   "in the next outer iteration or the drain",
