@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim_runtime.errors import KernelError
 from sim_runtime.launch import SimResult, simulate, tensor_specs
-from sim_runtime.loader import kernel_in, load_kernel_module
-from sim_runtime.pl import JitKernel
+from sim_runtime.loader import jit_kernel_in, load_kernel_module
 
 __all__ = ["SimResult", "run_kernel", "simulate", "tensor_specs"]
 
@@ -30,8 +28,6 @@ def run_kernel(path=None, kernel_name: str | None = None, inputs: dict | None = 
         module = load_kernel_module(str(path) if isinstance(path, Path) else path)
     else:
         raise TypeError("run_kernel needs a path or source=")
-    kernel = kernel_in(module, kernel_name)
-    if not isinstance(kernel, JitKernel):
-        raise KernelError(f"{kernel_name!r} is not a @pl.jit kernel in {module.__file__}")
+    kernel = jit_kernel_in(module, kernel_name)
     return simulate(kernel, inputs or {}, block_dim=block_dim, mode=mode, schedule=schedule, seed=seed,
                     strict_balance=strict_balance)

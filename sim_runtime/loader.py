@@ -152,6 +152,20 @@ def kernel_in(module: types.ModuleType, name: str):
     return found if isinstance(found, sim_pl.JitKernel) else getattr(module, name, None)
 
 
+def jit_kernel_in(module: types.ModuleType, name: str) -> sim_pl.JitKernel:
+    """`kernel_in`, which must be a `@pl.jit` kernel: else why the emulator cannot run it (probe
+    h245: a wrapper made without `functools.wraps` failed inside the emulator, reported as the
+    serial kernel found wrong)."""
+    found = kernel_in(module, name)
+    if isinstance(found, sim_pl.JitKernel):
+        return found
+    if callable(found):
+        raise SimulationError(f"{name!r} in {module.__file__} is bound to what a decorator above its @pl.jit returns, "
+                              "a function the emulator cannot see into: a wrapper made with functools.wraps keeps "
+                              "the kernel reachable (as its __wrapped__)")
+    raise KernelError(f"{name!r} is not a @pl.jit kernel in {module.__file__}")
+
+
 def load_kernel_module(path_or_source: str | Path, *, path: str | None = None) -> types.ModuleType:
     """Run a kernel file (a path, or source text containing newlines) and return its module.
 

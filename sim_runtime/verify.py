@@ -21,7 +21,7 @@ from sim_runtime.errors import (
     SyncBalanceError,
     UnsupportedOpError,
 )
-from sim_runtime.loader import kernel_in, load_kernel_module
+from sim_runtime.loader import jit_kernel_in, load_kernel_module
 from sim_runtime.timeline import write_trace
 
 #: The verdict of a run that met an op the emulator does not implement: nothing is known
@@ -109,7 +109,7 @@ def output_names(source: str, kernel_name: str, *, path: str) -> list[str]:
     from sim_runtime.launch import param_annotations
     from sim_runtime.tiles import PtrSpec, TensorSpec
 
-    kernel = kernel_in(load_kernel_module(source, path=path), kernel_name)
+    kernel = jit_kernel_in(load_kernel_module(source, path=path), kernel_name)
     return [n for n, a in param_annotations(kernel).items() if isinstance(a, (TensorSpec, PtrSpec))]
 
 
@@ -126,7 +126,7 @@ def make_inputs(serial_source: str, kernel_name: str, *, path: str, seed: int, s
     from sim_runtime.tiles import PtrSpec, TensorSpec
 
     module = load_kernel_module(serial_source, path=path)
-    kernel = kernel_in(module, kernel_name)
+    kernel = jit_kernel_in(module, kernel_name)
     rng = np.random.default_rng(seed)
     inputs: dict = {}
     for name, spec in param_annotations(kernel).items():

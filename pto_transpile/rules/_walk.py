@@ -48,8 +48,17 @@ def tries_around_stage_calls(ctx) -> dict[cst.Call, tuple[int, int]]:
 
 
 def stage_methods(file) -> list[tuple[str, str]]:
-    """(class, function) of each function decorated `@pl.pipeline.stage` in the body of a top-level
-    class (a `@staticmethod` or a method): the tool reads module-level stages only."""
-    return [(stmt.name.value, fn.name.value) for stmt in file.source.module.body if isinstance(stmt, cst.ClassDef)
-            for fn in stmt.body.body if isinstance(fn, cst.FunctionDef)
-            if any(file.pl.path(d.decorator) == ("pipeline", "stage") for d in fn.decorators)]
+    """(class, function) of each function decorated `@pl.pipeline.stage` in the body of a class of
+    the module, nested classes too (`Outer.Stages`: probe h245): the tool reads module-level stages
+    only."""
+    out: list[tuple[str, str]] = []
+    todo = [(stmt.name.value, stmt) for stmt in file.source.module.body if isinstance(stmt, cst.ClassDef)]
+    while todo:
+        name, cls = todo.pop(0)
+        for fn in cls.body.body:
+            if isinstance(fn, cst.ClassDef):
+                todo.append((f"{name}.{fn.name.value}", fn))
+            elif isinstance(fn, cst.FunctionDef) and any(file.pl.path(d.decorator) == ("pipeline", "stage")
+                                                         for d in fn.decorators):
+                out.append((name, fn.name.value))
+    return out

@@ -69,9 +69,10 @@ RULE = Rule(
         "helper_value": "Annotate `{name}` where it is bound with the dtype it has (`{name}: pl.DT_FP32 = {call}`, or "
                         "`pl.DT_INT32` for an integer) when it is a number; a tile group, a tile or a tensor is read "
                         "where the kernel's own `pl` call makes it",
-        "container": "Bind the item the stage reads to a name of its own in the loop body, outside the sections, "
-                     "annotated with its dtype (`x: pl.DT_FP32 = {name}[0]`), and pass that name: a number travels "
-                     "in a ctx field of its own, a {container} in none",
+        "container": "Bind the number the stage reads from `{name}` to a name of its own in the loop body, outside "
+                     "the sections, annotated with its dtype (`x: pl.DT_FP32 = {name}[i]`, with the index or key the "
+                     "stage reads), and pass that name in its place: a number travels in a ctx field of its own, "
+                     "a {container} in none",
     },
     phase="analysis",
     seed="where a value's kind (scalar or handle) cannot be decided statically, say so rather than guess",

@@ -2,6 +2,7 @@ import libcst as cst
 
 from pto_transpile import codes
 from pto_transpile.read.kinds import SLOT_ACCESSORS
+from pto_transpile.read.localnames import local_names
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.rules._walk import calls_in, stage_methods
 from pto_transpile.rules.rule import Rule
@@ -16,8 +17,10 @@ def _touches(call, kernel, tracked, file):
             return g.name, f"{func.value.value}.{func.attr.value}()"
     if isinstance(func, cst.Name) and func.value in file.stages:
         return None
-    if isinstance(func, cst.Name) and isinstance(meaning := file.meaning(func.value), Unknown) and not meaning.imported:
-        return None  # (what the name calls is not known: PTO070 says so, where this would blame a stage, probe h242)
+    if isinstance(func, cst.Name) and func.value not in local_names(file, kernel.node) \
+            and isinstance(meaning := file.meaning(func.value), Unknown) and not meaning.imported:
+        return None  # (what the name calls is not known: PTO070 says so, where this would blame a stage, probe h242;
+        # a local of the same name is the kernel's own: probe h245)
     for arg in call.args:
         v = arg.value
         if isinstance(v, cst.Name):
@@ -42,9 +45,10 @@ def check(ctx):
                 hit = _touches(call, kernel, tracked, ctx.file)
                 if hit:
                     func = call.func
-                    method = (func.value.value, func.attr.value) if isinstance(func, cst.Attribute) \
-                        and isinstance(func.value, cst.Name) else None
-                    if method is not None and method in stage_methods(ctx.file):
+                    # (`Stages.project(...)`, `Outer.Stages.project(...)`, `Stages().project(...)`: probe h245)
+                    method = next((m for m in stage_methods(ctx.file) if m[1] == func.attr.value), None) \
+                        if isinstance(func, cst.Attribute) else None
+                    if method is not None:
                         # (probe h242: a stage of a class, told to move the use into the stage it is in)
                         yield call, {"buffer": hit[0], "use": hit[1], "cls": method[0], "stage": method[1],
                                      "_hint": "class"}

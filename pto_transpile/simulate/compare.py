@@ -99,14 +99,20 @@ def _loaded_launch_names(source: str, path: str, kernels: list[str]) -> dict:
     """`_launch_names`, from the file's module as Python runs it (in a child: `isolated.py`)."""
     from sim_runtime import SimulationError
     from sim_runtime.kernelspec import launch_names
-    from sim_runtime.loader import kernel_in, load_kernel_module
+    from sim_runtime.loader import jit_kernel_in, kernel_in, load_kernel_module
 
     try:
         module = load_kernel_module(source, path=path)
     except SimulationError as exc:
         return {_NOT_LOADED: str(exc)}  # the verification reports why, unless a --arg it names must say it first
-    return {name: launch_names(kernel_in(module, name)) for name in kernels
-            if hasattr(kernel_in(module, name), "tiling_key_schema")}
+    found = {name: kernel_in(module, name) for name in kernels}
+    for name, kernel in found.items():
+        if callable(kernel) and not hasattr(kernel, "tiling_key_schema"):
+            try:  # (a wrapper above `@pl.jit` the emulator cannot see into: why, probe h245)
+                jit_kernel_in(module, name)
+            except SimulationError as exc:
+                return {_NOT_LOADED: str(exc)}
+    return {name: launch_names(kernel) for name, kernel in found.items() if hasattr(kernel, "tiling_key_schema")}
 
 
 #: the key of `_launch_names`'s answer when the file does not load: why

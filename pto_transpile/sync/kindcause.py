@@ -70,6 +70,10 @@ def _value_bindings(fn: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     out.setdefault(t.target.value, []).append(node.value)
+                elif isinstance(t.target, (cst.Tuple, cst.List)):  # (`g, spare = make_groups()`: probe h245)
+                    for element in t.target.elements:
+                        if isinstance(element.value, cst.Name):
+                            out.setdefault(element.value.value, []).append(node.value)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) \
                 and node.value is not None:
             out.setdefault(node.target.value, []).append(node.value)
@@ -148,19 +152,30 @@ def _helper_call(file, value: cst.BaseExpression) -> Cause | None:
     fn = file.helpers.get(value.func.value)
     if fn is None:
         return None
-    made = next((code_of(r.value.func) for r in iter_nodes(fn.body, skip_functions=True)
-                 if isinstance(r, cst.Return) and isinstance(r.value, cst.Call)
-                 and file.pl.path(r.value.func) is not None), None)
+    made = next((code_of(call.func) for r in iter_nodes(fn.body, skip_functions=True) if isinstance(r, cst.Return)
+                 for call in _returned_calls(r.value, _value_bindings(fn)) if file.pl.path(call.func) is not None),
+                None)
     fields = {"call": code_of(value), "function": fn.name.value, "made": f"`{made}(...)`" if made else ""}
     return Cause("helper" if made else "helper_value", fields, value, f"`{code_of(value)}` is called here")
+
+
+def _returned_calls(value: cst.BaseExpression | None, bindings) -> list[cst.Call]:
+    """The calls a `return` gives back: the value itself, the items of a tuple, and what a name
+    returned is bound to in the function (`g = pl.make_tile_group(...); return g`: probe h245)."""
+    if isinstance(value, cst.Name):
+        return [c for bound in bindings.get(value.value, []) for c in _returned_calls(bound, {})]
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return [c for e in value.elements for c in _returned_calls(e.value, bindings)]
+    return [value] if isinstance(value, cst.Call) else []
 
 
 def _container(value: cst.BaseExpression) -> Cause | None:
     """`value` is a list, dict or set display (`box = [0.0]`): a container, which no ctx field
     carries; its items may travel."""
-    if not isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+    if not isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
         return None
-    kind = {cst.List: "list", cst.ListComp: "list", cst.Dict: "dict", cst.DictComp: "dict"}.get(type(value), "set")
+    kind = {cst.List: "list", cst.ListComp: "list", cst.Tuple: "tuple", cst.Dict: "dict",
+            cst.DictComp: "dict"}.get(type(value), "set")
     return Cause("container", {"container": kind, "value": code_of(value)}, value, f"the {kind} is made here")
 
 

@@ -131,9 +131,26 @@ def test_a_list_argument_is_told_to_pass_its_item():
     d = _error(text)
     assert d.message == "`box` (passed to stage `scale_store`) is a list (`[0.0]`), which no ctx field carries to a " \
                         "delayed stage", d.message
-    assert "annotated with its dtype (`x: pl.DT_FP32 = box[0]`), and pass that name" in d.hint, d.hint
+    assert "annotated with its dtype (`x: pl.DT_FP32 = box[i]`, with the index or key the stage reads)" in d.hint, \
+        d.hint
     read = "        box[0] = factors[ki]\n"
     fixed = edited(text, [(read, read + "        x: pl.DT_FP32 = box[0]\n"),
                           ("            scale_store(ki, sub_id, box,", "            scale_store(ki, sub_id, x,"),
                           ("    pl.muls(y, c_vec, box[0])\n", "    pl.muls(y, c_vec, box)\n")])
     assert [d.message for d in transpile(fixed, path="k.py").diagnostics if d.is_error] == []
+
+
+def test_a_group_a_helper_binds_then_returns_is_told_to_be_made_in_the_kernel():
+    """`g = pl.make_tile_group(...); return g`, and a tuple of groups unpacked: the help for a number
+    was given, whose annotation typed a ctx field of numbers for a tile group (probe h245)."""
+    text = edited(kernel_text(RULE_KERNELS / "h241_group_from_helper.py"),
+                  [("    return pl.make_tile_group(\n", "    g = pl.make_tile_group(\n"),
+                   ("        bwd_ids=[2, 3],\n    )\n", "        bwd_ids=[2, 3],\n    )\n    return g\n")])
+    d = [d for d in transpile(text, path="k.py").diagnostics if d.is_error][0]
+    assert d.hint.startswith("Make it in the kernel itself, calling `pl.make_tile_group(...)` there"), d.hint
+
+
+def test_a_tuple_argument_is_named_as_one():
+    text = edited(kernel_text(RULE_KERNELS / "h241_list_argument.py"), [("    box = [0.0]\n", "    box = (0.0,)\n"),
+                                                                        ("        box[0] = factors[ki]\n", "")])
+    assert _error(text).message.startswith("`box` (passed to stage `scale_store`) is a tuple (`(0.0,)`)")

@@ -34,3 +34,15 @@ def test_one_stage_in_a_class_is_named_where_the_loop_calls_it():
     (found,) = [d for d in result.diagnostics if d.is_error]
     assert found.code == "PTO022" and found.hint.startswith("`Stagesproject.project` is decorated "
                                                             "`@pl.pipeline.stage` in class `Stagesproject`"), found
+
+
+def test_stages_of_a_nested_class_are_named_too():
+    """`Outer.Stages.project(...)`: the old PTO004 asked for a loop the kernel has (probe h245)."""
+    text = _in_class(TILED, "project", "finish")
+    for name in ("project", "finish"):
+        block = re.search(rf"class Stages{name}:\n.*?\n\n\n", text, re.S).group(0)
+        nested = "".join(f"    {line}\n" if line else "\n" for line in block.rstrip("\n").split("\n"))
+        text = text.replace(block, f"class Outer{name}:\n{nested}\n\n")
+        text = text.replace(f"Stages{name}.{name}(i,", f"Outer{name}.Stages{name}.{name}(i,")
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "its stages are functions of class `Outerproject.Stagesproject`" in message, message

@@ -50,3 +50,15 @@ def test_a_slot_given_to_an_imported_function_names_the_import():
     assert error.code == "PTO033" and "`finish` is given it and calls `epilogue`, a function imported from another " \
                                       "module, which pto-transpile does not read" in error.message, error.message
     assert error.hint.startswith("Define `epilogue` in this file"), error.hint
+
+
+def test_a_stage_called_through_a_local_alias_is_still_reported():
+    """The follow-on PTO022 is left out where PTO070 names the called module name; a local of the
+    kernel of the same name is the kernel's own, which PTO070 does not judge (probe h245: only a
+    PTO061 with a help about tile groups was left)."""
+    unknown = "def _make():\n    return None\n\n\nmystery = _make()\n\n\n"
+    text = edited(TILED, [("@dataclass\nclass ScaleTiling", unknown + "@dataclass\nclass ScaleTiling"),
+                          ("    for i in pl.range(", "    mystery = finish\n    for i in pl.range("),
+                          ("            finish(i, sub_id,", "            mystery(i, sub_id,")])
+    codes = [d.code for d in _errors(text)]
+    assert "PTO022" in codes, codes

@@ -35,3 +35,14 @@ def test_a_kernel_wrapped_above_its_jit_is_simulated(tmp_path: Path):
     r = CliRunner().invoke(main, args, catch_exceptions=False)
     assert r.exit_code == 0, r.output
     assert "not a @pl.jit kernel" not in r.output and (tmp_path / "out.py").exists(), r.output
+
+
+def test_a_wrapper_without_wraps_is_named(tmp_path: Path):
+    """Without `functools.wraps` the emulator cannot reach the kernel: it failed inside the emulator
+    ('function' object has no attribute 'fn'), reported as the serial kernel found wrong (probe h245)."""
+    kernel = tmp_path / "k.py"
+    kernel.write_text(WRAPPED.replace("    @functools.wraps(fn)\n", ""), encoding="utf-8")
+    args = [str(kernel), "--simulate", "--shape", "a=64x32", "--shape", "out=64x32", "--arg", "ApplyRelu=1",
+            "--arg", "scale=0.5", "-j", "1", "-o", str(tmp_path / "out.py")]
+    r = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert r.exit_code == 2 and "is bound to what a decorator above its @pl.jit returns" in r.output, r.output
