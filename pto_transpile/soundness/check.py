@@ -732,13 +732,77 @@ def _revisited_past(config: Config, kernel, *runs: Interpreter) -> Problem | Non
     may stand up to the period `L` apart (probe h240: a store at `ki % 8 == 7` and a load at
     `ki % 8 == 6`, first meeting at 15 tasks, past the 14 run). Deferred, carrying the window
     `L`, which the proof runs again with (`_with_credits`)."""
-    revisited = sorted({t for run in runs for t in run.uniform.revisited})
-    if not revisited or not config.period or config.window >= config.period:
+    if not config.period or config.window >= config.period:
+        return None
+    revisited = sorted({t for run in runs for t in run.uniform.revisited}) \
+        or sorted({label for run in runs for label in _tiles_met_again(run.trace)})
+    if not revisited:
         return None
     return Problem("window", f"`{revisited[0]}` is written again at one place in a loop of run-time trip count, so "
                              f"two of its accesses may stand up to {config.period} tasks apart, the period, past the "
                              f"{config.window} the check's trip counts were drawn for", kernel.node.name,
                    deferred=True, window=config.period)
+
+
+def _tiles_met_again(trace: Trace) -> set[str]:
+    """The on-chip tiles that stages write by one op and reach by another on another pipe, the two
+    holding no mutex in common (a plain `pl.make_tile` tile has none), where nothing after the later
+    op in its task makes the earlier op's pipe wait for it (a `sync_src`/`sync_dst` pair from the
+    later op's pipe to the earlier's, or `bar_all`). Such a pair meets again in later iterations at
+    any distance, as a GM workspace does (probe h244: `keep` loaded at `ki % 8 == 7` after the
+    `pl.add` reading it, V to MTE2 synced, and read again 8 tasks later). FlashAttention's `o_f16`,
+    cast, stored and then handed back to V by the author's own sync, is closed in every task."""
+    out: set[str] = set()
+    for events in trace.events:
+        earlier: dict[tuple, set] = {}  #: memory -> (op, pipe, mutex, write, r0, r1, c0, c1) of ops before
+        for group in _task_groups(events):
+            closing = _closing_after(group)
+            for at, ev in enumerate(group):
+                if ev.kind != "op":
+                    continue
+                mine = [(f, write) for feet, write in ((ev.reads, False), (ev.writes, True)) for f in feet
+                        if f.key[0] != "GM"]
+                for f, write in mine:
+                    for node, pipe, mutex, write2, r0, r1, c0, c1 in earlier.get(f.key, ()):
+                        if (write or write2) and node is not ev.node and pipe != ev.pipe \
+                                and not mutex & set(ev.mutex) and f.r0 < r1 and r0 < f.r1 and f.c0 < c1 \
+                                and c0 < f.c1 and not closing[at] & {(ev.pipe, pipe), ("ALL", "")}:
+                            out.add(f.label)
+                for f, write in mine:
+                    earlier.setdefault(f.key, set()).add((ev.node, ev.pipe, frozenset(ev.mutex), write,
+                                                          f.r0, f.r1, f.c0, f.c1))
+    return out
+
+
+def _task_groups(events: list) -> list[list]:
+    """A core's events in stages, one list per task in the order they ran (a sync belongs to the
+    task of the op before it); events outside stages left out."""
+    groups: list[list] = []
+    task: tuple = ()
+    for ev in events:
+        if ev.kind == "op":
+            key = (ev.stage, ev.task) if ev.task >= 0 else ()
+            if key != task:
+                task = key
+                if key:
+                    groups.append([])
+        if task:
+            groups[-1].append(ev)
+    return groups
+
+
+def _closing_after(group: list) -> list[set]:
+    """For each event of a task, the (set pipe, wait pipe) of the `sync_dst` after it in the task,
+    and ("ALL", "") for a `bar_all` there."""
+    out: list[set] = []
+    later: set = set()
+    for ev in reversed(group):
+        out.append(set(later))
+        if ev.kind == "sync_dst":
+            later.add((ev.pipe, ev.wait_pipe))
+        elif ev.kind == "bar" and ev.pipe == "ALL":
+            later.add(("ALL", ""))
+    return out[::-1]
 
 
 def _more_credits(config: Config, trace: Trace, kernel) -> Problem | None:

@@ -677,7 +677,7 @@ class OpEvents(InterpreterBase):
             if isinstance(offsets, (list, tuple)) and any(isinstance(o, Sym) for o in offsets):
                 self._plain(list(offsets), "the GM offset", node)
             if self.uniform.active:  # (an element, or the whole tensor: taken for one place, `Uniform.revisited`)
-                self.uniform.loose.setdefault(tensor.name, []).append((self.uniform.iteration(), node, write))
+                self.uniform.loose.setdefault(tensor.name, []).append((node, write))
             return
         try:  # (`_uniform`, without its closure)
             self.uniform.gm_access(tensor.name, list(offsets), (foot.r1 - foot.r0, foot.c1 - foot.c0), write,

@@ -147,7 +147,6 @@ class Access:
     #: began or after one did; "" inside one
     outside: str = ""
     node: Any = None  #: the op's statement, where a message points
-    iteration: tuple = ()  #: the iteration it is made in (`Uniform.iteration`)
 
     @property
     def text(self) -> str:
@@ -257,8 +256,8 @@ class Uniform:
     #: place, or a residue of the loop variable): two accesses there may meet however far apart
     #: their tasks are (`check._revisited_past`)
     revisited: set = field(default_factory=set)
-    #: GM tensor -> (iteration, op, write) of each of its accesses in such a loop at places the run does
-    #: not place (an element, the whole tensor: `OpEvents._record_gm`)
+    #: GM tensor -> (op, write) of each of its accesses in such a loop at places the run does not place
+    #: (an element, the whole tensor: `OpEvents._record_gm`)
     loose: dict = field(default_factory=dict)
     #: ((tensor, epoch), blocks, rectangle, code) of each such write under tests singling out `blocks`
     guarded_writes: list = field(default_factory=list)
@@ -864,12 +863,7 @@ class Uniform:
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         outside = "" if self.active else "after" if self.loops else "before"
-        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node,
-                                    self.iteration()))
-
-    def iteration(self) -> tuple:
-        """Which iteration of the loops of run-time trip count running now: each one's variable."""
-        return tuple(self.values.get(loop.key) for loop in self.active)
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node))
 
     def _within_chunk(self, tensor: str, offset: Any, extent: int, text: Callable[[], str]) -> None:
         """An offset by a block's chunk start (`core_id * my_n * T + j * T`) keeps the blocks apart
@@ -1193,7 +1187,7 @@ class Uniform:
         placed: dict[str, list] = {}
         for acc in self.accesses:
             if not acc.outside and acc.tensor in self.loose:
-                placed.setdefault(acc.tensor, []).append((acc.iteration, acc.node, acc.write))
+                placed.setdefault(acc.tensor, []).append((acc.node, acc.write))
         self.revisited |= {tensor for tensor, seen in self.loose.items() if _met_again(seen + placed.get(tensor, []))}
         self._phases()
         for text, names in self.unsettled.items():
@@ -1290,7 +1284,7 @@ class Uniform:
                                  claim=ON_BLOCKS)
             self._blocks_apart(tensor, accs)
             if all(c is None or not c[0] for a in accs for c in a.coords):
-                if _met_again([(a.iteration, a.node, a.write) for a in accs if not a.outside]):
+                if _met_again([(a.node, a.write) for a in accs if not a.outside]):
                     self.revisited.add(tensor)
                 continue  # no access moves with the loop: the same regions every iteration
             if not self._kept_apart(accs):
@@ -2007,21 +2001,15 @@ def _add(a: tuple, b: tuple, sign: int) -> tuple:
 
 
 def _met_again(accesses: list[tuple]) -> bool:
-    """Do two of these (iteration, op, write) accesses of one place, one a write, stand in different
-    iterations and come from different ops? One op's accesses run on one pipe of a core, in order,
-    however far apart (`last` written at `ki == n - 1` of each outer iteration); a write in one
-    iteration alone meets nothing of another (`Uniform.revisited`)."""
-    by_op: dict = {}  #: op -> (the iterations of its accesses, those of its writes)
-    for at, op, write in accesses:
-        seen, written = by_op.setdefault(op, (set(), set()))
-        seen.add(at)
-        if write:
-            written.add(at)
-    for op, (_, written) in by_op.items():
-        others = set().union(*(seen for other, (seen, _) in by_op.items() if other is not op)) if written else ()
-        if len(others) > 1 or others and written - others:
-            return True
-    return False
+    """Do two of these (op, write) accesses of one place in a loop come from different ops, one a
+    write? In a longer run the same ops meet again in other iterations, at any distance: the pair
+    of one iteration in the runs made (a load and a store at `ki % 8 == 7`) is the pair 8 tasks
+    apart in a run of 16 (probe h244). One op's accesses run on one pipe of a core, in order,
+    however far apart (`last` written at `ki == n - 1` of each outer iteration)."""
+    ops: dict = {}  #: op -> does it write
+    for op, write in accesses:
+        ops[op] = ops.get(op, False) or write
+    return len(ops) > 1 and any(ops.values())
 
 
 def on_grid(form: tuple) -> bool:

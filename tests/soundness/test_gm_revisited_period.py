@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from helpers import error_messages, kernel_text
 from pto_transpile import codes, transpile
 from sim_runtime import verify
@@ -58,3 +60,20 @@ def test_a_workspace_placed_on_one_side_only_is_refused():
     (message,) = error_messages(transpile(text, path="k.py", preload=1))
     assert "stage `scale_store` (task 14), `pl.load` on MTE2 of AIV0 reads `ws`" in message, message
     assert "stage `scale_store` (task 7), `pl.store` on MTE3 of AIV0 writes `ws[0:8, 0:16]`" in message, message
+
+
+@pytest.mark.parametrize("name, words", [
+    # a running sum in a GM workspace, loaded and stored back at `ki % 8 == 7`: the pair of one
+    # iteration in every run made, store of task 7 and load of task 15 at 16 tasks
+    ("h244_ws_same_residue_read_modify_write", "stage `scale_store` (task 15), `pl.load` on MTE2 of AIV0 reads "
+                                               "`ws[0:8, 0:16]` while stage `scale_store` (task 7), `pl.store`"),
+    # a plain UB tile loaded at `ki % 8 == 7` after the `pl.add` reading it (V to MTE2 synced), read 8 tasks later
+    ("h244_ub_tile_carried_period", "stage `scale_store` (task 15), `pl.add` on V of AIV0 reads `keep` while stage "
+                                    "`scale_store` (task 7), `pl.load` on MTE2 of AIV0 writes `keep`"),
+])
+def test_a_place_met_again_within_one_iteration_is_refused(name, words):
+    """Probe h244: a write and another op's access of one place in one iteration of the runs made
+    meet across iterations in longer runs; accepted before, both raced on the emulator from 16 tasks."""
+    text = kernel_text(Path(__file__).parent / "kernels" / f"{name}.py")
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert words in message, message
