@@ -745,7 +745,7 @@ def _revisited_past(config: Config, kernel, *runs: Interpreter) -> Problem | Non
 
 
 def _tiles_met_again(trace: Trace) -> set[str]:
-    """The on-chip tiles that stages write by one op and reach by another on another pipe, the two
+    """The on-chip tiles that the kernel writes by one op and reaches by another on another pipe, the two
     holding no mutex in common (a plain `pl.make_tile` tile has none), where nothing after the later
     op in its task makes the earlier op's pipe wait for it (a `sync_src`/`sync_dst` pair from the
     later op's pipe to the earlier's, or `bar_all`). Such a pair meets again in later iterations at
@@ -775,30 +775,34 @@ def _tiles_met_again(trace: Trace) -> set[str]:
 
 
 def _task_groups(events: list) -> list[list]:
-    """A core's events in stages, one list per task in the order they ran (a sync belongs to the
-    task of the op before it); events outside stages left out."""
+    """A core's events, one list per task of a stage and one per stretch of code outside the stages
+    (the loop body's own ops: probe h246), in the order they ran; a sync belongs to the group of the
+    op before it."""
     groups: list[list] = []
-    task: tuple = ()
+    task: tuple | None = None
     for ev in events:
         if ev.kind == "op":
-            key = (ev.stage, ev.task) if ev.task >= 0 else ()
+            key = (ev.stage, ev.task) if ev.task >= 0 else ("", -1)
             if key != task:
                 task = key
-                if key:
-                    groups.append([])
-        if task:
+                groups.append([])
+        if task is not None:
             groups[-1].append(ev)
     return groups
 
 
 def _closing_after(group: list) -> list[set]:
-    """For each event of a task, the (set pipe, wait pipe) of the `sync_dst` after it in the task,
-    and ("ALL", "") for a `bar_all` there."""
+    """For each event of a task, the (set pipe, wait pipe) of each `sync_src`/`sync_dst` pair both
+    of whose halves come after it in the task (a set before it orders only the work issued before
+    the set: probe h246), and ("ALL", "") for a `bar_all` there."""
     out: list[set] = []
     later: set = set()
+    waits: set = set()  #: (set pipe, wait pipe, event id) of the `sync_dst` after
     for ev in reversed(group):
         out.append(set(later))
         if ev.kind == "sync_dst":
+            waits.add((ev.pipe, ev.wait_pipe, ev.event_id))
+        elif ev.kind == "sync_src" and (ev.pipe, ev.wait_pipe, ev.event_id) in waits:
             later.add((ev.pipe, ev.wait_pipe))
         elif ev.kind == "bar" and ev.pipe == "ALL":
             later.add(("ALL", ""))
@@ -1147,6 +1151,7 @@ class _Report:
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
                 else "race_core" if not self.alone and _one_invocation(a, b) \
+                else "race_tasks" if not self.alone and a.stage and a.stage == b.stage and a.core == b.core \
                 else "after_loop" if not self.alone and any(self._after_pipeline_loop(e) for e in (a, b)) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],

@@ -22,6 +22,9 @@ from pto_transpile.soundness.check import Problem, check_kernel
 HINTS = {
     "race": "Hand data between stages only through tile groups with `fwd_ids`/`bwd_ids` (GM and plain tiles are "
             "never synchronised), or keep both accesses in one stage",
+    "race_tasks": "Make the stage's later tasks wait for this one: in the stage, after the op of the earlier "
+                  "access, put a `pl.system.sync_src`/`sync_dst` pair from that op's pipe to the pipe of the other "
+                  "access (the op a later task runs first then waits for it), or `pl.system.bar_all()`",
     "race_core": "Order the two ops of the core yourself, as the serial kernel needs too: `pl.system.sync_src("
                  "set_pipe=..., wait_pipe=..., event_id=...)` on the first op's pipe after it and the matching "
                  "`sync_dst` on the second op's pipe before it (the pipes of one core run ahead of one another, and "

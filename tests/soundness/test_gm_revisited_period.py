@@ -77,3 +77,31 @@ def test_a_place_met_again_within_one_iteration_is_refused(name, words):
     text = kernel_text(Path(__file__).parent / "kernels" / f"{name}.py")
     (message,) = error_messages(transpile(text, path="k.py", preload=1))
     assert words in message, message
+
+
+@pytest.mark.parametrize("name, words", [
+    # the MTE2 -> V pair around the load: its set is issued before the load, so it orders nothing after it
+    ("h246_closing_set_before_later_op", "stage `scale_store` (task 15), `pl.add` on V of AIV0 reads `keep` while "
+                                         "stage `scale_store` (task 7), `pl.load` on MTE2 of AIV0 writes `keep`"),
+    # the load in the loop body's own section, outside the stages, which the tiles were read off alone
+    ("h246_body_code_plain_tile", "stage `scale_store` (task 14), `pl.add` on V of AIV0 reads `keep` while the kernel "
+                                  "body at line 97, `pl.load` on MTE2 of AIV0 writes `keep`"),
+])
+def test_a_tile_handed_back_by_no_sync_after_its_later_op_is_refused(name, words):
+    """Probe h246: both accepted, both raced on the emulator from 15 or 16 tasks."""
+    text = kernel_text(Path(__file__).parent / "kernels" / f"{name}.py")
+    (message,) = error_messages(transpile(text, path="k.py", preload=1))
+    assert words in message, message
+
+
+def test_a_tile_handed_back_after_its_later_op_is_proven_as_the_help_says():
+    """The help of such a refusal spoke of tile groups and of keeping both accesses in one stage,
+    where they were (probe h246); it names the sync after the op, with which the kernel is proven."""
+    text = kernel_text(Path(__file__).parent / "kernels" / "h244_ub_tile_carried_period.py")
+    (found,) = [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
+    assert found.hint.startswith("Make the stage's later tasks wait for this one"), found.hint
+    load = "        pl.load(keep, a, [ki * TILE + sub_id * HALF, 0])\n"
+    fixed = text.replace(load, load + "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, "
+                                      "event_id=2)\n        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, "
+                                      "wait_pipe=pl.PipeType.V, event_id=2)\n")
+    assert fixed != text and error_messages(transpile(fixed, path="k.py", preload=1)) == []

@@ -137,6 +137,7 @@ def test_a_long_loop_counted_to_a_quotient_of_a_constant_is_told_to_name_the_cou
     assert "pl.range(0, COUNT)" in fixed and _errors(fixed, "residue_defect.py") == []
 
 
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 @pytest.mark.parametrize(("test", "wrong"), [("n < 1000", False), ("n == 2000", True)])
 def test_a_static_count_tested_in_a_long_loop_is_followed_whole(monkeypatch, test, wrong):
     """A loop of 2,000 static iterations is proven at representative counts, where a test of the count
@@ -306,6 +307,7 @@ def test_the_emulator_agrees_on_the_middle_crossing_defects(make, m, same):
     assert (row.verdict == "ok") == same, (row.verdict, row.message)
 
 
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 def test_a_test_the_discovery_run_missed_refuses_the_kernel(monkeypatch):
     # the counts chosen for outer iterations that are all alike are checked by every run: one
     # that meets a test of the first or the last outer iteration refuses the kernel

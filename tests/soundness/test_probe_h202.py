@@ -38,6 +38,7 @@ def test_a_name_declared_global_is_the_modules():
                    for m in error_messages(transpile(text, path="k.py")))
 
 
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 def test_the_names_read_without_entering_expressions_are_the_same():
     """Without a `:=` in the file, `_own_locals` does not enter expressions; what it finds is what
     the whole walk finds, on every function of the bundled examples and their generated kernels."""

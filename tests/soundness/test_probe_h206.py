@@ -21,6 +21,7 @@ IN_STRUCT = [("    q_count = 0\n", "    cnt = pl.struct(q=0)\n"),
 SHAPES = {"q": (384, 128), "k": (512, 128), "v": (512, 128), "o": (384, 128)}
 
 
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 @pytest.mark.parametrize("preload", [1, 2])
 def test_an_outer_counter_in_a_struct_is_read_by_the_pipeline_loop(preload):
     text = edited(FA, IN_STRUCT)

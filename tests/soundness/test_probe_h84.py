@@ -61,6 +61,7 @@ COUNTED = edited(CLASS_RACE, [
     pytest.param(BY_PARITY, "= 16", marks=pytest.mark.campaign),
     (AIV_BARRIER, "d=7"),
     pytest.param(MIX_BARRIER, "d=7", marks=pytest.mark.campaign)], ids=["ping-pong", "parity", "aiv-barrier", "mix"])
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 def test_credits_primed_one_by_one_are_run_past(text, shown):
     [error] = error_messages(transpile(brief_stage(text), path="k.py", preload=1))
     assert OVERFLOW in error and shown in error, error

@@ -54,6 +54,7 @@ RETURNED = _flagged("    def last(m):\n        for _k in pl.range(0, m):\n      
 
 @pytest.mark.parametrize("name", [pytest.param(name, marks=() if name == "test-outcome" else pytest.mark.campaign)
                                   for name in sorted(LEFT)])  # one by default, all in the campaign tier
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 def test_what_a_loop_leaves_wherever_it_is_held_is_run_in_each_class(name):
     [error] = error_messages(transpile(LEFT[name], path="k.py", preload=1))
     assert RACE in error, error

@@ -48,6 +48,7 @@ def test_the_emulator_shows_the_race_the_check_missed():
     assert [r.verdict for r in report.rows] == ["ok", "race"], report.rows
 
 
+@pytest.mark.campaign  # (slow: the default tier stays within five minutes on two cores)
 def test_a_shape_set_in_every_task_before_its_use_is_accepted():
     """The same group, each task sizing the slot it stores from before storing."""
     text = edited(_kernel("renamed_group_unlike_valid_shapes"), [
