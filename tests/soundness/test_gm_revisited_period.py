@@ -86,9 +86,15 @@ def test_a_place_met_again_within_one_iteration_is_refused(name, words):
     # the load in the loop body's own section, outside the stages, which the tiles were read off alone
     ("h246_body_code_plain_tile", "stage `scale_store` (task 14), `pl.add` on V of AIV0 reads `keep` while the kernel "
                                   "body at line 97, `pl.load` on MTE2 of AIV0 writes `keep`"),
+    # the closing MTE2 -> V wait takes a set primed before the loop, not the one after the load (probe h247)
+    ("h247_closing_wait_takes_primed_set", "stage `scale_store` (task 15), `pl.add` on V of AIV0 reads `keep` while "
+                                           "stage `scale_store` (task 7), `pl.load` on MTE2 of AIV0 writes `keep`"),
+    # pipelined by hand: one MTE2 -> V pair after the loop was taken to close every iteration's load (probe h247)
+    ("h247_hand_drain_pair_closes_loop_tile", "the kernel body at line 41, `pl.add` on V of AIV0 reads `keep` while "
+                                              "the kernel body at line 44, `pl.load` on MTE2 of AIV0 writes `keep`"),
 ])
 def test_a_tile_handed_back_by_no_sync_after_its_later_op_is_refused(name, words):
-    """Probe h246: both accepted, both raced on the emulator from 15 or 16 tasks."""
+    """Probes h246 and h247: each accepted, each raced on the emulator from 15, 16 or 32 tasks."""
     text = kernel_text(Path(__file__).parent / "kernels" / f"{name}.py")
     (message,) = error_messages(transpile(text, path="k.py", preload=1))
     assert words in message, message
