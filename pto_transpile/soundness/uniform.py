@@ -35,6 +35,7 @@ from typing import Any
 
 from pto_transpile.soundness.events import INF
 from pto_transpile.soundness.params import INT64
+from pto_transpile.soundness.revisits import met_again
 from pto_transpile.soundness.rotations import Rotations
 from pto_transpile.soundness.values import Opaque, Sym, nonnegative, root_words, shifted
 
@@ -1188,7 +1189,7 @@ class Uniform:
         for acc in self.accesses:
             if not acc.outside and acc.tensor in self.loose:
                 placed.setdefault(acc.tensor, []).append((acc.node, acc.write))
-        self.revisited |= {tensor for tensor, seen in self.loose.items() if _met_again(seen + placed.get(tensor, []))}
+        self.revisited |= {tensor for tensor, seen in self.loose.items() if met_again(seen + placed.get(tensor, []))}
         self._phases()
         for text, names in self.unsettled.items():
             words = ", ".join(f"`{n}`" for n in names)
@@ -1284,7 +1285,7 @@ class Uniform:
                                  claim=ON_BLOCKS)
             self._blocks_apart(tensor, accs)
             if all(c is None or not c[0] for a in accs for c in a.coords):
-                if _met_again([(a.node, a.write) for a in accs if not a.outside]):
+                if met_again([(a.node, a.write) for a in accs if not a.outside]):
                     self.revisited.add(tensor)
                 continue  # no access moves with the loop: the same regions every iteration
             if not self._kept_apart(accs):
@@ -1998,18 +1999,6 @@ def _add(a: tuple, b: tuple, sign: int) -> tuple:
     for v, c in b:
         out[v] = get(v, 0) + sign * c
     return tuple([(v, c) for v, c in out.items() if c])
-
-
-def _met_again(accesses: list[tuple]) -> bool:
-    """Do two of these (op, write) accesses of one place in a loop come from different ops, one a
-    write? In a longer run the same ops meet again in other iterations, at any distance: the pair
-    of one iteration in the runs made (a load and a store at `ki % 8 == 7`) is the pair 8 tasks
-    apart in a run of 16 (probe h244). One op's accesses run on one pipe of a core, in order,
-    however far apart (`last` written at `ki == n - 1` of each outer iteration)."""
-    ops: dict = {}  #: op -> does it write
-    for op, write in accesses:
-        ops[op] = ops.get(op, False) or write
-    return len(ops) > 1 and any(ops.values())
 
 
 def on_grid(form: tuple) -> bool:
