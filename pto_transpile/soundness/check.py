@@ -39,6 +39,8 @@ from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import iter_nodes, parameters
 from pto_transpile.soundness import parallel, progress, runtypes
 from pto_transpile.soundness.events import (
+    AIV0,
+    AIV1,
     CORES,
     INF,
     PAST_ITS_END,
@@ -1088,6 +1090,7 @@ class _Report:
                 else "loops" if self._loops_apart(a, b) \
                 else "race_core" if not self.alone and _one_invocation(a, b) \
                 else "race_tasks" if not self.alone and a.stage and a.stage == b.stage and a.core == b.core \
+                else "twin" if not self.alone and a.stage and a.stage == b.stage and {a.core, b.core} == {AIV0, AIV1} \
                 else "after_loop" if not self.alone and any(self._after_pipeline_loop(e) for e in (a, b)) \
                 else "race_body" if not self.alone and not (a.stage and b.stage) else "race"
             self.add(kind, detail, nb, [(f"the other access: {self.who(a)}", na)],

@@ -111,3 +111,13 @@ def test_a_tile_handed_back_after_its_later_op_is_proven_as_the_help_says():
                                       "event_id=2)\n        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, "
                                       "wait_pipe=pl.PipeType.V, event_id=2)\n")
     assert fixed != text and error_messages(transpile(fixed, path="k.py", preload=1)) == []
+
+
+def test_two_vector_cores_on_one_workspace_get_the_help_for_two_cores():
+    """A load by AIV1 and a store by AIV0 of one workspace place, both in one stage: the help
+    spoke of tile groups between stages and of keeping both accesses in one stage, where they were
+    (probe h248). It names the two vector cores' parts."""
+    text = kernel_text(Path(__file__).parent / "kernels" / "h248_two_cores_one_workspace.py")
+    (found,) = [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
+    assert "of AIV1" in found.message and "of AIV0" in found.message, found.message
+    assert found.hint.startswith("Give each vector core its own part of the memory both share"), found.hint
