@@ -737,8 +737,8 @@ def _revisited_past(config: Config, kernel, *runs: Interpreter) -> Problem | Non
     `L`, which the proof runs again with (`_with_credits`)."""
     if not config.period or config.window >= config.period:
         return None
-    revisited = sorted({t for run in runs for t in run.uniform.revisited}) \
-        or sorted({label for run in runs for label in tiles_met_again(run.trace)})
+    # (the tiles of the serial kernel's run: the pipelined kernel runs the same stages, and no tile op of its own)
+    revisited = sorted({t for run in runs for t in run.uniform.revisited}) or sorted(tiles_met_again(runs[0].trace))
     if not revisited:
         return None
     return Problem("window", f"`{revisited[0]}` is written again at one place in a loop of run-time trip count, so "

@@ -43,6 +43,7 @@ def tiles_met_again(trace: Trace) -> set[str]:
     for events in trace.events:
         taken = _sets_taken(events)
         earlier: dict[tuple, set] = {}  #: memory -> (op, pipe, mutex, write, r0, r1, c0, c1) of ops before
+        seen: set = set()  #: what `judged` holds, of the ops already judged
         by_hand = not any(ev.kind == "op" and ev.task >= 0 for ev in events)
         for group in _task_groups(events):
             # (by hand, one group: a sync later in the run may close an iteration long after, probe h247)
@@ -52,6 +53,12 @@ def tiles_met_again(trace: Trace) -> set[str]:
                     continue
                 mine = [(f, write) for feet, write in ((ev.reads, False), (ev.writes, True)) for f in feet
                         if f.key[0] != "GM"]
+                # (an op of a later task alike in all that decides, after the same ops, decides alike)
+                judged = (ev.node, ev.pipe, tuple(ev.mutex), tuple(mine), frozenset(closing[at]), len(earlier),
+                          sum(map(len, earlier.values())))
+                if not mine or judged in seen:
+                    continue
+                seen.add(judged)
                 for f, write in mine:
                     for node, pipe, mutex, write2, r0, r1, c0, c1 in earlier.get(f.key, ()):
                         if (write or write2) and node is not ev.node and pipe != ev.pipe \
