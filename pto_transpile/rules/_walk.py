@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.walk import blocks, find
 
 
@@ -62,3 +63,14 @@ def stage_methods(file) -> list[tuple[str, str]]:
                                                          for d in fn.decorators):
                 out.append((name, fn.name.value))
     return out
+
+
+def unknown_callee(file, func: cst.BaseExpression, local: set[str]) -> bool:
+    """Is `func` a module name, not one of the calling function's `local` names nor an import, whose
+    function cannot be known without running the file? PTO070 reports such a call; what it may do
+    with a tile group is not known, so rules that would blame the call for it stay silent (probes
+    h242, h245)."""
+    if type(func) is not cst.Name or func.value in local:
+        return False
+    meaning = file.meaning(func.value)
+    return isinstance(meaning, Unknown) and not meaning.imported

@@ -52,9 +52,6 @@ RULE = Rule(
         "helper": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so whether "
                   "it must travel in the ctx ring: it is bound from `{call}`, a call of the file's function "
                   "`{function}`, whose result the tool does not read",
-        "helper_value": "cannot tell whether `{name}` (passed to stage `{stage}`) is a scalar or a handle, so "
-                        "whether it must travel in the ctx ring: it is bound from `{call}`, a call of the file's "
-                        "function `{function}`, whose result the tool does not read",
         "container": "`{name}` (passed to stage `{stage}`) is a {container} (`{value}`), which no ctx field carries "
                      "to a delayed stage",
     },

@@ -3,13 +3,12 @@ import libcst as cst
 from pto_transpile import codes
 from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.read.localnames import local_names
-from pto_transpile.read.meaning import Unknown
-from pto_transpile.rules._walk import calls_in, stage_methods
+from pto_transpile.rules._walk import calls_in, stage_methods, unknown_callee
 from pto_transpile.rules.rule import Rule
 from pto_transpile.sync.scan import tracked_buffers
 
 
-def _touches(call, kernel, tracked, file):
+def _touches(call, kernel, tracked, file, local: set[str]):
     func = call.func
     if isinstance(func, cst.Attribute) and func.attr.value in SLOT_ACCESSORS and isinstance(func.value, cst.Name):
         g = kernel.buffers.get(func.value.value)
@@ -17,10 +16,8 @@ def _touches(call, kernel, tracked, file):
             return g.name, f"{func.value.value}.{func.attr.value}()"
     if isinstance(func, cst.Name) and func.value in file.stages:
         return None
-    if isinstance(func, cst.Name) and func.value not in local_names(file, kernel.node) \
-            and isinstance(meaning := file.meaning(func.value), Unknown) and not meaning.imported:
-        return None  # (what the name calls is not known: PTO070 says so, where this would blame a stage, probe h242;
-        # a local of the same name is the kernel's own: probe h245)
+    if unknown_callee(file, func, local):
+        return None  # (what the name calls is not known: PTO070 says so, where this would blame a stage)
     for arg in call.args:
         v = arg.value
         if isinstance(v, cst.Name):
@@ -37,12 +34,13 @@ def _touches(call, kernel, tracked, file):
 def check(ctx):
     kernel = ctx.kernel
     tracked = tracked_buffers(kernel)
+    local = local_names(ctx.file, kernel.node)
     for loop in kernel.loops:
         outside = list(loop.prologue) + list(loop.epilogue) + list(loop.between)
         outside += [s for st in loop.stages for s in st.siblings]
         for stmt in outside:
             for call in calls_in(stmt):
-                hit = _touches(call, kernel, tracked, ctx.file)
+                hit = _touches(call, kernel, tracked, ctx.file, local)
                 if hit:
                     func = call.func
                     # (`Stages.project(...)`, `Outer.Stages.project(...)`, `Stages().project(...)`: probe h245)

@@ -5,7 +5,7 @@ from pto_transpile.read.kinds import SLOT_ACCESSORS
 from pto_transpile.read.localnames import local_names
 from pto_transpile.read.meaning import Unknown
 from pto_transpile.read.walk import iter_nodes
-from pto_transpile.rules._walk import stage_users
+from pto_transpile.rules._walk import stage_users, unknown_callee
 from pto_transpile.rules.rule import Rule
 
 
@@ -53,13 +53,9 @@ def check(ctx):
 
 def _given_to_unknown(ctx, name: str) -> bool:
     """Does the loop give `name` to a call of a module name whose function is not known (PTO070)?"""
-    local = local_names(ctx.file, ctx.kernel.node)  # (the kernel's own names: not what PTO070 judges, probe h245)
-    for call in ctx.file.find(ctx.loop.node, cst.Call):
-        meaning = ctx.file.meaning(call.func.value) if type(call.func) is cst.Name and call.func.value not in local \
-            else None
-        if isinstance(meaning, Unknown) and not meaning.imported and _given(call, name):
-            return True
-    return False
+    local = local_names(ctx.file, ctx.kernel.node)
+    return any(unknown_callee(ctx.file, call.func, local) and _given(call, name)
+               for call in ctx.file.find(ctx.loop.node, cst.Call))
 
 
 def _imported_callee(file, stage: str) -> str | None:

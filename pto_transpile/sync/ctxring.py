@@ -249,7 +249,7 @@ def _kind_unknown(file, kernel: Kernel, stage: str, value: cst.BaseExpression, u
     for name in unknown:
         cause = cause_of(file, kernel, name)
         if cause is not None:
-            fields.update(cause.fields, name=name, _message=cause.key, _hint=cause.key)
+            fields.update(cause.fields, name=name, _message=cause.key, _hint=cause.hint or cause.key)
             return Finding(codes.ARGUMENT_KIND_UNKNOWN, value, fields, ((cause.note, cause.node),))
     return Finding(codes.ARGUMENT_KIND_UNKNOWN, value, fields)
 

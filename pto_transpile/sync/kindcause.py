@@ -32,10 +32,11 @@ class Cause:
     """What made a name's kind unknown: the message and hint keys of PTO054, their fields,
     and the node to point a note at."""
 
-    key: str  #: "parameter", "item" or "handle"
+    key: str  #: "parameter", "item", "handle", "helper" or "container": the message's
     fields: dict[str, str]
     node: cst.CSTNode
     note: str
+    hint: str = ""  #: the hint's key where it is not `key`
 
 
 def cause_of(file, kernel: Kernel, name: str) -> Cause | None:
@@ -152,11 +153,12 @@ def _helper_call(file, value: cst.BaseExpression) -> Cause | None:
     fn = file.helpers.get(value.func.value)
     if fn is None:
         return None
+    bindings = _value_bindings(fn)
     made = next((code_of(call.func) for r in iter_nodes(fn.body, skip_functions=True) if isinstance(r, cst.Return)
-                 for call in _returned_calls(r.value, _value_bindings(fn)) if file.pl.path(call.func) is not None),
-                None)
+                 for call in _returned_calls(r.value, bindings) if file.pl.path(call.func) is not None), None)
     fields = {"call": code_of(value), "function": fn.name.value, "made": f"`{made}(...)`" if made else ""}
-    return Cause("helper" if made else "helper_value", fields, value, f"`{code_of(value)}` is called here")
+    return Cause("helper", fields, value, f"`{code_of(value)}` is called here",
+                 hint="helper" if made else "helper_value")
 
 
 def _returned_calls(value: cst.BaseExpression | None, bindings) -> list[cst.Call]:
