@@ -187,9 +187,10 @@ HINTS = {
     "credits": "Prime as many credits (sets of an event before the loop, which the other core waits for in it) "
                "for every value of the kernel's scalars and tiling data: the check bounds how far one core runs "
                "ahead of the other by the credits it finds primed",
-    "window": "Write a GM workspace at a place that moves with the loop (`ws[ki * TILE]`, one tile per "
-              "iteration), or read it back only in the task that wrote it: a place written again in later "
-              "iterations is proven by runs that grow with the loop's period",
+    "window": "Order the later iterations' accesses of a place the loop writes again after the write: a "
+              "`pl.system.sync_src`/`sync_dst` pair after it, from its pipe to the pipe of the other access; or "
+              "write it at a place that moves with the loop (`ws[ki * TILE]`). Such a place is proven by runs "
+              "that grow with the loop's period",
     "drift": "Wait for every event in the iterations that raise it, so that as many sets as waits fall in each "
              "period of iterations; if the kernel passes every other rule, please report this",
     "per_core_step": "Step a per-core range by the block count, as `pl.range(core_id, n, num_cores)` with "

@@ -121,3 +121,17 @@ def test_two_vector_cores_on_one_workspace_get_the_help_for_two_cores():
     (found,) = [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
     assert "of AIV1" in found.message and "of AIV0" in found.message, found.message
     assert found.hint.startswith("Give each vector core its own part of the memory both share"), found.hint
+
+
+def test_the_workspace_ordered_after_its_store_is_proven():
+    """The fix the helps of these refusals name: a sync after the store, from its pipe (MTE3) to the
+    load's (MTE2), orders every later task's load after it."""
+    text = kernel_text(KERNEL)
+    store = "        pl.store(ws, y, [sub_id * HALF, 0])\n"
+    assert store in text
+    fixed = text.replace(store, store + "        pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe="
+                         "pl.PipeType.MTE2, event_id=2)\n        pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, "
+                         "wait_pipe=pl.PipeType.MTE2, event_id=2)\n")
+    result = transpile(fixed, path="k.py", preload=1)
+    assert error_messages(result) == []
+    assert [r.verdict for r in verify(fixed, result.code, "kernel", shapes=_shapes(17)).rows] == ["ok", "ok"]
