@@ -15,17 +15,17 @@ import pytest  # noqa: E402
 _PROBE_FILE = re.compile(r"test_probe_h\d+\.py$")
 #: folders whose parametrized tests run one check over variations of a kernel
 _VARIED = ("tests/soundness/", "tests/sync/")
-#: the folder whose files each prove kernels of one topic, test by test (half of each file of six
-#: tests or more runs by default)
+#: the folder whose files each prove kernels of one topic, test by test (a quarter of each file of
+#: six tests or more runs by default)
 _PROVEN = "tests/soundness/"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Keep the default suite within five minutes on two cores: of each probe's file an evenly
-    spread sixth, of each parametrized test in the folders above an evenly spread fifth (of two
-    or three cases, all but one), and of the other tests of each file of tests/soundness/ of six
-    or more an evenly spread third (the first and the last included), runs by default; the rest carries the
+    spread sixth, of each parametrized test in the folders above an evenly spread fifth (one case
+    at least), and of the other tests of each file of tests/soundness/ of six or more an evenly
+    spread quarter (three at least, the first and the last included), runs by default; the rest carries the
     `campaign` marker, which `.ci/run` runs after the default suite. Groups `helpers.spread` samples
     already are left as they are, and a test named by its id on the command line runs."""
     named = [_node_id(config, arg) for arg in config.args if "::" in arg]
@@ -43,8 +43,8 @@ def pytest_collection_modifyitems(config, items):
         probe, plain = len(key) == 1, len(key) == 2 and key[1] is None
         if n < (6 if plain else 2) or any(item.get_closest_marker("campaign") for item in group):
             continue
-        keep = max(1, math.ceil(n / 6)) if probe else max(3, math.ceil(n / 3)) if plain else \
-            n - 1 if n < 4 else max(2, math.ceil(n / 5))
+        keep = max(1, math.ceil(n / 6)) if probe else max(3, math.ceil(n / 4)) if plain else \
+            max(1, math.ceil(n / 5))
         chosen = {round(i * (n - 1) / (keep - 1)) for i in range(keep)} if keep > 1 else {0}
         for i, item in enumerate(group):
             if i not in chosen and not any(item.nodeid.startswith(arg) for arg in named):
