@@ -86,9 +86,13 @@ class Interpreter(PythonSubset, Loops, PlCalls, OpEvents, VectorCalls):
             raise nonuniform(exc, self.fn.name) from None
         missed = sorted(p for p in self.uniform.periods if self.config.period and self.config.period % p)
         if missed:
-            raise CannotModel(f"a rotation of length {missed[0]} shows only at some trip counts, after the check "
-                              f"chose them for a period of {self.config.period}; make the kernel take every `% k` "
-                              "and rotate every tile group in every iteration", self.fn.name, kind="nonuniform")
+            # (probe h247: `ki % 16` taken under `if ki % 8 == 7:` was called a rotation)
+            source = self.uniform.period_sources.get(missed[0])
+            taken = f"a period of {missed[0]} ({source})" if source else f"a period of {missed[0]}"
+            raise CannotModel(f"{taken} shows only at some trip counts or in some iterations, after the check chose "
+                              f"the counts for a period of {self.config.period}; take every `% k` in every iteration "
+                              "(in a statement of its own, before a test that uses it) and rotate every tile group in "
+                              "every iteration", self.fn.name, kind="nonuniform")
         residues = sorted((k, root) for root, k in self.uniform.root_periods.items()
                           if root in self.config.zeros and self.config.root_periods.get(root, 1) % k)
         if residues:  # the counts were run for the residues the discovery run took (probes h82, h83)

@@ -168,7 +168,7 @@ class Uniform:
     replayed: int = 0
     periods: set = field(default_factory=set)
     #: period -> what takes it, first seen (`ki % 7`, a tile group of 7 slots), for a message
-    #: naming a period too long to run every phase of (discovery runs only)
+    #: naming a period too long to run every phase of, or one the discovery run did not see
     period_sources: dict = field(default_factory=dict)
     #: trip-count root -> the lcm of every `k` of a residue `root % k` taken of it
     root_periods: dict = field(default_factory=dict)
@@ -346,9 +346,10 @@ class Uniform:
         return False
 
     def period_source(self, k: int, words: Callable[[], str]) -> None:
-        """Record what takes the period `k` (`words()`, asked once per period of a discovery
-        run): a period too long for the check names it."""
-        if self.discover and k not in self.period_sources:
+        """Record what takes the period `k` (`words()`, asked once per period of a run): a
+        period too long for the check, or one a later run finds that the discovery run missed,
+        names it."""
+        if k not in self.period_sources:
             self.period_sources[k] = words()
 
     # --- arithmetic -----------------------------------------------------------------------

@@ -135,3 +135,22 @@ def test_the_workspace_ordered_after_its_store_is_proven():
     result = transpile(fixed, path="k.py", preload=1)
     assert error_messages(result) == []
     assert [r.verdict for r in verify(fixed, result.code, "kernel", shapes=_shapes(17)).rows] == ["ok", "ok"]
+
+
+def test_a_residue_taken_under_another_residue_test_is_named_not_called_a_rotation():
+    """Probe h247: the closing pair under `if ki % 16 == 7:`, inside `if ki % 8 == 7:`, was refused
+    as "a rotation of length 16", where nothing rotates; the refusal names the residue, and taking
+    it in every iteration, as the message says, gets the race itself named."""
+    text = kernel_text(Path(__file__).parent / "kernels" / "h244_ub_tile_carried_period.py")
+    load = "        pl.load(keep, a, [ki * TILE + sub_id * HALF, 0])\n"
+    pair = ("pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=2)\n            "
+            "pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=2)\n")
+    nested = text.replace(load, load + "        if ki % 16 == 7:\n            " + pair)
+    assert nested != text
+    (message,) = error_messages(transpile(nested, path="k.py", preload=1))
+    assert "a period of 16 (`ki % 16`)" in message and "rotation" not in message.split(";")[0], message
+    hoisted = text.replace("    if ki % 8 == 7:\n", "    r16 = ki % 16\n    if ki % 8 == 7:\n", 1) \
+        .replace(load, load + "        if r16 == 7:\n            " + pair)
+    assert hoisted.count("r16") == 2
+    (message,) = error_messages(transpile(hoisted, path="k.py", preload=1))
+    assert "reads `keep` while" in message, message
