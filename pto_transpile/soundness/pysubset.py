@@ -41,6 +41,7 @@ from pto_transpile.read.signature import binding_problem, keyword_parameters
 from pto_transpile.read.unpacking import divmod_operations
 from pto_transpile.read.walk import children, iter_nodes, names_stored, parameters
 from pto_transpile.soundness import containers
+from pto_transpile.soundness.deadfields import fields_set_first
 from pto_transpile.soundness.events import AIC, CORES, Invocation
 from pto_transpile.soundness.interpbase import InterpreterBase, import_const
 from pto_transpile.soundness.loops import Loops, read_first
@@ -2567,9 +2568,11 @@ class PythonSubset(InterpreterBase):
             counts = self.stage_counts[ctx.core]
             number = counts[name]
             counts[name] = number + 1
-            # struct fields change later: keep the values this invocation saw
-            seen = tuple([(k, StructV(dict(v.fields), v.origin) if isinstance(v, StructV) else v)
-                          for k, v in env.items()])
+            # struct fields change later: keep the values this invocation saw, but for the fields
+            # the stage sets before it can read them (`deadfields`)
+            dead = fields_set_first(fn.node, env)
+            seen = tuple([(k, StructV({f: x for f, x in v.fields.items() if (k, f) not in dead}, v.origin)
+                           if isinstance(v, StructV) else v) for k, v in env.items()])
             self.trace.invocations.append(Invocation(ctx.core, name, number, seen, node))
             inner = ctx.child(env, ("stage", name, number), [0])
             made, self._made = self._made, {}
