@@ -192,10 +192,13 @@ def atomic_class(atomic: str | None, dtype: str) -> tuple[str, str] | None:
 
 def initial_valid(shape: tuple[int, int] | list[int], valid_shape) -> tuple[int, int]:
     """A tile's valid shape when declared: `TileType(valid_shape=...)`, where a missing, None
-    or negative entry means the declared extent of that axis."""
+    or negative entry means the declared extent of that axis; ValueError past the declared
+    extent (a tile holds no more than it declares, as `set_valid` says of a later change)."""
     if valid_shape is None:
         return (shape[0], shape[1])
     r, c = (s if (v is None or v < 0) else int(v) for v, s in zip(valid_shape, shape, strict=True))
+    if r > shape[0] or c > shape[1]:
+        raise ValueError(f"valid shape [{r}, {c}] past the declared [{shape[0]}, {shape[1]}]")
     return (r, c)
 
 

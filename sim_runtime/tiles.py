@@ -83,6 +83,12 @@ class TileType:
         if self.valid_shape is not None and (not isinstance(self.valid_shape, (list, tuple))
                                              or len(self.valid_shape) != 2):
             raise KernelError(f"TileType valid_shape must be 2 entries, got {self.valid_shape!r}")
+        try:
+            initial_valid(shape, self.valid_shape)
+        except ValueError as exc:  # (probe h250: a run-time valid shape of more rows than declared)
+            raise KernelError(f"TileType {exc}") from None
+        except TypeError:
+            raise KernelError(f"TileType valid_shape must be ints or None, got {self.valid_shape!r}") from None
         if not isinstance(self.dtype, DType):
             raise KernelError(f"TileType dtype must be a pl.DT_* constant, got {self.dtype!r}")
         space = _space_name(self.target_memory)

@@ -181,8 +181,12 @@ class PlCalls(InterpreterBase):
             d is None or isinstance(d, int) and not isinstance(d, bool) or run_time(d) for d in valid)
         at_run_time = any(run_time(d) for d in valid) if isinstance(valid, (list, tuple)) and readable \
             else valid is not None
-        return TileTypeV(tuple(shape), mem, elem_bytes(dtype),
-                         initial_valid(shape, valid) if known_valid and not at_run_time else (), layout, at_run_time,
+        try:
+            declared = initial_valid(shape, valid) if known_valid and not at_run_time else ()
+        except ValueError as exc:  # (a run-time one past it is an error of the run: the emulator refuses it)
+            raise CannotModel(f"this tile type declares a {exc}: a tile holds no more than its shape, and the NPU "
+                              "and the emulator refuse it", node, kind="declaration") from None
+        return TileTypeV(tuple(shape), mem, elem_bytes(dtype), declared, layout, at_run_time,
                          in_loop_body=not ctx.scope and bool(self.uniform.active))
 
     def _compile_time(self, value: Any, keyword: str, node: cst.Call, what: str = "tile address") -> None:

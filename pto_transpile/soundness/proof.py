@@ -206,7 +206,8 @@ HINTS = {
                  "field changed, a tile group's `.next()`) a count the check can name: a constant, a tiling-key "
                  "field, a scalar parameter or a `pl.DYNAMIC` dimension, not a value computed from data",
     "declaration": "Declare each tile type and group as the hardware takes it: every dimension of `shape` at least "
-                   "1, `valid_shape`, when given, with one entry per dimension of `shape`, and `mutex_ids` of ids "
+                   "1, `valid_shape`, when given, with one entry per dimension of `shape`, none past it (a "
+                   "run-time entry clamped, `pl.min(rows, ROWS)`), and `mutex_ids` of ids "
                    "0..31, none twice in a slot and as many in every slot",
     "barrier_in_stage": "Put the barrier before or after the pipeline loop, where every core runs it once, and "
                         "hand data from one stage to the next through a tile group with `fwd_ids`/`bwd_ids`",

@@ -3,8 +3,10 @@
 The facts are `pto_api.effects` (what the emulator runs too); this module only applies them
 to the interpreter's values. A valid shape the check cannot know (computed from a value known
 only at run time: a scalar parameter, tiling data, the block index, a value read from GM) is
-the declared shape, marked inexact: the real one is never larger, so footprints stay
-supersets, and an inexact write never counts as overwriting what it may not reach.
+the declared shape, marked inexact: the real one is never larger (the NPU and the emulator
+refuse a valid shape past the declared one, `pto_api.effects.initial_valid` and `set_valid`:
+such a run is an error of the serial kernel too), so footprints stay supersets, and an inexact
+write never counts as overwriting what it may not reach.
 """
 
 from __future__ import annotations
