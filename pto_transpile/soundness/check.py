@@ -311,7 +311,7 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
 
 
 #: the kinds of problem a race makes, which mutexes the check did not read might have ordered
-_MUTEX_ORDERED = ("race", "race_body", "race_core", "anywhere", "anywhere_shape", "twin", "stray")
+_MUTEX_ORDERED = ("race", "race_body", "race_core", "race_core_tile", "anywhere", "anywhere_shape", "twin", "stray")
 
 
 def _check_pipeline(file, kernel, generated: cst.FunctionDef, generated_pl=None) -> list[Problem]:
@@ -1088,7 +1088,8 @@ class _Report:
                 else "shared_event_id" if shared \
                 else "picked_mutex" if picked is not None \
                 else "loops" if self._loops_apart(a, b) \
-                else "race_core" if not self.alone and _one_invocation(a, b) \
+                else ("race_core" if self._gm_race(race) else "race_core_tile") \
+                if not self.alone and _one_invocation(a, b) \
                 else "race_tasks" if not self.alone and a.stage and a.stage == b.stage and a.core == b.core \
                 else "twin" if not self.alone and a.stage and a.stage == b.stage and {a.core, b.core} == {AIV0, AIV1} \
                 else "after_loop" if not self.alone and any(self._after_pipeline_loop(e) for e in (a, b)) \
@@ -1177,6 +1178,11 @@ class _Report:
     def _serial_invocations(self) -> dict[tuple, Invocation]:
         """(core, stage, number) -> the serial run's stage invocation."""
         return {(i.core, i.stage, i.number): i for i in self.serial.invocations}
+
+    @staticmethod
+    def _gm_race(race) -> bool:
+        """Do the two accesses of `race` meet in GM (else on a tile of the core)?"""
+        return any(foot.region[0] == "GM" for foot in (race.earlier_foot, race.later_foot))
 
     def _twin_races(self) -> None:
         """The same op on both vector cores meeting in shared memory: a race of the serial

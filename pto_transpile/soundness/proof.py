@@ -29,6 +29,11 @@ HINTS = {
                  "set_pipe=..., wait_pipe=..., event_id=...)` on the first op's pipe after it and the matching "
                  "`sync_dst` on the second op's pipe before it (the pipes of one core run ahead of one another, and "
                  "auto_mutex orders tiles, not GM)",
+    "race_core_tile": "Order the two ops of the core yourself, as the serial kernel needs too: `pl.system.sync_src("
+                      "set_pipe=..., wait_pipe=..., event_id=...)` on the first op's pipe after it and the matching "
+                      "`sync_dst` on the second op's pipe before it (the pipes of one core run ahead of one another, "
+                      "and auto_mutex orders the ops on a tile by its `mutex_ids`, which these tiles do not share: a "
+                      "`pl.make_tile` tile has none)",
     "mutex_off": "Turn `auto_mutex` on (`@pl.jit(auto_mutex=True, ...)`, the default): the JIT then orders the ops "
                  "of one core on a tile by the tile's `mutex_ids`, which the transform relies on; or order the two "
                  "yourself with `pl.system.sync_src`/`sync_dst`",
