@@ -75,7 +75,7 @@ from pto_transpile.soundness.revisits import tiles_met_again
 from pto_transpile.soundness.rotations import live_lengths, outer_period
 from pto_transpile.soundness.runtypes import nonuniform
 from pto_transpile.soundness.tilingdata import scalar_ranges, tiling_field_least, tiling_field_types
-from pto_transpile.soundness.uniform import EMPTY_COUNT, INDEX, PER_CORE_COUNT
+from pto_transpile.soundness.uniform import EMPTY_COUNT, INDEX, PER_CORE_COUNT, TESTED_BY
 from pto_transpile.soundness.uniform import KINDS as NONUNIFORM_KINDS
 from pto_transpile.soundness.values import (
     UNKNOWN,
@@ -487,6 +487,7 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
     #: are too many to run one by one
     any_size: list[Problem] = []
     deferred: list[Problem] = []  #: the first run's problems named only if no run shows another
+    tested: dict[str, str] = {}  #: sampled value -> the code of a test that cut it (`Uniform.tested_by`)
     while queue:
         config = queue.pop(0)
         cuts: set = set()
@@ -555,7 +556,8 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                 if _config_key(more) not in seen:
                     seen.add(_config_key(more))
                     queue.append(more)
-        scalar_cuts = [cut for cut in cuts if cut[0] != EMPTY_COUNT]
+        tested.update(value for name, value in cuts if name == TESTED_BY and value[0] not in tested)
+        scalar_cuts = [cut for cut in cuts if cut[0] not in (EMPTY_COUNT, TESTED_BY)]
         for name, value in sorted(scalar_cuts, key=lambda cut: (cut[0], cut[1] < 0, abs(cut[1]))):  # natural first
             if name in config.scalars and config.scalars[name] != value:
                 more = replace(config, scalars={**config.scalars, name: value})
@@ -571,9 +573,11 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                         return _probe_far(configs, check, name, values) or [_chased(name, values,
                                                                                    tested_by_while(name))]
         if len({key[0] for key in seen}) > MAX_CUT_RUNS + len(configs):
-            names = sorted({name for name, _ in cuts}) or sorted(config.scalars)
-            return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)} split their values into "
-                                     f"more cases than the check runs ({MAX_CUT_RUNS})", None)]
+            names = sorted({name for name, _ in scalar_cuts if name != PER_CORE_COUNT}) or sorted(config.scalars)
+            codes = sorted({tested[n] for n in names if n in tested})
+            shown = f" (`{'`, `'.join(codes[:3])}`{', ...' if len(codes) > 3 else ''})" if codes else ""
+            return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)}{shown} split their values "
+                                     f"into more cases than the check runs ({MAX_CUT_RUNS})", None)]
         if queue and id(queue[0]) not in passed:
             progress.report(kernel, judged, judged + len(queue))
     return deferred

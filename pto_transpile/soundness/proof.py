@@ -99,8 +99,10 @@ HINTS = {
     "blocks": "The check proves a kernel for every block count from the GM places each block reaches: let each "
               "block reach its own part (offsets by the block index, a per-core range or a chunk start), and put "
               "`pl.system.sync_all()` of every core that makes them between accesses of a part blocks share",
-    "cases": "The check runs a kernel at every value of a scalar parameter where one of its tests changes outcome; "
-             "test each parameter against fewer values (or make it a tiling-key field)",
+    "cases": "The check runs a kernel at every value of a scalar parameter, or of an element read from GM by number "
+             "(`starts[0]`, one value for the run), where one of its tests (an `if`, `abs`, `min`, `max`) changes "
+             "outcome, and the tests on several such values multiply the runs; test each against fewer values, or "
+             "fewer of them (or make a parameter a tiling-key field)",
     "offsets": "The check runs a kernel at a few values of a scalar parameter; the accesses of a written tensor "
                "stay apart for every value only when the parameter moves them all alike: offset them as the message "
                "says",

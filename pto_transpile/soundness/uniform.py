@@ -101,6 +101,9 @@ class Said:
 PER_CORE_COUNT = "<per-core tasks>"
 #: the name of a cut (`cut_values`) whose value is (trip-count root, a count that empties its loop)
 EMPTY_COUNT = "<empty trip count>"
+#: the name of a cut (`cut_values`) whose value is (sampled value, the code of a test on it that
+#: cuts its values): words for a refusal of too many cases, never a run
+TESTED_BY = "<tested by>"
 
 
 @dataclass
@@ -217,6 +220,8 @@ class Uniform:
     residues_of: dict = field(default_factory=dict)
     #: tests on sampled parameters outside the argument (text -> the parameters in it)
     unsettled: dict = field(default_factory=dict)
+    #: sampled value -> the code of the first test that cut its values (`cut`, `TESTED_BY`)
+    tested_by: dict = field(default_factory=dict)
     #: tests of the block index or count (`core_id == 1`), each followed both ways
     block_tests: list = field(default_factory=list)
     #: what rotates, for the period of each loop (`rotations.Rotations`)
@@ -746,6 +751,7 @@ class Uniform:
             self.unsettled.setdefault(text, names)
             return
         ((var, a),) = rest.items()
+        self.tested_by.setdefault(self.residues_of[var][0] if var in self.residues_of else var[1], text)
         if var in self.residues_of:  # a test on r = (a * d + c) % k: its root in r, as below
             name, ra, rc, k = self.residues_of[var]
             now = self.scalar_values[name]
@@ -769,6 +775,7 @@ class Uniform:
         several residues, values of every residue modulo the lcm of their periods (up to
         `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
         out: set = {(PER_CORE_COUNT, tasks) for tasks in self.per_core_static}
+        out.update((TESTED_BY, item) for item in self.tested_by.items())
         out.update((EMPTY_COUNT, (var[1], v)) for var, t, c, zero in self.empty_cuts
                    for v in self._empty_sides(var, t, c, zero))
         for name, roots in self.scalar_roots.items():

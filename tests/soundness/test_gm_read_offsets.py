@@ -120,3 +120,16 @@ def test_a_value_read_by_a_helper_and_passed_whole_to_a_stage_is_a_scalar(helper
     assert error_messages(result) == []
     for start, count in ((0, 2), (2, 3)):
         assert [row.verdict for row in _verify(text, result.code, start, count).rows] == ["ok", "ok"]
+
+
+def test_too_many_cases_name_the_test_that_cut_the_values():
+    """Probe h241: `abs` of four int elements read by number (a static loop of four) cut each at 0,
+    more cases than the check runs; the refusal named the elements only, as "tests" of a kernel that
+    writes none. It names the test's code, and the help speaks of values read from GM."""
+    text = (Path(__file__).parent / "kernels" / "factor_in_body.py").read_text()
+    text = edited(text, [("factors: pl.Tensor[[N], pl.DT_FP32]", "factors: pl.Tensor[[N], pl.DT_INT32]"),
+                         ("f = factors[ki]", "f = abs(factors[ki])")])
+    (found,) = [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
+    assert "the tests on `factors[0]`, `factors[1]`, `factors[2]`, `factors[3]` (`abs(factors[ki])`) split" \
+        in found.message, found.message
+    assert "an element read from GM by number" in found.hint, found.hint

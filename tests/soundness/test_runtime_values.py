@@ -138,7 +138,7 @@ def test_tests_splitting_a_scalar_into_too_many_cases_are_refused():
     result = transpile(text, path="branch_on_param.py")
     assert result.code is None
     (message,) = _messages(result)
-    assert "the tests on `d` split their values into more cases than the check runs (200)" in message
+    assert "the tests on `d` (`d == j`) split their values into more cases than the check runs (200)" in message
 
 
 def _without_branch() -> str:
