@@ -56,6 +56,9 @@ RULE = Rule(
            "made_tuple": "Declare a struct with the same fields before the loop (`{value} = pl.struct(...)`), set them "
                          "in the loop (`{value}.f = ...`) and pass that struct: the ring carries a struct made by "
                          "`pl.struct` field by field",
+           "struct_in_struct": "Pass `{inner}` to the stages as an argument of its own, or give `{holder}` its "
+                               "fields instead: the ring carries a struct made by `pl.struct` field by field, each "
+                               "field a number",
            "struct_field": "Initialise the field where the struct is made with a number of the type it carries "
                            "(`{field}=0.0` for a float, `{field}=0` for an integer, or `pl.const(0, pl.DT_...)`): "
                            "PyPTO types a struct's field by its initialiser, and a bool or a value of either type "

@@ -282,6 +282,10 @@ def _field_types(file, kernel: Kernel, plan: CtxPlan, receivers, anchors) -> dic
             division = types.division_in(fills[0].value)
             if all(function_choices(f.value, lambda n: n if n in file.functions_by_name else None) for f in fills):
                 fields.update(why="it is a function of the file, which a ctx field cannot hold", _hint="function")
+            elif (inner := _struct_in_struct(file, kernel, fills[0].value)) is not None:  # (probe h251)
+                holder = fills[0].value.value.value  # type: ignore[attr-defined]
+                fields.update(why=f"it is `{inner}`, a struct held in a field of `{holder}`, and a ctx field holds a "
+                                  "number", inner=inner, holder=holder, _hint="struct_in_struct")
             elif (handle := _handle_in_struct(file, kernel, fills[0].value)) is not None:  # (probe h109: `o=out`)
                 fields.update(why=f"it is `{handle}`, a handle (a tensor, a tile or a tile group) held in the struct, "
                                   "and a ctx field holds a number", handle=handle, _hint="handle")
@@ -352,6 +356,20 @@ def _bound_otherwise(file, bound: dict, name: str) -> bool:
     initialisers, probe h110)?"""
     return any(kind != "value" or not (isinstance(node, cst.Call) and file.pl.path(node.func) == ("struct",))
                for kind, node in bound.get(name, []))
+
+
+def _struct_in_struct(file, kernel: Kernel, value: cst.BaseExpression) -> str | None:
+    """The code of the struct a struct field `st.f` is initialised with (`pl.struct(inner=inner)`
+    of an `inner = pl.struct(...)`, or `pl.struct(inner=pl.struct(...))`) in a declaration, if any."""
+    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
+        return None
+    for decl in kernel.structs.get(value.value.value) or []:
+        init = next((a.value for a in decl.call.args if a.keyword is not None
+                     and a.keyword.value == value.attr.value), None)
+        if isinstance(init, cst.Name) and init.value in kernel.structs \
+                or isinstance(init, cst.Call) and file.pl.path(init.func) in (("struct",), ("struct_array",)):
+            return file.source.code(init)
+    return None
 
 
 def _handle_in_struct(file, kernel: Kernel, value: cst.BaseExpression) -> str | None:

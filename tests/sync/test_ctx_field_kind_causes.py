@@ -114,3 +114,40 @@ def test_a_tile_pick_by_a_name_of_unknown_kind_the_loop_binds_is_named(tmp_path)
     text = kernel_text(path).replace("        sel = PICK[j % 2][0]\n", "        sel = PICKD.get(j % 2, 0)\n")
     result = transpile(text.replace("PICK = ((0,), (1,))\n", "PICKD = {0: 0, 1: 1}\n"), path="k.py")
     assert [(d.code, "`sel`" in d.message) for d in result.diagnostics if d.is_error] == [("PTO054", True)]
+
+
+def test_a_struct_held_in_a_struct_field_is_named_and_the_help_works():
+    """Probe h251: `st = pl.struct(inner=inner)` handed whole, its `st.inner.factor` set and read
+    by the stages, was called a number whose type cannot be told, and the help to initialise
+    `inner=0.0` made another program; the refusal names the struct, and passing it, as the help
+    says, is proven and runs as the serial kernel."""
+    from helpers import error_messages
+    from sim_runtime import verify
+
+    text = kernel_text(Path(__file__).parents[1] / "soundness" / "kernels" / "factor_in_struct.py")
+    nested = [("    st.factor = factors[ki]", "    st.inner.factor = factors[ki]"),
+              ("def scale_store(ki, sub_id, factor, out", "def scale_store(ki, sub_id, st, out"),
+              ("pl.muls(y, c_vec, factor)", "pl.muls(y, c_vec, st.inner.factor)"),
+              ("        st = pl.struct(factor=0.0)", "        inner = pl.struct(factor=0.0)\n"
+                                                   "        st = pl.struct(inner=inner)"),
+              ("scale_store(ki, sub_id, st.factor, out", "scale_store(ki, sub_id, st, out")]
+    for old, new in nested:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (found,) = [d for d in transpile(text, path="k.py", preload=1).diagnostics if d.is_error]
+    assert found.code == "PTO072" and "it is `inner`, a struct held in a field of `st`" in found.message, found.message
+    assert found.hint.startswith("Pass `inner` to the stages as an argument of its own"), found.hint
+    passed = text
+    for old, new in [("def read_factor(ki, factors, st):", "def read_factor(ki, factors, inner):"),
+                     ("    st.inner.factor = factors[ki]", "    inner.factor = factors[ki]"),
+                     ("def scale_store(ki, sub_id, st, out", "def scale_store(ki, sub_id, inner, out"),
+                     ("pl.muls(y, c_vec, st.inner.factor)", "pl.muls(y, c_vec, inner.factor)"),
+                     ("        st = pl.struct(inner=inner)\n", ""),
+                     ("read_factor(ki, factors, st)", "read_factor(ki, factors, inner)"),
+                     ("scale_store(ki, sub_id, st, out", "scale_store(ki, sub_id, inner, out")]:
+        assert passed.count(old) == 1, old
+        passed = passed.replace(old, new)
+    result = transpile(passed, path="k.py", preload=1)
+    assert error_messages(result) == []
+    report = verify(passed, result.code, "kernel", path="k.py")
+    assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
