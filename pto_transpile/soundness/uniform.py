@@ -151,6 +151,8 @@ class Access:
     #: began or after one did; "" inside one
     outside: str = ""
     node: Any = None  #: the op's statement, where a message points
+    #: the loops of run-time trip count it is made in, outermost first (`Loop.key`)
+    inside: tuple = ()
 
     @property
     def text(self) -> str:
@@ -872,7 +874,8 @@ class Uniform:
             const = int(o) - _moving(o)
             coords.append((linear, const, e))
         outside = "" if self.active else "after" if self.loops else "before"
-        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node))
+        self.accesses.append(Access(tensor, write, tuple(coords), text, tuple(shifts), epoch, may, outside, node,
+                                    tuple(loop.key for loop in self.active)))
 
     def _within_chunk(self, tensor: str, offset: Any, extent: int, text: Callable[[], str]) -> None:
         """An offset by a block's chunk start (`core_id * my_n * T + j * T`) keeps the blocks apart
@@ -1311,7 +1314,7 @@ class Uniform:
                             "does not")
                 # (a loop variable times the block count is its loop's variable too)
                 loops = [_loops_of([a]) for a in (named or accs)]
-                if len(set().union(*loops)) > 1 and not any(len(x) > 1 for x in loops):
+                if len(set().union(*loops)) > 1 and not any(len(x) > 1 for x in loops) or _in_loops_apart(named):
                     # each moves with its own loop, and no barrier separates the loops
                     raise NonUniform(f"`{tensor}` is accessed by two loops that no `pl.system.sync_all()` of the "
                                      f"cores accessing it separates ({texts or accs[0].text}): the later loop may "
@@ -1451,6 +1454,16 @@ class Uniform:
     # --- the period and the bound -----------------------------------------------------------
     def period(self) -> int:
         return math.lcm(*self.periods) if self.periods else 1
+
+
+def _in_loops_apart(named: list[Access]) -> bool:
+    """Are two accesses made in two loops of run-time trip count, neither inside the other (probe
+    h252: a load at a fixed place in the second loop, moved by no loop variable, was told to keep
+    the store's stride, where a barrier of both cores between the loops was missing)?"""
+    if len(named) != 2 or not all(a.inside for a in named):
+        return False
+    a, b = named
+    return a.inside[-1] not in b.inside and b.inside[-1] not in a.inside
 
 
 def _loops_of(accesses: list[Access]) -> set:
