@@ -105,11 +105,6 @@ def kernel(
         w_slot = w_l1.current()
         pl.load(w_slot, w, [0, 0])
     with pl.section_vector():
-        run_db = pl.make_tile_group(
-            type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
-            addrs=0x8000,
-            mutex_ids=[10],
-        )
         res_db = pl.make_tile_group(
             type=pl.TileType(shape=[HALF, BLOCK], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
             addrs=0xC000,
