@@ -517,8 +517,12 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
                              cuts)
             problems = [_too_long_to_follow(problems[0])] if followed and followed[0].kind in ("size", "long") \
                 else followed
-        if problems and _shares(config) and "(shown with" not in problems[0].detail:
-            problems[0] = replace(problems[0], detail=f"{problems[0].detail} (shown with {', '.join(_shares(config))})")
+        # the values of the run (probe h253: `if flag > 0:` skipped the barrier between two loops at
+        # `flag` = 0, and the refusal asked for the barrier the kernel had)
+        shown = [f"`{name}` = {value}" for name, value in sorted(config.scalars.items())
+                 if not name.startswith("<")] + _shares(config)
+        if problems and shown and "(shown with" not in problems[0].detail:
+            problems[0] = replace(problems[0], detail=f"{problems[0].detail} (shown with {', '.join(shown)})")
         if problems and all(p.deferred for p in problems):
             deferred = deferred or problems
             problems = []
@@ -575,8 +579,8 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         if len({key[0] for key in seen}) > MAX_CUT_RUNS + len(configs):
             names = sorted({name for name, _ in scalar_cuts if name != PER_CORE_COUNT}) or sorted(config.scalars)
             codes = sorted({tested[n] for n in names if n in tested})
-            shown = f" (`{'`, `'.join(codes[:3])}`{', ...' if len(codes) > 3 else ''})" if codes else ""
-            return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)}{shown} split their values "
+            tests = f" (`{'`, `'.join(codes[:3])}`{', ...' if len(codes) > 3 else ''})" if codes else ""
+            return [Problem("cases", f"the tests on {', '.join(f'`{n}`' for n in names)}{tests} split their values "
                                      f"into more cases than the check runs ({MAX_CUT_RUNS})", None)]
         if queue and id(queue[0]) not in passed:
             progress.report(kernel, judged, judged + len(queue))

@@ -142,10 +142,11 @@ HINTS = {
     "global_rebound": "Bind the name with a statement of the module itself (`FLAG = 1` after `FLAG = 0`), not "
                       "through `global` in a function or class body: the check reads the module's own statements "
                       "in order, and each binding there is the value that follows it",
-    "construct": "Write what the message names in the form it gives: the check follows the kernel's Python as it "
-                 "runs and refuses, rather than guesses, a construct it cannot follow (among them a `pl` op reached "
-                 "otherwise than by its name, `pl.store(...)`, or called in a comprehension, an f-string or an "
-                 "`except` block)",
+    "construct": "Write what the message names otherwise, in the form it gives where it gives one: the check "
+                 "follows the kernel's Python as it runs and refuses, rather than guesses, what it cannot follow, "
+                 "such as a call in a comprehension, a generator, an f-string or an `except` block (compute those "
+                 "values with plain statements and a `for` loop) or a `pl` op reached otherwise than by its name "
+                 "(call it as `pl.store(...)`)",
     "tile_size": "Reserve each tile at least the bytes of its shape (element size times every dimension): raise "
                  "`size=` to that or leave it out, and place the next tile at or past its end",
     "stray": "Keep the bytes a vector function reaches within the tiles it is given: bound its loops and offsets "

@@ -222,7 +222,8 @@ class Uniform:
     residues_of: dict = field(default_factory=dict)
     #: tests on sampled parameters outside the argument (text -> the parameters in it)
     unsettled: dict = field(default_factory=dict)
-    #: sampled value -> the code of the first test that cut its values (`cut`, `TESTED_BY`)
+    #: sampled value -> {the code of a test that cut its values: the roots it cut them at} (`cut`,
+    #: `TESTED_BY`: the test of most roots names the cases, probe h253)
     tested_by: dict = field(default_factory=dict)
     #: tests of the block index or count (`core_id == 1`), each followed both ways
     block_tests: list = field(default_factory=list)
@@ -753,19 +754,21 @@ class Uniform:
             self.unsettled.setdefault(text, names)
             return
         ((var, a),) = rest.items()
-        self.tested_by.setdefault(self.residues_of[var][0] if var in self.residues_of else var[1], text)
         if var in self.residues_of:  # a test on r = (a * d + c) % k: its root in r, as below
             name, ra, rc, k = self.residues_of[var]
             now = self.scalar_values[name]
             root = Fraction(a * ((ra * now + rc) % k) - int(diff), a)
             near = range(max(math.floor(root) - 1, 0), min(math.ceil(root) + 2, k))
             self.scalar_residues.setdefault(name, {}).setdefault((ra, rc, k), set()).update(near)
+            self.tested_by.setdefault(name, {}).setdefault(text, set()).add((k, root))
             return
         now = self.scalar_values.get(var[1]) if var[0] == "scalar" else None
         if not isinstance(now, int) or isinstance(now, bool) or not a:
             return
         # diff(d) = int(diff) + a * (d - now) is 0 at the root
-        self.scalar_roots.setdefault(var[1], set()).add(Fraction(a * now - int(diff), a))
+        root = Fraction(a * now - int(diff), a)
+        self.scalar_roots.setdefault(var[1], set()).add(root)
+        self.tested_by.setdefault(var[1], {}).setdefault(text, set()).add(root)
 
     def cut_values(self) -> set:
         """(parameter, value) pairs the check must run too, so that every piece of the
@@ -777,7 +780,8 @@ class Uniform:
         several residues, values of every residue modulo the lcm of their periods (up to
         `MAX_RESIDUE_PERIOD`; past it they stay sampled)."""
         out: set = {(PER_CORE_COUNT, tasks) for tasks in self.per_core_static}
-        out.update((TESTED_BY, item) for item in self.tested_by.items())
+        out.update((TESTED_BY, (name, max(tests, key=lambda t: len(tests[t]))))
+                   for name, tests in self.tested_by.items())
         out.update((EMPTY_COUNT, (var[1], v)) for var, t, c, zero in self.empty_cuts
                    for v in self._empty_sides(var, t, c, zero))
         for name, roots in self.scalar_roots.items():
@@ -1457,13 +1461,13 @@ class Uniform:
 
 
 def _in_loops_apart(named: list[Access]) -> bool:
-    """Are two accesses made in two loops of run-time trip count, neither inside the other (probe
+    """Are two accesses made in two loops of run-time trip count with no loop around both (probe
     h252: a load at a fixed place in the second loop, moved by no loop variable, was told to keep
     the store's stride, where a barrier of both cores between the loops was missing)?"""
     if len(named) != 2 or not all(a.inside for a in named):
         return False
     a, b = named
-    return a.inside[-1] not in b.inside and b.inside[-1] not in a.inside
+    return not set(a.inside) & set(b.inside)  # (probe h253: two inner loops of one pipeline loop are not apart)
 
 
 def _loops_of(accesses: list[Access]) -> set:

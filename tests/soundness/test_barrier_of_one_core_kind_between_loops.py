@@ -32,3 +32,23 @@ def test_the_barrier_of_every_core_makes_the_kernel_proven():
     for blocks in (1, 3):
         report = verify(fixed, result.code, "kernel", path="k.py", shapes=SHAPES, block_dim=blocks)
         assert [r.verdict for r in report.rows] == ["ok", "ok"], report.rows[-1].message
+
+
+def test_a_barrier_under_a_test_of_a_parameter_is_shown_with_the_value_that_skips_it():
+    """Probe h253: the barrier of every core under `if flag > 0:` was asked for as if missing; the
+    refusal names the value of the run that skips it."""
+    text = TEXT.replace(AIV_ONLY, "    if flag > 0:\n        pl.system.sync_all(core_type=pl.SyncCoreType.MIX)\n") \
+        .replace("    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n",
+                 "    out: pl.Tensor[[pl.DYNAMIC, BLOCK], pl.DT_FP32],\n    flag: pl.DT_INT32,\n")
+    assert text.count("flag") == 2
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "accessed by two loops" in message and message.endswith("(shown with `flag` = 0)"), message
+
+
+def test_two_inner_loops_of_one_pipeline_loop_are_not_called_two_loops():
+    """Probe h253: the store of a stage's inner loop meeting the load of another stage's inner
+    loop, both in one pipeline loop, was refused as two loops no barrier separates, and a barrier
+    between the inner loops changed nothing; the refusal names the stride again."""
+    text = (Path(__file__).parent / "kernels" / "h253_inner_loops_of_one_pipeline_loop.py").read_text(encoding="utf-8")
+    (message,) = error_messages(transpile(text, path="k.py"))
+    assert "do not stay within one stride of each other" in message and "two loops" not in message, message

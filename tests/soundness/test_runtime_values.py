@@ -132,13 +132,17 @@ def test_the_emulator_agrees_on_the_test_on_a_scalar(d, same):
     assert (row.verdict == "ok") == same, (row.verdict, row.message)
 
 
-def test_tests_splitting_a_scalar_into_too_many_cases_are_refused():
+@pytest.mark.parametrize("before, test", [("", "d == j"), ("    if d > 250:\n        pass\n", "d == j"),
+                                          ("", "min(d, 500) == j")], ids=["one", "after-another", "of-a-min"])
+def test_tests_splitting_a_scalar_into_too_many_cases_are_refused(before, test):
+    """The refusal names the test that cuts the values at the most places (probe h253: the first
+    test on `d`, and a `min` cut once, were named)."""
     text = (KERNELS / "branch_on_param.py").read_text().replace(
-        "    if d == 7:\n", "    for j in range(300):\n        if d == j:\n            pass\n    if d == 7:\n")
+        "    if d == 7:\n", f"{before}    for j in range(300):\n        if {test}:\n            pass\n    if d == 7:\n")
     result = transpile(text, path="branch_on_param.py")
     assert result.code is None
     (message,) = _messages(result)
-    assert "the tests on `d` (`d == j`) split their values into more cases than the check runs (200)" in message
+    assert f"the tests on `d` (`{test}`) split their values into more cases than the check runs (200)" in message
 
 
 def _without_branch() -> str:
