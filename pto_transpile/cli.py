@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
 from contextlib import contextmanager
 from dataclasses import replace
@@ -182,11 +183,41 @@ def _stdout_closed() -> int:
 
 def _is_stdout(path: str) -> bool:
     """Does `path` name the file standard output writes to (`/dev/stdout`, `/dev/fd/1`)?"""
+    return _is_stream(sys.stdout, path)
+
+
+def _is_stream(stream, path) -> bool:
+    """Does `path` name the file behind `stream` (standard input or output)?"""
     try:
-        here, there = os.fstat(sys.stdout.fileno()), os.stat(path)
-    except (OSError, ValueError, AttributeError):  # (no such file, or a stdout with no file behind it)
+        here, there = os.fstat(stream.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # (no such file, or a stream with no file behind it)
         return False
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _streams_not_inputs(inputs: list[Input], output: str | None, targets: list[Path | None]) -> None:
+    """UsageError where standard output (for `-o -`) is an input file, or where a file written
+    is the file standard input (an input `-`) is read from: each would write over the input
+    (probe h254: `-o in.py 1<>in.py`, `-o /dev/stdout >> in.py` and `- -o /dev/stdin --force
+    < in.py` each replaced or extended the input, exit 0)."""
+    for item in inputs:
+        if output == "-" and (item.is_stdin and _same_stream_file(sys.stdin, sys.stdout)
+                              or not item.is_stdin and _is_stream(sys.stdout, item.path)):
+            what = ("the input: standard output is the file standard input is read from" if item.is_stdin
+                    else f"the input file {item.path}: standard output is that file")
+            raise click.UsageError(f"refusing to write over {what}; redirect it to another file, or give -o FILE")
+        if item.is_stdin and any(t is not None and _is_stream(sys.stdin, t) for t in targets):
+            raise click.UsageError("refusing to overwrite the input: the output file is the file standard input "
+                                   "is read from; give -o another file")
+
+
+def _same_stream_file(a, b) -> bool:
+    """Are two streams one regular file (`< k.py 1<>k.py`)?"""
+    try:
+        x, y = os.fstat(a.fileno()), os.fstat(b.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISREG(x.st_mode) and (x.st_dev, x.st_ino) == (y.st_dev, y.st_ino)
 
 
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,
@@ -194,8 +225,10 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
               force=False, warnings_as_errors=False) -> Run:
     if not files:
         raise click.UsageError("no input file given (try: pto-transpile kernel.py --preload 2)")
-    if output not in (None, "-") and _is_stdout(output):
-        output = "-"  # (`-o /dev/stdout`: the report then goes to stderr, not between the code's lines: probe h231)
+    if output not in (None, "-") and not check and _is_stdout(output):
+        # (`-o /dev/stdout`: the report then goes to stderr, not between the code's lines: probe h231; with
+        # --check, the file is read, not written: probe h254, `--check -o out.py >> out.py` compared nothing)
+        output = "-"
     defaults, base = _defaults(files)
     from pto_transpile.output import folders
 
@@ -348,6 +381,7 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
             and keys_from is None:
         raise click.UsageError("- (standard input) has no path to keep under -o DIR/; give -o FILE or -o -")
     targets = output_targets(inputs, output, Path.cwd(), keys_from)
+    _streams_not_inputs(inputs, output, targets)
     named = [os.path.realpath(t) for t in targets if t is not None]  # (a symlinked folder: one file, ux3 review)
     if output != "-" and len(set(named)) < len(named):
         raise click.UsageError("two inputs would be written to the same file; give -o DIR/")
