@@ -486,6 +486,18 @@ def strip_pipeline_keyword(kernel: Kernel) -> dict[cst.CSTNode, Replacement]:
         return {}
     call = cst.ensure_type(kernel.jit_decorator.decorator, cst.Call)
     args = [a for a in call.args if a is not kernel.pipeline_keyword]
-    if args:
-        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    if args and call.args[-1] is kernel.pipeline_keyword:
+        args[-1] = args[-1].with_changes(comma=_closing_comma(args[-1].comma, kernel.pipeline_keyword.comma))
     return {call: call.with_changes(args=args)}
+
+
+def _closing_comma(kept: cst.Comma | cst.MaybeSentinel, removed: cst.Comma | cst.MaybeSentinel):
+    """The comma of the argument that ends `@pl.jit(...)` once the `pipeline=` after it is gone:
+    none on one line (`@pl.jit(auto_mutex=True)`), but where it holds comments or ends a line it
+    stays, and the `)` keeps its place (probe h254: the comments on the kept argument's line and
+    above the removed one were deleted)."""
+    if not (isinstance(kept, cst.Comma) and isinstance(ws := kept.whitespace_after, cst.ParenthesizedWhitespace)):
+        return cst.MaybeSentinel.DEFAULT
+    end = removed.whitespace_after if isinstance(removed, cst.Comma) else None
+    return kept.with_changes(whitespace_after=ws.with_changes(
+        last_line=end.last_line if isinstance(end, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace("")))
