@@ -168,7 +168,7 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
     transformed: list[Kernel] = []
     overlap_counter = [0]
     overridden: list[str] = []  # kernels marked sync_only whose preload 0 the override replaced
-    other: list[tuple[str, tuple]] = []  # kernels the preload given runs at other preloads than their own
+    other: list[tuple[str, str]] = []  # kernels the preload given runs at other preloads than their own
     by_hand: list[Kernel] = []  # kernels pipelined by hand: left as written, under `COPY_MARK`
     for kernel in file.kernels:
         how = pipelined_as(kernel, file)
@@ -182,7 +182,10 @@ def _transpile(source: str, preload: Override, is_default: bool, path: str, skip
         if kernel.preload.sync_only and any(preloads):
             overridden.append(kernel.name)
         if preload is not None and preloads != tuple(kernel.preload.values or ()):
-            other.append((kernel.name, tuple(kernel.preload.values or ())))
+            # its own `PipelineConfig(...)` as written (probe h254: a `sync_only=True` kernel's was given as
+            # `preload=0`), "" when it sets none
+            own = kernel.pipeline_keyword.value if kernel.pipeline_keyword is not None else None
+            other.append((kernel.name, file.source.code(own) if own is not None else ""))
         scanner = StageScanner(file, kernel)
         kctx = KernelContext(file, kernel, preloads, [])
         # errors of the scan count against the kernel too: an access it could not resolve is

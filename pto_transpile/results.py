@@ -47,7 +47,7 @@ class TranspileResult:
     #: (kernel, its own preloads) of the kernels the preload given (`--preload`, pyproject.toml)
     #: ran at other preloads than their `PipelineConfig` says: a report of errors names where the
     #: preload came from (study ux3: "at preload 7" of a kernel that says 1)
-    preload_overridden: list[tuple[str, tuple]] = field(default_factory=list)
+    preload_overridden: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

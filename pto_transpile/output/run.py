@@ -202,7 +202,7 @@ def _one_file(run: Run, item: Input, target: Path | None, outcome, sink: Sink) -
     if not result.ok:
         status = EXIT_ERRORS
         for kernel, own in result.preload_overridden:
-            click.echo(f"note: {item.name}: kernel `{kernel}` was pipelined at preload {_preload_text(run.preload)} "
+            click.echo(f"note: {item.name}: kernel `{kernel}` was checked at preload {_preload_text(run.preload)} "
                        f"({_preload_source(run)}), not {_own_preload(own)}", file=notes)
         if run.report is not None and not _report(run, item, text, result, None, sink):
             status = EXIT_USAGE
@@ -238,11 +238,11 @@ def _preload_source(run: Run) -> str:
         else f"`--preload {given}`"
 
 
-def _own_preload(own: tuple) -> str:
-    """A kernel's own preloads as its `PipelineConfig` gives them, for a note."""
+def _own_preload(own: str) -> str:
+    """A kernel's own `pipeline=` as written (`TranspileResult.preload_overridden`), for a note."""
     if not own:
         return "at none of its own (it sets no `pipeline=`)"
-    return f"at its own `PipelineConfig(preload={own[0] if len(own) == 1 else list(own)})`"
+    return f"at its own `{own.removeprefix('pl.pipeline.').removeprefix('pipeline.')}`"
 
 
 def _preload_text(preload) -> str:

@@ -51,8 +51,10 @@ RULE = Rule(
     hint="Give exactly one preload value per pipeline loop, in source order, or a single int shared by all",
     messages={"override": "the preload given to the command ({values}) has {count} values, but kernel `{kernel}` "
                           "holds {loops} pipeline loop(s)"},
-    hints={"override": "Give `--preload` one value per pipeline loop of each kernel, in source order, or a single "
-                       "value for all"},
+    hints={"override": "Give `--preload` one value per pipeline loop of the kernel, in source order (the list "
+                       "applies to each kernel of the file), or a single value for all; for kernels of different "
+                       "loop counts or preloads, set each kernel's `PipelineConfig(preload=...)` and leave "
+                       "`--preload` out"},
     check=check,
     seed="a preload list has one value per pipeline loop of the kernel",
     doc=DOC,

@@ -20,7 +20,7 @@ def test_the_preload_s_source_is_named_beside_its_errors(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text("[tool.pto-transpile]\npreload = 7\n")
     r = run("k.py", "--check")
     assert r.exit_code == 1 and "error[PTO043]" in r.output
-    assert ("note: k.py: kernel `pipeline_demo_kernel` was pipelined at preload 7 (`preload = 7` in "
+    assert ("note: k.py: kernel `pipeline_demo_kernel` was checked at preload 7 (`preload = 7` in "
             "[tool.pto-transpile] of pyproject.toml), not at its own `PipelineConfig(preload=2)`") in r.output
     r = run("k.py", "--check", "--preload", "5")
     assert r.exit_code == 1 and "at preload 5 (`--preload 5`), not at its own" in r.output
@@ -29,6 +29,18 @@ def test_the_preload_s_source_is_named_beside_its_errors(tmp_path, monkeypatch):
 def test_no_note_when_the_kernel_is_clean_or_runs_at_its_own_preload(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.py").write_text(DEMO.read_text())
-    assert "was pipelined at" not in run("k.py", "--check", "--preload", "1").output
+    assert "was checked at" not in run("k.py", "--check", "--preload", "1").output
     (tmp_path / "pyproject.toml").write_text("[tool.pto-transpile]\npreload = 2\n")
-    assert "was pipelined at" not in run("k.py", "--check").output
+    assert "was checked at" not in run("k.py", "--check").output
+
+
+def test_the_note_quotes_the_kernels_own_config_as_written(tmp_path, monkeypatch):
+    """Probe h254: a kernel marked `PipelineConfig(preload=1, sync_only=True)` was said to have its
+    own `PipelineConfig(preload=0)`, and a refused kernel to have been pipelined."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.py").write_text(DEMO.read_text().replace("PipelineConfig(preload=2)",
+                                                            "PipelineConfig(preload=1, sync_only=True)"))
+    r = run("k.py", "--check", "--preload", "7")
+    assert r.exit_code == 1, r.output
+    assert ("kernel `pipeline_demo_kernel` was checked at preload 7 (`--preload 7`), not at its own "
+            "`PipelineConfig(preload=1, sync_only=True)`") in r.output, r.output

@@ -59,7 +59,7 @@ def test_no_note_when_the_override_keeps_the_kernel_serial(tmp_path):
     src = _project(tmp_path)
     for preload in ("0", "0,0"):
         r = run(src, "--preload", preload, "-o", tmp_path / "out.py")
-        assert "sync_only" not in r.output, r.output
+        assert "overrides it" not in r.output, r.output
 
 
 def test_transpile_takes_a_default_that_sync_only_overrides():
