@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import error_messages
+from helpers import error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
@@ -49,6 +49,6 @@ def test_two_inner_loops_of_one_pipeline_loop_are_not_called_two_loops():
     """Probe h253: the store of a stage's inner loop meeting the load of another stage's inner
     loop, both in one pipeline loop, was refused as two loops no barrier separates, and a barrier
     between the inner loops changed nothing; the refusal names the stride again."""
-    text = (Path(__file__).parent / "kernels" / "h253_inner_loops_of_one_pipeline_loop.py").read_text(encoding="utf-8")
+    text = kernel_text(Path(__file__).parent / "kernels" / "h253_inner_loops_of_one_pipeline_loop.py")
     (message,) = error_messages(transpile(text, path="k.py"))
     assert "do not stay within one stride of each other" in message and "two loops" not in message, message

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import error_messages
+from helpers import error_messages, kernel_text
 from pto_transpile import transpile
 from sim_runtime import verify
 
-KERNEL = (Path(__file__).parent / "kernels" / "h250_runtime_valid_over_declared.py").read_text(encoding="utf-8")
+KERNEL = kernel_text(Path(__file__).parent / "kernels" / "h250_runtime_valid_over_declared.py")
 SHAPES = {"a": (64, 64), "out": (192, 64)}
 
 
