@@ -128,6 +128,10 @@ def main(ctx, files, preload, output, check, show_diff, fmt, color, select, igno
             run = replace(_pictures(run, report, gantt), quiet=quiet)
             _simulate_only_options(ctx, run)
             code = run_files(run)
+    except OverInput as exc:
+        if not exc.silent:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+        code = EXIT_USAGE
     except click.UsageError as exc:
         if fmt in ("json", "sarif"):  # a CI step parsing stdout gets a document saying why (study ux1)
             from pto_transpile.output.render.usage import usage_document
@@ -195,20 +199,31 @@ def _is_stream(stream, path) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
-def _streams_not_inputs(inputs: list[Input], output: str | None, targets: list[Path | None]) -> None:
-    """UsageError where standard output (for `-o -`) is an input file, or where a file written
-    is the file standard input (an input `-`) is read from: each would write over the input
-    (probe h254: `-o in.py 1<>in.py`, `-o /dev/stdout >> in.py` and `- -o /dev/stdin --force
-    < in.py` each replaced or extended the input, exit 0)."""
+class OverInput(click.UsageError):
+    """A run that would write into its own input through a standard stream: refused before
+    anything is written, its message on standard error unless that is the input too (`silent`),
+    never on standard output (no JSON document there either)."""
+
+    def __init__(self, message: str, silent: bool = False) -> None:
+        super().__init__(message)
+        self.silent = silent
+
+
+def _streams_not_inputs(inputs: list[Input], paths: list[Path | None]) -> None:
+    """UsageError where standard output or standard error is an input file (the code, a report,
+    a diff or a note would be written into it), or where a file the run writes (`paths`: each
+    kernel's output, `--timeline`, `--report`) is the file standard input (an input `-`) is read
+    from (probes h254, h255: `-o in.py 1<>in.py`, `--diff >> in.py`, `- < in.py 1<>in.py`, `-
+    --timeline /dev/stdin < in.py` each wrote into or replaced the input, exit 0)."""
     for item in inputs:
-        if output == "-" and (item.is_stdin and _same_stream_file(sys.stdin, sys.stdout)
-                              or not item.is_stdin and _is_stream(sys.stdout, item.path)):
-            what = ("the input: standard output is the file standard input is read from" if item.is_stdin
-                    else f"the input file {item.path}: standard output is that file")
-            raise click.UsageError(f"refusing to write over {what}; redirect it to another file, or give -o FILE")
-        if item.is_stdin and any(t is not None and _is_stream(sys.stdin, t) for t in targets):
-            raise click.UsageError("refusing to overwrite the input: the output file is the file standard input "
-                                   "is read from; give -o another file")
+        for stream, name in ((sys.stdout, "standard output"), (sys.stderr, "standard error")):
+            if _same_stream_file(sys.stdin, stream) if item.is_stdin else _is_stream(stream, item.path):
+                what = "the file standard input is read from" if item.is_stdin else f"the input file {item.path}"
+                raise OverInput(f"refusing to write over the input: {name} is {what}; redirect it to another "
+                                "file", silent=stream is sys.stderr)
+        if item.is_stdin and any(p is not None and _is_stream(sys.stdin, p) for p in paths):
+            raise click.UsageError("refusing to overwrite the input: a file the run writes is the file standard "
+                                   "input is read from; give another file")
 
 
 def _same_stream_file(a, b) -> bool:
@@ -261,6 +276,7 @@ def _settings(files, preload, output, check, show_diff, fmt, color, select, igno
     if timeline is not None and len(inputs) > 1:  # (probe h217: each file's run wrote over the last one's)
         raise click.UsageError("--timeline takes one input file; run once per file")
     _other_outputs(inputs, targets, {"--timeline": timeline, "--report": report})
+    _streams_not_inputs(inputs, [timeline, report])
     from pto_transpile.output.files import cpu_count
     from pto_transpile.output.render.text import wants_color
     from pto_transpile.output.write import mirrored_folders
@@ -381,7 +397,7 @@ def _targets(inputs: list[Input], output: str | None, show_diff: bool,
             and keys_from is None:
         raise click.UsageError("- (standard input) has no path to keep under -o DIR/; give -o FILE or -o -")
     targets = output_targets(inputs, output, Path.cwd(), keys_from)
-    _streams_not_inputs(inputs, output, targets)
+    _streams_not_inputs(inputs, targets)
     named = [os.path.realpath(t) for t in targets if t is not None]  # (a symlinked folder: one file, ux3 review)
     if output != "-" and len(set(named)) < len(named):
         raise click.UsageError("two inputs would be written to the same file; give -o DIR/")

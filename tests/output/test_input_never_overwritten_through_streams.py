@@ -29,23 +29,41 @@ def _run(args: list[str], cwd: Path, stdin=None, stdout=None) -> subprocess.Comp
     (["in.py", "-o", "/dev/stdout"], "ab", False),  # >> in.py
     (["in.py", "-o", "-"], "ab", False),
     (["-", "-o", "-"], "r+b", True),  # < in.py 1<>in.py
-], ids=["same-path", "dev-stdout-appended", "dash-appended", "stdin-and-stdout"])
+    (["-"], "r+b", True),  # probe h255: the same, with no -o
+    (["-", "--format", "json"], "r+b", True),  # (no JSON document written there either)
+    (["in.py", "--diff"], "ab", False),
+    (["-", "--diff"], "ab", True),
+    (["in.py", "-o", "out.py"], "ab", False),  # (`wrote out.py` appended)
+], ids=["same-path", "dev-stdout-appended", "dash-appended", "stdin-and-stdout", "stdin-no-o", "json",
+        "diff-appended", "stdin-diff-appended", "wrote-line-appended"])
 def test_standard_output_on_the_input_is_refused(tmp_path, args, mode, stdin):
     (tmp_path / "in.py").write_bytes(DEMO)
     with open(tmp_path / "in.py", mode) as out, open(tmp_path / "in.py", "rb") as source:
         done = _run(args, tmp_path, stdin=source if stdin else None, stdout=out)
     assert done.returncode == 2, done.stderr
-    assert b"refusing to write over the input" in done.stderr and b"standard output is" in done.stderr
+    assert b"refusing to write over the input: standard output is" in done.stderr, done.stderr
+    assert (tmp_path / "in.py").read_bytes() == DEMO and not (tmp_path / "out.py").exists()
+
+
+def test_standard_error_on_the_input_is_refused_without_a_word(tmp_path):
+    (tmp_path / "in.py").write_bytes(DEMO)
+    with open(tmp_path / "in.py", "ab") as err:
+        done = subprocess.run([sys.executable, "-m", "pto_transpile", "in.py"], cwd=tmp_path, stderr=err,
+                              stdout=subprocess.PIPE, timeout=120,
+                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 2 and done.stdout == b""
     assert (tmp_path / "in.py").read_bytes() == DEMO
 
 
 @pytest.mark.parametrize("target", ["/dev/stdin", "/proc/self/fd/0"])
-def test_an_output_naming_the_file_standard_input_reads_is_refused_even_with_force(tmp_path, target):
+@pytest.mark.parametrize("flags", [["-o", "{}", "--force"], ["--simulate", "--timeline", "{}"],
+                                   ["--preload", "auto", "--report", "{}"]], ids=["o", "timeline", "report"])
+def test_a_file_written_that_standard_input_reads_is_refused_even_with_force(tmp_path, target, flags):
     if not Path(target).exists():
         pytest.skip(f"no {target} on this system")
     (tmp_path / "in.py").write_bytes(DEMO)
     with open(tmp_path / "in.py", "rb") as source:
-        done = _run(["-", "-o", target, "--force"], tmp_path, stdin=source)
+        done = _run(["-", *(f.format(target) for f in flags)], tmp_path, stdin=source)
     assert done.returncode == 2 and b"the file standard input is read from" in done.stderr, done.stderr
     assert (tmp_path / "in.py").read_bytes() == DEMO
 
