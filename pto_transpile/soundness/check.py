@@ -306,7 +306,7 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
     if not unread:
         return problems
     note = (f"; `@pl.jit(**{unread})` could not be read as constants, so the check takes `auto_mutex` as off and "
-            "the tiles' mutex ids as ordering nothing: give `auto_mutex=` in the decorator itself, not in `{unread}`")
+            f"the tiles' mutex ids as ordering nothing: give `auto_mutex=` in the decorator itself, not in `{unread}`")
     return [replace(p, detail=p.detail + note) if p.kind in _MUTEX_ORDERED else p for p in problems]
 
 

@@ -56,5 +56,6 @@ def test_options_the_check_cannot_read_are_named_where_the_mutexes_would_order_t
         f"**OPTS, pipeline={pipeline}", "**OPTS")
     errors = [d.message for d in transpile(text, path="k.py").diagnostics if d.is_error]
     assert errors and all("`@pl.jit(**OPTS)` could not be read as constants" in e for e in errors), errors
+    assert all(e.endswith("not in `OPTS`") for e in errors), errors  # (probe h255: `{unread}` left unfilled)
     fixed = text.replace('{"auto_mutex": True, ', "{").replace("@pl.jit(**OPTS)", "@pl.jit(**OPTS, auto_mutex=True)")
     assert [d.message for d in transpile(fixed, path="k.py").diagnostics if d.is_error] == []
