@@ -485,19 +485,42 @@ def strip_pipeline_keyword(kernel: Kernel) -> dict[cst.CSTNode, Replacement]:
     if kernel.pipeline_keyword is None:
         return {}
     call = cst.ensure_type(kernel.jit_decorator.decorator, cst.Call)
-    args = [a for a in call.args if a is not kernel.pipeline_keyword]
-    if args and call.args[-1] is kernel.pipeline_keyword:
-        args[-1] = args[-1].with_changes(comma=_closing_comma(args[-1].comma, kernel.pipeline_keyword.comma))
+    args = list(call.args)
+    i = next(k for k, a in enumerate(args) if a is kernel.pipeline_keyword)
+    removed = args.pop(i)
+    # what stood after the removed argument's comma (comments, the line break before the next
+    # argument or the `)`) joins what stood before the argument (probes h254, h255: comments on
+    # the kept argument's line, above the `)` or above the next argument were deleted)
+    after = removed.comma.whitespace_after if isinstance(removed.comma, cst.Comma) else removed.whitespace_after_arg
+    if i == 0:
+        before = call.whitespace_before_args
+        return {call: call.with_changes(args=args, whitespace_before_args=_joined(before, after))}
+    kept = args[i - 1].comma
+    if isinstance(kept, cst.Comma):
+        joined = _joined(kept.whitespace_after, after)
+        last = i == len(args)
+        comma: cst.Comma | cst.MaybeSentinel
+        if last and not isinstance(joined, cst.ParenthesizedWhitespace):
+            comma = cst.MaybeSentinel.DEFAULT  # `@pl.jit(auto_mutex=True)`
+        elif last and isinstance(joined, cst.ParenthesizedWhitespace) \
+                and not isinstance(after, cst.ParenthesizedWhitespace):
+            # (`pipeline=...)` closed the call on its own line: the `)` at the margin)
+            comma = kept.with_changes(whitespace_after=joined.with_changes(last_line=cst.SimpleWhitespace("")))
+        else:
+            comma = kept.with_changes(whitespace_after=joined)
+        args[i - 1] = args[i - 1].with_changes(comma=comma)
     return {call: call.with_changes(args=args)}
 
 
-def _closing_comma(kept: cst.Comma | cst.MaybeSentinel, removed: cst.Comma | cst.MaybeSentinel):
-    """The comma of the argument that ends `@pl.jit(...)` once the `pipeline=` after it is gone:
-    none on one line (`@pl.jit(auto_mutex=True)`), but where it holds comments or ends a line it
-    stays, and the `)` keeps its place (probe h254: the comments on the kept argument's line and
-    above the removed one were deleted)."""
-    if not (isinstance(kept, cst.Comma) and isinstance(ws := kept.whitespace_after, cst.ParenthesizedWhitespace)):
-        return cst.MaybeSentinel.DEFAULT
-    end = removed.whitespace_after if isinstance(removed, cst.Comma) else None
-    return kept.with_changes(whitespace_after=ws.with_changes(
-        last_line=end.last_line if isinstance(end, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace("")))
+def _joined(before: cst.BaseParenthesizableWhitespace, after: cst.BaseParenthesizableWhitespace | None):
+    """The whitespace where an argument stood, between `before` (up to it) and `after` (past its
+    comma): the comment lines of both, in order, and the line break and indent `after` ends with."""
+    if not isinstance(after, cst.ParenthesizedWhitespace):
+        return before
+    if not isinstance(before, cst.ParenthesizedWhitespace):
+        return after
+    first = after.first_line  # (the removed argument's own line: its comment, indented as it was)
+    carried = [cst.EmptyLine(indent=True, whitespace=before.last_line, comment=first.comment)] \
+        if first.comment is not None else []
+    return before.with_changes(empty_lines=[*before.empty_lines, *carried, *after.empty_lines],
+                               last_line=after.last_line)
