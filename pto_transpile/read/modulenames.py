@@ -669,11 +669,21 @@ def _changed_in_text(names: list[str], text: str) -> set[str]:
     before the kernel), in one pass over the text."""
     if not names:
         return set()
+    return {m.group(1) or m.group(2) for m in re.finditer(_change_pattern(names), text)}
+
+
+def changed_in_place_at(name: str, text: str) -> int | None:
+    """Where the text first changes a list named `name` in place as `_changed_in_text` reads it
+    (any scope: a function's own list of that name too), as an offset; None where it does not."""
+    found = re.search(_change_pattern([name]), text)
+    return found.start(1) if found is not None and found.group(1) else found.start(2) if found else None
+
+
+def _change_pattern(names: list[str]) -> str:
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    pattern = (rf"(?<![\w.])({alternatives})\s*(?:\.\s*(?:{_MUTATING_METHODS})\s*\("
-               rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
-               rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
-    return {m.group(1) or m.group(2) for m in re.finditer(pattern, text)}
+    return (rf"(?<![\w.])({alternatives})\s*(?:\.\s*(?:{_MUTATING_METHODS})\s*\("
+            rf"|\[[^\n]*?\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))"
+            rf"|\bdel\b[^\n]*(?<![\w.])({alternatives})\s*\[")
 
 
 def _calls_in(cls: cst.ClassDef) -> Iterator[cst.Call]:

@@ -1,7 +1,6 @@
-import libcst as cst
-
 from pto_transpile import codes
-from pto_transpile.read.effects import MUTATING_METHODS
+from pto_transpile.read.meaning import Unknown
+from pto_transpile.read.modulenames import changed_in_place_at
 from pto_transpile.rules._buffers import cross_core_buffers
 from pto_transpile.rules.rule import Rule
 
@@ -12,32 +11,30 @@ def check(ctx):
             if ids is None or not ids.problem:
                 continue
             fields = {"buffer": buf.name, "keyword": ids.keyword, "detail": ids.problem}
+            meaning = ctx.file.meaning(ids.name) if ids.name else None
             changed = _changed_at(ctx.file, ids.name) if ids.name else None
-            if changed is not None:  # (probe h254: said not bound to a list, where a call changed the list)
-                code = ctx.file.source.code(changed)
-                line = ctx.file.source.span(changed).start.line
-                fields.update(detail=f"is `{ids.name}`, a list that `{code}` at line {line} changes, so its ids are "
-                                     "not the ones it is bound to when the kernel is compiled", name=ids.name,
-                              _hint="changed", _related=[(f"`{ids.name}` changed here", changed)])
+            # (probes h254, h255: said not bound to a list at module level, where it was, and a change of the
+            # list, or of a list of that name, made the check read it as not fixed when the kernel is compiled)
+            if changed is not None:
+                line, code = changed
+                fields.update(detail=f"is `{ids.name}`, a list the check takes as changed, since `{code}` at line "
+                                     f"{line} changes a list of that name: its ids are not known to be the ones it "
+                                     "is bound to when the kernel is compiled", name=ids.name, _hint="changed")
+            elif isinstance(meaning, Unknown) and meaning.reason:
+                fields.update(detail=f"is `{ids.name}`, which the check cannot take as fixed when the kernel is "
+                                     f"compiled: {meaning.reason}", name=ids.name, _hint="changed")
             yield ids.problem_node or ids.node, fields
 
 
-def _changed_at(file, name: str) -> cst.CSTNode | None:
-    """The first statement of the file that changes the list `name` in place (`X.reverse()`,
-    `X[0] = 8`, `del X[0]`, `X += [2]`), if any."""
-    for node in file.find(file.source.module, cst.Call):
-        func = node.func
-        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == name \
-                and func.attr.value in MUTATING_METHODS:
-            return node
-    for kind, target_of in ((cst.Assign, lambda n: [t.target for t in n.targets]),
-                            (cst.AugAssign, lambda n: [n.target]), (cst.Del, lambda n: [n.target])):
-        for node in file.find(file.source.module, kind):
-            for target in target_of(node):
-                base = target.value if type(target) is cst.Subscript else target if kind is cst.AugAssign else None
-                if type(base) is cst.Name and base.value == name:
-                    return node
-    return None
+def _changed_at(file, name: str) -> tuple[int, str] | None:
+    """The line, and its code, where the file first changes a list named `name` in place
+    (`X.reverse()`, `X[0] = 8`, `del X[0]`), as the module's names are read (`modulenames`)."""
+    text = file.source.text
+    at = changed_in_place_at(name, text)
+    if at is None:
+        return None
+    line = text.count("\n", 0, at) + 1
+    return line, text.splitlines()[line - 1].strip()
 
 
 DOC = """\
@@ -75,8 +72,9 @@ RULE = Rule(
     message="cross-core buffer `{buffer}`: {keyword} {detail}",
     hint="Write the ids as a literal list such as `{keyword}=[0, 1]`, or as a name bound "
          "to such a list at module level",
-    hints={"changed": "Bind `{name}` to the ids the buffer should use and remove the change, or write the ids as "
-                      "a literal list such as `{keyword}=[0, 1]`"},
+    hints={"changed": "Bind `{name}` to the ids the buffer should use and change no list of that name in the file "
+                      "(a function's own list of the same name counts too: rename it), or bind it to a tuple, or "
+                      "write the ids as a literal list such as `{keyword}=[0, 1]`"},
     check=check,
     seed="fwd_ids/bwd_ids are written as a list of integers, or as a name bound to such a list outside the kernel",
     doc=DOC,
