@@ -525,6 +525,8 @@ class _Concurrent:
             self._balance()
             if not self.outcome.overflow and any(len(pipes) > 1 for pipes in self.pipes_of.values()):
                 self.outcome.overflow = eager_counts(events, self.trace.cores)[0]
+            if not self.outcome.overflow:
+                self.outcome.overflow = lagging_counts(events, self.trace.cores)
         self.memory.finish()
         return self.outcome
 
@@ -724,45 +726,87 @@ def eager_counts(events: list[list[Event]], cores: tuple = (0, 1, 2)) -> tuple[l
     from several pipes last, when nothing else can move (`_Concurrent.run`), which keeps the
     core waiting from running ahead; the hardware takes it as soon as it can, and the core that
     waits may then raise many sets before the other consumes one. Only the counts are followed."""
-    pos = [0, 0, 0]
-    sets: Counter = Counter()
-    consumed: Counter = Counter()
-    out: list[Event] = []
-    most = 0
-    while True:
-        progress = False
-        for core in range(3):
-            while pos[core] < len(events[core]):
-                ev = events[core][pos[core]]
-                if ev.kind == "barrier":
-                    break
-                if ev.kind == "wait":
-                    keys = [(sender, core, ev.event_id) for sender in WAIT_SENDERS[core]]
-                    if not all(sets[k] > consumed[k] for k in keys):
-                        break
-                    consumed.update(keys)
-                elif ev.kind == "set":
-                    for receiver in SET_RECEIVERS[core]:
-                        key = (core, receiver, ev.event_id)
-                        sets[key] += 1
-                        most = max(most, sets[key] - consumed[key])
-                        if sets[key] - consumed[key] > COUNTER_DEPTH:
-                            out.append(ev)
-                pos[core] += 1
-                progress = True
-        heads = {c: events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])}
-        passed = False
-        for ev in heads.values():
-            members = [c for c in cores if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())] \
-                if ev.kind == "barrier" else []
-            if members and all(c in heads and heads[c].kind == "barrier" and heads[c].pipe == ev.pipe
-                               for c in members):
-                for c in members:
-                    pos[c] += 1
-                passed = True
+    counts = _Counts(events, cores)
+    counts.run_free(None)
+    return counts.out, counts.most
+
+
+def lagging_counts(events: list[list[Event]], cores: tuple = (0, 1, 2)) -> list[Event]:
+    """The sets that overflow a counter when its receiver lags as far as the syncs let it: each
+    core in turn is held back one event at a time while the others run as far as they can. The
+    most sets pending at once on a counter is reached with its receiver stopped somewhere and its
+    senders as far ahead as the receiver's progress lets them; one schedule of the run does not
+    show it (probe h256: a hand kernel taking a beat's sets after it released the beat's tile
+    left three beats of sets pending, where the run, and the check, saw two)."""
+    for held in cores:
+        counts = _Counts(events, cores)
+        while True:
+            counts.run_free(held)
+            if counts.out or not counts.step(held):
                 break
-        if not (progress or passed):
-            return out, most
+        if counts.out:
+            return counts.out
+    return []
+
+
+class _Counts:
+    """Each core's place in its events and each counter's sets and waits, for `eager_counts`
+    and `lagging_counts`: only the counts are followed."""
+
+    def __init__(self, events: list[list[Event]], cores: tuple) -> None:
+        self.events, self.cores = events, cores
+        self.pos = [0, 0, 0]
+        self.sets: Counter = Counter()
+        self.consumed: Counter = Counter()
+        self.out: list[Event] = []
+        self.most = 0
+
+    def step(self, core: int) -> bool:
+        """Run `core`'s next event if it can (a wait whose sets are there, a set, an op); a
+        barrier is passed by `run_free` alone."""
+        if self.pos[core] >= len(self.events[core]):
+            return False
+        ev = self.events[core][self.pos[core]]
+        if ev.kind == "barrier":
+            return False
+        if ev.kind == "wait":
+            keys = [(sender, core, ev.event_id) for sender in WAIT_SENDERS[core]]
+            if not all(self.sets[k] > self.consumed[k] for k in keys):
+                return False
+            self.consumed.update(keys)
+        elif ev.kind == "set":
+            for receiver in SET_RECEIVERS[core]:
+                key = (core, receiver, ev.event_id)
+                self.sets[key] += 1
+                self.most = max(self.most, self.sets[key] - self.consumed[key])
+                if self.sets[key] - self.consumed[key] > COUNTER_DEPTH:
+                    self.out.append(ev)
+        self.pos[core] += 1
+        return True
+
+    def run_free(self, held: int | None) -> None:
+        """Every core but `held` runs as far as it can, barriers passed where every core they
+        join stands at them (`held` too, which stands still)."""
+        events, pos = self.events, self.pos
+        while True:
+            progress = False
+            for core in range(3):
+                if core != held:
+                    while self.step(core):
+                        progress = True
+            heads = {c: events[c][pos[c]] for c in range(3) if pos[c] < len(events[c])}
+            passed = False
+            for ev in heads.values():
+                members = [c for c in self.cores if CORE_KIND[c] in (barrier_kinds(ev.pipe) or ())] \
+                    if ev.kind == "barrier" else []
+                if members and all(c in heads and heads[c].kind == "barrier" and heads[c].pipe == ev.pipe
+                                   for c in members):
+                    for c in members:  # (the held core too, where it stands at the barrier with the others)
+                        pos[c] += 1
+                    passed = True
+                    break
+            if not (progress or passed):
+                return
 
 
 def run_concurrent(trace: Trace, twins_race: bool = False) -> Outcome:

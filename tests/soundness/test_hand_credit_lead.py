@@ -1,0 +1,52 @@
+"""How many sets of one event id a hand-pipelined kernel leaves pending is judged over every
+schedule its syncs allow, not over the one its run takes (probe h256). The cube raised event 4
+K times a beat and the vector cores took them at the end of their beat, after releasing the beat's
+tile: released, the cube made two more tiles before the vector took the first K, three beats of
+sets pending (18 at K = 6, past the counter's 15), where the run, and the check, saw two. Taken
+before the release, two beats are the most (14 at K = 7 is sound, 16 at K = 8 is refused)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import edited, hand_pipelined_over_blocks
+from pto_transpile import transpile
+from sim_runtime import verify
+
+NAME = "hand_pipelined_kernel"
+FULL = "                pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=EV_FULL[t % 2])\n"
+CONSUME = "                consume(before.row, sub_id, out, x_db, r_db)\n"
+RELEASE = "                pl.system.set_cross_core(pipe=pl.PipeType.V, event_id=EV_FREE[(t - 1) % 2])\n"
+
+
+def _kernel(sets: int, after_release: bool) -> str:
+    raise_k = f"                for _s in range({sets}):\n" \
+              "                    pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=4)\n"
+    take_k = f"                for _s in range({sets}):\n" \
+             "                    pl.system.wait_cross_core(pipe=pl.PipeType.V, event_id=4)\n"
+    late = "                w = r_db.next()\n                for _k in range(200):\n                    pl.relu(w, w)\n"
+    vector = CONSUME + RELEASE + late + take_k if after_release else CONSUME + take_k + RELEASE
+    return edited(hand_pipelined_over_blocks(), [(FULL, FULL + raise_k), (CONSUME + RELEASE, vector)])
+
+
+def _errors(text: str) -> list[str]:
+    return [d.message for d in transpile(text, path="hand.py").diagnostics if d.is_error]
+
+
+def _verdict(text: str, tiles: int) -> str:
+    return verify(text, text, NAME, shapes={"a": (32 * tiles, 32), "out": (32 * tiles, 32)}).rows[-1].verdict
+
+
+@pytest.mark.parametrize("sets", [6, 7])
+def test_sets_taken_after_the_release_are_three_beats_of_pending_sets(sets):
+    text = _kernel(sets, after_release=True)
+    (message,) = _errors(text)
+    assert "more than 15 sets of event id 4 from AIC can be pending at once" in message, message
+    assert _verdict(text, 7) == "overflow"
+
+
+@pytest.mark.parametrize("sets, sound", [(7, True), (8, False)])
+def test_sets_taken_before_the_release_are_two_beats(sets, sound):
+    text = _kernel(sets, after_release=False)
+    assert (_errors(text) == []) == sound
+    assert _verdict(text, 7) == ("ok" if sound else "overflow")
