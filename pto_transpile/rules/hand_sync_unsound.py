@@ -24,6 +24,7 @@ HAND_HINTS = {
     "wait_pipes": "Wait for one event id on one pipe of a core: where the data is read on several pipes, wait on "
                   "the scalar pipe (`pipe=pl.PipeType.S`), which holds back all of the core's later work",
     "stray": HINTS["stray"],  # (no sync of the author's orders bytes a function reaches past its tile)
+    "barrier_core": HINTS["barrier_core"],
     "drift": "Wait for every event in the iterations that raise it (and drain after the loop only what the last "
              "iterations raise), so that the events pending stay as many whatever the trip count",
 }

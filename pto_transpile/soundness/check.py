@@ -310,6 +310,10 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
     return [replace(p, detail=p.detail + note) if p.kind in _MUTEX_ORDERED else p for p in problems]
 
 
+#: what the interpreter raises for a defect of the kernel, not a limit of the check: a kernel pipelined
+#: by hand is shown wrong by it (PTO068), not left unchecked (PTO077)
+DEFECT_KINDS = ("event_id", "drift", "barrier_core")
+
 #: the kinds of problem a race makes, which mutexes the check did not read might have ordered
 _MUTEX_ORDERED = ("race", "race_body", "race_core", "race_core_tile", "anywhere", "anywhere_shape", "twin", "stray")
 
@@ -684,7 +688,7 @@ def _check_alone(file, kernel, config: Config, auto_mutex: bool, cuts: set) -> l
     except CannotModel as exc:
         if exc.kind == "long":
             return [Problem("long", exc.reason, kernel.node.name)]
-        if exc.kind in ("event_id", "drift"):  # a defect of the kernel, not a limit of the check
+        if exc.kind in DEFECT_KINDS:
             return [Problem(exc.kind, exc.reason, _input_node(file, exc.node, kernel))]
         return [Problem("undecided", f"the check cannot follow this: {exc.reason}",
                         _input_node(file, exc.node, kernel))]
@@ -1763,7 +1767,7 @@ def _discover(file, kernel, functions: list, auto_mutex: bool, scalars: dict, ha
                     continue
                 where = "" if pl is None or exc.in_source else " (in the generated kernel)"
                 node = _input_node(file, exc.node, kernel) if pl is None else kernel.node.name
-                if hand:
+                if hand and exc.kind not in DEFECT_KINDS:
                     return Problem("undecided", f"the check cannot follow this: {exc.reason}", node)
                 return Problem(exc.kind, exc.reason + where, node)
         uni = interp.uniform

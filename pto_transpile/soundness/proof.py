@@ -218,6 +218,9 @@ HINTS = {
                    "1, `valid_shape`, when given, with one entry per dimension of `shape`, none past it (a "
                    "run-time entry clamped, `pl.min(rows, ROWS)`), and `mutex_ids` of ids "
                    "0..31, none twice in a slot and as many in every slot",
+    "barrier_core": "Call a barrier of one core type where only cores of that type run it: "
+                    "`sync_all(core_type=pl.SyncCoreType.AIC_ONLY)` in a `with pl.section_cube():` block, `AIV_ONLY` "
+                    "in a `with pl.section_vector():` block; a barrier every core reaches is `MIX`",
     "barrier_in_stage": "Put the barrier before or after the pipeline loop, where every core runs it once, and "
                         "hand data from one stage to the next through a tile group with `fwd_ids`/`bwd_ids`",
     "barrier_apart": "Put the barrier outside the `if`, where every core it waits for reaches it, or test only what "

@@ -50,3 +50,21 @@ def test_sets_taken_before_the_release_are_two_beats(sets, sound):
     text = _kernel(sets, after_release=False)
     assert (_errors(text) == []) == sound
     assert _verdict(text, 7) == ("ok" if sound else "overflow")
+
+
+@pytest.mark.parametrize("barrier, fixed", [
+    ("    with pl.section_vector():\n        pl.system.sync_all(core_type=pl.SyncCoreType.AIC_ONLY)\n",
+     "    with pl.section_cube():\n        pl.system.sync_all(core_type=pl.SyncCoreType.AIC_ONLY)\n"),
+    ("    pl.system.sync_all(core_type=pl.SyncCoreType.AIV_ONLY)\n",
+     "    with pl.section_vector():\n        pl.system.sync_all(core_type=pl.SyncCoreType.AIV_ONLY)\n"),
+], ids=["aic-only-in-a-vector-section", "aiv-only-outside-the-sections"])
+def test_a_barrier_a_core_of_another_type_reaches_is_unsound(barrier, fixed):
+    """Probe h256: such a barrier was "could not be checked" (PTO077, a warning, the file written),
+    with a help about loops and `sync_mode`; it is an error on every run (the emulator refuses the
+    call), so PTO068, with the help to put it where only its cores run it, which is proven."""
+    drain = "    # drain: consume the releases of the last two tiles so every set meets its wait\n"
+    text = edited(hand_pipelined_over_blocks(), [(drain, barrier + drain)])
+    (found,) = [d for d in transpile(text, path="hand.py").diagnostics if d.is_error]
+    assert found.code == "PTO068" and "which it is not part of" in found.message, found.message
+    assert found.hint.startswith("Call a barrier of one core type where only cores of that type run it"), found.hint
+    assert _errors(edited(hand_pipelined_over_blocks(), [(drain, fixed + drain)])) == []
