@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import re
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -240,9 +241,11 @@ def _preload_source(run: Run) -> str:
 
 def _own_preload(own: str) -> str:
     """A kernel's own `pipeline=` as written (`TranspileResult.preload_overridden`), for a note."""
-    if not own:
-        return "at none of its own (it sets no `pipeline=`)"
-    return f"at its own `{own.removeprefix('pl.pipeline.').removeprefix('pipeline.')}`"
+    if not own:  # (probe h255: a `pipeline=` inside `**OPTS` was said not to be there)
+        return "at none of its own (its decorator gives no `pipeline=` the check reads)"
+    # on one line, without its comments (probe h255: a multi-line config was quoted as written)
+    one_line = " ".join(re.sub(r"#[^\n]*", "", own).split()).replace("( ", "(").replace(" )", ")").replace(",)", ")")
+    return f"at its own `{one_line.removeprefix('pl.pipeline.').removeprefix('pipeline.')}`"
 
 
 def _preload_text(preload) -> str:

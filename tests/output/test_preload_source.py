@@ -44,3 +44,13 @@ def test_the_note_quotes_the_kernels_own_config_as_written(tmp_path, monkeypatch
     assert r.exit_code == 1, r.output
     assert ("kernel `pipeline_demo_kernel` was checked at preload 7 (`--preload 7`), not at its own "
             "`PipelineConfig(preload=1, sync_only=True)`") in r.output, r.output
+
+
+def test_a_multi_line_config_is_quoted_on_one_line_without_its_comments(tmp_path, monkeypatch):
+    """Probe h255: the note quoted a config written over three lines as written, comment and all."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.py").write_text(DEMO.read_text().replace(
+        "PipelineConfig(preload=2)", "PipelineConfig(\n    preload=2,  # measured\n)"))
+    r = run("k.py", "--check", "--preload", "7")
+    assert r.exit_code == 1, r.output
+    assert "not at its own `PipelineConfig(preload=2)`" in r.output, r.output
