@@ -25,6 +25,7 @@ HAND_HINTS = {
                   "the scalar pipe (`pipe=pl.PipeType.S`), which holds back all of the core's later work",
     "stray": HINTS["stray"],  # (no sync of the author's orders bytes a function reaches past its tile)
     "barrier_core": HINTS["barrier_core"],
+    "section_outside": HINTS["section_outside"],
     "drift": "Wait for every event in the iterations that raise it (and drain after the loop only what the last "
              "iterations raise), so that the events pending stay as many whatever the trip count",
 }

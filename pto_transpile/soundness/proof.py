@@ -221,6 +221,8 @@ HINTS = {
     "barrier_core": "Call a barrier of one core type where only cores of that type run it: "
                     "`sync_all(core_type=pl.SyncCoreType.AIC_ONLY)` in a `with pl.section_cube():` block, `AIV_ONLY` "
                     "in a `with pl.section_vector():` block; a barrier every core reaches is `MIX`",
+    "section_outside": "Write `with pl.section_cube():` and `with pl.section_vector():` directly in the kernel's "
+                       "body, around the calls of the function, not inside it: the JIT lowers sections there alone",
     "barrier_in_stage": "Put the barrier before or after the pipeline loop, where every core runs it once, and "
                         "hand data from one stage to the next through a tile group with `fwd_ids`/`bwd_ids`",
     "barrier_apart": "Put the barrier outside the `if`, where every core it waits for reaches it, or test only what "

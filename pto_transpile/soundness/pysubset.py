@@ -735,6 +735,10 @@ class PythonSubset(InterpreterBase):
         item = node.items[0].item if node.items else None
         path = self.path(item.func) if isinstance(item, cst.Call) else None
         if path in (("section_cube",), ("section_vector",)):
+            if self._frames:  # (probe h257: a section in a helper was followed; the JIT lowers the kernel's own)
+                raise CannotModel(f"`with pl.{path[0]}():` is in `{self._frames[-1].name.value}`, not directly in the "
+                                  "kernel's body, where alone the JIT lowers sections: it is an error on every run",
+                                  node, kind="section_outside")
             some = [c for c in ctxs if (c.core == AIC) == (path == ("section_cube",))]
             # a `break`, `continue` or `return` there leaves the loop or kernel on the section's cores
             # alone: the others go on (probe h207: a vector `break` skipped the loop's `else` on the

@@ -68,3 +68,21 @@ def test_a_barrier_a_core_of_another_type_reaches_is_unsound(barrier, fixed):
     assert found.code == "PTO068" and "which it is not part of" in found.message, found.message
     assert found.hint.startswith("Call a barrier of one core type where only cores of that type run it"), found.hint
     assert _errors(edited(hand_pipelined_over_blocks(), [(drain, fixed + drain)])) == []
+
+
+def test_a_section_inside_a_helper_is_an_error_of_every_run():
+    """Probe h257: `with pl.section_vector():` around a barrier, in a helper the kernel calls, was
+    followed as if lowered, and the kernel accepted; the JIT lowers the kernel's own sections alone
+    (the emulator: "only supported directly in the @pl.jit kernel body"). Refused, with the help to
+    write the section in the kernel around the call, which is proven."""
+    helper = ("def sync_vec():\n    with pl.section_vector():\n        pl.system.sync_all("
+              "core_type=pl.SyncCoreType.AIV_ONLY)\n\n\n@pl.jit(auto_mutex=True)\n")
+    drain = "    # drain: consume the releases of the last two tiles so every set meets its wait\n"
+    text = edited(hand_pipelined_over_blocks(), [("@pl.jit(auto_mutex=True)\n", helper),
+                                                 (drain, "    sync_vec()\n" + drain)])
+    (found,) = [d for d in transpile(text, path="hand.py").diagnostics if d.is_error]
+    assert found.code == "PTO068" and "is in `sync_vec`, not directly in the kernel's body" in found.message
+    assert verify(text, text, NAME, shapes={"a": (64, 32), "out": (64, 32)}).rows[-1].verdict == "error"
+    fixed = text.replace("    with pl.section_vector():\n        pl.system.sync_all(", "    pl.system.sync_all(") \
+        .replace("    sync_vec()\n", "    with pl.section_vector():\n        sync_vec()\n")
+    assert _errors(fixed) == [] and _verdict(fixed, 5) == "ok"
