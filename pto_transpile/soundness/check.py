@@ -312,7 +312,7 @@ def _options_noted(file, kernel, problems: list[Problem]) -> list[Problem]:
 
 #: what the interpreter raises for a defect of the kernel, not a limit of the check: a kernel pipelined
 #: by hand is shown wrong by it (PTO068), not left unchecked (PTO077)
-DEFECT_KINDS = ("event_id", "drift", "barrier_core")
+DEFECT_KINDS = ("event_id", "drift", "barrier_core", "section_outside")
 
 #: the kinds of problem a race makes, which mutexes the check did not read might have ordered
 _MUTEX_ORDERED = ("race", "race_body", "race_core", "race_core_tile", "anywhere", "anywhere_shape", "twin", "stray")
@@ -524,7 +524,8 @@ def _judge_runs(configs: list[Config], check, longer, kernel: str,
         # the values of the run (probe h253: `if flag > 0:` skipped the barrier between two loops at
         # `flag` = 0, and the refusal asked for the barrier the kernel had)
         shown = [f"`{name}` = {value}" for name, value in sorted(config.scalars.items())
-                 if not name.startswith("<")] + _shares(config)
+                 if not name.startswith("<") and not (problems and f"`{name}`" in problems[0].detail)] \
+            + _shares(config)  # (a value the message names already is its subject, not the run's)
         if problems and shown and "(shown with" not in problems[0].detail:
             problems[0] = replace(problems[0], detail=f"{problems[0].detail} (shown with {', '.join(shown)})")
         if problems and all(p.deferred for p in problems):
