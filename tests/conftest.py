@@ -23,11 +23,12 @@ _PROVEN = "tests/soundness/"
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Keep the default suite within five minutes on two cores: of each probe's file an evenly
-    spread sixth, of each parametrized test in the folders above an evenly spread fifth (one case
-    at least), and of the other tests of each file of tests/soundness/ of six or more an evenly
-    spread quarter (three at least, the first and the last included), runs by default; the rest carries the
-    `campaign` marker, which `.ci/run` runs after the default suite. Groups `helpers.spread` samples
-    already are left as they are, and a test named by its id on the command line runs."""
+    spread twelfth (one test at least), of each parametrized test in the folders above an evenly
+    spread fifth (one case at least), and of the other tests of each file of tests/soundness/ of
+    six or more an evenly spread quarter (three at least, the first and the last included), runs
+    by default; the rest carries the `campaign` marker, which `.ci/run` runs after the default
+    suite. Groups `helpers.spread` samples already are left as they are, and a test named by its
+    id on the command line runs."""
     named = [_node_id(config, arg) for arg in config.args if "::" in arg]
     groups: dict[tuple, list] = {}
     for item in items:
@@ -43,7 +44,7 @@ def pytest_collection_modifyitems(config, items):
         probe, plain = len(key) == 1, len(key) == 2 and key[1] is None
         if n < (6 if plain else 2) or any(item.get_closest_marker("campaign") for item in group):
             continue
-        keep = max(1, math.ceil(n / 6)) if probe else max(3, math.ceil(n / 4)) if plain else \
+        keep = max(1, math.ceil(n / 12)) if probe else max(3, math.ceil(n / 4)) if plain else \
             max(1, math.ceil(n / 5))
         chosen = {round(i * (n - 1) / (keep - 1)) for i in range(keep)} if keep > 1 else {0}
         for i, item in enumerate(group):

@@ -46,6 +46,7 @@ def test_transpiling_an_example_leaves_no_cycle(path: Path) -> None:
     assert _left_for_the_collector(lambda: transpile(text, preload=1)) == Counter()
 
 
+@pytest.mark.campaign  # (11 s of the default suite's five minutes; the examples' transpiles run by default)
 def test_refused_kernels_leave_no_cycle() -> None:
     """The failing examples of every rule: the paths that report instead of writing."""
     kernels = [text for rule in registry().values() for text in rule.invalid]
