@@ -192,11 +192,7 @@ def _is_stdout(path: str) -> bool:
 
 def _is_stream(stream, path) -> bool:
     """Does `path` name the file behind `stream` (standard input or output)?"""
-    try:
-        here, there = os.fstat(stream.fileno()), os.stat(path)
-    except (OSError, ValueError, AttributeError):  # (no such file, or a stream with no file behind it)
-        return False
-    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+    return _same_file_stat(lambda: os.fstat(stream.fileno()), lambda: os.stat(path))
 
 
 class OverInput(click.UsageError):
@@ -228,11 +224,17 @@ def _streams_not_inputs(inputs: list[Input], paths: list[Path | None]) -> None:
 
 def _same_stream_file(a, b) -> bool:
     """Are two streams one regular file (`< k.py 1<>k.py`)?"""
+    return _same_file_stat(lambda: os.fstat(a.fileno()), lambda: os.fstat(b.fileno()), regular=True)
+
+
+def _same_file_stat(first, second, regular: bool = False) -> bool:
+    """Do the two stats (taken by the two calls) name one file (a regular one, if `regular`)? False
+    where either cannot be taken: no such file, or a stream with no file behind it."""
     try:
-        x, y = os.fstat(a.fileno()), os.fstat(b.fileno())
+        x, y = first(), second()
     except (OSError, ValueError, AttributeError):
         return False
-    return stat.S_ISREG(x.st_mode) and (x.st_dev, x.st_ino) == (y.st_dev, y.st_ino)
+    return (x.st_dev, x.st_ino) == (y.st_dev, y.st_ino) and (stat.S_ISREG(x.st_mode) or not regular)
 
 
 def _settings(files, preload, output, check, show_diff, fmt, color, select, ignore, provenance, simulate, seed,

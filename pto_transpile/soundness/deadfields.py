@@ -35,23 +35,23 @@ def fields_set_first(fn: cst.FunctionDef, env: dict[str, Any]) -> frozenset[tupl
     for i, stmt in enumerate(fn.body.body):
         if i == 0 and _docstring(stmt):
             continue
-        fields = _fields_set(stmt, structs)
-        if fields is None or _reads_any(stmt, holders):
+        found = _fields_set(stmt, structs)
+        if found is None or _reads_any(found[1], holders):
             break
-        dead.update(fields)
+        dead.update(found[0])
     return frozenset(dead)
 
 
-def _fields_set(stmt: cst.BaseStatement, structs: dict) -> list[tuple[str, str]] | None:
+def _fields_set(stmt: cst.BaseStatement, structs: dict) -> tuple[list[tuple[str, str]], cst.BaseExpression] | None:
     """The (parameter, field) pairs a statement `p.f = value` (or `p.f: T = value`, `p.f = q.g =
-    value`) sets, for struct parameters `p`; None for any other statement."""
+    value`) sets, for struct parameters `p`, and its value; None for any other statement."""
     if type(stmt) is not cst.SimpleStatementLine or len(stmt.body) != 1:
         return None
     small = stmt.body[0]
     if type(small) is cst.Assign:
-        targets = [t.target for t in small.targets]
+        targets, value = [t.target for t in small.targets], small.value
     elif type(small) is cst.AnnAssign and small.value is not None:
-        targets = [small.target]
+        targets, value = [small.target], small.value
     else:
         return None
     out = []
@@ -59,16 +59,11 @@ def _fields_set(stmt: cst.BaseStatement, structs: dict) -> list[tuple[str, str]]
         if not (type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value in structs):
             return None
         out.append((target.value.value, target.attr.value))
-    return out
+    return out, value
 
 
-def _reads_any(stmt: cst.BaseStatement, names: set[str]) -> bool:
-    """Does the value of the assignment `stmt` (`_fields_set`) name one of `names` (an
-    attribute's own name aside)?"""
-    small = stmt.body[0] if type(stmt) is cst.SimpleStatementLine else None
-    if type(small) not in (cst.Assign, cst.AnnAssign):
-        return True
-    value = small.value  # type: ignore[union-attr]
+def _reads_any(value: cst.BaseExpression, names: set[str]) -> bool:
+    """Does `value` name one of `names` (an attribute's own name aside)?"""
     attrs = {id(n.attr) for n in iter_nodes(value) if type(n) is cst.Attribute}
     return any(type(n) is cst.Name and n.value in names and id(n) not in attrs for n in iter_nodes(value))
 
